@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// Loads the built CLI. `--version` is answered here, so that it costs no more than starting node.
+import { readFileSync } from 'node:fs';
+
+const args = process.argv.slice(2);
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+} else {
+  let cli;
+  try {
+    cli = await import('../dist/cli.js');
+  } catch (err) {
+    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    process.stderr.write('error: agentboard is not built yet.\n  next: run `npm run build` in the agentboard folder.\n');
+    process.exit(1);
+  }
+  process.exitCode = await cli.main(args);
+}

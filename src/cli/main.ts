@@ -1,0 +1,279 @@
+/**
+ * The `agentboard` command line: commands are generated from the operation registry. Each
+ * command takes its input as flags, positional arguments, --input FILE (the JSON object an MCP
+ * tool takes) and, for documents, --from FILE.md. --json prints exactly one JSON document.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { AgentboardError, fail, toPayload } from '../errors.js';
+import { LIMITS } from '../domain/limits.js';
+import { OPERATIONS } from '../ops/index.js';
+import { createContext, type Operation } from '../ops/registry.js';
+import { execute, resolveOpRefs } from '../ops/execute.js';
+import { markdownToInput } from '../ops/from-markdown.js';
+import { fieldsOf, type Field } from './fields.js';
+import { renderResult } from '../render/text.js';
+import { VERSION } from '../version.js';
+
+interface GlobalOptions {
+  root?: string;
+  json?: boolean;
+  as?: string;
+  debug?: boolean;
+  input?: string;
+  from?: string;
+}
+
+/** How a person reads a reference to an operation in a message: the command that runs it. */
+export function cliSpelling(op: Operation): string {
+  const args = (op.cli.args ?? []).map((a) => (a.endsWith('?') ? `[${a.slice(0, -1)}]` : `<${a}>`)).join(' ');
+  return `\`agentboard ${op.cli.command}${args ? ` ${args}` : ''}\``;
+}
+
+const flagName = (op: Operation, field: Field) => op.cli.flags?.[field.name] ?? field.name.replace(/_/g, '-');
+const attrName = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+function positionalNames(op: Operation): { name: string; optional: boolean }[] {
+  return (op.cli.args ?? []).map((a) => ({ name: a.replace(/\?$/, ''), optional: a.endsWith('?') }));
+}
+
+/** The flags of an operation: every simple field of its input that is not positional or the actor. */
+function flagFields(op: Operation): Field[] {
+  const positional = new Set(positionalNames(op).map((p) => p.name));
+  return fieldsOf(op.input.shape as Record<string, never>).filter((f) => f.name !== 'agent_id' && !positional.has(f.name) && f.kind !== 'object');
+}
+
+function readInputFile(path: string): unknown {
+  let text: string;
+  try {
+    if (path === '-') text = readFileSync(0, 'utf8');
+    else {
+      if (statSync(path).size > LIMITS.inputBytesMax) throw new AgentboardError('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
+      text = readFileSync(path, 'utf8');
+    }
+  } catch (err) {
+    if (err instanceof AgentboardError) throw err;
+    return fail('USAGE', `Cannot read the input file ${path}.`, 'Check the path given to --input (use - for standard input).');
+  }
+  if (Buffer.byteLength(text) > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${Buffer.byteLength(text)} bytes).`, 'Send a smaller input.');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} is not valid JSON.`, 'Give --input a JSON object, like {"change_id": "add-review-tool"}.');
+  }
+}
+
+let cachedHuman: string | null = null;
+function defaultHuman(): string {
+  if (cachedHuman) return cachedHuman;
+  let name = '';
+  try {
+    name = execFileSync('git', ['config', 'user.name'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
+  } catch {
+    // no git, or no user.name
+  }
+  name ||= process.env.USER ?? process.env.USERNAME ?? '';
+  if (!name) fail('ACTOR_REQUIRED', 'No actor: git has no user.name and $USER is not set.', 'Pass --as human:<your name> (or --as <agent-id> for an agent).');
+  cachedHuman = `human:${name}`;
+  return cachedHuman;
+}
+
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** Builds the input object: --input, then --from, then positionals, then flags, then the actor. */
+function assembleInput(op: Operation, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions): Record<string, unknown> {
+  let input: Record<string, unknown> = {};
+  if (globals.input !== undefined) {
+    const raw = readInputFile(globals.input);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', 'Give --input a JSON object, like {"change_id": "add-review-tool"}.');
+    input = { ...(raw as Record<string, unknown>) };
+  }
+  if (globals.from !== undefined) {
+    if (!op.cli.from) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks or review.');
+    let text: string;
+    try {
+      if (statSync(globals.from).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${globals.from} is larger than 1 MB.`, 'Send a smaller document.');
+      text = readFileSync(globals.from, 'utf8');
+    } catch (err) {
+      if (err instanceof AgentboardError) throw err;
+      return fail('USAGE', `Cannot read ${globals.from}.`, 'Check the path given to --from.');
+    }
+    if (text.includes('\u0000')) fail('INVALID_INPUT', `${globals.from} is not a text file.`, 'Give --from a markdown file.');
+    input = { ...input, ...markdownToInput(op.cli.from, text, globals.from) };
+  }
+  positionalNames(op).forEach((p, i) => {
+    const v = positionals[i];
+    if (v !== undefined) input[p.name] = Array.isArray(v) ? v.join(' ') : v;
+  });
+  for (const field of flagFields(op)) {
+    const flag = flagName(op, field);
+    const value = opts[attrName(flag)];
+    if (value === undefined) continue;
+    if (field.kind === 'number') input[field.name] = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    else if (field.kind === 'list') input[field.name] = flag === field.name.replace(/_/g, '-') ? (value as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : value;
+    else if (field.kind === 'files') {
+      input[field.name] = (value as string[]).map((v) => {
+        const m = /^(.*?)(?::(create|modify|delete))?$/.exec(v)!;
+        return { path: m[1], action: m[2] ?? 'modify' };
+      });
+    } else input[field.name] = value;
+  }
+  if ('agent_id' in op.input.shape && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id'))) {
+    if (globals.as !== undefined) input.agent_id = globals.as;
+    else if (input.agent_id === undefined && op.access !== 'read') input.agent_id = defaultHuman();
+  }
+  return input;
+}
+
+function addFlags(cmd: Command, ops: Operation[]): void {
+  const seen = new Set<string>();
+  for (const op of ops) {
+    for (const field of flagFields(op)) {
+      const flag = flagName(op, field);
+      if (seen.has(flag)) continue;
+      seen.add(flag);
+      const description = field.description.split('. ')[0]!.replace(/\.$/, '');
+      let option: Option;
+      if (field.kind === 'boolean') option = new Option(`--${flag}`, description);
+      else if (field.kind === 'list' || field.kind === 'files') {
+        option = new Option(`--${flag} <${field.kind === 'files' ? 'path[:action]' : 'value'}>`, `${description} (repeatable)`).argParser(collect);
+      } else {
+        option = new Option(`--${flag} <${field.kind === 'number' ? 'n' : 'value'}>`, description);
+        if (field.choices) option.choices(field.choices);
+      }
+      cmd.addOption(option);
+    }
+  }
+  if (ops.some((op) => op.access !== 'read')) cmd.option('--input <file>', 'the input as a JSON object (the same object the MCP tool takes); - reads standard input');
+  if (ops.some((op) => op.cli.from)) cmd.option('--from <file.md>', 'the document as markdown');
+}
+
+interface Run {
+  op: Operation;
+  root: string | undefined;
+  input: () => Record<string, unknown>;
+}
+
+function commandFor(program: Command, path: string, parents: Map<string, Command>): Command {
+  const words = path.split(' ');
+  let parent = program;
+  for (let i = 0; i < words.length - 1; i++) {
+    const key = words.slice(0, i + 1).join(' ');
+    let p = parents.get(key);
+    if (!p) {
+      p = parent.command(words[i]!).description(`${words[i]} commands`);
+      parents.set(key, p);
+    }
+    parent = p;
+  }
+  return parent.command(words[words.length - 1]!);
+}
+
+function build(onRun: (run: Run) => void, extra: (program: Command) => void): Command {
+  const program = new Command('agentboard')
+    .description('A git-native board where people and AI coding agents plan and ship changes together.')
+    .version(VERSION, '-V, --version')
+    .option('--root <dir>', 'the repository root holding agentd/ (default: the nearest folder above that has one)')
+    .option('--json', 'print exactly one JSON document: {"ok":true,"data":…} or {"ok":false,"error":…}')
+    .option('--as <actor>', 'act as this agent id, or as human:<name> (default: human:<git user.name or $USER>)')
+    .option('--debug', 'show the cause of unexpected errors')
+    .showSuggestionAfterError(true)
+    .exitOverride();
+  const groups = new Map<string, Operation[]>();
+  for (const op of OPERATIONS) groups.set(op.cli.command, [...(groups.get(op.cli.command) ?? []), op]);
+  const parents = new Map<string, Command>();
+  for (const [path, ops] of groups) {
+    const cmd = commandFor(program, path, parents).description(ops.map((o) => o.summary).join('; '));
+    // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
+    const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
+    const longest = positionalNames(byArity[byArity.length - 1]!);
+    const shortestRequired = positionalNames(byArity[0]!).filter((p) => !p.optional).length;
+    longest.forEach((p, i) => {
+      const names = [...new Set(byArity.map((o) => positionalNames(o)[i]?.name).filter(Boolean))].join('|');
+      const variadic = i === longest.length - 1 && (p.name === 'text' || p.name === 'answer');
+      const label = `${names}${variadic ? '...' : ''}`;
+      cmd.argument(i < shortestRequired ? `<${label}>` : `[${label}]`);
+    });
+    addFlags(cmd, ops);
+    cmd.action((...args: unknown[]) => {
+      const command = args[args.length - 1] as Command;
+      const positionals = args.slice(0, longest.length) as (string | string[] | undefined)[];
+      const given = positionals.filter((v) => v !== undefined).length;
+      const op = byArity.find((o) => positionalNames(o).length >= given && positionalNames(o).filter((p) => !p.optional).length <= given) ?? byArity[0]!;
+      const globals = command.optsWithGlobals() as GlobalOptions;
+      onRun({ op, root: globals.root, input: () => assembleInput(op, positionals, command.opts(), globals) });
+    });
+  }
+  extra(program);
+  return program;
+}
+
+export interface Io {
+  out: (text: string) => void;
+  err: (text: string) => void;
+}
+
+const defaultIo: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+
+function exitCodeFor(code: string): number {
+  return code === 'USAGE' || code === 'INPUT_TOO_LARGE' ? 2 : 1;
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const wantsJson = argv.includes('--json');
+  const debug = argv.includes('--debug');
+  let run: Run | null = null;
+  let special: (() => Promise<number>) | null = null;
+  const program = build(
+    (r) => (run = r),
+    (p) => {
+      p.command('demo')
+        .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
+        .option('--keep', 'keep the demo folder and print its path')
+        .action((opts: { keep?: boolean }) => {
+          special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
+        });
+    },
+  );
+  program.configureOutput({
+    writeOut: (t) => io.out(t),
+    writeErr: (t) => (wantsJson ? undefined : io.err(t)),
+    outputError: () => undefined,
+  });
+  const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
+    const message = resolveOpRefs(payload.message, cliSpelling);
+    const next = resolveOpRefs(payload.next_step, cliSpelling);
+    if (wantsJson) io.out(`${JSON.stringify({ ok: false, error: { ...payload, message, next_step: next } })}\n`);
+    else io.err(`error: ${message}\n  next: ${next}\n${debug && stack ? `${stack}\n` : ''}`);
+    return exit;
+  };
+  try {
+    if (argv.length === 0) {
+      io.out(program.helpInformation());
+      return 0;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      const message = err.message.replace(/^error: /, '');
+      return failWith({ code: 'USAGE', message: `${message.charAt(0).toUpperCase()}${message.slice(1)}.`.replace(/\.\.$/, '.'), next_step: 'Run `agentboard --help` (or `agentboard <command> --help`) to see the commands and their options.' }, 2);
+    }
+    return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+  }
+  if (special) return (special as () => Promise<number>)();
+  const chosen = run as Run | null;
+  if (!chosen) return 0;
+  try {
+    const input = chosen.input();
+    const data = await execute(chosen.op, createContext(chosen.root), input);
+    if (wantsJson) io.out(`${JSON.stringify({ ok: true, data })}\n`);
+    else io.out(resolveOpRefs(renderResult(chosen.op.name, data), cliSpelling));
+    return chosen.op.cli.exitCode?.(data) ?? 0;
+  } catch (err) {
+    return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+  }
+}

@@ -1,0 +1,77 @@
+/** Identifier rules. Pure: each check returns a problem description, or null when the value is fine. */
+
+export const CHANGE_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
+export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+export const REQUIREMENT_ID_PATTERN = /^(?:[A-Z][A-Z0-9]*-)?R\d+$/;
+export const HUMAN_PREFIX = 'human:';
+
+export const CHANGE_ID_EXAMPLE = 'add-review-tool';
+
+export function changeIdProblem(id: string): string | null {
+  if (id.length === 0) return 'a change id cannot be empty';
+  if (id.includes('/') || id.includes('\\') || id.includes('..')) {
+    return `"${printable(id)}" is a path, not a change id`;
+  }
+  if (id.length < 3 || id.length > 64) return `a change id has 3 to 64 characters, "${printable(id)}" has ${id.length}`;
+  if (!CHANGE_ID_PATTERN.test(id)) {
+    return `"${printable(id)}" is not lowercase kebab-case (letters a-z, digits and single dashes, like "${CHANGE_ID_EXAMPLE}")`;
+  }
+  return null;
+}
+
+export function agentIdProblem(id: string): string | null {
+  if (id.length === 0 || id.length > 64) return 'an agent id has 1 to 64 characters';
+  if (!AGENT_ID_PATTERN.test(id)) {
+    return `"${printable(id)}" is not a valid agent id: use lowercase letters, digits, ".", "_" and "-", starting with a letter or digit (like "claude" or "codex-2")`;
+  }
+  return null;
+}
+
+export function humanActorProblem(actor: string): string | null {
+  const name = actor.slice(HUMAN_PREFIX.length);
+  if (!actor.startsWith(HUMAN_PREFIX) || name.trim().length === 0) return 'a person acts as "human:<name>"';
+  if (name.length > 64) return 'a person\'s name has at most 64 characters';
+  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a person\'s name cannot hold control characters';
+  return null;
+}
+
+/** An actor is an agent id or a person ("human:<name>"). */
+export function actorProblem(actor: string): string | null {
+  return actor.startsWith(HUMAN_PREFIX) ? humanActorProblem(actor) : agentIdProblem(actor);
+}
+
+export function isHuman(actor: string): boolean {
+  return actor.startsWith(HUMAN_PREFIX);
+}
+
+export function taskIdProblem(id: string): string | null {
+  if (id.length === 0 || id.length > 32) return 'a task id has 1 to 32 characters';
+  if (!TASK_ID_PATTERN.test(id)) return `"${printable(id)}" is not a valid task id (letters, digits, ".", "_" and "-", like "T1" or "1.2")`;
+  return null;
+}
+
+export interface TaskRef {
+  changeId: string;
+  taskId: string;
+}
+
+/** Parses "<change_id>/<task_id>"; returns a problem string when it is not one. */
+export function parseTaskRef(ref: string): TaskRef | string {
+  const slash = ref.indexOf('/');
+  if (slash < 0) return `"${printable(ref)}" is not a task id of the form <change_id>/<task_id> (like "${CHANGE_ID_EXAMPLE}/T1")`;
+  const changeId = ref.slice(0, slash);
+  const taskId = ref.slice(slash + 1);
+  const problem = changeIdProblem(changeId) ?? taskIdProblem(taskId);
+  return problem ?? { changeId, taskId };
+}
+
+export function taskRef(changeId: string, taskId: string): string {
+  return `${changeId}/${taskId}`;
+}
+
+/** Quotes user text inside messages without letting control bytes through to a terminal. */
+export function printable(value: string, max = 80): string {
+  const cleaned = value.replace(/[\u0000-\u001f\u007f]/g, '?');
+  return cleaned.length > max ? `${cleaned.slice(0, max)}…` : cleaned;
+}

@@ -1,0 +1,20 @@
+/** Every size limit in one place: the input schemas and the document rules both read these. */
+export const LIMITS = {
+  titleMax: 200,
+  whyMin: 50,
+  whyMax: 2000,
+  overviewMin: 50,
+  sectionMax: 20000,
+  taskDescriptionMax: 2000,
+  noteMax: 4000,
+  listMax: 100,
+  tasksMax: 1000,
+  requirementsMax: 200,
+  issuesMax: 200,
+  inputBytesMax: 1024 * 1024,
+  fileBytesMax: 32 * 1024 * 1024,
+  inputTimeoutDefault: 30,
+  inputTimeoutMax: 120,
+  pageDefault: 50,
+  pageMax: 500,
+} as const;

@@ -1,0 +1,155 @@
+/** The objects of a board, as plain data. Files and adapters convert to and from these. */
+
+export const DOC_TYPES = ['proposal', 'spec', 'tasks', 'review'] as const;
+export type DocType = (typeof DOC_TYPES)[number];
+
+export const DOC_FILES: Record<DocType, string> = {
+  proposal: 'proposal.md',
+  spec: 'spec.md',
+  tasks: 'tasks.md',
+  review: 'REVIEW.md',
+};
+
+export const DOC_STATUSES = ['template', 'submitted', 'approved', 'rejected', 'superseded'] as const;
+export type DocStatus = (typeof DOC_STATUSES)[number];
+
+/** A note, a piece of feedback or a submission remark: who wrote it, when, and what. */
+export interface Note {
+  author: string;
+  at: string;
+  text: string;
+}
+
+/** Frontmatter common to every document. */
+export interface DocMeta {
+  id: string;
+  change_id: string;
+  type: DocType;
+  status: DocStatus;
+  title?: string;
+  created: string;
+  updated: string;
+  author: string;
+  revision: number;
+  /** Who took up a rejected document to revise it, and when. */
+  assignee?: string;
+  claimed_at?: string;
+  review_requested_by?: string;
+  review_requested_at?: string;
+  corrected_by?: string;
+  corrected_at?: string;
+  decided_by?: string;
+  decided_at?: string;
+  notes: Note[];
+  feedback: Note[];
+}
+
+export interface Proposal {
+  title: string;
+  why: string;
+  what_changes: string;
+  impact: string;
+}
+
+export interface Requirement {
+  id: string;
+  title: string;
+  text: string;
+}
+
+export interface Scenario {
+  name: string;
+  given?: string;
+  when: string;
+  then: string;
+}
+
+export interface Spec {
+  title: string;
+  overview: string;
+  requirements: Requirement[];
+  scenarios: Scenario[];
+  data_model?: string;
+  interfaces?: string;
+}
+
+export const VERDICTS = ['APPROVED', 'NEEDS_FIX', 'MAJOR_ISSUES'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export const SEVERITIES = ['High', 'Medium', 'Low'] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export interface ReviewIssue {
+  title: string;
+  severity: Severity;
+  description: string;
+}
+
+export interface ReviewRound {
+  round: number;
+  verdict: Verdict;
+  reviewer: string;
+  at: string;
+  summary: string;
+  issues: ReviewIssue[];
+}
+
+export const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'in_review', 'done'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+/** Status words from other task tools that mean one of ours. */
+export const TASK_STATUS_ALIASES: Record<string, TaskStatus> = { pending: 'todo', completed: 'done' };
+
+export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const PRIORITY_RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2, urgent: 3 };
+
+export const FILE_ACTIONS = ['create', 'modify', 'delete'] as const;
+export type FileAction = (typeof FILE_ACTIONS)[number];
+
+export interface TaskFile {
+  path: string;
+  action: FileAction;
+}
+
+export const BLOCKER_SEVERITIES = ['low', 'medium', 'high'] as const;
+export type BlockerSeverity = (typeof BLOCKER_SEVERITIES)[number];
+
+export interface Blocker {
+  reason: string;
+  severity: BlockerSeverity;
+  by: string;
+  at: string;
+  resolved_by?: string;
+  resolved_at?: string;
+}
+
+export interface Task {
+  id: string;
+  title: string;
+  description: string;
+  status: TaskStatus;
+  priority: Priority;
+  depends: string[];
+  skills: string[];
+  requirements: string[];
+  files: TaskFile[];
+  assignee?: string;
+  claimed_at?: string;
+  progress?: number;
+  progress_message?: string;
+  progress_at?: string;
+  submitted_at?: string;
+  submission?: string;
+  pr_url?: string;
+  completed_at?: string;
+  blockers: Blocker[];
+  feedback: Note[];
+  notes: Note[];
+}
+
+export const PHASES = ['proposal', 'spec', 'tasks', 'implementation', 'review', 'done', 'archived'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** A task is held while someone has claimed it and it is not finished. */
+export function isHeld(task: Task): boolean {
+  return task.assignee !== undefined && (task.status === 'in_progress' || task.status === 'blocked' || task.status === 'in_review');
+}

@@ -1,0 +1,63 @@
+/** Which task an agent gets next. Pure: the operation runs it inside the board lock and claims the result. */
+import { isHeld, PRIORITY_RANK, type Task } from './model.js';
+
+export interface WorkPool {
+  changeId: string;
+  /** The change's tasks in file order. */
+  tasks: Task[];
+  /** False while the change's task list waits for a person's approval: its tasks are not handed out. */
+  open: boolean;
+}
+
+export interface NothingReasons {
+  waiting_on_dependencies: number;
+  held_by_others: number;
+  in_review: number;
+  blocked: number;
+  awaiting_approval: number;
+}
+
+export type Selection = { kind: 'claim'; changeId: string; task: Task } | { kind: 'none'; reasons: NothingReasons };
+
+export function dependenciesDone(task: Task, byId: Map<string, Task>): boolean {
+  return task.depends.every((d) => byId.get(d)?.status === 'done');
+}
+
+export function isReady(task: Task, byId: Map<string, Task>): boolean {
+  return task.status === 'todo' && !isHeld(task) && dependenciesDone(task, byId);
+}
+
+/** The agent's own task in progress, which it gets back before anything else. */
+export function ownTaskInProgress(agentId: string, pools: WorkPool[]): { pool: WorkPool; task: Task } | null {
+  for (const pool of pools) {
+    const task = pool.tasks.find((t) => t.assignee === agentId && t.status === 'in_progress');
+    if (task) return { pool, task };
+  }
+  return null;
+}
+
+/** The best ready task: highest priority first, then the most of the agent's skills, then board order. */
+export function selectTask(skills: string[], pools: WorkPool[]): Selection {
+  const wanted = new Set(skills.map((s) => s.toLowerCase()));
+  const reasons: NothingReasons = { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
+  let best: { pool: WorkPool; task: Task; rank: number; skill: number } | null = null;
+  for (const pool of pools) {
+    const byId = new Map(pool.tasks.map((t) => [t.id, t]));
+    for (const task of pool.tasks) {
+      if (task.status === 'done') continue;
+      if (task.status === 'in_review') reasons.in_review++;
+      else if (task.status === 'blocked') reasons.blocked++;
+      else if (isHeld(task)) reasons.held_by_others++;
+      else if (!pool.open) reasons.awaiting_approval++;
+      else if (!dependenciesDone(task, byId)) reasons.waiting_on_dependencies++;
+      else {
+        const rank = PRIORITY_RANK[task.priority];
+        const skill = task.skills.filter((s) => wanted.has(s.toLowerCase())).length;
+        // Strictly better only: ties keep the earlier change and the earlier task.
+        if (!best || rank > best.rank || (rank === best.rank && skill > best.skill)) best = { pool, task, rank, skill };
+      }
+    }
+  }
+  if (best) return { kind: 'claim', changeId: best.pool.changeId, task: best.task };
+  return { kind: 'none', reasons };
+}

@@ -1,0 +1,51 @@
+/**
+ * A change's phase is derived from its documents, never stored: proposal → spec → tasks →
+ * implementation → review → done (→ archived, by where the folder is).
+ */
+import type { DocStatus, DocType, Phase, Task, Verdict } from './model.js';
+
+export interface DocState {
+  status: DocStatus;
+}
+
+export interface ChangeState {
+  proposal: DocState | null;
+  spec: DocState | null;
+  tasks: (DocState & { tasks: Task[] }) | null;
+  review: (DocState & { verdict: Verdict | null }) | null;
+}
+
+export interface PhaseInfo {
+  phase: Phase;
+  /** What the change waits for, in a few words; null when done. */
+  waiting_on: string | null;
+}
+
+const DOC_NAME: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
+
+/** A pipeline document counts once it is submitted (or approved, when approval is required). */
+export function docComplete(doc: DocState | null, approvalRequired: boolean): boolean {
+  if (!doc) return false;
+  return approvalRequired ? doc.status === 'approved' : doc.status === 'submitted' || doc.status === 'approved';
+}
+
+function waitingFor(type: DocType, doc: DocState | null, approvalRequired: boolean): string {
+  const name = DOC_NAME[type];
+  if (!doc || doc.status === 'template' || doc.status === 'superseded') return `the ${name} to be written`;
+  if (doc.status === 'rejected') return `the ${name} to be revised after rejection`;
+  if (doc.status === 'submitted' && approvalRequired) return `a person to approve the ${name}`;
+  return `the ${name}`;
+}
+
+export function derivePhase(state: ChangeState, requireApproval: readonly string[]): PhaseInfo {
+  for (const type of ['proposal', 'spec', 'tasks'] as const) {
+    const approval = requireApproval.includes(type);
+    if (!docComplete(state[type], approval)) return { phase: type, waiting_on: waitingFor(type, state[type], approval) };
+  }
+  const tasks = state.tasks!.tasks;
+  const open = tasks.filter((t) => t.status !== 'done').length;
+  if (open > 0) return { phase: 'implementation', waiting_on: `${open} of ${tasks.length} task${tasks.length === 1 ? '' : 's'} to be done` };
+  if (!state.review || state.review.verdict === null) return { phase: 'review', waiting_on: 'a review of the work' };
+  if (state.review.verdict !== 'APPROVED') return { phase: 'review', waiting_on: `fixes for a ${state.review.verdict} review, then a new review round` };
+  return { phase: 'done', waiting_on: 'a person to archive the change' };
+}

@@ -1,0 +1,146 @@
+/**
+ * The document rules. The same functions judge a document being written (before any file is
+ * touched), a hand-edited file, the phase gates and `agentboard validate`.
+ */
+import type { FindingSink } from './findings.js';
+import { REQUIREMENT_ID_PATTERN, taskIdProblem } from './ids.js';
+import { LIMITS } from './limits.js';
+import type { DocMeta, DocType, Proposal, ReviewRound, Spec, Task } from './model.js';
+
+export function metaRules(meta: DocMeta, changeId: string, type: DocType, sink: FindingSink): void {
+  if (meta.change_id && meta.change_id !== changeId) {
+    sink.error('frontmatter.change_id', `change_id "${meta.change_id}" does not match the folder "${changeId}"`, `set "change_id: ${changeId}"`, 1);
+  }
+  if (meta.id && meta.id !== `${changeId}/${type}`) {
+    sink.warn('frontmatter.id', `id "${meta.id}" is not "${changeId}/${type}"`, `set "id: ${changeId}/${type}"`, 1);
+  }
+  if (meta.status !== 'template' && !meta.author) {
+    sink.error('frontmatter.author', 'the document does not say who wrote it', 'add "author: <agent id or human:name>"', 1);
+  }
+}
+
+function length(sink: FindingSink, rule: string, what: string, text: string, min: number, max: number, line?: number): void {
+  const n = text.trim().length;
+  if (n < min) {
+    const fix = min > 1 ? `write at least ${min} characters` : `write the ${what}`;
+    sink.error(`${rule}.${n === 0 ? 'missing' : 'too_short'}`, n === 0 ? `${what} is empty` : `${what} has ${n} characters; it needs at least ${min}`, fix, line);
+  } else if (n > max) {
+    sink.error(`${rule}.too_long`, `${what} has ${n} characters; at most ${max} are allowed`, `shorten it to ${max} characters`, line);
+  }
+}
+
+export function proposalRules(p: Proposal, sink: FindingSink, lines: Partial<Record<keyof Proposal, number>> = {}): void {
+  if (p.title.length > LIMITS.titleMax) {
+    sink.error('proposal.title.too_long', `the title has ${p.title.length} characters; at most ${LIMITS.titleMax} are allowed`, 'shorten the title', 1);
+  }
+  length(sink, 'proposal.why', 'Why', p.why, LIMITS.whyMin, LIMITS.whyMax, lines.why);
+  length(sink, 'proposal.what_changes', 'What Changes', p.what_changes, 1, LIMITS.sectionMax, lines.what_changes);
+  length(sink, 'proposal.impact', 'Impact', p.impact, 1, LIMITS.sectionMax, lines.impact);
+}
+
+const NORMATIVE = /\b(MUST|SHALL)\b/;
+const NORMATIVE_LOWER = /\b(must|shall)\b/i;
+
+export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: number; requirements?: number[]; scenarios?: number[] } = {}): void {
+  length(sink, 'spec.overview', 'the overview', spec.overview, LIMITS.overviewMin, LIMITS.sectionMax, lines.overview);
+  if (spec.requirements.length === 0) {
+    sink.error('spec.requirements.missing', 'the spec has no requirements', 'add at least one "### R1: Title" requirement with MUST or SHALL', lines.overview);
+  }
+  const seen = new Set<string>();
+  spec.requirements.forEach((r, i) => {
+    const line = lines.requirements?.[i];
+    if (r.id && !REQUIREMENT_ID_PATTERN.test(r.id)) {
+      sink.error('spec.requirement.id', `requirement id "${r.id}" is not like R1 or MS-R1`, 'number requirements R1, R2… (optionally with a prefix, like MS-R1)', line);
+    }
+    if (r.id && seen.has(r.id)) sink.error('spec.requirement.duplicate', `requirement id "${r.id}" is used twice`, 'give each requirement its own id', line);
+    seen.add(r.id);
+    if (!r.title.trim()) sink.error('spec.requirement.title', `requirement ${r.id} has no title`, `write "### ${r.id || 'R1'}: <title>"`, line);
+    if (!r.text.trim()) {
+      sink.error('spec.requirement.text', `requirement ${r.id} has no text`, 'say what the system MUST or SHALL do', line);
+    } else if (!NORMATIVE.test(r.text)) {
+      if (NORMATIVE_LOWER.test(r.text)) {
+        sink.warn('spec.requirement.normative_case', `requirement ${r.id} says must/shall in lower case`, 'write MUST or SHALL in capitals so the requirement is normative', line);
+      } else {
+        sink.error('spec.requirement.normative', `requirement ${r.id} has no MUST or SHALL`, 'state the requirement with MUST or SHALL', line);
+      }
+    }
+  });
+  if (spec.scenarios.length === 0) {
+    sink.error('spec.scenarios.missing', 'the spec has no acceptance scenarios', 'add at least one "### Scenario: <name>" with WHEN and THEN bullets under "## Acceptance Criteria"', lines.overview);
+  }
+  spec.scenarios.forEach((s, i) => {
+    const line = lines.scenarios?.[i];
+    if (!s.name.trim()) sink.error('spec.scenario.name', 'a scenario has no name', 'write "### Scenario: <name>"', line);
+    if (!s.when.trim()) sink.error('spec.scenario.when', `scenario "${s.name}" has no WHEN`, 'add a "- **WHEN** …" bullet', line);
+    if (!s.then.trim()) sink.error('spec.scenario.then', `scenario "${s.name}" has no THEN`, 'add a "- **THEN** …" bullet', line);
+  });
+}
+
+/** Rules over the tasks of one change; `requirementIds` is null when the change has no readable spec. */
+export function tasksRules(tasks: { task: Task; line: number }[], requirementIds: Set<string> | null, sink: FindingSink): void {
+  const ids = new Set(tasks.map((t) => t.task.id));
+  for (const { task, line } of tasks) {
+    const idProblem = taskIdProblem(task.id);
+    if (idProblem) sink.error('tasks.id', idProblem, 'rename the task', line);
+    length(sink, 'tasks.title', `the title of task ${task.id}`, task.title, 1, LIMITS.titleMax, line);
+    if (task.description.length > LIMITS.taskDescriptionMax) {
+      sink.error('tasks.description.too_long', `the description of task ${task.id} has ${task.description.length} characters; at most ${LIMITS.taskDescriptionMax} are allowed`, 'shorten it, or split the task', line);
+    }
+    for (const dep of task.depends) {
+      if (dep === task.id) sink.error('tasks.depends.self', `task ${task.id} depends on itself`, `remove ${dep} from its depends`, line);
+      else if (!ids.has(dep)) sink.error('tasks.depends.unknown', `task ${task.id} depends on ${dep}, which is not a task of this change`, `add task ${dep} or remove it from depends`, line);
+    }
+    for (const file of task.files) {
+      if (file.path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(file.path) || file.path.split(/[\\/]/).includes('..')) {
+        sink.error('tasks.files.path', `task ${task.id}: "${file.path}" is not a path inside the repository`, 'use a path relative to the repository root, without ".."', line);
+      }
+    }
+    if (requirementIds) {
+      for (const ref of task.requirements) {
+        if (!requirementIds.has(ref)) sink.warn('tasks.requirements.unknown', `task ${task.id} refers to requirement ${ref}, which the spec does not have`, 'fix the id or add the requirement to the spec', line);
+      }
+    }
+    if ((task.status === 'in_progress' || task.status === 'blocked' || task.status === 'in_review') && !task.assignee) {
+      sink.error('tasks.assignee.missing', `task ${task.id} is ${task.status} but nobody holds it`, 'set "assignee:" or set the status back to todo', line);
+    }
+  }
+  for (const cycle of dependencyCycles(tasks.map((t) => t.task))) {
+    const line = tasks.find((t) => t.task.id === cycle[0])?.line;
+    sink.error('tasks.depends.cycle', `tasks depend on each other in a circle: ${[...cycle, cycle[0]].join(' → ')}`, 'remove one of these dependencies', line);
+  }
+}
+
+/** Each cycle once, as the list of task ids on it. */
+export function dependencyCycles(tasks: Task[]): string[][] {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const state = new Map<string, 'visiting' | 'done'>();
+  const cycles: string[][] = [];
+  const path: string[] = [];
+  const visit = (id: string) => {
+    state.set(id, 'visiting');
+    path.push(id);
+    for (const dep of byId.get(id)?.depends ?? []) {
+      if (!byId.has(dep) || dep === id) continue;
+      const s = state.get(dep);
+      if (s === 'visiting') cycles.push(path.slice(path.indexOf(dep)));
+      else if (s === undefined) visit(dep);
+    }
+    path.pop();
+    state.set(id, 'done');
+  };
+  for (const t of tasks) if (!state.has(t.id)) visit(t.id);
+  return cycles;
+}
+
+export function reviewRules(rounds: ReviewRound[], sink: FindingSink): void {
+  const latest = rounds[0];
+  if (!latest) return;
+  if (!latest.summary.trim()) sink.error('review.summary.missing', 'the latest review round has no summary', 'write a summary under "## Summary"', 1);
+  latest.issues.forEach((issue) => {
+    if (!issue.title.trim()) sink.error('review.issue.title', 'an issue has no title', 'write "#### <title>" for each issue', 1);
+    if (!issue.description.trim()) sink.error('review.issue.description', `issue "${issue.title}" has no description`, 'describe the issue under its heading', 1);
+  });
+  if (latest.verdict === 'APPROVED' && latest.issues.some((i) => i.severity === 'High')) {
+    sink.warn('review.verdict.high_issues', 'the verdict is APPROVED but High severity issues are listed', 'fix the High issues or choose NEEDS_FIX', 1);
+  }
+}

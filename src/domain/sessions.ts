@@ -1,0 +1,101 @@
+/** Agent workflow sessions (seed 002) and their input requests, as pure changes to runtime data. */
+import { fail } from '../errors.js';
+import { canMoveSession, SESSION_MOVES, type SessionStatus } from './lifecycle.js';
+import type { InputRecord, RuntimeData, SessionRecord } from './records.js';
+
+const HISTORY_MAX = 50;
+const RESOLVED_INPUTS_MAX = 500;
+
+function record(session: SessionRecord, to: SessionStatus, now: string, message?: string): void {
+  const entry: SessionRecord['history'][number] = { from: session.status, to, at: now };
+  if (message !== undefined) entry.message = message;
+  session.history.push(entry);
+  if (session.history.length > HISTORY_MAX) session.history.splice(0, session.history.length - HISTORY_MAX);
+  session.status = to;
+  session.updated_at = now;
+}
+
+function newSession(agentId: string, number: number, now: string): SessionRecord {
+  return { agent_id: agentId, number, status: 'started', updated_at: now, history: [{ from: null, to: 'started', at: now }] };
+}
+
+/** The agent's session, opened as `started` when it has none. */
+export function sessionOf(data: RuntimeData, agentId: string, now: string): SessionRecord {
+  let session = data.sessions[agentId];
+  if (!session) {
+    session = newSession(agentId, 1, now);
+    data.sessions[agentId] = session;
+  }
+  return session;
+}
+
+/**
+ * Moves an agent's session to `to`, refusing what seed 002's table does not allow. A completed
+ * session is over: reporting working opens the agent's next session.
+ */
+export function moveSession(data: RuntimeData, agentId: string, to: SessionStatus, now: string, message?: string): SessionRecord {
+  let session = sessionOf(data, agentId, now);
+  if (session.status === 'completed' && to === 'working') {
+    session = newSession(agentId, session.number + 1, now);
+    data.sessions[agentId] = session;
+  }
+  if (session.status === to && to === 'working') {
+    session.updated_at = now;
+    if (message !== undefined) session.message = message;
+    return session;
+  }
+  if (!canMoveSession(session.status, to)) {
+    const allowed = SESSION_MOVES[session.status];
+    fail(
+      'INVALID_TRANSITION',
+      `Your workflow status is ${session.status}; it cannot change to ${to}.`,
+      allowed.length > 0
+        ? `From ${session.status} you can go to: ${allowed.join(', ')}.${session.status === 'awaiting_input' ? ' Wait for the answer to your question ({op:session.show}).' : ''}`
+        : 'Your session is completed; report working ({op:session.status}) to start a new one.',
+    );
+  }
+  record(session, to, now, message);
+  if (message !== undefined) session.message = message;
+  return session;
+}
+
+/** Called when an agent takes work: it is working now (opening a session if needed). */
+export function startWorking(data: RuntimeData, agentId: string, now: string): void {
+  const session = data.sessions[agentId];
+  if (!session || session.status === 'started' || session.status === 'completed') moveSession(data, agentId, 'working', now);
+}
+
+/** Resolves every open input request past its deadline to its default action. Returns the ids resolved. */
+export function expireInputs(data: RuntimeData, now: string): string[] {
+  const expired: string[] = [];
+  for (const input of Object.values(data.inputs)) {
+    if (input.status !== 'open' || input.expires_at > now) continue;
+    resolveInput(data, input, { type: 'timeout', value: input.default_action, by: 'agentboard', at: input.expires_at });
+    expired.push(input.id);
+  }
+  return expired;
+}
+
+export function resolveInput(data: RuntimeData, input: InputRecord, resolution: NonNullable<InputRecord['resolution']>): void {
+  input.status = 'resolved';
+  input.resolution = resolution;
+  const session = data.sessions[input.agent_id];
+  if (session && session.input_id === input.id) {
+    delete session.input_id;
+    if (session.status === 'awaiting_input') {
+      record(session, 'working', resolution.at, resolution.type === 'timeout' ? `no answer in time: ${resolution.value}` : `answered: ${resolution.value}`);
+    }
+  }
+  pruneResolvedInputs(data);
+}
+
+function pruneResolvedInputs(data: RuntimeData): void {
+  const resolved = Object.values(data.inputs).filter((i) => i.status === 'resolved');
+  if (resolved.length <= RESOLVED_INPUTS_MAX) return;
+  resolved.sort((a, b) => (a.resolution!.at < b.resolution!.at ? -1 : 1));
+  for (const input of resolved.slice(0, resolved.length - RESOLVED_INPUTS_MAX)) delete data.inputs[input.id];
+}
+
+export function openInputOf(data: RuntimeData, agentId: string): InputRecord | undefined {
+  return Object.values(data.inputs).find((i) => i.agent_id === agentId && i.status === 'open');
+}

@@ -1,0 +1,80 @@
+/**
+ * The one error type of agentboard. Every refusal carries a stable code, a message that says what
+ * happened, and the next step that says what to do about it. Adapters render it; nothing else is
+ * ever shown to a user or an agent for a failure (no stack, no path outside the board).
+ */
+export type ErrorCode =
+  | 'INVALID_INPUT'
+  | 'INPUT_TOO_LARGE'
+  | 'USAGE'
+  | 'BOARD_NOT_FOUND'
+  | 'BOARD_BUSY'
+  | 'CONFIG_INVALID'
+  | 'PARSE_ERROR'
+  | 'CHANGE_NOT_FOUND'
+  | 'CHANGE_EXISTS'
+  | 'CHANGE_ARCHIVED'
+  | 'DOCUMENT_NOT_FOUND'
+  | 'DOCUMENT_SUBMITTED'
+  | 'DOCUMENT_APPROVED'
+  | 'DOCUMENT_NOT_SUBMITTED'
+  | 'DOCUMENT_HELD'
+  | 'PHASE_NOT_READY'
+  | 'VALIDATION_FAILED'
+  | 'TASK_NOT_FOUND'
+  | 'TASK_EXISTS'
+  | 'TASK_HELD'
+  | 'TASK_IN_REVIEW'
+  | 'INVALID_TRANSITION'
+  | 'HUMAN_ONLY'
+  | 'ACTOR_REQUIRED'
+  | 'REVIEW_KEY_INVALID'
+  | 'REVIEWER_EXISTS'
+  | 'AGENT_NOT_FOUND'
+  | 'INPUT_NOT_FOUND'
+  | 'INPUT_ALREADY_OPEN'
+  | 'INPUT_RESOLVED'
+  | 'ARCHIVE_REFUSED'
+  | 'MCP_CONFIG_INVALID'
+  | 'INTERNAL';
+
+export interface ErrorPayload {
+  code: ErrorCode;
+  message: string;
+  next_step: string;
+  details?: unknown;
+}
+
+export class AgentboardError extends Error {
+  readonly code: ErrorCode;
+  readonly nextStep: string;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message: string, nextStep: string, details?: unknown) {
+    super(message);
+    this.name = 'AgentboardError';
+    this.code = code;
+    this.nextStep = nextStep;
+    this.details = details;
+  }
+
+  toJSON(): ErrorPayload {
+    const payload: ErrorPayload = { code: this.code, message: this.message, next_step: this.nextStep };
+    if (this.details !== undefined) payload.details = this.details;
+    return payload;
+  }
+}
+
+export function fail(code: ErrorCode, message: string, nextStep: string, details?: unknown): never {
+  throw new AgentboardError(code, message, nextStep, details);
+}
+
+/** Turns anything thrown into the payload a user may see: internals never leak. */
+export function toPayload(err: unknown): ErrorPayload {
+  if (err instanceof AgentboardError) return err.toJSON();
+  return {
+    code: 'INTERNAL',
+    message: 'agentboard hit an unexpected internal error.',
+    next_step: 'Run the same command again with --debug to see the cause, and report it if it repeats.',
+  };
+}

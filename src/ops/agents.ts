@@ -1,0 +1,206 @@
+/** Agents (seed 004): register, list, show; and the reviewer keys people hand to reviewer agents. */
+import * as z from 'zod';
+import { fail } from '../errors.js';
+import { agentIdProblem, taskRef } from '../domain/ids.js';
+import { isHeld } from '../domain/model.js';
+import { sessionOf } from '../domain/sessions.js';
+import type { RuntimeData } from '../domain/records.js';
+import type { Board } from '../store/board.js';
+import { defineOp, requireHuman } from './registry.js';
+import { newReviewKey, hashKey } from './reviewer-keys.js';
+import { Actor, AgentId, Limit, line, Offset, page, Page } from './schemas.js';
+import { tasksOf } from './view.js';
+
+interface AgentWork {
+  current: { task_id: string; title: string; assigned_at: string }[];
+  completed: number;
+  in_review: number;
+  blocked: number;
+}
+
+/** What every agent holds and has finished, from the task lists. */
+export function agentWork(board: Board): Map<string, AgentWork> {
+  const out = new Map<string, AgentWork>();
+  const of = (id: string) => {
+    let w = out.get(id);
+    if (!w) out.set(id, (w = { current: [], completed: 0, in_review: 0, blocked: 0 }));
+    return w;
+  };
+  for (const changeId of board.changeIds()) {
+    for (const t of tasksOf(board.readDoc(changeId, 'tasks'))) {
+      if (!t.assignee) continue;
+      const w = of(t.assignee);
+      if (t.status === 'done') w.completed++;
+      else if (t.status === 'in_review') w.in_review++;
+      else if (t.status === 'blocked') w.blocked++;
+      if (isHeld(t) && t.status !== 'in_review') w.current.push({ task_id: taskRef(changeId, t.id), title: t.title, assigned_at: t.claimed_at ?? '' });
+    }
+  }
+  return out;
+}
+
+function lastSeen(board: Board): Map<string, string> {
+  const seen = new Map<string, string>();
+  for (const e of board.readActivity()) seen.set(e.actor, e.at);
+  return seen;
+}
+
+const AgentOut = z.object({
+  agent_id: z.string(),
+  registered: z.boolean(),
+  name: z.string().nullable(),
+  role: z.string().nullable(),
+  skills: z.array(z.string()),
+  current_task: z.object({ task_id: z.string(), title: z.string(), assigned_at: z.string() }).nullable(),
+  completed_tasks: z.number().int(),
+  tasks_in_review: z.number().int(),
+  last_seen: z.string().nullable(),
+  workflow_status: z.string().nullable(),
+});
+
+function agentOut(runtime: RuntimeData, id: string, work: Map<string, AgentWork>, seen: Map<string, string>): z.input<typeof AgentOut> {
+  const record = runtime.agents[id];
+  const w = work.get(id);
+  return {
+    agent_id: id,
+    registered: record !== undefined,
+    name: record?.name ?? null,
+    role: record?.role ?? null,
+    skills: record?.skills ?? [],
+    current_task: w?.current[0] ?? null,
+    completed_tasks: w?.completed ?? 0,
+    tasks_in_review: w?.in_review ?? 0,
+    last_seen: seen.get(id) ?? null,
+    workflow_status: runtime.sessions[id]?.status ?? null,
+  };
+}
+
+export const registerAgent = defineOp({
+  name: 'agent.register',
+  summary: 'Register an agent with its name, role and skills',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: AgentId,
+    name: line(100).describe('Display name, like "Backend agent".'),
+    role: line(100).describe('Role, like "Backend Developer".'),
+    skills: z.array(line(50)).max(100).default([]).describe('Skills, like ["python", "sql"]; tasks that need them are offered to you first.'),
+  }),
+  output: z.object({ agent: AgentOut, updated: z.boolean().describe('True when the agent was already registered and its record was updated.') }),
+  cli: { command: 'agent register' },
+  tool: {
+    name: 'agentboard_register_agent',
+    title: 'Register yourself',
+    description:
+      'Register once at the start with the agent_id you will use on every call, a name, a role and your skills. Registering is optional (an agent may act by id alone) but your skills help match tasks to you. ' +
+      'Next, call agentboard_get_next_task.',
+    profiles: ['worker', 'planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      const previous = tx.runtime.agents[input.agent_id];
+      tx.runtime.agents[input.agent_id] = {
+        id: input.agent_id,
+        name: input.name,
+        role: input.role,
+        skills: input.skills,
+        registered_at: previous?.registered_at ?? tx.now,
+        updated_at: tx.now,
+      };
+      sessionOf(tx.runtime, input.agent_id, tx.now);
+      tx.saveRuntime();
+      tx.log(input.agent_id, 'agent.register', input.agent_id, `${previous ? 'updated' : 'registered'} agent ${input.agent_id} (${input.role})`);
+      // The runtime is written when the transaction commits; answer from what it will hold.
+      const agent = agentOut(tx.runtime, input.agent_id, agentWork(board), new Map([[input.agent_id, tx.now]]));
+      return { agent, updated: previous !== undefined };
+    });
+  },
+});
+
+export const listAgents = defineOp({
+  name: 'agent.list',
+  summary: 'List registered agents and agents that hold or did work',
+  access: 'read',
+  input: z.strictObject({ limit: Limit, offset: Offset }),
+  output: z.object({ agents: z.array(AgentOut), ...Page }),
+  cli: { command: 'agent list' },
+  tool: {
+    name: 'agentboard_list_agents',
+    title: 'List agents',
+    description: 'List the agents on the board: registered ones and any that hold or finished tasks, each with its current task, completed count, last activity and workflow status.',
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    const work = agentWork(board);
+    const seen = lastSeen(board);
+    const runtime = board.readRuntime();
+    const ids = new Set([...Object.keys(runtime.agents), ...work.keys()]);
+    const agents = [...ids].sort().map((id) => agentOut(runtime, id, work, seen));
+    const p = page(agents, input.limit, input.offset);
+    return { agents: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+  },
+});
+
+export const showAgent = defineOp({
+  name: 'agent.show',
+  summary: 'Show an agent: current task, completed count, last seen, workflow status',
+  access: 'read',
+  input: z.strictObject({ agent_id: Actor.describe('The agent to look up.') }),
+  output: AgentOut,
+  cli: { command: 'agent show', args: ['agent_id'] },
+  tool: {
+    name: 'agentboard_get_agent_status',
+    title: 'Get an agent\'s status',
+    description: 'Look up one agent: whether it is registered, its current task, how many tasks it completed, when it last acted, and its workflow status.',
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    const work = agentWork(board);
+    const seen = lastSeen(board);
+    const runtime = board.readRuntime();
+    if (!runtime.agents[input.agent_id] && !work.has(input.agent_id) && !seen.has(input.agent_id)) {
+      fail('AGENT_NOT_FOUND', `Agent ${input.agent_id} is not registered and has not acted on this board.`, 'Register it with {op:agent.register}, or list agents with {op:agent.list}.');
+    }
+    return agentOut(runtime, input.agent_id, work, seen);
+  },
+});
+
+export const addReviewer = defineOp({
+  name: 'reviewer.add',
+  summary: 'Make a review key for a reviewer agent; it is shown once (people only)',
+  access: 'human',
+  input: z.strictObject({
+    agent_id: Actor,
+    name: z
+      .string()
+      .check((c) => {
+        const p = agentIdProblem(c.value);
+        if (p) c.issues.push({ code: 'custom', message: p.replace('agent id', 'reviewer name'), input: c.value });
+      })
+      .describe('A name for the reviewer, like "doc-reviewer".'),
+    rotate: z.boolean().default(false).describe('Replace the key of an existing reviewer.'),
+  }),
+  output: z.object({ name: z.string(), review_key: z.string().describe('Shown once; agentboard keeps only its hash.'), rotated: z.boolean() }),
+  cli: { command: 'reviewer add', args: ['name'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Making a review key');
+    return ctx.board().mutate((tx) => {
+      const existing = tx.runtime.reviewers[input.name];
+      if (existing && !input.rotate) {
+        fail('REVIEWER_EXISTS', `Reviewer ${input.name} already has a key (made ${existing.created_at}).`, 'Pick another name, or pass --rotate to replace its key (the old key stops working).');
+      }
+      const key = newReviewKey();
+      tx.runtime.reviewers[input.name] = { name: input.name, key_hash: hashKey(key), created_at: tx.now, created_by: input.agent_id };
+      tx.saveRuntime();
+      tx.log(input.agent_id, existing ? 'reviewer.rotate' : 'reviewer.add', input.name, `${existing ? 'rotated the key of' : 'added'} reviewer ${input.name}`);
+      return { name: input.name, review_key: key, rotated: existing !== undefined };
+    });
+  },
+});
+
+export const AGENT_OPS = [registerAgent, listAgents, showAgent, addReviewer];

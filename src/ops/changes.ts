@@ -1,0 +1,241 @@
+/** The board and its changes: init, list, show, validate, archive. */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import * as z from 'zod';
+import { AgentboardError, fail } from '../errors.js';
+import { FindingSink, type Finding } from '../domain/findings.js';
+import { DOC_TYPES, type DocType } from '../domain/model.js';
+import { Board, BOARD_DIR } from '../store/board.js';
+import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { writeFileAtomic } from '../store/fs.js';
+import { checkDoc } from '../store/documents.js';
+import { docWord } from './doc-write.js';
+import { defineOp, requireHuman } from './registry.js';
+import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
+import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+
+const GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
+
+export const initBoard = defineOp({
+  name: 'board.init',
+  summary: 'Create a board (agentd/) in this folder; running it again changes nothing',
+  access: 'human',
+  input: z.strictObject({ agent_id: Actor }),
+  output: z.object({ root: z.string(), created: z.array(z.string()), already_initialized: z.boolean() }),
+  cli: { command: 'init' },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Creating a board');
+    const root = resolve(ctx.root ?? '.');
+    const board = new Board(root);
+    const wanted: [string, string | null][] = [
+      [board.dir, null],
+      [board.changesDir, null],
+      [board.configPath, DEFAULT_CONFIG_TEXT],
+      [join(board.dir, '.gitignore'), GITIGNORE],
+    ];
+    const created: string[] = [];
+    for (const [path, content] of wanted) {
+      if (existsSync(path)) continue;
+      if (content === null) mkdirSync(path, { recursive: true });
+      else writeFileAtomic(path, content);
+      created.push(board.rel(path) + (content === null ? '/' : ''));
+    }
+    if (created.length > 0) board.mutate((tx) => tx.log(input.agent_id, 'board.init', BOARD_DIR, `created the board (${created.join(', ')})`));
+    return { root, created, already_initialized: created.length === 0 };
+  },
+});
+
+const ChangeSummary = z.object({
+  change_id: z.string(),
+  title: z.string(),
+  phase: Phase,
+  waiting_on: z.string().nullable(),
+  documents: z.object({ proposal: DocStatus.nullable(), spec: DocStatus.nullable(), tasks: DocStatus.nullable(), review: DocStatus.nullable() }),
+  tasks: z.object({ total: z.number().int(), done: z.number().int() }),
+  verdict: z.string().nullable(),
+});
+
+function summarize(board: Board, change: LoadedChange): z.input<typeof ChangeSummary> {
+  const info = phaseOf(board, change);
+  const tasks = tasksOf(change.tasks);
+  return {
+    change_id: change.changeId,
+    title: changeTitle(change),
+    phase: info.phase,
+    waiting_on: info.waiting_on,
+    documents: {
+      proposal: change.proposal?.meta.status ?? null,
+      spec: change.spec?.meta.status ?? null,
+      tasks: change.tasks?.meta.status ?? null,
+      review: change.review?.meta.status ?? null,
+    },
+    tasks: { total: tasks.length, done: tasks.filter((t) => t.status === 'done').length },
+    verdict: change.review?.content?.[0]?.verdict ?? null,
+  };
+}
+
+export const listChanges = defineOp({
+  name: 'change.list',
+  summary: 'List the changes with their phase and progress',
+  access: 'read',
+  input: z.strictObject({
+    phase: Phase.optional().describe('Only changes in this phase.'),
+    archived: z.boolean().default(false).describe('Also list archived changes.'),
+    limit: Limit,
+    offset: Offset,
+  }),
+  output: z.object({ changes: z.array(ChangeSummary), archived: z.array(z.object({ change_id: z.string(), date: z.string(), folder: z.string() })), ...Page }),
+  cli: { command: 'list' },
+  tool: {
+    name: 'agentboard_list_changes',
+    title: 'List changes',
+    description: 'List the changes on the board with their phase (proposal, spec, tasks, implementation, review, done), what each waits on, and task progress. Use a change_id from here with the other tools.',
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    const all = board.changeIds().map((id) => summarize(board, loadChange(board, id)));
+    const filtered = input.phase ? all.filter((c) => c.phase === input.phase) : all;
+    const p = page(filtered, input.limit, input.offset);
+    return { changes: p.items, archived: input.archived ? board.archived() : [], total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+  },
+});
+
+export const showChange = defineOp({
+  name: 'change.show',
+  summary: 'Show one change: phase, documents and tasks',
+  access: 'read',
+  input: z.strictObject({ change_id: ChangeId }),
+  output: ChangeSummary.extend({
+    document_files: z.array(z.object({ document: z.string(), file: z.string(), status: DocStatus, author: z.string(), updated: z.string(), revision: z.number().int() })),
+    task_ids: z.array(z.string()),
+  }),
+  cli: { command: 'show', args: ['change_id'] },
+  tool: {
+    name: 'agentboard_get_change',
+    title: 'Get a change',
+    description: 'Get one change: its phase, what it waits on, the status and author of each document, and its task ids. Read a document with agentboard_get_document.',
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    requireChange(board, input.change_id);
+    const change = loadChange(board, input.change_id);
+    return {
+      ...summarize(board, change),
+      document_files: DOC_TYPES.flatMap((type) => {
+        const doc = change[type];
+        return doc ? [{ document: type, file: doc.file, status: doc.meta.status, author: doc.meta.author, updated: doc.meta.updated, revision: doc.meta.revision }] : [];
+      }),
+      task_ids: tasksOf(change.tasks).map((t) => `${input.change_id}/${t.id}`),
+    };
+  },
+});
+
+/** Every finding for one change: the documents, their order, and what ties them together. */
+export function changeFindings(change: LoadedChange): Finding[] {
+  const findings: Finding[] = [];
+  const requirementIds = change.spec?.content ? new Set(change.spec.content.requirements.map((r) => r.id)) : null;
+  let missingBefore: DocType | null = null;
+  for (const type of DOC_TYPES) {
+    const doc = change[type];
+    if (!doc) {
+      missingBefore ??= type;
+      continue;
+    }
+    findings.push(...checkDoc(doc, change.changeId, { requirementIds }));
+    if (missingBefore && doc.meta.status !== 'template') {
+      new FindingSink(doc.file, 0, findings).error('pipeline.order', `${doc.file.split('/').pop()} exists but the ${docWord(missingBefore)} before it does not`, `write the ${missingBefore} first; a change runs proposal → spec → tasks → review`);
+    }
+  }
+  return findings;
+}
+
+export const validateChanges = defineOp({
+  name: 'change.validate',
+  summary: 'Validate changes with the rules every write uses; exit 1 when invalid',
+  access: 'read',
+  input: z.strictObject({
+    change_id: ChangeId.optional().describe('The change to validate; every open change when left out.'),
+    all: z.boolean().default(false).describe('Validate every open change (the default when no change_id is given).'),
+    strict: z.boolean().default(false).describe('Count warnings as failures.'),
+  }),
+  output: z.object({
+    valid: z.boolean(),
+    strict: z.boolean(),
+    errors: z.number().int(),
+    warnings: z.number().int(),
+    changes: z.array(z.object({ change_id: z.string(), valid: z.boolean(), findings: z.array(FindingOut) })),
+    findings: z.array(FindingOut).describe('Findings about the board itself (config.yaml).'),
+  }),
+  cli: { command: 'validate', args: ['change_id?'], exitCode: (data) => ((data as { valid: boolean }).valid ? 0 : 1) },
+  tool: {
+    name: 'agentboard_validate_change',
+    title: 'Validate a change',
+    description:
+      'Check a change (or every change) against the rules agentboard applies when documents are written: each finding has a level (error or warning), a file, a line, a rule code, a message and a fix. Use it after editing files by hand or before asking for a review.',
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    const boardFindings: Finding[] = [];
+    try {
+      void board.config;
+    } catch (err) {
+      if (!(err instanceof AgentboardError)) throw err;
+      boardFindings.push({ level: 'error', file: board.rel(board.configPath), rule: 'config.invalid', message: err.message, fix: err.nextStep });
+    }
+    if (input.change_id) requireChange(board, input.change_id);
+    const ids = input.change_id && !input.all ? [input.change_id] : board.changeIds();
+    const failing = (f: Finding) => f.level === 'error' || input.strict;
+    const changes = ids.map((id) => {
+      const findings = changeFindings(loadChange(board, id));
+      return { change_id: id, valid: !findings.some(failing), findings };
+    });
+    const every = [...boardFindings, ...changes.flatMap((c) => c.findings)];
+    return {
+      valid: !every.some(failing),
+      strict: input.strict,
+      errors: every.filter((f) => f.level === 'error').length,
+      warnings: every.filter((f) => f.level === 'warning').length,
+      changes,
+      findings: boardFindings,
+    };
+  },
+});
+
+export const archiveChange = defineOp({
+  name: 'change.archive',
+  summary: 'Archive a finished change (latest review APPROVED, every task done)',
+  access: 'human',
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId }),
+  output: z.object({ change_id: z.string(), archived_to: z.string() }),
+  cli: { command: 'archive', args: ['change_id'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Archiving a change');
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      requireChange(board, input.change_id);
+      const change = loadChange(board, input.change_id);
+      const verdict = change.review?.content?.[0]?.verdict;
+      if (verdict !== 'APPROVED') {
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? 'Fix the issues, then record a new review round with {op:review.create}.' : 'Record a review with verdict APPROVED with {op:review.create}.');
+      }
+      const open = tasksOf(change.tasks).filter((t) => t.status !== 'done');
+      if (open.length > 0) {
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${open.length} task${open.length === 1 ? ' is' : 's are'} not done (${open.slice(0, 5).map((t) => `${t.id} ${t.status}`).join(', ')}).`, 'Finish or remove those tasks first ({op:task.list}).');
+      }
+      const folder = `${tx.now.slice(0, 10)}-${input.change_id}`;
+      const target = join(board.archiveDir, folder);
+      if (existsSync(target)) fail('ARCHIVE_REFUSED', `agentd/archive/${folder} already exists.`, 'Move or rename that archive folder first.');
+      tx.move(board.changeDir(input.change_id), target);
+      tx.log(input.agent_id, 'change.archive', input.change_id, `archived ${input.change_id} to agentd/archive/${folder}`, input.change_id);
+      return { change_id: input.change_id, archived_to: board.rel(target) };
+    });
+  },
+});
+
+export const CHANGE_OPS = [initBoard, listChanges, showChange, validateChanges, archiveChange];

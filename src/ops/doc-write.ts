@@ -1,0 +1,150 @@
+/**
+ * Writing a pipeline document: the gate (proposal → spec → tasks → review, strictly in order),
+ * the lifecycle check, then render → read back → validate → write. Nothing is written unless the
+ * document as it would be on disk passes the same rules `agentboard validate` applies.
+ */
+import { AgentboardError, fail } from '../errors.js';
+import { hasErrors, type Finding } from '../domain/findings.js';
+import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
+import { docComplete } from '../domain/phase.js';
+import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
+import type { Transaction } from '../store/board.js';
+import { checkDoc, parseDocText, renderDocFile, type DocFile } from '../store/documents.js';
+import type { LoadedChange } from './view.js';
+
+const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
+const SUBMIT_OP: Record<DocType, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
+const UPSTREAM: Record<DocType, ('proposal' | 'spec' | 'tasks')[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'], review: ['proposal', 'spec', 'tasks'] };
+
+export function docWord(type: DocType): string {
+  return DOC_WORDS[type];
+}
+
+function firstError(findings: Finding[]): Finding | undefined {
+  return findings.find((f) => f.level === 'error');
+}
+
+/** Refuses a document whose earlier phase is not complete, naming the missing step and the call that does it. */
+export function assertGate(tx: Transaction, change: LoadedChange, type: DocType): void {
+  const requireApproval = tx.board.config.require_approval;
+  for (const up of UPSTREAM[type]) {
+    const doc = change[up];
+    const approval = (requireApproval as readonly string[]).includes(up);
+    const file = `agentd/changes/${change.changeId}/${DOC_FILES[up]}`;
+    if (!doc || doc.meta.status === 'template' || doc.meta.status === 'superseded') {
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} has not been submitted.`, `Submit the ${DOC_WORDS[up]} first with {op:${SUBMIT_OP[up]}}.`);
+    }
+    if (doc.meta.status === 'rejected') {
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} was rejected.`, `Revise the ${DOC_WORDS[up]} (see its feedback with {op:document.get}) and resubmit it with {op:${SUBMIT_OP[up]}}.`);
+    }
+    const broken = firstError(checkDoc(doc, change.changeId));
+    if (broken) {
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message}).`, `Fix ${file} (${broken.fix}), or resubmit it with {op:${SUBMIT_OP[up]}}; run {op:change.validate} to see every problem.`);
+    }
+    if (!docComplete({ status: doc.meta.status }, approval)) {
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: this board requires a person to approve the ${DOC_WORDS[up]} first.`, `Ask a person to run {op:document.approve} for ${change.changeId} ${up}; meanwhile call {op:task.next} for other work.`);
+    }
+  }
+}
+
+/** The lifecycle check for (re)submitting a document: seed 000's table, with its actionable errors. */
+export function assertCanSubmit(doc: DocFile | null, type: DocType, actor: string, role: Role): void {
+  if (!doc) return;
+  const file = doc.file;
+  if (doc.content === null) {
+    const f = firstError(doc.findings);
+    fail('PARSE_ERROR', `${file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}.`, `Fix or restore ${file} (git checkout -- ${file}) before writing it again.`);
+  }
+  const from = doc.meta.status;
+  if (from === 'approved') {
+    fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, 'Call {op:task.next} to get your next task.');
+  }
+  if (from === 'submitted' && !roleAllows(role, 'reviewer')) {
+    fail('DOCUMENT_SUBMITTED', `This ${DOC_WORDS[type]} has already been submitted and is awaiting review.`, 'Call {op:task.next} to get your next available work.');
+  }
+  const needed = roleFor(DOCUMENT_MOVES, from, 'submitted');
+  if (needed === null || !roleAllows(role, needed)) {
+    const allowed = movesFrom(DOCUMENT_MOVES, from, role);
+    fail('INVALID_TRANSITION', `A ${from} ${DOC_WORDS[type]} cannot be submitted by ${actor}.`, allowed.length ? `From ${from} it can go to: ${allowed.join(', ')}.` : 'Call {op:task.next} for other work.');
+  }
+  if (from === 'rejected' && doc.meta.assignee && doc.meta.assignee !== actor && role === 'agent') {
+    fail('DOCUMENT_HELD', `${doc.meta.assignee} is revising this ${DOC_WORDS[type]} (since ${doc.meta.claimed_at ?? 'earlier'}).`, 'Call {op:task.next} to get other work; a person can release it with {op:document.release} if it is stuck.');
+  }
+}
+
+export interface WriteResult {
+  change_id: string;
+  document: DocType;
+  file: string;
+  status: DocMeta['status'];
+  revision: number;
+  author: string;
+  warnings: Finding[];
+  feedback: DocMeta['feedback'];
+}
+
+/**
+ * Writes a document after checking it as it would stand on disk. `content` is the body; meta
+ * keeps created, feedback and notes history.
+ */
+export function writeDocument(
+  tx: Transaction,
+  change: LoadedChange,
+  type: DocType,
+  actor: string,
+  body: string,
+  options: { notes?: string; correction?: string; title?: string } = {},
+): WriteResult {
+  const existing = change[type] as DocFile | null;
+  const now = tx.now;
+  const previous = existing?.meta;
+  const meta: DocMeta = {
+    id: `${change.changeId}/${type}`,
+    change_id: change.changeId,
+    type,
+    status: 'submitted',
+    created: previous?.created || now,
+    updated: now,
+    author: options.correction ? previous?.author || actor : actor,
+    revision: (previous?.revision ?? 0) + 1,
+    notes: [...(previous?.notes ?? [])],
+    feedback: [...(previous?.feedback ?? [])],
+  };
+  if (options.title) meta.title = options.title;
+  if (options.correction) {
+    meta.corrected_by = options.correction;
+    meta.corrected_at = now;
+    if (previous?.review_requested_by) {
+      meta.review_requested_by = previous.review_requested_by;
+      meta.review_requested_at = previous.review_requested_at;
+    }
+  }
+  if (options.notes) meta.notes.push({ author: actor, at: now, text: options.notes });
+  const path = tx.board.docPath(change.changeId, type);
+  const file = tx.board.rel(path);
+  const text = renderDocFile(meta, existing?.extra ?? {}, body);
+  const reread = parseDocText(type, text, file);
+  const upstream = type === 'tasks' ? (change.spec?.content?.requirements ?? null) : null;
+  const findings = checkDoc(reread, change.changeId, { requirementIds: upstream ? new Set(upstream.map((r) => r.id)) : null });
+  if (hasErrors(findings)) {
+    const errors = findings.filter((f) => f.level === 'error');
+    const shown = errors.slice(0, 3).map((f) => `${f.message} [${f.rule}]`);
+    throw new AgentboardError(
+      'VALIDATION_FAILED',
+      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}.`,
+      `Fix ${errors.length === 1 ? 'this' : 'these'} and call {op:${SUBMIT_OP[type]}} again.`,
+      { findings: errors },
+    );
+  }
+  tx.writeFile(path, text);
+  return {
+    change_id: change.changeId,
+    document: type,
+    file,
+    status: meta.status,
+    revision: meta.revision,
+    author: meta.author,
+    warnings: findings.filter((f) => f.level === 'warning'),
+    feedback: meta.feedback,
+  };
+}

@@ -1,0 +1,276 @@
+/** Reading documents, and the human decisions on them: approve, reject, send to reviewers, release. */
+import * as z from 'zod';
+import { fail } from '../errors.js';
+import { LIMITS } from '../domain/limits.js';
+import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import type { Transaction } from '../store/board.js';
+import { checkDoc, renderDocFile, type DocFile } from '../store/documents.js';
+import { docWord } from './doc-write.js';
+import { defineOp, requireHuman } from './registry.js';
+import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, Limit, NoteOut, Offset, page, Page, text } from './schemas.js';
+import { loadChange, requireChange, taskOut, tasksOf } from './view.js';
+
+const DocOut = z.object({
+  change_id: z.string(),
+  document: DocTypeSchema,
+  file: z.string(),
+  status: DocStatus,
+  author: z.string(),
+  created: z.string(),
+  updated: z.string(),
+  revision: z.number().int(),
+  review_requested_by: z.string().nullable(),
+  corrected_by: z.string().nullable(),
+  decided_by: z.string().nullable(),
+  notes: z.array(NoteOut),
+  feedback: z.array(NoteOut).describe('Feedback from people who rejected earlier versions, oldest first. Address it when you revise.'),
+  content: z.record(z.string(), z.unknown()).describe('The document as structured fields.'),
+  markdown: z.string().describe('The document file as it is on disk.'),
+  findings: z.array(FindingOut),
+});
+
+function contentOf(changeId: string, doc: DocFile): Record<string, unknown> {
+  if (doc.content === null) return {};
+  switch (doc.type) {
+    case 'tasks': {
+      const tasks = tasksOf(doc as DocFile<'tasks'>);
+      const byId = new Map<string, Task>(tasks.map((t) => [t.id, t]));
+      return { title: (doc as DocFile<'tasks'>).content!.title, tasks: tasks.map((t) => taskOut(changeId, t, byId)) };
+    }
+    case 'review':
+      return { rounds: doc.content };
+    default:
+      return doc.content as unknown as Record<string, unknown>;
+  }
+}
+
+export const getDocument = defineOp({
+  name: 'document.get',
+  summary: 'Show a document of a change',
+  access: 'read',
+  input: z.strictObject({ change_id: ChangeId, document: DocTypeSchema }),
+  output: DocOut,
+  cli: { command: 'show', args: ['change_id', 'document'] },
+  tool: {
+    name: 'agentboard_get_document',
+    title: 'Read a document',
+    description:
+      'Read one document of a change (proposal, spec, tasks or review): its status (template, submitted, approved, rejected, superseded), who wrote it, feedback from people who rejected it, its fields and its full markdown. ' +
+      'Read the feedback before revising a rejected document.',
+    profiles: ['worker', 'planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    requireChange(board, input.change_id);
+    const doc = board.readDoc(input.change_id, input.document);
+    if (!doc) {
+      fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with {op:change.show}.`);
+    }
+    const m = doc.meta;
+    return {
+      change_id: input.change_id,
+      document: input.document,
+      file: doc.file,
+      status: m.status,
+      author: m.author,
+      created: m.created,
+      updated: m.updated,
+      revision: m.revision,
+      review_requested_by: m.review_requested_by ?? null,
+      corrected_by: m.corrected_by ?? null,
+      decided_by: m.decided_by ?? null,
+      notes: m.notes,
+      feedback: m.feedback,
+      content: contentOf(input.change_id, doc),
+      markdown: renderDocFile(m, doc.extra, doc.body),
+      findings: checkDoc(doc, input.change_id),
+    };
+  },
+});
+
+const DocSummary = z.object({
+  change_id: z.string(),
+  document: DocTypeSchema,
+  file: z.string(),
+  status: DocStatus,
+  author: z.string(),
+  updated: z.string(),
+  revision: z.number().int(),
+  review_requested: z.boolean().describe('A person sent it to reviewer agents.'),
+  blocking: z.boolean().describe('The next phase waits for a person to approve it.'),
+});
+
+export const listDocuments = defineOp({
+  name: 'document.list',
+  summary: 'List documents, board-wide or for one change',
+  access: 'read',
+  input: z.strictObject({
+    change_id: ChangeId.optional().describe('Only this change.'),
+    status: DocStatus.optional().describe('Only documents with this status.'),
+    awaiting: z.enum(['decision', 'review']).optional().describe('"decision": submitted documents a person has not decided on; "review": documents a person sent to reviewer agents.'),
+    limit: Limit,
+    offset: Offset,
+  }),
+  output: z.object({ documents: z.array(DocSummary), ...Page }),
+  cli: { command: 'docs', args: ['change_id?'] },
+  tool: {
+    name: 'agentboard_list_documents',
+    title: 'List documents',
+    description:
+      'List the documents of the board or of one change with their status. Reviewer agents use awaiting: "review" to find documents a person sent them; awaiting: "decision" lists submitted documents waiting for a person.',
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    if (input.change_id) requireChange(board, input.change_id);
+    const ids = input.change_id ? [input.change_id] : board.changeIds();
+    const required = board.config.require_approval as readonly string[];
+    const docs: z.input<typeof DocSummary>[] = [];
+    for (const id of ids) {
+      const change = loadChange(board, id);
+      for (const type of DOC_TYPES) {
+        const doc = change[type];
+        if (!doc) continue;
+        const m = doc.meta;
+        const entry = {
+          change_id: id,
+          document: type,
+          file: doc.file,
+          status: m.status,
+          author: m.author,
+          updated: m.updated,
+          revision: m.revision,
+          review_requested: m.status === 'submitted' && m.review_requested_by !== undefined,
+          blocking: m.status === 'submitted' && required.includes(type),
+        };
+        if (input.status && m.status !== input.status) continue;
+        if (input.awaiting === 'decision' && m.status !== 'submitted') continue;
+        if (input.awaiting === 'review' && !entry.review_requested) continue;
+        docs.push(entry);
+      }
+    }
+    const p = page(docs, input.limit, input.offset);
+    return { documents: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+  },
+});
+
+const DecisionOut = z.object({ change_id: z.string(), document: DocTypeSchema, status: DocStatus, decided_by: z.string().nullable(), file: z.string() });
+
+/** Loads a document for a person's decision; it must exist, be readable and be valid. */
+function loadForDecision(tx: Transaction, changeId: string, type: DocType): DocFile {
+  requireChange(tx.board, changeId);
+  const doc = tx.board.readDoc(changeId, type);
+  if (!doc) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${docWord(type)}.`, `See the change with {op:change.show}.`);
+  const broken = checkDoc(doc, changeId).find((f) => f.level === 'error');
+  if (broken) {
+    fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} first (${broken.fix}); run {op:change.validate} to see every problem.`);
+  }
+  return doc;
+}
+
+function requireSubmitted(doc: DocFile, verb: string): void {
+  if (doc.meta.status === 'approved') fail('DOCUMENT_APPROVED', `This ${docWord(doc.type)} has already been approved.`, 'Nothing to do; see what the change waits on with {op:change.show}.');
+  if (doc.meta.status !== 'submitted') {
+    fail('DOCUMENT_NOT_SUBMITTED', `Only a submitted ${docWord(doc.type)} can be ${verb}; this one is ${doc.meta.status}.`, 'Wait until it is submitted again; see the change with {op:change.show}.');
+  }
+}
+
+function rewriteMeta(tx: Transaction, doc: DocFile, meta: DocMeta): void {
+  meta.updated = tx.now;
+  tx.writeFile(tx.board.docPath(meta.change_id, doc.type), renderDocFile(meta, doc.extra, doc.body));
+}
+
+const DecisionInput = { agent_id: Actor, change_id: ChangeId, document: DocTypeSchema };
+
+export const approveDocument = defineOp({
+  name: 'document.approve',
+  summary: 'Approve a submitted document (people only)',
+  access: 'human',
+  input: z.strictObject({ ...DecisionInput, note: text(1, LIMITS.noteMax).optional().describe('An optional remark kept with the document.') }),
+  output: DecisionOut,
+  cli: { command: 'approve', args: ['change_id', 'document'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Approving a document');
+    return ctx.board().mutate((tx) => {
+      const doc = loadForDecision(tx, input.change_id, input.document);
+      requireSubmitted(doc, 'approved');
+      const meta: DocMeta = { ...doc.meta, status: 'approved', decided_by: input.agent_id, decided_at: tx.now, notes: [...doc.meta.notes] };
+      delete meta.review_requested_by;
+      delete meta.review_requested_at;
+      if (input.note) meta.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
+      rewriteMeta(tx, doc, meta);
+      tx.log(input.agent_id, 'document.approve', `${input.change_id}/${input.document}`, `approved the ${docWord(input.document)} of ${input.change_id}`, input.change_id);
+      return { change_id: input.change_id, document: input.document, status: meta.status, decided_by: input.agent_id, file: doc.file };
+    });
+  },
+});
+
+export const rejectDocument = defineOp({
+  name: 'document.reject',
+  summary: 'Reject a submitted document with feedback (people only); it returns to the pool',
+  access: 'human',
+  input: z.strictObject({ ...DecisionInput, feedback: text(1, LIMITS.noteMax).describe('What must change; it is kept in the document and shown to whoever revises it.') }),
+  output: DecisionOut,
+  cli: { command: 'reject', args: ['change_id', 'document'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Rejecting a document');
+    return ctx.board().mutate((tx) => {
+      const doc = loadForDecision(tx, input.change_id, input.document);
+      requireSubmitted(doc, 'rejected');
+      const meta: DocMeta = { ...doc.meta, status: 'rejected', decided_by: input.agent_id, decided_at: tx.now };
+      meta.feedback = [...doc.meta.feedback, { author: input.agent_id, at: tx.now, text: input.feedback }];
+      for (const key of ['review_requested_by', 'review_requested_at', 'assignee', 'claimed_at'] as const) delete meta[key];
+      rewriteMeta(tx, doc, meta);
+      tx.log(input.agent_id, 'document.reject', `${input.change_id}/${input.document}`, `rejected the ${docWord(input.document)} of ${input.change_id}: ${input.feedback.slice(0, 120)}`, input.change_id);
+      return { change_id: input.change_id, document: input.document, status: meta.status, decided_by: input.agent_id, file: doc.file };
+    });
+  },
+});
+
+export const requestReview = defineOp({
+  name: 'document.request_review',
+  summary: 'Send a submitted document to reviewer agents (people only)',
+  access: 'human',
+  input: z.strictObject({ ...DecisionInput }),
+  output: DecisionOut.extend({ review_requested_by: z.string() }),
+  cli: { command: 'review-request', args: ['change_id', 'document'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Sending a document to reviewers');
+    return ctx.board().mutate((tx) => {
+      const doc = loadForDecision(tx, input.change_id, input.document);
+      requireSubmitted(doc, 'sent to reviewers');
+      const meta: DocMeta = { ...doc.meta, review_requested_by: input.agent_id, review_requested_at: tx.now };
+      rewriteMeta(tx, doc, meta);
+      tx.log(input.agent_id, 'document.request_review', `${input.change_id}/${input.document}`, `sent the ${docWord(input.document)} of ${input.change_id} to reviewer agents`, input.change_id);
+      return { change_id: input.change_id, document: input.document, status: meta.status, decided_by: meta.decided_by ?? null, file: doc.file, review_requested_by: input.agent_id };
+    });
+  },
+});
+
+export const releaseDocument = defineOp({
+  name: 'document.release',
+  summary: 'Release a rejected document an agent took up to revise (people only)',
+  access: 'human',
+  input: z.strictObject({ ...DecisionInput }),
+  output: DecisionOut.extend({ released_from: z.string().nullable() }),
+  cli: { command: 'release', args: ['change_id', 'document'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Releasing a document');
+    return ctx.board().mutate((tx) => {
+      const doc = loadForDecision(tx, input.change_id, input.document);
+      const holder = doc.meta.assignee ?? null;
+      if (holder) {
+        const meta: DocMeta = { ...doc.meta };
+        delete meta.assignee;
+        delete meta.claimed_at;
+        rewriteMeta(tx, doc, meta);
+        tx.log(input.agent_id, 'document.release', `${input.change_id}/${input.document}`, `released the ${docWord(input.document)} of ${input.change_id} from ${holder}`, input.change_id);
+      }
+      return { change_id: input.change_id, document: input.document, status: doc.meta.status, decided_by: doc.meta.decided_by ?? null, file: doc.file, released_from: holder };
+    });
+  },
+});
+
+export const DOCUMENT_OPS = [getDocument, listDocuments, approveDocument, rejectDocument, requestReview, releaseDocument];

@@ -1,0 +1,219 @@
+/**
+ * `next`: one critical section that selects and claims. In order: the agent's own task in
+ * progress (resume); else, when the agent's work awaits a person's review, say so and hand out
+ * nothing new; else a rejected document to revise; else the best ready task, claimed; else
+ * "nothing available" with the reasons counted.
+ */
+import * as z from 'zod';
+import { taskRef } from '../domain/ids.js';
+import { ownTaskInProgress, selectTask, type NothingReasons, type WorkPool } from '../domain/next-task.js';
+import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import { startWorking } from '../domain/sessions.js';
+import type { Board, Transaction } from '../store/board.js';
+import { renderDocFile } from '../store/documents.js';
+import { moveTask } from '../domain/task-moves.js';
+import { docWord } from './doc-write.js';
+import { defineOp } from './registry.js';
+import { Actor, NoteOut, TaskOut } from './schemas.js';
+import { writeTasks } from './tasks.js';
+import { taskOut, tasksOf } from './view.js';
+import type { DocFile } from '../store/documents.js';
+
+const NextOut = z.object({
+  status: z.enum(['assigned', 'resumed', 'revise_document', 'awaiting_review', 'nothing_available']).describe(
+    'assigned: a new task is yours; resumed: your task in progress; revise_document: a rejected document is yours to revise; awaiting_review: your submitted work waits for a person, nothing new is handed out; nothing_available: no work now.',
+  ),
+  message: z.string().describe('What to do now, in one or two sentences.'),
+  task: TaskOut.nullable(),
+  context: z
+    .object({
+      change_id: z.string(),
+      change_title: z.string(),
+      dependencies: z.array(z.object({ task_id: z.string(), title: z.string(), status: z.string() })),
+      requirements: z.array(z.object({ id: z.string(), title: z.string(), text: z.string() })).describe('The spec requirements this task serves (all of them when the task names none).'),
+      feedback: z.array(NoteOut).describe('Feedback from people who sent this work back earlier. Address it.'),
+    })
+    .nullable(),
+  document: z
+    .object({ change_id: z.string(), document: z.string(), file: z.string(), feedback: z.array(NoteOut), markdown: z.string() })
+    .nullable()
+    .describe('The rejected document to revise, with the feedback to address.'),
+  awaiting_review: z.array(z.object({ kind: z.enum(['task', 'document']), id: z.string(), since: z.string() })),
+  reasons: z
+    .object({
+      waiting_on_dependencies: z.number().int(),
+      held_by_others: z.number().int(),
+      in_review: z.number().int(),
+      blocked: z.number().int(),
+      awaiting_approval: z.number().int(),
+    })
+    .nullable()
+    .describe('Why nothing was handed out: how many tasks wait on dependencies, are held by others, are in review, blocked, or in task lists awaiting approval.'),
+});
+
+type NextResult = z.input<typeof NextOut>;
+
+const EMPTY: Omit<NextResult, 'status' | 'message'> = { task: null, context: null, document: null, awaiting_review: [], reasons: null };
+
+const SUBMIT_OP: Record<DocType, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
+
+interface BoardScan {
+  pools: WorkPool[];
+  docs: { changeId: string; type: DocType; meta: DocMeta }[];
+  tasksDocs: Map<string, DocFile<'tasks'>>;
+}
+
+function scan(board: Board): BoardScan {
+  const required = board.config.require_approval as readonly string[];
+  const out: BoardScan = { pools: [], docs: [], tasksDocs: new Map() };
+  for (const changeId of board.changeIds()) {
+    for (const type of DOC_TYPES) {
+      if (type === 'tasks') continue;
+      const meta = board.readDocMeta(changeId, type);
+      if (meta) out.docs.push({ changeId, type, meta });
+    }
+    const doc = board.readDoc(changeId, 'tasks');
+    if (!doc || doc.content === null) continue;
+    out.docs.push({ changeId, type: 'tasks', meta: doc.meta });
+    out.tasksDocs.set(changeId, doc);
+    const status = doc.meta.status;
+    if (status !== 'submitted' && status !== 'approved') continue;
+    out.pools.push({ changeId, tasks: tasksOf(doc), open: !required.includes('tasks') || status === 'approved' });
+  }
+  return out;
+}
+
+function context(board: Board, changeId: string, task: Task, tasks: Task[]): NonNullable<NextResult['context']> {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const spec = board.readDoc(changeId, 'spec')?.content;
+  const proposal = board.readDocMeta(changeId, 'proposal');
+  const requirements = (spec?.requirements ?? []).filter((r) => task.requirements.length === 0 || task.requirements.includes(r.id));
+  return {
+    change_id: changeId,
+    change_title: proposal?.title ?? spec?.title ?? changeId,
+    dependencies: task.depends.map((d) => ({ task_id: taskRef(changeId, d), title: byId.get(d)?.title ?? '(missing)', status: byId.get(d)?.status ?? 'missing' })),
+    requirements: requirements.map((r) => ({ id: r.id, title: r.title, text: r.text })),
+    feedback: task.feedback,
+  };
+}
+
+function claimDocument(tx: Transaction, changeId: string, type: DocType, agentId: string): DocFile {
+  const doc = tx.board.readDoc(changeId, type)!;
+  const meta: DocMeta = { ...doc.meta, assignee: agentId, claimed_at: tx.now };
+  tx.writeFile(tx.board.docPath(changeId, type), renderDocFile(meta, doc.extra, doc.body));
+  tx.log(agentId, 'document.claim', `${changeId}/${type}`, `took up the rejected ${docWord(type)} of ${changeId} to revise it`, changeId);
+  return { ...doc, meta };
+}
+
+function revise(changeId: string, type: DocType, doc: DocFile, resumed: boolean): NextResult {
+  return {
+    ...EMPTY,
+    status: 'revise_document',
+    message: `${resumed ? 'You are revising' : 'Revise'} the rejected ${docWord(type)} of ${changeId}. Address the feedback, then resubmit it with {op:${SUBMIT_OP[type]}}.`,
+    document: { change_id: changeId, document: type, file: doc.file, feedback: doc.meta.feedback, markdown: renderDocFile(doc.meta, doc.extra, doc.body) },
+  };
+}
+
+export const nextTask = defineOp({
+  name: 'task.next',
+  summary: 'Get your next task: resume yours, or claim the best ready one',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor }),
+  output: NextOut,
+  cli: { command: 'next' },
+  tool: {
+    name: 'agentboard_get_next_task',
+    title: 'Get your next task',
+    description:
+      'Returns the next task you should work on, already assigned to you; no other agent gets it. If you have a task in progress you get it back. ' +
+      'If your submitted work is still awaiting a person\'s review, you are told so and get nothing new: wait, or ask with agentboard_get_workflow_state later. ' +
+      'A rejected document may come back to you to revise, with the feedback. When nothing is available you get the reasons. ' +
+      'The task comes with its description, files, the state of its dependencies, the requirements it serves and any feedback from an earlier rejection. ' +
+      'Work on it, report with agentboard_report_progress, then finish with agentboard_complete_task or agentboard_submit_for_review.',
+    profiles: ['worker'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    const agent = input.agent_id;
+    return board.mutate((tx): NextResult => {
+      const found = scan(board);
+      const required = board.config.require_approval as readonly string[];
+
+      const own = ownTaskInProgress(agent, found.pools);
+      if (own) {
+        const { pool, task } = own;
+        return {
+          ...EMPTY,
+          status: 'resumed',
+          message: `You already hold ${taskRef(pool.changeId, task.id)}; carry on with it, report with {op:task.progress}, and finish with {op:task.done}.`,
+          task: taskOut(pool.changeId, task, new Map(pool.tasks.map((t) => [t.id, t]))),
+          context: context(board, pool.changeId, task, pool.tasks),
+        };
+      }
+
+      const waiting: NextResult['awaiting_review'] = [];
+      for (const pool of found.pools) {
+        for (const t of pool.tasks) if (t.assignee === agent && t.status === 'in_review') waiting.push({ kind: 'task', id: taskRef(pool.changeId, t.id), since: t.submitted_at ?? '' });
+      }
+      for (const d of found.docs) {
+        const blocking = d.meta.status === 'submitted' && d.meta.author === agent && (required.includes(d.type) || d.meta.review_requested_by !== undefined);
+        if (blocking) waiting.push({ kind: 'document', id: `${d.changeId}/${d.type}`, since: d.meta.updated });
+      }
+      if (waiting.length > 0) {
+        return {
+          ...EMPTY,
+          status: 'awaiting_review',
+          message: `Your submitted work is awaiting review by a person: ${waiting.map((w) => w.id).join(', ')}. Nothing new is handed out until they decide; call this again later.`,
+          awaiting_review: waiting,
+        };
+      }
+
+      const rejected = found.docs.filter((d) => d.meta.status === 'rejected');
+      const mine = rejected.find((d) => d.meta.assignee === agent);
+      if (mine) return revise(mine.changeId, mine.type, board.readDoc(mine.changeId, mine.type)!, true);
+      const free = rejected.find((d) => !d.meta.assignee);
+      if (free) {
+        const doc = claimDocument(tx, free.changeId, free.type, agent);
+        startWorking(tx.runtime, agent, tx.now);
+        tx.saveRuntime();
+        return revise(free.changeId, free.type, doc, false);
+      }
+
+      const skills = tx.runtime.agents[agent]?.skills ?? [];
+      const selection = selectTask(skills, found.pools);
+      if (selection.kind === 'none') {
+        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(selection.reasons), reasons: selection.reasons };
+      }
+      const doc = found.tasksDocs.get(selection.changeId)!;
+      const task = structuredClone(selection.task);
+      const ref = taskRef(selection.changeId, task.id);
+      moveTask(task, ref, 'in_progress', agent, 'agent', tx.now);
+      writeTasks(tx, doc, { replace: [task] }, false);
+      startWorking(tx.runtime, agent, tx.now);
+      tx.saveRuntime();
+      tx.log(agent, 'task.claim', ref, `claimed ${ref}: ${task.title}`, selection.changeId);
+      const pool = found.pools.find((p) => p.changeId === selection.changeId)!;
+      const tasks = pool.tasks.map((t) => (t.id === task.id ? task : t));
+      return {
+        ...EMPTY,
+        status: 'assigned',
+        message: `${ref} is yours: ${task.title}. Report with {op:task.progress}, note decisions with {op:task.note}, and finish with {op:task.done} (or {op:session.submit} when a person must check it).`,
+        task: taskOut(selection.changeId, task, new Map(tasks.map((t) => [t.id, t]))),
+        context: context(board, selection.changeId, task, tasks),
+      };
+    });
+  },
+});
+
+function nothingMessage(r: NothingReasons): string {
+  const parts = [
+    r.held_by_others && `${r.held_by_others} held by other agents`,
+    r.waiting_on_dependencies && `${r.waiting_on_dependencies} waiting on dependencies`,
+    r.in_review && `${r.in_review} in review`,
+    r.blocked && `${r.blocked} blocked`,
+    r.awaiting_approval && `${r.awaiting_approval} in task lists awaiting a person's approval`,
+  ].filter(Boolean);
+  return parts.length > 0 ? `No task is available for you now (${parts.join(', ')}). Call this again later.` : 'No task is available: every task on the board is done or there are none yet.';
+}
+
+export const NEXT_OPS = [nextTask];

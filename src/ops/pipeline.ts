@@ -1,0 +1,442 @@
+/** The change pipeline: create a change, then submit its proposal, spec, tasks and review, in that order. */
+import * as z from 'zod';
+import { fail } from '../errors.js';
+import { isHuman } from '../domain/ids.js';
+import type { Role } from '../domain/lifecycle.js';
+import { LIMITS } from '../domain/limits.js';
+import { isHeld, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
+import type { Transaction } from '../store/board.js';
+import { renderBody, renderDocFile } from '../store/documents.js';
+import { renderProposalBody } from '../store/format-proposal.js';
+import { renderTaskBlock, renderTasksPreamble, type TasksBody } from '../store/format-tasks.js';
+import { assertCanSubmit, assertGate, writeDocument, type WriteResult } from './doc-write.js';
+import { defineOp } from './registry.js';
+import { Actor, ChangeId, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, TaskPlanFields, text, Verdict } from './schemas.js';
+import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+import { verifyReviewKey } from './reviewer-keys.js';
+import { markdownToInput } from './from-markdown.js';
+import { parseInput } from './input.js';
+
+const REQUIREMENT_ID = /^(?:[A-Z][A-Z0-9]*-)?R\d+$/;
+
+const DocWriteOut = z.object({
+  change_id: z.string(),
+  document: DocType,
+  file: z.string().describe('Where the document was written, relative to the repository root.'),
+  status: z.string(),
+  revision: z.number().int(),
+  author: z.string(),
+  phase: Phase.describe('The phase the change is in now.'),
+  warnings: z.array(FindingOut),
+  feedback: z.array(NoteOut).describe('Feedback from earlier rejections of this document, oldest first.'),
+});
+
+function roleOf(actor: string): Role {
+  return isHuman(actor) ? 'human' : 'agent';
+}
+
+function finish(tx: Transaction, result: WriteResult, summary: string, actor: string, action = 'document.submit'): z.input<typeof DocWriteOut> {
+  tx.log(actor, action, `${result.change_id}/${result.document}`, summary, result.change_id);
+  const change = loadChange(tx.board, result.change_id);
+  return { ...result, phase: phaseOf(tx.board, change).phase };
+}
+
+// ---- bodies -------------------------------------------------------------------------------------
+
+const ProposalFields = {
+  title: line(LIMITS.titleMax).optional().describe('A short title for the change; the change id is used when left out.'),
+  why: text(LIMITS.whyMin, LIMITS.whyMax).describe('Why the change is needed: the problem and who has it, 50 to 2000 characters.'),
+  what_changes: text(1, LIMITS.sectionMax).describe('What the change adds, alters or removes (markdown).'),
+  impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, risks, and what becomes possible (markdown).'),
+};
+
+function proposalBody(changeId: string, input: { title?: string | undefined; why: string; what_changes: string; impact: string }): string {
+  const proposal: Proposal = { title: input.title ?? changeId, why: input.why, what_changes: input.what_changes, impact: input.impact };
+  return renderBody('proposal', proposal);
+}
+
+const step = (what: string) =>
+  text(1, 2000)
+    .refine((v) => !/\n[ \t]*\n/.test(v), { message: 'a scenario step is one paragraph (no blank lines)' })
+    .describe(what);
+
+const SpecFields = {
+  title: line(LIMITS.titleMax).optional().describe('The spec title; the change title is used when left out.'),
+  overview: text(LIMITS.overviewMin, LIMITS.sectionMax).describe('What the spec covers and why, at least 50 characters.'),
+  requirements: z
+    .array(
+      z.strictObject({
+        id: z.string().regex(REQUIREMENT_ID, 'must be like R1 or MS-R1').describe('Requirement id like "R1" or "MS-R1".'),
+        title: line(LIMITS.titleMax).describe('Short requirement title.'),
+        text: text(1, 5000).describe('The normative text: what the system MUST or SHALL do.'),
+      }),
+    )
+    .min(1)
+    .max(LIMITS.requirementsMax)
+    .describe('At least one requirement.'),
+  scenarios: z
+    .array(
+      z.strictObject({
+        name: line(LIMITS.titleMax).describe('Scenario name.'),
+        given: step('Optional starting state.').optional(),
+        when: step('The action.'),
+        then: step('The observable outcome.'),
+      }),
+    )
+    .min(1)
+    .max(LIMITS.requirementsMax)
+    .describe('At least one acceptance scenario (WHEN / THEN, optional GIVEN).'),
+  data_model: text(1, LIMITS.sectionMax).optional().describe('Optional data model (markdown, code blocks welcome).'),
+  interfaces: text(1, LIMITS.sectionMax).optional().describe('Optional interfaces (markdown, code blocks welcome).'),
+};
+
+type SpecInput = z.output<z.ZodObject<typeof SpecFields>>;
+
+function specBody(change: LoadedChange, input: SpecInput): string {
+  const spec: Spec = {
+    title: input.title ?? change.proposal?.content?.title ?? change.changeId,
+    overview: input.overview,
+    requirements: input.requirements,
+    scenarios: input.scenarios.map((s) => (s.given ? { name: s.name, given: s.given, when: s.when, then: s.then } : { name: s.name, when: s.when, then: s.then })),
+  };
+  if (input.data_model) spec.data_model = input.data_model;
+  if (input.interfaces) spec.interfaces = input.interfaces;
+  return renderBody('spec', spec);
+}
+
+const TaskItem = z.strictObject({
+  id: LocalTaskId.optional().describe('Task id within the change, like "T1"; T1, T2… are given in order when left out.'),
+  ...TaskPlanFields,
+  status: z.enum(['todo', 'done']).optional().describe('Leave out for new work; "done" records a task already finished (for plans brought over from elsewhere).'),
+});
+
+const TasksFields = {
+  title: line(LIMITS.titleMax).optional().describe('Title of the task list; the change title is used when left out.'),
+  tasks: z.array(TaskItem).min(1).max(LIMITS.tasksMax).describe('The tasks, in the order they should be done.'),
+};
+
+type TaskItemInput = z.output<typeof TaskItem>;
+
+/** Builds tasks.md; tasks that keep their id keep their state (claim, progress, notes). */
+function tasksBody(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[]): string {
+  const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
+  const used = new Set(items.flatMap((i) => (i.id ? [i.id] : [])));
+  let n = 0;
+  const nextId = () => {
+    do n++;
+    while (used.has(`T${n}`));
+    used.add(`T${n}`);
+    return `T${n}`;
+  };
+  const tasks: Task[] = items.map((item) => {
+    const id = item.id ?? nextId();
+    const before = previous.get(id);
+    const task: Task = {
+      id,
+      title: item.title,
+      description: item.description ?? '',
+      status: before?.status ?? 'todo',
+      priority: item.priority ?? 'medium',
+      depends: item.depends ?? [],
+      skills: item.skills ?? [],
+      requirements: item.requirements ?? [],
+      files: item.files ?? [],
+      blockers: before?.blockers ?? [],
+      feedback: before?.feedback ?? [],
+      notes: before?.notes ?? [],
+    };
+    if (before) {
+      for (const key of ['assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const) {
+        if (before[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = before[key];
+      }
+    } else if (item.status === 'done') {
+      task.status = 'done';
+      task.assignee = actor;
+      task.completed_at = tx.now;
+    }
+    return task;
+  });
+  const kept = new Set(tasks.map((t) => t.id));
+  for (const old of previous.values()) {
+    if (!kept.has(old.id) && isHeld(old)) {
+      fail('TASK_HELD', `Task ${change.changeId}/${old.id} is held by ${old.assignee}; the new task list would drop it.`, `Keep task ${old.id} in the list, or have a person release it first with {op:task.release}.`);
+    }
+  }
+  const body: TasksBody = {
+    title: title ?? '',
+    preamble: renderTasksPreamble(title ?? change.proposal?.content?.title ?? change.changeId),
+    blocks: tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t), line: 0 })),
+  };
+  return renderBody('tasks', body);
+}
+
+const ReviewFields = {
+  verdict: Verdict,
+  summary: text(1, LIMITS.sectionMax).describe('What was reviewed and the overall judgement.'),
+  issues: z
+    .array(
+      z.strictObject({
+        title: line(LIMITS.titleMax).describe('Short issue title.'),
+        severity: Severity,
+        description: text(1, 5000).describe('What is wrong, where, and how to fix it.'),
+      }),
+    )
+    .max(LIMITS.issuesMax)
+    .default([])
+    .describe('Issues found; each is listed under its severity.'),
+};
+
+type ReviewInput = z.output<z.ZodObject<typeof ReviewFields>>;
+
+function reviewBody(change: LoadedChange, reviewer: string, at: string, input: ReviewInput, replaceLatest: boolean): string {
+  const earlier = change.review?.content ?? [];
+  const latest = earlier[0];
+  const round: ReviewRound = {
+    round: replaceLatest && latest ? latest.round : (latest?.round ?? 0) + 1,
+    verdict: input.verdict,
+    reviewer: replaceLatest && latest ? latest.reviewer : reviewer,
+    at: replaceLatest && latest ? latest.at : at,
+    summary: input.summary,
+    issues: input.issues,
+  };
+  return renderBody('review', [round, ...(replaceLatest ? earlier.slice(1) : earlier)]);
+}
+
+// ---- operations ---------------------------------------------------------------------------------
+
+export const createChange = defineOp({
+  name: 'change.create',
+  summary: 'Create a change: its folder and a blank proposal to fill in',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: Actor,
+    change_id: ChangeId,
+    title: line(LIMITS.titleMax).optional().describe('A short title for the change.'),
+  }),
+  output: z.object({ change_id: z.string(), phase: Phase, file: z.string(), created: z.boolean() }),
+  cli: { command: 'new', args: ['change_id'] },
+  tool: {
+    name: 'agentboard_create_change',
+    title: 'Create a change',
+    description:
+      'Start a new change (a unit of work planned as proposal → spec → tasks → review). Creates agentd/changes/<change_id>/ with a blank proposal. ' +
+      'Returns the change_id; next, submit the proposal with agentboard_submit_proposal.',
+    profiles: ['planner'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      if (board.hasChange(input.change_id)) {
+        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, 'Submit its proposal with {op:proposal.submit}, or pick another change id.');
+      }
+      const path = board.docPath(input.change_id, 'proposal');
+      const meta = {
+        id: `${input.change_id}/proposal`,
+        change_id: input.change_id,
+        type: 'proposal' as const,
+        status: 'template' as const,
+        created: tx.now,
+        updated: tx.now,
+        author: input.agent_id,
+        revision: 0,
+        notes: [],
+        feedback: [],
+      };
+      const blank: Proposal = { title: input.title ?? input.change_id, why: '', what_changes: '', impact: '' };
+      tx.writeFile(path, renderDocFile(meta, {}, `\n${renderProposalBody(blank, true)}`));
+      tx.log(input.agent_id, 'change.create', input.change_id, `created change ${input.change_id}`, input.change_id);
+      return { change_id: input.change_id, phase: 'proposal' as const, file: board.rel(path), created: true };
+    });
+  },
+});
+
+export const submitProposal = defineOp({
+  name: 'proposal.submit',
+  summary: 'Submit the proposal of a change (creates the change when it does not exist)',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...ProposalFields, notes: Notes }),
+  output: DocWriteOut,
+  cli: { command: 'propose', args: ['change_id'], from: 'proposal' },
+  tool: {
+    name: 'agentboard_submit_proposal',
+    title: 'Submit a proposal',
+    description:
+      'Write and submit the proposal of a change: why it is needed (50-2000 characters), what changes, and the impact. Creates the change if it does not exist yet. ' +
+      'The proposal is checked before anything is written; an error names each field to fix. ' +
+      'Returns the document status and the change phase; next, write the spec with agentboard_create_spec.',
+    profiles: ['planner'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      const change = loadChange(board, input.change_id);
+      assertCanSubmit(change.proposal, 'proposal', input.agent_id, roleOf(input.agent_id));
+      const result = writeDocument(tx, change, 'proposal', input.agent_id, proposalBody(input.change_id, input), { notes: input.notes });
+      return finish(tx, result, `submitted the proposal of ${input.change_id} (revision ${result.revision})`, input.agent_id);
+    });
+  },
+});
+
+export const createSpec = defineOp({
+  name: 'spec.create',
+  summary: 'Submit the spec of a change (after its proposal)',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...SpecFields, notes: Notes }),
+  output: DocWriteOut,
+  cli: { command: 'spec', args: ['change_id'], from: 'spec' },
+  tool: {
+    name: 'agentboard_create_spec',
+    title: 'Write the spec',
+    description:
+      'Write and submit the spec of a change, once its proposal is submitted: an overview (at least 50 characters), requirements (ids like R1, each saying MUST or SHALL) and acceptance scenarios (WHEN / THEN, optional GIVEN). ' +
+      'Nothing is written unless every field is valid; an error names each field to fix. Next, write the tasks with agentboard_create_tasks.',
+    profiles: ['planner'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      requireChange(board, input.change_id);
+      const change = loadChange(board, input.change_id);
+      assertGate(tx, change, 'spec');
+      assertCanSubmit(change.spec, 'spec', input.agent_id, roleOf(input.agent_id));
+      const result = writeDocument(tx, change, 'spec', input.agent_id, specBody(change, input), { notes: input.notes });
+      return finish(tx, result, `submitted the spec of ${input.change_id} (revision ${result.revision})`, input.agent_id);
+    });
+  },
+});
+
+export const createTasks = defineOp({
+  name: 'tasks.create',
+  summary: 'Submit the task list of a change (after its spec)',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...TasksFields, notes: Notes }),
+  output: DocWriteOut.extend({ task_ids: z.array(z.string()).describe('Board-wide ids of the tasks, "<change_id>/<task_id>".') }),
+  cli: { command: 'tasks', args: ['change_id'], from: 'tasks' },
+  tool: {
+    name: 'agentboard_create_tasks',
+    title: 'Write the task list',
+    description:
+      'Write and submit the task list of a change, once its spec is submitted. Each task has a title (at most 200 characters), an optional description (at most 2000), priority, dependencies on other tasks of the change, skills, the files it will touch and the requirement ids it implements. ' +
+      'Returns the task ids agents will use ("<change_id>/<task_id>"). Agents then get these tasks with agentboard_get_next_task.',
+    profiles: ['planner'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      requireChange(board, input.change_id);
+      const change = loadChange(board, input.change_id);
+      assertGate(tx, change, 'tasks');
+      assertCanSubmit(change.tasks, 'tasks', input.agent_id, roleOf(input.agent_id));
+      const body = tasksBody(tx, change, input.agent_id, input.title, input.tasks);
+      const result = writeDocument(tx, change, 'tasks', input.agent_id, body, { notes: input.notes });
+      const ids = tasksOf(loadChange(board, input.change_id, ['tasks']).tasks).map((t) => `${input.change_id}/${t.id}`);
+      return { ...finish(tx, result, `submitted ${ids.length} tasks for ${input.change_id} (revision ${result.revision})`, input.agent_id), task_ids: ids };
+    });
+  },
+});
+
+export const createReview = defineOp({
+  name: 'review.create',
+  summary: 'Write a review round of a change (REVIEW.md; earlier rounds are kept)',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...ReviewFields, notes: Notes }),
+  output: DocWriteOut.extend({ round: z.number().int(), verdict: Verdict }),
+  cli: { command: 'review', args: ['change_id'], from: 'review' },
+  tool: {
+    name: 'agentboard_create_review',
+    title: 'Write a review',
+    description:
+      'Record a review of a change whose tasks exist: a verdict (APPROVED, NEEDS_FIX or MAJOR_ISSUES), a summary, and issues each with a title, a severity (High, Medium or Low) and a description. ' +
+      'Writes REVIEW.md with a Verdict header and the issues grouped by severity; earlier review rounds are kept below. Returns the round number.',
+    profiles: ['reviewer', 'planner'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      requireChange(board, input.change_id);
+      const change = loadChange(board, input.change_id);
+      assertGate(tx, change, 'review');
+      if (change.review?.meta.status === 'approved') {
+        fail('DOCUMENT_APPROVED', 'This review has already been approved.', 'Call {op:task.next} to get your next task.');
+      }
+      if (change.review && change.review.content === null) assertCanSubmit(change.review, 'review', input.agent_id, 'human');
+      const body = reviewBody(change, input.agent_id, tx.now, input, false);
+      const result = writeDocument(tx, change, 'review', input.agent_id, body, { notes: input.notes });
+      const round = (change.review?.content?.[0]?.round ?? 0) + 1;
+      return {
+        ...finish(tx, result, `reviewed ${input.change_id}: ${input.verdict} (round ${round}, ${input.issues.length} issues)`, input.agent_id, 'review.create'),
+        round,
+        verdict: input.verdict,
+      };
+    });
+  },
+});
+
+const CORRECTION_SCHEMAS = {
+  proposal: z.strictObject(ProposalFields),
+  spec: z.strictObject(SpecFields),
+  tasks: z.strictObject(TasksFields),
+  review: z.strictObject(ReviewFields),
+};
+
+export const correctDocument = defineOp({
+  name: 'document.correct',
+  summary: 'Correct a submitted document as a reviewer agent (it stays submitted)',
+  access: 'reviewer',
+  input: z.strictObject({
+    agent_id: Actor,
+    review_key: z.string().min(1).max(200).describe('Your reviewer key, as a person gave it to you (agentboard reviewer add).'),
+    change_id: ChangeId,
+    document: DocType,
+    markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document as markdown, in the same form agentboard_get_document returns it (frontmatter optional).'),
+    notes: Notes,
+  }),
+  output: DocWriteOut.extend({ corrected_by: z.string() }),
+  cli: { command: 'correct', args: ['change_id', 'document'] },
+  tool: {
+    name: 'agentboard_correct_document',
+    title: 'Correct a submitted document (reviewers)',
+    description:
+      'For reviewer agents only: fix a document that was submitted and awaits a person\'s decision. Send the whole corrected document as markdown and your review_key. ' +
+      'The document stays submitted (a person still approves or rejects it) and records you as its corrector. Find documents sent for review with agentboard_list_documents (awaiting: "review").',
+    profiles: ['reviewer'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      const reviewer = verifyReviewKey(tx.runtime, input.review_key);
+      requireChange(board, input.change_id);
+      const change = loadChange(board, input.change_id);
+      const doc = change[input.document];
+      if (!doc || doc.meta.status !== 'submitted') {
+        fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, 'Look for documents sent for review with {op:document.list}.');
+      }
+      const fields = parseInput(CORRECTION_SCHEMAS[input.document], markdownToInput(input.document, input.markdown, 'markdown'));
+      const correction = `${input.agent_id} (reviewer ${reviewer.name})`;
+      let body: string;
+      switch (input.document) {
+        case 'proposal':
+          body = proposalBody(input.change_id, fields as z.output<typeof CORRECTION_SCHEMAS.proposal>);
+          break;
+        case 'spec':
+          body = specBody(change, fields as SpecInput);
+          break;
+        case 'tasks': {
+          const t = fields as z.output<typeof CORRECTION_SCHEMAS.tasks>;
+          body = tasksBody(tx, change, input.agent_id, t.title, t.tasks);
+          break;
+        }
+        case 'review':
+          body = reviewBody(change, input.agent_id, tx.now, fields as ReviewInput, true);
+          break;
+      }
+      const result = writeDocument(tx, change, input.document, input.agent_id, body, { notes: input.notes, correction });
+      return {
+        ...finish(tx, result, `corrected the ${input.document} of ${input.change_id} as reviewer ${reviewer.name}`, input.agent_id, 'document.correct'),
+        corrected_by: correction,
+      };
+    });
+  },
+});
+
+export const PIPELINE_OPS = [createChange, submitProposal, createSpec, createTasks, createReview, correctDocument];

@@ -1,0 +1,75 @@
+/**
+ * THE operation registry. Every operation is defined once here-in: name, summary, access level,
+ * zod input and output, and one implementation. The CLI and the MCP server are generated from
+ * these definitions; neither holds behaviour of its own.
+ */
+import type * as z from 'zod';
+import { fail } from '../errors.js';
+import { isHuman } from '../domain/ids.js';
+import { Board } from '../store/board.js';
+
+export type Access = 'read' | 'agent' | 'reviewer' | 'human';
+
+export interface Context {
+  /** --root as given, when given. */
+  readonly root: string | undefined;
+  /** The board, found on first use (so that `init` can run where there is none yet). */
+  board(): Board;
+}
+
+export function createContext(root: string | undefined): Context {
+  let board: Board | null = null;
+  return {
+    root,
+    board: () => (board ??= Board.open(root)),
+  };
+}
+
+export interface CliSpec {
+  /** The command path, like "task add". */
+  command: string;
+  /** Input fields taken as positional arguments, in order; a trailing "?" marks one as optional. */
+  args?: string[];
+  /** Flag names for input fields whose flag is not --<field-name> (like { options: 'option' }). */
+  flags?: Record<string, string>;
+  /** A document type whose markdown --from FILE.md fills the input. */
+  from?: 'proposal' | 'spec' | 'tasks' | 'review';
+  /** Exit code for a successful result (validate exits 1 when the board is invalid). */
+  exitCode?: (data: unknown) => number;
+}
+
+export interface ToolSpec {
+  /** agentboard_<verb>_<noun>, at most 47 characters. */
+  name: string;
+  title: string;
+  /** Written for the agent doing the work: what to call it for, what comes back, what to do next. */
+  description: string;
+  profiles: ('worker' | 'planner' | 'reviewer')[];
+  idempotent?: boolean;
+  destructive?: boolean;
+}
+
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  summary: string;
+  access: Access;
+  input: I;
+  output: O;
+  cli: CliSpec;
+  /** Present for every operation an agent may call; human-only operations have none. */
+  tool?: ToolSpec;
+  run(ctx: Context, input: z.output<I>): z.input<O> | Promise<z.input<O>>;
+}
+
+export function defineOp<I extends z.ZodObject, O extends z.ZodObject>(op: Operation<I, O>): Operation<I, O> {
+  if (op.access === 'human' && op.tool) throw new Error(`${op.name}: human-only operations are not tools`);
+  if (op.access !== 'human' && !op.tool) throw new Error(`${op.name}: operations an agent may call need a tool`);
+  return op;
+}
+
+/** Refuses a human-only operation for anyone but a person. */
+export function requireHuman(actor: string, what: string): void {
+  if (!isHuman(actor)) {
+    fail('HUMAN_ONLY', `${what} is reserved to people; ${actor} is an agent.`, 'Ask a person to do it from the agentboard CLI (without --as, or with --as human:<name>).');
+  }
+}

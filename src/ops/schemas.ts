@@ -1,0 +1,208 @@
+/** zod building blocks shared by the operations: ids, text fields, pagination and the task shapes. */
+import * as z from 'zod';
+import { actorProblem, agentIdProblem, changeIdProblem, parseTaskRef, taskIdProblem } from '../domain/ids.js';
+import { LIMITS } from '../domain/limits.js';
+import {
+  BLOCKER_SEVERITIES,
+  DOC_STATUSES,
+  DOC_TYPES,
+  FILE_ACTIONS,
+  PHASES,
+  PRIORITIES,
+  SEVERITIES,
+  TASK_STATUSES,
+  TASK_STATUS_ALIASES,
+  VERDICTS,
+} from '../domain/model.js';
+import { normalizeText } from '../store/markdown.js';
+
+const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function checkedString(check: (v: string) => string | null) {
+  return z.string().check((ctx) => {
+    const problem = check(ctx.value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+  });
+}
+
+export const ChangeId = checkedString(changeIdProblem).describe('The change id: lowercase kebab-case, 3 to 64 characters, like "add-review-tool".');
+export const AgentId = checkedString((v) =>
+  v.startsWith('human:') ? 'names a person; this is done by an agent, so give an agent id (on the CLI: --as <agent-id>)' : agentIdProblem(v),
+).describe('Your agent id, the same on every call (like "claude" or "codex-2"): 1 to 64 characters of a-z, 0-9, ".", "_", "-". It is recorded as the author of what you do.');
+export const Actor = checkedString(actorProblem).describe('Who acts: an agent id (like "claude") or a person as "human:<name>".');
+export const LocalTaskId = checkedString(taskIdProblem).describe('A task id within its change, like "T1" or "1.2".');
+export const TaskRef = checkedString((v) => {
+  const r = parseTaskRef(v);
+  return typeof r === 'string' ? r : null;
+}).describe('The task id as "<change_id>/<task_id>", like "add-review-tool/T2", exactly as agentboard returned it.');
+
+function textProblem(value: string): string | null {
+  if (CONTROL.test(value)) return 'holds control characters; send plain text';
+  if (LONE_SURROGATE.test(value)) return 'holds a broken unicode character';
+  return null;
+}
+
+/** Multi-line user text: line ends normalised, blank edges trimmed, no control characters. */
+export function text(min: number, max: number) {
+  return z
+    .string()
+    .min(min)
+    .max(max)
+    .transform((value, ctx) => {
+      const problem = textProblem(value);
+      const v = normalizeText(value);
+      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
+      else if (v.trim().length < min) {
+        ctx.issues.push({ code: 'custom', message: min > 1 ? `needs at least ${min} characters (got ${v.trim().length})` : 'cannot be empty', input: value });
+      } else if (v.length > max) ctx.issues.push({ code: 'custom', message: `has ${v.length} characters; at most ${max} are allowed`, input: value });
+      return v;
+    });
+}
+
+/** One line of text: a title or a name. It is trimmed and cannot end in " #" (that would read back as a heading closer). */
+export function line(max: number, min = 1) {
+  return z
+    .string()
+    .min(min)
+    .max(max)
+    .transform((value, ctx) => {
+      const v = value.trim();
+      const problem = textProblem(value);
+      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
+      else if (/[\r\n]/.test(v)) ctx.issues.push({ code: 'custom', message: 'must be a single line', input: value });
+      else if (v.length < min) ctx.issues.push({ code: 'custom', message: 'cannot be empty', input: value });
+      else if (v.length > max) ctx.issues.push({ code: 'custom', message: `has ${v.length} characters; at most ${max} are allowed`, input: value });
+      else if (/[ \t]#+$/.test(v)) ctx.issues.push({ code: 'custom', message: 'cannot end with " #"', input: value });
+      return v;
+    });
+}
+
+export const DocType = z.enum(DOC_TYPES).describe('Which document: proposal, spec, tasks or review.');
+export const DocStatus = z.enum(DOC_STATUSES);
+export const Phase = z.enum(PHASES);
+export const Priority = z.enum(PRIORITIES).describe('low, medium (the default), high or urgent.');
+export const TaskStatus = z.enum(TASK_STATUSES);
+
+/** A task status as input: ours, or "pending" / "completed" from other task tools. */
+export const TaskStatusInput = z
+  .string()
+  .transform((v, ctx) => {
+    const s = TASK_STATUS_ALIASES[v] ?? v;
+    if (!(TASK_STATUSES as readonly string[]).includes(s)) {
+      ctx.issues.push({ code: 'custom', message: `"${v}" is not a task status; valid statuses are ${TASK_STATUSES.join(', ')} (pending and completed are read as todo and done)`, input: v });
+    }
+    return s as z.infer<typeof TaskStatus>;
+  })
+  .describe(`A task status: ${TASK_STATUSES.join(', ')}.`);
+
+export const Verdict = z.enum(VERDICTS).describe('APPROVED, NEEDS_FIX or MAJOR_ISSUES, exactly.');
+export const Severity = z.enum(SEVERITIES).describe('High, Medium or Low, exactly.');
+export const BlockerSeverity = z.enum(BLOCKER_SEVERITIES).describe('low, medium or high.');
+
+export const Notes = text(1, LIMITS.noteMax).describe(
+  'Context that is not in the document itself: decisions made and why, rejection feedback you addressed, constraints you discovered. ' +
+    'Good: "Chose REST over GraphQL because the existing client uses fetch and all endpoints are simple CRUD"; ' +
+    '"Addressed rejection feedback: added the error handling section and expanded the dependency list"; ' +
+    '"Discovered the SQLite driver does not support concurrent writes; documented as a constraint"; ' +
+    'or, when there is genuinely nothing to add, "No additional notes: straightforward document, nothing unexpected". ' +
+    'Bad: "Document submitted", "Updated content", restating the title, or pasting the document.',
+);
+
+export const TaskFileInput = z.strictObject({
+  path: line(500).describe('Path relative to the repository root, like "src/review.ts".'),
+  action: z.enum(FILE_ACTIONS).describe('create, modify or delete.'),
+});
+
+const listOf = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.listMax);
+
+/** The plan fields of a task: what a planner writes and a reviewer corrects. */
+export const TaskPlanFields = {
+  title: line(LIMITS.titleMax).describe('What the task achieves, at most 200 characters.'),
+  description: text(0, LIMITS.taskDescriptionMax).optional().describe('What to do and how to know it is done, at most 2000 characters of markdown.'),
+  priority: Priority.optional(),
+  depends: listOf(LocalTaskId).optional().describe('Ids of tasks in the same change that must be done first.'),
+  skills: listOf(line(50)).optional().describe('Skills the task needs, like ["typescript", "sql"]; agents with them are preferred.'),
+  files: listOf(TaskFileInput).optional().describe('Files the task will touch, each with path and action.'),
+  requirements: listOf(line(40)).optional().describe('Ids of the spec requirements the task implements, like ["R1"].'),
+};
+
+export const TaskPlanInput = z.strictObject({
+  id: LocalTaskId.optional().describe('Task id within the change, like "T1"; given in order when left out.'),
+  ...TaskPlanFields,
+});
+
+export const Limit = z.number().int().min(1).max(LIMITS.pageMax).default(LIMITS.pageDefault).describe(`How many items to return (1 to ${LIMITS.pageMax}, default ${LIMITS.pageDefault}).`);
+export const Offset = z.number().int().min(0).default(0).describe('How many items to skip, for the next page (use next_offset from the previous result).');
+
+export const Page = {
+  total: z.number().int(),
+  has_more: z.boolean(),
+  next_offset: z.number().int().nullable(),
+};
+
+export function page<T>(items: T[], limit: number, offset: number): { items: T[]; total: number; has_more: boolean; next_offset: number | null } {
+  const slice = items.slice(offset, offset + limit);
+  const hasMore = offset + slice.length < items.length;
+  return { items: slice, total: items.length, has_more: hasMore, next_offset: hasMore ? offset + slice.length : null };
+}
+
+export const NoteOut = z.object({ author: z.string(), at: z.string(), text: z.string() });
+
+export const TaskOut = z.object({
+  task_id: z.string().describe('Board-wide id "<change_id>/<task_id>".'),
+  change_id: z.string(),
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  status: TaskStatus,
+  priority: Priority,
+  depends: z.array(z.string()),
+  skills: z.array(z.string()),
+  requirements: z.array(z.string()),
+  files: z.array(z.object({ path: z.string(), action: z.enum(FILE_ACTIONS) })),
+  assignee: z.string().nullable(),
+  claimed_at: z.string().nullable(),
+  progress: z.number().int().nullable(),
+  progress_message: z.string().nullable(),
+  progress_at: z.string().nullable(),
+  submitted_at: z.string().nullable(),
+  submission: z.string().nullable(),
+  pr_url: z.string().nullable(),
+  completed_at: z.string().nullable(),
+  blockers: z.array(
+    z.object({
+      reason: z.string(),
+      severity: z.enum(BLOCKER_SEVERITIES),
+      by: z.string(),
+      at: z.string(),
+      resolved_by: z.string().optional(),
+      resolved_at: z.string().optional(),
+    }),
+  ),
+  feedback: z.array(NoteOut),
+  notes: z.array(NoteOut),
+  ready: z.boolean().describe('True when the task is todo, nobody holds it and its dependencies are done.'),
+});
+
+export const TaskSummaryOut = z.object({
+  task_id: z.string(),
+  change_id: z.string(),
+  id: z.string(),
+  title: z.string(),
+  status: TaskStatus,
+  priority: Priority,
+  assignee: z.string().nullable(),
+  progress: z.number().int().nullable(),
+  depends: z.array(z.string()),
+  ready: z.boolean(),
+});
+
+export const FindingOut = z.object({
+  level: z.enum(['error', 'warning']),
+  file: z.string(),
+  line: z.number().int().optional(),
+  rule: z.string(),
+  message: z.string(),
+  fix: z.string(),
+});

@@ -1,0 +1,350 @@
+/**
+ * Agent workflow sessions and input requests (seed 002): report status, block, submit for review,
+ * ask a person a question with a default action and a deadline, and the person's answer.
+ */
+import * as z from 'zod';
+import { nowIso } from '../clock.js';
+import { fail } from '../errors.js';
+import { parseTaskRef } from '../domain/ids.js';
+import { SESSION_STATUSES } from '../domain/lifecycle.js';
+import { LIMITS } from '../domain/limits.js';
+import type { InputRecord, RuntimeData } from '../domain/records.js';
+import { moveSession, openInputOf, resolveInput, sessionOf } from '../domain/sessions.js';
+import { moveTask } from '../domain/task-moves.js';
+import type { Task } from '../domain/model.js';
+import { defineOp, requireHuman } from './registry.js';
+import { Actor, AgentId, Limit, line, Offset, page, Page, TaskRef, text } from './schemas.js';
+import { assertMayTouch, writeTasks } from './tasks.js';
+import { findTask, type FoundTask } from './view.js';
+
+const InputOut = z.object({
+  input_id: z.string(),
+  agent_id: z.string(),
+  question: z.string(),
+  options: z.array(z.string()),
+  default_action: z.string(),
+  timeout_minutes: z.number().int(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  status: z.enum(['open', 'resolved']),
+  resolution: z.object({ type: z.enum(['human', 'timeout']), value: z.string(), by: z.string(), at: z.string() }).nullable(),
+});
+
+function inputOut(i: InputRecord): z.input<typeof InputOut> {
+  return {
+    input_id: i.id,
+    agent_id: i.agent_id,
+    question: i.question,
+    options: i.options,
+    default_action: i.default_action,
+    timeout_minutes: i.timeout_minutes,
+    created_at: i.created_at,
+    expires_at: i.expires_at,
+    status: i.status,
+    resolution: i.resolution ?? null,
+  };
+}
+
+const WorkflowOut = z.object({
+  agent_id: z.string(),
+  session: z.number().int().describe('Which of the agent\'s sessions this is (a new one opens after completed).'),
+  status: z.enum(SESSION_STATUSES),
+  message: z.string().nullable(),
+  phase: z.string().nullable(),
+  progress: z.string().nullable(),
+  reason: z.string().nullable(),
+  blockers: z.array(z.string()),
+  review: z.object({ summary: z.string(), pr_url: z.string().nullable(), notes: z.string().nullable(), tasks: z.array(z.string()), submitted_at: z.string() }).nullable(),
+  awaiting_input: InputOut.nullable().describe('The open question, when the agent is waiting for a person.'),
+  resolutions: z.array(InputOut).describe('Earlier questions and how they were resolved (by a person, or by timeout to the default action), newest first.'),
+  history: z.array(z.object({ from: z.string().nullable(), to: z.string(), at: z.string(), message: z.string().optional() })),
+});
+
+export function workflowOut(data: RuntimeData, agentId: string, now: string): z.input<typeof WorkflowOut> {
+  const existing = data.sessions[agentId];
+  const session = existing ?? sessionOf(structuredClone(data), agentId, now);
+  const open = openInputOf(data, agentId);
+  const resolved = Object.values(data.inputs)
+    .filter((i) => i.agent_id === agentId && i.status === 'resolved')
+    .sort((a, b) => (a.resolution!.at < b.resolution!.at ? 1 : -1));
+  return {
+    agent_id: agentId,
+    session: session.number,
+    status: session.status,
+    message: session.message ?? null,
+    phase: session.phase ?? null,
+    progress: session.progress ?? null,
+    reason: session.reason ?? null,
+    blockers: session.blockers ?? [],
+    review: session.review ? { ...session.review, pr_url: session.review.pr_url ?? null, notes: session.review.notes ?? null } : null,
+    awaiting_input: open ? inputOut(open) : null,
+    resolutions: resolved.map(inputOut),
+    history: session.history,
+  };
+}
+
+export const updateStatus = defineOp({
+  name: 'session.status',
+  summary: 'Report your workflow status: working or completed, with a message',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: AgentId,
+    status: z.enum(['working', 'completed']).describe('working while you work (also to resume after a block); completed when your work is done.'),
+    message: text(1, 2000).describe('What you are doing or did, in a sentence.'),
+    phase: line(100).optional().describe('Optional phase label, like "planning", "implementation" or "testing".'),
+    progress: line(100).optional().describe('Optional progress, like "3/5 tasks".'),
+  }),
+  output: WorkflowOut,
+  cli: { command: 'session status', args: ['status'] },
+  tool: {
+    name: 'agentboard_update_status',
+    title: 'Update your status',
+    description:
+      'Tell people what you are doing: status working (with a message, and optionally a phase and progress) or completed when you are done. ' +
+      'After a block is resolved, report working again. Returns your workflow state.',
+    profiles: ['worker'],
+  },
+  run(ctx, input) {
+    return ctx.board().mutate((tx) => {
+      const session = moveSession(tx.runtime, input.agent_id, input.status, tx.now, input.message);
+      session.message = input.message;
+      if (input.phase !== undefined) session.phase = input.phase;
+      if (input.progress !== undefined) session.progress = input.progress;
+      if (input.status === 'working') {
+        delete session.reason;
+        delete session.blockers;
+      }
+      tx.saveRuntime();
+      tx.log(input.agent_id, 'session.status', input.agent_id, `${input.status}: ${input.message.slice(0, 120)}`);
+      return workflowOut(tx.runtime, input.agent_id, tx.now);
+    });
+  },
+});
+
+export const markBlocked = defineOp({
+  name: 'session.block',
+  summary: 'Mark yourself blocked with a reason and blockers',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: AgentId,
+    reason: text(1, 2000).describe('Why you cannot go on, clearly enough for a person to act on it.'),
+    blockers: z.array(line(300)).max(20).default([]).describe('The specific things in the way.'),
+  }),
+  output: WorkflowOut,
+  cli: { command: 'session block', flags: { blockers: 'blocker' } },
+  tool: {
+    name: 'agentboard_mark_blocked',
+    title: 'Mark yourself blocked',
+    description:
+      'Say that you cannot go on and why, with the specific blockers, so a person can step in. For a blocker on one task use agentboard_report_blocker. ' +
+      'When you can carry on, report working with agentboard_update_status.',
+    profiles: ['worker'],
+  },
+  run(ctx, input) {
+    return ctx.board().mutate((tx) => {
+      const session = moveSession(tx.runtime, input.agent_id, 'blocked', tx.now, input.reason);
+      session.reason = input.reason;
+      session.blockers = input.blockers;
+      tx.saveRuntime();
+      tx.log(input.agent_id, 'session.block', input.agent_id, `blocked: ${input.reason.slice(0, 120)}`);
+      return workflowOut(tx.runtime, input.agent_id, tx.now);
+    });
+  },
+});
+
+export const submitForReview = defineOp({
+  name: 'session.submit',
+  summary: 'Submit your work for a person\'s review (optionally naming tasks and a PR)',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: AgentId,
+    summary: text(1, 4000).describe('What you changed and why.'),
+    pr_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Link to the pull request, if there is one.'),
+    notes: text(1, LIMITS.noteMax).optional().describe('What the reviewer should look at first; decisions and trade-offs.'),
+    tasks: z.array(TaskRef).max(100).default([]).describe('The tasks you hold that this work completes; they wait in_review until a person approves or sends them back.'),
+  }),
+  output: WorkflowOut.extend({ tasks_in_review: z.array(z.string()) }),
+  cli: { command: 'session submit', flags: { tasks: 'task' } },
+  tool: {
+    name: 'agentboard_submit_for_review',
+    title: 'Submit work for review',
+    description:
+      'When your work needs a person to check it: give a summary, optionally a PR link and notes, and the task ids it completes. Those tasks wait in review; you are awaiting_review. ' +
+      'If the person approves, the tasks are done; if they send a task back, it returns to the pool with their feedback. Meanwhile agentboard_get_next_task tells you your work is in review.',
+    profiles: ['worker'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      const found: { found: FoundTask; task: Task; ref: string }[] = [];
+      for (const ref of input.tasks) {
+        const r = parseTaskRef(ref) as { changeId: string; taskId: string };
+        const f = findTask(board, r.changeId, r.taskId);
+        assertMayTouch(f.task, ref, input.agent_id, 'submit');
+        if (f.task.assignee !== input.agent_id || f.task.status !== 'in_progress') {
+          fail('INVALID_TRANSITION', `Task ${ref} is ${f.task.status}${f.task.assignee ? ` (held by ${f.task.assignee})` : ''}; you can only submit a task you hold in progress.`, 'Submit only your own tasks in progress; see them with {op:task.list}.');
+        }
+        const task = structuredClone(f.task);
+        moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
+        found.push({ found: f, task, ref });
+      }
+      const session = moveSession(tx.runtime, input.agent_id, 'awaiting_review', tx.now, input.summary);
+      session.review = { summary: input.summary, tasks: input.tasks, submitted_at: tx.now };
+      if (input.pr_url) session.review.pr_url = input.pr_url;
+      if (input.notes) session.review.notes = input.notes;
+      const byChange = new Map<string, { found: FoundTask; tasks: Task[] }>();
+      for (const f of found) {
+        const entry = byChange.get(f.found.changeId) ?? { found: f.found, tasks: [] };
+        entry.tasks.push(f.task);
+        byChange.set(f.found.changeId, entry);
+      }
+      for (const { found: f, tasks } of byChange.values()) writeTasks(tx, f.doc, { replace: tasks }, false);
+      tx.saveRuntime();
+      tx.log(input.agent_id, 'session.submit', input.agent_id, `submitted work for review${input.tasks.length ? ` (${input.tasks.join(', ')})` : ''}: ${input.summary.slice(0, 120)}`);
+      return { ...workflowOut(tx.runtime, input.agent_id, tx.now), tasks_in_review: found.map((f) => f.ref) };
+    });
+  },
+});
+
+export const getWorkflowState = defineOp({
+  name: 'session.show',
+  summary: 'Show an agent\'s workflow state, open question and answers',
+  access: 'read',
+  input: z.strictObject({ agent_id: AgentId.describe('The agent whose workflow state to read (usually yourself).') }),
+  output: WorkflowOut,
+  cli: { command: 'session show' },
+  tool: {
+    name: 'agentboard_get_workflow_state',
+    title: 'Get your workflow state',
+    description:
+      'Read your workflow status, your open question (if you asked one) and the answers to earlier questions: answered by a person, or resolved to your default action when nobody answered in time. ' +
+      'Call it while waiting for an answer.',
+    profiles: ['worker'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return workflowOut(board.readRuntime(), input.agent_id, nowIso());
+  },
+});
+
+export const requestInput = defineOp({
+  name: 'input.ask',
+  summary: 'Ask a person a question; past the deadline the default action applies',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: AgentId,
+    question: text(1, 2000).describe('The question, with the context a person needs to answer it.'),
+    default_action: text(1, 2000).describe('What you will do if nobody answers in time.'),
+    options: z.array(line(200)).max(10).default([]).describe('Suggested answers.'),
+    timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).optional().describe(`Minutes to wait for an answer (default ${LIMITS.inputTimeoutDefault}, at most ${LIMITS.inputTimeoutMax}).`),
+  }),
+  output: z.object({ input_id: z.string(), expires_at: z.string(), request: InputOut }),
+  cli: { command: 'ask', flags: { options: 'option' } },
+  tool: {
+    name: 'agentboard_request_input',
+    title: 'Ask a person',
+    description:
+      'Ask a person a question when you are unsure, with the action you will take if nobody answers in time (default 30 minutes, at most 120) and optional suggested answers. ' +
+      'You are awaiting_input until then; one question at a time. Check for the answer with agentboard_get_workflow_state: it shows the answer, or your default action once the time is up.',
+    profiles: ['worker'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      const open = openInputOf(tx.runtime, input.agent_id);
+      if (open) {
+        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, 'Wait for its answer with {op:session.show}; it resolves to your default action at ' + open.expires_at + '.');
+      }
+      const minutes = input.timeout_minutes ?? board.config.input_timeout_minutes;
+      const session = moveSession(tx.runtime, input.agent_id, 'awaiting_input', tx.now, input.question);
+      const id = `input-${tx.runtime.next_input++}`;
+      const record: InputRecord = {
+        id,
+        agent_id: input.agent_id,
+        question: input.question,
+        options: input.options,
+        default_action: input.default_action,
+        timeout_minutes: minutes,
+        created_at: tx.now,
+        expires_at: new Date(Date.parse(tx.now) + minutes * 60_000).toISOString(),
+        status: 'open',
+      };
+      tx.runtime.inputs[id] = record;
+      session.input_id = id;
+      tx.saveRuntime();
+      tx.log(input.agent_id, 'input.ask', id, `asked: ${input.question.slice(0, 120)}`);
+      return { input_id: id, expires_at: record.expires_at, request: inputOut(record) };
+    });
+  },
+});
+
+export const listInputs = defineOp({
+  name: 'input.list',
+  summary: 'List input requests (open ones by default)',
+  access: 'read',
+  input: z.strictObject({
+    agent_id: AgentId.optional().describe('Only this agent\'s requests.'),
+    status: z.enum(['open', 'resolved', 'all']).default('open'),
+    limit: Limit,
+    offset: Offset,
+  }),
+  output: z.object({ inputs: z.array(InputOut), ...Page }),
+  cli: { command: 'inputs' },
+  tool: {
+    name: 'agentboard_list_inputs',
+    title: 'List questions to people',
+    description: 'List the questions agents asked people: open ones by default, or resolved ones with their answers.',
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const data = ctx.board().readRuntime();
+    const inputs = Object.values(data.inputs)
+      .filter((i) => (input.status === 'all' || i.status === input.status) && (!input.agent_id || i.agent_id === input.agent_id))
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : 1))
+      .map(inputOut);
+    const p = page(inputs, input.limit, input.offset);
+    return { inputs: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+  },
+});
+
+export const answerInput = defineOp({
+  name: 'input.answer',
+  summary: 'Answer an agent\'s question (people only); the agent goes back to work',
+  access: 'human',
+  input: z.strictObject({ agent_id: Actor, input_id: z.string().regex(/^input-\d+$/, 'is not an input id like "input-3"').describe('The input id, like "input-3".'), answer: text(1, 4000).describe('The answer.') }),
+  output: z.object({ request: InputOut }),
+  cli: { command: 'answer', args: ['input_id', 'answer'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Answering an input request');
+    return ctx.board().mutate((tx) => {
+      const record = tx.runtime.inputs[input.input_id];
+      if (!record) fail('INPUT_NOT_FOUND', `There is no input request ${input.input_id}.`, 'List the open ones with {op:input.list}.');
+      if (record.status === 'resolved') {
+        const r = record.resolution!;
+        fail('INPUT_RESOLVED', `Input request ${input.input_id} is already resolved (${r.type === 'timeout' ? `timed out at ${r.at}; the default action applied: ${r.value}` : `answered by ${r.by}: ${r.value}`}).`, 'List the open ones with {op:input.list}.');
+      }
+      resolveInput(tx.runtime, record, { type: 'human', value: input.answer, by: input.agent_id, at: tx.now });
+      tx.saveRuntime();
+      tx.log(input.agent_id, 'input.answer', input.input_id, `answered ${record.agent_id}: ${input.answer.slice(0, 120)}`);
+      return { request: inputOut(record) };
+    });
+  },
+});
+
+export const expireInputs = defineOp({
+  name: 'input.expire',
+  summary: 'Resolve every input request past its deadline to its default action',
+  access: 'human',
+  input: z.strictObject({ agent_id: Actor }),
+  output: z.object({ expired: z.array(InputOut) }),
+  cli: { command: 'expire' },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Expiring input requests');
+    // Opening the runtime inside the lock resolves (and logs) whatever is past its deadline.
+    return ctx.board().mutate((tx) => ({ expired: tx.expiredInputs.map((id) => inputOut(tx.runtime.inputs[id]!)) }));
+  },
+});
+
+export const SESSION_OPS = [updateStatus, markBlocked, submitForReview, getWorkflowState, requestInput, listInputs, answerInput, expireInputs];

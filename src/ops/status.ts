@@ -1,0 +1,199 @@
+/** Board status (seed 004's project metrics, and what waits on people) and the activity log. */
+import * as z from 'zod';
+import { nowIso } from '../clock.js';
+import { fail } from '../errors.js';
+import { taskRef } from '../domain/ids.js';
+import { isReady } from '../domain/next-task.js';
+import { isHeld, type Task, type TaskStatus } from '../domain/model.js';
+import { defineOp } from './registry.js';
+import { Actor, ChangeId, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
+import { changeTitle, loadChange, phaseOf, tasksOf } from './view.js';
+import { basename } from 'node:path';
+
+const Counts = z.object({
+  total: z.number().int(),
+  todo: z.number().int(),
+  in_progress: z.number().int(),
+  blocked: z.number().int(),
+  in_review: z.number().int(),
+  done: z.number().int(),
+  ready: z.number().int(),
+  urgent: z.number().int(),
+  completion_percentage: z.number().int(),
+});
+type CountsIn = z.input<typeof Counts>;
+
+function emptyCounts(): CountsIn {
+  return { total: 0, todo: 0, in_progress: 0, blocked: 0, in_review: 0, done: 0, ready: 0, urgent: 0, completion_percentage: 0 };
+}
+
+function count(c: CountsIn, task: Task, ready: boolean): void {
+  c.total++;
+  c[task.status as TaskStatus]++;
+  if (ready) c.ready++;
+  if (task.priority === 'urgent' && task.status !== 'done') c.urgent++;
+  c.completion_percentage = Math.round((c.done / c.total) * 100);
+}
+
+export const boardStatus = defineOp({
+  name: 'board.status',
+  summary: 'Project status: progress per change and agent, stale claims, what waits on people',
+  access: 'read',
+  input: z.strictObject({}),
+  output: z.object({
+    project: z.string(),
+    totals: Counts,
+    changes: z.array(z.object({ change_id: z.string(), title: z.string(), phase: Phase, waiting_on: z.string().nullable(), tasks: Counts })),
+    agents: z.array(
+      z.object({
+        agent_id: z.string(),
+        workflow_status: z.string().nullable(),
+        current_tasks: z.array(z.string()),
+        in_progress: z.number().int(),
+        blocked: z.number().int(),
+        in_review: z.number().int(),
+        done: z.number().int(),
+      }),
+    ),
+    stale_claims: z.array(z.object({ task_id: z.string(), assignee: z.string(), claimed_at: z.string(), last_activity: z.string(), idle_minutes: z.number().int() })),
+    open_inputs: z.array(z.object({ input_id: z.string(), agent_id: z.string(), question: z.string(), default_action: z.string(), expires_at: z.string() })),
+    awaiting_decision: z.array(z.object({ change_id: z.string(), document: z.string(), author: z.string(), updated: z.string(), blocking: z.boolean(), review_requested: z.boolean() })),
+    tasks_in_review: z.array(z.object({ task_id: z.string(), assignee: z.string(), submitted_at: z.string(), summary: z.string().nullable() })),
+    problems: z.array(FindingOut).describe('Files that cannot be read; fix them by hand.'),
+  }),
+  cli: { command: 'status' },
+  tool: {
+    name: 'agentboard_get_project_status',
+    title: 'Get the project status',
+    description:
+      'See the whole board: task counts and completion per change and in total, what each agent holds, claims with no recent progress, open questions to people, documents and tasks waiting for a person\'s decision.',
+    profiles: ['worker', 'planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx) {
+    const board = ctx.board();
+    const config = board.config;
+    const now = nowIso();
+    const runtime = board.readRuntime();
+    const totals = emptyCounts();
+    const changes = [];
+    const agents = new Map<string, { agent_id: string; workflow_status: string | null; current_tasks: string[]; in_progress: number; blocked: number; in_review: number; done: number }>();
+    const agentOf = (id: string) => {
+      let a = agents.get(id);
+      if (!a) agents.set(id, (a = { agent_id: id, workflow_status: runtime.sessions[id]?.status ?? null, current_tasks: [], in_progress: 0, blocked: 0, in_review: 0, done: 0 }));
+      return a;
+    };
+    for (const id of Object.keys(runtime.agents)) agentOf(id);
+    const stale = [];
+    const awaiting = [];
+    const inReview = [];
+    const problems = [];
+    const staleMs = config.stale_claim_minutes * 60_000;
+    for (const changeId of board.changeIds()) {
+      const change = loadChange(board, changeId);
+      const tasks = tasksOf(change.tasks);
+      const byId = new Map(tasks.map((t) => [t.id, t]));
+      const counts = emptyCounts();
+      for (const t of tasks) {
+        const ready = isReady(t, byId);
+        count(counts, t, ready);
+        count(totals, t, ready);
+        if (t.assignee) {
+          const a = agentOf(t.assignee);
+          if (t.status === 'in_progress') a.in_progress++;
+          else if (t.status === 'blocked') a.blocked++;
+          else if (t.status === 'in_review') a.in_review++;
+          else if (t.status === 'done') a.done++;
+          if (isHeld(t) && t.status !== 'in_review') a.current_tasks.push(taskRef(changeId, t.id));
+        }
+        if (t.status === 'in_progress' && t.assignee) {
+          const own = t.notes.filter((n) => n.author === t.assignee).map((n) => n.at);
+          const last = [t.claimed_at ?? '', t.progress_at ?? '', ...own].sort().pop()!;
+          const idle = Date.parse(now) - Date.parse(last);
+          if (idle > staleMs) stale.push({ task_id: taskRef(changeId, t.id), assignee: t.assignee, claimed_at: t.claimed_at ?? '', last_activity: last, idle_minutes: Math.floor(idle / 60_000) });
+        }
+        if (t.status === 'in_review') inReview.push({ task_id: taskRef(changeId, t.id), assignee: t.assignee ?? '', submitted_at: t.submitted_at ?? '', summary: t.submission ?? null });
+      }
+      for (const type of ['proposal', 'spec', 'tasks', 'review'] as const) {
+        const doc = change[type];
+        if (!doc) continue;
+        problems.push(...doc.findings.filter((f) => f.level === 'error'));
+        if (doc.meta.status === 'submitted') {
+          awaiting.push({
+            change_id: changeId,
+            document: type,
+            author: doc.meta.author,
+            updated: doc.meta.updated,
+            blocking: (config.require_approval as readonly string[]).includes(type),
+            review_requested: doc.meta.review_requested_by !== undefined,
+          });
+        }
+      }
+      const info = phaseOf(board, change);
+      changes.push({ change_id: changeId, title: changeTitle(change), phase: info.phase, waiting_on: info.waiting_on, tasks: counts });
+    }
+    const openInputs = Object.values(runtime.inputs)
+      .filter((i) => i.status === 'open')
+      .map((i) => ({ input_id: i.id, agent_id: i.agent_id, question: i.question, default_action: i.default_action, expires_at: i.expires_at }));
+    return {
+      project: config.project ?? basename(board.root),
+      totals,
+      changes,
+      agents: [...agents.values()].sort((a, b) => a.agent_id.localeCompare(b.agent_id)),
+      stale_claims: stale,
+      open_inputs: openInputs,
+      awaiting_decision: awaiting,
+      tasks_in_review: inReview,
+      problems,
+    };
+  },
+});
+
+const DURATION = /^(\d+)\s*([mhdw])$/;
+const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** "2026-11-22", an ISO time, or a duration back from now like "30m", "2h", "7d". */
+function parseSince(value: string): string {
+  const d = DURATION.exec(value.trim());
+  if (d) return new Date(Date.parse(nowIso()) - Number(d[1]) * UNIT_MS[d[2]!]!).toISOString();
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) fail('INVALID_INPUT', `"${value}" is not a time.`, 'Give --since as an ISO date or time (2026-11-22, 2026-11-22T10:00:00Z) or a duration back from now (30m, 2h, 7d).');
+  return new Date(t).toISOString();
+}
+
+export const activityLog = defineOp({
+  name: 'log.list',
+  summary: 'The activity log, newest first: who did what, when',
+  access: 'read',
+  input: z.strictObject({
+    actor: Actor.optional().describe('Only entries by this agent or person.'),
+    change_id: ChangeId.optional().describe('Only entries about this change.'),
+    since: z.string().max(40).optional().describe('Only entries from this time on: an ISO date or time, or a duration back from now like "2h" or "7d".'),
+    limit: Limit,
+    offset: Offset,
+  }),
+  output: z.object({
+    entries: z.array(z.object({ at: z.string(), actor: z.string(), action: z.string(), target: z.string(), change_id: z.string().optional(), summary: z.string() })),
+    ...Page,
+  }),
+  cli: { command: 'log' },
+  tool: {
+    name: 'agentboard_get_activity_log',
+    title: 'Read the activity log',
+    description: 'Read who did what and when, newest first. Filter by actor (an agent id or human:<name>), by change_id, or by time (since).',
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const since = input.since ? parseSince(input.since) : null;
+    const entries = ctx
+      .board()
+      .readActivity()
+      .filter((e) => (!input.actor || e.actor === input.actor) && (!input.change_id || e.change_id === input.change_id) && (!since || e.at >= since))
+      .reverse();
+    const p = page(entries, input.limit, input.offset);
+    return { entries: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+  },
+});
+
+export const STATUS_OPS = [boardStatus, activityLog];

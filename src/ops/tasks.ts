@@ -1,0 +1,565 @@
+/**
+ * Tasks: add, list, show, update, done, rm, progress, block, unblock, note, and the people's
+ * release / approve / reject. Every change to a task is made inside the board lock on a fresh
+ * read of its tasks.md, and only that task's block of the file is rewritten.
+ */
+import * as z from 'zod';
+import { fail } from '../errors.js';
+import { hasErrors } from '../domain/findings.js';
+import { isHuman, taskRef } from '../domain/ids.js';
+import type { Role } from '../domain/lifecycle.js';
+import { LIMITS } from '../domain/limits.js';
+import { isHeld, TASK_STATUSES, type Task } from '../domain/model.js';
+import { moveTask } from '../domain/task-moves.js';
+import { moveSession } from '../domain/sessions.js';
+import type { Board, Transaction } from '../store/board.js';
+import { checkDoc, parseDocText, renderDocFile, type DocFile } from '../store/documents.js';
+import { renderTaskBlock, type TaskBlock } from '../store/format-tasks.js';
+import { defineOp, requireHuman } from './registry.js';
+import { Actor, BlockerSeverity, ChangeId, Limit, LocalTaskId, Offset, page, Page, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
+import { findTask, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { serializeTasksBody } from '../store/format-tasks.js';
+
+function roleOf(actor: string): Role {
+  return isHuman(actor) ? 'human' : 'agent';
+}
+
+function splitRef(ref: string): [string, string] {
+  const slash = ref.indexOf('/');
+  return [ref.slice(0, slash), ref.slice(slash + 1)];
+}
+
+/** Refuses to let an agent touch a task another agent holds; people may. */
+export function assertMayTouch(task: Task, ref: string, actor: string, verb: string): void {
+  if (isHeld(task) && task.assignee !== actor && !isHuman(actor)) {
+    fail(
+      'TASK_HELD',
+      `Task ${ref} is held by ${task.assignee} (since ${task.claimed_at ?? 'earlier'}); you cannot ${verb} it.`,
+      'Call {op:task.next} to get a task of your own. If the holder is gone, a person can release the task with {op:task.release}.',
+    );
+  }
+  if (task.status === 'in_review' && !isHuman(actor)) {
+    fail('TASK_IN_REVIEW', `Task ${ref} was submitted and is awaiting review by a person; it cannot change until they decide.`, 'Call {op:task.next}: it tells you when your work is still in review.');
+  }
+}
+
+/** Plan edits stop once a person approved the task list; work on the tasks goes on. */
+function assertPlanOpen(doc: DocFile<'tasks'>, actor: string): void {
+  if (doc.meta.status === 'approved' && !isHuman(actor)) {
+    fail('DOCUMENT_APPROVED', `The task list of ${doc.meta.change_id} has been approved; its plan (tasks, titles, dependencies) no longer changes.`, 'Ask a person to change the plan, or call {op:task.next} to work on it.');
+  }
+}
+
+/**
+ * Writes tasks.md with some blocks replaced, added or removed. Only those blocks are re-rendered;
+ * `planChanged` also bumps the document's `updated` and re-checks the whole list first.
+ */
+export function writeTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { replace?: Task[]; add?: Task[]; remove?: string[] }, planChanged: boolean): void {
+  const content = doc.content!;
+  const replace = new Map((changes.replace ?? []).map((t) => [t.id, t]));
+  const removed = new Set(changes.remove ?? []);
+  const blocks: TaskBlock[] = content.blocks
+    .filter((b) => !removed.has(b.id))
+    .map((b) => {
+      const t = replace.get(b.id);
+      return t ? { ...b, task: t, raw: renderTaskBlock(t) } : b;
+    });
+  for (const t of changes.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t), line: 0 });
+  const meta = planChanged ? { ...doc.meta, updated: tx.now } : doc.meta;
+  const text = renderDocFile(meta, doc.extra, serializeTasksBody({ ...content, blocks }));
+  if (planChanged) {
+    const spec = tx.board.readDoc(doc.meta.change_id, 'spec');
+    const reread = parseDocText('tasks', text, doc.file);
+    const findings = checkDoc(reread, doc.meta.change_id, { requirementIds: spec?.content ? new Set(spec.content.requirements.map((r) => r.id)) : null });
+    const errors = findings.filter((f) => f.level === 'error');
+    if (hasErrors(findings)) {
+      fail('VALIDATION_FAILED', `The task list would not be valid, so nothing was written: ${errors.slice(0, 3).map((f) => f.message).join('; ')}.`, 'Fix the fields named above and call again.', { findings: errors });
+    }
+  }
+  tx.writeFile(tx.board.docPath(doc.meta.change_id, 'tasks'), text);
+}
+
+/** One task mutation: lock, re-read, check, change, write only that block, log. */
+interface TaskEdit<T> {
+  result: T;
+  /** [actor, action, summary] for the activity log. */
+  log?: [string, string, string];
+  plan?: boolean;
+  unchanged?: boolean;
+  /** Runs after the task is written, inside the same critical section. */
+  after?: (tx: Transaction) => void;
+}
+
+function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: FoundTask, task: Task) => TaskEdit<T>): T {
+  const [changeId, taskId] = splitRef(ref);
+  return board.mutate((tx) => {
+    const found = findTask(board, changeId, taskId);
+    const task: Task = structuredClone(found.task);
+    const out = fn(tx, found, task);
+    if (!out.unchanged) writeTasks(tx, found.doc, { replace: [task] }, out.plan ?? false);
+    out.after?.(tx);
+    if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId);
+    return out.result;
+  });
+}
+
+const TaskResult = z.object({ task: TaskOut, changed: z.boolean().describe('False when the call changed nothing (the task already was so).') });
+type TaskResultIn = z.input<typeof TaskResult>;
+
+function result(found: FoundTask, task: Task, changed = true): TaskResultIn {
+  const byId = new Map(found.byId);
+  byId.set(task.id, task);
+  return { task: taskOut(found.changeId, task, byId), changed };
+}
+
+// ---- reading --------------------------------------------------------------------------------------
+
+export const listTasks = defineOp({
+  name: 'task.list',
+  summary: 'List tasks, filtered by change, status or assignee',
+  access: 'read',
+  input: z.strictObject({
+    change_id: ChangeId.optional().describe('Only tasks of this change.'),
+    status: TaskStatusInput.optional(),
+    assignee: Actor.optional().describe('Only tasks held or finished by this agent.'),
+    ready: z.boolean().optional().describe('true: only tasks ready to start (todo, unheld, dependencies done).'),
+    limit: Limit,
+    offset: Offset,
+  }),
+  output: z.object({ tasks: z.array(TaskSummaryOut), ...Page }),
+  cli: { command: 'task list' },
+  tool: {
+    name: 'agentboard_list_tasks',
+    title: 'List tasks',
+    description: `List tasks with their status (${TASK_STATUSES.join(', ')}), priority, assignee and whether they are ready. Filter by change_id, status, assignee or ready. To get work, call agentboard_get_next_task instead.`,
+    profiles: ['worker', 'planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    if (input.change_id) requireChange(board, input.change_id);
+    const ids = input.change_id ? [input.change_id] : board.changeIds();
+    const out: z.input<typeof TaskSummaryOut>[] = [];
+    for (const id of ids) {
+      const tasks = tasksOf(board.readDoc(id, 'tasks'));
+      const byId = new Map(tasks.map((t) => [t.id, t]));
+      for (const t of tasks) {
+        if (input.status && t.status !== input.status) continue;
+        if (input.assignee && t.assignee !== input.assignee) continue;
+        const s = taskSummary(id, t, byId);
+        if (input.ready !== undefined && s.ready !== input.ready) continue;
+        out.push(s);
+      }
+    }
+    const p = page(out, input.limit, input.offset);
+    return { tasks: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+  },
+});
+
+export const showTask = defineOp({
+  name: 'task.show',
+  summary: 'Show one task with the state of its dependencies',
+  access: 'read',
+  input: z.strictObject({ task_id: TaskRef }),
+  output: z.object({ task: TaskOut, dependencies: z.array(z.object({ task_id: z.string(), title: z.string(), status: z.string() })), held_by: z.string().nullable() }),
+  cli: { command: 'task show', args: ['task_id'] },
+  tool: {
+    name: 'agentboard_get_task',
+    title: 'Get a task',
+    description: 'Read one task by its id ("<change_id>/<task_id>"): status, who holds it, progress, notes, blockers, feedback, and the status of each task it depends on.',
+    profiles: ['worker', 'planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const [changeId, taskId] = splitRef(input.task_id);
+    const found = findTask(ctx.board(), changeId, taskId);
+    return {
+      task: taskOut(changeId, found.task, found.byId),
+      dependencies: found.task.depends.map((d) => {
+        const dep = found.byId.get(d);
+        return { task_id: taskRef(changeId, d), title: dep?.title ?? '(missing)', status: dep?.status ?? 'missing' };
+      }),
+      held_by: isHeld(found.task) ? found.task.assignee! : null,
+    };
+  },
+});
+
+// ---- the plan -------------------------------------------------------------------------------------
+
+export const addTask = defineOp({
+  name: 'task.add',
+  summary: 'Add a task to a change\'s task list',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId, id: LocalTaskId.optional().describe('Task id within the change; the next free T<n> when left out.'), ...TaskPlanFields }),
+  output: TaskResult,
+  cli: { command: 'task add', args: ['change_id'] },
+  tool: {
+    name: 'agentboard_add_task',
+    title: 'Add a task',
+    description: 'Add a task to the task list of a change (title at most 200 characters, description at most 2000). It starts as todo. Returns the task with its task_id ("<change_id>/<task_id>").',
+    profiles: ['worker', 'planner'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return board.mutate((tx) => {
+      requireChange(board, input.change_id);
+      const doc = board.readDoc(input.change_id, 'tasks');
+      if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, 'Write the task list first with {op:tasks.create}.');
+      if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run {op:change.validate} to see every problem.`);
+      assertPlanOpen(doc, input.agent_id);
+      const existing = new Set(doc.content.blocks.map((b) => b.id));
+      let id = input.id;
+      if (id && existing.has(id)) fail('TASK_EXISTS', `Task ${input.change_id}/${id} already exists.`, 'Pick another id, or leave the id out to get the next free one.');
+      if (!id) {
+        let n = doc.content.blocks.length + 1;
+        while (existing.has(`T${n}`)) n++;
+        id = `T${n}`;
+      }
+      const task: Task = {
+        id,
+        title: input.title,
+        description: input.description ?? '',
+        status: 'todo',
+        priority: input.priority ?? 'medium',
+        depends: input.depends ?? [],
+        skills: input.skills ?? [],
+        requirements: input.requirements ?? [],
+        files: input.files ?? [],
+        blockers: [],
+        feedback: [],
+        notes: [],
+      };
+      writeTasks(tx, doc, { add: [task] }, true);
+      const ref = taskRef(input.change_id, id);
+      tx.log(input.agent_id, 'task.add', ref, `added task ${ref}: ${task.title}`, input.change_id);
+      const byId = new Map(tasksOf(doc).map((t) => [t.id, t]));
+      byId.set(id, task);
+      return { task: taskOut(input.change_id, task, byId), changed: true };
+    });
+  },
+});
+
+export const updateTask = defineOp({
+  name: 'task.update',
+  summary: 'Change a task\'s plan fields or status (at least one field)',
+  access: 'agent',
+  input: z
+    .strictObject({
+      agent_id: Actor,
+      task_id: TaskRef,
+      title: TaskPlanFields.title.optional(),
+      description: TaskPlanFields.description,
+      priority: TaskPlanFields.priority,
+      depends: TaskPlanFields.depends,
+      skills: TaskPlanFields.skills,
+      files: TaskPlanFields.files,
+      requirements: TaskPlanFields.requirements,
+      status: TaskStatusInput.optional().describe(`Move the task to another status: ${TASK_STATUSES.join(', ')}.`),
+    })
+    .refine((v) => ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements', 'status'].some((k) => (v as Record<string, unknown>)[k] !== undefined), {
+      message: 'give at least one field to change (title, description, priority, depends, skills, files, requirements or status)',
+    }),
+  output: TaskResult,
+  cli: { command: 'task update', args: ['task_id'] },
+  tool: {
+    name: 'agentboard_update_task',
+    title: 'Update a task',
+    description:
+      'Change a task: its title, description, priority, dependencies, skills, files, requirements, or its status. Give at least one field. ' +
+      'You can only change tasks nobody else holds. To finish a task call agentboard_complete_task; to report progress, agentboard_report_progress.',
+    profiles: ['worker', 'planner'],
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    return mutateTask(board, input.task_id, (tx, found, task) => {
+      assertMayTouch(found.task, input.task_id, input.agent_id, 'update');
+      const planKeys = ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements'] as const;
+      const plan = planKeys.some((k) => input[k] !== undefined);
+      if (plan) assertPlanOpen(found.doc, input.agent_id);
+      for (const key of planKeys) {
+        if (input[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = input[key];
+      }
+      if (input.status !== undefined && input.status !== task.status) {
+        moveTask(task, input.task_id, input.status, input.agent_id, roleOf(input.agent_id), tx.now);
+      }
+      const changed = JSON.stringify(task) !== JSON.stringify(found.task);
+      return {
+        result: result(found, task, changed),
+        plan,
+        unchanged: !changed,
+        log: changed ? [input.agent_id, 'task.update', `updated ${input.task_id}${input.status ? ` (status ${task.status})` : ''}`] : undefined,
+      };
+    });
+  },
+});
+
+export const removeTask = defineOp({
+  name: 'task.rm',
+  summary: 'Delete a task',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor, task_id: TaskRef }),
+  output: z.object({ task_id: z.string(), deleted: z.boolean() }),
+  cli: { command: 'task rm', args: ['task_id'] },
+  tool: {
+    name: 'agentboard_delete_task',
+    title: 'Delete a task',
+    description: 'Delete a task from its change for good. Refused while another agent holds it or while other tasks depend on it.',
+    profiles: ['planner'],
+    destructive: true,
+  },
+  run(ctx, input) {
+    const board = ctx.board();
+    const [changeId, taskId] = splitRef(input.task_id);
+    return board.mutate((tx) => {
+      const found = findTask(board, changeId, taskId);
+      assertMayTouch(found.task, input.task_id, input.agent_id, 'delete');
+      assertPlanOpen(found.doc, input.agent_id);
+      const dependents = [...found.byId.values()].filter((t) => t.depends.includes(taskId)).map((t) => t.id);
+      if (dependents.length > 0) {
+        fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with {op:task.update}.`);
+      }
+      writeTasks(tx, found.doc, { remove: [taskId] }, true);
+      tx.log(input.agent_id, 'task.rm', input.task_id, `deleted task ${input.task_id}: ${found.task.title}`, changeId);
+      return { task_id: input.task_id, deleted: true };
+    });
+  },
+});
+
+// ---- work on a task ----------------------------------------------------------------------------------
+
+export const completeTask = defineOp({
+  name: 'task.done',
+  summary: 'Mark a task done (calling it again on a done task changes nothing)',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor, task_id: TaskRef, note: text(1, LIMITS.noteMax).optional().describe('What was done, decisions and surprises (not a restatement of the title).') }),
+  output: TaskResult,
+  cli: { command: 'task done', args: ['task_id'] },
+  tool: {
+    name: 'agentboard_complete_task',
+    title: 'Complete a task',
+    description:
+      'Mark your task done when the work is finished. Safe to repeat: a task that is already done stays as it is. Work that a person must check first goes through agentboard_submit_for_review instead. ' +
+      'Then call agentboard_get_next_task for your next task.',
+    profiles: ['worker'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
+      if (task.status === 'done') return { result: result(found, task, false), unchanged: true };
+      assertMayTouch(found.task, input.task_id, input.agent_id, 'complete');
+      moveTask(task, input.task_id, 'done', input.agent_id, roleOf(input.agent_id), tx.now);
+      if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
+      return { result: result(found, task), log: [input.agent_id, 'task.done', `completed ${input.task_id}`] };
+    });
+  },
+});
+
+/** Takes an unheld ready task for the caller as part of reporting on it; refuses when it is not startable. */
+function claimIfFree(found: FoundTask, task: Task, ref: string, actor: string, now: string): void {
+  if (task.status === 'todo' && !isHeld(task)) {
+    const waiting = task.depends.filter((d) => found.byId.get(d)?.status !== 'done');
+    if (waiting.length > 0) fail('INVALID_TRANSITION', `Task ${ref} cannot start: it waits for ${waiting.join(', ')}.`, 'Call {op:task.next} to get a task that is ready.');
+    moveTask(task, ref, 'in_progress', actor, 'agent', now);
+  }
+}
+
+export const reportProgress = defineOp({
+  name: 'task.progress',
+  summary: 'Report progress on your task (0-100 with a message)',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: Actor,
+    task_id: TaskRef,
+    percent: z.number().int().min(0).max(100).describe('How far along the task is, 0 to 100.'),
+    message: text(1, 2000).describe('What you did since the last report and what is next.'),
+  }),
+  output: TaskResult,
+  cli: { command: 'task progress', args: ['task_id'] },
+  tool: {
+    name: 'agentboard_report_progress',
+    title: 'Report progress',
+    description: 'Tell the board how far along your task is (0-100) and what you just did. Report at meaningful steps; people see it on the board and a task without progress for long shows as stale.',
+    profiles: ['worker'],
+  },
+  run(ctx, input) {
+    return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
+      assertMayTouch(found.task, input.task_id, input.agent_id, 'report progress on');
+      claimIfFree(found, task, input.task_id, input.agent_id, tx.now);
+      if (task.status !== 'in_progress') {
+        fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; progress is reported on a task in progress.`, task.status === 'blocked' ? 'Clear the blocker with {op:task.unblock} first.' : 'Call {op:task.next} for work.');
+      }
+      task.progress = input.percent;
+      task.progress_message = input.message;
+      task.progress_at = tx.now;
+      return { result: result(found, task), log: [input.agent_id, 'task.progress', `${input.task_id} at ${input.percent}%: ${input.message.slice(0, 120)}`] };
+    });
+  },
+});
+
+export const reportBlocker = defineOp({
+  name: 'task.block',
+  summary: 'Report that your task is blocked, with a reason and severity',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: Actor,
+    task_id: TaskRef,
+    reason: text(1, 2000).describe('What blocks the task and what would unblock it.'),
+    severity: BlockerSeverity.default('medium'),
+  }),
+  output: TaskResult,
+  cli: { command: 'task block', args: ['task_id'] },
+  tool: {
+    name: 'agentboard_report_blocker',
+    title: 'Report a blocker',
+    description: 'Mark your task blocked and say why (severity low, medium or high). People see blockers on the board. When it is resolved, call agentboard_clear_blocker and carry on.',
+    profiles: ['worker'],
+  },
+  run(ctx, input) {
+    return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
+      assertMayTouch(found.task, input.task_id, input.agent_id, 'block');
+      claimIfFree(found, task, input.task_id, input.agent_id, tx.now);
+      if (task.status === 'blocked') task.blockers.push({ reason: input.reason, severity: input.severity, by: input.agent_id, at: tx.now });
+      else moveTask(task, input.task_id, 'blocked', input.agent_id, roleOf(input.agent_id), tx.now, { reason: input.reason, severity: input.severity });
+      return { result: result(found, task), log: [input.agent_id, 'task.block', `${input.task_id} blocked (${input.severity}): ${input.reason.slice(0, 120)}`] };
+    });
+  },
+});
+
+export const clearBlocker = defineOp({
+  name: 'task.unblock',
+  summary: 'Clear the blockers of a task and carry on working',
+  access: 'agent',
+  input: z.strictObject({ agent_id: Actor, task_id: TaskRef, note: text(1, LIMITS.noteMax).optional().describe('How the blocker was resolved.') }),
+  output: TaskResult,
+  cli: { command: 'task unblock', args: ['task_id'] },
+  tool: {
+    name: 'agentboard_clear_blocker',
+    title: 'Clear a blocker',
+    description: 'Mark the blockers of your task resolved; the task is in progress again.',
+    profiles: ['worker'],
+  },
+  run(ctx, input) {
+    return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
+      if (task.status !== 'blocked') return { result: result(found, task, false), unchanged: true };
+      assertMayTouch(found.task, input.task_id, input.agent_id, 'unblock');
+      moveTask(task, input.task_id, 'in_progress', input.agent_id, roleOf(input.agent_id), tx.now);
+      if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
+      return { result: result(found, task), log: [input.agent_id, 'task.unblock', `${input.task_id} unblocked`] };
+    });
+  },
+});
+
+export const addNote = defineOp({
+  name: 'task.note',
+  summary: 'Add a note to a task',
+  access: 'agent',
+  input: z.strictObject({
+    agent_id: Actor,
+    task_id: TaskRef,
+    text: text(1, LIMITS.noteMax).describe('A decision and its reason, a constraint you found, or feedback you addressed. Not "working on it" or a restatement of the title.'),
+  }),
+  output: TaskResult,
+  cli: { command: 'task note', args: ['task_id', 'text'] },
+  tool: {
+    name: 'agentboard_add_note',
+    title: 'Add a note',
+    description:
+      'Leave a note on a task for the people and agents after you: decisions made and why, constraints discovered, rejection feedback addressed. ' +
+      'Good: "Chose a file lock over SQLite because the board must work without a server". Bad: "Working on it", "Updated the code".',
+    profiles: ['worker', 'reviewer'],
+  },
+  run(ctx, input) {
+    return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
+      assertMayTouch(found.task, input.task_id, input.agent_id, 'add a note to');
+      task.notes.push({ author: input.agent_id, at: tx.now, text: input.text });
+      return { result: result(found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.text.slice(0, 120)}`] };
+    });
+  },
+});
+
+// ---- people's decisions -------------------------------------------------------------------------------
+
+const HumanTaskInput = { agent_id: Actor, task_id: TaskRef };
+
+export const releaseTask = defineOp({
+  name: 'task.release',
+  summary: 'Put a claimed task back in the pool (people only)',
+  access: 'human',
+  input: z.strictObject({ ...HumanTaskInput, reason: text(1, LIMITS.noteMax).optional().describe('Why it is released.') }),
+  output: TaskResult.extend({ released_from: z.string().nullable() }),
+  cli: { command: 'release', args: ['task_id'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Releasing a task');
+    return mutateTask<TaskResultIn & { released_from: string | null }>(ctx.board(), input.task_id, (tx, found, task) => {
+      const holder = isHeld(task) ? task.assignee! : null;
+      if (!holder) return { result: { ...result(found, task, false), released_from: null }, unchanged: true };
+      moveTask(task, input.task_id, 'todo', input.agent_id, 'human', tx.now);
+      if (input.reason) task.notes.push({ author: input.agent_id, at: tx.now, text: `Released from ${holder}: ${input.reason}` });
+      return { result: { ...result(found, task), released_from: holder }, log: [input.agent_id, 'task.release', `released ${input.task_id} from ${holder}`] };
+    });
+  },
+});
+
+/** After a person decides on an agent's submitted task, that agent's session follows. */
+function settleSession(tx: Transaction, agentId: string | undefined, board: Board, approved: boolean): void {
+  if (!agentId) return;
+  const session = tx.runtime.sessions[agentId];
+  if (!session || session.status !== 'awaiting_review') return;
+  if (!approved) {
+    moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was sent back');
+  } else {
+    const stillInReview = board.changeIds().some((id) => tasksOf(board.readDoc(id, 'tasks')).some((t) => t.status === 'in_review' && t.assignee === agentId));
+    if (!stillInReview) moveSession(tx.runtime, agentId, 'completed', tx.now, 'submitted work was approved');
+  }
+  tx.saveRuntime();
+}
+
+export const approveTask = defineOp({
+  name: 'task.approve',
+  summary: 'Approve a task submitted for review: it is done (people only)',
+  access: 'human',
+  input: z.strictObject({ ...HumanTaskInput, note: text(1, LIMITS.noteMax).optional().describe('An optional remark kept on the task.') }),
+  output: TaskResult,
+  cli: { command: 'approve', args: ['task_id'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Approving a task');
+    const board = ctx.board();
+    return mutateTask(board, input.task_id, (tx, found, task) => {
+      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is approved.`, 'See the tasks awaiting review with {op:task.list} (status in_review).');
+      const holder = task.assignee;
+      moveTask(task, input.task_id, 'done', input.agent_id, 'human', tx.now);
+      if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
+      return {
+        result: result(found, task),
+        after: (t) => settleSession(t, holder, board, true),
+        log: [input.agent_id, 'task.approve', `approved ${input.task_id} (work of ${holder})`],
+      };
+    });
+  },
+});
+
+export const rejectTask = defineOp({
+  name: 'task.reject',
+  summary: 'Send a submitted task back to the pool with feedback (people only)',
+  access: 'human',
+  input: z.strictObject({ ...HumanTaskInput, feedback: text(1, LIMITS.noteMax).describe('What must change; whoever picks the task up next sees it.') }),
+  output: TaskResult,
+  cli: { command: 'reject', args: ['task_id'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Rejecting a task');
+    const board = ctx.board();
+    return mutateTask(board, input.task_id, (tx, found, task) => {
+      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is rejected.`, 'See the tasks awaiting review with {op:task.list} (status in_review).');
+      const holder = task.assignee;
+      moveTask(task, input.task_id, 'todo', input.agent_id, 'human', tx.now);
+      task.feedback.push({ author: input.agent_id, at: tx.now, text: input.feedback });
+      return {
+        result: result(found, task),
+        after: (t) => settleSession(t, holder, board, false),
+        log: [input.agent_id, 'task.reject', `sent ${input.task_id} back to the pool (work of ${holder}): ${input.feedback.slice(0, 120)}`],
+      };
+    });
+  },
+});
+
+export const TASK_OPS = [listTasks, showTask, addTask, updateTask, removeTask, completeTask, reportProgress, reportBlocker, clearBlocker, addNote, releaseTask, approveTask, rejectTask];

@@ -1,0 +1,133 @@
+/** Reading a board for the operations: changes with their documents, tasks, and their output shapes. */
+import { fail } from '../errors.js';
+import { printable, taskRef } from '../domain/ids.js';
+import { isReady } from '../domain/next-task.js';
+import { derivePhase, type ChangeState, type PhaseInfo } from '../domain/phase.js';
+import { DOC_TYPES, type DocType, type Task } from '../domain/model.js';
+import type { Board } from '../store/board.js';
+import type { DocFile } from '../store/documents.js';
+import type { TaskBlock } from '../store/format-tasks.js';
+import type * as z from 'zod';
+import type { TaskOut, TaskSummaryOut } from './schemas.js';
+
+export interface LoadedChange {
+  changeId: string;
+  proposal: DocFile<'proposal'> | null;
+  spec: DocFile<'spec'> | null;
+  tasks: DocFile<'tasks'> | null;
+  review: DocFile<'review'> | null;
+}
+
+export function requireChange(board: Board, changeId: string): void {
+  if (board.hasChange(changeId)) return;
+  const archived = board.archived().find((a) => a.change_id === changeId);
+  if (archived) {
+    fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (agentd/archive/${archived.folder}); archived changes do not change.`, 'Create a new change for further work with {op:change.create}.');
+  }
+  fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, 'List the changes with {op:change.list}, or create this one with {op:change.create}.');
+}
+
+export function loadChange(board: Board, changeId: string, types: readonly DocType[] = DOC_TYPES): LoadedChange {
+  const out: LoadedChange = { changeId, proposal: null, spec: null, tasks: null, review: null };
+  for (const type of types) (out as unknown as Record<DocType, DocFile | null>)[type] = board.readDoc(changeId, type);
+  return out;
+}
+
+export function tasksOf(doc: DocFile<'tasks'> | null): Task[] {
+  return doc?.content?.blocks.flatMap((b) => (b.task ? [b.task] : [])) ?? [];
+}
+
+export function changeState(change: LoadedChange): ChangeState {
+  const latest = change.review?.content?.[0];
+  return {
+    proposal: change.proposal ? { status: change.proposal.meta.status } : null,
+    spec: change.spec ? { status: change.spec.meta.status } : null,
+    tasks: change.tasks ? { status: change.tasks.meta.status, tasks: tasksOf(change.tasks) } : null,
+    review: change.review ? { status: change.review.meta.status, verdict: latest?.verdict ?? null } : null,
+  };
+}
+
+export function phaseOf(board: Board, change: LoadedChange): PhaseInfo {
+  return derivePhase(changeState(change), board.config.require_approval);
+}
+
+export function changeTitle(change: LoadedChange): string {
+  return change.proposal?.content?.title || change.proposal?.meta.title || change.changeId;
+}
+
+export type TaskOutput = z.input<typeof TaskOut>;
+
+export function taskOut(changeId: string, task: Task, byId: Map<string, Task>): TaskOutput {
+  return {
+    task_id: taskRef(changeId, task.id),
+    change_id: changeId,
+    id: task.id,
+    title: task.title,
+    description: task.description,
+    status: task.status,
+    priority: task.priority,
+    depends: task.depends,
+    skills: task.skills,
+    requirements: task.requirements,
+    files: task.files,
+    assignee: task.assignee ?? null,
+    claimed_at: task.claimed_at ?? null,
+    progress: task.progress ?? null,
+    progress_message: task.progress_message ?? null,
+    progress_at: task.progress_at ?? null,
+    submitted_at: task.submitted_at ?? null,
+    submission: task.submission ?? null,
+    pr_url: task.pr_url ?? null,
+    completed_at: task.completed_at ?? null,
+    blockers: task.blockers,
+    feedback: task.feedback,
+    notes: task.notes,
+    ready: isReady(task, byId),
+  };
+}
+
+export function taskSummary(changeId: string, task: Task, byId: Map<string, Task>): z.input<typeof TaskSummaryOut> {
+  return {
+    task_id: taskRef(changeId, task.id),
+    change_id: changeId,
+    id: task.id,
+    title: task.title,
+    status: task.status,
+    priority: task.priority,
+    assignee: task.assignee ?? null,
+    progress: task.progress ?? null,
+    depends: task.depends,
+    ready: isReady(task, byId),
+  };
+}
+
+export interface FoundTask {
+  changeId: string;
+  doc: DocFile<'tasks'>;
+  block: TaskBlock;
+  task: Task;
+  byId: Map<string, Task>;
+}
+
+/** Finds a task by its board-wide id; refuses a broken task list with its file and line. */
+export function findTask(board: Board, changeId: string, taskId: string): FoundTask {
+  requireChange(board, changeId);
+  const doc = board.readDoc(changeId, 'tasks');
+  const ref = taskRef(changeId, taskId);
+  if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, 'Create the task list with {op:tasks.create}.');
+  const block = doc.content?.blocks.find((b) => b.id === taskId);
+  if (!block) {
+    const broken = doc.findings.find((f) => f.level === 'error');
+    if (broken) {
+      fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} (${broken.fix}); run {op:change.validate} to see every problem.`);
+    }
+    fail('TASK_NOT_FOUND', `Task ${ref} does not exist.`, `List the tasks of ${changeId} with {op:task.list}.`);
+  }
+  if (!block.task) {
+    const f = doc.findings.find((x) => x.level === 'error' && x.line !== undefined && x.line >= block.line + doc.bodyLine - 1);
+    const where = f ? `${f.file}:${f.line}: ${f.message}` : `${doc.file}: task ${taskId} cannot be read`;
+    fail('PARSE_ERROR', `${where}.`, `Fix the task in ${doc.file}; run {op:change.validate} to see every problem.`);
+  }
+  const tasks = tasksOf(doc);
+  return { changeId, doc, block, task: block.task, byId: new Map(tasks.map((t) => [t.id, t])) };
+}

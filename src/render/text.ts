@@ -1,0 +1,192 @@
+/**
+ * Results as text for people (the CLI without --json) and as markdown for agents that ask for
+ * response_format "markdown". One renderer per operation; anything without one is shown as
+ * indented key: value lines.
+ */
+type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+function table(headers: string[], rows: string[][]): string {
+  if (rows.length === 0) return '';
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  return [line(headers), ...rows.map(line)].join('\n') + '\n';
+}
+
+function kv(data: unknown, indent = ''): string {
+  if (data === null || typeof data !== 'object') return `${indent}${String(data)}\n`;
+  let out = '';
+  for (const [k, v] of Object.entries(data as Data)) {
+    if (v === null || v === undefined || (Array.isArray(v) && v.length === 0)) continue;
+    if (Array.isArray(v)) {
+      out += `${indent}${k}:\n`;
+      for (const item of v) out += typeof item === 'object' ? `${indent}  -\n${kv(item, `${indent}    `)}` : `${indent}  - ${String(item)}\n`;
+    } else if (typeof v === 'object') out += `${indent}${k}:\n${kv(v, `${indent}  `)}`;
+    else out += `${indent}${k}: ${String(v)}\n`;
+  }
+  return out;
+}
+
+function page(data: Data, noun: string): string {
+  return data.has_more ? `(${data.total} ${noun} in all; more with --offset ${data.next_offset})\n` : '';
+}
+
+function warnings(data: Data): string {
+  const w = (data.warnings ?? []) as Data[];
+  return w.map((f) => `  warning: ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message} (${f.rule}; fix: ${f.fix})\n`).join('');
+}
+
+function feedback(items: Data[] | undefined, title = 'Feedback to address'): string {
+  if (!items || items.length === 0) return '';
+  return `\n${title}:\n${items.map((f) => `  - ${f.author} (${f.at}): ${f.text}`).join('\n')}\n`;
+}
+
+function taskBlock(t: Data): string {
+  let out = `${t.task_id}  [${t.status}] ${t.title}\n`;
+  out += `  priority ${t.priority}${t.assignee ? ` · held by ${t.assignee}` : ''}${t.progress !== null ? ` · ${t.progress}%` : ''}${t.ready ? ' · ready' : ''}\n`;
+  if (t.depends?.length) out += `  depends on: ${t.depends.join(', ')}\n`;
+  if (t.files?.length) out += `  files: ${t.files.map((f: Data) => `${f.path} (${f.action})`).join(', ')}\n`;
+  if (t.skills?.length) out += `  skills: ${t.skills.join(', ')}\n`;
+  if (t.progress_message) out += `  progress: ${t.progress_message}\n`;
+  if (t.description) out += `\n${t.description.replace(/^/gm, '  ')}\n`;
+  for (const b of t.blockers ?? []) if (!b.resolved_at) out += `  blocked (${b.severity}) by ${b.by}: ${b.reason}\n`;
+  out += feedback(t.feedback);
+  if (t.notes?.length) out += `\nNotes:\n${t.notes.map((n: Data) => `  - ${n.author} (${n.at}): ${n.text}`).join('\n')}\n`;
+  return out;
+}
+
+function written(data: Data): string {
+  let out = `${data.corrected_by ? 'Corrected' : 'Submitted'} the ${data.document} of ${data.change_id} (revision ${data.revision}): ${data.file}\n`;
+  if (data.round) out += `Review round ${data.round}: ${data.verdict}\n`;
+  if (data.task_ids) out += `Tasks: ${data.task_ids.join(', ')}\n`;
+  out += `Phase: ${data.phase}\n`;
+  return out + warnings(data);
+}
+
+function workflow(data: Data): string {
+  let out = `${data.agent_id}: ${data.status}${data.message ? ` · ${data.message}` : ''}\n`;
+  if (data.phase || data.progress) out += `  ${[data.phase, data.progress].filter(Boolean).join(' · ')}\n`;
+  if (data.reason) out += `  blocked: ${data.reason}${data.blockers?.length ? ` (${data.blockers.join('; ')})` : ''}\n`;
+  if (data.review) out += `  submitted for review: ${data.review.summary}${data.review.pr_url ? ` (${data.review.pr_url})` : ''}\n`;
+  if (data.tasks_in_review?.length) out += `  tasks in review: ${data.tasks_in_review.join(', ')}\n`;
+  const q = data.awaiting_input;
+  if (q) out += `\nWaiting for an answer to ${q.input_id} (until ${q.expires_at}; then: ${q.default_action}):\n  ${q.question}\n${q.options.length ? `  options: ${q.options.join(' | ')}\n` : ''}`;
+  if (data.resolutions?.length) {
+    out += `\nAnswers:\n${data.resolutions.map((r: Data) => `  ${r.input_id}: ${r.question}\n    → ${r.resolution.type === 'timeout' ? `no answer in time; default action: ${r.resolution.value}` : `${r.resolution.by}: ${r.resolution.value}`}`).join('\n')}\n`;
+  }
+  return out;
+}
+
+function statusBoard(d: Data): string {
+  const t = d.totals;
+  let out = `${d.project}: ${t.done}/${t.total} tasks done (${t.completion_percentage}%) · ${t.in_progress} in progress · ${t.blocked} blocked · ${t.in_review} in review · ${t.ready} ready${t.urgent ? ` · ${t.urgent} urgent` : ''}\n`;
+  if (d.changes.length) {
+    out += `\nChanges\n${table(
+      ['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'],
+      d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.waiting_on ?? '']),
+    )}`;
+  } else out += '\nNo changes yet: create one with {op:change.create}.\n';
+  if (d.agents.length) {
+    out += `\nAgents\n${table(
+      ['AGENT', 'STATUS', 'HOLDS', 'DONE', 'IN REVIEW'],
+      d.agents.map((a: Data) => [a.agent_id, a.workflow_status ?? '-', a.current_tasks.join(', ') || '-', String(a.done), String(a.in_review)]),
+    )}`;
+  }
+  if (d.stale_claims.length) out += `\nStale claims (no progress for a while)\n${d.stale_claims.map((s: Data) => `  ${s.task_id} held by ${s.assignee}, idle ${s.idle_minutes} min`).join('\n')}\n`;
+  const waits: string[] = [
+    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with {op:input.answer}; default at ${i.expires_at}: ${i.default_action})`),
+    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with {op:task.approve} / {op:task.reject})`),
+    ...d.awaiting_decision.map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' (blocks the next phase)' : ''}${w.review_requested ? ' (with reviewers)' : ''}`),
+  ];
+  if (waits.length) out += `\nWaiting on people\n${waits.join('\n')}\n`;
+  if (d.problems.length) out += `\nProblems\n${d.problems.map((f: Data) => `  ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`).join('\n')}\n`;
+  return out;
+}
+
+const RENDERERS: Record<string, (d: Data) => string> = {
+  'board.init': (d) => (d.already_initialized ? `A board already exists in ${d.root}; nothing changed.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`),
+  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with {op:proposal.submit}.\n`,
+  'proposal.submit': written,
+  'spec.create': written,
+  'tasks.create': written,
+  'review.create': written,
+  'document.correct': written,
+  'change.list': (d) =>
+    d.changes.length === 0 && d.archived.length === 0
+      ? 'No changes yet: create one with {op:change.create}.\n'
+      : table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.waiting_on ?? ''])) +
+        page(d, 'changes') +
+        (d.archived.length ? `\nArchived\n${d.archived.map((a: Data) => `  ${a.folder}`).join('\n')}\n` : ''),
+  'change.show': (d) =>
+    `${d.change_id}: ${d.title}\nPhase: ${d.phase}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}\n\n` +
+    table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, f.status, String(f.revision), f.author, f.file])) +
+    (d.task_ids.length ? `\nTasks: ${d.tasks.done}/${d.tasks.total} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
+  'document.get': (d) => `${d.markdown}${d.markdown.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
+  'document.list': (d) =>
+    table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n',
+  'document.approve': (d) => `Approved the ${d.document} of ${d.change_id}.\n`,
+  'document.reject': (d) => `Rejected the ${d.document} of ${d.change_id}; the feedback is kept in ${d.file}.\n`,
+  'document.request_review': (d) => `Sent the ${d.document} of ${d.change_id} to reviewer agents.\n`,
+  'document.release': (d) => (d.released_from ? `Released the ${d.document} of ${d.change_id} from ${d.released_from}.\n` : `Nobody holds the ${d.document} of ${d.change_id}; nothing changed.\n`),
+  'change.validate': (d) => {
+    const lines = [...d.findings, ...d.changes.flatMap((c: Data) => c.findings)].map(
+      (f: Data) => `${f.file}${f.line ? `:${f.line}` : ''}: ${f.level} ${f.rule}: ${f.message}\n  fix: ${f.fix}`,
+    );
+    const verdict = d.valid
+      ? `valid: ${d.changes.length} change${d.changes.length === 1 ? '' : 's'} checked, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`
+      : `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`;
+    return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${verdict}\n`;
+  },
+  'change.archive': (d) => `Archived ${d.change_id} to ${d.archived_to}.\n`,
+  'task.next': (d) => {
+    let out = `${d.message}\n`;
+    if (d.task) out += `\n${taskBlock(d.task)}`;
+    if (d.context?.requirements?.length) out += `\nRequirements:\n${d.context.requirements.map((r: Data) => `  ${r.id}: ${r.title}`).join('\n')}\n`;
+    if (d.context?.dependencies?.length) out += `\nDependencies:\n${d.context.dependencies.map((x: Data) => `  ${x.task_id} ${x.status}`).join('\n')}\n`;
+    if (d.document) out += `\n${d.document.file}${feedback(d.document.feedback)}`;
+    return out;
+  },
+  'task.list': (d) =>
+    (table(['TASK', 'STATUS', 'PRIORITY', 'ASSIGNEE', 'TITLE'], d.tasks.map((t: Data) => [t.task_id, t.status + (t.ready ? '*' : ''), t.priority, t.assignee ?? '-', t.title])) || 'No tasks match.\n') +
+    (d.tasks.some((t: Data) => t.ready) ? '(* ready to start)\n' : '') +
+    page(d, 'tasks'),
+  'task.show': (d) => taskBlock(d.task) + (d.dependencies.length ? `\nDependencies:\n${d.dependencies.map((x: Data) => `  ${x.task_id} ${x.status}`).join('\n')}\n` : ''),
+  'task.rm': (d) => `Deleted ${d.task_id}.\n`,
+  'agent.register': (d) => `${d.updated ? 'Updated' : 'Registered'} ${d.agent.agent_id} (${d.agent.role}).\n`,
+  'agent.list': (d) =>
+    table(
+      ['AGENT', 'ROLE', 'STATUS', 'CURRENT TASK', 'DONE', 'LAST SEEN'],
+      d.agents.map((a: Data) => [a.agent_id, a.role ?? '(unregistered)', a.workflow_status ?? '-', a.current_task?.task_id ?? '-', String(a.completed_tasks), a.last_seen ?? '-']),
+    ) || 'No agents yet.\n',
+  'agent.show': (d) =>
+    `${d.agent_id}${d.registered ? ` · ${d.name} (${d.role})` : ' (not registered)'}\n` +
+    `  workflow: ${d.workflow_status ?? '-'}\n  current task: ${d.current_task ? `${d.current_task.task_id} ${d.current_task.title}` : '-'}\n` +
+    `  completed: ${d.completed_tasks} · in review: ${d.tasks_in_review}\n  last seen: ${d.last_seen ?? '-'}\n${d.skills.length ? `  skills: ${d.skills.join(', ')}\n` : ''}`,
+  'reviewer.add': (d) => `Review key for reviewer ${d.name}${d.rotated ? ' (the old key no longer works)' : ''}. It is shown only this once; give it to the reviewer agent:\n\n  ${d.review_key}\n`,
+  'session.status': workflow,
+  'session.block': workflow,
+  'session.submit': workflow,
+  'session.show': workflow,
+  'input.ask': (d) => `Asked ${d.input_id}; a person can answer until ${d.expires_at}, then the default action applies: ${d.request.default_action}\n`,
+  'input.list': (d) =>
+    d.inputs.length === 0
+      ? 'No input requests.\n'
+      : d.inputs
+          .map((i: Data) =>
+            `${i.input_id} from ${i.agent_id} [${i.status}]: ${i.question}\n` +
+            (i.options.length ? `  options: ${i.options.join(' | ')}\n` : '') +
+            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with {op:input.answer}\n`),
+          )
+          .join(''),
+  'input.answer': (d) => `Answered ${d.request.input_id}; ${d.request.agent_id} is working again.\n`,
+  'input.expire': (d) => (d.expired.length ? d.expired.map((i: Data) => `${i.input_id} of ${i.agent_id} timed out; default action: ${i.default_action}\n`).join('') : 'No input request is past its deadline.\n'),
+  'board.status': statusBoard,
+  'log.list': (d) => (d.entries.length ? d.entries.map((e: Data) => `${e.at}  ${e.actor}  ${e.action}  ${e.summary}`).join('\n') + '\n' + page(d, 'entries') : 'The activity log is empty.\n'),
+};
+
+const TASK_RESULT = (d: Data) => `${d.changed ? '' : '(unchanged) '}${taskBlock(d.task)}${d.released_from ? `Released from ${d.released_from}.\n` : ''}`;
+for (const name of ['task.add', 'task.update', 'task.done', 'task.progress', 'task.block', 'task.unblock', 'task.note', 'task.release', 'task.approve', 'task.reject']) RENDERERS[name] = TASK_RESULT;
+
+export function renderResult(opName: string, data: Data): string {
+  const render = RENDERERS[opName];
+  return render ? render(data) : kv(data);
+}

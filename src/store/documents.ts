@@ -1,0 +1,134 @@
+/** Whole document files: frontmatter plus a typed body, read with findings and written back. */
+import { FindingSink, type Finding } from '../domain/findings.js';
+import type { DocMeta, DocType, Proposal, ReviewRound, Spec, Task } from '../domain/model.js';
+import { metaRules, proposalRules, reviewRules, specRules, tasksRules } from '../domain/rules.js';
+import { emitMeta, readMeta } from './doc-meta.js';
+import { parseProposalBody, renderProposalBody, type ProposalLines } from './format-proposal.js';
+import { parseReviewBody, renderReviewBody } from './format-review.js';
+import { parseSpecBody, renderSpecBody, type SpecLines } from './format-spec.js';
+import { parseTasksBody, serializeTasksBody, type TasksBody } from './format-tasks.js';
+import { joinFrontmatter, splitFrontmatter } from './markdown.js';
+import type { YamlMap } from './yaml-lite.js';
+
+export interface DocContent {
+  proposal: Proposal;
+  spec: Spec;
+  tasks: TasksBody;
+  review: ReviewRound[];
+}
+
+export interface DocFile<T extends DocType = DocType> {
+  type: T;
+  /** Path relative to the repository root. */
+  file: string;
+  meta: DocMeta;
+  extra: YamlMap;
+  body: string;
+  /** 1-based line of the first body line. */
+  bodyLine: number;
+  /** Null when the frontmatter cannot be read at all. */
+  content: DocContent[T] | null;
+  /** Where parts of the body stand, for rule findings. */
+  where: { proposal?: ProposalLines; spec?: SpecLines };
+  findings: Finding[];
+}
+
+/** Reads a document's text; structural problems become findings (errors carry file and line). */
+export function parseDocText<T extends DocType>(type: T, text: string, file: string): DocFile<T> {
+  const sink = new FindingSink(file);
+  const normalized = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
+  const split = splitFrontmatter(normalized);
+  const doc: DocFile<T> = {
+    type,
+    file,
+    meta: emptyMeta(type),
+    extra: {},
+    body: split ? split.body : normalized,
+    bodyLine: split ? split.bodyLine : 1,
+    content: null,
+    where: {},
+    findings: sink.findings,
+  };
+  if (!split) {
+    sink.error('frontmatter.missing', 'the file does not start with YAML frontmatter between --- lines', 'restore the frontmatter from git, or recreate the document with agentboard', 1);
+    return doc;
+  }
+  const meta = readMeta(split.frontmatter, sink.at(split.frontmatterLine - 1), type);
+  if (!meta) return doc;
+  doc.meta = meta.meta;
+  doc.extra = meta.extra;
+  const body = sink.at(split.bodyLine - 1);
+  doc.content = parseBody(type, split.body, body, doc) as DocContent[T];
+  return doc;
+}
+
+function parseBody(type: DocType, body: string, sink: FindingSink, doc: DocFile): DocContent[DocType] {
+  switch (type) {
+    case 'proposal': {
+      const { proposal, lines } = parseProposalBody(body, sink);
+      doc.where.proposal = lines;
+      return proposal;
+    }
+    case 'spec': {
+      const { spec, lines } = parseSpecBody(body, sink);
+      doc.where.spec = lines;
+      return spec;
+    }
+    case 'tasks':
+      return parseTasksBody(body, sink);
+    case 'review':
+      return parseReviewBody(body, sink);
+  }
+}
+
+function emptyMeta(type: DocType): DocMeta {
+  return { id: '', change_id: '', type, status: 'template', created: '', updated: '', author: '', revision: 0, notes: [], feedback: [] };
+}
+
+/** Applies the document rules to a parsed document; adds to its findings. */
+export function checkDoc(doc: DocFile, changeId: string, context: { requirementIds?: Set<string> | null } = {}): Finding[] {
+  if (doc.content === null) return doc.findings;
+  const sink = new FindingSink(doc.file, 0, doc.findings);
+  metaRules(doc.meta, changeId, doc.type, sink.at(1));
+  if (doc.meta.status === 'template') return doc.findings;
+  const body = sink.at(doc.bodyLine - 1);
+  switch (doc.type) {
+    case 'proposal':
+      proposalRules(doc.content as Proposal, body, doc.where.proposal);
+      break;
+    case 'spec':
+      specRules(doc.content as Spec, body, doc.where.spec);
+      break;
+    case 'tasks': {
+      const blocks = (doc.content as TasksBody).blocks.filter((b) => b.task !== null).map((b) => ({ task: b.task as Task, line: b.line }));
+      if (blocks.length === 0 && (doc.content as TasksBody).blocks.length === 0) {
+        body.error('tasks.missing', 'the task list has no tasks', 'add at least one "## T1: Title" task', 1);
+      }
+      tasksRules(blocks, context.requirementIds ?? null, body);
+      break;
+    }
+    case 'review':
+      reviewRules(doc.content as ReviewRound[], body);
+      break;
+  }
+  return doc.findings;
+}
+
+/** The body text for a content value, as agentboard writes it. */
+export function renderBody<T extends DocType>(type: T, content: DocContent[T]): string {
+  switch (type) {
+    case 'proposal':
+      return `\n${renderProposalBody(content as Proposal)}`;
+    case 'spec':
+      return `\n${renderSpecBody(content as Spec)}`;
+    case 'tasks':
+      return serializeTasksBody(content as TasksBody);
+    case 'review':
+      return `\n${renderReviewBody(content as ReviewRound[])}`;
+  }
+  throw new Error(`unknown document type ${String(type)}`);
+}
+
+export function renderDocFile(meta: DocMeta, extra: YamlMap, body: string): string {
+  return joinFrontmatter(emitMeta(meta, extra), body);
+}

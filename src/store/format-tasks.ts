@@ -1,0 +1,287 @@
+/**
+ * tasks.md body: `# Tasks: <title>`, then one block per task:
+ *
+ *     ## T1: Title
+ *
+ *     ```yaml
+ *     status: todo
+ *     …
+ *     ```
+ *
+ *     Description in markdown.
+ *
+ * Blocks are kept as raw text; an edit re-renders only the block it changes, so a diff shows
+ * exactly what changed and a person's formatting elsewhere is left alone.
+ */
+import type { FindingSink } from '../domain/findings.js';
+import {
+  BLOCKER_SEVERITIES,
+  FILE_ACTIONS,
+  PRIORITIES,
+  TASK_STATUSES,
+  TASK_STATUS_ALIASES,
+  type Blocker,
+  type Priority,
+  type Task,
+  type TaskFile,
+  type TaskStatus,
+} from '../domain/model.js';
+import { readNotes } from './doc-meta.js';
+import { readBlock, writeBlock } from './blocks.js';
+import { outline } from './markdown.js';
+import { renderTemplate } from './template.js';
+import { TEMPLATES } from './templates.js';
+import { emitYaml, lineOfKey, parseYaml, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+
+export interface TaskBlock {
+  id: string;
+  /** The parsed task, or null when its block is broken (see the findings). */
+  task: Task | null;
+  raw: string;
+  /** 1-based line of the block's heading within the body. */
+  line: number;
+}
+
+export interface TasksBody {
+  title: string;
+  preamble: string;
+  blocks: TaskBlock[];
+}
+
+const TASK_HEADING = /^([A-Za-z0-9][A-Za-z0-9._-]*):\s+(.*)$/;
+const META_OPEN = /^```ya?ml\s*$/;
+const META_CLOSE = /^```\s*$/;
+const TASK_META_KEYS = new Set([
+  'status',
+  'priority',
+  'depends',
+  'skills',
+  'requirements',
+  'files',
+  'assignee',
+  'claimed_at',
+  'progress',
+  'progress_message',
+  'progress_at',
+  'submitted_at',
+  'submission',
+  'pr_url',
+  'completed_at',
+  'blockers',
+  'feedback',
+  'notes',
+]);
+
+export function taskMeta(task: Task): Record<string, Value | undefined> {
+  const list = <T>(items: T[]) => (items.length > 0 ? items : undefined);
+  return {
+    status: task.status,
+    priority: task.priority,
+    depends: list(task.depends),
+    skills: list(task.skills),
+    requirements: list(task.requirements),
+    files: list(task.files.map((f) => ({ path: f.path, action: f.action }))),
+    assignee: task.assignee,
+    claimed_at: task.claimed_at,
+    progress: task.progress,
+    progress_message: task.progress_message,
+    progress_at: task.progress_at,
+    submitted_at: task.submitted_at,
+    submission: task.submission,
+    pr_url: task.pr_url,
+    completed_at: task.completed_at,
+    blockers: list(task.blockers.map((b) => ({ ...b }) as FlatMap)),
+    feedback: list(task.feedback.map((n) => ({ author: n.author, at: n.at, text: n.text }))),
+    notes: list(task.notes.map((n) => ({ author: n.author, at: n.at, text: n.text }))),
+  };
+}
+
+export function renderTaskBlock(task: Task): string {
+  return renderTemplate(TEMPLATES.task, {
+    id: task.id,
+    title: task.title,
+    meta: emitYaml(taskMeta(task)),
+    description: task.description ? writeBlock(task.description, 2) : '',
+  }).replace(/\n+$/, '');
+}
+
+export function renderTasksPreamble(title: string): string {
+  return `\n${renderTemplate(TEMPLATES.tasks, { title })}`.replace(/\n+$/, '');
+}
+
+export function serializeTasksBody(body: TasksBody): string {
+  return `${body.preamble}\n${body.blocks.map((b) => `\n${b.raw}\n`).join('')}`;
+}
+
+export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
+  const lines = body.split('\n');
+  const heads = outline(lines).filter((h) => h.level <= 2);
+  const taskHeads = heads.filter((h) => h.level === 2);
+  const h1 = heads.find((h) => h.level === 1);
+  const firstTask = taskHeads.length > 0 ? taskHeads[0]!.index : lines.length;
+  const trimEnd = (ls: string[]) => {
+    let end = ls.length;
+    while (end > 0 && ls[end - 1]!.trim() === '') end--;
+    return ls.slice(0, end);
+  };
+  const result: TasksBody = {
+    title: h1 && h1.index < firstTask ? h1.text.replace(/^tasks\s*:\s*/i, '') : '',
+    preamble: trimEnd(lines.slice(0, firstTask)).join('\n'),
+    blocks: [],
+  };
+  const seen = new Map<string, number>();
+  taskHeads.forEach((head, k) => {
+    const end = k + 1 < taskHeads.length ? taskHeads[k + 1]!.index : lines.length;
+    const blockLines = trimEnd(lines.slice(head.index, end));
+    const m = TASK_HEADING.exec(head.text);
+    const id = m ? m[1]! : '';
+    const block: TaskBlock = { id, task: null, raw: blockLines.join('\n'), line: head.index + 1 };
+    result.blocks.push(block);
+    if (!m) {
+      sink.error('tasks.heading', `"## ${head.text}" is not a task heading`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
+      return;
+    }
+    if (seen.has(id)) {
+      sink.error('tasks.id.duplicate', `task id "${id}" is used twice (first on line ${seen.get(id)})`, 'give every task in the change its own id', head.index + 1);
+    } else {
+      seen.set(id, head.index + 1);
+    }
+    block.task = parseTaskBlock(id, m[2]!.trim(), blockLines, head.index, sink);
+  });
+  return result;
+}
+
+function parseTaskBlock(id: string, title: string, blockLines: string[], headIndex: number, sink: FindingSink): Task | null {
+  let i = 1;
+  while (i < blockLines.length && blockLines[i]!.trim() === '') i++;
+  if (i >= blockLines.length || !META_OPEN.test(blockLines[i]!)) {
+    sink.error('tasks.meta.missing', `task ${id} has no \`\`\`yaml block under its heading`, 'put a ```yaml block with at least "status:" right under the heading', headIndex + 1 + Math.min(i, blockLines.length - 1));
+    return null;
+  }
+  const open = i;
+  let close = open + 1;
+  while (close < blockLines.length && !META_CLOSE.test(blockLines[close]!)) close++;
+  if (close >= blockLines.length) {
+    sink.error('tasks.meta.unclosed', `the \`\`\`yaml block of task ${id} is not closed`, 'end the block with a line holding only ```', headIndex + 1 + open);
+    return null;
+  }
+  const yamlText = blockLines.slice(open + 1, close).join('\n');
+  const metaSink = sink.at(headIndex + open + 1);
+  let meta: YamlMap;
+  try {
+    meta = parseYaml(yamlText);
+  } catch (err) {
+    if (!(err instanceof YamlError)) throw err;
+    metaSink.error('tasks.meta.yaml', `task ${id}: ${err.message}`, 'fix the YAML of this task', err.line);
+    return null;
+  }
+  const rest = blockLines.slice(close + 1);
+  while (rest.length > 0 && rest[0]!.trim() === '') rest.shift();
+  return taskFromMeta(id, title, readBlock(rest.join('\n'), 2), meta, (key) => lineOfKey(yamlText, key), metaSink);
+}
+
+type LineOf = (key: string) => number | undefined;
+
+function asString(v: Value | undefined): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'object' ? undefined : String(v);
+}
+
+function asList(v: Value | undefined, key: string, id: string, sink: FindingSink, line?: number): string[] {
+  if (v === undefined || v === null) return [];
+  if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (!Array.isArray(v) || v.some((x) => typeof x === 'object' && x !== null)) {
+    sink.error('tasks.meta.list', `task ${id}: "${key}" must be a list like [a, b]`, `write "${key}: [a, b]"`, line);
+    return [];
+  }
+  return (v as (string | number | boolean | null)[]).map((x) => String(x));
+}
+
+/** Turns a task's YAML into a Task, reporting every field that is not what it should be. */
+export function taskFromMeta(id: string, title: string, description: string, meta: YamlMap, lineOf: LineOf, sink: FindingSink): Task {
+  const statusText = asString(meta.status) ?? '';
+  let status: TaskStatus = 'todo';
+  if ((TASK_STATUSES as readonly string[]).includes(statusText)) status = statusText as TaskStatus;
+  else if (TASK_STATUS_ALIASES[statusText]) {
+    status = TASK_STATUS_ALIASES[statusText]!;
+    sink.warn('tasks.status.alias', `task ${id}: status "${statusText}" is read as "${status}"`, `write "status: ${status}"`, lineOf('status'));
+  } else {
+    sink.error('tasks.status', `task ${id}: ${statusText ? `unknown status "${statusText}"` : 'no status'}`, `use one of: ${TASK_STATUSES.join(', ')}`, lineOf('status') ?? 1);
+  }
+  const priorityText = asString(meta.priority) ?? 'medium';
+  let priority: Priority = 'medium';
+  if ((PRIORITIES as readonly string[]).includes(priorityText)) priority = priorityText as Priority;
+  else sink.error('tasks.priority', `task ${id}: unknown priority "${priorityText}"`, `use one of: ${PRIORITIES.join(', ')}`, lineOf('priority'));
+
+  const files: TaskFile[] = [];
+  const rawFiles = meta.files;
+  if (rawFiles !== undefined && rawFiles !== null) {
+    if (!Array.isArray(rawFiles)) {
+      sink.error('tasks.files', `task ${id}: "files" must be a list of path and action`, 'write each file as "- path: src/x.ts" with "action: create|modify|delete" under it', lineOf('files'));
+    } else {
+      for (const f of rawFiles) {
+        const entry = typeof f === 'object' && f !== null ? (f as FlatMap) : null;
+        const path = entry ? asString(entry.path) : undefined;
+        const action = entry ? asString(entry.action) : undefined;
+        if (!path || !action || !(FILE_ACTIONS as readonly string[]).includes(action)) {
+          sink.error('tasks.files', `task ${id}: a file entry needs a path and an action (${FILE_ACTIONS.join(', ')})`, 'write "- path: …" and "action: create|modify|delete"', lineOf('files'));
+          continue;
+        }
+        files.push({ path, action: action as TaskFile['action'] });
+      }
+    }
+  }
+
+  const blockers: Blocker[] = [];
+  const rawBlockers = meta.blockers;
+  if (Array.isArray(rawBlockers)) {
+    for (const b of rawBlockers) {
+      const entry = typeof b === 'object' && b !== null ? (b as FlatMap) : {};
+      const severity = asString(entry.severity) ?? 'medium';
+      if (!(BLOCKER_SEVERITIES as readonly string[]).includes(severity)) {
+        sink.error('tasks.blocker.severity', `task ${id}: unknown blocker severity "${severity}"`, `use one of: ${BLOCKER_SEVERITIES.join(', ')}`, lineOf('blockers'));
+      }
+      const blocker: Blocker = {
+        reason: asString(entry.reason) ?? '',
+        severity: severity as Blocker['severity'],
+        by: asString(entry.by) ?? '',
+        at: asString(entry.at) ?? '',
+      };
+      const resolvedBy = asString(entry.resolved_by);
+      const resolvedAt = asString(entry.resolved_at);
+      if (resolvedBy !== undefined) blocker.resolved_by = resolvedBy;
+      if (resolvedAt !== undefined) blocker.resolved_at = resolvedAt;
+      blockers.push(blocker);
+    }
+  } else if (rawBlockers !== undefined && rawBlockers !== null) {
+    sink.error('tasks.blockers', `task ${id}: "blockers" must be a list`, 'write each blocker as a list entry with reason and severity', lineOf('blockers'));
+  }
+
+  const task: Task = {
+    id,
+    title,
+    description,
+    status,
+    priority,
+    depends: asList(meta.depends, 'depends', id, sink, lineOf('depends')),
+    skills: asList(meta.skills, 'skills', id, sink, lineOf('skills')),
+    requirements: asList(meta.requirements, 'requirements', id, sink, lineOf('requirements')),
+    files,
+    blockers,
+    feedback: readNotes(meta.feedback, 'feedback', sink, lineOf('feedback')),
+    notes: readNotes(meta.notes, 'notes', sink, lineOf('notes')),
+  };
+  for (const key of ['assignee', 'claimed_at', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const) {
+    const v = asString(meta[key]);
+    if (v !== undefined) task[key] = v;
+  }
+  if (meta.progress !== undefined && meta.progress !== null) {
+    const p = meta.progress;
+    if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p <= 100) task.progress = p;
+    else sink.error('tasks.progress', `task ${id}: progress must be a whole number from 0 to 100`, 'write "progress: 40"', lineOf('progress'));
+  }
+  for (const key of Object.keys(meta)) {
+    if (!TASK_META_KEYS.has(key)) sink.warn('tasks.meta.unknown', `task ${id}: unknown field "${key}" is not read`, `remove "${key}" or check its spelling`, lineOf(key));
+  }
+  return task;
+}

@@ -1,0 +1,181 @@
+/**
+ * The markdown layer every document format is built on: frontmatter split/join, an outline of
+ * ATX headings (fenced code is not structure), and the escaping that keeps user text from ever
+ * changing the structure read back. A fence counts only when it is closed, both here and in the
+ * escaping, so text with a stray ``` cannot swallow the headings after it.
+ */
+
+const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
+const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
+const HEADING = /^ {0,3}(#{1,6})(?:[ \t]+|$)/;
+
+export interface SplitDoc {
+  /** YAML between the two `---` lines, each line ending in "\n". */
+  frontmatter: string;
+  body: string;
+  /** 1-based line number of the first frontmatter line. */
+  frontmatterLine: number;
+  /** 1-based line number of the first body line. */
+  bodyLine: number;
+}
+
+/** Splits `---\nYAML---\nbody`; returns null when the text does not start with frontmatter. */
+export function splitFrontmatter(text: string): SplitDoc | null {
+  if (!text.startsWith('---\n') && !text.startsWith('---\r\n')) return null;
+  const start = text.indexOf('\n') + 1;
+  let pos = start;
+  let line = 2;
+  while (pos <= text.length) {
+    const end = text.indexOf('\n', pos);
+    const current = end < 0 ? text.slice(pos) : text.slice(pos, end);
+    if (current === '---' || current === '---\r') {
+      return {
+        frontmatter: text.slice(start, pos),
+        body: end < 0 ? '' : text.slice(end + 1),
+        frontmatterLine: 2,
+        bodyLine: line + 1,
+      };
+    }
+    if (end < 0) return null;
+    pos = end + 1;
+    line++;
+  }
+  return null;
+}
+
+export function joinFrontmatter(frontmatter: string, body: string): string {
+  return `---\n${frontmatter}---\n${body}`;
+}
+
+/** Marks the lines that sit inside a closed fenced code block (opener and closer included). */
+export function fencedLines(lines: string[]): boolean[] {
+  const inFence = new Array<boolean>(lines.length).fill(false);
+  let i = 0;
+  while (i < lines.length) {
+    const open = FENCE_OPEN.exec(lines[i]!);
+    if (open) {
+      const marker = open[1]!;
+      let j = i + 1;
+      for (; j < lines.length; j++) {
+        const close = FENCE_CLOSE.exec(lines[j]!);
+        if (close && close[1]![0] === marker[0] && close[1]!.length >= marker.length) break;
+      }
+      if (j < lines.length) {
+        for (let k = i; k <= j; k++) inFence[k] = true;
+        i = j + 1;
+        continue;
+      }
+    }
+    i++;
+  }
+  return inFence;
+}
+
+export function headingLevel(line: string): number {
+  const m = HEADING.exec(line);
+  return m ? m[1]!.length : 0;
+}
+
+export function headingText(line: string): string {
+  return line
+    .replace(/^ {0,3}#{1,6}(?:[ \t]+|$)/, '')
+    .replace(/[ \t]+#+[ \t]*$/, '')
+    .trim();
+}
+
+function escapable(maxLevel: number): RegExp {
+  return new RegExp(`^ {0,3}\\\\*(?:#{1,${maxLevel}}(?:[ \\t]|$))`);
+}
+
+function escapedMarker(maxLevel: number): RegExp {
+  return new RegExp(`^( {0,3})\\\\(\\\\*(?:#{1,${maxLevel}}(?:[ \\t]|$)|\`{3,}|~{3,}))`);
+}
+
+const ESCAPED_FENCE = /^ {0,3}\\+(?:`{3,}|~{3,})/;
+
+function insertBackslash(line: string): string {
+  const indent = /^ */.exec(line)![0].length;
+  return `${line.slice(0, indent)}\\${line.slice(indent)}`;
+}
+
+/**
+ * Escapes user text placed under a heading of level `maxLevel - 1` or deeper, so that no line of
+ * it reads back as a heading of level <= maxLevel or as an unclosed fence. With `fences` off, no
+ * line of it can open or close a fence at all (for text that is not at the start of a line).
+ * Reversed by unescapeText with the same arguments.
+ */
+export function escapeText(text: string, maxLevel: number, fences = true): string {
+  const lines = text.split('\n');
+  const inFence = fences ? fencedLines(lines) : lines.map(() => false);
+  const heading = escapable(maxLevel);
+  return lines
+    .map((line, i) => {
+      if (inFence[i]) return line;
+      if (heading.test(line) || ESCAPED_FENCE.test(line) || FENCE_OPEN.test(line)) return insertBackslash(line);
+      return line;
+    })
+    .join('\n');
+}
+
+export function unescapeText(text: string, maxLevel: number, fences = true): string {
+  const lines = text.split('\n');
+  const inFence = fences ? fencedLines(lines) : lines.map(() => false);
+  const marker = escapedMarker(maxLevel);
+  return lines.map((line, i) => (inFence[i] ? line : line.replace(marker, '$1$2'))).join('\n');
+}
+
+export interface Heading {
+  level: number;
+  text: string;
+  /** 0-based index into the lines of the text the outline was made from. */
+  index: number;
+}
+
+export function outline(lines: string[]): Heading[] {
+  const inFence = fencedLines(lines);
+  const out: Heading[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (inFence[i]) continue;
+    const level = headingLevel(lines[i]!);
+    if (level > 0) out.push({ level, text: headingText(lines[i]!), index: i });
+  }
+  return out;
+}
+
+export interface Section {
+  heading: Heading;
+  /** Lines between the heading and the next heading of the same or a higher level, trimmed of blank edges. */
+  content: string;
+  /** 0-based index of the first content line (after leading blank lines). */
+  contentIndex: number;
+  /** 0-based index where the section ends (the next heading of the same or a higher level, or the end). */
+  end: number;
+}
+
+/** Sections at exactly `level` inside lines[from, to): each runs until the next heading of level <= `level`. */
+export function sectionsAt(lines: string[], headings: Heading[], level: number, from = 0, to = lines.length): Section[] {
+  const inRange = headings.filter((h) => h.index >= from && h.index < to);
+  const out: Section[] = [];
+  for (let k = 0; k < inRange.length; k++) {
+    const h = inRange[k]!;
+    if (h.level !== level) continue;
+    let end = to;
+    for (let m = k + 1; m < inRange.length; m++) {
+      if (inRange[m]!.level <= level) {
+        end = inRange[m]!.index;
+        break;
+      }
+    }
+    let start = h.index + 1;
+    while (start < end && lines[start]!.trim() === '') start++;
+    let stop = end;
+    while (stop > start && lines[stop - 1]!.trim() === '') stop--;
+    out.push({ heading: h, content: lines.slice(start, stop).join('\n'), contentIndex: start, end });
+  }
+  return out;
+}
+
+/** Normalises text given by a user: LF line ends, no trailing spaces at the end, no blank edges. */
+export function normalizeText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').trimEnd();
+}

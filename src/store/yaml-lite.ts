@@ -1,0 +1,280 @@
+/**
+ * YAML for agentboard's own files: a deterministic emitter and a fast reader for exactly what the
+ * emitter writes. Anything the fast reader does not recognise (a hand edit with comments at the
+ * end of a line, block scalars, anchors…) goes to the full `yaml` parser, which stays the judge of
+ * meaning; the fast path exists because parsing 10,000 task blocks with the full parser takes a
+ * second, and must agree with it on everything it accepts (see test/unit/yaml-lite.test.ts).
+ */
+import { parseDocument, type Document } from 'yaml';
+
+export type Scalar = string | number | boolean | null;
+export type FlatMap = { [key: string]: Scalar };
+export type Value = Scalar | Scalar[] | FlatMap[] | FlatMap;
+export type YamlMap = { [key: string]: Value };
+
+export class YamlError extends Error {
+  constructor(
+    message: string,
+    readonly line: number,
+  ) {
+    super(message);
+  }
+}
+
+const RESERVED = /^(?:null|true|false|yes|no|on|off|y|n|~)$/i;
+const NUMBERISH = /^(?:[-+]?(?:\.\d+|\d+(?:\.\d*)?)(?:[eE][-+]?\d+)?|0x[0-9a-fA-F]+|0o[0-7]+|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const SAFE_PLAIN = /^[A-Za-z0-9_][A-Za-z0-9_./+-]*$/;
+const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z$/;
+const INT = /^-?(?:0|[1-9]\d{0,14})$/;
+const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+function plainString(s: string, inFlow: boolean): boolean {
+  if (RESERVED.test(s) || NUMBERISH.test(s)) return false;
+  return SAFE_PLAIN.test(s) || (!inFlow && TIMESTAMP.test(s));
+}
+
+function emitScalar(value: Scalar, inFlow = false): string {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`only safe integers are written to YAML, got ${value}`);
+    return String(value);
+  }
+  return plainString(value, inFlow) ? value : JSON.stringify(value);
+}
+
+function isFlatMapArray(value: unknown[]): value is FlatMap[] {
+  return value.length > 0 && value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
+}
+
+/** Writes a map in key order, one key per line; undefined values are left out. */
+export function emitYaml(map: Record<string, Value | undefined>): string {
+  let out = '';
+  for (const [key, value] of Object.entries(map)) {
+    if (value === undefined) continue;
+    if (!KEY.test(key)) throw new Error(`invalid YAML key ${key}`);
+    if (Array.isArray(value)) {
+      if (isFlatMapArray(value)) {
+        out += `${key}:\n`;
+        for (const item of value) {
+          let first = true;
+          for (const [k, v] of Object.entries(item)) {
+            if (v === undefined) continue;
+            out += `${first ? '  - ' : '    '}${k}: ${emitScalar(v)}\n`;
+            first = false;
+          }
+          if (first) throw new Error(`empty map in list ${key}`);
+        }
+      } else {
+        out += `${key}: [${(value as Scalar[]).map((v) => emitScalar(v, true)).join(', ')}]\n`;
+      }
+    } else if (value !== null && typeof value === 'object') {
+      out += `${key}:\n`;
+      for (const [k, v] of Object.entries(value)) {
+        if (v !== undefined) out += `  ${k}: ${emitScalar(v)}\n`;
+      }
+    } else {
+      out += `${key}: ${emitScalar(value)}\n`;
+    }
+  }
+  return out;
+}
+
+const BAIL = Symbol('bail');
+type Bail = typeof BAIL;
+
+function readPlain(s: string, inFlow: boolean): Scalar | Bail {
+  if (s === 'null' || s === '~') return null;
+  if (s === 'true') return true;
+  if (s === 'false') return false;
+  if (INT.test(s)) return Number(s);
+  return plainString(s, inFlow) ? s : BAIL;
+}
+
+function readScalar(raw: string): Scalar | Bail {
+  const s = raw.trimEnd();
+  if (s.startsWith('"')) {
+    if (s.length < 2 || !s.endsWith('"')) return BAIL;
+    try {
+      const v: unknown = JSON.parse(s);
+      return typeof v === 'string' ? v : BAIL;
+    } catch {
+      return BAIL;
+    }
+  }
+  return readPlain(s, false);
+}
+
+function readFlowList(raw: string): Scalar[] | Bail {
+  const s = raw.trimEnd();
+  if (!s.startsWith('[') || !s.endsWith(']')) return BAIL;
+  const body = s.slice(1, -1);
+  const items: Scalar[] = [];
+  let i = 0;
+  const skipSpaces = () => {
+    while (body[i] === ' ') i++;
+  };
+  skipSpaces();
+  if (i === body.length) return items;
+  while (i <= body.length) {
+    skipSpaces();
+    let item: Scalar | Bail;
+    if (body[i] === '"') {
+      let j = i + 1;
+      while (j < body.length && body[j] !== '"') j += body[j] === '\\' ? 2 : 1;
+      if (j >= body.length) return BAIL;
+      try {
+        item = JSON.parse(body.slice(i, j + 1)) as string;
+      } catch {
+        return BAIL;
+      }
+      i = j + 1;
+    } else {
+      let j = i;
+      while (j < body.length && body[j] !== ',') j++;
+      item = readPlain(body.slice(i, j).trimEnd(), true);
+      i = j;
+    }
+    if (item === BAIL) return BAIL;
+    items.push(item);
+    skipSpaces();
+    if (i === body.length) return items;
+    if (body[i] !== ',') return BAIL;
+    i++;
+  }
+  return BAIL;
+}
+
+function splitKey(line: string): [string, string] | Bail {
+  const colon = line.indexOf(':');
+  if (colon <= 0) return BAIL;
+  const key = line.slice(0, colon);
+  if (!KEY.test(key)) return BAIL;
+  const rest = line.slice(colon + 1);
+  if (rest.length > 0 && rest[0] !== ' ') return BAIL;
+  return [key, rest.trim()];
+}
+
+function isSkippable(line: string): boolean {
+  const t = line.trimStart();
+  return t === '' || t.startsWith('#');
+}
+
+/** The fast reader; returns BAIL for anything outside what emitYaml writes (plus full-line comments). */
+function fastParse(text: string): YamlMap | Bail {
+  const lines = text.split('\n');
+  const out: YamlMap = {};
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    if (isSkippable(line)) {
+      i++;
+      continue;
+    }
+    if (line.startsWith(' ') || line.startsWith('\t')) return BAIL;
+    const kv = splitKey(line);
+    if (kv === BAIL) return BAIL;
+    const [key, rest] = kv;
+    if (Object.prototype.hasOwnProperty.call(out, key)) return BAIL;
+    i++;
+    if (rest !== '') {
+      const value = rest.startsWith('[') ? readFlowList(rest) : readScalar(rest);
+      if (value === BAIL) return BAIL;
+      out[key] = value;
+      continue;
+    }
+    // A block: a list of scalars or flat maps ("  - "), or a flat map ("  k: v").
+    const list: (Scalar | FlatMap)[] = [];
+    let map: FlatMap | null = null;
+    let current: FlatMap | null = null;
+    while (i < lines.length && (lines[i]!.startsWith('  ') || isSkippable(lines[i]!))) {
+      const l = lines[i]!;
+      i++;
+      if (isSkippable(l)) continue;
+      if (l.startsWith('  - ')) {
+        if (map) return BAIL;
+        const item = l.slice(4);
+        const inner = splitKey(item);
+        if (inner !== BAIL && !item.startsWith('"')) {
+          const v = readScalar(inner[1]);
+          if (v === BAIL || inner[1] === '') return BAIL;
+          current = { [inner[0]]: v };
+          list.push(current);
+        } else {
+          const v = readScalar(item);
+          if (v === BAIL) return BAIL;
+          current = null;
+          list.push(v);
+        }
+      } else if (l.startsWith('    ') && current) {
+        const inner = splitKey(l.slice(4));
+        if (inner === BAIL || inner[1] === '' || Object.prototype.hasOwnProperty.call(current, inner[0])) return BAIL;
+        const v = readScalar(inner[1]);
+        if (v === BAIL) return BAIL;
+        current[inner[0]] = v;
+      } else if (!l.startsWith('   ') && list.length === 0) {
+        const inner = splitKey(l.slice(2));
+        if (inner === BAIL || inner[1] === '') return BAIL;
+        map ??= {};
+        if (Object.prototype.hasOwnProperty.call(map, inner[0])) return BAIL;
+        const v = readScalar(inner[1]);
+        if (v === BAIL) return BAIL;
+        map[inner[0]] = v;
+      } else {
+        return BAIL;
+      }
+    }
+    if (map) out[key] = map;
+    else if (list.length === 0) out[key] = null;
+    else if (list.every((v) => typeof v === 'object' && v !== null)) out[key] = list as FlatMap[];
+    else if (list.every((v) => typeof v !== 'object' || v === null)) out[key] = list as Scalar[];
+    else return BAIL;
+  }
+  return out;
+}
+
+const MAX_ALIASES = 20;
+
+/** Parses a YAML map; throws YamlError with a 1-based line number relative to `text`. */
+export function parseYaml(text: string): YamlMap {
+  const fast = fastParse(text);
+  if (fast !== BAIL) return fast;
+  return slowParse(text);
+}
+
+/** The full parser, exported for tests that prove the fast path agrees with it. */
+export function slowParse(text: string): YamlMap {
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+  } catch (err) {
+    throw new YamlError(`unreadable YAML (${(err as Error).message})`, 1);
+  }
+  const first = doc.errors[0] ?? doc.warnings[0];
+  if (first) {
+    const line = lineOf(text, first.pos[0]);
+    throw new YamlError(first.message.split('\n')[0]!, line);
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIASES });
+  } catch (err) {
+    throw new YamlError(`YAML refused: ${(err as Error).message.split('\n')[0]}`, 1);
+  }
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw new YamlError('expected "key: value" lines', 1);
+  return value as YamlMap;
+}
+
+function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+/** 1-based line of the first line that starts with "key:" (for findings about a field). */
+export function lineOfKey(text: string, key: string): number | undefined {
+  const lines = text.split('\n');
+  const idx = lines.findIndex((l) => l.startsWith(`${key}:`));
+  return idx < 0 ? undefined : idx + 1;
+}
