@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { OPERATIONS } from '../ops/index.js';
@@ -172,8 +172,9 @@ function commandFor(program: Command, path: string, parents: Map<string, Command
   return parent.command(words[words.length - 1]!);
 }
 
-function build(onRun: (run: Run) => void, extra: (program: Command) => void): Command {
+function build(onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
   const program = new Command('agentboard')
+    .configureOutput(output)
     .description('A git-native board where people and AI coding agents plan and ship changes together.')
     .version(VERSION, '-V, --version')
     .option('--root <dir>', 'the repository root holding agentd/ (default: the nearest folder above that has one)')
@@ -191,11 +192,11 @@ function build(onRun: (run: Run) => void, extra: (program: Command) => void): Co
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
     const longest = positionalNames(byArity[byArity.length - 1]!);
     const shortestRequired = positionalNames(byArity[0]!).filter((p) => !p.optional).length;
+    // Arguments are optional to commander: the same fields may come from --input or --from instead.
     longest.forEach((p, i) => {
       const names = [...new Set(byArity.map((o) => positionalNames(o)[i]?.name).filter(Boolean))].join('|');
       const variadic = i === longest.length - 1 && (p.name === 'text' || p.name === 'answer');
-      const label = `${names}${variadic ? '...' : ''}`;
-      cmd.argument(i < shortestRequired ? `<${label}>` : `[${label}]`);
+      cmd.argument(`[${names}${variadic ? '...' : ''}]`, i < shortestRequired ? 'required' : 'optional');
     });
     addFlags(cmd, ops);
     cmd.action((...args: unknown[]) => {
@@ -204,7 +205,16 @@ function build(onRun: (run: Run) => void, extra: (program: Command) => void): Co
       const given = positionals.filter((v) => v !== undefined).length;
       const op = byArity.find((o) => positionalNames(o).length >= given && positionalNames(o).filter((p) => !p.optional).length <= given) ?? byArity[0]!;
       const globals = command.optsWithGlobals() as GlobalOptions;
-      onRun({ op, root: globals.root, input: () => assembleInput(op, positionals, command.opts(), globals) });
+      onRun({
+        op,
+        root: globals.root,
+        input: () => {
+          const input = assembleInput(op, positionals, command.opts(), globals);
+          const missing = positionalNames(op).find((p) => !p.optional && input[p.name] === undefined);
+          if (missing) fail('USAGE', `Missing required argument '${missing.name}'.`, `Run \`agentboard ${op.cli.command} --help\` to see its arguments.`);
+          return input;
+        },
+      });
     });
   }
   extra(program);
@@ -237,12 +247,8 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
         });
     },
+    { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
-  program.configureOutput({
-    writeOut: (t) => io.out(t),
-    writeErr: (t) => (wantsJson ? undefined : io.err(t)),
-    outputError: () => undefined,
-  });
   const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
     const message = resolveOpRefs(payload.message, cliSpelling);
     const next = resolveOpRefs(payload.next_step, cliSpelling);

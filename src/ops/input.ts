@@ -28,7 +28,7 @@ function describe(issue: z.core.$ZodIssue): string {
     case 'invalid_union':
       return `${at} is not in any accepted form`;
     default:
-      return `${at} ${issue.message}`;
+      return `${at}: ${issue.message}`;
   }
 }
 

@@ -192,7 +192,7 @@ export const addTask = defineOp({
   access: 'agent',
   input: z.strictObject({ agent_id: Actor, change_id: ChangeId, id: LocalTaskId.optional().describe('Task id within the change; the next free T<n> when left out.'), ...TaskPlanFields }),
   output: TaskResult,
-  cli: { command: 'task add', args: ['change_id'] },
+  cli: { command: 'task add', args: ['change_id'], flags: { files: 'file' } },
   tool: {
     name: 'agentboard_add_task',
     title: 'Add a task',
@@ -260,7 +260,7 @@ export const updateTask = defineOp({
       message: 'give at least one field to change (title, description, priority, depends, skills, files, requirements or status)',
     }),
   output: TaskResult,
-  cli: { command: 'task update', args: ['task_id'] },
+  cli: { command: 'task update', args: ['task_id'], flags: { files: 'file' } },
   tool: {
     name: 'agentboard_update_task',
     title: 'Update a task',

@@ -42,7 +42,8 @@ function feedback(items: Data[] | undefined, title = 'Feedback to address'): str
 
 function taskBlock(t: Data): string {
   let out = `${t.task_id}  [${t.status}] ${t.title}\n`;
-  out += `  priority ${t.priority}${t.assignee ? ` · held by ${t.assignee}` : ''}${t.progress !== null ? ` · ${t.progress}%` : ''}${t.ready ? ' · ready' : ''}\n`;
+  const who = t.assignee ? ` · ${t.status === 'done' ? 'done by' : 'held by'} ${t.assignee}` : '';
+  out += `  priority ${t.priority}${who}${t.progress !== null && t.status !== 'done' ? ` · ${t.progress}%` : ''}${t.ready ? ' · ready' : ''}\n`;
   if (t.depends?.length) out += `  depends on: ${t.depends.join(', ')}\n`;
   if (t.files?.length) out += `  files: ${t.files.map((f: Data) => `${f.path} (${f.action})`).join(', ')}\n`;
   if (t.skills?.length) out += `  skills: ${t.skills.join(', ')}\n`;
@@ -95,9 +96,13 @@ function statusBoard(d: Data): string {
   const waits: string[] = [
     ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with {op:input.answer}; default at ${i.expires_at}: ${i.default_action})`),
     ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with {op:task.approve} / {op:task.reject})`),
-    ...d.awaiting_decision.map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' (blocks the next phase)' : ''}${w.review_requested ? ' (with reviewers)' : ''}`),
+    ...d.awaiting_decision
+      .filter((w: Data) => w.blocking || w.review_requested)
+      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} ({op:document.approve} / {op:document.reject})`),
   ];
+  const optional = d.awaiting_decision.filter((w: Data) => !w.blocking && !w.review_requested).length;
   if (waits.length) out += `\nWaiting on people\n${waits.join('\n')}\n`;
+  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected ({op:document.list} awaiting decision).\n`;
   if (d.problems.length) out += `\nProblems\n${d.problems.map((f: Data) => `  ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`).join('\n')}\n`;
   return out;
 }

@@ -160,8 +160,13 @@ function isSkippable(line: string): boolean {
   return t === '' || t.startsWith('#');
 }
 
-/** The fast reader; returns BAIL for anything outside what emitYaml writes (plus full-line comments). */
-function fastParse(text: string): YamlMap | Bail {
+/** The fast reader; null for anything outside what emitYaml writes (plus full-line comments). */
+export function fastParse(text: string): YamlMap | null {
+  const out = fastParseOrBail(text);
+  return out === BAIL ? null : out;
+}
+
+function fastParseOrBail(text: string): YamlMap | Bail {
   const lines = text.split('\n');
   const out: YamlMap = {};
   let i = 0;
@@ -237,9 +242,7 @@ const MAX_ALIASES = 20;
 
 /** Parses a YAML map; throws YamlError with a 1-based line number relative to `text`. */
 export function parseYaml(text: string): YamlMap {
-  const fast = fastParse(text);
-  if (fast !== BAIL) return fast;
-  return slowParse(text);
+  return fastParse(text) ?? slowParse(text);
 }
 
 /** The full parser, exported for tests that prove the fast path agrees with it. */

@@ -1,0 +1,194 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, newBoard, ok, read, SEEDS, SPEC_MD, tempDir, WHY, write } from '../helpers.js';
+
+const NOTES = ['--notes', 'No additional notes: straightforward document, nothing unexpected.'];
+
+describe('init', () => {
+  it('creates the board, and a second run changes nothing and says so', () => {
+    const dir = tempDir();
+    const first = ok(dir, ['init']);
+    expect(first.already_initialized).toBe(false);
+    expect(first.created).toEqual(['agentd/', 'agentd/changes/', 'agentd/config.yaml', 'agentd/.gitignore']);
+    expect(read(dir, 'agentd/config.yaml')).toContain('# Phases whose document a person must approve');
+    expect(read(dir, 'agentd/.gitignore')).toContain('.runtime/');
+    const before = readFileSync(join(dir, 'agentd/config.yaml'));
+    const second = cli(dir, ['init']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('nothing changed');
+    expect(readFileSync(join(dir, 'agentd/config.yaml'))).toEqual(before);
+  });
+
+  it('is found from a subfolder, like git', () => {
+    const dir = newBoard();
+    write(dir, 'placeholder', '');
+    const r = cli(join(dir, 'agentd', 'changes'), ['status', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json.ok).toBe(true);
+  });
+
+  it('says what to do when there is no board', () => {
+    const r = cli(tempDir(), ['status', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('BOARD_NOT_FOUND');
+    expect(r.json.error.next_step).toContain('agentboard init');
+  });
+});
+
+describe('a change from proposal to archive', () => {
+  it('runs every phase in order, with the files on disk', () => {
+    const dir = newBoard();
+    const created = ok(dir, ['new', 'fix-workflow-bugs', '--as', 'claude', '--title', 'Fix workflow bugs']);
+    expect(created).toEqual({ change_id: 'fix-workflow-bugs', phase: 'proposal', file: 'agentd/changes/fix-workflow-bugs/proposal.md', created: true });
+    expect(read(dir, 'agentd/changes/fix-workflow-bugs/proposal.md')).toMatch(/^---\nid: fix-workflow-bugs\/proposal\nchange_id: fix-workflow-bugs\ntype: proposal\nstatus: template\n/);
+
+    const proposal = ok(dir, ['propose', 'fix-workflow-bugs', '--as', 'claude', '--why', WHY, '--what-changes', 'Add create_review.', '--impact', 'Reviews become structured.', ...NOTES]);
+    expect(proposal).toMatchObject({ document: 'proposal', status: 'submitted', revision: 1, author: 'claude', phase: 'spec' });
+
+    const spec = ok(dir, ['spec', 'fix-workflow-bugs', '--as', 'claude', '--from', write(dir, 'spec.md', SPEC_MD), ...NOTES]);
+    expect(spec).toMatchObject({ document: 'spec', phase: 'tasks' });
+    const specFile = read(dir, 'agentd/changes/fix-workflow-bugs/spec.md');
+    expect(specFile).toContain('### R1: Claims\n\nThe board MUST hand a task to at most one agent.');
+    expect(specFile).toContain('- **WHEN** two agents ask for work at the same moment');
+
+    const tasks = ok(dir, ['tasks', 'fix-workflow-bugs', '--as', 'claude', '--input', write(dir, 't.json', JSON.stringify({ tasks: [{ title: 'Add create_review', files: [{ path: 'src/review.ts', action: 'create' }] }, { title: 'Wire it', depends: ['T1'] }], notes: 'Two steps.' }))]);
+    expect(tasks.task_ids).toEqual(['fix-workflow-bugs/T1', 'fix-workflow-bugs/T2']);
+    // seed 001: tasks.md frontmatter holds id and change_id
+    const tasksFile = read(dir, 'agentd/changes/fix-workflow-bugs/tasks.md');
+    expect(tasksFile).toMatch(/^---\nid: fix-workflow-bugs\/tasks\nchange_id: fix-workflow-bugs\n/);
+    expect(tasksFile).toContain('## T2: Wire it\n\n```yaml\nstatus: todo\npriority: medium\ndepends: [T1]\n```');
+
+    // review is refused until the tasks exist (they do) — now do the work
+    ok(dir, ['task', 'done', 'fix-workflow-bugs/T1', '--as', 'codex']);
+    ok(dir, ['task', 'done', 'fix-workflow-bugs/T2', '--as', 'codex']);
+
+    const archiveEarly = cli(dir, ['archive', 'fix-workflow-bugs', '--json']);
+    expect(archiveEarly.code).toBe(1);
+    expect(archiveEarly.json.error.code).toBe('ARCHIVE_REFUSED');
+
+    const review = ok(dir, ['review', 'fix-workflow-bugs', '--as', 'codex', '--input', write(dir, 'r.json', JSON.stringify({
+      verdict: 'NEEDS_FIX',
+      summary: 'Two problems.',
+      issues: [
+        { title: 'Missing null check', severity: 'High', description: 'create_review crashes without issues.' },
+        { title: 'Typo', severity: 'Low', description: 'A typo in the help.' },
+        { title: 'Slow path', severity: 'Medium', description: 'Reads twice.' },
+      ],
+      notes: 'Reviewed against the spec.',
+    }))]);
+    expect(review).toMatchObject({ round: 1, verdict: 'NEEDS_FIX', phase: 'review' });
+    // seed 001: a REVIEW.md with a Verdict header and issues by severity
+    const reviewFile = read(dir, 'agentd/changes/fix-workflow-bugs/REVIEW.md');
+    expect(reviewFile).toContain('\n# Verdict: NEEDS_FIX\n');
+    const high = reviewFile.indexOf('### High\n\n#### Missing null check');
+    const medium = reviewFile.indexOf('### Medium\n\n#### Slow path');
+    const low = reviewFile.indexOf('### Low\n\n#### Typo');
+    expect(high).toBeGreaterThan(0);
+    expect(medium).toBeGreaterThan(high);
+    expect(low).toBeGreaterThan(medium);
+
+    const second = ok(dir, ['review', 'fix-workflow-bugs', '--as', 'codex', '--verdict', 'APPROVED', '--summary', 'All fixed.', ...NOTES]);
+    expect(second).toMatchObject({ round: 2, verdict: 'APPROVED', phase: 'done' });
+    const both = read(dir, 'agentd/changes/fix-workflow-bugs/REVIEW.md');
+    expect(both.indexOf('# Verdict: APPROVED')).toBeLessThan(both.indexOf('# Round 1: NEEDS_FIX'));
+    expect(both).toContain('#### Missing null check');
+
+    expect(ok(dir, ['validate', '--all']).valid).toBe(true);
+    const archived = ok(dir, ['archive', 'fix-workflow-bugs']);
+    expect(archived.archived_to).toMatch(/^agentd\/archive\/\d{4}-\d\d-\d\d-fix-workflow-bugs$/);
+    expect(existsSync(join(dir, archived.archived_to, 'REVIEW.md'))).toBe(true);
+    expect(existsSync(join(dir, 'agentd/changes/fix-workflow-bugs'))).toBe(false);
+    const log = ok(dir, ['log', '--change-id', 'fix-workflow-bugs', '--limit', '100']);
+    expect(log.entries[0]).toMatchObject({ action: 'change.archive', actor: 'human:tester' });
+    expect(log.entries.map((e: any) => e.actor)).toContain('claude');
+  });
+});
+
+describe('the gates', () => {
+  it('refuse the spec before the proposal, naming the step and the command', () => {
+    const dir = newBoard();
+    ok(dir, ['new', 'gated', '--as', 'claude']);
+    const r = cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('PHASE_NOT_READY');
+    expect(r.json.error.message).toContain('proposal has not been submitted');
+    expect(r.json.error.next_step).toContain('agentboard propose');
+    expect(existsSync(join(dir, 'agentd/changes/gated/spec.md'))).toBe(false);
+  });
+
+  it('refuse tasks before the spec and review before tasks', () => {
+    const dir = newBoard();
+    ok(dir, ['propose', 'gated', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const tasks = cli(dir, ['tasks', 'gated', '--as', 'claude', '--input', write(dir, 't.json', JSON.stringify({ tasks: [{ title: 'a' }], notes: 'n' })), '--json']);
+    expect(tasks.json.error).toMatchObject({ code: 'PHASE_NOT_READY' });
+    expect(tasks.json.error.next_step).toContain('agentboard spec');
+    const review = cli(dir, ['review', 'gated', '--as', 'claude', '--verdict', 'APPROVED', '--summary', 's', ...NOTES, '--json']);
+    expect(review.json.error.code).toBe('PHASE_NOT_READY');
+  });
+
+  it('wait for a person when config.yaml requires approval', () => {
+    const dir = newBoard();
+    write(dir, 'agentd/config.yaml', 'require_approval: [proposal]\n');
+    ok(dir, ['propose', 'gated', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const early = cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
+    expect(early.json.error.code).toBe('PHASE_NOT_READY');
+    expect(early.json.error.message).toContain('approve the proposal');
+    expect(ok(dir, ['approve', 'gated', 'proposal']).status).toBe('approved');
+    expect(ok(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES]).status).toBe('submitted');
+  });
+});
+
+describe('seed 001 acceptance', () => {
+  it('refuses a spec whose overview is under 50 characters, and writes no spec file', () => {
+    const dir = newBoard();
+    ok(dir, ['propose', 'short', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const input = { change_id: 'short', agent_id: 'codex', overview: 'Too short.', requirements: [{ id: 'R1', title: 't', text: 'It MUST.' }], scenarios: [{ name: 's', when: 'w', then: 't' }], notes: 'n' };
+    const r = cli(dir, ['spec', '--input', '-', '--json'], { stdin: JSON.stringify(input) });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('INVALID_INPUT');
+    expect(r.json.error.message).toContain('overview needs at least 50 characters (got 10)');
+    expect(existsSync(join(dir, 'agentd/changes/short/spec.md'))).toBe(false);
+  });
+
+  it('accepts seed 001 itself as a spec', () => {
+    const dir = newBoard();
+    ok(dir, ['propose', 'mcp-spec-tooling', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const r = ok(dir, ['spec', 'mcp-spec-tooling', '--as', 'claude', '--from', join(SEEDS, '001_513c0d054246ab25.txt'), ...NOTES]);
+    expect(r.warnings).toEqual([]);
+    const file = read(dir, 'agentd/changes/mcp-spec-tooling/spec.md');
+    expect(file).toContain('# Specification: MCP Specification Tooling');
+    expect(file).toContain('### MS-R4: Validation of Tool Inputs');
+    const shown = ok(dir, ['show', 'mcp-spec-tooling', 'spec']);
+    expect(shown.content.requirements).toHaveLength(4);
+    expect(shown.markdown).toBe(file);
+  });
+});
+
+describe('the document lifecycle', () => {
+  it('locks a submitted document against agents with seed 000 wording, keeps rejection feedback', () => {
+    const dir = newBoard();
+    ok(dir, ['propose', 'life', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const again = cli(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x2', '--impact', 'y', ...NOTES, '--json']);
+    expect(again.code).toBe(1);
+    expect(again.json.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.' });
+    expect(again.json.error.next_step).toContain('agentboard next');
+
+    const agentApprove = cli(dir, ['approve', 'life', 'proposal', '--as', 'claude', '--json']);
+    expect(agentApprove.json.error.code).toBe('HUMAN_ONLY');
+
+    ok(dir, ['reject', 'life', 'proposal', '--feedback', 'Say who is affected.']);
+    const doc = ok(dir, ['show', 'life', 'proposal']);
+    expect(doc.status).toBe('rejected');
+    expect(doc.feedback).toEqual([{ author: 'human:tester', at: expect.any(String), text: 'Say who is affected.' }]);
+    const resubmitted = ok(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x', '--impact', 'Reviewers and agents.', '--notes', 'Addressed rejection feedback: named who is affected.']);
+    expect(resubmitted).toMatchObject({ status: 'submitted', revision: 2, author: 'gemini' });
+    expect(resubmitted.feedback[0].text).toBe('Say who is affected.');
+    ok(dir, ['approve', 'life', 'proposal']);
+    const late = cli(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES, '--json']);
+    expect(late.json.error).toMatchObject({ code: 'DOCUMENT_APPROVED', message: 'This proposal has already been approved.' });
+    // approve only changed the frontmatter: the body is byte-identical
+    const file = read(dir, 'agentd/changes/life/proposal.md');
+    expect(file.split('\n---\n')[1]).toBe(doc.markdown.split('\n---\n')[1]!.replace('x\n\n## Impact\n\ny', 'x\n\n## Impact\n\nReviewers and agents.'));
+  });
+});

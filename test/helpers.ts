@@ -1,0 +1,134 @@
+/** Shared helpers: temporary boards, the real CLI as a child process, and folder snapshots. */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '..');
+export const BIN = join(ROOT, 'bin', 'agentboard.js');
+export const SEEDS = resolve(ROOT, '..', 'shared', 'seeds');
+
+export function tempDir(prefix = 'agentboard-test-'): string {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** The environment every child gets: no git identity, so the default actor is human:tester. */
+export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const home = tempDir('agentboard-home-');
+  return { PATH: process.env.PATH ?? '', HOME: home, USER: 'tester', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'gitconfig'), ...extra };
+}
+
+const ENV = childEnv();
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON when it is JSON, else undefined. */
+  json: any;
+}
+
+function parse(stdout: string): any {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+}
+
+export function cli(cwd: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): CliResult {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    input: options.stdin,
+    encoding: 'utf8',
+    env: { ...ENV, ...options.env },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: parse(r.stdout) };
+}
+
+export function cliAsync(cwd: string, args: string[], options: { env?: Record<string, string> } = {}): Promise<CliResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...ENV, ...options.env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr, json: parse(stdout) }));
+  });
+}
+
+/** Runs a --json command and returns its data, failing loudly when it did not succeed. */
+export function ok(cwd: string, args: string[], options?: { stdin?: string }): any {
+  const r = cli(cwd, [...args, '--json'], options);
+  if (r.code !== 0 || !r.json?.ok) throw new Error(`agentboard ${args.join(' ')} failed (${r.code}): ${r.stdout}${r.stderr}`);
+  return r.json.data;
+}
+
+export function newBoard(): string {
+  const dir = tempDir();
+  ok(dir, ['init']);
+  return dir;
+}
+
+/** Every file under dir with a hash of its bytes: two equal snapshots mean nothing changed. */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) {
+        out[`${relative(dir, p)}/`] = 'dir';
+        walk(p);
+      } else out[relative(dir, p)] = createHash('sha256').update(readFileSync(p)).digest('hex');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export function write(dir: string, name: string, content: string): string {
+  const p = join(dir, name);
+  writeFileSync(p, content);
+  return p;
+}
+
+export function read(dir: string, name: string): string {
+  return readFileSync(join(dir, name), 'utf8');
+}
+
+export const WHY = 'Agents and people need one place to see who works on what, so that no work is done twice.';
+
+export const SPEC_MD = `# Specification: Task board
+
+## Overview
+
+The board keeps the tasks of a change and hands each one to exactly one agent at a time.
+
+## Requirements
+
+### R1: Claims
+
+The board MUST hand a task to at most one agent.
+
+### R2: Attribution
+
+Every change SHALL record who made it.
+
+## Acceptance Criteria
+
+### Scenario: Two agents ask at once
+
+- **GIVEN** one ready task
+- **WHEN** two agents ask for work at the same moment
+- **THEN** exactly one of them gets the task
+`;
+
+/** Brings a change through proposal and spec, and writes the given tasks. */
+export function changeWithTasks(dir: string, changeId: string, tasks: object[], actor = 'planner'): void {
+  ok(dir, ['propose', changeId, '--as', actor, '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'No additional notes.']);
+  ok(dir, ['spec', changeId, '--as', actor, '--from', write(dir, `${changeId}-spec.md`, SPEC_MD), '--notes', 'No additional notes.']);
+  ok(dir, ['tasks', changeId, '--as', actor, '--input', write(dir, `${changeId}-tasks.json`, JSON.stringify({ tasks, notes: 'No additional notes.' }))]);
+}

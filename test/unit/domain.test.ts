@@ -1,0 +1,158 @@
+import { describe, expect, it } from 'vitest';
+import { AgentboardError } from '../../src/errors.js';
+import { FindingSink } from '../../src/domain/findings.js';
+import { changeIdProblem, parseTaskRef } from '../../src/domain/ids.js';
+import { DOCUMENT_MOVES, movesFrom, SESSION_MOVES, SESSION_STATUSES } from '../../src/domain/lifecycle.js';
+import type { Task } from '../../src/domain/model.js';
+import { ownTaskInProgress, selectTask, type WorkPool } from '../../src/domain/next-task.js';
+import { derivePhase } from '../../src/domain/phase.js';
+import { emptyRuntime } from '../../src/domain/records.js';
+import { dependencyCycles, specRules } from '../../src/domain/rules.js';
+import { expireInputs, moveSession } from '../../src/domain/sessions.js';
+import { moveTask } from '../../src/domain/task-moves.js';
+
+function task(id: string, extra: Partial<Task> = {}): Task {
+  return { id, title: id, description: '', status: 'todo', priority: 'medium', depends: [], skills: [], requirements: [], files: [], blockers: [], feedback: [], notes: [], ...extra };
+}
+
+describe('change ids', () => {
+  it.each(['..', '../x', 'a/b', 'a\\b', 'Upper-case', 'has space', '', 'ab', 'x'.repeat(65), '-lead', 'trail-', 'dou--ble'])('refuses %j', (id) => {
+    expect(changeIdProblem(id)).not.toBeNull();
+  });
+  it.each(['add-auth', 'fix-workflow-bugs', 'v2-api', 'abc'])('accepts %j', (id) => {
+    expect(changeIdProblem(id)).toBeNull();
+  });
+  it('parses board-wide task ids', () => {
+    expect(parseTaskRef('fix-workflow-bugs/T2')).toEqual({ changeId: 'fix-workflow-bugs', taskId: 'T2' });
+    expect(typeof parseTaskRef('T2')).toBe('string');
+    expect(typeof parseTaskRef('../T2')).toBe('string');
+  });
+});
+
+describe('document lifecycle (seed 000)', () => {
+  it('lets agents submit templates and rejected documents, never approve', () => {
+    expect(movesFrom(DOCUMENT_MOVES, 'template', 'agent')).toEqual(['submitted']);
+    expect(movesFrom(DOCUMENT_MOVES, 'rejected', 'agent')).toEqual(['submitted']);
+    expect(movesFrom(DOCUMENT_MOVES, 'submitted', 'agent')).toEqual([]);
+    expect(movesFrom(DOCUMENT_MOVES, 'submitted', 'reviewer')).toEqual(['submitted']);
+    expect(movesFrom(DOCUMENT_MOVES, 'submitted', 'human').sort()).toEqual(['approved', 'rejected', 'submitted']);
+    expect(movesFrom(DOCUMENT_MOVES, 'approved', 'human')).toEqual([]);
+  });
+});
+
+describe('task moves', () => {
+  it('records the claim, and refuses what the table does not allow with the allowed moves', () => {
+    const t = task('T1');
+    moveTask(t, 'c/T1', 'in_progress', 'codex', 'agent', 'now');
+    expect(t).toMatchObject({ status: 'in_progress', assignee: 'codex', claimed_at: 'now' });
+    try {
+      moveTask(t, 'c/T1', 'todo', 'codex', 'agent', 'now');
+      expect.unreachable();
+    } catch (err) {
+      expect((err as AgentboardError).code).toBe('INVALID_TRANSITION');
+      expect((err as AgentboardError).nextStep).toContain('done');
+    }
+    moveTask(t, 'c/T1', 'todo', 'human:ann', 'human', 'later');
+    expect(t.assignee).toBeUndefined();
+    expect(t.status).toBe('todo');
+  });
+});
+
+describe('next task selection', () => {
+  const pool = (tasks: Task[], open = true): WorkPool => ({ changeId: 'c', tasks, open });
+
+  it('gives the highest priority ready task, preferring the agent skills among equals', () => {
+    const pools = [pool([task('T1', { priority: 'low' }), task('T2', { priority: 'high' }), task('T3', { priority: 'high', skills: ['sql'] })])];
+    expect(selectTask([], pools)).toMatchObject({ kind: 'claim', task: { id: 'T2' } });
+    expect(selectTask(['SQL'], pools)).toMatchObject({ kind: 'claim', task: { id: 'T3' } });
+  });
+
+  it('skips held tasks and tasks waiting on dependencies, and counts why', () => {
+    const pools = [pool([task('T1', { status: 'in_progress', assignee: 'a' }), task('T2', { depends: ['T1'] }), task('T3', { status: 'in_review', assignee: 'b' }), task('T4', { status: 'blocked', assignee: 'c' })])];
+    expect(selectTask([], pools)).toEqual({ kind: 'none', reasons: { held_by_others: 1, waiting_on_dependencies: 1, in_review: 1, blocked: 1, awaiting_approval: 0 } });
+  });
+
+  it('does not hand out tasks of a list waiting for approval', () => {
+    expect(selectTask([], [pool([task('T1')], false)])).toMatchObject({ kind: 'none', reasons: { awaiting_approval: 1 } });
+  });
+
+  it('gives an agent its own task in progress back first', () => {
+    const pools = [pool([task('T1', { priority: 'urgent' }), task('T2', { status: 'in_progress', assignee: 'me' })])];
+    expect(ownTaskInProgress('me', pools)?.task.id).toBe('T2');
+    expect(ownTaskInProgress('other', pools)).toBeNull();
+  });
+});
+
+describe('workflow sessions (seed 002)', () => {
+  it('allows exactly the table', () => {
+    const allowed: Record<string, string[]> = {
+      started: ['working'],
+      working: ['awaiting_input', 'blocked', 'awaiting_review', 'completed'],
+      awaiting_input: ['working'],
+      blocked: ['working'],
+      awaiting_review: ['working', 'completed'],
+      completed: [],
+    };
+    expect(SESSION_MOVES).toEqual(allowed);
+    for (const from of SESSION_STATUSES) {
+      for (const to of SESSION_STATUSES) {
+        if (from === to || (from === 'completed' && to === 'working')) continue;
+        const data = emptyRuntime();
+        data.sessions.a = { agent_id: 'a', number: 1, status: from, updated_at: 't', history: [] };
+        const attempt = () => moveSession(data, 'a', to, 't');
+        if (allowed[from]!.includes(to)) expect(attempt).not.toThrow();
+        else expect(attempt).toThrow(AgentboardError);
+      }
+    }
+  });
+
+  it('opens a new session when a completed agent reports working', () => {
+    const data = emptyRuntime();
+    moveSession(data, 'a', 'working', 't1');
+    moveSession(data, 'a', 'completed', 't2');
+    const s = moveSession(data, 'a', 'working', 't3');
+    expect(s.number).toBe(2);
+    expect(s.status).toBe('working');
+  });
+
+  it('resolves an unanswered question to its default action at its deadline', () => {
+    const data = emptyRuntime();
+    moveSession(data, 'a', 'working', 't');
+    moveSession(data, 'a', 'awaiting_input', 't');
+    data.inputs['input-1'] = { id: 'input-1', agent_id: 'a', question: 'q', options: [], default_action: 'go on', timeout_minutes: 1, created_at: '2026-01-01T00:00:00.000Z', expires_at: '2026-01-01T00:01:00.000Z', status: 'open' };
+    data.sessions.a!.input_id = 'input-1';
+    expect(expireInputs(data, '2026-01-01T00:00:59.000Z')).toEqual([]);
+    expect(expireInputs(data, '2026-01-01T00:01:00.000Z')).toEqual(['input-1']);
+    expect(data.inputs['input-1']!.resolution).toEqual({ type: 'timeout', value: 'go on', by: 'agentboard', at: '2026-01-01T00:01:00.000Z' });
+    expect(data.sessions.a!.status).toBe('working');
+  });
+});
+
+describe('rules', () => {
+  it('finds dependency cycles', () => {
+    expect(dependencyCycles([task('A', { depends: ['B'] }), task('B', { depends: ['C'] }), task('C', { depends: ['A'] }), task('D')])).toEqual([['A', 'B', 'C']]);
+  });
+
+  it('requires MUST or SHALL, and only warns on lower case', () => {
+    const spec = (text: string) => ({ title: 't', overview: 'o'.repeat(60), requirements: [{ id: 'R1', title: 't', text }], scenarios: [{ name: 's', when: 'w', then: 't' }] });
+    const findings = (text: string) => {
+      const sink = new FindingSink('spec.md');
+      specRules(spec(text), sink);
+      return sink.findings.map((f) => `${f.level}:${f.rule}`);
+    };
+    expect(findings('It MUST work.')).toEqual([]);
+    expect(findings('It shall work.')).toEqual(['warning:spec.requirement.normative_case']);
+    expect(findings('It works.')).toEqual(['error:spec.requirement.normative']);
+  });
+
+  it('derives the phase from the documents', () => {
+    const none = { proposal: null, spec: null, tasks: null, review: null };
+    expect(derivePhase(none, []).phase).toBe('proposal');
+    const sub = { status: 'submitted' as const };
+    expect(derivePhase({ ...none, proposal: sub }, []).phase).toBe('spec');
+    expect(derivePhase({ ...none, proposal: sub }, ['proposal'])).toEqual({ phase: 'proposal', waiting_on: 'a person to approve the proposal' });
+    const tasks = { status: 'submitted' as const, tasks: [task('T1', { status: 'done' })] };
+    expect(derivePhase({ proposal: sub, spec: sub, tasks, review: null }, []).phase).toBe('review');
+    expect(derivePhase({ proposal: sub, spec: sub, tasks, review: { status: 'submitted', verdict: 'APPROVED' } }, []).phase).toBe('done');
+  });
+});

@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { emitYaml, fastParse, parseYaml, slowParse, YamlError } from '../../src/store/yaml-lite.js';
+import { HOSTILE_LINES, rng } from '../random.js';
+
+const STRINGS = [
+  '',
+  'plain',
+  'with space',
+  'T1',
+  '1.1',
+  '007',
+  '12',
+  '-3',
+  'true',
+  'False',
+  'null',
+  '~',
+  'yes',
+  '0x1F',
+  '.inf',
+  '1e5',
+  '2026-11-22T03:00:00.000Z',
+  'a: b',
+  'a #b',
+  '#comment',
+  '- dash',
+  '@at',
+  '`tick`',
+  '"quoted"',
+  "it's",
+  'line\nbreak',
+  'tab\there',
+  'ünïcödé',
+  '🎉',
+  'back\\slash',
+  '[x]',
+  '{x}',
+  'a,b',
+  ...HOSTILE_LINES,
+];
+
+describe('yaml-lite', () => {
+  it('reads back exactly what it writes, and agrees with the full YAML parser', () => {
+    const r = rng(1);
+    for (let i = 0; i < 500; i++) {
+      const map: Record<string, any> = {};
+      const keys = 1 + r.int(6);
+      for (let k = 0; k < keys; k++) {
+        const kind = r.int(6);
+        const key = `k${k}_${r.pick(['a', 'b', 'c'])}`;
+        if (kind === 0) map[key] = r.pick(STRINGS);
+        else if (kind === 1) map[key] = r.int(1000) - 500;
+        else if (kind === 2) map[key] = r.pick([true, false, null]);
+        else if (kind === 3) map[key] = Array.from({ length: r.int(4) }, () => r.pick(STRINGS));
+        else if (kind === 4) map[key] = Array.from({ length: 1 + r.int(3) }, () => ({ author: r.pick(STRINGS), at: r.pick(STRINGS), text: r.pick(STRINGS), n: r.int(9) }));
+        else map[key] = { inner: r.pick(STRINGS), count: r.int(50) };
+      }
+      const text = emitYaml(map);
+      expect(fastParse(text)).toEqual(map);
+      expect(slowParse(text)).toEqual(map);
+    }
+  });
+
+  it('takes the full parser for hand-written YAML it does not recognise', () => {
+    const text = 'title: hello # trailing comment\nbody: |\n  two\n  lines\nlist:\n  - a\n  - b\n';
+    expect(fastParse(text)).toBeNull();
+    expect(parseYaml(text)).toEqual({ title: 'hello', body: 'two\nlines\n', list: ['a', 'b'] });
+  });
+
+  it('skips full-line comments on the fast path', () => {
+    expect(fastParse('# a comment\nkey: value\n\n# another\nn: 3\n')).toEqual({ key: 'value', n: 3 });
+  });
+
+  it('reports the line of a YAML error', () => {
+    try {
+      parseYaml('a: 1\nb: [unclosed\nc: 3\n');
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(YamlError);
+      expect((err as YamlError).line).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it('refuses duplicate keys', () => {
+    expect(() => parseYaml('a: 1\na: 2\n')).toThrow(YamlError);
+  });
+
+  it('refuses a YAML bomb instead of expanding it', () => {
+    const bomb = [
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+      'f: [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
+    ].join('\n');
+    expect(() => parseYaml(bomb)).toThrow(YamlError);
+  });
+});
