@@ -23,7 +23,7 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   plugins: [raw],
-  minify: true,
+  minify: process.env.AGENTBOARD_BUILD_DEBUG !== "1",
   keepNames: true,
   legalComments: 'none',
   metafile: true,

@@ -52,10 +52,10 @@ function str(map: YamlMap, key: string): string | undefined {
   return typeof v === 'string' ? v : String(v);
 }
 
-export function readNotes(value: Value | undefined, key: string, sink: FindingSink, line?: number): Note[] {
+export function readNotes(value: Value | undefined, key: string, sink: FindingSink, lineOf: (key: string) => number | undefined): Note[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.some((v) => typeof v !== 'object' || v === null)) {
-    sink.error('frontmatter.list', `"${key}" must be a list of entries with author, at and text`, `rewrite "${key}" as a YAML list of maps`, line);
+    sink.error('frontmatter.list', `"${key}" must be a list of entries with author, at and text`, `rewrite "${key}" as a YAML list of maps`, lineOf(key));
     return [];
   }
   return (value as FlatMap[]).map((n) => ({ author: String(n.author ?? ''), at: String(n.at ?? ''), text: String(n.text ?? '') }));
@@ -103,8 +103,8 @@ export function readMeta(yamlText: string, sink: FindingSink, expectedType?: Doc
     updated: str(map, 'updated') ?? '',
     author: str(map, 'author') ?? '',
     revision,
-    notes: readNotes(map.notes, 'notes', sink, line('notes')),
-    feedback: readNotes(map.feedback, 'feedback', sink, line('feedback')),
+    notes: readNotes(map.notes, 'notes', sink, line),
+    feedback: readNotes(map.feedback, 'feedback', sink, line),
   };
   for (const key of ['title', 'assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'] as const) {
     const v = str(map, key);

@@ -2,7 +2,7 @@
 import type { FindingSink } from '../domain/findings.js';
 import type { Proposal } from '../domain/model.js';
 import { readBlock, sectionKey, writeBlock } from './blocks.js';
-import { outline, sectionsAt } from './markdown.js';
+import { outline, sectionsAt, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 
@@ -29,7 +29,7 @@ export function renderProposalBody(p: Proposal, template = false): string {
 export type ProposalLines = Partial<Record<keyof Proposal, number>>;
 
 export function parseProposalBody(body: string, sink: FindingSink): { proposal: Proposal; lines: ProposalLines } {
-  const lines = body.split('\n');
+  const lines = new TextLines(body);
   const heads = outline(lines);
   const h1 = heads.find((h) => h.level === 1);
   const title = h1 ? h1.text.replace(/^(?:proposal|change)\s*:\s*/i, '') : '';

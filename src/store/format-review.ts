@@ -7,7 +7,7 @@
 import type { FindingSink } from '../domain/findings.js';
 import { SEVERITIES, VERDICTS, type ReviewIssue, type ReviewRound, type Severity, type Verdict } from '../domain/model.js';
 import { readBlock, sectionKey, writeBlock } from './blocks.js';
-import { outline, sectionsAt } from './markdown.js';
+import { outline, sectionsAt, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 
@@ -45,7 +45,7 @@ function isSeverity(v: string): v is Severity {
 
 /** Rounds newest first. `fallback` fills reviewer and time when a hand-written review has no round line. */
 export function parseReviewBody(body: string, sink: FindingSink, fallback?: { reviewer: string; at: string }): ReviewRound[] {
-  const lines = body.split('\n');
+  const lines = new TextLines(body);
   const heads = outline(lines);
   const rounds: ReviewRound[] = [];
   const tops = sectionsAt(lines, heads, 1);
@@ -64,7 +64,9 @@ export function parseReviewBody(body: string, sink: FindingSink, fallback?: { re
       sink.error('review.verdict', `unknown verdict "${verdictText}"`, `use exactly one of: ${VERDICTS.join(', ')}`, line);
       return;
     }
-    const roundLine = lines.slice(top.heading.index + 1, top.end).find((l) => l.trim() !== '');
+    let first = top.heading.index + 1;
+    while (first < top.end && lines.isBlank(first)) first++;
+    const roundLine = first < top.end ? lines.line(first) : undefined;
     const meta = roundLine ? ROUND_LINE.exec(roundLine.trim()) : null;
     if (!meta && !fallback) {
       sink.error('review.round', 'the round line "**Round N** · reviewed by <who> · <time>" is missing', 'restore the line under the verdict heading', line + 1);
@@ -90,7 +92,7 @@ export function parseReviewBody(body: string, sink: FindingSink, fallback?: { re
   return rounds;
 }
 
-function parseIssues(lines: string[], heads: ReturnType<typeof outline>, from: number, to: number, sink: FindingSink): ReviewIssue[] {
+function parseIssues(lines: TextLines, heads: ReturnType<typeof outline>, from: number, to: number, sink: FindingSink): ReviewIssue[] {
   const issues: ReviewIssue[] = [];
   for (const group of sectionsAt(lines, heads, 3, from, to)) {
     const severity = group.heading.text.trim();

@@ -5,7 +5,7 @@
 import type { FindingSink } from '../domain/findings.js';
 import type { Scenario, Spec } from '../domain/model.js';
 import { readBlock, sectionKey, writeBlock } from './blocks.js';
-import { escapeText, normalizeText, outline, sectionsAt, unescapeText } from './markdown.js';
+import { escapeText, normalizeText, outline, sectionsAt, TextLines, unescapeText } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 
@@ -79,7 +79,7 @@ function parseScenario(name: string, content: string, firstLine: number, sink: F
 const REQUIREMENT_HEADING = /^(\S+?)\s*:\s*(.*)$/;
 
 export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; lines: SpecLines } {
-  const lines = body.split('\n');
+  const lines = new TextLines(body);
   const heads = outline(lines);
   const h1 = heads.find((h) => h.level === 1);
   const spec: Spec = {

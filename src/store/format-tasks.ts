@@ -28,7 +28,7 @@ import {
 } from '../domain/model.js';
 import { readNotes } from './doc-meta.js';
 import { readBlock, writeBlock } from './blocks.js';
-import { outline } from './markdown.js';
+import { outline, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { emitYaml, lineOfKey, parseYaml, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
@@ -114,28 +114,27 @@ export function serializeTasksBody(body: TasksBody): string {
 }
 
 export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
-  const lines = body.split('\n');
+  const lines = new TextLines(body);
   const heads = outline(lines).filter((h) => h.level <= 2);
   const taskHeads = heads.filter((h) => h.level === 2);
   const h1 = heads.find((h) => h.level === 1);
   const firstTask = taskHeads.length > 0 ? taskHeads[0]!.index : lines.length;
-  const trimEnd = (ls: string[]) => {
-    let end = ls.length;
-    while (end > 0 && ls[end - 1]!.trim() === '') end--;
-    return ls.slice(0, end);
+  /** The end of [from, to) without its trailing blank lines. */
+  const trimmedEnd = (from: number, to: number) => {
+    while (to > from && lines.isBlank(to - 1)) to--;
+    return to;
   };
   const result: TasksBody = {
     title: h1 && h1.index < firstTask ? h1.text.replace(/^tasks\s*:\s*/i, '') : '',
-    preamble: trimEnd(lines.slice(0, firstTask)).join('\n'),
+    preamble: lines.slice(0, trimmedEnd(0, firstTask)),
     blocks: [],
   };
   const seen = new Map<string, number>();
   taskHeads.forEach((head, k) => {
-    const end = k + 1 < taskHeads.length ? taskHeads[k + 1]!.index : lines.length;
-    const blockLines = trimEnd(lines.slice(head.index, end));
+    const end = trimmedEnd(head.index, k + 1 < taskHeads.length ? taskHeads[k + 1]!.index : lines.length);
     const m = TASK_HEADING.exec(head.text);
     const id = m ? m[1]! : '';
-    const block: TaskBlock = { id, task: null, raw: blockLines.join('\n'), line: head.index + 1 };
+    const block: TaskBlock = { id, task: null, raw: lines.slice(head.index, end), line: head.index + 1 };
     result.blocks.push(block);
     if (!m) {
       sink.error('tasks.heading', `"## ${head.text}" is not a task heading`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
@@ -146,27 +145,27 @@ export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
     } else {
       seen.set(id, head.index + 1);
     }
-    block.task = parseTaskBlock(id, m[2]!.trim(), blockLines, head.index, sink);
+    block.task = parseTaskBlock(id, m[2]!.trim(), lines, head.index, end, sink);
   });
   return result;
 }
 
-function parseTaskBlock(id: string, title: string, blockLines: string[], headIndex: number, sink: FindingSink): Task | null {
-  let i = 1;
-  while (i < blockLines.length && blockLines[i]!.trim() === '') i++;
-  if (i >= blockLines.length || !META_OPEN.test(blockLines[i]!)) {
-    sink.error('tasks.meta.missing', `task ${id} has no \`\`\`yaml block under its heading`, 'put a ```yaml block with at least "status:" right under the heading', headIndex + 1 + Math.min(i, blockLines.length - 1));
+/** Reads the task whose heading is on line `head`; its block runs to line `end` (exclusive). */
+function parseTaskBlock(id: string, title: string, lines: TextLines, head: number, end: number, sink: FindingSink): Task | null {
+  let open = head + 1;
+  while (open < end && lines.isBlank(open)) open++;
+  if (open >= end || !META_OPEN.test(lines.line(open))) {
+    sink.error('tasks.meta.missing', `task ${id} has no \`\`\`yaml block under its heading`, 'put a ```yaml block with at least "status:" right under the heading', Math.min(open, end - 1) + 1);
     return null;
   }
-  const open = i;
   let close = open + 1;
-  while (close < blockLines.length && !META_CLOSE.test(blockLines[close]!)) close++;
-  if (close >= blockLines.length) {
-    sink.error('tasks.meta.unclosed', `the \`\`\`yaml block of task ${id} is not closed`, 'end the block with a line holding only ```', headIndex + 1 + open);
+  while (close < end && !META_CLOSE.test(lines.line(close))) close++;
+  if (close >= end) {
+    sink.error('tasks.meta.unclosed', `the \`\`\`yaml block of task ${id} is not closed`, 'end the block with a line holding only ```', open + 1);
     return null;
   }
-  const yamlText = blockLines.slice(open + 1, close).join('\n');
-  const metaSink = sink.at(headIndex + open + 1);
+  const yamlText = lines.slice(open + 1, close);
+  const metaSink = sink.at(open + 1);
   let meta: YamlMap;
   try {
     meta = parseYaml(yamlText);
@@ -175,9 +174,9 @@ function parseTaskBlock(id: string, title: string, blockLines: string[], headInd
     metaSink.error('tasks.meta.yaml', `task ${id}: ${err.message}`, 'fix the YAML of this task', err.line);
     return null;
   }
-  const rest = blockLines.slice(close + 1);
-  while (rest.length > 0 && rest[0]!.trim() === '') rest.shift();
-  return taskFromMeta(id, title, readBlock(rest.join('\n'), 2), meta, (key) => lineOfKey(yamlText, key), metaSink);
+  let first = close + 1;
+  while (first < end && lines.isBlank(first)) first++;
+  return taskFromMeta(id, title, readBlock(lines.slice(first, end), 2), meta, (key) => lineOfKey(yamlText, key), metaSink);
 }
 
 type LineOf = (key: string) => number | undefined;
@@ -187,11 +186,11 @@ function asString(v: Value | undefined): string | undefined {
   return typeof v === 'object' ? undefined : String(v);
 }
 
-function asList(v: Value | undefined, key: string, id: string, sink: FindingSink, line?: number): string[] {
+function asList(v: Value | undefined, key: string, id: string, sink: FindingSink, lineOf: LineOf): string[] {
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
   if (!Array.isArray(v) || v.some((x) => typeof x === 'object' && x !== null)) {
-    sink.error('tasks.meta.list', `task ${id}: "${key}" must be a list like [a, b]`, `write "${key}: [a, b]"`, line);
+    sink.error('tasks.meta.list', `task ${id}: "${key}" must be a list like [a, b]`, `write "${key}: [a, b]"`, lineOf(key));
     return [];
   }
   return (v as (string | number | boolean | null)[]).map((x) => String(x));
@@ -263,13 +262,13 @@ export function taskFromMeta(id: string, title: string, description: string, met
     description,
     status,
     priority,
-    depends: asList(meta.depends, 'depends', id, sink, lineOf('depends')),
-    skills: asList(meta.skills, 'skills', id, sink, lineOf('skills')),
-    requirements: asList(meta.requirements, 'requirements', id, sink, lineOf('requirements')),
+    depends: asList(meta.depends, 'depends', id, sink, lineOf),
+    skills: asList(meta.skills, 'skills', id, sink, lineOf),
+    requirements: asList(meta.requirements, 'requirements', id, sink, lineOf),
     files,
     blockers,
-    feedback: readNotes(meta.feedback, 'feedback', sink, lineOf('feedback')),
-    notes: readNotes(meta.notes, 'notes', sink, lineOf('notes')),
+    feedback: readNotes(meta.feedback, 'feedback', sink, lineOf),
+    notes: readNotes(meta.notes, 'notes', sink, lineOf),
   };
   for (const key of ['assignee', 'claimed_at', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const) {
     const v = asString(meta[key]);

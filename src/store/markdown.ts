@@ -47,17 +47,66 @@ export function joinFrontmatter(frontmatter: string, body: string): string {
   return `---\n${frontmatter}---\n${body}`;
 }
 
+/**
+ * The lines of a text without splitting it: a line becomes a string only when asked for, so that
+ * scanning a 10,000-task tasks.md for its headings allocates almost nothing.
+ */
+export class TextLines {
+  readonly starts: number[] = [0];
+
+  constructor(readonly text: string) {
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.starts.push(i + 1);
+  }
+
+  get length(): number {
+    return this.starts.length;
+  }
+
+  private end(i: number): number {
+    return i + 1 < this.starts.length ? this.starts[i + 1]! - 1 : this.text.length;
+  }
+
+  line(i: number): string {
+    return this.text.slice(this.starts[i], this.end(i));
+  }
+
+  /** The first character after up to three spaces of indentation (0 when the line is blank there). */
+  marker(i: number): number {
+    let p = this.starts[i]!;
+    const end = Math.min(this.end(i), p + 4);
+    while (p < end && this.text.charCodeAt(p) === 32) p++;
+    return p < this.end(i) ? this.text.charCodeAt(p) : 0;
+  }
+
+  isBlank(i: number): boolean {
+    return this.line(i).trim() === '';
+  }
+
+  /** Lines [from, to) joined, without the newline after the last one. */
+  slice(from: number, to: number): string {
+    if (to <= from) return '';
+    return this.text.slice(this.starts[from], this.end(to - 1));
+  }
+}
+
+const HASH = 35;
+const BACKTICK = 96;
+const TILDE = 126;
+
 /** Marks the lines that sit inside a closed fenced code block (opener and closer included). */
-export function fencedLines(lines: string[]): boolean[] {
+export function fencedLines(input: string[] | TextLines): boolean[] {
+  const lines = Array.isArray(input) ? new TextLines(input.join('\n')) : input;
   const inFence = new Array<boolean>(lines.length).fill(false);
   let i = 0;
   while (i < lines.length) {
-    const open = FENCE_OPEN.exec(lines[i]!);
+    const m = lines.marker(i);
+    const open = m === BACKTICK || m === TILDE ? FENCE_OPEN.exec(lines.line(i)) : null;
     if (open) {
       const marker = open[1]!;
       let j = i + 1;
       for (; j < lines.length; j++) {
-        const close = FENCE_CLOSE.exec(lines[j]!);
+        if (lines.marker(j) !== marker.charCodeAt(0)) continue;
+        const close = FENCE_CLOSE.exec(lines.line(j));
         if (close && close[1]![0] === marker[0] && close[1]!.length >= marker.length) break;
       }
       if (j < lines.length) {
@@ -105,8 +154,9 @@ function insertBackslash(line: string): string {
  * Reversed by unescapeText with the same arguments.
  */
 export function escapeText(text: string, maxLevel: number, fences = true): string {
+  if (!/[#`~\\]/.test(text)) return text;
   const lines = text.split('\n');
-  const inFence = fences ? fencedLines(lines) : lines.map(() => false);
+  const inFence = fences ? fencedLines(new TextLines(text)) : lines.map(() => false);
   const heading = escapable(maxLevel);
   return lines
     .map((line, i) => {
@@ -118,8 +168,9 @@ export function escapeText(text: string, maxLevel: number, fences = true): strin
 }
 
 export function unescapeText(text: string, maxLevel: number, fences = true): string {
+  if (!text.includes('\\')) return text;
   const lines = text.split('\n');
-  const inFence = fences ? fencedLines(lines) : lines.map(() => false);
+  const inFence = fences ? fencedLines(new TextLines(text)) : lines.map(() => false);
   const marker = escapedMarker(maxLevel);
   return lines.map((line, i) => (inFence[i] ? line : line.replace(marker, '$1$2'))).join('\n');
 }
@@ -131,13 +182,14 @@ export interface Heading {
   index: number;
 }
 
-export function outline(lines: string[]): Heading[] {
+export function outline(lines: TextLines): Heading[] {
   const inFence = fencedLines(lines);
   const out: Heading[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (inFence[i]) continue;
-    const level = headingLevel(lines[i]!);
-    if (level > 0) out.push({ level, text: headingText(lines[i]!), index: i });
+    if (inFence[i] || lines.marker(i) !== HASH) continue;
+    const line = lines.line(i);
+    const level = headingLevel(line);
+    if (level > 0) out.push({ level, text: headingText(line), index: i });
   }
   return out;
 }
@@ -153,7 +205,7 @@ export interface Section {
 }
 
 /** Sections at exactly `level` inside lines[from, to): each runs until the next heading of level <= `level`. */
-export function sectionsAt(lines: string[], headings: Heading[], level: number, from = 0, to = lines.length): Section[] {
+export function sectionsAt(lines: TextLines, headings: Heading[], level: number, from = 0, to = lines.length): Section[] {
   const inRange = headings.filter((h) => h.index >= from && h.index < to);
   const out: Section[] = [];
   for (let k = 0; k < inRange.length; k++) {
@@ -167,10 +219,10 @@ export function sectionsAt(lines: string[], headings: Heading[], level: number, 
       }
     }
     let start = h.index + 1;
-    while (start < end && lines[start]!.trim() === '') start++;
+    while (start < end && lines.isBlank(start)) start++;
     let stop = end;
-    while (stop > start && lines[stop - 1]!.trim() === '') stop--;
-    out.push({ heading: h, content: lines.slice(start, stop).join('\n'), contentIndex: start, end });
+    while (stop > start && lines.isBlank(stop - 1)) stop--;
+    out.push({ heading: h, content: lines.slice(start, stop), contentIndex: start, end });
   }
   return out;
 }

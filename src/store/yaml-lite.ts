@@ -29,7 +29,11 @@ const INT = /^-?(?:0|[1-9]\d{0,14})$/;
 const KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
 function plainString(s: string, inFlow: boolean): boolean {
-  if (RESERVED.test(s) || NUMBERISH.test(s)) return false;
+  if (s.length === 0) return false;
+  const c = s.charCodeAt(0);
+  // Only text that starts like a number can read as one; only short words are reserved.
+  if ((c <= 57 || c === 43 || c === 45 || c === 46) && NUMBERISH.test(s)) return false;
+  if (s.length <= 5 && RESERVED.test(s)) return false;
   return SAFE_PLAIN.test(s) || (!inFlow && TIMESTAMP.test(s));
 }
 
@@ -145,11 +149,19 @@ function readFlowList(raw: string): Scalar[] | Bail {
   return BAIL;
 }
 
+function isKey(line: string, end: number): boolean {
+  for (let i = 0; i < end; i++) {
+    const c = line.charCodeAt(i);
+    const letter = (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+    if (!(letter || (i > 0 && ((c >= 48 && c <= 57) || c === 45)))) return false;
+  }
+  return true;
+}
+
 function splitKey(line: string): [string, string] | Bail {
   const colon = line.indexOf(':');
-  if (colon <= 0) return BAIL;
+  if (colon <= 0 || !isKey(line, colon)) return BAIL;
   const key = line.slice(0, colon);
-  if (!KEY.test(key)) return BAIL;
   const rest = line.slice(colon + 1);
   if (rest.length > 0 && rest[0] !== ' ') return BAIL;
   return [key, rest.trim()];

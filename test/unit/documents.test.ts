@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DocMeta, Proposal, ReviewRound, Spec, Task } from '../../src/domain/model.js';
 import { checkDoc, parseDocText, renderBody, renderDocFile } from '../../src/store/documents.js';
 import { renderTaskBlock, renderTasksPreamble, type TasksBody } from '../../src/store/format-tasks.js';
-import { escapeText, fencedLines, normalizeText, outline, unescapeText } from '../../src/store/markdown.js';
+import { escapeText, fencedLines, normalizeText, outline, TextLines, unescapeText } from '../../src/store/markdown.js';
 import { markdownToInput, parseChecklistTasks } from '../../src/ops/from-markdown.js';
 import { SEEDS } from '../helpers.js';
 import { hostileText, rng } from '../random.js';
@@ -52,11 +52,11 @@ describe('escaping user text', () => {
       for (const fences of [true, false]) {
         const escaped = escapeText(t, level, fences);
         expect(unescapeText(escaped, level, fences)).toBe(t);
-        const lines = escaped.split('\n');
+        const lines = new TextLines(escaped);
         expect(outline(lines).filter((h) => h.level <= level)).toEqual([]);
         const inFence = fencedLines(lines);
         // every fence that is left opens and closes inside the text itself
-        lines.forEach((l, k) => {
+        escaped.split('\n').forEach((l, k) => {
           if (/^ {0,3}(```|~~~)/.test(l)) expect(inFence[k]).toBe(true);
         });
       }

@@ -1,0 +1,21 @@
+// One claiming agent for the claims benchmark: get the next task, complete it, repeat until the
+// board has nothing left. Prints the task ids it got as JSON.
+import { join, resolve } from 'node:path';
+
+const [dir, agent] = process.argv.slice(2);
+const { main } = await import(join(resolve(import.meta.dirname, '..'), 'dist', 'cli.js'));
+async function call(args) {
+  let out = '';
+  await main([...args, '--root', dir, '--as', agent, '--json'], { out: (t) => (out += t), err: () => {} });
+  return JSON.parse(out);
+}
+const claimed = [];
+for (;;) {
+  const r = await call(['next']);
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  if (r.data.status !== 'assigned') break;
+  claimed.push(r.data.task.task_id);
+  const done = await call(['task', 'done', r.data.task.task_id]);
+  if (!done.ok) throw new Error(JSON.stringify(done.error));
+}
+process.stdout.write(JSON.stringify({ agent, claimed }));

@@ -1,0 +1,103 @@
+// agentboard benchmarks. Run: npm run bench   (or: node bench/run.mjs [--runs N] [--only cli|claims|next])
+// Every figure is printed beside `node -e 0` measured in the same run on the same machine.
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, rmSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { benchBoard, TMP } from './board.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BIN = join(ROOT, 'bin', 'agentboard.js');
+const args = process.argv.slice(2);
+const RUNS = Number(args[args.indexOf('--runs') + 1]) || 10;
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
+
+function time(argv, cwd = ROOT) {
+  const t0 = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${argv.join(' ')} failed: ${r.stderr}`);
+  return ms;
+}
+
+function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  return { median: s[Math.floor(s.length / 2)], min: s[0] };
+}
+
+function measure(label, argv, cwd) {
+  time(argv, cwd); // warm the file cache
+  const r = stats(Array.from({ length: RUNS }, () => time(argv, cwd)));
+  return { label, ...r };
+}
+
+function report(title, rows, baseline) {
+  console.log(`\n${title}`);
+  console.log(`${'command'.padEnd(40)} ${'median ms'.padStart(10)} ${'min ms'.padStart(8)} ${'× node'.padStart(8)}`);
+  for (const r of rows) console.log(`${r.label.padEnd(40)} ${r.median.toFixed(1).padStart(10)} ${r.min.toFixed(1).padStart(8)} ${(r.median / baseline).toFixed(2).padStart(8)}`);
+}
+
+console.log(`agentboard bench · node ${process.version} · ${cpus().length} cpus · ${RUNS} runs each`);
+
+const node = measure('node -e 0', ['-e', '0']);
+
+if (!ONLY || ONLY === 'cli') {
+  for (const [changes, perChange] of [
+    [10, 100],
+    [100, 100],
+  ]) {
+    const dir = await benchBoard(changes, perChange);
+    const total = changes * perChange;
+    const rows = [
+      node,
+      measure('agentboard --version', [BIN, '--version']),
+      measure('agentboard list', [BIN, 'list', '--root', dir]),
+      measure('agentboard status', [BIN, 'status', '--root', dir]),
+      measure('agentboard validate --all', [BIN, 'validate', '--all', '--root', dir]),
+    ];
+    report(`Board of ${changes} changes × ${perChange} tasks = ${total.toLocaleString('en')} tasks`, rows, node.median);
+  }
+}
+
+if (!ONLY || ONLY === 'next') {
+  // Every run claims one more task on a copy of the 10,000-task board.
+  const source = await benchBoard(100, 100);
+  const dir = join(TMP, 'next-copy');
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(source, dir, { recursive: true });
+  const rows = [node, measure('agentboard next --as <agent> (claims)', [BIN, 'next', '--as', 'bench-agent-x', '--root', dir])];
+  for (let i = 0; i < RUNS; i++) time([BIN, 'next', '--as', `fresh-${i}`, '--root', dir]);
+  rows.push(measure('agentboard next (agent resumes its task)', [BIN, 'next', '--as', 'bench-agent-x', '--root', dir]));
+  report('next at 10,000 tasks', rows, node.median);
+  rmSync(dir, { recursive: true, force: true });
+}
+
+if (!ONLY || ONLY === 'claims') {
+  // 8 long-lived processes (as 8 `agentboard mcp` servers would be) claim tasks as fast as they can.
+  const source = await benchBoard(4, 100);
+  const dir = join(TMP, 'claims-copy');
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(source, dir, { recursive: true });
+  const workers = 8;
+  const t0 = process.hrtime.bigint();
+  const results = await Promise.all(
+    Array.from({ length: workers }, (_, w) =>
+      new Promise((done, fail) => {
+        const child = spawn(process.execPath, [join(ROOT, 'bench', 'claimer.mjs'), dir, `claimer-${w}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', (code) => (code === 0 ? done(JSON.parse(out)) : fail(new Error(`claimer ${w} exited ${code}`))));
+      }),
+    ),
+  );
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  const claimed = results.flatMap((r) => r.claimed);
+  const unique = new Set(claimed);
+  const check = spawnSync(process.execPath, [BIN, 'task', 'list', '--root', dir, '--json', '--limit', '500'], { encoding: 'utf8' });
+  const onDisk = JSON.parse(check.stdout).data.tasks.filter((t) => t.status !== 'todo');
+  const lost = claimed.filter((id) => !onDisk.some((t) => t.task_id === id)).length;
+  console.log(`\nClaims by ${workers} concurrent processes on a board of 400 tasks (each process claims, then completes, until nothing is left)`);
+  console.log(`claims: ${claimed.length} in ${seconds.toFixed(2)} s = ${(claimed.length / seconds).toFixed(0)} claims/s`);
+  console.log(`double claims: ${claimed.length - unique.size} · lost updates: ${lost} · tasks done on disk: ${onDisk.filter((t) => t.status === 'done').length}`);
+  rmSync(dir, { recursive: true, force: true });
+}
