@@ -92,7 +92,7 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
     input = { ...(raw as Record<string, unknown>) };
   }
   if (globals.from !== undefined) {
-    if (!op.cli.from) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks or review.');
+    if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
     let text: string;
     try {
       if (statSync(globals.from).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${globals.from} is larger than 1 MB.`, 'Send a smaller document.');
@@ -102,7 +102,7 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
       return fail('USAGE', `Cannot read ${globals.from}.`, 'Check the path given to --from.');
     }
     if (text.includes('\u0000')) fail('INVALID_INPUT', `${globals.from} is not a text file.`, 'Give --from a markdown file.');
-    input = { ...input, ...markdownToInput(op.cli.from, text, globals.from) };
+    input = op.cli.from ? { ...input, ...markdownToInput(op.cli.from, text, globals.from) } : { ...input, [op.cli.fromText!]: text };
   }
   positionalNames(op).forEach((p, i) => {
     const v = positionals[i];
@@ -148,7 +148,7 @@ function addFlags(cmd: Command, ops: Operation[]): void {
     }
   }
   if (ops.some((op) => op.access !== 'read')) cmd.option('--input <file>', 'the input as a JSON object (the same object the MCP tool takes); - reads standard input');
-  if (ops.some((op) => op.cli.from)) cmd.option('--from <file.md>', 'the document as markdown');
+  if (ops.some((op) => op.cli.from || op.cli.fromText)) cmd.option('--from <file.md>', 'the document as markdown');
 }
 
 interface Run {

@@ -1,5 +1,5 @@
 /** The board and its changes: init, list, show, validate, archive. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
@@ -232,6 +232,7 @@ export const archiveChange = defineOp({
       const target = join(board.archiveDir, folder);
       if (existsSync(target)) fail('ARCHIVE_REFUSED', `agentd/archive/${folder} already exists.`, 'Move or rename that archive folder first.');
       tx.move(board.changeDir(input.change_id), target);
+      rmSync(join(board.cacheDir, `${input.change_id}.tasks.json`), { force: true });
       tx.log(input.agent_id, 'change.archive', input.change_id, `archived ${input.change_id} to agentd/archive/${folder}`, input.change_id);
       return { change_id: input.change_id, archived_to: board.rel(target) };
     });

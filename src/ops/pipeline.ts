@@ -392,7 +392,7 @@ export const correctDocument = defineOp({
     notes: Notes,
   }),
   output: DocWriteOut.extend({ corrected_by: z.string() }),
-  cli: { command: 'correct', args: ['change_id', 'document'] },
+  cli: { command: 'correct', args: ['change_id', 'document'], fromText: 'markdown' },
   tool: {
     name: 'agentboard_correct_document',
     title: 'Correct a submitted document (reviewers)',

@@ -34,6 +34,8 @@ export interface CliSpec {
   flags?: Record<string, string>;
   /** A document type whose markdown --from FILE.md fills the input. */
   from?: 'proposal' | 'spec' | 'tasks' | 'review';
+  /** An input field that --from FILE.md fills with the file's text as it is. */
+  fromText?: string;
   /** Exit code for a successful result (validate exits 1 when the board is invalid). */
   exitCode?: (data: unknown) => number;
 }

@@ -440,8 +440,8 @@ export const clearBlocker = defineOp({
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
-      if (task.status !== 'blocked') return { result: result(found, task, false), unchanged: true };
       assertMayTouch(found.task, input.task_id, input.agent_id, 'unblock');
+      if (task.status !== 'blocked') return { result: result(found, task, false), unchanged: true };
       moveTask(task, input.task_id, 'in_progress', input.agent_id, roleOf(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       return { result: result(found, task), log: [input.agent_id, 'task.unblock', `${input.task_id} unblocked`] };

@@ -19,6 +19,7 @@ import { readTextFile, writeFileAtomic } from './fs.js';
 import { BoardLock } from './lock.js';
 import { splitFrontmatter } from './markdown.js';
 import { openRuntime } from './runtime.js';
+import { hashText, loadTasksCache, saveTasksCache } from './tasks-cache.js';
 
 export const BOARD_DIR = 'agentd';
 
@@ -58,6 +59,11 @@ export class Board {
   readonly archiveDir: string;
   readonly runtimeDir: string;
   private configCache: Config | null = null;
+  /**
+   * Parses to cache, collected inside mutate() and written only when the transaction succeeds:
+   * a refused operation leaves every byte of the board as it was.
+   */
+  private pendingCache: Map<string, () => void> | null = null;
 
   constructor(readonly root: string) {
     this.dir = join(root, BOARD_DIR);
@@ -144,6 +150,10 @@ export class Board {
     return out;
   }
 
+  get cacheDir(): string {
+    return join(this.runtimeDir, 'cache');
+  }
+
   /** A document of an open change, or null when the file does not exist. */
   readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null {
     const path = this.docPath(changeId, type);
@@ -160,7 +170,14 @@ export class Board {
       }
       throw err;
     }
-    return text === null ? null : parseDocText(type, text, shown);
+    if (text === null) return null;
+    if (type !== 'tasks') return parseDocText(type, text, shown);
+    const hash = hashText(text);
+    const cached = loadTasksCache(this.cacheDir, changeId, text, hash);
+    if (cached) return cached as DocFile<T>;
+    const doc = parseDocText('tasks', text, shown);
+    if (this.pendingCache) this.pendingCache.set(changeId, () => saveTasksCache(this.cacheDir, changeId, text, hash, doc));
+    return doc as DocFile<T>;
   }
 
   /** Only the frontmatter of a document (fast: the body is not parsed); null when absent or unreadable. */
@@ -194,10 +211,17 @@ export class Board {
     const lock = new BoardLock(this.runtimeDir);
     return lock.run(
       () => {
-        const tx = new Transaction(this);
-        const result = fn(tx);
-        tx.commit();
-        return result;
+        const pending = new Map<string, () => void>();
+        this.pendingCache = pending;
+        try {
+          const tx = new Transaction(this);
+          const result = fn(tx);
+          tx.commit();
+          for (const [changeId, save] of pending) if (!tx.wrote(this.docPath(changeId, 'tasks'))) save();
+          return result;
+        } finally {
+          this.pendingCache = null;
+        }
       },
       { sweep: () => [this.runtimeDir, ...this.changeIds().map((id) => this.changeDir(id))] },
     );
@@ -210,8 +234,13 @@ export class Transaction {
   private runtimeDirty = false;
   private expired: string[] = [];
   private readonly entries: ActivityEntry[] = [];
+  private readonly written = new Set<string>();
 
   constructor(readonly board: Board) {}
+
+  wrote(path: string): boolean {
+    return this.written.has(path);
+  }
 
   /** The runtime data, read fresh inside the lock; expired input requests are resolved and saved. */
   get runtime(): RuntimeData {
@@ -241,6 +270,7 @@ export class Transaction {
   writeFile(path: string, text: string): void {
     mkdirSync(dirname(path), { recursive: true });
     writeFileAtomic(path, text);
+    this.written.add(path);
   }
 
   move(from: string, to: string): void {

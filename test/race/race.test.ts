@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT } from '../helpers.js';
+
+describe('eight agents call next at the same moment', () => {
+  it('never hand one task to two of them, and the losers get a clear answer', async () => {
+    for (let round = 0; round < 4; round++) {
+      const dir = newBoard();
+      const tasks = 3 + round; // always fewer tasks than callers
+      changeWithTasks(dir, 'race', Array.from({ length: tasks }, (_, i) => ({ title: `Task ${i + 1}` })));
+      const agents = Array.from({ length: 8 }, (_, i) => `agent-${i}`);
+      const results = await Promise.all(agents.map((a) => cliAsync(dir, ['next', '--as', a, '--json'])));
+      for (const r of results) expect(r.code, r.stdout + r.stderr).toBe(0);
+      const assigned = results.filter((r) => r.json.data.status === 'assigned');
+      const ids = assigned.map((r) => r.json.data.task.task_id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids).toHaveLength(tasks);
+      for (const r of results.filter((x) => x.json.data.status !== 'assigned')) {
+        expect(r.json.data.status).toBe('nothing_available');
+        expect(r.json.data.reasons.held_by_others).toBe(tasks);
+        expect(r.json.data.message).toContain('held by other agents');
+      }
+      // the file agrees: every task held by exactly the agent that was told it has it
+      const list = ok(dir, ['task', 'list']);
+      for (const r of assigned) {
+        const t = list.tasks.find((x: any) => x.task_id === r.json.data.task.task_id);
+        expect(t).toMatchObject({ status: 'in_progress', assignee: r.json.data.task.assignee });
+      }
+      expect(cli(dir, ['validate']).code).toBe(0);
+    }
+  });
+});
+
+describe('many processes change different tasks of one tasks.md at once', () => {
+  it('lose no update', async () => {
+    const dir = newBoard();
+    changeWithTasks(dir, 'busy', Array.from({ length: 8 }, (_, i) => ({ title: `Task ${i + 1}` })));
+    for (let i = 0; i < 8; i++) ok(dir, ['next', '--as', `w${i}`]);
+    const rounds = 6;
+    const outputs = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        new Promise<string>((done, fail) => {
+          const task = ok(dir, ['task', 'list', '--assignee', `w${i}`]).tasks[0].task_id;
+          const child = spawn(process.execPath, [join(ROOT, 'test/race/worker.mjs'), dir, `w${i}`, task, String(rounds)]);
+          let out = '';
+          child.stdout.on('data', (d) => (out += d));
+          child.stderr.on('data', (d) => (out += d));
+          child.on('close', (code) => (code === 0 ? done(out) : fail(new Error(out))));
+        }),
+      ),
+    );
+    for (const out of outputs) {
+      const lines = out.trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines).toHaveLength(rounds);
+      for (const l of lines) expect(l, JSON.stringify(l.error)).toMatchObject({ note: true, progress: true });
+    }
+    for (let i = 0; i < 8; i++) {
+      const task = ok(dir, ['task', 'list', '--assignee', `w${i}`]).tasks[0];
+      const full = ok(dir, ['task', 'show', task.task_id]).task;
+      expect(full.notes.map((n: any) => n.text)).toEqual(Array.from({ length: rounds }, (_, k) => `w${i} note ${k}`));
+      expect(full.progress).toBe(rounds - 1);
+    }
+    expect(ok(dir, ['log', '--limit', '500']).total).toBeGreaterThanOrEqual(8 * rounds * 2);
+  });
+});
+
+describe('a process killed in the middle of a write', () => {
+  it('leaves the old file or the new one, and the next command recovers the lock', async () => {
+    const dir = newBoard();
+    changeWithTasks(dir, 'crash', Array.from({ length: 600 }, (_, i) => ({ title: `Task ${i + 1}`, description: 'Some words. '.repeat(40) })));
+    ok(dir, ['next', '--as', 'victim']);
+    const path = join(dir, 'agentd/changes/crash/tasks.md');
+    const versions = new Set([readFileSync(path, 'utf8')]);
+    let caughtInLock = 0;
+    let attempts = 0;
+    for (let attempt = 0; attempt < 40 && caughtInLock < 3; attempt++) {
+      attempts++;
+      const child = spawn(process.execPath, [BIN, 'task', 'note', 'crash/T1', `note ${attempt}`, '--as', 'victim', '--root', dir]);
+      const closed = new Promise((r) => child.on('close', r));
+      // stop it at a random moment; if it holds the lock then, kill it there
+      await new Promise((r) => setTimeout(r, 60 + Math.floor(Math.random() * 200)));
+      child.kill('SIGSTOP');
+      const holding = (() => {
+        try {
+          return JSON.parse(readFileSync(join(dir, 'agentd/.runtime/lock'), 'utf8')).pid === child.pid;
+        } catch {
+          return false;
+        }
+      })();
+      child.kill('SIGKILL');
+      await closed;
+      if (holding) caughtInLock++;
+      const text = readFileSync(path, 'utf8');
+      // whole: it parses, and it is the old text or a text with one more note
+      expect(cli(dir, ['validate', 'crash']).code).toBe(0);
+      versions.add(text);
+      const after = cli(dir, ['task', 'note', 'crash/T1', `after ${attempt}`, '--as', 'victim', '--json']);
+      expect(after.code, after.stdout + after.stderr).toBe(0);
+      versions.add(readFileSync(path, 'utf8'));
+    }
+    expect(caughtInLock).toBeGreaterThan(0);
+    // every command that finished kept its note; a killed one left no half of one
+    const notes: string[] = ok(dir, ['task', 'show', 'crash/T1']).task.notes.map((n: any) => n.text);
+    expect(notes.filter((n) => n.startsWith('after '))).toHaveLength(attempts);
+    for (const n of notes) expect(n).toMatch(/^(after|note) \d+$/);
+    expect(read(dir, 'agentd/changes/crash/tasks.md').endsWith('\n')).toBe(true);
+  });
+});
