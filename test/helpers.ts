@@ -7,7 +7,7 @@ import { join, relative, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin', 'agentboard.js');
-export const SEEDS = resolve(ROOT, '..', 'shared', 'seeds');
+export const FIXTURES = join(ROOT, 'test', 'fixtures');
 
 export function tempDir(prefix = 'agentboard-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

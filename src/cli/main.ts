@@ -31,6 +31,14 @@ export function cliSpelling(op: Operation): string {
   return `\`agentboard ${op.cli.command}${args ? ` ${args}` : ''}\``;
 }
 
+/** Commands that two operations share, told apart by their arguments. */
+const SHARED_SUMMARIES: Record<string, string> = {
+  show: 'Show a change (show <change_id>) or one of its documents (show <change_id> <document>)',
+  approve: 'Approve a submitted document (approve <change_id> <document>) or a task in review (approve <change_id>/<task_id>); people only',
+  reject: 'Reject a submitted document or a task in review, with --feedback; it returns to the pool; people only',
+  release: 'Put a claimed task (release <change_id>/<task_id>) or a document taken up for revision (release <change_id> <document>) back in the pool; people only',
+};
+
 const flagName = (op: Operation, field: Field) => op.cli.flags?.[field.name] ?? field.name.replace(/_/g, '-');
 const attrName = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -187,7 +195,7 @@ function build(onRun: (run: Run) => void, extra: (program: Command) => void, out
   for (const op of OPERATIONS) groups.set(op.cli.command, [...(groups.get(op.cli.command) ?? []), op]);
   const parents = new Map<string, Command>();
   for (const [path, ops] of groups) {
-    const cmd = commandFor(program, path, parents).description(ops.map((o) => o.summary).join('; '));
+    const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
     // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
     const longest = positionalNames(byArity[byArity.length - 1]!);

@@ -102,7 +102,7 @@ function statusBoard(d: Data): string {
   ];
   const optional = d.awaiting_decision.filter((w: Data) => !w.blocking && !w.review_requested).length;
   if (waits.length) out += `\nWaiting on people\n${waits.join('\n')}\n`;
-  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected ({op:document.list} awaiting decision).\n`;
+  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with {op:document.list} (awaiting: decision).\n`;
   if (d.problems.length) out += `\nProblems\n${d.problems.map((f: Data) => `  ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`).join('\n')}\n`;
   return out;
 }

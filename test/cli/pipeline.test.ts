@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, newBoard, ok, read, SEEDS, SPEC_MD, tempDir, WHY, write } from '../helpers.js';
+import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write } from '../helpers.js';
 
 const NOTES = ['--notes', 'No additional notes: straightforward document, nothing unexpected.'];
 
@@ -154,7 +154,7 @@ describe('seed 001 acceptance', () => {
   it('accepts seed 001 itself as a spec', () => {
     const dir = newBoard();
     ok(dir, ['propose', 'mcp-spec-tooling', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
-    const r = ok(dir, ['spec', 'mcp-spec-tooling', '--as', 'claude', '--from', join(SEEDS, '001_513c0d054246ab25.txt'), ...NOTES]);
+    const r = ok(dir, ['spec', 'mcp-spec-tooling', '--as', 'claude', '--from', join(FIXTURES, 'mcp-spec-tooling.md'), ...NOTES]);
     expect(r.warnings).toEqual([]);
     const file = read(dir, 'agentd/changes/mcp-spec-tooling/spec.md');
     expect(file).toContain('# Specification: MCP Specification Tooling');

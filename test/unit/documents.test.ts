@@ -6,7 +6,7 @@ import { checkDoc, parseDocText, renderBody, renderDocFile } from '../../src/sto
 import { renderTaskBlock, renderTasksPreamble, type TasksBody } from '../../src/store/format-tasks.js';
 import { escapeText, fencedLines, normalizeText, outline, TextLines, unescapeText } from '../../src/store/markdown.js';
 import { markdownToInput, parseChecklistTasks } from '../../src/ops/from-markdown.js';
-import { SEEDS } from '../helpers.js';
+import { FIXTURES } from '../helpers.js';
 import { hostileText, rng } from '../random.js';
 
 const r = rng(42);
@@ -169,7 +169,7 @@ describe('hand edits', () => {
 });
 
 describe('seed 001', () => {
-  const seed = readFileSync(join(SEEDS, '001_513c0d054246ab25.txt'), 'utf8');
+  const seed = readFileSync(join(FIXTURES, 'mcp-spec-tooling.md'), 'utf8');
 
   it('is read as a valid spec', () => {
     const input = markdownToInput('spec', seed, 'seed.md') as any;
