@@ -14,6 +14,7 @@ import { execute, resolveOpRefs } from '../ops/execute.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import { fieldsOf, type Field } from './fields.js';
 import { renderResult } from '../render/text.js';
+import { cliSpelling } from './spelling.js';
 import { VERSION } from '../version.js';
 
 interface GlobalOptions {
@@ -23,12 +24,6 @@ interface GlobalOptions {
   debug?: boolean;
   input?: string;
   from?: string;
-}
-
-/** How a person reads a reference to an operation in a message: the command that runs it. */
-export function cliSpelling(op: Operation): string {
-  const args = (op.cli.args ?? []).map((a) => (a.endsWith('?') ? `[${a.slice(0, -1)}]` : `<${a}>`)).join(' ');
-  return `\`agentboard ${op.cli.command}${args ? ` ${args}` : ''}\``;
 }
 
 /** Commands that two operations share, told apart by their arguments. */
@@ -52,7 +47,15 @@ function flagFields(op: Operation): Field[] {
   return fieldsOf(op.input.shape as Record<string, never>).filter((f) => f.name !== 'agent_id' && !positional.has(f.name) && f.kind !== 'object');
 }
 
+const inputFiles = new Map<string, unknown>();
+
+/** Reads --input once (standard input can only be read once), however many times it is asked for. */
 function readInputFile(path: string): unknown {
+  if (!inputFiles.has(path)) inputFiles.set(path, readInputFileOnce(path));
+  return structuredClone(inputFiles.get(path));
+}
+
+function readInputFileOnce(path: string): unknown {
   let text: string;
   try {
     if (path === '-') text = readFileSync(0, 'utf8');
@@ -114,7 +117,7 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
   }
   positionalNames(op).forEach((p, i) => {
     const v = positionals[i];
-    if (v !== undefined) input[p.name] = Array.isArray(v) ? v.join(' ') : v;
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) input[p.name] = Array.isArray(v) ? v.join(' ') : v;
   });
   for (const field of flagFields(op)) {
     const flag = flagName(op, field);
@@ -155,14 +158,15 @@ function addFlags(cmd: Command, ops: Operation[]): void {
       cmd.addOption(option);
     }
   }
-  if (ops.some((op) => op.access !== 'read')) cmd.option('--input <file>', 'the input as a JSON object (the same object the MCP tool takes); - reads standard input');
+  cmd.option('--input <file>', 'the input as a JSON object (the same object the MCP tool takes); - reads standard input');
   if (ops.some((op) => op.cli.from || op.cli.fromText)) cmd.option('--from <file.md>', 'the document as markdown');
 }
 
 interface Run {
+  /** The operation, when the command is not shared; a shared one is settled by input(). */
   op: Operation;
   root: string | undefined;
-  input: () => Record<string, unknown>;
+  input: () => { op: Operation; input: Record<string, unknown> };
 }
 
 function commandFor(program: Command, path: string, parents: Map<string, Command>): Command {
@@ -210,17 +214,26 @@ function build(onRun: (run: Run) => void, extra: (program: Command) => void, out
     cmd.action((...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const positionals = args.slice(0, longest.length) as (string | string[] | undefined)[];
-      const given = positionals.filter((v) => v !== undefined).length;
-      const op = byArity.find((o) => positionalNames(o).length >= given && positionalNames(o).filter((p) => !p.optional).length <= given) ?? byArity[0]!;
+      const given = positionals.filter((v) => v !== undefined && !(Array.isArray(v) && v.length === 0)).length;
       const globals = command.optsWithGlobals() as GlobalOptions;
+      const fits = (o: Operation) => positionalNames(o).length >= given;
+      const complete = (o: Operation, input: Record<string, unknown>) => positionalNames(o).every((p) => p.optional || input[p.name] !== undefined);
+      // Of the operations sharing this command, the one that takes the most arguments that were all
+      // given (as arguments or in --input) runs: `show X` shows a change, `show X spec` a document.
+      const candidates = byArity.filter(fits).reverse();
       onRun({
-        op,
+        op: candidates[candidates.length - 1] ?? byArity[0]!,
         root: globals.root,
         input: () => {
-          const input = assembleInput(op, positionals, command.opts(), globals);
-          const missing = positionalNames(op).find((p) => !p.optional && input[p.name] === undefined);
-          if (missing) fail('USAGE', `Missing required argument '${missing.name}'.`, `Run \`agentboard ${op.cli.command} --help\` to see its arguments.`);
-          return input;
+          for (const op of candidates) {
+            const input = assembleInput(op, positionals, command.opts(), globals);
+            if (complete(op, input) || op === candidates[candidates.length - 1]) {
+              const missing = positionalNames(op).find((p) => !p.optional && input[p.name] === undefined);
+              if (missing) fail('USAGE', `Missing required argument '${missing.name}'.`, `Run \`agentboard ${op.cli.command} --help\` to see its arguments.`);
+              return { op, input };
+            }
+          }
+          return fail('USAGE', `Too many arguments for \`agentboard ${path}\`.`, `Run \`agentboard ${path} --help\` to see its arguments.`);
         },
       });
     });
@@ -241,6 +254,7 @@ function exitCodeFor(code: string): number {
 }
 
 export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  inputFiles.clear();
   const wantsJson = argv.includes('--json');
   const debug = argv.includes('--debug');
   let run: Run | null = null;
@@ -253,6 +267,13 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         .option('--keep', 'keep the demo folder and print its path')
         .action((opts: { keep?: boolean }) => {
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
+        });
+      p.command('mcp')
+        .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI)')
+        .addOption(new Option('--profile <profile>', 'which tools to serve').choices(['worker', 'planner', 'reviewer', 'all']).default('all'))
+        .action((opts: { profile: 'worker' | 'planner' | 'reviewer' | 'all' }, cmd: Command) => {
+          const root = (cmd.optsWithGlobals() as GlobalOptions).root;
+          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile);
         });
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
@@ -282,11 +303,11 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   const chosen = run as Run | null;
   if (!chosen) return 0;
   try {
-    const input = chosen.input();
-    const data = await execute(chosen.op, createContext(chosen.root), input);
+    const { op, input } = chosen.input();
+    const data = await execute(op, createContext(chosen.root), input);
     if (wantsJson) io.out(`${JSON.stringify({ ok: true, data })}\n`);
-    else io.out(resolveOpRefs(renderResult(chosen.op.name, data), cliSpelling));
-    return chosen.op.cli.exitCode?.(data) ?? 0;
+    else io.out(resolveOpRefs(renderResult(op.name, data), cliSpelling));
+    return op.cli.exitCode?.(data) ?? 0;
   } catch (err) {
     return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }

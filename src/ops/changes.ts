@@ -7,6 +7,7 @@ import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, type DocType } from '../domain/model.js';
 import { Board, BOARD_DIR } from '../store/board.js';
 import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
 import { writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
 import { docWord } from './doc-write.js';
@@ -20,13 +21,22 @@ export const initBoard = defineOp({
   name: 'board.init',
   summary: 'Create a board (agentd/) in this folder; running it again changes nothing',
   access: 'human',
-  input: z.strictObject({ agent_id: Actor }),
-  output: z.object({ root: z.string(), created: z.array(z.string()), already_initialized: z.boolean() }),
+  input: z.strictObject({
+    agent_id: Actor,
+    mcp: z.array(z.enum(MCP_CLIENTS)).max(4).default([]).describe(`Also wire these MCP clients to agentboard mcp: ${MCP_CLIENTS.join(', ')}.`),
+  }),
+  output: z.object({
+    root: z.string(),
+    created: z.array(z.string()),
+    already_initialized: z.boolean(),
+    mcp: z.array(z.object({ client: z.enum(MCP_CLIENTS), file: z.string(), result: z.enum(['created', 'added', 'unchanged', 'kept']) })),
+  }),
   cli: { command: 'init' },
   run(ctx, input) {
     requireHuman(input.agent_id, 'Creating a board');
     const root = resolve(ctx.root ?? '.');
     const board = new Board(root);
+    const mcp = wireClients(root, input.mcp);
     const wanted: [string, string | null][] = [
       [board.dir, null],
       [board.changesDir, null],
@@ -40,8 +50,11 @@ export const initBoard = defineOp({
       else writeFileAtomic(path, content);
       created.push(board.rel(path) + (content === null ? '/' : ''));
     }
-    if (created.length > 0) board.mutate((tx) => tx.log(input.agent_id, 'board.init', BOARD_DIR, `created the board (${created.join(', ')})`));
-    return { root, created, already_initialized: created.length === 0 };
+    const wired = mcp.filter((m) => m.result === 'created' || m.result === 'added').map((m) => m.file);
+    if (created.length > 0 || wired.length > 0) {
+      board.mutate((tx) => tx.log(input.agent_id, 'board.init', BOARD_DIR, [created.length ? `created the board (${created.join(', ')})` : '', wired.length ? `wired MCP clients (${wired.join(', ')})` : ''].filter(Boolean).join('; ')));
+    }
+    return { root, created, already_initialized: created.length === 0, mcp };
   },
 });
 

@@ -57,7 +57,7 @@ export const getDocument = defineOp({
     description:
       'Read one document of a change (proposal, spec, tasks or review): its status (template, submitted, approved, rejected, superseded), who wrote it, feedback from people who rejected it, its fields and its full markdown. ' +
       'Read the feedback before revising a rejected document.',
-    profiles: ['worker', 'planner', 'reviewer'],
+    profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
   run(ctx, input) {

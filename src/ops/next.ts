@@ -168,7 +168,7 @@ export const nextTask = defineOp({
         };
       }
 
-      const rejected = found.docs.filter((d) => d.meta.status === 'rejected');
+      const rejected = ctx.offersDocuments === false ? [] : found.docs.filter((d) => d.meta.status === 'rejected');
       const mine = rejected.find((d) => d.meta.assignee === agent);
       if (mine) return revise(mine.changeId, mine.type, board.readDoc(mine.changeId, mine.type)!, true);
       const free = rejected.find((d) => !d.meta.assignee);

@@ -15,6 +15,8 @@ export interface Context {
   readonly root: string | undefined;
   /** The board, found on first use (so that `init` can run where there is none yet). */
   board(): Board;
+  /** False when the caller cannot write documents (an MCP worker): `next` then hands out tasks only. */
+  readonly offersDocuments?: boolean;
 }
 
 export function createContext(root: string | undefined): Context {

@@ -102,7 +102,7 @@ export const updateStatus = defineOp({
     description:
       'Tell people what you are doing: status working (with a message, and optionally a phase and progress) or completed when you are done. ' +
       'After a block is resolved, report working again. Returns your workflow state.',
-    profiles: ['worker'],
+    profiles: ['worker', 'planner', 'reviewer'],
   },
   run(ctx, input) {
     return ctx.board().mutate((tx) => {
@@ -138,7 +138,7 @@ export const markBlocked = defineOp({
     description:
       'Say that you cannot go on and why, with the specific blockers, so a person can step in. For a blocker on one task use agentboard_report_blocker. ' +
       'When you can carry on, report working with agentboard_update_status.',
-    profiles: ['worker'],
+    profiles: ['planner', 'reviewer'],
   },
   run(ctx, input) {
     return ctx.board().mutate((tx) => {
@@ -219,7 +219,7 @@ export const getWorkflowState = defineOp({
     description:
       'Read your workflow status, your open question (if you asked one) and the answers to earlier questions: answered by a person, or resolved to your default action when nobody answered in time. ' +
       'Call it while waiting for an answer.',
-    profiles: ['worker'],
+    profiles: ['worker', 'planner', 'reviewer'],
     idempotent: true,
   },
   run(ctx, input) {
@@ -247,7 +247,7 @@ export const requestInput = defineOp({
     description:
       'Ask a person a question when you are unsure, with the action you will take if nobody answers in time (default 30 minutes, at most 120) and optional suggested answers. ' +
       'You are awaiting_input until then; one question at a time. Check for the answer with agentboard_get_workflow_state: it shows the answer, or your default action once the time is up.',
-    profiles: ['worker'],
+    profiles: ['worker', 'planner', 'reviewer'],
   },
   run(ctx, input) {
     const board = ctx.board();

@@ -67,7 +67,7 @@ export const boardStatus = defineOp({
     title: 'Get the project status',
     description:
       'See the whole board: task counts and completion per change and in total, what each agent holds, claims with no recent progress, open questions to people, documents and tasks waiting for a person\'s decision.',
-    profiles: ['worker', 'planner', 'reviewer'],
+    profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
   run(ctx) {

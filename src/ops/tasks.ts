@@ -103,13 +103,14 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
   });
 }
 
-const TaskResult = z.object({ task: TaskOut, changed: z.boolean().describe('False when the call changed nothing (the task already was so).') });
+/** What a change to a task answers: the task in short (read it whole with task.show) and whether anything changed. */
+const TaskResult = z.object({ task: TaskSummaryOut, changed: z.boolean().describe('False when the call changed nothing (the task already was so).') });
 type TaskResultIn = z.input<typeof TaskResult>;
 
 function result(found: FoundTask, task: Task, changed = true): TaskResultIn {
   const byId = new Map(found.byId);
   byId.set(task.id, task);
-  return { task: taskOut(found.changeId, task, byId), changed };
+  return { task: taskSummary(found.changeId, task, byId), changed };
 }
 
 // ---- reading --------------------------------------------------------------------------------------
@@ -132,7 +133,7 @@ export const listTasks = defineOp({
     name: 'agentboard_list_tasks',
     title: 'List tasks',
     description: `List tasks with their status (${TASK_STATUSES.join(', ')}), priority, assignee and whether they are ready. Filter by change_id, status, assignee or ready. To get work, call agentboard_get_next_task instead.`,
-    profiles: ['worker', 'planner', 'reviewer'],
+    profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
   run(ctx, input) {
@@ -197,7 +198,7 @@ export const addTask = defineOp({
     name: 'agentboard_add_task',
     title: 'Add a task',
     description: 'Add a task to the task list of a change (title at most 200 characters, description at most 2000). It starts as todo. Returns the task with its task_id ("<change_id>/<task_id>").',
-    profiles: ['worker', 'planner'],
+    profiles: ['planner'],
   },
   run(ctx, input) {
     const board = ctx.board();
@@ -234,7 +235,7 @@ export const addTask = defineOp({
       tx.log(input.agent_id, 'task.add', ref, `added task ${ref}: ${task.title}`, input.change_id);
       const byId = new Map(tasksOf(doc).map((t) => [t.id, t]));
       byId.set(id, task);
-      return { task: taskOut(input.change_id, task, byId), changed: true };
+      return { task: taskSummary(input.change_id, task, byId), changed: true };
     });
   },
 });
@@ -267,7 +268,7 @@ export const updateTask = defineOp({
     description:
       'Change a task: its title, description, priority, dependencies, skills, files, requirements, or its status. Give at least one field. ' +
       'You can only change tasks nobody else holds. To finish a task call agentboard_complete_task; to report progress, agentboard_report_progress.',
-    profiles: ['worker', 'planner'],
+    profiles: ['planner'],
   },
   run(ctx, input) {
     const board = ctx.board();

@@ -108,7 +108,14 @@ function statusBoard(d: Data): string {
 }
 
 const RENDERERS: Record<string, (d: Data) => string> = {
-  'board.init': (d) => (d.already_initialized ? `A board already exists in ${d.root}; nothing changed.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`),
+  'board.init': (d) =>
+    (d.already_initialized ? `A board already exists in ${d.root}; nothing changed.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`) +
+    d.mcp
+      .map((m: Data) => {
+        const what = { created: 'created, with the agentboard server', added: 'agentboard server added', unchanged: 'already has the agentboard server', kept: 'has its own agentboard entry, kept as it is' }[m.result as string];
+        return `${m.client}: ${m.file} ${what}\n`;
+      })
+      .join(''),
   'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with {op:proposal.submit}.\n`,
   'proposal.submit': written,
   'spec.create': written,
@@ -188,7 +195,13 @@ const RENDERERS: Record<string, (d: Data) => string> = {
   'log.list': (d) => (d.entries.length ? d.entries.map((e: Data) => `${e.at}  ${e.actor}  ${e.action}  ${e.summary}`).join('\n') + '\n' + page(d, 'entries') : 'The activity log is empty.\n'),
 };
 
-const TASK_RESULT = (d: Data) => `${d.changed ? '' : '(unchanged) '}${taskBlock(d.task)}${d.released_from ? `Released from ${d.released_from}.\n` : ''}`;
+function taskLine(t: Data): string {
+  const who = t.assignee ? ` · ${t.status === 'done' ? 'done by' : 'held by'} ${t.assignee}` : '';
+  const progress = t.progress !== null && t.status !== 'done' ? ` · ${t.progress}%` : '';
+  return `${t.task_id}  [${t.status}] ${t.title}${who}${progress}${t.ready ? ' · ready' : ''}\n`;
+}
+
+const TASK_RESULT = (d: Data) => `${d.changed ? '' : '(unchanged) '}${taskLine(d.task)}${d.released_from ? `Released from ${d.released_from}.\n` : ''}`;
 for (const name of ['task.add', 'task.update', 'task.done', 'task.progress', 'task.block', 'task.unblock', 'task.note', 'task.release', 'task.approve', 'task.reject']) RENDERERS[name] = TASK_RESULT;
 
 export function renderResult(opName: string, data: Data): string {

@@ -1,0 +1,184 @@
+/**
+ * `agentboard mcp`: every operation an agent may call, served as an MCP tool over stdio.
+ * Tools are generated from the operation registry; human-only operations are not tools at all.
+ * stdout carries JSON-RPC only; nothing is written to disk until a tool is called.
+ */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import * as z from 'zod';
+import { AgentboardError, toPayload, type ErrorPayload } from '../errors.js';
+import { OPERATIONS } from '../ops/index.js';
+import { parseInput } from '../ops/input.js';
+import { createContext, type Context, type Operation } from '../ops/registry.js';
+import { resolveOpRefs } from '../ops/execute.js';
+import { AgentId } from '../ops/schemas.js';
+import { cliSpelling } from '../cli/spelling.js';
+import { renderResult } from '../render/text.js';
+import { VERSION } from '../version.js';
+
+export const PROFILES = ['worker', 'planner', 'reviewer', 'all'] as const;
+export type Profile = (typeof PROFILES)[number];
+
+/** The most characters a tool result may take; longer lists are cut with a notice saying how to get the rest. */
+export const CHARACTER_LIMIT = 25_000;
+
+export const INSTRUCTIONS = [
+  'agentboard is the task board of this repository, shared with people and other agents. Use the same agent_id on every call.',
+  'Work loop: agentboard_register_agent once; agentboard_get_next_task gives you one task, already yours;',
+  'work on it, reporting with agentboard_report_progress and recording decisions with agentboard_add_note;',
+  'finish with agentboard_complete_task, or agentboard_submit_for_review when a person must check it; then get the next task.',
+  'When unsure, ask a person with agentboard_request_input and read the answer with agentboard_get_workflow_state.',
+  'Planning a change: agentboard_create_change, then agentboard_submit_proposal, agentboard_create_spec, agentboard_create_tasks, in that order.',
+  'Every error says what to do next; follow it. Approving and rejecting are for people only.',
+].join('\n');
+
+export function toolOperations(profile: Profile): Operation[] {
+  return OPERATIONS.filter((op) => op.tool && (profile === 'all' || op.tool.profiles.includes(profile)));
+}
+
+/** How an agent reads a reference to an operation: a tool name, or what to ask a person to run. */
+export function toolSpelling(op: Operation): string {
+  return op.tool ? op.tool.name : `a person running ${cliSpelling(op)}`;
+}
+
+const ResponseFormat = z.enum(['json', 'markdown']).default('json').describe('"json" (the default) for data; "markdown" for a readable summary.');
+
+function takesResponseFormat(op: Operation): boolean {
+  return op.access === 'read' || op.name === 'task.next';
+}
+
+/** The tool's input: the operation's, with agent ids only (no "human:") and, for reads, response_format. */
+export function toolInput(op: Operation): z.ZodObject {
+  const extra: Record<string, z.ZodType> = {};
+  const agentId = op.input.shape.agent_id as z.ZodType | undefined;
+  if (agentId) {
+    const required = !(agentId as unknown as { _zod: { optin?: string } })._zod.optin;
+    extra.agent_id = required ? AgentId : AgentId.optional();
+  }
+  if (takesResponseFormat(op)) extra.response_format = ResponseFormat;
+  return op.input.safeExtend(extra) as unknown as z.ZodObject;
+}
+
+function hasPages(op: Operation): boolean {
+  return 'next_offset' in op.output.shape;
+}
+
+export function toolOutput(op: Operation): z.ZodObject {
+  if (!hasPages(op)) return op.output;
+  return op.output.extend({ notice: z.string().optional().describe('Present when the list was cut to fit; says how to get the rest.') });
+}
+
+function text(value: string): CallToolResult['content'][number] {
+  return { type: 'text', text: value };
+}
+
+export function toolError(payload: ErrorPayload): CallToolResult {
+  const error = { code: payload.code, message: resolveOpRefs(payload.message, toolSpelling), next_step: resolveOpRefs(payload.next_step, toolSpelling) };
+  return { content: [text(JSON.stringify({ error }))], isError: true };
+}
+
+/** Cuts the list of a page that is too long, keeping as many items as fit, and says how to get the rest. */
+function capPage(data: Record<string, unknown>): Record<string, unknown> {
+  if (JSON.stringify(data).length <= CHARACTER_LIMIT) return data;
+  const key = Object.keys(data).find((k) => Array.isArray(data[k]) && (data[k] as unknown[]).length > 0);
+  if (!key) return data;
+  const items = data[key] as unknown[];
+  const offset = typeof data.next_offset === 'number' ? data.next_offset - items.length : Number(data.total) - items.length;
+  let keep = items.length;
+  let out: Record<string, unknown> = data;
+  while (keep > 1) {
+    keep = Math.max(1, Math.floor(keep / 2));
+    const next = offset + keep;
+    out = { ...data, [key]: items.slice(0, keep), has_more: true, next_offset: next, notice: `Cut to ${keep} of ${String(data.total)} to fit; call again with offset ${next} for the rest.` };
+    if (JSON.stringify(out).length <= CHARACTER_LIMIT) break;
+  }
+  return out;
+}
+
+async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown): Promise<CallToolResult> {
+  try {
+    const parsed = parseInput(input, args) as Record<string, unknown>;
+    const { response_format: format, ...rest } = parsed;
+    let data = op.output.parse(await op.run(ctx, rest as never)) as Record<string, unknown>;
+    if (hasPages(op)) data = capPage(data);
+    let body = format === 'markdown' ? resolveOpRefs(renderResult(op.name, data), toolSpelling) : JSON.stringify(data);
+    if (body.length > CHARACTER_LIMIT) body = `${body.slice(0, CHARACTER_LIMIT)}\n… cut at ${CHARACTER_LIMIT} characters; the whole result is in structuredContent.`;
+    return { content: [text(body)], structuredContent: data };
+  } catch (err) {
+    if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+    return toolError(toPayload(err));
+  }
+}
+
+/**
+ * JSON Schema for a tool, without what an agent pays tokens for and does not use: $schema, the
+ * ±2^53 bounds of every integer, and (in output schemas) the field descriptions.
+ */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
+  const lean = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(lean);
+    if (node === null || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$schema' || (io === 'output' && k === 'description' && typeof v === 'string')) continue;
+      if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
+      out[k] = lean(v);
+    }
+    return out;
+  };
+  return lean(z.toJSONSchema(schema, { target: 'draft-7', io })) as Tool['inputSchema'];
+}
+
+export function createServer(ctx: Context, profile: Profile = 'all'): McpServer {
+  const server = new McpServer({ name: 'agentboard', version: VERSION }, { instructions: INSTRUCTIONS });
+  const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
+  const listing: Tool[] = [];
+  const toolCtx: Context = profile === 'worker' ? { ...ctx, offersDocuments: false } : ctx;
+  for (const op of toolOperations(profile)) {
+    const tool = op.tool!;
+    const input = toolInput(op);
+    const output = toolOutput(op);
+    const call = (args: unknown) => callTool(toolCtx, op, input, args);
+    const annotations = {
+      title: tool.title,
+      readOnlyHint: op.access === 'read',
+      destructiveHint: op.access === 'read' ? false : (tool.destructive ?? false),
+      idempotentHint: tool.idempotent ?? op.access === 'read',
+      openWorldHint: false,
+    };
+    calls.set(tool.name, call);
+    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations }, call as never);
+    listing.push({ name: tool.name, title: tool.title, description: tool.description, inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(output, 'output'), annotations });
+  }
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  // Every call is answered by the operation layer, so that a bad argument gets the same
+  // { code, message, next_step } error as every other failure instead of the SDK's own text.
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const call = calls.get(request.params.name);
+    if (!call) {
+      return toolError({ code: 'USAGE', message: `There is no tool ${request.params.name}.`, next_step: 'List the tools (tools/list) and call one of them.' });
+    }
+    return call(request.params.arguments ?? {});
+  });
+  return server;
+}
+
+/** Serves MCP on stdin/stdout until stdin closes or the process is told to stop. */
+export async function serveStdio(root: string | undefined, profile: Profile): Promise<number> {
+  const server = createServer(createContext(root), profile);
+  const transport = new StdioServerTransport();
+  let finish: (code: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => (finish = resolve));
+  const stop = (code: number) => {
+    server.close().finally(() => finish(code));
+  };
+  transport.onclose = () => finish(0);
+  process.stdin.once('end', () => stop(0));
+  process.stdin.once('close', () => stop(0));
+  process.once('SIGINT', () => stop(0));
+  process.once('SIGTERM', () => stop(0));
+  await server.connect(transport);
+  process.stderr.write(`agentboard mcp ${VERSION}: serving ${toolOperations(profile).length} tools (profile ${profile})\n`);
+  return done;
+}

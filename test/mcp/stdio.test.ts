@@ -1,0 +1,131 @@
+import { spawn } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, newBoard, ok, snapshot, tempDir } from '../helpers.js';
+
+const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
+
+async function agent(dir: string, name: string) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir], env: ENV(), stderr: 'pipe' });
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(transport);
+  await client.listTools();
+  // Reads take no agent_id; everything else is called as this agent.
+  const call = async (tool: string, args: object) => {
+    const read = tool === 'agentboard_get_task';
+    const r = (await client.callTool({ name: tool, arguments: (read ? args : { agent_id: name, ...args }) as Record<string, unknown> })) as any;
+    return r.isError ? { error: JSON.parse(r.content[0].text).error } : r.structuredContent;
+  };
+  return { client, call };
+}
+
+const open: Client[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close();
+});
+
+describe('agentboard mcp over stdio, a whole session', () => {
+  it('two agents race, review, a question answered by a person, and a third agent kept out', async () => {
+    const dir = newBoard();
+    changeWithTasks(dir, 'stdio', [{ title: 'First' }, { title: 'Second' }, { title: 'Third', depends: ['T1'] }]);
+    const a = await agent(dir, 'agent-a');
+    const b = await agent(dir, 'agent-b');
+    const c = await agent(dir, 'agent-c');
+    open.push(a.client, b.client, c.client);
+    expect(a.client.getInstructions()).toContain('agentboard_get_next_task');
+
+    const [na, nb] = await Promise.all([a.call('agentboard_get_next_task', {}), b.call('agentboard_get_next_task', {})]);
+    expect(na.status).toBe('assigned');
+    expect(nb.status).toBe('assigned');
+    expect(na.task.task_id).not.toBe(nb.task.task_id);
+
+    const submitted = await a.call('agentboard_submit_for_review', { summary: 'Implemented, tests pass', tasks: [na.task.task_id] });
+    expect(submitted.status).toBe('awaiting_review');
+    const waiting = await a.call('agentboard_get_next_task', {});
+    expect(waiting.status).toBe('awaiting_review');
+    expect(waiting.message).toContain('awaiting review by a person');
+
+    ok(dir, ['approve', na.task.task_id]);
+    expect((await a.call('agentboard_get_task', { task_id: na.task.task_id })).task.status).toBe('done');
+    const afterApproval = await a.call('agentboard_get_next_task', {});
+    expect(['assigned', 'nothing_available']).toContain(afterApproval.status);
+
+    const asked = await b.call('agentboard_request_input', { question: 'Keep the old API?', default_action: 'Keep it', options: ['Keep it', 'Drop it'] });
+    ok(dir, ['answer', asked.input_id, 'Drop it; nobody uses it']);
+    const state = await b.call('agentboard_get_workflow_state', {});
+    expect(state.status).toBe('working');
+    expect(state.resolutions[0].resolution).toMatchObject({ type: 'human', value: 'Drop it; nobody uses it' });
+
+    const before = await b.call('agentboard_get_task', { task_id: nb.task.task_id });
+    const stolen = await c.call('agentboard_complete_task', { task_id: nb.task.task_id });
+    expect(stolen.error.code).toBe('TASK_HELD');
+    expect(stolen.error.message).toContain('held by agent-b');
+    const noted = await c.call('agentboard_add_note', { task_id: nb.task.task_id, text: 'mine' });
+    expect(noted.error.code).toBe('TASK_HELD');
+    expect(await b.call('agentboard_get_task', { task_id: nb.task.task_id })).toEqual(before);
+  });
+});
+
+function rawServer(dir: string, args: string[] = []) {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--root', dir, ...args], { env: ENV() });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+  const waitFor = async (id: number) => {
+    while (!stdout.split('\n').some((l) => l && JSON.parse(l).id === id)) await new Promise((r) => setTimeout(r, 20));
+  };
+  return { child, send, waitFor, exited, out: () => stdout, err: () => stderr };
+}
+
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+describe('the stdio server process', () => {
+  it('writes only JSON-RPC to stdout, and logs go to stderr', async () => {
+    const dir = newBoard();
+    changeWithTasks(dir, 'pure', [{ title: 'Only' }]);
+    const s = rawServer(dir);
+    s.send(INIT);
+    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'agentboard_get_next_task', arguments: { agent_id: 'pure-agent', response_format: 'markdown' } } });
+    s.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'x', task_id: 'nope/T1', text: 't' } } });
+    s.send({ jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'agentboard_get_project_status', arguments: {} } });
+    s.send({ jsonrpc: '2.0', id: 6, method: 'no/such/method' });
+    await s.waitFor(6);
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    const lines = s.out().split('\n').filter(Boolean);
+    expect(lines.length).toBe(6);
+    for (const line of lines) {
+      const msg = JSON.parse(line);
+      expect(msg.jsonrpc).toBe('2.0');
+      expect('result' in msg || 'error' in msg).toBe(true);
+    }
+    expect(s.err()).toContain('agentboard mcp');
+  });
+
+  it('writes nothing at startup, needs only PATH and HOME, and exits when stdin closes', async () => {
+    const dir = newBoard();
+    const before = snapshot(dir);
+    const s = rawServer(dir);
+    s.send(INIT);
+    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    await s.waitFor(2);
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it.each(['SIGINT', 'SIGTERM'] as const)('exits on %s', async (signal) => {
+    const s = rawServer(newBoard(), ['--profile', 'worker']);
+    s.send(INIT);
+    await s.waitFor(1);
+    s.child.kill(signal);
+    expect(await s.exited).toBe(0);
+  });
+});

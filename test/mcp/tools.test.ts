@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toolOperations } from '../../src/mcp/server.js';
+import { changeWithTasks, newBoard, ok, snapshot, WHY } from '../helpers.js';
+import { connect } from './helpers.js';
+
+const SPEC = {
+  overview: 'The gamma change adds a small feature that the tests create through the MCP tools.',
+  requirements: [{ id: 'R1', title: 'Works', text: 'The feature MUST work.' }],
+  scenarios: [{ name: 'It works', when: 'the feature is used', then: 'it works' }],
+};
+const NOTES = 'No additional notes: straightforward, nothing unexpected.';
+
+interface Case {
+  ok: object;
+  /** What a successful result must hold (checked against structuredContent). */
+  expect?: (data: any, text: string) => void;
+  bad: object;
+  wrongAgent: object | 'no agent';
+  wrongAgentCode?: string;
+  notFound: object | 'no id';
+}
+
+let dir: string;
+let key: string;
+
+/** In the order they run: later cases rely on what earlier ones did. */
+function cases(): Record<string, Case> {
+  return {
+    agentboard_list_changes: { ok: {}, expect: (d) => expect(d.changes.map((c: any) => c.change_id)).toContain('alpha'), bad: { limit: 0 }, wrongAgent: 'no agent', notFound: 'no id' },
+    agentboard_get_change: { ok: { change_id: 'alpha' }, expect: (d) => expect(d.task_ids).toContain('alpha/T1'), bad: { change_id: '../x' }, wrongAgent: 'no agent', notFound: { change_id: 'no-such-change' } },
+    agentboard_validate_change: { ok: { change_id: 'alpha' }, expect: (d) => expect(d.valid).toBe(true), bad: { strict: 'yes' }, wrongAgent: 'no agent', notFound: { change_id: 'no-such-change' } },
+    agentboard_get_document: { ok: { change_id: 'alpha', document: 'spec' }, expect: (d) => expect(d.content.requirements[0].id).toBe('R1'), bad: { change_id: 'alpha', document: 'readme' }, wrongAgent: 'no agent', notFound: { change_id: 'beta', document: 'tasks' } },
+    agentboard_list_documents: { ok: { change_id: 'alpha' }, expect: (d) => expect(d.total).toBe(3), bad: { awaiting: 'soon' }, wrongAgent: 'no agent', notFound: { change_id: 'no-such-change' } },
+    agentboard_get_task: { ok: { task_id: 'alpha/T1' }, expect: (d, t) => (expect(d.held_by).toBe('owner'), expect(t).toContain('alpha/T1')), bad: { task_id: 'T1' }, wrongAgent: 'no agent', notFound: { task_id: 'alpha/T99' } },
+    agentboard_list_tasks: { ok: { change_id: 'alpha', status: 'pending' }, expect: (d) => expect(d.tasks.every((t: any) => t.status === 'todo')).toBe(true), bad: { status: 'doing' }, wrongAgent: 'no agent', notFound: { change_id: 'no-such-change' } },
+    agentboard_get_project_status: { ok: {}, expect: (d) => expect(d.totals.total).toBeGreaterThan(0), bad: { verbose: true }, wrongAgent: 'no agent', notFound: 'no id' },
+    agentboard_list_agents: { ok: {}, expect: (d) => expect(d.agents.map((a: any) => a.agent_id)).toContain('owner'), bad: { limit: -1 }, wrongAgent: 'no agent', notFound: 'no id' },
+    agentboard_get_agent_status: { ok: { agent_id: 'owner' }, expect: (d) => expect(d.current_task.task_id).toBe('alpha/T1'), bad: { agent_id: 'Owner!' }, wrongAgent: { agent_id: 'human:alice' }, wrongAgentCode: 'INVALID_INPUT', notFound: { agent_id: 'ghost' } },
+    agentboard_get_activity_log: { ok: { change_id: 'alpha' }, expect: (d) => expect(d.total).toBeGreaterThan(0), bad: { since: 'the dawn of time' }, wrongAgent: 'no agent', notFound: 'no id' }, // a filter: a change with no entries has an empty log
+    agentboard_list_inputs: { ok: { status: 'all' }, expect: (d) => expect(d.total).toBe(0), bad: { status: 'maybe' }, wrongAgent: 'no agent', notFound: 'no id' },
+    agentboard_register_agent: { ok: { agent_id: 'worker-1', name: 'Worker', role: 'Developer', skills: ['ts'] }, expect: (d) => expect(d.agent.registered).toBe(true), bad: { agent_id: 'worker-1', name: 'W', role: 'D', skills: 'ts' }, wrongAgent: { agent_id: 'human:alice', name: 'A', role: 'R' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_get_workflow_state: { ok: { agent_id: 'owner' }, expect: (d) => expect(d.status).toBe('working'), bad: {}, wrongAgent: { agent_id: 'human:alice' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_create_change: { ok: { agent_id: 'planner', change_id: 'gamma', title: 'Gamma' }, expect: (d) => expect(d.change_id).toBe('gamma'), bad: { agent_id: 'planner', change_id: '..' }, wrongAgent: { agent_id: 'human:alice', change_id: 'delta' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_submit_proposal: { ok: { agent_id: 'planner', change_id: 'gamma', why: WHY, what_changes: 'A feature.', impact: 'Small.', notes: NOTES }, expect: (d) => expect(d.phase).toBe('spec'), bad: { agent_id: 'planner', change_id: 'gamma', why: 'Too short.', what_changes: 'x', impact: 'y', notes: NOTES }, wrongAgent: { agent_id: 'human:alice', change_id: 'gamma', why: WHY, what_changes: 'x', impact: 'y', notes: NOTES }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_create_spec: { ok: { agent_id: 'planner', change_id: 'gamma', ...SPEC, notes: NOTES }, expect: (d) => expect(d.phase).toBe('tasks'), bad: { agent_id: 'planner', change_id: 'gamma', ...SPEC, overview: 'Short.', notes: NOTES }, wrongAgent: { agent_id: 'human:alice', change_id: 'gamma', ...SPEC, notes: NOTES }, wrongAgentCode: 'INVALID_INPUT', notFound: { agent_id: 'planner', change_id: 'no-such-change', ...SPEC, notes: NOTES } },
+    agentboard_create_tasks: { ok: { agent_id: 'planner', change_id: 'gamma', tasks: [{ title: 'Do it' }], notes: NOTES }, expect: (d) => expect(d.task_ids).toEqual(['gamma/T1']), bad: { agent_id: 'planner', change_id: 'gamma', tasks: [], notes: NOTES }, wrongAgent: { agent_id: 'human:alice', change_id: 'gamma', tasks: [{ title: 'x' }], notes: NOTES }, wrongAgentCode: 'INVALID_INPUT', notFound: { agent_id: 'planner', change_id: 'no-such-change', tasks: [{ title: 'x' }], notes: NOTES } },
+    agentboard_create_review: { ok: { agent_id: 'critic', change_id: 'alpha', verdict: 'NEEDS_FIX', summary: 'Close.', issues: [{ title: 'Gap', severity: 'Medium', description: 'Missing a case.' }], notes: NOTES }, expect: (d) => expect(d).toMatchObject({ round: 1, verdict: 'NEEDS_FIX' }), bad: { agent_id: 'critic', change_id: 'alpha', verdict: 'LGTM', summary: 's', notes: NOTES }, wrongAgent: { agent_id: 'human:alice', change_id: 'alpha', verdict: 'APPROVED', summary: 's', notes: NOTES }, wrongAgentCode: 'INVALID_INPUT', notFound: { agent_id: 'critic', change_id: 'no-such-change', verdict: 'APPROVED', summary: 's', notes: NOTES } },
+    agentboard_correct_document: {
+      ok: {}, // filled in below: needs the review key
+      expect: (d) => expect(d.corrected_by).toBe('rev-1 (reviewer doc-reviewer)'),
+      bad: { agent_id: 'rev-1', change_id: 'alpha', document: 'spec', markdown: '# x', notes: NOTES },
+      wrongAgent: { agent_id: 'rev-1', review_key: 'abrk_not-the-key', change_id: 'alpha', document: 'spec', markdown: '# x', notes: NOTES },
+      wrongAgentCode: 'REVIEW_KEY_INVALID',
+      notFound: {}, // filled in below
+    },
+    agentboard_get_next_task: { ok: { agent_id: 'worker-1' }, expect: (d) => expect(d).toMatchObject({ status: 'assigned', task: { task_id: 'alpha/T3', assignee: 'worker-1' } }), bad: {}, wrongAgent: { agent_id: 'human:alice' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_add_task: { ok: { agent_id: 'planner', change_id: 'alpha', title: 'Added by a tool' }, expect: (d) => expect(d.task.task_id).toBe('alpha/T6'), bad: { agent_id: 'planner', change_id: 'alpha', title: 'x'.repeat(201) }, wrongAgent: { agent_id: 'human:alice', change_id: 'alpha', title: 'x' }, wrongAgentCode: 'INVALID_INPUT', notFound: { agent_id: 'planner', change_id: 'no-such-change', title: 'x' } },
+    agentboard_update_task: { ok: { agent_id: 'planner', task_id: 'alpha/T6', priority: 'high' }, expect: (d) => expect(d.task.priority).toBe('high'), bad: { agent_id: 'planner', task_id: 'alpha/T6' }, wrongAgent: { agent_id: 'intruder', task_id: 'alpha/T1', title: 'Mine now' }, wrongAgentCode: 'TASK_HELD', notFound: { agent_id: 'planner', task_id: 'alpha/T99', priority: 'low' } },
+    agentboard_delete_task: { ok: { agent_id: 'planner', task_id: 'alpha/T5' }, expect: (d) => expect(d.deleted).toBe(true), bad: { agent_id: 'planner', task_id: 'alpha' }, wrongAgent: { agent_id: 'intruder', task_id: 'alpha/T1' }, wrongAgentCode: 'TASK_HELD', notFound: { agent_id: 'planner', task_id: 'alpha/T99' } },
+    agentboard_report_progress: { ok: { agent_id: 'owner', task_id: 'alpha/T1', percent: 40, message: 'Half way' }, expect: (d) => expect(d.task.progress).toBe(40), bad: { agent_id: 'owner', task_id: 'alpha/T1', percent: 101, message: 'm' }, wrongAgent: { agent_id: 'intruder', task_id: 'alpha/T1', percent: 1, message: 'm' }, wrongAgentCode: 'TASK_HELD', notFound: { agent_id: 'owner', task_id: 'alpha/T99', percent: 1, message: 'm' } },
+    agentboard_add_note: { ok: { agent_id: 'owner', task_id: 'alpha/T1', text: 'Chose A over B because C.' }, expect: (d) => expect(d.changed).toBe(true), bad: { agent_id: 'owner', task_id: 'alpha/T1', text: '' }, wrongAgent: { agent_id: 'intruder', task_id: 'alpha/T1', text: 'x' }, wrongAgentCode: 'TASK_HELD', notFound: { agent_id: 'owner', task_id: 'alpha/T99', text: 'x' } },
+    agentboard_report_blocker: { ok: { agent_id: 'owner', task_id: 'alpha/T1', reason: 'No key', severity: 'high' }, expect: (d) => expect(d.task.status).toBe('blocked'), bad: { agent_id: 'owner', task_id: 'alpha/T1', reason: 'r', severity: 'critical' }, wrongAgent: { agent_id: 'intruder', task_id: 'alpha/T1', reason: 'r' }, wrongAgentCode: 'TASK_HELD', notFound: { agent_id: 'owner', task_id: 'alpha/T99', reason: 'r' } },
+    agentboard_clear_blocker: { ok: { agent_id: 'owner', task_id: 'alpha/T1' }, expect: (d) => expect(d.task.status).toBe('in_progress'), bad: { agent_id: 'owner' }, wrongAgent: { agent_id: 'intruder', task_id: 'alpha/T1' }, wrongAgentCode: 'TASK_HELD', notFound: { agent_id: 'owner', task_id: 'alpha/T99' } },
+    agentboard_complete_task: { ok: { agent_id: 'worker-2', task_id: 'alpha/T4' }, expect: (d) => expect(d.task).toMatchObject({ status: 'done', assignee: 'worker-2' }), bad: { agent_id: 'worker-2', task_id: 4 }, wrongAgent: { agent_id: 'intruder', task_id: 'alpha/T1' }, wrongAgentCode: 'TASK_HELD', notFound: { agent_id: 'worker-2', task_id: 'alpha/T99' } },
+    agentboard_update_status: { ok: { agent_id: 'sess', status: 'working', message: 'Starting' }, expect: (d) => expect(d.status).toBe('working'), bad: { agent_id: 'sess', status: 'sleeping', message: 'm' }, wrongAgent: { agent_id: 'human:alice', status: 'working', message: 'm' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_request_input: { ok: { agent_id: 'sess', question: 'A or B?', default_action: 'A', options: ['A', 'B'] }, expect: (d) => expect(d.input_id).toBe('input-1'), bad: { agent_id: 'sess', question: 'q', default_action: 'd', timeout_minutes: 121 }, wrongAgent: { agent_id: 'human:alice', question: 'q', default_action: 'd' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_mark_blocked: { ok: { agent_id: 'blocked-one', reason: 'No database', blockers: ['DATABASE_URL unset'] }, expect: (d) => expect(d.status).toBe('blocked'), bad: { agent_id: 'blocked-one', reason: '' }, wrongAgent: { agent_id: 'human:alice', reason: 'r' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_submit_for_review: { ok: { agent_id: 'owner', summary: 'Done, please check', tasks: ['alpha/T1'] }, expect: (d) => expect(d.tasks_in_review).toEqual(['alpha/T1']), bad: { agent_id: 'owner', summary: 's', pr_url: 'not a url' }, wrongAgent: { agent_id: 'intruder', summary: 's', tasks: ['alpha/T3'] }, wrongAgentCode: 'TASK_HELD', notFound: { agent_id: 'owner', summary: 's', tasks: ['alpha/T99'] } },
+  };
+}
+
+describe('every MCP tool, in memory', () => {
+  let mcp: Awaited<ReturnType<typeof connect>>;
+  beforeAll(async () => {
+    dir = newBoard();
+    changeWithTasks(dir, 'alpha', [{ title: 'Held' }, { title: 'Waits', depends: ['T1'] }, { title: 'Free' }, { title: 'Also free' }, { title: 'To delete' }]);
+    ok(dir, ['propose', 'beta', '--as', 'planner', '--why', WHY, '--what-changes', 'x', '--impact', 'y', '--notes', NOTES]);
+    ok(dir, ['agent', 'register', '--as', 'owner', '--name', 'Owner', '--role', 'dev']);
+    ok(dir, ['next', '--as', 'owner']);
+    ok(dir, ['session', 'status', 'working', '--as', 'blocked-one', '--message', 'm']);
+    key = ok(dir, ['reviewer', 'add', 'doc-reviewer']).review_key;
+    mcp = await connect(dir);
+  });
+  afterAll(async () => mcp?.close());
+
+  it('has a case for every tool (so a new tool cannot go untested)', () => {
+    expect(Object.keys(cases()).sort()).toEqual(toolOperations('all').map((op) => op.tool!.name).sort());
+  });
+
+  it('answers each tool: success, bad input, wrong agent, not found', async () => {
+    const table = cases();
+    const spec = (await mcp.call('agentboard_get_document', { change_id: 'alpha', document: 'spec' })).data.markdown as string;
+    table.agentboard_correct_document!.ok = { agent_id: 'rev-1', review_key: key, change_id: 'alpha', document: 'spec', markdown: spec.replace('one agent at a time.', 'one agent at a time, and no other.'), notes: 'Tightened the overview.' };
+    table.agentboard_correct_document!.notFound = { agent_id: 'rev-1', review_key: key, change_id: 'no-such-change', document: 'spec', markdown: spec, notes: NOTES };
+    for (const [tool, c] of Object.entries(table)) {
+      const checkError = (r: Awaited<ReturnType<typeof mcp.call>>, what: string) => {
+        expect(r.isError, `${tool} ${what}: ${r.text}`).toBe(true);
+        expect(r.data, `${tool} ${what}: no structuredContent on errors`).toBeUndefined();
+        expect(r.error!.next_step.length, `${tool} ${what}`).toBeGreaterThan(10);
+        expect(r.text).not.toContain(dir);
+        expect(r.text).not.toMatch(/\n\s+at /);
+      };
+      const bad = await mcp.call(tool, c.bad);
+      checkError(bad, 'bad input');
+      expect(bad.error!.code, `${tool} bad input`).toBe('INVALID_INPUT');
+      if (c.wrongAgent !== 'no agent') {
+        const wrong = await mcp.call(tool, c.wrongAgent);
+        checkError(wrong, 'wrong agent');
+        expect(wrong.error!.code, `${tool} wrong agent`).toBe(c.wrongAgentCode);
+      }
+      if (c.notFound !== 'no id') {
+        const nf = await mcp.call(tool, c.notFound);
+        checkError(nf, 'not found');
+        expect(nf.error!.code, `${tool} not found: ${nf.text}`).toMatch(/NOT_FOUND$/);
+      }
+      const before = snapshot(dir);
+      const good = await mcp.call(tool, c.ok);
+      expect(good.isError, `${tool} success: ${good.text}`).toBe(false);
+      c.expect?.(good.data, good.text);
+      if (toolOperations('all').find((op) => op.tool!.name === tool)!.access === 'read') expect(snapshot(dir), `${tool} is read-only`).toEqual(before);
+    }
+  });
+
+  it('refuses unknown fields and unknown tools with the same error shape', async () => {
+    const r = await mcp.call('agentboard_get_task', { task_id: 'alpha/T1', colour: 'red' });
+    expect(r.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('unknown field "colour"') });
+    const u = await mcp.call('agentboard_approve_document', { change_id: 'alpha' });
+    expect(u.isError).toBe(true);
+    expect(u.error!.message).toContain('There is no tool agentboard_approve_document');
+  });
+
+  it('answers in markdown when asked, with the ids the agent needs next', async () => {
+    const r = await mcp.call('agentboard_list_tasks', { change_id: 'alpha', response_format: 'markdown' });
+    expect(r.text).toContain('alpha/T2');
+    expect(r.text).toMatch(/TASK\s+STATUS/);
+    expect(r.data.tasks.length).toBeGreaterThan(0);
+  });
+
+  it('names the next call as a tool, and human steps as commands for a person', async () => {
+    const r = await mcp.call('agentboard_submit_proposal', { agent_id: 'planner', change_id: 'alpha', why: WHY, what_changes: 'x', impact: 'y', notes: NOTES });
+    expect(r.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.', next_step: 'Call agentboard_get_next_task to get your next available work.' });
+  });
+});
