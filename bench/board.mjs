@@ -40,7 +40,7 @@ export async function benchBoard(changes, tasksPerChange, { fresh = false } = {}
   if (existsSync(join(dir, '.complete')) && !fresh) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const { main } = await import(join(ROOT, 'dist', 'cli.js'));
+  const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
   await call(main, ['init', '--root', dir, '--as', 'human:bench']);
   const specFile = join(dir, 'spec.md');
   writeFileSync(specFile, SPEC);

@@ -10,7 +10,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'agentboard.js');
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 10;
-const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null;
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null; // cli | next | claims | tools
 
 function time(argv, cwd = ROOT) {
   const t0 = process.hrtime.bigint();
@@ -100,4 +100,21 @@ if (!ONLY || ONLY === 'claims') {
   console.log(`claims: ${claimed.length} in ${seconds.toFixed(2)} s = ${(claimed.length / seconds).toFixed(0)} claims/s`);
   console.log(`double claims: ${claimed.length - unique.size} · lost updates: ${lost} · tasks done on disk: ${onDisk.filter((t) => t.status === 'done').length}`);
   rmSync(dir, { recursive: true, force: true });
+}
+
+if (!ONLY || ONLY === 'tools') {
+  // What an agent's context pays for the tool list, per profile (tokens ≈ bytes / 4).
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+  const dir = await benchBoard(10, 100);
+  console.log('\nagentboard mcp tools/list, per profile');
+  console.log(`${'profile'.padEnd(10)} ${'tools'.padStart(6)} ${'bytes'.padStart(8)} ${'≈ tokens'.padStart(9)}`);
+  for (const profile of ['worker', 'planner', 'reviewer', 'all']) {
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--profile', profile], stderr: 'ignore' }));
+    const result = await client.listTools();
+    const bytes = Buffer.byteLength(JSON.stringify(result));
+    console.log(`${profile.padEnd(10)} ${String(result.tools.length).padStart(6)} ${String(bytes).padStart(8)} ${String(Math.round(bytes / 4)).padStart(9)}`);
+    await client.close();
+  }
 }

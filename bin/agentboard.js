@@ -6,11 +6,12 @@ const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
   process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
 } else {
+  const { loadCli } = await import('./load.mjs');
   let cli;
   try {
-    cli = await import('../dist/cli.js');
+    cli = loadCli();
   } catch (err) {
-    if (err?.code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    if (err?.code !== 'ENOENT') throw err;
     process.stderr.write('error: agentboard is not built yet.\n  next: run `npm run build` in the agentboard folder.\n');
     process.exit(1);
   }

@@ -3,7 +3,6 @@
  * command takes its input as flags, positional arguments, --input FILE (the JSON object an MCP
  * tool takes) and, for documents, --from FILE.md. --json prints exactly one JSON document.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, toPayload } from '../errors.js';
@@ -80,6 +79,8 @@ function defaultHuman(): string {
   if (cachedHuman) return cachedHuman;
   let name = '';
   try {
+    // Loaded here: only writes without --as need it, and child_process costs every command time to load.
+    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
     name = execFileSync('git', ['config', 'user.name'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
   } catch {
     // no git, or no user.name

@@ -37,9 +37,9 @@ export function toolOperations(profile: Profile): Operation[] {
   return OPERATIONS.filter((op) => op.tool && (profile === 'all' || op.tool.profiles.includes(profile)));
 }
 
-/** How an agent reads a reference to an operation: a tool name, or what to ask a person to run. */
+/** How an agent reads a reference to an operation: a tool name, or the command a person runs. */
 export function toolSpelling(op: Operation): string {
-  return op.tool ? op.tool.name : `a person running ${cliSpelling(op)}`;
+  return op.tool ? op.tool.name : cliSpelling(op);
 }
 
 const ResponseFormat = z.enum(['json', 'markdown']).default('json').describe('"json" (the default) for data; "markdown" for a readable summary.');

@@ -3,7 +3,7 @@
 import { join, resolve } from 'node:path';
 
 const [dir, agent, taskId, count] = process.argv.slice(2);
-const { main } = await import(join(resolve(import.meta.dirname, '..', '..'), 'dist', 'cli.js'));
+const { main } = (await import(join(resolve(import.meta.dirname, '..', '..'), 'bin', 'load.mjs'))).loadCli();
 async function call(args) {
   let out = '';
   await main([...args, '--root', dir, '--as', agent, '--json'], { out: (t) => (out += t), err: (t) => (out += t) });
