@@ -285,7 +285,7 @@ export const listInputs = defineOp({
   access: 'read',
   input: z.strictObject({
     agent_id: AgentId.optional().describe('Only this agent\'s requests.'),
-    status: z.enum(['open', 'resolved', 'all']).default('open'),
+    status: z.enum(['open', 'resolved', 'all']).default('open').describe('open (the default): waiting for an answer; resolved: answered or timed out; all: both.'),
     limit: Limit,
     offset: Offset,
   }),

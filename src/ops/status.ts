@@ -176,7 +176,7 @@ export const activityLog = defineOp({
     entries: z.array(z.object({ at: z.string(), actor: z.string(), action: z.string(), target: z.string(), change_id: z.string().optional(), summary: z.string() })),
     ...Page,
   }),
-  cli: { command: 'log' },
+  cli: { command: 'log', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_get_activity_log',
     title: 'Read the activity log',

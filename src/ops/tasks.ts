@@ -128,7 +128,7 @@ export const listTasks = defineOp({
     offset: Offset,
   }),
   output: z.object({ tasks: z.array(TaskSummaryOut), ...Page }),
-  cli: { command: 'task list' },
+  cli: { command: 'task list', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_list_tasks',
     title: 'List tasks',

@@ -99,7 +99,7 @@ describe('a change from proposal to archive', () => {
     expect(archived.archived_to).toMatch(/^agentd\/archive\/\d{4}-\d\d-\d\d-fix-workflow-bugs$/);
     expect(existsSync(join(dir, archived.archived_to, 'REVIEW.md'))).toBe(true);
     expect(existsSync(join(dir, 'agentd/changes/fix-workflow-bugs'))).toBe(false);
-    const log = ok(dir, ['log', '--change-id', 'fix-workflow-bugs', '--limit', '100']);
+    const log = ok(dir, ['log', '--change', 'fix-workflow-bugs', '--limit', '100']);
     expect(log.entries[0]).toMatchObject({ action: 'change.archive', actor: 'human:tester' });
     expect(log.entries.map((e: any) => e.actor)).toContain('claude');
   });

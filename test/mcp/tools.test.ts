@@ -141,3 +141,21 @@ describe('every MCP tool, in memory', () => {
     expect(r.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.', next_step: 'Call agentboard_get_next_task to get your next available work.' });
   });
 });
+
+describe('a list too long for one result', () => {
+  it('is cut with a notice saying how to get the rest', async () => {
+    const dir = newBoard();
+    changeWithTasks(dir, 'long', Array.from({ length: 300 }, (_, i) => ({ title: `A task with a long enough title to take some room, number ${i + 1}` })));
+    const mcp = await connect(dir, 'planner');
+    const r = await mcp.call('agentboard_list_tasks', { change_id: 'long', limit: 500 });
+    expect(r.isError).toBe(false);
+    expect(r.text.length).toBeLessThanOrEqual(25_000);
+    expect(r.data.total).toBe(300);
+    expect(r.data.has_more).toBe(true);
+    expect(r.data.tasks.length).toBeLessThan(300);
+    expect(r.data.notice).toContain(`offset ${r.data.next_offset}`);
+    const rest = await mcp.call('agentboard_list_tasks', { change_id: 'long', limit: 500, offset: r.data.next_offset });
+    expect(rest.data.tasks[0].task_id).toBe(`long/T${r.data.next_offset + 1}`);
+    await mcp.close();
+  });
+});
