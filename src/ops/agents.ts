@@ -39,10 +39,17 @@ export function agentWork(board: Board): Map<string, AgentWork> {
   return out;
 }
 
-function lastSeen(board: Board): Map<string, string> {
+interface AgentView {
+  runtime: RuntimeData;
+  work: Map<string, AgentWork>;
+  /** When each actor last appears in the activity log. */
+  seen: Map<string, string>;
+}
+
+function agentView(board: Board): AgentView {
   const seen = new Map<string, string>();
   for (const e of board.readActivity()) seen.set(e.actor, e.at);
-  return seen;
+  return { runtime: board.readRuntime(), work: agentWork(board), seen };
 }
 
 const AgentOut = z.object({
@@ -58,7 +65,7 @@ const AgentOut = z.object({
   workflow_status: z.string().nullable(),
 });
 
-function agentOut(runtime: RuntimeData, id: string, work: Map<string, AgentWork>, seen: Map<string, string>): z.input<typeof AgentOut> {
+function agentOut({ runtime, work, seen }: AgentView, id: string): z.input<typeof AgentOut> {
   const record = runtime.agents[id];
   const w = work.get(id);
   return {
@@ -112,7 +119,7 @@ export const registerAgent = defineOp({
       tx.saveRuntime();
       tx.log(input.agent_id, 'agent.register', input.agent_id, `${previous ? 'updated' : 'registered'} agent ${input.agent_id} (${input.role})`);
       // The runtime is written when the transaction commits; answer from what it will hold.
-      const agent = agentOut(tx.runtime, input.agent_id, agentWork(board), new Map([[input.agent_id, tx.now]]));
+      const agent = agentOut({ runtime: tx.runtime, work: agentWork(board), seen: new Map([[input.agent_id, tx.now]]) }, input.agent_id);
       return { agent, updated: previous !== undefined };
     });
   },
@@ -133,14 +140,10 @@ export const listAgents = defineOp({
     idempotent: true,
   },
   run(ctx, input) {
-    const board = ctx.board();
-    const work = agentWork(board);
-    const seen = lastSeen(board);
-    const runtime = board.readRuntime();
-    const ids = new Set([...Object.keys(runtime.agents), ...work.keys()]);
-    const agents = [...ids].sort().map((id) => agentOut(runtime, id, work, seen));
-    const p = page(agents, input.limit, input.offset);
-    return { agents: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+    const view = agentView(ctx.board());
+    const ids = new Set([...Object.keys(view.runtime.agents), ...view.work.keys()]);
+    const agents = [...ids].sort().map((id) => agentOut(view, id));
+    return page('agents', agents, input);
   },
 });
 
@@ -159,14 +162,11 @@ export const showAgent = defineOp({
     idempotent: true,
   },
   run(ctx, input) {
-    const board = ctx.board();
-    const work = agentWork(board);
-    const seen = lastSeen(board);
-    const runtime = board.readRuntime();
-    if (!runtime.agents[input.agent_id] && !work.has(input.agent_id) && !seen.has(input.agent_id)) {
+    const view = agentView(ctx.board());
+    if (!view.runtime.agents[input.agent_id] && !view.work.has(input.agent_id) && !view.seen.has(input.agent_id)) {
       fail('AGENT_NOT_FOUND', `Agent ${input.agent_id} is not registered and has not acted on this board.`, 'Register it with {op:agent.register}, or list agents with {op:agent.list}.');
     }
-    return agentOut(runtime, input.agent_id, work, seen);
+    return agentOut(view, input.agent_id);
   },
 });
 

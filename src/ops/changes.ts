@@ -110,8 +110,7 @@ export const listChanges = defineOp({
     const board = ctx.board();
     const all = board.changeIds().map((id) => summarize(board, loadChange(board, id)));
     const filtered = input.phase ? all.filter((c) => c.phase === input.phase) : all;
-    const p = page(filtered, input.limit, input.offset);
-    return { changes: p.items, archived: input.archived ? board.archived() : [], total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+    return { ...page('changes', filtered, input), archived: input.archived ? board.archived() : [] };
   },
 });
 

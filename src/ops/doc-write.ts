@@ -56,6 +56,8 @@ export function assertCanSubmit(doc: DocFile | null, type: DocType, actor: strin
     fail('PARSE_ERROR', `${file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}.`, `Fix or restore ${file} (git checkout -- ${file}) before writing it again.`);
   }
   const from = doc.meta.status;
+  // A review is written in rounds: a new round replaces the latest (kept below it) until a person approves the review.
+  if (type === 'review' && from !== 'approved') return;
   if (from === 'approved') {
     fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, 'Call {op:task.next} to get your next task.');
   }

@@ -151,8 +151,7 @@ export const listDocuments = defineOp({
         docs.push(entry);
       }
     }
-    const p = page(docs, input.limit, input.offset);
-    return { documents: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+    return page('documents', docs, input);
   },
 });
 

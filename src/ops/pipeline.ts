@@ -4,13 +4,13 @@ import { fail } from '../errors.js';
 import { isHuman } from '../domain/ids.js';
 import type { Role } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
-import { isHeld, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
+import { isHeld, type DocType as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { Transaction } from '../store/board.js';
 import { renderBody, renderDocFile } from '../store/documents.js';
 import { renderProposalBody } from '../store/format-proposal.js';
 import { renderTaskBlock, renderTasksPreamble, type TasksBody } from '../store/format-tasks.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteResult } from './doc-write.js';
-import { defineOp } from './registry.js';
+import { defineOp, type Context } from './registry.js';
 import { Actor, ChangeId, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, TaskPlanFields, text, Verdict } from './schemas.js';
 import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { verifyReviewKey } from './reviewer-keys.js';
@@ -35,10 +35,33 @@ function roleOf(actor: string): Role {
   return isHuman(actor) ? 'human' : 'agent';
 }
 
-function finish(tx: Transaction, result: WriteResult, summary: string, actor: string, action = 'document.submit'): z.input<typeof DocWriteOut> {
-  tx.log(actor, action, `${result.change_id}/${result.document}`, summary, result.change_id);
-  const change = loadChange(tx.board, result.change_id);
-  return { ...result, phase: phaseOf(tx.board, change).phase };
+type StageInput = { agent_id: string; change_id: string; notes: string };
+
+/**
+ * The one way a pipeline document is submitted: in the board lock, on a fresh read, the phase gate,
+ * the lifecycle check, the body built, validated as it would stand on disk, written, and logged.
+ */
+function submitStage(
+  ctx: Context,
+  type: DocKind,
+  input: StageInput,
+  body: (tx: Transaction, change: LoadedChange) => string,
+  options: { summary: (r: WriteResult) => string; action?: string; correction?: (tx: Transaction, change: LoadedChange) => string } = { summary: (r) => `submitted the ${r.document} of ${r.change_id} (revision ${r.revision})` },
+): { result: z.input<typeof DocWriteOut>; after: LoadedChange } {
+  const board = ctx.board();
+  return board.mutate((tx) => {
+    if (type !== 'proposal') requireChange(board, input.change_id);
+    const change = loadChange(board, input.change_id);
+    const correction = options.correction?.(tx, change);
+    if (!correction) {
+      assertGate(tx, change, type);
+      assertCanSubmit(change[type], type, input.agent_id, roleOf(input.agent_id));
+    }
+    const result = writeDocument(tx, change, type, input.agent_id, body(tx, change), correction ? { notes: input.notes, correction } : { notes: input.notes });
+    tx.log(input.agent_id, options.action ?? 'document.submit', `${result.change_id}/${result.document}`, options.summary(result), result.change_id);
+    const after = loadChange(board, input.change_id);
+    return { result: { ...result, phase: phaseOf(board, after).phase }, after };
+  });
 }
 
 // ---- bodies -------------------------------------------------------------------------------------
@@ -267,13 +290,7 @@ export const submitProposal = defineOp({
     profiles: ['planner'],
   },
   run(ctx, input) {
-    const board = ctx.board();
-    return board.mutate((tx) => {
-      const change = loadChange(board, input.change_id);
-      assertCanSubmit(change.proposal, 'proposal', input.agent_id, roleOf(input.agent_id));
-      const result = writeDocument(tx, change, 'proposal', input.agent_id, proposalBody(input.change_id, input), { notes: input.notes });
-      return finish(tx, result, `submitted the proposal of ${input.change_id} (revision ${result.revision})`, input.agent_id);
-    });
+    return submitStage(ctx, 'proposal', input, () => proposalBody(input.change_id, input)).result;
   },
 });
 
@@ -293,15 +310,7 @@ export const createSpec = defineOp({
     profiles: ['planner'],
   },
   run(ctx, input) {
-    const board = ctx.board();
-    return board.mutate((tx) => {
-      requireChange(board, input.change_id);
-      const change = loadChange(board, input.change_id);
-      assertGate(tx, change, 'spec');
-      assertCanSubmit(change.spec, 'spec', input.agent_id, roleOf(input.agent_id));
-      const result = writeDocument(tx, change, 'spec', input.agent_id, specBody(change, input), { notes: input.notes });
-      return finish(tx, result, `submitted the spec of ${input.change_id} (revision ${result.revision})`, input.agent_id);
-    });
+    return submitStage(ctx, 'spec', input, (_tx, change) => specBody(change, input)).result;
   },
 });
 
@@ -321,17 +330,10 @@ export const createTasks = defineOp({
     profiles: ['planner'],
   },
   run(ctx, input) {
-    const board = ctx.board();
-    return board.mutate((tx) => {
-      requireChange(board, input.change_id);
-      const change = loadChange(board, input.change_id);
-      assertGate(tx, change, 'tasks');
-      assertCanSubmit(change.tasks, 'tasks', input.agent_id, roleOf(input.agent_id));
-      const body = tasksBody(tx, change, input.agent_id, input.title, input.tasks);
-      const result = writeDocument(tx, change, 'tasks', input.agent_id, body, { notes: input.notes });
-      const ids = tasksOf(loadChange(board, input.change_id, ['tasks']).tasks).map((t) => `${input.change_id}/${t.id}`);
-      return { ...finish(tx, result, `submitted ${ids.length} tasks for ${input.change_id} (revision ${result.revision})`, input.agent_id), task_ids: ids };
+    const { result, after } = submitStage(ctx, 'tasks', input, (tx, change) => tasksBody(tx, change, input.agent_id, input.title, input.tasks), {
+      summary: (r) => `submitted ${input.tasks.length} tasks for ${r.change_id} (revision ${r.revision})`,
     });
+    return { ...result, task_ids: tasksOf(after.tasks).map((t) => `${input.change_id}/${t.id}`) };
   },
 });
 
@@ -351,24 +353,11 @@ export const createReview = defineOp({
     profiles: ['reviewer', 'planner'],
   },
   run(ctx, input) {
-    const board = ctx.board();
-    return board.mutate((tx) => {
-      requireChange(board, input.change_id);
-      const change = loadChange(board, input.change_id);
-      assertGate(tx, change, 'review');
-      if (change.review?.meta.status === 'approved') {
-        fail('DOCUMENT_APPROVED', 'This review has already been approved.', 'Call {op:task.next} to get your next task.');
-      }
-      if (change.review && change.review.content === null) assertCanSubmit(change.review, 'review', input.agent_id, 'human');
-      const body = reviewBody(change, input.agent_id, tx.now, input, false);
-      const result = writeDocument(tx, change, 'review', input.agent_id, body, { notes: input.notes });
-      const round = (change.review?.content?.[0]?.round ?? 0) + 1;
-      return {
-        ...finish(tx, result, `reviewed ${input.change_id}: ${input.verdict} (round ${round}, ${input.issues.length} issues)`, input.agent_id, 'review.create'),
-        round,
-        verdict: input.verdict,
-      };
+    const { result, after } = submitStage(ctx, 'review', input, (tx, change) => reviewBody(change, input.agent_id, tx.now, input, false), {
+      summary: (r) => `reviewed ${r.change_id}: ${input.verdict} (${input.issues.length} issues)`,
+      action: 'review.create',
     });
+    return { ...result, round: after.review!.content![0]!.round, verdict: input.verdict };
   },
 });
 
@@ -402,40 +391,42 @@ export const correctDocument = defineOp({
     profiles: ['reviewer'],
   },
   run(ctx, input) {
-    const board = ctx.board();
-    return board.mutate((tx) => {
-      const reviewer = verifyReviewKey(tx.runtime, input.review_key);
-      requireChange(board, input.change_id);
-      const change = loadChange(board, input.change_id);
-      const doc = change[input.document];
-      if (!doc || doc.meta.status !== 'submitted') {
-        fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, 'Look for documents sent for review with {op:document.list}.');
-      }
-      const fields = parseInput(CORRECTION_SCHEMAS[input.document], markdownToInput(input.document, input.markdown, 'markdown'));
-      const correction = `${input.agent_id} (reviewer ${reviewer.name})`;
-      let body: string;
-      switch (input.document) {
-        case 'proposal':
-          body = proposalBody(input.change_id, fields as z.output<typeof CORRECTION_SCHEMAS.proposal>);
-          break;
-        case 'spec':
-          body = specBody(change, fields as SpecInput);
-          break;
-        case 'tasks': {
-          const t = fields as z.output<typeof CORRECTION_SCHEMAS.tasks>;
-          body = tasksBody(tx, change, input.agent_id, t.title, t.tasks);
-          break;
+    let correction = '';
+    const { result } = submitStage(
+      ctx,
+      input.document,
+      input,
+      (tx, change) => {
+        const fields = parseInput(CORRECTION_SCHEMAS[input.document], markdownToInput(input.document, input.markdown, 'markdown'));
+        switch (input.document) {
+          case 'proposal':
+            return proposalBody(input.change_id, fields as z.output<typeof CORRECTION_SCHEMAS.proposal>);
+          case 'spec':
+            return specBody(change, fields as SpecInput);
+          case 'tasks': {
+            const t = fields as z.output<typeof CORRECTION_SCHEMAS.tasks>;
+            return tasksBody(tx, change, input.agent_id, t.title, t.tasks);
+          }
+          case 'review':
+            return reviewBody(change, input.agent_id, tx.now, fields as ReviewInput, true);
         }
-        case 'review':
-          body = reviewBody(change, input.agent_id, tx.now, fields as ReviewInput, true);
-          break;
-      }
-      const result = writeDocument(tx, change, input.document, input.agent_id, body, { notes: input.notes, correction });
-      return {
-        ...finish(tx, result, `corrected the ${input.document} of ${input.change_id} as reviewer ${reviewer.name}`, input.agent_id, 'document.correct'),
-        corrected_by: correction,
-      };
-    });
+      },
+      {
+        action: 'document.correct',
+        summary: (r) => `corrected the ${r.document} of ${r.change_id} as ${correction}`,
+        // A reviewer with a valid key corrects a submitted document in place of the usual checks.
+        correction: (tx, change) => {
+          const reviewer = verifyReviewKey(tx.runtime, input.review_key);
+          const doc = change[input.document];
+          if (!doc || doc.meta.status !== 'submitted') {
+            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, 'Look for documents sent for review with {op:document.list}.');
+          }
+          correction = `${input.agent_id} (reviewer ${reviewer.name})`;
+          return correction;
+        },
+      },
+    );
+    return { ...result, corrected_by: correction };
   },
 });
 

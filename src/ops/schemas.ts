@@ -141,10 +141,11 @@ export const Page = {
   next_offset: z.number().int().nullable(),
 };
 
-export function page<T>(items: T[], limit: number, offset: number): { items: T[]; total: number; has_more: boolean; next_offset: number | null } {
-  const slice = items.slice(offset, offset + limit);
-  const hasMore = offset + slice.length < items.length;
-  return { items: slice, total: items.length, has_more: hasMore, next_offset: hasMore ? offset + slice.length : null };
+/** One page of a list, under the name the list has in the output: page('tasks', all, input). */
+export function page<K extends string, T>(key: K, items: T[], at: { limit: number; offset: number }): { [P in K]: T[] } & { total: number; has_more: boolean; next_offset: number | null } {
+  const slice = items.slice(at.offset, at.offset + at.limit);
+  const hasMore = at.offset + slice.length < items.length;
+  return { [key]: slice, total: items.length, has_more: hasMore, next_offset: hasMore ? at.offset + slice.length : null } as { [P in K]: T[] } & { total: number; has_more: boolean; next_offset: number | null };
 }
 
 export const NoteOut = z.object({ author: z.string(), at: z.string(), text: z.string() });

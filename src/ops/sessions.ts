@@ -304,8 +304,7 @@ export const listInputs = defineOp({
       .filter((i) => (input.status === 'all' || i.status === input.status) && (!input.agent_id || i.agent_id === input.agent_id))
       .sort((a, b) => (a.created_at < b.created_at ? -1 : 1))
       .map(inputOut);
-    const p = page(inputs, input.limit, input.offset);
-    return { inputs: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+    return page('inputs', inputs, input);
   },
 });
 

@@ -191,8 +191,7 @@ export const activityLog = defineOp({
       .readActivity()
       .filter((e) => (!input.actor || e.actor === input.actor) && (!input.change_id || e.change_id === input.change_id) && (!since || e.at >= since))
       .reverse();
-    const p = page(entries, input.limit, input.offset);
-    return { entries: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+    return page('entries', entries, input);
   },
 });
 

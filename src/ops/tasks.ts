@@ -152,8 +152,7 @@ export const listTasks = defineOp({
         out.push(s);
       }
     }
-    const p = page(out, input.limit, input.offset);
-    return { tasks: p.items, total: p.total, has_more: p.has_more, next_offset: p.next_offset };
+    return page('tasks', out, input);
   },
 });
 
