@@ -9,7 +9,7 @@ import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { OPERATIONS } from '../ops/index.js';
 import { createContext, type Operation } from '../ops/registry.js';
-import { execute, resolveOpRefs } from '../ops/execute.js';
+import { execute, resolveOpRefs, resolveOpRefsDeep } from '../ops/execute.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import { fieldsOf, type Field } from './fields.js';
 import { renderResult } from '../render/text.js';
@@ -305,7 +305,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   if (!chosen) return 0;
   try {
     const { op, input } = chosen.input();
-    const data = await execute(op, createContext(chosen.root), input);
+    const data = resolveOpRefsDeep(await execute(op, createContext(chosen.root), input), cliSpelling);
     if (wantsJson) io.out(`${JSON.stringify({ ok: true, data })}\n`);
     else io.out(resolveOpRefs(renderResult(op.name, data), cliSpelling));
     return op.cli.exitCode?.(data) ?? 0;

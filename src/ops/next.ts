@@ -38,7 +38,7 @@ const NextOut = z.object({
     .object({ change_id: z.string(), document: z.string(), file: z.string(), feedback: z.array(NoteOut), markdown: z.string() })
     .nullable()
     .describe('The rejected document to revise, with the feedback to address.'),
-  awaiting_review: z.array(z.object({ kind: z.enum(['task', 'document']), id: z.string(), since: z.string() })),
+  awaiting_review: z.array(z.object({ kind: z.enum(['task', 'document', 'submission']), id: z.string(), since: z.string() })),
   reasons: z
     .object({
       waiting_on_dependencies: z.number().int(),
@@ -159,11 +159,19 @@ export const nextTask = defineOp({
         const blocking = d.meta.status === 'submitted' && d.meta.author === agent && (required.includes(d.type) || d.meta.review_requested_by !== undefined);
         if (blocking) waiting.push({ kind: 'document', id: `${d.changeId}/${d.type}`, since: d.meta.updated });
       }
+      const session = tx.runtime.sessions[agent];
+      if (waiting.length === 0 && session?.status === 'awaiting_review' && session.review) {
+        // Work submitted without naming tasks (a pull request, say): only the agent can say the review is over.
+        waiting.push({ kind: 'submission', id: session.review.pr_url ?? session.review.summary.slice(0, 80), since: session.review.submitted_at });
+      }
       if (waiting.length > 0) {
+        const own = waiting.every((w) => w.kind === 'submission');
         return {
           ...EMPTY,
           status: 'awaiting_review',
-          message: `Your submitted work is awaiting review by a person: ${waiting.map((w) => w.id).join(', ')}. Nothing new is handed out until they decide; call this again later.`,
+          message: own
+            ? `Your submitted work (${waiting[0]!.id}) is awaiting review. Nothing new is handed out meanwhile; when the review is over, report it with {op:session.status} (working or completed) and call this again.`
+            : `Your submitted work is awaiting review by a person: ${waiting.map((w) => w.id).join(', ')}. Nothing new is handed out until they decide; call this again later.`,
           awaiting_review: waiting,
         };
       }

@@ -249,3 +249,19 @@ describe('agents (seed 004) and the log', () => {
     expect(status.stale_claims[0].idle_minutes).toBeGreaterThanOrEqual(179);
   });
 });
+
+describe('work submitted without naming tasks', () => {
+  it('keeps next from handing out more until the agent reports the review over', () => {
+    const dir = newBoard();
+    changeWithTasks(dir, 'pull', [{ title: 'One' }, { title: 'Two' }]);
+    ok(dir, ['next', '--as', 'codex']);
+    ok(dir, ['task', 'done', 'pull/T1', '--as', 'codex']);
+    ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'All of it', '--pr-url', 'https://example.com/pull/9']);
+    const waiting = ok(dir, ['next', '--as', 'codex']);
+    expect(waiting.status).toBe('awaiting_review');
+    expect(waiting.awaiting_review).toEqual([{ kind: 'submission', id: 'https://example.com/pull/9', since: expect.any(String) }]);
+    expect(waiting.message).toContain('agentboard session status');
+    ok(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'Review done; next task']);
+    expect(ok(dir, ['next', '--as', 'codex']).task.task_id).toBe('pull/T2');
+  });
+});

@@ -99,6 +99,7 @@ describe('every MCP tool, in memory', () => {
         expect(r.error!.next_step.length, `${tool} ${what}`).toBeGreaterThan(10);
         expect(r.text).not.toContain(dir);
         expect(r.text).not.toMatch(/\n\s+at /);
+        expect(r.text, `${tool} ${what}: every reference to a next step is spelled out`).not.toContain('{op:');
       };
       const bad = await mcp.call(tool, c.bad);
       checkError(bad, 'bad input');
@@ -116,6 +117,7 @@ describe('every MCP tool, in memory', () => {
       const before = snapshot(dir);
       const good = await mcp.call(tool, c.ok);
       expect(good.isError, `${tool} success: ${good.text}`).toBe(false);
+      expect(JSON.stringify(good.data) + good.text, tool).not.toContain('{op:');
       c.expect?.(good.data, good.text);
       if (toolOperations('all').find((op) => op.tool!.name === tool)!.access === 'read') expect(snapshot(dir), `${tool} is read-only`).toEqual(before);
     }
