@@ -33,6 +33,13 @@ const SHARED_SUMMARIES: Record<string, string> = {
   release: 'Put a claimed task (release <change_id>/<task_id>) or a document taken up for revision (release <change_id> <document>) back in the pool; people only',
 };
 
+const GROUP_SUMMARIES: Record<string, string> = {
+  task: 'Tasks: list, show, add, update, done, progress, block, unblock, note, rm',
+  agent: 'Agents: register, list, show',
+  session: "An agent's workflow status: status, block, submit, show",
+  reviewer: 'Review keys for reviewer agents (people only)',
+};
+
 const flagName = (op: Operation, field: Field) => op.cli.flags?.[field.name] ?? field.name.replace(/_/g, '-');
 const attrName = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -177,7 +184,7 @@ function commandFor(program: Command, path: string, parents: Map<string, Command
     const key = words.slice(0, i + 1).join(' ');
     let p = parents.get(key);
     if (!p) {
-      p = parent.command(words[i]!).description(`${words[i]} commands`);
+      p = parent.command(words[i]!).description(GROUP_SUMMARIES[key] ?? `${words[i]} commands`);
       parents.set(key, p);
     }
     parent = p;

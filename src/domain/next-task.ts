@@ -47,7 +47,8 @@ export function selectTask(skills: string[], pools: WorkPool[]): Selection {
       if (task.status === 'done') continue;
       if (task.status === 'in_review') reasons.in_review++;
       else if (task.status === 'blocked') reasons.blocked++;
-      else if (isHeld(task)) reasons.held_by_others++;
+      // A task in progress is someone's, even when a hand edit left it without an assignee.
+      else if (task.status !== 'todo' || isHeld(task)) reasons.held_by_others++;
       else if (!pool.open) reasons.awaiting_approval++;
       else if (!dependenciesDone(task, byId)) reasons.waiting_on_dependencies++;
       else {

@@ -72,6 +72,10 @@ describe('next task selection', () => {
     expect(selectTask([], pools)).toEqual({ kind: 'none', reasons: { held_by_others: 1, waiting_on_dependencies: 1, in_review: 1, blocked: 1, awaiting_approval: 0 } });
   });
 
+  it('never hands out a task in progress, even one a hand edit left without an assignee', () => {
+    expect(selectTask([], [pool([task('T1', { status: 'in_progress' })])])).toMatchObject({ kind: 'none', reasons: { held_by_others: 1 } });
+  });
+
   it('does not hand out tasks of a list waiting for approval', () => {
     expect(selectTask([], [pool([task('T1')], false)])).toMatchObject({ kind: 'none', reasons: { awaiting_approval: 1 } });
   });
