@@ -61,19 +61,22 @@ function readInputFile(path: string): unknown {
   return structuredClone(inputFiles.get(path));
 }
 
-function readInputFileOnce(path: string): unknown {
+/** A file named by --input or --from ("-" is standard input), refused when over the input limit. */
+function readUserFile(path: string, flag: string): string {
   let text: string;
   try {
-    if (path === '-') text = readFileSync(0, 'utf8');
-    else {
-      if (statSync(path).size > LIMITS.inputBytesMax) throw new AgentboardError('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
-      text = readFileSync(path, 'utf8');
-    }
+    if (path !== '-' && statSync(path).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
+    text = readFileSync(path === '-' ? 0 : path, 'utf8');
   } catch (err) {
     if (err instanceof AgentboardError) throw err;
-    return fail('USAGE', `Cannot read the input file ${path}.`, 'Check the path given to --input (use - for standard input).');
+    return fail('USAGE', `Cannot read ${path === '-' ? 'standard input' : path}.`, `Check the path given to ${flag} (use - for standard input).`);
   }
   if (Buffer.byteLength(text) > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${Buffer.byteLength(text)} bytes).`, 'Send a smaller input.');
+  return text;
+}
+
+function readInputFileOnce(path: string): unknown {
+  const text = readUserFile(path, '--input');
   try {
     return JSON.parse(text);
   } catch {
@@ -112,14 +115,7 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
   }
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
-    let text: string;
-    try {
-      if (statSync(globals.from).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${globals.from} is larger than 1 MB.`, 'Send a smaller document.');
-      text = readFileSync(globals.from, 'utf8');
-    } catch (err) {
-      if (err instanceof AgentboardError) throw err;
-      return fail('USAGE', `Cannot read ${globals.from}.`, 'Check the path given to --from.');
-    }
+    const text = readUserFile(globals.from, '--from');
     if (text.includes('\u0000')) fail('INVALID_INPUT', `${globals.from} is not a text file.`, 'Give --from a markdown file.');
     input = op.cli.from ? { ...input, ...markdownToInput(op.cli.from, text, globals.from) } : { ...input, [op.cli.fromText!]: text };
   }

@@ -11,7 +11,7 @@ import { AgentboardError, toPayload, type ErrorPayload } from '../errors.js';
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
 import { createContext, type Context, type Operation } from '../ops/registry.js';
-import { resolveOpRefs, resolveOpRefsDeep } from '../ops/execute.js';
+import { resolveOpRefs, resolveOpRefsDeep, runParsed } from '../ops/execute.js';
 import { AgentId } from '../ops/schemas.js';
 import { cliSpelling } from '../cli/spelling.js';
 import { renderResult } from '../render/text.js';
@@ -100,7 +100,7 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
   try {
     const parsed = parseInput(input, args) as Record<string, unknown>;
     const { response_format: format, ...rest } = parsed;
-    let data = resolveOpRefsDeep(op.output.parse(await op.run(ctx, rest as never)) as Record<string, unknown>, toolSpelling);
+    let data = resolveOpRefsDeep(await runParsed(op, ctx, rest), toolSpelling);
     if (hasPages(op)) data = capPage(data);
     let body = format === 'markdown' ? resolveOpRefs(renderResult(op.name, data), toolSpelling) : JSON.stringify(data);
     if (body.length > CHARACTER_LIMIT) body = `${body.slice(0, CHARACTER_LIMIT)}\n… cut at ${CHARACTER_LIMIT} characters; the whole result is in structuredContent.`;

@@ -7,9 +7,12 @@ import { parseInput } from './input.js';
 import { OPERATIONS } from './index.js';
 
 export async function execute(op: Operation, ctx: Context, raw: unknown): Promise<Record<string, unknown>> {
-  const input = parseInput(op.input, raw);
-  const result = await op.run(ctx, input as never);
-  return op.output.parse(result) as Record<string, unknown>;
+  return runParsed(op, ctx, parseInput(op.input, raw));
+}
+
+/** Runs an operation on input already checked against its schema, and shapes the result by its output schema. */
+export async function runParsed(op: Operation, ctx: Context, input: unknown): Promise<Record<string, unknown>> {
+  return op.output.parse(await op.run(ctx, input as never)) as Record<string, unknown>;
 }
 
 /**
