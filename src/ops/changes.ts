@@ -10,7 +10,7 @@ import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
 import { writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
-import { docWord } from './doc-write.js';
+import { docWord, requirementIdsOf } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
 import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
@@ -149,7 +149,7 @@ export const showChange = defineOp({
 /** Every finding for one change: the documents, their order, and what ties them together. */
 export function changeFindings(change: LoadedChange): Finding[] {
   const findings: Finding[] = [];
-  const requirementIds = change.spec?.content ? new Set(change.spec.content.requirements.map((r) => r.id)) : null;
+  const requirementIds = requirementIdsOf(change.spec);
   let missingBefore: DocType | null = null;
   for (const type of DOC_TYPES) {
     const doc = change[type];

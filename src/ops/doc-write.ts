@@ -4,7 +4,7 @@
  * document as it would be on disk passes the same rules `agentboard validate` applies.
  */
 import { AgentboardError, fail } from '../errors.js';
-import { hasErrors, type Finding } from '../domain/findings.js';
+import type { Finding } from '../domain/findings.js';
 import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
 import { docComplete } from '../domain/phase.js';
 import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
@@ -74,6 +74,30 @@ export function assertCanSubmit(doc: DocFile | null, type: DocType, actor: strin
   }
 }
 
+/** The requirement ids tasks may refer to, or null when the change has no readable spec. */
+export function requirementIdsOf(spec: DocFile<'spec'> | null): Set<string> | null {
+  return spec?.content ? new Set(spec.content.requirements.map((r) => r.id)) : null;
+}
+
+/**
+ * Reads a document's new text back and applies the rules `agentboard validate` applies: refuses it
+ * with its errors (naming `retryOp` as the call to make again), or returns its warnings.
+ */
+export function checkBeforeWrite(type: DocType, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string): Finding[] {
+  const findings = checkDoc(parseDocText(type, text, file), changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
+  const errors = findings.filter((f) => f.level === 'error');
+  if (errors.length > 0) {
+    const shown = errors.slice(0, 3).map((f) => `${f.message} [${f.rule}]`);
+    throw new AgentboardError(
+      'VALIDATION_FAILED',
+      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}.`,
+      `Fix ${errors.length === 1 ? 'this' : 'these'} and call {op:${retryOp}} again.`,
+      { findings: errors },
+    );
+  }
+  return findings.filter((f) => f.level === 'warning');
+}
+
 export interface WriteResult {
   change_id: string;
   document: DocType;
@@ -125,19 +149,7 @@ export function writeDocument(
   const path = tx.board.docPath(change.changeId, type);
   const file = tx.board.rel(path);
   const text = renderDocFile(meta, existing?.extra ?? {}, body);
-  const reread = parseDocText(type, text, file);
-  const upstream = type === 'tasks' ? (change.spec?.content?.requirements ?? null) : null;
-  const findings = checkDoc(reread, change.changeId, { requirementIds: upstream ? new Set(upstream.map((r) => r.id)) : null });
-  if (hasErrors(findings)) {
-    const errors = findings.filter((f) => f.level === 'error');
-    const shown = errors.slice(0, 3).map((f) => `${f.message} [${f.rule}]`);
-    throw new AgentboardError(
-      'VALIDATION_FAILED',
-      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}.`,
-      `Fix ${errors.length === 1 ? 'this' : 'these'} and call {op:${SUBMIT_OP[type]}} again.`,
-      { findings: errors },
-    );
-  }
+  const warnings = checkBeforeWrite(type, text, file, change.changeId, change.spec, SUBMIT_OP[type]);
   tx.writeFile(path, text);
   return {
     change_id: change.changeId,
@@ -146,7 +158,7 @@ export function writeDocument(
     status: meta.status,
     revision: meta.revision,
     author: meta.author,
-    warnings: findings.filter((f) => f.level === 'warning'),
+    warnings,
     feedback: meta.feedback,
   };
 }

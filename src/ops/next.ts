@@ -83,10 +83,11 @@ function scan(board: Board): BoardScan {
   return out;
 }
 
-function context(board: Board, changeId: string, task: Task, tasks: Task[]): NonNullable<NextResult['context']> {
+/** What an agent needs to start on a task; the scan already holds the change's proposal frontmatter. */
+function context(board: Board, found: BoardScan, changeId: string, task: Task, tasks: Task[]): NonNullable<NextResult['context']> {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const spec = board.readDoc(changeId, 'spec')?.content;
-  const proposal = board.readDocMeta(changeId, 'proposal');
+  const proposal = found.docs.find((d) => d.changeId === changeId && d.type === 'proposal')?.meta;
   const requirements = (spec?.requirements ?? []).filter((r) => task.requirements.length === 0 || task.requirements.includes(r.id));
   return {
     change_id: changeId,
@@ -147,7 +148,7 @@ export const nextTask = defineOp({
           status: 'resumed',
           message: `You already hold ${taskRef(pool.changeId, task.id)}; carry on with it, report with {op:task.progress}, and finish with {op:task.done}.`,
           task: taskOut(pool.changeId, task, new Map(pool.tasks.map((t) => [t.id, t]))),
-          context: context(board, pool.changeId, task, pool.tasks),
+          context: context(board, found, pool.changeId, task, pool.tasks),
         };
       }
 
@@ -196,7 +197,7 @@ export const nextTask = defineOp({
       const task = structuredClone(selection.task);
       const ref = taskRef(selection.changeId, task.id);
       moveTask(task, ref, 'in_progress', agent, 'agent', tx.now);
-      writeTasks(tx, doc, { replace: [task] }, false);
+      writeTasks(tx, doc, { replace: [task] }, null);
       startWorking(tx.runtime, agent, tx.now);
       tx.saveRuntime();
       tx.log(agent, 'task.claim', ref, `claimed ${ref}: ${task.title}`, selection.changeId);
@@ -207,7 +208,7 @@ export const nextTask = defineOp({
         status: 'assigned',
         message: `${ref} is yours: ${task.title}. Report with {op:task.progress}, note decisions with {op:task.note}, and finish with {op:task.done} (or {op:session.submit} when a person must check it).`,
         task: taskOut(selection.changeId, task, new Map(tasks.map((t) => [t.id, t]))),
-        context: context(board, selection.changeId, task, tasks),
+        context: context(board, found, selection.changeId, task, tasks),
       };
     });
   },

@@ -198,7 +198,7 @@ export const submitForReview = defineOp({
         entry.tasks.push(f.task);
         byChange.set(f.found.changeId, entry);
       }
-      for (const { found: f, tasks } of byChange.values()) writeTasks(tx, f.doc, { replace: tasks }, false);
+      for (const { found: f, tasks } of byChange.values()) writeTasks(tx, f.doc, { replace: tasks }, null);
       tx.saveRuntime();
       tx.log(input.agent_id, 'session.submit', input.agent_id, `submitted work for review${input.tasks.length ? ` (${input.tasks.join(', ')})` : ''}: ${input.summary.slice(0, 120)}`);
       return { ...workflowOut(tx.runtime, input.agent_id, tx.now), tasks_in_review: found.map((f) => f.ref) };

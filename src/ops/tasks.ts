@@ -5,7 +5,6 @@
  */
 import * as z from 'zod';
 import { fail } from '../errors.js';
-import { hasErrors } from '../domain/findings.js';
 import { isHuman, taskRef } from '../domain/ids.js';
 import type { Role } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
@@ -13,7 +12,8 @@ import { isHeld, TASK_STATUSES, type Task } from '../domain/model.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession } from '../domain/sessions.js';
 import type { Board, Transaction } from '../store/board.js';
-import { checkDoc, parseDocText, renderDocFile, type DocFile } from '../store/documents.js';
+import { renderDocFile, type DocFile } from '../store/documents.js';
+import { checkBeforeWrite } from './doc-write.js';
 import { renderTaskBlock, type TaskBlock } from '../store/format-tasks.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, BlockerSeverity, ChangeId, Limit, LocalTaskId, Offset, page, Page, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
@@ -51,10 +51,11 @@ function assertPlanOpen(doc: DocFile<'tasks'>, actor: string): void {
 }
 
 /**
- * Writes tasks.md with some blocks replaced, added or removed. Only those blocks are re-rendered;
- * `planChanged` also bumps the document's `updated` and re-checks the whole list first.
+ * Writes tasks.md with some blocks replaced, added or removed. Only those blocks are re-rendered.
+ * A plan edit (`planEdit` names its operation) also bumps the document's `updated` and re-checks
+ * the whole list first.
  */
-export function writeTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { replace?: Task[]; add?: Task[]; remove?: string[] }, planChanged: boolean): void {
+export function writeTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { replace?: Task[]; add?: Task[]; remove?: string[] }, planEdit: string | null): void {
   const content = doc.content!;
   const replace = new Map((changes.replace ?? []).map((t) => [t.id, t]));
   const removed = new Set(changes.remove ?? []);
@@ -65,17 +66,9 @@ export function writeTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { re
       return t ? { ...b, task: t, raw: renderTaskBlock(t) } : b;
     });
   for (const t of changes.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t), line: 0 });
-  const meta = planChanged ? { ...doc.meta, updated: tx.now } : doc.meta;
+  const meta = planEdit ? { ...doc.meta, updated: tx.now } : doc.meta;
   const text = renderDocFile(meta, doc.extra, serializeTasksBody({ ...content, blocks }));
-  if (planChanged) {
-    const spec = tx.board.readDoc(doc.meta.change_id, 'spec');
-    const reread = parseDocText('tasks', text, doc.file);
-    const findings = checkDoc(reread, doc.meta.change_id, { requirementIds: spec?.content ? new Set(spec.content.requirements.map((r) => r.id)) : null });
-    const errors = findings.filter((f) => f.level === 'error');
-    if (hasErrors(findings)) {
-      fail('VALIDATION_FAILED', `The task list would not be valid, so nothing was written: ${errors.slice(0, 3).map((f) => f.message).join('; ')}.`, 'Fix the fields named above and call again.', { findings: errors });
-    }
-  }
+  if (planEdit) checkBeforeWrite('tasks', text, doc.file, doc.meta.change_id, tx.board.readDoc(doc.meta.change_id, 'spec'), planEdit);
   tx.writeFile(tx.board.docPath(doc.meta.change_id, 'tasks'), text);
 }
 
@@ -84,7 +77,8 @@ interface TaskEdit<T> {
   result: T;
   /** [actor, action, summary] for the activity log. */
   log?: [string, string, string];
-  plan?: boolean;
+  /** The operation, when the edit changes the plan (not only the task's state). */
+  plan?: string | null;
   unchanged?: boolean;
   /** Runs after the task is written, inside the same critical section. */
   after?: (tx: Transaction) => void;
@@ -96,7 +90,7 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
     const found = findTask(board, changeId, taskId);
     const task: Task = structuredClone(found.task);
     const out = fn(tx, found, task);
-    if (!out.unchanged) writeTasks(tx, found.doc, { replace: [task] }, out.plan ?? false);
+    if (!out.unchanged) writeTasks(tx, found.doc, { replace: [task] }, out.plan ?? null);
     out.after?.(tx);
     if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId);
     return out.result;
@@ -229,7 +223,7 @@ export const addTask = defineOp({
         feedback: [],
         notes: [],
       };
-      writeTasks(tx, doc, { add: [task] }, true);
+      writeTasks(tx, doc, { add: [task] }, 'task.add');
       const ref = taskRef(input.change_id, id);
       tx.log(input.agent_id, 'task.add', ref, `added task ${ref}: ${task.title}`, input.change_id);
       const byId = new Map(tasksOf(doc).map((t) => [t.id, t]));
@@ -285,7 +279,7 @@ export const updateTask = defineOp({
       const changed = JSON.stringify(task) !== JSON.stringify(found.task);
       return {
         result: result(found, task, changed),
-        plan,
+        plan: plan ? 'task.update' : null,
         unchanged: !changed,
         log: changed ? [input.agent_id, 'task.update', `updated ${input.task_id}${input.status ? ` (status ${task.status})` : ''}`] : undefined,
       };
@@ -318,7 +312,7 @@ export const removeTask = defineOp({
       if (dependents.length > 0) {
         fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with {op:task.update}.`);
       }
-      writeTasks(tx, found.doc, { remove: [taskId] }, true);
+      writeTasks(tx, found.doc, { remove: [taskId] }, 'task.rm');
       tx.log(input.agent_id, 'task.rm', input.task_id, `deleted task ${input.task_id}: ${found.task.title}`, changeId);
       return { task_id: input.task_id, deleted: true };
     });

@@ -40,10 +40,16 @@ function feedback(items: Data[] | undefined, title = 'Feedback to address'): str
   return `\n${title}:\n${items.map((f) => `  - ${f.author} (${f.at}): ${f.text}`).join('\n')}\n`;
 }
 
+/** " · held by codex · 40% · ready": who holds or did a task, how far it is, whether it can start. */
+function taskState(t: Data): string {
+  const who = t.assignee ? ` · ${t.status === 'done' ? 'done by' : 'held by'} ${t.assignee}` : '';
+  const progress = t.progress !== null && t.status !== 'done' ? ` · ${t.progress}%` : '';
+  return `${who}${progress}${t.ready ? ' · ready' : ''}`;
+}
+
 function taskBlock(t: Data): string {
   let out = `${t.task_id}  [${t.status}] ${t.title}\n`;
-  const who = t.assignee ? ` · ${t.status === 'done' ? 'done by' : 'held by'} ${t.assignee}` : '';
-  out += `  priority ${t.priority}${who}${t.progress !== null && t.status !== 'done' ? ` · ${t.progress}%` : ''}${t.ready ? ' · ready' : ''}\n`;
+  out += `  priority ${t.priority}${taskState(t)}\n`;
   if (t.depends?.length) out += `  depends on: ${t.depends.join(', ')}\n`;
   if (t.files?.length) out += `  files: ${t.files.map((f: Data) => `${f.path} (${f.action})`).join(', ')}\n`;
   if (t.skills?.length) out += `  skills: ${t.skills.join(', ')}\n`;
@@ -196,9 +202,7 @@ const RENDERERS: Record<string, (d: Data) => string> = {
 };
 
 function taskLine(t: Data): string {
-  const who = t.assignee ? ` · ${t.status === 'done' ? 'done by' : 'held by'} ${t.assignee}` : '';
-  const progress = t.progress !== null && t.status !== 'done' ? ` · ${t.progress}%` : '';
-  return `${t.task_id}  [${t.status}] ${t.title}${who}${progress}${t.ready ? ' · ready' : ''}\n`;
+  return `${t.task_id}  [${t.status}] ${t.title}${taskState(t)}\n`;
 }
 
 const TASK_RESULT = (d: Data) => `${d.changed ? '' : '(unchanged) '}${taskLine(d.task)}${d.released_from ? `Released from ${d.released_from}.\n` : ''}`;

@@ -223,7 +223,7 @@ export class Board {
           this.pendingCache = null;
         }
       },
-      { sweep: () => [this.runtimeDir, ...this.changeIds().map((id) => this.changeDir(id))] },
+      { sweep: () => [this.cacheDir, ...this.changeIds().map((id) => this.changeDir(id))] },
     );
   }
 }
