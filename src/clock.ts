@@ -1,16 +1,43 @@
 /**
- * The time agentboard stamps on what it writes. AGENTBOARD_NOW pins it (an ISO 8601 time), for
- * reproducible demos and for tests of deadlines, the way SOURCE_DATE_EPOCH pins a build.
+ * Time, and the test hooks that may stand in for it.
+ *
+ * What a board writes is stamped with the board's own time: the time the file system gives the
+ * lock file when a writer takes the lock (see store/lock.ts), so that a process whose clock is
+ * wrong can neither stamp the future nor expire anyone's question early. This module is the
+ * process's own clock, used where no board time is at hand (reads), and the one place tests
+ * reach in: `test/hooks/install.mjs`, loaded with `node --import`, sets the hooks below. Nothing
+ * in the environment moves the clock of an installed agentboard.
  */
+
+export interface TestHooks {
+  /** The process's clock, in ms since the epoch (a skewed process). */
+  now?: () => number;
+  /** The board's clock, in ms since the epoch (pins every stamp a write makes). */
+  boardNow?: () => number;
+  /** Called at named points of a commit; a test makes it kill the process or throw an I/O error. */
+  fault?: (point: string, path?: string) => void;
+}
+
+const HOOKS = Symbol.for('agentboard.test-hooks');
+
+export function testHooks(): TestHooks | undefined {
+  return (globalThis as Record<symbol, TestHooks | undefined>)[HOOKS];
+}
+
+export function setTestHooks(hooks: TestHooks | undefined): void {
+  (globalThis as Record<symbol, TestHooks | undefined>)[HOOKS] = hooks;
+}
+
+/** This process's clock. */
 export function now(): Date {
-  const pinned = process.env.AGENTBOARD_NOW;
-  if (pinned) {
-    const d = new Date(pinned);
-    if (!Number.isNaN(d.getTime())) return d;
-  }
-  return new Date();
+  return new Date(testHooks()?.now?.() ?? Date.now());
 }
 
 export function nowIso(): string {
   return now().toISOString();
+}
+
+/** A named point in a commit where a test may stop the process or inject a failure. */
+export function faultPoint(point: string, path?: string): void {
+  testHooks()?.fault?.(point, path);
 }

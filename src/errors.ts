@@ -25,6 +25,7 @@ export type ErrorCode =
   | 'TASK_EXISTS'
   | 'TASK_HELD'
   | 'TASK_IN_REVIEW'
+  | 'TASK_NOT_READY'
   | 'INVALID_TRANSITION'
   | 'HUMAN_ONLY'
   | 'ACTOR_REQUIRED'
@@ -36,6 +37,14 @@ export type ErrorCode =
   | 'INPUT_RESOLVED'
   | 'ARCHIVE_REFUSED'
   | 'MCP_CONFIG_INVALID'
+  | 'DISK_FULL'
+  | 'PERMISSION_DENIED'
+  | 'READ_ONLY'
+  | 'NOT_A_FILE'
+  | 'NOT_A_FOLDER'
+  | 'UNSAFE_PATH'
+  | 'IO_ERROR'
+  | 'BOARD_CHANGED'
   | 'INTERNAL';
 
 export interface ErrorPayload {

@@ -1,20 +1,27 @@
-/** Shared helpers: temporary boards, the real CLI as a child process, and folder snapshots. */
+/**
+ * Shared helpers: temporary boards, the CLI (in-process where a process adds nothing, as a real
+ * process where it does: races, kills, stdio, terminals), and folder snapshots.
+ */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
+import { hooksFromEnv } from './hooks/from-env.mjs';
 
 export const ROOT = resolve(import.meta.dirname, '..');
 export const BIN = join(ROOT, 'bin', 'agentboard.js');
 export const FIXTURES = join(ROOT, 'test', 'fixtures');
+export const HOOKS = join(ROOT, 'test', 'hooks', 'install.mjs');
+/** How tests start node for agentboard: with the test hooks (clock, fault injection) loaded. */
+export const NODE_ARGS = ['--import', HOOKS];
 
 export function tempDir(prefix = 'agentboard-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** The environment every child gets: no git identity, so the default actor is human:tester. */
-export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+/** The environment every run gets: no git identity, so the default actor is human:tester. */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const home = tempDir('agentboard-home-');
   return { PATH: process.env.PATH ?? '', HOME: home, USER: 'tester', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'gitconfig'), ...extra };
 }
@@ -37,8 +44,40 @@ function parse(stdout: string): any {
   }
 }
 
-export function cli(cwd: string, args: string[], options: { stdin?: string; env?: Record<string, string> } = {}): CliResult {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
+interface CliOptions {
+  stdin?: string;
+  env?: Record<string, string>;
+}
+
+type Main = (argv: string[], io: object) => Promise<number>;
+let loaded: Main | null = null;
+async function cliMain(): Promise<Main> {
+  if (!loaded) loaded = ((await import(join(ROOT, 'bin', 'load.mjs'))) as { loadCli: () => { main: Main } }).loadCli().main;
+  return loaded;
+}
+
+const HOOKS_KEY = Symbol.for('agentboard.test-hooks');
+
+/** Runs the built CLI in this process, as `agentboard <args>` would run in `cwd`. */
+export async function cli(cwd: string, args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const main = await cliMain();
+  const env = { ...ENV, ...options.env };
+  let stdout = '';
+  let stderr = '';
+  const g = globalThis as Record<symbol, unknown>;
+  const saved = g[HOOKS_KEY];
+  g[HOOKS_KEY] = hooksFromEnv(env);
+  try {
+    const code = await main(args, { out: (t: string) => (stdout += t), err: (t: string) => (stderr += t), stdin: () => options.stdin ?? '', env, cwd });
+    return { code, stdout, stderr, json: parse(stdout) };
+  } finally {
+    g[HOOKS_KEY] = saved;
+  }
+}
+
+/** Runs the CLI as its own process (the real binary, with the test hooks loaded). */
+export function cliProcess(cwd: string, args: string[], options: CliOptions = {}): CliResult {
+  const r = spawnSync(process.execPath, [...NODE_ARGS, BIN, ...args], {
     cwd,
     input: options.stdin,
     encoding: 'utf8',
@@ -48,9 +87,10 @@ export function cli(cwd: string, args: string[], options: { stdin?: string; env?
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr, json: parse(r.stdout) };
 }
 
+/** Runs the CLI as its own process without waiting for it (races). */
 export function cliAsync(cwd: string, args: string[], options: { env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...ENV, ...options.env } });
+    const child = spawn(process.execPath, [...NODE_ARGS, BIN, ...args], { cwd, env: { ...ENV, ...options.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -61,15 +101,15 @@ export function cliAsync(cwd: string, args: string[], options: { env?: Record<st
 }
 
 /** Runs a --json command and returns its data, failing loudly when it did not succeed. */
-export function ok(cwd: string, args: string[], options?: { stdin?: string }): any {
-  const r = cli(cwd, [...args, '--json'], options);
+export async function ok(cwd: string, args: string[], options?: CliOptions): Promise<any> {
+  const r = await cli(cwd, [...args, '--json'], options);
   if (r.code !== 0 || !r.json?.ok) throw new Error(`agentboard ${args.join(' ')} failed (${r.code}): ${r.stdout}${r.stderr}`);
   return r.json.data;
 }
 
-export function newBoard(): string {
+export async function newBoard(): Promise<string> {
   const dir = tempDir();
-  ok(dir, ['init']);
+  await ok(dir, ['init']);
   return dir;
 }
 
@@ -127,8 +167,8 @@ Every change SHALL record who made it.
 `;
 
 /** Brings a change through proposal and spec, and writes the given tasks. */
-export function changeWithTasks(dir: string, changeId: string, tasks: object[], actor = 'planner'): void {
-  ok(dir, ['propose', changeId, '--as', actor, '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'No additional notes.']);
-  ok(dir, ['spec', changeId, '--as', actor, '--from', write(dir, `${changeId}-spec.md`, SPEC_MD), '--notes', 'No additional notes.']);
-  ok(dir, ['tasks', changeId, '--as', actor, '--input', write(dir, `${changeId}-tasks.json`, JSON.stringify({ tasks, notes: 'No additional notes.' }))]);
+export async function changeWithTasks(dir: string, changeId: string, tasks: object[], actor = 'planner'): Promise<void> {
+  await ok(dir, ['propose', changeId, '--as', actor, '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'No additional notes.']);
+  await ok(dir, ['spec', changeId, '--as', actor, '--from', write(dir, `${changeId}-spec.md`, SPEC_MD), '--notes', 'No additional notes.']);
+  await ok(dir, ['tasks', changeId, '--as', actor, '--input', write(dir, `${changeId}-tasks.json`, JSON.stringify({ tasks, notes: 'No additional notes.' }))]);
 }

@@ -4,6 +4,7 @@
  * tool takes) and, for documents, --from FILE.md. --json prints exactly one JSON document.
  */
 import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
@@ -56,17 +57,17 @@ function flagFields(op: Operation): Field[] {
 const inputFiles = new Map<string, unknown>();
 
 /** Reads --input once (standard input can only be read once), however many times it is asked for. */
-function readInputFile(path: string): unknown {
-  if (!inputFiles.has(path)) inputFiles.set(path, readInputFileOnce(path));
+function readInputFile(path: string, io: Io): unknown {
+  if (!inputFiles.has(path)) inputFiles.set(path, readInputFileOnce(path, io));
   return structuredClone(inputFiles.get(path));
 }
 
 /** A file named by --input or --from ("-" is standard input), refused when over the input limit. */
-function readUserFile(path: string, flag: string): string {
+function readUserFile(path: string, flag: string, io: Io): string {
   let text: string;
   try {
-    if (path !== '-' && statSync(path).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
-    text = readFileSync(path === '-' ? 0 : path, 'utf8');
+    if (path !== '-' && statSync(resolve(io.cwd, path)).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
+    text = path === '-' ? io.stdin() : readFileSync(resolve(io.cwd, path), 'utf8');
   } catch (err) {
     if (err instanceof AgentboardError) throw err;
     return fail('USAGE', `Cannot read ${path === '-' ? 'standard input' : path}.`, `Check the path given to ${flag} (use - for standard input).`);
@@ -75,8 +76,8 @@ function readUserFile(path: string, flag: string): string {
   return text;
 }
 
-function readInputFileOnce(path: string): unknown {
-  const text = readUserFile(path, '--input');
+function readInputFileOnce(path: string, io: Io): unknown {
+  const text = readUserFile(path, '--input', io);
   try {
     return JSON.parse(text);
   } catch {
@@ -84,21 +85,18 @@ function readInputFileOnce(path: string): unknown {
   }
 }
 
-let cachedHuman: string | null = null;
-function defaultHuman(): string {
-  if (cachedHuman) return cachedHuman;
+function defaultHuman(io: Io): string {
   let name = '';
   try {
     // Loaded here: only writes without --as need it, and child_process costs every command time to load.
     const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
-    name = execFileSync('git', ['config', 'user.name'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
+    name = execFileSync('git', ['config', 'user.name'], { cwd: io.cwd, env: io.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
   } catch {
     // no git, or no user.name
   }
-  name ||= process.env.USER ?? process.env.USERNAME ?? '';
+  name ||= io.env.USER ?? io.env.USERNAME ?? '';
   if (!name) fail('ACTOR_REQUIRED', 'No actor: git has no user.name and $USER is not set.', 'Pass --as human:<your name> (or --as <agent-id> for an agent).');
-  cachedHuman = `human:${name}`;
-  return cachedHuman;
+  return `human:${name}`;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -106,16 +104,16 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /** Builds the input object: --input, then --from, then positionals, then flags, then the actor. */
-function assembleInput(op: Operation, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions): Record<string, unknown> {
+function assembleInput(op: Operation, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): Record<string, unknown> {
   let input: Record<string, unknown> = {};
   if (globals.input !== undefined) {
-    const raw = readInputFile(globals.input);
+    const raw = readInputFile(globals.input, io);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', 'Give --input a JSON object, like {"change_id": "add-review-tool"}.');
     input = { ...(raw as Record<string, unknown>) };
   }
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
-    const text = readUserFile(globals.from, '--from');
+    const text = readUserFile(globals.from, '--from', io);
     if (text.includes('\u0000')) fail('INVALID_INPUT', `${globals.from} is not a text file.`, 'Give --from a markdown file.');
     input = op.cli.from ? { ...input, ...markdownToInput(op.cli.from, text, globals.from) } : { ...input, [op.cli.fromText!]: text };
   }
@@ -138,7 +136,7 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
   }
   if ('agent_id' in op.input.shape && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id'))) {
     if (globals.as !== undefined) input.agent_id = globals.as;
-    else if (input.agent_id === undefined && op.access !== 'read') input.agent_id = defaultHuman();
+    else if (input.agent_id === undefined && op.access !== 'read') input.agent_id = defaultHuman(io);
   }
   return input;
 }
@@ -188,7 +186,7 @@ function commandFor(program: Command, path: string, parents: Map<string, Command
   return parent.command(words[words.length - 1]!);
 }
 
-function build(onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
+function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
   const program = new Command('agentboard')
     .configureOutput(output)
     .description('A git-native board where people and AI coding agents plan and ship changes together.')
@@ -230,7 +228,7 @@ function build(onRun: (run: Run) => void, extra: (program: Command) => void, out
         root: globals.root,
         input: () => {
           for (const op of candidates) {
-            const input = assembleInput(op, positionals, command.opts(), globals);
+            const input = assembleInput(op, positionals, command.opts(), globals, io);
             if (complete(op, input) || op === candidates[candidates.length - 1]) {
               const missing = positionalNames(op).find((p) => !p.optional && input[p.name] === undefined);
               if (missing) fail('USAGE', `Missing required argument '${missing.name}'.`, `Run \`agentboard ${op.cli.command} --help\` to see its arguments.`);
@@ -246,24 +244,32 @@ function build(onRun: (run: Run) => void, extra: (program: Command) => void, out
   return program;
 }
 
+/** Where a command reads and writes: the process's own streams, or a test's. */
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
+  stdin: () => string;
+  env: Record<string, string | undefined>;
+  cwd: string;
 }
 
-const defaultIo: Io = { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t) };
+function processIo(): Io {
+  return { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), stdin: () => readFileSync(0, 'utf8'), env: process.env, cwd: process.cwd() };
+}
 
 function exitCodeFor(code: string): number {
   return code === 'USAGE' || code === 'INPUT_TOO_LARGE' ? 2 : 1;
 }
 
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+export async function main(argv: string[], given: Partial<Io> = {}): Promise<number> {
+  const io: Io = { ...processIo(), ...given };
   inputFiles.clear();
   const wantsJson = argv.includes('--json');
   const debug = argv.includes('--debug');
   let run: Run | null = null;
   let special: (() => Promise<number>) | null = null;
   const program = build(
+    io,
     (r) => (run = r),
     (p) => {
       p.command('demo')
@@ -277,7 +283,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
         .addOption(new Option('--profile <profile>', 'which tools to serve').choices(['worker', 'planner', 'reviewer', 'all']).default('all'))
         .action((opts: { profile: 'worker' | 'planner' | 'reviewer' | 'all' }, cmd: Command) => {
           const root = (cmd.optsWithGlobals() as GlobalOptions).root;
-          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile);
+          special = async () => (await import('../mcp/server.js')).serveStdio(root === undefined ? undefined : resolve(io.cwd, root), opts.profile);
         });
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
@@ -308,9 +314,14 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
   if (!chosen) return 0;
   try {
     const { op, input } = chosen.input();
-    const data = resolveOpRefsDeep(await execute(op, createContext(chosen.root), input), cliSpelling);
-    if (wantsJson) io.out(`${JSON.stringify({ ok: true, data })}\n`);
-    else io.out(resolveOpRefs(renderResult(op.name, data), cliSpelling));
+    const ctx = createContext(chosen.root, io.cwd);
+    const data = resolveOpRefsDeep(await execute(op, ctx, input), cliSpelling);
+    const notices = ctx.takeNotices().map((n) => resolveOpRefs(n.message, cliSpelling));
+    if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
+    else {
+      io.out(resolveOpRefs(renderResult(op.name, data), cliSpelling));
+      for (const n of notices) io.err(`note: ${n}\n`);
+    }
     return op.cli.exitCode?.(data) ?? 0;
   } catch (err) {
     return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);

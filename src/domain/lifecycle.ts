@@ -8,6 +8,11 @@ import type { DocStatus, TaskStatus } from './model.js';
 export type Role = 'agent' | 'reviewer' | 'human';
 const ROLE_RANK: Record<Role, number> = { agent: 0, reviewer: 1, human: 2 };
 
+/** The role an actor plays by its id alone: a person, or an agent (a reviewer proves itself with a key). */
+export function actorRole(actor: string): Role {
+  return actor.startsWith('human:') ? 'human' : 'agent';
+}
+
 export function roleAllows(actual: Role, needed: Role): boolean {
   return ROLE_RANK[actual] >= ROLE_RANK[needed];
 }

@@ -149,6 +149,35 @@ export interface Task {
 export const PHASES = ['proposal', 'spec', 'tasks', 'implementation', 'review', 'done', 'archived'] as const;
 export type Phase = (typeof PHASES)[number];
 
+/**
+ * The three kinds of task fields. The plan is what planners and people write; the state is what
+ * working on the task records (one value each); the logs only ever grow. A hand edit is merged
+ * field kind by field kind (store/merge.ts), and a plan rewrite keeps the state and logs.
+ */
+export const TASK_PLAN_FIELDS = ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements'] as const;
+export const TASK_STATE_FIELDS = ['status', 'assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const;
+export const TASK_LOG_FIELDS = ['blockers', 'feedback', 'notes'] as const;
+/** State fields that belong to a claim: cleared when a task goes back to the pool. */
+export const TASK_CLAIM_FIELDS = TASK_STATE_FIELDS.filter((f) => f !== 'status');
+
+/** Document frontmatter of the same three kinds (the title is plan; the body is plan too). */
+export const DOC_STATE_FIELDS = [
+  'status',
+  'created',
+  'updated',
+  'author',
+  'revision',
+  'assignee',
+  'claimed_at',
+  'review_requested_by',
+  'review_requested_at',
+  'corrected_by',
+  'corrected_at',
+  'decided_by',
+  'decided_at',
+] as const;
+export const DOC_LOG_FIELDS = ['notes', 'feedback'] as const;
+
 /** A task is held while someone has claimed it and it is not finished. */
 export function isHeld(task: Task): boolean {
   return task.assignee !== undefined && (task.status === 'in_progress' || task.status === 'blocked' || task.status === 'in_review');

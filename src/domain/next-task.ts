@@ -1,5 +1,6 @@
 /** Which task an agent gets next. Pure: the operation runs it inside the board lock and claims the result. */
 import { isHeld, PRIORITY_RANK, type Task } from './model.js';
+import { dependenciesDone } from './task-rules.js';
 
 export interface WorkPool {
   changeId: string;
@@ -18,10 +19,6 @@ export interface NothingReasons {
 }
 
 export type Selection = { kind: 'claim'; changeId: string; task: Task } | { kind: 'none'; reasons: NothingReasons };
-
-export function dependenciesDone(task: Task, byId: Map<string, Task>): boolean {
-  return task.depends.every((d) => byId.get(d)?.status === 'done');
-}
 
 export function isReady(task: Task, byId: Map<string, Task>): boolean {
   return task.status === 'todo' && !isHeld(task) && dependenciesDone(task, byId);

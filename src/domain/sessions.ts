@@ -65,11 +65,20 @@ export function startWorking(data: RuntimeData, agentId: string, now: string): v
   if (!session || session.status === 'started' || session.status === 'completed') moveSession(data, agentId, 'working', now);
 }
 
-/** Resolves every open input request past its deadline to its default action. Returns the ids resolved. */
+/** How far past its deadline a question must be before it expires: clocks of different machines differ a little. */
+export const EXPIRY_TOLERANCE_MS = 5_000;
+
+/**
+ * Resolves every open input request past its deadline to its default action, and returns the ids
+ * resolved. A question that says it was asked after `now` came from a clock that runs ahead: it
+ * is never expired early on its word.
+ */
 export function expireInputs(data: RuntimeData, now: string): string[] {
   const expired: string[] = [];
+  const t = Date.parse(now);
   for (const input of Object.values(data.inputs)) {
-    if (input.status !== 'open' || input.expires_at > now) continue;
+    if (input.status !== 'open') continue;
+    if (Date.parse(input.expires_at) + EXPIRY_TOLERANCE_MS > t || Date.parse(input.created_at) > t + EXPIRY_TOLERANCE_MS) continue;
     resolveInput(data, input, { type: 'timeout', value: input.default_action, by: 'agentboard', at: input.expires_at });
     expired.push(input.id);
   }

@@ -1,7 +1,7 @@
 /** Moving a task between states: the table decides what is allowed, this decides what each move records. */
 import { fail } from '../errors.js';
 import { movesFrom, roleAllows, roleFor, TASK_MOVES, type Role } from './lifecycle.js';
-import { isHeld, type BlockerSeverity, type Task, type TaskStatus } from './model.js';
+import { isHeld, TASK_CLAIM_FIELDS, type BlockerSeverity, type Task, type TaskStatus } from './model.js';
 
 export interface MoveDetails {
   reason?: string;
@@ -11,7 +11,7 @@ export interface MoveDetails {
 }
 
 function clearClaim(task: Task): void {
-  for (const key of ['assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const) delete task[key];
+  for (const key of TASK_CLAIM_FIELDS) delete task[key];
 }
 
 function resolveBlockers(task: Task, actor: string, now: string): void {

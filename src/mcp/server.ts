@@ -130,6 +130,9 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inp
   return lean(z.toJSONSchema(schema, { target: 'draft-7', io })) as Tool['inputSchema'];
 }
 
+/** Calls under way, so that the server answers every one of them before it exits. */
+const inFlight = new Set<Promise<unknown>>();
+
 export function createServer(ctx: Context, profile: Profile = 'all'): McpServer {
   const server = new McpServer({ name: 'agentboard', version: VERSION }, { instructions: INSTRUCTIONS });
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
@@ -139,7 +142,12 @@ export function createServer(ctx: Context, profile: Profile = 'all'): McpServer 
     const tool = op.tool!;
     const input = toolInput(op);
     const output = toolOutput(op);
-    const call = (args: unknown) => callTool(toolCtx, op, input, args);
+    const call = (args: unknown) => {
+      const running = callTool(toolCtx, op, input, args);
+      inFlight.add(running);
+      void running.finally(() => inFlight.delete(running));
+      return running;
+    };
     const annotations = {
       title: tool.title,
       readOnlyHint: op.access === 'read',
@@ -171,7 +179,11 @@ export async function serveStdio(root: string | undefined, profile: Profile): Pr
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finish = resolve));
   const stop = (code: number) => {
-    server.close().finally(() => finish(code));
+    // Answer the calls already received (a write may be waiting for the board lock) before closing;
+    // the SDK sends each answer a turn after its handler settles.
+    void Promise.allSettled([...inFlight])
+      .then(() => new Promise((resolve) => setImmediate(resolve)))
+      .then(() => server.close().finally(() => finish(code)));
   };
   transport.onclose = () => finish(0);
   process.stdin.once('end', () => stop(0));

@@ -6,6 +6,7 @@ import { isHeld } from '../domain/model.js';
 import { sessionOf } from '../domain/sessions.js';
 import type { RuntimeData } from '../domain/records.js';
 import type { Board } from '../store/board.js';
+import type { Reader } from '../store/transaction.js';
 import { defineOp, requireHuman } from './registry.js';
 import { newReviewKey, hashKey } from './reviewer-keys.js';
 import { Actor, AgentId, Limit, line, Offset, page, Page } from './schemas.js';
@@ -19,15 +20,15 @@ interface AgentWork {
 }
 
 /** What every agent holds and has finished, from the task lists. */
-export function agentWork(board: Board): Map<string, AgentWork> {
+export function agentWork(reader: Reader): Map<string, AgentWork> {
   const out = new Map<string, AgentWork>();
   const of = (id: string) => {
     let w = out.get(id);
     if (!w) out.set(id, (w = { current: [], completed: 0, in_review: 0, blocked: 0 }));
     return w;
   };
-  for (const changeId of board.changeIds()) {
-    for (const t of tasksOf(board.readDoc(changeId, 'tasks'))) {
+  for (const changeId of reader.changeIds()) {
+    for (const t of tasksOf(reader.readDoc(changeId, 'tasks'))) {
       if (!t.assignee) continue;
       const w = of(t.assignee);
       if (t.status === 'done') w.completed++;
@@ -119,7 +120,7 @@ export const registerAgent = defineOp({
       tx.saveRuntime();
       tx.log(input.agent_id, 'agent.register', input.agent_id, `${previous ? 'updated' : 'registered'} agent ${input.agent_id} (${input.role})`);
       // The runtime is written when the transaction commits; answer from what it will hold.
-      const agent = agentOut({ runtime: tx.runtime, work: agentWork(board), seen: new Map([[input.agent_id, tx.now]]) }, input.agent_id);
+      const agent = agentOut({ runtime: tx.runtime, work: agentWork(tx), seen: new Map([[input.agent_id, tx.now]]) }, input.agent_id);
       return { agent, updated: previous !== undefined };
     });
   },

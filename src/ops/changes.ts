@@ -1,11 +1,12 @@
 /** The board and its changes: init, list, show, validate, archive. */
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, type DocType } from '../domain/model.js';
 import { Board, BOARD_DIR } from '../store/board.js';
+import type { Reader } from '../store/transaction.js';
 import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
 import { writeFileAtomic } from '../store/fs.js';
@@ -32,9 +33,9 @@ export const initBoard = defineOp({
     mcp: z.array(z.object({ client: z.enum(MCP_CLIENTS), file: z.string(), result: z.enum(['created', 'added', 'unchanged', 'kept']) })),
   }),
   cli: { command: 'init' },
-  run(ctx, input) {
+  async run(ctx, input) {
     requireHuman(input.agent_id, 'Creating a board');
-    const root = resolve(ctx.root ?? '.');
+    const root = ctx.root ?? resolve(ctx.cwd);
     const board = new Board(root);
     const mcp = wireClients(root, input.mcp);
     const wanted: [string, string | null][] = [
@@ -52,7 +53,7 @@ export const initBoard = defineOp({
     }
     const wired = mcp.filter((m) => m.result === 'created' || m.result === 'added').map((m) => m.file);
     if (created.length > 0 || wired.length > 0) {
-      board.mutate((tx) => tx.log(input.agent_id, 'board.init', BOARD_DIR, [created.length ? `created the board (${created.join(', ')})` : '', wired.length ? `wired MCP clients (${wired.join(', ')})` : ''].filter(Boolean).join('; ')));
+      await board.mutate((tx) => tx.log(input.agent_id, 'board.init', BOARD_DIR, [created.length ? `created the board (${created.join(', ')})` : '', wired.length ? `wired MCP clients (${wired.join(', ')})` : ''].filter(Boolean).join('; ')));
     }
     return { root, created, already_initialized: created.length === 0, mcp };
   },
@@ -68,8 +69,8 @@ const ChangeSummary = z.object({
   verdict: z.string().nullable(),
 });
 
-function summarize(board: Board, change: LoadedChange): z.input<typeof ChangeSummary> {
-  const info = phaseOf(board, change);
+function summarize(reader: Reader, change: LoadedChange): z.input<typeof ChangeSummary> {
+  const info = phaseOf(reader, change);
   const tasks = tasksOf(change.tasks);
   return {
     change_id: change.changeId,
@@ -230,8 +231,8 @@ export const archiveChange = defineOp({
     requireHuman(input.agent_id, 'Archiving a change');
     const board = ctx.board();
     return board.mutate((tx) => {
-      requireChange(board, input.change_id);
-      const change = loadChange(board, input.change_id);
+      requireChange(tx, input.change_id);
+      const change = loadChange(tx, input.change_id);
       const verdict = change.review?.content?.[0]?.verdict;
       if (verdict !== 'APPROVED') {
         fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? 'Fix the issues, then record a new review round with {op:review.create}.' : 'Record a review with verdict APPROVED with {op:review.create}.');
@@ -243,8 +244,7 @@ export const archiveChange = defineOp({
       const folder = `${tx.now.slice(0, 10)}-${input.change_id}`;
       const target = join(board.archiveDir, folder);
       if (existsSync(target)) fail('ARCHIVE_REFUSED', `agentd/archive/${folder} already exists.`, 'Move or rename that archive folder first.');
-      tx.move(board.changeDir(input.change_id), target);
-      rmSync(join(board.cacheDir, `${input.change_id}.tasks.json`), { force: true });
+      tx.archiveChange(input.change_id, folder);
       tx.log(input.agent_id, 'change.archive', input.change_id, `archived ${input.change_id} to agentd/archive/${folder}`, input.change_id);
       return { change_id: input.change_id, archived_to: board.rel(target) };
     });

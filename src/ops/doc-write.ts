@@ -8,12 +8,12 @@ import type { Finding } from '../domain/findings.js';
 import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
 import { docComplete } from '../domain/phase.js';
 import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
-import type { Transaction } from '../store/board.js';
-import { checkDoc, parseDocText, renderDocFile, type DocFile } from '../store/documents.js';
+import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
+import type { DocInput, Transaction } from '../store/transaction.js';
 import type { LoadedChange } from './view.js';
 
 const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
-const SUBMIT_OP: Record<DocType, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
+export const SUBMIT_OP: Record<DocType, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
 const UPSTREAM: Record<DocType, ('proposal' | 'spec' | 'tasks')[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'], review: ['proposal', 'spec', 'tasks'] };
 
 export function docWord(type: DocType): string {
@@ -110,15 +110,15 @@ export interface WriteResult {
 }
 
 /**
- * Writes a document after checking it as it would stand on disk. `content` is the body; meta
- * keeps created, feedback and notes history.
+ * Writes a document after checking it as it would stand on disk; meta keeps created, feedback and
+ * the notes of every submission.
  */
-export function writeDocument(
+export function writeDocument<T extends DocType>(
   tx: Transaction,
   change: LoadedChange,
-  type: DocType,
+  type: T,
   actor: string,
-  body: string,
+  content: DocInput[T],
   options: { notes?: string; correction?: string; title?: string } = {},
 ): WriteResult {
   const existing = change[type] as DocFile | null;
@@ -146,11 +146,9 @@ export function writeDocument(
     }
   }
   if (options.notes) meta.notes.push({ author: actor, at: now, text: options.notes });
-  const path = tx.board.docPath(change.changeId, type);
-  const file = tx.board.rel(path);
-  const text = renderDocFile(meta, existing?.extra ?? {}, body);
+  const file = tx.board.rel(tx.board.docPath(change.changeId, type));
+  const { text } = tx.putDocument(change.changeId, type, meta, content);
   const warnings = checkBeforeWrite(type, text, file, change.changeId, change.spec, SUBMIT_OP[type]);
-  tx.writeFile(path, text);
   return {
     change_id: change.changeId,
     document: type,

@@ -3,8 +3,8 @@ import * as z from 'zod';
 import { fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
-import type { Transaction } from '../store/board.js';
 import { checkDoc, renderDocFile, type DocFile } from '../store/documents.js';
+import type { Transaction } from '../store/transaction.js';
 import { docWord } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, Limit, NoteOut, Offset, page, Page, text } from './schemas.js';
@@ -159,8 +159,9 @@ const DecisionOut = z.object({ change_id: z.string(), document: DocTypeSchema, s
 
 /** Loads a document for a person's decision; it must exist, be readable and be valid. */
 function loadForDecision(tx: Transaction, changeId: string, type: DocType): DocFile {
-  requireChange(tx.board, changeId);
-  const doc = tx.board.readDoc(changeId, type);
+  requireChange(tx, changeId);
+  const doc = tx.readDoc(changeId, type);
+  if (doc?.error) throw doc.error;
   if (!doc) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${docWord(type)}.`, `See the change with {op:change.show}.`);
   const broken = checkDoc(doc, changeId).find((f) => f.level === 'error');
   if (broken) {
@@ -176,9 +177,8 @@ function requireSubmitted(doc: DocFile, verb: string): void {
   }
 }
 
-function rewriteMeta(tx: Transaction, doc: DocFile, meta: DocMeta): void {
-  meta.updated = tx.now;
-  tx.writeFile(tx.board.docPath(meta.change_id, doc.type), renderDocFile(meta, doc.extra, doc.body));
+function rewriteMeta(tx: Transaction, changeId: string, doc: DocFile, meta: DocMeta): void {
+  tx.putMeta(changeId, doc.type, { ...meta, updated: tx.now });
 }
 
 const DecisionInput = { agent_id: Actor, change_id: ChangeId, document: DocTypeSchema };
@@ -199,7 +199,7 @@ export const approveDocument = defineOp({
       delete meta.review_requested_by;
       delete meta.review_requested_at;
       if (input.note) meta.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
-      rewriteMeta(tx, doc, meta);
+      rewriteMeta(tx, input.change_id, doc, meta);
       tx.log(input.agent_id, 'document.approve', `${input.change_id}/${input.document}`, `approved the ${docWord(input.document)} of ${input.change_id}`, input.change_id);
       return { change_id: input.change_id, document: input.document, status: meta.status, decided_by: input.agent_id, file: doc.file };
     });
@@ -221,7 +221,7 @@ export const rejectDocument = defineOp({
       const meta: DocMeta = { ...doc.meta, status: 'rejected', decided_by: input.agent_id, decided_at: tx.now };
       meta.feedback = [...doc.meta.feedback, { author: input.agent_id, at: tx.now, text: input.feedback }];
       for (const key of ['review_requested_by', 'review_requested_at', 'assignee', 'claimed_at'] as const) delete meta[key];
-      rewriteMeta(tx, doc, meta);
+      rewriteMeta(tx, input.change_id, doc, meta);
       tx.log(input.agent_id, 'document.reject', `${input.change_id}/${input.document}`, `rejected the ${docWord(input.document)} of ${input.change_id}: ${input.feedback.slice(0, 120)}`, input.change_id);
       return { change_id: input.change_id, document: input.document, status: meta.status, decided_by: input.agent_id, file: doc.file };
     });
@@ -241,7 +241,7 @@ export const requestReview = defineOp({
       const doc = loadForDecision(tx, input.change_id, input.document);
       requireSubmitted(doc, 'sent to reviewers');
       const meta: DocMeta = { ...doc.meta, review_requested_by: input.agent_id, review_requested_at: tx.now };
-      rewriteMeta(tx, doc, meta);
+      rewriteMeta(tx, input.change_id, doc, meta);
       tx.log(input.agent_id, 'document.request_review', `${input.change_id}/${input.document}`, `sent the ${docWord(input.document)} of ${input.change_id} to reviewer agents`, input.change_id);
       return { change_id: input.change_id, document: input.document, status: meta.status, decided_by: meta.decided_by ?? null, file: doc.file, review_requested_by: input.agent_id };
     });
@@ -264,7 +264,7 @@ export const releaseDocument = defineOp({
         const meta: DocMeta = { ...doc.meta };
         delete meta.assignee;
         delete meta.claimed_at;
-        rewriteMeta(tx, doc, meta);
+        rewriteMeta(tx, input.change_id, doc, meta);
         tx.log(input.agent_id, 'document.release', `${input.change_id}/${input.document}`, `released the ${docWord(input.document)} of ${input.change_id} from ${holder}`, input.change_id);
       }
       return { change_id: input.change_id, document: input.document, status: doc.meta.status, decided_by: doc.meta.decided_by ?? null, file: doc.file, released_from: holder };

@@ -9,15 +9,13 @@ import { taskRef } from '../domain/ids.js';
 import { ownTaskInProgress, selectTask, type NothingReasons, type WorkPool } from '../domain/next-task.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import { startWorking } from '../domain/sessions.js';
-import type { Board, Transaction } from '../store/board.js';
-import { renderDocFile } from '../store/documents.js';
 import { moveTask } from '../domain/task-moves.js';
-import { docWord } from './doc-write.js';
+import { renderDocFile, type DocFile } from '../store/documents.js';
+import type { Transaction } from '../store/transaction.js';
+import { docWord, SUBMIT_OP } from './doc-write.js';
 import { defineOp } from './registry.js';
 import { Actor, NoteOut, TaskOut } from './schemas.js';
-import { writeTasks } from './tasks.js';
-import { taskOut, tasksOf } from './view.js';
-import type { DocFile } from '../store/documents.js';
+import { listProblem, taskOut, tasksOf } from './view.js';
 
 const NextOut = z.object({
   status: z.enum(['assigned', 'resumed', 'revise_document', 'awaiting_review', 'nothing_available']).describe(
@@ -55,38 +53,33 @@ type NextResult = z.input<typeof NextOut>;
 
 const EMPTY: Omit<NextResult, 'status' | 'message'> = { task: null, context: null, document: null, awaiting_review: [], reasons: null };
 
-const SUBMIT_OP: Record<DocType, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
-
 interface BoardScan {
   pools: WorkPool[];
   docs: { changeId: string; type: DocType; meta: DocMeta }[];
   tasksDocs: Map<string, DocFile<'tasks'>>;
 }
 
-function scan(board: Board): BoardScan {
-  const required = board.config.require_approval as readonly string[];
+function scan(tx: Transaction): BoardScan {
   const out: BoardScan = { pools: [], docs: [], tasksDocs: new Map() };
-  for (const changeId of board.changeIds()) {
+  for (const changeId of tx.changeIds()) {
     for (const type of DOC_TYPES) {
-      if (type === 'tasks') continue;
-      const meta = board.readDocMeta(changeId, type);
-      if (meta) out.docs.push({ changeId, type, meta });
+      const doc = tx.readDoc(changeId, type);
+      if (!doc || doc.content === null) continue;
+      out.docs.push({ changeId, type, meta: doc.meta });
+      if (type !== 'tasks') continue;
+      out.tasksDocs.set(changeId, doc as DocFile<'tasks'>);
+      const status = doc.meta.status;
+      if (status !== 'submitted' && status !== 'approved') continue;
+      out.pools.push({ changeId, tasks: tasksOf(doc as DocFile<'tasks'>), open: listProblem(tx, doc as DocFile<'tasks'>) === null });
     }
-    const doc = board.readDoc(changeId, 'tasks');
-    if (!doc || doc.content === null) continue;
-    out.docs.push({ changeId, type: 'tasks', meta: doc.meta });
-    out.tasksDocs.set(changeId, doc);
-    const status = doc.meta.status;
-    if (status !== 'submitted' && status !== 'approved') continue;
-    out.pools.push({ changeId, tasks: tasksOf(doc), open: !required.includes('tasks') || status === 'approved' });
   }
   return out;
 }
 
 /** What an agent needs to start on a task; the scan already holds the change's proposal frontmatter. */
-function context(board: Board, found: BoardScan, changeId: string, task: Task, tasks: Task[]): NonNullable<NextResult['context']> {
+function context(tx: Transaction, found: BoardScan, changeId: string, task: Task, tasks: Task[]): NonNullable<NextResult['context']> {
   const byId = new Map(tasks.map((t) => [t.id, t]));
-  const spec = board.readDoc(changeId, 'spec')?.content;
+  const spec = tx.readDoc(changeId, 'spec')?.content;
   const proposal = found.docs.find((d) => d.changeId === changeId && d.type === 'proposal')?.meta;
   const requirements = (spec?.requirements ?? []).filter((r) => task.requirements.length === 0 || task.requirements.includes(r.id));
   return {
@@ -99,11 +92,10 @@ function context(board: Board, found: BoardScan, changeId: string, task: Task, t
 }
 
 function claimDocument(tx: Transaction, changeId: string, type: DocType, agentId: string): DocFile {
-  const doc = tx.board.readDoc(changeId, type)!;
-  const meta: DocMeta = { ...doc.meta, assignee: agentId, claimed_at: tx.now };
-  tx.writeFile(tx.board.docPath(changeId, type), renderDocFile(meta, doc.extra, doc.body));
+  const doc = tx.readDoc(changeId, type)!;
+  const claimed = tx.putMeta(changeId, type, { ...doc.meta, assignee: agentId, claimed_at: tx.now });
   tx.log(agentId, 'document.claim', `${changeId}/${type}`, `took up the rejected ${docWord(type)} of ${changeId} to revise it`, changeId);
-  return { ...doc, meta };
+  return claimed;
 }
 
 function revise(changeId: string, type: DocType, doc: DocFile, resumed: boolean): NextResult {
@@ -137,7 +129,7 @@ export const nextTask = defineOp({
     const board = ctx.board();
     const agent = input.agent_id;
     return board.mutate((tx): NextResult => {
-      const found = scan(board);
+      const found = scan(tx);
       const required = board.config.require_approval as readonly string[];
 
       const own = ownTaskInProgress(agent, found.pools);
@@ -148,7 +140,7 @@ export const nextTask = defineOp({
           status: 'resumed',
           message: `You already hold ${taskRef(pool.changeId, task.id)}; carry on with it, report with {op:task.progress}, and finish with {op:task.done}.`,
           task: taskOut(pool.changeId, task, new Map(pool.tasks.map((t) => [t.id, t]))),
-          context: context(board, found, pool.changeId, task, pool.tasks),
+          context: context(tx, found, pool.changeId, task, pool.tasks),
         };
       }
 
@@ -179,7 +171,7 @@ export const nextTask = defineOp({
 
       const rejected = ctx.offersDocuments === false ? [] : found.docs.filter((d) => d.meta.status === 'rejected');
       const mine = rejected.find((d) => d.meta.assignee === agent);
-      if (mine) return revise(mine.changeId, mine.type, board.readDoc(mine.changeId, mine.type)!, true);
+      if (mine) return revise(mine.changeId, mine.type, tx.readDoc(mine.changeId, mine.type)!, true);
       const free = rejected.find((d) => !d.meta.assignee);
       if (free) {
         const doc = claimDocument(tx, free.changeId, free.type, agent);
@@ -197,7 +189,7 @@ export const nextTask = defineOp({
       const task = structuredClone(selection.task);
       const ref = taskRef(selection.changeId, task.id);
       moveTask(task, ref, 'in_progress', agent, 'agent', tx.now);
-      writeTasks(tx, doc, { replace: [task] }, null);
+      tx.putTasks(doc.meta.change_id, { replace: [task] });
       startWorking(tx.runtime, agent, tx.now);
       tx.saveRuntime();
       tx.log(agent, 'task.claim', ref, `claimed ${ref}: ${task.title}`, selection.changeId);
@@ -208,7 +200,7 @@ export const nextTask = defineOp({
         status: 'assigned',
         message: `${ref} is yours: ${task.title}. Report with {op:task.progress}, note decisions with {op:task.note}, and finish with {op:task.done} (or {op:session.submit} when a person must check it).`,
         task: taskOut(selection.changeId, task, new Map(tasks.map((t) => [t.id, t]))),
-        context: context(board, found, selection.changeId, task, tasks),
+        context: context(tx, found, selection.changeId, task, tasks),
       };
     });
   },

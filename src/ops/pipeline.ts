@@ -1,14 +1,10 @@
 /** The change pipeline: create a change, then submit its proposal, spec, tasks and review, in that order. */
 import * as z from 'zod';
 import { fail } from '../errors.js';
-import { isHuman } from '../domain/ids.js';
-import type { Role } from '../domain/lifecycle.js';
+import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
-import { isHeld, type DocType as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
-import type { Transaction } from '../store/board.js';
-import { renderBody, renderDocFile } from '../store/documents.js';
-import { renderProposalBody } from '../store/format-proposal.js';
-import { renderTaskBlock, renderTasksPreamble, type TasksBody } from '../store/format-tasks.js';
+import { isHeld, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
+import type { DocInput, Transaction } from '../store/transaction.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteResult } from './doc-write.js';
 import { defineOp, type Context } from './registry.js';
 import { Actor, ChangeId, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, TaskPlanFields, text, Verdict } from './schemas.js';
@@ -31,36 +27,32 @@ const DocWriteOut = z.object({
   feedback: z.array(NoteOut).describe('Feedback from earlier rejections of this document, oldest first.'),
 });
 
-function roleOf(actor: string): Role {
-  return isHuman(actor) ? 'human' : 'agent';
-}
-
 type StageInput = { agent_id: string; change_id: string; notes: string };
 
 /**
  * The one way a pipeline document is submitted: in the board lock, on a fresh read, the phase gate,
  * the lifecycle check, the body built, validated as it would stand on disk, written, and logged.
  */
-function submitStage(
+function submitStage<T extends DocKind>(
   ctx: Context,
-  type: DocKind,
+  type: T,
   input: StageInput,
-  body: (tx: Transaction, change: LoadedChange) => string,
+  content: (tx: Transaction, change: LoadedChange) => DocInput[T],
   options: { summary: (r: WriteResult) => string; action?: string; correction?: (tx: Transaction, change: LoadedChange) => string } = { summary: (r) => `submitted the ${r.document} of ${r.change_id} (revision ${r.revision})` },
-): { result: z.input<typeof DocWriteOut>; after: LoadedChange } {
-  const board = ctx.board();
-  return board.mutate((tx) => {
-    if (type !== 'proposal') requireChange(board, input.change_id);
-    const change = loadChange(board, input.change_id);
+): Promise<{ result: z.input<typeof DocWriteOut>; after: LoadedChange }> {
+  return ctx.board().mutate((tx) => {
+    if (type !== 'proposal') requireChange(tx, input.change_id);
+    const change = loadChange(tx, input.change_id);
     const correction = options.correction?.(tx, change);
     if (!correction) {
       assertGate(tx, change, type);
-      assertCanSubmit(change[type], type, input.agent_id, roleOf(input.agent_id));
+      assertCanSubmit(change[type], type, input.agent_id, actorRole(input.agent_id));
     }
-    const result = writeDocument(tx, change, type, input.agent_id, body(tx, change), correction ? { notes: input.notes, correction } : { notes: input.notes });
+    if (!tx.hasChange(input.change_id)) tx.createChange(input.change_id);
+    const result = writeDocument(tx, change, type, input.agent_id, content(tx, change), correction ? { notes: input.notes, correction } : { notes: input.notes });
     tx.log(input.agent_id, options.action ?? 'document.submit', `${result.change_id}/${result.document}`, options.summary(result), result.change_id);
-    const after = loadChange(board, input.change_id);
-    return { result: { ...result, phase: phaseOf(board, after).phase }, after };
+    const after = loadChange(tx, input.change_id);
+    return { result: { ...result, phase: phaseOf(tx, after).phase }, after };
   });
 }
 
@@ -73,9 +65,8 @@ const ProposalFields = {
   impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, risks, and what becomes possible (markdown).'),
 };
 
-function proposalBody(changeId: string, input: { title?: string | undefined; why: string; what_changes: string; impact: string }): string {
-  const proposal: Proposal = { title: input.title ?? changeId, why: input.why, what_changes: input.what_changes, impact: input.impact };
-  return renderBody('proposal', proposal);
+function proposalContent(changeId: string, input: { title?: string | undefined; why: string; what_changes: string; impact: string }): Proposal {
+  return { title: input.title ?? changeId, why: input.why, what_changes: input.what_changes, impact: input.impact };
 }
 
 const step = (what: string) =>
@@ -115,7 +106,7 @@ const SpecFields = {
 
 type SpecInput = z.output<z.ZodObject<typeof SpecFields>>;
 
-function specBody(change: LoadedChange, input: SpecInput): string {
+function specContent(change: LoadedChange, input: SpecInput): Spec {
   const spec: Spec = {
     title: input.title ?? change.proposal?.content?.title ?? change.changeId,
     overview: input.overview,
@@ -124,7 +115,7 @@ function specBody(change: LoadedChange, input: SpecInput): string {
   };
   if (input.data_model) spec.data_model = input.data_model;
   if (input.interfaces) spec.interfaces = input.interfaces;
-  return renderBody('spec', spec);
+  return spec;
 }
 
 const TaskItem = z.strictObject({
@@ -140,8 +131,8 @@ const TasksFields = {
 
 type TaskItemInput = z.output<typeof TaskItem>;
 
-/** Builds tasks.md; tasks that keep their id keep their state (claim, progress, notes). */
-function tasksBody(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[]): string {
+/** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
+function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[]): DocInput['tasks'] {
   const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
   const used = new Set(items.flatMap((i) => (i.id ? [i.id] : [])));
   let n = 0;
@@ -164,12 +155,12 @@ function tasksBody(tx: Transaction, change: LoadedChange, actor: string, title: 
       skills: item.skills ?? [],
       requirements: item.requirements ?? [],
       files: item.files ?? [],
-      blockers: before?.blockers ?? [],
-      feedback: before?.feedback ?? [],
-      notes: before?.notes ?? [],
+      blockers: [],
+      feedback: [],
+      notes: [],
     };
     if (before) {
-      for (const key of ['assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const) {
+      for (const key of [...TASK_STATE_FIELDS, ...TASK_LOG_FIELDS]) {
         if (before[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = before[key];
       }
     } else if (item.status === 'done') {
@@ -185,12 +176,7 @@ function tasksBody(tx: Transaction, change: LoadedChange, actor: string, title: 
       fail('TASK_HELD', `Task ${change.changeId}/${old.id} is held by ${old.assignee}; the new task list would drop it.`, `Keep task ${old.id} in the list, or have a person release it first with {op:task.release}.`);
     }
   }
-  const body: TasksBody = {
-    title: title ?? '',
-    preamble: renderTasksPreamble(title ?? change.proposal?.content?.title ?? change.changeId),
-    blocks: tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t), line: 0 })),
-  };
-  return renderBody('tasks', body);
+  return { title: title ?? change.proposal?.content?.title ?? change.changeId, tasks };
 }
 
 const ReviewFields = {
@@ -211,7 +197,7 @@ const ReviewFields = {
 
 type ReviewInput = z.output<z.ZodObject<typeof ReviewFields>>;
 
-function reviewBody(change: LoadedChange, reviewer: string, at: string, input: ReviewInput, replaceLatest: boolean): string {
+function reviewContent(change: LoadedChange, reviewer: string, at: string, input: ReviewInput, replaceLatest: boolean): ReviewRound[] {
   const earlier = change.review?.content ?? [];
   const latest = earlier[0];
   const round: ReviewRound = {
@@ -222,7 +208,7 @@ function reviewBody(change: LoadedChange, reviewer: string, at: string, input: R
     summary: input.summary,
     issues: input.issues,
   };
-  return renderBody('review', [round, ...(replaceLatest ? earlier.slice(1) : earlier)]);
+  return [round, ...(replaceLatest ? earlier.slice(1) : earlier)];
 }
 
 // ---- operations ---------------------------------------------------------------------------------
@@ -249,15 +235,14 @@ export const createChange = defineOp({
   run(ctx, input) {
     const board = ctx.board();
     return board.mutate((tx) => {
-      if (board.hasChange(input.change_id)) {
+      if (tx.hasChange(input.change_id)) {
         fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, 'Submit its proposal with {op:proposal.submit}, or pick another change id.');
       }
-      const path = board.docPath(input.change_id, 'proposal');
-      const meta = {
+      const meta: DocMeta = {
         id: `${input.change_id}/proposal`,
         change_id: input.change_id,
-        type: 'proposal' as const,
-        status: 'template' as const,
+        type: 'proposal',
+        status: 'template',
         created: tx.now,
         updated: tx.now,
         author: input.agent_id,
@@ -265,8 +250,8 @@ export const createChange = defineOp({
         notes: [],
         feedback: [],
       };
-      const blank: Proposal = { title: input.title ?? input.change_id, why: '', what_changes: '', impact: '' };
-      tx.writeFile(path, renderDocFile(meta, {}, `\n${renderProposalBody(blank, true)}`));
+      tx.createChange(input.change_id, { meta, title: input.title ?? input.change_id });
+      const path = board.docPath(input.change_id, 'proposal');
       tx.log(input.agent_id, 'change.create', input.change_id, `created change ${input.change_id}`, input.change_id);
       return { change_id: input.change_id, phase: 'proposal' as const, file: board.rel(path), created: true };
     });
@@ -289,8 +274,8 @@ export const submitProposal = defineOp({
       'Returns the document status and the change phase; next, write the spec with agentboard_create_spec.',
     profiles: ['planner'],
   },
-  run(ctx, input) {
-    return submitStage(ctx, 'proposal', input, () => proposalBody(input.change_id, input)).result;
+  async run(ctx, input) {
+    return (await submitStage(ctx, 'proposal', input, () => proposalContent(input.change_id, input))).result;
   },
 });
 
@@ -309,8 +294,8 @@ export const createSpec = defineOp({
       'Nothing is written unless every field is valid; an error names each field to fix. Next, write the tasks with agentboard_create_tasks.',
     profiles: ['planner'],
   },
-  run(ctx, input) {
-    return submitStage(ctx, 'spec', input, (_tx, change) => specBody(change, input)).result;
+  async run(ctx, input) {
+    return (await submitStage(ctx, 'spec', input, (_tx, change) => specContent(change, input))).result;
   },
 });
 
@@ -329,8 +314,8 @@ export const createTasks = defineOp({
       'Returns the task ids agents will use ("<change_id>/<task_id>"). Agents then get these tasks with agentboard_get_next_task.',
     profiles: ['planner'],
   },
-  run(ctx, input) {
-    const { result, after } = submitStage(ctx, 'tasks', input, (tx, change) => tasksBody(tx, change, input.agent_id, input.title, input.tasks), {
+  async run(ctx, input) {
+    const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => tasksContent(tx, change, input.agent_id, input.title, input.tasks), {
       summary: (r) => `submitted ${input.tasks.length} tasks for ${r.change_id} (revision ${r.revision})`,
     });
     return { ...result, task_ids: tasksOf(after.tasks).map((t) => `${input.change_id}/${t.id}`) };
@@ -352,8 +337,8 @@ export const createReview = defineOp({
       'Writes REVIEW.md with a Verdict header and the issues grouped by severity; earlier review rounds are kept below. Returns the round number.',
     profiles: ['reviewer', 'planner'],
   },
-  run(ctx, input) {
-    const { result, after } = submitStage(ctx, 'review', input, (tx, change) => reviewBody(change, input.agent_id, tx.now, input, false), {
+  async run(ctx, input) {
+    const { result, after } = await submitStage(ctx, 'review', input, (tx, change) => reviewContent(change, input.agent_id, tx.now, input, false), {
       summary: (r) => `reviewed ${r.change_id}: ${input.verdict} (${input.issues.length} issues)`,
       action: 'review.create',
     });
@@ -390,25 +375,25 @@ export const correctDocument = defineOp({
       'The document stays submitted (a person still approves or rejects it) and records you as its corrector. Find documents sent for review with agentboard_list_documents (awaiting: "review").',
     profiles: ['reviewer'],
   },
-  run(ctx, input) {
+  async run(ctx, input) {
     let correction = '';
-    const { result } = submitStage(
+    const { result } = await submitStage(
       ctx,
       input.document,
       input,
-      (tx, change) => {
+      (tx, change): DocInput[DocKind] => {
         const fields = parseInput(CORRECTION_SCHEMAS[input.document], markdownToInput(input.document, input.markdown, 'markdown'));
         switch (input.document) {
           case 'proposal':
-            return proposalBody(input.change_id, fields as z.output<typeof CORRECTION_SCHEMAS.proposal>);
+            return proposalContent(input.change_id, fields as z.output<typeof CORRECTION_SCHEMAS.proposal>);
           case 'spec':
-            return specBody(change, fields as SpecInput);
+            return specContent(change, fields as SpecInput);
           case 'tasks': {
             const t = fields as z.output<typeof CORRECTION_SCHEMAS.tasks>;
-            return tasksBody(tx, change, input.agent_id, t.title, t.tasks);
+            return tasksContent(tx, change, input.agent_id, t.title, t.tasks);
           }
           case 'review':
-            return reviewBody(change, input.agent_id, tx.now, fields as ReviewInput, true);
+            return reviewContent(change, input.agent_id, tx.now, fields as ReviewInput, true);
         }
       },
       {

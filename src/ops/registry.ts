@@ -6,24 +6,32 @@
 import type * as z from 'zod';
 import { fail } from '../errors.js';
 import { isHuman } from '../domain/ids.js';
-import { Board } from '../store/board.js';
+import { resolve } from 'node:path';
+import { Board, type Notice } from '../store/board.js';
 
 export type Access = 'read' | 'agent' | 'reviewer' | 'human';
 
 export interface Context {
-  /** --root as given, when given. */
+  /** --root as given (made absolute), when given. */
   readonly root: string | undefined;
+  /** The folder the command runs in, where the board is looked for when --root is not given. */
+  readonly cwd: string;
   /** The board, found on first use (so that `init` can run where there is none yet). */
   board(): Board;
   /** False when the caller cannot write documents (an MCP worker): `next` then hands out tasks only. */
   readonly offersDocuments?: boolean;
+  /** What the commands run so far had to say besides their results (merged edits, recovered writes); taken once. */
+  takeNotices(): Notice[];
 }
 
-export function createContext(root: string | undefined): Context {
+export function createContext(root: string | undefined, cwd = process.cwd()): Context {
   let board: Board | null = null;
+  const absolute = root === undefined ? undefined : resolve(cwd, root);
   return {
-    root,
-    board: () => (board ??= Board.open(root)),
+    root: absolute,
+    cwd,
+    board: () => (board ??= Board.open(absolute, cwd)),
+    takeNotices: () => (board ? board.notices.splice(0) : []),
   };
 }
 

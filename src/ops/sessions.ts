@@ -14,8 +14,8 @@ import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, AgentId, Limit, line, Offset, page, Page, TaskRef, text } from './schemas.js';
-import { assertMayTouch, writeTasks } from './tasks.js';
-import { findTask, type FoundTask } from './view.js';
+import { holdOrClaim } from '../domain/task-rules.js';
+import { findTask, listProblem, type FoundTask } from './view.js';
 
 const InputOut = z.object({
   input_id: z.string(),
@@ -179,12 +179,14 @@ export const submitForReview = defineOp({
       const found: { found: FoundTask; task: Task; ref: string }[] = [];
       for (const ref of input.tasks) {
         const r = parseTaskRef(ref) as { changeId: string; taskId: string };
-        const f = findTask(board, r.changeId, r.taskId);
-        assertMayTouch(f.task, ref, input.agent_id, 'submit');
-        if (f.task.assignee !== input.agent_id || f.task.status !== 'in_progress') {
-          fail('INVALID_TRANSITION', `Task ${ref} is ${f.task.status}${f.task.assignee ? ` (held by ${f.task.assignee})` : ''}; you can only submit a task you hold in progress.`, 'Submit only your own tasks in progress; see them with {op:task.list}.');
-        }
+        const f = findTask(tx, r.changeId, r.taskId);
         const task = structuredClone(f.task);
+        if (holdOrClaim(task, ref, input.agent_id, tx.now, { byId: f.byId, listProblem: listProblem(tx, f.doc) }, 'submit')) {
+          tx.log(input.agent_id, 'task.claim', ref, `claimed ${ref}: ${task.title}`, r.changeId);
+        }
+        if (task.status !== 'in_progress') {
+          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? 'Clear its blocker with {op:task.unblock} first.' : 'Submit only your own tasks in progress; see them with {op:task.list}.');
+        }
         moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
         found.push({ found: f, task, ref });
       }
@@ -198,7 +200,7 @@ export const submitForReview = defineOp({
         entry.tasks.push(f.task);
         byChange.set(f.found.changeId, entry);
       }
-      for (const { found: f, tasks } of byChange.values()) writeTasks(tx, f.doc, { replace: tasks }, null);
+      for (const { found: f, tasks } of byChange.values()) tx.putTasks(f.changeId, { replace: tasks });
       tx.saveRuntime();
       tx.log(input.agent_id, 'session.submit', input.agent_id, `submitted work for review${input.tasks.length ? ` (${input.tasks.join(', ')})` : ''}: ${input.summary.slice(0, 120)}`);
       return { ...workflowOut(tx.runtime, input.agent_id, tx.now), tasks_in_review: found.map((f) => f.ref) };

@@ -1,75 +1,45 @@
 /**
  * Tasks: add, list, show, update, done, rm, progress, block, unblock, note, and the people's
  * release / approve / reject. Every change to a task is made inside the board lock on a fresh
- * read of its tasks.md, and only that task's block of the file is rewritten.
+ * read of its tasks.md, under the claim rules of domain/task-rules.ts, and only that task's block
+ * of the file is written again.
  */
 import * as z from 'zod';
 import { fail } from '../errors.js';
-import { isHuman, taskRef } from '../domain/ids.js';
-import type { Role } from '../domain/lifecycle.js';
+import { parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/ids.js';
+import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, TASK_STATUSES, type Task } from '../domain/model.js';
+import { assertMayTouch, holdOrClaim } from '../domain/task-rules.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession } from '../domain/sessions.js';
-import type { Board, Transaction } from '../store/board.js';
-import { renderDocFile, type DocFile } from '../store/documents.js';
+import type { Board } from '../store/board.js';
+import type { DocFile } from '../store/documents.js';
+import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite } from './doc-write.js';
-import { renderTaskBlock, type TaskBlock } from '../store/format-tasks.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, BlockerSeverity, ChangeId, Limit, LocalTaskId, Offset, page, Page, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
-import { findTask, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
-import { serializeTasksBody } from '../store/format-tasks.js';
+import { findTask, listProblem, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 
-function roleOf(actor: string): Role {
-  return isHuman(actor) ? 'human' : 'agent';
-}
-
-function splitRef(ref: string): [string, string] {
-  const slash = ref.indexOf('/');
-  return [ref.slice(0, slash), ref.slice(slash + 1)];
-}
-
-/** Refuses to let an agent touch a task another agent holds; people may. */
-export function assertMayTouch(task: Task, ref: string, actor: string, verb: string): void {
-  if (isHeld(task) && task.assignee !== actor && !isHuman(actor)) {
-    fail(
-      'TASK_HELD',
-      `Task ${ref} is held by ${task.assignee} (since ${task.claimed_at ?? 'earlier'}); you cannot ${verb} it.`,
-      'Call {op:task.next} to get a task of your own. If the holder is gone, a person can release the task with {op:task.release}.',
-    );
-  }
-  if (task.status === 'in_review' && !isHuman(actor)) {
-    fail('TASK_IN_REVIEW', `Task ${ref} was submitted and is awaiting review by a person; it cannot change until they decide.`, 'Call {op:task.next}: it tells you when your work is still in review.');
-  }
+function address(ref: string): TaskAddress {
+  return parseTaskRef(ref) as TaskAddress;
 }
 
 /** Plan edits stop once a person approved the task list; work on the tasks goes on. */
 function assertPlanOpen(doc: DocFile<'tasks'>, actor: string): void {
-  if (doc.meta.status === 'approved' && !isHuman(actor)) {
+  if (doc.meta.status === 'approved' && actorRole(actor) !== 'human') {
     fail('DOCUMENT_APPROVED', `The task list of ${doc.meta.change_id} has been approved; its plan (tasks, titles, dependencies) no longer changes.`, 'Ask a person to change the plan, or call {op:task.next} to work on it.');
   }
 }
 
 /**
- * Writes tasks.md with some blocks replaced, added or removed. Only those blocks are re-rendered.
- * A plan edit (`planEdit` names its operation) also bumps the document's `updated` and re-checks
- * the whole list first.
+ * Stages a change to a task list. A plan edit (`planEdit` names its operation) also bumps the
+ * list's `updated` and is refused unless the whole list, as it would be written, passes the rules.
  */
-export function writeTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { replace?: Task[]; add?: Task[]; remove?: string[] }, planEdit: string | null): void {
-  const content = doc.content!;
-  const replace = new Map((changes.replace ?? []).map((t) => [t.id, t]));
-  const removed = new Set(changes.remove ?? []);
-  const blocks: TaskBlock[] = content.blocks
-    .filter((b) => !removed.has(b.id))
-    .map((b) => {
-      const t = replace.get(b.id);
-      return t ? { ...b, task: t, raw: renderTaskBlock(t) } : b;
-    });
-  for (const t of changes.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t), line: 0 });
-  const meta = planEdit ? { ...doc.meta, updated: tx.now } : doc.meta;
-  const text = renderDocFile(meta, doc.extra, serializeTasksBody({ ...content, blocks }));
-  if (planEdit) checkBeforeWrite('tasks', text, doc.file, doc.meta.change_id, tx.board.readDoc(doc.meta.change_id, 'spec'), planEdit);
-  tx.writeFile(tx.board.docPath(doc.meta.change_id, 'tasks'), text);
+export function saveTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { replace?: Task[]; add?: Task[]; remove?: string[] }, planEdit: string | null): void {
+  const changeId = doc.meta.change_id;
+  const { text } = tx.putTasks(changeId, planEdit ? { ...changes, meta: { ...doc.meta, updated: tx.now } } : changes);
+  if (planEdit) checkBeforeWrite('tasks', text, doc.file, changeId, tx.readDoc(changeId, 'spec'), planEdit);
 }
 
 /** One task mutation: lock, re-read, check, change, write only that block, log. */
@@ -80,21 +50,31 @@ interface TaskEdit<T> {
   /** The operation, when the edit changes the plan (not only the task's state). */
   plan?: string | null;
   unchanged?: boolean;
-  /** Runs after the task is written, inside the same critical section. */
+  /** Runs after the task is staged, inside the same critical section. */
   after?: (tx: Transaction) => void;
 }
 
-function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: FoundTask, task: Task) => TaskEdit<T>): T {
-  const [changeId, taskId] = splitRef(ref);
+function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: FoundTask, task: Task) => TaskEdit<T>): Promise<T> {
+  const { changeId, taskId } = address(ref);
   return board.mutate((tx) => {
-    const found = findTask(board, changeId, taskId);
+    const found = findTask(tx, changeId, taskId);
     const task: Task = structuredClone(found.task);
     const out = fn(tx, found, task);
-    if (!out.unchanged) writeTasks(tx, found.doc, { replace: [task] }, out.plan ?? null);
+    if (!out.unchanged) saveTasks(tx, found.doc, { replace: [task] }, out.plan ?? null);
     out.after?.(tx);
     if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId);
     return out.result;
   });
+}
+
+/**
+ * Makes sure the actor may change the task's state: it holds it, or it claims it now under the
+ * claim rules (logged as a claim). Refusals name the rule and the call to make instead.
+ */
+function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: string, actor: string, verb: string): void {
+  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: listProblem(tx, found.doc) }, verb)) {
+    tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
+  }
 }
 
 /** What a change to a task answers: the task in short (read it whole with task.show) and whether anything changed. */
@@ -165,7 +145,7 @@ export const showTask = defineOp({
     idempotent: true,
   },
   run(ctx, input) {
-    const [changeId, taskId] = splitRef(input.task_id);
+    const { changeId, taskId } = address(input.task_id);
     const found = findTask(ctx.board(), changeId, taskId);
     return {
       task: taskOut(changeId, found.task, found.byId),
@@ -196,9 +176,10 @@ export const addTask = defineOp({
   run(ctx, input) {
     const board = ctx.board();
     return board.mutate((tx) => {
-      requireChange(board, input.change_id);
-      const doc = board.readDoc(input.change_id, 'tasks');
+      requireChange(tx, input.change_id);
+      const doc = tx.readDoc(input.change_id, 'tasks');
       if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, 'Write the task list first with {op:tasks.create}.');
+      if (doc.error) throw doc.error;
       if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run {op:change.validate} to see every problem.`);
       assertPlanOpen(doc, input.agent_id);
       const existing = new Set(doc.content.blocks.map((b) => b.id));
@@ -223,7 +204,7 @@ export const addTask = defineOp({
         feedback: [],
         notes: [],
       };
-      writeTasks(tx, doc, { add: [task] }, 'task.add');
+      saveTasks(tx, doc, { add: [task] }, 'task.add');
       const ref = taskRef(input.change_id, id);
       tx.log(input.agent_id, 'task.add', ref, `added task ${ref}: ${task.title}`, input.change_id);
       const byId = new Map(tasksOf(doc).map((t) => [t.id, t]));
@@ -274,7 +255,9 @@ export const updateTask = defineOp({
         if (input[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = input[key];
       }
       if (input.status !== undefined && input.status !== task.status) {
-        moveTask(task, input.task_id, input.status, input.agent_id, roleOf(input.agent_id), tx.now);
+        // Moving a task out of todo is working on it: the same claim rules as every other path.
+        if (input.status !== 'todo') takeForWork(tx, found, task, input.task_id, input.agent_id, `move it to ${input.status}`);
+        if (input.status !== task.status) moveTask(task, input.task_id, input.status, input.agent_id, actorRole(input.agent_id), tx.now);
       }
       const changed = JSON.stringify(task) !== JSON.stringify(found.task);
       return {
@@ -303,16 +286,16 @@ export const removeTask = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    const [changeId, taskId] = splitRef(input.task_id);
+    const { changeId, taskId } = address(input.task_id);
     return board.mutate((tx) => {
-      const found = findTask(board, changeId, taskId);
+      const found = findTask(tx, changeId, taskId);
       assertMayTouch(found.task, input.task_id, input.agent_id, 'delete');
       assertPlanOpen(found.doc, input.agent_id);
       const dependents = [...found.byId.values()].filter((t) => t.depends.includes(taskId)).map((t) => t.id);
       if (dependents.length > 0) {
         fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with {op:task.update}.`);
       }
-      writeTasks(tx, found.doc, { remove: [taskId] }, 'task.rm');
+      saveTasks(tx, found.doc, { remove: [taskId] }, 'task.rm');
       tx.log(input.agent_id, 'task.rm', input.task_id, `deleted task ${input.task_id}: ${found.task.title}`, changeId);
       return { task_id: input.task_id, deleted: true };
     });
@@ -340,22 +323,13 @@ export const completeTask = defineOp({
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       if (task.status === 'done') return { result: result(found, task, false), unchanged: true };
-      assertMayTouch(found.task, input.task_id, input.agent_id, 'complete');
-      moveTask(task, input.task_id, 'done', input.agent_id, roleOf(input.agent_id), tx.now);
+      takeForWork(tx, found, task, input.task_id, input.agent_id, 'complete');
+      moveTask(task, input.task_id, 'done', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       return { result: result(found, task), log: [input.agent_id, 'task.done', `completed ${input.task_id}`] };
     });
   },
 });
-
-/** Takes an unheld ready task for the caller as part of reporting on it; refuses when it is not startable. */
-function claimIfFree(found: FoundTask, task: Task, ref: string, actor: string, now: string): void {
-  if (task.status === 'todo' && !isHeld(task)) {
-    const waiting = task.depends.filter((d) => found.byId.get(d)?.status !== 'done');
-    if (waiting.length > 0) fail('INVALID_TRANSITION', `Task ${ref} cannot start: it waits for ${waiting.join(', ')}.`, 'Call {op:task.next} to get a task that is ready.');
-    moveTask(task, ref, 'in_progress', actor, 'agent', now);
-  }
-}
 
 export const reportProgress = defineOp({
   name: 'task.progress',
@@ -377,8 +351,7 @@ export const reportProgress = defineOp({
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
-      assertMayTouch(found.task, input.task_id, input.agent_id, 'report progress on');
-      claimIfFree(found, task, input.task_id, input.agent_id, tx.now);
+      takeForWork(tx, found, task, input.task_id, input.agent_id, 'report progress on');
       if (task.status !== 'in_progress') {
         fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; progress is reported on a task in progress.`, task.status === 'blocked' ? 'Clear the blocker with {op:task.unblock} first.' : 'Call {op:task.next} for work.');
       }
@@ -410,10 +383,9 @@ export const reportBlocker = defineOp({
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
-      assertMayTouch(found.task, input.task_id, input.agent_id, 'block');
-      claimIfFree(found, task, input.task_id, input.agent_id, tx.now);
+      takeForWork(tx, found, task, input.task_id, input.agent_id, 'block');
       if (task.status === 'blocked') task.blockers.push({ reason: input.reason, severity: input.severity, by: input.agent_id, at: tx.now });
-      else moveTask(task, input.task_id, 'blocked', input.agent_id, roleOf(input.agent_id), tx.now, { reason: input.reason, severity: input.severity });
+      else moveTask(task, input.task_id, 'blocked', input.agent_id, actorRole(input.agent_id), tx.now, { reason: input.reason, severity: input.severity });
       return { result: result(found, task), log: [input.agent_id, 'task.block', `${input.task_id} blocked (${input.severity}): ${input.reason.slice(0, 120)}`] };
     });
   },
@@ -436,7 +408,7 @@ export const clearBlocker = defineOp({
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       assertMayTouch(found.task, input.task_id, input.agent_id, 'unblock');
       if (task.status !== 'blocked') return { result: result(found, task, false), unchanged: true };
-      moveTask(task, input.task_id, 'in_progress', input.agent_id, roleOf(input.agent_id), tx.now);
+      moveTask(task, input.task_id, 'in_progress', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       return { result: result(found, task), log: [input.agent_id, 'task.unblock', `${input.task_id} unblocked`] };
     });
@@ -495,14 +467,14 @@ export const releaseTask = defineOp({
 });
 
 /** After a person decides on an agent's submitted task, that agent's session follows. */
-function settleSession(tx: Transaction, agentId: string | undefined, board: Board, approved: boolean): void {
+function settleSession(tx: Transaction, agentId: string | undefined, approved: boolean): void {
   if (!agentId) return;
   const session = tx.runtime.sessions[agentId];
   if (!session || session.status !== 'awaiting_review') return;
   if (!approved) {
     moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was sent back');
   } else {
-    const stillInReview = board.changeIds().some((id) => tasksOf(board.readDoc(id, 'tasks')).some((t) => t.status === 'in_review' && t.assignee === agentId));
+    const stillInReview = tx.changeIds().some((id) => tasksOf(tx.readDoc(id, 'tasks')).some((t) => t.status === 'in_review' && t.assignee === agentId));
     if (!stillInReview) moveSession(tx.runtime, agentId, 'completed', tx.now, 'submitted work was approved');
   }
   tx.saveRuntime();
@@ -525,7 +497,7 @@ export const approveTask = defineOp({
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       return {
         result: result(found, task),
-        after: (t) => settleSession(t, holder, board, true),
+        after: (t) => settleSession(t, holder, true),
         log: [input.agent_id, 'task.approve', `approved ${input.task_id} (work of ${holder})`],
       };
     });
@@ -549,7 +521,7 @@ export const rejectTask = defineOp({
       task.feedback.push({ author: input.agent_id, at: tx.now, text: input.feedback });
       return {
         result: result(found, task),
-        after: (t) => settleSession(t, holder, board, false),
+        after: (t) => settleSession(t, holder, false),
         log: [input.agent_id, 'task.reject', `sent ${input.task_id} back to the pool (work of ${holder}): ${input.feedback.slice(0, 120)}`],
       };
     });

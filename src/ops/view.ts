@@ -4,7 +4,7 @@ import { printable, taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
 import { derivePhase, type ChangeState, type PhaseInfo } from '../domain/phase.js';
 import { DOC_TYPES, type DocType, type Task } from '../domain/model.js';
-import type { Board } from '../store/board.js';
+import type { Reader } from '../store/transaction.js';
 import type { DocFile } from '../store/documents.js';
 import type { TaskBlock } from '../store/format-tasks.js';
 import type * as z from 'zod';
@@ -18,18 +18,18 @@ export interface LoadedChange {
   review: DocFile<'review'> | null;
 }
 
-export function requireChange(board: Board, changeId: string): void {
-  if (board.hasChange(changeId)) return;
-  const archived = board.archived().find((a) => a.change_id === changeId);
+export function requireChange(reader: Reader, changeId: string): void {
+  if (reader.hasChange(changeId)) return;
+  const archived = reader.board.archived().find((a) => a.change_id === changeId);
   if (archived) {
     fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (agentd/archive/${archived.folder}); archived changes do not change.`, 'Create a new change for further work with {op:change.create}.');
   }
   fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, 'List the changes with {op:change.list}, or create this one with {op:change.create}.');
 }
 
-export function loadChange(board: Board, changeId: string, types: readonly DocType[] = DOC_TYPES): LoadedChange {
+export function loadChange(reader: Reader, changeId: string, types: readonly DocType[] = DOC_TYPES): LoadedChange {
   const out: LoadedChange = { changeId, proposal: null, spec: null, tasks: null, review: null };
-  for (const type of types) (out as unknown as Record<DocType, DocFile | null>)[type] = board.readDoc(changeId, type);
+  for (const type of types) (out as unknown as Record<DocType, DocFile | null>)[type] = reader.readDoc(changeId, type);
   return out;
 }
 
@@ -47,8 +47,8 @@ export function changeState(change: LoadedChange): ChangeState {
   };
 }
 
-export function phaseOf(board: Board, change: LoadedChange): PhaseInfo {
-  return derivePhase(changeState(change), board.config.require_approval);
+export function phaseOf(reader: Reader, change: LoadedChange): PhaseInfo {
+  return derivePhase(changeState(change), reader.board.config.require_approval);
 }
 
 export function changeTitle(change: LoadedChange): string {
@@ -101,6 +101,17 @@ export function taskSummary(changeId: string, task: Task, byId: Map<string, Task
   };
 }
 
+/**
+ * Why the tasks of a list are not handed out (null when they are): the list must be submitted, and
+ * approved by a person when this board requires it.
+ */
+export function listProblem(reader: Reader, doc: DocFile<'tasks'>): string | null {
+  const status = doc.meta.status;
+  if (status === 'approved') return null;
+  if (status === 'submitted') return reader.board.config.require_approval.includes('tasks') ? "its task list waits for a person's approval (this board requires it)" : null;
+  return `its task list is ${status}, not submitted`;
+}
+
 export interface FoundTask {
   changeId: string;
   doc: DocFile<'tasks'>;
@@ -110,10 +121,11 @@ export interface FoundTask {
 }
 
 /** Finds a task by its board-wide id; refuses a broken task list with its file and line. */
-export function findTask(board: Board, changeId: string, taskId: string): FoundTask {
-  requireChange(board, changeId);
-  const doc = board.readDoc(changeId, 'tasks');
+export function findTask(reader: Reader, changeId: string, taskId: string): FoundTask {
+  requireChange(reader, changeId);
+  const doc = reader.readDoc(changeId, 'tasks');
   const ref = taskRef(changeId, taskId);
+  if (doc?.error) throw doc.error;
   if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, 'Create the task list with {op:tasks.create}.');
   const block = doc.content?.blocks.find((b) => b.id === taskId);
   if (!block) {

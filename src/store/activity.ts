@@ -1,9 +1,11 @@
 /**
- * The activity log: one JSON line per event in agentd/.runtime/activity.jsonl, appended inside
- * the board lock, so a write costs the same on day 300 as on day 1. A line torn by a crash is
+ * The activity log: one JSON line per event in agentd/.runtime/activity.jsonl, appended as part of
+ * an operation's commit (store/journal.ts), so a write costs the same on day 300 as on day 1 and
+ * an entry is there exactly when its operation is. A line torn by a crash before the commit is
  * skipped on read; every other line is kept forever.
  */
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { fsError, unsafePath } from './fs.js';
 
 export interface ActivityEntry {
   at: string;
@@ -15,29 +17,54 @@ export interface ActivityEntry {
   summary: string;
 }
 
-export function appendActivity(path: string, entries: ActivityEntry[]): void {
-  if (entries.length === 0) return;
-  const fd = openSync(path, 'a+', 0o644);
+export function formatEntries(entries: ActivityEntry[]): string {
+  return entries.map((e) => `${JSON.stringify(e)}\n`).join('');
+}
+
+/** The log's size in bytes (where the next commit appends), and whether its last line is torn. */
+export function activityEnd(path: string, shown: string): { size: number; torn: boolean } {
+  let fd: number;
   try {
-    // A crash may have left a torn last line; start on a fresh line so the new entries stay whole.
-    const size = fstatSync(fd).size;
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { size: 0, torn: false };
+    throw fsError(err, shown, 'read');
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink > 1) throw unsafePath(shown, st.isFile() ? 'a file with more than one hard link' : 'not a plain file');
+    if (st.size === 0) return { size: 0, torn: false };
     const last = Buffer.alloc(1);
-    const torn = size > 0 && readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 10;
-    writeSync(fd, (torn ? '\n' : '') + entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    fsyncSync(fd);
+    readSync(fd, last, 0, 1, st.size - 1);
+    return { size: st.size, torn: last[0] !== 10 };
   } finally {
     closeSync(fd);
   }
 }
 
 /** Every readable entry, oldest first. */
-export function readActivity(path: string): ActivityEntry[] {
-  let text: string;
+export function readActivity(path: string, shown: string): ActivityEntry[] {
+  let fd: number;
   try {
-    text = readFileSync(path, 'utf8');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
+    throw fsError(err, shown, 'read');
+  }
+  let text: string;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink > 1) throw unsafePath(shown, st.isFile() ? 'a file with more than one hard link' : 'not a plain file');
+    const buf = Buffer.allocUnsafe(st.size);
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, null);
+      if (got === 0) break;
+      n += got;
+    }
+    text = buf.subarray(0, n).toString('utf8');
+  } finally {
+    closeSync(fd);
   }
   const out: ActivityEntry[] = [];
   for (const line of text.split('\n')) {

@@ -1,25 +1,26 @@
 /**
- * A board on disk: where its files are, how to read them, and the one way to change them (a
- * transaction inside the board lock that re-reads, writes atomically and logs who did what).
+ * A board on disk: where its files are, how to read them safely, and the one way to change them
+ * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
+ * of any save a person made while agentboard wrote).
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { nowIso } from '../clock.js';
+import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { changeIdProblem } from '../domain/ids.js';
-import { FindingSink } from '../domain/findings.js';
-import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
+import type { Finding } from '../domain/findings.js';
+import { DOC_FILES, type DocType } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
-import { appendActivity, readActivity, type ActivityEntry } from './activity.js';
+import { readActivity, type ActivityEntry } from './activity.js';
 import { loadConfig, type Config } from './config.js';
-import { readMeta } from './doc-meta.js';
-import { parseDocText, type DocFile } from './documents.js';
-import { readTextFile, writeFileAtomic } from './fs.js';
-import { BoardLock } from './lock.js';
-import { splitFrontmatter } from './markdown.js';
+import { parseDocText, unreadableDoc, type DocFile } from './documents.js';
+import { checkDirs, currentIdentity, fsError, readBoardFile, TEMP_FILE, unsafePath } from './fs.js';
+import { applyJournal, readJournal } from './journal.js';
+import { emptyLedger, hashText, parseLedger, restoreDoc, type Ledger, type LedgerEntry } from './ledger.js';
+import { BoardLock, HOLDER_FILE, pidExists } from './lock.js';
 import { openRuntime } from './runtime.js';
-import { hashText, loadTasksCache, saveTasksCache } from './tasks-cache.js';
+import { LostLock, StaleRead, Transaction, type Raced, type Reader, type RecordedConflict } from './transaction.js';
 
 export const BOARD_DIR = 'agentd';
 
@@ -35,7 +36,7 @@ export function findRoot(explicit: string | undefined, cwd = process.cwd()): str
   if (explicit !== undefined) {
     const dir = resolve(cwd, explicit);
     if (isBoard(dir)) return dir;
-    if (basename(dir) === BOARD_DIR && existsSync(dir)) return dirname(dir);
+    if (basename(dir) === BOARD_DIR && isBoard(dirname(dir))) return dirname(dir);
     return null;
   }
   let dir = resolve(cwd);
@@ -53,17 +54,34 @@ export interface ArchivedChange {
   folder: string;
 }
 
-export class Board {
+/** A document as read: its parse, its text, and how it relates to what agentboard last wrote. */
+export interface Loaded {
+  doc: DocFile;
+  text: string;
+  identity: string;
+  entry: LedgerEntry | undefined;
+  /** The file differs from what agentboard last wrote: a person edited it. */
+  edited: boolean;
+}
+
+/** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
+export interface Notice {
+  kind: 'merge_conflict' | 'recovered';
+  message: string;
+}
+
+const MAX_ATTEMPTS = 8;
+
+export class Board implements Reader {
   readonly dir: string;
   readonly changesDir: string;
   readonly archiveDir: string;
   readonly runtimeDir: string;
+  readonly notices: Notice[] = [];
   private configCache: Config | null = null;
-  /**
-   * Parses to cache, collected inside mutate() and written only when the transaction succeeds:
-   * a refused operation leaves every byte of the board as it was.
-   */
-  private pendingCache: Map<string, () => void> | null = null;
+  private readonly docCache = new Map<string, Loaded>();
+  private readonly ledgerCache = new Map<string, { identity: string | null; ledger: Ledger }>();
+  private unsafeEntries: Finding[] = [];
 
   constructor(readonly root: string) {
     this.dir = join(root, BOARD_DIR);
@@ -72,8 +90,12 @@ export class Board {
     this.runtimeDir = join(this.dir, '.runtime');
   }
 
-  static open(explicitRoot?: string): Board {
-    const root = findRoot(explicitRoot);
+  get board(): Board {
+    return this;
+  }
+
+  static open(explicitRoot?: string, cwd = process.cwd()): Board {
+    const root = findRoot(explicitRoot, cwd);
     if (root === null) {
       fail(
         'BOARD_NOT_FOUND',
@@ -81,7 +103,10 @@ export class Board {
         'Run `agentboard init` in your repository root, or pass --root DIR.',
       );
     }
-    return new Board(root);
+    const board = new Board(root);
+    const st = lstatSync(board.dir);
+    if (st.isSymbolicLink()) throw unsafePath(BOARD_DIR, 'a symbolic link');
+    return board;
   }
 
   /** A path relative to the repository root, with forward slashes, for messages and findings. */
@@ -106,6 +131,14 @@ export class Board {
     return join(this.runtimeDir, 'state.json');
   }
 
+  get conflictsPath(): string {
+    return join(this.runtimeDir, 'conflicts.json');
+  }
+
+  ledgerPath(changeId: string): string {
+    return join(this.runtimeDir, 'ledger', `${changeId}.json`);
+  }
+
   changeDir(changeId: string): string {
     return join(this.changesDir, changeId);
   }
@@ -114,33 +147,56 @@ export class Board {
     return join(this.changesDir, changeId, DOC_FILES[type]);
   }
 
-  /** Open changes, sorted by id. Folders whose names are not change ids are not changes. */
+  /** Open changes, sorted by id. Names that are not change ids are not changes; links and files posing as changes are reported. */
   changeIds(): string[] {
-    let names: string[];
+    const shown = this.rel(this.changesDir);
+    if (!checkDirs(this.root, this.changesDir, (p) => this.rel(p))) return [];
+    let entries: import('node:fs').Dirent[];
     try {
-      names = readdirSync(this.changesDir, { withFileTypes: true })
-        .filter((d) => d.isDirectory() && changeIdProblem(d.name) === null)
-        .map((d) => d.name);
-    } catch {
-      return [];
+      entries = readdirSync(this.changesDir, { withFileTypes: true });
+    } catch (err) {
+      throw fsError(err, shown, 'read');
     }
-    return names.sort();
+    const ids: string[] = [];
+    this.unsafeEntries = [];
+    for (const e of entries) {
+      if (e.name.startsWith('.') || changeIdProblem(e.name) !== null) continue;
+      if (e.isDirectory()) ids.push(e.name);
+      else {
+        const what = e.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
+        const err = e.isSymbolicLink() ? unsafePath(`${shown}/${e.name}`, what) : new AgentboardError('NOT_A_FOLDER', `${shown}/${e.name} is ${what}, so it is not read as a change.`, `Replace it with a change folder or remove it.`);
+        this.unsafeEntries.push({ level: 'error', file: `${shown}/${e.name}`, rule: 'file.unsafe', message: err.message, fix: err.nextStep });
+      }
+    }
+    return ids.sort();
+  }
+
+  /** Entries under agentd/changes/ that are not read because they are links or files (found by the last changeIds()). */
+  get problems(): Finding[] {
+    return this.unsafeEntries;
   }
 
   hasChange(changeId: string): boolean {
+    const dir = this.changeDir(changeId);
     try {
-      return statSync(this.changeDir(changeId)).isDirectory();
-    } catch {
-      return false;
+      if (!checkDirs(this.root, this.changesDir, (p) => this.rel(p))) return false;
+      const st = lstatSync(dir);
+      if (st.isSymbolicLink()) throw unsafePath(this.rel(dir), 'a symbolic link');
+      if (!st.isDirectory()) throw new AgentboardError('NOT_A_FOLDER', `${this.rel(dir)} is a file, not a change folder.`, `Move ${this.rel(dir)} aside or restore the change from git.`);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw fsError(err, this.rel(dir), 'read');
     }
   }
 
   archived(): ArchivedChange[] {
     let names: string[];
     try {
+      if (!checkDirs(this.root, this.archiveDir, (p) => this.rel(p))) return [];
       names = readdirSync(this.archiveDir);
-    } catch {
-      return [];
+    } catch (err) {
+      throw fsError(err, this.rel(this.archiveDir), 'read');
     }
     const out: ArchivedChange[] = [];
     for (const name of names.sort()) {
@@ -150,148 +206,218 @@ export class Board {
     return out;
   }
 
-  get cacheDir(): string {
-    return join(this.runtimeDir, 'cache');
+  // ---- reading documents --------------------------------------------------------------------------
+
+  /** The ledger of a change (what agentboard last wrote to its documents); empty when there is none or it cannot be read. */
+  ledgerOf(changeId: string): Ledger {
+    const path = this.ledgerPath(changeId);
+    let identity: string | null = null;
+    try {
+      identity = currentIdentity(path, this.rel(path));
+    } catch {
+      return emptyLedger();
+    }
+    const cached = this.ledgerCache.get(changeId);
+    if (cached && cached.identity === identity) return cached.ledger;
+    let ledger = emptyLedger();
+    if (identity !== null) {
+      try {
+        const read = readBoardFile(path, this.rel(path));
+        if (read) {
+          ledger = parseLedger(read.text) ?? emptyLedger();
+          identity = read.identity;
+        }
+      } catch {
+        // an unreadable ledger is a lost cache: files are then read as they are
+      }
+    }
+    this.ledgerCache.set(changeId, { identity, ledger });
+    return ledger;
   }
 
-  /** A document of an open change, or null when the file does not exist. */
-  readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null {
+  /**
+   * A document of an open change, checked to be a plain file in a plain folder, or null when it
+   * does not exist. Throws AgentboardError when it cannot be read at all.
+   */
+  load(changeId: string, type: DocType): Loaded | null {
     const path = this.docPath(changeId, type);
     const shown = this.rel(path);
-    let text: string | null;
-    try {
-      text = readTextFile(path, shown);
-    } catch (err) {
-      if (err instanceof AgentboardError) {
-        const doc = parseDocText(type, '', shown);
-        doc.findings.length = 0;
-        doc.findings.push({ level: 'error', file: shown, rule: 'file.unreadable', message: err.message, fix: err.nextStep });
-        return doc;
-      }
-      throw err;
+    if (!checkDirs(this.root, this.changeDir(changeId), (p) => this.rel(p))) return null;
+    const identity = currentIdentity(path, shown);
+    if (identity === null) return null;
+    const cached = this.docCache.get(path);
+    if (cached && cached.identity === identity) return cached;
+    const read = readBoardFile(path, shown);
+    if (!read) return null;
+    const entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
+    let doc: DocFile;
+    let edited = false;
+    if (entry && (entry.identity === read.identity || entry.hash === hashText(read.text))) doc = restoreDoc(entry, read.text);
+    else {
+      doc = parseDocText(type, read.text, shown);
+      edited = entry !== undefined;
     }
-    if (text === null) return null;
-    if (type !== 'tasks') return parseDocText(type, text, shown);
-    const hash = hashText(text);
-    const cached = loadTasksCache(this.cacheDir, changeId, text, hash);
-    if (cached) return cached as DocFile<T>;
-    const doc = parseDocText('tasks', text, shown);
-    if (this.pendingCache) this.pendingCache.set(changeId, () => saveTasksCache(this.cacheDir, changeId, text, hash, doc));
-    return doc as DocFile<T>;
+    const loaded: Loaded = { doc, text: read.text, identity: read.identity, entry, edited };
+    this.docCache.set(path, loaded);
+    return loaded;
   }
 
-  /** Only the frontmatter of a document (fast: the body is not parsed); null when absent or unreadable. */
-  readDocMeta(changeId: string, type: DocType): DocMeta | null {
-    const path = this.docPath(changeId, type);
-    let text: string | null;
+  /** A document as it is on disk (a person's edit not merged yet shows as the person wrote it); null when absent. */
+  readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null {
     try {
-      text = readTextFile(path, this.rel(path));
+      return (this.load(changeId, type)?.doc ?? null) as DocFile<T> | null;
     } catch (err) {
-      if (err instanceof AgentboardError) return null;
+      if (err instanceof AgentboardError) return unreadableDoc(type, this.rel(this.docPath(changeId, type)), err);
       throw err;
     }
-    const split = text === null ? null : splitFrontmatter(text.replace(/\r\n/g, '\n'));
-    if (!split) return null;
-    return readMeta(split.frontmatter, new FindingSink(this.rel(path)), type)?.meta ?? null;
   }
 
-  /** The runtime data as it stands, with input requests past their deadline shown as timed out (nothing is written). */
+  /** True when a person edited the document since agentboard last wrote it (the next write merges it). */
+  editedByHand(changeId: string, type: DocType): boolean {
+    try {
+      return this.load(changeId, type)?.edited ?? false;
+    } catch {
+      return false;
+    }
+  }
+
+  /** What a commit wrote, so that this process reads it back without reading the file. */
+  remember(changeId: string, type: DocType, doc: DocFile, text: string, identity: string): void {
+    const entry = this.ledgerCache.get(changeId)?.ledger.files[DOC_FILES[type]];
+    this.docCache.set(this.docPath(changeId, type), { doc, text, identity, entry, edited: false });
+  }
+
+  rememberLedger(changeId: string, ledger: Ledger, path: string): void {
+    let identity: string | null = null;
+    try {
+      identity = currentIdentity(path, this.rel(path));
+    } catch {
+      // read again next time
+    }
+    this.ledgerCache.set(changeId, { identity, ledger });
+    for (const [file, entry] of Object.entries(ledger.files)) {
+      const cached = this.docCache.get(join(this.changeDir(changeId), file));
+      if (cached && cached.identity === entry.identity) cached.entry = entry;
+    }
+  }
+
+  /** The runtime data as it stands; questions past their deadline by this process's clock show as timed out (nothing is written). */
   readRuntime(): RuntimeData {
     const data = openRuntime(this.runtimePath, this.rel(this.runtimePath)).data;
-    expireInputs(data, nowIso());
+    expireInputs(data, processNow().toISOString());
     return data;
   }
 
   readActivity(): ActivityEntry[] {
-    return readActivity(this.activityPath);
+    return readActivity(this.activityPath, this.rel(this.activityPath));
   }
 
-  /** Runs fn as one critical section: every mutation of the board goes through here. */
-  mutate<T>(fn: (tx: Transaction) => T): T {
-    const lock = new BoardLock(this.runtimeDir);
-    return lock.run(
-      () => {
-        const pending = new Map<string, () => void>();
-        this.pendingCache = pending;
-        try {
-          const tx = new Transaction(this);
+  /** Merges agentboard kept from both sides because a person's edit and an agent's work disagreed. */
+  readConflicts(): RecordedConflict[] {
+    const read = readBoardFile(this.conflictsPath, this.rel(this.conflictsPath));
+    if (!read) return [];
+    try {
+      const list = JSON.parse(read.text) as RecordedConflict[];
+      return Array.isArray(list) ? list : [];
+    } catch {
+      return [];
+    }
+  }
+
+  // ---- writing ------------------------------------------------------------------------------------
+
+  /**
+   * Runs fn as one critical section: every mutation of the board goes through here. fn reads and
+   * stages through the transaction only, so that it can run again when a person's save lands
+   * between its read and its commit.
+   */
+  async mutate<T>(fn: (tx: Transaction) => T): Promise<T> {
+    for (let lockAttempt = 1; ; lockAttempt++) {
+      const { lock, reaped } = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')) });
+      try {
+        this.recover(reaped !== null);
+        for (let attempt = 1; ; attempt++) {
+          const tx = new Transaction(this, lock);
           const result = fn(tx);
-          tx.commit();
-          for (const [changeId, save] of pending) if (!tx.wrote(this.docPath(changeId, 'tasks'))) save();
+          let raced: Raced[];
+          try {
+            raced = tx.commit();
+          } catch (err) {
+            if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) continue;
+            if (err instanceof StaleRead) {
+              fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
+            }
+            throw err;
+          }
+          this.notice(tx);
+          if (raced.length > 0) this.mergeRaced(lock, raced);
           return result;
-        } finally {
-          this.pendingCache = null;
         }
-      },
-      { sweep: () => [this.cacheDir, ...this.changeIds().map((id) => this.changeDir(id))] },
-    );
-  }
-}
-
-export class Transaction {
-  readonly now = nowIso();
-  private runtimeDb: ReturnType<typeof openRuntime> | null = null;
-  private runtimeDirty = false;
-  private expired: string[] = [];
-  private readonly entries: ActivityEntry[] = [];
-  private readonly written = new Set<string>();
-
-  constructor(readonly board: Board) {}
-
-  wrote(path: string): boolean {
-    return this.written.has(path);
-  }
-
-  /** The runtime data, read fresh inside the lock; expired input requests are resolved and saved. */
-  get runtime(): RuntimeData {
-    if (this.runtimeDb === null) {
-      this.runtimeDb = openRuntime(this.board.runtimePath, this.board.rel(this.board.runtimePath));
-      this.expired = expireInputs(this.runtimeDb.data, this.now);
-      for (const id of this.expired) {
-        const input = this.runtimeDb.data.inputs[id]!;
-        this.log('agentboard', 'input.expire', id, `input request ${id} of ${input.agent_id} timed out; default action applies: ${input.default_action}`);
-        this.runtimeDirty = true;
+      } catch (err) {
+        if (err instanceof LostLock && lockAttempt < 3) continue;
+        if (err instanceof LostLock) fail('BOARD_CHANGED', 'The board lock was taken over while this command was stopped; nothing was written.', 'Run the command again.');
+        throw err;
+      } finally {
+        lock.release();
       }
     }
-    return this.runtimeDb.data;
   }
 
-  /** Ids of the input requests that timed out when the runtime was opened in this transaction. */
-  get expiredInputs(): string[] {
-    void this.runtime;
-    return this.expired;
-  }
-
-  saveRuntime(): void {
-    void this.runtime;
-    this.runtimeDirty = true;
-  }
-
-  writeFile(path: string, text: string): void {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileAtomic(path, text);
-    this.written.add(path);
-  }
-
-  move(from: string, to: string): void {
-    mkdirSync(dirname(to), { recursive: true });
-    renameSync(from, to);
-  }
-
-  log(actor: string, action: string, target: string, summary: string, changeId?: string): void {
-    const entry: ActivityEntry = { at: this.now, actor, action, target, summary };
-    if (changeId !== undefined) entry.change_id = changeId;
-    this.entries.push(entry);
-  }
-
-  commit(): void {
-    if (this.runtimeDirty && this.runtimeDb) {
-      mkdirSync(this.board.runtimeDir, { recursive: true });
-      this.runtimeDb.write();
+  private notice(tx: Transaction): void {
+    for (const c of tx.conflicts) {
+      const what = c.part === 'removed' ? `${c.item} was removed by hand but agents have work on it; it was kept` : `${c.item}: your ${c.part} and agentboard's differ; ${c.kept === 'person' ? 'yours was kept' : "agentboard's was kept"} and both are recorded`;
+      this.notices.push({ kind: 'merge_conflict', message: `${c.file}: ${what} (see \`agentboard status\`).` });
     }
-    if (this.entries.length > 0) {
-      mkdirSync(this.board.runtimeDir, { recursive: true });
-      appendActivity(this.board.activityPath, this.entries);
+  }
+
+  /** A person saved in place while a commit replaced the file: merge their bytes onto what was committed. */
+  private mergeRaced(lock: BoardLock, raced: Raced[]): void {
+    const tx = new Transaction(this, lock);
+    for (const r of raced) tx.mergeRaced(r);
+    try {
+      tx.commit();
+      this.notice(tx);
+    } catch (err) {
+      if (!(err instanceof StaleRead)) throw err;
+      // The person saved yet again; their newest save is on disk and the next write merges it.
+    }
+  }
+
+  /** Rolls an interrupted commit forward, or sweeps what an uncommitted one left behind. */
+  private recover(reaped: boolean): void {
+    const rel = (p: string) => this.rel(p);
+    const journal = readJournal(this.runtimeDir, rel);
+    if (journal) {
+      applyJournal(this.root, this.runtimeDir, journal, rel);
+      this.docCache.clear();
+      this.ledgerCache.clear();
+      this.notices.push({ kind: 'recovered', message: 'Completed a write that an interrupted agentboard process had committed.' });
+    }
+    if (reaped || journal) this.sweep();
+  }
+
+  /**
+   * Removes temp files and folders (only the lock holder writes them, and this process holds the
+   * lock) and the holder files of waiters that died.
+   */
+  private sweep(): void {
+    const dirs = [this.runtimeDir, dirname(this.ledgerPath('x')), this.changesDir, this.archiveDir];
+    try {
+      for (const id of this.changeIds()) dirs.push(this.changeDir(id));
+    } catch {
+      // an unreadable changes folder is reported by the commands that need it
+    }
+    for (const dir of dirs) {
+      let names: string[];
+      try {
+        names = readdirSync(dir);
+      } catch {
+        continue;
+      }
+      for (const name of names) {
+        const holder = HOLDER_FILE.exec(name);
+        if (TEMP_FILE.test(name) || (holder && dir === this.runtimeDir && !pidExists(Number(holder[1])))) rmSync(join(dir, name), { recursive: true, force: true });
+      }
     }
   }
 }

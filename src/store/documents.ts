@@ -1,5 +1,6 @@
 /** Whole document files: frontmatter plus a typed body, read with findings and written back. */
-import { FindingSink, type Finding } from '../domain/findings.js';
+import type { AgentboardError } from '../errors.js';
+import { FindingSink, hasErrors, type Finding } from '../domain/findings.js';
 import type { DocMeta, DocType, Proposal, ReviewRound, Spec, Task } from '../domain/model.js';
 import { metaRules, proposalRules, reviewRules, specRules, tasksRules } from '../domain/rules.js';
 import { emitMeta, readMeta } from './doc-meta.js';
@@ -19,6 +20,8 @@ export interface DocContent {
 
 export interface DocFile<T extends DocType = DocType> {
   type: T;
+  /** Set when the file could not be read at all (a folder, a link, not UTF-8…): what to tell the caller. */
+  error?: AgentboardError;
   /** Path relative to the repository root. */
   file: string;
   meta: DocMeta;
@@ -85,12 +88,27 @@ function emptyMeta(type: DocType): DocMeta {
   return { id: '', change_id: '', type, status: 'template', created: '', updated: '', author: '', revision: 0, notes: [], feedback: [] };
 }
 
-/** Applies the document rules to a parsed document; adds to its findings. */
+/** A document that could not be read, standing in for it with the reason as its one finding. */
+export function unreadableDoc<T extends DocType>(type: T, file: string, error: AgentboardError): DocFile<T> {
+  const doc = parseDocText(type, '', file);
+  doc.findings.length = 0;
+  doc.findings.push({ level: 'error', file, rule: 'file.unreadable', message: error.message, fix: error.nextStep });
+  doc.error = error;
+  return doc;
+}
+
+/** True when the file did not parse: agentboard never rewrites such a file (a person's half-saved edit, say). */
+export function unparsable(doc: DocFile): boolean {
+  return doc.content === null || hasErrors(doc.findings);
+}
+
+/** The findings of reading a document plus those of applying the document rules to it. */
 export function checkDoc(doc: DocFile, changeId: string, context: { requirementIds?: Set<string> | null } = {}): Finding[] {
   if (doc.content === null) return doc.findings;
-  const sink = new FindingSink(doc.file, 0, doc.findings);
+  const findings = [...doc.findings];
+  const sink = new FindingSink(doc.file, 0, findings);
   metaRules(doc.meta, changeId, doc.type, sink.at(1));
-  if (doc.meta.status === 'template') return doc.findings;
+  if (doc.meta.status === 'template') return findings;
   const body = sink.at(doc.bodyLine - 1);
   switch (doc.type) {
     case 'proposal':
@@ -111,7 +129,7 @@ export function checkDoc(doc: DocFile, changeId: string, context: { requirementI
       reviewRules(doc.content as ReviewRound[], body);
       break;
   }
-  return doc.findings;
+  return findings;
 }
 
 /** The body text for a content value, as agentboard writes it. */

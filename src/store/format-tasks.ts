@@ -113,6 +113,31 @@ export function serializeTasksBody(body: TasksBody): string {
   return `${body.preamble}\n${body.blocks.map((b) => `\n${b.raw}\n`).join('')}`;
 }
 
+function newlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** The body text for these blocks, and the blocks with the lines they stand on in it (as parseTasksBody gives them). */
+export function assembleTasksBody(title: string, preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { body: string; content: TasksBody } {
+  let line = newlines(preamble) + 3;
+  const placed = blocks.map((b) => {
+    const block = { ...b, line };
+    line += newlines(b.raw) + 2;
+    return block;
+  });
+  const content: TasksBody = { title, preamble, blocks: placed };
+  return { body: serializeTasksBody(content), content };
+}
+
+/** The title a task list's preamble gives it ("# Tasks: <title>"). */
+export function tasksTitle(preamble: string): string {
+  const lines = new TextLines(preamble);
+  const h1 = outline(lines).find((h) => h.level === 1);
+  return h1 ? h1.text.replace(/^tasks\s*:\s*/i, '') : '';
+}
+
 export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
   const lines = new TextLines(body);
   const heads = outline(lines).filter((h) => h.level <= 2);

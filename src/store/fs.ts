@@ -1,74 +1,293 @@
-/** File primitives: atomic replace and guarded reads. */
+/**
+ * File primitives for everything agentboard reads and writes under agentd/.
+ *
+ * Reads open with O_NOFOLLOW and look at what they opened: only a regular file with one link is
+ * read, so a symlink, hard link, folder, FIFO or device committed to a hostile clone can neither
+ * redirect a write nor hang a read. Every folder between the board and a file is checked the
+ * same way. Writes go to a temp file written in full (short writes are continued, the size is
+ * checked) and fsynced before anything is renamed. File system errors become errors that name the
+ * file and say what to do; nothing half-done is left behind.
+ */
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { fail } from '../errors.js';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { faultPoint } from '../clock.js';
+import { AgentboardError, fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 
-function fsyncDir(dir: string): void {
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_APPEND } = constants;
+
+/**
+ * What identifies one version of a file without reading it: replacing the file changes the inode,
+ * writing into it changes the mtime (to the nanosecond). ctime is left out because a rename changes
+ * it, and the identity of what agentboard writes is taken before the rename.
+ */
+export function identityOf(st: Stats): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
+
+/** Turns a file system error into an agentboard error naming the file (as shown to the user). */
+export function fsError(err: unknown, shown: string, doing: 'read' | 'write'): AgentboardError {
+  if (err instanceof AgentboardError) return err;
+  const code = (err as NodeJS.ErrnoException).code ?? '';
+  const nothing = doing === 'write' ? ' Nothing was changed.' : '';
+  switch (code) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+    case 'EFBIG':
+      return new AgentboardError('DISK_FULL', `There is no room to write ${shown} (${code === 'EFBIG' ? 'file size limit reached' : 'the disk is full'}).${nothing}`, 'Free some disk space, then run the same command again.');
+    case 'EACCES':
+    case 'EPERM':
+      return new AgentboardError('PERMISSION_DENIED', `agentboard is not allowed to ${doing} ${shown} (permission denied).${nothing}`, `Check the owner and permissions of ${shown} and its folder (ls -l), then run the command again.`);
+    case 'EROFS':
+      return new AgentboardError('READ_ONLY', `${shown} is on a read-only file system.${nothing}`, 'Run agentboard in a writable checkout of the repository.');
+    case 'EISDIR':
+      return new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.${nothing}`, `Move the folder ${shown} aside, or restore the file from git (git checkout -- ${shown}).`);
+    case 'ENOTDIR':
+      return new AgentboardError('NOT_A_FOLDER', `A part of the path ${shown} is a file where a folder belongs.${nothing}`, `Restore the board's folders from git (git status agentd/ shows what changed).`);
+    case 'ELOOP':
+      return unsafePath(shown, 'a symbolic link');
+    default:
+      return new AgentboardError('IO_ERROR', `Could not ${doing} ${shown} (${code || (err as Error).message}).${nothing}`, 'Check the disk and the file, then run the command again.');
+  }
+}
+
+export function unsafePath(shown: string, what: string): AgentboardError {
+  return new AgentboardError(
+    'UNSAFE_PATH',
+    `${shown} is ${what}; agentboard only reads and writes plain files and folders inside agentd/, so it did not touch it.`,
+    `Replace ${shown} with a plain file or folder (git checkout -- ${shown} restores a committed one), or remove it.`,
+  );
+}
+
+function kindOf(st: Stats): string | null {
+  if (st.isFile()) return st.nlink > 1 ? 'a file with more than one hard link' : null;
+  if (st.isDirectory()) return 'a folder';
+  if (st.isSymbolicLink()) return 'a symbolic link';
+  if (st.isFIFO()) return 'a named pipe (FIFO)';
+  if (st.isSocket()) return 'a socket';
+  return 'a device';
+}
+
+/**
+ * Checks that every folder from `top` (exclusive) down to `dir` (inclusive) is a plain folder.
+ * Returns false when one of them does not exist.
+ */
+export function checkDirs(top: string, dir: string, show: (p: string) => string): boolean {
+  const rel = relative(top, dir);
+  if (rel === '') return true;
+  if (rel.startsWith('..')) throw new Error(`${dir} is not inside ${top}`);
+  let current = top;
+  for (const part of rel.split(sep)) {
+    current = join(current, part);
+    let st: Stats;
+    try {
+      st = lstatSync(current);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') return false;
+      throw fsError(err, show(current), 'read');
+    }
+    if (st.isSymbolicLink()) throw unsafePath(show(current), 'a symbolic link');
+    if (!st.isDirectory()) throw new AgentboardError('NOT_A_FOLDER', `${show(current)} is ${kindOf(st) ?? 'a file'}, where agentboard expects a folder.`, `Move ${show(current)} aside or restore the folder from git.`);
+  }
+  return true;
+}
+
+export interface FileRead {
+  text: string;
+  identity: string;
+}
+
+function lineOfOffset(buf: Buffer, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (buf[i] === 10) line++;
+  return line;
+}
+
+/** The offset of the first byte that does not belong to a well-formed UTF-8 character. */
+function firstInvalidUtf8(buf: Buffer): number {
+  let i = 0;
+  while (i < buf.length) {
+    const b = buf[i]!;
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (n === 0 || i + n > buf.length || !isUtf8(buf.subarray(i, i + n))) return i;
+    i += n;
+  }
+  return i;
+}
+
+/**
+ * Reads a board file as UTF-8 text, or null when it does not exist. Refuses anything but a plain
+ * file, files over the size limit, bytes that are not UTF-8 and NUL bytes, naming the line.
+ */
+export function readBoardFile(path: string, shown: string): FileRead | null {
+  faultPoint('read', path);
+  let fd: number;
+  try {
+    fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    throw fsError(err, shown, 'read');
+  }
+  try {
+    const st = fstatSync(fd);
+    const odd = kindOf(st);
+    if (odd) throw odd === 'a folder' ? new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.`, `Move the folder ${shown} aside, or restore the file from git (git checkout -- ${shown}).`) : unsafePath(shown, odd);
+    if (st.size > LIMITS.fileBytesMax) {
+      fail('PARSE_ERROR', `${shown} is ${st.size} bytes, more than agentboard reads (${LIMITS.fileBytesMax}).`, `Split or shorten ${shown}.`);
+    }
+    let buf = Buffer.allocUnsafe(st.size);
+    let length = 0;
+    for (;;) {
+      if (length === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(Math.max(4096, buf.length))]);
+      const n = readSync(fd, buf, length, buf.length - length, null);
+      if (n === 0) break;
+      length += n;
+    }
+    buf = buf.subarray(0, length);
+    if (!isUtf8(buf)) {
+      const line = lineOfOffset(buf, firstInvalidUtf8(buf));
+      fail('PARSE_ERROR', `${shown}:${line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced.`, `Fix the encoding of line ${line} of ${shown} (save it as UTF-8), or restore it from git.`, { line });
+    }
+    const nul = buf.indexOf(0);
+    if (nul >= 0) {
+      const line = lineOfOffset(buf, nul);
+      fail('PARSE_ERROR', `${shown}:${line}: the file holds binary data (a NUL byte), not text.`, `Restore ${shown} from git (git checkout -- ${shown}) or rewrite it as markdown.`, { line });
+    }
+    return { text: buf.toString('utf8'), identity: identityOf(st) };
+  } catch (err) {
+    throw fsError(err, shown, 'read');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The identity of what is at `path` now, without following a link; null when nothing is there. */
+export function currentIdentity(path: string, shown: string): string | null {
+  try {
+    const st = lstatSync(path);
+    const odd = kindOf(st);
+    if (odd) throw unsafePath(shown, odd);
+    return identityOf(st);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw fsError(err, shown, 'read');
+  }
+}
+
+export const TEMP_FILE = /^\.(.+)\.(\d+)-([0-9a-f]{12})\.tmp$/;
+
+/** The temp name a writer holding `token` ("<pid>-<hex>") uses for `target`: hidden, and swept by token. */
+export function tempPath(target: string, token: string): string {
+  return join(dirname(target), `.${basename(target)}.${token}.tmp`);
+}
+
+export function newToken(): string {
+  return `${process.pid}-${randomBytes(6).toString('hex')}`;
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
+
+/** Writes `data` whole to a new file at `path` (which must not exist) and fsyncs it; returns the file's identity. */
+export function writeNewFile(path: string, data: string | Buffer, shown: string): string {
+  const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let fd: number | undefined;
   try {
-    fd = openSync(dir, 'r');
+    faultPoint('write', path);
+    fd = openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+    let written = 0;
+    while (written < buf.length) {
+      const n = writeSync(fd, buf, written, buf.length - written);
+      if (n <= 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+      written += n;
+    }
     fsyncSync(fd);
-  } catch {
-    // Some file systems refuse fsync on a directory; the rename itself is still atomic.
+    const st = fstatSync(fd);
+    if (st.size !== buf.length) throw Object.assign(new Error('size mismatch after write'), { code: 'EIO' });
+    return identityOf(st);
+  } catch (err) {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // reported below
+      }
+      fd = undefined;
+      unlinkQuietly(path);
+    }
+    throw fsError(err, shown, 'write');
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
 }
 
-/** Names temp files so that a reader never mistakes one for a document and a sweep can tell whose it is. */
-export function tempName(path: string): string {
-  return join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-}
-
-export const TEMP_FILE = /^\.(.+)\.(\d+)\.[0-9a-f]{8}\.tmp$/;
-
-/** Write to a temp file, fsync, rename over the target: a reader sees the old file or the new one. */
-export function writeFileAtomic(path: string, data: string): void {
-  const tmp = tempName(path);
-  const fd = openSync(tmp, 'wx', 0o644);
+/** Appends `data` to a log file (created when missing) and fsyncs it; refuses a link or anything but a file. */
+export function appendFile(path: string, data: string, shown: string, truncateTo?: number): void {
+  let fd: number | undefined;
   try {
-    writeSync(fd, data);
+    faultPoint('write', path);
+    fd = openSync(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o644);
+    const st = fstatSync(fd);
+    const odd = kindOf(st);
+    if (odd) throw unsafePath(shown, odd);
+    if (truncateTo !== undefined && st.size > truncateTo) {
+      // Rolling a commit forward that may have appended part of its entries already.
+      ftruncateSync(fd, truncateTo);
+    }
+    const buf = Buffer.from(data, 'utf8');
+    let written = 0;
+    while (written < buf.length) {
+      const n = writeSync(fd, buf, written, buf.length - written);
+      if (n <= 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
+      written += n;
+    }
     fsyncSync(fd);
   } catch (err) {
-    closeSync(fd);
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-    throw err;
+    throw fsError(err, shown, 'write');
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
-  closeSync(fd);
+}
+
+/** Makes a rename or a new name in `dir` durable. */
+export function fsyncDir(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // Some file systems refuse fsync on a folder; the rename itself is still atomic.
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Replaces a file outside the board's own bookkeeping (an MCP client's config, a new board's
+ * files): temp file written whole and fsynced, renamed over the target, folder fsynced.
+ */
+export function writeFileAtomic(path: string, data: string, shown = path): void {
+  const tmp = tempPath(path, newToken());
+  writeNewFile(tmp, data, shown);
   try {
     renameSync(tmp, path);
   } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      // already gone
-    }
-    throw err;
+    unlinkQuietly(tmp);
+    throw fsError(err, shown, 'write');
   }
   fsyncDir(dirname(path));
 }
 
-/** Reads a board file as text, or null when it does not exist. Refuses files that are too large or binary. */
-export function readTextFile(path: string, shownAs: string): string | null {
-  let text: string;
-  try {
-    const size = statSync(path).size;
-    if (size > LIMITS.fileBytesMax) {
-      fail('PARSE_ERROR', `${shownAs} is ${size} bytes, more than agentboard reads (${LIMITS.fileBytesMax}).`, `Split or shorten ${shownAs}.`);
-    }
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
-    throw err;
-  }
-  if (text.includes('\u0000')) {
-    fail('PARSE_ERROR', `${shownAs} holds binary data (a NUL byte), not text.`, `Restore ${shownAs} from git (git checkout -- ${shownAs}) or rewrite it as markdown.`);
-  }
-  return text;
+/** Reads a small file outside the board's own files (configs of other tools), or null when absent. */
+export function readTextFile(path: string, shown: string): string | null {
+  return readBoardFile(path, shown)?.text ?? null;
 }

@@ -1,45 +1,73 @@
 /**
  * The board lock: one cross-process critical section for every mutation.
  *
- * Taking it is an atomic link(2) of a fully written holder file onto `lock`, which fails when the
- * lock exists, so nobody ever sees a half-written holder. A lock whose holder died (same host, pid
- * gone) or that is older than STALE_MS is reaped: the reaper first links the lock to a name made
- * from the holder's token, which only one process can do, checks that the lock is still that same
- * file, and only then removes it. A fresh lock taken by someone else in between is never removed.
+ * Taking it is an atomic link(2) of a fully written holder file onto `lock`, which fails while the
+ * lock exists, so nobody ever sees a half-written holder. The holder records who it is in a way
+ * that survives PID reuse and PID namespaces (boot id, PID namespace, process start time), so a
+ * lock is taken over only when its holder is provably gone, never while it lives (even paused).
+ * When liveness cannot be checked (another host, another namespace, a lock file holding garbage),
+ * the lock is stale once it is older than STALE_MS by the file system's own clock (the mtimes of
+ * the lock and of the waiter's own holder file), never by one process's clock. A stale lock is
+ * reaped through a link named after it, which only one process can make, and removed only if it
+ * is still the same file. Waiting is asynchronous and woken by the folder changing, so an MCP
+ * server goes on answering while it waits. A holder confirms the lock is still its own before it
+ * commits anything.
  */
-import { randomBytes } from 'node:crypto';
-import { closeSync, linkSync, mkdirSync, openSync, readFileSync, readdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, watch, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { fail } from '../errors.js';
-import { TEMP_FILE } from './fs.js';
+import { testHooks } from '../clock.js';
+import { AgentboardError, fail } from '../errors.js';
+import { fsError, newToken } from './fs.js';
 
 const STALE_MS = 60_000;
 const REAP_STALE_MS = 5_000;
-const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_TIMEOUT_MS = 120_000;
 
-interface Holder {
+export interface Holder {
+  token: string;
   pid: number;
   host: string;
-  token: string;
-  at: number;
+  boot?: string;
+  pidns?: string;
+  start?: string;
 }
 
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function sleep(ms: number): void {
-  Atomics.wait(sleeper, 0, 0, ms);
-}
-
-function readHolder(path: string): Holder | null {
+function readQuietly(path: string): string | undefined {
   try {
-    const h = JSON.parse(readFileSync(path, 'utf8')) as Holder;
-    return typeof h.token === 'string' && typeof h.pid === 'number' ? h : null;
+    return readFileSync(path, 'utf8').trim();
   } catch {
-    return null;
+    return undefined;
   }
 }
 
-export function pidAlive(pid: number): boolean {
+/** The start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat), when the system tells. */
+function processStart(pid: number): string | undefined {
+  const stat = readQuietly(`/proc/${pid}/stat`);
+  if (!stat) return undefined;
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+}
+
+let self: Omit<Holder, 'token'> | null = null;
+function selfHolder(): Omit<Holder, 'token'> {
+  if (!self) {
+    self = { pid: process.pid, host: hostname() };
+    const boot = readQuietly('/proc/sys/kernel/random/boot_id');
+    const start = processStart(process.pid);
+    let pidns: string | undefined;
+    try {
+      pidns = readlinkSync('/proc/self/ns/pid');
+    } catch {
+      // no /proc: liveness falls back to the pid alone
+    }
+    if (boot) self.boot = boot;
+    if (pidns) self.pidns = pidns;
+    if (start) self.start = start;
+  }
+  return self;
+}
+
+export function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -48,9 +76,28 @@ export function pidAlive(pid: number): boolean {
   }
 }
 
-function isStale(holder: Holder, now: number): boolean {
-  if (holder.host === hostname() && !pidAlive(holder.pid)) return true;
-  return now - holder.at > STALE_MS;
+/** Whether the holder still runs: true, false, or null when this process cannot tell. */
+export function holderAlive(h: Holder): boolean | null {
+  const me = selfHolder();
+  if (h.host !== me.host) return null;
+  if (h.boot && me.boot && h.boot !== me.boot) return false;
+  if (h.pidns && me.pidns && h.pidns !== me.pidns) return null;
+  if (!pidExists(h.pid)) return false;
+  if (h.start && me.start) {
+    const start = processStart(h.pid);
+    if (start !== undefined && start !== h.start) return false;
+  }
+  return true;
+}
+
+function parseHolder(text: string | undefined): Holder | null {
+  if (!text) return null;
+  try {
+    const h = JSON.parse(text) as Holder;
+    return typeof h.token === 'string' && typeof h.pid === 'number' && typeof h.host === 'string' ? h : null;
+  } catch {
+    return null;
+  }
 }
 
 function unlinkQuietly(path: string): void {
@@ -61,16 +108,170 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** Removes the lock only if it is still the stale holder's file. Returns true when it removed it. */
-function reap(lockPath: string, holder: Holder): boolean {
-  const reapPath = `${lockPath}.reap.${holder.token}`;
+/** A wait that ends when something named `name` in `dir` changes, after `ms`, or when cancelled. */
+function changeIn(dir: string, name: string, ms: number): { done: Promise<void>; cancel: () => void } {
+  let cancel: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => {
+    let watcher: ReturnType<typeof watch> | undefined;
+    const finish = () => {
+      clearTimeout(timer);
+      watcher?.close();
+      resolve();
+    };
+    cancel = finish;
+    const timer = setTimeout(finish, ms);
+    try {
+      watcher = watch(dir, { persistent: false }, (_event, file) => {
+        if (file === null || file === name) finish();
+      });
+      watcher.on('error', () => undefined);
+    } catch {
+      // no file watching here: the timer alone wakes us
+    }
+  });
+  return { done, cancel };
+}
+
+export interface LockOptions {
+  timeoutMs?: number;
+  /** Path of the lock file as shown to people (agentd/.runtime/lock). */
+  shown?: string;
+}
+
+export interface Acquired {
+  lock: BoardLock;
+  /** The token of a dead or stale holder this process took the lock over from, whose temp files may remain. */
+  reaped: string | null;
+}
+
+export class BoardLock {
+  /** The board's time when the lock was taken (ms): the mtime the file system gave the lock file. */
+  readonly time: number;
+
+  private constructor(
+    readonly path: string,
+    readonly token: string,
+    time: number,
+  ) {
+    this.time = testHooks()?.boardNow?.() ?? time;
+  }
+
+  static async acquire(runtimeDir: string, options: LockOptions = {}): Promise<Acquired> {
+    const path = join(runtimeDir, 'lock');
+    const shown = options.shown ?? path;
+    const dirShown = shown.replace(/\/lock$/, '');
+    try {
+      mkdirSync(runtimeDir, { recursive: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new AgentboardError('NOT_A_FOLDER', `${dirShown} is a file, where agentboard keeps its runtime folder.`, `Move ${dirShown} aside (agentboard makes a new one), then run the command again.`);
+      throw fsError(err, dirShown, 'write');
+    }
+    const token = newToken();
+    const holderPath = `${path}.${token}`;
+    const content = JSON.stringify({ ...selfHolder(), token });
+    let fd: number;
+    try {
+      fd = openSync(holderPath, 'wx', 0o644);
+      writeSync(fd, content, 0);
+    } catch (err) {
+      throw fsError(err, shown, 'write');
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const deadline = Date.now() + timeoutMs;
+    let reaped: string | null = null;
+    let lastHolder: Holder | null = null;
+    try {
+      for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
+        if (tryLink(holderPath, path)) {
+          // Touching the lock stamps it with the file system's time: that is the board's time for this write.
+          writeSync(fd, content, 0);
+          return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
+        }
+        const found = inspect(path, fd, content);
+        if (found.stale) {
+          if (reap(path, found)) reaped = found.holder?.token ?? reaped;
+          continue;
+        }
+        lastHolder = found.holder ?? lastHolder;
+        if (Date.now() > deadline) {
+          fail(
+            'BOARD_BUSY',
+            `The board stayed locked by another agentboard process${lastHolder ? ` (pid ${lastHolder.pid} on ${lastHolder.host})` : ''} for ${Math.round(timeoutMs / 1000)} s.`,
+            `Try again in a moment. If that process is stopped or stuck, end it; a lock whose holder is gone is taken over by the next command.`,
+          );
+        }
+        // Watch first, then try once more: a release between the two cannot be missed.
+        const woken = changeIn(runtimeDir, 'lock', wait + Math.random() * wait);
+        if (tryLink(holderPath, path)) {
+          woken.cancel();
+          writeSync(fd, content, 0);
+          return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
+        }
+        await woken.done;
+      }
+    } finally {
+      closeSync(fd);
+      unlinkQuietly(holderPath);
+    }
+  }
+
+  /** True while the lock file is still this holder's. */
+  confirm(): boolean {
+    return parseHolder(readQuietly(this.path))?.token === this.token;
+  }
+
+  release(): void {
+    if (this.confirm()) unlinkQuietly(this.path);
+  }
+}
+
+function tryLink(from: string, to: string): boolean {
   try {
-    linkSync(lockPath, reapPath);
+    linkSync(from, to);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw fsError(err, to, 'write');
+  }
+}
+
+interface Found {
+  holder: Holder | null;
+  ino: number;
+  stale: boolean;
+}
+
+/** Looks at the current lock; staleness is judged by the file system's clock, touched through our own holder file. */
+function inspect(path: string, ownFd: number, ownContent: string): Found {
+  let ino = 0;
+  let mtime = 0;
+  try {
+    const st = lstatSync(path);
+    ino = st.ino;
+    mtime = st.mtimeMs;
+  } catch {
+    return { holder: null, ino: 0, stale: false }; // released meanwhile: try again
+  }
+  const holder = parseHolder(readQuietly(path));
+  const alive = holder ? holderAlive(holder) : null;
+  if (alive === true) return { holder, ino, stale: false };
+  if (alive === false) return { holder, ino, stale: true };
+  writeSync(ownFd, ownContent, 0);
+  const fsNow = fstatSync(ownFd).mtimeMs;
+  return { holder, ino, stale: fsNow - mtime > STALE_MS };
+}
+
+/** Removes the lock only if it is still the file that was judged stale. Returns true when it removed it. */
+function reap(path: string, found: Found): boolean {
+  const reapPath = `${path}.reap.${found.holder?.token ?? `ino-${found.ino}`}`;
+  try {
+    linkSync(path, reapPath);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') {
       // Another process is reaping this holder, or one died doing it.
       try {
-        if (Date.now() - statSync(reapPath).ctimeMs > REAP_STALE_MS) unlinkQuietly(reapPath);
+        const st = statSync(reapPath);
+        if (Date.now() - st.ctimeMs > REAP_STALE_MS) unlinkQuietly(reapPath);
       } catch {
         // gone meanwhile
       }
@@ -78,10 +279,8 @@ function reap(lockPath: string, holder: Holder): boolean {
     return false;
   }
   try {
-    const linked = readHolder(reapPath);
-    if (linked?.token !== holder.token) return false;
-    if (statSync(lockPath).ino !== statSync(reapPath).ino) return false;
-    unlinkSync(lockPath);
+    if (statSync(reapPath).ino !== found.ino || lstatSync(path).ino !== found.ino) return false;
+    unlinkSync(path);
     return true;
   } catch {
     return false;
@@ -90,99 +289,4 @@ function reap(lockPath: string, holder: Holder): boolean {
   }
 }
 
-const HOLDER_FILE = /^lock\.(\d+)-[0-9a-f]{12}$/;
-
-/** Removes temp and holder files that processes which no longer run left behind. */
-function sweepTempFiles(dirs: string[]): void {
-  for (const dir of dirs) {
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      const temp = TEMP_FILE.exec(name);
-      const holder = HOLDER_FILE.exec(name);
-      const pid = temp ? Number(temp[2]) : holder ? Number(holder[1]) : null;
-      if (pid !== null && !pidAlive(pid)) unlinkQuietly(join(dir, name));
-    }
-  }
-}
-
-export interface LockOptions {
-  timeoutMs?: number;
-  /** Folders whose dead processes' temp files are swept when a stale lock is taken over. */
-  sweep?: () => string[];
-}
-
-export class BoardLock {
-  private token: string | null = null;
-  readonly path: string;
-
-  constructor(private readonly runtimeDir: string) {
-    this.path = join(runtimeDir, 'lock');
-  }
-
-  acquire(options: LockOptions = {}): void {
-    mkdirSync(this.runtimeDir, { recursive: true });
-    const token = `${process.pid}-${randomBytes(6).toString('hex')}`;
-    const holderFile = `${this.path}.${token}`;
-    const fd = openSync(holderFile, 'wx', 0o644);
-    try {
-      writeSync(fd, JSON.stringify({ pid: process.pid, host: hostname(), token, at: Date.now() }));
-    } finally {
-      closeSync(fd);
-    }
-    const deadline = Date.now() + (options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-    let wait = 1;
-    let lastHolder: Holder | null = null;
-    try {
-      for (;;) {
-        try {
-          linkSync(holderFile, this.path);
-          this.token = token;
-          return;
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        }
-        const holder = readHolder(this.path);
-        if (holder) {
-          lastHolder = holder;
-          if (isStale(holder, Date.now()) && reap(this.path, holder)) {
-            sweepTempFiles([this.runtimeDir, ...(options.sweep?.() ?? [])]);
-            continue;
-          }
-        }
-        if (Date.now() > deadline) {
-          fail(
-            'BOARD_BUSY',
-            `The board stayed locked by another agentboard process${lastHolder ? ` (pid ${lastHolder.pid})` : ''} for ${Math.round((options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000)}s.`,
-            'Try again in a moment. If no agentboard process is running, delete agentd/.runtime/lock.',
-          );
-        }
-        sleep(wait + Math.random() * wait);
-        wait = Math.min(wait * 2, 25);
-      }
-    } finally {
-      unlinkQuietly(holderFile);
-    }
-  }
-
-  release(): void {
-    if (this.token === null) return;
-    const holder = readHolder(this.path);
-    if (holder?.token === this.token) unlinkQuietly(this.path);
-    this.token = null;
-  }
-
-  /** Runs fn inside the critical section. */
-  run<T>(fn: () => T, options?: LockOptions): T {
-    this.acquire(options);
-    try {
-      return fn();
-    } finally {
-      this.release();
-    }
-  }
-}
+export const HOLDER_FILE = /^lock\.(\d+)-([0-9a-f]{12})$/;

@@ -1,39 +1,99 @@
 /**
  * The runtime store (agentd/.runtime/state.json): agents, sessions, input requests and reviewer key
- * hashes, through lowdb. lowdb reads and writes the whole file and knows nothing of other
- * processes, so it is only ever written inside the board lock, through an adapter that writes
- * atomically. Only what stays small lives here; the activity log is a separate append-only file.
+ * hashes, through lowdb. Its adapter validates what it reads against the schema below (a file
+ * damaged by hand or by another version is refused with what to do, never cast), and writes
+ * through the transaction that holds the board lock, so state.json changes in the same commit as
+ * the documents and the activity entry of the operation.
  */
 import { LowSync, type SyncAdapter } from 'lowdb';
+import * as z from 'zod';
 import { fail } from '../errors.js';
+import { SESSION_STATUSES } from '../domain/lifecycle.js';
 import { emptyRuntime, type RuntimeData } from '../domain/records.js';
-import { readTextFile, writeFileAtomic } from './fs.js';
+import { readBoardFile } from './fs.js';
 
-class AtomicJsonFile implements SyncAdapter<RuntimeData> {
+const Agent = z.object({
+  id: z.string(),
+  name: z.string(),
+  role: z.string(),
+  skills: z.array(z.string()),
+  registered_at: z.string(),
+  updated_at: z.string(),
+});
+
+const Session = z.object({
+  agent_id: z.string(),
+  number: z.number().int(),
+  status: z.enum(SESSION_STATUSES),
+  message: z.string().optional(),
+  phase: z.string().optional(),
+  progress: z.string().optional(),
+  reason: z.string().optional(),
+  blockers: z.array(z.string()).optional(),
+  review: z.object({ summary: z.string(), pr_url: z.string().optional(), notes: z.string().optional(), tasks: z.array(z.string()), submitted_at: z.string() }).optional(),
+  input_id: z.string().optional(),
+  updated_at: z.string(),
+  history: z.array(z.object({ from: z.enum(SESSION_STATUSES).nullable(), to: z.enum(SESSION_STATUSES), at: z.string(), message: z.string().optional() })),
+});
+
+const Input = z.object({
+  id: z.string(),
+  agent_id: z.string(),
+  question: z.string(),
+  options: z.array(z.string()),
+  default_action: z.string(),
+  timeout_minutes: z.number().int(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  status: z.enum(['open', 'resolved']),
+  resolution: z.object({ type: z.enum(['human', 'timeout']), value: z.string(), by: z.string(), at: z.string() }).optional(),
+});
+
+const Reviewer = z.object({ name: z.string(), key_hash: z.string().regex(/^[0-9a-f]{64}$/), created_at: z.string(), created_by: z.string() });
+
+const RuntimeSchema = z.object({
+  version: z.literal(1),
+  agents: z.record(z.string(), Agent).default({}),
+  sessions: z.record(z.string(), Session).default({}),
+  inputs: z.record(z.string(), Input).default({}),
+  reviewers: z.record(z.string(), Reviewer).default({}),
+  next_input: z.number().int().min(1).default(1),
+}) satisfies z.ZodType<RuntimeData, unknown>;
+
+class RuntimeFile implements SyncAdapter<RuntimeData> {
   constructor(
     private readonly path: string,
-    private readonly shownAs: string,
+    private readonly shown: string,
+    private readonly stage: ((text: string) => void) | null,
   ) {}
 
   read(): RuntimeData | null {
-    const text = readTextFile(this.path, this.shownAs);
-    if (text === null) return null;
+    const file = readBoardFile(this.path, this.shown);
+    if (file === null) return null;
+    let raw: unknown;
     try {
-      const data = JSON.parse(text) as RuntimeData;
-      if (data === null || typeof data !== 'object' || data.version !== 1) throw new Error('not a runtime store');
-      return { ...emptyRuntime(), ...data };
+      raw = JSON.parse(file.text);
     } catch {
-      return fail('PARSE_ERROR', `${this.shownAs} is not a valid runtime store.`, `Move ${this.shownAs} aside; agentboard starts a fresh one (agents re-register, open input requests are lost).`);
+      raw = undefined;
     }
+    const parsed = RuntimeSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue && issue.path.length > 0 ? ` (at ${issue.path.join('.')}: ${issue.message})` : '';
+      fail('PARSE_ERROR', `${this.shown} is not a valid runtime store${where}.`, `Move ${this.shown} aside; agentboard starts a fresh one (agents re-register, open input requests are lost).`);
+    }
+    return parsed.data as RuntimeData;
   }
 
   write(data: RuntimeData): void {
-    writeFileAtomic(this.path, `${JSON.stringify(data, null, 2)}\n`);
+    if (!this.stage) throw new Error('the runtime store is written only inside a transaction');
+    this.stage(`${JSON.stringify(data, null, 2)}\n`);
   }
 }
 
-export function openRuntime(path: string, shownAs: string): LowSync<RuntimeData> {
-  const db = new LowSync<RuntimeData>(new AtomicJsonFile(path, shownAs), emptyRuntime());
+/** The runtime data as stored; `stage` receives the new text when a transaction writes it. */
+export function openRuntime(path: string, shown: string, stage: ((text: string) => void) | null = null): LowSync<RuntimeData> {
+  const db = new LowSync<RuntimeData>(new RuntimeFile(path, shown, stage), emptyRuntime());
   db.read();
   return db;
 }

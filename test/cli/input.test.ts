@@ -1,18 +1,17 @@
 import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
 
 describe('bad input changes nothing', () => {
   let dir: string;
-  beforeAll(() => {
-    dir = newBoard();
-    changeWithTasks(dir, 'base', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+  beforeAll(async () => {
+    dir = await newBoard();
+    await changeWithTasks(dir, 'base', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
   });
 
-  function refused(args: string[], code: number, errorCode: string, stdin?: string) {
+  async function refused(args: string[], code: number, errorCode: string, stdin?: string) {
     const before = snapshot(dir);
-    const r = cli(dir, [...args, '--json'], stdin === undefined ? {} : { stdin });
+    const r = await cli(dir, [...args, '--json'], stdin === undefined ? {} : { stdin });
     expect(r.code, r.stdout + r.stderr).toBe(code);
     expect(r.json.ok).toBe(false);
     expect(r.json.error.code).toBe(errorCode);
@@ -23,120 +22,125 @@ describe('bad input changes nothing', () => {
     return r.json.error;
   }
 
-  it.each(['..', '../escape', 'a/b', 'a\\b', 'Upper', 'has space', ''])('refuses the change id %j before touching a file', (id) => {
-    const error = refused(['new', id, '--as', 'claude'], 1, 'INVALID_INPUT');
+  it.each(['..', '../escape', 'a/b', 'a\\b', 'Upper', 'has space', ''])('refuses the change id %j before touching a file', async (id) => {
+    const error = await refused(['new', id, '--as', 'claude'], 1, 'INVALID_INPUT');
     expect(error.message).toMatch(/change_id/);
   });
 
-  it('refuses unknown fields', () => {
-    const error = refused(['task', 'add', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 'x', colour: 'red' }));
+  it('refuses unknown fields', async () => {
+    const error = await refused(['task', 'add', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 'x', colour: 'red' }));
     expect(error.message).toContain('unknown field "colour"');
   });
 
-  it('refuses wrong types', () => {
-    const error = refused(['task', 'progress', 'base/T1', '--as', 'codex', '--percent', 'lots', '--message', 'm'], 1, 'INVALID_INPUT');
+  it('refuses wrong types', async () => {
+    const error = await refused(['task', 'progress', 'base/T1', '--as', 'codex', '--percent', 'lots', '--message', 'm'], 1, 'INVALID_INPUT');
     expect(error.message).toContain('percent must be a number');
-    refused(['task', 'add', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 42 }));
+    await refused(['task', 'add', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 42 }));
   });
 
-  it('refuses a title over 200 and a description over 2000 characters', () => {
-    expect(refused(['task', 'add', 'base', '--as', 'codex', '--title', 'x'.repeat(201)], 1, 'INVALID_INPUT').message).toContain('title has 201 characters; at most 200');
-    expect(refused(['task', 'add', 'base', '--as', 'codex', '--title', 'ok', '--description', 'y'.repeat(2001)], 1, 'INVALID_INPUT').message).toContain('description has 2001 characters');
+  it('refuses a title over 200 and a description over 2000 characters', async () => {
+    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'x'.repeat(201)], 1, 'INVALID_INPUT')).message).toContain('title has 201 characters; at most 200');
+    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'ok', '--description', 'y'.repeat(2001)], 1, 'INVALID_INPUT')).message).toContain('description has 2001 characters');
   });
 
-  it('refuses binary garbage and control characters', () => {
+  it('refuses binary garbage and control characters', async () => {
     const garbage = write(dir, 'garbage.bin', '');
     writeFileSync(garbage, Buffer.from([0x00, 0xff, 0xfe, 0x1b, 0x5b, 0x32, 0x4a, 0x00]));
-    refused(['task', 'add', '--input', garbage], 2, 'USAGE');
-    expect(refused(['task', 'add', 'base', '--as', 'codex', '--title', 'bell\u0007'], 1, 'INVALID_INPUT').message).toContain('control characters');
+    await refused(['task', 'add', '--input', garbage], 2, 'USAGE');
+    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'bell\u0007'], 1, 'INVALID_INPUT')).message).toContain('control characters');
     rmSync(garbage);
   });
 
-  it('refuses an input over 1 MB', () => {
+  it('refuses an input over 1 MB', async () => {
     const big = JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 't', description: 'x'.repeat(1_100_000) });
-    refused(['task', 'add', '--input', '-'], 2, 'INPUT_TOO_LARGE', big);
+    await refused(['task', 'add', '--input', '-'], 2, 'INPUT_TOO_LARGE', big);
   });
 
-  it('refuses an invalid status and lists the valid ones', () => {
-    const error = refused(['task', 'list', '--status', 'doing'], 1, 'INVALID_INPUT');
+  it('refuses an invalid status and lists the valid ones', async () => {
+    const error = await refused(['task', 'list', '--status', 'doing'], 1, 'INVALID_INPUT');
     expect(error.message).toContain('todo, in_progress, blocked, in_review, done');
   });
 
-  it('answers bad usage with exit 2', () => {
-    refused(['no-such-command'], 2, 'USAGE');
-    refused(['status', '--no-such-flag'], 2, 'USAGE');
-    refused(['task', 'show'], 2, 'USAGE');
+  it('answers bad usage with exit 2', async () => {
+    await refused(['no-such-command'], 2, 'USAGE');
+    await refused(['status', '--no-such-flag'], 2, 'USAGE');
+    await refused(['task', 'show'], 2, 'USAGE');
   });
 
-  it('names the id that was not found', () => {
-    expect(refused(['task', 'done', 'base/T99', '--as', 'codex'], 1, 'TASK_NOT_FOUND').message).toContain('base/T99');
-    expect(refused(['task', 'rm', 'nope/T1', '--as', 'codex'], 1, 'CHANGE_NOT_FOUND').message).toContain('nope');
+  it('names the id that was not found', async () => {
+    expect((await refused(['task', 'done', 'base/T99', '--as', 'codex'], 1, 'TASK_NOT_FOUND')).message).toContain('base/T99');
+    expect((await refused(['task', 'rm', 'nope/T1', '--as', 'codex'], 1, 'CHANGE_NOT_FOUND')).message).toContain('nope');
   });
 });
 
 describe('hand edits', () => {
-  it('are read back, and a broken one gets its file and line', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'edit', [{ title: 'One' }, { title: 'Two' }]);
+  it('are read back; a file that does not parse is reported with its line and never rewritten until it is fixed', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'edit', [{ title: 'One' }, { title: 'Two' }]);
     const path = 'agentd/changes/edit/tasks.md';
     // a person edits a title and adds a note by hand
     write(dir, path, read(dir, path).replace('## T2: Two', '## T2: Two, renamed by hand'));
-    expect(ok(dir, ['task', 'show', 'edit/T2']).task.title).toBe('Two, renamed by hand');
+    expect((await ok(dir, ['task', 'show', 'edit/T2'])).task.title).toBe('Two, renamed by hand');
     // then breaks the YAML of T1
     const broken = read(dir, path).replace('status: todo', 'status: [unclosed');
     write(dir, path, broken);
     const line = broken.split('\n').indexOf('status: [unclosed') + 1;
-    const v = cli(dir, ['validate', 'edit', '--json']);
+    const v = await cli(dir, ['validate', 'edit', '--json']);
     expect(v.code).toBe(1);
     const finding = v.json.data.changes[0].findings.find((f: any) => f.rule === 'tasks.meta.yaml');
     expect(finding).toMatchObject({ level: 'error', file: path });
     expect(finding.line).toBeGreaterThanOrEqual(line);
     const before = snapshot(dir);
-    const r = cli(dir, ['task', 'done', 'edit/T1', '--as', 'codex', '--json']);
+    const r = await cli(dir, ['task', 'done', 'edit/T1', '--as', 'codex', '--json']);
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('PARSE_ERROR');
     expect(r.json.error.message).toContain(`${path}:`);
     expect(snapshot(dir)).toEqual(before);
-    // the other task of the file is still usable
-    expect(ok(dir, ['task', 'done', 'edit/T2', '--as', 'codex']).task.status).toBe('done');
+    // not even for another task of the file: a person may be half-way through saving it
+    expect((await cli(dir, ['task', 'done', 'edit/T2', '--as', 'codex', '--json'])).json.error.code).toBe('PARSE_ERROR');
+    expect(snapshot(dir)).toEqual(before);
+    // once the person's save is whole, work goes on, and their renamed title is kept
+    write(dir, path, broken.replace('status: [unclosed', 'status: todo'));
+    expect((await ok(dir, ['task', 'done', 'edit/T2', '--as', 'codex'])).task.status).toBe('done');
+    expect((await ok(dir, ['task', 'show', 'edit/T2'])).task.title).toBe('Two, renamed by hand');
   });
 
-  it('with a YAML bomb are refused with the file, not expanded', () => {
-    const dir = newBoard();
-    ok(dir, ['new', 'bomb', '--as', 'claude']);
+  it('with a YAML bomb are refused with the file, not expanded', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['new', 'bomb', '--as', 'claude']);
     write(dir, 'agentd/changes/bomb/proposal.md', '---\na: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n---\n# Proposal: x\n');
-    const r = cli(dir, ['validate', 'bomb', '--json']);
+    const r = await cli(dir, ['validate', 'bomb', '--json']);
     expect(r.code).toBe(1);
     expect(r.json.data.changes[0].findings[0]).toMatchObject({ file: 'agentd/changes/bomb/proposal.md', rule: 'frontmatter.yaml' });
   });
 });
 
 describe('unexpected failures', () => {
-  it('print no stack trace unless --debug is given', () => {
-    const dir = newBoard();
-    // the runtime folder is a file: writing the board fails in a way agentboard does not expect
-    rmSync(join(dir, 'agentd', '.runtime'), { recursive: true, force: true });
-    writeFileSync(join(dir, 'agentd', '.runtime'), 'not a folder');
-    const r = cli(dir, ['new', 'boom', '--as', 'claude']);
+  it('print no stack trace unless --debug is given', async () => {
+    const dir = await newBoard();
+    // a failure agentboard does not expect, injected in the middle of a commit
+    const boom = { AGENTBOARD_TEST_FAULT: 'throw:commit:staged' };
+    const r = await cli(dir, ['new', 'boom', '--as', 'claude'], { env: boom });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('error: agentboard hit an unexpected internal error.');
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const d = cli(dir, ['new', 'boom', '--as', 'claude', '--debug']);
+    const d = await cli(dir, ['new', 'boom', '--as', 'claude', '--debug'], { env: boom });
     expect(d.stderr).toMatch(/\n\s+at /);
+    expect((await ok(dir, ['list'])).changes).toEqual([]);
   });
 });
 
 describe('validate', () => {
-  it('exits 0 when valid, and --strict fails on warnings', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'warn', [{ title: 'One' }]);
-    expect(cli(dir, ['validate']).code).toBe(0);
+  it('exits 0 when valid, and --strict fails on warnings', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'warn', [{ title: 'One' }]);
+    expect((await cli(dir, ['validate'])).code).toBe(0);
     const path = 'agentd/changes/warn/spec.md';
     write(dir, path, read(dir, path).replace('The board MUST hand', 'The board must hand'));
-    const loose = cli(dir, ['validate', '--json']);
+    const loose = await cli(dir, ['validate', '--json']);
     expect(loose.code).toBe(0);
     expect(loose.json.data.warnings).toBe(1);
-    const strict = cli(dir, ['validate', '--strict', '--json']);
+    const strict = await cli(dir, ['validate', '--strict', '--json']);
     expect(strict.code).toBe(1);
     const f = strict.json.data.changes[0].findings[0];
     expect(f).toMatchObject({ level: 'warning', file: path, rule: 'spec.requirement.normative_case' });

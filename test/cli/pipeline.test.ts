@@ -6,30 +6,30 @@ import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write } from 
 const NOTES = ['--notes', 'No additional notes: straightforward document, nothing unexpected.'];
 
 describe('init', () => {
-  it('creates the board, and a second run changes nothing and says so', () => {
+  it('creates the board, and a second run changes nothing and says so', async () => {
     const dir = tempDir();
-    const first = ok(dir, ['init']);
+    const first = await ok(dir, ['init']);
     expect(first.already_initialized).toBe(false);
     expect(first.created).toEqual(['agentd/', 'agentd/changes/', 'agentd/config.yaml', 'agentd/.gitignore']);
     expect(read(dir, 'agentd/config.yaml')).toContain('# Phases whose document a person must approve');
     expect(read(dir, 'agentd/.gitignore')).toContain('.runtime/');
     const before = readFileSync(join(dir, 'agentd/config.yaml'));
-    const second = cli(dir, ['init']);
+    const second = await cli(dir, ['init']);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('nothing changed');
     expect(readFileSync(join(dir, 'agentd/config.yaml'))).toEqual(before);
   });
 
-  it('is found from a subfolder, like git', () => {
-    const dir = newBoard();
+  it('is found from a subfolder, like git', async () => {
+    const dir = await newBoard();
     write(dir, 'placeholder', '');
-    const r = cli(join(dir, 'agentd', 'changes'), ['status', '--json']);
+    const r = await cli(join(dir, 'agentd', 'changes'), ['status', '--json']);
     expect(r.code).toBe(0);
     expect(r.json.ok).toBe(true);
   });
 
-  it('says what to do when there is no board', () => {
-    const r = cli(tempDir(), ['status', '--json']);
+  it('says what to do when there is no board', async () => {
+    const r = await cli(tempDir(), ['status', '--json']);
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('BOARD_NOT_FOUND');
     expect(r.json.error.next_step).toContain('agentboard init');
@@ -37,22 +37,22 @@ describe('init', () => {
 });
 
 describe('a change from proposal to archive', () => {
-  it('runs every phase in order, with the files on disk', () => {
-    const dir = newBoard();
-    const created = ok(dir, ['new', 'fix-workflow-bugs', '--as', 'claude', '--title', 'Fix workflow bugs']);
+  it('runs every phase in order, with the files on disk', async () => {
+    const dir = await newBoard();
+    const created = await ok(dir, ['new', 'fix-workflow-bugs', '--as', 'claude', '--title', 'Fix workflow bugs']);
     expect(created).toEqual({ change_id: 'fix-workflow-bugs', phase: 'proposal', file: 'agentd/changes/fix-workflow-bugs/proposal.md', created: true });
     expect(read(dir, 'agentd/changes/fix-workflow-bugs/proposal.md')).toMatch(/^---\nid: fix-workflow-bugs\/proposal\nchange_id: fix-workflow-bugs\ntype: proposal\nstatus: template\n/);
 
-    const proposal = ok(dir, ['propose', 'fix-workflow-bugs', '--as', 'claude', '--why', WHY, '--what-changes', 'Add create_review.', '--impact', 'Reviews become structured.', ...NOTES]);
+    const proposal = await ok(dir, ['propose', 'fix-workflow-bugs', '--as', 'claude', '--why', WHY, '--what-changes', 'Add create_review.', '--impact', 'Reviews become structured.', ...NOTES]);
     expect(proposal).toMatchObject({ document: 'proposal', status: 'submitted', revision: 1, author: 'claude', phase: 'spec' });
 
-    const spec = ok(dir, ['spec', 'fix-workflow-bugs', '--as', 'claude', '--from', write(dir, 'spec.md', SPEC_MD), ...NOTES]);
+    const spec = await ok(dir, ['spec', 'fix-workflow-bugs', '--as', 'claude', '--from', write(dir, 'spec.md', SPEC_MD), ...NOTES]);
     expect(spec).toMatchObject({ document: 'spec', phase: 'tasks' });
     const specFile = read(dir, 'agentd/changes/fix-workflow-bugs/spec.md');
     expect(specFile).toContain('### R1: Claims\n\nThe board MUST hand a task to at most one agent.');
     expect(specFile).toContain('- **WHEN** two agents ask for work at the same moment');
 
-    const tasks = ok(dir, ['tasks', 'fix-workflow-bugs', '--as', 'claude', '--input', write(dir, 't.json', JSON.stringify({ tasks: [{ title: 'Add create_review', files: [{ path: 'src/review.ts', action: 'create' }] }, { title: 'Wire it', depends: ['T1'] }], notes: 'Two steps.' }))]);
+    const tasks = await ok(dir, ['tasks', 'fix-workflow-bugs', '--as', 'claude', '--input', write(dir, 't.json', JSON.stringify({ tasks: [{ title: 'Add create_review', files: [{ path: 'src/review.ts', action: 'create' }] }, { title: 'Wire it', depends: ['T1'] }], notes: 'Two steps.' }))]);
     expect(tasks.task_ids).toEqual(['fix-workflow-bugs/T1', 'fix-workflow-bugs/T2']);
     // seed 001: tasks.md frontmatter holds id and change_id
     const tasksFile = read(dir, 'agentd/changes/fix-workflow-bugs/tasks.md');
@@ -60,14 +60,14 @@ describe('a change from proposal to archive', () => {
     expect(tasksFile).toContain('## T2: Wire it\n\n```yaml\nstatus: todo\npriority: medium\ndepends: [T1]\n```');
 
     // review is refused until the tasks exist (they do) — now do the work
-    ok(dir, ['task', 'done', 'fix-workflow-bugs/T1', '--as', 'codex']);
-    ok(dir, ['task', 'done', 'fix-workflow-bugs/T2', '--as', 'codex']);
+    await ok(dir, ['task', 'done', 'fix-workflow-bugs/T1', '--as', 'codex']);
+    await ok(dir, ['task', 'done', 'fix-workflow-bugs/T2', '--as', 'codex']);
 
-    const archiveEarly = cli(dir, ['archive', 'fix-workflow-bugs', '--json']);
+    const archiveEarly = await cli(dir, ['archive', 'fix-workflow-bugs', '--json']);
     expect(archiveEarly.code).toBe(1);
     expect(archiveEarly.json.error.code).toBe('ARCHIVE_REFUSED');
 
-    const review = ok(dir, ['review', 'fix-workflow-bugs', '--as', 'codex', '--input', write(dir, 'r.json', JSON.stringify({
+    const review = await ok(dir, ['review', 'fix-workflow-bugs', '--as', 'codex', '--input', write(dir, 'r.json', JSON.stringify({
       verdict: 'NEEDS_FIX',
       summary: 'Two problems.',
       issues: [
@@ -88,28 +88,28 @@ describe('a change from proposal to archive', () => {
     expect(medium).toBeGreaterThan(high);
     expect(low).toBeGreaterThan(medium);
 
-    const second = ok(dir, ['review', 'fix-workflow-bugs', '--as', 'codex', '--verdict', 'APPROVED', '--summary', 'All fixed.', ...NOTES]);
+    const second = await ok(dir, ['review', 'fix-workflow-bugs', '--as', 'codex', '--verdict', 'APPROVED', '--summary', 'All fixed.', ...NOTES]);
     expect(second).toMatchObject({ round: 2, verdict: 'APPROVED', phase: 'done' });
     const both = read(dir, 'agentd/changes/fix-workflow-bugs/REVIEW.md');
     expect(both.indexOf('# Verdict: APPROVED')).toBeLessThan(both.indexOf('# Round 1: NEEDS_FIX'));
     expect(both).toContain('#### Missing null check');
 
-    expect(ok(dir, ['validate', '--all']).valid).toBe(true);
-    const archived = ok(dir, ['archive', 'fix-workflow-bugs']);
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+    const archived = await ok(dir, ['archive', 'fix-workflow-bugs']);
     expect(archived.archived_to).toMatch(/^agentd\/archive\/\d{4}-\d\d-\d\d-fix-workflow-bugs$/);
     expect(existsSync(join(dir, archived.archived_to, 'REVIEW.md'))).toBe(true);
     expect(existsSync(join(dir, 'agentd/changes/fix-workflow-bugs'))).toBe(false);
-    const log = ok(dir, ['log', '--change', 'fix-workflow-bugs', '--limit', '100']);
+    const log = await ok(dir, ['log', '--change', 'fix-workflow-bugs', '--limit', '100']);
     expect(log.entries[0]).toMatchObject({ action: 'change.archive', actor: 'human:tester' });
     expect(log.entries.map((e: any) => e.actor)).toContain('claude');
   });
 });
 
 describe('the gates', () => {
-  it('refuse the spec before the proposal, naming the step and the command', () => {
-    const dir = newBoard();
-    ok(dir, ['new', 'gated', '--as', 'claude']);
-    const r = cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
+  it('refuse the spec before the proposal, naming the step and the command', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['new', 'gated', '--as', 'claude']);
+    const r = await cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('PHASE_NOT_READY');
     expect(r.json.error.message).toContain('proposal has not been submitted');
@@ -117,75 +117,75 @@ describe('the gates', () => {
     expect(existsSync(join(dir, 'agentd/changes/gated/spec.md'))).toBe(false);
   });
 
-  it('refuse tasks before the spec and review before tasks', () => {
-    const dir = newBoard();
-    ok(dir, ['propose', 'gated', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
-    const tasks = cli(dir, ['tasks', 'gated', '--as', 'claude', '--input', write(dir, 't.json', JSON.stringify({ tasks: [{ title: 'a' }], notes: 'n' })), '--json']);
+  it('refuse tasks before the spec and review before tasks', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['propose', 'gated', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const tasks = await cli(dir, ['tasks', 'gated', '--as', 'claude', '--input', write(dir, 't.json', JSON.stringify({ tasks: [{ title: 'a' }], notes: 'n' })), '--json']);
     expect(tasks.json.error).toMatchObject({ code: 'PHASE_NOT_READY' });
     expect(tasks.json.error.next_step).toContain('agentboard spec');
-    const review = cli(dir, ['review', 'gated', '--as', 'claude', '--verdict', 'APPROVED', '--summary', 's', ...NOTES, '--json']);
+    const review = await cli(dir, ['review', 'gated', '--as', 'claude', '--verdict', 'APPROVED', '--summary', 's', ...NOTES, '--json']);
     expect(review.json.error.code).toBe('PHASE_NOT_READY');
   });
 
-  it('wait for a person when config.yaml requires approval', () => {
-    const dir = newBoard();
+  it('wait for a person when config.yaml requires approval', async () => {
+    const dir = await newBoard();
     write(dir, 'agentd/config.yaml', 'require_approval: [proposal]\n');
-    ok(dir, ['propose', 'gated', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
-    const early = cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
+    await ok(dir, ['propose', 'gated', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const early = await cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
     expect(early.json.error.code).toBe('PHASE_NOT_READY');
     expect(early.json.error.message).toContain('approve the proposal');
-    expect(ok(dir, ['approve', 'gated', 'proposal']).status).toBe('approved');
-    expect(ok(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES]).status).toBe('submitted');
+    expect((await ok(dir, ['approve', 'gated', 'proposal'])).status).toBe('approved');
+    expect((await ok(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES])).status).toBe('submitted');
   });
 });
 
 describe('seed 001 acceptance', () => {
-  it('refuses a spec whose overview is under 50 characters, and writes no spec file', () => {
-    const dir = newBoard();
-    ok(dir, ['propose', 'short', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+  it('refuses a spec whose overview is under 50 characters, and writes no spec file', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['propose', 'short', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
     const input = { change_id: 'short', agent_id: 'codex', overview: 'Too short.', requirements: [{ id: 'R1', title: 't', text: 'It MUST.' }], scenarios: [{ name: 's', when: 'w', then: 't' }], notes: 'n' };
-    const r = cli(dir, ['spec', '--input', '-', '--json'], { stdin: JSON.stringify(input) });
+    const r = await cli(dir, ['spec', '--input', '-', '--json'], { stdin: JSON.stringify(input) });
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('INVALID_INPUT');
     expect(r.json.error.message).toContain('overview needs at least 50 characters (got 10)');
     expect(existsSync(join(dir, 'agentd/changes/short/spec.md'))).toBe(false);
   });
 
-  it('accepts seed 001 itself as a spec', () => {
-    const dir = newBoard();
-    ok(dir, ['propose', 'mcp-spec-tooling', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
-    const r = ok(dir, ['spec', 'mcp-spec-tooling', '--as', 'claude', '--from', join(FIXTURES, 'mcp-spec-tooling.md'), ...NOTES]);
+  it('accepts seed 001 itself as a spec', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['propose', 'mcp-spec-tooling', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const r = await ok(dir, ['spec', 'mcp-spec-tooling', '--as', 'claude', '--from', join(FIXTURES, 'mcp-spec-tooling.md'), ...NOTES]);
     expect(r.warnings).toEqual([]);
     const file = read(dir, 'agentd/changes/mcp-spec-tooling/spec.md');
     expect(file).toContain('# Specification: MCP Specification Tooling');
     expect(file).toContain('### MS-R4: Validation of Tool Inputs');
-    const shown = ok(dir, ['show', 'mcp-spec-tooling', 'spec']);
+    const shown = await ok(dir, ['show', 'mcp-spec-tooling', 'spec']);
     expect(shown.content.requirements).toHaveLength(4);
     expect(shown.markdown).toBe(file);
   });
 });
 
 describe('the document lifecycle', () => {
-  it('locks a submitted document against agents with seed 000 wording, keeps rejection feedback', () => {
-    const dir = newBoard();
-    ok(dir, ['propose', 'life', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
-    const again = cli(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x2', '--impact', 'y', ...NOTES, '--json']);
+  it('locks a submitted document against agents with seed 000 wording, keeps rejection feedback', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['propose', 'life', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const again = await cli(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x2', '--impact', 'y', ...NOTES, '--json']);
     expect(again.code).toBe(1);
     expect(again.json.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.' });
     expect(again.json.error.next_step).toContain('agentboard next');
 
-    const agentApprove = cli(dir, ['approve', 'life', 'proposal', '--as', 'claude', '--json']);
+    const agentApprove = await cli(dir, ['approve', 'life', 'proposal', '--as', 'claude', '--json']);
     expect(agentApprove.json.error.code).toBe('HUMAN_ONLY');
 
-    ok(dir, ['reject', 'life', 'proposal', '--feedback', 'Say who is affected.']);
-    const doc = ok(dir, ['show', 'life', 'proposal']);
+    await ok(dir, ['reject', 'life', 'proposal', '--feedback', 'Say who is affected.']);
+    const doc = await ok(dir, ['show', 'life', 'proposal']);
     expect(doc.status).toBe('rejected');
     expect(doc.feedback).toEqual([{ author: 'human:tester', at: expect.any(String), text: 'Say who is affected.' }]);
-    const resubmitted = ok(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x', '--impact', 'Reviewers and agents.', '--notes', 'Addressed rejection feedback: named who is affected.']);
+    const resubmitted = await ok(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x', '--impact', 'Reviewers and agents.', '--notes', 'Addressed rejection feedback: named who is affected.']);
     expect(resubmitted).toMatchObject({ status: 'submitted', revision: 2, author: 'gemini' });
     expect(resubmitted.feedback[0].text).toBe('Say who is affected.');
-    ok(dir, ['approve', 'life', 'proposal']);
-    const late = cli(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES, '--json']);
+    await ok(dir, ['approve', 'life', 'proposal']);
+    const late = await cli(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES, '--json']);
     expect(late.json.error).toMatchObject({ code: 'DOCUMENT_APPROVED', message: 'This proposal has already been approved.' });
     // approve only changed the frontmatter: the body is byte-identical
     const file = read(dir, 'agentd/changes/life/proposal.md');

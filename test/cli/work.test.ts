@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
 
 describe('isolation', () => {
-  it('agent B cannot change, complete, note or delete agent A\'s claimed task', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'iso', [{ title: 'Mine' }, { title: 'Other' }]);
-    expect(ok(dir, ['next', '--as', 'agent-a']).task.task_id).toBe('iso/T1');
+  it('agent B cannot change, complete, note or delete agent A\'s claimed task', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'iso', [{ title: 'Mine' }, { title: 'Other' }]);
+    expect((await ok(dir, ['next', '--as', 'agent-a'])).task.task_id).toBe('iso/T1');
     const before = read(dir, 'agentd/changes/iso/tasks.md');
     const snap = snapshot(dir);
     const attempts = [
@@ -18,7 +18,7 @@ describe('isolation', () => {
       ['task', 'unblock', 'iso/T1'],
     ];
     for (const args of attempts) {
-      const r = cli(dir, [...args, '--as', 'agent-b', '--json']);
+      const r = await cli(dir, [...args, '--as', 'agent-b', '--json']);
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.json.error.code, args.join(' ')).toBe('TASK_HELD');
       expect(r.json.error.message).toContain('held by agent-a');
@@ -27,105 +27,105 @@ describe('isolation', () => {
     expect(read(dir, 'agentd/changes/iso/tasks.md')).toBe(before);
     expect(snapshot(dir)).toEqual(snap);
     // a person may step in, and says so in the log
-    ok(dir, ['release', 'iso/T1']);
-    expect(ok(dir, ['next', '--as', 'agent-b']).task.task_id).toBe('iso/T1');
+    await ok(dir, ['release', 'iso/T1']);
+    expect((await ok(dir, ['next', '--as', 'agent-b'])).task.task_id).toBe('iso/T1');
   });
 });
 
 describe('next', () => {
-  it('resumes, reports work awaiting review, and carries rejection feedback to the next agent', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'flow', [{ title: 'Build', priority: 'high' }, { title: 'Test', depends: ['T1'] }]);
-    const first = ok(dir, ['next', '--as', 'codex']);
+  it('resumes, reports work awaiting review, and carries rejection feedback to the next agent', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'flow', [{ title: 'Build', priority: 'high' }, { title: 'Test', depends: ['T1'] }]);
+    const first = await ok(dir, ['next', '--as', 'codex']);
     expect(first).toMatchObject({ status: 'assigned', task: { task_id: 'flow/T1', status: 'in_progress', assignee: 'codex' } });
     expect(first.context.requirements.map((r: any) => r.id)).toEqual(['R1', 'R2']);
-    expect(ok(dir, ['next', '--as', 'codex'])).toMatchObject({ status: 'resumed', task: { task_id: 'flow/T1' } });
+    expect(await ok(dir, ['next', '--as', 'codex'])).toMatchObject({ status: 'resumed', task: { task_id: 'flow/T1' } });
 
-    const submitted = ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Built it', '--task', 'flow/T1', '--pr-url', 'https://example.com/pr/1']);
+    const submitted = await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Built it', '--task', 'flow/T1', '--pr-url', 'https://example.com/pr/1']);
     expect(submitted).toMatchObject({ status: 'awaiting_review', tasks_in_review: ['flow/T1'] });
-    const waiting = ok(dir, ['next', '--as', 'codex']);
+    const waiting = await ok(dir, ['next', '--as', 'codex']);
     expect(waiting.status).toBe('awaiting_review');
     expect(waiting.awaiting_review).toEqual([{ kind: 'task', id: 'flow/T1', since: expect.any(String) }]);
     expect(waiting.task).toBeNull();
 
-    const agentApprove = cli(dir, ['approve', 'flow/T1', '--as', 'codex', '--json']);
+    const agentApprove = await cli(dir, ['approve', 'flow/T1', '--as', 'codex', '--json']);
     expect(agentApprove.json.error.code).toBe('HUMAN_ONLY');
-    ok(dir, ['reject', 'flow/T1', '--feedback', 'Add error handling.']);
-    expect(ok(dir, ['session', 'show', '--as', 'codex']).status).toBe('working');
+    await ok(dir, ['reject', 'flow/T1', '--feedback', 'Add error handling.']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
 
-    const second = ok(dir, ['next', '--as', 'gemini']);
+    const second = await ok(dir, ['next', '--as', 'gemini']);
     expect(second.task.task_id).toBe('flow/T1');
     expect(second.context.feedback).toEqual([{ author: 'human:tester', at: expect.any(String), text: 'Add error handling.' }]);
-    ok(dir, ['session', 'submit', '--as', 'gemini', '--summary', 'With error handling', '--task', 'flow/T1']);
-    ok(dir, ['approve', 'flow/T1']);
-    expect(ok(dir, ['task', 'show', 'flow/T1']).task).toMatchObject({ status: 'done', assignee: 'gemini' });
-    expect(ok(dir, ['session', 'show', '--as', 'gemini']).status).toBe('completed');
+    await ok(dir, ['session', 'submit', '--as', 'gemini', '--summary', 'With error handling', '--task', 'flow/T1']);
+    await ok(dir, ['approve', 'flow/T1']);
+    expect((await ok(dir, ['task', 'show', 'flow/T1'])).task).toMatchObject({ status: 'done', assignee: 'gemini' });
+    expect((await ok(dir, ['session', 'show', '--as', 'gemini'])).status).toBe('completed');
     // a completed agent that asks for work starts its next session
-    const third = ok(dir, ['next', '--as', 'gemini']);
+    const third = await ok(dir, ['next', '--as', 'gemini']);
     expect(third.task.task_id).toBe('flow/T2');
-    expect(ok(dir, ['session', 'show', '--as', 'gemini'])).toMatchObject({ status: 'working', session: 2 });
+    expect(await ok(dir, ['session', 'show', '--as', 'gemini'])).toMatchObject({ status: 'working', session: 2 });
   });
 
-  it('prefers the agent\'s skills among tasks of the same priority', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'skills', [{ title: 'Docs', skills: ['docs'] }, { title: 'Schema', skills: ['sql'] }]);
-    ok(dir, ['agent', 'register', '--as', 'dba', '--name', 'DBA', '--role', 'Database', '--skills', 'sql']);
-    expect(ok(dir, ['next', '--as', 'dba']).task.title).toBe('Schema');
+  it('prefers the agent\'s skills among tasks of the same priority', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'skills', [{ title: 'Docs', skills: ['docs'] }, { title: 'Schema', skills: ['sql'] }]);
+    await ok(dir, ['agent', 'register', '--as', 'dba', '--name', 'DBA', '--role', 'Database', '--skills', 'sql']);
+    expect((await ok(dir, ['next', '--as', 'dba'])).task.title).toBe('Schema');
   });
 
-  it('hands a rejected document back to the pool with its feedback', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'docs-pool', [{ title: 'One' }]);
-    ok(dir, ['reject', 'docs-pool', 'spec', '--feedback', 'Add a scenario for errors.']);
-    const r = ok(dir, ['next', '--as', 'fixer']);
+  it('hands a rejected document back to the pool with its feedback', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'docs-pool', [{ title: 'One' }]);
+    await ok(dir, ['reject', 'docs-pool', 'spec', '--feedback', 'Add a scenario for errors.']);
+    const r = await ok(dir, ['next', '--as', 'fixer']);
     expect(r.status).toBe('revise_document');
     expect(r.document).toMatchObject({ change_id: 'docs-pool', document: 'spec', feedback: [{ text: 'Add a scenario for errors.' }] });
-    const other = cli(dir, ['spec', 'docs-pool', '--as', 'someone-else', '--from', write(dir, 's.md', read(dir, 'agentd/changes/docs-pool/spec.md')), '--notes', 'n', '--json']);
+    const other = await cli(dir, ['spec', 'docs-pool', '--as', 'someone-else', '--from', write(dir, 's.md', read(dir, 'agentd/changes/docs-pool/spec.md')), '--notes', 'n', '--json']);
     expect(other.json.error.code).toBe('DOCUMENT_HELD');
-    const again = ok(dir, ['spec', 'docs-pool', '--as', 'fixer', '--from', write(dir, 's.md', read(dir, 'agentd/changes/docs-pool/spec.md')), '--notes', 'Addressed rejection feedback: added an error scenario.']);
+    const again = await ok(dir, ['spec', 'docs-pool', '--as', 'fixer', '--from', write(dir, 's.md', read(dir, 'agentd/changes/docs-pool/spec.md')), '--notes', 'Addressed rejection feedback: added an error scenario.']);
     expect(again).toMatchObject({ status: 'submitted', revision: 2, author: 'fixer' });
   });
 });
 
 describe('task tools (seed 003)', () => {
-  it('add, list, update, done (idempotent), delete, with their limits', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'crud', [{ title: 'First' }]);
-    const added = ok(dir, ['task', 'add', 'crud', '--as', 'codex', '--title', 'Second', '--description', 'Do it.', '--priority', 'urgent', '--skills', 'x']);
+  it('add, list, update, done (idempotent), delete, with their limits', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'crud', [{ title: 'First' }]);
+    const added = await ok(dir, ['task', 'add', 'crud', '--as', 'codex', '--title', 'Second', '--description', 'Do it.', '--priority', 'urgent', '--skills', 'x']);
     expect(added.task).toMatchObject({ task_id: 'crud/T2', status: 'todo', priority: 'urgent' });
-    expect(ok(dir, ['task', 'list', '--status', 'pending']).total).toBe(2);
-    const none = cli(dir, ['task', 'update', 'crud/T2', '--as', 'codex', '--json']);
+    expect((await ok(dir, ['task', 'list', '--status', 'pending'])).total).toBe(2);
+    const none = await cli(dir, ['task', 'update', 'crud/T2', '--as', 'codex', '--json']);
     expect(none.json.error.message).toContain('at least one field');
-    ok(dir, ['task', 'update', 'crud/T2', '--as', 'codex', '--title', 'Second, renamed']);
-    const done = ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex']);
+    await ok(dir, ['task', 'update', 'crud/T2', '--as', 'codex', '--title', 'Second, renamed']);
+    const done = await ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex']);
     expect(done).toMatchObject({ changed: true, task: { status: 'done', assignee: 'codex' } });
     const before = read(dir, 'agentd/changes/crud/tasks.md');
-    expect(ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex'])).toMatchObject({ changed: false, task: { status: 'done' } });
+    expect(await ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex'])).toMatchObject({ changed: false, task: { status: 'done' } });
     expect(read(dir, 'agentd/changes/crud/tasks.md')).toBe(before);
-    expect(ok(dir, ['task', 'list', '--status', 'completed']).tasks.map((t: any) => t.task_id)).toEqual(['crud/T2']);
-    ok(dir, ['task', 'rm', 'crud/T2', '--as', 'codex']);
-    const gone = cli(dir, ['task', 'show', 'crud/T2', '--json']);
+    expect((await ok(dir, ['task', 'list', '--status', 'completed'])).tasks.map((t: any) => t.task_id)).toEqual(['crud/T2']);
+    await ok(dir, ['task', 'rm', 'crud/T2', '--as', 'codex']);
+    const gone = await cli(dir, ['task', 'show', 'crud/T2', '--json']);
     expect(gone.json.error).toMatchObject({ code: 'TASK_NOT_FOUND', message: 'Task crud/T2 does not exist.' });
   });
 
-  it('refuses a move the table does not allow, listing the allowed ones', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'moves', [{ title: 'Only' }]);
-    ok(dir, ['next', '--as', 'codex']);
-    const r = cli(dir, ['task', 'update', 'moves/T1', '--as', 'codex', '--status', 'todo', '--json']);
+  it('refuses a move the table does not allow, listing the allowed ones', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'moves', [{ title: 'Only' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    const r = await cli(dir, ['task', 'update', 'moves/T1', '--as', 'codex', '--status', 'todo', '--json']);
     expect(r.json.error.code).toBe('INVALID_TRANSITION');
     expect(r.json.error.next_step).toBe('From in_progress you can move it to: done, blocked, in_review.');
   });
 
-  it('block, unblock, progress and notes are recorded with their author', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'report', [{ title: 'Only' }]);
-    ok(dir, ['next', '--as', 'codex']);
-    ok(dir, ['task', 'block', 'report/T1', '--as', 'codex', '--reason', 'The API key is missing', '--severity', 'high']);
-    expect(ok(dir, ['status']).totals.blocked).toBe(1);
-    ok(dir, ['task', 'unblock', 'report/T1', '--as', 'codex', '--note', 'A person added the key']);
-    ok(dir, ['task', 'progress', 'report/T1', '--as', 'codex', '--percent', '70', '--message', 'Almost']);
-    const t = ok(dir, ['task', 'show', 'report/T1']).task;
+  it('block, unblock, progress and notes are recorded with their author', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'report', [{ title: 'Only' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'report/T1', '--as', 'codex', '--reason', 'The API key is missing', '--severity', 'high']);
+    expect((await ok(dir, ['status'])).totals.blocked).toBe(1);
+    await ok(dir, ['task', 'unblock', 'report/T1', '--as', 'codex', '--note', 'A person added the key']);
+    await ok(dir, ['task', 'progress', 'report/T1', '--as', 'codex', '--percent', '70', '--message', 'Almost']);
+    const t = (await ok(dir, ['task', 'show', 'report/T1'])).task;
     expect(t.blockers).toEqual([{ reason: 'The API key is missing', severity: 'high', by: 'codex', at: expect.any(String), resolved_by: 'codex', resolved_at: expect.any(String) }]);
     expect(t).toMatchObject({ status: 'in_progress', progress: 70, progress_message: 'Almost' });
     expect(t.notes[0]).toMatchObject({ author: 'codex', text: 'A person added the key' });
@@ -133,135 +133,135 @@ describe('task tools (seed 003)', () => {
 });
 
 describe('sessions and input requests (seed 002)', () => {
-  it('ask, answer, and the agent reads the answer', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'ask', [{ title: 'Only' }]);
+  it('ask, answer, and the agent reads the answer', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ask', [{ title: 'Only' }]);
     // a session that only started cannot ask: seed 002 goes started → working first
-    ok(dir, ['agent', 'register', '--as', 'codex', '--name', 'C', '--role', 'dev']);
-    const early = cli(dir, ['ask', '--as', 'codex', '--question', 'q?', '--default-action', 'd', '--json']);
+    await ok(dir, ['agent', 'register', '--as', 'codex', '--name', 'C', '--role', 'dev']);
+    const early = await cli(dir, ['ask', '--as', 'codex', '--question', 'q?', '--default-action', 'd', '--json']);
     expect(early.json.error.code).toBe('INVALID_TRANSITION');
-    ok(dir, ['next', '--as', 'codex']);
-    const asked = ok(dir, ['ask', '--as', 'codex', '--question', 'REST or GraphQL?', '--option', 'REST', '--option', 'GraphQL', '--default-action', 'REST']);
+    await ok(dir, ['next', '--as', 'codex']);
+    const asked = await ok(dir, ['ask', '--as', 'codex', '--question', 'REST or GraphQL?', '--option', 'REST', '--option', 'GraphQL', '--default-action', 'REST']);
     expect(asked.input_id).toBe('input-1');
-    const second = cli(dir, ['ask', '--as', 'codex', '--question', 'Another?', '--default-action', 'x', '--json']);
+    const second = await cli(dir, ['ask', '--as', 'codex', '--question', 'Another?', '--default-action', 'x', '--json']);
     expect(second.json.error.code).toBe('INPUT_ALREADY_OPEN');
-    expect(ok(dir, ['inputs']).inputs.map((i: any) => i.input_id)).toEqual(['input-1']);
-    expect(ok(dir, ['status']).open_inputs).toHaveLength(1);
-    const byAgent = cli(dir, ['answer', 'input-1', 'REST', '--as', 'codex', '--json']);
+    expect((await ok(dir, ['inputs'])).inputs.map((i: any) => i.input_id)).toEqual(['input-1']);
+    expect((await ok(dir, ['status'])).open_inputs).toHaveLength(1);
+    const byAgent = await cli(dir, ['answer', 'input-1', 'REST', '--as', 'codex', '--json']);
     expect(byAgent.json.error.code).toBe('HUMAN_ONLY');
-    ok(dir, ['answer', 'input-1', 'GraphQL, the client already speaks it']);
-    const state = ok(dir, ['session', 'show', '--as', 'codex']);
+    await ok(dir, ['answer', 'input-1', 'GraphQL, the client already speaks it']);
+    const state = await ok(dir, ['session', 'show', '--as', 'codex']);
     expect(state.status).toBe('working');
     expect(state.awaiting_input).toBeNull();
     expect(state.resolutions[0]).toMatchObject({ input_id: 'input-1', resolution: { type: 'human', by: 'human:tester', value: 'GraphQL, the client already speaks it' } });
-    expect(cli(dir, ['answer', 'input-1', 'again', '--json']).json.error.code).toBe('INPUT_RESOLVED');
+    expect((await cli(dir, ['answer', 'input-1', 'again', '--json'])).json.error.code).toBe('INPUT_RESOLVED');
   });
 
-  it('resolve to the default action after the timeout, on read and by expire', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'late', [{ title: 'Only' }]);
-    ok(dir, ['next', '--as', 'codex']);
-    const asked = ok(dir, ['ask', '--as', 'codex', '--question', 'Ship it?', '--default-action', 'Ship on Monday', '--timeout-minutes', '120']);
-    const tooLong = cli(dir, ['ask', '--as', 'codex', '--question', 'q', '--default-action', 'd', '--timeout-minutes', '121', '--json']);
+  it('resolve to the default action after the timeout, on read and by expire', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'late', [{ title: 'Only' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    const asked = await ok(dir, ['ask', '--as', 'codex', '--question', 'Ship it?', '--default-action', 'Ship on Monday', '--timeout-minutes', '120']);
+    const tooLong = await cli(dir, ['ask', '--as', 'codex', '--question', 'q', '--default-action', 'd', '--timeout-minutes', '121', '--json']);
     expect(tooLong.json.error.code).toBe('INVALID_INPUT');
-    const later = { AGENTBOARD_NOW: new Date(Date.parse(asked.expires_at) + 1000).toISOString() };
-    const read1 = cli(dir, ['session', 'show', '--as', 'codex', '--json'], { env: later }).json.data;
+    const later = { AGENTBOARD_TEST_NOW: new Date(Date.parse(asked.expires_at) + 10_000).toISOString() };
+    const read1 = (await cli(dir, ['session', 'show', '--as', 'codex', '--json'], { env: later })).json.data;
     expect(read1.status).toBe('working');
     expect(read1.resolutions[0].resolution).toEqual({ type: 'timeout', value: 'Ship on Monday', by: 'agentboard', at: asked.expires_at });
-    const expired = cli(dir, ['expire', '--json'], { env: later }).json.data.expired;
+    const expired = (await cli(dir, ['expire', '--json'], { env: later })).json.data.expired;
     expect(expired.map((i: any) => i.input_id)).toEqual([asked.input_id]);
-    expect(cli(dir, ['expire', '--json'], { env: later }).json.data.expired).toEqual([]);
-    const log = ok(dir, ['log', '--actor', 'agentboard']);
+    expect((await cli(dir, ['expire', '--json'], { env: later })).json.data.expired).toEqual([]);
+    const log = await ok(dir, ['log', '--actor', 'agentboard']);
     expect(log.entries[0].action).toBe('input.expire');
   });
 
-  it('refuses transitions seed 002 does not allow', () => {
-    const dir = newBoard();
-    ok(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'starting']);
-    ok(dir, ['session', 'block', '--as', 'codex', '--reason', 'No database', '--blocker', 'DATABASE_URL unset']);
-    const r = cli(dir, ['session', 'status', 'completed', '--as', 'codex', '--message', 'done', '--json']);
+  it('refuses transitions seed 002 does not allow', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'starting']);
+    await ok(dir, ['session', 'block', '--as', 'codex', '--reason', 'No database', '--blocker', 'DATABASE_URL unset']);
+    const r = await cli(dir, ['session', 'status', 'completed', '--as', 'codex', '--message', 'done', '--json']);
     expect(r.json.error.code).toBe('INVALID_TRANSITION');
     expect(r.json.error.next_step).toContain('From blocked you can go to: working');
-    const state = ok(dir, ['session', 'show', '--as', 'codex']);
+    const state = await ok(dir, ['session', 'show', '--as', 'codex']);
     expect(state).toMatchObject({ status: 'blocked', reason: 'No database', blockers: ['DATABASE_URL unset'] });
-    const human = cli(dir, ['session', 'status', 'working', '--message', 'm', '--json']);
+    const human = await cli(dir, ['session', 'status', 'working', '--message', 'm', '--json']);
     expect(human.json.error.message).toContain('names a person');
   });
 });
 
 describe('reviewer agents', () => {
-  it('correct a submitted document with a valid key; approve stays with people', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'rev', [{ title: 'One' }]);
-    const key = ok(dir, ['reviewer', 'add', 'doc-reviewer']).review_key;
+  it('correct a submitted document with a valid key; approve stays with people', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rev', [{ title: 'One' }]);
+    const key = (await ok(dir, ['reviewer', 'add', 'doc-reviewer'])).review_key;
     expect(key).toMatch(/^abrk_/);
     const state = read(dir, 'agentd/.runtime/state.json');
     expect(state).not.toContain(key);
-    expect(cli(dir, ['reviewer', 'add', 'doc-reviewer', '--json']).json.error.code).toBe('REVIEWER_EXISTS');
+    expect((await cli(dir, ['reviewer', 'add', 'doc-reviewer', '--json'])).json.error.code).toBe('REVIEWER_EXISTS');
 
-    ok(dir, ['review-request', 'rev', 'spec']);
-    expect(ok(dir, ['docs', '--awaiting', 'review']).documents.map((d: any) => `${d.change_id}/${d.document}`)).toEqual(['rev/spec']);
+    await ok(dir, ['review-request', 'rev', 'spec']);
+    expect((await ok(dir, ['docs', '--awaiting', 'review'])).documents.map((d: any) => `${d.change_id}/${d.document}`)).toEqual(['rev/spec']);
 
     const spec = read(dir, 'agentd/changes/rev/spec.md').replace('hands each one to exactly one agent at a time.', 'hands each one to exactly one agent at a time, and records who has it.');
     const file = write(dir, 'corrected.md', spec);
-    const standard = cli(dir, ['spec', 'rev', '--as', 'codex', '--from', file, '--notes', 'n', '--json']);
+    const standard = await cli(dir, ['spec', 'rev', '--as', 'codex', '--from', file, '--notes', 'n', '--json']);
     expect(standard.json.error.code).toBe('DOCUMENT_SUBMITTED');
-    const wrongKey = cli(dir, ['correct', 'rev', 'spec', '--as', 'reviewer-1', '--review-key', 'abrk_wrong', '--from', file, '--notes', 'n', '--json']);
+    const wrongKey = await cli(dir, ['correct', 'rev', 'spec', '--as', 'reviewer-1', '--review-key', 'abrk_wrong', '--from', file, '--notes', 'n', '--json']);
     expect(wrongKey.json.error.code).toBe('REVIEW_KEY_INVALID');
-    const corrected = ok(dir, ['correct', 'rev', 'spec', '--as', 'reviewer-1', '--review-key', key, '--from', file, '--notes', 'Made the overview say that claims are recorded.']);
+    const corrected = await ok(dir, ['correct', 'rev', 'spec', '--as', 'reviewer-1', '--review-key', key, '--from', file, '--notes', 'Made the overview say that claims are recorded.']);
     expect(corrected).toMatchObject({ status: 'submitted', corrected_by: 'reviewer-1 (reviewer doc-reviewer)', author: 'planner', revision: 2 });
     expect(read(dir, 'agentd/changes/rev/spec.md')).toContain('and records who has it.');
-    const doc = ok(dir, ['show', 'rev', 'spec']);
+    const doc = await ok(dir, ['show', 'rev', 'spec']);
     expect(doc).toMatchObject({ status: 'submitted', corrected_by: 'reviewer-1 (reviewer doc-reviewer)' });
-    expect(cli(dir, ['approve', 'rev', 'spec', '--as', 'reviewer-1', '--json']).json.error.code).toBe('HUMAN_ONLY');
-    expect(ok(dir, ['approve', 'rev', 'spec']).status).toBe('approved');
+    expect((await cli(dir, ['approve', 'rev', 'spec', '--as', 'reviewer-1', '--json'])).json.error.code).toBe('HUMAN_ONLY');
+    expect((await ok(dir, ['approve', 'rev', 'spec'])).status).toBe('approved');
   });
 });
 
 describe('agents (seed 004) and the log', () => {
-  it('show current task, completed count, last seen and workflow status', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'team', [{ title: 'A' }, { title: 'B' }, { title: 'C' }]);
-    ok(dir, ['agent', 'register', '--as', 'backend-1', '--name', 'Backend', '--role', 'Backend Developer', '--skills', 'python,sql']);
-    ok(dir, ['next', '--as', 'backend-1']);
-    ok(dir, ['task', 'done', 'team/T1', '--as', 'backend-1']);
-    ok(dir, ['next', '--as', 'backend-1']);
-    ok(dir, ['next', '--as', 'drifter']);
-    const me = ok(dir, ['agent', 'show', 'backend-1']);
+  it('show current task, completed count, last seen and workflow status', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'team', [{ title: 'A' }, { title: 'B' }, { title: 'C' }]);
+    await ok(dir, ['agent', 'register', '--as', 'backend-1', '--name', 'Backend', '--role', 'Backend Developer', '--skills', 'python,sql']);
+    await ok(dir, ['next', '--as', 'backend-1']);
+    await ok(dir, ['task', 'done', 'team/T1', '--as', 'backend-1']);
+    await ok(dir, ['next', '--as', 'backend-1']);
+    await ok(dir, ['next', '--as', 'drifter']);
+    const me = await ok(dir, ['agent', 'show', 'backend-1']);
     expect(me).toMatchObject({ agent_id: 'backend-1', registered: true, role: 'Backend Developer', skills: ['python', 'sql'], completed_tasks: 1, current_task: { task_id: 'team/T2' }, workflow_status: 'working' });
     expect(me.last_seen).toEqual(expect.any(String));
-    const all = ok(dir, ['agent', 'list']);
+    const all = await ok(dir, ['agent', 'list']);
     expect(all.agents.map((a: any) => [a.agent_id, a.registered])).toEqual([['backend-1', true], ['drifter', false]]);
-    expect(cli(dir, ['agent', 'show', 'nobody', '--json']).json.error.code).toBe('AGENT_NOT_FOUND');
-    const log = ok(dir, ['log', '--actor', 'backend-1']);
+    expect((await cli(dir, ['agent', 'show', 'nobody', '--json'])).json.error.code).toBe('AGENT_NOT_FOUND');
+    const log = await ok(dir, ['log', '--actor', 'backend-1']);
     expect(log.entries.map((e: any) => e.action)).toEqual(['task.claim', 'task.done', 'task.claim', 'agent.register']);
-    expect(ok(dir, ['log', '--since', '1h']).total).toBeGreaterThan(4);
-    expect(cli(dir, ['log', '--since', 'yesterday-ish', '--json']).json.error.code).toBe('INVALID_INPUT');
+    expect((await ok(dir, ['log', '--since', '1h'])).total).toBeGreaterThan(4);
+    expect((await cli(dir, ['log', '--since', 'yesterday-ish', '--json'])).json.error.code).toBe('INVALID_INPUT');
   });
 
-  it('shows stale claims in status', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'stale', [{ title: 'Old' }]);
-    ok(dir, ['next', '--as', 'sleepy']);
-    const later = { AGENTBOARD_NOW: new Date(Date.now() + 3 * 3600_000).toISOString() };
-    const status = cli(dir, ['status', '--json'], { env: later }).json.data;
+  it('shows stale claims in status', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'stale', [{ title: 'Old' }]);
+    await ok(dir, ['next', '--as', 'sleepy']);
+    const later = { AGENTBOARD_TEST_NOW: new Date(Date.now() + 3 * 3600_000).toISOString() };
+    const status = (await cli(dir, ['status', '--json'], { env: later })).json.data;
     expect(status.stale_claims).toEqual([expect.objectContaining({ task_id: 'stale/T1', assignee: 'sleepy' })]);
     expect(status.stale_claims[0].idle_minutes).toBeGreaterThanOrEqual(179);
   });
 });
 
 describe('work submitted without naming tasks', () => {
-  it('keeps next from handing out more until the agent reports the review over', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'pull', [{ title: 'One' }, { title: 'Two' }]);
-    ok(dir, ['next', '--as', 'codex']);
-    ok(dir, ['task', 'done', 'pull/T1', '--as', 'codex']);
-    ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'All of it', '--pr-url', 'https://example.com/pull/9']);
-    const waiting = ok(dir, ['next', '--as', 'codex']);
+  it('keeps next from handing out more until the agent reports the review over', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'pull', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'done', 'pull/T1', '--as', 'codex']);
+    await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'All of it', '--pr-url', 'https://example.com/pull/9']);
+    const waiting = await ok(dir, ['next', '--as', 'codex']);
     expect(waiting.status).toBe('awaiting_review');
     expect(waiting.awaiting_review).toEqual([{ kind: 'submission', id: 'https://example.com/pull/9', since: expect.any(String) }]);
     expect(waiting.message).toContain('agentboard session status');
-    ok(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'Review done; next task']);
-    expect(ok(dir, ['next', '--as', 'codex']).task.task_id).toBe('pull/T2');
+    await ok(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'Review done; next task']);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('pull/T2');
   });
 });

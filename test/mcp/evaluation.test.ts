@@ -94,7 +94,7 @@ describe('evaluation.xml, answered through real tool calls on the fixture board'
     },
   ];
 
-  it('has ten questions', () => {
+  it('has ten questions', async () => {
     expect(pairs).toHaveLength(10);
     expect(solvers).toHaveLength(10);
   });
@@ -107,7 +107,7 @@ describe('evaluation.xml, answered through real tool calls on the fixture board'
     });
   });
 
-  it('changed nothing on the board', () => {
+  it('changed nothing on the board', async () => {
     expect(snapshot(dir)).toEqual(before);
   });
 });

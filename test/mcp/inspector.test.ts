@@ -12,9 +12,9 @@ function inspect(dir: string, args: string[]): any {
 }
 
 describe('the MCP Inspector (CLI mode)', () => {
-  it('lists the tools and calls one', () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'inspected', [{ title: 'Look at me' }]);
+  it('lists the tools and calls one', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'inspected', [{ title: 'Look at me' }]);
     const list = inspect(dir, ['--method', 'tools/list']);
     const names = list.tools.map((t: any) => t.name);
     expect(names).toContain('agentboard_get_next_task');

@@ -4,7 +4,7 @@ import { jsonSchema, toolInput, toolOperations, toolOutput } from '../../src/mcp
 describe('tool schemas', () => {
   const tools = toolOperations('all');
 
-  it('describe every input field, at every depth', () => {
+  it('describe every input field, at every depth', async () => {
     const missing: string[] = [];
     const walk = (schema: any, path: string) => {
       for (const [name, prop] of Object.entries<any>(schema.properties ?? {})) {
@@ -18,14 +18,14 @@ describe('tool schemas', () => {
     expect(missing).toEqual([]);
   });
 
-  it('are strict on input and objects at the root of the output', () => {
+  it('are strict on input and objects at the root of the output', async () => {
     for (const op of tools) {
       expect(jsonSchema(toolInput(op), 'input').additionalProperties, op.tool!.name).toBe(false);
       expect(jsonSchema(toolOutput(op), 'output').type, op.tool!.name).toBe('object');
     }
   });
 
-  it('require agent_id on every tool that writes and on get_next_task, and review_key on reviewer tools', () => {
+  it('require agent_id on every tool that writes and on get_next_task, and review_key on reviewer tools', async () => {
     for (const op of tools) {
       const input = jsonSchema(toolInput(op), 'input') as { required?: string[] };
       if (op.access !== 'read') expect(input.required, op.tool!.name).toContain('agent_id');
@@ -33,13 +33,13 @@ describe('tool schemas', () => {
     }
   });
 
-  it('give the notes fields the notes policy with good and bad examples', () => {
+  it('give the notes fields the notes policy with good and bad examples', async () => {
     const submit = jsonSchema(toolInput(tools.find((op) => op.tool!.name === 'agentboard_submit_proposal')!), 'input') as any;
     expect(submit.properties.notes.description).toContain('Good:');
     expect(submit.properties.notes.description).toContain('Bad: "Document submitted"');
   });
 
-  it('fit the worker profile in 12 tools, with names of at most 47 characters', () => {
+  it('fit the worker profile in 12 tools, with names of at most 47 characters', async () => {
     expect(toolOperations('worker').length).toBeLessThanOrEqual(12);
     for (const op of tools) expect(op.tool!.name).toMatch(/^agentboard_[a-z]+_[a-z_]+$/);
     for (const op of tools) expect(op.tool!.name.length).toBeLessThanOrEqual(47);

@@ -27,8 +27,8 @@ afterEach(async () => {
 
 describe('agentboard mcp over stdio, a whole session', () => {
   it('two agents race, review, a question answered by a person, and a third agent kept out', async () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'stdio', [{ title: 'First' }, { title: 'Second' }, { title: 'Third', depends: ['T1'] }]);
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'stdio', [{ title: 'First' }, { title: 'Second' }, { title: 'Third', depends: ['T1'] }]);
     const a = await agent(dir, 'agent-a');
     const b = await agent(dir, 'agent-b');
     const c = await agent(dir, 'agent-c');
@@ -46,13 +46,13 @@ describe('agentboard mcp over stdio, a whole session', () => {
     expect(waiting.status).toBe('awaiting_review');
     expect(waiting.message).toContain('awaiting review by a person');
 
-    ok(dir, ['approve', na.task.task_id]);
+    await ok(dir, ['approve', na.task.task_id]);
     expect((await a.call('agentboard_get_task', { task_id: na.task.task_id })).task.status).toBe('done');
     const afterApproval = await a.call('agentboard_get_next_task', {});
     expect(['assigned', 'nothing_available']).toContain(afterApproval.status);
 
     const asked = await b.call('agentboard_request_input', { question: 'Keep the old API?', default_action: 'Keep it', options: ['Keep it', 'Drop it'] });
-    ok(dir, ['answer', asked.input_id, 'Drop it; nobody uses it']);
+    await ok(dir, ['answer', asked.input_id, 'Drop it; nobody uses it']);
     const state = await b.call('agentboard_get_workflow_state', {});
     expect(state.status).toBe('working');
     expect(state.resolutions[0].resolution).toMatchObject({ type: 'human', value: 'Drop it; nobody uses it' });
@@ -85,8 +85,8 @@ const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVe
 
 describe('the stdio server process', () => {
   it('writes only JSON-RPC to stdout, and logs go to stderr', async () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'pure', [{ title: 'Only' }]);
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'pure', [{ title: 'Only' }]);
     const s = rawServer(dir);
     s.send(INIT);
     s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -109,7 +109,7 @@ describe('the stdio server process', () => {
   });
 
   it('writes nothing at startup, needs only PATH and HOME, and exits when stdin closes', async () => {
-    const dir = newBoard();
+    const dir = await newBoard();
     const before = snapshot(dir);
     const s = rawServer(dir);
     s.send(INIT);
@@ -122,7 +122,7 @@ describe('the stdio server process', () => {
   });
 
   it.each(['SIGINT', 'SIGTERM'] as const)('exits on %s', async (signal) => {
-    const s = rawServer(newBoard(), ['--profile', 'worker']);
+    const s = rawServer(await newBoard(), ['--profile', 'worker']);
     s.send(INIT);
     await s.waitFor(1);
     s.child.kill(signal);

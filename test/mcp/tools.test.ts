@@ -72,18 +72,18 @@ function cases(): Record<string, Case> {
 describe('every MCP tool, in memory', () => {
   let mcp: Awaited<ReturnType<typeof connect>>;
   beforeAll(async () => {
-    dir = newBoard();
-    changeWithTasks(dir, 'alpha', [{ title: 'Held' }, { title: 'Waits', depends: ['T1'] }, { title: 'Free' }, { title: 'Also free' }, { title: 'To delete' }]);
-    ok(dir, ['propose', 'beta', '--as', 'planner', '--why', WHY, '--what-changes', 'x', '--impact', 'y', '--notes', NOTES]);
-    ok(dir, ['agent', 'register', '--as', 'owner', '--name', 'Owner', '--role', 'dev']);
-    ok(dir, ['next', '--as', 'owner']);
-    ok(dir, ['session', 'status', 'working', '--as', 'blocked-one', '--message', 'm']);
-    key = ok(dir, ['reviewer', 'add', 'doc-reviewer']).review_key;
+    dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ title: 'Held' }, { title: 'Waits', depends: ['T1'] }, { title: 'Free' }, { title: 'Also free' }, { title: 'To delete' }]);
+    await ok(dir, ['propose', 'beta', '--as', 'planner', '--why', WHY, '--what-changes', 'x', '--impact', 'y', '--notes', NOTES]);
+    await ok(dir, ['agent', 'register', '--as', 'owner', '--name', 'Owner', '--role', 'dev']);
+    await ok(dir, ['next', '--as', 'owner']);
+    await ok(dir, ['session', 'status', 'working', '--as', 'blocked-one', '--message', 'm']);
+    key = (await ok(dir, ['reviewer', 'add', 'doc-reviewer'])).review_key;
     mcp = await connect(dir);
   });
   afterAll(async () => mcp?.close());
 
-  it('has a case for every tool (so a new tool cannot go untested)', () => {
+  it('has a case for every tool (so a new tool cannot go untested)', async () => {
     expect(Object.keys(cases()).sort()).toEqual(toolOperations('all').map((op) => op.tool!.name).sort());
   });
 
@@ -146,8 +146,8 @@ describe('every MCP tool, in memory', () => {
 
 describe('a list too long for one result', () => {
   it('is cut with a notice saying how to get the rest', async () => {
-    const dir = newBoard();
-    changeWithTasks(dir, 'long', Array.from({ length: 300 }, (_, i) => ({ title: `A task with a long enough title to take some room, number ${i + 1}` })));
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'long', Array.from({ length: 300 }, (_, i) => ({ title: `A task with a long enough title to take some room, number ${i + 1}` })));
     const mcp = await connect(dir, 'planner');
     const r = await mcp.call('agentboard_list_tasks', { change_id: 'long', limit: 500 });
     expect(r.isError).toBe(false);

@@ -45,7 +45,7 @@ function roundTrip<T extends DocMeta['type']>(type: T, content: any): any {
 }
 
 describe('escaping user text', () => {
-  it('is reversible and leaves no heading or open fence behind', () => {
+  it('is reversible and leaves no heading or open fence behind', async () => {
     for (let i = 0; i < 2000; i++) {
       const t = hostileText(r, 1, 10);
       const level = 1 + r.int(6);
@@ -65,14 +65,14 @@ describe('escaping user text', () => {
 });
 
 describe('documents round-trip', () => {
-  it('proposal', () => {
+  it('proposal', async () => {
     for (let i = 0; i < 200; i++) {
       const p: Proposal = { title: title(), why: text(50), what_changes: text(), impact: text() };
       expect(roundTrip('proposal', p)).toEqual(p);
     }
   });
 
-  it('spec', () => {
+  it('spec', async () => {
     for (let i = 0; i < 200; i++) {
       const spec: Spec = {
         title: title(),
@@ -91,7 +91,7 @@ describe('documents round-trip', () => {
     }
   });
 
-  it('review, with earlier rounds kept', () => {
+  it('review, with earlier rounds kept', async () => {
     for (let i = 0; i < 200; i++) {
       const rounds: ReviewRound[] = Array.from({ length: 1 + r.int(3) }, (_, k) => ({
         round: 3 - k,
@@ -107,7 +107,7 @@ describe('documents round-trip', () => {
     }
   });
 
-  it('tasks', () => {
+  it('tasks', async () => {
     for (let i = 0; i < 100; i++) {
       const tasks: Task[] = Array.from({ length: 1 + r.int(5) }, (_, k) => ({
         id: `T${k + 1}`,
@@ -137,7 +137,7 @@ describe('documents round-trip', () => {
 describe('hand edits', () => {
   const file = (body: string) => renderDocFile(meta('tasks'), {}, body);
 
-  it('point at the file and line of a broken task', () => {
+  it('point at the file and line of a broken task', async () => {
     const task = renderTaskBlock({ id: 'T1', title: 'One', description: '', status: 'todo', priority: 'medium', depends: [], skills: [], requirements: [], files: [], blockers: [], feedback: [], notes: [] });
     const broken = file(`\n# Tasks: x\n\n${task.replace('status: todo', 'status: doing')}\n`);
     const doc = parseDocText('tasks', broken, 'agentd/changes/c1/tasks.md');
@@ -146,7 +146,7 @@ describe('hand edits', () => {
     expect(broken.split('\n')[err.line! - 1]).toBe('status: doing');
   });
 
-  it('report an unknown verdict instead of defaulting', () => {
+  it('report an unknown verdict instead of defaulting', async () => {
     const text = renderDocFile(meta('review'), {}, '\n# Verdict: LGTM\n\n## Summary\n\nok\n');
     const doc = parseDocText('review', text, 'REVIEW.md');
     const err = doc.findings.find((f) => f.rule === 'review.verdict')!;
@@ -154,13 +154,13 @@ describe('hand edits', () => {
     expect(text.split('\n')[err.line! - 1]).toBe('# Verdict: LGTM');
   });
 
-  it('report an unknown severity', () => {
+  it('report an unknown severity', async () => {
     const body = '\n# Verdict: NEEDS_FIX\n\n**Round 1** · reviewed by x · 2026-11-22T03:00:00.000Z\n\n## Summary\n\nok\n\n## Issues\n\n### Critical\n\n#### Bad\n\nbad\n';
     const doc = parseDocText('review', renderDocFile(meta('review'), {}, body), 'REVIEW.md');
     expect(doc.findings.map((f) => f.rule)).toContain('review.severity');
   });
 
-  it('report a YAML bomb in frontmatter with its file', () => {
+  it('report a YAML bomb in frontmatter with its file', async () => {
     const bomb = '---\na: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n---\n# x\n';
     const doc = parseDocText('proposal', bomb, 'agentd/changes/c1/proposal.md');
     expect(doc.content).toBeNull();
@@ -171,7 +171,7 @@ describe('hand edits', () => {
 describe('seed 001', () => {
   const seed = readFileSync(join(FIXTURES, 'mcp-spec-tooling.md'), 'utf8');
 
-  it('is read as a valid spec', () => {
+  it('is read as a valid spec', async () => {
     const input = markdownToInput('spec', seed, 'seed.md') as any;
     expect(input.title).toBe('MCP Specification Tooling');
     expect(input.requirements.map((x: any) => x.id)).toEqual(['MS-R1', 'MS-R2', 'MS-R3', 'MS-R4']);
@@ -185,7 +185,7 @@ describe('seed 001', () => {
 });
 
 describe('agentd checklist tasks', () => {
-  it('become tasks with files, dependencies and done state', () => {
+  it('become tasks with files, dependencies and done state', async () => {
     const md = [
       '# Tasks',
       '',

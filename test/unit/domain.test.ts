@@ -22,7 +22,7 @@ describe('change ids', () => {
   it.each(['add-auth', 'fix-workflow-bugs', 'v2-api', 'abc'])('accepts %j', (id) => {
     expect(changeIdProblem(id)).toBeNull();
   });
-  it('parses board-wide task ids', () => {
+  it('parses board-wide task ids', async () => {
     expect(parseTaskRef('fix-workflow-bugs/T2')).toEqual({ changeId: 'fix-workflow-bugs', taskId: 'T2' });
     expect(typeof parseTaskRef('T2')).toBe('string');
     expect(typeof parseTaskRef('../T2')).toBe('string');
@@ -30,7 +30,7 @@ describe('change ids', () => {
 });
 
 describe('document lifecycle (seed 000)', () => {
-  it('lets agents submit templates and rejected documents, never approve', () => {
+  it('lets agents submit templates and rejected documents, never approve', async () => {
     expect(movesFrom(DOCUMENT_MOVES, 'template', 'agent')).toEqual(['submitted']);
     expect(movesFrom(DOCUMENT_MOVES, 'rejected', 'agent')).toEqual(['submitted']);
     expect(movesFrom(DOCUMENT_MOVES, 'submitted', 'agent')).toEqual([]);
@@ -41,7 +41,7 @@ describe('document lifecycle (seed 000)', () => {
 });
 
 describe('task moves', () => {
-  it('records the claim, and refuses what the table does not allow with the allowed moves', () => {
+  it('records the claim, and refuses what the table does not allow with the allowed moves', async () => {
     const t = task('T1');
     moveTask(t, 'c/T1', 'in_progress', 'codex', 'agent', 'now');
     expect(t).toMatchObject({ status: 'in_progress', assignee: 'codex', claimed_at: 'now' });
@@ -61,26 +61,26 @@ describe('task moves', () => {
 describe('next task selection', () => {
   const pool = (tasks: Task[], open = true): WorkPool => ({ changeId: 'c', tasks, open });
 
-  it('gives the highest priority ready task, preferring the agent skills among equals', () => {
+  it('gives the highest priority ready task, preferring the agent skills among equals', async () => {
     const pools = [pool([task('T1', { priority: 'low' }), task('T2', { priority: 'high' }), task('T3', { priority: 'high', skills: ['sql'] })])];
     expect(selectTask([], pools)).toMatchObject({ kind: 'claim', task: { id: 'T2' } });
     expect(selectTask(['SQL'], pools)).toMatchObject({ kind: 'claim', task: { id: 'T3' } });
   });
 
-  it('skips held tasks and tasks waiting on dependencies, and counts why', () => {
+  it('skips held tasks and tasks waiting on dependencies, and counts why', async () => {
     const pools = [pool([task('T1', { status: 'in_progress', assignee: 'a' }), task('T2', { depends: ['T1'] }), task('T3', { status: 'in_review', assignee: 'b' }), task('T4', { status: 'blocked', assignee: 'c' })])];
     expect(selectTask([], pools)).toEqual({ kind: 'none', reasons: { held_by_others: 1, waiting_on_dependencies: 1, in_review: 1, blocked: 1, awaiting_approval: 0 } });
   });
 
-  it('never hands out a task in progress, even one a hand edit left without an assignee', () => {
+  it('never hands out a task in progress, even one a hand edit left without an assignee', async () => {
     expect(selectTask([], [pool([task('T1', { status: 'in_progress' })])])).toMatchObject({ kind: 'none', reasons: { held_by_others: 1 } });
   });
 
-  it('does not hand out tasks of a list waiting for approval', () => {
+  it('does not hand out tasks of a list waiting for approval', async () => {
     expect(selectTask([], [pool([task('T1')], false)])).toMatchObject({ kind: 'none', reasons: { awaiting_approval: 1 } });
   });
 
-  it('gives an agent its own task in progress back first', () => {
+  it('gives an agent its own task in progress back first', async () => {
     const pools = [pool([task('T1', { priority: 'urgent' }), task('T2', { status: 'in_progress', assignee: 'me' })])];
     expect(ownTaskInProgress('me', pools)?.task.id).toBe('T2');
     expect(ownTaskInProgress('other', pools)).toBeNull();
@@ -88,7 +88,7 @@ describe('next task selection', () => {
 });
 
 describe('workflow sessions (seed 002)', () => {
-  it('allows exactly the table', () => {
+  it('allows exactly the table', async () => {
     const allowed: Record<string, string[]> = {
       started: ['working'],
       working: ['awaiting_input', 'blocked', 'awaiting_review', 'completed'],
@@ -110,7 +110,7 @@ describe('workflow sessions (seed 002)', () => {
     }
   });
 
-  it('opens a new session when a completed agent reports working', () => {
+  it('opens a new session when a completed agent reports working', async () => {
     const data = emptyRuntime();
     moveSession(data, 'a', 'working', 't1');
     moveSession(data, 'a', 'completed', 't2');
@@ -119,25 +119,33 @@ describe('workflow sessions (seed 002)', () => {
     expect(s.status).toBe('working');
   });
 
-  it('resolves an unanswered question to its default action at its deadline', () => {
+  it('resolves an unanswered question to its default action once its deadline has passed by the tolerance', async () => {
     const data = emptyRuntime();
     moveSession(data, 'a', 'working', 't');
     moveSession(data, 'a', 'awaiting_input', 't');
     data.inputs['input-1'] = { id: 'input-1', agent_id: 'a', question: 'q', options: [], default_action: 'go on', timeout_minutes: 1, created_at: '2026-01-01T00:00:00.000Z', expires_at: '2026-01-01T00:01:00.000Z', status: 'open' };
     data.sessions.a!.input_id = 'input-1';
     expect(expireInputs(data, '2026-01-01T00:00:59.000Z')).toEqual([]);
-    expect(expireInputs(data, '2026-01-01T00:01:00.000Z')).toEqual(['input-1']);
+    expect(expireInputs(data, '2026-01-01T00:01:04.999Z')).toEqual([]);
+    expect(expireInputs(data, '2026-01-01T00:01:05.000Z')).toEqual(['input-1']);
     expect(data.inputs['input-1']!.resolution).toEqual({ type: 'timeout', value: 'go on', by: 'agentboard', at: '2026-01-01T00:01:00.000Z' });
     expect(data.sessions.a!.status).toBe('working');
+  });
+
+  it('never expires a question that says it was asked in the future (a clock that runs ahead)', () => {
+    const data = emptyRuntime();
+    data.inputs['input-1'] = { id: 'input-1', agent_id: 'a', question: 'q', options: [], default_action: 'go on', timeout_minutes: 1, created_at: '2026-01-01T01:00:00.000Z', expires_at: '2026-01-01T00:01:00.000Z', status: 'open' };
+    expect(expireInputs(data, '2026-01-01T00:30:00.000Z')).toEqual([]);
+    expect(data.inputs['input-1']!.status).toBe('open');
   });
 });
 
 describe('rules', () => {
-  it('finds dependency cycles', () => {
+  it('finds dependency cycles', async () => {
     expect(dependencyCycles([task('A', { depends: ['B'] }), task('B', { depends: ['C'] }), task('C', { depends: ['A'] }), task('D')])).toEqual([['A', 'B', 'C']]);
   });
 
-  it('requires MUST or SHALL, and only warns on lower case', () => {
+  it('requires MUST or SHALL, and only warns on lower case', async () => {
     const spec = (text: string) => ({ title: 't', overview: 'o'.repeat(60), requirements: [{ id: 'R1', title: 't', text }], scenarios: [{ name: 's', when: 'w', then: 't' }] });
     const findings = (text: string) => {
       const sink = new FindingSink('spec.md');
@@ -149,7 +157,7 @@ describe('rules', () => {
     expect(findings('It works.')).toEqual(['error:spec.requirement.normative']);
   });
 
-  it('derives the phase from the documents', () => {
+  it('derives the phase from the documents', async () => {
     const none = { proposal: null, spec: null, tasks: null, review: null };
     expect(derivePhase(none, []).phase).toBe('proposal');
     const sub = { status: 'submitted' as const };

@@ -40,7 +40,7 @@ const STRINGS = [
 ];
 
 describe('yaml-lite', () => {
-  it('reads back exactly what it writes, and agrees with the full YAML parser', () => {
+  it('reads back exactly what it writes, and agrees with the full YAML parser', async () => {
     const r = rng(1);
     for (let i = 0; i < 500; i++) {
       const map: Record<string, any> = {};
@@ -61,17 +61,17 @@ describe('yaml-lite', () => {
     }
   });
 
-  it('takes the full parser for hand-written YAML it does not recognise', () => {
+  it('takes the full parser for hand-written YAML it does not recognise', async () => {
     const text = 'title: hello # trailing comment\nbody: |\n  two\n  lines\nlist:\n  - a\n  - b\n';
     expect(fastParse(text)).toBeNull();
     expect(parseYaml(text)).toEqual({ title: 'hello', body: 'two\nlines\n', list: ['a', 'b'] });
   });
 
-  it('skips full-line comments on the fast path', () => {
+  it('skips full-line comments on the fast path', async () => {
     expect(fastParse('# a comment\nkey: value\n\n# another\nn: 3\n')).toEqual({ key: 'value', n: 3 });
   });
 
-  it('reports the line of a YAML error', () => {
+  it('reports the line of a YAML error', async () => {
     try {
       parseYaml('a: 1\nb: [unclosed\nc: 3\n');
       expect.unreachable();
@@ -81,11 +81,11 @@ describe('yaml-lite', () => {
     }
   });
 
-  it('refuses duplicate keys', () => {
+  it('refuses duplicate keys', async () => {
     expect(() => parseYaml('a: 1\na: 2\n')).toThrow(YamlError);
   });
 
-  it('refuses a YAML bomb instead of expanding it', () => {
+  it('refuses a YAML bomb instead of expanding it', async () => {
     const bomb = [
       'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
       'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',

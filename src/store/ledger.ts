@@ -1,0 +1,200 @@
+/**
+ * The ledger: what agentboard last wrote to each document of a change, like git's index.
+ *
+ * agentd/.runtime/ledger/<change_id>.json holds, per document file, the SHA-1 and identity (inode,
+ * size, mtime) of the bytes agentboard wrote, the parse of those bytes, a version counting the
+ * writes, and per item (a task, or a document's frontmatter) the history of its plan and state
+ * fingerprints. A file whose identity still matches is read from the ledger without parsing; a
+ * file that differs was edited by a person and is merged onto (store/merge.ts). The ledger of a
+ * file agentboard writes is written in the same commit as the file; a file agentboard has only
+ * read is adopted (its ledger entry written alongside, as a cache that can be rebuilt).
+ */
+import { createHash } from 'node:crypto';
+import { DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import type { DocFile } from './documents.js';
+import type { TaskBlock } from './format-tasks.js';
+import { fingerprints, type Entry, type History, type Item } from './merge.js';
+
+const VERSION = 1;
+const HISTORY_MAX = 32;
+const TOMBSTONES_MAX = 500;
+
+export function hashText(text: string): string {
+  return createHash('sha1').update(text).digest('hex');
+}
+
+/** A task list's blocks as offsets into the body, so the ledger does not hold the file's text twice. */
+interface StoredBlock {
+  id: string;
+  task: Task | null;
+  start: number;
+  end: number;
+  line: number;
+}
+
+type StoredDoc = Omit<DocFile, 'body' | 'content'> & {
+  /** For task lists the body is the file's text from bodyStart; other documents keep their body. */
+  body?: string;
+  bodyStart?: number;
+  content: unknown;
+};
+
+export interface LedgerEntry {
+  hash: string;
+  identity: string;
+  version: number;
+  doc: StoredDoc;
+  history: Record<string, History>;
+}
+
+export interface Ledger {
+  v: typeof VERSION;
+  files: Record<string, LedgerEntry>;
+}
+
+export function emptyLedger(): Ledger {
+  return { v: VERSION, files: {} };
+}
+
+export function parseLedger(text: string): Ledger | null {
+  try {
+    const l = JSON.parse(text) as Ledger;
+    return l && l.v === VERSION && typeof l.files === 'object' && l.files !== null ? l : null;
+  } catch {
+    return null;
+  }
+}
+
+function storeDoc(doc: DocFile, text: string): StoredDoc | null {
+  if (doc.type !== 'tasks' || doc.content === null) return { ...doc, content: doc.content };
+  const bodyStart = text.length - doc.body.length;
+  if (text.slice(bodyStart) !== doc.body) return null;
+  const content = doc.content as NonNullable<DocFile<'tasks'>['content']>;
+  let from = content.preamble.length;
+  const blocks: StoredBlock[] = [];
+  for (const b of content.blocks) {
+    const start = doc.body.indexOf(b.raw, from);
+    if (start < 0) return null;
+    blocks.push({ id: b.id, task: b.task, start, end: start + b.raw.length, line: b.line });
+    from = start + b.raw.length;
+  }
+  const { body: _body, content: _content, ...rest } = doc;
+  return { ...rest, bodyStart, content: { title: content.title, preamble: content.preamble, blocks } };
+}
+
+/** The parsed document of a ledger entry, given the file's text (whose hash or identity matched). */
+export function restoreDoc<T extends DocType>(entry: LedgerEntry, text: string): DocFile<T> {
+  const stored = entry.doc;
+  if (stored.bodyStart === undefined) return structuredClone(stored) as unknown as DocFile<T>;
+  const body = text.slice(stored.bodyStart);
+  const content = stored.content as { title: string; preamble: string; blocks: StoredBlock[] } | null;
+  const { bodyStart: _start, ...rest } = structuredClone(stored);
+  return {
+    ...rest,
+    body,
+    content: content && {
+      title: content.title,
+      preamble: content.preamble,
+      blocks: content.blocks.map((b) => ({ id: b.id, task: structuredClone(b.task), raw: body.slice(b.start, b.end), line: b.line })),
+    },
+  } as unknown as DocFile<T>;
+}
+
+/** The previous version's items, without the file's text: enough to merge onto. */
+export function baseItems(entry: LedgerEntry): Map<string, Item> {
+  const stored = entry.doc;
+  const meta = stored.meta;
+  if (stored.bodyStart !== undefined) {
+    const content = stored.content as { preamble: string; blocks: StoredBlock[] } | null;
+    const items = new Map<string, Item>([[META_ITEM, metaItem(meta, stored.extra, { preamble: content?.preamble ?? '' })]]);
+    for (const b of content?.blocks ?? []) if (b.task) items.set(b.id, taskItem(b.task));
+    return items;
+  }
+  return new Map([[META_ITEM, metaItem(meta, stored.extra, { body: stored.body ?? '' })]]);
+}
+
+export const META_ITEM = '#meta';
+
+function pick(source: object, keys: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of keys) out[k] = (source as Record<string, unknown>)[k] ?? null;
+  return out;
+}
+
+export function taskItem(task: Task): Item {
+  return {
+    plan: pick(task, TASK_PLAN_FIELDS),
+    state: pick(task, TASK_STATE_FIELDS),
+    logs: pick(task, TASK_LOG_FIELDS) as Record<string, Entry[]>,
+  };
+}
+
+export function itemTask(id: string, item: Item): Task {
+  const task = { id } as Record<string, unknown>;
+  for (const part of [item.plan, item.state, item.logs]) for (const [k, v] of Object.entries(part)) if (v !== null) task[k] = v;
+  return task as unknown as Task;
+}
+
+/** A document's frontmatter and its text: the title, a person's own keys and the body (or a task list's preamble) are plan. */
+export function metaItem(meta: DocMeta, extra: Record<string, unknown>, text: { body?: string; preamble?: string }): Item {
+  return {
+    plan: { title: meta.title ?? null, id: meta.id, change_id: meta.change_id, type: meta.type, extra, ...text },
+    state: pick(meta, DOC_STATE_FIELDS),
+    logs: pick(meta, DOC_LOG_FIELDS) as Record<string, Entry[]>,
+  };
+}
+
+export function itemMeta(item: Item): DocMeta {
+  const meta = { id: item.plan.id, change_id: item.plan.change_id, type: item.plan.type } as Record<string, unknown>;
+  if (item.plan.title !== null && item.plan.title !== undefined) meta.title = item.plan.title;
+  for (const [k, v] of Object.entries(item.state)) if (v !== null) meta[k] = v;
+  for (const [k, v] of Object.entries(item.logs)) meta[k] = v ?? [];
+  return meta as unknown as DocMeta;
+}
+
+/** The items of a parsed document: its frontmatter, and each readable task of a task list. */
+export function docItems(doc: DocFile): Map<string, Item> {
+  if (doc.type === 'tasks') {
+    const content = doc.content as DocFile<'tasks'>['content'];
+    const items = new Map<string, Item>([[META_ITEM, metaItem(doc.meta, doc.extra, { preamble: content?.preamble ?? '' })]]);
+    for (const b of content?.blocks ?? []) if (b.task) items.set(b.id, taskItem(b.task));
+    return items;
+  }
+  return new Map([[META_ITEM, metaItem(doc.meta, doc.extra, { body: doc.body })]]);
+}
+
+/**
+ * The ledger entry after agentboard writes `doc` as `text` (or adopts a file it only read): the
+ * version moves on, and every item whose plan or state changed gets a history entry.
+ */
+export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, changedKeys?: Iterable<string>): LedgerEntry | null {
+  const stored = storeDoc(doc, text);
+  if (!stored) return null;
+  const version = (previous?.version ?? 0) + 1;
+  const history: Record<string, History> = { ...(previous?.history ?? {}) };
+  const items = docItems(doc);
+  const keys = changedKeys ? new Set(changedKeys) : null;
+  for (const [key, item] of items) {
+    const h = history[key];
+    if (keys && h && h.length > 0 && !keys.has(key)) continue;
+    const [p, s] = fingerprints(item);
+    const last = h?.[h.length - 1];
+    if (last && last[1] === p && last[2] === s) continue;
+    const next = [...(h ?? []), [version, p, s] as History[number]];
+    history[key] = next.length > HISTORY_MAX ? next.slice(next.length - HISTORY_MAX) : next;
+  }
+  let tombstones = 0;
+  for (const key of Object.keys(history)) {
+    if (items.has(key)) continue;
+    const h = history[key]!;
+    if (h[h.length - 1]![1] !== '') history[key] = [...h, [version, '', ''] as History[number]].slice(-HISTORY_MAX);
+    if (++tombstones > TOMBSTONES_MAX) delete history[key];
+  }
+  return { hash: hashText(text), identity, version, doc: stored, history };
+}
+
+/** Blocks of a task list whose tasks differ between two parses: the items a write changed. */
+export function changedTaskKeys(before: TaskBlock[], after: TaskBlock[]): string[] {
+  const old = new Map(before.map((b) => [b.id, b.raw]));
+  return after.filter((b) => old.get(b.id) !== b.raw).map((b) => b.id);
+}

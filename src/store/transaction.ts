@@ -1,0 +1,490 @@
+/**
+ * One operation's view of the board and its writes: the only way anything under agentd/ changes.
+ *
+ * Inside the board lock, an operation reads through the transaction (fresh, and merged with what
+ * agentboard last wrote when a person edited a file meanwhile) and stages its changes: documents,
+ * task blocks, new changes, an archive move, the runtime store and its activity entries. Nothing
+ * touches the board until commit(), which writes every new file whole to a temp file, checks that
+ * the lock is still held and that no file it read has changed since (a person's save in between
+ * sends the operation round again on the new text), writes the journal, and applies it. Either all
+ * of an operation is on disk afterwards, or none of it, whatever happens to the process.
+ */
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { faultPoint } from '../clock.js';
+import { AgentboardError, fail } from '../errors.js';
+import { DOC_FILES, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import type { RuntimeData } from '../domain/records.js';
+import { expireInputs } from '../domain/sessions.js';
+import { activityEnd, formatEntries, type ActivityEntry } from './activity.js';
+import type { Board, Loaded } from './board.js';
+import { emitMeta } from './doc-meta.js';
+import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
+import { renderProposalBody } from './format-proposal.js';
+import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
+import { checkDirs, currentIdentity, fsError, identityOf, readBoardFile, tempPath, writeNewFile } from './fs.js';
+import { applyJournal, discardTemps, writeJournal, type Journal } from './journal.js';
+import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, type Ledger } from './ledger.js';
+import type { BoardLock } from './lock.js';
+import { mergeItems, type Item, type MergeConflict } from './merge.js';
+import { openRuntime } from './runtime.js';
+
+/** What a document is written from: its content, or for a task list its title and tasks. */
+export type DocInput = Omit<DocContent, 'tasks'> & { tasks: { title: string; tasks: Task[] } };
+
+/** A file changed between this transaction's read and its commit: run the operation again on the new text. */
+export class StaleRead extends Error {}
+/** The lock was taken over while this process was stopped: nothing was written. */
+export class LostLock extends Error {}
+
+interface ReadRecord {
+  identity: string | null;
+  text: string | null;
+}
+
+interface Staged {
+  path: string;
+  text: string;
+  /** Set for a document: its ledger entry is written in the same commit. */
+  doc?: { changeId: string; type: DocType; parsed: DocFile };
+  /** A hand-edited document that merged to exactly what the person wrote: only its ledger entry is written. */
+  adoptOnly?: string;
+}
+
+/** A person's save that landed on a file while agentboard was replacing it: to be merged right after. */
+export interface Raced {
+  changeId: string;
+  type: DocType;
+  text: string;
+}
+
+function hasWork(item: Item): boolean {
+  const s = item.state;
+  return (s.status !== null && s.status !== 'todo') || s.assignee !== null || s.progress !== null || Object.values(item.logs).some((l) => l.length > 0);
+}
+
+/** What a board read gives, whether from the board itself or from inside a transaction. */
+export interface Reader {
+  readonly board: Board;
+  changeIds(): string[];
+  hasChange(changeId: string): boolean;
+  readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null;
+}
+
+export class Transaction implements Reader {
+  /** The board's time of this write (the file system's clock, via the lock), as ISO 8601. */
+  readonly now: string;
+  readonly conflicts: MergeConflict[] = [];
+  private runtimeDb: ReturnType<typeof openRuntime> | null = null;
+  private runtimeText: string | null = null;
+  private runtimeDirty = false;
+  private expired: string[] = [];
+  private readonly reads = new Map<string, ReadRecord>();
+  private readonly seen = new Map<string, DocFile | null>();
+  private readonly staged = new Map<string, Staged>();
+  private readonly newChanges = new Set<string>();
+  private readonly archives: { changeId: string; folder: string }[] = [];
+  private readonly entries: ActivityEntry[] = [];
+
+  constructor(
+    readonly board: Board,
+    private readonly lock: BoardLock,
+  ) {
+    this.now = new Date(lock.time).toISOString();
+  }
+
+  // ---- reading ------------------------------------------------------------------------------------
+
+  changeIds(): string[] {
+    const ids = new Set(this.board.changeIds());
+    for (const id of this.newChanges) ids.add(id);
+    for (const a of this.archives) ids.delete(a.changeId);
+    return [...ids].sort();
+  }
+
+  hasChange(changeId: string): boolean {
+    if (this.archives.some((a) => a.changeId === changeId)) return false;
+    return this.newChanges.has(changeId) || this.board.hasChange(changeId);
+  }
+
+  readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null {
+    const path = this.board.docPath(changeId, type);
+    if (this.seen.has(path)) return this.seen.get(path) as DocFile<T> | null;
+    let doc: DocFile | null = null;
+    if (!this.newChanges.has(changeId)) {
+      let loaded: Loaded | null = null;
+      try {
+        loaded = this.board.load(changeId, type);
+      } catch (err) {
+        if (!(err instanceof AgentboardError)) throw err;
+        doc = unreadableDoc(type, this.board.rel(path), err);
+        this.seen.set(path, doc);
+        return doc as DocFile<T>;
+      }
+      this.reads.set(path, { identity: loaded?.identity ?? null, text: loaded?.text ?? null });
+      doc = loaded?.doc ?? null;
+      if (loaded?.edited && doc && !unparsable(doc)) doc = this.mergeEdited(changeId, type, loaded.doc, loaded.text, loaded.entry!);
+    }
+    this.seen.set(path, doc);
+    return doc as DocFile<T> | null;
+  }
+
+  /**
+   * The runtime data as of this write. Loading it applies the deadlines that have passed by the
+   * board's clock: questions nobody answered in time resolve to their default action, and that
+   * resolution is written with this commit.
+   */
+  get runtime(): RuntimeData {
+    if (this.runtimeDb === null) {
+      const path = this.board.runtimePath;
+      const read = readBoardFile(path, this.board.rel(path));
+      this.reads.set(path, { identity: read?.identity ?? null, text: read?.text ?? null });
+      this.runtimeDb = openRuntime(path, this.board.rel(path), (text) => (this.runtimeText = text));
+      this.expired = expireInputs(this.runtimeDb.data, this.now);
+      for (const id of this.expired) {
+        const input = this.runtimeDb.data.inputs[id]!;
+        this.log('agentboard', 'input.expire', id, `input request ${id} of ${input.agent_id} timed out; default action applies: ${input.default_action}`);
+        this.runtimeDirty = true;
+      }
+    }
+    return this.runtimeDb.data;
+  }
+
+  /** Ids of the input requests that timed out when the runtime was loaded in this transaction. */
+  get expiredInputs(): string[] {
+    void this.runtime;
+    return this.expired;
+  }
+
+  // ---- merging a person's edit -------------------------------------------------------------------
+
+  private mergeEdited(changeId: string, type: DocType, person: DocFile, personText: string, entry: NonNullable<Loaded['entry']>): DocFile {
+    const path = this.board.docPath(changeId, type);
+    const shown = this.board.rel(path);
+    const result = mergeItems({ file: shown, version: entry.version, base: baseItems(entry), history: entry.history, person: docItems(person), hasWork });
+    this.conflicts.push(...result.conflicts);
+    const meta = result.items.find((i) => i.key === META_ITEM)!.item;
+    let merged: { doc: DocFile; text: string };
+    if (type === 'tasks') {
+      const blocks = (person.content as NonNullable<DocFile<'tasks'>['content']>).blocks;
+      const byId = new Map(blocks.map((b) => [b.id, b]));
+      const preamble = String(meta.plan.preamble ?? '');
+      merged = this.renderTaskList(
+        person as DocFile<'tasks'>,
+        itemMeta(meta),
+        meta.plan.extra as DocFile['extra'],
+        preamble,
+        result.items
+          .filter((i) => i.key !== META_ITEM)
+          .map(({ key, item, same }) => {
+            const kept = byId.get(key);
+            if (same && kept) return kept;
+            const task = itemTask(key, item);
+            return { id: key, task, raw: renderTaskBlock(task) };
+          }),
+      );
+    } else {
+      const text = renderDocFile(itemMeta(meta), meta.plan.extra as DocFile['extra'], String(meta.plan.body ?? ''));
+      merged = { doc: parseDocText(type, text, shown), text };
+    }
+    const summary = `merged a hand edit of ${shown}${result.conflicts.length ? ` (${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'} kept for a person to see)` : ''}`;
+    if (merged.text === personText) {
+      this.staged.set(path, { path, text: personText, doc: { changeId, type, parsed: person }, adoptOnly: personText });
+      return person;
+    }
+    this.staged.set(path, { path, text: merged.text, doc: { changeId, type, parsed: merged.doc } });
+    this.log('agentboard', 'file.merge', shown, summary, changeId);
+    return merged.doc;
+  }
+
+  /** Merges a person's save that raced with a commit (its bytes, as they were read back) onto what was committed. */
+  mergeRaced(raced: Raced): void {
+    const path = this.board.docPath(raced.changeId, raced.type);
+    const current = this.board.load(raced.changeId, raced.type);
+    if (!current?.entry) return;
+    this.reads.set(path, { identity: current.identity, text: current.text });
+    const person = parseDocText(raced.type, raced.text, this.board.rel(path));
+    if (unparsable(person)) {
+      // A half-written save: keep agentboard's text in place, and the person's bytes as a conflict to look at.
+      this.conflicts.push({ file: this.board.rel(path), item: META_ITEM, part: 'plan', kept: 'agentboard', agentboard: null, person: raced.text });
+      return;
+    }
+    this.seen.set(path, this.mergeEdited(raced.changeId, raced.type, person, raced.text, current.entry));
+  }
+
+  // ---- staging ------------------------------------------------------------------------------------
+
+  private refuseUnparsable(doc: DocFile | null): void {
+    if (!doc) return;
+    if (doc.error) throw doc.error;
+    if (!unparsable(doc)) return;
+    const f = doc.findings.find((x) => x.level === 'error');
+    fail(
+      'PARSE_ERROR',
+      `${doc.file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}; agentboard does not rewrite a file that does not parse, so nothing was changed.`,
+      `Finish or fix the edit of ${doc.file} (${f?.fix ?? 'restore it from git'}), then run the command again.`,
+    );
+  }
+
+  private stageDoc(changeId: string, type: DocType, doc: DocFile, text: string): void {
+    const path = this.board.docPath(changeId, type);
+    this.staged.set(path, { path, text, doc: { changeId, type, parsed: doc } });
+    this.seen.set(path, doc);
+  }
+
+  /** Writes a whole document (frontmatter and body). Returns it as it will be read back, and its text. */
+  putDoc<T extends DocType>(changeId: string, type: T, meta: DocMeta, body: string): { doc: DocFile<T>; text: string } {
+    const existing = this.readDoc(changeId, type);
+    this.refuseUnparsable(existing);
+    const text = renderDocFile(meta, existing?.extra ?? {}, body);
+    const doc = parseDocText(type, text, this.board.rel(this.board.docPath(changeId, type)));
+    this.stageDoc(changeId, type, doc, text);
+    return { doc, text };
+  }
+
+  /** Writes a document from its content; the store renders the markdown. A task list is given as its title and tasks. */
+  putDocument<T extends DocType>(changeId: string, type: T, meta: DocMeta, content: DocInput[T]): { doc: DocFile<T>; text: string } {
+    if (type === 'tasks') {
+      const { title, tasks } = content as DocInput['tasks'];
+      const preamble = renderTasksPreamble(title);
+      const { body } = assembleTasksBody(title, preamble, tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t) })));
+      return this.putDoc(changeId, type, meta, body);
+    }
+    return this.putDoc(changeId, type, meta, renderBody(type, content as unknown as DocContent[T]));
+  }
+
+  /** Writes a document's frontmatter; its body stays byte for byte as it is. */
+  putMeta<T extends DocType>(changeId: string, type: T, meta: DocMeta): DocFile<T> {
+    if (type === 'tasks') return this.putTasks(changeId, { meta }).doc as DocFile<T>;
+    const existing = this.readDoc(changeId, type);
+    if (!existing) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${DOC_FILES[type]}.`, 'See the change with {op:change.show}.');
+    return this.putDoc(changeId, type, meta, existing.body).doc;
+  }
+
+  /** A new change: its folder, and (given `blank`) a blank proposal to fill in. */
+  createChange(changeId: string, blank?: { meta: DocMeta; title: string }): void {
+    this.newChanges.add(changeId);
+    if (blank) this.putDoc(changeId, 'proposal', blank.meta, `\n${renderProposalBody({ title: blank.title, why: '', what_changes: '', impact: '' }, true)}`);
+  }
+
+  /**
+   * Changes some tasks of a task list (and optionally its frontmatter). Only the blocks of changed
+   * tasks are rendered again; every other block keeps its text as it is in the file.
+   */
+  putTasks(changeId: string, change: { replace?: Task[]; add?: Task[]; remove?: string[]; meta?: DocMeta }): { doc: DocFile<'tasks'>; text: string } {
+    const base = this.readDoc(changeId, 'tasks');
+    if (!base) fail('PHASE_NOT_READY', `Change ${changeId} has no task list yet.`, 'Write the task list first with {op:tasks.create}.');
+    this.refuseUnparsable(base);
+    const replace = new Map((change.replace ?? []).map((t) => [t.id, t]));
+    const removed = new Set(change.remove ?? []);
+    const blocks: Omit<TaskBlock, 'line'>[] = base.content!.blocks
+      .filter((b) => !removed.has(b.id))
+      .map((b) => {
+        const t = replace.get(b.id);
+        return t ? { id: b.id, task: t, raw: renderTaskBlock(t) } : b;
+      });
+    for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
+    const out = this.renderTaskList(base, change.meta ?? base.meta, base.extra, base.content!.preamble, blocks);
+    this.stageDoc(changeId, 'tasks', out.doc, out.text);
+    return out;
+  }
+
+  /** A task list as text, and as read back: unchanged blocks keep their findings, moved to their new lines. */
+  private renderTaskList(base: DocFile<'tasks'>, meta: DocMeta, extra: DocFile['extra'], preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { doc: DocFile<'tasks'>; text: string } {
+    const { body, content } = assembleTasksBody(tasksTitle(preamble), preamble, blocks);
+    const frontmatter = emitMeta(meta, extra);
+    const text = renderDocFile(meta, extra, body);
+    const bodyLine = frontmatter.split('\n').length + 2;
+    // A finding of a block that is written again as it was moves with it; one of a rewritten block goes.
+    const oldStarts = (base.content?.blocks ?? []).map((o) => ({ start: o.line + base.bodyLine - 1, block: o }));
+    const findings = base.findings.flatMap((f) => {
+      if (f.line === undefined || f.line < base.bodyLine) return [];
+      if (oldStarts.length === 0 || f.line < oldStarts[0]!.start) return [{ ...f, line: f.line - base.bodyLine + bodyLine }];
+      let k = oldStarts.length - 1;
+      while (oldStarts[k]!.start > f.line) k--;
+      const { start, block } = oldStarts[k]!;
+      const now = content.blocks.find((b) => b.id === block.id && b.raw === block.raw);
+      return now ? [{ ...f, line: f.line - start + now.line + bodyLine - 1 }] : [];
+    });
+    const doc: DocFile<'tasks'> = { type: 'tasks', file: base.file, meta, extra, body, bodyLine, content, where: {}, findings };
+    return { doc, text };
+  }
+
+  archiveChange(changeId: string, folder: string): void {
+    this.archives.push({ changeId, folder });
+  }
+
+  saveRuntime(): void {
+    void this.runtime;
+    this.runtimeDirty = true;
+  }
+
+  log(actor: string, action: string, target: string, summary: string, changeId?: string): void {
+    const entry: ActivityEntry = { at: this.now, actor, action, target, summary };
+    if (changeId !== undefined) entry.change_id = changeId;
+    this.entries.push(entry);
+  }
+
+  // ---- commit -------------------------------------------------------------------------------------
+
+  /** Writes everything staged, all or nothing. Returns the saves of people that raced with it (to merge next). */
+  commit(): Raced[] {
+    const board = this.board;
+    const rel = (p: string) => board.rel(p);
+    if (this.runtimeDirty && this.runtimeDb) {
+      this.runtimeDb.write();
+      this.staged.set(board.runtimePath, { path: board.runtimePath, text: this.runtimeText! });
+    }
+    if (this.conflicts.length > 0) this.stageConflicts();
+    const writes = [...this.staged.values()];
+    if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0) return [];
+
+    const journal: Journal = { v: 1, token: this.lock.token, dirs: [], files: [], moves: [], removes: [], activity: null };
+    const watched = new Map<string, { fd: number; identity: string; changeId: string; type: DocType }>();
+    const ledgers: { changeId: string; ledger: Ledger; path: string }[] = [];
+    const identities = new Map<string, string>();
+    try {
+      for (const changeId of this.newChanges) {
+        this.ensureDir(board.changesDir);
+        const target = board.changeDir(changeId);
+        const temp = tempPath(target, this.lock.token);
+        try {
+          mkdirSync(temp);
+        } catch (err) {
+          throw fsError(err, rel(target), 'write');
+        }
+        journal.dirs.push({ target: rel(target), temp: rel(temp) });
+      }
+      for (const s of writes) {
+        if (s.adoptOnly !== undefined) {
+          identities.set(s.path, this.reads.get(s.path)?.identity ?? '');
+          continue;
+        }
+        const newDir = journal.dirs.find((d) => join(board.root, d.target) === dirname(s.path));
+        const temp = newDir ? join(board.root, newDir.temp, basename(s.path)) : tempPath(s.path, this.lock.token);
+        if (!newDir) this.ensureDir(dirname(s.path));
+        identities.set(s.path, writeNewFile(temp, s.text, rel(s.path)));
+        if (!newDir) journal.files.push({ target: rel(s.path), temp: rel(temp) });
+        faultPoint('commit:temp', s.path);
+      }
+      for (const [changeId, docs] of this.byChange(writes)) {
+        const ledger = structuredClone(board.ledgerOf(changeId));
+        for (const s of docs) {
+          const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!);
+          if (entry) ledger.files[DOC_FILES[s.doc!.type]] = entry;
+          else delete ledger.files[DOC_FILES[s.doc!.type]];
+        }
+        const path = board.ledgerPath(changeId);
+        this.ensureDir(dirname(path));
+        const temp = tempPath(path, this.lock.token);
+        writeNewFile(temp, JSON.stringify(ledger), rel(path));
+        journal.files.push({ target: rel(path), temp: rel(temp) });
+        ledgers.push({ changeId, ledger, path });
+      }
+      for (const a of this.archives) {
+        this.ensureDir(board.archiveDir);
+        journal.moves.push({ from: rel(board.changeDir(a.changeId)), to: rel(join(board.archiveDir, a.folder)) });
+        journal.removes.push(rel(board.ledgerPath(a.changeId)));
+      }
+      if (this.entries.length > 0) {
+        const shown = rel(board.activityPath);
+        const end = activityEnd(board.activityPath, shown);
+        journal.activity = { file: shown, offset: end.size, text: (end.torn ? '\n' : '') + formatEntries(this.entries) };
+      }
+      faultPoint('commit:staged');
+      for (const s of writes) {
+        const read = this.reads.get(s.path);
+        if (!s.doc || !read?.identity) continue;
+        const fd = openSync(s.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+        watched.set(s.path, { fd, identity: read.identity, changeId: s.doc.changeId, type: s.doc.type });
+      }
+      if (!this.lock.confirm()) throw new LostLock('the board lock was taken over');
+      this.verify(writes, watched);
+      faultPoint('commit:verified');
+      writeJournal(board.runtimeDir, journal, rel);
+    } catch (err) {
+      for (const w of watched.values()) closeSync(w.fd);
+      discardTemps(board.root, journal);
+      throw err;
+    }
+    faultPoint('commit:journal');
+    try {
+      applyJournal(board.root, board.runtimeDir, journal, rel);
+      for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!);
+      for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.path);
+      return this.racedSaves(watched);
+    } finally {
+      for (const w of watched.values()) closeSync(w.fd);
+    }
+  }
+
+  private byChange(writes: Staged[]): Map<string, Staged[]> {
+    const out = new Map<string, Staged[]>();
+    for (const s of writes) {
+      if (!s.doc || this.archives.some((a) => a.changeId === s.doc!.changeId)) continue;
+      out.set(s.doc.changeId, [...(out.get(s.doc.changeId) ?? []), s]);
+    }
+    return out;
+  }
+
+  private ensureDir(dir: string): void {
+    if (checkDirs(this.board.root, dir, (p) => this.board.rel(p))) return;
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      throw fsError(err, this.board.rel(dir), 'write');
+    }
+    checkDirs(this.board.root, dir, (p) => this.board.rel(p));
+  }
+
+  /** Every file this commit replaces must still be what the operation read; a person's save in between means: read again. */
+  private verify(writes: Staged[], watched: Map<string, { fd: number; identity: string }>): void {
+    for (const s of writes) {
+      const read = this.reads.get(s.path);
+      if (!read) continue;
+      const w = watched.get(s.path);
+      const now = w ? identityOf(fstatSync(w.fd)) : null;
+      const atPath = currentIdentity(s.path, this.board.rel(s.path));
+      if (atPath === read.identity && (now === null || now === read.identity)) continue;
+      if (atPath !== null && read.text !== null) {
+        const current = readBoardFile(s.path, this.board.rel(s.path));
+        if (current && hashText(current.text) === hashText(read.text)) continue;
+      }
+      throw new StaleRead(`${this.board.rel(s.path)} changed while the operation ran`);
+    }
+  }
+
+  /** Saves that landed in place on a file's old version while it was being replaced: their bytes are still readable. */
+  private racedSaves(watched: Map<string, { fd: number; identity: string; changeId: string; type: DocType }>): Raced[] {
+    const raced: Raced[] = [];
+    for (const w of watched.values()) {
+      const st = fstatSync(w.fd);
+      if (identityOf(st) === w.identity) continue;
+      const buf = Buffer.alloc(st.size);
+      let n = 0;
+      while (n < buf.length) {
+        const got = readSync(w.fd, buf, n, buf.length - n, n);
+        if (got === 0) break;
+        n += got;
+      }
+      raced.push({ changeId: w.changeId, type: w.type, text: buf.subarray(0, n).toString('utf8') });
+    }
+    return raced;
+  }
+
+  private stageConflicts(): void {
+    const path = this.board.conflictsPath;
+    const read = readBoardFile(path, this.board.rel(path));
+    this.reads.set(path, { identity: read?.identity ?? null, text: read?.text ?? null });
+    const existing = this.board.readConflicts();
+    const at = this.now;
+    const key = (c: MergeConflict) => JSON.stringify([c.file, c.item, c.part, c.person]);
+    const known = new Set(existing.map(key));
+    const added = this.conflicts.filter((c) => !known.has(key(c))).map((c) => ({ ...c, at }));
+    if (added.length === 0) return;
+    const all = [...existing, ...added].slice(-200);
+    this.staged.set(path, { path, text: `${JSON.stringify(all, null, 2)}\n` });
+  }
+}
+
+export type RecordedConflict = MergeConflict & { at: string };

@@ -1,0 +1,1 @@
+export function hooksFromEnv(env: Record<string, string | undefined>): Record<string, unknown>;

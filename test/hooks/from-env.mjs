@@ -1,0 +1,32 @@
+// Turns AGENTBOARD_TEST_* variables into agentboard's test hooks (see install.mjs for what each does).
+export function hooksFromEnv(env) {
+  const hooks = {};
+  const pinned = env.AGENTBOARD_TEST_NOW;
+  if (pinned) {
+    const t = Date.parse(pinned);
+    hooks.now = () => t;
+    hooks.boardNow = () => t;
+  }
+  const skew = Number(env.AGENTBOARD_TEST_SKEW_MS ?? 0);
+  if (skew) hooks.now = () => Date.now() + skew;
+  const fault = env.AGENTBOARD_TEST_FAULT;
+  if (fault?.startsWith('throw:')) {
+    const point = fault.slice('throw:'.length);
+    hooks.fault = (at) => {
+      if (at === point) throw new Error(`injected failure at ${at}`);
+    };
+  } else if (fault?.startsWith('errno:')) {
+    const [, code, part] = fault.split(':');
+    hooks.fault = (point, path) => {
+      if (point === 'write' && path?.includes(part)) throw Object.assign(new Error(`injected ${code}`), { code });
+    };
+  } else if (fault) {
+    const [point, nth] = fault.split('@');
+    let seen = 0;
+    hooks.fault = (at) => {
+      const hit = at === point || (point.endsWith('*') && at.startsWith(point.slice(0, -1)));
+      if (hit && ++seen >= Number(nth ?? 1)) process.kill(process.pid, 'SIGKILL');
+    };
+  }
+  return hooks;
+}

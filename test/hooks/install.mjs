@@ -1,0 +1,11 @@
+// Test hooks for agentboard processes started by the tests: `node --import <this file> bin/agentboard.js …`.
+// An installed agentboard has no such file, and nothing in the environment moves its clock or makes it fail.
+//   AGENTBOARD_TEST_NOW=<ISO time>       pins the board's clock and the process's clock
+//   AGENTBOARD_TEST_SKEW_MS=<ms>         moves only this process's clock (a process whose clock is wrong)
+//   AGENTBOARD_TEST_FAULT=<point>[@<n>]  kills the process (SIGKILL) the n-th time (default 1st) it reaches a commit point;
+//                                        a trailing * matches every point that starts with what comes before it
+//   AGENTBOARD_TEST_FAULT=errno:<CODE>:<path part>  fails the write of a path containing <path part> with that errno
+//   AGENTBOARD_TEST_FAULT=throw:<point>  throws an unexpected error at that commit point
+import { hooksFromEnv } from './from-env.mjs';
+
+globalThis[Symbol.for('agentboard.test-hooks')] = hooksFromEnv(process.env);
