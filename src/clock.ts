@@ -16,6 +16,8 @@ export interface TestHooks {
   boardNow?: () => number;
   /** Called at named points of a commit; a test makes it kill the process or throw an I/O error. */
   fault?: (point: string, path?: string) => void;
+  /** How old an unverifiable lock must be to count as stale (ms), so tests need not wait a minute. */
+  staleMs?: number;
 }
 
 const HOOKS = Symbol.for('agentboard.test-hooks');

@@ -202,7 +202,14 @@ export const validateChanges = defineOp({
       boardFindings.push({ level: 'error', file: board.rel(board.configPath), rule: 'config.invalid', message: err.message, fix: err.nextStep });
     }
     if (input.change_id) requireChange(board, input.change_id);
-    const ids = input.change_id && !input.all ? [input.change_id] : board.changeIds();
+    let ids: string[] = [];
+    try {
+      ids = input.change_id && !input.all ? [input.change_id] : board.changeIds();
+    } catch (err) {
+      if (!(err instanceof AgentboardError)) throw err;
+      boardFindings.push({ level: 'error', file: board.rel(board.changesDir), rule: 'board.unreadable', message: err.message, fix: err.nextStep });
+    }
+    boardFindings.push(...board.problems);
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = ids.map((id) => {
       const findings = changeFindings(loadChange(board, id));

@@ -365,7 +365,7 @@ export class Board implements Reader {
 
   private notice(tx: Transaction): void {
     for (const c of tx.conflicts) {
-      const what = c.part === 'removed' ? `${c.item} was removed by hand but agents have work on it; it was kept` : `${c.item}: your ${c.part} and agentboard's differ; ${c.kept === 'person' ? 'yours was kept' : "agentboard's was kept"} and both are recorded`;
+      const what = c.part === 'removed' ? `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)` : `${c.item}: your ${c.part} and agentboard's differ; ${c.kept === 'person' ? 'yours was kept' : "agentboard's was kept"} and both are recorded`;
       this.notices.push({ kind: 'merge_conflict', message: `${c.file}: ${what} (see \`agentboard status\`).` });
     }
   }

@@ -61,6 +61,11 @@ export function unsafePath(shown: string, what: string): AgentboardError {
   );
 }
 
+/** The error for something at a file's place that is not a plain file. */
+function notAFile(shown: string, what: string): AgentboardError {
+  return what === 'a folder' ? new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.`, `Move the folder ${shown} aside, or restore the file from git (git checkout -- ${shown}).`) : unsafePath(shown, what);
+}
+
 function kindOf(st: Stats): string | null {
   if (st.isFile()) return st.nlink > 1 ? 'a file with more than one hard link' : null;
   if (st.isDirectory()) return 'a folder';
@@ -135,7 +140,7 @@ export function readBoardFile(path: string, shown: string): FileRead | null {
   try {
     const st = fstatSync(fd);
     const odd = kindOf(st);
-    if (odd) throw odd === 'a folder' ? new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.`, `Move the folder ${shown} aside, or restore the file from git (git checkout -- ${shown}).`) : unsafePath(shown, odd);
+    if (odd) throw notAFile(shown, odd);
     if (st.size > LIMITS.fileBytesMax) {
       fail('PARSE_ERROR', `${shown} is ${st.size} bytes, more than agentboard reads (${LIMITS.fileBytesMax}).`, `Split or shorten ${shown}.`);
     }
@@ -170,7 +175,7 @@ export function currentIdentity(path: string, shown: string): string | null {
   try {
     const st = lstatSync(path);
     const odd = kindOf(st);
-    if (odd) throw unsafePath(shown, odd);
+    if (odd) throw notAFile(shown, odd);
     return identityOf(st);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;

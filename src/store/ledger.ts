@@ -12,7 +12,6 @@
 import { createHash } from 'node:crypto';
 import { DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import type { DocFile } from './documents.js';
-import type { TaskBlock } from './format-tasks.js';
 import { fingerprints, type Entry, type History, type Item } from './merge.js';
 
 const VERSION = 1;
@@ -167,20 +166,19 @@ export function docItems(doc: DocFile): Map<string, Item> {
  * The ledger entry after agentboard writes `doc` as `text` (or adopts a file it only read): the
  * version moves on, and every item whose plan or state changed gets a history entry.
  */
-export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, changedKeys?: Iterable<string>): LedgerEntry | null {
+export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, byPerson: Map<string, number> = new Map()): LedgerEntry | null {
   const stored = storeDoc(doc, text);
   if (!stored) return null;
   const version = (previous?.version ?? 0) + 1;
   const history: Record<string, History> = { ...(previous?.history ?? {}) };
   const items = docItems(doc);
-  const keys = changedKeys ? new Set(changedKeys) : null;
   for (const [key, item] of items) {
     const h = history[key];
-    if (keys && h && h.length > 0 && !keys.has(key)) continue;
     const [p, s] = fingerprints(item);
     const last = h?.[h.length - 1];
     if (last && last[1] === p && last[2] === s) continue;
-    const next = [...(h ?? []), [version, p, s] as History[number]];
+    const who = byPerson.get(key) ?? 0;
+    const next = [...(h ?? []), (who ? [version, p, s, who] : [version, p, s]) as History[number]];
     history[key] = next.length > HISTORY_MAX ? next.slice(next.length - HISTORY_MAX) : next;
   }
   let tombstones = 0;
@@ -191,10 +189,4 @@ export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text:
     if (++tombstones > TOMBSTONES_MAX) delete history[key];
   }
   return { hash: hashText(text), identity, version, doc: stored, history };
-}
-
-/** Blocks of a task list whose tasks differ between two parses: the items a write changed. */
-export function changedTaskKeys(before: TaskBlock[], after: TaskBlock[]): string[] {
-  const old = new Map(before.map((b) => [b.id, b.raw]));
-  return after.filter((b) => old.get(b.id) !== b.raw).map((b) => b.id);
 }

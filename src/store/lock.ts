@@ -258,7 +258,7 @@ function inspect(path: string, ownFd: number, ownContent: string): Found {
   if (alive === false) return { holder, ino, stale: true };
   writeSync(ownFd, ownContent, 0);
   const fsNow = fstatSync(ownFd).mtimeMs;
-  return { holder, ino, stale: fsNow - mtime > STALE_MS };
+  return { holder, ino, stale: fsNow - mtime > (testHooks()?.staleMs ?? STALE_MS) };
 }
 
 /** Removes the lock only if it is still the file that was judged stale. Returns true when it removed it. */

@@ -15,8 +15,9 @@
  * - logs (notes, feedback, blockers) only grow: both sides are kept, the person's wording of an
  *   entry wins.
  *
- * An item the person removed goes away unless agents have state on it (then it is kept and
- * reported) or it was added after the person's buffer was loaded (then the buffer is stale).
+ * An item missing from the person's file is kept: it was added after their buffer was loaded, or
+ * the file is a half-finished save, or the person removed it by hand; removing is done with the
+ * command for it, so a hand removal is reported rather than followed.
  */
 import { createHash } from 'node:crypto';
 
@@ -28,8 +29,15 @@ export interface Item {
   logs: Record<string, Entry[]>;
 }
 
-/** Per version of the file that changed the item: [version, plan fingerprint, state fingerprint]. "" marks removal. */
-export type History = [number, string, string][];
+/**
+ * Per version of the file that changed the item: [version, plan fingerprint, state fingerprint,
+ * who changed it]. "" marks removal. The last element has bit PLAN_BY_PERSON set when the plan
+ * changed because a person edited the file, STATE_BY_PERSON likewise; a stale buffer is stale only
+ * against agentboard's own changes, never against the person's earlier saves.
+ */
+export type History = [number, string, string, number?][];
+export const PLAN_BY_PERSON = 1;
+export const STATE_BY_PERSON = 2;
 
 export interface MergeConflict {
   file: string;
@@ -41,11 +49,20 @@ export interface MergeConflict {
   person: unknown;
 }
 
+export interface MergedItem {
+  key: string;
+  item: Item;
+  /** Equal to the person's item: its text can stay as it is. */
+  same: boolean;
+  /** Which parts the person's edit decided (recorded as theirs in the item's history). */
+  byPerson: number;
+}
+
 export interface MergeResult {
-  /** Items in the order the file will have them; `same` when equal to the person's item (its text can stay as it is). */
-  items: { key: string; item: Item; same: boolean }[];
+  /** Items in the order the file will have them. */
+  items: MergedItem[];
   conflicts: MergeConflict[];
-  /** The ledger version the person's buffer was loaded from, when it can be told. */
+  /** The earliest ledger version the person's buffer can have been loaded from, when it can be told. */
   origin: number | null;
 }
 
@@ -84,11 +101,31 @@ function intersect(a: Interval[], b: Interval[]): Interval[] {
   return out;
 }
 
-/** The history entry in force at `version`, or null when the item did not exist yet (or the history is too short to tell). */
-function at(history: History, version: number): History[number] | null {
-  let found: History[number] | null = null;
-  for (const e of history) if (e[0] <= version) found = e;
-  return found && found[1] !== '' ? found : null;
+const BIT = { 1: PLAN_BY_PERSON, 2: STATE_BY_PERSON } as const;
+
+/** Whether agentboard itself changed `part` of the item after `version` (null: the history does not reach back that far). */
+function agentChangedSince(history: History, part: 1 | 2, version: number): boolean | null {
+  if (history.length === 0 || history[0]![0] > version) return null;
+  for (let i = 1; i < history.length; i++) {
+    const e = history[i]!;
+    if (e[0] > version && e[part] !== history[i - 1]![part] && ((e[3] ?? 0) & BIT[part]) === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * How the person's value of a part relates to agentboard's: the same, a new value, or an earlier
+ * value that agentboard has since replaced (a stale buffer). A value the person themselves wrote
+ * earlier and saves again is theirs, not stale.
+ */
+function judge(history: History, part: 1 | 2, fp: string, current: string): 'same' | 'new' | 'stale' {
+  if (fp === current) return 'same';
+  let last = -1;
+  history.forEach((e, i) => {
+    if (e[part] === fp) last = i;
+  });
+  if (last < 0) return 'new';
+  return agentChangedSince(history, part, history[last]![0]) ? 'stale' : 'new';
 }
 
 function logKey(entry: Entry): string {
@@ -126,11 +163,13 @@ export interface MergeInput {
   base: Map<string, Item>;
   history: Record<string, History>;
   person: Map<string, Item>;
-  /** True when agents recorded something on the item, so that removing it by hand would lose work. */
-  hasWork: (item: Item) => boolean;
 }
 
-/** Which version the person's buffer came from: the latest one every item the person left alone agrees with. */
+/**
+ * The earliest version the person's buffer can have been loaded from: every item they left alone
+ * had its values then. When several versions fit, the earliest is assumed, so that an agent's work
+ * that may have happened after the buffer was loaded is never undone by it.
+ */
 function findOrigin(input: MergeInput): number | null {
   let range: Interval[] = [[0, input.version + 1]];
   let constrained = false;
@@ -148,13 +187,13 @@ function findOrigin(input: MergeInput): number | null {
     }
   }
   if (!constrained || range.length === 0) return null;
-  return Math.max(...range.map(([, to]) => to - 1));
+  return Math.min(...range.map(([from]) => from));
 }
 
 export function mergeItems(input: MergeInput): MergeResult {
   const origin = findOrigin(input);
   const conflicts: MergeConflict[] = [];
-  const merged = new Map<string, { item: Item; same: boolean }>();
+  const merged = new Map<string, Omit<MergedItem, 'key'>>();
 
   for (const [key, p] of input.person) {
     const b = input.base.get(key);
@@ -164,37 +203,36 @@ export function mergeItems(input: MergeInput): MergeResult {
       // New to agentboard, unless agentboard removed it after the person's buffer was loaded.
       const last = history[history.length - 1];
       const removedSince = last !== undefined && last[1] === '' && history.some((e) => e[1] === pp && e[2] === ps);
-      if (!removedSince) merged.set(key, { item: p, same: true });
+      if (!removedSince) merged.set(key, { item: p, same: true, byPerson: PLAN_BY_PERSON | STATE_BY_PERSON });
       continue;
     }
     const [bp, bs] = fingerprints(b);
     let plan = b.plan;
-    if (pp !== bp && !history.some((e) => e[1] === pp)) {
+    let byPerson = 0;
+    if (judge(history, 1, pp, bp) === 'new') {
       plan = p.plan;
-      const then = origin === null ? null : at(history, origin);
-      if (then && then[1] !== bp) conflicts.push({ file: input.file, item: key, part: 'plan', kept: 'person', agentboard: b.plan, person: p.plan });
+      byPerson |= PLAN_BY_PERSON;
+      if (origin !== null && agentChangedSince(history, 1, origin)) conflicts.push({ file: input.file, item: key, part: 'plan', kept: 'person', agentboard: b.plan, person: p.plan });
     }
     let state = b.state;
-    if (ps !== bs && !history.some((e) => e[2] === ps)) {
-      const then = origin === null ? null : at(history, origin);
-      if (then && then[2] === bs) state = p.state;
-      else conflicts.push({ file: input.file, item: key, part: 'state', kept: 'agentboard', agentboard: b.state, person: p.state });
+    if (judge(history, 2, ps, bs) === 'new') {
+      if (origin !== null && agentChangedSince(history, 2, origin) === false) {
+        state = p.state;
+        byPerson |= STATE_BY_PERSON;
+      } else conflicts.push({ file: input.file, item: key, part: 'state', kept: 'agentboard', agentboard: b.state, person: p.state });
     }
     const item: Item = { plan, state, logs: mergeLogs(b.logs, p.logs) };
-    merged.set(key, { item, same: fingerprint(item) === fingerprint(p) });
+    merged.set(key, { item, same: fingerprint(item) === fingerprint(p), byPerson });
   }
 
-  // Items agentboard has that the person's file lacks.
+  // Items agentboard has that the person's file lacks are kept.
   const kept = new Map<string, Item>();
   for (const [key, b] of input.base) {
     if (input.person.has(key)) continue;
+    kept.set(key, b);
     const history = input.history[key] ?? [];
     const addedAfterOrigin = origin !== null && history.length > 0 && history[0]![0] > origin;
-    if (addedAfterOrigin) kept.set(key, b);
-    else if (input.hasWork(b)) {
-      kept.set(key, b);
-      conflicts.push({ file: input.file, item: key, part: 'removed', kept: 'agentboard', agentboard: b.state, person: null });
-    }
+    if (!addedAfterOrigin) conflicts.push({ file: input.file, item: key, part: 'removed', kept: 'agentboard', agentboard: b.plan, person: null });
   }
 
   // The person's order, with kept items placed after the item that precedes them in agentboard's order.
@@ -208,7 +246,7 @@ export function mergeItems(input: MergeInput): MergeResult {
     placeAfter.set(anchor, [...(placeAfter.get(anchor) ?? []), key]);
   }
   const pushKept = (anchor: string | null) => {
-    for (const key of placeAfter.get(anchor) ?? []) items.push({ key, item: kept.get(key)!, same: false });
+    for (const key of placeAfter.get(anchor) ?? []) items.push({ key, item: kept.get(key)!, same: false, byPerson: 0 });
   };
   pushKept(null);
   for (const [key, m] of merged) {

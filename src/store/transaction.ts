@@ -22,12 +22,19 @@ import { emitMeta } from './doc-meta.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { checkDirs, currentIdentity, fsError, identityOf, readBoardFile, tempPath, writeNewFile } from './fs.js';
+import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readBoardFile, tempPath, writeNewFile } from './fs.js';
 import { applyJournal, discardTemps, writeJournal, type Journal } from './journal.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
-import { mergeItems, type Item, type MergeConflict } from './merge.js';
+import { mergeItems, type MergeConflict } from './merge.js';
 import { openRuntime } from './runtime.js';
+import { openWriters } from './writers.js';
+
+const WRITER_WAIT_MS = 10_000;
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleep(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
 
 /** What a document is written from: its content, or for a task list its title and tasks. */
 export type DocInput = Omit<DocContent, 'tasks'> & { tasks: { title: string; tasks: Task[] } };
@@ -58,11 +65,6 @@ export interface Raced {
   text: string;
 }
 
-function hasWork(item: Item): boolean {
-  const s = item.state;
-  return (s.status !== null && s.status !== 'todo') || s.assignee !== null || s.progress !== null || Object.values(item.logs).some((l) => l.length > 0);
-}
-
 /** What a board read gives, whether from the board itself or from inside a transaction. */
 export interface Reader {
   readonly board: Board;
@@ -80,6 +82,8 @@ export class Transaction implements Reader {
   private runtimeDirty = false;
   private expired: string[] = [];
   private readonly reads = new Map<string, ReadRecord>();
+  /** Per document merged from a person's edit: which parts of which items the person decided. */
+  private readonly byPerson = new Map<string, Map<string, number>>();
   private readonly seen = new Map<string, DocFile | null>();
   private readonly staged = new Map<string, Staged>();
   private readonly newChanges = new Set<string>();
@@ -121,6 +125,7 @@ export class Transaction implements Reader {
         this.seen.set(path, doc);
         return doc as DocFile<T>;
       }
+      if (loaded?.edited) loaded = this.whenWritten(changeId, type, loaded);
       this.reads.set(path, { identity: loaded?.identity ?? null, text: loaded?.text ?? null });
       doc = loaded?.doc ?? null;
       if (loaded?.edited && doc && !unparsable(doc)) doc = this.mergeEdited(changeId, type, loaded.doc, loaded.text, loaded.entry!);
@@ -158,11 +163,28 @@ export class Transaction implements Reader {
 
   // ---- merging a person's edit -------------------------------------------------------------------
 
+  /** A person's edit is merged only once their editor has finished writing the file (see store/writers.ts). */
+  private whenWritten(changeId: string, type: DocType, loaded: Loaded): Loaded | null {
+    const path = this.board.docPath(changeId, type);
+    const deadline = Date.now() + WRITER_WAIT_MS;
+    let current: Loaded | null = loaded;
+    for (let writers = openWriters(path); writers.length > 0; writers = openWriters(path)) {
+      if (Date.now() > deadline) {
+        fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, 'Let the editor finish saving, then run the command again.');
+      }
+      sleep(50);
+      current = this.board.load(changeId, type);
+      if (!current?.edited) return current;
+    }
+    return current;
+  }
+
   private mergeEdited(changeId: string, type: DocType, person: DocFile, personText: string, entry: NonNullable<Loaded['entry']>): DocFile {
     const path = this.board.docPath(changeId, type);
     const shown = this.board.rel(path);
-    const result = mergeItems({ file: shown, version: entry.version, base: baseItems(entry), history: entry.history, person: docItems(person), hasWork });
+    const result = mergeItems({ file: shown, version: entry.version, base: baseItems(entry), history: entry.history, person: docItems(person) });
     this.conflicts.push(...result.conflicts);
+    this.byPerson.set(path, new Map(result.items.filter((i) => i.byPerson !== 0).map((i) => [i.key, i.byPerson])));
     const meta = result.items.find((i) => i.key === META_ITEM)!.item;
     let merged: { doc: DocFile; text: string };
     if (type === 'tasks') {
@@ -370,7 +392,7 @@ export class Transaction implements Reader {
       for (const [changeId, docs] of this.byChange(writes)) {
         const ledger = structuredClone(board.ledgerOf(changeId));
         for (const s of docs) {
-          const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!);
+          const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path));
           if (entry) ledger.files[DOC_FILES[s.doc!.type]] = entry;
           else delete ledger.files[DOC_FILES[s.doc!.type]];
         }
@@ -388,6 +410,8 @@ export class Transaction implements Reader {
       }
       if (this.entries.length > 0) {
         const shown = rel(board.activityPath);
+        // Whether the log can be appended to is known before the commit: afterwards there is no going back.
+        appendFile(board.activityPath, '', shown);
         const end = activityEnd(board.activityPath, shown);
         journal.activity = { file: shown, offset: end.size, text: (end.torn ? '\n' : '') + formatEntries(this.entries) };
       }
@@ -454,12 +478,22 @@ export class Transaction implements Reader {
     }
   }
 
-  /** Saves that landed in place on a file's old version while it was being replaced: their bytes are still readable. */
+  /**
+   * Saves that landed in place on a file's old version while it was being replaced: their bytes are
+   * still readable through the descriptor held on it, once the writer has finished.
+   */
   private racedSaves(watched: Map<string, { fd: number; identity: string; changeId: string; type: DocType }>): Raced[] {
     const raced: Raced[] = [];
-    for (const w of watched.values()) {
+    for (const [path, w] of watched) {
+      if (identityOf(fstatSync(w.fd)) === w.identity) continue;
+      const deadline = Date.now() + WRITER_WAIT_MS;
+      let last = '';
+      // Finished: nobody has it open for writing, and it has stopped changing.
+      while (Date.now() < deadline && (openWriters(path, true).length > 0 || last !== identityOf(fstatSync(w.fd)))) {
+        last = identityOf(fstatSync(w.fd));
+        sleep(50);
+      }
       const st = fstatSync(w.fd);
-      if (identityOf(st) === w.identity) continue;
       const buf = Buffer.alloc(st.size);
       let n = 0;
       while (n < buf.length) {

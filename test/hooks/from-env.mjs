@@ -9,8 +9,14 @@ export function hooksFromEnv(env) {
   }
   const skew = Number(env.AGENTBOARD_TEST_SKEW_MS ?? 0);
   if (skew) hooks.now = () => Date.now() + skew;
+  if (env.AGENTBOARD_TEST_STALE_MS) hooks.staleMs = Number(env.AGENTBOARD_TEST_STALE_MS);
   const fault = env.AGENTBOARD_TEST_FAULT;
-  if (fault?.startsWith('throw:')) {
+  if (fault?.startsWith('stop:')) {
+    const point = fault.slice('stop:'.length);
+    hooks.fault = (at) => {
+      if (at === point) process.kill(process.pid, 'SIGSTOP');
+    };
+  } else if (fault?.startsWith('throw:')) {
     const point = fault.slice('throw:'.length);
     hooks.fault = (at) => {
       if (at === point) throw new Error(`injected failure at ${at}`);

@@ -1,0 +1,78 @@
+/**
+ * One operation, one commit: a process killed at every step of a commit leaves the operation wholly
+ * on disk or wholly absent, and the next command finishes what was committed.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, cliProcess, newBoard, ok, read } from '../helpers.js';
+
+/** Every place a commit can be stopped, in the order it reaches them. */
+const BEFORE_COMMIT = ['commit:temp', 'commit:staged', 'commit:verified'];
+const AFTER_COMMIT = ['commit:journal', 'commit:apply:1', 'commit:apply:2', 'commit:activity', 'commit:done'];
+
+/** Temp files or folders anywhere in the board: none may outlive the command after a crash. */
+function temps(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (/\.tmp$/.test(e.name)) out.push(join(d, e.name));
+      if (e.isDirectory()) walk(join(d, e.name));
+    }
+  };
+  walk(join(dir, 'agentd'));
+  return out;
+}
+
+async function board(): Promise<string> {
+  const dir = await newBoard();
+  await changeWithTasks(dir, 'crash', [{ title: 'One' }, { title: 'Two' }]);
+  await ok(dir, ['next', '--as', 'victim']);
+  return dir;
+}
+
+describe('a process killed at each step of a commit', () => {
+  it.each([...BEFORE_COMMIT, ...AFTER_COMMIT])('at %s: the note is wholly there or wholly absent, and the next command repairs or rolls forward', async (point) => {
+    const dir = await board();
+    const killed = cliProcess(dir, ['task', 'note', 'crash/T1', 'A note worth keeping', '--as', 'victim'], { env: { AGENTBOARD_TEST_FAULT: point } });
+    expect(killed.code).toBe(-1); // killed by SIGKILL
+    const committed = AFTER_COMMIT.includes(point);
+    expect(existsSync(join(dir, 'agentd/.runtime/journal.json'))).toBe(committed && point !== 'commit:done');
+    // the next command that writes takes the lock, finishes or sweeps, and goes on
+    const next = await cli(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the crash.', '--as', 'victim', '--json']);
+    expect(next.code, next.stdout).toBe(0);
+    expect(temps(dir)).toEqual([]);
+    const task = (await ok(dir, ['task', 'show', 'crash/T1'])).task;
+    expect(task.notes.map((n: any) => n.text)).toEqual(committed ? ['A note worth keeping'] : []);
+    expect(task.progress).toBe(10);
+    const log = (await ok(dir, ['log', '--limit', '500'])).entries.filter((e: any) => e.action === 'task.note');
+    expect(log).toHaveLength(committed ? 1 : 0);
+    expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
+    // what is on disk is what the ledger says agentboard wrote: nothing reads as a hand edit
+    expect(read(dir, 'agentd/changes/crash/tasks.md')).toContain('After the crash.');
+    expect((await ok(dir, ['status'])).problems).toEqual([]);
+  });
+
+  it.each(['commit:temp', 'commit:verified', 'commit:journal', 'commit:apply:1'])('at %s while creating a change: the folder appears whole or not at all', async (point) => {
+    const dir = await newBoard();
+    const killed = cliProcess(dir, ['new', 'fresh-change', '--as', 'claude'], { env: { AGENTBOARD_TEST_FAULT: point } });
+    expect(killed.code).toBe(-1);
+    await ok(dir, ['new', 'other-change', '--as', 'claude']);
+    const committed = AFTER_COMMIT.includes(point);
+    expect((await ok(dir, ['list'])).changes.map((c: any) => c.change_id)).toEqual(committed ? ['fresh-change', 'other-change'] : ['other-change']);
+    expect(existsSync(join(dir, 'agentd/changes/fresh-change/proposal.md'))).toBe(committed);
+    expect(temps(dir)).toEqual([]);
+  });
+
+  it('at the renames of a claim: the claim, the session and the log entry land together', async () => {
+    for (const point of ['commit:apply:1', 'commit:apply:2', 'commit:apply:3']) {
+      const dir = await newBoard();
+      await changeWithTasks(dir, 'claims', [{ title: 'One' }]);
+      expect(cliProcess(dir, ['next', '--as', 'codex'], { env: { AGENTBOARD_TEST_FAULT: point } }).code).toBe(-1);
+      const status = await ok(dir, ['next', '--as', 'codex']);
+      expect(status.status).toBe('resumed');
+      expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+      expect((await ok(dir, ['log'])).entries.filter((e: any) => e.action === 'task.claim')).toHaveLength(1);
+    }
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * When the file system says no (a full disk, a file size limit, no permission, a read-only mount,
+ * a folder where a file belongs), the command fails with its own code, names the path, says what
+ * to do, and changes nothing.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, snapshot } from '../helpers.js';
+
+async function bigBoard(): Promise<string> {
+  const dir = await newBoard();
+  await changeWithTasks(dir, 'big', Array.from({ length: 200 }, (_, i) => ({ title: `Task ${i + 1}`, description: 'Words that make the file long. '.repeat(4) })));
+  await ok(dir, ['next', '--as', 'codex']);
+  return dir;
+}
+
+describe('a write that cannot complete', () => {
+  it('under a file size limit (ulimit -f): DISK_FULL, exit 1, every file as it was', async () => {
+    const dir = await bigBoard();
+    const before = snapshot(dir);
+    // 16 KiB: less than tasks.md of 200 tasks, so its new version cannot be written whole
+    const r = spawnSync('bash', ['-c', `ulimit -f 32; exec "${process.execPath}" ${NODE_ARGS.join(' ')} "${BIN}" task note big/T1 "a note" --as codex --json`], { cwd: dir, encoding: 'utf8', env: childEnv() });
+    expect(r.status).toBe(1);
+    const error = JSON.parse(r.stdout).error;
+    expect(error.code).toBe('DISK_FULL');
+    expect(error.message).toContain('agentd/changes/big/tasks.md');
+    expect(error.message).toContain('Nothing was changed');
+    expect(snapshot(dir)).toEqual(before);
+    // and once there is room again, the same command works
+    expect((await ok(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex'])).changed).toBe(true);
+  });
+
+  it.each([
+    ['ENOSPC', 'tasks.md', 'DISK_FULL'],
+    ['EACCES', 'tasks.md', 'PERMISSION_DENIED'],
+    ['EROFS', 'ledger', 'READ_ONLY'],
+    ['EACCES', 'activity.jsonl', 'PERMISSION_DENIED'],
+    ['EIO', 'state.json', 'IO_ERROR'],
+  ])('%s on %s: %s, and nothing changed', async (errno, part, code) => {
+    const dir = await bigBoard();
+    const before = snapshot(dir);
+    const r = await cli(dir, ['next', '--as', 'gemini', '--json'], { env: { AGENTBOARD_TEST_FAULT: `errno:${errno}:${part}` } });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe(code);
+    expect(r.json.error.message).toMatch(/agentd\//);
+    expect(r.json.error.next_step.length).toBeGreaterThan(20);
+    expect(snapshot(dir)).toEqual(before);
+    expect((await ok(dir, ['next', '--as', 'gemini'])).status).toBe('assigned');
+  });
+});
+
+describe('files and folders that are not what they should be', () => {
+  it('tasks.md as a folder: named in the error and in validate, which does not crash', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'good', [{ title: 'One' }]);
+    await changeWithTasks(dir, 'odd', [{ title: 'One' }]);
+    rmSync(join(dir, 'agentd/changes/odd/tasks.md'));
+    mkdirSync(join(dir, 'agentd/changes/odd/tasks.md'));
+    const show = await cli(dir, ['task', 'show', 'odd/T1', '--json']);
+    expect(show.json.error).toMatchObject({ code: 'NOT_A_FILE', message: expect.stringContaining('agentd/changes/odd/tasks.md is a folder') });
+    const v = await cli(dir, ['validate', '--all', '--json']);
+    expect(v.code).toBe(1);
+    expect(v.json.data.changes.find((c: any) => c.change_id === 'odd').findings[0]).toMatchObject({ rule: 'file.unreadable', file: 'agentd/changes/odd/tasks.md' });
+    // the rest of the board still works
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('good/T1');
+    expect((await ok(dir, ['list'])).changes).toHaveLength(2);
+  });
+
+  it('changes/ as a file: list says so instead of showing no changes', async () => {
+    const dir = await newBoard();
+    rmSync(join(dir, 'agentd/changes'), { recursive: true });
+    writeFileSync(join(dir, 'agentd/changes'), 'oops');
+    const r = await cli(dir, ['list', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({ code: 'NOT_A_FOLDER', message: expect.stringContaining('agentd/changes') });
+    const v = await cli(dir, ['validate', '--all', '--json']);
+    expect(v.code).toBe(1);
+    expect(v.json.data.findings[0]).toMatchObject({ file: 'agentd/changes', level: 'error' });
+  });
+});

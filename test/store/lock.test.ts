@@ -1,0 +1,102 @@
+/**
+ * The board lock cannot be stolen from a live holder, cannot wedge, and does not care what any one
+ * process's clock says.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, NODE_ARGS, ok } from '../helpers.js';
+
+const lockPath = (dir: string) => join(dir, 'agentd/.runtime/lock');
+
+function holderPid(dir: string): number | null {
+  try {
+    return JSON.parse(readFileSync(lockPath(dir), 'utf8')).pid as number;
+  } catch {
+    return null;
+  }
+}
+
+async function until(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+describe('a lock file holding garbage', () => {
+  it('is taken over at once when it is older than the stale limit by the file system\'s clock', async () => {
+    const dir = await newBoard();
+    writeFileSync(lockPath(dir), '\u0000\u0001 not a lock');
+    const old = new Date(Date.now() - 10 * 60_000);
+    utimesSync(lockPath(dir), old, old);
+    expect((await ok(dir, ['new', 'after-garbage', '--as', 'claude'])).created).toBe(true);
+  });
+
+  it('is taken over once it gets that old, not before, and never wedges the board', async () => {
+    const dir = await newBoard();
+    writeFileSync(lockPath(dir), 'garbage');
+    const r = await cliAsync(dir, ['new', 'waited', '--as', 'claude', '--json'], { env: { AGENTBOARD_TEST_STALE_MS: '1500' } });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.json.data.created).toBe(true);
+  });
+});
+
+describe('a holder stopped with SIGSTOP past the stale limit, then continued', () => {
+  it('keeps the lock (it is alive): nobody else claims meanwhile, and no task is handed out twice', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'paused', [{ title: 'Only one' }]);
+    const env = { ...childEnv(), AGENTBOARD_TEST_STALE_MS: '300', AGENTBOARD_TEST_FAULT: 'stop:commit:staged' };
+    const holder = spawn(process.execPath, [...NODE_ARGS, BIN, 'next', '--as', 'sleeper', '--json'], { cwd: dir, env });
+    let holderOut = '';
+    holder.stdout.on('data', (d) => (holderOut += d));
+    const holderDone = new Promise<number | null>((r) => holder.on('exit', (code) => r(code)));
+    // the holder stops itself inside its commit, holding the lock
+    await until(() => holderPid(dir) === holder.pid && readFileSync(`/proc/${holder.pid}/stat`, 'utf8').split(') ')[1]!.startsWith('T'), 'the holder to stop');
+    const waiter = cliAsync(dir, ['next', '--as', 'eager', '--json'], { env: { AGENTBOARD_TEST_STALE_MS: '300' } });
+    let waiterDone = false;
+    void waiter.then(() => (waiterDone = true));
+    // well past the stale limit, the waiter still waits: the holder lives
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(waiterDone).toBe(false);
+    expect(holderPid(dir)).toBe(holder.pid);
+    process.kill(holder.pid!, 'SIGCONT');
+    expect(await holderDone).toBe(0);
+    const w = await waiter;
+    expect(JSON.parse(holderOut).data.status).toBe('assigned');
+    expect(w.json.data.status).toBe('nothing_available');
+    expect((await ok(dir, ['task', 'show', 'paused/T1'])).task.assignee).toBe('sleeper');
+  });
+});
+
+describe('a process whose clock is 31 minutes ahead', () => {
+  it('expires nobody\'s question and stamps the board\'s time, not its own', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'skew', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'asker']);
+    const asked = await ok(dir, ['ask', '--as', 'asker', '--question', 'Drop the users table?', '--default-action', 'yes', '--timeout-minutes', '30']);
+    const ahead = { AGENTBOARD_TEST_SKEW_MS: String(31 * 60_000) };
+    const claim = await cliAsync(dir, ['next', '--as', 'skewed', '--json'], { env: ahead });
+    expect(claim.json.data.status).toBe('assigned');
+    const claimedAt = Date.parse(claim.json.data.task.claimed_at);
+    expect(claimedAt).toBeLessThan(Date.parse(asked.expires_at));
+    const inputs = await ok(dir, ['inputs', '--status', 'all']);
+    expect(inputs.inputs[0]).toMatchObject({ input_id: asked.input_id, status: 'open' });
+    expect((await ok(dir, ['log'])).entries.some((e: any) => e.action === 'input.expire')).toBe(false);
+  });
+});
+
+describe('sixteen processes racing for the lock', () => {
+  it('all finish (no BOARD_BUSY), and each task goes to exactly one of them', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'race', Array.from({ length: 12 }, (_, i) => ({ title: `Task ${i + 1}` })));
+    const results = await Promise.all(Array.from({ length: 16 }, (_, i) => cliAsync(dir, ['next', '--as', `agent-${i}`, '--json'])));
+    for (const r of results) expect(r.code, r.stdout + r.stderr).toBe(0);
+    const ids = results.filter((r) => r.json.data.status === 'assigned').map((r) => r.json.data.task.task_id);
+    expect(ids).toHaveLength(12);
+    expect(new Set(ids).size).toBe(12);
+    expect((await cli(dir, ['validate'])).code).toBe(0);
+  });
+});

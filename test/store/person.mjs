@@ -1,0 +1,30 @@
+// A person editing tasks.md in an editor while agents work: the buffer is loaded once and never
+// reloaded (stale), each round fixes one more description, and saves in place; every other save is
+// half-finished for a moment (the editor wrote part of the file, then the rest).
+// Usage: person.mjs <file> <rounds> <stop file> [pause ms]: saves at least <rounds> times, and goes on
+// until <stop file> exists (the agents are done); writes <stop file>.started after its first save;
+// prints the markers of its edits as JSON.
+import { closeSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+
+const [file, rounds, stop, gap = '20'] = process.argv.slice(2);
+let buffer = readFileSync(file, 'utf8');
+const tasks = [...buffer.matchAll(/^Description of task (\d+)\.$/gm)].map((m) => m[1]);
+const markers = [];
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+for (let k = 0; k < Number(rounds) || !existsSync(stop); k++) {
+  const n = tasks[k % tasks.length];
+  const marker = `(fixed by hand ${k})`;
+  buffer = buffer.replace(new RegExp(`^Description of task ${n}\\.(.*)$`, 'm'), (line) => `${line} ${marker}`);
+  markers.push({ task: `T${n}`, marker });
+  const fd = openSync(file, 'w');
+  if (k % 2 === 1) {
+    const cut = Math.floor(buffer.length * (0.3 + 0.4 * Math.random()));
+    writeSync(fd, buffer.slice(0, cut));
+    await pause(40);
+    writeSync(fd, buffer.slice(cut));
+  } else writeSync(fd, buffer);
+  closeSync(fd);
+  if (k === 0) writeFileSync(`${stop}.started`, '');
+  await pause(Number(gap));
+}
+process.stdout.write(`${JSON.stringify(markers)}\n`);

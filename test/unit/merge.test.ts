@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { Task } from '../../src/domain/model.js';
+import { taskItem } from '../../src/store/ledger.js';
+import { fingerprints, mergeItems, type History, type Item } from '../../src/store/merge.js';
+
+function task(id: string, extra: Partial<Task> = {}): Task {
+  return { id, title: `Task ${id}`, description: 'Do it.', status: 'todo', priority: 'medium', depends: [], skills: [], requirements: [], files: [], blockers: [], feedback: [], notes: [], ...extra };
+}
+
+/** A ledger built by writing these versions in turn: the history every item gets. */
+function written(versions: Task[][]): { base: Map<string, Item>; history: Record<string, History>; version: number } {
+  const history: Record<string, History> = {};
+  versions.forEach((tasks, i) => {
+    for (const t of tasks) {
+      const [p, s] = fingerprints(taskItem(t));
+      const h = (history[t.id] ??= []);
+      const last = h[h.length - 1];
+      if (!last || last[1] !== p || last[2] !== s) h.push([i + 1, p, s]);
+    }
+  });
+  const last = versions[versions.length - 1]!;
+  return { base: new Map(last.map((t) => [t.id, taskItem(t)])), history, version: versions.length };
+}
+
+function person(tasks: Task[]): Map<string, Item> {
+  return new Map(tasks.map((t) => [t.id, taskItem(t)]));
+}
+
+const claimed = (id: string, by: string, extra: Partial<Task> = {}) => task(id, { status: 'in_progress', assignee: by, claimed_at: '2026-11-22T10:00:00.000Z', ...extra });
+
+describe('merging a person\'s edit with what agentboard wrote', () => {
+  it('a stale buffer never undoes a claim or drops a note, and the person\'s typo fix is kept', () => {
+    const v1 = [task('T1'), task('T2')];
+    const v2 = [claimed('T1', 'codex'), task('T2')];
+    const v3 = [claimed('T1', 'codex', { notes: [{ author: 'codex', at: '2026-11-22T10:05:00.000Z', text: 'Chose a file lock.' }] }), task('T2')];
+    const ledger = written([v1, v2, v3]);
+    // the person loaded v1 and fixed a typo in T2's description
+    const edited = [task('T1'), task('T2', { description: 'Do it well.' })];
+    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person(edited) });
+    expect(r.origin).toBe(1);
+    const t1 = r.items.find((i) => i.key === 'T1')!.item;
+    expect(t1.state).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+    expect(t1.logs.notes).toHaveLength(1);
+    expect(r.items.find((i) => i.key === 'T2')!.item.plan.description).toBe('Do it well.');
+    expect(r.conflicts).toEqual([]);
+  });
+
+  it('applies a person\'s own decision on a task\'s state when agents did not change it since', () => {
+    const v1 = [claimed('T1', 'codex'), task('T2')];
+    const ledger = written([v1]);
+    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex', { status: 'done' }), task('T2')]) });
+    expect(r.items.find((i) => i.key === 'T1')!.item.state.status).toBe('done');
+    expect(r.conflicts).toEqual([]);
+  });
+
+  it('keeps the agent\'s state and reports both values when both sides changed it', () => {
+    const v1 = [task('T1'), task('T2')];
+    const v2 = [claimed('T1', 'codex'), task('T2')];
+    const ledger = written([v1, v2]);
+    // from v1, the person assigned T1 to someone else by hand
+    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1', { status: 'in_progress', assignee: 'gemini' }), task('T2')]) });
+    expect(r.items.find((i) => i.key === 'T1')!.item.state.assignee).toBe('codex');
+    expect(r.conflicts).toEqual([expect.objectContaining({ item: 'T1', part: 'state', kept: 'agentboard', person: expect.objectContaining({ assignee: 'gemini' }) })]);
+  });
+
+  it('keeps the person\'s text and reports the agent\'s when both rewrote a title', () => {
+    const v1 = [task('T1'), task('T2')];
+    const v2 = [task('T1', { title: 'Planner title' }), task('T2')];
+    const ledger = written([v1, v2]);
+    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1', { title: 'Person title' }), task('T2')]) });
+    expect(r.items.find((i) => i.key === 'T1')!.item.plan.title).toBe('Person title');
+    expect(r.conflicts).toEqual([expect.objectContaining({ item: 'T1', part: 'plan', kept: 'person', agentboard: expect.objectContaining({ title: 'Planner title' }) })]);
+  });
+
+  it('keeps a task the person\'s file lacks: silently when it was added after the buffer was loaded, reported otherwise', () => {
+    const v1 = [task('T1'), task('T2')];
+    const v2 = [task('T1'), task('T2'), task('T3')];
+    const ledger = written([v1, v2]);
+    const stale = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1'), task('T2')]) });
+    expect(stale.items.map((i) => i.key)).toEqual(['T1', 'T2', 'T3']);
+    expect(stale.conflicts).toEqual([]);
+    // a half-saved file: everything after T1 is missing
+    const half = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1')]) });
+    expect(half.items.map((i) => i.key)).toEqual(['T1', 'T2', 'T3']);
+    expect(half.conflicts.map((c) => [c.item, c.part])).toEqual([['T2', 'removed']]);
+  });
+
+  it('takes a task the person added, in the person\'s order', () => {
+    const ledger = written([[task('T1'), task('T2')]]);
+    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1'), task('T9', { title: 'New by hand' }), task('T2')]) });
+    expect(r.items.map((i) => i.key)).toEqual(['T1', 'T9', 'T2']);
+    expect(r.items.find((i) => i.key === 'T9')!.same).toBe(true);
+  });
+
+  it('keeps both sides of a log and the person\'s wording of a shared entry', () => {
+    const note = { author: 'codex', at: '2026-11-22T10:05:00.000Z', text: 'Chose a flie lock.' };
+    const later = { author: 'codex', at: '2026-11-22T10:06:00.000Z', text: 'Tests pass.' };
+    const ledger = written([[claimed('T1', 'codex', { notes: [note] })], [claimed('T1', 'codex', { notes: [note, later] })]]);
+    const mine = { author: 'human:dana', at: '2026-11-22T10:07:00.000Z', text: 'Looks good.' };
+    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex', { notes: [{ ...note, text: 'Chose a file lock.' }, mine] })]) });
+    expect(r.items[0]!.item.logs.notes!.map((n) => n.text)).toEqual(['Chose a file lock.', 'Tests pass.', 'Looks good.']);
+  });
+
+  it('changes nothing when the file is what agentboard wrote', () => {
+    const ledger = written([[claimed('T1', 'codex'), task('T2')]]);
+    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex'), task('T2')]) });
+    expect(r.items.every((i) => i.same)).toBe(true);
+    expect(r.conflicts).toEqual([]);
+  });
+});
