@@ -178,7 +178,10 @@ export const DOC_STATE_FIELDS = [
 ] as const;
 export const DOC_LOG_FIELDS = ['notes', 'feedback'] as const;
 
+/** What choosing work and counting it read of a task: a whole Task, or a quick summary of one (store/task-scan.ts). */
+export type TaskState = Pick<Task, 'id' | 'status' | 'priority' | 'assignee' | 'depends' | 'skills'>;
+
 /** A task is held while someone has claimed it and it is not finished. */
-export function isHeld(task: Task): boolean {
+export function isHeld(task: Pick<Task, 'assignee' | 'status'>): boolean {
   return task.assignee !== undefined && (task.status === 'in_progress' || task.status === 'blocked' || task.status === 'in_review');
 }

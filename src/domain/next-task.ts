@@ -1,11 +1,11 @@
 /** Which task an agent gets next. Pure: the operation runs it inside the board lock and claims the result. */
-import { isHeld, PRIORITY_RANK, type Task } from './model.js';
+import { isHeld, PRIORITY_RANK, type TaskState } from './model.js';
 import { dependenciesDone } from './task-rules.js';
 
-export interface WorkPool {
+export interface WorkPool<T extends TaskState = TaskState> {
   changeId: string;
   /** The change's tasks in file order. */
-  tasks: Task[];
+  tasks: T[];
   /** False while the change's task list waits for a person's approval: its tasks are not handed out. */
   open: boolean;
 }
@@ -18,14 +18,14 @@ export interface NothingReasons {
   awaiting_approval: number;
 }
 
-export type Selection = { kind: 'claim'; changeId: string; task: Task } | { kind: 'none'; reasons: NothingReasons };
+export type Selection<T extends TaskState = TaskState> = { kind: 'claim'; changeId: string; task: T } | { kind: 'none'; reasons: NothingReasons };
 
-export function isReady(task: Task, byId: Map<string, Task>): boolean {
+export function isReady(task: TaskState, byId: Map<string, Pick<TaskState, 'status'>>): boolean {
   return task.status === 'todo' && !isHeld(task) && dependenciesDone(task, byId);
 }
 
 /** The agent's own task in progress, which it gets back before anything else. */
-export function ownTaskInProgress(agentId: string, pools: WorkPool[]): { pool: WorkPool; task: Task } | null {
+export function ownTaskInProgress<T extends TaskState>(agentId: string, pools: WorkPool<T>[]): { pool: WorkPool<T>; task: T } | null {
   for (const pool of pools) {
     const task = pool.tasks.find((t) => t.assignee === agentId && t.status === 'in_progress');
     if (task) return { pool, task };
@@ -34,10 +34,10 @@ export function ownTaskInProgress(agentId: string, pools: WorkPool[]): { pool: W
 }
 
 /** The best ready task: highest priority first, then the most of the agent's skills, then board order. */
-export function selectTask(skills: string[], pools: WorkPool[]): Selection {
+export function selectTask<T extends TaskState>(skills: string[], pools: WorkPool<T>[]): Selection<T> {
   const wanted = new Set(skills.map((s) => s.toLowerCase()));
   const reasons: NothingReasons = { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
-  let best: { pool: WorkPool; task: Task; rank: number; skill: number } | null = null;
+  let best: { pool: WorkPool<T>; task: T; rank: number; skill: number } | null = null;
   for (const pool of pools) {
     const byId = new Map(pool.tasks.map((t) => [t.id, t]));
     for (const task of pool.tasks) {

@@ -10,7 +10,7 @@ import { isHuman } from './ids.js';
 import { isHeld, type Task } from './model.js';
 import { moveTask } from './task-moves.js';
 
-export function dependenciesDone(task: Task, byId: Map<string, Task>): boolean {
+export function dependenciesDone(task: Pick<Task, 'depends'>, byId: Map<string, Pick<Task, 'status'>>): boolean {
   return task.depends.every((d) => byId.get(d)?.status === 'done');
 }
 

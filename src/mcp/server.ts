@@ -104,7 +104,8 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
     if (hasPages(op)) data = capPage(data);
     let body = format === 'markdown' ? resolveOpRefs(renderResult(op.name, data), toolSpelling) : JSON.stringify(data);
     if (body.length > CHARACTER_LIMIT) body = `${body.slice(0, CHARACTER_LIMIT)}\n… cut at ${CHARACTER_LIMIT} characters; the whole result is in structuredContent.`;
-    return { content: [text(body)], structuredContent: data };
+    const notices = ctx.takeNotices().map((n) => text(`Note: ${resolveOpRefs(n.message, toolSpelling)}`));
+    return { content: [text(body), ...notices], structuredContent: data };
   } catch (err) {
     if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
     return toolError(toPayload(err));

@@ -12,6 +12,7 @@ import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
 import { writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
 import { docWord, requirementIdsOf } from './doc-write.js';
+import { conflictFindings } from './conflicts.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
 import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
@@ -212,7 +213,7 @@ export const validateChanges = defineOp({
     boardFindings.push(...board.problems);
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = ids.map((id) => {
-      const findings = changeFindings(loadChange(board, id));
+      const findings = [...changeFindings(loadChange(board, id)), ...conflictFindings(board, id)];
       return { change_id: id, valid: !findings.some(failing), findings };
     });
     const every = [...boardFindings, ...changes.flatMap((c) => c.findings)];

@@ -12,6 +12,7 @@ export async function execute(op: Operation, ctx: Context, raw: unknown): Promis
 
 /** Runs an operation on input already checked against its schema, and shapes the result by its output schema. */
 export async function runParsed(op: Operation, ctx: Context, input: unknown): Promise<Record<string, unknown>> {
+  ctx.begin();
   return op.output.parse(await op.run(ctx, input as never)) as Record<string, unknown>;
 }
 

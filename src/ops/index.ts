@@ -1,6 +1,7 @@
 /** Every operation of agentboard, in the order the CLI help and the MCP tool list show them. */
 import { AGENT_OPS } from './agents.js';
 import { CHANGE_OPS } from './changes.js';
+import { CONFLICT_OPS } from './conflicts.js';
 import { DOCUMENT_OPS } from './documents.js';
 import { NEXT_OPS } from './next.js';
 import { PIPELINE_OPS } from './pipeline.js';
@@ -18,6 +19,7 @@ export const OPERATIONS: Operation[] = [
   ...AGENT_OPS,
   ...SESSION_OPS,
   ...STATUS_OPS,
+  ...CONFLICT_OPS,
 ] as unknown as Operation[];
 
 export function findOperation(name: string): Operation | undefined {

@@ -6,16 +6,23 @@
  */
 import * as z from 'zod';
 import { taskRef } from '../domain/ids.js';
-import { ownTaskInProgress, selectTask, type NothingReasons, type WorkPool } from '../domain/next-task.js';
-import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import { isReady, ownTaskInProgress, selectTask, type NothingReasons, type Selection, type WorkPool } from '../domain/next-task.js';
+import { DOC_TYPES, type DocType, type TaskState } from '../domain/model.js';
 import { startWorking } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
-import { renderDocFile, type DocFile } from '../store/documents.js';
+import { renderDocFile, unparsable, type DocFile } from '../store/documents.js';
+import type { HeadMeta } from '../store/board.js';
+import type { TaskSummary } from '../store/task-scan.js';
 import type { Transaction } from '../store/transaction.js';
 import { docWord, SUBMIT_OP } from './doc-write.js';
 import { defineOp } from './registry.js';
 import { Actor, NoteOut, TaskOut } from './schemas.js';
-import { listProblem, taskOut, tasksOf } from './view.js';
+import { listProblem, taskOut, tasksOf, type FoundTask } from './view.js';
+
+/** A task list only if it parses whole: agentboard hands out no task of a list it could not write. */
+function readable(doc: DocFile<'tasks'> | null): DocFile<'tasks'> | null {
+  return doc && !unparsable(doc) ? doc : null;
+}
 
 const NextOut = z.object({
   status: z.enum(['assigned', 'resumed', 'revise_document', 'awaiting_review', 'nothing_available']).describe(
@@ -54,41 +61,55 @@ type NextResult = z.input<typeof NextOut>;
 const EMPTY: Omit<NextResult, 'status' | 'message'> = { task: null, context: null, document: null, awaiting_review: [], reasons: null };
 
 interface BoardScan {
-  pools: WorkPool[];
-  docs: { changeId: string; type: DocType; meta: DocMeta }[];
-  tasksDocs: Map<string, DocFile<'tasks'>>;
+  pools: WorkPool<TaskSummary>[];
+  docs: { changeId: string; type: DocType; meta: HeadMeta }[];
 }
 
+/**
+ * What `next` needs of the whole board, read quickly: every document's frontmatter and a summary of
+ * every task (store/task-scan.ts); only the change a task is handed out from is read in full.
+ */
 function scan(tx: Transaction): BoardScan {
-  const out: BoardScan = { pools: [], docs: [], tasksDocs: new Map() };
+  const out: BoardScan = { pools: [], docs: [] };
   for (const changeId of tx.changeIds()) {
     for (const type of DOC_TYPES) {
-      const doc = tx.readDoc(changeId, type);
-      if (!doc || doc.content === null) continue;
-      out.docs.push({ changeId, type, meta: doc.meta });
-      if (type !== 'tasks') continue;
-      out.tasksDocs.set(changeId, doc as DocFile<'tasks'>);
-      const status = doc.meta.status;
-      if (status !== 'submitted' && status !== 'approved') continue;
-      out.pools.push({ changeId, tasks: tasksOf(doc as DocFile<'tasks'>), open: listProblem(tx, doc as DocFile<'tasks'>) === null });
+      if (type === 'tasks') continue;
+      const meta = tx.docMeta(changeId, type);
+      if (meta) out.docs.push({ changeId, type, meta });
     }
+    const list = tx.taskList(changeId);
+    if (!list) continue;
+    out.docs.push({ changeId, type: 'tasks', meta: list.meta });
+    const status = list.meta.status;
+    if (status !== 'submitted' && status !== 'approved') continue;
+    out.pools.push({ changeId, tasks: list.tasks, open: listProblem(tx, list) === null });
   }
   return out;
 }
 
-/** What an agent needs to start on a task; the scan already holds the change's proposal frontmatter. */
-function context(tx: Transaction, found: BoardScan, changeId: string, task: Task, tasks: Task[]): NonNullable<NextResult['context']> {
-  const byId = new Map(tasks.map((t) => [t.id, t]));
+/** What an agent needs to start on a task: its change, its dependencies, the requirements it serves, feedback to address. */
+function context(tx: Transaction, found: BoardScan, task: FoundTask): NonNullable<NextResult['context']> {
+  const { changeId, byId } = task;
   const spec = tx.readDoc(changeId, 'spec')?.content;
   const proposal = found.docs.find((d) => d.changeId === changeId && d.type === 'proposal')?.meta;
-  const requirements = (spec?.requirements ?? []).filter((r) => task.requirements.length === 0 || task.requirements.includes(r.id));
+  const requirements = (spec?.requirements ?? []).filter((r) => task.task.requirements.length === 0 || task.task.requirements.includes(r.id));
   return {
     change_id: changeId,
     change_title: proposal?.title ?? spec?.title ?? changeId,
-    dependencies: task.depends.map((d) => ({ task_id: taskRef(changeId, d), title: byId.get(d)?.title ?? '(missing)', status: byId.get(d)?.status ?? 'missing' })),
+    dependencies: task.task.depends.map((d) => ({ task_id: taskRef(changeId, d), title: byId.get(d)?.title ?? '(missing)', status: byId.get(d)?.status ?? 'missing' })),
     requirements: requirements.map((r) => ({ id: r.id, title: r.title, text: r.text })),
-    feedback: task.feedback,
+    feedback: task.task.feedback,
   };
+}
+
+/** A task the quick scan chose, read in full; null when the full read disagrees (a broken or changed block). */
+function confirm(tx: Transaction, changeId: string, id: string, check: (found: FoundTask) => boolean): FoundTask | null {
+  const doc = tx.readDoc(changeId, 'tasks');
+  if (!doc || unparsable(doc)) return null;
+  const block = doc.content!.blocks.find((b) => b.id === id);
+  if (!block?.task) return null;
+  const found: FoundTask = { changeId, doc, block, task: block.task, byId: new Map(tasksOf(doc).map((t) => [t.id, t])) };
+  return check(found) ? found : null;
 }
 
 function claimDocument(tx: Transaction, changeId: string, type: DocType, agentId: string): DocFile {
@@ -133,14 +154,14 @@ export const nextTask = defineOp({
       const required = board.config.require_approval as readonly string[];
 
       const own = ownTaskInProgress(agent, found.pools);
-      if (own) {
-        const { pool, task } = own;
+      const mine = own && confirm(tx, own.pool.changeId, own.task.id, (f) => f.task.assignee === agent && f.task.status === 'in_progress');
+      if (mine) {
         return {
           ...EMPTY,
           status: 'resumed',
-          message: `You already hold ${taskRef(pool.changeId, task.id)}; carry on with it, report with {op:task.progress}, and finish with {op:task.done}.`,
-          task: taskOut(pool.changeId, task, new Map(pool.tasks.map((t) => [t.id, t]))),
-          context: context(tx, found, pool.changeId, task, pool.tasks),
+          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with {op:task.progress}, and finish with {op:task.done}.`,
+          task: taskOut(mine.changeId, mine.task, mine.byId),
+          context: context(tx, found, mine),
         };
       }
 
@@ -170,8 +191,8 @@ export const nextTask = defineOp({
       }
 
       const rejected = ctx.offersDocuments === false ? [] : found.docs.filter((d) => d.meta.status === 'rejected');
-      const mine = rejected.find((d) => d.meta.assignee === agent);
-      if (mine) return revise(mine.changeId, mine.type, tx.readDoc(mine.changeId, mine.type)!, true);
+      const revising = rejected.find((d) => d.meta.assignee === agent);
+      if (revising) return revise(revising.changeId, revising.type, tx.readDoc(revising.changeId, revising.type)!, true);
       const free = rejected.find((d) => !d.meta.assignee);
       if (free) {
         const doc = claimDocument(tx, free.changeId, free.type, agent);
@@ -181,26 +202,32 @@ export const nextTask = defineOp({
       }
 
       const skills = tx.runtime.agents[agent]?.skills ?? [];
-      const selection = selectTask(skills, found.pools);
-      if (selection.kind === 'none') {
-        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(selection.reasons), reasons: selection.reasons };
+      let selection: Selection<TaskState> = selectTask<TaskState>(skills, found.pools);
+      let chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
+      if (selection.kind === 'claim' && !chosen) {
+        // The quick read and the full one disagree (a block only the full parser sees as broken): choose from full reads.
+        const pools = found.pools.map((p) => ({ ...p, tasks: tasksOf(readable(tx.readDoc(p.changeId, 'tasks'))) }));
+        selection = selectTask(skills, pools);
+        chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       }
-      const doc = found.tasksDocs.get(selection.changeId)!;
-      const task = structuredClone(selection.task);
-      const ref = taskRef(selection.changeId, task.id);
+      if (selection.kind === 'none' || !chosen) {
+        const reasons = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
+        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons), reasons };
+      }
+      const task = structuredClone(chosen.task);
+      const ref = taskRef(chosen.changeId, task.id);
       moveTask(task, ref, 'in_progress', agent, 'agent', tx.now);
-      tx.putTasks(doc.meta.change_id, { replace: [task] });
+      tx.putTasks(chosen.changeId, { replace: [task] });
       startWorking(tx.runtime, agent, tx.now);
       tx.saveRuntime();
-      tx.log(agent, 'task.claim', ref, `claimed ${ref}: ${task.title}`, selection.changeId);
-      const pool = found.pools.find((p) => p.changeId === selection.changeId)!;
-      const tasks = pool.tasks.map((t) => (t.id === task.id ? task : t));
+      tx.log(agent, 'task.claim', ref, `claimed ${ref}: ${task.title}`, chosen.changeId);
+      const claimed: FoundTask = { ...chosen, task, byId: new Map(chosen.byId).set(task.id, task) };
       return {
         ...EMPTY,
         status: 'assigned',
         message: `${ref} is yours: ${task.title}. Report with {op:task.progress}, note decisions with {op:task.note}, and finish with {op:task.done} (or {op:session.submit} when a person must check it).`,
-        task: taskOut(selection.changeId, task, new Map(tasks.map((t) => [t.id, t]))),
-        context: context(tx, found, selection.changeId, task, tasks),
+        task: taskOut(chosen.changeId, task, claimed.byId),
+        context: context(tx, found, claimed),
       };
     });
   },

@@ -22,6 +22,8 @@ export interface Context {
   readonly offersDocuments?: boolean;
   /** What the commands run so far had to say besides their results (merged edits, recovered writes); taken once. */
   takeNotices(): Notice[];
+  /** Called as each operation starts: the board checks afresh what it checks once per operation. */
+  begin(): void;
 }
 
 export function createContext(root: string | undefined, cwd = process.cwd()): Context {
@@ -32,6 +34,7 @@ export function createContext(root: string | undefined, cwd = process.cwd()): Co
     cwd,
     board: () => (board ??= Board.open(absolute, cwd)),
     takeNotices: () => (board ? board.notices.splice(0) : []),
+    begin: () => board?.begin(),
   };
 }
 

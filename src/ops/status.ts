@@ -5,6 +5,7 @@ import { fail } from '../errors.js';
 import { taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
 import { isHeld, type Task, type TaskStatus } from '../domain/model.js';
+import { ConflictOut } from './conflicts.js';
 import { defineOp } from './registry.js';
 import { Actor, ChangeId, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
 import { changeTitle, loadChange, phaseOf, tasksOf } from './view.js';
@@ -60,6 +61,8 @@ export const boardStatus = defineOp({
     awaiting_decision: z.array(z.object({ change_id: z.string(), document: z.string(), author: z.string(), updated: z.string(), blocking: z.boolean(), review_requested: z.boolean() })),
     tasks_in_review: z.array(z.object({ task_id: z.string(), assignee: z.string(), submitted_at: z.string(), summary: z.string().nullable() })),
     problems: z.array(FindingOut).describe('Files that cannot be read; fix them by hand.'),
+    hand_edited: z.array(z.string()).describe('Files a person edited since agentboard last wrote them; the next write merges them.'),
+    conflicts: z.array(ConflictOut).describe("What merging a person's edit kept on both sides, for a person to look at."),
   }),
   cli: { command: 'status' },
   tool: {
@@ -144,7 +147,9 @@ export const boardStatus = defineOp({
       open_inputs: openInputs,
       awaiting_decision: awaiting,
       tasks_in_review: inReview,
-      problems,
+      problems: [...board.problems, ...problems],
+      hand_edited: board.handEdited(),
+      conflicts: board.readConflicts(),
     };
   },
 });

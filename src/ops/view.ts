@@ -3,7 +3,7 @@ import { fail } from '../errors.js';
 import { printable, taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
 import { derivePhase, type ChangeState, type PhaseInfo } from '../domain/phase.js';
-import { DOC_TYPES, type DocType, type Task } from '../domain/model.js';
+import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import type { Reader } from '../store/transaction.js';
 import type { DocFile } from '../store/documents.js';
 import type { TaskBlock } from '../store/format-tasks.js';
@@ -105,7 +105,7 @@ export function taskSummary(changeId: string, task: Task, byId: Map<string, Task
  * Why the tasks of a list are not handed out (null when they are): the list must be submitted, and
  * approved by a person when this board requires it.
  */
-export function listProblem(reader: Reader, doc: DocFile<'tasks'>): string | null {
+export function listProblem(reader: Reader, doc: { meta: DocMeta }): string | null {
   const status = doc.meta.status;
   if (status === 'approved') return null;
   if (status === 'submitted') return reader.board.config.require_approval.includes('tasks') ? "its task list waits for a person's approval (this board requires it)" : null;

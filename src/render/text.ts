@@ -110,7 +110,14 @@ function statusBoard(d: Data): string {
   if (waits.length) out += `\nWaiting on people\n${waits.join('\n')}\n`;
   if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with {op:document.list} (awaiting: decision).\n`;
   if (d.problems.length) out += `\nProblems\n${d.problems.map((f: Data) => `  ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`).join('\n')}\n`;
+  if (d.hand_edited.length) out += `\nEdited by hand (merged on the next write)\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
+  if (d.conflicts.length) out += `\nMerge conflicts (both values kept; see {op:conflict.list})\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
   return out;
+}
+
+function conflictLine(c: Data): string {
+  if (c.part === 'removed') return `${c.file} ${c.item}: missing from the edited file, kept`;
+  return `${c.file} ${c.item}: ${c.part} differs; ${c.kept === 'person' ? "the person's" : "agentboard's"} is in the file`;
 }
 
 const RENDERERS: Record<string, (d: Data) => string> = {
@@ -198,6 +205,13 @@ const RENDERERS: Record<string, (d: Data) => string> = {
   'input.answer': (d) => `Answered ${d.request.input_id}; ${d.request.agent_id} is working again.\n`,
   'input.expire': (d) => (d.expired.length ? d.expired.map((i: Data) => `${i.input_id} of ${i.agent_id} timed out; default action: ${i.default_action}\n`).join('') : 'No input request is past its deadline.\n'),
   'board.status': statusBoard,
+  'conflict.list': (d) =>
+    (d.conflicts.length
+      ? d.conflicts
+          .map((c: Data) => `${conflictLine(c)} (${c.at})\n  agentboard: ${JSON.stringify(c.agentboard)}\n  person:     ${JSON.stringify(c.person)}\n`)
+          .join('')
+      : 'No merge conflicts.\n') + (d.hand_edited.length ? `\nEdited by hand, merged on the next write:\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n` : ''),
+  'conflict.clear': (d) => `Cleared ${d.cleared} merge conflict${d.cleared === 1 ? '' : 's'}.\n`,
   'log.list': (d) => (d.entries.length ? d.entries.map((e: Data) => `${e.at}  ${e.actor}  ${e.action}  ${e.summary}`).join('\n') + '\n' + page(d, 'entries') : 'The activity log is empty.\n'),
 };
 

@@ -3,26 +3,52 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
-import { lstatSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { changeIdProblem } from '../domain/ids.js';
-import type { Finding } from '../domain/findings.js';
-import { DOC_FILES, type DocType } from '../domain/model.js';
+import { FindingSink, type Finding } from '../domain/findings.js';
+import { DOC_FILES, DOC_STATUSES, type DocMeta, type DocType } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { loadConfig, type Config } from './config.js';
 import { parseDocText, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, currentIdentity, fsError, readBoardFile, TEMP_FILE, unsafePath } from './fs.js';
+import { checkDirs, currentIdentity, fsError, identityOf, readBoardFile, TEMP_FILE, unsafePath } from './fs.js';
 import { applyJournal, readJournal } from './journal.js';
-import { emptyLedger, hashText, parseLedger, restoreDoc, type Ledger, type LedgerEntry } from './ledger.js';
+import { readMeta } from './doc-meta.js';
+import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
+import { splitFrontmatter } from './markdown.js';
+import { listOf, scanTaskList, type TaskList } from './task-scan.js';
 import { BoardLock, HOLDER_FILE, pidExists } from './lock.js';
 import { openRuntime } from './runtime.js';
 import { LostLock, StaleRead, Transaction, type Raced, type Reader, type RecordedConflict } from './transaction.js';
 
 export const BOARD_DIR = 'agentd';
+
+/** The first line of a file, handed to `parse`; null when the file cannot be read. */
+function readFirstLine<T>(path: string, parse: (line: string) => T | null): T | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    let text = '';
+    const buf = Buffer.allocUnsafe(8192);
+    for (let at = 0; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, at);
+      if (n === 0) break;
+      text += buf.toString('utf8', 0, n);
+      at += n;
+      const nl = text.indexOf('\n');
+      if (nl >= 0) return parse(text.slice(0, nl));
+    }
+    return parse(text);
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
 
 /** Finds the repository root: `explicit` (the root or its agentd/ folder), else the nearest ancestor holding agentd/. */
 export function findRoot(explicit: string | undefined, cwd = process.cwd()): string | null {
@@ -64,6 +90,81 @@ export interface Loaded {
   edited: boolean;
 }
 
+/** A document's frontmatter, read without its body, and whether it differs from what agentboard last wrote. */
+export interface DocHead {
+  meta: HeadMeta;
+  identity: string;
+  edited: boolean;
+}
+
+/** The frontmatter of a document without its logs (notes and feedback), which a quick read leaves out. */
+export type HeadMeta = Omit<DocMeta, 'notes' | 'feedback'>;
+
+const HEAD_KEYS = new Set(['id', 'change_id', 'type', 'status', 'title', 'created', 'updated', 'author', 'revision', 'assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at']);
+const HEAD_LINE = /^([a-z_]+):(?: ([^\n]*))?$/gm;
+
+/**
+ * The scalar keys of a document's frontmatter as agentboard writes it, from the start of the file;
+ * null when that start is not in agentboard's shape (the full reader then reads the file).
+ */
+function quickMeta(start: string, type: DocType): HeadMeta | null {
+  if (!start.startsWith('---\n')) return null;
+  const end = start.indexOf('\n---\n', 3);
+  if (end < 0) return null;
+  const front = start.slice(4, end + 1);
+  const meta: Record<string, unknown> = {};
+  HEAD_LINE.lastIndex = 0;
+  for (let m = HEAD_LINE.exec(front); m !== null; m = HEAD_LINE.exec(front)) {
+    const [, key, raw] = m;
+    if (key! in meta) return null;
+    if (raw === undefined || raw === '') {
+      if (key === 'notes' || key === 'feedback') continue;
+      return null;
+    }
+    if (!HEAD_KEYS.has(key!)) continue;
+    if (key === 'revision') {
+      if (!/^(?:0|[1-9]\d{0,8})$/.test(raw)) return null;
+      meta.revision = Number(raw);
+      continue;
+    }
+    let value = raw;
+    if (raw.charCodeAt(0) === 34) {
+      try {
+        value = JSON.parse(raw) as string;
+      } catch {
+        return null;
+      }
+      if (typeof value !== 'string') return null;
+    } else if (!/^[A-Za-z0-9_][\w./+:-]*$/.test(raw) || /^(?:null|true|false|yes|no|on|off|y|n|~)$/i.test(raw)) return null;
+    meta[key!] = value;
+  }
+  if (meta.type !== type || !meta.id || !meta.change_id || !(DOC_STATUSES as readonly unknown[]).includes(meta.status)) return null;
+  return { created: '', updated: '', author: '', revision: 0, ...meta } as HeadMeta;
+}
+
+function fullMeta(text: string, shown: string, type: DocType): DocMeta | null {
+  const split = splitFrontmatter(text.replace(/\r\n/g, '\n'));
+  return split ? (readMeta(split.frontmatter, new FindingSink(shown), type)?.meta ?? null) : null;
+}
+
+/** The first few kilobytes of a file (frontmatter fits in them) and its identity; null when it does not exist. */
+function readStart(path: string, shown: string): { text: string; identity: string } | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.nlink > 1) return null;
+    const buf = Buffer.allocUnsafe(Math.min(st.size, 16384));
+    const n = readSync(fd, buf, 0, buf.length, 0);
+    return { text: buf.toString('utf8', 0, n), identity: identityOf(st) };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw fsError(err, shown, 'read');
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
   kind: 'merge_conflict' | 'recovered';
@@ -81,7 +182,24 @@ export class Board implements Reader {
   private configCache: Config | null = null;
   private readonly docCache = new Map<string, Loaded>();
   private readonly ledgerCache = new Map<string, { identity: string | null; ledger: Ledger }>();
+  /** Ledger headers read in this generation (see begin()). */
+  private readonly headerCache = new Map<string, LedgerHeader>();
+  private readonly paths = new Map<string, string>();
+  private readonly listCache = new Map<string, TaskList>();
+  private readonly metaCache = new Map<string, DocHead>();
   private unsafeEntries: Finding[] = [];
+  /** Change folders checked to be plain folders in this generation. */
+  private readonly checkedDirs = new Set<string>();
+
+  /**
+   * Starts a new generation: what one operation checks once (that folders are plain folders, what
+   * the ledgers say) is checked again for the next. Every operation and every write begins one; a
+   * file's own content is always checked against its identity, whatever the generation.
+   */
+  begin(): void {
+    this.checkedDirs.clear();
+    this.headerCache.clear();
+  }
 
   constructor(readonly root: string) {
     this.dir = join(root, BOARD_DIR);
@@ -144,7 +262,10 @@ export class Board implements Reader {
   }
 
   docPath(changeId: string, type: DocType): string {
-    return join(this.changesDir, changeId, DOC_FILES[type]);
+    const key = `${changeId}/${type}`;
+    let path = this.paths.get(key);
+    if (path === undefined) this.paths.set(key, (path = join(this.changesDir, changeId, DOC_FILES[type])));
+    return path;
   }
 
   /** Open changes, sorted by id. Names that are not change ids are not changes; links and files posing as changes are reported. */
@@ -235,6 +356,112 @@ export class Board implements Reader {
     return ledger;
   }
 
+  /** What the ledger's first line says of each document of a change (empty when there is no ledger). */
+  ledgerHeader(changeId: string): LedgerHeader {
+    let header = this.headerCache.get(changeId);
+    if (header) return header;
+    const full = this.ledgerCache.get(changeId);
+    const path = this.ledgerPath(changeId);
+    let identity: string | null = null;
+    try {
+      identity = currentIdentity(path, this.rel(path));
+    } catch {
+      // an unreadable ledger is a lost cache
+    }
+    header = {};
+    if (full && full.identity === identity) {
+      for (const [name, e] of Object.entries(full.ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
+    } else if (identity !== null) header = readFirstLine(path, (line) => parseLedgerHeader(line)) ?? {};
+    this.headerCache.set(changeId, header);
+    return header;
+  }
+
+  /**
+   * A task list read quickly (frontmatter and task summaries), as it is on disk; null when the
+   * change has none. A list in a shape the quick scan does not know is read by the full parser.
+   * Throws AgentboardError when it cannot be read at all.
+   */
+  taskList(changeId: string): TaskList | null {
+    const path = this.docPath(changeId, 'tasks');
+    const shown = this.rel(path);
+    if (!this.checkedDir(changeId)) return null;
+    const cached = this.listCache.get(path);
+    const full = this.docCache.get(path);
+    if (cached || full) {
+      const identity = currentIdentity(path, shown);
+      if (cached && cached.identity === identity) return cached;
+      if (full && full.identity === identity) return this.rememberList(path, listOf(full.doc as DocFile<'tasks'>, full.identity, full.edited));
+    }
+    const read = readBoardFile(path, shown);
+    if (!read) return null;
+    const written = this.ledgerHeader(changeId)['tasks.md'];
+    const edited = written !== undefined && written.identity !== read.identity && written.hash !== hashText(read.text);
+    const split = read.text.includes('\r') ? null : splitFrontmatter(read.text);
+    const sink = new FindingSink(shown);
+    const meta = split ? readMeta(split.frontmatter, sink, 'tasks') : null;
+    const tasks = meta && sink.findings.length === 0 ? scanTaskList(split!.body) : null;
+    if (meta && tasks) return this.rememberList(path, { meta: meta.meta, tasks, identity: read.identity, edited });
+    const loaded = this.load(changeId, 'tasks');
+    return loaded ? this.rememberList(path, listOf(loaded.doc as DocFile<'tasks'>, loaded.identity, loaded.edited)) : null;
+  }
+
+  private rememberList(path: string, list: TaskList | null): TaskList | null {
+    if (list) this.listCache.set(path, list);
+    return list;
+  }
+
+  /** Only the frontmatter of a document, as it is on disk; null when absent or unreadable (reported where the file is read). */
+  docMeta(changeId: string, type: DocType): HeadMeta | null {
+    return this.docHead(changeId, type)?.meta ?? null;
+  }
+
+  /**
+   * A document's frontmatter, read from the start of the file only (unless it must be compared
+   * with what agentboard last wrote), and whether a person edited the file since.
+   */
+  docHead(changeId: string, type: DocType): DocHead | null {
+    const path = this.docPath(changeId, type);
+    const shown = this.rel(path);
+    try {
+      if (!this.checkedDir(changeId)) return null;
+      const full = this.docCache.get(path);
+      const cached = this.metaCache.get(path);
+      if (full || cached) {
+        const identity = currentIdentity(path, shown);
+        if (identity === null) return null;
+        if (full && full.identity === identity) return full.doc.content === null ? null : { meta: full.doc.meta, identity, edited: full.edited };
+        if (cached && cached.identity === identity) return cached;
+      }
+      const start = readStart(path, shown);
+      if (start === null) return null;
+      const written = this.ledgerHeader(changeId)[DOC_FILES[type]];
+      let head: DocHead | null;
+      if (written && written.identity !== start.identity) {
+        const read = readBoardFile(path, shown);
+        if (!read) return null;
+        const meta = quickMeta(read.text, type) ?? fullMeta(read.text, shown, type);
+        head = meta && { meta, identity: read.identity, edited: written.hash !== hashText(read.text) };
+      } else {
+        const meta = quickMeta(start.text, type) ?? fullMeta(readBoardFile(path, shown)?.text ?? '', shown, type);
+        head = meta && { meta, identity: start.identity, edited: false };
+      }
+      if (head) this.metaCache.set(path, head);
+      return head;
+    } catch (err) {
+      if (err instanceof AgentboardError) return null;
+      throw err;
+    }
+  }
+
+  /** Whether a change's folder is a plain folder in plain folders (checked once per command, and once per write). */
+  private checkedDir(changeId: string): boolean {
+    const dir = this.changeDir(changeId);
+    if (this.checkedDirs.has(dir)) return true;
+    const ok = checkDirs(this.root, dir, (p) => this.rel(p));
+    if (ok) this.checkedDirs.add(dir);
+    return ok;
+  }
+
   /**
    * A document of an open change, checked to be a plain file in a plain folder, or null when it
    * does not exist. Throws AgentboardError when it cannot be read at all.
@@ -242,11 +469,13 @@ export class Board implements Reader {
   load(changeId: string, type: DocType): Loaded | null {
     const path = this.docPath(changeId, type);
     const shown = this.rel(path);
-    if (!checkDirs(this.root, this.changeDir(changeId), (p) => this.rel(p))) return null;
-    const identity = currentIdentity(path, shown);
-    if (identity === null) return null;
+    if (!this.checkedDir(changeId)) return null;
     const cached = this.docCache.get(path);
-    if (cached && cached.identity === identity) return cached;
+    if (cached) {
+      const identity = currentIdentity(path, shown);
+      if (identity === null) return null;
+      if (cached.identity === identity) return cached;
+    }
     const read = readBoardFile(path, shown);
     if (!read) return null;
     const entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
@@ -272,13 +501,19 @@ export class Board implements Reader {
     }
   }
 
-  /** True when a person edited the document since agentboard last wrote it (the next write merges it). */
-  editedByHand(changeId: string, type: DocType): boolean {
-    try {
-      return this.load(changeId, type)?.edited ?? false;
-    } catch {
-      return false;
+  /** Documents a person edited since agentboard last wrote them (the next write merges them), as paths. */
+  handEdited(): string[] {
+    const out: string[] = [];
+    for (const changeId of this.changeIds()) {
+      for (const type of Object.keys(DOC_FILES) as DocType[]) {
+        try {
+          if (this.load(changeId, type)?.edited) out.push(this.rel(this.docPath(changeId, type)));
+        } catch {
+          // reported where the file is read
+        }
+      }
     }
+    return out;
   }
 
   /** What a commit wrote, so that this process reads it back without reading the file. */
@@ -288,6 +523,7 @@ export class Board implements Reader {
   }
 
   rememberLedger(changeId: string, ledger: Ledger, path: string): void {
+    this.headerCache.delete(changeId);
     let identity: string | null = null;
     try {
       identity = currentIdentity(path, this.rel(path));
@@ -334,6 +570,7 @@ export class Board implements Reader {
   async mutate<T>(fn: (tx: Transaction) => T): Promise<T> {
     for (let lockAttempt = 1; ; lockAttempt++) {
       const { lock, reaped } = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')) });
+      this.begin();
       try {
         this.recover(reaped !== null);
         for (let attempt = 1; ; attempt++) {

@@ -4,7 +4,8 @@
  * agentd/.runtime/ledger/<change_id>.json holds, per document file, the SHA-1 and identity (inode,
  * size, mtime) of the bytes agentboard wrote, the parse of those bytes, a version counting the
  * writes, and per item (a task, or a document's frontmatter) the history of its plan and state
- * fingerprints. A file whose identity still matches is read from the ledger without parsing; a
+ * fingerprints. Its first line is a small header (per file: hash, identity, version), so that
+ * telling whether a file is still what agentboard wrote costs a few hundred bytes, not the parse. A file whose identity still matches is read from the ledger without parsing; a
  * file that differs was edited by a person and is merged onto (store/merge.ts). The ledger of a
  * file agentboard writes is written in the same commit as the file; a file agentboard has only
  * read is adopted (its ledger entry written alongside, as a cache that can be rebuilt).
@@ -55,9 +56,29 @@ export function emptyLedger(): Ledger {
   return { v: VERSION, files: {} };
 }
 
-export function parseLedger(text: string): Ledger | null {
+/** What the first line of a ledger file says of each document file. */
+export type LedgerHeader = Record<string, Pick<LedgerEntry, 'hash' | 'identity' | 'version'>>;
+
+export function serializeLedger(ledger: Ledger): string {
+  const header: LedgerHeader = {};
+  for (const [name, e] of Object.entries(ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
+  return `${JSON.stringify({ v: VERSION, files: header })}\n${JSON.stringify(ledger)}\n`;
+}
+
+/** The header of a ledger file's text (its first line); null when it is not one. */
+export function parseLedgerHeader(firstLine: string): LedgerHeader | null {
   try {
-    const l = JSON.parse(text) as Ledger;
+    const h = JSON.parse(firstLine) as { v: number; files: LedgerHeader };
+    return h && h.v === VERSION && typeof h.files === 'object' && h.files !== null ? h.files : null;
+  } catch {
+    return null;
+  }
+}
+
+export function parseLedger(text: string): Ledger | null {
+  const nl = text.indexOf('\n');
+  try {
+    const l = JSON.parse(text.slice(nl + 1)) as Ledger;
     return l && l.v === VERSION && typeof l.files === 'object' && l.files !== null ? l : null;
   } catch {
     return null;

@@ -17,14 +17,15 @@ import { DOC_FILES, type DocMeta, type DocType, type Task } from '../domain/mode
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { activityEnd, formatEntries, type ActivityEntry } from './activity.js';
-import type { Board, Loaded } from './board.js';
+import type { Board, HeadMeta, Loaded } from './board.js';
+import { listOf, type TaskList } from './task-scan.js';
 import { emitMeta } from './doc-meta.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readBoardFile, tempPath, writeNewFile } from './fs.js';
+import { appendFile, checkDirs, currentIdentity, fsError, fsyncDir, identityOf, readBoardFile, tempPath, writeNewFile } from './fs.js';
 import { applyJournal, discardTemps, writeJournal, type Journal } from './journal.js';
-import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, type Ledger } from './ledger.js';
+import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
 import { mergeItems, type MergeConflict } from './merge.js';
 import { openRuntime } from './runtime.js';
@@ -71,6 +72,10 @@ export interface Reader {
   changeIds(): string[];
   hasChange(changeId: string): boolean;
   readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null;
+  /** A task list read quickly (store/task-scan.ts); null when absent or unreadable. */
+  taskList(changeId: string): TaskList | null;
+  /** A document's frontmatter (without its logs); null when absent or unreadable. */
+  docMeta(changeId: string, type: DocType): HeadMeta | null;
 }
 
 export class Transaction implements Reader {
@@ -134,6 +139,38 @@ export class Transaction implements Reader {
     return doc as DocFile<T> | null;
   }
 
+  /** A task list read quickly; a file a person edited is read in full and merged first. */
+  taskList(changeId: string): TaskList | null {
+    const path = this.board.docPath(changeId, 'tasks');
+    if (this.seen.has(path) || this.newChanges.has(changeId)) {
+      const doc = this.seen.get(path);
+      return doc ? listOf(doc as DocFile<'tasks'>, '', false) : null;
+    }
+    let list: TaskList | null;
+    try {
+      list = this.board.taskList(changeId);
+    } catch (err) {
+      if (err instanceof AgentboardError) return null;
+      throw err;
+    }
+    if (!list?.edited) return list;
+    const doc = this.readDoc(changeId, 'tasks');
+    return doc ? listOf(doc, '', false) : null;
+  }
+
+  /** A document's frontmatter; a file a person edited is read in full and merged first. */
+  docMeta(changeId: string, type: DocType): HeadMeta | null {
+    const path = this.board.docPath(changeId, type);
+    if (this.seen.has(path) || this.newChanges.has(changeId)) {
+      const doc = this.seen.get(path);
+      return doc && doc.content !== null ? doc.meta : null;
+    }
+    const head = this.board.docHead(changeId, type);
+    if (!head?.edited) return head?.meta ?? null;
+    const doc = this.readDoc(changeId, type);
+    return doc && doc.content !== null ? doc.meta : null;
+  }
+
   /**
    * The runtime data as of this write. Loading it applies the deadlines that have passed by the
    * board's clock: questions nobody answered in time resolve to their default action, and that
@@ -142,8 +179,7 @@ export class Transaction implements Reader {
   get runtime(): RuntimeData {
     if (this.runtimeDb === null) {
       const path = this.board.runtimePath;
-      const read = readBoardFile(path, this.board.rel(path));
-      this.reads.set(path, { identity: read?.identity ?? null, text: read?.text ?? null });
+      this.recordRead(path);
       this.runtimeDb = openRuntime(path, this.board.rel(path), (text) => (this.runtimeText = text));
       this.expired = expireInputs(this.runtimeDb.data, this.now);
       for (const id of this.expired) {
@@ -389,6 +425,7 @@ export class Transaction implements Reader {
         if (!newDir) journal.files.push({ target: rel(s.path), temp: rel(temp) });
         faultPoint('commit:temp', s.path);
       }
+      for (const d of journal.dirs) fsyncDir(join(board.root, d.temp));
       for (const [changeId, docs] of this.byChange(writes)) {
         const ledger = structuredClone(board.ledgerOf(changeId));
         for (const s of docs) {
@@ -399,7 +436,7 @@ export class Transaction implements Reader {
         const path = board.ledgerPath(changeId);
         this.ensureDir(dirname(path));
         const temp = tempPath(path, this.lock.token);
-        writeNewFile(temp, JSON.stringify(ledger), rel(path));
+        writeNewFile(temp, serializeLedger(ledger), rel(path));
         journal.files.push({ target: rel(path), temp: rel(temp) });
         ledgers.push({ changeId, ledger, path });
       }
@@ -506,11 +543,25 @@ export class Transaction implements Reader {
     return raced;
   }
 
-  private stageConflicts(): void {
-    const path = this.board.conflictsPath;
+  /** Clears recorded conflicts (of one file, or all); returns how many. */
+  clearConflicts(file?: string): number {
+    const existing = this.board.readConflicts();
+    const kept = existing.filter((c) => file !== undefined && c.file !== file);
+    if (kept.length === existing.length) return 0;
+    this.recordRead(this.board.conflictsPath);
+    this.staged.set(this.board.conflictsPath, { path: this.board.conflictsPath, text: `${JSON.stringify(kept, null, 2)}\n` });
+    return existing.length - kept.length;
+  }
+
+  private recordRead(path: string): void {
     const read = readBoardFile(path, this.board.rel(path));
     this.reads.set(path, { identity: read?.identity ?? null, text: read?.text ?? null });
-    const existing = this.board.readConflicts();
+  }
+
+  private stageConflicts(): void {
+    const path = this.board.conflictsPath;
+    this.recordRead(path);
+    const existing = this.staged.has(path) ? (JSON.parse(this.staged.get(path)!.text) as RecordedConflict[]) : this.board.readConflicts();
     const at = this.now;
     const key = (c: MergeConflict) => JSON.stringify([c.file, c.item, c.part, c.person]);
     const known = new Set(existing.map(key));

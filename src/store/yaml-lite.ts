@@ -172,6 +172,12 @@ function isSkippable(line: string): boolean {
   return t === '' || t.startsWith('#');
 }
 
+/** A flow list like [a, "b c"] as emitYaml writes it; null when it is not one. */
+export function parseFlowList(raw: string): Scalar[] | null {
+  const out = readFlowList(raw);
+  return out === BAIL ? null : out;
+}
+
 /** The fast reader; null for anything outside what emitYaml writes (plus full-line comments). */
 export function fastParse(text: string): YamlMap | null {
   const out = fastParseOrBail(text);

@@ -75,6 +75,7 @@ describe('the CLI with --json --input and the MCP tool give the same result', ()
       ['agentboard_get_activity_log', { limit: 100 }],
       ['agentboard_get_workflow_state', { agent_id: 'gemini' }],
       ['agentboard_list_inputs', {}],
+      ['agentboard_list_conflicts', {}],
     ];
     const covered = new Set(steps.map(([tool]) => tool));
     expect([...covered].sort()).toEqual(toolOperations('all').map((op) => op.tool!.name).sort());

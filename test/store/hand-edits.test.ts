@@ -4,6 +4,7 @@
  * the person's own edits.
  */
 import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
 
 describe('a person saving stale and half-finished buffers while agents work', () => {
@@ -11,5 +12,38 @@ describe('a person saving stale and half-finished buffers while agents work', ()
     const { merges } = await handEditRace({ tasks: 12, agents: 4, agentRounds: 3, notesPerTask: 4, personRounds: 16 });
     // the person's saves really landed between the agents' writes and were merged
     expect(merges).toBeGreaterThan(0);
+  });
+});
+
+describe('what a merge cannot reconcile', () => {
+  it('is kept on both sides and reported by the operation, status, validate and conflicts list until a person clears it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'contested', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/contested/tasks.md';
+    const stale = read(dir, path);
+    await ok(dir, ['next', '--as', 'codex']);
+    // from the stale buffer, the person hands T1 to gemini and renames T2
+    write(dir, path, stale.replace('status: todo', 'status: in_progress\nassignee: gemini').replace('## T2: Two', '## T2: Two, by hand'));
+    // reads show the file as it is, and say it waits to be merged
+    expect((await ok(dir, ['task', 'show', 'contested/T1'])).task.assignee).toBe('gemini');
+    expect((await ok(dir, ['status'])).hand_edited).toEqual([path]);
+    // the next write merges: codex keeps its claim, the person's title is kept, the person's assignment is reported
+    const r = await cli(dir, ['task', 'note', 'contested/T1', 'Still mine.', '--as', 'codex', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.notices).toEqual([expect.stringContaining(`${path}: T1`)]);
+    const t1 = (await ok(dir, ['task', 'show', 'contested/T1'])).task;
+    expect(t1).toMatchObject({ assignee: 'codex', status: 'in_progress' });
+    expect(t1.notes.map((n: any) => n.text)).toEqual(['Still mine.']);
+    expect((await ok(dir, ['task', 'show', 'contested/T2'])).task.title).toBe('Two, by hand');
+    const status = await ok(dir, ['status']);
+    expect(status.hand_edited).toEqual([]);
+    expect(status.conflicts).toEqual([expect.objectContaining({ file: path, item: 'T1', part: 'state', kept: 'agentboard', agentboard: expect.objectContaining({ assignee: 'codex' }), person: expect.objectContaining({ assignee: 'gemini' }) })]);
+    const v = await cli(dir, ['validate', 'contested', '--json']);
+    expect(v.code).toBe(0);
+    expect(v.json.data.changes[0].findings).toEqual([expect.objectContaining({ level: 'warning', rule: 'merge.conflict', file: path })]);
+    expect((await cli(dir, ['validate', 'contested', '--strict'])).code).toBe(1);
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toHaveLength(1);
+    expect((await ok(dir, ['conflicts', 'clear'])).cleared).toBe(1);
+    expect((await ok(dir, ['status'])).conflicts).toEqual([]);
   });
 });

@@ -1,0 +1,194 @@
+/**
+ * Reading a task list quickly: the fields that choosing work and counting it need (id, title,
+ * status, priority, assignee, dependencies, skills, the claim and progress times, who noted what
+ * when), from a tasks.md body in the exact shape agentboard writes. Anything else (a code fence in
+ * a description, YAML beyond what agentboard emits, a value that would not parse) makes the scan
+ * give up and return null, and the caller reads the file with the full parser (format-tasks.ts),
+ * which stays the judge: the scan must agree with it on everything it accepts (see
+ * test/unit/task-scan.test.ts).
+ *
+ * The work is done by regular expressions, which V8 compiles to machine code at once: a command
+ * runs this only a few times per process, too few for JavaScript loops to be optimised, and on a
+ * board of 10,000 tasks this is what lets `next` and `status` start from nothing on every call.
+ */
+import { PRIORITIES, TASK_STATUSES, TASK_STATUS_ALIASES, type DocMeta, type Priority, type Task, type TaskStatus } from '../domain/model.js';
+import type { DocFile } from './documents.js';
+import { headingText } from './markdown.js';
+import { parseFlowList } from './yaml-lite.js';
+
+export interface TaskSummary {
+  id: string;
+  title: string;
+  status: TaskStatus;
+  priority: Priority;
+  assignee?: string;
+  depends: string[];
+  skills: string[];
+  claimed_at?: string;
+  progress?: number;
+  progress_at?: string;
+  submitted_at?: string;
+  submission?: string;
+  /** When each author last wrote a note on the task. */
+  noted: Record<string, string>;
+}
+
+/**
+ * A task: its "## <id>: <title>" heading, blank lines, and its ```yaml block (no line of which starts
+ * with a backtick). A level-2 heading that is not a task's matches nothing here, and the count below
+ * then sends the list to the full parser.
+ */
+const BLOCK = /^##[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*):[ \t]+([^\n]*)\n(?:[ \t]*\n)*```ya?ml[ \t]*\n((?:[^`\n][^\n]*\n|\n)*?)```[ \t]*$/gm;
+/** Headings of level 2 and fences: the body may have none but those of its task blocks. */
+const LEVEL2 = /^ {0,3}##(?:[ \t]|$)/gm;
+const FENCE = /^ {0,3}(?:`{3,}|~{3,})/gm;
+
+// The values agentboard writes: a plain word, a timestamp, a JSON-quoted string; lists in flow
+// style of words and quoted strings. (A word YAML reads as null or a boolean is refused where the
+// scan returns it; elsewhere it changes nothing the scan returns.)
+const WORD = String.raw`[A-Za-z_][\w./+-]*`;
+const SPECIAL = /^(?:null|true|false|yes|no|on|off|y|n)$/i;
+const QUOTED = String.raw`"(?:[^"\\\n]|\\.)*"`;
+const STAMP = String.raw`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z`;
+const V = `(?:${WORD}|${STAMP}|${QUOTED})`;
+const ITEM = `(?:${WORD}|${QUOTED})`;
+const FLOW = `\\[(?:${ITEM}(?:, ${ITEM})*)?\\]`;
+const field = (key: string, value: string, capture = true) => `(?:${key}: (${capture ? value : `?:${value}`})\\n)?`;
+const list = (key: string, entry: string, capture = false) => `(?:${key}:\\n(${capture ? '' : '?:'}(?:${entry})+))?`;
+const NOTE = `  - author: ${V}\\n    at: ${V}\\n    text: ${V}\\n`;
+/**
+ * A meta block exactly as agentboard writes it (format-tasks.ts taskMeta: every key in its order),
+ * capturing the fields the scan returns. One native match per task; anything else (a hand edit that
+ * reordered keys, an unknown key, a comment) does not match and the full parser reads the list.
+ */
+const META = new RegExp(
+  '^' +
+    `status: (${V})\\n` +
+    field('priority', V) +
+    field('depends', FLOW) +
+    field('skills', FLOW) +
+    field('requirements', FLOW, false) +
+    list('files', `  - path: ${V}\\n    action: (?:create|modify|delete)\\n`) +
+    field('assignee', V) +
+    field('claimed_at', V) +
+    field('progress', '0|[1-9]\\d?|100') +
+    field('progress_message', V, false) +
+    field('progress_at', V) +
+    field('submitted_at', V) +
+    field('submission', V) +
+    field('pr_url', V, false) +
+    field('completed_at', V, false) +
+    list('blockers', `  - reason: ${V}\\n    severity: (?:low|medium|high)\\n    by: ${V}\\n    at: ${V}\\n(?:    resolved_by: ${V}\\n    resolved_at: ${V}\\n)?`) +
+    list('feedback', NOTE) +
+    list('notes', NOTE, true) +
+    '$',
+);
+const NOTED = /^  - author: ([^\n]+)\n    at: ([^\n]+)$/gm;
+
+const STATUSES = new Set<string>(TASK_STATUSES);
+const PRIORITY_SET = new Set<string>(PRIORITIES);
+
+function count(re: RegExp, text: string): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (re.test(text)) n++;
+  return n;
+}
+
+/** A captured scalar: plain as it is, quoted decoded as JSON (undefined: not read as a string). */
+function decode(raw: string | undefined): string | undefined {
+  if (raw === undefined) return raw;
+  if (raw.charCodeAt(0) !== 34) return raw.length <= 5 && SPECIAL.test(raw) ? undefined : raw;
+  try {
+    const s: unknown = JSON.parse(raw);
+    return typeof s === 'string' ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A captured flow list. Without quotes its items are words (the pattern above says so), read as they are. */
+function items(raw: string | undefined): string[] | null {
+  if (raw === undefined || raw === '[]') return [];
+  if (!raw.includes('"')) return raw.slice(1, -1).split(', ');
+  return parseFlowList(raw)?.map(String) ?? null;
+}
+
+/** The task summed up from its heading and meta block; null when the block is not in agentboard's shape. */
+function summary(id: string, title: string, meta: string): TaskSummary | null {
+  const m = META.exec(meta);
+  if (m === null) return null;
+  const [, statusRaw, priority, depends, skills, assignee, claimed, progress, progressAt, submittedAt, submission, notes] = m;
+  const status = decode(statusRaw);
+  const s = status === undefined ? undefined : STATUSES.has(status) ? status : TASK_STATUS_ALIASES[status];
+  const p = decode(priority) ?? 'medium';
+  const dep = items(depends);
+  const sk = items(skills);
+  if (s === undefined || !PRIORITY_SET.has(p) || dep === null || sk === null) return null;
+  const task: TaskSummary = { id, title, status: s as TaskStatus, priority: p as Priority, depends: dep, skills: sk, noted: {} };
+  if (assignee !== undefined && (task.assignee = decode(assignee)) === undefined) return null;
+  if (claimed !== undefined && (task.claimed_at = decode(claimed)) === undefined) return null;
+  if (progressAt !== undefined && (task.progress_at = decode(progressAt)) === undefined) return null;
+  if (submittedAt !== undefined && (task.submitted_at = decode(submittedAt)) === undefined) return null;
+  if (submission !== undefined && (task.submission = decode(submission)) === undefined) return null;
+  if (progress !== undefined) task.progress = Number(progress);
+  if (notes !== undefined) {
+    NOTED.lastIndex = 0;
+    for (let n = NOTED.exec(notes); n !== null; n = NOTED.exec(notes)) {
+      const author = decode(n[1]);
+      const at = decode(n[2]);
+      if (author === undefined || at === undefined) return null;
+      if (!(at <= (task.noted[author] ?? ''))) task.noted[author] = at;
+    }
+  }
+  return task;
+}
+
+/** A task list read quickly: its frontmatter and a summary of each task. */
+export interface TaskList {
+  meta: DocMeta;
+  tasks: TaskSummary[];
+  identity: string;
+  /** The file differs from what agentboard last wrote: a person edited it. */
+  edited: boolean;
+}
+
+/** A task list read in full, summed up the way the quick scan sums one up. */
+export function listOf(doc: DocFile<'tasks'>, identity: string, edited: boolean): TaskList | null {
+  if (doc.content === null) return null;
+  return { meta: doc.meta, tasks: doc.content.blocks.flatMap((b) => (b.task ? [summarize(b.task)] : [])), identity, edited };
+}
+
+/** The summary of a task read in full. */
+export function summarize(t: Task): TaskSummary {
+  const noted: Record<string, string> = {};
+  for (const n of t.notes) if (!(n.at <= (noted[n.author] ?? ''))) noted[n.author] = n.at;
+  const s: TaskSummary = { id: t.id, title: t.title, status: t.status, priority: t.priority, depends: t.depends, skills: t.skills, noted };
+  if (t.assignee !== undefined) s.assignee = t.assignee;
+  if (t.claimed_at !== undefined) s.claimed_at = t.claimed_at;
+  if (t.progress !== undefined) s.progress = t.progress;
+  if (t.progress_at !== undefined) s.progress_at = t.progress_at;
+  if (t.submitted_at !== undefined) s.submitted_at = t.submitted_at;
+  if (t.submission !== undefined) s.submission = t.submission;
+  return s;
+}
+
+/** The tasks of a task list body, or null when it is not in the shape agentboard writes. */
+export function scanTaskList(body: string): TaskSummary[] | null {
+  const tasks: TaskSummary[] = [];
+  const ids = new Set<string>();
+  BLOCK.lastIndex = 0;
+  for (let m = BLOCK.exec(body); m !== null; m = BLOCK.exec(body)) {
+    const id = m[1]!;
+    if (ids.has(id)) return null;
+    ids.add(id);
+    // A title ending in "#" may be a closing sequence the heading rules take off: let them.
+    const raw = m[2]!.trimEnd();
+    const title = raw.endsWith('#') ? headingText(`## ${raw}`) : raw;
+    const task = summary(id, title, m[3]!);
+    if (task === null) return null;
+    tasks.push(task);
+  }
+  // Every level-2 heading and every fence of the body is one of those blocks': a description holds none.
+  return count(LEVEL2, body) === tasks.length && count(FENCE, body) === 2 * tasks.length ? tasks : null;
+}
