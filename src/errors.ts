@@ -36,6 +36,12 @@ export type ErrorCode =
   | 'INPUT_RESOLVED'
   | 'ARCHIVE_REFUSED'
   | 'MCP_CONFIG_INVALID'
+  | 'SELF_REVIEW'
+  | 'AGENT_MISMATCH'
+  | 'REVIEWER_NOT_FOUND'
+  | 'RUN_NOT_CONFIGURED'
+  | 'RUN_REFUSED'
+  | 'RUN_NOT_FOUND'
   | 'INTERNAL';
 
 export interface ErrorPayload {

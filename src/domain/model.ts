@@ -141,6 +141,10 @@ export interface Task {
   submission?: string;
   pr_url?: string;
   completed_at?: string;
+  /** The git branch `agentboard run` made for the task (agentboard/<change_id>/<task_id>). */
+  branch?: string;
+  /** The review round whose issue this task fixes, for fix tasks made from a review. */
+  review_round?: number;
   blockers: Blocker[];
   feedback: Note[];
   notes: Note[];

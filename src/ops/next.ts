@@ -14,9 +14,9 @@ import { renderDocFile } from '../store/documents.js';
 import { moveTask } from '../domain/task-moves.js';
 import { docWord } from './doc-write.js';
 import { defineOp } from './registry.js';
-import { Actor, NoteOut, TaskOut } from './schemas.js';
+import { Actor, ChangeId, NoteOut, TaskOut } from './schemas.js';
 import { writeTasks } from './tasks.js';
-import { taskOut, tasksOf } from './view.js';
+import { requireChange, taskOut, tasksOf } from './view.js';
 import type { DocFile } from '../store/documents.js';
 
 const NextOut = z.object({
@@ -63,10 +63,12 @@ interface BoardScan {
   tasksDocs: Map<string, DocFile<'tasks'>>;
 }
 
-function scan(board: Board): BoardScan {
+/** The board's open changes, or only `only` (a run works one change; the rest of the board is not its business). */
+function scan(board: Board, only?: string): BoardScan {
   const required = board.config.require_approval as readonly string[];
   const out: BoardScan = { pools: [], docs: [], tasksDocs: new Map() };
-  for (const changeId of board.changeIds()) {
+  if (only !== undefined) requireChange(board, only);
+  for (const changeId of only !== undefined ? [only] : board.changeIds()) {
     for (const type of DOC_TYPES) {
       if (type === 'tasks') continue;
       const meta = board.readDocMeta(changeId, type);
@@ -119,9 +121,9 @@ export const nextTask = defineOp({
   name: 'task.next',
   summary: 'Get your next task: resume yours, or claim the best ready one',
   access: 'agent',
-  input: z.strictObject({ agent_id: Actor }),
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId.optional().describe('Only work of this change; the whole board when left out.') }),
   output: NextOut,
-  cli: { command: 'next' },
+  cli: { command: 'next', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_get_next_task',
     title: 'Get your next task',
@@ -137,7 +139,7 @@ export const nextTask = defineOp({
     const board = ctx.board();
     const agent = input.agent_id;
     return board.mutate((tx): NextResult => {
-      const found = scan(board);
+      const found = scan(board, input.change_id);
       const required = board.config.require_approval as readonly string[];
 
       const own = ownTaskInProgress(agent, found.pools);

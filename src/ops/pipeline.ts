@@ -169,7 +169,7 @@ function tasksBody(tx: Transaction, change: LoadedChange, actor: string, title: 
       notes: before?.notes ?? [],
     };
     if (before) {
-      for (const key of ['assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const) {
+      for (const key of ['assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at', 'branch', 'review_round'] as const) {
         if (before[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = before[key];
       }
     } else if (item.status === 'done') {
@@ -210,6 +210,26 @@ const ReviewFields = {
 };
 
 type ReviewInput = z.output<z.ZodObject<typeof ReviewFields>>;
+
+/**
+ * A change is reviewed by someone who did not make it: not the agent that wrote its spec or task
+ * list, nor one that completed one of its tasks. One-agent setups opt out in config.yaml.
+ */
+function assertNotSelfReview(tx: Transaction, change: LoadedChange, reviewer: string): void {
+  if (isHuman(reviewer) || tx.board.config.review.allow_self_review) return;
+  const made: string[] = [];
+  if (change.spec?.meta.author === reviewer) made.push('wrote its spec');
+  if (change.tasks?.meta.author === reviewer) made.push('wrote its task list');
+  const done = tasksOf(change.tasks).filter((t) => t.status === 'done' && t.assignee === reviewer);
+  if (done.length > 0) made.push(`completed ${done.map((t) => t.id).join(', ')}`);
+  if (made.length > 0) {
+    fail(
+      'SELF_REVIEW',
+      `${reviewer} cannot review ${change.changeId}: it ${made.join(' and ')}.`,
+      'Have an agent that did not work on the change review it; for a one-agent setup, a person can set `review: {allow_self_review: true}` in agentd/config.yaml.',
+    );
+  }
+}
 
 function reviewBody(change: LoadedChange, reviewer: string, at: string, input: ReviewInput, replaceLatest: boolean): string {
   const earlier = change.review?.content ?? [];
@@ -353,7 +373,10 @@ export const createReview = defineOp({
     profiles: ['reviewer', 'planner'],
   },
   run(ctx, input) {
-    const { result, after } = submitStage(ctx, 'review', input, (tx, change) => reviewBody(change, input.agent_id, tx.now, input, false), {
+    const { result, after } = submitStage(ctx, 'review', input, (tx, change) => {
+      assertNotSelfReview(tx, change, input.agent_id);
+      return reviewBody(change, input.agent_id, tx.now, input, false);
+    }, {
       summary: (r) => `reviewed ${r.change_id}: ${input.verdict} (${input.issues.length} issues)`,
       action: 'review.create',
     });

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { DocFile } from './documents.js';
 import { tempName } from './fs.js';
 
-const VERSION = 1;
+// Raised whenever the parsed Task gains a field, so that entries parsed by an older build are not used.
+const VERSION = 2;
 
 interface CachedBlock {
   id: string;
