@@ -75,10 +75,12 @@ export class Git {
     if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) {
       fail('RUN_REFUSED', `run: worktrees: ${worktreesSetting} is inside the repository's working tree.`, 'Point run: worktrees: in agentd/config.yaml at a folder outside the repository, like ../my-repo.worktrees, or leave it out.');
     }
-    // Commits need a committer; where git has none configured, the person the run acts for is it.
+    // Commits need an identity; where git has none configured, the person the run acts for is it
+    // (the committer of the agents' commits, whose author is the agent, and the author of merges).
     const hasIdentity = (await git(topDir, ['config', 'user.email'])).ok;
     const name = person.replace(/^human:/, '');
-    const identity: Record<string, string> = hasIdentity ? {} : { GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: `${name.replace(/[^A-Za-z0-9._-]/g, '-')}@agentboard.invalid` };
+    const email = `${name.replace(/[^A-Za-z0-9._-]/g, '-')}@agentboard.invalid`;
+    const identity: Record<string, string> = hasIdentity ? {} : { GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
     return new Git(topDir, relative(topDir, root), dir, identity);
   }
 
