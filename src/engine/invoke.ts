@@ -3,8 +3,8 @@
  * stdin closed and a clean environment, stream its output to the transcript (reading usage as it
  * comes), stop its whole process tree at the timeout or on Ctrl-C, and record all of it.
  */
-import { closeSync, createWriteStream, openSync, readSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
-import { relative } from 'node:path';
+import { closeSync, createWriteStream, mkdirSync, openSync, readSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { dirname, relative } from 'node:path';
 import { execa } from 'execa';
 import { nowIso } from '../clock.js';
 import { emptyUsage, invocationPaths, type CallRecord, type InvocationRecord } from '../store/runs.js';
@@ -138,7 +138,10 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
     workdir: req.workdir,
     values,
   });
-  for (const file of launch.files) writeFileSync(file.path, file.content, { mode: 0o600 });
+  for (const file of launch.files) {
+    mkdirSync(dirname(file.path), { recursive: true, mode: 0o700 });
+    writeFileSync(file.path, file.content, { mode: 0o600 });
+  }
   const env = agentEnv(
     process.env,
     contractEnv({ promptFile: paths.prompt, mcpConfig: paths.mcp, agentId: agent.id, role: agent.role, phase: req.phase, changeId: ctx.changeId, taskId: req.taskId ?? '', root: ctx.root, runId: ctx.runId }),

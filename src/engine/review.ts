@@ -10,7 +10,9 @@ import { invoke } from './invoke.js';
 import { refusals, ruleFindings } from './planning.js';
 import { documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 
+// The prompt is a command-line argument for the built-in CLIs, and Linux caps one at 128 KiB.
 const DIFF_PER_TASK = 8000;
+const DIFF_TOTAL = 60_000;
 
 /** The fix tasks of a round, made once: an issue whose task exists (same round, same title) is skipped. */
 export async function addFixTasks(ctx: RunContext, round: Data): Promise<string[]> {
@@ -32,10 +34,12 @@ export async function addFixTasks(ctx: RunContext, round: Data): Promise<string[
 
 async function workText(ctx: RunContext, tasks: Data[]): Promise<string> {
   const parts: string[] = [];
+  let budget = DIFF_TOTAL;
   for (const t of tasks) {
     const head = `### ${t.task_id}: ${t.title} (${t.status}${t.assignee ? `, by ${t.assignee}` : ''}${t.branch ? `, branch ${t.branch}` : ''})`;
     const notes = (t.notes as Data[]).map((n) => `- ${n.author}: ${n.text}`).join('\n');
-    const diff = ctx.git && t.branch ? await ctx.git.diff(ctx.changeId, t.id, DIFF_PER_TASK) : '';
+    const diff = ctx.git && t.branch ? await ctx.git.diff(ctx.changeId, t.id, Math.max(500, Math.min(DIFF_PER_TASK, budget))) : '';
+    budget -= diff.length;
     parts.push([head, notes ? `Notes:\n${notes}` : '', diff ? `\`\`\`diff\n${diff}\n\`\`\`` : ''].filter(Boolean).join('\n\n'));
   }
   return parts.join('\n\n') || '(no tasks)';

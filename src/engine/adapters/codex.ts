@@ -15,14 +15,16 @@ export const codex: Adapter = ({ agent, prompt, mcpServer, workdir }) => {
     // --json: events as JSON lines; usage comes in {"type":"turn.completed","usage":{…}} (no cost).
     '--json',
     // -C: the agent's working root. --skip-git-repo-check: also run where there is no git.
+    // --ephemeral: no session files; every invocation starts afresh from its prompt.
     '-C',
     workdir,
     '--skip-git-repo-check',
+    '--ephemeral',
     // -s: the sandbox of the shell commands the model runs: workers write in their worktree,
-    // planners and reviewers only read (and have no shell: --disable shell_tool).
+    // planners and reviewers only read, and have no shell at all (both shell features off).
     '-s',
     worker ? 'workspace-write' : 'read-only',
-    ...(worker ? [] : ['--disable', 'shell_tool']),
+    ...(worker ? [] : ['--disable', 'shell_tool', '--disable', 'unified_exec']),
     // exec has no -a flag: never ask for approval (there is nobody to ask), and no web search.
     '-c',
     'approval_policy="never"',
@@ -41,6 +43,7 @@ export const codex: Adapter = ({ agent, prompt, mcpServer, workdir }) => {
   ];
   // -m: the model.
   if (agent.config.model) args.push('-m', agent.config.model);
-  // The prompt is the last argument (stdin stays closed: exec would wait for it otherwise).
+  // The prompt is the last argument (stdin stays closed: exec would wait for it otherwise). A
+  // codex that cannot reach its API retries for ever: the run's --timeout ends it.
   return { command: 'codex', args: [...args, ...agent.config.args, prompt], env: {}, files: [] };
 };

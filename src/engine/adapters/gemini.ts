@@ -1,13 +1,14 @@
 /**
- * Gemini CLI in headless mode. Every flag is checked against `gemini --help` of the versions the
- * README names; sources: https://geminicli.com/docs/cli/headless and
+ * Gemini CLI in headless mode. Every flag is in `gemini --help` of 0.61.0 (the version the README
+ * names); sources: https://geminicli.com/docs/cli/headless,
+ * https://geminicli.com/docs/reference/configuration and
  * https://geminicli.com/docs/reference/policy-engine.
  */
 import type { Adapter } from './types.js';
 
-// The policy engine decides which tools run: in headless mode anything that would ask is denied.
+// The policy engine decides which tools run; in headless mode anything that would ask is denied.
 // Rule 1 denies every tool, rule 2 (higher priority) allows every tool of the agentboard server.
-// mcpName goes with toolName = "*": a rule with mcpName alone makes the CLI drop the whole file.
+// mcpName goes with toolName = "*": a rule without toolName makes the CLI reject the whole file.
 const AGENTBOARD_ONLY = `[[rule]]
 toolName = "*"
 decision = "deny"
@@ -31,12 +32,15 @@ priority = 200
 toolName = "run_shell_command"
 commandPrefix = "npm test"
 decision = "allow"
-priority = 200
+priority = 300
 `;
 
 export const gemini: Adapter = ({ agent, prompt, mcpServer, filesBase }) => {
   const worker = agent.role === 'worker';
-  const settings = `${filesBase}.gemini-settings.json`;
+  // Gemini has no MCP flag. Its settings come from <GEMINI_CLI_HOME>/.gemini/settings.json: a home
+  // of its own per invocation holds this run's server (the system settings file would do it
+  // without moving the home, but is read only when root owns it).
+  const home = `${filesBase}.gemini-home`;
   const policy = `${filesBase}.gemini-policy.toml`;
   const args = [
     // -p: headless, with this prompt. -o stream-json: JSON events ending with
@@ -46,10 +50,11 @@ export const gemini: Adapter = ({ agent, prompt, mcpServer, filesBase }) => {
     '-o',
     'stream-json',
   ];
-  // -m: the model (the default, auto, routes between models).
+  // -m: the model (without it, "auto" routes between models).
   if (agent.config.model) args.push('-m', agent.config.model);
   args.push(
-    // --skip-trust: a stdio MCP server needs a trusted folder (else exit 55).
+    // --skip-trust: a stdio MCP server needs a trusted folder (else exit 55); unlike trusting the
+    // workspace, it does not let the repository's .gemini/settings.json replace our server.
     '--skip-trust',
     // Only our server, of every server the settings scopes merge.
     '--allowed-mcp-server-names',
@@ -62,11 +67,9 @@ export const gemini: Adapter = ({ agent, prompt, mcpServer, filesBase }) => {
   return {
     command: 'gemini',
     args: [...args, ...agent.config.args],
-    // Gemini has no MCP flag: the server comes from a settings file named by this variable (the
-    // system scope; the file is ignored when it or a folder above it is writable by others).
-    env: { GEMINI_CLI_SYSTEM_SETTINGS_PATH: settings },
+    env: { GEMINI_CLI_HOME: home },
     files: [
-      { path: settings, content: `${JSON.stringify({ mcpServers: { agentboard: mcpServer } }, null, 2)}\n` },
+      { path: `${home}/.gemini/settings.json`, content: `${JSON.stringify({ mcpServers: { agentboard: mcpServer } }, null, 2)}\n` },
       { path: policy, content: worker ? WORKER : AGENTBOARD_ONLY },
     ],
   };

@@ -1,0 +1,51 @@
+/** Where a person must decide: the run stops without a terminal, --wait goes on when they do, and a rejection's feedback reaches the planner. */
+import { describe, expect, it } from 'vitest';
+import { cli, ok } from '../helpers.js';
+import { agentInvocations, fakeBoard, prompt, run, runIds, startRun, until } from './helpers.js';
+
+const GOAL = ['--goal', 'Let people search the board'];
+
+describe('approval gates', () => {
+  it('stop with waiting_on_person and the commands to run when there is no terminal', () => {
+    const board = fakeBoard({ config: 'require_approval: [proposal]' });
+    const r = run(board.dir, ['add-search', ...GOAL]);
+    expect(r.code).toBe(0);
+    const waiting = r.events.find((e) => e.type === 'waiting_on_person');
+    expect(waiting).toMatchObject({ phase: 'proposal', subject: 'the proposal of add-search', commands: ['agentboard approve add-search proposal', 'agentboard reject add-search proposal --feedback "<what must change>"'] });
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'waiting_on_person', exit_code: 0 });
+    expect(r.events.at(-1).next_steps).toContain('agentboard approve add-search proposal');
+    expect(ok(board.dir, ['show', 'add-search', 'proposal']).status).toBe('submitted');
+    // Nothing after the gate ran: one invocation, the planner's.
+    expect(agentInvocations(board).map((i) => i.env.AGENTBOARD_PHASE)).toEqual(['proposal']);
+  });
+
+  it('give a rejection\'s feedback to the planner\'s next attempt', () => {
+    const board = fakeBoard({ config: 'require_approval: [proposal]' });
+    expect(run(board.dir, ['add-search', ...GOAL]).code).toBe(0);
+    ok(board.dir, ['reject', 'add-search', 'proposal', '--feedback', 'Say who searches, and for what.']);
+    const again = run(board.dir, ['add-search']);
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person' });
+    const second = runIds(board.dir)[1]!;
+    const text = prompt(board.dir, second, 1);
+    expect(text).toContain('## Feedback from a person, to address');
+    expect(text).toContain('human:tester');
+    expect(text).toContain('Say who searches, and for what.');
+    // The goal of the first run carries over to the second.
+    expect(text).toContain('Let people search the board');
+    expect(ok(board.dir, ['show', 'add-search', 'proposal'])).toMatchObject({ status: 'submitted', revision: 2 });
+  });
+
+  it('with --wait, go on when a person approves from another process', async () => {
+    const board = fakeBoard({ config: 'require_approval: [proposal]' });
+    const live = startRun(board.dir, ['add-search', ...GOAL, '--wait', '--until', 'spec']);
+    await until('the run to wait for a person', () => live.events.some((e) => e.type === 'waiting_on_person'));
+    const approved = cli(board.dir, ['approve', 'add-search', 'proposal', '--json']);
+    expect(approved.json.data).toMatchObject({ status: 'approved', decided_by: 'human:tester' });
+    expect(await live.done).toBe(0);
+    const types = live.events.map((e) => e.type);
+    expect(types.indexOf('notice')).toBeGreaterThan(types.indexOf('waiting_on_person'));
+    expect(live.events.find((e) => e.type === 'notice').message).toBe('A person decided on the proposal of add-search.');
+    expect(live.events.filter((e) => e.type === 'phase.validated').map((e) => e.document)).toEqual(['proposal', 'spec']);
+    expect(live.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished' });
+  });
+});
