@@ -3,13 +3,20 @@
  * later. Keys: a approves, r asks for the feedback (Enter sends it, Esc goes back), l leaves it.
  */
 import { Box, Text, useInput } from 'ink';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
 
 export function DecisionPrompt({ question, onAnswer }: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void }) {
-  const [feedback, setFeedback] = useState<string | null>(null);
+  const [feedback, setShown] = useState<string | null>(null);
+  // Keys can come faster than renders (a paste): the text typed so far is kept here, not in the render's copy.
+  const typed = useRef<string | null>(null);
+  const setFeedback = (value: string | null) => {
+    typed.current = value;
+    setShown(value);
+  };
   useInput((input, key) => {
-    if (feedback === null) {
+    const text = typed.current;
+    if (text === null) {
       if (input === 'a') onAnswer({ decision: 'approve' });
       else if (input === 'r') setFeedback('');
       else if (input === 'l') onAnswer({ decision: 'later' });
@@ -17,9 +24,9 @@ export function DecisionPrompt({ question, onAnswer }: { question: PersonQuestio
     }
     if (key.escape) setFeedback(null);
     else if (key.return) {
-      if (feedback.trim()) onAnswer({ decision: 'reject', feedback: feedback.trim() });
-    } else if (key.backspace || key.delete) setFeedback(feedback.slice(0, -1));
-    else if (input && !key.ctrl && !key.meta) setFeedback(feedback + input);
+      if (text.trim()) onAnswer({ decision: 'reject', feedback: text.trim() });
+    } else if (key.backspace || key.delete) setFeedback(text.slice(0, -1));
+    else if (input && !key.ctrl && !key.meta) setFeedback(text + input);
   });
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
