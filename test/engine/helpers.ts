@@ -88,6 +88,14 @@ export function prompt(dir: string, runId: string, n: number): string {
   return readFileSync(join(dir, 'agentd/.runtime/runs', runId, `${String(n).padStart(3, '0')}.prompt.md`), 'utf8');
 }
 
+/** The pids the fake agent wrote when it hung: its own and its child's. */
+export function hangs(board: TestBoard): { agent: number; child: number }[] {
+  if (!existsSync(board.state)) return [];
+  return readdirSync(board.state)
+    .filter((f) => f.startsWith('hang-'))
+    .map((f) => JSON.parse(readFileSync(join(board.state, f), 'utf8')));
+}
+
 /** True while the process runs: a zombie (killed, not yet reaped by its new parent) is not running. */
 export function alive(pid: number): boolean {
   try {

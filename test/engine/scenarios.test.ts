@@ -3,11 +3,11 @@
  * what the run does when an agent gets a document wrong, hangs, crashes, stops early, writes
  * files, and reports its usage.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, ok } from '../helpers.js';
-import { agentInvocations, alive, fakeBoard, git, prompt, run, runIds, runRecord } from './helpers.js';
+import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord } from './helpers.js';
 
 describe('agentboard run with a scripted agent', () => {
   it('runs the planner again with the findings of a refused spec, until it is valid', () => {
@@ -54,7 +54,7 @@ describe('agentboard run with a scripted agent', () => {
     const finished = r.events.find((e) => e.type === 'invocation.finished');
     expect(finished).toMatchObject({ timed_out: true, failure: 'timed out after 0.03 min; its processes were stopped' });
     expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', exit_code: 1 });
-    const [hang] = readHangs(board.state);
+    const [hang] = hangs(board);
     expect(alive(hang!.agent)).toBe(false);
     expect(alive(hang!.child)).toBe(false);
     const [runId] = runIds(board.dir);
@@ -111,8 +111,3 @@ describe('agentboard run with a scripted agent', () => {
   });
 });
 
-function readHangs(state: string): { agent: number; child: number }[] {
-  return readdirSync(state)
-    .filter((f) => f.startsWith('hang-'))
-    .map((f) => JSON.parse(readFileSync(join(state, f), 'utf8')));
-}
