@@ -297,6 +297,11 @@ export async function main(argv: string[], io: Io = defaultIo, loader: Loader = 
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runsShow(io, runId, globals);
         });
+      p.command('scripted-agent', { hidden: true })
+        .description('The demo\'s agent: a scripted program that works a change through its MCP server, started by agentboard run')
+        .action(() => {
+          special = async () => (await import('../engine/scripted-agent.js')).runScriptedAgent();
+        });
       p.command('mcp')
         .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI); --as binds it to one agent id')
         .addOption(new Option('--profile <profile>', 'which tools to serve').choices(['worker', 'planner', 'reviewer', 'all']).default('all'))

@@ -57,7 +57,7 @@ export function RunScreen({ store, onInterrupt }: { store: RunStore; onInterrupt
           <Text color={OUTCOME_COLOR[state.finished.outcome]} bold>
             {state.finished.outcome.replace(/_/g, ' ')}: <Text bold={false}>{state.finished.message}</Text>
           </Text>
-          {state.usage && <Text dimColor>{usageText(state.usage)}</Text>}
+          {state.usage && usageText(state.usage) && <Text dimColor>{usageText(state.usage)}</Text>}
           {state.finished.next_steps.map((s, i) => (
             <Text key={i}>  next: {s}</Text>
           ))}

@@ -85,7 +85,7 @@ export function reduce(state: RunViewState, e: RunEvent): RunViewState {
       return { ...s, agents: row(s.agents, e.agent_id, { since: null, tokens: (current?.tokens ?? 0) + tokens(e.usage), message: e.failure ?? 'turn ended' }) };
     }
     case 'phase.validated':
-      return { ...s, phases: at(s.phases, e.phase, e.document === 'review' ? 'running' : 'done', e.document === 'review' ? `round ${e.round}: ${e.verdict}` : `revision ${e.revision}`) };
+      return { ...s, phases: at(s.phases, e.phase, e.document === 'review' ? 'running' : 'done', e.document === 'review' ? `round ${e.round}: ${e.verdict}` : `revision ${e.revision}${(e.attempt ?? 1) > 1 ? `, attempt ${e.attempt}` : ''}`) };
     case 'phase.refused':
       return { ...s, phases: at(s.phases, e.phase, 'running', `attempt ${e.attempt} refused`) };
     case 'task.claimed':

@@ -5,10 +5,18 @@ export function tokens(usage: Usage): number {
   return usage.input_tokens + usage.output_tokens;
 }
 
+/** "1,234 tokens · $0.0123"; empty when the agent reported nothing (a custom agent may not). */
 export function usageText(usage: Usage): string {
-  const parts = [`${tokens(usage).toLocaleString('en-US')} tokens`];
+  const parts: string[] = [];
+  if (tokens(usage) > 0) parts.push(`${tokens(usage).toLocaleString('en-US')} tokens`);
   if (usage.cost_usd !== null) parts.push(`$${usage.cost_usd.toFixed(4)}`);
   return parts.join(' · ');
+}
+
+/** " · <usage>", or nothing. */
+export function withUsage(usage: Usage): string {
+  const text = usageText(usage);
+  return text ? ` · ${text}` : '';
 }
 
 export function duration(ms: number): string {

@@ -1,6 +1,6 @@
 /** The run as plain lines, for logs and pipes (stdout is not a terminal, and no --json). */
 import type { RunEvent, RunView } from '../events.js';
-import { duration, localId, usageText } from './format.js';
+import { duration, localId, withUsage } from './format.js';
 
 export function eventLine(e: RunEvent): string | null {
   const at = e.phase ? `[${e.phase}] ` : '';
@@ -10,9 +10,9 @@ export function eventLine(e: RunEvent): string | null {
     case 'invocation.started':
       return `${at}${e.agent_id} started${e.task_id ? ` on ${localId(e.task_id)}` : ''} (attempt ${e.attempt}, invocation ${e.invocation})`;
     case 'invocation.finished':
-      return `${at}${e.agent_id} ${e.failure ?? 'exited 0'} after ${duration(e.duration_ms)} · ${usageText(e.usage)}`;
+      return `${at}${e.agent_id} ${e.failure ?? 'exited 0'} after ${duration(e.duration_ms)}${withUsage(e.usage)}`;
     case 'phase.validated':
-      return e.document === 'review' ? `${at}✓ review round ${e.round}: ${e.verdict}` : `${at}✓ ${e.document} validated (revision ${e.revision})`;
+      return e.document === 'review' ? `${at}✓ review round ${e.round}: ${e.verdict}` : `${at}✓ ${e.document} validated (revision ${e.revision}${(e.attempt ?? 1) > 1 ? `, attempt ${e.attempt}` : ''})`;
     case 'phase.refused':
       return [`${at}✗ ${e.document} refused (attempt ${e.attempt}): ${e.reason}`, ...e.findings.slice(0, 8).map((f) => `    ${f.source === 'call' ? `${f.tool}: ${f.code}: ` : `${f.file ?? ''}${f.line ? `:${f.line}` : ''} [${f.rule}] `}${f.message}`)].join('\n');
     case 'task.claimed':
@@ -40,7 +40,7 @@ export function eventLine(e: RunEvent): string | null {
     case 'notice':
       return `${at}note: ${e.message}`;
     case 'run.finished':
-      return [`${e.outcome.replace(/_/g, ' ')}: ${e.message}`, `  ${e.invocations} invocation${e.invocations === 1 ? '' : 's'} · ${usageText(e.usage)}`, ...e.next_steps.map((s) => `  next: ${s}`)].join('\n');
+      return [`${e.outcome.replace(/_/g, ' ')}: ${e.message}`, `  ${e.invocations} invocation${e.invocations === 1 ? '' : 's'}${withUsage(e.usage)}`, ...e.next_steps.map((s) => `  next: ${s}`)].join('\n');
   }
 }
 
