@@ -15,7 +15,7 @@ import type { CallRecord } from '../store/runs.js';
 export type PlanningPhase = 'proposal' | 'spec' | 'tasks';
 
 const WORD: Record<PlanningPhase | 'review', string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
-const EARLIER: Record<PlanningPhase, PlanningPhase[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'] };
+export const EARLIER: Record<PlanningPhase, PlanningPhase[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'] };
 
 export function docWord(type: PlanningPhase | 'review'): string {
   return WORD[type];
@@ -69,13 +69,26 @@ export function documentGate(ctx: RunContext, type: PlanningPhase | 'review', do
   };
 }
 
+/**
+ * A document a person must decide on before the run goes past it: one config.yaml wants approved,
+ * or one a person rejected and the planner revised (they decide on the revision too).
+ */
+export async function pendingDecision(ctx: RunContext, types: readonly PlanningPhase[]): Promise<Stop | null | undefined> {
+  const required = ctx.ops.board.config.require_approval as readonly string[];
+  for (const type of types) {
+    const doc = await ctx.ops.document(ctx.changeId, type);
+    if (!doc || doc.status !== 'submitted' || (doc.findings as Data[]).some((f) => f.level === 'error')) continue;
+    if (required.includes(type)) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `agentd/config.yaml requires a person's approval of the ${WORD[type]} before the next phase`));
+    if (doc.feedback.length > 0) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `a person rejected an earlier revision of the ${WORD[type]}, and decides on this one`));
+  }
+  return undefined;
+}
+
 export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<Stop | null> {
   const planner = ctx.agents.planner;
+  const decision = await pendingDecision(ctx, [...EARLIER[type], type]);
+  if (decision !== undefined) return decision;
   let doc = await ctx.ops.document(ctx.changeId, type);
-  const approval = (ctx.ops.board.config.require_approval as readonly string[]).includes(type);
-  if (doc && doc.status === 'submitted' && approval && (await ruleFindings(ctx, doc.file)).length === 0) {
-    return waitForPerson(ctx, type, documentGate(ctx, type, doc, `agentd/config.yaml requires a person's approval of the ${WORD[type]} before the next phase`));
-  }
   if (type === 'proposal' && !ctx.goal && (!doc || doc.status === 'template')) {
     return stop('failed', `Change ${ctx.changeId} has no proposal yet, and the run has no goal to give the planner.`, [`agentboard run ${ctx.changeId} --goal "<what the change should achieve>"`]);
   }

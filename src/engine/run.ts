@@ -10,7 +10,7 @@ import { emit, interrupted, stop, type RunContext, type Stop } from './context.j
 import { RUN_PHASES, type RunView } from './events.js';
 import { Git } from './git.js';
 import { mergeFinished } from './merge.js';
-import { planPhase } from './planning.js';
+import { pendingDecision, planPhase } from './planning.js';
 import { newRunId, RunRecorder } from './record.js';
 import { cleanUpDeadRuns, lastGoal, refuseIfRunning, runsOf } from './resume.js';
 import { reviewPhase, reviewRound } from './review.js';
@@ -43,6 +43,11 @@ async function step(ctx: RunContext): Promise<Stop | null> {
   // --until review is the default end: the APPROVED review, which a person decides on.
   const until = ctx.options.until === 'review' ? undefined : ctx.options.until;
   if (until && ORDER.indexOf(phase) > ORDER.indexOf(until)) return stop('finished', `Change ${ctx.changeId} is past ${until} (it is at ${phase}), where this run was asked to stop.`, [`agentboard run ${ctx.changeId}   # go on`]);
+  if (phase !== 'proposal' && phase !== 'spec' && phase !== 'tasks') {
+    // Past planning, a revised document a person rejected before still waits for their decision.
+    const decision = await pendingDecision(ctx, ['proposal', 'spec', 'tasks']);
+    if (decision !== undefined) return decision;
+  }
   switch (phase) {
     case 'proposal':
     case 'spec':

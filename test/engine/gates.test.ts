@@ -35,6 +35,19 @@ describe('approval gates', () => {
     expect(ok(board.dir, ['show', 'add-search', 'proposal'])).toMatchObject({ status: 'submitted', revision: 2 });
   });
 
+  it('wait for a person\'s decision on a document they rejected once, even where config.yaml asks for none', () => {
+    const board = fakeBoard();
+    expect(run(board.dir, ['add-search', ...GOAL, '--until', 'spec']).events.at(-1)).toMatchObject({ outcome: 'finished' });
+    ok(board.dir, ['reject', 'add-search', 'spec', '--feedback', 'Name the search engine.']);
+    const again = run(board.dir, ['add-search']);
+    const second = runIds(board.dir)[1]!;
+    expect(prompt(board.dir, second, 1)).toContain('Name the search engine.');
+    expect(again.events.filter((e) => e.type === 'invocation.started').map((e) => e.phase)).toEqual(['spec']);
+    expect(again.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ phase: 'spec', reason: 'a person rejected an earlier revision of the spec, and decides on this one' });
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person' });
+    expect(ok(board.dir, ['show', 'add-search', 'spec'])).toMatchObject({ status: 'submitted', revision: 2 });
+  });
+
   it('with --wait, go on when a person approves from another process', async () => {
     const board = fakeBoard({ config: 'require_approval: [proposal]' });
     const live = startRun(board.dir, ['add-search', ...GOAL, '--wait', '--until', 'spec']);
