@@ -1,6 +1,6 @@
 /** Where a person must decide: the run stops without a terminal, --wait goes on when they do, and a rejection's feedback reaches the planner. */
 import { describe, expect, it } from 'vitest';
-import { cli, ok } from '../helpers.js';
+import { changeWithTasks, cli, ok } from '../helpers.js';
 import { agentInvocations, fakeBoard, prompt, run, runIds, startRun, until } from './helpers.js';
 
 const GOAL = ['--goal', 'Let people search the board'];
@@ -46,6 +46,19 @@ describe('approval gates', () => {
     expect(again.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ phase: 'spec', reason: 'a person rejected an earlier revision of the spec, and decides on this one' });
     expect(again.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person' });
     expect(ok(board.dir, ['show', 'add-search', 'spec'])).toMatchObject({ status: 'submitted', revision: 2 });
+  });
+
+  it('wait for a person to decide on a task a worker submitted for review', () => {
+    const board = fakeBoard({ scenario: { implementation: { T1: ['review_request'] } } });
+    changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.events.find((e) => e.type === 'task.done')).toMatchObject({ task_id: 'add-search/T1', status: 'in_review' });
+    expect(r.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ subject: 'task add-search/T1', reason: 'fake-w1 submitted it for review', commands: ['agentboard approve add-search/T1', 'agentboard reject add-search/T1 --feedback "<what must change>"'] });
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person' });
+    ok(board.dir, ['approve', 'add-search/T1']);
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'finished', message: 'Change add-search is past implementation (it is at review), where this run was asked to stop.' });
+    expect(again.events.filter((e) => e.type === 'invocation.started')).toEqual([]);
   });
 
   it('with --wait, go on when a person approves from another process', async () => {

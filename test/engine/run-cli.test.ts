@@ -1,5 +1,5 @@
 /** The run command as people and scripts meet it: refusals, the --json stream, runs, status, the custom-agent contract. */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok } from '../helpers.js';
@@ -61,6 +61,22 @@ describe('agentboard run', () => {
     expect(mcp.mcpServers.agentboard.args.slice(1)).toEqual(['mcp', '--root', board.dir, '--as', 'fake-w1', '--profile', 'worker', '--run', runId, '--invocation', '1']);
     // Shared working tree: the file is in the repository itself.
     expect(existsSync(join(board.dir, 'work/T1.txt'))).toBe(true);
+  });
+
+  it('stops starting agents once the known cost reaches --max-cost', () => {
+    const board = fakeBoard({ scenario: { spec: ['invalid'], usage: true } });
+    const r = run(board.dir, ['add-search', '--goal', 'Search', '--max-cost', '0.02', '--max-attempts', '5']);
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'invocation.started')).toHaveLength(2);
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'budget_exceeded', exit_code: 1, message: 'The run spent $0.0250, which reaches --max-cost $0.02; no new agent was started.', usage: { cost_usd: 0.025 } });
+  });
+
+  it('uses the project\'s own prompt from agentd/prompts/', () => {
+    const board = fakeBoard();
+    mkdirSync(join(board.dir, 'agentd/prompts'));
+    writeFileSync(join(board.dir, 'agentd/prompts/proposal.md'), 'Our house style. Change {{change_id}} as {{agent_id}}: {{goal}}\n');
+    run(board.dir, ['add-search', '--goal', 'Search', '--until', 'proposal']);
+    expect(agentInvocations(board)[0].prompt).toBe('Our house style. Change add-search as fake-planner: Search\n');
   });
 
   it('lists runs and shows one, as text and as JSON', () => {
