@@ -19,41 +19,37 @@ const raw = {
   },
 };
 
-await rm('dist', { recursive: true, force: true });
-const result = await build({
-  entryPoints: { cli: 'src/cli/main.ts' },
+const common = {
   outdir: 'dist',
-  outExtension: { '.js': '.cjs' },
   bundle: true,
-  format: 'cjs',
   platform: 'node',
   target: 'node20',
-  mainFields: ['module', 'main'],
-  plugins: [raw],
-  // The MCP SDK is loaded from node_modules, and only by the commands that speak MCP (mcp, demo).
-  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
   minify: process.env.AGENTBOARD_BUILD_DEBUG !== '1',
   keepNames: true,
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
+};
+
+await rm('dist', { recursive: true, force: true });
+const result = await build({
+  ...common,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  outExtension: { '.js': '.cjs' },
+  format: 'cjs',
+  mainFields: ['module', 'main'],
+  plugins: [raw],
+  // The MCP SDK is loaded from node_modules, and only by the commands that speak MCP (mcp, demo, run's agents).
+  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
 });
 const tui = await build({
+  ...common,
   entryPoints: { tui: 'src/tui/index.tsx' },
-  outdir: 'dist',
   outExtension: { '.js': '.mjs' },
-  bundle: true,
   format: 'esm',
-  platform: 'node',
-  target: 'node20',
   jsx: 'automatic',
   // Loaded from node_modules, as the MCP SDK is by the CLI bundle.
   external: ['ink', 'react', 'react/*'],
-  minify: process.env.AGENTBOARD_BUILD_DEBUG !== '1',
-  keepNames: true,
-  legalComments: 'none',
-  metafile: true,
-  logLevel: 'warning',
 });
 for (const [file, info] of Object.entries({ ...result.metafile.outputs, ...tui.metafile.outputs })) console.log(`${file}  ${(info.bytes / 1024).toFixed(0)} KiB`);
 

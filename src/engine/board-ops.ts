@@ -56,16 +56,6 @@ export class BoardOps {
     return this.run('change.validate', { change_id: changeId });
   }
 
-  async tasks(changeId: string): Promise<Data[]> {
-    const out: Data[] = [];
-    for (let offset = 0; ; ) {
-      const page = await this.run('task.list', { change_id: changeId, limit: 100, offset });
-      out.push(...page.tasks);
-      if (page.next_offset === null) return out;
-      offset = page.next_offset;
-    }
-  }
-
   /** Every task of the change in full (branch, review round, notes…), in the order of tasks.md. */
   async fullTasks(changeId: string): Promise<Data[]> {
     return (await this.document(changeId, 'tasks'))?.content?.tasks ?? [];

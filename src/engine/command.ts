@@ -9,16 +9,13 @@ import { fail } from '../errors.js';
 import { Board } from '../store/board.js';
 import { listRuns, readInvocations, readRun, type RunRecord } from '../store/runs.js';
 import { currentPerson } from '../cli/person.js';
+import type { Io } from '../cli/main.js';
+import { table } from '../render/text.js';
 import { RUN_PHASES, type RunPhase, type RunView } from './events.js';
 import { runChange } from './run.js';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_TIMEOUT_MINUTES, type RunOptions } from './settings.js';
 import { duration, tokens } from './views/format.js';
-import { jsonView, plainView } from './views/plain.js';
-
-export interface Io {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
+import { jsonView, plainView } from './views/lines.js';
 
 /** How the ES module parts (the live view: ink is ESM-only) are loaded; given by bin/agentboard.js. */
 export type ImportModule = (specifier: string) => Promise<unknown>;
@@ -119,12 +116,6 @@ export async function runCommand(io: Io, importModule: ImportModule | undefined,
 }
 
 // ---- runs -----------------------------------------------------------------------------------------
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
-  return [line(headers), ...rows.map(line)].join('\n') + '\n';
-}
 
 const cost = (c: number | null) => (c === null ? '-' : `$${c.toFixed(4)}`);
 

@@ -11,15 +11,11 @@ import { waitForPerson, type Gate } from './gates.js';
 import { invoke } from './invoke.js';
 import { documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { CallRecord } from '../store/runs.js';
+import { docWord } from '../ops/doc-write.js';
 
 export type PlanningPhase = 'proposal' | 'spec' | 'tasks';
 
-const WORD: Record<PlanningPhase | 'review', string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
 export const EARLIER: Record<PlanningPhase, PlanningPhase[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'] };
-
-export function docWord(type: PlanningPhase | 'review'): string {
-  return WORD[type];
-}
 
 /** The board's refusals of an agent's calls during one invocation. */
 export function refusals(calls: CallRecord[]): Finding[] {
@@ -37,7 +33,7 @@ export async function ruleFindings(ctx: RunContext, file: string | undefined): P
 
 /** Whether a planning attempt produced its document: submitted (or approved), newer than before, valid. */
 async function check(ctx: RunContext, type: PlanningPhase, doc: Data | null, revisionBefore: number): Promise<{ ok: boolean; reason: string; findings: Finding[] }> {
-  const word = WORD[type];
+  const word = docWord(type);
   if (!doc || doc.status === 'template' || doc.status === 'superseded') return { ok: false, reason: `The ${word} was not submitted.`, findings: [] };
   if (doc.status === 'rejected' || doc.revision <= revisionBefore) return { ok: false, reason: `The ${word} was not resubmitted: it is still ${doc.status} at revision ${doc.revision}.`, findings: [] };
   const findings = await ruleFindings(ctx, doc.file);
@@ -55,7 +51,7 @@ function summaryLines(doc: Data): string[] {
 }
 
 export function documentGate(ctx: RunContext, type: PlanningPhase | 'review', doc: Data, reason: string): Gate {
-  const word = WORD[type];
+  const word = docWord(type);
   return {
     subject: `the ${word} of ${ctx.changeId}`,
     reason,
@@ -78,8 +74,8 @@ export async function pendingDecision(ctx: RunContext, types: readonly PlanningP
   for (const type of types) {
     const doc = await ctx.ops.document(ctx.changeId, type);
     if (!doc || doc.status !== 'submitted' || (doc.findings as Data[]).some((f) => f.level === 'error')) continue;
-    if (required.includes(type)) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `agentd/config.yaml requires a person's approval of the ${WORD[type]} before the next phase`));
-    if (doc.feedback.length > 0) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `a person rejected an earlier revision of the ${WORD[type]}, and decides on this one`));
+    if (required.includes(type)) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `agentd/config.yaml requires a person's approval of the ${docWord(type)} before the next phase`));
+    if (doc.feedback.length > 0) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `a person rejected an earlier revision of the ${docWord(type)}, and decides on this one`));
   }
   return undefined;
 }
@@ -122,7 +118,7 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
     if (inv.fatal) return stop('failed', lastReason, [`Install it, or fix agents: ${planner.name} in agentd/config.yaml, then: agentboard run ${ctx.changeId}`]);
     previous = findingsText(lastReason, findings, inv.output);
   }
-  return stop('failed', `The planner ${planner.id} did not write a valid ${WORD[type]} in ${ctx.options.maxAttempts} attempt${ctx.options.maxAttempts === 1 ? '' : 's'}. Last: ${lastReason}`, [
+  return stop('failed', `The planner ${planner.id} did not write a valid ${docWord(type)} in ${ctx.options.maxAttempts} attempt${ctx.options.maxAttempts === 1 ? '' : 's'}. Last: ${lastReason}`, [
     `agentboard runs show ${ctx.runId}   # every attempt, with its transcript`,
     `agentboard run ${ctx.changeId}   # try again`,
   ]);

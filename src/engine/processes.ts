@@ -14,15 +14,6 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals): void
   }
 }
 
-export function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /**
  * The processes still running for `runId`: every process whose environment names the run (agents
  * and what they started inherit AGENTBOARD_RUN_ID). Read from /proc, so a reused pid is never

@@ -14,7 +14,8 @@ import { refusals } from './planning.js';
 import { feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
 
-type TaskEnd = { kind: 'done' } | { kind: 'given_up'; reason: string } | { kind: 'stopped' };
+/** done (or in review); left: someone else took the task meanwhile; given up after the last attempt; stopped by Ctrl-C or the budget. */
+type TaskEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'given_up'; reason: string } | { kind: 'stopped' };
 
 /** The branches a task's worktree starts from: its dependencies' work; for a fix task, all the work reviewed. */
 async function baseBranches(ctx: RunContext, task: Data): Promise<string[]> {
@@ -87,7 +88,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     if (!now || now.assignee !== worker.id) {
       ctx.recorder.unclaim(ref);
       emit(ctx, { type: 'notice', ...base, message: `${ref} is no longer held by ${worker.id}${now?.assignee ? ` (it is ${now.assignee}'s)` : ''}; it left this worker.` });
-      return { kind: 'done' };
+      return { kind: 'left' };
     }
     lastReason = inv.failure ? `The agent ${inv.failure}; the task is ${now.status}.` : `The agent ended its turn without finishing the task; it is ${now.status}.`;
     emit(ctx, { type: 'task.attempt_failed', ...base, attempt, task_id: ref, reason: lastReason });

@@ -9,6 +9,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, typ
 import * as z from 'zod';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import { agentIdProblem } from '../domain/ids.js';
+import { nowIso } from '../clock.js';
 import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
@@ -124,7 +125,7 @@ function bindArgs(op: Operation, binding: Binding, args: unknown): unknown {
 function recordCall(binding: Binding | undefined, op: Operation, args: unknown, error: ErrorPayload | null): void {
   if (!binding?.record) return;
   const a = (args !== null && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-  const entry: CallRecord = { at: new Date().toISOString(), tool: op.tool!.name, ok: error === null };
+  const entry: CallRecord = { at: nowIso(), tool: op.tool!.name, ok: error === null };
   if (typeof a.task_id === 'string') entry.task_id = a.task_id;
   if (error) Object.assign(entry, { code: error.code, message: resolveOpRefs(error.message, toolSpelling), next_step: resolveOpRefs(error.next_step, toolSpelling) });
   else if (typeof a.message === 'string') entry.message = a.message.slice(0, 300);

@@ -101,13 +101,10 @@ export const boardStatus = defineOp({
     const inReview = [];
     const problems = [];
     const staleMs = config.stale_claim_minutes * 60_000;
-    const runs = listRuns(board.runtimeDir);
-    const openRuns = runs.flatMap((r) => {
-      const state = runState(r);
-      return state === 'ended' ? [] : [{ run_id: r.run_id, change_id: r.change_id, state, pid: r.pid, started_at: r.started_at, phase: r.phase, invocations: r.invocations }];
-    });
+    const runs = listRuns(board.runtimeDir).map((run) => ({ run, state: runState(run) }));
+    const openRuns = runs.flatMap(({ run: r, state }) => (state === 'ended' ? [] : [{ run_id: r.run_id, change_id: r.change_id, state, pid: r.pid, started_at: r.started_at, phase: r.phase, invocations: r.invocations }]));
     // A claim of a run that died is stale at once: nobody will finish it until the next run releases it.
-    const deadClaims = new Map(runs.filter((r) => runState(r) === 'died').flatMap((r) => r.claims.map((c) => [c, r.run_id] as const)));
+    const deadClaims = new Map(runs.filter((r) => r.state === 'died').flatMap(({ run }) => run.claims.map((c) => [c, run.run_id] as const)));
     for (const changeId of board.changeIds()) {
       const change = loadChange(board, changeId);
       const tasks = tasksOf(change.tasks);
@@ -167,7 +164,7 @@ export const boardStatus = defineOp({
       tasks_in_review: inReview,
       problems,
       runs: openRuns,
-      costs: runCosts(runs),
+      costs: runCosts(runs.map((r) => r.run)),
     };
   },
 });

@@ -5,7 +5,7 @@
  */
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function table(headers: string[], rows: string[][]): string {
+export function table(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return '';
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();

@@ -5,7 +5,7 @@
  */
 import type { PersonQuestion, RunEvent } from '../engine/events.js';
 import { RUN_PHASES } from '../engine/events.js';
-import { eventLine } from '../engine/views/plain.js';
+import { eventLine } from '../engine/views/lines.js';
 import { tokens } from '../engine/views/format.js';
 import type { Usage } from '../store/runs.js';
 

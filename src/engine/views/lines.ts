@@ -1,4 +1,4 @@
-/** The run as plain lines, for logs and pipes (stdout is not a terminal, and no --json). */
+/** The run as lines: plain text for logs and pipes (stdout is not a terminal), or JSON with --json. */
 import type { RunEvent, RunView } from '../events.js';
 import { duration, localId, withUsage } from './format.js';
 
