@@ -103,15 +103,16 @@ export async function runCommand(io: Io, importModule: ImportModule | undefined,
     controller.abort();
   };
   const interactive = !globals.json && process.stdout.isTTY === true && process.stdin.isTTY === true && importModule !== undefined;
-  const view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, bin, onSignal) : plainView(io.out);
+  let view: RunView | null = null;
+  const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, bin, onSignal) : plainView(io.out));
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    return await runChange({ options, root: globals.root, person, bin, view, signal: controller.signal });
+    return await runChange({ options, root: globals.root, person, bin, view: makeView, signal: controller.signal });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
-    await view.close();
+    await (view as RunView | null)?.close();
   }
 }
 

@@ -25,7 +25,8 @@ export interface RunParams {
   person: string;
   /** bin/agentboard.js, which the agents' MCP servers run. */
   bin: string;
-  view: RunView;
+  /** Made once the run is sure to start, so that a refusal shows no live view first. */
+  view: () => Promise<RunView>;
   signal: AbortSignal;
 }
 
@@ -132,7 +133,7 @@ export async function runChange(params: RunParams): Promise<number> {
     options,
     ops,
     recorder,
-    view: params.view,
+    view: await params.view(),
     signal: params.signal,
     bin: params.bin,
     git,
