@@ -1,6 +1,7 @@
+// npm run test:stress: the long trials, kept out of npm test so that it stays quick: hundreds of
+// kills, dozens of racing processes, long hand-edit races, end-to-end runs of `agentboard run`.
 import { defineConfig } from 'vitest/config';
 
-// The long trials (`npm run test:stress`): hundreds of kills, dozens of racing processes, long hand-edit races.
 export default defineConfig({
   test: {
     include: ['test/stress/**/*.test.ts'],

@@ -15,5 +15,6 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
     process.stderr.write('error: agentboard is not built yet.\n  next: run `npm run build` in the agentboard folder.\n');
     process.exit(1);
   }
-  process.exitCode = await cli.main(args);
+  // The CLI runs inside vm.Script, which cannot import() an ES module: it borrows this module's import().
+  process.exitCode = await cli.main(args, undefined, { importModule: (specifier) => import(specifier) });
 }

@@ -45,6 +45,12 @@ export type ErrorCode =
   | 'UNSAFE_PATH'
   | 'IO_ERROR'
   | 'BOARD_CHANGED'
+  | 'SELF_REVIEW'
+  | 'AGENT_MISMATCH'
+  | 'REVIEWER_NOT_FOUND'
+  | 'RUN_NOT_CONFIGURED'
+  | 'RUN_REFUSED'
+  | 'RUN_NOT_FOUND'
   | 'INTERNAL';
 
 export interface ErrorPayload {

@@ -16,6 +16,7 @@ import { fieldsOf, type Field } from './fields.js';
 import { renderResult } from '../render/text.js';
 import { cliSpelling } from './spelling.js';
 import { VERSION } from '../version.js';
+import { defaultHuman } from './person.js';
 
 interface GlobalOptions {
   root?: string;
@@ -83,20 +84,6 @@ function readInputFileOnce(path: string, io: Io): unknown {
   } catch {
     return fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} is not valid JSON.`, 'Give --input a JSON object, like {"change_id": "add-review-tool"}.');
   }
-}
-
-function defaultHuman(io: Io): string {
-  let name = '';
-  try {
-    // Loaded here: only writes without --as need it, and child_process costs every command time to load.
-    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
-    name = execFileSync('git', ['config', 'user.name'], { cwd: io.cwd, env: io.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
-  } catch {
-    // no git, or no user.name
-  }
-  name ||= io.env.USER ?? io.env.USERNAME ?? '';
-  if (!name) fail('ACTOR_REQUIRED', 'No actor: git has no user.name and $USER is not set.', 'Pass --as human:<your name> (or --as <agent-id> for an agent).');
-  return `human:${name}`;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -261,7 +248,12 @@ function exitCodeFor(code: string): number {
   return code === 'USAGE' || code === 'INPUT_TOO_LARGE' ? 2 : 1;
 }
 
-export async function main(argv: string[], given: Partial<Io> = {}): Promise<number> {
+/** What the ES module loader (bin/agentboard.js) hands the CLI: its import(), which vm.Script code lacks. */
+export interface Loader {
+  importModule?: (specifier: string) => Promise<unknown>;
+}
+
+export async function main(argv: string[], given: Partial<Io> = {}, loader: Loader = {}): Promise<number> {
   const io: Io = { ...processIo(), ...given };
   inputFiles.clear();
   const wantsJson = argv.includes('--json');
@@ -278,12 +270,56 @@ export async function main(argv: string[], given: Partial<Io> = {}): Promise<num
         .action((opts: { keep?: boolean }) => {
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
         });
+      p.command('run')
+        .description('Drive a change through proposal → spec → tasks → work → review with the agents agentd/config.yaml names (a person\'s command)')
+        .argument('<change_id>', 'the change to run (it is created from --goal when it does not exist)')
+        .option('--goal <text>', 'what the change should achieve (needed until the proposal is written)')
+        .option('--goal-file <file>', 'the goal, read from a file (- reads standard input)')
+        .addOption(new Option('--until <phase>', 'stop after this phase (default: when the final review waits for a person)').choices(['proposal', 'spec', 'tasks', 'implementation', 'review']))
+        .option('--planner <agent>', 'the agent that plans (default: run: planner: in config.yaml)')
+        .option('--reviewer <agent>', 'the agent that reviews (default: run: reviewer:)')
+        .option('--worker <agent>', 'an agent that works tasks (repeatable; default: run: workers:)', collect)
+        .option('--workers <n>', 'how many workers at once, taken round-robin from the workers (default: one per worker)')
+        .option('--max-attempts <n>', 'attempts per document, review round and task (default: 3)')
+        .option('--timeout <minutes>', 'per agent invocation, decimals allowed; the agent\'s whole process tree is stopped (default: 30)')
+        .option('--max-cost <usd>', 'start no new invocation once the known cost reaches this (only Claude Code reports cost)')
+        .option('--wait', 'when a person must decide, watch the board until they do instead of stopping')
+        .option('--merge', 'merge finished task branches into the current branch, in dependency order')
+        .option('--no-worktrees', 'workers share the working tree (no worktree and branch per task)')
+        .action((changeId: string, opts: Record<string, unknown>, cmd: Command) => {
+          const globals = cmd.optsWithGlobals() as GlobalOptions;
+          special = async () => (await import('../engine/command.js')).runCommand(io, loader.importModule, changeId, opts, globals);
+        });
+      const runs = p.command('runs').description('The runs of agentboard run: every agent invocation, its usage and transcript');
+      runs
+        .command('list', { isDefault: true })
+        .description('Runs, newest first: change, phase reached, agents, invocations, tokens, cost, outcome')
+        .action((_opts: unknown, cmd: Command) => {
+          const globals = cmd.optsWithGlobals() as GlobalOptions;
+          special = async () => (await import('../engine/command.js')).runsList(io, globals);
+        });
+      runs
+        .command('show')
+        .description('Every agent invocation of a run: role, phase or task, attempt, exit, duration, usage, transcript')
+        .argument('<run_id>')
+        .action((runId: string, _opts: unknown, cmd: Command) => {
+          const globals = cmd.optsWithGlobals() as GlobalOptions;
+          special = async () => (await import('../engine/command.js')).runsShow(io, runId, globals);
+        });
+      p.command('scripted-agent', { hidden: true })
+        .description('The demo\'s agent: a scripted program that works a change through its MCP server, started by agentboard run')
+        .action(() => {
+          special = async () => (await import('../engine/scripted-agent.js')).runScriptedAgent();
+        });
       p.command('mcp')
-        .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI)')
+        .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI); --as binds it to one agent id')
         .addOption(new Option('--profile <profile>', 'which tools to serve').choices(['worker', 'planner', 'reviewer', 'all']).default('all'))
-        .action((opts: { profile: 'worker' | 'planner' | 'reviewer' | 'all' }, cmd: Command) => {
-          const root = (cmd.optsWithGlobals() as GlobalOptions).root;
-          special = async () => (await import('../mcp/server.js')).serveStdio(root === undefined ? undefined : resolve(io.cwd, root), opts.profile);
+        .addOption(new Option('--run <run_id>', 'record every call in this run\'s records (agentboard run starts its servers so)').hideHelp())
+        .addOption(new Option('--invocation <n>', 'the invocation of that run').argParser((v) => Number.parseInt(v, 10)).hideHelp())
+        .action((opts: { profile: 'worker' | 'planner' | 'reviewer' | 'all'; run?: string; invocation?: number }, cmd: Command) => {
+          const globals = cmd.optsWithGlobals() as GlobalOptions;
+          const root = globals.root === undefined ? undefined : resolve(io.cwd, globals.root);
+          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation });
         });
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
@@ -309,7 +345,13 @@ export async function main(argv: string[], given: Partial<Io> = {}): Promise<num
     }
     return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
-  if (special) return (special as () => Promise<number>)();
+  if (special) {
+    try {
+      return await (special as () => Promise<number>)();
+    } catch (err) {
+      return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+    }
+  }
   const chosen = run as Run | null;
   if (!chosen) return 0;
   try {

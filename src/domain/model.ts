@@ -141,6 +141,10 @@ export interface Task {
   submission?: string;
   pr_url?: string;
   completed_at?: string;
+  /** The git branch `agentboard run` made for the task (agentboard/<change_id>/<task_id>). */
+  branch?: string;
+  /** The review round whose issue this task fixes, for fix tasks made from a review. */
+  review_round?: number;
   blockers: Blocker[];
   feedback: Note[];
   notes: Note[];
@@ -154,8 +158,8 @@ export type Phase = (typeof PHASES)[number];
  * working on the task records (one value each); the logs only ever grow. A hand edit is merged
  * field kind by field kind (store/merge.ts), and a plan rewrite keeps the state and logs.
  */
-export const TASK_PLAN_FIELDS = ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements'] as const;
-export const TASK_STATE_FIELDS = ['status', 'assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const;
+export const TASK_PLAN_FIELDS = ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements', 'review_round'] as const;
+export const TASK_STATE_FIELDS = ['status', 'assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at', 'branch'] as const;
 export const TASK_LOG_FIELDS = ['blockers', 'feedback', 'notes'] as const;
 /** State fields that belong to a claim: cleared when a task goes back to the pool. */
 export const TASK_CLAIM_FIELDS = TASK_STATE_FIELDS.filter((f) => f !== 'status');

@@ -7,7 +7,10 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { AgentboardError, toPayload, type ErrorPayload } from '../errors.js';
+import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
+import { agentIdProblem } from '../domain/ids.js';
+import { nowIso } from '../clock.js';
+import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
 import { createContext, type Context, type Operation } from '../ops/registry.js';
@@ -48,13 +51,25 @@ function takesResponseFormat(op: Operation): boolean {
   return op.access === 'read' || op.name === 'task.next';
 }
 
+/**
+ * A server started with `--as <agent_id>` (as `agentboard run` starts one per agent) acts for that
+ * agent only: agent_id may be left out and means the bound agent, and a call that acts under
+ * another agent id is refused. Reads may still look up other agents.
+ */
+export interface Binding {
+  agentId: string;
+  /** Where each call's outcome is appended, for the run that started this server. */
+  record?: (entry: CallRecord) => void;
+}
+
 /** The tool's input: the operation's, with agent ids only (no "human:") and, for reads, response_format. */
-export function toolInput(op: Operation): z.ZodObject {
+export function toolInput(op: Operation, binding?: Binding): z.ZodObject {
   const extra: Record<string, z.ZodType> = {};
   const agentId = op.input.shape.agent_id as z.ZodType | undefined;
   if (agentId) {
     const required = !(agentId as unknown as { _zod: { optin?: string } })._zod.optin;
-    extra.agent_id = required ? AgentId : AgentId.optional();
+    if (binding) extra.agent_id = AgentId.optional().describe(`Your agent id; this server acts for "${binding.agentId}", the default when left out.`);
+    else extra.agent_id = required ? AgentId : AgentId.optional();
   }
   if (takesResponseFormat(op)) extra.response_format = ResponseFormat;
   return op.input.safeExtend(extra) as unknown as z.ZodObject;
@@ -96,18 +111,47 @@ function capPage(data: Record<string, unknown>): Record<string, unknown> {
   return out;
 }
 
-async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown): Promise<CallToolResult> {
+/** The arguments of a call to a bound server, with the bound agent id filled in, or the refusal of another one. */
+function bindArgs(op: Operation, binding: Binding, args: unknown): unknown {
+  if (!('agent_id' in op.input.shape) || args === null || typeof args !== 'object' || Array.isArray(args)) return args;
+  const given = (args as Record<string, unknown>).agent_id;
+  if (given === undefined) return { ...args, agent_id: binding.agentId };
+  if (given !== binding.agentId && op.access !== 'read') {
+    fail('AGENT_MISMATCH', `This MCP server acts for agent "${binding.agentId}"; a call as "${String(given).slice(0, 64)}" is refused.`, `Call again with agent_id "${binding.agentId}", or leave agent_id out.`);
+  }
+  return args;
+}
+
+function recordCall(binding: Binding | undefined, op: Operation, args: unknown, error: ErrorPayload | null): void {
+  if (!binding?.record) return;
+  const a = (args !== null && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+  const entry: CallRecord = { at: nowIso(), tool: op.tool!.name, ok: error === null };
+  if (typeof a.task_id === 'string') entry.task_id = a.task_id;
+  if (error) Object.assign(entry, { code: error.code, message: resolveOpRefs(error.message, toolSpelling), next_step: resolveOpRefs(error.next_step, toolSpelling) });
+  else if (typeof a.message === 'string') entry.message = a.message.slice(0, 300);
+  if (typeof a.percent === 'number') entry.percent = a.percent;
   try {
+    binding.record(entry);
+  } catch (err) {
+    process.stderr.write(`agentboard mcp: could not record a call for the run: ${(err as Error).message}\n`);
+  }
+}
+
+async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown, binding?: Binding): Promise<CallToolResult> {
+  try {
+    if (binding) args = bindArgs(op, binding, args);
     const parsed = parseInput(input, args) as Record<string, unknown>;
     const { response_format: format, ...rest } = parsed;
     let data = resolveOpRefsDeep(await runParsed(op, ctx, rest), toolSpelling);
     if (hasPages(op)) data = capPage(data);
     let body = format === 'markdown' ? resolveOpRefs(renderResult(op.name, data), toolSpelling) : JSON.stringify(data);
     if (body.length > CHARACTER_LIMIT) body = `${body.slice(0, CHARACTER_LIMIT)}\n… cut at ${CHARACTER_LIMIT} characters; the whole result is in structuredContent.`;
+    recordCall(binding, op, args, null);
     const notices = ctx.takeNotices().map((n) => text(`Note: ${resolveOpRefs(n.message, toolSpelling)}`));
     return { content: [text(body), ...notices], structuredContent: data };
   } catch (err) {
     if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+    recordCall(binding, op, args, toPayload(err));
     return toolError(toPayload(err));
   }
 }
@@ -134,17 +178,17 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inp
 /** Calls under way, so that the server answers every one of them before it exits. */
 const inFlight = new Set<Promise<unknown>>();
 
-export function createServer(ctx: Context, profile: Profile = 'all'): McpServer {
+export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): McpServer {
   const server = new McpServer({ name: 'agentboard', version: VERSION }, { instructions: INSTRUCTIONS });
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
   const listing: Tool[] = [];
   const toolCtx: Context = profile === 'worker' ? { ...ctx, offersDocuments: false } : ctx;
   for (const op of toolOperations(profile)) {
     const tool = op.tool!;
-    const input = toolInput(op);
+    const input = toolInput(op, binding);
     const output = toolOutput(op);
     const call = (args: unknown) => {
-      const running = callTool(toolCtx, op, input, args);
+      const running = callTool(toolCtx, op, input, args, binding);
       inFlight.add(running);
       void running.finally(() => inFlight.delete(running));
       return running;
@@ -173,9 +217,27 @@ export function createServer(ctx: Context, profile: Profile = 'all'): McpServer 
   return server;
 }
 
+export interface ServeOptions {
+  /** --as: the agent this server acts for. */
+  as?: string;
+  /** --run and --invocation: the run (and its invocation) whose records get every call's outcome. */
+  run?: string;
+  invocation?: number;
+}
+
+function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
+  if (options.as === undefined) return undefined;
+  const problem = agentIdProblem(options.as);
+  if (problem) fail('USAGE', `--as ${options.as.slice(0, 64)}: ${problem}.`, 'Give `agentboard mcp --as` an agent id, like codex-w1.');
+  if (options.run === undefined) return { agentId: options.as };
+  const calls = invocationPaths(runDir(ctx.board().runtimeDir, options.run), options.invocation ?? 0).calls;
+  return { agentId: options.as, record: (entry) => appendJsonLine(calls, entry) };
+}
+
 /** Serves MCP on stdin/stdout until stdin closes or the process is told to stop. */
-export async function serveStdio(root: string | undefined, profile: Profile): Promise<number> {
-  const server = createServer(createContext(root), profile);
+export async function serveStdio(root: string | undefined, profile: Profile, options: ServeOptions = {}): Promise<number> {
+  const ctx = createContext(root);
+  const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new StdioServerTransport();
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finish = resolve));
@@ -192,6 +254,6 @@ export async function serveStdio(root: string | undefined, profile: Profile): Pr
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));
   await server.connect(transport);
-  process.stderr.write(`agentboard mcp ${VERSION}: serving ${toolOperations(profile).length} tools (profile ${profile})\n`);
+  process.stderr.write(`agentboard mcp ${VERSION}: serving ${toolOperations(profile).length} tools (profile ${profile}${options.as ? `, as ${options.as}` : ''})\n`);
   return done;
 }

@@ -204,4 +204,25 @@ export const addReviewer = defineOp({
   },
 });
 
-export const AGENT_OPS = [registerAgent, listAgents, showAgent, addReviewer];
+export const removeReviewer = defineOp({
+  name: 'reviewer.remove',
+  summary: 'Revoke a reviewer\'s review key (people only)',
+  access: 'human',
+  input: z.strictObject({ agent_id: Actor, name: z.string().min(1).max(64).describe('The reviewer whose key stops working.') }),
+  output: z.object({ name: z.string(), removed: z.boolean() }),
+  cli: { command: 'reviewer rm', args: ['name'] },
+  run(ctx, input) {
+    requireHuman(input.agent_id, 'Revoking a review key');
+    return ctx.board().mutate((tx) => {
+      if (!tx.runtime.reviewers[input.name]) {
+        fail('REVIEWER_NOT_FOUND', `There is no reviewer ${input.name} on this board.`, 'Nothing to revoke; make a key with {op:reviewer.add}.');
+      }
+      delete tx.runtime.reviewers[input.name];
+      tx.saveRuntime();
+      tx.log(input.agent_id, 'reviewer.remove', input.name, `revoked the key of reviewer ${input.name}`);
+      return { name: input.name, removed: true };
+    });
+  },
+});
+
+export const AGENT_OPS = [registerAgent, listAgents, showAgent, addReviewer, removeReviewer];

@@ -16,8 +16,8 @@ import type { TaskSummary } from '../store/task-scan.js';
 import type { Transaction } from '../store/transaction.js';
 import { docWord, SUBMIT_OP } from './doc-write.js';
 import { defineOp } from './registry.js';
-import { Actor, NoteOut, TaskOut } from './schemas.js';
-import { listProblem, taskOut, tasksOf, type FoundTask } from './view.js';
+import { Actor, ChangeId, NoteOut, TaskOut } from './schemas.js';
+import { listProblem, requireChange, taskOut, tasksOf, type FoundTask } from './view.js';
 
 /** A task list only if it parses whole: agentboard hands out no task of a list it could not write. */
 function readable(doc: DocFile<'tasks'> | null): DocFile<'tasks'> | null {
@@ -66,12 +66,14 @@ interface BoardScan {
 }
 
 /**
- * What `next` needs of the whole board, read quickly: every document's frontmatter and a summary of
- * every task (store/task-scan.ts); only the change a task is handed out from is read in full.
+ * What `next` needs of the board, read quickly: every document's frontmatter and a summary of every
+ * task (store/task-scan.ts); only the change a task is handed out from is read in full. With `only`,
+ * one change (a run works one change; the rest of the board is not its business).
  */
-function scan(tx: Transaction): BoardScan {
+function scan(tx: Transaction, only?: string): BoardScan {
   const out: BoardScan = { pools: [], docs: [] };
-  for (const changeId of tx.changeIds()) {
+  if (only !== undefined) requireChange(tx, only);
+  for (const changeId of only !== undefined ? [only] : tx.changeIds()) {
     for (const type of DOC_TYPES) {
       if (type === 'tasks') continue;
       const meta = tx.docMeta(changeId, type);
@@ -132,9 +134,9 @@ export const nextTask = defineOp({
   name: 'task.next',
   summary: 'Get your next task: resume yours, or claim the best ready one',
   access: 'agent',
-  input: z.strictObject({ agent_id: Actor }),
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId.optional().describe('Only work of this change; the whole board when left out.') }),
   output: NextOut,
-  cli: { command: 'next' },
+  cli: { command: 'next', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_get_next_task',
     title: 'Get your next task',
@@ -150,7 +152,7 @@ export const nextTask = defineOp({
     const board = ctx.board();
     const agent = input.agent_id;
     return board.mutate((tx): NextResult => {
-      const found = scan(tx);
+      const found = scan(tx, input.change_id);
       const required = board.config.require_approval as readonly string[];
 
       const own = ownTaskInProgress(agent, found.pools);

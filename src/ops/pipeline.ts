@@ -1,6 +1,7 @@
 /** The change pipeline: create a change, then submit its proposal, spec, tasks and review, in that order. */
 import * as z from 'zod';
 import { fail } from '../errors.js';
+import { isHuman } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
@@ -160,7 +161,7 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
       notes: [],
     };
     if (before) {
-      for (const key of [...TASK_STATE_FIELDS, ...TASK_LOG_FIELDS]) {
+      for (const key of [...TASK_STATE_FIELDS, ...TASK_LOG_FIELDS, 'review_round'] as const) {
         if (before[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = before[key];
       }
     } else if (item.status === 'done') {
@@ -196,6 +197,26 @@ const ReviewFields = {
 };
 
 type ReviewInput = z.output<z.ZodObject<typeof ReviewFields>>;
+
+/**
+ * A change is reviewed by someone who did not make it: not the agent that wrote its spec or task
+ * list, nor one that completed one of its tasks. One-agent setups opt out in config.yaml.
+ */
+function assertNotSelfReview(tx: Transaction, change: LoadedChange, reviewer: string): void {
+  if (isHuman(reviewer) || tx.board.config.review.allow_self_review) return;
+  const made: string[] = [];
+  if (change.spec?.meta.author === reviewer) made.push('wrote its spec');
+  if (change.tasks?.meta.author === reviewer) made.push('wrote its task list');
+  const done = tasksOf(change.tasks).filter((t) => t.status === 'done' && t.assignee === reviewer);
+  if (done.length > 0) made.push(`completed ${done.map((t) => t.id).join(', ')}`);
+  if (made.length > 0) {
+    fail(
+      'SELF_REVIEW',
+      `${reviewer} cannot review ${change.changeId}: it ${made.join(' and ')}.`,
+      'Have an agent that did not work on the change review it; for a one-agent setup, a person can set `review: {allow_self_review: true}` in agentd/config.yaml.',
+    );
+  }
+}
 
 function reviewContent(change: LoadedChange, reviewer: string, at: string, input: ReviewInput, replaceLatest: boolean): ReviewRound[] {
   const earlier = change.review?.content ?? [];
@@ -338,7 +359,10 @@ export const createReview = defineOp({
     profiles: ['reviewer', 'planner'],
   },
   async run(ctx, input) {
-    const { result, after } = await submitStage(ctx, 'review', input, (tx, change) => reviewContent(change, input.agent_id, tx.now, input, false), {
+    const { result, after } = await submitStage(ctx, 'review', input, (tx, change) => {
+      assertNotSelfReview(tx, change, input.agent_id);
+      return reviewContent(change, input.agent_id, tx.now, input, false);
+    }, {
       summary: (r) => `reviewed ${r.change_id}: ${input.verdict} (${input.issues.length} issues)`,
       action: 'review.create',
     });

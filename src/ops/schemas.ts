@@ -171,6 +171,8 @@ export const TaskOut = z.object({
   submission: z.string().nullable(),
   pr_url: z.string().nullable(),
   completed_at: z.string().nullable(),
+  branch: z.string().nullable().describe('The git branch agentboard run made for this task, when it made one.'),
+  review_round: z.number().int().nullable().describe('For a fix task: the review round whose issue it fixes.'),
   blockers: z.array(
     z.object({
       reason: z.string(),

@@ -10,6 +10,7 @@ import { defineOp } from './registry.js';
 import { Actor, ChangeId, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
 import { changeTitle, loadChange, phaseOf, tasksOf } from './view.js';
 import { basename } from 'node:path';
+import { listRuns, runState, type RunRecord } from '../store/runs.js';
 
 const Counts = z.object({
   total: z.number().int(),
@@ -56,7 +57,18 @@ export const boardStatus = defineOp({
         done: z.number().int(),
       }),
     ),
-    stale_claims: z.array(z.object({ task_id: z.string(), assignee: z.string(), claimed_at: z.string(), last_activity: z.string(), idle_minutes: z.number().int() })),
+    stale_claims: z.array(
+      z.object({
+        task_id: z.string(),
+        assignee: z.string(),
+        claimed_at: z.string(),
+        last_activity: z.string(),
+        idle_minutes: z.number().int(),
+        run_id: z.string().optional().describe('The agentboard run that claimed it and died; the next run of the change releases it.'),
+      }),
+    ),
+    runs: z.array(z.object({ run_id: z.string(), change_id: z.string(), state: z.enum(['running', 'died']), pid: z.number().int(), started_at: z.string(), phase: z.string(), invocations: z.number().int() })).describe('agentboard runs that have not ended: running, or died without ending.'),
+    costs: z.array(z.object({ change_id: z.string(), runs: z.number().int(), input_tokens: z.number().int(), output_tokens: z.number().int(), cost_usd: z.number().nullable() })).describe('What the runs of each change used; cost only where the agent CLI reports it.'),
     open_inputs: z.array(z.object({ input_id: z.string(), agent_id: z.string(), question: z.string(), default_action: z.string(), expires_at: z.string() })),
     awaiting_decision: z.array(z.object({ change_id: z.string(), document: z.string(), author: z.string(), updated: z.string(), blocking: z.boolean(), review_requested: z.boolean() })),
     tasks_in_review: z.array(z.object({ task_id: z.string(), assignee: z.string(), submitted_at: z.string(), summary: z.string().nullable() })),
@@ -92,6 +104,10 @@ export const boardStatus = defineOp({
     const inReview = [];
     const problems = [];
     const staleMs = config.stale_claim_minutes * 60_000;
+    const runs = listRuns(board.runtimeDir).map((run) => ({ run, state: runState(run) }));
+    const openRuns = runs.flatMap(({ run: r, state }) => (state === 'ended' ? [] : [{ run_id: r.run_id, change_id: r.change_id, state, pid: r.pid, started_at: r.started_at, phase: r.phase, invocations: r.invocations }]));
+    // A claim of a run that died is stale at once: nobody will finish it until the next run releases it.
+    const deadClaims = new Map(runs.filter((r) => r.state === 'died').flatMap(({ run }) => run.claims.map((c) => [c, run.run_id] as const)));
     for (const changeId of board.changeIds()) {
       const change = loadChange(board, changeId);
       const tasks = tasksOf(change.tasks);
@@ -113,7 +129,9 @@ export const boardStatus = defineOp({
           const own = t.notes.filter((n) => n.author === t.assignee).map((n) => n.at);
           const last = [t.claimed_at ?? '', t.progress_at ?? '', ...own].sort().pop()!;
           const idle = Date.parse(now) - Date.parse(last);
-          if (idle > staleMs) stale.push({ task_id: taskRef(changeId, t.id), assignee: t.assignee, claimed_at: t.claimed_at ?? '', last_activity: last, idle_minutes: Math.floor(idle / 60_000) });
+          const ref = taskRef(changeId, t.id);
+          const deadRun = deadClaims.get(ref);
+          if (idle > staleMs || deadRun) stale.push({ task_id: ref, assignee: t.assignee, claimed_at: t.claimed_at ?? '', last_activity: last, idle_minutes: Math.floor(idle / 60_000), ...(deadRun ? { run_id: deadRun } : {}) });
         }
         if (t.status === 'in_review') inReview.push({ task_id: taskRef(changeId, t.id), assignee: t.assignee ?? '', submitted_at: t.submitted_at ?? '', summary: t.submission ?? null });
       }
@@ -150,9 +168,24 @@ export const boardStatus = defineOp({
       problems: [...board.problems, ...problems],
       hand_edited: board.handEdited(),
       conflicts: board.readConflicts(),
+      runs: openRuns,
+      costs: runCosts(runs.map((r) => r.run)),
     };
   },
 });
+
+function runCosts(runs: RunRecord[]): { change_id: string; runs: number; input_tokens: number; output_tokens: number; cost_usd: number | null }[] {
+  const byChange = new Map<string, { change_id: string; runs: number; input_tokens: number; output_tokens: number; cost_usd: number | null }>();
+  for (const r of runs) {
+    const c = byChange.get(r.change_id) ?? { change_id: r.change_id, runs: 0, input_tokens: 0, output_tokens: 0, cost_usd: null };
+    c.runs++;
+    c.input_tokens += r.usage.input_tokens;
+    c.output_tokens += r.usage.output_tokens;
+    if (r.usage.cost_usd !== null) c.cost_usd = (c.cost_usd ?? 0) + r.usage.cost_usd;
+    byChange.set(r.change_id, c);
+  }
+  return [...byChange.values()].sort((a, b) => a.change_id.localeCompare(b.change_id));
+}
 
 const DURATION = /^(\d+)\s*([mhdw])$/;
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };

@@ -164,7 +164,13 @@ export const addTask = defineOp({
   name: 'task.add',
   summary: 'Add a task to a change\'s task list',
   access: 'agent',
-  input: z.strictObject({ agent_id: Actor, change_id: ChangeId, id: LocalTaskId.optional().describe('Task id within the change; the next free T<n> when left out.'), ...TaskPlanFields }),
+  input: z.strictObject({
+    agent_id: Actor,
+    change_id: ChangeId,
+    id: LocalTaskId.optional().describe('Task id within the change; the next free T<n> when left out.'),
+    ...TaskPlanFields,
+    review_round: z.number().int().min(1).optional().describe('For a task that fixes an issue of a review: the round number in REVIEW.md.'),
+  }),
   output: TaskResult,
   cli: { command: 'task add', args: ['change_id'], flags: { files: 'file' } },
   tool: {
@@ -204,6 +210,7 @@ export const addTask = defineOp({
         feedback: [],
         notes: [],
       };
+      if (input.review_round !== undefined) task.review_round = input.review_round;
       saveTasks(tx, doc, { add: [task] }, 'task.add');
       const ref = taskRef(input.change_id, id);
       tx.log(input.agent_id, 'task.add', ref, `added task ${ref}: ${task.title}`, input.change_id);
@@ -230,9 +237,15 @@ export const updateTask = defineOp({
       files: TaskPlanFields.files,
       requirements: TaskPlanFields.requirements,
       status: TaskStatusInput.optional().describe(`Move the task to another status: ${TASK_STATUSES.join(', ')}.`),
+      branch: z
+        .string()
+        .max(200)
+        .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, 'must be a git branch name like agentboard/add-search/T1')
+        .optional()
+        .describe('The git branch holding the work on this task (agentboard run records the one it made).'),
     })
-    .refine((v) => ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements', 'status'].some((k) => (v as Record<string, unknown>)[k] !== undefined), {
-      message: 'give at least one field to change (title, description, priority, depends, skills, files, requirements or status)',
+    .refine((v) => ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements', 'status', 'branch'].some((k) => (v as Record<string, unknown>)[k] !== undefined), {
+      message: 'give at least one field to change (title, description, priority, depends, skills, files, requirements, status or branch)',
     }),
   output: TaskResult,
   cli: { command: 'task update', args: ['task_id'], flags: { files: 'file' } },
@@ -254,6 +267,7 @@ export const updateTask = defineOp({
       for (const key of planKeys) {
         if (input[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = input[key];
       }
+      if (input.branch !== undefined) task.branch = input.branch;
       if (input.status !== undefined && input.status !== task.status) {
         // Moving a task out of todo is working on it: the same claim rules as every other path.
         if (input.status !== 'todo') takeForWork(tx, found, task, input.task_id, input.agent_id, `move it to ${input.status}`);

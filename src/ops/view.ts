@@ -79,6 +79,8 @@ export function taskOut(changeId: string, task: Task, byId: Map<string, Task>): 
     submission: task.submission ?? null,
     pr_url: task.pr_url ?? null,
     completed_at: task.completed_at ?? null,
+    branch: task.branch ?? null,
+    review_round: task.review_round ?? null,
     blockers: task.blockers,
     feedback: task.feedback,
     notes: task.notes,

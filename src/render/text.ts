@@ -5,7 +5,7 @@
  */
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-function table(headers: string[], rows: string[][]): string {
+export function table(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return '';
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
@@ -98,7 +98,10 @@ function statusBoard(d: Data): string {
       d.agents.map((a: Data) => [a.agent_id, a.workflow_status ?? '-', a.current_tasks.join(', ') || '-', String(a.done), String(a.in_review)]),
     )}`;
   }
-  if (d.stale_claims.length) out += `\nStale claims (no progress for a while)\n${d.stale_claims.map((s: Data) => `  ${s.task_id} held by ${s.assignee}, idle ${s.idle_minutes} min`).join('\n')}\n`;
+  if (d.runs.length) {
+    out += `\nRuns\n${d.runs.map((r: Data) => `  ${r.run_id} of ${r.change_id}: ${r.state === 'running' ? `running (process ${r.pid}), at ${r.phase}, ${r.invocations} invocations` : `died at ${r.phase} (process ${r.pid} is gone); \`agentboard run ${r.change_id}\` releases its claims and goes on`}`).join('\n')}\n`;
+  }
+  if (d.stale_claims.length) out += `\nStale claims (no progress for a while)\n${d.stale_claims.map((s: Data) => `  ${s.task_id} held by ${s.assignee}, ${s.run_id ? `claimed by run ${s.run_id}, which died` : `idle ${s.idle_minutes} min`}`).join('\n')}\n`;
   const waits: string[] = [
     ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with {op:input.answer}; default at ${i.expires_at}: ${i.default_action})`),
     ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with {op:task.approve} / {op:task.reject})`),
@@ -109,6 +112,12 @@ function statusBoard(d: Data): string {
   const optional = d.awaiting_decision.filter((w: Data) => !w.blocking && !w.review_requested).length;
   if (waits.length) out += `\nWaiting on people\n${waits.join('\n')}\n`;
   if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with {op:document.list} (awaiting: decision).\n`;
+  if (d.costs.length) {
+    out += `\nRun usage per change\n${table(
+      ['CHANGE', 'RUNS', 'TOKENS', 'COST'],
+      d.costs.map((c: Data) => [c.change_id, String(c.runs), (c.input_tokens + c.output_tokens).toLocaleString('en-US'), c.cost_usd === null ? '-' : `$${c.cost_usd.toFixed(4)}`]),
+    )}`;
+  }
   if (d.problems.length) out += `\nProblems\n${d.problems.map((f: Data) => `  ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`).join('\n')}\n`;
   if (d.hand_edited.length) out += `\nEdited by hand (merged on the next write)\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
   if (d.conflicts.length) out += `\nMerge conflicts (both values kept; see {op:conflict.list})\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
@@ -186,6 +195,7 @@ const RENDERERS: Record<string, (d: Data) => string> = {
     `${d.agent_id}${d.registered ? ` · ${d.name} (${d.role})` : ' (not registered)'}\n` +
     `  workflow: ${d.workflow_status ?? '-'}\n  current task: ${d.current_task ? `${d.current_task.task_id} ${d.current_task.title}` : '-'}\n` +
     `  completed: ${d.completed_tasks} · in review: ${d.tasks_in_review}\n  last seen: ${d.last_seen ?? '-'}\n${d.skills.length ? `  skills: ${d.skills.join(', ')}\n` : ''}`,
+  'reviewer.remove': (d) => `Revoked the key of reviewer ${d.name}; it no longer works.\n`,
   'reviewer.add': (d) => `Review key for reviewer ${d.name}${d.rotated ? ' (the old key no longer works)' : ''}. It is shown only this once; give it to the reviewer agent:\n\n  ${d.review_key}\n`,
   'session.status': workflow,
   'session.block': workflow,

@@ -1,18 +1,50 @@
 /** agentd/config.yaml: project settings, every key optional, checked on read. */
 import * as z from 'zod';
 import { fail } from '../errors.js';
+import { AGENT_ID_PATTERN } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
 import { readTextFile } from './fs.js';
 import { lineOfKey, parseYaml, YamlError } from './yaml-lite.js';
 
 export const APPROVABLE_PHASES = ['proposal', 'spec', 'tasks'] as const;
 
+export const BUILT_IN_ADAPTERS = ['claude', 'codex', 'gemini'] as const;
+
+/** An agent `agentboard run` can start: a built-in adapter, or any command (see the README's custom-agent contract). */
+const AgentConfig = z
+  .strictObject({
+    adapter: z.enum(BUILT_IN_ADAPTERS).optional(),
+    command: z.array(z.string().min(1)).min(1).optional(),
+    model: z.string().min(1).max(200).optional(),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+  })
+  .refine((a) => (a.adapter === undefined) !== (a.command === undefined), { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
+
+/** Agent names become the stem of per-role agent ids (claude-planner, codex-w2), so they follow the agent id rules. */
+const AgentName = z.string().max(48).regex(AGENT_ID_PATTERN, 'agent names are lowercase letters, digits, ".", "_" and "-"');
+
+const RunConfig = z.strictObject({
+  planner: AgentName.optional(),
+  reviewer: AgentName.optional(),
+  workers: z.array(AgentName).min(1).optional(),
+  /** Where task worktrees live, relative to the repository root; outside its working tree. */
+  worktrees: z.string().min(1).optional(),
+  max_review_rounds: z.number().int().min(1).max(20).default(3),
+});
+
 const ConfigSchema = z.strictObject({
   project: z.string().min(1).max(100).optional(),
   require_approval: z.array(z.enum(APPROVABLE_PHASES)).default([]),
   stale_claim_minutes: z.number().int().min(1).max(525600).default(120),
   input_timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).default(LIMITS.inputTimeoutDefault),
+  agents: z.record(AgentName, AgentConfig).default({}),
+  run: RunConfig.optional(),
+  review: z.strictObject({ allow_self_review: z.boolean().default(false) }).default({ allow_self_review: false }),
 });
+
+export type AgentSettings = z.infer<typeof AgentConfig>;
+export type RunSettings = z.infer<typeof RunConfig>;
 
 export type Config = z.infer<typeof ConfigSchema>;
 
@@ -29,6 +61,15 @@ stale_claim_minutes: 120
 # Minutes an input request (agentboard ask) waits for a person before its default action applies.
 # Agents may ask for less or more per request, up to 120.
 input_timeout_minutes: 30
+
+# Agents \`agentboard run\` starts, and the roles they play (see the README, "Running a change"):
+# agents:
+#   claude: { adapter: claude }
+#   codex:  { adapter: codex, model: gpt-5-codex }
+# run:
+#   planner: claude
+#   reviewer: codex
+#   workers: [claude, codex]
 `;
 
 export function loadConfig(path: string, shownAs: string): Config {
@@ -45,10 +86,11 @@ export function loadConfig(path: string, shownAs: string): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? '');
+    const at = issue.path.length > 1 ? issue.path.join('.') : key;
     const line = key ? lineOfKey(text, key) : undefined;
     const where = line ? `${shownAs}:${line}` : shownAs;
-    const what = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map((k) => `"${k}"`).join(', ')}` : `"${key}": ${issue.message}`;
-    fail('CONFIG_INVALID', `${where}: ${what}.`, `Fix ${shownAs}; the settings are require_approval, stale_claim_minutes, input_timeout_minutes and project.`);
+    const what = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map((k) => `"${k}"`).join(', ')}` : `"${at}": ${issue.message}`;
+    fail('CONFIG_INVALID', `${where}: ${what}.`, `Fix ${shownAs}; the settings are require_approval, stale_claim_minutes, input_timeout_minutes, project, agents, run and review.`);
   }
   return parsed.data;
 }

@@ -57,6 +57,7 @@ const TASK_META_KEYS = new Set([
   'depends',
   'skills',
   'requirements',
+  'review_round',
   'files',
   'assignee',
   'claimed_at',
@@ -67,6 +68,7 @@ const TASK_META_KEYS = new Set([
   'submission',
   'pr_url',
   'completed_at',
+  'branch',
   'blockers',
   'feedback',
   'notes',
@@ -80,6 +82,7 @@ export function taskMeta(task: Task): Record<string, Value | undefined> {
     depends: list(task.depends),
     skills: list(task.skills),
     requirements: list(task.requirements),
+    review_round: task.review_round,
     files: list(task.files.map((f) => ({ path: f.path, action: f.action }))),
     assignee: task.assignee,
     claimed_at: task.claimed_at,
@@ -90,6 +93,7 @@ export function taskMeta(task: Task): Record<string, Value | undefined> {
     submission: task.submission,
     pr_url: task.pr_url,
     completed_at: task.completed_at,
+    branch: task.branch,
     blockers: list(task.blockers.map((b) => ({ ...b }) as FlatMap)),
     feedback: list(task.feedback.map((n) => ({ author: n.author, at: n.at, text: n.text }))),
     notes: list(task.notes.map((n) => ({ author: n.author, at: n.at, text: n.text }))),
@@ -295,9 +299,14 @@ export function taskFromMeta(id: string, title: string, description: string, met
     feedback: readNotes(meta.feedback, 'feedback', sink, lineOf),
     notes: readNotes(meta.notes, 'notes', sink, lineOf),
   };
-  for (const key of ['assignee', 'claimed_at', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at'] as const) {
+  for (const key of ['assignee', 'claimed_at', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at', 'branch'] as const) {
     const v = asString(meta[key]);
     if (v !== undefined) task[key] = v;
+  }
+  if (meta.review_round !== undefined && meta.review_round !== null) {
+    const r = meta.review_round;
+    if (typeof r === 'number' && Number.isInteger(r) && r >= 1) task.review_round = r;
+    else sink.error('tasks.review_round', `task ${id}: review_round must be a review round number (1 or more)`, 'write "review_round: 1", or remove it', lineOf('review_round'));
   }
   if (meta.progress !== undefined && meta.progress !== null) {
     const p = meta.progress;

@@ -68,6 +68,7 @@ const META = new RegExp(
     field('depends', FLOW) +
     field('skills', FLOW) +
     field('requirements', FLOW, false) +
+    field('review_round', '[1-9]\\d{0,8}', false) +
     list('files', `  - path: ${V}\\n    action: (?:create|modify|delete)\\n`) +
     field('assignee', V) +
     field('claimed_at', V) +
@@ -78,6 +79,7 @@ const META = new RegExp(
     field('submission', V) +
     field('pr_url', V, false) +
     field('completed_at', V, false) +
+    field('branch', V, false) +
     list('blockers', `  - reason: ${V}\\n    severity: (?:low|medium|high)\\n    by: ${V}\\n    at: ${V}\\n(?:    resolved_by: ${V}\\n    resolved_at: ${V}\\n)?`) +
     list('feedback', NOTE) +
     list('notes', NOTE, true) +

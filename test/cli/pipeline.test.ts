@@ -67,7 +67,7 @@ describe('a change from proposal to archive', () => {
     expect(archiveEarly.code).toBe(1);
     expect(archiveEarly.json.error.code).toBe('ARCHIVE_REFUSED');
 
-    const review = await ok(dir, ['review', 'fix-workflow-bugs', '--as', 'codex', '--input', write(dir, 'r.json', JSON.stringify({
+    const review = await ok(dir, ['review', 'fix-workflow-bugs', '--as', 'gemini', '--input', write(dir, 'r.json', JSON.stringify({
       verdict: 'NEEDS_FIX',
       summary: 'Two problems.',
       issues: [
@@ -88,7 +88,7 @@ describe('a change from proposal to archive', () => {
     expect(medium).toBeGreaterThan(high);
     expect(low).toBeGreaterThan(medium);
 
-    const second = await ok(dir, ['review', 'fix-workflow-bugs', '--as', 'codex', '--verdict', 'APPROVED', '--summary', 'All fixed.', ...NOTES]);
+    const second = await ok(dir, ['review', 'fix-workflow-bugs', '--as', 'gemini', '--verdict', 'APPROVED', '--summary', 'All fixed.', ...NOTES]);
     expect(second).toMatchObject({ round: 2, verdict: 'APPROVED', phase: 'done' });
     const both = read(dir, 'agentd/changes/fix-workflow-bugs/REVIEW.md');
     expect(both.indexOf('# Verdict: APPROVED')).toBeLessThan(both.indexOf('# Round 1: NEEDS_FIX'));

@@ -1,0 +1,188 @@
+/**
+ * The `run` and `runs` commands: flags to options, the person, the display, the signals. The
+ * command line registers them (src/cli/main.ts); everything they do is in the engine.
+ */
+import { readFileSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { fail } from '../errors.js';
+import { Board } from '../store/board.js';
+import { listRuns, readInvocations, readRun, type RunRecord } from '../store/runs.js';
+import { currentPerson } from '../cli/person.js';
+import type { Io } from '../cli/main.js';
+import { table } from '../render/text.js';
+import { RUN_PHASES, type RunPhase, type RunView } from './events.js';
+import { runChange } from './run.js';
+import { DEFAULT_MAX_ATTEMPTS, DEFAULT_TIMEOUT_MINUTES, type RunOptions } from './settings.js';
+import { duration, tokens } from './views/format.js';
+import { jsonView, plainView } from './views/lines.js';
+
+/** How the ES module parts (the live view: ink is ESM-only) are loaded; given by bin/agentboard.js. */
+export type ImportModule = (specifier: string) => Promise<unknown>;
+
+export interface RunFlags {
+  goal?: string;
+  goalFile?: string;
+  until?: string;
+  planner?: string;
+  reviewer?: string;
+  worker?: string[];
+  workers?: string;
+  maxAttempts?: string;
+  timeout?: string;
+  maxCost?: string;
+  wait?: boolean;
+  merge?: boolean;
+  worktrees?: boolean;
+}
+
+function number(flag: string, value: string | undefined, check: (n: number) => boolean, rule: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !check(n)) fail('USAGE', `${flag} ${value} is not ${rule}.`, `Give ${flag} ${rule}.`);
+  return n;
+}
+
+export function runOptions(changeId: string, flags: RunFlags): RunOptions {
+  if (flags.goal !== undefined && flags.goalFile !== undefined) fail('USAGE', 'Give --goal or --goal-file, not both.', 'Keep one of them.');
+  let goal = flags.goal;
+  if (flags.goalFile !== undefined) {
+    try {
+      goal = readFileSync(flags.goalFile === '-' ? 0 : flags.goalFile, 'utf8');
+    } catch {
+      fail('USAGE', `Cannot read ${flags.goalFile}.`, 'Check the path given to --goal-file (- reads standard input).');
+    }
+  }
+  if (goal !== undefined && goal.trim() === '') fail('USAGE', 'The goal is empty.', 'Say what the change should achieve with --goal "…".');
+  if (flags.until !== undefined && !(RUN_PHASES as readonly string[]).includes(flags.until)) {
+    fail('USAGE', `--until ${flags.until} is not a phase.`, `Give --until one of ${RUN_PHASES.join(', ')}.`);
+  }
+  return {
+    changeId,
+    goal: goal?.trim(),
+    until: flags.until as RunPhase | undefined,
+    planner: flags.planner,
+    reviewer: flags.reviewer,
+    workers: flags.worker,
+    workerCount: number('--workers', flags.workers, (n) => Number.isInteger(n) && n >= 1 && n <= 64, 'a whole number from 1 to 64'),
+    maxAttempts: number('--max-attempts', flags.maxAttempts, (n) => Number.isInteger(n) && n >= 1 && n <= 20, 'a whole number from 1 to 20') ?? DEFAULT_MAX_ATTEMPTS,
+    timeoutMinutes: number('--timeout', flags.timeout, (n) => n > 0, 'a number of minutes above 0 (decimals allowed, like 0.5)') ?? DEFAULT_TIMEOUT_MINUTES,
+    maxCost: number('--max-cost', flags.maxCost, (n) => n > 0, 'an amount in US dollars above 0'),
+    wait: flags.wait === true,
+    merge: flags.merge === true,
+    worktrees: flags.worktrees !== false,
+  };
+}
+
+/** The real path of bin/agentboard.js (through `npm link`'s symlink): the agents' MCP servers run it. */
+function agentboardBin(): string {
+  return realpathSync(process.argv[1]!);
+}
+
+/**
+ * The live view lives in its own ES module bundle, dist/tui.mjs: ink and react are ES modules, and
+ * the CLI bundle runs inside vm.Script, which cannot import() one. bin/agentboard.js (an ES
+ * module) hands the CLI its import(), and only `run` on a terminal uses it, so no other command
+ * pays for loading ink.
+ */
+async function liveView(importModule: ImportModule, bin: string, onInterrupt: () => void): Promise<RunView> {
+  const url = pathToFileURL(join(dirname(bin), '..', 'dist', 'tui.mjs')).href;
+  const tui = (await importModule(url)) as typeof import('../tui/index.js');
+  return tui.startRunView({ onInterrupt });
+}
+
+export async function runCommand(io: Io, importModule: ImportModule | undefined, changeId: string, flags: RunFlags, globals: { root?: string; json?: boolean; as?: string }): Promise<number> {
+  const options = runOptions(changeId, flags);
+  const root = Board.open(globals.root, io.cwd).root;
+  const person = currentPerson(globals.as, 'Running a change', io);
+  const bin = agentboardBin();
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    // The first Ctrl-C stops the run cleanly (agents stopped, claims released); a second one does not wait.
+    if (++signals > 1) process.exit(130);
+    controller.abort();
+  };
+  const interactive = !globals.json && process.stdout.isTTY === true && process.stdin.isTTY === true && importModule !== undefined;
+  let view: RunView | null = null;
+  const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, bin, onSignal) : plainView(io.out));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    return await runChange({ options, root, person, bin, view: makeView, signal: controller.signal });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await (view as RunView | null)?.close();
+  }
+}
+
+// ---- runs -----------------------------------------------------------------------------------------
+
+const cost = (c: number | null) => (c === null ? '-' : `$${c.toFixed(4)}`);
+
+function runSummary(r: RunRecord): Record<string, unknown> {
+  return {
+    run_id: r.run_id,
+    change_id: r.change_id,
+    phase: r.phase,
+    agents: r.agents,
+    invocations: r.invocations,
+    usage: r.usage,
+    outcome: r.outcome ?? (r.ended_at === null ? 'running' : null),
+    started_at: r.started_at,
+    ended_at: r.ended_at,
+    person: r.person,
+  };
+}
+
+export function runsList(io: Io, globals: { root?: string; json?: boolean }): number {
+  const runs = listRuns(Board.open(globals.root, io.cwd).runtimeDir);
+  if (globals.json) {
+    io.out(`${JSON.stringify({ ok: true, data: { runs: runs.map(runSummary) } })}\n`);
+    return 0;
+  }
+  if (runs.length === 0) {
+    io.out('No runs yet: start one with `agentboard run <change_id> --goal "…"`.\n');
+    return 0;
+  }
+  io.out(
+    table(
+      ['RUN', 'CHANGE', 'PHASE', 'AGENTS', 'INVOCATIONS', 'TOKENS', 'COST', 'OUTCOME'],
+      runs.map((r) => [r.run_id, r.change_id, r.phase, [r.agents.planner, r.agents.reviewer, ...r.agents.workers].filter(Boolean).join(', '), String(r.invocations), tokens(r.usage).toLocaleString('en-US'), cost(r.usage.cost_usd), r.outcome ?? 'running']),
+    ),
+  );
+  return 0;
+}
+
+export function runsShow(io: Io, runId: string, globals: { root?: string; json?: boolean }): number {
+  const runtimeDir = Board.open(globals.root, io.cwd).runtimeDir;
+  const run = readRun(runtimeDir, runId);
+  const invocations = readInvocations(runtimeDir, runId);
+  if (globals.json) {
+    io.out(`${JSON.stringify({ ok: true, data: { run: { ...runSummary(run), goal: run.goal, message: run.message, options: run.options }, invocations } })}\n`);
+    return 0;
+  }
+  let out = `run ${run.run_id} of ${run.change_id} for ${run.person}: ${run.outcome ?? 'running'}${run.message ? `\n  ${run.message}` : ''}\n`;
+  out += `  started ${run.started_at}${run.ended_at ? `, ended ${run.ended_at}` : ''} · reached ${run.phase} · ${tokens(run.usage).toLocaleString('en-US')} tokens · ${cost(run.usage.cost_usd)}\n\n`;
+  out += invocations.length
+    ? table(
+        ['#', 'ROLE', 'AGENT', 'PHASE', 'TASK', 'ATTEMPT', 'EXIT', 'DURATION', 'TOKENS', 'COST', 'TRANSCRIPT'],
+        invocations.map((i) => [
+          String(i.n),
+          i.role,
+          i.agent_id,
+          i.phase,
+          i.task_id ?? '-',
+          String(i.attempt),
+          i.timed_out ? 'timeout' : i.exit_code === null ? (i.signal ?? (i.ended_at ? '-' : 'running')) : String(i.exit_code),
+          i.duration_ms === null ? '-' : duration(i.duration_ms),
+          tokens(i.usage).toLocaleString('en-US'),
+          cost(i.usage.cost_usd),
+          i.transcript,
+        ]),
+      )
+    : 'No agent was invoked.\n';
+  io.out(out);
+  return 0;
+}

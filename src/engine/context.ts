@@ -1,0 +1,66 @@
+/** What every part of a run shares: who runs what, the board, the records, the display, the stop signal. */
+import { nowIso } from '../clock.js';
+import type { RunOutcome } from '../store/runs.js';
+import type { BoardOps } from './board-ops.js';
+import type { EventBody, RunEvent, RunView } from './events.js';
+import type { Git } from './git.js';
+import type { RunRecorder } from './record.js';
+import type { RunAgents, RunOptions } from './settings.js';
+
+export interface RunContext {
+  runId: string;
+  /** The repository root that holds agentd/. */
+  root: string;
+  changeId: string;
+  /** The person the run acts for (human:<name>). */
+  person: string;
+  agents: RunAgents;
+  options: RunOptions;
+  ops: BoardOps;
+  recorder: RunRecorder;
+  view: RunView;
+  /** Aborted on Ctrl-C or SIGTERM: every agent is stopped and the run ends interrupted. */
+  signal: AbortSignal;
+  /** The absolute path of bin/agentboard.js, which the agents' MCP servers run. */
+  bin: string;
+  /** Worktrees and branches per task; null with --no-worktrees or without git. */
+  git: Git | null;
+  goal: string | null;
+  /** The review key made for this run's reviewer, revoked when the run ends. */
+  reviewKey: { name: string; key: string } | null;
+}
+
+/** How a run ends. */
+export interface Stop {
+  outcome: RunOutcome;
+  message: string;
+  next_steps: string[];
+}
+
+export function stop(outcome: RunOutcome, message: string, next_steps: string[] = []): Stop {
+  return { outcome, message, next_steps };
+}
+
+export function emit(ctx: RunContext, body: EventBody): RunEvent {
+  const event = { ...body, at: nowIso(), run_id: ctx.runId } as RunEvent;
+  ctx.recorder.event(event);
+  ctx.view.show(event);
+  return event;
+}
+
+/** True once the known cost of the run reaches --max-cost: no new invocation starts. */
+export function budgetReached(ctx: RunContext): boolean {
+  const max = ctx.options.maxCost;
+  return max !== undefined && (ctx.recorder.run.usage.cost_usd ?? 0) >= max;
+}
+
+export function budgetStop(ctx: RunContext): Stop {
+  const cost = ctx.recorder.run.usage.cost_usd ?? 0;
+  return stop('budget_exceeded', `The run spent $${cost.toFixed(4)}, which reaches --max-cost $${ctx.options.maxCost}; no new agent was started.`, [
+    `agentboard run ${ctx.changeId} --max-cost <more>   # go on with a larger budget`,
+  ]);
+}
+
+export function interrupted(ctx: RunContext): Stop {
+  return stop('interrupted', 'The run was interrupted; its agents were stopped and its claims released.', [`agentboard run ${ctx.changeId}   # go on where it stopped`]);
+}

@@ -1,0 +1,89 @@
+/**
+ * Where a person must decide: a document config.yaml wants approved, tasks an agent submitted for
+ * review. On a terminal the run asks in place (and still notices a decision made from another
+ * terminal); with --wait it watches the board until someone decides; otherwise it stops with
+ * `waiting_on_person` and the commands to run.
+ */
+import { emit, interrupted, stop, type RunContext, type Stop } from './context.js';
+import type { PersonAnswer } from './events.js';
+
+export interface Gate {
+  /** What is decided: "the spec of add-search", "task add-search/T2". */
+  subject: string;
+  reason: string;
+  details: string[];
+  /** The commands a person runs to decide. */
+  commands: string[];
+  /** Makes the person's decision through the board's operations. */
+  decide(decision: 'approve' | 'reject', feedback?: string): Promise<unknown>;
+  /** The board state the decision changes; the gate is passed once it differs. */
+  state(): Promise<string>;
+}
+
+const POLL_MS = 1000;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Resolves once the gate's state differs from `before` (a person decided), or when `signal` aborts. */
+async function decidedElsewhere(gate: Gate, before: string, signal: AbortSignal): Promise<boolean> {
+  while (!signal.aborted) {
+    await sleep(POLL_MS, signal);
+    if (signal.aborted) return false;
+    if ((await gate.state()) !== before) return true;
+  }
+  return false;
+}
+
+/** Waits for the person; null when the run goes on, or how it stops. */
+export async function waitForPerson(ctx: RunContext, phase: string, gate: Gate): Promise<Stop | null> {
+  emit(ctx, { type: 'waiting_on_person', phase, reason: gate.reason, subject: gate.subject, commands: gate.commands });
+  const before = await gate.state();
+  const waiting = stop('waiting_on_person', `${gate.subject[0]!.toUpperCase()}${gate.subject.slice(1)} waits for a person: ${gate.reason}.`, [
+    ...gate.commands,
+    `agentboard run ${ctx.changeId}   # then go on (or run with --wait to have it go on by itself)`,
+  ]);
+  if (!ctx.view.ask && !ctx.options.wait) return waiting;
+
+  const watching = new AbortController();
+  const stopWatching = () => watching.abort();
+  ctx.signal.addEventListener('abort', stopWatching, { once: true });
+  try {
+    const elsewhere = decidedElsewhere(gate, before, watching.signal).then((changed) => ({ kind: 'elsewhere' as const, changed }));
+    const asked = ctx.view.ask ? ctx.view.ask({ subject: gate.subject, details: gate.details }, watching.signal).then((answer) => ({ kind: 'answer' as const, answer })) : new Promise<never>(() => {});
+    const first = await Promise.race([elsewhere, asked]);
+    watching.abort();
+    if (ctx.signal.aborted) return interrupted(ctx);
+    if (first.kind === 'elsewhere') {
+      emit(ctx, { type: 'notice', phase, message: `A person decided on ${gate.subject}.` });
+      return null;
+    }
+    if (first.answer.decision === 'later') return waiting;
+    await decideNow(ctx, phase, gate, first.answer);
+    return null;
+  } finally {
+    ctx.signal.removeEventListener('abort', stopWatching);
+  }
+}
+
+async function decideNow(ctx: RunContext, phase: string, gate: Gate, answer: Exclude<PersonAnswer, { decision: 'later' }>): Promise<void> {
+  await gate.decide(answer.decision, answer.decision === 'reject' ? answer.feedback : undefined);
+  emit(ctx, {
+    type: 'person.decided',
+    phase,
+    person: ctx.person,
+    subject: gate.subject,
+    decision: answer.decision,
+    ...(answer.decision === 'reject' ? { feedback: answer.feedback } : {}),
+  });
+}
+

@@ -1,0 +1,169 @@
+/**
+ * git for the run: a worktree and a branch per task, outside the repository's working tree; the
+ * agent's leftovers committed on its branch; finished branches merged with --merge. Every git
+ * command goes through execa.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { execa } from 'execa';
+import { fail } from '../errors.js';
+
+export interface GitResult {
+  ok: boolean;
+  stdout: string;
+  stderr: string;
+}
+
+export interface Workspace {
+  /** Where the worker runs: the task's worktree (at the board's place in it), or the repository root. */
+  dir: string;
+  /** The worktree's top folder, where git commands for the task run; null without worktrees. */
+  worktree: string | null;
+  branch: string | null;
+  /** Branches merged into a new worktree so the worker starts from its dependencies' work, and those that conflicted. */
+  merged: string[];
+  conflicts: string[];
+}
+
+export function taskBranch(changeId: string, localTaskId: string): string {
+  return `agentboard/${changeId}/${localTaskId}`;
+}
+
+/** Where the task's own work starts on its branch (after the merges it started from): its diff is start..branch. */
+function startRef(changeId: string, localTaskId: string): string {
+  return `refs/agentboard/start/${changeId}/${localTaskId}`;
+}
+
+/** The default place of worktrees: a folder beside the repository, named after it. */
+export function defaultWorktreesDir(top: string): string {
+  return join(dirname(top), `${basename(top)}.agentboard-worktrees`);
+}
+
+async function git(cwd: string, args: string[], env?: Record<string, string>): Promise<GitResult> {
+  const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', env, extendEnv: true });
+  return { ok: r.exitCode === 0, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+}
+
+export class Git {
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    /** The top of the repository's working tree. */
+    readonly top: string,
+    /** The board root's place inside the working tree ("" when agentd/ is at the top). */
+    readonly boardPath: string,
+    readonly worktreesDir: string,
+    private readonly identity: Record<string, string>,
+  ) {}
+
+  /**
+   * The repository the board is in, when tasks can have worktrees there: git is installed, the
+   * board is in a work tree with at least one commit. Otherwise the reason they cannot.
+   */
+  static async open(root: string, worktreesSetting: string | undefined, person: string): Promise<Git | string> {
+    let top: GitResult;
+    try {
+      top = await git(root, ['rev-parse', '--show-toplevel']);
+    } catch {
+      return 'git is not installed';
+    }
+    if (!top.ok) return 'the board is not in a git repository';
+    const topDir = top.stdout.trim();
+    if (!(await git(topDir, ['rev-parse', '--verify', '--quiet', 'HEAD'])).ok) return 'the repository has no commit yet';
+    const dir = worktreesSetting ? resolve(root, worktreesSetting) : defaultWorktreesDir(topDir);
+    const inside = relative(topDir, dir);
+    if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) {
+      fail('RUN_REFUSED', `run: worktrees: ${worktreesSetting} is inside the repository's working tree.`, 'Point run: worktrees: in agentd/config.yaml at a folder outside the repository, like ../my-repo.worktrees, or leave it out.');
+    }
+    // Commits need an identity; where git has none configured, the person the run acts for is it
+    // (the committer of the agents' commits, whose author is the agent, and the author of merges).
+    const hasIdentity = (await git(topDir, ['config', 'user.email'])).ok;
+    const name = person.replace(/^human:/, '');
+    const email = `${name.replace(/[^A-Za-z0-9._-]/g, '-')}@agentboard.invalid`;
+    const identity: Record<string, string> = hasIdentity ? {} : { GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
+    return new Git(topDir, relative(topDir, root), dir, identity);
+  }
+
+  /** git commands on the main repository, one at a time (worktree add and merge share its index and config). */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(fn, fn);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  run(args: string[], cwd = this.top): Promise<GitResult> {
+    return git(cwd, args, this.identity);
+  }
+
+  worktreeOf(changeId: string, localTaskId: string): string {
+    return join(this.worktreesDir, changeId, localTaskId);
+  }
+
+  /** The task's worktree on its branch, made when missing; `bases` are merged into a new one. */
+  async prepare(changeId: string, localTaskId: string, bases: string[]): Promise<Workspace> {
+    const branch = taskBranch(changeId, localTaskId);
+    const worktree = this.worktreeOf(changeId, localTaskId);
+    const ws: Workspace = { dir: join(worktree, this.boardPath), worktree, branch, merged: [], conflicts: [] };
+    if (existsSync(join(worktree, '.git'))) return ws;
+    await this.serial(async () => {
+      mkdirSync(dirname(worktree), { recursive: true });
+      await this.run(['worktree', 'prune']);
+      const exists = (await this.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
+      const added = await this.run(exists ? ['worktree', 'add', worktree, branch] : ['worktree', 'add', '-b', branch, worktree, 'HEAD']);
+      if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${worktree}), or set run: worktrees: in agentd/config.yaml, then run again.`);
+      if (exists) return;
+      for (const base of bases) {
+        const merge = await this.run(['merge', '--no-edit', '-m', `Start ${branch} from ${base}`, base], worktree);
+        if (merge.ok) ws.merged.push(base);
+        else {
+          await this.run(['merge', '--abort'], worktree);
+          ws.conflicts.push(base);
+        }
+      }
+      await this.run(['update-ref', startRef(changeId, localTaskId), 'HEAD'], worktree);
+    });
+    return ws;
+  }
+
+  /** Commits what the agent left uncommitted in its worktree, with the agent as author. Returns the commit, or null when nothing was left. */
+  async commitLeftovers(ws: Workspace, agentId: string, message: string): Promise<string | null> {
+    if (!ws.worktree) return null;
+    const status = await this.run(['status', '--porcelain'], ws.worktree);
+    if (!status.ok || status.stdout.trim() === '') return null;
+    await this.run(['add', '-A'], ws.worktree);
+    // --no-verify: the commit records what the agent left, as it is; the person's hooks run on their own commits and merges.
+    const commit = await this.run(['commit', '--no-verify', '-q', '-m', message, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`], ws.worktree);
+    if (!commit.ok) return null;
+    return (await this.run(['rev-parse', 'HEAD'], ws.worktree)).stdout.trim();
+  }
+
+  async branchExists(branch: string): Promise<boolean> {
+    return (await this.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
+  }
+
+  async isMerged(branch: string): Promise<boolean> {
+    return (await this.run(['merge-base', '--is-ancestor', branch, 'HEAD'])).ok;
+  }
+
+  /** Merges a branch into the current branch; on a conflict, aborts and names the conflicting files. */
+  merge(branch: string, message: string): Promise<{ ok: true } | { ok: false; files: string[]; message: string }> {
+    return this.serial(async () => {
+      const r = await this.run(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
+      if (r.ok) return { ok: true as const };
+      const files = (await this.run(['diff', '--name-only', '--diff-filter=U'])).stdout.split('\n').filter(Boolean);
+      if (files.length > 0) await this.run(['merge', '--abort']);
+      return { ok: false as const, files, message: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
+    });
+  }
+
+  /** What the task's branch changes (its own work, not what it started from): the stat and the patch, cut to `max` characters. */
+  async diff(changeId: string, localTaskId: string, max: number): Promise<string> {
+    const start = startRef(changeId, localTaskId);
+    const range = (await this.run(['rev-parse', '--verify', '--quiet', start])).ok ? `${start}..${taskBranch(changeId, localTaskId)}` : `HEAD...${taskBranch(changeId, localTaskId)}`;
+    const stat = (await this.run(['diff', '--stat', range])).stdout.trim();
+    if (!stat) return '';
+    const patch = (await this.run(['diff', range])).stdout;
+    const cut = patch.length > max ? `${patch.slice(0, max)}\n… (cut at ${max} characters; see \`git diff ${range}\`)` : patch;
+    return `${stat}\n\n${cut}`.trim();
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * One agent invocation: write its prompt and MCP configuration, start the CLI through execa with
+ * stdin closed and a clean environment, stream its output to the transcript (reading usage as it
+ * comes), stop its whole process tree at the timeout or on Ctrl-C, and record all of it.
+ */
+import { closeSync, createWriteStream, mkdirSync, openSync, readSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { dirname, relative } from 'node:path';
+import { execa } from 'execa';
+import { nowIso } from '../clock.js';
+import { emptyUsage, invocationPaths, type CallRecord, type InvocationRecord } from '../store/runs.js';
+import { adapterFor } from './adapters/index.js';
+import { agentEnv, contractEnv } from './agent-env.js';
+import { emit, type RunContext } from './context.js';
+import type { RunPhase } from './events.js';
+import { killGroup } from './processes.js';
+import type { AgentInstance } from './settings.js';
+import { UsageReader } from './usage.js';
+
+export interface InvokeRequest {
+  agent: AgentInstance;
+  phase: RunPhase;
+  /** Board-wide <change_id>/<task_id>, for workers. */
+  taskId: string | null;
+  attempt: number;
+  prompt: string;
+  workdir: string;
+  /** Values to hide in the recorded command line (the review key). */
+  secrets?: string[];
+}
+
+export interface InvokeResult {
+  record: InvocationRecord;
+  /** Why the attempt failed as a process (exit code, timeout, signal), or null when it exited 0. */
+  failure: string | null;
+  /** The agent could not be started at all (not installed): trying again will not help. */
+  fatal: boolean;
+  interrupted: boolean;
+  /** The end of what the agent printed, for its next attempt's prompt. */
+  output: string;
+  /** Every tool call its MCP server answered. */
+  calls: CallRecord[];
+}
+
+const GRACE_MS = 3000;
+const OUTPUT_TAIL = 4000;
+
+/** Reads the lines appended to a calls file since the last read. */
+class CallsTail {
+  private offset = 0;
+  private pending = '';
+  private watcher: FSWatcher | null = null;
+  readonly calls: CallRecord[] = [];
+
+  constructor(
+    private readonly path: string,
+    private readonly onCall: (call: CallRecord) => void,
+  ) {
+    writeFileSync(path, '');
+    try {
+      this.watcher = watch(path, () => this.read());
+    } catch {
+      // no file watching here: the calls are still read when the invocation ends
+    }
+  }
+
+  read(): void {
+    let size: number;
+    try {
+      size = statSync(this.path).size;
+    } catch {
+      return;
+    }
+    if (size <= this.offset) return;
+    const fd = openSync(this.path, 'r');
+    const buf = Buffer.alloc(size - this.offset);
+    try {
+      readSync(fd, buf, 0, buf.length, this.offset);
+    } finally {
+      closeSync(fd);
+    }
+    this.offset = size;
+    const lines = (this.pending + buf.toString('utf8')).split('\n');
+    this.pending = lines.pop()!;
+    for (const line of lines) {
+      if (!line) continue;
+      try {
+        const call = JSON.parse(line) as CallRecord;
+        this.calls.push(call);
+        this.onCall(call);
+      } catch {
+        // a torn line cannot be a call
+      }
+    }
+  }
+
+  close(): CallRecord[] {
+    this.watcher?.close();
+    this.read();
+    return this.calls;
+  }
+}
+
+function redact(argv: string[], secrets: string[]): string[] {
+  return argv.map((a) => secrets.reduce((text, s) => (s ? text.split(s).join('***') : text), a));
+}
+
+export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<InvokeResult> {
+  const { agent } = req;
+  const n = ctx.recorder.nextInvocation();
+  const paths = invocationPaths(ctx.recorder.dir, n);
+  const rel = (p: string) => relative(ctx.root, p);
+  writeFileSync(paths.prompt, req.prompt);
+  // The board's MCP server for this agent: bound to its id and role, recording every call for the run.
+  const mcpServer = {
+    command: process.execPath,
+    args: [ctx.bin, 'mcp', '--root', ctx.root, '--as', agent.id, '--profile', agent.role, '--run', ctx.runId, '--invocation', String(n)],
+  };
+  writeFileSync(paths.mcp, `${JSON.stringify({ mcpServers: { agentboard: mcpServer } }, null, 2)}\n`);
+  const values: Record<string, string> = {
+    prompt_file: paths.prompt,
+    prompt: req.prompt,
+    mcp_config: paths.mcp,
+    agent_id: agent.id,
+    role: agent.role,
+    phase: req.phase,
+    change_id: ctx.changeId,
+    task_id: req.taskId ?? '',
+    root: ctx.root,
+    workdir: req.workdir,
+  };
+  const launch = adapterFor(agent.config)({
+    agent,
+    prompt: req.prompt,
+    promptFile: paths.prompt,
+    mcpConfigFile: paths.mcp,
+    mcpServer,
+    filesBase: paths.record.replace(/\.json$/, ''),
+    workdir: req.workdir,
+    values,
+  });
+  for (const file of launch.files) {
+    mkdirSync(dirname(file.path), { recursive: true, mode: 0o700 });
+    writeFileSync(file.path, file.content, { mode: 0o600 });
+  }
+  const env = agentEnv(
+    process.env,
+    contractEnv({ promptFile: paths.prompt, mcpConfig: paths.mcp, agentId: agent.id, role: agent.role, phase: req.phase, changeId: ctx.changeId, taskId: req.taskId ?? '', root: ctx.root, runId: ctx.runId }),
+    launch.env,
+    agent.config.env,
+  );
+  // A prompt given as an argument is recorded by its file, not in full.
+  const argv = redact([launch.command, ...launch.args], req.secrets ?? []).map((a) => (a === req.prompt ? `<prompt: ${rel(paths.prompt)}>` : a));
+  const record: InvocationRecord = {
+    n,
+    agent_id: agent.id,
+    role: agent.role,
+    phase: req.phase,
+    task_id: req.taskId,
+    attempt: req.attempt,
+    argv,
+    cwd: req.workdir,
+    pid: null,
+    started_at: nowIso(),
+    ended_at: null,
+    exit_code: null,
+    signal: null,
+    timed_out: false,
+    duration_ms: null,
+    usage: emptyUsage(),
+    transcript: rel(paths.transcript),
+    prompt_file: rel(paths.prompt),
+    mcp_config: rel(paths.mcp),
+    calls_file: rel(paths.calls),
+  };
+  const base = { agent_id: agent.id, role: agent.role, phase: req.phase, attempt: req.attempt };
+  emit(ctx, { type: 'invocation.started', ...base, invocation: n, task_id: req.taskId, argv, cwd: req.workdir });
+  const tail = new CallsTail(paths.calls, (call) =>
+    emit(ctx, { type: 'tool.called', ...base, invocation: n, tool: call.tool, ok: call.ok, ...(call.task_id ? { task_id: call.task_id } : {}), ...(call.message ? { message: call.message } : {}), ...(call.code ? { code: call.code } : {}) }),
+  );
+
+  // One stop for every reason (timeout, Ctrl-C): execa cancels the agent, and its whole process
+  // group is signalled, since execa's own timeout would reach only the agent's first process.
+  const stopper = new AbortController();
+  const onInterrupt = () => stopper.abort('interrupted');
+  ctx.signal.addEventListener('abort', onInterrupt, { once: true });
+  if (ctx.signal.aborted) stopper.abort('interrupted');
+  const timeoutMs = Math.round(ctx.options.timeoutMinutes * 60_000);
+  const timer = setTimeout(() => stopper.abort('timeout'), timeoutMs);
+  const usage = new UsageReader();
+  let output = '';
+  const transcript = createWriteStream(paths.transcript);
+  const started = Date.now();
+  const subprocess = execa(launch.command, launch.args, {
+    cwd: req.workdir,
+    env,
+    extendEnv: false,
+    stdin: 'ignore',
+    all: true,
+    buffer: false,
+    reject: false,
+    detached: true,
+    cancelSignal: stopper.signal,
+    forceKillAfterDelay: GRACE_MS,
+  });
+  const pid = subprocess.pid;
+  let forceKill: NodeJS.Timeout | undefined;
+  const stopGroup = () => {
+    killGroup(pid, 'SIGTERM');
+    forceKill = setTimeout(() => killGroup(pid, 'SIGKILL'), GRACE_MS);
+  };
+  stopper.signal.addEventListener('abort', stopGroup, { once: true });
+  // Whatever the agent left running in its group ends with it.
+  subprocess.on('exit', () => killGroup(pid, 'SIGKILL'));
+  if (pid !== undefined) {
+    record.pid = pid;
+    ctx.recorder.saveInvocation(paths.record, record);
+  }
+  subprocess.stdout?.setEncoding('utf8');
+  subprocess.stdout?.on('data', (chunk: string) => usage.push(chunk));
+  subprocess.all?.setEncoding('utf8');
+  subprocess.all?.on('data', (chunk: string) => {
+    transcript.write(chunk);
+    output = (output + chunk).slice(-OUTPUT_TAIL);
+  });
+  const result = await subprocess;
+  clearTimeout(timer);
+  clearTimeout(forceKill);
+  ctx.signal.removeEventListener('abort', onInterrupt);
+  await new Promise<void>((resolve) => transcript.end(resolve));
+  const calls = tail.close();
+
+  const reason = stopper.signal.aborted ? (stopper.signal.reason as string) : null;
+  record.ended_at = nowIso();
+  record.duration_ms = Date.now() - started;
+  record.exit_code = result.exitCode ?? null;
+  record.signal = result.signal ?? null;
+  record.timed_out = reason === 'timeout';
+  record.usage = usage.finish();
+  ctx.recorder.saveInvocation(paths.record, record);
+  ctx.recorder.addUsage(record.usage);
+
+  const notStarted = result.failed && result.exitCode === undefined && !result.isCanceled && !result.signal;
+  let failure: string | null = null;
+  if (reason === 'timeout') failure = `timed out after ${ctx.options.timeoutMinutes} min; its processes were stopped`;
+  else if (reason === 'interrupted') failure = 'stopped: the run was interrupted';
+  else if (notStarted) failure = `could not start \`${launch.command}\`: ${result.originalMessage ?? result.shortMessage}`;
+  else if (result.exitCode !== 0) failure = result.signal ? `killed by ${result.signal}` : `exited with code ${result.exitCode}`;
+  emit(ctx, {
+    type: 'invocation.finished',
+    ...base,
+    invocation: n,
+    task_id: req.taskId,
+    exit_code: record.exit_code,
+    signal: record.signal,
+    timed_out: record.timed_out,
+    duration_ms: record.duration_ms,
+    usage: record.usage,
+    transcript: record.transcript,
+    failure,
+  });
+  return { record, failure, fatal: notStarted, interrupted: reason === 'interrupted', output: output.trim(), calls };
+}

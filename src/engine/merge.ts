@@ -1,0 +1,49 @@
+/**
+ * --merge: the finished tasks' branches are merged into the current branch in dependency order
+ * (a task after the tasks it depends on, otherwise in the order of tasks.md). A branch already
+ * merged is skipped, so merging again after a fix round merges only what is new. The first
+ * conflict stops the merging, with the branch and files named; nothing of that branch is merged.
+ */
+import type { Data } from './board-ops.js';
+import { emit, stop, type RunContext, type Stop } from './context.js';
+
+export function dependencyOrder(tasks: Data[]): Data[] {
+  const byId = new Map(tasks.map((t) => [t.id as string, t]));
+  const placed = new Set<string>();
+  const out: Data[] = [];
+  const visiting = new Set<string>();
+  const place = (t: Data) => {
+    if (placed.has(t.id) || visiting.has(t.id)) return;
+    visiting.add(t.id);
+    for (const d of t.depends as string[]) {
+      const dep = byId.get(d);
+      if (dep) place(dep);
+    }
+    visiting.delete(t.id);
+    placed.add(t.id);
+    out.push(t);
+  };
+  for (const t of tasks) place(t);
+  return out;
+}
+
+export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
+  const git = ctx.git;
+  if (!ctx.options.merge || !git) return null;
+  for (const t of dependencyOrder(await ctx.ops.fullTasks(ctx.changeId))) {
+    if (t.status !== 'done' || !t.branch) continue;
+    if (!(await git.branchExists(t.branch)) || (await git.isMerged(t.branch))) continue;
+    const merged = await git.merge(t.branch, `Merge ${t.branch}: ${t.title}`);
+    if (merged.ok) {
+      emit(ctx, { type: 'merge.done', phase: 'review', task_id: t.task_id, branch: t.branch });
+      continue;
+    }
+    emit(ctx, { type: 'merge.conflict', phase: 'review', task_id: t.task_id, branch: t.branch, files: merged.files, message: merged.message });
+    const where = merged.files.length > 0 ? `conflicts in ${merged.files.join(', ')}` : `failed: ${merged.message}`;
+    return stop('failed', `Merging ${t.branch} (${t.task_id}) into the current branch ${where}; nothing of it was merged, and the branches after it were not merged either.`, [
+      `git merge ${t.branch}   # resolve it by hand`,
+      `agentboard run ${ctx.changeId} --merge   # then merge the rest`,
+    ]);
+  }
+  return null;
+}

@@ -1,0 +1,125 @@
+/**
+ * Planning: the planner writes the proposal, the spec, then the tasks, one invocation per attempt.
+ * After each attempt the board is the judge: the document must be submitted and pass the rules
+ * `agentboard validate` applies. If not, the planner runs again with what went wrong (the board's
+ * refusals of its calls, the validator's findings, the end of its output), up to --max-attempts.
+ */
+import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
+import type { Data } from './board-ops.js';
+import type { Finding } from './events.js';
+import { waitForPerson, type Gate } from './gates.js';
+import { invoke } from './invoke.js';
+import { documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
+import type { CallRecord } from '../store/runs.js';
+import { docWord } from '../ops/doc-write.js';
+
+export type PlanningPhase = 'proposal' | 'spec' | 'tasks';
+
+export const EARLIER: Record<PlanningPhase, PlanningPhase[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'] };
+
+/** The board's refusals of an agent's calls during one invocation. */
+export function refusals(calls: CallRecord[]): Finding[] {
+  return calls.filter((c) => !c.ok).map((c) => ({ source: 'call' as const, tool: c.tool, code: c.code, message: c.message ?? '', next_step: c.next_step }));
+}
+
+/** The validator's errors for one document of the change. */
+export async function ruleFindings(ctx: RunContext, file: string | undefined): Promise<Finding[]> {
+  const report = await ctx.ops.validate(ctx.changeId);
+  const findings: Data[] = report.changes.flatMap((c: Data) => c.findings);
+  return findings
+    .filter((f) => f.level === 'error' && (file === undefined || f.file === file))
+    .map((f) => ({ source: 'validate' as const, message: f.message, file: f.file, line: f.line, rule: f.rule, fix: f.fix }));
+}
+
+/** Whether a planning attempt produced its document: submitted (or approved), newer than before, valid. */
+async function check(ctx: RunContext, type: PlanningPhase, doc: Data | null, revisionBefore: number): Promise<{ ok: boolean; reason: string; findings: Finding[] }> {
+  const word = docWord(type);
+  if (!doc || doc.status === 'template' || doc.status === 'superseded') return { ok: false, reason: `The ${word} was not submitted.`, findings: [] };
+  if (doc.status === 'rejected' || doc.revision <= revisionBefore) return { ok: false, reason: `The ${word} was not resubmitted: it is still ${doc.status} at revision ${doc.revision}.`, findings: [] };
+  const findings = await ruleFindings(ctx, doc.file);
+  if (findings.length > 0) return { ok: false, reason: `The ${word} was submitted but is not valid.`, findings };
+  return { ok: true, reason: '', findings: [] };
+}
+
+function summaryLines(doc: Data): string[] {
+  const body = String(doc.markdown).replace(/^---\n[\s\S]*?\n---\n/, '');
+  return body
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(0, 12);
+}
+
+export function documentGate(ctx: RunContext, type: PlanningPhase | 'review', doc: Data, reason: string): Gate {
+  const word = docWord(type);
+  return {
+    subject: `the ${word} of ${ctx.changeId}`,
+    reason,
+    details: [`${doc.file} · revision ${doc.revision} · by ${doc.author}`, ...summaryLines(doc)],
+    commands: [`agentboard approve ${ctx.changeId} ${type}`, `agentboard reject ${ctx.changeId} ${type} --feedback "<what must change>"`],
+    decide: (decision, feedback) => ctx.ops.decideDocument(ctx.changeId, type, decision, feedback),
+    state: async () => {
+      const now = await ctx.ops.document(ctx.changeId, type);
+      return `${now?.status}:${now?.revision}`;
+    },
+  };
+}
+
+/**
+ * A document a person must decide on before the run goes past it: one config.yaml wants approved,
+ * or one a person rejected and the planner revised (they decide on the revision too).
+ */
+export async function pendingDecision(ctx: RunContext, types: readonly PlanningPhase[]): Promise<Stop | null | undefined> {
+  const required = ctx.ops.board.config.require_approval as readonly string[];
+  for (const type of types) {
+    const doc = await ctx.ops.document(ctx.changeId, type);
+    if (!doc || doc.status !== 'submitted' || (doc.findings as Data[]).some((f) => f.level === 'error')) continue;
+    if (required.includes(type)) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `agentd/config.yaml requires a person's approval of the ${docWord(type)} before the next phase`));
+    if (doc.feedback.length > 0) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `a person rejected an earlier revision of the ${docWord(type)}, and decides on this one`));
+  }
+  return undefined;
+}
+
+export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<Stop | null> {
+  const planner = ctx.agents.planner;
+  const decision = await pendingDecision(ctx, [...EARLIER[type], type]);
+  if (decision !== undefined) return decision;
+  let doc = await ctx.ops.document(ctx.changeId, type);
+  if (type === 'proposal' && !ctx.goal && (!doc || doc.status === 'template')) {
+    return stop('failed', `Change ${ctx.changeId} has no proposal yet, and the run has no goal to give the planner.`, [`agentboard run ${ctx.changeId} --goal "<what the change should achieve>"`]);
+  }
+  const earlier = await Promise.all(EARLIER[type].map((t) => ctx.ops.document(ctx.changeId, t)));
+  let previous = '';
+  let lastReason = '';
+  for (let attempt = 1; attempt <= ctx.options.maxAttempts; attempt++) {
+    if (ctx.signal.aborted) return interrupted(ctx);
+    if (budgetReached(ctx)) return budgetStop(ctx);
+    const revisionBefore = doc?.revision ?? 0;
+    const prompt = renderPrompt(ctx.ops.board.dir, type, {
+      agent_id: planner.id,
+      change_id: ctx.changeId,
+      goal: ctx.goal ?? '(No goal was given to this run: the documents below say what the change is for.)',
+      documents: documentsText(earlier),
+      feedback: doc?.status === 'rejected' ? feedbackList(doc.feedback) : '',
+      findings: previous,
+    });
+    const inv = await invoke(ctx, { agent: planner, phase: type, taskId: null, attempt, prompt, workdir: ctx.root });
+    if (inv.interrupted) return interrupted(ctx);
+    doc = await ctx.ops.document(ctx.changeId, type);
+    const result = await check(ctx, type, doc, revisionBefore);
+    const base = { agent_id: planner.id, role: planner.role, phase: type, attempt };
+    if (result.ok) {
+      emit(ctx, { type: 'phase.validated', ...base, document: type, revision: doc!.revision });
+      return null;
+    }
+    const findings = [...refusals(inv.calls), ...result.findings];
+    lastReason = inv.failure ? `${result.reason} The agent ${inv.failure}.` : result.reason;
+    emit(ctx, { type: 'phase.refused', ...base, document: type, reason: lastReason, findings });
+    if (inv.fatal) return stop('failed', lastReason, [`Install it, or fix agents: ${planner.name} in agentd/config.yaml, then: agentboard run ${ctx.changeId}`]);
+    previous = findingsText(lastReason, findings, inv.output);
+  }
+  return stop('failed', `The planner ${planner.id} did not write a valid ${docWord(type)} in ${ctx.options.maxAttempts} attempt${ctx.options.maxAttempts === 1 ? '' : 's'}. Last: ${lastReason}`, [
+    `agentboard runs show ${ctx.runId}   # every attempt, with its transcript`,
+    `agentboard run ${ctx.changeId}   # try again`,
+  ]);
+}

@@ -1,0 +1,70 @@
+/**
+ * Before a run starts: another run of the same change that is still going refuses this one; a run
+ * that died (kill -9, a crash) left agents that may still be running and claims nobody will finish.
+ * Its agents are stopped, its claims released with the reason noted, and its record closed.
+ */
+import { hostname } from 'node:os';
+import { nowIso } from '../clock.js';
+import { fail } from '../errors.js';
+import { join } from 'node:path';
+import { invocationPaths, listRuns, readInvocations, runDir, runState, writeJson, type RunRecord } from '../store/runs.js';
+import type { BoardOps } from './board-ops.js';
+import { processesOfRun } from './processes.js';
+
+export interface Released {
+  task_id: string;
+  agent_id: string;
+  reason: string;
+}
+
+export function runsOf(runtimeDir: string, changeId: string): RunRecord[] {
+  return listRuns(runtimeDir).filter((r) => r.change_id === changeId);
+}
+
+export function refuseIfRunning(runs: RunRecord[]): void {
+  const live = runs.find((r) => runState(r) === 'running');
+  if (live) {
+    fail('RUN_REFUSED', `Run ${live.run_id} is already running change ${live.change_id} (process ${live.pid} on ${live.host === hostname() ? 'this machine' : live.host}).`, 'Wait for it to end, or stop it with Ctrl-C (or kill its process); `agentboard status` shows running runs.');
+  }
+}
+
+/** The goal of the latest run of the change that had one: a resumed run plans with it. */
+export function lastGoal(runs: RunRecord[]): string | null {
+  return runs.find((r) => r.goal)?.goal ?? null;
+}
+
+/**
+ * Cleans up after the dead runs of the change. `ownWorkers` are this run's worker ids: a claim made
+ * by one of them just before a kill -9 may not be in the dead run's record yet, and nobody else
+ * uses those ids.
+ */
+export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string): Promise<Released[]> {
+  const dead = runs.filter((r) => runState(r) === 'died');
+  for (const run of dead) {
+    for (const pid of processesOfRun(run.run_id)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  const workers = new Set([...ownWorkers, ...dead.flatMap((r) => r.agents.workers)]);
+  const claimed = new Set(dead.flatMap((r) => r.claims));
+  const released: Released[] = [];
+  for (const t of await ops.fullTasks(changeId)) {
+    const held = (t.status === 'in_progress' || t.status === 'blocked') && t.assignee;
+    if (!held || !(workers.has(t.assignee) || claimed.has(t.task_id))) continue;
+    const from = dead.find((r) => r.claims.includes(t.task_id) || r.agents.workers.includes(t.assignee));
+    const reason = from ? `run ${from.run_id} stopped before finishing it (its process is gone); released by run ${runId}` : `held by ${t.assignee}, a worker of this run, with no run going; released by run ${runId}`;
+    await ops.release(t.task_id, reason);
+    released.push({ task_id: t.task_id, agent_id: t.assignee, reason });
+  }
+  for (const run of dead) {
+    // Its invocations without an end were cut off with it.
+    const dir = runDir(runtimeDir, run.run_id);
+    for (const inv of readInvocations(runtimeDir, run.run_id)) if (inv.ended_at === null) writeJson(invocationPaths(dir, inv.n).record, { ...inv, ended_at: nowIso(), signal: 'SIGKILL' });
+    writeJson(join(dir, 'run.json'), { ...run, outcome: 'interrupted', ended_at: nowIso(), claims: [], message: `The run's process died before it ended; run ${runId} stopped its agents and released its claims.` });
+  }
+  return released;
+}

@@ -1,0 +1,174 @@
+/**
+ * `agentboard run`: drives a change through proposal → spec → tasks → work → review. The phase is
+ * read from the board before every step, never kept by the run, so a run started again after any
+ * stop continues where the files are.
+ */
+import { AgentboardError } from '../errors.js';
+import type { RunOutcome } from '../store/runs.js';
+import { BoardOps } from './board-ops.js';
+import { emit, interrupted, stop, type RunContext, type Stop } from './context.js';
+import { RUN_PHASES, type RunView } from './events.js';
+import { Git } from './git.js';
+import { mergeFinished } from './merge.js';
+import { pendingDecision, planPhase } from './planning.js';
+import { newRunId, RunRecorder } from './record.js';
+import { cleanUpDeadRuns, lastGoal, refuseIfRunning, runsOf } from './resume.js';
+import { reviewPhase, reviewRound } from './review.js';
+import { resolveAgents, type RunOptions } from './settings.js';
+import { workPhase } from './work.js';
+
+export const EXIT_CODES: Record<RunOutcome, number> = { finished: 0, waiting_on_person: 0, failed: 1, budget_exceeded: 1, interrupted: 130 };
+
+export interface RunParams {
+  options: RunOptions;
+  root: string | undefined;
+  person: string;
+  /** bin/agentboard.js, which the agents' MCP servers run. */
+  bin: string;
+  /** Made once the run is sure to start, so that a refusal shows no live view first. */
+  view: () => Promise<RunView>;
+  signal: AbortSignal;
+}
+
+const ORDER = [...RUN_PHASES, 'done'];
+
+/** The next step for the change as the board has it; null to go on, or how the run ends. */
+async function step(ctx: RunContext): Promise<Stop | null> {
+  const change = await ctx.ops.change(ctx.changeId);
+  const phase: string = change?.phase ?? 'proposal';
+  ctx.recorder.reached(phase);
+  if (phase === 'review' || phase === 'done') {
+    const conflict = await mergeFinished(ctx);
+    if (conflict) return conflict;
+  }
+  // --until review is the default end: the APPROVED review, which a person decides on.
+  const until = ctx.options.until === 'review' ? undefined : ctx.options.until;
+  if (until && ORDER.indexOf(phase) > ORDER.indexOf(until)) return stop('finished', `Change ${ctx.changeId} is past ${until} (it is at ${phase}), where this run was asked to stop.`, [`agentboard run ${ctx.changeId}   # go on`]);
+  if (phase !== 'proposal' && phase !== 'spec' && phase !== 'tasks') {
+    // Past planning, a revised document a person rejected before still waits for their decision.
+    const decision = await pendingDecision(ctx, ['proposal', 'spec', 'tasks']);
+    if (decision !== undefined) return decision;
+  }
+  switch (phase) {
+    case 'proposal':
+    case 'spec':
+    case 'tasks':
+      return planPhase(ctx, phase);
+    case 'implementation':
+      return workPhase(ctx);
+    case 'review':
+      return reviewPhase(ctx);
+    case 'done': {
+      const review = await ctx.ops.document(ctx.changeId, 'review');
+      // A person rejected the approving review: the reviewer reviews again, with their feedback.
+      if (review?.status === 'rejected') return reviewRound(ctx);
+      const next = review?.status === 'approved' ? [`agentboard archive ${ctx.changeId}`] : [`agentboard approve ${ctx.changeId} review`, `agentboard archive ${ctx.changeId}`];
+      return stop('finished', `Change ${ctx.changeId} is reviewed: the latest review round says APPROVED. Approving the review and archiving the change are a person's acts.`, next);
+    }
+    default:
+      return stop('failed', `Change ${ctx.changeId} is ${phase}; there is nothing to run.`);
+  }
+}
+
+async function drive(ctx: RunContext): Promise<Stop> {
+  for (;;) {
+    if (ctx.signal.aborted) return interrupted(ctx);
+    const halt = await step(ctx);
+    if (halt) return halt;
+  }
+}
+
+/** Releases what the run still holds (after Ctrl-C, a failure or a budget stop), so no claim outlives its run. */
+async function releaseClaims(ctx: RunContext, outcome: RunOutcome): Promise<void> {
+  const workers = new Set(ctx.agents.workers.map((w) => w.id));
+  for (const ref of [...ctx.recorder.run.claims]) {
+    const task = await ctx.ops.task(ref);
+    if (task && (task.status === 'in_progress' || task.status === 'blocked') && workers.has(task.assignee)) {
+      const reason = `run ${ctx.runId} ended ${outcome.replace(/_/g, ' ')} before the task was finished`;
+      await ctx.ops.release(ref, reason);
+      emit(ctx, { type: 'task.released', agent_id: task.assignee, role: 'worker', phase: 'implementation', task_id: ref, reason });
+    }
+    ctx.recorder.unclaim(ref);
+  }
+}
+
+function failure(err: unknown): Stop {
+  if (err instanceof AgentboardError) return stop('failed', err.message, [err.nextStep]);
+  return stop('failed', `agentboard hit an unexpected error: ${(err as Error).message}`, ['Run the same command again; report it if it repeats (agentboard runs show <run_id> has the records).']);
+}
+
+/** Runs a change to its end, or to where it must stop; returns the exit code. */
+export async function runChange(params: RunParams): Promise<number> {
+  const { options } = params;
+  const ops = new BoardOps(params.root, params.person);
+  const board = ops.board;
+  const agents = resolveAgents(board.config, options);
+  const existing = await ops.change(options.changeId);
+  const runs = runsOf(board.runtimeDir, options.changeId);
+  refuseIfRunning(runs);
+  const goal = options.goal ?? lastGoal(runs);
+  let git: Git | null = null;
+  let noGit: string | null = null;
+  if (options.worktrees) {
+    const opened = await Git.open(board.root, board.config.run?.worktrees, params.person);
+    if (typeof opened === 'string') noGit = opened;
+    else git = opened;
+  }
+  const runId = newRunId();
+  const recorder = new RunRecorder(board.runtimeDir, {
+    run_id: runId,
+    change_id: options.changeId,
+    person: params.person,
+    goal,
+    phase: existing?.phase ?? 'proposal',
+    agents: { planner: agents.planner.id, reviewer: agents.reviewer.id, workers: agents.workers.map((w) => w.id) },
+    options: { ...options },
+  });
+  const ctx: RunContext = {
+    runId,
+    root: board.root,
+    changeId: options.changeId,
+    person: params.person,
+    agents,
+    options,
+    ops,
+    recorder,
+    view: await params.view(),
+    signal: params.signal,
+    bin: params.bin,
+    git,
+    goal,
+    reviewKey: null,
+  };
+  emit(ctx, {
+    type: 'run.started',
+    phase: existing?.phase ?? 'proposal',
+    change_id: options.changeId,
+    person: params.person,
+    agents: recorder.run.agents,
+    options: { until: options.until ?? null, workers: agents.workers.length, max_attempts: options.maxAttempts, timeout_minutes: options.timeoutMinutes, max_cost: options.maxCost ?? null, wait: options.wait, merge: options.merge, worktrees: git ? git.worktreesDir : null },
+  });
+  if (noGit) emit(ctx, { type: 'notice', message: `Tasks share the working tree: ${noGit}.` });
+  if (options.merge && !git) emit(ctx, { type: 'notice', message: '--merge does nothing without worktrees: there are no task branches to merge.' });
+
+  let end: Stop;
+  try {
+    for (const r of await cleanUpDeadRuns(ops, board.runtimeDir, runs, options.changeId, recorder.run.agents.workers, runId)) {
+      emit(ctx, { type: 'task.released', agent_id: r.agent_id, role: 'worker', phase: 'implementation', task_id: r.task_id, reason: r.reason });
+    }
+    end = await drive(ctx);
+  } catch (err) {
+    end = ctx.signal.aborted ? interrupted(ctx) : failure(err);
+  }
+  try {
+    await releaseClaims(ctx, end.outcome);
+    if (ctx.reviewKey) await ops.revokeReviewKey(ctx.reviewKey.name);
+  } catch (err) {
+    const f = failure(err);
+    end = stop(end.outcome === 'finished' ? 'failed' : end.outcome, `${end.message} Cleaning up failed too: ${f.message}`, [...end.next_steps, ...f.next_steps]);
+  }
+  recorder.finish(end.outcome, end.message);
+  const exit = EXIT_CODES[end.outcome];
+  emit(ctx, { type: 'run.finished', phase: recorder.run.phase, outcome: end.outcome, message: end.message, next_steps: end.next_steps, invocations: recorder.run.invocations, usage: recorder.run.usage, exit_code: exit });
+  return exit;
+}

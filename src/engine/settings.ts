@@ -1,0 +1,89 @@
+/**
+ * Who plays which role in a run: config.yaml's `agents` and `run`, overridden by --planner,
+ * --reviewer, --worker and --workers. Every role instance gets its own agent id (claude-planner,
+ * codex-w2, codex-reviewer): separation of duties is by id, so one CLI can serve several roles.
+ */
+import { fail } from '../errors.js';
+import type { AgentSettings, Config } from '../store/config.js';
+import type { Role, RunPhase } from './events.js';
+
+export interface AgentInstance {
+  /** The agent id the board records: <name>-planner, <name>-reviewer, <name>-w<n>. */
+  id: string;
+  /** The key under `agents:` in config.yaml. */
+  name: string;
+  role: Role;
+  config: AgentSettings;
+}
+
+export interface RunOptions {
+  changeId: string;
+  goal?: string;
+  until?: RunPhase;
+  planner?: string;
+  reviewer?: string;
+  workers?: string[];
+  workerCount?: number;
+  maxAttempts: number;
+  /** Per invocation; the agent's whole process tree is killed when it runs out. */
+  timeoutMinutes: number;
+  maxCost?: number;
+  wait: boolean;
+  merge: boolean;
+  worktrees: boolean;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 3;
+export const DEFAULT_TIMEOUT_MINUTES = 30;
+
+export interface RunAgents {
+  planner: AgentInstance;
+  reviewer: AgentInstance;
+  workers: AgentInstance[];
+}
+
+const EXAMPLE = [
+  'agents:',
+  '  claude: { adapter: claude }',
+  '  codex:  { adapter: codex }',
+  'run:',
+  '  planner: claude',
+  '  reviewer: codex',
+  '  workers: [claude, codex]',
+];
+
+function notConfigured(what: string): never {
+  fail('RUN_NOT_CONFIGURED', `agentd/config.yaml does not say ${what}.`, `Add these lines to agentd/config.yaml (any of claude, codex, gemini, or your own command):\n\n${EXAMPLE.map((l) => `    ${l}`).join('\n')}\n`);
+}
+
+function instance(config: Config, name: string, role: Role, id: string, flag: string): AgentInstance {
+  const agent = config.agents[name];
+  if (!agent) {
+    const known = Object.keys(config.agents);
+    fail(
+      'RUN_NOT_CONFIGURED',
+      `The ${role} "${name}" (${flag}) is not an agent of agentd/config.yaml${known.length ? `; its agents are ${known.join(', ')}` : ''}.`,
+      `Add it under agents: in agentd/config.yaml, like \`  ${name}: { adapter: claude }\`, or name one of the configured agents.`,
+    );
+  }
+  return { id, name, role, config: agent };
+}
+
+export function resolveAgents(config: Config, options: RunOptions): RunAgents {
+  if (Object.keys(config.agents).length === 0 || config.run === undefined) notConfigured('which agents run the change (agents: and run:)');
+  const plannerName = options.planner ?? config.run.planner ?? notConfigured('who plans (run: planner:)');
+  const reviewerName = options.reviewer ?? config.run.reviewer ?? notConfigured('who reviews (run: reviewer:)');
+  const workerNames = options.workers?.length ? options.workers : (config.run.workers ?? notConfigured('who works the tasks (run: workers:)'));
+  const count = options.workerCount ?? workerNames.length;
+  const workers: AgentInstance[] = [];
+  // Workers are taken round-robin from the list: --workers 3 with [claude, codex] is claude-w1, codex-w2, claude-w3.
+  for (let i = 1; i <= count; i++) {
+    const name = workerNames[(i - 1) % workerNames.length]!;
+    workers.push(instance(config, name, 'worker', `${name}-w${i}`, options.workers?.length ? '--worker' : 'run: workers:'));
+  }
+  return {
+    planner: instance(config, plannerName, 'planner', `${plannerName}-planner`, options.planner ? '--planner' : 'run: planner:'),
+    reviewer: instance(config, reviewerName, 'reviewer', `${reviewerName}-reviewer`, options.reviewer ? '--reviewer' : 'run: reviewer:'),
+    workers,
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * Work: every ready task is claimed for a worker agent id with the same selection and claim as an
+ * agent's `next` (so two workers never get the same task, and attribution stays with the agent),
+ * worked in its own worktree, and checked on the board when the agent's turn ends: done or in
+ * review, or the attempt counts. A task that fails every attempt is released with the reason
+ * noted, and the run hands out no new task after it.
+ */
+import type { Data } from './board-ops.js';
+import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
+import { waitForPerson, type Gate } from './gates.js';
+import type { Workspace } from './git.js';
+import { invoke } from './invoke.js';
+import { refusals } from './planning.js';
+import { feedbackList, findingsText, renderPrompt } from './prompts.js';
+import type { AgentInstance } from './settings.js';
+
+/** done (or in review); left: someone else took the task meanwhile; given up after the last attempt; stopped by Ctrl-C or the budget. */
+type TaskEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'given_up'; reason: string } | { kind: 'stopped' };
+
+/** The branches a task's worktree starts from: its dependencies' work; for a fix task, all the work reviewed. */
+async function baseBranches(ctx: RunContext, task: Data): Promise<string[]> {
+  const tasks = await ctx.ops.fullTasks(ctx.changeId);
+  const bases = tasks.filter((t) => t.id !== task.id && t.branch && (task.review_round ? t.status === 'done' : task.depends.includes(t.id)));
+  const out: string[] = [];
+  for (const t of bases) if (await ctx.git!.branchExists(t.branch)) out.push(t.branch);
+  return out;
+}
+
+async function workspaceFor(ctx: RunContext, task: Data): Promise<Workspace> {
+  if (!ctx.git) return { dir: ctx.root, worktree: null, branch: null, merged: [], conflicts: [] };
+  const ws = await ctx.git.prepare(ctx.changeId, task.id, await baseBranches(ctx, task));
+  if (task.branch !== ws.branch) await ctx.ops.recordBranch(task.task_id, ws.branch!);
+  return ws;
+}
+
+function taskText(task: Data): string {
+  const files = (task.files as Data[]).map((f) => `- ${f.path} (${f.action})`).join('\n');
+  return [`**${task.title}**`, task.description, files ? `Files:\n${files}` : ''].filter(Boolean).join('\n\n');
+}
+
+async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, context: Data, resumed: boolean): Promise<TaskEnd> {
+  const ref: string = claimed.task_id;
+  const base = { agent_id: worker.id, role: worker.role, phase: 'implementation' };
+  ctx.recorder.claim(ref);
+  let ws: Workspace;
+  try {
+    ws = await workspaceFor(ctx, claimed);
+  } catch (err) {
+    const reason = (err as Error).message;
+    await ctx.ops.release(ref, `agentboard run ${ctx.runId}: ${reason}`);
+    ctx.recorder.unclaim(ref);
+    emit(ctx, { type: 'task.released', ...base, task_id: ref, reason });
+    return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}` };
+  }
+  emit(ctx, { type: 'task.claimed', ...base, task_id: ref, title: claimed.title, branch: ws.branch, workdir: ws.dir, resumed });
+  if (ws.conflicts.length > 0) emit(ctx, { type: 'notice', ...base, message: `${ref} starts without ${ws.conflicts.join(', ')}: merging it into the new worktree conflicted.` });
+
+  const dependencies = (context.dependencies as Data[]).map((d) => `- ${d.task_id} (${d.status}): ${d.title}`);
+  if (ws.merged.length > 0) dependencies.push(`Their branches are merged into your worktree: ${ws.merged.join(', ')}.`);
+  let previous = '';
+  let lastReason = '';
+  let attempt = 0;
+  while (attempt < ctx.options.maxAttempts) {
+    attempt++;
+    if (ctx.signal.aborted || budgetReached(ctx)) return { kind: 'stopped' };
+    const prompt = renderPrompt(ctx.ops.board.dir, 'implementation', {
+      agent_id: worker.id,
+      change_id: ctx.changeId,
+      task_id: ref,
+      task_title: claimed.title,
+      task_description: taskText(claimed),
+      requirements: (context.requirements as Data[]).map((r) => `- ${r.id}: ${r.title}. ${r.text}`).join('\n'),
+      dependencies: dependencies.join('\n'),
+      task_feedback: feedbackList(context.feedback),
+      workdir: ws.dir,
+      branch: ws.branch ?? '',
+      findings: previous,
+    });
+    const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
+    if (ctx.git) await ctx.git.commitLeftovers(ws, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
+    if (inv.interrupted) return { kind: 'stopped' };
+    const now = await ctx.ops.task(ref);
+    if (now && (now.status === 'done' || now.status === 'in_review')) {
+      ctx.recorder.unclaim(ref);
+      emit(ctx, { type: 'task.done', ...base, attempt, task_id: ref, status: now.status });
+      return { kind: 'done' };
+    }
+    if (!now || now.assignee !== worker.id) {
+      ctx.recorder.unclaim(ref);
+      emit(ctx, { type: 'notice', ...base, message: `${ref} is no longer held by ${worker.id}${now?.assignee ? ` (it is ${now.assignee}'s)` : ''}; it left this worker.` });
+      return { kind: 'left' };
+    }
+    lastReason = inv.failure ? `The agent ${inv.failure}; the task is ${now.status}.` : `The agent ended its turn without finishing the task; it is ${now.status}.`;
+    emit(ctx, { type: 'task.attempt_failed', ...base, attempt, task_id: ref, reason: lastReason });
+    if (inv.fatal) break;
+    previous = findingsText(lastReason, refusals(inv.calls), inv.output);
+  }
+  const reason = `${worker.id} did not finish it in ${attempt} attempt${attempt === 1 ? '' : 's'}. Last: ${lastReason}`;
+  await ctx.ops.release(ref, `agentboard run ${ctx.runId}: ${reason}`);
+  ctx.recorder.unclaim(ref);
+  emit(ctx, { type: 'task.released', ...base, attempt, task_id: ref, reason });
+  return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}` };
+}
+
+function taskGate(ctx: RunContext, task: Data): Gate {
+  return {
+    subject: `task ${task.task_id}`,
+    reason: `${task.assignee} submitted it for review`,
+    details: [task.title, ...(task.submission ? [task.submission] : []), ...(task.branch ? [`branch ${task.branch}`] : [])],
+    commands: [`agentboard approve ${task.task_id}`, `agentboard reject ${task.task_id} --feedback "<what must change>"`],
+    decide: (decision, feedback) => ctx.ops.decideTask(task.task_id, decision, feedback),
+    state: async () => String((await ctx.ops.task(task.task_id))?.status),
+  };
+}
+
+/** Why no task of the change can go on, in a few words. */
+function stuck(tasks: Data[], ours: Set<string>): string {
+  const open = tasks.filter((t) => t.status !== 'done');
+  const elsewhere = open.filter((t) => t.assignee && !ours.has(t.assignee) && t.status !== 'todo');
+  if (elsewhere.length > 0) return `${elsewhere.map((t) => `${t.task_id} is held by ${t.assignee}`).join(', ')}`;
+  return `${open.length} open task${open.length === 1 ? '' : 's'} (${open.map((t) => `${t.task_id} ${t.status}`).join(', ')}) cannot start; check their dependencies`;
+}
+
+export async function workPhase(ctx: RunContext): Promise<Stop | null> {
+  const running = new Map<string, Promise<{ worker: string; end: TaskEnd }>>();
+  // Workers whose submitted work waits for a person: `next` gives them nothing new meanwhile.
+  const waiting = new Set<string>();
+  let failure: string | null = null;
+  for (;;) {
+    const claiming = !ctx.signal.aborted && failure === null && !budgetReached(ctx);
+    if (claiming) {
+      for (const worker of ctx.agents.workers) {
+        if (running.has(worker.id) || waiting.has(worker.id)) continue;
+        const next = await ctx.ops.next(worker.id, ctx.changeId);
+        if (next.status === 'assigned' || next.status === 'resumed') {
+          running.set(worker.id, runTask(ctx, worker, next.task, next.context, next.status === 'resumed').then((end) => ({ worker: worker.id, end })));
+        } else if (next.status === 'awaiting_review') waiting.add(worker.id);
+        else break;
+      }
+    }
+    if (running.size === 0) {
+      if (ctx.signal.aborted) return interrupted(ctx);
+      if (failure) return stop('failed', failure, [`agentboard runs show ${ctx.runId}   # every attempt, with its transcript`, `agentboard run ${ctx.changeId}   # try again`]);
+      if (budgetReached(ctx)) return budgetStop(ctx);
+      const tasks = await ctx.ops.fullTasks(ctx.changeId);
+      if (tasks.every((t) => t.status === 'done')) return null;
+      const inReview = tasks.filter((t) => t.status === 'in_review');
+      if (inReview.length > 0) {
+        for (const t of inReview) {
+          const halt = await waitForPerson(ctx, 'implementation', taskGate(ctx, t));
+          if (halt) return halt;
+        }
+        waiting.clear();
+        continue;
+      }
+      const ours = new Set(ctx.agents.workers.map((w) => w.id));
+      return stop('failed', `No task of ${ctx.changeId} can go on: ${stuck(tasks, ours)}.`, [`agentboard show ${ctx.changeId}`, `agentboard release <change_id>/<task_id>   # for a claim held by an agent that is gone`]);
+    }
+    const { worker, end } = await Promise.race(running.values());
+    running.delete(worker);
+    if (end.kind === 'given_up') failure ??= end.reason;
+  }
+}

@@ -1,0 +1,199 @@
+/**
+ * The records of `agentboard run` under agentd/.runtime/runs/<run_id>/: run.json (the run),
+ * events.jsonl (every event it emitted), and per agent invocation <n>.json with its prompt, MCP
+ * configuration, transcript and the calls its MCP server answered (<n>.calls.jsonl, written by
+ * that server). They are the run's own records, not board state: written atomically by the run,
+ * read by `runs`, `status` and the next run of the same change.
+ */
+import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { fail } from '../errors.js';
+import { writeFileAtomic } from './fs.js';
+import { pidExists as pidAlive } from './lock.js';
+
+export const RUN_OUTCOMES = ['finished', 'waiting_on_person', 'failed', 'interrupted', 'budget_exceeded'] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+export const RUN_ID_PATTERN = /^\d{8}-\d{9}-[0-9a-f]{4}$/;
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cached_input_tokens: number;
+  /** Known only for CLIs that report it (Claude Code); null otherwise. */
+  cost_usd: number | null;
+}
+
+export interface RunRecord {
+  run_id: string;
+  change_id: string;
+  /** The person the run acts for. */
+  person: string;
+  pid: number;
+  host: string;
+  started_at: string;
+  ended_at: string | null;
+  /** null while the run is going. */
+  outcome: RunOutcome | null;
+  message: string | null;
+  goal: string | null;
+  /** The furthest phase the change reached while the run went. */
+  phase: string;
+  agents: { planner: string | null; reviewer: string | null; workers: string[] };
+  options: Record<string, unknown>;
+  /** Tasks this run claimed and has not seen finished or released: the next run releases them if this one dies. */
+  claims: string[];
+  invocations: number;
+  usage: Usage;
+}
+
+export interface InvocationRecord {
+  n: number;
+  agent_id: string;
+  role: 'planner' | 'worker' | 'reviewer';
+  phase: string;
+  task_id: string | null;
+  attempt: number;
+  /** The command line, with secrets (the review key) replaced by "***". */
+  argv: string[];
+  cwd: string;
+  pid: number | null;
+  started_at: string;
+  ended_at: string | null;
+  exit_code: number | null;
+  signal: string | null;
+  timed_out: boolean;
+  duration_ms: number | null;
+  usage: Usage;
+  /** Paths relative to the repository root. */
+  transcript: string;
+  prompt_file: string;
+  mcp_config: string;
+  calls_file: string;
+}
+
+/** One tool call answered by a run's MCP server, as the engine reads it back. */
+export interface CallRecord {
+  at: string;
+  tool: string;
+  ok: boolean;
+  code?: string;
+  message?: string;
+  next_step?: string;
+  task_id?: string;
+  percent?: number;
+}
+
+export function emptyUsage(): Usage {
+  return { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: null };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+    cached_input_tokens: a.cached_input_tokens + b.cached_input_tokens,
+    cost_usd: a.cost_usd === null && b.cost_usd === null ? null : (a.cost_usd ?? 0) + (b.cost_usd ?? 0),
+  };
+}
+
+export function runsDir(runtimeDir: string): string {
+  return join(runtimeDir, 'runs');
+}
+
+export function runDir(runtimeDir: string, runId: string): string {
+  if (!RUN_ID_PATTERN.test(runId)) fail('RUN_NOT_FOUND', `"${runId.slice(0, 40)}" is not a run id.`, 'List the runs with `agentboard runs`.');
+  return join(runsDir(runtimeDir), runId);
+}
+
+/** Where an invocation's files go; the MCP server started for it writes the calls file. */
+export function invocationPaths(dir: string, n: number): { record: string; prompt: string; mcp: string; transcript: string; calls: string } {
+  const base = join(dir, String(n).padStart(3, '0'));
+  return { record: `${base}.json`, prompt: `${base}.prompt.md`, mcp: `${base}.mcp.json`, transcript: `${base}.transcript.log`, calls: `${base}.calls.jsonl` };
+}
+
+export function writeJson(path: string, value: unknown): void {
+  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+export function appendJsonLine(path: string, value: unknown): void {
+  appendFileSync(path, `${JSON.stringify(value)}\n`);
+}
+
+function readJson<T>(path: string): T | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as T;
+  } catch {
+    return null;
+  }
+}
+
+export function readJsonLines<T>(path: string): T[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  const out: T[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    try {
+      out.push(JSON.parse(line) as T);
+    } catch {
+      // a line cut by a killed writer: the lines before it still count
+    }
+  }
+  return out;
+}
+
+export function createRunDir(runtimeDir: string, runId: string): string {
+  const dir = runDir(runtimeDir, runId);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Every run on the board, newest first. */
+export function listRuns(runtimeDir: string): RunRecord[] {
+  let names: string[];
+  try {
+    names = readdirSync(runsDir(runtimeDir)).filter((n) => RUN_ID_PATTERN.test(n));
+  } catch {
+    return [];
+  }
+  return names
+    .sort()
+    .reverse()
+    .flatMap((n) => {
+      const r = readJson<RunRecord>(join(runsDir(runtimeDir), n, 'run.json'));
+      return r ? [r] : [];
+    });
+}
+
+export function readRun(runtimeDir: string, runId: string): RunRecord {
+  const record = readJson<RunRecord>(join(runDir(runtimeDir, runId), 'run.json'));
+  if (!record) fail('RUN_NOT_FOUND', `There is no run ${runId} on this board.`, 'List the runs with `agentboard runs`.');
+  return record;
+}
+
+export function readInvocations(runtimeDir: string, runId: string): InvocationRecord[] {
+  const dir = runDir(runtimeDir, runId);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => /^\d{3,}\.json$/.test(n));
+  } catch {
+    return [];
+  }
+  return names.sort().flatMap((n) => {
+    const r = readJson<InvocationRecord>(join(dir, n));
+    return r ? [r] : [];
+  });
+}
+
+/** A run without an outcome whose process is gone (on this host) died: kill -9, a crash, a lost machine. */
+export function runState(run: RunRecord): 'running' | 'died' | 'ended' {
+  if (run.outcome !== null) return 'ended';
+  if (run.host === hostname() && !pidAlive(run.pid)) return 'died';
+  return 'running';
+}

@@ -1,0 +1,40 @@
+/** One row per agent: who, on what, its last word, for how long, how many tokens. */
+import { Box, Text } from 'ink';
+import type { AgentRow } from './run-state.js';
+import { Spinner } from './Spinner.js';
+
+function elapsed(since: number | null, now: number): string {
+  if (since === null) return '';
+  const s = Math.max(0, Math.round((now - since) / 1000));
+  return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+}
+
+function cut(text: string, max: number): string {
+  const one = text.replace(/\s+/g, ' ');
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
+
+export function AgentRows({ agents, now }: { agents: AgentRow[]; now: number }) {
+  return (
+    <Box flexDirection="column">
+      {agents.map((a) => (
+        <Box key={a.agent_id}>
+          <Box width={2}>{a.since !== null ? <Spinner /> : <Text dimColor>·</Text>}</Box>
+          <Box width={20}>
+            <Text color={a.since !== null ? 'cyan' : undefined}>{cut(a.agent_id, 19)}</Text>
+          </Box>
+          <Box width={24}>
+            <Text>{cut(a.task_id ? `${a.task_id.slice(a.task_id.indexOf('/') + 1)} ${a.title}` : a.title, 23)}</Text>
+          </Box>
+          <Box width={8}>
+            <Text dimColor>{elapsed(a.since, now)}</Text>
+          </Box>
+          <Box width={12}>
+            <Text dimColor>{a.tokens > 0 ? `${a.tokens.toLocaleString('en-US')} tok` : ''}</Text>
+          </Box>
+          <Text wrap="truncate">{cut(a.message, 60)}</Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * The person's decision, in place: approve, reject with feedback typed here, or leave it for
+ * later. Keys: a approves, r asks for the feedback (Enter sends it, Esc goes back), l leaves it.
+ */
+import { Box, Text, useInput } from 'ink';
+import { useRef, useState } from 'react';
+import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
+
+export function DecisionPrompt({ question, onAnswer }: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void }) {
+  const [feedback, setShown] = useState<string | null>(null);
+  // Keys can come faster than renders (a paste): the text typed so far is kept here, not in the render's copy.
+  const typed = useRef<string | null>(null);
+  const setFeedback = (value: string | null) => {
+    typed.current = value;
+    setShown(value);
+  };
+  useInput((input, key) => {
+    const text = typed.current;
+    if (text === null) {
+      if (input === 'a') onAnswer({ decision: 'approve' });
+      else if (input === 'r') setFeedback('');
+      else if (input === 'l') onAnswer({ decision: 'later' });
+      return;
+    }
+    if (key.escape) setFeedback(null);
+    else if (key.return) {
+      if (text.trim()) onAnswer({ decision: 'reject', feedback: text.trim() });
+    } else if (key.backspace || key.delete) setFeedback(text.slice(0, -1));
+    else if (input && !key.ctrl && !key.meta) setFeedback(text + input);
+  });
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text bold color="yellow">
+        Your decision: {question.subject}
+      </Text>
+      {question.details.map((d, i) => (
+        <Text key={i} dimColor wrap="truncate">
+          {d}
+        </Text>
+      ))}
+      {feedback === null ? (
+        <Text>
+          <Text bold>a</Text> approve · <Text bold>r</Text> reject with feedback · <Text bold>l</Text> later (the run stops and waits)
+        </Text>
+      ) : (
+        <Box flexDirection="column">
+          <Text>What must change? (Enter sends, Esc goes back)</Text>
+          <Text>
+            <Text color="yellow">› </Text>
+            {feedback}
+            <Text inverse> </Text>
+          </Text>
+        </Box>
+      )}
+    </Box>
+  );
+}

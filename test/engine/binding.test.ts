@@ -1,0 +1,87 @@
+/**
+ * `agentboard mcp --as <agent_id>`: the server a run starts for one agent acts for that agent only,
+ * and records every call for the run. And the board's rule that a change is reviewed by someone
+ * who did not make it.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, cli, newBoard, ok, tempDir, write } from '../helpers.js';
+
+async function boundAgent(dir: string, args: string[]) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, ...args], env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') }, stderr: 'ignore' });
+  const client = new Client({ name: 'bound', version: '1.0.0' });
+  await client.connect(transport);
+  const call = async (tool: string, args: object) => {
+    const r = (await client.callTool({ name: tool, arguments: args as Record<string, unknown> })) as any;
+    return r.isError ? { error: JSON.parse(r.content[0].text).error } : r.structuredContent;
+  };
+  return { client, call };
+}
+
+describe('agentboard mcp --as', () => {
+  it('acts as the bound agent when agent_id is left out, refuses another one, and records each call for the run', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bound', [{ title: 'First' }, { title: 'Second' }]);
+    const runDir = join(dir, 'agentd/.runtime/runs/20261122-080000000-abcd');
+    mkdirSync(runDir, { recursive: true });
+    const { client, call } = await boundAgent(dir, ['--as', 'codex-w1', '--profile', 'worker', '--run', '20261122-080000000-abcd', '--invocation', '7']);
+    try {
+      const { tools } = await client.listTools();
+      const next = tools.find((t) => t.name === 'agentboard_get_next_task')!;
+      expect(next.inputSchema.required ?? []).not.toContain('agent_id');
+
+      const claimed = await call('agentboard_get_next_task', {});
+      expect(claimed).toMatchObject({ status: 'assigned', task: { assignee: 'codex-w1' } });
+      const other = await call('agentboard_report_progress', { agent_id: 'claude-w2', task_id: claimed.task.task_id, percent: 10, message: 'Started' });
+      expect(other.error).toEqual({
+        code: 'AGENT_MISMATCH',
+        message: 'This MCP server acts for agent "codex-w1"; a call as "claude-w2" is refused.',
+        next_step: 'Call again with agent_id "codex-w1", or leave agent_id out.',
+      });
+      const same = await call('agentboard_report_progress', { agent_id: 'codex-w1', task_id: claimed.task.task_id, percent: 50, message: 'Half way' });
+      expect(same.task.progress).toBe(50);
+      // Reading another agent's state is not acting as it.
+      expect((await call('agentboard_get_workflow_state', { agent_id: 'someone-else' })).error).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+    const calls = readFileSync(join(runDir, '007.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls.map((c) => [c.tool, c.ok, c.code ?? null])).toEqual([
+      ['agentboard_get_next_task', true, null],
+      ['agentboard_report_progress', false, 'AGENT_MISMATCH'],
+      ['agentboard_report_progress', true, null],
+      ['agentboard_get_workflow_state', true, null],
+    ]);
+    expect(calls[2]).toMatchObject({ task_id: 'bound/T1', percent: 50, message: 'Half way' });
+    // The board shows the bound agent as the one who worked.
+    expect((await ok(dir, ['task', 'show', 'bound/T1'])).task).toMatchObject({ assignee: 'codex-w1', progress: 50 });
+  });
+
+  it('refuses to start bound to a person or a bad id', async () => {
+    const dir = await newBoard();
+    const r = await cli(dir, ['mcp', '--as', 'human:ann'], { stdin: '' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--as human:ann:');
+  });
+});
+
+describe('who may review', () => {
+  const review = (dir: string, as: string) => cli(dir, ['review', 'rev', '--as', as, '--verdict', 'APPROVED', '--summary', 'Fine.', '--notes', 'No additional notes.', '--json']);
+
+  it('refuses a review by the agent that wrote the spec or the tasks, or completed a task; allow_self_review lets a one-agent setup do it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rev', [{ title: 'Only task' }], 'planner');
+    await ok(dir, ['task', 'done', 'rev/T1', '--as', 'worker']);
+    const byPlanner = await review(dir, 'planner');
+    expect(byPlanner.code).toBe(1);
+    expect(byPlanner.json.error).toMatchObject({ code: 'SELF_REVIEW', message: 'planner cannot review rev: it wrote its spec and wrote its task list.' });
+    expect((await review(dir, 'worker')).json.error.message).toBe('worker cannot review rev: it completed T1.');
+    expect((await review(dir, 'critic')).json.data).toMatchObject({ verdict: 'APPROVED', author: 'critic' });
+
+    write(dir, 'agentd/config.yaml', 'review: {allow_self_review: true}\n');
+    expect((await review(dir, 'worker')).json.data).toMatchObject({ round: 2, author: 'worker' });
+  });
+});

@@ -1,0 +1,77 @@
+/** Where a person must decide: the run stops without a terminal, --wait goes on when they do, and a rejection's feedback reaches the planner. */
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, ok } from '../helpers.js';
+import { agentInvocations, fakeBoard, prompt, run, runIds, startRun, until } from './helpers.js';
+
+const GOAL = ['--goal', 'Let people search the board'];
+
+describe('approval gates', () => {
+  it('stop with waiting_on_person and the commands to run when there is no terminal', async () => {
+    const board = await fakeBoard({ config: 'require_approval: [proposal]' });
+    const r = run(board.dir, ['add-search', ...GOAL]);
+    expect(r.code).toBe(0);
+    const waiting = r.events.find((e) => e.type === 'waiting_on_person');
+    expect(waiting).toMatchObject({ phase: 'proposal', subject: 'the proposal of add-search', commands: ['agentboard approve add-search proposal', 'agentboard reject add-search proposal --feedback "<what must change>"'] });
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'waiting_on_person', exit_code: 0 });
+    expect(r.events.at(-1).next_steps).toContain('agentboard approve add-search proposal');
+    expect((await ok(board.dir, ['show', 'add-search', 'proposal'])).status).toBe('submitted');
+    // Nothing after the gate ran: one invocation, the planner's.
+    expect(agentInvocations(board).map((i) => i.env.AGENTBOARD_PHASE)).toEqual(['proposal']);
+  });
+
+  it('give a rejection\'s feedback to the planner\'s next attempt', async () => {
+    const board = await fakeBoard({ config: 'require_approval: [proposal]' });
+    expect(run(board.dir, ['add-search', ...GOAL]).code).toBe(0);
+    await ok(board.dir, ['reject', 'add-search', 'proposal', '--feedback', 'Say who searches, and for what.']);
+    const again = run(board.dir, ['add-search']);
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person' });
+    const second = runIds(board.dir)[1]!;
+    const text = prompt(board.dir, second, 1);
+    expect(text).toContain('## Feedback from a person, to address');
+    expect(text).toContain('human:tester');
+    expect(text).toContain('Say who searches, and for what.');
+    // The goal of the first run carries over to the second.
+    expect(text).toContain('Let people search the board');
+    expect(await ok(board.dir, ['show', 'add-search', 'proposal'])).toMatchObject({ status: 'submitted', revision: 2 });
+  });
+
+  it('wait for a person\'s decision on a document they rejected once, even where config.yaml asks for none', async () => {
+    const board = await fakeBoard();
+    expect(run(board.dir, ['add-search', ...GOAL, '--until', 'spec']).events.at(-1)).toMatchObject({ outcome: 'finished' });
+    await ok(board.dir, ['reject', 'add-search', 'spec', '--feedback', 'Name the search engine.']);
+    const again = run(board.dir, ['add-search']);
+    const second = runIds(board.dir)[1]!;
+    expect(prompt(board.dir, second, 1)).toContain('Name the search engine.');
+    expect(again.events.filter((e) => e.type === 'invocation.started').map((e) => e.phase)).toEqual(['spec']);
+    expect(again.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ phase: 'spec', reason: 'a person rejected an earlier revision of the spec, and decides on this one' });
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person' });
+    expect(await ok(board.dir, ['show', 'add-search', 'spec'])).toMatchObject({ status: 'submitted', revision: 2 });
+  });
+
+  it('wait for a person to decide on a task a worker submitted for review', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['review_request'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.events.find((e) => e.type === 'task.done')).toMatchObject({ task_id: 'add-search/T1', status: 'in_review' });
+    expect(r.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ subject: 'task add-search/T1', reason: 'fake-w1 submitted it for review', commands: ['agentboard approve add-search/T1', 'agentboard reject add-search/T1 --feedback "<what must change>"'] });
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person' });
+    await ok(board.dir, ['approve', 'add-search/T1']);
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'finished', message: 'Change add-search is past implementation (it is at review), where this run was asked to stop.' });
+    expect(again.events.filter((e) => e.type === 'invocation.started')).toEqual([]);
+  });
+
+  it('with --wait, go on when a person approves from another process', async () => {
+    const board = await fakeBoard({ config: 'require_approval: [proposal]' });
+    const live = startRun(board.dir, ['add-search', ...GOAL, '--wait', '--until', 'spec']);
+    await until('the run to wait for a person', () => live.events.some((e) => e.type === 'waiting_on_person'));
+    const approved = await cli(board.dir, ['approve', 'add-search', 'proposal', '--json']);
+    expect(approved.json.data).toMatchObject({ status: 'approved', decided_by: 'human:tester' });
+    expect(await live.done).toBe(0);
+    const types = live.events.map((e) => e.type);
+    expect(types.indexOf('notice')).toBeGreaterThan(types.indexOf('waiting_on_person'));
+    expect(live.events.find((e) => e.type === 'notice').message).toBe('A person decided on the proposal of add-search.');
+    expect(live.events.filter((e) => e.type === 'phase.validated').map((e) => e.document)).toEqual(['proposal', 'spec']);
+    expect(live.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished' });
+  });
+});

@@ -1,0 +1,123 @@
+/** The run command as people and scripts meet it: refusals, the --json stream, runs, status, the custom-agent contract. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, newBoard, ok } from '../helpers.js';
+import { agentInvocations, alive, fakeBoard, hangs, run, runIds, runRecord, startRun, until } from './helpers.js';
+
+describe('agentboard run', () => {
+  it('refuses without agents in config.yaml, with the lines to add', async () => {
+    const dir = await newBoard();
+    const r = await cli(dir, ['run', 'add-search', '--goal', 'Search']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: agentd/config.yaml does not say which agents run the change (agents: and run:).');
+    expect(r.stderr).toContain('    agents:\n      claude: { adapter: claude }\n      codex:  { adapter: codex }\n    run:\n      planner: claude\n      reviewer: codex\n      workers: [claude, codex]');
+    const json = await cli(dir, ['run', 'add-search', '--goal', 'Search', '--json']);
+    expect(json.json.error.code).toBe('RUN_NOT_CONFIGURED');
+    expect((await cli(dir, ['run', 'add-search', '--timeout', 'soon'])).code).toBe(2);
+    expect(runIds(dir)).toEqual([]);
+  });
+
+  it('prints one JSON event per line with type, at and run_id, the last one run.finished; the same events are in the run\'s records', async () => {
+    const board = await fakeBoard();
+    const r = run(board.dir, ['add-search', '--goal', 'Search', '--until', 'proposal']);
+    expect(r.stdout.trim().split('\n')).toHaveLength(r.events.length);
+    const [runId] = runIds(board.dir);
+    for (const e of r.events) {
+      expect(e.run_id).toBe(runId);
+      expect(e.at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+    expect(r.events[0]).toMatchObject({ type: 'run.started', change_id: 'add-search', person: 'human:tester', agents: { planner: 'fake-planner', reviewer: 'fake-reviewer', workers: ['fake-w1'] } });
+    expect(r.events.find((e) => e.type === 'invocation.started')).toMatchObject({ agent_id: 'fake-planner', role: 'planner', phase: 'proposal', attempt: 1, invocation: 1, task_id: null });
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished', exit_code: 0, invocations: 1 });
+    const recorded = readFileSync(join(board.dir, 'agentd/.runtime/runs', runId!, 'events.jsonl'), 'utf8');
+    expect(recorded).toBe(r.stdout);
+  });
+
+  it('starts a custom agent by the contract: placeholders, AGENTBOARD_* variables, cwd, no inherited agent markers', async () => {
+    const board = await fakeBoard({ git: false });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation'], { CLAUDECODE: '1', CODEX_THREAD_ID: 'parent-thread', GEMINI_CLI: '1', CURSOR_AGENT: '1' });
+    expect(r.code).toBe(0);
+    expect(r.events.find((e) => e.type === 'notice').message).toBe('Tasks share the working tree: the board is not in a git repository.');
+    const [runId] = runIds(board.dir);
+    const [worker] = agentInvocations(board);
+    const runDir = join(board.dir, 'agentd/.runtime/runs', runId!);
+    expect(worker.cwd).toBe(board.dir);
+    expect(worker.argv).toEqual([join(runDir, '001.prompt.md')]);
+    expect(worker.env).toEqual({
+      AGENTBOARD_PROMPT_FILE: join(runDir, '001.prompt.md'),
+      AGENTBOARD_MCP_CONFIG: join(runDir, '001.mcp.json'),
+      AGENTBOARD_AGENT_ID: 'fake-w1',
+      AGENTBOARD_ROLE: 'worker',
+      AGENTBOARD_PHASE: 'implementation',
+      AGENTBOARD_CHANGE_ID: 'add-search',
+      AGENTBOARD_TASK_ID: 'add-search/T1',
+      AGENTBOARD_ROOT: board.dir,
+      AGENTBOARD_RUN_ID: runId,
+    });
+    const mcp = JSON.parse(readFileSync(join(runDir, '001.mcp.json'), 'utf8'));
+    expect(mcp.mcpServers.agentboard.command).toBe(process.execPath);
+    expect(mcp.mcpServers.agentboard.args.slice(1)).toEqual(['mcp', '--root', board.dir, '--as', 'fake-w1', '--profile', 'worker', '--run', runId, '--invocation', '1']);
+    // Shared working tree: the file is in the repository itself.
+    expect(existsSync(join(board.dir, 'work/T1.txt'))).toBe(true);
+  });
+
+  it('stops starting agents once the known cost reaches --max-cost', async () => {
+    const board = await fakeBoard({ scenario: { spec: ['invalid'], usage: true } });
+    const r = run(board.dir, ['add-search', '--goal', 'Search', '--max-cost', '0.02', '--max-attempts', '5']);
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'invocation.started')).toHaveLength(2);
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'budget_exceeded', exit_code: 1, message: 'The run spent $0.0250, which reaches --max-cost $0.02; no new agent was started.', usage: { cost_usd: 0.025 } });
+  });
+
+  it('uses the project\'s own prompt from agentd/prompts/', async () => {
+    const board = await fakeBoard();
+    mkdirSync(join(board.dir, 'agentd/prompts'));
+    writeFileSync(join(board.dir, 'agentd/prompts/proposal.md'), 'Our house style. Change {{change_id}} as {{agent_id}}: {{goal}}\n');
+    run(board.dir, ['add-search', '--goal', 'Search', '--until', 'proposal']);
+    expect(agentInvocations(board)[0].prompt).toBe('Our house style. Change add-search as fake-planner: Search\n');
+  });
+
+  it('lists runs and shows one, as text and as JSON', async () => {
+    const board = await fakeBoard({ scenario: { usage: true } });
+    run(board.dir, ['add-search', '--goal', 'Search', '--until', 'spec']);
+    const [runId] = runIds(board.dir);
+    const listed = (await ok(board.dir, ['runs'])).runs;
+    expect(listed).toEqual([expect.objectContaining({ run_id: runId, change_id: 'add-search', phase: 'tasks', invocations: 2, outcome: 'finished', usage: { input_tokens: 700, output_tokens: 120, cached_input_tokens: 60, cost_usd: 0.025 } })]);
+    const text = (await cli(board.dir, ['runs'])).stdout;
+    expect(text).toMatch(new RegExp(`${runId}\\s+add-search\\s+tasks\\s+fake-planner, fake-reviewer, fake-w1\\s+2\\s+820\\s+\\$0\\.0250\\s+finished`));
+    const shown = (await cli(board.dir, ['runs', 'show', runId!])).stdout;
+    expect(shown).toMatch(/1\s+planner\s+fake-planner\s+proposal\s+-\s+1\s+0\s+[\d.]+ (ms|s)\s+410\s+\$0\.0125\s+agentd\/\.runtime\/runs\/\S+\/001\.transcript\.log/);
+    expect(shown).toMatch(/2\s+planner\s+fake-planner\s+spec\s+-\s+1\s+0/);
+    expect((await cli(board.dir, ['runs', 'show', '20990101-000000000-ffff', '--json'])).json.error.code).toBe('RUN_NOT_FOUND');
+    const status = await ok(board.dir, ['status']);
+    expect(status.costs).toEqual([{ change_id: 'add-search', runs: 1, input_tokens: 700, output_tokens: 120, cost_usd: 0.025 }]);
+    expect(status.runs).toEqual([]);
+  });
+
+  it('shows a running run in status, refuses a second run of the change, and on SIGINT stops its agents and releases its claims', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { '*': ['hang'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }, { title: 'Two' }]);
+    const live = startRun(board.dir, ['add-search', '--workers', '2']);
+    await until('both workers to hang', () => hangs(board).length === 2);
+    const status = await ok(board.dir, ['status']);
+    expect(status.runs).toEqual([expect.objectContaining({ change_id: 'add-search', state: 'running', phase: 'implementation', pid: live.child.pid })]);
+    expect((await cli(board.dir, ['status'])).stdout).toMatch(/Runs\n {2}\S+ of add-search: running \(process \d+\), at implementation/);
+    const second = await cli(board.dir, ['run', 'add-search', '--json']);
+    expect(second.code).toBe(1);
+    expect(second.json.error).toMatchObject({ code: 'RUN_REFUSED' });
+
+    live.child.kill('SIGINT');
+    expect(await live.done).toBe(130);
+    expect(live.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'interrupted', exit_code: 130 });
+    expect(live.events.filter((e) => e.type === 'task.released').map((e) => e.task_id).sort()).toEqual(['add-search/T1', 'add-search/T2']);
+    for (const h of hangs(board)) {
+      expect(alive(h.agent)).toBe(false);
+      expect(alive(h.child)).toBe(false);
+    }
+    for (const id of ['add-search/T1', 'add-search/T2']) expect((await ok(board.dir, ['task', 'show', id])).task).toMatchObject({ status: 'todo', assignee: null });
+    expect(runRecord(board.dir, runIds(board.dir)[0]!)).toMatchObject({ outcome: 'interrupted', claims: [] });
+    expect((await ok(board.dir, ['status'])).runs).toEqual([]);
+  });
+});

@@ -1,0 +1,105 @@
+/** The engine's small pure parts: usage from each CLI's output, the agent's environment, run options, merge order. */
+import { describe, expect, it } from 'vitest';
+import { agentEnv, contractEnv, isAgentMarker } from '../../src/engine/agent-env.js';
+import { runOptions } from '../../src/engine/command.js';
+import { dependencyOrder } from '../../src/engine/merge.js';
+import { resolveAgents } from '../../src/engine/settings.js';
+import { UsageReader } from '../../src/engine/usage.js';
+import { AgentboardError } from '../../src/errors.js';
+
+function read(lines: string[], split = 7): ReturnType<UsageReader['finish']> {
+  // Chunks cut mid-line, as a pipe delivers them.
+  const reader = new UsageReader();
+  const text = lines.join('\n');
+  for (let i = 0; i < text.length; i += split) reader.push(text.slice(i, i + split));
+  return reader.finish();
+}
+
+describe('usage', () => {
+  it('reads Claude Code\'s final result event: tokens with the cache, and cost', async () => {
+    const usage = read([
+      '{"type":"system","subtype":"init","session_id":"s"}',
+      '{"type":"assistant","message":{"usage":{"input_tokens":5,"output_tokens":1}}}',
+      '{"type":"result","subtype":"success","is_error":false,"total_cost_usd":0.003,"usage":{"input_tokens":300,"cache_creation_input_tokens":20,"cache_read_input_tokens":30,"output_tokens":60}}',
+    ]);
+    expect(usage).toEqual({ input_tokens: 350, cached_input_tokens: 30, output_tokens: 60, cost_usd: 0.003 });
+  });
+
+  it('sums Codex turns, reasoning included, with no cost', async () => {
+    const usage = read([
+      '{"type":"thread.started","thread_id":"t"}',
+      '{"type":"turn.completed","usage":{"input_tokens":300,"cached_input_tokens":30,"output_tokens":60,"reasoning_output_tokens":15}}',
+      '{"type":"turn.completed","usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":10}}',
+    ]);
+    expect(usage).toEqual({ input_tokens: 400, cached_input_tokens: 30, output_tokens: 85, cost_usd: null });
+  });
+
+  it('reads Gemini CLI\'s result stats, with no cost', async () => {
+    const usage = read(['{"type":"init","session_id":"g","model":"auto"}', '{"type":"result","status":"success","stats":{"total_tokens":360,"input_tokens":300,"output_tokens":60,"cached":12,"input":300,"duration_ms":282,"tool_calls":2}}']);
+    expect(usage).toEqual({ input_tokens: 300, cached_input_tokens: 12, output_tokens: 60, cost_usd: null });
+  });
+
+  it('ignores text, broken JSON and look-alikes', async () => {
+    expect(read(['hello {"type":"result"}', '{"type":"result","usage":', 'not json', '{"type":"result","result":"no usage here"}'])).toEqual({ input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, cost_usd: null });
+  });
+});
+
+describe('the agent\'s environment', () => {
+  it('drops what marks a shell as an agent\'s, keeps settings, and sets the AGENTBOARD_* contract', async () => {
+    const parent = { PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_USE_BEDROCK: '1', CODEX_THREAD_ID: 't', CODEX_HOME: '/h', GEMINI_CLI: '1', GEMINI_CLI_TRUST_WORKSPACE: 'true', CURSOR_AGENT: '1', AGENTBOARD_AGENT_ID: 'parent' };
+    const env = agentEnv(parent, contractEnv({ promptFile: '/p', mcpConfig: '/m', agentId: 'codex-w1', role: 'worker', phase: 'implementation', changeId: 'c-1', taskId: 'c-1/T1', root: '/r', runId: 'R' }), { EXTRA: 'x' });
+    expect(env).toEqual({
+      PATH: '/bin',
+      CLAUDE_CODE_USE_BEDROCK: '1',
+      CODEX_HOME: '/h',
+      AGENTBOARD_AGENT_ID: 'codex-w1',
+      AGENTBOARD_PROMPT_FILE: '/p',
+      AGENTBOARD_MCP_CONFIG: '/m',
+      AGENTBOARD_ROLE: 'worker',
+      AGENTBOARD_PHASE: 'implementation',
+      AGENTBOARD_CHANGE_ID: 'c-1',
+      AGENTBOARD_TASK_ID: 'c-1/T1',
+      AGENTBOARD_ROOT: '/r',
+      AGENTBOARD_RUN_ID: 'R',
+      EXTRA: 'x',
+    });
+    expect(['CLAUDECODE', 'CODEX_CI', 'GEMINI_CLI', 'CURSOR_AGENT'].every(isAgentMarker)).toBe(true);
+  });
+});
+
+describe('run options and agents', () => {
+  const config = { agents: { claude: { adapter: 'claude', args: [], env: {} }, codex: { adapter: 'codex', args: [], env: {} } }, run: { planner: 'claude', reviewer: 'codex', workers: ['claude', 'codex'], max_review_rounds: 3 } } as any;
+
+  it('gives every role instance its own id, workers round-robin', async () => {
+    const agents = resolveAgents(config, runOptions('add-search', { workers: '3' }));
+    expect([agents.planner.id, agents.reviewer.id, ...agents.workers.map((w) => w.id)]).toEqual(['claude-planner', 'codex-reviewer', 'claude-w1', 'codex-w2', 'claude-w3']);
+    expect(resolveAgents(config, runOptions('add-search', { worker: ['codex'], planner: 'codex' })).workers.map((w) => w.id)).toEqual(['codex-w1']);
+  });
+
+  it('refuses what is not configured, saying what to add', async () => {
+    const error = (() => {
+      try {
+        resolveAgents({ agents: {}, run: undefined } as any, runOptions('add-search', {}));
+      } catch (err) {
+        return err as AgentboardError;
+      }
+    })();
+    expect(error?.code).toBe('RUN_NOT_CONFIGURED');
+    expect(error?.nextStep).toContain('run:\n      planner: claude');
+    expect(() => resolveAgents(config, runOptions('add-search', { reviewer: 'gemini' }))).toThrow(/The reviewer "gemini" \(--reviewer\) is not an agent of agentd\/config.yaml; its agents are claude, codex/);
+  });
+
+  it('takes minutes with decimals, and refuses what is not a number', async () => {
+    expect(runOptions('a-b', { timeout: '0.5' }).timeoutMinutes).toBe(0.5);
+    expect(() => runOptions('a-b', { timeout: 'soon' })).toThrow('--timeout soon is not a number of minutes above 0');
+    expect(() => runOptions('a-b', { until: 'archive' })).toThrow('--until archive is not a phase.');
+    expect(runOptions('a-b', {})).toMatchObject({ maxAttempts: 3, timeoutMinutes: 30, wait: false, merge: false, worktrees: true });
+  });
+});
+
+describe('merge order', () => {
+  it('puts a task after what it depends on, otherwise keeps the order of tasks.md', async () => {
+    const t = (id: string, depends: string[] = []) => ({ id, depends });
+    expect(dependencyOrder([t('T1', ['T3']), t('T2'), t('T3', ['T2']), t('T4')]).map((x) => x.id)).toEqual(['T2', 'T3', 'T1', 'T4']);
+  });
+});
