@@ -20,10 +20,22 @@ export function tempDir(prefix = 'agentboard-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }
 
-/** The environment every run gets: no git identity, so the default actor is human:tester. */
+/** The person's key of the tests' person, human:tester (recorded in each test board by addPerson). */
+export const TEST_PERSON_KEY = 'abpk_the-key-of-the-tests-own-person-tester';
+
+/**
+ * The environment every run gets: no git identity (so a person at a terminal is human:tester), and
+ * the key of human:tester, as a script or CI would pass it.
+ */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const home = tempDir('agentboard-home-');
-  return { PATH: process.env.PATH ?? '', HOME: home, USER: 'tester', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'gitconfig'), ...extra };
+  return { PATH: process.env.PATH ?? '', HOME: home, USER: 'tester', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: join(home, 'gitconfig'), AGENTBOARD_PERSON_KEY: TEST_PERSON_KEY, ...extra };
+}
+
+/** Records human:tester in the board's people.yaml, as `agentboard person key` at a terminal would. */
+export function addPerson(dir: string): void {
+  const hash = createHash('sha256').update(TEST_PERSON_KEY).digest('hex');
+  writeFileSync(join(dir, 'agentd', 'people.yaml'), `people:\n  - name: human:tester\n    key_sha256: ${hash}\n    added: 2026-11-22T00:00:00.000Z\n`);
 }
 
 const ENV = childEnv();
@@ -47,6 +59,8 @@ function parse(stdout: string): any {
 interface CliOptions {
   stdin?: string;
   env?: Record<string, string>;
+  /** Run as a person at a terminal would (standard input is a terminal). */
+  interactive?: boolean;
 }
 
 type Main = (argv: string[], io: object) => Promise<number>;
@@ -68,7 +82,7 @@ export async function cli(cwd: string, args: string[], options: CliOptions = {})
   const saved = g[HOOKS_KEY];
   g[HOOKS_KEY] = hooksFromEnv(env);
   try {
-    const code = await main(args, { out: (t: string) => (stdout += t), err: (t: string) => (stderr += t), stdin: () => options.stdin ?? '', env, cwd });
+    const code = await main(args, { out: (t: string) => (stdout += t), err: (t: string) => (stderr += t), stdin: () => options.stdin ?? '', env, cwd, interactive: options.interactive === true });
     return { code, stdout, stderr, json: parse(stdout) };
   } finally {
     g[HOOKS_KEY] = saved;
@@ -110,6 +124,7 @@ export async function ok(cwd: string, args: string[], options?: CliOptions): Pro
 export async function newBoard(): Promise<string> {
   const dir = tempDir();
   await ok(dir, ['init']);
+  addPerson(dir);
   return dir;
 }
 

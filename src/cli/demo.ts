@@ -9,6 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import type { Io } from './main.js';
+import { isAgentMarker } from '../domain/agent-markers.js';
+import { newPersonKey, PERSON_KEY_VARIABLE, personKeyHash } from '../domain/people.js';
+import { Board } from '../store/board.js';
+import { renderPeople } from '../store/people.js';
 
 const CHANGE = 'add-search';
 const GOAL = 'Let people find their notes by the words they remember: an index kept up to date on save, and a search command with ranked results.';
@@ -16,7 +20,10 @@ const GOAL = 'Let people find their notes by the words they remember: an index k
 export async function runDemo(io: Io, options: { keep: boolean }): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-demo-'));
   const bin = realpathSync(process.argv[1]!);
-  const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1' };
+  // The demo's board is its own, in a temporary folder: its person, Dana, acts there through a key
+  // of her own, made below; markers of an agent's environment around the demo do not reach it.
+  const env: Record<string, string> = { GIT_CONFIG_NOSYSTEM: '1' };
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isAgentMarker(k) && k !== PERSON_KEY_VARIABLE) env[k] = v;
   const shell = (command: string, args: string[]) => execa(command, args, { cwd: dir, env, stdin: 'ignore' });
   /** A command the person runs, shown with its output. */
   const person = async (args: string[], stdio: 'show' | 'inherit' = 'show') => {
@@ -34,6 +41,9 @@ export async function runDemo(io: Io, options: { keep: boolean }): Promise<numbe
     await shell('git', ['config', 'user.email', 'dana@example.com']);
     writeFileSync(join(dir, 'README.md'), '# Notes\n\nA notes app.\n');
     await person(['init']);
+    const key = newPersonKey();
+    await new Board(dir).mutate((tx) => tx.putBoardFile('people.yaml', renderPeople([{ name: 'human:Dana', key_sha256: personKeyHash(key), added: tx.now }])));
+    env[PERSON_KEY_VARIABLE] = key;
     writeFileSync(
       join(dir, 'agentd', 'config.yaml'),
       [

@@ -9,14 +9,15 @@ import { Command, CommanderError, Option, type OutputConfiguration } from 'comma
 import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { OPERATIONS } from '../ops/index.js';
-import { createContext, type Operation } from '../ops/registry.js';
+import { createContext, type Context, type Operation } from '../ops/registry.js';
 import { execute, resolveOpRefs, resolveOpRefsDeep } from '../ops/execute.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import { fieldsOf, type Field } from './fields.js';
 import { renderResult } from '../render/text.js';
 import { cliSpelling } from './spelling.js';
 import { VERSION } from '../version.js';
-import { defaultHuman } from './person.js';
+import { defaultHuman, requirePerson } from './person.js';
+import { isHuman } from '../domain/ids.js';
 
 interface GlobalOptions {
   root?: string;
@@ -121,10 +122,7 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
       });
     } else input[field.name] = value;
   }
-  if ('agent_id' in op.input.shape && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id'))) {
-    if (globals.as !== undefined) input.agent_id = globals.as;
-    else if (input.agent_id === undefined && op.access !== 'read') input.agent_id = defaultHuman(io);
-  }
+  if ('agent_id' in op.input.shape && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) input.agent_id = globals.as;
   return input;
 }
 
@@ -238,14 +236,34 @@ export interface Io {
   stdin: () => string;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** A person at a terminal: standard input is one (output may go to a pipe or a file). */
+  interactive: boolean;
 }
 
 function processIo(): Io {
-  return { out: (t) => process.stdout.write(t), err: (t) => process.stderr.write(t), stdin: () => readFileSync(0, 'utf8'), env: process.env, cwd: process.cwd() };
+  return {
+    out: (t) => process.stdout.write(t),
+    err: (t) => process.stderr.write(t),
+    stdin: () => readFileSync(0, 'utf8'),
+    env: process.env,
+    cwd: process.cwd(),
+    interactive: process.stdin.isTTY === true,
+  };
 }
 
 function exitCodeFor(code: string): number {
   return code === 'USAGE' || code === 'INPUT_TOO_LARGE' ? 2 : 1;
+}
+
+/**
+ * Who a command acts as. An agent names itself with --as <agent-id>. Acting as a person (a
+ * person's command, or any command without --as) needs a person present (cli/person.ts); only
+ * creating a board asks nothing, since it decides nothing for anyone.
+ */
+function actorFor(op: Operation, as: string | undefined, io: Io, ctx: Context): string {
+  if (as !== undefined && !isHuman(as)) return as;
+  if (op.name === 'board.init') return as ?? defaultHuman(io, ctx.root ?? io.cwd);
+  return requirePerson(io, ctx.board().root, as, op.access === 'human' ? op.summary.replace(/ \(.*\)$/, '') : `Acting as a person (${op.cli.command})`, { terminal: op.name === 'person.key' });
 }
 
 /** What the ES module loader (bin/agentboard.js) hands the CLI: its import(), which vm.Script code lacks. */
@@ -357,6 +375,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   try {
     const { op, input } = chosen.input();
     const ctx = createContext(chosen.root, io.cwd);
+    if ('agent_id' in op.input.shape && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const data = resolveOpRefsDeep(await execute(op, ctx, input), cliSpelling);
     const notices = ctx.takeNotices().map((n) => resolveOpRefs(n.message, cliSpelling));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);

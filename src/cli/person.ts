@@ -1,29 +1,77 @@
 /**
- * The person at the command line. Every command that acts for a person (the human-only
- * operations, and `run`) learns who that is here, and only here.
+ * The person at the command line. A person's command (approving, rejecting, releasing, answering,
+ * archiving, making keys, running agents, importing…) needs a person to be present, and is never
+ * taken from an agent:
+ *
+ * - inside an agent's environment (domain/agent-markers.ts) it is refused, even with a key;
+ * - a person's key in AGENTBOARD_PERSON_KEY (for scripts and CI) acts as the person the board's
+ *   agentd/people.yaml records for it;
+ * - otherwise an interactive terminal is a person present, acting as --as human:<name> or as the
+ *   git user.name of the board's repository (else $USER).
+ *
+ * `--as human:x` alone makes nobody a person. This keeps agents from acting as people by mistake or
+ * on a prompt injection; it cannot stop a hostile program running as the same operating-system
+ * user, which can do anything that user can (see the README's threat model).
  */
 import { fail } from '../errors.js';
-import { requireHuman } from '../ops/registry.js';
+import { agentMarkerIn } from '../domain/agent-markers.js';
+import { isHuman } from '../domain/ids.js';
+import { PERSON_KEY_VARIABLE, personOfKey } from '../domain/people.js';
+import { Board } from '../store/board.js';
 import type { Io } from './main.js';
 
-/** human:<git user.name of the board's repository, else $USER>. */
-export function defaultHuman(io: Pick<Io, 'cwd' | 'env'>): string {
+type PersonIo = Pick<Io, 'cwd' | 'env' | 'interactive'>;
+
+/** human:<git user.name of the repository at `root`, else $USER>. */
+export function defaultHuman(io: Pick<Io, 'env'>, root: string): string {
   let name = '';
   try {
-    // Loaded here: only writes without --as need it, and child_process costs every command time to load.
+    // Loaded here: only people's commands need it, and child_process costs every command time to load.
     const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
-    name = execFileSync('git', ['config', 'user.name'], { cwd: io.cwd, env: io.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
+    name = execFileSync('git', ['config', 'user.name'], { cwd: root, env: io.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
   } catch {
     // no git, or no user.name
   }
   name ||= io.env.USER ?? io.env.USERNAME ?? '';
-  if (!name) fail('ACTOR_REQUIRED', 'No actor: git has no user.name and $USER is not set.', 'Pass --as human:<your name> (or --as <agent-id> for an agent).');
+  if (!name) fail('ACTOR_REQUIRED', 'No person: git has no user.name and $USER is not set.', 'Pass --as human:<your name>.');
   return `human:${name}`;
 }
 
-/** The person a command acts for: --as when given (it must name a person), else the default. */
-export function currentPerson(as: string | undefined, what: string, io: Pick<Io, 'cwd' | 'env'>): string {
-  const person = as ?? defaultHuman(io);
-  requireHuman(person, what);
-  return person;
+/**
+ * The person a person's command acts for, after checking one is present (see above). `root` is
+ * the board's repository; `terminal` asks for a person at a terminal even when a key is given.
+ */
+export function requirePerson(io: PersonIo, root: string, as: string | undefined, what: string, options: { terminal?: boolean } = {}): string {
+  const marker = agentMarkerIn(io.env);
+  if (marker) {
+    fail(
+      'AGENT_ENVIRONMENT',
+      `${what} is a person's decision, and this command runs in an agent's environment (${marker}), where agentboard refuses it, even with a person's key.`,
+      'Ask a person to run it in their own terminal. Agents report and ask through their own tools (agentboard_request_input).',
+    );
+  }
+  const key = io.env[PERSON_KEY_VARIABLE];
+  if (key && !options.terminal) {
+    const person = personOfKey(new Board(root).readPeople(), key);
+    if (!person) {
+      fail('PERSON_KEY_INVALID', `The person's key in ${PERSON_KEY_VARIABLE} is not one this board knows (agentd/people.yaml).`, 'Check the key, or make one at a terminal with `agentboard person key` and commit agentd/people.yaml.');
+    }
+    if (as !== undefined && as !== person.name) fail('PERSON_MISMATCH', `The person's key belongs to ${person.name}, not ${as}.`, `Leave out --as, or pass --as ${person.name}.`);
+    return person.name;
+  }
+  if (io.interactive) {
+    if (as === undefined) return defaultHuman(io, root);
+    if (!isHuman(as)) fail('HUMAN_ONLY', `${what} is reserved to people; ${as} is an agent.`, 'Leave out --as to act as yourself, or pass --as human:<your name>.');
+    return as;
+  }
+  return fail(
+    'PERSON_REQUIRED',
+    `${what} is a person's decision, and no person is present: this is not an interactive terminal${options.terminal ? '' : `, and no person's key was given (${PERSON_KEY_VARIABLE})`}.`,
+    options.terminal ? 'Run it yourself at a terminal.' : `Run it at a terminal, or give a person's key in ${PERSON_KEY_VARIABLE} (make one at a terminal with \`agentboard person key\`).`,
+  );
+}
+
+/** The person a command run from this folder acts for (the board is found from the folder, or given). */
+export function currentPerson(as: string | undefined, what: string, io: PersonIo, root?: string): string {
+  return requirePerson(io, root ?? Board.open(undefined, io.cwd).root, as, what);
 }

@@ -3,39 +3,8 @@
  * (an agent CLI started from inside another one would otherwise think it is nested, and the
  * markers of the parent would leak into its commands), plus the AGENTBOARD_* contract.
  */
-// What Claude Code, Codex, Gemini CLI and Cursor set in the shells of their agents (see the README).
-// Their settings (CLAUDE_CODE_USE_BEDROCK, CODEX_HOME…) are not markers and are kept.
-const AGENT_MARKERS = new Set([
-  'CLAUDECODE',
-  'CLAUDE_CODE_ENTRYPOINT',
-  'CLAUDE_CODE_SESSION_ID',
-  'CLAUDE_CODE_CHILD_SESSION',
-  'CLAUDE_PROJECT_DIR',
-  'CLAUDE_CODE_LAUNCHED_BY_SESSION_IDS',
-  'CLAUDE_CODE_CHILD_NOTES_DIR',
-  'CLAUDE_CODE_MESSAGING_SOCKET',
-  'CLAUDE_CODE_MESSAGING_TOKEN',
-  'AI_AGENT',
-  'CODEX_CI',
-  'CODEX_THREAD_ID',
-  'CODEX_SESSION_ID',
-  'CODEX_TOOL_CALL_ID',
-  'CODEX_VERSION',
-  'CODEX_SANDBOX',
-  'CODEX_SANDBOX_NETWORK_DISABLED',
-  'CODEX_MANAGED_BY_NPM',
-  'GEMINI_CLI',
-  'GEMINI_CLI_NO_RELAUNCH',
-  // Inherited, it would let a repository's .gemini/settings.json replace the run's MCP server.
-  'GEMINI_CLI_TRUST_WORKSPACE',
-  'CURSOR_AGENT',
-  'CURSOR_TRACE_ID',
-  'CURSOR_EXTENSION_HOST_ROLE',
-]);
-
-export function isAgentMarker(name: string): boolean {
-  return AGENT_MARKERS.has(name);
-}
+import { isAgentMarker } from '../domain/agent-markers.js';
+import { PERSON_KEY_VARIABLE } from '../domain/people.js';
 
 export interface AgentContract {
   promptFile: string;
@@ -64,9 +33,10 @@ export function contractEnv(c: AgentContract): Record<string, string> {
   };
 }
 
+/** The run's environment for an agent: without agent markers, and without the person's key (an agent never acts as the person). */
 export function agentEnv(parent: NodeJS.ProcessEnv, ...layers: Record<string, string>[]): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(parent)) if (v !== undefined && !isAgentMarker(k)) env[k] = v;
+  for (const [k, v] of Object.entries(parent)) if (v !== undefined && !isAgentMarker(k) && k !== PERSON_KEY_VARIABLE) env[k] = v;
   for (const layer of layers) Object.assign(env, layer);
   return env;
 }

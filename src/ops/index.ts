@@ -4,6 +4,7 @@ import { CHANGE_OPS } from './changes.js';
 import { CONFLICT_OPS } from './conflicts.js';
 import { DOCUMENT_OPS } from './documents.js';
 import { NEXT_OPS } from './next.js';
+import { PEOPLE_OPS } from './people.js';
 import { PIPELINE_OPS } from './pipeline.js';
 import type { Operation } from './registry.js';
 import { SESSION_OPS } from './sessions.js';
@@ -20,6 +21,7 @@ export const OPERATIONS: Operation[] = [
   ...SESSION_OPS,
   ...STATUS_OPS,
   ...CONFLICT_OPS,
+  ...PEOPLE_OPS,
 ] as unknown as Operation[];
 
 export function findOperation(name: string): Operation | undefined {

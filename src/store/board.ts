@@ -23,6 +23,8 @@ import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
 import { BoardLock, HOLDER_FILE, pidExists } from './lock.js';
 import { openRuntime } from './runtime.js';
+import { parsePeople, PEOPLE_FILE } from './people.js';
+import type { PersonRecord } from '../domain/people.js';
 import { LostLock, StaleRead, Transaction, type Raced, type Reader, type RecordedConflict } from './transaction.js';
 
 export const BOARD_DIR = 'agentd';
@@ -546,6 +548,13 @@ export class Board implements Reader {
 
   readActivity(): ActivityEntry[] {
     return readActivity(this.activityPath, this.rel(this.activityPath));
+  }
+
+  /** The people who may act with a person's key (agentd/people.yaml); none when the file is absent. */
+  readPeople(): PersonRecord[] {
+    const path = join(this.dir, PEOPLE_FILE);
+    const read = readBoardFile(path, this.rel(path));
+    return read ? parsePeople(read.text, this.rel(path)) : [];
   }
 
   /** Merges agentboard kept from both sides because a person's edit and an agent's work disagreed. */

@@ -319,6 +319,13 @@ export class Transaction implements Reader {
     return this.putDoc(changeId, type, meta, existing.body).doc;
   }
 
+  /** Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml) as part of this commit. */
+  putBoardFile(name: 'people.yaml' | 'config.yaml', text: string): void {
+    const path = join(this.board.dir, name);
+    this.recordRead(path);
+    this.staged.set(path, { path, text });
+  }
+
   /** A new change: its folder, and (given `blank`) a blank proposal to fill in. */
   createChange(changeId: string, blank?: { meta: DocMeta; title: string }): void {
     this.newChanges.add(changeId);

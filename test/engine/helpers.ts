@@ -2,7 +2,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BIN, childEnv, cliProcess, FIXTURES, ok, tempDir, type CliResult } from '../helpers.js';
+import { addPerson, BIN, childEnv, cliProcess, FIXTURES, ok, tempDir, type CliResult } from '../helpers.js';
 
 export const FAKE_AGENT = join(FIXTURES, 'fake-agent.mjs');
 const ENV = childEnv();
@@ -33,6 +33,7 @@ export async function fakeBoard(options: { scenario?: object; config?: string; g
   const scenarioFile = join(base, 'scenario.json');
   writeFileSync(scenarioFile, JSON.stringify(options.scenario ?? {}));
   await ok(dir, ['init']);
+  addPerson(dir);
   const env = { FAKE_AGENT_SCENARIO: scenarioFile, FAKE_AGENT_STATE: state, ...options.agentEnv };
   const config = [
     'agents:',

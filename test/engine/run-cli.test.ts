@@ -34,10 +34,21 @@ describe('agentboard run', () => {
     expect(recorded).toBe(r.stdout);
   });
 
-  it('starts a custom agent by the contract: placeholders, AGENTBOARD_* variables, cwd, no inherited agent markers', async () => {
+  it('is a person\'s command: refused inside an agent\'s environment, even with a person\'s key', async () => {
+    const board = await fakeBoard({ git: false });
+    for (const marker of <Record<string, string>[]>[{ CLAUDECODE: '1' }, { CODEX_THREAD_ID: 'parent-thread' }, { GEMINI_CLI: '1' }, { CURSOR_AGENT: '1' }, { AGENTBOARD_AGENT_ID: 'codex-w1' }]) {
+      const r = run(board.dir, ['add-search', '--goal', 'Search'], marker);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout).error.code).toBe('AGENT_ENVIRONMENT');
+    }
+    expect(agentInvocations(board)).toEqual([]);
+  });
+
+  it('starts a custom agent by the contract: placeholders, AGENTBOARD_* variables, cwd, no inherited agent markers, never the person\'s key', async () => {
     const board = await fakeBoard({ git: false });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
-    const r = run(board.dir, ['add-search', '--until', 'implementation'], { CLAUDECODE: '1', CODEX_THREAD_ID: 'parent-thread', GEMINI_CLI: '1', CURSOR_AGENT: '1' });
+    // A person's terminal inside Cursor carries CURSOR_TRACE_ID: the run goes on, and its agents do not get it.
+    const r = run(board.dir, ['add-search', '--until', 'implementation'], { CURSOR_TRACE_ID: 'a-person-s-cursor-terminal' });
     expect(r.code).toBe(0);
     expect(r.events.find((e) => e.type === 'notice').message).toBe('Tasks share the working tree: the board is not in a git repository.');
     const [runId] = runIds(board.dir);

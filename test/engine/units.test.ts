@@ -1,6 +1,7 @@
 /** The engine's small pure parts: usage from each CLI's output, the agent's environment, run options, merge order. */
 import { describe, expect, it } from 'vitest';
-import { agentEnv, contractEnv, isAgentMarker } from '../../src/engine/agent-env.js';
+import { agentEnv, contractEnv } from '../../src/engine/agent-env.js';
+import { isAgentMarker } from '../../src/domain/agent-markers.js';
 import { runOptions } from '../../src/engine/command.js';
 import { dependencyOrder } from '../../src/engine/merge.js';
 import { resolveAgents } from '../../src/engine/settings.js';

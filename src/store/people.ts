@@ -1,0 +1,46 @@
+/** agentd/people.yaml: the people who may act from scripts and CI, each with the SHA-256 of their key. */
+import * as z from 'zod';
+import { fail } from '../errors.js';
+import { humanActorProblem } from '../domain/ids.js';
+import type { PersonRecord } from '../domain/people.js';
+import { emitYaml, parseYaml, YamlError, type FlatMap } from './yaml-lite.js';
+
+export const PEOPLE_FILE = 'people.yaml';
+
+const PeopleSchema = z.object({
+  people: z
+    .array(
+      z.object({
+        name: z.string().refine((n) => humanActorProblem(n) === null, 'must be human:<name>'),
+        key_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex digits'),
+        added: z.string(),
+      }),
+    )
+    .nullable()
+    .default([]),
+});
+
+const HEADER = `# The people who may act on this board from scripts and CI with a person's key
+# (AGENTBOARD_PERSON_KEY). Only the SHA-256 of each key is kept. A person adds themselves with
+# \`agentboard person key\` at a terminal; adding a person is a change reviewed in git like any other.
+`;
+
+export function parsePeople(text: string, shown: string): PersonRecord[] {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (err) {
+    if (err instanceof YamlError) fail('CONFIG_INVALID', `${shown}:${err.line}: ${err.message}.`, `Fix the YAML of ${shown}.`);
+    throw err;
+  }
+  const parsed = PeopleSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    fail('CONFIG_INVALID', `${shown}: ${issue.path.join('.')} ${issue.message}.`, `Fix ${shown}, or remove the broken entry and run \`agentboard person key\` again.`);
+  }
+  return parsed.data.people ?? [];
+}
+
+export function renderPeople(people: PersonRecord[]): string {
+  return `${HEADER}${emitYaml({ people: people.map((p) => ({ name: p.name, key_sha256: p.key_sha256, added: p.added }) as FlatMap) })}`;
+}
