@@ -1,5 +1,5 @@
 /** The board and its changes: init, list, show, validate, archive. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
@@ -9,7 +9,7 @@ import { Board, BOARD_DIR } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
-import { writeFileAtomic } from '../store/fs.js';
+import { checkDirs, ensureDir, writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
 import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
@@ -47,8 +47,11 @@ export const initBoard = defineOp({
     ];
     const created: string[] = [];
     for (const [path, content] of wanted) {
-      if (existsSync(path)) continue;
-      if (content === null) mkdirSync(path, { recursive: true });
+      if (content === null) {
+        // Made one folder at a time, never through a link (a cloned repository's agentd/ may be one).
+        if (checkDirs(root, path, (p) => board.rel(p))) continue;
+        ensureDir(root, path, (p) => board.rel(p));
+      } else if (existsSync(path)) continue;
       else writeFileAtomic(path, content);
       created.push(board.rel(path) + (content === null ? '/' : ''));
     }

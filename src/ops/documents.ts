@@ -67,6 +67,7 @@ export const getDocument = defineOp({
     if (!doc) {
       fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with {op:change.show}.`);
     }
+    if (doc.error) throw doc.error;
     const m = doc.meta;
     return {
       change_id: input.change_id,

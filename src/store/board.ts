@@ -170,7 +170,7 @@ function readStart(path: string, shown: string): { text: string; identity: strin
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
-  kind: 'merge_conflict' | 'recovered';
+  kind: 'merge_conflict' | 'recovered' | 'unreadable';
   message: string;
 }
 
@@ -290,6 +290,7 @@ export class Board implements Reader {
         const what = e.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
         const err = e.isSymbolicLink() ? unsafePath(`${shown}/${e.name}`, what) : new AgentboardError('NOT_A_FOLDER', `${shown}/${e.name} is ${what}, so it is not read as a change.`, `Replace it with a change folder or remove it.`);
         this.unsafeEntries.push({ level: 'error', file: `${shown}/${e.name}`, rule: 'file.unsafe', message: err.message, fix: err.nextStep });
+        this.leftOut(`${shown}/${e.name} is ${what}`);
       }
     }
     return ids.sort();
@@ -337,6 +338,7 @@ export class Board implements Reader {
     const path = this.ledgerPath(changeId);
     let identity: string | null = null;
     try {
+      if (!this.plainDir(dirname(path))) return emptyLedger();
       identity = currentIdentity(path, this.rel(path));
     } catch {
       return emptyLedger();
@@ -367,7 +369,7 @@ export class Board implements Reader {
     const path = this.ledgerPath(changeId);
     let identity: string | null = null;
     try {
-      identity = currentIdentity(path, this.rel(path));
+      if (this.plainDir(dirname(path))) identity = currentIdentity(path, this.rel(path));
     } catch {
       // an unreadable ledger is a lost cache
     }
@@ -385,6 +387,15 @@ export class Board implements Reader {
    * Throws AgentboardError when it cannot be read at all.
    */
   taskList(changeId: string): TaskList | null {
+    try {
+      return this.readTaskList(changeId);
+    } catch (err) {
+      if (err instanceof AgentboardError) return this.leftOut(err);
+      throw err;
+    }
+  }
+
+  private readTaskList(changeId: string): TaskList | null {
     const path = this.docPath(changeId, 'tasks');
     const shown = this.rel(path);
     if (!this.checkedDir(changeId)) return null;
@@ -451,14 +462,30 @@ export class Board implements Reader {
       if (head) this.metaCache.set(path, head);
       return head;
     } catch (err) {
-      if (err instanceof AgentboardError) return null;
+      if (err instanceof AgentboardError) return this.leftOut(err);
       throw err;
     }
   }
 
-  /** Whether a change's folder is a plain folder in plain folders (checked once per command, and once per write). */
+  /** A file a quick read had to leave out: said once per command, so that nothing is skipped silently. */
+  private leftOut(problem: AgentboardError | string): null {
+    const said = typeof problem === 'string' ? problem : problem.message.replace(/;.*$|\.$/, '');
+    const message = `${said}; it was left out (\`agentboard validate\` lists every problem).`;
+    if (!this.notices.some((n) => n.message === message)) this.notices.push({ kind: 'unreadable', message });
+    return null;
+  }
+
+  /** Whether a change's folder is a plain folder in plain folders. */
   private checkedDir(changeId: string): boolean {
-    const dir = this.changeDir(changeId);
+    return this.plainDir(this.changeDir(changeId));
+  }
+
+  /**
+   * Whether a folder of the board exists as a plain folder in plain folders (false when it does
+   * not exist; UNSAFE_PATH or NOT_A_FOLDER when a link or a file stands in the way). Checked once
+   * per command, and once per write.
+   */
+  plainDir(dir: string): boolean {
     if (this.checkedDirs.has(dir)) return true;
     const ok = checkDirs(this.root, dir, (p) => this.rel(p));
     if (ok) this.checkedDirs.add(dir);
@@ -542,12 +569,14 @@ export class Board implements Reader {
 
   /** The runtime data as it stands; questions past their deadline by this process's clock show as timed out (nothing is written). */
   readRuntime(): RuntimeData {
+    this.plainDir(this.runtimeDir);
     const data = openRuntime(this.runtimePath, this.rel(this.runtimePath)).data;
     expireInputs(data, processNow().toISOString());
     return data;
   }
 
   readActivity(): ActivityEntry[] {
+    this.plainDir(this.runtimeDir);
     return readActivity(this.activityPath, this.rel(this.activityPath));
   }
 
@@ -560,6 +589,7 @@ export class Board implements Reader {
 
   /** Merges agentboard kept from both sides because a person's edit and an agent's work disagreed. */
   readConflicts(): RecordedConflict[] {
+    this.plainDir(this.runtimeDir);
     const read = readBoardFile(this.conflictsPath, this.rel(this.conflictsPath));
     if (!read) return [];
     try {
@@ -657,6 +687,7 @@ export class Board implements Reader {
     for (const dir of dirs) {
       let names: string[];
       try {
+        if (!this.plainDir(dir)) continue;
         names = readdirSync(dir);
       } catch {
         continue;
