@@ -3,10 +3,12 @@
  * bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are refused in
  * every text field and reported in hand-edited files: the first can drive a terminal, the second
  * make text display in another order than it reads (a reviewer would approve what they did not
- * see). The marks U+200E/U+200F that right-to-left writing needs are plain text and pass.
+ * see). The noncharacters U+FDD0–U+FDEF, U+FFFE and U+FFFF are refused too: agentboard marks
+ * references in its own messages with them (domain/refs.ts). The marks U+200E/U+200F that
+ * right-to-left writing needs are plain text and pass.
  */
 
-const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFDD0-\uFDEF\uFFFE\uFFFF]/;
 const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -17,7 +19,7 @@ function codePoint(char: string): string {
 /** "U+202E, a bidi override", "U+009B, a control character". */
 export function describeUnsafe(char: string): string {
   const c = char.codePointAt(0)!;
-  const kind = c >= 0x202a ? 'a bidirectional-text override (it makes text display in another order than it reads)' : 'a control character';
+  const kind = c >= 0xfdd0 ? 'a noncharacter' : c >= 0x202a ? 'a bidirectional-text override (it makes text display in another order than it reads)' : 'a control character';
   return `${codePoint(char)}, ${kind}`;
 }
 

@@ -16,6 +16,7 @@ import { conflictFindings } from './conflicts.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
 import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 const GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
 
@@ -246,11 +247,11 @@ export const archiveChange = defineOp({
       const change = loadChange(tx, input.change_id);
       const verdict = change.review?.content?.[0]?.verdict;
       if (verdict !== 'APPROVED') {
-        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? 'Fix the issues, then record a new review round with {op:review.create}.' : 'Record a review with verdict APPROVED with {op:review.create}.');
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? `Fix the issues, then record a new review round with ${refTo('review.create')}.` : `Record a review with verdict APPROVED with ${refTo('review.create')}.`);
       }
       const open = tasksOf(change.tasks).filter((t) => t.status !== 'done');
       if (open.length > 0) {
-        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${open.length} task${open.length === 1 ? ' is' : 's are'} not done (${open.slice(0, 5).map((t) => `${t.id} ${t.status}`).join(', ')}).`, 'Finish or remove those tasks first ({op:task.list}).');
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${open.length} task${open.length === 1 ? ' is' : 's are'} not done (${open.slice(0, 5).map((t) => `${t.id} ${t.status}`).join(', ')}).`, `Finish or remove those tasks first (${refTo('task.list')}).`);
       }
       const folder = `${tx.now.slice(0, 10)}-${input.change_id}`;
       const target = join(board.archiveDir, folder);

@@ -11,6 +11,7 @@ import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
 import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import type { LoadedChange } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
 export const SUBMIT_OP: Record<DocType, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
@@ -32,17 +33,17 @@ export function assertGate(tx: Transaction, change: LoadedChange, type: DocType)
     const approval = (requireApproval as readonly string[]).includes(up);
     const file = `agentd/changes/${change.changeId}/${DOC_FILES[up]}`;
     if (!doc || doc.meta.status === 'template' || doc.meta.status === 'superseded') {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} has not been submitted.`, `Submit the ${DOC_WORDS[up]} first with {op:${SUBMIT_OP[up]}}.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} has not been submitted.`, `Submit the ${DOC_WORDS[up]} first with ${refTo(SUBMIT_OP[up])}.`);
     }
     if (doc.meta.status === 'rejected') {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} was rejected.`, `Revise the ${DOC_WORDS[up]} (see its feedback with {op:document.get}) and resubmit it with {op:${SUBMIT_OP[up]}}.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} was rejected.`, `Revise the ${DOC_WORDS[up]} (see its feedback with ${refTo('document.get')}) and resubmit it with ${refTo(SUBMIT_OP[up])}.`);
     }
     const broken = firstError(checkDoc(doc, change.changeId));
     if (broken) {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message}).`, `Fix ${file} (${broken.fix}), or resubmit it with {op:${SUBMIT_OP[up]}}; run {op:change.validate} to see every problem.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message}).`, `Fix ${file} (${broken.fix}), or resubmit it with ${refTo(SUBMIT_OP[up])}; run ${refTo('change.validate')} to see every problem.`);
     }
     if (!docComplete({ status: doc.meta.status }, approval)) {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: this board requires a person to approve the ${DOC_WORDS[up]} first.`, `Ask a person to run {op:document.approve} for ${change.changeId} ${up}; meanwhile call {op:task.next} for other work.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: this board requires a person to approve the ${DOC_WORDS[up]} first.`, `Ask a person to run ${refTo('document.approve')} for ${change.changeId} ${up}; meanwhile call ${refTo('task.next')} for other work.`);
     }
   }
 }
@@ -59,18 +60,18 @@ export function assertCanSubmit(doc: DocFile | null, type: DocType, actor: strin
   // A review is written in rounds: a new round replaces the latest (kept below it) until a person approves the review.
   if (type === 'review' && from !== 'approved') return;
   if (from === 'approved') {
-    fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, 'Call {op:task.next} to get your next task.');
+    fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, `Call ${refTo('task.next')} to get your next task.`);
   }
   if (from === 'submitted' && !roleAllows(role, 'reviewer')) {
-    fail('DOCUMENT_SUBMITTED', `This ${DOC_WORDS[type]} has already been submitted and is awaiting review.`, 'Call {op:task.next} to get your next available work.');
+    fail('DOCUMENT_SUBMITTED', `This ${DOC_WORDS[type]} has already been submitted and is awaiting review.`, `Call ${refTo('task.next')} to get your next available work.`);
   }
   const needed = roleFor(DOCUMENT_MOVES, from, 'submitted');
   if (needed === null || !roleAllows(role, needed)) {
     const allowed = movesFrom(DOCUMENT_MOVES, from, role);
-    fail('INVALID_TRANSITION', `A ${from} ${DOC_WORDS[type]} cannot be submitted by ${actor}.`, allowed.length ? `From ${from} it can go to: ${allowed.join(', ')}.` : 'Call {op:task.next} for other work.');
+    fail('INVALID_TRANSITION', `A ${from} ${DOC_WORDS[type]} cannot be submitted by ${actor}.`, allowed.length ? `From ${from} it can go to: ${allowed.join(', ')}.` : `Call ${refTo('task.next')} for other work.`);
   }
   if (from === 'rejected' && doc.meta.assignee && doc.meta.assignee !== actor && role === 'agent') {
-    fail('DOCUMENT_HELD', `${doc.meta.assignee} is revising this ${DOC_WORDS[type]} (since ${doc.meta.claimed_at ?? 'earlier'}).`, 'Call {op:task.next} to get other work; a person can release it with {op:document.release} if it is stuck.');
+    fail('DOCUMENT_HELD', `${doc.meta.assignee} is revising this ${DOC_WORDS[type]} (since ${doc.meta.claimed_at ?? 'earlier'}).`, `Call ${refTo('task.next')} to get other work; a person can release it with ${refTo('document.release')} if it is stuck.`);
   }
 }
 
@@ -91,7 +92,7 @@ export function checkBeforeWrite(type: DocType, text: string, file: string, chan
     throw new AgentboardError(
       'VALIDATION_FAILED',
       `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}.`,
-      `Fix ${errors.length === 1 ? 'this' : 'these'} and call {op:${retryOp}} again.`,
+      `Fix ${errors.length === 1 ? 'this' : 'these'} and call ${refTo(retryOp)} again.`,
       { findings: errors },
     );
   }

@@ -18,6 +18,7 @@ import { docWord, SUBMIT_OP } from './doc-write.js';
 import { defineOp } from './registry.js';
 import { Actor, ChangeId, NoteOut, TaskOut } from './schemas.js';
 import { listProblem, requireChange, taskOut, tasksOf, type FoundTask } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 /** A task list only if it parses whole: agentboard hands out no task of a list it could not write. */
 function readable(doc: DocFile<'tasks'> | null): DocFile<'tasks'> | null {
@@ -132,7 +133,7 @@ function revise(changeId: string, type: DocType, doc: DocFile, resumed: boolean)
   return {
     ...EMPTY,
     status: 'revise_document',
-    message: `${resumed ? 'You are revising' : 'Revise'} the rejected ${docWord(type)} of ${changeId}. Address the feedback, then resubmit it with {op:${SUBMIT_OP[type]}}.`,
+    message: `${resumed ? 'You are revising' : 'Revise'} the rejected ${docWord(type)} of ${changeId}. Address the feedback, then resubmit it with ${refTo(SUBMIT_OP[type])}.`,
     document: { change_id: changeId, document: type, file: doc.file, feedback: doc.meta.feedback, markdown: renderDocFile(doc.meta, doc.extra, doc.body) },
   };
 }
@@ -168,7 +169,7 @@ export const nextTask = defineOp({
         return {
           ...EMPTY,
           status: 'resumed',
-          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with {op:task.progress}, and finish with {op:task.done}.`,
+          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with ${refTo('task.progress')}, and finish with ${refTo('task.done')}.`,
           task: taskOut(mine.changeId, mine.task, mine.byId),
           context: context(tx, found, mine),
         };
@@ -193,7 +194,7 @@ export const nextTask = defineOp({
           ...EMPTY,
           status: 'awaiting_review',
           message: own
-            ? `Your submitted work (${waiting[0]!.id}) is awaiting review. Nothing new is handed out meanwhile; when the review is over, report it with {op:session.status} (working or completed) and call this again.`
+            ? `Your submitted work (${waiting[0]!.id}) is awaiting review. Nothing new is handed out meanwhile; when the review is over, report it with ${refTo('session.status')} (working or completed) and call this again.`
             : `Your submitted work is awaiting review by a person: ${waiting.map((w) => w.id).join(', ')}. Nothing new is handed out until they decide; call this again later.`,
           awaiting_review: waiting,
         };
@@ -235,7 +236,7 @@ export const nextTask = defineOp({
       return {
         ...EMPTY,
         status: 'assigned',
-        message: `${ref} is yours: ${task.title}. Report with {op:task.progress}, note decisions with {op:task.note}, and finish with {op:task.done} (or {op:session.submit} when a person must check it).`,
+        message: `${ref} is yours: ${task.title}. Report with ${refTo('task.progress')}, note decisions with ${refTo('task.note')}, and finish with ${refTo('task.done')} (or ${refTo('session.submit')} when a person must check it).`,
         task: taskOut(chosen.changeId, task, claimed.byId),
         context: context(tx, found, claimed),
       };
@@ -251,7 +252,7 @@ function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }): st
     r.blocked && `${r.blocked} blocked`,
     r.awaiting_approval && `${r.awaiting_approval} in task lists awaiting a person's approval`,
   ].filter(Boolean);
-  const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with {op:change.validate}).` : '';
+  const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with ${refTo('change.validate')}).` : '';
   if (parts.length > 0) return `No task is available for you now (${parts.join(', ')}). Call this again later.${broken}`;
   return broken ? `No task is available.${broken}` : 'No task is available: every task on the board is done or there are none yet.';
 }

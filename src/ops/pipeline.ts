@@ -13,6 +13,7 @@ import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from '
 import { verifyReviewKey } from './reviewer-keys.js';
 import { markdownToInput } from './from-markdown.js';
 import { parseInput } from './input.js';
+import { refTo } from '../domain/refs.js';
 
 const REQUIREMENT_ID = /^(?:[A-Z][A-Z0-9]*-)?R\d+$/;
 
@@ -174,7 +175,7 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
   const kept = new Set(tasks.map((t) => t.id));
   for (const old of previous.values()) {
     if (!kept.has(old.id) && isHeld(old)) {
-      fail('TASK_HELD', `Task ${change.changeId}/${old.id} is held by ${old.assignee}; the new task list would drop it.`, `Keep task ${old.id} in the list, or have a person release it first with {op:task.release}.`);
+      fail('TASK_HELD', `Task ${change.changeId}/${old.id} is held by ${old.assignee}; the new task list would drop it.`, `Keep task ${old.id} in the list, or have a person release it first with ${refTo('task.release')}.`);
     }
   }
   return { title: title ?? change.proposal?.content?.title ?? change.changeId, tasks };
@@ -257,7 +258,7 @@ export const createChange = defineOp({
     const board = ctx.board();
     return board.mutate((tx) => {
       if (tx.hasChange(input.change_id)) {
-        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, 'Submit its proposal with {op:proposal.submit}, or pick another change id.');
+        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, `Submit its proposal with ${refTo('proposal.submit')}, or pick another change id.`);
       }
       const meta: DocMeta = {
         id: `${input.change_id}/proposal`,
@@ -428,7 +429,7 @@ export const correctDocument = defineOp({
           const reviewer = verifyReviewKey(tx.runtime, input.review_key);
           const doc = change[input.document];
           if (!doc || doc.meta.status !== 'submitted') {
-            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, 'Look for documents sent for review with {op:document.list}.');
+            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list')}.`);
           }
           correction = `${input.agent_id} (reviewer ${reviewer.name})`;
           return correction;

@@ -16,6 +16,7 @@ import { defineOp, requireHuman } from './registry.js';
 import { Actor, AgentId, Limit, line, Offset, page, Page, TaskRef, text } from './schemas.js';
 import { takeForWork } from './claims.js';
 import { findTask, type FoundTask } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 const InputOut = z.object({
   input_id: z.string(),
@@ -183,7 +184,7 @@ export const submitForReview = defineOp({
         const task = structuredClone(f.task);
         takeForWork(tx, f, task, ref, input.agent_id, 'submit');
         if (task.status !== 'in_progress') {
-          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? 'Clear its blocker with {op:task.unblock} first.' : 'Submit only your own tasks in progress; see them with {op:task.list}.');
+          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? `Clear its blocker with ${refTo('task.unblock')} first.` : `Submit only your own tasks in progress; see them with ${refTo('task.list')}.`);
         }
         moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
         found.push({ found: f, task, ref });
@@ -254,7 +255,7 @@ export const requestInput = defineOp({
     return board.mutate((tx) => {
       const open = openInputOf(tx.runtime, input.agent_id);
       if (open) {
-        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, 'Wait for its answer with {op:session.show}; it resolves to your default action at ' + open.expires_at + '.');
+        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, `Wait for its answer with ${refTo('session.show')}; it resolves to your default action at ` + open.expires_at + '.');
       }
       const minutes = input.timeout_minutes ?? board.config.input_timeout_minutes;
       const session = moveSession(tx.runtime, input.agent_id, 'awaiting_input', tx.now, input.question);
@@ -319,10 +320,10 @@ export const answerInput = defineOp({
     requireHuman(input.agent_id, 'Answering an input request');
     return ctx.board().mutate((tx) => {
       const record = tx.runtime.inputs[input.input_id];
-      if (!record) fail('INPUT_NOT_FOUND', `There is no input request ${input.input_id}.`, 'List the open ones with {op:input.list}.');
+      if (!record) fail('INPUT_NOT_FOUND', `There is no input request ${input.input_id}.`, `List the open ones with ${refTo('input.list')}.`);
       if (record.status === 'resolved') {
         const r = record.resolution!;
-        fail('INPUT_RESOLVED', `Input request ${input.input_id} is already resolved (${r.type === 'timeout' ? `timed out at ${r.at}; the default action applied: ${r.value}` : `answered by ${r.by}: ${r.value}`}).`, 'List the open ones with {op:input.list}.');
+        fail('INPUT_RESOLVED', `Input request ${input.input_id} is already resolved (${r.type === 'timeout' ? `timed out at ${r.at}; the default action applied: ${r.value}` : `answered by ${r.by}: ${r.value}`}).`, `List the open ones with ${refTo('input.list')}.`);
       }
       resolveInput(tx.runtime, record, { type: 'human', value: input.answer, by: input.agent_id, at: tx.now });
       tx.saveRuntime();

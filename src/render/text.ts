@@ -3,6 +3,8 @@
  * response_format "markdown". One renderer per operation; anything without one is shown as
  * indented key: value lines.
  */
+import { refTo } from '../domain/refs.js';
+
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export function table(headers: string[], rows: string[][]): string {
@@ -91,7 +93,7 @@ function statusBoard(d: Data): string {
       ['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'],
       d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.waiting_on ?? '']),
     )}`;
-  } else out += '\nNo changes yet: create one with {op:change.create}.\n';
+  } else out += `\nNo changes yet: create one with ${refTo('change.create')}.\n`;
   if (d.agents.length) {
     out += `\nAgents\n${table(
       ['AGENT', 'STATUS', 'HOLDS', 'DONE', 'IN REVIEW'],
@@ -103,15 +105,15 @@ function statusBoard(d: Data): string {
   }
   if (d.stale_claims.length) out += `\nStale claims (no progress for a while)\n${d.stale_claims.map((s: Data) => `  ${s.task_id} held by ${s.assignee}, ${s.run_id ? `claimed by run ${s.run_id}, which died` : `idle ${s.idle_minutes} min`}`).join('\n')}\n`;
   const waits: string[] = [
-    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with {op:input.answer}; default at ${i.expires_at}: ${i.default_action})`),
-    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with {op:task.approve} / {op:task.reject})`),
+    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with ${refTo('input.answer')}; default at ${i.expires_at}: ${i.default_action})`),
+    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with ${refTo('task.approve')} / ${refTo('task.reject')})`),
     ...d.awaiting_decision
       .filter((w: Data) => w.blocking || w.review_requested)
-      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} ({op:document.approve} / {op:document.reject})`),
+      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} (${refTo('document.approve')} / ${refTo('document.reject')})`),
   ];
   const optional = d.awaiting_decision.filter((w: Data) => !w.blocking && !w.review_requested).length;
   if (waits.length) out += `\nWaiting on people\n${waits.join('\n')}\n`;
-  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with {op:document.list} (awaiting: decision).\n`;
+  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with ${refTo('document.list')} (awaiting: decision).\n`;
   if (d.costs.length) {
     out += `\nRun usage per change\n${table(
       ['CHANGE', 'RUNS', 'TOKENS', 'COST'],
@@ -120,7 +122,7 @@ function statusBoard(d: Data): string {
   }
   if (d.problems.length) out += `\nProblems\n${d.problems.map((f: Data) => `  ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`).join('\n')}\n`;
   if (d.hand_edited.length) out += `\nEdited by hand (merged on the next write)\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
-  if (d.conflicts.length) out += `\nMerge conflicts (both values kept; see {op:conflict.list})\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
+  if (d.conflicts.length) out += `\nMerge conflicts (both values kept; see ${refTo('conflict.list')})\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
   return out;
 }
 
@@ -138,7 +140,7 @@ const RENDERERS: Record<string, (d: Data) => string> = {
         return `${m.client}: ${m.file} ${what}\n`;
       })
       .join(''),
-  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with {op:proposal.submit}.\n`,
+  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with ${refTo('proposal.submit')}.\n`,
   'proposal.submit': written,
   'spec.create': written,
   'tasks.create': written,
@@ -146,7 +148,7 @@ const RENDERERS: Record<string, (d: Data) => string> = {
   'document.correct': written,
   'change.list': (d) =>
     d.changes.length === 0 && d.archived.length === 0
-      ? 'No changes yet: create one with {op:change.create}.\n'
+      ? `No changes yet: create one with ${refTo('change.create')}.\n`
       : table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.waiting_on ?? ''])) +
         page(d, 'changes') +
         (d.archived.length ? `\nArchived\n${d.archived.map((a: Data) => `  ${a.folder}`).join('\n')}\n` : ''),
@@ -209,7 +211,7 @@ const RENDERERS: Record<string, (d: Data) => string> = {
           .map((i: Data) =>
             `${i.input_id} from ${i.agent_id} [${i.status}]: ${i.question}\n` +
             (i.options.length ? `  options: ${i.options.join(' | ')}\n` : '') +
-            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with {op:input.answer}\n`),
+            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with ${refTo('input.answer')}\n`),
           )
           .join(''),
   'input.answer': (d) => `Answered ${d.request.input_id}; ${d.request.agent_id} is working again.\n`,

@@ -30,6 +30,7 @@ import type { BoardLock } from './lock.js';
 import { mergeItems, type MergeConflict } from './merge.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
+import { refTo } from '../domain/refs.js';
 
 const WRITER_WAIT_MS = 10_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -315,7 +316,7 @@ export class Transaction implements Reader {
   putMeta<T extends DocType>(changeId: string, type: T, meta: DocMeta): DocFile<T> {
     if (type === 'tasks') return this.putTasks(changeId, { meta }).doc as DocFile<T>;
     const existing = this.readDoc(changeId, type);
-    if (!existing) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${DOC_FILES[type]}.`, 'See the change with {op:change.show}.');
+    if (!existing) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${DOC_FILES[type]}.`, `See the change with ${refTo('change.show')}.`);
     return this.putDoc(changeId, type, meta, existing.body).doc;
   }
 
@@ -338,7 +339,7 @@ export class Transaction implements Reader {
    */
   putTasks(changeId: string, change: { replace?: Task[]; add?: Task[]; remove?: string[]; meta?: DocMeta }): { doc: DocFile<'tasks'>; text: string } {
     const base = this.readDoc(changeId, 'tasks');
-    if (!base) fail('PHASE_NOT_READY', `Change ${changeId} has no task list yet.`, 'Write the task list first with {op:tasks.create}.');
+    if (!base) fail('PHASE_NOT_READY', `Change ${changeId} has no task list yet.`, `Write the task list first with ${refTo('tasks.create')}.`);
     this.refuseUnparsable(base);
     const replace = new Map((change.replace ?? []).map((t) => [t.id, t]));
     const removed = new Set(change.remove ?? []);
