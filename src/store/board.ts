@@ -120,7 +120,7 @@ function quickMeta(start: string, type: DocType): HeadMeta | null {
     const [, key, raw] = m;
     if (key! in meta) return null;
     if (raw === undefined || raw === '') {
-      if (key === 'notes' || key === 'feedback') continue;
+      if (key === 'notes' || key === 'feedback' || key === 'imported_from') continue;
       return null;
     }
     if (!HEAD_KEYS.has(key!)) continue;

@@ -37,8 +37,8 @@ function sleep(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 
-/** What a document is written from: its content, or for a task list its title and tasks. */
-export type DocInput = Omit<DocContent, 'tasks'> & { tasks: { title: string; tasks: Task[] } };
+/** What a document is written from: its content, or for a task list its title, tasks and the text that goes with the list. */
+export type DocInput = Omit<DocContent, 'tasks'> & { tasks: { title: string; tasks: Task[]; intro?: string } };
 
 /** A file changed between this transaction's read and its commit: run the operation again on the new text. */
 export class StaleRead extends Error {}
@@ -303,8 +303,8 @@ export class Transaction implements Reader {
   /** Writes a document from its content; the store renders the markdown. A task list is given as its title and tasks. */
   putDocument<T extends DocType>(changeId: string, type: T, meta: DocMeta, content: DocInput[T]): { doc: DocFile<T>; text: string } {
     if (type === 'tasks') {
-      const { title, tasks } = content as DocInput['tasks'];
-      const preamble = renderTasksPreamble(title);
+      const { title, tasks, intro } = content as DocInput['tasks'];
+      const preamble = renderTasksPreamble(title, intro);
       const { body } = assembleTasksBody(title, preamble, tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t) })));
       return this.putDoc(changeId, type, meta, body);
     }
