@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_TYPES, type DocType } from '../domain/model.js';
+import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
 import { Board, BOARD_DIR } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
@@ -152,8 +152,9 @@ export const showChange = defineOp({
 export function changeFindings(change: LoadedChange): Finding[] {
   const findings: Finding[] = [];
   const requirementIds = requirementIdsOf(change.spec);
-  let missingBefore: DocType | null = null;
-  for (const type of DOC_TYPES) {
+  let missingBefore: Stage | null = null;
+  if (change.design) findings.push(...checkDoc(change.design, change.changeId));
+  for (const type of STAGES) {
     const doc = change[type];
     if (!doc) {
       missingBefore ??= type;

@@ -5,7 +5,7 @@ import type { DocMeta, Proposal, ReviewRound, Spec, Task } from '../../src/domai
 import { checkDoc, parseDocText, renderBody, renderDocFile } from '../../src/store/documents.js';
 import { renderTaskBlock, renderTasksPreamble, type TasksBody } from '../../src/store/format-tasks.js';
 import { escapeText, fencedLines, normalizeText, outline, TextLines, unescapeText } from '../../src/store/markdown.js';
-import { markdownToInput, parseChecklistTasks } from '../../src/ops/from-markdown.js';
+import { markdownToInput } from '../../src/ops/from-markdown.js';
 import { FIXTURES } from '../helpers.js';
 import { hostileText, rng } from '../random.js';
 
@@ -185,7 +185,7 @@ describe('seed 001', () => {
 });
 
 describe('agentd checklist tasks', () => {
-  it('become tasks with files, dependencies and done state', async () => {
+  it('become tasks with files, dependencies, done state and group; other sub-lines stay in the description as written', async () => {
     const md = [
       '# Tasks',
       '',
@@ -203,17 +203,18 @@ describe('agentd checklist tasks', () => {
       '  - Do: Update the telemetry definition.',
       '  - Depends: 1.1, 1.0',
     ].join('\n');
-    expect(parseChecklistTasks(md)).toEqual([
-      { id: '1.1', title: 'Add pricing fields', description: 'Add the cost fields.\nSpec: `specs/usage.md#r1`', files: [{ path: 'src/models/change.rs', action: 'modify' }] },
+    expect(markdownToInput('tasks', md, 'tasks.md').tasks).toEqual([
+      { id: '1.1', title: 'Add pricing fields', description: '- Spec: `specs/usage.md#r1`\n- Do: Add the cost fields.', files: [{ path: 'src/models/change.rs', action: 'modify' }], group: '1. Data Layer' },
       {
         id: '1.2',
         title: 'Update schema',
-        description: 'Update the telemetry definition.',
+        description: '- Do: Update the telemetry definition.',
         files: [
           { path: 'agentd/schemas/state.schema.json', action: 'create' },
           { path: 'src/a.rs', action: 'delete' },
         ],
         depends: ['1.1', '1.0'],
+        group: '1. Data Layer',
         status: 'done',
       },
     ]);
