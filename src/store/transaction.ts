@@ -10,7 +10,7 @@
  * of an operation is on disk afterwards, or none of it, whatever happens to the process.
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { DOC_FILES, type DocMeta, type DocType, type Task } from '../domain/model.js';
@@ -53,6 +53,8 @@ interface ReadRecord {
 interface Staged {
   path: string;
   text: string;
+  /** Bytes to write as they are (an attachment), instead of the text. */
+  bytes?: Buffer;
   /** Set for a document: its ledger entry is written in the same commit. */
   doc?: { changeId: string; type: DocType; parsed: DocFile };
   /** A hand-edited document that merged to exactly what the person wrote: only its ledger entry is written. */
@@ -93,6 +95,7 @@ export class Transaction implements Reader {
   private readonly staged = new Map<string, Staged>();
   private readonly newChanges = new Set<string>();
   private readonly archives: { changeId: string; folder: string }[] = [];
+  private readonly asides: { from: string; to: string }[] = [];
   private readonly entries: ActivityEntry[] = [];
 
   constructor(
@@ -319,11 +322,34 @@ export class Transaction implements Reader {
     return this.putDoc(changeId, type, meta, existing.body).doc;
   }
 
-  /** Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml) as part of this commit. */
-  putBoardFile(name: 'people.yaml' | 'config.yaml', text: string): void {
+  /** Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml, agentd/.gitignore) as part of this commit. */
+  putBoardFile(name: 'people.yaml' | 'config.yaml' | '.gitignore', text: string): void {
     const path = join(this.board.dir, name);
     this.recordRead(path);
     this.staged.set(path, { path, text });
+  }
+
+  /**
+   * Keeps a file that goes with a change but is none of its documents (what an import brings
+   * over: notes, state files, checklists) at `path` inside the change's folder, byte for byte. It
+   * is written with the commit like a document, and has no ledger entry: agentboard never merges it.
+   */
+  putAttachment(changeId: string, path: string, bytes: Buffer): void {
+    const parts = path.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\')) || parts.length < 2) {
+      fail('INVALID_INPUT', `"${path}" is not a path for an attachment of ${changeId}.`, 'Keep attachments in a folder of the change, with a relative path and no "..".');
+    }
+    const target = join(this.board.changeDir(changeId), ...parts);
+    if (!this.newChanges.has(changeId)) this.recordRead(target);
+    this.staged.set(target, { path: target, text: '', bytes });
+  }
+
+  /**
+   * Moves an entry of the board folder aside (`from` and `to` relative to agentd/) before anything
+   * else of this commit is put in place: converting a folder in place keeps its originals so.
+   */
+  setAside(from: string, to: string): void {
+    this.asides.push({ from: this.board.rel(join(this.board.dir, from)), to: this.board.rel(join(this.board.dir, to)) });
   }
 
   /** A new change: its folder, and (given `blank`) a blank proposal to fill in. */
@@ -402,9 +428,13 @@ export class Transaction implements Reader {
     }
     if (this.conflicts.length > 0) this.stageConflicts();
     const writes = [...this.staged.values()];
-    if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0) return [];
+    if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0 && this.asides.length === 0) return [];
 
     const journal: Journal = { v: 1, token: this.lock.token, dirs: [], files: [], moves: [], removes: [], activity: null };
+    if (this.asides.length > 0) {
+      journal.aside = this.asides;
+      for (const a of this.asides) this.ensureDir(dirname(join(board.root, a.to)));
+    }
     const watched = new Map<string, { fd: number; identity: string; changeId: string; type: DocType }>();
     const ledgers: { changeId: string; ledger: Ledger; path: string }[] = [];
     const identities = new Map<string, string>();
@@ -425,10 +455,12 @@ export class Transaction implements Reader {
           identities.set(s.path, this.reads.get(s.path)?.identity ?? '');
           continue;
         }
-        const newDir = journal.dirs.find((d) => join(board.root, d.target) === dirname(s.path));
-        const temp = newDir ? join(board.root, newDir.temp, basename(s.path)) : tempPath(s.path, this.lock.token);
+        // A file of a new change is written into the change's folder while that is still built under its temp name.
+        const newDir = journal.dirs.find((d) => s.path.startsWith(join(board.root, d.target) + sep));
+        const temp = newDir ? join(board.root, newDir.temp, relative(join(board.root, newDir.target), s.path)) : tempPath(s.path, this.lock.token);
+        if (newDir && dirname(temp) !== join(board.root, newDir.temp)) mkdirSync(dirname(temp), { recursive: true });
         if (!newDir) this.ensureDir(dirname(s.path));
-        identities.set(s.path, writeNewFile(temp, s.text, rel(s.path)));
+        identities.set(s.path, writeNewFile(temp, s.bytes ?? s.text, rel(s.path)));
         if (!newDir) journal.files.push({ target: rel(s.path), temp: rel(temp) });
         faultPoint('commit:temp', s.path);
       }
