@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
-import { Board, BOARD_DIR } from '../store/board.js';
+import { Board, BOARD_DIR, refuseAgentdBoard } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
@@ -38,6 +38,7 @@ export const initBoard = defineOp({
     requireHuman(input.agent_id, 'Creating a board');
     const root = ctx.root ?? resolve(ctx.cwd);
     const board = new Board(root);
+    refuseAgentdBoard(board.dir, BOARD_DIR);
     const mcp = wireClients(root, input.mcp);
     const wanted: [string, string | null][] = [
       [board.dir, null],

@@ -3,7 +3,7 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -74,6 +74,25 @@ export function findRoot(explicit: string | undefined, cwd = process.cwd()): str
     if (parent === dir) return null;
     dir = parent;
   }
+}
+
+/**
+ * agentd (the tool) keeps its board in a folder of the same name. One that holds agentd's
+ * config.toml or .version and no config.yaml of agentboard's is agentd's, not converted yet.
+ */
+export function isAgentdBoard(boardDir: string): boolean {
+  if (existsSync(join(boardDir, 'config.yaml'))) return false;
+  return existsSync(join(boardDir, 'config.toml')) || existsSync(join(boardDir, '.version'));
+}
+
+/** Refuses to read agentd's board as agentboard's: its files would be a wall of findings, and the fix is one command. */
+export function refuseAgentdBoard(boardDir: string, shown: string): void {
+  if (!isAgentdBoard(boardDir)) return;
+  fail(
+    'AGENTD_BOARD',
+    `${shown}/ is a board of agentd (it has agentd's config.toml or .version and no config.yaml), not of agentboard, so agentboard does not read it.`,
+    'Convert it with `agentboard import agentd` (its originals are kept under agentd/.imported/), or see first what it would do with `agentboard import agentd --dry-run`.',
+  );
 }
 
 export interface ArchivedChange {
@@ -226,6 +245,7 @@ export class Board implements Reader {
     const board = new Board(root);
     const st = lstatSync(board.dir);
     if (st.isSymbolicLink()) throw unsafePath(BOARD_DIR, 'a symbolic link');
+    refuseAgentdBoard(board.dir, BOARD_DIR);
     return board;
   }
 
