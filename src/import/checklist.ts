@@ -167,7 +167,17 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
   }
   if (out.tasks.length === 0) return null;
 
-  // What is not a task stays, in order. A group heading with nothing but tasks under it is kept as the tasks' group only.
+  out.intro = leftover(lines, inFence, taken, titleLine, out.tasks, firstLine, out.mapped);
+  out.mapped.sort((a, b) => a.line - b.line);
+  return out;
+}
+
+/**
+ * What is not a task, in order, as written: the text that goes with the list. A group heading with
+ * nothing but tasks under it is kept only as the group of those tasks (and reported so).
+ */
+export function leftover(lines: TextLines, inFence: boolean[], taken: boolean[], titleLine: number, tasks: { id: string; group?: string; line: number }[], firstLine: number, mapped: ReportLine[]): string {
+  const at = (i: number) => firstLine + i;
   const intro: string[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (taken[i] || i === titleLine) continue;
@@ -178,15 +188,13 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
       while (end < lines.length && (inFence[end] || headingLevel(lines.line(end)) !== 2)) end++;
       let text = false;
       for (let j = i + 1; j < end; j++) if (!taken[j] && lines.line(j).trim() !== '') text = true;
-      const members = out.tasks.filter((t) => t.group === name && t.line > at(i) && t.line < at(end)).map((t) => t.id);
-      if (members.length > 0) out.mapped.push({ line: at(i), text: line.trim(), to: `the group of tasks ${members.join(', ')}` });
+      const members = tasks.filter((t) => t.group === name && t.line > at(i) && t.line < at(end)).map((t) => t.id);
+      if (members.length > 0) mapped.push({ line: at(i), text: line.trim(), to: `the group of tasks ${members.join(', ')}` });
       if (!text && members.length > 0) continue;
     }
     intro.push(line);
   }
-  out.mapped.sort((a, b) => a.line - b.line);
-  out.intro = intro.join('\n').replace(/\n[ \t]*(?:\n[ \t]*)+\n/g, '\n\n').trim();
-  return out;
+  return intro.join('\n').replace(/\n[ \t]*(?:\n[ \t]*)+\n/g, '\n\n').trim();
 }
 
 function newTask(text: string, done: boolean, line: number, raw: string, out: Checklist, used: Set<string>): ChecklistTask {

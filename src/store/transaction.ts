@@ -40,6 +40,16 @@ function sleep(ms: number): void {
 /** What a document is written from: its content, or for a task list its title, tasks and the text that goes with the list. */
 export type DocInput = Omit<DocContent, 'tasks'> & { tasks: { title: string; tasks: Task[]; intro?: string } };
 
+/** The body agentboard writes for a document's content (a task list's from its title, tasks and intro). */
+export function renderInput<T extends DocType>(type: T, content: DocInput[T]): string {
+  if (type === 'tasks') {
+    const { title, tasks, intro } = content as DocInput['tasks'];
+    const preamble = renderTasksPreamble(title, intro);
+    return assembleTasksBody(title, preamble, tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t) }))).body;
+  }
+  return renderBody(type, content as unknown as DocContent[T]);
+}
+
 /** A file changed between this transaction's read and its commit: run the operation again on the new text. */
 export class StaleRead extends Error {}
 /** The lock was taken over while this process was stopped: nothing was written. */
@@ -305,13 +315,7 @@ export class Transaction implements Reader {
 
   /** Writes a document from its content; the store renders the markdown. A task list is given as its title and tasks. */
   putDocument<T extends DocType>(changeId: string, type: T, meta: DocMeta, content: DocInput[T]): { doc: DocFile<T>; text: string } {
-    if (type === 'tasks') {
-      const { title, tasks, intro } = content as DocInput['tasks'];
-      const preamble = renderTasksPreamble(title, intro);
-      const { body } = assembleTasksBody(title, preamble, tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t) })));
-      return this.putDoc(changeId, type, meta, body);
-    }
-    return this.putDoc(changeId, type, meta, renderBody(type, content as unknown as DocContent[T]));
+    return this.putDoc(changeId, type, meta, renderInput(type, content));
   }
 
   /** Writes a document's frontmatter; its body stays byte for byte as it is. */
