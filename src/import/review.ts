@@ -124,7 +124,11 @@ function readIssues(lines: TextLines, heads: ReturnType<typeof outline>, head: n
       const sink = new FindingSink('');
       const items = bulletItems(lines, sub.heading.index + 1, sub.end, sink);
       for (const f of sink.findings) log.finding('error', f.message, f.fix, f.line !== undefined ? at(f.line - 1) : undefined);
-      for (const item of items) out.issues.push({ ...issueFromText(item), severity });
+      for (const item of items) {
+        const issue = { ...issueFromText(item.text), severity };
+        out.issues.push(issue);
+        log.mapped(at(item.index), lines.line(item.index), `the ${severity} issue "${issue.title}"`);
+      }
       continue;
     }
     const title = issue![1]!.trim();

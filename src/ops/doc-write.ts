@@ -7,7 +7,7 @@ import { AgentboardError, fail } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
 import { docComplete } from '../domain/phase.js';
-import { DOC_FILES, type DocMeta, type DocType, type Stage } from '../domain/model.js';
+import { DOC_FILES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
 import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import type { LoadedChange } from './view.js';
@@ -119,7 +119,7 @@ export function writeDocument<T extends Stage>(
   type: T,
   actor: string,
   content: DocInput[T],
-  options: { notes?: string; correction?: string; title?: string } = {},
+  options: { notes?: string; correction?: string; title?: string; importedFrom?: ImportSource | undefined } = {},
 ): WriteResult {
   const existing = change[type] as DocFile | null;
   const now = tx.now;
@@ -137,6 +137,9 @@ export function writeDocument<T extends Stage>(
     feedback: [...(previous?.feedback ?? [])],
   };
   if (options.title) meta.title = options.title;
+  // Text brought over from another tool says so; a reviewer's correction of it still is.
+  const importedFrom = options.importedFrom ?? (options.correction ? previous?.imported_from : undefined);
+  if (importedFrom) meta.imported_from = importedFrom;
   if (options.correction) {
     meta.corrected_by = options.correction;
     meta.corrected_at = now;

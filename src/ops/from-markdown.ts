@@ -40,15 +40,24 @@ function refuseShape(shownAs: string, what: string, expected: string, body: stri
   return fail('INVALID_INPUT', `${shownAs}: ${what}: expected ${expected}; found ${foundHeadings(body)}.`, `${hint}Rewrite the markdown with those headings and run the command again; nothing was changed.`);
 }
 
-/** agentboard's own frontmatter (as `show` prints it) is the board's to set; any other is kept in the document. */
-function foreignFrontmatter(frontmatter: string): string | null {
+/**
+ * agentboard's own frontmatter (as `show` prints it) is the board's to set, except where the text
+ * came from, which stays with the text; any other frontmatter is kept in the document.
+ */
+function readFrontmatter(frontmatter: string): { kept: string | null; importedFrom?: Record<string, string> } {
   try {
     const map = parseYaml(frontmatter);
-    if (typeof map.change_id === 'string' && (DOC_TYPES as readonly unknown[]).includes(map.type)) return null;
+    if (typeof map.change_id === 'string' && (DOC_TYPES as readonly unknown[]).includes(map.type)) {
+      const from = map.imported_from;
+      if (from && typeof from === 'object' && !Array.isArray(from)) {
+        return { kept: null, importedFrom: Object.fromEntries(Object.entries(from).map(([k, v]) => [k, String(v)])) };
+      }
+      return { kept: null };
+    }
   } catch {
     // not YAML agentboard reads: kept as written
   }
-  return `\`\`\`yaml\n${frontmatter}\`\`\``;
+  return { kept: `\`\`\`yaml\n${frontmatter}\`\`\`` };
 }
 
 function withIntro(sections: ExtraSection[] | undefined, kept: string | null): ExtraSection[] | undefined {
@@ -73,9 +82,16 @@ export function markdownToInput(type: Stage, markdown: string, shownAs: string):
   const split = splitFrontmatter(text);
   const body = split?.body ?? text;
   const offset = split ? split.bodyLine - 1 : 0;
-  const kept = split ? foreignFrontmatter(split.frontmatter) : null;
+  const front = split ? readFrontmatter(split.frontmatter) : { kept: null };
+  const kept = front.kept;
   const sink = new FindingSink(shownAs);
   const inBody = sink.at(offset);
+  const input = fieldsOf(type, body, offset, kept, sink, inBody, shownAs, front.importedFrom !== undefined);
+  if (front.importedFrom) input.imported_from = front.importedFrom;
+  return input;
+}
+
+function fieldsOf(type: Stage, body: string, offset: number, kept: string | null, sink: FindingSink, inBody: FindingSink, shownAs: string, imported: boolean): Record<string, unknown> {
   switch (type) {
     case 'proposal': {
       const { proposal, lines } = parseProposalBody(body, inBody);
@@ -99,7 +115,7 @@ export function markdownToInput(type: Stage, markdown: string, shownAs: string):
       if (spec.scenarios.length === 0 && !heads.some((h) => /^(acceptance criteria|scenarios)$/i.test(h.trim()))) {
         refuseShape(shownAs, 'the spec has no scenarios', `${SPEC_HEADINGS.join(', ')} with "### Scenario: <name>" and WHEN / THEN bullets (or "#### Scenario:" under a requirement)`, body, hint);
       }
-      specRules(spec, inBody, lines);
+      specRules(spec, inBody, lines, { imported });
       refuseErrors(sink.findings, shownAs);
       const out: Record<string, unknown> = {
         overview: spec.overview,

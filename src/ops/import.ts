@@ -30,6 +30,7 @@ import type { FileReport } from '../import/report.js';
 import { readSpecKit } from '../import/spec-kit.js';
 import { readTree, type SourceTree } from '../import/source.js';
 import { requirementIdsOf } from './doc-write.js';
+import { loadChange, phaseOf } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor } from './schemas.js';
 
@@ -259,7 +260,9 @@ function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Pl
   };
   const verdict = change.review?.content[0]?.verdict ?? null;
   let phase: Phase = 'archived';
-  if (!change.archived) {
+  if (!change.archived && status !== 'imported') {
+    phase = phaseOf(board, loadChange(board, change.id)).phase;
+  } else if (!change.archived) {
     phase = derivePhase(
       {
         proposal: state('proposal'),

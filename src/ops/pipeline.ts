@@ -27,7 +27,7 @@ const DocWriteOut = z.object({
   feedback: z.array(NoteOut).describe('Feedback from earlier rejections of this document, oldest first.'),
 });
 
-type StageInput = { agent_id: string; change_id: string; notes: string };
+type StageInput = { agent_id: string; change_id: string; notes: string; imported_from?: { tool: string; path: string; commit?: string | undefined } | undefined };
 
 /**
  * The one way a pipeline document is submitted: in the board lock, on a fresh read, the phase gate,
@@ -49,7 +49,8 @@ function submitStage<T extends DocKind>(
       assertCanSubmit(change[type], type, input.agent_id, actorRole(input.agent_id));
     }
     if (!tx.hasChange(input.change_id)) tx.createChange(input.change_id);
-    const result = writeDocument(tx, change, type, input.agent_id, content(tx, change), correction ? { notes: input.notes, correction } : { notes: input.notes });
+    const importedFrom = input.imported_from && { tool: input.imported_from.tool, path: input.imported_from.path, ...(input.imported_from.commit ? { commit: input.imported_from.commit } : {}) };
+    const result = writeDocument(tx, change, type, input.agent_id, content(tx, change), correction ? { notes: input.notes, correction } : { notes: input.notes, importedFrom });
     tx.log(input.agent_id, options.action ?? 'document.submit', `${result.change_id}/${result.document}`, options.summary(result), result.change_id);
     const after = loadChange(tx, input.change_id);
     return { result: { ...result, phase: phaseOf(tx, after).phase }, after };
@@ -77,12 +78,23 @@ function keptSections(sections: { heading: string; text: string; after: string }
   return sections && sections.length > 0 ? { sections: sections.map((s) => ({ heading: s.heading, text: s.text, after: s.after })) } : {};
 }
 
+/** Where a document's text came from, when it was brought over from another tool. */
+const ImportedFrom = z
+  .strictObject({
+    tool: line(40).describe('The tool the text was written with, like "agentd" or "openspec".'),
+    path: line(1000).describe('The file it came from, relative to its repository.'),
+    commit: z.string().regex(/^[0-9a-f]{7,64}$/, 'must be a git commit id').optional().describe('The commit of that repository, when it was read from git.'),
+  })
+  .optional()
+  .describe('Only for text brought over from another tool (agentboard import sets it; --from keeps it from the frontmatter of a document it reads): its requirements without MUST or SHALL are then reported rather than refused.');
+
 const ProposalFields = {
   title: line(LIMITS.titleMax).optional().describe('A short title for the change; the change id is used when left out.'),
   why: text(LIMITS.whyMin, LIMITS.whyMax).describe('Why the change is needed: the problem and who has it, 50 to 2000 characters.'),
   what_changes: text(1, LIMITS.sectionMax).describe('What the change adds, alters or removes (markdown).'),
   impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, risks, and what becomes possible (markdown).'),
   sections: sectionsField(PROPOSAL_PARTS),
+  imported_from: ImportedFrom,
 };
 
 function proposalContent(changeId: string, input: { title?: string | undefined; why: string; what_changes: string; impact: string; sections?: { heading: string; text: string; after: string }[] | undefined }): Proposal {
@@ -126,6 +138,7 @@ const SpecFields = {
   data_model: text(1, LIMITS.sectionMax).optional().describe('Optional data model (markdown, code blocks welcome).'),
   interfaces: text(1, LIMITS.sectionMax).optional().describe('Optional interfaces (markdown, code blocks welcome).'),
   sections: sectionsField(SPEC_PARTS),
+  imported_from: ImportedFrom,
 };
 
 type SpecInput = z.output<z.ZodObject<typeof SpecFields>>;
@@ -160,6 +173,7 @@ const TasksFields = {
   title: line(LIMITS.titleMax).optional().describe('Title of the task list; the change title is used when left out.'),
   intro: text(0, LIMITS.sectionMax).optional().describe('Optional text that goes with the list as a whole (conventions, notes), kept as written under its title.'),
   tasks: z.array(TaskItem).min(1).max(LIMITS.tasksMax).describe('The tasks, in the order they should be done.'),
+  imported_from: ImportedFrom,
 };
 
 type TaskItemInput = z.output<typeof TaskItem>;
@@ -228,6 +242,7 @@ const ReviewFields = {
     .default([])
     .describe('Issues found; each is listed under its severity.'),
   sections: sectionsField(['issues'] as const),
+  imported_from: ImportedFrom,
 };
 
 type ReviewInput = z.output<z.ZodObject<typeof ReviewFields>>;

@@ -111,7 +111,7 @@ function parseIssues(lines: TextLines, heads: ReturnType<typeof outline>, from: 
     }
     const headed = sectionsAt(lines, heads, 4, group.heading.index + 1, group.end);
     const bullets = bulletItems(lines, group.heading.index + 1, headed[0]?.heading.index ?? group.end, sink);
-    for (const item of bullets) issues.push({ ...issueFromText(item), severity });
+    for (const item of bullets) issues.push({ ...issueFromText(item.text), severity });
     for (const issue of headed) {
       issues.push({ title: issue.heading.text, severity, description: readBlock(issue.content, 4) });
     }
@@ -121,19 +121,19 @@ function parseIssues(lines: TextLines, heads: ReturnType<typeof outline>, from: 
 
 const BULLET = /^(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
 
-/** The list items in lines [from, to), each with the lines indented under it; other text is an error. */
-export function bulletItems(lines: TextLines, from: number, to: number, sink: FindingSink): string[] {
-  const items: string[][] = [];
+/** The list items in lines [from, to), each with the lines indented under it and the index of its first line; other text is an error. */
+export function bulletItems(lines: TextLines, from: number, to: number, sink: FindingSink): { text: string; index: number }[] {
+  const items: { lines: string[]; index: number }[] = [];
   for (let i = from; i < to; i++) {
     const line = lines.line(i);
     const m = BULLET.exec(line);
-    if (m) items.push([m[1]!]);
+    if (m) items.push({ lines: [m[1]!], index: i });
     else if (line.trim() === '') {
-      if (items.length > 0) items[items.length - 1]!.push('');
-    } else if (items.length > 0 && /^\s/.test(line)) items[items.length - 1]!.push(line.replace(/^ {1,4}|^\t/, ''));
+      if (items.length > 0) items[items.length - 1]!.lines.push('');
+    } else if (items.length > 0 && /^\s/.test(line)) items[items.length - 1]!.lines.push(line.replace(/^ {1,4}|^\t/, ''));
     else sink.error('review.issue.text', 'a line under a severity is neither an issue heading ("#### Title") nor a list item', 'write each issue as "#### Title" with its description under it, or as a list item', i + 1);
   }
-  return items.map((item) => item.join('\n').trim());
+  return items.map((item) => ({ text: item.lines.join('\n').trim(), index: item.index }));
 }
 
 /**
