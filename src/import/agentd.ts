@@ -93,11 +93,13 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
 
   const challenges: { reviewer: string; status: string; iteration: number; text: string }[] = [];
   let depends = new Map<string, string[]>();
+  let order: string[] = [];
   if (files.includes(path('proposal.md')) && tree.text(path('proposal.md')) !== null) {
     const file = path('proposal.md');
     const log = logs.get(file)!;
     const { body, offset, meta } = withoutFrontmatter(tree.text(file)!, log, METADATA);
     depends = specDepends(meta);
+    order = specOrder(meta);
     const kept = takeReviewBlocks(body, offset, log, challenges);
     const proposal = readProposal(unwrap(kept, ['proposal'], offset, log), offset, log);
     if (proposal) {
@@ -107,7 +109,12 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
     } else attach(file, 'proposal.md could not be read as a proposal (see the errors); it is kept as an attachment');
   }
 
-  const specFiles = files.filter((f) => new RegExp(`^${escape(folder.dir)}/specs/[^/]+\\.md$`).test(f) && !/\/_[^/]*$/.test(f));
+  const rank = (f: string) => {
+    const i = order.indexOf(f.slice(f.lastIndexOf('/') + 1, -3));
+    return i < 0 ? order.length : i;
+  };
+  // In the order the proposal lists them (a spec after the ones it builds on), else by name.
+  const specFiles = files.filter((f) => new RegExp(`^${escape(folder.dir)}/specs/[^/]+\\.md$`).test(f) && !/\/_[^/]*$/.test(f)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
   const ids = readSpecs(tree, specFiles, logs, change, depends, used, attach);
 
   if (files.includes(path('tasks.md')) && tree.text(path('tasks.md')) !== null) {
@@ -165,6 +172,12 @@ function specDepends(meta: Record<string, unknown> | null): Map<string, string[]
     }
   }
   return out;
+}
+
+/** The spec ids a proposal's frontmatter lists under affected_specs, in its order. */
+function specOrder(meta: Record<string, unknown> | null): string[] {
+  const list = meta?.affected_specs;
+  return Array.isArray(list) ? list.flatMap((e) => (e && typeof e === 'object' && typeof (e as Record<string, unknown>).id === 'string' ? [(e as Record<string, string>).id!] : [])) : [];
 }
 
 const REVIEW_OPEN = /^<review\b([^>]*)>$/;

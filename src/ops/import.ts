@@ -10,7 +10,7 @@
  * place, its originals set aside under agentd/.imported/ in the same commit.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { derivePhase } from '../domain/phase.js';
@@ -230,7 +230,7 @@ function documentsOf(change: ImportedChange, person: string, now: string, tool: 
   };
   add('proposal', change.proposal, () => change.proposal!.content);
   add('spec', change.spec, () => change.spec!.content);
-  add('tasks', change.tasks, () => change.tasks!.content);
+  add('tasks', change.tasks, () => ({ ...change.tasks!.content, title: change.tasks!.content.title || change.proposal?.content.title || change.id }));
   add('review', change.review, () => change.review!.content.map((r) => ({ ...r, reviewer: r.reviewer || person, at: r.at || now })));
   add('design', change.design, () => change.design!.content);
   return out;
@@ -245,7 +245,7 @@ function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Pl
     for (const f of checkDoc(doc, change.id, { requirementIds: type === 'tasks' ? requirementIdsOf(spec as never) : null })) {
       const finding = { level: f.level, message: `${f.message} (${f.rule})`, fix: f.fix, file: f.file, ...(f.line !== undefined ? { line: f.line } : {}) };
       findings.push(finding);
-      const report = files.find((r) => r.file === docs.find((d) => d.type === type)!.from) ?? files.find((r) => r.file.startsWith(`${change.source}/specs/`));
+      const report = reportOf(change, type, doc, f.line, docs, files);
       report?.findings.push({ level: f.level, message: `${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`, fix: f.fix });
     }
   }
@@ -287,6 +287,21 @@ function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Pl
   };
 }
 
+/** The source file a finding about a landed document is about: for a spec made of several files, the file of the requirement it is on. */
+function reportOf(change: ImportedChange, type: DocType, doc: ReturnType<typeof parseDocText>, line: number | undefined, docs: Planned[], files: FileReport[]): FileReport | undefined {
+  const from = docs.find((d) => d.type === type)!.from;
+  const direct = files.find((r) => r.file === from);
+  if (direct || type !== 'spec') return direct;
+  const spec = doc.content as { requirements: { group?: string }[] } | null;
+  const heads = doc.where.spec?.requirements ?? [];
+  let group: string | undefined;
+  heads.forEach((h, i) => {
+    if (line !== undefined && doc.bodyLine - 1 + h <= line) group = spec?.requirements[i]?.group;
+  });
+  const prefix = `${change.source}/specs/${group ?? ''}`;
+  return files.find((r) => group !== undefined && (r.file === `${prefix}.md` || r.file === `${prefix}/spec.md`)) ?? files.find((r) => r.file.startsWith(`${change.source}/specs/`));
+}
+
 function fileName(type: DocType): string {
   return { proposal: 'proposal.md', spec: 'spec.md', tasks: 'tasks.md', review: 'REVIEW.md', design: 'design.md' }[type];
 }
@@ -315,7 +330,3 @@ function setOriginalsAside(tx: Transaction, board: Board): void {
   }
 }
 
-/** The path of a file relative to a root, with "/" (for messages). */
-export function shownPath(root: string, path: string): string {
-  return relative(root, path).split(sep).join('/') || '.';
-}
