@@ -31,9 +31,10 @@ export async function runImport(io: Io, tool: string, path: string | undefined, 
 }
 
 export function renderImport(data: Data): string {
-  const verb = data.dry_run ? 'Would import' : 'Imported';
-  let out = `${verb} from ${data.tool} (${data.source === '.' ? 'this repository' : data.source})${data.originals ? `; agentd's originals ${data.dry_run ? 'would be' : 'are'} kept in ${data.originals}` : ''}:\n\n`;
   const changes = data.changes as Data[];
+  const count = changes.filter((c) => c.status === 'imported').length;
+  const from = `${data.tool} (${data.source === '.' ? 'this repository' : data.source})`;
+  let out = count === 0 && changes.length > 0 ? `Nothing new from ${from}: its changes are on the board already.\n\n` : `${data.dry_run ? 'Would import' : 'Imported'} ${count} change${count === 1 ? '' : 's'} from ${from}${data.originals ? `; agentd's originals ${data.dry_run ? 'would be' : 'are'} kept in ${data.originals}` : ''}:\n\n`;
   if (changes.length === 0) out += '  no changes found\n';
   out += table(
     ['CHANGE', 'STATUS', 'PHASE', 'TASKS', 'VERDICT', 'FROM'],

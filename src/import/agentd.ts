@@ -5,6 +5,7 @@
  * (frontmatter, <spec> wrappers, "### R1 - Title" with a yaml block, "### Task 1.1:" with a yaml
  * block) and the ones agents wrote from its skeletons (checklists, "### R1: Title").
  */
+import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
 import { reviewVerdict } from '../ops/from-markdown.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
@@ -55,7 +56,10 @@ export function readAgentd(tree: SourceTree, base = 'agentd'): ImportPlan {
     const files = tree.files.filter((f) => f.startsWith(`${folder.dir}/`));
     files.forEach((f) => inChange.add(f));
     const logs = new Map(files.map((f) => [f, new FileLog(f)]));
-    plan.changes.push(readChange(tree, folder, files, logs));
+    const problem = changeIdProblem(folder.id);
+    if (problem) {
+      for (const log of logs.values()) log.finding('error', `the change "${folder.id}" cannot be a change of agentboard: ${problem}`, 'rename its folder to a change id of 3 to 64 characters of a-z, 0-9 and single dashes, then import again');
+    } else plan.changes.push(readChange(tree, folder, files, logs));
     plan.files.push(...[...logs.values()].map((l) => l.report));
   }
   for (const file of tree.files) {

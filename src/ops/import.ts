@@ -95,7 +95,13 @@ export const importBoard = defineOp({
     const { plan, tree } = readPlan(source, input.tool, base);
     const commit = gitCommit(source);
     const now = new Date().toISOString();
-    const outcomes = plan.changes.map((change) => judge(board, change, input.tool, inPlace && unconverted));
+    const seen = new Set<string>();
+    const outcomes = plan.changes.map((change) => {
+      // Two changes of the source under one id (open and archived, say) would land in one folder: the first one wins.
+      const twice = seen.has(change.id);
+      seen.add(change.id);
+      return twice ? 'refused' : judge(board, change, input.tool, inPlace && unconverted);
+    });
     const result: ImportResult = {
       tool: input.tool,
       source: input.path ?? '.',
@@ -106,7 +112,13 @@ export const importBoard = defineOp({
       files: plan.files,
     };
     const staged = plan.changes.map((change, i) => ({ change, status: outcomes[i]!, docs: outcomes[i] === 'imported' ? documentsOf(change, input.agent_id, now, input.tool, commit) : [] }));
-    for (const { change, status, docs } of staged) result.changes.push(summarize(change, status, docs, plan.files, board));
+    for (const { change, status, docs } of staged) {
+      result.changes.push(summarize(change, status, docs, plan.files, board));
+      if (status === 'imported') continue;
+      for (const f of plan.files) {
+        if (f.file.startsWith(`${change.source}/`)) f.to = f.to.map((t) => `${status === 'unchanged' ? 'already on the board' : 'not imported'}: ${t} of ${change.id}`);
+      }
+    }
     describeLeftFiles(plan.files, inPlace && unconverted);
     if (input.dry_run || (!staged.some((s) => s.status === 'imported') && !(inPlace && unconverted))) return result;
 
@@ -250,7 +262,7 @@ function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Pl
     }
   }
   if (status !== 'imported') {
-    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already, and not imported from here: it was not imported`;
+    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already, or twice in the source: it was not imported`;
     findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename or archive the board's change ${change.id}, then import again`, file: change.source });
   }
   const tasks = change.tasks?.content.tasks ?? [];
