@@ -263,7 +263,7 @@ function exitCodeFor(code: string): number {
 function actorFor(op: Operation, as: string | undefined, io: Io, ctx: Context): string {
   if (as !== undefined && !isHuman(as)) return as;
   if (op.name === 'board.init') return as ?? defaultHuman(io, ctx.root ?? io.cwd);
-  return requirePerson(io, ctx.board().root, as, op.access === 'human' ? op.summary.replace(/ \(.*\)$/, '') : `Acting as a person (${op.cli.command})`, { terminal: op.name === 'person.key' });
+  return requirePerson(io, ctx.board().root, as, op.access === 'human' ? `\`agentboard ${op.cli.command}\`` : `Acting as a person (\`agentboard ${op.cli.command}\`)`, { terminal: op.name === 'person.key' });
 }
 
 /** What the ES module loader (bin/agentboard.js) hands the CLI: its import(), which vm.Script code lacks. */

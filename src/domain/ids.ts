@@ -1,4 +1,7 @@
 /** Identifier rules. Pure: each check returns a problem description, or null when the value is fine. */
+import { printable, textProblem } from './text.js';
+
+export { printable };
 
 export const CHANGE_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
@@ -33,7 +36,8 @@ export function humanActorProblem(actor: string): string | null {
   const name = actor.slice(HUMAN_PREFIX.length);
   if (!actor.startsWith(HUMAN_PREFIX) || name.trim().length === 0) return 'a person acts as "human:<name>"';
   if (name.length > 64) return 'a person\'s name has at most 64 characters';
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a person\'s name cannot hold control characters';
+  const problem = textProblem(name);
+  if (problem) return `a person's name ${problem}`;
   return null;
 }
 
@@ -71,8 +75,3 @@ export function taskRef(changeId: string, taskId: string): string {
   return `${changeId}/${taskId}`;
 }
 
-/** Quotes user text inside messages without letting control bytes through to a terminal. */
-export function printable(value: string, max = 80): string {
-  const cleaned = value.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return cleaned.length > max ? `${cleaned.slice(0, max)}…` : cleaned;
-}

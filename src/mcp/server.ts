@@ -4,7 +4,6 @@
  * stdout carries JSON-RPC only; nothing is written to disk until a tool is called.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
@@ -19,6 +18,8 @@ import { AgentId } from '../ops/schemas.js';
 import { cliSpelling } from '../cli/spelling.js';
 import { renderResult } from '../render/text.js';
 import { VERSION } from '../version.js';
+import { LIMITS } from '../domain/limits.js';
+import { LineTransport } from './stdio.js';
 
 export const PROFILES = ['worker', 'planner', 'reviewer', 'all'] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -238,7 +239,7 @@ function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
 export async function serveStdio(root: string | undefined, profile: Profile, options: ServeOptions = {}): Promise<number> {
   const ctx = createContext(root);
   const server = createServer(ctx, profile, bindingFor(ctx, options));
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finish = resolve));
   const stop = (code: number) => {

@@ -51,6 +51,7 @@ const NextOut = z.object({
       in_review: z.number().int(),
       blocked: z.number().int(),
       awaiting_approval: z.number().int(),
+      broken_task_lists: z.array(z.string()).describe('Changes whose tasks.md has errors: none of their tasks is handed out until a person fixes the file.'),
     })
     .nullable()
     .describe('Why nothing was handed out: how many tasks wait on dependencies, are held by others, are in review, blocked, or in task lists awaiting approval.'),
@@ -62,6 +63,8 @@ const EMPTY: Omit<NextResult, 'status' | 'message'> = { task: null, context: nul
 
 interface BoardScan {
   pools: WorkPool<TaskSummary>[];
+  /** Changes whose task list has errors: agentboard hands out none of its tasks. */
+  broken: string[];
   docs: { changeId: string; type: Stage; meta: HeadMeta }[];
 }
 
@@ -71,7 +74,7 @@ interface BoardScan {
  * one change (a run works one change; the rest of the board is not its business).
  */
 function scan(tx: Transaction, only?: string): BoardScan {
-  const out: BoardScan = { pools: [], docs: [] };
+  const out: BoardScan = { pools: [], docs: [], broken: [] };
   if (only !== undefined) requireChange(tx, only);
   for (const changeId of only !== undefined ? [only] : tx.changeIds()) {
     for (const type of STAGES) {
@@ -84,6 +87,10 @@ function scan(tx: Transaction, only?: string): BoardScan {
     out.docs.push({ changeId, type: 'tasks', meta: list.meta });
     const status = list.meta.status;
     if (status !== 'submitted' && status !== 'approved') continue;
+    if (list.broken) {
+      out.broken.push(changeId);
+      continue;
+    }
     out.pools.push({ changeId, tasks: list.tasks, open: listProblem(tx, list) === null });
   }
   return out;
@@ -213,7 +220,8 @@ export const nextTask = defineOp({
         chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       }
       if (selection.kind === 'none' || !chosen) {
-        const reasons = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
+        const counted = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
+        const reasons = { ...counted, broken_task_lists: found.broken };
         return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons), reasons };
       }
       const task = structuredClone(chosen.task);
@@ -235,7 +243,7 @@ export const nextTask = defineOp({
   },
 });
 
-function nothingMessage(r: NothingReasons): string {
+function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }): string {
   const parts = [
     r.held_by_others && `${r.held_by_others} held by other agents`,
     r.waiting_on_dependencies && `${r.waiting_on_dependencies} waiting on dependencies`,
@@ -243,7 +251,9 @@ function nothingMessage(r: NothingReasons): string {
     r.blocked && `${r.blocked} blocked`,
     r.awaiting_approval && `${r.awaiting_approval} in task lists awaiting a person's approval`,
   ].filter(Boolean);
-  return parts.length > 0 ? `No task is available for you now (${parts.join(', ')}). Call this again later.` : 'No task is available: every task on the board is done or there are none yet.';
+  const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with {op:change.validate}).` : '';
+  if (parts.length > 0) return `No task is available for you now (${parts.join(', ')}). Call this again later.${broken}`;
+  return broken ? `No task is available.${broken}` : 'No task is available: every task on the board is done or there are none yet.';
 }
 
 export const NEXT_OPS = [nextTask];

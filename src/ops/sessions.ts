@@ -14,8 +14,8 @@ import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, AgentId, Limit, line, Offset, page, Page, TaskRef, text } from './schemas.js';
-import { holdOrClaim } from '../domain/task-rules.js';
-import { findTask, listProblem, type FoundTask } from './view.js';
+import { takeForWork } from './claims.js';
+import { findTask, type FoundTask } from './view.js';
 
 const InputOut = z.object({
   input_id: z.string(),
@@ -181,9 +181,7 @@ export const submitForReview = defineOp({
         const r = parseTaskRef(ref) as { changeId: string; taskId: string };
         const f = findTask(tx, r.changeId, r.taskId);
         const task = structuredClone(f.task);
-        if (holdOrClaim(task, ref, input.agent_id, tx.now, { byId: f.byId, listProblem: listProblem(tx, f.doc) }, 'submit')) {
-          tx.log(input.agent_id, 'task.claim', ref, `claimed ${ref}: ${task.title}`, r.changeId);
-        }
+        takeForWork(tx, f, task, ref, input.agent_id, 'submit');
         if (task.status !== 'in_progress') {
           fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? 'Clear its blocker with {op:task.unblock} first.' : 'Submit only your own tasks in progress; see them with {op:task.list}.');
         }

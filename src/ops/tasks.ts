@@ -10,7 +10,8 @@ import { parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/id
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, TASK_STATUSES, type Task } from '../domain/model.js';
-import { assertMayTouch, holdOrClaim } from '../domain/task-rules.js';
+import { assertMayTouch } from '../domain/task-rules.js';
+import { takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
@@ -19,7 +20,7 @@ import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, BlockerSeverity, ChangeId, Limit, LocalTaskId, Offset, page, Page, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
-import { findTask, listProblem, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { findTask, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 
 function address(ref: string): TaskAddress {
   return parseTaskRef(ref) as TaskAddress;
@@ -65,16 +66,6 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
     if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId);
     return out.result;
   });
-}
-
-/**
- * Makes sure the actor may change the task's state: it holds it, or it claims it now under the
- * claim rules (logged as a claim). Refusals name the rule and the call to make instead.
- */
-function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: string, actor: string, verb: string): void {
-  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: listProblem(tx, found.doc) }, verb)) {
-    tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
-  }
 }
 
 /** What a change to a task answers: the task in short (read it whole with task.show) and whether anything changed. */

@@ -3,6 +3,7 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
+import { hasUnsafeText } from '../domain/text.js';
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { now as processNow } from '../clock.js';
@@ -421,8 +422,8 @@ export class Board implements Reader {
     const split = read.text.includes('\r') ? null : splitFrontmatter(read.text);
     const sink = new FindingSink(shown);
     const meta = split ? readMeta(split.frontmatter, sink, 'tasks') : null;
-    const tasks = meta && sink.findings.length === 0 ? scanTaskList(split!.body) : null;
-    if (meta && tasks) return this.rememberList(path, { meta: meta.meta, tasks, identity: read.identity, edited });
+    const tasks = meta && sink.findings.length === 0 && !hasUnsafeText(split!.frontmatter) ? scanTaskList(split!.body) : null;
+    if (meta && tasks) return this.rememberList(path, { meta: meta.meta, tasks, identity: read.identity, edited, broken: false });
     const loaded = this.load(changeId, 'tasks');
     return loaded ? this.rememberList(path, listOf(loaded.doc as DocFile<'tasks'>, loaded.identity, loaded.edited)) : null;
   }

@@ -1,4 +1,5 @@
 /** Whole document files: frontmatter plus a typed body, read with findings and written back. */
+import { describeUnsafe, unsafeLines } from '../domain/text.js';
 import type { AgentboardError } from '../errors.js';
 import { FindingSink, hasErrors, type Finding } from '../domain/findings.js';
 import type { DocMeta, DocType, Design, Proposal, ReviewRound, Spec, Task } from '../domain/model.js';
@@ -54,6 +55,9 @@ export function parseDocText<T extends DocType>(type: T, text: string, file: str
     where: {},
     findings: sink.findings,
   };
+  for (const u of unsafeLines(normalized)) {
+    sink.error('text.unsafe_character', `the line holds ${describeUnsafe(u.char)} at column ${u.column}`, 'delete the character (an editor that shows invisible characters helps), or restore the line from git', u.line);
+  }
   if (!split) {
     sink.error('frontmatter.missing', 'the file does not start with YAML frontmatter between --- lines', 'restore the frontmatter from git, or recreate the document with agentboard', 1);
     return doc;
