@@ -7,13 +7,12 @@
  */
 import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
-import { reviewVerdict } from '../ops/from-markdown.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
 import { checkDepends, checklistTask, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
-import { readForeignReview, type ForeignReview } from './review.js';
+import { readForeignReview, reviewVerdict, type ForeignReview } from './review.js';
 import type { SourceTree } from './source.js';
 
 const METADATA = "agentd's metadata of the file; agentboard writes its own frontmatter";

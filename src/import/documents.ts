@@ -130,8 +130,3 @@ export function checkDepends(tasks: Task[], log: FileLog, lineOf: (id: string) =
     log.finding('warning', `task ${t.id} depends on ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not another task of the list; left out of its dependencies`, 'add the dependency by hand if it is another change\'s task', lineOf(t.id));
   }
 }
-
-/** The lines of a body that hold something besides blanks. */
-export function nonBlank(text: string): number {
-  return text.split('\n').filter((l) => l.trim() !== '').length;
-}

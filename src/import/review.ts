@@ -5,7 +5,7 @@
  * bullets. The verdict word is returned as written; what it means is the caller's to decide (a
  * challenge and a code review use different words).
  */
-import type { ExtraSection, ReviewIssue } from '../domain/model.js';
+import type { ExtraSection, ReviewIssue, Verdict } from '../domain/model.js';
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { bulletItems, issueFromText, severityOf } from '../store/format-review.js';
 import { FindingSink } from '../domain/findings.js';
@@ -34,6 +34,13 @@ const ISSUE_HEADING = /^issue\s*:\s*(.*)$/i;
 const SEVERITY_LINE = /^[-*+][ \t]+\*\*Severity\*\*:[ \t]*(.*)$/i;
 const FREE_ISSUE = /^[-*+][ \t]+\**(HIGH|MEDIUM|LOW)\**[ \t]*[:\-–—][ \t]*(.+)$/i;
 const PLACEHOLDER = /^\[.*\]$/;
+
+const VERDICT_WORDS: Record<string, Verdict> = { APPROVED: 'APPROVED', NEEDS_FIX: 'NEEDS_FIX', NEEDS_CHANGES: 'NEEDS_FIX', MAJOR_ISSUES: 'MAJOR_ISSUES' };
+
+/** A code review's verdict in agentboard's words (agentd writes NEEDS_CHANGES for NEEDS_FIX); null for any other word. */
+export function reviewVerdict(word: string): Verdict | null {
+  return VERDICT_WORDS[word] ?? null;
+}
 
 function verdictWord(text: string): string {
   return text.trim().toUpperCase().replace(/[\s-]+/g, '_');

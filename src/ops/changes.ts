@@ -7,7 +7,7 @@ import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
 import { Board, BOARD_DIR, refuseAgentdBoard } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
-import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
 import { writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
@@ -17,7 +17,6 @@ import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
 import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 
-const GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
 
 export const initBoard = defineOp({
   name: 'board.init',
@@ -44,7 +43,7 @@ export const initBoard = defineOp({
       [board.dir, null],
       [board.changesDir, null],
       [board.configPath, DEFAULT_CONFIG_TEXT],
-      [join(board.dir, '.gitignore'), GITIGNORE],
+      [join(board.dir, '.gitignore'), BOARD_GITIGNORE],
     ];
     const created: string[] = [];
     for (const [path, content] of wanted) {

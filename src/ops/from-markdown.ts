@@ -11,7 +11,7 @@ import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
 import { proposalRules, reviewRules, specRules } from '../domain/rules.js';
 import { groupOrder, parseChecklist } from '../import/checklist.js';
-import { readForeignReview } from '../import/review.js';
+import { readForeignReview, reviewVerdict } from '../import/review.js';
 import { PROPOSAL_HEADINGS, parseProposalBody } from '../store/format-proposal.js';
 import { parseReviewBody } from '../store/format-review.js';
 import { SPEC_HEADINGS, parseSpecBody } from '../store/format-spec.js';
@@ -67,13 +67,6 @@ function withIntro(sections: ExtraSection[] | undefined, kept: string | null): E
   if (intro >= 0) list[intro] = { ...list[intro]!, text: `${kept}\n\n${list[intro]!.text}` };
   else list.unshift({ heading: '', text: kept, after: 'title' });
   return list;
-}
-
-const VERDICT_WORDS: Record<string, Verdict> = { APPROVED: 'APPROVED', NEEDS_FIX: 'NEEDS_FIX', NEEDS_CHANGES: 'NEEDS_FIX', MAJOR_ISSUES: 'MAJOR_ISSUES' };
-
-/** A code review's verdict in agentboard's words (agentd writes NEEDS_CHANGES for NEEDS_FIX); null for any other word. */
-export function reviewVerdict(word: string): Verdict | null {
-  return VERDICT_WORDS[word] ?? null;
 }
 
 /** The operation input fields a markdown document stands for. */

@@ -16,7 +16,7 @@ import { fail } from '../errors.js';
 import { derivePhase } from '../domain/phase.js';
 import { STAGES, type DocMeta, type DocType, type ImportSource, type Note, type Phase } from '../domain/model.js';
 import { BOARD_DIR, Board, findRoot, isAgentdBoard } from '../store/board.js';
-import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { checkDoc, parseDocText, renderDocFile } from '../store/documents.js';
 import { readMeta } from '../store/doc-meta.js';
 import { readBoardFile } from '../store/fs.js';
@@ -34,7 +34,6 @@ import { loadChange, phaseOf } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor } from './schemas.js';
 
-const GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
 /** Where converting agentd/ in place keeps agentd's originals, inside agentd/. */
 export const ASIDE = '.imported';
 
@@ -125,7 +124,7 @@ export const importBoard = defineOp({
     await board.mutate((tx) => {
       if (inPlace && unconverted) setOriginalsAside(tx, board);
       if (!existsSync(board.configPath) || (inPlace && unconverted)) tx.putBoardFile('config.yaml', DEFAULT_CONFIG_TEXT);
-      if (!existsSync(join(board.dir, '.gitignore')) || (inPlace && unconverted)) tx.putBoardFile('.gitignore', GITIGNORE);
+      if (!existsSync(join(board.dir, '.gitignore')) || (inPlace && unconverted)) tx.putBoardFile('.gitignore', BOARD_GITIGNORE);
       let count = 0;
       for (const { change, status, docs } of staged) {
         if (status !== 'imported') continue;

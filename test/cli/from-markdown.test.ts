@@ -1,6 +1,6 @@
 /**
- * `--from` is faithful: every row of the table of failures in the issue that asked for it, as it
- * was tried by a new user, now keeps what it read, maps it, or refuses with file:line and the fix.
+ * `--from` is faithful: each way bringing plans over used to lose content silently, tried as a new
+ * user would, now keeps what it read, maps it to a field, or refuses with file:line and the fix.
  */
 import { describe, expect, it } from 'vitest';
 import { cli, newBoard, ok, read, WHY, write } from '../helpers.js';
