@@ -328,16 +328,23 @@ function describeLeftFiles(files: FileReport[], converting: boolean): void {
 /** Every entry of agentd/ that is agentd's goes to agentd/.imported/, keeping its path; the board's own files stay. */
 function setOriginalsAside(tx: Transaction, board: Board): void {
   const own = new Set(['.runtime', ASIDE, 'people.yaml']);
+  const aside = (from: string) => {
+    // A move onto something that is there already would not happen, and the new board would land on agentd's files.
+    if (existsSync(join(board.dir, ASIDE, from))) {
+      fail('IMPORT_REFUSED', `${BOARD_DIR}/${ASIDE}/${from} exists already, so agentd's ${BOARD_DIR}/${from} cannot be set aside there; nothing was changed.`, `Move ${BOARD_DIR}/${ASIDE}/ away (it holds what an earlier conversion kept), then import again.`);
+    }
+    tx.setAside(from, `${ASIDE}/${from}`);
+  };
   for (const name of readdirSync(board.dir)) {
     if (own.has(name)) continue;
     if ((name === 'changes' || name === 'archive') && isDir(join(board.dir, name))) {
       for (const entry of readdirSync(join(board.dir, name))) {
         if (entry.startsWith('.') && entry.endsWith('.tmp')) continue;
-        tx.setAside(`${name}/${entry}`, `${ASIDE}/${name}/${entry}`);
+        aside(`${name}/${entry}`);
       }
       continue;
     }
-    tx.setAside(name, `${ASIDE}/${name}`);
+    aside(name);
   }
 }
 
