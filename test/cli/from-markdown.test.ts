@@ -102,6 +102,15 @@ describe('--from keeps what it reads', () => {
     expect(shown.markdown).toMatch(/## What Changes\n\n- Add import\.\n\n## Capabilities\n\n### New Capabilities/);
   });
 
+  it('keeps the frontmatter another tool wrote, as a block under the title', async () => {
+    const dir = await newBoard();
+    const md = `---\nid: front\ntype: proposal\nversion: 1\n---\n\n# Change: front\n\n## Why\n\n${WHY}\n\n## What Changes\n\n- One thing.\n\n## Impact\n\n- None.\n`;
+    await ok(dir, ['propose', 'front', '--as', 'planner', '--from', write(dir, 'p.md', md), ...NOTES]);
+    const shown = await ok(dir, ['show', 'front', 'proposal']);
+    expect(shown.content.sections).toEqual([{ heading: '', text: '```yaml\nid: front\ntype: proposal\nversion: 1\n```', after: 'title' }]);
+    expect(shown.content.title).toBe('front');
+  });
+
   it('reads review issues written as bullets under a severity heading', async () => {
     const dir = await newBoard();
     await withSpec(dir, 'rev', SPEC());

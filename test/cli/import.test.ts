@@ -173,6 +173,16 @@ describe('import spec-kit', () => {
     expect(attached).toEqual(['attachments/checklists/requirements.md', 'attachments/contracts/bookings-api.md', 'attachments/data-model.md', 'attachments/quickstart.md', 'attachments/research.md']);
   });
 
+  it('changes nothing when run again', async () => {
+    const before = snapshot(join(dir, 'agentd'));
+    const again = await ok(dir, ['import', 'spec-kit'], PERSON);
+    expect(again.changes.map((c: any) => [c.status, c.phase])).toEqual([
+      ['unchanged', 'implementation'],
+      ['unchanged', 'review'],
+    ]);
+    expect(snapshot(join(dir, 'agentd'))).toEqual(before);
+  });
+
   it('keeps every line it took on the board or names it in the report', async () => {
     expect(lost(copy('spec-kit'), dir, data)).toEqual([]);
     expect(data.files.map((f: any) => f.file)).toEqual([...files(copy('spec-kit'), '.specify'), ...files(copy('spec-kit'), 'specs')].sort());
