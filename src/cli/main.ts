@@ -290,6 +290,15 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     io,
     (r) => (run = r),
     (p) => {
+      p.command('import')
+        .description("Bring a board of agentd, OpenSpec or spec-kit over: its changes land at the phase their documents reach (a person's command)")
+        .argument('<tool>', 'agentd, openspec or spec-kit')
+        .argument('[path]', "the repository to read (default: this one; agentd's own agentd/ is converted in place, its originals kept in agentd/.imported/)")
+        .option('--dry-run', 'show the report and write nothing')
+        .action((tool: string, path: string | undefined, opts: { dryRun?: boolean }, cmd: Command) => {
+          const globals = cmd.optsWithGlobals() as GlobalOptions;
+          special = async () => (await import('./import-command.js')).runImport(io, tool, path, opts, globals);
+        });
       p.command('demo')
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
         .option('--keep', 'keep the demo folder and print its path')

@@ -6,7 +6,8 @@ export { printable };
 export const CHANGE_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-export const REQUIREMENT_ID_PATTERN = /^(?:[A-Z][A-Z0-9]*-)?R\d+$/;
+/** A short prefix and a number: R1, A1, FR-001, REQ-12, AUTH-R2, MS-R1. */
+export const REQUIREMENT_ID_PATTERN = /^(?=.{2,40}$)(?=[A-Z])(?:[A-Z][A-Z0-9]*-)*[A-Z]*\d+$/;
 export const HUMAN_PREFIX = 'human:';
 
 export const CHANGE_ID_EXAMPLE = 'add-review-tool';

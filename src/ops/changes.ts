@@ -4,10 +4,10 @@ import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_TYPES, type DocType } from '../domain/model.js';
-import { Board, BOARD_DIR } from '../store/board.js';
+import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
+import { Board, BOARD_DIR, refuseAgentdBoard } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
-import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
 import { checkDirs, ensureDir, writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
@@ -18,7 +18,6 @@ import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phas
 import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
 
-const GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
 
 export const initBoard = defineOp({
   name: 'board.init',
@@ -39,12 +38,13 @@ export const initBoard = defineOp({
     requireHuman(input.agent_id, 'Creating a board');
     const root = ctx.root ?? resolve(ctx.cwd);
     const board = new Board(root);
+    refuseAgentdBoard(board.dir, BOARD_DIR);
     const mcp = wireClients(root, input.mcp);
     const wanted: [string, string | null][] = [
       [board.dir, null],
       [board.changesDir, null],
       [board.configPath, DEFAULT_CONFIG_TEXT],
-      [join(board.dir, '.gitignore'), GITIGNORE],
+      [join(board.dir, '.gitignore'), BOARD_GITIGNORE],
     ];
     const created: string[] = [];
     for (const [path, content] of wanted) {
@@ -156,8 +156,9 @@ export const showChange = defineOp({
 export function changeFindings(change: LoadedChange): Finding[] {
   const findings: Finding[] = [];
   const requirementIds = requirementIdsOf(change.spec);
-  let missingBefore: DocType | null = null;
-  for (const type of DOC_TYPES) {
+  let missingBefore: Stage | null = null;
+  if (change.design) findings.push(...checkDoc(change.design, change.changeId));
+  for (const type of STAGES) {
     const doc = change[type];
     if (!doc) {
       missingBefore ??= type;

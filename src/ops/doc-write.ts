@@ -7,15 +7,15 @@ import { AgentboardError, fail } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
 import { docComplete } from '../domain/phase.js';
-import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
+import { DOC_FILES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
 import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import type { LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
 
-const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
-export const SUBMIT_OP: Record<DocType, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
-const UPSTREAM: Record<DocType, ('proposal' | 'spec' | 'tasks')[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'], review: ['proposal', 'spec', 'tasks'] };
+const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
+export const SUBMIT_OP: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
+const UPSTREAM: Record<Stage, ('proposal' | 'spec' | 'tasks')[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'], review: ['proposal', 'spec', 'tasks'] };
 
 export function docWord(type: DocType): string {
   return DOC_WORDS[type];
@@ -26,7 +26,7 @@ function firstError(findings: Finding[]): Finding | undefined {
 }
 
 /** Refuses a document whose earlier phase is not complete, naming the missing step and the call that does it. */
-export function assertGate(tx: Transaction, change: LoadedChange, type: DocType): void {
+export function assertGate(tx: Transaction, change: LoadedChange, type: Stage): void {
   const requireApproval = tx.board.config.require_approval;
   for (const up of UPSTREAM[type]) {
     const doc = change[up];
@@ -49,7 +49,7 @@ export function assertGate(tx: Transaction, change: LoadedChange, type: DocType)
 }
 
 /** The lifecycle check for (re)submitting a document: seed 000's table, with its actionable errors. */
-export function assertCanSubmit(doc: DocFile | null, type: DocType, actor: string, role: Role): void {
+export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string, role: Role): void {
   if (!doc) return;
   const file = doc.file;
   if (doc.content === null) {
@@ -84,7 +84,7 @@ export function requirementIdsOf(spec: DocFile<'spec'> | null): Set<string> | nu
  * Reads a document's new text back and applies the rules `agentboard validate` applies: refuses it
  * with its errors (naming `retryOp` as the call to make again), or returns its warnings.
  */
-export function checkBeforeWrite(type: DocType, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string): Finding[] {
+export function checkBeforeWrite(type: Stage, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string): Finding[] {
   const findings = checkDoc(parseDocText(type, text, file), changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
   const errors = findings.filter((f) => f.level === 'error');
   if (errors.length > 0) {
@@ -114,13 +114,13 @@ export interface WriteResult {
  * Writes a document after checking it as it would stand on disk; meta keeps created, feedback and
  * the notes of every submission.
  */
-export function writeDocument<T extends DocType>(
+export function writeDocument<T extends Stage>(
   tx: Transaction,
   change: LoadedChange,
   type: T,
   actor: string,
   content: DocInput[T],
-  options: { notes?: string; correction?: string; title?: string } = {},
+  options: { notes?: string; correction?: string; title?: string; importedFrom?: ImportSource | undefined } = {},
 ): WriteResult {
   const existing = change[type] as DocFile | null;
   const now = tx.now;
@@ -138,6 +138,9 @@ export function writeDocument<T extends DocType>(
     feedback: [...(previous?.feedback ?? [])],
   };
   if (options.title) meta.title = options.title;
+  // Text brought over from another tool says so; a reviewer's correction of it still is.
+  const importedFrom = options.importedFrom ?? (options.correction ? previous?.imported_from : undefined);
+  if (importedFrom) meta.imported_from = importedFrom;
   if (options.correction) {
     meta.corrected_by = options.correction;
     meta.corrected_at = now;

@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { taskRef } from '../domain/ids.js';
 import { isReady, ownTaskInProgress, selectTask, type NothingReasons, type Selection, type WorkPool } from '../domain/next-task.js';
-import { DOC_TYPES, type DocType, type TaskState } from '../domain/model.js';
+import { STAGES, type Stage, type TaskState } from '../domain/model.js';
 import { startWorking } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
 import { renderDocFile, unparsable, type DocFile } from '../store/documents.js';
@@ -66,7 +66,7 @@ interface BoardScan {
   pools: WorkPool<TaskSummary>[];
   /** Changes whose task list has errors: agentboard hands out none of its tasks. */
   broken: string[];
-  docs: { changeId: string; type: DocType; meta: HeadMeta }[];
+  docs: { changeId: string; type: Stage; meta: HeadMeta }[];
 }
 
 /**
@@ -78,7 +78,7 @@ function scan(tx: Transaction, only?: string): BoardScan {
   const out: BoardScan = { pools: [], docs: [], broken: [] };
   if (only !== undefined) requireChange(tx, only);
   for (const changeId of only !== undefined ? [only] : tx.changeIds()) {
-    for (const type of DOC_TYPES) {
+    for (const type of STAGES) {
       if (type === 'tasks') continue;
       const meta = tx.docMeta(changeId, type);
       if (meta) out.docs.push({ changeId, type, meta });
@@ -122,14 +122,14 @@ function confirm(tx: Transaction, changeId: string, id: string, check: (found: F
   return check(found) ? found : null;
 }
 
-function claimDocument(tx: Transaction, changeId: string, type: DocType, agentId: string): DocFile {
+function claimDocument(tx: Transaction, changeId: string, type: Stage, agentId: string): DocFile {
   const doc = tx.readDoc(changeId, type)!;
   const claimed = tx.putMeta(changeId, type, { ...doc.meta, assignee: agentId, claimed_at: tx.now });
   tx.log(agentId, 'document.claim', `${changeId}/${type}`, `took up the rejected ${docWord(type)} of ${changeId} to revise it`, changeId);
   return claimed;
 }
 
-function revise(changeId: string, type: DocType, doc: DocFile, resumed: boolean): NextResult {
+function revise(changeId: string, type: Stage, doc: DocFile, resumed: boolean): NextResult {
   return {
     ...EMPTY,
     status: 'revise_document',

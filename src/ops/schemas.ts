@@ -6,6 +6,7 @@ import {
   BLOCKER_SEVERITIES,
   DOC_STATUSES,
   DOC_TYPES,
+  STAGES,
   FILE_ACTIONS,
   PHASES,
   PRIORITIES,
@@ -71,7 +72,8 @@ export function line(max: number, min = 1) {
     });
 }
 
-export const DocType = z.enum(DOC_TYPES).describe('Which document: proposal, spec, tasks or review.');
+export const DocType = z.enum(DOC_TYPES).describe('Which document: proposal, spec, tasks, review or design.');
+export const StageType = z.enum(STAGES).describe('Which document: proposal, spec, tasks or review.');
 export const DocStatus = z.enum(DOC_STATUSES);
 export const Phase = z.enum(PHASES);
 export const Priority = z.enum(PRIORITIES).describe('low, medium (the default), high or urgent.');

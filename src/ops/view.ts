@@ -17,6 +17,7 @@ export interface LoadedChange {
   spec: DocFile<'spec'> | null;
   tasks: DocFile<'tasks'> | null;
   review: DocFile<'review'> | null;
+  design: DocFile<'design'> | null;
 }
 
 export function requireChange(reader: Reader, changeId: string): void {
@@ -29,7 +30,7 @@ export function requireChange(reader: Reader, changeId: string): void {
 }
 
 export function loadChange(reader: Reader, changeId: string, types: readonly DocType[] = DOC_TYPES): LoadedChange {
-  const out: LoadedChange = { changeId, proposal: null, spec: null, tasks: null, review: null };
+  const out: LoadedChange = { changeId, proposal: null, spec: null, tasks: null, review: null, design: null };
   for (const type of types) (out as unknown as Record<DocType, DocFile | null>)[type] = reader.readDoc(changeId, type);
   return out;
 }

@@ -4,7 +4,7 @@
  * of any save a person made while agentboard wrote).
  */
 import { hasUnsafeText } from '../domain/text.js';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -77,6 +77,25 @@ export function findRoot(explicit: string | undefined, cwd = process.cwd()): str
   }
 }
 
+/**
+ * agentd (the tool) keeps its board in a folder of the same name. One that holds agentd's
+ * config.toml or .version and no config.yaml of agentboard's is agentd's, not converted yet.
+ */
+export function isAgentdBoard(boardDir: string): boolean {
+  if (existsSync(join(boardDir, 'config.yaml'))) return false;
+  return existsSync(join(boardDir, 'config.toml')) || existsSync(join(boardDir, '.version'));
+}
+
+/** Refuses to read agentd's board as agentboard's: its files would be a wall of findings, and the fix is one command. */
+export function refuseAgentdBoard(boardDir: string, shown: string): void {
+  if (!isAgentdBoard(boardDir)) return;
+  fail(
+    'AGENTD_BOARD',
+    `${shown}/ is a board of agentd (it has agentd's config.toml or .version and no config.yaml), not of agentboard, so agentboard does not read it.`,
+    'Convert it with `agentboard import agentd` (its originals are kept under agentd/.imported/), or see first what it would do with `agentboard import agentd --dry-run`.',
+  );
+}
+
 export interface ArchivedChange {
   change_id: string;
   date: string;
@@ -121,7 +140,7 @@ function quickMeta(start: string, type: DocType): HeadMeta | null {
     const [, key, raw] = m;
     if (key! in meta) return null;
     if (raw === undefined || raw === '') {
-      if (key === 'notes' || key === 'feedback') continue;
+      if (key === 'notes' || key === 'feedback' || key === 'imported_from') continue;
       return null;
     }
     if (!HEAD_KEYS.has(key!)) continue;
@@ -227,6 +246,7 @@ export class Board implements Reader {
     const board = new Board(root);
     const st = lstatSync(board.dir);
     if (st.isSymbolicLink()) throw unsafePath(BOARD_DIR, 'a symbolic link');
+    refuseAgentdBoard(board.dir, BOARD_DIR);
     return board;
   }
 

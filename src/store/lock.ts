@@ -15,7 +15,7 @@
  */
 import { closeSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { testHooks } from '../clock.js';
 import { fail } from '../errors.js';
 import { ensureDir, fsError, newToken, unsafePath } from './fs.js';
@@ -159,9 +159,9 @@ export class BoardLock {
   static async acquire(runtimeDir: string, options: LockOptions = {}): Promise<Acquired> {
     const path = join(runtimeDir, 'lock');
     const shown = options.shown ?? path;
-    const dirShown = shown.replace(/\/lock$/, '');
-    // The board folder above is checked by Board.open; the runtime folder is made or checked here.
-    ensureDir(dirname(runtimeDir), runtimeDir, () => dirShown);
+    // Made or checked from the repository down: a board being created has no agentd/ yet.
+    const repo = dirname(dirname(runtimeDir));
+    ensureDir(repo, runtimeDir, (p) => relative(repo, p));
     const token = newToken();
     const holderPath = `${path}.${token}`;
     const content = JSON.stringify({ ...selfHolder(), token });

@@ -70,7 +70,8 @@ const META = new RegExp(
     field('skills', FLOW) +
     field('requirements', FLOW, false) +
     field('review_round', '[1-9]\\d{0,8}', false) +
-    list('files', `  - path: ${V}\\n    action: (?:create|modify|delete)\\n`) +
+    field('group', V, false) +
+    list('files', `  - path: ${V}\\n    action: (?:create|modify|delete|rename)\\n`) +
     field('assignee', V) +
     field('claimed_at', V) +
     field('progress', '0|[1-9]\\d?|100') +

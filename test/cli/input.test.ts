@@ -136,14 +136,14 @@ describe('validate', () => {
     await changeWithTasks(dir, 'warn', [{ title: 'One' }]);
     expect((await cli(dir, ['validate'])).code).toBe(0);
     const path = 'agentd/changes/warn/spec.md';
-    write(dir, path, read(dir, path).replace('The board MUST hand', 'The board must hand'));
+    write(dir, path, read(dir, path).replace('The board MUST hand', 'The board should hand'));
     const loose = await cli(dir, ['validate', '--json']);
     expect(loose.code).toBe(0);
     expect(loose.json.data.warnings).toBe(1);
     const strict = await cli(dir, ['validate', '--strict', '--json']);
     expect(strict.code).toBe(1);
     const f = strict.json.data.changes[0].findings[0];
-    expect(f).toMatchObject({ level: 'warning', file: path, rule: 'spec.requirement.normative_case' });
+    expect(f).toMatchObject({ level: 'warning', file: path, rule: 'spec.requirement.normative_weak' });
     expect(read(dir, path).split('\n')[f.line - 1]).toBe('### R1: Claims');
   });
 });
