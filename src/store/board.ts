@@ -495,6 +495,15 @@ export class Board implements Reader {
     return null;
   }
 
+  /** Drops every cached read, so that the next reads come from disk. */
+  private forgetReads(): void {
+    this.docCache.clear();
+    this.ledgerCache.clear();
+    this.headerCache.clear();
+    this.listCache.clear();
+    this.metaCache.clear();
+  }
+
   /** Whether a change's folder is a plain folder in plain folders. */
   private checkedDir(changeId: string): boolean {
     return this.plainDir(this.changeDir(changeId));
@@ -531,7 +540,8 @@ export class Board implements Reader {
     const entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
     let doc: DocFile;
     let edited = false;
-    if (entry && (entry.identity === read.identity || entry.hash === hashText(read.text))) doc = restoreDoc(entry, read.text);
+    // By content, not by identity: a save in place within the file system's timestamp tick can keep size and mtime.
+    if (entry && entry.hash === hashText(read.text)) doc = restoreDoc(entry, read.text);
     else {
       doc = parseDocText(type, read.text, shown);
       edited = entry !== undefined;
@@ -638,9 +648,12 @@ export class Board implements Reader {
           const result = fn(tx);
           let raced: Raced[];
           try {
-            raced = tx.commit();
+            raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS });
           } catch (err) {
-            if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) continue;
+            if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
+              this.forgetReads(); // a file changed without changing its identity: read it from disk again
+              continue;
+            }
             if (err instanceof StaleRead) {
               fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
             }
