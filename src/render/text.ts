@@ -146,14 +146,14 @@ const RENDERERS: Record<string, (d: Data) => string> = {
   'tasks.create': written,
   'review.create': written,
   'document.correct': written,
-  'change.list': (d) =>
-    d.changes.length === 0 && d.archived.length === 0
-      ? `No changes yet: create one with ${refTo('change.create')}.\n`
-      : table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.waiting_on ?? ''])) +
-        page(d, 'changes') +
-        (d.archived.length ? `\nArchived\n${d.archived.map((a: Data) => `  ${a.folder}`).join('\n')}\n` : ''),
+  'change.list': (d) => {
+    const listed = d.changes.filter((c: Data) => c.archived).length;
+    const more = d.archived_count > listed ? `${d.archived_count} archived change${d.archived_count === 1 ? '' : 's'} (${refTo('change.list', { archived: true })} lists them)\n` : '';
+    if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo('change.create')}.\n`;
+    return table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.archived ?? c.waiting_on ?? ''])) + page(d, 'changes') + (more ? `\n${more}` : '');
+  },
   'change.show': (d) =>
-    `${d.change_id}: ${d.title}\nPhase: ${d.phase}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}\n\n` +
+    `${d.change_id}: ${d.title}\nPhase: ${d.phase}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.archived ? ` (read-only, in ${d.archived})` : ''}\n\n` +
     table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, f.status, String(f.revision), f.author, f.file])) +
     (d.task_ids.length ? `\nTasks: ${d.tasks.done}/${d.tasks.total} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
   'document.get': (d) => `${d.markdown}${d.markdown.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,

@@ -551,6 +551,20 @@ export class Board implements Reader {
     return loaded;
   }
 
+  /** A document of an archived change (agentd/archive/<folder>/), as it is on disk: history is read, never written. */
+  readArchivedDoc<T extends DocType>(folder: string, type: T): DocFile<T> | null {
+    const path = join(this.archiveDir, folder, DOC_FILES[type]);
+    const shown = this.rel(path);
+    try {
+      if (!this.plainDir(dirname(path))) return null;
+      const read = readBoardFile(path, shown);
+      return read ? (parseDocText(type, read.text, shown) as DocFile<T>) : null;
+    } catch (err) {
+      if (err instanceof AgentboardError) return unreadableDoc(type, shown, err);
+      throw err;
+    }
+  }
+
   /** A document as it is on disk (a person's edit not merged yet shows as the person wrote it); null when absent. */
   readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null {
     try {
