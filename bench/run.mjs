@@ -91,6 +91,7 @@ if (!ONLY || ONLY === 'next') {
 
 if (!ONLY || ONLY === 'claims') {
   const { claimsRound, reportClaims } = await import('./claims.mjs');
+  reportClaims([await claimsRound(8, 400, 'mcp')]);
   const rows = [];
   for (const agents of [8, 16, 32]) rows.push(await claimsRound(agents));
   reportClaims(rows);

@@ -8,12 +8,12 @@ import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
-import { OPERATIONS } from '../ops/index.js';
-import { createContext, type Context, type Operation } from '../ops/registry.js';
+import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
+import { createContext, type Context } from '../ops/registry.js';
 import { execute } from '../ops/execute.js';
 import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
-import { fieldsOf, type Field } from './fields.js';
+import type { Field } from './fields.js';
 import { renderResult } from '../render/text.js';
 import { cliSpeller } from './refs.js';
 import { VERSION } from '../version.js';
@@ -44,17 +44,17 @@ const GROUP_SUMMARIES: Record<string, string> = {
   reviewer: 'Review keys for reviewer agents (people only)',
 };
 
-const flagName = (op: Operation, field: Field) => op.cli.flags?.[field.name] ?? field.name.replace(/_/g, '-');
+const flagName = (op: OpInfo, field: Field) => op.cli.flags?.[field.name] ?? field.name.replace(/_/g, '-');
 const attrName = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-function positionalNames(op: Operation): { name: string; optional: boolean }[] {
+function positionalNames(op: OpInfo): { name: string; optional: boolean }[] {
   return (op.cli.args ?? []).map((a) => ({ name: a.replace(/\?$/, ''), optional: a.endsWith('?') }));
 }
 
 /** The flags of an operation: every simple field of its input that is not positional or the actor. */
-function flagFields(op: Operation): Field[] {
+function flagFields(op: OpInfo): Field[] {
   const positional = new Set(positionalNames(op).map((p) => p.name));
-  return fieldsOf(op.input.shape as Record<string, never>).filter((f) => f.name !== 'agent_id' && !positional.has(f.name) && f.kind !== 'object');
+  return op.fields.filter((f) => f.name !== 'agent_id' && !positional.has(f.name) && f.kind !== 'object');
 }
 
 const inputFiles = new Map<string, unknown>();
@@ -93,7 +93,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /** Builds the input object: --input, then --from, then positionals, then flags, then the actor. */
-function assembleInput(op: Operation, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): Record<string, unknown> {
+function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): Record<string, unknown> {
   let input: Record<string, unknown> = {};
   if (globals.input !== undefined) {
     const raw = readInputFile(globals.input, io);
@@ -123,11 +123,11 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
       });
     } else input[field.name] = value;
   }
-  if ('agent_id' in op.input.shape && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) input.agent_id = globals.as;
+  if (takes(op, 'agent_id') && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) input.agent_id = globals.as;
   return input;
 }
 
-function addFlags(cmd: Command, ops: Operation[]): void {
+function addFlags(cmd: Command, ops: OpInfo[]): void {
   const seen = new Set<string>();
   for (const op of ops) {
     for (const field of flagFields(op)) {
@@ -152,9 +152,9 @@ function addFlags(cmd: Command, ops: Operation[]): void {
 
 interface Run {
   /** The operation, when the command is not shared; a shared one is settled by input(). */
-  op: Operation;
+  op: OpInfo;
   root: string | undefined;
-  input: () => { op: Operation; input: Record<string, unknown> };
+  input: () => { op: OpInfo; input: Record<string, unknown> };
 }
 
 function commandFor(program: Command, path: string, parents: Map<string, Command>): Command {
@@ -172,7 +172,7 @@ function commandFor(program: Command, path: string, parents: Map<string, Command
   return parent.command(words[words.length - 1]!);
 }
 
-function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
+function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
   const program = new Command('agentboard')
     .configureOutput(output)
     .description('A git-native board where people and AI coding agents plan and ship changes together.')
@@ -183,8 +183,8 @@ function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => v
     .option('--debug', 'show the cause of unexpected errors')
     .showSuggestionAfterError(true)
     .exitOverride();
-  const groups = new Map<string, Operation[]>();
-  for (const op of OPERATIONS) groups.set(op.cli.command, [...(groups.get(op.cli.command) ?? []), op]);
+  const groups = new Map<string, OpInfo[]>();
+  for (const op of operations) groups.set(op.cli.command, [...(groups.get(op.cli.command) ?? []), op]);
   const parents = new Map<string, Command>();
   for (const [path, ops] of groups) {
     const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
@@ -204,8 +204,8 @@ function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => v
       const positionals = args.slice(0, longest.length) as (string | string[] | undefined)[];
       const given = positionals.filter((v) => v !== undefined && !(Array.isArray(v) && v.length === 0)).length;
       const globals = command.optsWithGlobals() as GlobalOptions;
-      const fits = (o: Operation) => positionalNames(o).length >= given;
-      const complete = (o: Operation, input: Record<string, unknown>) => positionalNames(o).every((p) => p.optional || input[p.name] !== undefined);
+      const fits = (o: OpInfo) => positionalNames(o).length >= given;
+      const complete = (o: OpInfo, input: Record<string, unknown>) => positionalNames(o).every((p) => p.optional || input[p.name] !== undefined);
       // Of the operations sharing this command, the one that takes the most arguments that were all
       // given (as arguments or in --input) runs: `show X` shows a change, `show X spec` a document.
       const candidates = byArity.filter(fits).reverse();
@@ -261,7 +261,7 @@ function exitCodeFor(code: string): number {
  * person's command, or any command without --as) needs a person present (cli/person.ts); only
  * creating a board asks nothing, since it decides nothing for anyone.
  */
-function actorFor(op: Operation, as: string | undefined, io: Io, ctx: Context): string {
+function actorFor(op: OpInfo, as: string | undefined, io: Io, ctx: Context): string {
   if (as !== undefined && !isHuman(as)) return as;
   if (op.name === 'board.init') return as ?? defaultHuman(io, ctx.root ?? io.cwd);
   return requirePerson(io, ctx.board().root, as, op.access === 'human' ? `\`agentboard ${op.cli.command}\`` : `Acting as a person (\`agentboard ${op.cli.command}\`)`, { terminal: op.name === 'person.key' });
@@ -286,7 +286,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   const debug = argv.includes('--debug');
   let run: Run | null = null;
   let special: (() => Promise<number>) | null = null;
+  const operations = await catalog();
   const program = build(
+    operations,
     io,
     (r) => (run = r),
     (p) => {
@@ -359,7 +361,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
-  const spell = cliSpeller(actorIn(argv));
+  const spell = cliSpeller(operations, actorIn(argv));
   const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
     const message = resolveRefs(payload.message, spell);
     const next = resolveRefs(payload.next_step, spell);
@@ -393,15 +395,16 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   try {
     const { op, input } = chosen.input();
     const ctx = createContext(chosen.root, io.cwd);
-    if ('agent_id' in op.input.shape && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
-    const data = resolveRefsDeep(await execute(op, ctx, input), spell);
+    if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
+    const operation = await loadOperation(op);
+    const data = resolveRefsDeep(await execute(operation, ctx, input), spell);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
       io.out(resolveRefs(renderResult(op.name, data), spell));
       for (const n of notices) io.err(`note: ${n}\n`);
     }
-    return op.cli.exitCode?.(data) ?? 0;
+    return operation.cli.exitCode?.(data) ?? 0;
   } catch (err) {
     return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }

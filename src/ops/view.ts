@@ -135,7 +135,7 @@ export function taskSummary(changeId: string, task: Task, byId: Map<string, Task
  * Why the tasks of a list are not handed out (null when they are): the list must be submitted, and
  * approved by a person when this board requires it.
  */
-export function listProblem(reader: Reader, doc: { meta: DocMeta }): string | null {
+export function listProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status'> }): string | null {
   const status = doc.meta.status;
   if (status === 'approved') return null;
   if (status === 'submitted') return reader.board.config.require_approval.includes('tasks') ? "its task list waits for a person's approval (this board requires it)" : null;

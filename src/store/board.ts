@@ -3,25 +3,25 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
-import { hasUnsafeText } from '../domain/text.js';
 import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { changeIdProblem } from '../domain/ids.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_FILES, DOC_STATUSES, type DocMeta, type DocType } from '../domain/model.js';
+import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { loadConfig, type Config } from './config.js';
 import { parseDocText, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, currentIdentity, fsError, identityOf, readBoardFile, TEMP_FILE, unsafePath } from './fs.js';
+import { checkDirs, currentIdentity, fsError, identityOf, readBoardFile, readOpenFile, relativePath, TEMP_FILE, unsafePath } from './fs.js';
 import { applyJournal, readJournal } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
+import { quickMeta, type HeadMeta } from './quick-meta.js';
 import { BoardLock, HOLDER_FILE, pidExists } from './lock.js';
 import { openRuntime } from './runtime.js';
 import { parsePeople, PEOPLE_FILE } from './people.js';
@@ -119,66 +119,29 @@ export interface DocHead {
   edited: boolean;
 }
 
-/** The frontmatter of a document without its logs (notes and feedback), which a quick read leaves out. */
-export type HeadMeta = Omit<DocMeta, 'notes' | 'feedback'>;
-
-const HEAD_KEYS = new Set(['id', 'change_id', 'type', 'status', 'title', 'created', 'updated', 'author', 'revision', 'assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at']);
-const HEAD_LINE = /^([a-z_]+):(?: ([^\n]*))?$/gm;
-
-/**
- * The scalar keys of a document's frontmatter as agentboard writes it, from the start of the file;
- * null when that start is not in agentboard's shape (the full reader then reads the file).
- */
-function quickMeta(start: string, type: DocType): HeadMeta | null {
-  if (!start.startsWith('---\n')) return null;
-  const end = start.indexOf('\n---\n', 3);
-  if (end < 0) return null;
-  const front = start.slice(4, end + 1);
-  const meta: Record<string, unknown> = {};
-  HEAD_LINE.lastIndex = 0;
-  for (let m = HEAD_LINE.exec(front); m !== null; m = HEAD_LINE.exec(front)) {
-    const [, key, raw] = m;
-    if (key! in meta) return null;
-    if (raw === undefined || raw === '') {
-      if (key === 'notes' || key === 'feedback' || key === 'imported_from') continue;
-      return null;
-    }
-    if (!HEAD_KEYS.has(key!)) continue;
-    if (key === 'revision') {
-      if (!/^(?:0|[1-9]\d{0,8})$/.test(raw)) return null;
-      meta.revision = Number(raw);
-      continue;
-    }
-    let value = raw;
-    if (raw.charCodeAt(0) === 34) {
-      try {
-        value = JSON.parse(raw) as string;
-      } catch {
-        return null;
-      }
-      if (typeof value !== 'string') return null;
-    } else if (!/^[A-Za-z0-9_][\w./+:-]*$/.test(raw) || /^(?:null|true|false|yes|no|on|off|y|n|~)$/i.test(raw)) return null;
-    meta[key!] = value;
-  }
-  if (meta.type !== type || !meta.id || !meta.change_id || !(DOC_STATUSES as readonly unknown[]).includes(meta.status)) return null;
-  return { created: '', updated: '', author: '', revision: 0, ...meta } as HeadMeta;
-}
+export type { HeadMeta };
 
 function fullMeta(text: string, shown: string, type: DocType): DocMeta | null {
   const split = splitFrontmatter(text.replace(/\r\n/g, '\n'));
   return split ? (readMeta(split.frontmatter, new FindingSink(shown), type)?.meta ?? null) : null;
 }
 
-/** The first few kilobytes of a file (frontmatter fits in them) and its identity; null when it does not exist. */
-function readStart(path: string, shown: string): { text: string; identity: string } | null {
+/**
+ * The start of a file (frontmatter fits in the first 16 KiB), or all of it when `whole` says so of
+ * its identity, with the identity; null when nothing is there or it is not a plain file.
+ */
+function readStart(path: string, shown: string, whole: (identity: string) => boolean): { text: string; identity: string; all: boolean } | null {
+  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const st = fstatSync(fd);
     if (!st.isFile() || st.nlink > 1) return null;
+    const identity = identityOf(st);
+    if (whole(identity)) return { ...readOpenFile(fd, st, shown), all: true };
     const buf = Buffer.allocUnsafe(Math.min(st.size, 16384));
     const n = readSync(fd, buf, 0, buf.length, 0);
-    return { text: buf.toString('utf8', 0, n), identity: identityOf(st) };
+    return { text: buf.toString('utf8', 0, n), identity, all: n === st.size };
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw fsError(err, shown, 'read');
@@ -252,7 +215,7 @@ export class Board implements Reader {
 
   /** A path relative to the repository root, with forward slashes, for messages and findings. */
   rel(path: string): string {
-    return relative(this.root, path).split(sep).join('/');
+    return relativePath(this.root, path);
   }
 
   get configPath(): string {
@@ -294,7 +257,7 @@ export class Board implements Reader {
   /** Open changes, sorted by id. Names that are not change ids are not changes; links and files posing as changes are reported. */
   changeIds(): string[] {
     const shown = this.rel(this.changesDir);
-    if (!checkDirs(this.root, this.changesDir, (p) => this.rel(p))) return [];
+    if (!this.plainDir(this.changesDir)) return [];
     let entries: import('node:fs').Dirent[];
     try {
       entries = readdirSync(this.changesDir, { withFileTypes: true });
@@ -430,11 +393,9 @@ export class Board implements Reader {
     if (!read) return null;
     const written = this.ledgerHeader(changeId)['tasks.md'];
     const edited = written !== undefined && written.identity !== read.identity && written.hash !== hashText(read.text);
-    const split = read.text.includes('\r') ? null : splitFrontmatter(read.text);
-    const sink = new FindingSink(shown);
-    const meta = split ? readMeta(split.frontmatter, sink, 'tasks') : null;
-    const tasks = meta && sink.findings.length === 0 && !hasUnsafeText(split!.frontmatter) ? scanTaskList(split!.body) : null;
-    if (meta && tasks) return this.rememberList(path, { meta: meta.meta, tasks, identity: read.identity, edited, broken: false });
+    const front = read.text.includes('\r') ? null : quickMeta(read.text, 'tasks');
+    const tasks = front && scanTaskList(read.text.slice(front.bodyStart));
+    if (front && tasks) return this.rememberList(path, { meta: front.meta, tasks, identity: read.identity, edited, broken: false });
     const loaded = this.load(changeId, 'tasks');
     return loaded ? this.rememberList(path, listOf(loaded.doc as DocFile<'tasks'>, loaded.identity, loaded.edited)) : null;
   }
@@ -466,19 +427,12 @@ export class Board implements Reader {
         if (full && full.identity === identity) return full.doc.content === null ? null : { meta: full.doc.meta, identity, edited: full.edited };
         if (cached && cached.identity === identity) return cached;
       }
-      const start = readStart(path, shown);
-      if (start === null) return null;
       const written = this.ledgerHeader(changeId)[DOC_FILES[type]];
-      let head: DocHead | null;
-      if (written && written.identity !== start.identity) {
-        const read = readBoardFile(path, shown);
-        if (!read) return null;
-        const meta = quickMeta(read.text, type) ?? fullMeta(read.text, shown, type);
-        head = meta && { meta, identity: read.identity, edited: written.hash !== hashText(read.text) };
-      } else {
-        const meta = quickMeta(start.text, type) ?? fullMeta(readBoardFile(path, shown)?.text ?? '', shown, type);
-        head = meta && { meta, identity: start.identity, edited: false };
-      }
+      // A file that is not what agentboard last wrote is read whole: whether a person edited it is told by its content.
+      const start = readStart(path, shown, (identity) => written !== undefined && written.identity !== identity);
+      if (start === null) return null;
+      const meta = quickMeta(start.text, type)?.meta ?? fullMeta(start.all ? start.text : (readBoardFile(path, shown)?.text ?? ''), shown, type);
+      const head: DocHead | null = meta && { meta, identity: start.identity, edited: written !== undefined && written.identity !== start.identity && written.hash !== hashText(start.text) };
       if (head) this.metaCache.set(path, head);
       return head;
     } catch (err) {
@@ -516,7 +470,9 @@ export class Board implements Reader {
    */
   plainDir(dir: string): boolean {
     if (this.checkedDirs.has(dir)) return true;
-    const ok = checkDirs(this.root, dir, (p) => this.rel(p));
+    // Below a folder checked already, only the rest of the way is looked at.
+    const parent = dirname(dir);
+    const ok = checkDirs(this.checkedDirs.has(parent) ? parent : this.root, dir, (p) => this.rel(p));
     if (ok) this.checkedDirs.add(dir);
     return ok;
   }

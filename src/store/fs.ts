@@ -80,12 +80,12 @@ function kindOf(st: Stats): string | null {
  * Returns false when one of them does not exist.
  */
 export function checkDirs(top: string, dir: string, show: (p: string) => string): boolean {
-  const rel = relative(top, dir);
+  const rel = dir.startsWith(top + sep) ? dir.slice(top.length + 1) : relative(top, dir);
   if (rel === '') return true;
   if (rel.startsWith('..')) throw new Error(`${dir} is not inside ${top}`);
   let current = top;
   for (const part of rel.split(sep)) {
-    current = join(current, part);
+    current = `${current}${sep}${part}`;
     let st: Stats;
     try {
       st = lstatSync(current);
@@ -119,6 +119,12 @@ export function ensureDir(top: string, dir: string, show: (p: string) => string)
   checkDirs(top, dir, show);
 }
 
+/** `path` relative to `top`, with forward slashes (for messages and findings). */
+export function relativePath(top: string, path: string): string {
+  const rel = path.startsWith(top + sep) ? path.slice(top.length + 1) : relative(top, path);
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
 export interface FileRead {
   text: string;
   identity: string;
@@ -148,6 +154,8 @@ function firstInvalidUtf8(buf: Buffer): number {
  */
 export function readBoardFile(path: string, shown: string): FileRead | null {
   faultPoint('read', path);
+  // Looked at first: a file that is not there is common (a change without a review), and a failed open costs an exception.
+  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number;
   try {
     fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -157,17 +165,26 @@ export function readBoardFile(path: string, shown: string): FileRead | null {
     throw fsError(err, shown, 'read');
   }
   try {
-    const st = fstatSync(fd);
+    return readOpenFile(fd, fstatSync(fd), shown);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The rest of readBoardFile, on a file already open (`st` is its fstat). */
+export function readOpenFile(fd: number, st: Stats, shown: string): FileRead {
+  try {
     const odd = kindOf(st);
     if (odd) throw notAFile(shown, odd);
     if (st.size > LIMITS.fileBytesMax) {
       fail('PARSE_ERROR', `${shown} is ${st.size} bytes, more than agentboard reads (${LIMITS.fileBytesMax}).`, `Split or shorten ${shown}.`);
     }
-    let buf = Buffer.allocUnsafe(st.size);
+    // One byte more than its size: a file read whole ends with a read of nothing, not with a copy to grow the buffer.
+    let buf = Buffer.allocUnsafe(st.size + 1);
     let length = 0;
     for (;;) {
       if (length === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(Math.max(4096, buf.length))]);
-      const n = readSync(fd, buf, length, buf.length - length, null);
+      const n = readSync(fd, buf, length, buf.length - length, length);
       if (n === 0) break;
       length += n;
     }
@@ -184,15 +201,14 @@ export function readBoardFile(path: string, shown: string): FileRead | null {
     return { text: buf.toString('utf8'), identity: identityOf(st) };
   } catch (err) {
     throw fsError(err, shown, 'read');
-  } finally {
-    closeSync(fd);
   }
 }
 
 /** The identity of what is at `path` now, without following a link; null when nothing is there. */
 export function currentIdentity(path: string, shown: string): string | null {
   try {
-    const st = lstatSync(path);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) return null;
     const odd = kindOf(st);
     if (odd) throw notAFile(shown, odd);
     return identityOf(st);

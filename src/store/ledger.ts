@@ -10,18 +10,16 @@
  * file agentboard writes is written in the same commit as the file; a file agentboard has only
  * read is adopted (its ledger entry written alongside, as a cache that can be rebuilt).
  */
-import { createHash } from 'node:crypto';
 import { DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import type { DocFile } from './documents.js';
 import { fingerprints, type Entry, type History, type Item } from './merge.js';
+import { sha1 } from './hash.js';
 
 const VERSION = 1;
 const HISTORY_MAX = 32;
 const TOMBSTONES_MAX = 500;
 
-export function hashText(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
-}
+export const hashText = sha1;
 
 /** A task list's blocks as offsets into the body, so the ledger does not hold the file's text twice. */
 interface StoredBlock {

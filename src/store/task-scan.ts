@@ -11,7 +11,8 @@
  * runs this only a few times per process, too few for JavaScript loops to be optimised, and on a
  * board of 10,000 tasks this is what lets `next` and `status` start from nothing on every call.
  */
-import { PRIORITIES, TASK_STATUSES, TASK_STATUS_ALIASES, type DocMeta, type Priority, type Task, type TaskStatus } from '../domain/model.js';
+import { PRIORITIES, TASK_STATUSES, TASK_STATUS_ALIASES, type Priority, type Task, type TaskStatus } from '../domain/model.js';
+import type { HeadMeta } from './quick-meta.js';
 import { hasUnsafeText } from '../domain/text.js';
 import { unparsable, type DocFile } from './documents.js';
 import { headingText } from './markdown.js';
@@ -34,12 +35,6 @@ export interface TaskSummary {
   noted: Record<string, string>;
 }
 
-/**
- * A task: its "## <id>: <title>" heading, blank lines, and its ```yaml block (no line of which starts
- * with a backtick). A level-2 heading that is not a task's matches nothing here, and the count below
- * then sends the list to the full parser.
- */
-const BLOCK = /^##[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*):[ \t]+([^\n]*)\n(?:[ \t]*\n)*```ya?ml[ \t]*\n((?:[^`\n][^\n]*\n|\n)*?)```[ \t]*$/gm;
 /** Headings of level 2 and fences: the body may have none but those of its task blocks. */
 const LEVEL2 = /^ {0,3}##(?:[ \t]|$)/gm;
 const FENCE = /^ {0,3}(?:`{3,}|~{3,})/gm;
@@ -62,9 +57,8 @@ const NOTE = `  - author: ${V}\\n    at: ${V}\\n    text: ${V}\\n`;
  * capturing the fields the scan returns. One native match per task; anything else (a hand edit that
  * reordered keys, an unknown key, a comment) does not match and the full parser reads the list.
  */
-const META = new RegExp(
-  '^' +
-    `status: (${V})\\n` +
+const META_FIELDS =
+  `status: (${V})\\n` +
     field('priority', V) +
     field('depends', FLOW) +
     field('skills', FLOW) +
@@ -84,9 +78,13 @@ const META = new RegExp(
     field('branch', V, false) +
     list('blockers', `  - reason: ${V}\\n    severity: (?:low|medium|high)\\n    by: ${V}\\n    at: ${V}\\n(?:    resolved_by: ${V}\\n    resolved_at: ${V}\\n)?`) +
     list('feedback', NOTE) +
-    list('notes', NOTE, true) +
-    '$',
-);
+  list('notes', NOTE, true);
+/**
+ * A task: its "## <id>: <title>" heading, blank lines, and its ```yaml block in agentboard's shape
+ * (above). A level-2 heading or a fence that is not such a block's matches nothing here, and the
+ * count below then sends the list to the full parser.
+ */
+const TASK = new RegExp(String.raw`^##[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*):[ \t]+([^\n]*)\n(?:[ \t]*\n)*` + '```ya?ml[ \\t]*\\n' + META_FIELDS + '```[ \\t]*$', 'gm');
 const NOTED = /^  - author: ([^\n]+)\n    at: ([^\n]+)$/gm;
 
 const STATUSES = new Set<string>(TASK_STATUSES);
@@ -118,24 +116,29 @@ function items(raw: string | undefined): string[] | null {
   return parseFlowList(raw)?.map(String) ?? null;
 }
 
-/** The task summed up from its heading and meta block; null when the block is not in agentboard's shape. */
-function summary(id: string, title: string, meta: string): TaskSummary | null {
-  const m = META.exec(meta);
-  if (m === null) return null;
-  const [, statusRaw, priority, depends, skills, assignee, claimed, progress, progressAt, submittedAt, submission, notes] = m;
-  const status = decode(statusRaw);
+/**
+ * The task summed up from the captures of TASK; null when a value is not one agentboard writes.
+ * (Captures are read by index: this runs for every task of the board before the code is optimised,
+ * where destructuring an array costs a walk of its iterator.)
+ */
+function summary(m: RegExpExecArray): TaskSummary | null {
+  // A title ending in "#" may be a closing sequence the heading rules take off: let them.
+  const trimmed = m[2]!.trimEnd();
+  const title = trimmed.endsWith('#') ? headingText(`## ${trimmed}`) : trimmed;
+  const status = decode(m[3]);
   const s = status === undefined ? undefined : STATUSES.has(status) ? status : TASK_STATUS_ALIASES[status];
-  const p = decode(priority) ?? 'medium';
-  const dep = items(depends);
-  const sk = items(skills);
-  if (s === undefined || !PRIORITY_SET.has(p) || dep === null || sk === null) return null;
-  const task: TaskSummary = { id, title, status: s as TaskStatus, priority: p as Priority, depends: dep, skills: sk, noted: {} };
-  if (assignee !== undefined && (task.assignee = decode(assignee)) === undefined) return null;
-  if (claimed !== undefined && (task.claimed_at = decode(claimed)) === undefined) return null;
-  if (progressAt !== undefined && (task.progress_at = decode(progressAt)) === undefined) return null;
-  if (submittedAt !== undefined && (task.submitted_at = decode(submittedAt)) === undefined) return null;
-  if (submission !== undefined && (task.submission = decode(submission)) === undefined) return null;
-  if (progress !== undefined) task.progress = Number(progress);
+  const p = m[4] === undefined ? 'medium' : decode(m[4]);
+  const dep = items(m[5]);
+  const sk = items(m[6]);
+  if (s === undefined || p === undefined || !PRIORITY_SET.has(p) || dep === null || sk === null) return null;
+  const task: TaskSummary = { id: m[1]!, title, status: s as TaskStatus, priority: p as Priority, depends: dep, skills: sk, noted: {} };
+  if (m[7] !== undefined && (task.assignee = decode(m[7])) === undefined) return null;
+  if (m[8] !== undefined && (task.claimed_at = decode(m[8])) === undefined) return null;
+  if (m[10] !== undefined && (task.progress_at = decode(m[10])) === undefined) return null;
+  if (m[11] !== undefined && (task.submitted_at = decode(m[11])) === undefined) return null;
+  if (m[12] !== undefined && (task.submission = decode(m[12])) === undefined) return null;
+  if (m[9] !== undefined) task.progress = Number(m[9]);
+  const notes = m[13];
   if (notes !== undefined) {
     NOTED.lastIndex = 0;
     for (let n = NOTED.exec(notes); n !== null; n = NOTED.exec(notes)) {
@@ -150,7 +153,7 @@ function summary(id: string, title: string, meta: string): TaskSummary | null {
 
 /** A task list read quickly: its frontmatter and a summary of each task. */
 export interface TaskList {
-  meta: DocMeta;
+  meta: HeadMeta;
   tasks: TaskSummary[];
   identity: string;
   /** The file differs from what agentboard last wrote: a person edited it. */
@@ -184,15 +187,11 @@ export function scanTaskList(body: string): TaskSummary[] | null {
   if (hasUnsafeText(body)) return null; // the full parser reports where
   const tasks: TaskSummary[] = [];
   const ids = new Set<string>();
-  BLOCK.lastIndex = 0;
-  for (let m = BLOCK.exec(body); m !== null; m = BLOCK.exec(body)) {
-    const id = m[1]!;
-    if (ids.has(id)) return null;
-    ids.add(id);
-    // A title ending in "#" may be a closing sequence the heading rules take off: let them.
-    const raw = m[2]!.trimEnd();
-    const title = raw.endsWith('#') ? headingText(`## ${raw}`) : raw;
-    const task = summary(id, title, m[3]!);
+  TASK.lastIndex = 0;
+  for (let m = TASK.exec(body); m !== null; m = TASK.exec(body)) {
+    if (ids.has(m[1]!)) return null;
+    ids.add(m[1]!);
+    const task = summary(m);
     if (task === null) return null;
     tasks.push(task);
   }

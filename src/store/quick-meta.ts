@@ -1,0 +1,68 @@
+/**
+ * A document's frontmatter read quickly: only in the exact shape agentboard writes it (doc-meta.ts
+ * emitMeta: its keys in their order, values plain or JSON-quoted as the emitter writes them, notes
+ * and feedback as lists of author, at and text). One native match; anything else (a key a person
+ * added, a comment, another order, a value the emitter would have quoted) is null, and the full
+ * reader (doc-meta.ts readMeta) reads the file. Whatever it accepts, the full reader reads the
+ * same and finds nothing wrong with (test/unit/quick-meta.test.ts).
+ */
+import { hasUnsafeText } from '../domain/text.js';
+import { DOC_STATUSES, type DocMeta, type DocType } from '../domain/model.js';
+import { readScalarString } from './yaml-lite.js';
+
+/** The frontmatter of a document without its logs (notes and feedback), which a quick read leaves out. */
+export type HeadMeta = Omit<DocMeta, 'notes' | 'feedback'>;
+
+const LINE = '([^\\n]*)\\n';
+const optional = (key: string) => `(?:${key}: ${LINE})?`;
+const LOG_ENTRY = '  - author: [^\\n]*\\n    at: [^\\n]*\\n    text: [^\\n]*\\n';
+const FRONT = new RegExp(
+  '^---\\n' +
+    `id: ${LINE}change_id: ${LINE}type: ${LINE}status: ${LINE}` +
+    ['title', 'created', 'updated', 'author'].map(optional).join('') +
+    '(?:revision: (0|[1-9]\\d{0,8})\\n)?' +
+    ['assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'].map(optional).join('') +
+    `(?:imported_from:\\n  tool: ${LINE}  path: ${LINE}(?:  commit: ${LINE})?)?` +
+    `(?:notes:\\n((?:${LOG_ENTRY})+))?` +
+    `(?:feedback:\\n((?:${LOG_ENTRY})+))?` +
+    '---\\n',
+);
+const SCALAR_KEYS = ['id', 'change_id', 'type', 'status', 'title', 'created', 'updated', 'author'] as const;
+const LATER_KEYS = ['assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'] as const;
+const LOG_VALUE = /^(?:  - author|    at|    text): ([^\n]*)$/gm;
+
+/** The frontmatter at the start of `text` and where the body starts; null when it is not exactly in agentboard's shape. */
+export function quickMeta(text: string, type: DocType): { meta: HeadMeta; bodyStart: number } | null {
+  const m = FRONT.exec(text);
+  if (m === null || hasUnsafeText(m[0])) return null;
+  const meta: Record<string, string | number | object> = { created: '', updated: '', author: '', revision: 0 };
+  let at = 1;
+  for (const key of SCALAR_KEYS) {
+    const raw = m[at++];
+    if (raw === undefined) continue;
+    const value = readScalarString(raw);
+    if (value === undefined) return null;
+    meta[key] = value;
+  }
+  if (m[at] !== undefined) meta.revision = Number(m[at]);
+  at++;
+  for (const key of LATER_KEYS) {
+    const raw = m[at++];
+    if (raw === undefined) continue;
+    const value = readScalarString(raw);
+    if (value === undefined) return null;
+    meta[key] = value;
+  }
+  const [tool, path, commit] = [m[at], m[at + 1], m[at + 2]].map((raw) => (raw === undefined ? undefined : readScalarString(raw)));
+  if (m[at] !== undefined) {
+    if (tool === undefined || path === undefined || (m[at + 2] !== undefined && commit === undefined)) return null;
+    meta.imported_from = commit === undefined ? { tool, path } : { tool, path, commit };
+  }
+  for (const logs of [m[at + 3], m[at + 4]]) {
+    if (logs === undefined) continue;
+    LOG_VALUE.lastIndex = 0;
+    for (let v = LOG_VALUE.exec(logs); v !== null; v = LOG_VALUE.exec(logs)) if (readScalarString(v[1]!) === undefined) return null;
+  }
+  if (meta.type !== type || !meta.id || !meta.change_id || !(DOC_STATUSES as readonly unknown[]).includes(meta.status)) return null;
+  return { meta: meta as unknown as HeadMeta, bodyStart: m[0].length };
+}
