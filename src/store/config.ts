@@ -3,7 +3,6 @@ import * as z from 'zod';
 import { fail } from '../errors.js';
 import { AGENT_ID_PATTERN } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
-import { readTextFile } from './fs.js';
 import { lineOfKey, parseYaml, YamlError } from './yaml-lite.js';
 import { once } from '../once.js';
 
@@ -78,8 +77,8 @@ input_timeout_minutes: 30
 #   workers: [claude, codex]
 `;
 
-export function loadConfig(path: string, shownAs: string): Config {
-  const text = readTextFile(path, shownAs);
+/** The settings of config.yaml's text (null: the file is not there). */
+export function parseConfig(text: string | null, shownAs: string): Config {
   if (text === null) return configSchema().parse({});
   let raw: unknown;
   try {

@@ -128,6 +128,8 @@ export function relativePath(top: string, path: string): string {
 export interface FileRead {
   text: string;
   identity: string;
+  /** The bytes read, to tell a later read of the same content without decoding it again. */
+  bytes: Buffer;
 }
 
 function lineOfOffset(buf: Buffer, offset: number): number {
@@ -150,9 +152,10 @@ function firstInvalidUtf8(buf: Buffer): number {
 
 /**
  * Reads a board file as UTF-8 text, or null when it does not exist. Refuses anything but a plain
- * file, files over the size limit, bytes that are not UTF-8 and NUL bytes, naming the line.
+ * file, files over the size limit, bytes that are not UTF-8 and NUL bytes, naming the line. Given
+ * an earlier read of the file, bytes that are the same keep its text.
  */
-export function readBoardFile(path: string, shown: string): FileRead | null {
+export function readBoardFile(path: string, shown: string, previous?: FileRead): FileRead | null {
   faultPoint('read', path);
   // Looked at first: a file that is not there is common (a change without a review), and a failed open costs an exception.
   if (!lstatSync(path, { throwIfNoEntry: false })) return null;
@@ -165,14 +168,14 @@ export function readBoardFile(path: string, shown: string): FileRead | null {
     throw fsError(err, shown, 'read');
   }
   try {
-    return readOpenFile(fd, fstatSync(fd), shown);
+    return readOpenFile(fd, fstatSync(fd), shown, previous);
   } finally {
     closeSync(fd);
   }
 }
 
 /** The rest of readBoardFile, on a file already open (`st` is its fstat). */
-export function readOpenFile(fd: number, st: Stats, shown: string): FileRead {
+export function readOpenFile(fd: number, st: Stats, shown: string, previous?: FileRead): FileRead {
   try {
     const odd = kindOf(st);
     if (odd) throw notAFile(shown, odd);
@@ -189,6 +192,7 @@ export function readOpenFile(fd: number, st: Stats, shown: string): FileRead {
       length += n;
     }
     buf = buf.subarray(0, length);
+    if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : { ...previous, identity: identityOf(st) };
     if (!isUtf8(buf)) {
       const line = lineOfOffset(buf, firstInvalidUtf8(buf));
       fail('PARSE_ERROR', `${shown}:${line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced.`, `Fix the encoding of line ${line} of ${shown} (save it as UTF-8), or restore it from git.`, { line });
@@ -198,7 +202,7 @@ export function readOpenFile(fd: number, st: Stats, shown: string): FileRead {
       const line = lineOfOffset(buf, nul);
       fail('PARSE_ERROR', `${shown}:${line}: the file holds binary data (a NUL byte), not text.`, `Restore ${shown} from git (git checkout -- ${shown}) or rewrite it as markdown.`, { line });
     }
-    return { text: buf.toString('utf8'), identity: identityOf(st) };
+    return { text: buf.toString('utf8'), identity: identityOf(st), bytes: buf };
   } catch (err) {
     throw fsError(err, shown, 'read');
   }

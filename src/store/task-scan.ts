@@ -155,7 +155,6 @@ function summary(m: RegExpExecArray): TaskSummary | null {
 export interface TaskList {
   meta: HeadMeta;
   tasks: TaskSummary[];
-  identity: string;
   /** The file differs from what agentboard last wrote: a person edited it. */
   edited: boolean;
   /** The full read found errors: agentboard hands out no task from it and will not write it until it is fixed. */
@@ -163,9 +162,9 @@ export interface TaskList {
 }
 
 /** A task list read in full, summed up the way the quick scan sums one up. */
-export function listOf(doc: DocFile<'tasks'>, identity: string, edited: boolean): TaskList | null {
+export function listOf(doc: DocFile<'tasks'>, edited: boolean): TaskList | null {
   if (doc.content === null) return null;
-  return { meta: doc.meta, tasks: doc.content.blocks.flatMap((b) => (b.task ? [summarize(b.task)] : [])), identity, edited, broken: unparsable(doc) };
+  return { meta: doc.meta, tasks: doc.content.blocks.flatMap((b) => (b.task ? [summarize(b.task)] : [])), edited, broken: unparsable(doc) };
 }
 
 /** The summary of a task read in full. */

@@ -179,7 +179,7 @@ export class Transaction implements Reader {
     const path = this.board.docPath(changeId, 'tasks');
     if (this.seen.has(path) || this.newChanges.has(changeId)) {
       const doc = this.seen.get(path);
-      return doc ? listOf(doc as DocFile<'tasks'>, '', false) : null;
+      return doc ? listOf(doc as DocFile<'tasks'>, false) : null;
     }
     let list: TaskList | null;
     try {
@@ -190,7 +190,7 @@ export class Transaction implements Reader {
     }
     if (!list?.edited) return list;
     const doc = this.readDoc(changeId, 'tasks');
-    return doc ? listOf(doc, '', false) : null;
+    return doc ? listOf(doc, false) : null;
   }
 
   /** A document's frontmatter; a file a person edited is read in full and merged first. */
@@ -244,6 +244,7 @@ export class Transaction implements Reader {
         fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, 'Let the editor finish saving, then run the command again.');
       }
       sleep(50);
+      this.board.reread(changeId, type);
       current = this.board.load(changeId, type);
       if (!current?.edited) return current;
     }
@@ -468,7 +469,7 @@ export class Transaction implements Reader {
     }
     const watched = new Map<string, Watched>();
     const late: Raced[] | null = options.overLateSaves ? [] : null;
-    const ledgers: { changeId: string; ledger: Ledger; path: string }[] = [];
+    const ledgers: { changeId: string; ledger: Ledger; text: string }[] = [];
     const identities = new Map<string, string>();
     try {
       for (const changeId of this.newChanges) {
@@ -507,9 +508,10 @@ export class Transaction implements Reader {
         const path = board.ledgerPath(changeId);
         this.ensureDir(dirname(path));
         const temp = tempPath(path, this.lock.token);
-        writeNewFile(temp, serializeLedger(ledger), rel(path));
+        const text = serializeLedger(ledger);
+        writeNewFile(temp, text, rel(path));
         journal.files.push({ target: rel(path), temp: rel(temp) });
-        ledgers.push({ changeId, ledger, path });
+        ledgers.push({ changeId, ledger, text });
       }
       for (const a of this.archives) {
         this.ensureDir(board.archiveDir);
@@ -542,8 +544,8 @@ export class Transaction implements Reader {
     faultPoint('commit:journal');
     try {
       applyJournal(board.root, board.runtimeDir, journal, rel);
+      for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.text);
       for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!);
-      for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.path);
       const raced = this.racedSaves(watched);
       // A save in place shows among the raced ones (with the bytes it ended with); one that replaced the file, only here.
       for (const l of late ?? []) if (!raced.some((r) => r.changeId === l.changeId && r.type === l.type)) raced.push(l);
