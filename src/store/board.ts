@@ -15,8 +15,8 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, readBoardFile, relativePath, TEMP_FILE, unsafePath, type FileRead } from './fs.js';
-import { applyJournal, readJournal } from './journal.js';
+import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, type FileRead } from './fs.js';
+import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, readJournal, removeJournal, type Journal } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
@@ -149,6 +149,7 @@ export class Board implements Reader {
   readonly runtimeDir: string;
   readonly notices: Notice[] = [];
   private configCache: { text: string | null; config: Config } | null = null;
+  private done: Journal | null = null;
   /**
    * What was read of each file (null: it was not there) and in which generation (see begin()): a
    * file is read from disk once per generation, and bytes that did not change keep their text, so
@@ -593,13 +594,13 @@ export class Board implements Reader {
       const { lock, reaped } = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')) });
       this.begin();
       try {
-        this.recover(reaped !== null);
+        await this.recover(reaped !== null);
         for (let attempt = 1; ; attempt++) {
           const tx = new Transaction(this, lock);
           const result = fn(tx);
           let raced: Raced[];
           try {
-            raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS });
+            raced = await tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS });
           } catch (err) {
             if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
               this.begin(); // a file changed while the operation ran: read the board from disk again
@@ -611,7 +612,7 @@ export class Board implements Reader {
             throw err;
           }
           this.notice(tx);
-          if (raced.length > 0) this.mergeRaced(lock, raced);
+          if (raced.length > 0) await this.mergeRaced(lock, raced);
           return result;
         }
       } catch (err) {
@@ -632,11 +633,11 @@ export class Board implements Reader {
   }
 
   /** A person saved in place while a commit replaced the file: merge their bytes onto what was committed. */
-  private mergeRaced(lock: BoardLock, raced: Raced[]): void {
+  private async mergeRaced(lock: BoardLock, raced: Raced[]): Promise<void> {
     const tx = new Transaction(this, lock);
     for (const r of raced) tx.mergeRaced(r);
     try {
-      tx.commit();
+      await tx.commit();
       this.notice(tx);
     } catch (err) {
       if (!(err instanceof StaleRead)) throw err;
@@ -644,17 +645,48 @@ export class Board implements Reader {
     }
   }
 
-  /** Rolls an interrupted commit forward, or sweeps what an uncommitted one left behind. */
-  private recover(reaped: boolean): void {
+  /**
+   * Rolls an interrupted commit forward (or back, when a power cut kept its files from the disk),
+   * or sweeps what an uncommitted one left behind; takes up the done journal of the last commit,
+   * redoing whatever of it a power cut undid, for the next commit to make durable.
+   */
+  private async recover(reaped: boolean): Promise<void> {
     const rel = (p: string) => this.rel(p);
+    const done = readJournal(this.runtimeDir, rel, DONE_FILE);
+    if (done) applyJournal(this.root, done, rel, { done: true });
+    this.done = done;
     const journal = readJournal(this.runtimeDir, rel);
     if (journal) {
-      applyJournal(this.root, this.runtimeDir, journal, rel);
-      this.docCache.clear();
-      this.ledgerCache.clear();
-      this.notices.push({ kind: 'recovered', message: 'Completed a write that an interrupted agentboard process had committed.' });
+      if (journalComplete(this.root, journal)) {
+        applyJournal(this.root, journal, rel);
+        const sets = [journal, ...(done ? [done] : [])].map((j) => durableSet(this.root, j));
+        await syncAll(sets.flatMap((d) => d.files), sets.flatMap((d) => d.dirs), rel);
+        removeJournal(this.runtimeDir, JOURNAL_FILE);
+        if (done) this.settled(done);
+        this.notices.push({ kind: 'recovered', message: 'Completed a write that an interrupted agentboard process had committed.' });
+      } else {
+        discardTemps(this.root, journal);
+        removeJournal(this.runtimeDir, JOURNAL_FILE);
+      }
     }
     if (reaped || journal) this.sweep();
+  }
+
+  /** The done journal of the last commit, whose renames and log entries the next commit makes durable (null: none). */
+  get doneJournal(): Journal | null {
+    return this.done;
+  }
+
+  /** The done journal's renames and log entries are durable now: it goes. */
+  settled(journal: Journal): void {
+    if (this.done !== journal) return;
+    removeJournal(this.runtimeDir, DONE_FILE);
+    this.done = null;
+  }
+
+  /** A commit applied its journal, now the done journal. */
+  applied(journal: Journal): void {
+    this.done = journal;
   }
 
   /**

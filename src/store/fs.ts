@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { close, closeSync, constants, fstatSync, fsync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, open, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -241,8 +241,11 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** Writes `data` whole to a new file at `path` (which must not exist) and fsyncs it; returns the file's identity. */
-export function writeNewFile(path: string, data: string | Buffer, shown: string): string {
+/**
+ * Writes `data` whole to a new file at `path` (which must not exist) and fsyncs it, unless the
+ * caller makes it durable with others (`sync: false`, then syncAll); returns the file's identity.
+ */
+export function writeNewFile(path: string, data: string | Buffer, shown: string, options: { sync?: boolean } = {}): string {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let fd: number | undefined;
   try {
@@ -254,7 +257,7 @@ export function writeNewFile(path: string, data: string | Buffer, shown: string)
       if (n <= 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
       written += n;
     }
-    fsyncSync(fd);
+    if (options.sync !== false) fsyncSync(fd);
     const st = fstatSync(fd);
     if (st.size !== buf.length) throw Object.assign(new Error('size mismatch after write'), { code: 'EIO' });
     return identityOf(st);
@@ -274,8 +277,13 @@ export function writeNewFile(path: string, data: string | Buffer, shown: string)
   }
 }
 
-/** Appends `data` to a log file (created when missing) and fsyncs it; refuses a link or anything but a file. */
-export function appendFile(path: string, data: string, shown: string, truncateTo?: number): void {
+/**
+ * Appends `data` to a log file (created when missing) and fsyncs it (unless `sync: false`: the
+ * caller makes it durable later); refuses a link or anything but a file. `truncateTo` first cuts
+ * the file to that length (rolling a commit forward that may have appended part of its entries).
+ */
+export function appendFile(path: string, data: string, shown: string, options: { truncateTo?: number; sync?: boolean } = {}): void {
+  const { truncateTo } = options;
   let fd: number | undefined;
   try {
     faultPoint('write', path);
@@ -289,10 +297,7 @@ export function appendFile(path: string, data: string, shown: string, truncateTo
     const st = fstatSync(fd);
     const odd = kindOf(st);
     if (odd) throw unsafePath(shown, odd);
-    if (truncateTo !== undefined && st.size > truncateTo) {
-      // Rolling a commit forward that may have appended part of its entries already.
-      ftruncateSync(fd, truncateTo);
-    }
+    if (truncateTo !== undefined && st.size > truncateTo) ftruncateSync(fd, truncateTo);
     const buf = Buffer.from(data, 'utf8');
     let written = 0;
     while (written < buf.length) {
@@ -300,12 +305,29 @@ export function appendFile(path: string, data: string, shown: string, truncateTo
       if (n <= 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
       written += n;
     }
-    fsyncSync(fd);
+    if (data !== '' && options.sync !== false) fsyncSync(fd);
   } catch (err) {
     throw fsError(err, shown, 'write');
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * Makes files and folders durable, all at once: the fsyncs run side by side (the file system
+ * commits them together), not one after another. A file that cannot be synced is an error naming
+ * it; a folder some file systems refuse to sync is let be (its renames are atomic all the same).
+ */
+export async function syncAll(files: readonly string[], dirs: readonly string[], shown: (p: string) => string): Promise<void> {
+  const sync = (path: string, isDir: boolean) =>
+    new Promise<void>((resolve, reject) => {
+      open(path, O_RDONLY, (openErr, fd) => {
+        // Gone since: nothing of it is left to make durable.
+        if (openErr) return isDir || openErr.code === 'ENOENT' ? resolve() : reject(fsError(openErr, shown(path), 'write'));
+        fsync(fd, (syncErr) => close(fd, () => (syncErr && !isDir ? reject(fsError(syncErr, shown(path), 'write')) : resolve())));
+      });
+    });
+  await Promise.all([...new Set(files)].map((f) => sync(f, false)).concat([...new Set(dirs)].map((d) => sync(d, true))));
 }
 
 /** Makes a rename or a new name in `dir` durable. */

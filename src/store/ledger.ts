@@ -184,15 +184,18 @@ export function docItems(doc: DocFile): Map<string, Item> {
 
 /**
  * The ledger entry after agentboard writes `doc` as `text` (or adopts a file it only read): the
- * version moves on, and every item whose plan or state changed gets a history entry.
+ * version moves on, and every item whose plan or state changed gets a history entry. Items the
+ * writer says it left `untouched` (in a document read as the previous entry has it) keep their
+ * history without being fingerprinted again.
  */
-export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, byPerson: Map<string, number> = new Map()): LedgerEntry | null {
+export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, byPerson: Map<string, number> = new Map(), untouched?: Set<string>): LedgerEntry | null {
   const stored = storeDoc(doc, text);
   if (!stored) return null;
   const version = (previous?.version ?? 0) + 1;
   const history: Record<string, History> = { ...(previous?.history ?? {}) };
   const items = docItems(doc);
   for (const [key, item] of items) {
+    if (untouched?.has(key) && history[key] !== undefined) continue;
     const h = history[key];
     const [p, s] = fingerprints(item);
     const last = h?.[h.length - 1];

@@ -23,8 +23,9 @@ import { emitMeta } from './doc-meta.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fsError, fsyncDir, identityOf, readBoardFile, tempPath, writeNewFile } from './fs.js';
-import { applyJournal, discardTemps, writeJournal, type Journal } from './journal.js';
+import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readBoardFile, syncAll, tempPath, writeNewFile } from './fs.js';
+import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
+import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
 import { mergeItems, type MergeConflict } from './merge.js';
@@ -88,7 +89,7 @@ interface Staged {
   /** Bytes to write as they are (an attachment), instead of the text. */
   bytes?: Buffer;
   /** Set for a document: its ledger entry is written in the same commit. */
-  doc?: { changeId: string; type: DocType; parsed: DocFile };
+  doc?: { changeId: string; type: DocType; parsed: DocFile; untouched?: Set<string> };
   /** A hand-edited document that merged to exactly what the person wrote: only its ledger entry is written. */
   adoptOnly?: string;
 }
@@ -403,7 +404,12 @@ export class Transaction implements Reader {
       });
     for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
     const out = this.renderTaskList(base, change.meta ?? base.meta, base.extra, base.content!.preamble, blocks);
+    const path = this.board.docPath(changeId, 'tasks');
+    // The tasks no put of this operation touched, in a list read as agentboard wrote it: their ledger history stands as it is.
+    const before = this.staged.get(path)?.doc?.untouched ?? (this.staged.has(path) || this.byPerson.has(path) ? undefined : new Set(base.content!.blocks.map((b) => b.id)));
+    const untouched = before && new Set([...before].filter((id) => !replace.has(id) && !removed.has(id)));
     this.stageDoc(changeId, 'tasks', out.doc, out.text);
+    if (untouched) this.staged.get(path)!.doc!.untouched = untouched;
     return out;
   }
 
@@ -451,7 +457,7 @@ export class Transaction implements Reader {
    * and redo), unless `overLateSaves`: then the commit goes ahead and their save comes back among
    * the raced ones, so that a person saving again and again cannot keep agents out for good.
    */
-  commit(options: { overLateSaves?: boolean } = {}): Raced[] {
+  async commit(options: { overLateSaves?: boolean } = {}): Promise<Raced[]> {
     const board = this.board;
     const rel = (p: string) => board.rel(p);
     if (this.runtimeDirty && this.runtimeDb) {
@@ -471,6 +477,15 @@ export class Transaction implements Reader {
     const late: Raced[] | null = options.overLateSaves ? [] : null;
     const ledgers: { changeId: string; ledger: Ledger; text: string }[] = [];
     const identities = new Map<string, string>();
+    // Everything written is made durable at once, after the journal is in place (see journal.ts).
+    const durable = { files: [] as string[], dirs: [board.runtimeDir] };
+    const writeTemp = (temp: string, data: string | Buffer, target: string) => {
+      const identity = writeNewFile(temp, data, rel(target), { sync: false });
+      durable.files.push(temp);
+      durable.dirs.push(dirname(temp));
+      return identity;
+    };
+    let journaled = false;
     try {
       for (const changeId of this.newChanges) {
         this.ensureDir(board.changesDir);
@@ -481,27 +496,35 @@ export class Transaction implements Reader {
         } catch (err) {
           throw fsError(err, rel(target), 'write');
         }
-        journal.dirs.push({ target: rel(target), temp: rel(temp) });
+        journal.dirs.push({ target: rel(target), temp: rel(temp), hashes: {} });
+        durable.dirs.push(board.changesDir, temp);
       }
       for (const s of writes) {
         if (s.adoptOnly !== undefined) {
           identities.set(s.path, this.reads.get(s.path)?.identity ?? '');
           continue;
         }
+        const data = s.bytes ?? s.text;
         // A file of a new change is written into the change's folder while that is still built under its temp name.
         const newDir = journal.dirs.find((d) => s.path.startsWith(join(board.root, d.target) + sep));
-        const temp = newDir ? join(board.root, newDir.temp, relative(join(board.root, newDir.target), s.path)) : tempPath(s.path, this.lock.token);
-        if (newDir && dirname(temp) !== join(board.root, newDir.temp)) mkdirSync(dirname(temp), { recursive: true });
-        if (!newDir) this.ensureDir(dirname(s.path));
-        identities.set(s.path, writeNewFile(temp, s.bytes ?? s.text, rel(s.path)));
-        if (!newDir) journal.files.push({ target: rel(s.path), temp: rel(temp) });
+        if (newDir) {
+          const inside = relative(join(board.root, newDir.target), s.path);
+          const temp = join(board.root, newDir.temp, inside);
+          if (dirname(temp) !== join(board.root, newDir.temp)) mkdirSync(dirname(temp), { recursive: true });
+          identities.set(s.path, writeTemp(temp, data, s.path));
+          newDir.hashes![inside] = sha1(data);
+        } else {
+          this.ensureDir(dirname(s.path));
+          const temp = tempPath(s.path, this.lock.token);
+          identities.set(s.path, writeTemp(temp, data, s.path));
+          journal.files.push({ target: rel(s.path), temp: rel(temp), hash: sha1(data) });
+        }
         faultPoint('commit:temp', s.path);
       }
-      for (const d of journal.dirs) fsyncDir(join(board.root, d.temp));
       for (const [changeId, docs] of this.byChange(writes)) {
         const ledger = structuredClone(board.ledgerOf(changeId));
         for (const s of docs) {
-          const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path));
+          const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path), s.doc!.untouched);
           if (entry) ledger.files[DOC_FILES[s.doc!.type]] = entry;
           else delete ledger.files[DOC_FILES[s.doc!.type]];
         }
@@ -509,8 +532,8 @@ export class Transaction implements Reader {
         this.ensureDir(dirname(path));
         const temp = tempPath(path, this.lock.token);
         const text = serializeLedger(ledger);
-        writeNewFile(temp, text, rel(path));
-        journal.files.push({ target: rel(path), temp: rel(temp) });
+        writeTemp(temp, text, path);
+        journal.files.push({ target: rel(path), temp: rel(temp), hash: sha1(text) });
         ledgers.push({ changeId, ledger, text });
       }
       for (const a of this.archives) {
@@ -536,14 +559,24 @@ export class Transaction implements Reader {
       this.verify(writes, watched, late);
       faultPoint('commit:verified');
       writeJournal(board.runtimeDir, journal, rel);
+      journaled = true;
+      // One round of fsyncs: this commit's temp files, journal and folders, and the renames and
+      // log entries of the commit before (its done journal), which can then go.
+      const done = board.doneJournal;
+      const before = done ? durableSet(board.root, done) : { files: [], dirs: [] };
+      await syncAll([...durable.files, join(board.runtimeDir, JOURNAL_FILE), ...before.files], [...durable.dirs, ...before.dirs], rel);
+      if (done) board.settled(done);
     } catch (err) {
       for (const w of watched.values()) closeSync(w.fd);
+      if (journaled) removeJournal(board.runtimeDir, JOURNAL_FILE);
       discardTemps(board.root, journal);
       throw err;
     }
     faultPoint('commit:journal');
     try {
-      applyJournal(board.root, board.runtimeDir, journal, rel);
+      applyJournal(board.root, journal, rel);
+      markDone(board.runtimeDir);
+      board.applied(journal);
       for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.text);
       for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!);
       const raced = this.racedSaves(watched);
