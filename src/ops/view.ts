@@ -8,6 +8,7 @@ import type { ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import type { DocFile } from '../store/documents.js';
 import type { TaskBlock } from '../store/format-tasks.js';
+import type { TaskList } from '../store/task-scan.js';
 import type * as z from 'zod';
 import type { TaskOut, TaskSummaryOut } from './schemas.js';
 import { refTo } from '../domain/refs.js';
@@ -65,18 +66,19 @@ export function tasksOf(doc: DocFile<'tasks'> | null): Task[] {
   return doc?.content?.blocks.flatMap((b) => (b.task ? [b.task] : [])) ?? [];
 }
 
-export function changeState(change: LoadedChange): ChangeState {
+/** The state of a change, its tasks from its task list or (when given) from a quick read of it. */
+export function changeState(change: LoadedChange, list?: TaskList | null): ChangeState {
   const latest = change.review?.content?.[0];
   return {
     proposal: change.proposal ? { status: change.proposal.meta.status } : null,
     spec: change.spec ? { status: change.spec.meta.status } : null,
-    tasks: change.tasks ? { status: change.tasks.meta.status, tasks: tasksOf(change.tasks) } : null,
+    tasks: list ? { status: list.meta.status, tasks: list.tasks } : change.tasks ? { status: change.tasks.meta.status, tasks: tasksOf(change.tasks) } : null,
     review: change.review ? { status: change.review.meta.status, verdict: latest?.verdict ?? null } : null,
   };
 }
 
-export function phaseOf(reader: Reader, change: LoadedChange): PhaseInfo {
-  return derivePhase(changeState(change), reader.board.config.require_approval);
+export function phaseOf(reader: Reader, change: LoadedChange, list?: TaskList | null): PhaseInfo {
+  return derivePhase(changeState(change, list), reader.board.config.require_approval);
 }
 
 export function changeTitle(change: LoadedChange): string {

@@ -1,13 +1,14 @@
 /**
  * 32 processes, half of them command lines and half MCP servers, claim and complete tasks until the
- * board is empty: none gives up on the lock, no task is claimed twice, none is lost.
+ * board is empty: none gives up on the lock, no task is claimed twice, none is lost. The same with
+ * 8 long-lived MCP servers alone.
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, newBoard, NODE_ARGS, ok, ROOT } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, newBoard, NODE_ARGS, ok, read, ROOT } from '../helpers.js';
 import { handEditRace } from '../store/hand-edit-race.js';
 
 function cliClaimer(dir: string, agent: string): Promise<string[]> {
@@ -51,6 +52,25 @@ describe('32 processes claiming at once, CLI and MCP', () => {
     expect(new Set(all).size).toBe(400);
     const status = await ok(dir, ['status']);
     expect(status.totals).toMatchObject({ total: 400, done: 400 });
+  });
+});
+
+describe('8 MCP servers claiming and completing 400 tasks', () => {
+  it('each task is claimed by exactly one of them, and every claim and completion is on disk', async () => {
+    const dir = await newBoard();
+    for (let c = 0; c < 4; c++) await changeWithTasks(dir, `mcp-${c}`, Array.from({ length: 100 }, (_, i) => ({ title: `Task ${i + 1}` })));
+    const agents = Array.from({ length: 8 }, (_, i) => `server-${i}`);
+    const claims = await Promise.all(agents.map((agent) => mcpClaimer(dir, agent)));
+    const all = claims.flat();
+    expect(all).toHaveLength(400);
+    expect(new Set(all).size).toBe(400);
+    // No lost update: every task is done, by the agent that was told it was theirs.
+    const claimedBy = new Map(claims.flatMap((ids, i) => ids.map((id) => [id, agents[i]!] as const)));
+    const onDisk = (await ok(dir, ['task', 'list', '--limit', '500'])).tasks;
+    expect(onDisk).toHaveLength(400);
+    for (const t of onDisk) expect([t.task_id, t.status, t.assignee]).toEqual([t.task_id, 'done', claimedBy.get(t.task_id)]);
+    const log = read(dir, 'agentd/.runtime/activity.jsonl').trim().split('\n').map((l) => JSON.parse(l));
+    expect(log.filter((e) => e.action === 'task.claim')).toHaveLength(400);
   });
 });
 
