@@ -409,6 +409,16 @@ export class Board implements Reader {
     return list;
   }
 
+  /**
+   * Whether a document's text may name `word`: it holds it as it is, or holds a backslash (a quoted
+   * YAML value may spell any character with an escape). False when the file is not there.
+   */
+  names(changeId: string, type: DocType, word: string): boolean {
+    const path = this.docPath(changeId, type);
+    const text = this.checkedDir(changeId) ? this.current(path, this.rel(path))?.text : undefined;
+    return text !== undefined && (text.includes(word) || text.includes('\\'));
+  }
+
   /** Only the frontmatter of a document, as it is on disk; null when absent or unreadable (reported where the file is read). */
   docMeta(changeId: string, type: DocType): HeadMeta | null {
     return this.docHead(changeId, type)?.meta ?? null;

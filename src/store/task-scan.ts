@@ -110,8 +110,12 @@ function decode(raw: string | undefined): string | undefined {
 }
 
 /** A captured flow list. Without quotes its items are words (the pattern above says so), read as they are. */
+/** What a list without items, or a task without notes, shares with every other (frozen: nobody writes into a summary). */
+const NONE: string[] = Object.freeze([]) as unknown as string[];
+const NOBODY: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 function items(raw: string | undefined): string[] | null {
-  if (raw === undefined || raw === '[]') return [];
+  if (raw === undefined || raw === '[]') return NONE;
   if (!raw.includes('"')) return raw.slice(1, -1).split(', ');
   return parseFlowList(raw)?.map(String) ?? null;
 }
@@ -131,7 +135,7 @@ function summary(m: RegExpExecArray): TaskSummary | null {
   const dep = items(m[5]);
   const sk = items(m[6]);
   if (s === undefined || p === undefined || !PRIORITY_SET.has(p) || dep === null || sk === null) return null;
-  const task: TaskSummary = { id: m[1]!, title, status: s as TaskStatus, priority: p as Priority, depends: dep, skills: sk, noted: {} };
+  const task: TaskSummary = { id: m[1]!, title, status: s as TaskStatus, priority: p as Priority, depends: dep, skills: sk, noted: NOBODY };
   if (m[7] !== undefined && (task.assignee = decode(m[7])) === undefined) return null;
   if (m[8] !== undefined && (task.claimed_at = decode(m[8])) === undefined) return null;
   if (m[10] !== undefined && (task.progress_at = decode(m[10])) === undefined) return null;
@@ -140,6 +144,7 @@ function summary(m: RegExpExecArray): TaskSummary | null {
   if (m[9] !== undefined) task.progress = Number(m[9]);
   const notes = m[13];
   if (notes !== undefined) {
+    task.noted = {};
     NOTED.lastIndex = 0;
     for (let n = NOTED.exec(notes); n !== null; n = NOTED.exec(notes)) {
       const author = decode(n[1]);

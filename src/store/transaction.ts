@@ -194,6 +194,22 @@ export class Transaction implements Reader {
     return doc ? listOf(doc, false) : null;
   }
 
+  /**
+   * Whether the task list of a change may hold tasks of `actor`: false only when it cannot (a list
+   * as it is on disk whose text does not even name the actor), so that a caller looking for the
+   * actor's tasks need not sum up the others.
+   */
+  mayHold(changeId: string, actor: string): boolean {
+    const path = this.board.docPath(changeId, 'tasks');
+    if (this.seen.has(path) || this.newChanges.has(changeId)) return true;
+    try {
+      return this.board.docHead(changeId, 'tasks')?.edited !== false || this.board.names(changeId, 'tasks', actor);
+    } catch (err) {
+      if (err instanceof AgentboardError) return true;
+      throw err;
+    }
+  }
+
   /** A document's frontmatter; a file a person edited is read in full and merged first. */
   docMeta(changeId: string, type: DocType): HeadMeta | null {
     const path = this.board.docPath(changeId, type);
