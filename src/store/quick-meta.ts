@@ -7,7 +7,7 @@
  * same and finds nothing wrong with (test/unit/quick-meta.test.ts).
  */
 import { hasUnsafeText } from '../domain/text.js';
-import { DOC_STATUSES, type DocMeta, type DocType } from '../domain/model.js';
+import { DOC_STATUSES, type DocMeta, type DocType, type Note } from '../domain/model.js';
 import { readScalarString } from './yaml-lite.js';
 
 /** The frontmatter of a document without its logs (notes and feedback), which a quick read leaves out. */
@@ -29,10 +29,23 @@ const FRONT = new RegExp(
 );
 const SCALAR_KEYS = ['id', 'change_id', 'type', 'status', 'title', 'created', 'updated', 'author'] as const;
 const LATER_KEYS = ['assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'] as const;
-const LOG_VALUE = /^(?:  - author|    at|    text): ([^\n]*)$/gm;
+const LOG = /^  - author: ([^\n]*)\n    at: ([^\n]*)\n    text: ([^\n]*)$/gm;
+
+/** The entries of a log (notes or feedback) as written; null when a value is not one the emitter writes. */
+function readLog(raw: string | undefined): Note[] | null {
+  const out: Note[] = [];
+  if (raw === undefined) return out;
+  LOG.lastIndex = 0;
+  for (let m = LOG.exec(raw); m !== null; m = LOG.exec(raw)) {
+    const [author, at, text] = [readScalarString(m[1]!), readScalarString(m[2]!), readScalarString(m[3]!)];
+    if (author === undefined || at === undefined || text === undefined) return null;
+    out.push({ author, at, text });
+  }
+  return out;
+}
 
 /** The frontmatter at the start of `text` and where the body starts; null when it is not exactly in agentboard's shape. */
-export function quickMeta(text: string, type: DocType): { meta: HeadMeta; bodyStart: number } | null {
+export function quickMeta(text: string, type: DocType): { meta: DocMeta; bodyStart: number } | null {
   const m = FRONT.exec(text);
   if (m === null || hasUnsafeText(m[0])) return null;
   const meta: Record<string, string | number | object> = { created: '', updated: '', author: '', revision: 0 };
@@ -58,11 +71,11 @@ export function quickMeta(text: string, type: DocType): { meta: HeadMeta; bodySt
     if (tool === undefined || path === undefined || (m[at + 2] !== undefined && commit === undefined)) return null;
     meta.imported_from = commit === undefined ? { tool, path } : { tool, path, commit };
   }
-  for (const logs of [m[at + 3], m[at + 4]]) {
-    if (logs === undefined) continue;
-    LOG_VALUE.lastIndex = 0;
-    for (let v = LOG_VALUE.exec(logs); v !== null; v = LOG_VALUE.exec(logs)) if (readScalarString(v[1]!) === undefined) return null;
-  }
+  const notes = readLog(m[at + 3]);
+  const feedback = readLog(m[at + 4]);
+  if (notes === null || feedback === null) return null;
+  meta.notes = notes;
+  meta.feedback = feedback;
   if (meta.type !== type || !meta.id || !meta.change_id || !(DOC_STATUSES as readonly unknown[]).includes(meta.status)) return null;
-  return { meta: meta as unknown as HeadMeta, bodyStart: m[0].length };
+  return { meta: meta as unknown as DocMeta, bodyStart: m[0].length };
 }

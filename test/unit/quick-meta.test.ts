@@ -7,14 +7,13 @@ import { quickMeta } from '../../src/store/quick-meta.js';
 import { hostileText, rng } from '../random.js';
 
 /** What the full reader says of a document's text, in the quick reader's terms (null: it finds something wrong). */
-function full(text: string, type: DocType): { meta: Omit<DocMeta, 'notes' | 'feedback'>; bodyStart: number } | null {
+function full(text: string, type: DocType): { meta: DocMeta; bodyStart: number } | null {
   const split = splitFrontmatter(text);
   if (!split) return null;
   const sink = new FindingSink('doc.md');
   const read = readMeta(split.frontmatter, sink, type);
   if (!read || sink.findings.length > 0 || Object.keys(read.extra).length > 0) return null;
-  const { notes: _notes, feedback: _feedback, ...meta } = read.meta;
-  return { meta, bodyStart: text.length - split.body.length };
+  return { meta: read.meta, bodyStart: text.length - split.body.length };
 }
 
 function randomMeta(r: ReturnType<typeof rng>, type: DocType): DocMeta {
