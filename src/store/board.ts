@@ -134,6 +134,11 @@ function fullMeta(text: string, shown: string, type: DocType): DocMeta | null {
   return split ? (readMeta(split.frontmatter, new FindingSink(shown), type)?.meta ?? null) : null;
 }
 
+/** The hash of a file's text, computed once per read content. */
+function hashOf(read: FileRead): string {
+  return (read.hash ??= hashText(read.text));
+}
+
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
   kind: 'merge_conflict' | 'recovered' | 'unreadable';
@@ -399,7 +404,7 @@ export class Board implements Reader {
     else {
       const front = read.text.includes('\r') ? null : quickMeta(read.text, 'tasks');
       const tasks = front && scanTaskList(read.text.slice(front.bodyStart));
-      if (front && tasks) list = { meta: front.meta, tasks, edited: written !== undefined && written !== hashText(read.text), broken: false };
+      if (front && tasks) list = { meta: front.meta, tasks, edited: written !== undefined && written !== hashOf(read), broken: false };
       else {
         const loaded = this.load(changeId, 'tasks');
         list = loaded && listOf(loaded.doc as DocFile<'tasks'>, loaded.edited);
@@ -440,7 +445,7 @@ export class Board implements Reader {
       if (full && full.text === read.text && full.written === written) head = full.value.doc.content === null ? null : { meta: full.value.doc.meta, edited: full.value.edited };
       else {
         const meta = quickMeta(read.text, type)?.meta ?? fullMeta(read.text, shown, type);
-        head = meta && { meta, edited: written !== undefined && written !== hashText(read.text) };
+        head = meta && { meta, edited: written !== undefined && written !== hashOf(read) };
       }
       this.metaCache.set(path, { text: read.text, written, value: head });
       return head;
@@ -494,7 +499,7 @@ export class Board implements Reader {
       return kept.value;
     }
     // By content, not by identity: a save in place within the file system's timestamp tick can keep size and mtime.
-    const hash = written === undefined ? undefined : hashText(read.text);
+    const hash = written === undefined ? undefined : hashOf(read);
     let entry: LedgerEntry | undefined;
     // The whole ledger is read only for what needs it: a task list it saves parsing, a person's edit to merge onto it.
     if (written !== undefined && (type === 'tasks' || written !== hash)) entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
@@ -538,7 +543,7 @@ export class Board implements Reader {
         try {
           const written = this.written(changeId, type);
           const read = written !== undefined && this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
-          if (read && written !== hashText(read.text)) out.push(this.rel(path));
+          if (read && written !== hashOf(read)) out.push(this.rel(path));
         } catch {
           // reported where the file is read
         }

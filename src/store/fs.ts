@@ -130,6 +130,8 @@ export interface FileRead {
   identity: string;
   /** The bytes read, to tell a later read of the same content without decoding it again. */
   bytes: Buffer;
+  /** The SHA-1 of the text, once asked for (see board.ts). */
+  hash?: string;
 }
 
 function lineOfOffset(buf: Buffer, offset: number): number {

@@ -35,9 +35,8 @@ export interface TaskSummary {
   noted: Record<string, string>;
 }
 
-/** Headings of level 2 and fences: the body may have none but those of its task blocks. */
-const LEVEL2 = /^ {0,3}##(?:[ \t]|$)/gm;
-const FENCE = /^ {0,3}(?:`{3,}|~{3,})/gm;
+/** Headings of level 2 and fences: the body may have none but those of its task blocks (one heading and two fences each). */
+const LEVEL2_OR_FENCE = /^ {0,3}(?:##(?:[ \t]|$)|`{3,}|~{3,})/gm;
 
 // The values agentboard writes: a plain word, a timestamp, a JSON-quoted string; lists in flow
 // style of words and quoted strings. (A word YAML reads as null or a boolean is refused where the
@@ -200,5 +199,5 @@ export function scanTaskList(body: string): TaskSummary[] | null {
     tasks.push(task);
   }
   // Every level-2 heading and every fence of the body is one of those blocks': a description holds none.
-  return count(LEVEL2, body) === tasks.length && count(FENCE, body) === 2 * tasks.length ? tasks : null;
+  return count(LEVEL2_OR_FENCE, body) === 3 * tasks.length ? tasks : null;
 }
