@@ -43,7 +43,7 @@ export const listConflicts = defineOp({
   tool: {
     name: 'agentboard_list_conflicts',
     title: 'List merge conflicts',
-    description: "List what agentboard kept on both sides when a person's hand edit of a board file disagreed with agents' work (each with both values), and the files edited by hand that the next write will merge.",
+    description: "List what agentboard kept on both sides when a person's hand edit disagreed with agents' work, and the files edited by hand that the next write merges.",
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },

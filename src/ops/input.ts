@@ -2,6 +2,7 @@
 import type * as z from 'zod';
 import { fail } from '../errors.js';
 import { textProblem } from '../domain/text.js';
+import { continueFrom } from './pages.js';
 
 function where(path: PropertyKey[]): string {
   let out = '';
@@ -33,7 +34,20 @@ function describe(issue: z.core.$ZodIssue): string {
   }
 }
 
-export function parseInput<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+/**
+ * The input of a call, checked. With a cursor (pages.ts), the cursor's query at the cursor's offset;
+ * `extra` names fields the adapter adds to the operation's own (they may differ from the cursor's).
+ */
+export function parseInput<T extends z.ZodType>(schema: T, raw: unknown, extra: readonly string[] = []): z.output<T> {
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  if (!shape?.cursor || raw === null || typeof raw !== 'object' || (raw as Record<string, unknown>).cursor === undefined) return parseFields(schema, raw);
+  const object = schema as unknown as z.ZodObject;
+  const parse = (fields: Record<string, unknown>, only?: string[]) =>
+    parseFields(only ? object.pick(Object.fromEntries(only.filter((k) => k in shape).map((k) => [k, true])) as Record<string, true>) : object, fields) as Record<string, unknown>;
+  return continueFrom(raw as Record<string, unknown>, parse, extra) as z.output<T>;
+}
+
+function parseFields<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     fail('INVALID_INPUT', 'The input must be a JSON object.', 'Send the fields as one JSON object, like {"change_id": "add-review-tool"}.');
   }

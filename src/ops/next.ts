@@ -149,11 +149,10 @@ export const nextTask = defineOp({
     name: 'agentboard_get_next_task',
     title: 'Get your next task',
     description:
-      'Returns the next task you should work on, already assigned to you; no other agent gets it. If you have a task in progress you get it back. ' +
-      'If your submitted work is still awaiting a person\'s review, you are told so and get nothing new: wait, or ask with agentboard_get_workflow_state later. ' +
-      'A rejected document may come back to you to revise, with the feedback. When nothing is available you get the reasons. ' +
-      'The task comes with its description, files, the state of its dependencies, the requirements it serves and any feedback from an earlier rejection. ' +
-      'Work on it, report with agentboard_report_progress, then finish with agentboard_complete_task or agentboard_submit_for_review.',
+      'Returns the next task you should work on, already assigned to you; no other agent gets it. A task you have in progress comes back to you. ' +
+      'While your submitted work awaits a person\'s review you get nothing new. When nothing is available you get the reasons. ' +
+      'The task comes with its dependencies, the requirements it serves and earlier feedback. ' +
+      'Report with agentboard_report_progress, then finish with agentboard_complete_task or agentboard_submit_for_review.',
     profiles: ['worker'],
   },
   run(ctx, input) {
