@@ -183,7 +183,7 @@ const RENDERERS: Record<string, (d: Data) => string> = {
       (f: Data) => `${f.file}${f.line ? `:${f.line}` : ''}: ${f.level} ${f.rule}: ${f.message}\n  fix: ${f.fix}`,
     );
     const verdict = d.valid
-      ? `valid: ${d.changes.length} change${d.changes.length === 1 ? '' : 's'} checked, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`
+      ? `valid: ${d.changes.length} change${d.changes.length === 1 ? '' : 's'} checked${d.changes.length ? ` (${d.changes.map((c: Data) => c.change_id).join(', ')})` : ''}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`
       : `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`;
     return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${verdict}\n`;
   },
@@ -221,7 +221,7 @@ const RENDERERS: Record<string, (d: Data) => string> = {
     `${d.agent_id}: ${d.status} (session ${d.session})\n` +
     (d.moves.map((m: Data) => `  ${m.at}  ${m.from ?? '-'} → ${m.to}${m.message ? `: ${m.message}` : ''}`).join('\n') || '  no moves') +
     '\n',
-  'input.ask': (d) => `Asked ${d.input_id}; a person can answer until ${d.expires_at}, then the default action applies: ${d.request.default_action}\n`,
+  'input.ask': (d) => `${d.request.agent_id} asked ${d.input_id}; a person can answer until ${d.expires_at}, then the default action applies: ${d.request.default_action}\n`,
   'input.list': (d) =>
     d.inputs.length === 0
       ? 'No input requests.\n'

@@ -20,6 +20,15 @@ interface Case {
   notFound: object | 'no id';
 }
 
+/** The ids in a result an agent passes to its next call: task_id, change_id, input_id… of the result and of what it holds. */
+function idsIn(value: unknown, depth = 0): string[] {
+  if (value === null || typeof value !== 'object' || depth > 2) return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    if (/^(task_id|change_id|input_id|agent_id|task_ids|tasks_in_review|next_cursor)$/.test(k)) return ([] as unknown[]).concat(v).filter((x): x is string => typeof x === 'string');
+    return idsIn(v, depth + 1);
+  });
+}
+
 let dir: string;
 let key: string;
 
@@ -121,6 +130,7 @@ describe('every MCP tool, in memory', () => {
       expect(good.isError, `${tool} success: ${good.text}`).toBe(false);
       expect(JSON.stringify(good.data) + good.text, tool).not.toContain('{op:');
       c.expect?.(good.data, good.text);
+      for (const id of idsIn(good.data)) expect(good.text, `${tool}: the summary carries ${id}`).toContain(id);
       if (toolOperations('all').find((op) => op.tool!.name === tool)!.access === 'read') expect(snapshot(dir), `${tool} is read-only`).toEqual(before);
     }
   });
@@ -133,11 +143,15 @@ describe('every MCP tool, in memory', () => {
     expect(u.error!.message).toContain('There is no tool agentboard_approve_document');
   });
 
-  it('answers in markdown when asked, with the ids the agent needs next', async () => {
-    const r = await mcp.call('agentboard_list_tasks', { change_id: 'alpha', response_format: 'markdown' });
+  it('answers with a markdown summary holding the ids the agent needs next, and with the JSON when asked', async () => {
+    const r = await mcp.call('agentboard_list_tasks', { change_id: 'alpha' });
     expect(r.text).toContain('alpha/T2');
     expect(r.text).toMatch(/TASK\s+STATUS/);
+    expect(() => JSON.parse(r.text), 'not the JSON again').toThrow();
     expect(r.data.tasks.length).toBeGreaterThan(0);
+    const json = await mcp.call('agentboard_list_tasks', { change_id: 'alpha', response_format: 'json' });
+    expect(JSON.parse(json.text)).toEqual(json.data);
+    expect(json.data).toEqual(r.data);
   });
 
   it('names the next call as a tool, and human steps as commands for a person', async () => {
