@@ -27,34 +27,51 @@ export function fitsFor(opName: string, format: ResponseFormat): (result: unknow
   return (result) => JSON.stringify(result).length <= budget && (format === 'json' || renderResult(opName, result as Data).length <= budget);
 }
 
-/** The biggest array with more than one item, or the longest long string, in a value: what to shorten next. */
-function biggest(value: unknown, path: string, best: { path: string; size: number; at: unknown[] | null; key: string | number; holder: unknown } | null, holder: unknown = null, key: string | number = ''): typeof best {
-  if (typeof value === 'string' && value.length > 200 && (!best || value.length > best.size)) return { path, size: value.length, at: null, key, holder };
-  if (Array.isArray(value)) {
-    const size = JSON.stringify(value).length;
-    if (value.length > 1 && (!best || size > best.size)) best = { path, size, at: value, key, holder };
-    value.forEach((v, i) => (best = biggest(v, `${path}[${i}]`, best, value, i)));
-  } else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) best = biggest(v, path ? `${path}.${k}` : k, best, value, k);
+/** A part of a result that can be shortened: a list of more than one item, or a long text. */
+interface Part {
+  path: string;
+  size: number;
+  holder: Record<string | number, unknown>;
+  key: string | number;
+}
+
+/** The biggest part of a value that can be shortened, if any. */
+function biggest(value: unknown, path = '', holder: Part['holder'] | null = null, key: string | number = ''): Part | null {
+  let best: Part | null = null;
+  const consider = (part: Part | null) => {
+    if (part && (!best || part.size > best.size)) best = part;
+  };
+  if (holder && typeof value === 'string' && value.length > 200) consider({ path, size: value.length, holder, key });
+  if (holder && Array.isArray(value) && value.length > 1) consider({ path, size: JSON.stringify(value).length, holder, key });
+  if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const at = Array.isArray(value) ? Number(k) : k;
+      consider(biggest(v, Array.isArray(value) ? `${path}[${k}]` : path ? `${path}.${k}` : k, value as Part['holder'], at));
+    }
   }
   return best;
 }
 
+interface Cut {
+  path: string;
+  kept: number;
+  of: number;
+  unit: string;
+}
+
 /** Shortens the biggest part of `data` (in place) by half; what was cut, or null when nothing is left to cut. */
-function shortenOnce(data: Data): string | null {
-  const found = biggest(data, '', null);
-  if (!found) return null;
-  const holder = found.holder as Record<string | number, unknown>;
-  if (found.at) {
-    const keep = Math.ceil(found.at.length / 2);
-    const kept = found.at.slice(0, keep);
-    holder[found.key] = kept;
-    return `${found.path}: the first ${keep} of ${found.at.length}`;
+function shortenOnce(data: Data): Cut | null {
+  const part = biggest(data);
+  if (!part) return null;
+  const value = part.holder[part.key] as unknown[] | string;
+  if (Array.isArray(value)) {
+    const kept = Math.ceil(value.length / 2);
+    part.holder[part.key] = value.slice(0, kept);
+    return { path: part.path, kept, of: value.length, unit: '' };
   }
-  const text = holder[found.key] as string;
-  const keep = Math.floor(text.length / 2);
-  holder[found.key] = `${text.slice(0, keep)}… [${text.length - keep} characters cut]`;
-  return `${found.path}: the first ${keep} of ${text.length} characters`;
+  const kept = Math.floor(value.length / 2);
+  part.holder[part.key] = `${value.slice(0, kept)}… [${value.length - kept} characters cut]`;
+  return { path: part.path, kept, of: value.length, unit: ' characters' };
 }
 
 /** The result shortened until both forms fit; the notice (added to the result) says what was cut. */
@@ -62,13 +79,11 @@ function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: 
   const fits = (d: Data) => JSON.stringify(d).length <= CHARACTER_LIMIT - MARGIN && textOf(opName, d, format, spell).length <= CHARACTER_LIMIT - MARGIN;
   if (fits(data)) return data;
   const out = structuredClone(data);
-  const cuts = new Map<string, string>();
-  while (!fits(out)) {
-    const cut = shortenOnce(out);
-    if (!cut) break;
-    cuts.set(cut.split(':')[0]!, cut);
+  const cuts = new Map<string, Cut>();
+  for (let cut = shortenOnce(out); cut; cut = fits(out) ? null : shortenOnce(out)) {
+    cuts.set(cut.path, { ...cut, of: cuts.get(cut.path)?.of ?? cut.of });
   }
-  const said = `Shortened to fit ${CHARACTER_LIMIT.toLocaleString('en-US')} characters: ${[...cuts.values()].join('; ')}.`;
+  const said = `Shortened to fit ${CHARACTER_LIMIT.toLocaleString('en-US')} characters: ${[...cuts.values()].map((c) => `${c.path}, the first ${c.kept} of ${c.of}${c.unit}`).join('; ')}.`;
   out.notice = typeof data.notice === 'string' ? `${data.notice} ${said}` : said;
   return out;
 }
