@@ -49,7 +49,7 @@ const tui = await build({
   format: 'esm',
   jsx: 'automatic',
   // Loaded from node_modules, as the MCP SDK is by the CLI bundle.
-  external: ['ink', 'react', 'react/*'],
+  external: ['ink', 'react', 'react/*', 'chalk'],
 });
 for (const [file, info] of Object.entries({ ...result.metafile.outputs, ...tui.metafile.outputs })) console.log(`${file}  ${(info.bytes / 1024).toFixed(0)} KiB`);
 

@@ -308,6 +308,13 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runCommand(io, loader.importModule, changeId, opts, globals);
         });
+      p.command('board')
+        .description("The person's live console: tasks by state, agents, what waits on you; approve, reject, answer and release in place (on a terminal)")
+        .argument('[change_id]', 'follow one change (default: the whole board)')
+        .action((changeId: string | undefined, _opts: unknown, cmd: Command) => {
+          const globals = cmd.optsWithGlobals() as GlobalOptions;
+          special = async () => (await import('../console/command.js')).boardCommand(io, loader.importModule, changeId, globals);
+        });
       const runs = p.command('runs').description('The runs of agentboard run: every agent invocation, its usage and transcript');
       runs
         .command('list', { isDefault: true })

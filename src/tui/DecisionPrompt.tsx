@@ -1,15 +1,18 @@
 /**
  * The person's decision, in place: approve, reject with feedback typed here, or leave it for
- * later. Keys: a approves, r asks for the feedback (Enter sends it, Esc goes back), l leaves it.
+ * later. Keys: a approves, r asks for the feedback (Enter sends it, Esc goes back), l or Esc
+ * leaves it. The console opens it straight at the feedback when the person pressed r on an item.
  */
 import { Box, Text, useInput } from 'ink';
 import { useRef, useState } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
 
-export function DecisionPrompt({ question, onAnswer }: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void }) {
-  const [feedback, setShown] = useState<string | null>(null);
+export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string }) {
+  const { question, onAnswer, later = 'later (the run stops and waits)' } = props;
+  const first = props.start === 'feedback' ? '' : null;
+  const [feedback, setShown] = useState<string | null>(first);
   // Keys can come faster than renders (a paste): the text typed so far is kept here, not in the render's copy.
-  const typed = useRef<string | null>(null);
+  const typed = useRef<string | null>(first);
   const setFeedback = (value: string | null) => {
     typed.current = value;
     setShown(value);
@@ -19,7 +22,7 @@ export function DecisionPrompt({ question, onAnswer }: { question: PersonQuestio
     if (text === null) {
       if (input === 'a') onAnswer({ decision: 'approve' });
       else if (input === 'r') setFeedback('');
-      else if (input === 'l') onAnswer({ decision: 'later' });
+      else if (input === 'l' || key.escape) onAnswer({ decision: 'later' });
       return;
     }
     if (key.escape) setFeedback(null);
@@ -40,7 +43,7 @@ export function DecisionPrompt({ question, onAnswer }: { question: PersonQuestio
       ))}
       {feedback === null ? (
         <Text>
-          <Text bold>a</Text> approve · <Text bold>r</Text> reject with feedback · <Text bold>l</Text> later (the run stops and waits)
+          <Text bold>a</Text> approve · <Text bold>r</Text> reject with feedback · <Text bold>l</Text> {later}
         </Text>
       ) : (
         <Box flexDirection="column">

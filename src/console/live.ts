@@ -1,0 +1,150 @@
+/**
+ * The board behind the console: a snapshot kept up to date from the file watcher, and the person's
+ * acts run as operations of the registry with the person as the actor, exactly as the CLI runs them.
+ */
+import { AgentboardError, toPayload } from '../errors.js';
+import type { Finding } from '../domain/findings.js';
+import { findOperation } from '../ops/index.js';
+import { execute, resolveOpRefs } from '../ops/execute.js';
+import type { Context } from '../ops/registry.js';
+import { renderResult } from '../render/text.js';
+import { cliSpelling } from '../cli/spelling.js';
+import { SnapshotReader, type ConsoleSnapshot } from './snapshot.js';
+import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
+import { BoardWatcher, boardFolders } from './watch.js';
+
+/** How often the console reads the board without being told: countdowns, ages and stale claims move with the clock. */
+const TICK_MS = 10_000;
+
+function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
+  const p = toPayload(err);
+  return { ok: false, code: p.code, message: resolveOpRefs(p.message, cliSpelling), next_step: resolveOpRefs(p.next_step, cliSpelling) };
+}
+
+/** The operation and its input for each act; the person is the actor of every one. */
+function operationFor(action: ConsoleAction, person: string): { op: string; input: Record<string, unknown> } {
+  switch (action.type) {
+    case 'approve_document':
+      return { op: 'document.approve', input: { agent_id: person, change_id: action.change_id, document: action.document } };
+    case 'reject_document':
+      return { op: 'document.reject', input: { agent_id: person, change_id: action.change_id, document: action.document, feedback: action.feedback } };
+    case 'approve_task':
+      return { op: 'task.approve', input: { agent_id: person, task_id: action.task_id } };
+    case 'reject_task':
+      return { op: 'task.reject', input: { agent_id: person, task_id: action.task_id, feedback: action.feedback } };
+    case 'answer':
+      return { op: 'input.answer', input: { agent_id: person, input_id: action.input_id, answer: action.answer } };
+    case 'release_task':
+      return { op: 'task.release', input: { agent_id: person, task_id: action.task_id } };
+  }
+}
+
+/** What the person is told an act did, in the words the CLI uses where it has them. */
+function doneMessage(action: ConsoleAction, data: Record<string, unknown>): string {
+  switch (action.type) {
+    case 'approve_task':
+      return `Approved ${action.task_id}: it is done.`;
+    case 'reject_task':
+      return `Sent ${action.task_id} back to the pool with your feedback.`;
+    case 'release_task':
+      return data.released_from ? `Released ${action.task_id} from ${String(data.released_from)}; it is back in the pool.` : `Nobody holds ${action.task_id}; nothing changed.`;
+    default:
+      return renderResult(operationFor(action, '').op, data).trim().split('\n')[0]!;
+  }
+}
+
+export type Opener = (file: string, tool: 'pager' | 'editor') => Promise<ActionResult>;
+
+export class LiveBoard implements ConsoleSource {
+  private snapshot: ConsoleSnapshot;
+  private error: string | null = null;
+  private readonly listeners = new Set<() => void>();
+  private readonly reader: SnapshotReader;
+  private watcher: BoardWatcher | null = null;
+  private tick: NodeJS.Timeout | null = null;
+  /** Set by the command once the screen is up: opening a file needs the terminal. */
+  opener: Opener = async () => ({ ok: false, code: 'USAGE', message: 'Files cannot be opened here.', next_step: 'Open the file from a shell.' });
+
+  constructor(
+    private readonly ctx: Context,
+    readonly person: string,
+    scope: string | null,
+  ) {
+    this.reader = new SnapshotReader(ctx.board(), scope);
+    this.snapshot = this.reader.read();
+  }
+
+  get = (): ConsoleSnapshot => this.snapshot;
+
+  readError = (): string | null => this.error;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Reads the board again; a refusal (a broken config.yaml) keeps the last snapshot on screen with the reason. */
+  refresh = (): void => {
+    try {
+      this.snapshot = this.reader.read();
+      this.error = null;
+    } catch (err) {
+      if (!(err instanceof AgentboardError)) throw err;
+      this.error = `${err.message} ${err.nextStep}`;
+    }
+    this.watcher?.watchOnly(this.folders());
+    for (const l of this.listeners) l();
+  };
+
+  private folders(): string[] {
+    const board = this.ctx.board();
+    return boardFolders(board, this.snapshot.changes.map((c) => c.change_id), this.reader.running);
+  }
+
+  /** Starts following the disk: the watcher, and the clock's tick. */
+  start(options: { debounceMs?: number; maxWaitMs?: number; tickMs?: number } = {}): void {
+    this.watcher = new BoardWatcher(this.refresh, options);
+    this.watcher.watchOnly(this.folders());
+    this.tick = setInterval(this.refresh, options.tickMs ?? TICK_MS);
+    this.tick.unref();
+  }
+
+  stop(): void {
+    this.watcher?.close();
+    if (this.tick) clearInterval(this.tick);
+  }
+
+  act = async (action: ConsoleAction): Promise<ActionResult> => {
+    const { op: name, input } = operationFor(action, this.person);
+    const op = findOperation(name)!;
+    try {
+      const data = await execute(op, this.ctx, input);
+      this.ctx.takeNotices();
+      return { ok: true, message: doneMessage(action, data) };
+    } catch (err) {
+      return refusal(err);
+    } finally {
+      // The watcher would bring it too; reading now shows the result with the message.
+      this.refresh();
+    }
+  };
+
+  task = async (taskId: string): Promise<Read<TaskDetail>> => {
+    try {
+      return { ok: true, data: (await execute(findOperation('task.show')!, this.ctx, { task_id: taskId })) as unknown as TaskDetail };
+    } catch (err) {
+      return refusal(err);
+    }
+  };
+
+  findings = async (changeId: string): Promise<Read<Finding[]>> => {
+    try {
+      const data = (await execute(findOperation('change.validate')!, this.ctx, { change_id: changeId })) as { changes: { findings: Finding[] }[] };
+      return { ok: true, data: data.changes.flatMap((c) => c.findings) };
+    } catch (err) {
+      return refusal(err);
+    }
+  };
+
+  open = (file: string, tool: 'pager' | 'editor'): Promise<ActionResult> => this.opener(file, tool);
+}

@@ -1,0 +1,323 @@
+/**
+ * What the console shows, read from the board: each change with its documents and latest review,
+ * every task as a card, the agents, and what waits on the person. The console reads it again on
+ * every change on disk, so reading it again must cost little when little changed: the Board re-reads
+ * only the files whose identity changed, and the cards of a change are made again only when one of
+ * its documents was read anew (the Board hands back the same object for a file that did not change).
+ */
+import { basename } from 'node:path';
+import { nowIso } from '../clock.js';
+import { lastActivity } from '../domain/claims.js';
+import { isHuman, taskRef } from '../domain/ids.js';
+import type { SessionStatus } from '../domain/lifecycle.js';
+import { DOC_TYPES, isHeld, type BlockerSeverity, type DocStatus, type DocType, type Phase, type Priority, type Severity, type Task, type TaskStatus, type Verdict } from '../domain/model.js';
+import { isReady } from '../domain/next-task.js';
+import type { Board } from '../store/board.js';
+import type { DocFile } from '../store/documents.js';
+import { listRuns, readInvocations, runState } from '../store/runs.js';
+import { changeTitle, loadChange, phaseOf, tasksOf, type LoadedChange } from '../ops/view.js';
+
+export interface Blocking {
+  severity: BlockerSeverity;
+  reason: string;
+  by: string;
+  at: string;
+}
+
+export interface TaskCard {
+  /** <change_id>/<task_id> */
+  task_id: string;
+  change_id: string;
+  id: string;
+  title: string;
+  status: TaskStatus;
+  priority: Priority;
+  assignee: string | null;
+  progress: number | null;
+  progress_message: string | null;
+  progress_at: string | null;
+  claimed_at: string | null;
+  /** When the holder last showed life on it (held tasks only). */
+  last_activity: string | null;
+  submitted_at: string | null;
+  submission: string | null;
+  depends: string[];
+  ready: boolean;
+  /** Unresolved blockers, the most severe first. */
+  blockers: Blocking[];
+}
+
+export interface DocumentRow {
+  document: DocType;
+  file: string;
+  status: DocStatus;
+  revision: number;
+  author: string;
+  updated: string;
+  review_requested: boolean;
+  /** The next phase waits for a person to approve it (config.yaml require_approval). */
+  blocking: boolean;
+}
+
+export interface ReviewSummary {
+  round: number;
+  verdict: Verdict;
+  reviewer: string;
+  at: string;
+  summary: string;
+  issues: { severity: Severity; title: string }[];
+}
+
+export interface ChangeCard {
+  change_id: string;
+  title: string;
+  phase: Phase;
+  waiting_on: string | null;
+  documents: DocumentRow[];
+  tasks: Record<TaskStatus, number> & { total: number };
+  review: ReviewSummary | null;
+  /** Errors met reading its files, with file and line. */
+  problems: { file: string; line?: number; message: string }[];
+}
+
+export interface RunSeat {
+  run_id: string;
+  role: string;
+  invocation: number;
+  phase: string;
+  task_id: string | null;
+  started_at: string;
+}
+
+export interface AgentCard {
+  agent_id: string;
+  name: string | null;
+  role: string | null;
+  /** The workflow status of its session (seed 002), null when it never reported one. */
+  status: SessionStatus | null;
+  /** Its last word: the progress message of its task, else its session's message. */
+  message: string | null;
+  /** When it said it. */
+  message_at: string | null;
+  /** The task it holds (in progress or blocked), if any. */
+  task: { task_id: string; title: string; status: TaskStatus; progress: number | null } | null;
+  in_review: number;
+  /** Its seat in a running `agentboard run`, with the invocation it is in (null between invocations). */
+  run: RunSeat | null;
+}
+
+export type WaitingItem =
+  | { kind: 'question'; key: string; input_id: string; agent_id: string; question: string; options: string[]; default_action: string; expires_at: string; created_at: string }
+  | ({ kind: 'document'; key: string; change_id: string } & DocumentRow)
+  | { kind: 'review'; key: string; task_id: string; title: string; assignee: string; submitted_at: string | null; submission: string | null; file: string }
+  | { kind: 'blocked'; key: string; task_id: string; title: string; assignee: string | null; blocker: Blocking | null; file: string }
+  | { kind: 'stale'; key: string; task_id: string; title: string; assignee: string; idle_minutes: number; run_id: string | null; file: string };
+
+export interface ConsoleSnapshot {
+  project: string;
+  /** The change the console follows, or null for the whole board. */
+  scope: string | null;
+  /** Set when the change followed is gone (archived or removed). */
+  scope_gone: boolean;
+  /** When this was read (the process's clock, ISO). */
+  at: string;
+  changes: ChangeCard[];
+  tasks: TaskCard[];
+  agents: AgentCard[];
+  waiting: WaitingItem[];
+  /** Folders and files that could not be read at all. */
+  problems: { file: string; line?: number; message: string }[];
+}
+
+const SEVERITY_RANK: Record<BlockerSeverity, number> = { high: 0, medium: 1, low: 2 };
+
+function taskCard(changeId: string, t: Task, byId: Map<string, Task>): TaskCard {
+  return {
+    task_id: taskRef(changeId, t.id),
+    change_id: changeId,
+    id: t.id,
+    title: t.title,
+    status: t.status,
+    priority: t.priority,
+    assignee: t.assignee ?? null,
+    progress: t.progress ?? null,
+    progress_message: t.progress_message ?? null,
+    progress_at: t.progress_at ?? null,
+    claimed_at: t.claimed_at ?? null,
+    last_activity: isHeld(t) ? lastActivity(t) : null,
+    submitted_at: t.submitted_at ?? null,
+    submission: t.submission ?? null,
+    depends: t.depends,
+    ready: isReady(t, byId),
+    blockers: t.blockers
+      .filter((b) => !b.resolved_at)
+      .map((b) => ({ severity: b.severity, reason: b.reason, by: b.by, at: b.at }))
+      .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]),
+  };
+}
+
+function changeCard(board: Board, change: LoadedChange, tasks: Task[]): ChangeCard {
+  const info = phaseOf(board, change);
+  const counts = { total: tasks.length, todo: 0, in_progress: 0, blocked: 0, in_review: 0, done: 0 };
+  for (const t of tasks) counts[t.status]++;
+  const latest = change.review?.content?.[0];
+  const approval = board.config.require_approval as readonly string[];
+  const docs = DOC_TYPES.flatMap((type) => (change[type] ? [[type, change[type]!] as const] : []));
+  return {
+    change_id: change.changeId,
+    title: changeTitle(change),
+    phase: info.phase,
+    waiting_on: info.waiting_on,
+    documents: docs.map(([type, doc]) => ({
+      document: type,
+      file: doc.file,
+      status: doc.meta.status,
+      revision: doc.meta.revision,
+      author: doc.meta.author,
+      updated: doc.meta.updated,
+      review_requested: doc.meta.review_requested_by !== undefined,
+      blocking: approval.includes(type),
+    })),
+    tasks: counts,
+    review: latest ? { round: latest.round, verdict: latest.verdict, reviewer: latest.reviewer, at: latest.at, summary: latest.summary, issues: latest.issues.map((i) => ({ severity: i.severity, title: i.title })) } : null,
+    problems: docs.flatMap(([, doc]) => doc.findings.filter((f) => f.level === 'error').map((f) => ({ file: f.file, ...(f.line ? { line: f.line } : {}), message: f.message }))),
+  };
+}
+
+interface Made {
+  docs: (DocFile | null)[];
+  approval: string;
+  change: ChangeCard;
+  tasks: TaskCard[];
+}
+
+/** Reads snapshots of one board for one console: what did not change on disk is not made again. */
+export class SnapshotReader {
+  private readonly made = new Map<string, Made>();
+  /** The runs under way at the last read, whose records the console watches. */
+  running: string[] = [];
+
+  constructor(
+    private readonly board: Board,
+    readonly scope: string | null,
+  ) {}
+
+  private change(changeId: string): Made {
+    const loaded = loadChange(this.board, changeId);
+    const docs = DOC_TYPES.map((t) => loaded[t]);
+    const approval = this.board.config.require_approval.join(',');
+    const before = this.made.get(changeId);
+    if (before && before.approval === approval && before.docs.every((d, i) => d === docs[i])) return before;
+    const tasks = tasksOf(loaded.tasks);
+    const byId = new Map(tasks.map((t) => [t.id, t]));
+    const made = { docs, approval, change: changeCard(this.board, loaded, tasks), tasks: tasks.map((t) => taskCard(changeId, t, byId)) };
+    this.made.set(changeId, made);
+    return made;
+  }
+
+  read(at = nowIso()): ConsoleSnapshot {
+    const board = this.board;
+    board.begin();
+    const problems: ConsoleSnapshot['problems'] = [];
+    let ids: string[];
+    let scopeGone = false;
+    if (this.scope !== null) {
+      scopeGone = !board.hasChange(this.scope);
+      ids = scopeGone ? [] : [this.scope];
+    } else {
+      ids = board.changeIds();
+      problems.push(...board.problems.map((f) => ({ file: f.file, message: f.message })));
+    }
+    for (const id of this.made.keys()) if (!ids.includes(id)) this.made.delete(id);
+    const made = ids.map((id) => this.change(id));
+    const changes = made.map((m) => m.change);
+    const tasks = made.flatMap((m) => m.tasks);
+    const runtime = board.readRuntime();
+    const now = Date.parse(at);
+    const staleMs = board.config.stale_claim_minutes * 60_000;
+
+    // Runs still going name their agents and the invocation each is in; a run that died leaves claims nobody will finish.
+    const runs = listRuns(board.runtimeDir).filter((r) => this.scope === null || r.change_id === this.scope);
+    const seats = new Map<string, RunSeat>();
+    const deadClaims = new Map<string, string>();
+    this.running = [];
+    for (const run of runs) {
+      const state = runState(run);
+      if (state === 'died') for (const c of run.claims) deadClaims.set(c, run.run_id);
+      if (state !== 'running') continue;
+      this.running.push(run.run_id);
+      const roles: [string | null, string][] = [[run.agents.planner, 'planner'], [run.agents.reviewer, 'reviewer'], ...run.agents.workers.map((w) => [w, 'worker'] as [string, string])];
+      for (const [id, role] of roles) if (id) seats.set(id, { run_id: run.run_id, role, invocation: 0, phase: run.phase, task_id: null, started_at: run.started_at });
+      for (const inv of readInvocations(board.runtimeDir, run.run_id)) {
+        if (inv.ended_at === null) seats.set(inv.agent_id, { run_id: run.run_id, role: inv.role, invocation: inv.n, phase: inv.phase, task_id: inv.task_id, started_at: inv.started_at });
+      }
+    }
+
+    const waiting: WaitingItem[] = [];
+    for (const i of Object.values(runtime.inputs)) {
+      if (i.status !== 'open') continue;
+      waiting.push({ kind: 'question', key: `question:${i.id}`, input_id: i.id, agent_id: i.agent_id, question: i.question, options: i.options, default_action: i.default_action, expires_at: i.expires_at, created_at: i.created_at });
+    }
+    waiting.sort((a, b) => ((a as { expires_at: string }).expires_at < (b as { expires_at: string }).expires_at ? -1 : 1));
+    for (const c of changes) {
+      for (const d of c.documents) if (d.status === 'submitted') waiting.push({ kind: 'document', key: `document:${c.change_id}/${d.document}`, change_id: c.change_id, ...d });
+    }
+    const tasksFile = (changeId: string) => made.find((m) => m.change.change_id === changeId)?.change.documents.find((d) => d.document === 'tasks')?.file ?? '';
+    const later: WaitingItem[] = [];
+    for (const t of tasks) {
+      if (t.status === 'in_review') waiting.push({ kind: 'review', key: `review:${t.task_id}`, task_id: t.task_id, title: t.title, assignee: t.assignee ?? '', submitted_at: t.submitted_at, submission: t.submission, file: tasksFile(t.change_id) });
+      else if (t.status === 'blocked') later.push({ kind: 'blocked', key: `blocked:${t.task_id}`, task_id: t.task_id, title: t.title, assignee: t.assignee, blocker: t.blockers[0] ?? null, file: tasksFile(t.change_id) });
+      else if (t.status === 'in_progress' && t.assignee && t.last_activity !== null) {
+        const idle = now - Date.parse(t.last_activity);
+        const deadRun = deadClaims.get(t.task_id) ?? null;
+        if (idle > staleMs || deadRun) later.push({ kind: 'stale', key: `stale:${t.task_id}`, task_id: t.task_id, title: t.title, assignee: t.assignee, idle_minutes: Math.max(0, Math.floor(idle / 60_000)), run_id: deadRun, file: tasksFile(t.change_id) });
+      }
+    }
+    const rank = (w: WaitingItem) => (w.kind === 'blocked' ? SEVERITY_RANK[w.blocker?.severity ?? 'low'] : 3);
+    waiting.push(...later.sort((a, b) => rank(a) - rank(b)));
+
+    return {
+      project: board.config.project ?? basename(board.root),
+      scope: this.scope,
+      scope_gone: scopeGone,
+      at,
+      changes,
+      tasks,
+      agents: agentCards(runtime, tasks, seats),
+      waiting,
+      problems: [...problems, ...changes.flatMap((c) => c.problems)],
+    };
+  }
+}
+
+function agentCards(runtime: ReturnType<Board['readRuntime']>, tasks: TaskCard[], seats: Map<string, RunSeat>): AgentCard[] {
+  const ids = new Set([...Object.keys(runtime.agents), ...Object.keys(runtime.sessions), ...seats.keys()]);
+  const holding = new Map<string, TaskCard>();
+  const inReview = new Map<string, number>();
+  for (const t of tasks) {
+    if (!t.assignee || isHuman(t.assignee)) continue;
+    if (t.status === 'in_review') inReview.set(t.assignee, (inReview.get(t.assignee) ?? 0) + 1);
+    if (t.status !== 'in_progress' && t.status !== 'blocked') continue;
+    ids.add(t.assignee);
+    const held = holding.get(t.assignee);
+    // An agent may hold a blocked task and one in progress: the one in progress is what it does now.
+    if (!held || (held.status === 'blocked' && t.status === 'in_progress')) holding.set(t.assignee, t);
+  }
+  return [...ids].sort().map((id) => {
+    const record = runtime.agents[id];
+    const session = runtime.sessions[id];
+    const task = holding.get(id) ?? null;
+    const fromTask = task?.progress_message ? { message: task.progress_message, at: task.progress_at } : null;
+    return {
+      agent_id: id,
+      name: record?.name ?? null,
+      role: record?.role ?? null,
+      status: session?.status ?? null,
+      message: fromTask?.message ?? session?.message ?? null,
+      message_at: fromTask ? fromTask.at : (session?.updated_at ?? null),
+      task: task && { task_id: task.task_id, title: task.title, status: task.status, progress: task.progress },
+      in_review: inReview.get(id) ?? 0,
+      run: seats.get(id) ?? null,
+    };
+  });
+}

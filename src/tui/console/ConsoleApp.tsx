@@ -1,0 +1,385 @@
+/**
+ * `agentboard board`: the person's live console. Four panes (the tasks as columns, the agents,
+ * what waits on the person, the changes), a detail view for a task or a change, and the person's
+ * acts in place. The board comes from a ConsoleSource; this file only turns keys into moves and acts.
+ */
+import { Box, Text, useInput, useStdout } from 'ink';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { ConsoleSnapshot } from '../../console/snapshot.js';
+import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
+import { DecisionPrompt } from '../DecisionPrompt.js';
+import { AgentsPane } from './AgentsPane.js';
+import { BoardColumns, CARD_LINES } from './BoardColumns.js';
+import { ChangeDetail, ChangesPane } from './ChangesPane.js';
+import { clamp, cut } from './format.js';
+import { Help } from './Help.js';
+import { QuestionPrompt, type Question } from './QuestionPrompt.js';
+import type { ScreenControl, Size } from './screen.js';
+import { claimOf, decisionOf, fileOf, hints, questionOf, taskOf, type Decision, type Target } from './targets.js';
+import { TaskDetail } from './TaskDetail.js';
+import { ITEM_LINES, WaitingPane } from './WaitingPane.js';
+import { COLUMNS, makeViews, PANES, type Pane, type Views } from './views.js';
+
+type Overlay = { kind: 'help' } | { kind: 'task'; task_id: string } | { kind: 'change'; change_id: string };
+type Prompt = ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision) | { kind: 'question'; question: Question } | { kind: 'confirm'; text: string; action: ConsoleAction };
+
+interface Ui {
+  pane: Pane;
+  /** The board's focused column, and the cursor of each column. */
+  col: number;
+  rows: number[];
+  agent: number;
+  waiting: number;
+  change: number;
+  filter: string;
+  filtering: boolean;
+  overlay: Overlay | null;
+  scroll: number;
+  prompt: Prompt | null;
+  message: { ok: boolean; text: string; next?: string } | null;
+  /** What is being done, while an act runs. */
+  busy: string | null;
+}
+
+const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null };
+const PANE_TITLES: Record<Pane, string> = { board: 'Board', agents: 'Agents', waiting: 'Waiting on you', changes: 'Changes' };
+const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
+
+/** The first line: the board, and how it stands; what does not fit is left out from the right, the person first. */
+function Header(props: { snapshot: ConsoleSnapshot; scope: string; done: number; total: number; working: number; person: string; width: number }) {
+  const { snapshot, scope, done, total, working, person, width } = props;
+  const waiting = snapshot.waiting.length;
+  const title = `agentboard ${snapshot.project} · ${scope}`;
+  const parts = [`${done}/${total} done`, `${working} working`, `${waiting} waiting on you`, person];
+  while (parts.length > 1 && title.length + parts.join(' · ').length + 2 > width) parts.pop();
+  const room = Math.max(10, width - parts.join(' · ').length - 2);
+  return (
+    <Box justifyContent="space-between" width={width}>
+      <Text wrap="truncate">
+        <Text bold color="cyan">
+          agentboard
+        </Text>{' '}
+        {cut(title.slice('agentboard '.length), room - 'agentboard '.length)}
+      </Text>
+      <Text>
+        {parts.map((p, i) => (
+          <Text key={i}>
+            {i > 0 && <Text dimColor> · </Text>}
+            {i === 2 ? (
+              <Text color={waiting ? 'yellow' : 'green'} bold={waiting > 0}>
+                {p}
+              </Text>
+            ) : i === 3 ? (
+              <Text dimColor>{p}</Text>
+            ) : (
+              p
+            )}
+          </Text>
+        ))}
+      </Text>
+    </Box>
+  );
+}
+
+/** The terminal's size, following resizes; fixed when given (tests). */
+function useSize(fixed: Partial<Size>): Size {
+  const { stdout } = useStdout();
+  const read = () => ({ width: fixed.width ?? (stdout.columns || 80), height: fixed.height ?? (stdout.rows || 24) });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout, fixed.width, fixed.height]);
+  return size;
+}
+
+function selected(u: Ui, v: Views, source: ConsoleSource): Target | null {
+  const snapshot = source.get();
+  if (u.overlay?.kind === 'task') {
+    const id = u.overlay.task_id;
+    const card = snapshot.tasks.find((t) => t.task_id === id);
+    return card ? { kind: 'task', card } : null;
+  }
+  if (u.overlay?.kind === 'change') {
+    const id = u.overlay.change_id;
+    const change = snapshot.changes.find((c) => c.change_id === id);
+    return change ? { kind: 'change', change } : null;
+  }
+  switch (u.pane) {
+    case 'board': {
+      const column = v.columns[u.col]!;
+      const card = column[clamp(u.rows[u.col]!, column.length)];
+      return card ? { kind: 'task', card } : null;
+    }
+    case 'agents': {
+      const agent = v.agents[clamp(u.agent, v.agents.length)];
+      return agent ? { kind: 'agent', agent } : null;
+    }
+    case 'waiting': {
+      const item = v.waiting[clamp(u.waiting, v.waiting.length)];
+      return item ? { kind: 'waiting', item } : null;
+    }
+    case 'changes': {
+      const change = v.changes[clamp(u.change, v.changes.length)];
+      return change ? { kind: 'change', change } : null;
+    }
+  }
+}
+
+export function ConsoleApp({ source, screen, onQuit, width, height }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number }) {
+  const snapshot = useSyncExternalStore(source.subscribe, source.get);
+  const lent = useSyncExternalStore(screen.subscribe, screen.get);
+  const size = useSize({ width, height });
+  const [, rerender] = useState(0);
+  // Keys can come faster than renders (a paste, a test): every key sees the state the last key left.
+  const ui = useRef<Ui>(START);
+  const set = (patch: Partial<Ui>) => {
+    ui.current = { ...ui.current, ...patch };
+    rerender((n) => n + 1);
+  };
+  const u = ui.current;
+  const views = useMemo(() => makeViews(snapshot, u.filter), [snapshot, u.filter]);
+  const viewsRef = useRef(views);
+  viewsRef.current = views;
+  const bottom = useRef(0);
+  const now = Date.parse(snapshot.at);
+  const single = snapshot.scope !== null;
+
+  const promptLines = u.prompt?.kind === 'decision' ? 5 + u.prompt.details.length : u.prompt?.kind === 'question' ? 6 + u.prompt.question.options.length : 0;
+  const paneRows = Math.max(3, size.height - 1 - 3 - promptLines);
+
+  const run = async (action: ConsoleAction) => {
+    set({ prompt: null, busy: `${WORKING[action.type]}…`, message: null });
+    const result = await source.act(action);
+    set({ busy: null, message: result.ok ? { ok: true, text: result.message } : { ok: false, text: result.message, next: result.next_step } });
+  };
+
+  const open = async (file: string, tool: 'pager' | 'editor') => {
+    set({ busy: `Opening ${file}…`, message: null });
+    const result = await source.open(file, tool);
+    set({ busy: null, message: result.ok ? null : { ok: false, text: result.message, next: result.next_step } });
+  };
+
+  const move = (delta: number | 'top' | 'bottom', length: number, current: number) => {
+    if (length === 0) return 0;
+    if (delta === 'top') return 0;
+    if (delta === 'bottom') return length - 1;
+    return clamp(clamp(current, length) + delta, length);
+  };
+
+  useInput(
+    (input, key) => {
+      const u = ui.current;
+      const v = viewsRef.current;
+      if (key.ctrl) return;
+      // A prompt opened by an earlier key of the same burst takes the keys that follow, not the panes.
+      if (u.prompt) return;
+      if (u.overlay?.kind === 'help') return set({ overlay: null });
+      if (u.filtering) {
+        if (key.escape) set({ filtering: false, filter: '' });
+        else if (key.return) set({ filtering: false });
+        else if (key.backspace || key.delete) set({ filter: u.filter.slice(0, -1) });
+        else if (input && !key.ctrl && !key.meta) set({ filter: u.filter + input, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0 });
+        return;
+      }
+      if (u.busy) return;
+      if (u.message && !key.escape) set({ message: null });
+      if (input === 'q' || key.escape) {
+        if (u.overlay) return set({ overlay: null, scroll: 0 });
+        if (key.escape) return set({ filter: '', message: null });
+        return onQuit();
+      }
+      if (input === '?') return set({ overlay: { kind: 'help' } });
+      if (input === '/') return set({ filtering: true, overlay: null });
+      const paneAt = PANES.indexOf(u.pane);
+      if (key.tab) return set({ pane: PANES[(paneAt + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!, overlay: null, scroll: 0 });
+      if (/^[1-4]$/.test(input)) return set({ pane: PANES[Number(input) - 1]!, overlay: null, scroll: 0 });
+
+      const page = u.pane === 'board' ? Math.max(1, Math.floor((paneRows - 1) / CARD_LINES)) : u.pane === 'waiting' ? Math.max(1, Math.floor((paneRows - 1) / ITEM_LINES)) : Math.max(1, paneRows - 1);
+      const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
+      if (u.overlay) {
+        if (step !== null) {
+          const scroll = step === 'top' ? 0 : step === 'bottom' ? bottom.current : Math.max(0, Math.min(bottom.current, u.scroll + step));
+          return set({ scroll });
+        }
+      } else if (u.pane === 'board' && (key.leftArrow || input === 'h' || key.rightArrow || input === 'l')) {
+        return set({ col: clamp(u.col + (key.leftArrow || input === 'h' ? -1 : 1), COLUMNS.length) });
+      } else if (step !== null) {
+        switch (u.pane) {
+          case 'board': {
+            const rows = [...u.rows];
+            rows[u.col] = move(step, v.columns[u.col]!.length, rows[u.col]!);
+            return set({ rows });
+          }
+          case 'agents':
+            return set({ agent: move(step, v.agents.length, u.agent) });
+          case 'waiting':
+            return set({ waiting: move(step, v.waiting.length, u.waiting) });
+          case 'changes':
+            return set({ change: move(step, v.changes.length, u.change) });
+        }
+      }
+
+      const target = selected(u, v, source);
+      const decision = decisionOf(target);
+      const question = questionOf(target);
+      const claim = claimOf(target);
+      const file = fileOf(target, source.get());
+      if (input === 'a' && decision) return void run(decision.approve);
+      if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
+      if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
+      if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
+      if (key.return) {
+        if (question) return set({ prompt: { kind: 'question', question } });
+        if (decision) return set({ prompt: { kind: 'decision', start: 'choice', ...decision } });
+        if (u.overlay) return;
+        const task = taskOf(target);
+        if (task) return set({ overlay: { kind: 'task', task_id: task }, scroll: 0 });
+        if (target?.kind === 'change') return set({ overlay: { kind: 'change', change_id: target.change.change_id }, scroll: 0 });
+      }
+    },
+    { isActive: !lent && u.prompt === null },
+  );
+
+  // Ctrl-C quits from anywhere, prompts included.
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') onQuit();
+    },
+    { isActive: !lent },
+  );
+
+  // The confirmation is one line in the footer: y does it, anything else does not.
+  useInput(
+    (input) => {
+      const p = ui.current.prompt;
+      if (p?.kind !== 'confirm') return;
+      if (input === 'y') void run(p.action);
+      else set({ prompt: null });
+    },
+    { isActive: !lent && u.prompt?.kind === 'confirm' },
+  );
+
+  if (lent) return <Text>agentboard board: back when the {u.busy ?? 'program'} ends</Text>;
+
+  const target = selected(u, views, source);
+  const totals = snapshot.changes.reduce((a, c) => ({ done: a.done + c.tasks.done, total: a.total + c.tasks.total }), { done: 0, total: 0 });
+  const working = snapshot.agents.filter((a) => a.status === 'working').length;
+  const error = source.readError();
+  const problems = snapshot.problems.length;
+
+  let body;
+  if (u.overlay?.kind === 'help') body = <Help person={source.person} />;
+  else if (u.overlay?.kind === 'task') body = <TaskDetail taskId={u.overlay.task_id} source={source} version={snapshot} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
+  else if (u.overlay?.kind === 'change') {
+    const id = u.overlay.change_id;
+    const change = snapshot.changes.find((c) => c.change_id === id);
+    body = change ? <ChangeDetail change={change} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} /> : <Text dimColor>{id} is no longer an open change.</Text>;
+  } else if (u.pane === 'board') body = <BoardColumns columns={views.columns} stale={views.stale} focus={u.col} cursors={u.rows} active wide={!single} now={now} width={size.width} rows={paneRows} />;
+  else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active />;
+  else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active />;
+  else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
+  else body = <ChangesPane changes={views.changes} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active />;
+
+  const footer = () => {
+    if (u.filtering) {
+      return (
+        <Text>
+          <Text color="cyan">/</Text>
+          {u.filter}
+          <Text inverse> </Text>
+          <Text dimColor> Enter keeps the filter · Esc clears it</Text>
+        </Text>
+      );
+    }
+    if (u.busy) return <Text color="cyan">{u.busy}</Text>;
+    if (u.prompt?.kind === 'confirm') {
+      return (
+        <Text wrap="truncate">
+          <Text color="yellow">{u.prompt.text}</Text> <Text bold>y</Text> yes · any other key no
+        </Text>
+      );
+    }
+    if (u.message) {
+      return (
+        <Text wrap="truncate" color={u.message.ok ? 'green' : 'red'}>
+          {u.message.ok ? '✓ ' : '✗ '}
+          {u.message.text}
+          {u.message.next ? <Text dimColor> next: {u.message.next}</Text> : null}
+        </Text>
+      );
+    }
+    return (
+      <Text wrap="truncate" dimColor>
+        {hints(target, snapshot, u.overlay !== null).map(([k, what], i) => (
+          <Text key={`${k}${what}`}>
+            {i > 0 ? ' · ' : ''}
+            <Text bold>{k}</Text> {what}
+          </Text>
+        ))}
+      </Text>
+    );
+  };
+
+  const waitingCount = snapshot.waiting.length;
+  const scopeText = single ? (snapshot.scope_gone ? `${snapshot.scope} (no longer open)` : snapshot.scope!) : 'all changes';
+  return (
+    <Box flexDirection="column" width={size.width} height={size.height - 1} overflow="hidden">
+      <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
+      <Box justifyContent="space-between">
+        <Text wrap="truncate">
+          {PANES.map((p, i) => {
+            const label = `${i + 1} ${p === 'changes' && single ? 'Change' : PANE_TITLES[p]}${p === 'waiting' && waitingCount ? ` (${waitingCount})` : ''}`;
+            const on = u.pane === p && u.overlay?.kind !== 'help';
+            return (
+              <Text key={p}>
+                <Text inverse={on} bold={on} color={on ? 'cyan' : undefined}>
+                  {` ${label} `}
+                </Text>{' '}
+              </Text>
+            );
+          })}
+        </Text>
+        <Text wrap="truncate">
+          {u.filter && !u.filtering ? <Text color="cyan">/{cut(u.filter, 16)} </Text> : null}
+          {error ? <Text color="red">⚠ {cut(error, 40)}</Text> : problems ? <Text color="red">⚠ {problems} unreadable (agentboard validate)</Text> : null}
+        </Text>
+      </Box>
+      <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0}>
+        {body}
+      </Box>
+      {u.prompt?.kind === 'decision' && (
+        <DecisionPrompt
+          key={`${u.prompt.subject}${u.prompt.start}`}
+          question={{ subject: u.prompt.subject, details: u.prompt.details }}
+          start={u.prompt.start}
+          later="later (Esc)"
+          onAnswer={(answer) => {
+            const p = ui.current.prompt;
+            if (p?.kind !== 'decision') return;
+            if (answer.decision === 'approve') void run(p.approve);
+            else if (answer.decision === 'reject') void run(p.reject(answer.feedback));
+            else set({ prompt: null });
+          }}
+        />
+      )}
+      {u.prompt?.kind === 'question' && (
+        <QuestionPrompt
+          key={u.prompt.question.input_id}
+          question={u.prompt.question}
+          now={now}
+          width={size.width}
+          onAnswer={(answer) => {
+            const p = ui.current.prompt;
+            if (p?.kind === 'question') void run({ type: 'answer', input_id: p.question.input_id, answer });
+          }}
+          onCancel={() => set({ prompt: null })}
+        />
+      )}
+      <Box height={1}>{footer()}</Box>
+    </Box>
+  );
+}
