@@ -25,12 +25,12 @@ export async function boardCommand(io: Io, importModule: ImportModule | undefine
   const ctx = createContext(globals.root, io.cwd);
   // Through the operation, so that a change id is checked as every command checks it.
   if (changeId !== undefined) await execute(findOperation('change.show')!, ctx, { change_id: changeId });
-  else ctx.board();
-  const person = currentPerson(globals.as, 'Using the console', io);
+  const root = ctx.board().root;
+  // The person at this terminal, checked once: every act of the console is theirs.
+  const person = currentPerson(globals.as, 'Using the console', io, root);
   const live = new LiveBoard(ctx, person, changeId ?? null);
   const tui = await importTui(importModule);
   const screen = tui.startConsole({ source: live, colors: colorLevel(io.env, true) > 0 });
-  const root = ctx.board().root;
   live.opener = async (file, tool) => {
     const command = tool === 'pager' ? io.env.PAGER || 'less' : io.env.VISUAL || io.env.EDITOR || 'vi';
     await screen.lend(command);
