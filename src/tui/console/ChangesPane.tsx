@@ -65,7 +65,7 @@ function detailLines(c: ChangeCard, findings: Read<Finding[]> | null, now: numbe
   line(
     <Text bold>
       {c.change_id}
-      <Text bold={false}>: {c.title}</Text>
+      {c.title !== c.change_id && <Text bold={false}>: {c.title}</Text>}
     </Text>,
   );
   line(<PhaseSteps phases={phaseSteps(c)} inline />);

@@ -55,7 +55,6 @@ export function fileOf(t: Target | null, snapshot: ConsoleSnapshot): string | nu
   if (!t) return null;
   if (t.kind === 'waiting') return t.item.kind === 'question' ? null : t.item.file;
   const changeId = t.kind === 'task' ? t.card.change_id : t.kind === 'agent' ? (t.agent.task?.task_id.split('/')[0] ?? null) : null;
-  if (t.kind === 'change') return t.change.documents.at(-1)?.file ?? null;
   return snapshot.changes.find((c) => c.change_id === changeId)?.documents.find((d) => d.document === 'tasks')?.file ?? null;
 }
 
