@@ -81,7 +81,7 @@ export interface Drawn {
   close: () => void;
 }
 
-export const KEY = { enter: '\r', esc: '\u001B', tab: '\t', shiftTab: '\u001B[Z', up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', ctrlC: '\u0003' };
+export const KEY = { enter: '\r', esc: '\u001B', tab: '\t', shiftTab: '\u001B[Z', up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', pageUp: '\u001B[5~', pageDown: '\u001B[6~', ctrlC: '\u0003' };
 
 /** The console on `dir` as the person human:tester, drawn at 80×24 unless told otherwise. */
 export function drawConsole(dir: string, options: { scope?: string; width?: number; height?: number; opener?: Opener } = {}): Drawn {

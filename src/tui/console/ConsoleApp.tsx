@@ -299,7 +299,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (u.prompt?.kind === 'confirm') {
       return (
         <Text wrap="truncate">
-          <Text color="yellow">{u.prompt.text}</Text> <Text bold>y</Text> yes · any other key no
+          <Text color="yellow">{u.prompt.text}</Text> <Text bold>y</Text> yes · <Text bold>n</Text> no
         </Text>
       );
     }
