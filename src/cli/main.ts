@@ -14,6 +14,8 @@ import { execute, resolveOpRefs, resolveOpRefsDeep } from '../ops/execute.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import { fieldsOf, type Field } from './fields.js';
 import { renderResult } from '../render/text.js';
+import { colorLevel } from '../render/colors.js';
+import { painter, PLAIN } from '../render/paint.js';
 import { cliSpelling } from './spelling.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
@@ -238,6 +240,8 @@ export interface Io {
   cwd: string;
   /** A person at a terminal: standard input is one (output may go to a pipe or a file). */
   interactive: boolean;
+  /** Which of the output streams are terminals (colour goes only to those); neither when left out. */
+  tty?: { out: boolean; err: boolean };
 }
 
 function processIo(): Io {
@@ -248,6 +252,7 @@ function processIo(): Io {
     env: process.env,
     cwd: process.cwd(),
     interactive: process.stdin.isTTY === true,
+    tty: { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true },
   };
 }
 
@@ -349,11 +354,13 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
+  // Colour never goes into --json, and goes to a stream only when it is a terminal (or FORCE_COLOR says so).
+  const errPaint = wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.err ?? false));
   const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
     const message = resolveOpRefs(payload.message, cliSpelling);
     const next = resolveOpRefs(payload.next_step, cliSpelling);
     if (wantsJson) io.out(`${JSON.stringify({ ok: false, error: { ...payload, message, next_step: next } })}\n`);
-    else io.err(`error: ${message}\n  next: ${next}\n${debug && stack ? `${stack}\n` : ''}`);
+    else io.err(`${errPaint.color('red', errPaint.bold('error:'))} ${message}\n  ${errPaint.dim('next:')} ${next}\n${debug && stack ? `${stack}\n` : ''}`);
     return exit;
   };
   try {
@@ -387,8 +394,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const notices = ctx.takeNotices().map((n) => resolveOpRefs(n.message, cliSpelling));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
-      io.out(resolveOpRefs(renderResult(op.name, data), cliSpelling));
-      for (const n of notices) io.err(`note: ${n}\n`);
+      io.out(resolveOpRefs(renderResult(op.name, data, wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.out ?? false))), cliSpelling));
+      for (const n of notices) io.err(`${errPaint.color('yellow', 'note:')} ${n}\n`);
     }
     return op.cli.exitCode?.(data) ?? 0;
   } catch (err) {

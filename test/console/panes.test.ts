@@ -219,7 +219,6 @@ describe('keys that serve every pane', () => {
     const c = open({ width: 120, height: 30 });
     expect(c.frame()).toMatch(/TODO 3 {18,}IN PROGRESS 2/);
     expect(c.frame()).toContain('Index the titles');
-    c.view.rerender(null);
     const small = drawConsole(dir, { width: 60, height: 16 });
     try {
       expect(Math.max(...lines(small.frame()).map((l) => l.length))).toBeLessThanOrEqual(60);
