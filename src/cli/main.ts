@@ -16,7 +16,8 @@ import { fieldsOf, type Field } from './fields.js';
 import { renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
 import { painter, PLAIN } from '../render/paint.js';
-import { cliSpelling } from './spelling.js';
+import { cliSpelling, flagOf, spellFields } from './spelling.js';
+import { configureHelp, takesGlobals } from './help.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
 import { isHuman } from '../domain/ids.js';
@@ -45,7 +46,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   reviewer: 'Review keys for reviewer agents (people only)',
 };
 
-const flagName = (op: Operation, field: Field) => op.cli.flags?.[field.name] ?? field.name.replace(/_/g, '-');
+const flagName = (op: Operation, field: Field) => flagOf(op, field.name);
 const attrName = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 function positionalNames(op: Operation): { name: string; optional: boolean }[] {
@@ -130,12 +131,14 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
 
 function addFlags(cmd: Command, ops: Operation[]): void {
   const seen = new Set<string>();
+  // A field every operation of the command requires says so (it may come from --input or --from instead).
+  const required = (name: string) => ops.every((o) => fieldsOf(o.input.shape as Record<string, never>).some((f) => f.name === name && f.required));
   for (const op of ops) {
     for (const field of flagFields(op)) {
       const flag = flagName(op, field);
       if (seen.has(flag)) continue;
       seen.add(flag);
-      const description = field.description.split('. ')[0]!.replace(/\.$/, '');
+      const description = `${field.description.split('. ')[0]!.replace(/\.$/, '')}${required(field.name) ? ' (required)' : ''}`;
       let option: Option;
       if (field.kind === 'boolean') option = new Option(`--${flag}`, description);
       else if (field.kind === 'list' || field.kind === 'files') {
@@ -174,10 +177,10 @@ function commandFor(program: Command, path: string, parents: Map<string, Command
 }
 
 function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
-  const program = new Command('agentboard')
+  const program = configureHelp(new Command('agentboard'))
     .configureOutput(output)
     .description('A git-native board where people and AI coding agents plan and ship changes together.')
-    .version(VERSION, '-V, --version')
+    .version(VERSION, '-v, --version')
     .option('--root <dir>', 'the repository root holding agentd/ (default: the nearest folder above that has one)')
     .option('--json', 'print exactly one JSON document: {"ok":true,"data":…} or {"ok":false,"error":…}')
     .option('--as <actor>', 'act as this agent id, or as human:<name> (default: human:<git user.name or $USER>)')
@@ -189,6 +192,7 @@ function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => v
   const parents = new Map<string, Command>();
   for (const [path, ops] of groups) {
     const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
+    takesGlobals(cmd, ['--root', '--json', ...(ops.some((o) => 'agent_id' in o.input.shape) ? (['--as'] as const) : []), '--debug']);
     // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
     const longest = positionalNames(byArity[byArity.length - 1]!);
@@ -287,13 +291,13 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     io,
     (r) => (run = r),
     (p) => {
-      p.command('demo')
+      takesGlobals(p.command('demo'), ['--debug'])
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
         .option('--keep', 'keep the demo folder and print its path')
         .action((opts: { keep?: boolean }) => {
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
         });
-      p.command('run')
+      takesGlobals(p.command('run'), ['--root', '--json', '--as', '--debug'])
         .description('Drive a change through proposal → spec → tasks → work → review with the agents agentd/config.yaml names (a person\'s command)')
         .argument('<change_id>', 'the change to run (it is created from --goal when it does not exist)')
         .option('--goal <text>', 'what the change should achieve (needed until the proposal is written)')
@@ -313,7 +317,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runCommand(io, loader.importModule, changeId, opts, globals);
         });
-      p.command('board')
+      takesGlobals(p.command('board'), ['--root', '--as', '--debug'])
         .description("The person's live console: tasks by state, agents, what waits on you; approve, reject, answer and release in place (on a terminal)")
         .argument('[change_id]', 'follow one change (default: the whole board)')
         .action((changeId: string | undefined, _opts: unknown, cmd: Command) => {
@@ -321,15 +325,13 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           special = async () => (await import('../console/command.js')).boardCommand(io, loader.importModule, changeId, globals);
         });
       const runs = p.command('runs').description('The runs of agentboard run: every agent invocation, its usage and transcript');
-      runs
-        .command('list', { isDefault: true })
+      takesGlobals(runs.command('list', { isDefault: true }), ['--root', '--json', '--debug'])
         .description('Runs, newest first: change, phase reached, agents, invocations, tokens, cost, outcome')
         .action((_opts: unknown, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runsList(io, globals);
         });
-      runs
-        .command('show')
+      takesGlobals(runs.command('show'), ['--root', '--json', '--debug'])
         .description('Every agent invocation of a run: role, phase or task, attempt, exit, duration, usage, transcript')
         .argument('<run_id>')
         .action((runId: string, _opts: unknown, cmd: Command) => {
@@ -341,7 +343,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .action(() => {
           special = async () => (await import('../engine/scripted-agent.js')).runScriptedAgent();
         });
-      p.command('mcp')
+      takesGlobals(p.command('mcp'), ['--root', '--as', '--debug'])
         .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI); --as binds it to one agent id')
         .addOption(new Option('--profile <profile>', 'which tools to serve').choices(['worker', 'planner', 'reviewer', 'all']).default('all'))
         .addOption(new Option('--run <run_id>', 'record every call in this run\'s records (agentboard run starts its servers so)').hideHelp())
@@ -368,6 +370,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
       io.out(program.helpInformation());
       return 0;
     }
+    // -V was the short flag of --version before -v; both stay.
+    if (argv.length === 1 && argv[0] === '-V') argv = ['--version'];
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -386,19 +390,23 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   }
   const chosen = run as Run | null;
   if (!chosen) return 0;
+  let running: Operation | null = null;
   try {
     const { op, input } = chosen.input();
+    running = op;
     const ctx = createContext(chosen.root, io.cwd);
     if ('agent_id' in op.input.shape && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const data = resolveOpRefsDeep(await execute(op, ctx, input), cliSpelling);
     const notices = ctx.takeNotices().map((n) => resolveOpRefs(n.message, cliSpelling));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
-      io.out(resolveOpRefs(renderResult(op.name, data, wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.out ?? false))), cliSpelling));
+      io.out(resolveOpRefs(renderResult(op.name, data, painter(colorLevel(io.env, io.tty?.out ?? false))), cliSpelling));
       for (const n of notices) io.err(`${errPaint.color('yellow', 'note:')} ${n}\n`);
     }
     return op.cli.exitCode?.(data) ?? 0;
   } catch (err) {
-    return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+    const payload = toPayload(err);
+    // The input's fields are named as this command's flags and arguments, as the person typed them.
+    return failWith(running && payload.code === 'INVALID_INPUT' ? { ...payload, message: spellFields(running, payload.message) } : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
 }
