@@ -14,6 +14,11 @@ export function takesGlobals(cmd: Command, flags: GlobalFlag[]): Command {
   return cmd;
 }
 
+/** The global flags `cmd` takes (none for one that did not say). */
+export function globalsOf(cmd: Command): string[] {
+  return [...(applies.get(cmd) ?? [])];
+}
+
 /** Set on the program before its subcommands are made: they inherit it. */
 export function configureHelp(program: Command): Command {
   return program.configureHelp({

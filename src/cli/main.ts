@@ -338,6 +338,19 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runsShow(io, runId, globals);
         });
+      takesGlobals(p.command('completion'), ['--debug'])
+        .description('Print the shell completion script: commands, flags, change and task ids (bash: source <(agentboard completion bash))')
+        .argument('<shell>', 'bash, zsh or fish')
+        .action((shell: string) => {
+          special = async () => (io.out((await import('./complete.js')).completionScript(shell)), 0);
+        });
+      p.command('__complete', { hidden: true })
+        .description('What the completion scripts ask: the candidates for the last of the words after agentboard, one a line')
+        .argument('[words...]')
+        .allowUnknownOption()
+        .action((words: string[]) => {
+          special = async () => (io.out((await import('./complete.js')).candidates(p, words, io.cwd).map((c) => `${c}\n`).join('')), 0);
+        });
       p.command('scripted-agent', { hidden: true })
         .description('The demo\'s agent: a scripted program that works a change through its MCP server, started by agentboard run')
         .action(() => {
