@@ -9,12 +9,15 @@ import { execute, resolveOpRefs } from '../ops/execute.js';
 import type { Context } from '../ops/registry.js';
 import { renderResult } from '../render/text.js';
 import { cliSpelling } from '../cli/spelling.js';
-import { SnapshotReader, type ConsoleSnapshot } from './snapshot.js';
+import { basename, dirname, join } from 'node:path';
+import { EVERYTHING, SnapshotReader, type ConsoleSnapshot, type Dirty } from './snapshot.js';
 import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
 import { BoardWatcher, boardFolders } from './watch.js';
 
-/** How often the console reads the board without being told: countdowns, ages and stale claims move with the clock. */
+/** How often the clock moves the screen on (ages, countdowns, stale claims), reading nothing. */
 const TICK_MS = 10_000;
+/** Every so many ticks the whole board is read again, in case a change on disk went unnoticed (a file system without events). */
+const TICKS_PER_READ = 6;
 
 function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
   const p = toPayload(err);
@@ -83,17 +86,47 @@ export class LiveBoard implements ConsoleSource {
     return () => this.listeners.delete(listener);
   };
 
-  /** Reads the board again; a refusal (a broken config.yaml) keeps the last snapshot on screen with the reason. */
-  refresh = (): void => {
+  /**
+   * Reads the board again, all of it or only what changed; a refusal (a broken config.yaml) keeps
+   * the last snapshot on screen with the reason.
+   */
+  refresh = (dirty: Dirty = EVERYTHING): void => {
     try {
-      this.snapshot = this.reader.read();
+      this.snapshot = this.reader.read(dirty);
       this.error = null;
     } catch (err) {
       if (!(err instanceof AgentboardError)) throw err;
       this.error = `${err.message} ${err.nextStep}`;
     }
     this.watcher?.watchOnly(this.folders());
+    this.notify();
+  };
+
+  private notify(): void {
     for (const l of this.listeners) l();
+  }
+
+  /** What the watcher's folders say changed: one change, the list of changes, the runtime, or (the board's own folder) anything. */
+  private dirtyOf(folders: ReadonlySet<string>): Dirty {
+    const board = this.ctx.board();
+    const runs = join(board.runtimeDir, 'runs');
+    const changes = new Set<string>();
+    const dirty: Dirty = { changes };
+    for (const dir of folders) {
+      if (dir === board.changesDir) dirty.list = true;
+      else if (dirname(dir) === board.changesDir) changes.add(basename(dir));
+      else if (dir === board.runtimeDir || dir === runs || dirname(dir) === runs) dirty.runtime = true;
+      else dirty.all = true;
+    }
+    return dirty;
+  }
+
+  private ticks = 0;
+
+  private onTick = (): void => {
+    if (++this.ticks % TICKS_PER_READ === 0) return this.refresh();
+    this.snapshot = this.reader.retime();
+    this.notify();
   };
 
   private folders(): string[] {
@@ -103,9 +136,9 @@ export class LiveBoard implements ConsoleSource {
 
   /** Starts following the disk: the watcher, and the clock's tick. */
   start(options: { debounceMs?: number; maxWaitMs?: number; tickMs?: number } = {}): void {
-    this.watcher = new BoardWatcher(this.refresh, options);
+    this.watcher = new BoardWatcher((folders) => this.refresh(this.dirtyOf(folders)), options);
     this.watcher.watchOnly(this.folders());
-    this.tick = setInterval(this.refresh, options.tickMs ?? TICK_MS);
+    this.tick = setInterval(this.onTick, options.tickMs ?? TICK_MS);
     this.tick.unref();
   }
 
@@ -125,9 +158,15 @@ export class LiveBoard implements ConsoleSource {
       return refusal(err);
     } finally {
       // The watcher would bring it too; reading now shows the result with the message.
-      this.refresh();
+      this.refresh(this.dirtyAfter(action));
     }
   };
+
+  /** What an act can have changed: the change it is about, and the runtime (sessions, questions). */
+  private dirtyAfter(action: ConsoleAction): Dirty {
+    const changeId = 'change_id' in action ? action.change_id : 'task_id' in action ? action.task_id.split('/')[0]! : null;
+    return { runtime: true, changes: new Set(changeId ? [changeId] : []) };
+  }
 
   task = async (taskId: string): Promise<Read<TaskDetail>> => {
     try {

@@ -12,6 +12,7 @@ import { isHuman, taskRef } from '../domain/ids.js';
 import type { SessionStatus } from '../domain/lifecycle.js';
 import { DOC_TYPES, isHeld, type BlockerSeverity, type DocStatus, type DocType, type Phase, type Priority, type Severity, type Task, type TaskStatus, type Verdict } from '../domain/model.js';
 import { isReady } from '../domain/next-task.js';
+import type { RuntimeData } from '../domain/records.js';
 import type { Board } from '../store/board.js';
 import type { DocFile } from '../store/documents.js';
 import { listRuns, readInvocations, runState } from '../store/runs.js';
@@ -189,11 +190,41 @@ interface Made {
   approval: string;
   change: ChangeCard;
   tasks: TaskCard[];
+  /** Its tasks someone holds or that wait on a person: what agents and the waiting list are made from. */
+  active: TaskCard[];
 }
 
-/** Reads snapshots of one board for one console: what did not change on disk is not made again. */
+/** What changed on disk since the last read, as the watcher saw it; a read of everything when in doubt. */
+export interface Dirty {
+  all?: boolean;
+  /** The list of changes (a change folder made or removed). */
+  list?: boolean;
+  /** Change folders in which a file changed. */
+  changes?: ReadonlySet<string>;
+  /** The runtime store and the records of runs. */
+  runtime?: boolean;
+}
+
+export const EVERYTHING: Dirty = { all: true };
+
+interface RunsRead {
+  seats: Map<string, RunSeat>;
+  deadClaims: Map<string, string>;
+}
+
+/**
+ * Reads snapshots of one board for one console. A read re-reads only what the watcher says changed
+ * (and, of that, only files whose identity changed); what did not change is not made again, and
+ * moving the clock on (retime) reads nothing at all.
+ */
 export class SnapshotReader {
   private readonly made = new Map<string, Made>();
+  private ids: string[] = [];
+  private problems: ConsoleSnapshot['problems'] = [];
+  private scopeGone = false;
+  private runtime: RuntimeData | null = null;
+  private runs: RunsRead = { seats: new Map(), deadClaims: new Map() };
+  private joined: { made: Made[]; changes: ChangeCard[]; tasks: TaskCard[] } | null = null;
   /** The runs under way at the last read, whose records the console watches. */
   running: string[] = [];
 
@@ -210,34 +241,28 @@ export class SnapshotReader {
     if (before && before.approval === approval && before.docs.every((d, i) => d === docs[i])) return before;
     const tasks = tasksOf(loaded.tasks);
     const byId = new Map(tasks.map((t) => [t.id, t]));
-    const made = { docs, approval, change: changeCard(this.board, loaded, tasks), tasks: tasks.map((t) => taskCard(changeId, t, byId)) };
+    const cards = tasks.map((t) => taskCard(changeId, t, byId));
+    const made = { docs, approval, change: changeCard(this.board, loaded, tasks), tasks: cards, active: cards.filter((t) => t.status !== 'todo' && t.status !== 'done') };
     this.made.set(changeId, made);
     return made;
   }
 
-  read(at = nowIso()): ConsoleSnapshot {
+  private readList(): void {
     const board = this.board;
-    board.begin();
-    const problems: ConsoleSnapshot['problems'] = [];
-    let ids: string[];
-    let scopeGone = false;
+    this.problems = [];
     if (this.scope !== null) {
-      scopeGone = !board.hasChange(this.scope);
-      ids = scopeGone ? [] : [this.scope];
+      this.scopeGone = !board.hasChange(this.scope);
+      this.ids = this.scopeGone ? [] : [this.scope];
     } else {
-      ids = board.changeIds();
-      problems.push(...board.problems.map((f) => ({ file: f.file, message: f.message })));
+      this.ids = board.changeIds();
+      this.problems = board.problems.map((f) => ({ file: f.file, message: f.message }));
     }
-    for (const id of this.made.keys()) if (!ids.includes(id)) this.made.delete(id);
-    const made = ids.map((id) => this.change(id));
-    const changes = made.map((m) => m.change);
-    const tasks = made.flatMap((m) => m.tasks);
-    const runtime = board.readRuntime();
-    const now = Date.parse(at);
-    const staleMs = board.config.stale_claim_minutes * 60_000;
+    for (const id of this.made.keys()) if (!this.ids.includes(id)) this.made.delete(id);
+  }
 
-    // Runs still going name their agents and the invocation each is in; a run that died leaves claims nobody will finish.
-    const runs = listRuns(board.runtimeDir).filter((r) => this.scope === null || r.change_id === this.scope);
+  /** Runs still going name their agents and the invocation each is in; a run that died leaves claims nobody will finish. */
+  private readRuns(): void {
+    const runs = listRuns(this.board.runtimeDir).filter((r) => this.scope === null || r.change_id === this.scope);
     const seats = new Map<string, RunSeat>();
     const deadClaims = new Map<string, string>();
     this.running = [];
@@ -248,23 +273,54 @@ export class SnapshotReader {
       this.running.push(run.run_id);
       const roles: [string | null, string][] = [[run.agents.planner, 'planner'], [run.agents.reviewer, 'reviewer'], ...run.agents.workers.map((w) => [w, 'worker'] as [string, string])];
       for (const [id, role] of roles) if (id) seats.set(id, { run_id: run.run_id, role, invocation: 0, phase: run.phase, task_id: null, started_at: run.started_at });
-      for (const inv of readInvocations(board.runtimeDir, run.run_id)) {
+      for (const inv of readInvocations(this.board.runtimeDir, run.run_id)) {
         if (inv.ended_at === null) seats.set(inv.agent_id, { run_id: run.run_id, role: inv.role, invocation: inv.n, phase: inv.phase, task_id: inv.task_id, started_at: inv.started_at });
       }
     }
+    this.runs = { seats, deadClaims };
+  }
+
+  /** Reads what changed on disk (everything, unless told what), and the snapshot as of `at`. */
+  read(dirty: Dirty = EVERYTHING, at = nowIso()): ConsoleSnapshot {
+    this.board.begin();
+    const first = this.runtime === null;
+    if (dirty.all || dirty.list || first) this.readList();
+    for (const id of this.ids) if (dirty.all || first || !this.made.has(id) || dirty.changes?.has(id)) this.change(id);
+    if (dirty.all || dirty.runtime || first) {
+      this.runtime = this.board.readRuntime();
+      this.readRuns();
+    }
+    return this.retime(at);
+  }
+
+  /** The snapshot as of `at` from what was read last: ages, countdowns and stale claims move with the clock. */
+  retime(at = nowIso()): ConsoleSnapshot {
+    const board = this.board;
+    const made = this.ids.map((id) => this.made.get(id)!);
+    // The 10,000 cards of a big board are joined again only when a change was made again.
+    if (!this.joined || this.joined.made.length !== made.length || this.joined.made.some((m, i) => m !== made[i])) {
+      this.joined = { made, changes: made.map((m) => m.change), tasks: made.flatMap((m) => m.tasks) };
+    }
+    const { changes, tasks } = this.joined;
+    const active = made.flatMap((m) => m.active);
+    const runtime = this.runtime!;
+    const now = Date.parse(at);
+    const staleMs = board.config.stale_claim_minutes * 60_000;
+    const { seats, deadClaims } = this.runs;
 
     const waiting: WaitingItem[] = [];
     for (const i of Object.values(runtime.inputs)) {
-      if (i.status !== 'open') continue;
+      // Past its deadline a question resolves to its default on the next read: it no longer waits on anyone.
+      if (i.status !== 'open' || Date.parse(i.expires_at) <= now) continue;
       waiting.push({ kind: 'question', key: `question:${i.id}`, input_id: i.id, agent_id: i.agent_id, question: i.question, options: i.options, default_action: i.default_action, expires_at: i.expires_at, created_at: i.created_at });
     }
     waiting.sort((a, b) => ((a as { expires_at: string }).expires_at < (b as { expires_at: string }).expires_at ? -1 : 1));
     for (const c of changes) {
       for (const d of c.documents) if (d.status === 'submitted') waiting.push({ kind: 'document', key: `document:${c.change_id}/${d.document}`, change_id: c.change_id, ...d });
     }
-    const tasksFile = (changeId: string) => made.find((m) => m.change.change_id === changeId)?.change.documents.find((d) => d.document === 'tasks')?.file ?? '';
+    const tasksFile = (changeId: string) => this.made.get(changeId)?.change.documents.find((d) => d.document === 'tasks')?.file ?? '';
     const later: WaitingItem[] = [];
-    for (const t of tasks) {
+    for (const t of active) {
       if (t.status === 'in_review') waiting.push({ kind: 'review', key: `review:${t.task_id}`, task_id: t.task_id, title: t.title, assignee: t.assignee ?? '', submitted_at: t.submitted_at, submission: t.submission, file: tasksFile(t.change_id) });
       else if (t.status === 'blocked') later.push({ kind: 'blocked', key: `blocked:${t.task_id}`, task_id: t.task_id, title: t.title, assignee: t.assignee, blocker: t.blockers[0] ?? null, file: tasksFile(t.change_id) });
       else if (t.status === 'in_progress' && t.assignee && t.last_activity !== null) {
@@ -279,18 +335,18 @@ export class SnapshotReader {
     return {
       project: board.config.project ?? basename(board.root),
       scope: this.scope,
-      scope_gone: scopeGone,
+      scope_gone: this.scopeGone,
       at,
       changes,
       tasks,
-      agents: agentCards(runtime, tasks, seats),
+      agents: agentCards(runtime, active, seats),
       waiting,
-      problems: [...problems, ...changes.flatMap((c) => c.problems)],
+      problems: [...this.problems, ...changes.flatMap((c) => c.problems)],
     };
   }
 }
 
-function agentCards(runtime: ReturnType<Board['readRuntime']>, tasks: TaskCard[], seats: Map<string, RunSeat>): AgentCard[] {
+function agentCards(runtime: RuntimeData, tasks: TaskCard[], seats: Map<string, RunSeat>): AgentCard[] {
   const ids = new Set([...Object.keys(runtime.agents), ...Object.keys(runtime.sessions), ...seats.keys()]);
   const holding = new Map<string, TaskCard>();
   const inReview = new Map<string, number>();

@@ -24,8 +24,13 @@ function ignored(name: string | null): boolean {
   return base === 'lock' || base === 'journal.json' || base === 'activity.jsonl' || HOLDER_FILE.test(base) || TEMP_FILE.test(base);
 }
 
+/**
+ * Calls `onChange` with the folders in which something changed since its last call (folders it
+ * watches; one whose events name no file is reported too, and the caller then reads it whole).
+ */
 export class BoardWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
+  private readonly changed = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
   private firstAt = 0;
   private closed = false;
@@ -33,7 +38,7 @@ export class BoardWatcher {
   private readonly maxWaitMs: number;
 
   constructor(
-    private readonly onChange: () => void,
+    private readonly onChange: (folders: ReadonlySet<string>) => void,
     options: WatchOptions = {},
   ) {
     this.debounceMs = options.debounceMs ?? 40;
@@ -57,13 +62,13 @@ export class BoardWatcher {
       if (this.watchers.has(dir)) continue;
       try {
         const w = watch(dir, { persistent: false }, (_event, name) => {
-          if (!ignored(name === null ? null : String(name))) this.poke();
+          if (!ignored(name === null ? null : String(name))) this.poke(dir);
         });
         // A watched folder that goes away (a change archived) errors on some systems: the next refresh drops it.
         w.on('error', () => {
           w.close();
           this.watchers.delete(dir);
-          this.poke();
+          this.poke(dir);
         });
         this.watchers.set(dir, w);
       } catch {
@@ -76,15 +81,18 @@ export class BoardWatcher {
     return [...this.watchers.keys()];
   }
 
-  private poke(): void {
+  private poke(dir: string): void {
     if (this.closed) return;
+    this.changed.add(dir);
     const now = Date.now();
     if (this.timer === null) this.firstAt = now;
     else clearTimeout(this.timer);
     const wait = Math.max(0, Math.min(this.debounceMs, this.firstAt + this.maxWaitMs - now));
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.onChange();
+      const folders = new Set(this.changed);
+      this.changed.clear();
+      this.onChange(folders);
     }, wait);
   }
 

@@ -3,11 +3,14 @@
  * later. Keys: a approves, r asks for the feedback (Enter sends it, Esc goes back), l or Esc
  * leaves it. The console opens it straight at the feedback when the person pressed r on an item.
  */
-import { Box, Text, useInput } from 'ink';
-import { useRef, useState } from 'react';
+import { Box, Text, useInput, type Key } from 'ink';
+import { useEffect, useRef, useState } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
 
-export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string }) {
+/** Keys that came before a prompt was listening (typed right after the key that opened it): it takes them first. */
+export type EarlyKeys = { current: [string, Key][] };
+
+export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; early?: EarlyKeys }) {
   const { question, onAnswer, later = 'later (the run stops and waits)' } = props;
   const first = props.start === 'feedback' ? '' : null;
   const [feedback, setShown] = useState<string | null>(first);
@@ -17,7 +20,7 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
     typed.current = value;
     setShown(value);
   };
-  useInput((input, key) => {
+  const onKey = (input: string, key: Key) => {
     const text = typed.current;
     if (text === null) {
       if (input === 'a') onAnswer({ decision: 'approve' });
@@ -30,7 +33,12 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
       if (text.trim()) onAnswer({ decision: 'reject', feedback: text.trim() });
     } else if (key.backspace || key.delete) setFeedback(text.slice(0, -1));
     else if (input && !key.ctrl && !key.meta) setFeedback(text + input);
-  });
+  };
+  useInput(onKey);
+  useEffect(() => {
+    for (const [input, key] of props.early?.current.splice(0) ?? []) onKey(input, key);
+    // Only once, as it starts listening.
+  }, []);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow">

@@ -52,6 +52,17 @@ describe('deciding on documents', () => {
     expect(spec.feedback).toEqual([expect.objectContaining({ author: 'human:tester', text: 'Add a scenario for errors' })]);
   });
 
+  it('keeps the keys typed right after r, before the prompt is up, for the feedback', async () => {
+    const c = open();
+    await selectWaiting(c, 'the tasks of fix-login');
+    c.view.stdin.write('r');
+    for (const ch of 'Quick') c.view.stdin.write(ch);
+    await until('the feedback', () => c.frame().includes('› Quick'));
+    await c.keys(KEY.esc, 'l');
+    expect(c.frame()).not.toContain('Your decision');
+    expect(await ok(dir, ['show', 'fix-login', 'tasks'])).toMatchObject({ status: 'submitted' });
+  });
+
   it('Enter opens the decision with its choices; l leaves it for later, changing nothing', async () => {
     const c = open();
     await selectWaiting(c, 'the tasks of add-search');

@@ -3,7 +3,7 @@
  * what waits on the person, the changes), a detail view for a task or a change, and the person's
  * acts in place. The board comes from a ConsoleSource; this file only turns keys into moves and acts.
  */
-import { Box, Text, useInput, useStdout } from 'ink';
+import { Box, Text, useInput, useStdout, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleSnapshot } from '../../console/snapshot.js';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
@@ -18,7 +18,7 @@ import type { ScreenControl, Size } from './screen.js';
 import { claimOf, decisionOf, fileOf, hints, questionOf, taskOf, type Decision, type Target } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { ITEM_LINES, WaitingPane } from './WaitingPane.js';
-import { COLUMNS, makeViews, PANES, type Pane, type Views } from './views.js';
+import { COLUMNS, makeColumns, makeViews, PANES, type Pane, type Views } from './views.js';
 
 type Overlay = { kind: 'help' } | { kind: 'task'; task_id: string } | { kind: 'change'; change_id: string };
 type Prompt = ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision) | { kind: 'question'; question: Question } | { kind: 'confirm'; text: string; action: ConsoleAction };
@@ -136,12 +136,16 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const [, rerender] = useState(0);
   // Keys can come faster than renders (a paste, a test): every key sees the state the last key left.
   const ui = useRef<Ui>(START);
+  const early = useRef<[string, Key][]>([]);
   const set = (patch: Partial<Ui>) => {
+    // A prompt opening starts with no keys of its own yet.
+    if (patch.prompt !== undefined) early.current.length = 0;
     ui.current = { ...ui.current, ...patch };
     rerender((n) => n + 1);
   };
   const u = ui.current;
-  const views = useMemo(() => makeViews(snapshot, u.filter), [snapshot, u.filter]);
+  const columns = useMemo(() => makeColumns(snapshot.tasks, u.filter), [snapshot.tasks, u.filter]);
+  const views = useMemo(() => makeViews(snapshot, u.filter, columns), [snapshot, u.filter, columns]);
   const viewsRef = useRef(views);
   viewsRef.current = views;
   const bottom = useRef(0);
@@ -175,8 +179,13 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       const u = ui.current;
       const v = viewsRef.current;
       if (key.ctrl) return;
-      // A prompt opened by an earlier key of the same burst takes the keys that follow, not the panes.
-      if (u.prompt) return;
+      // The confirmation is one line in the footer: y does it, anything else does not.
+      if (u.prompt?.kind === 'confirm') {
+        const action = u.prompt.action;
+        return input === 'y' ? void run(action) : set({ prompt: null });
+      }
+      // A prompt opened by an earlier key is not listening yet: the keys that follow are its own.
+      if (u.prompt) return void early.current.push([input, key]);
       if (u.overlay?.kind === 'help') return set({ overlay: null });
       if (u.filtering) {
         if (key.escape) set({ filtering: false, filter: '' });
@@ -241,7 +250,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
         if (target?.kind === 'change') return set({ overlay: { kind: 'change', change_id: target.change.change_id }, scroll: 0 });
       }
     },
-    { isActive: !lent && u.prompt === null },
+    { isActive: !lent && (u.prompt === null || u.prompt.kind === 'confirm') },
   );
 
   // Ctrl-C quits from anywhere, prompts included.
@@ -252,16 +261,6 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     { isActive: !lent },
   );
 
-  // The confirmation is one line in the footer: y does it, anything else does not.
-  useInput(
-    (input) => {
-      const p = ui.current.prompt;
-      if (p?.kind !== 'confirm') return;
-      if (input === 'y') void run(p.action);
-      else set({ prompt: null });
-    },
-    { isActive: !lent && u.prompt?.kind === 'confirm' },
-  );
 
   if (lent) return <Text>agentboard board: back when the {u.busy ?? 'program'} ends</Text>;
 
@@ -356,6 +355,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           key={`${u.prompt.subject}${u.prompt.start}`}
           question={{ subject: u.prompt.subject, details: u.prompt.details }}
           start={u.prompt.start}
+          early={early}
           later="later (Esc)"
           onAnswer={(answer) => {
             const p = ui.current.prompt;
@@ -372,6 +372,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           question={u.prompt.question}
           now={now}
           width={size.width}
+          early={early}
           onAnswer={(answer) => {
             const p = ui.current.prompt;
             if (p?.kind === 'question') void run({ type: 'answer', input_id: p.question.input_id, answer });

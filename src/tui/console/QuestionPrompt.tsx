@@ -3,8 +3,9 @@
  * or an answer typed (t). Esc goes back; the countdown and the default action say what happens
  * when nobody answers.
  */
-import { Box, Text, useInput } from 'ink';
-import { useRef, useState } from 'react';
+import { Box, Text, useInput, type Key } from 'ink';
+import { useEffect, useRef, useState } from 'react';
+import type { EarlyKeys } from '../DecisionPrompt.js';
 import { cut, left } from './format.js';
 
 export interface Question {
@@ -16,7 +17,8 @@ export interface Question {
   expires_at: string;
 }
 
-export function QuestionPrompt({ question, now, width, onAnswer, onCancel }: { question: Question; now: number; width: number; onAnswer: (answer: string) => void; onCancel: () => void }) {
+export function QuestionPrompt(props: { question: Question; now: number; width: number; onAnswer: (answer: string) => void; onCancel: () => void; early?: EarlyKeys }) {
+  const { question, now, width, onAnswer, onCancel } = props;
   const [choice, setChoiceShown] = useState(0);
   const [typedShown, setTypedShown] = useState<string | null>(question.options.length === 0 ? '' : null);
   // Keys can come faster than renders (a paste): the state is kept here, not in the render's copy.
@@ -27,7 +29,7 @@ export function QuestionPrompt({ question, now, width, onAnswer, onCancel }: { q
     setTypedShown(state.current.typed);
   };
   const options = question.options;
-  useInput((input, key) => {
+  const onKey = (input: string, key: Key) => {
     const { choice: c, typed } = state.current;
     if (typed !== null) {
       if (key.escape) return options.length ? set({ typed: null }) : onCancel();
@@ -43,7 +45,12 @@ export function QuestionPrompt({ question, now, width, onAnswer, onCancel }: { q
     else if (key.downArrow || input === 'j') set({ choice: Math.min(options.length - 1, c + 1) });
     else if (key.return) onAnswer(options[c]!);
     else if (/^[1-9]$/.test(input) && Number(input) <= options.length) onAnswer(options[Number(input) - 1]!);
-  });
+  };
+  useInput(onKey);
+  useEffect(() => {
+    for (const [input, key] of props.early?.current.splice(0) ?? []) onKey(input, key);
+    // Only once, as it starts listening.
+  }, []);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text bold color="yellow" wrap="truncate">

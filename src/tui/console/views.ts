@@ -31,11 +31,17 @@ function waitingText(w: WaitingItem): string[] {
   }
 }
 
-export function makeViews(snapshot: ConsoleSnapshot, rawFilter: string): Views {
+/** The cards by column: the costly part on a big board, so it is made only when the cards or the filter change. */
+export function makeColumns(cards: TaskCard[], rawFilter: string): TaskCard[][] {
   const filter = rawFilter.trim().toLowerCase();
-  const tasks = filter ? snapshot.tasks.filter((t) => matches(filter, t.task_id, t.title, t.assignee)) : snapshot.tasks;
+  const tasks = filter ? cards.filter((t) => matches(filter, t.task_id, t.title, t.assignee)) : cards;
   const columns = COLUMNS.map(() => [] as TaskCard[]);
   for (const t of tasks) columns[COLUMNS.indexOf(t.status)]!.push(t);
+  return columns;
+}
+
+export function makeViews(snapshot: ConsoleSnapshot, rawFilter: string, columns = makeColumns(snapshot.tasks, rawFilter)): Views {
+  const filter = rawFilter.trim().toLowerCase();
   return {
     columns,
     agents: filter ? snapshot.agents.filter((a) => matches(filter, a.agent_id, a.name, a.task?.task_id, a.task?.title, a.message)) : snapshot.agents,
