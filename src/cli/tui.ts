@@ -18,5 +18,16 @@ export function agentboardBin(): string {
 
 export async function importTui(importModule: ImportModule): Promise<typeof import('../tui/index.js')> {
   const url = pathToFileURL(join(dirname(agentboardBin()), '..', 'dist', 'tui.mjs')).href;
-  return (await importModule(url)) as typeof import('../tui/index.js');
+  // React chooses its build when it is first loaded, by NODE_ENV: the development build checks
+  // everything and costs several times the CPU of a screen that redraws for hours. Only the load
+  // sees "production"; the variable is put back, so nothing started afterwards (an agent running
+  // npm, a pager) inherits it.
+  const env = process.env.NODE_ENV;
+  process.env.NODE_ENV = 'production';
+  try {
+    return (await importModule(url)) as typeof import('../tui/index.js');
+  } finally {
+    if (env === undefined) delete process.env.NODE_ENV;
+    else process.env.NODE_ENV = env;
+  }
 }

@@ -14,10 +14,13 @@ import { EVERYTHING, SnapshotReader, type ConsoleSnapshot, type Dirty } from './
 import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
 import { BoardWatcher, boardFolders } from './watch.js';
 
-/** How often the clock moves the screen on (ages, countdowns, stale claims), reading nothing. */
-const TICK_MS = 10_000;
+/**
+ * How often the clock moves the screen on (ages and countdowns, shown to the minute; stale claims),
+ * reading nothing: each move redraws the screen, which is most of what an idle console costs.
+ */
+const TICK_MS = 30_000;
 /** Every so many ticks the whole board is read again, in case a change on disk went unnoticed (a file system without events). */
-const TICKS_PER_READ = 6;
+const TICKS_PER_READ = 2;
 
 function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
   const p = toPayload(err);

@@ -1,24 +1,24 @@
 /** Small text helpers of the console: ages, countdowns, progress bars, cutting to a width. */
 
-/** "now", "45s", "12m", "3h", "2d": how long ago `iso` was, seen from `now` (ms). */
+/** "now", "12m", "3h", "2d": how long ago `iso` was, seen from `now` (ms); to the minute, as the screen moves on twice a minute. */
 export function ago(iso: string | null | undefined, now: number): string {
   if (!iso) return '';
-  const s = Math.max(0, Math.floor((now - Date.parse(iso)) / 1000));
-  if (Number.isNaN(s)) return '';
-  if (s < 10) return 'now';
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m`;
-  if (s < 86_400) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
+  const m = Math.max(0, Math.floor((now - Date.parse(iso)) / 60_000));
+  if (Number.isNaN(m)) return '';
+  if (m < 1) return 'now';
+  if (m < 60) return `${m}m`;
+  if (m < 1440) return `${Math.floor(m / 60)}h`;
+  return `${Math.floor(m / 1440)}d`;
 }
 
-/** "12m left", "45s left", "overdue": the time until `iso`. */
+/** "12m left", "<1m left", "2h05m left", "overdue": the time until `iso`. */
 export function left(iso: string, now: number): string {
   const s = Math.floor((Date.parse(iso) - now) / 1000);
   if (s <= 0) return 'overdue';
-  if (s < 60) return `${s}s left`;
-  if (s < 3600) return `${Math.ceil(s / 60)}m left`;
-  return `${Math.floor(s / 3600)}h${String(Math.ceil((s % 3600) / 60)).padStart(2, '0')}m left`;
+  if (s < 60) return '<1m left';
+  const minutes = Math.ceil(s / 60);
+  if (minutes < 60) return `${minutes}m left`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m left`;
 }
 
 /** A progress bar of `cells` cells: "▰▰▰▱▱". */
