@@ -1,8 +1,8 @@
 /**
- * What ink draws (the live view of `run`, the console of `board`) is its own bundle, dist/tui.mjs:
- * ink and react are ES modules, and the CLI bundle runs inside vm.Script, which cannot import()
- * one. bin/agentboard.js (an ES module) hands the CLI its import(), and only the commands that draw
- * on a terminal use it, so no other command pays for loading ink.
+ * What ink draws (the live view of `run`, the console of `board`) is its own bundle, dist/tui.mjs,
+ * with ink and React in it: ink is an ES module, and the CLI bundle runs inside vm.Script, which
+ * cannot import() one. bin/agentboard.js (an ES module) hands the CLI its import(), and only the
+ * commands that draw on a terminal use it, so no other command pays for loading ink.
  */
 import { realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -18,16 +18,5 @@ export function agentboardBin(): string {
 
 export async function importTui(importModule: ImportModule): Promise<typeof import('../tui/index.js')> {
   const url = pathToFileURL(join(dirname(agentboardBin()), '..', 'dist', 'tui.mjs')).href;
-  // React chooses its build when it is first loaded, by NODE_ENV: the development build checks
-  // everything and costs several times the CPU of a screen that redraws for hours. Only the load
-  // sees "production"; the variable is put back, so nothing started afterwards (an agent running
-  // npm, a pager) inherits it.
-  const env = process.env.NODE_ENV;
-  process.env.NODE_ENV = 'production';
-  try {
-    return (await importModule(url)) as typeof import('../tui/index.js');
-  } finally {
-    if (env === undefined) delete process.env.NODE_ENV;
-    else process.env.NODE_ENV = env;
-  }
+  return (await importModule(url)) as typeof import('../tui/index.js');
 }

@@ -5,18 +5,21 @@
  * only the files whose identity changed, and the cards of a change are made again only when one of
  * its documents was read anew (the Board hands back the same object for a file that did not change).
  */
+import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import { nowIso } from '../clock.js';
 import { lastActivity } from '../domain/claims.js';
 import { isHuman, taskRef } from '../domain/ids.js';
 import type { SessionStatus } from '../domain/lifecycle.js';
 import { DOC_TYPES, isHeld, type BlockerSeverity, type DocStatus, type DocType, type Phase, type Priority, type Severity, type Task, type TaskStatus, type Verdict } from '../domain/model.js';
+import { derivePhase } from '../domain/phase.js';
 import { isReady } from '../domain/next-task.js';
 import type { RuntimeData } from '../domain/records.js';
-import type { Board } from '../store/board.js';
+import type { Board, DocHead } from '../store/board.js';
 import type { DocFile } from '../store/documents.js';
 import { listRuns, readInvocations, runState } from '../store/runs.js';
-import { changeTitle, loadChange, phaseOf, tasksOf, type LoadedChange } from '../ops/view.js';
+import type { TaskSummary } from '../store/task-scan.js';
+import { changeTitle, tasksOf } from '../ops/view.js';
 
 export interface Blocking {
   severity: BlockerSeverity;
@@ -132,7 +135,11 @@ export interface ConsoleSnapshot {
 
 const SEVERITY_RANK: Record<BlockerSeverity, number> = { high: 0, medium: 1, low: 2 };
 
-function taskCard(changeId: string, t: Task, byId: Map<string, Task>): TaskCard {
+/**
+ * A card from the quick read of a task list (what a card shows of most tasks), completed from the
+ * full read where the quick one leaves things out: blockers and the last progress message.
+ */
+function taskCard(changeId: string, t: TaskSummary, byId: Map<string, TaskSummary>, full: Task | undefined): TaskCard {
   return {
     task_id: taskRef(changeId, t.id),
     change_id: changeId,
@@ -142,52 +149,31 @@ function taskCard(changeId: string, t: Task, byId: Map<string, Task>): TaskCard 
     priority: t.priority,
     assignee: t.assignee ?? null,
     progress: t.progress ?? null,
-    progress_message: t.progress_message ?? null,
+    progress_message: full?.progress_message ?? null,
     progress_at: t.progress_at ?? null,
     claimed_at: t.claimed_at ?? null,
-    last_activity: isHeld(t) ? lastActivity(t) : null,
+    last_activity: isHeld(t) ? lastActivity(t.claimed_at, t.progress_at, t.assignee && t.noted[t.assignee] ? [t.noted[t.assignee]!] : []) : null,
     submitted_at: t.submitted_at ?? null,
     submission: t.submission ?? null,
     depends: t.depends,
     ready: isReady(t, byId),
-    blockers: t.blockers
+    blockers: (full?.blockers ?? [])
       .filter((b) => !b.resolved_at)
       .map((b) => ({ severity: b.severity, reason: b.reason, by: b.by, at: b.at }))
       .sort((a, b) => SEVERITY_RANK[a.severity] - SEVERITY_RANK[b.severity]),
   };
 }
 
-function changeCard(board: Board, change: LoadedChange, tasks: Task[]): ChangeCard {
-  const info = phaseOf(board, change);
-  const counts = { total: tasks.length, todo: 0, in_progress: 0, blocked: 0, in_review: 0, done: 0 };
-  for (const t of tasks) counts[t.status]++;
-  const latest = change.review?.content?.[0];
-  const approval = board.config.require_approval as readonly string[];
-  const docs = DOC_TYPES.flatMap((type) => (change[type] ? [[type, change[type]!] as const] : []));
-  return {
-    change_id: change.changeId,
-    title: changeTitle(change),
-    phase: info.phase,
-    waiting_on: info.waiting_on,
-    documents: docs.map(([type, doc]) => ({
-      document: type,
-      file: doc.file,
-      status: doc.meta.status,
-      revision: doc.meta.revision,
-      author: doc.meta.author,
-      updated: doc.meta.updated,
-      review_requested: doc.meta.review_requested_by !== undefined,
-      blocking: approval.includes(type),
-    })),
-    tasks: counts,
-    review: latest ? { round: latest.round, verdict: latest.verdict, reviewer: latest.reviewer, at: latest.at, summary: latest.summary, issues: latest.issues.map((i) => ({ severity: i.severity, title: i.title })) } : null,
-    problems: docs.flatMap(([, doc]) => doc.findings.filter((f) => f.level === 'error').map((f) => ({ file: f.file, ...(f.line ? { line: f.line } : {}), message: f.message }))),
-  };
+type Heads = Record<DocType, DocHead | null>;
+
+/** Errors met reading documents, with file and line. */
+function problemsOf(docs: (DocFile | null)[]): ChangeCard['problems'] {
+  return docs.flatMap((doc) => (doc ? doc.findings.filter((f) => f.level === 'error').map((f) => ({ file: f.file, ...(f.line ? { line: f.line } : {}), message: f.message })) : []));
 }
 
 interface Made {
-  docs: (DocFile | null)[];
-  approval: string;
+  /** The identity of each document file and the approval setting the cards were made from. */
+  key: string;
   change: ChangeCard;
   tasks: TaskCard[];
   /** Its tasks someone holds or that wait on a person: what agents and the waiting list are made from. */
@@ -233,16 +219,59 @@ export class SnapshotReader {
     readonly scope: string | null,
   ) {}
 
+  /**
+   * The cards of a change. Most of a board is read quickly: the documents' frontmatter and a scan
+   * of each task list. In full are read only the proposal (its title), the review (its verdict and
+   * issues), a task list with tasks held or blocked (their blockers and messages), and a file the
+   * quick read cannot read (for its findings). Nothing is made again while the files' identities stay.
+   */
   private change(changeId: string): Made {
-    const loaded = loadChange(this.board, changeId);
-    const docs = DOC_TYPES.map((t) => loaded[t]);
-    const approval = this.board.config.require_approval.join(',');
+    const board = this.board;
+    const heads = Object.fromEntries(DOC_TYPES.map((t) => [t, board.docHead(changeId, t)])) as Heads;
+    const key = [...DOC_TYPES.map((t) => heads[t]?.identity ?? '-'), board.config.require_approval.join(',')].join('|');
     const before = this.made.get(changeId);
-    if (before && before.approval === approval && before.docs.every((d, i) => d === docs[i])) return before;
-    const tasks = tasksOf(loaded.tasks);
-    const byId = new Map(tasks.map((t) => [t.id, t]));
-    const cards = tasks.map((t) => taskCard(changeId, t, byId));
-    const made = { docs, approval, change: changeCard(this.board, loaded, tasks), tasks: cards, active: cards.filter((t) => t.status !== 'todo' && t.status !== 'done') };
+    if (before && before.key === key) return before;
+    // A file whose frontmatter cannot be read is read in full, for what is wrong with it.
+    const broken = DOC_TYPES.filter((t) => heads[t] === null && existsSync(board.docPath(changeId, t))).map((t) => board.readDoc(changeId, t));
+    const list = heads.tasks ? board.taskList(changeId) : null;
+    const proposal = heads.proposal ? board.readDoc(changeId, 'proposal') : null;
+    const review = heads.review ? board.readDoc(changeId, 'review') : null;
+    const fullNeeded = heads.tasks !== null && (list === null || list.tasks.some((t) => t.status === 'blocked' || t.status === 'in_progress'));
+    const full = fullNeeded ? board.readDoc(changeId, 'tasks') : null;
+    const summaries = list?.tasks ?? [];
+    const byId = new Map(summaries.map((t) => [t.id, t]));
+    const fullById = new Map(tasksOf(full).map((t) => [t.id, t]));
+    const cards = summaries.map((t) => taskCard(changeId, t, byId, fullById.get(t.id)));
+
+    const counts = { total: cards.length, todo: 0, in_progress: 0, blocked: 0, in_review: 0, done: 0 };
+    for (const t of cards) counts[t.status]++;
+    const latest = review?.content?.[0];
+    const approval = board.config.require_approval as readonly string[];
+    const state = (t: DocType) => (heads[t] ? { status: heads[t]!.meta.status } : null);
+    const info = derivePhase(
+      {
+        proposal: state('proposal'),
+        spec: state('spec'),
+        tasks: heads.tasks ? { status: heads.tasks.meta.status, tasks: summaries } : null,
+        review: heads.review ? { status: heads.review.meta.status, verdict: latest?.verdict ?? null } : null,
+      },
+      approval,
+    );
+    const change: ChangeCard = {
+      change_id: changeId,
+      title: changeTitle({ changeId, proposal, spec: null, tasks: null, review: null }),
+      phase: info.phase,
+      waiting_on: info.waiting_on,
+      documents: DOC_TYPES.flatMap((type) => {
+        const m = heads[type]?.meta;
+        if (!m) return [];
+        return [{ document: type, file: board.rel(board.docPath(changeId, type)), status: m.status, revision: m.revision, author: m.author, updated: m.updated, review_requested: m.review_requested_by !== undefined, blocking: approval.includes(type) }];
+      }),
+      tasks: counts,
+      review: latest ? { round: latest.round, verdict: latest.verdict, reviewer: latest.reviewer, at: latest.at, summary: latest.summary, issues: latest.issues.map((i) => ({ severity: i.severity, title: i.title })) } : null,
+      problems: problemsOf([...broken, proposal, review, full]),
+    };
+    const made = { key, change, tasks: cards, active: cards.filter((t) => t.status !== 'todo' && t.status !== 'done') };
     this.made.set(changeId, made);
     return made;
   }

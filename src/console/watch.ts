@@ -41,7 +41,7 @@ export class BoardWatcher {
     private readonly onChange: (folders: ReadonlySet<string>) => void,
     options: WatchOptions = {},
   ) {
-    this.debounceMs = options.debounceMs ?? 40;
+    this.debounceMs = options.debounceMs ?? 30;
     this.maxWaitMs = options.maxWaitMs ?? 150;
   }
 

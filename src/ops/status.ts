@@ -127,7 +127,7 @@ export const boardStatus = defineOp({
           if (isHeld(t) && t.status !== 'in_review') a.current_tasks.push(taskRef(changeId, t.id));
         }
         if (t.status === 'in_progress' && t.assignee) {
-          const last = lastActivity(t);
+          const last = lastActivity(t.claimed_at, t.progress_at, t.notes.filter((n) => n.author === t.assignee).map((n) => n.at));
           const idle = Date.parse(now) - Date.parse(last);
           const ref = taskRef(changeId, t.id);
           const deadRun = deadClaims.get(ref);
