@@ -63,6 +63,18 @@ describe('the board pane', () => {
     expect(c.frame()).toMatch(/60%/);
   });
 
+  it('shows the agents and what waits on the person under the columns when the terminal has room', async () => {
+    const c = open({ width: 120, height: 34 });
+    const frame = c.frame();
+    const columns = lines(frame).findIndex((l) => l.startsWith('TODO 3'));
+    const agents = lines(frame).findIndex((l) => /STATE +AGENT/.test(l));
+    expect(agents).toBeGreaterThan(columns + 3);
+    expect(lines(frame)[agents]).toMatch(/STATE +AGENT .* 11 waiting on you/);
+    expect(frame).toMatch(/● working +claude-w1 .* \? input-1 from kimi/);
+    // At 80×24 there is no room: the columns alone.
+    expect(open().frame()).not.toContain('STATE');
+  });
+
   it('follows one change when given one: cards without the change id, and a Change pane with its detail', async () => {
     const c = open({ scope: 'fix-login' });
     expect(lines(c.frame())[0]).toMatch(/· fix-login +0\/1 done/);

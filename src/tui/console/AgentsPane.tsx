@@ -17,11 +17,12 @@ function runLine(a: AgentCard, now: number): string {
 
 export function AgentsPane({ agents, cursor, now, width, rows, active }: { agents: AgentCard[]; cursor: number; now: number; width: number; rows: number; active: boolean }) {
   if (agents.length === 0) return <Text dimColor>No agents yet: an agent appears here when it registers, reports its status or claims a task.</Text>;
-  const badgeW = 18;
-  const idW = Math.max(10, Math.min(18, Math.floor(width * 0.18)));
-  const taskW = Math.max(12, Math.floor(width * 0.26));
+  // The columns share what the width gives; the last word takes what is left.
+  const badgeW = width < 70 ? 14 : 18;
+  const idW = Math.max(10, Math.min(18, Math.floor(width * 0.2)));
+  const taskW = Math.max(10, Math.min(30, Math.floor(width * 0.26)));
   const agoW = 5;
-  const msgW = Math.max(8, width - badgeW - idW - taskW - agoW - 2);
+  const msgW = Math.max(4, width - badgeW - idW - taskW - agoW);
   // Agents in a run take two lines; a page holds what fits.
   const lineCount = (a: AgentCard) => (a.run ? 2 : 1);
   const pages: number[] = [];
@@ -45,7 +46,7 @@ export function AgentsPane({ agents, cursor, now, width, rows, active }: { agent
         {'STATE'.padEnd(badgeW - 2)}
         {'AGENT'.padEnd(idW)}
         {'TASK'.padEnd(taskW)}
-        {'LAST WORD'.padEnd(msgW)}
+        {'LAST WORD'.slice(0, msgW - 1).padEnd(msgW)}
         {start > 0 || start + shown.length < agents.length ? `${start + 1}-${start + shown.length}/${agents.length}` : 'AGO'}
       </Text>
       {shown.map((a, k) => {

@@ -277,8 +277,30 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     const id = u.overlay.change_id;
     const change = snapshot.changes.find((c) => c.change_id === id);
     body = change ? <ChangeDetail change={change} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} /> : <Text dimColor>{id} is no longer an open change.</Text>;
-  } else if (u.pane === 'board') body = <BoardColumns columns={views.columns} stale={views.stale} focus={u.col} cursors={u.rows} active wide={!single} now={now} width={size.width} rows={paneRows} />;
-  else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active />;
+  } else if (u.pane === 'board') {
+    // Card ids name their change only when there is more than one to tell apart.
+    const columnsOf = (rows: number) => <BoardColumns columns={views.columns} stale={views.stale} focus={u.col} cursors={u.rows} active wide={!single && snapshot.changes.length > 1} now={now} width={size.width} rows={rows} />;
+    // A terminal with room for it shows the agents and what waits on the person under the columns.
+    const overview = size.width >= 100 && paneRows >= 24;
+    const longest = Math.max(0, ...views.columns.map((c) => c.length));
+    const top = overview ? 1 + CARD_LINES * Math.max(2, Math.min(longest, Math.floor((paneRows - 11) / CARD_LINES))) : paneRows;
+    const half = Math.floor(size.width / 2);
+    body = overview ? (
+      <Box flexDirection="column">
+        {columnsOf(top)}
+        <Box marginTop={1}>
+          <Box width={half} flexDirection="column" height={paneRows - top - 1} overflow="hidden">
+            <AgentsPane agents={views.agents} cursor={0} now={now} width={half - 1} rows={paneRows - top - 1} active={false} />
+          </Box>
+          <Box width={size.width - half} flexDirection="column" height={paneRows - top - 1} overflow="hidden">
+            <WaitingPane items={views.waiting} cursor={0} now={now} width={size.width - half} rows={paneRows - top - 1} active={false} />
+          </Box>
+        </Box>
+      </Box>
+    ) : (
+      columnsOf(paneRows)
+    );
+  } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active />;
   else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active />;
   else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
   else body = <ChangesPane changes={views.changes} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active />;
