@@ -72,7 +72,12 @@ describe('the board pane', () => {
     expect(lines(frame)[agents]).toMatch(/STATE +AGENT .* 11 waiting on you/);
     expect(frame).toMatch(/● working +claude-w1 .* \? input-1 from kimi/);
     // At 80×24 there is no room: the columns alone.
-    expect(open().frame()).not.toContain('STATE');
+    const small = drawConsole(dir);
+    try {
+      expect(small.frame()).not.toContain('STATE');
+    } finally {
+      small.close();
+    }
   });
 
   it('follows one change when given one: cards without the change id, and a Change pane with its detail', async () => {
