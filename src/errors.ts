@@ -8,6 +8,8 @@ export type ErrorCode =
   | 'INPUT_TOO_LARGE'
   | 'USAGE'
   | 'BOARD_NOT_FOUND'
+  | 'AGENTD_BOARD'
+  | 'IMPORT_REFUSED'
   | 'BOARD_BUSY'
   | 'CONFIG_INVALID'
   | 'PARSE_ERROR'

@@ -5,10 +5,11 @@
 import { AgentboardError, toPayload } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { findOperation } from '../ops/index.js';
-import { execute, resolveOpRefs } from '../ops/execute.js';
+import { execute } from '../ops/execute.js';
+import { resolveRefs } from '../domain/refs.js';
 import type { Context } from '../ops/registry.js';
 import { renderResult } from '../render/text.js';
-import { cliSpelling } from '../cli/spelling.js';
+import { cliSpeller } from '../cli/refs.js';
 import { basename, dirname, join } from 'node:path';
 import { EVERYTHING, SnapshotReader, type ConsoleSnapshot, type Dirty } from './snapshot.js';
 import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
@@ -24,7 +25,8 @@ const TICKS_PER_READ = 2;
 
 function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
   const p = toPayload(err);
-  return { ok: false, code: p.code, message: resolveOpRefs(p.message, cliSpelling), next_step: resolveOpRefs(p.next_step, cliSpelling) };
+  const spell = cliSpeller();
+  return { ok: false, code: p.code, message: resolveRefs(p.message, spell), next_step: resolveRefs(p.next_step, spell) };
 }
 
 /** The operation and its input for each act; the person is the actor of every one. */

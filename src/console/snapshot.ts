@@ -259,7 +259,7 @@ export class SnapshotReader {
     );
     const change: ChangeCard = {
       change_id: changeId,
-      title: changeTitle({ changeId, proposal, spec: null, tasks: null, review: null }),
+      title: changeTitle({ changeId, proposal, spec: null, tasks: null, review: null, design: null }),
       phase: info.phase,
       waiting_on: info.waiting_on,
       documents: DOC_TYPES.flatMap((type) => {

@@ -2,6 +2,7 @@
 import { fail } from '../errors.js';
 import { canMoveSession, SESSION_MOVES, type SessionStatus } from './lifecycle.js';
 import type { InputRecord, RuntimeData, SessionRecord } from './records.js';
+import { refTo } from './refs.js';
 
 const HISTORY_MAX = 50;
 const RESOLVED_INPUTS_MAX = 500;
@@ -50,8 +51,8 @@ export function moveSession(data: RuntimeData, agentId: string, to: SessionStatu
       'INVALID_TRANSITION',
       `Your workflow status is ${session.status}; it cannot change to ${to}.`,
       allowed.length > 0
-        ? `From ${session.status} you can go to: ${allowed.join(', ')}.${session.status === 'awaiting_input' ? ' Wait for the answer to your question ({op:session.show}).' : ''}`
-        : 'Your session is completed; report working ({op:session.status}) to start a new one.',
+        ? `From ${session.status} you can go to: ${allowed.join(', ')}.${session.status === 'awaiting_input' ? ` Wait for the answer to your question (${refTo('session.show')}).` : ''}`
+        : `Your session is completed; report working (${refTo('session.status')}) to start a new one.`,
     );
   }
   record(session, to, now, message);

@@ -1,23 +1,23 @@
 /** The board and its changes: init, list, show, validate, archive. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_TYPES, type DocType } from '../domain/model.js';
-import { Board, BOARD_DIR } from '../store/board.js';
+import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
+import { Board, BOARD_DIR, refuseAgentdBoard } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
-import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
-import { writeFileAtomic } from '../store/fs.js';
+import { checkDirs, ensureDir, writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
 import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
 import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+import { refTo } from '../domain/refs.js';
 
-const GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
 
 export const initBoard = defineOp({
   name: 'board.init',
@@ -38,17 +38,21 @@ export const initBoard = defineOp({
     requireHuman(input.agent_id, 'Creating a board');
     const root = ctx.root ?? resolve(ctx.cwd);
     const board = new Board(root);
+    refuseAgentdBoard(board.dir, BOARD_DIR);
     const mcp = wireClients(root, input.mcp);
     const wanted: [string, string | null][] = [
       [board.dir, null],
       [board.changesDir, null],
       [board.configPath, DEFAULT_CONFIG_TEXT],
-      [join(board.dir, '.gitignore'), GITIGNORE],
+      [join(board.dir, '.gitignore'), BOARD_GITIGNORE],
     ];
     const created: string[] = [];
     for (const [path, content] of wanted) {
-      if (existsSync(path)) continue;
-      if (content === null) mkdirSync(path, { recursive: true });
+      if (content === null) {
+        // Made one folder at a time, never through a link (a cloned repository's agentd/ may be one).
+        if (checkDirs(root, path, (p) => board.rel(p))) continue;
+        ensureDir(root, path, (p) => board.rel(p));
+      } else if (existsSync(path)) continue;
       else writeFileAtomic(path, content);
       created.push(board.rel(path) + (content === null ? '/' : ''));
     }
@@ -152,8 +156,9 @@ export const showChange = defineOp({
 export function changeFindings(change: LoadedChange): Finding[] {
   const findings: Finding[] = [];
   const requirementIds = requirementIdsOf(change.spec);
-  let missingBefore: DocType | null = null;
-  for (const type of DOC_TYPES) {
+  let missingBefore: Stage | null = null;
+  if (change.design) findings.push(...checkDoc(change.design, change.changeId));
+  for (const type of STAGES) {
     const doc = change[type];
     if (!doc) {
       missingBefore ??= type;
@@ -243,11 +248,11 @@ export const archiveChange = defineOp({
       const change = loadChange(tx, input.change_id);
       const verdict = change.review?.content?.[0]?.verdict;
       if (verdict !== 'APPROVED') {
-        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? 'Fix the issues, then record a new review round with {op:review.create}.' : 'Record a review with verdict APPROVED with {op:review.create}.');
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? `Fix the issues, then record a new review round with ${refTo('review.create')}.` : `Record a review with verdict APPROVED with ${refTo('review.create')}.`);
       }
       const open = tasksOf(change.tasks).filter((t) => t.status !== 'done');
       if (open.length > 0) {
-        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${open.length} task${open.length === 1 ? ' is' : 's are'} not done (${open.slice(0, 5).map((t) => `${t.id} ${t.status}`).join(', ')}).`, 'Finish or remove those tasks first ({op:task.list}).');
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${open.length} task${open.length === 1 ? ' is' : 's are'} not done (${open.slice(0, 5).map((t) => `${t.id} ${t.status}`).join(', ')}).`, `Finish or remove those tasks first (${refTo('task.list')}).`);
       }
       const folder = `${tx.now.slice(0, 10)}-${input.change_id}`;
       const target = join(board.archiveDir, folder);

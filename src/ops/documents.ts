@@ -9,6 +9,7 @@ import { docWord } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, Limit, NoteOut, Offset, page, Page, text } from './schemas.js';
 import { loadChange, requireChange, taskOut, tasksOf } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 const DocOut = z.object({
   change_id: z.string(),
@@ -65,8 +66,9 @@ export const getDocument = defineOp({
     requireChange(board, input.change_id);
     const doc = board.readDoc(input.change_id, input.document);
     if (!doc) {
-      fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with {op:change.show}.`);
+      fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with ${refTo('change.show')}.`);
     }
+    if (doc.error) throw doc.error;
     const m = doc.meta;
     return {
       change_id: input.change_id,
@@ -162,18 +164,18 @@ function loadForDecision(tx: Transaction, changeId: string, type: DocType): DocF
   requireChange(tx, changeId);
   const doc = tx.readDoc(changeId, type);
   if (doc?.error) throw doc.error;
-  if (!doc) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${docWord(type)}.`, `See the change with {op:change.show}.`);
+  if (!doc) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${docWord(type)}.`, `See the change with ${refTo('change.show')}.`);
   const broken = checkDoc(doc, changeId).find((f) => f.level === 'error');
   if (broken) {
-    fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} first (${broken.fix}); run {op:change.validate} to see every problem.`);
+    fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} first (${broken.fix}); run ${refTo('change.validate')} to see every problem.`);
   }
   return doc;
 }
 
 function requireSubmitted(doc: DocFile, verb: string): void {
-  if (doc.meta.status === 'approved') fail('DOCUMENT_APPROVED', `This ${docWord(doc.type)} has already been approved.`, 'Nothing to do; see what the change waits on with {op:change.show}.');
+  if (doc.meta.status === 'approved') fail('DOCUMENT_APPROVED', `This ${docWord(doc.type)} has already been approved.`, `Nothing to do; see what the change waits on with ${refTo('change.show')}.`);
   if (doc.meta.status !== 'submitted') {
-    fail('DOCUMENT_NOT_SUBMITTED', `Only a submitted ${docWord(doc.type)} can be ${verb}; this one is ${doc.meta.status}.`, 'Wait until it is submitted again; see the change with {op:change.show}.');
+    fail('DOCUMENT_NOT_SUBMITTED', `Only a submitted ${docWord(doc.type)} can be ${verb}; this one is ${doc.meta.status}.`, `Wait until it is submitted again; see the change with ${refTo('change.show')}.`);
   }
 }
 

@@ -14,8 +14,9 @@ import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, AgentId, Limit, line, Offset, page, Page, TaskRef, text } from './schemas.js';
-import { holdOrClaim } from '../domain/task-rules.js';
-import { findTask, listProblem, type FoundTask } from './view.js';
+import { takeForWork } from './claims.js';
+import { findTask, type FoundTask } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 const InputOut = z.object({
   input_id: z.string(),
@@ -181,11 +182,9 @@ export const submitForReview = defineOp({
         const r = parseTaskRef(ref) as { changeId: string; taskId: string };
         const f = findTask(tx, r.changeId, r.taskId);
         const task = structuredClone(f.task);
-        if (holdOrClaim(task, ref, input.agent_id, tx.now, { byId: f.byId, listProblem: listProblem(tx, f.doc) }, 'submit')) {
-          tx.log(input.agent_id, 'task.claim', ref, `claimed ${ref}: ${task.title}`, r.changeId);
-        }
+        takeForWork(tx, f, task, ref, input.agent_id, 'submit');
         if (task.status !== 'in_progress') {
-          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? 'Clear its blocker with {op:task.unblock} first.' : 'Submit only your own tasks in progress; see them with {op:task.list}.');
+          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? `Clear its blocker with ${refTo('task.unblock')} first.` : `Submit only your own tasks in progress; see them with ${refTo('task.list')}.`);
         }
         moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
         found.push({ found: f, task, ref });
@@ -256,7 +255,7 @@ export const requestInput = defineOp({
     return board.mutate((tx) => {
       const open = openInputOf(tx.runtime, input.agent_id);
       if (open) {
-        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, 'Wait for its answer with {op:session.show}; it resolves to your default action at ' + open.expires_at + '.');
+        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, `Wait for its answer with ${refTo('session.show')}; it resolves to your default action at ` + open.expires_at + '.');
       }
       const minutes = input.timeout_minutes ?? board.config.input_timeout_minutes;
       const session = moveSession(tx.runtime, input.agent_id, 'awaiting_input', tx.now, input.question);
@@ -321,10 +320,10 @@ export const answerInput = defineOp({
     requireHuman(input.agent_id, 'Answering an input request');
     return ctx.board().mutate((tx) => {
       const record = tx.runtime.inputs[input.input_id];
-      if (!record) fail('INPUT_NOT_FOUND', `There is no input request ${input.input_id}.`, 'List the open ones with {op:input.list}.');
+      if (!record) fail('INPUT_NOT_FOUND', `There is no input request ${input.input_id}.`, `List the open ones with ${refTo('input.list')}.`);
       if (record.status === 'resolved') {
         const r = record.resolution!;
-        fail('INPUT_RESOLVED', `Input request ${input.input_id} is already resolved (${r.type === 'timeout' ? `timed out at ${r.at}; the default action applied: ${r.value}` : `answered by ${r.by}: ${r.value}`}).`, 'List the open ones with {op:input.list}.');
+        fail('INPUT_RESOLVED', `Input request ${input.input_id} is already resolved (${r.type === 'timeout' ? `timed out at ${r.at}; the default action applied: ${r.value}` : `answered by ${r.by}: ${r.value}`}).`, `List the open ones with ${refTo('input.list')}.`);
       }
       resolveInput(tx.runtime, record, { type: 'human', value: input.answer, by: input.agent_id, at: tx.now });
       tx.saveRuntime();

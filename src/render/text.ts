@@ -4,6 +4,7 @@
  * indented key: value lines. The renderers of what people read most (status, list, show, validate,
  * log) colour states, verdicts, severities and levels when given a Paint that does.
  */
+import { refTo } from '../domain/refs.js';
 import { DOC_COLOR, LEVEL_COLOR, PHASE_COLOR, SESSION_COLOR, SEVERITY_COLOR, TASK_COLOR, VERDICT_COLOR } from './colors.js';
 import { PLAIN, visibleLength, type Paint } from './paint.js';
 
@@ -107,7 +108,7 @@ function statusBoard(d: Data, p: Paint): string {
       ['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'],
       d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.waiting_on ?? '']),
     )}`;
-  } else out += '\nNo changes yet: create one with {op:change.create}.\n';
+  } else out += `\nNo changes yet: create one with ${refTo('change.create')}.\n`;
   if (d.agents.length) {
     out += `\n${p.bold('Agents')}\n${table(
       ['AGENT', 'STATUS', 'HOLDS', 'DONE', 'IN REVIEW'],
@@ -119,15 +120,15 @@ function statusBoard(d: Data, p: Paint): string {
   }
   if (d.stale_claims.length) out += `\n${p.bold('Stale claims (no progress for a while)')}\n${d.stale_claims.map((s: Data) => p.color('red', `  ${s.task_id} held by ${s.assignee}, ${s.run_id ? `claimed by run ${s.run_id}, which died` : `idle ${s.idle_minutes} min`}`)).join('\n')}\n`;
   const waits: string[] = [
-    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with {op:input.answer}; default at ${i.expires_at}: ${i.default_action})`),
-    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with {op:task.approve} / {op:task.reject})`),
+    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with ${refTo('input.answer')}; default at ${i.expires_at}: ${i.default_action})`),
+    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with ${refTo('task.approve')} / ${refTo('task.reject')})`),
     ...d.awaiting_decision
       .filter((w: Data) => w.blocking || w.review_requested)
-      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} ({op:document.approve} / {op:document.reject})`),
+      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} (${refTo('document.approve')} / ${refTo('document.reject')})`),
   ];
   const optional = d.awaiting_decision.filter((w: Data) => !w.blocking && !w.review_requested).length;
   if (waits.length) out += `\n${p.color('yellow', p.bold('Waiting on people'))}\n${waits.join('\n')}\n`;
-  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with {op:document.list} (awaiting: decision).\n`;
+  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with ${refTo('document.list')} (awaiting: decision).\n`;
   if (d.costs.length) {
     out += `\n${p.bold('Run usage per change')}\n${table(
       ['CHANGE', 'RUNS', 'TOKENS', 'COST'],
@@ -136,7 +137,7 @@ function statusBoard(d: Data, p: Paint): string {
   }
   if (d.problems.length) out += `\n${p.color('red', p.bold('Problems'))}\n${d.problems.map((f: Data) => `  ${p.bold(`${f.file}${f.line ? `:${f.line}` : ''}`)}: ${p.color('red', f.message)}`).join('\n')}\n`;
   if (d.hand_edited.length) out += `\n${p.bold('Edited by hand (merged on the next write)')}\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
-  if (d.conflicts.length) out += `\n${p.color('yellow', p.bold('Merge conflicts (both values kept; see {op:conflict.list})'))}\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
+  if (d.conflicts.length) out += `\n${p.color('yellow', p.bold(`Merge conflicts (both values kept; see ${refTo('conflict.list')})`))}\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
   return out;
 }
 
@@ -154,7 +155,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
         return `${m.client}: ${m.file} ${what}\n`;
       })
       .join(''),
-  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with {op:proposal.submit}.\n`,
+  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with ${refTo('proposal.submit')}.\n`,
   'proposal.submit': written,
   'spec.create': written,
   'tasks.create': written,
@@ -162,7 +163,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'document.correct': written,
   'change.list': (d, p) =>
     d.changes.length === 0 && d.archived.length === 0
-      ? 'No changes yet: create one with {op:change.create}.\n'
+      ? `No changes yet: create one with ${refTo('change.create')}.\n`
       : table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.waiting_on ?? ''])) +
         page(d, 'changes') +
         (d.archived.length ? `\n${p.bold('Archived')}\n${d.archived.map((a: Data) => `  ${p.dim(a.folder)}`).join('\n')}\n` : ''),
@@ -225,7 +226,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
           .map((i: Data) =>
             `${i.input_id} from ${i.agent_id} [${i.status}]: ${i.question}\n` +
             (i.options.length ? `  options: ${i.options.join(' | ')}\n` : '') +
-            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with {op:input.answer}\n`),
+            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with ${refTo('input.answer')}\n`),
           )
           .join(''),
   'input.answer': (d) => `Answered ${d.request.input_id}; ${d.request.agent_id} is working again.\n`,

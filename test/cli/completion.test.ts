@@ -52,7 +52,7 @@ describe('what completion offers', () => {
     expect(await offered('task', 'show', '')).toEqual(['add-search/', 'fix-login/']);
     expect(await offered('task', 'show', 'add-search/')).toEqual(['add-search/T1', 'add-search/T2']);
     expect(await offered('approve', 'fix')).toEqual(['fix-login/', 'fix-login']);
-    expect(await offered('approve', 'add-search', '')).toEqual(['proposal', 'spec', 'tasks', 'review']);
+    expect(await offered('approve', 'add-search', '')).toEqual(['proposal', 'spec', 'tasks', 'review', 'design']);
     expect(await offered('list', '--phase', 'impl')).toEqual(['implementation']);
     expect(await offered('task', 'list', '--status', 'in_')).toEqual(['in_progress', 'in_review']);
     expect(await offered('task', 'list', '--change', '')).toEqual(['add-search', 'fix-login']);

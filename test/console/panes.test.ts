@@ -25,7 +25,7 @@ describe('the board pane', () => {
   it('shows the tasks in columns by state, each card with its id, title, holder, progress and claim age', async () => {
     const c = open();
     const frame = c.frame();
-    expect(lines(frame)[0]).toMatch(/^agentboard .* · all changes +0\/7 done · 2 working/);
+    expect(lines(frame)[0]).toMatch(/^agentboard .* · all changes +0\/7 done · 3 working/);
     expect(frame).toMatch(/TODO 3 +IN PROGRESS 2 +BLOCKED 1 +IN REVIEW 1 +DONE 0/);
     // Board-wide, a card names its change; in progress, a bar of its progress and who holds it for how long.
     expect(frame).toContain('T1 add-search');

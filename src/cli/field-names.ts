@@ -1,12 +1,6 @@
 import type { Operation } from '../ops/registry.js';
 import { fieldsOf } from './fields.js';
 
-/** How a person reads a reference to an operation in a message: the command that runs it. */
-export function cliSpelling(op: Operation): string {
-  const args = (op.cli.args ?? []).map((a) => (a.endsWith('?') ? `[${a.slice(0, -1)}]` : `<${a}>`)).join(' ');
-  return `\`agentboard ${op.cli.command}${args ? ` ${args}` : ''}\``;
-}
-
 /** The flag of an input field: its name in kebab case, unless the command names it otherwise. */
 export function flagOf(op: Operation, fieldName: string): string {
   return op.cli.flags?.[fieldName] ?? fieldName.replace(/_/g, '-');

@@ -1,0 +1,39 @@
+/**
+ * How a person reads a reference in agentboard's messages (domain/refs.ts): the command to type,
+ * with the real ids filled in, and `--as <agent>` when an agent at a shell is the one to run it.
+ */
+import { isHuman } from '../domain/ids.js';
+import type { Ref } from '../domain/refs.js';
+import { findOperation } from '../ops/index.js';
+import type { Operation } from '../ops/registry.js';
+import { flagOf } from './field-names.js';
+
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line of an operation with the arguments known, placeholders for required ones missing. */
+export function commandLine(op: Operation, args: Record<string, string> = {}, actor?: string): string {
+  const parts = ['agentboard', op.cli.command];
+  const positional = (op.cli.args ?? []).map((a) => a.replace(/\?$/, ''));
+  for (const a of op.cli.args ?? []) {
+    const name = a.replace(/\?$/, '');
+    if (args[name] !== undefined) parts.push(shellWord(args[name]));
+    else if (!a.endsWith('?')) parts.push(`<${name}>`);
+  }
+  for (const [k, v] of Object.entries(args)) {
+    if (positional.includes(k) || k === 'agent_id' || !(k in op.input.shape)) continue;
+    parts.push(`--${flagOf(op, k)}`, shellWord(v));
+  }
+  const acts = 'agent_id' in op.input.shape && op.access !== 'read' && op.access !== 'human';
+  if (acts && actor !== undefined && !isHuman(actor)) parts.push('--as', actor);
+  return parts.join(' ');
+}
+
+/** The speller of the command line: the first operation of a reference, as a command in backticks. */
+export function cliSpeller(actor?: string): (r: Ref) => string {
+  return (r) => {
+    const op = findOperation(r.ops[0]!);
+    return op ? `\`${commandLine(op, r.args, actor)}\`` : r.ops[0]!;
+  };
+}
