@@ -11,7 +11,8 @@ import type { Context } from '../ops/registry.js';
 import { renderResult } from '../render/text.js';
 import { cliSpeller } from '../cli/refs.js';
 import { basename, dirname, join } from 'node:path';
-import { EVERYTHING, SnapshotReader, type ConsoleSnapshot, type Dirty } from './snapshot.js';
+import type { ConsoleSnapshot } from './cards.js';
+import { EVERYTHING, SnapshotReader, type Dirty } from './snapshot.js';
 import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
 import { BoardWatcher, boardFolders } from './watch.js';
 

@@ -5,7 +5,7 @@
  */
 import type { Finding } from '../domain/findings.js';
 import type { TaskOutput } from '../ops/view.js';
-import type { ConsoleSnapshot } from './snapshot.js';
+import type { ConsoleSnapshot } from './cards.js';
 
 export type ConsoleAction =
   | { type: 'approve_document'; change_id: string; document: string }

@@ -3,7 +3,7 @@
  * and how long ago; an agent of a running `agentboard run` also shows its seat and invocation.
  */
 import { Box, Text } from 'ink';
-import type { AgentCard } from '../../console/snapshot.js';
+import type { AgentCard } from '../../console/cards.js';
 import { SESSION_COLOR } from '../../render/colors.js';
 import { ago, cut, localId, words } from './format.js';
 

@@ -4,7 +4,7 @@
  * page of each column that holds its cursor is drawn, so a column of 10,000 cards costs as one of six.
  */
 import { Box, Text } from 'ink';
-import type { TaskCard } from '../../console/snapshot.js';
+import type { TaskCard } from '../../console/cards.js';
 import { PRIORITY_COLOR, SEVERITY_COLOR, TASK_COLOR } from '../../render/colors.js';
 import { ago, bar, cut, pageStart } from './format.js';
 import { COLUMN_TITLES, COLUMNS } from './views.js';

@@ -5,7 +5,7 @@
  */
 import { Box, Text } from 'ink';
 import { useEffect, useState, type ReactNode } from 'react';
-import type { ChangeCard } from '../../console/snapshot.js';
+import type { ChangeCard } from '../../console/cards.js';
 import type { ConsoleSource, Read } from '../../console/source.js';
 import type { Finding } from '../../domain/findings.js';
 import { DOC_COLOR, LEVEL_COLOR, PHASE_COLOR, SEVERITY_COLOR, VERDICT_COLOR } from '../../render/colors.js';

@@ -3,24 +3,25 @@
  * what waits on the person, the changes), a detail view for a task or a change, and the person's
  * acts in place. The board comes from a ConsoleSource; this file only turns keys into moves and acts.
  */
-import { Box, Text, useInput, useStdout, type Key } from 'ink';
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { ConsoleSnapshot } from '../../console/snapshot.js';
+import { Box, Text, useInput, type Key } from 'ink';
+import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { DecisionPrompt } from '../DecisionPrompt.js';
 import { AgentsPane } from './AgentsPane.js';
-import { BoardColumns, CARD_LINES } from './BoardColumns.js';
+import { CARD_LINES } from './BoardColumns.js';
+import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
-import { clamp, cut } from './format.js';
+import { clamp } from './format.js';
+import { Header, TabBar } from './Header.js';
 import { Help } from './Help.js';
 import { QuestionPrompt, type Question } from './QuestionPrompt.js';
-import type { ScreenControl, Size } from './screen.js';
-import { claimOf, decisionOf, fileOf, hints, questionOf, taskOf, type Decision, type Target } from './targets.js';
+import { useSize, type ScreenControl } from './screen.js';
+import { claimOf, decisionOf, fileOf, hints, questionOf, selectedTarget, taskOf, type Decision, type DetailOverlay } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { ITEM_LINES, WaitingPane } from './WaitingPane.js';
-import { COLUMNS, makeColumns, makeViews, PANES, type Pane, type Views } from './views.js';
+import { COLUMNS, makeColumns, makeViews, PANES, type Pane } from './views.js';
 
-type Overlay = { kind: 'help' } | { kind: 'task'; task_id: string } | { kind: 'change'; change_id: string };
+type Overlay = { kind: 'help' } | DetailOverlay;
 type Prompt = ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision) | { kind: 'question'; question: Question } | { kind: 'confirm'; text: string; action: ConsoleAction };
 
 interface Ui {
@@ -42,92 +43,7 @@ interface Ui {
 }
 
 const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null };
-const PANE_TITLES: Record<Pane, string> = { board: 'Board', agents: 'Agents', waiting: 'Waiting on you', changes: 'Changes' };
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
-
-/** The first line: the board, and how it stands; what does not fit is left out from the right, the person first. */
-function Header(props: { snapshot: ConsoleSnapshot; scope: string; done: number; total: number; working: number; person: string; width: number }) {
-  const { snapshot, scope, done, total, working, person, width } = props;
-  const waiting = snapshot.waiting.length;
-  const title = `agentboard ${snapshot.project} · ${scope}`;
-  const parts = [`${done}/${total} done`, `${working} working`, `${waiting} waiting on you`, person];
-  while (parts.length > 1 && title.length + parts.join(' · ').length + 2 > width) parts.pop();
-  const room = Math.max(10, width - parts.join(' · ').length - 2);
-  return (
-    <Box justifyContent="space-between" width={width}>
-      <Text wrap="truncate">
-        <Text bold color="cyan">
-          agentboard
-        </Text>{' '}
-        {cut(title.slice('agentboard '.length), room - 'agentboard '.length)}
-      </Text>
-      <Text>
-        {parts.map((p, i) => (
-          <Text key={i}>
-            {i > 0 && <Text dimColor> · </Text>}
-            {i === 2 ? (
-              <Text color={waiting ? 'yellow' : 'green'} bold={waiting > 0}>
-                {p}
-              </Text>
-            ) : i === 3 ? (
-              <Text dimColor>{p}</Text>
-            ) : (
-              p
-            )}
-          </Text>
-        ))}
-      </Text>
-    </Box>
-  );
-}
-
-/** The terminal's size, following resizes; fixed when given (tests). */
-function useSize(fixed: Partial<Size>): Size {
-  const { stdout } = useStdout();
-  const read = () => ({ width: fixed.width ?? (stdout.columns || 80), height: fixed.height ?? (stdout.rows || 24) });
-  const [size, setSize] = useState(read);
-  useEffect(() => {
-    const onResize = () => setSize(read());
-    stdout.on('resize', onResize);
-    return () => {
-      stdout.off('resize', onResize);
-    };
-  }, [stdout, fixed.width, fixed.height]);
-  return size;
-}
-
-function selected(u: Ui, v: Views, source: ConsoleSource): Target | null {
-  const snapshot = source.get();
-  if (u.overlay?.kind === 'task') {
-    const id = u.overlay.task_id;
-    const card = snapshot.tasks.find((t) => t.task_id === id);
-    return card ? { kind: 'task', card } : null;
-  }
-  if (u.overlay?.kind === 'change') {
-    const id = u.overlay.change_id;
-    const change = snapshot.changes.find((c) => c.change_id === id);
-    return change ? { kind: 'change', change } : null;
-  }
-  switch (u.pane) {
-    case 'board': {
-      const column = v.columns[u.col]!;
-      const card = column[clamp(u.rows[u.col]!, column.length)];
-      return card ? { kind: 'task', card } : null;
-    }
-    case 'agents': {
-      const agent = v.agents[clamp(u.agent, v.agents.length)];
-      return agent ? { kind: 'agent', agent } : null;
-    }
-    case 'waiting': {
-      const item = v.waiting[clamp(u.waiting, v.waiting.length)];
-      return item ? { kind: 'waiting', item } : null;
-    }
-    case 'changes': {
-      const change = v.changes[clamp(u.change, v.changes.length)];
-      return change ? { kind: 'change', change } : null;
-    }
-  }
-}
 
 export function ConsoleApp({ source, screen, onQuit, width, height }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number }) {
   const snapshot = useSyncExternalStore(source.subscribe, source.get);
@@ -232,7 +148,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
         }
       }
 
-      const target = selected(u, v, source);
+      const target = selectedTarget(source.get(), v, u);
       const decision = decisionOf(target);
       const question = questionOf(target);
       const claim = claimOf(target);
@@ -264,7 +180,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
 
   if (lent) return <Text>agentboard board: back when the {u.busy ?? 'program'} ends</Text>;
 
-  const target = selected(u, views, source);
+  const target = selectedTarget(snapshot, views, u);
   const totals = snapshot.changes.reduce((a, c) => ({ done: a.done + c.tasks.done, total: a.total + c.tasks.total }), { done: 0, total: 0 });
   const working = snapshot.agents.filter((a) => a.status === 'working').length;
   const error = source.readError();
@@ -278,28 +194,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     const change = snapshot.changes.find((c) => c.change_id === id);
     body = change ? <ChangeDetail change={change} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} /> : <Text dimColor>{id} is no longer an open change.</Text>;
   } else if (u.pane === 'board') {
-    // Card ids name their change only when there is more than one to tell apart.
-    const columnsOf = (rows: number) => <BoardColumns columns={views.columns} stale={views.stale} focus={u.col} cursors={u.rows} active wide={!single && snapshot.changes.length > 1} now={now} width={size.width} rows={rows} />;
-    // A terminal with room for it shows the agents and what waits on the person under the columns.
-    const overview = size.width >= 100 && paneRows >= 24;
-    const longest = Math.max(0, ...views.columns.map((c) => c.length));
-    const top = overview ? 1 + CARD_LINES * Math.max(2, Math.min(longest, Math.floor((paneRows - 11) / CARD_LINES))) : paneRows;
-    const half = Math.floor(size.width / 2);
-    body = overview ? (
-      <Box flexDirection="column">
-        {columnsOf(top)}
-        <Box marginTop={1}>
-          <Box width={half} flexDirection="column" height={paneRows - top - 1} overflow="hidden">
-            <AgentsPane agents={views.agents} cursor={0} now={now} width={half - 1} rows={paneRows - top - 1} active={false} />
-          </Box>
-          <Box width={size.width - half} flexDirection="column" height={paneRows - top - 1} overflow="hidden">
-            <WaitingPane items={views.waiting} cursor={0} now={now} width={size.width - half} rows={paneRows - top - 1} active={false} />
-          </Box>
-        </Box>
-      </Box>
-    ) : (
-      columnsOf(paneRows)
-    );
+    body = <BoardPane views={views} focus={u.col} cursors={u.rows} wide={!single && snapshot.changes.length > 1} now={now} width={size.width} rows={paneRows} />;
   } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active />;
   else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active />;
   else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
@@ -345,30 +240,11 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     );
   };
 
-  const waitingCount = snapshot.waiting.length;
   const scopeText = single ? (snapshot.scope_gone ? `${snapshot.scope} (no longer open)` : snapshot.scope!) : 'all changes';
   return (
     <Box flexDirection="column" width={size.width} height={size.height - 1} overflow="hidden">
       <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
-      <Box justifyContent="space-between">
-        <Text wrap="truncate">
-          {PANES.map((p, i) => {
-            const label = `${i + 1} ${p === 'changes' && single ? 'Change' : PANE_TITLES[p]}${p === 'waiting' && waitingCount ? ` (${waitingCount})` : ''}`;
-            const on = u.pane === p && u.overlay?.kind !== 'help';
-            return (
-              <Text key={p}>
-                <Text inverse={on} bold={on} color={on ? 'cyan' : undefined}>
-                  {` ${label} `}
-                </Text>{' '}
-              </Text>
-            );
-          })}
-        </Text>
-        <Text wrap="truncate">
-          {u.filter && !u.filtering ? <Text color="cyan">/{cut(u.filter, 16)} </Text> : null}
-          {error ? <Text color="red">⚠ {cut(error, 40)}</Text> : problems ? <Text color="red">⚠ {problems} unreadable (agentboard validate)</Text> : null}
-        </Text>
-      </Box>
+      <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={error ?? (problems ? `${problems} unreadable (agentboard validate)` : null)} />
       <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0}>
         {body}
       </Box>

@@ -4,7 +4,7 @@
  * keys for the selected one are in the footer.
  */
 import { Box, Text } from 'ink';
-import type { WaitingItem } from '../../console/snapshot.js';
+import type { WaitingItem } from '../../console/cards.js';
 import { SEVERITY_COLOR } from '../../render/colors.js';
 import { ago, cut, left, pageStart } from './format.js';
 

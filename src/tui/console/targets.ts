@@ -2,9 +2,11 @@
  * What the person has selected, and what can be done to it: decide on it, answer it, release it,
  * open its file, look into it. The keys and the footer's hints both ask here, so they never disagree.
  */
-import type { AgentCard, ChangeCard, ConsoleSnapshot, TaskCard, WaitingItem } from '../../console/snapshot.js';
+import type { AgentCard, ChangeCard, ConsoleSnapshot, TaskCard, WaitingItem } from '../../console/cards.js';
 import type { ConsoleAction } from '../../console/source.js';
+import { clamp } from './format.js';
 import type { Question } from './QuestionPrompt.js';
+import type { Pane, Views } from './views.js';
 
 export type Target = { kind: 'task'; card: TaskCard } | { kind: 'waiting'; item: WaitingItem } | { kind: 'agent'; agent: AgentCard } | { kind: 'change'; change: ChangeCard };
 
@@ -22,6 +24,53 @@ function taskDecision(taskId: string, title: string, assignee: string | null, su
     approve: { type: 'approve_task', task_id: taskId },
     reject: (feedback) => ({ type: 'reject_task', task_id: taskId, feedback }),
   };
+}
+
+/** A task or a change shown in full. */
+export type DetailOverlay = { kind: 'task'; task_id: string } | { kind: 'change'; change_id: string };
+
+/** Where the person's cursors stand: the pane, the cursor of each list, and a detail shown, if any. */
+export interface Cursors {
+  pane: Pane;
+  col: number;
+  rows: number[];
+  agent: number;
+  waiting: number;
+  change: number;
+  overlay: DetailOverlay | { kind: 'help' } | null;
+}
+
+/** What the cursors select: the card, agent, item or change under them, or what the detail shows. */
+export function selectedTarget(snapshot: ConsoleSnapshot, v: Views, u: Cursors): Target | null {
+  if (u.overlay?.kind === 'task') {
+    const id = u.overlay.task_id;
+    const card = snapshot.tasks.find((t) => t.task_id === id);
+    return card ? { kind: 'task', card } : null;
+  }
+  if (u.overlay?.kind === 'change') {
+    const id = u.overlay.change_id;
+    const change = snapshot.changes.find((c) => c.change_id === id);
+    return change ? { kind: 'change', change } : null;
+  }
+  switch (u.pane) {
+    case 'board': {
+      const column = v.columns[u.col]!;
+      const card = column[clamp(u.rows[u.col]!, column.length)];
+      return card ? { kind: 'task', card } : null;
+    }
+    case 'agents': {
+      const agent = v.agents[clamp(u.agent, v.agents.length)];
+      return agent ? { kind: 'agent', agent } : null;
+    }
+    case 'waiting': {
+      const item = v.waiting[clamp(u.waiting, v.waiting.length)];
+      return item ? { kind: 'waiting', item } : null;
+    }
+    case 'changes': {
+      const change = v.changes[clamp(u.change, v.changes.length)];
+      return change ? { kind: 'change', change } : null;
+    }
+  }
 }
 
 /** A document awaiting a decision, or a task in review. */

@@ -1,5 +1,5 @@
 /** What each pane lists, made from a snapshot and the person's filter: pure, so the screen only draws. */
-import type { AgentCard, ChangeCard, ConsoleSnapshot, TaskCard, WaitingItem } from '../../console/snapshot.js';
+import type { AgentCard, ChangeCard, ConsoleSnapshot, TaskCard, WaitingItem } from '../../console/cards.js';
 
 export const COLUMNS = ['todo', 'in_progress', 'blocked', 'in_review', 'done'] as const;
 export const COLUMN_TITLES: Record<(typeof COLUMNS)[number], string> = { todo: 'TODO', in_progress: 'IN PROGRESS', blocked: 'BLOCKED', in_review: 'IN REVIEW', done: 'DONE' };
