@@ -2,6 +2,7 @@
  * The board behind the console: a snapshot kept up to date from the file watcher, and the person's
  * acts run as operations of the registry with the person as the actor, exactly as the CLI runs them.
  */
+import { basename, dirname, join } from 'node:path';
 import { AgentboardError, toPayload } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { findOperation } from '../ops/index.js';
@@ -10,7 +11,6 @@ import { resolveRefs } from '../domain/refs.js';
 import type { Context } from '../ops/registry.js';
 import { renderResult } from '../render/text.js';
 import { cliSpeller } from '../cli/refs.js';
-import { basename, dirname, join } from 'node:path';
 import type { ConsoleSnapshot } from './cards.js';
 import { EVERYTHING, SnapshotReader, type Dirty } from './snapshot.js';
 import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
@@ -49,7 +49,7 @@ function operationFor(action: ConsoleAction, person: string): { op: string; inpu
 }
 
 /** What the person is told an act did, in the words the CLI uses where it has them. */
-function doneMessage(action: ConsoleAction, data: Record<string, unknown>): string {
+function doneMessage(action: ConsoleAction, op: string, data: Record<string, unknown>): string {
   switch (action.type) {
     case 'approve_task':
       return `Approved ${action.task_id}: it is done.`;
@@ -58,7 +58,7 @@ function doneMessage(action: ConsoleAction, data: Record<string, unknown>): stri
     case 'release_task':
       return data.released_from ? `Released ${action.task_id} from ${String(data.released_from)}; it is back in the pool.` : `Nobody holds ${action.task_id}; nothing changed.`;
     default:
-      return renderResult(operationFor(action, '').op, data).trim().split('\n')[0]!;
+      return renderResult(op, data).trim().split('\n')[0]!;
   }
 }
 
@@ -71,6 +71,7 @@ export class LiveBoard implements ConsoleSource {
   private readonly reader: SnapshotReader;
   private watcher: BoardWatcher | null = null;
   private tick: NodeJS.Timeout | null = null;
+  private ticks = 0;
   /** Set by the command once the screen is up: opening a file needs the terminal. */
   opener: Opener = async () => ({ ok: false, code: 'USAGE', message: 'Files cannot be opened here.', next_step: 'Open the file from a shell.' });
 
@@ -127,8 +128,6 @@ export class LiveBoard implements ConsoleSource {
     return dirty;
   }
 
-  private ticks = 0;
-
   private onTick = (): void => {
     if (++this.ticks % TICKS_PER_READ === 0) return this.refresh();
     this.snapshot = this.reader.retime();
@@ -159,7 +158,7 @@ export class LiveBoard implements ConsoleSource {
     try {
       const data = await execute(op, this.ctx, input);
       this.ctx.takeNotices();
-      return { ok: true, message: doneMessage(action, data) };
+      return { ok: true, message: doneMessage(action, name, data) };
     } catch (err) {
       return refusal(err);
     } finally {

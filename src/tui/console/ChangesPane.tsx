@@ -12,6 +12,7 @@ import { DOC_COLOR, LEVEL_COLOR, PHASE_COLOR, SEVERITY_COLOR, VERDICT_COLOR } fr
 import { PhaseSteps } from '../PhaseSteps.js';
 import type { PhaseStep } from '../run-state.js';
 import { ago, bar, cut, pageStart } from './format.js';
+import { ScrollLines } from './ScrollLines.js';
 
 const STEPS = ['proposal', 'spec', 'tasks', 'implementation', 'review', 'archived'] as const;
 
@@ -133,7 +134,6 @@ function detailLines(c: ChangeCard, findings: Read<Finding[]> | null, now: numbe
   return out;
 }
 
-/** `bottom` learns the furthest the detail can scroll, so that scrolling back up starts at once. */
 export function ChangeDetail({ change, source, now, rows, scroll, bottom }: { change: ChangeCard; source: ConsoleSource; now: number; rows: number; scroll: number; bottom: { current: number } }) {
   const [findings, setFindings] = useState<Read<Finding[]> | null>(null);
   // The change card is made again only when one of its files changed: then validate again.
@@ -144,16 +144,5 @@ export function ChangeDetail({ change, source, now, rows, scroll, bottom }: { ch
       live = false;
     };
   }, [change, source]);
-  const lines = detailLines(change, findings, now);
-  bottom.current = Math.max(0, lines.length - rows);
-  const top = Math.min(scroll, bottom.current);
-  return (
-    <Box flexDirection="column" height={rows}>
-      {lines.slice(top, top + rows).map((l, i) => (
-        <Box key={top + i} height={1}>
-          <Text wrap="truncate">{l}</Text>
-        </Box>
-      ))}
-    </Box>
-  );
+  return <ScrollLines lines={detailLines(change, findings, now)} rows={rows} scroll={scroll} bottom={bottom} />;
 }

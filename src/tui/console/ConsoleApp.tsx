@@ -16,25 +16,16 @@ import { Header, TabBar } from './Header.js';
 import { Help } from './Help.js';
 import { QuestionPrompt, type Question } from './QuestionPrompt.js';
 import { useSize, type ScreenControl } from './screen.js';
-import { claimOf, decisionOf, fileOf, hints, questionOf, selectedTarget, taskOf, type Decision, type DetailOverlay } from './targets.js';
+import { claimOf, decisionOf, fileOf, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { ITEM_LINES, WaitingPane } from './WaitingPane.js';
-import { COLUMNS, makeColumns, makeViews, PANES, type Pane } from './views.js';
+import { COLUMNS, makeColumns, makeViews, PANES } from './views.js';
 
-type Overlay = { kind: 'help' } | DetailOverlay;
 type Prompt = ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision) | { kind: 'question'; question: Question } | { kind: 'confirm'; text: string; action: ConsoleAction };
 
-interface Ui {
-  pane: Pane;
-  /** The board's focused column, and the cursor of each column. */
-  col: number;
-  rows: number[];
-  agent: number;
-  waiting: number;
-  change: number;
+interface Ui extends Cursors {
   filter: string;
   filtering: boolean;
-  overlay: Overlay | null;
   scroll: number;
   prompt: Prompt | null;
   message: { ok: boolean; text: string; next?: string } | null;

@@ -4,6 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { ConsoleSource, Read, TaskDetail as Detail } from '../../console/source.js';
 import { PRIORITY_COLOR, SEVERITY_COLOR, TASK_COLOR } from '../../render/colors.js';
 import { ago, bar, words, wrapWords } from './format.js';
+import { ScrollLines } from './ScrollLines.js';
 
 function detailLines(d: Detail, now: number, width: number): ReactNode[] {
   const t = d.task;
@@ -55,20 +56,14 @@ function detailLines(d: Detail, now: number, width: number): ReactNode[] {
     line(<Text> </Text>);
     for (const l of wrapWords(t.description, width)) line(<Text>{l || ' '}</Text>);
   }
-  if (t.feedback?.length) {
+  // Feedback and notes: who wrote what, when, each text wrapped to the width.
+  for (const [title, entries] of [['Feedback', t.feedback ?? []], ['Notes', t.notes ?? []]] as const) {
+    if (entries.length === 0) continue;
     line(<Text> </Text>);
-    line(<Text bold>Feedback</Text>);
-    for (const f of t.feedback) {
-      line(<Text>  {f.author} <Text dimColor>({ago(f.at, now)} ago)</Text></Text>);
-      for (const l of wrapWords(f.text, width - 4)) line(<Text>    {l}</Text>);
-    }
-  }
-  if (t.notes?.length) {
-    line(<Text> </Text>);
-    line(<Text bold>Notes</Text>);
-    for (const n of t.notes) {
-      line(<Text>  {n.author} <Text dimColor>({ago(n.at, now)} ago)</Text></Text>);
-      for (const l of wrapWords(n.text, width - 4)) line(<Text>    {l}</Text>);
+    line(<Text bold>{title}</Text>);
+    for (const e of entries) {
+      line(<Text>  {e.author} <Text dimColor>({ago(e.at, now)} ago)</Text></Text>);
+      for (const l of wrapWords(e.text, width - 4)) line(<Text>    {l}</Text>);
     }
   }
   return out;
@@ -94,16 +89,5 @@ export function TaskDetail(props: { taskId: string; source: ConsoleSource; versi
       </Box>
     );
   }
-  const lines = detailLines(detail.data, now, width);
-  bottom.current = Math.max(0, lines.length - rows);
-  const top = Math.min(scroll, bottom.current);
-  return (
-    <Box flexDirection="column" height={rows}>
-      {lines.slice(top, top + rows).map((l, i) => (
-        <Box key={top + i} height={1}>
-          <Text wrap="truncate">{l}</Text>
-        </Box>
-      ))}
-    </Box>
-  );
+  return <ScrollLines lines={detailLines(detail.data, now, width)} rows={rows} scroll={scroll} bottom={bottom} />;
 }

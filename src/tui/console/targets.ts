@@ -32,6 +32,7 @@ export type DetailOverlay = { kind: 'task'; task_id: string } | { kind: 'change'
 /** Where the person's cursors stand: the pane, the cursor of each list, and a detail shown, if any. */
 export interface Cursors {
   pane: Pane;
+  /** The board's focused column, and the cursor of each column. */
   col: number;
   rows: number[];
   agent: number;
