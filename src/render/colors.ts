@@ -4,7 +4,7 @@
  * everywhere. The names are chalk's (and ink's), which map to the terminal's palette.
  */
 
-export type ColorName = 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray' | 'white';
+export type ColorName = 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray';
 
 /** 0 (none) to 3 (truecolor), as chalk counts. */
 export type ColorLevel = 0 | 1 | 2 | 3;
@@ -29,7 +29,8 @@ export function colorLevel(env: Record<string, string | undefined>, isTTY: boole
   return env.TERM?.includes('256') ? 2 : 1;
 }
 
-export const TASK_COLOR: Record<string, ColorName> = { todo: 'white', in_progress: 'cyan', blocked: 'red', in_review: 'yellow', done: 'green' };
+/** A task to do keeps the terminal's own text colour (white would vanish on a light background). */
+export const TASK_COLOR: Record<string, ColorName | undefined> = { in_progress: 'cyan', blocked: 'red', in_review: 'yellow', done: 'green' };
 export const DOC_COLOR: Record<string, ColorName> = { template: 'gray', submitted: 'yellow', approved: 'green', rejected: 'red', superseded: 'gray' };
 export const SESSION_COLOR: Record<string, ColorName> = { started: 'blue', working: 'cyan', awaiting_input: 'yellow', blocked: 'red', awaiting_review: 'magenta', completed: 'green' };
 export const VERDICT_COLOR: Record<string, ColorName> = { APPROVED: 'green', NEEDS_FIX: 'yellow', MAJOR_ISSUES: 'red' };

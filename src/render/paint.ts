@@ -21,7 +21,7 @@ export function painter(level: ColorLevel): Paint {
   if (level === 0) return PLAIN;
   const chalk = new Chalk({ level });
   return {
-    color: (c, text) => (c === undefined || c === 'white' ? text : chalk[c](text)),
+    color: (c, text) => (c === undefined ? text : chalk[c](text)),
     bold: (text) => chalk.bold(text),
     dim: (text) => chalk.dim(text),
   };

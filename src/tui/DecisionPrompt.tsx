@@ -1,7 +1,7 @@
 /**
  * The person's decision, in place: approve, reject with feedback typed here, or leave it for
- * later. Keys: a approves, r asks for the feedback (Enter sends it, Esc goes back), l or Esc
- * leaves it. The console opens it straight at the feedback when the person pressed r on an item.
+ * later. Keys: a approves, r asks for the feedback (Enter sends it, Esc goes back), l leaves it (Esc
+ * too, in the console, where it opens straight at the feedback when the person pressed r on an item).
  */
 import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
@@ -10,7 +10,7 @@ import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
 /** Keys that came before a prompt was listening (typed right after the key that opened it): it takes them first. */
 export type EarlyKeys = { current: [string, Key][] };
 
-export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; early?: EarlyKeys }) {
+export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; escapeLater?: boolean; early?: EarlyKeys }) {
   const { question, onAnswer, later = 'later (the run stops and waits)' } = props;
   const first = props.start === 'feedback' ? '' : null;
   const [feedback, setShown] = useState<string | null>(first);
@@ -25,7 +25,7 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
     if (text === null) {
       if (input === 'a') onAnswer({ decision: 'approve' });
       else if (input === 'r') setFeedback('');
-      else if (input === 'l' || key.escape) onAnswer({ decision: 'later' });
+      else if (input === 'l' || (key.escape && props.escapeLater)) onAnswer({ decision: 'later' });
       return;
     }
     if (key.escape) setFeedback(null);

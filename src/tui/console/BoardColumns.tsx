@@ -73,7 +73,7 @@ export function BoardColumns(props: { columns: TaskCard[][]; stale: Set<string>;
         const position = start > 0 || more > 0 ? `${start > 0 ? '↑' : ''}${more > 0 ? '↓' : ''}` : '';
         return (
           <Box key={status} flexDirection="column" width={colWidth}>
-            <Text wrap="truncate" bold color={TASK_COLOR[status] === 'white' ? undefined : TASK_COLOR[status]} underline={focused}>
+            <Text wrap="truncate" bold color={TASK_COLOR[status]} underline={focused}>
               {cut(title, colWidth - 3)}
               {position && <Text dimColor> {position}</Text>}
             </Text>

@@ -169,7 +169,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   );
 
 
-  if (lent) return <Text>agentboard board: back when the {u.busy ?? 'program'} ends</Text>;
+  // While a pager or an editor has the terminal, nothing is drawn over it.
+  if (lent) return <Text dimColor>{u.busy}</Text>;
 
   const target = selectedTarget(snapshot, views, u);
   const totals = snapshot.changes.reduce((a, c) => ({ done: a.done + c.tasks.done, total: a.total + c.tasks.total }), { done: 0, total: 0 });
@@ -246,6 +247,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           start={u.prompt.start}
           early={early}
           later="later (Esc)"
+          escapeLater
           onAnswer={(answer) => {
             const p = ui.current.prompt;
             if (p?.kind !== 'decision') return;
