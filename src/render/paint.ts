@@ -3,7 +3,6 @@
  * the level the stream gets (render/colors.ts decides it). A renderer given PLAIN prints exactly
  * what it would without any of this, as --json and pipes need.
  */
-import { Chalk } from 'chalk';
 import type { ColorLevel, ColorName } from './colors.js';
 
 export interface Paint {
@@ -19,6 +18,8 @@ export const PLAIN: Paint = { color: (_c, text) => text, bold: same, dim: same }
 
 export function painter(level: ColorLevel): Paint {
   if (level === 0) return PLAIN;
+  // Loaded here: most commands print to pipes and files, and need not load it at all.
+  const { Chalk } = require('chalk') as typeof import('chalk');
   const chalk = new Chalk({ level });
   return {
     color: (c, text) => (c === undefined ? text : chalk[c](text)),
