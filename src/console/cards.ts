@@ -115,4 +115,6 @@ export interface ConsoleSnapshot {
   waiting: WaitingItem[];
   /** Folders and files that could not be read at all. */
   problems: { file: string; line?: number; message: string }[];
+  /** Why the last read failed (a damaged runtime store, say): the rest is the last read that did not. */
+  trouble: string | null;
 }

@@ -66,7 +66,6 @@ export type Opener = (file: string, tool: 'pager' | 'editor') => Promise<ActionR
 
 export class LiveBoard implements ConsoleSource {
   private snapshot: ConsoleSnapshot;
-  private error: string | null = null;
   private readonly listeners = new Set<() => void>();
   private readonly reader: SnapshotReader;
   private watcher: BoardWatcher | null = null;
@@ -86,24 +85,21 @@ export class LiveBoard implements ConsoleSource {
 
   get = (): ConsoleSnapshot => this.snapshot;
 
-  readError = (): string | null => this.error;
-
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   };
 
   /**
-   * Reads the board again, all of it or only what changed; a refusal (a broken config.yaml) keeps
-   * the last snapshot on screen with the reason.
+   * Reads the board again, all of it or only what changed; a refusal (a damaged runtime store)
+   * keeps the last snapshot on screen, with the reason.
    */
   refresh = (dirty: Dirty = EVERYTHING): void => {
     try {
       this.snapshot = this.reader.read(dirty);
-      this.error = null;
     } catch (err) {
       if (!(err instanceof AgentboardError)) throw err;
-      this.error = `${err.message} ${err.nextStep}`;
+      this.snapshot = { ...this.snapshot, trouble: `${err.message} ${err.nextStep}` };
     }
     this.watcher?.watchOnly(this.folders());
     this.notify();

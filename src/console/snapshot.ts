@@ -258,6 +258,7 @@ export class SnapshotReader {
       agents: agentCards(runtime, active, seats),
       waiting,
       problems: [...this.problems, ...changes.flatMap((c) => c.problems)],
+      trouble: null,
     };
   }
 }

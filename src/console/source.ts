@@ -30,8 +30,6 @@ export interface ConsoleSource {
   readonly person: string;
   get(): ConsoleSnapshot;
   subscribe(listener: () => void): () => void;
-  /** The last refusal met reading the board (a broken config.yaml, say), shown until a read succeeds. */
-  readError(): string | null;
   act(action: ConsoleAction): Promise<ActionResult>;
   task(taskId: string): Promise<Read<TaskDetail>>;
   /** `agentboard validate <change_id>`'s findings, with file and line. */

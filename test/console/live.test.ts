@@ -62,6 +62,20 @@ describe('the console follows the board on disk', () => {
   });
 });
 
+describe('a board that cannot be read', () => {
+  it('keeps the last screen, says what is wrong, and recovers when the file is fixed', async () => {
+    const { dir, c } = await watchedBoard();
+    await ok(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'Starting']);
+    const state = join(dir, 'agentd/.runtime/state.json');
+    const before = readFileSync(state, 'utf8');
+    writeFileSync(state, '{not json');
+    await until('the warning', () => c.frame().split('\n').at(-1)!.startsWith('⚠ agentd/.runtime/state.json is not a valid runtime store.'));
+    expect(c.frame()).toMatch(/TODO 2 +IN PROGRESS 0/);
+    writeFileSync(state, before);
+    await until('the warning gone', () => !c.frame().includes('⚠'));
+  });
+});
+
 describe('reading again', () => {
   it('makes nothing again for a change whose files did not change', async () => {
     const dir = await newBoard();

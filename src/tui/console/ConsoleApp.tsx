@@ -175,7 +175,6 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const target = selectedTarget(snapshot, views, u);
   const totals = snapshot.changes.reduce((a, c) => ({ done: a.done + c.tasks.done, total: a.total + c.tasks.total }), { done: 0, total: 0 });
   const working = snapshot.agents.filter((a) => a.status === 'working').length;
-  const error = source.readError();
   const problems = snapshot.problems.length;
 
   let body;
@@ -220,6 +219,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
         </Text>
       );
     }
+    // The board could not be read: what is on screen is the last read that could.
+    if (snapshot.trouble) return <Text wrap="truncate" color="red">⚠ {snapshot.trouble}</Text>;
     return (
       <Text wrap="truncate" dimColor>
         {hints(target, snapshot, u.overlay !== null).map(([k, what], i) => (
@@ -236,7 +237,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   return (
     <Box flexDirection="column" width={size.width} height={size.height - 1} overflow="hidden">
       <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
-      <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={error ?? (problems ? `${problems} unreadable (agentboard validate)` : null)} />
+      <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (agentboard validate)` : null} />
       <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0}>
         {body}
       </Box>
