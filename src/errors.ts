@@ -28,6 +28,7 @@ export type ErrorCode =
   | 'TASK_HELD'
   | 'TASK_IN_REVIEW'
   | 'TASK_NOT_READY'
+  | 'TASK_IN_PROGRESS'
   | 'INVALID_TRANSITION'
   | 'HUMAN_ONLY'
   | 'AGENT_ENVIRONMENT'

@@ -14,13 +14,16 @@ export interface Ref {
   /** Operation names, the preferred first: an adapter names the first its reader can call. */
   ops: string[];
   /** Argument values the call needs (task_id, change_id, document, input_id…), when known. */
-  args: Record<string, string>;
+  args: Record<string, RefArg>;
 }
 
+/** An argument's value in a reference: numbers are carried as strings, switches as booleans. */
+export type RefArg = string | boolean | string[];
+
 /** A reference to the operation (or the first available of several) for a message. */
-export function refTo(ops: string | string[], args: Record<string, string | number | undefined> = {}): string {
-  const given: Record<string, string> = {};
-  for (const [k, v] of Object.entries(args)) if (v !== undefined) given[k] = String(v);
+export function refTo(ops: string | string[], args: Record<string, string | number | boolean | string[] | undefined> = {}): string {
+  const given: Record<string, RefArg> = {};
+  for (const [k, v] of Object.entries(args)) if (v !== undefined) given[k] = Array.isArray(v) || typeof v === 'boolean' ? v : String(v);
   return `${OPEN}${JSON.stringify({ ops: typeof ops === 'string' ? [ops] : ops, args: given })}${CLOSE}`;
 }
 

@@ -67,6 +67,9 @@ export function toolInput(op: Operation, binding?: Binding): z.ZodObject {
     const required = !(agentId as unknown as { _zod: { optin?: string } })._zod.optin;
     if (binding) extra.agent_id = AgentId.optional().describe(`Your agent id; this server acts for "${binding.agentId}", the default when left out.`);
     else extra.agent_id = required ? AgentId : AgentId.optional();
+  } else {
+    // Agents are told to pass their id on every call: a read that does not need it takes it and lets it be.
+    extra.agent_id = AgentId.optional().describe('Your agent id (a read records nothing).');
   }
   if (takesResponseFormat(op)) extra.response_format = ResponseFormat;
   return op.input.safeExtend(extra) as unknown as z.ZodObject;
@@ -141,6 +144,7 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
     if (binding) args = bindArgs(op, binding, args);
     const parsed = parseInput(input, args) as Record<string, unknown>;
     const { response_format: format, ...rest } = parsed;
+    if (!('agent_id' in op.input.shape)) delete rest.agent_id;
     let data = resolveRefsDeep(await runParsed(op, ctx, rest), spell);
     if (hasPages(op)) data = capPage(data);
     let body = format === 'markdown' ? resolveRefs(renderResult(op.name, data), spell) : JSON.stringify(data);

@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
-import { Board, BOARD_DIR, refuseAgentdBoard } from '../store/board.js';
+import { Board, BOARD_DIR, refuseAgentdBoard, type ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
@@ -15,7 +15,7 @@ import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
-import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+import { changeTitle, changeToRead, loadChange, loadChangeToRead, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 
@@ -72,16 +72,18 @@ const ChangeSummary = z.object({
   documents: z.object({ proposal: DocStatus.nullable(), spec: DocStatus.nullable(), tasks: DocStatus.nullable(), review: DocStatus.nullable() }),
   tasks: z.object({ total: z.number().int(), done: z.number().int() }),
   verdict: z.string().nullable(),
+  archived: z.string().nullable().describe('Where an archived change is (read-only); null for an open one.'),
 });
 
-function summarize(reader: Reader, change: LoadedChange): z.input<typeof ChangeSummary> {
-  const info = phaseOf(reader, change);
+function summarize(reader: Reader, change: LoadedChange, archived: ArchivedChange | null = null): z.input<typeof ChangeSummary> {
+  const info = archived ? { phase: 'archived' as const, waiting_on: null } : phaseOf(reader, change);
   const tasks = tasksOf(change.tasks);
   return {
     change_id: change.changeId,
     title: changeTitle(change),
     phase: info.phase,
     waiting_on: info.waiting_on,
+    archived: archived ? `${BOARD_DIR}/archive/${archived.folder}` : null,
     documents: {
       proposal: change.proposal?.meta.status ?? null,
       spec: change.spec?.meta.status ?? null,
@@ -98,12 +100,17 @@ export const listChanges = defineOp({
   summary: 'List the changes with their phase and progress',
   access: 'read',
   input: z.strictObject({
-    phase: Phase.optional().describe('Only changes in this phase.'),
-    archived: z.boolean().default(false).describe('Also list archived changes.'),
+    phase: Phase.optional().describe('Only changes in this phase ("archived": the archived ones).'),
+    archived: z.boolean().default(false).describe('Also list archived changes (read-only).'),
     limit: Limit,
     offset: Offset,
   }),
-  output: z.object({ changes: z.array(ChangeSummary), archived: z.array(z.object({ change_id: z.string(), date: z.string(), folder: z.string() })), ...Page }),
+  output: z.object({
+    changes: z.array(ChangeSummary),
+    archived: z.array(z.object({ change_id: z.string(), date: z.string(), folder: z.string() })),
+    archived_count: z.number().int().describe('How many changes are archived (list them with archived: true or phase: "archived").'),
+    ...Page,
+  }),
   cli: { command: 'list' },
   tool: {
     name: 'agentboard_list_changes',
@@ -114,9 +121,12 @@ export const listChanges = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    const all = board.changeIds().map((id) => summarize(board, loadChange(board, id)));
+    const archived = board.archived();
+    const open = input.phase === 'archived' ? [] : board.changeIds().map((id) => summarize(board, loadChange(board, id)));
+    const old = input.archived || input.phase === 'archived' ? archived.map((a) => summarize(board, loadChangeToRead(board, { changeId: a.change_id, archived: a }), a)) : [];
+    const all = [...open, ...old];
     const filtered = input.phase ? all.filter((c) => c.phase === input.phase) : all;
-    return { ...page('changes', filtered, input), archived: input.archived ? board.archived() : [] };
+    return { ...page('changes', filtered, input), archived: input.archived ? archived : [], archived_count: archived.length };
   },
 });
 
@@ -139,10 +149,10 @@ export const showChange = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    requireChange(board, input.change_id);
-    const change = loadChange(board, input.change_id);
+    const toRead = changeToRead(board, input.change_id);
+    const change = loadChangeToRead(board, toRead);
     return {
-      ...summarize(board, change),
+      ...summarize(board, change, toRead.archived),
       document_files: DOC_TYPES.flatMap((type) => {
         const doc = change[type];
         return doc ? [{ document: type, file: doc.file, status: doc.meta.status, author: doc.meta.author, updated: doc.meta.updated, revision: doc.meta.revision }] : [];

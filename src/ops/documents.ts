@@ -8,7 +8,7 @@ import type { Transaction } from '../store/transaction.js';
 import { docWord } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, Limit, NoteOut, Offset, page, Page, text } from './schemas.js';
-import { loadChange, requireChange, taskOut, tasksOf } from './view.js';
+import { changeToRead, loadChangeToRead, readDocOf, requireChange, taskOut, tasksOf } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 const DocOut = z.object({
@@ -28,6 +28,7 @@ const DocOut = z.object({
   content: z.record(z.string(), z.unknown()).describe('The document as structured fields.'),
   markdown: z.string().describe('The document file as it is on disk.'),
   findings: z.array(FindingOut),
+  archived: z.boolean().describe('The change is archived: read-only.'),
 });
 
 function contentOf(changeId: string, doc: DocFile): Record<string, unknown> {
@@ -63,8 +64,8 @@ export const getDocument = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    requireChange(board, input.change_id);
-    const doc = board.readDoc(input.change_id, input.document);
+    const change = changeToRead(board, input.change_id);
+    const doc = readDocOf(board, change, input.document);
     if (!doc) {
       fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with ${refTo('change.show')}.`);
     }
@@ -87,6 +88,7 @@ export const getDocument = defineOp({
       content: contentOf(input.change_id, doc),
       markdown: renderDocFile(m, doc.extra, doc.body),
       findings: checkDoc(doc, input.change_id),
+      archived: change.archived !== null,
     };
   },
 });
@@ -126,12 +128,12 @@ export const listDocuments = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    if (input.change_id) requireChange(board, input.change_id);
-    const ids = input.change_id ? [input.change_id] : board.changeIds();
+    const changes = input.change_id ? [changeToRead(board, input.change_id)] : board.changeIds().map((changeId) => ({ changeId, archived: null }));
     const required = board.config.require_approval as readonly string[];
     const docs: z.input<typeof DocSummary>[] = [];
-    for (const id of ids) {
-      const change = loadChange(board, id);
+    for (const toRead of changes) {
+      const id = toRead.changeId;
+      const change = loadChangeToRead(board, toRead);
       for (const type of DOC_TYPES) {
         const doc = change[type];
         if (!doc) continue;

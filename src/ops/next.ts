@@ -223,7 +223,8 @@ export const nextTask = defineOp({
       if (selection.kind === 'none' || !chosen) {
         const counted = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
         const reasons = { ...counted, broken_task_lists: found.broken };
-        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons), reasons };
+        const blocked = found.pools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
+        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked), reasons };
       }
       const task = structuredClone(chosen.task);
       const ref = taskRef(chosen.changeId, task.id);
@@ -244,7 +245,11 @@ export const nextTask = defineOp({
   },
 });
 
-function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }): string {
+function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, ownBlocked: string[]): string {
+  if (ownBlocked.length > 0) {
+    const [first] = ownBlocked;
+    return `No new task is available, and your task ${ownBlocked.join(', ')} is blocked. When the blocker is resolved, clear it with ${refTo('task.unblock', { task_id: first })} and carry on; if a person must decide, ask with ${refTo('input.ask')}.`;
+  }
   const parts = [
     r.held_by_others && `${r.held_by_others} held by other agents`,
     r.waiting_on_dependencies && `${r.waiting_on_dependencies} waiting on dependencies`,

@@ -5,11 +5,11 @@
 import * as z from 'zod';
 import { nowIso } from '../clock.js';
 import { fail } from '../errors.js';
-import { parseTaskRef } from '../domain/ids.js';
+import { parseTaskRef, taskRef } from '../domain/ids.js';
 import { SESSION_STATUSES } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import type { InputRecord, RuntimeData } from '../domain/records.js';
-import { moveSession, openInputOf, resolveInput, sessionOf } from '../domain/sessions.js';
+import { moveForWork, moveSession, openInputOf, resolveInput, sessionOf } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
@@ -17,6 +17,7 @@ import { Actor, AgentId, Limit, line, Offset, page, Page, TaskRef, text } from '
 import { takeForWork } from './claims.js';
 import { findTask, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
+import type { Transaction } from '../store/transaction.js';
 
 const InputOut = z.object({
   input_id: z.string(),
@@ -153,6 +154,15 @@ export const markBlocked = defineOp({
   },
 });
 
+/** The tasks an agent holds in progress, board-wide, as <change>/<task>. */
+function heldInProgress(tx: Transaction, agentId: string): string[] {
+  const out: string[] = [];
+  for (const changeId of tx.changeIds()) {
+    for (const t of tx.taskList(changeId)?.tasks ?? []) if (t.assignee === agentId && t.status === 'in_progress') out.push(taskRef(changeId, t.id));
+  }
+  return out;
+}
+
 export const submitForReview = defineOp({
   name: 'session.submit',
   summary: 'Submit your work for a person\'s review (optionally naming tasks and a PR)',
@@ -189,7 +199,16 @@ export const submitForReview = defineOp({
         moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
         found.push({ found: f, task, ref });
       }
-      const session = moveSession(tx.runtime, input.agent_id, 'awaiting_review', tx.now, input.summary);
+      const stranded = heldInProgress(tx, input.agent_id).filter((ref) => !input.tasks.includes(ref));
+      if (stranded.length > 0) {
+        const all = [...input.tasks, ...stranded];
+        fail(
+          'TASK_IN_PROGRESS',
+          `You hold ${stranded.join(', ')} in progress; submitting without ${stranded.length === 1 ? 'it' : 'them'} would leave ${stranded.length === 1 ? 'it' : 'them'} in progress while you wait for review.`,
+          `Submit ${stranded.length === 1 ? 'it' : 'them'} with the work: ${refTo('session.submit', { tasks: all })}; or finish first with ${refTo('task.done', { task_id: stranded[0] })}.`,
+        );
+      }
+      const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_review', tx.now, input.summary);
       session.review = { summary: input.summary, tasks: input.tasks, submitted_at: tx.now };
       if (input.pr_url) session.review.pr_url = input.pr_url;
       if (input.notes) session.review.notes = input.notes;
@@ -258,7 +277,7 @@ export const requestInput = defineOp({
         fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, `Wait for its answer with ${refTo('session.show')}; it resolves to your default action at ` + open.expires_at + '.');
       }
       const minutes = input.timeout_minutes ?? board.config.input_timeout_minutes;
-      const session = moveSession(tx.runtime, input.agent_id, 'awaiting_input', tx.now, input.question);
+      const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_input', tx.now, input.question);
       const id = `input-${tx.runtime.next_input++}`;
       const record: InputRecord = {
         id,

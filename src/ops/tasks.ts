@@ -20,7 +20,7 @@ import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, BlockerSeverity, ChangeId, Limit, LocalTaskId, Offset, page, Page, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
-import { findTask, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { changeToRead, findTask, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 function address(ref: string): TaskAddress {
@@ -104,11 +104,11 @@ export const listTasks = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    if (input.change_id) requireChange(board, input.change_id);
-    const ids = input.change_id ? [input.change_id] : board.changeIds();
+    const changes = input.change_id ? [changeToRead(board, input.change_id)] : board.changeIds().map((changeId) => ({ changeId, archived: null }));
     const out: z.input<typeof TaskSummaryOut>[] = [];
-    for (const id of ids) {
-      const tasks = tasksOf(board.readDoc(id, 'tasks'));
+    for (const change of changes) {
+      const id = change.changeId;
+      const tasks = tasksOf(readDocOf(board, change, 'tasks'));
       const byId = new Map(tasks.map((t) => [t.id, t]));
       for (const t of tasks) {
         if (input.status && t.status !== input.status) continue;
@@ -127,7 +127,12 @@ export const showTask = defineOp({
   summary: 'Show one task with the state of its dependencies',
   access: 'read',
   input: z.strictObject({ task_id: TaskRef }),
-  output: z.object({ task: TaskOut, dependencies: z.array(z.object({ task_id: z.string(), title: z.string(), status: z.string() })), held_by: z.string().nullable() }),
+  output: z.object({
+    task: TaskOut,
+    dependencies: z.array(z.object({ task_id: z.string(), title: z.string(), status: z.string() })),
+    held_by: z.string().nullable(),
+    archived: z.boolean().describe('The change is archived: read-only.'),
+  }),
   cli: { command: 'task show', args: ['task_id'] },
   tool: {
     name: 'agentboard_get_task',
@@ -138,8 +143,10 @@ export const showTask = defineOp({
   },
   run(ctx, input) {
     const { changeId, taskId } = address(input.task_id);
-    const found = findTask(ctx.board(), changeId, taskId);
+    const board = ctx.board();
+    const found = findTask(board, changeId, taskId, { archived: true });
     return {
+      archived: !board.hasChange(changeId),
       task: taskOut(changeId, found.task, found.byId),
       dependencies: found.task.depends.map((d) => {
         const dep = found.byId.get(d);

@@ -4,6 +4,7 @@ import { printable, taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
 import { derivePhase, type ChangeState, type PhaseInfo } from '../domain/phase.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import type { ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import type { DocFile } from '../store/documents.js';
 import type { TaskBlock } from '../store/format-tasks.js';
@@ -27,6 +28,31 @@ export function requireChange(reader: Reader, changeId: string): void {
     fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (agentd/archive/${archived.folder}); archived changes do not change.`, `Create a new change for further work with ${refTo('change.create')}.`);
   }
   fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, `List the changes with ${refTo('change.list')}, or create this one with ${refTo('change.create')}.`);
+}
+
+/** A change to read: open, or archived (read from agentd/archive/, read-only). */
+export interface ChangeToRead {
+  changeId: string;
+  archived: ArchivedChange | null;
+}
+
+/** Finds a change to read, open or archived (the latest archive of that id); CHANGE_NOT_FOUND otherwise. */
+export function changeToRead(reader: Reader, changeId: string): ChangeToRead {
+  if (reader.hasChange(changeId)) return { changeId, archived: null };
+  const archived = reader.board.archived().filter((a) => a.change_id === changeId).at(-1);
+  if (archived) return { changeId, archived };
+  return fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, `List the changes with ${refTo('change.list')}, or create this one with ${refTo('change.create')}.`);
+}
+
+export function readDocOf<T extends DocType>(reader: Reader, change: ChangeToRead, type: T): DocFile<T> | null {
+  return change.archived ? reader.board.readArchivedDoc(change.archived.folder, type) : reader.readDoc(change.changeId, type);
+}
+
+/** Every document of a change to read. */
+export function loadChangeToRead(reader: Reader, change: ChangeToRead, types: readonly DocType[] = DOC_TYPES): LoadedChange {
+  const out: LoadedChange = { changeId: change.changeId, proposal: null, spec: null, tasks: null, review: null, design: null };
+  for (const type of types) (out as unknown as Record<DocType, DocFile | null>)[type] = readDocOf(reader, change, type);
+  return out;
 }
 
 export function loadChange(reader: Reader, changeId: string, types: readonly DocType[] = DOC_TYPES): LoadedChange {
@@ -125,9 +151,13 @@ export interface FoundTask {
 }
 
 /** Finds a task by its board-wide id; refuses a broken task list with its file and line. */
-export function findTask(reader: Reader, changeId: string, taskId: string): FoundTask {
-  requireChange(reader, changeId);
-  const doc = reader.readDoc(changeId, 'tasks');
+export function findTask(reader: Reader, changeId: string, taskId: string, options: { archived?: boolean } = {}): FoundTask {
+  let doc: DocFile<'tasks'> | null;
+  if (options.archived) doc = readDocOf(reader, changeToRead(reader, changeId), 'tasks');
+  else {
+    requireChange(reader, changeId);
+    doc = reader.readDoc(changeId, 'tasks');
+  }
   const ref = taskRef(changeId, taskId);
   if (doc?.error) throw doc.error;
   if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, `Create the task list with ${refTo('tasks.create')}.`);

@@ -161,14 +161,18 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'tasks.create': written,
   'review.create': written,
   'document.correct': written,
-  'change.list': (d, p) =>
-    d.changes.length === 0 && d.archived.length === 0
-      ? `No changes yet: create one with ${refTo('change.create')}.\n`
-      : table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.waiting_on ?? ''])) +
-        page(d, 'changes') +
-        (d.archived.length ? `\n${p.bold('Archived')}\n${d.archived.map((a: Data) => `  ${p.dim(a.folder)}`).join('\n')}\n` : ''),
+  'change.list': (d, p) => {
+    const listed = d.changes.filter((c: Data) => c.archived).length;
+    const more = d.archived_count > listed ? `${d.archived_count} archived change${d.archived_count === 1 ? '' : 's'} (${refTo('change.list', { archived: true })} lists them)\n` : '';
+    if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo('change.create')}.\n`;
+    return (
+      table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.archived ? p.dim(c.archived) : (c.waiting_on ?? '')])) +
+      page(d, 'changes') +
+      (more ? `\n${more}` : '')
+    );
+  },
   'change.show': (d, p) =>
-    `${p.bold(d.change_id)}: ${d.title}\nPhase: ${p.color(PHASE_COLOR[d.phase], d.phase)}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.verdict ? ` · latest review: ${p.color(VERDICT_COLOR[d.verdict], d.verdict)}` : ''}\n\n` +
+    `${p.bold(d.change_id)}: ${d.title}\nPhase: ${p.color(PHASE_COLOR[d.phase], d.phase)}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.archived ? ` (read-only, in ${d.archived})` : ''}${d.verdict ? ` · latest review: ${p.color(VERDICT_COLOR[d.verdict], d.verdict)}` : ''}\n\n` +
     table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, p.color(DOC_COLOR[f.status], f.status), String(f.revision), f.author, f.file])) +
     (d.task_ids.length ? `\nTasks: ${doneOf(p, d.tasks)} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
   'document.get': (d) => `${d.markdown}${d.markdown.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,

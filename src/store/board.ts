@@ -495,6 +495,15 @@ export class Board implements Reader {
     return null;
   }
 
+  /** Drops every cached read, so that the next reads come from disk. */
+  private forgetReads(): void {
+    this.docCache.clear();
+    this.ledgerCache.clear();
+    this.headerCache.clear();
+    this.listCache.clear();
+    this.metaCache.clear();
+  }
+
   /** Whether a change's folder is a plain folder in plain folders. */
   private checkedDir(changeId: string): boolean {
     return this.plainDir(this.changeDir(changeId));
@@ -531,7 +540,8 @@ export class Board implements Reader {
     const entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
     let doc: DocFile;
     let edited = false;
-    if (entry && (entry.identity === read.identity || entry.hash === hashText(read.text))) doc = restoreDoc(entry, read.text);
+    // By content, not by identity: a save in place within the file system's timestamp tick can keep size and mtime.
+    if (entry && entry.hash === hashText(read.text)) doc = restoreDoc(entry, read.text);
     else {
       doc = parseDocText(type, read.text, shown);
       edited = entry !== undefined;
@@ -539,6 +549,20 @@ export class Board implements Reader {
     const loaded: Loaded = { doc, text: read.text, identity: read.identity, entry, edited };
     this.docCache.set(path, loaded);
     return loaded;
+  }
+
+  /** A document of an archived change (agentd/archive/<folder>/), as it is on disk: history is read, never written. */
+  readArchivedDoc<T extends DocType>(folder: string, type: T): DocFile<T> | null {
+    const path = join(this.archiveDir, folder, DOC_FILES[type]);
+    const shown = this.rel(path);
+    try {
+      if (!this.plainDir(dirname(path))) return null;
+      const read = readBoardFile(path, shown);
+      return read ? (parseDocText(type, read.text, shown) as DocFile<T>) : null;
+    } catch (err) {
+      if (err instanceof AgentboardError) return unreadableDoc(type, shown, err);
+      throw err;
+    }
   }
 
   /** A document as it is on disk (a person's edit not merged yet shows as the person wrote it); null when absent. */
@@ -638,9 +662,12 @@ export class Board implements Reader {
           const result = fn(tx);
           let raced: Raced[];
           try {
-            raced = tx.commit();
+            raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS });
           } catch (err) {
-            if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) continue;
+            if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
+              this.forgetReads(); // a file changed without changing its identity: read it from disk again
+              continue;
+            }
             if (err instanceof StaleRead) {
               fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
             }

@@ -53,6 +53,27 @@ export function renderInput<T extends DocType>(type: T, content: DocInput[T]): s
 
 /** A file changed between this transaction's read and its commit: run the operation again on the new text. */
 export class StaleRead extends Error {}
+
+/** A file a commit replaces, held open so that a save landing in place on its old version is found. */
+interface Watched {
+  fd: number;
+  identity: string;
+  /** The hash of the text the operation read. */
+  hash: string;
+  changeId: string;
+  type: DocType;
+}
+
+function readAll(fd: number): Buffer {
+  const buf = Buffer.alloc(fstatSync(fd).size);
+  let n = 0;
+  while (n < buf.length) {
+    const got = readSync(fd, buf, n, buf.length - n, n);
+    if (got === 0) break;
+    n += got;
+  }
+  return buf.subarray(0, n);
+}
 /** The lock was taken over while this process was stopped: nothing was written. */
 export class LostLock extends Error {}
 
@@ -423,8 +444,13 @@ export class Transaction implements Reader {
 
   // ---- commit -------------------------------------------------------------------------------------
 
-  /** Writes everything staged, all or nothing. Returns the saves of people that raced with it (to merge next). */
-  commit(): Raced[] {
+  /**
+   * Writes everything staged, all or nothing. Returns the saves of people that raced with it (to
+   * merge next). A document a person saved since the operation read it is a StaleRead (read again
+   * and redo), unless `overLateSaves`: then the commit goes ahead and their save comes back among
+   * the raced ones, so that a person saving again and again cannot keep agents out for good.
+   */
+  commit(options: { overLateSaves?: boolean } = {}): Raced[] {
     const board = this.board;
     const rel = (p: string) => board.rel(p);
     if (this.runtimeDirty && this.runtimeDb) {
@@ -440,7 +466,8 @@ export class Transaction implements Reader {
       journal.aside = this.asides;
       for (const a of this.asides) this.ensureDir(dirname(join(board.root, a.to)));
     }
-    const watched = new Map<string, { fd: number; identity: string; changeId: string; type: DocType }>();
+    const watched = new Map<string, Watched>();
+    const late: Raced[] | null = options.overLateSaves ? [] : null;
     const ledgers: { changeId: string; ledger: Ledger; path: string }[] = [];
     const identities = new Map<string, string>();
     try {
@@ -501,10 +528,10 @@ export class Transaction implements Reader {
         const read = this.reads.get(s.path);
         if (!s.doc || !read?.identity) continue;
         const fd = openSync(s.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-        watched.set(s.path, { fd, identity: read.identity, changeId: s.doc.changeId, type: s.doc.type });
+        watched.set(s.path, { fd, identity: read.identity, hash: hashText(read.text ?? ''), changeId: s.doc.changeId, type: s.doc.type });
       }
       if (!this.lock.confirm()) throw new LostLock('the board lock was taken over');
-      this.verify(writes, watched);
+      this.verify(writes, watched, late);
       faultPoint('commit:verified');
       writeJournal(board.runtimeDir, journal, rel);
     } catch (err) {
@@ -517,7 +544,10 @@ export class Transaction implements Reader {
       applyJournal(board.root, board.runtimeDir, journal, rel);
       for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!);
       for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.path);
-      return this.racedSaves(watched);
+      const raced = this.racedSaves(watched);
+      // A save in place shows among the raced ones (with the bytes it ended with); one that replaced the file, only here.
+      for (const l of late ?? []) if (!raced.some((r) => r.changeId === l.changeId && r.type === l.type)) raced.push(l);
+      return raced;
     } finally {
       for (const w of watched.values()) closeSync(w.fd);
     }
@@ -543,17 +573,28 @@ export class Transaction implements Reader {
   }
 
   /** Every file this commit replaces must still be what the operation read; a person's save in between means: read again. */
-  private verify(writes: Staged[], watched: Map<string, { fd: number; identity: string }>): void {
+  private verify(writes: Staged[], watched: Map<string, Watched>, late: Raced[] | null): void {
     for (const s of writes) {
       const read = this.reads.get(s.path);
       if (!read) continue;
       const w = watched.get(s.path);
       const now = w ? identityOf(fstatSync(w.fd)) : null;
       const atPath = currentIdentity(s.path, this.board.rel(s.path));
-      if (atPath === read.identity && (now === null || now === read.identity)) continue;
-      if (atPath !== null && read.text !== null) {
-        const current = readBoardFile(s.path, this.board.rel(s.path));
-        if (current && hashText(current.text) === hashText(read.text)) continue;
+      if (atPath === null && read.identity === null) continue;
+      let current: string | null = null;
+      if (atPath !== null) {
+        try {
+          current = readBoardFile(s.path, this.board.rel(s.path))?.text ?? null;
+        } catch {
+          // unreadable for now (a save under way): changed
+        }
+      }
+      // Compared by content too: a save in place within one tick of the file system's clock can keep size and mtime.
+      if (current !== null && read.text !== null && (now === null || now === atPath) && hashText(current) === hashText(read.text)) continue;
+      if (late && s.doc && current !== null) {
+        // The person keeps saving: commit, then merge their save as one that raced with the rename.
+        late.push({ changeId: s.doc.changeId, type: s.doc.type, text: current });
+        continue;
       }
       throw new StaleRead(`${this.board.rel(s.path)} changed while the operation ran`);
     }
@@ -563,10 +604,10 @@ export class Transaction implements Reader {
    * Saves that landed in place on a file's old version while it was being replaced: their bytes are
    * still readable through the descriptor held on it, once the writer has finished.
    */
-  private racedSaves(watched: Map<string, { fd: number; identity: string; changeId: string; type: DocType }>): Raced[] {
+  private racedSaves(watched: Map<string, Watched>): Raced[] {
     const raced: Raced[] = [];
     for (const [path, w] of watched) {
-      if (identityOf(fstatSync(w.fd)) === w.identity) continue;
+      if (identityOf(fstatSync(w.fd)) === w.identity && hashText(readAll(w.fd).toString('utf8')) === w.hash) continue;
       const deadline = Date.now() + WRITER_WAIT_MS;
       let last = '';
       // Finished: nobody has it open for writing, and it has stopped changing.
@@ -574,15 +615,7 @@ export class Transaction implements Reader {
         last = identityOf(fstatSync(w.fd));
         sleep(50);
       }
-      const st = fstatSync(w.fd);
-      const buf = Buffer.alloc(st.size);
-      let n = 0;
-      while (n < buf.length) {
-        const got = readSync(w.fd, buf, n, buf.length - n, n);
-        if (got === 0) break;
-        n += got;
-      }
-      raced.push({ changeId: w.changeId, type: w.type, text: buf.subarray(0, n).toString('utf8') });
+      raced.push({ changeId: w.changeId, type: w.type, text: readAll(w.fd).toString('utf8') });
     }
     return raced;
   }

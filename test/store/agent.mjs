@@ -16,6 +16,12 @@ for (let k = 0; k < Number(rounds); k++) {
     print({ kind: 'refused', code: next.error.code });
     continue;
   }
+  if (next.data.status === 'nothing_available' && next.data.reasons.broken_task_lists.length > 0) {
+    // The person is half-way through a save: the list is back once they finish. Ask again.
+    await new Promise((r) => setTimeout(r, 20));
+    k--;
+    continue;
+  }
   if (next.data.status !== 'assigned' && next.data.status !== 'resumed') break;
   const task = next.data.task.task_id;
   if (next.data.status === 'assigned') print({ kind: 'claim', task });
