@@ -107,6 +107,8 @@ export interface ConsoleSnapshot {
   scope: string | null;
   /** Set when the change followed is gone (archived or removed). */
   scope_gone: boolean;
+  /** How many changes are archived (read-only; the console shows the open ones). */
+  archived: number;
   /** When this was read (the process's clock, ISO). */
   at: string;
   changes: ChangeCard[];

@@ -4,6 +4,7 @@
  * terminal to $PAGER or $EDITOR when asked, and gives the terminal back when the person quits.
  */
 import { join } from 'node:path';
+import { refTo } from '../domain/refs.js';
 import { fail } from '../errors.js';
 import { findOperation } from '../ops/index.js';
 import { execute } from '../ops/execute.js';
@@ -18,13 +19,16 @@ import type { ActionResult } from './source.js';
 const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 
 export async function boardCommand(io: Io, importModule: ImportModule | undefined, changeId: string | undefined, globals: { root?: string; json?: boolean; as?: string }): Promise<number> {
-  if (globals.json) fail('USAGE', '`agentboard board` is a screen for people; it has no --json.', 'Run `agentboard status --json` for the board as JSON.');
-  if (!process.stdout.isTTY || !process.stdin.isTTY || importModule === undefined) {
-    fail('USAGE', '`agentboard board` needs a terminal, and its output is not one.', 'Run `agentboard status` for the board as text (or `agentboard status --json`).');
-  }
+  if (globals.json) fail('USAGE', '`agentboard board` is a screen for people; it has no --json.', `Run ${refTo('board.status')} with --json for the board as JSON.`);
   const ctx = createContext(globals.root, io.cwd);
   // Through the operation, so that a change id is checked as every command checks it.
-  if (changeId !== undefined) await execute(findOperation('change.show')!, ctx, { change_id: changeId });
+  if (changeId !== undefined) {
+    const { archived } = (await execute(findOperation('change.show')!, ctx, { change_id: changeId })) as { archived: string | null };
+    if (archived) fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (${archived}): it no longer changes, and the console follows open changes.`, `Read it with ${refTo('change.show', { change_id: changeId })}.`);
+  }
+  if (!process.stdout.isTTY || !process.stdin.isTTY || importModule === undefined) {
+    fail('USAGE', '`agentboard board` needs a terminal, and its output is not one.', `Run ${refTo('board.status')} for the board as text (with --json, as JSON).`);
+  }
   const root = ctx.board().root;
   // The person at this terminal, checked once: every act of the console is theirs.
   const person = currentPerson(globals.as, 'Using the console', io, root);

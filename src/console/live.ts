@@ -24,10 +24,12 @@ const TICK_MS = 30_000;
 /** Every so many ticks the whole board is read again, in case a change on disk went unnoticed (a file system without events). */
 const TICKS_PER_READ = 2;
 
+/** References to operations, spelled as the commands the person at the keyboard would type. */
+const spell = (text: string): string => resolveRefs(text, cliSpeller());
+
 function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
   const p = toPayload(err);
-  const spell = cliSpeller();
-  return { ok: false, code: p.code, message: resolveRefs(p.message, spell), next_step: resolveRefs(p.next_step, spell) };
+  return { ok: false, code: p.code, message: spell(p.message), next_step: spell(p.next_step) };
 }
 
 /** The operation and its input for each act; the person is the actor of every one. */
@@ -187,4 +189,6 @@ export class LiveBoard implements ConsoleSource {
   };
 
   open = (file: string, tool: 'pager' | 'editor'): Promise<ActionResult> => this.opener(file, tool);
+
+  spell = spell;
 }

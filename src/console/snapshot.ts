@@ -95,6 +95,7 @@ export class SnapshotReader {
   private ids: string[] = [];
   private problems: ConsoleSnapshot['problems'] = [];
   private scopeGone = false;
+  private archived = 0;
   private runtime: RuntimeData | null = null;
   private runs: RunsRead = { seats: new Map(), deadClaims: new Map() };
   private joined: { made: Made[]; changes: ChangeCard[]; tasks: TaskCard[] } | null = null;
@@ -171,6 +172,7 @@ export class SnapshotReader {
       this.ids = this.scopeGone ? [] : [this.scope];
     } else {
       this.ids = board.changeIds();
+      this.archived = board.archived().length;
       this.problems = board.problems.map((f) => ({ file: f.file, message: f.message }));
     }
     for (const id of this.made.keys()) if (!this.ids.includes(id)) this.made.delete(id);
@@ -252,6 +254,7 @@ export class SnapshotReader {
       project: board.config.project ?? basename(board.root),
       scope: this.scope,
       scope_gone: this.scopeGone,
+      archived: this.archived,
       at,
       changes,
       tasks,

@@ -36,4 +36,6 @@ export interface ConsoleSource {
   findings(changeId: string): Promise<Read<Finding[]>>;
   /** Hands the terminal to $PAGER or $EDITOR on a board file (relative to the repository root) and takes it back. */
   open(file: string, tool: 'pager' | 'editor'): Promise<ActionResult>;
+  /** A text with references to operations (domain/refs.ts), spelled as the commands the person would type. */
+  spell(text: string): string;
 }

@@ -91,7 +91,7 @@ describe('deciding on tasks in review', () => {
   it('a on a card in review approves the task: it is done', async () => {
     const c = open();
     await c.keys('l', 'l', 'l');
-    expect(c.frame()).toMatch(/▌ T3 add-search/);
+    expect(c.frame()).toMatch(/▌ T3 add-s/);
     expect(footer(c)).toContain('a approve');
     await c.keys('a');
     await until('the result', () => footer(c).includes('✓ Approved add-search/T3: it is done.'));

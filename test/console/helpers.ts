@@ -1,5 +1,5 @@
 /** A board in mid-flight for the console's tests, and the console drawn on it by ink-testing-library. */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createElement as h } from 'react';
@@ -21,7 +21,8 @@ export async function asAgent(dir: string, agent: string, args: string[], env: R
  * Two changes. add-search is being worked: T1 in progress at 60 % (claude-w1, in a running
  * `agentboard run`), T2 waiting on T1, T3 in review (codex-w2), T4 blocked with a high blocker
  * (gemini), T5 held by old-agent with no sign of life for five hours, T6 to do. kimi asks a question.
- * fix-login has its proposal, spec and tasks submitted (waiting for a decision) and a NEEDS_FIX review.
+ * fix-login has its proposal, spec and tasks submitted (waiting for a decision) and a NEEDS_FIX review;
+ * old-theme is archived.
  */
 export async function busyBoard(): Promise<string> {
   const dir = await newBoard();
@@ -48,6 +49,11 @@ export async function busyBoard(): Promise<string> {
     { title: 'Error text is vague', severity: 'Low', description: 'Say which field was wrong.' },
   ], notes: 'No additional notes.' };
   await asAgent(dir, 'codex-reviewer', ['review', 'fix-login', '--verdict', 'NEEDS_FIX', '--input', write(dir, 'review.json', JSON.stringify(review))]);
+
+  // old-theme is archived: read-only, and not among the changes the console follows.
+  await changeWithTasks(dir, 'old-theme', [{ id: 'T1', title: 'Dark theme' }], 'theme-planner');
+  mkdirSync(join(dir, 'agentd', 'archive'), { recursive: true });
+  renameSync(join(dir, 'agentd', 'changes', 'old-theme'), join(dir, 'agentd', 'archive', '2026-10-01-old-theme'));
 
   // claude-w1 works for a running `agentboard run` (this process stands for it), in its third invocation.
   const run = join(dir, 'agentd', '.runtime', 'runs', RUN_ID);

@@ -2,6 +2,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newBoard } from '../helpers.js';
 import { busyBoard, drawConsole, KEY, RUN_ID, tick, until, type Drawn } from './helpers.js';
 
 let dir: string;
@@ -28,14 +29,17 @@ describe('the board pane', () => {
     expect(lines(frame)[0]).toMatch(/^agentboard .* · all changes +0\/7 done · 3 working/);
     expect(frame).toMatch(/TODO 3 +IN PROGRESS 2 +BLOCKED 1 +IN REVIEW 1 +DONE 0/);
     // Board-wide, a card names its change; in progress, a bar of its progress and who holds it for how long.
-    expect(frame).toContain('T1 add-search');
+    expect(frame).toContain('T2 add-search');
     expect(lineWith(frame, 'Index the ti')).toBeTruthy();
-    expect(frame).toMatch(/▰▰▰▱▱ claude/);
+    expect(frame).toMatch(/▰▰▱ claude-w1/);
+    // How long a claim has been held is at the right of the card's first line, even at 80 columns.
+    expect(lineWith(frame, 'T1 add-s')).toMatch(/│ T1 add-s… +(now|1m) │/);
     expect(frame).toMatch(/● high gemini/);
     expect(frame).toContain('urgent · rea');
     expect(frame).toMatch(/medium · aft/);
     // The claim nobody has touched for five hours is marked stale.
     expect(frame).toMatch(/⚠ stale old-/);
+    expect(lineWith(frame, 'T5 add-s')).toMatch(/│ T5 add-se… +5h$/);
     // The cursor starts on the first card of the first column.
     expect(lines(frame)[3]).toMatch(/^▌ T2 add-search/);
   });
@@ -43,12 +47,12 @@ describe('the board pane', () => {
   it('moves between columns and cards with the arrows and hjkl, and opens a task in full with Enter', async () => {
     const c = open();
     await c.keys('l');
-    expect(lineWith(c.frame(), 'T1 add-search')).toMatch(/▌ T1 add-search/);
+    expect(lineWith(c.frame(), 'T1 add-s')).toMatch(/▌ T1 add-s/);
     await c.keys('j');
-    expect(c.frame()).toMatch(/▌ T5 add-search/);
-    expect(c.frame()).toMatch(/│ T1 add-search/);
+    expect(c.frame()).toMatch(/▌ T5 add-s/);
+    expect(c.frame()).toMatch(/│ T1 add-s/);
     await c.keys(KEY.up, KEY.right);
-    expect(c.frame()).toMatch(/▌ T4 add-search/);
+    expect(c.frame()).toMatch(/▌ T4 add-s/);
     await c.keys(KEY.enter);
     await until('the task to be read', () => c.frame().includes('blocked (high) by gemini: No test data'));
     const frame = c.frame();
@@ -158,6 +162,19 @@ describe('the changes pane and a change in detail', () => {
     expect(frame).toMatch(/CHANGE +PHASE +TASKS +WAITING ON/);
     expect(frame).toMatch(/› add-search +implementation +▱▱▱▱▱ 0\/6 +6 of 6 tasks to be done/);
     expect(frame).toMatch(/ fix-login +implementation +▱▱▱▱▱ 0\/1/);
+    // An archived change is not listed (it no longer changes); the pane says how to read it.
+    expect(frame).not.toContain('old-theme');
+    expect(frame).toContain('1 archived change, read-only: `agentboard list --archived` lists them.');
+  });
+
+  it('says how to start when there is no change yet', async () => {
+    const c = drawConsole(await newBoard());
+    try {
+      await c.keys('4');
+      expect(c.frame()).toContain('No changes yet: an agent creates one with `agentboard new');
+    } finally {
+      c.close();
+    }
   });
 
   it('shows the phase as steps, the documents with status and revision, the review by severity and validate\'s findings with file:line', async () => {
@@ -215,7 +232,10 @@ describe('keys that serve every pane', () => {
     const c = open();
     await c.keys('?');
     expect(c.frame()).toContain('reject it, with the feedback you type');
-    expect(c.frame()).toContain('as human:tester, through the same operations');
+    expect(c.frame()).toContain('as human:tester, through the same');
+    // At 80 columns a long line wraps: nothing is cut.
+    expect(c.frame()).toMatch(/edit it in \$EDITOR, then come\s+back/);
+    expect(c.frame()).not.toContain('…');
     await c.keys('x');
     expect(c.frame()).toContain('TODO 3');
   });

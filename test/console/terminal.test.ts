@@ -5,7 +5,7 @@
  * and quits. Keys go in with send-keys; the screen is read with capture-pane, in bounded polls; the
  * files on disk show each decision.
  */
-import { chmodSync, existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,7 @@ describe('the console in a terminal', () => {
     await agent(dir, ['next', '--as', 'codex']);
     await until('the claim', () => /TODO 1 +IN PROGRESS 1/.test(screen('live')));
     await agent(dir, ['task', 'progress', 'add-search/T1', '--as', 'codex', '--percent', '50', '--message', 'Index half built']);
-    await until('the progress', () => screen('live').includes('▰▰▰▱▱ codex'));
+    await until('the progress', () => screen('live').includes('▰▰▱ codex'));
     await agent(dir, ['ask', '--as', 'codex', '--question', 'Keep the old index?', '--option', 'yes', '--option', 'no', '--default-action', 'yes']);
     await until('the question', () => screen('live').includes('Waiting on you (4)'));
 
@@ -92,11 +92,19 @@ describe('the console in a terminal', () => {
     expect(log).toEqual(['document.reject', 'document.approve', 'input.answer', 'board.init']);
   });
 
-  it('draws without colour under NO_COLOR', async () => {
+  it('draws without colour under NO_COLOR, and follows the terminal when it is resized', async () => {
     const dir = await newBoard();
     startConsole('plain', dir, { NO_COLOR: '1' });
     await until('the console', () => screen('plain').includes('TODO 0'));
     expect(screen('plain', true)).not.toContain('\u001B[');
+    expect(screen('plain')).not.toContain('No agents yet');
+    // Made larger, it has room for the agents under the columns, and the person in the header.
+    tmux('resize-window', '-t', 'plain', '-x', '120', '-y', '34');
+    await until('the larger screen', () => screen('plain').includes('No agents yet'));
+    expect(screen('plain').split('\n')[0]).toMatch(/human:tester$/);
+    tmux('resize-window', '-t', 'plain', '-x', '80', '-y', '24');
+    await until('the smaller screen', () => !screen('plain').includes('No agents yet'));
+    expect(screen('plain').split('\n').every((l) => l.length <= 80)).toBe(true);
     tmux('send-keys', '-t', 'plain', 'q');
     await until('the exit', () => screen('plain').includes('BOARD EXITED 0'));
   });
@@ -108,5 +116,19 @@ describe('the console in a terminal', () => {
     expect(r.stderr).toContain('error: `agentboard board` needs a terminal, and its output is not one.');
     expect(r.stderr).toContain('next: Run `agentboard status` for the board as text');
     expect((await cli(dir, ['board', '--json'])).json.error.code).toBe('USAGE');
+  });
+
+  it('refuses a change it cannot follow before anything else: one that does not exist, or an archived one', async () => {
+    const dir = await newBoard();
+    const missing = await cli(dir, ['board', 'no-such-change']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('no-such-change');
+    await changeWithTasks(dir, 'old-theme', [{ id: 'T1', title: 'Dark theme' }]);
+    mkdirSync(join(dir, 'agentd', 'archive'));
+    renameSync(join(dir, 'agentd', 'changes', 'old-theme'), join(dir, 'agentd', 'archive', '2026-10-01-old-theme'));
+    const archived = await cli(dir, ['board', 'old-theme']);
+    expect(archived.code).not.toBe(0);
+    expect(archived.stderr).toContain('error: Change old-theme is archived (agentd/archive/2026-10-01-old-theme): it no longer changes, and the console follows open changes.');
+    expect(archived.stderr).toContain('next: Read it with `agentboard show old-theme`.');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The tasks as columns by state, each card three lines: its id, its title, and what its state
- * says (who holds it and for how long, its progress, its blocker, whether it can start). Only the
- * page of each column that holds its cursor is drawn, so a column of 10,000 cards costs as one of six.
+ * The tasks as columns by state, each card three lines: its id and how long it has been held, its
+ * title, and what its state says (who holds it, its progress, its blocker, whether it can start).
+ * Only the page of each column that holds its cursor is drawn, so a column of 10,000 cards costs as
+ * one of six.
  */
 import { Box, Text } from 'ink';
 import type { TaskCard } from '../../console/cards.js';
@@ -11,20 +12,29 @@ import { COLUMN_TITLES, COLUMNS } from './views.js';
 
 export const CARD_LINES = 3;
 
-/** The third line of a card: what its state says. */
-function stateLine(t: TaskCard, stale: boolean, now: number, width: number): { text: string; color?: string } {
+/** How long the card's holder has had it (its claim, or its submission for review); a stale claim, since its last sign of life. */
+function ageOf(t: TaskCard, stale: boolean, now: number): string {
+  if (stale) return ago(t.last_activity, now);
+  if (t.status === 'in_progress' || t.status === 'blocked') return ago(t.claimed_at, now);
+  if (t.status === 'in_review') return ago(t.submitted_at, now);
+  return '';
+}
+
+/** The third line of a card: what its state says (who holds it, its progress, its blocker, whether it can start). */
+function stateLine(t: TaskCard, stale: boolean, width: number): { text: string; color?: string } {
   switch (t.status) {
     case 'todo':
       return { text: cut(`${t.priority}${t.ready ? ' · ready' : t.depends.length ? ` · after ${t.depends.join(',')}` : ''}`, width), color: PRIORITY_COLOR[t.priority] };
     case 'in_progress':
-      if (stale) return { text: cut(`⚠ stale ${t.assignee ?? ''} ${ago(t.last_activity, now)}`, width), color: 'red' };
-      return { text: cut(`${bar(t.progress)} ${t.assignee ?? ''} ${ago(t.claimed_at, now)}`, width) };
+      if (stale) return { text: cut(`⚠ stale ${t.assignee ?? ''}`, width), color: 'red' };
+      // A narrow card keeps room for the holder's name with a shorter bar.
+      return { text: cut(`${bar(t.progress, width < 18 ? 3 : 5)} ${t.assignee ?? ''}`, width) };
     case 'blocked': {
       const b = t.blockers[0];
       return { text: cut(`● ${b?.severity ?? ''} ${t.assignee ?? ''}`, width), color: b ? SEVERITY_COLOR[b.severity] : 'red' };
     }
     case 'in_review':
-      return { text: cut(`${t.assignee ?? ''} ${ago(t.submitted_at, now)}`, width), color: 'yellow' };
+      return { text: cut(t.assignee ?? '', width), color: 'yellow' };
     case 'done':
       return { text: cut(`✓ ${t.assignee ?? ''}`, width), color: 'green' };
   }
@@ -32,7 +42,11 @@ function stateLine(t: TaskCard, stale: boolean, now: number, width: number): { t
 
 function Card({ card, selected, stale, wide, now, width }: { card: TaskCard; selected: boolean; stale: boolean; wide: boolean; now: number; width: number }) {
   const inner = width - 2;
-  const state = stateLine(card, stale, now, inner);
+  const state = stateLine(card, stale, inner);
+  const age = ageOf(card, stale, now);
+  // The first line: the id, its change when several are shown, and the age at the right.
+  const room = inner - card.id.length - (age ? age.length + 1 : 0);
+  const change = wide ? ` ${cut(card.change_id, room - 1)}` : '';
   const edge = selected ? '▌' : '│';
   const edgeColor = selected ? 'cyan' : PRIORITY_COLOR[card.priority];
   return (
@@ -42,7 +56,13 @@ function Card({ card, selected, stale, wide, now, width }: { card: TaskCard; sel
         <Text bold inverse={selected}>
           {card.id}
         </Text>
-        {wide && <Text dimColor> {cut(card.change_id, inner - card.id.length - 1)}</Text>}
+        {change && <Text dimColor>{change}</Text>}
+        {age && (
+          <Text color={stale ? 'red' : undefined} dimColor={!stale}>
+            {' '.repeat(Math.max(1, room - change.length + 1))}
+            {age}
+          </Text>
+        )}
       </Text>
       <Text wrap="truncate">
         <Text color={edgeColor}>{edge} </Text>

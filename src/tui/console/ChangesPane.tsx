@@ -8,6 +8,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import type { ChangeCard } from '../../console/cards.js';
 import type { ConsoleSource, Read } from '../../console/source.js';
 import type { Finding } from '../../domain/findings.js';
+import { refTo } from '../../domain/refs.js';
 import { DOC_COLOR, LEVEL_COLOR, PHASE_COLOR, SEVERITY_COLOR, VERDICT_COLOR } from '../../render/colors.js';
 import { PhaseSteps } from '../PhaseSteps.js';
 import type { PhaseStep } from '../run-state.js';
@@ -22,12 +23,22 @@ export function phaseSteps(change: Pick<ChangeCard, 'phase' | 'waiting_on'>): Ph
   return STEPS.map((name, i) => ({ name, status: i < at ? 'done' : i === at ? (onPerson ? 'waiting' : 'current') : 'pending', note: i === at ? (change.waiting_on ?? '') : '' }));
 }
 
-export function ChangesPane({ changes, cursor, width, rows, active }: { changes: ChangeCard[]; cursor: number; width: number; rows: number; active: boolean }) {
-  if (changes.length === 0) return <Text dimColor>No changes yet: an agent creates one with agentboard new, or run one with agentboard run.</Text>;
+/** The archived changes are not shown here (they do not change): how many there are, and how to read them. */
+function archivedNote(archived: number, spell: (text: string) => string): string {
+  return `${archived} archived change${archived === 1 ? '' : 's'}, read-only: ${spell(refTo('change.list', { archived: true }))} lists them.`;
+}
+
+export function ChangesPane(props: { changes: ChangeCard[]; archived: number; spell: (text: string) => string; cursor: number; width: number; rows: number; active: boolean }) {
+  const { changes, archived, spell, cursor, width, rows, active } = props;
+  if (changes.length === 0) {
+    if (archived > 0) return <Text dimColor>No open changes. {archivedNote(archived, spell)}</Text>;
+    return <Text dimColor>No changes yet: an agent creates one with {spell(refTo('change.create'))}, or run one with `agentboard run`.</Text>;
+  }
   const idW = Math.max(12, Math.min(28, Math.floor(width * 0.28)));
   const phaseW = 16;
   const tasksW = 16;
-  const perPage = Math.max(1, rows - 1);
+  const note = archived > 0 ? 1 : 0;
+  const perPage = Math.max(1, rows - 1 - note);
   const start = pageStart(cursor, perPage);
   return (
     <Box flexDirection="column">
@@ -53,6 +64,12 @@ export function ChangesPane({ changes, cursor, width, rows, active }: { changes:
           </Text>
         );
       })}
+      {note > 0 && (
+        <Text dimColor wrap="truncate">
+          {'  '}
+          {archivedNote(archived, spell)}
+        </Text>
+      )}
     </Box>
   );
 }

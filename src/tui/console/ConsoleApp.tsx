@@ -6,6 +6,7 @@
 import { Box, Text, useInput, type Key } from 'ink';
 import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
+import { refTo } from '../../domain/refs.js';
 import { DecisionPrompt } from '../DecisionPrompt.js';
 import { AgentsPane } from './AgentsPane.js';
 import { CARD_LINES } from './BoardColumns.js';
@@ -189,7 +190,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active />;
   else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active />;
   else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
-  else body = <ChangesPane changes={views.changes} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active />;
+  else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active />;
 
   const footer = () => {
     if (u.filtering) {
@@ -237,7 +238,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   return (
     <Box flexDirection="column" width={size.width} height={size.height - 1} overflow="hidden">
       <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
-      <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (agentboard validate)` : null} />
+      <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} />
       <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0}>
         {body}
       </Box>

@@ -20,13 +20,15 @@ export function Help({ person }: { person: string }) {
     <Box flexDirection="column">
       <Text bold>Keys</Text>
       {KEYS.map(([k, what]) => (
-        <Text key={k} wrap="truncate">
-          <Text color="cyan">{k.padEnd(22)}</Text>
-          {what}
-        </Text>
+        <Box key={k}>
+          <Box width={22} flexShrink={0}>
+            <Text color="cyan">{k}</Text>
+          </Box>
+          <Text>{what}</Text>
+        </Box>
       ))}
       <Text> </Text>
-      <Text dimColor wrap="truncate">
+      <Text dimColor>
         Everything you do here is done as {person}, through the same operations as the agentboard commands.
       </Text>
       <Text dimColor>Any key closes this help.</Text>
