@@ -16,7 +16,19 @@ export function agentboardBin(): string {
   return realpathSync(process.argv[1]!);
 }
 
-export async function importTui(importModule: ImportModule): Promise<typeof import('../tui/index.js')> {
+/**
+ * Loads dist/tui.mjs. ink colours through chalk, which decides its colour level once, when it is
+ * loaded, from FORCE_COLOR (it does not read NO_COLOR): without colour, FORCE_COLOR=0 is set for
+ * the load only, so nothing else (an agent's process, a person's editor) inherits it.
+ */
+export async function importTui(importModule: ImportModule, colors: boolean): Promise<typeof import('../tui/index.js')> {
   const url = pathToFileURL(join(dirname(agentboardBin()), '..', 'dist', 'tui.mjs')).href;
-  return (await importModule(url)) as typeof import('../tui/index.js');
+  const before = process.env.FORCE_COLOR;
+  if (!colors) process.env.FORCE_COLOR = '0';
+  try {
+    return (await importModule(url)) as typeof import('../tui/index.js');
+  } finally {
+    if (before === undefined) delete process.env.FORCE_COLOR;
+    else process.env.FORCE_COLOR = before;
+  }
 }

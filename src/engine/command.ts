@@ -2,6 +2,7 @@
  * The `run` and `runs` commands: flags to options, the person, the display, the signals. The
  * command line registers them (src/cli/main.ts); everything they do is in the engine.
  */
+import { colorLevel } from '../render/colors.js';
 import { readFileSync } from 'node:fs';
 import { fail } from '../errors.js';
 import { Board } from '../store/board.js';
@@ -70,8 +71,8 @@ export function runOptions(changeId: string, flags: RunFlags): RunOptions {
   };
 }
 
-async function liveView(importModule: ImportModule, onInterrupt: () => void): Promise<RunView> {
-  return (await importTui(importModule)).startRunView({ onInterrupt });
+async function liveView(importModule: ImportModule, colors: boolean, onInterrupt: () => void): Promise<RunView> {
+  return (await importTui(importModule, colors)).startRunView({ onInterrupt });
 }
 
 export async function runCommand(io: Io, importModule: ImportModule | undefined, changeId: string, flags: RunFlags, globals: { root?: string; json?: boolean; as?: string }): Promise<number> {
@@ -88,7 +89,7 @@ export async function runCommand(io: Io, importModule: ImportModule | undefined,
   };
   const interactive = !globals.json && process.stdout.isTTY === true && process.stdin.isTTY === true && importModule !== undefined;
   let view: RunView | null = null;
-  const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, onSignal) : plainView(io.out));
+  const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, colorLevel(io.env, true) > 0, onSignal) : plainView(io.out));
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {

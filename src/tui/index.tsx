@@ -3,7 +3,6 @@
  * is apart): the live view of `agentboard run`, handed to the engine as a RunView, and the console
  * of `agentboard board`, handed a ConsoleSource.
  */
-import chalk from 'chalk';
 import { render } from 'ink';
 import type { ConsoleSource } from '../console/source.js';
 import type { RunView } from '../engine/events.js';
@@ -62,11 +61,9 @@ const ALT_SCREEN = '\u001B[?1049h\u001B[2J\u001B[H';
 const MAIN_SCREEN = '\u001B[?1049l';
 const SHOW_CURSOR = '\u001B[?25h';
 
-export function startConsole(options: { source: ConsoleSource; colors: boolean; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): ConsoleHandle {
+export function startConsole(options: { source: ConsoleSource; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): ConsoleHandle {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
-  // ink draws through chalk, which reads FORCE_COLOR but not NO_COLOR: the command decided, chalk follows.
-  if (!options.colors) chalk.level = 0;
   const screen = new ScreenControl();
   let quit: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (quit = resolve));
