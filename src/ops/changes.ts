@@ -16,7 +16,7 @@ import { conflictFindings } from './conflicts.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Phase } from './schemas.js';
 import { page, Page, pageInput, pageOf } from './pages.js';
-import { changeTitle, changeToRead, loadChange, loadChangeToRead, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+import { changeTitle, changeToRead, loadChange, loadChangeToRead, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 
@@ -219,19 +219,20 @@ export const validateChanges = defineOp({
       if (!(err instanceof AgentboardError)) throw err;
       boardFindings.push({ level: 'error', file: board.rel(board.configPath), rule: 'config.invalid', message: err.message, fix: err.nextStep });
     }
-    if (input.change_id) requireChange(board, input.change_id);
-    let ids: string[] = [];
+    // One change may be an archived one, read where it is archived; every change means the open ones.
+    const one = input.change_id ? changeToRead(board, input.change_id) : null;
+    let toRead: ChangeToRead[] = [];
     try {
-      ids = input.change_id && !input.all ? [input.change_id] : board.changeIds();
+      toRead = one && !input.all ? [one] : board.changeIds().map((changeId) => ({ changeId, archived: null }));
     } catch (err) {
       if (!(err instanceof AgentboardError)) throw err;
       boardFindings.push({ level: 'error', file: board.rel(board.changesDir), rule: 'board.unreadable', message: err.message, fix: err.nextStep });
     }
     boardFindings.push(...board.problems);
     const failing = (f: Finding) => f.level === 'error' || input.strict;
-    const changes = ids.map((id) => {
-      const findings = [...changeFindings(loadChange(board, id)), ...conflictFindings(board, id)];
-      return { change_id: id, valid: !findings.some(failing), findings };
+    const changes = toRead.map((change) => {
+      const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : conflictFindings(board, change.changeId))];
+      return { change_id: change.changeId, valid: !findings.some(failing), findings };
     });
     const every = [...boardFindings, ...changes.flatMap((c) => c.findings)];
     return {

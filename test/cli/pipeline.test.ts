@@ -118,6 +118,8 @@ describe('a change from proposal to archive', () => {
     const task = await ok(dir, ['task', 'show', 'fix-workflow-bugs/T1']);
     expect(task).toMatchObject({ task: { task_id: 'fix-workflow-bugs/T1', status: 'done' }, archived: true });
     expect((await ok(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).tasks.length).toBeGreaterThan(0);
+    expect(await ok(dir, ['validate', 'fix-workflow-bugs'])).toMatchObject({ valid: true, changes: [{ change_id: 'fix-workflow-bugs', valid: true }] });
+    expect((await ok(dir, ['docs', 'fix-workflow-bugs'])).documents.map((d: any) => d.file)).toContain(`${archived.archived_to}/spec.md`);
     const late = await cli(dir, ['task', 'note', 'fix-workflow-bugs/T1', 'late', '--as', 'claude', '--json']);
     expect(late.json.error.code).toBe('CHANGE_ARCHIVED');
   });
