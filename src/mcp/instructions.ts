@@ -28,14 +28,16 @@ const WAYS: string[] = [
     `Fix one with ${refTo('document.correct')} and the review_key a person gave you. Record a review of a change with ${refTo('review.create')}.`,
   `Tell people what you are doing with ${refTo('session.status')}: working, then completed when you are done.`,
   `When unsure, ask a person with ${refTo('input.ask')} and read the answer with ${refTo('session.show')}.`,
-  'Pass the same agent_id on every call. Every error says what to do next; follow it. Approving and rejecting are for people only.',
+  'Every error says what to do next; follow it. Approving and rejecting are for people only.',
 ];
 
-export function instructionsFor(profile: Profile, served: readonly Operation[]): string {
+/** `boundTo`: the agent a server started with --as acts for. */
+export function instructionsFor(profile: Profile, served: readonly Operation[], boundTo?: string): string {
   return [
     'agentboard is the task board of this repository, shared with people and other agents.',
     ROLE[profile],
     ...WAYS.map((line) => fitGuidance(line, served)),
+    boundTo ? `This server acts for ${boundTo}: agent_id may be left out.` : 'Pass the same agent_id on every call.',
   ]
     .filter((line) => line !== '')
     .join('\n');

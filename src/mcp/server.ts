@@ -207,7 +207,7 @@ function rpcError(code: number, message: string): Error {
 
 export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): Server {
   const served = toolOperations(profile);
-  const server = new Server({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served) });
+  const server = new Server({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
   const listing: Tool[] = [];
   const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served) };
