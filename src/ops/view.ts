@@ -1,6 +1,6 @@
 /** Reading a board for the operations: changes with their documents, tasks, and their output shapes. */
 import { fail } from '../errors.js';
-import { printable, taskRef } from '../domain/ids.js';
+import { changeIdProblem, printable, taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
 import { derivePhase, type ChangeState, type PhaseInfo } from '../domain/phase.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
@@ -27,7 +27,12 @@ export function requireChange(reader: Reader, changeId: string): void {
   if (archived) {
     fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (agentd/archive/${archived.folder}); archived changes do not change.`, `Plan further work as a new change with ${refTo(['change.create', 'proposal.submit'])}.`);
   }
-  fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, `List the changes with ${refTo(['change.list', 'board.status'])}, or create this one with ${refTo(['change.create', 'proposal.submit'], { change_id: changeId })}.`);
+  fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, notFoundNext(changeId));
+}
+
+function notFoundNext(changeId: string): string {
+  const create = refTo(['change.create', 'proposal.submit'], changeIdProblem(changeId) ? {} : { change_id: changeId });
+  return `List the changes with ${refTo(['change.list', 'board.status'])}, or create this one with ${create}.`;
 }
 
 /** A change to read: open, or archived (read from agentd/archive/, read-only). */
@@ -41,7 +46,7 @@ export function changeToRead(reader: Reader, changeId: string): ChangeToRead {
   if (reader.hasChange(changeId)) return { changeId, archived: null };
   const archived = reader.board.archived().filter((a) => a.change_id === changeId).at(-1);
   if (archived) return { changeId, archived };
-  return fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, `List the changes with ${refTo(['change.list', 'board.status'])}, or create this one with ${refTo(['change.create', 'proposal.submit'], { change_id: changeId })}.`);
+  return fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, notFoundNext(changeId));
 }
 
 export function readDocOf<T extends DocType>(reader: Reader, change: ChangeToRead, type: T): DocFile<T> | null {
