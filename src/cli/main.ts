@@ -9,7 +9,7 @@ import { Command, CommanderError, Option, type OutputConfiguration } from 'comma
 import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { OPERATIONS } from '../ops/index.js';
-import { createContext, type Context, type Operation } from '../ops/registry.js';
+import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { execute } from '../ops/execute.js';
 import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
@@ -376,10 +376,10 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         });
       takesGlobals(p.command('mcp'), ['--root', '--as', '--debug'])
         .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI); --as binds it to one agent id')
-        .addOption(new Option('--profile <profile>', 'which tools to serve').choices(['worker', 'planner', 'reviewer', 'all']).default('all'))
+        .addOption(new Option('--profile <profile>', 'which tools to serve').choices(PROFILES).default('all'))
         .addOption(new Option('--run <run_id>', 'record every call in this run\'s records (agentboard run starts its servers so)').hideHelp())
         .addOption(new Option('--invocation <n>', 'the invocation of that run').argParser((v) => Number.parseInt(v, 10)).hideHelp())
-        .action((opts: { profile: 'worker' | 'planner' | 'reviewer' | 'all'; run?: string; invocation?: number }, cmd: Command) => {
+        .action((opts: { profile: Profile; run?: string; invocation?: number }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           const root = globals.root === undefined ? undefined : resolve(io.cwd, globals.root);
           special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation });
@@ -426,7 +426,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   try {
     const { op, input } = chosen.input();
     running = op;
-    const ctx = createContext(chosen.root, io.cwd);
+    const ctx = createContext(chosen.root, io.cwd, io.env);
     if ('agent_id' in op.input.shape && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const data = resolveRefsDeep(await execute(op, ctx, input), spell);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));

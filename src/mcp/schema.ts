@@ -6,12 +6,13 @@
  *   fields, and the limits it can reach (titles, short texts, numbers). Left out: $schema,
  *   additionalProperties (the server refuses unknown fields and says which), the ±2^53 bounds of
  *   integers, minLength 0 and 1, the far-off limits of long texts and lists, patterns (examples in
- *   descriptions say more), and defaults of false or empty. A field described in an earlier tool
- *   of the list is not described again (describeOnce).
+ *   descriptions say more), defaults of false or empty, and the description of a list's items when
+ *   the list has one. A field described in an earlier tool of the list is not described again (sayOnce).
  * - Output schemas name every field of a result with its type (a text field is {}: its name says
  *   what it holds) and its values when they are fixed; what a list or a nested object holds is
- *   shown in the result itself.
- * - Annotations leave out what leaving them out means, and the title is left out: the name says it.
+ *   shown in the result itself. Values shown earlier in the list are not shown again (sayOnce).
+ * - Annotations leave out the false readOnlyHint and idempotentHint that leaving them out means, and
+ *   the title is left out: the name says it.
  */
 import * as z from 'zod';
 
@@ -42,10 +43,15 @@ function leanInput(node: unknown): unknown {
     if (k === '$schema' || k === 'additionalProperties' || k === 'pattern') continue;
     if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
     if (k === 'minLength' && typeof v === 'number' && v <= 1) continue;
-    if ((k === 'maxLength' && typeof v === 'number' && v > 2000) || (k === 'maxItems' && typeof v === 'number' && v >= 100)) continue;
+    if ((k === 'maxLength' && typeof v === 'number' && v >= 2000) || (k === 'maxItems' && typeof v === 'number' && v >= 100)) continue;
     if (k === 'type' && n.enum) continue;
     if (k === 'default' && (v === false || (Array.isArray(v) && v.length === 0))) continue;
-    out[k] = k === 'properties' && isNode(v) ? Object.fromEntries(Object.entries(v).map(([name, p]) => [name, leanInput(p)])) : leanInput(v);
+    let value = k === 'properties' && isNode(v) ? Object.fromEntries(Object.entries(v).map(([name, p]) => [name, leanInput(p)])) : leanInput(v);
+    if (k === 'items' && isNode(value) && typeof n.description === 'string') {
+      const { description: _, ...items } = value;
+      value = items;
+    }
+    out[k] = value;
   }
   return out;
 }
@@ -69,32 +75,48 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchem
 }
 
 /**
- * Every field described once per tool list: a field (by name) whose description an earlier tool
- * already gave is listed without it. The agent reads the list whole; agent_id, task_id, the notes
- * policy and the paging fields are explained where they first appear.
+ * Each thing said once per tool list. A field (by name) whose description an earlier tool already
+ * gave is listed without it: the agent reads the list whole, and agent_id, task_id, the notes policy
+ * and the paging fields are explained where they first appear. The values of an output field are
+ * not listed again when the list has shown them already (a phase, a kind of document): inputs keep
+ * theirs, as calls are checked against them.
  */
-export function describeOnce<T extends { inputSchema: JsonSchema }>(tools: T[]): T[] {
-  const given = new Set<string>();
+export function sayOnce<T extends { inputSchema: JsonSchema; outputSchema?: JsonSchema | undefined }>(tools: T[]): T[] {
+  const described = new Set<string>();
+  const enums = new Set<string>();
   const visit = (node: unknown, field: string): unknown => {
     if (Array.isArray(node)) return node.map((n) => visit(n, field));
     if (!isNode(node)) return node;
+    if (Array.isArray(node.enum)) enums.add(JSON.stringify([...node.enum].sort()));
     const out: Node = {};
     for (const [k, v] of Object.entries(node)) {
       if (k === 'description' && typeof v === 'string') {
         const key = `${field}\u0000${v}`;
-        if (given.has(key)) continue;
-        given.add(key);
+        if (described.has(key)) continue;
+        described.add(key);
         out[k] = v;
       } else if (k === 'properties' && isNode(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, visit(p, name)]));
       else out[k] = visit(v, field);
     }
     return out;
   };
-  return tools.map((t) => ({ ...t, inputSchema: visit(t.inputSchema, '') as JsonSchema }));
+  const shown = (field: unknown): unknown => {
+    if (!isNode(field) || !Array.isArray(field.enum)) return field;
+    const key = JSON.stringify([...field.enum].sort());
+    if (enums.has(key)) return {};
+    enums.add(key);
+    return field;
+  };
+  return tools.map((t) => {
+    const inputSchema = visit(t.inputSchema, '') as JsonSchema;
+    if (!t.outputSchema) return { ...t, inputSchema };
+    const properties = Object.fromEntries(Object.entries((t.outputSchema.properties ?? {}) as Node).map(([name, p]) => [name, shown(p)]));
+    return { ...t, inputSchema, outputSchema: { ...t.outputSchema, properties } };
+  });
 }
 
-/** What an annotation means when it is left out (MCP's ToolAnnotations). */
-const ANNOTATION_DEFAULTS: Record<string, boolean> = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true };
+/** What an annotation means when it is left out (MCP's ToolAnnotations); destructiveHint is always said, as clients read it. */
+const ANNOTATION_DEFAULTS: Record<string, boolean> = { readOnlyHint: false, idempotentHint: false };
 
 /** A tool's annotations without those that say what leaving them out says. */
 export function leanAnnotations<T extends Record<string, unknown>>(annotations: T): Partial<T> {

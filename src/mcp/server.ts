@@ -3,8 +3,9 @@
  * Tools are generated from the operation registry; human-only operations are not tools at all.
  * stdout carries JSON-RPC only; nothing is written to disk until a tool is called.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import { agentIdProblem } from '../domain/ids.js';
@@ -12,29 +13,22 @@ import { nowIso } from '../clock.js';
 import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
-import { createContext, type Context, type Operation } from '../ops/registry.js';
+import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
 import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
-import { toolSpeller } from './refs.js';
+import { fitGuidance, toolSpeller } from './refs.js';
+import { instructionsFor } from './instructions.js';
 import { AgentId } from '../ops/schemas.js';
 import { fitsFor, toolResult, type ResponseFormat } from './result.js';
+import { jsonSchema, leanAnnotations, sayOnce } from './schema.js';
 import { VERSION } from '../version.js';
 import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
-import { describeOnce, jsonSchema, leanAnnotations } from './schema.js';
+import { STAGES, type Stage } from '../domain/model.js';
+import { SUBMIT_OP } from '../ops/doc-write.js';
 
-export const PROFILES = ['worker', 'planner', 'reviewer', 'all'] as const;
-export type Profile = (typeof PROFILES)[number];
+export { PROFILES, type Profile } from '../ops/registry.js';
 
-export const INSTRUCTIONS = [
-  'agentboard is the task board of this repository, shared with people and other agents. Use the same agent_id on every call.',
-  'Work loop: agentboard_register_agent once; agentboard_get_next_task gives you one task, already yours;',
-  'work on it, reporting with agentboard_report_progress and recording decisions with agentboard_add_note;',
-  'finish with agentboard_complete_task, or agentboard_submit_for_review when a person must check it; then get the next task.',
-  'When unsure, ask a person with agentboard_request_input and read the answer with agentboard_get_workflow_state.',
-  'Planning a change: agentboard_create_change, then agentboard_submit_proposal, agentboard_create_spec, agentboard_create_tasks, in that order.',
-  'Every error says what to do next; follow it. Approving and rejecting are for people only.',
-].join('\n');
 
 export function toolOperations(profile: Profile): Operation[] {
   return OPERATIONS.filter((op) => op.tool && (profile === 'all' || op.tool.profiles.includes(profile)));
@@ -121,33 +115,62 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
   try {
     if (binding) args = bindArgs(op, binding, args);
     const ownAgentId = 'agent_id' in op.input.shape;
-    const parsed = parseInput(input, args, ownAgentId ? ['response_format'] : ['response_format', 'agent_id']) as Record<string, unknown>;
+    const parsed = parseInput(input, args, { rules: op.inputRules, extra: ownAgentId ? ['response_format'] : ['response_format', 'agent_id'] }) as Record<string, unknown>;
     const { response_format: format = 'markdown', ...rest } = parsed as { response_format?: ResponseFormat };
     if (!ownAgentId) delete (rest as Record<string, unknown>).agent_id;
     const data = resolveRefsDeep(await runParsed(op, { ...ctx, fits: fitsFor(op.name, format) }, rest), spell);
     recordCall(binding, op, args, null, spell);
     return toolResult(op.name, data, format, spell, ctx.takeNotices().map((n) => resolveRefs(n.message, spell)));
   } catch (err) {
-    if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
-    recordCall(binding, op, args, toPayload(err), spell);
-    return toolError(toPayload(err), spell);
+    const payload = toPayload(err);
+    if (!(err instanceof AgentboardError)) {
+      process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+      payload.next_step = "Call the tool again; if it fails again, the cause is in the MCP server's log (its standard error).";
+    }
+    recordCall(binding, op, args, payload, spell);
+    return toolError(payload, spell);
   }
 }
 
 /** Calls under way, so that the server answers every one of them before it exits. */
 const inFlight = new Set<Promise<unknown>>();
 
-export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): McpServer {
-  const server = new McpServer({ name: 'agentboard', version: VERSION }, { instructions: INSTRUCTIONS });
+/** The kinds of document whose writing tool the profile serves: `next` hands out rejected ones of these only. */
+function documentsWritten(served: readonly Operation[]): Stage[] {
+  return STAGES.filter((type) => served.some((op) => op.name === SUBMIT_OP[type]));
+}
+
+/**
+ * Why the params of a tools/call request are not a call at all (no tool name, arguments that are
+ * not an object), in words; null when they are. Such a request gets a JSON-RPC invalid-params
+ * error; a call whose fields are wrong gets a tool error the agent reads (INVALID_INPUT).
+ */
+function callParamsProblem(params: unknown): string | null {
+  const kind = (v: unknown) => (v === undefined ? 'nothing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return `tools/call needs params {"name": <tool name>, "arguments": {…}}; got ${kind(params)}.`;
+  const { name, arguments: args } = params as Record<string, unknown>;
+  if (typeof name !== 'string') return `params.name must be the name of a tool, a string like "agentboard_get_task"; got ${kind(name)}.`;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    return `params.arguments of ${name.slice(0, 60)} must be a JSON object of the tool's fields, like {"agent_id": "codex-1"}; got ${kind(args)}.`;
+  }
+  return null;
+}
+
+/** A JSON-RPC error the SDK sends as it is: its code, its message, nothing added. */
+function rpcError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): Server {
+  const served = toolOperations(profile);
+  const server = new Server({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
   const listing: Tool[] = [];
-  const toolCtx: Context = profile === 'worker' ? { ...ctx, offersDocuments: false } : ctx;
-  const served = toolOperations(profile);
+  const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served) };
   const spell = toolSpeller(served);
   for (const op of served) {
     const tool = op.tool!;
     const input = toolInput(op, binding);
-    const output = toolOutput(op);
     const call = (args: unknown) => {
       const running = callTool(toolCtx, op, input, args, spell, binding);
       inFlight.add(running);
@@ -156,28 +179,35 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     };
     const annotations = {
       readOnlyHint: op.access === 'read',
-      destructiveHint: op.access === 'read' ? false : (tool.destructive ?? false),
+      destructiveHint: op.access !== 'read' && tool.destructive === true,
       idempotentHint: tool.idempotent ?? op.access === 'read',
       openWorldHint: false,
     };
     calls.set(tool.name, call);
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations }, call as never);
     // The listing leaves out the title: the name says it already (schema.ts).
-    listing.push({ name: tool.name, description: tool.description, inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(output, 'output'), annotations: leanAnnotations(annotations) });
+    listing.push({ name: tool.name, description: fitGuidance(tool.description, served), inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(toolOutput(op), 'output'), annotations: leanAnnotations(annotations) });
   }
-  const tools = describeOnce(listing);
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  const tools = sayOnce(listing);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   // Every call is answered by the operation layer, so that a bad argument gets the same
-  // { code, message, next_step } error as every other failure instead of the SDK's own text.
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const call = calls.get(request.params.name);
+  // { code, message, next_step } error as every other failure. The request is taken as it comes
+  // (the SDK's own check would answer a malformed one with a schema dump): a request that is not a
+  // call at all gets invalid params, in words.
+  Protocol.prototype.setRequestHandler.call(server, AnyCallRequest, async (request: z.infer<typeof AnyCallRequest>) => {
+    const problem = callParamsProblem(request.params);
+    if (problem) throw rpcError(ErrorCode.InvalidParams, problem);
+    const params = request.params as { name: string; arguments?: Record<string, unknown> };
+    const call = calls.get(params.name);
     if (!call) {
-      return toolError({ code: 'USAGE', message: `There is no tool ${request.params.name}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
+      return toolError({ code: 'USAGE', message: `There is no tool ${params.name.slice(0, 100)}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
     }
-    return call(request.params.arguments ?? {});
+    return call(params.arguments ?? {});
   });
   return server;
 }
+
+/** A tools/call request whatever its params hold: they are checked in words (callParamsProblem). */
+const AnyCallRequest = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
 export interface ServeOptions {
   /** --as: the agent this server acts for. */

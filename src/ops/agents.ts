@@ -93,7 +93,7 @@ export const registerAgent = defineOp({
     agent_id: AgentId,
     name: line(100).describe('Display name, like "Backend agent".'),
     role: line(100).describe('Role, like "Backend Developer".'),
-    skills: z.array(line(50)).max(100).default([]).describe('Skills, like ["python", "sql"]; tasks that need them are offered to you first.'),
+    skills: z.array(line(50)).max(100).default([]).describe('Your skills, like ["sql"]; tasks needing them come to you first.'),
   }),
   output: z.object({ agent: AgentOut, updated: z.boolean().describe('True when the agent was already registered and its record was updated.') }),
   cli: { command: 'agent register' },
@@ -101,8 +101,8 @@ export const registerAgent = defineOp({
     name: 'agentboard_register_agent',
     title: 'Register yourself',
     description:
-      'Register once at the start, with the agent_id you will use on every call. Optional, but your skills help match tasks to you. Next, call agentboard_get_next_task.',
-    profiles: ['worker', 'planner', 'reviewer'],
+      `Register once, with the agent_id of all your calls; optional, but your skills help match tasks to you. Next, call ${refTo('task.next')}.`,
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {

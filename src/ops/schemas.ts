@@ -96,10 +96,9 @@ export const Severity = z.enum(SEVERITIES).describe('How serious.');
 export const BlockerSeverity = z.enum(BLOCKER_SEVERITIES).describe('How serious.');
 
 export const Notes = text(1, LIMITS.noteMax).describe(
-  'Context that is not in the document itself: decisions and why, rejection feedback you addressed, constraints you found. ' +
-    'Good: "Chose REST over GraphQL because the client already uses fetch"; "Addressed rejection feedback: added the error handling section"; ' +
-    'when there is genuinely nothing to add, "No additional notes: straightforward document, nothing unexpected". ' +
-    'Bad: "Document submitted", "Updated content", restating the title, or pasting the document.',
+  'Context not in the document: decisions and why, feedback addressed, constraints found. ' +
+    'Good: "Chose REST over GraphQL: the client already uses fetch"; if there is nothing to add, "No additional notes: straightforward document, nothing unexpected". ' +
+    'Bad: "Document submitted", "Updated content", the title again, the document pasted.',
 );
 
 export const TaskFileInput = z.strictObject({

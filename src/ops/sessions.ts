@@ -103,10 +103,10 @@ export const updateStatus = defineOp({
   access: 'agent',
   input: z.strictObject({
     agent_id: AgentId,
-    status: z.enum(['working', 'completed']).describe('working while you work (also to resume after a block); completed when your work is done.'),
+    status: z.enum(['working', 'completed']).describe('working (also to resume after a block), or completed when you are done.'),
     message: text(1, 2000).describe('What you are doing or did, in a sentence.'),
-    phase: line(100).optional().describe('Optional phase label, like "planning", "implementation" or "testing".'),
-    progress: line(100).optional().describe('Optional progress, like "3/5 tasks".'),
+    phase: line(100).optional().describe('A phase label, like "testing".'),
+    progress: line(100).optional().describe('Progress, like "3/5 tasks".'),
   }),
   output: SessionOut,
   cli: { command: 'session status', args: ['status'] },
@@ -115,7 +115,7 @@ export const updateStatus = defineOp({
     title: 'Update your status',
     description:
       'Tell people what you are doing (working) or that you are done (completed). After a block is resolved, report working again.',
-    profiles: ['worker', 'planner', 'reviewer'],
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
   },
   run(ctx, input) {
     return ctx.board().mutate((tx) => {
@@ -149,7 +149,8 @@ export const markBlocked = defineOp({
     name: 'agentboard_mark_blocked',
     title: 'Mark yourself blocked',
     description:
-      'Say that you cannot go on and why, so a person can step in. For a blocker on one task use agentboard_report_blocker. When you can carry on, report working with agentboard_update_status.',
+      `Say that you cannot go on and why, so a person can step in. For a blocker on one task use ${refTo('task.block')}. ` +
+      `When you can carry on, report working with ${refTo('session.status', { status: 'working' })}.`,
     profiles: ['planner', 'reviewer'],
   },
   run(ctx, input) {
@@ -180,9 +181,9 @@ export const submitForReview = defineOp({
   input: z.strictObject({
     agent_id: AgentId,
     summary: text(1, 4000).describe('What you changed and why.'),
-    pr_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Link to the pull request, if there is one.'),
+    pr_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('The pull request, if any.'),
     notes: text(1, LIMITS.noteMax).optional().describe('What the reviewer should look at first; decisions and trade-offs.'),
-    tasks: z.array(TaskRef).max(100).default([]).describe('The tasks you hold that this work completes; they wait in_review until a person approves or sends them back.'),
+    tasks: z.array(TaskRef).max(100).default([]).describe('The tasks you hold that this work completes.'),
   }),
   output: SessionOut.extend({ tasks_in_review: z.array(z.string()) }),
   cli: { command: 'session submit', flags: { tasks: 'task' } },
@@ -190,8 +191,9 @@ export const submitForReview = defineOp({
     name: 'agentboard_submit_for_review',
     title: 'Submit work for review',
     description:
-      'When your work needs a person to check it: a summary and the tasks it completes, which wait in review. Approved tasks are done; a task sent back returns to the pool with feedback. Meanwhile agentboard_get_next_task tells you your work is in review.',
-    profiles: ['worker'],
+      'Submit work a person must check, with the tasks it completes: they wait in review until approved (done) or sent back with feedback. ' +
+      `Meanwhile ${refTo('task.next')} tells you your work is in review.`,
+    profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
     const board = ctx.board();
@@ -203,7 +205,7 @@ export const submitForReview = defineOp({
         const task = structuredClone(f.task);
         takeForWork(tx, f, task, ref, input.agent_id, 'submit');
         if (task.status !== 'in_progress') {
-          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? `Clear its blocker with ${refTo('task.unblock')} first.` : `Submit only your own tasks in progress; see them with ${refTo('task.list')}.`);
+          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? `Clear its blocker with ${refTo('task.unblock', { task_id: ref })} first.` : `Submit only tasks you hold in progress; ${refTo(['task.list', 'task.next'], { assignee: input.agent_id, status: 'in_progress' })} shows yours.`);
         }
         moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
         found.push({ found: f, task, ref });
@@ -246,8 +248,8 @@ export const getWorkflowState = defineOp({
     name: 'agentboard_get_workflow_state',
     title: 'Get your workflow state',
     description:
-      'Read your workflow status, your open question and the answers to earlier ones (by a person, or your default action when nobody answered in time). Call it while waiting for an answer.',
-    profiles: ['worker', 'planner', 'reviewer'],
+      'Read your workflow status, your open question and the answers to earlier ones (or the default action when nobody answered in time).',
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {
@@ -292,7 +294,7 @@ export const requestInput = defineOp({
     question: text(1, 2000).describe('The question, with the context a person needs to answer it.'),
     default_action: text(1, 2000).describe('What you will do if nobody answers in time.'),
     options: z.array(line(200)).max(10).default([]).describe('Suggested answers.'),
-    timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).optional().describe(`Minutes to wait for an answer (default ${LIMITS.inputTimeoutDefault}, at most ${LIMITS.inputTimeoutMax}).`),
+    timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).optional().describe(`Minutes to wait; ${LIMITS.inputTimeoutDefault} when left out.`),
   }),
   output: z.object({ input_id: z.string(), expires_at: z.string(), request: InputOut }),
   cli: { command: 'ask', flags: { options: 'option' } },
@@ -300,8 +302,8 @@ export const requestInput = defineOp({
     name: 'agentboard_request_input',
     title: 'Ask a person',
     description:
-      'Ask a person a question when you are unsure, with what you will do if nobody answers in time; one question at a time. Read the answer (or your default action, once the time is up) with agentboard_get_workflow_state.',
-    profiles: ['worker', 'planner', 'reviewer'],
+      `Ask a person when you are unsure, saying what you will do if nobody answers in time; one question at a time. Read the answer with ${refTo('session.show')}.`,
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
   },
   run(ctx, input) {
     const board = ctx.board();

@@ -123,7 +123,7 @@ function statusBoard(d: Data, p: Paint): string {
       ['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'],
       d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.waiting_on ?? '']),
     )}`;
-  } else out += `\nNo changes yet: create one with ${refTo('change.create')}.\n`;
+  } else out += `\nNo changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
   if (d.agents.length) {
     out += `\n${p.bold('Agents')}\n${table(
       ['AGENT', 'STATUS', 'HOLDS', 'DONE', 'IN REVIEW'],
@@ -161,15 +161,25 @@ function conflictLine(c: Data): string {
   return `${c.file} ${c.item}: ${c.part} differs; ${c.kept === 'person' ? "the person's" : "agentboard's"} is in the file`;
 }
 
+/** What a client asks before it starts a server its project configuration names. */
+const TRUST: Record<string, string> = {
+  claude: ' (Claude Code asks once to approve project servers: approve agentboard, or in /mcp)',
+  codex: ' (Codex reads it only in a trusted project: trust the folder when asked)',
+  gemini: ' (Gemini CLI reads it only in a trusted folder when folder trust is on)',
+};
+
 const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'board.init': (d) =>
     (d.already_initialized ? `A board already exists in ${d.root}; nothing changed.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`) +
     d.mcp
       .map((m: Data) => {
         const what = { created: 'created, with the agentboard server', added: 'agentboard server added', unchanged: 'already has the agentboard server', kept: 'has its own agentboard entry, kept as it is' }[m.result as string];
-        return `${m.client}: ${m.file} ${what}\n`;
+        return `${m.client}: ${m.file} ${what}${TRUST[m.client as string] ?? ''}\n`;
       })
-      .join(''),
+      .join('') +
+    (d.mcp_server && !d.mcp_server.on_path
+      ? `agentboard is not on the PATH, so the clients start it as ${[d.mcp_server.command, ...d.mcp_server.args].join(' ')} (\`npm link\` in the agentboard folder puts it on the PATH).\n`
+      : ''),
   'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with ${refTo('proposal.submit')}.\n`,
   'proposal.submit': written,
   'spec.create': written,
@@ -179,7 +189,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'change.list': (d, p) => {
     const listed = d.changes.filter((c: Data) => c.archived).length;
     const more = d.archived_count > listed ? `${d.archived_count} archived change${d.archived_count === 1 ? '' : 's'} (${refTo('change.list', { archived: true })} lists them)\n` : '';
-    if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo('change.create')}.\n`;
+    if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
     return (
       table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.archived ? p.dim(c.archived) : (c.waiting_on ?? '')])) +
       (more ? `\n${more}` : '')
