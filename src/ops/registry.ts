@@ -27,6 +27,8 @@ export interface Context {
   takeNotices(): Notice[];
   /** Called as each operation starts: the board checks afresh what it checks once per operation. */
   begin(): void;
+  /** Whether a result is small enough for the caller (an MCP tool result); pages are cut to fit. Unset: any size. */
+  readonly fits?: (result: unknown) => boolean;
 }
 
 export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env): Context {
