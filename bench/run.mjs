@@ -1,4 +1,4 @@
-// agentboard benchmarks. Run: npm run bench   (or: node bench/run.mjs [--runs N] [--only cli|claims|next|tools|engine])
+// agentboard benchmarks. Run: npm run bench   (or: node bench/run.mjs [--runs N] [--only cli|claims|next|tools|engine|console])
 // Every figure is printed beside `node -e 0` measured in the same run on the same machine.
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'agentboard.js');
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 10;
-const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null; // cli | next | claims | tools | engine
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null; // cli | next | claims | tools | engine | console
 
 function time(argv, cwd = ROOT) {
   const t0 = process.hrtime.bigint();
@@ -118,23 +118,16 @@ if (!ONLY || ONLY === 'claims') {
 }
 
 if (!ONLY || ONLY === 'tools') {
-  // What an agent's context pays for the tool list, per profile (tokens ≈ bytes / 4).
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const dir = await benchBoard(10, 100);
-  console.log('\nagentboard mcp tools/list, per profile');
-  console.log(`${'profile'.padEnd(10)} ${'tools'.padStart(6)} ${'bytes'.padStart(8)} ${'≈ tokens'.padStart(9)}`);
-  for (const profile of ['worker', 'planner', 'reviewer', 'all']) {
-    const client = new Client({ name: 'bench', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--profile', profile], stderr: 'ignore' }));
-    const result = await client.listTools();
-    const bytes = Buffer.byteLength(JSON.stringify(result));
-    console.log(`${profile.padEnd(10)} ${String(result.tools.length).padStart(6)} ${String(bytes).padStart(8)} ${String(Math.round(bytes / 4)).padStart(9)}`);
-    await client.close();
-  }
+  const { toolsBench } = await import('./tools.mjs');
+  await toolsBench();
 }
 
 if (!ONLY || ONLY === 'engine') {
   const { engineBench } = await import('./engine.mjs');
   engineBench();
+}
+
+if (!ONLY || ONLY === 'console') {
+  const { consoleBench } = await import('./console.mjs');
+  await consoleBench();
 }

@@ -61,6 +61,8 @@ interface CliOptions {
   env?: Record<string, string>;
   /** Run as a person at a terminal would (standard input is a terminal). */
   interactive?: boolean;
+  /** Standard output and error are terminals (colour goes to them). */
+  tty?: boolean;
 }
 
 type Main = (argv: string[], io: object) => Promise<number>;
@@ -82,7 +84,7 @@ export async function cli(cwd: string, args: string[], options: CliOptions = {})
   const saved = g[HOOKS_KEY];
   g[HOOKS_KEY] = hooksFromEnv(env);
   try {
-    const code = await main(args, { out: (t: string) => (stdout += t), err: (t: string) => (stderr += t), stdin: () => options.stdin ?? '', env, cwd, interactive: options.interactive === true });
+    const code = await main(args, { out: (t: string) => (stdout += t), err: (t: string) => (stderr += t), stdin: () => options.stdin ?? '', env, cwd, interactive: options.interactive === true, tty: { out: options.tty === true, err: options.tty === true } });
     return { code, stdout, stderr, json: parse(stdout) };
   } finally {
     g[HOOKS_KEY] = saved;
@@ -186,4 +188,11 @@ export async function changeWithTasks(dir: string, changeId: string, tasks: obje
   await ok(dir, ['propose', changeId, '--as', actor, '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'No additional notes.']);
   await ok(dir, ['spec', changeId, '--as', actor, '--from', write(dir, `${changeId}-spec.md`, SPEC_MD), '--notes', 'No additional notes.']);
   await ok(dir, ['tasks', changeId, '--as', actor, '--input', write(dir, `${changeId}-tasks.json`, JSON.stringify({ tasks, notes: 'No additional notes.' }))]);
+}
+
+/** A document as `show <change> <document>` gives it, with its fields too (two reads: markdown, then --format fields). */
+export async function showDocument(cwd: string, changeId: string, document: string): Promise<any> {
+  const markdown = await ok(cwd, ['show', changeId, document]);
+  const fields = await ok(cwd, ['show', changeId, document, '--format', 'fields']);
+  return { ...markdown, content: fields.content };
 }

@@ -5,13 +5,14 @@
 import { isHuman } from '../domain/ids.js';
 import type { Ref, RefArg } from '../domain/refs.js';
 import { takes, type OpInfo } from '../ops/catalog.js';
+import { flagOf } from './field-names.js';
 
 function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
 /** What the command line of an operation is made from. */
-export type Spelled = Pick<OpInfo, 'cli' | 'access' | 'fields'>;
+export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;
 
 /** The command line of an operation with the arguments known, placeholders for required ones missing. */
 export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, actor?: string): string {
@@ -25,7 +26,7 @@ export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, acto
   }
   for (const [k, v] of Object.entries(args)) {
     if (positional.includes(k) || k === 'agent_id' || !takes(op, k)) continue;
-    const flag = `--${op.cli.flags?.[k] ?? k.replace(/_/g, '-')}`;
+    const flag = `--${flagOf(op, k)}`;
     if (v === true) parts.push(flag);
     else if (Array.isArray(v)) for (const one of v) parts.push(flag, shellWord(one));
     else if (v !== false) parts.push(flag, shellWord(v));
@@ -36,7 +37,7 @@ export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, acto
 }
 
 /** The speller of the command line: the first operation of a reference, as a command in backticks. */
-export function cliSpeller(operations: readonly OpInfo[], actor?: string): (r: Ref) => string {
+export function cliSpeller(operations: readonly Spelled[], actor?: string): (r: Ref) => string {
   return (r) => {
     const op = operations.find((o) => o.name === r.ops[0]);
     return op ? `\`${commandLine(op, r.args, actor)}\`` : r.ops[0]!;

@@ -3,8 +3,9 @@
  * Tools are generated from the operation registry; human-only operations are not tools at all.
  * stdout carries JSON-RPC only; nothing is written to disk until a tool is called.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import { agentIdProblem } from '../domain/ids.js';
@@ -12,37 +13,28 @@ import { nowIso } from '../clock.js';
 import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
-import { createContext, type Context, type Operation } from '../ops/registry.js';
+import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
 import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
-import { toolSpeller } from './refs.js';
+import { fitGuidance, toolSpeller } from './refs.js';
+import { instructionsFor } from './instructions.js';
 import { AgentId } from '../ops/schemas.js';
-import { renderResult } from '../render/text.js';
+import { fitsFor, toolResult, type ResponseFormat } from './result.js';
+import { jsonSchema, leanAnnotations, sayOnce } from './schema.js';
 import { VERSION } from '../version.js';
 import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
+import { STAGES, type Stage } from '../domain/model.js';
+import { SUBMIT_OP } from '../ops/doc-write.js';
 
-export const PROFILES = ['worker', 'planner', 'reviewer', 'all'] as const;
-export type Profile = (typeof PROFILES)[number];
+export { PROFILES, type Profile } from '../ops/registry.js';
 
-/** The most characters a tool result may take; longer lists are cut with a notice saying how to get the rest. */
-export const CHARACTER_LIMIT = 25_000;
-
-export const INSTRUCTIONS = [
-  'agentboard is the task board of this repository, shared with people and other agents. Use the same agent_id on every call.',
-  'Work loop: agentboard_register_agent once; agentboard_get_next_task gives you one task, already yours;',
-  'work on it, reporting with agentboard_report_progress and recording decisions with agentboard_add_note;',
-  'finish with agentboard_complete_task, or agentboard_submit_for_review when a person must check it; then get the next task.',
-  'When unsure, ask a person with agentboard_request_input and read the answer with agentboard_get_workflow_state.',
-  'Planning a change: agentboard_create_change, then agentboard_submit_proposal, agentboard_create_spec, agentboard_create_tasks, in that order.',
-  'Every error says what to do next; follow it. Approving and rejecting are for people only.',
-].join('\n');
 
 export function toolOperations(profile: Profile): Operation[] {
   return OPERATIONS.filter((op) => op.tool && (profile === 'all' || op.tool.profiles.includes(profile)));
 }
 
-const ResponseFormat = z.enum(['json', 'markdown']).default('json').describe('"json" (the default) for data; "markdown" for a readable summary.');
+const ResponseFormat = z.enum(['markdown', 'json']).default('markdown').describe('The text block: a markdown summary, or the JSON.');
 
 function takesResponseFormat(op: Operation): boolean {
   return op.access === 'read' || op.name === 'task.next';
@@ -69,19 +61,17 @@ export function toolInput(op: Operation, binding?: Binding): z.ZodObject {
     else extra.agent_id = required ? AgentId : AgentId.optional();
   } else {
     // Agents are told to pass their id on every call: a read that does not need it takes it and lets it be.
-    extra.agent_id = AgentId.optional().describe('Your agent id (a read records nothing).');
+    extra.agent_id = AgentId.optional();
   }
   if (takesResponseFormat(op)) extra.response_format = ResponseFormat;
-  return op.input.safeExtend(extra) as unknown as z.ZodObject;
+  // Where imported text came from is set by `agentboard import` and --from, not by an agent.
+  const own = 'imported_from' in op.input.shape ? op.input.omit({ imported_from: true }) : op.input;
+  return own.safeExtend(extra) as unknown as z.ZodObject;
 }
 
-function hasPages(op: Operation): boolean {
-  return 'next_offset' in op.output.shape;
-}
-
+/** The tool's output: the operation's, and a notice when the result had to be shortened to fit. */
 export function toolOutput(op: Operation): z.ZodObject {
-  if (!hasPages(op)) return op.output;
-  return op.output.extend({ notice: z.string().optional().describe('Present when the list was cut to fit; says how to get the rest.') });
+  return 'notice' in op.output.shape ? op.output : op.output.extend({ notice: z.string().optional().describe('Says what was shortened to fit.') });
 }
 
 function text(value: string): CallToolResult['content'][number] {
@@ -93,24 +83,6 @@ type Spell = (r: Ref) => string;
 export function toolError(payload: ErrorPayload, spell: Spell): CallToolResult {
   const error = { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) };
   return { content: [text(JSON.stringify({ error }))], isError: true };
-}
-
-/** Cuts the list of a page that is too long, keeping as many items as fit, and says how to get the rest. */
-function capPage(data: Record<string, unknown>): Record<string, unknown> {
-  if (JSON.stringify(data).length <= CHARACTER_LIMIT) return data;
-  const key = Object.keys(data).find((k) => Array.isArray(data[k]) && (data[k] as unknown[]).length > 0);
-  if (!key) return data;
-  const items = data[key] as unknown[];
-  const offset = typeof data.next_offset === 'number' ? data.next_offset - items.length : Number(data.total) - items.length;
-  let keep = items.length;
-  let out: Record<string, unknown> = data;
-  while (keep > 1) {
-    keep = Math.max(1, Math.floor(keep / 2));
-    const next = offset + keep;
-    out = { ...data, [key]: items.slice(0, keep), has_more: true, next_offset: next, notice: `Cut to ${keep} of ${String(data.total)} to fit; call again with offset ${next} for the rest.` };
-    if (JSON.stringify(out).length <= CHARACTER_LIMIT) break;
-  }
-  return out;
 }
 
 /** The arguments of a call to a bound server, with the bound agent id filled in, or the refusal of another one. */
@@ -142,56 +114,63 @@ function recordCall(binding: Binding | undefined, op: Operation, args: unknown, 
 async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown, spell: Spell, binding?: Binding): Promise<CallToolResult> {
   try {
     if (binding) args = bindArgs(op, binding, args);
-    const parsed = parseInput(input, args) as Record<string, unknown>;
-    const { response_format: format, ...rest } = parsed;
-    if (!('agent_id' in op.input.shape)) delete rest.agent_id;
-    let data = resolveRefsDeep(await runParsed(op, ctx, rest), spell);
-    if (hasPages(op)) data = capPage(data);
-    let body = format === 'markdown' ? resolveRefs(renderResult(op.name, data), spell) : JSON.stringify(data);
-    if (body.length > CHARACTER_LIMIT) body = `${body.slice(0, CHARACTER_LIMIT)}\n… cut at ${CHARACTER_LIMIT} characters; the whole result is in structuredContent.`;
+    const ownAgentId = 'agent_id' in op.input.shape;
+    const parsed = parseInput(input, args, { rules: op.inputRules, extra: ownAgentId ? ['response_format'] : ['response_format', 'agent_id'] }) as Record<string, unknown>;
+    const { response_format: format = 'markdown', ...rest } = parsed as { response_format?: ResponseFormat };
+    if (!ownAgentId) delete (rest as Record<string, unknown>).agent_id;
+    const data = resolveRefsDeep(await runParsed(op, { ...ctx, fits: fitsFor(op.name, format) }, rest), spell);
     recordCall(binding, op, args, null, spell);
-    const notices = ctx.takeNotices().map((n) => text(`Note: ${resolveRefs(n.message, spell)}`));
-    return { content: [text(body), ...notices], structuredContent: data };
+    return toolResult(op.name, data, format, spell, ctx.takeNotices().map((n) => resolveRefs(n.message, spell)));
   } catch (err) {
-    if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
-    recordCall(binding, op, args, toPayload(err), spell);
-    return toolError(toPayload(err), spell);
-  }
-}
-
-/**
- * JSON Schema for a tool, without what an agent pays tokens for and does not use: $schema, the
- * ±2^53 bounds of every integer, and (in output schemas) the field descriptions.
- */
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
-  const lean = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(lean);
-    if (node === null || typeof node !== 'object') return node;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) {
-      if (k === '$schema' || (io === 'output' && k === 'description' && typeof v === 'string')) continue;
-      if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
-      out[k] = lean(v);
+    const payload = toPayload(err);
+    if (!(err instanceof AgentboardError)) {
+      process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+      payload.next_step = "Call the tool again; if it fails again, the cause is in the MCP server's log (its standard error).";
     }
-    return out;
-  };
-  return lean(z.toJSONSchema(schema, { target: 'draft-7', io })) as Tool['inputSchema'];
+    recordCall(binding, op, args, payload, spell);
+    return toolError(payload, spell);
+  }
 }
 
 /** Calls under way, so that the server answers every one of them before it exits. */
 const inFlight = new Set<Promise<unknown>>();
 
-export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): McpServer {
-  const server = new McpServer({ name: 'agentboard', version: VERSION }, { instructions: INSTRUCTIONS });
+/** The kinds of document whose writing tool the profile serves: `next` hands out rejected ones of these only. */
+function documentsWritten(served: readonly Operation[]): Stage[] {
+  return STAGES.filter((type) => served.some((op) => op.name === SUBMIT_OP[type]));
+}
+
+/**
+ * Why the params of a tools/call request are not a call at all (no tool name, arguments that are
+ * not an object), in words; null when they are. Such a request gets a JSON-RPC invalid-params
+ * error; a call whose fields are wrong gets a tool error the agent reads (INVALID_INPUT).
+ */
+function callParamsProblem(params: unknown): string | null {
+  const kind = (v: unknown) => (v === undefined ? 'nothing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return `tools/call needs params {"name": <tool name>, "arguments": {…}}; got ${kind(params)}.`;
+  const { name, arguments: args } = params as Record<string, unknown>;
+  if (typeof name !== 'string') return `params.name must be the name of a tool, a string like "agentboard_get_task"; got ${kind(name)}.`;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    return `params.arguments of ${name.slice(0, 60)} must be a JSON object of the tool's fields, like {"agent_id": "codex-1"}; got ${kind(args)}.`;
+  }
+  return null;
+}
+
+/** A JSON-RPC error the SDK sends as it is: its code, its message, nothing added. */
+function rpcError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): Server {
+  const served = toolOperations(profile);
+  const server = new Server({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
   const listing: Tool[] = [];
-  const toolCtx: Context = profile === 'worker' ? { ...ctx, offersDocuments: false } : ctx;
-  const served = toolOperations(profile);
+  const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served) };
   const spell = toolSpeller(served);
   for (const op of served) {
     const tool = op.tool!;
     const input = toolInput(op, binding);
-    const output = toolOutput(op);
     const call = (args: unknown) => {
       const running = callTool(toolCtx, op, input, args, spell, binding);
       inFlight.add(running);
@@ -199,28 +178,36 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
       return running;
     };
     const annotations = {
-      title: tool.title,
       readOnlyHint: op.access === 'read',
-      destructiveHint: op.access === 'read' ? false : (tool.destructive ?? false),
+      destructiveHint: op.access !== 'read' && tool.destructive === true,
       idempotentHint: tool.idempotent ?? op.access === 'read',
       openWorldHint: false,
     };
     calls.set(tool.name, call);
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations }, call as never);
-    listing.push({ name: tool.name, title: tool.title, description: tool.description, inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(output, 'output'), annotations });
+    // The listing leaves out the title: the name says it already (schema.ts).
+    listing.push({ name: tool.name, description: fitGuidance(tool.description, served), inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(toolOutput(op), 'output'), annotations: leanAnnotations(annotations) });
   }
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  const tools = sayOnce(listing);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   // Every call is answered by the operation layer, so that a bad argument gets the same
-  // { code, message, next_step } error as every other failure instead of the SDK's own text.
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const call = calls.get(request.params.name);
+  // { code, message, next_step } error as every other failure. The request is taken as it comes
+  // (the SDK's own check would answer a malformed one with a schema dump): a request that is not a
+  // call at all gets invalid params, in words.
+  Protocol.prototype.setRequestHandler.call(server, AnyCallRequest, async (request: z.infer<typeof AnyCallRequest>) => {
+    const problem = callParamsProblem(request.params);
+    if (problem) throw rpcError(ErrorCode.InvalidParams, problem);
+    const params = request.params as { name: string; arguments?: Record<string, unknown> };
+    const call = calls.get(params.name);
     if (!call) {
-      return toolError({ code: 'USAGE', message: `There is no tool ${request.params.name}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
+      return toolError({ code: 'USAGE', message: `There is no tool ${params.name.slice(0, 100)}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
     }
-    return call(request.params.arguments ?? {});
+    return call(params.arguments ?? {});
   });
   return server;
 }
+
+/** A tools/call request whatever its params hold: they are checked in words (callParamsProblem). */
+const AnyCallRequest = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
 export interface ServeOptions {
   /** --as: the agent this server acts for. */

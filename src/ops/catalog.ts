@@ -41,15 +41,20 @@ function operationsOf(exports: Record<string, unknown>): Operation[] {
   return Object.values(exports).flatMap((v) => (Array.isArray(v) && v.every(isOperation) ? v : []));
 }
 
+/** An operation as the command line spells it (see cli/refs.ts), from the operation itself. */
+export function spelledOf(op: Operation): Omit<OpInfo, 'module'> {
+  const { exitCode: _exitCode, ...cli } = op.cli;
+  return { name: op.name, summary: op.summary, access: op.access, cli, fields: fieldsOf(op.input.shape as Record<string, never>) };
+}
+
 /** The catalog of every operation, read from the registry itself (the build embeds its result). */
 export async function describeOperations(order: readonly Operation[]): Promise<OpInfo[]> {
   const moduleOf = new Map<string, string>();
   for (const [key, load] of Object.entries(MODULES)) for (const op of operationsOf(await load())) moduleOf.set(op.name, key);
   return order.map((op) => {
-    const { exitCode: _exitCode, ...cli } = op.cli;
     const module = moduleOf.get(op.name);
     if (module === undefined) throw new Error(`${op.name} is in none of the catalog's modules`);
-    return { name: op.name, summary: op.summary, access: op.access, module, cli, fields: fieldsOf(op.input.shape as Record<string, never>) };
+    return { ...spelledOf(op), module };
   });
 }
 

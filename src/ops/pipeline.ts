@@ -4,7 +4,7 @@ import { fail } from '../errors.js';
 import { isHuman, REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
-import { DELTAS, isHeld, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
+import { DELTAS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteResult } from './doc-write.js';
 import { defineOp, type Context } from './registry.js';
@@ -14,6 +14,8 @@ import { verifyReviewKey } from './reviewer-keys.js';
 import { markdownToInput } from './from-markdown.js';
 import { parseInput } from './input.js';
 import { refTo } from '../domain/refs.js';
+import { FindingSink } from '../domain/findings.js';
+import { specRules, tasksRules } from '../domain/rules.js';
 
 
 const DocWriteOut = z.object({
@@ -65,14 +67,14 @@ function sectionsField<A extends readonly [string, ...string[]]>(after: A) {
   return z
     .array(
       z.strictObject({
-        heading: line(LIMITS.titleMax, 0).describe('The section heading (without "##"); empty for text right under the title.'),
-        text: text(0, LIMITS.sectionMax).describe('The section as written (markdown).'),
-        after: z.enum(after).describe(`The part of the document the section follows: ${after.join(', ')}.`),
+        heading: line(LIMITS.titleMax, 0).describe('Its heading, without "##".'),
+        text: text(0, LIMITS.sectionMax).describe('Its text (markdown).'),
+        after: z.enum(after).describe('The part it follows.'),
       }),
     )
     .max(LIMITS.listMax)
     .optional()
-    .describe('Optional sections agentboard has no field for (notes, non-goals, context), kept as written in their place.');
+    .describe('Other sections (non-goals, context), kept in place.');
 }
 
 function keptSections(sections: { heading: string; text: string; after: string }[] | undefined): { sections?: ExtraSection[] } {
@@ -90,10 +92,10 @@ const ImportedFrom = z
   .describe('Only for text brought over from another tool (agentboard import sets it; --from keeps it from the frontmatter of a document it reads): its requirements without MUST or SHALL are then reported rather than refused.');
 
 const ProposalFields = {
-  title: line(LIMITS.titleMax).optional().describe('A short title for the change; the change id is used when left out.'),
-  why: text(LIMITS.whyMin, LIMITS.whyMax).describe('Why the change is needed: the problem and who has it, 50 to 2000 characters.'),
-  what_changes: text(1, LIMITS.sectionMax).describe('What the change adds, alters or removes (markdown).'),
-  impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, risks, and what becomes possible (markdown).'),
+  title: line(LIMITS.titleMax).optional().describe('A short title; the change id when left out.'),
+  why: text(LIMITS.whyMin, LIMITS.whyMax).describe('Why the change is needed: the problem and who has it.'),
+  what_changes: text(1, LIMITS.sectionMax).describe('What it adds, alters or removes (markdown).'),
+  impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, and the risks (markdown).'),
   sections: sectionsField(PROPOSAL_PARTS),
   imported_from: ImportedFrom,
 };
@@ -108,21 +110,21 @@ const step = (what: string) =>
     .describe(what);
 
 const SpecFields = {
-  title: line(LIMITS.titleMax).optional().describe('The spec title; the change title is used when left out.'),
-  overview: text(LIMITS.overviewMin, LIMITS.sectionMax).describe('What the spec covers and why, at least 50 characters.'),
+  title: line(LIMITS.titleMax).optional().describe('Spec title; the change title when left out.'),
+  overview: text(LIMITS.overviewMin, LIMITS.sectionMax).describe('What the spec covers and why.'),
   requirements: z
     .array(
       z.strictObject({
-        id: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a short prefix and a number, like R1, A1, FR-001 or AUTH-R2').describe('Requirement id like "R1", "MS-R1" or "FR-001".'),
-        title: line(LIMITS.titleMax).describe('Short requirement title.'),
-        text: text(1, 5000).describe('The normative text: what the system MUST or SHALL do.'),
-        delta: z.enum(DELTAS).optional().describe('For a change to existing requirements: ADDED, MODIFIED, REMOVED or RENAMED.'),
-        group: line(100).optional().describe('The capability or area the requirement belongs to, when the spec covers several.'),
+        id: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a short prefix and a number, like R1, A1, FR-001 or AUTH-R2').describe('Id, like "R1" or "FR-001".'),
+        title: line(LIMITS.titleMax).describe('Short title.'),
+        text: text(1, 5000).describe('What the system MUST or SHALL do.'),
+        delta: z.enum(DELTAS).optional().describe('Its change to an existing requirement.'),
+        group: line(100).optional().describe('Its capability, when the spec covers several.'),
       }),
     )
     .min(1)
     .max(LIMITS.requirementsMax)
-    .describe('At least one requirement.'),
+    .describe('The requirements.'),
   scenarios: z
     .array(
       z.strictObject({
@@ -130,14 +132,14 @@ const SpecFields = {
         given: step('Optional starting state.').optional(),
         when: step('The action.'),
         then: step('The observable outcome.'),
-        requirement: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a requirement id like R1').optional().describe('The id of the requirement this scenario belongs to.'),
+        requirement: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a requirement id like R1').optional().describe('Its requirement id.'),
       }),
     )
     .min(1)
     .max(LIMITS.requirementsMax)
-    .describe('At least one acceptance scenario (WHEN / THEN, optional GIVEN).'),
-  data_model: text(1, LIMITS.sectionMax).optional().describe('Optional data model (markdown, code blocks welcome).'),
-  interfaces: text(1, LIMITS.sectionMax).optional().describe('Optional interfaces (markdown, code blocks welcome).'),
+    .describe('Acceptance scenarios.'),
+  data_model: text(1, LIMITS.sectionMax).optional().describe('Data model (markdown).'),
+  interfaces: text(1, LIMITS.sectionMax).optional().describe('Interfaces (markdown).'),
   sections: sectionsField(SPEC_PARTS),
   imported_from: ImportedFrom,
 };
@@ -164,34 +166,40 @@ function specContent(change: LoadedChange, input: SpecInput): Spec {
 }
 
 const TaskItem = z.strictObject({
-  id: LocalTaskId.optional().describe('Task id within the change, like "T1"; T1, T2… are given in order when left out.'),
+  id: LocalTaskId.optional().describe('Task id, like "T1"; given in order when left out.'),
   ...TaskPlanFields,
-  group: line(LIMITS.titleMax).optional().describe('The group (phase or layer of the plan) the task belongs to, like "1. Data Layer".'),
-  status: z.enum(['todo', 'done']).optional().describe('Leave out for new work; "done" records a task already finished (for plans brought over from elsewhere).'),
+  group: line(LIMITS.titleMax).optional().describe('Its group in the plan, like "1. Data Layer".'),
+  status: z.enum(['todo', 'done']).optional().describe('"done" only for work already finished.'),
 });
 
 const TasksFields = {
-  title: line(LIMITS.titleMax).optional().describe('Title of the task list; the change title is used when left out.'),
-  intro: text(0, LIMITS.sectionMax).optional().describe('Optional text that goes with the list as a whole (conventions, notes), kept as written under its title.'),
-  tasks: z.array(TaskItem).min(1).max(LIMITS.tasksMax).describe('The tasks, in the order they should be done.'),
+  title: line(LIMITS.titleMax).optional().describe('List title; the change title when left out.'),
+  intro: text(0, LIMITS.sectionMax).optional().describe('Text for the list as a whole, under its title.'),
+  tasks: z.array(TaskItem).min(1).max(LIMITS.tasksMax).describe('The tasks, in order.'),
   imported_from: ImportedFrom,
 };
 
 type TaskItemInput = z.output<typeof TaskItem>;
 
-/** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
-function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string): DocInput['tasks'] {
-  const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
+/** The id of each task of a new list: its own, or T1, T2… in order, skipping the ids taken. */
+function taskIds(items: { id?: string | undefined }[]): string[] {
   const used = new Set(items.flatMap((i) => (i.id ? [i.id] : [])));
   let n = 0;
-  const nextId = () => {
+  return items.map((item) => {
+    if (item.id) return item.id;
     do n++;
     while (used.has(`T${n}`));
     used.add(`T${n}`);
     return `T${n}`;
-  };
-  const tasks: Task[] = items.map((item) => {
-    const id = item.id ?? nextId();
+  });
+}
+
+/** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
+function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string): DocInput['tasks'] {
+  const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
+  const ids = taskIds(items);
+  const tasks: Task[] = items.map((item, i) => {
+    const id = ids[i]!;
     const before = previous.get(id);
     const task: Task = {
       id,
@@ -230,18 +238,18 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
 
 const ReviewFields = {
   verdict: Verdict,
-  summary: text(1, LIMITS.sectionMax).describe('What was reviewed and the overall judgement.'),
+  summary: text(1, LIMITS.sectionMax).describe('What was reviewed, and the judgement.'),
   issues: z
     .array(
       z.strictObject({
-        title: line(LIMITS.titleMax).describe('Short issue title.'),
+        title: line(LIMITS.titleMax).describe('Short title.'),
         severity: Severity,
-        description: text(1, 5000).describe('What is wrong, where, and how to fix it.'),
+        description: text(1, 5000).describe('What is wrong, where, how to fix it.'),
       }),
     )
     .max(LIMITS.issuesMax)
     .default([])
-    .describe('Issues found; each is listed under its severity.'),
+    .describe('Issues found.'),
   sections: sectionsField(['issues'] as const),
   imported_from: ImportedFrom,
 };
@@ -283,6 +291,34 @@ function reviewContent(change: LoadedChange, reviewer: string, at: string, input
   return [round, ...(replaceLatest ? earlier.slice(1) : earlier)];
 }
 
+// ---- the rules a schema cannot express, on input that failed it ---------------------------------
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x)) : []);
+
+/** The errors of the given rules that `check` finds, as messages. */
+function ruleErrors(rules: readonly string[], check: (sink: FindingSink) => void): string[] {
+  const sink = new FindingSink('');
+  check(sink);
+  return sink.findings.filter((f) => f.level === 'error' && rules.includes(f.rule)).map((f) => f.message);
+}
+
+function specInputRules(raw: Record<string, unknown>): string[] {
+  const requirements = objects(raw.requirements).map((r) => ({ id: str(r.id), title: str(r.title), text: str(r.text), ...(DELTAS.includes(r.delta as Delta) ? { delta: r.delta as Delta } : {}) }));
+  return ruleErrors(['spec.requirement.normative', 'spec.requirement.duplicate'], (sink) => specRules({ title: '', overview: str(raw.overview), requirements, scenarios: [] }, sink));
+}
+
+function tasksInputRules(raw: Record<string, unknown>): string[] {
+  const items = objects(raw.tasks).map((t) => ({ ...(typeof t.id === 'string' ? { id: t.id } : {}), title: str(t.title), depends: strings(t.depends) }));
+  const ids = taskIds(items);
+  const tasks = items.map((item, i): { task: Task; line: number } => ({
+    task: { id: ids[i]!, title: item.title, description: '', status: 'todo', priority: 'medium', depends: item.depends, skills: [], requirements: [], files: [], blockers: [], feedback: [], notes: [] },
+    line: 0,
+  }));
+  return ruleErrors(['tasks.depends.self', 'tasks.depends.unknown', 'tasks.depends.cycle'], (sink) => tasksRules(tasks, null, sink));
+}
+
 // ---- operations ---------------------------------------------------------------------------------
 
 export const createChange = defineOp({
@@ -300,15 +336,14 @@ export const createChange = defineOp({
     name: 'agentboard_create_change',
     title: 'Create a change',
     description:
-      'Start a new change (a unit of work planned as proposal → spec → tasks → review). Creates agentd/changes/<change_id>/ with a blank proposal. ' +
-      'Returns the change_id; next, submit the proposal with agentboard_submit_proposal.',
+      `Start a new change (planned as proposal → spec → tasks → review) with a blank proposal. Next, submit the proposal with ${refTo('proposal.submit')}.`,
     profiles: ['planner'],
   },
   run(ctx, input) {
     const board = ctx.board();
     return board.mutate((tx) => {
       if (tx.hasChange(input.change_id)) {
-        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, `Submit its proposal with ${refTo('proposal.submit')}, or pick another change id.`);
+        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, `Submit its proposal with ${refTo('proposal.submit', { change_id: input.change_id })}, or pick another change id.`);
       }
       const meta: DocMeta = {
         id: `${input.change_id}/proposal`,
@@ -341,10 +376,10 @@ export const submitProposal = defineOp({
     name: 'agentboard_submit_proposal',
     title: 'Submit a proposal',
     description:
-      'Write and submit the proposal of a change: why it is needed (50-2000 characters), what changes, and the impact. Creates the change if it does not exist yet. ' +
-      'The proposal is checked before anything is written; an error names each field to fix. ' +
-      'Returns the document status and the change phase; next, write the spec with agentboard_create_spec.',
-    profiles: ['planner'],
+      'Write and submit the proposal of a change (created if new); resubmitting a rejected one replaces its text. ' +
+      `Next, write the spec with ${refTo('spec.create')}.`,
+    profiles: ['planner', 'agent'],
+    destructive: true,
   },
   async run(ctx, input) {
     return (await submitStage(ctx, 'proposal', input, () => proposalContent(input.change_id, input))).result;
@@ -358,13 +393,15 @@ export const createSpec = defineOp({
   input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...SpecFields, notes: Notes }),
   output: DocWriteOut,
   cli: { command: 'spec', args: ['change_id'], from: 'spec' },
+  inputRules: specInputRules,
   tool: {
     name: 'agentboard_create_spec',
     title: 'Write the spec',
     description:
-      'Write and submit the spec of a change, once its proposal is submitted: an overview (at least 50 characters), requirements (ids like R1, each saying MUST or SHALL) and acceptance scenarios (WHEN / THEN, optional GIVEN). ' +
-      'Nothing is written unless every field is valid; an error names each field to fix. Next, write the tasks with agentboard_create_tasks.',
-    profiles: ['planner'],
+      'Write and submit the spec of a change once its proposal is submitted; resubmitting a rejected one replaces its text. ' +
+      `Next, write the tasks with ${refTo('tasks.create')}.`,
+    profiles: ['planner', 'agent'],
+    destructive: true,
   },
   async run(ctx, input) {
     return (await submitStage(ctx, 'spec', input, (_tx, change) => specContent(change, input))).result;
@@ -378,13 +415,15 @@ export const createTasks = defineOp({
   input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...TasksFields, notes: Notes }),
   output: DocWriteOut.extend({ task_ids: z.array(z.string()).describe('Board-wide ids of the tasks, "<change_id>/<task_id>".') }),
   cli: { command: 'tasks', args: ['change_id'], from: 'tasks' },
+  inputRules: tasksInputRules,
   tool: {
     name: 'agentboard_create_tasks',
     title: 'Write the task list',
     description:
-      'Write and submit the task list of a change, once its spec is submitted. Each task has a title (at most 200 characters), an optional description (at most 2000), priority, dependencies on other tasks of the change, skills, the files it will touch and the requirement ids it implements. ' +
-      'Returns the task ids agents will use ("<change_id>/<task_id>"). Agents then get these tasks with agentboard_get_next_task.',
-    profiles: ['planner'],
+      'Write and submit the task list of a change once its spec is submitted. Writing it again replaces it: a task left out is dropped (one another agent holds is refused). ' +
+      `Returns the task ids; agents then get the tasks with ${refTo('task.next')}.`,
+    profiles: ['planner', 'agent'],
+    destructive: true,
   },
   async run(ctx, input) {
     const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => tasksContent(tx, change, input.agent_id, input.title, input.tasks, input.intro), {
@@ -405,8 +444,7 @@ export const createReview = defineOp({
     name: 'agentboard_create_review',
     title: 'Write a review',
     description:
-      'Record a review of a change whose tasks exist: a verdict (APPROVED, NEEDS_FIX or MAJOR_ISSUES), a summary, and issues each with a title, a severity (High, Medium or Low) and a description. ' +
-      'Writes REVIEW.md with a Verdict header and the issues grouped by severity; earlier review rounds are kept below. Returns the round number.',
+      'Record a review round of a change whose tasks exist: a verdict, a summary and issues by severity. Earlier rounds are kept. Returns the round number.',
     profiles: ['reviewer', 'planner'],
   },
   async run(ctx, input) {
@@ -434,10 +472,10 @@ export const correctDocument = defineOp({
   access: 'reviewer',
   input: z.strictObject({
     agent_id: Actor,
-    review_key: z.string().min(1).max(200).describe('Your reviewer key, as a person gave it to you (agentboard reviewer add).'),
+    review_key: z.string().min(1).max(200).describe('The reviewer key a person gave you.'),
     change_id: ChangeId,
     document: StageType,
-    markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document as markdown, in the same form agentboard_get_document returns it (frontmatter optional).'),
+    markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document, as markdown (frontmatter optional).'),
     notes: Notes,
   }),
   output: DocWriteOut.extend({ corrected_by: z.string() }),
@@ -446,9 +484,10 @@ export const correctDocument = defineOp({
     name: 'agentboard_correct_document',
     title: 'Correct a submitted document (reviewers)',
     description:
-      'For reviewer agents only: fix a document that was submitted and awaits a person\'s decision. Send the whole corrected document as markdown and your review_key. ' +
-      'The document stays submitted (a person still approves or rejects it) and records you as its corrector. Find documents sent for review with agentboard_list_documents (awaiting: "review").',
+      "For reviewer agents: correct a submitted document that awaits a person's decision; your text replaces it, it stays submitted and records you as its corrector. " +
+      `Find documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`,
     profiles: ['reviewer'],
+    destructive: true,
   },
   async run(ctx, input) {
     let correction = '';
@@ -479,7 +518,7 @@ export const correctDocument = defineOp({
           const reviewer = verifyReviewKey(tx.runtime, input.review_key);
           const doc = change[input.document];
           if (!doc || doc.meta.status !== 'submitted') {
-            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list')}.`);
+            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`);
           }
           correction = `${input.agent_id} (reviewer ${reviewer.name})`;
           return correction;

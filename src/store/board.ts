@@ -117,6 +117,8 @@ export interface Loaded {
 /** A document's frontmatter, read without its body, and whether it differs from what agentboard last wrote. */
 export interface DocHead {
   meta: HeadMeta;
+  /** The identity of the file as read. */
+  identity: string;
   edited: boolean;
 }
 
@@ -439,13 +441,16 @@ export class Board implements Reader {
       if (!read) return null;
       const written = this.written(changeId, type);
       const kept = this.metaCache.get(path);
-      if (kept && kept.text === read.text && kept.written === written) return kept.value;
+      if (kept && kept.text === read.text && kept.written === written) {
+        if (kept.value) kept.value.identity = read.identity;
+        return kept.value;
+      }
       const full = this.docCache.get(path);
       let head: DocHead | null;
-      if (full && full.text === read.text && full.written === written) head = full.value.doc.content === null ? null : { meta: full.value.doc.meta, edited: full.value.edited };
+      if (full && full.text === read.text && full.written === written) head = full.value.doc.content === null ? null : { meta: full.value.doc.meta, identity: read.identity, edited: full.value.edited };
       else {
         const meta = quickMeta(read.text, type)?.meta ?? fullMeta(read.text, shown, type);
-        head = meta && { meta, edited: written !== undefined && written !== hashOf(read) };
+        head = meta && { meta, identity: read.identity, edited: written !== undefined && written !== hashOf(read) };
       }
       this.metaCache.set(path, { text: read.text, written, value: head });
       return head;

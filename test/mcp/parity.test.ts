@@ -13,7 +13,7 @@ const NOTES = 'No additional notes: straightforward, nothing unexpected.';
 function neutral(value: unknown): unknown {
   const text = JSON.stringify(value)
     .replace(/`agentboard [^`]*`( \((a person's command|on the command line)\))?/g, '<call>')
-    .replace(/agentboard_[a-z_]+( \{(\\"[^\\]*\\":\\"[^\\]*\\",?)*\})?/g, '<call>');
+    .replace(/agentboard_[a-z_]+( \{(\\"[^\\]*\\":(\\"[^\\]*\\"|\[[^\]]*\]|true|false),?)*\})?/g, '<call>');
   return JSON.parse(text);
 }
 
@@ -71,6 +71,7 @@ describe('the CLI with --json --input and the MCP tool give the same result', ()
       ['agentboard_get_agent_status', { agent_id: 'codex' }],
       ['agentboard_get_activity_log', { limit: 100 }],
       ['agentboard_get_workflow_state', { agent_id: 'gemini' }],
+      ['agentboard_get_session_history', { agent_id: 'gemini', limit: 2 }],
       ['agentboard_list_inputs', {}],
       ['agentboard_list_conflicts', {}],
     ];
