@@ -210,6 +210,18 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
   }
 }
 
+/** Every byte of a file already open, from its start. */
+export function readAll(fd: number): Buffer {
+  const buf = Buffer.alloc(fstatSync(fd).size);
+  let n = 0;
+  while (n < buf.length) {
+    const got = readSync(fd, buf, n, buf.length - n, n);
+    if (got === 0) break;
+    n += got;
+  }
+  return buf.subarray(0, n);
+}
+
 /** The identity of what is at `path` now, without following a link; null when nothing is there. */
 export function currentIdentity(path: string, shown: string): string | null {
   try {

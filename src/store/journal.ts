@@ -19,10 +19,10 @@
  * dropped with its temp files (roll back). Temp files without a journal belong to a transaction
  * that never committed and are removed.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readSync, renameSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { faultPoint } from '../clock.js';
-import { appendFile, fsError, readBoardFile, writeNewFile } from './fs.js';
+import { appendFile, fsError, readAll, readBoardFile, writeNewFile } from './fs.js';
 import { sha1 } from './hash.js';
 
 export interface Journal {
@@ -91,24 +91,23 @@ export function readJournal(runtimeDir: string, shown: (p: string) => string, na
   return null;
 }
 
-function readBytes(path: string): Buffer | null {
+/** The bytes at `path` (not through a link); null when they cannot be read. */
+function bytesAt(path: string): Buffer | null {
+  return withOpen(path, (fd) => readAll(fd), null);
+}
+
+/** `use` of the file at `path` opened for reading (not through a link), or `otherwise` when it cannot be opened or read. */
+function withOpen<T>(path: string, use: (fd: number) => T, otherwise: T): T {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
-    return null;
+    return otherwise;
   }
   try {
-    const buf = Buffer.alloc(fstatSync(fd).size);
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, n);
-      if (got === 0) break;
-      n += got;
-    }
-    return buf.subarray(0, n);
+    return use(fd);
   } catch {
-    return null;
+    return otherwise;
   } finally {
     closeSync(fd);
   }
@@ -117,7 +116,7 @@ function readBytes(path: string): Buffer | null {
 /** Whether every file of a journal is there with the bytes it names: in its temp file, or renamed into place already. */
 export function journalComplete(root: string, journal: Journal): boolean {
   const holds = (path: string, hash: string) => {
-    const bytes = readBytes(path);
+    const bytes = bytesAt(path);
     return bytes !== null && sha1(bytes) === hash;
   };
   const where = (temp: string, target: string) => (exists(join(root, temp)) ? join(root, temp) : join(root, target));
@@ -130,20 +129,14 @@ export function journalComplete(root: string, journal: Journal): boolean {
 /** Whether the activity entries of a journal are in the log already: the bytes at their offset are theirs. */
 function activityLanded(path: string, activity: NonNullable<Journal['activity']>): boolean {
   const want = Buffer.from(activity.text, 'utf8');
-  let fd: number;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch {
-    return false;
-  }
-  try {
-    const got = Buffer.alloc(want.length);
-    return readSync(fd, got, 0, got.length, activity.offset) === want.length && got.equals(want);
-  } catch {
-    return false;
-  } finally {
-    closeSync(fd);
-  }
+  return withOpen(
+    path,
+    (fd) => {
+      const got = Buffer.alloc(want.length);
+      return readSync(fd, got, 0, got.length, activity.offset) === want.length && got.equals(want);
+    },
+    false,
+  );
 }
 
 /**

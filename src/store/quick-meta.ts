@@ -14,21 +14,18 @@ import { readScalarString } from './yaml-lite.js';
 export type HeadMeta = Omit<DocMeta, 'notes' | 'feedback'>;
 
 const LINE = '([^\\n]*)\\n';
-const optional = (key: string) => `(?:${key}: ${LINE})?`;
+/** The scalar keys, in the order emitMeta writes them (revision, a number, among them). */
+const KEYS = ['id', 'change_id', 'type', 'status', 'title', 'created', 'updated', 'author', 'revision', 'assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'] as const;
+const REQUIRED = new Set<string>(['id', 'change_id', 'type', 'status']);
 const LOG_ENTRY = '  - author: [^\\n]*\\n    at: [^\\n]*\\n    text: [^\\n]*\\n';
 const FRONT = new RegExp(
   '^---\\n' +
-    `id: ${LINE}change_id: ${LINE}type: ${LINE}status: ${LINE}` +
-    ['title', 'created', 'updated', 'author'].map(optional).join('') +
-    '(?:revision: (0|[1-9]\\d{0,8})\\n)?' +
-    ['assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'].map(optional).join('') +
+    KEYS.map((key) => (key === 'revision' ? '(?:revision: (0|[1-9]\\d{0,8})\\n)?' : REQUIRED.has(key) ? `${key}: ${LINE}` : `(?:${key}: ${LINE})?`)).join('') +
     `(?:imported_from:\\n  tool: ${LINE}  path: ${LINE}(?:  commit: ${LINE})?)?` +
     `(?:notes:\\n((?:${LOG_ENTRY})+))?` +
     `(?:feedback:\\n((?:${LOG_ENTRY})+))?` +
     '---\\n',
 );
-const SCALAR_KEYS = ['id', 'change_id', 'type', 'status', 'title', 'created', 'updated', 'author'] as const;
-const LATER_KEYS = ['assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'] as const;
 const LOG = /^  - author: ([^\n]*)\n    at: ([^\n]*)\n    text: ([^\n]*)$/gm;
 
 /** The entries of a log (notes or feedback) as written; null when a value is not one the emitter writes. */
@@ -50,19 +47,10 @@ export function quickMeta(text: string, type: DocType): { meta: DocMeta; bodySta
   if (m === null || hasUnsafeText(m[0])) return null;
   const meta: Record<string, string | number | object> = { created: '', updated: '', author: '', revision: 0 };
   let at = 1;
-  for (const key of SCALAR_KEYS) {
+  for (const key of KEYS) {
     const raw = m[at++];
     if (raw === undefined) continue;
-    const value = readScalarString(raw);
-    if (value === undefined) return null;
-    meta[key] = value;
-  }
-  if (m[at] !== undefined) meta.revision = Number(m[at]);
-  at++;
-  for (const key of LATER_KEYS) {
-    const raw = m[at++];
-    if (raw === undefined) continue;
-    const value = readScalarString(raw);
+    const value = key === 'revision' ? Number(raw) : readScalarString(raw);
     if (value === undefined) return null;
     meta[key] = value;
   }

@@ -9,7 +9,7 @@
  * sends the operation round again on the new text), writes the journal, and applies it. Either all
  * of an operation is on disk afterwards, or none of it, whatever happens to the process.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -23,7 +23,7 @@ import { emitMeta } from './doc-meta.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readBoardFile, syncAll, tempPath, writeNewFile } from './fs.js';
+import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, writeNewFile } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, type Ledger } from './ledger.js';
@@ -65,16 +65,6 @@ interface Watched {
   type: DocType;
 }
 
-function readAll(fd: number): Buffer {
-  const buf = Buffer.alloc(fstatSync(fd).size);
-  let n = 0;
-  while (n < buf.length) {
-    const got = readSync(fd, buf, n, buf.length - n, n);
-    if (got === 0) break;
-    n += got;
-  }
-  return buf.subarray(0, n);
-}
 /** The lock was taken over while this process was stopped: nothing was written. */
 export class LostLock extends Error {}
 
