@@ -22,6 +22,7 @@ import { isHuman } from '../domain/ids.js';
 interface GlobalOptions {
   root?: string;
   json?: boolean;
+  sync?: boolean;
   as?: string;
   debug?: boolean;
   input?: string;
@@ -153,6 +154,7 @@ interface Run {
   /** The operation, when the command is not shared; a shared one is settled by input(). */
   op: Operation;
   root: string | undefined;
+  sync: boolean;
   input: () => { op: Operation; input: Record<string, unknown> };
 }
 
@@ -180,6 +182,7 @@ function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => v
     .option('--json', 'print exactly one JSON document: {"ok":true,"data":…} or {"ok":false,"error":…}')
     .option('--as <actor>', 'act as this agent id, or as human:<name> (default: human:<git user.name or $USER>)')
     .option('--debug', 'show the cause of unexpected errors')
+    .option('--sync', 'on a shared board, fetch the board from the remote before reading (writes always do)')
     .showSuggestionAfterError(true)
     .exitOverride();
   const groups = new Map<string, Operation[]>();
@@ -211,6 +214,7 @@ function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => v
       onRun({
         op: candidates[candidates.length - 1] ?? byArity[0]!,
         root: globals.root,
+        sync: globals.sync === true,
         input: () => {
           for (const op of candidates) {
             const input = assembleInput(op, positionals, command.opts(), globals, io);
@@ -337,7 +341,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .action((opts: { profile: 'worker' | 'planner' | 'reviewer' | 'all'; run?: string; invocation?: number }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           const root = globals.root === undefined ? undefined : resolve(io.cwd, globals.root);
-          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation });
+          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, sync: globals.sync === true });
         });
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
@@ -374,7 +378,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   if (!chosen) return 0;
   try {
     const { op, input } = chosen.input();
-    const ctx = createContext(chosen.root, io.cwd);
+    const ctx = createContext(chosen.root, io.cwd, { sync: chosen.sync });
     if ('agent_id' in op.input.shape && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const data = resolveOpRefsDeep(await execute(op, ctx, input), cliSpelling);
     const notices = ctx.takeNotices().map((n) => resolveOpRefs(n.message, cliSpelling));

@@ -24,14 +24,17 @@ export interface Context {
   takeNotices(): Notice[];
   /** Called as each operation starts: the board checks afresh what it checks once per operation. */
   begin(): void;
+  /** --sync: on a shared board, reads fetch the board from the remote first (writes always do). */
+  readonly sync?: boolean;
 }
 
-export function createContext(root: string | undefined, cwd = process.cwd()): Context {
+export function createContext(root: string | undefined, cwd = process.cwd(), options: { sync?: boolean } = {}): Context {
   let board: Board | null = null;
   const absolute = root === undefined ? undefined : resolve(cwd, root);
   return {
     root: absolute,
     cwd,
+    sync: options.sync === true,
     board: () => (board ??= Board.open(absolute, cwd)),
     takeNotices: () => (board ? board.notices.splice(0) : []),
     begin: () => board?.begin(),
@@ -73,6 +76,13 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   cli: CliSpec;
   /** Present for every operation an agent may call; human-only operations have none. */
   tool?: ToolSpec;
+  /**
+   * On a shared board whose remote cannot be reached, the write is checked against the local copy
+   * and queued, to be pushed in order on the next sync (notes and progress); other writes fail.
+   */
+  queueable?: boolean;
+  /** The operation manages the shared board itself (agentboard remote …): it is run as it is. */
+  ownSync?: boolean;
   run(ctx: Context, input: z.output<I>): z.input<O> | Promise<z.input<O>>;
 }
 

@@ -1,0 +1,106 @@
+/**
+ * Turning sharing on and off: the board goes to refs/agentboard/board on the remote, the setting to
+ * config.yaml (so every clone follows it), and a second enable changes nothing.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, cliProcess, newBoard, ok, snapshot, tempDir } from '../helpers.js';
+import { addClone, boardWithRemote, git, remoteFile, remoteTree, sharedBoard } from './helpers.js';
+
+describe('agentboard remote enable', () => {
+  it('puts the board on the remote under refs/agentboard/board and the setting in config.yaml; a second enable changes nothing', async () => {
+    const { remote, clones } = await boardWithRemote();
+    const dir = clones[0]!;
+    await changeWithTasks(dir, 'search', [{ title: 'Index' }, { title: 'Query' }]);
+    await ok(dir, ['next', '--as', 'claude']);
+    const before = readFileSync(join(dir, 'agentd/config.yaml'), 'utf8');
+
+    const enabled = await ok(dir, ['remote', 'enable']);
+    expect(enabled).toMatchObject({ remote: 'origin', changed: true, joined: false });
+    const config = readFileSync(join(dir, 'agentd/config.yaml'), 'utf8');
+    expect(config.startsWith(before)).toBe(true);
+    expect(config).toMatch(/\nremote: origin\n$/);
+
+    const tree = remoteTree({ remote, clones });
+    expect(Object.keys(tree)).toEqual(expect.arrayContaining(['changes/search/proposal.md', 'changes/search/spec.md', 'changes/search/tasks.md', 'runtime/state.json', 'runtime/activity/000001.jsonl']));
+    expect(Object.keys(tree).some((p) => p.includes('ledger') || p.includes('config.yaml') || p.includes('people.yaml'))).toBe(false);
+    expect(remoteFile({ remote, clones }, 'changes/search/tasks.md')).toBe(readFileSync(join(dir, 'agentd/changes/search/tasks.md'), 'utf8').trimEnd());
+    const log = remoteFile({ remote, clones }, 'runtime/activity/000001.jsonl');
+    expect(log).toContain('"action":"task.claim"');
+    expect(log).toContain('"action":"remote.enable"');
+
+    const again = await ok(dir, ['remote', 'enable', 'origin']);
+    expect(again).toMatchObject({ changed: false });
+    expect(readFileSync(join(dir, 'agentd/config.yaml'), 'utf8')).toBe(config);
+    expect(git(remote, ['rev-list', '--count', 'refs/agentboard/board'])).toBe('2');
+  });
+
+  it('is followed by every clone that has the setting, which shows the shared board after its first sync', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
+    const other = addClone(shared);
+    const status = await ok(other, ['status', '--sync']);
+    expect(status.changes.map((c: any) => c.change_id)).toEqual(['search']);
+    expect((await ok(other, ['remote', 'enable'])).changed).toBe(false);
+    const claimed = await ok(other, ['next', '--as', 'codex']);
+    expect(claimed.task.task_id).toBe('search/T1');
+    const first = await ok(shared.clones[0]!, ['task', 'show', 'search/T1', '--sync']);
+    expect(first.task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+  });
+
+  it('is a person’s command, and refuses a board without git or without that remote, changing nothing', async () => {
+    const plain = await newBoard();
+    const before = snapshot(plain);
+    let r = await cli(plain, ['remote', 'enable', '--json']);
+    expect(r.json.error.code).toBe('NOT_A_GIT_REPOSITORY');
+    expect(r.json.error.next_step).toMatch(/git init/);
+    expect(snapshot(plain)).toEqual(before);
+
+    const { clones } = await boardWithRemote();
+    const dir = clones[0]!;
+    const clean = snapshot(join(dir, 'agentd'));
+    r = await cli(dir, ['remote', 'enable', 'upstream', '--json']);
+    expect(r.json.error.code).toBe('REMOTE_NOT_FOUND');
+    expect(r.json.error.next_step).toContain('git remote add upstream');
+    r = await cli(dir, ['remote', 'enable', '--as', 'claude', '--json']);
+    expect(r.json.error.code).toBe('HUMAN_ONLY');
+    r = await cli(dir, ['remote', 'enable', '--json'], { env: { CLAUDECODE: '1' } });
+    expect(r.json.error.code).toBe('AGENT_ENVIRONMENT');
+    r = await cli(dir, ['remote', 'enable', 'no/such', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('INVALID_INPUT');
+    expect(snapshot(join(dir, 'agentd'))).toEqual(clean);
+  });
+
+  it('disable makes the board this clone’s own again, as last synced; writes then touch no git', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(b, ['next', '--as', 'codex']);
+    const off = await ok(a, ['remote', 'disable']);
+    expect(off).toMatchObject({ changed: true, remote: 'origin', synced: true });
+    expect(readFileSync(join(a, 'agentd/config.yaml'), 'utf8')).not.toMatch(/^remote:/m);
+    expect((await ok(a, ['task', 'show', 'search/T1'])).task.assignee).toBe('codex');
+    expect((await ok(a, ['remote', 'disable'])).changed).toBe(false);
+    const head = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    await ok(a, ['task', 'note', 'search/T1', 'Only on this clone now', '--as', 'codex']);
+    expect(git(shared.remote, ['rev-parse', 'refs/agentboard/board'])).toBe(head);
+    const r = await cli(a, ['list', '--json']);
+    expect(r.json.notices).toBeUndefined();
+  });
+});
+
+describe('a board that is not shared', () => {
+  it('starts no git process on any command', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'search', [{ title: 'Index' }, { title: 'Query' }]);
+    const bin = tempDir('agentboard-fake-git-');
+    const calls = join(bin, 'calls');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$@" >> ${calls}\nexit 1\n`, { mode: 0o755 });
+    const env = { PATH: `${bin}:${process.env.PATH}`, GIT_AUTHOR_NAME: 'x' };
+    for (const args of [['list'], ['status'], ['next', '--as', 'claude'], ['task', 'note', 'search/T1', 'A note', '--as', 'claude'], ['task', 'done', 'search/T1', '--as', 'claude'], ['log'], ['validate'], ['status', '--sync']]) {
+      const r = cliProcess(dir, [...args, '--json'], { env });
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+    }
+    expect(() => readFileSync(calls, 'utf8')).toThrow();
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * Shared boards for the tests: a bare repository in a temporary folder as the remote, and clones of
+ * it, each with the board; real git throughout. Claimers are real processes, CLI and MCP.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { addPerson, BIN, childEnv, NODE_ARGS, ok, ROOT, tempDir } from '../helpers.js';
+
+const GIT_ENV = childEnv();
+
+/** Runs git in `cwd`; its output, or a thrown error saying what failed. */
+export function git(cwd: string, args: string[]): string {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+export interface Shared {
+  /** The bare repository every clone pushes to. */
+  remote: string;
+  clones: string[];
+}
+
+function cloneOf(remote: string, dir: string): string {
+  git(join(dir, '..'), ['clone', '-q', remote, dir]);
+  git(dir, ['config', 'user.name', 'tester']);
+  git(dir, ['config', 'user.email', 'tester@example.com']);
+  return dir;
+}
+
+/** A repository with a board (and the tests' person), committed and pushed to a bare remote, not shared yet. */
+export async function boardWithRemote(): Promise<Shared> {
+  const top = tempDir('agentboard-remote-');
+  const remote = join(top, 'remote.git');
+  git(top, ['init', '-q', '--bare', remote]);
+  const first = cloneOf(remote, join(top, 'clone-0'));
+  await ok(first, ['init']);
+  addPerson(first);
+  git(first, ['add', '-A']);
+  git(first, ['commit', '-q', '-m', 'A board']);
+  git(first, ['push', '-q', 'origin', 'HEAD']);
+  return { remote, clones: [first] };
+}
+
+/** The board shared through the remote (agentboard remote enable, config.yaml pushed), and `count` clones of it in all. */
+export async function sharedBoard(count: number, setup?: (first: string) => Promise<void>): Promise<Shared> {
+  const shared = await boardWithRemote();
+  const first = shared.clones[0]!;
+  if (setup) await setup(first);
+  await ok(first, ['remote', 'enable']);
+  git(first, ['add', 'agentd/config.yaml']);
+  git(first, ['commit', '-q', '-m', 'Share the board']);
+  git(first, ['push', '-q', 'origin', 'HEAD']);
+  for (let i = 1; i < count; i++) shared.clones.push(cloneOf(shared.remote, join(shared.remote, '..', `clone-${i}`)));
+  return shared;
+}
+
+/** Another clone of the remote (with config.yaml as pushed). */
+export function addClone(shared: Shared): string {
+  const dir = cloneOf(shared.remote, join(shared.remote, '..', `clone-${shared.clones.length}`));
+  shared.clones.push(dir);
+  return dir;
+}
+
+/** The files of the board ref on the remote: path → blob id. */
+export function remoteTree(shared: Shared): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of git(shared.remote, ['ls-tree', '-r', 'refs/agentboard/board']).split('\n').filter(Boolean)) {
+    const [meta, path] = line.split('\t');
+    out[path!] = meta!.split(' ')[2]!;
+  }
+  return out;
+}
+
+/** A file of the board ref on the remote. */
+export function remoteFile(shared: Shared, path: string): string {
+  return git(shared.remote, ['show', `refs/agentboard/board:${path}`]);
+}
+
+/** The shared files of a clone's working tree, as the board ref lays them out: path → git blob id. */
+export function cloneTree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const blob = (bytes: Buffer) => createHash('sha1').update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
+  const walk = (rel: string) => {
+    const abs = join(dir, 'agentd', rel);
+    if (!existsSync(abs)) return;
+    for (const e of readdirSync(abs, { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue;
+      if (e.isDirectory()) walk(`${rel}/${e.name}`);
+      else out[`${rel}/${e.name}`] = blob(readFileSync(join(abs, e.name)));
+    }
+  };
+  walk('changes');
+  walk('archive');
+  out['runtime/state.json'] = blob(readFileSync(join(dir, 'agentd/.runtime/state.json')));
+  return out;
+}
+
+/** The activity log of a clone, parsed. */
+export function activityOf(dir: string): { actor: string; action: string; target: string; summary: string }[] {
+  const path = join(dir, 'agentd/.runtime/activity.jsonl');
+  return existsSync(path)
+    ? readFileSync(path, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+}
+
+export interface Claims {
+  agent: string;
+  claimed: string[];
+  latencies: number[];
+}
+
+/** A CLI agent in a process of its own, claiming and completing until nothing is left (bench/claimer.mjs). */
+export function cliClaimer(dir: string, agent: string): Promise<Claims> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...NODE_ARGS, join(ROOT, 'bench', 'claimer.mjs'), dir, agent], { env: childEnv() });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`${agent}: ${err}${out}`))));
+  });
+}
+
+/** An agent speaking MCP to its own `agentboard mcp` process, claiming and completing until nothing is left. */
+export async function mcpClaimer(dir: string, agent: string): Promise<Claims> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, '--profile', 'worker', '--as', agent], env: childEnv(), stderr: 'ignore' });
+  const client = new Client({ name: agent, version: '1' });
+  await client.connect(transport);
+  const claimed: string[] = [];
+  const latencies: number[] = [];
+  type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: any };
+  try {
+    for (;;) {
+      const t0 = performance.now();
+      const next = (await client.callTool({ name: 'agentboard_get_next_task', arguments: {} })) as Result;
+      if (next.isError) throw new Error(`${agent}: ${next.content[0]!.text}`);
+      if (next.structuredContent.status !== 'assigned') break;
+      latencies.push(performance.now() - t0);
+      claimed.push(next.structuredContent.task.task_id);
+      const done = (await client.callTool({ name: 'agentboard_complete_task', arguments: { task_id: next.structuredContent.task.task_id } })) as Result;
+      if (done.isError) throw new Error(`${agent}: ${done.content[0]!.text}`);
+    }
+  } finally {
+    await client.close();
+  }
+  return { agent, claimed, latencies };
+}
+
+export function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
