@@ -16,7 +16,7 @@
  * against the local copy and queued, and replayed in order on the next sync, each only while the
  * claim it was made under still holds (a refused one is kept and reported, never dropped).
  */
-import { closeSync, lstatSync, openSync, readdirSync, readSync, rmSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { faultPoint } from '../../clock.js';
 import { AgentboardError, fail } from '../../errors.js';
@@ -26,11 +26,11 @@ import type { Journal } from '../journal.js';
 import type { BoardLock } from '../lock.js';
 import { processesWith } from '../processes.js';
 import { PublishedThenChanged, Transaction } from '../transaction.js';
-import { gitReason, Git, shownUrl } from './git.js';
+import { blobId, gitReason, Git, shownUrl } from './git.js';
 import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Pending, type Synced } from './state.js';
-import { activitySize, activityTarget, cutActivity, readBlobs, STATE_PATH, treePathOf, writeBlob, writeBlobs, writeCommit, type Listing } from './tree.js';
+import { activitySize, activityTarget, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 
 export const BOARD_REF = 'refs/agentboard/board';
 /** Where a clone that keeps losing the race says so, one ref per clone (see waitingOthers). */
@@ -38,7 +38,7 @@ const WAITING_REFS = 'refs/agentboard/waiting/';
 /** A write that kept losing the race for this long gives up (REMOTE_BUSY). */
 const REMOTE_PATIENCE_MS = 120_000;
 /** Rejections in a row after which a write says it is waiting. */
-const WAIT_AFTER = 2;
+const WAIT_AFTER = Number(process.env.AB_WAIT_AFTER ?? 2);
 /** How long a write gives way to clones that wait, at most. */
 const YIELD_MS = 5_000;
 /** A waiting ref that has not moved for this long belongs to a clone that stopped trying. */
@@ -217,6 +217,13 @@ export class SharedBoard {
     });
   }
 
+  private ids: number | null = null;
+  /** The length of object ids in this repository: 40 (SHA-1), or 64 in one that uses SHA-256. */
+  private idLength(): number {
+    this.ids ??= this.git.must(['rev-parse', '--show-object-format']) === 'sha256' ? 64 : 40;
+    return this.ids;
+  }
+
   /** What this clone shows: the last synced commit of this remote, or null. */
   synced(): Synced | null {
     const s = this.files.synced();
@@ -369,21 +376,26 @@ export class SharedBoard {
     const fromRoot = (p: string) => join(board.root, p);
     const treePath = (p: string) => treePathOf(relative(board.dir, fromRoot(p)).split('\\').join('/'));
 
-    const stored: { path: string; file: string }[] = [];
+    const data = new Map<string, Buffer>();
+    const idLength = this.idLength();
+    const store = (path: string, bytes: Buffer, identity?: string) => {
+      const blob = blobId(bytes, idLength);
+      data.set(blob, bytes);
+      listing[path] = { blob, size: bytes.length };
+      if (identity) identities[path] = identity;
+    };
     for (const f of journal.files) {
       const p = treePath(f.target);
-      if (p) stored.push({ path: p, file: fromRoot(f.temp) });
+      if (p) store(p, readFileSync(fromRoot(f.temp)), identityOf(lstatSync(fromRoot(f.temp))));
     }
     for (const d of journal.dirs) {
       const p = treePath(d.target);
-      if (p) for (const rel of filesUnder(fromRoot(d.temp))) stored.push({ path: `${p}/${rel}`, file: join(fromRoot(d.temp), rel) });
+      if (!p) continue;
+      for (const rel of filesUnder(fromRoot(d.temp))) {
+        const file = join(fromRoot(d.temp), rel);
+        store(`${p}/${rel}`, readFileSync(file), identityOf(lstatSync(file)));
+      }
     }
-    const ids = writeBlobs(this.git, stored.map((s) => s.file));
-    stored.forEach((s, i) => {
-      const st = lstatSync(s.file);
-      listing[s.path] = { blob: ids[i]!, size: st.size };
-      identities[s.path] = identityOf(st);
-    });
     for (const m of journal.moves) {
       const from = treePath(m.from);
       const to = treePath(m.to);
@@ -409,14 +421,14 @@ export class SharedBoard {
       let chunk: Buffer;
       if (journal.activity.offset === activitySize(listing)) chunk = readRange(board.activityPath, target.start, journal.activity.offset);
       else chunk = known ? readBlobs(this.git, [known.blob]).get(known.blob)! : Buffer.alloc(0);
-      const bytes = Buffer.concat([chunk, Buffer.from(journal.activity.text.replace(/^\n/, ''), 'utf8')]);
-      listing[target.path] = { blob: writeBlob(this.git, bytes), size: bytes.length };
+      store(target.path, Buffer.concat([chunk, Buffer.from(journal.activity.text.replace(/^\n/, ''), 'utf8')]));
     }
 
     const summaries = tx.logged.map((e) => e.summary);
     const author = tx.logged[0]?.actor ?? 'agentboard';
     const summary = summaries.join('; ') || 'sync';
-    const commit = this.commitOf(listing, base?.commit ?? null, `${author}: ${summaries[0] ?? 'sync'}\n\n${summaries.slice(1).join('\n')}`, author);
+    const message = `${author}: ${summaries[0] ?? 'sync'}\n\n${summaries.slice(1).join('\n')}`;
+    const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author });
     const pending: Pending = { commit, parent: base?.commit ?? null, token: newToken(), summary: summary.slice(0, 300), at: tx.now };
     if (intent?.replay) pending.queue_id = intent.replay.id;
     this.files.writePending(pending);
@@ -432,6 +444,7 @@ export class SharedBoard {
     faultPoint('remote:pushed');
     if (outcome === 'moved') {
       rmSync(this.files.path('pending.json'), { force: true });
+      faultPoint('remote:moved');
       throw new RemoteMoved();
     }
     this.stage(journal, this.files.path('synced.json'), RemoteFiles.syncedText({ remote: this.remote, commit, listing, identities }));
@@ -449,16 +462,6 @@ export class SharedBoard {
     journal.files.push({ target: this.board.rel(path), temp: this.board.rel(temp) });
   }
 
-  private commitOf(listing: Listing, parent: string | null, message: string, author: string): string {
-    this.files.ensureDir();
-    const index = tempPath(join(this.files.dir, 'index'), newToken());
-    try {
-      return writeCommit(this.git, listing, parent, message, author, index);
-    } finally {
-      rmSync(index, { force: true });
-    }
-  }
-
   /**
    * The board's first commit on the remote: this clone's board as it is. Returns the commit, or
    * null when another clone published first (then this clone joins the remote's board).
@@ -467,18 +470,24 @@ export class SharedBoard {
     const board = this.board;
     const listing: Listing = {};
     const identities: Record<string, string> = {};
-    const stored: { path: string; file: string }[] = [];
-    for (const area of ['changes', 'archive']) for (const rel of filesUnder(join(board.dir, area))) stored.push({ path: `${area}/${rel}`, file: join(board.dir, area, rel) });
-    if (readBoardFile(board.runtimePath, board.rel(board.runtimePath))) stored.push({ path: STATE_PATH, file: board.runtimePath });
-    const ids = writeBlobs(this.git, stored.map((s) => s.file));
-    stored.forEach((s, i) => {
-      const st = lstatSync(s.file);
-      listing[s.path] = { blob: ids[i]!, size: st.size };
-      identities[s.path] = identityOf(st);
-    });
+    const data = new Map<string, Buffer>();
+    const store = (path: string, bytes: Buffer, identity?: string) => {
+      const blob = blobId(bytes, this.idLength());
+      data.set(blob, bytes);
+      listing[path] = { blob, size: bytes.length };
+      if (identity) identities[path] = identity;
+    };
+    for (const area of ['changes', 'archive']) {
+      for (const rel of filesUnder(join(board.dir, area))) {
+        const file = join(board.dir, area, rel);
+        store(`${area}/${rel}`, readFileSync(file), identityOf(lstatSync(file)));
+      }
+    }
+    const state = readBoardFile(board.runtimePath, board.rel(board.runtimePath));
+    if (state) store(STATE_PATH, Buffer.from(state.text, 'utf8'), state.identity);
     const activity = Buffer.from(readBoardFile(board.activityPath, board.rel(board.activityPath))?.text ?? '', 'utf8');
-    for (const chunk of cutActivity(activity)) listing[chunk.path] = { blob: writeBlob(this.git, chunk.bytes), size: chunk.bytes.length };
-    const commit = this.commitOf(listing, null, 'agentboard: the board is shared', 'agentboard');
+    for (const chunk of cutActivity(activity)) store(chunk.path, chunk.bytes);
+    const commit = writeCommit(this.git, { parent: null, base: {}, listing, data, message: 'agentboard: the board is shared', author: 'agentboard' });
     if (this.push(commit, null, newToken()) === 'moved') return null;
     this.files.ensureDir();
     writeFileAtomic(this.files.path('synced.json'), RemoteFiles.syncedText({ remote: this.remote, commit, listing, identities }), board.rel(this.files.path('synced.json')));

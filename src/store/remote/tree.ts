@@ -130,28 +130,50 @@ export function readBlobs(git: Git, ids: string[]): Map<string, Buffer> {
   return out;
 }
 
-/** Stores files as blobs; their ids, in the same order. */
-export function writeBlobs(git: Git, paths: string[]): string[] {
-  if (paths.length === 0) return [];
-  const ids = git.must(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: `${paths.join('\n')}\n` }).split('\n');
-  if (ids.length !== paths.length) throw new Error('git hash-object did not store every file');
-  return ids;
+/** Where a commit being built comes from, and what it is. */
+export interface NewCommit {
+  parent: string | null;
+  /** The parent's files (none for a first commit). */
+  base: Listing;
+  /** Every file of the new commit. */
+  listing: Listing;
+  /** The bytes of the blobs the repository may not have yet, by id. */
+  data: Map<string, Buffer>;
+  message: string;
+  author: string;
 }
 
-/** Stores bytes as a blob; its id. */
-export function writeBlob(git: Git, bytes: Buffer): string {
-  return git.must(['hash-object', '-w', '--no-filters', '--stdin'], { input: bytes });
+/**
+ * Stores the commit in the repository, with one `git fast-import` (its blobs, trees and the
+ * commit, written on refs/agentboard/outgoing, this clone's own); its id.
+ */
+export function writeCommit(git: Git, c: NewCommit): string {
+  const now = Math.floor(Date.now() / 1000);
+  const text = (s: string) => {
+    const b = Buffer.from(s, 'utf8');
+    return [Buffer.from(`data ${b.length}\n`), b, Buffer.from('\n')];
+  };
+  const parts: Buffer[] = [Buffer.from(`reset ${OUTGOING_REF}\ncommit ${OUTGOING_REF}\nmark :1\n`)];
+  parts.push(Buffer.from(`author ${c.author.replace(/[<>\n]/g, '').slice(0, 100)} <agentboard@localhost> ${now} +0000\ncommitter agentboard <agentboard@localhost> ${now} +0000\n`));
+  parts.push(...text(c.message));
+  if (c.parent) parts.push(Buffer.from(`from ${c.parent}\n`));
+  for (const p of Object.keys(c.base)) if (!c.listing[p]) parts.push(Buffer.from(`D ${quote(p)}\n`));
+  for (const [p, e] of Object.entries(c.listing)) {
+    if (c.base[p]?.blob === e.blob) continue;
+    const bytes = c.data.get(e.blob);
+    if (!bytes) {
+      parts.push(Buffer.from(`M 100644 ${e.blob} ${quote(p)}\n`));
+      continue;
+    }
+    parts.push(Buffer.from(`M 100644 inline ${quote(p)}\ndata ${bytes.length}\n`), bytes, Buffer.from('\n'));
+  }
+  parts.push(Buffer.from('get-mark :1\n'));
+  return git.must(['fast-import', '--quiet', '--force', '--date-format=raw'], { input: Buffer.concat(parts) });
 }
 
-/** A commit of exactly these files on top of `parent` (none for the first), built in a temporary index file; its id. */
-export function writeCommit(git: Git, listing: Listing, parent: string | null, message: string, author: string, indexFile: string): string {
-  const env = { GIT_INDEX_FILE: indexFile };
-  const info = Object.keys(listing)
-    .sort()
-    .map((p) => `100644 ${listing[p]!.blob}\t${p}`)
-    .join('\n');
-  git.must(['update-index', '--add', '--index-info'], { input: `${info}\n`, env });
-  const tree = git.must(['write-tree'], { env });
-  const who = { GIT_AUTHOR_NAME: author.slice(0, 100), GIT_AUTHOR_EMAIL: 'agentboard@localhost', GIT_COMMITTER_NAME: 'agentboard', GIT_COMMITTER_EMAIL: 'agentboard@localhost' };
-  return git.must(['commit-tree', tree, ...(parent ? ['-p', parent] : []), '-F', '-'], { input: message, env: who });
+export const OUTGOING_REF = 'refs/agentboard/outgoing';
+
+/** A path as fast-import reads it (quoted when it holds what would end it). */
+function quote(path: string): string {
+  return /^[^"\\\n ]+$/.test(path) && !path.startsWith('"') ? path : JSON.stringify(path);
 }
