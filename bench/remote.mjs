@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { SPEC } from './board.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const TMP = join(ROOT, '.bench-tmp', 'remote');
@@ -26,26 +27,6 @@ function sh(cwd, command, args) {
 }
 const git = (cwd, args) => sh(cwd, 'git', args);
 const ab = (cwd, args) => sh(cwd, process.execPath, [join(ROOT, 'bin', 'agentboard.js'), ...args]);
-
-const SPEC = `# Specification: Bench
-
-## Overview
-
-A generated change to measure claims through a git remote.
-
-## Requirements
-
-### R1: Work
-
-The system MUST do the work.
-
-## Acceptance Criteria
-
-### Scenario: Work is done
-
-- **WHEN** an agent works
-- **THEN** the work is done
-`;
 
 /** A git repository with a board of TASKS tasks, committed. */
 function board(dir) {

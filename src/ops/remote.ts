@@ -7,7 +7,6 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
-import { DOC_TYPES, type DocType } from '../domain/model.js';
 import type { Board } from '../store/board.js';
 import { REMOTE_NAME, withRemote } from '../store/config.js';
 import { filesUnder, readTextFile } from '../store/fs.js';
@@ -201,28 +200,15 @@ export const syncRemote = defineOp({
     const shared = await sharedBoard(board);
     const { replayQueue } = await import('./shared-run.js');
     const { replayed, refused } = await replayQueue(ctx, shared);
-    const merged = await board.mutate((tx) => {
-      const out: string[] = [];
-      for (const changeId of tx.changeIds()) {
-        for (const type of DOC_TYPES as readonly DocType[]) {
-          if (!editedByHand(board, changeId, type)) continue;
-          tx.readDoc(changeId, type);
-          out.push(board.rel(board.docPath(changeId, type)));
-        }
-      }
-      return out;
-    });
+    const merged = await board.mutate((tx) =>
+      board.handEditedDocs().map((d) => {
+        tx.readDoc(d.changeId, d.type);
+        return board.rel(board.docPath(d.changeId, d.type));
+      }),
+    );
     return { commit: shared.synced()?.commit ?? null, replayed, refused, merged };
   },
 });
-
-function editedByHand(board: Board, changeId: string, type: DocType): boolean {
-  try {
-    return board.load(changeId, type)?.edited === true;
-  } catch {
-    return false;
-  }
-}
 
 export const publishRemote = defineOp({
   name: 'remote.publish',

@@ -562,19 +562,24 @@ export class Board implements Reader {
     }
   }
 
-  /** Documents a person edited since agentboard last wrote them (the next write merges them), as paths. */
-  handEdited(): string[] {
-    const out: string[] = [];
+  /** Documents a person edited since agentboard last wrote them (the next write merges them). */
+  handEditedDocs(): { changeId: string; type: DocType }[] {
+    const out: { changeId: string; type: DocType }[] = [];
     for (const changeId of this.changeIds()) {
       for (const type of Object.keys(DOC_FILES) as DocType[]) {
         try {
-          if (this.load(changeId, type)?.edited) out.push(this.rel(this.docPath(changeId, type)));
+          if (this.load(changeId, type)?.edited) out.push({ changeId, type });
         } catch {
           // reported where the file is read
         }
       }
     }
     return out;
+  }
+
+  /** The documents a person edited since agentboard last wrote them, as paths. */
+  handEdited(): string[] {
+    return this.handEditedDocs().map((d) => this.rel(this.docPath(d.changeId, d.type)));
   }
 
   /** What a commit wrote, so that this process reads it back without reading the file. */

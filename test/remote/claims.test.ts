@@ -7,7 +7,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok } from '../helpers.js';
-import { activityOf, cliClaimer, cloneTree, git, mcpClaimer, remoteFile, remoteTree, sharedBoard } from './helpers.js';
+import { cliClaimer, mcpClaimer } from '../claimers.js';
+import { activityOf, cloneTree, git, remoteFile, remoteTree, sharedBoard } from './helpers.js';
 
 function stopped(pid: number): boolean {
   try {

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok } from '../helpers.js';
-import { activityOf, addClone, cliClaimer, cloneTree, git, mcpClaimer, percentile, remoteFile, remoteTree, sharedBoard } from '../remote/helpers.js';
+import { cliClaimer, mcpClaimer, percentile } from '../claimers.js';
+import { activityOf, addClone, cloneTree, git, remoteFile, remoteTree, sharedBoard } from '../remote/helpers.js';
 
 describe('4 clones × 4 agents (CLI and MCP) claim and complete 200 tasks through a bare remote', () => {
   it('hand out no task twice, lose no update, and every clone converges to the same board', async () => {

@@ -14,7 +14,7 @@
  * - anything else about to be replaced or removed is first copied to .runtime/remote/kept/, and
  *   reported.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DOC_FILES, type DocType } from '../../domain/model.js';
 import type { Board, Notice } from '../board.js';
@@ -40,21 +40,13 @@ function folderOf(treePath: string): string | null {
   return /^((?:changes|archive)\/[^/]+)\//.exec(treePath)?.[1] ?? null;
 }
 
-/** A local file's bytes and identity; null when there is no plain file there. */
+/** A local file's bytes and identity; null when there is no plain file there (a link is not followed). */
 function readLocal(path: string): { bytes: Buffer; identity: string } | null {
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     const st = fstatSync(fd);
-    if (!st.isFile()) return null;
-    const bytes = Buffer.alloc(st.size);
-    let n = 0;
-    while (n < bytes.length) {
-      const got = readSync(fd, bytes, n, bytes.length - n, n);
-      if (got === 0) break;
-      n += got;
-    }
-    return { bytes: bytes.subarray(0, n), identity: identityOf(st) };
+    return st.isFile() ? { bytes: readFileSync(fd), identity: identityOf(st) } : null;
   } catch {
     return null;
   } finally {

@@ -38,7 +38,7 @@ const WAITING_REFS = 'refs/agentboard/waiting/';
 /** A write that kept losing the race for this long gives up (REMOTE_BUSY). */
 const REMOTE_PATIENCE_MS = 120_000;
 /** Rejections in a row after which a write says it is waiting. */
-const WAIT_AFTER = Number(process.env.AB_WAIT_AFTER ?? 2);
+const WAIT_AFTER = 2;
 /** How long a write gives way to clones that wait, at most. */
 const YIELD_MS = 5_000;
 /** A waiting ref that has not moved for this long belongs to a clone that stopped trying. */
