@@ -48,6 +48,27 @@ describe('agentboard remote enable', () => {
     expect(first.task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
   });
 
+  it('in a clone that worked on a board of its own joins the shared board, keeping what it replaces aside and saying so', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
+    const other = addClone(shared);
+    // this clone works alone for a while (its config did not say the board was shared yet)
+    writeFileSync(join(other, 'agentd/config.yaml'), readFileSync(join(other, 'agentd/config.yaml'), 'utf8').replace(/^#.*shared by every clone.*\n^remote: origin\n/m, ''));
+    await changeWithTasks(other, 'solo-work', [{ title: 'Mine' }]);
+    await ok(other, ['next', '--as', 'loner']);
+    const r = await cli(other, ['remote', 'enable', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.data).toMatchObject({ changed: true, joined: true, local_only: ['agentd/changes/solo-work/'] });
+    const said = r.json.notices.join('\n');
+    expect(said).toMatch(/agentd\/\.runtime\/activity\.jsonl: this clone's activity log is not the shared board's; your version is kept in agentd\/\.runtime\/remote\/kept\//);
+    expect(said).toMatch(/agentd\/\.runtime\/state\.json: your version differed/);
+    const list = await ok(other, ['list']);
+    expect(list.changes.map((c: any) => c.change_id)).toEqual(['search']);
+    const kept = (await ok(other, ['remote', 'status'])).kept as string[];
+    expect(readFileSync(join(other, kept.find((k) => k.endsWith('local.jsonl'))!), 'utf8')).toContain('"actor":"loner"');
+    expect(readFileSync(join(other, kept.find((k) => k.endsWith('state.json'))!), 'utf8')).toContain('"loner"');
+    expect(readFileSync(join(other, 'agentd/.runtime/activity.jsonl'), 'utf8')).not.toContain('loner');
+  });
+
   it('is a person’s command, and refuses a board without git or without that remote, changing nothing', async () => {
     const plain = await newBoard();
     const before = snapshot(plain);

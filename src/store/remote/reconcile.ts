@@ -24,7 +24,7 @@ import { applyJournal, discardTemps, writeJournal, type Journal } from '../journ
 import { nextEntry, serializeLedger, type Ledger } from '../ledger.js';
 import { blobId, type Git } from './git.js';
 import { RemoteFiles, type Synced } from './state.js';
-import { activityChunks, activitySize, boardPathOf, readBlobs, readListing, type Listing } from './tree.js';
+import { ACTIVITY_DIR, activityChunks, activitySize, boardPathOf, readBlobs, readListing, STATE_PATH, type Listing } from './tree.js';
 
 const DOC_OF_FILE = new Map(Object.entries(DOC_FILES).map(([type, file]) => [file, type as DocType]));
 
@@ -134,7 +134,8 @@ export class Reconciler {
   private apply(remote: string): Notice[] {
     const S = this.base?.listing ?? {};
     const N = this.target.listing;
-    const paths = new Set([...Object.keys(S), ...Object.keys(N)].filter((p) => boardPathOf(p) !== null));
+    // The runtime store is looked at even when neither commit has one: this clone's own must not stay.
+    const paths = new Set([STATE_PATH, ...Object.keys(S), ...Object.keys(N)].filter((p) => boardPathOf(p) !== null));
     const decisions: { path: string; write: boolean }[] = [];
     for (const p of [...paths].sort()) {
       const d = this.decide(p, S[p]?.blob, N[p]?.blob);
@@ -204,10 +205,15 @@ export class Reconciler {
   }
 
   private keep(p: string, bytes: Buffer, why: string): void {
-    const copy = join(this.keptDir, boardPathOf(p)!);
+    this.keepFile(p, bytes, `your version differed from every synced one and ${why}`);
+  }
+
+  /** Copies a file (by its tree path) into kept/ before a sync replaces it, and says so. */
+  private keepFile(p: string, bytes: Buffer, why: string): void {
+    const copy = join(this.keptDir, p);
     mkdirSync(dirname(copy), { recursive: true });
     writeFileSync(copy, bytes);
-    this.notices.push({ kind: 'remote', message: `${this.shown(p)}: your version differed from every synced one and ${why}; your version is kept in ${this.board.rel(copy)}.` });
+    this.notices.push({ kind: 'remote', message: `${p.startsWith(ACTIVITY_DIR) ? 'agentd/.runtime/activity.jsonl' : this.shown(p)}: ${why}; your version is kept in ${this.board.rel(copy)}.` });
   }
 
   private stage(path: string, data: string | Buffer): string {
@@ -331,8 +337,15 @@ export class Reconciler {
       start += c.entry.size;
     }
     const bytes = Buffer.concat(parts);
-    if (plan.from > 0) this.journal.activity = { file: this.board.rel(this.board.activityPath), offset: plan.from, text: bytes.toString('utf8') };
-    else this.stage(this.board.activityPath, bytes);
+    if (plan.from > 0) {
+      this.journal.activity = { file: this.board.rel(this.board.activityPath), offset: plan.from, text: bytes.toString('utf8') };
+      return;
+    }
+    const local = readLocal(this.board.activityPath);
+    if (local && local.bytes.length > 0 && !bytes.subarray(0, local.bytes.length).equals(local.bytes)) {
+      this.keepFile(`${ACTIVITY_DIR}local.jsonl`, local.bytes, "this clone's activity log is not the shared board's");
+    }
+    this.stage(this.board.activityPath, bytes);
   }
 }
 
