@@ -6,7 +6,9 @@
 // Reports claims/s (each claim is followed by its completion, so writes/s is twice that), the
 // latency of a claim (the whole `next` call) at p50 and p95, and how many pushes the remote
 // refused per write (another clone wrote first; the write ran again), counted at the store's
-// `remote:moved` point.
+// `remote:moved` point. Last, the same through a remote made BENCH_RTT_MS (100) further away: git's
+// ext:: transport starts each connection (one per fetch, one per push) after that delay, as a
+// rough stand-in for a remote across a network.
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -46,14 +48,24 @@ function board(dir) {
   git(dir, ['commit', '-q', '-m', 'A board']);
 }
 
-/** `clones` clones sharing one board through a bare remote in `dir`. */
-function sharedClones(dir, clones) {
+const RTT_MS = Number(process.env.BENCH_RTT_MS ?? 100);
+
+/** A remote RTT_MS away: every connection to the bare repository starts after that delay. */
+function distant(dir, remote) {
+  const script = join(dir, 'distant-remote.sh');
+  writeFileSync(script, `#!/bin/sh\nsleep ${RTT_MS / 1000}\nexec "$1" "${remote}"\n`, { mode: 0o755 });
+  return `ext::${script} %S`;
+}
+
+/** `clones` clones sharing one board through a bare remote in `dir` (RTT_MS away when `far`). */
+function sharedClones(dir, clones, far = false) {
   mkdirSync(dir, { recursive: true });
   const remote = join(dir, 'remote.git');
   git(dir, ['init', '-q', '--bare', remote]);
   const first = join(dir, 'clone-0');
   board(first);
-  git(first, ['remote', 'add', 'origin', remote]);
+  git(first, ['remote', 'add', 'origin', far ? distant(dir, remote) : remote]);
+  git(first, ['config', 'protocol.ext.allow', 'always']);
   git(first, ['push', '-q', 'origin', 'HEAD']);
   ab(first, ['remote', 'enable']);
   git(first, ['commit', '-q', '-m', 'Share the board', 'agentd/config.yaml']);
@@ -61,7 +73,8 @@ function sharedClones(dir, clones) {
   const out = [first];
   for (let c = 1; c < clones; c++) {
     const clone = join(dir, `clone-${c}`);
-    git(dir, ['clone', '-q', remote, clone]);
+    git(dir, ['-c', 'protocol.ext.allow=always', 'clone', '-q', far ? distant(dir, remote) : remote, clone]);
+    git(clone, ['config', 'protocol.ext.allow', 'always']);
     ab(clone, ['status', '--sync']);
     out.push(clone);
   }
@@ -109,6 +122,14 @@ export async function remoteBench() {
     board(local);
     await run(`${agents} on one board, not shared`, [local], agents);
     await run(`${agents} through the remote (${clones} clone${clones === 1 ? '' : 's'})`, sharedClones(join(TMP, 'shared'), clones), agents / clones);
+  }
+  for (const [agents, clones] of [
+    [1, 1],
+    [4, 4],
+  ]) {
+    rmSync(TMP, { recursive: true, force: true });
+    mkdirSync(HOME, { recursive: true });
+    await run(`${agents} through a remote ${RTT_MS} ms away (${clones})`, sharedClones(join(TMP, 'far'), clones, true), agents / clones);
   }
   rmSync(TMP, { recursive: true, force: true });
 }

@@ -1,4 +1,4 @@
-// agentboard benchmarks. Run: npm run bench   (or: node bench/run.mjs [--runs N] [--only cli|claims|next|tools|engine])
+// agentboard benchmarks. Run: npm run bench   (or: node bench/run.mjs [--runs N] [--only cli|claims|next|tools|engine|remote])
 // Every figure is printed beside `node -e 0` measured in the same run on the same machine.
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'agentboard.js');
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 10;
-const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null; // cli | next | claims | tools | engine
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null; // cli | next | claims | tools | engine | remote
 
 function time(argv, cwd = ROOT) {
   const t0 = process.hrtime.bigint();
@@ -139,4 +139,9 @@ if (!ONLY || ONLY === 'tools') {
 if (!ONLY || ONLY === 'engine') {
   const { engineBench } = await import('./engine.mjs');
   engineBench();
+}
+
+if (!ONLY || ONLY === 'remote') {
+  const { remoteBench } = await import('./remote.mjs');
+  await remoteBench();
 }

@@ -274,7 +274,7 @@ export class SharedBoard {
         if (attempt > 1) {
           if (attempt > WAIT_AFTER) this.sayWaiting(head);
           sleep(Math.random() * 5);
-          head = this.pull();
+          head = this.giveWay(this.pull());
         }
         const result = this.board.write(lock, run, (tx) => (journal) => this.publish(journal, tx, head, intent));
         if (intent?.replay) this.unqueue(intent.replay.id); // a replay that changed nothing leaves no commit to take it off the queue
