@@ -1,16 +1,17 @@
 /**
  * A shared board: many clones, one board, ordered by the git remote (docs/shared-boards.md).
  *
- * Every write runs, inside the board lock: recover an interrupted push; fetch
+ * Every write runs, inside the board lock: settle an interrupted push; fetch
  * refs/agentboard/board; bring agentd/ to it (store/remote/reconcile.ts); run the operation's
- * transaction; commit what it changed on top of the fetched commit (git plumbing, a temporary
- * index); push naming the fetched value as the only one it may replace (--force-with-lease, a
- * compare-and-swap the remote performs atomically); and only once the remote took it, apply it
- * locally through the commit journal. A rejected push means another clone wrote first: fetch,
- * bring agentd/ to the new state, run the operation again on it under the same rules, push again,
- * for REMOTE_PATIENCE_MS at most (a clone that keeps losing says so, and the others give way). Nothing local changes before the remote has the write, so a
- * kill -9 at any moment leaves this clone at some commit of the board: the next command fetches
- * and shows whichever commit the remote holds, and says whether the interrupted write landed.
+ * transaction; commit what it changed on top of the fetched commit (store/remote/tree.ts); push
+ * naming the fetched value as the only one it may replace (--force-with-lease, a compare-and-swap
+ * the remote performs atomically); and only once the remote took it, apply it locally through the
+ * commit journal. A rejected push means another clone wrote first: fetch, bring agentd/ to the new
+ * state, run the operation again on it under the same rules, push again, for REMOTE_PATIENCE_MS at
+ * most (a clone that keeps losing says so, and the others give way). Nothing local changes before
+ * the remote has the write, so a kill -9 at any moment leaves this clone at some commit of the
+ * board: the next command fetches and shows whichever commit the remote holds, and says whether
+ * the interrupted write landed.
  *
  * Offline, a write fails with REMOTE_UNREACHABLE, except notes and progress: they are checked
  * against the local copy and queued, and replayed in order on the next sync, each only while the
@@ -33,7 +34,7 @@ import { RemoteFiles, type Pending, type Synced } from './state.js';
 import { activitySize, activityTarget, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 
 export const BOARD_REF = 'refs/agentboard/board';
-/** Where a clone that keeps losing the race says so, one ref per clone (see waitingOthers). */
+/** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
 const WAITING_REFS = 'refs/agentboard/waiting/';
 /** A write that kept losing the race for this long gives up (REMOTE_BUSY). */
 const REMOTE_PATIENCE_MS = 120_000;
@@ -121,7 +122,13 @@ export class SharedBoard {
    */
   fetch(): string | null {
     const tracked = `refs/agentboard/remotes/${this.remote}/`;
-    const r = this.git.run(['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', this.remote, `+${BOARD_REF}:${this.tracking}`, `+${WAITING_REFS}*:${tracked}waiting/*`], { network: true });
+    const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', this.remote, `+${BOARD_REF}:${this.tracking}`, `+${WAITING_REFS}*:${tracked}waiting/*`];
+    let r = this.git.run(args, { network: true });
+    // Another board of this repository (a worktree's) updating the same tracking ref at this instant.
+    for (let i = 0; i < 5 && r.code !== 0 && /cannot lock ref/.test(r.stderr); i++) {
+      sleep(20 + Math.random() * 50);
+      r = this.git.run(args, { network: true });
+    }
     if (r.code !== 0) {
       if (!/couldn't find remote ref/i.test(r.stderr)) this.unreachable(r.stderr);
       this.files.touchFetched();
@@ -170,7 +177,7 @@ export class SharedBoard {
     this.waitingSaid = true;
   }
 
-  /** Takes this clone's waiting ref away again (it is gone when a ref of another process said it). */
+  /** Takes this clone's waiting ref off the remote: said by this process, or left there by one of this clone that died. */
   private doneWaiting(): void {
     const ref = `${WAITING_REFS}${this.files.cloneId()}`;
     if (!this.waitingSaid && !this.files.waitingOf(this.files.cloneId())) return;
@@ -215,6 +222,11 @@ export class SharedBoard {
         ? `An interrupted write (${pending.summary}) had reached the shared board; this clone now shows it.`
         : `An interrupted write (${pending.summary}) had not reached the shared board; nothing of it was written.`,
     });
+  }
+
+  /** The ref this board's commits are built on before they are pushed: its own, in case two boards share a repository. */
+  private outgoing(): string {
+    return `refs/agentboard/outgoing/${this.files.cloneId()}`;
   }
 
   private ids: number | null = null;
@@ -428,7 +440,7 @@ export class SharedBoard {
     const author = tx.logged[0]?.actor ?? 'agentboard';
     const summary = summaries.join('; ') || 'sync';
     const message = `${author}: ${summaries[0] ?? 'sync'}\n\n${summaries.slice(1).join('\n')}`;
-    const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author });
+    const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author, ref: this.outgoing() });
     const pending: Pending = { commit, parent: base?.commit ?? null, token: newToken(), summary: summary.slice(0, 300), at: tx.now };
     if (intent?.replay) pending.queue_id = intent.replay.id;
     this.files.writePending(pending);
@@ -487,7 +499,7 @@ export class SharedBoard {
     if (state) store(STATE_PATH, Buffer.from(state.text, 'utf8'), state.identity);
     const activity = Buffer.from(readBoardFile(board.activityPath, board.rel(board.activityPath))?.text ?? '', 'utf8');
     for (const chunk of cutActivity(activity)) store(chunk.path, chunk.bytes);
-    const commit = writeCommit(this.git, { parent: null, base: {}, listing, data, message: 'agentboard: the board is shared', author: 'agentboard' });
+    const commit = writeCommit(this.git, { parent: null, base: {}, listing, data, message: 'agentboard: the board is shared', author: 'agentboard', ref: this.outgoing() });
     if (this.push(commit, null, newToken()) === 'moved') return null;
     this.files.ensureDir();
     writeFileAtomic(this.files.path('synced.json'), RemoteFiles.syncedText({ remote: this.remote, commit, listing, identities }), board.rel(this.files.path('synced.json')));

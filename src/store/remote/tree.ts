@@ -141,19 +141,18 @@ export interface NewCommit {
   data: Map<string, Buffer>;
   message: string;
   author: string;
+  /** A ref of this board's own that fast-import writes the commit on (it needs one). */
+  ref: string;
 }
 
-/**
- * Stores the commit in the repository, with one `git fast-import` (its blobs, trees and the
- * commit, written on refs/agentboard/outgoing, this clone's own); its id.
- */
+/** Stores the commit in the repository with one `git fast-import` (its blobs, trees and the commit); its id. */
 export function writeCommit(git: Git, c: NewCommit): string {
   const now = Math.floor(Date.now() / 1000);
   const text = (s: string) => {
     const b = Buffer.from(s, 'utf8');
     return [Buffer.from(`data ${b.length}\n`), b, Buffer.from('\n')];
   };
-  const parts: Buffer[] = [Buffer.from(`reset ${OUTGOING_REF}\ncommit ${OUTGOING_REF}\nmark :1\n`)];
+  const parts: Buffer[] = [Buffer.from(`reset ${c.ref}\ncommit ${c.ref}\nmark :1\n`)];
   parts.push(Buffer.from(`author ${c.author.replace(/[<>\n]/g, '').slice(0, 100)} <agentboard@localhost> ${now} +0000\ncommitter agentboard <agentboard@localhost> ${now} +0000\n`));
   parts.push(...text(c.message));
   if (c.parent) parts.push(Buffer.from(`from ${c.parent}\n`));
@@ -170,8 +169,6 @@ export function writeCommit(git: Git, c: NewCommit): string {
   parts.push(Buffer.from('get-mark :1\n'));
   return git.must(['fast-import', '--quiet', '--force', '--date-format=raw'], { input: Buffer.concat(parts) });
 }
-
-export const OUTGOING_REF = 'refs/agentboard/outgoing';
 
 /** A path as fast-import reads it (quoted when it holds what would end it). */
 function quote(path: string): string {
