@@ -11,12 +11,12 @@ import type { Board } from '../store/board.js';
 import { REMOTE_NAME, withRemote } from '../store/config.js';
 import { filesUnder, readTextFile } from '../store/fs.js';
 import { RemoteFiles, type Synced } from '../store/remote/state.js';
-import { foldersOf } from '../store/remote/tree.js';
+import { BOARD_REF, foldersOf } from '../store/remote/tree.js';
+import type { Transaction } from '../store/transaction.js';
 import type { SharedBoard } from '../store/remote/shared.js';
 import { defineOp, requireHuman, type Context } from './registry.js';
 import { Actor, line } from './schemas.js';
 
-const BOARD_REF = 'refs/agentboard/board';
 const RemoteName = z.string().regex(REMOTE_NAME, 'a git remote name, like origin').describe('The git remote, as `git remote -v` lists it.');
 
 async function sharedBoard(board: Board, remote?: string): Promise<SharedBoard> {
@@ -99,7 +99,7 @@ export const disableRemote = defineOp({
     if (waiting.length > 0) {
       fail('QUEUE_NOT_EMPTY', `${waiting.length} write${waiting.length === 1 ? ' made offline waits' : 's made offline wait'} to be pushed to "${remote}" (${waiting.map((e) => `#${e.id}`).join(', ')}).`, 'Sync them first with `agentboard remote sync` (when the remote can be reached), or remove them with `agentboard remote drop <id>`; then turn sharing off.');
     }
-    const write = (tx: import('../store/transaction.js').Transaction) => {
+    const write = (tx: Transaction) => {
       tx.putBoardFile('config.yaml', withRemote(configText(board), null));
       tx.log(input.agent_id, 'remote.disable', 'agentd', `stopped sharing the board through the remote ${remote}`);
     };
@@ -149,13 +149,13 @@ export const remoteStatus = defineOp({
     const queue = files.queue().entries;
     const synced = files.synced();
     const shared = remote === null ? null : await sharedBoard(board);
-    const url = shared ? (shared.git.remoteUrl(remote!) ?? null) : null;
+    const url = shared?.url() ?? null;
     const pending = files.pending();
     const fetched = files.fetchedAt();
     return {
       shared: remote !== null,
       remote,
-      url: url === null ? null : url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1'),
+      url,
       ref: BOARD_REF,
       last_sync: fetched === null ? null : new Date(fetched).toISOString(),
       commit: synced?.commit ?? null,

@@ -2,7 +2,6 @@
  * Reads on a shared board answer from the clone's copy and say how fresh it is; --sync (on the CLI,
  * or on `agentboard mcp` for every call) fetches first.
  */
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
@@ -43,17 +42,19 @@ describe('a read on a shared board', () => {
     expect(fresh.task).toMatchObject({ status: 'in_progress', assignee: 'claude' });
   });
 
-  it('with --sync and no remote answers from the local copy and says so', async () => {
+  it('with --sync and no remote answers from the local copy and says so, never showing a credential', async () => {
     const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
     const a = shared.clones[0]!;
-    git(a, ['remote', 'set-url', 'origin', join(shared.remote, '..', 'gone.git')]);
+    git(a, ['remote', 'set-url', 'origin', 'https://someone:s3cret-token@127.0.0.1:9/board.git']);
     const r = await cli(a, ['task', 'list', '--sync', '--json']);
     expect(r.code).toBe(0);
     expect(r.json.data.tasks).toHaveLength(1);
     expect(r.json.notices.join(' ')).toMatch(/Could not sync with "origin": The shared board's remote "origin" could not be reached/);
+    const write = await cli(a, ['next', '--as', 'claude', '--json']);
+    expect(write.json.error.code).toBe('REMOTE_UNREACHABLE');
     const status = await ok(a, ['remote', 'status']);
-    expect(status).toMatchObject({ shared: true, remote: 'origin', ref: 'refs/agentboard/board', waiting: [], refused: [], interrupted_push: null });
-    expect(status.url).toContain('gone.git');
+    expect(status).toMatchObject({ shared: true, remote: 'origin', url: 'https://127.0.0.1:9/board.git', ref: 'refs/agentboard/board', waiting: [], refused: [], interrupted_push: null });
     expect(status.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(JSON.stringify([r.json, write.json, status])).not.toContain('s3cret');
   });
 });

@@ -142,7 +142,8 @@ export class Reconciler {
       if (d !== null) decisions.push({ path: p, write: d });
     }
     const activity = this.planActivity();
-    if (decisions.length === 0 && !activity && this.base?.commit === this.target.commit) return this.notices;
+    const seen = Object.entries(this.identities).every(([p, id]) => this.base?.identities[p] === id);
+    if (decisions.length === 0 && !activity && seen && this.base?.commit === this.target.commit) return this.notices;
 
     const toRead = decisions.filter((d) => d.write).map((d) => N[d.path]!.blob);
     for (const [id, bytes] of readBlobs(this.git, [...toRead, ...(activity?.blobs ?? [])])) this.blobs.set(id, bytes);

@@ -31,9 +31,8 @@ import { blobId, gitReason, Git, shownUrl } from './git.js';
 import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Pending, type Synced } from './state.js';
-import { activitySize, activityTarget, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
+import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 
-export const BOARD_REF = 'refs/agentboard/board';
 /** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
 const WAITING_REFS = 'refs/agentboard/waiting/';
 /** A write that kept losing the race for this long gives up (REMOTE_BUSY). */
@@ -335,6 +334,12 @@ export class SharedBoard {
     if (!entry) return;
     entry.refused = { code: err.code, message: err.message, at: new Date().toISOString() };
     this.files.writeQueue(queue);
+  }
+
+  /** The remote's URL as it may be shown (without credentials), or null when this clone has no such remote. */
+  url(): string | null {
+    const url = this.git.remoteUrl(this.remote);
+    return url === null ? null : shownUrl(url);
   }
 
   /** Refuses, before anything is tried, a board that cannot be shared through this remote. */

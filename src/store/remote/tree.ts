@@ -15,6 +15,9 @@
  */
 import type { Git } from './git.js';
 
+/** The ref on the remote that holds the board. */
+export const BOARD_REF = 'refs/agentboard/board';
+
 /** Where a tree path's content is: its blob id and size. */
 export interface Entry {
   blob: string;
