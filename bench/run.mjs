@@ -1,6 +1,6 @@
 // agentboard benchmarks. Run: npm run bench   (or: node bench/run.mjs [--runs N] [--only cli|claims|next|tools|engine|remote])
 // Every figure is printed beside `node -e 0` measured in the same run on the same machine.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -90,33 +90,10 @@ if (!ONLY || ONLY === 'next') {
 }
 
 if (!ONLY || ONLY === 'claims') {
-  // 8 long-lived processes (as 8 `agentboard mcp` servers would be) claim tasks as fast as they can.
-  const source = await benchBoard(4, 100);
-  const dir = join(TMP, 'claims-copy');
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(source, dir, { recursive: true });
-  const workers = 8;
-  const t0 = process.hrtime.bigint();
-  const results = await Promise.all(
-    Array.from({ length: workers }, (_, w) =>
-      new Promise((done, fail) => {
-        const child = spawn(process.execPath, [join(ROOT, 'bench', 'claimer.mjs'), dir, `claimer-${w}`], { stdio: ['ignore', 'pipe', 'inherit'] });
-        let out = '';
-        child.stdout.on('data', (d) => (out += d));
-        child.on('close', (code) => (code === 0 ? done(JSON.parse(out)) : fail(new Error(`claimer ${w} exited ${code}`))));
-      }),
-    ),
-  );
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  const claimed = results.flatMap((r) => r.claimed);
-  const unique = new Set(claimed);
-  const check = spawnSync(process.execPath, [BIN, 'task', 'list', '--root', dir, '--json', '--limit', '500'], { encoding: 'utf8' });
-  const onDisk = JSON.parse(check.stdout).data.tasks.filter((t) => t.status !== 'todo');
-  const lost = claimed.filter((id) => !onDisk.some((t) => t.task_id === id)).length;
-  console.log(`\nClaims by ${workers} concurrent processes on a board of 400 tasks (each process claims, then completes, until nothing is left)`);
-  console.log(`claims: ${claimed.length} in ${seconds.toFixed(2)} s = ${(claimed.length / seconds).toFixed(0)} claims/s`);
-  console.log(`double claims: ${claimed.length - unique.size} · lost updates: ${lost} · tasks done on disk: ${onDisk.filter((t) => t.status === 'done').length}`);
-  rmSync(dir, { recursive: true, force: true });
+  const { claimsRound, reportClaims } = await import('./claims.mjs');
+  const rows = [];
+  for (const agents of [8, 16, 32]) rows.push(await claimsRound(agents));
+  reportClaims(rows);
 }
 
 if (!ONLY || ONLY === 'tools') {

@@ -10,11 +10,12 @@ import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { OPERATIONS } from '../ops/index.js';
 import { createContext, type Context, type Operation } from '../ops/registry.js';
-import { execute, resolveOpRefs, resolveOpRefsDeep } from '../ops/execute.js';
+import { execute } from '../ops/execute.js';
+import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import { fieldsOf, type Field } from './fields.js';
 import { renderResult } from '../render/text.js';
-import { cliSpelling } from './spelling.js';
+import { cliSpeller } from './refs.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
 import { isHuman } from '../domain/ids.js';
@@ -267,7 +268,14 @@ function exitCodeFor(code: string): number {
 function actorFor(op: Operation, as: string | undefined, io: Io, ctx: Context): string {
   if (as !== undefined && !isHuman(as)) return as;
   if (op.name === 'board.init') return as ?? defaultHuman(io, ctx.root ?? io.cwd);
-  return requirePerson(io, ctx.board().root, as, op.access === 'human' ? op.summary.replace(/ \(.*\)$/, '') : `Acting as a person (${op.cli.command})`, { terminal: op.name === 'person.key' });
+  return requirePerson(io, ctx.board().root, as, op.access === 'human' ? `\`agentboard ${op.cli.command}\`` : `Acting as a person (\`agentboard ${op.cli.command}\`)`, { terminal: op.name === 'person.key' });
+}
+
+/** The --as of a command line, read before it is parsed (errors name calls with it). */
+function actorIn(argv: string[]): string | undefined {
+  const i = argv.findIndex((a) => a === '--as' || a.startsWith('--as='));
+  if (i < 0) return undefined;
+  return argv[i] === '--as' ? argv[i + 1] : argv[i]!.slice('--as='.length);
 }
 
 /** What the ES module loader (bin/agentboard.js) hands the CLI: its import(), which vm.Script code lacks. */
@@ -286,6 +294,15 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     io,
     (r) => (run = r),
     (p) => {
+      p.command('import')
+        .description("Bring a board of agentd, OpenSpec or spec-kit over: its changes land at the phase their documents reach (a person's command)")
+        .argument('<tool>', 'agentd, openspec or spec-kit')
+        .argument('[path]', "the repository to read (default: this one; agentd's own agentd/ is converted in place, its originals kept in agentd/.imported/)")
+        .option('--dry-run', 'show the report and write nothing')
+        .action((tool: string, path: string | undefined, opts: { dryRun?: boolean }, cmd: Command) => {
+          const globals = cmd.optsWithGlobals() as GlobalOptions;
+          special = async () => (await import('./import-command.js')).runImport(io, tool, path, opts, globals);
+        });
       p.command('demo')
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
         .option('--keep', 'keep the demo folder and print its path')
@@ -346,9 +363,10 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
+  const spell = cliSpeller(actorIn(argv));
   const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
-    const message = resolveOpRefs(payload.message, cliSpelling);
-    const next = resolveOpRefs(payload.next_step, cliSpelling);
+    const message = resolveRefs(payload.message, spell);
+    const next = resolveRefs(payload.next_step, spell);
     if (wantsJson) io.out(`${JSON.stringify({ ok: false, error: { ...payload, message, next_step: next } })}\n`);
     else io.err(`error: ${message}\n  next: ${next}\n${debug && stack ? `${stack}\n` : ''}`);
     return exit;
@@ -380,11 +398,11 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const { op, input } = chosen.input();
     const ctx = createContext(chosen.root, io.cwd, { sync: chosen.sync });
     if ('agent_id' in op.input.shape && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
-    const data = resolveOpRefsDeep(await execute(op, ctx, input), cliSpelling);
-    const notices = ctx.takeNotices().map((n) => resolveOpRefs(n.message, cliSpelling));
+    const data = resolveRefsDeep(await execute(op, ctx, input), spell);
+    const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
-      io.out(resolveOpRefs(renderResult(op.name, data), cliSpelling));
+      io.out(resolveRefs(renderResult(op.name, data), spell));
       for (const n of notices) io.err(`note: ${n}\n`);
     }
     return op.cli.exitCode?.(data) ?? 0;

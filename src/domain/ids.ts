@@ -1,9 +1,13 @@
 /** Identifier rules. Pure: each check returns a problem description, or null when the value is fine. */
+import { printable, textProblem } from './text.js';
+
+export { printable };
 
 export const CHANGE_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-export const REQUIREMENT_ID_PATTERN = /^(?:[A-Z][A-Z0-9]*-)?R\d+$/;
+/** A short prefix and a number: R1, A1, FR-001, REQ-12, AUTH-R2, MS-R1. */
+export const REQUIREMENT_ID_PATTERN = /^(?=.{2,40}$)(?=[A-Z])(?:[A-Z][A-Z0-9]*-)*[A-Z]*\d+$/;
 export const HUMAN_PREFIX = 'human:';
 
 export const CHANGE_ID_EXAMPLE = 'add-review-tool';
@@ -32,7 +36,8 @@ export function humanActorProblem(actor: string): string | null {
   const name = actor.slice(HUMAN_PREFIX.length);
   if (!actor.startsWith(HUMAN_PREFIX) || name.trim().length === 0) return 'a person acts as "human:<name>"';
   if (name.length > 64) return 'a person\'s name has at most 64 characters';
-  if (/[\u0000-\u001f\u007f]/.test(name)) return 'a person\'s name cannot hold control characters';
+  const problem = textProblem(name);
+  if (problem) return `a person's name ${problem}`;
   return null;
 }
 
@@ -70,8 +75,3 @@ export function taskRef(changeId: string, taskId: string): string {
   return `${changeId}/${taskId}`;
 }
 
-/** Quotes user text inside messages without letting control bytes through to a terminal. */
-export function printable(value: string, max = 80): string {
-  const cleaned = value.replace(/[\u0000-\u001f\u007f]/g, '?');
-  return cleaned.length > max ? `${cleaned.slice(0, max)}…` : cleaned;
-}

@@ -13,6 +13,8 @@ export const LIMITS = {
   issuesMax: 200,
   inputBytesMax: 1024 * 1024,
   fileBytesMax: 32 * 1024 * 1024,
+  /** One MCP message on stdio: room for the largest input the schemas allow (1,000 tasks with full descriptions). */
+  messageBytesMax: 8 * 1024 * 1024,
   inputTimeoutDefault: 30,
   inputTimeoutMax: 120,
   pageDefault: 50,

@@ -1,14 +1,22 @@
 /** The objects of a board, as plain data. Files and adapters convert to and from these. */
 
-export const DOC_TYPES = ['proposal', 'spec', 'tasks', 'review'] as const;
+export const DOC_TYPES = ['proposal', 'spec', 'tasks', 'review', 'design'] as const;
 export type DocType = (typeof DOC_TYPES)[number];
+/** The documents a change runs through, in order; the others (a design) travel with the change. */
+export const STAGES = ['proposal', 'spec', 'tasks', 'review'] as const;
+export type Stage = (typeof STAGES)[number];
 
 export const DOC_FILES: Record<DocType, string> = {
   proposal: 'proposal.md',
   spec: 'spec.md',
   tasks: 'tasks.md',
   review: 'REVIEW.md',
+  design: 'design.md',
 };
+
+export function isStage(type: DocType): type is Stage {
+  return type !== 'design';
+}
 
 export const DOC_STATUSES = ['template', 'submitted', 'approved', 'rejected', 'superseded'] as const;
 export type DocStatus = (typeof DOC_STATUSES)[number];
@@ -18,6 +26,13 @@ export interface Note {
   author: string;
   at: string;
   text: string;
+}
+
+/** Where an imported document came from: the tool, the file (relative to its repository) and the commit when in git. */
+export interface ImportSource {
+  tool: string;
+  path: string;
+  commit?: string;
 }
 
 /** Frontmatter common to every document. */
@@ -40,8 +55,21 @@ export interface DocMeta {
   corrected_at?: string;
   decided_by?: string;
   decided_at?: string;
+  /** Set on documents `agentboard import` brought over from another tool. */
+  imported_from?: ImportSource;
   notes: Note[];
   feedback: Note[];
+}
+
+/**
+ * A section of a document that agentboard has no field for, kept as it was written, in its place:
+ * after the title or after the section (named by its field) it followed.
+ */
+export interface ExtraSection {
+  /** The text of its "## " heading; empty for text that stands right under the title. */
+  heading: string;
+  text: string;
+  after: string;
 }
 
 export interface Proposal {
@@ -49,19 +77,34 @@ export interface Proposal {
   why: string;
   what_changes: string;
   impact: string;
+  sections?: ExtraSection[];
 }
+export const PROPOSAL_PARTS = ['title', 'why', 'what_changes', 'impact'] as const;
+
+/** OpenSpec's delta markers: what a change does to a requirement of the current specs. */
+export const DELTAS = ['ADDED', 'MODIFIED', 'REMOVED', 'RENAMED'] as const;
+export type Delta = (typeof DELTAS)[number];
 
 export interface Requirement {
   id: string;
   title: string;
   text: string;
+  delta?: Delta;
+  /** The capability (or source spec) a requirement belongs to when a spec holds several. */
+  group?: string;
 }
 
+/**
+ * A scenario's steps. Each of given, when and then starts with its own step; further steps follow
+ * on lines of their own that start with their keyword ("AND …", "THEN …"), in the order written.
+ */
 export interface Scenario {
   name: string;
   given?: string;
   when: string;
   then: string;
+  /** The id of the requirement the scenario belongs to. */
+  requirement?: string;
 }
 
 export interface Spec {
@@ -71,6 +114,14 @@ export interface Spec {
   scenarios: Scenario[];
   data_model?: string;
   interfaces?: string;
+  sections?: ExtraSection[];
+}
+export const SPEC_PARTS = ['title', 'overview', 'requirements', 'data_model', 'interfaces', 'scenarios'] as const;
+
+/** A design document: free markdown (context, decisions, risks), kept as written. */
+export interface Design {
+  title: string;
+  text: string;
 }
 
 export const VERDICTS = ['APPROVED', 'NEEDS_FIX', 'MAJOR_ISSUES'] as const;
@@ -91,6 +142,8 @@ export interface ReviewRound {
   at: string;
   summary: string;
   issues: ReviewIssue[];
+  /** Sections of the round besides its summary and issues (test results, say), kept after the issues. */
+  sections?: ExtraSection[];
 }
 
 export const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'in_review', 'done'] as const;
@@ -102,7 +155,7 @@ export const PRIORITIES = ['low', 'medium', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
 export const PRIORITY_RANK: Record<Priority, number> = { low: 0, medium: 1, high: 2, urgent: 3 };
 
-export const FILE_ACTIONS = ['create', 'modify', 'delete'] as const;
+export const FILE_ACTIONS = ['create', 'modify', 'delete', 'rename'] as const;
 export type FileAction = (typeof FILE_ACTIONS)[number];
 
 export interface TaskFile {
@@ -145,6 +198,8 @@ export interface Task {
   branch?: string;
   /** The review round whose issue this task fixes, for fix tasks made from a review. */
   review_round?: number;
+  /** The group (a phase or layer of the plan, like "1. Data Layer") the task was listed under. */
+  group?: string;
   blockers: Blocker[];
   feedback: Note[];
   notes: Note[];
@@ -158,7 +213,7 @@ export type Phase = (typeof PHASES)[number];
  * working on the task records (one value each); the logs only ever grow. A hand edit is merged
  * field kind by field kind (store/merge.ts), and a plan rewrite keeps the state and logs.
  */
-export const TASK_PLAN_FIELDS = ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements', 'review_round'] as const;
+export const TASK_PLAN_FIELDS = ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements', 'review_round', 'group'] as const;
 export const TASK_STATE_FIELDS = ['status', 'assignee', 'claimed_at', 'progress', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at', 'branch'] as const;
 export const TASK_LOG_FIELDS = ['blockers', 'feedback', 'notes'] as const;
 /** State fields that belong to a claim: cleared when a task goes back to the pool. */

@@ -21,7 +21,7 @@ export interface PhaseInfo {
   waiting_on: string | null;
 }
 
-const DOC_NAME: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
+const DOC_NAME: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
 
 /** A pipeline document counts once it is submitted (or approved, when approval is required). */
 export function docComplete(doc: DocState | null, approvalRequired: boolean): boolean {

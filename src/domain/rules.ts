@@ -38,10 +38,16 @@ export function proposalRules(p: Proposal, sink: FindingSink, lines: Partial<Rec
   length(sink, 'proposal.impact', 'Impact', p.impact, 1, LIMITS.sectionMax, lines.impact);
 }
 
-const NORMATIVE = /\b(MUST|SHALL)\b/;
-const NORMATIVE_LOWER = /\b(must|shall)\b/i;
+/** MUST and SHALL in any case: "must" says what is required as much as "MUST" does. */
+const NORMATIVE = /\b(must|shall)\b/i;
+const WEAK = /\bshould\b/i;
 
-export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: number; requirements?: number[]; scenarios?: number[] } = {}): void {
+export interface SpecRuleOptions {
+  /** The spec was brought over from another tool: a requirement without MUST or SHALL is reported, not refused. */
+  imported?: boolean;
+}
+
+export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: number; requirements?: number[]; scenarios?: number[] } = {}, options: SpecRuleOptions = {}): void {
   length(sink, 'spec.overview', 'the overview', spec.overview, LIMITS.overviewMin, LIMITS.sectionMax, lines.overview);
   if (spec.requirements.length === 0) {
     sink.error('spec.requirements.missing', 'the spec has no requirements', 'add at least one "### R1: Title" requirement with MUST or SHALL', lines.overview);
@@ -50,16 +56,20 @@ export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: num
   spec.requirements.forEach((r, i) => {
     const line = lines.requirements?.[i];
     if (r.id && !REQUIREMENT_ID_PATTERN.test(r.id)) {
-      sink.error('spec.requirement.id', `requirement id "${r.id}" is not like R1 or MS-R1`, 'number requirements R1, R2… (optionally with a prefix, like MS-R1)', line);
+      sink.error('spec.requirement.id', `requirement id "${r.id}" is not a short prefix and a number, like R1, A1, FR-001 or AUTH-R2`, 'number requirements like R1, R2… (a prefix is welcome: MS-R1, FR-001)', line);
     }
     if (r.id && seen.has(r.id)) sink.error('spec.requirement.duplicate', `requirement id "${r.id}" is used twice`, 'give each requirement its own id', line);
     seen.add(r.id);
     if (!r.title.trim()) sink.error('spec.requirement.title', `requirement ${r.id} has no title`, `write "### ${r.id || 'R1'}: <title>"`, line);
+    // What a change removes or renames is not required of the system.
+    const normative = r.delta !== 'REMOVED' && r.delta !== 'RENAMED';
     if (!r.text.trim()) {
       sink.error('spec.requirement.text', `requirement ${r.id} has no text`, 'say what the system MUST or SHALL do', line);
-    } else if (!NORMATIVE.test(r.text)) {
-      if (NORMATIVE_LOWER.test(r.text)) {
-        sink.warn('spec.requirement.normative_case', `requirement ${r.id} says must/shall in lower case`, 'write MUST or SHALL in capitals so the requirement is normative', line);
+    } else if (normative && !NORMATIVE.test(r.text)) {
+      if (WEAK.test(r.text)) {
+        sink.warn('spec.requirement.normative_weak', `requirement ${r.id} only says "should"`, 'write MUST or SHALL if it is required; keep "should" if it is only recommended', line);
+      } else if (options.imported) {
+        sink.warn('spec.requirement.normative', `requirement ${r.id} has no MUST or SHALL (as it was imported)`, 'state the requirement with MUST or SHALL', line);
       } else {
         sink.error('spec.requirement.normative', `requirement ${r.id} has no MUST or SHALL`, 'state the requirement with MUST or SHALL', line);
       }
@@ -73,6 +83,9 @@ export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: num
     if (!s.name.trim()) sink.error('spec.scenario.name', 'a scenario has no name', 'write "### Scenario: <name>"', line);
     if (!s.when.trim()) sink.error('spec.scenario.when', `scenario "${s.name}" has no WHEN`, 'add a "- **WHEN** …" bullet', line);
     if (!s.then.trim()) sink.error('spec.scenario.then', `scenario "${s.name}" has no THEN`, 'add a "- **THEN** …" bullet', line);
+    if (s.requirement !== undefined && !seen.has(s.requirement)) {
+      sink.warn('spec.scenario.requirement', `scenario "${s.name}" belongs to requirement ${s.requirement}, which the spec does not have`, 'fix the id after "**Requirement**:", or add the requirement', line);
+    }
   });
 }
 

@@ -2,6 +2,7 @@
 import { fail } from '../errors.js';
 import { canMoveSession, SESSION_MOVES, type SessionStatus } from './lifecycle.js';
 import type { InputRecord, RuntimeData, SessionRecord } from './records.js';
+import { refTo } from './refs.js';
 
 const HISTORY_MAX = 50;
 const RESOLVED_INPUTS_MAX = 500;
@@ -50,8 +51,8 @@ export function moveSession(data: RuntimeData, agentId: string, to: SessionStatu
       'INVALID_TRANSITION',
       `Your workflow status is ${session.status}; it cannot change to ${to}.`,
       allowed.length > 0
-        ? `From ${session.status} you can go to: ${allowed.join(', ')}.${session.status === 'awaiting_input' ? ' Wait for the answer to your question ({op:session.show}).' : ''}`
-        : 'Your session is completed; report working ({op:session.status}) to start a new one.',
+        ? `From ${session.status} you can go to ${allowed.map((a) => `${a} (${MOVE_CALLS[a]})`).join(' or ')}.${session.status === 'awaiting_input' ? ` Meanwhile read the answer with ${refTo('session.show')}.` : ''}`
+        : `Your session is completed; report working with ${MOVE_CALLS.working} to start a new one.`,
     );
   }
   record(session, to, now, message);
@@ -59,10 +60,31 @@ export function moveSession(data: RuntimeData, agentId: string, to: SessionStatu
   return session;
 }
 
-/** Called when an agent takes work: it is working now (opening a session if needed). */
-export function startWorking(data: RuntimeData, agentId: string, now: string): void {
+/** The call that moves a session to each status. */
+const MOVE_CALLS: Record<SessionStatus, string> = {
+  started: refTo('agent.register'),
+  working: refTo('session.status', { status: 'working' }),
+  completed: refTo('session.status', { status: 'completed' }),
+  blocked: refTo(['session.block', 'task.block']),
+  awaiting_input: refTo('input.ask'),
+  awaiting_review: refTo('session.submit'),
+};
+
+/**
+ * Called when an agent does work (takes a task, reports progress, asks, submits): it is working
+ * now, its session opened or moved from started on the way (each move recorded).
+ */
+export function startWorking(data: RuntimeData, agentId: string, now: string): boolean {
   const session = data.sessions[agentId];
-  if (!session || session.status === 'started' || session.status === 'completed') moveSession(data, agentId, 'working', now);
+  if (session && session.status !== 'started' && session.status !== 'completed') return false;
+  moveSession(data, agentId, 'working', now);
+  return true;
+}
+
+/** A work action's move (asking, submitting): from started or completed, by way of working. */
+export function moveForWork(data: RuntimeData, agentId: string, to: SessionStatus, now: string, message?: string): SessionRecord {
+  startWorking(data, agentId, now);
+  return moveSession(data, agentId, to, now, message);
 }
 
 /** How far past its deadline a question must be before it expires: clocks of different machines differ a little. */

@@ -2,6 +2,7 @@
 import { fail } from '../errors.js';
 import { movesFrom, roleAllows, roleFor, TASK_MOVES, type Role } from './lifecycle.js';
 import { isHeld, TASK_CLAIM_FIELDS, type BlockerSeverity, type Task, type TaskStatus } from './model.js';
+import { refTo } from './refs.js';
 
 export interface MoveDetails {
   reason?: string;
@@ -31,7 +32,7 @@ export function moveTask(task: Task, ref: string, to: TaskStatus, actor: string,
     fail(
       'INVALID_TRANSITION',
       `Task ${ref} is ${from}; ${needed === null ? `a task cannot go from ${from} to ${to}` : `only a person can move it to ${to}`}.`,
-      allowed.length > 0 ? `From ${from} you can move it to: ${allowed.join(', ')}.` : `Nothing can change a ${from} task${role === 'human' ? '' : ' except a person'}; call {op:task.next} for other work.`,
+      allowed.length > 0 ? `From ${from} you can move it to: ${allowed.join(', ')}.` : `Nothing can change a ${from} task${role === 'human' ? '' : ' except a person'}; call ${refTo('task.next')} for other work.`,
     );
   }
   switch (to) {

@@ -4,7 +4,6 @@
  * stdout carries JSON-RPC only; nothing is written to disk until a tool is called.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
@@ -14,11 +13,14 @@ import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../sto
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
 import { createContext, type Context, type Operation } from '../ops/registry.js';
-import { resolveOpRefs, resolveOpRefsDeep, runParsed } from '../ops/execute.js';
+import { runParsed } from '../ops/execute.js';
+import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
+import { toolSpeller } from './refs.js';
 import { AgentId } from '../ops/schemas.js';
-import { cliSpelling } from '../cli/spelling.js';
 import { renderResult } from '../render/text.js';
 import { VERSION } from '../version.js';
+import { LIMITS } from '../domain/limits.js';
+import { LineTransport } from './stdio.js';
 
 export const PROFILES = ['worker', 'planner', 'reviewer', 'all'] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -38,11 +40,6 @@ export const INSTRUCTIONS = [
 
 export function toolOperations(profile: Profile): Operation[] {
   return OPERATIONS.filter((op) => op.tool && (profile === 'all' || op.tool.profiles.includes(profile)));
-}
-
-/** How an agent reads a reference to an operation: a tool name, or the command a person runs. */
-export function toolSpelling(op: Operation): string {
-  return op.tool ? op.tool.name : cliSpelling(op);
 }
 
 const ResponseFormat = z.enum(['json', 'markdown']).default('json').describe('"json" (the default) for data; "markdown" for a readable summary.');
@@ -70,6 +67,9 @@ export function toolInput(op: Operation, binding?: Binding): z.ZodObject {
     const required = !(agentId as unknown as { _zod: { optin?: string } })._zod.optin;
     if (binding) extra.agent_id = AgentId.optional().describe(`Your agent id; this server acts for "${binding.agentId}", the default when left out.`);
     else extra.agent_id = required ? AgentId : AgentId.optional();
+  } else {
+    // Agents are told to pass their id on every call: a read that does not need it takes it and lets it be.
+    extra.agent_id = AgentId.optional().describe('Your agent id (a read records nothing).');
   }
   if (takesResponseFormat(op)) extra.response_format = ResponseFormat;
   return op.input.safeExtend(extra) as unknown as z.ZodObject;
@@ -88,8 +88,10 @@ function text(value: string): CallToolResult['content'][number] {
   return { type: 'text', text: value };
 }
 
-export function toolError(payload: ErrorPayload): CallToolResult {
-  const error = { code: payload.code, message: resolveOpRefs(payload.message, toolSpelling), next_step: resolveOpRefs(payload.next_step, toolSpelling) };
+type Spell = (r: Ref) => string;
+
+export function toolError(payload: ErrorPayload, spell: Spell): CallToolResult {
+  const error = { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) };
   return { content: [text(JSON.stringify({ error }))], isError: true };
 }
 
@@ -122,12 +124,12 @@ function bindArgs(op: Operation, binding: Binding, args: unknown): unknown {
   return args;
 }
 
-function recordCall(binding: Binding | undefined, op: Operation, args: unknown, error: ErrorPayload | null): void {
+function recordCall(binding: Binding | undefined, op: Operation, args: unknown, error: ErrorPayload | null, spell: Spell): void {
   if (!binding?.record) return;
   const a = (args !== null && typeof args === 'object' ? args : {}) as Record<string, unknown>;
   const entry: CallRecord = { at: nowIso(), tool: op.tool!.name, ok: error === null };
   if (typeof a.task_id === 'string') entry.task_id = a.task_id;
-  if (error) Object.assign(entry, { code: error.code, message: resolveOpRefs(error.message, toolSpelling), next_step: resolveOpRefs(error.next_step, toolSpelling) });
+  if (error) Object.assign(entry, { code: error.code, message: resolveRefs(error.message, spell), next_step: resolveRefs(error.next_step, spell) });
   else if (typeof a.message === 'string') entry.message = a.message.slice(0, 300);
   if (typeof a.percent === 'number') entry.percent = a.percent;
   try {
@@ -137,22 +139,23 @@ function recordCall(binding: Binding | undefined, op: Operation, args: unknown, 
   }
 }
 
-async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown, binding?: Binding): Promise<CallToolResult> {
+async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown, spell: Spell, binding?: Binding): Promise<CallToolResult> {
   try {
     if (binding) args = bindArgs(op, binding, args);
     const parsed = parseInput(input, args) as Record<string, unknown>;
     const { response_format: format, ...rest } = parsed;
-    let data = resolveOpRefsDeep(await runParsed(op, ctx, rest), toolSpelling);
+    if (!('agent_id' in op.input.shape)) delete rest.agent_id;
+    let data = resolveRefsDeep(await runParsed(op, ctx, rest), spell);
     if (hasPages(op)) data = capPage(data);
-    let body = format === 'markdown' ? resolveOpRefs(renderResult(op.name, data), toolSpelling) : JSON.stringify(data);
+    let body = format === 'markdown' ? resolveRefs(renderResult(op.name, data), spell) : JSON.stringify(data);
     if (body.length > CHARACTER_LIMIT) body = `${body.slice(0, CHARACTER_LIMIT)}\n… cut at ${CHARACTER_LIMIT} characters; the whole result is in structuredContent.`;
-    recordCall(binding, op, args, null);
-    const notices = ctx.takeNotices().map((n) => text(`Note: ${resolveOpRefs(n.message, toolSpelling)}`));
+    recordCall(binding, op, args, null, spell);
+    const notices = ctx.takeNotices().map((n) => text(`Note: ${resolveRefs(n.message, spell)}`));
     return { content: [text(body), ...notices], structuredContent: data };
   } catch (err) {
     if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
-    recordCall(binding, op, args, toPayload(err));
-    return toolError(toPayload(err));
+    recordCall(binding, op, args, toPayload(err), spell);
+    return toolError(toPayload(err), spell);
   }
 }
 
@@ -183,12 +186,14 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
   const listing: Tool[] = [];
   const toolCtx: Context = profile === 'worker' ? { ...ctx, offersDocuments: false } : ctx;
-  for (const op of toolOperations(profile)) {
+  const served = toolOperations(profile);
+  const spell = toolSpeller(served);
+  for (const op of served) {
     const tool = op.tool!;
     const input = toolInput(op, binding);
     const output = toolOutput(op);
     const call = (args: unknown) => {
-      const running = callTool(toolCtx, op, input, args, binding);
+      const running = callTool(toolCtx, op, input, args, spell, binding);
       inFlight.add(running);
       void running.finally(() => inFlight.delete(running));
       return running;
@@ -210,7 +215,7 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
   server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const call = calls.get(request.params.name);
     if (!call) {
-      return toolError({ code: 'USAGE', message: `There is no tool ${request.params.name}.`, next_step: 'List the tools (tools/list) and call one of them.' });
+      return toolError({ code: 'USAGE', message: `There is no tool ${request.params.name}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
     }
     return call(request.params.arguments ?? {});
   });
@@ -240,7 +245,7 @@ function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
 export async function serveStdio(root: string | undefined, profile: Profile, options: ServeOptions = {}): Promise<number> {
   const ctx = createContext(root, process.cwd(), { sync: options.sync });
   const server = createServer(ctx, profile, bindingFor(ctx, options));
-  const transport = new StdioServerTransport();
+  const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finish = resolve));
   const stop = (code: number) => {

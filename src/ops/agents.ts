@@ -11,6 +11,7 @@ import { defineOp, requireHuman } from './registry.js';
 import { newReviewKey, hashKey } from './reviewer-keys.js';
 import { Actor, AgentId, Limit, line, Offset, page, Page } from './schemas.js';
 import { tasksOf } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 interface AgentWork {
   current: { task_id: string; title: string; assigned_at: string }[];
@@ -165,7 +166,7 @@ export const showAgent = defineOp({
   run(ctx, input) {
     const view = agentView(ctx.board());
     if (!view.runtime.agents[input.agent_id] && !view.work.has(input.agent_id) && !view.seen.has(input.agent_id)) {
-      fail('AGENT_NOT_FOUND', `Agent ${input.agent_id} is not registered and has not acted on this board.`, 'Register it with {op:agent.register}, or list agents with {op:agent.list}.');
+      fail('AGENT_NOT_FOUND', `Agent ${input.agent_id} is not registered and has not acted on this board.`, `Register it with ${refTo('agent.register')}, or list agents with ${refTo('agent.list')}.`);
     }
     return agentOut(view, input.agent_id);
   },
@@ -215,7 +216,7 @@ export const removeReviewer = defineOp({
     requireHuman(input.agent_id, 'Revoking a review key');
     return ctx.board().mutate((tx) => {
       if (!tx.runtime.reviewers[input.name]) {
-        fail('REVIEWER_NOT_FOUND', `There is no reviewer ${input.name} on this board.`, 'Nothing to revoke; make a key with {op:reviewer.add}.');
+        fail('REVIEWER_NOT_FOUND', `There is no reviewer ${input.name} on this board.`, `Nothing to revoke; make a key with ${refTo('reviewer.add')}.`);
       }
       delete tx.runtime.reviewers[input.name];
       tx.saveRuntime();

@@ -1,28 +1,29 @@
 /** The board and its changes: init, list, show, validate, archive. */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_TYPES, type DocType } from '../domain/model.js';
-import { Board, BOARD_DIR } from '../store/board.js';
+import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
+import { Board, BOARD_DIR, refuseAgentdBoard, type ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
-import { DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
-import { writeFileAtomic } from '../store/fs.js';
+import { checkDirs, ensureDir, writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
 import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
-import { changeTitle, loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+import { changeTitle, changeToRead, loadChange, loadChangeToRead, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+import { refTo } from '../domain/refs.js';
 
-const GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
 
 export const initBoard = defineOp({
   name: 'board.init',
   summary: 'Create a board (agentd/) in this folder; running it again changes nothing',
   access: 'human',
+  ownSync: true,
   input: z.strictObject({
     agent_id: Actor,
     mcp: z.array(z.enum(MCP_CLIENTS)).max(4).default([]).describe(`Also wire these MCP clients to agentboard mcp: ${MCP_CLIENTS.join(', ')}.`),
@@ -38,17 +39,21 @@ export const initBoard = defineOp({
     requireHuman(input.agent_id, 'Creating a board');
     const root = ctx.root ?? resolve(ctx.cwd);
     const board = new Board(root);
+    refuseAgentdBoard(board.dir, BOARD_DIR);
     const mcp = wireClients(root, input.mcp);
     const wanted: [string, string | null][] = [
       [board.dir, null],
       [board.changesDir, null],
       [board.configPath, DEFAULT_CONFIG_TEXT],
-      [join(board.dir, '.gitignore'), GITIGNORE],
+      [join(board.dir, '.gitignore'), BOARD_GITIGNORE],
     ];
     const created: string[] = [];
     for (const [path, content] of wanted) {
-      if (existsSync(path)) continue;
-      if (content === null) mkdirSync(path, { recursive: true });
+      if (content === null) {
+        // Made one folder at a time, never through a link (a cloned repository's agentd/ may be one).
+        if (checkDirs(root, path, (p) => board.rel(p))) continue;
+        ensureDir(root, path, (p) => board.rel(p));
+      } else if (existsSync(path)) continue;
       else writeFileAtomic(path, content);
       created.push(board.rel(path) + (content === null ? '/' : ''));
     }
@@ -68,16 +73,18 @@ const ChangeSummary = z.object({
   documents: z.object({ proposal: DocStatus.nullable(), spec: DocStatus.nullable(), tasks: DocStatus.nullable(), review: DocStatus.nullable() }),
   tasks: z.object({ total: z.number().int(), done: z.number().int() }),
   verdict: z.string().nullable(),
+  archived: z.string().nullable().describe('Where an archived change is (read-only); null for an open one.'),
 });
 
-function summarize(reader: Reader, change: LoadedChange): z.input<typeof ChangeSummary> {
-  const info = phaseOf(reader, change);
+function summarize(reader: Reader, change: LoadedChange, archived: ArchivedChange | null = null): z.input<typeof ChangeSummary> {
+  const info = archived ? { phase: 'archived' as const, waiting_on: null } : phaseOf(reader, change);
   const tasks = tasksOf(change.tasks);
   return {
     change_id: change.changeId,
     title: changeTitle(change),
     phase: info.phase,
     waiting_on: info.waiting_on,
+    archived: archived ? `${BOARD_DIR}/archive/${archived.folder}` : null,
     documents: {
       proposal: change.proposal?.meta.status ?? null,
       spec: change.spec?.meta.status ?? null,
@@ -94,12 +101,17 @@ export const listChanges = defineOp({
   summary: 'List the changes with their phase and progress',
   access: 'read',
   input: z.strictObject({
-    phase: Phase.optional().describe('Only changes in this phase.'),
-    archived: z.boolean().default(false).describe('Also list archived changes.'),
+    phase: Phase.optional().describe('Only changes in this phase ("archived": the archived ones).'),
+    archived: z.boolean().default(false).describe('Also list archived changes (read-only).'),
     limit: Limit,
     offset: Offset,
   }),
-  output: z.object({ changes: z.array(ChangeSummary), archived: z.array(z.object({ change_id: z.string(), date: z.string(), folder: z.string() })), ...Page }),
+  output: z.object({
+    changes: z.array(ChangeSummary),
+    archived: z.array(z.object({ change_id: z.string(), date: z.string(), folder: z.string() })),
+    archived_count: z.number().int().describe('How many changes are archived (list them with archived: true or phase: "archived").'),
+    ...Page,
+  }),
   cli: { command: 'list' },
   tool: {
     name: 'agentboard_list_changes',
@@ -110,9 +122,12 @@ export const listChanges = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    const all = board.changeIds().map((id) => summarize(board, loadChange(board, id)));
+    const archived = board.archived();
+    const open = input.phase === 'archived' ? [] : board.changeIds().map((id) => summarize(board, loadChange(board, id)));
+    const old = input.archived || input.phase === 'archived' ? archived.map((a) => summarize(board, loadChangeToRead(board, { changeId: a.change_id, archived: a }), a)) : [];
+    const all = [...open, ...old];
     const filtered = input.phase ? all.filter((c) => c.phase === input.phase) : all;
-    return { ...page('changes', filtered, input), archived: input.archived ? board.archived() : [] };
+    return { ...page('changes', filtered, input), archived: input.archived ? archived : [], archived_count: archived.length };
   },
 });
 
@@ -135,10 +150,10 @@ export const showChange = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    requireChange(board, input.change_id);
-    const change = loadChange(board, input.change_id);
+    const toRead = changeToRead(board, input.change_id);
+    const change = loadChangeToRead(board, toRead);
     return {
-      ...summarize(board, change),
+      ...summarize(board, change, toRead.archived),
       document_files: DOC_TYPES.flatMap((type) => {
         const doc = change[type];
         return doc ? [{ document: type, file: doc.file, status: doc.meta.status, author: doc.meta.author, updated: doc.meta.updated, revision: doc.meta.revision }] : [];
@@ -152,8 +167,9 @@ export const showChange = defineOp({
 export function changeFindings(change: LoadedChange): Finding[] {
   const findings: Finding[] = [];
   const requirementIds = requirementIdsOf(change.spec);
-  let missingBefore: DocType | null = null;
-  for (const type of DOC_TYPES) {
+  let missingBefore: Stage | null = null;
+  if (change.design) findings.push(...checkDoc(change.design, change.changeId));
+  for (const type of STAGES) {
     const doc = change[type];
     if (!doc) {
       missingBefore ??= type;
@@ -243,11 +259,11 @@ export const archiveChange = defineOp({
       const change = loadChange(tx, input.change_id);
       const verdict = change.review?.content?.[0]?.verdict;
       if (verdict !== 'APPROVED') {
-        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? 'Fix the issues, then record a new review round with {op:review.create}.' : 'Record a review with verdict APPROVED with {op:review.create}.');
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? `Fix the issues, then record a new review round with ${refTo('review.create')}.` : `Record a review with verdict APPROVED with ${refTo('review.create')}.`);
       }
       const open = tasksOf(change.tasks).filter((t) => t.status !== 'done');
       if (open.length > 0) {
-        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${open.length} task${open.length === 1 ? ' is' : 's are'} not done (${open.slice(0, 5).map((t) => `${t.id} ${t.status}`).join(', ')}).`, 'Finish or remove those tasks first ({op:task.list}).');
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${open.length} task${open.length === 1 ? ' is' : 's are'} not done (${open.slice(0, 5).map((t) => `${t.id} ${t.status}`).join(', ')}).`, `Finish or remove those tasks first (${refTo('task.list')}).`);
       }
       const folder = `${tx.now.slice(0, 10)}-${input.change_id}`;
       const target = join(board.archiveDir, folder);

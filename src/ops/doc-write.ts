@@ -7,14 +7,15 @@ import { AgentboardError, fail } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
 import { docComplete } from '../domain/phase.js';
-import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
+import { DOC_FILES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
 import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import type { LoadedChange } from './view.js';
+import { refTo } from '../domain/refs.js';
 
-const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review' };
-export const SUBMIT_OP: Record<DocType, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
-const UPSTREAM: Record<DocType, ('proposal' | 'spec' | 'tasks')[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'], review: ['proposal', 'spec', 'tasks'] };
+const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
+export const SUBMIT_OP: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
+const UPSTREAM: Record<Stage, ('proposal' | 'spec' | 'tasks')[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'], review: ['proposal', 'spec', 'tasks'] };
 
 export function docWord(type: DocType): string {
   return DOC_WORDS[type];
@@ -25,30 +26,30 @@ function firstError(findings: Finding[]): Finding | undefined {
 }
 
 /** Refuses a document whose earlier phase is not complete, naming the missing step and the call that does it. */
-export function assertGate(tx: Transaction, change: LoadedChange, type: DocType): void {
+export function assertGate(tx: Transaction, change: LoadedChange, type: Stage): void {
   const requireApproval = tx.board.config.require_approval;
   for (const up of UPSTREAM[type]) {
     const doc = change[up];
     const approval = (requireApproval as readonly string[]).includes(up);
     const file = `agentd/changes/${change.changeId}/${DOC_FILES[up]}`;
     if (!doc || doc.meta.status === 'template' || doc.meta.status === 'superseded') {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} has not been submitted.`, `Submit the ${DOC_WORDS[up]} first with {op:${SUBMIT_OP[up]}}.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} has not been submitted.`, `Submit the ${DOC_WORDS[up]} first with ${refTo(SUBMIT_OP[up])}.`);
     }
     if (doc.meta.status === 'rejected') {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} was rejected.`, `Revise the ${DOC_WORDS[up]} (see its feedback with {op:document.get}) and resubmit it with {op:${SUBMIT_OP[up]}}.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} was rejected.`, `Revise the ${DOC_WORDS[up]} (see its feedback with ${refTo('document.get')}) and resubmit it with ${refTo(SUBMIT_OP[up])}.`);
     }
     const broken = firstError(checkDoc(doc, change.changeId));
     if (broken) {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message}).`, `Fix ${file} (${broken.fix}), or resubmit it with {op:${SUBMIT_OP[up]}}; run {op:change.validate} to see every problem.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message}).`, `Fix ${file} (${broken.fix}), or resubmit it with ${refTo(SUBMIT_OP[up])}; run ${refTo('change.validate')} to see every problem.`);
     }
     if (!docComplete({ status: doc.meta.status }, approval)) {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: this board requires a person to approve the ${DOC_WORDS[up]} first.`, `Ask a person to run {op:document.approve} for ${change.changeId} ${up}; meanwhile call {op:task.next} for other work.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: this board requires a person to approve the ${DOC_WORDS[up]} first.`, `Ask a person to run ${refTo('document.approve')} for ${change.changeId} ${up}; meanwhile call ${refTo('task.next')} for other work.`);
     }
   }
 }
 
 /** The lifecycle check for (re)submitting a document: seed 000's table, with its actionable errors. */
-export function assertCanSubmit(doc: DocFile | null, type: DocType, actor: string, role: Role): void {
+export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string, role: Role): void {
   if (!doc) return;
   const file = doc.file;
   if (doc.content === null) {
@@ -59,18 +60,18 @@ export function assertCanSubmit(doc: DocFile | null, type: DocType, actor: strin
   // A review is written in rounds: a new round replaces the latest (kept below it) until a person approves the review.
   if (type === 'review' && from !== 'approved') return;
   if (from === 'approved') {
-    fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, 'Call {op:task.next} to get your next task.');
+    fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, `Call ${refTo('task.next')} to get your next task.`);
   }
   if (from === 'submitted' && !roleAllows(role, 'reviewer')) {
-    fail('DOCUMENT_SUBMITTED', `This ${DOC_WORDS[type]} has already been submitted and is awaiting review.`, 'Call {op:task.next} to get your next available work.');
+    fail('DOCUMENT_SUBMITTED', `This ${DOC_WORDS[type]} has already been submitted and is awaiting review.`, `Call ${refTo('task.next')} to get your next available work.`);
   }
   const needed = roleFor(DOCUMENT_MOVES, from, 'submitted');
   if (needed === null || !roleAllows(role, needed)) {
     const allowed = movesFrom(DOCUMENT_MOVES, from, role);
-    fail('INVALID_TRANSITION', `A ${from} ${DOC_WORDS[type]} cannot be submitted by ${actor}.`, allowed.length ? `From ${from} it can go to: ${allowed.join(', ')}.` : 'Call {op:task.next} for other work.');
+    fail('INVALID_TRANSITION', `A ${from} ${DOC_WORDS[type]} cannot be submitted by ${actor}.`, allowed.length ? `From ${from} it can go to: ${allowed.join(', ')}.` : `Call ${refTo('task.next')} for other work.`);
   }
   if (from === 'rejected' && doc.meta.assignee && doc.meta.assignee !== actor && role === 'agent') {
-    fail('DOCUMENT_HELD', `${doc.meta.assignee} is revising this ${DOC_WORDS[type]} (since ${doc.meta.claimed_at ?? 'earlier'}).`, 'Call {op:task.next} to get other work; a person can release it with {op:document.release} if it is stuck.');
+    fail('DOCUMENT_HELD', `${doc.meta.assignee} is revising this ${DOC_WORDS[type]} (since ${doc.meta.claimed_at ?? 'earlier'}).`, `Call ${refTo('task.next')} to get other work; a person can release it with ${refTo('document.release')} if it is stuck.`);
   }
 }
 
@@ -83,7 +84,7 @@ export function requirementIdsOf(spec: DocFile<'spec'> | null): Set<string> | nu
  * Reads a document's new text back and applies the rules `agentboard validate` applies: refuses it
  * with its errors (naming `retryOp` as the call to make again), or returns its warnings.
  */
-export function checkBeforeWrite(type: DocType, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string): Finding[] {
+export function checkBeforeWrite(type: Stage, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string): Finding[] {
   const findings = checkDoc(parseDocText(type, text, file), changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
   const errors = findings.filter((f) => f.level === 'error');
   if (errors.length > 0) {
@@ -91,7 +92,7 @@ export function checkBeforeWrite(type: DocType, text: string, file: string, chan
     throw new AgentboardError(
       'VALIDATION_FAILED',
       `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}.`,
-      `Fix ${errors.length === 1 ? 'this' : 'these'} and call {op:${retryOp}} again.`,
+      `Fix ${errors.length === 1 ? 'this' : 'these'} and call ${refTo(retryOp)} again.`,
       { findings: errors },
     );
   }
@@ -113,13 +114,13 @@ export interface WriteResult {
  * Writes a document after checking it as it would stand on disk; meta keeps created, feedback and
  * the notes of every submission.
  */
-export function writeDocument<T extends DocType>(
+export function writeDocument<T extends Stage>(
   tx: Transaction,
   change: LoadedChange,
   type: T,
   actor: string,
   content: DocInput[T],
-  options: { notes?: string; correction?: string; title?: string } = {},
+  options: { notes?: string; correction?: string; title?: string; importedFrom?: ImportSource | undefined } = {},
 ): WriteResult {
   const existing = change[type] as DocFile | null;
   const now = tx.now;
@@ -137,6 +138,9 @@ export function writeDocument<T extends DocType>(
     feedback: [...(previous?.feedback ?? [])],
   };
   if (options.title) meta.title = options.title;
+  // Text brought over from another tool says so; a reviewer's correction of it still is.
+  const importedFrom = options.importedFrom ?? (options.correction ? previous?.imported_from : undefined);
+  if (importedFrom) meta.imported_from = importedFrom;
   if (options.correction) {
     meta.corrected_by = options.correction;
     meta.corrected_at = now;

@@ -8,7 +8,8 @@ import type { Transaction } from '../store/transaction.js';
 import { docWord } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, Limit, NoteOut, Offset, page, Page, text } from './schemas.js';
-import { loadChange, requireChange, taskOut, tasksOf } from './view.js';
+import { changeToRead, loadChangeToRead, readDocOf, requireChange, taskOut, tasksOf } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 const DocOut = z.object({
   change_id: z.string(),
@@ -27,6 +28,7 @@ const DocOut = z.object({
   content: z.record(z.string(), z.unknown()).describe('The document as structured fields.'),
   markdown: z.string().describe('The document file as it is on disk.'),
   findings: z.array(FindingOut),
+  archived: z.boolean().describe('The change is archived: read-only.'),
 });
 
 function contentOf(changeId: string, doc: DocFile): Record<string, unknown> {
@@ -62,11 +64,12 @@ export const getDocument = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    requireChange(board, input.change_id);
-    const doc = board.readDoc(input.change_id, input.document);
+    const change = changeToRead(board, input.change_id);
+    const doc = readDocOf(board, change, input.document);
     if (!doc) {
-      fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with {op:change.show}.`);
+      fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with ${refTo('change.show')}.`);
     }
+    if (doc.error) throw doc.error;
     const m = doc.meta;
     return {
       change_id: input.change_id,
@@ -85,6 +88,7 @@ export const getDocument = defineOp({
       content: contentOf(input.change_id, doc),
       markdown: renderDocFile(m, doc.extra, doc.body),
       findings: checkDoc(doc, input.change_id),
+      archived: change.archived !== null,
     };
   },
 });
@@ -124,12 +128,12 @@ export const listDocuments = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    if (input.change_id) requireChange(board, input.change_id);
-    const ids = input.change_id ? [input.change_id] : board.changeIds();
+    const changes = input.change_id ? [changeToRead(board, input.change_id)] : board.changeIds().map((changeId) => ({ changeId, archived: null }));
     const required = board.config.require_approval as readonly string[];
     const docs: z.input<typeof DocSummary>[] = [];
-    for (const id of ids) {
-      const change = loadChange(board, id);
+    for (const toRead of changes) {
+      const id = toRead.changeId;
+      const change = loadChangeToRead(board, toRead);
       for (const type of DOC_TYPES) {
         const doc = change[type];
         if (!doc) continue;
@@ -162,18 +166,18 @@ function loadForDecision(tx: Transaction, changeId: string, type: DocType): DocF
   requireChange(tx, changeId);
   const doc = tx.readDoc(changeId, type);
   if (doc?.error) throw doc.error;
-  if (!doc) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${docWord(type)}.`, `See the change with {op:change.show}.`);
+  if (!doc) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${docWord(type)}.`, `See the change with ${refTo('change.show')}.`);
   const broken = checkDoc(doc, changeId).find((f) => f.level === 'error');
   if (broken) {
-    fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} first (${broken.fix}); run {op:change.validate} to see every problem.`);
+    fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} first (${broken.fix}); run ${refTo('change.validate')} to see every problem.`);
   }
   return doc;
 }
 
 function requireSubmitted(doc: DocFile, verb: string): void {
-  if (doc.meta.status === 'approved') fail('DOCUMENT_APPROVED', `This ${docWord(doc.type)} has already been approved.`, 'Nothing to do; see what the change waits on with {op:change.show}.');
+  if (doc.meta.status === 'approved') fail('DOCUMENT_APPROVED', `This ${docWord(doc.type)} has already been approved.`, `Nothing to do; see what the change waits on with ${refTo('change.show')}.`);
   if (doc.meta.status !== 'submitted') {
-    fail('DOCUMENT_NOT_SUBMITTED', `Only a submitted ${docWord(doc.type)} can be ${verb}; this one is ${doc.meta.status}.`, 'Wait until it is submitted again; see the change with {op:change.show}.');
+    fail('DOCUMENT_NOT_SUBMITTED', `Only a submitted ${docWord(doc.type)} can be ${verb}; this one is ${doc.meta.status}.`, `Wait until it is submitted again; see the change with ${refTo('change.show')}.`);
   }
 }
 

@@ -1,16 +1,23 @@
 /**
  * Markdown as input: a document written by hand (or by another tool) becomes the same JSON input
- * an operation takes, read by the same parsers that read the board. tasks also accept the
- * checklist style that agentd writes (`- [ ] 1.1 Title` with File / Depends / Do sub-bullets).
+ * an operation takes, read by the same parsers that read the board. Nothing is dropped on the way:
+ * what has a field goes into it, what has none is kept as written (a section stays in its place,
+ * text around a task list stays with the list), and what cannot be read is refused with its file,
+ * line and the fix. agentboard's own layout is recognised first; then the shapes other tools
+ * write (checklists of tasks, agentd's reviews, OpenSpec's requirements and scenarios).
  */
 import { fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import type { DocType } from '../domain/model.js';
-import { parseProposalBody } from '../store/format-proposal.js';
+import { DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
+import { proposalRules, reviewRules, specRules } from '../domain/rules.js';
+import { groupOrder, parseChecklist } from '../import/checklist.js';
+import { readForeignReview, reviewVerdict } from '../import/review.js';
+import { PROPOSAL_HEADINGS, parseProposalBody } from '../store/format-proposal.js';
 import { parseReviewBody } from '../store/format-review.js';
-import { parseSpecBody } from '../store/format-spec.js';
-import { parseTasksBody } from '../store/format-tasks.js';
-import { splitFrontmatter } from '../store/markdown.js';
+import { SPEC_HEADINGS, parseSpecBody } from '../store/format-spec.js';
+import { parseTasksBody, tasksIntro } from '../store/format-tasks.js';
+import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
+import { parseYaml } from '../store/yaml-lite.js';
 
 function refuseErrors(findings: Finding[], shownAs: string): void {
   const errors = findings.filter((f) => f.level === 'error');
@@ -19,105 +26,187 @@ function refuseErrors(findings: Finding[], shownAs: string): void {
   fail('INVALID_INPUT', `${shownAs}${first.line ? `:${first.line}` : ''}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problems)` : ''}.`, `Fix the markdown (${first.fix}) and run the command again; nothing was changed.`);
 }
 
-const CHECKLIST_ITEM = /^[-*][ \t]+\[([ xX])\][ \t]+(?:Task[ \t]+)?([A-Za-z0-9][A-Za-z0-9._-]*)[:.]?[ \t]+(.+)$/;
-const SUB_BULLET = /^[ \t]{2,}[-*][ \t]+([A-Za-z][A-Za-z ]*?):[ \t]*(.*)$/;
-const FILE_VALUE = /^`?([^`(]+?)`?\s*(?:\((CREATE|MODIFY|DELETE)\))?\s*$/i;
+/** The "## " headings of a text, for messages that say what was found. */
+function foundHeadings(body: string): string {
+  const found = outline(new TextLines(body))
+    .filter((h) => h.level <= 2)
+    .map((h) => `${'#'.repeat(h.level)} ${h.text}`);
+  if (found.length === 0) return 'no headings';
+  return found.length > 10 ? `${found.slice(0, 10).join(', ')}, …` : found.join(', ');
+}
 
-/** agentd's checklist: returns null when the text holds no checklist items. */
-export function parseChecklistTasks(body: string): Record<string, unknown>[] | null {
-  const lines = body.split('\n');
-  const tasks: Record<string, unknown>[] = [];
-  let current: { id: string; title: string; done: boolean; files: { path: string; action: string }[]; depends: string[]; extra: string[] } | null = null;
-  const flush = () => {
-    if (!current) return;
-    const task: Record<string, unknown> = { id: current.id, title: current.title };
-    if (current.extra.length) task.description = current.extra.join('\n');
-    if (current.files.length) task.files = current.files;
-    if (current.depends.length) task.depends = current.depends;
-    if (current.done) task.status = 'done';
-    tasks.push(task);
-  };
-  for (const line of lines) {
-    const item = CHECKLIST_ITEM.exec(line);
-    if (item) {
-      flush();
-      current = { id: item[2]!, title: item[3]!.trim(), done: item[1] !== ' ', files: [], depends: [], extra: [] };
-      continue;
+/** A whole document that is not in a shape agentboard reads: say what was expected and what was found. */
+function refuseShape(shownAs: string, what: string, expected: string, body: string, hint = ''): never {
+  return fail('INVALID_INPUT', `${shownAs}: ${what}: expected ${expected}; found ${foundHeadings(body)}.`, `${hint}Rewrite the markdown with those headings and run the command again; nothing was changed.`);
+}
+
+/**
+ * agentboard's own frontmatter (as `show` prints it) is the board's to set, except where the text
+ * came from, which stays with the text; any other frontmatter is kept in the document.
+ */
+function readFrontmatter(frontmatter: string): { kept: string | null; importedFrom?: Record<string, string> } {
+  try {
+    const map = parseYaml(frontmatter);
+    if (typeof map.change_id === 'string' && (DOC_TYPES as readonly unknown[]).includes(map.type)) {
+      const from = map.imported_from;
+      if (from && typeof from === 'object' && !Array.isArray(from)) {
+        return { kept: null, importedFrom: Object.fromEntries(Object.entries(from).map(([k, v]) => [k, String(v)])) };
+      }
+      return { kept: null };
     }
-    if (!current) continue;
-    const sub = SUB_BULLET.exec(line);
-    if (!sub) {
-      if (line.trim() !== '' && /^[ \t]{2,}/.test(line)) current.extra.push(line.trim());
-      continue;
-    }
-    const key = sub[1]!.toLowerCase();
-    const value = sub[2]!.trim();
-    if (key === 'file' || key === 'files') {
-      const m = FILE_VALUE.exec(value);
-      if (m) current.files.push({ path: m[1]!.trim(), action: (m[2] ?? 'modify').toLowerCase() });
-    } else if (key === 'depends' || key === 'depends on') {
-      if (!/^(none|-|n\/a)?$/i.test(value)) current.depends.push(...value.split(/[,\s]+/).map((d) => d.replace(/`/g, '')).filter(Boolean));
-    } else if (key === 'do') {
-      current.extra.unshift(value);
-    } else {
-      current.extra.push(`${sub[1]!}: ${value}`);
-    }
+  } catch {
+    // not YAML agentboard reads: kept as written
   }
-  flush();
-  return tasks.length > 0 ? tasks : null;
+  return { kept: `\`\`\`yaml\n${frontmatter}\`\`\`` };
+}
+
+function withIntro(sections: ExtraSection[] | undefined, kept: string | null): ExtraSection[] | undefined {
+  if (!kept) return sections;
+  const list = [...(sections ?? [])];
+  const intro = list.findIndex((s) => s.heading === '' && s.after === 'title');
+  if (intro >= 0) list[intro] = { ...list[intro]!, text: `${kept}\n\n${list[intro]!.text}` };
+  else list.unshift({ heading: '', text: kept, after: 'title' });
+  return list;
 }
 
 /** The operation input fields a markdown document stands for. */
-export function markdownToInput(type: DocType, markdown: string, shownAs: string): Record<string, unknown> {
+export function markdownToInput(type: Stage, markdown: string, shownAs: string): Record<string, unknown> {
   const text = markdown.replace(/\r\n?/g, '\n');
-  const body = splitFrontmatter(text)?.body ?? text;
+  const split = splitFrontmatter(text);
+  const body = split?.body ?? text;
+  const offset = split ? split.bodyLine - 1 : 0;
+  const front = split ? readFrontmatter(split.frontmatter) : { kept: null };
+  const kept = front.kept;
   const sink = new FindingSink(shownAs);
+  const inBody = sink.at(offset);
+  const input = fieldsOf(type, body, offset, kept, sink, inBody, shownAs, front.importedFrom !== undefined);
+  if (front.importedFrom) input.imported_from = front.importedFrom;
+  return input;
+}
+
+function fieldsOf(type: Stage, body: string, offset: number, kept: string | null, sink: FindingSink, inBody: FindingSink, shownAs: string, imported: boolean): Record<string, unknown> {
   switch (type) {
     case 'proposal': {
-      const { proposal } = parseProposalBody(body, sink);
+      const { proposal, lines } = parseProposalBody(body, inBody);
+      const missing = PROPOSAL_HEADINGS.filter((_, i) => lines[(['why', 'what_changes', 'impact'] as const)[i]] === undefined);
+      if (missing.length > 0) refuseShape(shownAs, `the proposal has no ${missing.join(', ')} section${missing.length > 1 ? 's' : ''}`, PROPOSAL_HEADINGS.join(', '), body);
+      proposalRules(proposal, inBody, lines);
       refuseErrors(sink.findings, shownAs);
       const out: Record<string, unknown> = { why: proposal.why, what_changes: proposal.what_changes, impact: proposal.impact };
       if (proposal.title) out.title = proposal.title;
+      const sections = withIntro(proposal.sections, kept);
+      if (sections) out.sections = sections;
       return out;
     }
     case 'spec': {
-      const { spec } = parseSpecBody(body, sink);
+      const { spec, lines } = parseSpecBody(body, inBody);
+      const heads = outline(new TextLines(body)).filter((h) => h.level === 2).map((h) => h.text);
+      const delta = heads.some((h) => /^(ADDED|MODIFIED|REMOVED|RENAMED)\s+requirements/i.test(h));
+      const hint = delta ? 'This looks like an OpenSpec delta spec: bring the whole change over with `agentboard import openspec`, or add an "## Overview" (50 characters or more) above its requirements. ' : '';
+      if (lines.overview === undefined) refuseShape(shownAs, 'the spec has no overview', `${SPEC_HEADINGS.join(', ')} (or "## Purpose" for the overview)`, body, hint);
+      if (spec.requirements.length === 0 && !heads.some((h) => /requirements/i.test(h))) refuseShape(shownAs, 'the spec has no requirements section', SPEC_HEADINGS.join(', '), body, hint);
+      if (spec.scenarios.length === 0 && !heads.some((h) => /^(acceptance criteria|scenarios)$/i.test(h.trim()))) {
+        refuseShape(shownAs, 'the spec has no scenarios', `${SPEC_HEADINGS.join(', ')} with "### Scenario: <name>" and WHEN / THEN bullets (or "#### Scenario:" under a requirement)`, body, hint);
+      }
+      specRules(spec, inBody, lines, { imported });
       refuseErrors(sink.findings, shownAs);
       const out: Record<string, unknown> = {
         overview: spec.overview,
         requirements: spec.requirements,
-        scenarios: spec.scenarios.map((s) => (s.given ? s : { name: s.name, when: s.when, then: s.then })),
+        scenarios: spec.scenarios.map((s) => {
+          const { given, ...rest } = s;
+          return given ? s : rest;
+        }),
       };
       if (spec.title) out.title = spec.title;
       if (spec.data_model) out.data_model = spec.data_model;
       if (spec.interfaces) out.interfaces = spec.interfaces;
+      const sections = withIntro(spec.sections, kept);
+      if (sections) out.sections = sections;
       return out;
     }
-    case 'tasks': {
-      const checklist = parseChecklistTasks(body);
-      if (checklist) return { tasks: checklist };
-      const parsed = parseTasksBody(body, sink);
-      refuseErrors(sink.findings, shownAs);
-      const tasks = parsed.blocks.map((b) => {
-        const t = b.task!;
-        const out: Record<string, unknown> = { id: t.id, title: t.title, priority: t.priority };
-        if (t.description) out.description = t.description;
-        if (t.depends.length) out.depends = t.depends;
-        if (t.skills.length) out.skills = t.skills;
-        if (t.files.length) out.files = t.files;
-        if (t.requirements.length) out.requirements = t.requirements;
-        if (t.status === 'done') out.status = 'done';
-        return out;
-      });
-      const out: Record<string, unknown> = { tasks };
-      if (parsed.title) out.title = parsed.title;
-      return out;
-    }
-    case 'review': {
-      const rounds = parseReviewBody(body, sink, { reviewer: '', at: '' });
-      refuseErrors(sink.findings, shownAs);
-      const latest = rounds[0]!;
-      return { verdict: latest.verdict, summary: latest.summary, issues: latest.issues };
-    }
+    case 'tasks':
+      return tasksInput(body, offset, kept, sink, shownAs);
+    case 'review':
+      return reviewInput(body, offset, kept, sink, shownAs);
   }
+}
+
+/** agentboard's own task blocks: a "## " heading with a ```yaml block right under it. */
+const OWN_TASK = /^##[ \t]+\S[^\n]*\n(?:[ \t]*\n)*```ya?ml[ \t]*$/m;
+
+function tasksInput(body: string, offset: number, kept: string | null, sink: FindingSink, shownAs: string): Record<string, unknown> {
+  const join = (intro: string) => [kept ?? '', intro].filter((t) => t.trim() !== '').join('\n\n');
+  if (OWN_TASK.test(body)) {
+    const parsed = parseTasksBody(body, sink.at(offset));
+    refuseErrors(sink.findings, shownAs);
+    const tasks = parsed.blocks.map((b) => {
+      const t = b.task!;
+      const out: Record<string, unknown> = { id: t.id, title: t.title, priority: t.priority };
+      if (t.description) out.description = t.description;
+      if (t.depends.length) out.depends = t.depends;
+      if (t.skills.length) out.skills = t.skills;
+      if (t.files.length) out.files = t.files;
+      if (t.requirements.length) out.requirements = t.requirements;
+      if (t.group) out.group = t.group;
+      if (t.status === 'done') out.status = 'done';
+      return out;
+    });
+    const out: Record<string, unknown> = { tasks };
+    if (parsed.title) out.title = parsed.title;
+    const intro = join(tasksIntro(parsed.preamble));
+    if (intro) out.intro = intro;
+    return out;
+  }
+  const list = parseChecklist(body, offset + 1);
+  if (!list) {
+    refuseShape(shownAs, 'no tasks were found', 'task blocks ("## T1: Title" with a ```yaml block under each) or checklist items ("- [ ] Title", "- [ ] 1.1 Title")', body);
+  }
+  for (const f of list.findings) if (f.level === 'error') sink.error('tasks.checklist', f.message, f.fix, f.line);
+  refuseErrors(sink.findings, shownAs);
+  groupOrder(list.tasks);
+  const tasks = list.tasks.map((t) => {
+    const out: Record<string, unknown> = { id: t.id, title: t.title };
+    if (t.description) out.description = t.description;
+    if (t.priority) out.priority = t.priority;
+    if (t.depends.length) out.depends = t.depends;
+    if (t.files.length) out.files = t.files;
+    if (t.requirements.length) out.requirements = t.requirements;
+    if (t.group) out.group = t.group;
+    if (t.done) out.status = 'done';
+    return out;
+  });
+  const out: Record<string, unknown> = { tasks };
+  if (list.title) out.title = list.title;
+  const intro = join(list.intro);
+  if (intro) out.intro = intro;
+  return out;
+}
+
+function reviewInput(body: string, offset: number, kept: string | null, sink: FindingSink, shownAs: string): Record<string, unknown> {
+  const own = outline(new TextLines(body)).some((h) => h.level === 1 && /^(?:verdict|round\s+\d+)\s*:/i.test(h.text));
+  let round: { verdict: Verdict; summary: string; issues: { title: string; severity: string; description: string }[]; sections?: ExtraSection[] };
+  if (own) {
+    const rounds = parseReviewBody(body, sink.at(offset), { reviewer: '', at: '' });
+    refuseErrors(sink.findings, shownAs);
+    round = rounds[0]!;
+  } else {
+    const ignored = { mapped: () => undefined, finding: (level: string, message: string, fix: string, line?: number) => (level === 'error' ? sink.error('review.text', message, fix, line) : undefined) };
+    const read = readForeignReview(body, offset + 1, ignored);
+    refuseErrors(sink.findings, shownAs);
+    if (read.verdict === null) {
+      refuseShape(shownAs, 'the review has no verdict', `"# Verdict: ${VERDICTS.join(' | ')}", or a "## Verdict" section with the verdict ticked or written under it`, body);
+    }
+    const verdict = reviewVerdict(read.verdict);
+    if (!verdict) {
+      fail('INVALID_INPUT', `${shownAs}${read.verdictLine ? `:${read.verdictLine}` : ''}: unknown verdict "${read.verdict}".`, `Use one of ${VERDICTS.join(', ')} (NEEDS_CHANGES is read as NEEDS_FIX) and run the command again; nothing was changed.`);
+    }
+    round = { verdict, summary: read.summary, issues: read.issues, sections: read.sections };
+  }
+  const sections = withIntro(round.sections?.length ? round.sections : undefined, kept)?.map((s) => ({ ...s, after: 'issues' }));
+  reviewRules([{ round: 1, reviewer: '', at: '', ...round, issues: round.issues as never }], sink.at(offset));
+  refuseErrors(sink.findings, shownAs);
+  const out: Record<string, unknown> = { verdict: round.verdict, summary: round.summary, issues: round.issues };
+  if (sections) out.sections = sections;
+  return out;
 }

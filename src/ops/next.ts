@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { taskRef } from '../domain/ids.js';
 import { isReady, ownTaskInProgress, selectTask, type NothingReasons, type Selection, type WorkPool } from '../domain/next-task.js';
-import { DOC_TYPES, type DocType, type TaskState } from '../domain/model.js';
+import { STAGES, type Stage, type TaskState } from '../domain/model.js';
 import { startWorking } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
 import { renderDocFile, unparsable, type DocFile } from '../store/documents.js';
@@ -18,6 +18,7 @@ import { docWord, SUBMIT_OP } from './doc-write.js';
 import { defineOp } from './registry.js';
 import { Actor, ChangeId, NoteOut, TaskOut } from './schemas.js';
 import { listProblem, requireChange, taskOut, tasksOf, type FoundTask } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 /** A task list only if it parses whole: agentboard hands out no task of a list it could not write. */
 function readable(doc: DocFile<'tasks'> | null): DocFile<'tasks'> | null {
@@ -51,6 +52,7 @@ const NextOut = z.object({
       in_review: z.number().int(),
       blocked: z.number().int(),
       awaiting_approval: z.number().int(),
+      broken_task_lists: z.array(z.string()).describe('Changes whose tasks.md has errors: none of their tasks is handed out until a person fixes the file.'),
     })
     .nullable()
     .describe('Why nothing was handed out: how many tasks wait on dependencies, are held by others, are in review, blocked, or in task lists awaiting approval.'),
@@ -62,7 +64,9 @@ const EMPTY: Omit<NextResult, 'status' | 'message'> = { task: null, context: nul
 
 interface BoardScan {
   pools: WorkPool<TaskSummary>[];
-  docs: { changeId: string; type: DocType; meta: HeadMeta }[];
+  /** Changes whose task list has errors: agentboard hands out none of its tasks. */
+  broken: string[];
+  docs: { changeId: string; type: Stage; meta: HeadMeta }[];
 }
 
 /**
@@ -71,10 +75,10 @@ interface BoardScan {
  * one change (a run works one change; the rest of the board is not its business).
  */
 function scan(tx: Transaction, only?: string): BoardScan {
-  const out: BoardScan = { pools: [], docs: [] };
+  const out: BoardScan = { pools: [], docs: [], broken: [] };
   if (only !== undefined) requireChange(tx, only);
   for (const changeId of only !== undefined ? [only] : tx.changeIds()) {
-    for (const type of DOC_TYPES) {
+    for (const type of STAGES) {
       if (type === 'tasks') continue;
       const meta = tx.docMeta(changeId, type);
       if (meta) out.docs.push({ changeId, type, meta });
@@ -84,6 +88,10 @@ function scan(tx: Transaction, only?: string): BoardScan {
     out.docs.push({ changeId, type: 'tasks', meta: list.meta });
     const status = list.meta.status;
     if (status !== 'submitted' && status !== 'approved') continue;
+    if (list.broken) {
+      out.broken.push(changeId);
+      continue;
+    }
     out.pools.push({ changeId, tasks: list.tasks, open: listProblem(tx, list) === null });
   }
   return out;
@@ -114,18 +122,18 @@ function confirm(tx: Transaction, changeId: string, id: string, check: (found: F
   return check(found) ? found : null;
 }
 
-function claimDocument(tx: Transaction, changeId: string, type: DocType, agentId: string): DocFile {
+function claimDocument(tx: Transaction, changeId: string, type: Stage, agentId: string): DocFile {
   const doc = tx.readDoc(changeId, type)!;
   const claimed = tx.putMeta(changeId, type, { ...doc.meta, assignee: agentId, claimed_at: tx.now });
   tx.log(agentId, 'document.claim', `${changeId}/${type}`, `took up the rejected ${docWord(type)} of ${changeId} to revise it`, changeId);
   return claimed;
 }
 
-function revise(changeId: string, type: DocType, doc: DocFile, resumed: boolean): NextResult {
+function revise(changeId: string, type: Stage, doc: DocFile, resumed: boolean): NextResult {
   return {
     ...EMPTY,
     status: 'revise_document',
-    message: `${resumed ? 'You are revising' : 'Revise'} the rejected ${docWord(type)} of ${changeId}. Address the feedback, then resubmit it with {op:${SUBMIT_OP[type]}}.`,
+    message: `${resumed ? 'You are revising' : 'Revise'} the rejected ${docWord(type)} of ${changeId}. Address the feedback, then resubmit it with ${refTo(SUBMIT_OP[type])}.`,
     document: { change_id: changeId, document: type, file: doc.file, feedback: doc.meta.feedback, markdown: renderDocFile(doc.meta, doc.extra, doc.body) },
   };
 }
@@ -161,7 +169,7 @@ export const nextTask = defineOp({
         return {
           ...EMPTY,
           status: 'resumed',
-          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with {op:task.progress}, and finish with {op:task.done}.`,
+          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with ${refTo('task.progress')}, and finish with ${refTo('task.done')}.`,
           task: taskOut(mine.changeId, mine.task, mine.byId),
           context: context(tx, found, mine),
         };
@@ -186,7 +194,7 @@ export const nextTask = defineOp({
           ...EMPTY,
           status: 'awaiting_review',
           message: own
-            ? `Your submitted work (${waiting[0]!.id}) is awaiting review. Nothing new is handed out meanwhile; when the review is over, report it with {op:session.status} (working or completed) and call this again.`
+            ? `Your submitted work (${waiting[0]!.id}) is awaiting review. Nothing new is handed out meanwhile; when the review is over, report it with ${refTo('session.status')} (working or completed) and call this again.`
             : `Your submitted work is awaiting review by a person: ${waiting.map((w) => w.id).join(', ')}. Nothing new is handed out until they decide; call this again later.`,
           awaiting_review: waiting,
         };
@@ -213,8 +221,10 @@ export const nextTask = defineOp({
         chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       }
       if (selection.kind === 'none' || !chosen) {
-        const reasons = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
-        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons), reasons };
+        const counted = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
+        const reasons = { ...counted, broken_task_lists: found.broken };
+        const blocked = found.pools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
+        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked), reasons };
       }
       const task = structuredClone(chosen.task);
       const ref = taskRef(chosen.changeId, task.id);
@@ -227,7 +237,7 @@ export const nextTask = defineOp({
       return {
         ...EMPTY,
         status: 'assigned',
-        message: `${ref} is yours: ${task.title}. Report with {op:task.progress}, note decisions with {op:task.note}, and finish with {op:task.done} (or {op:session.submit} when a person must check it).`,
+        message: `${ref} is yours: ${task.title}. Report with ${refTo('task.progress')}, note decisions with ${refTo('task.note')}, and finish with ${refTo('task.done')} (or ${refTo('session.submit')} when a person must check it).`,
         task: taskOut(chosen.changeId, task, claimed.byId),
         context: context(tx, found, claimed),
       };
@@ -235,7 +245,11 @@ export const nextTask = defineOp({
   },
 });
 
-function nothingMessage(r: NothingReasons): string {
+function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, ownBlocked: string[]): string {
+  if (ownBlocked.length > 0) {
+    const [first] = ownBlocked;
+    return `No new task is available, and your task ${ownBlocked.join(', ')} is blocked. When the blocker is resolved, clear it with ${refTo('task.unblock', { task_id: first })} and carry on; if a person must decide, ask with ${refTo('input.ask')}.`;
+  }
   const parts = [
     r.held_by_others && `${r.held_by_others} held by other agents`,
     r.waiting_on_dependencies && `${r.waiting_on_dependencies} waiting on dependencies`,
@@ -243,7 +257,9 @@ function nothingMessage(r: NothingReasons): string {
     r.blocked && `${r.blocked} blocked`,
     r.awaiting_approval && `${r.awaiting_approval} in task lists awaiting a person's approval`,
   ].filter(Boolean);
-  return parts.length > 0 ? `No task is available for you now (${parts.join(', ')}). Call this again later.` : 'No task is available: every task on the board is done or there are none yet.';
+  const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with ${refTo('change.validate')}).` : '';
+  if (parts.length > 0) return `No task is available for you now (${parts.join(', ')}). Call this again later.${broken}`;
+  return broken ? `No task is available.${broken}` : 'No task is available: every task on the board is done or there are none yet.';
 }
 
 export const NEXT_OPS = [nextTask];

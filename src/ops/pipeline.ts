@@ -1,20 +1,20 @@
 /** The change pipeline: create a change, then submit its proposal, spec, tasks and review, in that order. */
 import * as z from 'zod';
 import { fail } from '../errors.js';
-import { isHuman } from '../domain/ids.js';
+import { isHuman, REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
-import { isHeld, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
+import { DELTAS, isHeld, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteResult } from './doc-write.js';
 import { defineOp, type Context } from './registry.js';
-import { Actor, ChangeId, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, TaskPlanFields, text, Verdict } from './schemas.js';
+import { Actor, ChangeId, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, TaskPlanFields, text, Verdict } from './schemas.js';
 import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { verifyReviewKey } from './reviewer-keys.js';
 import { markdownToInput } from './from-markdown.js';
 import { parseInput } from './input.js';
+import { refTo } from '../domain/refs.js';
 
-const REQUIREMENT_ID = /^(?:[A-Z][A-Z0-9]*-)?R\d+$/;
 
 const DocWriteOut = z.object({
   change_id: z.string(),
@@ -28,7 +28,7 @@ const DocWriteOut = z.object({
   feedback: z.array(NoteOut).describe('Feedback from earlier rejections of this document, oldest first.'),
 });
 
-type StageInput = { agent_id: string; change_id: string; notes: string };
+type StageInput = { agent_id: string; change_id: string; notes: string; imported_from?: { tool: string; path: string; commit?: string | undefined } | undefined };
 
 /**
  * The one way a pipeline document is submitted: in the board lock, on a fresh read, the phase gate,
@@ -50,7 +50,8 @@ function submitStage<T extends DocKind>(
       assertCanSubmit(change[type], type, input.agent_id, actorRole(input.agent_id));
     }
     if (!tx.hasChange(input.change_id)) tx.createChange(input.change_id);
-    const result = writeDocument(tx, change, type, input.agent_id, content(tx, change), correction ? { notes: input.notes, correction } : { notes: input.notes });
+    const importedFrom = input.imported_from && { tool: input.imported_from.tool, path: input.imported_from.path, ...(input.imported_from.commit ? { commit: input.imported_from.commit } : {}) };
+    const result = writeDocument(tx, change, type, input.agent_id, content(tx, change), correction ? { notes: input.notes, correction } : { notes: input.notes, importedFrom });
     tx.log(input.agent_id, options.action ?? 'document.submit', `${result.change_id}/${result.document}`, options.summary(result), result.change_id);
     const after = loadChange(tx, input.change_id);
     return { result: { ...result, phase: phaseOf(tx, after).phase }, after };
@@ -59,15 +60,46 @@ function submitStage<T extends DocKind>(
 
 // ---- bodies -------------------------------------------------------------------------------------
 
+/** Sections a document keeps besides its own fields, each after the part it follows. */
+function sectionsField<A extends readonly [string, ...string[]]>(after: A) {
+  return z
+    .array(
+      z.strictObject({
+        heading: line(LIMITS.titleMax, 0).describe('The section heading (without "##"); empty for text right under the title.'),
+        text: text(0, LIMITS.sectionMax).describe('The section as written (markdown).'),
+        after: z.enum(after).describe(`The part of the document the section follows: ${after.join(', ')}.`),
+      }),
+    )
+    .max(LIMITS.listMax)
+    .optional()
+    .describe('Optional sections agentboard has no field for (notes, non-goals, context), kept as written in their place.');
+}
+
+function keptSections(sections: { heading: string; text: string; after: string }[] | undefined): { sections?: ExtraSection[] } {
+  return sections && sections.length > 0 ? { sections: sections.map((s) => ({ heading: s.heading, text: s.text, after: s.after })) } : {};
+}
+
+/** Where a document's text came from, when it was brought over from another tool. */
+const ImportedFrom = z
+  .strictObject({
+    tool: line(40).describe('The tool the text was written with, like "agentd" or "openspec".'),
+    path: line(1000).describe('The file it came from, relative to its repository.'),
+    commit: z.string().regex(/^[0-9a-f]{7,64}$/, 'must be a git commit id').optional().describe('The commit of that repository, when it was read from git.'),
+  })
+  .optional()
+  .describe('Only for text brought over from another tool (agentboard import sets it; --from keeps it from the frontmatter of a document it reads): its requirements without MUST or SHALL are then reported rather than refused.');
+
 const ProposalFields = {
   title: line(LIMITS.titleMax).optional().describe('A short title for the change; the change id is used when left out.'),
   why: text(LIMITS.whyMin, LIMITS.whyMax).describe('Why the change is needed: the problem and who has it, 50 to 2000 characters.'),
   what_changes: text(1, LIMITS.sectionMax).describe('What the change adds, alters or removes (markdown).'),
   impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, risks, and what becomes possible (markdown).'),
+  sections: sectionsField(PROPOSAL_PARTS),
+  imported_from: ImportedFrom,
 };
 
-function proposalContent(changeId: string, input: { title?: string | undefined; why: string; what_changes: string; impact: string }): Proposal {
-  return { title: input.title ?? changeId, why: input.why, what_changes: input.what_changes, impact: input.impact };
+function proposalContent(changeId: string, input: { title?: string | undefined; why: string; what_changes: string; impact: string; sections?: { heading: string; text: string; after: string }[] | undefined }): Proposal {
+  return { title: input.title ?? changeId, why: input.why, what_changes: input.what_changes, impact: input.impact, ...keptSections(input.sections) };
 }
 
 const step = (what: string) =>
@@ -81,9 +113,11 @@ const SpecFields = {
   requirements: z
     .array(
       z.strictObject({
-        id: z.string().regex(REQUIREMENT_ID, 'must be like R1 or MS-R1').describe('Requirement id like "R1" or "MS-R1".'),
+        id: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a short prefix and a number, like R1, A1, FR-001 or AUTH-R2').describe('Requirement id like "R1", "MS-R1" or "FR-001".'),
         title: line(LIMITS.titleMax).describe('Short requirement title.'),
         text: text(1, 5000).describe('The normative text: what the system MUST or SHALL do.'),
+        delta: z.enum(DELTAS).optional().describe('For a change to existing requirements: ADDED, MODIFIED, REMOVED or RENAMED.'),
+        group: line(100).optional().describe('The capability or area the requirement belongs to, when the spec covers several.'),
       }),
     )
     .min(1)
@@ -96,6 +130,7 @@ const SpecFields = {
         given: step('Optional starting state.').optional(),
         when: step('The action.'),
         then: step('The observable outcome.'),
+        requirement: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a requirement id like R1').optional().describe('The id of the requirement this scenario belongs to.'),
       }),
     )
     .min(1)
@@ -103,6 +138,8 @@ const SpecFields = {
     .describe('At least one acceptance scenario (WHEN / THEN, optional GIVEN).'),
   data_model: text(1, LIMITS.sectionMax).optional().describe('Optional data model (markdown, code blocks welcome).'),
   interfaces: text(1, LIMITS.sectionMax).optional().describe('Optional interfaces (markdown, code blocks welcome).'),
+  sections: sectionsField(SPEC_PARTS),
+  imported_from: ImportedFrom,
 };
 
 type SpecInput = z.output<z.ZodObject<typeof SpecFields>>;
@@ -111,8 +148,15 @@ function specContent(change: LoadedChange, input: SpecInput): Spec {
   const spec: Spec = {
     title: input.title ?? change.proposal?.content?.title ?? change.changeId,
     overview: input.overview,
-    requirements: input.requirements,
-    scenarios: input.scenarios.map((s) => (s.given ? { name: s.name, given: s.given, when: s.when, then: s.then } : { name: s.name, when: s.when, then: s.then })),
+    requirements: input.requirements.map((r) => ({ id: r.id, title: r.title, text: r.text, ...(r.delta ? { delta: r.delta } : {}), ...(r.group ? { group: r.group } : {}) })),
+    scenarios: input.scenarios.map((s) => ({
+      name: s.name,
+      ...(s.given ? { given: s.given } : {}),
+      when: s.when,
+      then: s.then,
+      ...(s.requirement ? { requirement: s.requirement } : {}),
+    })),
+    ...keptSections(input.sections),
   };
   if (input.data_model) spec.data_model = input.data_model;
   if (input.interfaces) spec.interfaces = input.interfaces;
@@ -122,18 +166,21 @@ function specContent(change: LoadedChange, input: SpecInput): Spec {
 const TaskItem = z.strictObject({
   id: LocalTaskId.optional().describe('Task id within the change, like "T1"; T1, T2… are given in order when left out.'),
   ...TaskPlanFields,
+  group: line(LIMITS.titleMax).optional().describe('The group (phase or layer of the plan) the task belongs to, like "1. Data Layer".'),
   status: z.enum(['todo', 'done']).optional().describe('Leave out for new work; "done" records a task already finished (for plans brought over from elsewhere).'),
 });
 
 const TasksFields = {
   title: line(LIMITS.titleMax).optional().describe('Title of the task list; the change title is used when left out.'),
+  intro: text(0, LIMITS.sectionMax).optional().describe('Optional text that goes with the list as a whole (conventions, notes), kept as written under its title.'),
   tasks: z.array(TaskItem).min(1).max(LIMITS.tasksMax).describe('The tasks, in the order they should be done.'),
+  imported_from: ImportedFrom,
 };
 
 type TaskItemInput = z.output<typeof TaskItem>;
 
 /** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
-function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[]): DocInput['tasks'] {
+function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string): DocInput['tasks'] {
   const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
   const used = new Set(items.flatMap((i) => (i.id ? [i.id] : [])));
   let n = 0;
@@ -155,6 +202,7 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
       depends: item.depends ?? [],
       skills: item.skills ?? [],
       requirements: item.requirements ?? [],
+      ...(item.group ? { group: item.group } : {}),
       files: item.files ?? [],
       blockers: [],
       feedback: [],
@@ -174,10 +222,10 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
   const kept = new Set(tasks.map((t) => t.id));
   for (const old of previous.values()) {
     if (!kept.has(old.id) && isHeld(old)) {
-      fail('TASK_HELD', `Task ${change.changeId}/${old.id} is held by ${old.assignee}; the new task list would drop it.`, `Keep task ${old.id} in the list, or have a person release it first with {op:task.release}.`);
+      fail('TASK_HELD', `Task ${change.changeId}/${old.id} is held by ${old.assignee}; the new task list would drop it.`, `Keep task ${old.id} in the list, or have a person release it first with ${refTo('task.release')}.`);
     }
   }
-  return { title: title ?? change.proposal?.content?.title ?? change.changeId, tasks };
+  return { title: title ?? change.proposal?.content?.title ?? change.changeId, tasks, ...(intro ? { intro } : {}) };
 }
 
 const ReviewFields = {
@@ -194,6 +242,8 @@ const ReviewFields = {
     .max(LIMITS.issuesMax)
     .default([])
     .describe('Issues found; each is listed under its severity.'),
+  sections: sectionsField(['issues'] as const),
+  imported_from: ImportedFrom,
 };
 
 type ReviewInput = z.output<z.ZodObject<typeof ReviewFields>>;
@@ -228,6 +278,7 @@ function reviewContent(change: LoadedChange, reviewer: string, at: string, input
     at: replaceLatest && latest ? latest.at : at,
     summary: input.summary,
     issues: input.issues,
+    ...keptSections(input.sections),
   };
   return [round, ...(replaceLatest ? earlier.slice(1) : earlier)];
 }
@@ -257,7 +308,7 @@ export const createChange = defineOp({
     const board = ctx.board();
     return board.mutate((tx) => {
       if (tx.hasChange(input.change_id)) {
-        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, 'Submit its proposal with {op:proposal.submit}, or pick another change id.');
+        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, `Submit its proposal with ${refTo('proposal.submit')}, or pick another change id.`);
       }
       const meta: DocMeta = {
         id: `${input.change_id}/proposal`,
@@ -336,7 +387,7 @@ export const createTasks = defineOp({
     profiles: ['planner'],
   },
   async run(ctx, input) {
-    const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => tasksContent(tx, change, input.agent_id, input.title, input.tasks), {
+    const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => tasksContent(tx, change, input.agent_id, input.title, input.tasks, input.intro), {
       summary: (r) => `submitted ${input.tasks.length} tasks for ${r.change_id} (revision ${r.revision})`,
     });
     return { ...result, task_ids: tasksOf(after.tasks).map((t) => `${input.change_id}/${t.id}`) };
@@ -385,7 +436,7 @@ export const correctDocument = defineOp({
     agent_id: Actor,
     review_key: z.string().min(1).max(200).describe('Your reviewer key, as a person gave it to you (agentboard reviewer add).'),
     change_id: ChangeId,
-    document: DocType,
+    document: StageType,
     markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document as markdown, in the same form agentboard_get_document returns it (frontmatter optional).'),
     notes: Notes,
   }),
@@ -414,7 +465,7 @@ export const correctDocument = defineOp({
             return specContent(change, fields as SpecInput);
           case 'tasks': {
             const t = fields as z.output<typeof CORRECTION_SCHEMAS.tasks>;
-            return tasksContent(tx, change, input.agent_id, t.title, t.tasks);
+            return tasksContent(tx, change, input.agent_id, t.title, t.tasks, t.intro);
           }
           case 'review':
             return reviewContent(change, input.agent_id, tx.now, fields as ReviewInput, true);
@@ -428,7 +479,7 @@ export const correctDocument = defineOp({
           const reviewer = verifyReviewKey(tx.runtime, input.review_key);
           const doc = change[input.document];
           if (!doc || doc.meta.status !== 'submitted') {
-            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, 'Look for documents sent for review with {op:document.list}.');
+            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list')}.`);
           }
           correction = `${input.agent_id} (reviewer ${reviewer.name})`;
           return correction;

@@ -81,7 +81,11 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
    * and queued, to be pushed in order on the next sync (notes and progress); other writes fail.
    */
   queueable?: boolean;
-  /** The operation manages the shared board itself (agentboard remote …): it is run as it is. */
+  /**
+   * The operation is run as it is, never through ops/shared-run.ts: it manages the shared board
+   * itself (agentboard remote …), or it may run where there is no board yet (init, import), whose
+   * writes still go through the shared board when there is one (Board.mutate).
+   */
   ownSync?: boolean;
   run(ctx: Context, input: z.output<I>): z.input<O> | Promise<z.input<O>>;
 }

@@ -16,12 +16,13 @@ import type { Transaction } from '../store/transaction.js';
 import type { SharedBoard } from '../store/remote/shared.js';
 import { defineOp, requireHuman, type Context } from './registry.js';
 import { Actor, line } from './schemas.js';
+import { refTo } from '../domain/refs.js';
 
 const RemoteName = z.string().regex(REMOTE_NAME, 'a git remote name, like origin').describe('The git remote, as `git remote -v` lists it.');
 
 async function sharedBoard(board: Board, remote?: string): Promise<SharedBoard> {
   const shared = await board.sharing(remote);
-  if (!shared) fail('REMOTE_NOT_ENABLED', 'This board is not shared: agentd/config.yaml names no remote.', 'Share it with `agentboard remote enable [REMOTE]`.');
+  if (!shared) fail('REMOTE_NOT_ENABLED', 'This board is not shared: agentd/config.yaml names no remote.', `Share it with ${refTo('remote.enable')}.`);
   return shared;
 }
 
@@ -61,7 +62,7 @@ export const enableRemote = defineOp({
     const board = ctx.board();
     const current = board.config.remote;
     if (current !== undefined && current !== input.remote) {
-      fail('REMOTE_ENABLED', `This board is already shared through the remote "${current}".`, `To move it, run \`agentboard remote disable\`, then \`agentboard remote enable ${input.remote}\`.`);
+      fail('REMOTE_ENABLED', `This board is already shared through the remote "${current}".`, `To move it, run ${refTo('remote.disable')}, then ${refTo('remote.enable', { remote: input.remote })}.`);
     }
     const shared = await sharedBoard(board, input.remote);
     const url = shared.check();
@@ -97,7 +98,7 @@ export const disableRemote = defineOp({
     const shared = await sharedBoard(board);
     const waiting = shared.files.queue().entries.filter((e) => !e.refused);
     if (waiting.length > 0) {
-      fail('QUEUE_NOT_EMPTY', `${waiting.length} write${waiting.length === 1 ? ' made offline waits' : 's made offline wait'} to be pushed to "${remote}" (${waiting.map((e) => `#${e.id}`).join(', ')}).`, 'Sync them first with `agentboard remote sync` (when the remote can be reached), or remove them with `agentboard remote drop <id>`; then turn sharing off.');
+      fail('QUEUE_NOT_EMPTY', `${waiting.length} write${waiting.length === 1 ? ' made offline waits' : 's made offline wait'} to be pushed to "${remote}" (${waiting.map((e) => `#${e.id}`).join(', ')}).`, `Sync them first with ${refTo('remote.sync')} (when the remote can be reached), or remove them with ${refTo('remote.drop', { queue_id: waiting[0]!.id })}; then turn sharing off.`);
     }
     const write = (tx: Transaction) => {
       tx.putBoardFile('config.yaml', withRemote(configText(board), null));
@@ -252,7 +253,7 @@ function publishIntoBranch(board: Board, shared: SharedBoard, message: string | 
 
 function gitFailed(what: string, stderr: string): never {
   const reason = stderr.split('\n').map((l) => l.replace(/^(fatal|error): ?/, '').trim()).filter(Boolean).pop() ?? 'no reason given';
-  return fail('GIT_FAILED', `${what} failed: ${reason.slice(0, 300)}; the branch was not changed.`, 'Fix what git says (git status shows the state), then run `agentboard remote publish` again.');
+  return fail('GIT_FAILED', `${what} failed: ${reason.slice(0, 300)}; the branch was not changed.`, `Fix what git says (git status shows the state), then run ${refTo('remote.publish')} again.`);
 }
 
 export const dropQueued = defineOp({
@@ -270,7 +271,7 @@ export const dropQueued = defineOp({
     return board.locked(() => {
       const queue = files.queue();
       const entry = queue.entries.find((e) => e.id === input.queue_id);
-      if (!entry) fail('QUEUED_WRITE_NOT_FOUND', `There is no queued write #${input.queue_id}.`, 'See the queue with `agentboard remote status`.');
+      if (!entry) fail('QUEUED_WRITE_NOT_FOUND', `There is no queued write #${input.queue_id}.`, `See the queue with ${refTo('remote.status')}.`);
       queue.entries = queue.entries.filter((e) => e.id !== entry.id);
       files.writeQueue(queue);
       return { dropped: queuedOut(entry) };

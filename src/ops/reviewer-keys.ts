@@ -2,6 +2,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { fail } from '../errors.js';
 import type { ReviewerRecord, RuntimeData } from '../domain/records.js';
+import { refTo } from '../domain/refs.js';
 
 export function newReviewKey(): string {
   return `abrk_${randomBytes(24).toString('base64url')}`;
@@ -21,7 +22,7 @@ export function verifyReviewKey(data: RuntimeData, key: string): ReviewerRecord 
     if (stored.length === presented.length && timingSafeEqual(stored, presented)) match = reviewer;
   }
   if (!match) {
-    fail('REVIEW_KEY_INVALID', 'This review key is not valid on this board.', 'Use the key a person gave you when they ran `agentboard reviewer add`; without one, submitted documents cannot be changed. Call {op:task.next} for other work.');
+    fail('REVIEW_KEY_INVALID', 'This review key is not valid on this board.', `Use the key a person gave you when they ran \`agentboard reviewer add\`; without one, submitted documents cannot be changed. Call ${refTo('task.next')} for other work.`);
   }
   return match;
 }

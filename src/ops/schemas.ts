@@ -6,6 +6,7 @@ import {
   BLOCKER_SEVERITIES,
   DOC_STATUSES,
   DOC_TYPES,
+  STAGES,
   FILE_ACTIONS,
   PHASES,
   PRIORITIES,
@@ -14,10 +15,9 @@ import {
   TASK_STATUS_ALIASES,
   VERDICTS,
 } from '../domain/model.js';
+import { textProblem } from '../domain/text.js';
 import { normalizeText } from '../store/markdown.js';
 
-const CONTROL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function checkedString(check: (v: string) => string | null) {
   return z.string().check((ctx) => {
@@ -36,12 +36,6 @@ export const TaskRef = checkedString((v) => {
   const r = parseTaskRef(v);
   return typeof r === 'string' ? r : null;
 }).describe('The task id as "<change_id>/<task_id>", like "add-review-tool/T2", exactly as agentboard returned it.');
-
-function textProblem(value: string): string | null {
-  if (CONTROL.test(value)) return 'holds control characters; send plain text';
-  if (LONE_SURROGATE.test(value)) return 'holds a broken unicode character';
-  return null;
-}
 
 /** Multi-line user text: line ends normalised, blank edges trimmed, no control characters. */
 export function text(min: number, max: number) {
@@ -78,7 +72,8 @@ export function line(max: number, min = 1) {
     });
 }
 
-export const DocType = z.enum(DOC_TYPES).describe('Which document: proposal, spec, tasks or review.');
+export const DocType = z.enum(DOC_TYPES).describe('Which document: proposal, spec, tasks, review or design.');
+export const StageType = z.enum(STAGES).describe('Which document: proposal, spec, tasks or review.');
 export const DocStatus = z.enum(DOC_STATUSES);
 export const Phase = z.enum(PHASES);
 export const Priority = z.enum(PRIORITIES).describe('low, medium (the default), high or urgent.');

@@ -5,17 +5,19 @@
 import * as z from 'zod';
 import { nowIso } from '../clock.js';
 import { fail } from '../errors.js';
-import { parseTaskRef } from '../domain/ids.js';
+import { parseTaskRef, taskRef } from '../domain/ids.js';
 import { SESSION_STATUSES } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import type { InputRecord, RuntimeData } from '../domain/records.js';
-import { moveSession, openInputOf, resolveInput, sessionOf } from '../domain/sessions.js';
+import { moveForWork, moveSession, openInputOf, resolveInput, sessionOf } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, AgentId, Limit, line, Offset, page, Page, TaskRef, text } from './schemas.js';
-import { holdOrClaim } from '../domain/task-rules.js';
-import { findTask, listProblem, type FoundTask } from './view.js';
+import { takeForWork } from './claims.js';
+import { findTask, type FoundTask } from './view.js';
+import { refTo } from '../domain/refs.js';
+import type { Transaction } from '../store/transaction.js';
 
 const InputOut = z.object({
   input_id: z.string(),
@@ -152,6 +154,15 @@ export const markBlocked = defineOp({
   },
 });
 
+/** The tasks an agent holds in progress, board-wide, as <change>/<task>. */
+function heldInProgress(tx: Transaction, agentId: string): string[] {
+  const out: string[] = [];
+  for (const changeId of tx.changeIds()) {
+    for (const t of tx.taskList(changeId)?.tasks ?? []) if (t.assignee === agentId && t.status === 'in_progress') out.push(taskRef(changeId, t.id));
+  }
+  return out;
+}
+
 export const submitForReview = defineOp({
   name: 'session.submit',
   summary: 'Submit your work for a person\'s review (optionally naming tasks and a PR)',
@@ -181,16 +192,23 @@ export const submitForReview = defineOp({
         const r = parseTaskRef(ref) as { changeId: string; taskId: string };
         const f = findTask(tx, r.changeId, r.taskId);
         const task = structuredClone(f.task);
-        if (holdOrClaim(task, ref, input.agent_id, tx.now, { byId: f.byId, listProblem: listProblem(tx, f.doc) }, 'submit')) {
-          tx.log(input.agent_id, 'task.claim', ref, `claimed ${ref}: ${task.title}`, r.changeId);
-        }
+        takeForWork(tx, f, task, ref, input.agent_id, 'submit');
         if (task.status !== 'in_progress') {
-          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? 'Clear its blocker with {op:task.unblock} first.' : 'Submit only your own tasks in progress; see them with {op:task.list}.');
+          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? `Clear its blocker with ${refTo('task.unblock')} first.` : `Submit only your own tasks in progress; see them with ${refTo('task.list')}.`);
         }
         moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
         found.push({ found: f, task, ref });
       }
-      const session = moveSession(tx.runtime, input.agent_id, 'awaiting_review', tx.now, input.summary);
+      const stranded = heldInProgress(tx, input.agent_id).filter((ref) => !input.tasks.includes(ref));
+      if (stranded.length > 0) {
+        const all = [...input.tasks, ...stranded];
+        fail(
+          'TASK_IN_PROGRESS',
+          `You hold ${stranded.join(', ')} in progress; submitting without ${stranded.length === 1 ? 'it' : 'them'} would leave ${stranded.length === 1 ? 'it' : 'them'} in progress while you wait for review.`,
+          `Submit ${stranded.length === 1 ? 'it' : 'them'} with the work: ${refTo('session.submit', { tasks: all })}; or finish first with ${refTo('task.done', { task_id: stranded[0] })}.`,
+        );
+      }
+      const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_review', tx.now, input.summary);
       session.review = { summary: input.summary, tasks: input.tasks, submitted_at: tx.now };
       if (input.pr_url) session.review.pr_url = input.pr_url;
       if (input.notes) session.review.notes = input.notes;
@@ -256,10 +274,10 @@ export const requestInput = defineOp({
     return board.mutate((tx) => {
       const open = openInputOf(tx.runtime, input.agent_id);
       if (open) {
-        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, 'Wait for its answer with {op:session.show}; it resolves to your default action at ' + open.expires_at + '.');
+        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, `Wait for its answer with ${refTo('session.show')}; it resolves to your default action at ` + open.expires_at + '.');
       }
       const minutes = input.timeout_minutes ?? board.config.input_timeout_minutes;
-      const session = moveSession(tx.runtime, input.agent_id, 'awaiting_input', tx.now, input.question);
+      const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_input', tx.now, input.question);
       const id = `input-${tx.runtime.next_input++}`;
       const record: InputRecord = {
         id,
@@ -321,10 +339,10 @@ export const answerInput = defineOp({
     requireHuman(input.agent_id, 'Answering an input request');
     return ctx.board().mutate((tx) => {
       const record = tx.runtime.inputs[input.input_id];
-      if (!record) fail('INPUT_NOT_FOUND', `There is no input request ${input.input_id}.`, 'List the open ones with {op:input.list}.');
+      if (!record) fail('INPUT_NOT_FOUND', `There is no input request ${input.input_id}.`, `List the open ones with ${refTo('input.list')}.`);
       if (record.status === 'resolved') {
         const r = record.resolution!;
-        fail('INPUT_RESOLVED', `Input request ${input.input_id} is already resolved (${r.type === 'timeout' ? `timed out at ${r.at}; the default action applied: ${r.value}` : `answered by ${r.by}: ${r.value}`}).`, 'List the open ones with {op:input.list}.');
+        fail('INPUT_RESOLVED', `Input request ${input.input_id} is already resolved (${r.type === 'timeout' ? `timed out at ${r.at}; the default action applied: ${r.value}` : `answered by ${r.by}: ${r.value}`}).`, `List the open ones with ${refTo('input.list')}.`);
       }
       resolveInput(tx.runtime, record, { type: 'human', value: input.answer, by: input.agent_id, at: tx.now });
       tx.saveRuntime();

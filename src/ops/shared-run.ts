@@ -10,6 +10,7 @@ import { runWithIntent } from '../store/remote/intent.js';
 import { TRANSIENT, type SharedBoard } from '../store/remote/shared.js';
 import { findOperation } from './index.js';
 import type { Context, Operation } from './registry.js';
+import { refTo } from '../domain/refs.js';
 
 export async function runShared(op: Operation, ctx: Context, input: Record<string, unknown>): Promise<unknown> {
   const board = ctx.board();
@@ -62,7 +63,7 @@ export async function replayQueue(ctx: Context, shared: SharedBoard): Promise<{ 
     tried.add(entry.id);
     const op = findOperation(entry.op);
     try {
-      if (!op) throw new AgentboardError('QUEUED_WRITE_REFUSED', `The queued write #${entry.id} is a ${entry.op}, which this version of agentboard does not know.`, `Remove it with \`agentboard remote drop ${entry.id}\`.`);
+      if (!op) throw new AgentboardError('QUEUED_WRITE_REFUSED', `The queued write #${entry.id} is a ${entry.op}, which this version of agentboard does not know.`, `Remove it with ${refTo('remote.drop', { queue_id: entry.id })}.`);
       ctx.begin();
       await runWithIntent({ replay: entry }, () => op.run(ctx, entry.input as never));
       out.replayed++;

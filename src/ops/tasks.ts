@@ -10,7 +10,8 @@ import { parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/id
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, TASK_STATUSES, type Task } from '../domain/model.js';
-import { assertMayTouch, holdOrClaim } from '../domain/task-rules.js';
+import { assertMayTouch } from '../domain/task-rules.js';
+import { takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
@@ -19,7 +20,8 @@ import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, BlockerSeverity, ChangeId, Limit, LocalTaskId, Offset, page, Page, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
-import { findTask, listProblem, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { changeToRead, findTask, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { refTo } from '../domain/refs.js';
 
 function address(ref: string): TaskAddress {
   return parseTaskRef(ref) as TaskAddress;
@@ -28,7 +30,7 @@ function address(ref: string): TaskAddress {
 /** Plan edits stop once a person approved the task list; work on the tasks goes on. */
 function assertPlanOpen(doc: DocFile<'tasks'>, actor: string): void {
   if (doc.meta.status === 'approved' && actorRole(actor) !== 'human') {
-    fail('DOCUMENT_APPROVED', `The task list of ${doc.meta.change_id} has been approved; its plan (tasks, titles, dependencies) no longer changes.`, 'Ask a person to change the plan, or call {op:task.next} to work on it.');
+    fail('DOCUMENT_APPROVED', `The task list of ${doc.meta.change_id} has been approved; its plan (tasks, titles, dependencies) no longer changes.`, `Ask a person to change the plan, or call ${refTo('task.next')} to work on it.`);
   }
 }
 
@@ -67,16 +69,6 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
   });
 }
 
-/**
- * Makes sure the actor may change the task's state: it holds it, or it claims it now under the
- * claim rules (logged as a claim). Refusals name the rule and the call to make instead.
- */
-function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: string, actor: string, verb: string): void {
-  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: listProblem(tx, found.doc) }, verb)) {
-    tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
-  }
-}
-
 /** What a change to a task answers: the task in short (read it whole with task.show) and whether anything changed. */
 const TaskResult = z.object({ task: TaskSummaryOut, changed: z.boolean().describe('False when the call changed nothing (the task already was so).') });
 type TaskResultIn = z.input<typeof TaskResult>;
@@ -112,11 +104,11 @@ export const listTasks = defineOp({
   },
   run(ctx, input) {
     const board = ctx.board();
-    if (input.change_id) requireChange(board, input.change_id);
-    const ids = input.change_id ? [input.change_id] : board.changeIds();
+    const changes = input.change_id ? [changeToRead(board, input.change_id)] : board.changeIds().map((changeId) => ({ changeId, archived: null }));
     const out: z.input<typeof TaskSummaryOut>[] = [];
-    for (const id of ids) {
-      const tasks = tasksOf(board.readDoc(id, 'tasks'));
+    for (const change of changes) {
+      const id = change.changeId;
+      const tasks = tasksOf(readDocOf(board, change, 'tasks'));
       const byId = new Map(tasks.map((t) => [t.id, t]));
       for (const t of tasks) {
         if (input.status && t.status !== input.status) continue;
@@ -135,7 +127,12 @@ export const showTask = defineOp({
   summary: 'Show one task with the state of its dependencies',
   access: 'read',
   input: z.strictObject({ task_id: TaskRef }),
-  output: z.object({ task: TaskOut, dependencies: z.array(z.object({ task_id: z.string(), title: z.string(), status: z.string() })), held_by: z.string().nullable() }),
+  output: z.object({
+    task: TaskOut,
+    dependencies: z.array(z.object({ task_id: z.string(), title: z.string(), status: z.string() })),
+    held_by: z.string().nullable(),
+    archived: z.boolean().describe('The change is archived: read-only.'),
+  }),
   cli: { command: 'task show', args: ['task_id'] },
   tool: {
     name: 'agentboard_get_task',
@@ -146,8 +143,10 @@ export const showTask = defineOp({
   },
   run(ctx, input) {
     const { changeId, taskId } = address(input.task_id);
-    const found = findTask(ctx.board(), changeId, taskId);
+    const board = ctx.board();
+    const found = findTask(board, changeId, taskId, { archived: true });
     return {
+      archived: !board.hasChange(changeId),
       task: taskOut(changeId, found.task, found.byId),
       dependencies: found.task.depends.map((d) => {
         const dep = found.byId.get(d);
@@ -184,9 +183,9 @@ export const addTask = defineOp({
     return board.mutate((tx) => {
       requireChange(tx, input.change_id);
       const doc = tx.readDoc(input.change_id, 'tasks');
-      if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, 'Write the task list first with {op:tasks.create}.');
+      if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, `Write the task list first with ${refTo('tasks.create')}.`);
       if (doc.error) throw doc.error;
-      if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run {op:change.validate} to see every problem.`);
+      if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run ${refTo('change.validate')} to see every problem.`);
       assertPlanOpen(doc, input.agent_id);
       const existing = new Set(doc.content.blocks.map((b) => b.id));
       let id = input.id;
@@ -307,7 +306,7 @@ export const removeTask = defineOp({
       assertPlanOpen(found.doc, input.agent_id);
       const dependents = [...found.byId.values()].filter((t) => t.depends.includes(taskId)).map((t) => t.id);
       if (dependents.length > 0) {
-        fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with {op:task.update}.`);
+        fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with ${refTo('task.update')}.`);
       }
       saveTasks(tx, found.doc, { remove: [taskId] }, 'task.rm');
       tx.log(input.agent_id, 'task.rm', input.task_id, `deleted task ${input.task_id}: ${found.task.title}`, changeId);
@@ -368,7 +367,7 @@ export const reportProgress = defineOp({
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'report progress on');
       if (task.status !== 'in_progress') {
-        fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; progress is reported on a task in progress.`, task.status === 'blocked' ? 'Clear the blocker with {op:task.unblock} first.' : 'Call {op:task.next} for work.');
+        fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; progress is reported on a task in progress.`, task.status === 'blocked' ? `Clear the blocker with ${refTo('task.unblock')} first.` : `Call ${refTo('task.next')} for work.`);
       }
       task.progress = input.percent;
       task.progress_message = input.message;
@@ -507,7 +506,7 @@ export const approveTask = defineOp({
     requireHuman(input.agent_id, 'Approving a task');
     const board = ctx.board();
     return mutateTask(board, input.task_id, (tx, found, task) => {
-      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is approved.`, 'See the tasks awaiting review with {op:task.list} (status in_review).');
+      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is approved.`, `See the tasks awaiting review with ${refTo('task.list')} (status in_review).`);
       const holder = task.assignee;
       moveTask(task, input.task_id, 'done', input.agent_id, 'human', tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
@@ -531,7 +530,7 @@ export const rejectTask = defineOp({
     requireHuman(input.agent_id, 'Rejecting a task');
     const board = ctx.board();
     return mutateTask(board, input.task_id, (tx, found, task) => {
-      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is rejected.`, 'See the tasks awaiting review with {op:task.list} (status in_review).');
+      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is rejected.`, `See the tasks awaiting review with ${refTo('task.list')} (status in_review).`);
       const holder = task.assignee;
       moveTask(task, input.task_id, 'todo', input.agent_id, 'human', tx.now);
       task.feedback.push({ author: input.agent_id, at: tx.now, text: input.feedback });

@@ -4,11 +4,13 @@ import { printable, taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
 import { derivePhase, type ChangeState, type PhaseInfo } from '../domain/phase.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import type { ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import type { DocFile } from '../store/documents.js';
 import type { TaskBlock } from '../store/format-tasks.js';
 import type * as z from 'zod';
 import type { TaskOut, TaskSummaryOut } from './schemas.js';
+import { refTo } from '../domain/refs.js';
 
 export interface LoadedChange {
   changeId: string;
@@ -16,19 +18,45 @@ export interface LoadedChange {
   spec: DocFile<'spec'> | null;
   tasks: DocFile<'tasks'> | null;
   review: DocFile<'review'> | null;
+  design: DocFile<'design'> | null;
 }
 
 export function requireChange(reader: Reader, changeId: string): void {
   if (reader.hasChange(changeId)) return;
   const archived = reader.board.archived().find((a) => a.change_id === changeId);
   if (archived) {
-    fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (agentd/archive/${archived.folder}); archived changes do not change.`, 'Create a new change for further work with {op:change.create}.');
+    fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (agentd/archive/${archived.folder}); archived changes do not change.`, `Create a new change for further work with ${refTo('change.create')}.`);
   }
-  fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, 'List the changes with {op:change.list}, or create this one with {op:change.create}.');
+  fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, `List the changes with ${refTo('change.list')}, or create this one with ${refTo('change.create')}.`);
+}
+
+/** A change to read: open, or archived (read from agentd/archive/, read-only). */
+export interface ChangeToRead {
+  changeId: string;
+  archived: ArchivedChange | null;
+}
+
+/** Finds a change to read, open or archived (the latest archive of that id); CHANGE_NOT_FOUND otherwise. */
+export function changeToRead(reader: Reader, changeId: string): ChangeToRead {
+  if (reader.hasChange(changeId)) return { changeId, archived: null };
+  const archived = reader.board.archived().filter((a) => a.change_id === changeId).at(-1);
+  if (archived) return { changeId, archived };
+  return fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, `List the changes with ${refTo('change.list')}, or create this one with ${refTo('change.create')}.`);
+}
+
+export function readDocOf<T extends DocType>(reader: Reader, change: ChangeToRead, type: T): DocFile<T> | null {
+  return change.archived ? reader.board.readArchivedDoc(change.archived.folder, type) : reader.readDoc(change.changeId, type);
+}
+
+/** Every document of a change to read. */
+export function loadChangeToRead(reader: Reader, change: ChangeToRead, types: readonly DocType[] = DOC_TYPES): LoadedChange {
+  const out: LoadedChange = { changeId: change.changeId, proposal: null, spec: null, tasks: null, review: null, design: null };
+  for (const type of types) (out as unknown as Record<DocType, DocFile | null>)[type] = readDocOf(reader, change, type);
+  return out;
 }
 
 export function loadChange(reader: Reader, changeId: string, types: readonly DocType[] = DOC_TYPES): LoadedChange {
-  const out: LoadedChange = { changeId, proposal: null, spec: null, tasks: null, review: null };
+  const out: LoadedChange = { changeId, proposal: null, spec: null, tasks: null, review: null, design: null };
   for (const type of types) (out as unknown as Record<DocType, DocFile | null>)[type] = reader.readDoc(changeId, type);
   return out;
 }
@@ -123,24 +151,28 @@ export interface FoundTask {
 }
 
 /** Finds a task by its board-wide id; refuses a broken task list with its file and line. */
-export function findTask(reader: Reader, changeId: string, taskId: string): FoundTask {
-  requireChange(reader, changeId);
-  const doc = reader.readDoc(changeId, 'tasks');
+export function findTask(reader: Reader, changeId: string, taskId: string, options: { archived?: boolean } = {}): FoundTask {
+  let doc: DocFile<'tasks'> | null;
+  if (options.archived) doc = readDocOf(reader, changeToRead(reader, changeId), 'tasks');
+  else {
+    requireChange(reader, changeId);
+    doc = reader.readDoc(changeId, 'tasks');
+  }
   const ref = taskRef(changeId, taskId);
   if (doc?.error) throw doc.error;
-  if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, 'Create the task list with {op:tasks.create}.');
+  if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, `Create the task list with ${refTo('tasks.create')}.`);
   const block = doc.content?.blocks.find((b) => b.id === taskId);
   if (!block) {
     const broken = doc.findings.find((f) => f.level === 'error');
     if (broken) {
-      fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} (${broken.fix}); run {op:change.validate} to see every problem.`);
+      fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} (${broken.fix}); run ${refTo('change.validate')} to see every problem.`);
     }
-    fail('TASK_NOT_FOUND', `Task ${ref} does not exist.`, `List the tasks of ${changeId} with {op:task.list}.`);
+    fail('TASK_NOT_FOUND', `Task ${ref} does not exist.`, `List the tasks of ${changeId} with ${refTo('task.list')}.`);
   }
   if (!block.task) {
     const f = doc.findings.find((x) => x.level === 'error' && x.line !== undefined && x.line >= block.line + doc.bodyLine - 1);
     const where = f ? `${f.file}:${f.line}: ${f.message}` : `${doc.file}: task ${taskId} cannot be read`;
-    fail('PARSE_ERROR', `${where}.`, `Fix the task in ${doc.file}; run {op:change.validate} to see every problem.`);
+    fail('PARSE_ERROR', `${where}.`, `Fix the task in ${doc.file}; run ${refTo('change.validate')} to see every problem.`);
   }
   const tasks = tasksOf(doc);
   return { changeId, doc, block, task: block.task, byId: new Map(tasks.map((t) => [t.id, t])) };

@@ -3,6 +3,8 @@
  * response_format "markdown". One renderer per operation; anything without one is shown as
  * indented key: value lines.
  */
+import { refTo } from '../domain/refs.js';
+
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 export function table(headers: string[], rows: string[][]): string {
@@ -91,7 +93,7 @@ function statusBoard(d: Data): string {
       ['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'],
       d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.waiting_on ?? '']),
     )}`;
-  } else out += '\nNo changes yet: create one with {op:change.create}.\n';
+  } else out += `\nNo changes yet: create one with ${refTo('change.create')}.\n`;
   if (d.agents.length) {
     out += `\nAgents\n${table(
       ['AGENT', 'STATUS', 'HOLDS', 'DONE', 'IN REVIEW'],
@@ -103,15 +105,15 @@ function statusBoard(d: Data): string {
   }
   if (d.stale_claims.length) out += `\nStale claims (no progress for a while)\n${d.stale_claims.map((s: Data) => `  ${s.task_id} held by ${s.assignee}, ${s.run_id ? `claimed by run ${s.run_id}, which died` : `idle ${s.idle_minutes} min`}`).join('\n')}\n`;
   const waits: string[] = [
-    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with {op:input.answer}; default at ${i.expires_at}: ${i.default_action})`),
-    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with {op:task.approve} / {op:task.reject})`),
+    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with ${refTo('input.answer')}; default at ${i.expires_at}: ${i.default_action})`),
+    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with ${refTo('task.approve')} / ${refTo('task.reject')})`),
     ...d.awaiting_decision
       .filter((w: Data) => w.blocking || w.review_requested)
-      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} ({op:document.approve} / {op:document.reject})`),
+      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} (${refTo('document.approve')} / ${refTo('document.reject')})`),
   ];
   const optional = d.awaiting_decision.filter((w: Data) => !w.blocking && !w.review_requested).length;
   if (waits.length) out += `\nWaiting on people\n${waits.join('\n')}\n`;
-  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with {op:document.list} (awaiting: decision).\n`;
+  if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with ${refTo('document.list')} (awaiting: decision).\n`;
   if (d.costs.length) {
     out += `\nRun usage per change\n${table(
       ['CHANGE', 'RUNS', 'TOKENS', 'COST'],
@@ -120,7 +122,7 @@ function statusBoard(d: Data): string {
   }
   if (d.problems.length) out += `\nProblems\n${d.problems.map((f: Data) => `  ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`).join('\n')}\n`;
   if (d.hand_edited.length) out += `\nEdited by hand (merged on the next write)\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
-  if (d.conflicts.length) out += `\nMerge conflicts (both values kept; see {op:conflict.list})\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
+  if (d.conflicts.length) out += `\nMerge conflicts (both values kept; see ${refTo('conflict.list')})\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
   return out;
 }
 
@@ -138,20 +140,20 @@ const RENDERERS: Record<string, (d: Data) => string> = {
         return `${m.client}: ${m.file} ${what}\n`;
       })
       .join(''),
-  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with {op:proposal.submit}.\n`,
+  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with ${refTo('proposal.submit')}.\n`,
   'proposal.submit': written,
   'spec.create': written,
   'tasks.create': written,
   'review.create': written,
   'document.correct': written,
-  'change.list': (d) =>
-    d.changes.length === 0 && d.archived.length === 0
-      ? 'No changes yet: create one with {op:change.create}.\n'
-      : table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.waiting_on ?? ''])) +
-        page(d, 'changes') +
-        (d.archived.length ? `\nArchived\n${d.archived.map((a: Data) => `  ${a.folder}`).join('\n')}\n` : ''),
+  'change.list': (d) => {
+    const listed = d.changes.filter((c: Data) => c.archived).length;
+    const more = d.archived_count > listed ? `${d.archived_count} archived change${d.archived_count === 1 ? '' : 's'} (${refTo('change.list', { archived: true })} lists them)\n` : '';
+    if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo('change.create')}.\n`;
+    return table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.archived ?? c.waiting_on ?? ''])) + page(d, 'changes') + (more ? `\n${more}` : '');
+  },
   'change.show': (d) =>
-    `${d.change_id}: ${d.title}\nPhase: ${d.phase}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}\n\n` +
+    `${d.change_id}: ${d.title}\nPhase: ${d.phase}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.archived ? ` (read-only, in ${d.archived})` : ''}\n\n` +
     table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, f.status, String(f.revision), f.author, f.file])) +
     (d.task_ids.length ? `\nTasks: ${d.tasks.done}/${d.tasks.total} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
   'document.get': (d) => `${d.markdown}${d.markdown.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
@@ -209,7 +211,7 @@ const RENDERERS: Record<string, (d: Data) => string> = {
           .map((i: Data) =>
             `${i.input_id} from ${i.agent_id} [${i.status}]: ${i.question}\n` +
             (i.options.length ? `  options: ${i.options.join(' | ')}\n` : '') +
-            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with {op:input.answer}\n`),
+            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with ${refTo('input.answer')}\n`),
           )
           .join(''),
   'input.answer': (d) => `Answered ${d.request.input_id}; ${d.request.agent_id} is working again.\n`,
@@ -228,17 +230,17 @@ const RENDERERS: Record<string, (d: Data) => string> = {
       : `The board is already shared through ${d.remote}; nothing changed.\n`,
   'remote.disable': (d) => (d.changed ? `The board is no longer shared through ${d.remote}${d.synced ? '' : ' (the remote could not be reached: this clone keeps the board as it last synced it)'}.\nNext: ${d.next_step}\n` : 'The board is not shared; nothing changed.\n'),
   'remote.status': (d) => {
-    if (!d.shared) return 'This board is not shared (agentboard remote enable shares it).\n';
+    if (!d.shared) return `This board is not shared (${refTo('remote.enable')} shares it).\n`;
     let out = `Shared through ${d.remote}${d.url ? ` (${d.url})` : ''}, ${d.ref}\nLast sync: ${d.last_sync ?? 'never'}${d.commit ? ` · board commit ${d.commit.slice(0, 12)}` : ''}\n`;
     if (d.interrupted_push) out += `Interrupted push: ${d.interrupted_push.summary} (${d.interrupted_push.at}); the next command settles it.\n`;
     out += d.waiting.length ? `\nWaiting to be pushed:\n${d.waiting.map((e: Data) => `  #${e.id} ${e.actor}: ${e.summary} (${e.queued_at})`).join('\n')}\n` : 'Nothing waits to be pushed.\n';
-    if (d.refused.length) out += `\nQueued writes the rules no longer allow (kept, not applied; remove with agentboard remote drop <id>):\n${d.refused.map((e: Data) => `  #${e.id} ${e.actor}: ${e.summary}\n     ${e.message}`).join('\n')}\n`;
-    if (d.hand_edited.length) out += `\nEdited by hand, shared by the next write (or agentboard remote sync):\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
+    if (d.refused.length) out += `\nQueued writes the rules no longer allow (kept, not applied; remove with ${refTo('remote.drop')}):\n${d.refused.map((e: Data) => `  #${e.id} ${e.actor}: ${e.summary}\n     ${e.message}`).join('\n')}\n`;
+    if (d.hand_edited.length) out += `\nEdited by hand, shared by the next write (or ${refTo('remote.sync')}):\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
     if (d.local_only.length) out += `\nNot part of the shared board (not read):\n${d.local_only.map((f: string) => `  ${f}`).join('\n')}\n`;
     if (d.kept.length) out += `\nYour files a sync replaced, kept:\n${d.kept.map((f: string) => `  ${f}`).join('\n')}\n`;
     return out;
   },
-  'remote.sync': (d) => `Synced${d.commit ? ` at board commit ${d.commit.slice(0, 12)}` : ''}: ${d.replayed} queued write${d.replayed === 1 ? '' : 's'} pushed${d.refused ? `, ${d.refused} refused (see agentboard remote status)` : ''}${d.merged.length ? `; hand edits shared: ${d.merged.join(', ')}` : ''}.\n`,
+  'remote.sync': (d) => `Synced${d.commit ? ` at board commit ${d.commit.slice(0, 12)}` : ''}: ${d.replayed} queued write${d.replayed === 1 ? '' : 's'} pushed${d.refused ? `, ${d.refused} refused (see ${refTo('remote.status')})` : ''}${d.merged.length ? `; hand edits shared: ${d.merged.join(', ')}` : ''}.\n`,
   'remote.publish': (d) => (d.committed ? `Committed the shared board (${d.files} file${d.files === 1 ? '' : 's'}) on ${d.branch ?? 'a detached HEAD'}: ${d.commit.slice(0, 12)}.\n` : `${d.branch ?? 'The branch'} already holds the shared board as it is; nothing to commit.\n`),
   'remote.drop': (d) => `Removed the queued write #${d.dropped.id} (${d.dropped.summary}).\n`,
   'log.list': (d) => (d.entries.length ? d.entries.map((e: Data) => `${e.at}  ${e.actor}  ${e.action}  ${e.summary}`).join('\n') + '\n' + page(d, 'entries') : 'The activity log is empty.\n'),

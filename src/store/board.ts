@@ -3,7 +3,8 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { hasUnsafeText } from '../domain/text.js';
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -79,6 +80,25 @@ export function findRoot(explicit: string | undefined, cwd = process.cwd()): str
   }
 }
 
+/**
+ * agentd (the tool) keeps its board in a folder of the same name. One that holds agentd's
+ * config.toml or .version and no config.yaml of agentboard's is agentd's, not converted yet.
+ */
+export function isAgentdBoard(boardDir: string): boolean {
+  if (existsSync(join(boardDir, 'config.yaml'))) return false;
+  return existsSync(join(boardDir, 'config.toml')) || existsSync(join(boardDir, '.version'));
+}
+
+/** Refuses to read agentd's board as agentboard's: its files would be a wall of findings, and the fix is one command. */
+export function refuseAgentdBoard(boardDir: string, shown: string): void {
+  if (!isAgentdBoard(boardDir)) return;
+  fail(
+    'AGENTD_BOARD',
+    `${shown}/ is a board of agentd (it has agentd's config.toml or .version and no config.yaml), not of agentboard, so agentboard does not read it.`,
+    'Convert it with `agentboard import agentd` (its originals are kept under agentd/.imported/), or see first what it would do with `agentboard import agentd --dry-run`.',
+  );
+}
+
 export interface ArchivedChange {
   change_id: string;
   date: string;
@@ -123,7 +143,7 @@ function quickMeta(start: string, type: DocType): HeadMeta | null {
     const [, key, raw] = m;
     if (key! in meta) return null;
     if (raw === undefined || raw === '') {
-      if (key === 'notes' || key === 'feedback') continue;
+      if (key === 'notes' || key === 'feedback' || key === 'imported_from') continue;
       return null;
     }
     if (!HEAD_KEYS.has(key!)) continue;
@@ -172,7 +192,7 @@ function readStart(path: string, shown: string): { text: string; identity: strin
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
-  kind: 'merge_conflict' | 'recovered' | 'remote';
+  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote';
   message: string;
 }
 
@@ -245,6 +265,7 @@ export class Board implements Reader {
     const board = new Board(root);
     const st = lstatSync(board.dir);
     if (st.isSymbolicLink()) throw unsafePath(BOARD_DIR, 'a symbolic link');
+    refuseAgentdBoard(board.dir, BOARD_DIR);
     return board;
   }
 
@@ -344,6 +365,7 @@ export class Board implements Reader {
         const what = e.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
         const err = e.isSymbolicLink() ? unsafePath(`${shown}/${e.name}`, what) : new AgentboardError('NOT_A_FOLDER', `${shown}/${e.name} is ${what}, so it is not read as a change.`, `Replace it with a change folder or remove it.`);
         this.unsafeEntries.push({ level: 'error', file: `${shown}/${e.name}`, rule: 'file.unsafe', message: err.message, fix: err.nextStep });
+        this.leftOut(`${shown}/${e.name} is ${what}`);
       }
     }
     return ids.sort();
@@ -395,6 +417,7 @@ export class Board implements Reader {
     const path = this.ledgerPath(changeId);
     let identity: string | null = null;
     try {
+      if (!this.plainDir(dirname(path))) return emptyLedger();
       identity = currentIdentity(path, this.rel(path));
     } catch {
       return emptyLedger();
@@ -425,7 +448,7 @@ export class Board implements Reader {
     const path = this.ledgerPath(changeId);
     let identity: string | null = null;
     try {
-      identity = currentIdentity(path, this.rel(path));
+      if (this.plainDir(dirname(path))) identity = currentIdentity(path, this.rel(path));
     } catch {
       // an unreadable ledger is a lost cache
     }
@@ -443,6 +466,15 @@ export class Board implements Reader {
    * Throws AgentboardError when it cannot be read at all.
    */
   taskList(changeId: string): TaskList | null {
+    try {
+      return this.readTaskList(changeId);
+    } catch (err) {
+      if (err instanceof AgentboardError) return this.leftOut(err);
+      throw err;
+    }
+  }
+
+  private readTaskList(changeId: string): TaskList | null {
     const path = this.docPath(changeId, 'tasks');
     const shown = this.rel(path);
     if (!this.checkedDir(changeId)) return null;
@@ -460,8 +492,8 @@ export class Board implements Reader {
     const split = read.text.includes('\r') ? null : splitFrontmatter(read.text);
     const sink = new FindingSink(shown);
     const meta = split ? readMeta(split.frontmatter, sink, 'tasks') : null;
-    const tasks = meta && sink.findings.length === 0 ? scanTaskList(split!.body) : null;
-    if (meta && tasks) return this.rememberList(path, { meta: meta.meta, tasks, identity: read.identity, edited });
+    const tasks = meta && sink.findings.length === 0 && !hasUnsafeText(split!.frontmatter) ? scanTaskList(split!.body) : null;
+    if (meta && tasks) return this.rememberList(path, { meta: meta.meta, tasks, identity: read.identity, edited, broken: false });
     const loaded = this.load(changeId, 'tasks');
     return loaded ? this.rememberList(path, listOf(loaded.doc as DocFile<'tasks'>, loaded.identity, loaded.edited)) : null;
   }
@@ -509,14 +541,39 @@ export class Board implements Reader {
       if (head) this.metaCache.set(path, head);
       return head;
     } catch (err) {
-      if (err instanceof AgentboardError) return null;
+      if (err instanceof AgentboardError) return this.leftOut(err);
       throw err;
     }
   }
 
-  /** Whether a change's folder is a plain folder in plain folders (checked once per command, and once per write). */
+  /** A file a quick read had to leave out: said once per command, so that nothing is skipped silently. */
+  private leftOut(problem: AgentboardError | string): null {
+    const said = typeof problem === 'string' ? problem : problem.message.replace(/;.*$|\.$/, '');
+    const message = `${said}; it was left out (\`agentboard validate\` lists every problem).`;
+    if (!this.notices.some((n) => n.message === message)) this.notices.push({ kind: 'unreadable', message });
+    return null;
+  }
+
+  /** Drops every cached read, so that the next reads come from disk. */
+  private forgetReads(): void {
+    this.docCache.clear();
+    this.ledgerCache.clear();
+    this.headerCache.clear();
+    this.listCache.clear();
+    this.metaCache.clear();
+  }
+
+  /** Whether a change's folder is a plain folder in plain folders. */
   private checkedDir(changeId: string): boolean {
-    const dir = this.changeDir(changeId);
+    return this.plainDir(this.changeDir(changeId));
+  }
+
+  /**
+   * Whether a folder of the board exists as a plain folder in plain folders (false when it does
+   * not exist; UNSAFE_PATH or NOT_A_FOLDER when a link or a file stands in the way). Checked once
+   * per command, and once per write.
+   */
+  plainDir(dir: string): boolean {
     if (this.checkedDirs.has(dir)) return true;
     const ok = checkDirs(this.root, dir, (p) => this.rel(p));
     if (ok) this.checkedDirs.add(dir);
@@ -542,7 +599,8 @@ export class Board implements Reader {
     const entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
     let doc: DocFile;
     let edited = false;
-    if (entry && (entry.identity === read.identity || entry.hash === hashText(read.text))) doc = restoreDoc(entry, read.text);
+    // By content, not by identity: a save in place within the file system's timestamp tick can keep size and mtime.
+    if (entry && entry.hash === hashText(read.text)) doc = restoreDoc(entry, read.text);
     else {
       doc = parseDocText(type, read.text, shown);
       edited = entry !== undefined;
@@ -550,6 +608,20 @@ export class Board implements Reader {
     const loaded: Loaded = { doc, text: read.text, identity: read.identity, entry, edited };
     this.docCache.set(path, loaded);
     return loaded;
+  }
+
+  /** A document of an archived change (agentd/archive/<folder>/), as it is on disk: history is read, never written. */
+  readArchivedDoc<T extends DocType>(folder: string, type: T): DocFile<T> | null {
+    const path = join(this.archiveDir, folder, DOC_FILES[type]);
+    const shown = this.rel(path);
+    try {
+      if (!this.plainDir(dirname(path))) return null;
+      const read = readBoardFile(path, shown);
+      return read ? (parseDocText(type, read.text, shown) as DocFile<T>) : null;
+    } catch (err) {
+      if (err instanceof AgentboardError) return unreadableDoc(type, shown, err);
+      throw err;
+    }
   }
 
   /** A document as it is on disk (a person's edit not merged yet shows as the person wrote it); null when absent. */
@@ -605,12 +677,14 @@ export class Board implements Reader {
 
   /** The runtime data as it stands; questions past their deadline by this process's clock show as timed out (nothing is written). */
   readRuntime(): RuntimeData {
+    this.plainDir(this.runtimeDir);
     const data = openRuntime(this.runtimePath, this.rel(this.runtimePath)).data;
     expireInputs(data, processNow().toISOString());
     return data;
   }
 
   readActivity(): ActivityEntry[] {
+    this.plainDir(this.runtimeDir);
     return readActivity(this.activityPath, this.rel(this.activityPath));
   }
 
@@ -623,6 +697,7 @@ export class Board implements Reader {
 
   /** Merges agentboard kept from both sides because a person's edit and an agent's work disagreed. */
   readConflicts(): RecordedConflict[] {
+    this.plainDir(this.runtimeDir);
     const read = readBoardFile(this.conflictsPath, this.rel(this.conflictsPath));
     if (!read) return [];
     try {
@@ -673,9 +748,12 @@ export class Board implements Reader {
       const result = fn(tx);
       let raced: Raced[];
       try {
-        raced = tx.commit(publish?.(tx));
+        raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS, publish: publish?.(tx) });
       } catch (err) {
-        if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) continue;
+        if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
+          this.forgetReads(); // a file changed without changing its identity: read it from disk again
+          continue;
+        }
         if (err instanceof StaleRead) {
           fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
         }
@@ -750,6 +828,7 @@ export class Board implements Reader {
     for (const dir of dirs) {
       let names: string[];
       try {
+        if (!this.plainDir(dir)) continue;
         names = readdirSync(dir);
       } catch {
         continue;

@@ -53,6 +53,9 @@ export type RunSettings = z.infer<typeof RunConfig>;
 
 export type Config = z.infer<typeof ConfigSchema>;
 
+/** agentd/.gitignore: the runtime state stays out of git. */
+export const BOARD_GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
+
 export const DEFAULT_CONFIG_TEXT = `# agentboard settings for this repository.
 # Every key is optional; the values below are the defaults.
 

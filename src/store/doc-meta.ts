@@ -1,6 +1,6 @@
 /** Document frontmatter: read into DocMeta with findings, written back in one stable key order. */
 import type { FindingSink } from '../domain/findings.js';
-import { DOC_STATUSES, DOC_TYPES, type DocMeta, type DocType, type Note } from '../domain/model.js';
+import { DOC_STATUSES, DOC_TYPES, type DocMeta, type DocType, type ImportSource, type Note } from '../domain/model.js';
 import { emitYaml, lineOfKey, parseYaml, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
 
 const KNOWN_KEYS = [
@@ -21,6 +21,7 @@ const KNOWN_KEYS = [
   'corrected_at',
   'decided_by',
   'decided_at',
+  'imported_from',
   'notes',
   'feedback',
 ] as const;
@@ -38,6 +39,9 @@ export function emitMeta(meta: DocMeta, extra: YamlMap = {}): string {
     if (key === 'notes' || key === 'feedback') {
       const list = value as Note[];
       if (list.length > 0) ordered[key] = list.map((n) => ({ author: n.author, at: n.at, text: n.text }));
+    } else if (key === 'imported_from') {
+      const source = value as ImportSource | undefined;
+      if (source) ordered[key] = source.commit ? { tool: source.tool, path: source.path, commit: source.commit } : { tool: source.tool, path: source.path };
     } else {
       ordered[key] = value as Value | undefined;
     }
@@ -106,6 +110,16 @@ export function readMeta(yamlText: string, sink: FindingSink, expectedType?: Doc
     notes: readNotes(map.notes, 'notes', sink, line),
     feedback: readNotes(map.feedback, 'feedback', sink, line),
   };
+  const source = map.imported_from;
+  if (source !== undefined && source !== null) {
+    const entry = typeof source === 'object' && !Array.isArray(source) ? (source as FlatMap) : null;
+    if (!entry || typeof entry.tool !== 'string' || typeof entry.path !== 'string') {
+      sink.error('frontmatter.imported_from', '"imported_from" must be a map with tool and path', 'write it as "imported_from:" with "  tool: …" and "  path: …" under it, or remove it', line('imported_from'));
+    } else {
+      meta.imported_from = { tool: entry.tool, path: entry.path };
+      if (entry.commit !== undefined && entry.commit !== null) meta.imported_from.commit = String(entry.commit);
+    }
+  }
   for (const key of ['title', 'assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'] as const) {
     const v = str(map, key);
     if (v !== undefined) meta[key] = v;

@@ -1,9 +1,11 @@
 /** Whole document files: frontmatter plus a typed body, read with findings and written back. */
+import { describeUnsafe, unsafeLines } from '../domain/text.js';
 import type { AgentboardError } from '../errors.js';
 import { FindingSink, hasErrors, type Finding } from '../domain/findings.js';
-import type { DocMeta, DocType, Proposal, ReviewRound, Spec, Task } from '../domain/model.js';
+import type { DocMeta, DocType, Design, Proposal, ReviewRound, Spec, Task } from '../domain/model.js';
 import { metaRules, proposalRules, reviewRules, specRules, tasksRules } from '../domain/rules.js';
 import { emitMeta, readMeta } from './doc-meta.js';
+import { parseDesignBody, renderDesignBody } from './format-design.js';
 import { parseProposalBody, renderProposalBody, type ProposalLines } from './format-proposal.js';
 import { parseReviewBody, renderReviewBody } from './format-review.js';
 import { parseSpecBody, renderSpecBody, type SpecLines } from './format-spec.js';
@@ -16,6 +18,7 @@ export interface DocContent {
   spec: Spec;
   tasks: TasksBody;
   review: ReviewRound[];
+  design: Design;
 }
 
 export interface DocFile<T extends DocType = DocType> {
@@ -52,6 +55,9 @@ export function parseDocText<T extends DocType>(type: T, text: string, file: str
     where: {},
     findings: sink.findings,
   };
+  for (const u of unsafeLines(normalized)) {
+    sink.error('text.unsafe_character', `the line holds ${describeUnsafe(u.char)} at column ${u.column}`, 'delete the character (an editor that shows invisible characters helps), or restore the line from git', u.line);
+  }
   if (!split) {
     sink.error('frontmatter.missing', 'the file does not start with YAML frontmatter between --- lines', 'restore the frontmatter from git, or recreate the document with agentboard', 1);
     return doc;
@@ -81,6 +87,8 @@ function parseBody(type: DocType, body: string, sink: FindingSink, doc: DocFile)
       return parseTasksBody(body, sink);
     case 'review':
       return parseReviewBody(body, sink);
+    case 'design':
+      return parseDesignBody(body);
   }
 }
 
@@ -115,7 +123,7 @@ export function checkDoc(doc: DocFile, changeId: string, context: { requirementI
       proposalRules(doc.content as Proposal, body, doc.where.proposal);
       break;
     case 'spec':
-      specRules(doc.content as Spec, body, doc.where.spec);
+      specRules(doc.content as Spec, body, doc.where.spec, { imported: doc.meta.imported_from !== undefined });
       break;
     case 'tasks': {
       const blocks = (doc.content as TasksBody).blocks.filter((b) => b.task !== null).map((b) => ({ task: b.task as Task, line: b.line }));
@@ -127,6 +135,8 @@ export function checkDoc(doc: DocFile, changeId: string, context: { requirementI
     }
     case 'review':
       reviewRules(doc.content as ReviewRound[], body);
+      break;
+    case 'design':
       break;
   }
   return findings;
@@ -143,6 +153,8 @@ export function renderBody<T extends DocType>(type: T, content: DocContent[T]): 
       return serializeTasksBody(content as TasksBody);
     case 'review':
       return `\n${renderReviewBody(content as ReviewRound[])}`;
+    case 'design':
+      return `\n${renderDesignBody(content as Design)}`;
   }
   throw new Error(`unknown document type ${String(type)}`);
 }

@@ -1,12 +1,23 @@
-/** proposal.md body: `# Proposal: <title>` with Why, What Changes and Impact sections. */
+/**
+ * proposal.md body: `# Proposal: <title>` with Why, What Changes and Impact sections. Any other
+ * section (or text under the title) is kept as written, in its place.
+ */
 import type { FindingSink } from '../domain/findings.js';
 import type { Proposal } from '../domain/model.js';
-import { readBlock, sectionKey, writeBlock } from './blocks.js';
-import { outline, sectionsAt, TextLines } from './markdown.js';
+import { extraSection, introSection, outlineDoc, readBlock, renderSections, sectionKey, writeBlock } from './blocks.js';
+import { outline, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 
-const FIELDS: Record<string, keyof Proposal> = { why: 'why', 'what changes': 'what_changes', impact: 'impact' };
+const FIELDS: Record<string, 'why' | 'what_changes' | 'impact'> = { why: 'why', 'what changes': 'what_changes', impact: 'impact' };
+
+/** The headings a proposal is read from, for messages that say what was expected. */
+export const PROPOSAL_HEADINGS = ['## Why', '## What Changes', '## Impact'];
+
+/** True when a heading would be read as one of the proposal's own sections. */
+export function isProposalSection(heading: string): boolean {
+  return sectionKey(heading) in FIELDS;
+}
 
 export const PROPOSAL_PLACEHOLDERS: Proposal = {
   title: '',
@@ -22,27 +33,38 @@ export function renderProposalBody(p: Proposal, template = false): string {
     why: text(p.why, PROPOSAL_PLACEHOLDERS.why),
     what_changes: text(p.what_changes, PROPOSAL_PLACEHOLDERS.what_changes),
     impact: text(p.impact, PROPOSAL_PLACEHOLDERS.impact),
+    after_title: renderSections(p.sections, 'title'),
+    after_why: renderSections(p.sections, 'why'),
+    after_what_changes: renderSections(p.sections, 'what_changes'),
+    after_impact: renderSections(p.sections, 'impact'),
   });
 }
 
 /** Where each section of a proposal stands in its body (1-based lines), for findings. */
-export type ProposalLines = Partial<Record<keyof Proposal, number>>;
+export type ProposalLines = Partial<Record<'why' | 'what_changes' | 'impact', number>>;
 
 export function parseProposalBody(body: string, sink: FindingSink): { proposal: Proposal; lines: ProposalLines } {
   const lines = new TextLines(body);
-  const heads = outline(lines);
-  const h1 = heads.find((h) => h.level === 1);
-  const title = h1 ? h1.text.replace(/^(?:proposal|change)\s*:\s*/i, '') : '';
+  const doc = outlineDoc(lines, outline(lines), sink, 'proposal');
+  const title = doc.title ? doc.title.replace(/^(?:proposal|change)\s*:\s*/i, '') : '';
   const proposal: Proposal = { title, why: '', what_changes: '', impact: '' };
+  const sections = introSection(doc.intro);
   const where: ProposalLines = {};
-  for (const section of sectionsAt(lines, heads, 2)) {
+  let after = 'title';
+  for (const section of doc.sections) {
     const field = FIELDS[sectionKey(section.heading.text)];
     if (!field) {
-      sink.warn('proposal.section', `section "${section.heading.text}" is not part of a proposal and is not read`, 'move its text into Why, What Changes or Impact', section.heading.index + 1);
+      sections.push(extraSection(section, after));
+      continue;
+    }
+    if (where[field] !== undefined) {
+      sink.error('proposal.section.twice', `section "${section.heading.text}" appears twice (first on line ${where[field]})`, 'join the two sections into one', section.heading.index + 1);
       continue;
     }
     proposal[field] = readBlock(section.content, 2, PROPOSAL_PLACEHOLDERS[field]);
     where[field] = section.heading.index + 1;
+    after = field;
   }
+  if (sections.length > 0) proposal.sections = sections;
   return { proposal, lines: where };
 }

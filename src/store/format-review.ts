@@ -1,12 +1,13 @@
 /**
  * REVIEW.md body: the latest round under `# Verdict: <VERDICT>`, earlier rounds under
  * `# Round <n>: <VERDICT>`, newest first. Each round has a Summary and its Issues grouped by
- * severity (### High / ### Medium / ### Low, one #### heading per issue). Reading is fail-closed:
- * an unknown verdict or severity is an error, never a default.
+ * severity (### High / ### Medium / ### Low, one #### heading per issue, or one bullet per issue);
+ * any other section of a round is kept after its issues. Reading is fail-closed: an unknown
+ * verdict or severity is an error, never a default.
  */
 import type { FindingSink } from '../domain/findings.js';
 import { SEVERITIES, VERDICTS, type ReviewIssue, type ReviewRound, type Severity, type Verdict } from '../domain/model.js';
-import { readBlock, sectionKey, writeBlock } from './blocks.js';
+import { extraSection, readBlock, renderSections, sectionKey, writeBlock } from './blocks.js';
 import { outline, sectionsAt, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
@@ -25,6 +26,7 @@ export function renderRound(round: ReviewRound, latest: boolean): string {
     at: round.at,
     summary: writeBlock(round.summary, 2),
     groups,
+    sections: renderSections(round.sections, 'issues'),
   });
 }
 
@@ -39,8 +41,9 @@ function isVerdict(v: string): v is Verdict {
   return (VERDICTS as readonly string[]).includes(v);
 }
 
-function isSeverity(v: string): v is Severity {
-  return (SEVERITIES as readonly string[]).includes(v);
+/** High, Medium or Low, in any case ("### HIGH" is how some tools write it); null for anything else. */
+export function severityOf(v: string): Severity | null {
+  return SEVERITIES.find((s) => s.toLowerCase() === v.trim().toLowerCase()) ?? null;
 }
 
 /** Rounds newest first. `fallback` fills reviewer and time when a hand-written review has no round line. */
@@ -52,7 +55,7 @@ export function parseReviewBody(body: string, sink: FindingSink, fallback?: { re
   if (tops.length === 0) {
     sink.error('review.verdict.missing', 'the review has no "# Verdict: …" heading', `start the review with "# Verdict: ${VERDICTS.join(' | ')}"`, 1);
   }
-  tops.forEach((top, index) => {
+  tops.forEach((top) => {
     const line = top.heading.index + 1;
     const m = HEADING.exec(top.heading.text);
     if (!m) {
@@ -79,14 +82,14 @@ export function parseReviewBody(body: string, sink: FindingSink, fallback?: { re
       summary: '',
       issues: [],
     };
+    const sections = [];
     for (const section of sectionsAt(lines, heads, 2, top.heading.index + 1, top.end)) {
       const key = sectionKey(section.heading.text);
       if (key === 'summary') round.summary = readBlock(section.content, 2);
       else if (key === 'issues') round.issues = parseIssues(lines, heads, section.heading.index + 1, section.end, sink);
-      else if (index === 0) {
-        sink.warn('review.section', `section "${section.heading.text}" is not part of a review round and is not read`, 'keep to Summary and Issues', section.heading.index + 1);
-      }
+      else sections.push(extraSection(section, 'issues'));
     }
+    if (sections.length > 0) round.sections = sections;
     rounds.push(round);
   });
   return rounds;
@@ -94,15 +97,57 @@ export function parseReviewBody(body: string, sink: FindingSink, fallback?: { re
 
 function parseIssues(lines: TextLines, heads: ReturnType<typeof outline>, from: number, to: number, sink: FindingSink): ReviewIssue[] {
   const issues: ReviewIssue[] = [];
-  for (const group of sectionsAt(lines, heads, 3, from, to)) {
-    const severity = group.heading.text.trim();
-    if (!isSeverity(severity)) {
-      sink.error('review.severity', `unknown severity "${severity}"`, `group issues under exactly one of: ${SEVERITIES.join(', ')}`, group.heading.index + 1);
+  const groups = sectionsAt(lines, heads, 3, from, to);
+  let text = from;
+  while (text < (groups[0]?.heading.index ?? to) && (lines.isBlank(text) || /^no issues found\.?$/i.test(lines.line(text).trim()))) text++;
+  if (text < (groups[0]?.heading.index ?? to)) {
+    sink.error('review.issues.text', 'text under "## Issues" stands outside a severity group', `group issues under "### ${SEVERITIES.join('", "### ')}"`, text + 1);
+  }
+  for (const group of groups) {
+    const severity = severityOf(group.heading.text);
+    if (!severity) {
+      sink.error('review.severity', `unknown severity "${group.heading.text.trim()}"`, `group issues under exactly one of: ${SEVERITIES.join(', ')}`, group.heading.index + 1);
       continue;
     }
-    for (const issue of sectionsAt(lines, heads, 4, group.heading.index + 1, group.end)) {
+    const headed = sectionsAt(lines, heads, 4, group.heading.index + 1, group.end);
+    const bullets = bulletItems(lines, group.heading.index + 1, headed[0]?.heading.index ?? group.end, sink);
+    for (const item of bullets) issues.push({ ...issueFromText(item.text), severity });
+    for (const issue of headed) {
       issues.push({ title: issue.heading.text, severity, description: readBlock(issue.content, 4) });
     }
   }
   return issues;
+}
+
+const BULLET = /^(?:[-*+]|\d{1,9}[.)])[ \t]+(.*)$/;
+
+/** The list items in lines [from, to), each with the lines indented under it and the index of its first line; other text is an error. */
+export function bulletItems(lines: TextLines, from: number, to: number, sink: FindingSink): { text: string; index: number }[] {
+  const items: { lines: string[]; index: number }[] = [];
+  for (let i = from; i < to; i++) {
+    const line = lines.line(i);
+    const m = BULLET.exec(line);
+    if (m) items.push({ lines: [m[1]!], index: i });
+    else if (line.trim() === '') {
+      if (items.length > 0) items[items.length - 1]!.lines.push('');
+    } else if (items.length > 0 && /^\s/.test(line)) items[items.length - 1]!.lines.push(line.replace(/^ {1,4}|^\t/, ''));
+    else sink.error('review.issue.text', 'a line under a severity is neither an issue heading ("#### Title") nor a list item', 'write each issue as "#### Title" with its description under it, or as a list item', i + 1);
+  }
+  return items.map((item) => ({ text: item.lines.join('\n').trim(), index: item.index }));
+}
+
+/**
+ * An issue written as one list item: a bold lead ("**Title**") or its first sentence is the title;
+ * the whole text is the description, so that nothing of it is lost.
+ */
+export function issueFromText(text: string): Omit<ReviewIssue, 'severity'> {
+  const bold = /^\*\*(.+?)\*\*[ \t]*(?:[:.—-][ \t]*)?/.exec(text);
+  if (bold) {
+    const rest = text.slice(bold[0].length).trim();
+    return { title: bold[1]!.trim(), description: rest || bold[1]!.trim() };
+  }
+  const first = text.split('\n')[0]!;
+  const sentence = /^(.{8,120}?)[.:;](?:\s|$)/.exec(first)?.[1] ?? first;
+  const title = sentence.length <= 120 ? sentence : `${sentence.slice(0, 117).replace(/\s+\S*$/, '')}…`;
+  return { title: title.replace(/[ \t]#+$/, '').trim(), description: text };
 }

@@ -1,33 +1,72 @@
 /**
  * spec.md body, in seed 001's own shape: Overview, Requirements (### <id>: <title>), optional Data
- * Model and Interfaces, and Acceptance Criteria (### Scenario: <name> with GIVEN / WHEN / THEN bullets).
+ * Model and Interfaces, and Acceptance Criteria (### Scenario: <name> with GIVEN / WHEN / THEN
+ * bullets, any number of them, and AND). Requirements may come in sections per capability and
+ * delta (OpenSpec's "## ADDED Requirements"), a scenario may name its requirement or stand under
+ * it ("#### Scenario:"), and any other section is kept as written, in its place.
  */
 import type { FindingSink } from '../domain/findings.js';
-import type { Scenario, Spec } from '../domain/model.js';
-import { readBlock, sectionKey, writeBlock } from './blocks.js';
-import { escapeText, normalizeText, outline, sectionsAt, TextLines, unescapeText } from './markdown.js';
+import type { Delta, Requirement, Scenario, Spec } from '../domain/model.js';
+import { extraSection, introSection, outlineDoc, readBlock, renderSections, sectionKey, writeBlock } from './blocks.js';
+import { escapeText, normalizeText, outline, sectionsAt, TextLines, unescapeText, type Heading, type Section } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 
-/** A scenario step is one paragraph: continuation lines are indented two spaces under the bullet. */
-function writeStep(text: string): string {
-  const [first, ...rest] = escapeText(normalizeText(text), 6, false).split('\n');
-  return [first, ...rest.map((l) => `  ${l}`)].join('\n');
+/** The headings a spec is read from, for messages that say what was expected. */
+export const SPEC_HEADINGS = ['## Overview', '## Requirements', '## Acceptance Criteria'];
+
+type Bucket = 'given' | 'when' | 'then';
+const BUCKET_WORD: Record<Bucket, string> = { given: 'GIVEN', when: 'WHEN', then: 'THEN' };
+/** Steps that would start a later part when read back: inside a part they stay continuation lines. */
+const ENDS: Record<Bucket, string[]> = { given: ['WHEN', 'THEN'], when: ['THEN'], then: [] };
+const KEYWORD_LINE = /^(GIVEN|WHEN|THEN|AND|BUT) (.*)$/;
+
+/** A scenario's steps as bullets: the first of each part, then its further steps, in order. */
+function renderSteps(s: Scenario): string {
+  const out: string[] = [];
+  for (const part of ['given', 'when', 'then'] as const) {
+    const text = s[part];
+    if (text === undefined || (part === 'given' && text === '')) continue;
+    const [first, ...rest] = escapeText(normalizeText(text), 6, false).split('\n');
+    out.push(`- **${BUCKET_WORD[part]}**${first ? ` ${first}` : ''}`);
+    for (const line of rest) {
+      const m = KEYWORD_LINE.exec(line);
+      out.push(m && !ENDS[part].includes(m[1]!) ? `- **${m[1]}** ${m[2]}` : `  ${line}`);
+    }
+  }
+  return out.join('\n');
+}
+
+/** Runs of requirements that share a delta and a group: each run is one "## … Requirements" section. */
+function requirementGroups(requirements: Requirement[]): { heading: string; requirements: { id: string; title: string; text: string }[] }[] {
+  const groups: { key: string; heading: string; requirements: { id: string; title: string; text: string }[] }[] = [];
+  for (const r of requirements) {
+    const key = `${r.delta ?? ''}\u0000${r.group ?? ''}`;
+    let last = groups[groups.length - 1];
+    if (!last || last.key !== key) {
+      last = { key, heading: `${r.delta ? `${r.delta} ` : ''}Requirements${r.group ? `: ${r.group}` : ''}`, requirements: [] };
+      groups.push(last);
+    }
+    last.requirements.push({ id: r.id, title: r.title, text: writeBlock(r.text, 3) });
+  }
+  if (groups.length === 0) groups.push({ key: '', heading: 'Requirements', requirements: [] });
+  return groups.map(({ heading, requirements: list }) => ({ heading, requirements: list }));
 }
 
 export function renderSpecBody(spec: Spec): string {
   return renderTemplate(TEMPLATES.spec, {
     title: spec.title,
     overview: writeBlock(spec.overview, 2),
-    requirements: spec.requirements.map((r) => ({ id: r.id, title: r.title, text: writeBlock(r.text, 3) })),
+    requirement_groups: requirementGroups(spec.requirements),
     data_model: spec.data_model ? writeBlock(spec.data_model, 2) : '',
     interfaces: spec.interfaces ? writeBlock(spec.interfaces, 2) : '',
-    scenarios: spec.scenarios.map((s) => ({
-      name: s.name,
-      given: s.given ? writeStep(s.given) : '',
-      when: writeStep(s.when),
-      then: writeStep(s.then),
-    })),
+    scenarios: spec.scenarios.map((s) => ({ name: s.name, requirement: s.requirement ?? '', steps: renderSteps(s) })),
+    after_title: renderSections(spec.sections, 'title'),
+    after_overview: renderSections(spec.sections, 'overview'),
+    after_requirements: renderSections(spec.sections, 'requirements'),
+    after_data_model: renderSections(spec.sections, 'data_model'),
+    after_interfaces: renderSections(spec.sections, 'interfaces'),
+    after_scenarios: renderSections(spec.sections, 'scenarios'),
   });
 }
 
@@ -38,82 +77,195 @@ export interface SpecLines {
   scenarios: number[];
 }
 
-const STEP = /^[-*+][ \t]+(?:\*\*|__)?(GIVEN|WHEN|THEN|AND):?(?:\*\*|__)?(?:[ \t]+(.*))?$/i;
-type StepKey = 'given' | 'when' | 'then';
+const STEP = /^[-*+][ \t]+(?:\*\*|__)?(GIVEN|WHEN|THEN|AND|BUT)(?::(?:\*\*|__)|(?:\*\*|__):?|:)?(?:[ \t]+(.*))?$/i;
+const REQUIREMENT_LINK = /^\*\*Requirement\*\*:[ \t]*(\S+)[ \t]*$/;
 
-function parseScenario(name: string, content: string, firstLine: number, sink: FindingSink): Scenario {
-  const parts: Record<StepKey, string[]> = { given: [], when: [], then: [] };
-  let current: StepKey | null = null;
+/**
+ * Reads a scenario's steps in order. The first GIVEN, WHEN and THEN open the three parts; every
+ * other step joins the part it follows as a line of its own starting with its keyword. A line
+ * right under a step continues it (indented or not, as markdown reads it).
+ */
+export function parseScenario(name: string, content: string, firstLine: number, sink: FindingSink, requirement?: string): Scenario {
+  const steps: { word: string; lines: string[] }[] = [];
+  let link = requirement;
+  let inStep = false;
   content.split('\n').forEach((line, i) => {
     const m = STEP.exec(line);
     if (m) {
-      const word = m[1]!.toLowerCase();
-      if (word === 'and') {
-        if (current === null) {
-          sink.error('spec.scenario.step', `scenario "${name}": AND has no step before it`, 'start with a GIVEN or WHEN bullet', firstLine + i);
-        } else {
-          parts[current].push(`AND ${m[2] ?? ''}`);
-        }
-        return;
-      }
-      current = word as StepKey;
-      if (parts[current].length > 0) {
-        sink.error('spec.scenario.step', `scenario "${name}" has more than one ${word.toUpperCase()}`, 'join them into one step, or continue with an AND bullet', firstLine + i);
-      }
-      parts[current].push(m[2] ?? '');
+      steps.push({ word: m[1]!.toUpperCase(), lines: [m[2] ?? ''] });
+      inStep = true;
     } else if (line.trim() === '') {
-      current = null;
-    } else if (current !== null && line.startsWith('  ')) {
-      parts[current].push(line.slice(2));
+      inStep = false;
+    } else if (inStep) {
+      steps[steps.length - 1]!.lines.push(line.startsWith('  ') ? line.slice(2) : line);
+    } else if (steps.length === 0 && link === undefined && REQUIREMENT_LINK.test(line)) {
+      link = REQUIREMENT_LINK.exec(line)![1]!;
     } else {
-      sink.warn('spec.scenario.text', `scenario "${name}": a line that is not a GIVEN, WHEN or THEN bullet is not read`, 'write it as "- **WHEN** …" or indent it under the step it belongs to', firstLine + i);
+      sink.error('spec.scenario.text', `scenario "${name}": this line is not a GIVEN, WHEN, THEN or AND step`, 'write it as a step ("- **AND** …"), put it right under the step it continues, or move it out of the scenario', firstLine + i);
     }
   });
+  const whenAt = steps.findIndex((s) => s.word === 'WHEN');
+  const thenFrom = whenAt < 0 ? 0 : whenAt;
+  let thenAt = steps.findIndex((s, k) => k >= thenFrom && s.word === 'THEN');
+  if (thenAt < 0) thenAt = steps.length;
+  const givenEnd = whenAt >= 0 ? whenAt : thenAt;
+  const parts: Record<Bucket, typeof steps> = {
+    given: steps.slice(0, givenEnd),
+    when: whenAt >= 0 ? steps.slice(whenAt, thenAt) : [],
+    then: steps.slice(thenAt),
+  };
   const scenario: Scenario = { name, when: '', then: '' };
-  for (const key of ['given', 'when', 'then'] as const) {
-    if (parts[key].length > 0) scenario[key] = unescapeText(parts[key].join('\n'), 6, false);
+  for (const part of ['given', 'when', 'then'] as const) {
+    const list = parts[part];
+    if (list.length === 0) continue;
+    if (list[0]!.word !== BUCKET_WORD[part]) {
+      sink.error('spec.scenario.step', `scenario "${name}": ${list[0]!.word} has no step before it`, 'start with a GIVEN or WHEN bullet', firstLine);
+    }
+    const text = list.map((s, k) => (k === 0 ? s.lines.join('\n') : `${s.word} ${s.lines.join('\n')}`)).join('\n');
+    scenario[part] = unescapeText(text, 6, false);
   }
+  if (link !== undefined) scenario.requirement = link;
   return scenario;
 }
 
-const REQUIREMENT_HEADING = /^(\S+?)\s*:\s*(.*)$/;
+const REQUIREMENTS = /^(?:(ADDED|MODIFIED|REMOVED|RENAMED)[ \t]+)?requirements(?:[ \t]*:[ \t]*(.+))?$/i;
+const OPENSPEC_REQUIREMENT = /^requirement\s*:\s*(.+)$/i;
+const ID_COLON = /^(\S+?)\s*:\s*(.*)$/;
+const ID_DASH = /^(\S+)\s+[-–—]\s+(.*)$/;
+const RENAME = /^(?:[-*+][ \t]+)?(FROM|TO):[ \t]*`?(?:###[ \t]*)?(?:Requirement:[ \t]*)?(.+?)`?[ \t]*$/i;
+const SCENARIO_HEADING = /^scenario\s*:\s*/i;
+
+function trimmed(lines: TextLines, from: number, to: number): { text: string; first: number } {
+  while (from < to && lines.isBlank(from)) from++;
+  while (to > from && lines.isBlank(to - 1)) to--;
+  return { text: lines.slice(from, to), first: from };
+}
 
 export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; lines: SpecLines } {
   const lines = new TextLines(body);
   const heads = outline(lines);
-  const h1 = heads.find((h) => h.level === 1);
+  const doc = outlineDoc(lines, heads, sink, 'spec');
   const spec: Spec = {
-    title: h1 ? h1.text.replace(/^(?:specification|spec)\s*:\s*/i, '') : '',
+    title: doc.title ? doc.title.replace(/^(?:feature[ \t]+)?spec(?:ification)?\s*:\s*/i, '') : '',
     overview: '',
     requirements: [],
     scenarios: [],
   };
+  const sections = introSection(doc.intro);
   const where: SpecLines = { requirements: [], scenarios: [] };
-  for (const section of sectionsAt(lines, heads, 2)) {
-    const key = sectionKey(section.heading.text);
-    if (key === 'overview') {
-      spec.overview = readBlock(section.content, 2);
-      where.overview = section.heading.index + 1;
-    } else if (key === 'data model') spec.data_model = readBlock(section.content, 2);
-    else if (key === 'interfaces') spec.interfaces = readBlock(section.content, 2);
-    else if (key === 'requirements') {
-      for (const sub of sectionsAt(lines, heads, 3, section.heading.index + 1, section.end)) {
-        const m = REQUIREMENT_HEADING.exec(sub.heading.text);
-        if (!m) {
-          sink.error('spec.requirement.heading', `requirement heading "${sub.heading.text}" has no id`, 'write it as "### R1: Title"', sub.heading.index + 1);
+  const seen = new Map<string, number>();
+  const used = new Set<string>();
+  let generated = 0;
+  const nextId = () => {
+    do generated++;
+    while (used.has(`R${generated}`));
+    return `R${generated}`;
+  };
+  const once = (field: string, section: Section): boolean => {
+    const first = seen.get(field);
+    if (first !== undefined) {
+      sink.error('spec.section.twice', `section "${section.heading.text}" repeats one on line ${first}`, 'join the two sections into one', section.heading.index + 1);
+      return false;
+    }
+    seen.set(field, section.heading.index + 1);
+    return true;
+  };
+  const addRequirement = (r: Requirement, line: number) => {
+    used.add(r.id);
+    spec.requirements.push(r);
+    where.requirements.push(line);
+  };
+  const addScenario = (name: string, section: Section, heading: Heading, requirement?: string) => {
+    spec.scenarios.push(parseScenario(name, section.content, section.contentIndex + 1, sink, requirement));
+    where.scenarios.push(heading.index + 1);
+  };
+
+  const readRequirements = (section: Section, delta: Delta | undefined, group: string | undefined) => {
+    const subs = sectionsAt(lines, heads, 3, section.heading.index + 1, section.end);
+    const pre = trimmed(lines, section.heading.index + 1, subs[0]?.heading.index ?? section.end);
+    if (pre.text) {
+      if (delta === 'RENAMED') readRenames(pre.text, pre.first, group);
+      else sink.error('spec.requirements.text', `text under "## ${section.heading.text}" stands before its first requirement`, 'move it into a requirement ("### R1: Title") or into a section of its own', pre.first + 1);
+    }
+    for (const sub of subs) {
+      const line = sub.heading.index + 1;
+      const openspec = OPENSPEC_REQUIREMENT.exec(sub.heading.text);
+      const m = openspec ? null : (ID_COLON.exec(sub.heading.text) ?? ID_DASH.exec(sub.heading.text));
+      if (!openspec && !m) {
+        sink.error('spec.requirement.heading', `requirement heading "${sub.heading.text}" has no id`, 'write it as "### R1: Title"', line);
+      }
+      const id = openspec ? nextId() : m ? m[1]! : '';
+      const nested = sectionsAt(lines, heads, 4, sub.heading.index + 1, sub.end);
+      const firstScenario = nested.findIndex((n) => SCENARIO_HEADING.test(n.heading.text));
+      const text = trimmed(lines, sub.heading.index + 1, firstScenario >= 0 ? nested[firstScenario]!.heading.index : sub.end).text;
+      const requirement: Requirement = { id, title: openspec ? openspec[1]!.trim() : m ? m[2]!.trim() : sub.heading.text, text: readBlock(text, 3) };
+      if (delta) requirement.delta = delta;
+      if (group) requirement.group = group;
+      addRequirement(requirement, line);
+      for (const n of firstScenario >= 0 ? nested.slice(firstScenario) : []) {
+        if (!SCENARIO_HEADING.test(n.heading.text)) {
+          sink.error('spec.requirement.heading', `"#### ${n.heading.text}" follows the scenarios of requirement ${id}`, 'make it a scenario ("#### Scenario: …") or move it above the first scenario', n.heading.index + 1);
+          continue;
         }
-        spec.requirements.push({ id: m ? m[1]! : '', title: m ? m[2]!.trim() : sub.heading.text, text: readBlock(sub.content, 3) });
-        where.requirements.push(sub.heading.index + 1);
+        addScenario(n.heading.text.replace(SCENARIO_HEADING, ''), n, n.heading, id);
       }
+    }
+  };
+
+  /** OpenSpec's renames ("- FROM: `### Requirement: Old`", "- TO: …"): one requirement per pair, its lines kept as its text. */
+  const readRenames = (text: string, first: number, group: string | undefined) => {
+    let from: { line: string; at: number } | null = null;
+    text.split('\n').forEach((line, i) => {
+      if (line.trim() === '') return;
+      const m = RENAME.exec(line.trim());
+      if (!m) {
+        sink.error('spec.requirements.rename', 'a line under RENAMED Requirements is not a FROM or TO line', 'write renames as "- FROM: `### Requirement: Old`" and "- TO: `### Requirement: New`"', first + i + 1);
+      } else if (m[1]!.toUpperCase() === 'FROM') {
+        from = { line: line.trim(), at: first + i + 1 };
+      } else if (!from) {
+        sink.error('spec.requirements.rename', 'a TO line has no FROM line before it', 'put "- FROM: `### Requirement: Old`" right above it', first + i + 1);
+      } else {
+        const pair = from as { line: string; at: number };
+        const r: Requirement = { id: nextId(), title: m[2]!.trim(), text: `${pair.line}\n${line.trim()}`, delta: 'RENAMED' };
+        if (group) r.group = group;
+        addRequirement(r, pair.at);
+        from = null;
+      }
+    });
+    if (from) sink.error('spec.requirements.rename', 'a FROM line has no TO line after it', 'add "- TO: `### Requirement: New`" under it', (from as { at: number }).at);
+  };
+
+  let after = 'title';
+  for (const section of doc.sections) {
+    const key = sectionKey(section.heading.text);
+    const req = REQUIREMENTS.exec(section.heading.text.trim());
+    if (key === 'overview' || key === 'purpose') {
+      if (once('overview', section)) spec.overview = readBlock(section.content, 2);
+      where.overview = section.heading.index + 1;
+      after = 'overview';
+    } else if (key === 'data model') {
+      if (once('data_model', section)) spec.data_model = readBlock(section.content, 2);
+      after = 'data_model';
+    } else if (key === 'interfaces') {
+      if (once('interfaces', section)) spec.interfaces = readBlock(section.content, 2);
+      after = 'interfaces';
+    } else if (req) {
+      readRequirements(section, req[1] ? (req[1].toUpperCase() as Delta) : undefined, req[2]?.trim() || undefined);
+      after = 'requirements';
     } else if (key === 'acceptance criteria' || key === 'scenarios') {
-      for (const sub of sectionsAt(lines, heads, 3, section.heading.index + 1, section.end)) {
-        const name = sub.heading.text.replace(/^scenario\s*:\s*/i, '');
-        spec.scenarios.push(parseScenario(name, sub.content, sub.contentIndex + 1, sink));
-        where.scenarios.push(sub.heading.index + 1);
+      if (once('scenarios', section)) {
+        const subs = sectionsAt(lines, heads, 3, section.heading.index + 1, section.end);
+        const pre = trimmed(lines, section.heading.index + 1, subs[0]?.heading.index ?? section.end);
+        if (pre.text) {
+          sink.error('spec.scenarios.text', `text under "## ${section.heading.text}" stands before its first scenario`, 'move it into a scenario or into a section of its own', pre.first + 1);
+        }
+        for (const sub of subs) addScenario(sub.heading.text.replace(SCENARIO_HEADING, ''), sub, sub.heading);
       }
+      after = 'scenarios';
     } else {
-      sink.warn('spec.section', `section "${section.heading.text}" is not part of a spec and is not read`, 'use Overview, Requirements, Data Model, Interfaces or Acceptance Criteria', section.heading.index + 1);
+      sections.push(extraSection(section, after));
     }
   }
+  if (sections.length > 0) spec.sections = sections;
   return { spec, lines: where };
 }

@@ -58,6 +58,7 @@ const TASK_META_KEYS = new Set([
   'skills',
   'requirements',
   'review_round',
+  'group',
   'files',
   'assignee',
   'claimed_at',
@@ -83,6 +84,7 @@ export function taskMeta(task: Task): Record<string, Value | undefined> {
     skills: list(task.skills),
     requirements: list(task.requirements),
     review_round: task.review_round,
+    group: task.group,
     files: list(task.files.map((f) => ({ path: f.path, action: f.action }))),
     assignee: task.assignee,
     claimed_at: task.claimed_at,
@@ -109,8 +111,9 @@ export function renderTaskBlock(task: Task): string {
   }).replace(/\n+$/, '');
 }
 
-export function renderTasksPreamble(title: string): string {
-  return `\n${renderTemplate(TEMPLATES.tasks, { title })}`.replace(/\n+$/, '');
+/** The start of a task list: its title, and the text that goes with the list as a whole (kept as written). */
+export function renderTasksPreamble(title: string, intro = ''): string {
+  return `\n${renderTemplate(TEMPLATES.tasks, { title, intro: intro.trim() ? writeBlock(intro, 2) : '' })}`.replace(/\n+$/, '');
 }
 
 export function serializeTasksBody(body: TasksBody): string {
@@ -140,6 +143,15 @@ export function tasksTitle(preamble: string): string {
   const lines = new TextLines(preamble);
   const h1 = outline(lines).find((h) => h.level === 1);
   return h1 ? h1.text.replace(/^tasks\s*:\s*/i, '') : '';
+}
+
+/** The text of a task list's preamble besides its title. */
+export function tasksIntro(preamble: string): string {
+  const lines = new TextLines(preamble);
+  const h1 = outline(lines).find((h) => h.level === 1);
+  const kept: string[] = [];
+  for (let i = 0; i < lines.length; i++) if (i !== h1?.index) kept.push(lines.line(i));
+  return readBlock(kept.join('\n').replace(/^\s*\n/, '').trimEnd(), 2);
 }
 
 export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
@@ -252,7 +264,7 @@ export function taskFromMeta(id: string, title: string, description: string, met
         const path = entry ? asString(entry.path) : undefined;
         const action = entry ? asString(entry.action) : undefined;
         if (!path || !action || !(FILE_ACTIONS as readonly string[]).includes(action)) {
-          sink.error('tasks.files', `task ${id}: a file entry needs a path and an action (${FILE_ACTIONS.join(', ')})`, 'write "- path: …" and "action: create|modify|delete"', lineOf('files'));
+          sink.error('tasks.files', `task ${id}: a file entry needs a path and an action (${FILE_ACTIONS.join(', ')})`, `write "- path: …" and "action: ${FILE_ACTIONS.join('|')}"`, lineOf('files'));
           continue;
         }
         files.push({ path, action: action as TaskFile['action'] });
@@ -299,7 +311,7 @@ export function taskFromMeta(id: string, title: string, description: string, met
     feedback: readNotes(meta.feedback, 'feedback', sink, lineOf),
     notes: readNotes(meta.notes, 'notes', sink, lineOf),
   };
-  for (const key of ['assignee', 'claimed_at', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at', 'branch'] as const) {
+  for (const key of ['assignee', 'claimed_at', 'progress_message', 'progress_at', 'submitted_at', 'submission', 'pr_url', 'completed_at', 'branch', 'group'] as const) {
     const v = asString(meta[key]);
     if (v !== undefined) task[key] = v;
   }

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -98,6 +98,25 @@ export function checkDirs(top: string, dir: string, show: (p: string) => string)
     if (!st.isDirectory()) throw new AgentboardError('NOT_A_FOLDER', `${show(current)} is ${kindOf(st) ?? 'a file'}, where agentboard expects a folder.`, `Move ${show(current)} aside or restore the folder from git.`);
   }
   return true;
+}
+
+/**
+ * Makes `dir` and the folders above it up to `top` (exclusive, trusted), one at a time, checking
+ * each: a symbolic link or anything but a folder on the way is refused, so that a folder made
+ * here is never made through a link into somewhere else.
+ */
+export function ensureDir(top: string, dir: string, show: (p: string) => string): void {
+  if (checkDirs(top, dir, show)) return;
+  let current = top;
+  for (const part of relative(top, dir).split(sep)) {
+    current = join(current, part);
+    try {
+      mkdirSync(current, 0o755);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw fsError(err, show(current), 'write');
+    }
+  }
+  checkDirs(top, dir, show);
 }
 
 export interface FileRead {
@@ -240,7 +259,13 @@ export function appendFile(path: string, data: string, shown: string, truncateTo
   let fd: number | undefined;
   try {
     faultPoint('write', path);
-    fd = openSync(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW, 0o644);
+    // Non-blocking: a named pipe at the log's place must be refused, not waited on for a reader.
+    try {
+      fd = openSync(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK, 0o644);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw unsafePath(shown, 'a named pipe (FIFO)');
+      throw err;
+    }
     const st = fstatSync(fd);
     const odd = kindOf(st);
     if (odd) throw unsafePath(shown, odd);

@@ -23,6 +23,8 @@ export interface Journal {
   dirs: { target: string; temp: string }[];
   files: { target: string; temp: string }[];
   moves: { from: string; to: string }[];
+  /** Moved out of the way before anything else is put in place (the originals of a folder converted in place). */
+  aside?: { from: string; to: string }[];
   /** Files to remove after the renames (bookkeeping of an archived change). */
   removes: string[];
   /** Folders to remove after that when they are empty, deepest first (a change a sync took away). */
@@ -82,6 +84,9 @@ export function applyJournal(root: string, runtimeDir: string, journal: Journal,
     touched.add(dirname(to));
     faultPoint(`commit:apply:${++step}`, to);
   };
+  for (const m of journal.aside ?? []) {
+    if (exists(abs(m.from)) && !exists(abs(m.to))) rename(abs(m.from), abs(m.to));
+  }
   for (const d of journal.dirs) {
     if (exists(abs(d.temp)) && !exists(abs(d.target))) rename(abs(d.temp), abs(d.target));
   }

@@ -158,7 +158,7 @@ export function itemTask(id: string, item: Item): Task {
 /** A document's frontmatter and its text: the title, a person's own keys and the body (or a task list's preamble) are plan. */
 export function metaItem(meta: DocMeta, extra: Record<string, unknown>, text: { body?: string; preamble?: string }): Item {
   return {
-    plan: { title: meta.title ?? null, id: meta.id, change_id: meta.change_id, type: meta.type, extra, ...text },
+    plan: { title: meta.title ?? null, id: meta.id, change_id: meta.change_id, type: meta.type, imported_from: meta.imported_from ?? null, extra, ...text },
     state: pick(meta, DOC_STATE_FIELDS),
     logs: pick(meta, DOC_LOG_FIELDS) as Record<string, Entry[]>,
   };
@@ -167,6 +167,7 @@ export function metaItem(meta: DocMeta, extra: Record<string, unknown>, text: { 
 export function itemMeta(item: Item): DocMeta {
   const meta = { id: item.plan.id, change_id: item.plan.change_id, type: item.plan.type } as Record<string, unknown>;
   if (item.plan.title !== null && item.plan.title !== undefined) meta.title = item.plan.title;
+  if (item.plan.imported_from !== null && item.plan.imported_from !== undefined) meta.imported_from = item.plan.imported_from;
   for (const [k, v] of Object.entries(item.state)) if (v !== null) meta[k] = v;
   for (const [k, v] of Object.entries(item.logs)) meta[k] = v ?? [];
   return meta as unknown as DocMeta;

@@ -13,12 +13,12 @@
  * server goes on answering while it waits. A holder confirms the lock is still its own before it
  * commits anything.
  */
-import { closeSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, watch, writeSync } from 'node:fs';
+import { closeSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { testHooks } from '../clock.js';
-import { AgentboardError, fail } from '../errors.js';
-import { fsError, newToken } from './fs.js';
+import { fail } from '../errors.js';
+import { ensureDir, fsError, newToken, unsafePath } from './fs.js';
 
 const STALE_MS = 60_000;
 const REAP_STALE_MS = 5_000;
@@ -159,13 +159,9 @@ export class BoardLock {
   static async acquire(runtimeDir: string, options: LockOptions = {}): Promise<Acquired> {
     const path = join(runtimeDir, 'lock');
     const shown = options.shown ?? path;
-    const dirShown = shown.replace(/\/lock$/, '');
-    try {
-      mkdirSync(runtimeDir, { recursive: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') throw new AgentboardError('NOT_A_FOLDER', `${dirShown} is a file, where agentboard keeps its runtime folder.`, `Move ${dirShown} aside (agentboard makes a new one), then run the command again.`);
-      throw fsError(err, dirShown, 'write');
-    }
+    // Made or checked from the repository down: a board being created has no agentd/ yet.
+    const repo = dirname(dirname(runtimeDir));
+    ensureDir(repo, runtimeDir, (p) => relative(repo, p));
     const token = newToken();
     const holderPath = `${path}.${token}`;
     const content = JSON.stringify({ ...selfHolder(), token });
@@ -187,7 +183,7 @@ export class BoardLock {
           writeSync(fd, content, 0);
           return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
         }
-        const found = inspect(path, fd, content);
+        const found = inspect(path, fd, content, shown);
         if (found.stale) {
           if (reap(path, found)) reaped = found.holder?.token ?? reaped;
           continue;
@@ -242,16 +238,19 @@ interface Found {
 }
 
 /** Looks at the current lock; staleness is judged by the file system's clock, touched through our own holder file. */
-function inspect(path: string, ownFd: number, ownContent: string): Found {
+function inspect(path: string, ownFd: number, ownContent: string, shown: string): Found {
   let ino = 0;
   let mtime = 0;
+  let st: Stats;
   try {
-    const st = lstatSync(path);
-    ino = st.ino;
-    mtime = st.mtimeMs;
+    st = lstatSync(path);
   } catch {
     return { holder: null, ino: 0, stale: false }; // released meanwhile: try again
   }
+  // agentboard makes the lock as a plain file; a link, pipe or folder there was put by something else.
+  if (!st.isFile()) throw unsafePath(shown, st.isSymbolicLink() ? 'a symbolic link' : st.isDirectory() ? 'a folder' : 'not a plain file');
+  ino = st.ino;
+  mtime = st.mtimeMs;
   const holder = parseHolder(readQuietly(path));
   const alive = holder ? holderAlive(holder) : null;
   if (alive === true) return { holder, ino, stale: false };

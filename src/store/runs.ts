@@ -5,11 +5,11 @@
  * that server). They are the run's own records, not board state: written atomically by the run,
  * read by `runs`, `status` and the next run of the same change.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fail } from '../errors.js';
-import { writeFileAtomic } from './fs.js';
+import { appendFile, ensureDir, writeFileAtomic } from './fs.js';
 import { pidExists as pidAlive } from './lock.js';
 
 export const RUN_OUTCOMES = ['finished', 'waiting_on_person', 'failed', 'interrupted', 'budget_exceeded'] as const;
@@ -118,7 +118,7 @@ export function writeJson(path: string, value: unknown): void {
 }
 
 export function appendJsonLine(path: string, value: unknown): void {
-  appendFileSync(path, `${JSON.stringify(value)}\n`);
+  appendFile(path, `${JSON.stringify(value)}\n`, path);
 }
 
 function readJson<T>(path: string): T | null {
@@ -150,7 +150,7 @@ export function readJsonLines<T>(path: string): T[] {
 
 export function createRunDir(runtimeDir: string, runId: string): string {
   const dir = runDir(runtimeDir, runId);
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dirname(runtimeDir), dir, (p) => p);
   return dir;
 }
 

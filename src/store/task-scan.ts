@@ -12,7 +12,8 @@
  * board of 10,000 tasks this is what lets `next` and `status` start from nothing on every call.
  */
 import { PRIORITIES, TASK_STATUSES, TASK_STATUS_ALIASES, type DocMeta, type Priority, type Task, type TaskStatus } from '../domain/model.js';
-import type { DocFile } from './documents.js';
+import { hasUnsafeText } from '../domain/text.js';
+import { unparsable, type DocFile } from './documents.js';
 import { headingText } from './markdown.js';
 import { parseFlowList } from './yaml-lite.js';
 
@@ -69,7 +70,8 @@ const META = new RegExp(
     field('skills', FLOW) +
     field('requirements', FLOW, false) +
     field('review_round', '[1-9]\\d{0,8}', false) +
-    list('files', `  - path: ${V}\\n    action: (?:create|modify|delete)\\n`) +
+    field('group', V, false) +
+    list('files', `  - path: ${V}\\n    action: (?:create|modify|delete|rename)\\n`) +
     field('assignee', V) +
     field('claimed_at', V) +
     field('progress', '0|[1-9]\\d?|100') +
@@ -153,12 +155,14 @@ export interface TaskList {
   identity: string;
   /** The file differs from what agentboard last wrote: a person edited it. */
   edited: boolean;
+  /** The full read found errors: agentboard hands out no task from it and will not write it until it is fixed. */
+  broken: boolean;
 }
 
 /** A task list read in full, summed up the way the quick scan sums one up. */
 export function listOf(doc: DocFile<'tasks'>, identity: string, edited: boolean): TaskList | null {
   if (doc.content === null) return null;
-  return { meta: doc.meta, tasks: doc.content.blocks.flatMap((b) => (b.task ? [summarize(b.task)] : [])), identity, edited };
+  return { meta: doc.meta, tasks: doc.content.blocks.flatMap((b) => (b.task ? [summarize(b.task)] : [])), identity, edited, broken: unparsable(doc) };
 }
 
 /** The summary of a task read in full. */
@@ -177,6 +181,7 @@ export function summarize(t: Task): TaskSummary {
 
 /** The tasks of a task list body, or null when it is not in the shape agentboard writes. */
 export function scanTaskList(body: string): TaskSummary[] | null {
+  if (hasUnsafeText(body)) return null; // the full parser reports where
   const tasks: TaskSummary[] = [];
   const ids = new Set<string>();
   BLOCK.lastIndex = 0;

@@ -10,7 +10,7 @@
  * of an operation is on disk afterwards, or none of it, whatever happens to the process.
  */
 import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { DOC_FILES, type DocMeta, type DocType, type Task } from '../domain/model.js';
@@ -30,6 +30,7 @@ import type { BoardLock } from './lock.js';
 import { mergeItems, type MergeConflict } from './merge.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
+import { refTo } from '../domain/refs.js';
 
 const WRITER_WAIT_MS = 10_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -37,11 +38,42 @@ function sleep(ms: number): void {
   Atomics.wait(sleeper, 0, 0, ms);
 }
 
-/** What a document is written from: its content, or for a task list its title and tasks. */
-export type DocInput = Omit<DocContent, 'tasks'> & { tasks: { title: string; tasks: Task[] } };
+/** What a document is written from: its content, or for a task list its title, tasks and the text that goes with the list. */
+export type DocInput = Omit<DocContent, 'tasks'> & { tasks: { title: string; tasks: Task[]; intro?: string } };
+
+/** The body agentboard writes for a document's content (a task list's from its title, tasks and intro). */
+export function renderInput<T extends DocType>(type: T, content: DocInput[T]): string {
+  if (type === 'tasks') {
+    const { title, tasks, intro } = content as DocInput['tasks'];
+    const preamble = renderTasksPreamble(title, intro);
+    return assembleTasksBody(title, preamble, tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t) }))).body;
+  }
+  return renderBody(type, content as unknown as DocContent[T]);
+}
 
 /** A file changed between this transaction's read and its commit: run the operation again on the new text. */
 export class StaleRead extends Error {}
+
+/** A file a commit replaces, held open so that a save landing in place on its old version is found. */
+interface Watched {
+  fd: number;
+  identity: string;
+  /** The hash of the text the operation read. */
+  hash: string;
+  changeId: string;
+  type: DocType;
+}
+
+function readAll(fd: number): Buffer {
+  const buf = Buffer.alloc(fstatSync(fd).size);
+  let n = 0;
+  while (n < buf.length) {
+    const got = readSync(fd, buf, n, buf.length - n, n);
+    if (got === 0) break;
+    n += got;
+  }
+  return buf.subarray(0, n);
+}
 /** The lock was taken over while this process was stopped: nothing was written. */
 export class LostLock extends Error {}
 /**
@@ -72,6 +104,8 @@ interface ReadRecord {
 interface Staged {
   path: string;
   text: string;
+  /** Bytes to write as they are (an attachment), instead of the text. */
+  bytes?: Buffer;
   /** Set for a document: its ledger entry is written in the same commit. */
   doc?: { changeId: string; type: DocType; parsed: DocFile };
   /** A hand-edited document that merged to exactly what the person wrote: only its ledger entry is written. */
@@ -112,6 +146,7 @@ export class Transaction implements Reader {
   private readonly staged = new Map<string, Staged>();
   private readonly newChanges = new Set<string>();
   private readonly archives: { changeId: string; folder: string }[] = [];
+  private readonly asides: { from: string; to: string }[] = [];
   private readonly entries: ActivityEntry[] = [];
   private readonly claims = new Map<string, TouchedClaim>();
 
@@ -322,28 +357,45 @@ export class Transaction implements Reader {
 
   /** Writes a document from its content; the store renders the markdown. A task list is given as its title and tasks. */
   putDocument<T extends DocType>(changeId: string, type: T, meta: DocMeta, content: DocInput[T]): { doc: DocFile<T>; text: string } {
-    if (type === 'tasks') {
-      const { title, tasks } = content as DocInput['tasks'];
-      const preamble = renderTasksPreamble(title);
-      const { body } = assembleTasksBody(title, preamble, tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t) })));
-      return this.putDoc(changeId, type, meta, body);
-    }
-    return this.putDoc(changeId, type, meta, renderBody(type, content as unknown as DocContent[T]));
+    return this.putDoc(changeId, type, meta, renderInput(type, content));
   }
 
   /** Writes a document's frontmatter; its body stays byte for byte as it is. */
   putMeta<T extends DocType>(changeId: string, type: T, meta: DocMeta): DocFile<T> {
     if (type === 'tasks') return this.putTasks(changeId, { meta }).doc as DocFile<T>;
     const existing = this.readDoc(changeId, type);
-    if (!existing) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${DOC_FILES[type]}.`, 'See the change with {op:change.show}.');
+    if (!existing) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${DOC_FILES[type]}.`, `See the change with ${refTo('change.show')}.`);
     return this.putDoc(changeId, type, meta, existing.body).doc;
   }
 
-  /** Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml) as part of this commit. */
-  putBoardFile(name: 'people.yaml' | 'config.yaml', text: string): void {
+  /** Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml, agentd/.gitignore) as part of this commit. */
+  putBoardFile(name: 'people.yaml' | 'config.yaml' | '.gitignore', text: string): void {
     const path = join(this.board.dir, name);
     this.recordRead(path);
     this.staged.set(path, { path, text });
+  }
+
+  /**
+   * Keeps a file that goes with a change but is none of its documents (what an import brings
+   * over: notes, state files, checklists) at `path` inside the change's folder, byte for byte. It
+   * is written with the commit like a document, and has no ledger entry: agentboard never merges it.
+   */
+  putAttachment(changeId: string, path: string, bytes: Buffer): void {
+    const parts = path.split('/');
+    if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\')) || parts.length < 2) {
+      fail('INVALID_INPUT', `"${path}" is not a path for an attachment of ${changeId}.`, 'Keep attachments in a folder of the change, with a relative path and no "..".');
+    }
+    const target = join(this.board.changeDir(changeId), ...parts);
+    if (!this.newChanges.has(changeId)) this.recordRead(target);
+    this.staged.set(target, { path: target, text: '', bytes });
+  }
+
+  /**
+   * Moves an entry of the board folder aside (`from` and `to` relative to agentd/) before anything
+   * else of this commit is put in place: converting a folder in place keeps its originals so.
+   */
+  setAside(from: string, to: string): void {
+    this.asides.push({ from: this.board.rel(join(this.board.dir, from)), to: this.board.rel(join(this.board.dir, to)) });
   }
 
   /** A new change: its folder, and (given `blank`) a blank proposal to fill in. */
@@ -358,7 +410,7 @@ export class Transaction implements Reader {
    */
   putTasks(changeId: string, change: { replace?: Task[]; add?: Task[]; remove?: string[]; meta?: DocMeta }): { doc: DocFile<'tasks'>; text: string } {
     const base = this.readDoc(changeId, 'tasks');
-    if (!base) fail('PHASE_NOT_READY', `Change ${changeId} has no task list yet.`, 'Write the task list first with {op:tasks.create}.');
+    if (!base) fail('PHASE_NOT_READY', `Change ${changeId} has no task list yet.`, `Write the task list first with ${refTo('tasks.create')}.`);
     this.refuseUnparsable(base);
     const replace = new Map((change.replace ?? []).map((t) => [t.id, t]));
     const removed = new Set(change.remove ?? []);
@@ -428,9 +480,13 @@ export class Transaction implements Reader {
 
   /**
    * Writes everything staged, all or nothing; `publish` gets the commit's journal first (a shared
-   * board's push). Returns the saves of people that raced with it (to merge next).
+   * board's push). Returns the saves of people that raced with it (to merge next). A document a
+   * person saved since the operation read it is a StaleRead (read again and redo), unless
+   * `overLateSaves`: then the commit goes ahead and their save comes back among the raced ones, so
+   * that a person saving again and again cannot keep agents out for good.
    */
-  commit(publish?: Publish): Raced[] {
+  commit(options: { overLateSaves?: boolean; publish?: Publish } = {}): Raced[] {
+    const publish = options.publish;
     const board = this.board;
     const rel = (p: string) => board.rel(p);
     if (this.runtimeDirty && this.runtimeDb) {
@@ -439,10 +495,15 @@ export class Transaction implements Reader {
     }
     if (this.conflicts.length > 0) this.stageConflicts();
     const writes = [...this.staged.values()];
-    if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0) return [];
+    if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0 && this.asides.length === 0) return [];
 
     const journal: Journal = { v: 1, token: this.lock.token, dirs: [], files: [], moves: [], removes: [], activity: null };
-    const watched = new Map<string, { fd: number; identity: string; changeId: string; type: DocType }>();
+    if (this.asides.length > 0) {
+      journal.aside = this.asides;
+      for (const a of this.asides) this.ensureDir(dirname(join(board.root, a.to)));
+    }
+    const watched = new Map<string, Watched>();
+    const late: Raced[] | null = options.overLateSaves ? [] : null;
     const ledgers: { changeId: string; ledger: Ledger; path: string }[] = [];
     const identities = new Map<string, string>();
     try {
@@ -463,10 +524,12 @@ export class Transaction implements Reader {
           identities.set(s.path, this.reads.get(s.path)?.identity ?? '');
           continue;
         }
-        const newDir = journal.dirs.find((d) => join(board.root, d.target) === dirname(s.path));
-        const temp = newDir ? join(board.root, newDir.temp, basename(s.path)) : tempPath(s.path, this.lock.token);
+        // A file of a new change is written into the change's folder while that is still built under its temp name.
+        const newDir = journal.dirs.find((d) => s.path.startsWith(join(board.root, d.target) + sep));
+        const temp = newDir ? join(board.root, newDir.temp, relative(join(board.root, newDir.target), s.path)) : tempPath(s.path, this.lock.token);
+        if (newDir && dirname(temp) !== join(board.root, newDir.temp)) mkdirSync(dirname(temp), { recursive: true });
         if (!newDir) this.ensureDir(dirname(s.path));
-        identities.set(s.path, writeNewFile(temp, s.text, rel(s.path)));
+        identities.set(s.path, writeNewFile(temp, s.bytes ?? s.text, rel(s.path)));
         if (!newDir) journal.files.push({ target: rel(s.path), temp: rel(temp) });
         faultPoint('commit:temp', s.path);
       }
@@ -502,15 +565,15 @@ export class Transaction implements Reader {
         const read = this.reads.get(s.path);
         if (!s.doc || !read?.identity) continue;
         const fd = openSync(s.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-        watched.set(s.path, { fd, identity: read.identity, changeId: s.doc.changeId, type: s.doc.type });
+        watched.set(s.path, { fd, identity: read.identity, hash: hashText(read.text ?? ''), changeId: s.doc.changeId, type: s.doc.type });
       }
       if (!this.lock.confirm()) throw new LostLock('the board lock was taken over');
-      this.verify(writes, watched);
+      this.verify(writes, watched, late);
       faultPoint('commit:verified');
       if (publish) {
         publish(journal);
         try {
-          this.verify(writes, watched);
+          this.verify(writes, watched, late);
         } catch (err) {
           throw err instanceof StaleRead ? new PublishedThenChanged(err.message) : err;
         }
@@ -526,7 +589,10 @@ export class Transaction implements Reader {
       applyJournal(board.root, board.runtimeDir, journal, rel);
       for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!);
       for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.path);
-      return this.racedSaves(watched);
+      const raced = this.racedSaves(watched);
+      // A save in place shows among the raced ones (with the bytes it ended with); one that replaced the file, only here.
+      for (const l of late ?? []) if (!raced.some((r) => r.changeId === l.changeId && r.type === l.type)) raced.push(l);
+      return raced;
     } finally {
       for (const w of watched.values()) closeSync(w.fd);
     }
@@ -552,17 +618,31 @@ export class Transaction implements Reader {
   }
 
   /** Every file this commit replaces must still be what the operation read; a person's save in between means: read again. */
-  private verify(writes: Staged[], watched: Map<string, { fd: number; identity: string }>): void {
+  private verify(writes: Staged[], watched: Map<string, Watched>, late: Raced[] | null): void {
     for (const s of writes) {
       const read = this.reads.get(s.path);
       if (!read) continue;
       const w = watched.get(s.path);
       const now = w ? identityOf(fstatSync(w.fd)) : null;
       const atPath = currentIdentity(s.path, this.board.rel(s.path));
-      if (atPath === read.identity && (now === null || now === read.identity)) continue;
-      if (atPath !== null && read.text !== null) {
-        const current = readBoardFile(s.path, this.board.rel(s.path));
-        if (current && hashText(current.text) === hashText(read.text)) continue;
+      if (atPath === null && read.identity === null) continue;
+      let current: string | null = null;
+      if (atPath !== null) {
+        try {
+          current = readBoardFile(s.path, this.board.rel(s.path))?.text ?? null;
+        } catch {
+          // unreadable for now (a save under way): changed
+        }
+      }
+      // Compared by content too: a save in place within one tick of the file system's clock can keep size and mtime.
+      if (current !== null && read.text !== null && (now === null || now === atPath) && hashText(current) === hashText(read.text)) continue;
+      if (late && s.doc && current !== null) {
+        // The person keeps saving: commit, then merge their save (the newest) as one that raced with the rename.
+        const doc = s.doc;
+        const seen = late.findIndex((l) => l.changeId === doc.changeId && l.type === doc.type);
+        if (seen >= 0) late.splice(seen, 1);
+        late.push({ changeId: doc.changeId, type: doc.type, text: current });
+        continue;
       }
       throw new StaleRead(`${this.board.rel(s.path)} changed while the operation ran`);
     }
@@ -572,10 +652,10 @@ export class Transaction implements Reader {
    * Saves that landed in place on a file's old version while it was being replaced: their bytes are
    * still readable through the descriptor held on it, once the writer has finished.
    */
-  private racedSaves(watched: Map<string, { fd: number; identity: string; changeId: string; type: DocType }>): Raced[] {
+  private racedSaves(watched: Map<string, Watched>): Raced[] {
     const raced: Raced[] = [];
     for (const [path, w] of watched) {
-      if (identityOf(fstatSync(w.fd)) === w.identity) continue;
+      if (identityOf(fstatSync(w.fd)) === w.identity && hashText(readAll(w.fd).toString('utf8')) === w.hash) continue;
       const deadline = Date.now() + WRITER_WAIT_MS;
       let last = '';
       // Finished: nobody has it open for writing, and it has stopped changing.
@@ -583,15 +663,7 @@ export class Transaction implements Reader {
         last = identityOf(fstatSync(w.fd));
         sleep(50);
       }
-      const st = fstatSync(w.fd);
-      const buf = Buffer.alloc(st.size);
-      let n = 0;
-      while (n < buf.length) {
-        const got = readSync(w.fd, buf, n, buf.length - n, n);
-        if (got === 0) break;
-        n += got;
-      }
-      raced.push({ changeId: w.changeId, type: w.type, text: buf.subarray(0, n).toString('utf8') });
+      raced.push({ changeId: w.changeId, type: w.type, text: readAll(w.fd).toString('utf8') });
     }
     return raced;
   }

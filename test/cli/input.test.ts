@@ -47,7 +47,7 @@ describe('bad input changes nothing', () => {
     const garbage = write(dir, 'garbage.bin', '');
     writeFileSync(garbage, Buffer.from([0x00, 0xff, 0xfe, 0x1b, 0x5b, 0x32, 0x4a, 0x00]));
     await refused(['task', 'add', '--input', garbage], 2, 'USAGE');
-    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'bell\u0007'], 1, 'INVALID_INPUT')).message).toContain('control characters');
+    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'bell\u0007'], 1, 'INVALID_INPUT')).message).toContain('title holds U+0007, a control character');
     rmSync(garbage);
   });
 
@@ -136,14 +136,14 @@ describe('validate', () => {
     await changeWithTasks(dir, 'warn', [{ title: 'One' }]);
     expect((await cli(dir, ['validate'])).code).toBe(0);
     const path = 'agentd/changes/warn/spec.md';
-    write(dir, path, read(dir, path).replace('The board MUST hand', 'The board must hand'));
+    write(dir, path, read(dir, path).replace('The board MUST hand', 'The board should hand'));
     const loose = await cli(dir, ['validate', '--json']);
     expect(loose.code).toBe(0);
     expect(loose.json.data.warnings).toBe(1);
     const strict = await cli(dir, ['validate', '--strict', '--json']);
     expect(strict.code).toBe(1);
     const f = strict.json.data.changes[0].findings[0];
-    expect(f).toMatchObject({ level: 'warning', file: path, rule: 'spec.requirement.normative_case' });
+    expect(f).toMatchObject({ level: 'warning', file: path, rule: 'spec.requirement.normative_weak' });
     expect(read(dir, path).split('\n')[f.line - 1]).toBe('### R1: Claims');
   });
 });

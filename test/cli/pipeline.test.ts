@@ -102,6 +102,24 @@ describe('a change from proposal to archive', () => {
     const log = await ok(dir, ['log', '--change', 'fix-workflow-bugs', '--limit', '100']);
     expect(log.entries[0]).toMatchObject({ action: 'change.archive', actor: 'human:tester' });
     expect(log.entries.map((e: any) => e.actor)).toContain('claude');
+
+    // an archived change is still read, read-only, by the same reads
+    const list = await ok(dir, ['list']);
+    expect(list.changes).toEqual([]);
+    expect(list.archived_count).toBe(1);
+    expect((await cli(dir, ['list'])).stdout).toContain('1 archived change (`agentboard list --archived` lists them)');
+    const all = await ok(dir, ['list', '--archived']);
+    expect(all.changes.map((c: any) => [c.change_id, c.phase, c.archived])).toEqual([['fix-workflow-bugs', 'archived', archived.archived_to]]);
+    const shown = await ok(dir, ['show', 'fix-workflow-bugs']);
+    expect(shown).toMatchObject({ change_id: 'fix-workflow-bugs', phase: 'archived', archived: archived.archived_to });
+    const archivedSpec = await ok(dir, ['show', 'fix-workflow-bugs', 'spec']);
+    expect(archivedSpec.archived).toBe(true);
+    expect(archivedSpec.markdown).toBe(read(dir, `${archived.archived_to}/spec.md`));
+    const task = await ok(dir, ['task', 'show', 'fix-workflow-bugs/T1']);
+    expect(task).toMatchObject({ task: { task_id: 'fix-workflow-bugs/T1', status: 'done' }, archived: true });
+    expect((await ok(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).tasks.length).toBeGreaterThan(0);
+    const late = await cli(dir, ['task', 'note', 'fix-workflow-bugs/T1', 'late', '--as', 'claude', '--json']);
+    expect(late.json.error.code).toBe('CHANGE_ARCHIVED');
   });
 });
 

@@ -136,11 +136,8 @@ describe('sessions and input requests (seed 002)', () => {
   it('ask, answer, and the agent reads the answer', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'ask', [{ title: 'Only' }]);
-    // a session that only started cannot ask: seed 002 goes started → working first
+    // a session that only started asks by way of working: seed 002's started → working → awaiting_input, each move recorded
     await ok(dir, ['agent', 'register', '--as', 'codex', '--name', 'C', '--role', 'dev']);
-    const early = await cli(dir, ['ask', '--as', 'codex', '--question', 'q?', '--default-action', 'd', '--json']);
-    expect(early.json.error.code).toBe('INVALID_TRANSITION');
-    await ok(dir, ['next', '--as', 'codex']);
     const asked = await ok(dir, ['ask', '--as', 'codex', '--question', 'REST or GraphQL?', '--option', 'REST', '--option', 'GraphQL', '--default-action', 'REST']);
     expect(asked.input_id).toBe('input-1');
     const second = await cli(dir, ['ask', '--as', 'codex', '--question', 'Another?', '--default-action', 'x', '--json']);
@@ -152,6 +149,7 @@ describe('sessions and input requests (seed 002)', () => {
     await ok(dir, ['answer', 'input-1', 'GraphQL, the client already speaks it']);
     const state = await ok(dir, ['session', 'show', '--as', 'codex']);
     expect(state.status).toBe('working');
+    expect(state.history.map((h: any) => h.to)).toEqual(['started', 'working', 'awaiting_input', 'working']);
     expect(state.awaiting_input).toBeNull();
     expect(state.resolutions[0]).toMatchObject({ input_id: 'input-1', resolution: { type: 'human', by: 'human:tester', value: 'GraphQL, the client already speaks it' } });
     expect((await cli(dir, ['answer', 'input-1', 'again', '--json'])).json.error.code).toBe('INPUT_RESOLVED');
@@ -181,7 +179,7 @@ describe('sessions and input requests (seed 002)', () => {
     await ok(dir, ['session', 'block', '--as', 'codex', '--reason', 'No database', '--blocker', 'DATABASE_URL unset']);
     const r = await cli(dir, ['session', 'status', 'completed', '--as', 'codex', '--message', 'done', '--json']);
     expect(r.json.error.code).toBe('INVALID_TRANSITION');
-    expect(r.json.error.next_step).toContain('From blocked you can go to: working');
+    expect(r.json.error.next_step).toContain('From blocked you can go to working (`agentboard session status working --as codex`)');
     const state = await ok(dir, ['session', 'show', '--as', 'codex']);
     expect(state).toMatchObject({ status: 'blocked', reason: 'No database', blockers: ['DATABASE_URL unset'] });
     const human = await cli(dir, ['session', 'status', 'working', '--message', 'm', '--json']);
@@ -263,5 +261,36 @@ describe('work submitted without naming tasks', () => {
     expect(waiting.message).toContain('agentboard session status');
     await ok(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'Review done; next task']);
     expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('pull/T2');
+  });
+});
+
+describe('work that would be stranded', () => {
+  it('refuses a submit that leaves a held task in progress, naming the call that includes it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'sub', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    // reporting progress on a free task takes it, under the same claim rules as next
+    await ok(dir, ['task', 'progress', 'sub/T2', '--as', 'codex', '--percent', '10', '--message', 'Started']);
+    const before = snapshot(dir);
+    const r = await cli(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Half', '--task', 'sub/T1', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('TASK_IN_PROGRESS');
+    expect(r.json.error.message).toContain('You hold sub/T2 in progress');
+    expect(r.json.error.next_step).toContain('`agentboard session submit --task sub/T1 --task sub/T2 --as codex`');
+    expect(r.json.error.next_step).toContain('`agentboard task done sub/T2 --as codex`');
+    expect(snapshot(dir)).toEqual(before);
+    const both = await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'All', '--task', 'sub/T1', '--task', 'sub/T2']);
+    expect(both.tasks_in_review).toEqual(['sub/T1', 'sub/T2']);
+  });
+
+  it('tells an agent whose own task is blocked how to clear it when nothing else is available', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'blk', [{ title: 'Only' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'blk/T1', '--as', 'codex', '--reason', 'No key']);
+    const next = await ok(dir, ['next', '--as', 'codex']);
+    expect(next.status).toBe('nothing_available');
+    expect(next.message).toContain('your task blk/T1 is blocked');
+    expect(next.message).toContain('`agentboard task unblock blk/T1 --as codex`');
   });
 });

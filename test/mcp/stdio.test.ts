@@ -128,4 +128,28 @@ describe('the stdio server process', () => {
     s.child.kill(signal);
     expect(await s.exited).toBe(0);
   });
+
+  it('answers a 12 MB message, a line that is not JSON and one that is not JSON-RPC with JSON-RPC errors, and keeps serving', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'big', [{ title: 'Only' }]);
+    const before = snapshot(dir);
+    const s = rawServer(dir);
+    s.send(INIT);
+    await s.waitFor(1);
+    const huge = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'w1', task_id: 'big/T1', text: 'x'.repeat(12 * 1024 * 1024) } } };
+    s.child.stdin.write(`${JSON.stringify(huge)}\n`);
+    s.child.stdin.write('this is not json\n');
+    s.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: 'not an object' });
+    s.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'agentboard_get_project_status', arguments: {} } });
+    await s.waitFor(4);
+    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(answers.find((a) => a.id === 2).error).toMatchObject({ code: -32600, message: expect.stringContaining('at most 8388608 bytes') });
+    expect(answers.find((a) => a.id === null && a.error.code === -32700).error.message).toContain('not valid JSON');
+    expect(answers.find((a) => a.id === 3).error.code).toBeLessThan(0);
+    expect(answers.find((a) => a.id === 4).result.isError).toBeFalsy();
+    expect(s.err()).toContain('refused a message: The message has 1258');
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
 });

@@ -67,7 +67,7 @@ describe("a person's edit on a shared board", () => {
 
     const r = await cli(a, ['list', '--archived', '--sync', '--json']);
     expect(r.code, r.stdout).toBe(0);
-    expect(r.json.data.changes).toEqual([]);
+    expect(r.json.data.changes.map((c: any) => [c.change_id, c.phase])).toEqual([['search', 'archived']]);
     expect(r.json.data.archived.map((x: any) => x.change_id)).toEqual(['search']);
     expect(existsSync(join(a, 'agentd/changes/search'))).toBe(false);
     expect(readFileSync(join(a, archived.archived_to, 'tasks.md'), 'utf8')).toContain('## T3: Rank\n');

@@ -10,21 +10,19 @@ async function call(args) {
   return JSON.parse(out);
 }
 const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
-let idle = 0;
 for (let k = 0; k < Number(rounds); k++) {
   const next = await call(['next']);
   if (!next.ok) {
     print({ kind: 'refused', code: next.error.code });
     continue;
   }
-  if (next.data.status !== 'assigned' && next.data.status !== 'resumed') {
-    // Nothing is handed out of a list the person left half-saved: ask again a few times before giving up.
-    if (++idle === 5) break;
-    await new Promise((r) => setTimeout(r, 50));
+  if (next.data.status === 'nothing_available' && next.data.reasons.broken_task_lists.length > 0) {
+    // The person is half-way through a save: the list is back once they finish. Ask again.
+    await new Promise((r) => setTimeout(r, 20));
     k--;
     continue;
   }
-  idle = 0;
+  if (next.data.status !== 'assigned' && next.data.status !== 'resumed') break;
   const task = next.data.task.task_id;
   if (next.data.status === 'assigned') print({ kind: 'claim', task });
   for (let n = 0; n < Number(perTask); n++) {

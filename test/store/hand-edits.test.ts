@@ -3,6 +3,9 @@
  * claim, note and progress loses no agent write, hands no task out twice, and keeps every one of
  * the person's own edits.
  */
+import { execFileSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
@@ -47,3 +50,29 @@ describe('what a merge cannot reconcile', () => {
     expect((await ok(dir, ['status'])).conflicts).toEqual([]);
   });
 });
+
+describe('a save that keeps the file\'s size and time', () => {
+  it('is still seen as a person\'s edit and merged (files are compared by content, not by size and time)', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'same', [{ title: 'One', description: 'Fix the parser.' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    const path = join(dir, 'agentd/changes/same/tasks.md');
+    const before = statSync(path);
+    const times = join(dir, 'times');
+    writeFileSync(times, '');
+    execFileSync('touch', ['-r', path, times]); // keeps the time to the nanosecond
+    // Saved in place (same file), one letter changed (same size), the time set back (as within one tick of the clock).
+    const fd = openSync(path, 'r+');
+    writeSync(fd, readFileSync(path, 'utf8').replace('Fix the parser.', 'Fix the lexer.!'), 0);
+    closeSync(fd);
+    execFileSync('touch', ['-r', times, path]);
+    const after = statSync(path);
+    expect([after.ino, after.size, after.mtimeMs]).toEqual([before.ino, before.size, before.mtimeMs]);
+
+    await ok(dir, ['task', 'note', 'same/T1', 'A note after the edit.', '--as', 'codex']);
+    const t1 = (await ok(dir, ['task', 'show', 'same/T1'])).task;
+    expect(t1.description).toBe('Fix the lexer.!');
+    expect(t1.notes.map((n: any) => n.text)).toEqual(['A note after the edit.']);
+  });
+});
+

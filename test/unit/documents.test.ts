@@ -5,7 +5,7 @@ import type { DocMeta, Proposal, ReviewRound, Spec, Task } from '../../src/domai
 import { checkDoc, parseDocText, renderBody, renderDocFile } from '../../src/store/documents.js';
 import { renderTaskBlock, renderTasksPreamble, type TasksBody } from '../../src/store/format-tasks.js';
 import { escapeText, fencedLines, normalizeText, outline, TextLines, unescapeText } from '../../src/store/markdown.js';
-import { markdownToInput, parseChecklistTasks } from '../../src/ops/from-markdown.js';
+import { markdownToInput } from '../../src/ops/from-markdown.js';
 import { FIXTURES } from '../helpers.js';
 import { hostileText, rng } from '../random.js';
 
@@ -88,6 +88,52 @@ describe('documents round-trip', () => {
       if (r.int(2)) spec.interfaces = '```ts\n# not a heading inside code\nfunction f(): void\n```';
       const back = roundTrip('spec', spec);
       expect(back).toEqual(spec);
+    }
+  });
+
+  it('spec with kept sections, deltas and groups, scenarios of several steps linked to requirements', async () => {
+    const parts = ['title', 'overview', 'requirements', 'data_model', 'interfaces', 'scenarios'] as const;
+    for (let i = 0; i < 200; i++) {
+      const requirements = Array.from({ length: 1 + r.int(4) }, (_, k) => {
+        const req: Spec['requirements'][number] = { id: r.pick(['R', 'A', 'FR-00', 'AUTH-R']) + (k + 1), title: title(), text: `${text()}\nIt must hold.` };
+        if (r.int(2)) req.delta = r.pick(['ADDED', 'MODIFIED', 'REMOVED', 'RENAMED'] as const);
+        if (r.int(2)) req.group = r.pick(['bookmarks', 'tags', 'identity/user-auth']);
+        return req;
+      });
+      const steps = () => Array.from({ length: 1 + r.int(3) }, (_, k) => (k === 0 ? step() : `${r.pick(['AND', 'THEN', 'BUT', 'GIVEN', 'WHEN'])} ${step().split('\n')[0]}`)).join('\n');
+      const spec: Spec = {
+        title: title(),
+        overview: text(50),
+        requirements,
+        scenarios: Array.from({ length: 1 + r.int(3) }, () => {
+          const s = { name: title(), when: steps(), then: steps() } as Spec['scenarios'][number];
+          if (r.int(2)) s.given = steps();
+          if (r.int(2)) s.requirement = r.pick(requirements).id;
+          return s;
+        }),
+      };
+      const sections = Array.from({ length: r.int(4) }, () => ({ heading: r.pick(['Non-goals', 'Flow', 'Open Questions', 'Clarifications: Session 2026-10-06']), text: r.int(4) ? text() : '', after: r.pick(parts.slice(1)) as string }));
+      if (r.int(2)) sections.unshift({ heading: '', text: text(), after: 'title' });
+      if (sections.length) spec.sections = sections;
+      if (r.int(2)) spec.data_model = text();
+      const back = roundTrip('spec', spec) as Spec;
+      // Sections come back in the order they are written: by the part they follow (an absent part's place is the one before it).
+      const present = (after: string): string => (after === 'interfaces' && !spec.interfaces ? present('data_model') : after === 'data_model' && !spec.data_model ? 'requirements' : after);
+      const order = (x: Spec) => (x.sections ?? []).slice().sort((a, b) => parts.indexOf(a.after as never) - parts.indexOf(b.after as never)).map((sec) => ({ ...sec, after: present(sec.after) }));
+      expect(back.sections ?? []).toEqual(order(spec));
+      expect({ ...back, sections: undefined }).toEqual({ ...spec, sections: undefined });
+    }
+  });
+
+  it('proposal and review with kept sections', async () => {
+    for (let i = 0; i < 100; i++) {
+      const sections = Array.from({ length: 1 + r.int(3) }, () => ({ heading: r.pick(['Summary', 'Capabilities', 'Non-goals']), text: text(), after: r.pick(['title', 'why', 'what_changes', 'impact']) }));
+      const p: Proposal = { title: title(), why: text(50), what_changes: text(), impact: text(), sections };
+      const back = roundTrip('proposal', p) as Proposal;
+      const order = ['title', 'why', 'what_changes', 'impact'];
+      expect(back).toEqual({ ...p, sections: sections.slice().sort((a, b) => order.indexOf(a.after) - order.indexOf(b.after)) });
+      const round: ReviewRound = { round: 1, verdict: 'NEEDS_FIX', reviewer: 'codex', at: '2026-11-22T03:00:00.000Z', summary: text(), issues: [], sections: [{ heading: r.pick(['Test Results', 'Security']), text: text(), after: 'issues' }] };
+      expect(roundTrip('review', [round])).toEqual([round]);
     }
   });
 
@@ -185,7 +231,7 @@ describe('seed 001', () => {
 });
 
 describe('agentd checklist tasks', () => {
-  it('become tasks with files, dependencies and done state', async () => {
+  it('become tasks with files, dependencies, done state and group; other sub-lines stay in the description as written', async () => {
     const md = [
       '# Tasks',
       '',
@@ -203,17 +249,18 @@ describe('agentd checklist tasks', () => {
       '  - Do: Update the telemetry definition.',
       '  - Depends: 1.1, 1.0',
     ].join('\n');
-    expect(parseChecklistTasks(md)).toEqual([
-      { id: '1.1', title: 'Add pricing fields', description: 'Add the cost fields.\nSpec: `specs/usage.md#r1`', files: [{ path: 'src/models/change.rs', action: 'modify' }] },
+    expect(markdownToInput('tasks', md, 'tasks.md').tasks).toEqual([
+      { id: '1.1', title: 'Add pricing fields', description: '- Spec: `specs/usage.md#r1`\n- Do: Add the cost fields.', files: [{ path: 'src/models/change.rs', action: 'modify' }], group: '1. Data Layer' },
       {
         id: '1.2',
         title: 'Update schema',
-        description: 'Update the telemetry definition.',
+        description: '- Do: Update the telemetry definition.',
         files: [
           { path: 'agentd/schemas/state.schema.json', action: 'create' },
           { path: 'src/a.rs', action: 'delete' },
         ],
         depends: ['1.1', '1.0'],
+        group: '1. Data Layer',
         status: 'done',
       },
     ]);

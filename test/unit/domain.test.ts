@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AgentboardError } from '../../src/errors.js';
 import { FindingSink } from '../../src/domain/findings.js';
-import { changeIdProblem, parseTaskRef } from '../../src/domain/ids.js';
+import { changeIdProblem, parseTaskRef, REQUIREMENT_ID_PATTERN } from '../../src/domain/ids.js';
 import { DOCUMENT_MOVES, movesFrom, SESSION_MOVES, SESSION_STATUSES } from '../../src/domain/lifecycle.js';
 import type { Task } from '../../src/domain/model.js';
 import { ownTaskInProgress, selectTask, type WorkPool } from '../../src/domain/next-task.js';
@@ -145,16 +145,25 @@ describe('rules', () => {
     expect(dependencyCycles([task('A', { depends: ['B'] }), task('B', { depends: ['C'] }), task('C', { depends: ['A'] }), task('D')])).toEqual([['A', 'B', 'C']]);
   });
 
-  it('requires MUST or SHALL, and only warns on lower case', async () => {
-    const spec = (text: string) => ({ title: 't', overview: 'o'.repeat(60), requirements: [{ id: 'R1', title: 't', text }], scenarios: [{ name: 's', when: 'w', then: 't' }] });
-    const findings = (text: string) => {
+  it('reads MUST and SHALL in any case, warns on "should" alone, and refuses no normative word unless the text was imported', async () => {
+    const spec = (text: string, delta?: 'REMOVED') => ({ title: 't', overview: 'o'.repeat(60), requirements: [{ id: 'R1', title: 't', text, ...(delta ? { delta } : {}) }], scenarios: [{ name: 's', when: 'w', then: 't' }] });
+    const findings = (text: string, options: { imported?: boolean } = {}, delta?: 'REMOVED') => {
       const sink = new FindingSink('spec.md');
-      specRules(spec(text), sink);
+      specRules(spec(text, delta), sink, {}, options);
       return sink.findings.map((f) => `${f.level}:${f.rule}`);
     };
     expect(findings('It MUST work.')).toEqual([]);
-    expect(findings('It shall work.')).toEqual(['warning:spec.requirement.normative_case']);
+    expect(findings('It shall work.')).toEqual([]);
+    expect(findings('It must work.')).toEqual([]);
+    expect(findings('It should work.')).toEqual(['warning:spec.requirement.normative_weak']);
     expect(findings('It works.')).toEqual(['error:spec.requirement.normative']);
+    expect(findings('It works.', { imported: true })).toEqual(['warning:spec.requirement.normative']);
+    expect(findings('**Reason**: no longer needed.', {}, 'REMOVED')).toEqual([]);
+  });
+
+  it('takes requirement ids with any short prefix', async () => {
+    for (const id of ['R1', 'A1', 'FR-001', 'REQ-12', 'AUTH-R2', 'MS-R1', 'SEARCH-INDEX-R3']) expect(REQUIREMENT_ID_PATTERN.test(id)).toBe(true);
+    for (const id of ['r1', 'Req', 'FR-', '1', '12', 'R1 ', 'a-b']) expect(REQUIREMENT_ID_PATTERN.test(id)).toBe(false);
   });
 
   it('derives the phase from the documents', async () => {

@@ -23,11 +23,12 @@ function randomTask(r: ReturnType<typeof rng>, i: number): Task {
     depends: r.int(2) ? [] : [`T${r.int(i + 1)}`],
     skills: r.pick([[], ['ts'], ['a b', 'sql']]),
     requirements: r.int(2) ? [] : ['R1'],
-    files: r.int(2) ? [] : [{ path: 'src/x.ts', action: r.pick(['create', 'modify', 'delete'] as const) }],
+    files: r.int(2) ? [] : [{ path: 'src/x.ts', action: r.pick(['create', 'modify', 'delete', 'rename'] as const) }],
     blockers: r.int(3) ? [] : [{ reason: hostileText(r, 1, 2), severity: r.pick(['low', 'medium', 'high'] as const), by: 'codex', at: '2026-11-22T01:00:00.000Z' }],
     feedback: [],
     notes: r.int(2) ? [] : [{ author: r.pick(['codex', 'human:Bo']), at: `2026-11-22T0${r.int(9)}:00:00.000Z`, text: hostileText(r, 1, 3) }],
   };
+  if (r.int(3) === 0) t.group = r.pick(['1. Data Layer', 'Phase 3: User Story 1 - Book a room (Priority: P1) 🎯 MVP', 'setup', hostileText(r, 1, 1).replace(/\n/g, ' ')]);
   if (t.status !== 'todo' || r.int(2)) {
     t.assignee = r.pick(['codex', 'gemini-2']);
     t.claimed_at = '2026-11-22T02:00:00.000Z';

@@ -7,6 +7,7 @@
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fail } from '../../errors.js';
+import { refTo } from '../../domain/refs.js';
 
 const NETWORK_TIMEOUT_MS = 60_000;
 
@@ -39,7 +40,7 @@ export class Git {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') {
-      fail('NOT_A_GIT_REPOSITORY', 'git is not installed, and a shared board lives in git.', 'Install git, or turn sharing off with `agentboard remote disable`.');
+      fail('NOT_A_GIT_REPOSITORY', 'git is not installed, and a shared board lives in git.', `Install git, or turn sharing off with ${refTo('remote.disable')}.`);
     }
     const timedOut = r.error !== undefined || r.signal !== null;
     return { code: timedOut ? -1 : (r.status ?? -1), stdout: r.stdout ?? Buffer.alloc(0), stderr: timedOut ? 'the command timed out' : String(r.stderr ?? '') };

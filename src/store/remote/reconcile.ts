@@ -25,6 +25,7 @@ import { nextEntry, serializeLedger, type Ledger } from '../ledger.js';
 import { blobId, type Git } from './git.js';
 import { RemoteFiles, type Synced } from './state.js';
 import { ACTIVITY_DIR, activityChunks, activitySize, boardPathOf, readBlobs, readListing, STATE_PATH, type Listing } from './tree.js';
+import { refTo } from '../../domain/refs.js';
 
 const DOC_OF_FILE = new Map(Object.entries(DOC_FILES).map(([type, file]) => [file, type as DocType]));
 
@@ -197,7 +198,7 @@ export class Reconciler {
       this.identities[p] = local.identity;
       if (baseBlob !== targetBlob) {
         this.advanceLedger(p, targetBlob);
-        this.notices.push({ kind: 'remote', message: `${this.shown(p)}: you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version (\`agentboard remote sync\` does it now).` });
+        this.notices.push({ kind: 'remote', message: `${this.shown(p)}: you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version (${refTo('remote.sync')} does it now).` });
       }
       return null;
     }

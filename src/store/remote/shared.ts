@@ -32,6 +32,7 @@ import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Pending, type Synced } from './state.js';
 import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
+import { refTo } from '../../domain/refs.js';
 
 /** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
 const WAITING_REFS = 'refs/agentboard/waiting/';
@@ -101,7 +102,7 @@ export class SharedBoard {
 
   private unreachable(stderr: string): never {
     if (!this.git.inRepository()) {
-      fail('NOT_A_GIT_REPOSITORY', `agentd/config.yaml shares this board through the git remote "${this.remote}", but the board is not in a git repository.`, 'Run agentboard in a clone of the repository, or turn sharing off with `agentboard remote disable`.');
+      fail('NOT_A_GIT_REPOSITORY', `agentd/config.yaml shares this board through the git remote "${this.remote}", but the board is not in a git repository.`, `Run agentboard in a clone of the repository, or turn sharing off with ${refTo('remote.disable')}.`);
     }
     const url = this.git.remoteUrl(this.remote);
     if (url === null) {
@@ -111,7 +112,7 @@ export class SharedBoard {
     fail(
       'REMOTE_UNREACHABLE',
       `The shared board's remote "${this.remote}" could not be reached (${reason}); a claim, a release or any other exclusive write must be agreed with the remote, so nothing was written.`,
-      `Check the connection and your access with \`git fetch ${this.remote}\`, then run the command again. Notes and progress are queued meanwhile and pushed in order on the next sync (\`agentboard remote status\` shows them).`,
+      `Check the connection and your access with \`git fetch ${this.remote}\`, then run the command again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
     );
   }
 
@@ -362,7 +363,7 @@ export class SharedBoard {
       this.unsettled = null;
     }
     const waiting = queue.entries.filter((e) => !e.refused).length;
-    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" could not be reached, so this write was queued (${waiting} waiting); it is pushed in order on the next sync, while your claim still holds (\`agentboard remote status\` shows the queue).` });
+    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" could not be reached, so this write was queued (${waiting} waiting); it is pushed in order on the next sync, while your claim still holds (${refTo('remote.status')} shows the queue).` });
   }
 
   private checkReplay(tx: Transaction, intent: WriteIntent): void {
@@ -375,7 +376,7 @@ export class SharedBoard {
       fail(
         'QUEUED_WRITE_REFUSED',
         `The queued write #${entry.id} (${entry.summary}) was made while ${then.assignee ?? 'nobody'} held ${then.task_id}${then.claimed_at ? ` (claimed ${then.claimed_at})` : ''}; that task is now ${state}, so the write is not applied.`,
-        `It stays in the queue for a person to look at (\`agentboard remote status\`); apply it by hand if it still matters, then remove it with \`agentboard remote drop ${entry.id}\`.`,
+        `It stays in the queue for a person to look at (${refTo('remote.status')}); apply it by hand if it still matters, then remove it with ${refTo('remote.drop', { queue_id: entry.id })}.`,
       );
     }
   }

@@ -1,0 +1,42 @@
+/**
+ * How a person reads a reference in agentboard's messages (domain/refs.ts): the command to type,
+ * with the real ids filled in, and `--as <agent>` when an agent at a shell is the one to run it.
+ */
+import { isHuman } from '../domain/ids.js';
+import type { Ref, RefArg } from '../domain/refs.js';
+import { findOperation } from '../ops/index.js';
+import type { Operation } from '../ops/registry.js';
+
+function shellWord(value: string): string {
+  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
+}
+
+/** The command line of an operation with the arguments known, placeholders for required ones missing. */
+export function commandLine(op: Operation, args: Record<string, RefArg> = {}, actor?: string): string {
+  const parts = ['agentboard', op.cli.command];
+  const positional = (op.cli.args ?? []).map((a) => a.replace(/\?$/, ''));
+  for (const a of op.cli.args ?? []) {
+    const name = a.replace(/\?$/, '');
+    const v = args[name];
+    if (v !== undefined) parts.push(shellWord(Array.isArray(v) ? v.join(',') : String(v)));
+    else if (!a.endsWith('?')) parts.push(`<${name}>`);
+  }
+  for (const [k, v] of Object.entries(args)) {
+    if (positional.includes(k) || k === 'agent_id' || !(k in op.input.shape)) continue;
+    const flag = `--${op.cli.flags?.[k] ?? k.replace(/_/g, '-')}`;
+    if (v === true) parts.push(flag);
+    else if (Array.isArray(v)) for (const one of v) parts.push(flag, shellWord(one));
+    else if (v !== false) parts.push(flag, shellWord(v));
+  }
+  const acts = 'agent_id' in op.input.shape && op.access !== 'read' && op.access !== 'human';
+  if (acts && actor !== undefined && !isHuman(actor)) parts.push('--as', actor);
+  return parts.join(' ');
+}
+
+/** The speller of the command line: the first operation of a reference, as a command in backticks. */
+export function cliSpeller(actor?: string): (r: Ref) => string {
+  return (r) => {
+    const op = findOperation(r.ops[0]!);
+    return op ? `\`${commandLine(op, r.args, actor)}\`` : r.ops[0]!;
+  };
+}

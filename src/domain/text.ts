@@ -1,0 +1,54 @@
+/**
+ * What text on the board may hold. Control characters (C0 but tab and line ends, DEL, C1) and the
+ * bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are refused in
+ * every text field and reported in hand-edited files: the first can drive a terminal, the second
+ * make text display in another order than it reads (a reviewer would approve what they did not
+ * see). The noncharacters U+FDD0–U+FDEF, U+FFFE and U+FFFF are refused too: agentboard marks
+ * references in its own messages with them (domain/refs.ts). The marks U+200E/U+200F that
+ * right-to-left writing needs are plain text and pass.
+ */
+
+const UNSAFE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uFDD0-\uFDEF\uFFFE\uFFFF]/;
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'g');
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function codePoint(char: string): string {
+  return `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** "U+202E, a bidi override", "U+009B, a control character". */
+export function describeUnsafe(char: string): string {
+  const c = char.codePointAt(0)!;
+  const kind = c >= 0xfdd0 ? 'a noncharacter' : c >= 0x202a ? 'a bidirectional-text override (it makes text display in another order than it reads)' : 'a control character';
+  return `${codePoint(char)}, ${kind}`;
+}
+
+/** Why this text cannot be stored (null when it can): its first unsafe character and where it is. */
+export function textProblem(value: string): string | null {
+  const unsafe = UNSAFE.exec(value);
+  if (unsafe) return `holds ${describeUnsafe(unsafe[0])} at character ${unsafe.index + 1}; send plain text without it`;
+  if (LONE_SURROGATE.test(value)) return 'holds a broken unicode character (half of a surrogate pair)';
+  return null;
+}
+
+/** Whether the text holds any character the board refuses. */
+export function hasUnsafeText(text: string): boolean {
+  return UNSAFE.test(text);
+}
+
+/** The first unsafe character of each line of a file's text, with its 1-based line and column. */
+export function unsafeLines(text: string): { line: number; column: number; char: string }[] {
+  if (!hasUnsafeText(text)) return [];
+  const out: { line: number; column: number; char: string }[] = [];
+  text.split('\n').forEach((line, i) => {
+    const m = UNSAFE.exec(line);
+    if (m) out.push({ line: i + 1, column: m.index + 1, char: m[0] });
+  });
+  return out;
+}
+
+/** Quotes user text inside messages with every unsafe character shown as "?" instead of acting on a terminal. */
+export function printable(value: string, max = 80): string {
+  const cleaned = value.replace(UNSAFE_ALL, '?');
+  return cleaned.length > max ? `${cleaned.slice(0, max)}…` : cleaned;
+}

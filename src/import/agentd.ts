@@ -1,0 +1,414 @@
+/**
+ * agentd's board (docs/import-formats.md §3): agentd/changes/<id>/ and agentd/archive/YYYYMMDD-<id>/
+ * (<id>/ inside, or flat), each with proposal.md, specs/*.md, tasks.md, REVIEW.md, STATE.yaml and
+ * files of its own. Both generations of its documents are read: the ones its MCP tools write
+ * (frontmatter, <spec> wrappers, "### R1 - Title" with a yaml block, "### Task 1.1:" with a yaml
+ * block) and the ones agents wrote from its skeletons (checklists, "### R1: Title").
+ */
+import { changeIdProblem } from '../domain/ids.js';
+import type { Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
+import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
+import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
+import { checkDepends, checklistTask, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
+import type { ImportedChange, ImportPlan } from './model.js';
+import { FileLog } from './report.js';
+import { readForeignReview, reviewVerdict, type ForeignReview } from './review.js';
+import type { SourceTree } from './source.js';
+
+const METADATA = "agentd's metadata of the file; agentboard writes its own frontmatter";
+/** STATE.yaml phases after which the work was done, whatever the checkboxes say (agentd never ticks them). */
+const FINISHED = new Set(['implemented', 'complete', 'merging', 'archived']);
+
+interface ChangeFolder {
+  id: string;
+  dir: string;
+  archived?: string;
+}
+
+/** The change folders of an agentd board under `base` (agentd/, or where its originals were set aside). */
+function changeFolders(tree: SourceTree, base: string): ChangeFolder[] {
+  const out = new Map<string, ChangeFolder>();
+  for (const file of tree.files) {
+    const open = new RegExp(`^${base}/changes/([^/]+)/`).exec(file);
+    if (open) {
+      const dir = `${base}/changes/${open[1]}`;
+      if (!out.has(dir)) out.set(dir, { id: open[1]!, dir });
+      continue;
+    }
+    const archived = new RegExp(`^${base}/archive/(\\d{4})(\\d\\d)(\\d\\d)-([^/]+)/`).exec(file);
+    if (archived) {
+      const id = archived[4]!;
+      const folder = `${base}/archive/${archived[1]}${archived[2]}${archived[3]}-${id}`;
+      const nested = tree.files.some((f) => f.startsWith(`${folder}/${id}/`));
+      const dir = nested ? `${folder}/${id}` : folder;
+      if (!out.has(dir)) out.set(dir, { id, dir, archived: `${archived[1]}-${archived[2]}-${archived[3]}` });
+    }
+  }
+  return [...out.values()];
+}
+
+export function readAgentd(tree: SourceTree, base = 'agentd'): ImportPlan {
+  const plan: ImportPlan = { tool: 'agentd', changes: [], files: [] };
+  const folders = changeFolders(tree, base);
+  const inChange = new Set<string>();
+  for (const folder of folders) {
+    const files = tree.files.filter((f) => f.startsWith(`${folder.dir}/`));
+    files.forEach((f) => inChange.add(f));
+    const logs = new Map(files.map((f) => [f, new FileLog(f)]));
+    const problem = changeIdProblem(folder.id);
+    if (problem) {
+      for (const log of logs.values()) log.finding('error', `the change "${folder.id}" cannot be a change of agentboard: ${problem}`, 'rename its folder to a change id of 3 to 64 characters of a-z, 0-9 and single dashes, then import again');
+    } else plan.changes.push(readChange(tree, folder, files, logs));
+    plan.files.push(...[...logs.values()].map((l) => l.report));
+  }
+  for (const file of tree.files) {
+    if (inChange.has(file)) continue;
+    const log = new FileLog(file);
+    log.finding('info', 'a file of the agentd project, not of one of its changes: agentboard has no document for it', 'nothing to do; it stays with agentd\'s originals');
+    plan.files.push(log.report);
+  }
+  plan.files.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return plan;
+}
+
+function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], logs: Map<string, FileLog>): ImportedChange {
+  const change: ImportedChange = { id: folder.id, source: folder.dir, attachments: [] };
+  if (folder.archived) change.archived = folder.archived;
+  const path = (name: string) => `${folder.dir}/${name}`;
+  const used = new Set<string>();
+  const attach = (file: string, why?: string) => {
+    const log = logs.get(file)!;
+    const name = `attachments/${file.slice(folder.dir.length + 1)}`;
+    change.attachments.push({ path: name, from: file });
+    log.went(name);
+    if (why) log.finding('info', why, 'nothing to do: the file is kept as it was');
+    used.add(file);
+  };
+
+  // STATE.yaml tells the phase agentd reached; it is kept as an attachment either way.
+  let phase: string | null = null;
+  if (files.includes(path('STATE.yaml'))) {
+    const state = tree.text(path('STATE.yaml')) ?? '';
+    phase = /^phase:[ \t]*(\S+)/m.exec(state)?.[1] ?? null;
+    if (phase) logs.get(path('STATE.yaml'))!.mapped(state.split('\n').findIndex((l) => l.startsWith('phase:')) + 1, `phase: ${phase}`, `read as agentd's phase of the change${FINISHED.has(phase) ? ': every task counts as done' : ''}`);
+    attach(path('STATE.yaml'));
+  }
+
+  const challenges: { reviewer: string; status: string; iteration: number; text: string }[] = [];
+  let depends = new Map<string, string[]>();
+  let order: string[] = [];
+  if (files.includes(path('proposal.md')) && tree.text(path('proposal.md')) !== null) {
+    const file = path('proposal.md');
+    const log = logs.get(file)!;
+    const { body, offset, meta } = withoutFrontmatter(tree.text(file)!, log, METADATA);
+    depends = specDepends(meta);
+    order = specOrder(meta);
+    const kept = takeReviewBlocks(body, offset, log, challenges);
+    const proposal = readProposal(unwrap(kept, ['proposal'], offset, log), offset, log);
+    if (proposal) {
+      change.proposal = { content: { ...proposal, title: proposal.title || folder.id }, from: file };
+      log.went('proposal.md');
+      used.add(file);
+    } else attach(file, 'proposal.md could not be read as a proposal (see the errors); it is kept as an attachment');
+  }
+
+  const rank = (f: string) => {
+    const i = order.indexOf(f.slice(f.lastIndexOf('/') + 1, -3));
+    return i < 0 ? order.length : i;
+  };
+  // In the order the proposal lists them (a spec after the ones it builds on), else by name.
+  const specFiles = files.filter((f) => new RegExp(`^${escape(folder.dir)}/specs/[^/]+\\.md$`).test(f) && !/\/_[^/]*$/.test(f)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
+  const ids = readSpecs(tree, specFiles, logs, change, depends, used, attach);
+
+  if (files.includes(path('tasks.md')) && tree.text(path('tasks.md')) !== null) {
+    const file = path('tasks.md');
+    const done = folder.archived !== undefined || (phase !== null && FINISHED.has(phase));
+    const tasks = readTasks(tree.text(file)!, logs.get(file)!, done, ids);
+    if (tasks) {
+      change.tasks = { content: tasks, from: file };
+      logs.get(file)!.went('tasks.md');
+      used.add(file);
+      if (done && folder.archived) logs.get(file)!.finding('info', 'the change is archived: every task counts as done (agentd never marks them)', 'nothing to do');
+    } else attach(file, 'tasks.md holds no task agentboard can read; it is kept as an attachment');
+  }
+
+  if (files.includes(path('REVIEW.md')) && tree.text(path('REVIEW.md')) !== null) {
+    const file = path('REVIEW.md');
+    const log = logs.get(file)!;
+    const read = readForeignReview(tree.text(file)!, 1, log);
+    const verdict = read.verdict ? reviewVerdict(read.verdict) : null;
+    if (verdict && change.tasks && !log.report.findings.some((f) => f.level === 'error')) {
+      change.review = { content: [reviewRound(read, verdict)], from: file };
+      log.went('REVIEW.md');
+      used.add(file);
+      if (read.verdict !== verdict) log.finding('info', `agentd's verdict ${read.verdict} is agentboard's ${verdict}`, 'nothing to do', read.verdictLine);
+    } else {
+      attach(file, !verdict ? `REVIEW.md has no verdict agentboard knows (${read.verdict ?? 'none is ticked'}); it is kept as an attachment` : !change.tasks ? 'REVIEW.md reviews work of a change without a task list; it is kept as an attachment' : 'REVIEW.md could not be read as a review (see the errors); it is kept as an attachment');
+    }
+  }
+
+  if (files.includes(path('CHALLENGE.md')) && tree.text(path('CHALLENGE.md')) !== null) {
+    const file = path('CHALLENGE.md');
+    const read = readForeignReview(tree.text(file)!, 1, logs.get(file)!);
+    if (read.verdict) challenges.unshift({ reviewer: 'agentd challenge', status: read.verdict, iteration: 0, text: `CHALLENGE.md (kept in attachments/CHALLENGE.md) says ${read.verdict}: ${read.summary}` });
+    attach(file, `agentd's challenge of the plan, verdict ${read.verdict ?? 'none'}: kept as an attachment and noted on the documents it judged`);
+  }
+  applyChallenges(change, challenges);
+
+  for (const file of files) if (!used.has(file)) attach(file);
+  return change;
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** affected_specs[].depends of a proposal's frontmatter: which spec builds on which. */
+function specDepends(meta: Record<string, unknown> | null): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const list = meta?.affected_specs;
+  if (!Array.isArray(list)) return out;
+  for (const entry of list) {
+    if (entry && typeof entry === 'object' && typeof (entry as Record<string, unknown>).id === 'string') {
+      const d = (entry as Record<string, unknown>).depends;
+      if (Array.isArray(d) && d.length > 0) out.set((entry as Record<string, string>).id!, d.map(String));
+    }
+  }
+  return out;
+}
+
+/** The spec ids a proposal's frontmatter lists under affected_specs, in its order. */
+function specOrder(meta: Record<string, unknown> | null): string[] {
+  const list = meta?.affected_specs;
+  return Array.isArray(list) ? list.flatMap((e) => (e && typeof e === 'object' && typeof (e as Record<string, unknown>).id === 'string' ? [(e as Record<string, string>).id!] : [])) : [];
+}
+
+const REVIEW_OPEN = /^<review\b([^>]*)>$/;
+
+/** Takes agentd's challenge blocks (<review iteration=… reviewer=… status=…>) out of a proposal, keeping their text. */
+function takeReviewBlocks(body: string, offset: number, log: FileLog, into: { reviewer: string; status: string; iteration: number; text: string }[]): string {
+  const lines = body.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = REVIEW_OPEN.exec(lines[i]!.trim());
+    if (!open) continue;
+    const end = lines.findIndex((l, k) => k > i && l.trim() === '</review>');
+    if (end < 0) break;
+    const attr = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(open[1]!)?.[1] ?? '';
+    const status = attr('status').toUpperCase().replace(/[\s-]+/g, '_');
+    const text = lines.slice(i + 1, end).join('\n').trim();
+    into.push({ reviewer: attr('reviewer') || 'agentd challenge', status, iteration: Number(attr('iteration')) || 0, text });
+    const where = `the challenge of iteration ${attr('iteration') || '?'} (${status}), kept as a note or feedback of the documents it judged`;
+    log.mapped(offset + i + 1, lines[i]!, where);
+    log.mapped(offset + end + 1, lines[end]!, where);
+    for (let k = i; k <= end; k++) lines[k] = '';
+  }
+  return lines.join('\n');
+}
+
+/**
+ * A challenge judges the plan: the latest one asking for a revision rejects the spec (or the
+ * proposal, when there is no spec) with its text as feedback; every other one is a note.
+ */
+function applyChallenges(change: ImportedChange, challenges: { reviewer: string; status: string; iteration: number; text: string }[]): void {
+  if (challenges.length === 0 || !change.proposal) return;
+  const latest = challenges[challenges.length - 1]!;
+  const target = change.spec ?? change.proposal;
+  const notes: { author: string; text: string }[] = [];
+  for (const c of challenges) {
+    const text = c.iteration ? `Challenge of iteration ${c.iteration} by ${c.reviewer}: ${c.status}\n\n${c.text}` : c.text;
+    if (c === latest && (c.status === 'NEEDS_REVISION' || c.status === 'REJECTED')) target.rejected = { author: c.reviewer, text };
+    else notes.push({ author: c.reviewer, text });
+  }
+  if (notes.length > 0) change.proposal.notes = [...(change.proposal.notes ?? []), ...notes];
+}
+
+/** Several spec files become one spec: a requirements section per file, ids given the file's prefix when they have none. */
+function readSpecs(
+  tree: SourceTree,
+  files: string[],
+  logs: Map<string, FileLog>,
+  change: ImportedChange,
+  depends: Map<string, string[]>,
+  used: Set<string>,
+  attach: (file: string, why?: string) => void,
+): Map<string, Map<string, string>> {
+  const ids = new Map<string, Map<string, string>>();
+  const read: { name: string; file: string; spec: Spec; title: string | null; lines: number[]; offset: number }[] = [];
+  for (const file of files) {
+    const text = tree.text(file);
+    const log = logs.get(file)!;
+    if (text === null) continue;
+    const { body, offset, meta } = withoutFrontmatter(text, log, METADATA);
+    const r = readSpec(unwrap(body, ['spec'], offset, log), offset, log);
+    if (!r) {
+      attach(file, 'the spec could not be read (see the errors); it is kept as an attachment');
+      continue;
+    }
+    const name = file.slice(file.lastIndexOf('/') + 1, -3);
+    read.push({ name, file, spec: r.spec, title: typeof meta?.title === 'string' ? meta.title : null, lines: r.lines.requirements, offset });
+  }
+  if (read.length === 0) return ids;
+  const several = read.length > 1;
+  const merged: Spec = { title: several ? (change.proposal?.content.title ?? change.id) : read[0]!.spec.title || read[0]!.title || change.id, overview: '', requirements: [], scenarios: [] };
+  const overviews: string[] = [];
+  const dataModels: string[] = [];
+  const interfaces: string[] = [];
+  for (const { name, file, spec, lines, offset } of read) {
+    const log = logs.get(file)!;
+    const prefix = name.toUpperCase().replace(/[^A-Z0-9]+/g, '-');
+    const map = new Map<string, string>();
+    ids.set(name, map);
+    spec.requirements.forEach((r, i) => {
+      const id = several && /^[A-Z]*\d+$/.test(r.id) ? `${prefix}-${r.id}` : r.id;
+      map.set(r.id, id);
+      const req: Requirement = { ...r, id };
+      if (several) req.group = name;
+      merged.requirements.push(req);
+      if (id !== r.id) log.mapped(offset + lines[i]!, `### ${r.id}`, `requirement ${id} of spec.md`);
+    });
+    for (const s of spec.scenarios) merged.scenarios.push(s.requirement ? { ...s, requirement: map.get(s.requirement) ?? s.requirement } : s);
+    const after = depends.get(name);
+    overviews.push(several ? `**${name}**${after ? ` (depends on ${after.join(', ')})` : ''}: ${spec.overview}` : spec.overview);
+    if (spec.data_model) dataModels.push(several ? `**${name}**:\n\n${spec.data_model}` : spec.data_model);
+    if (spec.interfaces) interfaces.push(several ? `**${name}**:\n\n${spec.interfaces}` : spec.interfaces);
+    for (const section of spec.sections ?? []) {
+      merged.sections ??= [];
+      merged.sections.push(several ? { ...section, heading: section.heading ? `${section.heading} (${name})` : name } : section);
+    }
+    log.went('spec.md');
+    used.add(file);
+  }
+  merged.overview = overviews.join('\n\n');
+  if (dataModels.length) merged.data_model = dataModels.join('\n\n');
+  if (interfaces.length) merged.interfaces = interfaces.join('\n\n');
+  change.spec = { content: merged, from: several ? `${change.source}/specs` : read[0]!.file };
+  return ids;
+}
+
+/** The requirement a task's spec reference names: "specs/tag-model.md#r1-tag-normalization" or "note-storage:R2". */
+function requirementOf(ref: string, ids: Map<string, Map<string, string>>): string | null {
+  const colon = /^([\w-]+):([A-Za-z0-9-]+)$/.exec(ref.trim());
+  if (colon) return ids.get(colon[1]!)?.get(colon[2]!) ?? null;
+  const anchor = /(?:^|\/)([\w-]+)\.md#([\w-]+)$/.exec(ref.trim());
+  if (!anchor) return null;
+  const map = ids.get(anchor[1]!);
+  if (!map) return null;
+  for (const [original, id] of map) {
+    const slug = original.toLowerCase();
+    if (anchor[2] === slug || anchor[2]!.startsWith(`${slug}-`)) return id;
+  }
+  return null;
+}
+
+const TASK_B = /^###[ \t]+Task[ \t]+([A-Za-z0-9][\w.-]*):[ \t]*(.*)$/;
+
+/** agentd's tasks.md: "### Task 1.1: Title" with a yaml block (its MCP tool), or a checklist (its skeleton). */
+function readTasks(text: string, log: FileLog, allDone: boolean, ids: Map<string, Map<string, string>>): { title: string; intro?: string; tasks: Task[] } | null {
+  const { body, offset } = withoutFrontmatter(text, log, `${METADATA} (its counts are never updated)`);
+  const unwrapped = unwrap(body, ['tasks', 'meta'], offset, log);
+  const list = body.split('\n').some((l) => TASK_B.test(l)) ? readTaskBlocks(unwrapped, offset + 1) : parseChecklist(unwrapped, offset + 1);
+  if (!list) return null;
+  for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
+  for (const f of list.findings) log.finding(f.level, f.message, f.fix, f.line);
+  groupOrder(list.tasks);
+  const tasks = list.tasks.map((t) => {
+    const task = checklistTask(t, allDone || t.done);
+    for (const ref of t.specRefs) {
+      const id = requirementOf(ref, ids);
+      if (id && !task.requirements.includes(id)) task.requirements.push(id);
+    }
+    return task;
+  });
+  checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line);
+  const out: { title: string; intro?: string; tasks: Task[] } = { title: list.title, tasks };
+  if (list.intro) out.intro = list.intro;
+  return out;
+}
+
+/** The "### Task <id>: <title>" blocks agentd's create_tasks writes, each with a ```yaml block of its fields. */
+function readTaskBlocks(body: string, firstLine: number): { title: string; intro: string; tasks: ChecklistTask[]; mapped: { line: number; text: string; to: string }[]; findings: [] } {
+  const lines = new TextLines(body);
+  const inFence = fencedLines(lines);
+  const taken = new Array<boolean>(lines.length).fill(false);
+  const tasks: ChecklistTask[] = [];
+  const mapped: { line: number; text: string; to: string }[] = [];
+  let titleLine = -1;
+  let title = '';
+  let group: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines.line(i);
+    const level = inFence[i] ? 0 : headingLevel(line);
+    if (level === 1 && titleLine < 0) {
+      titleLine = i;
+      title = headingText(line).replace(/^(?:implementation[ \t]+)?tasks?\b\s*:?\s*/i, '');
+      mapped.push({ line: firstLine + i, text: line, to: 'the title of the task list' });
+      continue;
+    }
+    if (level === 2) group = headingText(line);
+    const m = level === 3 ? TASK_B.exec(line.trim()) : null;
+    if (!m) continue;
+    let end = i + 1;
+    while (end < lines.length && (inFence[end] || headingLevel(lines.line(end)) === 0 || headingLevel(lines.line(end)) > 3)) end++;
+    const fields: Record<string, string> = {};
+    const description: string[] = [];
+    let inYaml = false;
+    let yamlDone = false;
+    for (let j = i + 1; j < end; j++) {
+      const l = lines.line(j);
+      if (!yamlDone && !inYaml && /^```ya?ml\s*$/.test(l)) {
+        inYaml = true;
+        mapped.push({ line: firstLine + j, text: l, to: `the fields of task ${m[1]}` });
+        continue;
+      }
+      if (inYaml) {
+        if (/^```\s*$/.test(l)) {
+          inYaml = false;
+          yamlDone = true;
+          mapped.push({ line: firstLine + j, text: l, to: `the fields of task ${m[1]}` });
+          continue;
+        }
+        const kv = /^([a-z_]+):[ \t]*(.*)$/.exec(l);
+        if (kv) fields[kv[1]!] = kv[2]!.trim();
+        mapped.push({ line: firstLine + j, text: l, to: `task ${m[1]}: ${kv ? kv[1] : 'field'}` });
+        continue;
+      }
+      description.push(l);
+    }
+    for (let j = i; j < end; j++) taken[j] = true;
+    // An id is text: YAML would read "1.10" as the number 1.1, so it is taken from the heading.
+    const id = m[1]!;
+    const task: ChecklistTask = {
+      id,
+      generated: false,
+      title: m[2]!.trim(),
+      description: description.join('\n').trim(),
+      done: fields.status === 'completed' || fields.status === 'done',
+      files: [],
+      depends: fields.depends_on ? splitIds(fields.depends_on.replace(/^\[|\]$/g, '')) : [],
+      requirements: [],
+      parallel: false,
+      specRefs: fields.spec_ref ? [fields.spec_ref] : [],
+      line: firstLine + i,
+    };
+    if (fields.file) task.files = parseFiles(`${fields.file}${fields.action ? ` (${fields.action})` : ''}`).files;
+    if (group !== undefined) task.group = group;
+    mapped.push({ line: firstLine + i, text: line, to: `task ${id}` });
+    tasks.push(task);
+    i = end - 1;
+  }
+  return { title, intro: leftover(lines, inFence, taken, titleLine, tasks, firstLine, mapped), tasks, mapped, findings: [] };
+}
+
+/** agentd's code review as one review round (its reviewer and time are set when it lands). */
+function reviewRound(read: ForeignReview, verdict: ReviewRound['verdict']): ReviewRound {
+  const round: ReviewRound = {
+    round: read.round ?? 1,
+    verdict,
+    reviewer: '',
+    at: '',
+    summary: read.summary || `Code review${read.round ? ` of iteration ${read.round}` : ''} brought over from agentd, which gave it no summary; its other sections follow the issues.`,
+    issues: read.issues,
+  };
+  if (read.sections.length > 0) round.sections = read.sections;
+  return round;
+}

@@ -1,0 +1,293 @@
+/**
+ * Task lists written as markdown checklists, as agentd, OpenSpec, spec-kit and people write them:
+ *
+ *     ## 1. Data Layer
+ *     - [ ] 1.1 Add tag normalization
+ *       - File: `src/store/tags.rs` (CREATE)
+ *       - Depends: none
+ *     - [X] T012 [P] [US1] Implement the service in src/x.py (depends on T011)
+ *     - [ ] Add the middleware
+ *
+ * Every item becomes a task: its number is its id (items without one get T1, T2…), [x] means done,
+ * the "## " heading above it is its group, and the sub-lines that name files, dependencies, a
+ * priority or requirements fill those fields; every other sub-line stays in the description as
+ * written. Whatever is not a task (text under the title, around the groups, after the tasks) is
+ * kept, in order, as the text that goes with the list.
+ */
+import { PRIORITIES, type FileAction, type Priority, type TaskFile } from '../domain/model.js';
+import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
+import type { ReportLine, SourceFinding } from './report.js';
+
+export interface ChecklistTask {
+  id: string;
+  /** True when the item had no number and the id was made up. */
+  generated: boolean;
+  title: string;
+  description: string;
+  done: boolean;
+  files: TaskFile[];
+  depends: string[];
+  requirements: string[];
+  priority?: Priority;
+  group?: string;
+  /** spec-kit's [P]: may run beside the tasks around it. */
+  parallel: boolean;
+  /** spec-kit's [US1]: the user story the task belongs to. */
+  story?: string;
+  /** agentd's "Spec:" references (`specs/x.md#r1-title`), kept for the importer to link requirements. */
+  specRefs: string[];
+  /** 1-based line of the item. */
+  line: number;
+}
+
+export interface Checklist {
+  /** The "# " title, without a leading "Tasks:"; empty when the list has none or it says only "Tasks". */
+  title: string;
+  tasks: ChecklistTask[];
+  /** Every line that is not part of a task, in order, as written. */
+  intro: string;
+  /** Lines read into task fields, and where they went. */
+  mapped: ReportLine[];
+  findings: SourceFinding[];
+}
+
+const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\][ \t]+(.*)$/;
+const NUMBERED = /^(?:Task[ \t]+)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*)[:.]?[ \t]+(.+)$/;
+const MARKERS = /^((?:\[(?:P|US\d+)\][ \t]*)+)/;
+const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;
+const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
+const ACTIONS: Record<string, FileAction> = { create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete' };
+const TITLE_MAX = 200;
+
+/** A task title of at most 200 characters: a longer item keeps its whole text in the description. */
+function fitTitle(text: string): { title: string; overflow: boolean } {
+  if (text.length <= TITLE_MAX) return { title: text, overflow: false };
+  return { title: `${text.slice(0, TITLE_MAX - 1).replace(/\s+\S*$/, '')}…`, overflow: true };
+}
+
+/** "src/b.ts, src/c.ts (CREATE)" → two files; an action applies to the paths before it that have none. */
+export function parseFiles(value: string): { files: TaskFile[]; problem: string | null } {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (const c of value) {
+    if (c === '`') quoted = !quoted;
+    if (c === ',' && !quoted) {
+      parts.push(current);
+      current = '';
+    } else current += c;
+  }
+  parts.push(current);
+  const out: { path: string; action?: FileAction }[] = [];
+  for (const part of parts) {
+    const m = /^\s*`?([^`]*?)`?\s*(?:\(([A-Za-z]+)\))?\s*$/.exec(part);
+    if (!m || !m[1]!.trim()) continue;
+    let action: FileAction | undefined;
+    if (m[2]) {
+      action = ACTIONS[m[2].toLowerCase()];
+      if (!action) return { files: [], problem: `"${m[2]}" is not a file action (CREATE, MODIFY, DELETE or RENAME)` };
+    }
+    out.push(action ? { path: m[1]!.trim(), action } : { path: m[1]!.trim() });
+  }
+  let next: FileAction = 'modify';
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i]!.action) next = out[i]!.action!;
+    else out[i]!.action = next;
+  }
+  return { files: out as TaskFile[], problem: null };
+}
+
+export function splitIds(value: string): string[] {
+  if (/^\s*(?:none|-|n\/a|—)?\s*$/i.test(value)) return [];
+  return value
+    .split(/[,\s]+|\band\b/)
+    .map((d) => d.replace(/[`[\]]/g, '').trim())
+    .filter(Boolean);
+}
+
+export function priorityOf(value: string): Priority | null {
+  const v = value.trim().toLowerCase().replace(/[`*]/g, '');
+  if ((PRIORITIES as readonly string[]).includes(v)) return v as Priority;
+  if (v === 'critical') return 'urgent';
+  return null;
+}
+
+/** Reads a checklist; null when the text holds no checklist item at all. */
+export function parseChecklist(body: string, firstLine = 1): Checklist | null {
+  const lines = new TextLines(body);
+  const inFence = fencedLines(lines);
+  const out: Checklist = { title: '', tasks: [], intro: '', mapped: [], findings: [] };
+  const at = (i: number) => firstLine + i;
+  const used = new Set<string>();
+  /** Which lines a task took: its item line and the lines under it. */
+  const taken = new Array<boolean>(lines.length).fill(false);
+  let group: string | undefined;
+  let titleLine = -1;
+
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines.line(i);
+    const level = inFence[i] ? 0 : headingLevel(line);
+    if (level === 1 && titleLine < 0 && out.tasks.length === 0) {
+      titleLine = i;
+      out.title = headingText(line).replace(/^(?:implementation[ \t]+)?tasks?\b\s*:?\s*/i, '');
+      out.mapped.push({ line: at(i), text: line.trim(), to: 'the title of the task list' });
+      continue;
+    }
+    if (level === 2) group = headingText(line);
+    const item = inFence[i] ? null : ITEM.exec(line);
+    if (!item) continue;
+    const [, indent, mark, rest] = item;
+    const task = newTask(rest!.trim(), mark !== ' ', at(i), line.trim(), out, used);
+    if (group !== undefined) task.group = group;
+    const depth = indent!.replace(/\t/g, '  ').length;
+    taken[i] = true;
+    // The lines under the item: blank, or indented deeper than it (nested checkboxes are tasks of their own).
+    const sub: string[] = [];
+    let last = i;
+    for (let j = i + 1; j < lines.length; j++) {
+      const l = lines.line(j);
+      if (l.trim() === '') continue;
+      const lead = l.length - l.trimStart().length;
+      if (lead <= depth || (!inFence[j] && ITEM.test(l))) break;
+      last = j;
+    }
+    for (let j = i + 1; j <= last; j++) {
+      taken[j] = true;
+      const l = lines.line(j);
+      const text = l.slice(Math.min(depth + 2, l.length - l.trimStart().length));
+      const field = inFence[j] ? null : FIELD.exec(text);
+      if (field && readField(task, field[1]!.toLowerCase(), field[2]!.trim(), at(j), l, out)) continue;
+      sub.push(text);
+    }
+    while (sub.length > 0 && sub[sub.length - 1]!.trim() === '') sub.pop();
+    while (sub.length > 0 && sub[0]!.trim() === '') sub.shift();
+    task.description = [task.description, sub.join('\n')].filter((d) => d.trim() !== '').join('\n\n');
+    out.tasks.push(task);
+    i = last;
+  }
+  if (out.tasks.length === 0) return null;
+
+  out.intro = leftover(lines, inFence, taken, titleLine, out.tasks, firstLine, out.mapped);
+  out.mapped.sort((a, b) => a.line - b.line);
+  return out;
+}
+
+/**
+ * What is not a task, in order, as written: the text that goes with the list. A group heading with
+ * nothing but tasks under it is kept only as the group of those tasks (and reported so).
+ */
+export function leftover(lines: TextLines, inFence: boolean[], taken: boolean[], titleLine: number, tasks: { id: string; group?: string; line: number }[], firstLine: number, mapped: ReportLine[]): string {
+  const at = (i: number) => firstLine + i;
+  const intro: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (taken[i] || i === titleLine) continue;
+    const line = lines.line(i);
+    if (!inFence[i] && headingLevel(line) === 2) {
+      const name = headingText(line);
+      let end = i + 1;
+      while (end < lines.length && (inFence[end] || headingLevel(lines.line(end)) !== 2)) end++;
+      let text = false;
+      for (let j = i + 1; j < end; j++) if (!taken[j] && lines.line(j).trim() !== '') text = true;
+      const members = tasks.filter((t) => t.group === name && t.line > at(i) && t.line < at(end)).map((t) => t.id);
+      if (members.length > 0) mapped.push({ line: at(i), text: line.trim(), to: `the group of tasks ${members.join(', ')}` });
+      if (!text && members.length > 0) continue;
+    }
+    intro.push(line);
+  }
+  return intro.join('\n').replace(/\n[ \t]*(?:\n[ \t]*)+\n/g, '\n\n').trim();
+}
+
+function newTask(text: string, done: boolean, line: number, raw: string, out: Checklist, used: Set<string>): ChecklistTask {
+  let id: string;
+  let generated = false;
+  const numbered = NUMBERED.exec(text);
+  if (numbered) {
+    id = numbered[1]!;
+    text = numbered[2]!.trim();
+  } else {
+    let n = out.tasks.length + 1;
+    while (used.has(`T${n}`)) n++;
+    id = `T${n}`;
+    generated = true;
+  }
+  if (used.has(id)) out.findings.push({ level: 'error', line, message: `task id "${id}" is used twice`, fix: 'give every item its own number' });
+  used.add(id);
+  let parallel = false;
+  let story: string | undefined;
+  const markers = MARKERS.exec(text);
+  if (markers) {
+    parallel = /\[P\]/.test(markers[1]!);
+    story = /\[(US\d+)\]/.exec(markers[1]!)?.[1];
+    text = text.slice(markers[0].length).trim();
+  }
+  const depends: string[] = [];
+  for (const m of text.matchAll(DEPENDS_PROSE)) depends.push(...splitIds(m[1]!));
+  const { title, overflow } = fitTitle(text);
+  const task: ChecklistTask = { id, generated, title, description: overflow ? text : '', done, files: [], depends, requirements: [], parallel, specRefs: [], line };
+  if (story) task.story = story;
+  const marks = [done ? 'done' : '', parallel ? 'parallel' : '', story ? `user story ${story}` : '', depends.length ? `depends on ${depends.join(', ')}` : '', generated ? `id ${id} given` : ''].filter(Boolean);
+  out.mapped.push({ line, text: raw, to: `task ${id}${marks.length ? ` (${marks.join(', ')})` : ''}` });
+  return task;
+}
+
+/** Reads a sub-line that names a field; false when its value cannot be read as one (it then stays in the description). */
+function readField(task: ChecklistTask, key: string, value: string, line: number, raw: string, out: Checklist): boolean {
+  const to = (what: string) => out.mapped.push({ line, text: raw.trim(), to: `task ${task.id} ${what}` });
+  if (key === 'file' || key === 'files') {
+    const { files, problem } = parseFiles(value);
+    if (problem) {
+      out.findings.push({ level: 'error', line, message: `task ${task.id}: ${problem}`, fix: 'write the file as "File: `path` (CREATE|MODIFY|DELETE|RENAME)"' });
+      return false;
+    }
+    if (files.length === 0) return false;
+    task.files.push(...files);
+    to(`files: ${files.map((f) => `${f.path} (${f.action})`).join(', ')}`);
+    return true;
+  }
+  if (key.startsWith('depend')) {
+    const ids = splitIds(value);
+    task.depends.push(...ids.filter((d) => !task.depends.includes(d)));
+    to(ids.length ? `depends on ${ids.join(', ')}` : 'depends on nothing');
+    return true;
+  }
+  if (key === 'priority') {
+    const p = priorityOf(value);
+    if (!p) {
+      out.findings.push({ level: 'error', line, message: `task ${task.id}: "${value}" is not a priority`, fix: `use one of: ${PRIORITIES.join(', ')}` });
+      return false;
+    }
+    task.priority = p;
+    to(`priority ${p}`);
+    return true;
+  }
+  if (key === 'requirement' || key === 'requirements') {
+    const ids = splitIds(value);
+    task.requirements.push(...ids);
+    to(`requirements ${ids.join(', ')}`);
+    return true;
+  }
+  // "Spec:" stays in the description; the reference is remembered for linking requirements.
+  const ref = /`([^`]+)`/.exec(value)?.[1] ?? value;
+  if (ref) task.specRefs.push(ref);
+  return false;
+}
+
+/**
+ * The dependencies a plan's order implies when it names none: every task of a group waits for the
+ * tasks of the group before it. Tasks that name their own dependencies keep exactly those.
+ */
+export function groupOrder(tasks: ChecklistTask[]): void {
+  if (tasks.some((t) => t.depends.length > 0)) return;
+  let previous: string[] = [];
+  let currentGroup: string | undefined;
+  let members: string[] = [];
+  for (const t of tasks) {
+    if (t.group !== currentGroup) {
+      if (members.length > 0) previous = members;
+      members = [];
+      currentGroup = t.group;
+    }
+    if (t.group !== undefined) t.depends = previous.filter((d) => d !== t.id);
+    members.push(t.id);
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * Reading other tools' documents with agentboard's own parsers, and saying in the file's report
+ * where each part went: the frontmatter and wrappers a tool puts around a document are named as
+ * such, each section's heading is mapped to the field or kept section it became, and every
+ * finding is logged at the file's own line.
+ */
+import { FindingSink, type Finding } from '../domain/findings.js';
+import type { Proposal, Spec, Task } from '../domain/model.js';
+import { sectionKey } from '../store/blocks.js';
+import { parseDesignBody } from '../store/format-design.js';
+import { parseProposalBody } from '../store/format-proposal.js';
+import { parseSpecBody, type SpecLines } from '../store/format-spec.js';
+import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
+import { parseYaml, type YamlMap } from '../store/yaml-lite.js';
+import type { ChecklistTask } from './checklist.js';
+import type { FileLog } from './report.js';
+
+/** Takes the frontmatter off a file; each of its lines is reported with `what` it is. */
+export function withoutFrontmatter(text: string, log: FileLog, what: string): { body: string; offset: number; meta: YamlMap | null } {
+  const split = splitFrontmatter(text);
+  if (!split) return { body: text, offset: 0, meta: null };
+  text
+    .split('\n')
+    .slice(0, split.bodyLine - 1)
+    .forEach((line, i) => {
+      if (line.trim()) log.mapped(i + 1, line, what);
+    });
+  let meta: YamlMap | null = null;
+  try {
+    meta = parseYaml(split.frontmatter);
+  } catch {
+    log.finding('warning', 'the frontmatter is not YAML agentboard reads; nothing was taken from it', 'nothing to do: the original file keeps it', 2);
+  }
+  return { body: split.body, offset: split.bodyLine - 1, meta };
+}
+
+/** Blanks the lines that only wrap a document in pseudo-XML (<spec>, </spec>…), keeping every other line where it is. */
+export function unwrap(body: string, tags: string[], offset: number, log: FileLog): string {
+  const wrapper = new RegExp(`^</?(?:${tags.join('|')})(?:\\s[^>]*)?>$`);
+  return body
+    .split('\n')
+    .map((line, i) => {
+      if (!wrapper.test(line.trim())) return line;
+      log.mapped(offset + i + 1, line, 'the wrapper around the document, not part of it');
+      return '';
+    })
+    .join('\n');
+}
+
+export function logFindings(findings: Finding[], log: FileLog): boolean {
+  for (const f of findings) log.finding(f.level, f.message, f.fix, f.line);
+  return findings.some((f) => f.level === 'error');
+}
+
+function reportOutline(body: string, offset: number, log: FileLog, to: string, field: (heading: string) => string | null): void {
+  for (const h of outline(new TextLines(body))) {
+    if (h.level > 2) continue;
+    const line = offset + h.index + 1;
+    if (h.level === 1) log.mapped(line, `# ${h.text}`, `the title of ${to}`);
+    else {
+      const f = field(h.text);
+      log.mapped(line, `## ${h.text}`, f ? `${to}: ${f}` : `${to}: kept as the section "${h.text}"`);
+    }
+  }
+}
+
+const PROPOSAL_FIELDS: Record<string, string> = { why: 'Why', 'what changes': 'What Changes', impact: 'Impact' };
+
+/** A proposal read with agentboard's parser; null (and the errors in the report) when it cannot be read so. */
+export function readProposal(body: string, offset: number, log: FileLog): Proposal | null {
+  const sink = new FindingSink('');
+  const { proposal } = parseProposalBody(body, sink.at(offset));
+  if (logFindings(sink.findings, log)) return null;
+  reportOutline(body, offset, log, 'proposal.md', (h) => PROPOSAL_FIELDS[sectionKey(h)] ?? null);
+  return proposal;
+}
+
+const SPEC_FIELD = (h: string): string | null => {
+  const key = sectionKey(h);
+  if (key === 'overview' || key === 'purpose') return 'Overview';
+  if (key === 'data model') return 'Data Model';
+  if (key === 'interfaces') return 'Interfaces';
+  if (key === 'acceptance criteria' || key === 'scenarios') return 'Acceptance Criteria';
+  if (/^((added|modified|removed|renamed) )?requirements/.test(key)) return 'requirements';
+  return null;
+};
+
+/** A spec read with agentboard's parser (the lines of its parts are body lines); null when it cannot be read so. */
+export function readSpec(body: string, offset: number, log: FileLog): { spec: Spec; lines: SpecLines } | null {
+  const sink = new FindingSink('');
+  const read = parseSpecBody(body, sink.at(offset));
+  // What the rules say of a spec is said where it lands, of the merged spec.
+  if (logFindings(sink.findings, log)) return null;
+  reportOutline(body, offset, log, 'spec.md', SPEC_FIELD);
+  return read;
+}
+
+export function readDesign(text: string, log: FileLog): { title: string; text: string } {
+  log.went('design.md');
+  return parseDesignBody(text);
+}
+
+/** A task of a checklist as agentboard keeps it. */
+export function checklistTask(t: ChecklistTask, done: boolean): Task {
+  const task: Task = {
+    id: t.id,
+    title: t.title,
+    description: t.description,
+    status: done ? 'done' : 'todo',
+    priority: t.priority ?? 'medium',
+    depends: t.depends,
+    skills: [],
+    requirements: t.requirements,
+    files: t.files,
+    blockers: [],
+    feedback: [],
+    notes: [],
+  };
+  if (t.group !== undefined) task.group = t.group;
+  return task;
+}
+
+/** Leaves out dependencies on tasks the list does not have, and says so. */
+export function checkDepends(tasks: Task[], log: FileLog, lineOf: (id: string) => number | undefined): void {
+  const ids = new Set(tasks.map((t) => t.id));
+  for (const t of tasks) {
+    const unknown = t.depends.filter((d) => !ids.has(d) || d === t.id);
+    if (unknown.length === 0) continue;
+    t.depends = t.depends.filter((d) => !unknown.includes(d));
+    log.finding('warning', `task ${t.id} depends on ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not another task of the list; left out of its dependencies`, 'add the dependency by hand if it is another change\'s task', lineOf(t.id));
+  }
+}

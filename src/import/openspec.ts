@@ -1,0 +1,172 @@
+/**
+ * OpenSpec's changes (docs/import-formats.md §1): openspec/changes/<name>/ and
+ * openspec/changes/archive/YYYY-MM-DD-<name>/, each with proposal.md, design.md, tasks.md and a
+ * delta spec per capability (specs/<capability>/spec.md). The capabilities become one spec.md
+ * with a requirements section per capability and delta, ids prefixed with the capability
+ * (BOOKMARKS-R1), each scenario linked to its requirement; task groups in order become dependencies.
+ */
+import { changeIdProblem } from '../domain/ids.js';
+import type { Requirement, Spec } from '../domain/model.js';
+import { groupOrder, parseChecklist } from './checklist.js';
+import { checkDepends, checklistTask, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
+import type { ImportedChange, ImportPlan } from './model.js';
+import { FileLog } from './report.js';
+import type { SourceTree } from './source.js';
+import { parseSpecBody } from '../store/format-spec.js';
+import { FindingSink } from '../domain/findings.js';
+
+const ROOT = 'openspec/changes';
+
+export function readOpenSpec(tree: SourceTree): ImportPlan {
+  const plan: ImportPlan = { tool: 'openspec', changes: [], files: [] };
+  const folders = new Map<string, { id: string; archived?: string }>();
+  for (const file of tree.files) {
+    const archived = /^openspec\/changes\/archive\/(\d{4}-\d\d-\d\d)-([^/]+)\//.exec(file);
+    if (archived) {
+      folders.set(`${ROOT}/archive/${archived[1]}-${archived[2]}`, { id: archived[2]!, archived: archived[1]! });
+      continue;
+    }
+    const open = /^openspec\/changes\/([^/]+)\//.exec(file);
+    if (open && open[1] !== 'archive') folders.set(`${ROOT}/${open[1]}`, { id: open[1]! });
+  }
+  const inChange = new Set<string>();
+  for (const [dir, { id, archived }] of [...folders].sort()) {
+    const files = tree.files.filter((f) => f.startsWith(`${dir}/`));
+    files.forEach((f) => inChange.add(f));
+    const logs = new Map(files.map((f) => [f, new FileLog(f)]));
+    const problem = changeIdProblem(id);
+    if (problem) {
+      for (const log of logs.values()) log.finding('error', `the change "${id}" cannot be a change of agentboard: ${problem}`, 'rename its folder to a change id of 3 to 64 characters of a-z, 0-9 and single dashes, then import again');
+    } else {
+      const change = readChange(tree, dir, id, archived, files, logs);
+      plan.changes.push(change);
+    }
+    plan.files.push(...[...logs.values()].map((l) => l.report));
+  }
+  for (const file of tree.files) {
+    if (inChange.has(file)) continue;
+    const log = new FileLog(file);
+    const current = /^openspec\/specs\/(.+)\/spec\.md$/.exec(file);
+    log.finding(
+      'info',
+      current
+        ? `the current spec of the capability "${current[1]}", which OpenSpec merged from archived changes: agentboard keeps specs with their changes, so it stays where it is (its purpose is quoted in the overview of changes that modify it)`
+        : 'a file of the OpenSpec project, not of one of its changes: agentboard has no document for it',
+      'nothing to do; it stays where it is',
+    );
+    plan.files.push(log.report);
+  }
+  plan.files.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return plan;
+}
+
+function readChange(tree: SourceTree, dir: string, id: string, archived: string | undefined, files: string[], logs: Map<string, FileLog>): ImportedChange {
+  const change: ImportedChange = { id, source: dir, attachments: [] };
+  if (archived) change.archived = archived;
+  const used = new Set<string>();
+  const path = (name: string) => `${dir}/${name}`;
+  const text = (file: string) => (files.includes(file) ? tree.text(file) : null);
+
+  const proposalText = text(path('proposal.md'));
+  if (proposalText !== null) {
+    const log = logs.get(path('proposal.md'))!;
+    const { body, offset } = withoutFrontmatter(proposalText, log, 'frontmatter of the file, not part of the proposal');
+    const proposal = readProposal(body, offset, log);
+    if (proposal) {
+      // OpenSpec titles every proposal "# Proposal": the change's name says more.
+      change.proposal = { content: { ...proposal, title: !proposal.title || /^proposal$/i.test(proposal.title) ? id : proposal.title }, from: path('proposal.md') };
+      log.went('proposal.md');
+      used.add(path('proposal.md'));
+    }
+  }
+
+  const designText = text(path('design.md'));
+  if (designText !== null) {
+    const design = readDesign(designText, logs.get(path('design.md'))!);
+    change.design = { content: design, from: path('design.md') };
+    used.add(path('design.md'));
+  }
+
+  const specFiles = files.filter((f) => f.startsWith(`${dir}/specs/`) && f.endsWith('/spec.md'));
+  if (specFiles.length > 0) readDeltas(tree, dir, specFiles, logs, change, used);
+
+  const tasksText = text(path('tasks.md'));
+  if (tasksText !== null) {
+    const log = logs.get(path('tasks.md'))!;
+    const { body, offset } = withoutFrontmatter(tasksText, log, 'frontmatter of the file, not part of the task list');
+    const list = parseChecklist(body, offset + 1);
+    if (list) {
+      for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
+      for (const f of list.findings) log.finding(f.level, f.message, f.fix, f.line);
+      groupOrder(list.tasks);
+      const tasks = list.tasks.map((t) => checklistTask(t, t.done));
+      checkDepends(tasks, log, (tid) => list.tasks.find((t) => t.id === tid)?.line);
+      change.tasks = { content: { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks }, from: path('tasks.md') };
+      log.went('tasks.md');
+      used.add(path('tasks.md'));
+    }
+  }
+
+  for (const file of files) {
+    if (used.has(file)) continue;
+    const name = `attachments/${file.slice(dir.length + 1)}`;
+    change.attachments.push({ path: name, from: file });
+    logs.get(file)!.went(name);
+  }
+  return change;
+}
+
+/** The purpose of a capability as its current spec states it; null when there is none. */
+function currentPurpose(tree: SourceTree, capability: string): string | null {
+  const text = tree.files.includes(`openspec/specs/${capability}/spec.md`) ? tree.text(`openspec/specs/${capability}/spec.md`) : null;
+  if (!text) return null;
+  const overview = parseSpecBody(text, new FindingSink('')).spec.overview.trim();
+  return overview || null;
+}
+
+function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<string, FileLog>, change: ImportedChange, used: Set<string>): void {
+  const merged: Spec = { title: change.proposal?.content.title ?? change.id, overview: '', requirements: [], scenarios: [] };
+  const purposes: string[] = [];
+  for (const file of files) {
+    const capability = file.slice(dir.length + '/specs/'.length, -'/spec.md'.length);
+    const log = logs.get(file)!;
+    const source = tree.text(file);
+    if (source === null) continue;
+    const { body, offset } = withoutFrontmatter(source, log, 'frontmatter of the file, not part of the spec');
+    const read = readSpec(body, offset, log);
+    if (!read) continue;
+    const prefix = capability.toUpperCase().replace(/[^A-Z0-9]+/g, '-');
+    const ids = new Map<string, string>();
+    read.spec.requirements.forEach((r, i) => {
+      const id = `${prefix}-R${i + 1}`;
+      ids.set(r.id, id);
+      const req: Requirement = { ...r, id, group: capability };
+      merged.requirements.push(req);
+      const line = offset + read.lines.requirements[i]!;
+      log.mapped(line, source.split('\n')[line - 1] ?? '', `requirement ${id} of spec.md (${r.delta ?? 'current'}, capability ${capability})`);
+    });
+    for (const s of read.spec.scenarios) merged.scenarios.push(s.requirement ? { ...s, requirement: ids.get(s.requirement) ?? s.requirement } : s);
+    let purpose = read.spec.overview.trim();
+    if (!purpose) {
+      const current = currentPurpose(tree, capability);
+      if (current) {
+        purpose = `${current} (the purpose of its current spec, openspec/specs/${capability}/spec.md)`;
+        log.finding('info', `the delta has no purpose; the overview quotes the one of the current spec of ${capability}`, 'nothing to do');
+      }
+    }
+    purposes.push(`- **${capability}**: ${purpose || '(no purpose written)'}`);
+    for (const section of read.spec.sections ?? []) {
+      merged.sections ??= [];
+      const intro = merged.sections.find((x) => x.heading === '' && x.after === 'title');
+      if (section.heading === '' && intro) intro.text = `${intro.text}\n\n${section.text}`;
+      else merged.sections.push({ ...section, heading: section.heading ? `${section.heading} (${capability})` : '' });
+    }
+    if (read.spec.data_model) merged.data_model = [merged.data_model, `**${capability}**:\n\n${read.spec.data_model}`].filter(Boolean).join('\n\n');
+    if (read.spec.interfaces) merged.interfaces = [merged.interfaces, `**${capability}**:\n\n${read.spec.interfaces}`].filter(Boolean).join('\n\n');
+    log.went('spec.md');
+    used.add(file);
+  }
+  if (merged.requirements.length === 0 && merged.scenarios.length === 0) return;
+  merged.overview = `The requirements this change adds, modifies, removes or renames, by capability:\n\n${purposes.join('\n')}`;
+  change.spec = { content: merged, from: `${dir}/specs` };
+}

@@ -1,0 +1,269 @@
+/**
+ * spec-kit's features (docs/import-formats.md §2): specs/<NNN>-<name>/ with spec.md (user stories
+ * and their acceptance scenarios, FR-### requirements, success criteria), plan.md, tasks.md
+ * ("- [ ] T001 [P] [US1] …" under "## Phase N: …") and documents of their own. The change is
+ * named after the folder without its number; its proposal is taken from the spec (the user's
+ * request, the success criteria) and the plan's summary; plan.md is its design.
+ */
+import { changeIdProblem } from '../domain/ids.js';
+import type { ExtraSection, Proposal, Requirement, Scenario, Spec, Task } from '../domain/model.js';
+import { readBlock, sectionKey } from '../store/blocks.js';
+import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
+import { parseChecklist, type ChecklistTask } from './checklist.js';
+import { checkDepends, checklistTask, readDesign, withoutFrontmatter } from './documents.js';
+import type { ImportedChange, ImportPlan } from './model.js';
+import { FileLog } from './report.js';
+import type { SourceTree } from './source.js';
+
+const FEATURE = /^specs\/((?:\d{3}|\d{8}-\d{6})-([^/]+))\//;
+
+export function readSpecKit(tree: SourceTree): ImportPlan {
+  const plan: ImportPlan = { tool: 'spec-kit', changes: [], files: [] };
+  const features = new Map<string, string>();
+  for (const file of tree.files) {
+    const m = FEATURE.exec(file);
+    if (m) features.set(m[1]!, m[2]!);
+  }
+  const inChange = new Set<string>();
+  const taken = new Set<string>();
+  for (const [folder, name] of [...features].sort()) {
+    const dir = `specs/${folder}`;
+    const files = tree.files.filter((f) => f.startsWith(`${dir}/`));
+    files.forEach((f) => inChange.add(f));
+    const logs = new Map(files.map((f) => [f, new FileLog(f)]));
+    // The number orders features in spec-kit; on the board the name is enough, unless two features share it.
+    const id = taken.has(name) || changeIdProblem(name) ? folder : name;
+    const problem = changeIdProblem(id);
+    if (problem) {
+      for (const log of logs.values()) log.finding('error', `the feature "${folder}" cannot be a change of agentboard: ${problem}`, 'rename its folder, then import again');
+    } else {
+      taken.add(id);
+      plan.changes.push(readFeature(tree, dir, id, files, logs));
+    }
+    plan.files.push(...[...logs.values()].map((l) => l.report));
+  }
+  for (const file of tree.files) {
+    if (inChange.has(file)) continue;
+    const log = new FileLog(file);
+    log.finding('info', file.includes('constitution') ? "the project's constitution: agentboard has no document for it" : 'a file of the spec-kit project, not of one of its features: agentboard has no document for it', 'nothing to do; it stays where it is');
+    plan.files.push(log.report);
+  }
+  plan.files.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return plan;
+}
+
+function readFeature(tree: SourceTree, dir: string, id: string, files: string[], logs: Map<string, FileLog>): ImportedChange {
+  const change: ImportedChange = { id, source: dir, attachments: [] };
+  const used = new Set<string>();
+  const path = (name: string) => `${dir}/${name}`;
+  const text = (file: string) => (files.includes(file) ? tree.text(file) : null);
+
+  const planText = text(path('plan.md'));
+  let summary: string | null = null;
+  if (planText !== null) {
+    const design = readDesign(planText, logs.get(path('plan.md'))!);
+    change.design = { content: design, from: path('plan.md') };
+    used.add(path('plan.md'));
+    const lines = new TextLines(planText);
+    const section = sectionsAt(lines, outline(lines), 2).find((s) => sectionKey(s.heading.text) === 'summary');
+    if (section) {
+      summary = readBlock(section.content, 2);
+      logs.get(path('plan.md'))!.mapped(section.heading.index + 1, `## ${section.heading.text}`, 'design.md, and What Changes of proposal.md');
+    }
+  }
+
+  const specText = text(path('spec.md'));
+  if (specText !== null) {
+    const read = readFeatureSpec(specText, logs.get(path('spec.md'))!, id);
+    change.spec = { content: read.spec, from: path('spec.md') };
+    const proposal: Proposal = {
+      title: read.spec.title,
+      why: read.input ?? `The feature ${read.spec.title}, as spec-kit's spec.md describes it.`,
+      what_changes: summary ?? read.stories.map((s) => `- ${s}`).join('\n'),
+      impact: read.criteria ?? 'See the success criteria in the spec.',
+    };
+    change.proposal = { content: proposal, from: path('spec.md') };
+    logs.get(path('spec.md'))!.went('spec.md');
+    logs.get(path('spec.md'))!.went('proposal.md');
+    used.add(path('spec.md'));
+  }
+
+  const tasksText = text(path('tasks.md'));
+  if (tasksText !== null) {
+    const log = logs.get(path('tasks.md'))!;
+    const { body, offset } = withoutFrontmatter(tasksText, log, "the template's note about the file, not part of the task list");
+    const list = parseChecklist(body, offset + 1);
+    if (list) {
+      for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
+      for (const f of list.findings) log.finding(f.level, f.message, f.fix, f.line);
+      phaseOrder(list.tasks);
+      const tasks: Task[] = list.tasks.map((t) => checklistTask(t, t.done));
+      checkDepends(tasks, log, (tid) => list.tasks.find((t) => t.id === tid)?.line);
+      change.tasks = { content: { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks }, from: path('tasks.md') };
+      log.went('tasks.md');
+      used.add(path('tasks.md'));
+      if (tasks.length > 0 && tasks.every((t) => t.status === 'done')) {
+        log.finding('info', 'every task is done and spec-kit records no review: the change waits for one', 'review the work with `agentboard review`');
+      }
+    }
+  }
+
+  for (const file of files) {
+    if (used.has(file)) continue;
+    const name = `attachments/${file.slice(dir.length + 1)}`;
+    change.attachments.push({ path: name, from: file });
+    logs.get(file)!.went(name);
+  }
+  return change;
+}
+
+/**
+ * spec-kit's order of work: each phase after the one before it; inside a phase, tasks run in order
+ * except those marked [P], which may run beside the others; and what a task says it depends on.
+ */
+function phaseOrder(tasks: ChecklistTask[]): void {
+  let previous: string[] = [];
+  let members: string[] = [];
+  let group: string | undefined;
+  let lastSequential: string | null = null;
+  for (const t of tasks) {
+    if (t.group !== group) {
+      if (members.length > 0) previous = members;
+      members = [];
+      group = t.group;
+      lastSequential = null;
+    }
+    const depends = [...previous];
+    if (!t.parallel && lastSequential) depends.push(lastSequential);
+    for (const d of t.depends) if (!depends.includes(d)) depends.push(d);
+    t.depends = depends.filter((d) => d !== t.id);
+    if (!t.parallel) lastSequential = t.id;
+    members.push(t.id);
+  }
+}
+
+const INPUT = /^\*\*Input\*\*:[ \t]*(.+)$/;
+const STORY = /^User Story (\d+)\s*[-–—:]\s*(.+?)(?:\s*\(Priority:\s*(P\d+)\))?\s*(?:🎯.*)?$/i;
+const SCENARIO_LINE = /^(\d+)\.[ \t]+\*\*Given\*\*[ \t]+(.+?),?[ \t]+\*\*When\*\*[ \t]+(.+?),?[ \t]+\*\*Then\*\*[ \t]+(.+)$/;
+const FR = /^[-*+][ \t]+\*\*([A-Z]+-\d+)\*\*:[ \t]*(.+)$/;
+
+/** A requirement's title: the start of its text, up to a clause. */
+function titleOf(text: string): string {
+  const plain = text.replace(/\*\*/g, '').replace(/\.$/, '');
+  if (plain.length <= 80) return plain;
+  return `${plain.slice(0, 79).replace(/\s+\S*$/, '')}…`;
+}
+
+/**
+ * spec.md: the title and the lines under it stay; the user scenarios are the overview, with their
+ * acceptance scenarios taken out as scenarios; FR-### bullets are the requirements and the key
+ * entities the data model; the success criteria go to the proposal's impact; other sections stay.
+ */
+function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; input: string | null; criteria: string | null; stories: string[] } {
+  const lines = new TextLines(text);
+  const inFence = fencedLines(lines);
+  const heads = outline(lines);
+  const h1 = heads.find((h) => h.level === 1);
+  const title = h1 ? h1.text.replace(/^feature specification\s*:\s*/i, '') : id;
+  if (h1) log.mapped(h1.index + 1, `# ${h1.text}`, 'the title of spec.md and proposal.md');
+  const spec: Spec = { title, overview: '', requirements: [], scenarios: [] };
+  const sections: ExtraSection[] = [];
+  const sectionsList = sectionsAt(lines, heads, 2);
+  let input: string | null = null;
+  let criteria: string | null = null;
+  const stories: string[] = [];
+
+  const intro: string[] = [];
+  for (let i = 0; i < (sectionsList[0]?.heading.index ?? lines.length); i++) {
+    if (i === h1?.index) continue;
+    const m = INPUT.exec(lines.line(i).trim());
+    if (m) {
+      input = m[1]!.trim();
+      log.mapped(i + 1, lines.line(i), 'Why of proposal.md (and kept under the title of spec.md)');
+    }
+    intro.push(lines.line(i));
+  }
+  if (intro.join('').trim()) sections.push({ heading: '', text: readBlock(intro.join('\n').trim(), 2), after: 'title' });
+
+  let after = 'title';
+  for (const section of sectionsList) {
+    const heading = `## ${section.heading.text}`;
+    const key = sectionKey(section.heading.text);
+    if (key.startsWith('user scenarios')) {
+      const kept: string[] = [];
+      let story: { n: string; title: string } | null = null;
+      let k = 0;
+      for (let i = section.heading.index + 1; i < section.end; i++) {
+        const line = lines.line(i);
+        if (!inFence[i] && headingLevel(line) === 3) {
+          const m = STORY.exec(headingText(line));
+          story = m ? { n: m[1]!, title: m[2]!.trim() } : null;
+          if (m) stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
+          k = 0;
+        }
+        const sc = inFence[i] ? null : SCENARIO_LINE.exec(line.trim());
+        if (sc && story) {
+          k++;
+          const scenario: Scenario = { name: `User Story ${story.n}, scenario ${sc[1]}: ${story.title}`, given: sc[2]!.trim(), when: sc[3]!.trim(), then: sc[4]!.trim() };
+          spec.scenarios.push(scenario);
+          log.mapped(i + 1, line, `scenario "${scenario.name}" of spec.md (Given, When, Then)`);
+          continue;
+        }
+        kept.push(line);
+      }
+      spec.overview = readBlock(kept.join('\n').trim(), 2);
+      log.mapped(section.heading.index + 1, heading, 'Overview of spec.md (its acceptance scenarios under Acceptance Criteria)');
+      after = 'overview';
+      continue;
+    }
+    if (key.startsWith('requirements')) {
+      const rest: string[] = [];
+      let entities: string[] | null = null;
+      for (let i = section.heading.index + 1; i < section.end; i++) {
+        const line = lines.line(i);
+        const level = inFence[i] ? 0 : headingLevel(line);
+        if (level === 3) {
+          const sub = sectionKey(headingText(line));
+          if (sub.startsWith('key entities')) {
+            entities = [line];
+            log.mapped(i + 1, line, 'Data Model of spec.md');
+            continue;
+          }
+          if (sub.startsWith('functional requirements')) {
+            entities = null;
+            log.mapped(i + 1, line, 'the requirements of spec.md');
+            continue;
+          }
+          entities = null;
+        }
+        if (entities) {
+          entities.push(line);
+          continue;
+        }
+        const fr = inFence[i] ? null : FR.exec(line.trim());
+        if (fr) {
+          const requirement: Requirement = { id: fr[1]!, title: titleOf(fr[2]!), text: fr[2]!.trim() };
+          spec.requirements.push(requirement);
+          log.mapped(i + 1, line, `requirement ${fr[1]} of spec.md`);
+          continue;
+        }
+        rest.push(line);
+      }
+      if (entities) spec.data_model = readBlock(entities.join('\n').trim(), 2);
+      log.mapped(section.heading.index + 1, heading, 'the requirements of spec.md');
+      if (rest.join('').trim()) sections.push({ heading: `${section.heading.text} (other text)`, text: readBlock(rest.join('\n').trim(), 2), after: 'requirements' });
+      after = 'requirements';
+      continue;
+    }
+    if (key.startsWith('success criteria')) {
+      criteria = readBlock(section.content, 2);
+      log.mapped(section.heading.index + 1, heading, 'Impact of proposal.md');
+      continue;
+    }
+    sections.push({ heading: section.heading.text, text: readBlock(section.content, 2), after });
+    log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${section.heading.text}"`);
+  }
+  if (sections.length > 0) spec.sections = sections;
+  if (!spec.overview.trim() && input) spec.overview = input;
+  return { spec, input, criteria, stories };
+}

@@ -1,0 +1,351 @@
+/**
+ * `agentboard import <agentd|openspec|spec-kit> [PATH]`: a board of another tool brought over in one
+ * commit. The tool's reader (src/import/) turns its files into changes and a report per file; here
+ * the changes land: documents submitted by the person importing (rejected where the source says
+ * so), with where they came from in their frontmatter, the other files kept with their change,
+ * finished changes in the archive. A change already on the board is left as it is, so a second
+ * run changes nothing; a dry run reads and reports only.
+ *
+ * agentd keeps its board in agentd/ as agentboard does: without PATH its folder is converted in
+ * place, its originals set aside under agentd/.imported/ in the same commit.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import * as z from 'zod';
+import { fail } from '../errors.js';
+import { derivePhase } from '../domain/phase.js';
+import { STAGES, type DocMeta, type DocType, type ImportSource, type Note, type Phase } from '../domain/model.js';
+import { BOARD_DIR, Board, findRoot, isAgentdBoard } from '../store/board.js';
+import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { checkDoc, parseDocText, renderDocFile } from '../store/documents.js';
+import { readMeta } from '../store/doc-meta.js';
+import { readBoardFile } from '../store/fs.js';
+import { splitFrontmatter } from '../store/markdown.js';
+import { renderInput, type DocInput, type Transaction } from '../store/transaction.js';
+import { FindingSink } from '../domain/findings.js';
+import { readAgentd } from '../import/agentd.js';
+import { IMPORT_TOOLS, type ImportedChange, type ImportedDoc, type ImportPlan, type ImportTool } from '../import/model.js';
+import { readOpenSpec } from '../import/openspec.js';
+import type { FileReport } from '../import/report.js';
+import { readSpecKit } from '../import/spec-kit.js';
+import { readTree, type SourceTree } from '../import/source.js';
+import { requirementIdsOf } from './doc-write.js';
+import { loadChange, phaseOf } from './view.js';
+import { defineOp, requireHuman } from './registry.js';
+import { Actor } from './schemas.js';
+
+/** Where converting agentd/ in place keeps agentd's originals, inside agentd/. */
+export const ASIDE = '.imported';
+
+const ReportLineOut = z.object({ line: z.number().int(), text: z.string(), to: z.string() });
+const SourceFindingOut = z.object({ level: z.enum(['error', 'warning', 'info']), line: z.number().int().optional(), message: z.string(), fix: z.string() });
+
+const ImportOut = z.object({
+  tool: z.enum(IMPORT_TOOLS),
+  source: z.string().describe('The repository read, as given (".": this one).'),
+  dry_run: z.boolean(),
+  in_place: z.boolean().describe("agentd's own agentd/ converted where it is."),
+  originals: z.string().nullable().describe('Where the originals were set aside, for an agentd/ converted in place.'),
+  changes: z.array(
+    z.object({
+      change_id: z.string(),
+      source: z.string(),
+      status: z.enum(['imported', 'unchanged', 'refused']).describe('imported (or would be, in a dry run); unchanged: already on the board from this source; refused: see its findings.'),
+      phase: z.string(),
+      archived_to: z.string().nullable(),
+      documents: z.array(z.string()),
+      attachments: z.array(z.string()),
+      tasks: z.object({ total: z.number().int(), done: z.number().int() }),
+      verdict: z.string().nullable(),
+      findings: z.array(SourceFindingOut.extend({ file: z.string() })),
+    }),
+  ),
+  files: z.array(z.object({ file: z.string(), to: z.array(z.string()), lines: z.array(ReportLineOut), findings: z.array(SourceFindingOut) })),
+});
+
+type ImportResult = z.input<typeof ImportOut>;
+type ChangeOut = ImportResult['changes'][number];
+
+export const importBoard = defineOp({
+  name: 'board.import',
+  summary: "Bring a board of agentd, OpenSpec or spec-kit over (a person's command)",
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({
+    agent_id: Actor,
+    tool: z.enum(IMPORT_TOOLS).describe('The tool the board was made with: agentd, openspec or spec-kit.'),
+    path: z.string().min(1).max(4096).optional().describe("The repository to read; this one when left out (agentd's own agentd/ is then converted in place)."),
+    dry_run: z.boolean().default(false).describe('Report what would be imported and write nothing.'),
+  }),
+  output: ImportOut,
+  // Its command line is its own (cli/import-command.ts): it finds its person before any board exists.
+  cli: { command: 'import', args: ['tool', 'path?'] },
+  async run(ctx, input) {
+    requireHuman(input.agent_id, 'Importing a board');
+    const target = ctx.root ?? findRoot(undefined, ctx.cwd) ?? resolve(ctx.cwd);
+    const source = input.path === undefined ? target : sourceRoot(resolve(ctx.cwd, input.path), input.tool);
+    const board = new Board(target);
+    const unconverted = existsSync(board.dir) && isAgentdBoard(board.dir);
+    const inPlace = input.tool === 'agentd' && source === target;
+    const base = inPlace && !unconverted ? `${BOARD_DIR}/${ASIDE}` : BOARD_DIR;
+    if (input.tool !== 'agentd' && unconverted) {
+      fail('AGENTD_BOARD', `${BOARD_DIR}/ here is a board of agentd, not yet agentboard's, so nothing can be imported into it.`, 'Convert it first with `agentboard import agentd`, then import again.');
+    }
+    checkSource(source, input.tool, base, inPlace);
+    const { plan, tree } = readPlan(source, input.tool, base);
+    const commit = gitCommit(source);
+    const now = new Date().toISOString();
+    const seen = new Set<string>();
+    const outcomes = plan.changes.map((change) => {
+      // Two changes of the source under one id (open and archived, say) would land in one folder: the first one wins.
+      const twice = seen.has(change.id);
+      seen.add(change.id);
+      return twice ? 'refused' : judge(board, change, input.tool, inPlace && unconverted);
+    });
+    const result: ImportResult = {
+      tool: input.tool,
+      source: input.path ?? '.',
+      dry_run: input.dry_run,
+      in_place: inPlace,
+      originals: inPlace ? `${BOARD_DIR}/${ASIDE}/` : null,
+      changes: [],
+      files: plan.files,
+    };
+    const staged = plan.changes.map((change, i) => ({ change, status: outcomes[i]!, docs: outcomes[i] === 'imported' ? documentsOf(change, input.agent_id, now, input.tool, commit) : [] }));
+    for (const { change, status, docs } of staged) {
+      result.changes.push(summarize(change, status, docs, plan.files, board));
+      if (status === 'imported') continue;
+      for (const f of plan.files) {
+        if (f.file.startsWith(`${change.source}/`)) f.to = f.to.map((t) => `${status === 'unchanged' ? 'already on the board' : 'not imported'}: ${t} of ${change.id}`);
+      }
+    }
+    describeLeftFiles(plan.files, inPlace && unconverted);
+    if (input.dry_run || (!staged.some((s) => s.status === 'imported') && !(inPlace && unconverted))) return result;
+
+    await board.mutate((tx) => {
+      if (inPlace && unconverted) setOriginalsAside(tx, board);
+      if (!existsSync(board.configPath) || (inPlace && unconverted)) tx.putBoardFile('config.yaml', DEFAULT_CONFIG_TEXT);
+      if (!existsSync(join(board.dir, '.gitignore')) || (inPlace && unconverted)) tx.putBoardFile('.gitignore', BOARD_GITIGNORE);
+      let count = 0;
+      for (const { change, status, docs } of staged) {
+        if (status !== 'imported') continue;
+        tx.createChange(change.id);
+        for (const d of docs) tx.putDocument(change.id, d.type, d.meta, d.content as DocInput[typeof d.type]);
+        for (const a of change.attachments) tx.putAttachment(change.id, a.path, tree.bytes(a.from));
+        if (change.archived) tx.archiveChange(change.id, `${change.archived}-${change.id}`);
+        count++;
+      }
+      tx.log(input.agent_id, 'board.import', input.tool, `imported ${count} change${count === 1 ? '' : 's'} from ${input.tool}${input.path ? ` (${input.path})` : ''}${inPlace && unconverted ? `; agentd's originals set aside in ${BOARD_DIR}/${ASIDE}/` : ''}`);
+    });
+    return result;
+  },
+});
+
+/** The repository a PATH names: the folder itself, or the one above when PATH is the tool's own folder. */
+function sourceRoot(path: string, tool: ImportTool): string {
+  const own = tool === 'agentd' ? BOARD_DIR : tool === 'openspec' ? 'openspec' : 'specs';
+  return basename(path) === own && !existsSync(join(path, own)) ? dirname(path) : path;
+}
+
+function isDir(path: string): boolean {
+  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
+function checkSource(root: string, tool: ImportTool, base: string, inPlace: boolean): void {
+  const where = inPlace ? 'this repository' : 'the repository given';
+  if (tool === 'agentd') {
+    if (!isDir(join(root, base))) {
+      fail(
+        'IMPORT_REFUSED',
+        inPlace ? `${BOARD_DIR}/ here is not a board of agentd (it has no config.toml or .version), and no originals of one are kept in ${BOARD_DIR}/${ASIDE}/.` : `There is no ${BOARD_DIR}/ folder in ${where}.`,
+        inPlace ? 'Give the path of a checkout that holds an agentd board: `agentboard import agentd <path>`.' : 'Give the root of a repository that holds an agentd/ folder.',
+      );
+    }
+    return;
+  }
+  const folder = tool === 'openspec' ? 'openspec/changes' : 'specs';
+  if (!isDir(join(root, folder))) {
+    fail('IMPORT_REFUSED', `There is no ${folder}/ folder in ${where}, so there is nothing of ${tool} to import.`, `Run it in the root of the repository that holds ${folder}/, or give that root as PATH.`);
+  }
+}
+
+function readPlan(root: string, tool: ImportTool, base: string): { plan: ImportPlan; tree: SourceTree } {
+  switch (tool) {
+    case 'agentd': {
+      const tree = readTree(root, [base]);
+      return { plan: readAgentd(tree, base), tree };
+    }
+    case 'openspec': {
+      const tree = readTree(root, ['openspec']);
+      return { plan: readOpenSpec(tree), tree };
+    }
+    case 'spec-kit': {
+      const tree = readTree(root, ['specs', '.specify']);
+      return { plan: readSpecKit(tree), tree };
+    }
+  }
+}
+
+/** The commit the source repository is at, when it is a git repository with one. */
+function gitCommit(root: string): string | undefined {
+  try {
+    // Loaded here: only an import needs it, and child_process costs every command time to load.
+    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
+    const out = execFileSync('git', ['-C', root, 'rev-parse', '--verify', '-q', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
+    return /^[0-9a-f]{40}$/.test(out) ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sourceOf(path: string): string | undefined {
+  const read = readBoardFile(path, path);
+  const split = read && splitFrontmatter(read.text);
+  return split ? readMeta(split.frontmatter, new FindingSink(''))?.meta.imported_from?.tool : undefined;
+}
+
+/** Whether a change lands: not when it is on the board already (then from this tool: unchanged; else refused). */
+function judge(board: Board, change: ImportedChange, tool: ImportTool, converting: boolean): ChangeOut['status'] {
+  if (converting || !existsSync(board.dir)) return 'imported';
+  let folder: string | null = null;
+  if (change.archived) {
+    const found = board.archived().find((a) => a.change_id === change.id);
+    if (found) folder = join(board.archiveDir, found.folder);
+  } else if (board.hasChange(change.id)) folder = board.changeDir(change.id);
+  if (folder === null) return 'imported';
+  const from = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'].map((f) => sourceOf(join(folder!, f))).find((t) => t !== undefined);
+  return from === tool ? 'unchanged' : 'refused';
+}
+
+interface Planned {
+  type: DocType;
+  meta: DocMeta;
+  content: DocInput[DocType];
+  from: string;
+}
+
+/** The documents of a change as they land: submitted by the person, saying where they came from. */
+function documentsOf(change: ImportedChange, person: string, now: string, tool: ImportTool, commit: string | undefined): Planned[] {
+  const out: Planned[] = [];
+  const add = <T extends DocType>(type: T, doc: ImportedDoc<unknown> | undefined, content: () => DocInput[T]) => {
+    if (!doc) return;
+    const source: ImportSource = commit ? { tool, path: doc.from, commit } : { tool, path: doc.from };
+    const notes: Note[] = [{ author: person, at: now, text: `Imported from ${tool}: ${doc.from}.` }, ...(doc.notes ?? []).map((n) => ({ author: n.author, at: now, text: n.text }))];
+    const meta: DocMeta = { id: `${change.id}/${type}`, change_id: change.id, type, status: 'submitted', created: now, updated: now, author: person, revision: 1, imported_from: source, notes, feedback: [] };
+    if (doc.rejected) {
+      meta.status = 'rejected';
+      meta.feedback = [{ author: doc.rejected.author, at: now, text: doc.rejected.text }];
+      meta.decided_by = person;
+      meta.decided_at = now;
+    }
+    out.push({ type, meta, content: content(), from: doc.from });
+  };
+  add('proposal', change.proposal, () => change.proposal!.content);
+  add('spec', change.spec, () => change.spec!.content);
+  add('tasks', change.tasks, () => ({ ...change.tasks!.content, title: change.tasks!.content.title || change.proposal?.content.title || change.id }));
+  add('review', change.review, () => change.review!.content.map((r) => ({ ...r, reviewer: r.reviewer || person, at: r.at || now })));
+  add('design', change.design, () => change.design!.content);
+  return out;
+}
+
+/** The change as it lands (or would): its phase, and what the board's rules say of its documents. */
+function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Planned[], files: FileReport[], board: Board): ChangeOut {
+  const findings: ChangeOut['findings'] = [];
+  const parsed = new Map(docs.map((d) => [d.type, parseDocText(d.type, renderDocFile(d.meta, {}, renderInput(d.type, d.content)), `${BOARD_DIR}/changes/${change.id}/${fileName(d.type)}`)]));
+  const spec = parsed.get('spec') ?? null;
+  for (const [type, doc] of parsed) {
+    for (const f of checkDoc(doc, change.id, { requirementIds: type === 'tasks' ? requirementIdsOf(spec as never) : null })) {
+      const finding = { level: f.level, message: `${f.message} (${f.rule})`, fix: f.fix, file: f.file, ...(f.line !== undefined ? { line: f.line } : {}) };
+      findings.push(finding);
+      const report = reportOf(change, type, doc, f.line, docs, files);
+      report?.findings.push({ level: f.level, message: `${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`, fix: f.fix });
+    }
+  }
+  if (status !== 'imported') {
+    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already, or twice in the source: it was not imported`;
+    findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename or archive the board's change ${change.id}, then import again`, file: change.source });
+  }
+  const tasks = change.tasks?.content.tasks ?? [];
+  const state = (type: (typeof STAGES)[number]) => {
+    const d = docs.find((x) => x.type === type);
+    return d ? { status: d.meta.status } : null;
+  };
+  const verdict = change.review?.content[0]?.verdict ?? null;
+  let phase: Phase = 'archived';
+  if (!change.archived && status !== 'imported') {
+    phase = phaseOf(board, loadChange(board, change.id)).phase;
+  } else if (!change.archived) {
+    phase = derivePhase(
+      {
+        proposal: state('proposal'),
+        spec: state('spec'),
+        tasks: state('tasks') ? { ...state('tasks')!, tasks } : null,
+        review: state('review') ? { ...state('review')!, verdict } : null,
+      },
+      existsSync(board.configPath) ? board.config.require_approval : [],
+    ).phase;
+  }
+  return {
+    change_id: change.id,
+    source: change.source,
+    status,
+    phase,
+    archived_to: change.archived ? `${BOARD_DIR}/archive/${change.archived}-${change.id}` : null,
+    documents: (status === 'imported' ? docs.map((d) => fileName(d.type)) : []),
+    attachments: change.attachments.map((a) => a.path),
+    tasks: { total: tasks.length, done: tasks.filter((t) => t.status === 'done').length },
+    verdict,
+    findings,
+  };
+}
+
+/** The source file a finding about a landed document is about: for a spec made of several files, the file of the requirement it is on. */
+function reportOf(change: ImportedChange, type: DocType, doc: ReturnType<typeof parseDocText>, line: number | undefined, docs: Planned[], files: FileReport[]): FileReport | undefined {
+  const from = docs.find((d) => d.type === type)!.from;
+  const direct = files.find((r) => r.file === from);
+  if (direct || type !== 'spec') return direct;
+  const spec = doc.content as { requirements: { group?: string }[] } | null;
+  const heads = doc.where.spec?.requirements ?? [];
+  let group: string | undefined;
+  heads.forEach((h, i) => {
+    if (line !== undefined && doc.bodyLine - 1 + h <= line) group = spec?.requirements[i]?.group;
+  });
+  const prefix = `${change.source}/specs/${group ?? ''}`;
+  return files.find((r) => group !== undefined && (r.file === `${prefix}.md` || r.file === `${prefix}/spec.md`)) ?? files.find((r) => r.file.startsWith(`${change.source}/specs/`));
+}
+
+function fileName(type: DocType): string {
+  return { proposal: 'proposal.md', spec: 'spec.md', tasks: 'tasks.md', review: 'REVIEW.md', design: 'design.md' }[type];
+}
+
+/** Files no change took: where they are now. */
+function describeLeftFiles(files: FileReport[], converting: boolean): void {
+  for (const f of files) {
+    if (f.to.length > 0) continue;
+    f.to.push(converting && f.file.startsWith(`${BOARD_DIR}/`) ? `${BOARD_DIR}/${ASIDE}/${f.file.slice(BOARD_DIR.length + 1)} (set aside with agentd's originals)` : `left where it is (${f.file})`);
+  }
+}
+
+/** Every entry of agentd/ that is agentd's goes to agentd/.imported/, keeping its path; the board's own files stay. */
+function setOriginalsAside(tx: Transaction, board: Board): void {
+  const own = new Set(['.runtime', ASIDE, 'people.yaml']);
+  const aside = (from: string) => {
+    // A move onto something that is there already would not happen, and the new board would land on agentd's files.
+    if (existsSync(join(board.dir, ASIDE, from))) {
+      fail('IMPORT_REFUSED', `${BOARD_DIR}/${ASIDE}/${from} exists already, so agentd's ${BOARD_DIR}/${from} cannot be set aside there; nothing was changed.`, `Move ${BOARD_DIR}/${ASIDE}/ away (it holds what an earlier conversion kept), then import again.`);
+    }
+    tx.setAside(from, `${ASIDE}/${from}`);
+  };
+  for (const name of readdirSync(board.dir)) {
+    if (own.has(name)) continue;
+    if ((name === 'changes' || name === 'archive') && isDir(join(board.dir, name))) {
+      for (const entry of readdirSync(join(board.dir, name))) {
+        if (entry.startsWith('.') && entry.endsWith('.tmp')) continue;
+        aside(`${name}/${entry}`);
+      }
+      continue;
+    }
+    aside(name);
+  }
+}
+

@@ -1,0 +1,287 @@
+/**
+ * `--from` is faithful: each way bringing plans over used to lose content silently, tried as a new
+ * user would, now keeps what it read, maps it to a field, or refuses with file:line and the fix.
+ */
+import { describe, expect, it } from 'vitest';
+import { cli, newBoard, ok, read, WHY, write } from '../helpers.js';
+
+const NOTES = ['--notes', 'No additional notes.'];
+
+async function proposed(dir: string, id: string): Promise<void> {
+  await ok(dir, ['propose', id, '--as', 'planner', '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', ...NOTES]);
+}
+
+const SPEC = (extra = '') => `# Specification: Tasks
+
+## Overview
+
+The board keeps the tasks of a change and hands each one to exactly one agent at a time.
+
+## Non-goals
+
+- Scheduling across several repositories.
+- A web interface.
+
+## Requirements
+
+### A1: Claims
+
+The board must hand a task to at most one agent.
+
+### A2: Hints
+
+The board should say which task is next.
+
+## Acceptance Criteria
+
+### Scenario: Two agents ask at once
+
+- **GIVEN** one ready task
+- **AND** two agents
+- **WHEN** both ask for work at the same moment
+- **THEN** exactly one of them gets the task
+- **THEN** the other is told nothing is available
+right away, without waiting
+- **AND** the log names the winner
+${extra}`;
+
+async function withSpec(dir: string, id: string, spec: string): Promise<void> {
+  await proposed(dir, id);
+  await ok(dir, ['spec', id, '--as', 'planner', '--from', write(dir, `${id}-spec.md`, spec), ...NOTES]);
+}
+
+describe('--from keeps what it reads', () => {
+  it('reads agentboard\'s own task blocks first: a checklist inside a description stays in the description', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'own', SPEC());
+    const md = `# Tasks: Own\n\n## T1: Write the parser\n\n\`\`\`yaml\nstatus: todo\npriority: high\n\`\`\`\n\nDone when:\n\n- [ ] unit tests pass\n- [ ] benchmark recorded\n\n## T2: Ship it\n\n\`\`\`yaml\nstatus: todo\ndepends: [T1]\n\`\`\`\n`;
+    const r = await ok(dir, ['tasks', 'own', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    expect(r.task_ids).toEqual(['own/T1', 'own/T2']);
+    const t1 = await ok(dir, ['task', 'show', 'own/T1']);
+    expect(t1.task.description).toBe('Done when:\n\n- [ ] unit tests pass\n- [ ] benchmark recorded');
+    expect(t1.task.priority).toBe('high');
+    expect((await ok(dir, ['task', 'show', 'own/T2'])).task.depends).toEqual(['T1']);
+  });
+
+  it('keeps a section it has no field for in its place, and a line right under a step as part of the step', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'kept', SPEC());
+    const shown = await ok(dir, ['show', 'kept', 'spec']);
+    expect(shown.content.sections).toEqual([{ heading: 'Non-goals', text: '- Scheduling across several repositories.\n- A web interface.', after: 'overview' }]);
+    const md: string = shown.markdown;
+    expect(md.indexOf('## Non-goals')).toBeGreaterThan(md.indexOf('## Overview'));
+    expect(md.indexOf('## Non-goals')).toBeLessThan(md.indexOf('## Requirements'));
+    expect(shown.content.scenarios[0]).toEqual({
+      name: 'Two agents ask at once',
+      given: 'one ready task\nAND two agents',
+      when: 'both ask for work at the same moment',
+      then: 'exactly one of them gets the task\nTHEN the other is told nothing is available\nright away, without waiting\nAND the log names the winner',
+    });
+    expect(md).toContain('- **THEN** exactly one of them gets the task\n- **THEN** the other is told nothing is available\n  right away, without waiting\n- **AND** the log names the winner');
+    const strict = await cli(dir, ['validate', 'kept', '--strict', '--json']);
+    expect(strict.json.data.changes[0].findings.map((f: any) => f.rule)).toEqual(['spec.requirement.normative_weak']);
+  });
+
+  it('refuses a line under a scenario that belongs to no step, with file:line and the fix', async () => {
+    const dir = await newBoard();
+    await proposed(dir, 'stray');
+    const spec = SPEC('\nThis line belongs to no step.\n');
+    const r = await cli(dir, ['spec', 'stray', '--as', 'planner', '--from', write(dir, 's.md', spec), ...NOTES, '--json']);
+    expect(r.code).toBe(1);
+    const line = spec.split('\n').indexOf('This line belongs to no step.') + 1;
+    expect(r.json.error.message).toContain(`s.md:${line}: scenario "Two agents ask at once": this line is not a GIVEN, WHEN, THEN or AND step`);
+    expect(r.json.error.next_step).toContain('move it out of the scenario');
+  });
+
+  it('keeps the Capabilities section of an OpenSpec proposal', async () => {
+    const dir = await newBoard();
+    const md = `# Proposal\n\n## Why\n\n${WHY}\n\n## What Changes\n\n- Add import.\n\n## Capabilities\n\n### New Capabilities\n- \`bookmarks\`: saving bookmarks\n\n### Modified Capabilities\n\n## Impact\n\n- New endpoint.\n`;
+    await ok(dir, ['propose', 'caps', '--as', 'planner', '--from', write(dir, 'p.md', md), ...NOTES]);
+    const shown = await ok(dir, ['show', 'caps', 'proposal']);
+    expect(shown.content.sections).toEqual([{ heading: 'Capabilities', text: '### New Capabilities\n- `bookmarks`: saving bookmarks\n\n### Modified Capabilities', after: 'what_changes' }]);
+    expect(shown.markdown).toMatch(/## What Changes\n\n- Add import\.\n\n## Capabilities\n\n### New Capabilities/);
+  });
+
+  it('keeps the frontmatter another tool wrote, as a block under the title', async () => {
+    const dir = await newBoard();
+    const md = `---\nid: front\ntype: proposal\nversion: 1\n---\n\n# Change: front\n\n## Why\n\n${WHY}\n\n## What Changes\n\n- One thing.\n\n## Impact\n\n- None.\n`;
+    await ok(dir, ['propose', 'front', '--as', 'planner', '--from', write(dir, 'p.md', md), ...NOTES]);
+    const shown = await ok(dir, ['show', 'front', 'proposal']);
+    expect(shown.content.sections).toEqual([{ heading: '', text: '```yaml\nid: front\ntype: proposal\nversion: 1\n```', after: 'title' }]);
+    expect(shown.content.title).toBe('front');
+  });
+
+  it('reads review issues written as bullets under a severity heading', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'rev', SPEC());
+    await ok(dir, ['tasks', 'rev', '--as', 'planner', '--input', write(dir, 't.json', JSON.stringify({ tasks: [{ title: 'One' }], notes: 'n' }))]);
+    const md = '# Verdict: NEEDS_FIX\n\n## Summary\n\nTwo problems.\n\n## Issues\n\n### High\n\n- The claim is not atomic: two agents got T1.\n- **Missing log entry**: the winner is not logged.\n\n### Low\n\n- Typo in the help text.\n';
+    const r = await ok(dir, ['review', 'rev', '--as', 'reviewer', '--from', write(dir, 'r.md', md), ...NOTES]);
+    expect(r.verdict).toBe('NEEDS_FIX');
+    const round = (await ok(dir, ['show', 'rev', 'review'])).content.rounds[0];
+    expect(round.issues).toEqual([
+      { title: 'The claim is not atomic', severity: 'High', description: 'The claim is not atomic: two agents got T1.' },
+      { title: 'Missing log entry', severity: 'High', description: 'the winner is not logged.' },
+      { title: 'Typo in the help text', severity: 'Low', description: 'Typo in the help text.' },
+    ]);
+    const log = await ok(dir, ['log', '--change', 'rev']);
+    expect(JSON.stringify(log)).toContain('NEEDS_FIX (3 issues)');
+    expect(read(dir, 'agentd/changes/rev/REVIEW.md')).not.toContain('No issues found');
+  });
+
+  it('reads agentd\'s review layout: ### Issue blocks with their severity, the ticked verdict, NEEDS_CHANGES as NEEDS_FIX', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'agentd-review', SPEC());
+    await ok(dir, ['tasks', 'agentd-review', '--as', 'planner', '--input', write(dir, 't.json', JSON.stringify({ tasks: [{ title: 'One' }], notes: 'n' }))]);
+    const md = [
+      '# Code Review Report: agentd-review',
+      '',
+      '**Iteration**: 1',
+      '',
+      '## Summary',
+      'The claim works; one behaviour contradicts the spec.',
+      '',
+      '## Test Results',
+      '**Overall Status**: PARTIAL',
+      '',
+      '## Best Practices Issues',
+      '[HIGH priority - must fix]',
+      '',
+      '### Issue: Claims are not logged',
+      '- **Severity**: High',
+      '- **Category**: Wrong Behavior',
+      '- **File**: src/claim.ts:27',
+      '- **Description**: The winner is not logged.',
+      '',
+      '## Verdict',
+      '- [ ] APPROVED - Ready for merge',
+      '- [x] NEEDS_CHANGES - Address issues above',
+      '- [ ] MAJOR_ISSUES - Fundamental problems',
+      '',
+      '**Next Steps**: Log the winner.',
+    ].join('\n');
+    const r = await ok(dir, ['review', 'agentd-review', '--as', 'reviewer', '--from', write(dir, 'r.md', md), ...NOTES]);
+    expect(r.verdict).toBe('NEEDS_FIX');
+    const round = (await ok(dir, ['show', 'agentd-review', 'review'])).content.rounds[0];
+    expect(round.issues).toEqual([{ title: 'Claims are not logged', severity: 'High', description: '- **Category**: Wrong Behavior\n- **File**: src/claim.ts:27\n- **Description**: The winner is not logged.' }]);
+    expect(round.sections.map((s: any) => [s.heading, s.text])).toEqual([
+      ['Test Results', '**Overall Status**: PARTIAL'],
+      ['Best Practices Issues', '[HIGH priority - must fix]'],
+      ['Verdict', '**Next Steps**: Log the winner.'],
+    ]);
+  });
+
+  it('gives checklist items without a number ids of their own, and checked items arrive done', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'plain', SPEC());
+    const md = '- [ ] Add the middleware\n- [x] Add the route\n- [ ] Add tests\n';
+    const r = await ok(dir, ['tasks', 'plain', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    expect(r.task_ids).toEqual(['plain/T1', 'plain/T2', 'plain/T3']);
+    const list = await ok(dir, ['task', 'list', '--change', 'plain']);
+    expect(list.tasks.map((t: any) => [t.id, t.title, t.status])).toEqual([
+      ['T1', 'Add the middleware', 'todo'],
+      ['T2', 'Add the route', 'done'],
+      ['T3', 'Add tests', 'todo'],
+    ]);
+  });
+
+  it('reads agentd\'s sub-bullets into fields: several files, RENAME, priority and requirements', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'subs', SPEC());
+    const md = [
+      '- [ ] 1.1 Split the store',
+      '  - File: src/b.ts, src/c.ts (CREATE)',
+      '  - File: `src/old.ts → src/store.ts` (RENAME)',
+      '  - Priority: high',
+      '  - Requirements: A1, A2',
+      '  - Do: Move the claim code.',
+    ].join('\n');
+    await ok(dir, ['tasks', 'subs', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    const t = (await ok(dir, ['task', 'show', 'subs/1.1'])).task;
+    expect(t.files).toEqual([
+      { path: 'src/b.ts', action: 'create' },
+      { path: 'src/c.ts', action: 'create' },
+      { path: 'src/old.ts → src/store.ts', action: 'rename' },
+    ]);
+    expect(t.priority).toBe('high');
+    expect(t.requirements).toEqual(['A1', 'A2']);
+    expect(t.description).toBe('- Do: Move the claim code.');
+  });
+
+  it('refuses an OpenSpec delta spec as a whole with the headings expected and found, and takes it once it has an overview', async () => {
+    const dir = await newBoard();
+    await proposed(dir, 'delta');
+    const delta = [
+      '## ADDED Requirements',
+      '',
+      '### Requirement: Import bookmarks',
+      'The system SHALL import a Netscape bookmark file.',
+      '',
+      '#### Scenario: Import a Firefox export',
+      '- **WHEN** the user uploads a Firefox export',
+      '- **THEN** 40 bookmarks are created',
+      '- **AND** the response reports 40 created',
+      '',
+      '## RENAMED Requirements',
+      '',
+      '- FROM: `### Requirement: Tag listing`',
+      '- TO: `### Requirement: Tag browsing`',
+      '',
+    ].join('\n');
+    const r = await cli(dir, ['spec', 'delta', '--as', 'planner', '--from', write(dir, 'spec.md', delta), ...NOTES, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.message).toContain('spec.md: the spec has no overview: expected ## Overview, ## Requirements, ## Acceptance Criteria');
+    expect(r.json.error.message).toContain('found ## ADDED Requirements, ## RENAMED Requirements');
+    expect(r.json.error.next_step).toContain('agentboard import openspec');
+    const withPurpose = `## Purpose\n\nLets a user bring the bookmarks of a browser over in one step.\n\n${delta}`;
+    await ok(dir, ['spec', 'delta', '--as', 'planner', '--from', write(dir, 'spec.md', withPurpose), ...NOTES]);
+    const spec = (await ok(dir, ['show', 'delta', 'spec'])).content;
+    expect(spec.requirements).toEqual([
+      { id: 'R1', title: 'Import bookmarks', text: 'The system SHALL import a Netscape bookmark file.', delta: 'ADDED' },
+      { id: 'R2', title: 'Tag browsing', text: '- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`', delta: 'RENAMED' },
+    ]);
+    expect(spec.scenarios).toEqual([{ name: 'Import a Firefox export', when: 'the user uploads a Firefox export', then: '40 bookmarks are created\nAND the response reports 40 created', requirement: 'R1' }]);
+    const md = read(dir, 'agentd/changes/delta/spec.md');
+    expect(md).toContain('## ADDED Requirements\n\n### R1: Import bookmarks');
+    expect(md).toContain('## RENAMED Requirements\n\n### R2: Tag browsing');
+    expect(md).toContain('### Scenario: Import a Firefox export\n\n**Requirement**: R1\n\n- **WHEN**');
+  });
+
+  it('keeps OpenSpec task groups, and their order becomes dependencies', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'groups', SPEC());
+    const md = '# Tasks\n\n## 1. Parser\n\n- [x] 1.1 Tokenizer\n- [ ] 1.2 Folders\n\n## 2. Endpoint\n\n- [ ] 2.1 Route\n- [ ] 2.2 Limits\n';
+    await ok(dir, ['tasks', 'groups', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    const list = await ok(dir, ['task', 'list', '--change', 'groups']);
+    expect(list.tasks.map((t: any) => [t.id, t.depends, t.ready])).toEqual([
+      ['1.1', [], false],
+      ['1.2', [], true],
+      ['2.1', ['1.1', '1.2'], false],
+      ['2.2', ['1.1', '1.2'], false],
+    ]);
+    expect((await ok(dir, ['task', 'show', 'groups/2.1'])).task).toMatchObject({ title: 'Route' });
+    expect(read(dir, 'agentd/changes/groups/tasks.md')).toContain('group: "2. Endpoint"');
+  });
+
+  it('takes real agentd specs: several THEN and AND steps, ids like A1, "should" and lower-case "must"', async () => {
+    const dir = await newBoard();
+    await proposed(dir, 'real');
+    const r = await ok(dir, ['spec', 'real', '--as', 'planner', '--from', write(dir, 's.md', SPEC()), ...NOTES]);
+    expect(r.warnings.map((w: any) => w.rule)).toEqual(['spec.requirement.normative_weak']);
+    expect(r.warnings[0].message).toContain('A2');
+  });
+});
+
+describe('--from round trip', () => {
+  it('gives back the same body and fields from what show prints', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'trip', SPEC());
+    const first = await ok(dir, ['show', 'trip', 'spec']);
+    await proposed(dir, 'trip-2');
+    await ok(dir, ['spec', 'trip-2', '--as', 'planner', '--from', write(dir, 'back.md', first.markdown), ...NOTES]);
+    const second = await ok(dir, ['show', 'trip-2', 'spec']);
+    expect(second.content).toEqual(first.content);
+    const body = (md: string) => md.slice(md.indexOf('\n---\n') + 5);
+    expect(body(second.markdown)).toBe(body(first.markdown));
+  });
+});

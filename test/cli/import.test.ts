@@ -1,0 +1,342 @@
+/**
+ * `agentboard import` on boards made by each tool (test/fixtures/import/, see its README): every
+ * non-empty line of every file it takes is on the board or named in the report, the board
+ * validates, each change is at the phase its documents reach with its tasks, dependencies and
+ * verdicts, a second run changes nothing and a dry run writes nothing. Fixtures are copied first:
+ * importing writes.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, FIXTURES, newBoard, ok, read, snapshot, tempDir, WHY, write } from '../helpers.js';
+
+/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
+const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
+
+function copy(name: string): string {
+  const dir = tempDir('agentboard-import-');
+  cpSync(join(FIXTURES, 'import', name), dir, { recursive: true });
+  return dir;
+}
+
+function git(dir: string): string {
+  const run = (...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+  run('init', '-q');
+  run('add', '-A');
+  run('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'fixture');
+  return run('rev-parse', 'HEAD').stdout.trim();
+}
+
+function files(dir: string, under: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    if (!existsSync(d)) return;
+    for (const name of readdirSync(d)) {
+      const p = join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.push(relative(dir, p).split('\\').join('/'));
+    }
+  };
+  walk(join(dir, under));
+  return out.sort();
+}
+
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/\\(.)/g, '$1')
+    .replace(/[^a-z0-9]+/g, ' ')
+    .trim();
+
+/**
+ * Every non-empty line of every file the import took is on the new board (its words, in order, in
+ * one of its files) or named, by its line, in the report. Returns the lines that are neither.
+ */
+function lost(source: string, board: string, data: any): string[] {
+  const boardText = files(board, 'agentd')
+    .filter((f) => !f.startsWith('agentd/.imported/') && !f.startsWith('agentd/.runtime/'))
+    .map((f) => norm(readFileSync(join(board, f), 'utf8')))
+    .join(' | ');
+  const missing: string[] = [];
+  for (const report of data.files) {
+    if (report.to.some((t: string) => t.startsWith('left where it is') || t.includes('set aside with'))) continue;
+    readFileSync(join(source, report.file), 'utf8')
+      .split('\n')
+      .forEach((line, i) => {
+        const n = norm(line);
+        if (!n || boardText.includes(n) || report.lines.some((l: any) => l.line === i + 1)) return;
+        missing.push(`${report.file}:${i + 1}: ${line}`);
+      });
+  }
+  return missing;
+}
+
+async function tasksOf(dir: string, change: string): Promise<Record<string, { status: string; depends: string[] }>> {
+  const list = await ok(dir, ['task', 'list', '--change', change, '--limit', '500']);
+  return Object.fromEntries(list.tasks.map((t: any) => [t.id, { status: t.status, depends: t.depends }]));
+}
+
+describe('import openspec', () => {
+  let dir: string;
+  let source: string;
+  let data: any;
+  beforeAll(async () => {
+    dir = copy('openspec');
+    source = copy('openspec');
+    data = await ok(dir, ['import', 'openspec'], PERSON);
+  });
+
+  it('lands each change at the phase its documents reach, with its tasks and their group order', async () => {
+    expect(data.changes.map((c: any) => [c.change_id, c.status, c.phase, c.tasks, c.verdict, c.archived_to])).toEqual([
+      ['add-bookmark-import', 'imported', 'implementation', { total: 9, done: 4 }, null, null],
+      ['add-bookmark-basics', 'imported', 'archived', { total: 5, done: 5 }, null, 'agentd/archive/2026-11-22-add-bookmark-basics'],
+    ]);
+    const tasks = await tasksOf(dir, 'add-bookmark-import');
+    expect(Object.entries(tasks).filter(([, t]) => t.status === 'done').map(([id]) => id)).toEqual(['1.1', '1.2', '2.1', '3.1']);
+    expect(tasks['1.1']!.depends).toEqual([]);
+    expect(tasks['2.3']!.depends).toEqual(['1.1', '1.2']);
+    expect(tasks['3.1']!.depends).toEqual(['2.1', '2.2', '2.3', '2.4']);
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+    expect(readdirSync(join(dir, 'agentd/archive/2026-11-22-add-bookmark-basics')).sort()).toEqual(['attachments', 'proposal.md', 'spec.md', 'tasks.md']);
+  });
+
+  it('merges the capabilities into one spec: a section per capability and delta, prefixed ids, scenarios linked, design.md kept', async () => {
+    const spec = (await ok(dir, ['show', 'add-bookmark-import', 'spec'])).content;
+    expect(spec.requirements.map((r: any) => [r.id, r.delta, r.group, r.title])).toEqual([
+      ['BOOKMARKS-R1', 'ADDED', 'bookmarks', 'Import bookmarks from a browser export'],
+      ['BOOKMARKS-R2', 'MODIFIED', 'bookmarks', 'Save a bookmark'],
+      ['TAGS-R1', 'REMOVED', 'tags', 'Tag colors'],
+      ['TAGS-R2', 'RENAMED', 'tags', 'Tag browsing'],
+    ]);
+    expect(spec.scenarios.map((s: any) => s.requirement)).toEqual(['BOOKMARKS-R1', 'BOOKMARKS-R1', 'BOOKMARKS-R1', 'BOOKMARKS-R2', 'BOOKMARKS-R2', 'BOOKMARKS-R2']);
+    const design = await ok(dir, ['show', 'add-bookmark-import', 'design']);
+    expect(design.markdown).toContain('## Decisions\n\n### Parse the Netscape format with a streaming tokenizer');
+    const proposal = await ok(dir, ['show', 'add-bookmark-import', 'proposal']);
+    expect(proposal.content.sections.map((s: any) => s.heading)).toEqual(['Capabilities']);
+    expect(proposal.markdown).toMatch(/imported_from:\n {2}tool: openspec\n {2}path: openspec\/changes\/add-bookmark-import\/proposal\.md\n/);
+  });
+
+  it('keeps every line it took on the board or names it in the report, and names every file', async () => {
+    expect(lost(source, dir, data)).toEqual([]);
+    expect(data.files.map((f: any) => f.file)).toEqual(files(source, 'openspec'));
+    const current = data.files.find((f: any) => f.file === 'openspec/specs/tags/spec.md');
+    expect(current.to).toEqual(['left where it is (openspec/specs/tags/spec.md)']);
+  });
+
+  it('changes nothing when run again', async () => {
+    const before = snapshot(join(dir, 'agentd'));
+    const again = await ok(dir, ['import', 'openspec'], PERSON);
+    expect(again.changes.map((c: any) => c.status)).toEqual(['unchanged', 'unchanged']);
+    expect(again.changes.map((c: any) => c.phase)).toEqual(['implementation', 'archived']);
+    expect(snapshot(join(dir, 'agentd'))).toEqual(before);
+  });
+});
+
+describe('import spec-kit', () => {
+  let dir: string;
+  let data: any;
+  beforeAll(async () => {
+    dir = copy('spec-kit');
+    data = await ok(dir, ['import', 'spec-kit'], PERSON);
+  });
+
+  it('names changes after their feature, phases are groups in order, [P] tasks run beside the others', async () => {
+    expect(data.changes.map((c: any) => [c.change_id, c.phase, c.tasks])).toEqual([
+      ['room-booking', 'implementation', { total: 30, done: 14 }],
+      ['room-search', 'review', { total: 14, done: 14 }],
+    ]);
+    const t = await tasksOf(dir, 'room-booking');
+    expect(t.T002!.depends).toEqual(['T001']);
+    expect(t.T003!.depends).toEqual([]);
+    expect(t.T005!.depends).toEqual(['T001', 'T002', 'T003']);
+    expect(t.T007!.depends).toEqual(['T001', 'T002', 'T003', 'T004']);
+    expect(t.T012!.depends).toEqual(['T004', 'T005', 'T006', 'T007', 'T011']);
+    expect(t.T013!.depends).toEqual(['T004', 'T005', 'T006', 'T007', 'T012']);
+    expect(t.T024!.depends).toEqual(['T016', 'T017', 'T018', 'T019', 'T020', 'T023', 'T012']);
+    const task = (await ok(dir, ['task', 'show', 'room-booking/T012'])).task;
+    expect(task.title).toBe('Implement BookingService.create with slot validation in src/harbor/services/booking_service.py (depends on T011)');
+    expect(task.files).toEqual([]);
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+  });
+
+  it('reads user stories, FR requirements and acceptance scenarios; plan.md is the design; the rest is attached', async () => {
+    const spec = (await ok(dir, ['show', 'room-booking', 'spec'])).content;
+    expect(spec.requirements.map((r: any) => r.id)).toEqual(['FR-001', 'FR-002', 'FR-003', 'FR-004', 'FR-005', 'FR-006', 'FR-007', 'FR-008', 'FR-009']);
+    expect(spec.scenarios).toHaveLength(9);
+    expect(spec.scenarios[1]).toMatchObject({ given: 'Ana holds "Lighthouse" from 10:00 to 11:00', when: 'Ben tries to book it from 10:30 to 11:30', then: 'Ben\'s request is refused with "room already booked" and no booking is created.' });
+    const proposal = (await ok(dir, ['show', 'room-booking', 'proposal'])).content;
+    expect(proposal.why).toContain('Let employees book a meeting room');
+    expect(proposal.impact).toContain('SC-002');
+    expect((await ok(dir, ['show', 'room-booking', 'design'])).content.title).toBe('Implementation Plan: Room Booking');
+    const attached = files(join(dir, 'agentd/changes/room-booking'), 'attachments');
+    expect(attached).toEqual(['attachments/checklists/requirements.md', 'attachments/contracts/bookings-api.md', 'attachments/data-model.md', 'attachments/quickstart.md', 'attachments/research.md']);
+  });
+
+  it('changes nothing when run again', async () => {
+    const before = snapshot(join(dir, 'agentd'));
+    const again = await ok(dir, ['import', 'spec-kit'], PERSON);
+    expect(again.changes.map((c: any) => [c.status, c.phase])).toEqual([
+      ['unchanged', 'implementation'],
+      ['unchanged', 'review'],
+    ]);
+    expect(snapshot(join(dir, 'agentd'))).toEqual(before);
+  });
+
+  it('keeps every line it took on the board or names it in the report', async () => {
+    expect(lost(copy('spec-kit'), dir, data)).toEqual([]);
+    expect(data.files.map((f: any) => f.file)).toEqual([...files(copy('spec-kit'), '.specify'), ...files(copy('spec-kit'), 'specs')].sort());
+  });
+});
+
+describe('import agentd', () => {
+  let dir: string;
+  let data: any;
+  let commit: string;
+  const source = copy('agentd');
+  beforeAll(async () => {
+    dir = copy('agentd');
+    commit = git(dir);
+  });
+
+  it('meets an unconverted agentd/ board with one message that names the import', async () => {
+    const r = await cli(dir, ['validate', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('AGENTD_BOARD');
+    expect(r.json.error.next_step).toContain('agentboard import agentd');
+    expect((await cli(dir, ['init', '--json'])).json.error.code).toBe('AGENTD_BOARD');
+  });
+
+  it('writes nothing on a dry run', async () => {
+    const before = snapshot(dir);
+    const dry = await ok(dir, ['import', 'agentd', '--dry-run'], PERSON);
+    expect(dry.dry_run).toBe(true);
+    expect(dry.changes.map((c: any) => c.status)).toEqual(['imported', 'imported', 'imported']);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('converts its agentd/ in place: the originals set aside, each change at its phase, verdicts and challenges kept', async () => {
+    data = await ok(dir, ['import', 'agentd'], PERSON);
+    expect(data.originals).toBe('agentd/.imported/');
+    expect(data.changes.map((c: any) => [c.change_id, c.phase, c.tasks, c.verdict])).toEqual([
+      ['init-note-storage', 'archived', { total: 6, done: 6 }, 'APPROVED'],
+      ['add-search-index', 'spec', { total: 0, done: 0 }, null],
+      ['tag-filters', 'implementation', { total: 9, done: 5 }, 'NEEDS_FIX'],
+    ]);
+    expect(read(dir, 'agentd/.imported/changes/tag-filters/tasks.md')).toBe(readFileSync(join(source, 'agentd/changes/tag-filters/tasks.md'), 'utf8'));
+    expect(files(dir, 'agentd/.imported').length).toBe(files(source, 'agentd').length);
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+
+    const t = await tasksOf(dir, 'tag-filters');
+    expect(Object.entries(t).filter(([, x]) => x.status === 'done').map(([id]) => id)).toEqual(['1.1', '1.2', '2.1', '2.2', '3.1']);
+    expect(Object.fromEntries(Object.entries(t).map(([id, x]) => [id, x.depends]))).toEqual({
+      '1.1': [],
+      '1.2': ['1.1'],
+      '2.1': ['1.1', '1.2'],
+      '2.2': ['1.1'],
+      '2.3': ['2.2'],
+      '3.1': ['2.1', '2.2'],
+      '3.2': ['2.3'],
+      '4.1': ['1.1', '2.3'],
+      '4.2': ['3.1', '3.2'],
+    });
+    const review = (await ok(dir, ['show', 'tag-filters', 'review'])).content.rounds[0];
+    expect([review.verdict, review.round, review.issues.map((i: any) => i.severity)]).toEqual(['NEEDS_FIX', 1, ['High', 'High', 'High', 'Medium', 'Medium']]);
+
+    const spec = await ok(dir, ['show', 'add-search-index', 'spec']);
+    expect(spec.status).toBe('rejected');
+    expect(spec.feedback[0]).toMatchObject({ author: 'codex' });
+    expect(spec.feedback[0].text).toContain('Deleted notes are never removed from the index');
+    expect(spec.markdown).toContain(`commit: ${commit}`);
+    expect((await ok(dir, ['show', 'tag-filters', 'spec'])).content.requirements.map((r: any) => r.id)).toEqual(['TC-R1', 'TC-R2', 'TC-R3', 'TC-R4', 'TAG-MODEL-R1', 'TAG-MODEL-R2', 'TAG-MODEL-R3', 'TAG-MODEL-R4']);
+    expect((await ok(dir, ['task', 'show', 'tag-filters/1.1'])).task.requirements).toEqual(['TAG-MODEL-R1']);
+  });
+
+  it('keeps every line of the changes on the board or names it in the report, and names every file', async () => {
+    expect(lost(source, dir, data)).toEqual([]);
+    expect(data.files.map((f: any) => f.file)).toEqual(files(source, 'agentd'));
+    expect(data.files.find((f: any) => f.file === 'agentd/config.toml').to).toEqual(['agentd/.imported/config.toml (set aside with agentd\'s originals)']);
+    const archived = join(dir, 'agentd/archive/2026-11-03-init-note-storage');
+    expect(files(archived, 'attachments')).toEqual(['attachments/ARCHIVE_REVIEW.md', 'attachments/IMPLEMENTATION.md', 'attachments/STATE.yaml']);
+  });
+
+  it('changes nothing when run again', async () => {
+    const before = snapshot(join(dir, 'agentd'));
+    const again = await ok(dir, ['import', 'agentd'], PERSON);
+    expect(again.changes.map((c: any) => [c.change_id, c.status, c.phase])).toEqual([
+      ['init-note-storage', 'unchanged', 'archived'],
+      ['add-search-index', 'unchanged', 'spec'],
+      ['tag-filters', 'unchanged', 'implementation'],
+    ]);
+    const after = snapshot(join(dir, 'agentd'));
+    for (const key of Object.keys(after)) if (key.startsWith('.runtime/')) delete after[key];
+    for (const key of Object.keys(before)) if (key.startsWith('.runtime/')) delete before[key];
+    expect(after).toEqual(before);
+  });
+
+  it('reads another checkout with PATH, into this board', async () => {
+    const board = await newBoard();
+    const r = await ok(board, ['import', 'agentd', copy('agentd')]);
+    expect(r.in_place).toBe(false);
+    expect(r.changes.map((c: any) => c.status)).toEqual(['imported', 'imported', 'imported']);
+    expect((await ok(board, ['list'])).changes.map((c: any) => c.change_id)).toEqual(['add-search-index', 'tag-filters']);
+  });
+});
+
+describe('round trip of imported documents', () => {
+  it('show of an imported document, fed back through --from, gives the same body and fields', async () => {
+    const dir = copy('agentd');
+    await ok(dir, ['import', 'agentd'], PERSON);
+    const os = copy('openspec');
+    await ok(os, ['import', 'openspec'], PERSON);
+    const body = (md: string) => md.slice(md.indexOf('\n---\n') + 5);
+    for (const [board, change] of [
+      [dir, 'tag-filters'],
+      [dir, 'add-search-index'],
+      [os, 'add-bookmark-import'],
+    ] as const) {
+      const proposal = await ok(board, ['show', change, 'proposal']);
+      const spec = await ok(board, ['show', change, 'spec']);
+      await ok(board, ['propose', `${change}-trip`, '--as', 'planner', '--from', write(board, 'p.md', proposal.markdown), '--notes', 'Round trip.']);
+      await ok(board, ['spec', `${change}-trip`, '--as', 'planner', '--from', write(board, 's.md', spec.markdown), '--notes', 'Round trip.']);
+      const proposal2 = await ok(board, ['show', `${change}-trip`, 'proposal']);
+      const spec2 = await ok(board, ['show', `${change}-trip`, 'spec']);
+      expect(proposal2.content).toEqual({ ...proposal.content });
+      expect(body(proposal2.markdown)).toBe(body(proposal.markdown));
+      expect(spec2.content).toEqual(spec.content);
+      expect(body(spec2.markdown)).toBe(body(spec.markdown));
+    }
+    const tasks = await ok(dir, ['show', 'tag-filters', 'tasks']);
+    await ok(dir, ['tasks', 'tag-filters-trip', '--as', 'planner', '--from', write(dir, 't.md', tasks.markdown), '--notes', 'Round trip.']);
+    const tasks2 = await ok(dir, ['show', 'tag-filters-trip', 'tasks']);
+    const plan = (t: any) => ({ id: t.id, title: t.title, description: t.description, priority: t.priority, depends: t.depends, files: t.files, requirements: t.requirements, status: t.status });
+    expect(tasks2.content.tasks.map(plan)).toEqual(tasks.content.tasks.map(plan));
+    expect(read(dir, 'agentd/changes/tag-filters-trip/tasks.md')).toContain('group: "1. Data Layer"');
+    const review = await ok(dir, ['show', 'tag-filters', 'review']);
+    await ok(dir, ['review', 'tag-filters-trip', '--as', 'reviewer-2', '--from', write(dir, 'r.md', review.markdown), '--notes', 'Round trip.']);
+    const { reviewer: _a, at: _b, ...round } = review.content.rounds[0];
+    const { reviewer: _c, at: _d, ...round2 } = (await ok(dir, ['show', 'tag-filters-trip', 'review'])).content.rounds[0];
+    expect(round2).toEqual(round);
+  });
+});
+
+describe('import refusals', () => {
+  it('says what is missing when the repository holds nothing of the tool', async () => {
+    const dir = tempDir();
+    const r = await cli(dir, ['import', 'openspec', '--json'], PERSON);
+    expect(r.code).toBe(1);
+    expect(r.json.error.message).toContain('There is no openspec/changes/ folder');
+    const b = await cli(dir, ['import', 'agentd', '--json'], PERSON);
+    expect(b.json.error.code).toBe('IMPORT_REFUSED');
+  });
+
+  it('leaves a change of the board that was not imported from the source alone, and says so', async () => {
+    const dir = copy('openspec');
+    await ok(dir, ['init'], PERSON);
+    await ok(dir, ['propose', 'add-bookmark-import', '--why', WHY, '--what-changes', 'Mine.', '--impact', 'Mine.', '--notes', 'n.'], PERSON);
+    const r = await ok(dir, ['import', 'openspec'], PERSON);
+    expect(r.changes.map((c: any) => c.status)).toEqual(['refused', 'imported']);
+    expect(r.changes[0].findings.at(-1).message).toContain('it was not imported');
+    expect(read(dir, 'agentd/changes/add-bookmark-import/proposal.md')).toContain('Mine.');
+  });
+});

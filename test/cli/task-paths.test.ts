@@ -1,0 +1,142 @@
+/**
+ * Every path to a task's state, through the CLI and through MCP, against the claim rules `next`
+ * applies: a held task moves for its holder; a ready task nobody holds is claimed first (and the
+ * claim is logged); a task waiting for its dependencies or for a person's approval of its list, a
+ * task another agent holds and a task in review are refused with the rule and the call to make.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, newBoard, ok, snapshot, write } from '../helpers.js';
+import { connect } from '../mcp/helpers.js';
+
+interface Path {
+  name: string;
+  cli: (ref: string) => string[];
+  tool: string;
+  args: (ref: string) => object;
+  /** The status the task has once the path applied. */
+  to: string;
+}
+
+const PATHS: Path[] = [
+  { name: 'complete', cli: (ref) => ['task', 'done', ref], tool: 'agentboard_complete_task', args: (ref) => ({ task_id: ref }), to: 'done' },
+  { name: 'progress', cli: (ref) => ['task', 'progress', ref, '--percent', '40', '--message', 'Parser written'], tool: 'agentboard_report_progress', args: (ref) => ({ task_id: ref, percent: 40, message: 'Parser written' }), to: 'in_progress' },
+  { name: 'block', cli: (ref) => ['task', 'block', ref, '--reason', 'The schema is undecided'], tool: 'agentboard_report_blocker', args: (ref) => ({ task_id: ref, reason: 'The schema is undecided' }), to: 'blocked' },
+  { name: 'update status', cli: (ref) => ['task', 'update', ref, '--status', 'done'], tool: 'agentboard_update_task', args: (ref) => ({ task_id: ref, status: 'done' }), to: 'done' },
+  { name: 'submit', cli: (ref) => ['session', 'submit', '--summary', 'Done, with tests', '--task', ref], tool: 'agentboard_submit_for_review', args: (ref) => ({ summary: 'Done, with tests', tasks: [ref] }), to: 'in_review' },
+];
+
+/**
+ * A board where `open` has its list approved and tasks in every situation, and `waiting` has a
+ * list a person has not approved yet (require_approval: [tasks]).
+ */
+async function boardInEverySituation(): Promise<string> {
+  const dir = await newBoard();
+  write(dir, 'agentd/config.yaml', 'require_approval: [tasks]\n');
+  await changeWithTasks(dir, 'open', [
+    { title: 'Held by w1', priority: 'urgent' },
+    { title: 'Ready', priority: 'low' },
+    { title: 'Waits for T4', priority: 'low', depends: ['T4'] },
+    { title: 'Dependency', priority: 'low' },
+    { title: 'Held by w2', priority: 'urgent' },
+    { title: 'In review', priority: 'urgent' },
+  ]);
+  await changeWithTasks(dir, 'waiting', [{ title: 'Not approved yet' }]);
+  await ok(dir, ['approve', 'open', 'tasks']);
+  for (const [agent, task] of [['w1', 'open/T1'], ['w2', 'open/T5'], ['w3', 'open/T6']]) {
+    expect((await ok(dir, ['next', '--as', agent!])).task.task_id).toBe(task);
+  }
+  await ok(dir, ['session', 'submit', '--as', 'w3', '--summary', 'Finished', '--task', 'open/T6']);
+  return dir;
+}
+
+interface Outcome {
+  error?: { code: string; message: string; next_step: string };
+}
+
+type Caller = (path: Path, ref: string, agent: string) => Promise<Outcome>;
+
+const REFUSALS = [
+  { situation: 'waits for a dependency', as: 'w1', ref: 'open/T3', code: 'TASK_NOT_READY', says: /waits for T4/, next: /next/ },
+  { situation: 'its list awaits a person\'s approval', as: 'w1', ref: 'waiting/T1', code: 'TASK_NOT_READY', says: /approv/, next: /next/ },
+  { situation: 'another agent holds it', as: 'w1', ref: 'open/T5', code: 'TASK_HELD', says: /held by w2/, next: /next/ },
+  { situation: 'another agent\'s task is in review', as: 'w1', ref: 'open/T6', code: 'TASK_HELD', says: /held by w3/, next: /next/ },
+  { situation: 'its holder\'s own task is in review', as: 'w3', ref: 'open/T6', code: 'TASK_IN_REVIEW', says: /awaiting review/, next: /next/ },
+];
+
+async function taskOf(dir: string, ref: string): Promise<any> {
+  return (await ok(dir, ['task', 'show', ref])).task;
+}
+
+async function claimsLogged(dir: string, ref: string, agent: string): Promise<number> {
+  const entries = (await ok(dir, ['log', '--actor', agent])).entries as { action: string; target: string }[];
+  return entries.filter((e) => e.action === 'task.claim' && e.target === ref).length;
+}
+
+function pathTable(adapter: string, callerFor: (dir: string) => Promise<{ call: Caller; close?: () => Promise<void> }>) {
+  describe(`every task-state path through ${adapter}`, () => {
+    for (const path of PATHS) {
+      describe(path.name, () => {
+        let dir: string;
+        let call: Caller;
+        let close: (() => Promise<void>) | undefined;
+        beforeAll(async () => {
+          dir = await boardInEverySituation();
+          ({ call, close } = await callerFor(dir));
+        });
+        afterAll(async () => close?.());
+
+        for (const r of REFUSALS) {
+          it(`is refused when ${r.situation}, naming the rule and the call to make, and changes nothing`, async () => {
+            const before = snapshot(dir);
+            const out = await call(path, r.ref, r.as);
+            expect(out.error?.code).toBe(r.code);
+            expect(out.error?.message).toMatch(r.says);
+            expect(out.error?.next_step).toMatch(r.next);
+            expect(snapshot(dir)).toEqual(before);
+          });
+        }
+
+        it('applies to the task the agent holds', async () => {
+          expect(await call(path, 'open/T1', 'w1')).toEqual({});
+          expect(await taskOf(dir, 'open/T1')).toMatchObject({ status: path.to, assignee: 'w1' });
+          expect(await claimsLogged(dir, 'open/T1', 'w1')).toBe(1); // the claim by next, no other
+        });
+
+        it('claims a ready task nobody holds first, and logs the claim', async () => {
+          expect(await call(path, 'open/T2', 'w4')).toEqual({});
+          expect(await taskOf(dir, 'open/T2')).toMatchObject({ status: path.to, assignee: 'w4' });
+          expect(await claimsLogged(dir, 'open/T2', 'w4')).toBe(1);
+        });
+      });
+    }
+
+    it('task done twice is harmless', async () => {
+      const dir = await boardInEverySituation();
+      const { call, close } = await callerFor(dir);
+      expect(await call(PATHS[0]!, 'open/T1', 'w1')).toEqual({});
+      const before = snapshot(dir);
+      expect(await call(PATHS[0]!, 'open/T1', 'w1')).toEqual({});
+      expect(snapshot(dir)).toEqual(before);
+      await close?.();
+    });
+  });
+}
+
+pathTable('the CLI', async (dir) => ({
+  call: async (path, ref, agent) => {
+    const r = await cli(dir, [...path.cli(ref), '--as', agent, '--json']);
+    expect(r.code).toBe(r.json.ok ? 0 : 1);
+    return r.json.ok ? {} : { error: r.json.error };
+  },
+}));
+
+pathTable('MCP', async (dir) => {
+  const mcp = await connect(dir);
+  return {
+    call: async (path, ref, agent) => {
+      const r = await mcp.call(path.tool, { agent_id: agent, ...path.args(ref) });
+      return r.isError ? { error: r.error } : {};
+    },
+    close: mcp.close,
+  };
+});

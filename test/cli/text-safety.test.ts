@@ -1,0 +1,137 @@
+/**
+ * Text on the board: control characters (but tab and line ends) and bidi overrides are refused in
+ * every field of every operation, through the CLI and MCP, and reported with file and line in
+ * hand-edited files; bytes that are not UTF-8 are never silently rewritten.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/ops/index.js';
+import { parseInput } from '../../src/ops/input.js';
+import { AgentboardError } from '../../src/errors.js';
+import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
+import { connect } from '../mcp/helpers.js';
+
+const UNSAFE = [
+  ['\u202E', 'U+202E'], // right-to-left override
+  ['\u2066', 'U+2066'], // left-to-right isolate
+  ['\u009B', 'U+009B'], // C1: control sequence introducer
+  ['\u001B', 'U+001B'], // C0: escape
+  ['\u0007', 'U+0007'], // C0: bell
+  ['\u007F', 'U+007F'], // delete
+] as const;
+
+function refusal(fn: () => unknown): AgentboardError {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof AgentboardError) return err;
+    throw err;
+  }
+  throw new Error('accepted');
+}
+
+describe('every field of every operation', () => {
+  it('refuses control characters and bidi overrides, naming the field and the character', () => {
+    let fields = 0;
+    for (const op of OPERATIONS) {
+      for (const field of Object.keys(op.input.shape)) {
+        for (const [char, code] of UNSAFE) {
+          const err = refusal(() => parseInput(op.input, { [field]: `before${char}after` }));
+          expect(err.code, `${op.name} ${field}`).toBe('INVALID_INPUT');
+          expect(err.message, `${op.name} ${field}`).toContain(`${field} holds ${code}`);
+        }
+        const nested = refusal(() => parseInput(op.input, { [field]: ['fine', { deeper: `x\u202Ey` }] }));
+        expect(nested.message).toContain(`${field}[1].deeper holds U+202E`);
+        fields++;
+      }
+    }
+    expect(fields).toBeGreaterThan(150);
+  });
+});
+
+describe('through the CLI and MCP', () => {
+  it('refuses each character in titles, notes and questions, and changes nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'safe', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'w1']);
+    const before = snapshot(dir);
+    const mcp = await connect(dir);
+    for (const [char, code] of UNSAFE) {
+      for (const args of [
+        ['task', 'add', 'safe', '--title', `Evil ${char} title`],
+        ['task', 'note', 'safe/T1', `a note ${char}`],
+        ['ask', '--question', `Drop the table?${char}`, '--default-action', 'no'],
+      ]) {
+        const r = await cli(dir, [...args, '--as', 'w1', '--json']);
+        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.json.error.code).toBe('INVALID_INPUT');
+        expect(r.json.error.message).toContain(code);
+      }
+      const viaMcp = await mcp.call('agentboard_add_note', { agent_id: 'w1', task_id: 'safe/T1', text: `a note ${char}` });
+      expect(viaMcp.error).toMatchObject({ code: 'INVALID_INPUT' });
+      expect(viaMcp.error!.message).toContain(`text holds ${code}`);
+    }
+    await mcp.close();
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('keeps tab and line ends where a field allows them, and the marks right-to-left writing needs', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'safe', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'w1']);
+    await ok(dir, ['task', 'note', 'safe/T1', 'col\tumn\nsecond line \u05E9\u05DC\u05D5\u05DD\u200F.', '--as', 'w1']);
+    const notes = (await ok(dir, ['task', 'show', 'safe/T1'])).task.notes;
+    expect(notes.at(-1).text).toBe('col\tumn\nsecond line \u05E9\u05DC\u05D5\u05DD\u200F.');
+    const r = await cli(dir, ['task', 'add', 'safe', '--title', 'two\nlines', '--as', 'w1', '--json']);
+    expect(r.json.error.message).toContain('title: must be a single line');
+  });
+});
+
+describe('a hand-edited file', () => {
+  it('with a bidi override or a control character is reported with file and line, never written over, and none of its tasks handed out', async () => {
+    for (const [char, code] of UNSAFE) {
+      const dir = await newBoard();
+      await changeWithTasks(dir, 'edited', [{ title: 'One' }, { title: 'Two' }]);
+      const file = 'agentd/changes/edited/tasks.md';
+      const text = read(dir, file).replace('## T2: Two', `## T2: Two ${char}moc.exe`);
+      write(dir, file, text);
+      const line = text.split('\n').findIndex((l) => l.includes(char)) + 1;
+
+      const v = await cli(dir, ['validate', 'edited', '--json']);
+      expect(v.code).toBe(1);
+      expect(v.json.data.changes[0].findings).toContainEqual(expect.objectContaining({ level: 'error', file, line, rule: 'text.unsafe_character', message: expect.stringContaining(code) }));
+
+      const next = await ok(dir, ['next', '--as', 'w1']);
+      expect(next).toMatchObject({ status: 'nothing_available', reasons: { broken_task_lists: ['edited'] } });
+      expect(next.message).toContain('has errors');
+
+      const note = await cli(dir, ['task', 'note', 'edited/T1', 'A note', '--as', 'human:tester', '--json']);
+      expect(note.json.error).toMatchObject({ code: 'PARSE_ERROR' });
+      expect(note.json.error.message).toContain(`${file}:${line}`);
+      expect(read(dir, file)).toBe(text);
+    }
+  });
+
+  it('with bytes that are not UTF-8 in one task keeps every byte and refuses a note on another task', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bytes', [{ title: 'One' }, { title: 'Two', description: 'Caf\u00e9 menu' }]);
+    const path = join(dir, 'agentd/changes/bytes/tasks.md');
+    const original = readFileSync(path);
+    const at = original.indexOf(Buffer.from('Caf\u00e9'));
+    const broken = Buffer.concat([original.subarray(0, at + 3), Buffer.from([0xe9]), original.subarray(at + 5)]); // Latin-1 é
+    writeFileSync(path, broken);
+    const line = broken.subarray(0, at).toString('latin1').split('\n').length;
+
+    const r = await cli(dir, ['task', 'note', 'bytes/T1', 'A note', '--as', 'human:tester', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('PARSE_ERROR');
+    expect(r.json.error.message).toContain(`agentd/changes/bytes/tasks.md:${line}`);
+    expect(readFileSync(path).equals(broken)).toBe(true);
+
+    const v = await cli(dir, ['validate', '--all', '--json']);
+    expect(v.code).toBe(1);
+    expect(JSON.stringify(v.json)).toContain(`tasks.md:${line}`);
+    expect(readFileSync(path).equals(broken)).toBe(true);
+  });
+});
