@@ -4,9 +4,9 @@
 // (4 clones × 1) and 16 agents (4 clones × 4), each a process of its own looping `next` + `task
 // done` until the tasks are gone. Beside each, the same agents on one board that is not shared.
 // Reports claims/s (each claim is followed by its completion, so writes/s is twice that), the
-// latency of a claim (the whole `next` call) at p50 and p95, and how many pushes the remote
-// refused per write (another clone wrote first; the write ran again), counted at the store's
-// `remote:moved` point. Last, the same through a remote made BENCH_RTT_MS (100) further away: git's
+// latency of a claim (the whole `next` call) at p50, p95 and its maximum, and how many pushes the
+// remote refused per write (another clone wrote first; the write ran again), counted at the
+// store's `remote:moved` point. Last, the same through a remote made BENCH_RTT_MS (100) further away: git's
 // ext:: transport starts each connection (one per fetch, one per push) after that delay, as a
 // rough stand-in for a remote across a network.
 import { spawn, spawnSync } from 'node:child_process';
@@ -105,12 +105,12 @@ async function run(label, dirs, perDir) {
   const moved = results.reduce((n, r) => n + (r.counts?.['remote:moved'] ?? 0), 0);
   const pushes = results.reduce((n, r) => n + (r.counts?.['remote:push'] ?? 0), 0);
   const refused = pushes === 0 ? '' : `${(moved / (pushes - moved)).toFixed(2)}`;
-  console.log(`${label.padEnd(34)} ${(claimed.length / seconds).toFixed(1).padStart(9)} ${percentile(latencies, 50).toFixed(0).padStart(8)} ${percentile(latencies, 95).toFixed(0).padStart(8)} ${refused.padStart(14)}`);
+  console.log(`${label.padEnd(34)} ${(claimed.length / seconds).toFixed(1).padStart(9)} ${percentile(latencies, 50).toFixed(0).padStart(8)} ${percentile(latencies, 95).toFixed(0).padStart(8)} ${Math.max(...latencies).toFixed(0).padStart(8)} ${refused.padStart(14)}`);
 }
 
 export async function remoteBench() {
   console.log(`\nClaims through a local bare remote: ${TASKS} tasks, each agent a process looping next + task done (a claim and a write each)`);
-  console.log(`${'agents'.padEnd(34)} ${'claims/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'refused/write'.padStart(14)}`);
+  console.log(`${'agents'.padEnd(34)} ${'claims/s'.padStart(9)} ${'p50 ms'.padStart(8)} ${'p95 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'refused/write'.padStart(14)}`);
   for (const [agents, clones] of [
     [1, 1],
     [4, 4],

@@ -34,15 +34,18 @@ export async function mcpClaimer(dir: string, agent: string): Promise<Claims> {
   const claimed: string[] = [];
   const latencies: number[] = [];
   type Result = { isError?: boolean; content: { text: string }[]; structuredContent?: any };
+  // The server bounds each call itself (the board lock's 120 s, a shared board's 120 s of retries);
+  // the SDK's 60 s default would cut a call that is still waiting its turn behind a busy remote.
+  const options = { timeout: 300_000 };
   try {
     for (;;) {
       const t0 = performance.now();
-      const next = (await client.callTool({ name: 'agentboard_get_next_task', arguments: {} })) as Result;
+      const next = (await client.callTool({ name: 'agentboard_get_next_task', arguments: {} }, undefined, options)) as Result;
       if (next.isError) throw new Error(`${agent}: ${next.content[0]!.text}`);
       if (next.structuredContent.status !== 'assigned') break;
       latencies.push(performance.now() - t0);
       claimed.push(next.structuredContent.task.task_id);
-      const done = (await client.callTool({ name: 'agentboard_complete_task', arguments: { task_id: next.structuredContent.task.task_id } })) as Result;
+      const done = (await client.callTool({ name: 'agentboard_complete_task', arguments: { task_id: next.structuredContent.task.task_id } }, undefined, options)) as Result;
       if (done.isError) throw new Error(`${agent}: ${done.content[0]!.text}`);
     }
   } finally {

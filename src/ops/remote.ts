@@ -10,6 +10,7 @@ import { AgentboardError, fail } from '../errors.js';
 import type { Board } from '../store/board.js';
 import { REMOTE_NAME, withRemote } from '../store/config.js';
 import { filesUnder, readTextFile } from '../store/fs.js';
+import { gitReason } from '../store/remote/git.js';
 import { RemoteFiles, type Synced } from '../store/remote/state.js';
 import { BOARD_REF, foldersOf } from '../store/remote/tree.js';
 import type { Transaction } from '../store/transaction.js';
@@ -252,8 +253,7 @@ function publishIntoBranch(board: Board, shared: SharedBoard, message: string | 
 }
 
 function gitFailed(what: string, stderr: string): never {
-  const reason = stderr.split('\n').map((l) => l.replace(/^(fatal|error): ?/, '').trim()).filter(Boolean).pop() ?? 'no reason given';
-  return fail('GIT_FAILED', `${what} failed: ${reason.slice(0, 300)}; the branch was not changed.`, `Fix what git says (git status shows the state), then run ${refTo('remote.publish')} again.`);
+  return fail('GIT_FAILED', `${what} failed: ${gitReason(stderr)}; the branch was not changed.`, `Fix what git says (git status shows the state), then run ${refTo('remote.publish')} again.`);
 }
 
 export const dropQueued = defineOp({

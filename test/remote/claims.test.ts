@@ -3,20 +3,11 @@
  * task is never handed out twice, whichever clone asks; a write that lost the race runs again on
  * the new state under the same rules.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok } from '../helpers.js';
+import { changeWithTasks, cli, ok } from '../helpers.js';
 import { cliClaimer, mcpClaimer } from '../claimers.js';
-import { activityOf, cloneTree, git, remoteFile, remoteTree, sharedBoard } from './helpers.js';
-
-function stopped(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('T');
-  } catch {
-    return false;
-  }
-}
+import { activityOf, cloneTree, git, remoteFile, remoteTree, sharedBoard, stoppedAt } from './helpers.js';
 
 describe('two clones claim at the same moment', () => {
   it('the one whose push loses runs again on the new board and gets another task', async () => {
@@ -24,20 +15,14 @@ describe('two clones claim at the same moment', () => {
     const [a, b] = shared.clones as [string, string];
     await ok(b, ['status', '--sync']);
     // a chooses race/T1 and stops right before its push…
-    const child = spawn(process.execPath, [...NODE_ARGS, BIN, 'next', '--as', 'alice-agent', '--json'], { cwd: a, env: childEnv({ AGENTBOARD_TEST_FAULT: 'stop:remote:push' }) });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    const closed = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
-    const deadline = Date.now() + 30_000;
-    while (!stopped(child.pid!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(stopped(child.pid!)).toBe(true);
+    const alices = await stoppedAt(a, ['next', '--as', 'alice-agent', '--json'], 'remote:push');
     // …b claims race/T1 meanwhile…
     const bob = await ok(b, ['next', '--as', 'bob-agent']);
     expect(bob.task.task_id).toBe('race/T1');
     // …and a's push is refused: it runs next again on b's board.
-    child.kill('SIGCONT');
-    expect(await closed).toBe(0);
-    const alice = JSON.parse(out).data;
+    const { code, stdout } = await alices.go();
+    expect(code).toBe(0);
+    const alice = JSON.parse(stdout).data;
     expect(alice.status).toBe('assigned');
     expect(alice.task.task_id).toBe('race/T2');
     const tasks = remoteFile(shared, 'changes/race/tasks.md');

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, ok } from '../helpers.js';
-import { git, remoteFile, sharedBoard } from './helpers.js';
+import { git, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
 
 const tasksOf = (dir: string) => join(dir, 'agentd/changes/search/tasks.md');
 
@@ -35,6 +35,27 @@ describe("a person's edit on a shared board", () => {
     expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(shared_);
     await ok(b, ['status', '--sync']);
     expect(readFileSync(tasksOf(b), 'utf8')).toBe(readFileSync(tasksOf(a), 'utf8'));
+  });
+
+  it('saved while a write is being pushed stays as the person left it, and the next write merges it onto the shared board', async () => {
+    const shared = await twoClones();
+    const [a] = shared.clones as [string, string];
+    const claim = await stoppedAt(a, ['next', '--as', 'alice-agent', '--json'], 'remote:pushed');
+    const saved = readFileSync(tasksOf(a), 'utf8').replace('## T3: Rank', '## T3: Rank by date');
+    writeFileSync(tasksOf(a), saved);
+    const { code, stdout } = await claim.go();
+    expect(code, stdout).toBe(0);
+    const r = JSON.parse(stdout);
+    expect(r.data.task.task_id).toBe('search/T1');
+    expect(r.notices.join(' ')).toMatch(/tasks\.md: you edited it and the shared board changed it too; your edit stays in the file/);
+    expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: alice-agent[\s\S]*## T3: Rank\n/);
+    expect(readFileSync(tasksOf(a), 'utf8')).toBe(saved);
+    expect(existsSync(join(a, 'agentd/.runtime/remote/pending.json'))).toBe(false);
+
+    expect((await ok(a, ['remote', 'sync'])).merged).toEqual(['agentd/changes/search/tasks.md']);
+    const merged = remoteFile(shared, 'changes/search/tasks.md');
+    expect(merged).toMatch(/## T1: Index[\s\S]*assignee: alice-agent[\s\S]*## T3: Rank by date/);
+    expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(merged);
   });
 
   it('of a file nobody else changed stays until `agentboard remote sync` shares it', async () => {

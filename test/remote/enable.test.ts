@@ -5,8 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, cliProcess, newBoard, ok, snapshot, tempDir } from '../helpers.js';
-import { addClone, boardWithRemote, git, remoteFile, remoteTree, sharedBoard } from './helpers.js';
+import { changeWithTasks, cli, cliProcess, FIXTURES, newBoard, ok, snapshot, tempDir } from '../helpers.js';
+import { addClone, boardWithRemote, cloneTree, git, remoteFile, remoteTree, sharedBoard } from './helpers.js';
 
 describe('agentboard remote enable', () => {
   it('puts the board on the remote under refs/agentboard/board and the setting in config.yaml; a second enable changes nothing', async () => {
@@ -46,6 +46,22 @@ describe('agentboard remote enable', () => {
     expect(claimed.task.task_id).toBe('search/T1');
     const first = await ok(shared.clones[0]!, ['task', 'show', 'search/T1', '--sync']);
     expect(first.task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+  });
+
+  it('shares an import like any write: the changes land on the remote in one commit, and every clone shows them', async () => {
+    const shared = await sharedBoard(2);
+    const [a, b] = shared.clones as [string, string];
+    const before = git(shared.remote, ['rev-list', '--count', 'refs/agentboard/board']);
+    const imported = await ok(a, ['import', 'openspec', join(FIXTURES, 'import', 'openspec')]);
+    const landed = imported.changes.filter((c: any) => c.status === 'imported').map((c: any) => c.change_id);
+    expect(landed.length).toBeGreaterThan(0);
+    expect(Number(git(shared.remote, ['rev-list', '--count', 'refs/agentboard/board']))).toBe(Number(before) + 1);
+    const folders = new Set(Object.keys(remoteTree(shared)).map((p) => p.split('/').slice(0, 2).join('/')));
+    const onRemote = [...folders].filter((f) => f.startsWith('changes/') || f.startsWith('archive/')).map((f) => f.replace(/^changes\/|^archive\/\d{4}-\d\d-\d\d-/, ''));
+    expect(onRemote.sort()).toEqual([...landed].sort());
+    const seen = await ok(b, ['list', '--archived', '--sync']);
+    expect(seen.changes.map((c: any) => c.change_id).sort()).toEqual([...landed].sort());
+    expect(cloneTree(b)).toEqual(cloneTree(a));
   });
 
   it('in a clone that worked on a board of its own joins the shared board, keeping what it replaces aside and saying so', async () => {

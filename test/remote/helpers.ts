@@ -2,11 +2,11 @@
  * Shared boards for the tests: a bare repository in a temporary folder as the remote, and clones of
  * it, each with the board; real git throughout.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addPerson, childEnv, ok, tempDir } from '../helpers.js';
+import { addPerson, BIN, childEnv, NODE_ARGS, ok, tempDir } from '../helpers.js';
 
 const GIT_ENV = childEnv();
 
@@ -94,7 +94,8 @@ export function cloneTree(dir: string): Record<string, string> {
   };
   walk('changes');
   walk('archive');
-  out['runtime/state.json'] = blob(readFileSync(join(dir, 'agentd/.runtime/state.json')));
+  const state = join(dir, 'agentd/.runtime/state.json');
+  if (existsSync(state)) out['runtime/state.json'] = blob(readFileSync(state));
   return out;
 }
 
@@ -107,4 +108,33 @@ export function activityOf(dir: string): { actor: string; action: string; target
         .filter(Boolean)
         .map((l) => JSON.parse(l))
     : [];
+}
+
+function stopped(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('T');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A command run in its own process that stops itself (SIGSTOP) at a fault point of the store, such
+ * as remote:push; resolves once it has stopped. `go()` lets it carry on and gives its exit code and stdout.
+ */
+export async function stoppedAt(dir: string, args: string[], point: string): Promise<{ child: ChildProcess; go: () => Promise<{ code: number; stdout: string }> }> {
+  const child = spawn(process.execPath, [...NODE_ARGS, BIN, ...args], { cwd: dir, env: childEnv({ AGENTBOARD_TEST_FAULT: `stop:${point}` }) });
+  let stdout = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  const closed = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? -1)));
+  const deadline = Date.now() + 30_000;
+  while (!stopped(child.pid!) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  if (!stopped(child.pid!)) throw new Error(`agentboard ${args.join(' ')} did not stop at ${point}`);
+  return {
+    child,
+    go: async () => {
+      child.kill('SIGCONT');
+      return { code: await closed, stdout };
+    },
+  };
 }

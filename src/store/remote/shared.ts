@@ -86,8 +86,11 @@ export class SharedBoard {
   private readonly tracking: string;
   /** A push that failed for want of the remote: it may have landed; the next command tells. */
   private unsettled: Pending | null = null;
-  /** This process said on the remote that its clone waits for its turn. */
-  private waitingSaid = false;
+  /** When this process last said on the remote that its clone waits for its turn (ms), or null. */
+  private waitingSaid: number | null = null;
+  /** How long this process's last fetch took, and its last attempt at a write, from its fetch to its push's answer (ms). */
+  private fetchMs = 50;
+  private attemptMs = 150;
 
   constructor(
     readonly board: Board,
@@ -123,12 +126,14 @@ export class SharedBoard {
   fetch(): string | null {
     const tracked = `refs/agentboard/remotes/${this.remote}/`;
     const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', this.remote, `+${BOARD_REF}:${this.tracking}`, `+${WAITING_REFS}*:${tracked}waiting/*`];
+    const t0 = Date.now();
     let r = this.git.run(args, { network: true });
     // Another board of this repository (a worktree's) updating the same tracking ref at this instant.
     for (let i = 0; i < 5 && r.code !== 0 && /cannot lock ref/.test(r.stderr); i++) {
       sleep(20 + Math.random() * 50);
       r = this.git.run(args, { network: true });
     }
+    this.fetchMs = Date.now() - t0;
     if (r.code !== 0) {
       if (!/couldn't find remote ref/i.test(r.stderr)) this.unreachable(r.stderr);
       this.files.touchFetched();
@@ -171,18 +176,19 @@ export class SharedBoard {
    * that a clone that stopped trying is told apart.
    */
   private sayWaiting(head: string | null): void {
-    if (head === null) return;
+    // Said lately: the others still take it as fresh (it is stale only after WAITING_STALE_MS unchanged).
+    if (head === null || (this.waitingSaid !== null && Date.now() - this.waitingSaid < WAITING_STALE_MS / 3)) return;
     const ref = `${WAITING_REFS}${this.files.cloneId()}`;
     this.git.run(['push', '--quiet', '--no-verify', '--force', this.remote, `${head}:${ref}`], { network: true });
-    this.waitingSaid = true;
+    this.waitingSaid = Date.now();
   }
 
   /** Takes this clone's waiting ref off the remote: said by this process, or left there by one of this clone that died. */
   private doneWaiting(): void {
     const ref = `${WAITING_REFS}${this.files.cloneId()}`;
-    if (!this.waitingSaid && !this.files.waitingOf(this.files.cloneId())) return;
+    if (this.waitingSaid === null && !this.files.waitingOf(this.files.cloneId())) return;
     this.git.run(['push', '--quiet', '--no-verify', this.remote, `:${ref}`], { network: true });
-    this.waitingSaid = false;
+    this.waitingSaid = null;
   }
 
   /**
@@ -192,8 +198,9 @@ export class SharedBoard {
    */
   private giveWay(head: string | null): string | null {
     const deadline = Date.now() + YIELD_MS;
-    while (!this.waitingSaid && this.files.othersWaiting(WAITING_STALE_MS) && Date.now() < deadline) {
-      sleep(50 + Math.random() * 100);
+    while (this.waitingSaid === null && this.files.othersWaiting(WAITING_STALE_MS) && Date.now() < deadline) {
+      // About as long as a write takes here: looking sooner only takes time from the clone that waits.
+      sleep(this.attemptMs * (0.5 + Math.random()));
       head = this.pull();
     }
     return head;
@@ -288,7 +295,8 @@ export class SharedBoard {
           sleep(Math.random() * 5);
           head = this.giveWay(this.pull());
         }
-        const result = this.board.write(lock, run, (tx) => (journal) => this.publish(journal, tx, head, intent));
+        const t0 = Date.now();
+        const result = this.board.write(lock, run, (tx) => (journal) => this.publish(journal, tx, head, intent, t0));
         if (intent?.replay) this.unqueue(intent.replay.id); // a replay that changed nothing leaves no commit to take it off the queue
         this.doneWaiting();
         return result;
@@ -386,7 +394,7 @@ export class SharedBoard {
    * the push. On success the new state is recorded in the same journal; on a rejection nothing
    * local has changed.
    */
-  private publish(journal: Journal, tx: Transaction, head: string | null, intent: WriteIntent | undefined): void {
+  private publish(journal: Journal, tx: Transaction, head: string | null, intent: WriteIntent | undefined, started: number): void {
     const board = this.board;
     const base = this.synced();
     const listing: Listing = { ...(base?.listing ?? {}) };
@@ -454,6 +462,7 @@ export class SharedBoard {
     let outcome: 'ok' | 'moved';
     try {
       outcome = this.push(commit, head, pending.token);
+      this.attemptMs = this.fetchMs + Date.now() - started;
     } catch (err) {
       if (isCode(err, 'REMOTE_UNREACHABLE')) this.unsettled = pending;
       else rmSync(this.files.path('pending.json'), { force: true });
