@@ -4,9 +4,10 @@
 // MCP server, the demo, the run engine with execa) are bundled lazily: their code runs only when
 // those commands run, and the MCP SDK they use is not bundled at all.
 //
-// The live view of `run` is a second bundle, dist/tui.mjs, an ES module: ink and react are ES
-// modules (ink's layout engine even awaits at the top level), and code run by vm.Script cannot
-// import() an ES module. bin/agentboard.js hands the CLI its own import() to load it.
+// What ink draws (the live view of `run`, the console of `board`) is a second bundle, dist/tui.mjs,
+// an ES module with ink and React in it: ink is an ES module (its layout engine even awaits at the
+// top level), and code run by vm.Script cannot import() an ES module. bin/agentboard.js hands the
+// CLI its own import() to load it.
 import { spawnSync } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
@@ -16,6 +17,15 @@ const raw = {
   setup(b) {
     b.onResolve({ filter: /\?raw$/ }, (args) => ({ path: new URL(args.path.replace(/\?raw$/, ''), `file://${args.resolveDir}/`).pathname, namespace: 'raw' }));
     b.onLoad({ filter: /.*/, namespace: 'raw' }, async (args) => ({ contents: await readFile(args.path, 'utf8'), loader: 'text' }));
+  },
+};
+
+// ink connects to React's devtools only when DEV=true, from a package agentboard does not install.
+const noDevtools = {
+  name: 'no-devtools',
+  setup(b) {
+    b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'no-devtools' }));
+    b.onLoad({ filter: /.*/, namespace: 'no-devtools' }, () => ({ contents: 'export default undefined;', loader: 'js' }));
   },
 };
 
@@ -48,8 +58,13 @@ const tui = await build({
   outExtension: { '.js': '.mjs' },
   format: 'esm',
   jsx: 'automatic',
-  // Loaded from node_modules, as the MCP SDK is by the CLI bundle.
-  external: ['ink', 'react', 'react/*'],
+  // ink and react are bundled in, React as its production build: loading them from node_modules
+  // costs a console hundreds of milliseconds at start (resolving their files, scanning React's
+  // CommonJS), and the development build several times the CPU of every redraw.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  plugins: [noDevtools],
+  // Some of their CommonJS dependencies require() node's modules: an ES module has no require of its own.
+  banner: { js: "import { createRequire as __agentboardRequire } from 'node:module'; const require = __agentboardRequire(import.meta.url);" },
 });
 for (const [file, info] of Object.entries({ ...result.metafile.outputs, ...tui.metafile.outputs })) console.log(`${file}  ${(info.bytes / 1024).toFixed(0)} KiB`);
 

@@ -1,4 +1,5 @@
-declare module '*.md?raw' {
+/** Text files bundled as strings (templates, prompts, shell completion scripts). */
+declare module '*?raw' {
   const text: string;
   export default text;
 }

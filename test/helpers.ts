@@ -61,6 +61,8 @@ interface CliOptions {
   env?: Record<string, string>;
   /** Run as a person at a terminal would (standard input is a terminal). */
   interactive?: boolean;
+  /** Standard output and error are terminals (colour goes to them). */
+  tty?: boolean;
 }
 
 type Main = (argv: string[], io: object) => Promise<number>;
@@ -82,7 +84,7 @@ export async function cli(cwd: string, args: string[], options: CliOptions = {})
   const saved = g[HOOKS_KEY];
   g[HOOKS_KEY] = hooksFromEnv(env);
   try {
-    const code = await main(args, { out: (t: string) => (stdout += t), err: (t: string) => (stderr += t), stdin: () => options.stdin ?? '', env, cwd, interactive: options.interactive === true });
+    const code = await main(args, { out: (t: string) => (stdout += t), err: (t: string) => (stderr += t), stdin: () => options.stdin ?? '', env, cwd, interactive: options.interactive === true, tty: { out: options.tty === true, err: options.tty === true } });
     return { code, stdout, stderr, json: parse(stdout) };
   } finally {
     g[HOOKS_KEY] = saved;

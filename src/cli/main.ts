@@ -9,12 +9,16 @@ import { Command, CommanderError, Option, type OutputConfiguration } from 'comma
 import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { OPERATIONS } from '../ops/index.js';
-import { createContext, type Context, type Operation } from '../ops/registry.js';
+import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { execute } from '../ops/execute.js';
 import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import { fieldsOf, type Field } from './fields.js';
 import { renderResult } from '../render/text.js';
+import { colorLevel } from '../render/colors.js';
+import { painter, PLAIN } from '../render/paint.js';
+import { flagOf, spellFields } from './field-names.js';
+import { configureHelp, takesGlobals } from './help.js';
 import { cliSpeller } from './refs.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
@@ -45,7 +49,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   reviewer: 'Review keys for reviewer agents (people only)',
 };
 
-const flagName = (op: Operation, field: Field) => op.cli.flags?.[field.name] ?? field.name.replace(/_/g, '-');
+const flagName = (op: Operation, field: Field) => flagOf(op, field.name);
 const attrName = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
 function positionalNames(op: Operation): { name: string; optional: boolean }[] {
@@ -130,12 +134,14 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
 
 function addFlags(cmd: Command, ops: Operation[]): void {
   const seen = new Set<string>();
+  // A field every operation of the command requires says so (it may come from --input or --from instead).
+  const required = (name: string) => ops.every((o) => fieldsOf(o.input.shape as Record<string, never>).some((f) => f.name === name && f.required));
   for (const op of ops) {
     for (const field of flagFields(op)) {
       const flag = flagName(op, field);
       if (seen.has(flag)) continue;
       seen.add(flag);
-      const description = field.description.split('. ')[0]!.replace(/\.$/, '');
+      const description = `${field.description.split('. ')[0]!.replace(/\.$/, '')}${required(field.name) ? ' (required)' : ''}`;
       let option: Option;
       if (field.kind === 'boolean') option = new Option(`--${flag}`, description);
       else if (field.kind === 'list' || field.kind === 'files') {
@@ -175,10 +181,10 @@ function commandFor(program: Command, path: string, parents: Map<string, Command
 }
 
 function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
-  const program = new Command('agentboard')
+  const program = configureHelp(new Command('agentboard'))
     .configureOutput(output)
     .description('A git-native board where people and AI coding agents plan and ship changes together.')
-    .version(VERSION, '-V, --version')
+    .version(VERSION, '-v, --version')
     .option('--root <dir>', 'the repository root holding agentd/ (default: the nearest folder above that has one)')
     .option('--json', 'print exactly one JSON document: {"ok":true,"data":…} or {"ok":false,"error":…}')
     .option('--as <actor>', 'act as this agent id, or as human:<name> (default: human:<git user.name or $USER>)')
@@ -191,6 +197,7 @@ function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => v
   const parents = new Map<string, Command>();
   for (const [path, ops] of groups) {
     const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
+    takesGlobals(cmd, ['--root', '--json', ...(ops.some((o) => 'agent_id' in o.input.shape) ? (['--as'] as const) : []), '--debug']);
     // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
     const longest = positionalNames(byArity[byArity.length - 1]!);
@@ -243,6 +250,8 @@ export interface Io {
   cwd: string;
   /** A person at a terminal: standard input is one (output may go to a pipe or a file). */
   interactive: boolean;
+  /** Which of the output streams are terminals (colour goes only to those); neither when left out. */
+  tty?: { out: boolean; err: boolean };
 }
 
 function processIo(): Io {
@@ -253,6 +262,7 @@ function processIo(): Io {
     env: process.env,
     cwd: process.cwd(),
     interactive: process.stdin.isTTY === true,
+    tty: { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true },
   };
 }
 
@@ -294,7 +304,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     io,
     (r) => (run = r),
     (p) => {
-      p.command('import')
+      takesGlobals(p.command('import'), ['--root', '--json', '--as', '--debug'])
         .description("Bring a board of agentd, OpenSpec or spec-kit over: its changes land at the phase their documents reach (a person's command)")
         .argument('<tool>', 'agentd, openspec or spec-kit')
         .argument('[path]', "the repository to read (default: this one; agentd's own agentd/ is converted in place, its originals kept in agentd/.imported/)")
@@ -303,13 +313,13 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('./import-command.js')).runImport(io, tool, path, opts, globals);
         });
-      p.command('demo')
+      takesGlobals(p.command('demo'), ['--debug'])
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
         .option('--keep', 'keep the demo folder and print its path')
         .action((opts: { keep?: boolean }) => {
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
         });
-      p.command('run')
+      takesGlobals(p.command('run'), ['--root', '--json', '--as', '--debug'])
         .description('Drive a change through proposal → spec → tasks → work → review with the agents agentd/config.yaml names (a person\'s command)')
         .argument('<change_id>', 'the change to run (it is created from --goal when it does not exist)')
         .option('--goal <text>', 'what the change should achieve (needed until the proposal is written)')
@@ -329,33 +339,51 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runCommand(io, loader.importModule, changeId, opts, globals);
         });
+      takesGlobals(p.command('board'), ['--root', '--as', '--debug'])
+        .description("The person's live console: tasks by state, agents, what waits on you; approve, reject, answer and release in place (on a terminal)")
+        .argument('[change_id]', 'follow one change (default: the whole board)')
+        .action((changeId: string | undefined, _opts: unknown, cmd: Command) => {
+          const globals = cmd.optsWithGlobals() as GlobalOptions;
+          special = async () => (await import('../console/command.js')).boardCommand(io, loader.importModule, changeId, globals);
+        });
       const runs = p.command('runs').description('The runs of agentboard run: every agent invocation, its usage and transcript');
-      runs
-        .command('list', { isDefault: true })
+      takesGlobals(runs.command('list', { isDefault: true }), ['--root', '--json', '--debug'])
         .description('Runs, newest first: change, phase reached, agents, invocations, tokens, cost, outcome')
         .action((_opts: unknown, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runsList(io, globals);
         });
-      runs
-        .command('show')
+      takesGlobals(runs.command('show'), ['--root', '--json', '--debug'])
         .description('Every agent invocation of a run: role, phase or task, attempt, exit, duration, usage, transcript')
         .argument('<run_id>')
         .action((runId: string, _opts: unknown, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runsShow(io, runId, globals);
         });
+      takesGlobals(p.command('completion'), ['--debug'])
+        .description('Print the shell completion script: commands, flags, change and task ids (bash: source <(agentboard completion bash))')
+        .argument('<shell>', 'bash, zsh or fish')
+        .action((shell: string) => {
+          special = async () => (io.out((await import('./complete.js')).completionScript(shell)), 0);
+        });
+      p.command('__complete', { hidden: true })
+        .description('What the completion scripts ask: the candidates for the last of the words after agentboard, one a line')
+        .argument('[words...]')
+        .allowUnknownOption()
+        .action((words: string[]) => {
+          special = async () => (io.out((await import('./complete.js')).candidates(p, words, io.cwd).map((c) => `${c}\n`).join('')), 0);
+        });
       p.command('scripted-agent', { hidden: true })
         .description('The demo\'s agent: a scripted program that works a change through its MCP server, started by agentboard run')
         .action(() => {
           special = async () => (await import('../engine/scripted-agent.js')).runScriptedAgent();
         });
-      p.command('mcp')
+      takesGlobals(p.command('mcp'), ['--root', '--as', '--debug'])
         .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI); --as binds it to one agent id')
-        .addOption(new Option('--profile <profile>', 'which tools to serve').choices(['worker', 'planner', 'reviewer', 'all']).default('all'))
+        .addOption(new Option('--profile <profile>', 'which tools to serve').choices(PROFILES).default('all'))
         .addOption(new Option('--run <run_id>', 'record every call in this run\'s records (agentboard run starts its servers so)').hideHelp())
         .addOption(new Option('--invocation <n>', 'the invocation of that run').argParser((v) => Number.parseInt(v, 10)).hideHelp())
-        .action((opts: { profile: 'worker' | 'planner' | 'reviewer' | 'all'; run?: string; invocation?: number }, cmd: Command) => {
+        .action((opts: { profile: Profile; run?: string; invocation?: number }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           const root = globals.root === undefined ? undefined : resolve(io.cwd, globals.root);
           special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, sync: globals.sync === true });
@@ -364,11 +392,13 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
   const spell = cliSpeller(actorIn(argv));
+  // Colour never goes into --json, and goes to a stream only when it is a terminal (or FORCE_COLOR says so).
+  const errPaint = wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.err ?? false));
   const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
     const message = resolveRefs(payload.message, spell);
     const next = resolveRefs(payload.next_step, spell);
     if (wantsJson) io.out(`${JSON.stringify({ ok: false, error: { ...payload, message, next_step: next } })}\n`);
-    else io.err(`error: ${message}\n  next: ${next}\n${debug && stack ? `${stack}\n` : ''}`);
+    else io.err(`${errPaint.color('red', errPaint.bold('error:'))} ${message}\n  ${errPaint.dim('next:')} ${next}\n${debug && stack ? `${stack}\n` : ''}`);
     return exit;
   };
   try {
@@ -376,6 +406,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
       io.out(program.helpInformation());
       return 0;
     }
+    // -V was the short flag of --version before -v; both stay.
+    if (argv.length === 1 && argv[0] === '-V') argv = ['--version'];
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
@@ -394,19 +426,23 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   }
   const chosen = run as Run | null;
   if (!chosen) return 0;
+  let running: Operation | null = null;
   try {
     const { op, input } = chosen.input();
-    const ctx = createContext(chosen.root, io.cwd, { sync: chosen.sync });
+    running = op;
+    const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
     if ('agent_id' in op.input.shape && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const data = resolveRefsDeep(await execute(op, ctx, input), spell);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
-      io.out(resolveRefs(renderResult(op.name, data), spell));
-      for (const n of notices) io.err(`note: ${n}\n`);
+      io.out(resolveRefs(renderResult(op.name, data, painter(colorLevel(io.env, io.tty?.out ?? false))), spell));
+      for (const n of notices) io.err(`${errPaint.color('yellow', 'note:')} ${n}\n`);
     }
     return op.cli.exitCode?.(data) ?? 0;
   } catch (err) {
-    return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+    const payload = toPayload(err);
+    // The input's fields are named as this command's flags and arguments, as the person typed them.
+    return failWith(running && payload.code === 'INVALID_INPUT' ? { ...payload, message: spellFields(running, payload.message) } : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
 }

@@ -6,6 +6,7 @@ import { isHuman } from '../domain/ids.js';
 import type { Ref, RefArg } from '../domain/refs.js';
 import { findOperation } from '../ops/index.js';
 import type { Operation } from '../ops/registry.js';
+import { flagOf } from './field-names.js';
 
 function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
@@ -23,7 +24,7 @@ export function commandLine(op: Operation, args: Record<string, RefArg> = {}, ac
   }
   for (const [k, v] of Object.entries(args)) {
     if (positional.includes(k) || k === 'agent_id' || !(k in op.input.shape)) continue;
-    const flag = `--${op.cli.flags?.[k] ?? k.replace(/_/g, '-')}`;
+    const flag = `--${flagOf(op, k)}`;
     if (v === true) parts.push(flag);
     else if (Array.isArray(v)) for (const one of v) parts.push(flag, shellWord(one));
     else if (v !== false) parts.push(flag, shellWord(v));

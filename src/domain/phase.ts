@@ -11,7 +11,7 @@ export interface DocState {
 export interface ChangeState {
   proposal: DocState | null;
   spec: DocState | null;
-  tasks: (DocState & { tasks: Task[] }) | null;
+  tasks: (DocState & { tasks: Pick<Task, 'status'>[] }) | null;
   review: (DocState & { verdict: Verdict | null }) | null;
 }
 

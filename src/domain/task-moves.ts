@@ -32,7 +32,7 @@ export function moveTask(task: Task, ref: string, to: TaskStatus, actor: string,
     fail(
       'INVALID_TRANSITION',
       `Task ${ref} is ${from}; ${needed === null ? `a task cannot go from ${from} to ${to}` : `only a person can move it to ${to}`}.`,
-      allowed.length > 0 ? `From ${from} you can move it to: ${allowed.join(', ')}.` : `Nothing can change a ${from} task${role === 'human' ? '' : ' except a person'}; call ${refTo('task.next')} for other work.`,
+      allowed.length > 0 ? `From ${from} you can move it to: ${allowed.join(', ')}.` : `Nothing can change a ${from} task${role === 'human' ? '' : ' except a person'}; find other work with ${refTo(['task.next', 'change.list'])}.`,
     );
   }
   switch (to) {

@@ -30,11 +30,11 @@ export function assertMayTouch(task: Task, ref: string, actor: string, verb: str
     fail(
       'TASK_HELD',
       `Task ${ref} is held by ${task.assignee} (since ${task.claimed_at ?? 'earlier'}); you cannot ${verb} it.`,
-      `Call ${refTo('task.next')} to get a task of your own. If the holder is gone, a person can release the task with ${refTo('task.release')}.`,
+      `Find a task of your own with ${refTo(['task.next', 'task.list'], { status: 'pending' })}. If the holder is gone, a person can release the task with ${refTo('task.release', { task_id: ref })}.`,
     );
   }
   if (task.status === 'in_review') {
-    fail('TASK_IN_REVIEW', `Task ${ref} was submitted and is awaiting review by a person; it cannot change until they decide.`, `Call ${refTo('task.next')}: it tells you when your work is still in review.`);
+    fail('TASK_IN_REVIEW', `Task ${ref} was submitted and is awaiting review by a person; it cannot change until they decide.`, `Wait for the person's decision; ${refTo(['task.next', 'task.show'], { task_id: ref })} tells you when it is made.`);
   }
 }
 
@@ -46,10 +46,10 @@ export function holdOrClaim(task: Task, ref: string, actor: string, now: string,
   assertMayTouch(task, ref, actor, verb);
   if (isHuman(actor) || (isHeld(task) && task.assignee === actor)) return false;
   if (task.status !== 'todo') {
-    fail('TASK_NOT_READY', `Task ${ref} is ${task.status} and not held by you; you cannot ${verb} it.`, `Call ${refTo('task.next')} to get a task of your own.`);
+    fail('TASK_NOT_READY', `Task ${ref} is ${task.status} and not held by you; you cannot ${verb} it.`, `Find a task of your own with ${refTo(['task.next', 'task.list'], { status: 'pending' })}.`);
   }
   const problem = claimProblem(task, rules.byId, rules.listProblem);
-  if (problem) fail('TASK_NOT_READY', `Task ${ref} cannot be taken now: ${problem}.`, `Call ${refTo('task.next')} to get a task that is ready.`);
+  if (problem) fail('TASK_NOT_READY', `Task ${ref} cannot be taken now: ${problem}.`, `Find a task that is ready with ${refTo(['task.next', 'task.list'], { ready: true })}.`);
   moveTask(task, ref, 'in_progress', actor, 'agent', now);
   return true;
 }

@@ -21,7 +21,7 @@ export class BoardOps {
     readonly person: string,
   ) {
     this.ctx = createContext(root);
-    this.workerCtx = { ...this.ctx, offersDocuments: false };
+    this.workerCtx = { ...this.ctx, writesDocuments: [] };
   }
 
   get board() {

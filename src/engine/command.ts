@@ -2,13 +2,13 @@
  * The `run` and `runs` commands: flags to options, the person, the display, the signals. The
  * command line registers them (src/cli/main.ts); everything they do is in the engine.
  */
-import { readFileSync, realpathSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { colorLevel } from '../render/colors.js';
+import { readFileSync } from 'node:fs';
 import { fail } from '../errors.js';
 import { Board } from '../store/board.js';
 import { listRuns, readInvocations, readRun, type RunRecord } from '../store/runs.js';
 import { currentPerson } from '../cli/person.js';
+import { agentboardBin, importTui, type ImportModule } from '../cli/tui.js';
 import type { Io } from '../cli/main.js';
 import { table } from '../render/text.js';
 import { RUN_PHASES, type RunPhase, type RunView } from './events.js';
@@ -16,9 +16,6 @@ import { runChange } from './run.js';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_TIMEOUT_MINUTES, type RunOptions } from './settings.js';
 import { duration, tokens } from './views/format.js';
 import { jsonView, plainView } from './views/lines.js';
-
-/** How the ES module parts (the live view: ink is ESM-only) are loaded; given by bin/agentboard.js. */
-export type ImportModule = (specifier: string) => Promise<unknown>;
 
 export interface RunFlags {
   goal?: string;
@@ -74,21 +71,8 @@ export function runOptions(changeId: string, flags: RunFlags): RunOptions {
   };
 }
 
-/** The real path of bin/agentboard.js (through `npm link`'s symlink): the agents' MCP servers run it. */
-function agentboardBin(): string {
-  return realpathSync(process.argv[1]!);
-}
-
-/**
- * The live view lives in its own ES module bundle, dist/tui.mjs: ink and react are ES modules, and
- * the CLI bundle runs inside vm.Script, which cannot import() one. bin/agentboard.js (an ES
- * module) hands the CLI its import(), and only `run` on a terminal uses it, so no other command
- * pays for loading ink.
- */
-async function liveView(importModule: ImportModule, bin: string, onInterrupt: () => void): Promise<RunView> {
-  const url = pathToFileURL(join(dirname(bin), '..', 'dist', 'tui.mjs')).href;
-  const tui = (await importModule(url)) as typeof import('../tui/index.js');
-  return tui.startRunView({ onInterrupt });
+async function liveView(importModule: ImportModule, colors: boolean, onInterrupt: () => void): Promise<RunView> {
+  return (await importTui(importModule, colors)).startRunView({ onInterrupt });
 }
 
 export async function runCommand(io: Io, importModule: ImportModule | undefined, changeId: string, flags: RunFlags, globals: { root?: string; json?: boolean; as?: string }): Promise<number> {
@@ -105,7 +89,7 @@ export async function runCommand(io: Io, importModule: ImportModule | undefined,
   };
   const interactive = !globals.json && process.stdout.isTTY === true && process.stdin.isTTY === true && importModule !== undefined;
   let view: RunView | null = null;
-  const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, bin, onSignal) : plainView(io.out));
+  const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, colorLevel(io.env, true) > 0, onSignal) : plainView(io.out));
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {

@@ -65,6 +65,8 @@ async function work(call: Call, taskId: string, workdir: string): Promise<void> 
   await call('agentboard_report_progress', { task_id: taskId, percent: 80, message: `Wrote ${file}; checking it` });
   await pause(400);
   await call('agentboard_complete_task', { task_id: taskId, note: `Wrote ${file}.` });
+  // Its turn ends here: the console shows the agent done, not still working.
+  await call('agentboard_update_status', { status: 'completed', message: `Finished ${taskId}.` });
 }
 
 async function review(call: Call, changeId: string): Promise<void> {

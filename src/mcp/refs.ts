@@ -4,7 +4,7 @@
  * operation no tool of the profile serves is named as the command a person (or the agent's own
  * shell) runs, never as a tool the agent does not have.
  */
-import type { Ref } from '../domain/refs.js';
+import { refsIn, resolveRefs, type Ref } from '../domain/refs.js';
 import { commandLine } from '../cli/refs.js';
 import { findOperation } from '../ops/index.js';
 import type { Operation } from '../ops/registry.js';
@@ -23,4 +23,45 @@ export function toolSpeller(served: readonly Operation[]): (r: Ref) => string {
     if (!op) return r.ops[0]!;
     return `\`${commandLine(op, args)}\` (${op.access === 'human' ? "a person's command" : 'on the command line'})`;
   };
+}
+
+/**
+ * The sentences of a text, each with the space after it; a reference is never cut, whatever its
+ * arguments hold.
+ */
+function sentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let inRef = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '\uFDD0') inRef = true;
+    else if (c === '\uFDD1') inRef = false;
+    else if (!inRef && (c === '.' || c === '!' || c === '?') && /\s/.test(text[i + 1] ?? '')) {
+      let end = i + 1;
+      while (end < text.length && /\s/.test(text[end]!)) end++;
+      out.push(text.slice(start, end));
+      start = end;
+      i = end - 1;
+    }
+  }
+  if (start < text.length) out.push(text.slice(start));
+  return out;
+}
+
+/**
+ * Guidance (a tool's description, the server's instructions) for a reader of the profile that
+ * serves `served`: a sentence that points to an agent operation the profile does not serve is left
+ * out, since the reader cannot follow it; the rest is spelled for that reader. A person's
+ * operation stays, named as the person's command.
+ */
+export function fitGuidance(text: string, served: readonly Operation[]): string {
+  const names = new Set(served.map((op) => op.name));
+  const followable = (r: Ref) => r.ops.some((n) => names.has(n)) || findOperation(r.ops[0]!)?.access === 'human';
+  const spell = toolSpeller(served);
+  return sentences(text)
+    .filter((s) => refsIn(s).every(followable))
+    .map((s) => resolveRefs(s, spell))
+    .join('')
+    .trim();
 }

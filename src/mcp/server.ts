@@ -3,8 +3,9 @@
  * Tools are generated from the operation registry; human-only operations are not tools at all.
  * stdout carries JSON-RPC only; nothing is written to disk until a tool is called.
  */
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import { agentIdProblem } from '../domain/ids.js';
@@ -12,31 +13,24 @@ import { nowIso } from '../clock.js';
 import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
-import { createContext, type Context, type Operation } from '../ops/registry.js';
+import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
 import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
-import { toolSpeller } from './refs.js';
+import { fitGuidance, toolSpeller } from './refs.js';
+import { instructionsFor } from './instructions.js';
 import { AgentId } from '../ops/schemas.js';
 import { renderResult } from '../render/text.js';
 import { VERSION } from '../version.js';
 import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
+import { STAGES, type Stage } from '../domain/model.js';
+import { SUBMIT_OP } from '../ops/doc-write.js';
 
-export const PROFILES = ['worker', 'planner', 'reviewer', 'all'] as const;
-export type Profile = (typeof PROFILES)[number];
+export { PROFILES, type Profile } from '../ops/registry.js';
 
 /** The most characters a tool result may take; longer lists are cut with a notice saying how to get the rest. */
 export const CHARACTER_LIMIT = 25_000;
 
-export const INSTRUCTIONS = [
-  'agentboard is the task board of this repository, shared with people and other agents. Use the same agent_id on every call.',
-  'Work loop: agentboard_register_agent once; agentboard_get_next_task gives you one task, already yours;',
-  'work on it, reporting with agentboard_report_progress and recording decisions with agentboard_add_note;',
-  'finish with agentboard_complete_task, or agentboard_submit_for_review when a person must check it; then get the next task.',
-  'When unsure, ask a person with agentboard_request_input and read the answer with agentboard_get_workflow_state.',
-  'Planning a change: agentboard_create_change, then agentboard_submit_proposal, agentboard_create_spec, agentboard_create_tasks, in that order.',
-  'Every error says what to do next; follow it. Approving and rejecting are for people only.',
-].join('\n');
 
 export function toolOperations(profile: Profile): Operation[] {
   return OPERATIONS.filter((op) => op.tool && (profile === 'all' || op.tool.profiles.includes(profile)));
@@ -142,7 +136,7 @@ function recordCall(binding: Binding | undefined, op: Operation, args: unknown, 
 async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown, spell: Spell, binding?: Binding): Promise<CallToolResult> {
   try {
     if (binding) args = bindArgs(op, binding, args);
-    const parsed = parseInput(input, args) as Record<string, unknown>;
+    const parsed = parseInput(input, args, op.inputRules) as Record<string, unknown>;
     const { response_format: format, ...rest } = parsed;
     if (!('agent_id' in op.input.shape)) delete rest.agent_id;
     let data = resolveRefsDeep(await runParsed(op, ctx, rest), spell);
@@ -153,9 +147,13 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
     const notices = ctx.takeNotices().map((n) => text(`Note: ${resolveRefs(n.message, spell)}`));
     return { content: [text(body), ...notices], structuredContent: data };
   } catch (err) {
-    if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
-    recordCall(binding, op, args, toPayload(err), spell);
-    return toolError(toPayload(err), spell);
+    const payload = toPayload(err);
+    if (!(err instanceof AgentboardError)) {
+      process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
+      payload.next_step = "Call the tool again; if it fails again, the cause is in the MCP server's log (its standard error).";
+    }
+    recordCall(binding, op, args, payload, spell);
+    return toolError(payload, spell);
   }
 }
 
@@ -181,17 +179,42 @@ export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inp
 /** Calls under way, so that the server answers every one of them before it exits. */
 const inFlight = new Set<Promise<unknown>>();
 
-export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): McpServer {
-  const server = new McpServer({ name: 'agentboard', version: VERSION }, { instructions: INSTRUCTIONS });
+/** The kinds of document whose writing tool the profile serves: `next` hands out rejected ones of these only. */
+function documentsWritten(served: readonly Operation[]): Stage[] {
+  return STAGES.filter((type) => served.some((op) => op.name === SUBMIT_OP[type]));
+}
+
+/**
+ * Why the params of a tools/call request are not a call at all (no tool name, arguments that are
+ * not an object), in words; null when they are. Such a request gets a JSON-RPC invalid-params
+ * error; a call whose fields are wrong gets a tool error the agent reads (INVALID_INPUT).
+ */
+function callParamsProblem(params: unknown): string | null {
+  const kind = (v: unknown) => (v === undefined ? 'nothing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : `a ${typeof v}`);
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) return `tools/call needs params {"name": <tool name>, "arguments": {…}}; got ${kind(params)}.`;
+  const { name, arguments: args } = params as Record<string, unknown>;
+  if (typeof name !== 'string') return `params.name must be the name of a tool, a string like "agentboard_get_task"; got ${kind(name)}.`;
+  if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
+    return `params.arguments of ${name.slice(0, 60)} must be a JSON object of the tool's fields, like {"agent_id": "codex-1"}; got ${kind(args)}.`;
+  }
+  return null;
+}
+
+/** A JSON-RPC error the SDK sends as it is: its code, its message, nothing added. */
+function rpcError(code: number, message: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): Server {
+  const served = toolOperations(profile);
+  const server = new Server({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
   const listing: Tool[] = [];
-  const toolCtx: Context = profile === 'worker' ? { ...ctx, offersDocuments: false } : ctx;
-  const served = toolOperations(profile);
+  const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served) };
   const spell = toolSpeller(served);
   for (const op of served) {
     const tool = op.tool!;
     const input = toolInput(op, binding);
-    const output = toolOutput(op);
     const call = (args: unknown) => {
       const running = callTool(toolCtx, op, input, args, spell, binding);
       inFlight.add(running);
@@ -201,26 +224,33 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     const annotations = {
       title: tool.title,
       readOnlyHint: op.access === 'read',
-      destructiveHint: op.access === 'read' ? false : (tool.destructive ?? false),
+      destructiveHint: op.access !== 'read' && tool.destructive === true,
       idempotentHint: tool.idempotent ?? op.access === 'read',
       openWorldHint: false,
     };
     calls.set(tool.name, call);
-    server.registerTool(tool.name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations }, call as never);
-    listing.push({ name: tool.name, title: tool.title, description: tool.description, inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(output, 'output'), annotations });
+    listing.push({ name: tool.name, title: tool.title, description: fitGuidance(tool.description, served), inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(toolOutput(op), 'output'), annotations });
   }
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
   // Every call is answered by the operation layer, so that a bad argument gets the same
-  // { code, message, next_step } error as every other failure instead of the SDK's own text.
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    const call = calls.get(request.params.name);
+  // { code, message, next_step } error as every other failure. The request is taken as it comes
+  // (the SDK's own check would answer a malformed one with a schema dump): a request that is not a
+  // call at all gets invalid params, in words.
+  Protocol.prototype.setRequestHandler.call(server, AnyCallRequest, async (request: z.infer<typeof AnyCallRequest>) => {
+    const problem = callParamsProblem(request.params);
+    if (problem) throw rpcError(ErrorCode.InvalidParams, problem);
+    const params = request.params as { name: string; arguments?: Record<string, unknown> };
+    const call = calls.get(params.name);
     if (!call) {
-      return toolError({ code: 'USAGE', message: `There is no tool ${request.params.name}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
+      return toolError({ code: 'USAGE', message: `There is no tool ${params.name.slice(0, 100)}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
     }
-    return call(request.params.arguments ?? {});
+    return call(params.arguments ?? {});
   });
   return server;
 }
+
+/** A tools/call request whatever its params hold: they are checked in words (callParamsProblem). */
+const AnyCallRequest = z.object({ method: z.literal('tools/call'), params: z.unknown().optional() });
 
 export interface ServeOptions {
   /** --as: the agent this server acts for. */
@@ -243,7 +273,7 @@ function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
 
 /** Serves MCP on stdin/stdout until stdin closes or the process is told to stop. */
 export async function serveStdio(root: string | undefined, profile: Profile, options: ServeOptions = {}): Promise<number> {
-  const ctx = createContext(root, process.cwd(), { sync: options.sync });
+  const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync });
   const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;

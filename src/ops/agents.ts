@@ -101,8 +101,8 @@ export const registerAgent = defineOp({
     title: 'Register yourself',
     description:
       'Register once at the start with the agent_id you will use on every call, a name, a role and your skills. Registering is optional (an agent may act by id alone) but your skills help match tasks to you. ' +
-      'Next, call agentboard_get_next_task.',
-    profiles: ['worker', 'planner', 'reviewer'],
+      `Next, call ${refTo('task.next')}.`,
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {

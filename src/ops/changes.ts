@@ -8,12 +8,12 @@ import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
 import { Board, BOARD_DIR, refuseAgentdBoard, type ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
-import { MCP_CLIENTS, wireClients } from '../store/mcp-clients.js';
+import { MCP_CLIENTS, serverCommand, wireClients } from '../store/mcp-clients.js';
 import { checkDirs, ensureDir, writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
 import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
-import { defineOp, requireHuman } from './registry.js';
+import { defineOp, PROFILES, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
 import { changeTitle, changeToRead, loadChange, loadChangeToRead, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
@@ -27,12 +27,17 @@ export const initBoard = defineOp({
   input: z.strictObject({
     agent_id: Actor,
     mcp: z.array(z.enum(MCP_CLIENTS)).max(4).default([]).describe(`Also wire these MCP clients to agentboard mcp: ${MCP_CLIENTS.join(', ')}.`),
+    profile: z.enum(PROFILES).default('agent').describe('The tools the wired clients get (agentboard mcp --profile): agent (planning and work) unless given.'),
   }),
   output: z.object({
     root: z.string(),
     created: z.array(z.string()),
     already_initialized: z.boolean(),
     mcp: z.array(z.object({ client: z.enum(MCP_CLIENTS), file: z.string(), result: z.enum(['created', 'added', 'unchanged', 'kept']) })),
+    mcp_server: z
+      .object({ command: z.string(), args: z.array(z.string()), on_path: z.boolean() })
+      .nullable()
+      .describe('How the wired clients start the server: agentboard when it is on the PATH, else node and the installed bin (null without --mcp).'),
   }),
   cli: { command: 'init' },
   async run(ctx, input) {
@@ -40,7 +45,8 @@ export const initBoard = defineOp({
     const root = ctx.root ?? resolve(ctx.cwd);
     const board = new Board(root);
     refuseAgentdBoard(board.dir, BOARD_DIR);
-    const mcp = wireClients(root, input.mcp);
+    const server = serverCommand(ctx.env.PATH);
+    const mcp = wireClients(root, input.mcp, server, input.profile);
     const wanted: [string, string | null][] = [
       [board.dir, null],
       [board.changesDir, null],
@@ -61,7 +67,8 @@ export const initBoard = defineOp({
     if (created.length > 0 || wired.length > 0) {
       await board.mutate((tx) => tx.log(input.agent_id, 'board.init', BOARD_DIR, [created.length ? `created the board (${created.join(', ')})` : '', wired.length ? `wired MCP clients (${wired.join(', ')})` : ''].filter(Boolean).join('; ')));
     }
-    return { root, created, already_initialized: created.length === 0, mcp };
+    const mcpServer = input.mcp.length > 0 ? { command: server.command, args: [...server.args, 'mcp'], on_path: server.args.length === 0 } : null;
+    return { root, created, already_initialized: created.length === 0, mcp, mcp_server: mcpServer };
   },
 });
 
@@ -117,7 +124,7 @@ export const listChanges = defineOp({
     name: 'agentboard_list_changes',
     title: 'List changes',
     description: 'List the changes on the board with their phase (proposal, spec, tasks, implementation, review, done), what each waits on, and task progress. Use a change_id from here with the other tools.',
-    profiles: ['planner', 'reviewer'],
+    profiles: ['planner', 'reviewer', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {
@@ -144,7 +151,7 @@ export const showChange = defineOp({
   tool: {
     name: 'agentboard_get_change',
     title: 'Get a change',
-    description: 'Get one change: its phase, what it waits on, the status and author of each document, and its task ids. Read a document with agentboard_get_document.',
+    description: `Get one change: its phase, what it waits on, the status and author of each document, and its task ids. Read a document with ${refTo('document.get')}.`,
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },

@@ -33,17 +33,17 @@ export function assertGate(tx: Transaction, change: LoadedChange, type: Stage): 
     const approval = (requireApproval as readonly string[]).includes(up);
     const file = `agentd/changes/${change.changeId}/${DOC_FILES[up]}`;
     if (!doc || doc.meta.status === 'template' || doc.meta.status === 'superseded') {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} has not been submitted.`, `Submit the ${DOC_WORDS[up]} first with ${refTo(SUBMIT_OP[up])}.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} has not been submitted.`, `Submit the ${DOC_WORDS[up]} first with ${refTo(SUBMIT_OP[up], { change_id: change.changeId })}.`);
     }
     if (doc.meta.status === 'rejected') {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} was rejected.`, `Revise the ${DOC_WORDS[up]} (see its feedback with ${refTo('document.get')}) and resubmit it with ${refTo(SUBMIT_OP[up])}.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} was rejected.`, `Revise the ${DOC_WORDS[up]} (see its feedback with ${refTo('document.get', { change_id: change.changeId, document: up })}) and resubmit it with ${refTo(SUBMIT_OP[up], { change_id: change.changeId })}.`);
     }
     const broken = firstError(checkDoc(doc, change.changeId));
     if (broken) {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message}).`, `Fix ${file} (${broken.fix}), or resubmit it with ${refTo(SUBMIT_OP[up])}; run ${refTo('change.validate')} to see every problem.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message}).`, `Fix ${file} (${broken.fix}), or resubmit it with ${refTo(SUBMIT_OP[up], { change_id: change.changeId })}; run ${refTo('change.validate', { change_id: change.changeId })} to see every problem.`);
     }
     if (!docComplete({ status: doc.meta.status }, approval)) {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: this board requires a person to approve the ${DOC_WORDS[up]} first.`, `Ask a person to run ${refTo('document.approve')} for ${change.changeId} ${up}; meanwhile call ${refTo('task.next')} for other work.`);
+      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: this board requires a person to approve the ${DOC_WORDS[up]} first.`, `Ask a person to run ${refTo('document.approve', { change_id: change.changeId, document: up })}; meanwhile find other work with ${refTo(['task.next', 'change.list'])}.`);
     }
   }
 }
@@ -60,18 +60,18 @@ export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string,
   // A review is written in rounds: a new round replaces the latest (kept below it) until a person approves the review.
   if (type === 'review' && from !== 'approved') return;
   if (from === 'approved') {
-    fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, `Call ${refTo('task.next')} to get your next task.`);
+    fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, `Nothing to do; find other work with ${refTo(['task.next', 'change.list'])}.`);
   }
   if (from === 'submitted' && !roleAllows(role, 'reviewer')) {
-    fail('DOCUMENT_SUBMITTED', `This ${DOC_WORDS[type]} has already been submitted and is awaiting review.`, `Call ${refTo('task.next')} to get your next available work.`);
+    fail('DOCUMENT_SUBMITTED', `This ${DOC_WORDS[type]} has already been submitted and is awaiting review.`, `A person decides on it now; find other work with ${refTo(['task.next', 'change.list'])}.`);
   }
   const needed = roleFor(DOCUMENT_MOVES, from, 'submitted');
   if (needed === null || !roleAllows(role, needed)) {
     const allowed = movesFrom(DOCUMENT_MOVES, from, role);
-    fail('INVALID_TRANSITION', `A ${from} ${DOC_WORDS[type]} cannot be submitted by ${actor}.`, allowed.length ? `From ${from} it can go to: ${allowed.join(', ')}.` : `Call ${refTo('task.next')} for other work.`);
+    fail('INVALID_TRANSITION', `A ${from} ${DOC_WORDS[type]} cannot be submitted by ${actor}.`, allowed.length ? `From ${from} it can go to: ${allowed.join(', ')}.` : `Find other work with ${refTo(['task.next', 'change.list'])}.`);
   }
   if (from === 'rejected' && doc.meta.assignee && doc.meta.assignee !== actor && role === 'agent') {
-    fail('DOCUMENT_HELD', `${doc.meta.assignee} is revising this ${DOC_WORDS[type]} (since ${doc.meta.claimed_at ?? 'earlier'}).`, `Call ${refTo('task.next')} to get other work; a person can release it with ${refTo('document.release')} if it is stuck.`);
+    fail('DOCUMENT_HELD', `${doc.meta.assignee} is revising this ${DOC_WORDS[type]} (since ${doc.meta.claimed_at ?? 'earlier'}).`, `Find other work with ${refTo(['task.next', 'change.list'])}; a person can release it with ${refTo('document.release', { change_id: doc.meta.change_id, document: type })} if it is stuck.`);
   }
 }
 
@@ -88,10 +88,10 @@ export function checkBeforeWrite(type: Stage, text: string, file: string, change
   const findings = checkDoc(parseDocText(type, text, file), changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
   const errors = findings.filter((f) => f.level === 'error');
   if (errors.length > 0) {
-    const shown = errors.slice(0, 3).map((f) => `${f.message} [${f.rule}]`);
+    const shown = errors.slice(0, 20).map((f) => `${f.message} [${f.rule}]`);
     throw new AgentboardError(
       'VALIDATION_FAILED',
-      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 3 ? ` (and ${errors.length - 3} more)` : ''}.`,
+      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 20 ? ` (and ${errors.length - 20} more)` : ''}.`,
       `Fix ${errors.length === 1 ? 'this' : 'these'} and call ${refTo(retryOp)} again.`,
       { findings: errors },
     );

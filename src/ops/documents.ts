@@ -59,7 +59,7 @@ export const getDocument = defineOp({
     description:
       'Read one document of a change (proposal, spec, tasks or review): its status (template, submitted, approved, rejected, superseded), who wrote it, feedback from people who rejected it, its fields and its full markdown. ' +
       'Read the feedback before revising a rejected document.',
-    profiles: ['planner', 'reviewer'],
+    profiles: ['planner', 'reviewer', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {
@@ -67,7 +67,7 @@ export const getDocument = defineOp({
     const change = changeToRead(board, input.change_id);
     const doc = readDocOf(board, change, input.document);
     if (!doc) {
-      fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with ${refTo('change.show')}.`);
+      fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with ${refTo(['change.show', 'change.list'], { change_id: input.change_id })}.`);
     }
     if (doc.error) throw doc.error;
     const m = doc.meta;
@@ -166,18 +166,18 @@ function loadForDecision(tx: Transaction, changeId: string, type: DocType): DocF
   requireChange(tx, changeId);
   const doc = tx.readDoc(changeId, type);
   if (doc?.error) throw doc.error;
-  if (!doc) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${docWord(type)}.`, `See the change with ${refTo('change.show')}.`);
+  if (!doc) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${docWord(type)}.`, `See the change with ${refTo('change.show', { change_id: changeId })}.`);
   const broken = checkDoc(doc, changeId).find((f) => f.level === 'error');
   if (broken) {
-    fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} first (${broken.fix}); run ${refTo('change.validate')} to see every problem.`);
+    fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} first (${broken.fix}); run ${refTo('change.validate', { change_id: changeId })} to see every problem.`);
   }
   return doc;
 }
 
 function requireSubmitted(doc: DocFile, verb: string): void {
-  if (doc.meta.status === 'approved') fail('DOCUMENT_APPROVED', `This ${docWord(doc.type)} has already been approved.`, `Nothing to do; see what the change waits on with ${refTo('change.show')}.`);
+  if (doc.meta.status === 'approved') fail('DOCUMENT_APPROVED', `This ${docWord(doc.type)} has already been approved.`, `Nothing to do; see what the change waits on with ${refTo('change.show', { change_id: doc.meta.change_id })}.`);
   if (doc.meta.status !== 'submitted') {
-    fail('DOCUMENT_NOT_SUBMITTED', `Only a submitted ${docWord(doc.type)} can be ${verb}; this one is ${doc.meta.status}.`, `Wait until it is submitted again; see the change with ${refTo('change.show')}.`);
+    fail('DOCUMENT_NOT_SUBMITTED', `Only a submitted ${docWord(doc.type)} can be ${verb}; this one is ${doc.meta.status}.`, `Wait until it is submitted again; see the change with ${refTo('change.show', { change_id: doc.meta.change_id })}.`);
   }
 }
 

@@ -1,5 +1,5 @@
-/** Checks an operation's input against its schema and turns every problem into one clear line. */
-import type * as z from 'zod';
+/** Checks an operation's input against its schema and turns every problem into one clear line, the expected shape included. */
+import { toJSONSchema, type z } from 'zod';
 import { fail } from '../errors.js';
 import { textProblem } from '../domain/text.js';
 
@@ -9,13 +9,64 @@ function where(path: PropertyKey[]): string {
   return out || 'input';
 }
 
-function describe(issue: z.core.$ZodIssue): string {
+/** A JSON Schema node, as z.toJSONSchema gives it. */
+interface JsonNode {
+  type?: string | string[];
+  properties?: Record<string, JsonNode>;
+  required?: string[];
+  items?: JsonNode;
+  anyOf?: JsonNode[];
+}
+
+/** The node itself, or the object or array form of a node that takes several. */
+function formOf(node: JsonNode | undefined): JsonNode | undefined {
+  return node?.anyOf?.find((n) => n.type === 'object' || n.type === 'array') ?? node;
+}
+
+/** The expected part of the input at `path`, from the schema as JSON Schema (only when a problem needs it). */
+function expectedAt(schema: z.ZodType, path: PropertyKey[]): JsonNode | undefined {
+  let node: JsonNode | undefined;
+  try {
+    node = toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonNode;
+  } catch {
+    return undefined;
+  }
+  for (const part of path) node = typeof part === 'number' ? formOf(node)?.items : formOf(node)?.properties?.[String(part)];
+  return formOf(node);
+}
+
+/** An object's fields as an agent would write it: {title, description?, …}, the required ones first. */
+function shapeOf(node: JsonNode | undefined): string {
+  const names = Object.keys(node?.properties ?? {});
+  const required = new Set(node?.required ?? []);
+  const listed = [...names.filter((n) => required.has(n)), ...names.filter((n) => !required.has(n)).map((n) => `${n}?`)];
+  return `{${listed.slice(0, 6).join(', ')}${listed.length > 6 ? ', …' : ''}}`;
+}
+
+/** What a value of a JSON Schema node is, in words: "an object like {…}", "a list of strings". */
+function kindOf(node: JsonNode | undefined, expected: string): string {
+  if (expected === 'object') return `an object like ${shapeOf(node)}`;
+  if (expected === 'array') {
+    const item = formOf(node?.items);
+    if (item?.type === 'object') return `a list of objects like ${shapeOf(item)}`;
+    return typeof item?.type === 'string' ? `a list of ${item.type}s` : 'a list';
+  }
+  if (expected === 'int') return 'a whole number';
+  if (expected === 'boolean') return 'true or false';
+  return `a ${expected}`;
+}
+
+function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
   const at = where(issue.path);
   switch (issue.code) {
     case 'unrecognized_keys':
       return `${at === 'input' ? '' : `${at}: `}unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
-    case 'invalid_type':
-      return issue.input === undefined ? `${at} is required` : `${at} must be ${issue.expected === 'int' ? 'a whole number' : `a ${issue.expected}`}`;
+    case 'invalid_type': {
+      const nested = issue.expected === 'object' || issue.expected === 'array';
+      const kind = kindOf(nested ? expectedAt(schema, issue.path) : undefined, issue.expected);
+      if (issue.input === undefined) return nested ? `${at} is required: ${kind}` : `${at} is required`;
+      return `${at} must be ${kind}`;
+    }
     case 'invalid_value':
       return `${at} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
     case 'too_small':
@@ -33,7 +84,14 @@ function describe(issue: z.core.$ZodIssue): string {
   }
 }
 
-export function parseInput<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
+/** The most problems one answer names; a call with more is rare and hears of the rest once these are fixed. */
+const PROBLEMS_SHOWN = 20;
+
+/**
+ * Checks an input against its schema. When it fails, `moreRules` (the document rules the schema
+ * cannot express) are run on the raw input too, so that one answer names every problem.
+ */
+export function parseInput<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: (raw: Record<string, unknown>) => string[]): z.output<T> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     fail('INVALID_INPUT', 'The input must be a JSON object.', 'Send the fields as one JSON object, like {"change_id": "add-review-tool"}.');
   }
@@ -41,9 +99,17 @@ export function parseInput<T extends z.ZodType>(schema: T, raw: unknown): z.outp
   if (unsafe) fail('INVALID_INPUT', `Invalid input: ${unsafe}.`, 'Remove the character and send the call again; nothing was changed.');
   const result = schema.safeParse(raw, { reportInput: true });
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 5).map(describe);
-  const more = result.error.issues.length > 5 ? ` (and ${result.error.issues.length - 5} more)` : '';
-  return fail('INVALID_INPUT', `Invalid input: ${problems.join('; ')}${more}.`, 'Correct the fields named above and send the call again; nothing was changed.');
+  const problems = [...result.error.issues.map((issue) => describe(issue, schema)), ...rulesOn(raw as Record<string, unknown>, moreRules)];
+  const more = problems.length > PROBLEMS_SHOWN ? ` (and ${problems.length - PROBLEMS_SHOWN} more)` : '';
+  return fail('INVALID_INPUT', `Invalid input: ${problems.slice(0, PROBLEMS_SHOWN).join('; ')}${more}.`, 'Correct the fields named above and send the call again; nothing was changed.');
+}
+
+function rulesOn(raw: Record<string, unknown>, rules: ((raw: Record<string, unknown>) => string[]) | undefined): string[] {
+  try {
+    return rules?.(raw) ?? [];
+  } catch {
+    return []; // input too far from its shape for the rules to read: the schema's findings say enough
+  }
 }
 
 /**

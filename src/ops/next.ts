@@ -133,7 +133,7 @@ function revise(changeId: string, type: Stage, doc: DocFile, resumed: boolean): 
   return {
     ...EMPTY,
     status: 'revise_document',
-    message: `${resumed ? 'You are revising' : 'Revise'} the rejected ${docWord(type)} of ${changeId}. Address the feedback, then resubmit it with ${refTo(SUBMIT_OP[type])}.`,
+    message: `${resumed ? 'You are revising' : 'Revise'} the rejected ${docWord(type)} of ${changeId}. Address the feedback, then resubmit it with ${refTo(SUBMIT_OP[type], { change_id: changeId })}.`,
     document: { change_id: changeId, document: type, file: doc.file, feedback: doc.meta.feedback, markdown: renderDocFile(doc.meta, doc.extra, doc.body) },
   };
 }
@@ -150,11 +150,11 @@ export const nextTask = defineOp({
     title: 'Get your next task',
     description:
       'Returns the next task you should work on, already assigned to you; no other agent gets it. If you have a task in progress you get it back. ' +
-      'If your submitted work is still awaiting a person\'s review, you are told so and get nothing new: wait, or ask with agentboard_get_workflow_state later. ' +
+      `If your submitted work is still awaiting a person's review, you are told so and get nothing new: wait, or ask with ${refTo('session.show')} later. ` +
       'A rejected document may come back to you to revise, with the feedback. When nothing is available you get the reasons. ' +
       'The task comes with its description, files, the state of its dependencies, the requirements it serves and any feedback from an earlier rejection. ' +
-      'Work on it, report with agentboard_report_progress, then finish with agentboard_complete_task or agentboard_submit_for_review.',
-    profiles: ['worker'],
+      `Work on it, report with ${refTo('task.progress')}, then finish with ${refTo('task.done')} or ${refTo('session.submit')}.`,
+    profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
     const board = ctx.board();
@@ -169,7 +169,7 @@ export const nextTask = defineOp({
         return {
           ...EMPTY,
           status: 'resumed',
-          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with ${refTo('task.progress')}, and finish with ${refTo('task.done')}.`,
+          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with ${refTo('task.progress', { task_id: taskRef(mine.changeId, mine.task.id) })}, and finish with ${refTo('task.done', { task_id: taskRef(mine.changeId, mine.task.id) })}.`,
           task: taskOut(mine.changeId, mine.task, mine.byId),
           context: context(tx, found, mine),
         };
@@ -194,13 +194,13 @@ export const nextTask = defineOp({
           ...EMPTY,
           status: 'awaiting_review',
           message: own
-            ? `Your submitted work (${waiting[0]!.id}) is awaiting review. Nothing new is handed out meanwhile; when the review is over, report it with ${refTo('session.status')} (working or completed) and call this again.`
+            ? `Your submitted work (${waiting[0]!.id}) is awaiting review. Nothing new is handed out meanwhile; when the review is over, report it with ${refTo('session.status', { status: 'working' })} (or completed) and call this again.`
             : `Your submitted work is awaiting review by a person: ${waiting.map((w) => w.id).join(', ')}. Nothing new is handed out until they decide; call this again later.`,
           awaiting_review: waiting,
         };
       }
 
-      const rejected = ctx.offersDocuments === false ? [] : found.docs.filter((d) => d.meta.status === 'rejected');
+      const rejected = found.docs.filter((d) => d.meta.status === 'rejected' && (ctx.writesDocuments ?? STAGES).includes(d.type));
       const revising = rejected.find((d) => d.meta.assignee === agent);
       if (revising) return revise(revising.changeId, revising.type, tx.readDoc(revising.changeId, revising.type)!, true);
       const free = rejected.find((d) => !d.meta.assignee);
@@ -237,7 +237,7 @@ export const nextTask = defineOp({
       return {
         ...EMPTY,
         status: 'assigned',
-        message: `${ref} is yours: ${task.title}. Report with ${refTo('task.progress')}, note decisions with ${refTo('task.note')}, and finish with ${refTo('task.done')} (or ${refTo('session.submit')} when a person must check it).`,
+        message: `${ref} is yours: ${task.title}. Report with ${refTo('task.progress', { task_id: ref })}, note decisions with ${refTo('task.note', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })} (or ${refTo('session.submit', { tasks: [ref] })} when a person must check it).`,
         task: taskOut(chosen.changeId, task, claimed.byId),
         context: context(tx, found, claimed),
       };
@@ -257,7 +257,7 @@ function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, own
     r.blocked && `${r.blocked} blocked`,
     r.awaiting_approval && `${r.awaiting_approval} in task lists awaiting a person's approval`,
   ].filter(Boolean);
-  const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with ${refTo('change.validate')}).` : '';
+  const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with ${refTo('change.validate', { change_id: r.broken_task_lists[0] })}).` : '';
   if (parts.length > 0) return `No task is available for you now (${parts.join(', ')}). Call this again later.${broken}`;
   return broken ? `No task is available.${broken}` : 'No task is available: every task on the board is done or there are none yet.';
 }

@@ -4,7 +4,7 @@ import { fail } from '../errors.js';
 import { isHuman, REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
-import { DELTAS, isHeld, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
+import { DELTAS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteResult } from './doc-write.js';
 import { defineOp, type Context } from './registry.js';
@@ -14,6 +14,8 @@ import { verifyReviewKey } from './reviewer-keys.js';
 import { markdownToInput } from './from-markdown.js';
 import { parseInput } from './input.js';
 import { refTo } from '../domain/refs.js';
+import { FindingSink } from '../domain/findings.js';
+import { specRules, tasksRules } from '../domain/rules.js';
 
 
 const DocWriteOut = z.object({
@@ -179,19 +181,25 @@ const TasksFields = {
 
 type TaskItemInput = z.output<typeof TaskItem>;
 
-/** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
-function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string): DocInput['tasks'] {
-  const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
+/** The id of each task of a new list: its own, or T1, T2… in order, skipping the ids taken. */
+function taskIds(items: { id?: string | undefined }[]): string[] {
   const used = new Set(items.flatMap((i) => (i.id ? [i.id] : [])));
   let n = 0;
-  const nextId = () => {
+  return items.map((item) => {
+    if (item.id) return item.id;
     do n++;
     while (used.has(`T${n}`));
     used.add(`T${n}`);
     return `T${n}`;
-  };
-  const tasks: Task[] = items.map((item) => {
-    const id = item.id ?? nextId();
+  });
+}
+
+/** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
+function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string): DocInput['tasks'] {
+  const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
+  const ids = taskIds(items);
+  const tasks: Task[] = items.map((item, i) => {
+    const id = ids[i]!;
     const before = previous.get(id);
     const task: Task = {
       id,
@@ -283,6 +291,34 @@ function reviewContent(change: LoadedChange, reviewer: string, at: string, input
   return [round, ...(replaceLatest ? earlier.slice(1) : earlier)];
 }
 
+// ---- the rules a schema cannot express, on input that failed it ---------------------------------
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+const objects = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x)) : []);
+
+/** The errors of the given rules that `check` finds, as messages. */
+function ruleErrors(rules: readonly string[], check: (sink: FindingSink) => void): string[] {
+  const sink = new FindingSink('');
+  check(sink);
+  return sink.findings.filter((f) => f.level === 'error' && rules.includes(f.rule)).map((f) => f.message);
+}
+
+function specInputRules(raw: Record<string, unknown>): string[] {
+  const requirements = objects(raw.requirements).map((r) => ({ id: str(r.id), title: str(r.title), text: str(r.text), ...(DELTAS.includes(r.delta as Delta) ? { delta: r.delta as Delta } : {}) }));
+  return ruleErrors(['spec.requirement.normative', 'spec.requirement.duplicate'], (sink) => specRules({ title: '', overview: str(raw.overview), requirements, scenarios: [] }, sink));
+}
+
+function tasksInputRules(raw: Record<string, unknown>): string[] {
+  const items = objects(raw.tasks).map((t) => ({ ...(typeof t.id === 'string' ? { id: t.id } : {}), title: str(t.title), depends: strings(t.depends) }));
+  const ids = taskIds(items);
+  const tasks = items.map((item, i): { task: Task; line: number } => ({
+    task: { id: ids[i]!, title: item.title, description: '', status: 'todo', priority: 'medium', depends: item.depends, skills: [], requirements: [], files: [], blockers: [], feedback: [], notes: [] },
+    line: 0,
+  }));
+  return ruleErrors(['tasks.depends.self', 'tasks.depends.unknown', 'tasks.depends.cycle'], (sink) => tasksRules(tasks, null, sink));
+}
+
 // ---- operations ---------------------------------------------------------------------------------
 
 export const createChange = defineOp({
@@ -301,14 +337,14 @@ export const createChange = defineOp({
     title: 'Create a change',
     description:
       'Start a new change (a unit of work planned as proposal → spec → tasks → review). Creates agentd/changes/<change_id>/ with a blank proposal. ' +
-      'Returns the change_id; next, submit the proposal with agentboard_submit_proposal.',
+      `Returns the change_id; next, submit the proposal with ${refTo('proposal.submit')}.`,
     profiles: ['planner'],
   },
   run(ctx, input) {
     const board = ctx.board();
     return board.mutate((tx) => {
       if (tx.hasChange(input.change_id)) {
-        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, `Submit its proposal with ${refTo('proposal.submit')}, or pick another change id.`);
+        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, `Submit its proposal with ${refTo('proposal.submit', { change_id: input.change_id })}, or pick another change id.`);
       }
       const meta: DocMeta = {
         id: `${input.change_id}/proposal`,
@@ -343,8 +379,9 @@ export const submitProposal = defineOp({
     description:
       'Write and submit the proposal of a change: why it is needed (50-2000 characters), what changes, and the impact. Creates the change if it does not exist yet. ' +
       'The proposal is checked before anything is written; an error names each field to fix. ' +
-      'Returns the document status and the change phase; next, write the spec with agentboard_create_spec.',
-    profiles: ['planner'],
+      `Returns the document status and the change phase; next, write the spec with ${refTo('spec.create')}. Resubmitting a rejected proposal replaces its text.`,
+    profiles: ['planner', 'agent'],
+    destructive: true,
   },
   async run(ctx, input) {
     return (await submitStage(ctx, 'proposal', input, () => proposalContent(input.change_id, input))).result;
@@ -358,13 +395,15 @@ export const createSpec = defineOp({
   input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...SpecFields, notes: Notes }),
   output: DocWriteOut,
   cli: { command: 'spec', args: ['change_id'], from: 'spec' },
+  inputRules: specInputRules,
   tool: {
     name: 'agentboard_create_spec',
     title: 'Write the spec',
     description:
       'Write and submit the spec of a change, once its proposal is submitted: an overview (at least 50 characters), requirements (ids like R1, each saying MUST or SHALL) and acceptance scenarios (WHEN / THEN, optional GIVEN). ' +
-      'Nothing is written unless every field is valid; an error names each field to fix. Next, write the tasks with agentboard_create_tasks.',
-    profiles: ['planner'],
+      `Nothing is written unless every field is valid; an error names each field to fix. Next, write the tasks with ${refTo('tasks.create')}. Resubmitting a rejected spec replaces its text.`,
+    profiles: ['planner', 'agent'],
+    destructive: true,
   },
   async run(ctx, input) {
     return (await submitStage(ctx, 'spec', input, (_tx, change) => specContent(change, input))).result;
@@ -378,13 +417,15 @@ export const createTasks = defineOp({
   input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...TasksFields, notes: Notes }),
   output: DocWriteOut.extend({ task_ids: z.array(z.string()).describe('Board-wide ids of the tasks, "<change_id>/<task_id>".') }),
   cli: { command: 'tasks', args: ['change_id'], from: 'tasks' },
+  inputRules: tasksInputRules,
   tool: {
     name: 'agentboard_create_tasks',
     title: 'Write the task list',
     description:
       'Write and submit the task list of a change, once its spec is submitted. Each task has a title (at most 200 characters), an optional description (at most 2000), priority, dependencies on other tasks of the change, skills, the files it will touch and the requirement ids it implements. ' +
-      'Returns the task ids agents will use ("<change_id>/<task_id>"). Agents then get these tasks with agentboard_get_next_task.',
-    profiles: ['planner'],
+      `Returns the task ids agents will use ("<change_id>/<task_id>"). Writing the list again replaces it: a task left out is dropped (one another agent holds is refused). Agents then get these tasks with ${refTo('task.next')}.`,
+    profiles: ['planner', 'agent'],
+    destructive: true,
   },
   async run(ctx, input) {
     const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => tasksContent(tx, change, input.agent_id, input.title, input.tasks, input.intro), {
@@ -437,7 +478,7 @@ export const correctDocument = defineOp({
     review_key: z.string().min(1).max(200).describe('Your reviewer key, as a person gave it to you (agentboard reviewer add).'),
     change_id: ChangeId,
     document: StageType,
-    markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document as markdown, in the same form agentboard_get_document returns it (frontmatter optional).'),
+    markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document as markdown, in the form a document read returns it (frontmatter optional).'),
     notes: Notes,
   }),
   output: DocWriteOut.extend({ corrected_by: z.string() }),
@@ -447,8 +488,9 @@ export const correctDocument = defineOp({
     title: 'Correct a submitted document (reviewers)',
     description:
       'For reviewer agents only: fix a document that was submitted and awaits a person\'s decision. Send the whole corrected document as markdown and your review_key. ' +
-      'The document stays submitted (a person still approves or rejects it) and records you as its corrector. Find documents sent for review with agentboard_list_documents (awaiting: "review").',
+      `Your text replaces the document's; it stays submitted (a person still approves or rejects it) and records you as its corrector. Find documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`,
     profiles: ['reviewer'],
+    destructive: true,
   },
   async run(ctx, input) {
     let correction = '';
@@ -479,7 +521,7 @@ export const correctDocument = defineOp({
           const reviewer = verifyReviewKey(tx.runtime, input.review_key);
           const doc = change[input.document];
           if (!doc || doc.meta.status !== 'submitted') {
-            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list')}.`);
+            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`);
           }
           correction = `${input.agent_id} (reviewer ${reviewer.name})`;
           return correction;

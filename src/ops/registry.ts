@@ -8,6 +8,7 @@ import { fail } from '../errors.js';
 import { isHuman } from '../domain/ids.js';
 import { resolve } from 'node:path';
 import { Board, type Notice } from '../store/board.js';
+import type { Stage } from '../domain/model.js';
 
 export type Access = 'read' | 'agent' | 'reviewer' | 'human';
 
@@ -16,10 +17,12 @@ export interface Context {
   readonly root: string | undefined;
   /** The folder the command runs in, where the board is looked for when --root is not given. */
   readonly cwd: string;
+  /** The environment the command runs in (init looks for agentboard on its PATH). */
+  readonly env: Readonly<Record<string, string | undefined>>;
   /** The board, found on first use (so that `init` can run where there is none yet). */
   board(): Board;
-  /** False when the caller cannot write documents (an MCP worker): `next` then hands out tasks only. */
-  readonly offersDocuments?: boolean;
+  /** The documents the caller can write (an MCP profile's tools), when not all: `next` hands out rejected ones of these kinds only. */
+  readonly writesDocuments?: readonly Stage[];
   /** What the commands run so far had to say besides their results (merged edits, recovered writes); taken once. */
   takeNotices(): Notice[];
   /** Called as each operation starts: the board checks afresh what it checks once per operation. */
@@ -28,12 +31,13 @@ export interface Context {
   readonly sync?: boolean;
 }
 
-export function createContext(root: string | undefined, cwd = process.cwd(), options: { sync?: boolean } = {}): Context {
+export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean } = {}): Context {
   let board: Board | null = null;
   const absolute = root === undefined ? undefined : resolve(cwd, root);
   return {
     root: absolute,
     cwd,
+    env,
     sync: options.sync === true,
     board: () => (board ??= Board.open(absolute, cwd)),
     takeNotices: () => (board ? board.notices.splice(0) : []),
@@ -56,14 +60,24 @@ export interface CliSpec {
   exitCode?: (data: unknown) => number;
 }
 
+/** The sets of tools `agentboard mcp --profile` serves; `all` is every tool. */
+export const PROFILES = ['worker', 'planner', 'reviewer', 'agent', 'all'] as const;
+export type Profile = (typeof PROFILES)[number];
+export type ToolProfile = Exclude<Profile, 'all'>;
+
 export interface ToolSpec {
   /** agentboard_<verb>_<noun>, at most 47 characters. */
   name: string;
   title: string;
-  /** Written for the agent doing the work: what to call it for, what comes back, what to do next. */
+  /**
+   * Written for the agent doing the work: what to call it for, what comes back, what to do next.
+   * Other operations are named with refTo(); a sentence naming one the reader's profile lacks is left out.
+   */
   description: string;
-  profiles: ('worker' | 'planner' | 'reviewer')[];
+  /** The MCP profiles that serve it besides `all`. */
+  profiles: ToolProfile[];
   idempotent?: boolean;
+  /** The call can drop what is on the board (a task, a document's text), not only add to it. */
   destructive?: boolean;
 }
 
@@ -76,6 +90,12 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   cli: CliSpec;
   /** Present for every operation an agent may call; human-only operations have none. */
   tool?: ToolSpec;
+  /**
+   * The document rules the input schema cannot express (a requirement without MUST, a dependency
+   * on a task that is not there), as messages, run on an input that failed its schema so that one
+   * answer names every problem.
+   */
+  inputRules?: (raw: Record<string, unknown>) => string[];
   /**
    * On a shared board whose remote cannot be reached, the write is checked against the local copy
    * and queued, to be pushed in order on the next sync (notes and progress); other writes fail.

@@ -22,7 +22,7 @@ export function verifyReviewKey(data: RuntimeData, key: string): ReviewerRecord 
     if (stored.length === presented.length && timingSafeEqual(stored, presented)) match = reviewer;
   }
   if (!match) {
-    fail('REVIEW_KEY_INVALID', 'This review key is not valid on this board.', `Use the key a person gave you when they ran \`agentboard reviewer add\`; without one, submitted documents cannot be changed. Call ${refTo('task.next')} for other work.`);
+    fail('REVIEW_KEY_INVALID', 'This review key is not valid on this board.', `Use the key a person gave you when they ran \`agentboard reviewer add\`; without one, submitted documents cannot be changed. Look for other work with ${refTo(['task.next', 'document.list'], { awaiting: 'review' })}.`);
   }
   return match;
 }

@@ -104,7 +104,7 @@ export const updateStatus = defineOp({
     description:
       'Tell people what you are doing: status working (with a message, and optionally a phase and progress) or completed when you are done. ' +
       'After a block is resolved, report working again. Returns your workflow state.',
-    profiles: ['worker', 'planner', 'reviewer'],
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
   },
   run(ctx, input) {
     return ctx.board().mutate((tx) => {
@@ -138,8 +138,8 @@ export const markBlocked = defineOp({
     name: 'agentboard_mark_blocked',
     title: 'Mark yourself blocked',
     description:
-      'Say that you cannot go on and why, with the specific blockers, so a person can step in. For a blocker on one task use agentboard_report_blocker. ' +
-      'When you can carry on, report working with agentboard_update_status.',
+      `Say that you cannot go on and why, with the specific blockers, so a person can step in. For a blocker on one task use ${refTo('task.block')}. ` +
+      `When you can carry on, report working with ${refTo('session.status', { status: 'working' })}.`,
     profiles: ['planner', 'reviewer'],
   },
   run(ctx, input) {
@@ -180,9 +180,9 @@ export const submitForReview = defineOp({
     name: 'agentboard_submit_for_review',
     title: 'Submit work for review',
     description:
-      'When your work needs a person to check it: give a summary, optionally a PR link and notes, and the task ids it completes. Those tasks wait in review; you are awaiting_review. ' +
-      'If the person approves, the tasks are done; if they send a task back, it returns to the pool with their feedback. Meanwhile agentboard_get_next_task tells you your work is in review.',
-    profiles: ['worker'],
+      `When your work needs a person to check it: give a summary, optionally a PR link and notes, and the task ids it completes. Those tasks wait in review; you are awaiting_review. ` +
+      `If the person approves, the tasks are done; if they send a task back, it returns to the pool with their feedback. Meanwhile ${refTo('task.next')} tells you your work is in review.`,
+    profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
     const board = ctx.board();
@@ -194,7 +194,7 @@ export const submitForReview = defineOp({
         const task = structuredClone(f.task);
         takeForWork(tx, f, task, ref, input.agent_id, 'submit');
         if (task.status !== 'in_progress') {
-          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? `Clear its blocker with ${refTo('task.unblock')} first.` : `Submit only your own tasks in progress; see them with ${refTo('task.list')}.`);
+          fail('INVALID_TRANSITION', `Task ${ref} is ${task.status}; you can only submit a task you hold in progress.`, task.status === 'blocked' ? `Clear its blocker with ${refTo('task.unblock', { task_id: ref })} first.` : `Submit only tasks you hold in progress; ${refTo(['task.list', 'task.next'], { assignee: input.agent_id, status: 'in_progress' })} shows yours.`);
         }
         moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
         found.push({ found: f, task, ref });
@@ -239,7 +239,7 @@ export const getWorkflowState = defineOp({
     description:
       'Read your workflow status, your open question (if you asked one) and the answers to earlier questions: answered by a person, or resolved to your default action when nobody answered in time. ' +
       'Call it while waiting for an answer.',
-    profiles: ['worker', 'planner', 'reviewer'],
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {
@@ -266,8 +266,8 @@ export const requestInput = defineOp({
     title: 'Ask a person',
     description:
       'Ask a person a question when you are unsure, with the action you will take if nobody answers in time (default 30 minutes, at most 120) and optional suggested answers. ' +
-      'You are awaiting_input until then; one question at a time. Check for the answer with agentboard_get_workflow_state: it shows the answer, or your default action once the time is up.',
-    profiles: ['worker', 'planner', 'reviewer'],
+      `You are awaiting_input until then; one question at a time. Check for the answer with ${refTo('session.show')}: it shows the answer, or your default action once the time is up.`,
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
   },
   run(ctx, input) {
     const board = ctx.board();

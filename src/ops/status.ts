@@ -4,6 +4,7 @@ import { nowIso } from '../clock.js';
 import { fail } from '../errors.js';
 import { taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
+import { lastActivity } from '../domain/claims.js';
 import { isHeld, type Task, type TaskStatus } from '../domain/model.js';
 import { ConflictOut } from './conflicts.js';
 import { defineOp } from './registry.js';
@@ -126,8 +127,7 @@ export const boardStatus = defineOp({
           if (isHeld(t) && t.status !== 'in_review') a.current_tasks.push(taskRef(changeId, t.id));
         }
         if (t.status === 'in_progress' && t.assignee) {
-          const own = t.notes.filter((n) => n.author === t.assignee).map((n) => n.at);
-          const last = [t.claimed_at ?? '', t.progress_at ?? '', ...own].sort().pop()!;
+          const last = lastActivity(t.claimed_at, t.progress_at, t.notes.filter((n) => n.author === t.assignee).map((n) => n.at));
           const idle = Date.parse(now) - Date.parse(last);
           const ref = taskRef(changeId, t.id);
           const deadRun = deadClaims.get(ref);

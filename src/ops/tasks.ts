@@ -30,7 +30,7 @@ function address(ref: string): TaskAddress {
 /** Plan edits stop once a person approved the task list; work on the tasks goes on. */
 function assertPlanOpen(doc: DocFile<'tasks'>, actor: string): void {
   if (doc.meta.status === 'approved' && actorRole(actor) !== 'human') {
-    fail('DOCUMENT_APPROVED', `The task list of ${doc.meta.change_id} has been approved; its plan (tasks, titles, dependencies) no longer changes.`, `Ask a person to change the plan, or call ${refTo('task.next')} to work on it.`);
+    fail('DOCUMENT_APPROVED', `The task list of ${doc.meta.change_id} has been approved; its plan (tasks, titles, dependencies) no longer changes.`, `Ask a person to change the plan; its tasks are worked on through ${refTo('task.next', { change_id: doc.meta.change_id })}.`);
   }
 }
 
@@ -98,7 +98,7 @@ export const listTasks = defineOp({
   tool: {
     name: 'agentboard_list_tasks',
     title: 'List tasks',
-    description: `List tasks with their status (${TASK_STATUSES.join(', ')}), priority, assignee and whether they are ready. Filter by change_id, status, assignee or ready. To get work, call agentboard_get_next_task instead.`,
+    description: `List tasks with their status (${TASK_STATUSES.join(', ')}), priority, assignee and whether they are ready. Filter by change_id, status, assignee or ready. To get work, call ${refTo('task.next')} instead.`,
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -138,7 +138,7 @@ export const showTask = defineOp({
     name: 'agentboard_get_task',
     title: 'Get a task',
     description: 'Read one task by its id ("<change_id>/<task_id>"): status, who holds it, progress, notes, blockers, feedback, and the status of each task it depends on.',
-    profiles: ['worker', 'planner', 'reviewer'],
+    profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {
@@ -183,9 +183,9 @@ export const addTask = defineOp({
     return board.mutate((tx) => {
       requireChange(tx, input.change_id);
       const doc = tx.readDoc(input.change_id, 'tasks');
-      if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, `Write the task list first with ${refTo('tasks.create')}.`);
+      if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, `Write the task list first with ${refTo('tasks.create', { change_id: input.change_id })}.`);
       if (doc.error) throw doc.error;
-      if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run ${refTo('change.validate')} to see every problem.`);
+      if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run ${refTo('change.validate', { change_id: input.change_id })} to see every problem.`);
       assertPlanOpen(doc, input.agent_id);
       const existing = new Set(doc.content.blocks.map((b) => b.id));
       let id = input.id;
@@ -253,8 +253,9 @@ export const updateTask = defineOp({
     title: 'Update a task',
     description:
       'Change a task: its title, description, priority, dependencies, skills, files, requirements, or its status. Give at least one field. ' +
-      'You can only change tasks nobody else holds. To finish a task call agentboard_complete_task; to report progress, agentboard_report_progress.',
+      `Your values replace the task's. You can only change tasks nobody else holds. To finish a task call ${refTo('task.done')}; to report progress, ${refTo('task.progress')}.`,
     profiles: ['planner'],
+    destructive: true,
   },
   run(ctx, input) {
     const board = ctx.board();
@@ -306,7 +307,7 @@ export const removeTask = defineOp({
       assertPlanOpen(found.doc, input.agent_id);
       const dependents = [...found.byId.values()].filter((t) => t.depends.includes(taskId)).map((t) => t.id);
       if (dependents.length > 0) {
-        fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with ${refTo('task.update')}.`);
+        fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with ${refTo('task.update', { task_id: `${changeId}/${dependents[0]}` })}.`);
       }
       saveTasks(tx, found.doc, { remove: [taskId] }, 'task.rm');
       tx.log(input.agent_id, 'task.rm', input.task_id, `deleted task ${input.task_id}: ${found.task.title}`, changeId);
@@ -328,9 +329,9 @@ export const completeTask = defineOp({
     name: 'agentboard_complete_task',
     title: 'Complete a task',
     description:
-      'Mark your task done when the work is finished. Safe to repeat: a task that is already done stays as it is. Work that a person must check first goes through agentboard_submit_for_review instead. ' +
-      'Then call agentboard_get_next_task for your next task.',
-    profiles: ['worker'],
+      `Mark your task done when the work is finished. Safe to repeat: a task that is already done stays as it is. Work that a person must check first goes through ${refTo('session.submit')} instead. ` +
+      `Then call ${refTo('task.next')} for your next task.`,
+    profiles: ['worker', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {
@@ -361,13 +362,13 @@ export const reportProgress = defineOp({
     name: 'agentboard_report_progress',
     title: 'Report progress',
     description: 'Tell the board how far along your task is (0-100) and what you just did. Report at meaningful steps; people see it on the board and a task without progress for long shows as stale.',
-    profiles: ['worker'],
+    profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'report progress on');
       if (task.status !== 'in_progress') {
-        fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; progress is reported on a task in progress.`, task.status === 'blocked' ? `Clear the blocker with ${refTo('task.unblock')} first.` : `Call ${refTo('task.next')} for work.`);
+        fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; progress is reported on a task in progress.`, task.status === 'blocked' ? `Clear the blocker with ${refTo('task.unblock', { task_id: input.task_id })} first.` : `Call ${refTo('task.next')} for work.`);
       }
       task.progress = input.percent;
       task.progress_message = input.message;
@@ -392,8 +393,8 @@ export const reportBlocker = defineOp({
   tool: {
     name: 'agentboard_report_blocker',
     title: 'Report a blocker',
-    description: 'Mark your task blocked and say why (severity low, medium or high). People see blockers on the board. When it is resolved, call agentboard_clear_blocker and carry on.',
-    profiles: ['worker'],
+    description: `Mark your task blocked and say why (severity low, medium or high). People see blockers on the board. When it is resolved, call ${refTo('task.unblock')} and carry on.`,
+    profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
@@ -416,7 +417,7 @@ export const clearBlocker = defineOp({
     name: 'agentboard_clear_blocker',
     title: 'Clear a blocker',
     description: 'Mark the blockers of your task resolved; the task is in progress again.',
-    profiles: ['worker'],
+    profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
@@ -447,7 +448,7 @@ export const addNote = defineOp({
     description:
       'Leave a note on a task for the people and agents after you: decisions made and why, constraints discovered, rejection feedback addressed. ' +
       'Good: "Chose a file lock over SQLite because the board must work without a server". Bad: "Working on it", "Updated the code".',
-    profiles: ['worker', 'reviewer'],
+    profiles: ['worker', 'reviewer', 'agent'],
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
@@ -506,7 +507,7 @@ export const approveTask = defineOp({
     requireHuman(input.agent_id, 'Approving a task');
     const board = ctx.board();
     return mutateTask(board, input.task_id, (tx, found, task) => {
-      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is approved.`, `See the tasks awaiting review with ${refTo('task.list')} (status in_review).`);
+      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is approved.`, `See the tasks awaiting review with ${refTo('task.list', { status: 'in_review' })}.`);
       const holder = task.assignee;
       moveTask(task, input.task_id, 'done', input.agent_id, 'human', tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
@@ -530,7 +531,7 @@ export const rejectTask = defineOp({
     requireHuman(input.agent_id, 'Rejecting a task');
     const board = ctx.board();
     return mutateTask(board, input.task_id, (tx, found, task) => {
-      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is rejected.`, `See the tasks awaiting review with ${refTo('task.list')} (status in_review).`);
+      if (task.status !== 'in_review') fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; only a task submitted for review is rejected.`, `See the tasks awaiting review with ${refTo('task.list', { status: 'in_review' })}.`);
       const holder = task.assignee;
       moveTask(task, input.task_id, 'todo', input.agent_id, 'human', tx.now);
       task.feedback.push({ author: input.agent_id, at: tx.now, text: input.feedback });

@@ -1,6 +1,6 @@
 /** Reading a board for the operations: changes with their documents, tasks, and their output shapes. */
 import { fail } from '../errors.js';
-import { printable, taskRef } from '../domain/ids.js';
+import { changeIdProblem, printable, taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
 import { derivePhase, type ChangeState, type PhaseInfo } from '../domain/phase.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
@@ -25,9 +25,14 @@ export function requireChange(reader: Reader, changeId: string): void {
   if (reader.hasChange(changeId)) return;
   const archived = reader.board.archived().find((a) => a.change_id === changeId);
   if (archived) {
-    fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (agentd/archive/${archived.folder}); archived changes do not change.`, `Create a new change for further work with ${refTo('change.create')}.`);
+    fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (agentd/archive/${archived.folder}); archived changes do not change.`, `Plan further work as a new change with ${refTo(['change.create', 'proposal.submit'])}.`);
   }
-  fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, `List the changes with ${refTo('change.list')}, or create this one with ${refTo('change.create')}.`);
+  fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, notFoundNext(changeId));
+}
+
+function notFoundNext(changeId: string): string {
+  const create = refTo(['change.create', 'proposal.submit'], changeIdProblem(changeId) ? {} : { change_id: changeId });
+  return `List the changes with ${refTo(['change.list', 'board.status'])}, or create this one with ${create}.`;
 }
 
 /** A change to read: open, or archived (read from agentd/archive/, read-only). */
@@ -41,7 +46,7 @@ export function changeToRead(reader: Reader, changeId: string): ChangeToRead {
   if (reader.hasChange(changeId)) return { changeId, archived: null };
   const archived = reader.board.archived().filter((a) => a.change_id === changeId).at(-1);
   if (archived) return { changeId, archived };
-  return fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, `List the changes with ${refTo('change.list')}, or create this one with ${refTo('change.create')}.`);
+  return fail('CHANGE_NOT_FOUND', `There is no change "${printable(changeId)}" on this board.`, notFoundNext(changeId));
 }
 
 export function readDocOf<T extends DocType>(reader: Reader, change: ChangeToRead, type: T): DocFile<T> | null {
@@ -160,19 +165,19 @@ export function findTask(reader: Reader, changeId: string, taskId: string, optio
   }
   const ref = taskRef(changeId, taskId);
   if (doc?.error) throw doc.error;
-  if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, `Create the task list with ${refTo('tasks.create')}.`);
+  if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, `Write its task list with ${refTo('tasks.create', { change_id: changeId })}.`);
   const block = doc.content?.blocks.find((b) => b.id === taskId);
   if (!block) {
     const broken = doc.findings.find((f) => f.level === 'error');
     if (broken) {
-      fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} (${broken.fix}); run ${refTo('change.validate')} to see every problem.`);
+      fail('PARSE_ERROR', `${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}.`, `Fix ${broken.file} (${broken.fix}); run ${refTo('change.validate', { change_id: changeId })} to see every problem.`);
     }
-    fail('TASK_NOT_FOUND', `Task ${ref} does not exist.`, `List the tasks of ${changeId} with ${refTo('task.list')}.`);
+    fail('TASK_NOT_FOUND', `Task ${ref} does not exist.`, `List the tasks of ${changeId} with ${refTo('task.list', { change_id: changeId })}.`);
   }
   if (!block.task) {
     const f = doc.findings.find((x) => x.level === 'error' && x.line !== undefined && x.line >= block.line + doc.bodyLine - 1);
     const where = f ? `${f.file}:${f.line}: ${f.message}` : `${doc.file}: task ${taskId} cannot be read`;
-    fail('PARSE_ERROR', `${where}.`, `Fix the task in ${doc.file}; run ${refTo('change.validate')} to see every problem.`);
+    fail('PARSE_ERROR', `${where}.`, `Fix the task in ${doc.file}; run ${refTo('change.validate', { change_id: changeId })} to see every problem.`);
   }
   const tasks = tasksOf(doc);
   return { changeId, doc, block, task: block.task, byId: new Map(tasks.map((t) => [t.id, t])) };

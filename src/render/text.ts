@@ -1,16 +1,21 @@
 /**
  * Results as text for people (the CLI without --json) and as markdown for agents that ask for
  * response_format "markdown". One renderer per operation; anything without one is shown as
- * indented key: value lines.
+ * indented key: value lines. The renderers of what people read most (status, list, show, validate,
+ * log) colour states, verdicts, severities and levels when given a Paint that does.
  */
 import { refTo } from '../domain/refs.js';
+import { DOC_COLOR, LEVEL_COLOR, PHASE_COLOR, SESSION_COLOR, SEVERITY_COLOR, TASK_COLOR, VERDICT_COLOR } from './colors.js';
+import { PLAIN, visibleLength, type Paint } from './paint.js';
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** Columns padded to their widest cell; cells may be coloured. */
 export function table(headers: string[], rows: string[][]): string {
   if (rows.length === 0) return '';
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i]!))).join('  ').trimEnd();
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleLength(r[i] ?? ''))));
+  const pad = (c: string, w: number) => c + ' '.repeat(Math.max(0, w - visibleLength(c)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : pad(c, widths[i]!))).join('  ').trimEnd();
   return [line(headers), ...rows.map(line)].join('\n') + '\n';
 }
 
@@ -49,15 +54,15 @@ function taskState(t: Data): string {
   return `${who}${progress}${t.ready ? ' · ready' : ''}`;
 }
 
-function taskBlock(t: Data): string {
-  let out = `${t.task_id}  [${t.status}] ${t.title}\n`;
+function taskBlock(t: Data, p: Paint = PLAIN): string {
+  let out = `${p.bold(t.task_id)}  ${p.color(TASK_COLOR[t.status], `[${t.status}]`)} ${t.title}\n`;
   out += `  priority ${t.priority}${taskState(t)}\n`;
   if (t.depends?.length) out += `  depends on: ${t.depends.join(', ')}\n`;
   if (t.files?.length) out += `  files: ${t.files.map((f: Data) => `${f.path} (${f.action})`).join(', ')}\n`;
   if (t.skills?.length) out += `  skills: ${t.skills.join(', ')}\n`;
   if (t.progress_message) out += `  progress: ${t.progress_message}\n`;
   if (t.description) out += `\n${t.description.replace(/^/gm, '  ')}\n`;
-  for (const b of t.blockers ?? []) if (!b.resolved_at) out += `  blocked (${b.severity}) by ${b.by}: ${b.reason}\n`;
+  for (const b of t.blockers ?? []) if (!b.resolved_at) out += `  ${p.color(SEVERITY_COLOR[b.severity], `blocked (${b.severity})`)} by ${b.by}: ${b.reason}\n`;
   out += feedback(t.feedback);
   if (t.notes?.length) out += `\nNotes:\n${t.notes.map((n: Data) => `  - ${n.author} (${n.at}): ${n.text}`).join('\n')}\n`;
   return out;
@@ -85,25 +90,35 @@ function workflow(data: Data): string {
   return out;
 }
 
-function statusBoard(d: Data): string {
+/** A count of tasks in a state, coloured as the state when there are any. */
+function counted(p: Paint, n: number, state: string, words = state.replace(/_/g, ' ')): string {
+  return n > 0 ? p.color(TASK_COLOR[state], `${n} ${words}`) : `${n} ${words}`;
+}
+
+function doneOf(p: Paint, tasks: Data): string {
+  const text = `${tasks.done}/${tasks.total}`;
+  return tasks.total > 0 && tasks.done === tasks.total ? p.color('green', text) : text;
+}
+
+function statusBoard(d: Data, p: Paint): string {
   const t = d.totals;
-  let out = `${d.project}: ${t.done}/${t.total} tasks done (${t.completion_percentage}%) · ${t.in_progress} in progress · ${t.blocked} blocked · ${t.in_review} in review · ${t.ready} ready${t.urgent ? ` · ${t.urgent} urgent` : ''}\n`;
+  let out = `${p.bold(d.project)}: ${p.color(t.total > 0 && t.done === t.total ? 'green' : undefined, `${t.done}/${t.total} tasks done (${t.completion_percentage}%)`)} · ${counted(p, t.in_progress, 'in_progress')} · ${counted(p, t.blocked, 'blocked')} · ${counted(p, t.in_review, 'in_review')} · ${t.ready} ready${t.urgent ? ` · ${p.color('red', `${t.urgent} urgent`)}` : ''}\n`;
   if (d.changes.length) {
-    out += `\nChanges\n${table(
+    out += `\n${p.bold('Changes')}\n${table(
       ['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'],
-      d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.waiting_on ?? '']),
+      d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.waiting_on ?? '']),
     )}`;
-  } else out += `\nNo changes yet: create one with ${refTo('change.create')}.\n`;
+  } else out += `\nNo changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
   if (d.agents.length) {
-    out += `\nAgents\n${table(
+    out += `\n${p.bold('Agents')}\n${table(
       ['AGENT', 'STATUS', 'HOLDS', 'DONE', 'IN REVIEW'],
-      d.agents.map((a: Data) => [a.agent_id, a.workflow_status ?? '-', a.current_tasks.join(', ') || '-', String(a.done), String(a.in_review)]),
+      d.agents.map((a: Data) => [a.agent_id, a.workflow_status ? p.color(SESSION_COLOR[a.workflow_status], a.workflow_status) : '-', a.current_tasks.join(', ') || '-', String(a.done), String(a.in_review)]),
     )}`;
   }
   if (d.runs.length) {
-    out += `\nRuns\n${d.runs.map((r: Data) => `  ${r.run_id} of ${r.change_id}: ${r.state === 'running' ? `running (process ${r.pid}), at ${r.phase}, ${r.invocations} invocations` : `died at ${r.phase} (process ${r.pid} is gone); \`agentboard run ${r.change_id}\` releases its claims and goes on`}`).join('\n')}\n`;
+    out += `\n${p.bold('Runs')}\n${d.runs.map((r: Data) => `  ${r.run_id} of ${r.change_id}: ${r.state === 'running' ? `running (process ${r.pid}), at ${r.phase}, ${r.invocations} invocations` : `died at ${r.phase} (process ${r.pid} is gone); \`agentboard run ${r.change_id}\` releases its claims and goes on`}`).join('\n')}\n`;
   }
-  if (d.stale_claims.length) out += `\nStale claims (no progress for a while)\n${d.stale_claims.map((s: Data) => `  ${s.task_id} held by ${s.assignee}, ${s.run_id ? `claimed by run ${s.run_id}, which died` : `idle ${s.idle_minutes} min`}`).join('\n')}\n`;
+  if (d.stale_claims.length) out += `\n${p.bold('Stale claims (no progress for a while)')}\n${d.stale_claims.map((s: Data) => p.color('red', `  ${s.task_id} held by ${s.assignee}, ${s.run_id ? `claimed by run ${s.run_id}, which died` : `idle ${s.idle_minutes} min`}`)).join('\n')}\n`;
   const waits: string[] = [
     ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with ${refTo('input.answer')}; default at ${i.expires_at}: ${i.default_action})`),
     ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with ${refTo('task.approve')} / ${refTo('task.reject')})`),
@@ -112,17 +127,17 @@ function statusBoard(d: Data): string {
       .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} (${refTo('document.approve')} / ${refTo('document.reject')})`),
   ];
   const optional = d.awaiting_decision.filter((w: Data) => !w.blocking && !w.review_requested).length;
-  if (waits.length) out += `\nWaiting on people\n${waits.join('\n')}\n`;
+  if (waits.length) out += `\n${p.color('yellow', p.bold('Waiting on people'))}\n${waits.join('\n')}\n`;
   if (optional) out += `\n${optional} submitted document${optional === 1 ? '' : 's'} can be approved or rejected; list them with ${refTo('document.list')} (awaiting: decision).\n`;
   if (d.costs.length) {
-    out += `\nRun usage per change\n${table(
+    out += `\n${p.bold('Run usage per change')}\n${table(
       ['CHANGE', 'RUNS', 'TOKENS', 'COST'],
       d.costs.map((c: Data) => [c.change_id, String(c.runs), (c.input_tokens + c.output_tokens).toLocaleString('en-US'), c.cost_usd === null ? '-' : `$${c.cost_usd.toFixed(4)}`]),
     )}`;
   }
-  if (d.problems.length) out += `\nProblems\n${d.problems.map((f: Data) => `  ${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`).join('\n')}\n`;
-  if (d.hand_edited.length) out += `\nEdited by hand (merged on the next write)\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
-  if (d.conflicts.length) out += `\nMerge conflicts (both values kept; see ${refTo('conflict.list')})\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
+  if (d.problems.length) out += `\n${p.color('red', p.bold('Problems'))}\n${d.problems.map((f: Data) => `  ${p.bold(`${f.file}${f.line ? `:${f.line}` : ''}`)}: ${p.color('red', f.message)}`).join('\n')}\n`;
+  if (d.hand_edited.length) out += `\n${p.bold('Edited by hand (merged on the next write)')}\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
+  if (d.conflicts.length) out += `\n${p.color('yellow', p.bold(`Merge conflicts (both values kept; see ${refTo('conflict.list')})`))}\n${d.conflicts.map((c: Data) => `  ${conflictLine(c)}`).join('\n')}\n`;
   return out;
 }
 
@@ -131,31 +146,45 @@ function conflictLine(c: Data): string {
   return `${c.file} ${c.item}: ${c.part} differs; ${c.kept === 'person' ? "the person's" : "agentboard's"} is in the file`;
 }
 
-const RENDERERS: Record<string, (d: Data) => string> = {
+/** What a client asks before it starts a server its project configuration names. */
+const TRUST: Record<string, string> = {
+  claude: ' (Claude Code asks once to approve project servers: approve agentboard, or in /mcp)',
+  codex: ' (Codex reads it only in a trusted project: trust the folder when asked)',
+  gemini: ' (Gemini CLI reads it only in a trusted folder when folder trust is on)',
+};
+
+const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'board.init': (d) =>
     (d.already_initialized ? `A board already exists in ${d.root}; nothing changed.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`) +
     d.mcp
       .map((m: Data) => {
         const what = { created: 'created, with the agentboard server', added: 'agentboard server added', unchanged: 'already has the agentboard server', kept: 'has its own agentboard entry, kept as it is' }[m.result as string];
-        return `${m.client}: ${m.file} ${what}\n`;
+        return `${m.client}: ${m.file} ${what}${TRUST[m.client as string] ?? ''}\n`;
       })
-      .join(''),
+      .join('') +
+    (d.mcp_server && !d.mcp_server.on_path
+      ? `agentboard is not on the PATH, so the clients start it as ${[d.mcp_server.command, ...d.mcp_server.args].join(' ')} (\`npm link\` in the agentboard folder puts it on the PATH).\n`
+      : ''),
   'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with ${refTo('proposal.submit')}.\n`,
   'proposal.submit': written,
   'spec.create': written,
   'tasks.create': written,
   'review.create': written,
   'document.correct': written,
-  'change.list': (d) => {
+  'change.list': (d, p) => {
     const listed = d.changes.filter((c: Data) => c.archived).length;
     const more = d.archived_count > listed ? `${d.archived_count} archived change${d.archived_count === 1 ? '' : 's'} (${refTo('change.list', { archived: true })} lists them)\n` : '';
-    if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo('change.create')}.\n`;
-    return table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, c.phase, `${c.tasks.done}/${c.tasks.total}`, c.archived ?? c.waiting_on ?? ''])) + page(d, 'changes') + (more ? `\n${more}` : '');
+    if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
+    return (
+      table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.archived ? p.dim(c.archived) : (c.waiting_on ?? '')])) +
+      page(d, 'changes') +
+      (more ? `\n${more}` : '')
+    );
   },
-  'change.show': (d) =>
-    `${d.change_id}: ${d.title}\nPhase: ${d.phase}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.archived ? ` (read-only, in ${d.archived})` : ''}\n\n` +
-    table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, f.status, String(f.revision), f.author, f.file])) +
-    (d.task_ids.length ? `\nTasks: ${d.tasks.done}/${d.tasks.total} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
+  'change.show': (d, p) =>
+    `${p.bold(d.change_id)}: ${d.title}\nPhase: ${p.color(PHASE_COLOR[d.phase], d.phase)}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.archived ? ` (read-only, in ${d.archived})` : ''}${d.verdict ? ` · latest review: ${p.color(VERDICT_COLOR[d.verdict], d.verdict)}` : ''}\n\n` +
+    table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, p.color(DOC_COLOR[f.status], f.status), String(f.revision), f.author, f.file])) +
+    (d.task_ids.length ? `\nTasks: ${doneOf(p, d.tasks)} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
   'document.get': (d) => `${d.markdown}${d.markdown.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
   'document.list': (d) =>
     table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n',
@@ -163,13 +192,13 @@ const RENDERERS: Record<string, (d: Data) => string> = {
   'document.reject': (d) => `Rejected the ${d.document} of ${d.change_id}; the feedback is kept in ${d.file}.\n`,
   'document.request_review': (d) => `Sent the ${d.document} of ${d.change_id} to reviewer agents.\n`,
   'document.release': (d) => (d.released_from ? `Released the ${d.document} of ${d.change_id} from ${d.released_from}.\n` : `Nobody holds the ${d.document} of ${d.change_id}; nothing changed.\n`),
-  'change.validate': (d) => {
+  'change.validate': (d, p) => {
     const lines = [...d.findings, ...d.changes.flatMap((c: Data) => c.findings)].map(
-      (f: Data) => `${f.file}${f.line ? `:${f.line}` : ''}: ${f.level} ${f.rule}: ${f.message}\n  fix: ${f.fix}`,
+      (f: Data) => `${p.bold(`${f.file}${f.line ? `:${f.line}` : ''}`)}: ${p.color(LEVEL_COLOR[f.level], f.level)} ${p.dim(f.rule)}: ${f.message}\n  ${p.dim(`fix: ${f.fix}`)}`,
     );
     const verdict = d.valid
-      ? `valid: ${d.changes.length} change${d.changes.length === 1 ? '' : 's'} checked, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`
-      : `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`;
+      ? p.color('green', `valid: ${d.changes.length} change${d.changes.length === 1 ? '' : 's'} checked, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`)
+      : p.color('red', `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`);
     return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${verdict}\n`;
   },
   'change.archive': (d) => `Archived ${d.change_id} to ${d.archived_to}.\n`,
@@ -181,11 +210,11 @@ const RENDERERS: Record<string, (d: Data) => string> = {
     if (d.document) out += `\n${d.document.file}${feedback(d.document.feedback)}`;
     return out;
   },
-  'task.list': (d) =>
-    (table(['TASK', 'STATUS', 'PRIORITY', 'ASSIGNEE', 'TITLE'], d.tasks.map((t: Data) => [t.task_id, t.status + (t.ready ? '*' : ''), t.priority, t.assignee ?? '-', t.title])) || 'No tasks match.\n') +
+  'task.list': (d, p) =>
+    (table(['TASK', 'STATUS', 'PRIORITY', 'ASSIGNEE', 'TITLE'], d.tasks.map((t: Data) => [t.task_id, p.color(TASK_COLOR[t.status], t.status) + (t.ready ? '*' : ''), t.priority, t.assignee ?? '-', t.title])) || 'No tasks match.\n') +
     (d.tasks.some((t: Data) => t.ready) ? '(* ready to start)\n' : '') +
     page(d, 'tasks'),
-  'task.show': (d) => taskBlock(d.task) + (d.dependencies.length ? `\nDependencies:\n${d.dependencies.map((x: Data) => `  ${x.task_id} ${x.status}`).join('\n')}\n` : ''),
+  'task.show': (d, p) => taskBlock(d.task, p) + (d.dependencies.length ? `\nDependencies:\n${d.dependencies.map((x: Data) => `  ${x.task_id} ${p.color(TASK_COLOR[x.status], x.status)}`).join('\n')}\n` : ''),
   'task.rm': (d) => `Deleted ${d.task_id}.\n`,
   'agent.register': (d) => `${d.updated ? 'Updated' : 'Registered'} ${d.agent.agent_id} (${d.agent.role}).\n`,
   'agent.list': (d) =>
@@ -243,7 +272,10 @@ const RENDERERS: Record<string, (d: Data) => string> = {
   'remote.sync': (d) => `Synced${d.commit ? ` at board commit ${d.commit.slice(0, 12)}` : ''}: ${d.replayed} queued write${d.replayed === 1 ? '' : 's'} pushed${d.refused ? `, ${d.refused} refused (see ${refTo('remote.status')})` : ''}${d.merged.length ? `; hand edits shared: ${d.merged.join(', ')}` : ''}.\n`,
   'remote.publish': (d) => (d.committed ? `Committed the shared board (${d.files} file${d.files === 1 ? '' : 's'}) on ${d.branch ?? 'a detached HEAD'}: ${d.commit.slice(0, 12)}.\n` : `${d.branch ?? 'The branch'} already holds the shared board as it is; nothing to commit.\n`),
   'remote.drop': (d) => `Removed the queued write #${d.dropped.id} (${d.dropped.summary}).\n`,
-  'log.list': (d) => (d.entries.length ? d.entries.map((e: Data) => `${e.at}  ${e.actor}  ${e.action}  ${e.summary}`).join('\n') + '\n' + page(d, 'entries') : 'The activity log is empty.\n'),
+  'log.list': (d, p) =>
+    d.entries.length
+      ? d.entries.map((e: Data) => `${p.dim(e.at)}  ${p.color(e.actor.startsWith('human:') ? 'magenta' : 'cyan', e.actor)}  ${p.bold(e.action)}  ${e.summary}`).join('\n') + '\n' + page(d, 'entries')
+      : 'The activity log is empty.\n',
 };
 
 function taskLine(t: Data): string {
@@ -253,7 +285,7 @@ function taskLine(t: Data): string {
 const TASK_RESULT = (d: Data) => `${d.changed ? '' : '(unchanged) '}${taskLine(d.task)}${d.released_from ? `Released from ${d.released_from}.\n` : ''}`;
 for (const name of ['task.add', 'task.update', 'task.done', 'task.progress', 'task.block', 'task.unblock', 'task.note', 'task.release', 'task.approve', 'task.reject']) RENDERERS[name] = TASK_RESULT;
 
-export function renderResult(opName: string, data: Data): string {
+export function renderResult(opName: string, data: Data, paint: Paint = PLAIN): string {
   const render = RENDERERS[opName];
-  return render ? render(data) : kv(data);
+  return render ? render(data, paint) : kv(data);
 }

@@ -364,7 +364,7 @@ export class Transaction implements Reader {
   putMeta<T extends DocType>(changeId: string, type: T, meta: DocMeta): DocFile<T> {
     if (type === 'tasks') return this.putTasks(changeId, { meta }).doc as DocFile<T>;
     const existing = this.readDoc(changeId, type);
-    if (!existing) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${DOC_FILES[type]}.`, `See the change with ${refTo('change.show')}.`);
+    if (!existing) fail('DOCUMENT_NOT_FOUND', `Change ${changeId} has no ${DOC_FILES[type]}.`, `See the change with ${refTo(['change.show', 'change.list'], { change_id: changeId })}.`);
     return this.putDoc(changeId, type, meta, existing.body).doc;
   }
 
@@ -410,7 +410,7 @@ export class Transaction implements Reader {
    */
   putTasks(changeId: string, change: { replace?: Task[]; add?: Task[]; remove?: string[]; meta?: DocMeta }): { doc: DocFile<'tasks'>; text: string } {
     const base = this.readDoc(changeId, 'tasks');
-    if (!base) fail('PHASE_NOT_READY', `Change ${changeId} has no task list yet.`, `Write the task list first with ${refTo('tasks.create')}.`);
+    if (!base) fail('PHASE_NOT_READY', `Change ${changeId} has no task list yet.`, `Write the task list first with ${refTo('tasks.create', { change_id: changeId })}.`);
     this.refuseUnparsable(base);
     const replace = new Map((change.replace ?? []).map((t) => [t.id, t]));
     const removed = new Set(change.remove ?? []);

@@ -1,5 +1,6 @@
 /** One row per agent: who, on what, its last word, for how long, how many tokens. */
 import { Box, Text } from 'ink';
+import { cut } from './console/format.js';
 import type { AgentRow } from './run-state.js';
 import { Spinner } from './Spinner.js';
 
@@ -7,11 +8,6 @@ function elapsed(since: number | null, now: number): string {
   if (since === null) return '';
   const s = Math.max(0, Math.round((now - since) / 1000));
   return s < 60 ? `${s}s` : `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-}
-
-function cut(text: string, max: number): string {
-  const one = text.replace(/\s+/g, ' ');
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
 export function AgentRows({ agents, now }: { agents: AgentRow[]; now: number }) {

@@ -1,5 +1,9 @@
-/** A change's phases as steps: done, under way (spinner), waiting on a person, failed, to come. */
+/**
+ * A change's phases as steps: done, under way (spinner), where it stands, waiting on a person,
+ * failed, to come. As a column with notes (the run's live view), or on one line (the console).
+ */
 import { Box, Text } from 'ink';
+import { Fragment } from 'react';
 import type { PhaseStep } from './run-state.js';
 import { Spinner } from './Spinner.js';
 
@@ -9,6 +13,8 @@ function Mark({ status }: { status: PhaseStep['status'] }) {
       return <Text color="green">✓</Text>;
     case 'running':
       return <Spinner />;
+    case 'current':
+      return <Text color="cyan">▸</Text>;
     case 'waiting':
       return <Text color="yellow">?</Text>;
     case 'failed':
@@ -18,7 +24,24 @@ function Mark({ status }: { status: PhaseStep['status'] }) {
   }
 }
 
-export function PhaseSteps({ phases }: { phases: PhaseStep[] }) {
+const stands = (p: PhaseStep) => p.status === 'running' || p.status === 'current' || p.status === 'waiting';
+
+export function PhaseSteps({ phases, inline = false }: { phases: PhaseStep[]; inline?: boolean }) {
+  if (inline) {
+    return (
+      <Text wrap="truncate">
+        {phases.map((p, i) => (
+          <Fragment key={p.name}>
+            {i > 0 && <Text dimColor> › </Text>}
+            <Mark status={p.status} />{' '}
+            <Text bold={stands(p)} dimColor={p.status === 'pending'}>
+              {p.name}
+            </Text>
+          </Fragment>
+        ))}
+      </Text>
+    );
+  }
   return (
     <Box flexDirection="column">
       {phases.map((p) => (
@@ -27,7 +50,7 @@ export function PhaseSteps({ phases }: { phases: PhaseStep[] }) {
             <Mark status={p.status} />
           </Box>
           <Box width={16}>
-            <Text bold={p.status === 'running' || p.status === 'waiting'} dimColor={p.status === 'pending'}>
+            <Text bold={stands(p)} dimColor={p.status === 'pending'}>
               {p.name}
             </Text>
           </Box>

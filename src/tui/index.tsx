@@ -1,9 +1,13 @@
 /**
- * The entry of dist/tui.mjs, the live view's own ES module bundle (see src/engine/command.ts for
- * why it is apart): renders the run with ink and hands the engine a RunView.
+ * The entry of dist/tui.mjs, the ES module bundle of what ink draws (see src/cli/tui.ts for why it
+ * is apart): the live view of `agentboard run`, handed to the engine as a RunView, and the console
+ * of `agentboard board`, handed a ConsoleSource.
  */
 import { render } from 'ink';
+import type { ConsoleSource } from '../console/source.js';
 import type { RunView } from '../engine/events.js';
+import { ConsoleApp } from './console/ConsoleApp.js';
+import { ScreenControl } from './console/screen.js';
 import { RunScreen } from './RunScreen.js';
 import { RunStore } from './store.js';
 
@@ -34,6 +38,67 @@ export function startRunView(options: { onInterrupt: () => void; stdout?: NodeJS
       // Let the last events reach the screen, then give the terminal back with the last frame on it.
       await new Promise((resolve) => setTimeout(resolve, 50));
       app.unmount();
+    },
+  };
+}
+
+// ---- the console (`agentboard board`) -------------------------------------------------------------
+
+export { ConsoleApp } from './console/ConsoleApp.js';
+
+/** What the console command holds of the screen: when the person quits, and lending the terminal to a pager or an editor. */
+export interface ConsoleHandle {
+  /** Settles when the person quits. */
+  done: Promise<void>;
+  /** Gives the terminal up: the screen stops drawing and reading keys, and the terminal's own screen is back. */
+  lend(what: string): Promise<void>;
+  /** Takes the terminal back and draws the whole screen again. */
+  takeBack(): void;
+  close(): void;
+}
+
+const ALT_SCREEN = '\u001B[?1049h\u001B[2J\u001B[H';
+const MAIN_SCREEN = '\u001B[?1049l';
+const SHOW_CURSOR = '\u001B[?25h';
+
+export function startConsole(options: { source: ConsoleSource; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): ConsoleHandle {
+  const stdout = options.stdout ?? process.stdout;
+  const stdin = options.stdin ?? process.stdin;
+  const screen = new ScreenControl();
+  let quit: () => void = () => undefined;
+  const done = new Promise<void>((resolve) => (quit = resolve));
+  // The console takes the terminal's alternate screen, as full-screen programs do, and gives the person's screen back on exit.
+  stdout.write(ALT_SCREEN);
+  const restore = () => stdout.write(SHOW_CURSOR + MAIN_SCREEN);
+  process.once('exit', restore);
+  const app = render(<ConsoleApp source={options.source} screen={screen} onQuit={() => quit()} />, {
+    stdout,
+    stdin,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  let closed = false;
+  return {
+    done,
+    lend: async () => {
+      screen.set(true);
+      // ink draws at most every 33 ms: let the last frame out before the terminal changes hands.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // ink has stopped listening; stop reading too, or a read left pending takes the pager's keys
+      // and, once the pager leaves the terminal blocking, holds up the whole process.
+      stdin.pause();
+      stdout.write(SHOW_CURSOR + MAIN_SCREEN);
+    },
+    takeBack: () => {
+      stdout.write(ALT_SCREEN);
+      screen.set(false);
+    },
+    close: () => {
+      if (closed) return;
+      closed = true;
+      app.unmount();
+      restore();
+      process.off('exit', restore);
     },
   };
 }

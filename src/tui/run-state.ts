@@ -9,7 +9,8 @@ import { eventLine } from '../engine/views/lines.js';
 import { tokens } from '../engine/views/format.js';
 import type { Usage } from '../store/runs.js';
 
-export type StepStatus = 'pending' | 'running' | 'waiting' | 'done' | 'failed';
+/** `current` is where a change stands when nothing is running it (the console); `running` spins. */
+export type StepStatus = 'pending' | 'running' | 'current' | 'waiting' | 'done' | 'failed';
 
 export interface PhaseStep {
   name: string;

@@ -1,26 +1,65 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ok, read, snapshot, tempDir, write } from '../helpers.js';
+import { toolOperations } from '../../src/mcp/server.js';
+import { BIN, cli, cliProcess, ok, read, snapshot, tempDir, write } from '../helpers.js';
+import { stdioServer } from '../mcp/helpers.js';
+
+/** A folder holding an `agentboard` program, as `npm link` would put one on the PATH. */
+function linkedBin(): string {
+  const dir = tempDir('agentboard-bin-');
+  writeFileSync(join(dir, 'agentboard'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(dir, 'agentboard'), 0o755);
+  return dir;
+}
+
+/** A PATH with the usual system folders and no agentboard on it. */
+const BARE_PATH = ['/usr/local/bin', '/usr/bin', '/bin'].filter((d) => !existsSync(join(d, 'agentboard'))).join(delimiter);
+const ON_PATH = () => ({ PATH: `${linkedBin()}${delimiter}${BARE_PATH}` });
+
+const entry = (args: string[]) => ({ command: 'agentboard', args });
 
 describe('init --mcp', () => {
   it('writes each client configuration, merging into files that exist', async () => {
     const dir = tempDir();
     write(dir, '.mcp.json', JSON.stringify({ mcpServers: { other: { command: 'other-server' } }, keep: true }));
-    const r = await ok(dir, ['init', '--mcp', 'claude', '--mcp', 'codex', '--mcp', 'cursor,gemini']);
+    const env = ON_PATH();
+    const r = await ok(dir, ['init', '--mcp', 'claude', '--mcp', 'codex', '--mcp', 'cursor,gemini'], { env });
     expect(r.mcp).toEqual([
       { client: 'claude', file: '.mcp.json', result: 'added' },
       { client: 'codex', file: '.codex/config.toml', result: 'created' },
       { client: 'cursor', file: '.cursor/mcp.json', result: 'created' },
       { client: 'gemini', file: '.gemini/settings.json', result: 'created' },
     ]);
+    expect(r.mcp_server).toEqual({ command: 'agentboard', args: ['mcp'], on_path: true });
     const claude = JSON.parse(read(dir, '.mcp.json'));
-    expect(claude).toEqual({ mcpServers: { other: { command: 'other-server' }, agentboard: { command: 'agentboard', args: ['mcp'] } }, keep: true });
-    expect(JSON.parse(read(dir, '.cursor/mcp.json')).mcpServers.agentboard).toEqual({ command: 'agentboard', args: ['mcp'] });
-    expect(JSON.parse(read(dir, '.gemini/settings.json')).mcpServers.agentboard).toEqual({ command: 'agentboard', args: ['mcp'] });
-    expect(read(dir, '.codex/config.toml')).toBe('[mcp_servers.agentboard]\ncommand = "agentboard"\nargs = ["mcp"]\n');
-    const again = await ok(dir, ['init', '--mcp', 'claude,codex,cursor,gemini']);
+    expect(claude).toEqual({ mcpServers: { other: { command: 'other-server' }, agentboard: entry(['mcp', '--profile', 'agent']) }, keep: true });
+    // Cursor starts servers in the home folder: its entry names the project.
+    expect(JSON.parse(read(dir, '.cursor/mcp.json')).mcpServers.agentboard).toEqual(entry(['mcp', '--root', '${workspaceFolder}', '--profile', 'agent']));
+    expect(JSON.parse(read(dir, '.gemini/settings.json')).mcpServers.agentboard).toEqual(entry(['mcp', '--profile', 'agent']));
+    expect(read(dir, '.codex/config.toml')).toBe('[mcp_servers.agentboard]\ncommand = "agentboard"\nargs = ["mcp", "--profile", "agent"]\n');
+    const again = await ok(dir, ['init', '--mcp', 'claude,codex,cursor,gemini'], { env });
     expect(again.mcp.map((m: any) => m.result)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+  });
+
+  it('serves the profile --profile names', async () => {
+    const dir = tempDir();
+    await ok(dir, ['init', '--mcp', 'claude,codex', '--profile', 'worker'], { env: ON_PATH() });
+    expect(JSON.parse(read(dir, '.mcp.json')).mcpServers.agentboard).toEqual(entry(['mcp', '--profile', 'worker']));
+    expect(read(dir, '.codex/config.toml')).toContain('args = ["mcp", "--profile", "worker"]');
+    const bad = await cli(dir, ['init', '--mcp', 'claude', '--profile', 'boss', '--json'], { env: ON_PATH() });
+    expect(bad.json.error.code).toBe('USAGE');
+  });
+
+  it('writes node and the installed bin when agentboard is not on the PATH, and says so', async () => {
+    const dir = tempDir();
+    const r = await cli(dir, ['init', '--mcp', 'claude,codex'], { env: { PATH: BARE_PATH } });
+    expect(r.code).toBe(0);
+    const bin = realpathSync(BIN);
+    expect(r.stdout).toContain(`agentboard is not on the PATH, so the clients start it as ${process.execPath} ${bin} mcp`);
+    expect(JSON.parse(read(dir, '.mcp.json')).mcpServers.agentboard).toEqual({ command: process.execPath, args: [bin, 'mcp', '--profile', 'agent'] });
+    expect(read(dir, '.codex/config.toml')).toBe(`[mcp_servers.agentboard]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(bin)}, "mcp", "--profile", "agent"]\n`);
+    expect(r.stdout).toContain('Codex reads it only in a trusted project');
   });
 
   it('never replaces an agentboard entry a person wrote', async () => {
@@ -49,7 +88,36 @@ describe('init --mcp', () => {
     const dir = tempDir();
     mkdirSync(join(dir, '.codex'));
     write(dir, '.codex/config.toml', 'model = "o3"\n\n[mcp_servers.other]\ncommand = "x"\n');
-    expect((await ok(dir, ['init', '--mcp', 'codex'])).mcp[0].result).toBe('added');
-    expect(read(dir, '.codex/config.toml')).toBe('model = "o3"\n\n[mcp_servers.other]\ncommand = "x"\n\n[mcp_servers.agentboard]\ncommand = "agentboard"\nargs = ["mcp"]\n');
+    expect((await ok(dir, ['init', '--mcp', 'codex'], { env: ON_PATH() })).mcp[0].result).toBe('added');
+    expect(read(dir, '.codex/config.toml')).toBe('model = "o3"\n\n[mcp_servers.other]\ncommand = "x"\n\n[mcp_servers.agentboard]\ncommand = "agentboard"\nargs = ["mcp", "--profile", "agent"]\n');
+  });
+});
+
+describe('a configuration init --mcp writes', () => {
+  it('starts the server as each client would: from the project, or from $HOME for Cursor, with agentboard not on the PATH', async () => {
+    const dir = tempDir();
+    const home = tempDir('agentboard-home-');
+    const env = { PATH: BARE_PATH, HOME: home };
+    expect(cliProcess(dir, ['init', '--mcp', 'claude,codex,cursor,gemini', '--json'], { env }).json.ok).toBe(true);
+    await ok(dir, ['propose', 'wired', '--as', 'planner', '--why', 'The board must be reachable from every client an agent may run in, however it starts its servers.', '--what-changes', 'x', '--impact', 'y', '--notes', 'None: a test.']);
+    const toml = read(dir, '.codex/config.toml');
+    const configs = {
+      claude: JSON.parse(read(dir, '.mcp.json')).mcpServers.agentboard,
+      codex: { command: JSON.parse(toml.match(/^command = (.*)$/m)![1]!), args: JSON.parse(toml.match(/^args = (.*)$/m)![1]!) },
+      gemini: JSON.parse(read(dir, '.gemini/settings.json')).mcpServers.agentboard,
+      // Cursor fills in ${workspaceFolder} and starts the server in the home folder.
+      cursor: JSON.parse(read(dir, '.cursor/mcp.json')).mcpServers.agentboard,
+    };
+    for (const [client, config] of Object.entries(configs)) {
+      const args = (config.args as string[]).map((a) => a.replace('${workspaceFolder}', dir));
+      const cwd = client === 'cursor' ? home : dir;
+      const server = stdioServer(config.command, args, { cwd, env });
+      expect((await server.initialize()).result.serverInfo.name, client).toBe('agentboard');
+      expect((await server.request('tools/list')).result.tools.length, client).toBe(toolOperations('agent').length);
+      const changes = await server.request('tools/call', { name: 'agentboard_list_changes', arguments: {} });
+      expect(changes.result.isError, `${client}: ${JSON.stringify(changes)}`).toBeUndefined();
+      expect(changes.result.structuredContent.changes.map((c: any) => c.change_id), client).toEqual(['wired']);
+      expect(await server.close(), client).toBe(0);
+    }
   });
 });

@@ -1,7 +1,8 @@
-/** MCP test helpers: an in-memory client bound to a board, and tool calls that return parsed results. */
+/** MCP test helpers: an in-memory client bound to a board, tool calls that return parsed results, and a raw stdio client. */
+import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createServer, type Profile } from '../../src/mcp/server.js';
+import { createServer, type Binding, type Profile } from '../../src/mcp/server.js';
 import { createContext } from '../../src/ops/registry.js';
 
 export interface ToolResult {
@@ -11,8 +12,8 @@ export interface ToolResult {
   error: { code: string; message: string; next_step: string } | undefined;
 }
 
-export async function connect(root: string, profile: Profile = 'all'): Promise<{ client: Client; call: (name: string, args?: object) => Promise<ToolResult>; close: () => Promise<void> }> {
-  const server = createServer(createContext(root), profile);
+export async function connect(root: string, profile: Profile = 'all', binding?: Binding): Promise<{ client: Client; call: (name: string, args?: object) => Promise<ToolResult>; close: () => Promise<void> }> {
+  const server = createServer(createContext(root), profile, binding);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'agentboard-test', version: '1.0.0' });
   await server.connect(serverSide);
@@ -26,4 +27,43 @@ export async function connect(root: string, profile: Profile = 'all'): Promise<{
     return { isError: r.isError === true, text, data: r.structuredContent, error };
   };
   return { client, call, close: async () => (await client.close(), await server.close()) };
+}
+
+/**
+ * A server process spoken to the way a client speaks to it: newline-delimited JSON-RPC on its
+ * stdin and stdout, started with exactly the command and arguments given.
+ */
+export function stdioServer(command: string, args: string[], options: { cwd?: string; env: Record<string, string> }) {
+  const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  let id = 0;
+  const answer = async (wanted: number): Promise<any> => {
+    for (;;) {
+      const found = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === wanted);
+      if (found) return found;
+      if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}): ${err}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  /** Sends a request (params as given, even malformed ones) and waits for its answer. */
+  const request = (method: string, params?: unknown): Promise<any> => {
+    const mine = ++id;
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: mine, method, ...(params === undefined ? {} : { params }) })}\n`);
+    return answer(mine);
+  };
+  const initialize = async () => {
+    const init = await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agentboard-test', version: '1' } });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    return init;
+  };
+  /** Closes stdin and returns the exit code. */
+  const close = async () => {
+    child.stdin.end();
+    return exited;
+  };
+  return { request, initialize, close, stdout: () => out, stderr: () => err };
 }

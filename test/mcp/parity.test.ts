@@ -13,7 +13,7 @@ const NOTES = 'No additional notes: straightforward, nothing unexpected.';
 function neutral(value: unknown): unknown {
   const text = JSON.stringify(value)
     .replace(/`agentboard [^`]*`( \((a person's command|on the command line)\))?/g, '<call>')
-    .replace(/agentboard_[a-z_]+( \{(\\"[^\\]*\\":\\"[^\\]*\\",?)*\})?/g, '<call>');
+    .replace(/agentboard_[a-z_]+( \{(\\"[^\\]*\\":(\\"[^\\]*\\"|\[[^\]]*\]|true|false),?)*\})?/g, '<call>');
   return JSON.parse(text);
 }
 

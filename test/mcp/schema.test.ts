@@ -39,6 +39,19 @@ describe('tool schemas', () => {
     expect(submit.properties.notes.description).toContain('Bad: "Document submitted"');
   });
 
+  it('name other operations only through references, so that each profile spells them its way', async () => {
+    for (const op of tools) {
+      expect(op.tool!.description, op.tool!.name).not.toMatch(/agentboard_/);
+      expect(JSON.stringify(jsonSchema(toolInput(op), 'input')), `${op.tool!.name}: a field description names a tool`).not.toMatch(/agentboard_/);
+    }
+  });
+
+  it('give one agent that plans and works what it needs in the agent profile', async () => {
+    const agent = toolOperations('agent').map((op) => op.name);
+    for (const name of ['proposal.submit', 'spec.create', 'tasks.create', 'document.get', 'task.next', 'task.progress', 'task.done', 'session.submit', 'input.ask']) expect(agent).toContain(name);
+    expect(agent.length).toBeLessThanOrEqual(20);
+  });
+
   it('fit the worker profile in 12 tools, with names of at most 47 characters', async () => {
     expect(toolOperations('worker').length).toBeLessThanOrEqual(12);
     for (const op of tools) expect(op.tool!.name).toMatch(/^agentboard_[a-z]+_[a-z_]+$/);

@@ -141,7 +141,7 @@ describe('every MCP tool, in memory', () => {
 
   it('names the next call as a tool, and human steps as commands for a person', async () => {
     const r = await mcp.call('agentboard_submit_proposal', { agent_id: 'planner', change_id: 'alpha', why: WHY, what_changes: 'x', impact: 'y', notes: NOTES });
-    expect(r.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.', next_step: 'Call agentboard_get_next_task to get your next available work.' });
+    expect(r.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.', next_step: 'A person decides on it now; find other work with agentboard_get_next_task.' });
   });
 });
 

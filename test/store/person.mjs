@@ -1,6 +1,8 @@
 // A person editing tasks.md in an editor while agents work: the buffer is loaded once and never
-// reloaded (stale), each round fixes one more description, and saves in place; every other save is
-// half-finished for a moment (the editor wrote part of the file, then the rest).
+// reloaded (stale), each round fixes one more description (up to 4 × <rounds> fixes, so that
+// descriptions stay within their limit however long the agents take; then it saves the same stale
+// buffer again), and saves in place; every other save is half-finished for a moment (the editor
+// wrote part of the file, then the rest).
 // Usage: person.mjs <file> <rounds> <stop file> [pause ms]: saves at least <rounds> times, and goes on
 // until <stop file> exists (the agents are done); writes <stop file>.started after its first save;
 // prints the markers of its edits as JSON.
@@ -12,10 +14,12 @@ const tasks = [...buffer.matchAll(/^Description of task (\d+)\.$/gm)].map((m) =>
 const markers = [];
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 for (let k = 0; k < Number(rounds) || !existsSync(stop); k++) {
-  const n = tasks[k % tasks.length];
-  const marker = `(fixed by hand ${k})`;
-  buffer = buffer.replace(new RegExp(`^Description of task ${n}\\.(.*)$`, 'm'), (line) => `${line} ${marker}`);
-  markers.push({ task: `T${n}`, marker });
+  if (k < 4 * Number(rounds)) {
+    const n = tasks[k % tasks.length];
+    const marker = `(fixed by hand ${k})`;
+    buffer = buffer.replace(new RegExp(`^Description of task ${n}\\.(.*)$`, 'm'), (line) => `${line} ${marker}`);
+    markers.push({ task: `T${n}`, marker });
+  }
   const fd = openSync(file, 'w');
   if (k % 2 === 1) {
     const cut = Math.floor(buffer.length * (0.3 + 0.4 * Math.random()));

@@ -1,0 +1,26 @@
+import type { Operation } from '../ops/registry.js';
+import { fieldsOf } from './fields.js';
+
+/** The flag of an input field: its name in kebab case, unless the command names it otherwise. */
+export function flagOf(op: Operation, fieldName: string): string {
+  return op.cli.flags?.[fieldName] ?? fieldName.replace(/_/g, '-');
+}
+
+/**
+ * An input error as the command line says it: the fields it names are spelled as the command's
+ * flags (`--what-changes`, not `what_changes`) or arguments (`<change_id>`), the actor as `--as`.
+ * Only the field names that start each problem of the message are spelled so, never other text;
+ * fields that have no flag (lists of objects, given with --input or --from) keep their names.
+ */
+export function spellFields(op: Operation, message: string): string {
+  if (!message.startsWith('Invalid input: ')) return message;
+  const positional = new Set((op.cli.args ?? []).map((a) => a.replace(/\?$/, '')));
+  const kinds = new Map(fieldsOf(op.input.shape as Record<string, never>).map((f) => [f.name, f.kind]));
+  return message.replace(/(^Invalid input: |; )([a-z][a-z0-9_]*)(?=[ .[:]|$)/g, (whole, before: string, name: string) => {
+    const kind = kinds.get(name);
+    if (kind === undefined) return whole;
+    if (positional.has(name)) return `${before}<${name}>`;
+    if (name === 'agent_id') return `${before}--as`;
+    return kind === 'object' ? whole : `${before}--${flagOf(op, name)}`;
+  });
+}

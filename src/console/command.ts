@@ -1,0 +1,69 @@
+/**
+ * `agentboard board [change_id]`: the console on a terminal. It checks there is a terminal and a
+ * person, reads the board, starts the screen (the ink bundle) and the file watcher, lends the
+ * terminal to $PAGER or $EDITOR when asked, and gives the terminal back when the person quits.
+ */
+import { join } from 'node:path';
+import { refTo } from '../domain/refs.js';
+import { fail } from '../errors.js';
+import { findOperation } from '../ops/index.js';
+import { execute } from '../ops/execute.js';
+import { createContext } from '../ops/registry.js';
+import { currentPerson } from '../cli/person.js';
+import { importTui, type ImportModule } from '../cli/tui.js';
+import type { Io } from '../cli/main.js';
+import { colorLevel } from '../render/colors.js';
+import { LiveBoard } from './live.js';
+import type { ActionResult } from './source.js';
+
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+export async function boardCommand(io: Io, importModule: ImportModule | undefined, changeId: string | undefined, globals: { root?: string; json?: boolean; as?: string }): Promise<number> {
+  if (globals.json) fail('USAGE', '`agentboard board` is a screen for people; it has no --json.', `Run ${refTo('board.status')} with --json for the board as JSON.`);
+  const ctx = createContext(globals.root, io.cwd);
+  // Through the operation, so that a change id is checked as every command checks it.
+  if (changeId !== undefined) {
+    const { archived } = (await execute(findOperation('change.show')!, ctx, { change_id: changeId })) as { archived: string | null };
+    if (archived) fail('CHANGE_ARCHIVED', `Change ${changeId} is archived (${archived}): it no longer changes, and the console follows open changes.`, `Read it with ${refTo('change.show', { change_id: changeId })}.`);
+  }
+  if (!process.stdout.isTTY || !process.stdin.isTTY || importModule === undefined) {
+    fail('USAGE', '`agentboard board` needs a terminal, and its output is not one.', `Run ${refTo('board.status')} for the board as text (with --json, as JSON).`);
+  }
+  const root = ctx.board().root;
+  // The person at this terminal, checked once: every act of the console is theirs.
+  const person = currentPerson(globals.as, 'Using the console', io, root);
+  const live = new LiveBoard(ctx, person, changeId ?? null);
+  const tui = await importTui(importModule, colorLevel(io.env, true) > 0);
+  const screen = tui.startConsole({ source: live });
+  live.opener = async (file, tool) => {
+    const command = tool === 'pager' ? io.env.PAGER || 'less' : io.env.VISUAL || io.env.EDITOR || 'vi';
+    await screen.lend(command);
+    try {
+      return await runOnTerminal(command, join(root, file));
+    } finally {
+      screen.takeBack();
+    }
+  };
+  live.start();
+  // q and Ctrl-C end it from the screen; a signal from outside ends it the same way, the terminal restored.
+  let onSignal: () => void = () => undefined;
+  const signalled = new Promise<void>((resolve) => (onSignal = resolve));
+  for (const signal of SIGNALS) process.on(signal, onSignal);
+  try {
+    await Promise.race([screen.done, signalled]);
+  } finally {
+    for (const signal of SIGNALS) process.off(signal, onSignal);
+    live.stop();
+    screen.close();
+  }
+  return 0;
+}
+
+/** Runs the person's pager or editor (a shell command, as git runs them) on a file, on the terminal. */
+async function runOnTerminal(command: string, path: string): Promise<ActionResult> {
+  const { execa } = await import('execa');
+  // The path goes in as an argument of the shell, never into the command's text.
+  const r = await execa('sh', ['-c', `${command} "$1"`, 'sh', path], { stdio: 'inherit', reject: false });
+  if (r.exitCode === 0) return { ok: true, message: '' };
+  return { ok: false, code: 'IO_ERROR', message: `${command} ended with ${r.exitCode ?? r.signal}.`, next_step: 'Check $PAGER and $EDITOR, or open the file from a shell.' };
+}

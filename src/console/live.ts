@@ -1,0 +1,194 @@
+/**
+ * The board behind the console: a snapshot kept up to date from the file watcher, and the person's
+ * acts run as operations of the registry with the person as the actor, exactly as the CLI runs them.
+ */
+import { basename, dirname, join } from 'node:path';
+import { AgentboardError, toPayload } from '../errors.js';
+import type { Finding } from '../domain/findings.js';
+import { findOperation } from '../ops/index.js';
+import { execute } from '../ops/execute.js';
+import { resolveRefs } from '../domain/refs.js';
+import type { Context } from '../ops/registry.js';
+import { renderResult } from '../render/text.js';
+import { cliSpeller } from '../cli/refs.js';
+import type { ConsoleSnapshot } from './cards.js';
+import { EVERYTHING, SnapshotReader, type Dirty } from './snapshot.js';
+import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
+import { BoardWatcher, boardFolders } from './watch.js';
+
+/**
+ * How often the clock moves the screen on (ages and countdowns, shown to the minute; stale claims),
+ * reading nothing: each move redraws the screen, which is most of what an idle console costs.
+ */
+const TICK_MS = 30_000;
+/** Every so many ticks the whole board is read again, in case a change on disk went unnoticed (a file system without events). */
+const TICKS_PER_READ = 2;
+
+/** References to operations, spelled as the commands the person at the keyboard would type. */
+const spell = (text: string): string => resolveRefs(text, cliSpeller());
+
+function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
+  const p = toPayload(err);
+  return { ok: false, code: p.code, message: spell(p.message), next_step: spell(p.next_step) };
+}
+
+/** The operation and its input for each act; the person is the actor of every one. */
+function operationFor(action: ConsoleAction, person: string): { op: string; input: Record<string, unknown> } {
+  switch (action.type) {
+    case 'approve_document':
+      return { op: 'document.approve', input: { agent_id: person, change_id: action.change_id, document: action.document } };
+    case 'reject_document':
+      return { op: 'document.reject', input: { agent_id: person, change_id: action.change_id, document: action.document, feedback: action.feedback } };
+    case 'approve_task':
+      return { op: 'task.approve', input: { agent_id: person, task_id: action.task_id } };
+    case 'reject_task':
+      return { op: 'task.reject', input: { agent_id: person, task_id: action.task_id, feedback: action.feedback } };
+    case 'answer':
+      return { op: 'input.answer', input: { agent_id: person, input_id: action.input_id, answer: action.answer } };
+    case 'release_task':
+      return { op: 'task.release', input: { agent_id: person, task_id: action.task_id } };
+  }
+}
+
+/** What the person is told an act did, in the words the CLI uses where it has them. */
+function doneMessage(action: ConsoleAction, op: string, data: Record<string, unknown>): string {
+  switch (action.type) {
+    case 'approve_task':
+      return `Approved ${action.task_id}: it is done.`;
+    case 'reject_task':
+      return `Sent ${action.task_id} back to the pool with your feedback.`;
+    case 'release_task':
+      return data.released_from ? `Released ${action.task_id} from ${String(data.released_from)}; it is back in the pool.` : `Nobody holds ${action.task_id}; nothing changed.`;
+    default:
+      return renderResult(op, data).trim().split('\n')[0]!;
+  }
+}
+
+export type Opener = (file: string, tool: 'pager' | 'editor') => Promise<ActionResult>;
+
+export class LiveBoard implements ConsoleSource {
+  private snapshot: ConsoleSnapshot;
+  private readonly listeners = new Set<() => void>();
+  private readonly reader: SnapshotReader;
+  private watcher: BoardWatcher | null = null;
+  private tick: NodeJS.Timeout | null = null;
+  private ticks = 0;
+  /** Set by the command once the screen is up: opening a file needs the terminal. */
+  opener: Opener = async () => ({ ok: false, code: 'USAGE', message: 'Files cannot be opened here.', next_step: 'Open the file from a shell.' });
+
+  constructor(
+    private readonly ctx: Context,
+    readonly person: string,
+    scope: string | null,
+  ) {
+    this.reader = new SnapshotReader(ctx.board(), scope);
+    this.snapshot = this.reader.read();
+  }
+
+  get = (): ConsoleSnapshot => this.snapshot;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /**
+   * Reads the board again, all of it or only what changed; a refusal (a damaged runtime store)
+   * keeps the last snapshot on screen, with the reason.
+   */
+  refresh = (dirty: Dirty = EVERYTHING): void => {
+    try {
+      this.snapshot = this.reader.read(dirty);
+    } catch (err) {
+      if (!(err instanceof AgentboardError)) throw err;
+      this.snapshot = { ...this.snapshot, trouble: `${err.message} ${err.nextStep}` };
+    }
+    this.watcher?.watchOnly(this.folders());
+    this.notify();
+  };
+
+  private notify(): void {
+    for (const l of this.listeners) l();
+  }
+
+  /** What the watcher's folders say changed: one change, the list of changes, the runtime, or (the board's own folder) anything. */
+  private dirtyOf(folders: ReadonlySet<string>): Dirty {
+    const board = this.ctx.board();
+    const runs = join(board.runtimeDir, 'runs');
+    const changes = new Set<string>();
+    const dirty: Dirty = { changes };
+    for (const dir of folders) {
+      if (dir === board.changesDir) dirty.list = true;
+      else if (dirname(dir) === board.changesDir) changes.add(basename(dir));
+      else if (dir === board.runtimeDir || dir === runs || dirname(dir) === runs) dirty.runtime = true;
+      else dirty.all = true;
+    }
+    return dirty;
+  }
+
+  private onTick = (): void => {
+    if (++this.ticks % TICKS_PER_READ === 0) return this.refresh();
+    this.snapshot = this.reader.retime();
+    this.notify();
+  };
+
+  private folders(): string[] {
+    const board = this.ctx.board();
+    return boardFolders(board, this.snapshot.changes.map((c) => c.change_id), this.reader.running);
+  }
+
+  /** Starts following the disk: the watcher, and the clock's tick. */
+  start(options: { debounceMs?: number; maxWaitMs?: number; tickMs?: number } = {}): void {
+    this.watcher = new BoardWatcher((folders) => this.refresh(this.dirtyOf(folders)), options);
+    this.watcher.watchOnly(this.folders());
+    this.tick = setInterval(this.onTick, options.tickMs ?? TICK_MS);
+    this.tick.unref();
+  }
+
+  stop(): void {
+    this.watcher?.close();
+    if (this.tick) clearInterval(this.tick);
+  }
+
+  act = async (action: ConsoleAction): Promise<ActionResult> => {
+    const { op: name, input } = operationFor(action, this.person);
+    const op = findOperation(name)!;
+    try {
+      const data = await execute(op, this.ctx, input);
+      this.ctx.takeNotices();
+      return { ok: true, message: doneMessage(action, name, data) };
+    } catch (err) {
+      return refusal(err);
+    } finally {
+      // The watcher would bring it too; reading now shows the result with the message.
+      this.refresh(this.dirtyAfter(action));
+    }
+  };
+
+  /** What an act can have changed: the change it is about, and the runtime (sessions, questions). */
+  private dirtyAfter(action: ConsoleAction): Dirty {
+    const changeId = 'change_id' in action ? action.change_id : 'task_id' in action ? action.task_id.split('/')[0]! : null;
+    return { runtime: true, changes: new Set(changeId ? [changeId] : []) };
+  }
+
+  task = async (taskId: string): Promise<Read<TaskDetail>> => {
+    try {
+      return { ok: true, data: (await execute(findOperation('task.show')!, this.ctx, { task_id: taskId })) as unknown as TaskDetail };
+    } catch (err) {
+      return refusal(err);
+    }
+  };
+
+  findings = async (changeId: string): Promise<Read<Finding[]>> => {
+    try {
+      const data = (await execute(findOperation('change.validate')!, this.ctx, { change_id: changeId })) as { changes: { findings: Finding[] }[] };
+      return { ok: true, data: data.changes.flatMap((c) => c.findings) };
+    } catch (err) {
+      return refusal(err);
+    }
+  };
+
+  open = (file: string, tool: 'pager' | 'editor'): Promise<ActionResult> => this.opener(file, tool);
+
+  spell = spell;
+}

@@ -1,0 +1,82 @@
+/**
+ * One row per agent: its workflow state as a badge (seed 002), the task it holds, its last word
+ * and how long ago; an agent of a running `agentboard run` also shows its seat and invocation.
+ */
+import { Box, Text } from 'ink';
+import type { AgentCard } from '../../console/cards.js';
+import { SESSION_COLOR } from '../../render/colors.js';
+import { ago, cut, localId, words } from './format.js';
+
+const BADGE: Record<string, string> = { started: '○', working: '●', awaiting_input: '?', blocked: '■', awaiting_review: '◇', completed: '✓' };
+
+function runLine(a: AgentCard, now: number): string {
+  const r = a.run!;
+  const what = r.invocation > 0 ? `invocation ${r.invocation}, ${r.task_id ? localId(r.task_id) : r.phase}, ${ago(r.started_at, now)}` : 'between invocations';
+  return `run ${r.run_id} · ${r.role} · ${what}`;
+}
+
+export function AgentsPane({ agents, cursor, now, width, rows, active }: { agents: AgentCard[]; cursor: number; now: number; width: number; rows: number; active: boolean }) {
+  if (agents.length === 0) return <Text dimColor>No agents yet: an agent appears here when it registers, reports its status or claims a task.</Text>;
+  // The columns share what the width gives; the last word takes what is left.
+  const badgeW = width < 70 ? 14 : 18;
+  const idW = Math.max(10, Math.min(18, Math.floor(width * 0.2)));
+  const taskW = Math.max(10, Math.min(30, Math.floor(width * 0.26)));
+  const agoW = 5;
+  const msgW = Math.max(4, width - badgeW - idW - taskW - agoW);
+  // Agents in a run take two lines; a page holds what fits.
+  const lineCount = (a: AgentCard) => (a.run ? 2 : 1);
+  const pages: number[] = [];
+  let used = 0;
+  let page = 0;
+  for (const a of agents) {
+    if (used + lineCount(a) > rows - 1) {
+      page++;
+      used = 0;
+    }
+    pages.push(page);
+    used += lineCount(a);
+  }
+  const current = pages[Math.min(cursor, agents.length - 1)] ?? 0;
+  const start = pages.indexOf(current);
+  const shown = agents.filter((_, i) => pages[i] === current);
+  return (
+    <Box flexDirection="column">
+      <Text dimColor wrap="truncate">
+        {'  '}
+        {'STATE'.padEnd(badgeW - 2)}
+        {'AGENT'.padEnd(idW)}
+        {'TASK'.padEnd(taskW)}
+        {'LAST WORD'.slice(0, msgW - 1).padEnd(msgW)}
+        {start > 0 || start + shown.length < agents.length ? `${start + 1}-${start + shown.length}/${agents.length}` : 'AGO'}
+      </Text>
+      {shown.map((a, k) => {
+        const selected = active && start + k === cursor;
+        const status = a.status ?? 'unknown';
+        const task = a.task ? `${localId(a.task.task_id)} ${a.task.title}` : a.in_review ? `${a.in_review} in review` : '-';
+        return (
+          <Box key={a.agent_id} flexDirection="column">
+            <Text wrap="truncate">
+              <Text color="cyan">{selected ? '› ' : '  '}</Text>
+              <Text color={SESSION_COLOR[status]} bold={a.status === 'working'}>
+                {cut(`${BADGE[status] ?? '·'} ${a.status ? words(a.status) : 'no status'}`, badgeW - 3).padEnd(badgeW - 2)}
+              </Text>
+              <Text bold={selected} inverse={selected}>
+                {cut(a.agent_id, idW - 1)}
+              </Text>
+              {' '.repeat(Math.max(1, idW - cut(a.agent_id, idW - 1).length))}
+              <Text>{cut(task, taskW - 1).padEnd(taskW)}</Text>
+              <Text dimColor={!a.message}>{cut(a.message ?? '', msgW - 1).padEnd(msgW)}</Text>
+              <Text dimColor>{ago(a.message_at, now)}</Text>
+            </Text>
+            {a.run && (
+              <Text dimColor wrap="truncate">
+                {'    '}
+                {runLine(a, now)}
+              </Text>
+            )}
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,110 @@
+/**
+ * The tasks as columns by state, each card three lines: its id and how long it has been held, its
+ * title, and what its state says (who holds it, its progress, its blocker, whether it can start).
+ * Only the page of each column that holds its cursor is drawn, so a column of 10,000 cards costs as
+ * one of six.
+ */
+import { Box, Text } from 'ink';
+import type { TaskCard } from '../../console/cards.js';
+import { PRIORITY_COLOR, SEVERITY_COLOR, TASK_COLOR } from '../../render/colors.js';
+import { ago, bar, cut, pageStart } from './format.js';
+import { COLUMN_TITLES, COLUMNS } from './views.js';
+
+export const CARD_LINES = 3;
+
+/** How long the card's holder has had it (its claim, or its submission for review); a stale claim, since its last sign of life. */
+function ageOf(t: TaskCard, stale: boolean, now: number): string {
+  if (stale) return ago(t.last_activity, now);
+  if (t.status === 'in_progress' || t.status === 'blocked') return ago(t.claimed_at, now);
+  if (t.status === 'in_review') return ago(t.submitted_at, now);
+  return '';
+}
+
+/** The third line of a card: what its state says (who holds it, its progress, its blocker, whether it can start). */
+function stateLine(t: TaskCard, stale: boolean, width: number): { text: string; color?: string } {
+  switch (t.status) {
+    case 'todo':
+      return { text: cut(`${t.priority}${t.ready ? ' · ready' : t.depends.length ? ` · after ${t.depends.join(',')}` : ''}`, width), color: PRIORITY_COLOR[t.priority] };
+    case 'in_progress':
+      if (stale) return { text: cut(`⚠ stale ${t.assignee ?? ''}`, width), color: 'red' };
+      // A narrow card keeps room for the holder's name with a shorter bar.
+      return { text: cut(`${bar(t.progress, width < 18 ? 3 : 5)} ${t.assignee ?? ''}`, width) };
+    case 'blocked': {
+      const b = t.blockers[0];
+      return { text: cut(`● ${b?.severity ?? ''} ${t.assignee ?? ''}`, width), color: b ? SEVERITY_COLOR[b.severity] : 'red' };
+    }
+    case 'in_review':
+      return { text: cut(t.assignee ?? '', width), color: 'yellow' };
+    case 'done':
+      return { text: cut(`✓ ${t.assignee ?? ''}`, width), color: 'green' };
+  }
+}
+
+function Card({ card, selected, stale, wide, now, width }: { card: TaskCard; selected: boolean; stale: boolean; wide: boolean; now: number; width: number }) {
+  const inner = width - 2;
+  const state = stateLine(card, stale, inner);
+  const age = ageOf(card, stale, now);
+  // The first line: the id, its change when several are shown, and the age at the right.
+  const room = inner - card.id.length - (age ? age.length + 1 : 0);
+  const change = wide ? ` ${cut(card.change_id, room - 1)}` : '';
+  const edge = selected ? '▌' : '│';
+  const edgeColor = selected ? 'cyan' : PRIORITY_COLOR[card.priority];
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate">
+        <Text color={edgeColor}>{edge} </Text>
+        <Text bold inverse={selected}>
+          {card.id}
+        </Text>
+        {change && <Text dimColor>{change}</Text>}
+        {age && (
+          <Text color={stale ? 'red' : undefined} dimColor={!stale}>
+            {' '.repeat(Math.max(1, room - change.length + 1))}
+            {age}
+          </Text>
+        )}
+      </Text>
+      <Text wrap="truncate">
+        <Text color={edgeColor}>{edge} </Text>
+        <Text bold={selected}>{cut(card.title, inner)}</Text>
+      </Text>
+      <Text wrap="truncate">
+        <Text color={edgeColor}>{edge} </Text>
+        <Text color={state.color}>{state.text}</Text>
+      </Text>
+    </Box>
+  );
+}
+
+export function BoardColumns(props: { columns: TaskCard[][]; stale: Set<string>; focus: number; cursors: number[]; active: boolean; wide: boolean; now: number; width: number; rows: number }) {
+  const { columns, stale, focus, cursors, active, wide, now, width, rows } = props;
+  const colWidth = Math.max(10, Math.floor(width / COLUMNS.length));
+  const perPage = Math.max(1, Math.floor((rows - 1) / CARD_LINES));
+  return (
+    <Box flexDirection="row" height={rows}>
+      {COLUMNS.map((status, i) => {
+        const cards = columns[i]!;
+        const cursor = Math.min(cursors[i] ?? 0, Math.max(0, cards.length - 1));
+        const start = pageStart(cursor, perPage);
+        const shown = cards.slice(start, start + perPage);
+        const focused = active && i === focus;
+        const more = cards.length - start - shown.length;
+        const title = `${COLUMN_TITLES[status]} ${cards.length.toLocaleString('en-US')}`;
+        const position = start > 0 || more > 0 ? `${start > 0 ? '↑' : ''}${more > 0 ? '↓' : ''}` : '';
+        return (
+          <Box key={status} flexDirection="column" width={colWidth}>
+            <Text wrap="truncate" bold color={TASK_COLOR[status]} underline={focused}>
+              {cut(title, colWidth - 3)}
+              {position && <Text dimColor> {position}</Text>}
+            </Text>
+            {shown.length === 0 ? (
+              <Text dimColor>{cards.length === 0 ? ' –' : ''}</Text>
+            ) : (
+              shown.map((c, k) => <Card key={c.task_id} card={c} selected={focused && start + k === cursor} stale={stale.has(c.task_id)} wide={wide} now={now} width={colWidth - 1} />)
+            )}
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}

@@ -1,0 +1,279 @@
+/**
+ * `agentboard board`: the person's live console. Four panes (the tasks as columns, the agents,
+ * what waits on the person, the changes), a detail view for a task or a change, and the person's
+ * acts in place. The board comes from a ConsoleSource; this file only turns keys into moves and acts.
+ */
+import { Box, Text, useInput, type Key } from 'ink';
+import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
+import { refTo } from '../../domain/refs.js';
+import { DecisionPrompt } from '../DecisionPrompt.js';
+import { AgentsPane } from './AgentsPane.js';
+import { CARD_LINES } from './BoardColumns.js';
+import { BoardPane } from './BoardPane.js';
+import { ChangeDetail, ChangesPane } from './ChangesPane.js';
+import { clamp } from './format.js';
+import { Header, TabBar } from './Header.js';
+import { Help } from './Help.js';
+import { QuestionPrompt, type Question } from './QuestionPrompt.js';
+import { useSize, type ScreenControl } from './screen.js';
+import { claimOf, decisionOf, fileOf, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
+import { TaskDetail } from './TaskDetail.js';
+import { ITEM_LINES, WaitingPane } from './WaitingPane.js';
+import { COLUMNS, makeColumns, makeViews, PANES } from './views.js';
+
+type Prompt = ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision) | { kind: 'question'; question: Question } | { kind: 'confirm'; text: string; action: ConsoleAction };
+
+interface Ui extends Cursors {
+  filter: string;
+  filtering: boolean;
+  scroll: number;
+  prompt: Prompt | null;
+  message: { ok: boolean; text: string; next?: string } | null;
+  /** What is being done, while an act runs. */
+  busy: string | null;
+}
+
+const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null };
+const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
+
+export function ConsoleApp({ source, screen, onQuit, width, height }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number }) {
+  const snapshot = useSyncExternalStore(source.subscribe, source.get);
+  const lent = useSyncExternalStore(screen.subscribe, screen.get);
+  const size = useSize({ width, height });
+  const [, rerender] = useState(0);
+  // Keys can come faster than renders (a paste, a test): every key sees the state the last key left.
+  const ui = useRef<Ui>(START);
+  const early = useRef<[string, Key][]>([]);
+  const set = (patch: Partial<Ui>) => {
+    // A prompt opening starts with no keys of its own yet.
+    if (patch.prompt !== undefined) early.current.length = 0;
+    ui.current = { ...ui.current, ...patch };
+    rerender((n) => n + 1);
+  };
+  const u = ui.current;
+  const columns = useMemo(() => makeColumns(snapshot.tasks, u.filter), [snapshot.tasks, u.filter]);
+  const views = useMemo(() => makeViews(snapshot, u.filter, columns), [snapshot, u.filter, columns]);
+  const viewsRef = useRef(views);
+  viewsRef.current = views;
+  const bottom = useRef(0);
+  const now = Date.parse(snapshot.at);
+  const single = snapshot.scope !== null;
+
+  const promptLines = u.prompt?.kind === 'decision' ? 5 + u.prompt.details.length : u.prompt?.kind === 'question' ? 6 + u.prompt.question.options.length : 0;
+  const paneRows = Math.max(3, size.height - 1 - 3 - promptLines);
+
+  const run = async (action: ConsoleAction) => {
+    set({ prompt: null, busy: `${WORKING[action.type]}…`, message: null });
+    const result = await source.act(action);
+    set({ busy: null, message: result.ok ? { ok: true, text: result.message } : { ok: false, text: result.message, next: result.next_step } });
+  };
+
+  const open = async (file: string, tool: 'pager' | 'editor') => {
+    set({ busy: `Opening ${file}…`, message: null });
+    const result = await source.open(file, tool);
+    set({ busy: null, message: result.ok ? null : { ok: false, text: result.message, next: result.next_step } });
+  };
+
+  const move = (delta: number | 'top' | 'bottom', length: number, current: number) => {
+    if (length === 0) return 0;
+    if (delta === 'top') return 0;
+    if (delta === 'bottom') return length - 1;
+    return clamp(clamp(current, length) + delta, length);
+  };
+
+  useInput(
+    (input, key) => {
+      const u = ui.current;
+      const v = viewsRef.current;
+      if (key.ctrl) return;
+      // The confirmation is one line in the footer: y does it, anything else does not.
+      if (u.prompt?.kind === 'confirm') {
+        const action = u.prompt.action;
+        return input === 'y' ? void run(action) : set({ prompt: null });
+      }
+      // A prompt opened by an earlier key is not listening yet: the keys that follow are its own.
+      if (u.prompt) return void early.current.push([input, key]);
+      if (u.overlay?.kind === 'help') return set({ overlay: null });
+      if (u.filtering) {
+        if (key.escape) set({ filtering: false, filter: '' });
+        else if (key.return) set({ filtering: false });
+        else if (key.backspace || key.delete) set({ filter: u.filter.slice(0, -1) });
+        else if (input && !key.ctrl && !key.meta) set({ filter: u.filter + input, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0 });
+        return;
+      }
+      if (u.busy) return;
+      if (u.message && !key.escape) set({ message: null });
+      if (input === 'q' || key.escape) {
+        if (u.overlay) return set({ overlay: null, scroll: 0 });
+        if (key.escape) return set({ filter: '', message: null });
+        return onQuit();
+      }
+      if (input === '?') return set({ overlay: { kind: 'help' } });
+      if (input === '/') return set({ filtering: true, overlay: null });
+      const paneAt = PANES.indexOf(u.pane);
+      if (key.tab) return set({ pane: PANES[(paneAt + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!, overlay: null, scroll: 0 });
+      if (/^[1-4]$/.test(input)) return set({ pane: PANES[Number(input) - 1]!, overlay: null, scroll: 0 });
+
+      const page = u.pane === 'board' ? Math.max(1, Math.floor((paneRows - 1) / CARD_LINES)) : u.pane === 'waiting' ? Math.max(1, Math.floor((paneRows - 1) / ITEM_LINES)) : Math.max(1, paneRows - 1);
+      const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
+      if (u.overlay) {
+        if (step !== null) {
+          const scroll = step === 'top' ? 0 : step === 'bottom' ? bottom.current : Math.max(0, Math.min(bottom.current, u.scroll + step));
+          return set({ scroll });
+        }
+      } else if (u.pane === 'board' && (key.leftArrow || input === 'h' || key.rightArrow || input === 'l')) {
+        return set({ col: clamp(u.col + (key.leftArrow || input === 'h' ? -1 : 1), COLUMNS.length) });
+      } else if (step !== null) {
+        switch (u.pane) {
+          case 'board': {
+            const rows = [...u.rows];
+            rows[u.col] = move(step, v.columns[u.col]!.length, rows[u.col]!);
+            return set({ rows });
+          }
+          case 'agents':
+            return set({ agent: move(step, v.agents.length, u.agent) });
+          case 'waiting':
+            return set({ waiting: move(step, v.waiting.length, u.waiting) });
+          case 'changes':
+            return set({ change: move(step, v.changes.length, u.change) });
+        }
+      }
+
+      const target = selectedTarget(source.get(), v, u);
+      const decision = decisionOf(target);
+      const question = questionOf(target);
+      const claim = claimOf(target);
+      const file = fileOf(target, source.get());
+      if (input === 'a' && decision) return void run(decision.approve);
+      if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
+      if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
+      if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
+      if (key.return) {
+        if (question) return set({ prompt: { kind: 'question', question } });
+        if (decision) return set({ prompt: { kind: 'decision', start: 'choice', ...decision } });
+        if (u.overlay) return;
+        const task = taskOf(target);
+        if (task) return set({ overlay: { kind: 'task', task_id: task }, scroll: 0 });
+        if (target?.kind === 'change') return set({ overlay: { kind: 'change', change_id: target.change.change_id }, scroll: 0 });
+      }
+    },
+    { isActive: !lent && (u.prompt === null || u.prompt.kind === 'confirm') },
+  );
+
+  // Ctrl-C quits from anywhere, prompts included.
+  useInput(
+    (input, key) => {
+      if (key.ctrl && input === 'c') onQuit();
+    },
+    { isActive: !lent },
+  );
+
+
+  // While a pager or an editor has the terminal, nothing is drawn over it.
+  if (lent) return <Text dimColor>{u.busy}</Text>;
+
+  const target = selectedTarget(snapshot, views, u);
+  const totals = snapshot.changes.reduce((a, c) => ({ done: a.done + c.tasks.done, total: a.total + c.tasks.total }), { done: 0, total: 0 });
+  const working = snapshot.agents.filter((a) => a.status === 'working').length;
+  const problems = snapshot.problems.length;
+
+  let body;
+  if (u.overlay?.kind === 'help') body = <Help person={source.person} />;
+  else if (u.overlay?.kind === 'task') body = <TaskDetail taskId={u.overlay.task_id} source={source} version={snapshot} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
+  else if (u.overlay?.kind === 'change') {
+    const id = u.overlay.change_id;
+    const change = snapshot.changes.find((c) => c.change_id === id);
+    body = change ? <ChangeDetail change={change} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} /> : <Text dimColor>{id} is no longer an open change.</Text>;
+  } else if (u.pane === 'board') {
+    body = <BoardPane views={views} focus={u.col} cursors={u.rows} wide={!single && snapshot.changes.length > 1} now={now} width={size.width} rows={paneRows} />;
+  } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active />;
+  else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active />;
+  else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
+  else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active />;
+
+  const footer = () => {
+    if (u.filtering) {
+      return (
+        <Text>
+          <Text color="cyan">/</Text>
+          {u.filter}
+          <Text inverse> </Text>
+          <Text dimColor> Enter keeps the filter · Esc clears it</Text>
+        </Text>
+      );
+    }
+    if (u.busy) return <Text color="cyan">{u.busy}</Text>;
+    if (u.prompt?.kind === 'confirm') {
+      return (
+        <Text wrap="truncate">
+          <Text color="yellow">{u.prompt.text}</Text> <Text bold>y</Text> yes · <Text bold>n</Text> no
+        </Text>
+      );
+    }
+    if (u.message) {
+      return (
+        <Text wrap="truncate" color={u.message.ok ? 'green' : 'red'}>
+          {u.message.ok ? '✓ ' : '✗ '}
+          {u.message.text}
+          {u.message.next ? <Text dimColor> next: {u.message.next}</Text> : null}
+        </Text>
+      );
+    }
+    // The board could not be read: what is on screen is the last read that could.
+    if (snapshot.trouble) return <Text wrap="truncate" color="red">⚠ {snapshot.trouble}</Text>;
+    return (
+      <Text wrap="truncate" dimColor>
+        {hints(target, snapshot, u.overlay !== null).map(([k, what], i) => (
+          <Text key={`${k}${what}`}>
+            {i > 0 ? ' · ' : ''}
+            <Text bold>{k}</Text> {what}
+          </Text>
+        ))}
+      </Text>
+    );
+  };
+
+  const scopeText = single ? (snapshot.scope_gone ? `${snapshot.scope} (no longer open)` : snapshot.scope!) : 'all changes';
+  return (
+    <Box flexDirection="column" width={size.width} height={size.height - 1} overflow="hidden">
+      <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
+      <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} />
+      <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0}>
+        {body}
+      </Box>
+      {u.prompt?.kind === 'decision' && (
+        <DecisionPrompt
+          key={`${u.prompt.subject}${u.prompt.start}`}
+          question={{ subject: u.prompt.subject, details: u.prompt.details }}
+          start={u.prompt.start}
+          early={early}
+          later="later (Esc)"
+          escapeLater
+          onAnswer={(answer) => {
+            const p = ui.current.prompt;
+            if (p?.kind !== 'decision') return;
+            if (answer.decision === 'approve') void run(p.approve);
+            else if (answer.decision === 'reject') void run(p.reject(answer.feedback));
+            else set({ prompt: null });
+          }}
+        />
+      )}
+      {u.prompt?.kind === 'question' && (
+        <QuestionPrompt
+          key={u.prompt.question.input_id}
+          question={u.prompt.question}
+          now={now}
+          width={size.width}
+          early={early}
+          onAnswer={(answer) => {
+            const p = ui.current.prompt;
+            if (p?.kind === 'question') void run({ type: 'answer', input_id: p.question.input_id, answer });
+          }}
+          onCancel={() => set({ prompt: null })}
+        />
+      )}
+      <Box height={1}>{footer()}</Box>
+    </Box>
+  );
+}

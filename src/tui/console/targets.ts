@@ -1,0 +1,133 @@
+/**
+ * What the person has selected, and what can be done to it: decide on it, answer it, release it,
+ * open its file, look into it. The keys and the footer's hints both ask here, so they never disagree.
+ */
+import type { AgentCard, ChangeCard, ConsoleSnapshot, TaskCard, WaitingItem } from '../../console/cards.js';
+import type { ConsoleAction } from '../../console/source.js';
+import { clamp } from './format.js';
+import type { Question } from './QuestionPrompt.js';
+import type { Pane, Views } from './views.js';
+
+export type Target = { kind: 'task'; card: TaskCard } | { kind: 'waiting'; item: WaitingItem } | { kind: 'agent'; agent: AgentCard } | { kind: 'change'; change: ChangeCard };
+
+export interface Decision {
+  subject: string;
+  details: string[];
+  approve: ConsoleAction;
+  reject: (feedback: string) => ConsoleAction;
+}
+
+function taskDecision(taskId: string, title: string, assignee: string | null, submission: string | null): Decision {
+  return {
+    subject: `task ${taskId}`,
+    details: [`${title}${assignee ? ` · by ${assignee}` : ''}`, ...(submission ? [submission] : [])],
+    approve: { type: 'approve_task', task_id: taskId },
+    reject: (feedback) => ({ type: 'reject_task', task_id: taskId, feedback }),
+  };
+}
+
+/** A task or a change shown in full. */
+export type DetailOverlay = { kind: 'task'; task_id: string } | { kind: 'change'; change_id: string };
+
+/** Where the person's cursors stand: the pane, the cursor of each list, and a detail shown, if any. */
+export interface Cursors {
+  pane: Pane;
+  /** The board's focused column, and the cursor of each column. */
+  col: number;
+  rows: number[];
+  agent: number;
+  waiting: number;
+  change: number;
+  overlay: DetailOverlay | { kind: 'help' } | null;
+}
+
+/** What the cursors select: the card, agent, item or change under them, or what the detail shows. */
+export function selectedTarget(snapshot: ConsoleSnapshot, v: Views, u: Cursors): Target | null {
+  if (u.overlay?.kind === 'task') {
+    const id = u.overlay.task_id;
+    const card = snapshot.tasks.find((t) => t.task_id === id);
+    return card ? { kind: 'task', card } : null;
+  }
+  if (u.overlay?.kind === 'change') {
+    const id = u.overlay.change_id;
+    const change = snapshot.changes.find((c) => c.change_id === id);
+    return change ? { kind: 'change', change } : null;
+  }
+  switch (u.pane) {
+    case 'board': {
+      const column = v.columns[u.col]!;
+      const card = column[clamp(u.rows[u.col]!, column.length)];
+      return card ? { kind: 'task', card } : null;
+    }
+    case 'agents': {
+      const agent = v.agents[clamp(u.agent, v.agents.length)];
+      return agent ? { kind: 'agent', agent } : null;
+    }
+    case 'waiting': {
+      const item = v.waiting[clamp(u.waiting, v.waiting.length)];
+      return item ? { kind: 'waiting', item } : null;
+    }
+    case 'changes': {
+      const change = v.changes[clamp(u.change, v.changes.length)];
+      return change ? { kind: 'change', change } : null;
+    }
+  }
+}
+
+/** A document awaiting a decision, or a task in review. */
+export function decisionOf(t: Target | null): Decision | null {
+  if (t?.kind === 'task' && t.card.status === 'in_review') return taskDecision(t.card.task_id, t.card.title, t.card.assignee, t.card.submission);
+  if (t?.kind !== 'waiting') return null;
+  const w = t.item;
+  if (w.kind === 'review') return taskDecision(w.task_id, w.title, w.assignee, w.submission);
+  if (w.kind !== 'document') return null;
+  return {
+    subject: `the ${w.document} of ${w.change_id}`,
+    details: [`${w.file} · revision ${w.revision} · by ${w.author}`],
+    approve: { type: 'approve_document', change_id: w.change_id, document: w.document },
+    reject: (feedback) => ({ type: 'reject_document', change_id: w.change_id, document: w.document, feedback }),
+  };
+}
+
+export function questionOf(t: Target | null): Question | null {
+  return t?.kind === 'waiting' && t.item.kind === 'question' ? t.item : null;
+}
+
+/** A claim the person can release: a task someone holds in progress or blocked. */
+export function claimOf(t: Target | null): { task_id: string; assignee: string } | null {
+  if (t?.kind === 'task') return (t.card.status === 'in_progress' || t.card.status === 'blocked') && t.card.assignee ? { task_id: t.card.task_id, assignee: t.card.assignee } : null;
+  if (t?.kind === 'waiting' && (t.item.kind === 'stale' || t.item.kind === 'blocked') && t.item.assignee) return { task_id: t.item.task_id, assignee: t.item.assignee };
+  return null;
+}
+
+/** The file behind the selection: a document, or the task list a task is in. */
+export function fileOf(t: Target | null, snapshot: ConsoleSnapshot): string | null {
+  if (!t) return null;
+  if (t.kind === 'waiting') return t.item.kind === 'question' ? null : t.item.file;
+  const changeId = t.kind === 'task' ? t.card.change_id : t.kind === 'agent' ? (t.agent.task?.task_id.split('/')[0] ?? null) : null;
+  return snapshot.changes.find((c) => c.change_id === changeId)?.documents.find((d) => d.document === 'tasks')?.file ?? null;
+}
+
+/** The task to show in full for the selection, if any. */
+export function taskOf(t: Target | null): string | null {
+  if (!t) return null;
+  if (t.kind === 'task') return t.card.task_id;
+  if (t.kind === 'agent') return t.agent.task?.task_id ?? null;
+  if (t.kind === 'waiting' && t.item.kind !== 'question' && t.item.kind !== 'document') return t.item.task_id;
+  return null;
+}
+
+/** The footer's hints for the selection: key and what it does. */
+export function hints(t: Target | null, snapshot: ConsoleSnapshot, inDetail: boolean): [string, string][] {
+  const out: [string, string][] = [];
+  if (questionOf(t)) out.push(['Enter', 'answer']);
+  const decision = decisionOf(t);
+  if (decision) out.push(['Enter', 'decide'], ['a', 'approve'], ['r', 'reject']);
+  if (claimOf(t)) out.push(['x', 'release']);
+  if (!inDetail && !decision && !questionOf(t) && (taskOf(t) || t?.kind === 'change')) out.push(['Enter', 'open']);
+  if (fileOf(t, snapshot)) out.push(['o', 'read'], ['e', 'edit']);
+  if (inDetail) out.push(['j/k', 'scroll'], ['Esc', 'back']);
+  else out.push(['/', 'filter']);
+  out.push(['?', 'help'], ['q', inDetail ? 'back' : 'quit']);
+  return out;
+}

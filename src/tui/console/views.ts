@@ -1,0 +1,57 @@
+/** What each pane lists, made from a snapshot and the person's filter: pure, so the screen only draws. */
+import type { AgentCard, ChangeCard, ConsoleSnapshot, TaskCard, WaitingItem } from '../../console/cards.js';
+
+export const COLUMNS = ['todo', 'in_progress', 'blocked', 'in_review', 'done'] as const;
+export const COLUMN_TITLES: Record<(typeof COLUMNS)[number], string> = { todo: 'TODO', in_progress: 'IN PROGRESS', blocked: 'BLOCKED', in_review: 'IN REVIEW', done: 'DONE' };
+
+export const PANES = ['board', 'agents', 'waiting', 'changes'] as const;
+export type Pane = (typeof PANES)[number];
+
+export interface Views {
+  columns: TaskCard[][];
+  agents: AgentCard[];
+  waiting: WaitingItem[];
+  changes: ChangeCard[];
+  /** Task ids whose claim is stale (no sign of life for a while, or their run died). */
+  stale: Set<string>;
+}
+
+function matches(filter: string, ...texts: (string | null | undefined)[]): boolean {
+  return texts.some((t) => t?.toLowerCase().includes(filter));
+}
+
+function waitingText(w: WaitingItem): string[] {
+  switch (w.kind) {
+    case 'question':
+      return [w.input_id, w.agent_id, w.question, ...w.options];
+    case 'document':
+      return [w.change_id, w.document, w.author];
+    default:
+      return [w.task_id, w.title, 'assignee' in w ? (w.assignee ?? '') : ''];
+  }
+}
+
+/** The cards by column: the costly part on a big board, so it is made only when the cards or the filter change. */
+export function makeColumns(cards: TaskCard[], rawFilter: string): TaskCard[][] {
+  const filter = rawFilter.trim().toLowerCase();
+  const tasks = filter ? cards.filter((t) => matches(filter, t.task_id, t.title, t.assignee)) : cards;
+  const columns = COLUMNS.map(() => [] as TaskCard[]);
+  for (const t of tasks) columns[COLUMNS.indexOf(t.status)]!.push(t);
+  return columns;
+}
+
+export function makeViews(snapshot: ConsoleSnapshot, rawFilter: string, columns = makeColumns(snapshot.tasks, rawFilter)): Views {
+  const filter = rawFilter.trim().toLowerCase();
+  return {
+    columns,
+    agents: filter ? snapshot.agents.filter((a) => matches(filter, a.agent_id, a.name, a.task?.task_id, a.task?.title, a.message)) : snapshot.agents,
+    waiting: filter ? snapshot.waiting.filter((w) => matches(filter, ...waitingText(w))) : snapshot.waiting,
+    changes: filter ? snapshot.changes.filter((c) => matches(filter, c.change_id, c.title)) : snapshot.changes,
+    stale: new Set(snapshot.waiting.flatMap((w) => (w.kind === 'stale' ? [w.task_id] : []))),
+  };
+}
+
+/** The person's decisions waiting: the number shown on the tab. */
+export function waitingCount(snapshot: ConsoleSnapshot): number {
+  return snapshot.waiting.length;
+}

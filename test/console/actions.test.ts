@@ -1,0 +1,180 @@
+/**
+ * The person's acts in the console, by keys: each one goes through the operation the CLI runs, as
+ * the person at the keyboard, and the files on disk show it.
+ */
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ok } from '../helpers.js';
+import { asAgent, busyBoard, drawConsole, KEY, until, type Drawn } from './helpers.js';
+
+let dir: string;
+let drawn: Drawn | null = null;
+const open = (options: Parameters<typeof drawConsole>[1] = {}) => (drawn = drawConsole(dir, options));
+const footer = (c: Drawn) => c.frame().split('\n').at(-1)!;
+
+/** Moves the Waiting cursor to the item whose first line contains `text`. */
+async function selectWaiting(c: Drawn, text: string): Promise<void> {
+  await c.keys('3', 'g');
+  for (let i = 0; i < 20 && !c.frame().split('\n').some((l) => l.startsWith('› ') && l.includes(text)); i++) await c.keys('j');
+  expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain(text);
+}
+
+beforeAll(async () => {
+  dir = await busyBoard();
+});
+
+afterEach(() => {
+  drawn?.close();
+  drawn = null;
+});
+
+describe('deciding on documents', () => {
+  it('a approves the selected document, as the person at the keyboard', async () => {
+    const c = open();
+    await selectWaiting(c, 'the proposal of add-search');
+    await c.keys('a');
+    await until('the result', () => footer(c).includes('✓ Approved the proposal of add-search.'));
+    expect(await ok(dir, ['show', 'add-search', 'proposal'])).toMatchObject({ status: 'approved', decided_by: 'human:tester' });
+    expect(c.frame()).not.toContain('◆ the proposal of add-search');
+  });
+
+  it('r asks for the feedback in place; Enter rejects with it', async () => {
+    const c = open();
+    await selectWaiting(c, 'the spec of add-search');
+    await c.keys('r');
+    expect(c.frame()).toContain('Your decision: the spec of add-search');
+    expect(c.frame()).toContain('What must change? (Enter sends, Esc goes back)');
+    await c.type('Add a scenario for errors');
+    expect(c.frame()).toContain('› Add a scenario for errors');
+    await c.keys(KEY.enter);
+    await until('the result', () => footer(c).includes('✓ Rejected the spec of add-search'));
+    const spec = await ok(dir, ['show', 'add-search', 'spec']);
+    expect(spec).toMatchObject({ status: 'rejected', decided_by: 'human:tester' });
+    expect(spec.feedback).toEqual([expect.objectContaining({ author: 'human:tester', text: 'Add a scenario for errors' })]);
+  });
+
+  it('keeps the keys typed right after r, before the prompt is up, for the feedback', async () => {
+    const c = open();
+    await selectWaiting(c, 'the tasks of fix-login');
+    c.view.stdin.write('r');
+    for (const ch of 'Quick') c.view.stdin.write(ch);
+    await until('the feedback', () => c.frame().includes('› Quick'));
+    await c.keys(KEY.esc, 'l');
+    expect(c.frame()).not.toContain('Your decision');
+    expect(await ok(dir, ['show', 'fix-login', 'tasks'])).toMatchObject({ status: 'submitted' });
+  });
+
+  it('Enter opens the decision with its choices; l leaves it for later, changing nothing', async () => {
+    const c = open();
+    await selectWaiting(c, 'the tasks of add-search');
+    await c.keys(KEY.enter);
+    expect(c.frame()).toContain('Your decision: the tasks of add-search');
+    expect(c.frame()).toContain('a approve · r reject with feedback · l later (Esc)');
+    expect(c.frame()).toContain('agentd/changes/add-search/tasks.md · revision 1 · by planner');
+    await c.keys('l');
+    expect(c.frame()).not.toContain('Your decision');
+    expect(await ok(dir, ['show', 'add-search', 'tasks'])).toMatchObject({ status: 'submitted' });
+  });
+
+  it('a refusal shows what happened and the next step; the file keeps the other decision', async () => {
+    const c = open();
+    await selectWaiting(c, 'the proposal of fix-login');
+    // Someone decides from another terminal before the console has read it again.
+    await ok(dir, ['reject', 'fix-login', 'proposal', '--feedback', 'Say who logs in'], { interactive: true });
+    await c.keys('a');
+    await until('the refusal', () => footer(c).startsWith('✗ '));
+    expect(footer(c)).toMatch(/✗ .*rejected.* next: /);
+    expect(await ok(dir, ['show', 'fix-login', 'proposal'])).toMatchObject({ status: 'rejected' });
+  });
+});
+
+describe('deciding on tasks in review', () => {
+  it('a on a card in review approves the task: it is done', async () => {
+    const c = open();
+    await c.keys('l', 'l', 'l');
+    expect(c.frame()).toMatch(/▌ T3 add-s/);
+    expect(footer(c)).toContain('a approve');
+    await c.keys('a');
+    await until('the result', () => footer(c).includes('✓ Approved add-search/T3: it is done.'));
+    expect((await ok(dir, ['task', 'show', 'add-search/T3'])).task).toMatchObject({ status: 'done', assignee: 'codex-w2' });
+    expect(c.frame()).toMatch(/DONE 1/);
+  });
+
+  it('r with typed feedback sends a task back to the pool, the feedback on it', async () => {
+    await asAgent(dir, 'qwen', ['session', 'status', 'working', '--message', 'Starting']);
+    await asAgent(dir, 'qwen', ['task', 'progress', 'add-search/T6', '--percent', '100', '--message', 'Ranked']);
+    await asAgent(dir, 'qwen', ['session', 'submit', '--summary', 'Ranking tested', '--task', 'add-search/T6']);
+    const c = open();
+    await selectWaiting(c, 'add-search/T6 in review');
+    await c.keys('r');
+    await c.type('Test ties in the ranking');
+    await c.keys(KEY.enter);
+    await until('the result', () => footer(c).includes('✓ Sent add-search/T6 back to the pool with your feedback.'));
+    const { task } = await ok(dir, ['task', 'show', 'add-search/T6']);
+    expect(task).toMatchObject({ status: 'todo', assignee: null });
+    expect(task.feedback).toEqual([expect.objectContaining({ author: 'human:tester', text: 'Test ties in the ranking' })]);
+  });
+});
+
+describe('answering questions', () => {
+  it('offers the options: a digit answers', async () => {
+    const c = open();
+    await selectWaiting(c, 'input-1 from kimi');
+    await c.keys(KEY.enter);
+    expect(c.frame()).toContain('kimi asks (input-1 · ');
+    expect(c.frame()).toMatch(/› 1 REST.*\n.* 2 GraphQL/);
+    await c.keys('2');
+    await until('the result', () => footer(c).includes('✓ Answered input-1; kimi is working again.'));
+    const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
+    expect(inputs.find((i: any) => i.input_id === 'input-1').resolution).toMatchObject({ type: 'human', value: 'GraphQL', by: 'human:tester' });
+  });
+
+  it('t types an answer of the person\'s own', async () => {
+    await asAgent(dir, 'gemini', ['task', 'unblock', 'add-search/T4']);
+    await asAgent(dir, 'gemini', ['ask', '--question', 'Which corpus for the benchmark?', '--option', 'Wikipedia', '--default-action', 'Wikipedia']);
+    const c = open();
+    await selectWaiting(c, 'from gemini');
+    await c.keys(KEY.enter, 't');
+    await c.type('The notes of the demo board');
+    expect(c.frame()).toContain('› The notes of the demo board');
+    await c.keys(KEY.enter);
+    await until('the result', () => footer(c).includes('✓ Answered input-2; gemini is working again.'));
+    const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
+    expect(inputs.find((i: any) => i.input_id === 'input-2').resolution).toMatchObject({ value: 'The notes of the demo board', by: 'human:tester' });
+  });
+});
+
+describe('releasing claims and opening files', () => {
+  it('x releases a stale claim once the person says y; anything else keeps it', async () => {
+    const c = open();
+    await selectWaiting(c, 'add-search/T5 held by old-agent');
+    await c.keys('x');
+    expect(footer(c)).toContain('Release add-search/T5 from old-agent? It goes back to the pool. y yes · n no');
+    await c.keys('n');
+    expect((await ok(dir, ['task', 'show', 'add-search/T5'])).task.assignee).toBe('old-agent');
+    await c.keys('x', 'y');
+    await until('the result', () => footer(c).includes('✓ Released add-search/T5 from old-agent; it is back in the pool.'));
+    expect((await ok(dir, ['task', 'show', 'add-search/T5'])).task).toMatchObject({ status: 'todo', assignee: null });
+    const log = await ok(dir, ['log', '--change', 'add-search']);
+    expect(log.entries[0]).toMatchObject({ actor: 'human:tester', action: 'task.release' });
+  });
+
+  it('o and e hand a document or a task list to $PAGER and $EDITOR', async () => {
+    const c = open();
+    await selectWaiting(c, 'the spec of fix-login');
+    await c.keys('o');
+    await c.keys('e');
+    await c.keys('1', KEY.enter, 'o');
+    expect(c.opened).toEqual([
+      { file: 'agentd/changes/fix-login/spec.md', tool: 'pager' },
+      { file: 'agentd/changes/fix-login/spec.md', tool: 'editor' },
+      { file: 'agentd/changes/add-search/tasks.md', tool: 'pager' },
+    ]);
+  });
+
+  it('says so when the pager cannot run', async () => {
+    const c = open({ opener: async () => ({ ok: false, code: 'IO_ERROR', message: 'nope ended with 127.', next_step: 'Check $PAGER and $EDITOR, or open the file from a shell.' }) });
+    await selectWaiting(c, 'the spec of fix-login');
+    await c.keys('o');
+    await until('the refusal', () => footer(c).includes('✗ nope ended with 127. next: Check $PAGER'));
+  });
+});

@@ -1,0 +1,121 @@
+/** A board in mid-flight for the console's tests, and the console drawn on it by ink-testing-library. */
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { createElement as h } from 'react';
+import { render } from 'ink-testing-library';
+import { LiveBoard, type Opener } from '../../src/console/live.js';
+import { createContext } from '../../src/ops/registry.js';
+import { ConsoleApp } from '../../src/tui/console/ConsoleApp.js';
+import { ScreenControl } from '../../src/tui/console/screen.js';
+import { changeWithTasks, newBoard, ok, write } from '../helpers.js';
+
+export const RUN_ID = '20261122-080000000-abcd';
+
+/** `agentboard <args> --as <agent>`, as the agent would run it. */
+export async function asAgent(dir: string, agent: string, args: string[], env: Record<string, string> = {}): Promise<any> {
+  return ok(dir, [...args, '--as', agent], { env });
+}
+
+/**
+ * Two changes. add-search is being worked: T1 in progress at 60 % (claude-w1, in a running
+ * `agentboard run`), T2 waiting on T1, T3 in review (codex-w2), T4 blocked with a high blocker
+ * (gemini), T5 held by old-agent with no sign of life for five hours, T6 to do. kimi asks a question.
+ * fix-login has its proposal, spec and tasks submitted (waiting for a decision) and a NEEDS_FIX review;
+ * old-theme is archived.
+ */
+export async function busyBoard(): Promise<string> {
+  const dir = await newBoard();
+  await changeWithTasks(dir, 'add-search', [
+    { id: 'T1', title: 'Index the titles', priority: 'high' },
+    { id: 'T2', title: 'Search command', depends: ['T1'] },
+    { id: 'T3', title: 'Docs for search', priority: 'low' },
+    { id: 'T4', title: 'Benchmark the index' },
+    { id: 'T5', title: 'Fold accents' },
+    { id: 'T6', title: 'Ranking tests', priority: 'urgent' },
+  ]);
+  for (const agent of ['claude-w1', 'codex-w2', 'gemini', 'kimi']) await asAgent(dir, agent, ['session', 'status', 'working', '--message', 'Starting']);
+  await asAgent(dir, 'claude-w1', ['task', 'progress', 'add-search/T1', '--percent', '60', '--message', 'Index written, tests next']);
+  await asAgent(dir, 'codex-w2', ['task', 'progress', 'add-search/T3', '--percent', '100', '--message', 'Docs written']);
+  await asAgent(dir, 'codex-w2', ['session', 'submit', '--summary', 'Docs written and linked', '--task', 'add-search/T3']);
+  await asAgent(dir, 'gemini', ['task', 'block', 'add-search/T4', '--reason', 'No test data', '--severity', 'high']);
+  const fiveHoursAgo = new Date(Date.now() - 5 * 3_600_000).toISOString();
+  await asAgent(dir, 'old-agent', ['task', 'progress', 'add-search/T5', '--percent', '10', '--message', 'Looking at accents'], { AGENTBOARD_TEST_NOW: fiveHoursAgo });
+  await asAgent(dir, 'kimi', ['ask', '--question', 'REST or GraphQL for the public API?', '--option', 'REST', '--option', 'GraphQL', '--default-action', 'REST']);
+
+  await changeWithTasks(dir, 'fix-login', [{ id: 'T1', title: 'Reset tokens expire' }], 'login-planner');
+  const review = { summary: 'The reset flow works; two gaps remain.', issues: [
+    { title: 'Tokens never expire', severity: 'High', description: 'Add an expiry and a test for it.' },
+    { title: 'Error text is vague', severity: 'Low', description: 'Say which field was wrong.' },
+  ], notes: 'No additional notes.' };
+  await asAgent(dir, 'codex-reviewer', ['review', 'fix-login', '--verdict', 'NEEDS_FIX', '--input', write(dir, 'review.json', JSON.stringify(review))]);
+
+  // old-theme is archived: read-only, and not among the changes the console follows.
+  await changeWithTasks(dir, 'old-theme', [{ id: 'T1', title: 'Dark theme' }], 'theme-planner');
+  mkdirSync(join(dir, 'agentd', 'archive'), { recursive: true });
+  renameSync(join(dir, 'agentd', 'changes', 'old-theme'), join(dir, 'agentd', 'archive', '2026-10-01-old-theme'));
+
+  // claude-w1 works for a running `agentboard run` (this process stands for it), in its third invocation.
+  const run = join(dir, 'agentd', '.runtime', 'runs', RUN_ID);
+  mkdirSync(run, { recursive: true });
+  const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: null };
+  writeFileSync(join(run, 'run.json'), JSON.stringify({ run_id: RUN_ID, change_id: 'add-search', person: 'human:tester', pid: process.pid, host: hostname(), started_at: new Date().toISOString(), ended_at: null, outcome: null, message: null, goal: null, phase: 'implementation', agents: { planner: 'fake-planner', reviewer: 'fake-reviewer', workers: ['claude-w1'] }, options: {}, claims: ['add-search/T1'], invocations: 3, usage }));
+  writeFileSync(join(run, '003.json'), JSON.stringify({ n: 3, agent_id: 'claude-w1', role: 'worker', phase: 'implementation', task_id: 'add-search/T1', attempt: 1, argv: [], cwd: dir, pid: process.pid, started_at: new Date().toISOString(), ended_at: null, exit_code: null, signal: null, timed_out: false, duration_ms: null, usage, transcript: '', prompt_file: '', mcp_config: '', calls_file: '' }));
+  return dir;
+}
+
+export const tick = (ms = 40) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits for a condition with a bound (never a sleep that asserts). */
+export async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await tick(20);
+  }
+}
+
+export interface Drawn {
+  live: LiveBoard;
+  frame: () => string;
+  /** Sends keys one by one, letting the screen draw after each. */
+  keys: (...keys: string[]) => Promise<void>;
+  type: (text: string) => Promise<void>;
+  quits: () => number;
+  opened: { file: string; tool: string }[];
+  view: ReturnType<typeof render>;
+  close: () => void;
+}
+
+export const KEY = { enter: '\r', esc: '\u001B', tab: '\t', shiftTab: '\u001B[Z', up: '\u001B[A', down: '\u001B[B', right: '\u001B[C', left: '\u001B[D', pageUp: '\u001B[5~', pageDown: '\u001B[6~', ctrlC: '\u0003' };
+
+/** The console on `dir` as the person human:tester, drawn at 80×24 unless told otherwise. */
+export function drawConsole(dir: string, options: { scope?: string; width?: number; height?: number; opener?: Opener } = {}): Drawn {
+  const live = new LiveBoard(createContext(dir, dir), 'human:tester', options.scope ?? null);
+  const opened: { file: string; tool: string }[] = [];
+  live.opener = options.opener ?? (async (file, tool) => (opened.push({ file, tool }), { ok: true, message: '' }));
+  let quits = 0;
+  const view = render(h(ConsoleApp, { source: live, screen: new ScreenControl(), onQuit: () => quits++, width: options.width ?? 80, height: options.height ?? 24 }));
+  const keys = async (...ks: string[]) => {
+    for (const k of ks) {
+      view.stdin.write(k);
+      await tick();
+    }
+  };
+  return {
+    live,
+    frame: () => view.lastFrame() ?? '',
+    keys,
+    type: async (text) => {
+      for (const ch of text) view.stdin.write(ch);
+      await tick();
+    },
+    quits: () => quits,
+    opened,
+    view,
+    close: () => {
+      live.stop();
+      view.unmount();
+    },
+  };
+}

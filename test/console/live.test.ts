@@ -1,0 +1,114 @@
+/**
+ * The console follows the disk: a write by another process, a person's save in an editor, a new
+ * change, all show without a key pressed (bounded polls; how fast is measured in bench/). Reading
+ * again makes nothing again for a change whose files did not change.
+ */
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { SnapshotReader } from '../../src/console/snapshot.js';
+import { BoardWatcher } from '../../src/console/watch.js';
+import { Board } from '../../src/store/board.js';
+import { changeWithTasks, cliAsync, newBoard, ok } from '../helpers.js';
+import { drawConsole, until, type Drawn } from './helpers.js';
+
+let drawn: Drawn | null = null;
+afterEach(() => {
+  drawn?.close();
+  drawn = null;
+});
+
+async function watchedBoard(): Promise<{ dir: string; c: Drawn }> {
+  const dir = await newBoard();
+  await changeWithTasks(dir, 'add-search', [
+    { id: 'T1', title: 'Index the titles' },
+    { id: 'T2', title: 'Search command' },
+  ]);
+  const c = (drawn = drawConsole(dir));
+  c.live.start({ tickMs: 60_000 });
+  return { dir, c };
+}
+
+describe('the console follows the board on disk', () => {
+  it('shows what separate processes do: a claim, progress, a question', async () => {
+    const { dir, c } = await watchedBoard();
+    expect(c.frame()).toMatch(/TODO 2 +IN PROGRESS 0/);
+    const agent = { env: {} };
+    expect((await cliAsync(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'Starting'], agent)).code).toBe(0);
+    expect((await cliAsync(dir, ['next', '--as', 'codex'], agent)).code).toBe(0);
+    await until('the claim', () => /TODO 1 +IN PROGRESS 1/.test(c.frame()));
+    expect((await cliAsync(dir, ['task', 'progress', 'add-search/T1', '--as', 'codex', '--percent', '80', '--message', 'Nearly there'], agent)).code).toBe(0);
+    await until('the progress', () => c.frame().includes('▰▰▱ codex'));
+    expect((await cliAsync(dir, ['ask', '--as', 'codex', '--question', 'Keep the old index?', '--option', 'yes', '--option', 'no', '--default-action', 'yes'], agent)).code).toBe(0);
+    await until('the question', () => c.frame().includes('Waiting on you (4)'));
+  });
+
+  it('shows a person\'s save in an editor (a new file renamed over the old one)', async () => {
+    const { dir, c } = await watchedBoard();
+    const file = join(dir, 'agentd/changes/add-search/tasks.md');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(`${file}.swp`, text.replace('## T2: Search command', '## T2: Search by any word'));
+    renameSync(`${file}.swp`, file);
+    await until('the edited title', () => c.frame().includes('Search by a'));
+  });
+
+  it('follows a change created after it started', async () => {
+    const { dir, c } = await watchedBoard();
+    await changeWithTasks(dir, 'fix-login', [{ id: 'T1', title: 'Reset tokens expire' }]);
+    await until('the new change', () => c.frame().includes('T1 fix-login'));
+    // And its folder is watched from then on: a write there shows too.
+    await ok(dir, ['task', 'progress', 'fix-login/T1', '--as', 'kimi', '--percent', '20', '--message', 'Started']);
+    await until('progress in the new change', () => c.frame().includes('▰▱▱ kimi'));
+  });
+});
+
+describe('a board that cannot be read', () => {
+  it('keeps the last screen, says what is wrong, and recovers when the file is fixed', async () => {
+    const { dir, c } = await watchedBoard();
+    await ok(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'Starting']);
+    const state = join(dir, 'agentd/.runtime/state.json');
+    const before = readFileSync(state, 'utf8');
+    writeFileSync(state, '{not json');
+    await until('the warning', () => c.frame().split('\n').at(-1)!.startsWith('⚠ agentd/.runtime/state.json is not a valid runtime store.'));
+    expect(c.frame()).toMatch(/TODO 2 +IN PROGRESS 0/);
+    writeFileSync(state, before);
+    await until('the warning gone', () => !c.frame().includes('⚠'));
+  });
+});
+
+describe('reading again', () => {
+  it('makes nothing again for a change whose files did not change', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    await changeWithTasks(dir, 'fix-login', [{ id: 'T1', title: 'Reset tokens expire' }]);
+    const reader = new SnapshotReader(Board.open(dir), null);
+    const first = reader.read();
+    await ok(dir, ['task', 'progress', 'fix-login/T1', '--as', 'kimi', '--percent', '20', '--message', 'Started']);
+    const second = reader.read();
+    expect(second.changes[0]).toBe(first.changes[0]);
+    expect(second.tasks[0]).toBe(first.tasks[0]);
+    expect(second.changes[1]).not.toBe(first.changes[1]);
+    expect(second.tasks[1]).toMatchObject({ task_id: 'fix-login/T1', status: 'in_progress', progress: 20, assignee: 'kimi' });
+  });
+
+  it('turns a burst of events into one refresh, soon after the burst', async () => {
+    const dir = await newBoard();
+    let refreshes = 0;
+    const watcher = new BoardWatcher(() => refreshes++, { debounceMs: 30, maxWaitMs: 1000 });
+    try {
+      watcher.watchOnly([join(dir, 'agentd')]);
+      for (let i = 0; i < 20; i++) writeFileSync(join(dir, 'agentd', `note-${i}.txt`), 'x');
+      await until('the refresh', () => refreshes > 0);
+      // The lock and temp files of a write are noise: they bring no refresh of their own.
+      const before = refreshes;
+      writeFileSync(join(dir, 'agentd', 'lock'), 'x');
+      writeFileSync(join(dir, 'agentd', '.tasks.md.123-0123456789ab.tmp'), 'x');
+      writeFileSync(join(dir, 'agentd', 'marker.txt'), 'x');
+      await until('the marker', () => refreshes > before);
+      expect(refreshes).toBe(before + 1);
+      expect(before).toBe(1);
+    } finally {
+      watcher.close();
+    }
+  });
+});

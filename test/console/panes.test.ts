@@ -1,0 +1,287 @@
+/** The console's panes, drawn by ink-testing-library on a board in mid-flight: frames asserted, keys sent. */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newBoard } from '../helpers.js';
+import { busyBoard, drawConsole, KEY, RUN_ID, tick, until, type Drawn } from './helpers.js';
+
+let dir: string;
+let drawn: Drawn | null = null;
+const open = (options: Parameters<typeof drawConsole>[1] = {}) => (drawn = drawConsole(dir, options));
+
+beforeAll(async () => {
+  dir = await busyBoard();
+});
+
+afterEach(() => {
+  drawn?.close();
+  drawn = null;
+});
+
+/** The lines of a frame, so that a line's content can be asserted as a whole. */
+const lines = (frame: string) => frame.split('\n');
+const lineWith = (frame: string, text: string) => lines(frame).find((l) => l.includes(text)) ?? '';
+
+describe('the board pane', () => {
+  it('shows the tasks in columns by state, each card with its id, title, holder, progress and claim age', async () => {
+    const c = open();
+    const frame = c.frame();
+    expect(lines(frame)[0]).toMatch(/^agentboard .* · all changes +0\/7 done · 3 working/);
+    expect(frame).toMatch(/TODO 3 +IN PROGRESS 2 +BLOCKED 1 +IN REVIEW 1 +DONE 0/);
+    // Board-wide, a card names its change; in progress, a bar of its progress and who holds it for how long.
+    expect(frame).toContain('T2 add-search');
+    expect(lineWith(frame, 'Index the ti')).toBeTruthy();
+    expect(frame).toMatch(/▰▰▱ claude-w1/);
+    // How long a claim has been held is at the right of the card's first line, even at 80 columns.
+    expect(lineWith(frame, 'T1 add-s')).toMatch(/│ T1 add-s… +(now|1m) │/);
+    expect(frame).toMatch(/● high gemini/);
+    expect(frame).toContain('urgent · rea');
+    expect(frame).toMatch(/medium · aft/);
+    // The claim nobody has touched for five hours is marked stale.
+    expect(frame).toMatch(/⚠ stale old-/);
+    expect(lineWith(frame, 'T5 add-s')).toMatch(/│ T5 add-se… +5h$/);
+    // The cursor starts on the first card of the first column.
+    expect(lines(frame)[3]).toMatch(/^▌ T2 add-search/);
+  });
+
+  it('moves between columns and cards with the arrows and hjkl, and opens a task in full with Enter', async () => {
+    const c = open();
+    await c.keys('l');
+    expect(lineWith(c.frame(), 'T1 add-s')).toMatch(/▌ T1 add-s/);
+    await c.keys('j');
+    expect(c.frame()).toMatch(/▌ T5 add-s/);
+    expect(c.frame()).toMatch(/│ T1 add-s/);
+    await c.keys(KEY.up, KEY.right);
+    expect(c.frame()).toMatch(/▌ T4 add-s/);
+    await c.keys(KEY.enter);
+    await until('the task to be read', () => c.frame().includes('blocked (high) by gemini: No test data'));
+    const frame = c.frame();
+    expect(frame).toContain('add-search/T4 [blocked] Benchmark the index');
+    expect(frame).toContain('held by gemini');
+    expect(frame).toContain('x release');
+    await c.keys(KEY.esc);
+    expect(c.frame()).toMatch(/TODO 3 +IN PROGRESS 2/);
+    await c.keys('h', KEY.enter);
+    await until('T1 in full', () => c.frame().includes('progress: Index written, tests next'));
+    expect(c.frame()).toContain('add-search/T1 [in progress] Index the titles');
+    expect(c.frame()).toMatch(/60%/);
+  });
+
+  it('shows the agents and what waits on the person under the columns when the terminal has room', async () => {
+    const c = open({ width: 120, height: 34 });
+    const frame = c.frame();
+    const columns = lines(frame).findIndex((l) => l.startsWith('TODO 3'));
+    const agents = lines(frame).findIndex((l) => /STATE +AGENT/.test(l));
+    expect(agents).toBeGreaterThan(columns + 3);
+    expect(lines(frame)[agents]).toMatch(/STATE +AGENT .* 11 waiting on you/);
+    expect(frame).toMatch(/● working +claude-w1 .* \? input-1 from kimi/);
+    // At 80×24 there is no room: the columns alone.
+    const small = drawConsole(dir);
+    try {
+      expect(small.frame()).not.toContain('STATE');
+    } finally {
+      small.close();
+    }
+  });
+
+  it('follows one change when given one: cards without the change id, and a Change pane with its detail', async () => {
+    const c = open({ scope: 'fix-login' });
+    expect(lines(c.frame())[0]).toMatch(/· fix-login +0\/1 done/);
+    expect(c.frame()).toMatch(/TODO 1 +IN PROGRESS 0/);
+    expect(lineWith(c.frame(), '▌ T1')).toMatch(/^▌ T1 +–/);
+    expect(c.frame()).not.toContain('add-search');
+    expect(lines(c.frame())[1]).toMatch(/3 Waiting on you \(5\) +4 Change$/);
+    await c.keys('4');
+    await until('the review', () => c.frame().includes('Review round 1: NEEDS_FIX'));
+    expect(c.frame()).toContain('fix-login');
+  });
+});
+
+describe('the agents pane', () => {
+  it('shows each agent with its workflow state, its task, its last word and how long ago; run agents with their invocation', async () => {
+    const c = open();
+    await c.keys('2');
+    const frame = c.frame();
+    expect(frame).toMatch(/STATE +AGENT +TASK +LAST WORD/);
+    expect(lineWith(frame, 'claude-w1')).toMatch(/● working +claude-w1 +T1 Index the titles +Index written, test… +(now|1m)$/);
+    expect(frame).toMatch(new RegExp(`run ${RUN_ID} · worker · invocation 3, T1, (now|1m)`));
+    expect(lineWith(frame, 'codex-w2')).toMatch(/◇ awaiting rev… codex-w2 +1 in review +Docs written and li/);
+    expect(lineWith(frame, 'kimi')).toMatch(/\? awaiting inp… kimi/);
+    expect(lineWith(frame, 'gemini')).toMatch(/T4 Benchmark the/);
+    expect(lineWith(frame, 'old-agent')).toMatch(/T5 Fold accents +Looking at accents +5h/);
+    expect(lineWith(frame, 'fake-planner')).toContain('no status');
+    expect(frame).toContain(`run ${RUN_ID} · planner · between invocations`);
+  });
+
+  it('opens the task an agent holds', async () => {
+    const c = open();
+    await c.keys('2', KEY.enter);
+    await until('the task', () => c.frame().includes('add-search/T1 [in progress]'));
+  });
+});
+
+describe('the waiting-on-you pane', () => {
+  it('lists questions with their countdown and default, documents to decide, tasks in review, blocked tasks with severity, stale claims', async () => {
+    const c = open({ height: 40 });
+    await c.keys('3');
+    const frame = c.frame();
+    expect(lines(frame)[1]).toContain('3 Waiting on you (11)');
+    expect(frame).toMatch(/› \? input-1 from kimi · 30m left · then: REST/);
+    expect(frame).toContain('REST or GraphQL for the public API?');
+    expect(frame).toContain('◆ the spec of add-search · revision 1 · by planner');
+    expect(frame).toContain('◆ the review of fix-login · revision 1 · by codex-reviewer');
+    expect(frame).toContain('◇ add-search/T3 in review · by codex-w2');
+    expect(frame).toContain('Docs for search — Docs written and linked');
+    expect(frame).toContain('■ add-search/T4 blocked (high) · held by gemini');
+    expect(frame).toContain('gemini: No test data');
+    expect(frame).toMatch(/⚠ add-search\/T5 held by old-agent · no sign of life for 30\d min/);
+    // The footer offers what can be done with the selection.
+    expect(lines(frame).at(-1)).toContain('Enter answer');
+    await c.keys('j');
+    expect(lines(c.frame()).at(-1)).toMatch(/Enter decide · a approve · r reject · o read · e edit/);
+    await c.keys('G');
+    expect(lines(c.frame()).at(-1)).toMatch(/x release · Enter open · o read · e edit/);
+  });
+
+  it('pages through a list longer than the screen', async () => {
+    const c = open();
+    await c.keys('3');
+    expect(c.frame()).toContain('11 waiting on you · 1-9 shown');
+    expect(c.frame()).not.toContain('add-search/T5 held by old-agent');
+    await c.keys(KEY.pageDown);
+    expect(c.frame()).toContain('11 waiting on you · 10-11 shown');
+    expect(c.frame()).toContain('› ■ add-search/T4 blocked');
+  });
+});
+
+describe('the changes pane and a change in detail', () => {
+  it('lists the changes with phase, tasks done and what each waits on', async () => {
+    const c = open();
+    await c.keys(KEY.tab, KEY.tab, KEY.tab);
+    const frame = c.frame();
+    expect(frame).toMatch(/CHANGE +PHASE +TASKS +WAITING ON/);
+    expect(frame).toMatch(/› add-search +implementation +▱▱▱▱▱ 0\/6 +6 of 6 tasks to be done/);
+    expect(frame).toMatch(/ fix-login +implementation +▱▱▱▱▱ 0\/1/);
+    // An archived change is not listed (it no longer changes); the pane says how to read it.
+    expect(frame).not.toContain('old-theme');
+    expect(frame).toContain('1 archived change, read-only: `agentboard list --archived` lists them.');
+  });
+
+  it('says how to start when there is no change yet', async () => {
+    const c = drawConsole(await newBoard());
+    try {
+      await c.keys('4');
+      expect(c.frame()).toContain('No changes yet: an agent creates one with `agentboard new');
+    } finally {
+      c.close();
+    }
+  });
+
+  it('shows the phase as steps, the documents with status and revision, the review by severity and validate\'s findings with file:line', async () => {
+    // A person's edit that breaks a rule: the spec loses its MUST.
+    const spec = join(dir, 'agentd/changes/fix-login/spec.md');
+    const before = readFileSync(spec, 'utf8');
+    writeFileSync(spec, before.replace('The board MUST hand', 'The board hands'));
+    try {
+      const c = open({ height: 40 });
+      await c.keys('4', 'j', KEY.enter);
+      await until('the findings', () => c.frame().includes('validate: 1 finding'));
+      const frame = c.frame();
+      expect(frame).toContain('✓ proposal › ✓ spec › ✓ tasks › ▸ implementation › · review › · archived');
+      expect(frame).toMatch(/proposal +submitted +1 +login-planner/);
+      expect(frame).toMatch(/review +submitted +1 +codex-reviewer/);
+      expect(frame).toContain('Review round 1: NEEDS_FIX by codex-reviewer');
+      expect(frame).toContain('The reset flow works; two gaps remain.');
+      expect(frame).toMatch(/High \(1\)\n +Tokens never expire\nLow \(1\)\n +Error text is vague/);
+      expect(frame).toMatch(/agentd\/changes\/fix-login\/spec\.md:\d+ (error|warning) /);
+      expect(frame).toContain('fix:');
+    } finally {
+      writeFileSync(spec, before);
+    }
+  });
+});
+
+describe('keys that serve every pane', () => {
+  it('Tab and Shift-Tab cycle the panes; 1-4 jump to one', async () => {
+    const c = open();
+    await c.keys(KEY.tab);
+    expect(c.frame()).toContain('STATE');
+    await c.keys(KEY.shiftTab);
+    expect(c.frame()).toContain('TODO 3');
+    await c.keys(KEY.shiftTab);
+    expect(c.frame()).toContain('CHANGE');
+    await c.keys('3');
+    expect(c.frame()).toContain('waiting on you ·');
+  });
+
+  it('filters every pane with /, and Esc clears the filter', async () => {
+    const c = open();
+    await c.keys('/');
+    await c.type('gemini');
+    expect(lines(c.frame()).at(-1)).toContain('/gemini');
+    expect(c.frame()).toMatch(/TODO 0 +IN PROGRESS 0 +BLOCKED 1 +IN REVIEW 0/);
+    await c.keys(KEY.enter, '2');
+    expect(c.frame()).toContain('gemini');
+    expect(c.frame()).not.toContain('claude-w1');
+    expect(lines(c.frame())[1]).toContain('/gemini');
+    await c.keys(KEY.esc, '1');
+    expect(c.frame()).toMatch(/TODO 3 +IN PROGRESS 2/);
+  });
+
+  it('shows the keys with ?, and any key closes them', async () => {
+    const c = open();
+    await c.keys('?');
+    expect(c.frame()).toContain('reject it, with the feedback you type');
+    expect(c.frame()).toContain('as human:tester, through the same');
+    // At 80 columns a long line wraps: nothing is cut.
+    expect(c.frame()).toMatch(/edit it in \$EDITOR, then come\s+back/);
+    expect(c.frame()).not.toContain('…');
+    await c.keys('x');
+    expect(c.frame()).toContain('TODO 3');
+  });
+
+  it('q quits from a pane and goes back from a detail; Ctrl-C quits from anywhere', async () => {
+    const c = open();
+    await c.keys(KEY.enter);
+    await c.keys('q');
+    expect(c.quits()).toBe(0);
+    expect(c.frame()).toContain('TODO 3');
+    await c.keys('q');
+    expect(c.quits()).toBe(1);
+    await c.keys('3', 'j', 'r', KEY.ctrlC);
+    expect(c.quits()).toBe(2);
+  });
+
+  it('fits the terminal it is given, and follows a resize', async () => {
+    const c = open({ width: 120, height: 30 });
+    expect(c.frame()).toMatch(/TODO 3 {18,}IN PROGRESS 2/);
+    expect(c.frame()).toContain('Index the titles');
+    const small = drawConsole(dir, { width: 60, height: 16 });
+    try {
+      expect(Math.max(...lines(small.frame()).map((l) => l.length))).toBeLessThanOrEqual(60);
+      expect(lines(small.frame()).length).toBeLessThanOrEqual(15);
+    } finally {
+      small.close();
+    }
+  });
+
+  it('takes the terminal\'s size when none is fixed, and redraws when it changes', async () => {
+    const { render } = await import('ink-testing-library');
+    const { createElement: h } = await import('react');
+    const { ConsoleApp } = await import('../../src/tui/console/ConsoleApp.js');
+    const { ScreenControl } = await import('../../src/tui/console/screen.js');
+    const live = drawConsole(dir).live;
+    const view = render(h(ConsoleApp, { source: live, screen: new ScreenControl(), onQuit: () => undefined }));
+    try {
+      // ink-testing-library's terminal is 100 columns wide.
+      expect(lines(view.lastFrame()!)[2]).toMatch(/^TODO 3 {10,}IN PROGRESS 2/);
+      Object.defineProperty(view.stdout, 'columns', { value: 50, configurable: true });
+      view.stdout.emit('resize');
+      await tick();
+      expect(Math.max(...lines(view.lastFrame()!).map((l) => l.length))).toBeLessThanOrEqual(50);
+    } finally {
+      view.unmount();
+      live.stop();
+    }
+  });
+});

@@ -1,0 +1,134 @@
+/**
+ * `agentboard board` in a real terminal (tmux, 80×24): separate processes claim, report progress
+ * and ask while it runs, and the screen shows each; the person answers the question, approves a
+ * document and rejects another with feedback typed there, reads a file in $PAGER and comes back,
+ * and quits. Keys go in with send-keys; the screen is read with capture-pane, in bounded polls; the
+ * files on disk show each decision.
+ */
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, ok, write } from '../helpers.js';
+import { until } from './helpers.js';
+
+const SOCKET = `agentboard-console-${process.pid}`;
+const tmux = (...args: string[]) => spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const screen = (session: string, colours = false) => tmux('capture-pane', '-p', ...(colours ? ['-e'] : []), '-t', session).stdout;
+const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+afterAll(() => {
+  tmux('kill-server');
+});
+
+/** Starts `agentboard board` in a tmux session of its own, with only the given environment. */
+function startConsole(session: string, dir: string, env: Record<string, string>): void {
+  const vars = Object.entries({ ...childEnv(), TERM: 'xterm-256color', ...env }).map(([k, v]) => `${k}=${quote(v)}`);
+  const command = `cd ${quote(dir)} && env -i ${vars.join(' ')} ${quote(process.execPath)} ${quote(BIN)} board; echo "BOARD EXITED $?"; sleep 60`;
+  expect(tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', command).status).toBe(0);
+}
+
+const agent = async (dir: string, args: string[]) => expect((await cliAsync(dir, args)).code).toBe(0);
+
+describe('the console in a terminal', () => {
+  it('shows what separate processes do, and takes the person\'s answer, approval and rejection by keys', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [
+      { id: 'T1', title: 'Index the titles' },
+      { id: 'T2', title: 'Search command' },
+    ]);
+    const pager = write(dir, 'pager.sh', `#!/bin/sh\necho "$1" > ${quote(join(dir, 'paged.txt'))}\n`);
+    chmodSync(pager, 0o755);
+    startConsole('live', dir, { PAGER: pager });
+    await until('the console', () => /TODO 2 +IN PROGRESS 0/.test(screen('live')));
+    expect(screen('live').split('\n')[1]).toContain('3 Waiting on you (3)');
+
+    // Agents at work in their own processes.
+    await agent(dir, ['session', 'status', 'working', '--as', 'codex', '--message', 'Starting']);
+    await agent(dir, ['next', '--as', 'codex']);
+    await until('the claim', () => /TODO 1 +IN PROGRESS 1/.test(screen('live')));
+    await agent(dir, ['task', 'progress', 'add-search/T1', '--as', 'codex', '--percent', '50', '--message', 'Index half built']);
+    await until('the progress', () => screen('live').includes('▰▰▱ codex'));
+    await agent(dir, ['ask', '--as', 'codex', '--question', 'Keep the old index?', '--option', 'yes', '--option', 'no', '--default-action', 'yes']);
+    await until('the question', () => screen('live').includes('Waiting on you (4)'));
+
+    // The person answers by keys.
+    tmux('send-keys', '-t', 'live', '3');
+    await until('the waiting pane', () => screen('live').includes('› ? input-1 from codex'));
+    tmux('send-keys', '-t', 'live', 'Enter');
+    await until('the question prompt', () => screen('live').includes('codex asks (input-1'));
+    tmux('send-keys', '-t', 'live', '2');
+    await until('the answer', () => screen('live').includes('✓ Answered input-1; codex is working again.'));
+
+    tmux('send-keys', '-t', 'live', 'a');
+    await until('the approval', () => screen('live').includes('✓ Approved the proposal of add-search.'));
+
+    tmux('send-keys', '-t', 'live', 'r');
+    await until('the feedback prompt', () => screen('live').includes('What must change?'));
+    tmux('send-keys', '-t', 'live', '-l', 'Say what an empty query returns');
+    await until('the typed feedback', () => screen('live').includes('› Say what an empty query returns'));
+    tmux('send-keys', '-t', 'live', 'Enter');
+    await until('the rejection', () => screen('live').includes('✓ Rejected the spec of add-search'));
+
+    // The task list, in $PAGER and back.
+    tmux('send-keys', '-t', 'live', 'o');
+    await until('the pager', () => existsSync(join(dir, 'paged.txt')));
+    await until('the console back', () => screen('live').includes('◆ the tasks of add-search'));
+    expect(readFileSync(join(dir, 'paged.txt'), 'utf8').trim()).toBe(join(dir, 'agentd/changes/add-search/tasks.md'));
+
+    // Colour comes from the terminal's palette.
+    expect(screen('live', true)).toMatch(/\u001B\[[0-9;]*3[1-6]m/);
+
+    tmux('send-keys', '-t', 'live', 'q');
+    await until('the exit', () => screen('live').includes('BOARD EXITED 0'));
+
+    const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
+    expect(inputs[0].resolution).toMatchObject({ type: 'human', value: 'no', by: 'human:tester' });
+    expect(await ok(dir, ['show', 'add-search', 'proposal'])).toMatchObject({ status: 'approved', decided_by: 'human:tester' });
+    const spec = await ok(dir, ['show', 'add-search', 'spec']);
+    expect(spec).toMatchObject({ status: 'rejected', decided_by: 'human:tester' });
+    expect(spec.feedback).toEqual([expect.objectContaining({ author: 'human:tester', text: 'Say what an empty query returns' })]);
+    const log = (await ok(dir, ['log', '--actor', 'human:tester'])).entries.map((e: any) => e.action);
+    expect(log).toEqual(['document.reject', 'document.approve', 'input.answer', 'board.init']);
+  });
+
+  it('draws without colour under NO_COLOR, and follows the terminal when it is resized', async () => {
+    const dir = await newBoard();
+    startConsole('plain', dir, { NO_COLOR: '1' });
+    await until('the console', () => screen('plain').includes('TODO 0'));
+    expect(screen('plain', true)).not.toContain('\u001B[');
+    expect(screen('plain')).not.toContain('No agents yet');
+    // Made larger, it has room for the agents under the columns, and the person in the header.
+    tmux('resize-window', '-t', 'plain', '-x', '120', '-y', '34');
+    await until('the larger screen', () => screen('plain').includes('No agents yet'));
+    expect(screen('plain').split('\n')[0]).toMatch(/human:tester$/);
+    tmux('resize-window', '-t', 'plain', '-x', '80', '-y', '24');
+    await until('the smaller screen', () => !screen('plain').includes('No agents yet'));
+    expect(screen('plain').split('\n').every((l) => l.length <= 80)).toBe(true);
+    tmux('send-keys', '-t', 'plain', 'q');
+    await until('the exit', () => screen('plain').includes('BOARD EXITED 0'));
+  });
+
+  it('refuses without a terminal, and points to status', async () => {
+    const dir = await newBoard();
+    const r = await cli(dir, ['board']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('error: `agentboard board` needs a terminal, and its output is not one.');
+    expect(r.stderr).toContain('next: Run `agentboard status` for the board as text');
+    expect((await cli(dir, ['board', '--json'])).json.error.code).toBe('USAGE');
+  });
+
+  it('refuses a change it cannot follow before anything else: one that does not exist, or an archived one', async () => {
+    const dir = await newBoard();
+    const missing = await cli(dir, ['board', 'no-such-change']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toContain('no-such-change');
+    await changeWithTasks(dir, 'old-theme', [{ id: 'T1', title: 'Dark theme' }]);
+    mkdirSync(join(dir, 'agentd', 'archive'));
+    renameSync(join(dir, 'agentd', 'changes', 'old-theme'), join(dir, 'agentd', 'archive', '2026-10-01-old-theme'));
+    const archived = await cli(dir, ['board', 'old-theme']);
+    expect(archived.code).not.toBe(0);
+    expect(archived.stderr).toContain('error: Change old-theme is archived (agentd/archive/2026-10-01-old-theme): it no longer changes, and the console follows open changes.');
+    expect(archived.stderr).toContain('next: Read it with `agentboard show old-theme`.');
+  });
+});

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, newBoard, ok, snapshot, tempDir, WHY } from '../helpers.js';
+import { stdioServer } from './helpers.js';
+
+const NOTES = 'No additional notes: straightforward, nothing unexpected.';
+
+/** The tools that can drop what is on the board: a task, a list, a document's text. */
+const DESTRUCTIVE = ['agentboard_correct_document', 'agentboard_create_spec', 'agentboard_create_tasks', 'agentboard_delete_task', 'agentboard_submit_proposal', 'agentboard_update_task'];
+
+describe('agentboard mcp on the wire', () => {
+  let dir: string;
+  let server: ReturnType<typeof stdioServer>;
+  let init: any;
+  beforeAll(async () => {
+    dir = await newBoard();
+    await changeWithTasks(dir, 'wire', [{ title: 'One' }]);
+    await ok(dir, ['propose', 'specless', '--as', 'planner', '--why', WHY, '--what-changes', 'x', '--impact', 'y', '--notes', NOTES]);
+    await ok(dir, ['spec', 'specless', '--as', 'planner', '--input', '-'], {
+      stdin: JSON.stringify({ overview: 'A change whose task list the tests write, badly and then well, over stdio.', requirements: [{ id: 'R1', title: 'Works', text: 'It MUST work.' }], scenarios: [{ name: 'Works', when: 'used', then: 'works' }], notes: NOTES }),
+    });
+    server = stdioServer(process.execPath, [BIN, 'mcp', '--root', dir], { env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') } });
+    init = await server.initialize();
+  });
+  afterAll(async () => expect(await server.close()).toBe(0));
+
+  it('says its tool list never changes', () => {
+    expect(init.result.capabilities.tools).toEqual({ listChanged: false });
+  });
+
+  it('marks as destructive exactly the tools that can drop data', async () => {
+    const { tools } = (await server.request('tools/list')).result;
+    const destructive = tools.filter((t: any) => t.annotations.destructiveHint).map((t: any) => t.name).sort();
+    expect(destructive).toEqual(DESTRUCTIVE);
+    for (const t of tools) if (t.annotations.readOnlyHint) expect(t.annotations.destructiveHint, t.name).toBe(false);
+  });
+
+  it.each([
+    ['a string', 'not an object', 'params.arguments of agentboard_get_task must be a JSON object'],
+    ['an array', [{ task_id: 'wire/T1' }], 'got an array'],
+    ['a number', 42, 'got a number'],
+    ['null', null, 'got null'],
+  ])('answers arguments that are %s with invalid params, in words', async (_kind, args, words) => {
+    const before = snapshot(dir);
+    const r = await server.request('tools/call', { name: 'agentboard_get_task', arguments: args });
+    expect(r.error.code).toBe(-32602);
+    expect(r.error.message).toContain(words);
+    expect(r.error.message).not.toMatch(/"code":|invalid_type|ZodError|MCP error/);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('answers a call without a tool name, or without params, with invalid params', async () => {
+    const noName = await server.request('tools/call', { arguments: {} });
+    expect(noName.error).toEqual({ code: -32602, message: 'params.name must be the name of a tool, a string like "agentboard_get_task"; got nothing.' });
+    const noParams = await server.request('tools/call');
+    expect(noParams.error.code).toBe(-32602);
+    expect(noParams.error.message).toContain('tools/call needs params');
+  });
+
+  it('names the expected shape of a nested field of the wrong type', async () => {
+    const r = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks: ['Write it', { title: 'Test it', files: 'src/a.ts' }], notes: NOTES } });
+    const error = JSON.parse(r.result.content[0].text).error;
+    expect(r.result.isError).toBe(true);
+    expect(error.code).toBe('INVALID_INPUT');
+    expect(error.message).toContain('tasks[0] must be an object like {title, ');
+    expect(error.message).toContain('tasks[1].files must be a list of objects like {path, action}');
+  });
+
+  it('names every problem of a call in one answer: the schema\'s and the document rules\'', async () => {
+    const before = snapshot(dir);
+    const tasks = [{ title: 'x'.repeat(201), depends: ['T9'] }, { title: 'Loops', depends: ['T2'] }, { title: 'Fine', priority: 'soon' }];
+    const r = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks, notes: NOTES } });
+    const { message } = JSON.parse(r.result.content[0].text).error;
+    expect(message).toContain('tasks[0].title has 201 characters');
+    expect(message).toContain('tasks[2].priority must be one of');
+    expect(message).toContain('task T1 depends on T9, which is not a task of this change');
+    expect(message).toContain('task T2 depends on itself');
+    expect(snapshot(dir)).toEqual(before);
+
+    const spec = { overview: 'Too short.', requirements: [{ id: 'R1', title: 'Vague', text: 'It works.' }, { id: 'R1', title: 'Twice', text: 'It MUST be there.' }], scenarios: [{ name: 'Works', when: 'used', then: 'works' }] };
+    const s = await server.request('tools/call', { name: 'agentboard_create_spec', arguments: { agent_id: 'planner', change_id: 'wire', ...spec, notes: NOTES } });
+    const specError = JSON.parse(s.result.content[0].text).error.message;
+    expect(specError).toContain('overview needs at least 50 characters');
+    expect(specError).toContain('requirement R1 has no MUST or SHALL');
+    expect(specError).toContain('requirement id "R1" is used twice');
+  });
+
+  it('names every rule a valid input breaks in one answer', async () => {
+    const tasks = Array.from({ length: 5 }, (_, i) => ({ title: `Task ${i + 1}`, depends: [`T${i + 10}`] }));
+    const r = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks, notes: NOTES } });
+    const { message } = JSON.parse(r.result.content[0].text).error;
+    for (let i = 1; i <= 5; i++) expect(message).toContain(`task T${i} depends on T${i + 9}`);
+  });
+});
