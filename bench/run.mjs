@@ -97,20 +97,8 @@ if (!ONLY || ONLY === 'claims') {
 }
 
 if (!ONLY || ONLY === 'tools') {
-  // What an agent's context pays for the tool list, per profile (tokens ≈ bytes / 4).
-  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-  const dir = await benchBoard(10, 100);
-  console.log('\nagentboard mcp tools/list, per profile');
-  console.log(`${'profile'.padEnd(10)} ${'tools'.padStart(6)} ${'bytes'.padStart(8)} ${'≈ tokens'.padStart(9)}`);
-  for (const profile of ['worker', 'planner', 'reviewer', 'all']) {
-    const client = new Client({ name: 'bench', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--profile', profile], stderr: 'ignore' }));
-    const result = await client.listTools();
-    const bytes = Buffer.byteLength(JSON.stringify(result));
-    console.log(`${profile.padEnd(10)} ${String(result.tools.length).padStart(6)} ${String(bytes).padStart(8)} ${String(Math.round(bytes / 4)).padStart(9)}`);
-    await client.close();
-  }
+  const { toolsBench } = await import('./tools.mjs');
+  await toolsBench();
 }
 
 if (!ONLY || ONLY === 'engine') {

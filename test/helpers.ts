@@ -189,3 +189,10 @@ export async function changeWithTasks(dir: string, changeId: string, tasks: obje
   await ok(dir, ['spec', changeId, '--as', actor, '--from', write(dir, `${changeId}-spec.md`, SPEC_MD), '--notes', 'No additional notes.']);
   await ok(dir, ['tasks', changeId, '--as', actor, '--input', write(dir, `${changeId}-tasks.json`, JSON.stringify({ tasks, notes: 'No additional notes.' }))]);
 }
+
+/** A document as `show <change> <document>` gives it, with its fields too (two reads: markdown, then --format fields). */
+export async function showDocument(cwd: string, changeId: string, document: string): Promise<any> {
+  const markdown = await ok(cwd, ['show', changeId, document]);
+  const fields = await ok(cwd, ['show', changeId, document, '--format', 'fields']);
+  return { ...markdown, content: fields.content };
+}

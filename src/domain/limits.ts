@@ -19,4 +19,6 @@ export const LIMITS = {
   inputTimeoutMax: 120,
   pageDefault: 50,
   pageMax: 500,
+  /** A page of a document: lines of its markdown, or items of its list. */
+  documentPageMax: 10_000,
 } as const;

@@ -48,8 +48,9 @@ export class BoardOps {
     return this.maybe('change.show', { change_id: changeId }, ['CHANGE_NOT_FOUND']);
   }
 
-  document(changeId: string, document: string): Promise<Data | null> {
-    return this.maybe('document.get', { change_id: changeId, document }, ['CHANGE_NOT_FOUND', 'DOCUMENT_NOT_FOUND']);
+  /** A document whole: its markdown, or (format "fields") its fields. */
+  document(changeId: string, document: string, format: 'markdown' | 'fields' = 'markdown'): Promise<Data | null> {
+    return this.maybe('document.get', { change_id: changeId, document, format }, ['CHANGE_NOT_FOUND', 'DOCUMENT_NOT_FOUND']);
   }
 
   validate(changeId: string): Promise<Data> {
@@ -58,7 +59,7 @@ export class BoardOps {
 
   /** Every task of the change in full (branch, review round, notes…), in the order of tasks.md. */
   async fullTasks(changeId: string): Promise<Data[]> {
-    return (await this.document(changeId, 'tasks'))?.content?.tasks ?? [];
+    return (await this.document(changeId, 'tasks', 'fields'))?.content?.tasks ?? [];
   }
 
   task(taskId: string): Promise<Data | null> {

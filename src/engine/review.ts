@@ -62,7 +62,7 @@ async function reviewKey(ctx: RunContext): Promise<string> {
 /** One review round by the reviewer, with attempts; null when a valid round was written (and its fix tasks made). */
 export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
   const reviewer = ctx.agents.reviewer;
-  const before = await ctx.ops.document(ctx.changeId, 'review');
+  const before = await ctx.ops.document(ctx.changeId, 'review', 'fields');
   const rounds: Data[] = before?.content?.rounds ?? [];
   const roundBefore = rounds[0]?.round ?? 0;
   const docs = await Promise.all((['proposal', 'spec', 'tasks'] as const).map((t) => ctx.ops.document(ctx.changeId, t)));
@@ -87,7 +87,7 @@ export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
     });
     const inv = await invoke(ctx, { agent: reviewer, phase: 'review', taskId: null, attempt, prompt, workdir: ctx.root, secrets: [key] });
     if (inv.interrupted) return interrupted(ctx);
-    const after = await ctx.ops.document(ctx.changeId, 'review');
+    const after = await ctx.ops.document(ctx.changeId, 'review', 'fields');
     const latest: Data | undefined = after?.content?.rounds?.[0];
     const base = { agent_id: reviewer.id, role: reviewer.role, phase: 'review', attempt };
     const findings = after ? await ruleFindings(ctx, after.file) : [];
@@ -111,7 +111,7 @@ export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
 
 /** The review phase as the board has it: fix tasks still to make, another round, or the end of the rounds. */
 export async function reviewPhase(ctx: RunContext): Promise<Stop | null> {
-  const review = await ctx.ops.document(ctx.changeId, 'review');
+  const review = await ctx.ops.document(ctx.changeId, 'review', 'fields');
   const latest: Data | undefined = review?.content?.rounds?.[0];
   if (latest && latest.verdict !== 'APPROVED' && review!.status !== 'rejected') {
     if ((await addFixTasks(ctx, latest)).length > 0) return null;

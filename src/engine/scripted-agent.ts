@@ -72,7 +72,7 @@ async function work(call: Call, taskId: string, workdir: string): Promise<void> 
 async function review(call: Call, changeId: string): Promise<void> {
   const change = await call('agentboard_get_change', { change_id: changeId });
   const reviewed = (change.document_files as { document: string }[]).some((d) => d.document === 'review');
-  const rounds = reviewed ? ((await call('agentboard_get_document', { change_id: changeId, document: 'review' })).content.rounds as unknown[]) : [];
+  const rounds = reviewed ? ((await call('agentboard_get_document', { change_id: changeId, document: 'review', format: 'fields' })).content.rounds as unknown[]) : [];
   await call(
     'agentboard_create_review',
     rounds.length === 0

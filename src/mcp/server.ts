@@ -19,7 +19,8 @@ import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
 import { fitGuidance, toolSpeller } from './refs.js';
 import { instructionsFor } from './instructions.js';
 import { AgentId } from '../ops/schemas.js';
-import { renderResult } from '../render/text.js';
+import { fitsFor, toolResult, type ResponseFormat } from './result.js';
+import { jsonSchema, leanAnnotations, sayOnce } from './schema.js';
 import { VERSION } from '../version.js';
 import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
@@ -28,15 +29,12 @@ import { SUBMIT_OP } from '../ops/doc-write.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
 
-/** The most characters a tool result may take; longer lists are cut with a notice saying how to get the rest. */
-export const CHARACTER_LIMIT = 25_000;
-
 
 export function toolOperations(profile: Profile): Operation[] {
   return OPERATIONS.filter((op) => op.tool && (profile === 'all' || op.tool.profiles.includes(profile)));
 }
 
-const ResponseFormat = z.enum(['json', 'markdown']).default('json').describe('"json" (the default) for data; "markdown" for a readable summary.');
+const ResponseFormat = z.enum(['markdown', 'json']).default('markdown').describe('The text block: a markdown summary, or the JSON.');
 
 function takesResponseFormat(op: Operation): boolean {
   return op.access === 'read' || op.name === 'task.next';
@@ -63,19 +61,17 @@ export function toolInput(op: Operation, binding?: Binding): z.ZodObject {
     else extra.agent_id = required ? AgentId : AgentId.optional();
   } else {
     // Agents are told to pass their id on every call: a read that does not need it takes it and lets it be.
-    extra.agent_id = AgentId.optional().describe('Your agent id (a read records nothing).');
+    extra.agent_id = AgentId.optional();
   }
   if (takesResponseFormat(op)) extra.response_format = ResponseFormat;
-  return op.input.safeExtend(extra) as unknown as z.ZodObject;
+  // Where imported text came from is set by `agentboard import` and --from, not by an agent.
+  const own = 'imported_from' in op.input.shape ? op.input.omit({ imported_from: true }) : op.input;
+  return own.safeExtend(extra) as unknown as z.ZodObject;
 }
 
-function hasPages(op: Operation): boolean {
-  return 'next_offset' in op.output.shape;
-}
-
+/** The tool's output: the operation's, and a notice when the result had to be shortened to fit. */
 export function toolOutput(op: Operation): z.ZodObject {
-  if (!hasPages(op)) return op.output;
-  return op.output.extend({ notice: z.string().optional().describe('Present when the list was cut to fit; says how to get the rest.') });
+  return 'notice' in op.output.shape ? op.output : op.output.extend({ notice: z.string().optional().describe('Says what was shortened to fit.') });
 }
 
 function text(value: string): CallToolResult['content'][number] {
@@ -87,24 +83,6 @@ type Spell = (r: Ref) => string;
 export function toolError(payload: ErrorPayload, spell: Spell): CallToolResult {
   const error = { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) };
   return { content: [text(JSON.stringify({ error }))], isError: true };
-}
-
-/** Cuts the list of a page that is too long, keeping as many items as fit, and says how to get the rest. */
-function capPage(data: Record<string, unknown>): Record<string, unknown> {
-  if (JSON.stringify(data).length <= CHARACTER_LIMIT) return data;
-  const key = Object.keys(data).find((k) => Array.isArray(data[k]) && (data[k] as unknown[]).length > 0);
-  if (!key) return data;
-  const items = data[key] as unknown[];
-  const offset = typeof data.next_offset === 'number' ? data.next_offset - items.length : Number(data.total) - items.length;
-  let keep = items.length;
-  let out: Record<string, unknown> = data;
-  while (keep > 1) {
-    keep = Math.max(1, Math.floor(keep / 2));
-    const next = offset + keep;
-    out = { ...data, [key]: items.slice(0, keep), has_more: true, next_offset: next, notice: `Cut to ${keep} of ${String(data.total)} to fit; call again with offset ${next} for the rest.` };
-    if (JSON.stringify(out).length <= CHARACTER_LIMIT) break;
-  }
-  return out;
 }
 
 /** The arguments of a call to a bound server, with the bound agent id filled in, or the refusal of another one. */
@@ -136,16 +114,13 @@ function recordCall(binding: Binding | undefined, op: Operation, args: unknown, 
 async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown, spell: Spell, binding?: Binding): Promise<CallToolResult> {
   try {
     if (binding) args = bindArgs(op, binding, args);
-    const parsed = parseInput(input, args, op.inputRules) as Record<string, unknown>;
-    const { response_format: format, ...rest } = parsed;
-    if (!('agent_id' in op.input.shape)) delete rest.agent_id;
-    let data = resolveRefsDeep(await runParsed(op, ctx, rest), spell);
-    if (hasPages(op)) data = capPage(data);
-    let body = format === 'markdown' ? resolveRefs(renderResult(op.name, data), spell) : JSON.stringify(data);
-    if (body.length > CHARACTER_LIMIT) body = `${body.slice(0, CHARACTER_LIMIT)}\n… cut at ${CHARACTER_LIMIT} characters; the whole result is in structuredContent.`;
+    const ownAgentId = 'agent_id' in op.input.shape;
+    const parsed = parseInput(input, args, { rules: op.inputRules, extra: ownAgentId ? ['response_format'] : ['response_format', 'agent_id'] }) as Record<string, unknown>;
+    const { response_format: format = 'markdown', ...rest } = parsed as { response_format?: ResponseFormat };
+    if (!ownAgentId) delete (rest as Record<string, unknown>).agent_id;
+    const data = resolveRefsDeep(await runParsed(op, { ...ctx, fits: fitsFor(op.name, format) }, rest), spell);
     recordCall(binding, op, args, null, spell);
-    const notices = ctx.takeNotices().map((n) => text(`Note: ${resolveRefs(n.message, spell)}`));
-    return { content: [text(body), ...notices], structuredContent: data };
+    return toolResult(op.name, data, format, spell, ctx.takeNotices().map((n) => resolveRefs(n.message, spell)));
   } catch (err) {
     const payload = toPayload(err);
     if (!(err instanceof AgentboardError)) {
@@ -155,25 +130,6 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
     recordCall(binding, op, args, payload, spell);
     return toolError(payload, spell);
   }
-}
-
-/**
- * JSON Schema for a tool, without what an agent pays tokens for and does not use: $schema, the
- * ±2^53 bounds of every integer, and (in output schemas) the field descriptions.
- */
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSchema'] {
-  const lean = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(lean);
-    if (node === null || typeof node !== 'object') return node;
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(node)) {
-      if (k === '$schema' || (io === 'output' && k === 'description' && typeof v === 'string')) continue;
-      if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
-      out[k] = lean(v);
-    }
-    return out;
-  };
-  return lean(z.toJSONSchema(schema, { target: 'draft-7', io })) as Tool['inputSchema'];
 }
 
 /** Calls under way, so that the server answers every one of them before it exits. */
@@ -222,16 +178,17 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
       return running;
     };
     const annotations = {
-      title: tool.title,
       readOnlyHint: op.access === 'read',
       destructiveHint: op.access !== 'read' && tool.destructive === true,
       idempotentHint: tool.idempotent ?? op.access === 'read',
       openWorldHint: false,
     };
     calls.set(tool.name, call);
-    listing.push({ name: tool.name, title: tool.title, description: fitGuidance(tool.description, served), inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(toolOutput(op), 'output'), annotations });
+    // The listing leaves out the title: the name says it already (schema.ts).
+    listing.push({ name: tool.name, description: fitGuidance(tool.description, served), inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(toolOutput(op), 'output'), annotations: leanAnnotations(annotations) });
   }
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listing }));
+  const tools = sayOnce(listing);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   // Every call is answered by the operation layer, so that a bad argument gets the same
   // { code, message, next_step } error as every other failure. The request is taken as it comes
   // (the SDK's own check would answer a malformed one with a schema dump): a request that is not a

@@ -9,7 +9,8 @@ import type { Board } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { defineOp, requireHuman } from './registry.js';
 import { newReviewKey, hashKey } from './reviewer-keys.js';
-import { Actor, AgentId, Limit, line, Offset, page, Page } from './schemas.js';
+import { Actor, AgentId, line } from './schemas.js';
+import { page, Page, pageInput } from './pages.js';
 import { tasksOf } from './view.js';
 import { refTo } from '../domain/refs.js';
 
@@ -92,7 +93,7 @@ export const registerAgent = defineOp({
     agent_id: AgentId,
     name: line(100).describe('Display name, like "Backend agent".'),
     role: line(100).describe('Role, like "Backend Developer".'),
-    skills: z.array(line(50)).max(100).default([]).describe('Skills, like ["python", "sql"]; tasks that need them are offered to you first.'),
+    skills: z.array(line(50)).max(100).default([]).describe('Your skills, like ["sql"]; tasks needing them come to you first.'),
   }),
   output: z.object({ agent: AgentOut, updated: z.boolean().describe('True when the agent was already registered and its record was updated.') }),
   cli: { command: 'agent register' },
@@ -100,8 +101,7 @@ export const registerAgent = defineOp({
     name: 'agentboard_register_agent',
     title: 'Register yourself',
     description:
-      'Register once at the start with the agent_id you will use on every call, a name, a role and your skills. Registering is optional (an agent may act by id alone) but your skills help match tasks to you. ' +
-      `Next, call ${refTo('task.next')}.`,
+      `Register once, with the agent_id of all your calls; optional, but your skills help match tasks to you. Next, call ${refTo('task.next')}.`,
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
@@ -131,13 +131,13 @@ export const listAgents = defineOp({
   name: 'agent.list',
   summary: 'List registered agents and agents that hold or did work',
   access: 'read',
-  input: z.strictObject({ limit: Limit, offset: Offset }),
+  input: z.strictObject({ ...pageInput('agents') }),
   output: z.object({ agents: z.array(AgentOut), ...Page }),
   cli: { command: 'agent list' },
   tool: {
     name: 'agentboard_list_agents',
     title: 'List agents',
-    description: 'List the agents on the board: registered ones and any that hold or finished tasks, each with its current task, completed count, last activity and workflow status.',
+    description: 'List the agents: registered ones and any that hold or finished tasks, with current task, tasks done, last activity and workflow status.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -145,7 +145,7 @@ export const listAgents = defineOp({
     const view = agentView(ctx.board());
     const ids = new Set([...Object.keys(view.runtime.agents), ...view.work.keys()]);
     const agents = [...ids].sort().map((id) => agentOut(view, id));
-    return page('agents', agents, input);
+    return page(ctx, 'agents', agents, input);
   },
 });
 
@@ -159,7 +159,7 @@ export const showAgent = defineOp({
   tool: {
     name: 'agentboard_get_agent_status',
     title: 'Get an agent\'s status',
-    description: 'Look up one agent: whether it is registered, its current task, how many tasks it completed, when it last acted, and its workflow status.',
+    description: 'Look up one agent: registration, current task, tasks done, last activity and workflow status.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },

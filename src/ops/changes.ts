@@ -14,8 +14,9 @@ import { checkDoc } from '../store/documents.js';
 import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
 import { defineOp, PROFILES, requireHuman } from './registry.js';
-import { Actor, ChangeId, DocStatus, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
-import { changeTitle, changeToRead, loadChange, loadChangeToRead, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
+import { Actor, ChangeId, DocStatus, FindingOut, Phase } from './schemas.js';
+import { page, Page, pageInput, pageOf } from './pages.js';
+import { changeTitle, changeToRead, loadChange, loadChangeToRead, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 
@@ -110,8 +111,7 @@ export const listChanges = defineOp({
   input: z.strictObject({
     phase: Phase.optional().describe('Only changes in this phase ("archived": the archived ones).'),
     archived: z.boolean().default(false).describe('Also list archived changes (read-only).'),
-    limit: Limit,
-    offset: Offset,
+    ...pageInput('changes'),
   }),
   output: z.object({
     changes: z.array(ChangeSummary),
@@ -123,7 +123,7 @@ export const listChanges = defineOp({
   tool: {
     name: 'agentboard_list_changes',
     title: 'List changes',
-    description: 'List the changes on the board with their phase (proposal, spec, tasks, implementation, review, done), what each waits on, and task progress. Use a change_id from here with the other tools.',
+    description: 'List the changes: their phase, what each waits on, and task progress.',
     profiles: ['planner', 'reviewer', 'agent'],
     idempotent: true,
   },
@@ -134,7 +134,7 @@ export const listChanges = defineOp({
     const old = input.archived || input.phase === 'archived' ? archived.map((a) => summarize(board, loadChangeToRead(board, { changeId: a.change_id, archived: a }), a)) : [];
     const all = [...open, ...old];
     const filtered = input.phase ? all.filter((c) => c.phase === input.phase) : all;
-    return { ...page('changes', filtered, input), archived: input.archived ? archived : [], archived_count: archived.length };
+    return { ...page(ctx, 'changes', filtered, input), archived: input.archived ? archived : [], archived_count: archived.length };
   },
 });
 
@@ -142,16 +142,17 @@ export const showChange = defineOp({
   name: 'change.show',
   summary: 'Show one change: phase, documents and tasks',
   access: 'read',
-  input: z.strictObject({ change_id: ChangeId }),
+  input: z.strictObject({ change_id: ChangeId, ...pageInput('task ids') }),
   output: ChangeSummary.extend({
     document_files: z.array(z.object({ document: z.string(), file: z.string(), status: DocStatus, author: z.string(), updated: z.string(), revision: z.number().int() })),
-    task_ids: z.array(z.string()),
+    task_ids: z.array(z.string()).describe('One page of the task ids.'),
+    ...Page,
   }),
   cli: { command: 'show', args: ['change_id'] },
   tool: {
     name: 'agentboard_get_change',
     title: 'Get a change',
-    description: `Get one change: its phase, what it waits on, the status and author of each document, and its task ids. Read a document with ${refTo('document.get')}.`,
+    description: `Get one change: its phase, what it waits on, its documents, and a page of its task ids. Read a document with ${refTo('document.get')}.`,
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -159,14 +160,15 @@ export const showChange = defineOp({
     const board = ctx.board();
     const toRead = changeToRead(board, input.change_id);
     const change = loadChangeToRead(board, toRead);
-    return {
+    const summary = {
       ...summarize(board, change, toRead.archived),
       document_files: DOC_TYPES.flatMap((type) => {
         const doc = change[type];
         return doc ? [{ document: type, file: doc.file, status: doc.meta.status, author: doc.meta.author, updated: doc.meta.updated, revision: doc.meta.revision }] : [];
       }),
-      task_ids: tasksOf(change.tasks).map((t) => `${input.change_id}/${t.id}`),
     };
+    const ids = tasksOf(change.tasks).map((t) => `${input.change_id}/${t.id}`);
+    return pageOf(ctx, 'task ids', ids, input, (task_ids, info) => ({ ...summary, task_ids, ...info }));
   },
 });
 
@@ -212,7 +214,7 @@ export const validateChanges = defineOp({
     name: 'agentboard_validate_change',
     title: 'Validate a change',
     description:
-      'Check a change (or every change) against the rules agentboard applies when documents are written: each finding has a level (error or warning), a file, a line, a rule code, a message and a fix. Use it after editing files by hand or before asking for a review.',
+      'Check a change (or every change) against the rules every write applies; each finding has a file, line, rule, message and fix. Use it after editing files by hand or before asking for a review.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -225,19 +227,20 @@ export const validateChanges = defineOp({
       if (!(err instanceof AgentboardError)) throw err;
       boardFindings.push({ level: 'error', file: board.rel(board.configPath), rule: 'config.invalid', message: err.message, fix: err.nextStep });
     }
-    if (input.change_id) requireChange(board, input.change_id);
-    let ids: string[] = [];
+    // One change may be an archived one, read where it is archived; every change means the open ones.
+    const one = input.change_id ? changeToRead(board, input.change_id) : null;
+    let toRead: ChangeToRead[] = [];
     try {
-      ids = input.change_id && !input.all ? [input.change_id] : board.changeIds();
+      toRead = one && !input.all ? [one] : board.changeIds().map((changeId) => ({ changeId, archived: null }));
     } catch (err) {
       if (!(err instanceof AgentboardError)) throw err;
       boardFindings.push({ level: 'error', file: board.rel(board.changesDir), rule: 'board.unreadable', message: err.message, fix: err.nextStep });
     }
     boardFindings.push(...board.problems);
     const failing = (f: Finding) => f.level === 'error' || input.strict;
-    const changes = ids.map((id) => {
-      const findings = [...changeFindings(loadChange(board, id)), ...conflictFindings(board, id)];
-      return { change_id: id, valid: !findings.some(failing), findings };
+    const changes = toRead.map((change) => {
+      const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : conflictFindings(board, change.changeId))];
+      return { change_id: change.changeId, valid: !findings.some(failing), findings };
     });
     const every = [...boardFindings, ...changes.flatMap((c) => c.findings)];
     return {

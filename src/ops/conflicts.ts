@@ -6,6 +6,7 @@ import * as z from 'zod';
 import type { Finding } from '../domain/findings.js';
 import type { Board } from '../store/board.js';
 import type { RecordedConflict } from '../store/transaction.js';
+import { page, Page, pageInput } from './pages.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, line } from './schemas.js';
 
@@ -37,20 +38,20 @@ export const listConflicts = defineOp({
   name: 'conflict.list',
   summary: "What merging people's edits with agents' work kept on both sides",
   access: 'read',
-  input: z.strictObject({ file: line(500).optional().describe('Only conflicts of this file (as agentd/changes/<change>/tasks.md).') }),
-  output: z.object({ conflicts: z.array(ConflictOut), hand_edited: z.array(z.string()).describe('Files a person edited since agentboard last wrote them; the next write merges them.') }),
+  input: z.strictObject({ file: line(500).optional().describe('Only conflicts of this file (as agentd/changes/<change>/tasks.md).'), ...pageInput('conflicts') }),
+  output: z.object({ conflicts: z.array(ConflictOut), hand_edited: z.array(z.string()).describe('Files a person edited since agentboard last wrote them; the next write merges them.'), ...Page }),
   cli: { command: 'conflicts list' },
   tool: {
     name: 'agentboard_list_conflicts',
     title: 'List merge conflicts',
-    description: "List what agentboard kept on both sides when a person's hand edit of a board file disagreed with agents' work (each with both values), and the files edited by hand that the next write will merge.",
+    description: "List what agentboard kept on both sides when a person's hand edit disagreed with agents' work, and the files edited by hand that the next write merges.",
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
   run(ctx, input) {
     const board = ctx.board();
     const conflicts = board.readConflicts().filter((c) => !input.file || c.file === input.file);
-    return { conflicts, hand_edited: board.handEdited() };
+    return { ...page(ctx, 'conflicts', conflicts, input), hand_edited: board.handEdited() };
   },
 });
 

@@ -7,9 +7,12 @@ import { checkDoc, renderDocFile, type DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
 import { docWord } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, Limit, NoteOut, Offset, page, Page, text } from './schemas.js';
+import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, NoteOut, text } from './schemas.js';
+import { page, Page, pageInput, pageOf } from './pages.js';
 import { changeToRead, loadChangeToRead, readDocOf, requireChange, taskOut, tasksOf } from './view.js';
 import { refTo } from '../domain/refs.js';
+
+const FORMATS = ['markdown', 'fields'] as const;
 
 const DocOut = z.object({
   change_id: z.string(),
@@ -25,11 +28,16 @@ const DocOut = z.object({
   decided_by: z.string().nullable(),
   notes: z.array(NoteOut),
   feedback: z.array(NoteOut).describe('Feedback from people who rejected earlier versions, oldest first. Address it when you revise.'),
-  content: z.record(z.string(), z.unknown()).describe('The document as structured fields.'),
-  markdown: z.string().describe('The document file as it is on disk.'),
+  format: z.enum(FORMATS),
+  content: z.record(z.string(), z.unknown()).nullable().describe('format "fields": the document as fields, its list (tasks, rounds or requirements) one page of it.'),
+  markdown: z.string().nullable().describe('format "markdown": the file as on disk, one page of its lines.'),
   findings: z.array(FindingOut),
   archived: z.boolean().describe('The change is archived: read-only.'),
+  ...Page,
 });
+
+/** The list of a document's fields that is read in pages, when it has one. */
+const LISTS: Partial<Record<DocType, string>> = { tasks: 'tasks', review: 'rounds', spec: 'requirements' };
 
 function contentOf(changeId: string, doc: DocFile): Record<string, unknown> {
   if (doc.content === null) return {};
@@ -46,19 +54,28 @@ function contentOf(changeId: string, doc: DocFile): Record<string, unknown> {
   }
 }
 
+/** The lines of a text, each with its line end. */
+function linesOf(text: string): string[] {
+  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+}
+
 export const getDocument = defineOp({
   name: 'document.get',
   summary: 'Show a document of a change',
   access: 'read',
-  input: z.strictObject({ change_id: ChangeId, document: DocTypeSchema }),
+  input: z.strictObject({
+    change_id: ChangeId,
+    document: DocTypeSchema,
+    format: z.enum(FORMATS).default('markdown').describe('"markdown": the file; "fields": structured fields.'),
+    ...pageInput(['lines', 'items', ...Object.values(LISTS)], z.number().int().min(1).max(LIMITS.documentPageMax).optional().describe('Lines (markdown) or items (fields); all that fit when left out.')),
+  }),
   output: DocOut,
   cli: { command: 'show', args: ['change_id', 'document'] },
   tool: {
     name: 'agentboard_get_document',
     title: 'Read a document',
     description:
-      'Read one document of a change (proposal, spec, tasks or review): its status (template, submitted, approved, rejected, superseded), who wrote it, feedback from people who rejected it, its fields and its full markdown. ' +
-      'Read the feedback before revising a rejected document.',
+      'Read a document of a change, a page at a time: its status, author, markdown or fields, and the feedback of people who rejected it (read it before revising).',
     profiles: ['planner', 'reviewer', 'agent'],
     idempotent: true,
   },
@@ -71,7 +88,7 @@ export const getDocument = defineOp({
     }
     if (doc.error) throw doc.error;
     const m = doc.meta;
-    return {
+    const head = {
       change_id: input.change_id,
       document: input.document,
       file: doc.file,
@@ -85,11 +102,18 @@ export const getDocument = defineOp({
       decided_by: m.decided_by ?? null,
       notes: m.notes,
       feedback: m.feedback,
-      content: contentOf(input.change_id, doc),
-      markdown: renderDocFile(m, doc.extra, doc.body),
+      format: input.format,
       findings: checkDoc(doc, input.change_id),
       archived: change.archived !== null,
     };
+    if (input.format === 'markdown') {
+      const lines = linesOf(renderDocFile(m, doc.extra, doc.body));
+      return pageOf(ctx, 'lines', lines, input, (page, info) => ({ ...head, content: null, markdown: page.join(''), ...info }));
+    }
+    const content = contentOf(input.change_id, doc);
+    const list = LISTS[input.document];
+    const items = list && Array.isArray(content[list]) ? (content[list] as unknown[]) : [];
+    return pageOf(ctx, list ?? 'items', items, input, (page, info) => ({ ...head, content: list ? { ...content, [list]: page } : content, markdown: null, ...info }));
   },
 });
 
@@ -113,8 +137,7 @@ export const listDocuments = defineOp({
     change_id: ChangeId.optional().describe('Only this change.'),
     status: DocStatus.optional().describe('Only documents with this status.'),
     awaiting: z.enum(['decision', 'review']).optional().describe('"decision": submitted documents a person has not decided on; "review": documents a person sent to reviewer agents.'),
-    limit: Limit,
-    offset: Offset,
+    ...pageInput('documents'),
   }),
   output: z.object({ documents: z.array(DocSummary), ...Page }),
   cli: { command: 'docs', args: ['change_id?'] },
@@ -122,7 +145,7 @@ export const listDocuments = defineOp({
     name: 'agentboard_list_documents',
     title: 'List documents',
     description:
-      'List the documents of the board or of one change with their status. Reviewer agents use awaiting: "review" to find documents a person sent them; awaiting: "decision" lists submitted documents waiting for a person.',
+      'List the documents of the board or of one change with their status. Reviewer agents find documents a person sent them with awaiting: "review".',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -155,7 +178,7 @@ export const listDocuments = defineOp({
         docs.push(entry);
       }
     }
-    return page('documents', docs, input);
+    return page(ctx, 'documents', docs, input);
   },
 });
 

@@ -6,7 +6,7 @@ import type { Context, Operation } from './registry.js';
 import { parseInput } from './input.js';
 
 export async function execute(op: Operation, ctx: Context, raw: unknown): Promise<Record<string, unknown>> {
-  return runParsed(op, ctx, parseInput(op.input, raw, op.inputRules));
+  return runParsed(op, ctx, parseInput(op.input, raw, { rules: op.inputRules }));
 }
 
 /**

@@ -2,6 +2,7 @@
 import { toJSONSchema, type z } from 'zod';
 import { fail } from '../errors.js';
 import { textProblem } from '../domain/text.js';
+import { continueFrom } from './pages.js';
 
 function where(path: PropertyKey[]): string {
   let out = '';
@@ -87,11 +88,29 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
 /** The most problems one answer names; a call with more is rare and hears of the rest once these are fixed. */
 const PROBLEMS_SHOWN = 20;
 
+type Rules = (raw: Record<string, unknown>) => string[];
+
+export interface ParseOptions {
+  /** The document rules the schema cannot express, run on the raw input too when it fails, so that one answer names every problem. */
+  rules?: Rules | undefined;
+  /** Fields the adapter adds to the operation's own: with a cursor, they may differ from the cursor's query. */
+  extra?: readonly string[];
+}
+
 /**
- * Checks an input against its schema. When it fails, `moreRules` (the document rules the schema
- * cannot express) are run on the raw input too, so that one answer names every problem.
+ * The input of a call, checked against its schema. With a cursor (pages.ts), the cursor's query at
+ * the cursor's offset.
  */
-export function parseInput<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: (raw: Record<string, unknown>) => string[]): z.output<T> {
+export function parseInput<T extends z.ZodType>(schema: T, raw: unknown, options: ParseOptions = {}): z.output<T> {
+  const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
+  if (!shape?.cursor || raw === null || typeof raw !== 'object' || (raw as Record<string, unknown>).cursor === undefined) return parseFields(schema, raw, options.rules);
+  const object = schema as unknown as z.ZodObject;
+  const parse = (fields: Record<string, unknown>, only?: string[]) =>
+    parseFields(only ? object.pick(Object.fromEntries(only.filter((k) => k in shape).map((k) => [k, true])) as Record<string, true>) : object, fields, only ? undefined : options.rules) as Record<string, unknown>;
+  return continueFrom(raw as Record<string, unknown>, parse, options.extra ?? []) as z.output<T>;
+}
+
+function parseFields<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: Rules): z.output<T> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     fail('INVALID_INPUT', 'The input must be a JSON object.', 'Send the fields as one JSON object, like {"change_id": "add-review-tool"}.');
   }
@@ -104,7 +123,7 @@ export function parseInput<T extends z.ZodType>(schema: T, raw: unknown, moreRul
   return fail('INVALID_INPUT', `Invalid input: ${problems.slice(0, PROBLEMS_SHOWN).join('; ')}${more}.`, 'Correct the fields named above and send the call again; nothing was changed.');
 }
 
-function rulesOn(raw: Record<string, unknown>, rules: ((raw: Record<string, unknown>) => string[]) | undefined): string[] {
+function rulesOn(raw: Record<string, unknown>, rules: Rules | undefined): string[] {
   try {
     return rules?.(raw) ?? [];
   } catch {

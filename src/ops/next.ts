@@ -149,11 +149,9 @@ export const nextTask = defineOp({
     name: 'agentboard_get_next_task',
     title: 'Get your next task',
     description:
-      'Returns the next task you should work on, already assigned to you; no other agent gets it. If you have a task in progress you get it back. ' +
-      `If your submitted work is still awaiting a person's review, you are told so and get nothing new: wait, or ask with ${refTo('session.show')} later. ` +
-      'A rejected document may come back to you to revise, with the feedback. When nothing is available you get the reasons. ' +
-      'The task comes with its description, files, the state of its dependencies, the requirements it serves and any feedback from an earlier rejection. ' +
-      `Work on it, report with ${refTo('task.progress')}, then finish with ${refTo('task.done')} or ${refTo('session.submit')}.`,
+      'Your next task, already yours alone (or your task in progress), with its dependencies, the requirements it serves and earlier feedback; ' +
+      "nothing new while your submitted work awaits a person's review, and the reasons when nothing is available. " +
+      `Report with ${refTo('task.progress')}, then finish with ${refTo('task.done')} or ${refTo('session.submit')}.`,
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {

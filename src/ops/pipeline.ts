@@ -67,14 +67,14 @@ function sectionsField<A extends readonly [string, ...string[]]>(after: A) {
   return z
     .array(
       z.strictObject({
-        heading: line(LIMITS.titleMax, 0).describe('The section heading (without "##"); empty for text right under the title.'),
-        text: text(0, LIMITS.sectionMax).describe('The section as written (markdown).'),
-        after: z.enum(after).describe(`The part of the document the section follows: ${after.join(', ')}.`),
+        heading: line(LIMITS.titleMax, 0).describe('Its heading, without "##".'),
+        text: text(0, LIMITS.sectionMax).describe('Its text (markdown).'),
+        after: z.enum(after).describe('The part it follows.'),
       }),
     )
     .max(LIMITS.listMax)
     .optional()
-    .describe('Optional sections agentboard has no field for (notes, non-goals, context), kept as written in their place.');
+    .describe('Other sections (non-goals, context), kept in place.');
 }
 
 function keptSections(sections: { heading: string; text: string; after: string }[] | undefined): { sections?: ExtraSection[] } {
@@ -92,10 +92,10 @@ const ImportedFrom = z
   .describe('Only for text brought over from another tool (agentboard import sets it; --from keeps it from the frontmatter of a document it reads): its requirements without MUST or SHALL are then reported rather than refused.');
 
 const ProposalFields = {
-  title: line(LIMITS.titleMax).optional().describe('A short title for the change; the change id is used when left out.'),
-  why: text(LIMITS.whyMin, LIMITS.whyMax).describe('Why the change is needed: the problem and who has it, 50 to 2000 characters.'),
-  what_changes: text(1, LIMITS.sectionMax).describe('What the change adds, alters or removes (markdown).'),
-  impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, risks, and what becomes possible (markdown).'),
+  title: line(LIMITS.titleMax).optional().describe('A short title; the change id when left out.'),
+  why: text(LIMITS.whyMin, LIMITS.whyMax).describe('Why the change is needed: the problem and who has it.'),
+  what_changes: text(1, LIMITS.sectionMax).describe('What it adds, alters or removes (markdown).'),
+  impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, and the risks (markdown).'),
   sections: sectionsField(PROPOSAL_PARTS),
   imported_from: ImportedFrom,
 };
@@ -110,21 +110,21 @@ const step = (what: string) =>
     .describe(what);
 
 const SpecFields = {
-  title: line(LIMITS.titleMax).optional().describe('The spec title; the change title is used when left out.'),
-  overview: text(LIMITS.overviewMin, LIMITS.sectionMax).describe('What the spec covers and why, at least 50 characters.'),
+  title: line(LIMITS.titleMax).optional().describe('Spec title; the change title when left out.'),
+  overview: text(LIMITS.overviewMin, LIMITS.sectionMax).describe('What the spec covers and why.'),
   requirements: z
     .array(
       z.strictObject({
-        id: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a short prefix and a number, like R1, A1, FR-001 or AUTH-R2').describe('Requirement id like "R1", "MS-R1" or "FR-001".'),
-        title: line(LIMITS.titleMax).describe('Short requirement title.'),
-        text: text(1, 5000).describe('The normative text: what the system MUST or SHALL do.'),
-        delta: z.enum(DELTAS).optional().describe('For a change to existing requirements: ADDED, MODIFIED, REMOVED or RENAMED.'),
-        group: line(100).optional().describe('The capability or area the requirement belongs to, when the spec covers several.'),
+        id: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a short prefix and a number, like R1, A1, FR-001 or AUTH-R2').describe('Id, like "R1" or "FR-001".'),
+        title: line(LIMITS.titleMax).describe('Short title.'),
+        text: text(1, 5000).describe('What the system MUST or SHALL do.'),
+        delta: z.enum(DELTAS).optional().describe('Its change to an existing requirement.'),
+        group: line(100).optional().describe('Its capability, when the spec covers several.'),
       }),
     )
     .min(1)
     .max(LIMITS.requirementsMax)
-    .describe('At least one requirement.'),
+    .describe('The requirements.'),
   scenarios: z
     .array(
       z.strictObject({
@@ -132,14 +132,14 @@ const SpecFields = {
         given: step('Optional starting state.').optional(),
         when: step('The action.'),
         then: step('The observable outcome.'),
-        requirement: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a requirement id like R1').optional().describe('The id of the requirement this scenario belongs to.'),
+        requirement: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a requirement id like R1').optional().describe('Its requirement id.'),
       }),
     )
     .min(1)
     .max(LIMITS.requirementsMax)
-    .describe('At least one acceptance scenario (WHEN / THEN, optional GIVEN).'),
-  data_model: text(1, LIMITS.sectionMax).optional().describe('Optional data model (markdown, code blocks welcome).'),
-  interfaces: text(1, LIMITS.sectionMax).optional().describe('Optional interfaces (markdown, code blocks welcome).'),
+    .describe('Acceptance scenarios.'),
+  data_model: text(1, LIMITS.sectionMax).optional().describe('Data model (markdown).'),
+  interfaces: text(1, LIMITS.sectionMax).optional().describe('Interfaces (markdown).'),
   sections: sectionsField(SPEC_PARTS),
   imported_from: ImportedFrom,
 };
@@ -166,16 +166,16 @@ function specContent(change: LoadedChange, input: SpecInput): Spec {
 }
 
 const TaskItem = z.strictObject({
-  id: LocalTaskId.optional().describe('Task id within the change, like "T1"; T1, T2… are given in order when left out.'),
+  id: LocalTaskId.optional().describe('Task id, like "T1"; given in order when left out.'),
   ...TaskPlanFields,
-  group: line(LIMITS.titleMax).optional().describe('The group (phase or layer of the plan) the task belongs to, like "1. Data Layer".'),
-  status: z.enum(['todo', 'done']).optional().describe('Leave out for new work; "done" records a task already finished (for plans brought over from elsewhere).'),
+  group: line(LIMITS.titleMax).optional().describe('Its group in the plan, like "1. Data Layer".'),
+  status: z.enum(['todo', 'done']).optional().describe('"done" only for work already finished.'),
 });
 
 const TasksFields = {
-  title: line(LIMITS.titleMax).optional().describe('Title of the task list; the change title is used when left out.'),
-  intro: text(0, LIMITS.sectionMax).optional().describe('Optional text that goes with the list as a whole (conventions, notes), kept as written under its title.'),
-  tasks: z.array(TaskItem).min(1).max(LIMITS.tasksMax).describe('The tasks, in the order they should be done.'),
+  title: line(LIMITS.titleMax).optional().describe('List title; the change title when left out.'),
+  intro: text(0, LIMITS.sectionMax).optional().describe('Text for the list as a whole, under its title.'),
+  tasks: z.array(TaskItem).min(1).max(LIMITS.tasksMax).describe('The tasks, in order.'),
   imported_from: ImportedFrom,
 };
 
@@ -238,18 +238,18 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
 
 const ReviewFields = {
   verdict: Verdict,
-  summary: text(1, LIMITS.sectionMax).describe('What was reviewed and the overall judgement.'),
+  summary: text(1, LIMITS.sectionMax).describe('What was reviewed, and the judgement.'),
   issues: z
     .array(
       z.strictObject({
-        title: line(LIMITS.titleMax).describe('Short issue title.'),
+        title: line(LIMITS.titleMax).describe('Short title.'),
         severity: Severity,
-        description: text(1, 5000).describe('What is wrong, where, and how to fix it.'),
+        description: text(1, 5000).describe('What is wrong, where, how to fix it.'),
       }),
     )
     .max(LIMITS.issuesMax)
     .default([])
-    .describe('Issues found; each is listed under its severity.'),
+    .describe('Issues found.'),
   sections: sectionsField(['issues'] as const),
   imported_from: ImportedFrom,
 };
@@ -336,8 +336,7 @@ export const createChange = defineOp({
     name: 'agentboard_create_change',
     title: 'Create a change',
     description:
-      'Start a new change (a unit of work planned as proposal → spec → tasks → review). Creates agentd/changes/<change_id>/ with a blank proposal. ' +
-      `Returns the change_id; next, submit the proposal with ${refTo('proposal.submit')}.`,
+      `Start a new change (planned as proposal → spec → tasks → review) with a blank proposal. Next, submit the proposal with ${refTo('proposal.submit')}.`,
     profiles: ['planner'],
   },
   run(ctx, input) {
@@ -377,9 +376,8 @@ export const submitProposal = defineOp({
     name: 'agentboard_submit_proposal',
     title: 'Submit a proposal',
     description:
-      'Write and submit the proposal of a change: why it is needed (50-2000 characters), what changes, and the impact. Creates the change if it does not exist yet. ' +
-      'The proposal is checked before anything is written; an error names each field to fix. ' +
-      `Returns the document status and the change phase; next, write the spec with ${refTo('spec.create')}. Resubmitting a rejected proposal replaces its text.`,
+      'Write and submit the proposal of a change (created if new); resubmitting a rejected one replaces its text. ' +
+      `Next, write the spec with ${refTo('spec.create')}.`,
     profiles: ['planner', 'agent'],
     destructive: true,
   },
@@ -400,8 +398,8 @@ export const createSpec = defineOp({
     name: 'agentboard_create_spec',
     title: 'Write the spec',
     description:
-      'Write and submit the spec of a change, once its proposal is submitted: an overview (at least 50 characters), requirements (ids like R1, each saying MUST or SHALL) and acceptance scenarios (WHEN / THEN, optional GIVEN). ' +
-      `Nothing is written unless every field is valid; an error names each field to fix. Next, write the tasks with ${refTo('tasks.create')}. Resubmitting a rejected spec replaces its text.`,
+      'Write and submit the spec of a change once its proposal is submitted; resubmitting a rejected one replaces its text. ' +
+      `Next, write the tasks with ${refTo('tasks.create')}.`,
     profiles: ['planner', 'agent'],
     destructive: true,
   },
@@ -422,8 +420,8 @@ export const createTasks = defineOp({
     name: 'agentboard_create_tasks',
     title: 'Write the task list',
     description:
-      'Write and submit the task list of a change, once its spec is submitted. Each task has a title (at most 200 characters), an optional description (at most 2000), priority, dependencies on other tasks of the change, skills, the files it will touch and the requirement ids it implements. ' +
-      `Returns the task ids agents will use ("<change_id>/<task_id>"). Writing the list again replaces it: a task left out is dropped (one another agent holds is refused). Agents then get these tasks with ${refTo('task.next')}.`,
+      'Write and submit the task list of a change once its spec is submitted. Writing it again replaces it: a task left out is dropped (one another agent holds is refused). ' +
+      `Returns the task ids; agents then get the tasks with ${refTo('task.next')}.`,
     profiles: ['planner', 'agent'],
     destructive: true,
   },
@@ -446,8 +444,7 @@ export const createReview = defineOp({
     name: 'agentboard_create_review',
     title: 'Write a review',
     description:
-      'Record a review of a change whose tasks exist: a verdict (APPROVED, NEEDS_FIX or MAJOR_ISSUES), a summary, and issues each with a title, a severity (High, Medium or Low) and a description. ' +
-      'Writes REVIEW.md with a Verdict header and the issues grouped by severity; earlier review rounds are kept below. Returns the round number.',
+      'Record a review round of a change whose tasks exist: a verdict, a summary and issues by severity. Earlier rounds are kept. Returns the round number.',
     profiles: ['reviewer', 'planner'],
   },
   async run(ctx, input) {
@@ -475,10 +472,10 @@ export const correctDocument = defineOp({
   access: 'reviewer',
   input: z.strictObject({
     agent_id: Actor,
-    review_key: z.string().min(1).max(200).describe('Your reviewer key, as a person gave it to you (agentboard reviewer add).'),
+    review_key: z.string().min(1).max(200).describe('The reviewer key a person gave you.'),
     change_id: ChangeId,
     document: StageType,
-    markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document as markdown, in the form a document read returns it (frontmatter optional).'),
+    markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document, as markdown (frontmatter optional).'),
     notes: Notes,
   }),
   output: DocWriteOut.extend({ corrected_by: z.string() }),
@@ -487,8 +484,8 @@ export const correctDocument = defineOp({
     name: 'agentboard_correct_document',
     title: 'Correct a submitted document (reviewers)',
     description:
-      'For reviewer agents only: fix a document that was submitted and awaits a person\'s decision. Send the whole corrected document as markdown and your review_key. ' +
-      `Your text replaces the document's; it stays submitted (a person still approves or rejects it) and records you as its corrector. Find documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`,
+      "For reviewer agents: correct a submitted document that awaits a person's decision; your text replaces it, it stays submitted and records you as its corrector. " +
+      `Find documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`,
     profiles: ['reviewer'],
     destructive: true,
   },

@@ -29,6 +29,8 @@ export interface Context {
   begin(): void;
   /** --sync: on a shared board, reads fetch the board from the remote first (writes always do). */
   readonly sync?: boolean;
+  /** Whether a result is small enough for the caller (an MCP tool result); pages are cut to fit. Unset: any size. */
+  readonly fits?: (result: unknown) => boolean;
 }
 
 export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean } = {}): Context {

@@ -26,16 +26,16 @@ function checkedString(check: (v: string) => string | null) {
   });
 }
 
-export const ChangeId = checkedString(changeIdProblem).describe('The change id: lowercase kebab-case, 3 to 64 characters, like "add-review-tool".');
+export const ChangeId = checkedString(changeIdProblem).describe('The change id, like "add-review-tool".');
 export const AgentId = checkedString((v) =>
   v.startsWith('human:') ? 'names a person; this is done by an agent, so give an agent id (on the CLI: --as <agent-id>)' : agentIdProblem(v),
-).describe('Your agent id, the same on every call (like "claude" or "codex-2"): 1 to 64 characters of a-z, 0-9, ".", "_", "-". It is recorded as the author of what you do.');
-export const Actor = checkedString(actorProblem).describe('Who acts: an agent id (like "claude") or a person as "human:<name>".');
-export const LocalTaskId = checkedString(taskIdProblem).describe('A task id within its change, like "T1" or "1.2".');
+).describe('Your agent id, the same on every call, like "claude".');
+export const Actor = checkedString(actorProblem).describe('An agent id, or a person as "human:<name>".');
+export const LocalTaskId = checkedString(taskIdProblem).describe('A task id within its change, like "T1".');
 export const TaskRef = checkedString((v) => {
   const r = parseTaskRef(v);
   return typeof r === 'string' ? r : null;
-}).describe('The task id as "<change_id>/<task_id>", like "add-review-tool/T2", exactly as agentboard returned it.');
+}).describe('The task id "<change_id>/<task_id>", as returned.');
 
 /** Multi-line user text: line ends normalised, blank edges trimmed, no control characters. */
 export function text(min: number, max: number) {
@@ -72,11 +72,11 @@ export function line(max: number, min = 1) {
     });
 }
 
-export const DocType = z.enum(DOC_TYPES).describe('Which document: proposal, spec, tasks, review or design.');
-export const StageType = z.enum(STAGES).describe('Which document: proposal, spec, tasks or review.');
+export const DocType = z.enum(DOC_TYPES).describe('Which document.');
+export const StageType = z.enum(STAGES).describe('Which document.');
 export const DocStatus = z.enum(DOC_STATUSES);
 export const Phase = z.enum(PHASES);
-export const Priority = z.enum(PRIORITIES).describe('low, medium (the default), high or urgent.');
+export const Priority = z.enum(PRIORITIES).describe('Priority; medium when left out.');
 export const TaskStatus = z.enum(TASK_STATUSES);
 
 /** A task status as input: ours, or "pending" / "completed" from other task tools. */
@@ -91,57 +91,38 @@ export const TaskStatusInput = z
   })
   .describe(`A task status: ${TASK_STATUSES.join(', ')}.`);
 
-export const Verdict = z.enum(VERDICTS).describe('APPROVED, NEEDS_FIX or MAJOR_ISSUES, exactly.');
-export const Severity = z.enum(SEVERITIES).describe('High, Medium or Low, exactly.');
-export const BlockerSeverity = z.enum(BLOCKER_SEVERITIES).describe('low, medium or high.');
+export const Verdict = z.enum(VERDICTS).describe('The verdict.');
+export const Severity = z.enum(SEVERITIES).describe('How serious.');
+export const BlockerSeverity = z.enum(BLOCKER_SEVERITIES).describe('How serious.');
 
 export const Notes = text(1, LIMITS.noteMax).describe(
-  'Context that is not in the document itself: decisions made and why, rejection feedback you addressed, constraints you discovered. ' +
-    'Good: "Chose REST over GraphQL because the existing client uses fetch and all endpoints are simple CRUD"; ' +
-    '"Addressed rejection feedback: added the error handling section and expanded the dependency list"; ' +
-    '"Discovered the SQLite driver does not support concurrent writes; documented as a constraint"; ' +
-    'or, when there is genuinely nothing to add, "No additional notes: straightforward document, nothing unexpected". ' +
-    'Bad: "Document submitted", "Updated content", restating the title, or pasting the document.',
+  'Context not in the document: decisions and why, feedback addressed, constraints found. ' +
+    'Good: "Chose REST over GraphQL: the client already uses fetch"; if there is nothing to add, "No additional notes: straightforward document, nothing unexpected". ' +
+    'Bad: "Document submitted", "Updated content", the title again, the document pasted.',
 );
 
 export const TaskFileInput = z.strictObject({
-  path: line(500).describe('Path relative to the repository root, like "src/review.ts".'),
-  action: z.enum(FILE_ACTIONS).describe('create, modify or delete.'),
+  path: line(500).describe('Path from the repository root.'),
+  action: z.enum(FILE_ACTIONS).describe('What the task does to it.'),
 });
 
 const listOf = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.listMax);
 
 /** The plan fields of a task: what a planner writes and a reviewer corrects. */
 export const TaskPlanFields = {
-  title: line(LIMITS.titleMax).describe('What the task achieves, at most 200 characters.'),
-  description: text(0, LIMITS.taskDescriptionMax).optional().describe('What to do and how to know it is done, at most 2000 characters of markdown.'),
+  title: line(LIMITS.titleMax).describe('What the task achieves.'),
+  description: text(0, LIMITS.taskDescriptionMax).optional().describe('What to do and how to know it is done (markdown).'),
   priority: Priority.optional(),
-  depends: listOf(LocalTaskId).optional().describe('Ids of tasks in the same change that must be done first.'),
-  skills: listOf(line(50)).optional().describe('Skills the task needs, like ["typescript", "sql"]; agents with them are preferred.'),
-  files: listOf(TaskFileInput).optional().describe('Files the task will touch, each with path and action.'),
-  requirements: listOf(line(40)).optional().describe('Ids of the spec requirements the task implements, like ["R1"].'),
+  depends: listOf(LocalTaskId).optional().describe('Task ids of this change to finish first.'),
+  skills: listOf(line(50)).optional().describe('Skills it needs, like ["sql"]; agents with them get it first.'),
+  files: listOf(TaskFileInput).optional().describe('Files it will touch.'),
+  requirements: listOf(line(40)).optional().describe('Spec requirement ids it implements, like ["R1"].'),
 };
 
 export const TaskPlanInput = z.strictObject({
-  id: LocalTaskId.optional().describe('Task id within the change, like "T1"; given in order when left out.'),
+  id: LocalTaskId.optional().describe('Task id, like "T1"; given in order when left out.'),
   ...TaskPlanFields,
 });
-
-export const Limit = z.number().int().min(1).max(LIMITS.pageMax).default(LIMITS.pageDefault).describe(`How many items to return (1 to ${LIMITS.pageMax}, default ${LIMITS.pageDefault}).`);
-export const Offset = z.number().int().min(0).default(0).describe('How many items to skip, for the next page (use next_offset from the previous result).');
-
-export const Page = {
-  total: z.number().int(),
-  has_more: z.boolean(),
-  next_offset: z.number().int().nullable(),
-};
-
-/** One page of a list, under the name the list has in the output: page('tasks', all, input). */
-export function page<K extends string, T>(key: K, items: T[], at: { limit: number; offset: number }): { [P in K]: T[] } & { total: number; has_more: boolean; next_offset: number | null } {
-  const slice = items.slice(at.offset, at.offset + at.limit);
-  const hasMore = at.offset + slice.length < items.length;
-  return { [key]: slice, total: items.length, has_more: hasMore, next_offset: hasMore ? at.offset + slice.length : null } as { [P in K]: T[] } & { total: number; has_more: boolean; next_offset: number | null };
-}
 
 export const NoteOut = z.object({ author: z.string(), at: z.string(), text: z.string() });
 

@@ -8,12 +8,13 @@ import { fail } from '../errors.js';
 import { parseTaskRef, taskRef } from '../domain/ids.js';
 import { SESSION_STATUSES } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
-import type { InputRecord, RuntimeData } from '../domain/records.js';
+import type { InputRecord, RuntimeData, SessionRecord } from '../domain/records.js';
 import { moveForWork, moveSession, openInputOf, resolveInput, sessionOf } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, AgentId, Limit, line, Offset, page, Page, TaskRef, text } from './schemas.js';
+import { Actor, AgentId, line, TaskRef, text } from './schemas.js';
+import { Limit, page, Page, pageInput, pageOf } from './pages.js';
 import { takeForWork } from './claims.js';
 import { findTask, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
@@ -47,7 +48,10 @@ function inputOut(i: InputRecord): z.input<typeof InputOut> {
   };
 }
 
-const WorkflowOut = z.object({
+const Move = z.object({ from: z.string().nullable(), to: z.string(), at: z.string(), message: z.string().optional() });
+
+/** An agent's session as a write answers it: its state and the ids to go on with, not its history. */
+const SessionOut = z.object({
   agent_id: z.string(),
   session: z.number().int().describe('Which of the agent\'s sessions this is (a new one opens after completed).'),
   status: z.enum(SESSION_STATUSES),
@@ -58,17 +62,26 @@ const WorkflowOut = z.object({
   blockers: z.array(z.string()),
   review: z.object({ summary: z.string(), pr_url: z.string().nullable(), notes: z.string().nullable(), tasks: z.array(z.string()), submitted_at: z.string() }).nullable(),
   awaiting_input: InputOut.nullable().describe('The open question, when the agent is waiting for a person.'),
-  resolutions: z.array(InputOut).describe('Earlier questions and how they were resolved (by a person, or by timeout to the default action), newest first.'),
-  history: z.array(z.object({ from: z.string().nullable(), to: z.string(), at: z.string(), message: z.string().optional() })),
+  history_total: z.number().int().describe('Moves of this session; read them with the session history.'),
 });
 
-export function workflowOut(data: RuntimeData, agentId: string, now: string): z.input<typeof WorkflowOut> {
-  const existing = data.sessions[agentId];
-  const session = existing ?? sessionOf(structuredClone(data), agentId, now);
+/** How many of the latest moves the workflow state shows. */
+const RECENT_MOVES = 10;
+
+const WorkflowOut = SessionOut.extend({
+  resolutions: z.array(InputOut).describe('Earlier questions and how they were resolved (by a person, or by timeout to the default action), newest first; one page.'),
+  history: z.array(Move).describe(`The latest ${RECENT_MOVES} moves, oldest first.`),
+  ...Page,
+});
+
+/** The agent's session, or the one it would get (started) when it has none yet. */
+function sessionFor(data: RuntimeData, agentId: string, now: string): SessionRecord {
+  return data.sessions[agentId] ?? sessionOf(structuredClone(data), agentId, now);
+}
+
+export function sessionOut(data: RuntimeData, agentId: string, now: string): z.input<typeof SessionOut> {
+  const session = sessionFor(data, agentId, now);
   const open = openInputOf(data, agentId);
-  const resolved = Object.values(data.inputs)
-    .filter((i) => i.agent_id === agentId && i.status === 'resolved')
-    .sort((a, b) => (a.resolution!.at < b.resolution!.at ? 1 : -1));
   return {
     agent_id: agentId,
     session: session.number,
@@ -80,8 +93,7 @@ export function workflowOut(data: RuntimeData, agentId: string, now: string): z.
     blockers: session.blockers ?? [],
     review: session.review ? { ...session.review, pr_url: session.review.pr_url ?? null, notes: session.review.notes ?? null } : null,
     awaiting_input: open ? inputOut(open) : null,
-    resolutions: resolved.map(inputOut),
-    history: session.history,
+    history_total: session.history.length,
   };
 }
 
@@ -91,19 +103,18 @@ export const updateStatus = defineOp({
   access: 'agent',
   input: z.strictObject({
     agent_id: AgentId,
-    status: z.enum(['working', 'completed']).describe('working while you work (also to resume after a block); completed when your work is done.'),
+    status: z.enum(['working', 'completed']).describe('working (also to resume after a block), or completed when you are done.'),
     message: text(1, 2000).describe('What you are doing or did, in a sentence.'),
-    phase: line(100).optional().describe('Optional phase label, like "planning", "implementation" or "testing".'),
-    progress: line(100).optional().describe('Optional progress, like "3/5 tasks".'),
+    phase: line(100).optional().describe('A phase label, like "testing".'),
+    progress: line(100).optional().describe('Progress, like "3/5 tasks".'),
   }),
-  output: WorkflowOut,
+  output: SessionOut,
   cli: { command: 'session status', args: ['status'] },
   tool: {
     name: 'agentboard_update_status',
     title: 'Update your status',
     description:
-      'Tell people what you are doing: status working (with a message, and optionally a phase and progress) or completed when you are done. ' +
-      'After a block is resolved, report working again. Returns your workflow state.',
+      'Tell people what you are doing (working) or that you are done (completed). After a block is resolved, report working again.',
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
   },
   run(ctx, input) {
@@ -118,7 +129,7 @@ export const updateStatus = defineOp({
       }
       tx.saveRuntime();
       tx.log(input.agent_id, 'session.status', input.agent_id, `${input.status}: ${input.message.slice(0, 120)}`);
-      return workflowOut(tx.runtime, input.agent_id, tx.now);
+      return sessionOut(tx.runtime, input.agent_id, tx.now);
     });
   },
 });
@@ -132,13 +143,13 @@ export const markBlocked = defineOp({
     reason: text(1, 2000).describe('Why you cannot go on, clearly enough for a person to act on it.'),
     blockers: z.array(line(300)).max(20).default([]).describe('The specific things in the way.'),
   }),
-  output: WorkflowOut,
+  output: SessionOut,
   cli: { command: 'session block', flags: { blockers: 'blocker' } },
   tool: {
     name: 'agentboard_mark_blocked',
     title: 'Mark yourself blocked',
     description:
-      `Say that you cannot go on and why, with the specific blockers, so a person can step in. For a blocker on one task use ${refTo('task.block')}. ` +
+      `Say that you cannot go on and why, so a person can step in. For a blocker on one task use ${refTo('task.block')}. ` +
       `When you can carry on, report working with ${refTo('session.status', { status: 'working' })}.`,
     profiles: ['planner', 'reviewer'],
   },
@@ -149,7 +160,7 @@ export const markBlocked = defineOp({
       session.blockers = input.blockers;
       tx.saveRuntime();
       tx.log(input.agent_id, 'session.block', input.agent_id, `blocked: ${input.reason.slice(0, 120)}`);
-      return workflowOut(tx.runtime, input.agent_id, tx.now);
+      return sessionOut(tx.runtime, input.agent_id, tx.now);
     });
   },
 });
@@ -170,18 +181,18 @@ export const submitForReview = defineOp({
   input: z.strictObject({
     agent_id: AgentId,
     summary: text(1, 4000).describe('What you changed and why.'),
-    pr_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('Link to the pull request, if there is one.'),
+    pr_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('The pull request, if any.'),
     notes: text(1, LIMITS.noteMax).optional().describe('What the reviewer should look at first; decisions and trade-offs.'),
-    tasks: z.array(TaskRef).max(100).default([]).describe('The tasks you hold that this work completes; they wait in_review until a person approves or sends them back.'),
+    tasks: z.array(TaskRef).max(100).default([]).describe('The tasks you hold that this work completes.'),
   }),
-  output: WorkflowOut.extend({ tasks_in_review: z.array(z.string()) }),
+  output: SessionOut.extend({ tasks_in_review: z.array(z.string()) }),
   cli: { command: 'session submit', flags: { tasks: 'task' } },
   tool: {
     name: 'agentboard_submit_for_review',
     title: 'Submit work for review',
     description:
-      `When your work needs a person to check it: give a summary, optionally a PR link and notes, and the task ids it completes. Those tasks wait in review; you are awaiting_review. ` +
-      `If the person approves, the tasks are done; if they send a task back, it returns to the pool with their feedback. Meanwhile ${refTo('task.next')} tells you your work is in review.`,
+      'Submit work a person must check, with the tasks it completes: they wait in review until approved (done) or sent back with feedback. ' +
+      `Meanwhile ${refTo('task.next')} tells you your work is in review.`,
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
@@ -221,7 +232,7 @@ export const submitForReview = defineOp({
       for (const { found: f, tasks } of byChange.values()) tx.putTasks(f.changeId, { replace: tasks });
       tx.saveRuntime();
       tx.log(input.agent_id, 'session.submit', input.agent_id, `submitted work for review${input.tasks.length ? ` (${input.tasks.join(', ')})` : ''}: ${input.summary.slice(0, 120)}`);
-      return { ...workflowOut(tx.runtime, input.agent_id, tx.now), tasks_in_review: found.map((f) => f.ref) };
+      return { ...sessionOut(tx.runtime, input.agent_id, tx.now), tasks_in_review: found.map((f) => f.ref) };
     });
   },
 });
@@ -230,21 +241,47 @@ export const getWorkflowState = defineOp({
   name: 'session.show',
   summary: 'Show an agent\'s workflow state, open question and answers',
   access: 'read',
-  input: z.strictObject({ agent_id: AgentId.describe('The agent whose workflow state to read (usually yourself).') }),
+  input: z.strictObject({ agent_id: AgentId.describe('The agent whose workflow state to read (usually yourself).'), ...pageInput('resolutions', Limit.default(10)) }),
   output: WorkflowOut,
   cli: { command: 'session show' },
   tool: {
     name: 'agentboard_get_workflow_state',
     title: 'Get your workflow state',
     description:
-      'Read your workflow status, your open question (if you asked one) and the answers to earlier questions: answered by a person, or resolved to your default action when nobody answered in time. ' +
-      'Call it while waiting for an answer.',
+      'Read your workflow status, your open question and the answers to earlier ones (or the default action when nobody answered in time).',
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
   run(ctx, input) {
-    const board = ctx.board();
-    return workflowOut(board.readRuntime(), input.agent_id, nowIso());
+    const data = ctx.board().readRuntime();
+    const now = nowIso();
+    const state = { ...sessionOut(data, input.agent_id, now), history: sessionFor(data, input.agent_id, now).history.slice(-RECENT_MOVES) };
+    const resolved = Object.values(data.inputs)
+      .filter((i) => i.agent_id === input.agent_id && i.status === 'resolved')
+      .sort((a, b) => (a.resolution!.at < b.resolution!.at ? 1 : -1))
+      .map(inputOut);
+    return pageOf(ctx, 'resolutions', resolved, input, (resolutions, info) => ({ ...state, resolutions, ...info }));
+  },
+});
+
+export const sessionHistory = defineOp({
+  name: 'session.history',
+  summary: "An agent's workflow moves in its current session, newest first",
+  access: 'read',
+  input: z.strictObject({ agent_id: AgentId.describe('The agent whose moves to read (usually yourself).'), ...pageInput('moves') }),
+  output: z.object({ agent_id: z.string(), session: z.number().int(), status: z.enum(SESSION_STATUSES), moves: z.array(Move), ...Page }),
+  cli: { command: 'session history' },
+  tool: {
+    name: 'agentboard_get_session_history',
+    title: 'Read a session history',
+    description: "Read an agent's workflow moves (started, working, awaiting_input…) in its current session, newest first, with when and why.",
+    profiles: ['planner', 'reviewer'],
+    idempotent: true,
+  },
+  run(ctx, input) {
+    const session = sessionFor(ctx.board().readRuntime(), input.agent_id, nowIso());
+    const moves = [...session.history].reverse();
+    return { agent_id: input.agent_id, session: session.number, status: session.status, ...page(ctx, 'moves', moves, input) };
   },
 });
 
@@ -257,7 +294,7 @@ export const requestInput = defineOp({
     question: text(1, 2000).describe('The question, with the context a person needs to answer it.'),
     default_action: text(1, 2000).describe('What you will do if nobody answers in time.'),
     options: z.array(line(200)).max(10).default([]).describe('Suggested answers.'),
-    timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).optional().describe(`Minutes to wait for an answer (default ${LIMITS.inputTimeoutDefault}, at most ${LIMITS.inputTimeoutMax}).`),
+    timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).optional().describe(`Minutes to wait; ${LIMITS.inputTimeoutDefault} when left out.`),
   }),
   output: z.object({ input_id: z.string(), expires_at: z.string(), request: InputOut }),
   cli: { command: 'ask', flags: { options: 'option' } },
@@ -265,8 +302,7 @@ export const requestInput = defineOp({
     name: 'agentboard_request_input',
     title: 'Ask a person',
     description:
-      'Ask a person a question when you are unsure, with the action you will take if nobody answers in time (default 30 minutes, at most 120) and optional suggested answers. ' +
-      `You are awaiting_input until then; one question at a time. Check for the answer with ${refTo('session.show')}: it shows the answer, or your default action once the time is up.`,
+      `Ask a person when you are unsure, saying what you will do if nobody answers in time; one question at a time. Read the answer with ${refTo('session.show')}.`,
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
   },
   run(ctx, input) {
@@ -306,8 +342,7 @@ export const listInputs = defineOp({
   input: z.strictObject({
     agent_id: AgentId.optional().describe('Only this agent\'s requests.'),
     status: z.enum(['open', 'resolved', 'all']).default('open').describe('open (the default): waiting for an answer; resolved: answered or timed out; all: both.'),
-    limit: Limit,
-    offset: Offset,
+    ...pageInput('inputs'),
   }),
   output: z.object({ inputs: z.array(InputOut), ...Page }),
   cli: { command: 'inputs' },
@@ -324,7 +359,7 @@ export const listInputs = defineOp({
       .filter((i) => (input.status === 'all' || i.status === input.status) && (!input.agent_id || i.agent_id === input.agent_id))
       .sort((a, b) => (a.created_at < b.created_at ? -1 : 1))
       .map(inputOut);
-    return page('inputs', inputs, input);
+    return page(ctx, 'inputs', inputs, input);
   },
 });
 
@@ -366,4 +401,4 @@ export const expireInputs = defineOp({
   },
 });
 
-export const SESSION_OPS = [updateStatus, markBlocked, submitForReview, getWorkflowState, requestInput, listInputs, answerInput, expireInputs];
+export const SESSION_OPS = [updateStatus, markBlocked, submitForReview, getWorkflowState, sessionHistory, requestInput, listInputs, answerInput, expireInputs];

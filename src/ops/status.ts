@@ -8,7 +8,8 @@ import { lastActivity } from '../domain/claims.js';
 import { isHeld, type Task, type TaskStatus } from '../domain/model.js';
 import { ConflictOut } from './conflicts.js';
 import { defineOp } from './registry.js';
-import { Actor, ChangeId, FindingOut, Limit, Offset, page, Page, Phase } from './schemas.js';
+import { Actor, ChangeId, FindingOut, Phase } from './schemas.js';
+import { page, Page, pageInput } from './pages.js';
 import { changeTitle, loadChange, phaseOf, tasksOf } from './view.js';
 import { basename } from 'node:path';
 import { listRuns, runState, type RunRecord } from '../store/runs.js';
@@ -82,7 +83,7 @@ export const boardStatus = defineOp({
     name: 'agentboard_get_project_status',
     title: 'Get the project status',
     description:
-      'See the whole board: task counts and completion per change and in total, what each agent holds, claims with no recent progress, open questions to people, documents and tasks waiting for a person\'s decision.',
+      'See the whole board: progress per change, what each agent holds, stale claims, and what waits on people.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -207,8 +208,7 @@ export const activityLog = defineOp({
     actor: Actor.optional().describe('Only entries by this agent or person.'),
     change_id: ChangeId.optional().describe('Only entries about this change.'),
     since: z.string().max(40).optional().describe('Only entries from this time on: an ISO date or time, or a duration back from now like "2h" or "7d".'),
-    limit: Limit,
-    offset: Offset,
+    ...pageInput('entries'),
   }),
   output: z.object({
     entries: z.array(z.object({ at: z.string(), actor: z.string(), action: z.string(), target: z.string(), change_id: z.string().optional(), summary: z.string() })),
@@ -218,7 +218,7 @@ export const activityLog = defineOp({
   tool: {
     name: 'agentboard_get_activity_log',
     title: 'Read the activity log',
-    description: 'Read who did what and when, newest first. Filter by actor (an agent id or human:<name>), by change_id, or by time (since).',
+    description: 'Read who did what and when, newest first, filtered by actor, change or time.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -229,7 +229,7 @@ export const activityLog = defineOp({
       .readActivity()
       .filter((e) => (!input.actor || e.actor === input.actor) && (!input.change_id || e.change_id === input.change_id) && (!since || e.at >= since))
       .reverse();
-    return page('entries', entries, input);
+    return page(ctx, 'entries', entries, input);
   },
 });
 

@@ -19,7 +19,8 @@ import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, BlockerSeverity, ChangeId, Limit, LocalTaskId, Offset, page, Page, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
+import { Actor, BlockerSeverity, ChangeId, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
+import { page, Page, pageInput } from './pages.js';
 import { changeToRead, findTask, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
@@ -90,15 +91,14 @@ export const listTasks = defineOp({
     status: TaskStatusInput.optional(),
     assignee: Actor.optional().describe('Only tasks held or finished by this agent.'),
     ready: z.boolean().optional().describe('true: only tasks ready to start (todo, unheld, dependencies done).'),
-    limit: Limit,
-    offset: Offset,
+    ...pageInput('tasks'),
   }),
   output: z.object({ tasks: z.array(TaskSummaryOut), ...Page }),
   cli: { command: 'task list', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_list_tasks',
     title: 'List tasks',
-    description: `List tasks with their status (${TASK_STATUSES.join(', ')}), priority, assignee and whether they are ready. Filter by change_id, status, assignee or ready. To get work, call ${refTo('task.next')} instead.`,
+    description: `List tasks with their status, priority, assignee and whether they are ready. To get work, call ${refTo('task.next')} instead.`,
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -118,7 +118,7 @@ export const listTasks = defineOp({
         out.push(s);
       }
     }
-    return page('tasks', out, input);
+    return page(ctx, 'tasks', out, input);
   },
 });
 
@@ -137,7 +137,7 @@ export const showTask = defineOp({
   tool: {
     name: 'agentboard_get_task',
     title: 'Get a task',
-    description: 'Read one task by its id ("<change_id>/<task_id>"): status, who holds it, progress, notes, blockers, feedback, and the status of each task it depends on.',
+    description: 'Read one task: status, holder, progress, notes, blockers, feedback, and the status of its dependencies.',
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
@@ -175,7 +175,7 @@ export const addTask = defineOp({
   tool: {
     name: 'agentboard_add_task',
     title: 'Add a task',
-    description: 'Add a task to the task list of a change (title at most 200 characters, description at most 2000). It starts as todo. Returns the task with its task_id ("<change_id>/<task_id>").',
+    description: 'Add a task to the task list of a change; it starts as todo. Returns the task with its task_id.',
     profiles: ['planner'],
   },
   run(ctx, input) {
@@ -252,8 +252,7 @@ export const updateTask = defineOp({
     name: 'agentboard_update_task',
     title: 'Update a task',
     description:
-      'Change a task: its title, description, priority, dependencies, skills, files, requirements, or its status. Give at least one field. ' +
-      `Your values replace the task's. You can only change tasks nobody else holds. To finish a task call ${refTo('task.done')}; to report progress, ${refTo('task.progress')}.`,
+      `Change the fields given of a task nobody else holds; your values replace the task's. To finish a task call ${refTo('task.done')}; to report progress, ${refTo('task.progress')}.`,
     profiles: ['planner'],
     destructive: true,
   },
@@ -322,15 +321,14 @@ export const completeTask = defineOp({
   name: 'task.done',
   summary: 'Mark a task done (calling it again on a done task changes nothing)',
   access: 'agent',
-  input: z.strictObject({ agent_id: Actor, task_id: TaskRef, note: text(1, LIMITS.noteMax).optional().describe('What was done, decisions and surprises (not a restatement of the title).') }),
+  input: z.strictObject({ agent_id: Actor, task_id: TaskRef, note: text(1, LIMITS.noteMax).optional().describe('What was done: decisions, surprises.') }),
   output: TaskResult,
   cli: { command: 'task done', args: ['task_id'] },
   tool: {
     name: 'agentboard_complete_task',
     title: 'Complete a task',
     description:
-      `Mark your task done when the work is finished. Safe to repeat: a task that is already done stays as it is. Work that a person must check first goes through ${refTo('session.submit')} instead. ` +
-      `Then call ${refTo('task.next')} for your next task.`,
+      `Mark your task done (safe to repeat). Work a person must check first goes through ${refTo('session.submit')} instead. Then call ${refTo('task.next')}.`,
     profiles: ['worker', 'agent'],
     idempotent: true,
   },
@@ -352,7 +350,7 @@ export const reportProgress = defineOp({
   input: z.strictObject({
     agent_id: Actor,
     task_id: TaskRef,
-    percent: z.number().int().min(0).max(100).describe('How far along the task is, 0 to 100.'),
+    percent: z.number().int().min(0).max(100).describe('How far along, in percent.'),
     message: text(1, 2000).describe('What you did since the last report and what is next.'),
   }),
   output: TaskResult,
@@ -361,7 +359,7 @@ export const reportProgress = defineOp({
   tool: {
     name: 'agentboard_report_progress',
     title: 'Report progress',
-    description: 'Tell the board how far along your task is (0-100) and what you just did. Report at meaningful steps; people see it on the board and a task without progress for long shows as stale.',
+    description: 'Report how far along your task is and what you did; a task without progress for long shows as stale.',
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
@@ -393,7 +391,7 @@ export const reportBlocker = defineOp({
   tool: {
     name: 'agentboard_report_blocker',
     title: 'Report a blocker',
-    description: `Mark your task blocked and say why (severity low, medium or high). People see blockers on the board. When it is resolved, call ${refTo('task.unblock')} and carry on.`,
+    description: `Mark your task blocked and say why. When it is resolved, call ${refTo('task.unblock')} and carry on.`,
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
@@ -437,7 +435,7 @@ export const addNote = defineOp({
   input: z.strictObject({
     agent_id: Actor,
     task_id: TaskRef,
-    text: text(1, LIMITS.noteMax).describe('A decision and its reason, a constraint you found, or feedback you addressed. Not "working on it" or a restatement of the title.'),
+    text: text(1, LIMITS.noteMax).describe('A decision and its reason, a constraint found, or feedback addressed.'),
   }),
   output: TaskResult,
   cli: { command: 'task note', args: ['task_id', 'text'] },
@@ -446,8 +444,7 @@ export const addNote = defineOp({
     name: 'agentboard_add_note',
     title: 'Add a note',
     description:
-      'Leave a note on a task for the people and agents after you: decisions made and why, constraints discovered, rejection feedback addressed. ' +
-      'Good: "Chose a file lock over SQLite because the board must work without a server". Bad: "Working on it", "Updated the code".',
+      'Leave a note on a task for the people and agents after you. Good: "Chose a file lock over SQLite because the board must work without a server". Bad: "Working on it".',
     profiles: ['worker', 'reviewer', 'agent'],
   },
   run(ctx, input) {

@@ -33,8 +33,11 @@ function kv(data: unknown, indent = ''): string {
   return out;
 }
 
-function page(data: Data, noun: string): string {
-  return data.has_more ? `(${data.total} ${noun} in all; more with --offset ${data.next_offset})\n` : '';
+/** What a paged result says after its items: how many in all, and the call for the next page. */
+function pageEnd(opName: string, data: Data): string {
+  let out = data.notice ? `\n${data.notice}\n` : '';
+  if (data.has_more && data.next_cursor) out += `(${data.total} in all; next page: ${refTo(opName, { cursor: data.next_cursor })})\n`;
+  return out;
 }
 
 function warnings(data: Data): string {
@@ -68,6 +71,18 @@ function taskBlock(t: Data, p: Paint = PLAIN): string {
   return out;
 }
 
+/** A document read as fields, in short: what it is, and each item of its page with its id. */
+function documentFields(d: Data): string {
+  const c = d.content ?? {};
+  let out = `The ${d.document} of ${d.change_id}${d.archived ? ' (archived, read-only)' : ''}: ${d.status}, revision ${d.revision}, by ${d.author} · ${d.file}\n`;
+  if (c.title) out += `Title: ${c.title}\n`;
+  if (c.tasks) out += `\n${c.tasks.map(taskLine).join('')}`;
+  for (const r of c.rounds ?? []) out += `\nRound ${r.round}: ${r.verdict} by ${r.reviewer} (${r.at}): ${r.summary}\n${r.issues.map((i: Data) => `  - [${i.severity}] ${i.title}: ${i.description}\n`).join('')}`;
+  if (c.requirements) out += `\nRequirements:\n${c.requirements.map((r: Data) => `  ${r.id}: ${r.title}\n`).join('')}`;
+  for (const key of ['why', 'what_changes', 'impact', 'overview', 'text']) if (typeof c[key] === 'string') out += `\n${key}: ${c[key]}\n`;
+  return out;
+}
+
 function written(data: Data): string {
   let out = `${data.corrected_by ? 'Corrected' : 'Submitted'} the ${data.document} of ${data.change_id} (revision ${data.revision}): ${data.file}\n`;
   if (data.round) out += `Review round ${data.round}: ${data.verdict}\n`;
@@ -77,7 +92,7 @@ function written(data: Data): string {
 }
 
 function workflow(data: Data): string {
-  let out = `${data.agent_id}: ${data.status}${data.message ? ` · ${data.message}` : ''}\n`;
+  let out = `${data.agent_id}: ${data.status}${data.message ? ` · ${data.message}` : ''} (session ${data.session}, ${data.history_total} move${data.history_total === 1 ? '' : 's'})\n`;
   if (data.phase || data.progress) out += `  ${[data.phase, data.progress].filter(Boolean).join(' · ')}\n`;
   if (data.reason) out += `  blocked: ${data.reason}${data.blockers?.length ? ` (${data.blockers.join('; ')})` : ''}\n`;
   if (data.review) out += `  submitted for review: ${data.review.summary}${data.review.pr_url ? ` (${data.review.pr_url})` : ''}\n`;
@@ -177,7 +192,6 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
     return (
       table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.archived ? p.dim(c.archived) : (c.waiting_on ?? '')])) +
-      page(d, 'changes') +
       (more ? `\n${more}` : '')
     );
   },
@@ -185,7 +199,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     `${p.bold(d.change_id)}: ${d.title}\nPhase: ${p.color(PHASE_COLOR[d.phase], d.phase)}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.archived ? ` (read-only, in ${d.archived})` : ''}${d.verdict ? ` · latest review: ${p.color(VERDICT_COLOR[d.verdict], d.verdict)}` : ''}\n\n` +
     table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, p.color(DOC_COLOR[f.status], f.status), String(f.revision), f.author, f.file])) +
     (d.task_ids.length ? `\nTasks: ${doneOf(p, d.tasks)} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
-  'document.get': (d) => `${d.markdown}${d.markdown.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
+  'document.get': (d) => `${d.markdown ?? documentFields(d)}${d.markdown === '' || d.markdown?.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
   'document.list': (d) =>
     table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n',
   'document.approve': (d) => `Approved the ${d.document} of ${d.change_id}.\n`,
@@ -197,7 +211,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
       (f: Data) => `${p.bold(`${f.file}${f.line ? `:${f.line}` : ''}`)}: ${p.color(LEVEL_COLOR[f.level], f.level)} ${p.dim(f.rule)}: ${f.message}\n  ${p.dim(`fix: ${f.fix}`)}`,
     );
     const verdict = d.valid
-      ? p.color('green', `valid: ${d.changes.length} change${d.changes.length === 1 ? '' : 's'} checked, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`)
+      ? p.color('green', `valid: ${d.changes.length} change${d.changes.length === 1 ? '' : 's'} checked${d.changes.length ? ` (${d.changes.map((c: Data) => c.change_id).join(', ')})` : ''}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`)
       : p.color('red', `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`);
     return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${verdict}\n`;
   },
@@ -212,8 +226,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   },
   'task.list': (d, p) =>
     (table(['TASK', 'STATUS', 'PRIORITY', 'ASSIGNEE', 'TITLE'], d.tasks.map((t: Data) => [t.task_id, p.color(TASK_COLOR[t.status], t.status) + (t.ready ? '*' : ''), t.priority, t.assignee ?? '-', t.title])) || 'No tasks match.\n') +
-    (d.tasks.some((t: Data) => t.ready) ? '(* ready to start)\n' : '') +
-    page(d, 'tasks'),
+    (d.tasks.some((t: Data) => t.ready) ? '(* ready to start)\n' : ''),
   'task.show': (d, p) => taskBlock(d.task, p) + (d.dependencies.length ? `\nDependencies:\n${d.dependencies.map((x: Data) => `  ${x.task_id} ${p.color(TASK_COLOR[x.status], x.status)}`).join('\n')}\n` : ''),
   'task.rm': (d) => `Deleted ${d.task_id}.\n`,
   'agent.register': (d) => `${d.updated ? 'Updated' : 'Registered'} ${d.agent.agent_id} (${d.agent.role}).\n`,
@@ -232,7 +245,11 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'session.block': workflow,
   'session.submit': workflow,
   'session.show': workflow,
-  'input.ask': (d) => `Asked ${d.input_id}; a person can answer until ${d.expires_at}, then the default action applies: ${d.request.default_action}\n`,
+  'session.history': (d) =>
+    `${d.agent_id}: ${d.status} (session ${d.session})\n` +
+    (d.moves.map((m: Data) => `  ${m.at}  ${m.from ?? '-'} → ${m.to}${m.message ? `: ${m.message}` : ''}`).join('\n') || '  no moves') +
+    '\n',
+  'input.ask': (d) => `${d.request.agent_id} asked ${d.input_id}; a person can answer until ${d.expires_at}, then the default action applies: ${d.request.default_action}\n`,
   'input.list': (d) =>
     d.inputs.length === 0
       ? 'No input requests.\n'
@@ -273,9 +290,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'remote.publish': (d) => (d.committed ? `Committed the shared board (${d.files} file${d.files === 1 ? '' : 's'}) on ${d.branch ?? 'a detached HEAD'}: ${d.commit.slice(0, 12)}.\n` : `${d.branch ?? 'The branch'} already holds the shared board as it is; nothing to commit.\n`),
   'remote.drop': (d) => `Removed the queued write #${d.dropped.id} (${d.dropped.summary}).\n`,
   'log.list': (d, p) =>
-    d.entries.length
-      ? d.entries.map((e: Data) => `${p.dim(e.at)}  ${p.color(e.actor.startsWith('human:') ? 'magenta' : 'cyan', e.actor)}  ${p.bold(e.action)}  ${e.summary}`).join('\n') + '\n' + page(d, 'entries')
-      : 'The activity log is empty.\n',
+    d.entries.length ? d.entries.map((e: Data) => `${p.dim(e.at)}  ${p.color(e.actor.startsWith('human:') ? 'magenta' : 'cyan', e.actor)}  ${p.bold(e.action)}  ${e.summary}`).join('\n') + '\n' : 'The activity log is empty.\n',
 };
 
 function taskLine(t: Data): string {
@@ -287,5 +302,5 @@ for (const name of ['task.add', 'task.update', 'task.done', 'task.progress', 'ta
 
 export function renderResult(opName: string, data: Data, paint: Paint = PLAIN): string {
   const render = RENDERERS[opName];
-  return render ? render(data, paint) : kv(data);
+  return (render ? render(data, paint) : kv(data)) + pageEnd(opName, data);
 }

@@ -3,7 +3,7 @@
  * user would, now keeps what it read, maps it to a field, or refuses with file:line and the fix.
  */
 import { describe, expect, it } from 'vitest';
-import { cli, newBoard, ok, read, WHY, write } from '../helpers.js';
+import { cli, newBoard, ok, read, WHY, write, showDocument } from '../helpers.js';
 
 const NOTES = ['--notes', 'No additional notes.'];
 
@@ -66,7 +66,7 @@ describe('--from keeps what it reads', () => {
   it('keeps a section it has no field for in its place, and a line right under a step as part of the step', async () => {
     const dir = await newBoard();
     await withSpec(dir, 'kept', SPEC());
-    const shown = await ok(dir, ['show', 'kept', 'spec']);
+    const shown = await showDocument(dir, 'kept', 'spec');
     expect(shown.content.sections).toEqual([{ heading: 'Non-goals', text: '- Scheduling across several repositories.\n- A web interface.', after: 'overview' }]);
     const md: string = shown.markdown;
     expect(md.indexOf('## Non-goals')).toBeGreaterThan(md.indexOf('## Overview'));
@@ -97,7 +97,7 @@ describe('--from keeps what it reads', () => {
     const dir = await newBoard();
     const md = `# Proposal\n\n## Why\n\n${WHY}\n\n## What Changes\n\n- Add import.\n\n## Capabilities\n\n### New Capabilities\n- \`bookmarks\`: saving bookmarks\n\n### Modified Capabilities\n\n## Impact\n\n- New endpoint.\n`;
     await ok(dir, ['propose', 'caps', '--as', 'planner', '--from', write(dir, 'p.md', md), ...NOTES]);
-    const shown = await ok(dir, ['show', 'caps', 'proposal']);
+    const shown = await showDocument(dir, 'caps', 'proposal');
     expect(shown.content.sections).toEqual([{ heading: 'Capabilities', text: '### New Capabilities\n- `bookmarks`: saving bookmarks\n\n### Modified Capabilities', after: 'what_changes' }]);
     expect(shown.markdown).toMatch(/## What Changes\n\n- Add import\.\n\n## Capabilities\n\n### New Capabilities/);
   });
@@ -106,7 +106,7 @@ describe('--from keeps what it reads', () => {
     const dir = await newBoard();
     const md = `---\nid: front\ntype: proposal\nversion: 1\n---\n\n# Change: front\n\n## Why\n\n${WHY}\n\n## What Changes\n\n- One thing.\n\n## Impact\n\n- None.\n`;
     await ok(dir, ['propose', 'front', '--as', 'planner', '--from', write(dir, 'p.md', md), ...NOTES]);
-    const shown = await ok(dir, ['show', 'front', 'proposal']);
+    const shown = await showDocument(dir, 'front', 'proposal');
     expect(shown.content.sections).toEqual([{ heading: '', text: '```yaml\nid: front\ntype: proposal\nversion: 1\n```', after: 'title' }]);
     expect(shown.content.title).toBe('front');
   });
@@ -118,7 +118,7 @@ describe('--from keeps what it reads', () => {
     const md = '# Verdict: NEEDS_FIX\n\n## Summary\n\nTwo problems.\n\n## Issues\n\n### High\n\n- The claim is not atomic: two agents got T1.\n- **Missing log entry**: the winner is not logged.\n\n### Low\n\n- Typo in the help text.\n';
     const r = await ok(dir, ['review', 'rev', '--as', 'reviewer', '--from', write(dir, 'r.md', md), ...NOTES]);
     expect(r.verdict).toBe('NEEDS_FIX');
-    const round = (await ok(dir, ['show', 'rev', 'review'])).content.rounds[0];
+    const round = (await showDocument(dir, 'rev', 'review')).content.rounds[0];
     expect(round.issues).toEqual([
       { title: 'The claim is not atomic', severity: 'High', description: 'The claim is not atomic: two agents got T1.' },
       { title: 'Missing log entry', severity: 'High', description: 'the winner is not logged.' },
@@ -162,7 +162,7 @@ describe('--from keeps what it reads', () => {
     ].join('\n');
     const r = await ok(dir, ['review', 'agentd-review', '--as', 'reviewer', '--from', write(dir, 'r.md', md), ...NOTES]);
     expect(r.verdict).toBe('NEEDS_FIX');
-    const round = (await ok(dir, ['show', 'agentd-review', 'review'])).content.rounds[0];
+    const round = (await showDocument(dir, 'agentd-review', 'review')).content.rounds[0];
     expect(round.issues).toEqual([{ title: 'Claims are not logged', severity: 'High', description: '- **Category**: Wrong Behavior\n- **File**: src/claim.ts:27\n- **Description**: The winner is not logged.' }]);
     expect(round.sections.map((s: any) => [s.heading, s.text])).toEqual([
       ['Test Results', '**Overall Status**: PARTIAL'],
@@ -235,7 +235,7 @@ describe('--from keeps what it reads', () => {
     expect(r.json.error.next_step).toContain('agentboard import openspec');
     const withPurpose = `## Purpose\n\nLets a user bring the bookmarks of a browser over in one step.\n\n${delta}`;
     await ok(dir, ['spec', 'delta', '--as', 'planner', '--from', write(dir, 'spec.md', withPurpose), ...NOTES]);
-    const spec = (await ok(dir, ['show', 'delta', 'spec'])).content;
+    const spec = (await showDocument(dir, 'delta', 'spec')).content;
     expect(spec.requirements).toEqual([
       { id: 'R1', title: 'Import bookmarks', text: 'The system SHALL import a Netscape bookmark file.', delta: 'ADDED' },
       { id: 'R2', title: 'Tag browsing', text: '- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`', delta: 'RENAMED' },
@@ -276,10 +276,10 @@ describe('--from round trip', () => {
   it('gives back the same body and fields from what show prints', async () => {
     const dir = await newBoard();
     await withSpec(dir, 'trip', SPEC());
-    const first = await ok(dir, ['show', 'trip', 'spec']);
+    const first = await showDocument(dir, 'trip', 'spec');
     await proposed(dir, 'trip-2');
     await ok(dir, ['spec', 'trip-2', '--as', 'planner', '--from', write(dir, 'back.md', first.markdown), ...NOTES]);
-    const second = await ok(dir, ['show', 'trip-2', 'spec']);
+    const second = await showDocument(dir, 'trip-2', 'spec');
     expect(second.content).toEqual(first.content);
     const body = (md: string) => md.slice(md.indexOf('\n---\n') + 5);
     expect(body(second.markdown)).toBe(body(first.markdown));

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, FIXTURES, newBoard, ok, read, snapshot, tempDir, WHY, write } from '../helpers.js';
+import { cli, FIXTURES, newBoard, ok, read, snapshot, tempDir, WHY, write, showDocument } from '../helpers.js';
 
 /** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
 const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
@@ -102,7 +102,7 @@ describe('import openspec', () => {
   });
 
   it('merges the capabilities into one spec: a section per capability and delta, prefixed ids, scenarios linked, design.md kept', async () => {
-    const spec = (await ok(dir, ['show', 'add-bookmark-import', 'spec'])).content;
+    const spec = (await showDocument(dir, 'add-bookmark-import', 'spec')).content;
     expect(spec.requirements.map((r: any) => [r.id, r.delta, r.group, r.title])).toEqual([
       ['BOOKMARKS-R1', 'ADDED', 'bookmarks', 'Import bookmarks from a browser export'],
       ['BOOKMARKS-R2', 'MODIFIED', 'bookmarks', 'Save a bookmark'],
@@ -110,9 +110,9 @@ describe('import openspec', () => {
       ['TAGS-R2', 'RENAMED', 'tags', 'Tag browsing'],
     ]);
     expect(spec.scenarios.map((s: any) => s.requirement)).toEqual(['BOOKMARKS-R1', 'BOOKMARKS-R1', 'BOOKMARKS-R1', 'BOOKMARKS-R2', 'BOOKMARKS-R2', 'BOOKMARKS-R2']);
-    const design = await ok(dir, ['show', 'add-bookmark-import', 'design']);
+    const design = await showDocument(dir, 'add-bookmark-import', 'design');
     expect(design.markdown).toContain('## Decisions\n\n### Parse the Netscape format with a streaming tokenizer');
-    const proposal = await ok(dir, ['show', 'add-bookmark-import', 'proposal']);
+    const proposal = await showDocument(dir, 'add-bookmark-import', 'proposal');
     expect(proposal.content.sections.map((s: any) => s.heading)).toEqual(['Capabilities']);
     expect(proposal.markdown).toMatch(/imported_from:\n {2}tool: openspec\n {2}path: openspec\/changes\/add-bookmark-import\/proposal\.md\n/);
   });
@@ -161,14 +161,14 @@ describe('import spec-kit', () => {
   });
 
   it('reads user stories, FR requirements and acceptance scenarios; plan.md is the design; the rest is attached', async () => {
-    const spec = (await ok(dir, ['show', 'room-booking', 'spec'])).content;
+    const spec = (await showDocument(dir, 'room-booking', 'spec')).content;
     expect(spec.requirements.map((r: any) => r.id)).toEqual(['FR-001', 'FR-002', 'FR-003', 'FR-004', 'FR-005', 'FR-006', 'FR-007', 'FR-008', 'FR-009']);
     expect(spec.scenarios).toHaveLength(9);
     expect(spec.scenarios[1]).toMatchObject({ given: 'Ana holds "Lighthouse" from 10:00 to 11:00', when: 'Ben tries to book it from 10:30 to 11:30', then: 'Ben\'s request is refused with "room already booked" and no booking is created.' });
-    const proposal = (await ok(dir, ['show', 'room-booking', 'proposal'])).content;
+    const proposal = (await showDocument(dir, 'room-booking', 'proposal')).content;
     expect(proposal.why).toContain('Let employees book a meeting room');
     expect(proposal.impact).toContain('SC-002');
-    expect((await ok(dir, ['show', 'room-booking', 'design'])).content.title).toBe('Implementation Plan: Room Booking');
+    expect((await showDocument(dir, 'room-booking', 'design')).content.title).toBe('Implementation Plan: Room Booking');
     const attached = files(join(dir, 'agentd/changes/room-booking'), 'attachments');
     expect(attached).toEqual(['attachments/checklists/requirements.md', 'attachments/contracts/bookings-api.md', 'attachments/data-model.md', 'attachments/quickstart.md', 'attachments/research.md']);
   });
@@ -240,15 +240,15 @@ describe('import agentd', () => {
       '4.1': ['1.1', '2.3'],
       '4.2': ['3.1', '3.2'],
     });
-    const review = (await ok(dir, ['show', 'tag-filters', 'review'])).content.rounds[0];
+    const review = (await showDocument(dir, 'tag-filters', 'review')).content.rounds[0];
     expect([review.verdict, review.round, review.issues.map((i: any) => i.severity)]).toEqual(['NEEDS_FIX', 1, ['High', 'High', 'High', 'Medium', 'Medium']]);
 
-    const spec = await ok(dir, ['show', 'add-search-index', 'spec']);
+    const spec = await showDocument(dir, 'add-search-index', 'spec');
     expect(spec.status).toBe('rejected');
     expect(spec.feedback[0]).toMatchObject({ author: 'codex' });
     expect(spec.feedback[0].text).toContain('Deleted notes are never removed from the index');
     expect(spec.markdown).toContain(`commit: ${commit}`);
-    expect((await ok(dir, ['show', 'tag-filters', 'spec'])).content.requirements.map((r: any) => r.id)).toEqual(['TC-R1', 'TC-R2', 'TC-R3', 'TC-R4', 'TAG-MODEL-R1', 'TAG-MODEL-R2', 'TAG-MODEL-R3', 'TAG-MODEL-R4']);
+    expect((await showDocument(dir, 'tag-filters', 'spec')).content.requirements.map((r: any) => r.id)).toEqual(['TC-R1', 'TC-R2', 'TC-R3', 'TC-R4', 'TAG-MODEL-R1', 'TAG-MODEL-R2', 'TAG-MODEL-R3', 'TAG-MODEL-R4']);
     expect((await ok(dir, ['task', 'show', 'tag-filters/1.1'])).task.requirements).toEqual(['TAG-MODEL-R1']);
   });
 
@@ -295,27 +295,27 @@ describe('round trip of imported documents', () => {
       [dir, 'add-search-index'],
       [os, 'add-bookmark-import'],
     ] as const) {
-      const proposal = await ok(board, ['show', change, 'proposal']);
-      const spec = await ok(board, ['show', change, 'spec']);
+      const proposal = await showDocument(board, change, 'proposal');
+      const spec = await showDocument(board, change, 'spec');
       await ok(board, ['propose', `${change}-trip`, '--as', 'planner', '--from', write(board, 'p.md', proposal.markdown), '--notes', 'Round trip.']);
       await ok(board, ['spec', `${change}-trip`, '--as', 'planner', '--from', write(board, 's.md', spec.markdown), '--notes', 'Round trip.']);
-      const proposal2 = await ok(board, ['show', `${change}-trip`, 'proposal']);
-      const spec2 = await ok(board, ['show', `${change}-trip`, 'spec']);
+      const proposal2 = await showDocument(board, `${change}-trip`, 'proposal');
+      const spec2 = await showDocument(board, `${change}-trip`, 'spec');
       expect(proposal2.content).toEqual({ ...proposal.content });
       expect(body(proposal2.markdown)).toBe(body(proposal.markdown));
       expect(spec2.content).toEqual(spec.content);
       expect(body(spec2.markdown)).toBe(body(spec.markdown));
     }
-    const tasks = await ok(dir, ['show', 'tag-filters', 'tasks']);
+    const tasks = await showDocument(dir, 'tag-filters', 'tasks');
     await ok(dir, ['tasks', 'tag-filters-trip', '--as', 'planner', '--from', write(dir, 't.md', tasks.markdown), '--notes', 'Round trip.']);
-    const tasks2 = await ok(dir, ['show', 'tag-filters-trip', 'tasks']);
+    const tasks2 = await showDocument(dir, 'tag-filters-trip', 'tasks');
     const plan = (t: any) => ({ id: t.id, title: t.title, description: t.description, priority: t.priority, depends: t.depends, files: t.files, requirements: t.requirements, status: t.status });
     expect(tasks2.content.tasks.map(plan)).toEqual(tasks.content.tasks.map(plan));
     expect(read(dir, 'agentd/changes/tag-filters-trip/tasks.md')).toContain('group: "1. Data Layer"');
-    const review = await ok(dir, ['show', 'tag-filters', 'review']);
+    const review = await showDocument(dir, 'tag-filters', 'review');
     await ok(dir, ['review', 'tag-filters-trip', '--as', 'reviewer-2', '--from', write(dir, 'r.md', review.markdown), '--notes', 'Round trip.']);
     const { reviewer: _a, at: _b, ...round } = review.content.rounds[0];
-    const { reviewer: _c, at: _d, ...round2 } = (await ok(dir, ['show', 'tag-filters-trip', 'review'])).content.rounds[0];
+    const { reviewer: _c, at: _d, ...round2 } = (await showDocument(dir, 'tag-filters-trip', 'review')).content.rounds[0];
     expect(round2).toEqual(round);
   });
 });

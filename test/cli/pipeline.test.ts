@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write } from '../helpers.js';
+import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write, showDocument } from '../helpers.js';
 
 const NOTES = ['--notes', 'No additional notes: straightforward document, nothing unexpected.'];
 
@@ -112,12 +112,14 @@ describe('a change from proposal to archive', () => {
     expect(all.changes.map((c: any) => [c.change_id, c.phase, c.archived])).toEqual([['fix-workflow-bugs', 'archived', archived.archived_to]]);
     const shown = await ok(dir, ['show', 'fix-workflow-bugs']);
     expect(shown).toMatchObject({ change_id: 'fix-workflow-bugs', phase: 'archived', archived: archived.archived_to });
-    const archivedSpec = await ok(dir, ['show', 'fix-workflow-bugs', 'spec']);
+    const archivedSpec = await showDocument(dir, 'fix-workflow-bugs', 'spec');
     expect(archivedSpec.archived).toBe(true);
     expect(archivedSpec.markdown).toBe(read(dir, `${archived.archived_to}/spec.md`));
     const task = await ok(dir, ['task', 'show', 'fix-workflow-bugs/T1']);
     expect(task).toMatchObject({ task: { task_id: 'fix-workflow-bugs/T1', status: 'done' }, archived: true });
     expect((await ok(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).tasks.length).toBeGreaterThan(0);
+    expect(await ok(dir, ['validate', 'fix-workflow-bugs'])).toMatchObject({ valid: true, changes: [{ change_id: 'fix-workflow-bugs', valid: true }] });
+    expect((await ok(dir, ['docs', 'fix-workflow-bugs'])).documents.map((d: any) => d.file)).toContain(`${archived.archived_to}/spec.md`);
     const late = await cli(dir, ['task', 'note', 'fix-workflow-bugs/T1', 'late', '--as', 'claude', '--json']);
     expect(late.json.error.code).toBe('CHANGE_ARCHIVED');
   });
@@ -177,7 +179,7 @@ describe('seed 001 acceptance', () => {
     const file = read(dir, 'agentd/changes/mcp-spec-tooling/spec.md');
     expect(file).toContain('# Specification: MCP Specification Tooling');
     expect(file).toContain('### MS-R4: Validation of Tool Inputs');
-    const shown = await ok(dir, ['show', 'mcp-spec-tooling', 'spec']);
+    const shown = await showDocument(dir, 'mcp-spec-tooling', 'spec');
     expect(shown.content.requirements).toHaveLength(4);
     expect(shown.markdown).toBe(file);
   });
@@ -196,7 +198,7 @@ describe('the document lifecycle', () => {
     expect(agentApprove.json.error.code).toBe('HUMAN_ONLY');
 
     await ok(dir, ['reject', 'life', 'proposal', '--feedback', 'Say who is affected.']);
-    const doc = await ok(dir, ['show', 'life', 'proposal']);
+    const doc = await showDocument(dir, 'life', 'proposal');
     expect(doc.status).toBe('rejected');
     expect(doc.feedback).toEqual([{ author: 'human:tester', at: expect.any(String), text: 'Say who is affected.' }]);
     const resubmitted = await ok(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x', '--impact', 'Reviewers and agents.', '--notes', 'Addressed rejection feedback: named who is affected.']);

@@ -71,6 +71,7 @@ describe('the CLI with --json --input and the MCP tool give the same result', ()
       ['agentboard_get_agent_status', { agent_id: 'codex' }],
       ['agentboard_get_activity_log', { limit: 100 }],
       ['agentboard_get_workflow_state', { agent_id: 'gemini' }],
+      ['agentboard_get_session_history', { agent_id: 'gemini', limit: 2 }],
       ['agentboard_list_inputs', {}],
       ['agentboard_list_conflicts', {}],
     ];

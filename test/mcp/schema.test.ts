@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { jsonSchema, toolInput, toolOperations, toolOutput } from '../../src/mcp/server.js';
+import { PROFILES, toolInput, toolOperations, toolOutput } from '../../src/mcp/server.js';
+import { newBoard } from '../helpers.js';
+import { connect } from './helpers.js';
+import { jsonSchema } from '../../src/mcp/schema.js';
 
 describe('tool schemas', () => {
   const tools = toolOperations('all');
@@ -18,10 +21,12 @@ describe('tool schemas', () => {
     expect(missing).toEqual([]);
   });
 
-  it('are strict on input and objects at the root of the output', async () => {
+  it('are objects at the root, and name every field of the output', async () => {
     for (const op of tools) {
-      expect(jsonSchema(toolInput(op), 'input').additionalProperties, op.tool!.name).toBe(false);
-      expect(jsonSchema(toolOutput(op), 'output').type, op.tool!.name).toBe('object');
+      expect(jsonSchema(toolInput(op), 'input').type, op.tool!.name).toBe('object');
+      const output = jsonSchema(toolOutput(op), 'output') as { type: string; properties: Record<string, unknown> };
+      expect(output.type, op.tool!.name).toBe('object');
+      expect(Object.keys(output.properties).sort(), op.tool!.name).toEqual(Object.keys(toolOutput(op).shape).sort());
     }
   });
 
@@ -56,5 +61,45 @@ describe('tool schemas', () => {
     expect(toolOperations('worker').length).toBeLessThanOrEqual(12);
     for (const op of tools) expect(op.tool!.name).toMatch(/^agentboard_[a-z]+_[a-z_]+$/);
     for (const op of tools) expect(op.tool!.name.length).toBeLessThanOrEqual(47);
+  });
+});
+
+/** The most bytes tools/list may take, per profile: an agent pays for them in every session. */
+const BUDGETS: Record<string, number> = { worker: 12_000, agent: 20_000, planner: 40_000, reviewer: 40_000, all: 40_000 };
+
+describe('tools/list, as a client gets it', () => {
+  it.each(PROFILES.map((p) => [p]))('fits the budget of the %s profile, with an outputSchema on every tool', async (profile) => {
+    const dir = await newBoard();
+    const mcp = await connect(dir, profile);
+    const list = await mcp.client.listTools();
+    await mcp.close();
+    expect(BUDGETS[profile], `a budget for the ${profile} profile`).toBeDefined();
+    expect(Buffer.byteLength(JSON.stringify(list)), profile).toBeLessThanOrEqual(BUDGETS[profile]!);
+    expect(list.tools.length).toBe(toolOperations(profile).length);
+    for (const tool of list.tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
+  });
+
+  it.each(PROFILES.map((p) => [p]))('describes every input field once in the %s profile', async (profile) => {
+    const dir = await newBoard();
+    const mcp = await connect(dir, profile);
+    const { tools } = await mcp.client.listTools();
+    await mcp.close();
+    const seen = new Map<string, string[]>();
+    const walk = (schema: any) => {
+      for (const [name, prop] of Object.entries<any>(schema.properties ?? {})) {
+        const descriptions = seen.get(name) ?? [];
+        if (prop.description) descriptions.push(prop.description);
+        seen.set(name, descriptions);
+        const items = prop.items ?? prop;
+        if (items?.properties) walk(items);
+      }
+    };
+    for (const tool of tools) walk(tool.inputSchema);
+    for (const [name, descriptions] of seen) {
+      expect(descriptions.length, `${profile}: ${name} is described`).toBeGreaterThan(0);
+      expect(new Set(descriptions).size, `${profile}: no description of ${name} twice`).toBe(descriptions.length);
+    }
+    const notes = JSON.stringify(tools).match(/Bad: \\"Document submitted\\"/g) ?? [];
+    expect(notes.length, 'the notes policy at most once').toBeLessThanOrEqual(1);
   });
 });

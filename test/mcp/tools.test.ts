@@ -20,6 +20,15 @@ interface Case {
   notFound: object | 'no id';
 }
 
+/** The ids in a result an agent passes to its next call: task_id, change_id, input_id… of the result and of what it holds. */
+function idsIn(value: unknown, depth = 0): string[] {
+  if (value === null || typeof value !== 'object' || depth > 2) return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    if (/^(task_id|change_id|input_id|agent_id|task_ids|tasks_in_review|next_cursor)$/.test(k)) return ([] as unknown[]).concat(v).filter((x): x is string => typeof x === 'string');
+    return idsIn(v, depth + 1);
+  });
+}
+
 let dir: string;
 let key: string;
 
@@ -29,7 +38,7 @@ function cases(): Record<string, Case> {
     agentboard_list_changes: { ok: {}, expect: (d) => expect(d.changes.map((c: any) => c.change_id)).toContain('alpha'), bad: { limit: 0 }, wrongAgent: 'no agent', notFound: 'no id' },
     agentboard_get_change: { ok: { change_id: 'alpha' }, expect: (d) => expect(d.task_ids).toContain('alpha/T1'), bad: { change_id: '../x' }, wrongAgent: 'no agent', notFound: { change_id: 'no-such-change' } },
     agentboard_validate_change: { ok: { change_id: 'alpha' }, expect: (d) => expect(d.valid).toBe(true), bad: { strict: 'yes' }, wrongAgent: 'no agent', notFound: { change_id: 'no-such-change' } },
-    agentboard_get_document: { ok: { change_id: 'alpha', document: 'spec' }, expect: (d) => expect(d.content.requirements[0].id).toBe('R1'), bad: { change_id: 'alpha', document: 'readme' }, wrongAgent: 'no agent', notFound: { change_id: 'beta', document: 'tasks' } },
+    agentboard_get_document: { ok: { change_id: 'alpha', document: 'spec', format: 'fields' }, expect: (d) => (expect(d.content.requirements[0].id).toBe('R1'), expect(d.markdown).toBeNull()), bad: { change_id: 'alpha', document: 'readme' }, wrongAgent: 'no agent', notFound: { change_id: 'beta', document: 'tasks' } },
     agentboard_list_documents: { ok: { change_id: 'alpha' }, expect: (d) => expect(d.total).toBe(3), bad: { awaiting: 'soon' }, wrongAgent: 'no agent', notFound: { change_id: 'no-such-change' } },
     agentboard_get_task: { ok: { task_id: 'alpha/T1' }, expect: (d, t) => (expect(d.held_by).toBe('owner'), expect(t).toContain('alpha/T1')), bad: { task_id: 'T1' }, wrongAgent: 'no agent', notFound: { task_id: 'alpha/T99' } },
     agentboard_list_tasks: { ok: { change_id: 'alpha', status: 'pending' }, expect: (d) => expect(d.tasks.every((t: any) => t.status === 'todo')).toBe(true), bad: { status: 'doing' }, wrongAgent: 'no agent', notFound: { change_id: 'no-such-change' } },
@@ -38,8 +47,9 @@ function cases(): Record<string, Case> {
     agentboard_get_agent_status: { ok: { agent_id: 'owner' }, expect: (d) => expect(d.current_task.task_id).toBe('alpha/T1'), bad: { agent_id: 'Owner!' }, wrongAgent: { agent_id: 'human:alice' }, wrongAgentCode: 'INVALID_INPUT', notFound: { agent_id: 'ghost' } },
     agentboard_get_activity_log: { ok: { change_id: 'alpha' }, expect: (d) => expect(d.total).toBeGreaterThan(0), bad: { since: 'the dawn of time' }, wrongAgent: 'no agent', notFound: 'no id' }, // a filter: a change with no entries has an empty log
     agentboard_list_inputs: { ok: { status: 'all' }, expect: (d) => expect(d.total).toBe(0), bad: { status: 'maybe' }, wrongAgent: 'no agent', notFound: 'no id' },
-    agentboard_list_conflicts: { ok: {}, expect: (d) => expect(d).toEqual({ conflicts: [], hand_edited: [] }), bad: { file: 42 }, wrongAgent: 'no agent', notFound: 'no id' },
+    agentboard_list_conflicts: { ok: {}, expect: (d) => expect(d).toMatchObject({ conflicts: [], hand_edited: [], total: 0, has_more: false }), bad: { file: 42 }, wrongAgent: 'no agent', notFound: 'no id' },
     agentboard_register_agent: { ok: { agent_id: 'worker-1', name: 'Worker', role: 'Developer', skills: ['ts'] }, expect: (d) => expect(d.agent.registered).toBe(true), bad: { agent_id: 'worker-1', name: 'W', role: 'D', skills: 'ts' }, wrongAgent: { agent_id: 'human:alice', name: 'A', role: 'R' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
+    agentboard_get_session_history: { ok: { agent_id: 'owner' }, expect: (d, t) => (expect(d.moves.map((m: any) => m.to)).toEqual(['working', 'started']), expect(t).toContain('started → working')), bad: { agent_id: 'owner', limit: 0 }, wrongAgent: { agent_id: 'human:alice' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
     agentboard_get_workflow_state: { ok: { agent_id: 'owner' }, expect: (d) => expect(d.status).toBe('working'), bad: {}, wrongAgent: { agent_id: 'human:alice' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
     agentboard_create_change: { ok: { agent_id: 'planner', change_id: 'gamma', title: 'Gamma' }, expect: (d) => expect(d.change_id).toBe('gamma'), bad: { agent_id: 'planner', change_id: '..' }, wrongAgent: { agent_id: 'human:alice', change_id: 'delta' }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
     agentboard_submit_proposal: { ok: { agent_id: 'planner', change_id: 'gamma', why: WHY, what_changes: 'A feature.', impact: 'Small.', notes: NOTES }, expect: (d) => expect(d.phase).toBe('spec'), bad: { agent_id: 'planner', change_id: 'gamma', why: 'Too short.', what_changes: 'x', impact: 'y', notes: NOTES }, wrongAgent: { agent_id: 'human:alice', change_id: 'gamma', why: WHY, what_changes: 'x', impact: 'y', notes: NOTES }, wrongAgentCode: 'INVALID_INPUT', notFound: 'no id' },
@@ -120,6 +130,7 @@ describe('every MCP tool, in memory', () => {
       expect(good.isError, `${tool} success: ${good.text}`).toBe(false);
       expect(JSON.stringify(good.data) + good.text, tool).not.toContain('{op:');
       c.expect?.(good.data, good.text);
+      for (const id of idsIn(good.data)) expect(good.text, `${tool}: the summary carries ${id}`).toContain(id);
       if (toolOperations('all').find((op) => op.tool!.name === tool)!.access === 'read') expect(snapshot(dir), `${tool} is read-only`).toEqual(before);
     }
   });
@@ -132,33 +143,19 @@ describe('every MCP tool, in memory', () => {
     expect(u.error!.message).toContain('There is no tool agentboard_approve_document');
   });
 
-  it('answers in markdown when asked, with the ids the agent needs next', async () => {
-    const r = await mcp.call('agentboard_list_tasks', { change_id: 'alpha', response_format: 'markdown' });
+  it('answers with a markdown summary holding the ids the agent needs next, and with the JSON when asked', async () => {
+    const r = await mcp.call('agentboard_list_tasks', { change_id: 'alpha' });
     expect(r.text).toContain('alpha/T2');
     expect(r.text).toMatch(/TASK\s+STATUS/);
+    expect(() => JSON.parse(r.text), 'not the JSON again').toThrow();
     expect(r.data.tasks.length).toBeGreaterThan(0);
+    const json = await mcp.call('agentboard_list_tasks', { change_id: 'alpha', response_format: 'json' });
+    expect(JSON.parse(json.text)).toEqual(json.data);
+    expect(json.data).toEqual(r.data);
   });
 
   it('names the next call as a tool, and human steps as commands for a person', async () => {
     const r = await mcp.call('agentboard_submit_proposal', { agent_id: 'planner', change_id: 'alpha', why: WHY, what_changes: 'x', impact: 'y', notes: NOTES });
     expect(r.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.', next_step: 'A person decides on it now; find other work with agentboard_get_next_task.' });
-  });
-});
-
-describe('a list too long for one result', () => {
-  it('is cut with a notice saying how to get the rest', async () => {
-    const dir = await newBoard();
-    await changeWithTasks(dir, 'long', Array.from({ length: 300 }, (_, i) => ({ title: `A task with a long enough title to take some room, number ${i + 1}` })));
-    const mcp = await connect(dir, 'planner');
-    const r = await mcp.call('agentboard_list_tasks', { change_id: 'long', limit: 500 });
-    expect(r.isError).toBe(false);
-    expect(r.text.length).toBeLessThanOrEqual(25_000);
-    expect(r.data.total).toBe(300);
-    expect(r.data.has_more).toBe(true);
-    expect(r.data.tasks.length).toBeLessThan(300);
-    expect(r.data.notice).toContain(`offset ${r.data.next_offset}`);
-    const rest = await mcp.call('agentboard_list_tasks', { change_id: 'long', limit: 500, offset: r.data.next_offset });
-    expect(rest.data.tasks[0].task_id).toBe(`long/T${r.data.next_offset + 1}`);
-    await mcp.close();
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * A tool's result as an agent gets it: structuredContent (the operation's output) and a text block
+ * (a markdown summary with every id the next call needs, or the JSON when asked), neither longer
+ * than CHARACTER_LIMIT. Lists are cut by the operations themselves (ops/pages.ts, through `fits`);
+ * anything still too long is shortened here, item by item, and the notice says what was left out.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { resolveRefs, type Ref } from '../domain/refs.js';
+import { renderResult } from '../render/text.js';
+
+/** The most characters of a tool result: its structuredContent, and its text. */
+export const CHARACTER_LIMIT = 25_000;
+
+/** Room kept for what is added after a result is measured: spelled references, notes. */
+const MARGIN = 1_500;
+
+export type ResponseFormat = 'json' | 'markdown';
+type Data = Record<string, unknown>;
+
+function textOf(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string): string {
+  return format === 'json' ? JSON.stringify(data) : resolveRefs(renderResult(opName, data), spell);
+}
+
+/** Whether a result of this operation fits, in both of its forms. */
+export function fitsFor(opName: string, format: ResponseFormat): (result: unknown) => boolean {
+  const budget = CHARACTER_LIMIT - MARGIN;
+  return (result) => JSON.stringify(result).length <= budget && (format === 'json' || renderResult(opName, result as Data).length <= budget);
+}
+
+/** A part of a result that can be shortened: a list of more than one item, or a long text. */
+interface Part {
+  path: string;
+  size: number;
+  holder: Record<string | number, unknown>;
+  key: string | number;
+}
+
+/** The biggest part of a value that can be shortened, if any. */
+function biggest(value: unknown, path = '', holder: Part['holder'] | null = null, key: string | number = ''): Part | null {
+  let best: Part | null = null;
+  const consider = (part: Part | null) => {
+    if (part && (!best || part.size > best.size)) best = part;
+  };
+  if (holder && typeof value === 'string' && value.length > 200) consider({ path, size: value.length, holder, key });
+  if (holder && Array.isArray(value) && value.length > 1) consider({ path, size: JSON.stringify(value).length, holder, key });
+  if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) {
+      const at = Array.isArray(value) ? Number(k) : k;
+      consider(biggest(v, Array.isArray(value) ? `${path}[${k}]` : path ? `${path}.${k}` : k, value as Part['holder'], at));
+    }
+  }
+  return best;
+}
+
+interface Cut {
+  path: string;
+  kept: number;
+  of: number;
+  unit: string;
+}
+
+/** Shortens the biggest part of `data` (in place) by half; what was cut, or null when nothing is left to cut. */
+function shortenOnce(data: Data): Cut | null {
+  const part = biggest(data);
+  if (!part) return null;
+  const value = part.holder[part.key] as unknown[] | string;
+  if (Array.isArray(value)) {
+    const kept = Math.ceil(value.length / 2);
+    part.holder[part.key] = value.slice(0, kept);
+    return { path: part.path, kept, of: value.length, unit: '' };
+  }
+  const kept = Math.floor(value.length / 2);
+  part.holder[part.key] = `${value.slice(0, kept)}… [${value.length - kept} characters cut]`;
+  return { path: part.path, kept, of: value.length, unit: ' characters' };
+}
+
+/** The result shortened until both forms fit; the notice (added to the result) says what was cut. */
+function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string): Data {
+  const fits = (d: Data) => JSON.stringify(d).length <= CHARACTER_LIMIT - MARGIN && textOf(opName, d, format, spell).length <= CHARACTER_LIMIT - MARGIN;
+  if (fits(data)) return data;
+  const out = structuredClone(data);
+  const cuts = new Map<string, Cut>();
+  for (let cut = shortenOnce(out); cut; cut = fits(out) ? null : shortenOnce(out)) {
+    cuts.set(cut.path, { ...cut, of: cuts.get(cut.path)?.of ?? cut.of });
+  }
+  const said = `Shortened to fit ${CHARACTER_LIMIT.toLocaleString('en-US')} characters: ${[...cuts.values()].map((c) => `${c.path}, the first ${c.kept} of ${c.of}${c.unit}`).join('; ')}.`;
+  out.notice = typeof data.notice === 'string' ? `${data.notice} ${said}` : said;
+  return out;
+}
+
+/** The tool result of an operation's output. */
+export function toolResult(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string, notes: string[]): CallToolResult {
+  const fitted = shorten(opName, data, format, spell);
+  const text = textOf(opName, fitted, format, spell);
+  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  for (const note of notes) content.push({ type: 'text', text: `Note: ${note}`.slice(0, 1_000) });
+  return { content, structuredContent: fitted };
+}

@@ -1,0 +1,124 @@
+/**
+ * The tools as tools/list shows them, lean: an agent pays tokens for every byte of the list, so
+ * each thing is said once.
+ *
+ * - Input schemas keep what an agent needs to write a valid call: fields, types, enums, required
+ *   fields, and the limits it can reach (titles, short texts, numbers). Left out: $schema,
+ *   additionalProperties (the server refuses unknown fields and says which), the ±2^53 bounds of
+ *   integers, minLength 0 and 1, the far-off limits of long texts and lists, patterns (examples in
+ *   descriptions say more), defaults of false or empty, and the description of a list's items when
+ *   the list has one. A field described in an earlier tool of the list is not described again (sayOnce).
+ * - Output schemas name every field of a result with its type (a text field is {}: its name says
+ *   what it holds) and its values when they are fixed; what a list or a nested object holds is
+ *   shown in the result itself. Values shown earlier in the list are not shown again (sayOnce).
+ * - Annotations leave out the false readOnlyHint and idempotentHint that leaving them out means, and
+ *   the title is left out: the name says it.
+ */
+import * as z from 'zod';
+
+type Node = Record<string, unknown>;
+export type JsonSchema = { type: 'object'; [key: string]: unknown };
+
+function isNode(v: unknown): v is Node {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** `anyOf: [X, {type: "null"}]` as X with "null" in its type list. */
+function nullable(node: Node): Node {
+  const anyOf = node.anyOf as unknown[] | undefined;
+  if (!anyOf || anyOf.length !== 2) return node;
+  const [a, b] = anyOf as Node[];
+  const [value, nul] = b?.type === 'null' ? [a, b] : a?.type === 'null' ? [b, a] : [null, null];
+  if (!value || !nul || Object.keys(nul).length !== 1 || typeof value.type !== 'string' || value.enum) return node;
+  const { anyOf: _, ...rest } = node;
+  return { ...rest, ...value, type: [value.type, 'null'] };
+}
+
+function leanInput(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(leanInput);
+  if (!isNode(node)) return node;
+  const n = nullable(node);
+  const out: Node = {};
+  for (const [k, v] of Object.entries(n)) {
+    if (k === '$schema' || k === 'additionalProperties' || k === 'pattern') continue;
+    if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
+    if (k === 'minLength' && typeof v === 'number' && v <= 1) continue;
+    if ((k === 'maxLength' && typeof v === 'number' && v >= 2000) || (k === 'maxItems' && typeof v === 'number' && v >= 100)) continue;
+    if (k === 'type' && n.enum) continue;
+    if (k === 'default' && (v === false || (Array.isArray(v) && v.length === 0))) continue;
+    let value = k === 'properties' && isNode(v) ? Object.fromEntries(Object.entries(v).map(([name, p]) => [name, leanInput(p)])) : leanInput(v);
+    if (k === 'items' && isNode(value) && typeof n.description === 'string') {
+      const { description: _, ...items } = value;
+      value = items;
+    }
+    out[k] = value;
+  }
+  return out;
+}
+
+/** One field of a result: its fixed values, or its type (none for text). */
+function outputField(node: Node): Node {
+  const n = nullable(node);
+  if (Array.isArray(n.enum)) return { enum: n.enum };
+  const types = ([] as unknown[]).concat(n.type ?? []);
+  const type = types.filter((t) => t !== 'null');
+  if (type.length !== 1 || type[0] === 'string') return {};
+  return { type: types.length > 1 ? types : type[0] };
+}
+
+/** The lean JSON Schema of a tool's input or output. */
+export function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const full = z.toJSONSchema(schema, { target: 'draft-7', io }) as Node;
+  if (io === 'input') return leanInput(full) as JsonSchema;
+  const properties = Object.fromEntries(Object.entries((full.properties ?? {}) as Record<string, Node>).map(([name, p]) => [name, outputField(p)]));
+  return { type: 'object', properties };
+}
+
+/**
+ * Each thing said once per tool list. A field (by name) whose description an earlier tool already
+ * gave is listed without it: the agent reads the list whole, and agent_id, task_id, the notes policy
+ * and the paging fields are explained where they first appear. The values of an output field are
+ * not listed again when the list has shown them already (a phase, a kind of document): inputs keep
+ * theirs, as calls are checked against them.
+ */
+export function sayOnce<T extends { inputSchema: JsonSchema; outputSchema?: JsonSchema | undefined }>(tools: T[]): T[] {
+  const described = new Set<string>();
+  const enums = new Set<string>();
+  const visit = (node: unknown, field: string): unknown => {
+    if (Array.isArray(node)) return node.map((n) => visit(n, field));
+    if (!isNode(node)) return node;
+    if (Array.isArray(node.enum)) enums.add(JSON.stringify([...node.enum].sort()));
+    const out: Node = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'description' && typeof v === 'string') {
+        const key = `${field}\u0000${v}`;
+        if (described.has(key)) continue;
+        described.add(key);
+        out[k] = v;
+      } else if (k === 'properties' && isNode(v)) out[k] = Object.fromEntries(Object.entries(v).map(([name, p]) => [name, visit(p, name)]));
+      else out[k] = visit(v, field);
+    }
+    return out;
+  };
+  const shown = (field: unknown): unknown => {
+    if (!isNode(field) || !Array.isArray(field.enum)) return field;
+    const key = JSON.stringify([...field.enum].sort());
+    if (enums.has(key)) return {};
+    enums.add(key);
+    return field;
+  };
+  return tools.map((t) => {
+    const inputSchema = visit(t.inputSchema, '') as JsonSchema;
+    if (!t.outputSchema) return { ...t, inputSchema };
+    const properties = Object.fromEntries(Object.entries((t.outputSchema.properties ?? {}) as Node).map(([name, p]) => [name, shown(p)]));
+    return { ...t, inputSchema, outputSchema: { ...t.outputSchema, properties } };
+  });
+}
+
+/** What an annotation means when it is left out (MCP's ToolAnnotations); destructiveHint is always said, as clients read it. */
+const ANNOTATION_DEFAULTS: Record<string, boolean> = { readOnlyHint: false, idempotentHint: false };
+
+/** A tool's annotations without those that say what leaving them out says. */
+export function leanAnnotations<T extends Record<string, unknown>>(annotations: T): Partial<T> {
+  return Object.fromEntries(Object.entries(annotations).filter(([k, v]) => ANNOTATION_DEFAULTS[k] !== v)) as Partial<T>;
+}

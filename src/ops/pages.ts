@@ -1,0 +1,131 @@
+/**
+ * Pages of a list: limit and offset, and a cursor that carries the whole query, so that the next
+ * page is asked for with the cursor alone. A result that would not fit the caller's size limit (an
+ * MCP tool result) is cut to fewer items, and says so.
+ */
+import * as z from 'zod';
+import { fail } from '../errors.js';
+import { LIMITS } from '../domain/limits.js';
+import type { Context } from './registry.js';
+
+export const Limit = z.number().int().min(1).max(LIMITS.pageMax).default(LIMITS.pageDefault).describe('Page size.');
+export const Offset = z.number().int().min(0).default(0).describe('Items to skip.');
+
+interface CursorBody {
+  /** The list it continues. */
+  l: string;
+  /** The query of the list, without offset and cursor. */
+  q: Record<string, unknown>;
+  /** Where the next page starts. */
+  o: number;
+}
+
+function encodeCursor(list: string, query: Record<string, unknown>, offset: number): string {
+  const q: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(query)) if (k !== 'offset' && k !== 'cursor' && v !== undefined) q[k] = v;
+  return Buffer.from(JSON.stringify({ l: list, q, o: offset } satisfies CursorBody)).toString('base64url');
+}
+
+function decodeCursor(cursor: string): CursorBody | null {
+  try {
+    const body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorBody;
+    const ok = typeof body.l === 'string' && body.q !== null && typeof body.q === 'object' && !Array.isArray(body.q) && Number.isInteger(body.o) && body.o >= 0;
+    return ok ? body : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The cursor of a list: a next_cursor that list returned (a document's list is one of several). */
+function Cursor(lists: readonly string[]) {
+  return z
+    .string()
+    .max(4000)
+    .check((ctx) => {
+      const body = decodeCursor(ctx.value);
+      const problem = body === null ? 'is not a cursor agentboard returned' : !lists.includes(body.l) ? `continues a list of ${body.l}, not of ${lists.join(' or ')}` : null;
+      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
+    })
+    .describe('next_cursor of the last page.');
+}
+
+/** The paging fields of a list's input: { limit, offset, cursor }. */
+export function pageInput(list: string | readonly string[], limit: z.ZodType<number | undefined> = Limit) {
+  return { limit, offset: Offset, cursor: Cursor(typeof list === 'string' ? [list] : list).optional() };
+}
+
+/** Fields given with a cursor that may differ from its query (besides the adapter's own, `extra`). */
+const FREE_WITH_CURSOR = new Set(['cursor', 'limit']);
+
+/**
+ * The input of a call that gives a cursor: the cursor's query, at the cursor's offset, with the
+ * limit given. A field given beside the cursor must say what the cursor says (offset not at all).
+ * `parse` checks fields against the input schema: all of them, or those named.
+ */
+export function continueFrom(raw: Record<string, unknown>, parse: (fields: Record<string, unknown>, only?: string[]) => Record<string, unknown>, extra: readonly string[]): Record<string, unknown> {
+  const cursor = parse({ cursor: raw.cursor }, ['cursor']).cursor as string;
+  const body = decodeCursor(cursor)!;
+  if (raw.offset !== undefined) fail('INVALID_INPUT', 'Invalid input: give either offset or cursor, not both.', 'Call again with the cursor alone (and limit, for another page size).');
+  const free = Object.fromEntries(Object.entries(raw).filter(([k]) => FREE_WITH_CURSOR.has(k) || extra.includes(k)));
+  const merged = parse({ ...body.q, ...free, offset: body.o });
+  for (const k of Object.keys(raw)) {
+    if (k in free || JSON.stringify(parse({ [k]: raw[k] }, [k])[k]) === JSON.stringify(merged[k])) continue;
+    fail(
+      'INVALID_INPUT',
+      `Invalid input: the cursor continues a list with ${k} ${merged[k] === undefined ? 'not given' : JSON.stringify(merged[k])}, and this call gives ${JSON.stringify(raw[k])}.`,
+      'Call again with the cursor alone to continue that list, or without the cursor to start another one.',
+    );
+  }
+  return merged;
+}
+
+export const Page = {
+  total: z.number().int(),
+  has_more: z.boolean(),
+  next_offset: z.number().int().nullable(),
+  next_cursor: z.string().nullable().describe('Pass as cursor for the next page.'),
+  notice: z.string().optional().describe('Says why a page was cut short.'),
+};
+
+export interface PageInfo {
+  total: number;
+  has_more: boolean;
+  next_offset: number | null;
+  next_cursor: string | null;
+  notice?: string;
+}
+
+/** Where a page starts and how long it may be; the rest of the query goes into the cursor. */
+export interface PageQuery {
+  offset: number;
+  limit?: number | undefined;
+}
+
+/**
+ * One page of `items` built into a result by `build`. With a context that limits result sizes,
+ * the page holds as many items as fit (at least one), and its notice says it was cut.
+ */
+export function pageOf<T, R>(ctx: Pick<Context, 'fits'>, list: string, items: readonly T[], query: PageQuery, build: (slice: T[], page: PageInfo) => R): R {
+  const end = query.limit === undefined ? items.length : Math.min(items.length, query.offset + query.limit);
+  const at = (stop: number, cut: boolean): R => {
+    const hasMore = stop < items.length;
+    const info: PageInfo = { total: items.length, has_more: hasMore, next_offset: hasMore ? stop : null, next_cursor: hasMore ? encodeCursor(list, query as unknown as Record<string, unknown>, stop) : null };
+    if (cut) info.notice = `Cut to ${stop - query.offset} of ${end - query.offset} ${list} to keep the result small; continue with next_cursor.`;
+    return build(items.slice(query.offset, stop), info);
+  };
+  const whole = at(end, false);
+  if (!ctx.fits || end - query.offset <= 1 || ctx.fits(whole)) return whole;
+  let lo = query.offset + 1;
+  let hi = end - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.fits(at(mid, true))) lo = mid;
+    else hi = mid - 1;
+  }
+  return at(lo, true);
+}
+
+/** One page of a list, under the name the list has in the output: page(ctx, 'tasks', all, input). */
+export function page<K extends string, T>(ctx: Pick<Context, 'fits'>, key: K, items: readonly T[], query: PageQuery): { [P in K]: T[] } & PageInfo {
+  return pageOf(ctx, key, items, query, (slice, info) => ({ [key]: slice, ...info }) as { [P in K]: T[] } & PageInfo);
+}

@@ -1,0 +1,203 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHARACTER_LIMIT } from '../../src/mcp/result.js';
+import { changeWithTasks, cli, newBoard, ok, read, snapshot } from '../helpers.js';
+import { connect, type ToolResult } from './helpers.js';
+
+const LONG = 'A task with a long enough title to take some room on the page, number';
+const DESCRIPTION = 'Do the work this task names, and show that it is done with a test that fails before and passes after. '.repeat(8);
+
+/** Every result of a call fits: the text and the structuredContent, each at most 25,000 characters. */
+function expectFits(r: ToolResult, what: string): void {
+  expect(r.isError, `${what}: ${r.text.slice(0, 300)}`).toBe(false);
+  expect(r.text.length, `${what}: text`).toBeLessThanOrEqual(CHARACTER_LIMIT);
+  expect(JSON.stringify(r.data).length, `${what}: structuredContent`).toBeLessThanOrEqual(CHARACTER_LIMIT);
+}
+
+describe('a change of 600 tasks, read through MCP in pages', () => {
+  let dir: string;
+  let mcp: Awaited<ReturnType<typeof connect>>;
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    dir = await newBoard();
+    await changeWithTasks(dir, 'big', Array.from({ length: 600 }, (_, i) => ({ title: `${LONG} ${i + 1}`, description: DESCRIPTION, skills: ['ts'] })));
+    mcp = await connect(dir, 'all');
+    before = snapshot(dir);
+  }, 120_000);
+  afterAll(async () => {
+    expect(snapshot(dir), 'reads change nothing').toEqual(before);
+    await mcp.close();
+  });
+
+  /** Follows next_cursor from the first page to the last; every page must fit. */
+  async function walk(tool: string, args: object, items: (data: any) => unknown[]): Promise<{ pages: ToolResult[]; all: unknown[] }> {
+    const pages: ToolResult[] = [];
+    let r = await mcp.call(tool, args);
+    for (;;) {
+      expectFits(r, `${tool} page ${pages.length + 1}`);
+      pages.push(r);
+      if (!r.data.has_more) break;
+      expect(r.data.next_cursor, 'a cut list says where to go on').toEqual(expect.any(String));
+      r = await mcp.call(tool, { cursor: r.data.next_cursor });
+    }
+    return { pages, all: pages.flatMap((p) => items(p.data)) };
+  }
+
+  it('list_tasks: a page too big for the limit is cut, says so, and the cursor alone goes on to the end', async () => {
+    const first = await mcp.call('agentboard_list_tasks', { change_id: 'big', limit: 500 });
+    expectFits(first, 'list_tasks');
+    expect(first.data.total).toBe(600);
+    expect(first.data.tasks.length).toBeLessThan(500);
+    expect(first.data.notice).toMatch(/^Cut to \d+ of 500 tasks/);
+    expect(first.data.next_offset).toBe(first.data.tasks.length);
+    expect(first.text, 'the summary says how to go on').toContain(`agentboard_list_tasks {"cursor":"${first.data.next_cursor}"}`);
+    const { pages, all } = await walk('agentboard_list_tasks', { change_id: 'big', limit: 500 }, (d) => d.tasks.map((t: any) => t.task_id));
+    expect(pages.length).toBeGreaterThan(1);
+    expect(all).toEqual(Array.from({ length: 600 }, (_, i) => `big/T${i + 1}`));
+  });
+
+  it('limit and offset still work, and give the same pages as the cursor', async () => {
+    const byOffset = await mcp.call('agentboard_list_tasks', { change_id: 'big', limit: 20, offset: 40 });
+    expect(byOffset.data.tasks.map((t: any) => t.id)).toEqual(Array.from({ length: 20 }, (_, i) => `T${i + 41}`));
+    const page2 = await mcp.call('agentboard_list_tasks', { change_id: 'big', limit: 20, offset: 20 });
+    const page3 = await mcp.call('agentboard_list_tasks', { cursor: page2.data.next_cursor });
+    expect(page3.data).toEqual(byOffset.data);
+  });
+
+  it('get_document of the task list: markdown by default, in pages of whole lines that put the file back together', async () => {
+    const { pages, all } = await walk('agentboard_get_document', { change_id: 'big', document: 'tasks' }, (d) => [d.markdown]);
+    expect(pages.length).toBeGreaterThan(5);
+    for (const p of pages) {
+      expect(p.data.format).toBe('markdown');
+      expect(p.data.content, 'fields or markdown, not both').toBeNull();
+      expect(p.data.markdown.endsWith('\n'), 'a page ends at the end of a line').toBe(true);
+    }
+    expect(all.join('')).toBe(read(dir, 'agentd/changes/big/tasks.md'));
+  });
+
+  it('get_document of the task list as fields: the tasks in pages, the rest of the document with each', async () => {
+    const { pages, all } = await walk('agentboard_get_document', { change_id: 'big', document: 'tasks', format: 'fields' }, (d) => d.content.tasks.map((t: any) => t.task_id));
+    expect(pages.length).toBeGreaterThan(5);
+    for (const p of pages) {
+      expect(p.data.markdown).toBeNull();
+      expect(p.data.content.title).toBeTruthy();
+      expect(p.data.total).toBe(600);
+    }
+    expect(all).toEqual(Array.from({ length: 600 }, (_, i) => `big/T${i + 1}`));
+  });
+
+  it('get_change lists a page of task ids, not all 600', async () => {
+    const r = await mcp.call('agentboard_get_change', { change_id: 'big' });
+    expectFits(r, 'get_change');
+    expect(r.data.tasks).toEqual({ total: 600, done: 0 });
+    expect(r.data.task_ids).toHaveLength(50);
+    expect(r.data.has_more).toBe(true);
+    const next = await mcp.call('agentboard_get_change', { cursor: r.data.next_cursor });
+    expect(next.data.task_ids[0]).toBe('big/T51');
+  });
+
+  it('every result of every read stays within the limit, as markdown and as JSON', async () => {
+    const calls: [string, object][] = [
+      ['agentboard_list_tasks', { limit: 500 }],
+      ['agentboard_get_project_status', {}],
+      ['agentboard_validate_change', {}],
+      ['agentboard_list_documents', { limit: 500 }],
+      ['agentboard_get_activity_log', { limit: 500 }],
+      ['agentboard_get_document', { change_id: 'big', document: 'tasks', limit: 10_000 }],
+      ['agentboard_get_document', { change_id: 'big', document: 'tasks', format: 'fields', limit: 10_000 }],
+    ];
+    for (const [tool, args] of calls) {
+      for (const response_format of ['markdown', 'json']) {
+        const r = await mcp.call(tool, { ...args, response_format });
+        expectFits(r, `${tool} ${response_format}`);
+        if (response_format === 'json') expect(JSON.parse(r.text.split('\nNote: ')[0]!), `${tool}: the JSON text is whole JSON`).toEqual(r.data);
+      }
+    }
+  });
+
+  it('a cursor that is not one, or that does not match the other fields, is refused with what to do', async () => {
+    const bad = await mcp.call('agentboard_list_tasks', { cursor: 'not-a-cursor' });
+    expect(bad.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('is not a cursor agentboard returned') });
+    const tasks = await mcp.call('agentboard_list_tasks', { change_id: 'big', limit: 10 });
+    const other = await mcp.call('agentboard_list_documents', { cursor: tasks.data.next_cursor });
+    expect(other.error!.message).toContain('continues a list of tasks, not of documents');
+    const clash = await mcp.call('agentboard_list_tasks', { cursor: tasks.data.next_cursor, status: 'done' });
+    expect(clash.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('status') });
+    expect(clash.error!.next_step).toContain('cursor alone');
+    const both = await mcp.call('agentboard_list_tasks', { cursor: tasks.data.next_cursor, offset: 3 });
+    expect(both.error!.message).toContain('either offset or cursor');
+    const same = await mcp.call('agentboard_list_tasks', { cursor: tasks.data.next_cursor, change_id: 'big', limit: 5, agent_id: 'reader' });
+    expect(same.data.tasks.map((t: any) => t.id)).toEqual(['T11', 'T12', 'T13', 'T14', 'T15']);
+  });
+
+  it('the CLI pages the same way: --cursor, and the next command named in the text', async () => {
+    const first = await cli(dir, ['task', 'list', '--change', 'big', '--limit', '3']);
+    expect(first.code).toBe(0);
+    const next = /next page: `(agentboard task list --cursor [\w-]+)`/.exec(first.stdout);
+    expect(next, first.stdout).not.toBeNull();
+    const second = await ok(dir, [...next![1]!.split(' ').slice(1), '--json']);
+    expect(second.tasks.map((t: any) => t.id)).toEqual(['T4', 'T5', 'T6']);
+  });
+});
+
+describe('write tools answer with the item changed and the ids to go on with', () => {
+  it('session results stay the same size however long the session; its history is read in pages', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'loop', [{ title: 'The one task' }]);
+    const mcp = await connect(dir, 'worker');
+    const next = await mcp.call('agentboard_get_next_task', { agent_id: 'w' });
+    expect(next.text, 'the summary names the task').toContain('loop/T1');
+    const first = await mcp.call('agentboard_update_status', { agent_id: 'w', status: 'working', message: 'On it' });
+    for (let i = 1; i <= 12; i++) {
+      const asked = await mcp.call('agentboard_request_input', { agent_id: 'w', question: `Question ${i}?`, default_action: 'Go on' });
+      expect(asked.text, 'the summary carries the input id').toContain(`input-${i}`);
+      await ok(dir, ['answer', `input-${i}`, 'Yes']);
+    }
+    const later = await mcp.call('agentboard_update_status', { agent_id: 'w', status: 'working', message: 'On it' });
+    expect(later.data).not.toHaveProperty('history');
+    expect(later.data.history_total).toBe(first.data.history_total + 24);
+    expect(JSON.stringify(later.data).length - JSON.stringify(first.data).length, 'only the count grows').toBeLessThanOrEqual(2);
+    const submitted = await mcp.call('agentboard_submit_for_review', { agent_id: 'w', summary: 'Done.', tasks: ['loop/T1'] });
+    expect(submitted.data).toMatchObject({ status: 'awaiting_review', tasks_in_review: ['loop/T1'] });
+    expect(submitted.data).not.toHaveProperty('history');
+    expect(submitted.text).toContain('loop/T1');
+    const state = await mcp.call('agentboard_get_workflow_state', { agent_id: 'w', limit: 5 });
+    expect(state.data.history).toHaveLength(10);
+    expect(state.data.history.at(-1)).toMatchObject({ to: 'awaiting_review' });
+    expect(state.data.resolutions.map((i: any) => i.input_id)).toEqual(['input-12', 'input-11', 'input-10', 'input-9', 'input-8']);
+    expect(state.data).toMatchObject({ total: 12, has_more: true, next_offset: 5 });
+    await mcp.close();
+
+    const planner = await connect(dir, 'planner');
+    const page = await planner.call('agentboard_get_session_history', { agent_id: 'w', limit: 4 });
+    expect(page.data.moves.map((m: any) => m.to)).toEqual(['awaiting_review', 'working', 'awaiting_input', 'working']);
+    expect(page.data.moves[2]).toMatchObject({ from: 'working', to: 'awaiting_input', message: 'Question 12?' });
+    const moves = [...page.data.moves];
+    for (let r = page; r.data.has_more; ) {
+      r = await planner.call('agentboard_get_session_history', { cursor: r.data.next_cursor });
+      moves.push(...r.data.moves);
+    }
+    expect(moves).toHaveLength(page.data.total);
+    expect(moves.at(-1)).toMatchObject({ from: null, to: 'started' });
+    await planner.close();
+
+    const viaCli = await ok(dir, ['session', 'history', '--as', 'w', '--limit', '2', '--json']);
+    expect(viaCli.moves.map((m: any) => m.to)).toEqual(['awaiting_review', 'working']);
+  });
+
+  it('a task too big for one result (hundreds of long notes) is shortened, and the notice says what was cut', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'notes', [{ title: 'Talkative' }]);
+    await ok(dir, ['next', '--as', 'w']);
+    const mcp = await connect(dir, 'worker');
+    for (let i = 0; i < 12; i++) {
+      const r = await mcp.call('agentboard_add_note', { agent_id: 'w', task_id: 'notes/T1', text: `Note ${i + 1}: ${'a decision and its reason, '.repeat(140)}` });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text.length).toBeLessThan(500);
+    }
+    const r = await mcp.call('agentboard_get_task', { task_id: 'notes/T1', response_format: 'json' });
+    expectFits(r, 'get_task');
+    expect(r.data.notice).toMatch(/^Shortened to fit 25,000 characters: task\.notes/);
+    expect(r.data.task.notes[0].text).toMatch(/^Note 1: /);
+    await mcp.close();
+  });
+});
