@@ -128,8 +128,10 @@ export class SharedBoard {
     const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', this.remote, `+${BOARD_REF}:${this.tracking}`, `+${WAITING_REFS}*:${tracked}waiting/*`];
     const t0 = Date.now();
     let r = this.git.run(args, { network: true });
-    // Another board of this repository (a worktree's) updating the same tracking ref at this instant.
-    for (let i = 0; i < 5 && r.code !== 0 && /cannot lock ref/.test(r.stderr); i++) {
+    // A race, not a lost remote: another board of this repository (a worktree's) updating the same
+    // tracking ref at this instant, or a ref the remote listed moving before it was asked for (a
+    // clone taking its waiting ref back: "not our ref").
+    for (let i = 0; i < 5 && r.code !== 0 && /cannot lock ref|not our ref/.test(r.stderr); i++) {
       sleep(20 + Math.random() * 50);
       r = this.git.run(args, { network: true });
     }
