@@ -16,7 +16,7 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { loadConfig, type Config } from './config.js';
 import { parseDocText, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, currentIdentity, fsError, identityOf, readBoardFile, TEMP_FILE, unsafePath } from './fs.js';
+import { checkDirs, currentIdentity, fsError, identityOf, readBoardFile, TEMP_FILE, unsafePath, writeFileAtomic } from './fs.js';
 import { applyJournal, readJournal } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
@@ -26,7 +26,10 @@ import { BoardLock, HOLDER_FILE, pidExists } from './lock.js';
 import { openRuntime } from './runtime.js';
 import { parsePeople, PEOPLE_FILE } from './people.js';
 import type { PersonRecord } from '../domain/people.js';
-import { LostLock, StaleRead, Transaction, type Raced, type Reader, type RecordedConflict } from './transaction.js';
+import { LostLock, StaleRead, Transaction, type Publish, type Raced, type Reader, type RecordedConflict } from './transaction.js';
+import { RemoteFiles } from './remote/state.js';
+import { foldersOf } from './remote/tree.js';
+import type { SharedBoard } from './remote/shared.js';
 
 export const BOARD_DIR = 'agentd';
 
@@ -189,7 +192,7 @@ function readStart(path: string, shown: string): { text: string; identity: strin
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
-  kind: 'merge_conflict' | 'recovered' | 'unreadable';
+  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote';
   message: string;
 }
 
@@ -201,7 +204,11 @@ export class Board implements Reader {
   readonly archiveDir: string;
   readonly runtimeDir: string;
   readonly notices: Notice[] = [];
-  private configCache: Config | null = null;
+  private configCache: { identity: string | null; config: Config } | null = null;
+  private configChecked = false;
+  private sharedBoard: SharedBoard | null = null;
+  /** The folders (changes/<id>, archive/<folder>) of the shared board this clone last synced; null when not shared. */
+  private sharedFolders: Set<string> | null | undefined;
   private readonly docCache = new Map<string, Loaded>();
   private readonly ledgerCache = new Map<string, { identity: string | null; ledger: Ledger }>();
   /** Ledger headers read in this generation (see begin()). */
@@ -221,6 +228,18 @@ export class Board implements Reader {
   begin(): void {
     this.checkedDirs.clear();
     this.headerCache.clear();
+    this.configChecked = false;
+    this.sharedFolders = undefined;
+  }
+
+  /** Forgets everything read: the files changed under this process (a sync brought the shared board in). */
+  reread(): void {
+    this.begin();
+    this.configCache = null;
+    this.docCache.clear();
+    this.ledgerCache.clear();
+    this.listCache.clear();
+    this.metaCache.clear();
   }
 
   constructor(readonly root: string) {
@@ -259,9 +278,43 @@ export class Board implements Reader {
     return join(this.dir, 'config.yaml');
   }
 
+  /** The settings, read again when config.yaml changed (checked once per operation: a long-lived MCP server follows a person's edit). */
   get config(): Config {
-    this.configCache ??= loadConfig(this.configPath, this.rel(this.configPath));
-    return this.configCache;
+    if (this.configCache && !this.configChecked) {
+      this.configChecked = true;
+      if (currentIdentity(this.configPath, this.rel(this.configPath)) !== this.configCache.identity) this.configCache = null;
+    }
+    if (!this.configCache) {
+      const identity = currentIdentity(this.configPath, this.rel(this.configPath));
+      this.configCache = { identity, config: loadConfig(this.configPath, this.rel(this.configPath)) };
+      this.configChecked = true;
+    }
+    return this.configCache.config;
+  }
+
+  /**
+   * The shared board when config.yaml names a remote (its code, and git, are loaded only then);
+   * null for a board of this clone alone. `remote` names another one (agentboard remote enable).
+   */
+  async sharing(remote = this.config.remote): Promise<SharedBoard | null> {
+    if (remote === undefined) return null;
+    if (this.sharedBoard?.remote !== remote) {
+      const { SharedBoard } = await import('./remote/shared.js');
+      this.sharedBoard = new SharedBoard(this, remote);
+    }
+    return this.sharedBoard;
+  }
+
+  /** Of a shared board, the folders its last synced commit holds: a folder only this clone has is not part of the board. */
+  private sharedFolderSet(): Set<string> | null {
+    if (this.sharedFolders === undefined) {
+      this.sharedFolders = null;
+      if (this.config.remote !== undefined) {
+        const synced = new RemoteFiles(this.runtimeDir, (p) => this.rel(p)).synced();
+        if (synced?.remote === this.config.remote) this.sharedFolders = foldersOf(synced.listing);
+      }
+    }
+    return this.sharedFolders;
   }
 
   get activityPath(): string {
@@ -303,8 +356,10 @@ export class Board implements Reader {
     }
     const ids: string[] = [];
     this.unsafeEntries = [];
+    const shared = this.sharedFolderSet();
     for (const e of entries) {
       if (e.name.startsWith('.') || changeIdProblem(e.name) !== null) continue;
+      if (shared && !shared.has(`changes/${e.name}`)) continue;
       if (e.isDirectory()) ids.push(e.name);
       else {
         const what = e.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
@@ -323,6 +378,8 @@ export class Board implements Reader {
 
   hasChange(changeId: string): boolean {
     const dir = this.changeDir(changeId);
+    const shared = this.sharedFolderSet();
+    if (shared && !shared.has(`changes/${changeId}`)) return false;
     try {
       if (!checkDirs(this.root, this.changesDir, (p) => this.rel(p))) return false;
       const st = lstatSync(dir);
@@ -344,7 +401,9 @@ export class Board implements Reader {
       throw fsError(err, this.rel(this.archiveDir), 'read');
     }
     const out: ArchivedChange[] = [];
+    const shared = this.sharedFolderSet();
     for (const name of names.sort()) {
+      if (shared && !shared.has(`archive/${name}`)) continue;
       const m = /^(\d{4}-\d\d-\d\d)-(.+)$/.exec(name);
       if (m && changeIdProblem(m[2]!) === null) out.push({ change_id: m[2]!, date: m[1]!, folder: name });
     }
@@ -575,19 +634,24 @@ export class Board implements Reader {
     }
   }
 
-  /** Documents a person edited since agentboard last wrote them (the next write merges them), as paths. */
-  handEdited(): string[] {
-    const out: string[] = [];
+  /** Documents a person edited since agentboard last wrote them (the next write merges them). */
+  handEditedDocs(): { changeId: string; type: DocType }[] {
+    const out: { changeId: string; type: DocType }[] = [];
     for (const changeId of this.changeIds()) {
       for (const type of Object.keys(DOC_FILES) as DocType[]) {
         try {
-          if (this.load(changeId, type)?.edited) out.push(this.rel(this.docPath(changeId, type)));
+          if (this.load(changeId, type)?.edited) out.push({ changeId, type });
         } catch {
           // reported where the file is read
         }
       }
     }
     return out;
+  }
+
+  /** The documents a person edited since agentboard last wrote them, as paths. */
+  handEdited(): string[] {
+    return this.handEditedDocs().map((d) => this.rel(this.docPath(d.changeId, d.type)));
   }
 
   /** What a commit wrote, so that this process reads it back without reading the file. */
@@ -649,34 +713,21 @@ export class Board implements Reader {
   /**
    * Runs fn as one critical section: every mutation of the board goes through here. fn reads and
    * stages through the transaction only, so that it can run again when a person's save lands
-   * between its read and its commit.
+   * between its read and its commit (and, on a shared board, when another clone wrote first).
    */
   async mutate<T>(fn: (tx: Transaction) => T): Promise<T> {
+    const shared = await this.sharing();
+    return this.locked((lock) => (shared ? shared.write(lock, fn) : this.write(lock, fn)));
+  }
+
+  /** Runs fn holding the board lock, after recovering an interrupted commit. */
+  async locked<T>(fn: (lock: BoardLock) => T): Promise<T> {
     for (let lockAttempt = 1; ; lockAttempt++) {
       const { lock, reaped } = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')) });
       this.begin();
       try {
         this.recover(reaped !== null);
-        for (let attempt = 1; ; attempt++) {
-          const tx = new Transaction(this, lock);
-          const result = fn(tx);
-          let raced: Raced[];
-          try {
-            raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS });
-          } catch (err) {
-            if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
-              this.forgetReads(); // a file changed without changing its identity: read it from disk again
-              continue;
-            }
-            if (err instanceof StaleRead) {
-              fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
-            }
-            throw err;
-          }
-          this.notice(tx);
-          if (raced.length > 0) this.mergeRaced(lock, raced);
-          return result;
-        }
+        return fn(lock);
       } catch (err) {
         if (err instanceof LostLock && lockAttempt < 3) continue;
         if (err instanceof LostLock) fail('BOARD_CHANGED', 'The board lock was taken over while this command was stopped; nothing was written.', 'Run the command again.');
@@ -684,6 +735,36 @@ export class Board implements Reader {
       } finally {
         lock.release();
       }
+    }
+  }
+
+  /**
+   * One write, the lock held: fn in a transaction, committed whole. `publish` (a shared board)
+   * gets each commit's journal before anything local is written.
+   */
+  write<T>(lock: BoardLock, fn: (tx: Transaction) => T, publish?: (tx: Transaction) => Publish): T {
+    for (let attempt = 1; ; attempt++) {
+      const tx = new Transaction(this, lock);
+      const result = fn(tx);
+      let raced: Raced[];
+      try {
+        raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS, publish: publish?.(tx) });
+      } catch (err) {
+        if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
+          this.forgetReads(); // a file changed without changing its identity: read it from disk again
+          continue;
+        }
+        if (err instanceof StaleRead) {
+          fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
+        }
+        throw err;
+      }
+      this.notice(tx);
+      if (raced.length > 0) {
+        if (publish) this.putBack(raced);
+        else this.mergeRaced(lock, raced);
+      }
+      return result;
     }
   }
 
@@ -707,6 +788,19 @@ export class Board implements Reader {
     }
   }
 
+  /**
+   * On a shared board, a person's save that raced with a commit goes back in place as their edit:
+   * the next write merges it onto the shared board (a merge here would be a second push).
+   */
+  private putBack(raced: Raced[]): void {
+    for (const r of raced) {
+      const path = this.docPath(r.changeId, r.type);
+      writeFileAtomic(path, r.text, this.rel(path));
+      this.notices.push({ kind: 'merge_conflict', message: `${this.rel(path)}: your save landed while agentboard wrote it; it is kept as your edit, and the next write merges it.` });
+    }
+    this.reread();
+  }
+
   /** Rolls an interrupted commit forward, or sweeps what an uncommitted one left behind. */
   private recover(reaped: boolean): void {
     const rel = (p: string) => this.rel(p);
@@ -725,7 +819,7 @@ export class Board implements Reader {
    * lock) and the holder files of waiters that died.
    */
   private sweep(): void {
-    const dirs = [this.runtimeDir, dirname(this.ledgerPath('x')), this.changesDir, this.archiveDir];
+    const dirs = [this.runtimeDir, dirname(this.ledgerPath('x')), join(this.runtimeDir, 'remote'), this.changesDir, this.archiveDir];
     try {
       for (const id of this.changeIds()) dirs.push(this.changeDir(id));
     } catch {

@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -320,4 +320,15 @@ export function writeFileAtomic(path: string, data: string, shown = path): void 
 /** Reads a small file outside the board's own files (configs of other tools), or null when absent. */
 export function readTextFile(path: string, shown: string): string | null {
   return readBoardFile(path, shown)?.text ?? null;
+}
+
+/** Every plain file under a folder (hidden ones, like temp files, aside), as paths relative to it; none when it does not exist. */
+export function filesUnder(dir: string, prefix = ''): string[] {
+  let names: Dirent[];
+  try {
+    names = readdirSync(join(dir, prefix), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return names.flatMap((e) => (e.name.startsWith('.') ? [] : e.isDirectory() ? filesUnder(dir, `${prefix}${e.name}/`) : e.isFile() ? [`${prefix}${e.name}`] : []));
 }

@@ -11,7 +11,7 @@
  * forward); temp files without a journal belong to a transaction that never committed and are
  * removed (roll back).
  */
-import { existsSync, lstatSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { appendFile, fsError, fsyncDir, readBoardFile, writeNewFile } from './fs.js';
@@ -27,6 +27,8 @@ export interface Journal {
   aside?: { from: string; to: string }[];
   /** Files to remove after the renames (bookkeeping of an archived change). */
   removes: string[];
+  /** Folders to remove after that when they are empty, deepest first (a change a sync took away). */
+  prune?: string[];
   activity: { file: string; offset: number; text: string } | null;
 }
 
@@ -99,6 +101,14 @@ export function applyJournal(root: string, runtimeDir: string, journal: Journal,
       unlinkSync(abs(r));
     } catch {
       // already gone
+    }
+  }
+  for (const dir of journal.prune ?? []) {
+    try {
+      rmdirSync(abs(dir));
+      touched.add(dirname(abs(dir)));
+    } catch {
+      // gone already, or holds files of a person's (kept)
     }
   }
   for (const dir of touched) fsyncDir(dir);
