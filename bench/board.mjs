@@ -7,7 +7,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 export const TMP = join(ROOT, '.bench-tmp');
 
 const WHY = 'Benchmark boards need realistic changes so that the figures mean something for real boards.';
-const SPEC = `# Specification: Bench
+export const SPEC = `# Specification: Bench
 
 ## Overview
 

@@ -1,4 +1,4 @@
-// agentboard benchmarks. Run: npm run bench   (or: node bench/run.mjs [--runs N] [--only cli|claims|next|tools|engine|console])
+// agentboard benchmarks. Run: npm run bench   (or: node bench/run.mjs [--runs N] [--only cli|claims|next|tools|engine|console|remote])
 // Every figure is printed beside `node -e 0` measured in the same run on the same machine.
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
@@ -10,7 +10,7 @@ const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'bin', 'agentboard.js');
 const args = process.argv.slice(2);
 const RUNS = Number(args[args.indexOf('--runs') + 1]) || 10;
-const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null; // cli | next | claims | tools | engine | console
+const ONLY = args.includes('--only') ? args[args.indexOf('--only') + 1] : null; // cli | next | claims | tools | engine | console | remote
 
 function time(argv, cwd = ROOT) {
   const t0 = process.hrtime.bigint();
@@ -130,4 +130,9 @@ if (!ONLY || ONLY === 'engine') {
 if (!ONLY || ONLY === 'console') {
   const { consoleBench } = await import('./console.mjs');
   await consoleBench();
+}
+
+if (!ONLY || ONLY === 'remote') {
+  const { remoteBench } = await import('./remote.mjs');
+  await remoteBench();
 }

@@ -27,6 +27,7 @@ import { isHuman } from '../domain/ids.js';
 interface GlobalOptions {
   root?: string;
   json?: boolean;
+  sync?: boolean;
   as?: string;
   debug?: boolean;
   input?: string;
@@ -160,6 +161,7 @@ interface Run {
   /** The operation, when the command is not shared; a shared one is settled by input(). */
   op: OpInfo;
   root: string | undefined;
+  sync: boolean;
   input: () => { op: OpInfo; input: Record<string, unknown> };
 }
 
@@ -187,6 +189,7 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
     .option('--json', 'print exactly one JSON document: {"ok":true,"data":…} or {"ok":false,"error":…}')
     .option('--as <actor>', 'act as this agent id, or as human:<name> (default: human:<git user.name or $USER>)')
     .option('--debug', 'show the cause of unexpected errors')
+    .option('--sync', 'on a shared board, fetch the board from the remote before reading (writes always do)')
     .showSuggestionAfterError(true)
     .exitOverride();
   const groups = new Map<string, OpInfo[]>();
@@ -219,6 +222,7 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
       onRun({
         op: candidates[candidates.length - 1] ?? byArity[0]!,
         root: globals.root,
+        sync: globals.sync === true,
         input: () => {
           for (const op of candidates) {
             const input = assembleInput(op, positionals, command.opts(), globals, io);
@@ -384,7 +388,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .action((opts: { profile: Profile; run?: string; invocation?: number }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           const root = globals.root === undefined ? undefined : resolve(io.cwd, globals.root);
-          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation });
+          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, sync: globals.sync === true });
         });
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
@@ -428,7 +432,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   try {
     const { op, input } = chosen.input();
     running = op;
-    const ctx = createContext(chosen.root, io.cwd, io.env);
+    const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const operation = await loadOperation(op);
     const data = resolveRefsDeep(await execute(operation, ctx, input), spell);

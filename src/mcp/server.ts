@@ -215,6 +215,8 @@ export interface ServeOptions {
   /** --run and --invocation: the run (and its invocation) whose records get every call's outcome. */
   run?: string;
   invocation?: number;
+  /** --sync: on a shared board, every read fetches the board from the remote first. */
+  sync?: boolean;
 }
 
 function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
@@ -228,7 +230,7 @@ function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
 
 /** Serves MCP on stdin/stdout until stdin closes or the process is told to stop. */
 export async function serveStdio(root: string | undefined, profile: Profile, options: ServeOptions = {}): Promise<number> {
-  const ctx = createContext(root);
+  const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync });
   const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;

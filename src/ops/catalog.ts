@@ -8,7 +8,10 @@
 import { fieldsOf, type Field } from '../cli/fields.js';
 import type { Access, CliSpec, Operation } from './registry.js';
 
-/** The modules of the registry (ops/index.ts lists their operations in order), each loaded when first needed. */
+/**
+ * The modules of the registry (ops/index.ts lists their operations in order), each loaded when first
+ * needed. The build refuses an operation of none of them (describeOperations).
+ */
 const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   changes: () => import('./changes.js'),
   pipeline: () => import('./pipeline.js'),
@@ -20,6 +23,7 @@ const MODULES: Record<string, () => Promise<Record<string, unknown>>> = {
   status: () => import('./status.js'),
   conflicts: () => import('./conflicts.js'),
   people: () => import('./people.js'),
+  remote: () => import('./remote.js'),
 };
 
 export interface OpInfo {

@@ -24,6 +24,7 @@ export const initBoard = defineOp({
   name: 'board.init',
   summary: 'Create a board (agentd/) in this folder; running it again changes nothing',
   access: 'human',
+  ownSync: true,
   input: z.strictObject({
     agent_id: Actor,
     mcp: z.array(z.enum(MCP_CLIENTS)).max(4).default([]).describe(`Also wire these MCP clients to agentboard mcp: ${MCP_CLIENTS.join(', ')}.`),

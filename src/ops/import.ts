@@ -70,6 +70,7 @@ export const importBoard = defineOp({
   name: 'board.import',
   summary: "Bring a board of agentd, OpenSpec or spec-kit over (a person's command)",
   access: 'human',
+  ownSync: true,
   input: z.strictObject({
     agent_id: Actor,
     tool: z.enum(IMPORT_TOOLS).describe('The tool the board was made with: agentd, openspec or spec-kit.'),

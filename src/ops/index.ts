@@ -6,6 +6,7 @@ import { DOCUMENT_OPS } from './documents.js';
 import { NEXT_OPS } from './next.js';
 import { PEOPLE_OPS } from './people.js';
 import { PIPELINE_OPS } from './pipeline.js';
+import { REMOTE_OPS } from './remote.js';
 import type { Operation } from './registry.js';
 import { SESSION_OPS } from './sessions.js';
 import { STATUS_OPS } from './status.js';
@@ -22,6 +23,7 @@ export const OPERATIONS: Operation[] = [
   ...STATUS_OPS,
   ...CONFLICT_OPS,
   ...PEOPLE_OPS,
+  ...REMOTE_OPS,
 ] as unknown as Operation[];
 
 export function findOperation(name: string): Operation | undefined {

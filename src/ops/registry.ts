@@ -27,17 +27,20 @@ export interface Context {
   takeNotices(): Notice[];
   /** Called as each operation starts: the board checks afresh what it checks once per operation. */
   begin(): void;
+  /** --sync: on a shared board, reads fetch the board from the remote first (writes always do). */
+  readonly sync?: boolean;
   /** Whether a result is small enough for the caller (an MCP tool result); pages are cut to fit. Unset: any size. */
   readonly fits?: (result: unknown) => boolean;
 }
 
-export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env): Context {
+export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean } = {}): Context {
   let board: Board | null = null;
   const absolute = root === undefined ? undefined : resolve(cwd, root);
   return {
     root: absolute,
     cwd,
     env,
+    sync: options.sync === true,
     board: () => (board ??= Board.open(absolute, cwd)),
     takeNotices: () => (board ? board.notices.splice(0) : []),
     begin: () => board?.begin(),
@@ -95,6 +98,17 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
    * answer names every problem.
    */
   inputRules?: (raw: Record<string, unknown>) => string[];
+  /**
+   * On a shared board whose remote cannot be reached, the write is checked against the local copy
+   * and queued, to be pushed in order on the next sync (notes and progress); other writes fail.
+   */
+  queueable?: boolean;
+  /**
+   * The operation is run as it is, never through ops/shared-run.ts: it manages the shared board
+   * itself (agentboard remote …), or it may run where there is no board yet (init, import), whose
+   * writes still go through the shared board when there is one (Board.mutate).
+   */
+  ownSync?: boolean;
   run(ctx: Context, input: z.output<I>): z.input<O> | Promise<z.input<O>>;
 }
 

@@ -355,6 +355,7 @@ export const reportProgress = defineOp({
   }),
   output: TaskResult,
   cli: { command: 'task progress', args: ['task_id'] },
+  queueable: true,
   tool: {
     name: 'agentboard_report_progress',
     title: 'Report progress',
@@ -438,6 +439,7 @@ export const addNote = defineOp({
   }),
   output: TaskResult,
   cli: { command: 'task note', args: ['task_id', 'text'] },
+  queueable: true,
   tool: {
     name: 'agentboard_add_note',
     title: 'Add a note',

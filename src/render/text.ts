@@ -270,6 +270,25 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
           .join('')
       : 'No merge conflicts.\n') + (d.hand_edited.length ? `\nEdited by hand, merged on the next write:\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n` : ''),
   'conflict.clear': (d) => `Cleared ${d.cleared} merge conflict${d.cleared === 1 ? '' : 's'}.\n`,
+  'remote.enable': (d) =>
+    d.changed
+      ? `The board is shared through ${d.remote} (${d.url})${d.joined ? '; this clone now shows the board the remote held' : '; the remote now holds this board'}.\n${d.local_only.length ? `Not part of the shared board (not read): ${d.local_only.join(', ')}\n` : ''}Next: ${d.next_step}\n`
+      : `The board is already shared through ${d.remote}; nothing changed.\n`,
+  'remote.disable': (d) => (d.changed ? `The board is no longer shared through ${d.remote}${d.synced ? '' : ' (the remote could not be reached: this clone keeps the board as it last synced it)'}.\nNext: ${d.next_step}\n` : 'The board is not shared; nothing changed.\n'),
+  'remote.status': (d) => {
+    if (!d.shared) return `This board is not shared (${refTo('remote.enable')} shares it).\n`;
+    let out = `Shared through ${d.remote}${d.url ? ` (${d.url})` : ''}, ${d.ref}\nLast sync: ${d.last_sync ?? 'never'}${d.commit ? ` · board commit ${d.commit.slice(0, 12)}` : ''}\n`;
+    if (d.interrupted_push) out += `Interrupted push: ${d.interrupted_push.summary} (${d.interrupted_push.at}); the next command settles it.\n`;
+    out += d.waiting.length ? `\nWaiting to be pushed:\n${d.waiting.map((e: Data) => `  #${e.id} ${e.actor}: ${e.summary} (${e.queued_at})`).join('\n')}\n` : 'Nothing waits to be pushed.\n';
+    if (d.refused.length) out += `\nQueued writes the rules no longer allow (kept, not applied; remove with ${refTo('remote.drop')}):\n${d.refused.map((e: Data) => `  #${e.id} ${e.actor}: ${e.summary}\n     ${e.message}`).join('\n')}\n`;
+    if (d.hand_edited.length) out += `\nEdited by hand, shared by the next write (or ${refTo('remote.sync')}):\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n`;
+    if (d.local_only.length) out += `\nNot part of the shared board (not read):\n${d.local_only.map((f: string) => `  ${f}`).join('\n')}\n`;
+    if (d.kept.length) out += `\nYour files a sync replaced, kept:\n${d.kept.map((f: string) => `  ${f}`).join('\n')}\n`;
+    return out;
+  },
+  'remote.sync': (d) => `Synced${d.commit ? ` at board commit ${d.commit.slice(0, 12)}` : ''}: ${d.replayed} queued write${d.replayed === 1 ? '' : 's'} pushed${d.refused ? `, ${d.refused} refused (see ${refTo('remote.status')})` : ''}${d.merged.length ? `; hand edits shared: ${d.merged.join(', ')}` : ''}.\n`,
+  'remote.publish': (d) => (d.committed ? `Committed the shared board (${d.files} file${d.files === 1 ? '' : 's'}) on ${d.branch ?? 'a detached HEAD'}: ${d.commit.slice(0, 12)}.\n` : `${d.branch ?? 'The branch'} already holds the shared board as it is; nothing to commit.\n`),
+  'remote.drop': (d) => `Removed the queued write #${d.dropped.id} (${d.dropped.summary}).\n`,
   'log.list': (d, p) =>
     d.entries.length ? d.entries.map((e: Data) => `${p.dim(e.at)}  ${p.color(e.actor.startsWith('human:') ? 'magenta' : 'cyan', e.actor)}  ${p.bold(e.action)}  ${e.summary}`).join('\n') + '\n' : 'The activity log is empty.\n',
 };

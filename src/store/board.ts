@@ -15,7 +15,7 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, type FileRead } from './fs.js';
+import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, readJournal, removeJournal, type Journal } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
@@ -26,7 +26,10 @@ import { BoardLock, HOLDER_FILE, pidExists } from './lock.js';
 import { openRuntime } from './runtime.js';
 import { parsePeople, PEOPLE_FILE } from './people.js';
 import type { PersonRecord } from '../domain/people.js';
-import { LostLock, StaleRead, Transaction, type Raced, type Reader, type RecordedConflict } from './transaction.js';
+import { LostLock, StaleRead, Transaction, type Publish, type Raced, type Reader, type RecordedConflict } from './transaction.js';
+import { RemoteFiles } from './remote/state.js';
+import { foldersOf } from './remote/tree.js';
+import type { SharedBoard } from './remote/shared.js';
 
 export const BOARD_DIR = 'agentd';
 
@@ -143,7 +146,7 @@ function hashOf(read: FileRead): string {
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
-  kind: 'merge_conflict' | 'recovered' | 'unreadable';
+  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote';
   message: string;
 }
 
@@ -157,6 +160,9 @@ export class Board implements Reader {
   readonly notices: Notice[] = [];
   private configCache: { text: string | null; config: Config } | null = null;
   private done: Journal | null = null;
+  private sharedBoard: SharedBoard | null = null;
+  /** The folders (changes/<id>, archive/<folder>) of the shared board this clone last synced; null when not shared. */
+  private sharedFolders: Set<string> | null | undefined;
   /**
    * What was read of each file (null: it was not there) and in which generation (see begin()): a
    * file is read from disk once per generation, and bytes that did not change keep their text, so
@@ -186,6 +192,12 @@ export class Board implements Reader {
     this.generation++;
     this.checkedDirs.clear();
     this.headerCache.clear();
+    this.sharedFolders = undefined;
+  }
+
+  /** Reads every file from disk again: the files changed under this process (a sync brought the shared board in). */
+  reread(): void {
+    this.begin();
   }
 
   /** A file as it is now, read once per generation; null when it is not there. Throws AgentboardError when it cannot be read. */
@@ -197,8 +209,8 @@ export class Board implements Reader {
     return read;
   }
 
-  /** Reads the file from disk again on its next read (one being written by an editor). */
-  reread(changeId: string, type: DocType): void {
+  /** Reads a document from disk again on its next read (one being written by an editor). */
+  rereadDoc(changeId: string, type: DocType): void {
     this.files.delete(this.docPath(changeId, type));
   }
 
@@ -238,11 +250,37 @@ export class Board implements Reader {
     return join(this.dir, 'config.yaml');
   }
 
+  /** The settings, read again when config.yaml changed (checked once per operation: a long-lived MCP server follows a person's edit). */
   get config(): Config {
     const shown = this.rel(this.configPath);
     const text = this.current(this.configPath, shown)?.text ?? null;
     if (this.configCache === null || this.configCache.text !== text) this.configCache = { text, config: parseConfig(text, shown) };
     return this.configCache.config;
+  }
+
+  /**
+   * The shared board when config.yaml names a remote (its code, and git, are loaded only then);
+   * null for a board of this clone alone. `remote` names another one (agentboard remote enable).
+   */
+  async sharing(remote = this.config.remote): Promise<SharedBoard | null> {
+    if (remote === undefined) return null;
+    if (this.sharedBoard?.remote !== remote) {
+      const { SharedBoard } = await import('./remote/shared.js');
+      this.sharedBoard = new SharedBoard(this, remote);
+    }
+    return this.sharedBoard;
+  }
+
+  /** Of a shared board, the folders its last synced commit holds: a folder only this clone has is not part of the board. */
+  private sharedFolderSet(): Set<string> | null {
+    if (this.sharedFolders === undefined) {
+      this.sharedFolders = null;
+      if (this.config.remote !== undefined) {
+        const synced = new RemoteFiles(this.runtimeDir, (p) => this.rel(p)).synced();
+        if (synced?.remote === this.config.remote) this.sharedFolders = foldersOf(synced.listing);
+      }
+    }
+    return this.sharedFolders;
   }
 
   get activityPath(): string {
@@ -284,8 +322,10 @@ export class Board implements Reader {
     }
     const ids: string[] = [];
     this.unsafeEntries = [];
+    const shared = this.sharedFolderSet();
     for (const e of entries) {
       if (e.name.startsWith('.') || changeIdProblem(e.name) !== null) continue;
+      if (shared && !shared.has(`changes/${e.name}`)) continue;
       if (e.isDirectory()) ids.push(e.name);
       else {
         const what = e.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
@@ -304,6 +344,8 @@ export class Board implements Reader {
 
   hasChange(changeId: string): boolean {
     const dir = this.changeDir(changeId);
+    const shared = this.sharedFolderSet();
+    if (shared && !shared.has(`changes/${changeId}`)) return false;
     try {
       if (!checkDirs(this.root, this.changesDir, (p) => this.rel(p))) return false;
       const st = lstatSync(dir);
@@ -325,7 +367,9 @@ export class Board implements Reader {
       throw fsError(err, this.rel(this.archiveDir), 'read');
     }
     const out: ArchivedChange[] = [];
+    const shared = this.sharedFolderSet();
     for (const name of names.sort()) {
+      if (shared && !shared.has(`archive/${name}`)) continue;
       const m = /^(\d{4}-\d\d-\d\d)-(.+)$/.exec(name);
       if (m && changeIdProblem(m[2]!) === null) out.push({ change_id: m[2]!, date: m[1]!, folder: name });
     }
@@ -539,22 +583,27 @@ export class Board implements Reader {
     }
   }
 
-  /** Documents a person edited since agentboard last wrote them (the next write merges them), as paths. */
-  handEdited(): string[] {
-    const out: string[] = [];
+  /** Documents a person edited since agentboard last wrote them (the next write merges them). */
+  handEditedDocs(): { changeId: string; type: DocType }[] {
+    const out: { changeId: string; type: DocType }[] = [];
     for (const changeId of this.changeIds()) {
       for (const type of Object.keys(DOC_FILES) as DocType[]) {
         const path = this.docPath(changeId, type);
         try {
           const written = this.written(changeId, type);
           const read = written !== undefined && this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
-          if (read && written !== hashOf(read)) out.push(this.rel(path));
+          if (read && written !== hashOf(read)) out.push({ changeId, type });
         } catch {
           // reported where the file is read
         }
       }
     }
     return out;
+  }
+
+  /** The documents a person edited since agentboard last wrote them, as paths. */
+  handEdited(): string[] {
+    return this.handEditedDocs().map((d) => this.rel(this.docPath(d.changeId, d.type)));
   }
 
   /** What a commit wrote (its ledger remembered first), so that this process reads it back without parsing it. */
@@ -607,34 +656,21 @@ export class Board implements Reader {
   /**
    * Runs fn as one critical section: every mutation of the board goes through here. fn reads and
    * stages through the transaction only, so that it can run again when a person's save lands
-   * between its read and its commit.
+   * between its read and its commit (and, on a shared board, when another clone wrote first).
    */
   async mutate<T>(fn: (tx: Transaction) => T): Promise<T> {
+    const shared = await this.sharing();
+    return this.locked((lock) => (shared ? shared.write(lock, fn) : this.write(lock, fn)));
+  }
+
+  /** Runs fn holding the board lock, after recovering an interrupted commit. */
+  async locked<T>(fn: (lock: BoardLock) => T): Promise<T> {
     for (let lockAttempt = 1; ; lockAttempt++) {
       const { lock, reaped } = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')) });
       this.begin();
       try {
-        await this.recover(reaped !== null);
-        for (let attempt = 1; ; attempt++) {
-          const tx = new Transaction(this, lock);
-          const result = fn(tx);
-          let raced: Raced[];
-          try {
-            raced = await tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS });
-          } catch (err) {
-            if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
-              this.begin(); // a file changed while the operation ran: read the board from disk again
-              continue;
-            }
-            if (err instanceof StaleRead) {
-              fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
-            }
-            throw err;
-          }
-          this.notice(tx);
-          if (raced.length > 0) await this.mergeRaced(lock, raced);
-          return result;
-        }
+        this.recover(reaped !== null);
+        return fn(lock);
       } catch (err) {
         if (err instanceof LostLock && lockAttempt < 3) continue;
         if (err instanceof LostLock) fail('BOARD_CHANGED', 'The board lock was taken over while this command was stopped; nothing was written.', 'Run the command again.');
@@ -642,6 +678,36 @@ export class Board implements Reader {
       } finally {
         lock.release();
       }
+    }
+  }
+
+  /**
+   * One write, the lock held: fn in a transaction, committed whole. `publish` (a shared board)
+   * gets each commit's journal before anything local is written.
+   */
+  write<T>(lock: BoardLock, fn: (tx: Transaction) => T, publish?: (tx: Transaction) => Publish): T {
+    for (let attempt = 1; ; attempt++) {
+      const tx = new Transaction(this, lock);
+      const result = fn(tx);
+      let raced: Raced[];
+      try {
+        raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS, publish: publish?.(tx) });
+      } catch (err) {
+        if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
+          this.begin(); // a file changed while the operation ran: read the board from disk again
+          continue;
+        }
+        if (err instanceof StaleRead) {
+          fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
+        }
+        throw err;
+      }
+      this.notice(tx);
+      if (raced.length > 0) {
+        if (publish) this.putBack(raced);
+        else this.mergeRaced(lock, raced);
+      }
+      return result;
     }
   }
 
@@ -653,11 +719,11 @@ export class Board implements Reader {
   }
 
   /** A person saved in place while a commit replaced the file: merge their bytes onto what was committed. */
-  private async mergeRaced(lock: BoardLock, raced: Raced[]): Promise<void> {
+  private mergeRaced(lock: BoardLock, raced: Raced[]): void {
     const tx = new Transaction(this, lock);
     for (const r of raced) tx.mergeRaced(r);
     try {
-      await tx.commit();
+      tx.commit();
       this.notice(tx);
     } catch (err) {
       if (!(err instanceof StaleRead)) throw err;
@@ -666,11 +732,24 @@ export class Board implements Reader {
   }
 
   /**
+   * On a shared board, a person's save that raced with a commit goes back in place as their edit:
+   * the next write merges it onto the shared board (a merge here would be a second push).
+   */
+  private putBack(raced: Raced[]): void {
+    for (const r of raced) {
+      const path = this.docPath(r.changeId, r.type);
+      writeFileAtomic(path, r.text, this.rel(path));
+      this.notices.push({ kind: 'merge_conflict', message: `${this.rel(path)}: your save landed while agentboard wrote it; it is kept as your edit, and the next write merges it.` });
+    }
+    this.reread();
+  }
+
+  /**
    * Rolls an interrupted commit forward (or back, when a power cut kept its files from the disk),
    * or sweeps what an uncommitted one left behind; takes up the done journal of the last commit,
    * redoing whatever of it a power cut undid, for the next commit to make durable.
    */
-  private async recover(reaped: boolean): Promise<void> {
+  private recover(reaped: boolean): void {
     const rel = (p: string) => this.rel(p);
     const done = readJournal(this.runtimeDir, rel, DONE_FILE);
     if (done) applyJournal(this.root, done, rel, { done: true });
@@ -680,7 +759,7 @@ export class Board implements Reader {
       if (journalComplete(this.root, journal)) {
         applyJournal(this.root, journal, rel);
         const sets = [journal, ...(done ? [done] : [])].map((j) => durableSet(this.root, j));
-        await syncAll(sets.flatMap((d) => d.files), sets.flatMap((d) => d.dirs), rel);
+        syncAll(sets.flatMap((d) => d.files), sets.flatMap((d) => d.dirs), rel);
         removeJournal(this.runtimeDir, JOURNAL_FILE);
         if (done) this.settled(done);
         this.notices.push({ kind: 'recovered', message: 'Completed a write that an interrupted agentboard process had committed.' });
@@ -695,6 +774,14 @@ export class Board implements Reader {
   /** The done journal of the last commit, whose renames and log entries the next commit makes durable (null: none). */
   get doneJournal(): Journal | null {
     return this.done;
+  }
+
+  /** Makes the done journal's renames and log entries durable at once, and removes it. */
+  settleDone(): void {
+    if (!this.done) return;
+    const durable = durableSet(this.root, this.done);
+    syncAll(durable.files, durable.dirs, (p) => this.rel(p));
+    this.settled(this.done);
   }
 
   /** The done journal's renames and log entries are durable now: it goes. */
@@ -714,7 +801,7 @@ export class Board implements Reader {
    * lock) and the holder files of waiters that died.
    */
   private sweep(): void {
-    const dirs = [this.runtimeDir, dirname(this.ledgerPath('x')), this.changesDir, this.archiveDir];
+    const dirs = [this.runtimeDir, dirname(this.ledgerPath('x')), join(this.runtimeDir, 'remote'), this.changesDir, this.archiveDir];
     try {
       for (const id of this.changeIds()) dirs.push(this.changeDir(id));
     } catch {

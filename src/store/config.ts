@@ -10,6 +10,9 @@ export const APPROVABLE_PHASES = ['proposal', 'spec', 'tasks'] as const;
 
 export const BUILT_IN_ADAPTERS = ['claude', 'codex', 'gemini'] as const;
 
+/** A git remote's name, as `git remote` accepts it and as it can be passed to git as one argument. */
+export const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
 /** The schema of config.yaml, built when a command first reads the file. */
 const configSchema = once(() => {
   /** An agent `agentboard run` can start: a built-in adapter, or any command (see the README's custom-agent contract). */
@@ -37,6 +40,8 @@ const configSchema = once(() => {
 
   return z.strictObject({
     project: z.string().min(1).max(100).optional(),
+    /** The git remote through which the board is shared by every clone (agentboard remote enable). */
+    remote: z.string().regex(REMOTE_NAME, 'a git remote name, like origin').optional(),
     require_approval: z.array(z.enum(APPROVABLE_PHASES)).default([]),
     stale_claim_minutes: z.number().int().min(1).max(525600).default(120),
     input_timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).default(LIMITS.inputTimeoutDefault),
@@ -95,7 +100,17 @@ export function parseConfig(text: string | null, shownAs: string): Config {
     const line = key ? lineOfKey(text, key) : undefined;
     const where = line ? `${shownAs}:${line}` : shownAs;
     const what = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map((k) => `"${k}"`).join(', ')}` : `"${at}": ${issue.message}`;
-    fail('CONFIG_INVALID', `${where}: ${what}.`, `Fix ${shownAs}; the settings are require_approval, stale_claim_minutes, input_timeout_minutes, project, agents, run and review.`);
+    fail('CONFIG_INVALID', `${where}: ${what}.`, `Fix ${shownAs}; the settings are require_approval, stale_claim_minutes, input_timeout_minutes, project, remote, agents, run and review.`);
   }
   return parsed.data;
+}
+
+const REMOTE_LINE = /^remote:.*\n?/m;
+const REMOTE_COMMENT = '# This board is shared by every clone through this git remote (agentboard remote enable / disable).\n';
+
+/** config.yaml's text with `remote:` set to `remote` (null: taken out); every other line stays as it is. */
+export function withRemote(text: string, remote: string | null): string {
+  const without = text.replace(REMOTE_COMMENT, '').replace(REMOTE_LINE, '');
+  if (remote === null) return without;
+  return `${without}${without === '' || without.endsWith('\n') ? '' : '\n'}${REMOTE_COMMENT}remote: ${remote}\n`;
 }

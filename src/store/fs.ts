@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { close, closeSync, constants, fstatSync, fsync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, open, openSync, readSync, renameSync, unlinkSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -328,20 +328,30 @@ export function appendFile(path: string, data: string, shown: string, options: {
 }
 
 /**
- * Makes files and folders durable, all at once: the fsyncs run side by side (the file system
- * commits them together), not one after another. A file that cannot be synced is an error naming
- * it; a folder some file systems refuse to sync is let be (its renames are atomic all the same).
+ * Makes files and folders durable, written first and synced after, all of them (the file system
+ * commits most of them with the first). A file that cannot be synced is an error naming it; a
+ * folder some file systems refuse to sync is let be (its renames are atomic all the same); what is
+ * gone since has nothing left to make durable.
  */
-export async function syncAll(files: readonly string[], dirs: readonly string[], shown: (p: string) => string): Promise<void> {
-  const sync = (path: string, isDir: boolean) =>
-    new Promise<void>((resolve, reject) => {
-      open(path, O_RDONLY, (openErr, fd) => {
-        // Gone since: nothing of it is left to make durable.
-        if (openErr) return isDir || openErr.code === 'ENOENT' ? resolve() : reject(fsError(openErr, shown(path), 'write'));
-        fsync(fd, (syncErr) => close(fd, () => (syncErr && !isDir ? reject(fsError(syncErr, shown(path), 'write')) : resolve())));
-      });
-    });
-  await Promise.all([...new Set(files)].map((f) => sync(f, false)).concat([...new Set(dirs)].map((d) => sync(d, true))));
+export function syncAll(files: readonly string[], dirs: readonly string[], shown: (p: string) => string): void {
+  const sync = (path: string, isDir: boolean) => {
+    let fd: number;
+    try {
+      fd = openSync(path, O_RDONLY);
+    } catch (err) {
+      if (isDir || (err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw fsError(err, shown(path), 'write');
+    }
+    try {
+      fsyncSync(fd);
+    } catch (err) {
+      if (!isDir) throw fsError(err, shown(path), 'write');
+    } finally {
+      closeSync(fd);
+    }
+  };
+  for (const f of new Set(files)) sync(f, false);
+  for (const d of new Set(dirs)) sync(d, true);
 }
 
 /** Makes a rename or a new name in `dir` durable. */
@@ -376,4 +386,15 @@ export function writeFileAtomic(path: string, data: string, shown = path): void 
 /** Reads a small file outside the board's own files (configs of other tools), or null when absent. */
 export function readTextFile(path: string, shown: string): string | null {
   return readBoardFile(path, shown)?.text ?? null;
+}
+
+/** Every plain file under a folder (hidden ones, like temp files, aside), as paths relative to it; none when it does not exist. */
+export function filesUnder(dir: string, prefix = ''): string[] {
+  let names: Dirent[];
+  try {
+    names = readdirSync(join(dir, prefix), { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return names.flatMap((e) => (e.name.startsWith('.') ? [] : e.isDirectory() ? filesUnder(dir, `${prefix}${e.name}/`) : e.isFile() ? [`${prefix}${e.name}`] : []));
 }

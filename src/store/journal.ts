@@ -19,10 +19,10 @@
  * dropped with its temp files (roll back). Temp files without a journal belong to a transaction
  * that never committed and are removed.
  */
-import { closeSync, constants, lstatSync, openSync, readSync, renameSync, rmSync, unlinkSync } from 'node:fs';
+import { closeSync, constants, lstatSync, openSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { faultPoint } from '../clock.js';
-import { appendFile, fsError, readAll, readBoardFile, writeNewFile } from './fs.js';
+import { appendFile, fsError, readAll, readBoardFile, syncAll, writeNewFile } from './fs.js';
 import { sha1 } from './hash.js';
 
 export interface Journal {
@@ -37,6 +37,8 @@ export interface Journal {
   aside?: { from: string; to: string }[];
   /** Files to remove after the renames (bookkeeping of an archived change). */
   removes: string[];
+  /** Folders to remove after that when they are empty, deepest first (a change a sync took away). */
+  prune?: string[];
   activity: { file: string; offset: number; text: string } | null;
 }
 
@@ -59,6 +61,7 @@ function insideBoard(journal: Journal): boolean {
     ...journal.files.flatMap((f) => [f.target, f.temp]),
     ...[...(journal.aside ?? []), ...journal.moves].flatMap((m) => [m.from, m.to]),
     ...journal.removes,
+    ...(journal.prune ?? []),
     ...(journal.activity ? [journal.activity.file] : []),
   ];
   return paths.every((p) => typeof p === 'string' && !isAbsolute(p) && !p.split(/[\\/]/).includes('..'));
@@ -143,7 +146,8 @@ function activityLanded(path: string, activity: NonNullable<Journal['activity']>
  * Does every step of a committed journal that is not done yet (renames, removals, the activity
  * entries), without waiting for the disk: the caller makes them durable (durableSet) before the
  * journal goes. Of a done journal (`done`), the log entries are written again only when the log
- * ends exactly where they began: what a power cut that lost them leaves, and nothing else.
+ * ends exactly where they began: what a power cut that lost them leaves, and nothing else; and
+ * nothing is removed again.
  */
 export function applyJournal(root: string, journal: Journal, shown: (p: string) => string, options: { done?: boolean } = {}): void {
   const abs = (p: string) => join(root, p);
@@ -168,11 +172,20 @@ export function applyJournal(root: string, journal: Journal, shown: (p: string) 
   for (const m of journal.moves) {
     if (exists(abs(m.from)) && !exists(abs(m.to))) rename(abs(m.from), abs(m.to));
   }
-  for (const r of journal.removes) {
+  // Of a done journal, removals are not done again: a file of that name may have been made since
+  // (a shared board's pending push), and one that came back after a power cut is only bookkeeping.
+  for (const r of options.done ? [] : journal.removes) {
     try {
       unlinkSync(abs(r));
     } catch {
       // already gone
+    }
+  }
+  for (const dir of options.done ? [] : (journal.prune ?? [])) {
+    try {
+      rmdirSync(abs(dir));
+    } catch {
+      // gone already, or holds files of a person's (kept)
     }
   }
   const activity = journal.activity;
@@ -200,8 +213,22 @@ export function durableSet(root: string, journal: Journal): { files: string[]; d
   }
   for (const d of journal.dirs) dirs.add(dirname(abs(d.target)));
   for (const f of journal.files) dirs.add(dirname(abs(f.target)));
-  for (const r of journal.removes) dirs.add(dirname(abs(r)));
+  for (const r of [...journal.removes, ...(journal.prune ?? [])]) dirs.add(dirname(abs(r)));
   return { files: journal.activity ? [abs(journal.activity.file)] : [], dirs: [...dirs] };
+}
+
+/**
+ * Commits a journal put in place (writeJournal) whose files are durable already (written with
+ * fsync), at once and whole: the journal made durable, applied, its renames made durable, removed.
+ * For writes other than a transaction's (a sync bringing in the shared board).
+ */
+export function commitJournal(root: string, runtimeDir: string, journal: Journal, shown: (p: string) => string): void {
+  syncAll([join(runtimeDir, JOURNAL_FILE)], [runtimeDir], shown);
+  applyJournal(root, journal, shown);
+  const durable = durableSet(root, journal);
+  syncAll(durable.files, durable.dirs, shown);
+  removeJournal(runtimeDir, JOURNAL_FILE);
+  faultPoint('commit:done');
 }
 
 /** Applied: the commit's journal becomes the done journal, for the next commit to make durable and remove. */

@@ -67,6 +67,25 @@ interface Watched {
 
 /** The lock was taken over while this process was stopped: nothing was written. */
 export class LostLock extends Error {}
+/**
+ * A shared board's write reached the remote, and then a person's save landed on a file it was about
+ * to replace: the write is done (it is on the remote); the working tree is brought to it by a sync,
+ * which keeps the person's save as their edit.
+ */
+export class PublishedThenChanged extends Error {}
+
+/**
+ * Publishes a commit's changes before anything local is written (a shared board pushes them to its
+ * remote); it may add its own bookkeeping to the journal. Throwing leaves the board as it was.
+ */
+export type Publish = (journal: Journal) => void;
+
+/** A task's claim as a write found it, before changing the task. */
+export interface TouchedClaim {
+  task_id: string;
+  assignee: string | null;
+  claimed_at: string | null;
+}
 
 interface ReadRecord {
   identity: string | null;
@@ -120,6 +139,7 @@ export class Transaction implements Reader {
   private readonly archives: { changeId: string; folder: string }[] = [];
   private readonly asides: { from: string; to: string }[] = [];
   private readonly entries: ActivityEntry[] = [];
+  private readonly claims = new Map<string, TouchedClaim>();
 
   constructor(
     readonly board: Board,
@@ -251,7 +271,7 @@ export class Transaction implements Reader {
         fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, 'Let the editor finish saving, then run the command again.');
       }
       sleep(50);
-      this.board.reread(changeId, type);
+      this.board.rereadDoc(changeId, type);
       current = this.board.load(changeId, type);
       if (!current?.edited) return current;
     }
@@ -402,6 +422,10 @@ export class Transaction implements Reader {
     this.refuseUnparsable(base);
     const replace = new Map((change.replace ?? []).map((t) => [t.id, t]));
     const removed = new Set(change.remove ?? []);
+    for (const b of base.content!.blocks) {
+      const ref = `${changeId}/${b.id}`;
+      if (b.task && (replace.has(b.id) || removed.has(b.id)) && !this.claims.has(ref)) this.claims.set(ref, { task_id: ref, assignee: b.task.assignee ?? null, claimed_at: b.task.claimed_at ?? null });
+    }
     const blocks: Omit<TaskBlock, 'line'>[] = base.content!.blocks
       .filter((b) => !removed.has(b.id))
       .map((b) => {
@@ -449,6 +473,16 @@ export class Transaction implements Reader {
     this.runtimeDirty = true;
   }
 
+  /** The claims of the tasks this write changes, as they were before it. */
+  touchedClaims(): TouchedClaim[] {
+    return [...this.claims.values()];
+  }
+
+  /** The activity entries this write logs. */
+  get logged(): readonly ActivityEntry[] {
+    return this.entries;
+  }
+
   log(actor: string, action: string, target: string, summary: string, changeId?: string): void {
     const entry: ActivityEntry = { at: this.now, actor, action, target, summary };
     if (changeId !== undefined) entry.change_id = changeId;
@@ -458,12 +492,14 @@ export class Transaction implements Reader {
   // ---- commit -------------------------------------------------------------------------------------
 
   /**
-   * Writes everything staged, all or nothing. Returns the saves of people that raced with it (to
-   * merge next). A document a person saved since the operation read it is a StaleRead (read again
-   * and redo), unless `overLateSaves`: then the commit goes ahead and their save comes back among
-   * the raced ones, so that a person saving again and again cannot keep agents out for good.
+   * Writes everything staged, all or nothing; `publish` gets the commit's journal first (a shared
+   * board's push). Returns the saves of people that raced with it (to merge next). A document a
+   * person saved since the operation read it is a StaleRead (read again and redo), unless
+   * `overLateSaves`: then the commit goes ahead and their save comes back among the raced ones, so
+   * that a person saving again and again cannot keep agents out for good.
    */
-  async commit(options: { overLateSaves?: boolean } = {}): Promise<Raced[]> {
+  commit(options: { overLateSaves?: boolean; publish?: Publish } = {}): Raced[] {
+    const publish = options.publish;
     const board = this.board;
     const rel = (p: string) => board.rel(p);
     if (this.runtimeDirty && this.runtimeDb) {
@@ -506,7 +542,8 @@ export class Transaction implements Reader {
         durable.dirs.push(board.changesDir, temp);
       }
       for (const s of writes) {
-        if (s.adoptOnly !== undefined) {
+        // A person's edit adopted as it is needs no new bytes, except on a shared board: the remote must get them.
+        if (s.adoptOnly !== undefined && !publish) {
           identities.set(s.path, this.reads.get(s.path)?.identity ?? '');
           continue;
         }
@@ -564,13 +601,21 @@ export class Transaction implements Reader {
       if (!this.lock.confirm()) throw new LostLock('the board lock was taken over');
       this.verify(writes, watched, late);
       faultPoint('commit:verified');
+      if (publish) {
+        publish(journal);
+        try {
+          this.verify(writes, watched, late);
+        } catch (err) {
+          throw err instanceof StaleRead ? new PublishedThenChanged(err.message) : err;
+        }
+      }
       writeJournal(board.runtimeDir, journal, rel);
       journaled = true;
       // One round of fsyncs: this commit's temp files, journal and folders, and the renames and
       // log entries of the commit before (its done journal), which can then go.
       const done = board.doneJournal;
       const before = done ? durableSet(board.root, done) : { files: [], dirs: [] };
-      await syncAll([...durable.files, join(board.runtimeDir, JOURNAL_FILE), ...before.files], [...durable.dirs, ...before.dirs], rel);
+      syncAll([...durable.files, join(board.runtimeDir, JOURNAL_FILE), ...before.files], [...durable.dirs, ...before.dirs], rel);
       if (done) board.settled(done);
     } catch (err) {
       for (const w of watched.values()) closeSync(w.fd);
@@ -635,8 +680,11 @@ export class Transaction implements Reader {
       // Compared by content too: a save in place within one tick of the file system's clock can keep size and mtime.
       if (current !== null && read.text !== null && (now === null || now === atPath) && hashText(current) === hashText(read.text)) continue;
       if (late && s.doc && current !== null) {
-        // The person keeps saving: commit, then merge their save as one that raced with the rename.
-        late.push({ changeId: s.doc.changeId, type: s.doc.type, text: current });
+        // The person keeps saving: commit, then merge their save (the newest) as one that raced with the rename.
+        const doc = s.doc;
+        const seen = late.findIndex((l) => l.changeId === doc.changeId && l.type === doc.type);
+        if (seen >= 0) late.splice(seen, 1);
+        late.push({ changeId: doc.changeId, type: doc.type, text: current });
         continue;
       }
       throw new StaleRead(`${this.board.rel(s.path)} changed while the operation ran`);

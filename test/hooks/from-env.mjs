@@ -13,8 +13,12 @@ export function hooksFromEnv(env) {
   const fault = env.AGENTBOARD_TEST_FAULT;
   if (fault?.startsWith('stop:')) {
     const point = fault.slice('stop:'.length);
+    let stopped = false;
     hooks.fault = (at) => {
-      if (at === point) process.kill(process.pid, 'SIGSTOP');
+      if (at === point && !stopped) {
+        stopped = true;
+        process.kill(process.pid, 'SIGSTOP');
+      }
     };
   } else if (fault?.startsWith('throw:')) {
     const point = fault.slice('throw:'.length);

@@ -6,7 +6,7 @@
 //                                        a trailing * matches every point that starts with what comes before it
 //   AGENTBOARD_TEST_FAULT=errno:<CODE>:<path part>  fails the write of a path containing <path part> with that errno
 //   AGENTBOARD_TEST_FAULT=throw:<point>  throws an unexpected error at that commit point
-//   AGENTBOARD_TEST_FAULT=stop:<point>   stops the process (SIGSTOP) at that commit point, holding the lock
+//   AGENTBOARD_TEST_FAULT=stop:<point>   stops the process (SIGSTOP) the first time it reaches that commit point, holding the lock
 //   AGENTBOARD_TEST_STALE_MS=<ms>        how old a lock whose holder cannot be checked must be to count as stale
 import { hooksFromEnv } from './from-env.mjs';
 

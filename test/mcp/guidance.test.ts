@@ -3,7 +3,8 @@
  * through real tool calls, and no text the agent is shown (messages, next steps, tool descriptions,
  * the server's instructions, results' messages) names a tool the profile does not serve.
  */
-import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { setTestHooks, type TestHooks } from '../../src/clock.js';
@@ -107,7 +108,29 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
   NOT_A_FILE: [{ tool: 'agentboard_get_task', args: { task_id: 'alpha/T1' }, board: (dir) => (rmSync(join(dir, 'agentd/changes/alpha/tasks.md')), mkdirSync(join(dir, 'agentd/changes/alpha/tasks.md'))) }],
   NOT_A_FOLDER: [{ tool: 'agentboard_get_task', args: { task_id: 'stray/T1' }, board: (dir) => writeFileSync(join(dir, 'agentd/changes/stray'), 'not a change\n') }],
   UNSAFE_PATH: [{ tool: 'agentboard_get_task', args: { task_id: 'linked/T1' }, board: (dir) => symlinkSync(join(dir, 'agentd/changes/alpha'), join(dir, 'agentd/changes/linked')) }],
+  NOT_A_GIT_REPOSITORY: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => shared(dir) }],
+  REMOTE_NOT_FOUND: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), shared(dir)) }],
+  REMOTE_UNREACHABLE: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', join(dir, 'nowhere.git')]), shared(dir)) }],
+  REMOTE_REFUSED: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', refusingRemote(dir)]), shared(dir)) }],
 };
+
+/** The board shared through the git remote origin (config.yaml says so, as `agentboard remote enable` writes it). */
+function shared(dir: string): void {
+  appendFileSync(join(dir, 'agentd/config.yaml'), '\nremote: origin\n');
+}
+
+function git(dir: string, args: string[]): void {
+  const r = spawnSync('git', args, { cwd: dir, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+}
+
+/** A bare repository next to the board whose hook refuses every push. */
+function refusingRemote(dir: string): string {
+  const remote = join(dir, '..', 'refusing.git');
+  git(dir, ['init', '-q', '--bare', remote]);
+  writeFileSync(join(remote, 'hooks', 'pre-receive'), '#!/bin/sh\necho "pushes to the board are closed" >&2\nexit 1\n', { mode: 0o755 });
+  return remote;
+}
 
 const HUMAN = 'no tool serves it: it is raised by operations reserved to people (the CLI), which are not tools';
 const CLI_ONLY = 'raised only by the command line, which reads who runs it from the terminal and the environment';
@@ -134,6 +157,13 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
   RUN_NOT_CONFIGURED: { reason: ENGINE },
   RUN_REFUSED: { reason: ENGINE },
   RUN_NOT_FOUND: { reason: ENGINE },
+  REMOTE_BUSY: { reason: 'a shared write gives up only after losing the race to other clones for two minutes on end; test/remote races clones without waiting that long' },
+  REMOTE_ENABLED: { reason: HUMAN },
+  REMOTE_NOT_ENABLED: { reason: HUMAN },
+  QUEUED_WRITE_REFUSED: { reason: 'a queued write the rules refuse when it is replayed is kept for a person and listed by `agentboard remote status`; the call that replayed it goes on (test/remote/offline.test.ts)' },
+  QUEUE_NOT_EMPTY: { reason: HUMAN },
+  QUEUED_WRITE_NOT_FOUND: { reason: HUMAN },
+  GIT_FAILED: { reason: HUMAN },
   CHANGE_EXISTS: { reason: 'only agentboard_create_change refuses an existing change (submitting a proposal creates one or revises it)', profiles: ['worker', 'reviewer', 'agent'] },
   DOCUMENT_NOT_FOUND: { reason: 'the worker profile reads no documents', profiles: ['worker'] },
   DOCUMENT_SUBMITTED: { reason: 'no document-writing tool of the profile resubmits a submitted document (a review is written in rounds; a reviewer corrects one instead)', profiles: ['worker', 'reviewer'] },

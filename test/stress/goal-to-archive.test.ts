@@ -42,7 +42,7 @@ describe('a goal to an archived change', () => {
     expect(logged.map((e: any) => e.target).sort()).toEqual(ids);
     const branches = git(board.dir, ['branch', '--list', 'agentboard/*', '--format=%(refname:short)']).trim().split('\n').sort();
     expect(branches).toEqual(ids.map((id) => `agentboard/${id}`));
-    const tasks = (await ok(board.dir, ['show', 'add-search', 'tasks'])).content.tasks;
+    const tasks = (await ok(board.dir, ['show', 'add-search', 'tasks', '--format', 'fields'])).content.tasks;
     for (const t of tasks) expect(t).toMatchObject({ status: 'done', branch: `agentboard/${t.task_id}` });
 
     // The review's High issue became a fix task linked to round 1; round 2 approved.

@@ -3,51 +3,17 @@
  * board is empty: none gives up on the lock, no task is claimed twice, none is lost. The same with
  * 8 long-lived MCP servers alone.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, newBoard, NODE_ARGS, ok, read, ROOT } from '../helpers.js';
+import { cliClaimer, mcpClaimer } from '../claimers.js';
+import { changeWithTasks, newBoard, ok, read } from '../helpers.js';
 import { handEditRace } from '../store/hand-edit-race.js';
-
-function cliClaimer(dir: string, agent: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...NODE_ARGS, join(ROOT, 'bench', 'claimer.mjs'), dir, agent], { env: childEnv() });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out).claimed) : reject(new Error(`${agent}: ${err}${out}`))));
-  });
-}
-
-async function mcpClaimer(dir: string, agent: string): Promise<string[]> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, '--profile', 'worker'], env: childEnv(), stderr: 'ignore' });
-  const client = new Client({ name: agent, version: '1' });
-  await client.connect(transport);
-  const claimed: string[] = [];
-  try {
-    for (;;) {
-      const next = (await client.callTool({ name: 'agentboard_get_next_task', arguments: { agent_id: agent } })) as { isError?: boolean; content: { text: string }[]; structuredContent?: any };
-      if (next.isError) throw new Error(next.content[0]!.text);
-      if (next.structuredContent.status !== 'assigned') break;
-      claimed.push(next.structuredContent.task.task_id);
-      const done = (await client.callTool({ name: 'agentboard_complete_task', arguments: { agent_id: agent, task_id: next.structuredContent.task.task_id } })) as { isError?: boolean; content: { text: string }[] };
-      if (done.isError) throw new Error(done.content[0]!.text);
-    }
-  } finally {
-    await client.close();
-  }
-  return claimed;
-}
 
 describe('32 processes claiming at once, CLI and MCP', () => {
   it('all finish without BOARD_BUSY, each task claimed exactly once, every task done', async () => {
     const dir = await newBoard();
     for (let c = 0; c < 4; c++) await changeWithTasks(dir, `race-${c}`, Array.from({ length: 100 }, (_, i) => ({ title: `Task ${i + 1}` })));
     const claims = await Promise.all(Array.from({ length: 32 }, (_, i) => (i % 2 === 0 ? cliClaimer(dir, `cli-${i}`) : mcpClaimer(dir, `mcp-${i}`))));
-    const all = claims.flat();
+    const all = claims.flatMap((c) => c.claimed);
     expect(all).toHaveLength(400);
     expect(new Set(all).size).toBe(400);
     const status = await ok(dir, ['status']);
@@ -61,11 +27,11 @@ describe('8 MCP servers claiming and completing 400 tasks', () => {
     for (let c = 0; c < 4; c++) await changeWithTasks(dir, `mcp-${c}`, Array.from({ length: 100 }, (_, i) => ({ title: `Task ${i + 1}` })));
     const agents = Array.from({ length: 8 }, (_, i) => `server-${i}`);
     const claims = await Promise.all(agents.map((agent) => mcpClaimer(dir, agent)));
-    const all = claims.flat();
+    const all = claims.flatMap((c) => c.claimed);
     expect(all).toHaveLength(400);
     expect(new Set(all).size).toBe(400);
     // No lost update: every task is done, by the agent that was told it was theirs.
-    const claimedBy = new Map(claims.flatMap((ids, i) => ids.map((id) => [id, agents[i]!] as const)));
+    const claimedBy = new Map(claims.flatMap((c) => c.claimed.map((id) => [id, c.agent] as const)));
     const onDisk = (await ok(dir, ['task', 'list', '--limit', '500'])).tasks;
     expect(onDisk).toHaveLength(400);
     for (const t of onDisk) expect([t.task_id, t.status, t.assignee]).toEqual([t.task_id, 'done', claimedBy.get(t.task_id)]);

@@ -60,7 +60,7 @@ describe('a run killed with kill -9', () => {
     // Each task's work was done once: T2 by the first run only, T1 and T3 by the second.
     const worked = agentInvocations(board).filter((i) => i.action === 'work').map((i) => i.env.AGENTBOARD_TASK_ID).sort();
     expect(worked).toEqual(['add-search/T1', 'add-search/T2', 'add-search/T3']);
-    const tasks = (await ok(board.dir, ['show', 'add-search', 'tasks'])).content.tasks;
+    const tasks = (await ok(board.dir, ['show', 'add-search', 'tasks', '--format', 'fields'])).content.tasks;
     expect(tasks.map((t: any) => [t.id, t.status])).toEqual([
       ['T1', 'done'],
       ['T2', 'done'],

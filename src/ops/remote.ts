@@ -1,0 +1,282 @@
+/**
+ * A board shared by every clone through a git remote (docs/shared-boards.md): turning it on and
+ * off, what this clone's copy stands at, syncing it, and publishing the board into a branch for
+ * review. People's commands; an agent's writes sync by themselves.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import * as z from 'zod';
+import { AgentboardError, fail } from '../errors.js';
+import type { Board } from '../store/board.js';
+import { REMOTE_NAME, withRemote } from '../store/config.js';
+import { filesUnder, readTextFile } from '../store/fs.js';
+import { gitReason } from '../store/remote/git.js';
+import { RemoteFiles, type Synced } from '../store/remote/state.js';
+import { BOARD_REF, foldersOf } from '../store/remote/tree.js';
+import type { Transaction } from '../store/transaction.js';
+import type { SharedBoard } from '../store/remote/shared.js';
+import { defineOp, requireHuman, type Context } from './registry.js';
+import { Actor, line } from './schemas.js';
+import { refTo } from '../domain/refs.js';
+
+const RemoteName = z.string().regex(REMOTE_NAME, 'a git remote name, like origin').describe('The git remote, as `git remote -v` lists it.');
+
+async function sharedBoard(board: Board, remote?: string): Promise<SharedBoard> {
+  const shared = await board.sharing(remote);
+  if (!shared) fail('REMOTE_NOT_ENABLED', 'This board is not shared: agentd/config.yaml names no remote.', `Share it with ${refTo('remote.enable')}.`);
+  return shared;
+}
+
+function configText(board: Board): string {
+  return readTextFile(board.configPath, board.rel(board.configPath)) ?? '';
+}
+
+/** Folders under agentd/ that the shared board (as last synced) does not hold: they are not read. */
+function localOnly(board: Board, synced: Synced | null): string[] {
+  if (!synced) return [];
+  const folders = foldersOf(synced.listing);
+  const out: string[] = [];
+  for (const area of ['changes', 'archive']) {
+    for (const name of listDir(join(board.dir, area))) if (!name.startsWith('.') && !folders.has(`${area}/${name}`)) out.push(`agentd/${area}/${name}/`);
+  }
+  return out;
+}
+
+export const enableRemote = defineOp({
+  name: 'remote.enable',
+  summary: 'Share this board with every clone through a git remote (default origin); people only',
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({ agent_id: Actor, remote: RemoteName.default('origin') }),
+  output: z.object({
+    remote: z.string(),
+    url: z.string(),
+    changed: z.boolean().describe('False when the board was already shared through this remote.'),
+    joined: z.boolean().describe('True when the remote already held a board, which this clone now shows.'),
+    commit: z.string().nullable().describe('The board commit this clone now shows.'),
+    local_only: z.array(z.string()).describe('Folders of this clone that the shared board does not hold: they are not read (see docs/shared-boards.md).'),
+    next_step: z.string(),
+  }),
+  cli: { command: 'remote enable', args: ['remote?'] },
+  async run(ctx, input) {
+    requireHuman(input.agent_id, 'Sharing the board through a remote');
+    const board = ctx.board();
+    const current = board.config.remote;
+    if (current !== undefined && current !== input.remote) {
+      fail('REMOTE_ENABLED', `This board is already shared through the remote "${current}".`, `To move it, run ${refTo('remote.disable')}, then ${refTo('remote.enable', { remote: input.remote })}.`);
+    }
+    const shared = await sharedBoard(board, input.remote);
+    const url = shared.check();
+    const next_step = 'Commit agentd/config.yaml (git add agentd/config.yaml && git commit) and push it: every clone that has it shares the board.';
+    if (current === input.remote) return { remote: input.remote, url, changed: false, joined: false, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step };
+    let joined = false;
+    await board.locked((lock) => {
+      joined = shared.fetch() !== null;
+      shared.write(lock, (tx) => {
+        tx.putBoardFile('config.yaml', withRemote(configText(board), input.remote));
+        tx.log(input.agent_id, 'remote.enable', 'agentd', `shared the board through the remote ${input.remote}`);
+      });
+    });
+    board.reread();
+    return { remote: input.remote, url, changed: true, joined, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step };
+  },
+});
+
+export const disableRemote = defineOp({
+  name: 'remote.disable',
+  summary: 'Stop sharing this board through its git remote; this clone keeps the board as last synced (people only)',
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({ agent_id: Actor }),
+  output: z.object({ changed: z.boolean(), remote: z.string().nullable(), synced: z.boolean().describe('False when the remote could not be reached: the board is kept as this clone last synced it.'), next_step: z.string() }),
+  cli: { command: 'remote disable' },
+  async run(ctx, input) {
+    requireHuman(input.agent_id, 'Turning sharing off');
+    const board = ctx.board();
+    const remote = board.config.remote;
+    const next_step = 'Commit agentd/config.yaml so that the other clones stop sharing too; the board ref stays on the remote.';
+    if (remote === undefined) return { changed: false, remote: null, synced: false, next_step };
+    const shared = await sharedBoard(board);
+    const waiting = shared.files.queue().entries.filter((e) => !e.refused);
+    if (waiting.length > 0) {
+      fail('QUEUE_NOT_EMPTY', `${waiting.length} write${waiting.length === 1 ? ' made offline waits' : 's made offline wait'} to be pushed to "${remote}" (${waiting.map((e) => `#${e.id}`).join(', ')}).`, `Sync them first with ${refTo('remote.sync')} (when the remote can be reached), or remove them with ${refTo('remote.drop', { queue_id: waiting[0]!.id })}; then turn sharing off.`);
+    }
+    const write = (tx: Transaction) => {
+      tx.putBoardFile('config.yaml', withRemote(configText(board), null));
+      tx.log(input.agent_id, 'remote.disable', 'agentd', `stopped sharing the board through the remote ${remote}`);
+    };
+    let synced = true;
+    await board.locked((lock) => {
+      try {
+        shared.write(lock, write);
+      } catch (err) {
+        if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NOT_FOUND', 'NOT_A_GIT_REPOSITORY'].includes(err.code)) throw err;
+        synced = false;
+        board.write(lock, write);
+      }
+      shared.forget();
+    });
+    board.reread();
+    return { changed: true, remote, synced, next_step };
+  },
+});
+
+const QueuedOut = z.object({ id: z.number().int(), op: z.string(), actor: z.string(), summary: z.string(), queued_at: z.string() });
+
+export const remoteStatus = defineOp({
+  name: 'remote.status',
+  summary: "Where this clone's copy of the shared board stands: the remote, the last sync, writes waiting to be pushed",
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({}),
+  output: z.object({
+    shared: z.boolean(),
+    remote: z.string().nullable(),
+    url: z.string().nullable(),
+    ref: z.string(),
+    last_sync: z.string().nullable().describe('When the remote last answered this clone.'),
+    commit: z.string().nullable().describe('The board commit this clone shows.'),
+    waiting: z.array(QueuedOut).describe('Writes made while the remote could not be reached, pushed in order on the next sync.'),
+    refused: z.array(QueuedOut.extend({ code: z.string(), message: z.string(), refused_at: z.string() })).describe('Queued writes the rules no longer allowed when they were replayed: kept, never applied.'),
+    interrupted_push: z.object({ summary: z.string(), at: z.string() }).nullable().describe('A write whose push was interrupted; the next command settles it.'),
+    local_only: z.array(z.string()).describe('Folders under agentd/ that are not part of the shared board: they are not read.'),
+    hand_edited: z.array(z.string()).describe('Documents edited by hand, merged into the shared board by the next write or `agentboard remote sync`.'),
+    kept: z.array(z.string()).describe("Copies of a person's files that a sync replaced or removed."),
+  }),
+  cli: { command: 'remote status' },
+  async run(ctx) {
+    const board = ctx.board();
+    const remote = board.config.remote ?? null;
+    const files = new RemoteFiles(board.runtimeDir, (p) => board.rel(p));
+    const queue = files.queue().entries;
+    const synced = files.synced();
+    const shared = remote === null ? null : await sharedBoard(board);
+    const url = shared?.url() ?? null;
+    const pending = files.pending();
+    const fetched = files.fetchedAt();
+    return {
+      shared: remote !== null,
+      remote,
+      url,
+      ref: BOARD_REF,
+      last_sync: fetched === null ? null : new Date(fetched).toISOString(),
+      commit: synced?.commit ?? null,
+      waiting: queue.filter((e) => !e.refused).map(queuedOut),
+      refused: queue.filter((e) => e.refused).map((e) => ({ ...queuedOut(e), code: e.refused!.code, message: e.refused!.message, refused_at: e.refused!.at })),
+      interrupted_push: pending ? { summary: pending.summary, at: pending.at } : null,
+      local_only: localOnly(board, synced && synced.remote === remote ? synced : null),
+      hand_edited: remote === null ? [] : board.handEdited(),
+      kept: filesUnder(files.path('kept')).map((rel) => board.rel(join(files.path('kept'), rel))),
+    };
+  },
+});
+
+function queuedOut(e: { id: number; op: string; actor: string; summary: string; queued_at: string }): z.input<typeof QueuedOut> {
+  return { id: e.id, op: e.op, actor: e.actor, summary: e.summary, queued_at: e.queued_at };
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+export const syncRemote = defineOp({
+  name: 'remote.sync',
+  summary: 'Sync now: push the writes queued offline, fetch the shared board, and share the documents edited by hand (people only)',
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({ agent_id: Actor }),
+  output: z.object({
+    commit: z.string().nullable(),
+    replayed: z.number().int().describe('Queued writes pushed.'),
+    refused: z.number().int().describe('Queued writes the rules refused (kept; see agentboard remote status).'),
+    merged: z.array(z.string()).describe('Documents edited by hand whose edits are now on the shared board.'),
+  }),
+  cli: { command: 'remote sync' },
+  async run(ctx, input) {
+    requireHuman(input.agent_id, 'Syncing the shared board');
+    const board = ctx.board();
+    const shared = await sharedBoard(board);
+    const { replayQueue } = await import('./shared-run.js');
+    const { replayed, refused } = await replayQueue(ctx, shared);
+    const merged = await board.mutate((tx) =>
+      board.handEditedDocs().map((d) => {
+        tx.readDoc(d.changeId, d.type);
+        return board.rel(board.docPath(d.changeId, d.type));
+      }),
+    );
+    return { commit: shared.synced()?.commit ?? null, replayed, refused, merged };
+  },
+});
+
+export const publishRemote = defineOp({
+  name: 'remote.publish',
+  summary: 'Commit the shared board (agentd/changes and agentd/archive, as last synced) into the current branch, for review (people only)',
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({ agent_id: Actor, message: line(200).optional().describe('The commit message.') }),
+  output: z.object({ committed: z.boolean().describe('False when the branch already holds the board as it is.'), commit: z.string().nullable(), branch: z.string().nullable(), board_commit: z.string().nullable(), files: z.number().int() }),
+  cli: { command: 'remote publish' },
+  async run(ctx, input) {
+    requireHuman(input.agent_id, 'Publishing the board into a branch');
+    const board = ctx.board();
+    const shared = await sharedBoard(board);
+    await board.mutate(() => undefined);
+    return board.locked(() => publishIntoBranch(board, shared, input.message));
+  },
+});
+
+/** git add and commit of the board's folders (those of the shared board only) on the current branch. */
+function publishIntoBranch(board: Board, shared: SharedBoard, message: string | undefined): { committed: boolean; commit: string | null; branch: string | null; board_commit: string | null; files: number } {
+  const synced = shared.synced();
+  const specs = ['agentd/changes', 'agentd/archive'].filter((p) => listDir(join(board.root, p)).length > 0 || shared.git.run(['ls-files', '--', p]).stdout.length > 0);
+  const excludes = localOnly(board, synced).map((f) => `:(exclude)${f.slice(0, -1)}`);
+  const branch = shared.git.run(['symbolic-ref', '--short', '-q', 'HEAD']).stdout.toString('utf8').trim() || null;
+  const none = { committed: false, commit: null, branch, board_commit: synced?.commit ?? null, files: 0 };
+  if (specs.length === 0) return none;
+  const paths = ['--', ...specs, ...excludes];
+  const add = shared.git.run(['add', '-A', ...paths]);
+  if (add.code !== 0) gitFailed('git add', add.stderr);
+  const staged = shared.git
+    .run(['diff', '--cached', '--name-only', ...paths])
+    .stdout.toString('utf8')
+    .split('\n')
+    .filter(Boolean);
+  if (staged.length === 0) return none;
+  const text = message ?? `agentboard: the shared board at ${synced?.commit.slice(0, 12) ?? 'its last sync'}`;
+  const commit = shared.git.run(['commit', '-q', '-m', text, ...paths]);
+  if (commit.code !== 0) gitFailed('git commit', commit.stderr);
+  return { committed: true, commit: shared.git.must(['rev-parse', 'HEAD']), branch, board_commit: synced?.commit ?? null, files: staged.length };
+}
+
+function gitFailed(what: string, stderr: string): never {
+  return fail('GIT_FAILED', `${what} failed: ${gitReason(stderr)}; the branch was not changed.`, `Fix what git says (git status shows the state), then run ${refTo('remote.publish')} again.`);
+}
+
+export const dropQueued = defineOp({
+  name: 'remote.drop',
+  summary: 'Remove a write queued offline (one the rules refused, or one you no longer want pushed); people only',
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({ agent_id: Actor, queue_id: z.coerce.number().int().min(1).describe('The number of the queued write, as `agentboard remote status` shows it.') }),
+  output: z.object({ dropped: QueuedOut }),
+  cli: { command: 'remote drop', args: ['queue_id'] },
+  async run(ctx: Context, input) {
+    requireHuman(input.agent_id, 'Removing a queued write');
+    const board = ctx.board();
+    const files = new RemoteFiles(board.runtimeDir, (p) => board.rel(p));
+    return board.locked(() => {
+      const queue = files.queue();
+      const entry = queue.entries.find((e) => e.id === input.queue_id);
+      if (!entry) fail('QUEUED_WRITE_NOT_FOUND', `There is no queued write #${input.queue_id}.`, `See the queue with ${refTo('remote.status')}.`);
+      queue.entries = queue.entries.filter((e) => e.id !== entry.id);
+      files.writeQueue(queue);
+      return { dropped: queuedOut(entry) };
+    });
+  },
+});
+
+export const REMOTE_OPS = [enableRemote, disableRemote, remoteStatus, syncRemote, publishRemote, dropQueued];

@@ -1,0 +1,77 @@
+/**
+ * Operations on a shared board (docs/shared-boards.md). A write first pushes what this clone
+ * queued while it was offline, so that its writes land in the order they were made; a read answers
+ * from this clone's copy and says how fresh it is (--sync fetches first). The store does the rest:
+ * every write is agreed with the remote (store/remote/shared.ts).
+ */
+import { AgentboardError } from '../errors.js';
+import type { Board } from '../store/board.js';
+import { runWithIntent } from '../store/remote/intent.js';
+import { TRANSIENT, type SharedBoard } from '../store/remote/shared.js';
+import { findOperation } from './index.js';
+import type { Context, Operation } from './registry.js';
+import { refTo } from '../domain/refs.js';
+
+export async function runShared(op: Operation, ctx: Context, input: Record<string, unknown>): Promise<unknown> {
+  const board = ctx.board();
+  const shared = (await board.sharing())!;
+  if (op.access !== 'read' || ctx.sync) await replayQueue(ctx, shared);
+  if (op.access !== 'read') return runWithIntent(op.queueable ? { queueable: { op: op.name, input } } : {}, () => op.run(ctx, input as never));
+  if (ctx.sync) await syncForRead(board, shared);
+  const result = await op.run(ctx, input as never);
+  board.notices.push({ kind: 'remote', message: freshness(shared) });
+  return result;
+}
+
+/** How fresh this clone's copy is, for a read. */
+export function freshness(shared: SharedBoard): string {
+  const at = shared.files.fetchedAt();
+  const when = at === null ? 'never synced yet' : `last synced ${ago(Date.now() - at)}`;
+  const unsettled = shared.files.pending() ? '; an interrupted write is not settled yet' : '';
+  return `Read from this clone's copy of the shared board (remote "${shared.remote}"), ${when}${unsettled}; --sync fetches first.`;
+}
+
+function ago(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s} s ago`;
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86_400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86_400)} days ago`;
+}
+
+/** A read with --sync: fetch first; when the remote cannot be reached, answer from the local copy and say so. */
+async function syncForRead(board: Board, shared: SharedBoard): Promise<void> {
+  try {
+    await board.mutate(() => undefined);
+  } catch (err) {
+    if (!(err instanceof AgentboardError) || err.code !== 'REMOTE_UNREACHABLE') throw err;
+    board.notices.push({ kind: 'remote', message: `Could not sync with "${shared.remote}": ${err.message.split(' (')[0]}.` });
+  }
+}
+
+/**
+ * Replays this clone's queued writes, oldest first, each under the rules of the board as it is
+ * now and only while the claim it was made under holds. A write the rules refuse is kept, marked,
+ * for a person to see; the replay stops at the first that fails for want of the remote.
+ */
+export async function replayQueue(ctx: Context, shared: SharedBoard): Promise<{ replayed: number; refused: number }> {
+  const out = { replayed: 0, refused: 0 };
+  const tried = new Set<number>();
+  for (;;) {
+    const entry = shared.files.queue().entries.find((e) => !e.refused && !tried.has(e.id));
+    if (!entry) return out;
+    tried.add(entry.id);
+    const op = findOperation(entry.op);
+    try {
+      if (!op) throw new AgentboardError('QUEUED_WRITE_REFUSED', `The queued write #${entry.id} is a ${entry.op}, which this version of agentboard does not know.`, `Remove it with ${refTo('remote.drop', { queue_id: entry.id })}.`);
+      ctx.begin();
+      await runWithIntent({ replay: entry }, () => op.run(ctx, entry.input as never));
+      out.replayed++;
+    } catch (err) {
+      if (!(err instanceof AgentboardError)) throw err;
+      if (TRANSIENT.has(err.code)) return out;
+      await ctx.board().locked(() => shared.refuse(entry.id, err));
+      out.refused++;
+    }
+  }
+}

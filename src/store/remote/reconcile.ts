@@ -1,0 +1,359 @@
+/**
+ * Bringing the working tree's agentd/ to a board commit: after every fetch that moved the board,
+ * and whenever a shared file was changed from outside since agentboard wrote it (a branch switched,
+ * a file deleted). It goes through the store's commit journal, so a kill -9 leaves either the
+ * old state or the new one, and the commit it shows is recorded with it (synced.json).
+ *
+ * A person's unsaved work is never destroyed. A file is a person's work when it differs from
+ * what agentboard last synced, from the commit being brought in, and from the version committed
+ * in the current branch (a file equal to that is a snapshot the branch brought, not an edit):
+ * - a document the board also changed stays as the person left it, and the ledger takes the
+ *   board's version as agentboard's last write, so the next write merges the person's edit onto
+ *   it (store/merge.ts) and shares the result;
+ * - a document the board did not change stays, and is merged the same way by the next write;
+ * - anything else about to be replaced or removed is first copied to .runtime/remote/kept/, and
+ *   reported.
+ */
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { DOC_FILES, type DocType } from '../../domain/model.js';
+import type { Board, Notice } from '../board.js';
+import { parseDocText } from '../documents.js';
+import { filesUnder, fsyncDir, identityOf, newToken, tempPath, writeNewFile } from '../fs.js';
+import { commitJournal, discardTemps, writeJournal, type Journal } from '../journal.js';
+import { nextEntry, serializeLedger, type Ledger } from '../ledger.js';
+import { blobId, type Git } from './git.js';
+import { RemoteFiles, type Synced } from './state.js';
+import { ACTIVITY_DIR, activityChunks, activitySize, boardPathOf, readBlobs, readListing, STATE_PATH, type Listing } from './tree.js';
+import { refTo } from '../../domain/refs.js';
+
+const DOC_OF_FILE = new Map(Object.entries(DOC_FILES).map(([type, file]) => [file, type as DocType]));
+
+/** The change id and document type of a tree path that is a document of an open change. */
+function docOf(treePath: string): { changeId: string; type: DocType } | null {
+  const m = /^changes\/([^/]+)\/([^/]+)$/.exec(treePath);
+  const type = m ? DOC_OF_FILE.get(m[2]!) : undefined;
+  return m && type ? { changeId: m[1]!, type } : null;
+}
+
+/** The folder a tree path lives in (changes/<id> or archive/<folder>), or null for runtime files. */
+function folderOf(treePath: string): string | null {
+  return /^((?:changes|archive)\/[^/]+)\//.exec(treePath)?.[1] ?? null;
+}
+
+/** A local file's bytes and identity; null when there is no plain file there (a link is not followed). */
+function readLocal(path: string): { bytes: Buffer; identity: string } | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    return st.isFile() ? { bytes: readFileSync(fd), identity: identityOf(st) } : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+function identityAt(path: string): string | null {
+  try {
+    const st = lstatSync(path);
+    return st.isFile() ? identityOf(st) : null;
+  } catch {
+    return null;
+  }
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export interface Target {
+  commit: string;
+  listing: Listing;
+}
+
+export class Reconciler {
+  private readonly token = newToken();
+  private readonly journal: Journal = { v: 1, token: this.token, dirs: [], files: [], moves: [], removes: [], activity: null, prune: [] };
+  private readonly identities: Record<string, string> = {};
+  private readonly ledgers = new Map<string, Ledger>();
+  private readonly newFolders = new Map<string, string>();
+  private head: Map<string, string> | null = null;
+  private readonly keptDir: string;
+  readonly notices: Notice[] = [];
+  private readonly blobs = new Map<string, Buffer>();
+
+  private constructor(
+    private readonly board: Board,
+    private readonly git: Git,
+    private readonly files: RemoteFiles,
+    private readonly target: Target,
+    private readonly base: Synced | null,
+  ) {
+    this.keptDir = join(files.path('kept'), new Date().toISOString().replace(/[:.]/g, '-'));
+  }
+
+  /**
+   * Brings agentd/ to `target` from `base` (what it showed so far; null when this clone never
+   * synced), checking every shared file against what agentboard last wrote there.
+   */
+  static run(board: Board, git: Git, files: RemoteFiles, remote: string, target: Target, base: Synced | null): Notice[] {
+    const r = new Reconciler(board, git, files, target, base);
+    return r.apply(remote);
+  }
+
+  private abs(treePath: string): string {
+    return join(this.board.dir, boardPathOf(treePath)!);
+  }
+
+  private shown(treePath: string): string {
+    return `agentd/${boardPathOf(treePath)}`;
+  }
+
+  private idLength(): number {
+    return Object.values(this.target.listing)[0]?.blob.length ?? 40;
+  }
+
+  /** The blob id of each board file in the current branch's commit (read once, when needed). */
+  private headBlob(treePath: string): string | undefined {
+    if (!this.head) {
+      this.head = new Map();
+      const r = this.git.run(['ls-tree', '-r', '-z', 'HEAD', '--', 'agentd']);
+      for (const record of r.code === 0 ? r.stdout.toString('utf8').split('\0') : []) {
+        const m = /^\d+ blob ([0-9a-f]+)\tagentd\/(.+)$/s.exec(record);
+        if (m) this.head.set(m[2]!, m[1]!);
+      }
+    }
+    return this.head.get(boardPathOf(treePath)!);
+  }
+
+  private apply(remote: string): Notice[] {
+    const S = this.base?.listing ?? {};
+    const N = this.target.listing;
+    // The runtime store is looked at even when neither commit has one: this clone's own must not stay.
+    const paths = new Set([STATE_PATH, ...Object.keys(S), ...Object.keys(N)].filter((p) => boardPathOf(p) !== null));
+    const decisions: { path: string; write: boolean }[] = [];
+    for (const p of [...paths].sort()) {
+      const d = this.decide(p, S[p]?.blob, N[p]?.blob);
+      if (d !== null) decisions.push({ path: p, write: d });
+    }
+    const activity = this.planActivity();
+    const seen = Object.entries(this.identities).every(([p, id]) => this.base?.identities[p] === id);
+    if (decisions.length === 0 && !activity && seen && this.base?.commit === this.target.commit) return this.notices;
+
+    const toRead = decisions.filter((d) => d.write).map((d) => N[d.path]!.blob);
+    for (const [id, bytes] of readBlobs(this.git, [...toRead, ...(activity?.blobs ?? [])])) this.blobs.set(id, bytes);
+    try {
+      for (const d of decisions) {
+        if (d.write) this.write(d.path);
+        else this.remove(d.path);
+      }
+      this.pruneFolders(S, N);
+      if (activity) this.writeActivity(activity);
+      this.stageLedgers();
+      for (const [folder, temp] of this.newFolders) this.journal.dirs.push({ target: this.board.rel(join(this.board.dir, folder)), temp: this.board.rel(temp) });
+      for (const temp of this.newFolders.values()) fsyncDir(temp);
+      const synced: Synced = { remote, commit: this.target.commit, listing: N, identities: this.identities };
+      this.stage(this.files.path('synced.json'), RemoteFiles.syncedText(synced));
+      // The last commit's renames are made durable first: this sync rewrites files they touched (the log).
+      this.board.settleDone();
+      writeJournal(this.board.runtimeDir, this.journal, (p) => this.board.rel(p));
+    } catch (err) {
+      discardTemps(this.board.root, this.journal);
+      throw err;
+    }
+    commitJournal(this.board.root, this.board.runtimeDir, this.journal, (p) => this.board.rel(p));
+    this.board.reread();
+    return this.notices;
+  }
+
+  /**
+   * What to do with one shared file: true to write the commit's version, false to remove the
+   * local file, null to leave it as it is.
+   */
+  private decide(p: string, baseBlob: string | undefined, targetBlob: string | undefined): boolean | null {
+    const path = this.abs(p);
+    const recorded = this.base?.identities[p];
+    const identity = identityAt(path);
+    if (baseBlob === targetBlob && identity !== null && identity === recorded) {
+      this.identities[p] = identity;
+      return null;
+    }
+    const local = identity === null ? null : readLocal(path);
+    const localBlob = local ? blobId(local.bytes, this.idLength()) : undefined;
+    if (local && localBlob === targetBlob) {
+      this.identities[p] = local.identity;
+      if (baseBlob !== targetBlob) this.adoptDoc(p, local.bytes.toString('utf8'), local.identity);
+      return null;
+    }
+    if (!local) return targetBlob === undefined ? null : true;
+    const snapshot = localBlob === baseBlob || localBlob === this.headBlob(p);
+    if (snapshot) return targetBlob === undefined ? false : true;
+    // A person's work: this file differs from every version agentboard and git know of.
+    const doc = docOf(p);
+    if (doc && targetBlob !== undefined) {
+      this.identities[p] = local.identity;
+      if (baseBlob !== targetBlob) {
+        this.advanceLedger(p, targetBlob);
+        this.notices.push({ kind: 'remote', message: `${this.shown(p)}: you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version (${refTo('remote.sync')} does it now).` });
+      }
+      return null;
+    }
+    this.keep(p, local.bytes, targetBlob === undefined ? 'the shared board removed it' : 'the shared board has another version');
+    return targetBlob === undefined ? false : true;
+  }
+
+  private keep(p: string, bytes: Buffer, why: string): void {
+    this.keepFile(p, bytes, `your version differed from every synced one and ${why}`);
+  }
+
+  /** Copies a file (by its tree path) into kept/ before a sync replaces it, and says so. */
+  private keepFile(p: string, bytes: Buffer, why: string): void {
+    const copy = join(this.keptDir, p);
+    mkdirSync(dirname(copy), { recursive: true });
+    writeFileSync(copy, bytes);
+    this.notices.push({ kind: 'remote', message: `${p.startsWith(ACTIVITY_DIR) ? 'agentd/.runtime/activity.jsonl' : this.shown(p)}: ${why}; your version is kept in ${this.board.rel(copy)}.` });
+  }
+
+  private stage(path: string, data: string | Buffer): string {
+    mkdirSync(dirname(path), { recursive: true });
+    const temp = tempPath(path, this.token);
+    const identity = writeNewFile(temp, data, this.board.rel(path));
+    this.journal.files.push({ target: this.board.rel(path), temp: this.board.rel(temp) });
+    return identity;
+  }
+
+  private write(p: string): void {
+    const bytes = this.blobs.get(this.target.listing[p]!.blob)!;
+    const folder = folderOf(p);
+    let identity: string;
+    if (folder && !isFolder(join(this.board.dir, folder))) {
+      let temp = this.newFolders.get(folder);
+      if (!temp) {
+        mkdirSync(dirname(join(this.board.dir, folder)), { recursive: true });
+        temp = tempPath(join(this.board.dir, folder), this.token);
+        mkdirSync(temp);
+        this.newFolders.set(folder, temp);
+      }
+      const file = join(temp, p.slice(folder.length + 1));
+      mkdirSync(dirname(file), { recursive: true });
+      identity = writeNewFile(file, bytes, this.shown(p));
+    } else identity = this.stage(this.abs(p), bytes);
+    this.identities[p] = identity;
+    this.adoptDoc(p, bytes.toString('utf8'), identity);
+  }
+
+  private remove(p: string): void {
+    this.journal.removes.push(this.board.rel(this.abs(p)));
+    const doc = docOf(p);
+    if (doc) delete this.ledger(doc.changeId).files[DOC_FILES[doc.type]];
+  }
+
+  /** Folders the commit no longer has: a person's other files in them are kept aside, then the folders go. */
+  private pruneFolders(S: Listing, N: Listing): void {
+    const remaining = new Set(Object.keys(N).map(folderOf).filter(Boolean));
+    const gone = new Set(Object.keys(S).map(folderOf).filter((f): f is string => f !== null && !remaining.has(f)));
+    for (const folder of gone) {
+      const dir = join(this.board.dir, folder);
+      for (const rel of filesUnder(dir)) {
+        const p = `${folder}/${rel}`;
+        if (S[p]) continue;
+        const local = readLocal(join(dir, rel));
+        if (local) this.keep(p, local.bytes, 'the shared board removed its folder');
+        this.journal.removes.push(this.board.rel(join(dir, rel)));
+      }
+      const subdirs = new Set<string>();
+      for (const rel of filesUnder(dir)) for (let d = dirname(rel); d !== '.'; d = dirname(d)) subdirs.add(d);
+      for (const d of [...subdirs].sort((a, b) => b.length - a.length)) this.journal.prune!.push(this.board.rel(join(dir, d)));
+      this.journal.prune!.push(this.board.rel(dir));
+      const change = /^changes\/(.+)$/.exec(folder)?.[1];
+      if (change) {
+        this.ledgers.delete(change);
+        this.journal.removes.push(this.board.rel(this.board.ledgerPath(change)));
+      }
+    }
+  }
+
+  // ---- ledgers: what agentboard last wrote to each document ----------------------------------------
+
+  private ledger(changeId: string): Ledger {
+    let l = this.ledgers.get(changeId);
+    if (!l) this.ledgers.set(changeId, (l = structuredClone(this.board.ledgerOf(changeId))));
+    return l;
+  }
+
+  /** Records a document written from the shared board as agentboard's write of it. */
+  private adoptDoc(p: string, text: string, identity: string): void {
+    const doc = docOf(p);
+    if (!doc) return;
+    const ledger = this.ledger(doc.changeId);
+    const file = DOC_FILES[doc.type];
+    const entry = nextEntry(ledger.files[file], parseDocText(doc.type, text, this.shown(p)), text, identity);
+    if (entry) ledger.files[file] = entry;
+    else delete ledger.files[file];
+  }
+
+  /** A person's edit stays in the file; the shared version becomes agentboard's last write, to merge onto. */
+  private advanceLedger(p: string, targetBlob: string): void {
+    const bytes = readBlobs(this.git, [targetBlob]).get(targetBlob)!;
+    this.adoptDoc(p, bytes.toString('utf8'), `shared:${targetBlob}`);
+  }
+
+  private stageLedgers(): void {
+    for (const [changeId, ledger] of this.ledgers) this.stage(this.board.ledgerPath(changeId), serializeLedger(ledger));
+  }
+
+  // ---- the activity log -----------------------------------------------------------------------------
+
+  /**
+   * The activity log only grows: when the local log is what the base commit held and the target
+   * extends it, what the target added is appended; otherwise the log is written again whole.
+   */
+  private planActivity(): { blobs: string[]; from: number } | null {
+    const S = this.base?.listing ?? {};
+    const N = this.target.listing;
+    const local = identityAt(this.board.activityPath) === null ? 0 : lstatSync(this.board.activityPath).size;
+    const before = activityChunks(S);
+    const after = activityChunks(N);
+    const total = activitySize(N);
+    const extends_ = local === activitySize(S) && total >= local && before.slice(0, -1).every((c) => N[c.path]?.blob === c.entry.blob);
+    if (extends_ && local === total) return null;
+    const from = extends_ ? local : 0;
+    const blobs: string[] = [];
+    let start = 0;
+    for (const c of after) {
+      if (start + c.entry.size > from) blobs.push(c.entry.blob);
+      start += c.entry.size;
+    }
+    return { blobs, from };
+  }
+
+  private writeActivity(plan: { blobs: string[]; from: number }): void {
+    const parts: Buffer[] = [];
+    let start = 0;
+    for (const c of activityChunks(this.target.listing)) {
+      if (start + c.entry.size > plan.from) parts.push(this.blobs.get(c.entry.blob)!.subarray(Math.max(0, plan.from - start)));
+      start += c.entry.size;
+    }
+    const bytes = Buffer.concat(parts);
+    if (plan.from > 0) {
+      this.journal.activity = { file: this.board.rel(this.board.activityPath), offset: plan.from, text: bytes.toString('utf8') };
+      return;
+    }
+    const local = readLocal(this.board.activityPath);
+    if (local && local.bytes.length > 0 && !bytes.subarray(0, local.bytes.length).equals(local.bytes)) {
+      this.keepFile(`${ACTIVITY_DIR}local.jsonl`, local.bytes, "this clone's activity log is not the shared board's");
+    }
+    this.stage(this.board.activityPath, bytes);
+  }
+}
+
+/** Reads the listing of a commit (for callers that have only its id). */
+export function targetOf(git: Git, commit: string): Target {
+  return { commit, listing: readListing(git, commit) };
+}

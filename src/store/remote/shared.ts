@@ -1,0 +1,539 @@
+/**
+ * A shared board: many clones, one board, ordered by the git remote (docs/shared-boards.md).
+ *
+ * Every write runs, inside the board lock: settle an interrupted push; fetch
+ * refs/agentboard/board; bring agentd/ to it (store/remote/reconcile.ts); run the operation's
+ * transaction; commit what it changed on top of the fetched commit (store/remote/tree.ts); push
+ * naming the fetched value as the only one it may replace (--force-with-lease, a compare-and-swap
+ * the remote performs atomically); and only once the remote took it, apply it locally through the
+ * commit journal. A rejected push means another clone wrote first: fetch, bring agentd/ to the new
+ * state, run the operation again on it under the same rules, push again, for REMOTE_PATIENCE_MS at
+ * most (a clone that keeps losing says so, and the others give way). Nothing local changes before
+ * the remote has the write, so a kill -9 at any moment leaves this clone at some commit of the
+ * board: the next command fetches and shows whichever commit the remote holds, and says whether
+ * the interrupted write landed.
+ *
+ * Offline, a write fails with REMOTE_UNREACHABLE, except notes and progress: they are checked
+ * against the local copy and queued, and replayed in order on the next sync, each only while the
+ * claim it was made under still holds (a refused one is kept and reported, never dropped).
+ */
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { faultPoint } from '../../clock.js';
+import { AgentboardError, fail } from '../../errors.js';
+import type { Board } from '../board.js';
+import { filesUnder, identityOf, newToken, readBoardFile, tempPath, writeFileAtomic, writeNewFile } from '../fs.js';
+import type { Journal } from '../journal.js';
+import type { BoardLock } from '../lock.js';
+import { processesWith } from '../processes.js';
+import { PublishedThenChanged, Transaction } from '../transaction.js';
+import { blobId, gitReason, Git, shownUrl } from './git.js';
+import { writeIntent, type WriteIntent } from './intent.js';
+import { Reconciler, targetOf } from './reconcile.js';
+import { RemoteFiles, type Pending, type Synced } from './state.js';
+import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
+import { refTo } from '../../domain/refs.js';
+
+/** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
+const WAITING_REFS = 'refs/agentboard/waiting/';
+/** A write that kept losing the race for this long gives up (REMOTE_BUSY). */
+const REMOTE_PATIENCE_MS = 120_000;
+/** Rejections in a row after which a write says it is waiting. */
+const WAIT_AFTER = 2;
+/** How long a write gives way to clones that wait, at most. */
+const YIELD_MS = 5_000;
+/** A waiting ref that has not moved for this long belongs to a clone that stopped trying. */
+const WAITING_STALE_MS = 10_000;
+const ORPHAN_PUSH_WAIT_MS = 30_000;
+const PUSH_MARKER = 'AGENTBOARD_PUSH';
+
+/** The remote's board moved since it was fetched: fetch, and run the operation again. */
+class RemoteMoved extends Error {}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function sleep(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
+/** Errors that say nothing about the write itself: the queue waits and tries again later. */
+export const TRANSIENT = new Set(['REMOTE_UNREACHABLE', 'REMOTE_BUSY', 'REMOTE_REFUSED', 'BOARD_BUSY', 'BOARD_CHANGED', 'DISK_FULL', 'IO_ERROR', 'PERMISSION_DENIED', 'READ_ONLY', 'INTERNAL']);
+
+/** Bytes [start, end) of a file (the part of the activity log its last chunk holds). */
+function readRange(path: string, start: number, end: number): Buffer {
+  if (end <= start) return Buffer.alloc(0);
+  const buf = Buffer.alloc(end - start);
+  const fd = openSync(path, 'r');
+  try {
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, start + n);
+      if (got === 0) break;
+      n += got;
+    }
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function isCode(err: unknown, code: string): boolean {
+  return err instanceof AgentboardError && err.code === code;
+}
+
+export class SharedBoard {
+  readonly git: Git;
+  readonly files: RemoteFiles;
+  private readonly tracking: string;
+  /** A push that failed for want of the remote: it may have landed; the next command tells. */
+  private unsettled: Pending | null = null;
+  /** When this process last said on the remote that its clone waits for its turn (ms), or null. */
+  private waitingSaid: number | null = null;
+  /** How long this process's last fetch took, and its last attempt at a write, from its fetch to its push's answer (ms). */
+  private fetchMs = 50;
+  private attemptMs = 150;
+
+  constructor(
+    readonly board: Board,
+    readonly remote: string,
+  ) {
+    this.git = new Git(board.root);
+    this.files = new RemoteFiles(board.runtimeDir, (p) => board.rel(p));
+    this.tracking = `refs/agentboard/remotes/${remote}/board`;
+  }
+
+  // ---- talking to the remote ------------------------------------------------------------------------
+
+  private unreachable(stderr: string): never {
+    if (!this.git.inRepository()) {
+      fail('NOT_A_GIT_REPOSITORY', `agentd/config.yaml shares this board through the git remote "${this.remote}", but the board is not in a git repository.`, `Run agentboard in a clone of the repository, or turn sharing off with ${refTo('remote.disable')}.`);
+    }
+    const url = this.git.remoteUrl(this.remote);
+    if (url === null) {
+      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have.`, `Add it with \`git remote add ${this.remote} <url>\` (the URL the other clones use), then run the command again.`);
+    }
+    const reason = gitReason(stderr.split(url).join(`"${this.remote}"`).split(shownUrl(url)).join(`"${this.remote}"`));
+    fail(
+      'REMOTE_UNREACHABLE',
+      `The shared board's remote "${this.remote}" could not be reached (${reason}); a claim, a release or any other exclusive write must be agreed with the remote, so nothing was written.`,
+      `Check the connection and your access with \`git fetch ${this.remote}\`, then run the command again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
+    );
+  }
+
+  /**
+   * Fetches the board ref (and the refs of clones waiting for their turn): the commit the remote
+   * holds, or null when it holds no board.
+   */
+  fetch(): string | null {
+    const tracked = `refs/agentboard/remotes/${this.remote}/`;
+    const args = ['fetch', '--quiet', '--no-tags', '--no-write-fetch-head', '--prune', this.remote, `+${BOARD_REF}:${this.tracking}`, `+${WAITING_REFS}*:${tracked}waiting/*`];
+    const t0 = Date.now();
+    let r = this.git.run(args, { network: true });
+    // A race, not a lost remote: another board of this repository (a worktree's) updating the same
+    // tracking ref at this instant, or a ref the remote listed moving before it was asked for (a
+    // clone taking its waiting ref back: "not our ref").
+    for (let i = 0; i < 5 && r.code !== 0 && /cannot lock ref|not our ref/.test(r.stderr); i++) {
+      sleep(20 + Math.random() * 50);
+      r = this.git.run(args, { network: true });
+    }
+    this.fetchMs = Date.now() - t0;
+    if (r.code !== 0) {
+      if (!/couldn't find remote ref/i.test(r.stderr)) this.unreachable(r.stderr);
+      this.files.touchFetched();
+      return null;
+    }
+    this.files.touchFetched();
+    let head: string | null = null;
+    const waiting: Record<string, string> = {};
+    for (const line of this.git.must(['for-each-ref', '--format=%(objectname) %(refname)', tracked]).split('\n')) {
+      const [id, ref] = line.split(' ');
+      if (ref === this.tracking) head = id!;
+      else if (ref?.startsWith(`${tracked}waiting/`)) waiting[ref.slice(tracked.length + 'waiting/'.length)] = id!;
+    }
+    this.files.noteWaiting(waiting);
+    return head;
+  }
+
+  /** Pushes `commit` if the remote's board is still `expected`: 'ok', or 'moved' when another clone wrote first. */
+  private push(commit: string, expected: string | null, token: string): 'ok' | 'moved' {
+    const r = this.git.run(['push', '--porcelain', '--no-verify', `--force-with-lease=${BOARD_REF}:${expected ?? ''}`, this.remote, `${commit}:${BOARD_REF}`], { network: true, env: { [PUSH_MARKER]: token } });
+    const line = r.stdout
+      .toString('utf8')
+      .split('\n')
+      .find((l) => l.includes(`:${BOARD_REF}\t`));
+    if (r.code === 0 && line && !line.startsWith('!')) return 'ok';
+    if (line?.startsWith('!')) {
+      // The remote's own compare-and-swap lost to a push that came in between ("failed to update ref",
+      // "cannot lock ref"): another clone wrote first, like a stale lease.
+      if (line.includes('[remote rejected]') && !/failed to (update|lock) ref|cannot lock ref|incorrect old value/.test(line)) {
+        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then run the command again.`);
+      }
+      return 'moved';
+    }
+    return this.unreachable(r.stderr);
+  }
+
+  /**
+   * Says on the remote that this clone keeps losing the race, so that the others give way for a
+   * moment (a ref of its own: no other clone ever pushes it). Its value changes with every say, so
+   * that a clone that stopped trying is told apart.
+   */
+  private sayWaiting(head: string | null): void {
+    // Said lately: the others still take it as fresh (it is stale only after WAITING_STALE_MS unchanged).
+    if (head === null || (this.waitingSaid !== null && Date.now() - this.waitingSaid < WAITING_STALE_MS / 3)) return;
+    const ref = `${WAITING_REFS}${this.files.cloneId()}`;
+    this.git.run(['push', '--quiet', '--no-verify', '--force', this.remote, `${head}:${ref}`], { network: true });
+    this.waitingSaid = Date.now();
+  }
+
+  /** Takes this clone's waiting ref off the remote: said by this process, or left there by one of this clone that died. */
+  private doneWaiting(): void {
+    const ref = `${WAITING_REFS}${this.files.cloneId()}`;
+    if (this.waitingSaid === null && !this.files.waitingOf(this.files.cloneId())) return;
+    this.git.run(['push', '--quiet', '--no-verify', this.remote, `:${ref}`], { network: true });
+    this.waitingSaid = null;
+  }
+
+  /**
+   * Gives way, a moment at a time, while other clones say they keep losing the race: a clone that
+   * has just written starts its next write sooner than one that lost, and without this it could
+   * win every time (the capture effect). Returns the board commit fetched last.
+   */
+  private giveWay(head: string | null): string | null {
+    const deadline = Date.now() + YIELD_MS;
+    while (this.waitingSaid === null && this.files.othersWaiting(WAITING_STALE_MS) && Date.now() < deadline) {
+      // About as long as a write takes here: looking sooner only takes time from the clone that waits.
+      sleep(this.attemptMs * (0.5 + Math.random()));
+      head = this.pull();
+    }
+    return head;
+  }
+
+  /** Waits (a while) for a push that outlived the command that started it, so that its outcome is known. */
+  private waitForPush(token: string): void {
+    const deadline = Date.now() + ORPHAN_PUSH_WAIT_MS;
+    while (processesWith(PUSH_MARKER, token).length > 0 && Date.now() < deadline) sleep(100);
+  }
+
+  // ---- recovering -----------------------------------------------------------------------------------
+
+  /** Settles a push that was interrupted or lost the remote: it landed, or it did not; never half. */
+  private recover(): void {
+    const pending = this.files.pending();
+    if (!pending) return;
+    this.waitForPush(pending.token);
+    const head = this.fetch();
+    const landed = head !== null && (head === pending.commit || this.git.run(['merge-base', '--is-ancestor', pending.commit, head]).code === 0);
+    if (landed && pending.queue_id !== undefined) this.unqueue(pending.queue_id);
+    rmSync(this.files.path('pending.json'), { force: true });
+    this.board.notices.push({
+      kind: 'recovered',
+      message: landed
+        ? `An interrupted write (${pending.summary}) had reached the shared board; this clone now shows it.`
+        : `An interrupted write (${pending.summary}) had not reached the shared board; nothing of it was written.`,
+    });
+  }
+
+  /** The ref this board's commits are built on before they are pushed: its own, in case two boards share a repository. */
+  private outgoing(): string {
+    return `refs/agentboard/outgoing/${this.files.cloneId()}`;
+  }
+
+  private ids: number | null = null;
+  /** The length of object ids in this repository: 40 (SHA-1), or 64 in one that uses SHA-256. */
+  private idLength(): number {
+    this.ids ??= this.git.must(['rev-parse', '--show-object-format']) === 'sha256' ? 64 : 40;
+    return this.ids;
+  }
+
+  /** What this clone shows: the last synced commit of this remote, or null. */
+  synced(): Synced | null {
+    const s = this.files.synced();
+    return s && s.remote === this.remote ? s : null;
+  }
+
+  /** Fetches the board and brings the working tree's agentd/ to it; the commit, or null when the remote holds no board. */
+  pull(): string | null {
+    const head = this.fetch();
+    if (head === null) return null;
+    const base = this.synced();
+    const target = head === base?.commit ? { commit: head, listing: base.listing } : targetOf(this.git, head);
+    this.board.notices.push(...Reconciler.run(this.board, this.git, this.files, this.remote, target, base));
+    return head;
+  }
+
+  /** Holding the lock: settles an interrupted push and brings agentd/ to the remote's board (publishing this board when the remote has none). */
+  sync(): string | null {
+    this.recover();
+    const head = this.pull();
+    if (head !== null || this.synced()) return head;
+    return this.publishLocal() ?? this.pull();
+  }
+
+  // ---- writing --------------------------------------------------------------------------------------
+
+  /** One operation's write on the shared board (see the top of this file); the lock is held. */
+  write<T>(lock: BoardLock, fn: (tx: Transaction) => T): T {
+    const intent = writeIntent();
+    this.unsettled = null;
+    let head: string | null;
+    try {
+      head = this.giveWay(this.sync());
+    } catch (err) {
+      if (intent?.queueable && isCode(err, 'REMOTE_UNREACHABLE')) return this.queueLocally(lock, fn, intent);
+      throw err;
+    }
+    let last: { tx: Transaction; result: T } | null = null;
+    const run = (tx: Transaction): T => {
+      const result = fn(tx);
+      if (intent?.replay) this.checkReplay(tx, intent);
+      last = { tx, result };
+      return result;
+    };
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (attempt > 1) {
+          if (attempt > WAIT_AFTER) this.sayWaiting(head);
+          sleep(Math.random() * 5);
+          head = this.giveWay(this.pull());
+        }
+        const t0 = Date.now();
+        const result = this.board.write(lock, run, (tx) => (journal) => this.publish(journal, tx, head, intent, t0));
+        if (intent?.replay) this.unqueue(intent.replay.id); // a replay that changed nothing leaves no commit to take it off the queue
+        this.doneWaiting();
+        return result;
+      } catch (err) {
+        const done = last as { tx: Transaction; result: T } | null;
+        if (err instanceof PublishedThenChanged && done) {
+          this.doneWaiting();
+          this.pull();
+          rmSync(this.files.path('pending.json'), { force: true });
+          return done.result;
+        }
+        if (intent?.queueable && isCode(err, 'REMOTE_UNREACHABLE') && done) {
+          this.enqueue(done.tx, intent);
+          return done.result;
+        }
+        if (!(err instanceof RemoteMoved)) throw err;
+        if (Date.now() - started > REMOTE_PATIENCE_MS) {
+          fail('REMOTE_BUSY', `The shared board kept changing on "${this.remote}" while this write was tried ${attempt} times; nothing was written.`, 'Run the command again.');
+        }
+      }
+    }
+  }
+
+  /** Offline: the operation runs on the local copy (its rules are checked there), and its write is queued instead of committed. */
+  private queueLocally<T>(lock: BoardLock, fn: (tx: Transaction) => T, intent: WriteIntent): T {
+    const tx = new Transaction(this.board, lock);
+    const result = fn(tx);
+    this.enqueue(tx, intent);
+    return result;
+  }
+
+  /** Takes a write off the queue (when it is there still). */
+  unqueue(id: number): void {
+    const queue = this.files.queue();
+    if (!queue.entries.some((e) => e.id === id)) return;
+    queue.entries = queue.entries.filter((e) => e.id !== id);
+    this.files.writeQueue(queue);
+  }
+
+  /** Marks a queued write as refused by the rules: kept for a person, never replayed. */
+  refuse(id: number, err: AgentboardError): void {
+    const queue = this.files.queue();
+    const entry = queue.entries.find((e) => e.id === id);
+    if (!entry) return;
+    entry.refused = { code: err.code, message: err.message, at: new Date().toISOString() };
+    this.files.writeQueue(queue);
+  }
+
+  /** The remote's URL as it may be shown (without credentials), or null when this clone has no such remote. */
+  url(): string | null {
+    const url = this.git.remoteUrl(this.remote);
+    return url === null ? null : shownUrl(url);
+  }
+
+  /** Refuses, before anything is tried, a board that cannot be shared through this remote. */
+  check(): string {
+    if (!this.git.inRepository()) fail('NOT_A_GIT_REPOSITORY', 'This board is not in a git repository; a shared board lives in a git remote.', 'Run `git init` (and add a remote), or run agentboard in a clone of the repository.');
+    const url = this.git.remoteUrl(this.remote);
+    if (url === null) fail('REMOTE_NOT_FOUND', `This repository has no git remote "${this.remote}".`, `Add it with \`git remote add ${this.remote} <url>\`, or name one of \`git remote -v\`.`);
+    return shownUrl(url);
+  }
+
+  private enqueue(tx: Transaction, intent: WriteIntent): void {
+    const q = intent.queueable!;
+    const queue = this.files.queue();
+    const id = queue.next_id++;
+    queue.entries.push({ id, op: q.op, input: q.input, actor: String(q.input.agent_id ?? ''), summary: tx.logged.map((e) => e.summary).join('; ') || q.op, claims: tx.touchedClaims(), queued_at: tx.now });
+    this.files.writeQueue(queue);
+    if (this.unsettled) {
+      // The failed push may still have landed: if it did, the queued copy must not be replayed.
+      this.files.writePending({ ...this.unsettled, queue_id: id });
+      this.unsettled = null;
+    }
+    const waiting = queue.entries.filter((e) => !e.refused).length;
+    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" could not be reached, so this write was queued (${waiting} waiting); it is pushed in order on the next sync, while your claim still holds (${refTo('remote.status')} shows the queue).` });
+  }
+
+  private checkReplay(tx: Transaction, intent: WriteIntent): void {
+    const entry = intent.replay!;
+    const now = new Map(tx.touchedClaims().map((c) => [c.task_id, c]));
+    for (const then of entry.claims) {
+      const c = now.get(then.task_id);
+      if (c && c.assignee === then.assignee && c.claimed_at === then.claimed_at) continue;
+      const state = !c ? 'no longer there' : c.assignee ? `held by ${c.assignee} since ${c.claimed_at ?? 'earlier'}` : 'held by nobody';
+      fail(
+        'QUEUED_WRITE_REFUSED',
+        `The queued write #${entry.id} (${entry.summary}) was made while ${then.assignee ?? 'nobody'} held ${then.task_id}${then.claimed_at ? ` (claimed ${then.claimed_at})` : ''}; that task is now ${state}, so the write is not applied.`,
+        `It stays in the queue for a person to look at (${refTo('remote.status')}); apply it by hand if it still matters, then remove it with ${refTo('remote.drop', { queue_id: entry.id })}.`,
+      );
+    }
+  }
+
+  /**
+   * The commit of this write: the fetched tree with what the journal changes in shared files, and
+   * the push. On success the new state is recorded in the same journal; on a rejection nothing
+   * local has changed.
+   */
+  private publish(journal: Journal, tx: Transaction, head: string | null, intent: WriteIntent | undefined, started: number): void {
+    const board = this.board;
+    const base = this.synced();
+    const listing: Listing = { ...(base?.listing ?? {}) };
+    const identities: Record<string, string> = { ...(base?.identities ?? {}) };
+    const fromRoot = (p: string) => join(board.root, p);
+    const treePath = (p: string) => treePathOf(relative(board.dir, fromRoot(p)).split('\\').join('/'));
+
+    const data = new Map<string, Buffer>();
+    const idLength = this.idLength();
+    const store = (path: string, bytes: Buffer, identity?: string) => {
+      const blob = blobId(bytes, idLength);
+      data.set(blob, bytes);
+      listing[path] = { blob, size: bytes.length };
+      if (identity) identities[path] = identity;
+    };
+    for (const f of journal.files) {
+      const p = treePath(f.target);
+      if (p) store(p, readFileSync(fromRoot(f.temp)), identityOf(lstatSync(fromRoot(f.temp))));
+    }
+    for (const d of journal.dirs) {
+      const p = treePath(d.target);
+      if (!p) continue;
+      for (const rel of filesUnder(fromRoot(d.temp))) {
+        const file = join(fromRoot(d.temp), rel);
+        store(`${p}/${rel}`, readFileSync(file), identityOf(lstatSync(file)));
+      }
+    }
+    for (const m of journal.moves) {
+      const from = treePath(m.from);
+      const to = treePath(m.to);
+      if (!from || !to) continue;
+      for (const p of Object.keys(listing).filter((k) => k.startsWith(`${from}/`))) {
+        const moved = `${to}${p.slice(from.length)}`;
+        listing[moved] = listing[p]!;
+        delete listing[p];
+        if (identities[p]) identities[moved] = identities[p]!;
+        delete identities[p];
+      }
+    }
+    for (const r of journal.removes) {
+      const p = treePath(r);
+      if (p) {
+        delete listing[p];
+        delete identities[p];
+      }
+    }
+    if (journal.activity) {
+      const target = activityTarget(listing);
+      const known = listing[target.path];
+      let chunk: Buffer;
+      if (journal.activity.offset === activitySize(listing)) chunk = readRange(board.activityPath, target.start, journal.activity.offset);
+      else chunk = known ? readBlobs(this.git, [known.blob]).get(known.blob)! : Buffer.alloc(0);
+      store(target.path, Buffer.concat([chunk, Buffer.from(journal.activity.text.replace(/^\n/, ''), 'utf8')]));
+    }
+
+    const summaries = tx.logged.map((e) => e.summary);
+    const author = tx.logged[0]?.actor ?? 'agentboard';
+    const summary = summaries.join('; ') || 'sync';
+    const message = `${author}: ${summaries[0] ?? 'sync'}\n\n${summaries.slice(1).join('\n')}`;
+    const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author, ref: this.outgoing() });
+    const pending: Pending = { commit, parent: base?.commit ?? null, token: newToken(), summary: summary.slice(0, 300), at: tx.now };
+    if (intent?.replay) pending.queue_id = intent.replay.id;
+    this.files.writePending(pending);
+    faultPoint('remote:push');
+    let outcome: 'ok' | 'moved';
+    try {
+      outcome = this.push(commit, head, pending.token);
+      this.attemptMs = this.fetchMs + Date.now() - started;
+    } catch (err) {
+      if (isCode(err, 'REMOTE_UNREACHABLE')) this.unsettled = pending;
+      else rmSync(this.files.path('pending.json'), { force: true });
+      throw err;
+    }
+    faultPoint('remote:pushed');
+    if (outcome === 'moved') {
+      rmSync(this.files.path('pending.json'), { force: true });
+      faultPoint('remote:moved');
+      throw new RemoteMoved();
+    }
+    this.stage(journal, this.files.path('synced.json'), RemoteFiles.syncedText({ remote: this.remote, commit, listing, identities }));
+    if (intent?.replay) {
+      const queue = this.files.queue();
+      queue.entries = queue.entries.filter((e) => e.id !== intent.replay!.id);
+      this.stage(journal, this.files.path('queue.json'), RemoteFiles.queueText(queue));
+    }
+    journal.removes.push(board.rel(this.files.path('pending.json')));
+  }
+
+  private stage(journal: Journal, path: string, text: string): void {
+    const temp = tempPath(path, journal.token);
+    writeNewFile(temp, text, this.board.rel(path));
+    journal.files.push({ target: this.board.rel(path), temp: this.board.rel(temp) });
+  }
+
+  /**
+   * The board's first commit on the remote: this clone's board as it is. Returns the commit, or
+   * null when another clone published first (then this clone joins the remote's board).
+   */
+  publishLocal(): string | null {
+    const board = this.board;
+    const listing: Listing = {};
+    const identities: Record<string, string> = {};
+    const data = new Map<string, Buffer>();
+    const store = (path: string, bytes: Buffer, identity?: string) => {
+      const blob = blobId(bytes, this.idLength());
+      data.set(blob, bytes);
+      listing[path] = { blob, size: bytes.length };
+      if (identity) identities[path] = identity;
+    };
+    for (const area of ['changes', 'archive']) {
+      for (const rel of filesUnder(join(board.dir, area))) {
+        const file = join(board.dir, area, rel);
+        store(`${area}/${rel}`, readFileSync(file), identityOf(lstatSync(file)));
+      }
+    }
+    const state = readBoardFile(board.runtimePath, board.rel(board.runtimePath));
+    if (state) store(STATE_PATH, Buffer.from(state.text, 'utf8'), state.identity);
+    const activity = Buffer.from(readBoardFile(board.activityPath, board.rel(board.activityPath))?.text ?? '', 'utf8');
+    for (const chunk of cutActivity(activity)) store(chunk.path, chunk.bytes);
+    const commit = writeCommit(this.git, { parent: null, base: {}, listing, data, message: 'agentboard: the board is shared', author: 'agentboard', ref: this.outgoing() });
+    if (this.push(commit, null, newToken()) === 'moved') return null;
+    this.files.ensureDir();
+    writeFileAtomic(this.files.path('synced.json'), RemoteFiles.syncedText({ remote: this.remote, commit, listing, identities }), board.rel(this.files.path('synced.json')));
+    return commit;
+  }
+
+  /** Forgets this clone's sync state (sharing turned off); the queue and kept copies stay for a person to see. */
+  forget(): void {
+    let names: import('node:fs').Dirent[];
+    try {
+      names = readdirSync(this.files.dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.name === 'queue.json' || name.name === 'kept') continue;
+      rmSync(join(this.files.dir, name.name), { recursive: true, force: true });
+    }
+  }
+}

@@ -1,0 +1,181 @@
+/**
+ * What a clone of a shared board keeps for itself, in agentd/.runtime/remote/ (never shared):
+ *
+ * - synced.json: the board commit the working tree's agentd/ shows (the base of the next write),
+ *   its files, and the identity each file had when agentboard wrote it (so that a file changed
+ *   since is noticed without reading it);
+ * - fetched: touched whenever the remote answered, so its time is the last sync;
+ * - pending.json: the commit a write is pushing, written before the push and removed with the
+ *   write's local commit; finding one means a push was interrupted (store/remote/shared.ts);
+ * - queue.json: notes and progress made while the remote could not be reached, in order, and
+ *   those the rules no longer allowed when they were replayed;
+ * - kept/: copies of a person's files that a sync would otherwise have replaced or removed.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readBoardFile, writeFileAtomic } from '../fs.js';
+import type { Listing } from './tree.js';
+
+export interface Synced {
+  remote: string;
+  commit: string;
+  listing: Listing;
+  /** Per tree path: the identity (inode, size, mtime) of the local file when agentboard last wrote it. */
+  identities: Record<string, string>;
+}
+
+export interface Pending {
+  commit: string;
+  parent: string | null;
+  /** Set in the environment of the push, so that a push that outlived its process can be found. */
+  token: string;
+  summary: string;
+  /** The queued write this push replays, removed from the queue once it is known to have landed. */
+  queue_id?: number;
+  at: string;
+}
+
+/** A task's claim as a queued write found it: the write is replayed only while it still holds. */
+export interface Claim {
+  task_id: string;
+  assignee: string | null;
+  claimed_at: string | null;
+}
+
+export interface QueuedWrite {
+  id: number;
+  op: string;
+  input: Record<string, unknown>;
+  actor: string;
+  summary: string;
+  claims: Claim[];
+  queued_at: string;
+  /** Set when the rules refused it on replay: kept for a person to see, never applied. */
+  refused?: { code: string; message: string; at: string };
+}
+
+export interface Queue {
+  next_id: number;
+  entries: QueuedWrite[];
+}
+
+export class RemoteFiles {
+  readonly dir: string;
+
+  constructor(
+    runtimeDir: string,
+    private readonly shown: (path: string) => string,
+  ) {
+    this.dir = join(runtimeDir, 'remote');
+  }
+
+  path(name: 'synced.json' | 'pending.json' | 'queue.json' | 'fetched' | 'kept' | 'clone-id' | 'waiting.json'): string {
+    return join(this.dir, name);
+  }
+
+  private readJson<T>(name: 'synced.json' | 'pending.json' | 'queue.json' | 'waiting.json'): T | null {
+    const path = this.path(name);
+    const read = readBoardFile(path, this.shown(path));
+    if (!read) return null;
+    try {
+      return JSON.parse(read.text) as T;
+    } catch {
+      return null;
+    }
+  }
+
+  ensureDir(): void {
+    mkdirSync(this.dir, { recursive: true });
+  }
+
+  synced(): Synced | null {
+    const s = this.readJson<{ remote: string; commit: string; listing: Record<string, [string, number]>; identities?: Record<string, string> }>('synced.json');
+    if (!s || typeof s.commit !== 'string') return null;
+    const listing: Listing = {};
+    for (const [p, [blob, size]] of Object.entries(s.listing ?? {})) listing[p] = { blob, size };
+    return { remote: s.remote, commit: s.commit, listing, identities: s.identities ?? {} };
+  }
+
+  static syncedText(synced: Synced): string {
+    const listing: Record<string, [string, number]> = {};
+    for (const p of Object.keys(synced.listing).sort()) listing[p] = [synced.listing[p]!.blob, synced.listing[p]!.size];
+    return `${JSON.stringify({ remote: synced.remote, commit: synced.commit, listing, identities: synced.identities })}\n`;
+  }
+
+  pending(): Pending | null {
+    return this.readJson<Pending>('pending.json');
+  }
+
+  writePending(p: Pending): void {
+    this.ensureDir();
+    writeFileAtomic(this.path('pending.json'), `${JSON.stringify(p)}\n`, this.shown(this.path('pending.json')));
+  }
+
+  queue(): Queue {
+    const q = this.readJson<Queue>('queue.json');
+    return q && Array.isArray(q.entries) ? q : { next_id: 1, entries: [] };
+  }
+
+  static queueText(q: Queue): string {
+    return `${JSON.stringify(q, null, 2)}\n`;
+  }
+
+  writeQueue(q: Queue): void {
+    this.ensureDir();
+    writeFileAtomic(this.path('queue.json'), RemoteFiles.queueText(q), this.shown(this.path('queue.json')));
+  }
+
+  /** This clone's id on the remote (its waiting ref), made on first use. */
+  cloneId(): string {
+    const path = this.path('clone-id');
+    const read = readBoardFile(path, this.shown(path));
+    if (read && /^[0-9a-f]{12}$/.test(read.text.trim())) return read.text.trim();
+    const id = randomBytes(6).toString('hex');
+    this.ensureDir();
+    writeFileAtomic(path, `${id}\n`, this.shown(path));
+    return id;
+  }
+
+  /** Records the waiting refs a fetch found, with when each value was first seen here. */
+  noteWaiting(refs: Record<string, string>): void {
+    const known = this.readJson<Record<string, { value: string; seen: number }>>('waiting.json') ?? {};
+    const next: Record<string, { value: string; seen: number }> = {};
+    for (const [clone, value] of Object.entries(refs)) next[clone] = known[clone]?.value === value ? known[clone]! : { value, seen: Date.now() };
+    if (JSON.stringify(next) === JSON.stringify(known)) return;
+    this.ensureDir();
+    writeFileAtomic(this.path('waiting.json'), `${JSON.stringify(next)}\n`, this.shown(this.path('waiting.json')));
+  }
+
+  waitingOf(clone: string): boolean {
+    return (this.readJson<Record<string, unknown>>('waiting.json') ?? {})[clone] !== undefined;
+  }
+
+  /** Whether another clone said lately that it keeps losing the race (a ref that stopped moving is stale). */
+  othersWaiting(staleMs: number): boolean {
+    const me = this.cloneId();
+    const known = this.readJson<Record<string, { value: string; seen: number }>>('waiting.json') ?? {};
+    return Object.entries(known).some(([clone, w]) => clone !== me && Date.now() - w.seen < staleMs);
+  }
+
+  /** Marks now as the last time the remote answered. */
+  touchFetched(): void {
+    const path = this.path('fetched');
+    try {
+      const t = new Date();
+      utimesSync(path, t, t);
+    } catch {
+      this.ensureDir();
+      writeFileSync(path, '');
+    }
+  }
+
+  /** When the remote last answered (ms since the epoch), or null when it never has. */
+  fetchedAt(): number | null {
+    try {
+      return statSync(this.path('fetched')).mtimeMs;
+    } catch {
+      return null;
+    }
+  }
+}

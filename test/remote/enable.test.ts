@@ -1,0 +1,143 @@
+/**
+ * Turning sharing on and off: the board goes to refs/agentboard/board on the remote, the setting to
+ * config.yaml (so every clone follows it), and a second enable changes nothing.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, cliProcess, FIXTURES, newBoard, ok, snapshot, tempDir } from '../helpers.js';
+import { addClone, boardWithRemote, cloneTree, git, remoteFile, remoteTree, sharedBoard } from './helpers.js';
+
+describe('agentboard remote enable', () => {
+  it('puts the board on the remote under refs/agentboard/board and the setting in config.yaml; a second enable changes nothing', async () => {
+    const { remote, clones } = await boardWithRemote();
+    const dir = clones[0]!;
+    await changeWithTasks(dir, 'search', [{ title: 'Index' }, { title: 'Query' }]);
+    await ok(dir, ['next', '--as', 'claude']);
+    const before = readFileSync(join(dir, 'agentd/config.yaml'), 'utf8');
+
+    const enabled = await ok(dir, ['remote', 'enable']);
+    expect(enabled).toMatchObject({ remote: 'origin', changed: true, joined: false });
+    const config = readFileSync(join(dir, 'agentd/config.yaml'), 'utf8');
+    expect(config.startsWith(before)).toBe(true);
+    expect(config).toMatch(/\nremote: origin\n$/);
+
+    const tree = remoteTree({ remote, clones });
+    expect(Object.keys(tree)).toEqual(expect.arrayContaining(['changes/search/proposal.md', 'changes/search/spec.md', 'changes/search/tasks.md', 'runtime/state.json', 'runtime/activity/000001.jsonl']));
+    expect(Object.keys(tree).some((p) => p.includes('ledger') || p.includes('config.yaml') || p.includes('people.yaml'))).toBe(false);
+    expect(remoteFile({ remote, clones }, 'changes/search/tasks.md')).toBe(readFileSync(join(dir, 'agentd/changes/search/tasks.md'), 'utf8').trimEnd());
+    const log = remoteFile({ remote, clones }, 'runtime/activity/000001.jsonl');
+    expect(log).toContain('"action":"task.claim"');
+    expect(log).toContain('"action":"remote.enable"');
+
+    const again = await ok(dir, ['remote', 'enable', 'origin']);
+    expect(again).toMatchObject({ changed: false });
+    expect(readFileSync(join(dir, 'agentd/config.yaml'), 'utf8')).toBe(config);
+    expect(git(remote, ['rev-list', '--count', 'refs/agentboard/board'])).toBe('2');
+  });
+
+  it('is followed by every clone that has the setting, which shows the shared board after its first sync', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
+    const other = addClone(shared);
+    const status = await ok(other, ['status', '--sync']);
+    expect(status.changes.map((c: any) => c.change_id)).toEqual(['search']);
+    expect((await ok(other, ['remote', 'enable'])).changed).toBe(false);
+    const claimed = await ok(other, ['next', '--as', 'codex']);
+    expect(claimed.task.task_id).toBe('search/T1');
+    const first = await ok(shared.clones[0]!, ['task', 'show', 'search/T1', '--sync']);
+    expect(first.task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+  });
+
+  it('shares an import like any write: the changes land on the remote in one commit, and every clone shows them', async () => {
+    const shared = await sharedBoard(2);
+    const [a, b] = shared.clones as [string, string];
+    const before = git(shared.remote, ['rev-list', '--count', 'refs/agentboard/board']);
+    const imported = await ok(a, ['import', 'openspec', join(FIXTURES, 'import', 'openspec')]);
+    const landed = imported.changes.filter((c: any) => c.status === 'imported').map((c: any) => c.change_id);
+    expect(landed.length).toBeGreaterThan(0);
+    expect(Number(git(shared.remote, ['rev-list', '--count', 'refs/agentboard/board']))).toBe(Number(before) + 1);
+    const folders = new Set(Object.keys(remoteTree(shared)).map((p) => p.split('/').slice(0, 2).join('/')));
+    const onRemote = [...folders].filter((f) => f.startsWith('changes/') || f.startsWith('archive/')).map((f) => f.replace(/^changes\/|^archive\/\d{4}-\d\d-\d\d-/, ''));
+    expect(onRemote.sort()).toEqual([...landed].sort());
+    const seen = await ok(b, ['list', '--archived', '--sync']);
+    expect(seen.changes.map((c: any) => c.change_id).sort()).toEqual([...landed].sort());
+    expect(cloneTree(b)).toEqual(cloneTree(a));
+  });
+
+  it('in a clone that worked on a board of its own joins the shared board, keeping what it replaces aside and saying so', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
+    const other = addClone(shared);
+    // this clone works alone for a while (its config did not say the board was shared yet)
+    writeFileSync(join(other, 'agentd/config.yaml'), readFileSync(join(other, 'agentd/config.yaml'), 'utf8').replace(/^#.*shared by every clone.*\n^remote: origin\n/m, ''));
+    await changeWithTasks(other, 'solo-work', [{ title: 'Mine' }]);
+    await ok(other, ['next', '--as', 'loner']);
+    const r = await cli(other, ['remote', 'enable', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.data).toMatchObject({ changed: true, joined: true, local_only: ['agentd/changes/solo-work/'] });
+    const said = r.json.notices.join('\n');
+    expect(said).toMatch(/agentd\/\.runtime\/activity\.jsonl: this clone's activity log is not the shared board's; your version is kept in agentd\/\.runtime\/remote\/kept\//);
+    expect(said).toMatch(/agentd\/\.runtime\/state\.json: your version differed/);
+    const list = await ok(other, ['list']);
+    expect(list.changes.map((c: any) => c.change_id)).toEqual(['search']);
+    const kept = (await ok(other, ['remote', 'status'])).kept as string[];
+    expect(readFileSync(join(other, kept.find((k) => k.endsWith('local.jsonl'))!), 'utf8')).toContain('"actor":"loner"');
+    expect(readFileSync(join(other, kept.find((k) => k.endsWith('state.json'))!), 'utf8')).toContain('"loner"');
+    expect(readFileSync(join(other, 'agentd/.runtime/activity.jsonl'), 'utf8')).not.toContain('loner');
+  });
+
+  it('is a person’s command, and refuses a board without git or without that remote, changing nothing', async () => {
+    const plain = await newBoard();
+    const before = snapshot(plain);
+    let r = await cli(plain, ['remote', 'enable', '--json']);
+    expect(r.json.error.code).toBe('NOT_A_GIT_REPOSITORY');
+    expect(r.json.error.next_step).toMatch(/git init/);
+    expect(snapshot(plain)).toEqual(before);
+
+    const { clones } = await boardWithRemote();
+    const dir = clones[0]!;
+    const clean = snapshot(join(dir, 'agentd'));
+    r = await cli(dir, ['remote', 'enable', 'upstream', '--json']);
+    expect(r.json.error.code).toBe('REMOTE_NOT_FOUND');
+    expect(r.json.error.next_step).toContain('git remote add upstream');
+    r = await cli(dir, ['remote', 'enable', '--as', 'claude', '--json']);
+    expect(r.json.error.code).toBe('HUMAN_ONLY');
+    r = await cli(dir, ['remote', 'enable', '--json'], { env: { CLAUDECODE: '1' } });
+    expect(r.json.error.code).toBe('AGENT_ENVIRONMENT');
+    r = await cli(dir, ['remote', 'enable', 'no/such', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('INVALID_INPUT');
+    expect(snapshot(join(dir, 'agentd'))).toEqual(clean);
+  });
+
+  it('disable makes the board this clone’s own again, as last synced; writes then touch no git', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(b, ['next', '--as', 'codex']);
+    const off = await ok(a, ['remote', 'disable']);
+    expect(off).toMatchObject({ changed: true, remote: 'origin', synced: true });
+    expect(readFileSync(join(a, 'agentd/config.yaml'), 'utf8')).not.toMatch(/^remote:/m);
+    expect((await ok(a, ['task', 'show', 'search/T1'])).task.assignee).toBe('codex');
+    expect((await ok(a, ['remote', 'disable'])).changed).toBe(false);
+    const head = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    await ok(a, ['task', 'note', 'search/T1', 'Only on this clone now', '--as', 'codex']);
+    expect(git(shared.remote, ['rev-parse', 'refs/agentboard/board'])).toBe(head);
+    const r = await cli(a, ['list', '--json']);
+    expect(r.json.notices).toBeUndefined();
+  });
+});
+
+describe('a board that is not shared', () => {
+  it('starts no git process on any command', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'search', [{ title: 'Index' }, { title: 'Query' }]);
+    const bin = tempDir('agentboard-fake-git-');
+    const calls = join(bin, 'calls');
+    writeFileSync(join(bin, 'git'), `#!/bin/sh\necho "$@" >> ${calls}\nexit 1\n`, { mode: 0o755 });
+    const env = { PATH: `${bin}:${process.env.PATH}`, GIT_AUTHOR_NAME: 'x' };
+    for (const args of [['list'], ['status'], ['next', '--as', 'claude'], ['task', 'note', 'search/T1', 'A note', '--as', 'claude'], ['task', 'done', 'search/T1', '--as', 'claude'], ['log'], ['validate'], ['status', '--sync']]) {
+      const r = cliProcess(dir, [...args, '--json'], { env });
+      expect(r.code, `${args.join(' ')}: ${r.stdout}${r.stderr}`).toBe(0);
+    }
+    expect(() => readFileSync(calls, 'utf8')).toThrow();
+  });
+});

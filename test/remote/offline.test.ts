@@ -1,0 +1,118 @@
+/**
+ * A clone that cannot reach the remote: exclusive writes fail and change nothing; notes and
+ * progress are queued, then pushed in order when it is back; a queued write the rules no longer
+ * allow is kept and reported, never applied and never dropped on its own.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, ok, snapshot } from '../helpers.js';
+import { git, remoteFile, sharedBoard } from './helpers.js';
+
+function offline(dir: string, remote: string): () => void {
+  git(dir, ['remote', 'set-url', 'origin', join(remote, '..', 'nowhere.git')]);
+  return () => git(dir, ['remote', 'set-url', 'origin', remote]);
+}
+
+const shownBoard = (dir: string) => {
+  const all = snapshot(join(dir, 'agentd'));
+  return Object.fromEntries(Object.entries(all).filter(([p]) => !p.startsWith('.runtime/remote/') && p !== '.runtime/lock'));
+};
+
+describe('a clone that cannot reach the remote', () => {
+  it('refuses exclusive writes with a clear error and changes nothing; queues notes and progress, and pushes them in order when it is back', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }, { title: 'Go' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'walker']);
+    const back = offline(a, shared.remote);
+
+    const before = shownBoard(a);
+    for (const args of [['next', '--as', 'runner'], ['task', 'done', 'trip/T1', '--as', 'walker'], ['task', 'block', 'trip/T1', '--as', 'walker', '--reason', 'No map']]) {
+      const r = await cli(a, [...args, '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json.error.code).toBe('REMOTE_UNREACHABLE');
+      expect(r.json.error.message).toContain('nothing was written');
+      expect(r.json.error.next_step).toContain('git fetch origin');
+    }
+    expect(shownBoard(a)).toEqual(before);
+
+    const first = await cli(a, ['task', 'note', 'trip/T1', 'Packed the tent', '--as', 'walker', '--json']);
+    expect(first.code).toBe(0);
+    expect(first.json.notices.join(' ')).toMatch(/queued \(1 waiting\)/);
+    await ok(a, ['task', 'progress', 'trip/T1', '--percent', '50', '--message', 'Half packed', '--as', 'walker']);
+    await ok(a, ['task', 'note', 'trip/T1', 'Packed the stove', '--as', 'walker']);
+    expect(shownBoard(a)).toEqual(before);
+    // a note a rule refuses on the local copy is not queued at all
+    const refused = await cli(a, ['task', 'note', 'trip/T1', 'Not mine', '--as', 'runner', '--json']);
+    expect(refused.json.error.code).toBe('TASK_HELD');
+
+    const status = await ok(a, ['remote', 'status']);
+    expect(status.waiting.map((e: any) => [e.id, e.actor, e.op])).toEqual([
+      [1, 'walker', 'task.note'],
+      [2, 'walker', 'task.progress'],
+      [3, 'walker', 'task.note'],
+    ]);
+    // meanwhile the other clones see the claim, stale after a while, and nothing of the queue
+    const later = { AGENTBOARD_TEST_NOW: new Date(Date.now() + 3 * 3600_000).toISOString() };
+    const seen = await ok(b, ['status', '--sync'], { env: later });
+    expect(seen.stale_claims.map((c: any) => [c.task_id, c.assignee])).toEqual([['trip/T1', 'walker']]);
+    expect((await ok(b, ['task', 'show', 'trip/T1'])).task.notes).toEqual([]);
+
+    // back online: the next command pushes the queue first, in order
+    back();
+    const read = await cli(a, ['task', 'list', '--sync', '--json']);
+    expect(read.code).toBe(0);
+    expect((await ok(a, ['remote', 'status'])).waiting).toEqual([]);
+    const task = (await ok(b, ['task', 'show', 'trip/T1', '--sync'])).task;
+    expect(task.notes.map((n: any) => n.text)).toEqual(['Packed the tent', 'Packed the stove']);
+    expect(task).toMatchObject({ progress: 50, progress_message: 'Half packed', assignee: 'walker' });
+    const log = remoteFile(shared, 'runtime/activity/000001.jsonl');
+    expect(log.indexOf('Packed the tent')).toBeLessThan(log.indexOf('Half packed'));
+    expect(log.indexOf('Half packed')).toBeLessThan(log.indexOf('Packed the stove'));
+  });
+
+  it('keeps a queued write whose claim was released meanwhile, reports it, and never applies it', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'walker']);
+    const back = offline(a, shared.remote);
+    await ok(a, ['task', 'progress', 'trip/T1', '--percent', '80', '--message', 'Nearly packed', '--as', 'walker']);
+    // a person releases the claim on another clone
+    await ok(b, ['release', 'trip/T1', '--reason', 'Walker is away']);
+    back();
+    const r = await cli(a, ['task', 'note', 'trip/T1', 'Anyone may take it', '--as', 'helper', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    const status = await ok(a, ['remote', 'status']);
+    expect(status.waiting).toEqual([]);
+    expect(status.refused).toHaveLength(1);
+    expect(status.refused[0]).toMatchObject({ id: 1, actor: 'walker', op: 'task.progress', code: 'QUEUED_WRITE_REFUSED' });
+    expect(status.refused[0].message).toContain('walker held trip/T1');
+    const task = (await ok(b, ['task', 'show', 'trip/T1', '--sync'])).task;
+    expect(task).toMatchObject({ status: 'todo', progress: null });
+    expect(task.assignee ?? null).toBeNull();
+    expect(task.notes.map((n: any) => n.text)).toEqual(['Released from walker: Walker is away', 'Anyone may take it']);
+    // kept until a person removes it
+    await ok(a, ['status', '--sync']);
+    expect((await ok(a, ['remote', 'status'])).refused).toHaveLength(1);
+    const drop = await cli(a, ['remote', 'drop', '1', '--json']);
+    expect(drop.json.data.dropped).toMatchObject({ id: 1, op: 'task.progress' });
+    expect((await ok(a, ['remote', 'status'])).refused).toEqual([]);
+    expect((await cli(a, ['remote', 'drop', '1', '--json'])).json.error.code).toBe('QUEUED_WRITE_NOT_FOUND');
+    const disable = JSON.parse(readFileSync(join(a, 'agentd/.runtime/remote/queue.json'), 'utf8'));
+    expect(disable.entries).toEqual([]);
+  });
+
+  it('does not turn sharing off while writes wait to be pushed', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
+    const a = shared.clones[0]!;
+    await ok(a, ['next', '--as', 'walker']);
+    offline(a, shared.remote);
+    await ok(a, ['task', 'note', 'trip/T1', 'Tent packed', '--as', 'walker']);
+    const r = await cli(a, ['remote', 'disable', '--json']);
+    expect(r.json.error.code).toBe('QUEUE_NOT_EMPTY');
+    expect(readFileSync(join(a, 'agentd/config.yaml'), 'utf8')).toMatch(/^remote: origin$/m);
+    await ok(a, ['remote', 'drop', '1']);
+    const off = await ok(a, ['remote', 'disable']);
+    expect(off).toMatchObject({ changed: true, synced: false });
+  });
+});

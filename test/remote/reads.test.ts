@@ -1,0 +1,60 @@
+/**
+ * Reads on a shared board answer from the clone's copy and say how fresh it is; --sync (on the CLI,
+ * or on `agentboard mcp` for every call) fetches first.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok } from '../helpers.js';
+import { git, sharedBoard } from './helpers.js';
+
+async function mcpRead(dir: string, args: string[]): Promise<{ task: any; notes: string[] }> {
+  const client = new Client({ name: 'reader', version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, ...args], env: childEnv(), stderr: 'ignore' }));
+  try {
+    const r = (await client.callTool({ name: 'agentboard_get_task', arguments: { task_id: 'search/T1' } })) as { content: { text: string }[]; structuredContent: any };
+    return { task: r.structuredContent.task, notes: r.content.slice(1).map((c) => c.text) };
+  } finally {
+    await client.close();
+  }
+}
+
+describe('a read on a shared board', () => {
+  it('answers from the local copy and says how fresh it is; --sync fetches first', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    await ok(a, ['next', '--as', 'claude']);
+
+    const stale = await cli(b, ['task', 'show', 'search/T1', '--json']);
+    expect(stale.json.data.task.status).toBe('todo');
+    expect(stale.json.notices).toEqual([expect.stringMatching(/^Read from this clone's copy of the shared board \(remote "origin"\), last synced \d+ s ago; --sync fetches first\.$/)]);
+    const text = await cli(b, ['task', 'show', 'search/T1']);
+    expect(text.stderr).toMatch(/note: Read from this clone's copy/);
+
+    const viaMcp = await mcpRead(b, []);
+    expect(viaMcp.task.status).toBe('todo');
+    expect(viaMcp.notes.join(' ')).toMatch(/Read from this clone's copy of the shared board/);
+    const synced = await mcpRead(b, ['--sync']);
+    expect(synced.task).toMatchObject({ status: 'in_progress', assignee: 'claude' });
+
+    const fresh = await ok(b, ['task', 'show', 'search/T1', '--sync']);
+    expect(fresh.task).toMatchObject({ status: 'in_progress', assignee: 'claude' });
+  });
+
+  it('with --sync and no remote answers from the local copy and says so, never showing a credential', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }]));
+    const a = shared.clones[0]!;
+    git(a, ['remote', 'set-url', 'origin', 'https://someone:s3cret-token@127.0.0.1:9/board.git']);
+    const r = await cli(a, ['task', 'list', '--sync', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json.data.tasks).toHaveLength(1);
+    expect(r.json.notices.join(' ')).toMatch(/Could not sync with "origin": The shared board's remote "origin" could not be reached/);
+    const write = await cli(a, ['next', '--as', 'claude', '--json']);
+    expect(write.json.error.code).toBe('REMOTE_UNREACHABLE');
+    const status = await ok(a, ['remote', 'status']);
+    expect(status).toMatchObject({ shared: true, remote: 'origin', url: 'https://127.0.0.1:9/board.git', ref: 'refs/agentboard/board', waiting: [], refused: [], interrupted_push: null });
+    expect(status.commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(JSON.stringify([r.json, write.json, status])).not.toContain('s3cret');
+  });
+});
