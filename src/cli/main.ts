@@ -261,8 +261,18 @@ function processIo(): Io {
     stdin: () => readFileSync(0, 'utf8'),
     env: process.env,
     cwd: process.cwd(),
-    interactive: process.stdin.isTTY === true,
-    tty: { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true },
+    // Looked at when asked: opening standard input as a stream costs a quick command a few milliseconds.
+    get interactive() {
+      return process.stdin.isTTY === true;
+    },
+    tty: {
+      get out() {
+        return process.stdout.isTTY === true;
+      },
+      get err() {
+        return process.stderr.isTTY === true;
+      },
+    },
   };
 }
 
@@ -288,24 +298,40 @@ function actorIn(argv: string[]): string | undefined {
   return argv[i] === '--as' ? argv[i + 1] : argv[i]!.slice('--as='.length);
 }
 
+/** The first word of a command line that is neither an option nor the value of one of the options that go before the command. */
+function commandWord(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--root' || a === '--as') i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
 /** What the ES module loader (bin/agentboard.js) hands the CLI: its import(), which vm.Script code lacks. */
 export interface Loader {
   importModule?: (specifier: string) => Promise<unknown>;
 }
 
 export async function main(argv: string[], given: Partial<Io> = {}, loader: Loader = {}): Promise<number> {
-  const io: Io = { ...processIo(), ...given };
+  // The process's streams, where the caller gives none of its own (assigned over, not spread: spreading would look at each stream).
+  const io: Io = Object.defineProperties(processIo(), Object.getOwnPropertyDescriptors(given));
   inputFiles.clear();
   const wantsJson = argv.includes('--json');
   const debug = argv.includes('--debug');
   let run: Run | null = null;
   let special: (() => Promise<number>) | null = null;
   const operations = await catalog();
+  // Only the command being run is built (building every command costs a quick command some
+  // milliseconds); all of them for help, for a command not known, and for none.
+  const word = commandWord(argv);
+  const only = word !== undefined && !argv.some((a) => a === '--help' || a === '-h') ? operations.filter((op) => op.cli.command.split(' ')[0] === word) : [];
   const program = build(
-    operations,
+    only.length > 0 ? only : operations,
     io,
     (r) => (run = r),
     (p) => {
+      if (only.length > 0) return;
       takesGlobals(p.command('import'), ['--root', '--json', '--as', '--debug'])
         .description("Bring a board of agentd, OpenSpec or spec-kit over: its changes land at the phase their documents reach (a person's command)")
         .argument('<tool>', 'agentd, openspec or spec-kit')

@@ -184,14 +184,16 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
     if (st.size > LIMITS.fileBytesMax) {
       fail('PARSE_ERROR', `${shown} is ${st.size} bytes, more than agentboard reads (${LIMITS.fileBytesMax}).`, `Split or shorten ${shown}.`);
     }
-    // One byte more than its size: a file read whole ends with a read of nothing, not with a copy to grow the buffer.
+    // One byte more than its size: a read that comes back short has met the end of the file (a file
+    // that grew meanwhile is read on, the buffer grown).
     let buf = Buffer.allocUnsafe(st.size + 1);
     let length = 0;
     for (;;) {
       if (length === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(Math.max(4096, buf.length))]);
-      const n = readSync(fd, buf, length, buf.length - length, length);
-      if (n === 0) break;
+      const asked = buf.length - length;
+      const n = readSync(fd, buf, length, asked, length);
       length += n;
+      if (n < asked) break;
     }
     buf = buf.subarray(0, length);
     if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : { ...previous, identity: identityOf(st) };
