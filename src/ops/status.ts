@@ -10,7 +10,7 @@ import { ConflictOut } from './conflicts.js';
 import { defineOp } from './registry.js';
 import { Actor, ChangeId, FindingOut, Phase } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { changeTitle, loadChange, phaseOf, tasksOf } from './view.js';
+import { changeTitle, loadSummed, phaseOf, tasksOf } from './view.js';
 import { summarize } from '../store/task-scan.js';
 import { basename } from 'node:path';
 import { listRuns, runState, type RunRecord } from '../store/runs.js';
@@ -113,8 +113,7 @@ export const boardStatus = defineOp({
     const deadClaims = new Map(runs.filter((r) => r.state === 'died').flatMap(({ run }) => run.claims.map((c) => [c, run.run_id] as const)));
     for (const changeId of board.changeIds()) {
       // Task lists are read quickly (a summary of each task); only one the quick read could not take is read in full, for its findings.
-      const list = board.taskList(changeId);
-      const change = loadChange(board, changeId, list && !list.broken ? ['proposal', 'spec', 'review'] : ['proposal', 'spec', 'tasks', 'review']);
+      const { change, list } = loadSummed(board, changeId);
       const tasks = list?.tasks ?? tasksOf(change.tasks).map(summarize);
       const byId = new Map(tasks.map((t) => [t.id, t]));
       const counts = emptyCounts();

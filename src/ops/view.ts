@@ -67,6 +67,17 @@ export function loadChange(reader: Reader, changeId: string, types: readonly Doc
   return out;
 }
 
+/**
+ * A change read to sum it up: its task list read quickly (a summary of each task, store/task-scan.ts),
+ * the other documents in full; the task list in full too only when the quick read could not take
+ * it (for its findings). `list` is null when the change has no task list that could be read.
+ */
+export function loadSummed(reader: Reader, changeId: string): { change: LoadedChange; list: TaskList | null } {
+  const list = reader.taskList(changeId);
+  const change = loadChange(reader, changeId, list && !list.broken ? ['proposal', 'spec', 'review'] : ['proposal', 'spec', 'tasks', 'review']);
+  return { change, list };
+}
+
 export function tasksOf(doc: DocFile<'tasks'> | null): Task[] {
   return doc?.content?.blocks.flatMap((b) => (b.task ? [b.task] : [])) ?? [];
 }
