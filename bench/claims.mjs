@@ -76,21 +76,25 @@ async function mcpAgent(dir, agent, waits) {
 }
 
 function percentiles(samples) {
+  if (samples.length === 0) return null;
   const s = [...samples].sort((a, b) => a - b);
   const at = (p) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
   return { p50: at(50), p95: at(95), max: s[s.length - 1] };
 }
 
-/** One round with `agents` agents on a fresh copy of a board of `tasks` tasks; returns the figures. */
-export async function claimsRound(agents, tasks = 200) {
+/**
+ * One round with `agents` agents on a fresh copy of a board of `tasks` tasks; returns the figures.
+ * mix 'mixed': half CLI, half MCP; 'mcp': every agent an MCP client of its own server.
+ */
+export async function claimsRound(agents, tasks = 200, mix = 'mixed') {
   const source = await benchBoard(tasks / 100, 100);
-  const dir = join(TMP, `claims-${agents}`);
+  const dir = join(TMP, `claims-${mix}-${agents}`);
   rmSync(dir, { recursive: true, force: true });
   cpSync(source, dir, { recursive: true });
   const waits = { cli: [], mcp: [] };
   const t0 = performance.now();
   const results = await Promise.all(
-    Array.from({ length: agents }, (_, i) => (i % 2 === 0 ? cliAgent(dir, `cli-${i}`, waits.cli) : mcpAgent(dir, `mcp-${i}`, waits.mcp))),
+    Array.from({ length: agents }, (_, i) => (mix === 'mixed' && i % 2 === 0 ? cliAgent(dir, `cli-${i}`, waits.cli) : mcpAgent(dir, `mcp-${i}`, waits.mcp))),
   );
   const seconds = (performance.now() - t0) / 1000;
   const claimed = results.flatMap((r) => r.claimed);
@@ -100,6 +104,7 @@ export async function claimsRound(agents, tasks = 200) {
   rmSync(dir, { recursive: true, force: true });
   return {
     agents,
+    mix,
     tasks,
     claims: claimed.length,
     seconds,
@@ -112,10 +117,12 @@ export async function claimsRound(agents, tasks = 200) {
 }
 
 export function reportClaims(rows) {
-  console.log('\nClaims under contention: half the agents a process per command (CLI), half an `agentboard mcp` server each; every agent claims, then completes, until the 200 tasks are gone');
-  console.log('wait = from an agent\'s `next` call to its answer, in ms');
+  const { tasks, mix } = rows[0];
+  const who = mix === 'mcp' ? 'every agent an `agentboard mcp` server of its own' : 'half the agents a process per command (CLI), half an `agentboard mcp` server each';
+  console.log(`\nClaims under contention: ${who}; every agent claims, then completes, until the ${tasks} tasks are gone`);
+  console.log("wait = from an agent's `next` call to its answer, in ms");
   console.log(`${'agents'.padStart(6)} ${'claims/s'.padStart(9)}   ${'CLI wait p50 / p95 / max'.padEnd(26)} ${'MCP wait p50 / p95 / max'.padEnd(26)} double  lost  BOARD_BUSY`);
-  const f = (w) => `${w.p50.toFixed(0)} / ${w.p95.toFixed(0)} / ${w.max.toFixed(0)}`;
+  const f = (w) => (w ? `${w.p50.toFixed(0)} / ${w.p95.toFixed(0)} / ${w.max.toFixed(0)}` : '-');
   for (const r of rows) {
     console.log(`${String(r.agents).padStart(6)} ${(r.claims / r.seconds).toFixed(1).padStart(9)}   ${f(r.cli).padEnd(26)} ${f(r.mcp).padEnd(26)} ${String(r.doubleClaims).padStart(6)} ${String(r.lost).padStart(5)} ${String(r.busy).padStart(11)}`);
   }

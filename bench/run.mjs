@@ -2,7 +2,7 @@
 // Every figure is printed beside `node -e 0` measured in the same run on the same machine.
 import { spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { benchBoard, TMP } from './board.mjs';
 
@@ -25,35 +25,50 @@ function stats(samples) {
   return { median: s[Math.floor(s.length / 2)], min: s[0] };
 }
 
-function measure(label, argv, cwd = ROOT) {
-  return { label, argv, cwd };
+/** A command to time; `prepare` runs before each timed run, untimed (a fresh copy of a board). */
+function measure(label, argv, prepare = () => {}) {
+  return { label, argv, prepare };
 }
 
-/** Runs every command once per round, round after round, so that noise on the machine hits all alike. */
+/** Runs every command once per round, round after round, so that noise on the machine hits them all alike. */
 function runAll(commands) {
-  for (const c of commands) time(c.argv, c.cwd); // warm the file cache
+  for (const c of commands) {
+    c.prepare();
+    time(c.argv); // warm the file cache
+  }
   const samples = commands.map(() => []);
-  for (let round = 0; round < RUNS; round++) commands.forEach((c, i) => samples[i].push(time(c.argv, c.cwd)));
+  for (let round = 0; round < RUNS; round++) {
+    commands.forEach((c, i) => {
+      c.prepare();
+      samples[i].push(time(c.argv));
+    });
+  }
   return commands.map((c, i) => ({ label: c.label, ...stats(samples[i]) }));
 }
 
 function report(title, rows, baseline) {
   console.log(`\n${title}`);
-  console.log(`${'command'.padEnd(40)} ${'median ms'.padStart(10)} ${'min ms'.padStart(8)} ${'× node'.padStart(8)}`);
-  for (const r of rows) console.log(`${r.label.padEnd(40)} ${r.median.toFixed(1).padStart(10)} ${r.min.toFixed(1).padStart(8)} ${(r.median / baseline).toFixed(2).padStart(8)}`);
+  console.log(`${'command'.padEnd(48)} ${'median ms'.padStart(10)} ${'min ms'.padStart(8)} ${'× node'.padStart(8)}`);
+  for (const r of rows) console.log(`${r.label.padEnd(48)} ${r.median.toFixed(1).padStart(10)} ${r.min.toFixed(1).padStart(8)} ${(r.median / baseline).toFixed(2).padStart(8)}`);
 }
 
-console.log(`agentboard bench · node ${process.version} · ${cpus().length} cpus · ${RUNS} runs each`);
+console.log(`agentboard bench · node ${process.version} · ${cpus().length} cpus · ${RUNS} runs each · load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 
 const node = measure('node -e 0', ['-e', '0']);
 
-/** A copy of a board whose parse cache is filled, as it is on a board agents are working: one agent took a task. */
-function warmCopy(source, name) {
+/**
+ * A board no command has run on: a fresh copy of the generated one before every run. As generated,
+ * it has the ledgers of the commands that wrote it (which no longer match the copied files, so
+ * each is checked by content); "no ledger" is the board as a clone brings it (.runtime/ is not in git).
+ */
+function cold(source, name, { ledger }) {
   const dir = join(TMP, name);
-  rmSync(dir, { recursive: true, force: true });
-  cpSync(source, dir, { recursive: true });
-  time([BIN, 'next', '--as', 'bench-warm', '--root', dir]);
-  return dir;
+  const copy = () => {
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(source, dir, { recursive: true });
+    if (!ledger) rmSync(join(dir, 'agentd', '.runtime', 'ledger'), { recursive: true, force: true });
+  };
+  return { dir, copy };
 }
 
 if (!ONLY || ONLY === 'cli') {
@@ -61,36 +76,42 @@ if (!ONLY || ONLY === 'cli') {
     [10, 100],
     [100, 100],
   ]) {
-    const cold = await benchBoard(changes, perChange);
-    const warm = warmCopy(cold, `warm-${changes}`);
+    const source = await benchBoard(changes, perChange);
+    const board = cold(source, `cold-${changes}`, { ledger: true });
+    const bare = cold(source, `bare-${changes}`, { ledger: false });
     const total = changes * perChange;
     const rows = runAll([
       node,
       measure('agentboard --version', [BIN, '--version']),
-      measure('agentboard list', [BIN, 'list', '--root', cold]),
-      measure('agentboard status', [BIN, 'status', '--root', cold]),
-      measure('agentboard validate --all', [BIN, 'validate', '--all', '--root', cold]),
-      measure('agentboard list (parse cache warm)', [BIN, 'list', '--root', warm]),
-      measure('agentboard status (parse cache warm)', [BIN, 'status', '--root', warm]),
+      measure('agentboard list', [BIN, 'list', '--root', board.dir], board.copy),
+      measure('agentboard status', [BIN, 'status', '--root', board.dir], board.copy),
+      measure('agentboard validate --all', [BIN, 'validate', '--all', '--root', board.dir], board.copy),
+      measure('agentboard next', [BIN, 'next', '--as', 'bench-agent', '--root', board.dir], board.copy),
+      measure('agentboard status (no ledger)', [BIN, 'status', '--root', bare.dir], bare.copy),
+      measure('agentboard next (no ledger)', [BIN, 'next', '--as', 'bench-agent', '--root', bare.dir], bare.copy),
     ]);
-    report(`Board of ${changes} changes × ${perChange} tasks = ${total.toLocaleString('en')} tasks`, rows, rows[0].median);
-    rmSync(warm, { recursive: true, force: true });
+    report(`Board of ${changes} changes × ${perChange} tasks = ${total.toLocaleString('en')} tasks, each command on a fresh copy`, rows, rows[0].median);
+    rmSync(board.dir, { recursive: true, force: true });
+    rmSync(bare.dir, { recursive: true, force: true });
   }
 }
 
 if (!ONLY || ONLY === 'next') {
-  // Each claiming run takes one more task of the 10,000; each resuming run gives an agent its own task back.
-  const dir = warmCopy(await benchBoard(100, 100), 'next-copy');
+  // On one copy: each claiming run takes one more task of the 10,000 (the board warm from the runs before); each resuming run gives an agent its own task back.
+  const dir = join(TMP, 'next-copy');
+  rmSync(dir, { recursive: true, force: true });
+  cpSync(await benchBoard(100, 100), dir, { recursive: true });
   time([BIN, 'next', '--as', 'bench-resumer', '--root', dir]);
   let n = 0;
-  const claim = { label: 'agentboard next (claims a new task)', get argv() { return [BIN, 'next', '--as', `fresh-${n++}`, '--root', dir]; } };
+  const claim = { label: 'agentboard next (claims a new task)', prepare: () => {}, get argv() { return [BIN, 'next', '--as', `fresh-${n++}`, '--root', dir]; } };
   const rows = runAll([node, claim, measure('agentboard next (resumes its own task)', [BIN, 'next', '--as', 'bench-resumer', '--root', dir])]);
-  report('next at 10,000 tasks', rows, rows[0].median);
+  report('next at 10,000 tasks, one board after another run', rows, rows[0].median);
   rmSync(dir, { recursive: true, force: true });
 }
 
 if (!ONLY || ONLY === 'claims') {
   const { claimsRound, reportClaims } = await import('./claims.mjs');
+  reportClaims([await claimsRound(8, 400, 'mcp')]);
   const rows = [];
   for (const agents of [8, 16, 32]) rows.push(await claimsRound(agents));
   reportClaims(rows);

@@ -16,5 +16,20 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
     process.exit(1);
   }
   // The CLI runs inside vm.Script, which cannot import() an ES module: it borrows this module's import().
-  process.exitCode = await cli.main(args, undefined, { importModule: (specifier) => import(specifier) });
+  const code = await cli.main(args, undefined, { importModule: (specifier) => import(specifier) });
+  // The command is over: exit once what it printed is out, rather than wait for the garbage
+  // collector to finish work nobody needs (tens of milliseconds after reading a big board).
+  process.exitCode = code;
+  await flushed(process.stdout);
+  await flushed(process.stderr);
+  process.exit(code);
+}
+
+function flushed(stream) {
+  if (stream.writableLength === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    stream.once('drain', resolve);
+    stream.once('error', resolve);
+    stream.once('close', resolve);
+  });
 }

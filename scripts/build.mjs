@@ -9,6 +9,7 @@
 // top level), and code run by vm.Script cannot import() an ES module. bin/agentboard.js hands the
 // CLI its own import() to load it.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
 
@@ -42,9 +43,29 @@ const common = {
 };
 
 await rm('dist', { recursive: true, force: true });
+
+// The catalog of operations (src/ops/catalog.ts), read from the registry and embedded in the CLI,
+// so that a command loads only the module of its own operation.
+const maker = await build({
+  ...common,
+  minify: false,
+  metafile: false,
+  write: false,
+  outdir: undefined,
+  format: 'cjs',
+  plugins: [raw],
+  mainFields: ['module', 'main'],
+  external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
+  stdin: { contents: "export { OPERATIONS } from './index.ts'; export { describeOperations } from './catalog.ts';", resolveDir: 'src/ops', loader: 'ts' },
+});
+const made = { exports: {} };
+new Function('module', 'exports', 'require', maker.outputFiles[0].text)(made, made.exports, createRequire(import.meta.url));
+const catalog = await made.exports.describeOperations(made.exports.OPERATIONS);
+
 const result = await build({
   ...common,
   entryPoints: { cli: 'src/cli/main.ts' },
+  define: { AGENTBOARD_CATALOG: JSON.stringify(JSON.stringify(catalog)) },
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   mainFields: ['module', 'main'],

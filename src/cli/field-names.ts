@@ -1,8 +1,8 @@
-import type { Operation } from '../ops/registry.js';
-import { fieldsOf } from './fields.js';
+import type { OpInfo } from '../ops/catalog.js';
+import type { CliSpec } from '../ops/registry.js';
 
 /** The flag of an input field: its name in kebab case, unless the command names it otherwise. */
-export function flagOf(op: Operation, fieldName: string): string {
+export function flagOf(op: { cli: Pick<CliSpec, 'flags'> }, fieldName: string): string {
   return op.cli.flags?.[fieldName] ?? fieldName.replace(/_/g, '-');
 }
 
@@ -12,10 +12,10 @@ export function flagOf(op: Operation, fieldName: string): string {
  * Only the field names that start each problem of the message are spelled so, never other text;
  * fields that have no flag (lists of objects, given with --input or --from) keep their names.
  */
-export function spellFields(op: Operation, message: string): string {
+export function spellFields(op: Pick<OpInfo, 'cli' | 'fields'>, message: string): string {
   if (!message.startsWith('Invalid input: ')) return message;
   const positional = new Set((op.cli.args ?? []).map((a) => a.replace(/\?$/, '')));
-  const kinds = new Map(fieldsOf(op.input.shape as Record<string, never>).map((f) => [f.name, f.kind]));
+  const kinds = new Map(op.fields.map((f) => [f.name, f.kind]));
   return message.replace(/(^Invalid input: |; )([a-z][a-z0-9_]*)(?=[ .[:]|$)/g, (whole, before: string, name: string) => {
     const kind = kinds.get(name);
     if (kind === undefined) return whole;

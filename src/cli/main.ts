@@ -8,12 +8,12 @@ import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
-import { OPERATIONS } from '../ops/index.js';
-import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
+import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
+import { createContext, PROFILES, type Context, type Profile } from '../ops/registry.js';
 import { execute } from '../ops/execute.js';
 import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
-import { fieldsOf, type Field } from './fields.js';
+import type { Field } from './fields.js';
 import { renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
 import { painter, PLAIN } from '../render/paint.js';
@@ -49,17 +49,17 @@ const GROUP_SUMMARIES: Record<string, string> = {
   reviewer: 'Review keys for reviewer agents (people only)',
 };
 
-const flagName = (op: Operation, field: Field) => flagOf(op, field.name);
+const flagName = (op: OpInfo, field: Field) => flagOf(op, field.name);
 const attrName = (flag: string) => flag.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-function positionalNames(op: Operation): { name: string; optional: boolean }[] {
+function positionalNames(op: OpInfo): { name: string; optional: boolean }[] {
   return (op.cli.args ?? []).map((a) => ({ name: a.replace(/\?$/, ''), optional: a.endsWith('?') }));
 }
 
 /** The flags of an operation: every simple field of its input that is not positional or the actor. */
-function flagFields(op: Operation): Field[] {
+function flagFields(op: OpInfo): Field[] {
   const positional = new Set(positionalNames(op).map((p) => p.name));
-  return fieldsOf(op.input.shape as Record<string, never>).filter((f) => f.name !== 'agent_id' && !positional.has(f.name) && f.kind !== 'object');
+  return op.fields.filter((f) => f.name !== 'agent_id' && !positional.has(f.name) && f.kind !== 'object');
 }
 
 const inputFiles = new Map<string, unknown>();
@@ -98,7 +98,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
 }
 
 /** Builds the input object: --input, then --from, then positionals, then flags, then the actor. */
-function assembleInput(op: Operation, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): Record<string, unknown> {
+function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): Record<string, unknown> {
   let input: Record<string, unknown> = {};
   if (globals.input !== undefined) {
     const raw = readInputFile(globals.input, io);
@@ -128,14 +128,14 @@ function assembleInput(op: Operation, positionals: (string | string[] | undefine
       });
     } else input[field.name] = value;
   }
-  if ('agent_id' in op.input.shape && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) input.agent_id = globals.as;
+  if (takes(op, 'agent_id') && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) input.agent_id = globals.as;
   return input;
 }
 
-function addFlags(cmd: Command, ops: Operation[]): void {
+function addFlags(cmd: Command, ops: OpInfo[]): void {
   const seen = new Set<string>();
   // A field every operation of the command requires says so (it may come from --input or --from instead).
-  const required = (name: string) => ops.every((o) => fieldsOf(o.input.shape as Record<string, never>).some((f) => f.name === name && f.required));
+  const required = (name: string) => ops.every((o) => o.fields.some((f) => f.name === name && f.required));
   for (const op of ops) {
     for (const field of flagFields(op)) {
       const flag = flagName(op, field);
@@ -159,10 +159,10 @@ function addFlags(cmd: Command, ops: Operation[]): void {
 
 interface Run {
   /** The operation, when the command is not shared; a shared one is settled by input(). */
-  op: Operation;
+  op: OpInfo;
   root: string | undefined;
   sync: boolean;
-  input: () => { op: Operation; input: Record<string, unknown> };
+  input: () => { op: OpInfo; input: Record<string, unknown> };
 }
 
 function commandFor(program: Command, path: string, parents: Map<string, Command>): Command {
@@ -180,7 +180,7 @@ function commandFor(program: Command, path: string, parents: Map<string, Command
   return parent.command(words[words.length - 1]!);
 }
 
-function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
+function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (program: Command) => void, output: OutputConfiguration): Command {
   const program = configureHelp(new Command('agentboard'))
     .configureOutput(output)
     .description('A git-native board where people and AI coding agents plan and ship changes together.')
@@ -192,12 +192,12 @@ function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => v
     .option('--sync', 'on a shared board, fetch the board from the remote before reading (writes always do)')
     .showSuggestionAfterError(true)
     .exitOverride();
-  const groups = new Map<string, Operation[]>();
-  for (const op of OPERATIONS) groups.set(op.cli.command, [...(groups.get(op.cli.command) ?? []), op]);
+  const groups = new Map<string, OpInfo[]>();
+  for (const op of operations) groups.set(op.cli.command, [...(groups.get(op.cli.command) ?? []), op]);
   const parents = new Map<string, Command>();
   for (const [path, ops] of groups) {
     const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
-    takesGlobals(cmd, ['--root', '--json', ...(ops.some((o) => 'agent_id' in o.input.shape) ? (['--as'] as const) : []), '--debug']);
+    takesGlobals(cmd, ['--root', '--json', ...(ops.some((o) => takes(o, 'agent_id')) ? (['--as'] as const) : []), '--debug']);
     // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
     const longest = positionalNames(byArity[byArity.length - 1]!);
@@ -214,8 +214,8 @@ function build(io: Io, onRun: (run: Run) => void, extra: (program: Command) => v
       const positionals = args.slice(0, longest.length) as (string | string[] | undefined)[];
       const given = positionals.filter((v) => v !== undefined && !(Array.isArray(v) && v.length === 0)).length;
       const globals = command.optsWithGlobals() as GlobalOptions;
-      const fits = (o: Operation) => positionalNames(o).length >= given;
-      const complete = (o: Operation, input: Record<string, unknown>) => positionalNames(o).every((p) => p.optional || input[p.name] !== undefined);
+      const fits = (o: OpInfo) => positionalNames(o).length >= given;
+      const complete = (o: OpInfo, input: Record<string, unknown>) => positionalNames(o).every((p) => p.optional || input[p.name] !== undefined);
       // Of the operations sharing this command, the one that takes the most arguments that were all
       // given (as arguments or in --input) runs: `show X` shows a change, `show X spec` a document.
       const candidates = byArity.filter(fits).reverse();
@@ -261,8 +261,18 @@ function processIo(): Io {
     stdin: () => readFileSync(0, 'utf8'),
     env: process.env,
     cwd: process.cwd(),
-    interactive: process.stdin.isTTY === true,
-    tty: { out: process.stdout.isTTY === true, err: process.stderr.isTTY === true },
+    // Looked at when asked: opening standard input as a stream costs a quick command a few milliseconds.
+    get interactive() {
+      return process.stdin.isTTY === true;
+    },
+    tty: {
+      get out() {
+        return process.stdout.isTTY === true;
+      },
+      get err() {
+        return process.stderr.isTTY === true;
+      },
+    },
   };
 }
 
@@ -275,7 +285,7 @@ function exitCodeFor(code: string): number {
  * person's command, or any command without --as) needs a person present (cli/person.ts); only
  * creating a board asks nothing, since it decides nothing for anyone.
  */
-function actorFor(op: Operation, as: string | undefined, io: Io, ctx: Context): string {
+function actorFor(op: OpInfo, as: string | undefined, io: Io, ctx: Context): string {
   if (as !== undefined && !isHuman(as)) return as;
   if (op.name === 'board.init') return as ?? defaultHuman(io, ctx.root ?? io.cwd);
   return requirePerson(io, ctx.board().root, as, op.access === 'human' ? `\`agentboard ${op.cli.command}\`` : `Acting as a person (\`agentboard ${op.cli.command}\`)`, { terminal: op.name === 'person.key' });
@@ -288,22 +298,40 @@ function actorIn(argv: string[]): string | undefined {
   return argv[i] === '--as' ? argv[i + 1] : argv[i]!.slice('--as='.length);
 }
 
+/** The first word of a command line that is neither an option nor the value of one of the options that go before the command. */
+function commandWord(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--root' || a === '--as') i++;
+    else if (!a.startsWith('-')) return a;
+  }
+  return undefined;
+}
+
 /** What the ES module loader (bin/agentboard.js) hands the CLI: its import(), which vm.Script code lacks. */
 export interface Loader {
   importModule?: (specifier: string) => Promise<unknown>;
 }
 
 export async function main(argv: string[], given: Partial<Io> = {}, loader: Loader = {}): Promise<number> {
-  const io: Io = { ...processIo(), ...given };
+  // The process's streams, where the caller gives none of its own (assigned over, not spread: spreading would look at each stream).
+  const io: Io = Object.defineProperties(processIo(), Object.getOwnPropertyDescriptors(given));
   inputFiles.clear();
   const wantsJson = argv.includes('--json');
   const debug = argv.includes('--debug');
   let run: Run | null = null;
   let special: (() => Promise<number>) | null = null;
+  const operations = await catalog();
+  // Only the command being run is built (building every command costs a quick command some
+  // milliseconds); all of them for help, for a command not known, and for none.
+  const word = commandWord(argv);
+  const only = word !== undefined && !argv.some((a) => a === '--help' || a === '-h') ? operations.filter((op) => op.cli.command.split(' ')[0] === word) : [];
   const program = build(
+    only.length > 0 ? only : operations,
     io,
     (r) => (run = r),
     (p) => {
+      if (only.length > 0) return;
       takesGlobals(p.command('import'), ['--root', '--json', '--as', '--debug'])
         .description("Bring a board of agentd, OpenSpec or spec-kit over: its changes land at the phase their documents reach (a person's command)")
         .argument('<tool>', 'agentd, openspec or spec-kit')
@@ -391,7 +419,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
-  const spell = cliSpeller(actorIn(argv));
+  const spell = cliSpeller(operations, actorIn(argv));
   // Colour never goes into --json, and goes to a stream only when it is a terminal (or FORCE_COLOR says so).
   const errPaint = wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.err ?? false));
   const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
@@ -426,20 +454,21 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   }
   const chosen = run as Run | null;
   if (!chosen) return 0;
-  let running: Operation | null = null;
+  let running: OpInfo | null = null;
   try {
     const { op, input } = chosen.input();
     running = op;
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
-    if ('agent_id' in op.input.shape && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
-    const data = resolveRefsDeep(await execute(op, ctx, input), spell);
+    if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
+    const operation = await loadOperation(op);
+    const data = resolveRefsDeep(await execute(operation, ctx, input), spell);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
       io.out(resolveRefs(renderResult(op.name, data, painter(colorLevel(io.env, io.tty?.out ?? false))), spell));
       for (const n of notices) io.err(`${errPaint.color('yellow', 'note:')} ${n}\n`);
     }
-    return op.cli.exitCode?.(data) ?? 0;
+    return operation.cli.exitCode?.(data) ?? 0;
   } catch (err) {
     const payload = toPayload(err);
     // The input's fields are named as this command's flags and arguments, as the person typed them.

@@ -4,16 +4,18 @@
  */
 import { isHuman } from '../domain/ids.js';
 import type { Ref, RefArg } from '../domain/refs.js';
-import { findOperation } from '../ops/index.js';
-import type { Operation } from '../ops/registry.js';
+import { takes, type OpInfo } from '../ops/catalog.js';
 import { flagOf } from './field-names.js';
 
 function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 
+/** What the command line of an operation is made from. */
+export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;
+
 /** The command line of an operation with the arguments known, placeholders for required ones missing. */
-export function commandLine(op: Operation, args: Record<string, RefArg> = {}, actor?: string): string {
+export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, actor?: string): string {
   const parts = ['agentboard', op.cli.command];
   const positional = (op.cli.args ?? []).map((a) => a.replace(/\?$/, ''));
   for (const a of op.cli.args ?? []) {
@@ -23,21 +25,21 @@ export function commandLine(op: Operation, args: Record<string, RefArg> = {}, ac
     else if (!a.endsWith('?')) parts.push(`<${name}>`);
   }
   for (const [k, v] of Object.entries(args)) {
-    if (positional.includes(k) || k === 'agent_id' || !(k in op.input.shape)) continue;
+    if (positional.includes(k) || k === 'agent_id' || !takes(op, k)) continue;
     const flag = `--${flagOf(op, k)}`;
     if (v === true) parts.push(flag);
     else if (Array.isArray(v)) for (const one of v) parts.push(flag, shellWord(one));
     else if (v !== false) parts.push(flag, shellWord(v));
   }
-  const acts = 'agent_id' in op.input.shape && op.access !== 'read' && op.access !== 'human';
+  const acts = takes(op, 'agent_id') && op.access !== 'read' && op.access !== 'human';
   if (acts && actor !== undefined && !isHuman(actor)) parts.push('--as', actor);
   return parts.join(' ');
 }
 
 /** The speller of the command line: the first operation of a reference, as a command in backticks. */
-export function cliSpeller(actor?: string): (r: Ref) => string {
+export function cliSpeller(operations: readonly Spelled[], actor?: string): (r: Ref) => string {
   return (r) => {
-    const op = findOperation(r.ops[0]!);
+    const op = operations.find((o) => o.name === r.ops[0]);
     return op ? `\`${commandLine(op, r.args, actor)}\`` : r.ops[0]!;
   };
 }

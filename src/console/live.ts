@@ -5,7 +5,8 @@
 import { basename, dirname, join } from 'node:path';
 import { AgentboardError, toPayload } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
-import { findOperation } from '../ops/index.js';
+import { findOperation, OPERATIONS } from '../ops/index.js';
+import { spelledOf } from '../ops/catalog.js';
 import { execute } from '../ops/execute.js';
 import { resolveRefs } from '../domain/refs.js';
 import type { Context } from '../ops/registry.js';
@@ -25,7 +26,8 @@ const TICK_MS = 30_000;
 const TICKS_PER_READ = 2;
 
 /** References to operations, spelled as the commands the person at the keyboard would type. */
-const spell = (text: string): string => resolveRefs(text, cliSpeller());
+const speller = cliSpeller(OPERATIONS.map(spelledOf));
+const spell = (text: string): string => resolveRefs(text, speller);
 
 function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
   const p = toPayload(err);

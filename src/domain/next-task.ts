@@ -33,13 +33,21 @@ export function ownTaskInProgress<T extends TaskState>(agentId: string, pools: W
   return null;
 }
 
-/** The best ready task: highest priority first, then the most of the agent's skills, then board order. */
-export function selectTask<T extends TaskState>(skills: string[], pools: WorkPool<T>[]): Selection<T> {
+const TOP_RANK = Math.max(...Object.values(PRIORITY_RANK));
+
+/**
+ * The best ready task: highest priority first, then the most of the agent's skills, then board
+ * order. Pools are taken in order, and no further once a task nothing can beat is found (urgent,
+ * with every skill the agent has): they may be read as they are reached.
+ */
+export function selectTask<T extends TaskState>(skills: string[], pools: Iterable<WorkPool<T>>): Selection<T> {
   const wanted = new Set(skills.map((s) => s.toLowerCase()));
   const reasons: NothingReasons = { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
   let best: { pool: WorkPool<T>; task: T; rank: number; skill: number } | null = null;
   for (const pool of pools) {
-    const byId = new Map(pool.tasks.map((t) => [t.id, t]));
+    // Looked up only for tasks that have dependencies (this loop sees every task of the board).
+    let tasksById: Map<string, T> | null = null;
+    const byId = () => (tasksById ??= new Map(pool.tasks.map((t) => [t.id, t])));
     for (const task of pool.tasks) {
       if (task.status === 'done') continue;
       if (task.status === 'in_review') reasons.in_review++;
@@ -47,12 +55,14 @@ export function selectTask<T extends TaskState>(skills: string[], pools: WorkPoo
       // A task in progress is someone's, even when a hand edit left it without an assignee.
       else if (task.status !== 'todo' || isHeld(task)) reasons.held_by_others++;
       else if (!pool.open) reasons.awaiting_approval++;
-      else if (!dependenciesDone(task, byId)) reasons.waiting_on_dependencies++;
+      else if (task.depends.length > 0 && !dependenciesDone(task, byId())) reasons.waiting_on_dependencies++;
       else {
         const rank = PRIORITY_RANK[task.priority];
-        const skill = task.skills.filter((s) => wanted.has(s.toLowerCase())).length;
+        if (best && rank < best.rank) continue;
+        const skill = wanted.size === 0 ? 0 : task.skills.filter((s) => wanted.has(s.toLowerCase())).length;
         // Strictly better only: ties keep the earlier change and the earlier task.
         if (!best || rank > best.rank || (rank === best.rank && skill > best.skill)) best = { pool, task, rank, skill };
+        if (best.rank === TOP_RANK && best.skill === wanted.size) return { kind: 'claim', changeId: pool.changeId, task };
       }
     }
   }

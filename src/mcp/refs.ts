@@ -6,6 +6,7 @@
  */
 import { refsIn, resolveRefs, type Ref } from '../domain/refs.js';
 import { commandLine } from '../cli/refs.js';
+import { spelledOf } from '../ops/catalog.js';
 import { findOperation } from '../ops/index.js';
 import type { Operation } from '../ops/registry.js';
 
@@ -21,7 +22,7 @@ export function toolSpeller(served: readonly Operation[]): (r: Ref) => string {
     }
     const op = findOperation(r.ops[0]!);
     if (!op) return r.ops[0]!;
-    return `\`${commandLine(op, args)}\` (${op.access === 'human' ? "a person's command" : 'on the command line'})`;
+    return `\`${commandLine(spelledOf(op), args)}\` (${op.access === 'human' ? "a person's command" : 'on the command line'})`;
   };
 }
 

@@ -16,7 +16,8 @@ import { conflictFindings } from './conflicts.js';
 import { defineOp, PROFILES, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Phase } from './schemas.js';
 import { page, Page, pageInput, pageOf } from './pages.js';
-import { changeTitle, changeToRead, loadChange, loadChangeToRead, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
+import { changeTitle, changeToRead, loadChange, loadChangeToRead, loadSummed, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
+import type { TaskList } from '../store/task-scan.js';
 import { refTo } from '../domain/refs.js';
 
 
@@ -84,9 +85,10 @@ const ChangeSummary = z.object({
   archived: z.string().nullable().describe('Where an archived change is (read-only); null for an open one.'),
 });
 
-function summarize(reader: Reader, change: LoadedChange, archived: ArchivedChange | null = null): z.input<typeof ChangeSummary> {
-  const info = archived ? { phase: 'archived' as const, waiting_on: null } : phaseOf(reader, change);
-  const tasks = tasksOf(change.tasks);
+/** A change summed up; its tasks from `list` (a quick read of its task list) when given. */
+function summarize(reader: Reader, change: LoadedChange, archived: ArchivedChange | null = null, list: TaskList | null = null): z.input<typeof ChangeSummary> {
+  const info = archived ? { phase: 'archived' as const, waiting_on: null } : phaseOf(reader, change, list);
+  const tasks = list?.tasks ?? tasksOf(change.tasks);
   return {
     change_id: change.changeId,
     title: changeTitle(change),
@@ -96,7 +98,7 @@ function summarize(reader: Reader, change: LoadedChange, archived: ArchivedChang
     documents: {
       proposal: change.proposal?.meta.status ?? null,
       spec: change.spec?.meta.status ?? null,
-      tasks: change.tasks?.meta.status ?? null,
+      tasks: (list ?? change.tasks)?.meta.status ?? null,
       review: change.review?.meta.status ?? null,
     },
     tasks: { total: tasks.length, done: tasks.filter((t) => t.status === 'done').length },
@@ -130,7 +132,10 @@ export const listChanges = defineOp({
   run(ctx, input) {
     const board = ctx.board();
     const archived = board.archived();
-    const open = input.phase === 'archived' ? [] : board.changeIds().map((id) => summarize(board, loadChange(board, id)));
+    const open = input.phase === 'archived' ? [] : board.changeIds().map((id) => {
+      const { change, list } = loadSummed(board, id);
+      return summarize(board, change, null, list);
+    });
     const old = input.archived || input.phase === 'archived' ? archived.map((a) => summarize(board, loadChangeToRead(board, { changeId: a.change_id, archived: a }), a)) : [];
     const all = [...open, ...old];
     const filtered = input.phase ? all.filter((c) => c.phase === input.phase) : all;

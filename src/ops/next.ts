@@ -63,38 +63,39 @@ type NextResult = z.input<typeof NextOut>;
 const EMPTY: Omit<NextResult, 'status' | 'message'> = { task: null, context: null, document: null, awaiting_review: [], reasons: null };
 
 interface BoardScan {
-  pools: WorkPool<TaskSummary>[];
-  /** Changes whose task list has errors: agentboard hands out none of its tasks. */
-  broken: string[];
+  /** Changes whose task list hands out work (submitted or approved), in board order. */
+  lists: string[];
   docs: { changeId: string; type: Stage; meta: HeadMeta }[];
 }
 
 /**
- * What `next` needs of the board, read quickly: every document's frontmatter and a summary of every
- * task (store/task-scan.ts); only the change a task is handed out from is read in full. With `only`,
- * one change (a run works one change; the rest of the board is not its business).
+ * What `next` needs of the board, read quickly: every document's frontmatter (store/quick-meta.ts).
+ * The tasks of a list are summed up (store/task-scan.ts) when they are needed: those that may hold
+ * the agent's own tasks at once, the others in board order until the best task there can be is
+ * found; only the change a task is handed out from is read in full. With `only`, one change (a run
+ * works one change; the rest of the board is not its business).
  */
 function scan(tx: Transaction, only?: string): BoardScan {
-  const out: BoardScan = { pools: [], docs: [], broken: [] };
+  const out: BoardScan = { lists: [], docs: [] };
   if (only !== undefined) requireChange(tx, only);
   for (const changeId of only !== undefined ? [only] : tx.changeIds()) {
     for (const type of STAGES) {
-      if (type === 'tasks') continue;
       const meta = tx.docMeta(changeId, type);
       if (meta) out.docs.push({ changeId, type, meta });
+      if (type === 'tasks' && (meta?.status === 'submitted' || meta?.status === 'approved')) out.lists.push(changeId);
     }
-    const list = tx.taskList(changeId);
-    if (!list) continue;
-    out.docs.push({ changeId, type: 'tasks', meta: list.meta });
-    const status = list.meta.status;
-    if (status !== 'submitted' && status !== 'approved') continue;
-    if (list.broken) {
-      out.broken.push(changeId);
-      continue;
-    }
-    out.pools.push({ changeId, tasks: list.tasks, open: listProblem(tx, list) === null });
   }
   return out;
+}
+
+/** The work pools of these lists, each read when reached; `broken` gets the lists with errors (none of their tasks is handed out). */
+function* poolsOf(tx: Transaction, lists: string[], broken: string[] = []): Generator<WorkPool<TaskSummary>> {
+  for (const changeId of lists) {
+    const list = tx.taskList(changeId);
+    if (!list) continue;
+    if (list.broken) broken.push(changeId);
+    else yield { changeId, tasks: list.tasks, open: listProblem(tx, list) === null };
+  }
 }
 
 /** What an agent needs to start on a task: its change, its dependencies, the requirements it serves, feedback to address. */
@@ -160,8 +161,10 @@ export const nextTask = defineOp({
     return board.mutate((tx): NextResult => {
       const found = scan(tx, input.change_id);
       const required = board.config.require_approval as readonly string[];
+      // The lists that may hold this agent's tasks (the others do not even name it).
+      const ownPools = [...poolsOf(tx, found.lists.filter((id) => tx.mayHold(id, agent)))];
 
-      const own = ownTaskInProgress(agent, found.pools);
+      const own = ownTaskInProgress(agent, ownPools);
       const mine = own && confirm(tx, own.pool.changeId, own.task.id, (f) => f.task.assignee === agent && f.task.status === 'in_progress');
       if (mine) {
         return {
@@ -174,7 +177,7 @@ export const nextTask = defineOp({
       }
 
       const waiting: NextResult['awaiting_review'] = [];
-      for (const pool of found.pools) {
+      for (const pool of ownPools) {
         for (const t of pool.tasks) if (t.assignee === agent && t.status === 'in_review') waiting.push({ kind: 'task', id: taskRef(pool.changeId, t.id), since: t.submitted_at ?? '' });
       }
       for (const d of found.docs) {
@@ -210,18 +213,19 @@ export const nextTask = defineOp({
       }
 
       const skills = tx.runtime.agents[agent]?.skills ?? [];
-      let selection: Selection<TaskState> = selectTask<TaskState>(skills, found.pools);
+      const broken: string[] = [];
+      let selection: Selection<TaskState> = selectTask<TaskState>(skills, poolsOf(tx, found.lists, broken));
       let chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       if (selection.kind === 'claim' && !chosen) {
         // The quick read and the full one disagree (a block only the full parser sees as broken): choose from full reads.
-        const pools = found.pools.map((p) => ({ ...p, tasks: tasksOf(readable(tx.readDoc(p.changeId, 'tasks'))) }));
+        const pools = [...poolsOf(tx, found.lists, broken)].map((p) => ({ ...p, tasks: tasksOf(readable(tx.readDoc(p.changeId, 'tasks'))) }));
         selection = selectTask(skills, pools);
         chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       }
       if (selection.kind === 'none' || !chosen) {
         const counted = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
-        const reasons = { ...counted, broken_task_lists: found.broken };
-        const blocked = found.pools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
+        const reasons = { ...counted, broken_task_lists: [...new Set(broken)] };
+        const blocked = ownPools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
         return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked), reasons };
       }
       const task = structuredClone(chosen.task);

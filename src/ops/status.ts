@@ -10,7 +10,8 @@ import { ConflictOut } from './conflicts.js';
 import { defineOp } from './registry.js';
 import { Actor, ChangeId, FindingOut, Phase } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { changeTitle, loadChange, phaseOf, tasksOf } from './view.js';
+import { changeTitle, loadSummed, phaseOf, tasksOf } from './view.js';
+import { summarize } from '../store/task-scan.js';
 import { basename } from 'node:path';
 import { listRuns, runState, type RunRecord } from '../store/runs.js';
 
@@ -31,7 +32,7 @@ function emptyCounts(): CountsIn {
   return { total: 0, todo: 0, in_progress: 0, blocked: 0, in_review: 0, done: 0, ready: 0, urgent: 0, completion_percentage: 0 };
 }
 
-function count(c: CountsIn, task: Task, ready: boolean): void {
+function count(c: CountsIn, task: Pick<Task, 'status' | 'priority'>, ready: boolean): void {
   c.total++;
   c[task.status as TaskStatus]++;
   if (ready) c.ready++;
@@ -111,8 +112,9 @@ export const boardStatus = defineOp({
     // A claim of a run that died is stale at once: nobody will finish it until the next run releases it.
     const deadClaims = new Map(runs.filter((r) => r.state === 'died').flatMap(({ run }) => run.claims.map((c) => [c, run.run_id] as const)));
     for (const changeId of board.changeIds()) {
-      const change = loadChange(board, changeId);
-      const tasks = tasksOf(change.tasks);
+      // Task lists are read quickly (a summary of each task); only one the quick read could not take is read in full, for its findings.
+      const { change, list } = loadSummed(board, changeId);
+      const tasks = list?.tasks ?? tasksOf(change.tasks).map(summarize);
       const byId = new Map(tasks.map((t) => [t.id, t]));
       const counts = emptyCounts();
       for (const t of tasks) {
@@ -128,7 +130,7 @@ export const boardStatus = defineOp({
           if (isHeld(t) && t.status !== 'in_review') a.current_tasks.push(taskRef(changeId, t.id));
         }
         if (t.status === 'in_progress' && t.assignee) {
-          const last = lastActivity(t.claimed_at, t.progress_at, t.notes.filter((n) => n.author === t.assignee).map((n) => n.at));
+          const last = lastActivity(t.claimed_at, t.progress_at, t.noted[t.assignee] === undefined ? [] : [t.noted[t.assignee]!]);
           const idle = Date.parse(now) - Date.parse(last);
           const ref = taskRef(changeId, t.id);
           const deadRun = deadClaims.get(ref);
@@ -137,7 +139,7 @@ export const boardStatus = defineOp({
         if (t.status === 'in_review') inReview.push({ task_id: taskRef(changeId, t.id), assignee: t.assignee ?? '', submitted_at: t.submitted_at ?? '', summary: t.submission ?? null });
       }
       for (const type of ['proposal', 'spec', 'tasks', 'review'] as const) {
-        const doc = change[type];
+        const doc = type === 'tasks' && !change.tasks && list ? { meta: list.meta, findings: [] } : change[type];
         if (!doc) continue;
         problems.push(...doc.findings.filter((f) => f.level === 'error'));
         if (doc.meta.status === 'submitted') {
@@ -151,7 +153,7 @@ export const boardStatus = defineOp({
           });
         }
       }
-      const info = phaseOf(board, change);
+      const info = phaseOf(board, change, list);
       changes.push({ change_id: changeId, title: changeTitle(change), phase: info.phase, waiting_on: info.waiting_on, tasks: counts });
     }
     const openInputs = Object.values(runtime.inputs)

@@ -8,6 +8,7 @@ import type { ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import type { DocFile } from '../store/documents.js';
 import type { TaskBlock } from '../store/format-tasks.js';
+import type { TaskList } from '../store/task-scan.js';
 import type * as z from 'zod';
 import type { TaskOut, TaskSummaryOut } from './schemas.js';
 import { refTo } from '../domain/refs.js';
@@ -66,22 +67,34 @@ export function loadChange(reader: Reader, changeId: string, types: readonly Doc
   return out;
 }
 
+/**
+ * A change read to sum it up: its task list read quickly (a summary of each task, store/task-scan.ts),
+ * the other documents in full; the task list in full too only when the quick read could not take
+ * it (for its findings). `list` is null when the change has no task list that could be read.
+ */
+export function loadSummed(reader: Reader, changeId: string): { change: LoadedChange; list: TaskList | null } {
+  const list = reader.taskList(changeId);
+  const change = loadChange(reader, changeId, list && !list.broken ? ['proposal', 'spec', 'review'] : ['proposal', 'spec', 'tasks', 'review']);
+  return { change, list };
+}
+
 export function tasksOf(doc: DocFile<'tasks'> | null): Task[] {
   return doc?.content?.blocks.flatMap((b) => (b.task ? [b.task] : [])) ?? [];
 }
 
-export function changeState(change: LoadedChange): ChangeState {
+/** The state of a change, its tasks from its task list or (when given) from a quick read of it. */
+export function changeState(change: LoadedChange, list?: TaskList | null): ChangeState {
   const latest = change.review?.content?.[0];
   return {
     proposal: change.proposal ? { status: change.proposal.meta.status } : null,
     spec: change.spec ? { status: change.spec.meta.status } : null,
-    tasks: change.tasks ? { status: change.tasks.meta.status, tasks: tasksOf(change.tasks) } : null,
+    tasks: list ? { status: list.meta.status, tasks: list.tasks } : change.tasks ? { status: change.tasks.meta.status, tasks: tasksOf(change.tasks) } : null,
     review: change.review ? { status: change.review.meta.status, verdict: latest?.verdict ?? null } : null,
   };
 }
 
-export function phaseOf(reader: Reader, change: LoadedChange): PhaseInfo {
-  return derivePhase(changeState(change), reader.board.config.require_approval);
+export function phaseOf(reader: Reader, change: LoadedChange, list?: TaskList | null): PhaseInfo {
+  return derivePhase(changeState(change, list), reader.board.config.require_approval);
 }
 
 export function changeTitle(change: LoadedChange): string {
@@ -140,7 +153,7 @@ export function taskSummary(changeId: string, task: Task, byId: Map<string, Task
  * Why the tasks of a list are not handed out (null when they are): the list must be submitted, and
  * approved by a person when this board requires it.
  */
-export function listProblem(reader: Reader, doc: { meta: DocMeta }): string | null {
+export function listProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status'> }): string | null {
   const status = doc.meta.status;
   if (status === 'approved') return null;
   if (status === 'submitted') return reader.board.config.require_approval.includes('tasks') ? "its task list waits for a person's approval (this board requires it)" : null;

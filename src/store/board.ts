@@ -3,25 +3,25 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
-import { hasUnsafeText } from '../domain/text.js';
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { changeIdProblem } from '../domain/ids.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_FILES, DOC_STATUSES, type DocMeta, type DocType } from '../domain/model.js';
+import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
-import { loadConfig, type Config } from './config.js';
+import { parseConfig, type Config } from './config.js';
 import { parseDocText, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, currentIdentity, fsError, identityOf, readBoardFile, TEMP_FILE, unsafePath, writeFileAtomic } from './fs.js';
-import { applyJournal, readJournal } from './journal.js';
+import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
+import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, readJournal, removeJournal, type Journal } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
+import { quickMeta, type HeadMeta } from './quick-meta.js';
 import { BoardLock, HOLDER_FILE, pidExists } from './lock.js';
 import { openRuntime } from './runtime.js';
 import { parsePeople, PEOPLE_FILE } from './people.js';
@@ -35,20 +35,21 @@ export const BOARD_DIR = 'agentd';
 
 /** The first line of a file, handed to `parse`; null when the file cannot be read. */
 function readFirstLine<T>(path: string, parse: (line: string) => T | null): T | null {
+  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    let text = '';
+    let start = Buffer.alloc(0);
     const buf = Buffer.allocUnsafe(8192);
     for (let at = 0; ; ) {
       const n = readSync(fd, buf, 0, buf.length, at);
       if (n === 0) break;
-      text += buf.toString('utf8', 0, n);
+      const nl = buf.subarray(0, n).indexOf(10);
+      if (nl >= 0) return parse(Buffer.concat([start, buf.subarray(0, nl)]).toString('utf8'));
+      start = Buffer.concat([start, buf.subarray(0, n)]);
       at += n;
-      const nl = text.indexOf('\n');
-      if (nl >= 0) return parse(text.slice(0, nl));
     }
-    return parse(text);
+    return parse(start.toString('utf8'));
   } catch {
     return null;
   } finally {
@@ -110,6 +111,7 @@ export interface Loaded {
   doc: DocFile;
   text: string;
   identity: string;
+  /** What the ledger holds of the file: read when the file is a task list (restored from it) or a person's edit (merged onto it). */
   entry: LedgerEntry | undefined;
   /** The file differs from what agentboard last wrote: a person edited it. */
   edited: boolean;
@@ -118,76 +120,28 @@ export interface Loaded {
 /** A document's frontmatter, read without its body, and whether it differs from what agentboard last wrote. */
 export interface DocHead {
   meta: HeadMeta;
+  /** The identity of the file as read. */
   identity: string;
   edited: boolean;
 }
 
-/** The frontmatter of a document without its logs (notes and feedback), which a quick read leaves out. */
-export type HeadMeta = Omit<DocMeta, 'notes' | 'feedback'>;
-
-const HEAD_KEYS = new Set(['id', 'change_id', 'type', 'status', 'title', 'created', 'updated', 'author', 'revision', 'assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at']);
-const HEAD_LINE = /^([a-z_]+):(?: ([^\n]*))?$/gm;
-
-/**
- * The scalar keys of a document's frontmatter as agentboard writes it, from the start of the file;
- * null when that start is not in agentboard's shape (the full reader then reads the file).
- */
-function quickMeta(start: string, type: DocType): HeadMeta | null {
-  if (!start.startsWith('---\n')) return null;
-  const end = start.indexOf('\n---\n', 3);
-  if (end < 0) return null;
-  const front = start.slice(4, end + 1);
-  const meta: Record<string, unknown> = {};
-  HEAD_LINE.lastIndex = 0;
-  for (let m = HEAD_LINE.exec(front); m !== null; m = HEAD_LINE.exec(front)) {
-    const [, key, raw] = m;
-    if (key! in meta) return null;
-    if (raw === undefined || raw === '') {
-      if (key === 'notes' || key === 'feedback' || key === 'imported_from') continue;
-      return null;
-    }
-    if (!HEAD_KEYS.has(key!)) continue;
-    if (key === 'revision') {
-      if (!/^(?:0|[1-9]\d{0,8})$/.test(raw)) return null;
-      meta.revision = Number(raw);
-      continue;
-    }
-    let value = raw;
-    if (raw.charCodeAt(0) === 34) {
-      try {
-        value = JSON.parse(raw) as string;
-      } catch {
-        return null;
-      }
-      if (typeof value !== 'string') return null;
-    } else if (!/^[A-Za-z0-9_][\w./+:-]*$/.test(raw) || /^(?:null|true|false|yes|no|on|off|y|n|~)$/i.test(raw)) return null;
-    meta[key!] = value;
-  }
-  if (meta.type !== type || !meta.id || !meta.change_id || !(DOC_STATUSES as readonly unknown[]).includes(meta.status)) return null;
-  return { created: '', updated: '', author: '', revision: 0, ...meta } as HeadMeta;
+/** A parse kept for as long as the file holds the same text and the ledger the same record of it. */
+interface Kept<T> {
+  text: string;
+  written: string | undefined;
+  value: T;
 }
+
+export type { HeadMeta };
 
 function fullMeta(text: string, shown: string, type: DocType): DocMeta | null {
   const split = splitFrontmatter(text.replace(/\r\n/g, '\n'));
   return split ? (readMeta(split.frontmatter, new FindingSink(shown), type)?.meta ?? null) : null;
 }
 
-/** The first few kilobytes of a file (frontmatter fits in them) and its identity; null when it does not exist. */
-function readStart(path: string, shown: string): { text: string; identity: string } | null {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.nlink > 1) return null;
-    const buf = Buffer.allocUnsafe(Math.min(st.size, 16384));
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return { text: buf.toString('utf8', 0, n), identity: identityOf(st) };
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw fsError(err, shown, 'read');
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+/** The hash of a file's text, computed once per read content. */
+function hashOf(read: FileRead): string {
+  return (read.hash ??= hashText(read.text));
 }
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
@@ -204,42 +158,60 @@ export class Board implements Reader {
   readonly archiveDir: string;
   readonly runtimeDir: string;
   readonly notices: Notice[] = [];
-  private configCache: { identity: string | null; config: Config } | null = null;
-  private configChecked = false;
+  private configCache: { text: string | null; config: Config } | null = null;
+  private done: Journal | null = null;
   private sharedBoard: SharedBoard | null = null;
   /** The folders (changes/<id>, archive/<folder>) of the shared board this clone last synced; null when not shared. */
   private sharedFolders: Set<string> | null | undefined;
-  private readonly docCache = new Map<string, Loaded>();
-  private readonly ledgerCache = new Map<string, { identity: string | null; ledger: Ledger }>();
-  /** Ledger headers read in this generation (see begin()). */
+  /**
+   * What was read of each file (null: it was not there) and in which generation (see begin()): a
+   * file is read from disk once per generation, and bytes that did not change keep their text, so
+   * that every parse kept of it stays good. Nothing is trusted by identity alone: a save in place
+   * within one tick of the file system's clock keeps both size and mtime.
+   */
+  private readonly files = new Map<string, { read: FileRead | null; generation: number }>();
+  private generation = 0;
+  private readonly docCache = new Map<string, Kept<Loaded>>();
+  private readonly ledgerCache = new Map<string, { text: string; ledger: Ledger }>();
+  /** Ledger headers read in this generation. */
   private readonly headerCache = new Map<string, LedgerHeader>();
   private readonly paths = new Map<string, string>();
-  private readonly listCache = new Map<string, TaskList>();
-  private readonly metaCache = new Map<string, DocHead>();
+  private readonly listCache = new Map<string, Kept<TaskList | null>>();
+  private readonly metaCache = new Map<string, Kept<DocHead | null>>();
   private unsafeEntries: Finding[] = [];
   /** Change folders checked to be plain folders in this generation. */
   private readonly checkedDirs = new Set<string>();
 
   /**
-   * Starts a new generation: what one operation checks once (that folders are plain folders, what
-   * the ledgers say) is checked again for the next. Every operation and every write begins one; a
-   * file's own content is always checked against its identity, whatever the generation.
+   * Starts a new generation: every operation and every write begins one, and whatever it reads is
+   * read from disk again (and parsed again only if it changed), what it checks once (that folders
+   * are plain folders, what the ledgers say) is checked again. A long-lived process (the MCP
+   * server) so keeps what it parsed and still sees every change made by anyone.
    */
   begin(): void {
+    this.generation++;
     this.checkedDirs.clear();
     this.headerCache.clear();
-    this.configChecked = false;
     this.sharedFolders = undefined;
   }
 
-  /** Forgets everything read: the files changed under this process (a sync brought the shared board in). */
+  /** Reads every file from disk again: the files changed under this process (a sync brought the shared board in). */
   reread(): void {
     this.begin();
-    this.configCache = null;
-    this.docCache.clear();
-    this.ledgerCache.clear();
-    this.listCache.clear();
-    this.metaCache.clear();
+  }
+
+  /** A file as it is now, read once per generation; null when it is not there. Throws AgentboardError when it cannot be read. */
+  private current(path: string, shown: string): FileRead | null {
+    const known = this.files.get(path);
+    if (known?.generation === this.generation) return known.read;
+    const read = readBoardFile(path, shown, known?.read ?? undefined);
+    this.files.set(path, { read, generation: this.generation });
+    return read;
+  }
+
+  /** Reads a document from disk again on its next read (one being written by an editor). */
+  rereadDoc(changeId: string, type: DocType): void {
+    this.files.delete(this.docPath(changeId, type));
   }
 
   constructor(readonly root: string) {
@@ -271,7 +243,7 @@ export class Board implements Reader {
 
   /** A path relative to the repository root, with forward slashes, for messages and findings. */
   rel(path: string): string {
-    return relative(this.root, path).split(sep).join('/');
+    return relativePath(this.root, path);
   }
 
   get configPath(): string {
@@ -280,15 +252,9 @@ export class Board implements Reader {
 
   /** The settings, read again when config.yaml changed (checked once per operation: a long-lived MCP server follows a person's edit). */
   get config(): Config {
-    if (this.configCache && !this.configChecked) {
-      this.configChecked = true;
-      if (currentIdentity(this.configPath, this.rel(this.configPath)) !== this.configCache.identity) this.configCache = null;
-    }
-    if (!this.configCache) {
-      const identity = currentIdentity(this.configPath, this.rel(this.configPath));
-      this.configCache = { identity, config: loadConfig(this.configPath, this.rel(this.configPath)) };
-      this.configChecked = true;
-    }
+    const shown = this.rel(this.configPath);
+    const text = this.current(this.configPath, shown)?.text ?? null;
+    if (this.configCache === null || this.configCache.text !== text) this.configCache = { text, config: parseConfig(text, shown) };
     return this.configCache.config;
   }
 
@@ -347,7 +313,7 @@ export class Board implements Reader {
   /** Open changes, sorted by id. Names that are not change ids are not changes; links and files posing as changes are reported. */
   changeIds(): string[] {
     const shown = this.rel(this.changesDir);
-    if (!checkDirs(this.root, this.changesDir, (p) => this.rel(p))) return [];
+    if (!this.plainDir(this.changesDir)) return [];
     let entries: import('node:fs').Dirent[];
     try {
       entries = readdirSync(this.changesDir, { withFileTypes: true });
@@ -415,28 +381,18 @@ export class Board implements Reader {
   /** The ledger of a change (what agentboard last wrote to its documents); empty when there is none or it cannot be read. */
   ledgerOf(changeId: string): Ledger {
     const path = this.ledgerPath(changeId);
-    let identity: string | null = null;
+    let read: FileRead | null;
     try {
       if (!this.plainDir(dirname(path))) return emptyLedger();
-      identity = currentIdentity(path, this.rel(path));
+      read = this.current(path, this.rel(path));
     } catch {
-      return emptyLedger();
+      return emptyLedger(); // an unreadable ledger is a lost cache: files are then read as they are
     }
+    if (read === null) return emptyLedger();
     const cached = this.ledgerCache.get(changeId);
-    if (cached && cached.identity === identity) return cached.ledger;
-    let ledger = emptyLedger();
-    if (identity !== null) {
-      try {
-        const read = readBoardFile(path, this.rel(path));
-        if (read) {
-          ledger = parseLedger(read.text) ?? emptyLedger();
-          identity = read.identity;
-        }
-      } catch {
-        // an unreadable ledger is a lost cache: files are then read as they are
-      }
-    }
-    this.ledgerCache.set(changeId, { identity, ledger });
+    if (cached?.text === read.text) return cached.ledger;
+    const ledger = parseLedger(read.text) ?? emptyLedger();
+    this.ledgerCache.set(changeId, { text: read.text, ledger });
     return ledger;
   }
 
@@ -444,20 +400,26 @@ export class Board implements Reader {
   ledgerHeader(changeId: string): LedgerHeader {
     let header = this.headerCache.get(changeId);
     if (header) return header;
-    const full = this.ledgerCache.get(changeId);
     const path = this.ledgerPath(changeId);
-    let identity: string | null = null;
-    try {
-      if (this.plainDir(dirname(path))) identity = currentIdentity(path, this.rel(path));
-    } catch {
-      // an unreadable ledger is a lost cache
-    }
+    const known = this.files.get(path);
+    const full = this.ledgerCache.get(changeId);
     header = {};
-    if (full && full.identity === identity) {
+    if (known?.generation === this.generation && known.read && full?.text === known.read.text) {
       for (const [name, e] of Object.entries(full.ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
-    } else if (identity !== null) header = readFirstLine(path, (line) => parseLedgerHeader(line)) ?? {};
+    } else {
+      try {
+        if (this.plainDir(dirname(path))) header = readFirstLine(path, (line) => parseLedgerHeader(line)) ?? {};
+      } catch {
+        // an unreadable ledger is a lost cache
+      }
+    }
     this.headerCache.set(changeId, header);
     return header;
+  }
+
+  /** The hash of a document as agentboard last wrote it, by the ledger's header. */
+  private written(changeId: string, type: DocType): string | undefined {
+    return this.ledgerHeader(changeId)[DOC_FILES[type]]?.hash;
   }
 
   /**
@@ -476,31 +438,36 @@ export class Board implements Reader {
 
   private readTaskList(changeId: string): TaskList | null {
     const path = this.docPath(changeId, 'tasks');
-    const shown = this.rel(path);
     if (!this.checkedDir(changeId)) return null;
-    const cached = this.listCache.get(path);
-    const full = this.docCache.get(path);
-    if (cached || full) {
-      const identity = currentIdentity(path, shown);
-      if (cached && cached.identity === identity) return cached;
-      if (full && full.identity === identity) return this.rememberList(path, listOf(full.doc as DocFile<'tasks'>, full.identity, full.edited));
-    }
-    const read = readBoardFile(path, shown);
+    const read = this.current(path, this.rel(path));
     if (!read) return null;
-    const written = this.ledgerHeader(changeId)['tasks.md'];
-    const edited = written !== undefined && written.identity !== read.identity && written.hash !== hashText(read.text);
-    const split = read.text.includes('\r') ? null : splitFrontmatter(read.text);
-    const sink = new FindingSink(shown);
-    const meta = split ? readMeta(split.frontmatter, sink, 'tasks') : null;
-    const tasks = meta && sink.findings.length === 0 && !hasUnsafeText(split!.frontmatter) ? scanTaskList(split!.body) : null;
-    if (meta && tasks) return this.rememberList(path, { meta: meta.meta, tasks, identity: read.identity, edited, broken: false });
-    const loaded = this.load(changeId, 'tasks');
-    return loaded ? this.rememberList(path, listOf(loaded.doc as DocFile<'tasks'>, loaded.identity, loaded.edited)) : null;
+    const written = this.written(changeId, 'tasks');
+    const kept = this.listCache.get(path);
+    if (kept && kept.text === read.text && kept.written === written) return kept.value;
+    const full = this.docCache.get(path);
+    let list: TaskList | null;
+    if (full && full.text === read.text && full.written === written) list = listOf(full.value.doc as DocFile<'tasks'>, full.value.edited);
+    else {
+      const front = read.text.includes('\r') ? null : quickMeta(read.text, 'tasks');
+      const tasks = front && scanTaskList(read.text.slice(front.bodyStart));
+      if (front && tasks) list = { meta: front.meta, tasks, edited: written !== undefined && written !== hashOf(read), broken: false };
+      else {
+        const loaded = this.load(changeId, 'tasks');
+        list = loaded && listOf(loaded.doc as DocFile<'tasks'>, loaded.edited);
+      }
+    }
+    this.listCache.set(path, { text: read.text, written, value: list });
+    return list;
   }
 
-  private rememberList(path: string, list: TaskList | null): TaskList | null {
-    if (list) this.listCache.set(path, list);
-    return list;
+  /**
+   * Whether a document's text may name `word`: it holds it as it is, or holds a backslash (a quoted
+   * YAML value may spell any character with an escape). False when the file is not there.
+   */
+  names(changeId: string, type: DocType, word: string): boolean {
+    const path = this.docPath(changeId, type);
+    const text = this.checkedDir(changeId) ? this.current(path, this.rel(path))?.text : undefined;
+    return text !== undefined && (text.includes(word) || text.includes('\\'));
   }
 
   /** Only the frontmatter of a document, as it is on disk; null when absent or unreadable (reported where the file is read). */
@@ -508,37 +475,28 @@ export class Board implements Reader {
     return this.docHead(changeId, type)?.meta ?? null;
   }
 
-  /**
-   * A document's frontmatter, read from the start of the file only (unless it must be compared
-   * with what agentboard last wrote), and whether a person edited the file since.
-   */
+  /** A document's frontmatter, read without parsing its body, and whether a person edited the file since agentboard wrote it. */
   docHead(changeId: string, type: DocType): DocHead | null {
     const path = this.docPath(changeId, type);
     const shown = this.rel(path);
     try {
       if (!this.checkedDir(changeId)) return null;
+      const read = this.current(path, shown);
+      if (!read) return null;
+      const written = this.written(changeId, type);
+      const kept = this.metaCache.get(path);
+      if (kept && kept.text === read.text && kept.written === written) {
+        if (kept.value) kept.value.identity = read.identity;
+        return kept.value;
+      }
       const full = this.docCache.get(path);
-      const cached = this.metaCache.get(path);
-      if (full || cached) {
-        const identity = currentIdentity(path, shown);
-        if (identity === null) return null;
-        if (full && full.identity === identity) return full.doc.content === null ? null : { meta: full.doc.meta, identity, edited: full.edited };
-        if (cached && cached.identity === identity) return cached;
-      }
-      const start = readStart(path, shown);
-      if (start === null) return null;
-      const written = this.ledgerHeader(changeId)[DOC_FILES[type]];
       let head: DocHead | null;
-      if (written && written.identity !== start.identity) {
-        const read = readBoardFile(path, shown);
-        if (!read) return null;
-        const meta = quickMeta(read.text, type) ?? fullMeta(read.text, shown, type);
-        head = meta && { meta, identity: read.identity, edited: written.hash !== hashText(read.text) };
-      } else {
-        const meta = quickMeta(start.text, type) ?? fullMeta(readBoardFile(path, shown)?.text ?? '', shown, type);
-        head = meta && { meta, identity: start.identity, edited: false };
+      if (full && full.text === read.text && full.written === written) head = full.value.doc.content === null ? null : { meta: full.value.doc.meta, identity: read.identity, edited: full.value.edited };
+      else {
+        const meta = quickMeta(read.text, type)?.meta ?? fullMeta(read.text, shown, type);
+        head = meta && { meta, identity: read.identity, edited: written !== undefined && written !== hashOf(read) };
       }
-      if (head) this.metaCache.set(path, head);
+      this.metaCache.set(path, { text: read.text, written, value: head });
       return head;
     } catch (err) {
       if (err instanceof AgentboardError) return this.leftOut(err);
@@ -554,15 +512,6 @@ export class Board implements Reader {
     return null;
   }
 
-  /** Drops every cached read, so that the next reads come from disk. */
-  private forgetReads(): void {
-    this.docCache.clear();
-    this.ledgerCache.clear();
-    this.headerCache.clear();
-    this.listCache.clear();
-    this.metaCache.clear();
-  }
-
   /** Whether a change's folder is a plain folder in plain folders. */
   private checkedDir(changeId: string): boolean {
     return this.plainDir(this.changeDir(changeId));
@@ -575,7 +524,9 @@ export class Board implements Reader {
    */
   plainDir(dir: string): boolean {
     if (this.checkedDirs.has(dir)) return true;
-    const ok = checkDirs(this.root, dir, (p) => this.rel(p));
+    // Below a folder checked already, only the rest of the way is looked at.
+    const parent = dirname(dir);
+    const ok = checkDirs(this.checkedDirs.has(parent) ? parent : this.root, dir, (p) => this.rel(p));
     if (ok) this.checkedDirs.add(dir);
     return ok;
   }
@@ -588,25 +539,23 @@ export class Board implements Reader {
     const path = this.docPath(changeId, type);
     const shown = this.rel(path);
     if (!this.checkedDir(changeId)) return null;
-    const cached = this.docCache.get(path);
-    if (cached) {
-      const identity = currentIdentity(path, shown);
-      if (identity === null) return null;
-      if (cached.identity === identity) return cached;
-    }
-    const read = readBoardFile(path, shown);
+    const read = this.current(path, shown);
     if (!read) return null;
-    const entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
-    let doc: DocFile;
-    let edited = false;
-    // By content, not by identity: a save in place within the file system's timestamp tick can keep size and mtime.
-    if (entry && entry.hash === hashText(read.text)) doc = restoreDoc(entry, read.text);
-    else {
-      doc = parseDocText(type, read.text, shown);
-      edited = entry !== undefined;
+    const written = this.written(changeId, type);
+    const kept = this.docCache.get(path);
+    if (kept && kept.text === read.text && kept.written === written) {
+      kept.value.identity = read.identity;
+      return kept.value;
     }
+    // By content, not by identity: a save in place within the file system's timestamp tick can keep size and mtime.
+    const hash = written === undefined ? undefined : hashOf(read);
+    let entry: LedgerEntry | undefined;
+    // The whole ledger is read only for what needs it: a task list it saves parsing, a person's edit to merge onto it.
+    if (written !== undefined && (type === 'tasks' || written !== hash)) entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
+    const edited = entry !== undefined ? entry.hash !== hash : written !== undefined && written !== hash;
+    const doc = entry && !edited ? restoreDoc(entry, read.text) : parseDocText(type, read.text, shown);
     const loaded: Loaded = { doc, text: read.text, identity: read.identity, entry, edited };
-    this.docCache.set(path, loaded);
+    this.docCache.set(path, { text: read.text, written, value: loaded });
     return loaded;
   }
 
@@ -639,8 +588,11 @@ export class Board implements Reader {
     const out: { changeId: string; type: DocType }[] = [];
     for (const changeId of this.changeIds()) {
       for (const type of Object.keys(DOC_FILES) as DocType[]) {
+        const path = this.docPath(changeId, type);
         try {
-          if (this.load(changeId, type)?.edited) out.push({ changeId, type });
+          const written = this.written(changeId, type);
+          const read = written !== undefined && this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
+          if (read && written !== hashOf(read)) out.push({ changeId, type });
         } catch {
           // reported where the file is read
         }
@@ -654,25 +606,16 @@ export class Board implements Reader {
     return this.handEditedDocs().map((d) => this.rel(this.docPath(d.changeId, d.type)));
   }
 
-  /** What a commit wrote, so that this process reads it back without reading the file. */
+  /** What a commit wrote (its ledger remembered first), so that this process reads it back without parsing it. */
   remember(changeId: string, type: DocType, doc: DocFile, text: string, identity: string): void {
     const entry = this.ledgerCache.get(changeId)?.ledger.files[DOC_FILES[type]];
-    this.docCache.set(this.docPath(changeId, type), { doc, text, identity, entry, edited: false });
+    this.docCache.set(this.docPath(changeId, type), { text, written: entry?.hash, value: { doc, text, identity, entry, edited: false } });
   }
 
-  rememberLedger(changeId: string, ledger: Ledger, path: string): void {
+  /** A ledger a commit wrote, as `text`. */
+  rememberLedger(changeId: string, ledger: Ledger, text: string): void {
     this.headerCache.delete(changeId);
-    let identity: string | null = null;
-    try {
-      identity = currentIdentity(path, this.rel(path));
-    } catch {
-      // read again next time
-    }
-    this.ledgerCache.set(changeId, { identity, ledger });
-    for (const [file, entry] of Object.entries(ledger.files)) {
-      const cached = this.docCache.get(join(this.changeDir(changeId), file));
-      if (cached && cached.identity === entry.identity) cached.entry = entry;
-    }
+    this.ledgerCache.set(changeId, { text, ledger });
   }
 
   /** The runtime data as it stands; questions past their deadline by this process's clock show as timed out (nothing is written). */
@@ -751,7 +694,7 @@ export class Board implements Reader {
         raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS, publish: publish?.(tx) });
       } catch (err) {
         if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
-          this.forgetReads(); // a file changed without changing its identity: read it from disk again
+          this.begin(); // a file changed while the operation ran: read the board from disk again
           continue;
         }
         if (err instanceof StaleRead) {
@@ -801,17 +744,56 @@ export class Board implements Reader {
     this.reread();
   }
 
-  /** Rolls an interrupted commit forward, or sweeps what an uncommitted one left behind. */
+  /**
+   * Rolls an interrupted commit forward (or back, when a power cut kept its files from the disk),
+   * or sweeps what an uncommitted one left behind; takes up the done journal of the last commit,
+   * redoing whatever of it a power cut undid, for the next commit to make durable.
+   */
   private recover(reaped: boolean): void {
     const rel = (p: string) => this.rel(p);
+    const done = readJournal(this.runtimeDir, rel, DONE_FILE);
+    if (done) applyJournal(this.root, done, rel, { done: true });
+    this.done = done;
     const journal = readJournal(this.runtimeDir, rel);
     if (journal) {
-      applyJournal(this.root, this.runtimeDir, journal, rel);
-      this.docCache.clear();
-      this.ledgerCache.clear();
-      this.notices.push({ kind: 'recovered', message: 'Completed a write that an interrupted agentboard process had committed.' });
+      if (journalComplete(this.root, journal)) {
+        applyJournal(this.root, journal, rel);
+        const sets = [journal, ...(done ? [done] : [])].map((j) => durableSet(this.root, j));
+        syncAll(sets.flatMap((d) => d.files), sets.flatMap((d) => d.dirs), rel);
+        removeJournal(this.runtimeDir, JOURNAL_FILE);
+        if (done) this.settled(done);
+        this.notices.push({ kind: 'recovered', message: 'Completed a write that an interrupted agentboard process had committed.' });
+      } else {
+        discardTemps(this.root, journal);
+        removeJournal(this.runtimeDir, JOURNAL_FILE);
+      }
     }
     if (reaped || journal) this.sweep();
+  }
+
+  /** The done journal of the last commit, whose renames and log entries the next commit makes durable (null: none). */
+  get doneJournal(): Journal | null {
+    return this.done;
+  }
+
+  /** Makes the done journal's renames and log entries durable at once, and removes it. */
+  settleDone(): void {
+    if (!this.done) return;
+    const durable = durableSet(this.root, this.done);
+    syncAll(durable.files, durable.dirs, (p) => this.rel(p));
+    this.settled(this.done);
+  }
+
+  /** The done journal's renames and log entries are durable now: it goes. */
+  settled(journal: Journal): void {
+    if (this.done !== journal) return;
+    removeJournal(this.runtimeDir, DONE_FILE);
+    this.done = null;
+  }
+
+  /** A commit applied its journal, now the done journal. */
+  applied(journal: Journal): void {
+    this.done = journal;
   }
 
   /**

@@ -3,55 +3,57 @@ import * as z from 'zod';
 import { fail } from '../errors.js';
 import { AGENT_ID_PATTERN } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
-import { readTextFile } from './fs.js';
 import { lineOfKey, parseYaml, YamlError } from './yaml-lite.js';
+import { once } from '../once.js';
 
 export const APPROVABLE_PHASES = ['proposal', 'spec', 'tasks'] as const;
 
 export const BUILT_IN_ADAPTERS = ['claude', 'codex', 'gemini'] as const;
 
-/** An agent `agentboard run` can start: a built-in adapter, or any command (see the README's custom-agent contract). */
-const AgentConfig = z
-  .strictObject({
-    adapter: z.enum(BUILT_IN_ADAPTERS).optional(),
-    command: z.array(z.string().min(1)).min(1).optional(),
-    model: z.string().min(1).max(200).optional(),
-    args: z.array(z.string()).default([]),
-    env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
-  })
-  .refine((a) => (a.adapter === undefined) !== (a.command === undefined), { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
-
-/** Agent names become the stem of per-role agent ids (claude-planner, codex-w2), so they follow the agent id rules. */
-const AgentName = z.string().max(48).regex(AGENT_ID_PATTERN, 'agent names are lowercase letters, digits, ".", "_" and "-"');
-
-const RunConfig = z.strictObject({
-  planner: AgentName.optional(),
-  reviewer: AgentName.optional(),
-  workers: z.array(AgentName).min(1).optional(),
-  /** Where task worktrees live, relative to the repository root; outside its working tree. */
-  worktrees: z.string().min(1).optional(),
-  max_review_rounds: z.number().int().min(1).max(20).default(3),
-});
-
 /** A git remote's name, as `git remote` accepts it and as it can be passed to git as one argument. */
 export const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
-const ConfigSchema = z.strictObject({
-  project: z.string().min(1).max(100).optional(),
-  /** The git remote through which the board is shared by every clone (agentboard remote enable). */
-  remote: z.string().regex(REMOTE_NAME, 'a git remote name, like origin').optional(),
-  require_approval: z.array(z.enum(APPROVABLE_PHASES)).default([]),
-  stale_claim_minutes: z.number().int().min(1).max(525600).default(120),
-  input_timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).default(LIMITS.inputTimeoutDefault),
-  agents: z.record(AgentName, AgentConfig).default({}),
-  run: RunConfig.optional(),
-  review: z.strictObject({ allow_self_review: z.boolean().default(false) }).default({ allow_self_review: false }),
+/** The schema of config.yaml, built when a command first reads the file. */
+const configSchema = once(() => {
+  /** An agent `agentboard run` can start: a built-in adapter, or any command (see the README's custom-agent contract). */
+  const AgentConfig = z
+    .strictObject({
+      adapter: z.enum(BUILT_IN_ADAPTERS).optional(),
+      command: z.array(z.string().min(1)).min(1).optional(),
+      model: z.string().min(1).max(200).optional(),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+    })
+    .refine((a) => (a.adapter === undefined) !== (a.command === undefined), { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
+
+  /** Agent names become the stem of per-role agent ids (claude-planner, codex-w2), so they follow the agent id rules. */
+  const AgentName = z.string().max(48).regex(AGENT_ID_PATTERN, 'agent names are lowercase letters, digits, ".", "_" and "-"');
+
+  const RunConfig = z.strictObject({
+    planner: AgentName.optional(),
+    reviewer: AgentName.optional(),
+    workers: z.array(AgentName).min(1).optional(),
+    /** Where task worktrees live, relative to the repository root; outside its working tree. */
+    worktrees: z.string().min(1).optional(),
+    max_review_rounds: z.number().int().min(1).max(20).default(3),
+  });
+
+  return z.strictObject({
+    project: z.string().min(1).max(100).optional(),
+    /** The git remote through which the board is shared by every clone (agentboard remote enable). */
+    remote: z.string().regex(REMOTE_NAME, 'a git remote name, like origin').optional(),
+    require_approval: z.array(z.enum(APPROVABLE_PHASES)).default([]),
+    stale_claim_minutes: z.number().int().min(1).max(525600).default(120),
+    input_timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).default(LIMITS.inputTimeoutDefault),
+    agents: z.record(AgentName, AgentConfig).default({}),
+    run: RunConfig.optional(),
+    review: z.strictObject({ allow_self_review: z.boolean().default(false) }).default({ allow_self_review: false }),
+  });
 });
 
-export type AgentSettings = z.infer<typeof AgentConfig>;
-export type RunSettings = z.infer<typeof RunConfig>;
-
-export type Config = z.infer<typeof ConfigSchema>;
+export type Config = z.infer<ReturnType<typeof configSchema>>;
+export type AgentSettings = Config['agents'][string];
+export type RunSettings = NonNullable<Config['run']>;
 
 /** agentd/.gitignore: the runtime state stays out of git. */
 export const BOARD_GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
@@ -80,9 +82,9 @@ input_timeout_minutes: 30
 #   workers: [claude, codex]
 `;
 
-export function loadConfig(path: string, shownAs: string): Config {
-  const text = readTextFile(path, shownAs);
-  if (text === null) return ConfigSchema.parse({});
+/** The settings of config.yaml's text (null: the file is not there). */
+export function parseConfig(text: string | null, shownAs: string): Config {
+  if (text === null) return configSchema().parse({});
   let raw: unknown;
   try {
     raw = parseYaml(text);
@@ -90,7 +92,7 @@ export function loadConfig(path: string, shownAs: string): Config {
     if (err instanceof YamlError) fail('CONFIG_INVALID', `${shownAs}:${err.line}: ${err.message}`, `Fix the YAML in ${shownAs}.`);
     throw err;
   }
-  const parsed = ConfigSchema.safeParse(raw);
+  const parsed = configSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const key = String(issue.path[0] ?? '');

@@ -5,6 +5,7 @@ import { FindingSink, hasErrors, type Finding } from '../domain/findings.js';
 import type { DocMeta, DocType, Design, Proposal, ReviewRound, Spec, Task } from '../domain/model.js';
 import { metaRules, proposalRules, reviewRules, specRules, tasksRules } from '../domain/rules.js';
 import { emitMeta, readMeta } from './doc-meta.js';
+import { quickMeta } from './quick-meta.js';
 import { parseDesignBody, renderDesignBody } from './format-design.js';
 import { parseProposalBody, renderProposalBody, type ProposalLines } from './format-proposal.js';
 import { parseReviewBody, renderReviewBody } from './format-review.js';
@@ -62,7 +63,9 @@ export function parseDocText<T extends DocType>(type: T, text: string, file: str
     sink.error('frontmatter.missing', 'the file does not start with YAML frontmatter between --- lines', 'restore the frontmatter from git, or recreate the document with agentboard', 1);
     return doc;
   }
-  const meta = readMeta(split.frontmatter, sink.at(split.frontmatterLine - 1), type);
+  // Frontmatter in the exact shape agentboard writes is read by one match; anything else by the full reader, which reports what is wrong.
+  const quick = quickMeta(normalized, type);
+  const meta = quick ? { meta: quick.meta, extra: {} } : readMeta(split.frontmatter, sink.at(split.frontmatterLine - 1), type);
   if (!meta) return doc;
   doc.meta = meta.meta;
   doc.extra = meta.extra;

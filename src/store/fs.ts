@@ -80,12 +80,12 @@ function kindOf(st: Stats): string | null {
  * Returns false when one of them does not exist.
  */
 export function checkDirs(top: string, dir: string, show: (p: string) => string): boolean {
-  const rel = relative(top, dir);
+  const rel = dir.startsWith(top + sep) ? dir.slice(top.length + 1) : relative(top, dir);
   if (rel === '') return true;
   if (rel.startsWith('..')) throw new Error(`${dir} is not inside ${top}`);
   let current = top;
   for (const part of rel.split(sep)) {
-    current = join(current, part);
+    current = `${current}${sep}${part}`;
     let st: Stats;
     try {
       st = lstatSync(current);
@@ -119,9 +119,19 @@ export function ensureDir(top: string, dir: string, show: (p: string) => string)
   checkDirs(top, dir, show);
 }
 
+/** `path` relative to `top`, with forward slashes (for messages and findings). */
+export function relativePath(top: string, path: string): string {
+  const rel = path.startsWith(top + sep) ? path.slice(top.length + 1) : relative(top, path);
+  return sep === '/' ? rel : rel.split(sep).join('/');
+}
+
 export interface FileRead {
   text: string;
   identity: string;
+  /** The bytes read, to tell a later read of the same content without decoding it again. */
+  bytes: Buffer;
+  /** The SHA-1 of the text, once asked for (see board.ts). */
+  hash?: string;
 }
 
 function lineOfOffset(buf: Buffer, offset: number): number {
@@ -144,10 +154,13 @@ function firstInvalidUtf8(buf: Buffer): number {
 
 /**
  * Reads a board file as UTF-8 text, or null when it does not exist. Refuses anything but a plain
- * file, files over the size limit, bytes that are not UTF-8 and NUL bytes, naming the line.
+ * file, files over the size limit, bytes that are not UTF-8 and NUL bytes, naming the line. Given
+ * an earlier read of the file, bytes that are the same keep its text.
  */
-export function readBoardFile(path: string, shown: string): FileRead | null {
+export function readBoardFile(path: string, shown: string, previous?: FileRead): FileRead | null {
   faultPoint('read', path);
+  // Looked at first: a file that is not there is common (a change without a review), and a failed open costs an exception.
+  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number;
   try {
     fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -157,21 +170,33 @@ export function readBoardFile(path: string, shown: string): FileRead | null {
     throw fsError(err, shown, 'read');
   }
   try {
-    const st = fstatSync(fd);
+    return readOpenFile(fd, fstatSync(fd), shown, previous);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The rest of readBoardFile, on a file already open (`st` is its fstat). */
+export function readOpenFile(fd: number, st: Stats, shown: string, previous?: FileRead): FileRead {
+  try {
     const odd = kindOf(st);
     if (odd) throw notAFile(shown, odd);
     if (st.size > LIMITS.fileBytesMax) {
       fail('PARSE_ERROR', `${shown} is ${st.size} bytes, more than agentboard reads (${LIMITS.fileBytesMax}).`, `Split or shorten ${shown}.`);
     }
-    let buf = Buffer.allocUnsafe(st.size);
+    // One byte more than its size: a read that comes back short has met the end of the file (a file
+    // that grew meanwhile is read on, the buffer grown).
+    let buf = Buffer.allocUnsafe(st.size + 1);
     let length = 0;
     for (;;) {
       if (length === buf.length) buf = Buffer.concat([buf, Buffer.allocUnsafe(Math.max(4096, buf.length))]);
-      const n = readSync(fd, buf, length, buf.length - length, null);
-      if (n === 0) break;
+      const asked = buf.length - length;
+      const n = readSync(fd, buf, length, asked, length);
       length += n;
+      if (n < asked) break;
     }
     buf = buf.subarray(0, length);
+    if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : { ...previous, identity: identityOf(st) };
     if (!isUtf8(buf)) {
       const line = lineOfOffset(buf, firstInvalidUtf8(buf));
       fail('PARSE_ERROR', `${shown}:${line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced.`, `Fix the encoding of line ${line} of ${shown} (save it as UTF-8), or restore it from git.`, { line });
@@ -181,18 +206,29 @@ export function readBoardFile(path: string, shown: string): FileRead | null {
       const line = lineOfOffset(buf, nul);
       fail('PARSE_ERROR', `${shown}:${line}: the file holds binary data (a NUL byte), not text.`, `Restore ${shown} from git (git checkout -- ${shown}) or rewrite it as markdown.`, { line });
     }
-    return { text: buf.toString('utf8'), identity: identityOf(st) };
+    return { text: buf.toString('utf8'), identity: identityOf(st), bytes: buf };
   } catch (err) {
     throw fsError(err, shown, 'read');
-  } finally {
-    closeSync(fd);
   }
+}
+
+/** Every byte of a file already open, from its start. */
+export function readAll(fd: number): Buffer {
+  const buf = Buffer.alloc(fstatSync(fd).size);
+  let n = 0;
+  while (n < buf.length) {
+    const got = readSync(fd, buf, n, buf.length - n, n);
+    if (got === 0) break;
+    n += got;
+  }
+  return buf.subarray(0, n);
 }
 
 /** The identity of what is at `path` now, without following a link; null when nothing is there. */
 export function currentIdentity(path: string, shown: string): string | null {
   try {
-    const st = lstatSync(path);
+    const st = lstatSync(path, { throwIfNoEntry: false });
+    if (!st) return null;
     const odd = kindOf(st);
     if (odd) throw notAFile(shown, odd);
     return identityOf(st);
@@ -221,8 +257,11 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** Writes `data` whole to a new file at `path` (which must not exist) and fsyncs it; returns the file's identity. */
-export function writeNewFile(path: string, data: string | Buffer, shown: string): string {
+/**
+ * Writes `data` whole to a new file at `path` (which must not exist) and fsyncs it, unless the
+ * caller makes it durable with others (`sync: false`, then syncAll); returns the file's identity.
+ */
+export function writeNewFile(path: string, data: string | Buffer, shown: string, options: { sync?: boolean } = {}): string {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let fd: number | undefined;
   try {
@@ -234,7 +273,7 @@ export function writeNewFile(path: string, data: string | Buffer, shown: string)
       if (n <= 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
       written += n;
     }
-    fsyncSync(fd);
+    if (options.sync !== false) fsyncSync(fd);
     const st = fstatSync(fd);
     if (st.size !== buf.length) throw Object.assign(new Error('size mismatch after write'), { code: 'EIO' });
     return identityOf(st);
@@ -254,8 +293,13 @@ export function writeNewFile(path: string, data: string | Buffer, shown: string)
   }
 }
 
-/** Appends `data` to a log file (created when missing) and fsyncs it; refuses a link or anything but a file. */
-export function appendFile(path: string, data: string, shown: string, truncateTo?: number): void {
+/**
+ * Appends `data` to a log file (created when missing) and fsyncs it (unless `sync: false`: the
+ * caller makes it durable later); refuses a link or anything but a file. `truncateTo` first cuts
+ * the file to that length (rolling a commit forward that may have appended part of its entries).
+ */
+export function appendFile(path: string, data: string, shown: string, options: { truncateTo?: number; sync?: boolean } = {}): void {
+  const { truncateTo } = options;
   let fd: number | undefined;
   try {
     faultPoint('write', path);
@@ -269,10 +313,7 @@ export function appendFile(path: string, data: string, shown: string, truncateTo
     const st = fstatSync(fd);
     const odd = kindOf(st);
     if (odd) throw unsafePath(shown, odd);
-    if (truncateTo !== undefined && st.size > truncateTo) {
-      // Rolling a commit forward that may have appended part of its entries already.
-      ftruncateSync(fd, truncateTo);
-    }
+    if (truncateTo !== undefined && st.size > truncateTo) ftruncateSync(fd, truncateTo);
     const buf = Buffer.from(data, 'utf8');
     let written = 0;
     while (written < buf.length) {
@@ -280,12 +321,39 @@ export function appendFile(path: string, data: string, shown: string, truncateTo
       if (n <= 0) throw Object.assign(new Error('short write'), { code: 'ENOSPC' });
       written += n;
     }
-    fsyncSync(fd);
+    if (data !== '' && options.sync !== false) fsyncSync(fd);
   } catch (err) {
     throw fsError(err, shown, 'write');
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/**
+ * Makes files and folders durable, written first and synced after, all of them (the file system
+ * commits most of them with the first). A file that cannot be synced is an error naming it; a
+ * folder some file systems refuse to sync is let be (its renames are atomic all the same); what is
+ * gone since has nothing left to make durable.
+ */
+export function syncAll(files: readonly string[], dirs: readonly string[], shown: (p: string) => string): void {
+  const sync = (path: string, isDir: boolean) => {
+    let fd: number;
+    try {
+      fd = openSync(path, O_RDONLY);
+    } catch (err) {
+      if (isDir || (err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw fsError(err, shown(path), 'write');
+    }
+    try {
+      fsyncSync(fd);
+    } catch (err) {
+      if (!isDir) throw fsError(err, shown(path), 'write');
+    } finally {
+      closeSync(fd);
+    }
+  };
+  for (const f of new Set(files)) sync(f, false);
+  for (const d of new Set(dirs)) sync(d, true);
 }
 
 /** Makes a rename or a new name in `dir` durable. */

@@ -1,27 +1,37 @@
 /**
  * The commit journal: how one operation's writes land all together or not at all, across a
- * kill -9 at any instant.
+ * kill -9 at any instant, and stay once the operation has answered, across a power cut.
  *
  * A transaction first writes every new file to a temp file next to its target (new folders are
- * built under a temp name), fsyncs them, and checks that nothing it read has changed. Then it
- * writes agentd/.runtime/journal.json, which names every rename still to do and the activity
- * entries to append: once the journal is on disk, the operation has happened. Applying it renames
- * the temp files into place, appends the activity entries and removes the journal. Applying is
- * idempotent, so the next command that takes the lock simply applies a journal it finds (roll
- * forward); temp files without a journal belong to a transaction that never committed and are
- * removed (roll back).
+ * built under a temp name) and checks that nothing it read has changed. Then it puts
+ * agentd/.runtime/journal.json in place, naming every rename still to do (with the SHA-1 of each
+ * temp file's bytes) and the activity entries to append, and makes the temp files, the journal and
+ * their folders durable in one round of fsyncs made together: from then on the operation has
+ * happened. Applying it renames the temp files into place and appends the activity entries, and
+ * the journal becomes journal.done.json. The next commit makes those renames and appends durable
+ * in its own round of fsyncs, then removes journal.done.json: one round of fsyncs per operation,
+ * and nothing lost in between, since the done journal can still redo whatever of it a power cut
+ * undid.
+ *
+ * Applying is idempotent, so the next command that takes the lock simply applies a journal it
+ * finds (roll forward). A journal whose temp files are not all there with the bytes it names was
+ * cut short by a power cut before its round of fsyncs ended, before anything was renamed: it is
+ * dropped with its temp files (roll back). Temp files without a journal belong to a transaction
+ * that never committed and are removed.
  */
-import { existsSync, lstatSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { closeSync, constants, lstatSync, openSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
 import { faultPoint } from '../clock.js';
-import { appendFile, fsError, fsyncDir, readBoardFile, writeNewFile } from './fs.js';
+import { appendFile, fsError, readAll, readBoardFile, syncAll, writeNewFile } from './fs.js';
+import { sha1 } from './hash.js';
 
 export interface Journal {
   v: 1;
   token: string;
-  /** New folders, built under a temp name; paths relative to the repository root. */
-  dirs: { target: string; temp: string }[];
-  files: { target: string; temp: string }[];
+  /** New folders, built under a temp name; paths relative to the repository root, with the SHA-1 of each file in them. */
+  dirs: { target: string; temp: string; hashes?: Record<string, string> }[];
+  /** Files to rename into place, with the SHA-1 of the temp file's bytes (absent in journals of older versions). */
+  files: { target: string; temp: string; hash?: string }[];
   moves: { from: string; to: string }[];
   /** Moved out of the way before anything else is put in place (the originals of a folder converted in place). */
   aside?: { from: string; to: string }[];
@@ -33,47 +43,114 @@ export interface Journal {
 }
 
 export const JOURNAL_FILE = 'journal.json';
+/** The journal of the last commit, applied, whose renames and appends the next commit makes durable. */
+export const DONE_FILE = 'journal.done.json';
 
 function exists(path: string): boolean {
   try {
-    lstatSync(path);
-    return true;
+    return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch {
-    return false;
+    return false; // a file where a folder of the path belongs: nothing is there
   }
 }
 
-/** Writes the journal durably: from this moment the transaction counts as committed. */
+/** Every path of a journal is inside the board, as agentboard writes them: a journal naming anything else is no journal of agentboard's. */
+function insideBoard(journal: Journal): boolean {
+  const paths = [
+    ...journal.dirs.flatMap((d) => [d.target, d.temp, ...Object.keys(d.hashes ?? {})]),
+    ...journal.files.flatMap((f) => [f.target, f.temp]),
+    ...[...(journal.aside ?? []), ...journal.moves].flatMap((m) => [m.from, m.to]),
+    ...journal.removes,
+    ...(journal.prune ?? []),
+    ...(journal.activity ? [journal.activity.file] : []),
+  ];
+  return paths.every((p) => typeof p === 'string' && !isAbsolute(p) && !p.split(/[\\/]/).includes('..'));
+}
+
+/** Puts the journal in place as journal.json, durable with the commit's round of fsyncs: from then on the transaction counts as committed. */
 export function writeJournal(runtimeDir: string, journal: Journal, shown: (p: string) => string): void {
   const path = join(runtimeDir, JOURNAL_FILE);
   const temp = join(runtimeDir, `.${JOURNAL_FILE}.${journal.token}.tmp`);
-  writeNewFile(temp, JSON.stringify(journal), shown(path));
+  writeNewFile(temp, JSON.stringify(journal), shown(path), { sync: false });
   try {
     renameSync(temp, path);
   } catch (err) {
     throw fsError(err, shown(path), 'write');
   }
-  fsyncDir(runtimeDir);
 }
 
-export function readJournal(runtimeDir: string, shown: (p: string) => string): Journal | null {
-  const path = join(runtimeDir, JOURNAL_FILE);
+/** The journal in `name` (journal.json or journal.done.json), or null; one that does not parse is set aside (it was cut short before its commit's fsyncs ended). */
+export function readJournal(runtimeDir: string, shown: (p: string) => string, name = JOURNAL_FILE): Journal | null {
+  const path = join(runtimeDir, name);
   const read = readBoardFile(path, shown(path));
   if (!read) return null;
   try {
     const j = JSON.parse(read.text) as Journal;
-    if (j.v === 1 && Array.isArray(j.files)) return j;
+    if (j.v === 1 && Array.isArray(j.files) && Array.isArray(j.dirs) && Array.isArray(j.moves) && Array.isArray(j.removes) && insideBoard(j)) return j;
   } catch {
-    // A journal is renamed into place only once written whole: one that does not parse was damaged from outside.
+    // set aside below
   }
   renameSync(path, `${path}.damaged`);
   return null;
 }
 
-/** Does every step of a committed journal that is not done yet, then removes the journal. */
-export function applyJournal(root: string, runtimeDir: string, journal: Journal, shown: (p: string) => string): void {
+/** The bytes at `path` (not through a link); null when they cannot be read. */
+function bytesAt(path: string): Buffer | null {
+  return withOpen(path, (fd) => readAll(fd), null);
+}
+
+/** `use` of the file at `path` opened for reading (not through a link), or `otherwise` when it cannot be opened or read. */
+function withOpen<T>(path: string, use: (fd: number) => T, otherwise: T): T {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return otherwise;
+  }
+  try {
+    return use(fd);
+  } catch {
+    return otherwise;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether every file of a journal is there with the bytes it names: in its temp file, or renamed into place already. */
+export function journalComplete(root: string, journal: Journal): boolean {
+  const holds = (path: string, hash: string) => {
+    const bytes = bytesAt(path);
+    return bytes !== null && sha1(bytes) === hash;
+  };
+  const where = (temp: string, target: string) => (exists(join(root, temp)) ? join(root, temp) : join(root, target));
+  return (
+    journal.files.every((f) => f.hash === undefined || holds(where(f.temp, f.target), f.hash)) &&
+    journal.dirs.every((d) => Object.entries(d.hashes ?? {}).every(([file, hash]) => holds(join(where(d.temp, d.target), file), hash)))
+  );
+}
+
+/** Whether the activity entries of a journal are in the log already: the bytes at their offset are theirs. */
+function activityLanded(path: string, activity: NonNullable<Journal['activity']>): boolean {
+  const want = Buffer.from(activity.text, 'utf8');
+  return withOpen(
+    path,
+    (fd) => {
+      const got = Buffer.alloc(want.length);
+      return readSync(fd, got, 0, got.length, activity.offset) === want.length && got.equals(want);
+    },
+    false,
+  );
+}
+
+/**
+ * Does every step of a committed journal that is not done yet (renames, removals, the activity
+ * entries), without waiting for the disk: the caller makes them durable (durableSet) before the
+ * journal goes. Of a done journal (`done`), the log entries are written again only when the log
+ * ends exactly where they began: what a power cut that lost them leaves, and nothing else; and
+ * nothing is removed again.
+ */
+export function applyJournal(root: string, journal: Journal, shown: (p: string) => string, options: { done?: boolean } = {}): void {
   const abs = (p: string) => join(root, p);
-  const touched = new Set<string>();
   let step = 0;
   const rename = (from: string, to: string) => {
     try {
@@ -81,7 +158,6 @@ export function applyJournal(root: string, runtimeDir: string, journal: Journal,
     } catch (err) {
       throw fsError(err, shown(to), 'write');
     }
-    touched.add(dirname(to));
     faultPoint(`commit:apply:${++step}`, to);
   };
   for (const m of journal.aside ?? []) {
@@ -96,37 +172,77 @@ export function applyJournal(root: string, runtimeDir: string, journal: Journal,
   for (const m of journal.moves) {
     if (exists(abs(m.from)) && !exists(abs(m.to))) rename(abs(m.from), abs(m.to));
   }
-  for (const r of journal.removes) {
+  // Of a done journal, removals are not done again: a file of that name may have been made since
+  // (a shared board's pending push), and one that came back after a power cut is only bookkeeping.
+  for (const r of options.done ? [] : journal.removes) {
     try {
       unlinkSync(abs(r));
     } catch {
       // already gone
     }
   }
-  for (const dir of journal.prune ?? []) {
+  for (const dir of options.done ? [] : (journal.prune ?? [])) {
     try {
       rmdirSync(abs(dir));
-      touched.add(dirname(abs(dir)));
     } catch {
       // gone already, or holds files of a person's (kept)
     }
   }
-  for (const dir of touched) fsyncDir(dir);
-  if (journal.activity) {
-    appendFile(abs(journal.activity.file), journal.activity.text, shown(abs(journal.activity.file)), journal.activity.offset);
+  const activity = journal.activity;
+  const lost = (path: string) => {
+    try {
+      const st = lstatSync(path, { throwIfNoEntry: false });
+      return st !== undefined && st.isFile() && st.size === activity!.offset;
+    } catch {
+      return false;
+    }
+  };
+  if (activity && (options.done ? lost(abs(activity.file)) : !activityLanded(abs(activity.file), activity))) {
+    appendFile(abs(activity.file), activity.text, shown(abs(activity.file)), { truncateTo: activity.offset, sync: false });
     faultPoint('commit:activity');
   }
-  unlinkSync(join(runtimeDir, JOURNAL_FILE));
-  fsyncDir(runtimeDir);
+}
+
+/** What must be fsynced for a journal's renames and appends to be durable: the folders they changed, and the log. */
+export function durableSet(root: string, journal: Journal): { files: string[]; dirs: string[] } {
+  const abs = (p: string) => join(root, p);
+  const dirs = new Set<string>();
+  for (const m of [...(journal.aside ?? []), ...journal.moves]) {
+    dirs.add(dirname(abs(m.from)));
+    dirs.add(dirname(abs(m.to)));
+  }
+  for (const d of journal.dirs) dirs.add(dirname(abs(d.target)));
+  for (const f of journal.files) dirs.add(dirname(abs(f.target)));
+  for (const r of [...journal.removes, ...(journal.prune ?? [])]) dirs.add(dirname(abs(r)));
+  return { files: journal.activity ? [abs(journal.activity.file)] : [], dirs: [...dirs] };
+}
+
+/**
+ * Commits a journal put in place (writeJournal) whose files are durable already (written with
+ * fsync), at once and whole: the journal made durable, applied, its renames made durable, removed.
+ * For writes other than a transaction's (a sync bringing in the shared board).
+ */
+export function commitJournal(root: string, runtimeDir: string, journal: Journal, shown: (p: string) => string): void {
+  syncAll([join(runtimeDir, JOURNAL_FILE)], [runtimeDir], shown);
+  applyJournal(root, journal, shown);
+  const durable = durableSet(root, journal);
+  syncAll(durable.files, durable.dirs, shown);
+  removeJournal(runtimeDir, JOURNAL_FILE);
   faultPoint('commit:done');
+}
+
+/** Applied: the commit's journal becomes the done journal, for the next commit to make durable and remove. */
+export function markDone(runtimeDir: string): void {
+  renameSync(join(runtimeDir, JOURNAL_FILE), join(runtimeDir, DONE_FILE));
+  faultPoint('commit:done');
+}
+
+export function removeJournal(runtimeDir: string, name: string): void {
+  rmSync(join(runtimeDir, name), { force: true });
 }
 
 /** Removes what an uncommitted transaction left: its temp files and temp folders. */
 export function discardTemps(root: string, journal: Pick<Journal, 'dirs' | 'files'>): void {
   for (const f of journal.files) rmSync(join(root, f.temp), { force: true });
   for (const d of journal.dirs) rmSync(join(root, d.temp), { recursive: true, force: true });
-}
-
-export function hasJournal(runtimeDir: string): boolean {
-  return existsSync(join(runtimeDir, JOURNAL_FILE));
 }

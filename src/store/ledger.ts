@@ -10,18 +10,16 @@
  * file agentboard writes is written in the same commit as the file; a file agentboard has only
  * read is adopted (its ledger entry written alongside, as a cache that can be rebuilt).
  */
-import { createHash } from 'node:crypto';
 import { DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import type { DocFile } from './documents.js';
 import { fingerprints, type Entry, type History, type Item } from './merge.js';
+import { sha1 } from './hash.js';
 
 const VERSION = 1;
 const HISTORY_MAX = 32;
 const TOMBSTONES_MAX = 500;
 
-export function hashText(text: string): string {
-  return createHash('sha1').update(text).digest('hex');
-}
+export const hashText = sha1;
 
 /** A task list's blocks as offsets into the body, so the ledger does not hold the file's text twice. */
 interface StoredBlock {
@@ -186,15 +184,18 @@ export function docItems(doc: DocFile): Map<string, Item> {
 
 /**
  * The ledger entry after agentboard writes `doc` as `text` (or adopts a file it only read): the
- * version moves on, and every item whose plan or state changed gets a history entry.
+ * version moves on, and every item whose plan or state changed gets a history entry. Items the
+ * writer says it left `untouched` (in a document read as the previous entry has it) keep their
+ * history without being fingerprinted again.
  */
-export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, byPerson: Map<string, number> = new Map()): LedgerEntry | null {
+export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, byPerson: Map<string, number> = new Map(), untouched?: Set<string>): LedgerEntry | null {
   const stored = storeDoc(doc, text);
   if (!stored) return null;
   const version = (previous?.version ?? 0) + 1;
   const history: Record<string, History> = { ...(previous?.history ?? {}) };
   const items = docItems(doc);
   for (const [key, item] of items) {
+    if (untouched?.has(key) && history[key] !== undefined) continue;
     const h = history[key];
     const [p, s] = fingerprints(item);
     const last = h?.[h.length - 1];

@@ -108,21 +108,21 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** A wait that ends when something named `name` in `dir` changes, after `ms`, or when cancelled. */
-function changeIn(dir: string, name: string, ms: number): { done: Promise<void>; cancel: () => void } {
+/** A wait that ends when something named `name` in `dir` changes ('changed'), after `ms` ('timeout'), or when cancelled. */
+function changeIn(dir: string, name: string, ms: number): { done: Promise<'changed' | 'timeout'>; cancel: () => void } {
   let cancel: () => void = () => undefined;
-  const done = new Promise<void>((resolve) => {
+  const done = new Promise<'changed' | 'timeout'>((resolve) => {
     let watcher: ReturnType<typeof watch> | undefined;
-    const finish = () => {
+    const finish = (how: 'changed' | 'timeout') => {
       clearTimeout(timer);
       watcher?.close();
-      resolve();
+      resolve(how);
     };
-    cancel = finish;
-    const timer = setTimeout(finish, ms);
+    cancel = () => finish('changed');
+    const timer = setTimeout(() => finish('timeout'), ms);
     try {
       watcher = watch(dir, { persistent: false }, (_event, file) => {
-        if (file === null || file === name) finish();
+        if (file === null || file === name) finish('changed');
       });
       watcher.on('error', () => undefined);
     } catch {
@@ -176,6 +176,10 @@ export class BoardLock {
     const deadline = Date.now() + timeoutMs;
     let reaped: string | null = null;
     let lastHolder: Holder | null = null;
+    // Who holds the lock is looked at first and whenever a wait ends without the lock changing
+    // hands (its holder may have died); a waiter woken because the lock changed hands just tries
+    // again, so that many waiters do not take turns reading the holder while it works.
+    let look = true;
     try {
       for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
         if (tryLink(holderPath, path)) {
@@ -183,12 +187,14 @@ export class BoardLock {
           writeSync(fd, content, 0);
           return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
         }
-        const found = inspect(path, fd, content, shown);
-        if (found.stale) {
-          if (reap(path, found)) reaped = found.holder?.token ?? reaped;
-          continue;
+        if (look) {
+          const found = inspect(path, fd, content, shown);
+          if (found.stale) {
+            if (reap(path, found)) reaped = found.holder?.token ?? reaped;
+            continue;
+          }
+          lastHolder = found.holder ?? lastHolder;
         }
-        lastHolder = found.holder ?? lastHolder;
         if (Date.now() > deadline) {
           fail(
             'BOARD_BUSY',
@@ -203,7 +209,7 @@ export class BoardLock {
           writeSync(fd, content, 0);
           return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
         }
-        await woken.done;
+        look = (await woken.done) === 'timeout';
       }
     } finally {
       closeSync(fd);

@@ -19,7 +19,7 @@
  * the file is a half-finished save, or the person removed it by hand; removing is done with the
  * command for it, so a hand removal is reported rather than followed.
  */
-import { createHash } from 'node:crypto';
+import { sha1 } from './hash.js';
 
 export type Entry = Record<string, unknown>;
 
@@ -77,7 +77,7 @@ function stable(value: unknown): string {
 }
 
 export function fingerprint(value: unknown): string {
-  return createHash('sha1').update(stable(value)).digest('hex').slice(0, 12);
+  return sha1(stable(value)).slice(0, 12);
 }
 
 export function fingerprints(item: Item): [string, string] {

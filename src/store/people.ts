@@ -4,21 +4,24 @@ import { fail } from '../errors.js';
 import { humanActorProblem } from '../domain/ids.js';
 import type { PersonRecord } from '../domain/people.js';
 import { emitYaml, parseYaml, YamlError, type FlatMap } from './yaml-lite.js';
+import { once } from '../once.js';
 
 export const PEOPLE_FILE = 'people.yaml';
 
-const PeopleSchema = z.object({
-  people: z
-    .array(
-      z.object({
-        name: z.string().refine((n) => humanActorProblem(n) === null, 'must be human:<name>'),
-        key_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex digits'),
-        added: z.string(),
-      }),
-    )
-    .nullable()
-    .default([]),
-});
+const peopleSchema = once(() =>
+  z.object({
+    people: z
+      .array(
+        z.object({
+          name: z.string().refine((n) => humanActorProblem(n) === null, 'must be human:<name>'),
+          key_sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 hex digits'),
+          added: z.string(),
+        }),
+      )
+      .nullable()
+      .default([]),
+  }),
+);
 
 const HEADER = `# The people who may act on this board from scripts and CI with a person's key
 # (AGENTBOARD_PERSON_KEY). Only the SHA-256 of each key is kept. A person adds themselves with
@@ -33,7 +36,7 @@ export function parsePeople(text: string, shown: string): PersonRecord[] {
     if (err instanceof YamlError) fail('CONFIG_INVALID', `${shown}:${err.line}: ${err.message}.`, `Fix the YAML of ${shown}.`);
     throw err;
   }
-  const parsed = PeopleSchema.safeParse(raw);
+  const parsed = peopleSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     fail('CONFIG_INVALID', `${shown}: ${issue.path.join('.')} ${issue.message}.`, `Fix ${shown}, or remove the broken entry and run \`agentboard person key\` again.`);

@@ -11,54 +11,58 @@ import { fail } from '../errors.js';
 import { SESSION_STATUSES } from '../domain/lifecycle.js';
 import { emptyRuntime, type RuntimeData } from '../domain/records.js';
 import { readBoardFile } from './fs.js';
+import { once } from '../once.js';
 
-const Agent = z.object({
-  id: z.string(),
-  name: z.string(),
-  role: z.string(),
-  skills: z.array(z.string()),
-  registered_at: z.string(),
-  updated_at: z.string(),
+/** The schema of state.json, built when a command first reads the file. */
+const runtimeSchema = once(() => {
+  const Agent = z.object({
+    id: z.string(),
+    name: z.string(),
+    role: z.string(),
+    skills: z.array(z.string()),
+    registered_at: z.string(),
+    updated_at: z.string(),
+  });
+
+  const Session = z.object({
+    agent_id: z.string(),
+    number: z.number().int(),
+    status: z.enum(SESSION_STATUSES),
+    message: z.string().optional(),
+    phase: z.string().optional(),
+    progress: z.string().optional(),
+    reason: z.string().optional(),
+    blockers: z.array(z.string()).optional(),
+    review: z.object({ summary: z.string(), pr_url: z.string().optional(), notes: z.string().optional(), tasks: z.array(z.string()), submitted_at: z.string() }).optional(),
+    input_id: z.string().optional(),
+    updated_at: z.string(),
+    history: z.array(z.object({ from: z.enum(SESSION_STATUSES).nullable(), to: z.enum(SESSION_STATUSES), at: z.string(), message: z.string().optional() })),
+  });
+
+  const Input = z.object({
+    id: z.string(),
+    agent_id: z.string(),
+    question: z.string(),
+    options: z.array(z.string()),
+    default_action: z.string(),
+    timeout_minutes: z.number().int(),
+    created_at: z.string(),
+    expires_at: z.string(),
+    status: z.enum(['open', 'resolved']),
+    resolution: z.object({ type: z.enum(['human', 'timeout']), value: z.string(), by: z.string(), at: z.string() }).optional(),
+  });
+
+  const Reviewer = z.object({ name: z.string(), key_hash: z.string().regex(/^[0-9a-f]{64}$/), created_at: z.string(), created_by: z.string() });
+
+  return z.object({
+    version: z.literal(1),
+    agents: z.record(z.string(), Agent).default({}),
+    sessions: z.record(z.string(), Session).default({}),
+    inputs: z.record(z.string(), Input).default({}),
+    reviewers: z.record(z.string(), Reviewer).default({}),
+    next_input: z.number().int().min(1).default(1),
+  }) satisfies z.ZodType<RuntimeData, unknown>;
 });
-
-const Session = z.object({
-  agent_id: z.string(),
-  number: z.number().int(),
-  status: z.enum(SESSION_STATUSES),
-  message: z.string().optional(),
-  phase: z.string().optional(),
-  progress: z.string().optional(),
-  reason: z.string().optional(),
-  blockers: z.array(z.string()).optional(),
-  review: z.object({ summary: z.string(), pr_url: z.string().optional(), notes: z.string().optional(), tasks: z.array(z.string()), submitted_at: z.string() }).optional(),
-  input_id: z.string().optional(),
-  updated_at: z.string(),
-  history: z.array(z.object({ from: z.enum(SESSION_STATUSES).nullable(), to: z.enum(SESSION_STATUSES), at: z.string(), message: z.string().optional() })),
-});
-
-const Input = z.object({
-  id: z.string(),
-  agent_id: z.string(),
-  question: z.string(),
-  options: z.array(z.string()),
-  default_action: z.string(),
-  timeout_minutes: z.number().int(),
-  created_at: z.string(),
-  expires_at: z.string(),
-  status: z.enum(['open', 'resolved']),
-  resolution: z.object({ type: z.enum(['human', 'timeout']), value: z.string(), by: z.string(), at: z.string() }).optional(),
-});
-
-const Reviewer = z.object({ name: z.string(), key_hash: z.string().regex(/^[0-9a-f]{64}$/), created_at: z.string(), created_by: z.string() });
-
-const RuntimeSchema = z.object({
-  version: z.literal(1),
-  agents: z.record(z.string(), Agent).default({}),
-  sessions: z.record(z.string(), Session).default({}),
-  inputs: z.record(z.string(), Input).default({}),
-  reviewers: z.record(z.string(), Reviewer).default({}),
-  next_input: z.number().int().min(1).default(1),
-}) satisfies z.ZodType<RuntimeData, unknown>;
 
 class RuntimeFile implements SyncAdapter<RuntimeData> {
   constructor(
@@ -76,7 +80,7 @@ class RuntimeFile implements SyncAdapter<RuntimeData> {
     } catch {
       raw = undefined;
     }
-    const parsed = RuntimeSchema.safeParse(raw);
+    const parsed = runtimeSchema().safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const where = issue && issue.path.length > 0 ? ` (at ${issue.path.join('.')}: ${issue.message})` : '';

@@ -11,7 +11,8 @@
  * runs this only a few times per process, too few for JavaScript loops to be optimised, and on a
  * board of 10,000 tasks this is what lets `next` and `status` start from nothing on every call.
  */
-import { PRIORITIES, TASK_STATUSES, TASK_STATUS_ALIASES, type DocMeta, type Priority, type Task, type TaskStatus } from '../domain/model.js';
+import { PRIORITIES, TASK_STATUSES, TASK_STATUS_ALIASES, type Priority, type Task, type TaskStatus } from '../domain/model.js';
+import type { HeadMeta } from './quick-meta.js';
 import { hasUnsafeText } from '../domain/text.js';
 import { unparsable, type DocFile } from './documents.js';
 import { headingText } from './markdown.js';
@@ -34,15 +35,8 @@ export interface TaskSummary {
   noted: Record<string, string>;
 }
 
-/**
- * A task: its "## <id>: <title>" heading, blank lines, and its ```yaml block (no line of which starts
- * with a backtick). A level-2 heading that is not a task's matches nothing here, and the count below
- * then sends the list to the full parser.
- */
-const BLOCK = /^##[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*):[ \t]+([^\n]*)\n(?:[ \t]*\n)*```ya?ml[ \t]*\n((?:[^`\n][^\n]*\n|\n)*?)```[ \t]*$/gm;
-/** Headings of level 2 and fences: the body may have none but those of its task blocks. */
-const LEVEL2 = /^ {0,3}##(?:[ \t]|$)/gm;
-const FENCE = /^ {0,3}(?:`{3,}|~{3,})/gm;
+/** Headings of level 2 and fences: the body may have none but those of its task blocks (one heading and two fences each). */
+const LEVEL2_OR_FENCE = /^ {0,3}(?:##(?:[ \t]|$)|`{3,}|~{3,})/gm;
 
 // The values agentboard writes: a plain word, a timestamp, a JSON-quoted string; lists in flow
 // style of words and quoted strings. (A word YAML reads as null or a boolean is refused where the
@@ -62,9 +56,8 @@ const NOTE = `  - author: ${V}\\n    at: ${V}\\n    text: ${V}\\n`;
  * capturing the fields the scan returns. One native match per task; anything else (a hand edit that
  * reordered keys, an unknown key, a comment) does not match and the full parser reads the list.
  */
-const META = new RegExp(
-  '^' +
-    `status: (${V})\\n` +
+const META_FIELDS =
+  `status: (${V})\\n` +
     field('priority', V) +
     field('depends', FLOW) +
     field('skills', FLOW) +
@@ -84,9 +77,13 @@ const META = new RegExp(
     field('branch', V, false) +
     list('blockers', `  - reason: ${V}\\n    severity: (?:low|medium|high)\\n    by: ${V}\\n    at: ${V}\\n(?:    resolved_by: ${V}\\n    resolved_at: ${V}\\n)?`) +
     list('feedback', NOTE) +
-    list('notes', NOTE, true) +
-    '$',
-);
+  list('notes', NOTE, true);
+/**
+ * A task: its "## <id>: <title>" heading, blank lines, and its ```yaml block in agentboard's shape
+ * (above). A level-2 heading or a fence that is not such a block's matches nothing here, and the
+ * count below then sends the list to the full parser.
+ */
+const TASK = new RegExp(String.raw`^##[ \t]+([A-Za-z0-9][A-Za-z0-9._-]*):[ \t]+([^\n]*)\n(?:[ \t]*\n)*` + '```ya?ml[ \\t]*\\n' + META_FIELDS + '```[ \\t]*$', 'gm');
 const NOTED = /^  - author: ([^\n]+)\n    at: ([^\n]+)$/gm;
 
 const STATUSES = new Set<string>(TASK_STATUSES);
@@ -112,31 +109,41 @@ function decode(raw: string | undefined): string | undefined {
 }
 
 /** A captured flow list. Without quotes its items are words (the pattern above says so), read as they are. */
+/** What a list without items, or a task without notes, shares with every other (frozen: nobody writes into a summary). */
+const NONE: string[] = Object.freeze([]) as unknown as string[];
+const NOBODY: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 function items(raw: string | undefined): string[] | null {
-  if (raw === undefined || raw === '[]') return [];
+  if (raw === undefined || raw === '[]') return NONE;
   if (!raw.includes('"')) return raw.slice(1, -1).split(', ');
   return parseFlowList(raw)?.map(String) ?? null;
 }
 
-/** The task summed up from its heading and meta block; null when the block is not in agentboard's shape. */
-function summary(id: string, title: string, meta: string): TaskSummary | null {
-  const m = META.exec(meta);
-  if (m === null) return null;
-  const [, statusRaw, priority, depends, skills, assignee, claimed, progress, progressAt, submittedAt, submission, notes] = m;
-  const status = decode(statusRaw);
+/**
+ * The task summed up from the captures of TASK; null when a value is not one agentboard writes.
+ * (Captures are read by index: this runs for every task of the board before the code is optimised,
+ * where destructuring an array costs a walk of its iterator.)
+ */
+function summary(m: RegExpExecArray): TaskSummary | null {
+  // A title ending in "#" may be a closing sequence the heading rules take off: let them.
+  const trimmed = m[2]!.trimEnd();
+  const title = trimmed.endsWith('#') ? headingText(`## ${trimmed}`) : trimmed;
+  const status = decode(m[3]);
   const s = status === undefined ? undefined : STATUSES.has(status) ? status : TASK_STATUS_ALIASES[status];
-  const p = decode(priority) ?? 'medium';
-  const dep = items(depends);
-  const sk = items(skills);
-  if (s === undefined || !PRIORITY_SET.has(p) || dep === null || sk === null) return null;
-  const task: TaskSummary = { id, title, status: s as TaskStatus, priority: p as Priority, depends: dep, skills: sk, noted: {} };
-  if (assignee !== undefined && (task.assignee = decode(assignee)) === undefined) return null;
-  if (claimed !== undefined && (task.claimed_at = decode(claimed)) === undefined) return null;
-  if (progressAt !== undefined && (task.progress_at = decode(progressAt)) === undefined) return null;
-  if (submittedAt !== undefined && (task.submitted_at = decode(submittedAt)) === undefined) return null;
-  if (submission !== undefined && (task.submission = decode(submission)) === undefined) return null;
-  if (progress !== undefined) task.progress = Number(progress);
+  const p = m[4] === undefined ? 'medium' : decode(m[4]);
+  const dep = items(m[5]);
+  const sk = items(m[6]);
+  if (s === undefined || p === undefined || !PRIORITY_SET.has(p) || dep === null || sk === null) return null;
+  const task: TaskSummary = { id: m[1]!, title, status: s as TaskStatus, priority: p as Priority, depends: dep, skills: sk, noted: NOBODY };
+  if (m[7] !== undefined && (task.assignee = decode(m[7])) === undefined) return null;
+  if (m[8] !== undefined && (task.claimed_at = decode(m[8])) === undefined) return null;
+  if (m[10] !== undefined && (task.progress_at = decode(m[10])) === undefined) return null;
+  if (m[11] !== undefined && (task.submitted_at = decode(m[11])) === undefined) return null;
+  if (m[12] !== undefined && (task.submission = decode(m[12])) === undefined) return null;
+  if (m[9] !== undefined) task.progress = Number(m[9]);
+  const notes = m[13];
   if (notes !== undefined) {
+    task.noted = {};
     NOTED.lastIndex = 0;
     for (let n = NOTED.exec(notes); n !== null; n = NOTED.exec(notes)) {
       const author = decode(n[1]);
@@ -150,9 +157,8 @@ function summary(id: string, title: string, meta: string): TaskSummary | null {
 
 /** A task list read quickly: its frontmatter and a summary of each task. */
 export interface TaskList {
-  meta: DocMeta;
+  meta: HeadMeta;
   tasks: TaskSummary[];
-  identity: string;
   /** The file differs from what agentboard last wrote: a person edited it. */
   edited: boolean;
   /** The full read found errors: agentboard hands out no task from it and will not write it until it is fixed. */
@@ -160,9 +166,9 @@ export interface TaskList {
 }
 
 /** A task list read in full, summed up the way the quick scan sums one up. */
-export function listOf(doc: DocFile<'tasks'>, identity: string, edited: boolean): TaskList | null {
+export function listOf(doc: DocFile<'tasks'>, edited: boolean): TaskList | null {
   if (doc.content === null) return null;
-  return { meta: doc.meta, tasks: doc.content.blocks.flatMap((b) => (b.task ? [summarize(b.task)] : [])), identity, edited, broken: unparsable(doc) };
+  return { meta: doc.meta, tasks: doc.content.blocks.flatMap((b) => (b.task ? [summarize(b.task)] : [])), edited, broken: unparsable(doc) };
 }
 
 /** The summary of a task read in full. */
@@ -184,18 +190,14 @@ export function scanTaskList(body: string): TaskSummary[] | null {
   if (hasUnsafeText(body)) return null; // the full parser reports where
   const tasks: TaskSummary[] = [];
   const ids = new Set<string>();
-  BLOCK.lastIndex = 0;
-  for (let m = BLOCK.exec(body); m !== null; m = BLOCK.exec(body)) {
-    const id = m[1]!;
-    if (ids.has(id)) return null;
-    ids.add(id);
-    // A title ending in "#" may be a closing sequence the heading rules take off: let them.
-    const raw = m[2]!.trimEnd();
-    const title = raw.endsWith('#') ? headingText(`## ${raw}`) : raw;
-    const task = summary(id, title, m[3]!);
+  TASK.lastIndex = 0;
+  for (let m = TASK.exec(body); m !== null; m = TASK.exec(body)) {
+    if (ids.has(m[1]!)) return null;
+    ids.add(m[1]!);
+    const task = summary(m);
     if (task === null) return null;
     tasks.push(task);
   }
   // Every level-2 heading and every fence of the body is one of those blocks': a description holds none.
-  return count(LEVEL2, body) === tasks.length && count(FENCE, body) === 2 * tasks.length ? tasks : null;
+  return count(LEVEL2_OR_FENCE, body) === 3 * tasks.length ? tasks : null;
 }

@@ -9,7 +9,7 @@
  * sends the operation round again on the new text), writes the journal, and applies it. Either all
  * of an operation is on disk afterwards, or none of it, whatever happens to the process.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -23,8 +23,9 @@ import { emitMeta } from './doc-meta.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fsError, fsyncDir, identityOf, readBoardFile, tempPath, writeNewFile } from './fs.js';
-import { applyJournal, discardTemps, writeJournal, type Journal } from './journal.js';
+import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, writeNewFile } from './fs.js';
+import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
+import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
 import { mergeItems, type MergeConflict } from './merge.js';
@@ -64,16 +65,6 @@ interface Watched {
   type: DocType;
 }
 
-function readAll(fd: number): Buffer {
-  const buf = Buffer.alloc(fstatSync(fd).size);
-  let n = 0;
-  while (n < buf.length) {
-    const got = readSync(fd, buf, n, buf.length - n, n);
-    if (got === 0) break;
-    n += got;
-  }
-  return buf.subarray(0, n);
-}
 /** The lock was taken over while this process was stopped: nothing was written. */
 export class LostLock extends Error {}
 /**
@@ -107,7 +98,7 @@ interface Staged {
   /** Bytes to write as they are (an attachment), instead of the text. */
   bytes?: Buffer;
   /** Set for a document: its ledger entry is written in the same commit. */
-  doc?: { changeId: string; type: DocType; parsed: DocFile };
+  doc?: { changeId: string; type: DocType; parsed: DocFile; untouched?: Set<string> };
   /** A hand-edited document that merged to exactly what the person wrote: only its ledger entry is written. */
   adoptOnly?: string;
 }
@@ -199,7 +190,7 @@ export class Transaction implements Reader {
     const path = this.board.docPath(changeId, 'tasks');
     if (this.seen.has(path) || this.newChanges.has(changeId)) {
       const doc = this.seen.get(path);
-      return doc ? listOf(doc as DocFile<'tasks'>, '', false) : null;
+      return doc ? listOf(doc as DocFile<'tasks'>, false) : null;
     }
     let list: TaskList | null;
     try {
@@ -210,7 +201,23 @@ export class Transaction implements Reader {
     }
     if (!list?.edited) return list;
     const doc = this.readDoc(changeId, 'tasks');
-    return doc ? listOf(doc, '', false) : null;
+    return doc ? listOf(doc, false) : null;
+  }
+
+  /**
+   * Whether the task list of a change may hold tasks of `actor`: false only when it cannot (a list
+   * as it is on disk whose text does not even name the actor), so that a caller looking for the
+   * actor's tasks need not sum up the others.
+   */
+  mayHold(changeId: string, actor: string): boolean {
+    const path = this.board.docPath(changeId, 'tasks');
+    if (this.seen.has(path) || this.newChanges.has(changeId)) return true;
+    try {
+      return this.board.docHead(changeId, 'tasks')?.edited !== false || this.board.names(changeId, 'tasks', actor);
+    } catch (err) {
+      if (err instanceof AgentboardError) return true;
+      throw err;
+    }
   }
 
   /** A document's frontmatter; a file a person edited is read in full and merged first. */
@@ -264,6 +271,7 @@ export class Transaction implements Reader {
         fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, 'Let the editor finish saving, then run the command again.');
       }
       sleep(50);
+      this.board.rereadDoc(changeId, type);
       current = this.board.load(changeId, type);
       if (!current?.edited) return current;
     }
@@ -426,7 +434,12 @@ export class Transaction implements Reader {
       });
     for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
     const out = this.renderTaskList(base, change.meta ?? base.meta, base.extra, base.content!.preamble, blocks);
+    const path = this.board.docPath(changeId, 'tasks');
+    // The tasks no put of this operation touched, in a list read as agentboard wrote it: their ledger history stands as it is.
+    const before = this.staged.get(path)?.doc?.untouched ?? (this.staged.has(path) || this.byPerson.has(path) ? undefined : new Set(base.content!.blocks.map((b) => b.id)));
+    const untouched = before && new Set([...before].filter((id) => !replace.has(id) && !removed.has(id)));
     this.stageDoc(changeId, 'tasks', out.doc, out.text);
+    if (untouched) this.staged.get(path)!.doc!.untouched = untouched;
     return out;
   }
 
@@ -504,8 +517,17 @@ export class Transaction implements Reader {
     }
     const watched = new Map<string, Watched>();
     const late: Raced[] | null = options.overLateSaves ? [] : null;
-    const ledgers: { changeId: string; ledger: Ledger; path: string }[] = [];
+    const ledgers: { changeId: string; ledger: Ledger; text: string }[] = [];
     const identities = new Map<string, string>();
+    // Everything written is made durable at once, after the journal is in place (see journal.ts).
+    const durable = { files: [] as string[], dirs: [board.runtimeDir] };
+    const writeTemp = (temp: string, data: string | Buffer, target: string) => {
+      const identity = writeNewFile(temp, data, rel(target), { sync: false });
+      durable.files.push(temp);
+      durable.dirs.push(dirname(temp));
+      return identity;
+    };
+    let journaled = false;
     try {
       for (const changeId of this.newChanges) {
         this.ensureDir(board.changesDir);
@@ -516,7 +538,8 @@ export class Transaction implements Reader {
         } catch (err) {
           throw fsError(err, rel(target), 'write');
         }
-        journal.dirs.push({ target: rel(target), temp: rel(temp) });
+        journal.dirs.push({ target: rel(target), temp: rel(temp), hashes: {} });
+        durable.dirs.push(board.changesDir, temp);
       }
       for (const s of writes) {
         // A person's edit adopted as it is needs no new bytes, except on a shared board: the remote must get them.
@@ -524,29 +547,37 @@ export class Transaction implements Reader {
           identities.set(s.path, this.reads.get(s.path)?.identity ?? '');
           continue;
         }
+        const data = s.bytes ?? s.text;
         // A file of a new change is written into the change's folder while that is still built under its temp name.
         const newDir = journal.dirs.find((d) => s.path.startsWith(join(board.root, d.target) + sep));
-        const temp = newDir ? join(board.root, newDir.temp, relative(join(board.root, newDir.target), s.path)) : tempPath(s.path, this.lock.token);
-        if (newDir && dirname(temp) !== join(board.root, newDir.temp)) mkdirSync(dirname(temp), { recursive: true });
-        if (!newDir) this.ensureDir(dirname(s.path));
-        identities.set(s.path, writeNewFile(temp, s.bytes ?? s.text, rel(s.path)));
-        if (!newDir) journal.files.push({ target: rel(s.path), temp: rel(temp) });
+        if (newDir) {
+          const inside = relative(join(board.root, newDir.target), s.path);
+          const temp = join(board.root, newDir.temp, inside);
+          if (dirname(temp) !== join(board.root, newDir.temp)) mkdirSync(dirname(temp), { recursive: true });
+          identities.set(s.path, writeTemp(temp, data, s.path));
+          newDir.hashes![inside] = sha1(data);
+        } else {
+          this.ensureDir(dirname(s.path));
+          const temp = tempPath(s.path, this.lock.token);
+          identities.set(s.path, writeTemp(temp, data, s.path));
+          journal.files.push({ target: rel(s.path), temp: rel(temp), hash: sha1(data) });
+        }
         faultPoint('commit:temp', s.path);
       }
-      for (const d of journal.dirs) fsyncDir(join(board.root, d.temp));
       for (const [changeId, docs] of this.byChange(writes)) {
         const ledger = structuredClone(board.ledgerOf(changeId));
         for (const s of docs) {
-          const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path));
+          const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path), s.doc!.untouched);
           if (entry) ledger.files[DOC_FILES[s.doc!.type]] = entry;
           else delete ledger.files[DOC_FILES[s.doc!.type]];
         }
         const path = board.ledgerPath(changeId);
         this.ensureDir(dirname(path));
         const temp = tempPath(path, this.lock.token);
-        writeNewFile(temp, serializeLedger(ledger), rel(path));
-        journal.files.push({ target: rel(path), temp: rel(temp) });
-        ledgers.push({ changeId, ledger, path });
+        const text = serializeLedger(ledger);
+        writeTemp(temp, text, path);
+        journal.files.push({ target: rel(path), temp: rel(temp), hash: sha1(text) });
+        ledgers.push({ changeId, ledger, text });
       }
       for (const a of this.archives) {
         this.ensureDir(board.archiveDir);
@@ -579,16 +610,28 @@ export class Transaction implements Reader {
         }
       }
       writeJournal(board.runtimeDir, journal, rel);
+      journaled = true;
+      // One round of fsyncs: this commit's temp files, journal and folders, and the renames and
+      // log entries of the commit before (its done journal), which can then go.
+      const done = board.doneJournal;
+      const before = done ? durableSet(board.root, done) : { files: [], dirs: [] };
+      syncAll([...durable.files, join(board.runtimeDir, JOURNAL_FILE), ...before.files], [...durable.dirs, ...before.dirs], rel);
+      if (done) board.settled(done);
     } catch (err) {
       for (const w of watched.values()) closeSync(w.fd);
+      if (journaled) removeJournal(board.runtimeDir, JOURNAL_FILE);
       discardTemps(board.root, journal);
       throw err;
     }
     faultPoint('commit:journal');
     try {
-      applyJournal(board.root, board.runtimeDir, journal, rel);
+      applyJournal(board.root, journal, rel);
+      markDone(board.runtimeDir);
+      board.applied(journal);
+      // What the commit changed on disk is read from disk again (what it wrote is known by its text, see remember()).
+      board.begin();
+      for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.text);
       for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!);
-      for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.path);
       const raced = this.racedSaves(watched);
       // A save in place shows among the raced ones (with the bytes it ended with); one that replaced the file, only here.
       for (const l of late ?? []) if (!raced.some((r) => r.changeId === l.changeId && r.type === l.type)) raced.push(l);

@@ -37,6 +37,20 @@ function plainString(s: string, inFlow: boolean): boolean {
   return SAFE_PLAIN.test(s) || (!inFlow && TIMESTAMP.test(s));
 }
 
+/**
+ * A scalar as the emitter writes a string (plain, or quoted as JSON), read back; undefined for
+ * anything else, even when YAML would read it (a number, a word YAML reads as a boolean, other quoting).
+ */
+export function readScalarString(raw: string): string | undefined {
+  if (raw.charCodeAt(0) !== 34) return plainString(raw, false) ? raw : undefined;
+  try {
+    const s: unknown = JSON.parse(raw);
+    return typeof s === 'string' ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 function emitScalar(value: Scalar, inFlow = false): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';

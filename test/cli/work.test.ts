@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
 
@@ -64,6 +66,24 @@ describe('next', () => {
     const third = await ok(dir, ['next', '--as', 'gemini']);
     expect(third.task.task_id).toBe('flow/T2');
     expect(await ok(dir, ['session', 'show', '--as', 'gemini'])).toMatchObject({ status: 'working', session: 2 });
+  });
+
+  it('finds the agent\'s own task in any list, however a person spelled the agent in it, before any urgent task elsewhere', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'first', [{ title: 'Urgent', priority: 'urgent' }]);
+    await changeWithTasks(dir, 'second', [{ title: 'Low', priority: 'low' }, { title: 'Also low', priority: 'low' }]);
+    expect((await ok(dir, ['next', '--as', 'codex-2', '--change', 'second'])).task.task_id).toBe('second/T1');
+    expect(await ok(dir, ['next', '--as', 'codex-2'])).toMatchObject({ status: 'resumed', task: { task_id: 'second/T1' } });
+    // A person writes the assignee with an escape: the list no longer names the agent as it is.
+    const tasks = 'agentd/changes/second/tasks.md';
+    write(dir, tasks, read(dir, tasks).replace('assignee: codex-2', 'assignee: "codex\\u002d2"'));
+    expect(read(dir, tasks)).not.toContain('codex-2');
+    expect(await ok(dir, ['next', '--as', 'codex-2'])).toMatchObject({ status: 'resumed', task: { task_id: 'second/T1' } });
+    // The same list as a clone brings it (no ledger: nothing tells it was edited).
+    write(dir, tasks, read(dir, tasks).replace('assignee: codex-2', 'assignee: "codex\\u002d2"'));
+    rmSync(join(dir, 'agentd/.runtime/ledger'), { recursive: true, force: true });
+    expect(await ok(dir, ['next', '--as', 'codex-2'])).toMatchObject({ status: 'resumed', task: { task_id: 'second/T1' } });
+    expect((await ok(dir, ['next', '--as', 'gemini'])).task.task_id).toBe('first/T1');
   });
 
   it('prefers the agent\'s skills among tasks of the same priority', async () => {

@@ -2,7 +2,7 @@
  * One operation, one commit: a process killed at every step of a commit leaves the operation wholly
  * on disk or wholly absent, and the next command finishes what was committed.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliProcess, newBoard, ok, read } from '../helpers.js';
@@ -62,6 +62,36 @@ describe('a process killed at each step of a commit', () => {
     expect((await ok(dir, ['list'])).changes.map((c: any) => c.change_id)).toEqual(committed ? ['fresh-change', 'other-change'] : ['other-change']);
     expect(existsSync(join(dir, 'agentd/changes/fresh-change/proposal.md'))).toBe(committed);
     expect(temps(dir)).toEqual([]);
+  });
+
+  it('after a power cut that kept a committed temp file from the disk: the operation is rolled back whole', async () => {
+    const dir = await board();
+    expect(cliProcess(dir, ['task', 'note', 'crash/T1', 'Lost with the power', '--as', 'victim'], { env: { AGENTBOARD_TEST_FAULT: 'commit:journal' } }).code).toBe(-1);
+    // What a power cut before the commit's fsyncs ended can leave: the journal, and a temp file without its bytes.
+    const journal = JSON.parse(read(dir, 'agentd/.runtime/journal.json'));
+    const tasksTemp = journal.files.find((f: any) => f.target.endsWith('tasks.md')).temp;
+    writeFileSync(join(dir, tasksTemp), '');
+    await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the power cut.', '--as', 'victim']);
+    expect(temps(dir)).toEqual([]);
+    expect(existsSync(join(dir, 'agentd/.runtime/journal.json'))).toBe(false);
+    const task = (await ok(dir, ['task', 'show', 'crash/T1'])).task;
+    expect(task.notes).toEqual([]);
+    expect(task.progress).toBe(10);
+    expect((await ok(dir, ['log', '--limit', '500'])).entries.filter((e: any) => e.action === 'task.note')).toHaveLength(0);
+    expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
+  });
+
+  it('after a power cut that lost the last commit\'s log entries: its done journal writes them again, once', async () => {
+    const dir = await board();
+    await ok(dir, ['task', 'note', 'crash/T1', 'Kept through the power cut', '--as', 'victim']);
+    const done = JSON.parse(read(dir, 'agentd/.runtime/journal.done.json'));
+    // Its log entries were appended without waiting for the disk (the next commit makes them durable): cut them off.
+    truncateSync(join(dir, 'agentd/.runtime/activity.jsonl'), done.activity.offset);
+    await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the power cut.', '--as', 'victim']);
+    const log = (await ok(dir, ['log', '--limit', '500'])).entries;
+    expect(log.filter((e: any) => e.action === 'task.note')).toHaveLength(1);
+    expect(log.filter((e: any) => e.action === 'task.progress')).toHaveLength(1);
+    expect((await ok(dir, ['task', 'show', 'crash/T1'])).task.notes.map((n: any) => n.text)).toEqual(['Kept through the power cut']);
   });
 
   it('at the renames of a claim: the claim, the session and the log entry land together', async () => {

@@ -10,6 +10,7 @@ import { emptyRuntime } from '../../src/domain/records.js';
 import { dependencyCycles, specRules } from '../../src/domain/rules.js';
 import { expireInputs, moveSession } from '../../src/domain/sessions.js';
 import { moveTask } from '../../src/domain/task-moves.js';
+import { rng } from '../random.js';
 
 function task(id: string, extra: Partial<Task> = {}): Task {
   return { id, title: id, description: '', status: 'todo', priority: 'medium', depends: [], skills: [], requirements: [], files: [], blockers: [], feedback: [], notes: [], ...extra };
@@ -74,6 +75,34 @@ describe('next task selection', () => {
 
   it('never hands out a task in progress, even one a hand edit left without an assignee', async () => {
     expect(selectTask([], [pool([task('T1', { status: 'in_progress' })])])).toMatchObject({ kind: 'none', reasons: { held_by_others: 1 } });
+  });
+
+  it('reads pools only until a task nothing can beat is found, and chooses what a look at every task would', async () => {
+    const r = rng(5);
+    const priorities = ['low', 'medium', 'high', 'urgent'] as const;
+    for (let round = 0; round < 300; round++) {
+      const pools = Array.from({ length: 1 + r.int(6) }, (_, p) =>
+        ({ ...pool(Array.from({ length: 1 + r.int(5) }, (_, i) => task(`T${i + 1}`, { priority: r.pick(priorities), skills: r.int(2) ? ['sql'] : ['ts'], status: r.int(5) ? 'todo' : 'done', depends: r.int(4) ? [] : [`T${i}`] })), r.int(6) > 0), changeId: `c${p}` }),
+      );
+      const skills = r.pick([[], ['sql'], ['SQL', 'ts']]);
+      // Every ready task, best first: highest priority, then most skills, then board order.
+      const wanted = new Set(skills.map((s) => s.toLowerCase()));
+      const ready = pools.flatMap((p, pi) => (p.open ? p.tasks.flatMap((t, ti) => (t.status === 'todo' && t.depends.every((d) => p.tasks.find((u) => u.id === d)?.status === 'done') ? [{ p, t, key: [-['low', 'medium', 'high', 'urgent'].indexOf(t.priority), -t.skills.filter((s) => wanted.has(s)).length, pi, ti] }] : [])) : []));
+      ready.sort((a, b) => a.key.reduce((d, k, i) => d || k - b.key[i]!, 0));
+      let read = 0;
+      const lazily = (function* () {
+        for (const p of pools) {
+          read++;
+          yield p;
+        }
+      })();
+      const selection = selectTask(skills, lazily);
+      if (ready.length === 0) expect(selection.kind).toBe('none');
+      else expect(selection).toMatchObject({ kind: 'claim', changeId: ready[0]!.p.changeId, task: { id: ready[0]!.t.id } });
+      const unbeatable = ready[0] && ready[0].t.priority === 'urgent' && ready[0].key[1] === -wanted.size;
+      if (unbeatable) expect(read).toBe(pools.indexOf(ready[0]!.p) + 1);
+      else expect(read).toBe(pools.length);
+    }
   });
 
   it('does not hand out tasks of a list waiting for approval', async () => {

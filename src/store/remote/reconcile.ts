@@ -20,7 +20,7 @@ import { DOC_FILES, type DocType } from '../../domain/model.js';
 import type { Board, Notice } from '../board.js';
 import { parseDocText } from '../documents.js';
 import { filesUnder, fsyncDir, identityOf, newToken, tempPath, writeNewFile } from '../fs.js';
-import { applyJournal, discardTemps, writeJournal, type Journal } from '../journal.js';
+import { commitJournal, discardTemps, writeJournal, type Journal } from '../journal.js';
 import { nextEntry, serializeLedger, type Ledger } from '../ledger.js';
 import { blobId, type Git } from './git.js';
 import { RemoteFiles, type Synced } from './state.js';
@@ -160,12 +160,14 @@ export class Reconciler {
       for (const temp of this.newFolders.values()) fsyncDir(temp);
       const synced: Synced = { remote, commit: this.target.commit, listing: N, identities: this.identities };
       this.stage(this.files.path('synced.json'), RemoteFiles.syncedText(synced));
+      // The last commit's renames are made durable first: this sync rewrites files they touched (the log).
+      this.board.settleDone();
       writeJournal(this.board.runtimeDir, this.journal, (p) => this.board.rel(p));
     } catch (err) {
       discardTemps(this.board.root, this.journal);
       throw err;
     }
-    applyJournal(this.board.root, this.board.runtimeDir, this.journal, (p) => this.board.rel(p));
+    commitJournal(this.board.root, this.board.runtimeDir, this.journal, (p) => this.board.rel(p));
     this.board.reread();
     return this.notices;
   }
