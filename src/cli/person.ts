@@ -19,19 +19,15 @@ import { isHuman } from '../domain/ids.js';
 import { PERSON_KEY_VARIABLE, personOfKey } from '../domain/people.js';
 import { Board } from '../store/board.js';
 import type { Io } from './main.js';
+import { gitSync } from '../store/git-sync.js';
 
 type PersonIo = Pick<Io, 'cwd' | 'env' | 'interactive'>;
 
 /** human:<git user.name of the repository at `root`, else $USER>. */
 export function defaultHuman(io: Pick<Io, 'env'>, root: string): string {
   let name = '';
-  try {
-    // Loaded here: only people's commands need it, and child_process costs every command time to load.
-    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
-    name = execFileSync('git', ['config', 'user.name'], { cwd: root, env: io.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
-  } catch {
-    // no git, or no user.name
-  }
+  const git = gitSync(['config', 'user.name'], { cwd: root, env: io.env, timeoutMs: 2000 });
+  if (git.code === 0) name = git.stdout.toString('utf8').trim(); // else no git, or no user.name
   name ||= io.env.USER ?? io.env.USERNAME ?? '';
   if (!name) fail('ACTOR_REQUIRED', 'No person: git has no user.name and $USER is not set.', 'Pass --as human:<your name>.');
   return `human:${name}`;

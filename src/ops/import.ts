@@ -33,6 +33,7 @@ import { requirementIdsOf } from './doc-write.js';
 import { loadChange, phaseOf } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor } from './schemas.js';
+import { gitSync } from '../store/git-sync.js';
 
 /** Where converting agentd/ in place keeps agentd's originals, inside agentd/. */
 export const ASIDE = '.imported';
@@ -188,14 +189,9 @@ function readPlan(root: string, tool: ImportTool, base: string): { plan: ImportP
 
 /** The commit the source repository is at, when it is a git repository with one. */
 function gitCommit(root: string): string | undefined {
-  try {
-    // Loaded here: only an import needs it, and child_process costs every command time to load.
-    const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
-    const out = execFileSync('git', ['-C', root, 'rev-parse', '--verify', '-q', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim();
-    return /^[0-9a-f]{40}$/.test(out) ? out : undefined;
-  } catch {
-    return undefined;
-  }
+  const git = gitSync(['-C', root, 'rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, env: process.env, timeoutMs: 5000 });
+  const out = git.stdout.toString('utf8').trim();
+  return git.code === 0 && /^[0-9a-f]{40}$/.test(out) ? out : undefined;
 }
 
 function sourceOf(path: string): string | undefined {

@@ -4,10 +4,10 @@
  * C locale; a command never waits for a password on a terminal (the board lock is held meanwhile),
  * and one that talks to the remote gives up after NETWORK_TIMEOUT_MS.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { fail } from '../../errors.js';
 import { refTo } from '../../domain/refs.js';
+import { gitSync } from '../git-sync.js';
 
 const NETWORK_TIMEOUT_MS = 60_000;
 
@@ -31,19 +31,16 @@ export class Git {
   ) {}
 
   run(args: string[], options: GitOptions = {}): GitResult {
-    const r = spawnSync('git', args, {
+    const r = gitSync(args, {
       cwd: this.cwd,
       input: options.input,
       env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...options.env },
-      maxBuffer: 1024 * 1024 * 1024,
-      timeout: options.network ? NETWORK_TIMEOUT_MS : undefined,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      timeoutMs: options.network ? NETWORK_TIMEOUT_MS : undefined,
     });
-    if (r.error && (r.error as NodeJS.ErrnoException).code === 'ENOENT') {
+    if (r.missing) {
       fail('NOT_A_GIT_REPOSITORY', 'git is not installed, and a shared board lives in git.', `Install git, or turn sharing off with ${refTo('remote.disable')}.`);
     }
-    const timedOut = r.error !== undefined || r.signal !== null;
-    return { code: timedOut ? -1 : (r.status ?? -1), stdout: r.stdout ?? Buffer.alloc(0), stderr: timedOut ? 'the command timed out' : String(r.stderr ?? '') };
+    return { code: r.code, stdout: r.stdout, stderr: r.stderr };
   }
 
   /** Runs a command that must succeed (local plumbing); its output, trimmed. */
