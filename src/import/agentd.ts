@@ -9,7 +9,7 @@ import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
-import { checkDepends, checklistTask, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
+import { checklistTasks, checklistTask, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import { readForeignReview, reviewVerdict, type ForeignReview } from './review.js';
@@ -308,10 +308,7 @@ function readTasks(text: string, log: FileLog, allDone: boolean, ids: Map<string
   const unwrapped = unwrap(body, ['tasks', 'meta'], offset, log);
   const list = body.split('\n').some((l) => TASK_B.test(l)) ? readTaskBlocks(unwrapped, offset + 1) : parseChecklist(unwrapped, offset + 1);
   if (!list) return null;
-  for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
-  for (const f of list.findings) log.finding(f.level, f.message, f.fix, f.line);
-  groupOrder(list.tasks);
-  const tasks = list.tasks.map((t) => {
+  return checklistTasks(list, log, groupOrder, (t) => {
     const task = checklistTask(t, allDone || t.done);
     for (const ref of t.specRefs) {
       const id = requirementOf(ref, ids);
@@ -319,10 +316,6 @@ function readTasks(text: string, log: FileLog, allDone: boolean, ids: Map<string
     }
     return task;
   });
-  checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line);
-  const out: { title: string; intro?: string; tasks: Task[] } = { title: list.title, tasks };
-  if (list.intro) out.intro = list.intro;
-  return out;
 }
 
 /** The "### Task <id>: <title>" blocks agentd's create_tasks writes, each with a ```yaml block of its fields. */

@@ -12,7 +12,8 @@ import { parseProposalBody } from '../store/format-proposal.js';
 import { parseSpecBody, type SpecLines } from '../store/format-spec.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml, type YamlMap } from '../store/yaml-lite.js';
-import type { ChecklistTask } from './checklist.js';
+import type { Checklist, ChecklistTask } from './checklist.js';
+import type { ImportedTasks } from './model.js';
 import type { FileLog } from './report.js';
 
 /** Takes the frontmatter off a file; each of its lines is reported with `what` it is. */
@@ -129,4 +130,22 @@ export function checkDepends(tasks: Task[], log: FileLog, lineOf: (id: string) =
     t.depends = t.depends.filter((d) => !unknown.includes(d));
     log.finding('warning', `task ${t.id} depends on ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not another task of the list; left out of its dependencies`, 'add the dependency by hand if it is another change\'s task', lineOf(t.id));
   }
+}
+
+/**
+ * A checklist read from a tool's tasks.md, as the change's task list: its lines and findings
+ * reported, its tasks put in the tool's order, made agentboard tasks, their dependencies checked.
+ */
+export function checklistTasks(
+  list: Pick<Checklist, 'title' | 'intro' | 'tasks' | 'mapped' | 'findings'>,
+  log: FileLog,
+  order: (tasks: ChecklistTask[]) => void,
+  toTask: (t: ChecklistTask) => Task = (t) => checklistTask(t, t.done),
+): ImportedTasks {
+  for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
+  for (const f of list.findings) log.finding(f.level, f.message, f.fix, f.line);
+  order(list.tasks);
+  const tasks = list.tasks.map(toTask);
+  checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line);
+  return { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks };
 }

@@ -8,7 +8,7 @@
 import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, Spec } from '../domain/model.js';
 import { groupOrder, parseChecklist } from './checklist.js';
-import { checkDepends, checklistTask, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
+import { checklistTasks, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -96,12 +96,7 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
     const { body, offset } = withoutFrontmatter(tasksText, log, 'frontmatter of the file, not part of the task list');
     const list = parseChecklist(body, offset + 1);
     if (list) {
-      for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
-      for (const f of list.findings) log.finding(f.level, f.message, f.fix, f.line);
-      groupOrder(list.tasks);
-      const tasks = list.tasks.map((t) => checklistTask(t, t.done));
-      checkDepends(tasks, log, (tid) => list.tasks.find((t) => t.id === tid)?.line);
-      change.tasks = { content: { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks }, from: path('tasks.md') };
+      change.tasks = { content: checklistTasks(list, log, groupOrder), from: path('tasks.md') };
       log.went('tasks.md');
       used.add(path('tasks.md'));
     }

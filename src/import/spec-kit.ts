@@ -6,11 +6,11 @@
  * request, the success criteria) and the plan's summary; plan.md is its design.
  */
 import { changeIdProblem } from '../domain/ids.js';
-import type { ExtraSection, Proposal, Requirement, Scenario, Spec, Task } from '../domain/model.js';
+import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../domain/model.js';
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { checkDepends, checklistTask, readDesign, withoutFrontmatter } from './documents.js';
+import { checklistTasks, readDesign, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -94,15 +94,11 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
     const { body, offset } = withoutFrontmatter(tasksText, log, "the template's note about the file, not part of the task list");
     const list = parseChecklist(body, offset + 1);
     if (list) {
-      for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
-      for (const f of list.findings) log.finding(f.level, f.message, f.fix, f.line);
-      phaseOrder(list.tasks);
-      const tasks: Task[] = list.tasks.map((t) => checklistTask(t, t.done));
-      checkDepends(tasks, log, (tid) => list.tasks.find((t) => t.id === tid)?.line);
-      change.tasks = { content: { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks }, from: path('tasks.md') };
+      const content = checklistTasks(list, log, phaseOrder);
+      change.tasks = { content, from: path('tasks.md') };
       log.went('tasks.md');
       used.add(path('tasks.md'));
-      if (tasks.length > 0 && tasks.every((t) => t.status === 'done')) {
+      if (content.tasks.length > 0 && content.tasks.every((t) => t.status === 'done')) {
         log.finding('info', 'every task is done and spec-kit records no review: the change waits for one', 'review the work with `agentboard review`');
       }
     }
