@@ -9,7 +9,7 @@ import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
-import { checklistTasks, checklistTask, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
+import { attachFile, checklistTasks, checklistTask, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import { readForeignReview, reviewVerdict, type ForeignReview } from './review.js';
@@ -78,9 +78,7 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
   const used = new Set<string>();
   const attach = (file: string, why?: string) => {
     const log = logs.get(file)!;
-    const name = `attachments/${file.slice(folder.dir.length + 1)}`;
-    change.attachments.push({ path: name, from: file });
-    log.went(name);
+    attachFile(change, folder.dir, file, log);
     if (why) log.finding('info', why, 'nothing to do: the file is kept as it was');
     used.add(file);
   };

@@ -13,7 +13,7 @@ import { parseSpecBody, type SpecLines } from '../store/format-spec.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml, type YamlMap } from '../store/yaml-lite.js';
 import type { Checklist, ChecklistTask } from './checklist.js';
-import type { ImportedTasks } from './model.js';
+import type { ImportedChange, ImportedTasks } from './model.js';
 import type { FileLog } from './report.js';
 
 /** Takes the frontmatter off a file; each of its lines is reported with `what` it is. */
@@ -148,4 +148,11 @@ export function checklistTasks(
   const tasks = list.tasks.map(toTask);
   checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line);
   return { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks };
+}
+
+/** Keeps a file of the change's folder `dir` with the change as it is (under attachments/), and says so in its report. */
+export function attachFile(change: ImportedChange, dir: string, file: string, log: FileLog): void {
+  const name = `attachments/${file.slice(dir.length + 1)}`;
+  change.attachments.push({ path: name, from: file });
+  log.went(name);
 }

@@ -8,7 +8,7 @@
 import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, Spec } from '../domain/model.js';
 import { groupOrder, parseChecklist } from './checklist.js';
-import { checklistTasks, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
+import { attachFile, checklistTasks, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -102,12 +102,7 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
     }
   }
 
-  for (const file of files) {
-    if (used.has(file)) continue;
-    const name = `attachments/${file.slice(dir.length + 1)}`;
-    change.attachments.push({ path: name, from: file });
-    logs.get(file)!.went(name);
-  }
+  for (const file of files) if (!used.has(file)) attachFile(change, dir, file, logs.get(file)!);
   return change;
 }
 

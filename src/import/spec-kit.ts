@@ -10,7 +10,7 @@ import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../dom
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { checklistTasks, readDesign, withoutFrontmatter } from './documents.js';
+import { attachFile, checklistTasks, readDesign, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -104,12 +104,7 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
     }
   }
 
-  for (const file of files) {
-    if (used.has(file)) continue;
-    const name = `attachments/${file.slice(dir.length + 1)}`;
-    change.attachments.push({ path: name, from: file });
-    logs.get(file)!.went(name);
-  }
+  for (const file of files) if (!used.has(file)) attachFile(change, dir, file, logs.get(file)!);
   return change;
 }
 
