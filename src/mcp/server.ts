@@ -14,7 +14,7 @@ import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../sto
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
 import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
-import { runParsed } from '../ops/execute.js';
+import { runCombined } from './combine.js';
 import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
 import { fitGuidance, toolSpeller } from './refs.js';
 import { instructionsFor } from './instructions.js';
@@ -118,7 +118,7 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
     const parsed = parseInput(input, args, { rules: op.inputRules, extra: ownAgentId ? ['response_format'] : ['response_format', 'agent_id'] }) as Record<string, unknown>;
     const { response_format: format = 'markdown', ...rest } = parsed as { response_format?: ResponseFormat };
     if (!ownAgentId) delete (rest as Record<string, unknown>).agent_id;
-    const data = resolveRefsDeep(await runParsed(op, { ...ctx, fits: fitsFor(op.name, format) }, rest), spell);
+    const data = resolveRefsDeep(await runCombined(op, { ...ctx, fits: fitsFor(op.name, format) }, rest, format), spell);
     recordCall(binding, op, args, null, spell);
     return toolResult(op.name, data, format, spell, ctx.takeNotices().map((n) => resolveRefs(n.message, spell)));
   } catch (err) {

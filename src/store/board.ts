@@ -5,6 +5,7 @@
  */
 import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { changeIdProblem } from '../domain/ids.js';
@@ -22,7 +23,8 @@ import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type
 import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
-import { BoardLock, HOLDER_FILE, pidExists } from './lock.js';
+import { CALLS_DIR } from './calls.js';
+import { BoardLock, HOLDER_FILE, pidExists, type LockOptions } from './lock.js';
 import { openRuntime } from './runtime.js';
 import { parsePeople, PEOPLE_FILE } from './people.js';
 import type { PersonRecord } from '../domain/people.js';
@@ -32,6 +34,12 @@ import { foldersOf } from './remote/tree.js';
 import type { SharedBoard } from './remote/shared.js';
 
 export const BOARD_DIR = 'agentd';
+
+/** The transaction of the batch a call runs in (Board.writeBatch), seen by its writes. */
+const batchScope = new AsyncLocalStorage<Transaction>();
+
+/** What became of one job of a batch. */
+export type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** The first line of a file, handed to `parse`; null when the file cannot be read. */
 function readFirstLine<T>(path: string, parse: (line: string) => T | null): T | null {
@@ -659,18 +667,33 @@ export class Board implements Reader {
    * between its read and its commit (and, on a shared board, when another clone wrote first).
    */
   async mutate<T>(fn: (tx: Transaction) => T): Promise<T> {
+    // A call run as part of a batch (writeBatch) writes with the batch.
+    const batch = batchScope.getStore();
+    if (batch?.board === this) return fn(batch);
     const shared = await this.sharing();
     return this.locked((lock) => (shared ? shared.write(lock, fn) : this.write(lock, fn)));
   }
 
   /** Runs fn holding the board lock, after recovering an interrupted commit. */
   async locked<T>(fn: (lock: BoardLock) => T): Promise<T> {
+    return (await this.lockedUnless(undefined, fn)) as T;
+  }
+
+  /**
+   * Runs fn holding the board lock, after recovering an interrupted commit; with `answered`, gives
+   * null instead as soon as another process has answered for this one (a queued call carried out
+   * by the holder of the lock), whether that is seen while waiting or once the lock is taken.
+   */
+  async lockedUnless<T>(answered: LockOptions['answered'], fn: (lock: BoardLock) => T | Promise<T>, options: { timeoutMs?: number } = {}): Promise<T | null> {
     for (let lockAttempt = 1; ; lockAttempt++) {
-      const { lock, reaped } = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')) });
+      const acquired = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')), answered, timeoutMs: options.timeoutMs });
+      if (acquired === null) return null;
+      const { lock, reaped } = acquired;
       this.begin();
       try {
         this.recover(reaped !== null);
-        return fn(lock);
+        if (answered?.check()) return null;
+        return await fn(lock);
       } catch (err) {
         if (err instanceof LostLock && lockAttempt < 3) continue;
         if (err instanceof LostLock) fail('BOARD_CHANGED', 'The board lock was taken over while this command was stopped; nothing was written.', 'Run the command again.');
@@ -689,26 +712,63 @@ export class Board implements Reader {
     for (let attempt = 1; ; attempt++) {
       const tx = new Transaction(this, lock);
       const result = fn(tx);
-      let raced: Raced[];
-      try {
-        raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS, publish: publish?.(tx) });
-      } catch (err) {
-        if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
-          this.begin(); // a file changed while the operation ran: read the board from disk again
+      if (this.committed(lock, tx, attempt, publish?.(tx))) return result;
+    }
+  }
+
+  /**
+   * Several calls written as one commit (one round of fsyncs for all), the lock held: each job runs
+   * in turn in one transaction, its writes (through mutate) seeing those of the jobs before it. A
+   * job that fails leaves nothing: the batch runs again without it, and its error is its outcome.
+   * `finish` stages what goes with the outcomes (the answers to queued calls) before the commit.
+   * Not for a shared board (each of its writes is a push of its own).
+   */
+  async writeBatch<T>(lock: BoardLock, jobs: (() => Promise<T>)[], finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void): Promise<BatchOutcome<T>[]> {
+    for (let attempt = 1; ; attempt++) {
+      const failed = new Map<number, unknown>();
+      let tx = new Transaction(this, lock);
+      let outcomes: BatchOutcome<T>[] = [];
+      for (let i = 0; i < jobs.length; i++) {
+        if (failed.has(i)) {
+          outcomes.push({ ok: false, error: failed.get(i) });
           continue;
         }
-        if (err instanceof StaleRead) {
-          fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
+        try {
+          outcomes.push({ ok: true, value: await batchScope.run(tx, jobs[i]!) });
+        } catch (err) {
+          // What the failed job staged goes with its transaction: the jobs before it run again in a new one.
+          failed.set(i, err);
+          tx = new Transaction(this, lock);
+          outcomes = [];
+          i = -1;
         }
-        throw err;
       }
-      this.notice(tx);
-      if (raced.length > 0) {
-        if (publish) this.putBack(raced);
-        else this.mergeRaced(lock, raced);
-      }
-      return result;
+      finish(tx, outcomes);
+      if (this.committed(lock, tx, attempt)) return outcomes;
     }
+  }
+
+  /** Commits a write's transaction; false when a file changed while it ran and it must run again. */
+  private committed(lock: BoardLock, tx: Transaction, attempt: number, publish?: Publish): boolean {
+    let raced: Raced[];
+    try {
+      raced = tx.commit({ overLateSaves: attempt === MAX_ATTEMPTS, publish });
+    } catch (err) {
+      if (err instanceof StaleRead && attempt < MAX_ATTEMPTS) {
+        this.begin(); // a file changed while the operation ran: read the board from disk again
+        return false;
+      }
+      if (err instanceof StaleRead) {
+        fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
+      }
+      throw err;
+    }
+    this.notice(tx);
+    if (raced.length > 0) {
+      if (publish) this.putBack(raced);
+      else this.mergeRaced(lock, raced);
+    }
+    return true;
   }
 
   private notice(tx: Transaction): void {
@@ -801,7 +861,7 @@ export class Board implements Reader {
    * lock) and the holder files of waiters that died.
    */
   private sweep(): void {
-    const dirs = [this.runtimeDir, dirname(this.ledgerPath('x')), join(this.runtimeDir, 'remote'), this.changesDir, this.archiveDir];
+    const dirs = [this.runtimeDir, dirname(this.ledgerPath('x')), join(this.runtimeDir, 'remote'), join(this.runtimeDir, CALLS_DIR), this.changesDir, this.archiveDir];
     try {
       for (const id of this.changeIds()) dirs.push(this.changeDir(id));
     } catch {

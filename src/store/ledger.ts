@@ -106,9 +106,10 @@ export function restoreDoc<T extends DocType>(entry: LedgerEntry, text: string):
   if (stored.bodyStart === undefined) return structuredClone(stored) as unknown as DocFile<T>;
   const body = text.slice(stored.bodyStart);
   const content = stored.content as { title: string; preamble: string; blocks: StoredBlock[] } | null;
-  const { bodyStart: _start, ...rest } = structuredClone(stored);
+  // The blocks are taken one by one below: only the rest is cloned here.
+  const { bodyStart: _start, content: _content, ...rest } = stored;
   return {
-    ...rest,
+    ...structuredClone(rest),
     body,
     content: content && {
       title: content.title,

@@ -13,7 +13,7 @@
  * server goes on answering while it waits. A holder confirms the lock is still its own before it
  * commits anything.
  */
-import { closeSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, watch, writeSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { testHooks } from '../clock.js';
@@ -108,34 +108,74 @@ function unlinkQuietly(path: string): void {
   }
 }
 
-/** A wait that ends when something named `name` in `dir` changes ('changed'), after `ms` ('timeout'), or when cancelled. */
-function changeIn(dir: string, name: string, ms: number): { done: Promise<'changed' | 'timeout'>; cancel: () => void } {
+/** Names to watch for in a folder. */
+interface Watched {
+  dir: string;
+  names: readonly string[];
+}
+
+/** A wait that ends when something of `watched` changes ('changed'), after `ms` ('timeout'), or when cancelled. */
+function changeIn(watched: readonly Watched[], ms: number): { done: Promise<'changed' | 'timeout'>; cancel: () => void } {
   let cancel: () => void = () => undefined;
   const done = new Promise<'changed' | 'timeout'>((resolve) => {
-    let watcher: ReturnType<typeof watch> | undefined;
+    const watchers: ReturnType<typeof watch>[] = [];
     const finish = (how: 'changed' | 'timeout') => {
       clearTimeout(timer);
-      watcher?.close();
+      for (const w of watchers) w.close();
       resolve(how);
     };
     cancel = () => finish('changed');
     const timer = setTimeout(() => finish('timeout'), ms);
-    try {
-      watcher = watch(dir, { persistent: false }, (_event, file) => {
-        if (file === null || file === name) finish('changed');
-      });
-      watcher.on('error', () => undefined);
-    } catch {
-      // no file watching here: the timer alone wakes us
+    for (const { dir, names } of watched) {
+      try {
+        const watcher = watch(dir, { persistent: false }, (_event, file) => {
+          if (file === null || names.includes(file)) finish('changed');
+        });
+        watcher.on('error', () => undefined);
+        watchers.push(watcher);
+      } catch {
+        // no file watching here: the timer alone wakes us
+      }
     }
   });
   return { done, cancel };
+}
+
+/** Another process may answer for this one (a call it queued, see store/calls.ts): the file `name` in `dir` appears then. */
+export interface Answered {
+  dir: string;
+  name: string;
+  check: () => boolean;
+}
+
+/**
+ * Waits, without joining the race for the lock, until it is free or another process has answered
+ * for this one; at most `ms` (a holder that died is dealt with by acquire). A process whose call is
+ * queued waits so first: most often the holder of the lock carries its call out meanwhile.
+ */
+export async function awaitTurn(runtimeDir: string, answered: Answered, ms: number): Promise<void> {
+  const lock = join(runtimeDir, 'lock');
+  const watched = [
+    { dir: runtimeDir, names: ['lock'] },
+    { dir: answered.dir, names: [answered.name] },
+  ];
+  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+    if (answered.check() || !existsSync(lock)) return;
+    const woken = changeIn(watched, Math.min(250, Math.max(1, deadline - Date.now())));
+    if (answered.check() || !existsSync(lock)) {
+      woken.cancel();
+      return;
+    }
+    await woken.done;
+  }
 }
 
 export interface LockOptions {
   timeoutMs?: number;
   /** Path of the lock file as shown to people (agentd/.runtime/lock). */
   shown?: string;
+  /** Another process may answer for this one while it waits: the wait ends without the lock (null) once it has. */
+  answered?: Answered;
 }
 
 export interface Acquired {
@@ -156,7 +196,9 @@ export class BoardLock {
     this.time = testHooks()?.boardNow?.() ?? time;
   }
 
-  static async acquire(runtimeDir: string, options: LockOptions = {}): Promise<Acquired> {
+  static async acquire(runtimeDir: string, options: LockOptions & { answered?: undefined }): Promise<Acquired>;
+  static async acquire(runtimeDir: string, options: LockOptions): Promise<Acquired | null>;
+  static async acquire(runtimeDir: string, options: LockOptions = {}): Promise<Acquired | null> {
     const path = join(runtimeDir, 'lock');
     const shown = options.shown ?? path;
     // Made or checked from the repository down: a board being created has no agentd/ yet.
@@ -180,8 +222,11 @@ export class BoardLock {
     // hands (its holder may have died); a waiter woken because the lock changed hands just tries
     // again, so that many waiters do not take turns reading the holder while it works.
     let look = true;
+    const answered = options.answered;
+    const watched = [{ dir: runtimeDir, names: ['lock'] }, ...(answered ? [{ dir: answered.dir, names: [answered.name] }] : [])];
     try {
       for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
+        if (answered?.check()) return null;
         if (tryLink(holderPath, path)) {
           // Touching the lock stamps it with the file system's time: that is the board's time for this write.
           writeSync(fd, content, 0);
@@ -195,7 +240,7 @@ export class BoardLock {
           }
           lastHolder = found.holder ?? lastHolder;
         }
-        if (Date.now() > deadline) {
+        if (Date.now() >= deadline) {
           fail(
             'BOARD_BUSY',
             `The board stayed locked by another agentboard process${lastHolder ? ` (pid ${lastHolder.pid} on ${lastHolder.host})` : ''} for ${Math.round(timeoutMs / 1000)} s.`,
@@ -203,7 +248,11 @@ export class BoardLock {
           );
         }
         // Watch first, then try once more: a release between the two cannot be missed.
-        const woken = changeIn(runtimeDir, 'lock', wait + Math.random() * wait);
+        const woken = changeIn(watched, wait + Math.random() * wait);
+        if (answered?.check()) {
+          woken.cancel();
+          return null;
+        }
         if (tryLink(holderPath, path)) {
           woken.cancel();
           writeSync(fd, content, 0);

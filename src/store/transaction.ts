@@ -101,6 +101,8 @@ interface Staged {
   doc?: { changeId: string; type: DocType; parsed: DocFile; untouched?: Set<string> };
   /** A hand-edited document that merged to exactly what the person wrote: only its ledger entry is written. */
   adoptOnly?: string;
+  /** Read only by processes running now (an answer to a queued call): put in place with the commit, not made durable. */
+  volatile?: true;
 }
 
 /** A person's save that landed on a file while agentboard was replacing it: to be merged right after. */
@@ -140,6 +142,7 @@ export class Transaction implements Reader {
   private readonly asides: { from: string; to: string }[] = [];
   private readonly entries: ActivityEntry[] = [];
   private readonly claims = new Map<string, TouchedClaim>();
+  private readonly removals: string[] = [];
 
   constructor(
     readonly board: Board,
@@ -464,6 +467,20 @@ export class Transaction implements Reader {
     return { doc, text };
   }
 
+  /**
+   * A file of the runtime folder read only by agentboard processes running now (the answer to a
+   * call another process queued): put in place with the commit, so that it is there exactly when
+   * the call's writes are, but not made durable (after a power cut nobody waits for it).
+   */
+  putVolatile(path: string, text: string): void {
+    this.staged.set(path, { path, text, volatile: true });
+  }
+
+  /** Removes a file of the runtime folder with the commit (a queued call it carried out). */
+  removeWith(path: string): void {
+    this.removals.push(path);
+  }
+
   archiveChange(changeId: string, folder: string): void {
     this.archives.push({ changeId, folder });
   }
@@ -508,7 +525,7 @@ export class Transaction implements Reader {
     }
     if (this.conflicts.length > 0) this.stageConflicts();
     const writes = [...this.staged.values()];
-    if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0 && this.asides.length === 0) return [];
+    if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0 && this.asides.length === 0 && this.removals.length === 0) return [];
 
     const journal: Journal = { v: 1, token: this.lock.token, dirs: [], files: [], moves: [], removes: [], activity: null };
     if (this.asides.length > 0) {
@@ -521,8 +538,9 @@ export class Transaction implements Reader {
     const identities = new Map<string, string>();
     // Everything written is made durable at once, after the journal is in place (see journal.ts).
     const durable = { files: [] as string[], dirs: [board.runtimeDir] };
-    const writeTemp = (temp: string, data: string | Buffer, target: string) => {
+    const writeTemp = (temp: string, data: string | Buffer, target: string, volatile = false) => {
       const identity = writeNewFile(temp, data, rel(target), { sync: false });
+      if (volatile) return identity;
       durable.files.push(temp);
       durable.dirs.push(dirname(temp));
       return identity;
@@ -559,13 +577,16 @@ export class Transaction implements Reader {
         } else {
           this.ensureDir(dirname(s.path));
           const temp = tempPath(s.path, this.lock.token);
-          identities.set(s.path, writeTemp(temp, data, s.path));
-          journal.files.push({ target: rel(s.path), temp: rel(temp), hash: sha1(data) });
+          identities.set(s.path, writeTemp(temp, data, s.path, s.volatile));
+          // A volatile file has no hash: a power cut that lost its bytes does not undo the commit.
+          journal.files.push(s.volatile ? { target: rel(s.path), temp: rel(temp) } : { target: rel(s.path), temp: rel(temp), hash: sha1(data) });
         }
         faultPoint('commit:temp', s.path);
       }
       for (const [changeId, docs] of this.byChange(writes)) {
-        const ledger = structuredClone(board.ledgerOf(changeId));
+        // Entries are replaced, never changed in place (nextEntry): a copy of the list of files will do.
+        const known = board.ledgerOf(changeId);
+        const ledger: Ledger = { ...known, files: { ...known.files } };
         for (const s of docs) {
           const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path), s.doc!.untouched);
           if (entry) ledger.files[DOC_FILES[s.doc!.type]] = entry;
@@ -579,6 +600,7 @@ export class Transaction implements Reader {
         journal.files.push({ target: rel(path), temp: rel(temp), hash: sha1(text) });
         ledgers.push({ changeId, ledger, text });
       }
+      journal.removes.push(...this.removals.map(rel));
       for (const a of this.archives) {
         this.ensureDir(board.archiveDir);
         journal.moves.push({ from: rel(board.changeDir(a.changeId)), to: rel(join(board.archiveDir, a.folder)) });

@@ -1,0 +1,163 @@
+/**
+ * Calls queued for the holder of the board lock: how several processes share one commit.
+ *
+ * A process about to wait for the lock to write (an MCP server carrying out an agent's call) puts
+ * its call in agentd/.runtime/calls/ first, as `call.<id>.json`. Whoever holds the lock next takes up
+ * every call waiting (renamed to `call.<id>.json.taken`, so that a caller giving up can tell it was
+ * too late), carries them out one after another in one transaction, and commits them at once: one
+ * round of fsyncs for all. With the same commit it puts each caller's answer in place
+ * (`answer.<id>.json`) and removes the calls it carried out, so that a call is carried out exactly
+ * once, whatever process dies when: a commit that did not happen leaves the calls waiting, and one
+ * that did (rolled forward by the next holder, see journal.ts) leaves their answers. A caller
+ * wakes when its answer appears or the lock is free, whichever comes first; it reads and removes
+ * its answer.
+ *
+ * Only the holder of the lock takes calls or removes them, so a taken call found while holding the
+ * lock was left by a holder that died before its commit: it is carried out again.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { writeNewFile } from './fs.js';
+import { pidExists } from './lock.js';
+
+export const CALLS_DIR = 'calls';
+const CALL = /^call\.([0-9a-z]+-(\d+)-[0-9a-f]+)\.json(\.taken|\.part)?$/;
+const ANSWER = /^answer\.([0-9a-z]+-(\d+)-[0-9a-f]+)\.json$/;
+
+/** A call waiting in the queue (or taken by a holder that died), oldest first by its id. */
+export interface QueuedCall {
+  id: string;
+  pid: number;
+  /** Where it is now. */
+  path: string;
+}
+
+export class CallQueue {
+  /** agentd/.runtime/calls: the calls and answers, apart from the files of commits. */
+  readonly dir: string;
+
+  constructor(runtimeDir: string) {
+    this.dir = join(runtimeDir, CALLS_DIR);
+  }
+
+  private callPath(id: string): string {
+    return join(this.dir, `call.${id}.json`);
+  }
+
+  /** The name of a call's answer in the runtime folder (a waiting caller watches for it). */
+  answerName(id: string): string {
+    return `answer.${id}.json`;
+  }
+
+  answerPath(id: string): string {
+    return join(this.dir, this.answerName(id));
+  }
+
+  /** Puts a call in the queue; returns its id. Visible whole or not at all (written aside, then renamed). */
+  post(body: unknown): string {
+    const id = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const path = this.callPath(id);
+    const temp = `${path}.part`;
+    mkdirSync(this.dir, { recursive: true });
+    writeNewFile(temp, JSON.stringify(body), path, { sync: false });
+    renameSync(temp, path);
+    return id;
+  }
+
+  /** The answer to a call, if it has come: read and removed. */
+  takeAnswer(id: string): unknown {
+    const path = this.answerPath(id);
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+    unlinkQuietly(path);
+    return JSON.parse(text) as unknown;
+  }
+
+  hasAnswer(id: string): boolean {
+    return existsSync(this.answerPath(id));
+  }
+
+  /**
+   * Takes a call back before anyone took it up (the caller gives up waiting). False when the
+   * holder of the lock has taken it already: it will be carried out, or was.
+   */
+  withdraw(id: string): boolean {
+    try {
+      unlinkSync(this.callPath(id));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * The calls waiting, oldest first, the lock held; the calls of processes that are gone, and their
+   * answers nobody will read, are removed on the way.
+   */
+  waiting(): QueuedCall[] {
+    const calls: QueuedCall[] = [];
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return calls;
+    }
+    for (const name of names) {
+      const call = CALL.exec(name);
+      const answer = call ? null : ANSWER.exec(name);
+      const pid = Number((call ?? answer)?.[2] ?? 0);
+      if (!call && !answer) continue;
+      const path = join(this.dir, name);
+      if (pid !== process.pid && !pidExists(pid)) unlinkQuietly(path);
+      else if (call && call[3] !== '.part') calls.push({ id: call[1]!, pid, path });
+    }
+    return calls.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Takes up a waiting call, the lock held; returns its body, or null when its caller withdrew it (or it is unreadable: then it goes). */
+  take(call: QueuedCall): unknown {
+    const taken = this.callPath(call.id) + '.taken';
+    if (call.path !== taken) {
+      try {
+        renameSync(call.path, taken);
+      } catch {
+        return null; // withdrawn
+      }
+      call.path = taken;
+    }
+    try {
+      return JSON.parse(readFileSync(taken, 'utf8')) as unknown;
+    } catch {
+      unlinkQuietly(taken);
+      return null;
+    }
+  }
+
+  /** Puts a taken call back in the queue (its batch did not commit): the next holder of the lock carries it out. */
+  putBack(call: QueuedCall): void {
+    try {
+      renameSync(call.path, this.callPath(call.id));
+      call.path = this.callPath(call.id);
+    } catch {
+      // gone: its caller is gone too
+    }
+  }
+
+  /** Removes a call outright (the caller's own, when its batch did not commit and it answers itself). */
+  drop(call: QueuedCall): void {
+    if (call.path) unlinkQuietly(call.path);
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
