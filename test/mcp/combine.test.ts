@@ -1,0 +1,165 @@
+/**
+ * MCP servers share commits: a call that would wait for the board lock is queued in
+ * agentd/.runtime/calls/, and whoever holds the lock carries out every call waiting in one
+ * transaction, answering each when that commit is on disk. Each call is carried out exactly once,
+ * whatever process dies when. The waiting callers are played here by the test process itself,
+ * queueing calls the way a server does (its pid is alive, so they are not swept as abandoned).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CallQueue } from '../../src/store/calls.js';
+import { BIN, changeWithTasks, newBoard, NODE_ARGS, read, tempDir } from '../helpers.js';
+
+const open: Client[] = [];
+afterEach(async () => {
+  for (const c of open.splice(0)) await c.close().catch(() => undefined);
+});
+
+async function server(dir: string, env: Record<string, string> = {}) {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, '--profile', 'worker'],
+    env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-'), ...env },
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'combine', version: '1.0.0' });
+  await client.connect(transport);
+  open.push(client);
+  return async (tool: string, args: object) => (await client.callTool({ name: tool, arguments: args as Record<string, unknown> })) as any;
+}
+
+const runtime = (dir: string) => join(dir, 'agentd/.runtime');
+const callsDir = (dir: string) => join(runtime(dir), 'calls');
+const callFiles = (dir: string) => (existsSync(callsDir(dir)) ? readdirSync(callsDir(dir)).filter((n) => n.startsWith('call.')) : []);
+
+function queue(dir: string, op: string, input: object): string {
+  return new CallQueue(runtime(dir)).post({ op, input, format: 'json', writes: [] });
+}
+
+function answer(dir: string, id: string): any {
+  return JSON.parse(readFileSync(join(callsDir(dir), `answer.${id}.json`), 'utf8'));
+}
+
+function activity(dir: string): any[] {
+  return read(dir, 'agentd/.runtime/activity.jsonl')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+/** Who holds each task of a change, as tasks.md on disk says. */
+function assignees(dir: string, changeId: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of read(dir, `agentd/changes/${changeId}/tasks.md`).matchAll(/^## (T\d+)\b[\s\S]*?assignee: (\S+)/gm)) out[m[1]!] = m[2]!;
+  return out;
+}
+
+const SIX = ['One', 'Two', 'Three', 'Four', 'Five', 'Six'].map((title) => ({ title }));
+
+describe('queued calls', () => {
+  it('are carried out by the holder of the lock in its one commit, each answered, a refused one leaving the others whole', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'batch', SIX);
+    const b = queue(dir, 'task.next', { agent_id: 'queued-b' });
+    const c = queue(dir, 'task.next', { agent_id: 'queued-c' });
+    const d = queue(dir, 'task.done', { agent_id: 'queued-d', task_id: 'batch/T66' });
+    const eve = queue(dir, 'task.next', { agent_id: 'human:eve' });
+    expect(callFiles(dir)).toHaveLength(4);
+
+    const call = await server(dir);
+    const mine = await call('agentboard_get_next_task', { agent_id: 'agent-a' });
+    expect(mine.isError).toBeFalsy();
+    expect(mine.structuredContent.status).toBe('assigned');
+
+    const [ab, ac, ad, ae] = [b, c, d, eve].map((id) => answer(dir, id));
+    expect([ab.ok, ac.ok]).toEqual([true, true]);
+    expect([ab.result.status, ac.result.status]).toEqual(['assigned', 'assigned']);
+    const claimed = [mine.structuredContent.task.task_id, ab.result.task.task_id, ac.result.task.task_id];
+    expect(new Set(claimed).size).toBe(3);
+    // A task that is not there cannot be completed; the person's call is not an agent's to queue.
+    expect(ad).toMatchObject({ ok: false, error: { code: 'TASK_NOT_FOUND' } });
+    expect(ae).toMatchObject({ ok: false, error: { code: 'HUMAN_ONLY' } });
+
+    // One commit: the claims carry the same board time, and tasks.md names all three.
+    const claims = activity(dir).filter((e) => e.action === 'task.claim');
+    expect(claims.map((e) => e.actor).sort()).toEqual(['agent-a', 'queued-b', 'queued-c']);
+    expect(new Set(claims.map((e) => e.at)).size).toBe(1);
+    const held = assignees(dir, 'batch');
+    expect(Object.values(held).sort()).toEqual(['agent-a', 'queued-b', 'queued-c']);
+    expect(callFiles(dir)).toEqual([]);
+  });
+
+  it('are answered exactly once when the holder is killed after its commit is durable: the next holder rolls it forward', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'crash', SIX);
+    const b = queue(dir, 'task.next', { agent_id: 'queued-b' });
+    const c = queue(dir, 'task.next', { agent_id: 'queued-c' });
+
+    const doomed = await server(dir, { AGENTBOARD_TEST_FAULT: 'commit:journal' });
+    await expect(doomed('agentboard_get_next_task', { agent_id: 'agent-a' })).rejects.toThrow();
+    // Killed with the journal on disk and nothing applied: no answer yet, the calls taken.
+    expect(existsSync(join(callsDir(dir), `answer.${b}.json`))).toBe(false);
+    expect(callFiles(dir).every((n) => n.endsWith('.taken'))).toBe(true);
+
+    const next = await server(dir);
+    const mine = await next('agentboard_get_next_task', { agent_id: 'agent-d' });
+    expect(mine.structuredContent.status).toBe('assigned');
+    const [ab, ac] = [b, c].map((id) => answer(dir, id));
+    expect([ab.result.status, ac.result.status]).toEqual(['assigned', 'assigned']);
+    // The killed holder's claim was committed with the others (its agent never got the answer; `next` resumes it).
+    const held = assignees(dir, 'crash');
+    expect(Object.values(held).sort()).toEqual(['agent-a', 'agent-d', 'queued-b', 'queued-c']);
+    expect(held[ab.result.task.task_id.split('/')[1]]).toBe('queued-b');
+    expect(held[ac.result.task.task_id.split('/')[1]]).toBe('queued-c');
+    expect(activity(dir).filter((e) => e.action === 'task.claim')).toHaveLength(4);
+    expect(callFiles(dir)).toEqual([]);
+  });
+
+  it('are carried out by the next holder when the holder is killed before its commit: nothing of that batch landed', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'early', SIX);
+    const b = queue(dir, 'task.next', { agent_id: 'queued-b' });
+    const c = queue(dir, 'task.next', { agent_id: 'queued-c' });
+
+    const doomed = await server(dir, { AGENTBOARD_TEST_FAULT: 'commit:staged' });
+    await expect(doomed('agentboard_get_next_task', { agent_id: 'agent-a' })).rejects.toThrow();
+    expect(callFiles(dir).sort()).toEqual([`call.${b}.json.taken`, `call.${c}.json.taken`].sort());
+    expect(read(dir, 'agentd/changes/early/tasks.md')).not.toContain('assignee');
+
+    const next = await server(dir);
+    expect((await next('agentboard_get_next_task', { agent_id: 'agent-d' })).structuredContent.status).toBe('assigned');
+    const [ab, ac] = [b, c].map((id) => answer(dir, id));
+    expect([ab.result.status, ac.result.status]).toEqual(['assigned', 'assigned']);
+    expect(Object.values(assignees(dir, 'early')).sort()).toEqual(['agent-d', 'queued-b', 'queued-c']);
+    expect(activity(dir).filter((e) => e.action === 'task.claim')).toHaveLength(3);
+    expect(callFiles(dir)).toEqual([]);
+  });
+
+  it('let four servers racing through 24 tasks claim each exactly once and complete them all', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'race', Array.from({ length: 24 }, (_, i) => ({ title: `Task ${i + 1}` })));
+    const agents = await Promise.all(['w1', 'w2', 'w3', 'w4'].map(async (agent) => ({ agent, call: await server(dir) })));
+    const claimed = await Promise.all(
+      agents.map(async ({ agent, call }) => {
+        const mine: string[] = [];
+        for (;;) {
+          const next = await call('agentboard_get_next_task', { agent_id: agent });
+          expect(next.isError).toBeFalsy();
+          if (next.structuredContent.status !== 'assigned') return mine;
+          mine.push(next.structuredContent.task.task_id);
+          const done = await call('agentboard_complete_task', { agent_id: agent, task_id: next.structuredContent.task.task_id });
+          expect(done.isError).toBeFalsy();
+        }
+      }),
+    );
+    const all = claimed.flat();
+    expect(all).toHaveLength(24);
+    expect(new Set(all).size).toBe(24);
+    expect(read(dir, 'agentd/changes/race/tasks.md').match(/^status: done$/gm)).toHaveLength(24);
+    expect(callFiles(dir)).toEqual([]);
+    expect(existsSync(callsDir(dir)) ? readdirSync(callsDir(dir)).filter((n) => n.startsWith('answer.')) : []).toEqual([]);
+  });
+});
