@@ -1,6 +1,6 @@
 // Claims under contention: N agents, half of them command lines (a process per command, as an agent
 // with a shell runs agentboard) and half MCP clients of their own `agentboard mcp` server, each
-// looping `next` + complete until the board is empty. Reports claims per second and how long an
+// looping `next` + complete until the board is empty (servers are started and connected before the clock runs). Reports claims per second and how long an
 // agent waited for each claim (from its call to the answer), by kind; then checks the board: no
 // task claimed twice, none lost, no call given up on the lock (BOARD_BUSY).
 import { spawn, spawnSync } from 'node:child_process';
@@ -49,9 +49,14 @@ async function cliAgent(dir, agent, waits) {
   return { claimed, busy };
 }
 
-async function mcpAgent(dir, agent, waits) {
+/** An MCP client of an `agentboard mcp` server of its own, connected (the server started) before the clock runs. */
+async function mcpClient(dir, agent) {
   const client = new Client({ name: agent, version: '1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, '--profile', 'worker'], stderr: 'ignore' }));
+  return client;
+}
+
+async function mcpAgent(client, agent, waits) {
   const claimed = [];
   let busy = 0;
   try {
@@ -92,10 +97,10 @@ export async function claimsRound(agents, tasks = 200, mix = 'mixed') {
   rmSync(dir, { recursive: true, force: true });
   cpSync(source, dir, { recursive: true });
   const waits = { cli: [], mcp: [] };
+  const isCli = (i) => mix === 'mixed' && i % 2 === 0;
+  const clients = await Promise.all(Array.from({ length: agents }, (_, i) => (isCli(i) ? null : mcpClient(dir, `mcp-${i}`))));
   const t0 = performance.now();
-  const results = await Promise.all(
-    Array.from({ length: agents }, (_, i) => (mix === 'mixed' && i % 2 === 0 ? cliAgent(dir, `cli-${i}`, waits.cli) : mcpAgent(dir, `mcp-${i}`, waits.mcp))),
-  );
+  const results = await Promise.all(clients.map((client, i) => (isCli(i) ? cliAgent(dir, `cli-${i}`, waits.cli) : mcpAgent(client, `mcp-${i}`, waits.mcp))));
   const seconds = (performance.now() - t0) / 1000;
   const claimed = results.flatMap((r) => r.claimed);
   const check = spawnSync(process.execPath, [BIN, 'task', 'list', '--root', dir, '--json', '--limit', '500'], { encoding: 'utf8' });

@@ -108,25 +108,29 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
   }
   // This process's call comes first when it was not queued: it asked while the lock was free.
   const own: QueuedCall = queued ?? { id: '', pid: process.pid, path: '' };
-  const batch = [own, ...waiting.filter((c) => c !== own).slice(0, BATCH_MAX - 1)].sort((a, b) => (a.id < b.id ? -1 : 1));
   const calls: { call: QueuedCall; body: CallBody }[] = [];
-  for (const call of batch) {
-    if (call === own && queued) queue.take(call);
-    const body = call === own ? ownBody : (queue.take(call) as CallBody | null);
-    if (body) calls.push({ call, body });
-  }
+  const takeUp = (found: QueuedCall[]) => {
+    const taken: typeof calls = [];
+    for (const call of found.sort((a, b) => (a.id < b.id ? -1 : 1))) {
+      if (calls.length + taken.length >= BATCH_MAX) break;
+      if (call === own && queued) queue.take(call);
+      const body = call === own ? ownBody : (queue.take(call) as CallBody | null);
+      if (body) taken.push({ call, body });
+    }
+    calls.push(...taken);
+    return taken.map(({ call, body }) => () => runQueued(ctx, body, call === own));
+  };
+  const first = takeUp([own, ...waiting.filter((c) => c !== own).slice(0, BATCH_MAX - 1)]);
+  // Calls queued while the batch ran join it: they are carried out before its commit.
+  const more = () => (calls.length >= BATCH_MAX ? [] : takeUp(queue.waiting().filter((c) => !calls.some((t) => t.call.id === c.id))));
   let outcomes: BatchOutcome<unknown>[];
   try {
-    outcomes = await board.writeBatch(
-      lock,
-      calls.map(({ call, body }) => () => runQueued(ctx, body, call === own)),
-      (tx, results) => {
-        calls.forEach(({ call }, i) => {
-          if (call.path) tx.removeWith(call.path);
-          if (call !== own) tx.putVolatile(queue.answerPath(call.id), JSON.stringify(answerOf(results[i]!, board.notices)));
-        });
-      },
-    );
+    outcomes = await board.writeBatch(lock, first, more, (tx, results) => {
+      calls.forEach(({ call }, i) => {
+        if (call.path) tx.removeWith(call.path);
+        if (call !== own) tx.putVolatile(queue.answerPath(call.id), JSON.stringify(answerOf(results[i]!, board.notices)));
+      });
+    });
   } catch (err) {
     // Nothing was committed: the others' calls wait for the next holder; this one ends with the error.
     for (const { call } of calls) if (call === own) queue.drop(call);

@@ -718,17 +718,18 @@ export class Board implements Reader {
 
   /**
    * Several calls written as one commit (one round of fsyncs for all), the lock held: each job runs
-   * in turn in one transaction, its writes (through mutate) seeing those of the jobs before it. A
-   * job that fails leaves nothing: the batch runs again without it, and its error is its outcome.
+   * in turn in one transaction, its writes (through mutate) seeing those of the jobs before it;
+   * when they are done, `more` may add jobs (calls that came meanwhile), until it has none. A job
+   * that fails leaves nothing: the batch runs again without it, and its error is its outcome.
    * `finish` stages what goes with the outcomes (the answers to queued calls) before the commit.
    * Not for a shared board (each of its writes is a push of its own).
    */
-  async writeBatch<T>(lock: BoardLock, jobs: (() => Promise<T>)[], finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void): Promise<BatchOutcome<T>[]> {
+  async writeBatch<T>(lock: BoardLock, jobs: (() => Promise<T>)[], more: () => (() => Promise<T>)[], finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void): Promise<BatchOutcome<T>[]> {
     for (let attempt = 1; ; attempt++) {
       const failed = new Map<number, unknown>();
       let tx = new Transaction(this, lock);
       let outcomes: BatchOutcome<T>[] = [];
-      for (let i = 0; i < jobs.length; i++) {
+      for (let i = 0; i < jobs.length || (i === jobs.length && jobs.push(...more()) > i); i++) {
         if (failed.has(i)) {
           outcomes.push({ ok: false, error: failed.get(i) });
           continue;
