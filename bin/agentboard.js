@@ -1,21 +1,27 @@
 #!/usr/bin/env node
 // Loads the built CLI. `--version` is answered here, so that it costs no more than starting node.
-import { readFileSync } from 'node:fs';
+// A CommonJS file (bin/package.json): node starts one without setting up its ES module loader.
+'use strict';
+const { readFileSync } = require('node:fs');
+const { join } = require('node:path');
 
 const args = process.argv.slice(2);
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0] === '-V')) {
-  process.stdout.write(`${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`);
+  process.stdout.write(`${JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8')).version}\n`);
 } else {
-  const { loadCli } = await import('./load.mjs');
+  void run();
+}
+
+async function run() {
   let cli;
   try {
-    cli = loadCli();
+    cli = require('./load.cjs').loadCli();
   } catch (err) {
     if (err?.code !== 'ENOENT') throw err;
     process.stderr.write('error: agentboard is not built yet.\n  next: run `npm run build` in the agentboard folder.\n');
     process.exit(1);
   }
-  // The CLI runs inside vm.Script, which cannot import() an ES module: it borrows this module's import().
+  // The CLI runs inside vm.Script, which cannot import() an ES module: it borrows this file's import().
   const code = await cli.main(args, undefined, { importModule: (specifier) => import(specifier) });
   // The command is over: exit once what it printed is out, rather than wait for the garbage
   // collector to finish work nobody needs (tens of milliseconds after reading a big board).

@@ -10,6 +10,8 @@
  * queued call as the tool would: its fields against the operation's schema, and an agent id as
  * the actor.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { AgentboardError, fail, toPayload, type ErrorCode, type ErrorPayload } from '../errors.js';
 import type { Stage } from '../domain/model.js';
 import { isHuman } from '../domain/ids.js';
@@ -46,9 +48,10 @@ export function combinable(op: Operation, input: Record<string, unknown>): boole
 
 /**
  * Runs an operation on input already checked, as runParsed does, its write committed together with
- * the calls other processes queued meanwhile. A free lock is taken at once (nothing is queued);
- * while another process holds it, the call is queued, and carried out by whichever process holds
- * the lock next: this one, or another that answers for it.
+ * the calls other processes queued meanwhile. A free lock is taken at once, and nothing is queued;
+ * while another process holds it, the call is queued (without trying the lock: each try costs a
+ * holder file), and carried out by whichever process holds the lock next: this one, or another
+ * that answers for it.
  */
 export async function runCombined(op: Operation, ctx: Context, input: Record<string, unknown>, format: ResponseFormat): Promise<Record<string, unknown>> {
   ctx.begin();
@@ -60,19 +63,21 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
     if (!outcome.ok) throw outcome.error;
     return op.output.parse(outcome.value) as Record<string, unknown>;
   };
-  let held = false;
-  try {
-    const outcome = await board.lockedUnless(
-      undefined,
-      (lock) => {
-        held = true;
-        return carryOut(ctx, board, lock, queue, null, body);
-      },
-      { timeoutMs: 0 },
-    );
-    return done(outcome!);
-  } catch (err) {
-    if (held || !(err instanceof AgentboardError && err.code === 'BOARD_BUSY')) throw err;
+  if (!existsSync(join(board.runtimeDir, 'lock'))) {
+    let held = false;
+    try {
+      const outcome = await board.lockedUnless(
+        undefined,
+        (lock) => {
+          held = true;
+          return carryOut(ctx, board, lock, queue, null, body);
+        },
+        { timeoutMs: 0 },
+      );
+      return done(outcome!);
+    } catch (err) {
+      if (held || !(err instanceof AgentboardError && err.code === 'BOARD_BUSY')) throw err;
+    }
   }
   const id = queue.post(body);
   const answered = { dir: queue.dir, name: queue.answerName(id), check: () => queue.hasAnswer(id) };

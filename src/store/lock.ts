@@ -166,7 +166,8 @@ export async function awaitTurn(runtimeDir: string, answered: Answered, ms: numb
       woken.cancel();
       return;
     }
-    await woken.done;
+    // A holder that is gone answers nobody: the lock is taken over at once (acquire).
+    if ((await woken.done) === 'timeout' && holderAlive(parseHolder(readQuietly(lock)) ?? { token: '', pid: 0, host: '' }) === false) return;
   }
 }
 
@@ -177,6 +178,7 @@ export interface LockOptions {
   /** Another process may answer for this one while it waits: the wait ends without the lock (null) once it has. */
   answered?: Answered;
 }
+
 
 export interface Acquired {
   lock: BoardLock;
