@@ -30,6 +30,21 @@ const noDevtools = {
   },
 };
 
+// commander needs child_process only to run a subcommand as its own executable, which agentboard
+// never does: it is required when first used, not when the CLI loads (it brings net and dgram).
+const lazyChildProcess = {
+  name: 'lazy-child-process',
+  setup(b) {
+    b.onLoad({ filter: /commander[\\/]lib[\\/]command\.js$/ }, async (args) => {
+      const source = await readFile(args.path, 'utf8');
+      const eager = "const childProcess = require('node:child_process');";
+      if (!source.includes(eager)) throw new Error(`${args.path}: the require of child_process moved; update scripts/build.mjs`);
+      const lazy = "const childProcess = { spawn: (...a) => require('node:child_process').spawn(...a) };";
+      return { contents: source.replace(eager, lazy), loader: 'js' };
+    });
+  },
+};
+
 const common = {
   outdir: 'dist',
   bundle: true,
@@ -69,7 +84,7 @@ const result = await build({
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   mainFields: ['module', 'main'],
-  plugins: [raw],
+  plugins: [raw, lazyChildProcess],
   // The MCP SDK is loaded from node_modules, and only by the commands that speak MCP (mcp, demo, run's agents).
   external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
 });
