@@ -238,11 +238,20 @@ export function markDone(runtimeDir: string): void {
 }
 
 export function removeJournal(runtimeDir: string, name: string): void {
-  rmSync(join(runtimeDir, name), { force: true });
+  unlinkQuietly(join(runtimeDir, name));
+}
+
+/** Removes a file if it is there (rmSync would go through its recursive machinery for every one). */
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
 }
 
 /** Removes what an uncommitted transaction left: its temp files and temp folders. */
 export function discardTemps(root: string, journal: Pick<Journal, 'dirs' | 'files'>): void {
-  for (const f of journal.files) rmSync(join(root, f.temp), { force: true });
+  for (const f of journal.files) unlinkQuietly(join(root, f.temp));
   for (const d of journal.dirs) rmSync(join(root, d.temp), { recursive: true, force: true });
 }
