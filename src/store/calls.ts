@@ -15,15 +15,22 @@
  * Only the holder of the lock takes calls or removes them, so a taken call found while holding the
  * lock was left by a holder that died before its commit: it is carried out again.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { writeNewFile } from './fs.js';
+import { sha1 } from './hash.js';
 import { pidExists } from './lock.js';
 
 export const CALLS_DIR = 'calls';
-const CALL = /^call\.([0-9a-z]+-(\d+)-[0-9a-f]+)\.json(\.taken|\.part)?$/;
-const ANSWER = /^answer\.([0-9a-z]+-(\d+)-[0-9a-f]+)\.json$/;
+// <id> is <time>-<pid>-<host>-<random>: the caller's process, and a tag of its host (a board on a
+// shared file system may have callers on several machines; only this machine's can be looked at).
+const CALL = /^call\.([0-9a-z]+-(\d+)-([0-9a-f]{8})-[0-9a-f]+)\.json(\.taken|\.part)?$/;
+const ANSWER = /^answer\.([0-9a-z]+-(\d+)-([0-9a-f]{8})-[0-9a-f]+)\.json$/;
+/** A call or answer of another machine's process this old is abandoned (its caller gives up after two minutes). */
+const ABANDONED_MS = 10 * 60_000;
+const HOST = sha1(hostname()).slice(0, 8);
 
 /** A call waiting in the queue (or taken by a holder that died), oldest first by its id. */
 export interface QueuedCall {
@@ -56,7 +63,7 @@ export class CallQueue {
 
   /** Puts a call in the queue; returns its id. Visible whole or not at all (written aside, then renamed). */
   post(body: unknown): string {
-    const id = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${randomBytes(4).toString('hex')}`;
+    const id = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${HOST}-${randomBytes(4).toString('hex')}`;
     const path = this.callPath(id);
     const temp = `${path}.part`;
     mkdirSync(this.dir, { recursive: true });
@@ -110,13 +117,24 @@ export class CallQueue {
     for (const name of names) {
       const call = CALL.exec(name);
       const answer = call ? null : ANSWER.exec(name);
-      const pid = Number((call ?? answer)?.[2] ?? 0);
-      if (!call && !answer) continue;
+      const found = call ?? answer;
+      if (!found) continue;
+      const pid = Number(found[2]);
       const path = join(this.dir, name);
-      if (pid !== process.pid && !pidExists(pid)) unlinkQuietly(path);
-      else if (call && call[3] !== '.part') calls.push({ id: call[1]!, pid, path });
+      if (this.abandoned(pid, found[3]!, path)) unlinkQuietly(path);
+      else if (call && call[4] !== '.part') calls.push({ id: call[1]!, pid, path });
     }
     return calls.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** Whether nobody waits for a call or answer any more: its process is gone (on this machine), or it is very old. */
+  private abandoned(pid: number, host: string, path: string): boolean {
+    if (host === HOST) return pid !== process.pid && !pidExists(pid);
+    try {
+      return Date.now() - statSync(path).mtimeMs > ABANDONED_MS;
+    } catch {
+      return false;
+    }
   }
 
   /** Takes up a waiting call, the lock held; returns its body, or null when its caller withdrew it (or it is unreadable: then it goes). */

@@ -5,7 +5,7 @@
  * whatever process dies when. The waiting callers are played here by the test process itself,
  * queueing calls the way a server does (its pid is alive, so they are not swept as abandoned).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -135,6 +135,33 @@ describe('queued calls', () => {
     expect([ab.result.status, ac.result.status]).toEqual(['assigned', 'assigned']);
     expect(Object.values(assignees(dir, 'early')).sort()).toEqual(['agent-d', 'queued-b', 'queued-c']);
     expect(activity(dir).filter((e) => e.action === 'task.claim')).toHaveLength(3);
+    expect(callFiles(dir)).toEqual([]);
+  });
+
+  it("are left to their caller on another machine, and swept when their caller is gone", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'hosts', SIX);
+    const ours = queue(dir, 'task.next', { agent_id: 'queued-b' });
+    const host = ours.split('-')[2]!;
+    const other = host === '00000000' ? '11111111' : '00000000';
+    // A process of this machine that is gone, one of another machine (not to be judged from here), and one of another machine abandoned long ago.
+    const body = (agent: string) => JSON.stringify({ op: 'task.next', input: { agent_id: agent }, format: 'json', writes: [] });
+    const dead = `0000000001-999999-${host}-aaaaaaaa`;
+    const remote = `0000000002-999999-${other}-bbbbbbbb`;
+    const stale = `0000000003-999999-${other}-cccccccc`;
+    writeFileSync(join(callsDir(dir), `call.${dead}.json`), body('gone-here'));
+    writeFileSync(join(callsDir(dir), `call.${remote}.json`), body('over-there'));
+    writeFileSync(join(callsDir(dir), `call.${stale}.json`), body('long-gone'));
+    const old = new Date(Date.now() - 20 * 60_000);
+    utimesSync(join(callsDir(dir), `call.${stale}.json`), old, old);
+
+    const call = await server(dir);
+    expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).structuredContent.status).toBe('assigned');
+    expect(answer(dir, ours).result.status).toBe('assigned');
+    expect(answer(dir, remote).result.status).toBe('assigned');
+    expect(existsSync(join(callsDir(dir), `answer.${dead}.json`))).toBe(false);
+    expect(existsSync(join(callsDir(dir), `answer.${stale}.json`))).toBe(false);
+    expect(Object.values(assignees(dir, 'hosts')).sort()).toEqual(['agent-a', 'over-there', 'queued-b']);
     expect(callFiles(dir)).toEqual([]);
   });
 
