@@ -1,6 +1,6 @@
 // Builds benchmark boards with the real agentboard (in-process calls of the built CLI, so that
 // generating 10,000 tasks takes seconds, not minutes). Boards are cached in .bench-tmp/.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -34,10 +34,13 @@ async function call(main, args) {
   return JSON.parse(out).data;
 }
 
+/** What a cached board was made as: one made by an older build (before the ledgers, say) is made again. */
+const MADE_AS = 'agentboard bench board 2 (with the ledgers of the commands that wrote it)';
+
 /** A board of `changes` × `tasksPerChange` tasks, all ready to be worked on. */
 export async function benchBoard(changes, tasksPerChange, { fresh = false } = {}) {
   const dir = join(TMP, `board-${changes}x${tasksPerChange}`);
-  if (existsSync(join(dir, '.complete')) && !fresh) return dir;
+  if (!fresh && madeAs(join(dir, '.complete')) === MADE_AS) return dir;
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
@@ -61,6 +64,10 @@ export async function benchBoard(changes, tasksPerChange, { fresh = false } = {}
     writeFileSync(input, JSON.stringify({ tasks, notes: 'Generated.' }));
     await call(main, ['tasks', id, '--root', dir, '--as', 'planner', '--input', input]);
   }
-  writeFileSync(join(dir, '.complete'), '');
+  writeFileSync(join(dir, '.complete'), MADE_AS);
   return dir;
+}
+
+function madeAs(path) {
+  return existsSync(path) ? readFileSync(path, 'utf8') : null;
 }
