@@ -69,6 +69,9 @@ class Ids {
 
   changes = () => this.read((b) => b.changeIds());
 
+  /** The changes a read may name: the board's, and the archived ones (read-only history). */
+  changesToRead = () => [...this.changes(), ...this.read((b) => b.archived().map((a) => a.change_id))];
+
   /** Task ids: the change's tasks once the word names a change and a "/", else each change followed by "/". */
   tasks = (word: string) => {
     const slash = word.indexOf('/');
@@ -90,12 +93,12 @@ class Ids {
   configured = () => this.read((b) => Object.keys(b.config.agents));
 }
 
-function optionValues(option: Option, ids: Ids, word: string): string[] {
+function optionValues(option: Option, ids: Ids, word: string, reads: boolean): string[] {
   if (option.argChoices) return option.argChoices;
   if (PATH_FLAGS.has(option.long ?? '')) return [FILES];
   switch (option.long) {
     case '--change':
-      return ids.changes();
+      return reads ? ids.changesToRead() : ids.changes();
     case '--as':
     case '--assignee':
     case '--actor':
@@ -115,11 +118,11 @@ function optionValues(option: Option, ids: Ids, word: string): string[] {
 }
 
 /** Values of a positional argument, by its name ("change_id", or "change_id|task_id" where commands share a name). */
-function argumentValues(name: string, ids: Ids, word: string): string[] {
+function argumentValues(name: string, ids: Ids, word: string, reads: boolean): string[] {
   return name.split('|').flatMap((part) => {
     switch (part) {
       case 'change_id':
-        return ids.changes();
+        return reads ? ids.changesToRead() : ids.changes();
       case 'task_id':
         return ids.tasks(word);
       case 'document':
@@ -138,8 +141,11 @@ function argumentValues(name: string, ids: Ids, word: string): string[] {
   });
 }
 
-/** What may come as the last of `words` (the words after `agentboard`, the last one being typed). */
-export function candidates(program: Command, words: string[], cwd: string): string[] {
+/**
+ * What may come as the last of `words` (the words after `agentboard`, the last one being typed).
+ * `reads` tells the commands that only read: they are offered archived changes too.
+ */
+export function candidates(program: Command, words: string[], cwd: string, reads: (cmd: Command) => boolean = () => false): string[] {
   const word = words.at(-1) ?? '';
   let cmd = program;
   let position = 0;
@@ -162,7 +168,7 @@ export function candidates(program: Command, words: string[], cwd: string): stri
   }
   const ids = new Ids(root, cwd);
   let out: string[];
-  if (pending) out = optionValues(pending, ids, word);
+  if (pending) out = optionValues(pending, ids, word, reads(cmd));
   else if (word.startsWith('-')) {
     out = [...cmd.options.filter((o) => !o.hidden && o.long).map((o) => o.long!), ...globalsOf(cmd), '--help'];
   } else {
@@ -171,7 +177,7 @@ export function candidates(program: Command, words: string[], cwd: string): stri
     else {
       const args = cmd.registeredArguments;
       const arg = args[Math.min(position, args.length - 1)];
-      out = arg && (position < args.length || arg.variadic) ? argumentValues(arg.name(), ids, word) : [];
+      out = arg && (position < args.length || arg.variadic) ? argumentValues(arg.name(), ids, word, reads(cmd)) : [];
     }
   }
   if (out[0] === FILES) return out;

@@ -35,6 +35,9 @@ interface GlobalOptions {
 }
 
 /** Commands that two operations share, told apart by their arguments. */
+/** The commands whose operations only read (completion offers them archived changes too). */
+const READ_COMMANDS = new WeakSet<Command>();
+
 const SHARED_SUMMARIES: Record<string, string> = {
   show: 'Show a change (show <change_id>) or one of its documents (show <change_id> <document>)',
   approve: 'Approve a submitted document (approve <change_id> <document>) or a task in review (approve <change_id>/<task_id>); people only',
@@ -197,6 +200,7 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
   const parents = new Map<string, Command>();
   for (const [path, ops] of groups) {
     const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
+    if (ops.every((o) => o.access === 'read')) READ_COMMANDS.add(cmd);
     takesGlobals(cmd, ['--root', '--json', ...(ops.some((o) => takes(o, 'agent_id')) ? (['--as'] as const) : []), '--debug']);
     // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
@@ -399,7 +403,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .argument('[words...]')
         .allowUnknownOption()
         .action((words: string[]) => {
-          special = async () => (io.out((await import('./complete.js')).candidates(p, words, io.cwd).map((c) => `${c}\n`).join('')), 0);
+          special = async () => (io.out((await import('./complete.js')).candidates(p, words, io.cwd, (cmd) => READ_COMMANDS.has(cmd)).map((c) => `${c}\n`).join('')), 0);
         });
       p.command('scripted-agent', { hidden: true })
         .description('The demo\'s agent: a scripted program that works a change through its MCP server, started by agentboard run')

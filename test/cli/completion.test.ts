@@ -3,7 +3,7 @@
  * loaded into real bash, zsh and fish, which complete change and task ids from the board.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, tempDir } from '../helpers.js';
@@ -59,6 +59,20 @@ describe('what completion offers', () => {
     expect(await offered('next', '--as', '')).toEqual(['codex']);
     expect(await offered('completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(await offered('list', '--root', '')).toEqual(['__files__']);
+  });
+
+  it('offers archived changes to the commands that read, and only to them', async () => {
+    const archived = join(dir, 'agentd/archive/2026-11-01-old-search');
+    mkdirSync(archived, { recursive: true });
+    try {
+      expect(await offered('show', '')).toEqual(['add-search', 'fix-login', 'old-search']);
+      expect(await offered('show', 'old')).toEqual(['old-search']);
+      expect(await offered('approve', '')).toEqual(expect.arrayContaining(['add-search', 'fix-login']));
+      expect(await offered('approve', '')).not.toContain('old-search');
+      expect(await offered('propose', 'old')).toEqual([]);
+    } finally {
+      rmSync(archived, { recursive: true, force: true });
+    }
   });
 
   it('offers no ids outside a board, and refuses a shell it has no script for', async () => {
