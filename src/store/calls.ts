@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { writeNewFile } from './fs.js';
+import { unlinkQuietly, writeNewFile } from './fs.js';
 import { sha1 } from './hash.js';
 import { pidExists } from './lock.js';
 
@@ -52,7 +52,7 @@ export class CallQueue {
     return join(this.dir, `call.${id}.json`);
   }
 
-  /** The name of a call's answer in the runtime folder (a waiting caller watches for it). */
+  /** The name of a call's answer in the calls folder (a waiting caller watches for it). */
   answerName(id: string): string {
     return `answer.${id}.json`;
   }
@@ -169,13 +169,5 @@ export class CallQueue {
   /** Removes a call outright (the caller's own, when its batch did not commit and it answers itself). */
   drop(call: QueuedCall): void {
     if (call.path) unlinkQuietly(call.path);
-  }
-}
-
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
   }
 }

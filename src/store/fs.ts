@@ -249,11 +249,21 @@ export function newToken(): string {
   return `${process.pid}-${randomBytes(6).toString('hex')}`;
 }
 
-function unlinkQuietly(path: string): void {
+/** Removes a file, whatever stands in the way (it may be gone already). */
+export function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
   } catch {
     // already gone
+  }
+}
+
+/** Removes a file if it is there; any other failure is thrown (rmSync's `force`, without its recursive machinery). */
+export function unlinkIfThere(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
   }
 }
 

@@ -22,7 +22,7 @@
 import { closeSync, constants, lstatSync, openSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { faultPoint } from '../clock.js';
-import { appendFile, fsError, readAll, readBoardFile, syncAll, writeNewFile } from './fs.js';
+import { appendFile, fsError, readAll, readBoardFile, syncAll, unlinkIfThere, writeNewFile } from './fs.js';
 import { sha1 } from './hash.js';
 
 export interface Journal {
@@ -238,20 +238,11 @@ export function markDone(runtimeDir: string): void {
 }
 
 export function removeJournal(runtimeDir: string, name: string): void {
-  unlinkQuietly(join(runtimeDir, name));
-}
-
-/** Removes a file if it is there (rmSync would go through its recursive machinery for every one). */
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
+  unlinkIfThere(join(runtimeDir, name));
 }
 
 /** Removes what an uncommitted transaction left: its temp files and temp folders. */
 export function discardTemps(root: string, journal: Pick<Journal, 'dirs' | 'files'>): void {
-  for (const f of journal.files) unlinkQuietly(join(root, f.temp));
+  for (const f of journal.files) unlinkIfThere(join(root, f.temp));
   for (const d of journal.dirs) rmSync(join(root, d.temp), { recursive: true, force: true });
 }

@@ -18,7 +18,7 @@ import { hostname } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { testHooks } from '../clock.js';
 import { fail } from '../errors.js';
-import { ensureDir, fsError, newToken, unsafePath } from './fs.js';
+import { ensureDir, fsError, newToken, unlinkQuietly, unsafePath } from './fs.js';
 
 const STALE_MS = 60_000;
 const REAP_STALE_MS = 5_000;
@@ -100,14 +100,6 @@ function parseHolder(text: string | undefined): Holder | null {
   }
 }
 
-function unlinkQuietly(path: string): void {
-  try {
-    unlinkSync(path);
-  } catch {
-    // already gone
-  }
-}
-
 /** Names to watch for in a folder. */
 interface Watched {
   dir: string;
@@ -148,6 +140,11 @@ export interface Answered {
   check: () => boolean;
 }
 
+/** What a waiter watches: the lock, and its answer when another process may give it one. */
+function lockAndAnswer(runtimeDir: string, answered: Answered | undefined): Watched[] {
+  return [{ dir: runtimeDir, names: ['lock'] }, ...(answered ? [{ dir: answered.dir, names: [answered.name] }] : [])];
+}
+
 /**
  * Waits, without joining the race for the lock, until it is free or another process has answered
  * for this one; at most `ms` (a holder that died is dealt with by acquire). A process whose call is
@@ -155,10 +152,7 @@ export interface Answered {
  */
 export async function awaitTurn(runtimeDir: string, answered: Answered, ms: number): Promise<void> {
   const lock = join(runtimeDir, 'lock');
-  const watched = [
-    { dir: runtimeDir, names: ['lock'] },
-    { dir: answered.dir, names: [answered.name] },
-  ];
+  const watched = lockAndAnswer(runtimeDir, answered);
   for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
     if (answered.check() || !existsSync(lock)) return;
     const woken = changeIn(watched, Math.min(250, Math.max(1, deadline - Date.now())));
@@ -167,7 +161,10 @@ export async function awaitTurn(runtimeDir: string, answered: Answered, ms: numb
       return;
     }
     // A holder that is gone answers nobody: the lock is taken over at once (acquire).
-    if ((await woken.done) === 'timeout' && holderAlive(parseHolder(readQuietly(lock)) ?? { token: '', pid: 0, host: '' }) === false) return;
+    if ((await woken.done) === 'timeout') {
+      const holder = parseHolder(readQuietly(lock));
+      if (holder && holderAlive(holder) === false) return;
+    }
   }
 }
 
@@ -178,7 +175,6 @@ export interface LockOptions {
   /** Another process may answer for this one while it waits: the wait ends without the lock (null) once it has. */
   answered?: Answered;
 }
-
 
 export interface Acquired {
   lock: BoardLock;
@@ -225,7 +221,7 @@ export class BoardLock {
     // again, so that many waiters do not take turns reading the holder while it works.
     let look = true;
     const answered = options.answered;
-    const watched = [{ dir: runtimeDir, names: ['lock'] }, ...(answered ? [{ dir: answered.dir, names: [answered.name] }] : [])];
+    const watched = lockAndAnswer(runtimeDir, answered);
     try {
       for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
         if (answered?.check()) return null;
