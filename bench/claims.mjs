@@ -1,8 +1,9 @@
 // Claims under contention: N agents, half of them command lines (a process per command, as an agent
 // with a shell runs agentboard) and half MCP clients of their own `agentboard mcp` server, each
-// looping `next` + complete until the board is empty (servers are started and connected before the clock runs). Reports claims per second and how long an
-// agent waited for each claim (from its call to the answer), by kind; then checks the board: no
-// task claimed twice, none lost, no call given up on the lock (BOARD_BUSY).
+// looping `next` + complete until the board is empty (the servers are started and connected before
+// the clock runs). Reports claims per second and how long an agent waited for each claim (from its
+// call to the answer), by kind; then checks the board: no task claimed twice, none lost, no call
+// given up on the lock (BOARD_BUSY).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';

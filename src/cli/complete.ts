@@ -67,10 +67,8 @@ class Ids {
     }
   }
 
-  changes = () => this.read((b) => b.changeIds());
-
-  /** The changes a read may name: the board's, and the archived ones (read-only history). */
-  changesToRead = () => [...this.changes(), ...this.read((b) => b.archived().map((a) => a.change_id))];
+  /** The board's changes; with `archived`, the archived ones too (a read may name them: read-only history). */
+  changes = (archived = false) => [...this.read((b) => b.changeIds()), ...(archived ? this.read((b) => b.archived().map((a) => a.change_id)) : [])];
 
   /** Task ids: the change's tasks once the word names a change and a "/", else each change followed by "/". */
   tasks = (word: string) => {
@@ -98,7 +96,7 @@ function optionValues(option: Option, ids: Ids, word: string, reads: boolean): s
   if (PATH_FLAGS.has(option.long ?? '')) return [FILES];
   switch (option.long) {
     case '--change':
-      return reads ? ids.changesToRead() : ids.changes();
+      return ids.changes(reads);
     case '--as':
     case '--assignee':
     case '--actor':
@@ -122,7 +120,7 @@ function argumentValues(name: string, ids: Ids, word: string, reads: boolean): s
   return name.split('|').flatMap((part) => {
     switch (part) {
       case 'change_id':
-        return reads ? ids.changesToRead() : ids.changes();
+        return ids.changes(reads);
       case 'task_id':
         return ids.tasks(word);
       case 'document':

@@ -12,7 +12,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { AgentboardError, fail, toPayload, type ErrorCode, type ErrorPayload } from '../errors.js';
+import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import type { Stage } from '../domain/model.js';
 import { isHuman } from '../domain/ids.js';
 import type { BatchOutcome, Board, Notice } from '../store/board.js';
@@ -54,9 +54,10 @@ export function combinable(op: Operation, input: Record<string, unknown>): boole
  * that answers for it.
  */
 export async function runCombined(op: Operation, ctx: Context, input: Record<string, unknown>, format: ResponseFormat): Promise<Record<string, unknown>> {
+  if (!combinable(op, input)) return runParsed(op, ctx, input);
   ctx.begin();
   const board = ctx.board();
-  if (!combinable(op, input) || board.config.remote !== undefined) return runParsed(op, ctx, input);
+  if (board.config.remote !== undefined) return runParsed(op, ctx, input);
   const queue = new CallQueue(board.runtimeDir);
   const body: CallBody = { op: op.name, input, format, ...(ctx.writesDocuments ? { writes: [...ctx.writesDocuments] } : {}) };
   const done = (outcome: BatchOutcome<unknown>) => {
@@ -96,8 +97,9 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
     if (outcome) return done(outcome);
     const answer = queue.takeAnswer(id) as Answer;
     board.notices.push(...answer.notices);
-    if (!answer.ok) throw new AgentboardError(answer.error.code as ErrorCode, answer.error.message, answer.error.next_step, answer.error.details);
-    return op.output.parse(answer.result) as Record<string, unknown>;
+    if (answer.ok) return done({ ok: true, value: answer.result });
+    const { code, message, next_step, details } = answer.error;
+    return done({ ok: false, error: new AgentboardError(code, message, next_step, details) });
   }
 }
 

@@ -729,7 +729,9 @@ export class Board implements Reader {
       const failed = new Map<number, unknown>();
       let tx = new Transaction(this, lock);
       let outcomes: BatchOutcome<T>[] = [];
-      for (let i = 0; i < jobs.length || (i === jobs.length && jobs.push(...more()) > i); i++) {
+      for (let i = 0; ; i++) {
+        if (i === jobs.length) jobs.push(...more());
+        if (i === jobs.length) break;
         if (failed.has(i)) {
           outcomes.push({ ok: false, error: failed.get(i) });
           continue;

@@ -59,6 +59,20 @@ function assignees(dir: string, changeId: string): Record<string, string> {
 
 const SIX = ['One', 'Two', 'Three', 'Four', 'Five', 'Six'].map((title) => ({ title }));
 
+/**
+ * Two calls queued on a board of six tasks, then a server that takes them up with its own claim
+ * and is killed at `fault` of its commit (its client sees the call fail).
+ */
+async function holderKilledAt(changeId: string, fault: string) {
+  const dir = await newBoard();
+  await changeWithTasks(dir, changeId, SIX);
+  const b = queue(dir, 'task.next', { agent_id: 'queued-b' });
+  const c = queue(dir, 'task.next', { agent_id: 'queued-c' });
+  const doomed = await server(dir, { AGENTBOARD_TEST_FAULT: fault });
+  await expect(doomed('agentboard_get_next_task', { agent_id: 'agent-a' })).rejects.toThrow();
+  return { dir, b, c };
+}
+
 describe('queued calls', () => {
   it('are carried out by the holder of the lock in its one commit, each answered, a refused one leaving the others whole', async () => {
     const dir = await newBoard();
@@ -93,13 +107,7 @@ describe('queued calls', () => {
   });
 
   it('are answered exactly once when the holder is killed after its commit is durable: the next holder rolls it forward', async () => {
-    const dir = await newBoard();
-    await changeWithTasks(dir, 'crash', SIX);
-    const b = queue(dir, 'task.next', { agent_id: 'queued-b' });
-    const c = queue(dir, 'task.next', { agent_id: 'queued-c' });
-
-    const doomed = await server(dir, { AGENTBOARD_TEST_FAULT: 'commit:journal' });
-    await expect(doomed('agentboard_get_next_task', { agent_id: 'agent-a' })).rejects.toThrow();
+    const { dir, b, c } = await holderKilledAt('crash', 'commit:journal');
     // Killed with the journal on disk and nothing applied: no answer yet, the calls taken.
     expect(existsSync(join(callsDir(dir), `answer.${b}.json`))).toBe(false);
     expect(callFiles(dir).every((n) => n.endsWith('.taken'))).toBe(true);
@@ -119,13 +127,8 @@ describe('queued calls', () => {
   });
 
   it('are carried out by the next holder when the holder is killed before its commit: nothing of that batch landed', async () => {
-    const dir = await newBoard();
-    await changeWithTasks(dir, 'early', SIX);
-    const b = queue(dir, 'task.next', { agent_id: 'queued-b' });
-    const c = queue(dir, 'task.next', { agent_id: 'queued-c' });
-
-    const doomed = await server(dir, { AGENTBOARD_TEST_FAULT: 'commit:staged' });
-    await expect(doomed('agentboard_get_next_task', { agent_id: 'agent-a' })).rejects.toThrow();
+    const { dir, b, c } = await holderKilledAt('early', 'commit:staged');
+    // Killed before its journal: nothing landed, the calls taken.
     expect(callFiles(dir).sort()).toEqual([`call.${b}.json.taken`, `call.${c}.json.taken`].sort());
     expect(read(dir, 'agentd/changes/early/tasks.md')).not.toContain('assignee');
 
