@@ -15,7 +15,7 @@
  */
 import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { testHooks } from '../clock.js';
 import { fail } from '../errors.js';
 import { ensureDir, fsError, newToken, unlinkQuietly, unsafePath } from './fs.js';
@@ -106,28 +106,58 @@ interface Watched {
   names: readonly string[];
 }
 
+/**
+ * One watcher per folder for the life of the process (a long-lived MCP server waits many times; a
+ * watcher costs a system call to set up), shared by every wait on it. It does not keep the process
+ * alive; one that fails is dropped, and the next wait sets up another (meanwhile the timer wakes it).
+ */
+const folderWatchers = new Map<string, Set<(file: string | null) => void>>();
+
+function listen(dir: string, listener: (file: string | null) => void): (() => void) | null {
+  let listeners = folderWatchers.get(dir);
+  if (!listeners) {
+    const created = new Set<(file: string | null) => void>();
+    let watcher: ReturnType<typeof watch>;
+    try {
+      watcher = watch(dir, { persistent: false }, (_event, file) => {
+        // The folder itself was removed (or renamed): this watcher sees nothing more.
+        if (file === basename(dir)) drop();
+        else for (const l of [...created]) l(file);
+      });
+    } catch {
+      return null; // no file watching here: the timer alone wakes us
+    }
+    const drop = () => {
+      if (folderWatchers.get(dir) === created) folderWatchers.delete(dir);
+      watcher.close();
+      for (const l of [...created]) l(null);
+    };
+    watcher.on('error', drop);
+    watcher.on('close', () => folderWatchers.get(dir) === created && folderWatchers.delete(dir));
+    folderWatchers.set(dir, (listeners = created));
+  }
+  const set = listeners;
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
 /** A wait that ends when something of `watched` changes ('changed'), after `ms` ('timeout'), or when cancelled. */
-function changeIn(watched: readonly Watched[], ms: number): { done: Promise<'changed' | 'timeout'>; cancel: () => void } {
+export function changeIn(watched: readonly Watched[], ms: number): { done: Promise<'changed' | 'timeout'>; cancel: () => void } {
   let cancel: () => void = () => undefined;
   const done = new Promise<'changed' | 'timeout'>((resolve) => {
-    const watchers: ReturnType<typeof watch>[] = [];
+    const stops: (() => void)[] = [];
     const finish = (how: 'changed' | 'timeout') => {
       clearTimeout(timer);
-      for (const w of watchers) w.close();
+      for (const stop of stops) stop();
       resolve(how);
     };
     cancel = () => finish('changed');
     const timer = setTimeout(() => finish('timeout'), ms);
     for (const { dir, names } of watched) {
-      try {
-        const watcher = watch(dir, { persistent: false }, (_event, file) => {
-          if (file === null || names.includes(file)) finish('changed');
-        });
-        watcher.on('error', () => undefined);
-        watchers.push(watcher);
-      } catch {
-        // no file watching here: the timer alone wakes us
-      }
+      const stop = listen(dir, (file) => {
+        if (file === null || names.includes(file)) finish('changed');
+      });
+      if (stop) stops.push(stop);
     }
   });
   return { done, cancel };

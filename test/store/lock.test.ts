@@ -3,7 +3,8 @@
  * process's clock says.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, NODE_ARGS, ok } from '../helpers.js';
@@ -99,4 +100,26 @@ describe('sixteen processes racing for the lock', () => {
     expect(new Set(ids).size).toBe(12);
     expect((await cli(dir, ['validate'])).code).toBe(0);
   });
+});
+
+describe('a wait for the lock to change hands', () => {
+  it('is woken by the lock file each time, one watcher serving every wait, and again after its folder is made anew', async () => {
+    const { changeIn } = await import('../../src/store/lock.js');
+    const dir = mkdtempSync(join(tmpdir(), 'agentboard-watch-'));
+    const watched = [{ dir, names: ['lock'] }];
+    for (let round = 0; round < 3; round++) {
+      const wait = changeIn(watched, 60_000);
+      writeFileSync(join(dir, 'other'), String(round)); // not what is waited for
+      writeFileSync(join(dir, 'lock'), String(round));
+      expect(await wait.done).toBe('changed');
+    }
+    rmSync(dir, { recursive: true });
+    mkdirSync(dir);
+    // What the old watcher saw of the folder going arrives first (a pause, not a measure).
+    await new Promise((r) => setTimeout(r, 100));
+    const wait = changeIn(watched, 60_000);
+    writeFileSync(join(dir, 'lock'), 'again');
+    expect(await wait.done).toBe('changed');
+    rmSync(dir, { recursive: true, force: true });
+  }, 20_000);
 });
