@@ -8,6 +8,7 @@ import type { Finding } from '../domain/findings.js';
 import { findOperation, OPERATIONS } from '../ops/index.js';
 import { spelledOf } from '../ops/catalog.js';
 import { execute } from '../ops/execute.js';
+import { syncCopy } from '../ops/shared-run.js';
 import { resolveRefs } from '../domain/refs.js';
 import type { Context } from '../ops/registry.js';
 import { renderResult } from '../render/text.js';
@@ -24,6 +25,11 @@ import { BoardWatcher, boardFolders } from './watch.js';
 const TICK_MS = 30_000;
 /** Every so many ticks the whole board is read again, in case a change on disk went unnoticed (a file system without events). */
 const TICKS_PER_READ = 2;
+/**
+ * How often the console fetches a shared board (docs/shared-boards.md): what other clones did
+ * reaches this clone's copy, and the file watcher brings it to the screen.
+ */
+const SYNC_MS = 10_000;
 
 /** References to operations, spelled as the commands the person at the keyboard would type. */
 const speller = cliSpeller(OPERATIONS.map(spelledOf));
@@ -75,6 +81,9 @@ export class LiveBoard implements ConsoleSource {
   private watcher: BoardWatcher | null = null;
   private tick: NodeJS.Timeout | null = null;
   private ticks = 0;
+  private syncTimer: NodeJS.Timeout | null = null;
+  /** Why the last fetch of a shared board failed; null once one succeeds. */
+  private syncTrouble: string | null = null;
   /** Set by the command once the screen is up: opening a file needs the terminal. */
   opener: Opener = async () => ({ ok: false, code: 'USAGE', message: 'Files cannot be opened here.', next_step: 'Open the file from a shell.' });
 
@@ -101,6 +110,7 @@ export class LiveBoard implements ConsoleSource {
   refresh = (dirty: Dirty = EVERYTHING): void => {
     try {
       this.snapshot = this.reader.read(dirty);
+      if (this.syncTrouble) this.snapshot = { ...this.snapshot, trouble: this.syncTrouble };
     } catch (err) {
       if (!(err instanceof AgentboardError)) throw err;
       this.snapshot = { ...this.snapshot, trouble: `${err.message} ${err.nextStep}` };
@@ -139,17 +149,51 @@ export class LiveBoard implements ConsoleSource {
     return boardFolders(board, this.snapshot.changes.map((c) => c.change_id), this.reader.running);
   }
 
-  /** Starts following the disk: the watcher, and the clock's tick. */
-  start(options: { debounceMs?: number; maxWaitMs?: number; tickMs?: number } = {}): void {
+  /**
+   * Starts following the disk: the watcher, and the clock's tick; on a shared board, the remote
+   * too (fetched at once, then every `syncMs`).
+   */
+  start(options: { debounceMs?: number; maxWaitMs?: number; tickMs?: number; syncMs?: number } = {}): void {
     this.watcher = new BoardWatcher((folders) => this.refresh(this.dirtyOf(folders)), options);
     this.watcher.watchOnly(this.folders());
     this.tick = setInterval(this.onTick, options.tickMs ?? TICK_MS);
     this.tick.unref();
+    if (this.ctx.board().config.remote !== undefined) {
+      const every = options.syncMs ?? SYNC_MS;
+      const next = () => {
+        this.syncTimer = setTimeout(() => void this.sync().then(() => this.syncTimer && next()), every);
+        this.syncTimer.unref();
+      };
+      this.syncTimer = setTimeout(() => void this.sync().then(() => this.syncTimer && next()), 0);
+      this.syncTimer.unref();
+    }
   }
 
   stop(): void {
     this.watcher?.close();
     if (this.tick) clearInterval(this.tick);
+    if (this.syncTimer) clearTimeout(this.syncTimer);
+    this.syncTimer = null;
+  }
+
+  /**
+   * Fetches the shared board into this clone's copy (the watcher shows what changed). When the
+   * remote cannot be reached, the screen says so and goes on showing this clone's copy.
+   */
+  private async sync(): Promise<void> {
+    let trouble: string | null = null;
+    try {
+      await syncCopy(this.ctx);
+    } catch (err) {
+      // Whatever went wrong (the remote, git itself), the person's screen stays up and says it.
+      const why = err instanceof Error ? err.message.split(' (')[0] : String(err);
+      trouble = `Could not sync with "${this.ctx.board().config.remote}"; showing this clone's copy. ${why}`;
+    } finally {
+      this.ctx.takeNotices();
+    }
+    if (trouble === this.syncTrouble) return;
+    this.syncTrouble = trouble;
+    this.refresh({ changes: new Set() });
   }
 
   act = async (action: ConsoleAction): Promise<ActionResult> => {

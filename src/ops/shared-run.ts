@@ -39,6 +39,18 @@ function ago(ms: number): string {
   return `${Math.round(s / 86_400)} days ago`;
 }
 
+/**
+ * Brings a shared board's copy up to date, as a read with --sync does: this clone's queued writes
+ * pushed, the board fetched. Throws REMOTE_UNREACHABLE (and the like) when the remote cannot be
+ * reached. Nothing to do on a board that is not shared.
+ */
+export async function syncCopy(ctx: Context): Promise<void> {
+  const shared = await ctx.board().sharing();
+  if (!shared) return;
+  await replayQueue(ctx, shared);
+  await ctx.board().mutate(() => undefined);
+}
+
 /** A read with --sync: fetch first; when the remote cannot be reached, answer from the local copy and say so. */
 async function syncForRead(board: Board, shared: SharedBoard): Promise<void> {
   try {
