@@ -13,16 +13,21 @@
  * server goes on answering while it waits. A holder confirms the lock is still its own before it
  * commits anything.
  */
-import { closeSync, existsSync, fstatSync, linkSync, lstatSync, openSync, readFileSync, readlinkSync, statSync, unlinkSync, watch, writeSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { testHooks } from '../clock.js';
 import { fail } from '../errors.js';
 import { ensureDir, fsError, newToken, unlinkQuietly, unsafePath } from './fs.js';
+import { sha1 } from './hash.js';
 
 const STALE_MS = 60_000;
 const REAP_STALE_MS = 5_000;
 const DEFAULT_TIMEOUT_MS = 120_000;
+/** A waiter that has waited this long joins the line (see Line): from then on, the lock goes to those who waited longest first. */
+const LINE_AFTER_MS = 500;
+/** A place in the line not kept fresh for this long is passed over (its waiter is stopped, or gone without a trace). */
+const LINE_STALE_MS = 3_000;
 
 export interface Holder {
   token: string;
@@ -212,6 +217,79 @@ export interface Acquired {
   reaped: string | null;
 }
 
+/**
+ * The line of processes that have waited for the lock a while, so that none waits for ever while
+ * newcomers take the lock in turn (a waiter woken by a release races everyone woken with it). A
+ * waiter that has waited LINE_AFTER_MS puts its place in agentd/.runtime/line/ (a file named by the
+ * time it joined), keeps it fresh while it waits and removes it once it has the lock or gives up.
+ * While the line holds anyone, only its first may take the lock; newcomers wait behind it. Places
+ * of processes that are gone (on this machine) are removed, and a place not kept fresh (its process
+ * stopped) is passed over, so the line never wedges the board.
+ */
+class Line {
+  private readonly dir: string;
+  private place: string | null = null;
+
+  constructor(runtimeDir: string) {
+    this.dir = join(runtimeDir, 'line');
+  }
+
+  /** Whether this waiter may try the lock now: nobody is in line ahead of it. */
+  mayTry(): boolean {
+    if (!existsSync(this.dir)) return true;
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return true;
+    }
+    const now = Date.now();
+    const mine = this.place === null ? null : basename(this.place);
+    for (const name of names.sort()) {
+      if (name === mine) return true;
+      const found = PLACE.exec(name);
+      if (!found) continue;
+      const path = join(this.dir, name);
+      if (found[3] === HOST_TAG && !pidExists(Number(found[2]))) {
+        unlinkQuietly(path);
+        continue;
+      }
+      try {
+        if (now - statSync(path).mtimeMs <= LINE_STALE_MS) return false;
+      } catch {
+        // left the line meanwhile
+      }
+    }
+    return true;
+  }
+
+  /** Joins the line (once), or keeps this waiter's place fresh. */
+  keep(): void {
+    try {
+      if (this.place === null) {
+        mkdirSync(this.dir, { recursive: true });
+        const place = join(this.dir, `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${HOST_TAG}-${newToken()}`);
+        closeSync(openSync(place, 'wx'));
+        this.place = place;
+      } else {
+        const now = new Date();
+        utimesSync(this.place, now, now);
+      }
+    } catch {
+      // no place in line: this waiter races as before
+    }
+  }
+
+  leave(): void {
+    if (this.place !== null) unlinkQuietly(this.place);
+    this.place = null;
+  }
+}
+
+const HOST_TAG = sha1(hostname()).slice(0, 8);
+/** <time>-<pid>-<host tag>-<token> */
+const PLACE = /^([0-9a-z]+)-(\d+)-([0-9a-f]{8})-/;
+
 export class BoardLock {
   /** The board's time when the lock was taken (ms): the mtime the file system gave the lock file. */
   readonly time: number;
@@ -252,10 +330,13 @@ export class BoardLock {
     let look = true;
     const answered = options.answered;
     const watched = lockAndAnswer(runtimeDir, answered);
+    const line = new Line(runtimeDir);
+    const lineAt = Date.now() + LINE_AFTER_MS;
     try {
       for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
         if (answered?.check()) return null;
-        if (tryLink(holderPath, path)) {
+        if (Date.now() >= lineAt) line.keep();
+        if (line.mayTry() && tryLink(holderPath, path)) {
           // Touching the lock stamps it with the file system's time: that is the board's time for this write.
           writeSync(fd, content, 0);
           return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
@@ -281,7 +362,7 @@ export class BoardLock {
           woken.cancel();
           return null;
         }
-        if (tryLink(holderPath, path)) {
+        if (line.mayTry() && tryLink(holderPath, path)) {
           woken.cancel();
           writeSync(fd, content, 0);
           return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
@@ -289,6 +370,7 @@ export class BoardLock {
         look = (await woken.done) === 'timeout';
       }
     } finally {
+      line.leave();
       closeSync(fd);
       unlinkQuietly(holderPath);
     }

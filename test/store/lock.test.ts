@@ -3,9 +3,10 @@
  * process's clock says.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, NODE_ARGS, ok } from '../helpers.js';
 
@@ -122,4 +123,43 @@ describe('a wait for the lock to change hands', () => {
     expect(await wait.done).toBe('changed');
     rmSync(dir, { recursive: true, force: true });
   }, 20_000);
+});
+
+describe('the line of waiters', () => {
+  const line = (runtime: string) => (existsSync(join(runtime, 'line')) ? readdirSync(join(runtime, 'line')) : []);
+
+  it('gives the lock to whoever waited longest: a newcomer waits behind it', async () => {
+    const { BoardLock } = await import('../../src/store/lock.js');
+    const runtime = join(await newBoard(), 'agentd', '.runtime');
+    const first = await BoardLock.acquire(runtime, {});
+    const order: string[] = [];
+    const waiter = BoardLock.acquire(runtime, { timeoutMs: 60_000 }).then((a) => (order.push('waiter'), a));
+    await until(() => line(runtime).length === 1, 'the waiter to join the line');
+    // The newcomer comes the moment the lock is free, before the waiter has even woken.
+    first.lock.release();
+    const newcomer = BoardLock.acquire(runtime, { timeoutMs: 60_000 }).then((a) => (order.push('newcomer'), a));
+    const w = await waiter;
+    expect(order).toEqual(['waiter']);
+    expect(line(runtime)).toEqual([]); // it left the line with the lock
+    w.lock.release();
+    (await newcomer).lock.release();
+    expect(order).toEqual(['waiter', 'newcomer']);
+  });
+
+  it('passes over a place not kept fresh and removes the place of a process that is gone', async () => {
+    const { BoardLock } = await import('../../src/store/lock.js');
+    const runtime = join(await newBoard(), 'agentd', '.runtime');
+    mkdirSync(join(runtime, 'line'));
+    const host = createHash('sha1').update(hostname()).digest('hex').slice(0, 8);
+    const stopped = join(runtime, 'line', `000000001-${process.pid}-${host}-${process.pid}-aaaaaaaaaaaa`);
+    writeFileSync(stopped, '');
+    utimesSync(stopped, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => gone.on('exit', r));
+    const dead = join(runtime, 'line', `000000002-${gone.pid}-${host}-${gone.pid}-bbbbbbbbbbbb`);
+    writeFileSync(dead, '');
+    const got = await BoardLock.acquire(runtime, { timeoutMs: 5_000 });
+    got.lock.release();
+    expect(line(runtime)).toEqual([basename(stopped)]);
+  });
 });
