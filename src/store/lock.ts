@@ -10,8 +10,9 @@
  * the lock and of the waiter's own holder file), never by one process's clock. A stale lock is
  * reaped through a link named after it, which only one process can make, and removed only if it
  * is still the same file. Waiting is asynchronous and woken by the folder changing, so an MCP
- * server goes on answering while it waits. A holder confirms the lock is still its own before it
- * commits anything.
+ * server goes on answering while it waits; those who have waited a while keep a line (Line), so
+ * that the lock goes to them first, not to whoever comes next. A holder confirms the lock is still
+ * its own before it commits anything.
  */
 import { closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
