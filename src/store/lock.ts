@@ -237,7 +237,7 @@ class Line {
 
   /** Whether this waiter may try the lock now: nobody is in line ahead of it. */
   mayTry(): boolean {
-    if (!existsSync(this.dir)) return true;
+    if (!this.plain()) return true;
     let names: string[];
     try {
       names = readdirSync(this.dir);
@@ -269,6 +269,7 @@ class Line {
     try {
       if (this.place === null) {
         mkdirSync(this.dir, { recursive: true });
+        if (!this.plain()) return;
         const place = join(this.dir, `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${HOST_TAG}-${newToken()}`);
         closeSync(openSync(place, 'wx'));
         this.place = place;
@@ -284,6 +285,11 @@ class Line {
   leave(): void {
     if (this.place !== null) unlinkQuietly(this.place);
     this.place = null;
+  }
+
+  /** The line's folder is there and a folder of its own (a link put there is not followed: no line, then). */
+  private plain(): boolean {
+    return lstatSync(this.dir, { throwIfNoEntry: false })?.isDirectory() === true;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -161,5 +161,26 @@ describe('the line of waiters', () => {
     const got = await BoardLock.acquire(runtime, { timeoutMs: 5_000 });
     got.lock.release();
     expect(line(runtime)).toEqual([basename(stopped)]);
+  });
+});
+
+describe('a line folder that is a link', () => {
+  it('is not followed: no place is made or removed through it, and the lock is still taken', async () => {
+    const { BoardLock } = await import('../../src/store/lock.js');
+    const runtime = join(await newBoard(), 'agentd', '.runtime');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'agentboard-elsewhere-'));
+    const host = createHash('sha1').update(hostname()).digest('hex').slice(0, 8);
+    const gone = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => gone.on('exit', r));
+    const bait = `000000001-${gone.pid}-${host}-${gone.pid}-cccccccccccc`;
+    writeFileSync(join(elsewhere, bait), 'not agentboard\'s');
+    symlinkSync(elsewhere, join(runtime, 'line'));
+    const first = await BoardLock.acquire(runtime, {});
+    const waiter = BoardLock.acquire(runtime, { timeoutMs: 60_000 });
+    await new Promise((r) => setTimeout(r, 800)); // past the time a waiter joins the line
+    first.lock.release();
+    (await waiter).lock.release();
+    expect(readdirSync(elsewhere)).toEqual([bait]);
+    rmSync(elsewhere, { recursive: true, force: true });
   });
 });
