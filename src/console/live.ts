@@ -160,12 +160,12 @@ export class LiveBoard implements ConsoleSource {
     this.tick.unref();
     if (this.ctx.board().config.remote !== undefined) {
       const every = options.syncMs ?? SYNC_MS;
-      const next = () => {
-        this.syncTimer = setTimeout(() => void this.sync().then(() => this.syncTimer && next()), every);
+      // The next fetch is timed from the end of the last one, until stop() clears the timer.
+      const syncIn = (ms: number) => {
+        this.syncTimer = setTimeout(() => void this.sync().then(() => this.syncTimer && syncIn(every)), ms);
         this.syncTimer.unref();
       };
-      this.syncTimer = setTimeout(() => void this.sync().then(() => this.syncTimer && next()), 0);
-      this.syncTimer.unref();
+      syncIn(0);
     }
   }
 

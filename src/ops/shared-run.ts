@@ -5,7 +5,6 @@
  * every write is agreed with the remote (store/remote/shared.ts).
  */
 import { AgentboardError } from '../errors.js';
-import type { Board } from '../store/board.js';
 import { runWithIntent } from '../store/remote/intent.js';
 import { TRANSIENT, type SharedBoard } from '../store/remote/shared.js';
 import { findOperation } from './index.js';
@@ -15,9 +14,11 @@ import { refTo } from '../domain/refs.js';
 export async function runShared(op: Operation, ctx: Context, input: Record<string, unknown>): Promise<unknown> {
   const board = ctx.board();
   const shared = (await board.sharing())!;
-  if (op.access !== 'read' || ctx.sync) await replayQueue(ctx, shared);
-  if (op.access !== 'read') return runWithIntent(op.queueable ? { queueable: { op: op.name, input } } : {}, () => op.run(ctx, input as never));
-  if (ctx.sync) await syncForRead(board, shared);
+  if (op.access !== 'read') {
+    await replayQueue(ctx, shared);
+    return runWithIntent(op.queueable ? { queueable: { op: op.name, input } } : {}, () => op.run(ctx, input as never));
+  }
+  if (ctx.sync) await syncForRead(ctx, shared);
   const result = await op.run(ctx, input as never);
   board.notices.push({ kind: 'remote', message: freshness(shared) });
   return result;
@@ -52,12 +53,12 @@ export async function syncCopy(ctx: Context): Promise<void> {
 }
 
 /** A read with --sync: fetch first; when the remote cannot be reached, answer from the local copy and say so. */
-async function syncForRead(board: Board, shared: SharedBoard): Promise<void> {
+async function syncForRead(ctx: Context, shared: SharedBoard): Promise<void> {
   try {
-    await board.mutate(() => undefined);
+    await syncCopy(ctx);
   } catch (err) {
     if (!(err instanceof AgentboardError) || err.code !== 'REMOTE_UNREACHABLE') throw err;
-    board.notices.push({ kind: 'remote', message: `Could not sync with "${shared.remote}": ${err.message.split(' (')[0]}.` });
+    ctx.board().notices.push({ kind: 'remote', message: `Could not sync with "${shared.remote}": ${err.message.split(' (')[0]}.` });
   }
 }
 

@@ -16,12 +16,10 @@
  * lock was left by a holder that died before its commit: it is carried out again.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { unlinkQuietly, writeNewFile } from './fs.js';
-import { sha1 } from './hash.js';
-import { pidExists } from './lock.js';
+import { goneHere, waiterStamp } from './lock.js';
 
 export const CALLS_DIR = 'calls';
 // <id> is <time>-<pid>-<host>-<random>: the caller's process, and a tag of its host (a board on a
@@ -30,7 +28,6 @@ const CALL = /^call\.([0-9a-z]+-(\d+)-([0-9a-f]{8})-[0-9a-f]+)\.json(\.taken|\.p
 const ANSWER = /^answer\.([0-9a-z]+-(\d+)-([0-9a-f]{8})-[0-9a-f]+)\.json$/;
 /** A call or answer of another machine's process this old is abandoned (its caller gives up after two minutes). */
 const ABANDONED_MS = 10 * 60_000;
-const HOST = sha1(hostname()).slice(0, 8);
 
 /** A call waiting in the queue (or taken by a holder that died), oldest first by its id. */
 export interface QueuedCall {
@@ -63,7 +60,7 @@ export class CallQueue {
 
   /** Puts a call in the queue; returns its id. Visible whole or not at all (written aside, then renamed). */
   post(body: unknown): string {
-    const id = `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${HOST}-${randomBytes(4).toString('hex')}`;
+    const id = `${waiterStamp()}-${randomBytes(4).toString('hex')}`;
     const path = this.callPath(id);
     const temp = `${path}.part`;
     mkdirSync(this.dir, { recursive: true });
@@ -129,7 +126,8 @@ export class CallQueue {
 
   /** Whether nobody waits for a call or answer any more: its process is gone (on this machine), or it is very old. */
   private abandoned(pid: number, host: string, path: string): boolean {
-    if (host === HOST) return pid !== process.pid && !pidExists(pid);
+    const gone = goneHere(pid, host);
+    if (gone !== null) return gone;
     try {
       return Date.now() - statSync(path).mtimeMs > ABANDONED_MS;
     } catch {

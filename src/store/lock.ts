@@ -251,7 +251,7 @@ class Line {
       const found = PLACE.exec(name);
       if (!found) continue;
       const path = join(this.dir, name);
-      if (found[3] === HOST_TAG && !pidExists(Number(found[2]))) {
+      if (goneHere(Number(found[2]), found[3]!) === true) {
         unlinkQuietly(path);
         continue;
       }
@@ -270,7 +270,7 @@ class Line {
       if (this.place === null) {
         mkdirSync(this.dir, { recursive: true });
         if (!this.plain()) return;
-        const place = join(this.dir, `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${HOST_TAG}-${newToken()}`);
+        const place = join(this.dir, `${waiterStamp()}-${newToken()}`);
         closeSync(openSync(place, 'wx'));
         this.place = place;
       } else {
@@ -293,9 +293,25 @@ class Line {
   }
 }
 
-const HOST_TAG = sha1(hostname()).slice(0, 8);
 /** <time>-<pid>-<host tag>-<token> */
 const PLACE = /^([0-9a-z]+)-(\d+)-([0-9a-f]{8})-/;
+
+const HOST_TAG = sha1(hostname()).slice(0, 8);
+
+/**
+ * The start of the name of a file that stands for this process while it waits (a queued call, a
+ * place in line): `<time>-<pid>-<host tag>`, so that names sort by time and whoever reads one can
+ * tell whether its process is gone (goneHere).
+ */
+export function waiterStamp(): string {
+  return `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${HOST_TAG}`;
+}
+
+/** Whether the process of a waiterStamp is provably gone: it ran on this machine and runs no more. Another machine's cannot be looked at (null). */
+export function goneHere(pid: number, hostTag: string): boolean | null {
+  if (hostTag !== HOST_TAG) return null;
+  return pid !== process.pid && !pidExists(pid);
+}
 
 export class BoardLock {
   /** The board's time when the lock was taken (ms): the mtime the file system gave the lock file. */
