@@ -15,7 +15,7 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v' || args[0]
 async function run() {
   let cli;
   try {
-    cli = require('./load.cjs').loadCli();
+    cli = require('./load.cjs').loadCli(commandWord(args) === 'mcp' ? 'mcp' : 'cli');
   } catch (err) {
     if (err?.code !== 'ENOENT') throw err;
     process.stderr.write('error: agentboard is not built yet.\n  next: run `npm run build` in the agentboard folder.\n');
@@ -29,6 +29,15 @@ async function run() {
   await flushed(process.stdout);
   await flushed(process.stderr);
   process.exit(code);
+}
+
+/** The command of the arguments, read as src/cli/main.ts reads it (the bundle is not loaded yet). */
+function commandWord(argv) {
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === '--root' || argv[i] === '--as') i++;
+    else if (!argv[i].startsWith('-')) return argv[i];
+  }
+  return undefined;
 }
 
 function flushed(stream) {

@@ -2,7 +2,8 @@
 // (dist/cli.cjs.cache): bin/agentboard.js loads the bundle through that cache, so a command does
 // not pay for parsing and compiling the bundle on every start. Parts only some commands need (the
 // MCP server, the demo, the run engine with execa) are bundled lazily: their code runs only when
-// those commands run, and the MCP SDK they use is not bundled at all.
+// those commands run, and the MCP SDK they use is not in this bundle. `agentboard mcp` has a
+// bundle of its own, dist/mcp.cjs with its cache: the same CLI with the SDK in it.
 //
 // What ink draws (the live view of `run`, the console of `board`) is a second bundle, dist/tui.mjs,
 // an ES module with ink and React in it: ink is an ES module (its layout engine even awaits at the
@@ -77,17 +78,24 @@ const made = { exports: {} };
 new Function('module', 'exports', 'require', maker.outputFiles[0].text)(made, made.exports, createRequire(import.meta.url));
 const catalog = await made.exports.describeOperations(made.exports.OPERATIONS);
 
-const result = await build({
+const cliBundle = {
   ...common,
-  entryPoints: { cli: 'src/cli/main.ts' },
   define: { AGENTBOARD_CATALOG: JSON.stringify(JSON.stringify(catalog)) },
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
   mainFields: ['module', 'main'],
   plugins: [raw, lazyChildProcess],
-  // The MCP SDK is loaded from node_modules, and only by the commands that speak MCP (mcp, demo, run's agents).
+};
+const result = await build({
+  ...cliBundle,
+  entryPoints: { cli: 'src/cli/main.ts' },
+  // The MCP SDK is loaded from node_modules, and only by the commands that speak MCP (demo, run's agents).
   external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
 });
+// `agentboard mcp` loads the same CLI with the MCP SDK bundled in, so that the code cache holds what
+// serving tools runs (the SDK's and agentboard's), compiled once at build time instead of in every
+// server's first calls.
+const mcp = await build({ ...cliBundle, entryPoints: { mcp: 'src/cli/main.ts' } });
 const tui = await build({
   ...common,
   entryPoints: { tui: 'src/tui/index.tsx' },
@@ -102,7 +110,7 @@ const tui = await build({
   // Some of their CommonJS dependencies require() node's modules: an ES module has no require of its own.
   banner: { js: "import { createRequire as __agentboardRequire } from 'node:module'; const require = __agentboardRequire(import.meta.url);" },
 });
-for (const [file, info] of Object.entries({ ...result.metafile.outputs, ...tui.metafile.outputs })) console.log(`${file}  ${(info.bytes / 1024).toFixed(0)} KiB`);
+for (const [file, info] of Object.entries({ ...result.metafile.outputs, ...mcp.metafile.outputs, ...tui.metafile.outputs })) console.log(`${file}  ${(info.bytes / 1024).toFixed(0)} KiB`);
 
 const cache = spawnSync(process.execPath, ['scripts/code-cache.mjs'], { encoding: 'utf8' });
 if (cache.status !== 0) throw new Error(`making the code cache failed:\n${cache.stderr}`);
