@@ -140,6 +140,13 @@ interface Kept<T> {
   value: T;
 }
 
+/** A frontmatter kept for as long as the file holds the same bytes (its text need not be decoded to tell) and the ledger the same record of it. */
+interface KeptHead {
+  bytes: Buffer;
+  written: string | undefined;
+  value: DocHead | null;
+}
+
 export type { HeadMeta };
 
 function fullMeta(text: string, shown: string, type: DocType): DocMeta | null {
@@ -147,9 +154,11 @@ function fullMeta(text: string, shown: string, type: DocType): DocMeta | null {
   return split ? (readMeta(split.frontmatter, new FindingSink(shown), type)?.meta ?? null) : null;
 }
 
-/** The hash of a file's text, computed once per read content. */
+const BACKSLASH = 0x5c;
+
+/** The hash of a file's text (of its bytes: the same SHA-1), computed once per read content. */
 function hashOf(read: FileRead): string {
-  return (read.hash ??= hashText(read.text));
+  return (read.hash ??= hashText(read.bytes));
 }
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
@@ -185,7 +194,7 @@ export class Board implements Reader {
   private readonly headerCache = new Map<string, LedgerHeader>();
   private readonly paths = new Map<string, string>();
   private readonly listCache = new Map<string, Kept<TaskList | null>>();
-  private readonly metaCache = new Map<string, Kept<DocHead | null>>();
+  private readonly metaCache = new Map<string, KeptHead>();
   private unsafeEntries: Finding[] = [];
   /** Change folders checked to be plain folders in this generation. */
   private readonly checkedDirs = new Set<string>();
@@ -474,8 +483,9 @@ export class Board implements Reader {
    */
   names(changeId: string, type: DocType, word: string): boolean {
     const path = this.docPath(changeId, type);
-    const text = this.checkedDir(changeId) ? this.current(path, this.rel(path))?.text : undefined;
-    return text !== undefined && (text.includes(word) || text.includes('\\'));
+    const bytes = this.checkedDir(changeId) ? this.current(path, this.rel(path))?.bytes : undefined;
+    // In the bytes: the same as in the text (UTF-8), without decoding it.
+    return bytes !== undefined && (bytes.includes(word) || bytes.includes(BACKSLASH));
   }
 
   /** Only the frontmatter of a document, as it is on disk; null when absent or unreadable (reported where the file is read). */
@@ -493,7 +503,7 @@ export class Board implements Reader {
       if (!read) return null;
       const written = this.written(changeId, type);
       const kept = this.metaCache.get(path);
-      if (kept && kept.text === read.text && kept.written === written) {
+      if (kept && (kept.bytes === read.bytes || kept.bytes.equals(read.bytes)) && kept.written === written) {
         if (kept.value) kept.value.identity = read.identity;
         return kept.value;
       }
@@ -501,10 +511,11 @@ export class Board implements Reader {
       let head: DocHead | null;
       if (full && full.text === read.text && full.written === written) head = full.value.doc.content === null ? null : { meta: full.value.doc.meta, identity: read.identity, edited: full.value.edited };
       else {
-        const meta = quickMeta(read.text, type)?.meta ?? fullMeta(read.text, shown, type);
+        // Only the frontmatter is decoded, unless it is not in agentboard's own shape.
+        const meta = quickMeta(read.head(), type)?.meta ?? fullMeta(read.text, shown, type);
         head = meta && { meta, identity: read.identity, edited: written !== undefined && written !== hashOf(read) };
       }
-      this.metaCache.set(path, { text: read.text, written, value: head });
+      this.metaCache.set(path, { bytes: read.bytes, written, value: head });
       return head;
     } catch (err) {
       if (err instanceof AgentboardError) return this.leftOut(err);

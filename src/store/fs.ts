@@ -125,13 +125,43 @@ export function relativePath(top: string, path: string): string {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
-export interface FileRead {
-  text: string;
-  identity: string;
-  /** The bytes read, to tell a later read of the same content without decoding it again. */
-  bytes: Buffer;
-  /** The SHA-1 of the text, once asked for (see board.ts). */
+/**
+ * A file as read: its bytes (checked to be UTF-8 text), decoded when its text is first asked for,
+ * so that a command that needs only the frontmatter of most documents (`next` on a big board) does
+ * not decode, and keep, the whole of each.
+ */
+export class FileRead {
+  /** The SHA-1 of the bytes, once asked for (see board.ts). */
   hash?: string;
+  private decoded?: string;
+
+  constructor(
+    /** The bytes read, to tell a later read of the same content without decoding it again. */
+    readonly bytes: Buffer,
+    readonly identity: string,
+  ) {}
+
+  get text(): string {
+    return (this.decoded ??= this.bytes.toString('utf8'));
+  }
+
+  /**
+   * The text up to the end of a frontmatter in agentboard's shape (the first line `---` after the
+   * opening one), or the whole text when there is none: enough for store/quick-meta.ts.
+   */
+  head(): string {
+    if (this.decoded !== undefined) return this.decoded;
+    const end = this.bytes.indexOf('\n---\n', 3);
+    return end < 0 ? this.text : this.bytes.toString('utf8', 0, end + 5);
+  }
+
+  /** The same content, seen with another identity (the file was written again with the same bytes). */
+  withIdentity(identity: string): FileRead {
+    const read = new FileRead(this.bytes, identity);
+    read.hash = this.hash;
+    read.decoded = this.decoded;
+    return read;
+  }
 }
 
 function lineOfOffset(buf: Buffer, offset: number): number {
@@ -196,7 +226,7 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
       if (n < asked) break;
     }
     buf = buf.subarray(0, length);
-    if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : { ...previous, identity: identityOf(st) };
+    if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : previous.withIdentity(identityOf(st));
     if (!isUtf8(buf)) {
       const line = lineOfOffset(buf, firstInvalidUtf8(buf));
       fail('PARSE_ERROR', `${shown}:${line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced.`, `Fix the encoding of line ${line} of ${shown} (save it as UTF-8), or restore it from git.`, { line });
@@ -206,7 +236,7 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
       const line = lineOfOffset(buf, nul);
       fail('PARSE_ERROR', `${shown}:${line}: the file holds binary data (a NUL byte), not text.`, `Restore ${shown} from git (git checkout -- ${shown}) or rewrite it as markdown.`, { line });
     }
-    return { text: buf.toString('utf8'), identity: identityOf(st), bytes: buf };
+    return new FileRead(buf, identityOf(st));
   } catch (err) {
     throw fsError(err, shown, 'read');
   }
