@@ -46,10 +46,15 @@ async function mcpSession(main, dir) {
   });
   let lastId = 0;
   const send = (message) => input.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  // A call left unanswered fails the build rather than hang it.
   const request = (method, params) =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       const id = ++lastId;
-      waiting.set(id, resolve);
+      const timer = setTimeout(() => reject(new Error(`the build's MCP session got no answer to ${method} ${params?.name ?? ''}`)), 60_000);
+      waiting.set(id, (message) => {
+        clearTimeout(timer);
+        resolve(message);
+      });
       send({ id, method, params });
     });
   // With AGENTBOARD_BUILD_DEBUG=1 refusals are shown: a call refused here leaves its code out of the cache.
