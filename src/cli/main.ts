@@ -34,10 +34,10 @@ interface GlobalOptions {
   from?: string;
 }
 
-/** Commands that two operations share, told apart by their arguments. */
 /** The commands whose operations only read (completion offers them archived changes too). */
 const READ_COMMANDS = new WeakSet<Command>();
 
+/** Commands that two operations share, told apart by their arguments. */
 const SHARED_SUMMARIES: Record<string, string> = {
   show: 'Show a change (show <change_id>) or one of its documents (show <change_id> <document>)',
   approve: 'Approve a submitted document (approve <change_id> <document>) or a task in review (approve <change_id>/<task_id>); people only',

@@ -19,13 +19,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { unlinkQuietly, writeNewFile } from './fs.js';
-import { goneHere, waiterStamp } from './lock.js';
+import { goneHere, STAMP, waiterStamp } from './lock.js';
 
 export const CALLS_DIR = 'calls';
-// <id> is <time>-<pid>-<host>-<random>: the caller's process, and a tag of its host (a board on a
+// <id> is <waiterStamp>-<random>: the caller's time, process and a tag of its host (a board on a
 // shared file system may have callers on several machines; only this machine's can be looked at).
-const CALL = /^call\.([0-9a-z]+-(\d+)-([0-9a-f]{8})-[0-9a-f]+)\.json(\.taken|\.part)?$/;
-const ANSWER = /^answer\.([0-9a-z]+-(\d+)-([0-9a-f]{8})-[0-9a-f]+)\.json$/;
+const CALL = new RegExp(`^call\\.(${STAMP}-[0-9a-f]+)\\.json(\\.taken|\\.part)?$`);
+const ANSWER = new RegExp(`^answer\\.(${STAMP}-[0-9a-f]+)\\.json$`);
 /** A call or answer of another machine's process this old is abandoned (its caller gives up after two minutes). */
 const ABANDONED_MS = 10 * 60_000;
 

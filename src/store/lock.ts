@@ -251,7 +251,7 @@ class Line {
       const found = PLACE.exec(name);
       if (!found) continue;
       const path = join(this.dir, name);
-      if (goneHere(Number(found[2]), found[3]!) === true) {
+      if (goneHere(Number(found[1]), found[2]!) === true) {
         unlinkQuietly(path);
         continue;
       }
@@ -293,9 +293,6 @@ class Line {
   }
 }
 
-/** <time>-<pid>-<host tag>-<token> */
-const PLACE = /^([0-9a-z]+)-(\d+)-([0-9a-f]{8})-/;
-
 const HOST_TAG = sha1(hostname()).slice(0, 8);
 
 /**
@@ -306,6 +303,12 @@ const HOST_TAG = sha1(hostname()).slice(0, 8);
 export function waiterStamp(): string {
   return `${Date.now().toString(36).padStart(9, '0')}-${process.pid}-${HOST_TAG}`;
 }
+
+/** A waiterStamp, in a regular expression's source: its pid and its host tag captured, in that order. */
+export const STAMP = '[0-9a-z]+-(\\d+)-([0-9a-f]{8})';
+
+/** A place in line: <waiterStamp>-<token>. */
+const PLACE = new RegExp(`^${STAMP}-`);
 
 /** Whether the process of a waiterStamp is provably gone: it ran on this machine and runs no more. Another machine's cannot be looked at (null). */
 export function goneHere(pid: number, hostTag: string): boolean | null {
