@@ -18,6 +18,10 @@ export interface TestHooks {
   fault?: (point: string, path?: string) => void;
   /** How old an unverifiable lock must be to count as stale (ms), so tests need not wait a minute. */
   staleMs?: number;
+  /** How long an MCP server holding the lock waits for more queued calls after a commit (ms), so tests can catch it holding. */
+  lingerMs?: number;
+  /** The longest such a server goes on carrying out queued calls (ms). */
+  tenureMs?: number;
 }
 
 const HOOKS = Symbol.for('agentboard.test-hooks');

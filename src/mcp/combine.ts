@@ -5,6 +5,13 @@
  * that commit is on disk (store/calls.ts). Under contention the board does many writes per round
  * of fsyncs instead of one, and every answer still means: written, and durable.
  *
+ * A process whose commit carried out other processes' calls (a busy board) keeps the lock after
+ * it while calls keep coming (within LINGER_MS of each other, for TENURE_MS at most, and never
+ * while someone waits in line for the lock), and carries them out batch after batch: one process
+ * serves the others, with what it read and parsed still current (the files are the ones it wrote)
+ * and its code warm. Its caller gets its answer as soon as its own batch is committed. Without
+ * other callers the lock goes at once, as after any write.
+ *
  * Only agents' writes are queued (access `agent`, never a person's or a reviewer's), on a board
  * that is not shared (each write of a shared board is a push of its own). The holder checks every
  * queued call as the tool would: its fields against the operation's schema, and an agent id as
@@ -12,12 +19,13 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { testHooks } from '../clock.js';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import type { Stage } from '../domain/model.js';
 import { isHuman } from '../domain/ids.js';
 import type { BatchOutcome, Board, Notice } from '../store/board.js';
-import { CallQueue, type QueuedCall } from '../store/calls.js';
-import { awaitTurn, type BoardLock } from '../store/lock.js';
+import { CallQueue, isCallName, type QueuedCall } from '../store/calls.js';
+import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock } from '../store/lock.js';
 import { runParsed } from '../ops/execute.js';
 import { findOperation } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
@@ -26,6 +34,12 @@ import { fitsFor, type ResponseFormat } from './result.js';
 
 /** The most calls one commit carries out: the first caller of a batch waits for no more than these. */
 const BATCH_MAX = 16;
+/** After a commit, how long the holder of the lock waits for more calls before it lets the lock go. */
+const LINGER_MS = 20;
+/** The longest the holder of the lock goes on carrying out queued calls, batch after batch. */
+const TENURE_MS = 1_000;
+/** While the holder waits for calls, how often it looks whether someone is in line for the lock. */
+const LINE_LOOK_MS = 100;
 /** How long a queued call waits for its answer or a free lock before it joins the race for the lock (and looks at its holder). */
 const TURN_WAIT_MS = 2_000;
 
@@ -67,11 +81,13 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
   if (!existsSync(join(board.runtimeDir, 'lock'))) {
     let held = false;
     try {
-      const outcome = await board.lockedUnless(
+      const outcome = await holding(
+        ctx,
+        board,
         undefined,
         (lock) => {
           held = true;
-          return carryOut(ctx, board, lock, queue, null, body);
+          return carryOut(ctx, board, lock, queue, { id: null, body });
         },
         { timeoutMs: 0 },
       );
@@ -84,9 +100,10 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
   const answered = { dir: queue.dir, name: queue.answerName(id), check: () => queue.hasAnswer(id) };
   await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS);
   for (;;) {
-    let outcome: BatchOutcome<unknown> | null;
+    let outcome: BatchOutcome<unknown> | null = null;
     try {
-      outcome = await board.lockedUnless(answered, (lock) => carryOut(ctx, board, lock, queue, id, body));
+      // Answered while it waited (most often): nothing of the lock is touched.
+      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }));
     } catch (err) {
       // Taken back: nothing of it was carried out. Else it was taken up by the holder of the lock: its answer stands, or is coming.
       if (queue.withdraw(id)) throw err;
@@ -104,30 +121,137 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
 }
 
 /**
- * Holding the lock: carries out this process's call (queued as `ownId`, or not queued: null) and
- * the calls waiting, oldest first, as one commit; gives this process's outcome.
+ * Runs `first` holding the board lock (as Board.lockedUnless does) and gives its outcome as soon as
+ * it has one; the lock stays held meanwhile while other processes' calls keep coming, and they are
+ * carried out batch after batch (serveOn). One process so keeps serving a busy board: what it
+ * read and parsed stays current (the files it finds are the ones it wrote), its code stays warm,
+ * and no lock changes hands between batches.
  */
-async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue, ownId: string | null, ownBody: CallBody): Promise<BatchOutcome<unknown>> {
+function holding(ctx: Context, board: Board, answered: Answered | undefined, first: (lock: BoardLock) => Promise<Served>, options: { timeoutMs?: number } = {}): Promise<BatchOutcome<unknown> | null> {
+  return new Promise((resolve, reject) => {
+    let given = false;
+    const give = (outcome: BatchOutcome<unknown> | null) => {
+      given = true;
+      resolve(outcome);
+    };
+    const tenure = board
+      .lockedUnless(
+        answered,
+        async (lock) => {
+          const { outcome, others } = await first(lock);
+          give(outcome);
+          // A board with no other caller: the lock goes at once, as after any write.
+          if (others > 0) await serveOn(ctx, board, lock);
+          return outcome;
+        },
+        options,
+      )
+      .then(
+        (outcome) => given || give(outcome),
+        (err) => {
+          if (!given) reject(err);
+          else process.stderr.write(`agentboard mcp: serving queued calls failed: ${(err as Error)?.stack ?? String(err)}\n`);
+        },
+      );
+    tenures.add(tenure);
+    void tenure.finally(() => tenures.delete(tenure));
+  });
+}
+
+/** The holders of the lock in this process serving queued calls, and whether they are to stop (the server is closing). */
+const tenures = new Set<Promise<unknown>>();
+let closing: (() => void) | null = null;
+let closed = false;
+
+/** Has the holders of the lock in this process stop serving queued calls and let the lock go; settles when they have. */
+export async function endTenures(): Promise<void> {
+  closed = true;
+  closing?.();
+  await Promise.allSettled([...tenures]);
+}
+
+/**
+ * Holding the lock after a commit: carries out the calls queued meanwhile, batch after batch, each a
+ * commit of its own with the board's time of its own, for as long as calls come within LINGER_MS,
+ * for TENURE_MS at most, and only while nobody has waited in line for the lock (a person's command,
+ * a write that cannot be queued: they get the lock at the end of the batch under way).
+ */
+async function serveOn(ctx: Context, board: Board, lock: BoardLock): Promise<void> {
+  const queue = new CallQueue(board.runtimeDir);
+  const until = Date.now() + (testHooks()?.tenureMs ?? TENURE_MS);
+  while (Date.now() < until) {
+    if (!(await callsCome(board, queue, until))) return;
+    if (!lock.renew()) return;
+    board.begin();
+    const start = board.notices.length;
+    try {
+      await carryOut(ctx, board, lock, queue, null);
+    } catch (err) {
+      // Nothing of the batch was committed, and its calls are back in the queue: the next holder of the lock carries them out.
+      if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: a batch of queued calls failed: ${(err as Error)?.stack ?? String(err)}\n`);
+      return;
+    } finally {
+      // The notices of this batch went with its answers.
+      board.notices.splice(start);
+    }
+  }
+}
+
+/**
+ * Whether calls are waiting in the queue now or come within the linger time (before `until`); false as soon as
+ * someone is in line for the lock (a person's command, a write that cannot be queued) or the
+ * server is closing.
+ */
+async function callsCome(board: Board, queue: CallQueue, until: number): Promise<boolean> {
+  for (const deadline = Math.min(until, Date.now() + (testHooks()?.lingerMs ?? LINGER_MS)); !closed && !someoneInLine(board.runtimeDir); ) {
+    if (queue.waiting().length > 0) return true;
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    // The line is looked at again at least every LINE_LOOK_MS while this holder waits.
+    const woken = changeIn([{ dir: queue.dir, names: isCallName }], Math.min(left, LINE_LOOK_MS));
+    closing = woken.cancel;
+    if (queue.waiting().length > 0) {
+      woken.cancel();
+      return true;
+    }
+    // A call's name comes and goes (one taken up is renamed): the queue is looked at again until the time is up.
+    await woken.done;
+  }
+  return false;
+}
+
+/** What a batch gave this process (nothing without a call of its own), and how many calls of other processes it carried out. */
+interface Served {
+  outcome: BatchOutcome<unknown>;
+  others: number;
+}
+
+/**
+ * Holding the lock: carries out this process's call (queued as `own.id`, or not queued: null),
+ * when it has one, and the calls waiting, oldest first, as one commit.
+ */
+async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue, own: { id: string | null; body: CallBody } | null): Promise<Served> {
   const waiting = queue.waiting();
-  const queued = ownId === null ? null : waiting.find((c) => c.id === ownId);
+  const queued = own?.id == null ? null : waiting.find((c) => c.id === own.id);
   if (queued === undefined) {
     fail('BOARD_CHANGED', 'This call is gone from the queue of the board, and no answer was left for it.', 'See where things stand (get_task or get_workflow_state), then call again if it is still needed.');
   }
   // This process's call comes first when it was not queued: it asked while the lock was free.
-  const own: QueuedCall = queued ?? { id: '', pid: process.pid, path: '' };
+  const mine: QueuedCall | null = own === null ? null : (queued ?? { id: '', pid: process.pid, path: '' });
   const calls: { call: QueuedCall; body: CallBody }[] = [];
   const takeUp = (found: QueuedCall[]) => {
     const taken: typeof calls = [];
     for (const call of found.sort((a, b) => (a.id < b.id ? -1 : 1))) {
       if (calls.length + taken.length >= BATCH_MAX) break;
-      if (call === own && queued) queue.take(call);
-      const body = call === own ? ownBody : (queue.take(call) as CallBody | null);
+      if (call === mine && queued) queue.take(call);
+      const body = call === mine ? own!.body : (queue.take(call) as CallBody | null);
       if (body) taken.push({ call, body });
     }
     calls.push(...taken);
-    return taken.map(({ call, body }) => () => runQueued(ctx, body, call === own));
+    return taken.map(({ call, body }) => () => runQueued(ctx, body, call === mine));
   };
-  const first = takeUp([own, ...waiting.filter((c) => c !== own).slice(0, BATCH_MAX - 1)]);
+  const first = takeUp([...(mine ? [mine] : []), ...waiting.filter((c) => c !== mine).slice(0, BATCH_MAX - 1)]);
+  if (first.length === 0) return { outcome: { ok: true, value: undefined }, others: 0 }; // every call waiting was taken back meanwhile
   // Calls queued while the batch ran join it: they are carried out before its commit.
   const more = () => (calls.length >= BATCH_MAX ? [] : takeUp(queue.waiting().filter((c) => !calls.some((t) => t.call.id === c.id))));
   let outcomes: BatchOutcome<unknown>[];
@@ -135,16 +259,17 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
     outcomes = await board.writeBatch(lock, first, more, (tx, results) => {
       calls.forEach(({ call }, i) => {
         if (call.path) tx.removeWith(call.path);
-        if (call !== own) tx.putVolatile(queue.answerPath(call.id), JSON.stringify(answerOf(results[i]!, board.notices)));
+        if (call !== mine) tx.putVolatile(queue.answerPath(call.id), JSON.stringify(answerOf(results[i]!, board.notices)));
       });
     });
   } catch (err) {
     // Nothing was committed: the others' calls wait for the next holder; this one ends with the error.
-    for (const { call } of calls) if (call === own) queue.drop(call);
+    for (const { call } of calls) if (call === mine) queue.drop(call);
     else queue.putBack(call);
     throw err;
   }
-  return outcomes[calls.findIndex(({ call }) => call === own)]!;
+  const index = calls.findIndex(({ call }) => call === mine);
+  return { outcome: index < 0 ? { ok: true, value: undefined } : outcomes[index]!, others: calls.length - (index < 0 ? 0 : 1) };
 }
 
 /** One queued call, inside the batch: checked as the tool checks it (its own process did already), then run. */

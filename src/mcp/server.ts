@@ -14,7 +14,7 @@ import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../sto
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
 import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
-import { runCombined } from './combine.js';
+import { endTenures, runCombined } from './combine.js';
 import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
 import { fitGuidance, toolSpeller } from './refs.js';
 import { instructionsFor } from './instructions.js';
@@ -239,6 +239,7 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
     // Answer the calls already received (a write may be waiting for the board lock) before closing;
     // the SDK sends each answer a turn after its handler settles.
     void Promise.allSettled([...inFlight])
+      .then(() => endTenures())
       .then(() => new Promise((resolve) => setImmediate(resolve)))
       .then(() => server.close().finally(() => finish(code)));
   };

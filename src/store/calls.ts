@@ -29,6 +29,12 @@ const ANSWER = new RegExp(`^answer\\.(${STAMP}-[0-9a-f]+)\\.json$`);
 /** A call or answer of another machine's process this old is abandoned (its caller gives up after two minutes). */
 const ABANDONED_MS = 10 * 60_000;
 
+/** Whether a file name in the calls folder is that of a call put in the queue (not yet taken up). */
+export function isCallName(name: string): boolean {
+  const call = CALL.exec(name);
+  return call !== null && call[4] === undefined;
+}
+
 /** A call waiting in the queue (or taken by a holder that died), oldest first by its id. */
 export interface QueuedCall {
   id: string;

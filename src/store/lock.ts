@@ -14,7 +14,7 @@
  * that the lock goes to them first, not to whoever comes next. A holder confirms the lock is still
  * its own before it commits anything.
  */
-import { closeSync, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, statSync, unlinkSync, utimesSync, watch, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, unlinkSync, utimesSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
 import { testHooks } from '../clock.js';
@@ -106,10 +106,10 @@ function parseHolder(text: string | undefined): Holder | null {
   }
 }
 
-/** Names to watch for in a folder. */
+/** Names to watch for in a folder: these, or those a test accepts. */
 interface Watched {
   dir: string;
-  names: readonly string[];
+  names: readonly string[] | ((file: string) => boolean);
 }
 
 /**
@@ -161,7 +161,7 @@ export function changeIn(watched: readonly Watched[], ms: number): { done: Promi
     const timer = setTimeout(() => finish('timeout'), ms);
     for (const { dir, names } of watched) {
       const stop = listen(dir, (file) => {
-        if (file === null || names.includes(file)) finish('changed');
+        if (file === null || (typeof names === 'function' ? names(file) : names.includes(file))) finish('changed');
       });
       if (stop) stops.push(stop);
     }
@@ -293,6 +293,11 @@ class Line {
   }
 }
 
+/** Whether a process has waited for the lock a while and is in line for it: a holder serving queued calls makes way then (mcp/combine.ts). */
+export function someoneInLine(runtimeDir: string): boolean {
+  return !new Line(runtimeDir).mayTry();
+}
+
 const HOST_TAG = sha1(hostname()).slice(0, 8);
 
 /**
@@ -317,15 +322,48 @@ export function goneHere(pid: number, hostTag: string): boolean | null {
 }
 
 export class BoardLock {
-  /** The board's time when the lock was taken (ms): the mtime the file system gave the lock file. */
-  readonly time: number;
+  private stamped: number;
 
   private constructor(
     readonly path: string,
     readonly token: string,
     time: number,
+    /** What the holder wrote in the lock file. */
+    private readonly content: string,
   ) {
-    this.time = testHooks()?.boardNow?.() ?? time;
+    this.stamped = time;
+  }
+
+  /** The board's time of this holder's write (ms): the mtime the file system gave the lock file when it was taken or last renewed. */
+  get time(): number {
+    return testHooks()?.boardNow?.() ?? this.stamped;
+  }
+
+  /**
+   * Stamps the lock with the file system's time again, for a further write of the same holder (one
+   * serving the calls queued for it, mcp/combine.ts); false when the lock is no longer this
+   * holder's. The file is read and written through one descriptor, so that a lock taken over
+   * meanwhile is never written to.
+   */
+  renew(): boolean {
+    let fd: number;
+    try {
+      fd = openSync(this.path, constants.O_RDWR | constants.O_NOFOLLOW);
+    } catch {
+      return false;
+    }
+    try {
+      const buf = Buffer.alloc(Buffer.byteLength(this.content) + 1);
+      const n = readSync(fd, buf, 0, buf.length, 0);
+      if (parseHolder(buf.toString('utf8', 0, n).trim())?.token !== this.token) return false;
+      writeSync(fd, this.content, 0);
+      this.stamped = fstatSync(fd).mtimeMs;
+      return true;
+    } catch {
+      return false;
+    } finally {
+      closeSync(fd);
+    }
   }
 
   static async acquire(runtimeDir: string, options: LockOptions & { answered?: undefined }): Promise<Acquired>;
@@ -365,7 +403,7 @@ export class BoardLock {
         if (line.mayTry() && tryLink(holderPath, path)) {
           // Touching the lock stamps it with the file system's time: that is the board's time for this write.
           writeSync(fd, content, 0);
-          return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
+          return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs, content), reaped };
         }
         if (look) {
           const found = inspect(path, fd, content, shown);
@@ -391,7 +429,7 @@ export class BoardLock {
         if (line.mayTry() && tryLink(holderPath, path)) {
           woken.cancel();
           writeSync(fd, content, 0);
-          return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs), reaped };
+          return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs, content), reaped };
         }
         look = (await woken.done) === 'timeout';
       }

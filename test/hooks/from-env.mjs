@@ -10,6 +10,8 @@ export function hooksFromEnv(env) {
   const skew = Number(env.AGENTBOARD_TEST_SKEW_MS ?? 0);
   if (skew) hooks.now = () => Date.now() + skew;
   if (env.AGENTBOARD_TEST_STALE_MS) hooks.staleMs = Number(env.AGENTBOARD_TEST_STALE_MS);
+  if (env.AGENTBOARD_TEST_LINGER_MS) hooks.lingerMs = Number(env.AGENTBOARD_TEST_LINGER_MS);
+  if (env.AGENTBOARD_TEST_TENURE_MS) hooks.tenureMs = Number(env.AGENTBOARD_TEST_TENURE_MS);
   const fault = env.AGENTBOARD_TEST_FAULT;
   if (fault?.startsWith('stop:')) {
     const point = fault.slice('stop:'.length);

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallQueue } from '../../src/store/calls.js';
-import { BIN, changeWithTasks, newBoard, NODE_ARGS, read, tempDir } from '../helpers.js';
+import { BIN, changeWithTasks, cli, cliAsync, newBoard, NODE_ARGS, read, tempDir } from '../helpers.js';
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -19,6 +19,10 @@ afterEach(async () => {
 });
 
 async function server(dir: string, env: Record<string, string> = {}) {
+  return (await serverWithClient(dir, env)).call;
+}
+
+async function serverWithClient(dir: string, env: Record<string, string> = {}) {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, '--profile', 'worker'],
@@ -28,8 +32,25 @@ async function server(dir: string, env: Record<string, string> = {}) {
   const client = new Client({ name: 'combine', version: '1.0.0' });
   await client.connect(transport);
   open.push(client);
-  return async (tool: string, args: object) => (await client.callTool({ name: tool, arguments: args as Record<string, unknown> })) as any;
+  const call = async (tool: string, args: object) => (await client.callTool({ name: tool, arguments: args as Record<string, unknown> })) as any;
+  return { call, client, pid: transport.pid };
 }
+
+/** Waits (polling) until `check` holds; fails after a minute. */
+async function until(what: string, check: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 60_000; !check(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+  }
+}
+
+/** Who holds the board lock, by its file (null when nobody does). */
+function lockHolder(dir: string): number | null {
+  const path = join(runtime(dir), 'lock');
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')).pid as number) : null;
+}
+
+/** A server that, once it has the lock, keeps it for as long as the test needs (it waits for more calls for ten minutes). */
+const HOLDING = { AGENTBOARD_TEST_LINGER_MS: '600000', AGENTBOARD_TEST_TENURE_MS: '600000' };
 
 const runtime = (dir: string) => join(dir, 'agentd/.runtime');
 const callsDir = (dir: string) => join(runtime(dir), 'calls');
@@ -191,5 +212,74 @@ describe('queued calls', () => {
     expect(read(dir, 'agentd/changes/race/tasks.md').match(/^status: done$/gm)).toHaveLength(24);
     expect(callFiles(dir)).toEqual([]);
     expect(existsSync(callsDir(dir)) ? readdirSync(callsDir(dir)).filter((n) => n.startsWith('answer.')) : []).toEqual([]);
+  });
+});
+
+describe('a server holding the lock', () => {
+  it('carries out the calls queued after its own commit, each batch a commit with a board time of its own, and lets the lock go when it closes', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'tenure', SIX);
+    const { call, client, pid } = await serverWithClient(dir, HOLDING);
+    // A busy board: another process's call waits when the server takes the lock.
+    const first = queue(dir, 'task.next', { agent_id: 'queued-a' });
+    const mine = await call('agentboard_get_next_task', { agent_id: 'agent-a' });
+    expect(mine.structuredContent.status).toBe('assigned');
+    expect(answer(dir, first).result.status).toBe('assigned');
+    // Answered, and still holding the lock: calls queued now are carried out by it.
+    expect(lockHolder(dir)).toBe(pid);
+    const claimed = [mine.structuredContent.task.task_id, answer(dir, first).result.task.task_id];
+    for (const agent of ['queued-b', 'queued-c']) {
+      await new Promise((r) => setTimeout(r, 30));
+      const id = queue(dir, 'task.next', { agent_id: agent });
+      await until(`the answer to ${agent}`, () => existsSync(join(callsDir(dir), `answer.${id}.json`)));
+      const got = answer(dir, id);
+      expect(got).toMatchObject({ ok: true, result: { status: 'assigned' } });
+      claimed.push(got.result.task.task_id);
+      expect(lockHolder(dir)).toBe(pid);
+    }
+    expect(new Set(claimed).size).toBe(4);
+    expect(Object.values(assignees(dir, 'tenure')).sort()).toEqual(['agent-a', 'queued-a', 'queued-b', 'queued-c']);
+    // Three commits, each stamped when it was made: the lock's time was renewed for each batch.
+    const at = activity(dir)
+      .filter((e) => e.action === 'task.claim')
+      .map((e) => Date.parse(e.at));
+    expect(at).toHaveLength(4);
+    expect(at[1]!).toBe(at[0]!);
+    expect(at[2]!).toBeGreaterThan(at[1]!);
+    expect(at[3]!).toBeGreaterThan(at[2]!);
+    expect(callFiles(dir)).toEqual([]);
+
+    await client.close();
+    await until('the lock to be let go', () => lockHolder(dir) === null);
+    // Nobody holds it now: a call queued from here is the next holder's to carry out, and a command takes the lock at once.
+    const next = await cli(dir, ['next', '--as', 'agent-d', '--json']);
+    expect(next.json.data.status).toBe('assigned');
+  });
+
+  it('makes way for a command waiting in line for the lock', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'line', SIX);
+    const { call, pid } = await serverWithClient(dir, HOLDING);
+    const other = queue(dir, 'task.next', { agent_id: 'queued-a' });
+    expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).structuredContent.status).toBe('assigned');
+    expect(answer(dir, other).result.status).toBe('assigned');
+    expect(lockHolder(dir)).toBe(pid);
+    // A command of the CLI (never queued) waits for the lock, joins the line, and the server lets the
+    // lock go to it (else it would wait ten minutes, and give up at two with BOARD_BUSY).
+    const claimed = await cliAsync(dir, ['next', '--as', 'agent-z', '--json']);
+    expect(claimed.code).toBe(0);
+    expect(claimed.json.data.status).toBe('assigned');
+    expect(Object.values(assignees(dir, 'line')).sort()).toEqual(['agent-a', 'agent-z', 'queued-a']);
+    expect(lockHolder(dir)).toBe(null);
+    // The server still serves: its next call takes the lock again.
+    expect((await call('agentboard_complete_task', { agent_id: 'agent-a', task_id: 'line/T1' })).isError).toBeFalsy();
+  });
+
+  it('lets the lock go at once after a write when no other process called', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alone', SIX);
+    const { call } = await serverWithClient(dir, HOLDING);
+    expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).structuredContent.status).toBe('assigned');
+    expect(lockHolder(dir)).toBe(null);
   });
 });

@@ -125,6 +125,31 @@ describe('a wait for the lock to change hands', () => {
   }, 20_000);
 });
 
+describe('a holder renewing the lock for a further write', () => {
+  it("stamps it with the file system's time again, and never writes to a lock taken over meanwhile", async () => {
+    const { BoardLock } = await import('../../src/store/lock.js');
+    const dir = await newBoard();
+    const { lock } = await BoardLock.acquire(join(dir, 'agentd', '.runtime'), {});
+    const taken = lock.time;
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lockPath(dir), old, old);
+    expect(lock.renew()).toBe(true);
+    // The new stamp is the file's own mtime, which the write just set (the old one was a minute back).
+    expect(lock.time).toBeGreaterThan(old.getTime());
+    expect(lock.time).toBeGreaterThanOrEqual(taken);
+    // Another process took the lock over (this one was judged gone): its file is left as it is.
+    const theirs = JSON.stringify({ token: '1-aaaaaaaaaaaa', pid: 1, host: 'elsewhere' });
+    rmSync(lockPath(dir));
+    writeFileSync(lockPath(dir), theirs);
+    utimesSync(lockPath(dir), old, old);
+    const before = lock.time;
+    expect(lock.renew()).toBe(false);
+    expect(readFileSync(lockPath(dir), 'utf8')).toBe(theirs);
+    expect(lock.time).toBe(before);
+    expect(lock.confirm()).toBe(false);
+  });
+});
+
 describe('the line of waiters', () => {
   const line = (runtime: string) => (existsSync(join(runtime, 'line')) ? readdirSync(join(runtime, 'line')) : []);
 
