@@ -84,6 +84,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
       const outcome = await holding(
         ctx,
         board,
+        queue,
         undefined,
         (lock) => {
           held = true;
@@ -103,7 +104,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
     let outcome: BatchOutcome<unknown> | null = null;
     try {
       // Answered while it waited (most often): nothing of the lock is touched.
-      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }));
+      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, queue, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }));
     } catch (err) {
       // Taken back: nothing of it was carried out. Else it was taken up by the holder of the lock: its answer stands, or is coming.
       if (queue.withdraw(id)) throw err;
@@ -127,7 +128,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
  * read and parsed stays current (the files it finds are the ones it wrote), its code stays warm,
  * and no lock changes hands between batches.
  */
-function holding(ctx: Context, board: Board, answered: Answered | undefined, first: (lock: BoardLock) => Promise<Served>, options: { timeoutMs?: number } = {}): Promise<BatchOutcome<unknown> | null> {
+function holding(ctx: Context, board: Board, queue: CallQueue, answered: Answered | undefined, first: (lock: BoardLock) => Promise<Served>, options: { timeoutMs?: number } = {}): Promise<BatchOutcome<unknown> | null> {
   return new Promise((resolve, reject) => {
     let given = false;
     const give = (outcome: BatchOutcome<unknown> | null) => {
@@ -141,7 +142,7 @@ function holding(ctx: Context, board: Board, answered: Answered | undefined, fir
           const { outcome, others } = await first(lock);
           give(outcome);
           // A board with no other caller: the lock goes at once, as after any write.
-          if (others > 0) await serveOn(ctx, board, lock);
+          if (others > 0) await serveOn(ctx, board, lock, queue);
           return outcome;
         },
         options,
@@ -176,8 +177,7 @@ export async function endTenures(): Promise<void> {
  * for TENURE_MS at most, and only while nobody has waited in line for the lock (a person's command,
  * a write that cannot be queued: they get the lock at the end of the batch under way).
  */
-async function serveOn(ctx: Context, board: Board, lock: BoardLock): Promise<void> {
-  const queue = new CallQueue(board.runtimeDir);
+async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue): Promise<void> {
   const until = Date.now() + (testHooks()?.tenureMs ?? TENURE_MS);
   while (Date.now() < until) {
     if (!(await callsCome(board, queue, until))) return;

@@ -356,8 +356,7 @@ export class BoardLock {
       const buf = Buffer.alloc(Buffer.byteLength(this.content) + 1);
       const n = readSync(fd, buf, 0, buf.length, 0);
       if (parseHolder(buf.toString('utf8', 0, n).trim())?.token !== this.token) return false;
-      writeSync(fd, this.content, 0);
-      this.stamped = fstatSync(fd).mtimeMs;
+      this.stamped = touch(fd, this.content);
       return true;
     } catch {
       return false;
@@ -402,8 +401,7 @@ export class BoardLock {
         if (Date.now() >= lineAt) line.keep();
         if (line.mayTry() && tryLink(holderPath, path)) {
           // Touching the lock stamps it with the file system's time: that is the board's time for this write.
-          writeSync(fd, content, 0);
-          return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs, content), reaped };
+          return { lock: new BoardLock(path, token, touch(fd, content), content), reaped };
         }
         if (look) {
           const found = inspect(path, fd, content, shown);
@@ -428,8 +426,7 @@ export class BoardLock {
         }
         if (line.mayTry() && tryLink(holderPath, path)) {
           woken.cancel();
-          writeSync(fd, content, 0);
-          return { lock: new BoardLock(path, token, fstatSync(fd).mtimeMs, content), reaped };
+          return { lock: new BoardLock(path, token, touch(fd, content), content), reaped };
         }
         look = (await woken.done) === 'timeout';
       }
@@ -448,6 +445,12 @@ export class BoardLock {
   release(): void {
     if (this.confirm()) unlinkQuietly(this.path);
   }
+}
+
+/** Writes a holder's content again through `fd`, and gives the time the file system stamped the file with (its mtime, ms). */
+function touch(fd: number, content: string): number {
+  writeSync(fd, content, 0);
+  return fstatSync(fd).mtimeMs;
 }
 
 function tryLink(from: string, to: string): boolean {
@@ -484,8 +487,7 @@ function inspect(path: string, ownFd: number, ownContent: string, shown: string)
   const alive = holder ? holderAlive(holder) : null;
   if (alive === true) return { holder, ino, stale: false };
   if (alive === false) return { holder, ino, stale: true };
-  writeSync(ownFd, ownContent, 0);
-  const fsNow = fstatSync(ownFd).mtimeMs;
+  const fsNow = touch(ownFd, ownContent);
   return { holder, ino, stale: fsNow - mtime > (testHooks()?.staleMs ?? STALE_MS) };
 }
 
