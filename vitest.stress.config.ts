@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 900_000,
     hookTimeout: 300_000,
     pool: 'forks',
+    globalSetup: ['test/temp-root.ts'],
     fileParallelism: false,
   },
 });

@@ -16,8 +16,9 @@ export const HOOKS = join(ROOT, 'test', 'hooks', 'install.mjs');
 /** How tests start node for agentboard: with the test hooks (clock, fault injection) loaded. */
 export const NODE_ARGS = ['--import', HOOKS];
 
+/** A new temporary folder, under the test run's own folder (test/temp-root.ts), which goes when the run ends. */
 export function tempDir(prefix = 'agentboard-test-'): string {
-  return mkdtempSync(join(tmpdir(), prefix));
+  return mkdtempSync(join(process.env.AGENTBOARD_TEST_TMP ?? tmpdir(), prefix));
 }
 
 /** The person's key of the tests' person, human:tester (recorded in each test board by addPerson). */

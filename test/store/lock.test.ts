@@ -4,11 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, NODE_ARGS, ok } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, NODE_ARGS, ok, tempDir } from '../helpers.js';
 
 const lockPath = (dir: string) => join(dir, 'agentd/.runtime/lock');
 
@@ -106,7 +106,7 @@ describe('sixteen processes racing for the lock', () => {
 describe('a wait for the lock to change hands', () => {
   it('is woken by the lock file each time, one watcher serving every wait, and again after its folder is made anew', async () => {
     const { changeIn } = await import('../../src/store/lock.js');
-    const dir = mkdtempSync(join(tmpdir(), 'agentboard-watch-'));
+    const dir = tempDir('agentboard-watch-');
     const watched = [{ dir, names: ['lock'] }];
     for (let round = 0; round < 3; round++) {
       const wait = changeIn(watched, 60_000);
@@ -193,7 +193,7 @@ describe('a line folder that is a link', () => {
   it('is not followed: no place is made or removed through it, and the lock is still taken', async () => {
     const { BoardLock } = await import('../../src/store/lock.js');
     const runtime = join(await newBoard(), 'agentd', '.runtime');
-    const elsewhere = mkdtempSync(join(tmpdir(), 'agentboard-elsewhere-'));
+    const elsewhere = tempDir('agentboard-elsewhere-');
     const host = createHash('sha1').update(hostname()).digest('hex').slice(0, 8);
     const gone = spawn(process.execPath, ['-e', '0']);
     await new Promise((r) => gone.on('exit', r));

@@ -1,16 +1,15 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readBoardFile } from '../../src/store/fs.js';
 import { Board } from '../../src/store/board.js';
 import { sha1 } from '../../src/store/hash.js';
-import { changeWithTasks, newBoard, ok } from '../helpers.js';
+import { changeWithTasks, newBoard, ok, tempDir } from '../helpers.js';
 
 const FRONT = '---\nid: x-tasks\nchange_id: x\ntype: tasks\nstatus: draft\n---\n';
 
 function readText(text: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'agentboard-read-'));
+  const dir = tempDir('agentboard-read-');
   writeFileSync(join(dir, 'f.md'), text);
   return readBoardFile(join(dir, 'f.md'), 'f.md')!;
 }
