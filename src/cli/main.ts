@@ -9,8 +9,10 @@ import { Command, CommanderError, Option, type OutputConfiguration } from 'comma
 import { AgentboardError, fail, toPayload } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
-import { createContext, PROFILES, type Context, type Profile } from '../ops/registry.js';
-import { execute } from '../ops/execute.js';
+import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
+import { runParsed } from '../ops/execute.js';
+import { combinable, runCombined } from '../ops/combine.js';
+import { parseInput } from '../ops/input.js';
 import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import type { Field } from './fields.js';
@@ -465,7 +467,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const operation = await loadOperation(op);
-    const data = resolveRefsDeep(await execute(operation, ctx, input), spell);
+    const data = resolveRefsDeep(await runCommand(operation, ctx, input), spell);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
@@ -478,4 +480,15 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     // The input's fields are named as this command's flags and arguments, as the person typed them.
     return failWith(running && payload.code === 'INVALID_INPUT' ? { ...payload, message: spellFields(running, payload.message) } : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
+}
+
+/**
+ * Runs a command's operation. An agent's write is carried out as MCP servers carry out theirs
+ * (ops/combine.ts): with the board lock free it is committed at once; while another process holds
+ * it, the call is queued for that holder, which commits it with its own. The command does not go on
+ * serving others' calls once it has its answer: it exits.
+ */
+async function runCommand(op: Operation, ctx: Context, raw: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const input = parseInput(op.input, raw, { rules: op.inputRules }) as Record<string, unknown>;
+  return combinable(op, input) ? runCombined(op, ctx, input, 'cli', { serve: false }) : runParsed(op, ctx, input);
 }

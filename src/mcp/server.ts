@@ -14,7 +14,7 @@ import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../sto
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
 import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
-import { endTenures, runCombined } from './combine.js';
+import { endTenures, runCombined } from '../ops/combine.js';
 import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
 import { fitGuidance, toolSpeller } from './refs.js';
 import { instructionsFor } from './instructions.js';

@@ -293,7 +293,7 @@ class Line {
   }
 }
 
-/** Whether a process has waited for the lock a while and is in line for it: a holder serving queued calls makes way then (mcp/combine.ts). */
+/** Whether a process has waited for the lock a while and is in line for it: a holder serving queued calls makes way then (ops/combine.ts). */
 export function someoneInLine(runtimeDir: string): boolean {
   return !new Line(runtimeDir).mayTry();
 }
@@ -341,7 +341,7 @@ export class BoardLock {
 
   /**
    * Stamps the lock with the file system's time again, for a further write of the same holder (one
-   * serving the calls queued for it, mcp/combine.ts); false when the lock is no longer this
+   * serving the calls queued for it, ops/combine.ts); false when the lock is no longer this
    * holder's. The file is read and written through one descriptor, so that a lock taken over
    * meanwhile is never written to.
    */

@@ -256,7 +256,7 @@ describe('a server holding the lock', () => {
     expect(next.json.data.status).toBe('assigned');
   });
 
-  it('makes way for a command waiting in line for the lock', async () => {
+  it("carries out an agent's command as a queued call, and makes way for a person's command waiting in line", async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'line', SIX);
     const { call, pid } = await serverWithClient(dir, HOLDING);
@@ -264,15 +264,21 @@ describe('a server holding the lock', () => {
     expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).structuredContent.status).toBe('assigned');
     expect(answer(dir, other).result.status).toBe('assigned');
     expect(lockHolder(dir)).toBe(pid);
-    // A command of the CLI (never queued) waits for the lock, joins the line, and the server lets the
-    // lock go to it (else it would wait ten minutes, and give up at two with BOARD_BUSY).
+    // An agent's command queues its call as a server does, and the holder carries it out: the lock never changes hands.
     const claimed = await cliAsync(dir, ['next', '--as', 'agent-z', '--json']);
-    expect(claimed.code).toBe(0);
+    expect(claimed.code, claimed.stdout + claimed.stderr).toBe(0);
     expect(claimed.json.data.status).toBe('assigned');
     expect(Object.values(assignees(dir, 'line')).sort()).toEqual(['agent-a', 'agent-z', 'queued-a']);
+    expect(lockHolder(dir)).toBe(pid);
+    expect(callFiles(dir)).toEqual([]);
+    // A person's command (never queued) waits for the lock, joins the line, and the server lets the
+    // lock go to it (else it would wait ten minutes, and give up at two with BOARD_BUSY).
+    const released = await cliAsync(dir, ['release', 'line/T1', '--as', 'human:tester', '--json']);
+    expect(released.code, released.stdout + released.stderr).toBe(0);
+    expect(released.json.data.task.assignee).toBe(null);
     expect(lockHolder(dir)).toBe(null);
     // The server still serves: its next call takes the lock again.
-    expect((await call('agentboard_complete_task', { agent_id: 'agent-a', task_id: 'line/T1' })).isError).toBeFalsy();
+    expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).isError).toBeFalsy();
   });
 
   it('lets the lock go at once after a write when no other process called', async () => {

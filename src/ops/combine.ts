@@ -26,11 +26,11 @@ import { isHuman } from '../domain/ids.js';
 import type { BatchOutcome, Board, Notice } from '../store/board.js';
 import { CallQueue, isCallName, type QueuedCall } from '../store/calls.js';
 import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock } from '../store/lock.js';
-import { runParsed } from '../ops/execute.js';
-import { findOperation } from '../ops/index.js';
-import { parseInput } from '../ops/input.js';
-import type { Context, Operation } from '../ops/registry.js';
-import { fitsFor, type ResponseFormat } from './result.js';
+import { runParsed } from './execute.js';
+import { catalog, loadOperation } from './catalog.js';
+import { parseInput } from './input.js';
+import type { Context, Operation } from './registry.js';
+import { fitsFor, type ResponseFormat } from '../mcp/result.js';
 
 /** The most calls one commit carries out: the first caller of a batch waits for no more than these. */
 const BATCH_MAX = 16;
@@ -43,11 +43,14 @@ const LINE_LOOK_MS = 100;
 /** How long a queued call waits for its answer or a free lock before it joins the race for the lock (and looks at its holder). */
 const TURN_WAIT_MS = 2_000;
 
+/** How the caller shows results: an MCP client in one of its formats (results fit its size cap), or the command line (whole). */
+export type CallerFormat = ResponseFormat | 'cli';
+
 /** A call as it waits in the queue. */
 interface CallBody {
   op: string;
   input: Record<string, unknown>;
-  format: ResponseFormat;
+  format: CallerFormat;
   /** The documents the caller's profile writes (Context.writesDocuments). */
   writes?: Stage[];
 }
@@ -65,9 +68,11 @@ export function combinable(op: Operation, input: Record<string, unknown>): boole
  * the calls other processes queued meanwhile. A free lock is taken at once, and nothing is queued;
  * while another process holds it, the call is queued (without trying the lock: each try costs a
  * holder file), and carried out by whichever process holds the lock next: this one, or another
- * that answers for it.
+ * that answers for it. `serve`: whether this process may go on serving queued calls after its own
+ * (a long-lived MCP server may; a command, which exits once it has answered, does not).
  */
-export async function runCombined(op: Operation, ctx: Context, input: Record<string, unknown>, format: ResponseFormat): Promise<Record<string, unknown>> {
+export async function runCombined(op: Operation, ctx: Context, input: Record<string, unknown>, format: CallerFormat, options: { serve?: boolean } = {}): Promise<Record<string, unknown>> {
+  const serve = options.serve !== false;
   if (!combinable(op, input)) return runParsed(op, ctx, input);
   ctx.begin();
   const board = ctx.board();
@@ -85,6 +90,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
         ctx,
         board,
         queue,
+        serve,
         undefined,
         (lock) => {
           held = true;
@@ -104,7 +110,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
     let outcome: BatchOutcome<unknown> | null = null;
     try {
       // Answered while it waited (most often): nothing of the lock is touched.
-      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, queue, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }));
+      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, queue, serve, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }));
     } catch (err) {
       // Taken back: nothing of it was carried out. Else it was taken up by the holder of the lock: its answer stands, or is coming.
       if (queue.withdraw(id)) throw err;
@@ -123,12 +129,13 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
 
 /**
  * Runs `first` holding the board lock (as Board.lockedUnless does) and gives its outcome as soon as
- * it has one; the lock stays held meanwhile while other processes' calls keep coming, and they are
- * carried out batch after batch (serveOn). One process so keeps serving a busy board: what it
- * read and parsed stays current (the files it finds are the ones it wrote), its code stays warm,
- * and no lock changes hands between batches.
+ * it has one; with `serve`, the lock stays held meanwhile while other processes' calls keep coming,
+ * and they are carried out batch after batch (serveOn). One process so keeps serving a busy board:
+ * what it read and parsed stays current (the files it finds are the ones it wrote), its code stays
+ * warm, and no lock changes hands between batches. Without `serve` the outcome comes once the lock
+ * is let go.
  */
-function holding(ctx: Context, board: Board, queue: CallQueue, answered: Answered | undefined, first: (lock: BoardLock) => Promise<Served>, options: { timeoutMs?: number } = {}): Promise<BatchOutcome<unknown> | null> {
+function holding(ctx: Context, board: Board, queue: CallQueue, serve: boolean, answered: Answered | undefined, first: (lock: BoardLock) => Promise<Served>, options: { timeoutMs?: number } = {}): Promise<BatchOutcome<unknown> | null> {
   return new Promise((resolve, reject) => {
     let given = false;
     const give = (outcome: BatchOutcome<unknown> | null) => {
@@ -140,6 +147,7 @@ function holding(ctx: Context, board: Board, queue: CallQueue, answered: Answere
         answered,
         async (lock) => {
           const { outcome, others } = await first(lock);
+          if (!serve) return outcome;
           give(outcome);
           // A board with no other caller: the lock goes at once, as after any write.
           if (others > 0) await serveOn(ctx, board, lock, queue);
@@ -274,7 +282,7 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
 
 /** One queued call, inside the batch: checked as the tool checks it (its own process did already), then run. */
 async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promise<unknown> {
-  const op = findOperation(body.op);
+  const op = await operationNamed(body.op);
   let input = body.input;
   if (!ownCall) {
     if (!op || !combinable(op, {})) fail('USAGE', `"${String(body.op).slice(0, 60)}" is not a write an agent may queue.`, 'Call the tool again.');
@@ -282,8 +290,15 @@ async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promis
     input = parseInput(op.input, fields, { rules: op.inputRules }) as Record<string, unknown>;
     if (!combinable(op, input)) fail('HUMAN_ONLY', 'A person acts from the agentboard CLI, not through an MCP server.', 'Call the tool with your agent id.');
   }
-  const format = body.format === 'json' ? 'json' : 'markdown';
-  return op!.run({ ...ctx, writesDocuments: body.writes, fits: fitsFor(body.op, format) }, input as never);
+  // A command line shows a result whole; an MCP client gets it cut to fit its cap, in its format.
+  const fits = body.format === 'cli' ? undefined : fitsFor(body.op, body.format === 'json' ? 'json' : 'markdown');
+  return op!.run({ ...ctx, writesDocuments: body.writes, fits }, input as never);
+}
+
+/** The operation of a queued call, its module loaded only now (a command loads only its own). */
+async function operationNamed(name: unknown): Promise<Operation | undefined> {
+  const info = (await catalog()).find((i) => i.name === name);
+  return info ? loadOperation(info) : undefined;
 }
 
 function answerOf(outcome: BatchOutcome<unknown>, notices: readonly Notice[]): Answer {
