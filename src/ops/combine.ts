@@ -1,6 +1,6 @@
 /**
- * An agent's write through an MCP server, committed together with the writes other servers are
- * waiting to make: whoever holds the board lock carries out every call queued for it, in one
+ * An agent's write (through an MCP server, or a command run as an agent), committed together with
+ * the writes other processes are waiting to make: whoever holds the board lock carries out every call queued for it, in one
  * transaction and one commit (one round of fsyncs for all), and each caller gets its answer when
  * that commit is on disk (store/calls.ts). Under contention the board does many writes per round
  * of fsyncs instead of one, and every answer still means: written, and durable.
@@ -10,7 +10,8 @@
  * while someone waits in line for the lock), and carries them out batch after batch: one process
  * serves the others, with what it read and parsed still current (the files are the ones it wrote)
  * and its code warm. Its caller gets its answer as soon as its own batch is committed. Without
- * other callers the lock goes at once, as after any write.
+ * other callers the lock goes at once, as after any write; a command (which exits once it has its
+ * answer) never keeps it.
  *
  * Only agents' writes are queued (access `agent`, never a person's or a reviewer's), on a board
  * that is not shared (each write of a shared board is a push of its own). The holder checks every
