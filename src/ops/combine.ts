@@ -13,10 +13,11 @@
  * other callers the lock goes at once, as after any write; a command (which exits once it has its
  * answer) never keeps it.
  *
- * Only agents' writes are queued (access `agent`, never a person's or a reviewer's), on a board
- * that is not shared (each write of a shared board is a push of its own). The holder checks every
- * queued call as the tool would: its fields against the operation's schema, and an agent id as
- * the actor.
+ * Only agents' writes are queued (access `agent`, never a person's or a reviewer's). On a shared
+ * board a batch is one push; while this clone has writes queued offline, or when the remote cannot
+ * be reached, each call goes alone, as a write of its own (queued offline in turn). The holder
+ * checks every queued call as the tool would: its fields against the operation's schema, and an
+ * agent id as the actor.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -77,7 +78,8 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
   if (!combinable(op, input)) return runParsed(op, ctx, input);
   ctx.begin();
   const board = ctx.board();
-  if (board.config.remote !== undefined) return runParsed(op, ctx, input);
+  // On a shared board, a call the batch could not push goes alone: as a write of its own, queued offline when the remote is out of reach.
+  const alone = (err: unknown) => err instanceof GoAlone || (board.config.remote !== undefined && err instanceof AgentboardError && err.code === 'REMOTE_UNREACHABLE');
   const queue = new CallQueue(board.runtimeDir);
   const body: CallBody = { op: op.name, input, format, ...(ctx.writesDocuments ? { writes: [...ctx.writesDocuments] } : {}) };
   const done = (outcome: BatchOutcome<unknown>) => {
@@ -101,6 +103,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
       );
       return done(outcome!);
     } catch (err) {
+      if (alone(err)) return runParsed(op, ctx, input);
       if (held || !(err instanceof AgentboardError && err.code === 'BOARD_BUSY')) throw err;
     }
   }
@@ -114,8 +117,10 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
       if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, queue, serve, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }));
     } catch (err) {
       // Taken back: nothing of it was carried out. Else it was taken up by the holder of the lock: its answer stands, or is coming.
-      if (queue.withdraw(id)) throw err;
-      if (queue.hasAnswer(id)) outcome = null;
+      const withdrawn = queue.withdraw(id);
+      if (!withdrawn && queue.hasAnswer(id)) outcome = null;
+      else if (alone(err)) return runParsed(op, ctx, input);
+      else if (withdrawn) throw err;
       else if (err instanceof AgentboardError && err.code === 'BOARD_BUSY') continue;
       else throw err;
     }
@@ -197,7 +202,7 @@ async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQ
       await carryOut(ctx, board, lock, queue, null);
     } catch (err) {
       // Nothing of the batch was committed, and its calls are back in the queue: the next holder of the lock carries them out.
-      if (!(err instanceof AgentboardError)) process.stderr.write(`agentboard mcp: a batch of queued calls failed: ${(err as Error)?.stack ?? String(err)}\n`);
+      if (!(err instanceof AgentboardError) && !(err instanceof GoAlone)) process.stderr.write(`agentboard mcp: a batch of queued calls failed: ${(err as Error)?.stack ?? String(err)}\n`);
       return;
     } finally {
       // The notices of this batch went with its answers.
@@ -240,6 +245,7 @@ interface Served {
  * when it has one, and the calls waiting, oldest first, as one commit.
  */
 async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue, own: { id: string | null; body: CallBody } | null): Promise<Served> {
+  if (await offlineWrites(board)) throw new GoAlone();
   const waiting = queue.waiting();
   const queued = own?.id == null ? null : waiting.find((c) => c.id === own.id);
   if (queued === undefined) {
@@ -279,6 +285,17 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
   }
   const index = calls.findIndex(({ call }) => call === mine);
   return { outcome: index < 0 ? { ok: true, value: undefined } : outcomes[index]!, others: calls.length - (index < 0 ? 0 : 1) };
+}
+
+/**
+ * A shared board with writes this clone made offline: they are pushed first, in order, by the next
+ * write of its own (ops/shared-run.ts), so no batch runs before them.
+ */
+class GoAlone extends Error {}
+
+async function offlineWrites(board: Board): Promise<boolean> {
+  const shared = await board.sharing();
+  return shared !== null && shared.files.queue().entries.some((e) => !e.refused);
 }
 
 /** One queued call, inside the batch: checked as the tool checks it (its own process did already), then run. */

@@ -733,9 +733,21 @@ export class Board implements Reader {
    * when they are done, `more` may add jobs (calls that came meanwhile), until it has none. A job
    * that fails leaves nothing: the batch runs again without it, and its error is its outcome.
    * `finish` stages what goes with the outcomes (the answers to queued calls) before the commit.
-   * Not for a shared board (each of its writes is a push of its own).
+   * On a shared board the batch is one push (SharedBoard.writeBatch).
    */
   async writeBatch<T>(lock: BoardLock, jobs: (() => Promise<T>)[], more: () => (() => Promise<T>)[], finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void): Promise<BatchOutcome<T>[]> {
+    const shared = await this.sharing();
+    if (!shared) return this.batchOnce(lock, jobs, more, finish);
+    let last: BatchOutcome<T>[] | undefined;
+    const seen = (tx: Transaction, outcomes: BatchOutcome<T>[]) => {
+      last = outcomes;
+      finish(tx, outcomes);
+    };
+    return shared.writeBatch((publish) => this.batchOnce(lock, jobs, more, seen, publish), () => last);
+  }
+
+  /** The batch of writeBatch, committed (after `publish`, on a shared board): its outcomes. */
+  private async batchOnce<T>(lock: BoardLock, jobs: (() => Promise<T>)[], more: () => (() => Promise<T>)[], finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void, publish?: (tx: Transaction) => Publish): Promise<BatchOutcome<T>[]> {
     for (let attempt = 1; ; attempt++) {
       const failed = new Map<number, unknown>();
       let tx = new Transaction(this, lock);
@@ -758,7 +770,7 @@ export class Board implements Reader {
         }
       }
       finish(tx, outcomes);
-      if (this.committed(lock, tx, attempt)) return outcomes;
+      if (this.committed(lock, tx, attempt, publish?.(tx))) return outcomes;
     }
   }
 

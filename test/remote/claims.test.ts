@@ -4,7 +4,9 @@
  * the new state under the same rules.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CallQueue } from '../../src/store/calls.js';
 import { changeWithTasks, cli, ok } from '../helpers.js';
 import { cliClaimer, mcpClaimer } from '../claimers.js';
 import { activityOf, cloneTree, git, remoteFile, remoteTree, sharedBoard, stoppedAt } from './helpers.js';
@@ -59,6 +61,32 @@ describe('2 clones × 2 agents (CLI and MCP) claim and complete 24 tasks', () =>
     for (const [path, blob] of Object.entries(local)) expect(remote[path], path).toBe(blob);
     expect(readFileSync(`${a}/agentd/.runtime/activity.jsonl`, 'utf8')).toBe(readFileSync(`${b}/agentd/.runtime/activity.jsonl`, 'utf8'));
     expect((await cli(a, ['validate'])).code).toBe(0);
-    expect(Number(git(shared.remote, ['rev-list', '--count', 'refs/agentboard/board']))).toBeGreaterThanOrEqual(49);
+    // 48 writes after the board's first commit: one push each, or one for the calls of a clone's two
+    // agents carried out together (a batch, ops/combine.ts), so between 24 and 48 commits more.
+    const commits = Number(git(shared.remote, ['rev-list', '--count', 'refs/agentboard/board']));
+    expect(commits).toBeGreaterThanOrEqual(25);
+    expect(commits).toBeLessThanOrEqual(49);
+  });
+});
+
+describe('agents\' calls carried out together on a shared board', () => {
+  it('are one push: one commit on the remote holds every claim of the batch, and the other clone sees them', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'batch', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    const [a, b] = shared.clones as [string, string];
+    const commits = () => Number(git(shared.remote, ['rev-list', '--count', 'refs/agentboard/board']));
+    const before = commits();
+    // Two calls waiting in clone a's queue, as MCP servers leave them while another process holds the lock.
+    const queue = new CallQueue(join(a, 'agentd/.runtime'));
+    const ids = ['queued-b', 'queued-c'].map((agent_id) => queue.post({ op: 'task.next', input: { agent_id }, format: 'json', writes: [] }));
+    // An agent's command takes the free lock and carries them out with its own claim.
+    expect((await ok(a, ['next', '--as', 'agent-a'])).status).toBe('assigned');
+    for (const id of ids) expect(JSON.parse(readFileSync(join(queue.dir, queue.answerName(id)), 'utf8'))).toMatchObject({ ok: true, result: { status: 'assigned' } });
+    expect(commits()).toBe(before + 1);
+    const message = git(shared.remote, ['log', '-1', '--format=%B', 'refs/agentboard/board']);
+    for (const agent of ['agent-a', 'queued-b', 'queued-c']) expect(message).toContain(agent);
+    const tasks = remoteFile(shared, 'changes/batch/tasks.md');
+    for (const agent of ['agent-a', 'queued-b', 'queued-c']) expect(tasks).toMatch(new RegExp(`assignee: ${agent}`));
+    const seen = await ok(b, ['task', 'list', '--sync']);
+    expect(seen.tasks.map((t: any) => t.assignee).sort()).toEqual(['agent-a', 'queued-b', 'queued-c']);
   });
 });

@@ -26,7 +26,7 @@ import { filesUnder, identityOf, newToken, readBoardFile, tempPath, writeFileAto
 import type { Journal } from '../journal.js';
 import type { BoardLock } from '../lock.js';
 import { processesWith } from '../processes.js';
-import { PublishedThenChanged, Transaction } from '../transaction.js';
+import { PublishedThenChanged, Transaction, type Publish } from '../transaction.js';
 import { blobId, gitReason, Git, shownUrl } from './git.js';
 import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
@@ -292,11 +292,7 @@ export class SharedBoard {
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        if (attempt > 1) {
-          if (attempt > WAIT_AFTER) this.sayWaiting(head);
-          sleep(Math.random() * 5);
-          head = this.giveWay(this.pull());
-        }
+        if (attempt > 1) head = this.again(head, attempt);
         const t0 = Date.now();
         const result = this.board.write(lock, run, (tx) => (journal) => this.publish(journal, tx, head, intent, t0));
         if (intent?.replay) this.unqueue(intent.replay.id); // a replay that changed nothing leaves no commit to take it off the queue
@@ -304,21 +300,62 @@ export class SharedBoard {
         return result;
       } catch (err) {
         const done = last as { tx: Transaction; result: T } | null;
-        if (err instanceof PublishedThenChanged && done) {
-          this.doneWaiting();
-          this.pull();
-          rmSync(this.files.path('pending.json'), { force: true });
-          return done.result;
-        }
+        if (err instanceof PublishedThenChanged && done) return this.landed(done.result);
         if (intent?.queueable && isCode(err, 'REMOTE_UNREACHABLE') && done) {
           this.enqueue(done.tx, intent);
           return done.result;
         }
-        if (!(err instanceof RemoteMoved)) throw err;
-        if (Date.now() - started > REMOTE_PATIENCE_MS) {
-          fail('REMOTE_BUSY', `The shared board kept changing on "${this.remote}" while this write was tried ${attempt} times; nothing was written.`, 'Run the command again.');
-        }
+        this.rejected(err, started, attempt);
       }
+    }
+  }
+
+  /**
+   * Agents' calls carried out together (ops/combine.ts), the lock held: `once` runs them in one
+   * transaction and commits it, pushed first with `publish`, so that the batch is one push; run
+   * again, after a pull, when another clone wrote first. `last` is the outcome of the last run.
+   * The remote out of reach fails the batch: each call is then carried out alone (its caller
+   * queues it offline as a write of its own would be).
+   */
+  async writeBatch<T>(once: (publish: (tx: Transaction) => Publish) => Promise<T>, last: () => T | undefined): Promise<T> {
+    this.unsettled = null;
+    let head = this.giveWay(this.sync());
+    const started = Date.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        if (attempt > 1) head = this.again(head, attempt);
+        const t0 = Date.now();
+        const result = await once((tx) => (journal) => this.publish(journal, tx, head, undefined, t0));
+        this.doneWaiting();
+        return result;
+      } catch (err) {
+        const done = last();
+        if (err instanceof PublishedThenChanged && done !== undefined) return this.landed(done);
+        this.rejected(err, started, attempt);
+      }
+    }
+  }
+
+  /** Before a write runs again (its push was refused): says so once it keeps losing, waits a moment, and pulls what the others wrote. */
+  private again(head: string | null, attempt: number): string | null {
+    if (attempt > WAIT_AFTER) this.sayWaiting(head);
+    sleep(Math.random() * 5);
+    return this.giveWay(this.pull());
+  }
+
+  /** A write pushed whose local files then changed: it stands; the board is pulled. */
+  private landed<T>(result: T): T {
+    this.doneWaiting();
+    this.pull();
+    rmSync(this.files.path('pending.json'), { force: true });
+    return result;
+  }
+
+  /** A write that failed: a refused push runs again (returns), until the remote keeps changing too long; anything else is thrown. */
+  private rejected(err: unknown, started: number, attempt: number): void {
+    if (!(err instanceof RemoteMoved)) throw err;
+    if (Date.now() - started > REMOTE_PATIENCE_MS) {
+      fail('REMOTE_BUSY', `The shared board kept changing on "${this.remote}" while this write was tried ${attempt} times; nothing was written.`, 'Run the command again.');
     }
   }
 
@@ -452,10 +489,12 @@ export class SharedBoard {
       store(target.path, Buffer.concat([chunk, Buffer.from(journal.activity.text.replace(/^\n/, ''), 'utf8')]));
     }
 
-    const summaries = tx.logged.map((e) => e.summary);
-    const author = tx.logged[0]?.actor ?? 'agentboard';
+    // A batch of several agents' calls (ops/combine.ts) names each entry's actor.
+    const several = new Set(tx.logged.map((e) => e.actor)).size > 1;
+    const summaries = tx.logged.map((e) => (several ? `${e.actor}: ${e.summary}` : e.summary));
+    const author = several ? 'agentboard' : (tx.logged[0]?.actor ?? 'agentboard');
     const summary = summaries.join('; ') || 'sync';
-    const message = `${author}: ${summaries[0] ?? 'sync'}\n\n${summaries.slice(1).join('\n')}`;
+    const message = several ? `agentboard: ${summaries.length} writes of agents\n\n${summaries.join('\n')}` : `${author}: ${summaries[0] ?? 'sync'}\n\n${summaries.slice(1).join('\n')}`;
     const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author, ref: this.outgoing() });
     const pending: Pending = { commit, parent: base?.commit ?? null, token: newToken(), summary: summary.slice(0, 300), at: tx.now };
     if (intent?.replay) pending.queue_id = intent.replay.id;
