@@ -65,6 +65,8 @@ const EMPTY: Omit<NextResult, 'status' | 'message'> = { task: null, context: nul
 interface BoardScan {
   /** Changes whose task list hands out work (submitted or approved), in board order. */
   lists: string[];
+  /** Changes whose tasks.md is there but cannot be read as a task list (an editor's save cut short, an emptied file): nothing of it is handed out, and nobody is told the board is done. */
+  unreadable: string[];
   docs: { changeId: string; type: Stage; meta: HeadMeta }[];
 }
 
@@ -76,13 +78,14 @@ interface BoardScan {
  * works one change; the rest of the board is not its business).
  */
 function scan(tx: Transaction, only?: string): BoardScan {
-  const out: BoardScan = { lists: [], docs: [] };
+  const out: BoardScan = { lists: [], unreadable: [], docs: [] };
   if (only !== undefined) requireChange(tx, only);
   for (const changeId of only !== undefined ? [only] : tx.changeIds()) {
     for (const type of STAGES) {
       const meta = tx.docMeta(changeId, type);
       if (meta) out.docs.push({ changeId, type, meta });
       if (type === 'tasks' && (meta?.status === 'submitted' || meta?.status === 'approved')) out.lists.push(changeId);
+      else if (type === 'tasks' && !meta && tx.readDoc(changeId, 'tasks') !== null) out.unreadable.push(changeId);
     }
   }
   return out;
@@ -213,7 +216,7 @@ export const nextTask = defineOp({
       }
 
       const skills = tx.runtime.agents[agent]?.skills ?? [];
-      const broken: string[] = [];
+      const broken: string[] = [...found.unreadable];
       let selection: Selection<TaskState> = selectTask<TaskState>(skills, poolsOf(tx, found.lists, broken));
       let chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       if (selection.kind === 'claim' && !chosen) {

@@ -231,7 +231,8 @@ export class Transaction implements Reader {
       return doc && doc.content !== null ? doc.meta : null;
     }
     const head = this.board.docHead(changeId, type);
-    if (!head?.edited) return head?.meta ?? null;
+    if (head && !head.edited) return head.meta;
+    // Edited by a person, or no frontmatter to read (an editor may be half-way through a save): read in full, once the editor is done.
     const doc = this.readDoc(changeId, type);
     return doc && doc.content !== null ? doc.meta : null;
   }
@@ -268,17 +269,19 @@ export class Transaction implements Reader {
   private whenWritten(changeId: string, type: DocType, loaded: Loaded): Loaded | null {
     const path = this.board.docPath(changeId, type);
     const deadline = Date.now() + WRITER_WAIT_MS;
-    let current: Loaded | null = loaded;
-    for (let writers = openWriters(path); writers.length > 0; writers = openWriters(path)) {
+    let writers = openWriters(path);
+    if (writers.length === 0) return loaded;
+    for (; writers.length > 0; writers = openWriters(path)) {
       if (Date.now() > deadline) {
         fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, 'Let the editor finish saving, then run the command again.');
       }
       sleep(50);
       this.board.rereadDoc(changeId, type);
-      current = this.board.load(changeId, type);
-      if (!current?.edited) return current;
+      if (!this.board.load(changeId, type)?.edited) break;
     }
-    return current;
+    // Read again once the editor is done: it may have written the rest after the last look.
+    this.board.rereadDoc(changeId, type);
+    return this.board.load(changeId, type);
   }
 
   private mergeEdited(changeId: string, type: DocType, person: DocFile, personText: string, entry: NonNullable<Loaded['entry']>): DocFile {

@@ -3,11 +3,11 @@
  * claim, note and progress loses no agent write, hands no task out twice, and keeps every one of
  * the person's own edits.
  */
-import { execFileSync } from 'node:child_process';
-import { closeSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
+import { changeWithTasks, cli, cliAsync, newBoard, ok, read, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
 
 describe('a person saving stale and half-finished buffers while agents work', () => {
@@ -76,3 +76,42 @@ describe('a save that keeps the file\'s size and time', () => {
   });
 });
 
+
+describe('a task list an editor is half-way through saving', () => {
+  async function boardWithWork(): Promise<{ dir: string; file: string; stale: string }> {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'saving', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const file = join(dir, 'agentd/changes/saving/tasks.md');
+    const stale = readFileSync(file, 'utf8');
+    await ok(dir, ['next', '--as', 'agent-a']);
+    return { dir, file, stale };
+  }
+
+  it('emptied, or cut inside its frontmatter, is a list with errors for next, never a board where every task is done', async () => {
+    for (const cut of [0, 20]) {
+      const { dir, file, stale } = await boardWithWork();
+      writeFileSync(file, stale.slice(0, cut));
+      const next = await ok(dir, ['next', '--as', 'agent-b']);
+      expect(next.status).toBe('nothing_available');
+      expect(next.reasons.broken_task_lists).toEqual(['saving']);
+      expect(next.message).not.toContain('every task on the board is done');
+    }
+  });
+
+  it('is waited for while the editor still has it open, then merged, and next hands out a task', async () => {
+    const { dir, file, stale } = await boardWithWork();
+    // An editor that truncates the file, holds it open for a moment, then writes its (stale) buffer whole.
+    const editor = `const fs = require('fs'); const fd = fs.openSync(${JSON.stringify(file)}, 'w'); fs.writeFileSync(${JSON.stringify(`${file}.opened`)}, ''); setTimeout(() => { fs.writeSync(fd, ${JSON.stringify(stale)}); fs.closeSync(fd); }, 300);`;
+    const saving = new Promise<void>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', editor]);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`editor exited ${code}`))));
+    });
+    while (!existsSync(`${file}.opened`)) await new Promise((r) => setTimeout(r, 5));
+    const next = await cliAsync(dir, ['next', '--as', 'agent-b', '--json']);
+    await saving;
+    expect(next.json.data.status, next.stdout).toBe('assigned');
+    // agent-a's claim, which the stale buffer does not have, is kept in the merge; agent-b has another task.
+    expect(next.json.data.task.task_id).not.toBe('saving/T1');
+    expect(read(dir, 'agentd/changes/saving/tasks.md')).toMatch(/## T1: One[\s\S]*assignee: agent-a/);
+  });
+});
