@@ -313,10 +313,19 @@ async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promis
   return op!.run({ ...ctx, writesDocuments: body.writes, fits }, input as never);
 }
 
-/** The operation of a queued call, its module loaded only now (a command loads only its own). */
+/** The operations of queued calls this process has carried out, by name. */
+const loaded = new Map<string, Operation>();
+
+/** The operation of a queued call, its module loaded when first needed (a command loads only its own). */
 async function operationNamed(name: unknown): Promise<Operation | undefined> {
-  const info = (await catalog()).find((i) => i.name === name);
-  return info ? loadOperation(info) : undefined;
+  if (typeof name !== 'string') return undefined;
+  let op = loaded.get(name);
+  if (!op) {
+    const info = (await catalog()).find((i) => i.name === name);
+    if (!info) return undefined;
+    loaded.set(name, (op = await loadOperation(info)));
+  }
+  return op;
 }
 
 function answerOf(outcome: BatchOutcome<unknown>, notices: readonly Notice[]): Answer {
