@@ -6,6 +6,8 @@ import type { DocStatus, DocType, Phase, Task, Verdict } from './model.js';
 
 export interface DocState {
   status: DocStatus;
+  /** The file is there but cannot be read as the document (a half-finished save, broken frontmatter). */
+  unreadable?: boolean;
 }
 
 export interface ChangeState {
@@ -31,6 +33,7 @@ export function docComplete(doc: DocState | null, approvalRequired: boolean): bo
 
 function waitingFor(type: DocType, doc: DocState | null, approvalRequired: boolean): string {
   const name = DOC_NAME[type];
+  if (doc?.unreadable) return `its ${name} file to be fixed: it cannot be read`;
   if (!doc || doc.status === 'template' || doc.status === 'superseded') return `the ${name} to be written`;
   if (doc.status === 'rejected') return `the ${name} to be revised after rejection`;
   if (doc.status === 'submitted' && approvalRequired) return `a person to approve the ${name}`;

@@ -85,11 +85,12 @@ export function tasksOf(doc: DocFile<'tasks'> | null): Task[] {
 /** The state of a change, its tasks from its task list or (when given) from a quick read of it. */
 export function changeState(change: LoadedChange, list?: TaskList | null): ChangeState {
   const latest = change.review?.content?.[0];
+  const state = (doc: DocFile | null) => (doc ? { status: doc.meta.status, ...(doc.content === null ? { unreadable: true } : {}) } : null);
   return {
-    proposal: change.proposal ? { status: change.proposal.meta.status } : null,
-    spec: change.spec ? { status: change.spec.meta.status } : null,
-    tasks: list ? { status: list.meta.status, tasks: list.tasks } : change.tasks ? { status: change.tasks.meta.status, tasks: tasksOf(change.tasks) } : null,
-    review: change.review ? { status: change.review.meta.status, verdict: latest?.verdict ?? null } : null,
+    proposal: state(change.proposal),
+    spec: state(change.spec),
+    tasks: list ? { status: list.meta.status, tasks: list.tasks } : change.tasks ? { ...state(change.tasks)!, tasks: tasksOf(change.tasks) } : null,
+    review: change.review ? { ...state(change.review)!, verdict: latest?.verdict ?? null } : null,
   };
 }
 

@@ -95,6 +95,8 @@ describe('a task list an editor is half-way through saving', () => {
       expect(next.status).toBe('nothing_available');
       expect(next.reasons.broken_task_lists).toEqual(['saving']);
       expect(next.message).not.toContain('every task on the board is done');
+      // What the change waits for says so too, not that its task list is still to be written.
+      expect((await ok(dir, ['list'])).changes.find((c: any) => c.change_id === 'saving').waiting_on).toBe('its task list file to be fixed: it cannot be read');
     }
   });
 
