@@ -135,12 +135,14 @@ export class SnapshotReader {
     for (const t of cards) counts[t.status]++;
     const latest = review?.content?.[0];
     const approval = board.config.require_approval as readonly string[];
-    const state = (t: DocType) => (heads[t] ? { status: heads[t]!.meta.status } : null);
+    // A file there whose frontmatter cannot be read waits to be fixed, not to be written.
+    const unreadable = (t: DocType) => broken.some((d) => d?.type === t);
+    const state = (t: DocType) => (heads[t] ? { status: heads[t]!.meta.status } : unreadable(t) ? { status: 'template' as const, unreadable: true } : null);
     const info = derivePhase(
       {
         proposal: state('proposal'),
         spec: state('spec'),
-        tasks: heads.tasks ? { status: heads.tasks.meta.status, tasks: summaries } : null,
+        tasks: heads.tasks ? { status: heads.tasks.meta.status, tasks: summaries } : unreadable('tasks') ? { ...state('tasks')!, tasks: [] } : null,
         review: heads.review ? { status: heads.review.meta.status, verdict: latest?.verdict ?? null } : null,
       },
       approval,

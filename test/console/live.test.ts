@@ -91,6 +91,15 @@ describe('reading again', () => {
     expect(second.tasks[1]).toMatchObject({ task_id: 'fix-login/T1', status: 'in_progress', progress: 20, assignee: 'kimi' });
   });
 
+  it('shows a change whose task list an editor emptied as waiting for that file to be fixed', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    writeFileSync(join(dir, 'agentd/changes/add-search/tasks.md'), '');
+    const change = new SnapshotReader(Board.open(dir), null).read().changes[0]!;
+    expect(change.waiting_on).toBe('its task list file to be fixed: it cannot be read');
+    expect(change.problems.length).toBeGreaterThan(0);
+  });
+
   it('turns a burst of events into one refresh, soon after the burst', async () => {
     const dir = await newBoard();
     let refreshes = 0;
