@@ -743,7 +743,12 @@ export class Board implements Reader {
       last = outcomes;
       finish(tx, outcomes);
     };
-    return shared.writeBatch((publish) => this.batchOnce(lock, jobs, more, seen, publish), () => last);
+    return shared.writeBatch(
+      (publish) => this.batchOnce(lock, jobs, more, seen, publish),
+      () => last,
+      // Pushed, and pulled back, but not committed here (a person saved meanwhile): the answers go alone.
+      (outcomes) => this.write(lock, (tx) => finish(tx, outcomes)),
+    );
   }
 
   /** The batch of writeBatch, committed (after `publish`, on a shared board): its outcomes. */

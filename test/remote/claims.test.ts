@@ -3,7 +3,7 @@
  * task is never handed out twice, whichever clone asks; a write that lost the race runs again on
  * the new state under the same rules.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CallQueue } from '../../src/store/calls.js';
@@ -88,5 +88,27 @@ describe('agents\' calls carried out together on a shared board', () => {
     for (const agent of ['agent-a', 'queued-b', 'queued-c']) expect(tasks).toMatch(new RegExp(`assignee: ${agent}`));
     const seen = await ok(b, ['task', 'list', '--sync']);
     expect(seen.tasks.map((t: any) => t.assignee).sort()).toEqual(['agent-a', 'queued-b', 'queued-c']);
+  });
+
+  it('are answered, exactly once, when a person saves a file between the push and the local commit', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'batch', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    const [a] = shared.clones as [string];
+    const queue = new CallQueue(join(a, 'agentd/.runtime'));
+    const id = queue.post({ op: 'task.next', input: { agent_id: 'queued-b' }, format: 'json', writes: [] });
+    // The batch is pushed; then, before it is committed here, a person saves the task list it replaces.
+    const claim = await stoppedAt(a, ['next', '--as', 'agent-a', '--json'], 'remote:pushed');
+    const tasks = join(a, 'agentd/changes/batch/tasks.md');
+    writeFileSync(tasks, readFileSync(tasks, 'utf8').replace('## T3: Three', '## T3: Three, by hand'));
+    const { code, stdout } = await claim.go();
+    expect(code, stdout).toBe(0);
+    expect(JSON.parse(stdout).data.status).toBe('assigned');
+    // The queued call has its answer, and nothing of it is left to be carried out again.
+    const answer = JSON.parse(readFileSync(join(queue.dir, queue.answerName(id)), 'utf8'));
+    expect(answer).toMatchObject({ ok: true, result: { status: 'assigned' } });
+    expect(readdirSync(queue.dir).filter((n) => n.startsWith('call.'))).toEqual([]);
+    await ok(a, ['next', '--as', 'agent-c']);
+    const claims = activityOf(a).filter((e) => e.action === 'task.claim');
+    expect(claims.map((e) => e.actor).sort()).toEqual(['agent-a', 'agent-c', 'queued-b']);
+    expect(existsSync(join(a, 'agentd/.runtime/remote/pending.json'))).toBe(false);
   });
 });
