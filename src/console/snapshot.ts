@@ -138,11 +138,13 @@ export class SnapshotReader {
     // A file there whose frontmatter cannot be read waits to be fixed, not to be written.
     const unreadable = (t: DocType) => broken.some((d) => d?.type === t);
     const state = (t: DocType) => (heads[t] ? { status: heads[t]!.meta.status } : unreadable(t) ? { status: 'template' as const, unreadable: true } : null);
+    const tasks = state('tasks');
     const info = derivePhase(
       {
         proposal: state('proposal'),
         spec: state('spec'),
-        tasks: heads.tasks ? { status: heads.tasks.meta.status, tasks: summaries } : unreadable('tasks') ? { ...state('tasks')!, tasks: [] } : null,
+        // Without a readable head there is no quick read of the list either: its tasks are none.
+        tasks: tasks && { ...tasks, tasks: summaries },
         review: heads.review ? { status: heads.review.meta.status, verdict: latest?.verdict ?? null } : null,
       },
       approval,

@@ -2,8 +2,9 @@
  * An agent's write (through an MCP server, or a command run as an agent), committed together with
  * the writes other processes are waiting to make: whoever holds the board lock carries out every
  * call queued for it, in one transaction and one commit (one round of fsyncs for all), and each
- * caller gets its answer when that commit is on disk (store/calls.ts). Under contention the board does many writes per round
- * of fsyncs instead of one, and every answer still means: written, and durable.
+ * caller gets its answer when that commit is on disk (store/calls.ts). Under contention the board
+ * does many writes per round of fsyncs instead of one, and every answer still means: written, and
+ * durable.
  *
  * A process whose commit carried out other processes' calls (a busy board) keeps the lock after
  * it while calls keep coming (within LINGER_MS of each other, for TENURE_MS at most, and never

@@ -314,11 +314,11 @@ export class SharedBoard {
    * Agents' calls carried out together (ops/combine.ts), the lock held: `once` runs them in one
    * transaction and commits it, pushed first with `publish`, so that the batch is one push; run
    * again, after a pull, when another clone wrote first. `last` is the outcome of the last run;
-   * `landed` gets it when the push landed but a person's save kept the commit from being made here
-   * (what goes with the outcomes is then committed alone). The remote out of reach fails the batch:
+   * `commitAlone` gets it when the push landed but a person's save kept the commit from being made
+   * here (what goes with the outcomes is then committed alone). The remote out of reach fails the batch:
    * each call is then carried out alone (its caller queues it offline as a write of its own would be).
    */
-  async writeBatch<T>(once: (publish: (tx: Transaction) => Publish) => Promise<T>, last: () => T | undefined, landed: (result: T) => void): Promise<T> {
+  async writeBatch<T>(once: (publish: (tx: Transaction) => Publish) => Promise<T>, last: () => T | undefined, commitAlone: (result: T) => void): Promise<T> {
     this.unsettled = null;
     let head = this.giveWay(this.sync());
     const started = Date.now();
@@ -332,7 +332,7 @@ export class SharedBoard {
       } catch (err) {
         const done = last();
         if (err instanceof PublishedThenChanged && done !== undefined) {
-          landed(this.landed(done));
+          commitAlone(this.landed(done));
           return done;
         }
         this.rejected(err, started, attempt);
