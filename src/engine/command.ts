@@ -6,6 +6,7 @@ import { colorLevel } from '../render/colors.js';
 import { readFileSync } from 'node:fs';
 import { fail } from '../errors.js';
 import { Board } from '../store/board.js';
+import { SnapshotReader } from '../console/snapshot.js';
 import { listRuns, readInvocations, readRun, type RunRecord } from '../store/runs.js';
 import { currentPerson } from '../cli/person.js';
 import { agentboardBin, importTui, type ImportModule } from '../cli/tui.js';
@@ -71,8 +72,10 @@ export function runOptions(changeId: string, flags: RunFlags): RunOptions {
   };
 }
 
-async function liveView(importModule: ImportModule, colors: boolean, onInterrupt: () => void): Promise<RunView> {
-  return (await importTui(importModule, colors)).startRunView({ onInterrupt });
+/** The live view; its agents pane reads the change as the console does (its agents' workflow state, the tasks they hold, their seats in the run). */
+async function liveView(importModule: ImportModule, colors: boolean, onInterrupt: () => void, root: string, changeId: string): Promise<RunView> {
+  const reader = new SnapshotReader(Board.open(root), changeId);
+  return (await importTui(importModule, colors)).startRunView({ onInterrupt, agents: () => reader.read().agents });
 }
 
 export async function runCommand(io: Io, importModule: ImportModule | undefined, changeId: string, flags: RunFlags, globals: { root?: string; json?: boolean; as?: string }): Promise<number> {
@@ -89,7 +92,7 @@ export async function runCommand(io: Io, importModule: ImportModule | undefined,
   };
   const interactive = !globals.json && process.stdout.isTTY === true && process.stdin.isTTY === true && importModule !== undefined;
   let view: RunView | null = null;
-  const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, colorLevel(io.env, true) > 0, onSignal) : plainView(io.out));
+  const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, colorLevel(io.env, true) > 0, onSignal, root, changeId) : plainView(io.out));
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {

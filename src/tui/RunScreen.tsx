@@ -1,10 +1,11 @@
 /** The live view of `agentboard run`: the phases, the agents, the person's prompt, the last lines. */
-import { Box, Text, useInput } from 'ink';
+import { Box, Text, useInput, useStdout } from 'ink';
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import { usageText } from '../engine/views/format.js';
-import { AgentRows } from './AgentRows.js';
+import { AgentsPane } from './console/AgentsPane.js';
 import { DecisionPrompt } from './DecisionPrompt.js';
 import { PhaseSteps } from './PhaseSteps.js';
+import { runCards } from './run-state.js';
 import type { RunStore } from './store.js';
 
 const OUTCOME_COLOR: Record<string, string> = { finished: 'green', waiting_on_person: 'yellow', failed: 'red', interrupted: 'red', budget_exceeded: 'red' };
@@ -12,11 +13,18 @@ const OUTCOME_COLOR: Record<string, string> = { finished: 'green', waiting_on_pe
 export function RunScreen({ store, onInterrupt }: { store: RunStore; onInterrupt: () => void }) {
   const state = useSyncExternalStore(store.subscribe, store.get);
   const [now, setNow] = useState(() => Date.now());
+  const width = useStdout().stdout.columns || 100;
   useEffect(() => {
     if (state.finished) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    // The clock moves the screen on, and the board is read again: agents report through their own servers, not through the run.
+    const timer = setInterval(() => {
+      setNow(Date.now());
+      store.refresh();
+    }, 1000);
     return () => clearInterval(timer);
-  }, [state.finished]);
+  }, [state.finished, store]);
+  const agents = runCards(state);
+  const tokens = new Map(state.agents.map((a) => [a.agent_id, a.tokens]));
   // Keys come as input while the terminal is in raw mode: Ctrl-C stops the run as SIGINT would.
   useInput((input, key) => {
     if (key.ctrl && input === 'c') onInterrupt();
@@ -30,7 +38,7 @@ export function RunScreen({ store, onInterrupt }: { store: RunStore; onInterrupt
         <PhaseSteps phases={state.phases} />
       </Box>
       <Box marginTop={1}>
-        <AgentRows agents={state.agents} now={now} />
+        <AgentsPane agents={agents} cursor={0} now={now} width={width} rows={agents.length * 2 + 1} active={false} tokens={tokens} />
       </Box>
       {state.log.length > 0 && (
         <Box marginTop={1} flexDirection="column">

@@ -4,6 +4,7 @@
  * of `agentboard board`, handed a ConsoleSource.
  */
 import { render } from 'ink';
+import type { AgentCard } from '../console/cards.js';
 import type { ConsoleSource } from '../console/source.js';
 import type { RunView } from '../engine/events.js';
 import { ConsoleApp } from './console/ConsoleApp.js';
@@ -11,16 +12,16 @@ import { ScreenControl } from './console/screen.js';
 import { RunScreen } from './RunScreen.js';
 import { RunStore } from './store.js';
 
-export { AgentRows } from './AgentRows.js';
 export { DecisionPrompt } from './DecisionPrompt.js';
 export { PhaseSteps } from './PhaseSteps.js';
 export { RunScreen } from './RunScreen.js';
 export { Spinner } from './Spinner.js';
 export { RunStore } from './store.js';
-export { initialState, reduce } from './run-state.js';
+export { initialState, reduce, runCards } from './run-state.js';
 
-export function startRunView(options: { onInterrupt: () => void; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): RunView {
-  const store = new RunStore();
+/** `agents`: the board's agents as the console reads them, for the agents pane. */
+export function startRunView(options: { onInterrupt: () => void; agents?: () => AgentCard[]; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): RunView {
+  const store = new RunStore(options.agents);
   const app = render(<RunScreen store={store} onInterrupt={options.onInterrupt} />, {
     stdout: options.stdout ?? process.stdout,
     stdin: options.stdin ?? process.stdin,
@@ -35,6 +36,7 @@ export function startRunView(options: { onInterrupt: () => void; stdout?: NodeJS
     close: async () => {
       if (closed) return;
       closed = true;
+      store.stop();
       // Let the last events reach the screen, then give the terminal back with the last frame on it.
       await new Promise((resolve) => setTimeout(resolve, 50));
       app.unmount();

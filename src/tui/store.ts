@@ -1,11 +1,24 @@
-/** Holds the live view's state: events go in, components subscribe, the person's answer comes out. */
+/**
+ * Holds the live view's state: events go in, components subscribe, the person's answer comes out.
+ * The board's agents are read by `agents` (the console's reading of the board), again after events
+ * and when the screen's clock moves, at most every READ_MS.
+ */
+import type { AgentCard } from '../console/cards.js';
 import type { PersonAnswer, PersonQuestion, RunEvent } from '../engine/events.js';
 import { initialState, reduce, type RunViewState } from './run-state.js';
+
+/** Events come in bursts (an agent's tool calls): the board is read once for a burst. */
+const READ_MS = 250;
 
 export class RunStore {
   private state: RunViewState = initialState();
   private readonly listeners = new Set<() => void>();
   private pending: ((answer: PersonAnswer) => void) | null = null;
+  private reading: ReturnType<typeof setTimeout> | null = null;
+  private lastRead = 0;
+  private stopped = false;
+
+  constructor(private readonly agents?: () => AgentCard[]) {}
 
   get = (): RunViewState => this.state;
 
@@ -19,7 +32,37 @@ export class RunStore {
     for (const l of this.listeners) l();
   }
 
-  dispatch = (event: RunEvent): void => this.set(reduce(this.state, event));
+  dispatch = (event: RunEvent): void => {
+    this.set(reduce(this.state, event));
+    this.refresh();
+  };
+
+  /** Reads the board's agents again soon (once for a burst of calls); a read that fails keeps the last one. */
+  refresh = (): void => {
+    if (!this.agents || this.reading || this.stopped) return;
+    this.reading = setTimeout(
+      () => {
+        this.reading = null;
+        this.lastRead = Date.now();
+        let board: AgentCard[];
+        try {
+          board = this.agents!();
+        } catch {
+          return;
+        }
+        this.set({ ...this.state, board });
+      },
+      Math.max(0, this.lastRead + READ_MS - Date.now()),
+    );
+    this.reading.unref?.();
+  };
+
+  /** No more reads of the board (the view is closing). */
+  stop = (): void => {
+    this.stopped = true;
+    if (this.reading) clearTimeout(this.reading);
+    this.reading = null;
+  };
 
   /** Shows the question until the person answers, or until `signal` aborts (decided elsewhere): then "later". */
   ask = (question: PersonQuestion, signal: AbortSignal): Promise<PersonAnswer> =>

@@ -5,6 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { PersonAnswer, RunEvent } from '../../src/engine/events.js';
 import { RunScreen } from '../../src/tui/RunScreen.js';
 import { RunStore } from '../../src/tui/store.js';
+import { SnapshotReader } from '../../src/console/snapshot.js';
+import { Board } from '../../src/store/board.js';
+import { busyBoard, RUN_ID, until } from '../console/helpers.js';
 
 const usage = (n: number, cost: number | null = null) => ({ input_tokens: n, output_tokens: 0, cached_input_tokens: 0, cost_usd: cost });
 const base = { run_id: '20261122-080000000-abcd', at: '2026-11-22T08:00:00.000Z' };
@@ -21,6 +24,8 @@ const EVENTS: RunEvent[] = [
 ];
 
 const tick = () => new Promise((r) => setTimeout(r, 30));
+
+const lineWith = (frame: string, text: string) => frame.split('\n').find((l) => l.includes(text))?.trimEnd() ?? '';
 
 function screen(events: RunEvent[] = EVENTS, onInterrupt = () => {}) {
   const store = new RunStore();
@@ -39,10 +44,35 @@ describe('the live view', () => {
     expect(frame).toMatch(/✓ tasks\s+revision 1/);
     expect(frame).toMatch(/implementation/);
     expect(frame).toMatch(/· review/);
-    expect(frame).toMatch(/claude-planner\s+proposal\s+1,200 tok\s+turn ended/);
-    expect(frame).toMatch(/⠋ claude-w1\s+T1 Index the titles\s+[\dm]+s\s+Index written, tests next/);
-    expect(frame).toMatch(/codex-w2\s+idle/);
+    // The console's agents pane: with no board to read, what the run's events say of each agent.
+    expect(frame).toMatch(/STATE +AGENT +TASK +LAST WORD +AGO/);
+    expect(lineWith(frame, 'claude-planner')).toMatch(/· no status +claude-planner +- +turn ended/);
+    expect(frame).toContain(`run ${base.run_id} · planner · between invocations · 1,200 tok`);
+    expect(lineWith(frame, 'claude-w1')).toMatch(/claude-w1 +T1 Index the titles +Index written, tests next/);
+    expect(frame).toMatch(new RegExp(`run ${base.run_id} · worker · invocation 2, T1, \\w+`));
+    expect(lineWith(frame, 'codex-w2')).toMatch(/· no status +codex-w2 +-$/);
+    expect(frame).toContain(`run ${base.run_id} · reviewer · between invocations`);
     view.unmount();
+  });
+
+  it('draws its agents as the console does, from the board: workflow state, task held, last word, seat in the run', async () => {
+    const dir = await busyBoard();
+    const reader = new SnapshotReader(Board.open(dir), 'add-search');
+    const store = new RunStore(() => reader.read().agents);
+    const started = { run_id: RUN_ID, at: new Date().toISOString() };
+    store.dispatch({ ...started, type: 'run.started', phase: 'implementation', change_id: 'add-search', person: 'human:tester', agents: { planner: 'fake-planner', reviewer: 'fake-reviewer', workers: ['claude-w1'] }, options: {} });
+    const view = render(h(RunScreen, { store, onInterrupt: () => {} }));
+    await until('the board read', () => lineWith(view.lastFrame()!, 'claude-w1').includes('working'));
+    const frame = view.lastFrame()!;
+    // What the board says: claude-w1 reported working and holds T1 at 60 %; its seat is as the run's events have it.
+    expect(lineWith(frame, 'claude-w1')).toMatch(/● working +claude-w1 +T1 Index the titles +Index written, tests next +(now|1m)$/);
+    expect(frame).toContain(`run ${RUN_ID} · worker · between invocations`);
+    expect(lineWith(frame, 'fake-planner')).toMatch(/· no status +fake-planner/);
+    // Only the run's agents: the others of the board are the console's to show.
+    expect(frame).not.toContain('codex-w2');
+    expect(frame).not.toContain('kimi');
+    view.unmount();
+    store.stop();
   });
 
   it('asks the person in place: r, the feedback typed, Enter rejects; a approves', async () => {

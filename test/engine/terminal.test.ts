@@ -27,6 +27,10 @@ describe('the live view in a terminal', () => {
     await until('the run to ask for a decision', () => screen().includes('Your decision: the proposal of add-search'));
     expect(screen()).toContain('a approve · r reject with feedback · l later');
     expect(screen()).toMatch(/\? proposal/);
+    // The agents as the console's agents pane draws them, each with its seat in the run.
+    expect(screen()).toMatch(/STATE +AGENT +TASK +LAST WORD +AGO/);
+    expect(screen()).toMatch(/· no status +fake-planner +- +turn ended/);
+    expect(screen()).toMatch(/run \S+ · planner · between invocations/);
     tmux('send-keys', '-t', 'run', 'r');
     await until('the feedback prompt', () => screen().includes('What must change?'));
     tmux('send-keys', '-t', 'run', '-l', 'Say who searches');

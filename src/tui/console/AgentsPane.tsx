@@ -1,6 +1,7 @@
 /**
  * One row per agent: its workflow state as a badge (seed 002), the task it holds, its last word
- * and how long ago; an agent of a running `agentboard run` also shows its seat and invocation.
+ * and how long ago; an agent of a running `agentboard run` also shows its seat and invocation,
+ * and in the run's own view the tokens it used. The console and `agentboard run` both draw it.
  */
 import { Box, Text } from 'ink';
 import type { AgentCard } from '../../console/cards.js';
@@ -15,7 +16,13 @@ function runLine(a: AgentCard, now: number): string {
   return `run ${r.run_id} · ${r.role} · ${what}`;
 }
 
-export function AgentsPane({ agents, cursor, now, width, rows, active }: { agents: AgentCard[]; cursor: number; now: number; width: number; rows: number; active: boolean }) {
+/** The second line of an agent: its seat in a run and the tokens it used there, when there are any. */
+function secondLine(a: AgentCard, now: number, tokens: ReadonlyMap<string, number> | undefined): string {
+  const used = tokens?.get(a.agent_id) ?? 0;
+  return [a.run ? runLine(a, now) : '', used > 0 ? `${used.toLocaleString('en-US')} tok` : ''].filter(Boolean).join(' · ');
+}
+
+export function AgentsPane({ agents, cursor, now, width, rows, active, tokens }: { agents: AgentCard[]; cursor: number; now: number; width: number; rows: number; active: boolean; tokens?: ReadonlyMap<string, number> }) {
   if (agents.length === 0) return <Text dimColor>No agents yet: an agent appears here when it registers, reports its status or claims a task.</Text>;
   // The columns share what the width gives; the last word takes what is left.
   const badgeW = width < 70 ? 14 : 18;
@@ -24,7 +31,7 @@ export function AgentsPane({ agents, cursor, now, width, rows, active }: { agent
   const agoW = 5;
   const msgW = Math.max(4, width - badgeW - idW - taskW - agoW);
   // Agents in a run take two lines; a page holds what fits.
-  const lineCount = (a: AgentCard) => (a.run ? 2 : 1);
+  const lineCount = (a: AgentCard) => (secondLine(a, now, tokens) ? 2 : 1);
   const pages: number[] = [];
   let used = 0;
   let page = 0;
@@ -68,10 +75,10 @@ export function AgentsPane({ agents, cursor, now, width, rows, active }: { agent
               <Text dimColor={!a.message}>{cut(a.message ?? '', msgW - 1).padEnd(msgW)}</Text>
               <Text dimColor>{ago(a.message_at, now)}</Text>
             </Text>
-            {a.run && (
+            {lineCount(a) === 2 && (
               <Text dimColor wrap="truncate">
                 {'    '}
-                {runLine(a, now)}
+                {secondLine(a, now, tokens)}
               </Text>
             )}
           </Box>
