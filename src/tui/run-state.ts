@@ -89,7 +89,7 @@ export function reduce(state: RunViewState, e: RunEvent): RunViewState {
         agents: [idle(e.agents.planner!, 'planner'), ...e.agents.workers.map((w) => idle(w, 'worker')), idle(e.agents.reviewer!, 'reviewer')],
       };
     case 'invocation.started':
-      return { ...s, phases: at(s.phases, e.phase, 'running'), agents: row(s.agents, e.agent_id, e.at, { role: e.role, since: Date.parse(e.at), invocation: e.invocation, phase: e.phase ?? '', message: `attempt ${e.attempt}`, ...(e.task_id ? { task_id: e.task_id } : { task_id: null, title: e.phase ?? '' }) }) };
+      return { ...s, phases: at(s.phases, e.phase, 'running'), agents: row(s.agents, e.agent_id, e.at, { role: e.role, since: Date.parse(e.at), invocation: e.invocation, phase: e.phase ?? '', message: `attempt ${e.attempt}`, ...(e.task_id ? { task_id: e.task_id } : { task_id: null, title: '' }) }) };
     case 'invocation.finished': {
       const current = s.agents.find((a) => a.agent_id === e.agent_id);
       return { ...s, agents: row(s.agents, e.agent_id, e.at, { since: null, tokens: (current?.tokens ?? 0) + tokens(e.usage), message: e.failure ?? 'turn ended' }) };
