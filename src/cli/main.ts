@@ -25,6 +25,7 @@ import { cliSpeller } from './refs.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
 import { isHuman } from '../domain/ids.js';
+import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 
 interface GlobalOptions {
   root?: string;
@@ -292,6 +293,11 @@ function exitCodeFor(code: string): number {
  * creating a board asks nothing, since it decides nothing for anyone.
  */
 function actorFor(op: OpInfo, as: string | undefined, io: Io, ctx: Context): string {
+  const started = startedAgent(io.env);
+  if (started !== undefined && op.access !== 'human' && !(as !== undefined && isHuman(as))) {
+    if (as !== undefined && as !== started) refuseOtherAgent(started, as);
+    return started;
+  }
   if (as !== undefined && !isHuman(as)) return as;
   if (op.name === 'board.init') return as ?? defaultHuman(io, ctx.root ?? io.cwd);
   return requirePerson(io, ctx.board().root, as, op.access === 'human' ? `\`agentboard ${op.cli.command}\`` : `Acting as a person (\`agentboard ${op.cli.command}\`)`, { terminal: op.name === 'person.key' });

@@ -5,6 +5,7 @@
  * person's command refuses to run where one is set; `run` strips them all from the agents it
  * starts, so that a nested agent CLI does not think it runs inside another.
  */
+import { fail } from '../errors.js';
 
 interface Marker {
   name: string;
@@ -59,4 +60,22 @@ export function agentMarkerIn(env: Record<string, string | undefined>): string |
     return `${m.name}=${v.length > 40 ? `${v.slice(0, 40)}…` : v}`;
   }
   return null;
+}
+
+/** The variable `agentboard run` names each agent it starts with. */
+export const STARTED_AGENT_VARIABLE = 'AGENTBOARD_AGENT_ID';
+
+/** The agent `agentboard run` started this process as (its commands act as that agent), or undefined. */
+export function startedAgent(env: Record<string, string | undefined>): string | undefined {
+  const id = env[STARTED_AGENT_VARIABLE];
+  return id === undefined || id === '' ? undefined : id;
+}
+
+/** Refuses a command of the agent `started` that names another agent: an agent acts only as itself. */
+export function refuseOtherAgent(started: string, as: string): never {
+  return fail(
+    'AGENT_MISMATCH',
+    `This command runs as agent ${started} (${STARTED_AGENT_VARIABLE}, set by \`agentboard run\`); acting as ${as.slice(0, 64)} is refused.`,
+    `Leave out --as (the command acts as ${started}), or pass --as ${started}.`,
+  );
 }

@@ -9,6 +9,7 @@ import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } fro
 import * as z from 'zod';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import { agentIdProblem } from '../domain/ids.js';
+import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { nowIso } from '../clock.js';
 import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
 import { OPERATIONS } from '../ops/index.js';
@@ -230,6 +231,10 @@ function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
 
 /** Serves MCP on stdin/stdout until stdin closes or the process is told to stop. */
 export async function serveStdio(root: string | undefined, profile: Profile, options: ServeOptions = {}): Promise<number> {
+  // The server of an agent `agentboard run` started serves that agent only.
+  const started = startedAgent(process.env);
+  if (started !== undefined && options.as !== undefined && options.as !== started) refuseOtherAgent(started, options.as);
+  options = { ...options, as: options.as ?? started };
   const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync });
   const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new LineTransport(LIMITS.messageBytesMax);

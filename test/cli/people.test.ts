@@ -121,6 +121,25 @@ describe('acting as a person without --as', () => {
     expect((await cli(dir, ['task', 'done', 'decide/T1', '--as', 'codex', '--json'], { env: { CLAUDECODE: '1' } })).json.data.task.status).toBe('done');
   });
 
+  it('acts as the agent `agentboard run` started, and refuses that agent acting as another', async () => {
+    const dir = await boardWithDecisions();
+    const env = { AGENTBOARD_AGENT_ID: 'codex' };
+    const before = snapshot(dir);
+    for (const args of [['task', 'note', 'decide/T1', 'Not mine.', '--as', 'gemini'], ['task', 'done', 'decide/T1', '--as', 'gemini'], ['task', 'note', 'decide/T1', 'From input.', '--input', '-']]) {
+      const r = await cli(dir, [...args, '--json'], { env, stdin: '{"agent_id": "gemini"}' });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.json.error).toMatchObject({ code: 'AGENT_MISMATCH', next_step: 'Leave out --as (the command acts as codex), or pass --as codex.' });
+      expect(r.json.error.message).toContain('acting as gemini is refused');
+    }
+    expect(snapshot(dir)).toEqual(before);
+    // Without --as, the command acts as the agent it runs for; reads may still look at others.
+    expect((await cli(dir, ['task', 'note', 'decide/T1', 'Mine.', '--json'], { env })).code).toBe(0);
+    expect((await ok(dir, ['task', 'show', 'decide/T1'])).task.notes.at(-1)).toMatchObject({ author: 'codex', text: 'Mine.' });
+    expect((await cli(dir, ['task', 'done', 'decide/T1', '--as', 'codex', '--json'], { env })).json.data.task).toMatchObject({ status: 'done', assignee: 'codex' });
+    expect((await cli(dir, ['session', 'show', '--as', 'gemini', '--json'], { env })).code).toBe(0);
+    expect((await cli(dir, ['approve', 'decide', 'spec', '--json'], { env, interactive: true })).json.error.code).toBe('AGENT_ENVIRONMENT');
+  });
+
   it('keeps the key of the tests\' own person out of what the board records', async () => {
     const dir = await newBoard();
     expect(readFileSync(join(dir, 'agentd/people.yaml'), 'utf8')).not.toContain(TEST_PERSON_KEY);

@@ -3,6 +3,7 @@
  * and records every call for the run. And the board's rule that a change is reviewed by someone
  * who did not make it.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,8 +11,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, cli, newBoard, ok, tempDir, write } from '../helpers.js';
 
-async function boundAgent(dir: string, args: string[]) {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, ...args], env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') }, stderr: 'ignore' });
+async function boundAgent(dir: string, args: string[], env: Record<string, string> = {}) {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, ...args], env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-'), ...env }, stderr: 'ignore' });
   const client = new Client({ name: 'bound', version: '1.0.0' });
   await client.connect(transport);
   const call = async (tool: string, args: object) => {
@@ -58,6 +59,22 @@ describe('agentboard mcp --as', () => {
     expect(calls[2]).toMatchObject({ task_id: 'bound/T1', percent: 50, message: 'Half way' });
     // The board shows the bound agent as the one who worked.
     expect((await ok(dir, ['task', 'show', 'bound/T1'])).task).toMatchObject({ assignee: 'codex-w1', progress: 50 });
+  });
+
+  it('serves the agent `agentboard run` started (AGENTBOARD_AGENT_ID) without --as, and will not serve it as another', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'started', [{ title: 'First' }]);
+    const { client, call } = await boundAgent(dir, ['--profile', 'worker'], { AGENTBOARD_AGENT_ID: 'codex-w1' });
+    try {
+      expect((await call('agentboard_get_next_task', {})).task.assignee).toBe('codex-w1');
+      expect((await call('agentboard_get_next_task', { agent_id: 'claude-w2' })).error.code).toBe('AGENT_MISMATCH');
+    } finally {
+      await client.close();
+    }
+    const other = spawnSync(process.execPath, [BIN, 'mcp', '--root', dir, '--as', 'claude-w2'], { input: '', encoding: 'utf8', env: { PATH: process.env.PATH ?? '', AGENTBOARD_AGENT_ID: 'codex-w1' } });
+    expect(other.status).toBe(1);
+    expect(other.stdout).toBe('');
+    expect(other.stderr).toContain('This command runs as agent codex-w1 (AGENTBOARD_AGENT_ID, set by `agentboard run`); acting as claude-w2 is refused.');
   });
 
   it('refuses to start bound to a person or a bad id', async () => {
