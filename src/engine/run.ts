@@ -3,6 +3,7 @@
  * read from the board before every step, never kept by the run, so a run started again after any
  * stop continues where the files are.
  */
+import { RemoteFiles } from '../store/remote/state.js';
 import { AgentboardError } from '../errors.js';
 import type { RunOutcome } from '../store/runs.js';
 import { BoardOps } from './board-ops.js';
@@ -102,7 +103,7 @@ export async function runChange(params: RunParams): Promise<number> {
   const { options } = params;
   const ops = new BoardOps(params.root, params.person);
   const board = ops.board;
-  const agents = resolveAgents(board.config, options);
+  const agents = resolveAgents(board.config, options, board.config.remote === undefined ? undefined : new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).cloneId().slice(0, 4));
   const existing = await ops.change(options.changeId);
   const runs = runsOf(board.runtimeDir, options.changeId);
   refuseIfRunning(runs);

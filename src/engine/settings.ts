@@ -69,7 +69,13 @@ function instance(config: Config, name: string, role: Role, id: string, flag: st
   return { id, name, role, config: agent };
 }
 
-export function resolveAgents(config: Config, options: RunOptions): RunAgents {
+/**
+ * The run's agents, named <agent>-planner, <agent>-w<n> and <agent>-reviewer. On a shared board
+ * each clone's run names them with the clone's tag too (`claude-w1.3fa2`): the runs of two clones
+ * are different agents, and neither takes the other's task for its own to resume.
+ */
+export function resolveAgents(config: Config, options: RunOptions, clone?: string): RunAgents {
+  const tag = clone === undefined ? '' : `.${clone}`;
   if (Object.keys(config.agents).length === 0 || config.run === undefined) notConfigured('which agents run the change (agents: and run:)');
   const plannerName = options.planner ?? config.run.planner ?? notConfigured('who plans (run: planner:)');
   const reviewerName = options.reviewer ?? config.run.reviewer ?? notConfigured('who reviews (run: reviewer:)');
@@ -79,11 +85,11 @@ export function resolveAgents(config: Config, options: RunOptions): RunAgents {
   // Workers are taken round-robin from the list: --workers 3 with [claude, codex] is claude-w1, codex-w2, claude-w3.
   for (let i = 1; i <= count; i++) {
     const name = workerNames[(i - 1) % workerNames.length]!;
-    workers.push(instance(config, name, 'worker', `${name}-w${i}`, options.workers?.length ? '--worker' : 'run: workers:'));
+    workers.push(instance(config, name, 'worker', `${name}-w${i}${tag}`, options.workers?.length ? '--worker' : 'run: workers:'));
   }
   return {
-    planner: instance(config, plannerName, 'planner', `${plannerName}-planner`, options.planner ? '--planner' : 'run: planner:'),
-    reviewer: instance(config, reviewerName, 'reviewer', `${reviewerName}-reviewer`, options.reviewer ? '--reviewer' : 'run: reviewer:'),
+    planner: instance(config, plannerName, 'planner', `${plannerName}-planner${tag}`, options.planner ? '--planner' : 'run: planner:'),
+    reviewer: instance(config, reviewerName, 'reviewer', `${reviewerName}-reviewer${tag}`, options.reviewer ? '--reviewer' : 'run: reviewer:'),
     workers,
   };
 }

@@ -7,7 +7,8 @@
  */
 import type { Data } from './board-ops.js';
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
-import { waitForPerson, type Gate } from './gates.js';
+import { sleep, waitForPerson, type Gate } from './gates.js';
+import { lastActivity } from '../domain/claims.js';
 import type { Workspace } from './git.js';
 import { invoke } from './invoke.js';
 import { refusals } from './planning.js';
@@ -113,6 +114,18 @@ function taskGate(ctx: RunContext, task: Data): Gate {
   };
 }
 
+const OTHERS_POLL_MS = 2000;
+
+/** Tasks in progress that agents outside this run hold and have worked on lately (not idle past stale_claim_minutes). */
+function workedElsewhere(tasks: Data[], ours: Set<string>, staleMs: number): Data[] {
+  const now = Date.now();
+  return tasks.filter((t) => {
+    if (t.status !== 'in_progress' || !t.assignee || ours.has(t.assignee)) return false;
+    const own = ((t.notes ?? []) as { author?: string; at?: string }[]).filter((n) => n.author === t.assignee && n.at).map((n) => n.at!);
+    return now - Date.parse(lastActivity(t.claimed_at ?? undefined, t.progress_at ?? undefined, own)) < staleMs;
+  });
+}
+
 /** Why no task of the change can go on, in a few words. */
 function stuck(tasks: Data[], ours: Set<string>): string {
   const open = tasks.filter((t) => t.status !== 'done');
@@ -126,6 +139,7 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
   // Workers whose submitted work waits for a person: `next` gives them nothing new meanwhile.
   const waiting = new Set<string>();
   let failure: string | null = null;
+  let waitingOn = '';
   for (;;) {
     const claiming = !ctx.signal.aborted && failure === null && !budgetReached(ctx);
     if (claiming) {
@@ -154,6 +168,15 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
         continue;
       }
       const ours = new Set(ctx.agents.workers.map((w) => w.id));
+      // Tasks others still work on (another clone's run on a shared board, an agent outside the run): wait for them.
+      const others = workedElsewhere(tasks, ours, ctx.ops.board.config.stale_claim_minutes * 60_000);
+      if (others.length > 0 && !ctx.signal.aborted) {
+        const said = others.map((t) => `${t.task_id} (${t.assignee})`).join(', ');
+        if (said !== waitingOn) emit(ctx, { type: 'notice', message: `Waiting for tasks other agents hold: ${said}.` });
+        waitingOn = said;
+        await sleep(OTHERS_POLL_MS, ctx.signal);
+        continue;
+      }
       return stop('failed', `No task of ${ctx.changeId} can go on: ${stuck(tasks, ours)}.`, [`agentboard show ${ctx.changeId}`, `agentboard release <change_id>/<task_id>   # for a claim held by an agent that is gone`]);
     }
     const { worker, end } = await Promise.race(running.values());

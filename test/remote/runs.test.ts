@@ -1,0 +1,48 @@
+/**
+ * `agentboard run` on a shared board: the runs of two clones are different agents (their ids carry
+ * the clone's tag), so neither takes the other's task for one of its own to resume, and no task is
+ * worked twice.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, ok, tempDir } from '../helpers.js';
+import { agentInvocations, FAKE_AGENT, startRun } from '../engine/helpers.js';
+import { sharedBoard } from './helpers.js';
+
+describe('agentboard run in two clones of a shared board, on the same change at once', () => {
+  it('works each task once: each clone runs agents of its own', async () => {
+    const base = tempDir('agentboard-shared-run-');
+    const state = join(base, 'state');
+    const scenarioFile = join(base, 'scenario.json');
+    writeFileSync(scenarioFile, '{}');
+    const tasks = Array.from({ length: 6 }, (_, i) => ({ title: `Task ${i + 1}` }));
+    const shared = await sharedBoard(2, async (first) => {
+      const env = { FAKE_AGENT_SCENARIO: scenarioFile, FAKE_AGENT_STATE: state };
+      const config = readFileSync(join(first, 'agentd/config.yaml'), 'utf8');
+      writeFileSync(
+        join(first, 'agentd/config.yaml'),
+        `${config}\nagents:\n  fake: { command: ["${process.execPath}", "${FAKE_AGENT}", "{prompt_file}"], env: ${JSON.stringify(env)} }\nrun:\n  planner: fake\n  reviewer: fake\n  workers: [fake]\n`,
+      );
+      await changeWithTasks(first, 'shared-run', tasks);
+    });
+    const [a, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    const runs = [startRun(a, ['shared-run', '--until', 'implementation', '--workers', '2']), startRun(b, ['shared-run', '--until', 'implementation', '--workers', '2'])];
+    const codes = await Promise.all(runs.map((r) => r.done));
+    expect(codes, runs.map((r) => r.stderr()).join('\n')).toEqual([0, 0]);
+
+    const work = agentInvocations({ dir: a, state, scenarioFile }).filter((i) => i.env.AGENTBOARD_PHASE === 'implementation');
+    const byTask = new Map<string, string[]>();
+    for (const i of work) byTask.set(i.env.AGENTBOARD_TASK_ID, [...(byTask.get(i.env.AGENTBOARD_TASK_ID) ?? []), i.env.AGENTBOARD_AGENT_ID]);
+    expect([...byTask.keys()].sort()).toEqual(tasks.map((_, i) => `shared-run/T${i + 1}`));
+    for (const [task, agents] of byTask) expect(agents, task).toHaveLength(1);
+    // Each clone's workers are named with its tag: fake-w1.<4 hex>, different in the two clones.
+    const tags = new Set(work.map((i) => /^fake-w\d\.([0-9a-f]{4})$/.exec(i.env.AGENTBOARD_AGENT_ID)?.[1]));
+    expect(tags.has(undefined)).toBe(false);
+    const runAgents = runs.map((r) => r.events.find((e) => e.type === 'run.started')?.agents?.workers ?? []);
+    expect(runAgents[0]).not.toEqual(runAgents[1]);
+    const board = await ok(a, ['task', 'list', '--change', 'shared-run', '--sync']);
+    expect(board.tasks.map((t: { status: string }) => t.status)).toEqual(tasks.map(() => 'done'));
+  });
+});
