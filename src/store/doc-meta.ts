@@ -90,9 +90,9 @@ export function readMeta(yamlText: string, sink: FindingSink, expectedType?: Doc
     sink.error('frontmatter.type', `this file must be of type "${expectedType}", not "${type}"`, `set "type: ${expectedType}"`, line('type'));
   }
   const status = str(map, 'status');
-  if (status !== undefined && !(DOC_STATUSES as readonly string[]).includes(status)) {
-    sink.error('frontmatter.status', `unknown document status "${status}"`, `use one of: ${DOC_STATUSES.join(', ')}`, line('status'));
-  }
+  // A status agentboard does not know cannot place the document in its lifecycle: the file is unreadable until it is fixed.
+  const unknownStatus = status !== undefined && !(DOC_STATUSES as readonly string[]).includes(status);
+  if (unknownStatus) sink.error('frontmatter.status', `unknown document status "${status}"`, `use one of: ${DOC_STATUSES.join(', ')}`, line('status'));
   const revisionRaw = map.revision;
   const revision = typeof revisionRaw === 'number' && Number.isInteger(revisionRaw) && revisionRaw >= 0 ? revisionRaw : 0;
   if (revisionRaw !== undefined && revision !== revisionRaw) {
@@ -128,5 +128,5 @@ export function readMeta(yamlText: string, sink: FindingSink, expectedType?: Doc
   for (const [key, value] of Object.entries(map)) {
     if (!(KNOWN_KEYS as readonly string[]).includes(key)) extra[key] = value;
   }
-  return { meta, extra };
+  return unknownStatus ? null : { meta, extra };
 }

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, cliAsync, newBoard, ok, read, write } from '../helpers.js';
+import { changeWithTasks, cli, cliAsync, newBoard, ok, read, SPEC_MD, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
 
 describe('a person saving stale and half-finished buffers while agents work', () => {
@@ -115,5 +115,29 @@ describe('a task list an editor is half-way through saving', () => {
     // agent-a's claim, which the stale buffer does not have, is kept in the merge; agent-b has another task.
     expect(next.json.data.task.task_id).not.toBe('saving/T1');
     expect(read(dir, 'agentd/changes/saving/tasks.md')).toMatch(/## T1: One[\s\S]*assignee: agent-a/);
+  });
+});
+
+describe('a status agentboard does not know, typed by hand', () => {
+  it('leaves the document unreadable, not the board: reads go on and say so, validate names the line, a write is refused', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'typed', [{ title: 'One' }]);
+    await ok(dir, ['new', 'other', '--as', 'planner', '--title', 'Other']);
+    const spec = join(dir, 'agentd/changes/typed/spec.md');
+    writeFileSync(spec, readFileSync(spec, 'utf8').replace(/^status: submitted$/m, 'status: Submitted'));
+    const line = readFileSync(spec, 'utf8').split('\n').indexOf('status: Submitted') + 1;
+    const list = await ok(dir, ['list']);
+    expect(list.changes.find((c: any) => c.change_id === 'typed').waiting_on).toBe('its spec file to be fixed: it cannot be read');
+    expect(list.changes.find((c: any) => c.change_id === 'other').phase).toBe('proposal');
+    expect((await ok(dir, ['docs'])).documents.some((d: any) => d.change_id === 'other')).toBe(true);
+    expect((await ok(dir, ['show', 'typed'])).change_id).toBe('typed');
+    const validate = await cli(dir, ['validate', 'typed', '--json']);
+    expect(validate.code).toBe(1);
+    expect(validate.json.data.changes[0].findings).toContainEqual(expect.objectContaining({ file: 'agentd/changes/typed/spec.md', line, rule: 'frontmatter.status', message: 'unknown document status "Submitted"' }));
+    const before = readFileSync(spec, 'utf8');
+    const again = await cli(dir, ['spec', 'typed', '--as', 'planner', '--from', write(dir, 'again-spec.md', SPEC_MD), '--notes', 'No additional notes.', '--json']);
+    expect(again.code).toBe(1);
+    expect(again.json.error.message).toContain(`agentd/changes/typed/spec.md:${line}: unknown document status "Submitted"`);
+    expect(readFileSync(spec, 'utf8')).toBe(before);
   });
 });
