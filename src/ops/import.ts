@@ -208,6 +208,7 @@ function judge(board: Board, change: ImportedChange, tool: ImportTool, convertin
     const found = board.archived().find((a) => a.change_id === change.id);
     if (found) folder = join(board.archiveDir, found.folder);
   } else if (board.hasChange(change.id)) folder = board.changeDir(change.id);
+  else if (board.archived().some((a) => a.change_id === change.id)) return 'refused';
   if (folder === null) return 'imported';
   const from = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'].map((f) => sourceOf(join(folder!, f))).find((t) => t !== undefined);
   return from === tool ? 'unchanged' : 'refused';
@@ -258,8 +259,8 @@ function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Pl
     }
   }
   if (status !== 'imported') {
-    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already, or twice in the source: it was not imported`;
-    findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename or archive the board's change ${change.id}, then import again`, file: change.source });
+    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived), or twice in the source: it was not imported`;
+    findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again`, file: change.source });
   }
   const tasks = change.tasks?.content.tasks ?? [];
   const state = (type: (typeof STAGES)[number]) => {

@@ -414,6 +414,11 @@ export class Transaction implements Reader {
 
   /** A new change: its folder, and (given `blank`) a blank proposal to fill in. */
   createChange(changeId: string, blank?: { meta: DocMeta; title: string }): void {
+    // An archived change keeps its id: history read by id has one meaning, and the archive one folder per id.
+    const archived = this.board.archived().find((a) => a.change_id === changeId);
+    if (archived) {
+      fail('CHANGE_EXISTS', `Change ${changeId} was archived (${this.board.rel(join(this.board.archiveDir, archived.folder))}); its id stays taken.`, `Pick another change id, like ${changeId.length <= 62 ? `${changeId}-2` : 'a shorter one'}.`);
+    }
     this.newChanges.add(changeId);
     if (blank) this.putDoc(changeId, 'proposal', blank.meta, `\n${renderProposalBody({ title: blank.title, why: '', what_changes: '', impact: '' }, true)}`);
   }

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write, showDocument } from '../helpers.js';
+import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write, showDocument, snapshot } from '../helpers.js';
 
 const NOTES = ['--notes', 'No additional notes: straightforward document, nothing unexpected.'];
 
@@ -122,6 +122,18 @@ describe('a change from proposal to archive', () => {
     expect((await ok(dir, ['docs', 'fix-workflow-bugs'])).documents.map((d: any) => d.file)).toContain(`${archived.archived_to}/spec.md`);
     const late = await cli(dir, ['task', 'note', 'fix-workflow-bugs/T1', 'late', '--as', 'claude', '--json']);
     expect(late.json.error.code).toBe('CHANGE_ARCHIVED');
+    // Its id stays taken: neither a new change nor a proposal makes another change of that id.
+    const before = snapshot(dir);
+    for (const args of [['new', 'fix-workflow-bugs', '--as', 'claude'], ['propose', 'fix-workflow-bugs', '--as', 'claude', '--why', WHY, '--what-changes', 'Again.', '--impact', 'None.', ...NOTES]]) {
+      const again = await cli(dir, [...args, '--json']);
+      expect(again.code, args[0]).toBe(1);
+      expect(again.json.error).toEqual({
+        code: 'CHANGE_EXISTS',
+        message: `Change fix-workflow-bugs was archived (${archived.archived_to}); its id stays taken.`,
+        next_step: 'Pick another change id, like fix-workflow-bugs-2.',
+      });
+    }
+    expect(snapshot(dir)).toEqual(before);
   });
 });
 
