@@ -28,9 +28,17 @@ function address(ref: string): TaskAddress {
   return parseTaskRef(ref) as TaskAddress;
 }
 
-/** Plan edits stop once a person approved the task list; work on the tasks goes on. */
-function assertPlanOpen(doc: DocFile<'tasks'>, actor: string): void {
-  if (doc.meta.status === 'approved' && actorRole(actor) !== 'human') {
+/**
+ * Plan edits by agents stop once the list is in a person's hands: approved, or submitted on a board
+ * that requires a person's approval of tasks (they approve the plan they were shown). Work on the
+ * tasks goes on.
+ */
+function assertPlanOpen(tx: Transaction, doc: DocFile<'tasks'>, actor: string): void {
+  if (actorRole(actor) === 'human') return;
+  if (doc.meta.status === 'submitted' && tx.board.config.require_approval.includes('tasks')) {
+    fail('DOCUMENT_SUBMITTED', `The task list of ${doc.meta.change_id} waits for a person's approval; its plan (tasks, titles, dependencies) does not change meanwhile.`, `Wait for the person's decision; if they reject the list, revise it with ${refTo('tasks.create', { change_id: doc.meta.change_id })}.`);
+  }
+  if (doc.meta.status === 'approved') {
     fail('DOCUMENT_APPROVED', `The task list of ${doc.meta.change_id} has been approved; its plan (tasks, titles, dependencies) no longer changes.`, `Ask a person to change the plan; its tasks are worked on through ${refTo('task.next', { change_id: doc.meta.change_id })}.`);
   }
 }
@@ -186,7 +194,7 @@ export const addTask = defineOp({
       if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, `Write the task list first with ${refTo('tasks.create', { change_id: input.change_id })}.`);
       if (doc.error) throw doc.error;
       if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run ${refTo('change.validate', { change_id: input.change_id })} to see every problem.`);
-      assertPlanOpen(doc, input.agent_id);
+      assertPlanOpen(tx, doc, input.agent_id);
       const existing = new Set(doc.content.blocks.map((b) => b.id));
       let id = input.id;
       if (id && existing.has(id)) fail('TASK_EXISTS', `Task ${input.change_id}/${id} already exists.`, 'Pick another id, or leave the id out to get the next free one.');
@@ -262,7 +270,7 @@ export const updateTask = defineOp({
       assertMayTouch(found.task, input.task_id, input.agent_id, 'update');
       const planKeys = ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements'] as const;
       const plan = planKeys.some((k) => input[k] !== undefined);
-      if (plan) assertPlanOpen(found.doc, input.agent_id);
+      if (plan) assertPlanOpen(tx, found.doc, input.agent_id);
       for (const key of planKeys) {
         if (input[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = input[key];
       }
@@ -303,7 +311,7 @@ export const removeTask = defineOp({
     return board.mutate((tx) => {
       const found = findTask(tx, changeId, taskId);
       assertMayTouch(found.task, input.task_id, input.agent_id, 'delete');
-      assertPlanOpen(found.doc, input.agent_id);
+      assertPlanOpen(tx, found.doc, input.agent_id);
       const dependents = [...found.byId.values()].filter((t) => t.depends.includes(taskId)).map((t) => t.id);
       if (dependents.length > 0) {
         fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with ${refTo('task.update', { task_id: `${changeId}/${dependents[0]}` })}.`);

@@ -140,3 +140,18 @@ pathTable('MCP', async (dir) => {
     close: mcp.close,
   };
 });
+
+describe('the plan of a task list that waits for a person\'s approval', () => {
+  it('does not change by an agent (they approve what they were shown); a person may still change it', async () => {
+    const dir = await boardInEverySituation();
+    const before = snapshot(dir);
+    for (const args of [['task', 'add', 'waiting', '--title', 'Sneaked in'], ['task', 'rm', 'waiting/T1'], ['task', 'update', 'waiting/T1', '--title', 'Retitled']]) {
+      const r = await cli(dir, [...args, '--as', 'w1', '--json']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.json.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: "The task list of waiting waits for a person's approval; its plan (tasks, titles, dependencies) does not change meanwhile." });
+      expect(r.json.error.next_step).toContain('agentboard tasks waiting');
+    }
+    expect(snapshot(dir)).toEqual(before);
+    expect((await ok(dir, ['task', 'add', 'waiting', '--title', 'Added by a person'])).task.task_id).toBe('waiting/T2');
+  });
+});
