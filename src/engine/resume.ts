@@ -6,10 +6,19 @@
 import { hostname } from 'node:os';
 import { nowIso } from '../clock.js';
 import { fail } from '../errors.js';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { invocationPaths, listRuns, readInvocations, runDir, runState, writeJson, type RunRecord } from '../store/runs.js';
 import type { BoardOps } from './board-ops.js';
 import { processesOfRun } from './processes.js';
+import { taskBranch, type Git } from './git.js';
+
+/** A commit of what a dead run's agent left in its task's worktree. */
+export interface Kept {
+  task_id: string;
+  agent_id: string;
+  commit: string;
+}
 
 export interface Released {
   task_id: string;
@@ -38,7 +47,7 @@ export function lastGoal(runs: RunRecord[]): string | null {
  * by one of them just before a kill -9 may not be in the dead run's record yet, and nobody else
  * uses those ids.
  */
-export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string): Promise<Released[]> {
+export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string, git: Git | null = null): Promise<{ released: Released[]; kept: Kept[] }> {
   const dead = runs.filter((r) => runState(r) === 'died');
   for (const run of dead) {
     for (const pid of processesOfRun(run.run_id)) {
@@ -51,8 +60,22 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
   }
   const workers = new Set([...ownWorkers, ...dead.flatMap((r) => r.agents.workers)]);
   const claimed = new Set(dead.flatMap((r) => r.claims));
+  const tasks = await ops.fullTasks(changeId);
+  // What the dead run's agents left uncommitted in their worktrees (agents it started may have
+  // finished their tasks after it died) is committed on the tasks' branches, as at the end of a turn.
+  const kept: Kept[] = [];
+  for (const t of git ? tasks : []) {
+    if (!claimed.has(t.task_id) && !(t.assignee && workers.has(t.assignee))) continue;
+    const local = String(t.task_id).slice(changeId.length + 1);
+    const worktree = git!.worktreeOf(changeId, local);
+    if (!existsSync(join(worktree, '.git'))) continue;
+    const from = dead.find((r) => r.claims.includes(t.task_id))?.run_id ?? 'a run that died';
+    const author = t.assignee ?? 'agentboard';
+    const commit = await git!.commitLeftovers({ dir: worktree, worktree, branch: taskBranch(changeId, local), merged: [], conflicts: [] }, author, `${t.task_id}: ${t.title}\n\nLeft uncommitted by ${author} when run ${from} stopped; committed by agentboard run ${runId}.`);
+    if (commit) kept.push({ task_id: t.task_id, agent_id: author, commit });
+  }
   const released: Released[] = [];
-  for (const t of await ops.fullTasks(changeId)) {
+  for (const t of tasks) {
     const held = (t.status === 'in_progress' || t.status === 'blocked') && t.assignee;
     if (!held || !(workers.has(t.assignee) || claimed.has(t.task_id))) continue;
     const from = dead.find((r) => r.claims.includes(t.task_id) || r.agents.workers.includes(t.assignee));
@@ -66,5 +89,5 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     for (const inv of readInvocations(runtimeDir, run.run_id)) if (inv.ended_at === null) writeJson(invocationPaths(dir, inv.n).record, { ...inv, ended_at: nowIso(), signal: 'SIGKILL' });
     writeJson(join(dir, 'run.json'), { ...run, outcome: 'interrupted', ended_at: nowIso(), claims: [], message: `The run's process died before it ended; run ${runId} stopped its agents and released its claims.` });
   }
-  return released;
+  return { released, kept };
 }

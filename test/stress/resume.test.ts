@@ -2,6 +2,8 @@
  * A run killed with kill -9, in planning and in work: the next `run` stops the agents the dead
  * run left, releases its claims with the reason noted, and finishes with nothing duplicated.
  */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, ok } from '../helpers.js';
 import { agentInvocations, alive, fakeBoard, git, hangs, run, runIds, runRecord, setScenario, startRun, until } from '../engine/helpers.js';
@@ -71,5 +73,29 @@ describe('a run killed with kill -9', () => {
     for (const t of ['T1', 'T2']) expect(git(board.dir, ['log', '--format=%an %s', `HEAD..agentboard/add-search/${t}`]).trim().split('\n')).toHaveLength(1);
     expect(git(board.dir, ['log', '--format=%s', `HEAD..agentboard/add-search/T3`]).trim().split('\n')).toEqual(['add-search/T3: Three', 'add-search/T1: One']);
     expect((await ok(board.dir, ['status'])).runs).toEqual([]);
+  });
+
+  it('during work, with its worker finishing after it: the next run commits what the worker left in its worktree and merges it', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['work_on_go'], '*': ['work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+    const first = startRun(board.dir, ['add-search', '--until', 'implementation', '--merge']);
+    await until('the worker to start on T1', () => existsSync(join(board.state, 'waiting-fake-w1.json')));
+    first.child.kill('SIGKILL');
+    await first.done;
+    // The run is gone; its worker finishes T1 through its own MCP server, and leaves its file uncommitted.
+    writeFileSync(join(board.state, 'go'), '');
+    await until('the orphaned worker to finish T1', async () => (await ok(board.dir, ['task', 'show', 'add-search/T1'])).task.status === 'done');
+    const orphan = JSON.parse(readFileSync(join(board.state, 'waiting-fake-w1.json'), 'utf8')).agent;
+    await until('the orphaned worker to exit', () => !alive(orphan));
+
+    const second = run(board.dir, ['add-search', '--until', 'implementation', '--merge']);
+    expect(second.code, second.stderr).toBe(0);
+    const [firstId, secondId] = runIds(board.dir);
+    expect(second.events.find((e) => e.type === 'notice' && /Committed what fake-w1 left uncommitted in the worktree of add-search\/T1/.test(e.message))).toBeDefined();
+    expect(second.events.filter((e) => e.type === 'merge.done').map((e) => e.task_id)).toEqual(['add-search/T1']);
+    expect(readFileSync(join(board.dir, 'work/T1.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
+    expect(git(board.dir, ['log', '--format=%an|%B', '-1', 'agentboard/add-search/T1']).trim()).toBe(`fake-w1|add-search/T1: One\n\nLeft uncommitted by fake-w1 when run ${firstId} stopped; committed by agentboard run ${secondId}.`);
+    // Nothing was worked twice.
+    expect(agentInvocations(board).filter((i) => i.env.AGENTBOARD_PHASE === 'implementation')).toHaveLength(1);
   });
 });
