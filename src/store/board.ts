@@ -811,14 +811,18 @@ export class Board implements Reader {
 
   /** A person saved in place while a commit replaced the file: merge their bytes onto what was committed. */
   private mergeRaced(lock: BoardLock, raced: Raced[]): void {
-    const tx = new Transaction(this, lock);
-    for (const r of raced) tx.mergeRaced(r);
-    try {
-      tx.commit();
-      this.notice(tx);
-    } catch (err) {
-      if (!(err instanceof StaleRead)) throw err;
-      // The person saved yet again; their newest save is on disk and the next write merges it.
+    // A save can race with the merge's own commit too: merged in turn, a few times at most.
+    for (let round = 0; round < MAX_ATTEMPTS && raced.length > 0; round++) {
+      const tx = new Transaction(this, lock);
+      for (const r of raced) tx.mergeRaced(r);
+      try {
+        raced = tx.commit();
+        this.notice(tx);
+      } catch (err) {
+        if (!(err instanceof StaleRead)) throw err;
+        // The person saved yet again; their newest save is on disk and the next write merges it.
+        return;
+      }
     }
   }
 

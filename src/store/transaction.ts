@@ -9,7 +9,7 @@
  * sends the operation round again on the new text), writes the journal, and applies it. Either all
  * of an operation is on disk afterwards, or none of it, whatever happens to the process.
  */
-import { closeSync, constants, fstatSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -23,7 +23,7 @@ import { emitMeta } from './doc-meta.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, writeNewFile } from './fs.js';
+import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, unlinkQuietly, writeNewFile } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, type Ledger } from './ledger.js';
@@ -63,6 +63,34 @@ interface Watched {
   hash: string;
   changeId: string;
   type: DocType;
+}
+
+/** Gives a watched document a second name (a hard link beside it) right before the commit's rename replaces it. */
+function holdDocument(path: string, watched: Map<string, Watched>, held: Map<string, string>, token: string): void {
+  if (!watched.has(path)) return;
+  const name = tempPath(`${path}.held`, token);
+  try {
+    linkSync(path, name);
+    held.set(path, name);
+  } catch {
+    // Not there (removed meanwhile), or links not supported: the check before the commit stands alone.
+  }
+}
+
+/** Saves that replaced a document between the commit's last check and its rename, read back from their second name. */
+function replacedSaves(held: Map<string, string>, watched: Map<string, Watched>): Raced[] {
+  const out: Raced[] = [];
+  for (const [path, name] of held) {
+    const w = watched.get(path)!;
+    try {
+      const st = lstatSync(name);
+      if (st.ino === fstatSync(w.fd).ino) continue;
+      out.push({ changeId: w.changeId, type: w.type, text: readFileSync(name, 'utf8') });
+    } catch {
+      // gone: nothing to merge
+    }
+  }
+  return out;
 }
 
 /** The lock was taken over while this process was stopped: nothing was written. */
@@ -654,8 +682,13 @@ export class Transaction implements Reader {
       throw err;
     }
     faultPoint('commit:journal');
+    // An editor that saves by writing a new file and renaming it over the document, after the check
+    // above, would lose its save to the commit's rename: right before that rename each document is
+    // held by a second name, and a save found there is merged next like one made in place. (A save
+    // in the microseconds between the two is still replaced: no portable call swaps two files.)
+    const held = new Map<string, string>();
     try {
-      applyJournal(board.root, journal, rel);
+      applyJournal(board.root, journal, rel, { beforeReplace: (target) => holdDocument(target, watched, held, this.lock.token) });
       markDone(board.runtimeDir);
       board.applied(journal);
       // What the commit changed on disk is read from disk again (what it wrote is known by its text, see remember()).
@@ -664,10 +697,11 @@ export class Transaction implements Reader {
       for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!);
       const raced = this.racedSaves(watched);
       // A save in place shows among the raced ones (with the bytes it ended with); one that replaced the file, only here.
-      for (const l of late ?? []) if (!raced.some((r) => r.changeId === l.changeId && r.type === l.type)) raced.push(l);
+      for (const l of [...replacedSaves(held, watched), ...(late ?? [])]) if (!raced.some((r) => r.changeId === l.changeId && r.type === l.type)) raced.push(l);
       return raced;
     } finally {
       for (const w of watched.values()) closeSync(w.fd);
+      for (const h of held.values()) unlinkQuietly(h);
     }
   }
 

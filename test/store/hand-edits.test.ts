@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, cliAsync, newBoard, ok, read, SPEC_MD, write } from '../helpers.js';
+import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, SPEC_MD, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
 
 describe('a person saving stale and half-finished buffers while agents work', () => {
@@ -15,6 +15,26 @@ describe('a person saving stale and half-finished buffers while agents work', ()
     const { merges } = await handEditRace({ tasks: 12, agents: 4, agentRounds: 3, notesPerTask: 4, personRounds: 16 });
     // the person's saves really landed between the agents' writes and were merged
     expect(merges).toBeGreaterThan(0);
+  });
+});
+
+describe('a person saving fresh copies renamed over the file while agents write', () => {
+  it('keeps every save: one that lands between the commit\'s last check and its rename is merged next', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'saved', Array.from({ length: 6 }, (_, i) => ({ title: `Task ${i + 1}`, description: `Description of task ${i + 1}.` })));
+    const file = join(dir, 'agentd/changes/saved/tasks.md');
+    const proc = (script: string, args: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [join(ROOT, 'test/store', script), ...args]);
+        let out = '';
+        child.stdout.on('data', (d) => (out += d));
+        child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}`))));
+      });
+    const [saved] = await Promise.all([proc('saver.mjs', [file, '20', '60']), ...Array.from({ length: 3 }, (_, i) => proc('agent.mjs', [dir, `agent-${i}`, '2', '6']))]);
+    await ok(dir, ['task', 'add', 'saved', '--title', 'After the saves', '--as', 'planner']);
+    const conflicts = existsSync(join(dir, 'agentd/.runtime/conflicts.json')) ? read(dir, 'agentd/.runtime/conflicts.json') : '';
+    const text = read(dir, 'agentd/changes/saved/tasks.md');
+    for (const { marker } of JSON.parse(saved) as { marker: string }[]) expect(text.includes(marker) || conflicts.includes(marker), marker).toBe(true);
   });
 });
 
