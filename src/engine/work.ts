@@ -177,7 +177,8 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
         await sleep(OTHERS_POLL_MS, ctx.signal);
         continue;
       }
-      return stop('failed', `No task of ${ctx.changeId} can go on: ${stuck(tasks, ours)}.`, [`agentboard show ${ctx.changeId}`, `agentboard release <change_id>/<task_id>   # for a claim held by an agent that is gone`]);
+      const heldByOthers = tasks.filter((t) => t.status === 'in_progress' && t.assignee && !ours.has(t.assignee));
+      return stop('failed', `No task of ${ctx.changeId} can go on: ${stuck(tasks, ours)}.`, [`agentboard show ${ctx.changeId}`, ...heldByOthers.map((t) => `agentboard release ${t.task_id}   # if ${t.assignee} is gone`)]);
     }
     const { worker, end } = await Promise.race(running.values());
     running.delete(worker);

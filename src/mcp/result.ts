@@ -27,6 +27,9 @@ export function fitsFor(opName: string, format: ResponseFormat): (result: unknow
   return (result) => JSON.stringify(result).length <= budget && (format === 'json' || renderResult(opName, result as Data).length <= budget);
 }
 
+/** The operation that pages through a list other results give only the start of (the status's changes, say). */
+const READ_IN_FULL: Record<string, string> = { changes: 'change.list', agents: 'agent.list', open_inputs: 'input.list', tasks: 'task.list', documents: 'document.list', entries: 'log.list' };
+
 /** A part of a result that can be shortened: a list of more than one item, or a long text. */
 interface Part {
   path: string;
@@ -83,7 +86,8 @@ function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: 
   for (let cut = shortenOnce(out); cut; cut = fits(out) ? null : shortenOnce(out)) {
     cuts.set(cut.path, { ...cut, of: cuts.get(cut.path)?.of ?? cut.of });
   }
-  const said = `Shortened to fit ${CHARACTER_LIMIT.toLocaleString('en-US')} characters: ${[...cuts.values()].map((c) => `${c.path}, the first ${c.kept} of ${c.of}${c.unit}`).join('; ')}.`;
+  const rest = [...new Set([...cuts.keys()].map((path) => READ_IN_FULL[path]).filter((op): op is string => op !== undefined && op !== opName))];
+  const said = `Shortened to fit ${CHARACTER_LIMIT.toLocaleString('en-US')} characters: ${[...cuts.values()].map((c) => `${c.path}, the first ${c.kept} of ${c.of}${c.unit}`).join('; ')}.${rest.length > 0 ? ` Page through them with ${rest.map((op) => spell({ ops: [op], args: {} })).join(', ')}.` : ''}`;
   out.notice = typeof data.notice === 'string' ? `${data.notice} ${said}` : said;
   return out;
 }

@@ -135,8 +135,8 @@ function statusBoard(d: Data, p: Paint): string {
   }
   if (d.stale_claims.length) out += `\n${p.bold('Stale claims (no progress for a while)')}\n${d.stale_claims.map((s: Data) => p.color('red', `  ${s.task_id} held by ${s.assignee}, ${s.run_id ? `claimed by run ${s.run_id}, which died` : `idle ${s.idle_minutes} min`}`)).join('\n')}\n`;
   const waits: string[] = [
-    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with ${refTo('input.answer')}; default at ${i.expires_at}: ${i.default_action})`),
-    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with ${refTo('task.approve')} / ${refTo('task.reject')})`),
+    ...d.open_inputs.map((i: Data) => `  question ${i.input_id} from ${i.agent_id}: ${i.question} (answer with ${refTo('input.answer', { input_id: i.input_id })}; default at ${i.expires_at}: ${i.default_action})`),
+    ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with ${refTo('task.approve', { task_id: r.task_id })} / ${refTo('task.reject', { task_id: r.task_id })})`),
     ...d.awaiting_decision
       .filter((w: Data) => w.blocking || w.review_requested)
       .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} (${refTo('document.approve')} / ${refTo('document.reject')})`),
@@ -257,7 +257,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
           .map((i: Data) =>
             `${i.input_id} from ${i.agent_id} [${i.status}]: ${i.question}\n` +
             (i.options.length ? `  options: ${i.options.join(' | ')}\n` : '') +
-            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with ${refTo('input.answer')}\n`),
+            (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with ${refTo('input.answer', { input_id: i.input_id })}\n`),
           )
           .join(''),
   'input.answer': (d) => `Answered ${d.request.input_id}; ${d.request.agent_id} is working again.\n`,

@@ -184,6 +184,22 @@ describe('write tools answer with the item changed and the ids to go on with', (
     expect(viaCli.moves.map((m: any) => m.to)).toEqual(['awaiting_review', 'working']);
   });
 
+  it('a status whose lists are cut names the tools that page through them', async () => {
+    const dir = await newBoard();
+    for (let i = 0; i < 60; i++) await ok(dir, ['ask', '--as', `asker-${i}`, '--question', `Question ${i}: ${'which of the two ways should the index take, given the constraints, '.repeat(6)}?`, '--default-action', 'Take the first way.']);
+    const mcp = await connect(dir, 'all');
+    const r = await mcp.call('agentboard_get_project_status', { response_format: 'json' });
+    expectFits(r, 'get_project_status');
+    expect(r.data.notice).toMatch(/^Shortened to fit 25,000 characters: .*open_inputs, the first \d+ of 60/);
+    expect(r.data.notice).toContain('Page through them with agentboard_list_inputs');
+    // Each question is named with its own id in the text, not a placeholder.
+    const text = (await mcp.call('agentboard_get_project_status', {})).text;
+    expect(text).toContain('question input-1 from asker-0');
+    expect(text).toContain('`agentboard answer input-1 <answer>`');
+    expect(text).not.toContain('<input_id>');
+    await mcp.close();
+  });
+
   it('a task too big for one result (hundreds of long notes) is shortened, and the notice says what was cut', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'notes', [{ title: 'Talkative' }]);
