@@ -25,6 +25,7 @@ import { cliSpeller } from './refs.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
 import { isHuman } from '../domain/ids.js';
+import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 
 interface GlobalOptions {
@@ -129,7 +130,9 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     else if (field.kind === 'list') input[field.name] = flag === field.name.replace(/_/g, '-') ? (value as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : value;
     else if (field.kind === 'files') {
       input[field.name] = (value as string[]).map((v) => {
-        const m = /^(.*?)(?::(create|modify|delete))?$/.exec(v)!;
+        const m = new RegExp(`^(.*?)(?::(${FILE_ACTIONS.join('|')}))?$`).exec(v)!;
+        const typo = m[2] === undefined ? /:([A-Za-z]+)$/.exec(v) : null;
+        if (typo) fail('USAGE', `--${flag} ${v.slice(0, 200)}: "${typo[1]}" is not an action; the actions are ${FILE_ACTIONS.join(', ')}.`, `Write it as path:action, like --${flag} ${v.slice(0, v.length - typo[0].length).slice(0, 200)}:modify.`);
         return { path: m[1], action: m[2] ?? 'modify' };
       });
     } else input[field.name] = value;

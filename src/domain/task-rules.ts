@@ -42,7 +42,7 @@ export function assertMayTouch(task: Task, ref: string, actor: string, verb: str
  * Before an agent changes a task's state: the agent holds it already, or claims it now under the
  * claim rules (recorded as a claim). Returns true when this call claimed it. People act on any task.
  */
-export function holdOrClaim(task: Task, ref: string, actor: string, now: string, rules: { byId: Map<string, Task>; listProblem: string | null }, verb: string): boolean {
+export function holdOrClaim(task: Task, ref: string, actor: string, now: string, rules: { byId: Map<string, Task>; listProblem: string | null; ownInProgress: () => string | null }, verb: string): boolean {
   assertMayTouch(task, ref, actor, verb);
   if (isHuman(actor) || (isHeld(task) && task.assignee === actor)) return false;
   if (task.status !== 'todo') {
@@ -50,6 +50,11 @@ export function holdOrClaim(task: Task, ref: string, actor: string, now: string,
   }
   const problem = claimProblem(task, rules.byId, rules.listProblem);
   if (problem) fail('TASK_NOT_READY', `Task ${ref} cannot be taken now: ${problem}.`, `Find a task that is ready with ${refTo(['task.next', 'task.list'], { ready: true })}.`);
+  // One task at a time, as `next` hands them out: the agent finishes (or reports blocked) the one it works on first.
+  const own = rules.ownInProgress();
+  if (own !== null) {
+    fail('TASK_NOT_READY', `You are working on ${own}; an agent takes one task at a time, so ${ref} is not yours to take now.`, `Finish ${own} first with ${refTo('task.done', { task_id: own })} (or report it blocked with ${refTo('task.block', { task_id: own })}), then take the next with ${refTo('task.next')}.`);
+  }
   moveTask(task, ref, 'in_progress', actor, 'agent', now);
   return true;
 }

@@ -1,17 +1,27 @@
 /** Taking a task for work on any path that changes its state: the claim rules, the log and the session, as `next` does. */
-import { isHuman } from '../domain/ids.js';
+import { isHuman, taskRef } from '../domain/ids.js';
 import { startWorking } from '../domain/sessions.js';
 import { holdOrClaim } from '../domain/task-rules.js';
 import type { Task } from '../domain/model.js';
 import type { Transaction } from '../store/transaction.js';
 import { listProblem, type FoundTask } from './view.js';
 
+/** A task other than `ref` the agent holds in progress, anywhere on the board; null when none. */
+function ownTaskElsewhere(tx: Transaction, actor: string, ref: string): string | null {
+  for (const changeId of tx.changeIds()) {
+    if (!tx.mayHold(changeId, actor)) continue;
+    const own = tx.taskList(changeId)?.tasks.find((t) => t.assignee === actor && t.status === 'in_progress' && taskRef(changeId, t.id) !== ref);
+    if (own) return taskRef(changeId, own.id);
+  }
+  return null;
+}
+
 /**
  * Makes sure the actor may change the task's state: it holds it, or it claims it now under the
  * claim rules (logged as a claim, its session working). Refusals name the rule and the call to make.
  */
 export function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: string, actor: string, verb: string): void {
-  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: listProblem(tx, found.doc) }, verb)) {
+  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: listProblem(tx, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref) }, verb)) {
     tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
   }
   // Working on a task is working: a session still started (or completed) moves on the way.

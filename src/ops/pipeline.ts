@@ -382,7 +382,8 @@ export const submitProposal = defineOp({
     destructive: true,
   },
   async run(ctx, input) {
-    return (await submitStage(ctx, 'proposal', input, () => proposalContent(input.change_id, input))).result;
+    // Without a title, the one the change was created with stays.
+    return (await submitStage(ctx, 'proposal', input, (_tx, change) => proposalContent(input.change_id, { ...input, title: input.title ?? change.proposal?.content?.title }))).result;
   },
 });
 

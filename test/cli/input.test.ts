@@ -67,6 +67,12 @@ describe('bad input changes nothing', () => {
     await refused(['task', 'show'], 2, 'USAGE');
   });
 
+  it('refuses a --file action that is not one, naming the actions', async () => {
+    const error = await refused(['task', 'add', 'base', '--as', 'claude', '--title', 'Three', '--file', 'src/a.ts:explode'], 2, 'USAGE');
+    expect(error.message).toBe('--file src/a.ts:explode: "explode" is not an action; the actions are create, modify, delete, rename.');
+    expect(error.next_step).toBe('Write it as path:action, like --file src/a.ts:modify.');
+  });
+
   it('names the id that was not found', async () => {
     expect((await refused(['task', 'done', 'base/T99', '--as', 'codex'], 1, 'TASK_NOT_FOUND')).message).toContain('base/T99');
     expect((await refused(['task', 'rm', 'nope/T1', '--as', 'codex'], 1, 'CHANGE_NOT_FOUND')).message).toContain('nope');

@@ -5,6 +5,16 @@ import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write, showDo
 
 const NOTES = ['--notes', 'No additional notes: straightforward document, nothing unexpected.'];
 
+describe('a proposal submitted without a title', () => {
+  it('keeps the title the change was created with', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['new', 'titled', '--as', 'claude', '--title', 'Full-text search']);
+    await ok(dir, ['propose', 'titled', '--as', 'claude', '--why', WHY, '--what-changes', 'Add a search.', '--impact', 'People find tasks.', ...NOTES]);
+    expect(read(dir, 'agentd/changes/titled/proposal.md')).toContain('# Proposal: Full-text search');
+    expect((await ok(dir, ['show', 'titled'])).title).toBe('Full-text search');
+  });
+});
+
 describe('init', () => {
   it('creates the board, and a second run changes nothing and says so', async () => {
     const dir = tempDir();

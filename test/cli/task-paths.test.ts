@@ -141,6 +141,22 @@ pathTable('MCP', async (dir) => {
   };
 });
 
+describe('an agent working on a task', () => {
+  it('takes no second one on any path until it finishes (or blocks) its own; a person may', async () => {
+    const dir = await boardInEverySituation();
+    const before = snapshot(dir);
+    for (const args of [['task', 'done', 'open/T2'], ['task', 'update', 'open/T2', '--status', 'in_progress'], ['task', 'progress', 'open/T2', '--percent', '10', '--message', 'Started']]) {
+      const r = await cli(dir, [...args, '--as', 'w1', '--json']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.json.error).toMatchObject({ code: 'TASK_NOT_READY', message: "You are working on open/T1; an agent takes one task at a time, so open/T2 is not yours to take now." });
+      expect(r.json.error.next_step).toContain('agentboard task done open/T1 --as w1');
+    }
+    expect(snapshot(dir)).toEqual(before);
+    await ok(dir, ['task', 'block', 'open/T1', '--as', 'w1', '--reason', 'Waiting for the schema.']);
+    expect((await ok(dir, ['task', 'done', 'open/T2', '--as', 'w1'])).task).toMatchObject({ status: 'done', assignee: 'w1' });
+  });
+});
+
 describe('the plan of a task list that waits for a person\'s approval', () => {
   it('does not change by an agent (they approve what they were shown); a person may still change it', async () => {
     const dir = await boardInEverySituation();
