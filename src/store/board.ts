@@ -811,17 +811,22 @@ export class Board implements Reader {
 
   /** A person saved in place while a commit replaced the file: merge their bytes onto what was committed. */
   private mergeRaced(lock: BoardLock, raced: Raced[]): void {
-    // A save can race with the merge's own commit too: merged in turn, a few times at most.
+    // The person may have saved again meanwhile (from the file as agentboard's commit left it, so
+    // without the raced save): that newer save, on disk, is merged first, then the raced ones onto
+    // it. A save can race with these commits too: merged in turn, a few rounds at most.
     for (let round = 0; round < MAX_ATTEMPTS && raced.length > 0; round++) {
-      const tx = new Transaction(this, lock);
-      for (const r of raced) tx.mergeRaced(r);
       try {
-        raced = tx.commit();
+        const onDisk = new Transaction(this, lock);
+        for (const r of raced) onDisk.readDoc(r.changeId, r.type);
+        const more = onDisk.commit();
+        this.notice(onDisk);
+        const tx = new Transaction(this, lock);
+        for (const r of raced) tx.mergeRaced(r);
+        raced = [...tx.commit(), ...more];
         this.notice(tx);
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;
-        // The person saved yet again; their newest save is on disk and the next write merges it.
-        return;
+        this.begin(); // saved yet again while merging: read the board again, and merge once more
       }
     }
   }
