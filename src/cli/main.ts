@@ -88,7 +88,8 @@ function readUserFile(path: string, flag: string, io: Io): string {
     return fail('USAGE', `Cannot read ${path === '-' ? 'standard input' : path}.`, `Check the path given to ${flag} (use - for standard input).`);
   }
   if (Buffer.byteLength(text) > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${Buffer.byteLength(text)} bytes).`, 'Send a smaller input.');
-  return text;
+  // A byte order mark (some Windows editors write one) is no part of the document or the JSON.
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
 function readInputFileOnce(path: string, io: Io): unknown {

@@ -51,7 +51,9 @@ export interface Checklist {
   findings: SourceFinding[];
 }
 
-const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX])\][ \t]+(.*)$/;
+// A checkbox with any one-character mark, as OpenSpec reads them: only x or X is done ([~], [-], []
+// are not). A letter or digit other than x is not a checkbox (spec-kit's legend line "- [P] tasks…").
+const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ \t]?([xX]|[^\]\sA-Za-z0-9]?)[ \t]?\][ \t]+(.*)$/;
 const NUMBERED = /^(?:Task[ \t]+)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*)[:.]?[ \t]+(.+)$/;
 const MARKERS = /^((?:\[(?:P|US\d+)\][ \t]*)+)/;
 const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;
@@ -137,7 +139,7 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
     const item = inFence[i] ? null : ITEM.exec(line);
     if (!item) continue;
     const [, indent, mark, rest] = item;
-    const task = newTask(rest!.trim(), mark !== ' ', at(i), line.trim(), out, used);
+    const task = newTask(rest!.trim(), mark === 'x' || mark === 'X', at(i), line.trim(), out, used);
     if (group !== undefined) task.group = group;
     const depth = indent!.replace(/\t/g, '  ').length;
     taken[i] = true;

@@ -130,6 +130,11 @@ export function relativePath(top: string, path: string): string {
  * so that a command that needs only the frontmatter of most documents (`next` on a big board) does
  * not decode, and keep, the whole of each.
  */
+/** Whether bytes start with UTF-8's byte order mark (EF BB BF). */
+function hasBom(bytes: Buffer): boolean {
+  return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+}
+
 export class FileRead {
   /** The SHA-1 of the bytes, once asked for (see board.ts). */
   hash?: string;
@@ -141,8 +146,9 @@ export class FileRead {
     readonly identity: string,
   ) {}
 
+  /** The text, without the byte order mark some editors put first (Notepad's UTF-8): it is no part of a document. */
   get text(): string {
-    return (this.decoded ??= this.bytes.toString('utf8'));
+    return (this.decoded ??= this.bytes.toString('utf8', hasBom(this.bytes) ? 3 : 0));
   }
 
   /**
@@ -151,8 +157,9 @@ export class FileRead {
    */
   head(): string {
     if (this.decoded !== undefined) return this.decoded;
-    const end = this.bytes.indexOf('\n---\n', 3);
-    return end < 0 ? this.text : this.bytes.toString('utf8', 0, end + 5);
+    const start = hasBom(this.bytes) ? 3 : 0;
+    const end = this.bytes.indexOf('\n---\n', start + 3);
+    return end < 0 ? this.text : this.bytes.toString('utf8', start, end + 5);
   }
 
   /** The same content, seen with another identity (the file was written again with the same bytes). */

@@ -21,6 +21,7 @@ export interface SplitDoc {
 
 /** Splits `---\nYAML---\nbody`; returns null when the text does not start with frontmatter. */
 export function splitFrontmatter(text: string): SplitDoc | null {
+  if (text.startsWith('\uFEFF')) text = text.slice(1); // a byte order mark is no part of the document
   if (!text.startsWith('---\n') && !text.startsWith('---\r\n')) return null;
   const start = text.indexOf('\n') + 1;
   let pos = start;

@@ -51,6 +51,25 @@ async function withSpec(dir: string, id: string, spec: string): Promise<void> {
 }
 
 describe('--from keeps what it reads', () => {
+  it('reads a file with a byte order mark (a Windows editor\'s UTF-8) as the same document, and any one-character checkbox as a task', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'marked', SPEC());
+    const md = `\uFEFF# Tasks: Marked\n\n## 1. Core\n\n- [x] 1.1 Done already\n- [~] 1.2 Under way elsewhere\n- [-] 1.3 Dropped for now\n- [] 1.4 Not started\n- [ ] 1.5 Not started either\n`;
+    const r = await ok(dir, ['tasks', 'marked', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    expect(r.task_ids).toEqual(['marked/1.1', 'marked/1.2', 'marked/1.3', 'marked/1.4', 'marked/1.5']);
+    const tasks = (await ok(dir, ['task', 'list', '--change', 'marked'])).tasks;
+    expect(tasks.map((t: any) => [t.title, t.status])).toEqual([
+      ['Done already', 'done'],
+      ['Under way elsewhere', 'todo'],
+      ['Dropped for now', 'todo'],
+      ['Not started', 'todo'],
+      ['Not started either', 'todo'],
+    ]);
+    const file = read(dir, 'agentd/changes/marked/tasks.md');
+    expect(file).not.toContain('\uFEFF');
+    expect(file).toContain('# Tasks: Marked');
+  });
+
   it('reads agentboard\'s own task blocks first: a checklist inside a description stays in the description', async () => {
     const dir = await newBoard();
     await withSpec(dir, 'own', SPEC());

@@ -30,7 +30,7 @@ describe('a person saving fresh copies renamed over the file while agents write'
         child.stdout.on('data', (d) => (out += d));
         child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}`))));
       });
-    const [saved] = await Promise.all([proc('saver.mjs', [file, '20', '60']), ...Array.from({ length: 3 }, (_, i) => proc('agent.mjs', [dir, `agent-${i}`, '2', '6']))]);
+    const [saved] = await Promise.all([proc('saver.mjs', [file, '12', '150']), ...Array.from({ length: 3 }, (_, i) => proc('agent.mjs', [dir, `agent-${i}`, '2', '6']))]);
     await ok(dir, ['task', 'add', 'saved', '--title', 'After the saves', '--as', 'planner']);
     const conflicts = existsSync(join(dir, 'agentd/.runtime/conflicts.json')) ? read(dir, 'agentd/.runtime/conflicts.json') : '';
     const text = read(dir, 'agentd/changes/saved/tasks.md');
@@ -159,5 +159,21 @@ describe('a status agentboard does not know, typed by hand', () => {
     expect(again.code).toBe(1);
     expect(again.json.error.message).toContain(`agentd/changes/typed/spec.md:${line}: unknown document status "Submitted"`);
     expect(readFileSync(spec, 'utf8')).toBe(before);
+  });
+});
+
+describe('a document saved with a byte order mark (Notepad\'s UTF-8)', () => {
+  it('is read as the same document, and the next write merges it without the mark', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bom', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/bom/tasks.md';
+    write(dir, path, `\uFEFF${read(dir, path).replace('## T2: Two', '## T2: Two, by hand')}`);
+    expect((await cli(dir, ['validate', 'bom'])).code).toBe(0);
+    expect((await ok(dir, ['task', 'show', 'bom/T2'])).task.title).toBe('Two, by hand');
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('bom/T1');
+    const after = read(dir, path);
+    expect(after.startsWith('---\n')).toBe(true);
+    expect(after).toContain('## T2: Two, by hand');
+    expect(after).toMatch(/## T1: One[\s\S]*assignee: codex/);
   });
 });
