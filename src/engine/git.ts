@@ -12,6 +12,8 @@ export interface GitResult {
   ok: boolean;
   stdout: string;
   stderr: string;
+  /** git itself could not be started (not on PATH). */
+  missing?: boolean;
 }
 
 export interface Workspace {
@@ -41,7 +43,7 @@ export function defaultWorktreesDir(top: string): string {
 
 async function git(cwd: string, args: string[], env?: Record<string, string>): Promise<GitResult> {
   const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', env, extendEnv: true });
-  return { ok: r.exitCode === 0, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? '') };
+  return { ok: r.exitCode === 0, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), missing: (r as { code?: string }).code === 'ENOENT' };
 }
 
 export class Git {
@@ -67,6 +69,7 @@ export class Git {
     } catch {
       return 'git is not installed';
     }
+    if (top.missing) return 'git is not installed (not found on PATH)';
     if (!top.ok) return 'the board is not in a git repository';
     const topDir = top.stdout.trim();
     if (!(await git(topDir, ['rev-parse', '--verify', '--quiet', 'HEAD'])).ok) return 'the repository has no commit yet';
@@ -143,6 +146,12 @@ export class Git {
 
   async isMerged(branch: string): Promise<boolean> {
     return (await this.run(['merge-base', '--is-ancestor', branch, 'HEAD'])).ok;
+  }
+
+  /** The files of the working tree with changes not committed, outside the board's folder (which the run itself writes); at most `max`. */
+  async uncommitted(max = 5): Promise<string[]> {
+    const r = await this.run(['status', '--porcelain', '--untracked-files=no', '--', '.', `:(exclude)${this.boardPath ? `${this.boardPath}/` : ''}agentd`]);
+    return r.ok ? r.stdout.split('\n').filter(Boolean).slice(0, max).map((l) => l.slice(3)) : [];
   }
 
   /** Merges a branch into the current branch; on a conflict, aborts and names the conflicting files. */

@@ -4,7 +4,7 @@
  * stop continues where the files are.
  */
 import { RemoteFiles } from '../store/remote/state.js';
-import { AgentboardError } from '../errors.js';
+import { AgentboardError, fail } from '../errors.js';
 import type { RunOutcome } from '../store/runs.js';
 import { BoardOps } from './board-ops.js';
 import { emit, interrupted, stop, type RunContext, type Stop } from './context.js';
@@ -114,6 +114,11 @@ export async function runChange(params: RunParams): Promise<number> {
     const opened = await Git.open(board.root, board.config.run?.worktrees, params.person);
     if (typeof opened === 'string') noGit = opened;
     else git = opened;
+  }
+  // Found before any agent works, not at the first merge after all their work.
+  const dirty = options.merge && git ? await git.uncommitted() : [];
+  if (dirty.length > 0) {
+    fail('RUN_REFUSED', `--merge merges the tasks' branches into your current branch, and its working tree has changes not committed (${dirty.join(', ')}).`, 'Commit or stash them (git stash), then run again; or run without --merge and merge the task branches yourself.');
   }
   const runId = newRunId();
   const recorder = new RunRecorder(board.runtimeDir, {

@@ -18,6 +18,24 @@ describe('agentboard run', () => {
     expect(runIds(dir)).toEqual([]);
   });
 
+  it('refuses --merge on a working tree with changes not committed before any agent works, and starts no run', async () => {
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'dirty', [{ title: 'One' }]);
+    writeFileSync(join(board.dir, 'README.md'), '# A project, edited and not committed\n');
+    const r = run(board.dir, ['dirty', '--merge']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!).error).toMatchObject({
+      code: 'RUN_REFUSED',
+      message: "--merge merges the tasks' branches into your current branch, and its working tree has changes not committed (README.md).",
+      next_step: 'Commit or stash them (git stash), then run again; or run without --merge and merge the task branches yourself.',
+    });
+    expect(runIds(board.dir)).toEqual([]);
+    expect(agentInvocations(board)).toEqual([]);
+    // The board's own files, which the run writes, do not count.
+    writeFileSync(join(board.dir, 'README.md'), '# A project\n');
+    expect(run(board.dir, ['dirty', '--merge', '--until', 'implementation']).code).toBe(0);
+  });
+
   it('prints one JSON event per line with type, at and run_id, the last one run.finished; the same events are in the run\'s records', async () => {
     const board = await fakeBoard();
     const r = run(board.dir, ['add-search', '--goal', 'Search', '--until', 'proposal']);
