@@ -93,6 +93,15 @@ async function releaseClaims(ctx: RunContext, outcome: RunOutcome): Promise<void
   }
 }
 
+/** Syncs a shared board before the run reads it; offline, the run goes on from this clone's copy (its writes queue as any other). */
+async function syncFirst(ops: BoardOps): Promise<void> {
+  try {
+    await ops.run('remote.sync', { agent_id: ops.person });
+  } catch (err) {
+    if (!(err instanceof AgentboardError && err.code === 'REMOTE_UNREACHABLE')) throw err;
+  }
+}
+
 function failure(err: unknown): Stop {
   if (err instanceof AgentboardError) return stop('failed', err.message, [err.nextStep]);
   return stop('failed', `agentboard hit an unexpected error: ${(err as Error).message}`, ['Run the same command again; report it if it repeats (agentboard runs show <run_id> has the records).']);
@@ -104,6 +113,8 @@ export async function runChange(params: RunParams): Promise<number> {
   const ops = new BoardOps(params.root, params.person);
   const board = ops.board;
   const agents = resolveAgents(board.config, options, board.config.remote === undefined ? undefined : new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).cloneId().slice(0, 4));
+  // On a shared board the run starts from the board as the remote has it: another clone may have planned or worked the change.
+  if (board.config.remote !== undefined) await syncFirst(ops);
   const existing = await ops.change(options.changeId);
   const runs = runsOf(board.runtimeDir, options.changeId);
   refuseIfRunning(runs);

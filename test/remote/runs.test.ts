@@ -10,23 +10,43 @@ import { changeWithTasks, ok, tempDir } from '../helpers.js';
 import { agentInvocations, FAKE_AGENT, startRun } from '../engine/helpers.js';
 import { sharedBoard } from './helpers.js';
 
+/** Two clones of a shared board whose agents are the fake agent; `setup` runs in the first before it is shared. */
+async function sharedRunBoard(setup: (first: string) => Promise<void> = async () => undefined) {
+  const base = tempDir('agentboard-shared-run-');
+  const state = join(base, 'state');
+  const scenarioFile = join(base, 'scenario.json');
+  writeFileSync(scenarioFile, '{}');
+  const shared = await sharedBoard(2, async (first) => {
+    const env = { FAKE_AGENT_SCENARIO: scenarioFile, FAKE_AGENT_STATE: state };
+    const config = readFileSync(join(first, 'agentd/config.yaml'), 'utf8');
+    writeFileSync(
+      join(first, 'agentd/config.yaml'),
+      `${config}\nagents:\n  fake: { command: ["${process.execPath}", "${FAKE_AGENT}", "{prompt_file}"], env: ${JSON.stringify(env)} }\nrun:\n  planner: fake\n  reviewer: fake\n  workers: [fake]\n`,
+    );
+    await setup(first);
+  });
+  return { clones: shared.clones as [string, string], state, scenarioFile };
+}
+
+describe('agentboard run in a clone of a shared board', () => {
+  it('starts from the board as the remote has it: a change another clone planned is worked, not planned again', async () => {
+    const { clones, state, scenarioFile } = await sharedRunBoard();
+    const [a, b] = clones;
+    await ok(b, ['status', '--sync']);
+    // a plans the change after b last synced; b runs it without a goal.
+    await changeWithTasks(a, 'planned-elsewhere', [{ title: 'One' }]);
+    const r = startRun(b, ['planned-elsewhere', '--until', 'implementation']);
+    expect(await r.done, r.stderr()).toBe(0);
+    const phases = agentInvocations({ dir: b, state, scenarioFile }).map((i) => i.env.AGENTBOARD_PHASE);
+    expect(phases).toEqual(['implementation']);
+  });
+});
+
 describe('agentboard run in two clones of a shared board, on the same change at once', () => {
   it('works each task once: each clone runs agents of its own', async () => {
-    const base = tempDir('agentboard-shared-run-');
-    const state = join(base, 'state');
-    const scenarioFile = join(base, 'scenario.json');
-    writeFileSync(scenarioFile, '{}');
     const tasks = Array.from({ length: 6 }, (_, i) => ({ title: `Task ${i + 1}` }));
-    const shared = await sharedBoard(2, async (first) => {
-      const env = { FAKE_AGENT_SCENARIO: scenarioFile, FAKE_AGENT_STATE: state };
-      const config = readFileSync(join(first, 'agentd/config.yaml'), 'utf8');
-      writeFileSync(
-        join(first, 'agentd/config.yaml'),
-        `${config}\nagents:\n  fake: { command: ["${process.execPath}", "${FAKE_AGENT}", "{prompt_file}"], env: ${JSON.stringify(env)} }\nrun:\n  planner: fake\n  reviewer: fake\n  workers: [fake]\n`,
-      );
-      await changeWithTasks(first, 'shared-run', tasks);
-    });
-    const [a, b] = shared.clones as [string, string];
+    const { clones, state, scenarioFile } = await sharedRunBoard((first) => changeWithTasks(first, 'shared-run', tasks));
+    const [a, b] = clones;
     await ok(b, ['status', '--sync']);
     const runs = [startRun(a, ['shared-run', '--until', 'implementation', '--workers', '2']), startRun(b, ['shared-run', '--until', 'implementation', '--workers', '2'])];
     const codes = await Promise.all(runs.map((r) => r.done));
