@@ -93,7 +93,7 @@ export const registerAgent = defineOp({
     agent_id: AgentId,
     name: line(100).describe('Display name, like "Backend agent".'),
     role: line(100).describe('Role, like "Backend Developer".'),
-    skills: z.array(line(50)).max(100).default([]).describe('Your skills, like ["sql"]; tasks needing them come to you first.'),
+    skills: z.array(line(50)).max(100).optional().describe('Your skills, like ["sql"]; tasks needing them come to you first. Left out, those registered before stay.'),
   }),
   output: z.object({ agent: AgentOut, updated: z.boolean().describe('True when the agent was already registered and its record was updated.') }),
   cli: { command: 'agent register' },
@@ -113,7 +113,7 @@ export const registerAgent = defineOp({
         id: input.agent_id,
         name: input.name,
         role: input.role,
-        skills: input.skills,
+        skills: input.skills ?? previous?.skills ?? [],
         registered_at: previous?.registered_at ?? tx.now,
         updated_at: tx.now,
       };

@@ -90,6 +90,8 @@ describe('next', () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'skills', [{ title: 'Docs', skills: ['docs'] }, { title: 'Schema', skills: ['sql'] }]);
     await ok(dir, ['agent', 'register', '--as', 'dba', '--name', 'DBA', '--role', 'Database', '--skills', 'sql']);
+    // Registering again without skills keeps those registered before.
+    expect((await ok(dir, ['agent', 'register', '--as', 'dba', '--name', 'DBA', '--role', 'Database administrator'])).agent).toMatchObject({ role: 'Database administrator', skills: ['sql'] });
     expect((await ok(dir, ['next', '--as', 'dba'])).task.title).toBe('Schema');
   });
 
