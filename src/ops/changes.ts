@@ -211,7 +211,8 @@ export const validateChanges = defineOp({
     strict: z.boolean(),
     errors: z.number().int(),
     warnings: z.number().int(),
-    changes: z.array(z.object({ change_id: z.string(), valid: z.boolean(), findings: z.array(FindingOut) })),
+    checked: z.number().int().describe('How many changes were checked.'),
+    changes: z.array(z.object({ change_id: z.string(), valid: z.boolean(), findings: z.array(FindingOut) })).describe('The changes checked, those with findings first.'),
     findings: z.array(FindingOut).describe('Findings about the board itself (config.yaml).'),
   }),
   cli: { command: 'validate', args: ['change_id?'], exitCode: (data) => ((data as { valid: boolean }).valid ? 0 : 1) },
@@ -253,7 +254,9 @@ export const validateChanges = defineOp({
       strict: input.strict,
       errors: every.filter((f) => f.level === 'error').length,
       warnings: every.filter((f) => f.level === 'warning').length,
-      changes,
+      checked: changes.length,
+      // Those with findings first: a result too long to send whole keeps them.
+      changes: [...changes.filter((c) => c.findings.length > 0), ...changes.filter((c) => c.findings.length === 0)],
       findings: boardFindings,
     };
   },

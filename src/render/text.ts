@@ -211,7 +211,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
       (f: Data) => `${p.bold(`${f.file}${f.line ? `:${f.line}` : ''}`)}: ${p.color(LEVEL_COLOR[f.level], f.level)} ${p.dim(f.rule)}: ${f.message}\n  ${p.dim(`fix: ${f.fix}`)}`,
     );
     const verdict = d.valid
-      ? p.color('green', `valid: ${d.changes.length} change${d.changes.length === 1 ? '' : 's'} checked${d.changes.length ? ` (${d.changes.map((c: Data) => c.change_id).join(', ')})` : ''}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`)
+      ? p.color('green', `valid: ${d.checked} change${d.checked === 1 ? '' : 's'} checked${d.changes.length && d.checked <= 20 ? ` (${d.changes.map((c: Data) => c.change_id).join(', ')})` : ''}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`)
       : p.color('red', `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`);
     return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${verdict}\n`;
   },

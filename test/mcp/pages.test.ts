@@ -1,6 +1,8 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHARACTER_LIMIT } from '../../src/mcp/result.js';
-import { changeWithTasks, cli, newBoard, ok, read, snapshot } from '../helpers.js';
+import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
 import { connect, type ToolResult } from './helpers.js';
 
 const LONG = 'A task with a long enough title to take some room on the page, number';
@@ -182,6 +184,27 @@ describe('write tools answer with the item changed and the ids to go on with', (
 
     const viaCli = await ok(dir, ['session', 'history', '--as', 'w', '--limit', '2', '--json']);
     expect(viaCli.moves.map((m: any) => m.to)).toEqual(['awaiting_review', 'working']);
+  });
+
+  it('validating a board too big for one result keeps every finding, and counts every change checked', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['new', 'change-000', '--as', 'planner', '--title', 'A change among many']);
+    const proposal = read(dir, 'agentd/changes/change-000/proposal.md');
+    for (let i = 1; i < 250; i++) {
+      const id = `change-${String(i).padStart(3, '0')}`;
+      mkdirSync(join(dir, 'agentd/changes', id));
+      write(dir, `agentd/changes/${id}/proposal.md`, proposal.replaceAll('change-000', id));
+    }
+    write(dir, 'agentd/changes/change-249/proposal.md', proposal.replaceAll('change-000', 'change-249').replace('status: template', 'status: Templat'));
+    const mcp = await connect(dir, 'planner');
+    const r = await mcp.call('agentboard_validate_change', { all: true, response_format: 'json' });
+    expectFits(r, 'validate_change');
+    expect(r.data).toMatchObject({ valid: false, errors: 1, checked: 250 });
+    expect(r.data.changes[0]).toMatchObject({ change_id: 'change-249', valid: false, findings: [expect.objectContaining({ rule: 'frontmatter.status' })] });
+    const text = (await mcp.call('agentboard_validate_change', { all: true })).text;
+    expect(text).toContain('agentd/changes/change-249/proposal.md:');
+    expect(text).toContain('invalid: 1 error');
+    await mcp.close();
   });
 
   it('a status whose lists are cut names the tools that page through them', async () => {
