@@ -34,8 +34,10 @@ export async function ruleFindings(ctx: RunContext, file: string | undefined): P
 /** Whether a planning attempt produced its document: submitted (or approved), newer than before, valid. */
 async function check(ctx: RunContext, type: PlanningPhase, doc: Data | null, revisionBefore: number): Promise<{ ok: boolean; reason: string; findings: Finding[] }> {
   const word = docWord(type);
-  if (!doc || doc.status === 'template' || doc.status === 'superseded') return { ok: false, reason: `The ${word} was not submitted.`, findings: [] };
-  if (doc.status === 'rejected' || doc.revision <= revisionBefore) return { ok: false, reason: `The ${word} was not resubmitted: it is still ${doc.status} at revision ${doc.revision}.`, findings: [] };
+  // What the validator says of the file goes with every refusal: an agent that wrote it by hand, or submitted it unchanged, learns why.
+  const file: string = doc?.file ?? ctx.ops.board.rel(ctx.ops.board.docPath(ctx.changeId, type));
+  if (!doc || doc.status === 'template' || doc.status === 'superseded') return { ok: false, reason: `The ${word} was not submitted.`, findings: await ruleFindings(ctx, file) };
+  if (doc.status === 'rejected' || doc.revision <= revisionBefore) return { ok: false, reason: `The ${word} was not resubmitted: it is still ${doc.status} at revision ${doc.revision}.`, findings: await ruleFindings(ctx, file) };
   const findings = await ruleFindings(ctx, doc.file);
   if (findings.length > 0) return { ok: false, reason: `The ${word} was submitted but is not valid.`, findings };
   return { ok: true, reason: '', findings: [] };

@@ -47,6 +47,18 @@ describe('agentboard run with a scripted agent', () => {
     expect(spec).toMatchObject({ status: 'submitted', revision: 1, author: 'fake-planner' });
   });
 
+  it('feeds the validator\'s findings back when the planner wrote the file by hand instead of submitting it', async () => {
+    const board = await fakeBoard({ scenario: { spec: ['broken_file'] } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'spec', '--max-attempts', '2']);
+    expect(r.code).toBe(1);
+    const refused = r.events.filter((e) => e.type === 'phase.refused');
+    expect(refused).toHaveLength(2);
+    expect(refused[0]).toMatchObject({ reason: 'The spec was not submitted.' });
+    expect(refused[0].findings).toContainEqual(expect.objectContaining({ source: 'validate', file: 'agentd/changes/add-search/spec.md', line: 1, rule: 'frontmatter.missing' }));
+    const [runId] = runIds(board.dir);
+    expect(prompt(board.dir, runId!, 3)).toContain('agentd/changes/add-search/spec.md:1');
+  });
+
   it('kills an agent that hangs, with the processes it started, at the timeout', async () => {
     const board = await fakeBoard({ scenario: { proposal: ['hang'] } });
     const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--timeout', '0.03', '--max-attempts', '1']);
