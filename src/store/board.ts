@@ -15,7 +15,7 @@ import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
-import { parseDocText, unreadableDoc, type DocFile } from './documents.js';
+import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
 import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, readJournal, removeJournal, type Journal } from './journal.js';
 import { readMeta } from './doc-meta.js';
@@ -446,7 +446,9 @@ export class Board implements Reader {
    */
   taskList(changeId: string): TaskList | null {
     try {
-      return this.readTaskList(changeId);
+      const list = this.readTaskList(changeId);
+      if (list?.broken) this.withErrors(changeId, 'tasks');
+      return list;
     } catch (err) {
       if (err instanceof AgentboardError) return this.leftOut(err);
       throw err;
@@ -523,6 +525,18 @@ export class Board implements Reader {
     }
   }
 
+  /** A task list read in full with errors in some of its tasks (one that cannot be read at all is reported where it is read). */
+  private sayErrors(changeId: string, type: DocType, doc: DocFile): void {
+    if (type === 'tasks' && doc.content !== null && unparsable(doc)) this.withErrors(changeId, type);
+  }
+
+  /** A document read with errors: what it cannot read of it is left out of what the command shows, and that is said (once per command). */
+  private withErrors(changeId: string, type: DocType): void {
+    const shown = this.rel(this.docPath(changeId, type));
+    const message = `${shown} has errors: what cannot be read of it is left out (\`agentboard validate ${changeId}\` lists every problem, with its line).`;
+    if (!this.notices.some((n) => n.message === message)) this.notices.push({ kind: 'unreadable', message });
+  }
+
   /** A file a quick read had to leave out: said once per command, so that nothing is skipped silently. */
   private leftOut(problem: AgentboardError | string): null {
     const said = typeof problem === 'string' ? problem : problem.message.replace(/;.*$|\.$/, '');
@@ -564,6 +578,7 @@ export class Board implements Reader {
     const kept = this.docCache.get(path);
     if (kept && kept.text === read.text && kept.written === written) {
       kept.value.identity = read.identity;
+      this.sayErrors(changeId, type, kept.value.doc);
       return kept.value;
     }
     // By content, not by identity: a save in place within the file system's timestamp tick can keep size and mtime.
@@ -575,6 +590,7 @@ export class Board implements Reader {
     const doc = entry && !edited ? restoreDoc(entry, read.text) : parseDocText(type, read.text, shown);
     const loaded: Loaded = { doc, text: read.text, identity: read.identity, entry, edited };
     this.docCache.set(path, { text: read.text, written, value: loaded });
+    this.sayErrors(changeId, type, doc);
     return loaded;
   }
 

@@ -105,6 +105,14 @@ describe('hand edits', () => {
     // not even for another task of the file: a person may be half-way through saving it
     expect((await cli(dir, ['task', 'done', 'edit/T2', '--as', 'codex', '--json'])).json.error.code).toBe('PARSE_ERROR');
     expect(snapshot(dir)).toEqual(before);
+    // Reads go on without the task they cannot read, and say so.
+    const said = `${path} has errors: what cannot be read of it is left out (\`agentboard validate edit\` lists every problem, with its line).`;
+    for (const args of [['task', 'list', '--change', 'edit'], ['list'], ['status']]) {
+      const r = await cli(dir, [...args, '--json']);
+      expect(r.json.notices, args.join(' ')).toEqual([said]);
+      expect((await cli(dir, args)).stderr, args.join(' ')).toContain(`note: ${said}`);
+    }
+    expect((await ok(dir, ['task', 'list', '--change', 'edit'])).tasks.map((t: any) => t.task_id)).toEqual(['edit/T2']);
     // once the person's save is whole, work goes on, and their renamed title is kept
     write(dir, path, broken.replace('status: [unclosed', 'status: todo'));
     expect((await ok(dir, ['task', 'done', 'edit/T2', '--as', 'codex'])).task.status).toBe('done');
