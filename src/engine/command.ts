@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { fail } from '../errors.js';
 import { Board } from '../store/board.js';
 import { SnapshotReader } from '../console/snapshot.js';
-import { listRuns, readInvocations, readRun, type RunRecord } from '../store/runs.js';
+import { listRuns, readInvocations, readRun, runState, type RunRecord } from '../store/runs.js';
 import { currentPerson } from '../cli/person.js';
 import { agentboardBin, importTui, type ImportModule } from '../cli/tui.js';
 import type { Io } from '../cli/main.js';
@@ -108,6 +108,11 @@ export async function runCommand(io: Io, importModule: ImportModule | undefined,
 
 const cost = (c: number | null) => (c === null ? '-' : `$${c.toFixed(4)}`);
 
+/** How a run ended; "running" while its process runs, "died" when it is gone without saying (kill -9: the next run cleans up). */
+function outcomeOf(r: RunRecord): string {
+  return r.outcome ?? runState(r);
+}
+
 function runSummary(r: RunRecord): Record<string, unknown> {
   return {
     run_id: r.run_id,
@@ -116,7 +121,7 @@ function runSummary(r: RunRecord): Record<string, unknown> {
     agents: r.agents,
     invocations: r.invocations,
     usage: r.usage,
-    outcome: r.outcome ?? (r.ended_at === null ? 'running' : null),
+    outcome: outcomeOf(r),
     started_at: r.started_at,
     ended_at: r.ended_at,
     person: r.person,
@@ -136,7 +141,7 @@ export function runsList(io: Io, globals: { root?: string; json?: boolean }): nu
   io.out(
     table(
       ['RUN', 'CHANGE', 'PHASE', 'AGENTS', 'INVOCATIONS', 'TOKENS', 'COST', 'OUTCOME'],
-      runs.map((r) => [r.run_id, r.change_id, r.phase, [r.agents.planner, r.agents.reviewer, ...r.agents.workers].filter(Boolean).join(', '), String(r.invocations), tokens(r.usage).toLocaleString('en-US'), cost(r.usage.cost_usd), r.outcome ?? 'running']),
+      runs.map((r) => [r.run_id, r.change_id, r.phase, [r.agents.planner, r.agents.reviewer, ...r.agents.workers].filter(Boolean).join(', '), String(r.invocations), tokens(r.usage).toLocaleString('en-US'), cost(r.usage.cost_usd), outcomeOf(r)]),
     ),
   );
   return 0;
@@ -150,7 +155,7 @@ export function runsShow(io: Io, runId: string, globals: { root?: string; json?:
     io.out(`${JSON.stringify({ ok: true, data: { run: { ...runSummary(run), goal: run.goal, message: run.message, options: run.options }, invocations } })}\n`);
     return 0;
   }
-  let out = `run ${run.run_id} of ${run.change_id} for ${run.person}: ${run.outcome ?? 'running'}${run.message ? `\n  ${run.message}` : ''}\n`;
+  let out = `run ${run.run_id} of ${run.change_id} for ${run.person}: ${outcomeOf(run)}${run.message ? `\n  ${run.message}` : ''}\n`;
   out += `  started ${run.started_at}${run.ended_at ? `, ended ${run.ended_at}` : ''} · reached ${run.phase} · ${tokens(run.usage).toLocaleString('en-US')} tokens · ${cost(run.usage.cost_usd)}\n\n`;
   out += invocations.length
     ? table(

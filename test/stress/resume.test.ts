@@ -18,6 +18,7 @@ describe('a run killed with kill -9', () => {
     const [orphan] = hangs(board);
     expect(alive(orphan!.agent)).toBe(true);
     expect((await ok(board.dir, ['status'])).runs).toEqual([expect.objectContaining({ state: 'died', phase: 'spec' })]);
+    expect((await ok(board.dir, ['runs'])).runs).toEqual([expect.objectContaining({ outcome: 'died', phase: 'spec' })]);
 
     setScenario(board, { spec: ['valid'] });
     const second = run(board.dir, ['add-search', '--until', 'tasks']);
