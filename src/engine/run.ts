@@ -93,6 +93,19 @@ async function releaseClaims(ctx: RunContext, outcome: RunOutcome): Promise<void
   }
 }
 
+/**
+ * The run's agents still working when it ends are done: no process of theirs is left. Their
+ * sessions are completed (the board and the console stop showing them at work); a session waiting
+ * on a person (a question, a review, a blocker) stays as it is.
+ */
+async function endSessions(ctx: RunContext, outcome: RunOutcome): Promise<void> {
+  for (const agent of [ctx.agents.planner, ctx.agents.reviewer, ...ctx.agents.workers]) {
+    const session = await ctx.ops.run('session.show', { agent_id: agent.id });
+    if (session.status !== 'working') continue;
+    await ctx.ops.run('session.status', { agent_id: agent.id, status: 'completed', message: `Run ${ctx.runId} ended (${outcome.replace(/_/g, ' ')}).` });
+  }
+}
+
 /** Syncs a shared board before the run reads it; offline, the run goes on from this clone's copy (its writes queue as any other). */
 async function syncFirst(ops: BoardOps): Promise<void> {
   try {
@@ -181,6 +194,7 @@ export async function runChange(params: RunParams): Promise<number> {
   }
   try {
     await releaseClaims(ctx, end.outcome);
+    await endSessions(ctx, end.outcome);
     if (ctx.reviewKey) await ops.revokeReviewKey(ctx.reviewKey.name);
   } catch (err) {
     const f = failure(err);

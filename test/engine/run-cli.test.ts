@@ -34,6 +34,9 @@ describe('agentboard run', () => {
     // The board's own files, which the run writes, do not count.
     writeFileSync(join(board.dir, 'README.md'), '# A project\n');
     expect(run(board.dir, ['dirty', '--merge', '--until', 'implementation']).code).toBe(0);
+    // The run is over, and so is the work of its worker: the board does not show it working still.
+    const [runId] = runIds(board.dir);
+    expect(await ok(board.dir, ['session', 'show', '--as', 'fake-w1'])).toMatchObject({ status: 'completed', message: `Run ${runId} ended (finished).` });
   });
 
   it('prints one JSON event per line with type, at and run_id, the last one run.finished; the same events are in the run\'s records', async () => {
