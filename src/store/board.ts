@@ -341,7 +341,17 @@ export class Board implements Reader {
     this.unsafeEntries = [];
     const shared = this.sharedFolderSet();
     for (const e of entries) {
-      if (e.name.startsWith('.') || changeIdProblem(e.name) !== null) continue;
+      if (e.name.startsWith('.')) continue;
+      const problem = changeIdProblem(e.name);
+      if (problem !== null) {
+        // A folder meant as a change, by a name that is not a change id: said, not skipped silently (a file, like a README, is let be).
+        if (e.isDirectory()) {
+          const message = `${shown}/${e.name} is not read as a change: ${problem}.`;
+          this.unsafeEntries.push({ level: 'warning', file: `${shown}/${e.name}`, rule: 'change.id', message, fix: 'Rename the folder to a change id in lowercase kebab-case, 3 to 64 characters (like add-search), or move it out of agentd/changes/.' });
+          this.leftOut(`${shown}/${e.name} is not a change id`);
+        }
+        continue;
+      }
       if (shared && !shared.has(`changes/${e.name}`)) continue;
       if (e.isDirectory()) ids.push(e.name);
       else {

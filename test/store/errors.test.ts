@@ -80,3 +80,20 @@ describe('files and folders that are not what they should be', () => {
     expect(v.json.data.findings[0]).toMatchObject({ file: 'agentd/changes', level: 'error' });
   });
 });
+
+describe('a folder under agentd/changes/ whose name is not a change id', () => {
+  it('is not read as a change, and reads and validate say so (a file there, like a README, is let be)', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'real', [{ title: 'One' }]);
+    mkdirSync(join(dir, 'agentd/changes/Bad_Name'));
+    writeFileSync(join(dir, 'agentd/changes/Bad_Name/proposal.md'), '# Proposal\n');
+    writeFileSync(join(dir, 'agentd/changes/README.md'), '# Our changes\n');
+    const list = await cli(dir, ['list', '--json']);
+    expect(list.json.data.changes.map((c: any) => c.change_id)).toEqual(['real']);
+    expect(list.json.notices).toEqual(['agentd/changes/Bad_Name is not a change id; it was left out (`agentboard validate` lists every problem).']);
+    const validate = await cli(dir, ['validate', '--all', '--json']);
+    expect(validate.code).toBe(0);
+    expect(validate.json.data.findings).toEqual([expect.objectContaining({ level: 'warning', file: 'agentd/changes/Bad_Name', rule: 'change.id' })]);
+    expect((await cli(dir, ['validate', '--all', '--strict'])).code).toBe(1);
+  });
+});
