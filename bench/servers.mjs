@@ -1,0 +1,65 @@
+// The 8 MCP servers alone, for A/B comparisons of builds: N `agentboard mcp` servers (started and
+// connected before the clock runs), each with its own MCP client claiming and completing until the
+// 400 tasks of a 4 × 100 board are gone. Prints claims/s, the wall time, and the CPU time the
+// servers and this driver took meanwhile (from /proc).
+//
+//   node bench/servers.mjs [agents=8]            # this build
+//   BIN=/other/build/bin/agentboard.js node bench/servers.mjs   # another build, for A/B rounds
+//   FLAGS="--maglev" node bench/servers.mjs      # node flags for the servers
+import { cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { benchBoard, TMP } from './board.mjs';
+
+const agents = Number(process.argv[2] ?? 8);
+const bin = process.env.BIN ?? join(resolve(import.meta.dirname, '..'), 'bin', 'agentboard.js');
+const flags = process.env.FLAGS ? process.env.FLAGS.split(' ') : [];
+const source = await benchBoard(4, 100);
+const dir = join(TMP, 'servers');
+rmSync(dir, { recursive: true, force: true });
+cpSync(source, dir, { recursive: true });
+
+const clients = [];
+for (let i = 0; i < agents; i++) {
+  const client = new Client({ name: `bench-${i}`, version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [...flags, bin, 'mcp', '--root', dir, '--profile', 'worker'], stderr: 'ignore' }));
+  clients.push(client);
+}
+
+/** CPU time (ms) of this process's children, from /proc. */
+function serversCpu() {
+  let ticks = 0;
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks * 10;
+}
+
+const cpu0 = serversCpu();
+const own0 = process.cpuUsage();
+const t0 = performance.now();
+let claims = 0;
+await Promise.all(
+  clients.map(async (client, i) => {
+    for (;;) {
+      const next = await client.callTool({ name: 'agentboard_get_next_task', arguments: { agent_id: `agent-${i}` } });
+      if (next.isError) throw new Error(next.content[0].text);
+      if (next.structuredContent.status !== 'assigned') break;
+      const done = await client.callTool({ name: 'agentboard_complete_task', arguments: { agent_id: `agent-${i}`, task_id: next.structuredContent.task.task_id } });
+      if (done.isError) throw new Error(done.content[0].text);
+      claims++;
+    }
+  }),
+);
+const wall = performance.now() - t0;
+const own = process.cpuUsage(own0);
+console.log(`${agents} agents  ${claims} claims  ${(claims / (wall / 1000)).toFixed(1)} claims/s  wall ${wall.toFixed(0)} ms  servers CPU ${serversCpu() - cpu0} ms  driver CPU ${((own.user + own.system) / 1000).toFixed(0)} ms`);
+await Promise.all(clients.map((c) => c.close()));
