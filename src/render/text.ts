@@ -139,7 +139,7 @@ function statusBoard(d: Data, p: Paint): string {
     ...d.tasks_in_review.map((r: Data) => `  task ${r.task_id} submitted by ${r.assignee} (approve or reject with ${refTo('task.approve', { task_id: r.task_id })} / ${refTo('task.reject', { task_id: r.task_id })})`),
     ...d.awaiting_decision
       .filter((w: Data) => w.blocking || w.review_requested)
-      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} (${refTo('document.approve')} / ${refTo('document.reject')})`),
+      .map((w: Data) => `  ${w.document} of ${w.change_id} by ${w.author}${w.blocking ? ' blocks the next phase until approved' : ' is with reviewer agents'} (${refTo('document.approve', { change_id: w.change_id, document: w.document })} / ${refTo('document.reject', { change_id: w.change_id, document: w.document })})`),
   ];
   const optional = d.awaiting_decision.filter((w: Data) => !w.blocking && !w.review_requested).length;
   if (waits.length) out += `\n${p.color('yellow', p.bold('Waiting on people'))}\n${waits.join('\n')}\n`;
@@ -180,7 +180,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     (d.mcp_server && !d.mcp_server.on_path
       ? `agentboard is not on the PATH, so the clients start it as ${[d.mcp_server.command, ...d.mcp_server.args].join(' ')} (\`npm link\` in the agentboard folder puts it on the PATH).\n`
       : ''),
-  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with ${refTo('proposal.submit')}.\n`,
+  'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with ${refTo('proposal.submit', { change_id: d.change_id })}.\n`,
   'proposal.submit': written,
   'spec.create': written,
   'tasks.create': written,
