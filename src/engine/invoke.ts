@@ -244,7 +244,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   if (reason === 'timeout') failure = `timed out after ${ctx.options.timeoutMinutes} min; its processes were stopped`;
   else if (reason === 'interrupted') failure = 'stopped: the run was interrupted';
   else if (notStarted) failure = `could not start \`${launch.command}\`: ${result.originalMessage ?? result.shortMessage}`;
-  else if (result.exitCode !== 0) failure = result.signal ? `killed by ${result.signal}` : `exited with code ${result.exitCode}`;
+  else if (result.exitCode !== 0) failure = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
   emit(ctx, {
     type: 'invocation.finished',
     ...base,
