@@ -111,6 +111,7 @@ export function pageOf<T, R>(ctx: Pick<Context, 'fits'>, list: string, items: re
     const hasMore = stop < items.length;
     const info: PageInfo = { total: items.length, has_more: hasMore, next_offset: hasMore ? stop : null, next_cursor: hasMore ? encodeCursor(list, query as unknown as Record<string, unknown>, stop) : null };
     if (cut) info.notice = `Cut to ${stop - query.offset} of ${end - query.offset} ${list} to keep the result small; continue with next_cursor.`;
+    else if (query.offset > 0 && query.offset >= items.length) info.notice = `Offset ${query.offset} is past the end: there ${items.length === 1 ? 'is 1' : `are ${items.length}`} in all (${list}). Ask again with a smaller offset.`;
     return build(items.slice(query.offset, stop), info);
   };
   const whole = at(end, false);

@@ -63,6 +63,11 @@ describe('a change of 600 tasks, read through MCP in pages', () => {
     const page2 = await mcp.call('agentboard_list_tasks', { change_id: 'big', limit: 20, offset: 20 });
     const page3 = await mcp.call('agentboard_list_tasks', { cursor: page2.data.next_cursor });
     expect(page3.data).toEqual(byOffset.data);
+    // An offset past the end says so, rather than answer with nothing.
+    const past = await mcp.call('agentboard_get_document', { change_id: 'big', document: 'tasks', offset: 999_999 });
+    expect(past.data.markdown).toBe('');
+    expect(past.text).toMatch(/Offset 999999 is past the end: there are \d+ in all \(lines\)\. Ask again with a smaller offset\./);
+    expect((await mcp.call('agentboard_list_tasks', { change_id: 'big', offset: 600 })).text).toContain('Offset 600 is past the end: there are 600 in all (tasks).');
   });
 
   it('get_document of the task list: markdown by default, in pages of whole lines that put the file back together', async () => {
