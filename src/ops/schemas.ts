@@ -65,6 +65,7 @@ export function line(max: number, min = 1) {
       const problem = textProblem(value);
       if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
       else if (/[\r\n]/.test(v)) ctx.issues.push({ code: 'custom', message: 'must be a single line', input: value });
+      else if (v.includes('\t')) ctx.issues.push({ code: 'custom', message: 'holds a tab; a one-line field takes spaces', input: value });
       else if (v.length < min) ctx.issues.push({ code: 'custom', message: 'cannot be empty', input: value });
       else if (v.length > max) ctx.issues.push({ code: 'custom', message: `has ${v.length} characters; at most ${max} are allowed`, input: value });
       else if (/[ \t]#+$/.test(v)) ctx.issues.push({ code: 'custom', message: 'cannot end with " #"', input: value });

@@ -67,6 +67,11 @@ describe('bad input changes nothing', () => {
     await refused(['task', 'show'], 2, 'USAGE');
   });
 
+  it('refuses a tab in a one-line field', async () => {
+    const error = await refused(['task', 'add', 'base', '--as', 'claude', '--title', 'a\tb'], 1, 'INVALID_INPUT');
+    expect(error.message).toContain('holds a tab; a one-line field takes spaces');
+  });
+
   it('refuses a --file action that is not one, naming the actions', async () => {
     const error = await refused(['task', 'add', 'base', '--as', 'claude', '--title', 'Three', '--file', 'src/a.ts:explode'], 2, 'USAGE');
     expect(error.message).toBe('--file src/a.ts:explode: "explode" is not an action; the actions are create, modify, delete, rename.');
