@@ -376,11 +376,14 @@ export class BoardLock {
     const token = newToken();
     const holderPath = `${path}.${token}`;
     const content = JSON.stringify({ ...selfHolder(), token });
-    let fd: number;
+    let fd: number | undefined;
     try {
       fd = openSync(holderPath, 'wx', 0o644);
       writeSync(fd, content, 0);
     } catch (err) {
+      // A full disk lets the file be made and not written: it goes, not left beside the lock.
+      if (fd !== undefined) closeSync(fd);
+      unlinkQuietly(holderPath);
       throw fsError(err, shown, 'write');
     }
     const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
