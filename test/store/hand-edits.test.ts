@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, SPEC_MD, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
+import { setTestHooks } from '../../src/clock.js';
 
 describe('a person saving stale and half-finished buffers while agents work', () => {
   it('loses no agent write, hands no task out twice, and keeps every edit of the person', async () => {
@@ -175,5 +176,36 @@ describe('a document saved with a byte order mark (Notepad\'s UTF-8)', () => {
     expect(after.startsWith('---\n')).toBe(true);
     expect(after).toContain('## T2: Two, by hand');
     expect(after).toMatch(/## T1: One[\s\S]*assignee: codex/);
+  });
+});
+
+describe('a save in place that ends between an agent\'s read and its look for writers', () => {
+  it('is read once more, whole, instead of refusing the agent\'s write as a broken file', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'inplace', [{ title: 'One' }, { title: 'Two' }]);
+    const file = join(dir, 'agentd/changes/inplace/tasks.md');
+    const saved = readFileSync(file, 'utf8').replace('## T2: Two', '## T2: Two, by hand');
+    let reads = 0;
+    // The editor has truncated the file when the agent reads it, and has written it whole by the next read.
+    setTestHooks({
+      fault: (point, path) => {
+        if (point !== 'read' || !path?.endsWith('inplace/tasks.md')) return;
+        reads++;
+        writeFileSync(file, reads === 1 ? '' : saved);
+      },
+    });
+    // The built CLI in this process, with this test's hooks (the cli() helper sets its own).
+    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
+    let out = '';
+    try {
+      const code = await main(['task', 'note', 'inplace/T1', 'Still going.', '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
+      expect(code, out).toBe(0);
+    } finally {
+      setTestHooks(undefined);
+    }
+    expect(reads).toBeGreaterThan(1);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('## T2: Two, by hand');
+    expect(text).toContain('Still going.');
   });
 });
