@@ -84,7 +84,7 @@ export function requirementIdsOf(spec: DocFile<'spec'> | null): Set<string> | nu
  * Reads a document's new text back and applies the rules `agentboard validate` applies: refuses it
  * with its errors (naming `retryOp` as the call to make again), or returns its warnings.
  */
-export function checkBeforeWrite(type: Stage, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string): Finding[] {
+export function checkBeforeWrite(type: Stage, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string, retryArgs: Record<string, string> = { change_id: changeId }): Finding[] {
   const findings = checkDoc(parseDocText(type, text, file), changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
   const errors = findings.filter((f) => f.level === 'error');
   if (errors.length > 0) {
@@ -92,7 +92,7 @@ export function checkBeforeWrite(type: Stage, text: string, file: string, change
     throw new AgentboardError(
       'VALIDATION_FAILED',
       `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 20 ? ` (and ${errors.length - 20} more)` : ''}.`,
-      `Fix ${errors.length === 1 ? 'this' : 'these'} and call ${refTo(retryOp)} again.`,
+      `Fix ${errors.length === 1 ? 'this' : 'these'} and call ${refTo(retryOp, retryArgs)} again.`,
       { findings: errors },
     );
   }

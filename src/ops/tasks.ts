@@ -50,7 +50,9 @@ function assertPlanOpen(tx: Transaction, doc: DocFile<'tasks'>, actor: string): 
 export function saveTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { replace?: Task[]; add?: Task[]; remove?: string[] }, planEdit: string | null): void {
   const changeId = doc.meta.change_id;
   const { text } = tx.putTasks(changeId, planEdit ? { ...changes, meta: { ...doc.meta, updated: tx.now } } : changes);
-  if (planEdit) checkBeforeWrite('tasks', text, doc.file, changeId, tx.readDoc(changeId, 'spec'), planEdit);
+  // The call to make again names the task it changed, when it changed one.
+  const one = changes.replace?.length === 1 ? changes.replace[0]!.id : changes.remove?.length === 1 ? changes.remove[0]! : null;
+  if (planEdit) checkBeforeWrite('tasks', text, doc.file, changeId, tx.readDoc(changeId, 'spec'), planEdit, { change_id: changeId, ...(one !== null && planEdit !== 'task.add' ? { task_id: `${changeId}/${one}` } : {}) });
 }
 
 /** One task mutation: lock, re-read, check, change, write only that block, log. */

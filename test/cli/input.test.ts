@@ -67,6 +67,12 @@ describe('bad input changes nothing', () => {
     await refused(['task', 'show'], 2, 'USAGE');
   });
 
+  it('refuses a plan edit that breaks the list, naming the call to make again with its ids', async () => {
+    const error = await refused(['task', 'update', 'base/T1', '--as', 'claude', '--depends', 'T2'], 1, 'VALIDATION_FAILED');
+    expect(error.message).toContain('tasks depend on each other in a circle: T1 → T2 → T1');
+    expect(error.next_step).toBe('Fix this and call `agentboard task update base/T1 --as claude` again.');
+  });
+
   it('refuses a tab in a one-line field', async () => {
     const error = await refused(['task', 'add', 'base', '--as', 'claude', '--title', 'a\tb'], 1, 'INVALID_INPUT');
     expect(error.message).toContain('holds a tab; a one-line field takes spaces');
