@@ -132,6 +132,11 @@ export async function runChange(params: RunParams): Promise<number> {
   const runs = runsOf(board.runtimeDir, options.changeId);
   refuseIfRunning(runs);
   const goal = options.goal ?? lastGoal(runs);
+  // Nothing to plan from: refused before a run is recorded or an agent started.
+  const proposal = existing ? await ops.document(options.changeId, 'proposal') : null;
+  if (!goal && (!proposal || proposal.status === 'template')) {
+    fail('RUN_REFUSED', `Change ${options.changeId} has no proposal yet, and the run has no goal to give the planner.`, `Give it one: agentboard run ${options.changeId} --goal "<what the change should achieve>".`);
+  }
   let git: Git | null = null;
   let noGit: string | null = null;
   if (options.worktrees) {

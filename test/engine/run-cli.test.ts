@@ -18,6 +18,18 @@ describe('agentboard run', () => {
     expect(runIds(dir)).toEqual([]);
   });
 
+  it('refuses a change with nothing to plan from (no proposal, no goal) before it records a run', async () => {
+    const board = await fakeBoard();
+    await ok(board.dir, ['new', 'blank-change', '--as', 'planner']);
+    for (const change of ['brand-new', 'blank-change']) {
+      const r = run(board.dir, [change]);
+      expect(r.code, change).toBe(1);
+      expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!).error).toMatchObject({ code: 'RUN_REFUSED', message: `Change ${change} has no proposal yet, and the run has no goal to give the planner.` });
+    }
+    expect(runIds(board.dir)).toEqual([]);
+    expect(agentInvocations(board)).toEqual([]);
+  });
+
   it('refuses --merge on a working tree with changes not committed before any agent works, and starts no run', async () => {
     const board = await fakeBoard();
     await changeWithTasks(board.dir, 'dirty', [{ title: 'One' }]);
