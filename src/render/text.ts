@@ -189,6 +189,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'change.list': (d, p) => {
     const listed = d.changes.filter((c: Data) => c.archived).length;
     const more = d.archived_count > listed ? `${d.archived_count} archived change${d.archived_count === 1 ? '' : 's'} (${refTo('change.list', { archived: true })} lists them)\n` : '';
+    if (d.changes.length === 0 && d.notice) return ''; // the notice says it, after the page
     if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
     return (
       table(['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'], d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.archived ? p.dim(c.archived) : (c.waiting_on ?? '')])) +

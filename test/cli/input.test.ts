@@ -67,6 +67,12 @@ describe('bad input changes nothing', () => {
     await refused(['task', 'show'], 2, 'USAGE');
   });
 
+  it('says when a phase filter leaves no change, rather than that there are none', async () => {
+    const r = await ok(dir, ['list', '--phase', 'done']);
+    expect(r.changes).toEqual([]);
+    expect(r.notice).toBe('No change is in phase done; 1 is in other phases.');
+  });
+
   it('refuses a plan edit that breaks the list, naming the call to make again with its ids', async () => {
     const error = await refused(['task', 'update', 'base/T1', '--as', 'claude', '--depends', 'T2'], 1, 'VALIDATION_FAILED');
     expect(error.message).toContain('tasks depend on each other in a circle: T1 → T2 → T1');
