@@ -18,6 +18,22 @@ export interface Gate {
   decide(decision: 'approve' | 'reject', feedback?: string): Promise<unknown>;
   /** The board state the decision changes; the gate is passed once it differs. */
   state(): Promise<string>;
+  /** The decision a person made elsewhere (another terminal, the console), as the board records it; null when it cannot tell. */
+  decided(): Promise<Decided | null>;
+}
+
+export interface Decided {
+  person: string;
+  decision: 'approve' | 'reject';
+  feedback?: string;
+}
+
+/** A decision as a document or a task records it: its status, and the feedback of a rejection (the last one). */
+export function decisionOf(status: string, approvedBy: string | null, feedback: { author: string; text: string }[]): Decided | null {
+  const last = feedback.at(-1);
+  if (status === 'approved' || status === 'done') return { person: approvedBy ?? 'a person', decision: 'approve' };
+  if ((status === 'rejected' || status === 'todo') && last) return { person: last.author, decision: 'reject', feedback: last.text };
+  return null;
 }
 
 const POLL_MS = 1000;
@@ -65,7 +81,9 @@ export async function waitForPerson(ctx: RunContext, phase: string, gate: Gate):
     watching.abort();
     if (ctx.signal.aborted) return interrupted(ctx);
     if (first.kind === 'elsewhere') {
-      emit(ctx, { type: 'notice', phase, message: `A person decided on ${gate.subject}.` });
+      const made = await gate.decided();
+      if (made) emit(ctx, { type: 'person.decided', phase, person: made.person, subject: gate.subject, decision: made.decision, ...(made.feedback !== undefined ? { feedback: made.feedback } : {}) });
+      else emit(ctx, { type: 'notice', phase, message: `A person decided on ${gate.subject}.` });
       return null;
     }
     if (first.answer.decision === 'later') return waiting;

@@ -7,7 +7,7 @@
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import type { Data } from './board-ops.js';
 import type { Finding } from './events.js';
-import { waitForPerson, type Gate } from './gates.js';
+import { decisionOf, waitForPerson, type Gate } from './gates.js';
 import { invoke } from './invoke.js';
 import { documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { CallRecord } from '../store/runs.js';
@@ -63,6 +63,10 @@ export function documentGate(ctx: RunContext, type: PlanningPhase | 'review', do
     state: async () => {
       const now = await ctx.ops.document(ctx.changeId, type);
       return `${now?.status}:${now?.revision}`;
+    },
+    decided: async () => {
+      const now = await ctx.ops.document(ctx.changeId, type);
+      return now ? decisionOf(String(now.status), now.decided_by ?? null, now.feedback ?? []) : null;
     },
   };
 }

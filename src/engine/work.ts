@@ -7,7 +7,7 @@
  */
 import type { Data } from './board-ops.js';
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
-import { sleep, waitForPerson, type Gate } from './gates.js';
+import { decisionOf, sleep, waitForPerson, type Gate } from './gates.js';
 import { lastActivity } from '../domain/claims.js';
 import type { Workspace } from './git.js';
 import { invoke } from './invoke.js';
@@ -111,6 +111,10 @@ function taskGate(ctx: RunContext, task: Data): Gate {
     commands: [`agentboard approve ${task.task_id}`, `agentboard reject ${task.task_id} --feedback "<what must change>"`],
     decide: (decision, feedback) => ctx.ops.decideTask(task.task_id, decision, feedback),
     state: async () => String((await ctx.ops.task(task.task_id))?.status),
+    decided: async () => {
+      const now = await ctx.ops.task(task.task_id);
+      return now ? decisionOf(String(now.status), null, now.feedback ?? []) : null;
+    },
   };
 }
 

@@ -69,8 +69,9 @@ describe('approval gates', () => {
     expect(approved.json.data).toMatchObject({ status: 'approved', decided_by: 'human:tester' });
     expect(await live.done).toBe(0);
     const types = live.events.map((e) => e.type);
-    expect(types.indexOf('notice')).toBeGreaterThan(types.indexOf('waiting_on_person'));
-    expect(live.events.find((e) => e.type === 'notice').message).toBe('A person decided on the proposal of add-search.');
+    expect(types.indexOf('person.decided')).toBeGreaterThan(types.indexOf('waiting_on_person'));
+    // The decision made elsewhere is recorded as the board has it: who, and what.
+    expect(live.events.find((e) => e.type === 'person.decided')).toMatchObject({ person: 'human:tester', subject: 'the proposal of add-search', decision: 'approve' });
     expect(live.events.filter((e) => e.type === 'phase.validated').map((e) => e.document)).toEqual(['proposal', 'spec']);
     expect(live.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished' });
   });

@@ -4,6 +4,7 @@ import { agentEnv, contractEnv } from '../../src/engine/agent-env.js';
 import { isAgentMarker } from '../../src/domain/agent-markers.js';
 import { runOptions } from '../../src/engine/command.js';
 import { dependencyOrder } from '../../src/engine/merge.js';
+import { decisionOf } from '../../src/engine/gates.js';
 import { resolveAgents } from '../../src/engine/settings.js';
 import { UsageReader } from '../../src/engine/usage.js';
 import { AgentboardError } from '../../src/errors.js';
@@ -102,5 +103,16 @@ describe('merge order', () => {
   it('puts a task after what it depends on, otherwise keeps the order of tasks.md', async () => {
     const t = (id: string, depends: string[] = []) => ({ id, depends });
     expect(dependencyOrder([t('T1', ['T3']), t('T2'), t('T3', ['T2']), t('T4')]).map((x) => x.id)).toEqual(['T2', 'T3', 'T1', 'T4']);
+  });
+});
+
+describe('a decision made elsewhere, as the board records it', () => {
+  it('is an approval by who approved, or a rejection by the author of the last feedback, with its text', () => {
+    expect(decisionOf('approved', 'human:ann', [])).toEqual({ person: 'human:ann', decision: 'approve' });
+    expect(decisionOf('done', null, [])).toEqual({ person: 'a person', decision: 'approve' });
+    const feedback = [{ author: 'human:bob', text: 'Earlier.' }, { author: 'human:ann', text: 'Add a scenario for errors.' }];
+    expect(decisionOf('rejected', null, feedback)).toEqual({ person: 'human:ann', decision: 'reject', feedback: 'Add a scenario for errors.' });
+    expect(decisionOf('todo', null, feedback.slice(0, 1))).toEqual({ person: 'human:bob', decision: 'reject', feedback: 'Earlier.' });
+    expect(decisionOf('submitted', null, feedback)).toBeNull();
   });
 });
