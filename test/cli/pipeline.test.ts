@@ -8,7 +8,8 @@ const NOTES = ['--notes', 'No additional notes: straightforward document, nothin
 describe('a proposal submitted without a title', () => {
   it('keeps the title the change was created with', async () => {
     const dir = await newBoard();
-    await ok(dir, ['new', 'titled', '--as', 'claude', '--title', 'Full-text search']);
+    // The next step names the change (and the agent).
+    expect((await cli(dir, ['new', 'titled', '--as', 'claude', '--title', 'Full-text search'])).stdout).toContain('Next: write its proposal with `agentboard propose titled --as claude`.');
     await ok(dir, ['propose', 'titled', '--as', 'claude', '--why', WHY, '--what-changes', 'Add a search.', '--impact', 'People find tasks.', ...NOTES]);
     expect(read(dir, 'agentd/changes/titled/proposal.md')).toContain('# Proposal: Full-text search');
     expect((await ok(dir, ['show', 'titled'])).title).toBe('Full-text search');
@@ -176,6 +177,8 @@ describe('the gates', () => {
     const early = await cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
     expect(early.json.error.code).toBe('PHASE_NOT_READY');
     expect(early.json.error.message).toContain('approve the proposal');
+    // status names the commands that decide, with the change and the document.
+    expect((await cli(dir, ['status'])).stdout).toContain('(`agentboard approve gated proposal` / `agentboard reject gated proposal');
     expect((await ok(dir, ['approve', 'gated', 'proposal'])).status).toBe('approved');
     expect((await ok(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES])).status).toBe('submitted');
   });

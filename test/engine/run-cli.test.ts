@@ -1,5 +1,5 @@
 /** The run command as people and scripts meet it: refusals, the --json stream, runs, status, the custom-agent contract. */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok } from '../helpers.js';
@@ -16,6 +16,17 @@ describe('agentboard run', () => {
     expect(json.json.error.code).toBe('RUN_NOT_CONFIGURED');
     expect((await cli(dir, ['run', 'add-search', '--timeout', 'soon'])).code).toBe(2);
     expect(runIds(dir)).toEqual([]);
+  });
+
+  it('says git is not installed when it is not on PATH (the tasks then share the working tree)', async () => {
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'no-git', [{ title: 'One' }]);
+    const bin = join(board.dir, '..', 'bin-without-git');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const r = run(board.dir, ['no-git', '--until', 'implementation'], { PATH: bin });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.events.find((e) => e.type === 'notice').message).toBe('Tasks share the working tree: git is not installed (not found on PATH).');
   });
 
   it('refuses a change with nothing to plan from (no proposal, no goal) before it records a run', async () => {
