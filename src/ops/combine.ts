@@ -26,7 +26,7 @@ import { testHooks } from '../clock.js';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import type { Stage } from '../domain/model.js';
 import { isHuman } from '../domain/ids.js';
-import type { BatchOutcome, Board, Notice } from '../store/board.js';
+import { conflictNotices, type BatchOutcome, type Board, type Notice } from '../store/board.js';
 import { CallQueue, isCallName, type QueuedCall } from '../store/calls.js';
 import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock } from '../store/lock.js';
 import { runParsed } from './execute.js';
@@ -275,7 +275,8 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
     outcomes = await board.writeBatch(lock, first, more, (tx, results) => {
       calls.forEach(({ call }, i) => {
         if (call.path) tx.removeWith(call.path);
-        if (call !== mine) tx.putVolatile(queue.answerPath(call.id), JSON.stringify(answerOf(results[i]!, board.notices)));
+        // With the notices of this batch's merges, which the board says only once the commit is done.
+        if (call !== mine) tx.putVolatile(queue.answerPath(call.id), JSON.stringify(answerOf(results[i]!, [...board.notices, ...conflictNotices(tx)])));
       });
     });
   } catch (err) {

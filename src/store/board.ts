@@ -169,6 +169,14 @@ export interface Notice {
 
 const MAX_ATTEMPTS = 8;
 
+/** What a transaction's merges could not reconcile, as notices for whoever made the write. */
+export function conflictNotices(tx: Pick<Transaction, 'conflicts'>): Notice[] {
+  return tx.conflicts.map((c) => {
+    const what = c.part === 'removed' ? `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)` : `${c.item}: your ${c.part} and agentboard's differ; ${c.kept === 'person' ? 'yours was kept' : "agentboard's was kept"} and both are recorded`;
+    return { kind: 'merge_conflict' as const, message: `${c.file}: ${what} (see \`agentboard status\`).` };
+  });
+}
+
 export class Board implements Reader {
   readonly dir: string;
   readonly changesDir: string;
@@ -829,10 +837,7 @@ export class Board implements Reader {
   }
 
   private notice(tx: Transaction): void {
-    for (const c of tx.conflicts) {
-      const what = c.part === 'removed' ? `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)` : `${c.item}: your ${c.part} and agentboard's differ; ${c.kept === 'person' ? 'yours was kept' : "agentboard's was kept"} and both are recorded`;
-      this.notices.push({ kind: 'merge_conflict', message: `${c.file}: ${what} (see \`agentboard status\`).` });
-    }
+    this.notices.push(...conflictNotices(tx));
   }
 
   /** A person saved in place while a commit replaced the file: merge their bytes onto what was committed. */

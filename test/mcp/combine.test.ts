@@ -127,6 +127,22 @@ describe('queued calls', () => {
     expect(callFiles(dir)).toEqual([]);
   });
 
+  it('bring back the notices of the merges their batch made (a person\'s edit that could not be reconciled)', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'noticed', SIX);
+    const path = 'agentd/changes/noticed/tasks.md';
+    const stale = read(dir, path);
+    await cli(dir, ['next', '--as', 'codex']);
+    // From a stale buffer, a person hands T1 (codex's) to gemini: the merge keeps codex and records the conflict.
+    writeFileSync(join(dir, path), stale.replace('status: todo', 'status: in_progress\nassignee: gemini'));
+    const b = queue(dir, 'task.note', { agent_id: 'codex', task_id: 'noticed/T1', text: 'Still mine.' });
+    const call = await server(dir);
+    expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).isError).toBeFalsy();
+    const queued = answer(dir, b);
+    expect(queued.ok).toBe(true);
+    expect(queued.notices.map((n: any) => n.message)).toContainEqual(expect.stringMatching(/^agentd\/changes\/noticed\/tasks\.md: T1: your .* and agentboard's differ/));
+  });
+
   it('are answered exactly once when the holder is killed after its commit is durable: the next holder rolls it forward', async () => {
     const { dir, b, c } = await holderKilledAt('crash', 'commit:journal');
     // Killed with the journal on disk and nothing applied: no answer yet, the calls taken.
