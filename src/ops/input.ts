@@ -114,11 +114,13 @@ function parseFields<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: R
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     fail('INVALID_INPUT', 'The input must be a JSON object.', 'Send the fields as one JSON object, like {"change_id": "add-review-tool"}.');
   }
-  const unsafe = unsafeText(raw, []);
-  if (unsafe) fail('INVALID_INPUT', `Invalid input: ${unsafe}.`, 'Remove the character and send the call again; nothing was changed.');
+  // Every problem of the call in one answer: characters no field takes, the schema's, the rules'.
+  const unsafe = new Map<string, string>();
+  unsafeText(raw, [], unsafe);
   const result = schema.safeParse(raw, { reportInput: true });
-  if (result.success) return result.data;
-  const problems = [...result.error.issues.map((issue) => describe(issue, schema)), ...rulesOn(raw as Record<string, unknown>, moreRules)];
+  if (result.success && unsafe.size === 0) return result.data;
+  const issues = result.success ? [] : result.error.issues.filter((issue) => !(issue.code === 'custom' && unsafe.has(where(issue.path))));
+  const problems = [...unsafe.values(), ...issues.map((issue) => describe(issue, schema)), ...rulesOn(raw as Record<string, unknown>, moreRules)];
   const more = problems.length > PROBLEMS_SHOWN ? ` (and ${problems.length - PROBLEMS_SHOWN} more)` : '';
   return fail('INVALID_INPUT', `Invalid input: ${problems.slice(0, PROBLEMS_SHOWN).join('; ')}${more}.`, 'Correct the fields named above and send the call again; nothing was changed.');
 }
@@ -135,18 +137,18 @@ function rulesOn(raw: Record<string, unknown>, rules: Rules | undefined): string
  * Every string of every input, whatever its schema says, is held to the text rules
  * (domain/text.ts): no control characters but tab and line ends, no bidi overrides.
  */
-function unsafeText(value: unknown, path: PropertyKey[]): string | null {
+function unsafeText(value: unknown, path: PropertyKey[], found: Map<string, string>): void {
+  if (found.size >= PROBLEMS_SHOWN) return;
   if (typeof value === 'string') {
     const problem = textProblem(value);
-    return problem ? `${where(path)} ${problem}` : null;
+    if (problem) found.set(where(path), `${where(path)} ${problem}`);
+    return;
   }
   if (value !== null && typeof value === 'object') {
     for (const [k, v] of Object.entries(value)) {
       const inKey = Array.isArray(value) ? null : textProblem(k);
-      if (inKey) return `a field name ${inKey}`;
-      const found = unsafeText(v, [...path, Array.isArray(value) ? Number(k) : k]);
-      if (found) return found;
+      if (inKey) found.set(`${where(path)} key`, `a field name ${inKey}`);
+      else unsafeText(v, [...path, Array.isArray(value) ? Number(k) : k], found);
     }
   }
-  return null;
 }
