@@ -465,7 +465,7 @@ export class Board implements Reader {
   taskList(changeId: string): TaskList | null {
     try {
       const list = this.readTaskList(changeId);
-      if (list?.broken) this.withErrors(changeId, 'tasks');
+      if (list?.broken) this.listWithErrors(changeId);
       return list;
     } catch (err) {
       if (err instanceof AgentboardError) return this.leftOut(err);
@@ -545,22 +545,24 @@ export class Board implements Reader {
 
   /** A task list read in full with errors in some of its tasks (one that cannot be read at all is reported where it is read). */
   private sayErrors(changeId: string, type: DocType, doc: DocFile): void {
-    if (type === 'tasks' && doc.content !== null && unparsable(doc)) this.withErrors(changeId, type);
+    if (type === 'tasks' && doc.content !== null && unparsable(doc)) this.listWithErrors(changeId);
   }
 
-  /** A document read with errors: what it cannot read of it is left out of what the command shows, and that is said (once per command). */
-  private withErrors(changeId: string, type: DocType): void {
-    const shown = this.rel(this.docPath(changeId, type));
-    const message = `${shown} has errors: what cannot be read of it is left out (\`agentboard validate ${changeId}\` lists every problem, with its line).`;
-    if (!this.notices.some((n) => n.message === message)) this.notices.push({ kind: 'unreadable', message });
+  /** A task list read with errors: the tasks it cannot read are left out of what the command shows, and that is said. */
+  private listWithErrors(changeId: string): void {
+    this.sayUnreadable(`${this.rel(this.docPath(changeId, 'tasks'))} has errors: what cannot be read of it is left out (\`agentboard validate ${changeId}\` lists every problem, with its line).`);
   }
 
-  /** A file a quick read had to leave out: said once per command, so that nothing is skipped silently. */
+  /** A file a quick read had to leave out: said, so that nothing is skipped silently. */
   private leftOut(problem: AgentboardError | string): null {
     const said = typeof problem === 'string' ? problem : problem.message.replace(/;.*$|\.$/, '');
-    const message = `${said}; it was left out (\`agentboard validate\` lists every problem).`;
-    if (!this.notices.some((n) => n.message === message)) this.notices.push({ kind: 'unreadable', message });
+    this.sayUnreadable(`${said}; it was left out (\`agentboard validate\` lists every problem).`);
     return null;
+  }
+
+  /** Something a read could not read, said once per command. */
+  private sayUnreadable(message: string): void {
+    if (!this.notices.some((n) => n.message === message)) this.notices.push({ kind: 'unreadable', message });
   }
 
   /** Whether a change's folder is a plain folder in plain folders. */
@@ -842,19 +844,23 @@ export class Board implements Reader {
 
   /** A person saved in place while a commit replaced the file: merge their bytes onto what was committed. */
   private mergeRaced(lock: BoardLock, raced: Raced[]): void {
-    // The person may have saved again meanwhile (from the file as agentboard's commit left it, so
-    // without the raced save): that newer save, on disk, is merged first, then the raced ones onto
-    // it. A save can race with these commits too: merged in turn, a few rounds at most.
-    for (let round = 0; round < MAX_ATTEMPTS && raced.length > 0; round++) {
+    // One save at a time (two saves of one document merged in one transaction would keep only the
+    // second). The person may have saved again meanwhile, from the file as agentboard's commit left
+    // it, so without the raced save: that newer save, on disk, is merged first, then the raced one
+    // onto it. Saves that race with these commits wait their turn; a few rounds at most.
+    const waiting = [...raced];
+    for (let round = 0; round < MAX_ATTEMPTS + raced.length && waiting.length > 0; round++) {
+      const r = waiting[0]!;
       try {
         const onDisk = new Transaction(this, lock);
-        for (const r of raced) onDisk.readDoc(r.changeId, r.type);
-        const more = onDisk.commit();
+        onDisk.readDoc(r.changeId, r.type);
+        waiting.push(...onDisk.commit());
         this.notice(onDisk);
         const tx = new Transaction(this, lock);
-        for (const r of raced) tx.mergeRaced(r);
-        raced = [...tx.commit(), ...more];
+        tx.mergeRaced(r);
+        waiting.push(...tx.commit());
         this.notice(tx);
+        waiting.shift();
       } catch (err) {
         if (!(err instanceof StaleRead)) throw err;
         this.begin(); // saved yet again while merging: read the board again, and merge once more
