@@ -125,16 +125,16 @@ export function relativePath(top: string, path: string): string {
   return sep === '/' ? rel : rel.split(sep).join('/');
 }
 
-/**
- * A file as read: its bytes (checked to be UTF-8 text), decoded when its text is first asked for,
- * so that a command that needs only the frontmatter of most documents (`next` on a big board) does
- * not decode, and keep, the whole of each.
- */
 /** Whether bytes start with UTF-8's byte order mark (EF BB BF). */
 function hasBom(bytes: Buffer): boolean {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
+/**
+ * A file as read: its bytes (checked to be UTF-8 text), decoded when its text is first asked for,
+ * so that a command that needs only the frontmatter of most documents (`next` on a big board) does
+ * not decode, and keep, the whole of each.
+ */
 export class FileRead {
   /** The SHA-1 of the bytes, once asked for (see board.ts). */
   hash?: string;

@@ -298,12 +298,9 @@ export class Transaction implements Reader {
     const path = this.board.docPath(changeId, type);
     const deadline = Date.now() + WRITER_WAIT_MS;
     let writers = openWriters(path);
-    if (writers.length === 0) {
-      // A save in place may have ended between the read and this look: a file that did not parse is read once more.
-      if (!unparsable(loaded.doc)) return loaded;
-      this.board.rereadDoc(changeId, type);
-      return this.board.load(changeId, type);
-    }
+    // Nobody writing it, and it parses: it is the person's finished save. (One that did not parse is
+    // read once more below: the save may have ended between the read and this look.)
+    if (writers.length === 0 && !unparsable(loaded.doc)) return loaded;
     for (; writers.length > 0; writers = openWriters(path)) {
       if (Date.now() > deadline) {
         fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, 'Let the editor finish saving, then run the command again.');
