@@ -21,7 +21,7 @@ import { checkBeforeWrite } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, BlockerSeverity, ChangeId, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { changeToRead, findTask, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { changeToRead, findTask, listProblem, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 function address(ref: string): TaskAddress {
@@ -35,7 +35,8 @@ function address(ref: string): TaskAddress {
  */
 function assertPlanOpen(tx: Transaction, doc: DocFile<'tasks'>, actor: string): void {
   if (actorRole(actor) === 'human') return;
-  if (doc.meta.status === 'submitted' && tx.board.config.require_approval.includes('tasks')) {
+  // Submitted and not yet open for work: the board requires a person's approval of it.
+  if (doc.meta.status === 'submitted' && listProblem(tx, doc) !== null) {
     fail('DOCUMENT_SUBMITTED', `The task list of ${doc.meta.change_id} waits for a person's approval; its plan (tasks, titles, dependencies) does not change meanwhile.`, `Wait for the person's decision; if they reject the list, revise it with ${refTo('tasks.create', { change_id: doc.meta.change_id })}.`);
   }
   if (doc.meta.status === 'approved') {
@@ -52,7 +53,7 @@ export function saveTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { rep
   const { text } = tx.putTasks(changeId, planEdit ? { ...changes, meta: { ...doc.meta, updated: tx.now } } : changes);
   // The call to make again names the task it changed, when it changed one.
   const one = changes.replace?.length === 1 ? changes.replace[0]!.id : changes.remove?.length === 1 ? changes.remove[0]! : null;
-  if (planEdit) checkBeforeWrite('tasks', text, doc.file, changeId, tx.readDoc(changeId, 'spec'), planEdit, { change_id: changeId, ...(one !== null && planEdit !== 'task.add' ? { task_id: `${changeId}/${one}` } : {}) });
+  if (planEdit) checkBeforeWrite('tasks', text, doc.file, changeId, tx.readDoc(changeId, 'spec'), planEdit, { change_id: changeId, ...(one !== null ? { task_id: `${changeId}/${one}` } : {}) });
 }
 
 /** One task mutation: lock, re-read, check, change, write only that block, log. */
