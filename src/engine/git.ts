@@ -128,16 +128,16 @@ export class Git {
     return ws;
   }
 
-  /** Commits what the agent left uncommitted in its worktree, with the agent as author. Returns the commit, or null when nothing was left. */
-  async commitLeftovers(ws: Workspace, agentId: string, message: string): Promise<string | null> {
-    if (!ws.worktree) return null;
-    const status = await this.run(['status', '--porcelain'], ws.worktree);
+  /** Commits what the agent left uncommitted in its worktree (none: the task works in the repository itself), with the agent as author. Returns the commit, or null when nothing was left. */
+  async commitLeftovers(worktree: string | null, agentId: string, message: string): Promise<string | null> {
+    if (!worktree) return null;
+    const status = await this.run(['status', '--porcelain'], worktree);
     if (!status.ok || status.stdout.trim() === '') return null;
-    await this.run(['add', '-A'], ws.worktree);
+    await this.run(['add', '-A'], worktree);
     // --no-verify: the commit records what the agent left, as it is; the person's hooks run on their own commits and merges.
-    const commit = await this.run(['commit', '--no-verify', '-q', '-m', message, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`], ws.worktree);
+    const commit = await this.run(['commit', '--no-verify', '-q', '-m', message, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`], worktree);
     if (!commit.ok) return null;
-    return (await this.run(['rev-parse', 'HEAD'], ws.worktree)).stdout.trim();
+    return (await this.run(['rev-parse', 'HEAD'], worktree)).stdout.trim();
   }
 
   async branchExists(branch: string): Promise<boolean> {

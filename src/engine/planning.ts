@@ -86,13 +86,19 @@ export async function pendingDecision(ctx: RunContext, types: readonly PlanningP
   return undefined;
 }
 
+/** A change without a proposal, and a run without a goal: nothing to plan from (said, and the command that gives one). */
+export function nothingToPlan(changeId: string): { message: string; command: string } {
+  return { message: `Change ${changeId} has no proposal yet, and the run has no goal to give the planner.`, command: `agentboard run ${changeId} --goal "<what the change should achieve>"` };
+}
+
 export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<Stop | null> {
   const planner = ctx.agents.planner;
   const decision = await pendingDecision(ctx, [...EARLIER[type], type]);
   if (decision !== undefined) return decision;
   let doc = await ctx.ops.document(ctx.changeId, type);
   if (type === 'proposal' && !ctx.goal && (!doc || doc.status === 'template')) {
-    return stop('failed', `Change ${ctx.changeId} has no proposal yet, and the run has no goal to give the planner.`, [`agentboard run ${ctx.changeId} --goal "<what the change should achieve>"`]);
+    const nothing = nothingToPlan(ctx.changeId);
+    return stop('failed', nothing.message, [nothing.command]);
   }
   const earlier = await Promise.all(EARLIER[type].map((t) => ctx.ops.document(ctx.changeId, t)));
   let previous = '';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { invocationPaths, listRuns, readInvocations, runDir, runState, writeJson, type RunRecord } from '../store/runs.js';
 import type { BoardOps } from './board-ops.js';
 import { processesOfRun } from './processes.js';
-import { taskBranch, type Git } from './git.js';
+import type { Git } from './git.js';
 
 /** A commit of what a dead run's agent left in its task's worktree. */
 export interface Kept {
@@ -71,7 +71,7 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     if (!existsSync(join(worktree, '.git'))) continue;
     const from = dead.find((r) => r.claims.includes(t.task_id))?.run_id ?? 'a run that died';
     const author = t.assignee ?? 'agentboard';
-    const commit = await git!.commitLeftovers({ dir: worktree, worktree, branch: taskBranch(changeId, local), merged: [], conflicts: [] }, author, `${t.task_id}: ${t.title}\n\nLeft uncommitted by ${author} when run ${from} stopped; committed by agentboard run ${runId}.`);
+    const commit = await git!.commitLeftovers(worktree, author, `${t.task_id}: ${t.title}\n\nLeft uncommitted by ${author} when run ${from} stopped; committed by agentboard run ${runId}.`);
     if (commit) kept.push({ task_id: t.task_id, agent_id: author, commit });
   }
   const released: Released[] = [];

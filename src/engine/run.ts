@@ -6,12 +6,12 @@
 import { RemoteFiles } from '../store/remote/state.js';
 import { AgentboardError, fail } from '../errors.js';
 import type { RunOutcome } from '../store/runs.js';
-import { BoardOps } from './board-ops.js';
+import { BoardOps, type Data } from './board-ops.js';
 import { emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import { RUN_PHASES, type RunView } from './events.js';
 import { Git } from './git.js';
 import { mergeFinished } from './merge.js';
-import { pendingDecision, planPhase } from './planning.js';
+import { nothingToPlan, pendingDecision, planPhase } from './planning.js';
 import { newRunId, RunRecorder } from './record.js';
 import { cleanUpDeadRuns, lastGoal, refuseIfRunning, runsOf } from './resume.js';
 import { reviewPhase, reviewRound } from './review.js';
@@ -133,9 +133,10 @@ export async function runChange(params: RunParams): Promise<number> {
   refuseIfRunning(runs);
   const goal = options.goal ?? lastGoal(runs);
   // Nothing to plan from: refused before a run is recorded or an agent started.
-  const proposal = existing ? await ops.document(options.changeId, 'proposal') : null;
+  const proposal = (existing?.document_files as Data[] | undefined)?.find((d) => d.document === 'proposal');
   if (!goal && (!proposal || proposal.status === 'template')) {
-    fail('RUN_REFUSED', `Change ${options.changeId} has no proposal yet, and the run has no goal to give the planner.`, `Give it one: agentboard run ${options.changeId} --goal "<what the change should achieve>".`);
+    const nothing = nothingToPlan(options.changeId);
+    fail('RUN_REFUSED', nothing.message, `Give it one: ${nothing.command}.`);
   }
   let git: Git | null = null;
   let noGit: string | null = null;

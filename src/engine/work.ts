@@ -78,7 +78,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       findings: previous,
     });
     const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
-    if (ctx.git) await ctx.git.commitLeftovers(ws, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
+    if (ctx.git) await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
     if (inv.interrupted) return { kind: 'stopped' };
     const now = await ctx.ops.task(ref);
     if (now && (now.status === 'done' || now.status === 'in_review')) {
@@ -120,14 +120,10 @@ function taskGate(ctx: RunContext, task: Data): Gate {
 
 const OTHERS_POLL_MS = 2000;
 
-/** Tasks in progress that agents outside this run hold and have worked on lately (not idle past stale_claim_minutes). */
-function workedElsewhere(tasks: Data[], ours: Set<string>, staleMs: number): Data[] {
-  const now = Date.now();
-  return tasks.filter((t) => {
-    if (t.status !== 'in_progress' || !t.assignee || ours.has(t.assignee)) return false;
-    const own = ((t.notes ?? []) as { author?: string; at?: string }[]).filter((n) => n.author === t.assignee && n.at).map((n) => n.at!);
-    return now - Date.parse(lastActivity(t.claimed_at ?? undefined, t.progress_at ?? undefined, own)) < staleMs;
-  });
+/** Whether the holder of a task in progress has worked on it lately (not idle past stale_claim_minutes). */
+function workedLately(t: Data, staleMs: number, now: number): boolean {
+  const own = ((t.notes ?? []) as { author?: string; at?: string }[]).filter((n) => n.author === t.assignee && n.at).map((n) => n.at!);
+  return now - Date.parse(lastActivity(t.claimed_at ?? undefined, t.progress_at ?? undefined, own)) < staleMs;
 }
 
 /** Why no task of the change can go on, in a few words. */
@@ -173,7 +169,9 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
       }
       const ours = new Set(ctx.agents.workers.map((w) => w.id));
       // Tasks others still work on (another clone's run on a shared board, an agent outside the run): wait for them.
-      const others = workedElsewhere(tasks, ours, ctx.ops.board.config.stale_claim_minutes * 60_000);
+      const heldByOthers = tasks.filter((t) => t.status === 'in_progress' && t.assignee && !ours.has(t.assignee));
+      const staleMs = ctx.ops.board.config.stale_claim_minutes * 60_000;
+      const others = heldByOthers.filter((t) => workedLately(t, staleMs, Date.now()));
       if (others.length > 0 && !ctx.signal.aborted) {
         const said = others.map((t) => `${t.task_id} (${t.assignee})`).join(', ');
         if (said !== waitingOn) emit(ctx, { type: 'notice', message: `Waiting for tasks other agents hold: ${said}.` });
@@ -181,7 +179,6 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
         await sleep(OTHERS_POLL_MS, ctx.signal);
         continue;
       }
-      const heldByOthers = tasks.filter((t) => t.status === 'in_progress' && t.assignee && !ours.has(t.assignee));
       return stop('failed', `No task of ${ctx.changeId} can go on: ${stuck(tasks, ours)}.`, [`agentboard show ${ctx.changeId}`, ...heldByOthers.map((t) => `agentboard release ${t.task_id}   # if ${t.assignee} is gone`)]);
     }
     const { worker, end } = await Promise.race(running.values());
