@@ -310,13 +310,18 @@ function specInputRules(raw: Record<string, unknown>): string[] {
 }
 
 function tasksInputRules(raw: Record<string, unknown>): string[] {
-  const items = objects(raw.tasks).map((t) => ({ ...(typeof t.id === 'string' ? { id: t.id } : {}), title: str(t.title), depends: strings(t.depends) }));
+  const items = objects(raw.tasks).map((t) => ({
+    ...(typeof t.id === 'string' ? { id: t.id } : {}),
+    title: str(t.title),
+    depends: strings(t.depends),
+    files: objects(t.files).flatMap((f) => (typeof f.path === 'string' ? [{ path: f.path, action: 'modify' as const }] : [])),
+  }));
   const ids = taskIds(items);
   const tasks = items.map((item, i): { task: Task; line: number } => ({
-    task: { id: ids[i]!, title: item.title, description: '', status: 'todo', priority: 'medium', depends: item.depends, skills: [], requirements: [], files: [], blockers: [], feedback: [], notes: [] },
+    task: { id: ids[i]!, title: item.title, description: '', status: 'todo', priority: 'medium', depends: item.depends, skills: [], requirements: [], files: item.files, blockers: [], feedback: [], notes: [] },
     line: 0,
   }));
-  return ruleErrors(['tasks.depends.self', 'tasks.depends.unknown', 'tasks.depends.cycle'], (sink) => tasksRules(tasks, null, sink));
+  return ruleErrors(['tasks.depends.self', 'tasks.depends.unknown', 'tasks.depends.cycle', 'tasks.files.path'], (sink) => tasksRules(tasks, null, sink));
 }
 
 // ---- operations ---------------------------------------------------------------------------------

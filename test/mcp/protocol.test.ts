@@ -67,13 +67,14 @@ describe('agentboard mcp on the wire', () => {
 
   it('names every problem of a call in one answer: the schema\'s and the document rules\'', async () => {
     const before = snapshot(dir);
-    const tasks = [{ title: 'x'.repeat(201), depends: ['T9'] }, { title: 'Loops', depends: ['T2'] }, { title: 'Fine', priority: 'soon' }];
+    const tasks = [{ title: 'x'.repeat(201), depends: ['T9'] }, { title: 'Loops', depends: ['T2'] }, { title: 'Fine', priority: 'soon', files: [{ path: '../outside.ts', action: 'modify' }] }];
     const r = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks, notes: NOTES } });
     const { message } = JSON.parse(r.result.content[0].text).error;
     expect(message).toContain('tasks[0].title has 201 characters');
     expect(message).toContain('tasks[2].priority must be one of');
     expect(message).toContain('task T1 depends on T9, which is not a task of this change');
     expect(message).toContain('task T2 depends on itself');
+    expect(message).toContain('task T3: "../outside.ts" is not a path inside the repository');
     expect(snapshot(dir)).toEqual(before);
 
     const spec = { overview: 'Too short.', requirements: [{ id: 'R1', title: 'Vague', text: 'It works.' }, { id: 'R1', title: 'Twice', text: 'It MUST be there.' }], scenarios: [{ name: 'Works', when: 'used', then: 'works' }] };
