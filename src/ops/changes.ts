@@ -215,7 +215,7 @@ export const validateChanges = defineOp({
     errors: z.number().int(),
     warnings: z.number().int(),
     checked: z.number().int().describe('How many changes were checked.'),
-    changes: z.array(z.object({ change_id: z.string(), valid: z.boolean(), findings: z.array(FindingOut) })).describe('The changes checked, those with findings first.'),
+    changes: z.array(z.object({ change_id: z.string(), archived: z.boolean().describe('Archived: read-only.'), valid: z.boolean(), findings: z.array(FindingOut) })).describe('The changes checked, those with findings first.'),
     findings: z.array(FindingOut).describe('Findings about the board itself (config.yaml).'),
   }),
   cli: { command: 'validate', args: ['change_id?'], exitCode: (data) => ((data as { valid: boolean }).valid ? 0 : 1) },
@@ -249,7 +249,7 @@ export const validateChanges = defineOp({
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = toRead.map((change) => {
       const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : conflictFindings(board, change.changeId))];
-      return { change_id: change.changeId, valid: !findings.some(failing), findings };
+      return { change_id: change.changeId, archived: change.archived !== null, valid: !findings.some(failing), findings };
     });
     const every = [...boardFindings, ...changes.flatMap((c) => c.findings)];
     return {

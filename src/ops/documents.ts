@@ -139,7 +139,7 @@ export const listDocuments = defineOp({
     awaiting: z.enum(['decision', 'review']).optional().describe('"decision": submitted documents a person has not decided on; "review": documents a person sent to reviewer agents.'),
     ...pageInput('documents'),
   }),
-  output: z.object({ documents: z.array(DocSummary), ...Page }),
+  output: z.object({ documents: z.array(DocSummary), archived: z.boolean().describe('The listed change is archived: read-only.'), ...Page }),
   cli: { command: 'docs', args: ['change_id?'] },
   tool: {
     name: 'agentboard_list_documents',
@@ -178,7 +178,7 @@ export const listDocuments = defineOp({
         docs.push(entry);
       }
     }
-    return page(ctx, 'documents', docs, input);
+    return { ...page(ctx, 'documents', docs, input), archived: input.change_id !== undefined && changes[0]!.archived !== null };
   },
 });
 

@@ -104,7 +104,7 @@ export const listTasks = defineOp({
     ready: z.boolean().optional().describe('true: only tasks ready to start (todo, unheld, dependencies done).'),
     ...pageInput('tasks'),
   }),
-  output: z.object({ tasks: z.array(TaskSummaryOut), ...Page }),
+  output: z.object({ tasks: z.array(TaskSummaryOut), archived: z.boolean().describe('The listed change is archived: read-only.'), ...Page }),
   cli: { command: 'task list', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_list_tasks',
@@ -129,7 +129,7 @@ export const listTasks = defineOp({
         out.push(s);
       }
     }
-    return page(ctx, 'tasks', out, input);
+    return { ...page(ctx, 'tasks', out, input), archived: changes.length === 1 && input.change_id !== undefined && changes[0]!.archived !== null };
   },
 });
 

@@ -202,7 +202,8 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     (d.task_ids.length ? `\nTasks: ${doneOf(p, d.tasks)} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
   'document.get': (d) => `${d.markdown ?? documentFields(d)}${d.markdown === '' || d.markdown?.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
   'document.list': (d) =>
-    table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n',
+    (d.archived ? `${d.documents[0]?.change_id ?? 'This change'} is archived: read-only.\n` : '') +
+    (table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n'),
   'document.approve': (d) => `Approved the ${d.document} of ${d.change_id}.\n`,
   'document.reject': (d) => `Rejected the ${d.document} of ${d.change_id}; the feedback is kept in ${d.file}.\n`,
   'document.request_review': (d) => `Sent the ${d.document} of ${d.change_id} to reviewer agents.\n`,
@@ -212,7 +213,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
       (f: Data) => `${p.bold(`${f.file}${f.line ? `:${f.line}` : ''}`)}: ${p.color(LEVEL_COLOR[f.level], f.level)} ${p.dim(f.rule)}: ${f.message}\n  ${p.dim(`fix: ${f.fix}`)}`,
     );
     const verdict = d.valid
-      ? p.color('green', `valid: ${d.checked} change${d.checked === 1 ? '' : 's'} checked${d.changes.length && d.checked <= 20 ? ` (${d.changes.map((c: Data) => c.change_id).join(', ')})` : ''}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`)
+      ? p.color('green', `valid: ${d.checked} change${d.checked === 1 ? '' : 's'} checked${d.changes.length && d.checked <= 20 ? ` (${d.changes.map((c: Data) => `${c.change_id}${c.archived ? ', archived' : ''}`).join(', ')})` : ''}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`)
       : p.color('red', `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`);
     return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${verdict}\n`;
   },
@@ -226,6 +227,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     return out;
   },
   'task.list': (d, p) =>
+    (d.archived ? `${d.tasks[0]?.task_id.split('/')[0] ?? 'This change'} is archived: read-only.\n` : '') +
     (table(['TASK', 'STATUS', 'PRIORITY', 'ASSIGNEE', 'TITLE'], d.tasks.map((t: Data) => [t.task_id, p.color(TASK_COLOR[t.status], t.status) + (t.ready ? '*' : ''), t.priority, t.assignee ?? '-', t.title])) || 'No tasks match.\n') +
     (d.tasks.some((t: Data) => t.ready) ? '(* ready to start)\n' : ''),
   'task.show': (d, p) => taskBlock(d.task, p) + (d.dependencies.length ? `\nDependencies:\n${d.dependencies.map((x: Data) => `  ${x.task_id} ${p.color(TASK_COLOR[x.status], x.status)}`).join('\n')}\n` : ''),

@@ -128,9 +128,17 @@ describe('a change from proposal to archive', () => {
     expect(archivedSpec.markdown).toBe(read(dir, `${archived.archived_to}/spec.md`));
     const task = await ok(dir, ['task', 'show', 'fix-workflow-bugs/T1']);
     expect(task).toMatchObject({ task: { task_id: 'fix-workflow-bugs/T1', status: 'done' }, archived: true });
-    expect((await ok(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).tasks.length).toBeGreaterThan(0);
-    expect(await ok(dir, ['validate', 'fix-workflow-bugs'])).toMatchObject({ valid: true, changes: [{ change_id: 'fix-workflow-bugs', valid: true }] });
-    expect((await ok(dir, ['docs', 'fix-workflow-bugs'])).documents.map((d: any) => d.file)).toContain(`${archived.archived_to}/spec.md`);
+    const archivedTasks = await ok(dir, ['task', 'list', '--change', 'fix-workflow-bugs']);
+    expect(archivedTasks.tasks.length).toBeGreaterThan(0);
+    expect(archivedTasks.archived).toBe(true);
+    expect((await cli(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).stdout).toMatch(/^fix-workflow-bugs is archived: read-only\.\n/);
+    expect((await ok(dir, ['task', 'list'])).archived).toBe(false);
+    expect(await ok(dir, ['validate', 'fix-workflow-bugs'])).toMatchObject({ valid: true, changes: [{ change_id: 'fix-workflow-bugs', archived: true, valid: true }] });
+    expect((await cli(dir, ['validate', 'fix-workflow-bugs'])).stdout).toContain('(fix-workflow-bugs, archived)');
+    const archivedDocs = await ok(dir, ['docs', 'fix-workflow-bugs']);
+    expect(archivedDocs.documents.map((d: any) => d.file)).toContain(`${archived.archived_to}/spec.md`);
+    expect(archivedDocs.archived).toBe(true);
+    expect((await cli(dir, ['docs', 'fix-workflow-bugs'])).stdout).toMatch(/^fix-workflow-bugs is archived: read-only\.\n/);
     const late = await cli(dir, ['task', 'note', 'fix-workflow-bugs/T1', 'late', '--as', 'claude', '--json']);
     expect(late.json.error.code).toBe('CHANGE_ARCHIVED');
     // Its id stays taken: neither a new change nor a proposal makes another change of that id.
