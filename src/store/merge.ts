@@ -150,6 +150,14 @@ function unionLog(base: Entry[], person: Entry[]): Entry[] {
   return out;
 }
 
+/** Whether the person's logs have an entry of their own: one agentboard's lack, or their wording of one. */
+function logsEdited(base: Item['logs'], person: Item['logs']): boolean {
+  return Object.entries(person).some(([name, entries]) => {
+    const known = new Map((base[name] ?? []).map((e) => [logKey(e), JSON.stringify(e)]));
+    return entries.some((e) => known.get(logKey(e)) !== JSON.stringify(e));
+  });
+}
+
 function mergeLogs(base: Item['logs'], person: Item['logs']): Item['logs'] {
   const out: Item['logs'] = {};
   for (const name of new Set([...Object.keys(base), ...Object.keys(person)])) out[name] = unionLog(base[name] ?? [], person[name] ?? []);
@@ -194,6 +202,9 @@ export function mergeItems(input: MergeInput): MergeResult {
   const origin = findOrigin(input);
   const conflicts: MergeConflict[] = [];
   const merged = new Map<string, Omit<MergedItem, 'key'>>();
+  // States the person's file has as agentboard had them before its latest changes (a stale buffer's, or a person undoing a claim by hand).
+  const reverted: MergeConflict[] = [];
+  let edited = false;
 
   for (const [key, p] of input.person) {
     const b = input.base.get(key);
@@ -215,15 +226,22 @@ export function mergeItems(input: MergeInput): MergeResult {
       if (origin !== null && agentChangedSince(history, 1, origin)) conflicts.push({ file: input.file, item: key, part: 'plan', kept: 'person', agentboard: b.plan, person: p.plan });
     }
     let state = b.state;
-    if (judge(history, 2, ps, bs) === 'new') {
+    const stateIs = judge(history, 2, ps, bs);
+    if (stateIs === 'new') {
       if (origin !== null && agentChangedSince(history, 2, origin) === false) {
         state = p.state;
         byPerson |= STATE_BY_PERSON;
       } else conflicts.push({ file: input.file, item: key, part: 'state', kept: 'agentboard', agentboard: b.state, person: p.state });
-    }
+    } else if (stateIs === 'stale') reverted.push({ file: input.file, item: key, part: 'state', kept: 'agentboard', agentboard: b.state, person: p.state });
     const item: Item = { plan, state, logs: mergeLogs(b.logs, p.logs) };
     merged.set(key, { item, same: fingerprint(item) === fingerprint(p), byPerson });
+    edited ||= byPerson !== 0 || logsEdited(b.logs, p.logs);
   }
+
+  // A save whose only differences are earlier states is no stale buffer saved for an edit of its
+  // own: most likely a person set a task back by hand (removed its claim, say). Agentboard's state is
+  // kept, as for any stale value, and said: a person changes a task's holder or status with a command.
+  if (reverted.length > 0 && !edited && ![...merged.values()].some((m) => m.byPerson !== 0)) conflicts.push(...reverted);
 
   // Items agentboard has that the person's file lacks are kept.
   const kept = new Map<string, Item>();

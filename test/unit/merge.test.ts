@@ -45,6 +45,21 @@ describe('merging a person\'s edit with what agentboard wrote', () => {
     expect(r.conflicts).toEqual([]);
   });
 
+  it('keeps a claim a person undid by hand, and reports it: a save that only sets states back is no stale buffer', () => {
+    const v1 = [task('T1'), task('T2')];
+    const v2 = [claimed('T1', 'codex'), task('T2')];
+    const ledger = written([v1, v2]);
+    // the person removed codex's claim of T1 (status back to todo, assignee gone), nothing else
+    const undone = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1'), task('T2')]) });
+    expect(undone.items.find((i) => i.key === 'T1')!.item.state).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+    expect(undone.conflicts).toEqual([expect.objectContaining({ item: 'T1', part: 'state', kept: 'agentboard', agentboard: expect.objectContaining({ assignee: 'codex' }), person: expect.objectContaining({ status: 'todo' }) })]);
+    // the same old state beside a note of the person's own: a stale buffer, kept silently
+    const note = { author: 'human:dana', at: '2026-11-22T10:07:00.000Z', text: 'Looks good.' };
+    const stale = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1'), task('T2', { notes: [note] })]) });
+    expect(stale.items.find((i) => i.key === 'T1')!.item.state).toMatchObject({ assignee: 'codex' });
+    expect(stale.conflicts).toEqual([]);
+  });
+
   it('applies a person\'s own decision on a task\'s state when agents did not change it since', () => {
     const v1 = [claimed('T1', 'codex'), task('T2')];
     const ledger = written([v1]);
