@@ -200,6 +200,8 @@ export interface Task {
   review_round?: number;
   /** The group (a phase or layer of the plan, like "1. Data Layer") the task was listed under. */
   group?: string;
+  /** Fields of the task's YAML agentboard does not read (a person's own, like `estimate: 3`): kept as written. */
+  extra?: Record<string, unknown>;
   blockers: Blocker[];
   feedback: Note[];
   notes: Note[];

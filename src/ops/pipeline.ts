@@ -211,6 +211,8 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
       skills: item.skills ?? [],
       requirements: item.requirements ?? [],
       ...(item.group ? { group: item.group } : {}),
+      // A person's own fields of a task that keeps its id stay.
+      ...(before?.extra ? { extra: before.extra } : {}),
       files: item.files ?? [],
       blockers: [],
       feedback: [],

@@ -99,6 +99,7 @@ export function taskMeta(task: Task): Record<string, Value | undefined> {
     blockers: list(task.blockers.map((b) => ({ ...b }) as FlatMap)),
     feedback: list(task.feedback.map((n) => ({ author: n.author, at: n.at, text: n.text }))),
     notes: list(task.notes.map((n) => ({ author: n.author, at: n.at, text: n.text }))),
+    ...(task.extra as Record<string, Value> | undefined),
   };
 }
 
@@ -326,7 +327,9 @@ export function taskFromMeta(id: string, title: string, description: string, met
     else sink.error('tasks.progress', `task ${id}: progress must be a whole number from 0 to 100`, 'write "progress: 40"', lineOf('progress'));
   }
   for (const key of Object.keys(meta)) {
-    if (!TASK_META_KEYS.has(key)) sink.warn('tasks.meta.unknown', `task ${id}: unknown field "${key}" is not read`, `remove "${key}" or check its spelling`, lineOf(key));
+    if (TASK_META_KEYS.has(key)) continue;
+    sink.warn('tasks.meta.unknown', `task ${id}: unknown field "${key}" is kept as it is but not read`, `check its spelling if agentboard should read it`, lineOf(key));
+    (task.extra ??= {})[key] = meta[key];
   }
   return task;
 }

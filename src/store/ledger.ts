@@ -142,7 +142,8 @@ function pick(source: object, keys: readonly string[]): Record<string, unknown> 
 
 export function taskItem(task: Task): Item {
   return {
-    plan: pick(task, TASK_PLAN_FIELDS),
+    // A person's own fields are plan too; a task without any keeps the fingerprint it always had.
+    plan: { ...pick(task, TASK_PLAN_FIELDS), ...(task.extra ? { extra: task.extra } : {}) },
     state: pick(task, TASK_STATE_FIELDS),
     logs: pick(task, TASK_LOG_FIELDS) as Record<string, Entry[]>,
   };

@@ -39,6 +39,32 @@ describe('a person saving fresh copies renamed over the file while agents write'
   });
 });
 
+describe('a person\'s own fields in a task\'s YAML', () => {
+  it('are kept through a planner\'s edits of that task, a rewrite of the list and the agents\' writes to it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'own-fields', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/own-fields/tasks.md';
+    write(dir, path, read(dir, path).replace('```yaml\nstatus: todo\n', '```yaml\nstatus: todo\nestimate: 3\nlinks:\n  - https://example.com/design\n'));
+    expect((await ok(dir, ['validate', 'own-fields'])).changes[0].findings.map((f: any) => [f.level, f.rule])).toEqual([['warning', 'tasks.meta.unknown'], ['warning', 'tasks.meta.unknown']]);
+    const block = () => {
+      const text = read(dir, path);
+      expect(text.split('estimate: 3').length).toBe(2);
+      return text.slice(text.indexOf('## T1:'), text.indexOf('## T2:'));
+    };
+    await ok(dir, ['task', 'update', 'own-fields/T1', '--title', 'One, renamed', '--as', 'planner']);
+    expect(block()).toContain('## T1: One, renamed');
+    // the list sent back and written again by a planner: T1 keeps its id, so its own fields stay
+    await ok(dir, ['reject', 'own-fields', 'tasks', '--feedback', 'Name the first task better.']);
+    await ok(dir, ['tasks', 'own-fields', '--as', 'planner', '--input', write(dir, 'again.json', JSON.stringify({ tasks: [{ id: 'T1', title: 'One again' }, { id: 'T2', title: 'Two' }], notes: 'Rewritten.' }))]);
+    expect(block()).toContain('## T1: One again');
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('own-fields/T1');
+    await ok(dir, ['task', 'progress', 'own-fields/T1', '--percent', '40', '--message', 'Half way.', '--as', 'codex']);
+    await ok(dir, ['task', 'note', 'own-fields/T1', 'Chose a file lock.', '--as', 'codex']);
+    const t1 = block();
+    for (const kept of ['progress: 40', 'Chose a file lock.', 'estimate: 3', 'https://example.com/design']) expect(t1).toContain(kept);
+  });
+});
+
 describe('what a merge cannot reconcile', () => {
   it('is kept on both sides and reported by the operation, status, validate and conflicts list until a person clears it', async () => {
     const dir = await newBoard();
