@@ -19,6 +19,7 @@ import { page, Page, pageInput, pageOf } from './pages.js';
 import { changeTitle, changeToRead, loadChange, loadChangeToRead, loadSummed, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
 import type { TaskList } from '../store/task-scan.js';
 import { refTo } from '../domain/refs.js';
+import { letGoOfWorktrees } from '../store/worktrees.js';
 
 
 export const initBoard = defineOp({
@@ -270,12 +271,17 @@ export const archiveChange = defineOp({
   summary: 'Archive a finished change (latest review APPROVED, every task done)',
   access: 'human',
   input: z.strictObject({ agent_id: Actor, change_id: ChangeId }),
-  output: z.object({ change_id: z.string(), archived_to: z.string() }),
+  output: z.object({
+    change_id: z.string(),
+    archived_to: z.string(),
+    worktrees_removed: z.array(z.string()).describe("The task worktrees `agentboard run` made for the change, removed (their branches stay)."),
+    worktrees_kept: z.array(z.object({ path: z.string(), reason: z.string() })).describe('Task worktrees with work left in them, kept.'),
+  }),
   cli: { command: 'archive', args: ['change_id'] },
-  run(ctx, input) {
+  async run(ctx, input) {
     requireHuman(input.agent_id, 'Archiving a change');
     const board = ctx.board();
-    return board.mutate((tx) => {
+    const archived = await board.mutate((tx) => {
       requireChange(tx, input.change_id);
       const change = loadChange(tx, input.change_id);
       const verdict = change.review?.content?.[0]?.verdict;
@@ -293,6 +299,8 @@ export const archiveChange = defineOp({
       tx.log(input.agent_id, 'change.archive', input.change_id, `archived ${input.change_id} to agentd/archive/${folder}`, input.change_id);
       return { change_id: input.change_id, archived_to: board.rel(target) };
     });
+    const { removed, kept } = letGoOfWorktrees(board.root, input.change_id);
+    return { ...archived, worktrees_removed: removed, worktrees_kept: kept };
   },
 });
 

@@ -217,7 +217,10 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
       : p.color('red', `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`);
     return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${verdict}\n`;
   },
-  'change.archive': (d) => `Archived ${d.change_id} to ${d.archived_to}.\n`,
+  'change.archive': (d) =>
+    `Archived ${d.change_id} to ${d.archived_to}.\n` +
+    (d.worktrees_removed.length ? `Removed the worktree${d.worktrees_removed.length === 1 ? '' : 's'} of its tasks (their branches stay):\n${d.worktrees_removed.map((w: string) => `  ${w}\n`).join('')}` : '') +
+    (d.worktrees_kept.length ? `Kept, with work left in them:\n${d.worktrees_kept.map((w: Data) => `  ${w.path}: ${w.reason}\n`).join('')}` : ''),
   'task.next': (d) => {
     let out = `${d.message}\n`;
     if (d.task) out += `\n${taskBlock(d.task)}`;

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write, showDocument, snapshot } from '../helpers.js';
@@ -106,8 +107,23 @@ describe('a change from proposal to archive', () => {
     expect(both).toContain('#### Missing null check');
 
     expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+    // The worktrees a run made for the change's tasks (T1's clean, T2's with work left in it), and one of another change.
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' };
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, env, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'The board');
+    const trees = tempDir();
+    for (const branch of ['fix-workflow-bugs/T1', 'fix-workflow-bugs/T2', 'other-change/T1']) git('worktree', 'add', '-q', '-b', `agentboard/${branch}`, join(trees, branch));
+    writeFileSync(join(trees, 'fix-workflow-bugs/T2/left.txt'), 'Work left behind.\n');
     const archived = await ok(dir, ['archive', 'fix-workflow-bugs']);
     expect(archived.archived_to).toMatch(/^agentd\/archive\/\d{4}-\d\d-\d\d-fix-workflow-bugs$/);
+    expect(archived.worktrees_removed).toEqual([join(trees, 'fix-workflow-bugs/T1')]);
+    expect(archived.worktrees_kept).toEqual([{ path: join(trees, 'fix-workflow-bugs/T2'), reason: expect.stringContaining('untracked') }]);
+    expect(existsSync(join(trees, 'fix-workflow-bugs/T1'))).toBe(false);
+    expect(readFileSync(join(trees, 'fix-workflow-bugs/T2/left.txt'), 'utf8')).toBe('Work left behind.\n');
+    expect(existsSync(join(trees, 'other-change/T1'))).toBe(true);
+    expect(git('branch', '--list', 'agentboard/*').split('\n').map((b) => b.replace(/^[*+ ]+/, '')).filter(Boolean)).toEqual(['agentboard/fix-workflow-bugs/T1', 'agentboard/fix-workflow-bugs/T2', 'agentboard/other-change/T1']);
     expect(existsSync(join(dir, archived.archived_to, 'REVIEW.md'))).toBe(true);
     expect(existsSync(join(dir, 'agentd/changes/fix-workflow-bugs'))).toBe(false);
     const log = await ok(dir, ['log', '--change', 'fix-workflow-bugs', '--limit', '100']);
