@@ -15,7 +15,7 @@ import { nothingToPlan, pendingDecision, planPhase } from './planning.js';
 import { newRunId, RunRecorder } from './record.js';
 import { cleanUpDeadRuns, lastGoal, refuseIfRunning, runsOf } from './resume.js';
 import { reviewPhase, reviewRound } from './review.js';
-import { resolveAgents, type RunOptions } from './settings.js';
+import { refuseMissingPrograms, resolveAgents, type RunOptions } from './settings.js';
 import { workPhase } from './work.js';
 
 export const EXIT_CODES: Record<RunOutcome, number> = { finished: 0, waiting_on_person: 0, failed: 1, budget_exceeded: 1, interrupted: 130 };
@@ -126,6 +126,7 @@ export async function runChange(params: RunParams): Promise<number> {
   const ops = new BoardOps(params.root, params.person);
   const board = ops.board;
   const agents = resolveAgents(board.config, options, board.config.remote === undefined ? undefined : new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).cloneId().slice(0, 4));
+  refuseMissingPrograms(agents, process.env);
   // On a shared board the run starts from the board as the remote has it: another clone may have planned or worked the change.
   if (board.config.remote !== undefined) await syncFirst(ops);
   const existing = await ops.change(options.changeId);

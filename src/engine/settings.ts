@@ -3,6 +3,8 @@
  * --reviewer, --worker and --workers. Every role instance gets its own agent id (claude-planner,
  * codex-w2, codex-reviewer): separation of duties is by id, so one CLI can serve several roles.
  */
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { fail } from '../errors.js';
 import type { AgentSettings, Config } from '../store/config.js';
 import type { Role, RunPhase } from './events.js';
@@ -92,4 +94,48 @@ export function resolveAgents(config: Config, options: RunOptions, clone?: strin
     reviewer: instance(config, reviewerName, 'reviewer', `${reviewerName}-reviewer${tag}`, options.reviewer ? '--reviewer' : 'run: reviewer:'),
     workers,
   };
+}
+
+/** The program an agent's CLI starts: the built-in CLI's name, or the first word of a custom command. */
+export function programOf(config: AgentSettings): string {
+  return config.adapter ?? config.command?.[0] ?? '';
+}
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether a program can be started as given: a name found on the PATH the agent gets (its own
+ * env: may set one), an absolute path to an executable file. A relative path (./agent.sh) is
+ * resolved in the agent's working folder when it starts, and is not looked at here.
+ */
+function startable(program: string, path: string | undefined): boolean {
+  if (program.includes('/')) return !isAbsolute(program) || executable(program);
+  return (path ?? '').split(delimiter).some((dir) => dir !== '' && executable(join(dir, program)));
+}
+
+/**
+ * Refuses a run whose agents' CLIs cannot be started (not installed, not on PATH), before a run is
+ * recorded or an agent started: naming the role and the program, and what to do.
+ */
+export function refuseMissingPrograms(agents: RunAgents, env: NodeJS.ProcessEnv): void {
+  const missing = new Map<string, string[]>();
+  for (const agent of [agents.planner, agents.reviewer, ...agents.workers]) {
+    const program = programOf(agent.config);
+    if (startable(program, agent.config.env?.PATH ?? env.PATH)) continue;
+    missing.set(program, [...new Set([...(missing.get(program) ?? []), `${agent.name} (${agent.role})`])]);
+  }
+  if (missing.size === 0) return;
+  const said = [...missing].map(([program, who]) => `\`${program}\` for ${who.join(', ')}`).join('; ');
+  fail(
+    'RUN_REFUSED',
+    `The run cannot start its agents: ${said}: not found on PATH (or not executable).`,
+    'Install the CLI (or put it on PATH), or choose other agents with --planner, --reviewer and --worker, or under run: and agents: in agentd/config.yaml.',
+  );
 }

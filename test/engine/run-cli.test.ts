@@ -29,6 +29,22 @@ describe('agentboard run', () => {
     expect(r.events.find((e) => e.type === 'notice').message).toBe('Tasks share the working tree: git is not installed (not found on PATH).');
   });
 
+  it('refuses a run whose agent CLI is not installed, naming it and the roles, before it records a run', async () => {
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'no-cli', [{ title: 'One' }]);
+    const config = join(board.dir, 'agentd/config.yaml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('agents:\n', 'agents:\n  claude: { adapter: claude }\n  gone: { command: ["/nowhere/agent-cli", "{prompt_file}"] }\n'));
+    const bin = join(board.dir, '..', 'bin-without-claude');
+    mkdirSync(bin);
+    symlinkSync(process.execPath, join(bin, 'node'));
+    const r = run(board.dir, ['no-cli', '--planner', 'claude', '--reviewer', 'gone'], { PATH: bin });
+    expect(r.code).toBe(1);
+    const error = JSON.parse(r.stdout.trim().split('\n').at(-1)!).error;
+    expect(error).toMatchObject({ code: 'RUN_REFUSED', message: 'The run cannot start its agents: `claude` for claude (planner); `/nowhere/agent-cli` for gone (reviewer): not found on PATH (or not executable).' });
+    expect(error.next_step).toContain('--planner');
+    expect(runIds(board.dir)).toEqual([]);
+  });
+
   it('refuses a change with nothing to plan from (no proposal, no goal) before it records a run', async () => {
     const board = await fakeBoard();
     await ok(board.dir, ['new', 'blank-change', '--as', 'planner']);
