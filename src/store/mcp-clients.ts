@@ -71,13 +71,85 @@ function tomlBlock(entry: Entry): string {
   return `[mcp_servers.agentboard]\ncommand = ${JSON.stringify(entry.command)}\nargs = [${entry.args.map((a) => JSON.stringify(a)).join(', ')}]\n`;
 }
 
+/**
+ * JSON with comments (// and /* *\/) and trailing commas, as Gemini CLI's settings.json and other
+ * editors' files allow: the text with every comment blanked (offsets kept) and, in `plain`, trailing
+ * commas too, so that JSON.parse reads it; `open` gives, for the root object and for the object
+ * value of each of its keys, the offset just after its opening brace and whether it holds anything.
+ */
+function readJsonc(text: string): { plain: string; root: Brace | null; keys: Map<string, Brace> } {
+  const out = text.split('');
+  // The open objects and arrays, innermost last (an array has no brace to insert into).
+  const open: (Brace | null)[] = [];
+  const keys = new Map<string, Brace>();
+  let root: Brace | null = null;
+  let key: string | null = null; // a key of the root object, between its string and its value
+  let string: string | null = null; // the string just read, when it may be a key
+  let last = -1; // the offset of the last character that is neither blank nor in a comment
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) {
+      const end = text[i + 1] === '/' ? text.indexOf('\n', i) : text.indexOf('*/', i + 2);
+      const stop = end < 0 ? text.length : text[i + 1] === '/' ? end : end + 2;
+      for (let k = i; k < stop; k++) if (out[k] !== '\n') out[k] = ' ';
+      i = stop - 1;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') continue;
+    const top = open.length > 0 ? open[open.length - 1] : undefined;
+    if (top && c !== '}' && c !== ']') top.empty = false;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      string = open.length === 1 && top === root && key === null ? (JSON.parse(text.slice(i, j + 1)) as string) : null;
+      last = i = j;
+      continue;
+    }
+    if (c === ':') key = string;
+    else if (c === '{' || c === '[') {
+      const brace: Brace | null = c === '{' ? { after: i + 1, empty: true } : null;
+      if (open.length === 0 && root === null) root = brace;
+      else if (brace && key !== null && open.length === 1) keys.set(key, brace);
+      open.push(brace);
+      key = null;
+    } else if (c === '}' || c === ']') {
+      if (text[last] === ',') out[last] = ' '; // a trailing comma
+      open.pop();
+      if (open.length === 1) key = null;
+    } else if (c === ',') key = null;
+    string = null;
+    last = i;
+  }
+  return { plain: out.join(''), root, keys };
+}
+
+interface Brace {
+  /** The offset just after the opening brace. */
+  after: number;
+  empty: boolean;
+}
+
+/** The entry put into a JSON-with-comments file by inserting text, so that its comments and layout stay. */
+function insertJsonc(text: string, jsonc: ReturnType<typeof readJsonc>, hasServers: boolean, entry: Entry): string {
+  const at = (brace: Brace, insert: string) => text.slice(0, brace.after) + insert + (brace.empty ? '' : ',') + text.slice(brace.after);
+  const value = (indent: string) => JSON.stringify(entry, null, 2).replace(/\n/g, `\n${indent}`);
+  if (hasServers) return at(jsonc.keys.get('mcpServers')!, `\n    "agentboard": ${value('    ')}`);
+  return at(jsonc.root!, `\n  "mcpServers": {\n    "agentboard": ${value('    ')}\n  }`);
+}
+
 function planJson(text: string | null, file: string, entry: Entry): { text: string; result: ClientResult['result'] } {
   if (text === null) return { text: `${JSON.stringify({ mcpServers: { agentboard: entry } }, null, 2)}\n`, result: 'created' };
   let config: unknown;
+  let jsonc: ReturnType<typeof readJsonc> | null = null;
   try {
     config = JSON.parse(text);
   } catch {
-    return fail('MCP_CONFIG_INVALID', `${file} is not valid JSON, so agentboard did not touch it.`, `Fix ${file}, or add the agentboard server to it by hand (see the README).`);
+    try {
+      jsonc = readJsonc(text);
+      config = JSON.parse(jsonc.plain);
+    } catch {
+      return fail('MCP_CONFIG_INVALID', `${file} is not valid JSON (comments and trailing commas are read), so agentboard did not touch it.`, `Fix ${file}, or add the agentboard server to it by hand (see the README).`);
+    }
   }
   if (config === null || typeof config !== 'object' || Array.isArray(config)) {
     fail('MCP_CONFIG_INVALID', `${file} does not hold a JSON object, so agentboard did not touch it.`, `Fix ${file}, or add the agentboard server to it by hand (see the README).`);
@@ -90,6 +162,20 @@ function planJson(text: string | null, file: string, entry: Entry): { text: stri
   const existing = (servers as Record<string, unknown> | undefined)?.agentboard;
   if (existing !== undefined) {
     return { text, result: JSON.stringify(existing) === JSON.stringify(entry) ? 'unchanged' : 'kept' };
+  }
+  if (jsonc) {
+    // Its comments stay: the entry goes in as text, and the result must read back with it.
+    const inserted = insertJsonc(text, jsonc, servers !== undefined, entry);
+    let back: unknown;
+    try {
+      back = JSON.parse(readJsonc(inserted).plain);
+    } catch {
+      back = null;
+    }
+    if (JSON.stringify((back as { mcpServers?: Record<string, unknown> } | null)?.mcpServers?.agentboard) !== JSON.stringify(entry)) {
+      fail('MCP_CONFIG_INVALID', `${file} has comments agentboard could not write around, so it did not touch it.`, `Add the agentboard server to ${file} by hand (see the README).`);
+    }
+    return { text: inserted, result: 'added' };
   }
   root.mcpServers = { ...(servers as Record<string, unknown> | undefined), agentboard: entry };
   return { text: `${JSON.stringify(root, null, 2)}\n`, result: 'added' };

@@ -84,6 +84,33 @@ describe('init --mcp', () => {
     expect(existsSync(join(dir, 'agentd'))).toBe(false);
   });
 
+  it('adds its server to settings with comments and trailing commas (Gemini CLI reads them), keeping the comments', async () => {
+    const agentboard = entry(['mcp', '--profile', 'agent']);
+    const strip = (text: string) => JSON.parse(text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g, '').replace(/,(\s*[}\]])/g, '$1'));
+    const cases = {
+      // no mcpServers yet: it goes first in the root object
+      plain: '{\n  // the theme we like\n  "theme": "GitHub", /* for now */\n  "checkpointing": { "enabled": true, },\n}\n',
+      // other servers: it joins them
+      servers: '{\n  "mcpServers": { // ours\n    "other": { "command": "x", "args": ["a,b", "}"] },\n  },\n}\n',
+      // an empty one
+      empty: '// settings\n{ "mcpServers": {} }\n',
+    };
+    for (const [name, text] of Object.entries(cases)) {
+      const dir = tempDir();
+      mkdirSync(join(dir, '.gemini'));
+      write(dir, '.gemini/settings.json', text);
+      expect((await ok(dir, ['init', '--mcp', 'gemini'], { env: ON_PATH() })).mcp[0].result, name).toBe('added');
+      const written = read(dir, '.gemini/settings.json');
+      for (const comment of text.match(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []) expect(written, name).toContain(comment);
+      const settings = strip(written);
+      expect(settings.mcpServers.agentboard, name).toEqual(agentboard);
+      expect({ ...settings, mcpServers: { ...settings.mcpServers, agentboard: undefined } }, name).toEqual({ ...strip(text), mcpServers: { ...strip(text).mcpServers, agentboard: undefined } });
+      // run again: already there, nothing written
+      expect((await ok(dir, ['init', '--mcp', 'gemini'], { env: ON_PATH() })).mcp[0].result, name).toBe('unchanged');
+      expect(read(dir, '.gemini/settings.json')).toBe(written);
+    }
+  });
+
   it('appends to a Codex config that has other servers', async () => {
     const dir = tempDir();
     mkdirSync(join(dir, '.codex'));
