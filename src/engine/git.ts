@@ -3,7 +3,7 @@
  * agent's leftovers committed on its branch; finished branches merged with --merge. Every git
  * command goes through execa.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { fail } from '../errors.js';
@@ -44,6 +44,47 @@ export function defaultWorktreesDir(top: string): string {
 async function git(cwd: string, args: string[], env?: Record<string, string>): Promise<GitResult> {
   const r = await execa('git', args, { cwd, reject: false, stdin: 'ignore', env, extendEnv: true });
   return { ok: r.exitCode === 0, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), missing: (r as { code?: string }).code === 'ENOENT' };
+}
+
+/** What archiving a change did with the worktrees of its tasks. */
+export interface LetGo {
+  removed: string[];
+  kept: { path: string; reason: string }[];
+}
+
+/**
+ * The worktrees `agentboard run` made for a change's tasks (on branches agentboard/<change_id>/…),
+ * let go once the change is archived: each one git removes as it is (nothing uncommitted in it)
+ * goes, with the change's folder of worktrees once empty; its branch, which holds the task's
+ * commits, stays. A worktree with work left in it is kept and named. `root`: any folder of the
+ * repository; without git or a repository there is nothing to let go.
+ */
+export async function letGoOfWorktrees(root: string, changeId: string): Promise<LetGo> {
+  const out: LetGo = { removed: [], kept: [] };
+  const list = await git(root, ['worktree', 'list', '--porcelain']);
+  if (!list.ok) return out;
+  const branch = `branch refs/heads/${taskBranch(changeId, '')}`;
+  const folders = new Set<string>();
+  for (const entry of list.stdout.split('\n\n')) {
+    const lines = entry.split('\n');
+    const path = lines.find((l) => l.startsWith('worktree '))?.slice('worktree '.length);
+    if (!path || !lines.some((l) => l.startsWith(branch))) continue;
+    const removed = await git(root, ['worktree', 'remove', path]);
+    if (removed.ok) {
+      out.removed.push(path);
+      folders.add(dirname(path));
+    } else {
+      out.kept.push({ path, reason: removed.stderr.trim().split('\n').pop()?.replace(/^fatal: /, '') || 'git could not remove it' });
+    }
+  }
+  for (const folder of folders) {
+    try {
+      if (readdirSync(folder).length === 0) rmdirSync(folder);
+    } catch {
+      // gone already
+    }
+  }
+  return out;
 }
 
 export class Git {

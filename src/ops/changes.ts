@@ -19,7 +19,6 @@ import { page, Page, pageInput, pageOf } from './pages.js';
 import { changeTitle, changeToRead, loadChange, loadChangeToRead, loadSummed, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
 import type { TaskList } from '../store/task-scan.js';
 import { refTo } from '../domain/refs.js';
-import { letGoOfWorktrees } from '../store/worktrees.js';
 
 
 export const initBoard = defineOp({
@@ -299,7 +298,8 @@ export const archiveChange = defineOp({
       tx.log(input.agent_id, 'change.archive', input.change_id, `archived ${input.change_id} to agentd/archive/${folder}`, input.change_id);
       return { change_id: input.change_id, archived_to: board.rel(target) };
     });
-    const { removed, kept } = letGoOfWorktrees(board.root, input.change_id);
+    // git through the engine's runner (execa), loaded only now.
+    const { removed, kept } = await (await import('../engine/git.js')).letGoOfWorktrees(board.root, input.change_id);
     return { ...archived, worktrees_removed: removed, worktrees_kept: kept };
   },
 });
