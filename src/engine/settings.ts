@@ -3,8 +3,8 @@
  * --reviewer, --worker and --workers. Every role instance gets its own agent id (claude-planner,
  * codex-w2, codex-reviewer): separation of duties is by id, so one CLI can serve several roles.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
+import { isAbsolute } from 'node:path';
+import { isProgram, onPath } from '../store/fs.js';
 import { fail } from '../errors.js';
 import type { AgentSettings, Config } from '../store/config.js';
 import type { Role, RunPhase } from './events.js';
@@ -101,23 +101,14 @@ export function programOf(config: AgentSettings): string {
   return config.adapter ?? config.command?.[0] ?? '';
 }
 
-function executable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Whether a program can be started as given: a name found on the PATH the agent gets (its own
  * env: may set one), an absolute path to an executable file. A relative path (./agent.sh) is
  * resolved in the agent's working folder when it starts, and is not looked at here.
  */
 function startable(program: string, path: string | undefined): boolean {
-  if (program.includes('/')) return !isAbsolute(program) || executable(program);
-  return (path ?? '').split(delimiter).some((dir) => dir !== '' && executable(join(dir, program)));
+  if (program.includes('/')) return !isAbsolute(program) || isProgram(program);
+  return onPath([program], path);
 }
 
 /**

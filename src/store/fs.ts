@@ -10,8 +10,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
-import { basename, dirname, join, relative, sep } from 'node:path';
+import { accessSync, closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
+import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
@@ -446,4 +446,19 @@ export function filesUnder(dir: string, prefix = ''): string[] {
     return [];
   }
   return names.flatMap((e) => (e.name.startsWith('.') ? [] : e.isDirectory() ? filesUnder(dir, `${prefix}${e.name}/`) : e.isFile() ? [`${prefix}${e.name}`] : []));
+}
+
+/** Whether `path` is a file this process may run. */
+export function isProgram(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a program of one of these names is in a folder of `path` (a PATH value), as a shell would find it. */
+export function onPath(names: readonly string[], path: string | undefined): boolean {
+  return (path ?? '').split(delimiter).some((dir) => dir !== '' && names.some((n) => isProgram(join(dir, n))));
 }

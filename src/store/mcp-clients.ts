@@ -3,10 +3,10 @@
  * "agentboard" server entry. Existing files are merged into, never replaced; an existing
  * agentboard entry that differs is kept as the person wrote it.
  */
-import { accessSync, constants, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
-import { delimiter, dirname, join } from 'node:path';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fail } from '../errors.js';
-import { readTextFile, writeFileAtomic } from './fs.js';
+import { onPath, readTextFile, writeFileAtomic } from './fs.js';
 
 export const MCP_CLIENTS = ['claude', 'codex', 'cursor', 'gemini'] as const;
 export type McpClient = (typeof MCP_CLIENTS)[number];
@@ -18,19 +18,9 @@ export interface ServerCommand {
   args: string[];
 }
 
-function isProgram(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** Whether `agentboard` is a program on this PATH (as the client will look for it). */
-export function onPath(path: string | undefined): boolean {
-  const names = process.platform === 'win32' ? ['agentboard.cmd', 'agentboard.exe'] : ['agentboard'];
-  return (path ?? '').split(delimiter).some((dir) => dir !== '' && names.some((n) => isProgram(join(dir, n))));
+export function agentboardOnPath(path: string | undefined): boolean {
+  return onPath(process.platform === 'win32' ? ['agentboard.cmd', 'agentboard.exe'] : ['agentboard'], path);
 }
 
 /** bin/agentboard.js of the agentboard running now (the CLI bundle is dist/cli.cjs, next to bin/). */
@@ -40,7 +30,7 @@ function installedBin(): string {
 }
 
 export function serverCommand(path: string | undefined): ServerCommand {
-  return onPath(path) ? { command: 'agentboard', args: [] } : { command: process.execPath, args: [installedBin()] };
+  return agentboardOnPath(path) ? { command: 'agentboard', args: [] } : { command: process.execPath, args: [installedBin()] };
 }
 
 /**
