@@ -129,7 +129,7 @@ export const listTasks = defineOp({
         out.push(s);
       }
     }
-    return { ...page(ctx, 'tasks', out, input), archived: changes.length === 1 && input.change_id !== undefined && changes[0]!.archived !== null };
+    return { ...page(ctx, 'tasks', out, input), archived: input.change_id !== undefined && changes[0]!.archived !== null };
   },
 });
 

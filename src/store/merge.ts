@@ -204,6 +204,7 @@ export function mergeItems(input: MergeInput): MergeResult {
   const merged = new Map<string, Omit<MergedItem, 'key'>>();
   // States the person's file has as agentboard had them before its latest changes (a stale buffer's, or a person undoing a claim by hand).
   const reverted: MergeConflict[] = [];
+  // Whether the save holds an edit of the person's own: new text, a new state or log entry, a task they added.
   let edited = false;
 
   for (const [key, p] of input.person) {
@@ -214,7 +215,10 @@ export function mergeItems(input: MergeInput): MergeResult {
       // New to agentboard, unless agentboard removed it after the person's buffer was loaded.
       const last = history[history.length - 1];
       const removedSince = last !== undefined && last[1] === '' && history.some((e) => e[1] === pp && e[2] === ps);
-      if (!removedSince) merged.set(key, { item: p, same: true, byPerson: PLAN_BY_PERSON | STATE_BY_PERSON });
+      if (!removedSince) {
+        merged.set(key, { item: p, same: true, byPerson: PLAN_BY_PERSON | STATE_BY_PERSON });
+        edited = true;
+      }
       continue;
     }
     const [bp, bs] = fingerprints(b);
@@ -241,7 +245,7 @@ export function mergeItems(input: MergeInput): MergeResult {
   // A save whose only differences are earlier states is no stale buffer saved for an edit of its
   // own: most likely a person set a task back by hand (removed its claim, say). Agentboard's state is
   // kept, as for any stale value, and said: a person changes a task's holder or status with a command.
-  if (reverted.length > 0 && !edited && ![...merged.values()].some((m) => m.byPerson !== 0)) conflicts.push(...reverted);
+  if (!edited) conflicts.push(...reverted);
 
   // Items agentboard has that the person's file lacks are kept.
   const kept = new Map<string, Item>();
