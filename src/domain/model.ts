@@ -202,9 +202,22 @@ export interface Task {
   group?: string;
   /** Fields of the task's YAML agentboard does not read (a person's own, like `estimate: 3`): kept as written. */
   extra?: Record<string, unknown>;
+  /** A person's comments in the task's YAML (`# …`), kept through agentboard's writes of the task. */
+  comments?: YamlComments;
   blockers: Blocker[];
   feedback: Note[];
   notes: Note[];
+}
+
+/**
+ * The comments of a YAML block, by where they stand: full lines before a top-level key (a comment
+ * inside a key's nested lines is kept before that key), the comment at the end of a key's line,
+ * and the lines after the last key. Each is the comment's text, starting with `#`.
+ */
+export interface YamlComments {
+  before?: Record<string, string[]>;
+  inline?: Record<string, string>;
+  end?: string[];
 }
 
 export const PHASES = ['proposal', 'spec', 'tasks', 'implementation', 'review', 'done', 'archived'] as const;

@@ -211,8 +211,9 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
       skills: item.skills ?? [],
       requirements: item.requirements ?? [],
       ...(item.group ? { group: item.group } : {}),
-      // A person's own fields of a task that keeps its id stay.
+      // A person's own fields and comments of a task that keeps its id stay.
       ...(before?.extra ? { extra: before.extra } : {}),
+      ...(before?.comments ? { comments: before.comments } : {}),
       files: item.files ?? [],
       blockers: [],
       feedback: [],

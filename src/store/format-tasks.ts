@@ -31,7 +31,7 @@ import { readBlock, writeBlock } from './blocks.js';
 import { outline, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
-import { emitYaml, lineOfKey, parseYaml, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
 
 export interface TaskBlock {
   id: string;
@@ -107,7 +107,7 @@ export function renderTaskBlock(task: Task): string {
   return renderTemplate(TEMPLATES.task, {
     id: task.id,
     title: task.title,
-    meta: emitYaml(taskMeta(task)),
+    meta: emitYamlCommented(taskMeta(task), task.comments),
     description: task.description ? writeBlock(task.description, 2) : '',
   }).replace(/\n+$/, '');
 }
@@ -218,7 +218,10 @@ function parseTaskBlock(id: string, title: string, lines: TextLines, head: numbe
   }
   let first = close + 1;
   while (first < end && lines.isBlank(first)) first++;
-  return taskFromMeta(id, title, readBlock(lines.slice(first, end), 2), meta, (key) => lineOfKey(yamlText, key), metaSink);
+  const task = taskFromMeta(id, title, readBlock(lines.slice(first, end), 2), meta, (key) => lineOfKey(yamlText, key), metaSink);
+  const comments = yamlComments(yamlText);
+  if (comments) task.comments = comments;
+  return task;
 }
 
 type LineOf = (key: string) => number | undefined;

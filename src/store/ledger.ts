@@ -142,8 +142,8 @@ function pick(source: object, keys: readonly string[]): Record<string, unknown> 
 
 export function taskItem(task: Task): Item {
   return {
-    // A person's own fields are plan too; a task without any keeps the fingerprint it always had.
-    plan: { ...pick(task, TASK_PLAN_FIELDS), ...(task.extra ? { extra: task.extra } : {}) },
+    // A person's own fields and comments are plan too; a task without any keeps the fingerprint it always had.
+    plan: { ...pick(task, TASK_PLAN_FIELDS), ...(task.extra ? { extra: task.extra } : {}), ...(task.comments ? { comments: task.comments } : {}) },
     state: pick(task, TASK_STATE_FIELDS),
     logs: pick(task, TASK_LOG_FIELDS) as Record<string, Entry[]>,
   };

@@ -5,7 +5,8 @@
  * meaning; the fast path exists because parsing 10,000 task blocks with the full parser takes a
  * second, and must agree with it on everything it accepts (see test/unit/yaml-lite.test.ts).
  */
-import { parseDocument, type Document } from 'yaml';
+import { CST, Lexer, parseDocument, type Document } from 'yaml';
+import type { YamlComments } from '../domain/model.js';
 
 export type Scalar = string | number | boolean | null;
 export type FlatMap = { [key: string]: Scalar };
@@ -312,4 +313,77 @@ export function lineOfKey(text: string, key: string): number | undefined {
   const lines = text.split('\n');
   const idx = lines.findIndex((l) => l.startsWith(`${key}:`));
   return idx < 0 ? undefined : idx + 1;
+}
+
+/** Lexer tokens that mark a place without taking any of the source (a document's start, a scalar, a flow's end). */
+const MARKERS = new Set(['\x02', '\x18', '\x1f']);
+const TOP_KEY = /^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:/;
+
+/**
+ * The comments of a YAML map, by the top-level key they go with (see YamlComments); undefined when
+ * it has none. Found by the `yaml` lexer, so a `#` inside a quoted value or a block of text is not
+ * taken for one.
+ */
+export function yamlComments(text: string): YamlComments | undefined {
+  if (!text.includes('#')) return undefined;
+  const found: { offset: number; text: string }[] = [];
+  let offset = 0;
+  for (const token of new Lexer().lex(text)) {
+    if (MARKERS.has(token)) continue;
+    if (CST.tokenType(token) === 'comment') {
+      // The lexer's tokens, laid end to end, are the text: a comment that is not where it says means something else is.
+      if (!text.startsWith(token, offset)) return undefined;
+      found.push({ offset, text: token.trimEnd() });
+    }
+    offset += token.length;
+  }
+  if (found.length === 0) return undefined;
+  const lines = text.split('\n');
+  const starts: number[] = [];
+  let at = 0;
+  for (const line of lines) {
+    starts.push(at);
+    at += line.length + 1;
+  }
+  const keys = lines.map((line) => TOP_KEY.exec(line)?.[1]);
+  const out: YamlComments = {};
+  const before = (key: string, comment: string) => ((out.before ??= {})[key] ??= []).push(comment);
+  let line = 0;
+  const keyAbove = (n: number) => {
+    for (let i = n; i >= 0; i--) if (keys[i] !== undefined) return keys[i];
+    return undefined;
+  };
+  for (const c of found) {
+    while (line + 1 < starts.length && starts[line + 1]! <= c.offset) line++;
+    const lead = text.slice(starts[line]!, c.offset);
+    const owner = keyAbove(line);
+    if (lead.trim() !== '' && keys[line] !== undefined) (out.inline ??= {})[keys[line]!] = c.text;
+    else if (lead !== '' && owner !== undefined) before(owner, c.text);
+    else {
+      // A comment line of its own goes with the key below it.
+      const below = keys.findIndex((k, i) => i > line && k !== undefined);
+      if (below < 0) (out.end ??= []).push(c.text);
+      else before(keys[below]!, c.text);
+    }
+  }
+  return out;
+}
+
+/** emitYaml, with comments put back where they stood: those of keys no longer written go last. */
+export function emitYamlCommented(map: Record<string, Value | undefined>, comments: YamlComments | undefined): string {
+  if (!comments) return emitYaml(map);
+  let out = '';
+  const written = new Set<string>();
+  for (const [key, value] of Object.entries(map)) {
+    if (value === undefined) continue;
+    written.add(key);
+    for (const c of comments.before?.[key] ?? []) out += `${c}\n`;
+    const text = emitYaml({ [key]: value });
+    const inline = comments.inline?.[key];
+    const eol = text.indexOf('\n');
+    out += inline === undefined ? text : `${text.slice(0, eol)} ${inline}${text.slice(eol)}`;
+  }
+  const left = [...Object.entries(comments.before ?? {}).flatMap(([key, lines]) => (written.has(key) ? [] : lines)), ...Object.entries(comments.inline ?? {}).flatMap(([key, c]) => (written.has(key) ? [] : [c])), ...(comments.end ?? [])];
+  for (const c of left) out += `${c}\n`;
+  return out;
 }

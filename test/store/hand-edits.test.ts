@@ -69,6 +69,42 @@ describe('a person\'s own fields in a task\'s YAML', () => {
   });
 });
 
+describe('a person\'s comments in a task\'s YAML', () => {
+  it('stay where they stood through a planner\'s edit, agents\' writes, a merge of a stale save and a rewrite of the list', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'commented', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/commented/tasks.md';
+    const t1 = () => {
+      const text = read(dir, path);
+      return text.slice(text.indexOf('## T1:'), text.indexOf('## T2:'));
+    };
+    // A comment line before a key, one at the end of a line, one that is no comment (inside quotes), one at the end of the block.
+    write(dir, path, read(dir, path).replace('```yaml\nstatus: todo\npriority: medium\n', '```yaml\n# ask Ana before starting\nstatus: todo # blocked on the schema, really\npriority: medium\nestimate: "3 # days"\n# last line\n'));
+    expect((await ok(dir, ['validate', 'commented'])).changes[0].findings.map((f: any) => f.rule)).toEqual(['tasks.meta.unknown']);
+    await ok(dir, ['task', 'update', 'commented/T1', '--title', 'One, renamed', '--as', 'planner']);
+    expect(t1()).toContain('## T1: One, renamed\n\n```yaml\n# ask Ana before starting\nstatus: todo # blocked on the schema, really\n');
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('commented/T1');
+    await ok(dir, ['task', 'progress', 'commented/T1', '--percent', '40', '--message', 'Half way.', '--as', 'codex']);
+    await ok(dir, ['task', 'note', 'commented/T1', 'Chose a file lock.', '--as', 'codex']);
+    let block = t1();
+    expect(block).toContain('# ask Ana before starting\nstatus: in_progress # blocked on the schema, really\n');
+    for (const kept of ['progress: 40', 'Chose a file lock.', 'estimate: "3 # days"\n# last line\n```']) expect(block).toContain(kept);
+    // A stale buffer with a new comment saved over the agent's writes: the agent's state and the person's comment are both kept.
+    const stale = read(dir, path);
+    await ok(dir, ['task', 'progress', 'commented/T1', '--percent', '60', '--message', 'More.', '--as', 'codex']);
+    write(dir, path, stale.replace('# last line\n', '# last line\n# and one more\n'));
+    await ok(dir, ['task', 'note', 'commented/T1', 'Tests written.', '--as', 'codex']);
+    block = t1();
+    for (const kept of ['progress: 60', 'Tests written.', '# last line\n# and one more\n```', ' # blocked on the schema, really\n']) expect(block).toContain(kept);
+    // the list sent back and written again by a planner: T1 keeps its id, so its comments stay
+    await ok(dir, ['reject', 'commented', 'tasks', '--feedback', 'Name the first task better.']);
+    await ok(dir, ['tasks', 'commented', '--as', 'planner', '--input', write(dir, 'again.json', JSON.stringify({ tasks: [{ id: 'T1', title: 'One again' }, { id: 'T2', title: 'Two' }], notes: 'Rewritten.' }))]);
+    block = t1();
+    expect(block).toContain('## T1: One again');
+    for (const kept of ['# ask Ana before starting\nstatus: ', ' # blocked on the schema, really\n', '# and one more\n```']) expect(block).toContain(kept);
+  });
+});
+
 describe('what a merge cannot reconcile', () => {
   it('is kept on both sides and reported by the operation, status, validate and conflicts list until a person clears it', async () => {
     const dir = await newBoard();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emitYaml, fastParse, parseYaml, slowParse, YamlError } from '../../src/store/yaml-lite.js';
+import { emitYaml, emitYamlCommented, fastParse, parseYaml, slowParse, yamlComments, YamlError } from '../../src/store/yaml-lite.js';
 import { HOSTILE_LINES, rng } from '../random.js';
 
 const STRINGS = [
@@ -95,5 +95,45 @@ describe('yaml-lite', () => {
       'f: [*e,*e,*e,*e,*e,*e,*e,*e,*e]',
     ].join('\n');
     expect(() => parseYaml(bomb)).toThrow(YamlError);
+  });
+});
+
+describe('comments of a task\'s YAML', () => {
+  const text = [
+    '# first',
+    'status: todo # inline',
+    'title: "not # a comment" # but this is',
+    'text: |',
+    '  # a line of the text',
+    '  more',
+    'links: [a, "b # c"]',
+    'notes:',
+    '  # inside the list',
+    '  - author: ana # on an item',
+    '    text: hi',
+    '# after all',
+    '',
+  ].join('\n');
+
+  it('are found by the lexer: never inside quotes or a block of text; nested ones go with their key', () => {
+    expect(yamlComments(text)).toEqual({
+      before: { status: ['# first'], notes: ['# inside the list', '# on an item'] },
+      inline: { status: '# inline', title: '# but this is' },
+      end: ['# after all'],
+    });
+    expect(yamlComments('status: todo\nlinks: [a, "b#c"]\n')).toBeUndefined();
+  });
+
+  it('are written back where they stood, and read back the same; those of a key no longer written go last', () => {
+    const comments = yamlComments(text)!;
+    const map = { status: 'in_progress', title: 'not # a comment', notes: [{ author: 'ana', text: 'hi' }] };
+    const out = emitYamlCommented(map, comments);
+    expect(out).toBe(['# first', 'status: in_progress # inline', 'title: "not # a comment" # but this is', '# inside the list', '# on an item', 'notes:', '  - author: ana', '    text: hi', '# after all', ''].join('\n'));
+    expect(parseYaml(out)).toEqual(map);
+    expect(yamlComments(out)).toEqual(comments);
+    const fewer = emitYamlCommented({ title: 'x' }, comments);
+    expect(fewer).toBe('title: x # but this is\n# first\n# inside the list\n# on an item\n# inline\n# after all\n');
+    expect(parseYaml(fewer)).toEqual({ title: 'x' });
+    expect(emitYamlCommented(map, undefined)).toBe(emitYaml(map));
   });
 });
