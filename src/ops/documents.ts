@@ -107,7 +107,7 @@ export const getDocument = defineOp({
       archived: change.archived !== null,
     };
     if (input.format === 'markdown') {
-      const lines = linesOf(renderDocFile(m, doc.extra, doc.body));
+      const lines = linesOf(renderDocFile(m, doc.extra, doc.body, doc.comments));
       return pageOf(ctx, 'lines', lines, input, (page, info) => ({ ...head, content: null, markdown: page.join(''), ...info }));
     }
     const content = contentOf(input.change_id, doc);

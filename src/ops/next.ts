@@ -138,7 +138,7 @@ function revise(changeId: string, type: Stage, doc: DocFile, resumed: boolean): 
     ...EMPTY,
     status: 'revise_document',
     message: `${resumed ? 'You are revising' : 'Revise'} the rejected ${docWord(type)} of ${changeId}. Address the feedback, then resubmit it with ${refTo(SUBMIT_OP[type], { change_id: changeId })}.`,
-    document: { change_id: changeId, document: type, file: doc.file, feedback: doc.meta.feedback, markdown: renderDocFile(doc.meta, doc.extra, doc.body) },
+    document: { change_id: changeId, document: type, file: doc.file, feedback: doc.meta.feedback, markdown: renderDocFile(doc.meta, doc.extra, doc.body, doc.comments) },
   };
 }
 

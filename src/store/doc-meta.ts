@@ -1,7 +1,7 @@
 /** Document frontmatter: read into DocMeta with findings, written back in one stable key order. */
 import type { FindingSink } from '../domain/findings.js';
-import { DOC_STATUSES, DOC_TYPES, type DocMeta, type DocType, type ImportSource, type Note } from '../domain/model.js';
-import { emitYaml, lineOfKey, parseYaml, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+import { DOC_STATUSES, DOC_TYPES, type DocMeta, type DocType, type ImportSource, type Note, type YamlComments } from '../domain/model.js';
+import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
 
 const KNOWN_KEYS = [
   'id',
@@ -30,9 +30,11 @@ export interface MetaWithExtra {
   meta: DocMeta;
   /** Keys a person added by hand; kept as they are when agentboard rewrites the frontmatter. */
   extra: YamlMap;
+  /** A person's comments in the frontmatter, kept the same way. */
+  comments?: YamlComments;
 }
 
-export function emitMeta(meta: DocMeta, extra: YamlMap = {}): string {
+export function emitMeta(meta: DocMeta, extra: YamlMap = {}, comments?: YamlComments): string {
   const ordered: Record<string, Value | undefined> = {};
   for (const key of KNOWN_KEYS) {
     const value = meta[key];
@@ -47,7 +49,7 @@ export function emitMeta(meta: DocMeta, extra: YamlMap = {}): string {
     }
   }
   for (const [key, value] of Object.entries(extra)) if (!(key in ordered)) ordered[key] = value;
-  return emitYaml(ordered);
+  return emitYamlCommented(ordered, comments);
 }
 
 function str(map: YamlMap, key: string): string | undefined {
@@ -128,5 +130,6 @@ export function readMeta(yamlText: string, sink: FindingSink, expectedType?: Doc
   for (const [key, value] of Object.entries(map)) {
     if (!(KNOWN_KEYS as readonly string[]).includes(key)) extra[key] = value;
   }
-  return unknownStatus ? null : { meta, extra };
+  const comments = yamlComments(yamlText);
+  return unknownStatus ? null : { meta, extra, ...(comments ? { comments } : {}) };
 }

@@ -2,7 +2,7 @@
 import { describeUnsafe, unsafeLines } from '../domain/text.js';
 import type { AgentboardError } from '../errors.js';
 import { FindingSink, hasErrors, type Finding } from '../domain/findings.js';
-import type { DocMeta, DocType, Design, Proposal, ReviewRound, Spec, Task } from '../domain/model.js';
+import type { DocMeta, DocType, Design, Proposal, ReviewRound, Spec, Task, YamlComments } from '../domain/model.js';
 import { metaRules, proposalRules, reviewRules, specRules, tasksRules } from '../domain/rules.js';
 import { emitMeta, readMeta } from './doc-meta.js';
 import { quickMeta } from './quick-meta.js';
@@ -30,6 +30,8 @@ export interface DocFile<T extends DocType = DocType> {
   file: string;
   meta: DocMeta;
   extra: YamlMap;
+  /** A person's comments in the frontmatter (store/yaml-lite.ts yamlComments). */
+  comments?: YamlComments;
   body: string;
   /** 1-based line of the first body line. */
   bodyLine: number;
@@ -69,6 +71,7 @@ export function parseDocText<T extends DocType>(type: T, text: string, file: str
   if (!meta) return doc;
   doc.meta = meta.meta;
   doc.extra = meta.extra;
+  if (meta.comments) doc.comments = meta.comments;
   const body = sink.at(split.bodyLine - 1);
   doc.content = parseBody(type, split.body, body, doc) as DocContent[T];
   return doc;
@@ -162,6 +165,6 @@ export function renderBody<T extends DocType>(type: T, content: DocContent[T]): 
   throw new Error(`unknown document type ${String(type)}`);
 }
 
-export function renderDocFile(meta: DocMeta, extra: YamlMap, body: string): string {
-  return joinFrontmatter(emitMeta(meta, extra), body);
+export function renderDocFile(meta: DocMeta, extra: YamlMap, body: string, comments?: YamlComments): string {
+  return joinFrontmatter(emitMeta(meta, extra, comments), body);
 }

@@ -10,7 +10,7 @@
  * file agentboard writes is written in the same commit as the file; a file agentboard has only
  * read is adopted (its ledger entry written alongside, as a cache that can be rebuilt).
  */
-import { DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import { DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task, type YamlComments } from '../domain/model.js';
 import type { DocFile } from './documents.js';
 import { fingerprints, type Entry, type History, type Item } from './merge.js';
 import { sha1 } from './hash.js';
@@ -125,11 +125,11 @@ export function baseItems(entry: LedgerEntry): Map<string, Item> {
   const meta = stored.meta;
   if (stored.bodyStart !== undefined) {
     const content = stored.content as { preamble: string; blocks: StoredBlock[] } | null;
-    const items = new Map<string, Item>([[META_ITEM, metaItem(meta, stored.extra, { preamble: content?.preamble ?? '' })]]);
+    const items = new Map<string, Item>([[META_ITEM, metaItem(meta, stored.extra, { preamble: content?.preamble ?? '' }, stored.comments)]]);
     for (const b of content?.blocks ?? []) if (b.task) items.set(b.id, taskItem(b.task));
     return items;
   }
-  return new Map([[META_ITEM, metaItem(meta, stored.extra, { body: stored.body ?? '' })]]);
+  return new Map([[META_ITEM, metaItem(meta, stored.extra, { body: stored.body ?? '' }, stored.comments)]]);
 }
 
 export const META_ITEM = '#meta';
@@ -156,9 +156,10 @@ export function itemTask(id: string, item: Item): Task {
 }
 
 /** A document's frontmatter and its text: the title, a person's own keys and the body (or a task list's preamble) are plan. */
-export function metaItem(meta: DocMeta, extra: Record<string, unknown>, text: { body?: string; preamble?: string }): Item {
+export function metaItem(meta: DocMeta, extra: Record<string, unknown>, text: { body?: string; preamble?: string }, comments?: YamlComments): Item {
   return {
-    plan: { title: meta.title ?? null, id: meta.id, change_id: meta.change_id, type: meta.type, imported_from: meta.imported_from ?? null, extra, ...text },
+    // Comments are plan too; a frontmatter without any keeps the fingerprint it always had.
+    plan: { title: meta.title ?? null, id: meta.id, change_id: meta.change_id, type: meta.type, imported_from: meta.imported_from ?? null, extra, ...text, ...(comments ? { comments } : {}) },
     state: pick(meta, DOC_STATE_FIELDS),
     logs: pick(meta, DOC_LOG_FIELDS) as Record<string, Entry[]>,
   };
@@ -177,11 +178,11 @@ export function itemMeta(item: Item): DocMeta {
 export function docItems(doc: DocFile): Map<string, Item> {
   if (doc.type === 'tasks') {
     const content = doc.content as DocFile<'tasks'>['content'];
-    const items = new Map<string, Item>([[META_ITEM, metaItem(doc.meta, doc.extra, { preamble: content?.preamble ?? '' })]]);
+    const items = new Map<string, Item>([[META_ITEM, metaItem(doc.meta, doc.extra, { preamble: content?.preamble ?? '' }, doc.comments)]]);
     for (const b of content?.blocks ?? []) if (b.task) items.set(b.id, taskItem(b.task));
     return items;
   }
-  return new Map([[META_ITEM, metaItem(doc.meta, doc.extra, { body: doc.body })]]);
+  return new Map([[META_ITEM, metaItem(doc.meta, doc.extra, { body: doc.body }, doc.comments)]]);
 }
 
 /**

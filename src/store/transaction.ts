@@ -330,6 +330,7 @@ export class Transaction implements Reader {
         person as DocFile<'tasks'>,
         itemMeta(meta),
         meta.plan.extra as DocFile['extra'],
+        meta.plan.comments as DocFile['comments'],
         preamble,
         result.items
           .filter((i) => i.key !== META_ITEM)
@@ -341,7 +342,7 @@ export class Transaction implements Reader {
           }),
       );
     } else {
-      const text = renderDocFile(itemMeta(meta), meta.plan.extra as DocFile['extra'], String(meta.plan.body ?? ''));
+      const text = renderDocFile(itemMeta(meta), meta.plan.extra as DocFile['extra'], String(meta.plan.body ?? ''), meta.plan.comments as DocFile['comments']);
       merged = { doc: parseDocText(type, text, shown), text };
     }
     const summary = `merged a hand edit of ${shown}${result.conflicts.length ? ` (${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'} kept for a person to see)` : ''}`;
@@ -393,7 +394,7 @@ export class Transaction implements Reader {
   putDoc<T extends DocType>(changeId: string, type: T, meta: DocMeta, body: string): { doc: DocFile<T>; text: string } {
     const existing = this.readDoc(changeId, type);
     this.refuseUnparsable(existing);
-    const text = renderDocFile(meta, existing?.extra ?? {}, body);
+    const text = renderDocFile(meta, existing?.extra ?? {}, body, existing?.comments);
     const doc = parseDocText(type, text, this.board.rel(this.board.docPath(changeId, type)));
     this.stageDoc(changeId, type, doc, text);
     return { doc, text };
@@ -474,7 +475,7 @@ export class Transaction implements Reader {
         return t ? { id: b.id, task: t, raw: renderTaskBlock(t) } : b;
       });
     for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
-    const out = this.renderTaskList(base, change.meta ?? base.meta, base.extra, base.content!.preamble, blocks);
+    const out = this.renderTaskList(base, change.meta ?? base.meta, base.extra, base.comments, base.content!.preamble, blocks);
     const path = this.board.docPath(changeId, 'tasks');
     // The tasks no put of this operation touched, in a list read as agentboard wrote it: their ledger history stands as it is.
     const before = this.staged.get(path)?.doc?.untouched ?? (this.staged.has(path) || this.byPerson.has(path) ? undefined : new Set(base.content!.blocks.map((b) => b.id)));
@@ -485,10 +486,10 @@ export class Transaction implements Reader {
   }
 
   /** A task list as text, and as read back: unchanged blocks keep their findings, moved to their new lines. */
-  private renderTaskList(base: DocFile<'tasks'>, meta: DocMeta, extra: DocFile['extra'], preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { doc: DocFile<'tasks'>; text: string } {
+  private renderTaskList(base: DocFile<'tasks'>, meta: DocMeta, extra: DocFile['extra'], comments: DocFile['comments'], preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { doc: DocFile<'tasks'>; text: string } {
     const { body, content } = assembleTasksBody(tasksTitle(preamble), preamble, blocks);
-    const frontmatter = emitMeta(meta, extra);
-    const text = renderDocFile(meta, extra, body);
+    const frontmatter = emitMeta(meta, extra, comments);
+    const text = renderDocFile(meta, extra, body, comments);
     const bodyLine = frontmatter.split('\n').length + 2;
     // A finding of a block that is written again as it was moves with it; one of a rewritten block goes.
     const oldStarts = (base.content?.blocks ?? []).map((o) => ({ start: o.line + base.bodyLine - 1, block: o }));

@@ -105,6 +105,23 @@ describe('a person\'s comments in a task\'s YAML', () => {
   });
 });
 
+describe('a person\'s comments in a document\'s frontmatter', () => {
+  it('stay through an agent\'s claim from the task list, a person\'s rejection and the planner\'s revision', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'fronted', [{ title: 'One' }]);
+    const proposal = 'agentd/changes/fronted/proposal.md';
+    const tasks = 'agentd/changes/fronted/tasks.md';
+    write(dir, proposal, read(dir, proposal).replace('---\n', '---\n# legal has read this\n').replace(/\nstatus: (\w+)\n/, '\nstatus: $1 # until Friday\n'));
+    write(dir, tasks, read(dir, tasks).replace('---\n', '---\n# split in two if it grows\n'));
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('fronted/T1');
+    expect(read(dir, tasks)).toMatch(/^---\n# split in two if it grows\n[^]*\nassignee: codex\n/);
+    await ok(dir, ['reject', 'fronted', 'proposal', '--feedback', 'Say who asked for it.']);
+    expect(read(dir, proposal)).toMatch(/^---\n# legal has read this\n[^]*\nstatus: rejected # until Friday\n[^]*\nfeedback:\n/);
+    await ok(dir, ['propose', 'fronted', '--as', 'planner', '--why', 'Agents collide; the team lead asked for a board that stops it.', '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'Said who asked.']);
+    expect(read(dir, proposal)).toMatch(/^---\n# legal has read this\n[^]*\nstatus: submitted # until Friday\n/);
+  });
+});
+
 describe('what a merge cannot reconcile', () => {
   it('is kept on both sides and reported by the operation, status, validate and conflicts list until a person clears it', async () => {
     const dir = await newBoard();
