@@ -105,40 +105,57 @@ function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
 
-/** Builds the input object: --input, then --from, then positionals, then flags, then the actor. */
+/**
+ * Builds the input object from --input, --from, the positional arguments, the flags and the actor.
+ * A field may come from more than one of them only with the same value: two different values are
+ * refused (which one was meant cannot be told), whichever two they are.
+ */
 function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): Record<string, unknown> {
-  let input: Record<string, unknown> = {};
+  const input: Record<string, unknown> = {};
+  const givenBy = new Map<string, string>();
+  const give = (fields: Record<string, unknown>, by: string) => {
+    for (const [name, value] of Object.entries(fields)) {
+      const earlier = givenBy.get(name);
+      if (earlier !== undefined && JSON.stringify(input[name]) !== JSON.stringify(value)) {
+        fail('USAGE', `${name} is given twice, with different values: by ${earlier} and by ${by}.`, `Give ${name} once: leave it out of ${earlier} or leave out ${by}.`);
+      }
+      input[name] = value;
+      givenBy.set(name, by);
+    }
+  };
   if (globals.input !== undefined) {
     const raw = readInputFile(globals.input, io);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', 'Give --input a JSON object, like {"change_id": "add-review-tool"}.');
-    input = { ...(raw as Record<string, unknown>) };
+    give(raw as Record<string, unknown>, `--input ${globals.input}`);
   }
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
     const text = readUserFile(globals.from, '--from', io);
     if (text.includes('\u0000')) fail('INVALID_INPUT', `${globals.from} is not a text file.`, 'Give --from a markdown file.');
-    input = op.cli.from ? { ...input, ...markdownToInput(op.cli.from, text, globals.from) } : { ...input, [op.cli.fromText!]: text };
+    give(op.cli.from ? markdownToInput(op.cli.from, text, globals.from) : { [op.cli.fromText!]: text }, `--from ${globals.from}`);
   }
   positionalNames(op).forEach((p, i) => {
     const v = positionals[i];
-    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) input[p.name] = Array.isArray(v) ? v.join(' ') : v;
+    if (v !== undefined && !(Array.isArray(v) && v.length === 0)) give({ [p.name]: Array.isArray(v) ? v.join(' ') : v }, `the argument <${p.name}>`);
   });
   for (const field of flagFields(op)) {
     const flag = flagName(op, field);
     const value = opts[attrName(flag)];
     if (value === undefined) continue;
-    if (field.kind === 'number') input[field.name] = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-    else if (field.kind === 'list') input[field.name] = flag === field.name.replace(/_/g, '-') ? (value as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : value;
+    let given: unknown = value;
+    if (field.kind === 'number') given = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    else if (field.kind === 'list') given = flag === field.name.replace(/_/g, '-') ? (value as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : value;
     else if (field.kind === 'files') {
-      input[field.name] = (value as string[]).map((v) => {
+      given = (value as string[]).map((v) => {
         const m = new RegExp(`^(.*?)(?::(${FILE_ACTIONS.join('|')}))?$`).exec(v)!;
         const typo = m[2] === undefined ? /:([A-Za-z]+)$/.exec(v) : null;
         if (typo) fail('USAGE', `--${flag} ${v.slice(0, 200)}: "${typo[1]}" is not an action; the actions are ${FILE_ACTIONS.join(', ')}.`, `Write it as path:action, like --${flag} ${v.slice(0, v.length - typo[0].length).slice(0, 200)}:modify.`);
         return { path: m[1], action: m[2] ?? 'modify' };
       });
-    } else input[field.name] = value;
+    }
+    give({ [field.name]: given }, `--${flag}`);
   }
-  if (takes(op, 'agent_id') && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) input.agent_id = globals.as;
+  if (takes(op, 'agent_id') && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) give({ agent_id: globals.as }, '--as');
   return input;
 }
 

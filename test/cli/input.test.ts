@@ -96,6 +96,27 @@ describe('bad input changes nothing', () => {
     expect(error.next_step).toBe('Write it as path:action, like --file src/a.ts:modify.');
   });
 
+  it('refuses a field given twice with different values (--input, --from, an argument, a flag, --as), naming both; the same value twice is fine', async () => {
+    write(dir, 'note.json', JSON.stringify({ task_id: 'base/T2', agent_id: 'codex', text: 'From the file.' }));
+    const input = 'note.json';
+    let error = await refused(['task', 'note', 'base/T1', '--as', 'codex', '--input', input], 2, 'USAGE');
+    expect(error.message).toBe('task_id is given twice, with different values: by --input note.json and by the argument <task_id>.');
+    expect(error.next_step).toBe('Give task_id once: leave it out of --input note.json or leave out the argument <task_id>.');
+    error = await refused(['task', 'note', '--as', 'gemini', '--input', input], 2, 'USAGE');
+    expect(error.message).toBe('agent_id is given twice, with different values: by --input note.json and by --as.');
+    write(dir, 'progress.json', JSON.stringify({ percent: 30, message: 'A third.' }));
+    const progress = 'progress.json';
+    error = await refused(['task', 'progress', 'base/T1', '--as', 'codex', '--input', progress, '--percent', '40'], 2, 'USAGE');
+    expect(error.message).toBe('percent is given twice, with different values: by --input progress.json and by --percent.');
+    write(dir, 'spec-with-notes.md', read(dir, 'agentd/changes/base/spec.md').replace(/^---[^]*?---\n/, ''));
+    write(dir, 'spec.json', JSON.stringify({ title: 'Another title', notes: 'n' }));
+    error = await refused(['spec', 'base', '--as', 'planner', '--from', 'spec-with-notes.md', '--input', 'spec.json'], 2, 'USAGE');
+    expect(error.message).toMatch(/^title is given twice, with different values: by --input spec\.json and by --from spec-with-notes\.md\.$/);
+    // the same value from two places is one value
+    const same = await cli(dir, ['task', 'note', 'base/T2', '--as', 'codex', '--input', input, '--json']);
+    expect(same.code, same.stdout).toBe(0);
+  });
+
   it('names the id that was not found', async () => {
     expect((await refused(['task', 'done', 'base/T99', '--as', 'codex'], 1, 'TASK_NOT_FOUND')).message).toContain('base/T99');
     expect((await refused(['task', 'rm', 'nope/T1', '--as', 'codex'], 1, 'CHANGE_NOT_FOUND')).message).toContain('nope');
