@@ -21,7 +21,7 @@ interface AgentWork {
   blocked: number;
 }
 
-/** What every agent holds and has finished, from the task lists. */
+/** What every agent holds and has finished, from the task lists (those of archived changes too). */
 export function agentWork(reader: Reader): Map<string, AgentWork> {
   const out = new Map<string, AgentWork>();
   const of = (id: string) => {
@@ -38,6 +38,10 @@ export function agentWork(reader: Reader): Map<string, AgentWork> {
       else if (t.status === 'blocked') w.blocked++;
       if (isHeld(t) && t.status !== 'in_review') w.current.push({ task_id: taskRef(changeId, t.id), title: t.title, assigned_at: t.claimed_at ?? '' });
     }
+  }
+  // Work finished in changes since archived is still the agent's.
+  for (const a of reader.board.archived()) {
+    for (const t of tasksOf(reader.board.readArchivedDoc(a.folder, 'tasks'))) if (t.assignee && t.status === 'done') of(t.assignee).completed++;
   }
   return out;
 }

@@ -116,7 +116,12 @@ describe('a change from proposal to archive', () => {
     const trees = tempDir();
     for (const branch of ['fix-workflow-bugs/T1', 'fix-workflow-bugs/T2', 'other-change/T1']) git('worktree', 'add', '-q', '-b', `agentboard/${branch}`, join(trees, branch));
     writeFileSync(join(trees, 'fix-workflow-bugs/T2/left.txt'), 'Work left behind.\n');
+    const done = (agents: any[]) => Object.fromEntries(agents.filter((a) => a.completed_tasks > 0).map((a) => [a.agent_id, a.completed_tasks]));
+    const doneBefore = done((await ok(dir, ['agent', 'list'])).agents);
+    expect(Object.keys(doneBefore).length).toBeGreaterThan(0);
     const archived = await ok(dir, ['archive', 'fix-workflow-bugs']);
+    // the work an agent finished stays its own once the change is archived
+    expect(done((await ok(dir, ['agent', 'list'])).agents)).toEqual(doneBefore);
     expect(archived.archived_to).toMatch(/^agentd\/archive\/\d{4}-\d\d-\d\d-fix-workflow-bugs$/);
     expect(archived.worktrees_removed).toEqual([join(trees, 'fix-workflow-bugs/T1')]);
     expect(archived.worktrees_kept).toEqual([{ path: join(trees, 'fix-workflow-bugs/T2'), reason: expect.stringContaining('untracked') }]);
