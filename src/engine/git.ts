@@ -195,6 +195,15 @@ export class Git {
     return r.ok ? r.stdout.split('\n').filter(Boolean).slice(0, max).map((l) => l.slice(3)) : [];
   }
 
+  /**
+   * Every file of the repository's own working tree that differs from its last commit, untracked
+   * ones too, outside the board's folder: a worker with a worktree of its own should change none.
+   */
+  async changedOutsideWorktrees(): Promise<Set<string>> {
+    const r = await this.run(['status', '--porcelain', '--untracked-files=all', '--', '.', `:(exclude)${this.boardPath ? `${this.boardPath}/` : ''}agentd`]);
+    return new Set(r.ok ? r.stdout.split('\n').filter(Boolean).map((l) => l.slice(3)) : []);
+  }
+
   /** Merges a branch into the current branch; on a conflict, aborts and names the conflicting files. */
   merge(branch: string, message: string): Promise<{ ok: true } | { ok: false; files: string[]; message: string }> {
     return this.serial(async () => {

@@ -77,7 +77,9 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       branch: ws.branch ?? '',
       findings: previous,
     });
+    const before = ws.worktree ? await ctx.git!.changedOutsideWorktrees() : null;
     const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
+    if (before) await sayWritesOutside(ctx, before, worker.id, ref);
     if (ctx.git) await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
     if (inv.interrupted) return { kind: 'stopped' };
     const now = await ctx.ops.task(ref);
@@ -101,6 +103,24 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
   ctx.recorder.unclaim(ref);
   emit(ctx, { type: 'task.released', ...base, attempt, task_id: ref, reason });
   return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}` };
+}
+
+/** Files of the repository's own working tree already said to have changed during this run. */
+const saidOutside = new WeakMap<RunContext, Set<string>>();
+
+/**
+ * Says which files of the repository's own working tree changed while a worker worked in its
+ * worktree (a path outside it, written by the agent or by something it ran): they are on no task's
+ * branch, and agentboard neither commits nor undoes them. Each file is said once per run.
+ */
+async function sayWritesOutside(ctx: RunContext, before: Set<string>, agentId: string, ref: string): Promise<void> {
+  const said = saidOutside.get(ctx) ?? new Set<string>();
+  saidOutside.set(ctx, said);
+  const changed = [...(await ctx.git!.changedOutsideWorktrees())].filter((f) => !before.has(f) && !said.has(f));
+  if (changed.length === 0) return;
+  for (const f of changed) said.add(f);
+  const shown = changed.slice(0, 5).join(', ') + (changed.length > 5 ? ` and ${changed.length - 5} more` : '');
+  emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message: `While ${agentId} worked on ${ref} in its worktree, files of the repository's own working tree changed: ${shown}. They are on no task's branch, and agentboard neither commits nor undoes them: look at them with \`git status\`.` });
 }
 
 function taskGate(ctx: RunContext, task: Data): Gate {

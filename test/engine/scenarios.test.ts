@@ -3,7 +3,7 @@
  * what the run does when an agent gets a document wrong, hangs, crashes, stops early, writes
  * files, and reports its usage.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, ok } from '../helpers.js';
@@ -90,6 +90,21 @@ describe('agentboard run with a scripted agent', () => {
     expect(task).toMatchObject({ status: 'todo', assignee: null });
     expect(task.notes.at(-1).text).toMatch(/^Released from fake-w1: agentboard run \S+: fake-w1 did not finish it in 2 attempts\. Last: The agent exited with code 3/);
     expect(task.notes.at(-1).author).toBe('human:tester');
+  });
+
+  it('says which files of the repository itself changed while a worker worked in its worktree, once each', async () => {
+    // The agent writes its file into the person's working tree (a path out of its worktree) instead of its own.
+    const board = await fakeBoard({ scenario: { implementation: { '*': ['work'] }, file: { T1: '../../../repo/stray.txt' } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    writeFileSync(join(board.dir, 'mine.txt'), 'The person was here first.\n');
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, r.stderr).toBe(0);
+    const said = r.events.filter((e) => e.type === 'notice' && /repository's own working tree/.test(e.message));
+    expect(said.map((e) => [e.agent_id, e.message])).toEqual([
+      ['fake-w1', "While fake-w1 worked on add-search/T1 in its worktree, files of the repository's own working tree changed: stray.txt. They are on no task's branch, and agentboard neither commits nor undoes them: look at them with `git status`."],
+    ]);
+    expect(readFileSync(join(board.dir, 'stray.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
+    expect(git(board.dir, ['show', 'agentboard/add-search/T2:work/T2.txt'])).toBe('T2 done by fake-w1\n');
   });
 
   it('counts an attempt that ends without finishing, commits what the agent wrote on its branch, and records its usage', async () => {
