@@ -189,19 +189,20 @@ export class Git {
     return (await this.run(['merge-base', '--is-ancestor', branch, 'HEAD'])).ok;
   }
 
-  /** The files of the working tree with changes not committed, outside the board's folder (which the run itself writes); at most `max`. */
-  async uncommitted(max = 5): Promise<string[]> {
-    const r = await this.run(['status', '--porcelain', '--untracked-files=no', '--', '.', `:(exclude)${this.boardPath ? `${this.boardPath}/` : ''}agentd`]);
-    return r.ok ? r.stdout.split('\n').filter(Boolean).slice(0, max).map((l) => l.slice(3)) : [];
+  /** The files of the repository's own working tree that differ from its last commit (untracked ones too, or not), outside the board's folder (which the run itself writes). */
+  private async changedFiles(untracked: boolean): Promise<string[]> {
+    const r = await this.run(['status', '--porcelain', `--untracked-files=${untracked ? 'all' : 'no'}`, '--', '.', `:(exclude)${this.boardPath ? `${this.boardPath}/` : ''}agentd`]);
+    return r.ok ? r.stdout.split('\n').filter(Boolean).map((l) => l.slice(3)) : [];
   }
 
-  /**
-   * Every file of the repository's own working tree that differs from its last commit, untracked
-   * ones too, outside the board's folder: a worker with a worktree of its own should change none.
-   */
+  /** The files of the working tree with changes not committed, outside the board's folder; at most `max`. */
+  async uncommitted(max = 5): Promise<string[]> {
+    return (await this.changedFiles(false)).slice(0, max);
+  }
+
+  /** Every changed file of the repository's own working tree, untracked ones too: a worker with a worktree of its own should change none. */
   async changedOutsideWorktrees(): Promise<Set<string>> {
-    const r = await this.run(['status', '--porcelain', '--untracked-files=all', '--', '.', `:(exclude)${this.boardPath ? `${this.boardPath}/` : ''}agentd`]);
-    return new Set(r.ok ? r.stdout.split('\n').filter(Boolean).map((l) => l.slice(3)) : []);
+    return new Set(await this.changedFiles(true));
   }
 
   /** Merges a branch into the current branch; on a conflict, aborts and names the conflicting files. */

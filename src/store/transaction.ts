@@ -20,6 +20,7 @@ import { activityEnd, formatEntries, type ActivityEntry } from './activity.js';
 import type { Board, HeadMeta, Loaded } from './board.js';
 import { listOf, type TaskList } from './task-scan.js';
 import { emitMeta } from './doc-meta.js';
+import { joinFrontmatter } from './markdown.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
@@ -489,7 +490,7 @@ export class Transaction implements Reader {
   private renderTaskList(base: DocFile<'tasks'>, meta: DocMeta, extra: DocFile['extra'], comments: DocFile['comments'], preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { doc: DocFile<'tasks'>; text: string } {
     const { body, content } = assembleTasksBody(tasksTitle(preamble), preamble, blocks);
     const frontmatter = emitMeta(meta, extra, comments);
-    const text = renderDocFile(meta, extra, body, comments);
+    const text = joinFrontmatter(frontmatter, body);
     const bodyLine = frontmatter.split('\n').length + 2;
     // A finding of a block that is written again as it was moves with it; one of a rewritten block goes.
     const oldStarts = (base.content?.blocks ?? []).map((o) => ({ start: o.line + base.bodyLine - 1, block: o }));
