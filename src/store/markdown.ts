@@ -44,6 +44,16 @@ export function splitFrontmatter(text: string): SplitDoc | null {
   return null;
 }
 
+/**
+ * `text` (written with LF) with the line endings of `like`, a file's text as it is on disk: a file
+ * whose first line ends with CRLF (saved on Windows) is written back with CRLF, so that agentboard's
+ * writes do not turn every line of it into a change.
+ */
+export function withLineEndsOf(like: string | null | undefined, text: string): string {
+  const lf = like?.indexOf('\n') ?? -1;
+  return lf > 0 && like![lf - 1] === '\r' ? text.replace(/\r?\n/g, '\r\n') : text;
+}
+
 export function joinFrontmatter(frontmatter: string, body: string): string {
   return `---\n${frontmatter}---\n${body}`;
 }

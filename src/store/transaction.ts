@@ -20,7 +20,7 @@ import { activityEnd, formatEntries, type ActivityEntry } from './activity.js';
 import type { Board, HeadMeta, Loaded } from './board.js';
 import { listOf, type TaskList } from './task-scan.js';
 import { emitMeta } from './doc-meta.js';
-import { joinFrontmatter } from './markdown.js';
+import { joinFrontmatter, withLineEndsOf } from './markdown.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
@@ -347,6 +347,7 @@ export class Transaction implements Reader {
       merged = { doc: parseDocText(type, text, shown), text };
     }
     const summary = `merged a hand edit of ${shown}${result.conflicts.length ? ` (${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'} kept for a person to see)` : ''}`;
+    merged.text = withLineEndsOf(personText, merged.text);
     if (merged.text === personText) {
       this.staged.set(path, { path, text: personText, doc: { changeId, type, parsed: person }, adoptOnly: personText });
       return person;
@@ -387,7 +388,7 @@ export class Transaction implements Reader {
 
   private stageDoc(changeId: string, type: DocType, doc: DocFile, text: string): void {
     const path = this.board.docPath(changeId, type);
-    this.staged.set(path, { path, text, doc: { changeId, type, parsed: doc } });
+    this.staged.set(path, { path, text: withLineEndsOf(this.reads.get(path)?.text, text), doc: { changeId, type, parsed: doc } });
     this.seen.set(path, doc);
   }
 

@@ -262,6 +262,54 @@ describe('a document saved with a byte order mark (Notepad\'s UTF-8)', () => {
   });
 });
 
+describe('documents saved with Windows line endings (CRLF)', () => {
+  it('keep them through agents\' claims, notes and completions, a planner\'s edit, a person\'s edit and an approval', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'crlf', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const paths = ['proposal.md', 'spec.md', 'tasks.md'].map((f) => `agentd/changes/crlf/${f}`);
+    const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
+    for (const p of paths) write(dir, p, crlf(read(dir, p)));
+    const allCrlf = (p: string) => {
+      const text = read(dir, p);
+      expect(text.includes('\r\n'), p).toBe(true);
+      expect(text.replace(/\r\n/g, '').includes('\n'), `${p} has a line ending without CR`).toBe(false);
+      return text;
+    };
+    expect((await cli(dir, ['validate', 'crlf'])).code).toBe(0);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('crlf/T1');
+    await ok(dir, ['task', 'progress', 'crlf/T1', '--as', 'codex', '--message', 'halfway', '--percent', '50']);
+    await ok(dir, ['task', 'done', 'crlf/T1', '--as', 'codex', '--note', 'Did one.']);
+    await ok(dir, ['task', 'update', 'crlf/T3', '--title', 'Three, renamed', '--as', 'planner']);
+    // a person's own edit, saved with CRLF as their editor does
+    write(dir, paths[2]!, allCrlf(paths[2]!).replace('## T2: Two', '## T2: Two, by hand'));
+    expect((await ok(dir, ['next', '--as', 'gemini'])).task.task_id).toBe('crlf/T2');
+    await ok(dir, ['approve', 'crlf', 'proposal', '--as', 'human:tester']);
+    for (const p of paths) allCrlf(p);
+    const tasks = allCrlf(paths[2]!);
+    expect(tasks).toMatch(/## T1: One\r\n[\s\S]*status: done\r\n/);
+    expect(tasks).toMatch(/## T2: Two, by hand\r\n[\s\S]*assignee: gemini\r\n/);
+    expect(tasks).toContain('## T3: Three, renamed\r\n');
+    expect(allCrlf(paths[0]!)).toMatch(/^---\r\n[\s\S]*status: approved\r\n/);
+    // the person's saves were taken as they are (nothing of them had to be merged and written again)
+    expect(read(dir, 'agentd/.runtime/activity.jsonl')).not.toContain('"file.merge"');
+    expect((await cli(dir, ['validate', 'crlf'])).code).toBe(0);
+    // the quick reads (list, task list) see what the full read sees
+    expect((await ok(dir, ['list'])).changes[0].tasks).toEqual({ total: 3, done: 1 });
+    expect((await ok(dir, ['task', 'list', '--change', 'crlf'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
+      ['crlf/T1', 'done', 'codex'],
+      ['crlf/T2', 'in_progress', 'gemini'],
+      ['crlf/T3', 'todo', null],
+    ]);
+  });
+
+  it('stay LF in a file saved with LF: a new document is written with LF', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'lf-only', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    for (const f of ['proposal.md', 'spec.md', 'tasks.md']) expect(read(dir, `agentd/changes/lf-only/${f}`).includes('\r'), f).toBe(false);
+  });
+});
+
 describe('a save in place that ends between an agent\'s read and its look for writers', () => {
   it('is read once more, whole, instead of refusing the agent\'s write as a broken file', async () => {
     const dir = await newBoard();
