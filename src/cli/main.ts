@@ -27,6 +27,7 @@ import { defaultHuman, requirePerson } from './person.js';
 import { isHuman } from '../domain/ids.js';
 import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
+import { appendJsonLine, callRecord, startedInvocationCalls } from '../store/runs.js';
 
 interface GlobalOptions {
   root?: string;
@@ -488,13 +489,17 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   const chosen = run as Run | null;
   if (!chosen) return 0;
   let running: OpInfo | null = null;
+  let call: RunCall | null = null;
   try {
     const { op, input } = chosen.input();
     running = op;
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
+    call = { ctx, op, input };
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const operation = await loadOperation(op);
+    call.tool = operation.tool?.name;
     const data = resolveRefsDeep(await runCommand(operation, ctx, input), spell);
+    recordForRun(call, null);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
@@ -504,8 +509,32 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     return operation.cli.exitCode?.(data) ?? 0;
   } catch (err) {
     const payload = toPayload(err);
+    if (call) recordForRun(call, { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) });
     // The input's fields are named as this command's flags and arguments, as the person typed them.
     return failWith(running && payload.code === 'INVALID_INPUT' ? { ...payload, message: spellFields(running, payload.message) } : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+  }
+}
+
+/**
+ * A command of an agent `agentboard run` started goes into the run's records with the agent's MCP
+ * calls (store/runs.ts startedInvocationCalls), so that the run sees what it did and what was
+ * refused, whichever way the agent called. Any other command records nothing.
+ */
+interface RunCall {
+  ctx: Context;
+  op: OpInfo;
+  input: Record<string, unknown>;
+  /** The operation's MCP tool, once it is loaded. */
+  tool?: string;
+}
+
+function recordForRun(call: RunCall, error: { code: string; message: string; next_step: string } | null): void {
+  if (!call.ctx.env.AGENTBOARD_RUN_ID) return;
+  try {
+    const calls = startedInvocationCalls(call.ctx.board().runtimeDir, call.ctx.env);
+    if (calls) appendJsonLine(calls, { ...callRecord(call.tool ?? call.op.name, call.input, error), command: call.op.cli.command });
+  } catch {
+    // The records are the run's: a command whose board cannot be opened has nothing to record there.
   }
 }
 

@@ -16,6 +16,10 @@ export interface AgentContract {
   taskId: string;
   root: string;
   runId: string;
+  /** The agent's working directory: the task's worktree for a worker, else the root. */
+  workdir: string;
+  /** The number of this invocation in the run's records. */
+  invocation: number;
 }
 
 /** The AGENTBOARD_* variables of the custom-agent contract (every agent gets them). */
@@ -30,6 +34,8 @@ export function contractEnv(c: AgentContract): Record<string, string> {
     AGENTBOARD_TASK_ID: c.taskId,
     AGENTBOARD_ROOT: c.root,
     AGENTBOARD_RUN_ID: c.runId,
+    AGENTBOARD_WORKDIR: c.workdir,
+    AGENTBOARD_INVOCATION: String(c.invocation),
   };
 }
 

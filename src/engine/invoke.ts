@@ -144,7 +144,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   }
   const env = agentEnv(
     process.env,
-    contractEnv({ promptFile: paths.prompt, mcpConfig: paths.mcp, agentId: agent.id, role: agent.role, phase: req.phase, changeId: ctx.changeId, taskId: req.taskId ?? '', root: ctx.root, runId: ctx.runId }),
+    contractEnv({ promptFile: paths.prompt, mcpConfig: paths.mcp, agentId: agent.id, role: agent.role, phase: req.phase, changeId: ctx.changeId, taskId: req.taskId ?? '', root: ctx.root, runId: ctx.runId, workdir: req.workdir, invocation: n }),
     launch.env,
     agent.config.env,
   );

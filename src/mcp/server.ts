@@ -10,8 +10,7 @@ import * as z from 'zod';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
 import { agentIdProblem } from '../domain/ids.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
-import { nowIso } from '../clock.js';
-import { appendJsonLine, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
+import { appendJsonLine, callRecord, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
 import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
@@ -99,12 +98,7 @@ function bindArgs(op: Operation, binding: Binding, args: unknown): unknown {
 
 function recordCall(binding: Binding | undefined, op: Operation, args: unknown, error: ErrorPayload | null, spell: Spell): void {
   if (!binding?.record) return;
-  const a = (args !== null && typeof args === 'object' ? args : {}) as Record<string, unknown>;
-  const entry: CallRecord = { at: nowIso(), tool: op.tool!.name, ok: error === null };
-  if (typeof a.task_id === 'string') entry.task_id = a.task_id;
-  if (error) Object.assign(entry, { code: error.code, message: resolveRefs(error.message, spell), next_step: resolveRefs(error.next_step, spell) });
-  else if (typeof a.message === 'string') entry.message = a.message.slice(0, 300);
-  if (typeof a.percent === 'number') entry.percent = a.percent;
+  const entry = callRecord(op.tool!.name, args, error && { code: error.code, message: resolveRefs(error.message, spell), next_step: resolveRefs(error.next_step, spell) });
   try {
     binding.record(entry);
   } catch (err) {

@@ -7,7 +7,7 @@ import type * as z from 'zod';
 import { fail } from '../errors.js';
 import { isHuman } from '../domain/ids.js';
 import { resolve } from 'node:path';
-import { Board, type Notice } from '../store/board.js';
+import { Board, runBoardOf, type Notice } from '../store/board.js';
 import type { Stage } from '../domain/model.js';
 
 export type Access = 'read' | 'agent' | 'reviewer' | 'human';
@@ -35,7 +35,7 @@ export interface Context {
 
 export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean } = {}): Context {
   let board: Board | null = null;
-  const absolute = root === undefined ? undefined : resolve(cwd, root);
+  const absolute = root === undefined ? (runBoardOf(cwd, env) ?? undefined) : resolve(cwd, root);
   return {
     root: absolute,
     cwd,

@@ -3,7 +3,7 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
-import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { now as processNow } from '../clock.js';
@@ -87,6 +87,29 @@ export function findRoot(explicit: string | undefined, cwd = process.cwd()): str
     if (parent === dir) return null;
     dir = parent;
   }
+}
+
+/**
+ * The board of the run that started this process, where the board found from `cwd` is only the copy
+ * of agentd/ that the agent's worktree holds (the files of its task's branch): an agent `agentboard
+ * run` started there (AGENTBOARD_AGENT_ID, with AGENTBOARD_WORKDIR its worktree) works on the run's
+ * board, AGENTBOARD_ROOT. Null for every other process and folder (a board the agent makes
+ * elsewhere, in its tests, say, stays that board).
+ */
+export function runBoardOf(cwd: string, env: Readonly<Record<string, string | undefined>>): string | null {
+  const { AGENTBOARD_AGENT_ID: agent, AGENTBOARD_ROOT: root, AGENTBOARD_WORKDIR: workdir } = env;
+  if (!agent || !root || !workdir) return null;
+  const found = findRoot(undefined, cwd);
+  if (found === null) return null;
+  const real = (p: string) => {
+    try {
+      return realpathSync(p);
+    } catch {
+      return resolve(p);
+    }
+  };
+  const here = real(found);
+  return here === real(workdir) && here !== real(root) && findRoot(root) !== null ? resolve(root) : null;
 }
 
 /**

@@ -5,9 +5,10 @@
  * that server). They are the run's own records, not board state: written atomically by the run,
  * read by `runs`, `status` and the next run of the same change.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
+import { nowIso } from '../clock.js';
 import { fail } from '../errors.js';
 import { appendFile, ensureDir, writeFileAtomic } from './fs.js';
 import { pidExists as pidAlive } from './lock.js';
@@ -76,13 +77,40 @@ export interface InvocationRecord {
 /** One tool call answered by a run's MCP server, as the engine reads it back. */
 export interface CallRecord {
   at: string;
+  /** The MCP tool (or, for an operation that is no tool, the operation). */
   tool: string;
+  /** Made with the CLI: the command, like "task done" (absent for an MCP call). */
+  command?: string;
   ok: boolean;
   code?: string;
   message?: string;
   next_step?: string;
   task_id?: string;
   percent?: number;
+}
+
+/** A call's record: its outcome, and the task, message and percent it gave (`error` with its texts as the caller was shown them). */
+export function callRecord(tool: string, args: unknown, error: { code: string; message: string; next_step: string } | null): CallRecord {
+  const a = (args !== null && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+  const entry: CallRecord = { at: nowIso(), tool, ok: error === null };
+  if (typeof a.task_id === 'string') entry.task_id = a.task_id;
+  if (error) Object.assign(entry, { code: error.code, message: error.message, next_step: error.next_step });
+  else if (typeof a.message === 'string') entry.message = a.message.slice(0, 300);
+  if (typeof a.percent === 'number') entry.percent = a.percent;
+  return entry;
+}
+
+/**
+ * The calls file of the invocation of `agentboard run` that started this process (its
+ * AGENTBOARD_RUN_ID and AGENTBOARD_INVOCATION), when that run is one of this board's: an agent's
+ * commands are recorded with its MCP calls. Null for any other process.
+ */
+export function startedInvocationCalls(runtimeDir: string, env: Readonly<Record<string, string | undefined>>): string | null {
+  const id = env.AGENTBOARD_RUN_ID ?? '';
+  const n = Number(env.AGENTBOARD_INVOCATION);
+  if (!env.AGENTBOARD_AGENT_ID || !RUN_ID_PATTERN.test(id) || !Number.isInteger(n) || n < 1) return null;
+  const dir = join(runsDir(runtimeDir), id);
+  return existsSync(dir) ? invocationPaths(dir, n).calls : null;
 }
 
 export function emptyUsage(): Usage {

@@ -3,7 +3,7 @@
  * what the run does when an agent gets a document wrong, hangs, crashes, stops early, writes
  * files, and reports its usage.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, ok } from '../helpers.js';
@@ -105,6 +105,31 @@ describe('agentboard run with a scripted agent', () => {
     ]);
     expect(readFileSync(join(board.dir, 'stray.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
     expect(git(board.dir, ['show', 'agentboard/add-search/T2:work/T2.txt'])).toBe('T2 done by fake-w1\n');
+  });
+
+  it('takes a worker\'s CLI commands in its worktree to the run\'s board, and records them with its calls', async () => {
+    // The worktree holds its branch's copy of agentd/: a command run there without --root would write that copy, which no one reads.
+    const board = await fakeBoard({ scenario: { implementation: { '*': ['work_cli'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, r.stderr).toBe(0);
+    const task = (await ok(board.dir, ['task', 'show', 'add-search/T1'])).task;
+    expect(task).toMatchObject({ status: 'done', assignee: 'fake-w1' });
+    expect(task.notes.map((n: any) => n.text)).toContain('Wrote T1.txt.');
+    // the branch has the agent's work and nothing of the board
+    expect(git(board.dir, ['show', 'agentboard/add-search/T1:T1.txt'])).toBe('T1 done by fake-w1\n');
+    expect(git(board.dir, ['diff', '--stat', 'HEAD', 'agentboard/add-search/T1', '--', 'agentd'])).toBe('');
+    const [runId] = runIds(board.dir);
+    const calls = readdirSync(join(board.dir, 'agentd/.runtime/runs', runId!))
+      .filter((f) => f.endsWith('.calls.jsonl'))
+      .flatMap((f) => readFileSync(join(board.dir, 'agentd/.runtime/runs', runId!, f), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l)))
+      .filter((c) => c.command);
+    expect(calls.map((c) => [c.command, c.tool, c.ok, c.task_id, c.code ?? null])).toEqual([
+      ['task progress', 'agentboard_report_progress', true, 'add-search/T1', null],
+      ['task done', 'agentboard_complete_task', false, 'add-search/T99', 'TASK_NOT_FOUND'],
+      ['task done', 'agentboard_complete_task', true, 'add-search/T1', null],
+    ]);
+    expect(r.events.filter((e) => e.type === 'tool.called' && e.ok === false).map((e) => e.code)).toContain('TASK_NOT_FOUND');
   });
 
   it('counts an attempt that ends without finishing, commits what the agent wrote on its branch, and records its usage', async () => {

@@ -1,5 +1,10 @@
 /** The engine's small pure parts: usage from each CLI's output, the agent's environment, run options, merge order. */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers.js';
+import { runBoardOf } from '../../src/store/board.js';
+import { createContext } from '../../src/ops/registry.js';
 import { agentEnv, contractEnv } from '../../src/engine/agent-env.js';
 import { isAgentMarker } from '../../src/domain/agent-markers.js';
 import { runOptions } from '../../src/engine/command.js';
@@ -49,7 +54,7 @@ describe('usage', () => {
 describe('the agent\'s environment', () => {
   it('drops what marks a shell as an agent\'s, keeps settings, and sets the AGENTBOARD_* contract', async () => {
     const parent = { PATH: '/bin', CLAUDECODE: '1', CLAUDE_CODE_ENTRYPOINT: 'cli', CLAUDE_CODE_USE_BEDROCK: '1', CODEX_THREAD_ID: 't', CODEX_HOME: '/h', GEMINI_CLI: '1', GEMINI_CLI_TRUST_WORKSPACE: 'true', CURSOR_AGENT: '1', AGENTBOARD_AGENT_ID: 'parent' };
-    const env = agentEnv(parent, contractEnv({ promptFile: '/p', mcpConfig: '/m', agentId: 'codex-w1', role: 'worker', phase: 'implementation', changeId: 'c-1', taskId: 'c-1/T1', root: '/r', runId: 'R' }), { EXTRA: 'x' });
+    const env = agentEnv(parent, contractEnv({ promptFile: '/p', mcpConfig: '/m', agentId: 'codex-w1', role: 'worker', phase: 'implementation', changeId: 'c-1', taskId: 'c-1/T1', root: '/r', runId: 'R', workdir: '/w', invocation: 3 }), { EXTRA: 'x' });
     expect(env).toEqual({
       PATH: '/bin',
       CLAUDE_CODE_USE_BEDROCK: '1',
@@ -63,6 +68,8 @@ describe('the agent\'s environment', () => {
       AGENTBOARD_TASK_ID: 'c-1/T1',
       AGENTBOARD_ROOT: '/r',
       AGENTBOARD_RUN_ID: 'R',
+      AGENTBOARD_WORKDIR: '/w',
+      AGENTBOARD_INVOCATION: '3',
       EXTRA: 'x',
     });
     expect(['CLAUDECODE', 'CODEX_CI', 'GEMINI_CLI', 'CURSOR_AGENT'].every(isAgentMarker)).toBe(true);
@@ -114,5 +121,25 @@ describe('a decision made elsewhere, as the board records it', () => {
     expect(decisionOf('rejected', null, feedback)).toEqual({ person: 'human:ann', decision: 'reject', feedback: 'Add a scenario for errors.' });
     expect(decisionOf('todo', null, feedback.slice(0, 1))).toEqual({ person: 'human:bob', decision: 'reject', feedback: 'Earlier.' });
     expect(decisionOf('submitted', null, feedback)).toBeNull();
+  });
+});
+
+describe('the board of an agent in its worktree', () => {
+  it('is the run\'s board where the board found is its worktree\'s copy of agentd/, and only there', () => {
+    const base = tempDir();
+    const [root, worktree, other] = ['repo', 'worktrees/c-1/T1', 'elsewhere'].map((d) => join(base, d));
+    for (const d of [root!, worktree!, other!]) mkdirSync(join(d, 'agentd'), { recursive: true });
+    mkdirSync(join(worktree!, 'src/deep'), { recursive: true });
+    const env = { AGENTBOARD_AGENT_ID: 'codex-w1', AGENTBOARD_ROOT: root, AGENTBOARD_WORKDIR: worktree };
+    expect(runBoardOf(worktree!, env)).toBe(root);
+    expect(runBoardOf(join(worktree!, 'src/deep'), env)).toBe(root);
+    // a board the agent makes elsewhere (its tests, say), the run's board itself, and anyone not started by a run keep their own
+    expect(runBoardOf(other!, env)).toBeNull();
+    expect(runBoardOf(root!, env)).toBeNull();
+    expect(runBoardOf(worktree!, { ...env, AGENTBOARD_AGENT_ID: undefined })).toBeNull();
+    expect(runBoardOf(worktree!, { ...env, AGENTBOARD_WORKDIR: root })).toBeNull();
+    // an explicit --root stays what it says
+    expect(createContext(worktree!, worktree!, env).root).toBe(worktree);
+    expect(createContext(undefined, worktree!, env).root).toBe(root);
   });
 });
