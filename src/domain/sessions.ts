@@ -72,18 +72,24 @@ const MOVE_CALLS: Record<SessionStatus, string> = {
 
 /**
  * Called when an agent does work (takes a task, reports progress, asks, submits): it is working
- * now, its session opened or moved from started on the way (each move recorded).
+ * now, its session opened or moved from started on the way (each move recorded). An agent that
+ * works on while its question is open or while it said it was blocked (`doing` says what it did) is
+ * working again too, by seed 002's one way out of each; its question stays open for the person.
  */
-export function startWorking(data: RuntimeData, agentId: string, now: string): boolean {
+export function startWorking(data: RuntimeData, agentId: string, now: string, doing?: string): boolean {
   const session = data.sessions[agentId];
+  if (session && (session.status === 'awaiting_input' || session.status === 'blocked') && doing !== undefined) {
+    moveSession(data, agentId, 'working', now, `went on working while ${session.status === 'blocked' ? 'blocked' : 'awaiting input'} (${doing})`);
+    return true;
+  }
   if (session && session.status !== 'started' && session.status !== 'completed') return false;
   moveSession(data, agentId, 'working', now);
   return true;
 }
 
-/** A work action's move (asking, submitting): from started or completed, by way of working. */
-export function moveForWork(data: RuntimeData, agentId: string, to: SessionStatus, now: string, message?: string): SessionRecord {
-  startWorking(data, agentId, now);
+/** A work action's move (`doing`: asking, submitting): from started, completed, awaiting input or blocked, by way of working. */
+export function moveForWork(data: RuntimeData, agentId: string, to: SessionStatus, now: string, doing: string, message?: string): SessionRecord {
+  startWorking(data, agentId, now, doing);
   return moveSession(data, agentId, to, now, message);
 }
 

@@ -24,6 +24,6 @@ export function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: 
   if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: listProblem(tx, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref) }, verb)) {
     tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
   }
-  // Working on a task is working: a session still started (or completed) moves on the way.
-  if (!isHuman(actor) && startWorking(tx.runtime, actor, tx.now)) tx.saveRuntime();
+  // Working on a task is working: a session still started (or completed), awaiting input or blocked moves on the way.
+  if (!isHuman(actor) && startWorking(tx.runtime, actor, tx.now, `${verb} ${ref}`)) tx.saveRuntime();
 }

@@ -219,7 +219,7 @@ export const submitForReview = defineOp({
           `Submit ${stranded.length === 1 ? 'it' : 'them'} with the work: ${refTo('session.submit', { tasks: all })}; or finish first with ${refTo('task.done', { task_id: stranded[0] })}.`,
         );
       }
-      const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_review', tx.now, input.summary);
+      const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_review', tx.now, 'submit work for review', input.summary);
       session.review = { summary: input.summary, tasks: input.tasks, submitted_at: tx.now };
       if (input.pr_url) session.review.pr_url = input.pr_url;
       if (input.notes) session.review.notes = input.notes;
@@ -313,7 +313,7 @@ export const requestInput = defineOp({
         fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, `Wait for its answer with ${refTo('session.show')}; it resolves to your default action at ` + open.expires_at + '.');
       }
       const minutes = input.timeout_minutes ?? board.config.input_timeout_minutes;
-      const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_input', tx.now, input.question);
+      const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_input', tx.now, 'ask a question', input.question);
       const id = `input-${tx.runtime.next_input++}`;
       const record: InputRecord = {
         id,

@@ -177,6 +177,37 @@ describe('sessions and input requests (seed 002)', () => {
     expect((await cli(dir, ['answer', 'input-1', 'again', '--json'])).json.error.code).toBe('INPUT_RESOLVED');
   });
 
+  it('an agent that goes on working while its question is open, or while blocked, is working again; the question stays open for the person', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'onward', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['ask', '--as', 'codex', '--question', 'Tabs or spaces?', '--default-action', 'spaces']);
+    await ok(dir, ['task', 'progress', 'onward/T1', '--as', 'codex', '--percent', '30', '--message', 'Indented with spaces for now']);
+    let state = await ok(dir, ['session', 'show', '--as', 'codex']);
+    expect(state.status).toBe('working');
+    expect(state.history.map((h: any) => [h.to, h.message ?? null])).toEqual([
+      ['started', null],
+      ['working', null],
+      ['awaiting_input', 'Tabs or spaces?'],
+      ['working', 'went on working while awaiting input (report progress on onward/T1)'],
+    ]);
+    expect(state.awaiting_input).toMatchObject({ input_id: 'input-1', question: 'Tabs or spaces?' });
+    expect((await ok(dir, ['inputs'])).inputs.map((i: any) => i.input_id)).toEqual(['input-1']);
+    // the answer still reaches the agent, and its session stays working
+    await ok(dir, ['answer', 'input-1', 'tabs']);
+    state = await ok(dir, ['session', 'show', '--as', 'codex']);
+    expect(state.status).toBe('working');
+    expect(state.awaiting_input).toBeNull();
+    expect(state.resolutions[0]).toMatchObject({ input_id: 'input-1', resolution: { value: 'tabs' } });
+    // blocked, it finishes its task anyway
+    await ok(dir, ['session', 'block', '--as', 'codex', '--reason', 'The linter config is missing']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('blocked');
+    await ok(dir, ['task', 'done', 'onward/T1', '--as', 'codex']);
+    state = await ok(dir, ['session', 'show', '--as', 'codex']);
+    expect(state.status).toBe('working');
+    expect(state.history.at(-1)).toMatchObject({ from: 'blocked', to: 'working', message: 'went on working while blocked (complete onward/T1)' });
+  });
+
   it('resolve to the default action after the timeout, on read and by expire', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'late', [{ title: 'Only' }]);

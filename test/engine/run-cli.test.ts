@@ -126,6 +126,8 @@ describe('agentboard run', () => {
       AGENTBOARD_TASK_ID: 'add-search/T1',
       AGENTBOARD_ROOT: board.dir,
       AGENTBOARD_RUN_ID: runId,
+      AGENTBOARD_WORKDIR: board.dir,
+      AGENTBOARD_INVOCATION: '1',
     });
     const mcp = JSON.parse(readFileSync(join(runDir, '001.mcp.json'), 'utf8'));
     expect(mcp.mcpServers.agentboard.command).toBe(process.execPath);
