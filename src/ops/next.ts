@@ -210,7 +210,7 @@ export const nextTask = defineOp({
       const free = rejected.find((d) => !d.meta.assignee);
       if (free) {
         const doc = claimDocument(tx, free.changeId, free.type, agent);
-        startWorking(tx.runtime, agent, tx.now);
+        startWorking(tx.runtime, agent, tx.now, `revise ${free.changeId}/${free.type}`);
         tx.saveRuntime();
         return revise(free.changeId, free.type, doc, false);
       }
@@ -235,7 +235,7 @@ export const nextTask = defineOp({
       const ref = taskRef(chosen.changeId, task.id);
       moveTask(task, ref, 'in_progress', agent, 'agent', tx.now);
       tx.putTasks(chosen.changeId, { replace: [task] });
-      startWorking(tx.runtime, agent, tx.now);
+      startWorking(tx.runtime, agent, tx.now, `claim ${ref}`);
       tx.saveRuntime();
       tx.log(agent, 'task.claim', ref, `claimed ${ref}: ${task.title}`, chosen.changeId);
       const claimed: FoundTask = { ...chosen, task, byId: new Map(chosen.byId).set(task.id, task) };

@@ -206,6 +206,10 @@ describe('sessions and input requests (seed 002)', () => {
     state = await ok(dir, ['session', 'show', '--as', 'codex']);
     expect(state.status).toBe('working');
     expect(state.history.at(-1)).toMatchObject({ from: 'blocked', to: 'working', message: 'went on working while blocked (complete onward/T1)' });
+    // and asks for its next task
+    await ok(dir, ['session', 'block', '--as', 'codex', '--reason', 'Waiting on the linter again']);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('onward/T2');
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).history.at(-1)).toMatchObject({ from: 'blocked', to: 'working', message: 'went on working while blocked (claim onward/T2)' });
   });
 
   it('resolve to the default action after the timeout, on read and by expire', async () => {
