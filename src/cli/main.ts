@@ -515,11 +515,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   }
 }
 
-/**
- * A command of an agent `agentboard run` started goes into the run's records with the agent's MCP
- * calls (store/runs.ts startedInvocationCalls), so that the run sees what it did and what was
- * refused, whichever way the agent called. Any other command records nothing.
- */
+/** A command's call, as the run that started its agent records it. */
 interface RunCall {
   ctx: Context;
   op: OpInfo;
@@ -528,6 +524,11 @@ interface RunCall {
   tool?: string;
 }
 
+/**
+ * A command of an agent `agentboard run` started goes into the run's records with the agent's MCP
+ * calls (store/runs.ts startedInvocationCalls), so that the run sees what it did and what was
+ * refused, whichever way the agent called. Any other command records nothing.
+ */
 function recordForRun(call: RunCall, error: { code: string; message: string; next_step: string } | null): void {
   if (!call.ctx.env.AGENTBOARD_RUN_ID) return;
   try {
