@@ -28,6 +28,7 @@ import { isHuman } from '../domain/ids.js';
 import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { appendJsonLine, callRecord, startedInvocationCalls } from '../store/runs.js';
+import { withoutBom } from '../store/markdown.js';
 
 interface GlobalOptions {
   root?: string;
@@ -89,8 +90,7 @@ function readUserFile(path: string, flag: string, io: Io): string {
     return fail('USAGE', `Cannot read ${path === '-' ? 'standard input' : path}.`, `Check the path given to ${flag} (use - for standard input).`);
   }
   if (Buffer.byteLength(text) > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${Buffer.byteLength(text)} bytes).`, 'Send a smaller input.');
-  // A byte order mark (some Windows editors write one) is no part of the document or the JSON.
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return withoutBom(text);
 }
 
 function readInputFileOnce(path: string, io: Io): unknown {

@@ -108,8 +108,9 @@ export function runBoardOf(cwd: string, env: Readonly<Record<string, string | un
       return resolve(p);
     }
   };
+  const board = findRoot(root);
   const here = real(found);
-  return here === real(workdir) && here !== real(root) && findRoot(root) !== null ? resolve(root) : null;
+  return board !== null && here === real(workdir) && here !== real(board) ? board : null;
 }
 
 /**

@@ -19,9 +19,14 @@ export interface SplitDoc {
   bodyLine: number;
 }
 
+/** The text without the byte order mark some Windows editors put first: it is no part of a document or of JSON. */
+export function withoutBom(text: string): string {
+  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+}
+
 /** Splits `---\nYAML---\nbody`; returns null when the text does not start with frontmatter. */
 export function splitFrontmatter(text: string): SplitDoc | null {
-  if (text.startsWith('\uFEFF')) text = text.slice(1); // a byte order mark is no part of the document
+  text = withoutBom(text);
   if (!text.startsWith('---\n') && !text.startsWith('---\r\n')) return null;
   const start = text.indexOf('\n') + 1;
   let pos = start;
