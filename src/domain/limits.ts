@@ -21,4 +21,6 @@ export const LIMITS = {
   pageMax: 500,
   /** A page of a document: lines of its markdown, or items of its list. */
   documentPageMax: 10_000,
+  /** The longest part of a line in a page of markdown: a longer line is paged in parts. */
+  linePartMax: 4_000,
 } as const;

@@ -54,9 +54,26 @@ function contentOf(changeId: string, doc: DocFile): Record<string, unknown> {
   }
 }
 
-/** The lines of a text, each with its line end. */
+/**
+ * The lines of a text, each with its line end, as markdown is paged: a line longer than
+ * LIMITS.linePartMax characters comes in parts of at most that many (never between the two halves
+ * of a surrogate pair), so that a page of one line always fits a tool result and the cursor goes on
+ * inside the line. Joined, the lines are the text.
+ */
 function linesOf(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+  const max = LIMITS.linePartMax;
+  if (lines.every((line) => line.length <= max)) return lines;
+  return lines.flatMap((line) => {
+    const parts: string[] = [];
+    for (let at = 0; at < line.length; ) {
+      let end = Math.min(line.length, at + max);
+      if (end < line.length && /[\uDC00-\uDFFF]/.test(line[end]!)) end--;
+      parts.push(line.slice(at, end));
+      at = end;
+    }
+    return parts;
+  });
 }
 
 export const getDocument = defineOp({
@@ -67,7 +84,7 @@ export const getDocument = defineOp({
     change_id: ChangeId,
     document: DocTypeSchema,
     format: z.enum(FORMATS).default('markdown').describe('"markdown": the file; "fields": structured fields.'),
-    ...pageInput(['lines', 'items', ...Object.values(LISTS)], z.number().int().min(1).max(LIMITS.documentPageMax).optional().describe('Lines (markdown) or items (fields); all that fit when left out.')),
+    ...pageInput(['lines', 'items', ...Object.values(LISTS)], z.number().int().min(1).max(LIMITS.documentPageMax).optional().describe(`Lines (markdown; a line over ${LIMITS.linePartMax.toLocaleString('en-US')} characters counts as one per ${LIMITS.linePartMax.toLocaleString('en-US')}) or items (fields); all that fit when left out.`)),
   }),
   output: DocOut,
   cli: { command: 'show', args: ['change_id', 'document'] },

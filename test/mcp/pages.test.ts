@@ -242,6 +242,49 @@ describe('write tools answer with the item changed and the ids to go on with', (
     expectFits(r, 'get_task');
     expect(r.data.notice).toMatch(/^Shortened to fit 25,000 characters: task\.notes/);
     expect(r.data.task.notes[0].text).toMatch(/^Note 1: /);
+    expect(r.data.task.notes.map((n: any) => n.text)).not.toContainEqual(expect.stringMatching(/^Note 12: /));
+    // A worker has no tool that reads documents: it is pointed to the command; a profile with get_document to the tool.
+    expect(r.data.notice).toContain('Read all of it in the tasks of notes, a page at a time: `agentboard show notes tasks --format markdown` (on the command line).');
+    const planner = await connect(dir, 'planner');
+    const cut = await planner.call('agentboard_get_task', { task_id: 'notes/T1' });
+    expectFits(cut, 'get_task as a planner');
+    expect(cut.text).toContain('Read all of it in the tasks of notes, a page at a time: agentboard_get_document {"change_id":"notes","document":"tasks","format":"markdown"}.');
+    const pages = await walkDocument(planner, { change_id: 'notes', document: 'tasks', format: 'markdown' });
+    expect(pages.join(''), 'the pages hold every note').toContain(`Note 12: ${'a decision and its reason, '.repeat(140).trim()}`);
+    await mcp.close();
+    await planner.close();
+  });
+
+  it('a line longer than a page holds is paged in parts: every page fits, and joined they are the file', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'wide', [{ title: 'One' }]);
+    const file = 'agentd/changes/wide/spec.md';
+    // A person pastes a table row of 60,000 characters (emoji among them, each two UTF-16 units) into the overview.
+    const row = `| ${Array.from({ length: 3_000 }, (_, i) => `cell ${i} 🙂`).join(' | ')} |`;
+    write(dir, file, read(dir, file).replace('## Requirements', `${row}\n\n## Requirements`));
+    const mcp = await connect(dir, 'planner');
+    const pages = await walkDocument(mcp, { change_id: 'wide', document: 'spec', format: 'markdown' });
+    expect(pages.length).toBeGreaterThan(2);
+    expect(pages.join('')).toBe(read(dir, file));
+    expect(pages.join(''), 'no surrogate pair is split').not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+    // Read as fields, the overview is cut, and the notice says where to read all of it.
+    const fields = await mcp.call('agentboard_get_document', { change_id: 'wide', document: 'spec', format: 'fields', response_format: 'json' });
+    expectFits(fields, 'get_document fields');
+    expect(fields.data.notice).toMatch(/Shortened to fit 25,000 characters: content\.overview, the first \d+ of \d+ characters\./);
+    expect(fields.data.notice).toContain('Read all of it in the spec of wide, a page at a time: agentboard_get_document {"change_id":"wide","document":"spec","format":"markdown"}.');
     await mcp.close();
   });
 });
+
+/** The markdown of a document, page after page through next_cursor; every page must fit. */
+async function walkDocument(mcp: Awaited<ReturnType<typeof connect>>, args: object): Promise<string[]> {
+  const pages: string[] = [];
+  let r = await mcp.call('agentboard_get_document', { ...args, response_format: 'json' });
+  for (;;) {
+    expectFits(r, `get_document page ${pages.length + 1}`);
+    expect(r.data.notice ?? '', 'a page may hold fewer lines, but nothing of a line is cut').not.toMatch(/Shortened/);
+    pages.push(r.data.markdown);
+    if (!r.data.has_more) return pages;
+    r = await mcp.call('agentboard_get_document', { cursor: r.data.next_cursor, response_format: 'json' });
+  }
+}
