@@ -42,8 +42,11 @@ export function activityEnd(path: string, shown: string): { size: number; torn: 
   }
 }
 
-/** Every readable entry, oldest first. */
-export function readActivity(path: string, shown: string): ActivityEntry[] {
+/**
+ * Every readable entry, oldest first; with `pending`, the entries of a committed write not appended
+ * yet (store/journal.ts, pendingCommit) follow, when the log ends where they begin.
+ */
+export function readActivity(path: string, shown: string, pending?: { offset: number; text: string } | null): ActivityEntry[] {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -63,6 +66,7 @@ export function readActivity(path: string, shown: string): ActivityEntry[] {
       n += got;
     }
     text = buf.subarray(0, n).toString('utf8');
+    if (pending && n === pending.offset) text += pending.text;
   } finally {
     closeSync(fd);
   }

@@ -17,7 +17,7 @@ import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
 import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
-import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, readJournal, removeJournal, type Journal } from './journal.js';
+import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
@@ -220,6 +220,7 @@ export class Board implements Reader {
    */
   private readonly files = new Map<string, { read: FileRead | null; generation: number }>();
   private generation = 0;
+  private pendingSeen: { generation: number; pending: Pending | null } | null = null;
   private readonly docCache = new Map<string, Kept<Loaded>>();
   private readonly ledgerCache = new Map<string, { text: string; ledger: Ledger }>();
   /** Ledger headers read in this generation. */
@@ -253,9 +254,25 @@ export class Board implements Reader {
   private current(path: string, shown: string): FileRead | null {
     const known = this.files.get(path);
     if (known?.generation === this.generation) return known.read;
-    const read = readBoardFile(path, shown, known?.read ?? undefined);
+    const read = this.readFile(path, shown, known?.read ?? undefined);
     this.files.set(path, { read, generation: this.generation });
     return read;
+  }
+
+  /**
+   * A file as a committed write left it: from its temp file while that write is not in place yet
+   * (pendingCommit: a process killed after committing, or applying its commit right now), else
+   * from the file itself.
+   */
+  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => {
+    const temp = this.pending()?.files.get(path);
+    return (temp !== undefined ? readBoardFile(temp, shown, previous) : null) ?? readBoardFile(path, shown, previous);
+  };
+
+  /** The committed write not in place yet, looked for once per generation; null when there is none (always, holding the lock: recovery applied it). */
+  private pending(): Pending | null {
+    if (this.pendingSeen?.generation !== this.generation) this.pendingSeen = { generation: this.generation, pending: pendingCommit(this.root, this.runtimeDir, (p) => this.rel(p)) };
+    return this.pendingSeen.pending;
   }
 
   /** Reads a document from disk again on its next read (one being written by an editor). */
@@ -467,7 +484,8 @@ export class Board implements Reader {
       for (const [name, e] of Object.entries(full.ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
     } else {
       try {
-        if (this.plainDir(dirname(path))) header = readFirstLine(path, (line) => parseLedgerHeader(line)) ?? {};
+        const temp = this.pending()?.files.get(path);
+        if (this.plainDir(dirname(path))) header = (temp !== undefined ? readFirstLine(temp, parseLedgerHeader) : null) ?? readFirstLine(path, parseLedgerHeader) ?? {};
       } catch {
         // an unreadable ledger is a lost cache
       }
@@ -700,27 +718,28 @@ export class Board implements Reader {
   /** The runtime data as it stands; questions past their deadline by this process's clock show as timed out (nothing is written). */
   readRuntime(): RuntimeData {
     this.plainDir(this.runtimeDir);
-    const data = openRuntime(this.runtimePath, this.rel(this.runtimePath)).data;
+    const data = openRuntime(this.runtimePath, this.rel(this.runtimePath), null, this.readFile).data;
     expireInputs(data, processNow().toISOString());
     return data;
   }
 
   readActivity(): ActivityEntry[] {
     this.plainDir(this.runtimeDir);
-    return readActivity(this.activityPath, this.rel(this.activityPath));
+    const pending = this.pending()?.activity;
+    return readActivity(this.activityPath, this.rel(this.activityPath), pending?.path === this.activityPath ? pending : null);
   }
 
   /** The people who may act with a person's key (agentd/people.yaml); none when the file is absent. */
   readPeople(): PersonRecord[] {
     const path = join(this.dir, PEOPLE_FILE);
-    const read = readBoardFile(path, this.rel(path));
+    const read = this.readFile(path, this.rel(path));
     return read ? parsePeople(read.text, this.rel(path)) : [];
   }
 
   /** Merges agentboard kept from both sides because a person's edit and an agent's work disagreed. */
   readConflicts(): RecordedConflict[] {
     this.plainDir(this.runtimeDir);
-    const read = readBoardFile(this.conflictsPath, this.rel(this.conflictsPath));
+    const read = this.readFile(this.conflictsPath, this.rel(this.conflictsPath));
     if (!read) return [];
     try {
       const list = JSON.parse(read.text) as RecordedConflict[];

@@ -84,14 +84,50 @@ export function readJournal(runtimeDir: string, shown: (p: string) => string, na
   const path = join(runtimeDir, name);
   const read = readBoardFile(path, shown(path));
   if (!read) return null;
+  const journal = parseJournal(read.text);
+  if (!journal) renameSync(path, `${path}.damaged`);
+  return journal;
+}
+
+function parseJournal(text: string): Journal | null {
   try {
-    const j = JSON.parse(read.text) as Journal;
+    const j = JSON.parse(text) as Journal;
     if (j.v === 1 && Array.isArray(j.files) && Array.isArray(j.dirs) && Array.isArray(j.moves) && Array.isArray(j.removes) && insideBoard(j)) return j;
   } catch {
-    // set aside below
+    // not a journal
   }
-  renameSync(path, `${path}.damaged`);
   return null;
+}
+
+/** What a committed journal not applied yet holds for a reader: each file's temp file by its target (absolute paths), and the log entries. */
+export interface Pending {
+  files: Map<string, string>;
+  activity: { path: string; offset: number; text: string } | null;
+}
+
+/**
+ * The commit a reader must see that is not in place yet: journal.json is there and complete, so its
+ * operation has happened, but its process was killed before applying it, or is applying it now.
+ * Reads never write, so they do not roll it forward: they read its files from their temp files (a
+ * temp file gone was renamed into place meanwhile). Null when there is no journal, or it is damaged
+ * or incomplete (a power cut cut it short: it never happened). New folders, moves and removals of a
+ * journal (creating or archiving a change) show once it is rolled forward.
+ */
+export function pendingCommit(root: string, runtimeDir: string, shown: (p: string) => string): Pending | null {
+  const path = join(runtimeDir, JOURNAL_FILE);
+  let read;
+  try {
+    read = readBoardFile(path, shown(path));
+  } catch {
+    return null;
+  }
+  const journal = read && parseJournal(read.text);
+  if (!journal || !journalComplete(root, journal)) return null;
+  const { activity } = journal;
+  return {
+    files: new Map(journal.files.map((f) => [join(root, f.target), join(root, f.temp)])),
+    activity: activity && { path: join(root, activity.file), offset: activity.offset, text: activity.text },
+  };
 }
 
 /** The bytes at `path` (not through a link); null when they cannot be read. */

@@ -69,10 +69,11 @@ class RuntimeFile implements SyncAdapter<RuntimeData> {
     private readonly path: string,
     private readonly shown: string,
     private readonly stage: ((text: string) => void) | null,
+    private readonly readFile: typeof readBoardFile,
   ) {}
 
   read(): RuntimeData | null {
-    const file = readBoardFile(this.path, this.shown);
+    const file = this.readFile(this.path, this.shown);
     if (file === null) return null;
     let raw: unknown;
     try {
@@ -95,9 +96,9 @@ class RuntimeFile implements SyncAdapter<RuntimeData> {
   }
 }
 
-/** The runtime data as stored; `stage` receives the new text when a transaction writes it. */
-export function openRuntime(path: string, shown: string, stage: ((text: string) => void) | null = null): LowSync<RuntimeData> {
-  const db = new LowSync<RuntimeData>(new RuntimeFile(path, shown, stage), emptyRuntime());
+/** The runtime data as stored; `stage` receives the new text when a transaction writes it; `readFile` reads the file (a reader's sees a pending commit). */
+export function openRuntime(path: string, shown: string, stage: ((text: string) => void) | null = null, readFile = readBoardFile): LowSync<RuntimeData> {
+  const db = new LowSync<RuntimeData>(new RuntimeFile(path, shown, stage, readFile), emptyRuntime());
   db.read();
   return db;
 }

@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, cliProcess, newBoard, ok, read } from '../helpers.js';
+import { changeWithTasks, cli, cliProcess, newBoard, ok, read, snapshot } from '../helpers.js';
 
 /** Every place a commit can be stopped, in the order it reaches them. */
 const BEFORE_COMMIT = ['commit:temp', 'commit:staged', 'commit:verified'];
@@ -64,6 +64,26 @@ describe('a process killed at each step of a commit', () => {
     expect(temps(dir)).toEqual([]);
   });
 
+  it.each(AFTER_COMMIT)('at %s of a claim: reads show the claim whole before any write rolls it forward, and write nothing', async (point) => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'claims', [{ title: 'One' }, { title: 'Two' }]);
+    expect(cliProcess(dir, ['next', '--as', 'codex'], { env: { AGENTBOARD_TEST_FAULT: point } }).code).toBe(-1);
+    const before = snapshot(dir);
+    const task = (await ok(dir, ['task', 'show', 'claims/T1'])).task;
+    expect(task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+    expect((await ok(dir, ['task', 'list', '--change', 'claims'])).tasks.map((t: any) => t.status)).toEqual(['in_progress', 'todo']);
+    expect((await ok(dir, ['show', 'claims', 'tasks'])).markdown).toContain('assignee: codex');
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+    expect((await ok(dir, ['log', '--limit', '500'])).entries.filter((e: any) => e.action === 'task.claim')).toHaveLength(1);
+    const status = await ok(dir, ['status']);
+    expect(status.problems).toEqual([]);
+    expect(status.hand_edited, 'nothing reads as an edit by a person').toEqual([]);
+    expect(snapshot(dir), 'reads write nothing').toEqual(before);
+    // The next write rolls it forward: the same claim, once.
+    expect((await ok(dir, ['next', '--as', 'codex'])).status).toBe('resumed');
+    expect((await ok(dir, ['log', '--limit', '500'])).entries.filter((e: any) => e.action === 'task.claim')).toHaveLength(1);
+  });
+
   it('after a power cut that kept a committed temp file from the disk: the operation is rolled back whole', async () => {
     const dir = await board();
     expect(cliProcess(dir, ['task', 'note', 'crash/T1', 'Lost with the power', '--as', 'victim'], { env: { AGENTBOARD_TEST_FAULT: 'commit:journal' } }).code).toBe(-1);
@@ -71,6 +91,9 @@ describe('a process killed at each step of a commit', () => {
     const journal = JSON.parse(read(dir, 'agentd/.runtime/journal.json'));
     const tasksTemp = journal.files.find((f: any) => f.target.endsWith('tasks.md')).temp;
     writeFileSync(join(dir, tasksTemp), '');
+    // It never happened: reads show nothing of it, before and after the next write.
+    expect((await ok(dir, ['task', 'show', 'crash/T1'])).task.notes).toEqual([]);
+    expect((await ok(dir, ['log', '--limit', '500'])).entries.filter((e: any) => e.action === 'task.note')).toHaveLength(0);
     await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the power cut.', '--as', 'victim']);
     expect(temps(dir)).toEqual([]);
     expect(existsSync(join(dir, 'agentd/.runtime/journal.json'))).toBe(false);
