@@ -168,6 +168,11 @@ const TRUST: Record<string, string> = {
   gemini: ' (Gemini CLI reads it only in a trusted folder when folder trust is on)',
 };
 
+/** The line a list of an archived change starts with (`changeId`: the change, when the page holds an item of it). */
+function readOnly(archived: boolean, changeId: string | undefined): string {
+  return archived ? `${changeId ?? 'This change'} is archived: read-only.\n` : '';
+}
+
 const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'board.init': (d) =>
     (d.already_initialized ? `A board already exists in ${d.root}; nothing changed.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`) +
@@ -202,7 +207,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     (d.task_ids.length ? `\nTasks: ${doneOf(p, d.tasks)} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
   'document.get': (d) => `${d.markdown ?? documentFields(d)}${d.markdown === '' || d.markdown?.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
   'document.list': (d) =>
-    (d.archived ? `${d.documents[0]?.change_id ?? 'This change'} is archived: read-only.\n` : '') +
+    readOnly(d.archived, d.documents[0]?.change_id) +
     (table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n'),
   'document.approve': (d) => `Approved the ${d.document} of ${d.change_id}.\n`,
   'document.reject': (d) => `Rejected the ${d.document} of ${d.change_id}; the feedback is kept in ${d.file}.\n`,
@@ -230,7 +235,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     return out;
   },
   'task.list': (d, p) =>
-    (d.archived ? `${d.tasks[0]?.task_id.split('/')[0] ?? 'This change'} is archived: read-only.\n` : '') +
+    readOnly(d.archived, d.tasks[0]?.task_id.split('/')[0]) +
     (table(['TASK', 'STATUS', 'PRIORITY', 'ASSIGNEE', 'TITLE'], d.tasks.map((t: Data) => [t.task_id, p.color(TASK_COLOR[t.status], t.status) + (t.ready ? '*' : ''), t.priority, t.assignee ?? '-', t.title])) || 'No tasks match.\n') +
     (d.tasks.some((t: Data) => t.ready) ? '(* ready to start)\n' : ''),
   'task.show': (d, p) => taskBlock(d.task, p) + (d.dependencies.length ? `\nDependencies:\n${d.dependencies.map((x: Data) => `  ${x.task_id} ${p.color(TASK_COLOR[x.status], x.status)}`).join('\n')}\n` : ''),

@@ -264,10 +264,13 @@ export class Board implements Reader {
    * (pendingCommit: a process killed after committing, or applying its commit right now), else
    * from the file itself.
    */
-  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => {
+  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => this.asCommitted(path, (p) => readBoardFile(p, shown, previous));
+
+  /** `read` of the temp file a committed write not in place yet holds for `path`, when it is still there; else of `path`. */
+  private asCommitted<T>(path: string, read: (p: string) => T | null): T | null {
     const temp = this.pending()?.files.get(path);
-    return (temp !== undefined ? readBoardFile(temp, shown, previous) : null) ?? readBoardFile(path, shown, previous);
-  };
+    return (temp !== undefined ? read(temp) : null) ?? read(path);
+  }
 
   /** The committed write not in place yet, looked for once per generation; null when there is none (always, holding the lock: recovery applied it). */
   private pending(): Pending | null {
@@ -484,8 +487,7 @@ export class Board implements Reader {
       for (const [name, e] of Object.entries(full.ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
     } else {
       try {
-        const temp = this.pending()?.files.get(path);
-        if (this.plainDir(dirname(path))) header = (temp !== undefined ? readFirstLine(temp, parseLedgerHeader) : null) ?? readFirstLine(path, parseLedgerHeader) ?? {};
+        if (this.plainDir(dirname(path))) header = this.asCommitted(path, (p) => readFirstLine(p, parseLedgerHeader)) ?? {};
       } catch {
         // an unreadable ledger is a lost cache
       }
