@@ -69,8 +69,15 @@ export class CallQueue {
     const id = `${waiterStamp()}-${randomBytes(4).toString('hex')}`;
     const path = this.callPath(id);
     const temp = `${path}.part`;
-    mkdirSync(this.dir, { recursive: true });
-    writeNewFile(temp, JSON.stringify(body), path, { sync: false });
+    const data = JSON.stringify(body);
+    try {
+      writeNewFile(temp, data, path, { sync: false });
+    } catch (err) {
+      // The folder is made by the first call that finds it missing, not looked at by every call.
+      if (existsSync(this.dir)) throw err;
+      mkdirSync(this.dir, { recursive: true });
+      writeNewFile(temp, data, path, { sync: false });
+    }
     renameSync(temp, path);
     return id;
   }

@@ -86,14 +86,14 @@ export function checkDirs(top: string, dir: string, show: (p: string) => string)
   let current = top;
   for (const part of rel.split(sep)) {
     current = `${current}${sep}${part}`;
-    let st: Stats;
+    let st: Stats | undefined;
     try {
-      st = lstatSync(current);
+      // A folder not there is common (a board without ledgers yet): told without an exception.
+      st = lstatSync(current, { throwIfNoEntry: false });
     } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') return false;
       throw fsError(err, show(current), 'read');
     }
+    if (st === undefined) return false;
     if (st.isSymbolicLink()) throw unsafePath(show(current), 'a symbolic link');
     if (!st.isDirectory()) throw new AgentboardError('NOT_A_FOLDER', `${show(current)} is ${kindOf(st) ?? 'a file'}, where agentboard expects a folder.`, `Move ${show(current)} aside or restore the folder from git.`);
   }
