@@ -83,16 +83,19 @@ export function parseLedger(text: string): Ledger | null {
   }
 }
 
-function storeDoc(doc: DocFile, text: string): StoredDoc | null {
-  if (doc.type !== 'tasks' || doc.content === null) return { ...doc, content: doc.content };
+function storeDoc(doc: DocFile, text: string): StoredDoc {
+  const whole = { ...doc, content: doc.content };
+  if (doc.type !== 'tasks' || doc.content === null) return whole;
+  // A body that is not the file's text as it is (CRLF line ends, read as LF) is kept whole: a
+  // ledger entry is the base every later merge of a person's save needs, whatever the line ends.
   const bodyStart = text.length - doc.body.length;
-  if (text.slice(bodyStart) !== doc.body) return null;
+  if (text.slice(bodyStart) !== doc.body) return whole;
   const content = doc.content as NonNullable<DocFile<'tasks'>['content']>;
   let from = content.preamble.length;
   const blocks: StoredBlock[] = [];
   for (const b of content.blocks) {
     const start = doc.body.indexOf(b.raw, from);
-    if (start < 0) return null;
+    if (start < 0) return whole;
     blocks.push({ id: b.id, task: b.task, start, end: start + b.raw.length, line: b.line });
     from = start + b.raw.length;
   }
@@ -129,7 +132,8 @@ export function baseItems(entry: LedgerEntry): Map<string, Item> {
     for (const b of content?.blocks ?? []) if (b.task) items.set(b.id, taskItem(b.task));
     return items;
   }
-  return new Map([[META_ITEM, metaItem(meta, stored.extra, { body: stored.body ?? '' }, stored.comments)]]);
+  // Kept whole (every document but a task list in offsets): the document as it was written.
+  return docItems(stored as unknown as DocFile);
 }
 
 export const META_ITEM = '#meta';
@@ -191,9 +195,8 @@ export function docItems(doc: DocFile): Map<string, Item> {
  * writer says it left `untouched` (in a document read as the previous entry has it) keep their
  * history without being fingerprinted again.
  */
-export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, byPerson: Map<string, number> = new Map(), untouched?: Set<string>): LedgerEntry | null {
+export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, byPerson: Map<string, number> = new Map(), untouched?: Set<string>): LedgerEntry {
   const stored = storeDoc(doc, text);
-  if (!stored) return null;
   const version = (previous?.version ?? 0) + 1;
   const history: Record<string, History> = { ...(previous?.history ?? {}) };
   const items = docItems(doc);

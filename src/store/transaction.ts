@@ -629,9 +629,7 @@ export class Transaction implements Reader {
         const known = board.ledgerOf(changeId);
         const ledger: Ledger = { ...known, files: { ...known.files } };
         for (const s of docs) {
-          const entry = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path), s.doc!.untouched);
-          if (entry) ledger.files[DOC_FILES[s.doc!.type]] = entry;
-          else delete ledger.files[DOC_FILES[s.doc!.type]];
+          ledger.files[DOC_FILES[s.doc!.type]] = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path), s.doc!.untouched);
         }
         const path = board.ledgerPath(changeId);
         this.ensureDir(dirname(path));

@@ -302,6 +302,30 @@ describe('documents saved with Windows line endings (CRLF)', () => {
     ]);
   });
 
+  it('are merged like LF files when a person saves a stale buffer: no note or claim is lost, no task handed out twice', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'crlf-stale', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/crlf-stale/tasks.md';
+    write(dir, path, read(dir, path).replace(/\r?\n/g, '\r\n'));
+    const beforeClaim = read(dir, path);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('crlf-stale/T1');
+    const stale = read(dir, path);
+    await ok(dir, ['task', 'note', 'crlf-stale/T1', 'Decided to keep the old parser.', '--as', 'codex']);
+    // the person's editor saves the buffer it loaded before the note, with a line of their own
+    write(dir, path, `${stale}Person text.\r\n`);
+    await ok(dir, ['task', 'progress', 'crlf-stale/T1', '--percent', '50', '--message', 'half', '--as', 'codex']);
+    let text = read(dir, path);
+    expect(text).toContain('Decided to keep the old parser.');
+    expect(text).toContain('Person text.');
+    expect(text.replace(/\r\n/g, '').includes('\n')).toBe(false);
+    // a checkout of the file from before the claim: the claim stays, and the next agent gets the other task
+    write(dir, path, beforeClaim);
+    expect((await ok(dir, ['next', '--as', 'gemini'])).task.task_id).toBe('crlf-stale/T2');
+    text = read(dir, path);
+    expect(text).toMatch(/## T1: One\r\n[\s\S]*assignee: codex\r\n/);
+    expect(text).toContain('Decided to keep the old parser.');
+  });
+
   it('stay LF in a file saved with LF: a new document is written with LF', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'lf-only', [{ title: 'One' }]);

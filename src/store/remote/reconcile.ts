@@ -293,9 +293,7 @@ export class Reconciler {
     if (!doc) return;
     const ledger = this.ledger(doc.changeId);
     const file = DOC_FILES[doc.type];
-    const entry = nextEntry(ledger.files[file], parseDocText(doc.type, text, this.shown(p)), text, identity);
-    if (entry) ledger.files[file] = entry;
-    else delete ledger.files[file];
+    ledger.files[file] = nextEntry(ledger.files[file], parseDocText(doc.type, text, this.shown(p)), text, identity);
   }
 
   /** A person's edit stays in the file; the shared version becomes agentboard's last write, to merge onto. */
