@@ -17,7 +17,7 @@ import type { Board, DocHead } from '../store/board.js';
 import type { DocFile } from '../store/documents.js';
 import { listRuns, readInvocations, runState } from '../store/runs.js';
 import type { TaskSummary } from '../store/task-scan.js';
-import { changeTitle, tasksOf } from '../ops/view.js';
+import { changeTitle, openForWork, tasksOf } from '../ops/view.js';
 import type { AgentCard, ChangeCard, ConsoleSnapshot, RunSeat, TaskCard, WaitingItem } from './cards.js';
 
 const SEVERITY_RANK: Record<BlockerSeverity, number> = { high: 0, medium: 1, low: 2 };
@@ -26,7 +26,7 @@ const SEVERITY_RANK: Record<BlockerSeverity, number> = { high: 0, medium: 1, low
  * A card from the quick read of a task list (what a card shows of most tasks), completed from the
  * full read where the quick one leaves things out: blockers and the last progress message.
  */
-function taskCard(changeId: string, t: TaskSummary, byId: Map<string, TaskSummary>, full: Task | undefined): TaskCard {
+function taskCard(changeId: string, t: TaskSummary, byId: Map<string, TaskSummary>, full: Task | undefined, open: boolean): TaskCard {
   return {
     task_id: taskRef(changeId, t.id),
     change_id: changeId,
@@ -43,7 +43,7 @@ function taskCard(changeId: string, t: TaskSummary, byId: Map<string, TaskSummar
     submitted_at: t.submitted_at ?? null,
     submission: t.submission ?? null,
     depends: t.depends,
-    ready: isReady(t, byId),
+    ready: open && isReady(t, byId),
     blockers: (full?.blockers ?? [])
       .filter((b) => !b.resolved_at)
       .map((b) => ({ severity: b.severity, reason: b.reason, by: b.by, at: b.at }))
@@ -129,7 +129,8 @@ export class SnapshotReader {
     const summaries = list?.tasks ?? [];
     const byId = new Map(summaries.map((t) => [t.id, t]));
     const fullById = new Map(tasksOf(full).map((t) => [t.id, t]));
-    const cards = summaries.map((t) => taskCard(changeId, t, byId, fullById.get(t.id)));
+    const open = openForWork(board, list);
+    const cards = summaries.map((t) => taskCard(changeId, t, byId, fullById.get(t.id), open));
 
     const counts = { total: cards.length, todo: 0, in_progress: 0, blocked: 0, in_review: 0, done: 0 };
     for (const t of cards) counts[t.status]++;

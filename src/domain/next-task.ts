@@ -6,8 +6,10 @@ export interface WorkPool<T extends TaskState = TaskState> {
   changeId: string;
   /** The change's tasks in file order. */
   tasks: T[];
-  /** False while the change's task list waits for a person's approval: its tasks are not handed out. */
+  /** False while the change's task list waits for a person's approval, or its proposal or spec holds it back: its tasks are not handed out. */
   open: boolean;
+  /** Closed because of the change's proposal or spec (rejected, unreadable, awaiting approval), not its task list. */
+  waitsOnDocuments?: boolean;
 }
 
 export interface NothingReasons {
@@ -16,6 +18,7 @@ export interface NothingReasons {
   in_review: number;
   blocked: number;
   awaiting_approval: number;
+  waiting_on_documents: number;
 }
 
 export type Selection<T extends TaskState = TaskState> = { kind: 'claim'; changeId: string; task: T } | { kind: 'none'; reasons: NothingReasons };
@@ -42,7 +45,7 @@ const TOP_RANK = Math.max(...Object.values(PRIORITY_RANK));
  */
 export function selectTask<T extends TaskState>(skills: string[], pools: Iterable<WorkPool<T>>): Selection<T> {
   const wanted = new Set(skills.map((s) => s.toLowerCase()));
-  const reasons: NothingReasons = { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
+  const reasons: NothingReasons = { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0, waiting_on_documents: 0 };
   let best: { pool: WorkPool<T>; task: T; rank: number; skill: number } | null = null;
   for (const pool of pools) {
     // Looked up only for tasks that have dependencies (this loop sees every task of the board).
@@ -54,7 +57,7 @@ export function selectTask<T extends TaskState>(skills: string[], pools: Iterabl
       else if (task.status === 'blocked') reasons.blocked++;
       // A task in progress is someone's, even when a hand edit left it without an assignee.
       else if (task.status !== 'todo' || isHeld(task)) reasons.held_by_others++;
-      else if (!pool.open) reasons.awaiting_approval++;
+      else if (!pool.open) reasons[pool.waitsOnDocuments ? 'waiting_on_documents' : 'awaiting_approval']++;
       else if (task.depends.length > 0 && !dependenciesDone(task, byId())) reasons.waiting_on_dependencies++;
       else {
         const rank = PRIORITY_RANK[task.priority];

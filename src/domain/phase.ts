@@ -31,7 +31,7 @@ export function docComplete(doc: DocState | null, approvalRequired: boolean): bo
   return approvalRequired ? doc.status === 'approved' : doc.status === 'submitted' || doc.status === 'approved';
 }
 
-function waitingFor(type: DocType, doc: DocState | null, approvalRequired: boolean): string {
+export function waitingFor(type: DocType, doc: DocState | null, approvalRequired: boolean): string {
   const name = DOC_NAME[type];
   if (doc?.unreadable) return `its ${name} file to be fixed: it cannot be read`;
   if (!doc || doc.status === 'template' || doc.status === 'superseded') return `the ${name} to be written`;

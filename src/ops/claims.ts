@@ -4,7 +4,7 @@ import { startWorking } from '../domain/sessions.js';
 import { holdOrClaim } from '../domain/task-rules.js';
 import type { Task } from '../domain/model.js';
 import type { Transaction } from '../store/transaction.js';
-import { listProblem, type FoundTask } from './view.js';
+import { workProblem, type FoundTask } from './view.js';
 
 /** A task other than `ref` the agent holds in progress, anywhere on the board; null when none. */
 function ownTaskElsewhere(tx: Transaction, actor: string, ref: string): string | null {
@@ -21,7 +21,7 @@ function ownTaskElsewhere(tx: Transaction, actor: string, ref: string): string |
  * claim rules (logged as a claim, its session working). Refusals name the rule and the call to make.
  */
 export function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: string, actor: string, verb: string): void {
-  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: listProblem(tx, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref) }, verb)) {
+  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: workProblem(tx, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref) }, verb)) {
     tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
   }
   // Working on a task is working: a session still started (or completed), awaiting input or blocked moves on the way.

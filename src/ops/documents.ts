@@ -9,7 +9,7 @@ import { docWord } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, NoteOut, text } from './schemas.js';
 import { page, Page, pageInput, pageOf } from './pages.js';
-import { changeToRead, loadChangeToRead, readDocOf, requireChange, taskOut, tasksOf } from './view.js';
+import { changeToRead, loadChangeToRead, openForWork, readDocOf, requireChange, taskOut, tasksOf } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 const FORMATS = ['markdown', 'fields'] as const;
@@ -39,13 +39,14 @@ const DocOut = z.object({
 /** The list of a document's fields that is read in pages, when it has one. */
 const LISTS: Partial<Record<DocType, string>> = { tasks: 'tasks', review: 'rounds', spec: 'requirements' };
 
-function contentOf(changeId: string, doc: DocFile): Record<string, unknown> {
+/** `open`: whether the change hands out its tasks now (view.ts openForWork). */
+function contentOf(changeId: string, doc: DocFile, open: boolean): Record<string, unknown> {
   if (doc.content === null) return {};
   switch (doc.type) {
     case 'tasks': {
       const tasks = tasksOf(doc as DocFile<'tasks'>);
       const byId = new Map<string, Task>(tasks.map((t) => [t.id, t]));
-      return { title: (doc as DocFile<'tasks'>).content!.title, tasks: tasks.map((t) => taskOut(changeId, t, byId)) };
+      return { title: (doc as DocFile<'tasks'>).content!.title, tasks: tasks.map((t) => taskOut(changeId, t, byId, open)) };
     }
     case 'review':
       return { rounds: doc.content };
@@ -127,7 +128,7 @@ export const getDocument = defineOp({
       const lines = linesOf(renderDocFile(m, doc.extra, doc.body, doc.comments));
       return pageOf(ctx, 'lines', lines, input, (page, info) => ({ ...head, content: null, markdown: page.join(''), ...info }));
     }
-    const content = contentOf(input.change_id, doc);
+    const content = contentOf(input.change_id, doc, doc.type === 'tasks' && change.archived === null && openForWork(board, doc));
     const list = LISTS[input.document];
     const items = list && Array.isArray(content[list]) ? (content[list] as unknown[]) : [];
     return pageOf(ctx, list ?? 'items', items, input, (page, info) => ({ ...head, content: list ? { ...content, [list]: page } : content, markdown: null, ...info }));

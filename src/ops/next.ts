@@ -17,7 +17,7 @@ import type { Transaction } from '../store/transaction.js';
 import { docWord, SUBMIT_OP } from './doc-write.js';
 import { defineOp } from './registry.js';
 import { Actor, ChangeId, NoteOut, TaskOut } from './schemas.js';
-import { listProblem, requireChange, taskOut, tasksOf, type FoundTask } from './view.js';
+import { earlierProblem, listProblem, requireChange, taskOut, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 /** A task list only if it parses whole: agentboard hands out no task of a list it could not write. */
@@ -52,6 +52,7 @@ const NextOut = z.object({
       in_review: z.number().int(),
       blocked: z.number().int(),
       awaiting_approval: z.number().int(),
+      waiting_on_documents: z.number().int().describe('Tasks of changes whose proposal or spec was rejected, cannot be read or awaits approval.'),
       broken_task_lists: z.array(z.string()).describe('Changes whose tasks.md has errors: none of their tasks is handed out until a person fixes the file.'),
     })
     .nullable()
@@ -97,7 +98,11 @@ function* poolsOf(tx: Transaction, lists: string[], broken: string[] = []): Gene
     const list = tx.taskList(changeId);
     if (!list) continue;
     if (list.broken) broken.push(changeId);
-    else yield { changeId, tasks: list.tasks, open: listProblem(tx, list) === null };
+    else {
+      const own = listProblem(tx, list);
+      const earlier = own === null ? earlierProblem(tx, changeId) : null;
+      yield { changeId, tasks: list.tasks, open: own === null && earlier === null, waitsOnDocuments: earlier !== null };
+    }
   }
 }
 
@@ -226,7 +231,7 @@ export const nextTask = defineOp({
         chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       }
       if (selection.kind === 'none' || !chosen) {
-        const counted = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0 };
+        const counted = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0, waiting_on_documents: 0 };
         const reasons = { ...counted, broken_task_lists: [...new Set(broken)] };
         const blocked = ownPools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
         return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked), reasons };
@@ -261,6 +266,7 @@ function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, own
     r.in_review && `${r.in_review} in review`,
     r.blocked && `${r.blocked} blocked`,
     r.awaiting_approval && `${r.awaiting_approval} in task lists awaiting a person's approval`,
+    r.waiting_on_documents && `${r.waiting_on_documents} in changes whose proposal or spec must be revised, fixed or approved first`,
   ].filter(Boolean);
   const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with ${refTo('change.validate', { change_id: r.broken_task_lists[0] })}).` : '';
   if (parts.length > 0) return `No task is available for you now (${parts.join(', ')}). Call this again later.${broken}`;

@@ -10,7 +10,7 @@ import { ConflictOut } from './conflicts.js';
 import { defineOp } from './registry.js';
 import { Actor, ChangeId, FindingOut, Phase } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { changeTitle, loadSummed, phaseOf, tasksOf } from './view.js';
+import { changeTitle, loadSummed, openForWork, phaseOf, tasksOf } from './view.js';
 import { summarize } from '../store/task-scan.js';
 import { basename } from 'node:path';
 import { listRuns, runState, type RunRecord } from '../store/runs.js';
@@ -117,8 +117,9 @@ export const boardStatus = defineOp({
       const tasks = list?.tasks ?? tasksOf(change.tasks).map(summarize);
       const byId = new Map(tasks.map((t) => [t.id, t]));
       const counts = emptyCounts();
+      const open = openForWork(board, list ?? change.tasks);
       for (const t of tasks) {
-        const ready = isReady(t, byId);
+        const ready = open && isReady(t, byId);
         count(counts, t, ready);
         count(totals, t, ready);
         if (t.assignee) {

@@ -21,7 +21,7 @@ import { checkBeforeWrite } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, BlockerSeverity, ChangeId, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { changeToRead, findTask, listProblem, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { changeToRead, findTask, listProblem, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 function address(ref: string): TaskAddress {
@@ -119,12 +119,14 @@ export const listTasks = defineOp({
     const out: z.input<typeof TaskSummaryOut>[] = [];
     for (const change of changes) {
       const id = change.changeId;
-      const tasks = tasksOf(readDocOf(board, change, 'tasks'));
+      const doc = readDocOf(board, change, 'tasks');
+      const tasks = tasksOf(doc);
       const byId = new Map(tasks.map((t) => [t.id, t]));
+      const open = openForWork(board, change.archived === null ? doc : null);
       for (const t of tasks) {
         if (input.status && t.status !== input.status) continue;
         if (input.assignee && t.assignee !== input.assignee) continue;
-        const s = taskSummary(id, t, byId);
+        const s = taskSummary(id, t, byId, open);
         if (input.ready !== undefined && s.ready !== input.ready) continue;
         out.push(s);
       }
@@ -156,9 +158,10 @@ export const showTask = defineOp({
     const { changeId, taskId } = address(input.task_id);
     const board = ctx.board();
     const found = findTask(board, changeId, taskId, { archived: true });
+    const archived = !board.hasChange(changeId);
     return {
-      archived: !board.hasChange(changeId),
-      task: taskOut(changeId, found.task, found.byId),
+      archived,
+      task: taskOut(changeId, found.task, found.byId, openForWork(board, archived ? null : found.doc)),
       dependencies: found.task.depends.map((d) => {
         const dep = found.byId.get(d);
         return { task_id: taskRef(changeId, d), title: dep?.title ?? '(missing)', status: dep?.status ?? 'missing' };

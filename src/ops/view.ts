@@ -2,7 +2,7 @@
 import { fail } from '../errors.js';
 import { changeIdProblem, printable, taskRef } from '../domain/ids.js';
 import { isReady } from '../domain/next-task.js';
-import { derivePhase, type ChangeState, type PhaseInfo } from '../domain/phase.js';
+import { derivePhase, docComplete, waitingFor, type ChangeState, type DocState, type PhaseInfo } from '../domain/phase.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import type { ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
@@ -83,14 +83,18 @@ export function tasksOf(doc: DocFile<'tasks'> | null): Task[] {
 }
 
 /** The state of a change, its tasks from its task list or (when given) from a quick read of it. */
+/** What the phase of a change needs of one of its documents. */
+function docState(doc: DocFile | null): DocState | null {
+  return doc ? { status: doc.meta.status, ...(doc.content === null ? { unreadable: true } : {}) } : null;
+}
+
 export function changeState(change: LoadedChange, list?: TaskList | null): ChangeState {
   const latest = change.review?.content?.[0];
-  const state = (doc: DocFile | null) => (doc ? { status: doc.meta.status, ...(doc.content === null ? { unreadable: true } : {}) } : null);
   return {
-    proposal: state(change.proposal),
-    spec: state(change.spec),
-    tasks: list ? { status: list.meta.status, tasks: list.tasks } : change.tasks ? { ...state(change.tasks)!, tasks: tasksOf(change.tasks) } : null,
-    review: change.review ? { ...state(change.review)!, verdict: latest?.verdict ?? null } : null,
+    proposal: docState(change.proposal),
+    spec: docState(change.spec),
+    tasks: list ? { status: list.meta.status, tasks: list.tasks } : change.tasks ? { ...docState(change.tasks)!, tasks: tasksOf(change.tasks) } : null,
+    review: change.review ? { ...docState(change.review)!, verdict: latest?.verdict ?? null } : null,
   };
 }
 
@@ -104,7 +108,8 @@ export function changeTitle(change: LoadedChange): string {
 
 export type TaskOutput = z.input<typeof TaskOut>;
 
-export function taskOut(changeId: string, task: Task, byId: Map<string, Task>): TaskOutput {
+/** `open`: whether the task's change hands out work now (workProblem); a task of a change that does not is never ready. */
+export function taskOut(changeId: string, task: Task, byId: Map<string, Task>, open = true): TaskOutput {
   return {
     task_id: taskRef(changeId, task.id),
     change_id: changeId,
@@ -131,11 +136,11 @@ export function taskOut(changeId: string, task: Task, byId: Map<string, Task>): 
     blockers: task.blockers,
     feedback: task.feedback,
     notes: task.notes,
-    ready: isReady(task, byId),
+    ready: open && isReady(task, byId),
   };
 }
 
-export function taskSummary(changeId: string, task: Task, byId: Map<string, Task>): z.input<typeof TaskSummaryOut> {
+export function taskSummary(changeId: string, task: Task, byId: Map<string, Task>, open = true): z.input<typeof TaskSummaryOut> {
   return {
     task_id: taskRef(changeId, task.id),
     change_id: changeId,
@@ -146,7 +151,7 @@ export function taskSummary(changeId: string, task: Task, byId: Map<string, Task
     assignee: task.assignee ?? null,
     progress: task.progress ?? null,
     depends: task.depends,
-    ready: isReady(task, byId),
+    ready: open && isReady(task, byId),
   };
 }
 
@@ -159,6 +164,32 @@ export function listProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status'>
   if (status === 'approved') return null;
   if (status === 'submitted') return reader.board.config.require_approval.includes('tasks') ? "its task list waits for a person's approval (this board requires it)" : null;
   return `its task list is ${status}, not submitted`;
+}
+
+/**
+ * Why the work of a change waits on its proposal or spec (null when neither holds it back): one was
+ * rejected and is being revised, cannot be read, is gone, or awaits an approval this board requires.
+ * The phase of the change says the same (domain/phase.ts).
+ */
+export function earlierProblem(reader: Reader, changeId: string): string | null {
+  for (const type of ['proposal', 'spec'] as const) {
+    const approval = reader.board.config.require_approval.includes(type);
+    const meta = reader.docMeta(changeId, type);
+    // Read in full only when the quick read found nothing: to tell a file that cannot be read from one that is not there.
+    const state = meta ? { status: meta.status } : docState(reader.readDoc(changeId, type));
+    if (!docComplete(state, approval)) return `its change waits for ${waitingFor(type, state, approval)}`;
+  }
+  return null;
+}
+
+/** Whether the tasks of this list (of an open change; null for none) may be taken now: `ready` means it only then. */
+export function openForWork(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'> } | null): boolean {
+  return doc !== null && workProblem(reader, doc) === null;
+}
+
+/** Why no task of this list may be taken now (null when they may): the list's own state first, then its change's earlier documents. */
+export function workProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'> }): string | null {
+  return listProblem(reader, doc) ?? earlierProblem(reader, doc.meta.change_id);
 }
 
 export interface FoundTask {

@@ -5,7 +5,8 @@
  * task another agent holds and a task in review are refused with the rule and the call to make.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, snapshot, write } from '../helpers.js';
+import { join } from 'node:path';
+import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
 import { connect } from '../mcp/helpers.js';
 
 interface Path {
@@ -26,8 +27,9 @@ const PATHS: Path[] = [
 ];
 
 /**
- * A board where `open` has its list approved and tasks in every situation, and `waiting` has a
- * list a person has not approved yet (require_approval: [tasks]).
+ * A board where `open` has its list approved and tasks in every situation, `waiting` has a
+ * list a person has not approved yet (require_approval: [tasks]), and `rejected` an approved list
+ * whose spec a person rejected afterwards (the change is back at its spec).
  */
 async function boardInEverySituation(): Promise<string> {
   const dir = await newBoard();
@@ -41,11 +43,14 @@ async function boardInEverySituation(): Promise<string> {
     { title: 'In review', priority: 'urgent' },
   ]);
   await changeWithTasks(dir, 'waiting', [{ title: 'Not approved yet' }]);
+  await changeWithTasks(dir, 'rejected', [{ title: 'Planned for a spec sent back', priority: 'urgent' }]);
   await ok(dir, ['approve', 'open', 'tasks']);
+  await ok(dir, ['approve', 'rejected', 'tasks']);
   for (const [agent, task] of [['w1', 'open/T1'], ['w2', 'open/T5'], ['w3', 'open/T6']]) {
     expect((await ok(dir, ['next', '--as', agent!])).task.task_id).toBe(task);
   }
   await ok(dir, ['session', 'submit', '--as', 'w3', '--summary', 'Finished', '--task', 'open/T6']);
+  await ok(dir, ['reject', 'rejected', 'spec', '--feedback', 'Add a scenario for errors.']);
   return dir;
 }
 
@@ -58,6 +63,7 @@ type Caller = (path: Path, ref: string, agent: string) => Promise<Outcome>;
 const REFUSALS = [
   { situation: 'waits for a dependency', as: 'w1', ref: 'open/T3', code: 'TASK_NOT_READY', says: /waits for T4/, next: /next/ },
   { situation: 'its list awaits a person\'s approval', as: 'w1', ref: 'waiting/T1', code: 'TASK_NOT_READY', says: /approv/, next: /next/ },
+  { situation: 'its change\'s spec was rejected', as: 'w1', ref: 'rejected/T1', code: 'TASK_NOT_READY', says: /its change waits for the spec to be revised after rejection/, next: /next/ },
   { situation: 'another agent holds it', as: 'w1', ref: 'open/T5', code: 'TASK_HELD', says: /held by w2/, next: /next/ },
   { situation: 'another agent\'s task is in review', as: 'w1', ref: 'open/T6', code: 'TASK_HELD', says: /held by w3/, next: /next/ },
   { situation: 'its holder\'s own task is in review', as: 'w3', ref: 'open/T6', code: 'TASK_IN_REVIEW', says: /awaiting review/, next: /next/ },
@@ -169,5 +175,39 @@ describe('the plan of a task list that waits for a person\'s approval', () => {
     }
     expect(snapshot(dir)).toEqual(before);
     expect((await ok(dir, ['task', 'add', 'waiting', '--title', 'Added by a person'])).task.task_id).toBe('waiting/T2');
+  });
+});
+
+describe('the tasks of a change whose proposal or spec holds it back', () => {
+  it('are not ready, not handed out and counted apart until the document is resubmitted or fixed', async () => {
+    const dir = await boardInEverySituation();
+    const ready = async (change: string) => ((await ok(dir, ['task', 'list', '--change', change])).tasks as { ready: boolean }[]).map((t) => t.ready);
+    expect(await ready('rejected')).toEqual([false]);
+    expect((await ok(dir, ['show', 'rejected', 'tasks', '--format', 'fields'])).content.tasks[0].ready).toBe(false);
+    expect((await ok(dir, ['status'])).totals.ready).toBe(2); // open/T2 and open/T4
+    // w4 takes the rejected spec to revise; w5 and w6 the ready tasks; w7 finds no work, and is told why
+    expect((await ok(dir, ['next', '--as', 'w4'])).status).toBe('revise_document');
+    expect((await ok(dir, ['next', '--as', 'w5'])).task.task_id).toBe('open/T2');
+    expect((await ok(dir, ['next', '--as', 'w6'])).task.task_id).toBe('open/T4');
+    const none = await ok(dir, ['next', '--as', 'w7']);
+    expect(none.status).toBe('nothing_available');
+    expect(none.reasons).toMatchObject({ waiting_on_documents: 1, awaiting_approval: 1 });
+    expect(none.message).toContain('1 in changes whose proposal or spec must be revised, fixed or approved first');
+    // resubmitted: the work is open again
+    await ok(dir, ['spec', 'rejected', '--as', 'w4', '--from', join(dir, 'agentd/changes/rejected/spec.md'), '--notes', 'Added the scenario.']);
+    expect(await ready('rejected')).toEqual([true]);
+    expect((await ok(dir, ['next', '--as', 'w7'])).task.task_id).toBe('rejected/T1');
+  });
+
+  it('are not handed out while its proposal cannot be read, and validate names the file', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'broken-proposal', [{ title: 'One' }]);
+    const path = 'agentd/changes/broken-proposal/proposal.md';
+    write(dir, path, read(dir, path).replace(/^author: (.*)$/m, 'author: [$1'));
+    const none = await ok(dir, ['next', '--as', 'w1']);
+    expect(none.status).toBe('nothing_available');
+    expect(none.reasons.waiting_on_documents).toBe(1);
+    const r = await cli(dir, ['task', 'done', 'broken-proposal/T1', '--as', 'w1', '--json']);
+    expect(r.json.error.message).toContain('its change waits for its proposal file to be fixed: it cannot be read');
   });
 });

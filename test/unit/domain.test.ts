@@ -70,7 +70,7 @@ describe('next task selection', () => {
 
   it('skips held tasks and tasks waiting on dependencies, and counts why', async () => {
     const pools = [pool([task('T1', { status: 'in_progress', assignee: 'a' }), task('T2', { depends: ['T1'] }), task('T3', { status: 'in_review', assignee: 'b' }), task('T4', { status: 'blocked', assignee: 'c' })])];
-    expect(selectTask([], pools)).toEqual({ kind: 'none', reasons: { held_by_others: 1, waiting_on_dependencies: 1, in_review: 1, blocked: 1, awaiting_approval: 0 } });
+    expect(selectTask([], pools)).toEqual({ kind: 'none', reasons: { held_by_others: 1, waiting_on_dependencies: 1, in_review: 1, blocked: 1, awaiting_approval: 0, waiting_on_documents: 0 } });
   });
 
   it('never hands out a task in progress, even one a hand edit left without an assignee', async () => {
