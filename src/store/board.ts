@@ -700,6 +700,30 @@ export class Board implements Reader {
     return out;
   }
 
+  /**
+   * Documents of a change that agentboard wrote (its ledger says so) and that are gone, removed
+   * outside agentboard: no command removes a document of an open change, so what it held (tasks,
+   * claims, notes) is lost to every reader until the file is restored. Reported, never ignored.
+   */
+  goneDocs(changeId: string): Finding[] {
+    if (!this.checkedDir(changeId)) return [];
+    const out: Finding[] = [];
+    for (const type of Object.keys(DOC_FILES) as DocType[]) {
+      const written = this.ledgerHeader(changeId)[DOC_FILES[type]];
+      const path = this.docPath(changeId, type);
+      if (!written || this.asCommitted(path, (p) => lstatSync(p, { throwIfNoEntry: false }) ?? null) !== null) continue;
+      const shown = this.rel(path);
+      out.push({
+        level: 'error',
+        file: shown,
+        rule: 'file.gone',
+        message: `${shown} is gone: agentboard last wrote it (version ${written.version}) and no command removed it, so nothing it held (tasks, claims, notes) is shown or handed out.`,
+        fix: `Restore it: \`git checkout -- ${shown}\` when it is committed, else from your editor's history or a backup. Writing the document anew replaces it for good.`,
+      });
+    }
+    return out;
+  }
+
   /** The documents a person edited since agentboard last wrote them, as paths. */
   handEdited(): string[] {
     return this.handEditedDocs().map((d) => this.rel(this.docPath(d.changeId, d.type)));

@@ -4,7 +4,7 @@
  * the person's own edits.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, SPEC_MD, write } from '../helpers.js';
@@ -362,5 +362,26 @@ describe('a save in place that ends between an agent\'s read and its look for wr
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('## T2: Two, by hand');
     expect(text).toContain('Still going.');
+  });
+});
+
+describe('a document deleted by hand', () => {
+  it('is reported by validate (exit 1) and status until it is restored, as what it held is lost to every reader', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'deleted', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'note', 'deleted/T1', 'Keep me.', '--as', 'codex']);
+    const path = join(dir, 'agentd/changes/deleted/tasks.md');
+    const kept = readFileSync(path);
+    rmSync(path);
+    const v = await cli(dir, ['validate', '--json']);
+    expect(v.code).toBe(1);
+    const finding = v.json.data.changes[0].findings.find((f: any) => f.rule === 'file.gone');
+    expect(finding).toMatchObject({ level: 'error', file: 'agentd/changes/deleted/tasks.md' });
+    expect(finding.fix).toContain('git checkout -- agentd/changes/deleted/tasks.md');
+    expect((await ok(dir, ['status'])).problems.map((p: any) => p.rule)).toContain('file.gone');
+    writeFileSync(path, kept);
+    expect((await cli(dir, ['validate'])).code).toBe(0);
+    expect((await ok(dir, ['status'])).problems).toEqual([]);
   });
 });
