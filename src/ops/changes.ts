@@ -152,7 +152,7 @@ export const showChange = defineOp({
   access: 'read',
   input: z.strictObject({ change_id: ChangeId, ...pageInput('task ids') }),
   output: ChangeSummary.extend({
-    document_files: z.array(z.object({ document: z.string(), file: z.string(), status: DocStatus, author: z.string(), updated: z.string(), revision: z.number().int() })),
+    document_files: z.array(z.object({ document: z.string(), file: z.string(), status: DocStatus, author: z.string(), updated: z.string(), revision: z.number().int(), unreadable: z.boolean().describe('The file cannot be read: status and author are not known.') })),
     task_ids: z.array(z.string()).describe('One page of the task ids.'),
     ...Page,
   }),
@@ -172,7 +172,7 @@ export const showChange = defineOp({
       ...summarize(board, change, toRead.archived),
       document_files: DOC_TYPES.flatMap((type) => {
         const doc = change[type];
-        return doc ? [{ document: type, file: doc.file, status: doc.meta.status, author: doc.meta.author, updated: doc.meta.updated, revision: doc.meta.revision }] : [];
+        return doc ? [{ document: type, file: doc.file, status: doc.meta.status, author: doc.meta.author, updated: doc.meta.updated, revision: doc.meta.revision, unreadable: doc.content === null }] : [];
       }),
     };
     const ids = tasksOf(change.tasks).map((t) => `${input.change_id}/${t.id}`);

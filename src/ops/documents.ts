@@ -36,6 +36,13 @@ const DocOut = z.object({
   ...Page,
 });
 
+/** A document whose file cannot be read is not shown as one: what it holds is not known (its findings say why). */
+function refuseUnreadable(doc: DocFile, changeId: string): void {
+  if (doc.content !== null) return;
+  const f = doc.findings.find((x) => x.level === 'error');
+  fail('PARSE_ERROR', `${doc.file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}; it is not shown until it is fixed.`, `Fix ${doc.file} by hand (${f?.fix ?? 'restore it from git'}); ${refTo('change.validate', { change_id: changeId })} lists every problem with its line.`);
+}
+
 /** The list of a document's fields that is read in pages, when it has one. */
 const LISTS: Partial<Record<DocType, string>> = { tasks: 'tasks', review: 'rounds', spec: 'requirements' };
 
@@ -105,6 +112,7 @@ export const getDocument = defineOp({
       fail('DOCUMENT_NOT_FOUND', `Change ${input.change_id} has no ${docWord(input.document)} yet.`, `See what the change waits on with ${refTo(['change.show', 'change.list'], { change_id: input.change_id })}.`);
     }
     if (doc.error) throw doc.error;
+    refuseUnreadable(doc, input.change_id);
     const m = doc.meta;
     const head = {
       change_id: input.change_id,
@@ -145,6 +153,7 @@ const DocSummary = z.object({
   revision: z.number().int(),
   review_requested: z.boolean().describe('A person sent it to reviewer agents.'),
   blocking: z.boolean().describe('The next phase waits for a person to approve it.'),
+  unreadable: z.boolean().describe('The file cannot be read (validate says where): its status and author are not known.'),
 });
 
 export const listDocuments = defineOp({
@@ -189,6 +198,7 @@ export const listDocuments = defineOp({
           revision: m.revision,
           review_requested: m.status === 'submitted' && m.review_requested_by !== undefined,
           blocking: m.status === 'submitted' && required.includes(type),
+          unreadable: doc.content === null,
         };
         if (input.status && m.status !== input.status) continue;
         if (input.awaiting === 'decision' && m.status !== 'submitted') continue;

@@ -203,12 +203,12 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   },
   'change.show': (d, p) =>
     `${p.bold(d.change_id)}: ${d.title}\nPhase: ${p.color(PHASE_COLOR[d.phase], d.phase)}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.archived ? ` (read-only, in ${d.archived})` : ''}${d.verdict ? ` · latest review: ${p.color(VERDICT_COLOR[d.verdict], d.verdict)}` : ''}\n\n` +
-    table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, p.color(DOC_COLOR[f.status], f.status), String(f.revision), f.author, f.file])) +
+    table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, f.unreadable ? 'unreadable' : p.color(DOC_COLOR[f.status], f.status), String(f.revision), f.author, f.file])) +
     (d.task_ids.length ? `\nTasks: ${doneOf(p, d.tasks)} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
   'document.get': (d) => `${d.markdown ?? documentFields(d)}${d.markdown === '' || d.markdown?.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
   'document.list': (d) =>
     readOnly(d.archived, d.documents[0]?.change_id) +
-    (table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n'),
+    (table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, x.unreadable ? 'unreadable (see validate)' : `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n'),
   'document.approve': (d) => `Approved the ${d.document} of ${d.change_id}.\n`,
   'document.reject': (d) => `Rejected the ${d.document} of ${d.change_id}; the feedback is kept in ${d.file}.\n`,
   'document.request_review': (d) => `Sent the ${d.document} of ${d.change_id} to reviewer agents.\n`,

@@ -234,7 +234,12 @@ describe('a status agentboard does not know, typed by hand', () => {
     expect(list.changes.find((c: any) => c.change_id === 'typed').waiting_on).toBe('its spec file to be fixed: it cannot be read');
     expect(list.changes.find((c: any) => c.change_id === 'other').phase).toBe('proposal');
     expect((await ok(dir, ['docs'])).documents.some((d: any) => d.change_id === 'other')).toBe(true);
-    expect((await ok(dir, ['show', 'typed'])).change_id).toBe('typed');
+    expect((await ok(dir, ['show', 'typed'])).document_files.find((f: any) => f.document === 'spec')).toMatchObject({ unreadable: true });
+    expect((await ok(dir, ['docs', 'typed'])).documents.map((d: any) => [d.document, d.unreadable])).toEqual([['proposal', false], ['spec', true], ['tasks', false]]);
+    // the document itself is not shown with a made-up frontmatter: it is refused with its error
+    const shown = await cli(dir, ['show', 'typed', 'spec', '--json']);
+    expect(shown.code).toBe(1);
+    expect(shown.json.error).toMatchObject({ code: 'PARSE_ERROR', message: `agentd/changes/typed/spec.md:${line}: unknown document status "Submitted"; it is not shown until it is fixed.` });
     const validate = await cli(dir, ['validate', 'typed', '--json']);
     expect(validate.code).toBe(1);
     expect(validate.json.data.changes[0].findings).toContainEqual(expect.objectContaining({ file: 'agentd/changes/typed/spec.md', line, rule: 'frontmatter.status', message: 'unknown document status "Submitted"' }));
