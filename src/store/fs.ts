@@ -135,6 +135,11 @@ function hasBom(bytes: Buffer): boolean {
  * so that a command that needs only the frontmatter of most documents (`next` on a big board) does
  * not decode, and keep, the whole of each.
  */
+/** A board file's bytes as text: UTF-8 without the byte order mark some editors put first (Notepad's). */
+export function textOf(bytes: Buffer): string {
+  return bytes.toString('utf8', hasBom(bytes) ? 3 : 0);
+}
+
 export class FileRead {
   /** The SHA-1 of the bytes, once asked for (see board.ts). */
   hash?: string;
@@ -148,7 +153,7 @@ export class FileRead {
 
   /** The text, without the byte order mark some editors put first (Notepad's UTF-8): it is no part of a document. */
   get text(): string {
-    return (this.decoded ??= this.bytes.toString('utf8', hasBom(this.bytes) ? 3 : 0));
+    return (this.decoded ??= textOf(this.bytes));
   }
 
   /**

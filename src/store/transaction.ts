@@ -24,7 +24,7 @@ import { joinFrontmatter, withLineEndsOf } from './markdown.js';
 import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, unlinkQuietly, writeNewFile } from './fs.js';
+import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, type Ledger } from './ledger.js';
@@ -765,7 +765,8 @@ export class Transaction implements Reader {
   private racedSaves(watched: Map<string, Watched>): Raced[] {
     const raced: Raced[] = [];
     for (const [path, w] of watched) {
-      if (identityOf(fstatSync(w.fd)) === w.identity && hashText(readAll(w.fd).toString('utf8')) === w.hash) continue;
+      // Compared as the read was, by its text (a byte order mark is no part of it).
+      if (identityOf(fstatSync(w.fd)) === w.identity && hashText(textOf(readAll(w.fd))) === w.hash) continue;
       const deadline = Date.now() + WRITER_WAIT_MS;
       let last = '';
       // Finished: nobody has it open for writing, and it has stopped changing.
@@ -773,7 +774,7 @@ export class Transaction implements Reader {
         last = identityOf(fstatSync(w.fd));
         sleep(50);
       }
-      raced.push({ changeId: w.changeId, type: w.type, text: readAll(w.fd).toString('utf8') });
+      raced.push({ changeId: w.changeId, type: w.type, text: textOf(readAll(w.fd)) });
     }
     return raced;
   }

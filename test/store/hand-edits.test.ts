@@ -265,6 +265,17 @@ describe('a document saved with a byte order mark (Notepad\'s UTF-8)', () => {
     expect(after).toContain('## T2: Two, by hand');
     expect(after).toMatch(/## T1: One[\s\S]*assignee: codex/);
   });
+
+  it('on a document a command only reads: the file is left as it is and nothing is logged as merged', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bom-read', [{ title: 'One' }]);
+    const path = 'agentd/changes/bom-read/proposal.md';
+    write(dir, path, `\uFEFF${read(dir, path)}`);
+    const before = readFileSync(join(dir, path));
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('bom-read/T1');
+    expect(readFileSync(join(dir, path)).equals(before)).toBe(true);
+    expect(read(dir, 'agentd/.runtime/activity.jsonl')).not.toContain('"file.merge"');
+  });
 });
 
 describe('documents saved with Windows line endings (CRLF)', () => {
