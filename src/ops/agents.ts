@@ -141,13 +141,14 @@ export const listAgents = defineOp({
   tool: {
     name: 'agentboard_list_agents',
     title: 'List agents',
-    description: 'List the agents: registered ones and any that hold or finished tasks, with current task, tasks done, last activity and workflow status.',
+    description: 'List the agents: registered ones and any with a workflow status or tasks held or finished, with current task, tasks done, last activity and workflow status.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
   run(ctx, input) {
     const view = agentView(ctx.board());
-    const ids = new Set([...Object.keys(view.runtime.agents), ...view.work.keys()]);
+    // An agent with a workflow status (it asked a question, reported blocked…) is one too, though it holds no task yet.
+    const ids = new Set([...Object.keys(view.runtime.agents), ...Object.values(view.runtime.sessions).map((s) => s.agent_id), ...view.work.keys()]);
     const agents = [...ids].sort().map((id) => agentOut(view, id));
     return page(ctx, 'agents', agents, input);
   },

@@ -255,7 +255,10 @@ describe('a server holding the lock', () => {
     }
     expect(new Set(claimed).size).toBe(4);
     expect(Object.values(assignees(dir, 'tenure')).sort()).toEqual(['agent-a', 'queued-a', 'queued-b', 'queued-c']);
-    // Three commits, each stamped when it was made: the lock's time was renewed for each batch.
+    // Three commits, each stamped when it was made: the lock's time was renewed for each batch. (The
+    // log file gets a commit's entries after its answers are in place: read through agentboard,
+    // which shows a commit being applied whole, they are there at once; the file itself is waited for.)
+    await until('the four claims in the log file', () => activity(dir).filter((e) => e.action === 'task.claim').length === 4);
     const at = activity(dir)
       .filter((e) => e.action === 'task.claim')
       .map((e) => Date.parse(e.at));
