@@ -282,11 +282,13 @@ describe('agents (seed 004) and the log', () => {
     await ok(dir, ['task', 'done', 'team/T1', '--as', 'backend-1']);
     await ok(dir, ['next', '--as', 'backend-1']);
     await ok(dir, ['next', '--as', 'drifter']);
+    // an agent that only asked a question holds no task, and is an agent of the board all the same
+    await ok(dir, ['ask', '--as', 'asker', '--question', 'Which database?', '--default-action', 'sqlite']);
     const me = await ok(dir, ['agent', 'show', 'backend-1']);
     expect(me).toMatchObject({ agent_id: 'backend-1', registered: true, role: 'Backend Developer', skills: ['python', 'sql'], completed_tasks: 1, current_task: { task_id: 'team/T2' }, workflow_status: 'working' });
     expect(me.last_seen).toEqual(expect.any(String));
     const all = await ok(dir, ['agent', 'list']);
-    expect(all.agents.map((a: any) => [a.agent_id, a.registered])).toEqual([['backend-1', true], ['drifter', false]]);
+    expect(all.agents.map((a: any) => [a.agent_id, a.registered, a.workflow_status])).toEqual([['asker', false, 'awaiting_input'], ['backend-1', true, 'working'], ['drifter', false, 'working']]);
     expect((await cli(dir, ['agent', 'show', 'nobody', '--json'])).json.error.code).toBe('AGENT_NOT_FOUND');
     const log = await ok(dir, ['log', '--actor', 'backend-1']);
     expect(log.entries.map((e: any) => e.action)).toEqual(['task.claim', 'task.done', 'task.claim', 'agent.register']);
