@@ -3,11 +3,10 @@
  * command takes its input as flags, positional arguments, --input FILE (the JSON object an MCP
  * tool takes) and, for documents, --from FILE.md. --json prints exactly one JSON document.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, toPayload } from '../errors.js';
-import { LIMITS } from '../domain/limits.js';
 import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
 import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
@@ -28,7 +27,7 @@ import { isHuman } from '../domain/ids.js';
 import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { appendJsonLine, callRecord, startedInvocationCalls } from '../store/runs.js';
-import { withoutBom } from '../store/markdown.js';
+import { readUserFile } from './user-file.js';
 
 interface GlobalOptions {
   root?: string;
@@ -79,20 +78,6 @@ function readInputFile(path: string, io: Io): unknown {
   return structuredClone(inputFiles.get(path));
 }
 
-/** A file named by --input or --from ("-" is standard input), refused when over the input limit. */
-function readUserFile(path: string, flag: string, io: Io): string {
-  let text: string;
-  try {
-    if (path !== '-' && statSync(resolve(io.cwd, path)).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
-    text = path === '-' ? io.stdin() : readFileSync(resolve(io.cwd, path), 'utf8');
-  } catch (err) {
-    if (err instanceof AgentboardError) throw err;
-    return fail('USAGE', `Cannot read ${path === '-' ? 'standard input' : path}.`, `Check the path given to ${flag} (use - for standard input).`);
-  }
-  if (Buffer.byteLength(text) > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${Buffer.byteLength(text)} bytes).`, 'Send a smaller input.');
-  return withoutBom(text);
-}
-
 function readInputFileOnce(path: string, io: Io): unknown {
   const text = readUserFile(path, '--input', io);
   try {
@@ -132,7 +117,6 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
     const text = readUserFile(globals.from, '--from', io);
-    if (text.includes('\u0000')) fail('INVALID_INPUT', `${globals.from} is not a text file.`, 'Give --from a markdown file.');
     give(op.cli.from ? markdownToInput(op.cli.from, text, globals.from) : { [op.cli.fromText!]: text }, `--from ${globals.from}`);
   }
   positionalNames(op).forEach((p, i) => {
@@ -274,7 +258,8 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
-  stdin: () => string;
+  /** Standard input, whole (a test gives it as a string). */
+  stdin: () => Buffer | string;
   env: Record<string, string | undefined>;
   cwd: string;
   /** A person at a terminal: standard input is one (output may go to a pipe or a file). */
@@ -287,7 +272,7 @@ function processIo(): Io {
   return {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
-    stdin: () => readFileSync(0, 'utf8'),
+    stdin: () => readFileSync(0),
     env: process.env,
     cwd: process.cwd(),
     // Looked at when asked: opening standard input as a stream costs a quick command a few milliseconds.

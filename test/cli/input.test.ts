@@ -46,7 +46,7 @@ describe('bad input changes nothing', () => {
   it('refuses binary garbage and control characters', async () => {
     const garbage = write(dir, 'garbage.bin', '');
     writeFileSync(garbage, Buffer.from([0x00, 0xff, 0xfe, 0x1b, 0x5b, 0x32, 0x4a, 0x00]));
-    await refused(['task', 'add', '--input', garbage], 2, 'USAGE');
+    expect((await refused(['task', 'add', '--input', garbage], 1, 'INVALID_INPUT')).message).toBe(`${garbage}:1: --input holds bytes that are not UTF-8 text; nothing was written, so that nothing is silently replaced.`);
     expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'bell\u0007'], 1, 'INVALID_INPUT')).message).toContain('title holds U+0007, a control character');
     rmSync(garbage);
   });
