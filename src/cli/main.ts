@@ -251,7 +251,27 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
     });
   }
   extra(program);
+  refuseTwice(program);
   return program;
+}
+
+/**
+ * An option that takes one value, given twice with different values, is refused as bad usage
+ * (commander would keep the last, and which one was meant cannot be told); the same value twice
+ * is one value. Repeatable options (--depends, --file, --worker) collect theirs.
+ */
+function refuseTwice(cmd: Command): void {
+  for (const option of cmd.options) {
+    if (option.isBoolean() || option.variadic || option.parseArg === collect) continue;
+    let given: string | undefined;
+    cmd.on(`option:${option.name()}`, (value: string) => {
+      if (given !== undefined && given !== value) {
+        fail('USAGE', `${option.long} is given twice, with different values: ${JSON.stringify(given.slice(0, 200))} and ${JSON.stringify(value.slice(0, 200))}.`, `Give ${option.long} once, with the value you mean.`);
+      }
+      given = value;
+    });
+  }
+  for (const sub of cmd.commands) refuseTwice(sub);
 }
 
 /** Where a command reads and writes: the process's own streams, or a test's. */

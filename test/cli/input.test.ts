@@ -117,6 +117,25 @@ describe('bad input changes nothing', () => {
     expect(same.code, same.stdout).toBe(0);
   });
 
+  it('refuses an option given twice with different values, global ones too; the same value twice is one value', async () => {
+    for (const [args, flag, values] of [
+      [['task', 'note', 'base/T1', 'x', '--as', 'codex', '--as', 'gemini'], '--as', '"codex" and "gemini"'],
+      [['--as', 'codex', 'task', 'note', 'base/T1', 'x', '--as=gemini'], '--as', '"codex" and "gemini"'],
+      [['task', 'add', 'base', '--as', 'codex', '--title', 'First', '--title', 'Second'], '--title', '"First" and "Second"'],
+      [['--root', '.', 'status', '--root', '/'], '--root', '"." and "/"'],
+      [['task', 'list', '--status', 'todo', '--status', 'done'], '--status', '"todo" and "done"'],
+      [['task', 'note', 'base/T1', '--as', 'codex', '--input', 'a.json', '--input', 'b.json'], '--input', '"a.json" and "b.json"'],
+    ] as const) {
+      const error = await refused([...args], 2, 'USAGE');
+      expect(error.message, args.join(' ')).toBe(`${flag} is given twice, with different values: ${values}.`);
+      expect(error.next_step).toBe(`Give ${flag} once, with the value you mean.`);
+    }
+    const human = await cli(dir, ['task', 'add', 'base', '--as', 'codex', '--title', 'Twice', '--title', 'Twice', '--depends', 'T1', '--depends', 'T2', '--json']);
+    expect(human.code, human.stdout).toBe(0);
+    expect(human.json.data.task).toMatchObject({ title: 'Twice', depends: ['T1', 'T2'] });
+    await ok(dir, ['task', 'rm', human.json.data.task.task_id, '--as', 'codex']);
+  });
+
   it('names the id that was not found', async () => {
     expect((await refused(['task', 'done', 'base/T99', '--as', 'codex'], 1, 'TASK_NOT_FOUND')).message).toContain('base/T99');
     expect((await refused(['task', 'rm', 'nope/T1', '--as', 'codex'], 1, 'CHANGE_NOT_FOUND')).message).toContain('nope');
