@@ -251,8 +251,18 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
     });
   }
   extra(program);
-  refuseTwice(program);
+  for (const cmd of commandsUnder(program)) refuseTwice(cmd);
   return program;
+}
+
+/** A command and every command under it. */
+function commandsUnder(cmd: Command): Command[] {
+  return [cmd, ...cmd.commands.flatMap(commandsUnder)];
+}
+
+/** How a command is typed: `agentboard task`. */
+function commandLine(cmd: Command): string {
+  return cmd.parent ? `${commandLine(cmd.parent)} ${cmd.name()}` : cmd.name();
 }
 
 /**
@@ -271,7 +281,6 @@ function refuseTwice(cmd: Command): void {
       given = value;
     });
   }
-  for (const sub of cmd.commands) refuseTwice(sub);
 }
 
 /** Where a command reads and writes: the process's own streams, or a test's. */
@@ -458,6 +467,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
+  // The command last dispatched to: when commander asks for a subcommand, the group that needs one.
+  let group: Command = program;
+  for (const cmd of commandsUnder(program)) cmd.hook('preSubcommand', (_parent, sub) => void (group = sub));
   const spell = cliSpeller(operations, actorIn(argv));
   // Colour never goes into --json, and goes to a stream only when it is a terminal (or FORCE_COLOR says so).
   const errPaint = wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.err ?? false));
@@ -478,6 +490,11 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
+      // A group without its subcommand (`agentboard task`): commander has shown its help (not into --json); it is bad usage all the same.
+      if (err.code === 'commander.help' && err.exitCode !== 0) {
+        const subcommands = group.createHelp().visibleCommands(group).map((c) => c.name()).filter((name) => name !== 'help');
+        return failWith({ code: 'USAGE', message: `\`${commandLine(group)}\` needs a subcommand: ${subcommands.join(', ')}.`, next_step: `Run \`${commandLine(group)} <subcommand>\`; \`${commandLine(group)} --help\` says what each does.` }, 2);
+      }
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       const message = err.message.replace(/^error: /, '');
       return failWith({ code: 'USAGE', message: `${message.charAt(0).toUpperCase()}${message.slice(1)}.`.replace(/\.\.$/, '.'), next_step: 'Run `agentboard --help` (or `agentboard <command> --help`) to see the commands and their options.' }, 2);
