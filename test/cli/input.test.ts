@@ -182,6 +182,46 @@ describe('hand edits', () => {
     expect((await ok(dir, ['task', 'show', 'edit/T2'])).task.title).toBe('Two, renamed by hand');
   });
 
+  it('name the lines of the file in their messages, not lines counted from the end of the frontmatter', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'twice', [{ title: 'One' }, { title: 'Two' }]);
+    const edits = [
+      ['tasks.md', '\n## T1: Again\n\n```yaml\nstatus: todo\npriority: medium\n```\n', '## T1: One', 'tasks.id.duplicate', (line: number) => `task id "T1" is used twice (first on line ${line})`],
+      ['proposal.md', '\n## Why\n\nOnce more, because the first one was not enough for this change.\n', '## Why', 'proposal.section.twice', (line: number) => `section "Why" appears twice (first on line ${line})`],
+      ['spec.md', '\n## Overview\n\nA second overview of the board, long enough to be read as one.\n', '## Overview', 'spec.section.twice', (line: number) => `section "Overview" repeats one on line ${line}`],
+    ] as const;
+    for (const [name, added, first, rule, message] of edits) {
+      const path = `agentd/changes/twice/${name}`;
+      write(dir, path, `${read(dir, path)}${added}`);
+      const line = read(dir, path).split('\n').indexOf(first) + 1;
+      const findings = (await cli(dir, ['validate', 'twice', '--json'])).json.data.changes[0].findings;
+      expect(findings.find((f: any) => f.rule === rule)?.message, name).toBe(message(line));
+    }
+  });
+
+  it('with a review verdict agentboard does not know keep the change from being archived, naming the verdict line', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'verdict', [{ title: 'One' }]);
+    await ok(dir, ['task', 'done', 'verdict/T1', '--as', 'codex']);
+    const path = 'agentd/changes/verdict/REVIEW.md';
+    const review = (verdict: string) => ok(dir, ['review', 'verdict', '--as', 'gemini', '--verdict', verdict, '--summary', `Reviewed: ${verdict}.`, '--notes', 'n']);
+    // the only round, and the latest of two over an approved one: neither is read as an approval or as no review
+    await review('APPROVED');
+    for (const latest of ['APPROVED', 'NEEDS_FIX']) {
+      if (latest === 'NEEDS_FIX') await review('NEEDS_FIX');
+      const text = read(dir, path).replace(`# Verdict: ${latest}`, '# Verdict: LGTM');
+      write(dir, path, text);
+      const line = text.split('\n').indexOf('# Verdict: LGTM') + 1;
+      const before = snapshot(dir);
+      const r = await cli(dir, ['archive', 'verdict', '--json']);
+      expect(r.code, latest).toBe(1);
+      expect(r.json.error).toMatchObject({ code: 'ARCHIVE_REFUSED', message: `Change verdict cannot be archived: its review cannot be read (${path}:${line}: unknown verdict "LGTM").` });
+      expect(r.json.error.next_step).toBe(`Fix ${path} (use exactly one of: APPROVED, NEEDS_FIX, MAJOR_ISSUES); run \`agentboard validate verdict\` to see every problem.`);
+      expect(snapshot(dir)).toEqual(before);
+      write(dir, path, text.replace('# Verdict: LGTM', `# Verdict: ${latest}`));
+    }
+  });
+
   it('with a YAML bomb are refused with the file, not expanded', async () => {
     const dir = await newBoard();
     await ok(dir, ['new', 'bomb', '--as', 'claude']);
