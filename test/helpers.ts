@@ -58,7 +58,8 @@ function parse(stdout: string): any {
 }
 
 interface CliOptions {
-  stdin?: string;
+  /** Standard input (bytes, to give it what is not UTF-8). */
+  stdin?: string | Buffer;
   env?: Record<string, string>;
   /** Run as a person at a terminal would (standard input is a terminal). */
   interactive?: boolean;

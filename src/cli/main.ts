@@ -3,11 +3,10 @@
  * command takes its input as flags, positional arguments, --input FILE (the JSON object an MCP
  * tool takes) and, for documents, --from FILE.md. --json prints exactly one JSON document.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, toPayload } from '../errors.js';
-import { LIMITS } from '../domain/limits.js';
 import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
 import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
@@ -28,7 +27,7 @@ import { isHuman } from '../domain/ids.js';
 import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { appendJsonLine, callRecord, startedInvocationCalls } from '../store/runs.js';
-import { withoutBom } from '../store/markdown.js';
+import { readUserFile } from './user-file.js';
 
 interface GlobalOptions {
   root?: string;
@@ -79,20 +78,6 @@ function readInputFile(path: string, io: Io): unknown {
   return structuredClone(inputFiles.get(path));
 }
 
-/** A file named by --input or --from ("-" is standard input), refused when over the input limit. */
-function readUserFile(path: string, flag: string, io: Io): string {
-  let text: string;
-  try {
-    if (path !== '-' && statSync(resolve(io.cwd, path)).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
-    text = path === '-' ? io.stdin() : readFileSync(resolve(io.cwd, path), 'utf8');
-  } catch (err) {
-    if (err instanceof AgentboardError) throw err;
-    return fail('USAGE', `Cannot read ${path === '-' ? 'standard input' : path}.`, `Check the path given to ${flag} (use - for standard input).`);
-  }
-  if (Buffer.byteLength(text) > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${Buffer.byteLength(text)} bytes).`, 'Send a smaller input.');
-  return withoutBom(text);
-}
-
 function readInputFileOnce(path: string, io: Io): unknown {
   const text = readUserFile(path, '--input', io);
   try {
@@ -132,7 +117,6 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
     const text = readUserFile(globals.from, '--from', io);
-    if (text.includes('\u0000')) fail('INVALID_INPUT', `${globals.from} is not a text file.`, 'Give --from a markdown file.');
     give(op.cli.from ? markdownToInput(op.cli.from, text, globals.from) : { [op.cli.fromText!]: text }, `--from ${globals.from}`);
   }
   positionalNames(op).forEach((p, i) => {
@@ -267,14 +251,44 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
     });
   }
   extra(program);
+  for (const cmd of commandsUnder(program)) refuseTwice(cmd);
   return program;
+}
+
+/** A command and every command under it. */
+function commandsUnder(cmd: Command): Command[] {
+  return [cmd, ...cmd.commands.flatMap(commandsUnder)];
+}
+
+/** How a command is typed: `agentboard task`. */
+function commandLine(cmd: Command): string {
+  return cmd.parent ? `${commandLine(cmd.parent)} ${cmd.name()}` : cmd.name();
+}
+
+/**
+ * An option that takes one value, given twice with different values, is refused as bad usage
+ * (commander would keep the last, and which one was meant cannot be told); the same value twice
+ * is one value. Repeatable options (--depends, --file, --worker) collect theirs.
+ */
+function refuseTwice(cmd: Command): void {
+  for (const option of cmd.options) {
+    if (option.isBoolean() || option.variadic || option.parseArg === collect) continue;
+    let given: string | undefined;
+    cmd.on(`option:${option.name()}`, (value: string) => {
+      if (given !== undefined && given !== value) {
+        fail('USAGE', `${option.long} is given twice, with different values: ${JSON.stringify(given.slice(0, 200))} and ${JSON.stringify(value.slice(0, 200))}.`, `Give ${option.long} once, with the value you mean.`);
+      }
+      given = value;
+    });
+  }
 }
 
 /** Where a command reads and writes: the process's own streams, or a test's. */
 export interface Io {
   out: (text: string) => void;
   err: (text: string) => void;
-  stdin: () => string;
+  /** Standard input, whole (a test gives it as a string). */
+  stdin: () => Buffer | string;
   env: Record<string, string | undefined>;
   cwd: string;
   /** A person at a terminal: standard input is one (output may go to a pipe or a file). */
@@ -287,7 +301,7 @@ function processIo(): Io {
   return {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
-    stdin: () => readFileSync(0, 'utf8'),
+    stdin: () => readFileSync(0),
     env: process.env,
     cwd: process.cwd(),
     // Looked at when asked: opening standard input as a stream costs a quick command a few milliseconds.
@@ -453,6 +467,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
+  // The command last dispatched to: when commander asks for a subcommand, the group that needs one.
+  let group: Command = program;
+  for (const cmd of commandsUnder(program)) cmd.hook('preSubcommand', (_parent, sub) => void (group = sub));
   const spell = cliSpeller(operations, actorIn(argv));
   // Colour never goes into --json, and goes to a stream only when it is a terminal (or FORCE_COLOR says so).
   const errPaint = wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.err ?? false));
@@ -473,6 +490,11 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
+      // A group without its subcommand (`agentboard task`): commander has shown its help (not into --json); it is bad usage all the same.
+      if (err.code === 'commander.help' && err.exitCode !== 0) {
+        const subcommands = group.createHelp().visibleCommands(group).map((c) => c.name()).filter((name) => name !== 'help');
+        return failWith({ code: 'USAGE', message: `\`${commandLine(group)}\` needs a subcommand: ${subcommands.join(', ')}.`, next_step: `Run \`${commandLine(group)} <subcommand>\`; \`${commandLine(group)} --help\` says what each does.` }, 2);
+      }
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       const message = err.message.replace(/^error: /, '');
       return failWith({ code: 'USAGE', message: `${message.charAt(0).toUpperCase()}${message.slice(1)}.`.replace(/\.\.$/, '.'), next_step: 'Run `agentboard --help` (or `agentboard <command> --help`) to see the commands and their options.' }, 2);

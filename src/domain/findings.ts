@@ -25,6 +25,11 @@ export class FindingSink {
     return new FindingSink(this.file, this.offset + offset, this.findings);
   }
 
+  /** The file's line number of a line of the text being read, for a message that names another line. */
+  fileLine(line: number): number {
+    return line + this.offset;
+  }
+
   error(rule: string, message: string, fix: string, line?: number): void {
     this.push('error', rule, message, fix, line);
   }
@@ -35,7 +40,7 @@ export class FindingSink {
 
   private push(level: FindingLevel, rule: string, message: string, fix: string, line?: number): void {
     const finding: Finding = { level, file: this.file, rule, message, fix };
-    if (line !== undefined) finding.line = line + this.offset;
+    if (line !== undefined) finding.line = this.fileLine(line);
     this.findings.push(finding);
   }
 }

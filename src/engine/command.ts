@@ -3,7 +3,6 @@
  * command line registers them (src/cli/main.ts); everything they do is in the engine.
  */
 import { colorLevel } from '../render/colors.js';
-import { readFileSync } from 'node:fs';
 import { fail } from '../errors.js';
 import { Board } from '../store/board.js';
 import { SnapshotReader } from '../console/snapshot.js';
@@ -11,6 +10,7 @@ import { listRuns, readInvocations, readRun, runState, type RunRecord } from '..
 import { currentPerson } from '../cli/person.js';
 import { agentboardBin, importTui, type ImportModule } from '../cli/tui.js';
 import type { Io } from '../cli/main.js';
+import { readUserFile } from '../cli/user-file.js';
 import { table } from '../render/text.js';
 import { RUN_PHASES, type RunPhase, type RunView } from './events.js';
 import { runChange } from './run.js';
@@ -41,16 +41,10 @@ function number(flag: string, value: string | undefined, check: (n: number) => b
   return n;
 }
 
-export function runOptions(changeId: string, flags: RunFlags): RunOptions {
+/** The options of a run; `io` reads --goal-file. */
+export function runOptions(changeId: string, flags: RunFlags, io: Pick<Io, 'cwd' | 'stdin'>): RunOptions {
   if (flags.goal !== undefined && flags.goalFile !== undefined) fail('USAGE', 'Give --goal or --goal-file, not both.', 'Keep one of them.');
-  let goal = flags.goal;
-  if (flags.goalFile !== undefined) {
-    try {
-      goal = readFileSync(flags.goalFile === '-' ? 0 : flags.goalFile, 'utf8');
-    } catch {
-      fail('USAGE', `Cannot read ${flags.goalFile}.`, 'Check the path given to --goal-file (- reads standard input).');
-    }
-  }
+  const goal = flags.goalFile !== undefined ? readUserFile(flags.goalFile, '--goal-file', io) : flags.goal;
   if (goal !== undefined && goal.trim() === '') fail('USAGE', 'The goal is empty.', 'Say what the change should achieve with --goal "…".');
   if (flags.until !== undefined && !(RUN_PHASES as readonly string[]).includes(flags.until)) {
     fail('USAGE', `--until ${flags.until} is not a phase.`, `Give --until one of ${RUN_PHASES.join(', ')}.`);
@@ -79,7 +73,7 @@ async function liveView(importModule: ImportModule, colors: boolean, onInterrupt
 }
 
 export async function runCommand(io: Io, importModule: ImportModule | undefined, changeId: string, flags: RunFlags, globals: { root?: string; json?: boolean; as?: string }): Promise<number> {
-  const options = runOptions(changeId, flags);
+  const options = runOptions(changeId, flags, io);
   const root = Board.open(globals.root, io.cwd).root;
   const person = currentPerson(globals.as, 'Running a change', io);
   const bin = agentboardBin();

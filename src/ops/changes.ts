@@ -283,6 +283,12 @@ export const archiveChange = defineOp({
     const archived = await board.mutate((tx) => {
       requireChange(tx, input.change_id);
       const change = loadChange(tx, input.change_id);
+      // A review that cannot be read whole (an unknown verdict, a broken round) decides nothing: its problem is named.
+      if (change.review?.error) throw change.review.error;
+      const broken = change.review?.findings.find((f) => f.level === 'error');
+      if (broken) {
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: its review cannot be read (${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}).`, `Fix ${broken.file} (${broken.fix}); run ${refTo('change.validate', { change_id: input.change_id })} to see every problem.`);
+      }
       const verdict = change.review?.content?.[0]?.verdict;
       if (verdict !== 'APPROVED') {
         fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? `Fix the issues, then record a new review round with ${refTo('review.create')}.` : `Record a review with verdict APPROVED with ${refTo('review.create')}.`);

@@ -19,11 +19,15 @@ import { parseTasksBody, tasksIntro } from '../store/format-tasks.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml } from '../store/yaml-lite.js';
 
+/** Refuses the markdown when it has errors, naming every one with its line and fix (and in `details.findings`, as validate gives them). */
 function refuseErrors(findings: Finding[], shownAs: string): void {
   const errors = findings.filter((f) => f.level === 'error');
   if (errors.length === 0) return;
-  const first = errors[0]!;
-  fail('INVALID_INPUT', `${shownAs}${first.line ? `:${first.line}` : ''}: ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more problems)` : ''}.`, `Fix the markdown (${first.fix}) and run the command again; nothing was changed.`);
+  const at = (f: Finding) => `${shownAs}${f.line ? `:${f.line}` : ''}: ${f.message}`;
+  const details = { findings: errors };
+  if (errors.length === 1) fail('INVALID_INPUT', `${at(errors[0]!)}.`, `Fix the markdown (${errors[0]!.fix}) and run the command again; nothing was changed.`, details);
+  const list = errors.map((f) => `\n  ${at(f)} (fix: ${f.fix})`).join('');
+  fail('INVALID_INPUT', `${shownAs} has ${errors.length} problems:${list}`, 'Fix each of them in the markdown and run the command again; nothing was changed.', details);
 }
 
 /** The "## " headings of a text, for messages that say what was found. */

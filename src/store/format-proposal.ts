@@ -58,7 +58,7 @@ export function parseProposalBody(body: string, sink: FindingSink): { proposal: 
       continue;
     }
     if (where[field] !== undefined) {
-      sink.error('proposal.section.twice', `section "${section.heading.text}" appears twice (first on line ${where[field]})`, 'join the two sections into one', section.heading.index + 1);
+      sink.error('proposal.section.twice', `section "${section.heading.text}" appears twice (first on line ${sink.fileLine(where[field])})`, 'join the two sections into one', section.heading.index + 1);
       continue;
     }
     proposal[field] = readBlock(section.content, 2, PROPOSAL_PLACEHOLDERS[field]);

@@ -164,7 +164,7 @@ export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; li
   const once = (field: string, section: Section): boolean => {
     const first = seen.get(field);
     if (first !== undefined) {
-      sink.error('spec.section.twice', `section "${section.heading.text}" repeats one on line ${first}`, 'join the two sections into one', section.heading.index + 1);
+      sink.error('spec.section.twice', `section "${section.heading.text}" repeats one on line ${sink.fileLine(first)}`, 'join the two sections into one', section.heading.index + 1);
       return false;
     }
     seen.set(field, section.heading.index + 1);

@@ -183,7 +183,7 @@ export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
       return;
     }
     if (seen.has(id)) {
-      sink.error('tasks.id.duplicate', `task id "${id}" is used twice (first on line ${seen.get(id)})`, 'give every task in the change its own id', head.index + 1);
+      sink.error('tasks.id.duplicate', `task id "${id}" is used twice (first on line ${sink.fileLine(seen.get(id)!)})`, 'give every task in the change its own id', head.index + 1);
     } else {
       seen.set(id, head.index + 1);
     }

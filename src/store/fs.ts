@@ -195,6 +195,17 @@ function firstInvalidUtf8(buf: Buffer): number {
 }
 
 /**
+ * Why bytes are not text, if they are not: the line of the first byte that is not well-formed
+ * UTF-8, else of the first NUL byte (binary data). Board files and the files a command is given
+ * (--input, --from) are checked alike, so that no byte is ever silently replaced.
+ */
+export function textFault(buf: Buffer): { line: number; binary: boolean } | null {
+  if (!isUtf8(buf)) return { line: lineOfOffset(buf, firstInvalidUtf8(buf)), binary: false };
+  const nul = buf.indexOf(0);
+  return nul < 0 ? null : { line: lineOfOffset(buf, nul), binary: true };
+}
+
+/**
  * Reads a board file as UTF-8 text, or null when it does not exist. Refuses anything but a plain
  * file, files over the size limit, bytes that are not UTF-8 and NUL bytes, naming the line. Given
  * an earlier read of the file, bytes that are the same keep its text.
@@ -239,14 +250,12 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
     }
     buf = buf.subarray(0, length);
     if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : previous.withIdentity(identityOf(st));
-    if (!isUtf8(buf)) {
-      const line = lineOfOffset(buf, firstInvalidUtf8(buf));
-      fail('PARSE_ERROR', `${shown}:${line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced.`, `Fix the encoding of line ${line} of ${shown} (save it as UTF-8), or restore it from git.`, { line });
+    const fault = textFault(buf);
+    if (fault?.binary) {
+      fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds binary data (a NUL byte), not text.`, `Restore ${shown} from git (git checkout -- ${shown}) or rewrite it as markdown.`, { line: fault.line });
     }
-    const nul = buf.indexOf(0);
-    if (nul >= 0) {
-      const line = lineOfOffset(buf, nul);
-      fail('PARSE_ERROR', `${shown}:${line}: the file holds binary data (a NUL byte), not text.`, `Restore ${shown} from git (git checkout -- ${shown}) or rewrite it as markdown.`, { line });
+    if (fault) {
+      fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced.`, `Fix the encoding of line ${fault.line} of ${shown} (save it as UTF-8), or restore it from git.`, { line: fault.line });
     }
     return new FileRead(buf, identityOf(st));
   } catch (err) {

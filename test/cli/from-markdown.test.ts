@@ -112,6 +112,30 @@ describe('--from keeps what it reads', () => {
     expect(r.json.error.next_step).toContain('move it out of the scenario');
   });
 
+  it('names every problem of the markdown with its line, in the message and in details, not only the first', async () => {
+    const dir = await newBoard();
+    await proposed(dir, 'many');
+    const spec = SPEC('\nThis line belongs to no step.\n').replace('### A1: Claims', '### Claims').replace('### A2: Hints', '### Hints');
+    const path = write(dir, 's.md', spec);
+    const lineOf = (text: string) => spec.split('\n').indexOf(text) + 1;
+    const problems = [
+      [lineOf('### Claims'), 'requirement heading "Claims" has no id', 'write it as "### R1: Title"'],
+      [lineOf('### Hints'), 'requirement heading "Hints" has no id', 'write it as "### R1: Title"'],
+      [lineOf('This line belongs to no step.'), 'scenario "Two agents ask at once": this line is not a GIVEN, WHEN, THEN or AND step', 'write it as a step'],
+    ] as const;
+    const json = await cli(dir, ['spec', 'many', '--as', 'planner', '--from', path, ...NOTES, '--json']);
+    expect(json.code).toBe(1);
+    expect(json.json.error.message.startsWith(`${path} has 3 problems:\n`), json.json.error.message).toBe(true);
+    expect(json.json.error.details.findings.map((f: any) => [f.line, f.message])).toEqual(problems.map(([line, message]) => [line, message]));
+    const text = await cli(dir, ['spec', 'many', '--as', 'planner', '--from', path, ...NOTES]);
+    expect(text.code).toBe(1);
+    for (const [line, message, fix] of problems) {
+      expect(json.json.error.message).toContain(`\n  ${path}:${line}: ${message} (fix: ${fix}`);
+      expect(text.stderr).toContain(`\n  ${path}:${line}: ${message} (fix: ${fix}`);
+    }
+    expect(text.stderr).toContain('next: Fix each of them in the markdown and run the command again; nothing was changed.');
+  });
+
   it('keeps the Capabilities section of an OpenSpec proposal', async () => {
     const dir = await newBoard();
     const md = `# Proposal\n\n## Why\n\n${WHY}\n\n## What Changes\n\n- Add import.\n\n## Capabilities\n\n### New Capabilities\n- \`bookmarks\`: saving bookmarks\n\n### Modified Capabilities\n\n## Impact\n\n- New endpoint.\n`;

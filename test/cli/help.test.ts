@@ -34,6 +34,35 @@ describe('the command line', () => {
     expect(await help('list')).not.toContain('--version');
   });
 
+  it('answers a group without its subcommand as bad usage: one JSON error naming the subcommands with --json, the help and the error on stderr without', async () => {
+    const dir = tempDir();
+    for (const [group, subcommands] of [
+      ['task', 'list, show, add, update, rm, done, progress, block, unblock, note'],
+      ['agent', 'register, list, show'],
+      ['session', 'status, block, submit, show, history'],
+      ['conflicts', 'list, clear'],
+      ['reviewer', 'add, rm'],
+      ['person', 'key'],
+      ['remote', 'enable, disable, status, sync, publish, drop'],
+    ]) {
+      const json = await cli(dir, ['--json', group!]);
+      expect(json.code, group).toBe(2);
+      expect(json.stderr).toBe('');
+      expect(json.stdout.trim().split('\n')).toHaveLength(1);
+      expect(json.json).toEqual({ ok: false, error: { code: 'USAGE', message: `\`agentboard ${group}\` needs a subcommand: ${subcommands}.`, next_step: `Run \`agentboard ${group} <subcommand>\`; \`agentboard ${group} --help\` says what each does.` } });
+      const text = await cli(dir, [group!]);
+      expect(text.code, group).toBe(2);
+      expect(text.stdout).toBe('');
+      expect(text.stderr).toContain(`Usage: agentboard ${group} [options] [command]`);
+      expect(text.stderr).toContain(`error: \`agentboard ${group}\` needs a subcommand: ${subcommands}.`);
+    }
+    const none = await cli(dir, ['--json']);
+    expect(none.code).toBe(2);
+    expect(none.json.error.message).toMatch(/^`agentboard` needs a subcommand: init, list, show, /);
+    // asking for the help is no error
+    expect((await cli(dir, ['task', '--help'])).code).toBe(0);
+  });
+
   it('says in --help which inputs are required', async () => {
     const out = (await cli(tempDir(), ['propose', '--help'])).stdout.replace(/\s+/g, ' ');
     for (const flag of ['--why', '--what-changes', '--impact', '--notes']) expect(out).toMatch(new RegExp(`${flag} <value> [^-]*\\(required\\)`));

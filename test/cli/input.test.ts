@@ -46,7 +46,7 @@ describe('bad input changes nothing', () => {
   it('refuses binary garbage and control characters', async () => {
     const garbage = write(dir, 'garbage.bin', '');
     writeFileSync(garbage, Buffer.from([0x00, 0xff, 0xfe, 0x1b, 0x5b, 0x32, 0x4a, 0x00]));
-    await refused(['task', 'add', '--input', garbage], 2, 'USAGE');
+    expect((await refused(['task', 'add', '--input', garbage], 1, 'INVALID_INPUT')).message).toBe(`${garbage}:1: --input holds bytes that are not UTF-8 text; nothing was written, so that nothing is silently replaced.`);
     expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'bell\u0007'], 1, 'INVALID_INPUT')).message).toContain('title holds U+0007, a control character');
     rmSync(garbage);
   });
@@ -117,6 +117,25 @@ describe('bad input changes nothing', () => {
     expect(same.code, same.stdout).toBe(0);
   });
 
+  it('refuses an option given twice with different values, global ones too; the same value twice is one value', async () => {
+    for (const [args, flag, values] of [
+      [['task', 'note', 'base/T1', 'x', '--as', 'codex', '--as', 'gemini'], '--as', '"codex" and "gemini"'],
+      [['--as', 'codex', 'task', 'note', 'base/T1', 'x', '--as=gemini'], '--as', '"codex" and "gemini"'],
+      [['task', 'add', 'base', '--as', 'codex', '--title', 'First', '--title', 'Second'], '--title', '"First" and "Second"'],
+      [['--root', '.', 'status', '--root', '/'], '--root', '"." and "/"'],
+      [['task', 'list', '--status', 'todo', '--status', 'done'], '--status', '"todo" and "done"'],
+      [['task', 'note', 'base/T1', '--as', 'codex', '--input', 'a.json', '--input', 'b.json'], '--input', '"a.json" and "b.json"'],
+    ] as const) {
+      const error = await refused([...args], 2, 'USAGE');
+      expect(error.message, args.join(' ')).toBe(`${flag} is given twice, with different values: ${values}.`);
+      expect(error.next_step).toBe(`Give ${flag} once, with the value you mean.`);
+    }
+    const human = await cli(dir, ['task', 'add', 'base', '--as', 'codex', '--title', 'Twice', '--title', 'Twice', '--depends', 'T1', '--depends', 'T2', '--json']);
+    expect(human.code, human.stdout).toBe(0);
+    expect(human.json.data.task).toMatchObject({ title: 'Twice', depends: ['T1', 'T2'] });
+    await ok(dir, ['task', 'rm', human.json.data.task.task_id, '--as', 'codex']);
+  });
+
   it('names the id that was not found', async () => {
     expect((await refused(['task', 'done', 'base/T99', '--as', 'codex'], 1, 'TASK_NOT_FOUND')).message).toContain('base/T99');
     expect((await refused(['task', 'rm', 'nope/T1', '--as', 'codex'], 1, 'CHANGE_NOT_FOUND')).message).toContain('nope');
@@ -161,6 +180,46 @@ describe('hand edits', () => {
     write(dir, path, broken.replace('status: [unclosed', 'status: todo'));
     expect((await ok(dir, ['task', 'done', 'edit/T2', '--as', 'codex'])).task.status).toBe('done');
     expect((await ok(dir, ['task', 'show', 'edit/T2'])).task.title).toBe('Two, renamed by hand');
+  });
+
+  it('name the lines of the file in their messages, not lines counted from the end of the frontmatter', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'twice', [{ title: 'One' }, { title: 'Two' }]);
+    const edits = [
+      ['tasks.md', '\n## T1: Again\n\n```yaml\nstatus: todo\npriority: medium\n```\n', '## T1: One', 'tasks.id.duplicate', (line: number) => `task id "T1" is used twice (first on line ${line})`],
+      ['proposal.md', '\n## Why\n\nOnce more, because the first one was not enough for this change.\n', '## Why', 'proposal.section.twice', (line: number) => `section "Why" appears twice (first on line ${line})`],
+      ['spec.md', '\n## Overview\n\nA second overview of the board, long enough to be read as one.\n', '## Overview', 'spec.section.twice', (line: number) => `section "Overview" repeats one on line ${line}`],
+    ] as const;
+    for (const [name, added, first, rule, message] of edits) {
+      const path = `agentd/changes/twice/${name}`;
+      write(dir, path, `${read(dir, path)}${added}`);
+      const line = read(dir, path).split('\n').indexOf(first) + 1;
+      const findings = (await cli(dir, ['validate', 'twice', '--json'])).json.data.changes[0].findings;
+      expect(findings.find((f: any) => f.rule === rule)?.message, name).toBe(message(line));
+    }
+  });
+
+  it('with a review verdict agentboard does not know keep the change from being archived, naming the verdict line', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'verdict', [{ title: 'One' }]);
+    await ok(dir, ['task', 'done', 'verdict/T1', '--as', 'codex']);
+    const path = 'agentd/changes/verdict/REVIEW.md';
+    const review = (verdict: string) => ok(dir, ['review', 'verdict', '--as', 'gemini', '--verdict', verdict, '--summary', `Reviewed: ${verdict}.`, '--notes', 'n']);
+    // the only round, and the latest of two over an approved one: neither is read as an approval or as no review
+    await review('APPROVED');
+    for (const latest of ['APPROVED', 'NEEDS_FIX']) {
+      if (latest === 'NEEDS_FIX') await review('NEEDS_FIX');
+      const text = read(dir, path).replace(`# Verdict: ${latest}`, '# Verdict: LGTM');
+      write(dir, path, text);
+      const line = text.split('\n').indexOf('# Verdict: LGTM') + 1;
+      const before = snapshot(dir);
+      const r = await cli(dir, ['archive', 'verdict', '--json']);
+      expect(r.code, latest).toBe(1);
+      expect(r.json.error).toMatchObject({ code: 'ARCHIVE_REFUSED', message: `Change verdict cannot be archived: its review cannot be read (${path}:${line}: unknown verdict "LGTM").` });
+      expect(r.json.error.next_step).toBe(`Fix ${path} (use exactly one of: APPROVED, NEEDS_FIX, MAJOR_ISSUES); run \`agentboard validate verdict\` to see every problem.`);
+      expect(snapshot(dir)).toEqual(before);
+      write(dir, path, text.replace('# Verdict: LGTM', `# Verdict: ${latest}`));
+    }
   });
 
   it('with a YAML bomb are refused with the file, not expanded', async () => {

@@ -76,6 +76,33 @@ describe('through the CLI and MCP', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('refuses an --input, --from or standard input that is not UTF-8 text, naming the file and line, and writes nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bytes', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'w1']);
+    const latin1 = (text: string) => Buffer.from(text, 'latin1');
+    writeFileSync(join(dir, 'note.json'), latin1('{\n"text": "caf\u00e9"}'));
+    const spec = read(dir, 'agentd/changes/bytes/spec.md').replace(/^---[^]*?---\n/, '');
+    writeFileSync(join(dir, 'spec.md'), latin1(spec.replace('## Overview', '## Overview \u00e9')));
+    const specLine = spec.split('\n').indexOf('## Overview') + 1;
+    writeFileSync(join(dir, 'nul.md'), Buffer.from('# Spec\n\nbinary\u0000data\n'));
+    const before = snapshot(dir);
+    for (const [args, stdin, shown] of [
+      [['task', 'note', 'bytes/T1', '--input', 'note.json'], undefined, 'note.json:2: --input holds bytes that are not UTF-8 text'],
+      [['task', 'note', 'bytes/T1', '--input', '-'], latin1('{"text": "caf\u00e9"}'), 'standard input:1: --input holds bytes that are not UTF-8 text'],
+      [['spec', 'bytes', '--from', 'spec.md', '--notes', 'n'], undefined, `spec.md:${specLine}: --from holds bytes that are not UTF-8 text`],
+      [['spec', 'bytes', '--from', '-', '--notes', 'n'], latin1(spec.replace('## Overview', '## Overview \u00e9')), `standard input:${specLine}: --from holds bytes`],
+      [['spec', 'bytes', '--from', 'nul.md', '--notes', 'n'], undefined, 'nul.md:3: --from holds binary data (a NUL byte), not text'],
+    ] as const) {
+      const r = await cli(dir, [...args, '--as', 'w1', '--json'], stdin === undefined ? {} : { stdin });
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.json.error.code).toBe('INVALID_INPUT');
+      expect(r.json.error.message).toContain(shown);
+      expect(snapshot(dir)).toEqual(before);
+    }
+    expect(read(dir, 'agentd/changes/bytes/tasks.md')).not.toContain('\uFFFD');
+  });
+
   it('keeps tab and line ends where a field allows them, and the marks right-to-left writing needs', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'safe', [{ title: 'One' }]);

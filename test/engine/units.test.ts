@@ -1,5 +1,5 @@
 /** The engine's small pure parts: usage from each CLI's output, the agent's environment, run options, merge order. */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers.js';
@@ -77,32 +77,42 @@ describe('the agent\'s environment', () => {
 });
 
 describe('run options and agents', () => {
+  /** Where --goal-file would be read from (these options give none). */
+  const NO_IO = { cwd: '/nonexistent', stdin: () => '' };
   const config = { agents: { claude: { adapter: 'claude', args: [], env: {} }, codex: { adapter: 'codex', args: [], env: {} } }, run: { planner: 'claude', reviewer: 'codex', workers: ['claude', 'codex'], max_review_rounds: 3 } } as any;
 
   it('gives every role instance its own id, workers round-robin', async () => {
-    const agents = resolveAgents(config, runOptions('add-search', { workers: '3' }));
+    const agents = resolveAgents(config, runOptions('add-search', { workers: '3' }, NO_IO));
     expect([agents.planner.id, agents.reviewer.id, ...agents.workers.map((w) => w.id)]).toEqual(['claude-planner', 'codex-reviewer', 'claude-w1', 'codex-w2', 'claude-w3']);
-    expect(resolveAgents(config, runOptions('add-search', { worker: ['codex'], planner: 'codex' })).workers.map((w) => w.id)).toEqual(['codex-w1']);
+    expect(resolveAgents(config, runOptions('add-search', { worker: ['codex'], planner: 'codex' }, NO_IO)).workers.map((w) => w.id)).toEqual(['codex-w1']);
   });
 
   it('refuses what is not configured, saying what to add', async () => {
     const error = (() => {
       try {
-        resolveAgents({ agents: {}, run: undefined } as any, runOptions('add-search', {}));
+        resolveAgents({ agents: {}, run: undefined } as any, runOptions('add-search', {}, NO_IO));
       } catch (err) {
         return err as AgentboardError;
       }
     })();
     expect(error?.code).toBe('RUN_NOT_CONFIGURED');
     expect(error?.nextStep).toContain('run:\n      planner: claude');
-    expect(() => resolveAgents(config, runOptions('add-search', { reviewer: 'gemini' }))).toThrow(/The reviewer "gemini" \(--reviewer\) is not an agent of agentd\/config.yaml; its agents are claude, codex/);
+    expect(() => resolveAgents(config, runOptions('add-search', { reviewer: 'gemini' }, NO_IO))).toThrow(/The reviewer "gemini" \(--reviewer\) is not an agent of agentd\/config.yaml; its agents are claude, codex/);
   });
 
   it('takes minutes with decimals, and refuses what is not a number', async () => {
-    expect(runOptions('a-b', { timeout: '0.5' }).timeoutMinutes).toBe(0.5);
-    expect(() => runOptions('a-b', { timeout: 'soon' })).toThrow('--timeout soon is not a number of minutes above 0');
-    expect(() => runOptions('a-b', { until: 'archive' })).toThrow('--until archive is not a phase.');
-    expect(runOptions('a-b', {})).toMatchObject({ maxAttempts: 3, timeoutMinutes: 30, wait: false, merge: false, worktrees: true });
+    expect(runOptions('a-b', { timeout: '0.5' }, NO_IO).timeoutMinutes).toBe(0.5);
+    expect(() => runOptions('a-b', { timeout: 'soon' }, NO_IO)).toThrow('--timeout soon is not a number of minutes above 0');
+    expect(() => runOptions('a-b', { until: 'archive' }, NO_IO)).toThrow('--until archive is not a phase.');
+    expect(runOptions('a-b', {}, NO_IO)).toMatchObject({ maxAttempts: 3, timeoutMinutes: 30, wait: false, merge: false, worktrees: true });
+  });
+
+  it('reads --goal-file as UTF-8 text, refusing other bytes with their line', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'goal.txt'), Buffer.from('Add search\nto the caf\xe9 page\n', 'latin1'));
+    const io = { cwd: dir, stdin: () => 'A goal from standard input.' };
+    expect(() => runOptions('a-b', { goalFile: 'goal.txt' }, io)).toThrow('goal.txt:2: --goal-file holds bytes that are not UTF-8 text');
+    expect(runOptions('a-b', { goalFile: '-' }, io).goal).toBe('A goal from standard input.');
   });
 });
 

@@ -1,0 +1,33 @@
+/**
+ * The files a command is given: --input, --from and run's --goal-file ("-" is standard input).
+ * They are held to the rules of the board's own files: bytes that are not UTF-8 text, or a NUL
+ * byte, are refused with the line they are on, never decoded into replacement characters.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { AgentboardError, fail } from '../errors.js';
+import { LIMITS } from '../domain/limits.js';
+import { textFault } from '../store/fs.js';
+import { withoutBom } from '../store/markdown.js';
+import type { Io } from './main.js';
+
+/** A file named by `flag`, as text, refused when over the input limit or not text. */
+export function readUserFile(path: string, flag: string, io: Pick<Io, 'cwd' | 'stdin'>): string {
+  const shown = path === '-' ? 'standard input' : path;
+  let bytes: Buffer;
+  try {
+    if (path !== '-' && statSync(resolve(io.cwd, path)).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
+    const read = path === '-' ? io.stdin() : readFileSync(resolve(io.cwd, path));
+    bytes = typeof read === 'string' ? Buffer.from(read, 'utf8') : read;
+  } catch (err) {
+    if (err instanceof AgentboardError) throw err;
+    return fail('USAGE', `Cannot read ${shown}.`, `Check the path given to ${flag} (use - for standard input).`);
+  }
+  if (bytes.length > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${bytes.length} bytes).`, 'Send a smaller input.');
+  const fault = textFault(bytes);
+  if (fault) {
+    const what = fault.binary ? 'binary data (a NUL byte), not text' : 'bytes that are not UTF-8 text';
+    fail('INVALID_INPUT', `${shown}:${fault.line}: ${flag} holds ${what}; nothing was written, so that nothing is silently replaced.`, `${path === '-' ? 'Send standard input' : `Save ${path}`} as UTF-8 text (line ${fault.line} first), then run the command again.`, { file: shown, line: fault.line });
+  }
+  return withoutBom(bytes.toString('utf8'));
+}
