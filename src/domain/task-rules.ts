@@ -3,7 +3,9 @@
  * progress, blockers, submitting for review and status changes. An agent works on a task it holds;
  * a task nobody holds is first claimed under the rules `next` applies (its task list is open, its
  * dependencies are done); a task another agent holds, or one waiting for a person's review, is not
- * the agent's to change. Pure: the operations run these inside the board lock.
+ * the agent's to change. Planning is the one exception: the agent that wrote a task list changes or
+ * deletes its tasks nobody works on yet without taking them. Pure: the operations run these inside
+ * the board lock.
  */
 import { fail } from '../errors.js';
 import { isHuman } from './ids.js';
@@ -38,6 +40,41 @@ export function assertMayTouch(task: Task, ref: string, actor: string, verb: str
   }
 }
 
+/** Whether the agent is planning the task: one of the list it wrote (`listAuthor`) that nobody works on yet. */
+export function isPlanning(task: Task, actor: string, listAuthor: string): boolean {
+  return task.status === 'todo' && actor === listAuthor;
+}
+
+/** Refuses any change to a done task by an agent, saying who completed it and what to do instead. */
+function refuseDone(task: Task, ref: string, actor: string, verb: string): never {
+  const mine = task.assignee === actor;
+  const by = mine ? 'you completed it' : task.assignee ? `${task.assignee} completed it` : 'it was completed';
+  fail(
+    'TASK_NOT_READY',
+    `Task ${ref} is done: ${by}${task.completed_at ? ` at ${task.completed_at}` : ''}. A done task stays as it is, so you cannot ${verb} it.`,
+    `${mine ? 'Nothing is left to do on it: leave it out, and take' : 'Find'} your next work with ${refTo(['task.next', 'task.list'], { status: 'pending' })}. If it must be worked again, ask a person to reopen it (${refTo('input.ask')}).`,
+  );
+}
+
+/**
+ * Before an agent deletes a task: only while planning (a task of the list it wrote that nobody works
+ * on yet). A task another agent holds, one in review, a done task, the agent's own task in progress
+ * and a task of another's list are refused with the rule and what to do instead. People may.
+ */
+export function assertMayDelete(task: Task, ref: string, actor: string, listAuthor: string): void {
+  if (isHuman(actor) || isPlanning(task, actor, listAuthor)) return;
+  assertMayTouch(task, ref, actor, 'delete');
+  if (task.status === 'done') refuseDone(task, ref, actor, 'delete');
+  if (isHeld(task)) {
+    fail('TASK_IN_PROGRESS', `You are working on ${ref} (${task.status}); a task being worked on is not deleted.`, `Finish it with ${refTo('task.done', { task_id: ref })}, saying in a note why nothing more was needed; or ask a person to delete it (${refTo('input.ask')}).`);
+  }
+  fail(
+    'TASK_NOT_YOURS',
+    `Task ${ref} is in the task list ${listAuthor} wrote; an agent deletes only tasks of a list it wrote, before anyone works on them.`,
+    `Leave it in the plan; if it should go, ask ${listAuthor} or a person to delete it (${refTo('input.ask')}).`,
+  );
+}
+
 /**
  * Before an agent changes a task's state: the agent holds it already, or claims it now under the
  * claim rules (recorded as a claim). Returns true when this call claimed it. People act on any task.
@@ -45,6 +82,7 @@ export function assertMayTouch(task: Task, ref: string, actor: string, verb: str
 export function holdOrClaim(task: Task, ref: string, actor: string, now: string, rules: { byId: Map<string, Task>; listProblem: string | null; ownInProgress: () => string | null }, verb: string): boolean {
   assertMayTouch(task, ref, actor, verb);
   if (isHuman(actor) || (isHeld(task) && task.assignee === actor)) return false;
+  if (task.status === 'done') refuseDone(task, ref, actor, verb);
   if (task.status !== 'todo') {
     fail('TASK_NOT_READY', `Task ${ref} is ${task.status} and not held by you; you cannot ${verb} it.`, `Find a task of your own with ${refTo(['task.next', 'task.list'], { status: 'pending' })}.`);
   }

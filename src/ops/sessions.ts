@@ -183,7 +183,12 @@ export const submitForReview = defineOp({
     summary: text(1, 4000).describe('What you changed and why.'),
     pr_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('The pull request, if any.'),
     notes: text(1, LIMITS.noteMax).optional().describe('What the reviewer should look at first; decisions and trade-offs.'),
-    tasks: z.array(TaskRef).max(100).default([]).describe('The tasks you hold that this work completes.'),
+    tasks: z
+      .array(TaskRef)
+      .max(100)
+      .refine((refs) => new Set(refs).size === refs.length, { message: 'names a task more than once; name each task once' })
+      .default([])
+      .describe('The tasks you hold that this work completes.'),
   }),
   output: SessionOut.extend({ tasks_in_review: z.array(z.string()) }),
   cli: { command: 'session submit', flags: { tasks: 'task' } },
@@ -217,6 +222,13 @@ export const submitForReview = defineOp({
           'TASK_IN_PROGRESS',
           `You hold ${stranded.join(', ')} in progress; submitting without ${stranded.length === 1 ? 'it' : 'them'} would leave ${stranded.length === 1 ? 'it' : 'them'} in progress while you wait for review.`,
           `Submit ${stranded.length === 1 ? 'it' : 'them'} with the work: ${refTo('session.submit', { tasks: all })}; or finish first with ${refTo('task.done', { task_id: stranded[0] })}.`,
+        );
+      }
+      if (input.tasks.length === 0 && !input.pr_url) {
+        fail(
+          'INVALID_INPUT',
+          'Nothing to review: the submission names no task and no pull request, so a person would have nothing to check while you wait.',
+          `Name what a person should check in ${refTo('session.submit')}: the tasks this work completes, or its pull request. With nothing to submit, go on with ${refTo('task.next')}.`,
         );
       }
       const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_review', tx.now, 'submit work for review', input.summary);

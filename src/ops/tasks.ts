@@ -10,11 +10,12 @@ import { parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/id
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, TASK_STATUSES, type Task } from '../domain/model.js';
-import { assertMayTouch } from '../domain/task-rules.js';
+import { assertMayDelete, assertMayTouch, isPlanning } from '../domain/task-rules.js';
 import { takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
+import { taskIdsEverWritten } from '../store/ledger.js';
 import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite } from './doc-write.js';
@@ -201,14 +202,13 @@ export const addTask = defineOp({
       if (doc.error) throw doc.error;
       if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run ${refTo('change.validate', { change_id: input.change_id })} to see every problem.`);
       assertPlanOpen(tx, doc, input.agent_id);
+      // Every id the list ever had stays taken, a deleted task's too: the log and the notes that name a task keep meaning it.
       const existing = new Set(doc.content.blocks.map((b) => b.id));
+      const taken = new Set([...existing, ...taskIdsEverWritten(tx.board.ledgerOf(input.change_id))]);
       let id = input.id;
-      if (id && existing.has(id)) fail('TASK_EXISTS', `Task ${input.change_id}/${id} already exists.`, 'Pick another id, or leave the id out to get the next free one.');
-      if (!id) {
-        let n = doc.content.blocks.length + 1;
-        while (existing.has(`T${n}`)) n++;
-        id = `T${n}`;
-      }
+      if (id && taken.has(id)) fail('TASK_EXISTS', `Task ${input.change_id}/${id} ${existing.has(id) ? 'already exists' : 'was deleted; its id is not given again'}.`, 'Pick another id, or leave the id out to get the next free one.');
+      // One past the highest T<n> the list ever had.
+      if (!id) id = `T${Math.max(doc.content.blocks.length, ...[...taken].map((t) => Number(/^T(\d{1,9})$/.exec(t)?.[1] ?? 0))) + 1}`;
       const task: Task = {
         id,
         title: input.title,
@@ -266,26 +266,25 @@ export const updateTask = defineOp({
     name: 'agentboard_update_task',
     title: 'Update a task',
     description:
-      `Change the fields given of a task nobody else holds; your values replace the task's. To finish a task call ${refTo('task.done')}; to report progress, ${refTo('task.progress')}.`,
+      `Change the fields given of a task you hold, or of the list you wrote while nobody works on it (any other ready task is claimed for you first); your values replace the task's. To finish a task call ${refTo('task.done')}; to report progress, ${refTo('task.progress')}.`,
     profiles: ['planner'],
     destructive: true,
   },
   run(ctx, input) {
     const board = ctx.board();
     return mutateTask(board, input.task_id, (tx, found, task) => {
-      assertMayTouch(found.task, input.task_id, input.agent_id, 'update');
       const planKeys = ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements'] as const;
       const plan = planKeys.some((k) => input[k] !== undefined);
       if (plan) assertPlanOpen(tx, found.doc, input.agent_id);
+      const move = input.status !== task.status ? input.status : undefined;
+      // Updating a task is working on it, under the claim rules of every other path (claimed first when
+      // nobody holds it); planning a task of the list the agent wrote, without moving it, is not.
+      if (move !== undefined || !isPlanning(task, input.agent_id, found.doc.meta.author)) takeForWork(tx, found, task, input.task_id, input.agent_id, 'update');
       for (const key of planKeys) {
         if (input[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = input[key];
       }
       if (input.branch !== undefined) task.branch = input.branch;
-      if (input.status !== undefined && input.status !== task.status) {
-        // Moving a task out of todo is working on it: the same claim rules as every other path.
-        if (input.status !== 'todo') takeForWork(tx, found, task, input.task_id, input.agent_id, `move it to ${input.status}`);
-        if (input.status !== task.status) moveTask(task, input.task_id, input.status, input.agent_id, actorRole(input.agent_id), tx.now);
-      }
+      if (move !== undefined && move !== task.status) moveTask(task, input.task_id, move, input.agent_id, actorRole(input.agent_id), tx.now);
       const changed = JSON.stringify(task) !== JSON.stringify(found.task);
       return {
         result: result(found, task, changed),
@@ -307,7 +306,7 @@ export const removeTask = defineOp({
   tool: {
     name: 'agentboard_delete_task',
     title: 'Delete a task',
-    description: 'Delete a task from its change for good. Refused while another agent holds it or while other tasks depend on it.',
+    description: 'Delete a task of the task list you wrote that nobody works on yet; its id is never given again. Refused while other tasks depend on it.',
     profiles: ['planner'],
     destructive: true,
   },
@@ -316,8 +315,8 @@ export const removeTask = defineOp({
     const { changeId, taskId } = address(input.task_id);
     return board.mutate((tx) => {
       const found = findTask(tx, changeId, taskId);
-      assertMayTouch(found.task, input.task_id, input.agent_id, 'delete');
       assertPlanOpen(tx, found.doc, input.agent_id);
+      assertMayDelete(found.task, input.task_id, input.agent_id, found.doc.meta.author);
       const dependents = [...found.byId.values()].filter((t) => t.depends.includes(taskId)).map((t) => t.id);
       if (dependents.length > 0) {
         fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with ${refTo('task.update', { task_id: `${changeId}/${dependents[0]}` })}.`);

@@ -10,7 +10,7 @@
  * file agentboard writes is written in the same commit as the file; a file agentboard has only
  * read is adopted (its ledger entry written alongside, as a cache that can be rebuilt).
  */
-import { DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task, type YamlComments } from '../domain/model.js';
+import { DOC_FILES, DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task, type YamlComments } from '../domain/model.js';
 import type { DocFile } from './documents.js';
 import { fingerprints, type Entry, type History, type Item } from './merge.js';
 import { sha1 } from './hash.js';
@@ -138,6 +138,11 @@ export function baseItems(entry: LedgerEntry): Map<string, Item> {
 
 export const META_ITEM = '#meta';
 
+/** The id of every task the ledger remembers agentboard writing to the change's task list, deleted ones included (their tombstones). */
+export function taskIdsEverWritten(ledger: Ledger): string[] {
+  return Object.keys(ledger.files[DOC_FILES.tasks]?.history ?? {}).filter((key) => key !== META_ITEM);
+}
+
 function pick(source: object, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const k of keys) out[k] = (source as Record<string, unknown>)[k] ?? null;
@@ -210,12 +215,12 @@ export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text:
     const next = [...(h ?? []), (who ? [version, p, s, who] : [version, p, s]) as History[number]];
     history[key] = next.length > HISTORY_MAX ? next.slice(next.length - HISTORY_MAX) : next;
   }
-  let tombstones = 0;
-  for (const key of Object.keys(history)) {
-    if (items.has(key)) continue;
+  const gone = Object.keys(history).filter((key) => !items.has(key));
+  for (const key of gone) {
     const h = history[key]!;
     if (h[h.length - 1]![1] !== '') history[key] = [...h, [version, '', ''] as History[number]].slice(-HISTORY_MAX);
-    if (++tombstones > TOMBSTONES_MAX) delete history[key];
   }
+  // Past the limit the oldest tombstones go: the newest hold the highest task ids given, which keep an id from being given again.
+  for (const key of gone.slice(0, Math.max(0, gone.length - TOMBSTONES_MAX))) delete history[key];
   return { hash: hashText(text), identity, version, doc: stored, history };
 }

@@ -5,6 +5,7 @@
  * task another agent holds and a task in review are refused with the rule and the call to make.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
 import { connect } from '../mcp/helpers.js';
@@ -209,5 +210,99 @@ describe('the tasks of a change whose proposal or spec holds it back', () => {
     expect(none.reasons.waiting_on_documents).toBe(1);
     const r = await cli(dir, ['task', 'done', 'broken-proposal/T1', '--as', 'w1', '--json']);
     expect(r.json.error.message).toContain('its change waits for its proposal file to be fixed: it cannot be read');
+  });
+});
+
+/** A list open to its planner's edits: T1 held by w1, T2 ready, T3 held by w2, T4 in review (w3), T5 done (w4). */
+async function openBoard(): Promise<string> {
+  const dir = await newBoard();
+  await changeWithTasks(dir, 'plan', [
+    { title: 'Held by w1', priority: 'urgent' },
+    { title: 'Ready', priority: 'low' },
+    { title: 'Held by w2', priority: 'urgent' },
+    { title: 'In review', priority: 'urgent' },
+    { title: 'Done', priority: 'urgent' },
+  ]);
+  for (const [agent, task] of [['w1', 'plan/T1'], ['w2', 'plan/T3'], ['w3', 'plan/T4'], ['w4', 'plan/T5']]) {
+    expect((await ok(dir, ['next', '--as', agent!])).task.task_id).toBe(task);
+  }
+  await ok(dir, ['session', 'submit', '--as', 'w3', '--summary', 'Finished', '--task', 'plan/T4']);
+  await ok(dir, ['task', 'done', 'plan/T5', '--as', 'w4']);
+  return dir;
+}
+
+describe('an agent\'s update or deletion of a task it does not hold', () => {
+  it('follows the claim rules: refused while the agent works on another task, claimed (and logged) otherwise', async () => {
+    const dir = await openBoard();
+    const before = snapshot(dir);
+    const r = await cli(dir, ['task', 'update', 'plan/T2', '--as', 'w1', '--title', 'Renamed', '--priority', 'urgent', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({ code: 'TASK_NOT_READY', message: 'You are working on plan/T1; an agent takes one task at a time, so plan/T2 is not yours to take now.' });
+    expect(r.json.error.next_step).toContain('`agentboard task done plan/T1 --as w1`');
+    expect(snapshot(dir)).toEqual(before);
+    expect((await ok(dir, ['task', 'update', 'plan/T2', '--as', 'w5', '--priority', 'urgent'])).task).toMatchObject({ status: 'in_progress', assignee: 'w5', priority: 'urgent' });
+    expect(await claimsLogged(dir, 'plan/T2', 'w5')).toBe(1);
+  });
+
+  it('lets the agent that wrote the list plan its tasks nobody works on, without taking them', async () => {
+    const dir = await openBoard();
+    await ok(dir, ['task', 'update', 'plan/T2', '--as', 'planner', '--title', 'Ready, renamed']);
+    expect(await taskOf(dir, 'plan/T2')).toMatchObject({ title: 'Ready, renamed', status: 'todo', assignee: null });
+    expect(await ok(dir, ['task', 'rm', 'plan/T2', '--as', 'planner'])).toEqual({ task_id: 'plan/T2', deleted: true });
+    expect(read(dir, 'agentd/changes/plan/tasks.md')).not.toContain('Ready, renamed');
+  });
+
+  it('refuses to delete what is not the agent\'s to plan, saying why and what to do, and changes nothing', async () => {
+    const dir = await openBoard();
+    const refusals = [
+      { as: 'zz', ref: 'plan/T2', code: 'TASK_NOT_YOURS', says: 'Task plan/T2 is in the task list planner wrote; an agent deletes only tasks of a list it wrote, before anyone works on them.', next: '`agentboard ask --as zz`' },
+      { as: 'planner', ref: 'plan/T3', code: 'TASK_HELD', says: 'Task plan/T3 is held by w2', next: '`agentboard release plan/T3`' },
+      { as: 'w3', ref: 'plan/T4', code: 'TASK_IN_REVIEW', says: 'Task plan/T4 was submitted and is awaiting review by a person', next: '`agentboard next --as w3`' },
+      { as: 'w1', ref: 'plan/T1', code: 'TASK_IN_PROGRESS', says: 'You are working on plan/T1 (in_progress); a task being worked on is not deleted.', next: '`agentboard task done plan/T1 --as w1`' },
+      { as: 'planner', ref: 'plan/T5', code: 'TASK_NOT_READY', says: 'Task plan/T5 is done: w4 completed it at ', next: '`agentboard next --as planner`' },
+      { as: 'w4', ref: 'plan/T5', code: 'TASK_NOT_READY', says: 'Task plan/T5 is done: you completed it at ', next: 'Nothing is left to do on it' },
+    ];
+    const before = snapshot(dir);
+    for (const r of refusals) {
+      const out = await cli(dir, ['task', 'rm', r.ref, '--as', r.as, '--json']);
+      expect(out.code, `${r.as} ${r.ref}`).toBe(1);
+      expect(out.json.error.code, `${r.as} ${r.ref}`).toBe(r.code);
+      expect(out.json.error.message).toContain(r.says);
+      expect(out.json.error.next_step).toContain(r.next);
+    }
+    expect(snapshot(dir)).toEqual(before);
+    // People keep their powers.
+    expect(await ok(dir, ['task', 'rm', 'plan/T5'])).toEqual({ task_id: 'plan/T5', deleted: true });
+  });
+});
+
+describe('task ids', () => {
+  it('are never given again within a change, a deleted task\'s neither; without the ledger, never one in the file', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    await ok(dir, ['task', 'rm', 'ids/T3', '--as', 'planner']);
+    await ok(dir, ['task', 'rm', 'ids/T2', '--as', 'planner']);
+    expect((await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Four'])).task.task_id).toBe('ids/T4');
+    const again = await cli(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Again', '--id', 'T3', '--json']);
+    expect(again.json.error).toMatchObject({ code: 'TASK_EXISTS', message: 'Task ids/T3 was deleted; its id is not given again.' });
+    expect(read(dir, 'agentd/changes/ids/tasks.md')).not.toContain('Again');
+    // A checkout without agentd/.runtime/ knows only the file: the ids in it stay taken.
+    rmSync(join(dir, 'agentd/.runtime'), { recursive: true });
+    expect((await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Five'])).task.task_id).toBe('ids/T5');
+  });
+});
+
+describe('a task the agent completed', () => {
+  it('is reported done, by whom, with the next step, on every later path', async () => {
+    const dir = await boardInEverySituation();
+    await ok(dir, ['task', 'done', 'open/T1', '--as', 'w1']);
+    const before = snapshot(dir);
+    for (const path of PATHS.slice(1)) {
+      const r = await cli(dir, [...path.cli('open/T1'), '--as', 'w1', '--json']);
+      expect(r.code, path.name).toBe(1);
+      expect(r.json.error.message, path.name).toMatch(/^Task open\/T1 is done: you completed it at \S+\. A done task stays as it is, so you cannot [a-z ]+ it\.$/);
+      expect(r.json.error.next_step, path.name).toBe('Nothing is left to do on it: leave it out, and take your next work with `agentboard next --as w1`. If it must be worked again, ask a person to reopen it (`agentboard ask --as w1`).');
+    }
+    expect(snapshot(dir)).toEqual(before);
   });
 });

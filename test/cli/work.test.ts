@@ -125,7 +125,11 @@ describe('task tools (seed 003)', () => {
     expect(await ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex'])).toMatchObject({ changed: false, task: { status: 'done' } });
     expect(read(dir, 'agentd/changes/crud/tasks.md')).toBe(before);
     expect((await ok(dir, ['task', 'list', '--status', 'completed'])).tasks.map((t: any) => t.task_id)).toEqual(['crud/T2']);
-    await ok(dir, ['task', 'rm', 'crud/T2', '--as', 'codex']);
+    // A done task is the record of the work: its agent does not delete it; a person may.
+    const kept = await cli(dir, ['task', 'rm', 'crud/T2', '--as', 'codex', '--json']);
+    expect(kept.json.error).toMatchObject({ code: 'TASK_NOT_READY', message: expect.stringMatching(/^Task crud\/T2 is done: you completed it at \S+\. A done task stays as it is, so you cannot delete it\.$/) });
+    expect(read(dir, 'agentd/changes/crud/tasks.md')).toBe(before);
+    await ok(dir, ['task', 'rm', 'crud/T2']);
     const gone = await cli(dir, ['task', 'show', 'crud/T2', '--json']);
     expect(gone.json.error).toMatchObject({ code: 'TASK_NOT_FOUND', message: 'Task crud/T2 does not exist.' });
   });
@@ -343,6 +347,25 @@ describe('work that would be stranded', () => {
     expect(snapshot(dir)).toEqual(before);
     const both = await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'All', '--task', 'sub/T1', '--task', 'sub/T2']);
     expect(both.tasks_in_review).toEqual(['sub/T1', 'sub/T2']);
+  });
+
+  it('refuses a submission naming a task twice, or naming nothing to review, and changes nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'sub', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    const before = snapshot(dir);
+    const twice = await cli(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Done', '--task', 'sub/T1', '--task', 'sub/T1', '--json']);
+    expect(twice.code).toBe(1);
+    expect(twice.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: --task: names a task more than once; name each task once.' });
+    const empty = await cli(dir, ['session', 'submit', '--as', 'idle', '--summary', 'Nothing much', '--json']);
+    expect(empty.code).toBe(1);
+    expect(empty.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Nothing to review: the submission names no task and no pull request, so a person would have nothing to check while you wait.' });
+    expect(empty.json.error.next_step).toBe('Name what a person should check in `agentboard session submit --as idle`: the tasks this work completes, or its pull request. With nothing to submit, go on with `agentboard next --as idle`.');
+    expect(snapshot(dir)).toEqual(before);
+    // The agent was not put to wait for a review: it still gets work.
+    expect(await ok(dir, ['next', '--as', 'idle'])).toMatchObject({ status: 'assigned', task: { task_id: 'sub/T2' } });
+    // A pull request alone is something to review.
+    expect((await ok(dir, ['session', 'submit', '--as', 'docs', '--summary', 'Docs', '--pr-url', 'https://example.com/pull/3'])).status).toBe('awaiting_review');
   });
 
   it('tells an agent whose own task is blocked how to clear it when nothing else is available', async () => {

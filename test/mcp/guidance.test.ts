@@ -65,7 +65,7 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
   ],
   VALIDATION_FAILED: [
     { tool: 'agentboard_create_tasks', args: { agent_id: 'planner-2', change_id: 'zeta', tasks: [{ title: 'Waits', depends: ['T9'] }], notes: NOTES } },
-    { tool: 'agentboard_delete_task', args: { agent_id: 'planner-2', task_id: 'alpha/T5' } },
+    { tool: 'agentboard_delete_task', args: { agent_id: 'planner', task_id: 'alpha/T5' } },
   ],
   TASK_NOT_FOUND: [{ tool: 'agentboard_get_task', args: { task_id: 'alpha/T99' } }],
   TASK_EXISTS: [{ tool: 'agentboard_add_task', args: { agent_id: 'planner-2', change_id: 'alpha', id: 'T1', title: 'Again' } }],
@@ -78,8 +78,16 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
     { tool: 'agentboard_add_note', args: { agent_id: 'subm', task_id: 'alpha/T3', text: 'While in review.' } },
     { tool: 'agentboard_update_task', args: { agent_id: 'subm', task_id: 'alpha/T3', title: 'While in review' } },
   ],
-  TASK_NOT_READY: [{ tool: 'agentboard_complete_task', args: { agent_id: 'eager', task_id: 'alpha/T2' } }],
-  TASK_IN_PROGRESS: [{ tool: 'agentboard_submit_for_review', args: { agent_id: 'owner', summary: 'Done, without naming my task.' } }],
+  TASK_NOT_READY: [
+    { tool: 'agentboard_complete_task', args: { agent_id: 'eager', task_id: 'alpha/T2' } },
+    { tool: 'agentboard_update_task', args: { agent_id: 'eager', task_id: 'alpha/T2', priority: 'high' } },
+    { tool: 'agentboard_report_progress', args: { agent_id: 'finisher', task_id: 'alpha/T4', percent: 100, message: 'Done already.' } },
+  ],
+  TASK_IN_PROGRESS: [
+    { tool: 'agentboard_submit_for_review', args: { agent_id: 'owner', summary: 'Done, without naming my task.' } },
+    { tool: 'agentboard_delete_task', args: { agent_id: 'owner', task_id: 'alpha/T1' } },
+  ],
+  TASK_NOT_YOURS: [{ tool: 'agentboard_delete_task', args: { agent_id: 'planner-2', task_id: 'alpha/T5' } }],
   INVALID_TRANSITION: [
     {
       tool: 'agentboard_update_status',
@@ -176,8 +184,9 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
     profiles: ['worker', 'reviewer'],
   },
   TASK_EXISTS: { reason: 'only agentboard_add_task takes a task id to create', profiles: ['worker', 'reviewer', 'agent'] },
-  TASK_NOT_READY: { reason: 'no tool of the profile claims a task (agentboard_update_task and agentboard_add_note touch tasks without taking them)', profiles: ['planner', 'reviewer'] },
-  TASK_IN_PROGRESS: { reason: 'only agentboard_submit_for_review (workers) checks the tasks an agent holds', profiles: ['planner', 'reviewer'] },
+  TASK_NOT_READY: { reason: 'no tool of the profile claims a task (agentboard_add_note touches tasks without taking them)', profiles: ['reviewer'] },
+  TASK_IN_PROGRESS: { reason: 'only agentboard_submit_for_review and agentboard_delete_task check the tasks an agent holds', profiles: ['reviewer'] },
+  TASK_NOT_YOURS: { reason: 'only agentboard_delete_task (planners) refuses a task of a list another wrote', profiles: ['worker', 'reviewer', 'agent'] },
   REVIEW_KEY_INVALID: { reason: 'only agentboard_correct_document takes a review key', profiles: ['worker', 'planner', 'agent'] },
   AGENT_NOT_FOUND: { reason: 'only agentboard_get_agent_status looks an agent up', profiles: ['worker', 'agent'] },
   SELF_REVIEW: { reason: 'only agentboard_create_review writes a review', profiles: ['worker', 'agent'] },

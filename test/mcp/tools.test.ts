@@ -159,3 +159,45 @@ describe('every MCP tool, in memory', () => {
     expect(r.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.', next_step: 'A person decides on it now; find other work with agentboard_get_next_task.' });
   });
 });
+
+describe('the record of done work, over MCP', () => {
+  it('keeps a completed task and its id: no agent deletes it, and no new task takes a deleted one\'s id', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ title: 'Index' }, { title: 'Query' }, { title: 'Rank', priority: 'urgent' }, { title: 'Extra' }]);
+    await ok(dir, ['next', '--as', 'alice-bot']);
+    await ok(dir, ['task', 'done', 'add-search/T3', '--as', 'alice-bot']);
+    const mcp = await connect(dir);
+    const before = snapshot(dir);
+    const del = await mcp.call('agentboard_delete_task', { agent_id: 'mallory', task_id: 'add-search/T3' });
+    expect(del.error).toMatchObject({ code: 'TASK_NOT_READY', message: expect.stringMatching(/^Task add-search\/T3 is done: alice-bot completed it at \S+\. A done task stays as it is, so you cannot delete it\.$/) });
+    const progress = await mcp.call('agentboard_report_progress', { agent_id: 'alice-bot', task_id: 'add-search/T3', percent: 100, message: 'Finished.' });
+    expect(progress.error!.message).toMatch(/^Task add-search\/T3 is done: you completed it at /);
+    expect(progress.error!.next_step).toContain('agentboard_get_next_task');
+    expect(snapshot(dir)).toEqual(before);
+    expect((await mcp.call('agentboard_get_agent_status', { agent_id: 'alice-bot' })).data.completed_tasks).toBe(1);
+
+    expect((await mcp.call('agentboard_delete_task', { agent_id: 'planner', task_id: 'add-search/T4' })).data).toEqual({ task_id: 'add-search/T4', deleted: true });
+    expect((await mcp.call('agentboard_add_task', { agent_id: 'mallory', change_id: 'add-search', title: 'Unrelated' })).data.task.task_id).toBe('add-search/T5');
+    const reused = await mcp.call('agentboard_add_task', { agent_id: 'mallory', change_id: 'add-search', id: 'T4', title: 'Unrelated too' });
+    expect(reused.error).toMatchObject({ code: 'TASK_EXISTS', message: 'Task add-search/T4 was deleted; its id is not given again.' });
+    const log = (await mcp.call('agentboard_get_activity_log', { change_id: 'add-search' })).data.entries as { action: string; target: string; summary: string }[];
+    expect(log.filter((e) => e.target === 'add-search/T3').map((e) => e.action).sort()).toEqual(['task.claim', 'task.done']);
+    await mcp.close();
+  });
+
+  it('refuses a submission for review naming a task twice, or nothing to review, and the agent still gets work', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ title: 'Index' }, { title: 'Query' }]);
+    await ok(dir, ['next', '--as', 'alice-bot']);
+    const mcp = await connect(dir);
+    const before = snapshot(dir);
+    const twice = await mcp.call('agentboard_submit_for_review', { agent_id: 'alice-bot', summary: 'Done.', tasks: ['add-search/T1', 'add-search/T1'] });
+    expect(twice.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('tasks: names a task more than once; name each task once') });
+    const empty = await mcp.call('agentboard_submit_for_review', { agent_id: 'sub', summary: 's', tasks: [] });
+    expect(empty.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^Nothing to review/) });
+    expect(empty.error!.next_step).toContain('agentboard_submit_for_review');
+    expect(snapshot(dir)).toEqual(before);
+    expect((await mcp.call('agentboard_get_next_task', { agent_id: 'sub' })).data).toMatchObject({ status: 'assigned', task: { task_id: 'add-search/T2' } });
+    await mcp.close();
+  });
+});
