@@ -2,6 +2,8 @@
  * The person's acts in the console, by keys: each one goes through the operation the CLI runs, as
  * the person at the keyboard, and the files on disk show it.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../helpers.js';
 import { asAgent, busyBoard, drawConsole, KEY, until, type Drawn } from './helpers.js';
@@ -100,6 +102,10 @@ describe('deciding on tasks in review', () => {
   });
 
   it('r with typed feedback sends a task back to the pool, the feedback on it', async () => {
+    // The spec a test above rejected is revised first: until then the change hands out no task.
+    const revised = join(dir, 'revised-spec.md');
+    writeFileSync(revised, (await ok(dir, ['show', 'add-search', 'spec'])).markdown);
+    await asAgent(dir, 'planner', ['spec', 'add-search', '--from', revised, '--notes', 'Added the error scenario.']);
     await asAgent(dir, 'qwen', ['session', 'status', 'working', '--message', 'Starting']);
     await asAgent(dir, 'qwen', ['task', 'progress', 'add-search/T6', '--percent', '100', '--message', 'Ranked']);
     await asAgent(dir, 'qwen', ['session', 'submit', '--summary', 'Ranking tested', '--task', 'add-search/T6']);
