@@ -187,7 +187,8 @@ describe('agentboard run', () => {
     expect(live.events.filter((e) => e.type === 'task.released').map((e) => e.task_id).sort()).toEqual(['add-search/T1', 'add-search/T2']);
     for (const h of hangs(board)) {
       expect(alive(h.agent)).toBe(false);
-      expect(alive(h.child)).toBe(false);
+      expect(alive(h.child!)).toBe(false);
+      expect(alive(h.escaped)).toBe(false);
     }
     for (const id of ['add-search/T1', 'add-search/T2']) expect((await ok(board.dir, ['task', 'show', id])).task).toMatchObject({ status: 'todo', assignee: null });
     expect(runRecord(board.dir, runIds(board.dir)[0]!)).toMatchObject({ outcome: 'interrupted', claims: [] });
