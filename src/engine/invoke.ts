@@ -12,7 +12,7 @@ import { adapterFor } from './adapters/index.js';
 import { agentEnv, contractEnv } from './agent-env.js';
 import { emit, type RunContext } from './context.js';
 import type { RunPhase } from './events.js';
-import { killGroup } from './processes.js';
+import { killGroup, stopProcessesOfRun } from './processes.js';
 import type { AgentInstance } from './settings.js';
 import { UsageReader } from './usage.js';
 
@@ -42,6 +42,8 @@ export interface InvokeResult {
 }
 
 const GRACE_MS = 3000;
+/** How long output is still read after the agent exited, from processes it left that hold its pipes. */
+const PIPE_GRACE_MS = 1000;
 const OUTPUT_TAIL = 4000;
 
 /** Reads the lines appended to a calls file since the last read. */
@@ -179,7 +181,8 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   );
 
   // One stop for every reason (timeout, Ctrl-C): execa cancels the agent, and its whole process
-  // group is signalled, since execa's own timeout would reach only the agent's first process.
+  // group is signalled with every process that left it, since execa's own timeout would reach only
+  // the agent's first process.
   const stopper = new AbortController();
   const onInterrupt = () => stopper.abort('interrupted');
   ctx.signal.addEventListener('abort', onInterrupt, { once: true });
@@ -203,14 +206,17 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
     forceKillAfterDelay: GRACE_MS,
   });
   const pid = subprocess.pid;
-  let forceKill: NodeJS.Timeout | undefined;
-  const stopGroup = () => {
-    killGroup(pid, 'SIGTERM');
-    forceKill = setTimeout(() => killGroup(pid, 'SIGKILL'), GRACE_MS);
+  // The agent's group, and what it started that left the group (found by its environment).
+  const stop = (signal: NodeJS.Signals) => {
+    killGroup(pid, signal);
+    stopProcessesOfRun(signal, ctx.runId, n);
   };
-  stopper.signal.addEventListener('abort', stopGroup, { once: true });
-  // Whatever the agent left running in its group ends with it.
-  subprocess.on('exit', () => killGroup(pid, 'SIGKILL'));
+  let forceKill: NodeJS.Timeout | undefined;
+  const stopAll = () => {
+    stop('SIGTERM');
+    forceKill = setTimeout(() => stop('SIGKILL'), GRACE_MS);
+  };
+  stopper.signal.addEventListener('abort', stopAll, { once: true });
   if (pid !== undefined) {
     record.pid = pid;
     ctx.recorder.saveInvocation(paths.record, record);
@@ -222,7 +228,16 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
     transcript.write(chunk);
     output = (output + chunk).slice(-OUTPUT_TAIL);
   });
+  // The invocation ends when the agent exits: whatever it left running ends with it, and output
+  // still held open by a process that escaped is read for a moment, then no longer waited for.
+  await Promise.race([subprocess, new Promise((resolve) => subprocess.once('exit', resolve))]);
+  stop('SIGKILL');
+  const stopReading = setTimeout(() => {
+    subprocess.stdout?.destroy();
+    subprocess.stderr?.destroy();
+  }, PIPE_GRACE_MS);
   const result = await subprocess;
+  clearTimeout(stopReading);
   clearTimeout(timer);
   clearTimeout(forceKill);
   ctx.signal.removeEventListener('abort', onInterrupt);

@@ -10,7 +10,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { invocationPaths, listRuns, readInvocations, runDir, runState, writeJson, type RunRecord } from '../store/runs.js';
 import type { BoardOps } from './board-ops.js';
-import { processesOfRun } from './processes.js';
+import { stopProcessesOfRun } from './processes.js';
 import type { Git } from './git.js';
 
 /** A commit of what a dead run's agent left in its task's worktree. */
@@ -49,15 +49,7 @@ export function lastGoal(runs: RunRecord[]): string | null {
  */
 export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string, git: Git | null = null): Promise<{ released: Released[]; kept: Kept[] }> {
   const dead = runs.filter((r) => runState(r) === 'died');
-  for (const run of dead) {
-    for (const pid of processesOfRun(run.run_id)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone meanwhile
-      }
-    }
-  }
+  for (const run of dead) stopProcessesOfRun('SIGKILL', run.run_id);
   const workers = new Set([...ownWorkers, ...dead.flatMap((r) => r.agents.workers)]);
   const claimed = new Set(dead.flatMap((r) => r.claims));
   const tasks = await ops.fullTasks(changeId);

@@ -126,7 +126,7 @@ export async function runChange(params: RunParams): Promise<number> {
   const ops = new BoardOps(params.root, params.person);
   const board = ops.board;
   const agents = resolveAgents(board.config, options, board.config.remote === undefined ? undefined : new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).cloneId().slice(0, 4));
-  refuseMissingPrograms(agents, process.env);
+  refuseMissingPrograms(agents, process.env, board.root);
   // On a shared board the run starts from the board as the remote has it: another clone may have planned or worked the change.
   if (board.config.remote !== undefined) await syncFirst(ops);
   const existing = await ops.change(options.changeId);

@@ -3,7 +3,7 @@
  * --reviewer, --worker and --workers. Every role instance gets its own agent id (claude-planner,
  * codex-w2, codex-reviewer): separation of duties is by id, so one CLI can serve several roles.
  */
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { isProgram, onPath } from '../store/fs.js';
 import { fail } from '../errors.js';
 import type { AgentSettings, Config } from '../store/config.js';
@@ -103,30 +103,33 @@ export function programOf(config: AgentSettings): string {
 
 /**
  * Whether a program can be started as given: a name found on the PATH the agent gets (its own
- * env: may set one), an absolute path to an executable file. A relative path (./agent.sh) is
- * resolved in the agent's working folder when it starts, and is not looked at here.
+ * env: may set one), a path to an executable file. A relative path (./agent.sh) is resolved as the
+ * run will, in the folder the agent starts in: the repository's root (a worker's worktree is a
+ * checkout of it).
  */
-function startable(program: string, path: string | undefined): boolean {
-  if (program.includes('/')) return !isAbsolute(program) || isProgram(program);
+function startable(program: string, path: string | undefined, root: string): boolean {
+  if (program.includes('/')) return isProgram(resolve(root, program));
   return onPath([program], path);
 }
 
 /**
- * Refuses a run whose agents' CLIs cannot be started (not installed, not on PATH), before a run is
- * recorded or an agent started: naming the role and the program, and what to do.
+ * Refuses a run whose agents' CLIs cannot be started (not installed, not on PATH, a path with no
+ * program), before a run is recorded or an agent started: naming the role and the program, and what to do.
  */
-export function refuseMissingPrograms(agents: RunAgents, env: NodeJS.ProcessEnv): void {
+export function refuseMissingPrograms(agents: RunAgents, env: NodeJS.ProcessEnv, root: string): void {
   const missing = new Map<string, string[]>();
   for (const agent of [agents.planner, agents.reviewer, ...agents.workers]) {
     const program = programOf(agent.config);
-    if (startable(program, agent.config.env?.PATH ?? env.PATH)) continue;
+    if (startable(program, agent.config.env?.PATH ?? env.PATH, root)) continue;
     missing.set(program, [...new Set([...(missing.get(program) ?? []), `${agent.name} (${agent.role})`])]);
   }
   if (missing.size === 0) return;
-  const said = [...missing].map(([program, who]) => `\`${program}\` for ${who.join(', ')}`).join('; ');
+  const where = (program: string) =>
+    !program.includes('/') ? 'not found on PATH (or not executable)' : isAbsolute(program) ? 'no executable file there' : `no executable file at ${resolve(root, program)} (a relative command is looked for in the folder agents start in, the repository's root)`;
+  const said = [...missing].map(([program, who]) => `\`${program}\` for ${who.join(', ')}: ${where(program)}`).join('; ');
   fail(
     'RUN_REFUSED',
-    `The run cannot start its agents: ${said}: not found on PATH (or not executable).`,
-    'Install the CLI (or put it on PATH), or choose other agents with --planner, --reviewer and --worker, or under run: and agents: in agentd/config.yaml.',
+    `The run cannot start its agents: ${said}.`,
+    'Install the CLI (or put it on PATH), or fix the path of the command under agents: in agentd/config.yaml, or choose other agents with --planner, --reviewer and --worker, or under run: and agents: in agentd/config.yaml.',
   );
 }

@@ -9,7 +9,7 @@ import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
-import { attachFile, checklistTasks, checklistTask, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
+import { attachFile, checklistTasks, checklistTask, completeProposal, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import { readForeignReview, reviewVerdict, type ForeignReview } from './review.js';
@@ -104,7 +104,7 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
     const kept = takeReviewBlocks(body, offset, log, challenges);
     const proposal = readProposal(unwrap(kept, ['proposal'], offset, log), offset, log);
     if (proposal) {
-      change.proposal = { content: { ...proposal, title: proposal.title || folder.id }, from: file };
+      change.proposal = { content: completeProposal({ ...proposal, title: proposal.title || folder.id }, "agentd's proposal.md", log), from: file };
       log.went('proposal.md');
       used.add(file);
     } else attach(file, 'proposal.md could not be read as a proposal (see the errors); it is kept as an attachment');

@@ -5,6 +5,7 @@
  * finding is logged at the file's own line.
  */
 import { FindingSink, type Finding } from '../domain/findings.js';
+import { LIMITS } from '../domain/limits.js';
 import type { Proposal, Spec, Task } from '../domain/model.js';
 import { sectionKey } from '../store/blocks.js';
 import { parseDesignBody } from '../store/format-design.js';
@@ -66,6 +67,29 @@ function reportOutline(body: string, offset: number, log: FileLog, to: string, f
 }
 
 const PROPOSAL_FIELDS: Record<string, string> = { why: 'Why', 'what changes': 'What Changes', impact: 'Impact' };
+
+/**
+ * The proposal of a source that is valid by its own rules, made one the board's rules accept too:
+ * a required part the source does not have says so, and a Why shorter than the board asks for
+ * gets a sentence saying that the source gives no more. Each is a warning of the import.
+ * `source` names where the proposal came from ("the OpenSpec proposal").
+ */
+export function completeProposal(p: Proposal, source: string, log: FileLog): Proposal {
+  const out = { ...p };
+  const said = source.charAt(0).toUpperCase() + source.slice(1);
+  const fix = (part: string) => `write the ${part} of the change in its proposal.md on the board`;
+  const why = out.why.trim();
+  if (why.length < LIMITS.whyMin) {
+    out.why = why ? `${why}\n\n${said} says no more of why the change is needed.` : `${said} does not say why the change is needed.`;
+    log.finding('warning', why ? `the Why has ${why.length} characters, fewer than the ${LIMITS.whyMin} agentboard asks for; a sentence saying the source gives no more was added` : `${source} has no Why, which agentboard asks for; the proposal says it is not stated`, fix('Why'));
+  }
+  for (const [field, part] of [['what_changes', 'What Changes'], ['impact', 'Impact']] as const) {
+    if (out[field].trim()) continue;
+    out[field] = `Not stated in ${source}.`;
+    log.finding('warning', `${source} has no ${part}, which agentboard asks for; the proposal says "Not stated in ${source}."`, fix(part));
+  }
+  return out;
+}
 
 /** A proposal read with agentboard's parser; null (and the errors in the report) when it cannot be read so. */
 export function readProposal(body: string, offset: number, log: FileLog): Proposal | null {

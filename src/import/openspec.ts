@@ -8,7 +8,7 @@
 import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, Spec } from '../domain/model.js';
 import { groupOrder, parseChecklist } from './checklist.js';
-import { attachFile, checklistTasks, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
+import { attachFile, checklistTasks, completeProposal, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -74,7 +74,9 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
     const proposal = readProposal(body, offset, log);
     if (proposal) {
       // OpenSpec titles every proposal "# Proposal": the change's name says more.
-      change.proposal = { content: { ...proposal, title: !proposal.title || /^proposal$/i.test(proposal.title) ? id : proposal.title }, from: path('proposal.md') };
+      // Impact is optional in OpenSpec, and its Why may be shorter than agentboard's.
+      const content = completeProposal({ ...proposal, title: !proposal.title || /^proposal$/i.test(proposal.title) ? id : proposal.title }, 'the OpenSpec proposal', log);
+      change.proposal = { content, from: path('proposal.md') };
       log.went('proposal.md');
       used.add(path('proposal.md'));
     }

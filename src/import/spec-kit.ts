@@ -10,7 +10,7 @@ import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../dom
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { attachFile, checklistTasks, readDesign, withoutFrontmatter } from './documents.js';
+import { attachFile, checklistTasks, completeProposal, readDesign, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -82,7 +82,7 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
       what_changes: summary ?? read.stories.map((s) => `- ${s}`).join('\n'),
       impact: read.criteria ?? 'See the success criteria in the spec.',
     };
-    change.proposal = { content: proposal, from: path('spec.md') };
+    change.proposal = { content: completeProposal(proposal, "spec-kit's spec.md", logs.get(path('spec.md'))!), from: path('spec.md') };
     logs.get(path('spec.md'))!.went('spec.md');
     logs.get(path('spec.md'))!.went('proposal.md');
     used.add(path('spec.md'));

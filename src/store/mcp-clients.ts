@@ -56,9 +56,13 @@ export interface ClientResult {
 
 type Entry = ReturnType<typeof serverEntry>;
 
-/** TOML basic strings take JSON's escapes. */
+/** The entry's TOML key/value lines (TOML basic strings take JSON's escapes). */
+function tomlValues(entry: Entry): string[] {
+  return [`command = ${JSON.stringify(entry.command)}`, `args = [${entry.args.map((a) => JSON.stringify(a)).join(', ')}]`];
+}
+
 function tomlBlock(entry: Entry): string {
-  return `[mcp_servers.agentboard]\ncommand = ${JSON.stringify(entry.command)}\nargs = [${entry.args.map((a) => JSON.stringify(a)).join(', ')}]\n`;
+  return `[mcp_servers.agentboard]\n${tomlValues(entry).join('\n')}\n`;
 }
 
 /**
@@ -171,10 +175,143 @@ function planJson(text: string | null, file: string, entry: Entry): { text: stri
   return { text: `${JSON.stringify(root, null, 2)}\n`, result: 'added' };
 }
 
-function planToml(text: string | null, entry: Entry): { text: string; result: ClientResult['result'] } {
+/** A key a TOML text defines, in full: a table header ([a.b] or [[a.b]]) or a key given a value. */
+interface TomlKey {
+  path: string[];
+  kind: 'table' | 'array' | 'inline' | 'value';
+}
+
+/**
+ * The keys a TOML text defines, in any spelling (bare, quoted, dotted, in inline tables), read far
+ * enough to know where an entry is; throws where the text cannot be TOML.
+ */
+function tomlKeys(text: string): TomlKey[] {
+  const keys: TomlKey[] = [];
+  let i = 0;
+  const bad = (): never => {
+    throw new Error(`line ${text.slice(0, i).split('\n').length}`);
+  };
+  const blanks = (lines: boolean) => {
+    for (;;) {
+      while (i < text.length && (text[i] === ' ' || text[i] === '\t' || (lines && (text[i] === '\n' || text[i] === '\r')))) i++;
+      if (text[i] !== '#') return;
+      while (i < text.length && text[i] !== '\n') i++;
+    }
+  };
+  const expect = (c: string) => {
+    blanks(false);
+    if (text[i] !== c) bad();
+    i++;
+  };
+  /** Skips a string at i (basic, literal, or either multi-line) and gives its text as written. */
+  const string = (): string => {
+    const q = text[i]!;
+    const multi = text.startsWith(q.repeat(3), i);
+    const start = (i += multi ? 3 : 1);
+    while (i < text.length && !(multi ? text.startsWith(q.repeat(3), i) : text[i] === q)) {
+      if (!multi && text[i] === '\n') bad();
+      i += q === '"' && text[i] === '\\' ? 2 : 1;
+    }
+    if (i >= text.length) bad();
+    const body = text.slice(start, i);
+    i += multi ? 3 : 1;
+    while (multi && text[i] === q) i++; // up to two quotes end the string's text
+    return body;
+  };
+  const key = (): string[] => {
+    const parts: string[] = [];
+    for (;;) {
+      blanks(false);
+      if (text[i] === '"' || text[i] === "'") {
+        const q = text[i];
+        const body = string();
+        parts.push(q === '"' ? (JSON.parse(`"${body}"`) as string) : body);
+      } else {
+        const bare = /^[A-Za-z0-9_-]+/.exec(text.slice(i))?.[0] ?? bad();
+        parts.push(bare);
+        i += bare.length;
+      }
+      blanks(false);
+      if (text[i] !== '.') return parts;
+      i++;
+    }
+  };
+  /** Skips a value, recording the keys of an inline table under `path` (null: in an array). */
+  const value = (path: string[] | null): void => {
+    blanks(false);
+    const c = text[i];
+    if (c === '"' || c === "'") string();
+    else if (c === '[') {
+      i++;
+      for (blanks(true); text[i] !== ']'; blanks(true)) {
+        value(null);
+        blanks(true);
+        if (text[i] === ',') i++;
+        else if (text[i] !== ']') bad();
+      }
+      i++;
+    } else if (c === '{') {
+      i++;
+      blanks(false);
+      while (text[i] !== '}') {
+        const k = key();
+        expect('=');
+        blanks(false);
+        if (path) keys.push({ path: [...path, ...k], kind: text[i] === '{' ? 'inline' : 'value' });
+        value(path && [...path, ...k]);
+        blanks(false);
+        if (text[i] === ',') i++;
+        else if (text[i] !== '}') bad();
+        blanks(false);
+      }
+      i++;
+    } else {
+      const scalar = /^[^,\]}\n#]*/.exec(text.slice(i))![0];
+      if (scalar.trim() === '') bad();
+      i += scalar.length;
+    }
+  };
+  let table: string[] = [];
+  for (blanks(true); i < text.length; blanks(true)) {
+    if (text[i] === '[') {
+      const array = text[i + 1] === '[';
+      i += array ? 2 : 1;
+      table = key();
+      expect(']');
+      if (array) expect(']');
+      keys.push({ path: table, kind: array ? 'array' : 'table' });
+    } else {
+      const path = [...table, ...key()];
+      expect('=');
+      blanks(false);
+      keys.push({ path, kind: text[i] === '{' ? 'inline' : 'value' });
+      value(path);
+    }
+    blanks(false);
+    if (i < text.length && text[i] !== '\n' && text[i] !== '\r') bad();
+  }
+  return keys;
+}
+
+function planToml(text: string | null, file: string, entry: Entry): { text: string; result: ClientResult['result'] } {
   const block = tomlBlock(entry);
   if (text === null) return { text: block, result: 'created' };
-  if (/^\s*\[mcp_servers\.agentboard\]\s*$/m.test(text)) return { text, result: text.includes(block) ? 'unchanged' : 'kept' };
+  let keys: TomlKey[];
+  try {
+    keys = tomlKeys(text);
+  } catch (e) {
+    return fail('MCP_CONFIG_INVALID', `${file} is not valid TOML (at ${(e as Error).message}), so agentboard did not touch it.`, `Fix ${file}, or add the agentboard server to it by hand:\n${block}`);
+  }
+  const under = (k: TomlKey, ...path: string[]) => path.every((p, n) => k.path[n] === p);
+  const servers = keys.find((k) => k.path.length === 1 && under(k, 'mcp_servers') && k.kind !== 'table');
+  if (servers?.kind === 'array' || servers?.kind === 'value') {
+    fail('MCP_CONFIG_INVALID', `mcp_servers in ${file} is not a table, so agentboard did not touch it.`, `Fix ${file} by hand.`);
+  }
+  if (keys.some((k) => under(k, 'mcp_servers', 'agentboard'))) return { text, result: text.includes(block) ? 'unchanged' : 'kept' };
+  if (servers?.kind === 'inline') {
+    // A table written inline is closed: no [mcp_servers.agentboard] can be added after it.
+    fail('MCP_CONFIG_INVALID', `${file} gives mcp_servers as an inline table ({ … }), which cannot be added to without rewriting it, so agentboard did not touch it.`, `Add the agentboard server inside the braces of mcp_servers by hand: agentboard = { ${tomlValues(entry).join(', ')} } (or write each server as a [mcp_servers.<name>] table and run this again).`);
+  }
   return { text: `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}\n${block}`, result: 'added' };
 }
 
@@ -185,7 +322,7 @@ export function wireClients(root: string, clients: readonly McpClient[], server:
     const path = join(root, file);
     const text = existsSync(path) ? readTextFile(path, file) : null;
     const entry = serverEntry(client, server, profile);
-    const plan = client === 'codex' ? planToml(text, entry) : planJson(text, file, entry);
+    const plan = client === 'codex' ? planToml(text, file, entry) : planJson(text, file, entry);
     return { client, file, path, ...plan };
   });
   for (const p of plans) {

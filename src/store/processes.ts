@@ -5,18 +5,19 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** The pids of the processes whose environment holds `NAME=value` exactly. */
-export function processesWith(name: string, value: string): number[] {
+/** The pids of the processes whose environment holds `NAME=value` exactly, for every pair of `markers`. */
+export function processesWith(markers: Record<string, string>): number[] {
   let pids: string[];
   try {
     pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
   } catch {
     return [];
   }
-  const marker = `${name}=${value}`;
+  const wanted = Object.entries(markers).map(([name, value]) => `${name}=${value}`);
   return pids.flatMap((p) => {
     try {
-      return readFileSync(`/proc/${p}/environ`, 'latin1').split('\0').includes(marker) ? [Number(p)] : [];
+      const env = new Set(readFileSync(`/proc/${p}/environ`, 'latin1').split('\0'));
+      return wanted.every((m) => env.has(m)) ? [Number(p)] : [];
     } catch {
       return [];
     }

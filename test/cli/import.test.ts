@@ -6,7 +6,7 @@
  * importing writes.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, FIXTURES, newBoard, ok, read, snapshot, tempDir, WHY, write, showDocument } from '../helpers.js';
@@ -280,6 +280,27 @@ describe('import agentd', () => {
     expect(r.in_place).toBe(false);
     expect(r.changes.map((c: any) => c.status)).toEqual(['imported', 'imported', 'imported']);
     expect((await ok(board, ['list'])).changes.map((c: any) => c.change_id)).toEqual(['add-search-index', 'tag-filters']);
+  });
+});
+
+describe('a valid source lands as a valid board', () => {
+  it('fills what the board requires and the source does not have (OpenSpec Impact, a spec-kit Why too short), saying so as a warning', async () => {
+    const os = tempDir('agentboard-import-');
+    mkdirSync(join(os, 'openspec/changes/add-export'), { recursive: true });
+    write(os, 'openspec/changes/add-export/proposal.md', '# Proposal\n\n## Why\n\nPeople cannot export their bookmarks, so they are locked in today.\n\n## What Changes\n\n- Add an export.\n');
+    const sk = tempDir('agentboard-import-');
+    mkdirSync(join(sk, 'specs/001-rooms'), { recursive: true });
+    write(sk, 'specs/001-rooms/spec.md', '# Feature Specification: Rooms\n\n**Input**: User description: "book rooms"\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n');
+    for (const [dir, tool, change, file, warning, text] of [
+      [os, 'openspec', 'add-export', 'openspec/changes/add-export/proposal.md', 'the OpenSpec proposal has no Impact', '## Impact\n\nNot stated in the OpenSpec proposal.\n'],
+      [sk, 'spec-kit', 'rooms', 'specs/001-rooms/spec.md', 'the Why has 30 characters, fewer than the 50', 'User description: "book rooms"\n\nSpec-kit\'s spec.md says no more of why the change is needed.\n'],
+    ] as const) {
+      const data = await ok(dir, ['import', tool], PERSON);
+      expect(data.changes.map((c: any) => [c.change_id, c.status, c.findings]), tool).toEqual([[change, 'imported', []]]);
+      expect(data.files.find((f: any) => f.file === file).findings, tool).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringContaining(warning) })]);
+      expect(read(dir, `agentd/changes/${change}/proposal.md`), tool).toContain(text);
+      expect((await ok(dir, ['validate', '--all'])).valid, tool).toBe(true);
+    }
   });
 });
 

@@ -118,6 +118,51 @@ describe('init --mcp', () => {
     expect((await ok(dir, ['init', '--mcp', 'codex'], { env: ON_PATH() })).mcp[0].result).toBe('added');
     expect(read(dir, '.codex/config.toml')).toBe('model = "o3"\n\n[mcp_servers.other]\ncommand = "x"\n\n[mcp_servers.agentboard]\ncommand = "agentboard"\nargs = ["mcp", "--profile", "agent"]\n');
   });
+
+  it('keeps an agentboard server a Codex config already has in any TOML spelling, writing nothing', async () => {
+    const spellings = [
+      '[mcp_servers."agentboard"]\ncommand = "mine"\n',
+      "[ mcp_servers . 'agentboard' ]\ncommand = \"mine\"\n",
+      '[mcp_servers]\nagentboard.command = "mine"\n',
+      'mcp_servers.agentboard.command = "mine"\n',
+      'mcp_servers = { agentboard = { command = "mine" } }\n',
+      '[mcp_servers.agentboard.env]\nKEY = "v"\n',
+    ];
+    for (const text of spellings) {
+      const dir = tempDir();
+      mkdirSync(join(dir, '.codex'));
+      write(dir, '.codex/config.toml', text);
+      expect((await ok(dir, ['init', '--mcp', 'codex'], { env: ON_PATH() })).mcp[0].result, text).toBe('kept');
+      expect(read(dir, '.codex/config.toml'), text).toBe(text);
+    }
+  });
+
+  it('appends after multi-line strings and arrays, whose lines are no tables', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.codex'));
+    const text = 'notes = """\n[mcp_servers.agentboard]\n"""\n[mcp_servers.other]\nargs = [\n  "a", # one\n  "b",\n]\n';
+    write(dir, '.codex/config.toml', text);
+    expect((await ok(dir, ['init', '--mcp', 'codex'], { env: ON_PATH() })).mcp[0].result).toBe('added');
+    expect(read(dir, '.codex/config.toml')).toBe(`${text}\n[mcp_servers.agentboard]\ncommand = "agentboard"\nargs = ["mcp", "--profile", "agent"]\n`);
+  });
+
+  it('refuses a Codex config whose mcp_servers is an inline table or not TOML, saying what to add by hand, and writes nothing', async () => {
+    const cases = {
+      'mcp_servers = { other = { command = "x" } }\n': ['inline table', 'agentboard = { command = "agentboard", args = ["mcp", "--profile", "agent"] }'],
+      'model = "o3\n': ['is not valid TOML (at line 1)', '[mcp_servers.agentboard]\ncommand = "agentboard"'],
+      '[[mcp_servers]]\nname = "x"\n': ['mcp_servers in .codex/config.toml is not a table', 'by hand'],
+    };
+    for (const [text, [message, nextStep]] of Object.entries(cases)) {
+      const dir = tempDir();
+      mkdirSync(join(dir, '.codex'));
+      write(dir, '.codex/config.toml', text);
+      const before = snapshot(dir);
+      const r = await cli(dir, ['init', '--mcp', 'codex', '--json'], { env: ON_PATH() });
+      expect(r.code, text).toBe(1);
+      expect(r.json.error, text).toMatchObject({ code: 'MCP_CONFIG_INVALID', message: expect.stringContaining(message), next_step: expect.stringContaining(nextStep) });
+      expect(snapshot(dir), text).toEqual(before);
+    }
+  });
 });
 
 describe('a configuration init --mcp writes', () => {

@@ -90,8 +90,8 @@ export function prompt(dir: string, runId: string, n: number): string {
   return readFileSync(join(dir, 'agentd/.runtime/runs', runId, `${String(n).padStart(3, '0')}.prompt.md`), 'utf8');
 }
 
-/** The pids the fake agent wrote when it hung: its own and its child's. */
-export function hangs(board: TestBoard): { agent: number; child: number }[] {
+/** The pids the fake agent wrote when it hung or left: its own, its child's, and the one that escaped its process group. */
+export function hangs(board: TestBoard): { agent: number; child?: number; escaped: number }[] {
   if (!existsSync(board.state)) return [];
   return readdirSync(board.state)
     .filter((f) => f.startsWith('hang-'))

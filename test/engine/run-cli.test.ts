@@ -1,5 +1,5 @@
 /** The run command as people and scripts meet it: refusals, the --json stream, runs, status, the custom-agent contract. */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok } from '../helpers.js';
@@ -33,14 +33,17 @@ describe('agentboard run', () => {
     const board = await fakeBoard();
     await changeWithTasks(board.dir, 'no-cli', [{ title: 'One' }]);
     const config = join(board.dir, 'agentd/config.yaml');
-    writeFileSync(config, readFileSync(config, 'utf8').replace('agents:\n', 'agents:\n  claude: { adapter: claude }\n  gone: { command: ["/nowhere/agent-cli", "{prompt_file}"] }\n'));
+    writeFileSync(config, readFileSync(config, 'utf8').replace('agents:\n', 'agents:\n  claude: { adapter: claude }\n  gone: { command: ["/nowhere/agent-cli", "{prompt_file}"] }\n  mine: { command: ["./scripts/agent.sh"] }\n'));
     const bin = join(board.dir, '..', 'bin-without-claude');
     mkdirSync(bin);
     symlinkSync(process.execPath, join(bin, 'node'));
-    const r = run(board.dir, ['no-cli', '--planner', 'claude', '--reviewer', 'gone'], { PATH: bin });
+    const r = run(board.dir, ['no-cli', '--planner', 'claude', '--reviewer', 'gone', '--worker', 'mine'], { PATH: bin });
     expect(r.code).toBe(1);
     const error = JSON.parse(r.stdout.trim().split('\n').at(-1)!).error;
-    expect(error).toMatchObject({ code: 'RUN_REFUSED', message: 'The run cannot start its agents: `claude` for claude (planner); `/nowhere/agent-cli` for gone (reviewer): not found on PATH (or not executable).' });
+    expect(error).toMatchObject({
+      code: 'RUN_REFUSED',
+      message: `The run cannot start its agents: \`claude\` for claude (planner): not found on PATH (or not executable); \`/nowhere/agent-cli\` for gone (reviewer): no executable file there; \`./scripts/agent.sh\` for mine (worker): no executable file at ${join(realpathSync(board.dir), 'scripts/agent.sh')} (a relative command is looked for in the folder agents start in, the repository's root).`,
+    });
     expect(error.next_step).toContain('--planner');
     expect(runIds(board.dir)).toEqual([]);
   });
@@ -187,7 +190,8 @@ describe('agentboard run', () => {
     expect(live.events.filter((e) => e.type === 'task.released').map((e) => e.task_id).sort()).toEqual(['add-search/T1', 'add-search/T2']);
     for (const h of hangs(board)) {
       expect(alive(h.agent)).toBe(false);
-      expect(alive(h.child)).toBe(false);
+      expect(alive(h.child!)).toBe(false);
+      expect(alive(h.escaped)).toBe(false);
     }
     for (const id of ['add-search/T1', 'add-search/T2']) expect((await ok(board.dir, ['task', 'show', id])).task).toMatchObject({ status: 'todo', assignee: null });
     expect(runRecord(board.dir, runIds(board.dir)[0]!)).toMatchObject({ outcome: 'interrupted', claims: [] });

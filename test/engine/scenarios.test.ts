@@ -68,10 +68,23 @@ describe('agentboard run with a scripted agent', () => {
     expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', exit_code: 1 });
     const [hang] = hangs(board);
     expect(alive(hang!.agent)).toBe(false);
-    expect(alive(hang!.child)).toBe(false);
+    expect(alive(hang!.child!)).toBe(false);
+    expect(alive(hang!.escaped)).toBe(false);
     const [runId] = runIds(board.dir);
     const inv = JSON.parse(readFileSync(join(board.dir, 'agentd/.runtime/runs', runId!, '001.json'), 'utf8'));
     expect(inv).toMatchObject({ timed_out: true, exit_code: null, pid: hang!.agent });
+  });
+
+  it('ends an invocation when its agent exits, stopping what it left running outside its process group', async () => {
+    const board = await fakeBoard({ scenario: { proposal: ['exit_leaving'] } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--max-attempts', '1']);
+    expect(r.code).toBe(1);
+    expect(r.events.find((e) => e.type === 'invocation.finished')).toMatchObject({ exit_code: 0, timed_out: false, failure: null });
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed' });
+    const [left] = hangs(board);
+    expect(alive(left!.escaped)).toBe(false);
+    const [runId] = runIds(board.dir);
+    expect(readFileSync(join(board.dir, 'agentd/.runtime/runs', runId!, '001.transcript.log'), 'utf8')).toContain('I leave something running.');
   });
 
   it('releases a task whose worker crashes on every attempt, with the reason noted', async () => {

@@ -24,7 +24,8 @@ describe('a run killed with kill -9', () => {
     const second = run(board.dir, ['add-search', '--until', 'tasks']);
     expect(second.code).toBe(0);
     expect(alive(orphan!.agent)).toBe(false);
-    expect(alive(orphan!.child)).toBe(false);
+    expect(alive(orphan!.child!)).toBe(false);
+    expect(alive(orphan!.escaped)).toBe(false);
     const [firstId, secondId] = runIds(board.dir);
     expect(runRecord(board.dir, firstId!)).toMatchObject({ outcome: 'interrupted', message: expect.stringContaining(`run ${secondId} stopped its agents`) });
     // The proposal was not written again; the goal came from the first run.
@@ -58,7 +59,8 @@ describe('a run killed with kill -9', () => {
     expect(released.map((e) => e.task_id)).toContain('add-search/T1');
     expect(released.find((e) => e.task_id === 'add-search/T1').reason).toBe(`run ${firstId} stopped before finishing it (its process is gone); released by run ${secondId}`);
     expect(alive(orphan!.agent)).toBe(false);
-    expect(alive(orphan!.child)).toBe(false);
+    expect(alive(orphan!.child!)).toBe(false);
+    expect(alive(orphan!.escaped)).toBe(false);
 
     // Each task's work was done once: T2 by the first run only, T1 and T3 by the second.
     const worked = agentInvocations(board).filter((i) => i.action === 'work').map((i) => i.env.AGENTBOARD_TASK_ID).sort();

@@ -211,7 +211,7 @@ export class SharedBoard {
   /** Waits (a while) for a push that outlived the command that started it, so that its outcome is known. */
   private waitForPush(token: string): void {
     const deadline = Date.now() + ORPHAN_PUSH_WAIT_MS;
-    while (processesWith(PUSH_MARKER, token).length > 0 && Date.now() < deadline) sleep(100);
+    while (processesWith({ [PUSH_MARKER]: token }).length > 0 && Date.now() < deadline) sleep(100);
   }
 
   // ---- recovering -----------------------------------------------------------------------------------
