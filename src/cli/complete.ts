@@ -14,6 +14,7 @@ import bash from '../../templates/completion/agentboard.bash?raw';
 import fish from '../../templates/completion/agentboard.fish?raw';
 import zsh from '../../templates/completion/agentboard.zsh?raw';
 import { globalsOf } from './help.js';
+import { printable } from '../domain/text.js';
 
 export const SHELLS: Record<string, string> = { bash, zsh, fish };
 
@@ -22,7 +23,7 @@ export const FILES = '__files__';
 
 export function completionScript(shell: string): string {
   const script = SHELLS[shell];
-  if (!script) fail('USAGE', `There is no completion for "${shell}".`, `Give one of: ${Object.keys(SHELLS).join(', ')} (agentboard completion bash).`);
+  if (!script) fail('USAGE', `There is no completion for "${printable(shell)}".`, `Give one of: ${Object.keys(SHELLS).join(', ')} (agentboard completion bash).`);
   return script;
 }
 

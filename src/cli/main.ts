@@ -28,6 +28,7 @@ import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { appendJsonLine, callRecord, startedInvocationCalls } from '../store/runs.js';
 import { readUserFile } from './user-file.js';
+import { printable } from '../domain/text.js';
 
 interface GlobalOptions {
   root?: string;
@@ -134,7 +135,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
       given = (value as string[]).map((v) => {
         const m = new RegExp(`^(.*?)(?::(${FILE_ACTIONS.join('|')}))?$`).exec(v)!;
         const typo = m[2] === undefined ? /:([A-Za-z]+)$/.exec(v) : null;
-        if (typo) fail('USAGE', `--${flag} ${v.slice(0, 200)}: "${typo[1]}" is not an action; the actions are ${FILE_ACTIONS.join(', ')}.`, `Write it as path:action, like --${flag} ${v.slice(0, v.length - typo[0].length).slice(0, 200)}:modify.`);
+        if (typo) fail('USAGE', `--${flag} ${printable(v)}: "${printable(typo[1]!)}" is not an action; the actions are ${FILE_ACTIONS.join(', ')}.`, `Write it as path:action, like --${flag} ${printable(v.slice(0, v.length - typo[0].length))}:modify.`);
         return { path: m[1], action: m[2] ?? 'modify' };
       });
     }
@@ -497,7 +498,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
       }
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       const message = err.message.replace(/^error: /, '');
-      return failWith({ code: 'USAGE', message: `${message.charAt(0).toUpperCase()}${message.slice(1)}.`.replace(/\.\.$/, '.'), next_step: 'Run `agentboard --help` (or `agentboard <command> --help`) to see the commands and their options.' }, 2);
+      return failWith({ code: 'USAGE', message: `${message.charAt(0).toUpperCase()}${message.slice(1)}.`.replace(/\.\.$/, '.'), next_step: 'Run `agentboard --help` (or the command followed by --help, like `agentboard next --help`) to see the commands and their options.' }, 2);
     }
     return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }

@@ -57,7 +57,7 @@ export function requirePerson(io: PersonIo, root: string, as: string | undefined
   }
   if (io.interactive) {
     if (as === undefined) return defaultHuman(io, root);
-    if (!isHuman(as)) fail('HUMAN_ONLY', `${what} is reserved to people; ${as} is an agent.`, 'Leave out --as to act as yourself, or pass --as human:<your name>.');
+    if (!isHuman(as)) fail('HUMAN_ONLY', `${what} is reserved to people; ${as} is an agent.`, 'Leave out --as to act as yourself, or pass --as human: and your name, like human:alice.');
     return as;
   }
   return fail(

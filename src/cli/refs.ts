@@ -14,15 +14,23 @@ function shellWord(value: string): string {
 /** What the command line of an operation is made from. */
 export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;
 
-/** The command line of an operation with the arguments known, placeholders for required ones missing. */
+/**
+ * The command line of an operation with the arguments known, in backticks. A required argument
+ * that is not known is no placeholder but named in words after it ("`agentboard new` followed by
+ * the change id"), so that the reader never copies a placeholder as a value.
+ */
 export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, actor?: string): string {
   const parts = ['agentboard', op.cli.command];
   const positional = (op.cli.args ?? []).map((a) => a.replace(/\?$/, ''));
+  const words: string[] = [];
   for (const a of op.cli.args ?? []) {
     const name = a.replace(/\?$/, '');
     const v = args[name];
-    if (v !== undefined) parts.push(shellWord(Array.isArray(v) ? v.join(',') : String(v)));
-    else if (!a.endsWith('?')) parts.push(`<${name}>`);
+    const shown = v === undefined ? undefined : shellWord(Array.isArray(v) ? v.join(',') : String(v));
+    if (shown === undefined) {
+      if (!a.endsWith('?')) words.push(`the ${name.replace(/_/g, ' ')}`);
+    } else if (words.length > 0) words.push(`\`${shown}\``);
+    else parts.push(shown);
   }
   for (const [k, v] of Object.entries(args)) {
     if (positional.includes(k) || k === 'agent_id' || !takes(op, k)) continue;
@@ -33,13 +41,13 @@ export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, acto
   }
   const acts = takes(op, 'agent_id') && op.access !== 'read' && op.access !== 'human';
   if (acts && actor !== undefined && !isHuman(actor)) parts.push('--as', actor);
-  return parts.join(' ');
+  return `\`${parts.join(' ')}\`${words.length > 0 ? ` followed by ${words.join(' and ')}` : ''}`;
 }
 
 /** The speller of the command line: the first operation of a reference, as a command in backticks. */
 export function cliSpeller(operations: readonly Spelled[], actor?: string): (r: Ref) => string {
   return (r) => {
     const op = operations.find((o) => o.name === r.ops[0]);
-    return op ? `\`${commandLine(op, r.args, actor)}\`` : r.ops[0]!;
+    return op ? commandLine(op, r.args, actor) : r.ops[0]!;
   };
 }

@@ -6,6 +6,7 @@
  * starts, so that a nested agent CLI does not think it runs inside another.
  */
 import { fail } from '../errors.js';
+import { printable } from './text.js';
 
 interface Marker {
   name: string;
@@ -57,7 +58,7 @@ export function agentMarkerIn(env: Record<string, string | undefined>): string |
     const v = env[m.name];
     if (v === undefined || v === '' || m.alsoInPeoplesTerminals) continue;
     if (m.value !== undefined && v !== m.value) continue;
-    return `${m.name}=${v.length > 40 ? `${v.slice(0, 40)}…` : v}`;
+    return `${m.name}=${printable(v, 40)}`;
   }
   return null;
 }
@@ -75,7 +76,7 @@ export function startedAgent(env: Record<string, string | undefined>): string | 
 export function refuseOtherAgent(started: string, as: string): never {
   return fail(
     'AGENT_MISMATCH',
-    `This command runs as agent ${started} (${STARTED_AGENT_VARIABLE}, set by \`agentboard run\`); acting as ${as.slice(0, 64)} is refused.`,
+    `This command runs as agent ${started} (${STARTED_AGENT_VARIABLE}, set by \`agentboard run\`); acting as ${printable(as)} is refused.`,
     `Leave out --as (the command acts as ${started}), or pass --as ${started}.`,
   );
 }

@@ -1,5 +1,6 @@
 /** Identifier rules. Pure: each check returns a problem description, or null when the value is fine. */
-import { printable, textProblem } from './text.js';
+import { LIMITS } from './limits.js';
+import { charCount, printable, textProblem } from './text.js';
 
 export { printable };
 
@@ -7,7 +8,7 @@ export const CHANGE_ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const AGENT_ID_PATTERN = /^[a-z0-9][a-z0-9._-]*$/;
 export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 /** A short prefix and a number: R1, A1, FR-001, REQ-12, AUTH-R2, MS-R1. */
-export const REQUIREMENT_ID_PATTERN = /^(?=.{2,40}$)(?=[A-Z])(?:[A-Z][A-Z0-9]*-)*[A-Z]*\d+$/;
+export const REQUIREMENT_ID_PATTERN = new RegExp(`^(?=.{2,${LIMITS.requirementIdMax}}$)(?=[A-Z])(?:[A-Z][A-Z0-9]*-)*[A-Z]*\\d+$`);
 export const HUMAN_PREFIX = 'human:';
 
 export const CHANGE_ID_EXAMPLE = 'add-review-tool';
@@ -17,7 +18,8 @@ export function changeIdProblem(id: string): string | null {
   if (id.includes('/') || id.includes('\\') || id.includes('..')) {
     return `"${printable(id)}" is a path, not a change id`;
   }
-  if (id.length < 3 || id.length > 64) return `a change id has 3 to 64 characters, "${printable(id)}" has ${id.length}`;
+  const n = charCount(id);
+  if (n < LIMITS.changeIdMin || n > LIMITS.changeIdMax) return `a change id has ${LIMITS.changeIdMin} to ${LIMITS.changeIdMax} characters, "${printable(id)}" has ${n}`;
   if (!CHANGE_ID_PATTERN.test(id)) {
     return `"${printable(id)}" is not lowercase kebab-case (letters a-z, digits and single dashes, like "${CHANGE_ID_EXAMPLE}")`;
   }
@@ -25,7 +27,7 @@ export function changeIdProblem(id: string): string | null {
 }
 
 export function agentIdProblem(id: string): string | null {
-  if (id.length === 0 || id.length > 64) return 'an agent id has 1 to 64 characters';
+  if (id.length === 0 || charCount(id) > LIMITS.agentIdMax) return `an agent id has 1 to ${LIMITS.agentIdMax} characters`;
   if (!AGENT_ID_PATTERN.test(id)) {
     return `"${printable(id)}" is not a valid agent id: use lowercase letters, digits, ".", "_" and "-", starting with a letter or digit (like "claude" or "codex-2")`;
   }
@@ -35,7 +37,7 @@ export function agentIdProblem(id: string): string | null {
 export function humanActorProblem(actor: string): string | null {
   const name = actor.slice(HUMAN_PREFIX.length);
   if (!actor.startsWith(HUMAN_PREFIX) || name.trim().length === 0) return 'a person acts as "human:<name>"';
-  if (name.length > 64) return 'a person\'s name has at most 64 characters';
+  if (charCount(name) > LIMITS.personNameMax) return `a person's name has at most ${LIMITS.personNameMax} characters`;
   const problem = textProblem(name);
   if (problem) return `a person's name ${problem}`;
   return null;
@@ -51,7 +53,7 @@ export function isHuman(actor: string): boolean {
 }
 
 export function taskIdProblem(id: string): string | null {
-  if (id.length === 0 || id.length > 32) return 'a task id has 1 to 32 characters';
+  if (id.length === 0 || charCount(id) > LIMITS.taskIdMax) return `a task id has 1 to ${LIMITS.taskIdMax} characters`;
   if (!TASK_ID_PATTERN.test(id)) return `"${printable(id)}" is not a valid task id (letters, digits, ".", "_" and "-", like "T1" or "1.2")`;
   return null;
 }

@@ -1,5 +1,14 @@
-/** Every size limit in one place: the input schemas and the document rules both read these. */
+/**
+ * Every size limit in one place: the input schemas and the document rules both read these. Lengths
+ * are characters as JSON Schema counts them (code points: domain/text.ts charCount).
+ */
 export const LIMITS = {
+  changeIdMin: 3,
+  changeIdMax: 64,
+  agentIdMax: 64,
+  personNameMax: 64,
+  taskIdMax: 32,
+  requirementIdMax: 40,
   titleMax: 200,
   whyMin: 50,
   whyMax: 2000,
@@ -19,6 +28,8 @@ export const LIMITS = {
   inputTimeoutMax: 120,
   pageDefault: 50,
   pageMax: 500,
+  /** A next_cursor: it carries the query of the list it continues. */
+  cursorMax: 4000,
   /** A page of a document: lines of its markdown, or items of its list. */
   documentPageMax: 10_000,
   /** The longest part of a line in a page of markdown: a longer line is paged in parts. */

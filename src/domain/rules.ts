@@ -6,13 +6,14 @@ import type { FindingSink } from './findings.js';
 import { REQUIREMENT_ID_PATTERN, taskIdProblem } from './ids.js';
 import { LIMITS } from './limits.js';
 import type { DocMeta, DocType, Proposal, ReviewRound, Spec, Task } from './model.js';
+import { charCount, printable } from './text.js';
 
 export function metaRules(meta: DocMeta, changeId: string, type: DocType, sink: FindingSink): void {
   if (meta.change_id && meta.change_id !== changeId) {
-    sink.error('frontmatter.change_id', `change_id "${meta.change_id}" does not match the folder "${changeId}"`, `set "change_id: ${changeId}"`, 1);
+    sink.error('frontmatter.change_id', `change_id "${printable(meta.change_id)}" does not match the folder "${changeId}"`, `set "change_id: ${changeId}"`, 1);
   }
   if (meta.id && meta.id !== `${changeId}/${type}`) {
-    sink.warn('frontmatter.id', `id "${meta.id}" is not "${changeId}/${type}"`, `set "id: ${changeId}/${type}"`, 1);
+    sink.warn('frontmatter.id', `id "${printable(meta.id)}" is not "${changeId}/${type}"`, `set "id: ${changeId}/${type}"`, 1);
   }
   if (meta.status !== 'template' && !meta.author) {
     sink.error('frontmatter.author', 'the document does not say who wrote it', 'add "author: <agent id or human:name>"', 1);
@@ -20,7 +21,7 @@ export function metaRules(meta: DocMeta, changeId: string, type: DocType, sink: 
 }
 
 function length(sink: FindingSink, rule: string, what: string, text: string, min: number, max: number, line?: number): void {
-  const n = text.trim().length;
+  const n = charCount(text.trim());
   if (n < min) {
     const fix = min > 1 ? `write at least ${min} characters` : `write the ${what}`;
     sink.error(`${rule}.${n === 0 ? 'missing' : 'too_short'}`, n === 0 ? `${what} is empty` : `${what} has ${n} characters; it needs at least ${min}`, fix, line);
@@ -30,8 +31,9 @@ function length(sink: FindingSink, rule: string, what: string, text: string, min
 }
 
 export function proposalRules(p: Proposal, sink: FindingSink, lines: Partial<Record<keyof Proposal, number>> = {}): void {
-  if (p.title.length > LIMITS.titleMax) {
-    sink.error('proposal.title.too_long', `the title has ${p.title.length} characters; at most ${LIMITS.titleMax} are allowed`, 'shorten the title', 1);
+  const title = charCount(p.title);
+  if (title > LIMITS.titleMax) {
+    sink.error('proposal.title.too_long', `the title has ${title} characters; at most ${LIMITS.titleMax} are allowed`, 'shorten the title', 1);
   }
   length(sink, 'proposal.why', 'Why', p.why, LIMITS.whyMin, LIMITS.whyMax, lines.why);
   length(sink, 'proposal.what_changes', 'What Changes', p.what_changes, 1, LIMITS.sectionMax, lines.what_changes);
@@ -55,23 +57,24 @@ export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: num
   const seen = new Set<string>();
   spec.requirements.forEach((r, i) => {
     const line = lines.requirements?.[i];
+    const id = printable(r.id);
     if (r.id && !REQUIREMENT_ID_PATTERN.test(r.id)) {
-      sink.error('spec.requirement.id', `requirement id "${r.id}" is not a short prefix and a number, like R1, A1, FR-001 or AUTH-R2`, 'number requirements like R1, R2… (a prefix is welcome: MS-R1, FR-001)', line);
+      sink.error('spec.requirement.id', `requirement id "${id}" is not a short prefix and a number, like R1, A1, FR-001 or AUTH-R2`, 'number requirements like R1, R2… (a prefix is welcome: MS-R1, FR-001)', line);
     }
-    if (r.id && seen.has(r.id)) sink.error('spec.requirement.duplicate', `requirement id "${r.id}" is used twice`, 'give each requirement its own id', line);
+    if (r.id && seen.has(r.id)) sink.error('spec.requirement.duplicate', `requirement id "${id}" is used twice`, 'give each requirement its own id', line);
     seen.add(r.id);
-    if (!r.title.trim()) sink.error('spec.requirement.title', `requirement ${r.id} has no title`, `write "### ${r.id || 'R1'}: <title>"`, line);
+    if (!r.title.trim()) sink.error('spec.requirement.title', `requirement ${id} has no title`, `write "### ${id || 'R1'}: <title>"`, line);
     // What a change removes or renames is not required of the system.
     const normative = r.delta !== 'REMOVED' && r.delta !== 'RENAMED';
     if (!r.text.trim()) {
-      sink.error('spec.requirement.text', `requirement ${r.id} has no text`, 'say what the system MUST or SHALL do', line);
+      sink.error('spec.requirement.text', `requirement ${id} has no text`, 'say what the system MUST or SHALL do', line);
     } else if (normative && !NORMATIVE.test(r.text)) {
       if (WEAK.test(r.text)) {
-        sink.warn('spec.requirement.normative_weak', `requirement ${r.id} only says "should"`, 'write MUST or SHALL if it is required; keep "should" if it is only recommended', line);
+        sink.warn('spec.requirement.normative_weak', `requirement ${id} only says "should"`, 'write MUST or SHALL if it is required; keep "should" if it is only recommended', line);
       } else if (options.imported) {
-        sink.warn('spec.requirement.normative', `requirement ${r.id} has no MUST or SHALL (as it was imported)`, 'state the requirement with MUST or SHALL', line);
+        sink.warn('spec.requirement.normative', `requirement ${id} has no MUST or SHALL (as it was imported)`, 'state the requirement with MUST or SHALL', line);
       } else {
-        sink.error('spec.requirement.normative', `requirement ${r.id} has no MUST or SHALL`, 'state the requirement with MUST or SHALL', line);
+        sink.error('spec.requirement.normative', `requirement ${id} has no MUST or SHALL`, 'state the requirement with MUST or SHALL', line);
       }
     }
   });
@@ -80,11 +83,12 @@ export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: num
   }
   spec.scenarios.forEach((s, i) => {
     const line = lines.scenarios?.[i];
+    const name = printable(s.name);
     if (!s.name.trim()) sink.error('spec.scenario.name', 'a scenario has no name', 'write "### Scenario: <name>"', line);
-    if (!s.when.trim()) sink.error('spec.scenario.when', `scenario "${s.name}" has no WHEN`, 'add a "- **WHEN** …" bullet', line);
-    if (!s.then.trim()) sink.error('spec.scenario.then', `scenario "${s.name}" has no THEN`, 'add a "- **THEN** …" bullet', line);
+    if (!s.when.trim()) sink.error('spec.scenario.when', `scenario "${name}" has no WHEN`, 'add a "- **WHEN** …" bullet', line);
+    if (!s.then.trim()) sink.error('spec.scenario.then', `scenario "${name}" has no THEN`, 'add a "- **THEN** …" bullet', line);
     if (s.requirement !== undefined && !seen.has(s.requirement)) {
-      sink.warn('spec.scenario.requirement', `scenario "${s.name}" belongs to requirement ${s.requirement}, which the spec does not have`, 'fix the id after "**Requirement**:", or add the requirement', line);
+      sink.warn('spec.scenario.requirement', `scenario "${name}" belongs to requirement ${printable(s.requirement)}, which the spec does not have`, 'fix the id after "**Requirement**:", or add the requirement', line);
     }
   });
 }
@@ -93,28 +97,30 @@ export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: num
 export function tasksRules(tasks: { task: Task; line: number }[], requirementIds: Set<string> | null, sink: FindingSink): void {
   const ids = new Set(tasks.map((t) => t.task.id));
   for (const { task, line } of tasks) {
+    const id = printable(task.id);
     const idProblem = taskIdProblem(task.id);
     if (idProblem) sink.error('tasks.id', idProblem, 'rename the task', line);
-    length(sink, 'tasks.title', `the title of task ${task.id}`, task.title, 1, LIMITS.titleMax, line);
-    if (task.description.length > LIMITS.taskDescriptionMax) {
-      sink.error('tasks.description.too_long', `the description of task ${task.id} has ${task.description.length} characters; at most ${LIMITS.taskDescriptionMax} are allowed`, 'shorten it, or split the task', line);
+    length(sink, 'tasks.title', `the title of task ${id}`, task.title, 1, LIMITS.titleMax, line);
+    const description = charCount(task.description);
+    if (description > LIMITS.taskDescriptionMax) {
+      sink.error('tasks.description.too_long', `the description of task ${id} has ${description} characters; at most ${LIMITS.taskDescriptionMax} are allowed`, 'shorten it, or split the task', line);
     }
     for (const dep of task.depends) {
-      if (dep === task.id) sink.error('tasks.depends.self', `task ${task.id} depends on itself`, `remove ${dep} from its depends`, line);
-      else if (!ids.has(dep)) sink.error('tasks.depends.unknown', `task ${task.id} depends on ${dep}, which is not a task of this change`, `add task ${dep} or remove it from depends`, line);
+      if (dep === task.id) sink.error('tasks.depends.self', `task ${id} depends on itself`, `remove ${id} from its depends`, line);
+      else if (!ids.has(dep)) sink.error('tasks.depends.unknown', `task ${id} depends on ${printable(dep)}, which is not a task of this change`, `add task ${printable(dep)} or remove it from depends`, line);
     }
     for (const file of task.files) {
       if (file.path.startsWith('/') || /^[A-Za-z]:[\\/]/.test(file.path) || file.path.split(/[\\/]/).includes('..')) {
-        sink.error('tasks.files.path', `task ${task.id}: "${file.path}" is not a path inside the repository`, 'use a path relative to the repository root, without ".."', line);
+        sink.error('tasks.files.path', `task ${id}: "${printable(file.path)}" is not a path inside the repository`, 'use a path relative to the repository root, without ".."', line);
       }
     }
     if (requirementIds) {
       for (const ref of task.requirements) {
-        if (!requirementIds.has(ref)) sink.warn('tasks.requirements.unknown', `task ${task.id} refers to requirement ${ref}, which the spec does not have`, 'fix the id or add the requirement to the spec', line);
+        if (!requirementIds.has(ref)) sink.warn('tasks.requirements.unknown', `task ${id} refers to requirement ${printable(ref)}, which the spec does not have`, 'fix the id or add the requirement to the spec', line);
       }
     }
     if ((task.status === 'in_progress' || task.status === 'blocked' || task.status === 'in_review') && !task.assignee) {
-      sink.error('tasks.assignee.missing', `task ${task.id} is ${task.status} but nobody holds it`, 'set "assignee:" or set the status back to todo', line);
+      sink.error('tasks.assignee.missing', `task ${id} is ${task.status} but nobody holds it`, 'set "assignee:" or set the status back to todo', line);
     }
   }
   for (const cycle of dependencyCycles(tasks.map((t) => t.task))) {
@@ -151,7 +157,7 @@ export function reviewRules(rounds: ReviewRound[], sink: FindingSink): void {
   if (!latest.summary.trim()) sink.error('review.summary.missing', 'the latest review round has no summary', 'write a summary under "## Summary"', 1);
   latest.issues.forEach((issue) => {
     if (!issue.title.trim()) sink.error('review.issue.title', 'an issue has no title', 'write "#### <title>" for each issue', 1);
-    if (!issue.description.trim()) sink.error('review.issue.description', `issue "${issue.title}" has no description`, 'describe the issue under its heading', 1);
+    if (!issue.description.trim()) sink.error('review.issue.description', `issue "${printable(issue.title)}" has no description`, 'describe the issue under its heading', 1);
   });
   if (latest.verdict === 'APPROVED' && latest.issues.some((i) => i.severity === 'High')) {
     sink.warn('review.verdict.high_issues', 'the verdict is APPROVED but High severity issues are listed', 'fix the High issues or choose NEEDS_FIX', 1);

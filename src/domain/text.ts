@@ -47,8 +47,29 @@ export function unsafeLines(text: string): { line: number; column: number; char:
   return out;
 }
 
-/** Quotes user text inside messages with every unsafe character shown as "?" instead of acting on a terminal. */
+const SURROGATE_PAIR = /[\uD800-\uDBFF][\uDC00-\uDFFF]/g;
+
+/**
+ * How many characters a text has, counted as JSON Schema's maxLength counts them: code points, so
+ * an emoji is one character (a JavaScript string's length counts it as two).
+ */
+export function charCount(value: string): number {
+  return value.length - (value.match(SURROGATE_PAIR)?.length ?? 0);
+}
+
+/** The first `n` characters (code points) of a text: a character is never cut in half. */
+export function firstChars(value: string, n: number): string {
+  let end = 0;
+  for (let i = 0; i < n && end < value.length; i++) end += value.codePointAt(end)! > 0xffff ? 2 : 1;
+  return value.slice(0, end);
+}
+
+/**
+ * User input quoted inside a message: at most `max` characters and "…" when it was longer, every
+ * unsafe character shown as "?" instead of acting on a terminal. Every message that repeats what
+ * it was given goes through here, so that no message is ever longer than what it says needs.
+ */
 export function printable(value: string, max = 80): string {
   const cleaned = value.replace(UNSAFE_ALL, '?');
-  return cleaned.length > max ? `${cleaned.slice(0, max)}…` : cleaned;
+  return charCount(cleaned) > max ? `${firstChars(cleaned, max)}…` : cleaned;
 }

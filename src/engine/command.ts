@@ -17,6 +17,7 @@ import { runChange } from './run.js';
 import { DEFAULT_MAX_ATTEMPTS, DEFAULT_TIMEOUT_MINUTES, type RunOptions } from './settings.js';
 import { duration, tokens } from './views/format.js';
 import { jsonView, plainView } from './views/lines.js';
+import { printable } from '../domain/text.js';
 
 export interface RunFlags {
   goal?: string;
@@ -37,7 +38,7 @@ export interface RunFlags {
 function number(flag: string, value: string | undefined, check: (n: number) => boolean, rule: string): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !check(n)) fail('USAGE', `${flag} ${value} is not ${rule}.`, `Give ${flag} ${rule}.`);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !check(n)) fail('USAGE', `${flag} ${printable(value)} is not ${rule}.`, `Give ${flag} ${rule}.`);
   return n;
 }
 
@@ -47,7 +48,7 @@ export function runOptions(changeId: string, flags: RunFlags, io: Pick<Io, 'cwd'
   const goal = flags.goalFile !== undefined ? readUserFile(flags.goalFile, '--goal-file', io) : flags.goal;
   if (goal !== undefined && goal.trim() === '') fail('USAGE', 'The goal is empty.', 'Say what the change should achieve with --goal "…".');
   if (flags.until !== undefined && !(RUN_PHASES as readonly string[]).includes(flags.until)) {
-    fail('USAGE', `--until ${flags.until} is not a phase.`, `Give --until one of ${RUN_PHASES.join(', ')}.`);
+    fail('USAGE', `--until ${printable(flags.until)} is not a phase.`, `Give --until one of ${RUN_PHASES.join(', ')}.`);
   }
   return {
     changeId,
@@ -129,7 +130,7 @@ export function runsList(io: Io, globals: { root?: string; json?: boolean }): nu
     return 0;
   }
   if (runs.length === 0) {
-    io.out('No runs yet: start one with `agentboard run <change_id> --goal "…"`.\n');
+    io.out('No runs yet: start one with `agentboard run` followed by a change id and --goal with what the change should achieve.\n');
     return 0;
   }
   io.out(

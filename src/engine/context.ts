@@ -57,7 +57,7 @@ export function budgetReached(ctx: RunContext): boolean {
 export function budgetStop(ctx: RunContext): Stop {
   const cost = ctx.recorder.run.usage.cost_usd ?? 0;
   return stop('budget_exceeded', `The run spent $${cost.toFixed(4)}, which reaches --max-cost $${ctx.options.maxCost}; no new agent was started.`, [
-    `agentboard run ${ctx.changeId} --max-cost <more>   # go on with a larger budget`,
+    `agentboard run ${ctx.changeId} --max-cost ${ctx.options.maxCost! * 2}   # go on with a larger budget, here twice this one`,
   ]);
 }
 

@@ -9,6 +9,8 @@ import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, ty
 import { invoke } from './invoke.js';
 import { refusals, ruleFindings } from './planning.js';
 import { documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
+import { LIMITS } from '../domain/limits.js';
+import { firstChars } from '../domain/text.js';
 
 // The prompt is a command-line argument for the built-in CLIs, and Linux caps one at 128 KiB.
 const DIFF_PER_TASK = 8000;
@@ -21,9 +23,9 @@ export async function addFixTasks(ctx: RunContext, round: Data): Promise<string[
   const created: string[] = [];
   for (const issue of round.issues as Data[]) {
     if (issue.severity !== 'High' && issue.severity !== 'Medium') continue;
-    const title = `Fix: ${issue.title}`.slice(0, 200).trim();
+    const title = firstChars(`Fix: ${issue.title}`, LIMITS.titleMax).trim();
     if (made.has(title)) continue;
-    const description = `${issue.severity} issue of review round ${round.round} (by ${round.reviewer}):\n\n${issue.description}`.slice(0, 2000);
+    const description = firstChars(`${issue.severity} issue of review round ${round.round} (by ${round.reviewer}):\n\n${issue.description}`, LIMITS.taskDescriptionMax);
     const added = await ctx.ops.addFixTask(ctx.changeId, { title, description, priority: issue.severity === 'High' ? 'high' : 'medium', review_round: round.round });
     created.push(added.task.task_id);
     made.add(title);
@@ -119,7 +121,7 @@ export async function reviewPhase(ctx: RunContext): Promise<Stop | null> {
     if (latest.round >= max) {
       return stop('failed', `Review round ${latest.round} says ${latest.verdict}, and the run reviews at most ${max} rounds (run: max_review_rounds in agentd/config.yaml).`, [
         `agentboard show ${ctx.changeId} review`,
-        `agentboard reject ${ctx.changeId} review --feedback "<why>"   # or raise max_review_rounds, then: agentboard run ${ctx.changeId}`,
+        `agentboard reject ${ctx.changeId} review --feedback "What must change, and why"   # or raise max_review_rounds, then: agentboard run ${ctx.changeId}`,
       ]);
     }
   }

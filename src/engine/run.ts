@@ -117,7 +117,7 @@ async function syncFirst(ops: BoardOps): Promise<void> {
 
 function failure(err: unknown): Stop {
   if (err instanceof AgentboardError) return stop('failed', err.message, [err.nextStep]);
-  return stop('failed', `agentboard hit an unexpected error: ${(err as Error).message}`, ['Run the same command again; report it if it repeats (agentboard runs show <run_id> has the records).']);
+  return stop('failed', `agentboard hit an unexpected error: ${(err as Error).message}`, ['Run the same command again; report it if it repeats (`agentboard runs` lists the runs, `agentboard runs show` followed by a run id shows its records).']);
 }
 
 /** Runs a change to its end, or to where it must stop; returns the exit code. */

@@ -8,6 +8,7 @@ import { isProgram, onPath } from '../store/fs.js';
 import { fail } from '../errors.js';
 import type { AgentSettings, Config } from '../store/config.js';
 import type { Role, RunPhase } from './events.js';
+import { printable } from '../domain/text.js';
 
 export interface AgentInstance {
   /** The agent id the board records: <name>-planner, <name>-reviewer, <name>-w<n>. */
@@ -64,8 +65,8 @@ function instance(config: Config, name: string, role: Role, id: string, flag: st
     const known = Object.keys(config.agents);
     fail(
       'RUN_NOT_CONFIGURED',
-      `The ${role} "${name}" (${flag}) is not an agent of agentd/config.yaml${known.length ? `; its agents are ${known.join(', ')}` : ''}.`,
-      `Add it under agents: in agentd/config.yaml, like \`  ${name}: { adapter: claude }\`, or name one of the configured agents.`,
+      `The ${role} "${printable(name)}" (${flag}) is not an agent of agentd/config.yaml${known.length ? `; its agents are ${known.join(', ')}` : ''}.`,
+      `Add it under agents: in agentd/config.yaml, like \`  ${printable(name)}: { adapter: claude }\`, or name one of the configured agents.`,
     );
   }
   return { id, name, role, config: agent };

@@ -17,6 +17,8 @@
 import { PRIORITIES, type FileAction, type Priority, type TaskFile } from '../domain/model.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import type { ReportLine, SourceFinding } from './report.js';
+import { charCount, firstChars, printable } from '../domain/text.js';
+import { LIMITS } from '../domain/limits.js';
 
 export interface ChecklistTask {
   id: string;
@@ -59,12 +61,10 @@ const MARKERS = /^((?:\[(?:P|US\d+)\][ \t]*)+)/;
 const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
 const ACTIONS: Record<string, FileAction> = { create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete' };
-const TITLE_MAX = 200;
-
-/** A task title of at most 200 characters: a longer item keeps its whole text in the description. */
+/** A task title of at most LIMITS.titleMax characters: a longer item keeps its whole text in the description. */
 function fitTitle(text: string): { title: string; overflow: boolean } {
-  if (text.length <= TITLE_MAX) return { title: text, overflow: false };
-  return { title: `${text.slice(0, TITLE_MAX - 1).replace(/\s+\S*$/, '')}…`, overflow: true };
+  if (charCount(text) <= LIMITS.titleMax) return { title: text, overflow: false };
+  return { title: `${firstChars(text, LIMITS.titleMax - 1).replace(/\s+\S*$/, '')}…`, overflow: true };
 }
 
 /** "src/b.ts, src/c.ts (CREATE)" → two files; an action applies to the paths before it that have none. */
@@ -87,7 +87,7 @@ export function parseFiles(value: string): { files: TaskFile[]; problem: string 
     let action: FileAction | undefined;
     if (m[2]) {
       action = ACTIONS[m[2].toLowerCase()];
-      if (!action) return { files: [], problem: `"${m[2]}" is not a file action (CREATE, MODIFY, DELETE or RENAME)` };
+      if (!action) return { files: [], problem: `"${printable(m[2]!)}" is not a file action (CREATE, MODIFY, DELETE or RENAME)` };
     }
     out.push(action ? { path: m[1]!.trim(), action } : { path: m[1]!.trim() });
   }
@@ -212,7 +212,7 @@ function newTask(text: string, done: boolean, line: number, raw: string, out: Ch
     id = `T${n}`;
     generated = true;
   }
-  if (used.has(id)) out.findings.push({ level: 'error', line, message: `task id "${id}" is used twice`, fix: 'give every item its own number' });
+  if (used.has(id)) out.findings.push({ level: 'error', line, message: `task id "${printable(id)}" is used twice`, fix: 'give every item its own number' });
   used.add(id);
   let parallel = false;
   let story: string | undefined;
@@ -255,7 +255,7 @@ function readField(task: ChecklistTask, key: string, value: string, line: number
   if (key === 'priority') {
     const p = priorityOf(value);
     if (!p) {
-      out.findings.push({ level: 'error', line, message: `task ${task.id}: "${value}" is not a priority`, fix: `use one of: ${PRIORITIES.join(', ')}` });
+      out.findings.push({ level: 'error', line, message: `task ${task.id}: "${printable(value)}" is not a priority`, fix: `use one of: ${PRIORITIES.join(', ')}` });
       return false;
     }
     task.priority = p;

@@ -10,6 +10,7 @@ import { readBlock, sectionKey } from '../store/blocks.js';
 import { bulletItems, issueFromText, severityOf } from '../store/format-review.js';
 import { FindingSink } from '../domain/findings.js';
 import { headingLevel, outline, sectionsAt, TextLines } from '../store/markdown.js';
+import { printable } from '../domain/text.js';
 
 export interface ReviewLog {
   mapped(line: number, text: string, to: string): void;
@@ -155,7 +156,7 @@ function readIssues(lines: TextLines, heads: ReturnType<typeof outline>, head: n
     }
     const sev = found === null ? null : severityOf(found.replace(/\*/g, ''));
     if (!sev) {
-      log.finding('error', found === null ? `issue "${title}" has no severity` : `issue "${title}": unknown severity "${found}"`, 'add "- **Severity**: High" (or Medium, or Low) to the issue', at(sub.heading.index));
+      log.finding('error', found === null ? `issue "${printable(title)}" has no severity` : `issue "${printable(title)}": unknown severity "${printable(found)}"`, 'add "- **Severity**: High" (or Medium, or Low) to the issue', at(sub.heading.index));
       continue;
     }
     log.mapped(at(sub.heading.index), `### ${sub.heading.text}`, `the ${sev} issue "${title}"`);

@@ -14,6 +14,7 @@ import { attachFile, checklistTasks, completeProposal, readDesign, withoutFrontm
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
+import { charCount, firstChars } from '../domain/text.js';
 
 const FEATURE = /^specs\/((?:\d{3}|\d{8}-\d{6})-([^/]+))\//;
 
@@ -141,8 +142,8 @@ const FR = /^[-*+][ \t]+\*\*([A-Z]+-\d+)\*\*:[ \t]*(.+)$/;
 /** A requirement's title: the start of its text, up to a clause. */
 function titleOf(text: string): string {
   const plain = text.replace(/\*\*/g, '').replace(/\.$/, '');
-  if (plain.length <= 80) return plain;
-  return `${plain.slice(0, 79).replace(/\s+\S*$/, '')}…`;
+  if (charCount(plain) <= 80) return plain;
+  return `${firstChars(plain, 79).replace(/\s+\S*$/, '')}…`;
 }
 
 /**

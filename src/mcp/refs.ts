@@ -22,7 +22,7 @@ export function toolSpeller(served: readonly Operation[]): (r: Ref) => string {
     }
     const op = findOperation(r.ops[0]!);
     if (!op) return r.ops[0]!;
-    return `\`${commandLine(spelledOf(op), args)}\` (${op.access === 'human' ? "a person's command" : 'on the command line'})`;
+    return `${commandLine(spelledOf(op), args)} (${op.access === 'human' ? "a person's command" : 'on the command line'})`;
   };
 }
 

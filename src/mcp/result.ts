@@ -7,6 +7,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolveRefs, type Ref } from '../domain/refs.js';
 import { renderResult } from '../render/text.js';
+import { charCount, printable } from '../domain/text.js';
 
 /** The most characters of a tool result: its structuredContent, and its text. */
 export const CHARACTER_LIMIT = 25_000;
@@ -109,6 +110,20 @@ function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: 
     (whole ? ` Read all of it in the ${whole.args.document} of ${whole.args.change_id}, a page at a time: ${spell(whole)}.` : '');
   out.notice = typeof data.notice === 'string' ? `${data.notice} ${said}` : said;
   return out;
+}
+
+/**
+ * The text of a tool error, never longer than CHARACTER_LIMIT whatever its message quotes: the
+ * longer of its message and next step is shortened before it is made JSON, never inside the JSON.
+ */
+export function errorText(error: { code: string; message: string; next_step: string }): string {
+  let text = JSON.stringify({ error });
+  while (text.length > CHARACTER_LIMIT) {
+    const key = error.message.length >= error.next_step.length ? 'message' : 'next_step';
+    error = { ...error, [key]: printable(error[key], Math.max(0, charCount(error[key]) - (text.length - CHARACTER_LIMIT) - 1)) };
+    text = JSON.stringify({ error });
+  }
+  return text;
 }
 
 /** The tool result of an operation's output. */

@@ -3,16 +3,19 @@
  * each thing is said once.
  *
  * - Input schemas keep what an agent needs to write a valid call: fields, types, enums, required
- *   fields, and the limits it can reach (titles, short texts, numbers). Left out: $schema,
- *   additionalProperties (the server refuses unknown fields and says which), the ±2^53 bounds of
- *   integers, minLength 0 and 1, the far-off limits of long texts and lists, patterns (examples in
- *   descriptions say more), defaults of false or empty, and the description of a list's items when
- *   the list has one. A field described in an earlier tool of the list is not described again (sayOnce).
+ *   fields, and every limit the server holds a value to: lengths (in characters as JSON Schema
+ *   counts them, code points), list sizes, number ranges. Left out: $schema, additionalProperties
+ *   (the server refuses unknown fields and says which), the ±2^53 bounds of integers, minLength 0
+ *   and 1 (an empty text is refused in words), patterns and the formats of ids (examples in
+ *   descriptions say more), defaults of false, 0 or empty, and the description of a list's items
+ *   when the list has one. A field described in an earlier tool of the list is not described again
+ *   (sayOnce).
  * - Output schemas name every field of a result with its type (a text field is {}: its name says
  *   what it holds) and its values when they are fixed; what a list or a nested object holds is
  *   shown in the result itself. Values shown earlier in the list are not shown again (sayOnce).
  * - Annotations leave out the false readOnlyHint and idempotentHint that leaving them out means, and
- *   the title is left out: the name says it.
+ *   idempotentHint on a read-only tool (MCP gives it no meaning there); the title is left out: the
+ *   name says it.
  */
 import * as z from 'zod';
 
@@ -43,9 +46,8 @@ function leanInput(node: unknown): unknown {
     if (k === '$schema' || k === 'additionalProperties' || k === 'pattern') continue;
     if ((k === 'maximum' && v === Number.MAX_SAFE_INTEGER) || (k === 'minimum' && v === Number.MIN_SAFE_INTEGER)) continue;
     if (k === 'minLength' && typeof v === 'number' && v <= 1) continue;
-    if ((k === 'maxLength' && typeof v === 'number' && v >= 2000) || (k === 'maxItems' && typeof v === 'number' && v >= 100)) continue;
     if (k === 'type' && n.enum) continue;
-    if (k === 'default' && (v === false || (Array.isArray(v) && v.length === 0))) continue;
+    if (k === 'default' && (v === false || v === 0 || (Array.isArray(v) && v.length === 0))) continue;
     let value = k === 'properties' && isNode(v) ? Object.fromEntries(Object.entries(v).map(([name, p]) => [name, leanInput(p)])) : leanInput(v);
     if (k === 'items' && isNode(value) && typeof n.description === 'string') {
       const { description: _, ...items } = value;
@@ -118,7 +120,10 @@ export function sayOnce<T extends { inputSchema: JsonSchema; outputSchema?: Json
 /** What an annotation means when it is left out (MCP's ToolAnnotations); destructiveHint is always said, as clients read it. */
 const ANNOTATION_DEFAULTS: Record<string, boolean> = { readOnlyHint: false, idempotentHint: false };
 
-/** A tool's annotations without those that say what leaving them out says. */
+/**
+ * A tool's annotations without those that say what leaving them out says, nor idempotentHint on a
+ * read-only tool: MCP gives it a meaning only for a tool that writes.
+ */
 export function leanAnnotations<T extends Record<string, unknown>>(annotations: T): Partial<T> {
-  return Object.fromEntries(Object.entries(annotations).filter(([k, v]) => ANNOTATION_DEFAULTS[k] !== v)) as Partial<T>;
+  return Object.fromEntries(Object.entries(annotations).filter(([k, v]) => ANNOTATION_DEFAULTS[k] !== v && !(k === 'idempotentHint' && annotations.readOnlyHint === true))) as Partial<T>;
 }

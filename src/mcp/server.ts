@@ -19,13 +19,14 @@ import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
 import { fitGuidance, toolSpeller } from './refs.js';
 import { instructionsFor } from './instructions.js';
 import { AgentId } from '../ops/schemas.js';
-import { fitsFor, toolResult, type ResponseFormat } from './result.js';
+import { errorText, fitsFor, toolResult, type ResponseFormat } from './result.js';
 import { jsonSchema, leanAnnotations, sayOnce } from './schema.js';
 import { VERSION } from '../version.js';
 import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
 import { STAGES, type Stage } from '../domain/model.js';
 import { SUBMIT_OP } from '../ops/doc-write.js';
+import { printable } from '../domain/text.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
 
@@ -34,7 +35,7 @@ export function toolOperations(profile: Profile): Operation[] {
   return OPERATIONS.filter((op) => op.tool && (profile === 'all' || op.tool.profiles.includes(profile)));
 }
 
-const ResponseFormat = z.enum(['markdown', 'json']).default('markdown').describe('The text block: a markdown summary, or the JSON.');
+const ResponseFormat = z.enum(['markdown', 'json']).optional().describe('The text block: a markdown summary (the default) or the JSON.');
 
 function takesResponseFormat(op: Operation): boolean {
   return op.access === 'read' || op.name === 'task.next';
@@ -82,7 +83,7 @@ type Spell = (r: Ref) => string;
 
 export function toolError(payload: ErrorPayload, spell: Spell): CallToolResult {
   const error = { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) };
-  return { content: [text(JSON.stringify({ error }))], isError: true };
+  return { content: [text(errorText(error))], isError: true };
 }
 
 /** The arguments of a call to a bound server, with the bound agent id filled in, or the refusal of another one. */
@@ -91,7 +92,7 @@ function bindArgs(op: Operation, binding: Binding, args: unknown): unknown {
   const given = (args as Record<string, unknown>).agent_id;
   if (given === undefined) return { ...args, agent_id: binding.agentId };
   if (given !== binding.agentId && op.access !== 'read') {
-    fail('AGENT_MISMATCH', `This MCP server acts for agent "${binding.agentId}"; a call as "${String(given).slice(0, 64)}" is refused.`, `Call again with agent_id "${binding.agentId}", or leave agent_id out.`);
+    fail('AGENT_MISMATCH', `This MCP server acts for agent "${binding.agentId}"; a call as "${printable(String(given))}" is refused.`, `Call again with agent_id "${binding.agentId}", or leave agent_id out.`);
   }
   return args;
 }
@@ -146,7 +147,7 @@ function callParamsProblem(params: unknown): string | null {
   const { name, arguments: args } = params as Record<string, unknown>;
   if (typeof name !== 'string') return `params.name must be the name of a tool, a string like "agentboard_get_task"; got ${kind(name)}.`;
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
-    return `params.arguments of ${name.slice(0, 60)} must be a JSON object of the tool's fields, like {"agent_id": "codex-1"}; got ${kind(args)}.`;
+    return `params.arguments of ${printable(name)} must be a JSON object of the tool's fields, like {"agent_id": "codex-1"}; got ${kind(args)}.`;
   }
   return null;
 }
@@ -194,7 +195,7 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     const params = request.params as { name: string; arguments?: Record<string, unknown> };
     const call = calls.get(params.name);
     if (!call) {
-      return toolError({ code: 'USAGE', message: `There is no tool ${params.name.slice(0, 100)}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
+      return toolError({ code: 'USAGE', message: `There is no tool ${printable(params.name)}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
     }
     return call(params.arguments ?? {});
   });
@@ -217,7 +218,7 @@ export interface ServeOptions {
 function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
   if (options.as === undefined) return undefined;
   const problem = agentIdProblem(options.as);
-  if (problem) fail('USAGE', `--as ${options.as.slice(0, 64)}: ${problem}.`, 'Give `agentboard mcp --as` an agent id, like codex-w1.');
+  if (problem) fail('USAGE', `--as ${printable(options.as)}: ${problem}.`, 'Give `agentboard mcp --as` an agent id, like codex-w1.');
   if (options.run === undefined) return { agentId: options.as };
   const calls = invocationPaths(runDir(ctx.board().runtimeDir, options.run), options.invocation ?? 0).calls;
   return { agentId: options.as, record: (entry) => appendJsonLine(calls, entry) };

@@ -9,7 +9,7 @@ import type { Board } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { defineOp, requireHuman } from './registry.js';
 import { newReviewKey, hashKey } from './reviewer-keys.js';
-import { Actor, AgentId, line } from './schemas.js';
+import { Actor, AgentId, chars, line } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
 import { tasksOf } from './view.js';
 import { refTo } from '../domain/refs.js';
@@ -97,7 +97,7 @@ export const registerAgent = defineOp({
     agent_id: AgentId,
     name: line(100).describe('Display name, like "Backend agent".'),
     role: line(100).describe('Role, like "Backend Developer".'),
-    skills: z.array(line(50)).max(100).optional().describe('Your skills, like ["sql"]; tasks needing them come to you first. Left out, those registered before stay.'),
+    skills: z.array(line(50)).max(100).optional().describe('Your skills, like ["sql"]: tasks needing them come to you first (left out: kept).'),
   }),
   output: z.object({ agent: AgentOut, updated: z.boolean().describe('True when the agent was already registered and its record was updated.') }),
   cli: { command: 'agent register' },
@@ -105,7 +105,7 @@ export const registerAgent = defineOp({
     name: 'agentboard_register_agent',
     title: 'Register yourself',
     description:
-      `Register once, with the agent_id of all your calls; optional, but your skills help match tasks to you. Next, call ${refTo('task.next')}.`,
+      `Optional: register once, with your agent_id; your skills help match tasks to you. Next, call ${refTo('task.next')}.`,
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
@@ -141,7 +141,7 @@ export const listAgents = defineOp({
   tool: {
     name: 'agentboard_list_agents',
     title: 'List agents',
-    description: 'List the agents: registered ones and any with a workflow status or tasks held or finished, with current task, tasks done, last activity and workflow status.',
+    description: 'List the agents (registered, with a workflow status, or holding or done with tasks): current task, tasks done, last activity, workflow status.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -164,7 +164,7 @@ export const showAgent = defineOp({
   tool: {
     name: 'agentboard_get_agent_status',
     title: 'Get an agent\'s status',
-    description: 'Look up one agent: registration, current task, tasks done, last activity and workflow status.',
+    description: 'Look up one agent: registration, current task, tasks done, last activity, workflow status.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -214,7 +214,7 @@ export const removeReviewer = defineOp({
   name: 'reviewer.remove',
   summary: 'Revoke a reviewer\'s review key (people only)',
   access: 'human',
-  input: z.strictObject({ agent_id: Actor, name: z.string().min(1).max(64).describe('The reviewer whose key stops working.') }),
+  input: z.strictObject({ agent_id: Actor, name: chars(1, 64).describe('The reviewer whose key stops working.') }),
   output: z.object({ name: z.string(), removed: z.boolean() }),
   cli: { command: 'reviewer rm', args: ['name'] },
   run(ctx, input) {

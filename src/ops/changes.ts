@@ -111,7 +111,7 @@ export const listChanges = defineOp({
   summary: 'List the changes with their phase and progress',
   access: 'read',
   input: z.strictObject({
-    phase: Phase.optional().describe('Only changes in this phase ("archived": the archived ones).'),
+    phase: Phase.optional().describe('Only changes in this phase ("archived": archived ones).'),
     archived: z.boolean().default(false).describe('Also list archived changes (read-only).'),
     ...pageInput('changes'),
   }),
@@ -160,7 +160,7 @@ export const showChange = defineOp({
   tool: {
     name: 'agentboard_get_change',
     title: 'Get a change',
-    description: `Get one change: its phase, what it waits on, its documents, and a page of its task ids. Read a document with ${refTo('document.get')}.`,
+    description: `One change: its phase, what it waits on, its documents and a page of its task ids. Read a document with ${refTo('document.get')}.`,
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -223,7 +223,7 @@ export const validateChanges = defineOp({
     name: 'agentboard_validate_change',
     title: 'Validate a change',
     description:
-      'Check a change (or every change) against the rules every write applies; each finding has a file, line, rule, message and fix. Use it after editing files by hand or before asking for a review.',
+      'Check a change (or all) against the rules every write applies; each finding has a file, line, rule, message and fix. Use it after hand edits or before asking for a review.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },

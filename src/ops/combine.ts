@@ -34,6 +34,7 @@ import { catalog, loadOperation } from './catalog.js';
 import { parseInput } from './input.js';
 import type { Context, Operation } from './registry.js';
 import { fitsFor, type ResponseFormat } from '../mcp/result.js';
+import { printable } from '../domain/text.js';
 
 /** The most calls one commit carries out: the first caller of a batch waits for no more than these. */
 const BATCH_MAX = 16;
@@ -305,7 +306,7 @@ async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promis
   const op = await operationNamed(body.op);
   let input = body.input;
   if (!ownCall) {
-    if (!op || !combinable(op, {})) fail('USAGE', `"${String(body.op).slice(0, 60)}" is not a write an agent may queue.`, 'Call the tool again.');
+    if (!op || !combinable(op, {})) fail('USAGE', `"${printable(String(body.op))}" is not a write an agent may queue.`, 'Call the tool again.');
     const { imported_from: _set, ...fields } = (body.input ?? {}) as Record<string, unknown>;
     input = parseInput(op.input, fields, { rules: op.inputRules }) as Record<string, unknown>;
     if (!combinable(op, input)) fail('HUMAN_ONLY', 'A person acts from the agentboard CLI, not through an MCP server.', 'Call the tool with your agent id.');

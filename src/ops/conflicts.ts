@@ -44,7 +44,7 @@ export const listConflicts = defineOp({
   tool: {
     name: 'agentboard_list_conflicts',
     title: 'List merge conflicts',
-    description: "List what agentboard kept on both sides when a person's hand edit disagreed with agents' work, and the files edited by hand that the next write merges.",
+    description: "List what agentboard kept of both sides where a person's hand edit disagreed with agents' work, and the hand-edited files the next write merges.",
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },

@@ -91,8 +91,8 @@ export const getDocument = defineOp({
   input: z.strictObject({
     change_id: ChangeId,
     document: DocTypeSchema,
-    format: z.enum(FORMATS).default('markdown').describe('"markdown": the file; "fields": structured fields.'),
-    ...pageInput(['lines', 'items', ...Object.values(LISTS)], z.number().int().min(1).max(LIMITS.documentPageMax).optional().describe(`Lines (markdown; a line over ${LIMITS.linePartMax.toLocaleString('en-US')} characters counts as one per ${LIMITS.linePartMax.toLocaleString('en-US')}) or items (fields); all that fit when left out.`)),
+    format: z.enum(FORMATS).default('markdown').describe('"markdown": the file; "fields": its fields.'),
+    ...pageInput(['lines', 'items', ...Object.values(LISTS)], z.number().int().min(1).max(LIMITS.documentPageMax).optional().describe(`Lines (markdown; a line over ${LIMITS.linePartMax.toLocaleString('en-US')} characters counts once per ${LIMITS.linePartMax.toLocaleString('en-US')}) or items (fields); all that fit if left out.`)),
   }),
   output: DocOut,
   cli: { command: 'show', args: ['change_id', 'document'] },
@@ -100,7 +100,7 @@ export const getDocument = defineOp({
     name: 'agentboard_get_document',
     title: 'Read a document',
     description:
-      'Read a document of a change, a page at a time: its status, author, markdown or fields, and the feedback of people who rejected it (read it before revising).',
+      "Read a change's document a page at a time: status, author, markdown or fields, and people's feedback on a rejection (read it before revising).",
     profiles: ['planner', 'reviewer', 'agent'],
     idempotent: true,
   },
@@ -163,7 +163,7 @@ export const listDocuments = defineOp({
   input: z.strictObject({
     change_id: ChangeId.optional().describe('Only this change.'),
     status: DocStatus.optional().describe('Only documents with this status.'),
-    awaiting: z.enum(['decision', 'review']).optional().describe('"decision": submitted documents a person has not decided on; "review": documents a person sent to reviewer agents.'),
+    awaiting: z.enum(['decision', 'review']).optional().describe('"decision": submitted, not yet decided by a person; "review": sent by a person to reviewer agents.'),
     ...pageInput('documents'),
   }),
   output: z.object({ documents: z.array(DocSummary), archived: z.boolean().describe('The listed change is archived: read-only.'), ...Page }),
@@ -172,7 +172,7 @@ export const listDocuments = defineOp({
     name: 'agentboard_list_documents',
     title: 'List documents',
     description:
-      'List the documents of the board or of one change with their status. Reviewer agents find documents a person sent them with awaiting: "review".',
+      'List the documents of the board or of a change, with their status. Reviewer agents find those a person sent them with awaiting: "review".',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },

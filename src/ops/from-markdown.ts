@@ -18,6 +18,7 @@ import { SPEC_HEADINGS, parseSpecBody } from '../store/format-spec.js';
 import { parseTasksBody, tasksIntro } from '../store/format-tasks.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml } from '../store/yaml-lite.js';
+import { printable } from '../domain/text.js';
 
 /** Refuses the markdown when it has errors, naming every one with its line and fix (and in `details.findings`, as validate gives them). */
 function refuseErrors(findings: Finding[], shownAs: string): void {
@@ -34,7 +35,7 @@ function refuseErrors(findings: Finding[], shownAs: string): void {
 function foundHeadings(body: string): string {
   const found = outline(new TextLines(body))
     .filter((h) => h.level <= 2)
-    .map((h) => `${'#'.repeat(h.level)} ${h.text}`);
+    .map((h) => `${'#'.repeat(h.level)} ${printable(h.text)}`);
   if (found.length === 0) return 'no headings';
   return found.length > 10 ? `${found.slice(0, 10).join(', ')}, …` : found.join(', ');
 }
@@ -203,7 +204,7 @@ function reviewInput(body: string, offset: number, kept: string | null, sink: Fi
     }
     const verdict = reviewVerdict(read.verdict);
     if (!verdict) {
-      fail('INVALID_INPUT', `${shownAs}${read.verdictLine ? `:${read.verdictLine}` : ''}: unknown verdict "${read.verdict}".`, `Use one of ${VERDICTS.join(', ')} (NEEDS_CHANGES is read as NEEDS_FIX) and run the command again; nothing was changed.`);
+      fail('INVALID_INPUT', `${shownAs}${read.verdictLine ? `:${read.verdictLine}` : ''}: unknown verdict "${printable(read.verdict)}".`, `Use one of ${VERDICTS.join(', ')} (NEEDS_CHANGES is read as NEEDS_FIX) and run the command again; nothing was changed.`);
     }
     round = { verdict, summary: read.summary, issues: read.issues, sections: read.sections };
   }

@@ -32,7 +32,7 @@ import { readTree, type SourceTree } from '../import/source.js';
 import { requirementIdsOf } from './doc-write.js';
 import { loadChange, phaseOf } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor } from './schemas.js';
+import { Actor, chars } from './schemas.js';
 import { gitSync } from '../store/git-sync.js';
 
 /** Where converting agentd/ in place keeps agentd's originals, inside agentd/. */
@@ -75,7 +75,7 @@ export const importBoard = defineOp({
   input: z.strictObject({
     agent_id: Actor,
     tool: z.enum(IMPORT_TOOLS).describe('The tool the board was made with: agentd, openspec or spec-kit.'),
-    path: z.string().min(1).max(4096).optional().describe("The repository to read; this one when left out (agentd's own agentd/ is then converted in place)."),
+    path: chars(1, 4096).optional().describe("The repository to read; this one when left out (agentd's own agentd/ is then converted in place)."),
     dry_run: z.boolean().default(false).describe('Report what would be imported and write nothing.'),
   }),
   output: ImportOut,
@@ -159,7 +159,7 @@ function checkSource(root: string, tool: ImportTool, base: string, inPlace: bool
       fail(
         'IMPORT_REFUSED',
         inPlace ? `${BOARD_DIR}/ here is not a board of agentd (it has no config.toml or .version), and no originals of one are kept in ${BOARD_DIR}/${ASIDE}/.` : `There is no ${BOARD_DIR}/ folder in ${where}.`,
-        inPlace ? 'Give the path of a checkout that holds an agentd board: `agentboard import agentd <path>`.' : 'Give the root of a repository that holds an agentd/ folder.',
+        inPlace ? 'Give the path of a checkout that holds an agentd board: `agentboard import agentd` followed by that path.' : 'Give the root of a repository that holds an agentd/ folder.',
       );
     }
     return;

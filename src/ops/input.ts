@@ -1,12 +1,12 @@
 /** Checks an operation's input against its schema and turns every problem into one clear line, the expected shape included. */
 import { toJSONSchema, type z } from 'zod';
 import { fail } from '../errors.js';
-import { textProblem } from '../domain/text.js';
+import { charCount, printable, textProblem } from '../domain/text.js';
 import { continueFrom } from './pages.js';
 
 function where(path: PropertyKey[]): string {
   let out = '';
-  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${String(part)}` : String(part);
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : out ? `.${printable(String(part))}` : printable(String(part));
   return out || 'input';
 }
 
@@ -57,11 +57,16 @@ function kindOf(node: JsonNode | undefined, expected: string): string {
   return `a ${expected}`;
 }
 
+/** Names of a list, the first ten of them when there are more. */
+function listed(names: string[]): string {
+  return names.length > 10 ? `${names.slice(0, 10).join(', ')} (and ${names.length - 10} more)` : names.join(', ');
+}
+
 function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
   const at = where(issue.path);
   switch (issue.code) {
     case 'unrecognized_keys':
-      return `${at === 'input' ? '' : `${at}: `}unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;
+      return `${at === 'input' ? '' : `${at}: `}unknown field${issue.keys.length > 1 ? 's' : ''} ${listed(issue.keys.map((k) => `"${printable(k)}"`))}`;
     case 'invalid_type': {
       const nested = issue.expected === 'object' || issue.expected === 'array';
       const kind = kindOf(nested ? expectedAt(schema, issue.path) : undefined, issue.expected);
@@ -71,11 +76,11 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
     case 'invalid_value':
       return `${at} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
     case 'too_small':
-      if (issue.origin === 'string') return `${at} needs at least ${String(issue.minimum)} characters${typeof issue.input === 'string' ? ` (got ${issue.input.length})` : ''}`;
+      if (issue.origin === 'string') return `${at} needs at least ${String(issue.minimum)} characters${typeof issue.input === 'string' ? ` (got ${charCount(issue.input)})` : ''}`;
       if (issue.origin === 'array') return `${at} needs at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? '' : 's'}`;
       return `${at} must be at least ${String(issue.minimum)}`;
     case 'too_big':
-      if (issue.origin === 'string') return `${at} has ${typeof issue.input === 'string' ? issue.input.length : 'too many'} characters; at most ${String(issue.maximum)} are allowed`;
+      if (issue.origin === 'string') return `${at} has ${typeof issue.input === 'string' ? charCount(issue.input) : 'too many'} characters; at most ${String(issue.maximum)} are allowed`;
       if (issue.origin === 'array') return `${at} has more than ${String(issue.maximum)} items`;
       return `${at} must be at most ${String(issue.maximum)}`;
     case 'invalid_union':

@@ -151,16 +151,16 @@ export const nextTask = defineOp({
   name: 'task.next',
   summary: 'Get your next task: resume yours, or claim the best ready one',
   access: 'agent',
-  input: z.strictObject({ agent_id: Actor, change_id: ChangeId.optional().describe('Only work of this change; the whole board when left out.') }),
+  input: z.strictObject({ agent_id: Actor, change_id: ChangeId.optional().describe('Only work of this change; else the whole board.') }),
   output: NextOut,
   cli: { command: 'next', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_get_next_task',
     title: 'Get your next task',
     description:
-      'Your next task, already yours alone (or your task in progress), with its dependencies, the requirements it serves and earlier feedback; ' +
-      "nothing new while your submitted work awaits a person's review, and the reasons when nothing is available. " +
-      `Report with ${refTo('task.progress')}, then finish with ${refTo('task.done')} or ${refTo('session.submit')}.`,
+      'Your next task, yours alone (or the one in progress), with its dependencies, requirements and earlier feedback; ' +
+      "nothing new while your submitted work awaits a person's review; else why nothing is available. " +
+      `Report with ${refTo('task.progress')}, finish with ${refTo('task.done')} or ${refTo('session.submit')}.`,
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {

@@ -7,6 +7,8 @@ import * as z from 'zod';
 import { fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import type { Context } from './registry.js';
+import { printable } from '../domain/text.js';
+import { chars } from './schemas.js';
 
 export const Limit = z.number().int().min(1).max(LIMITS.pageMax).default(LIMITS.pageDefault).describe('Page size.');
 export const Offset = z.number().int().min(0).default(0).describe('Items to skip.');
@@ -38,12 +40,10 @@ function decodeCursor(cursor: string): CursorBody | null {
 
 /** The cursor of a list: a next_cursor that list returned (a document's list is one of several). */
 function Cursor(lists: readonly string[]) {
-  return z
-    .string()
-    .max(4000)
+  return chars(0, LIMITS.cursorMax)
     .check((ctx) => {
       const body = decodeCursor(ctx.value);
-      const problem = body === null ? 'is not a cursor agentboard returned' : !lists.includes(body.l) ? `continues a list of ${body.l}, not of ${lists.join(' or ')}` : null;
+      const problem = body === null ? 'is not a cursor agentboard returned' : !lists.includes(body.l) ? `continues a list of ${printable(body.l)}, not of ${lists.join(' or ')}` : null;
       if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
     })
     .describe('next_cursor of the last page.');

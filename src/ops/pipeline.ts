@@ -8,7 +8,7 @@ import { DELTAS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS
 import type { DocInput, Transaction } from '../store/transaction.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteResult } from './doc-write.js';
 import { defineOp, type Context } from './registry.js';
-import { Actor, ChangeId, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, TaskPlanFields, text, Verdict } from './schemas.js';
+import { Actor, ChangeId, chars, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, TaskPlanFields, text, Verdict } from './schemas.js';
 import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { verifyReviewKey } from './reviewer-keys.js';
 import { markdownToInput } from './from-markdown.js';
@@ -92,7 +92,7 @@ const ImportedFrom = z
   .describe('Only for text brought over from another tool (agentboard import sets it; --from keeps it from the frontmatter of a document it reads): its requirements without MUST or SHALL are then reported rather than refused.');
 
 const ProposalFields = {
-  title: line(LIMITS.titleMax).optional().describe('A short title; the change id when left out.'),
+  title: line(LIMITS.titleMax).optional().describe('Title; the change id when left out.'),
   why: text(LIMITS.whyMin, LIMITS.whyMax).describe('Why the change is needed: the problem and who has it.'),
   what_changes: text(1, LIMITS.sectionMax).describe('What it adds, alters or removes (markdown).'),
   impact: text(1, LIMITS.sectionMax).describe('Who and what is affected, and the risks (markdown).'),
@@ -109,13 +109,16 @@ const step = (what: string) =>
     .refine((v) => !/\n[ \t]*\n/.test(v), { message: 'a scenario step is one paragraph (no blank lines)' })
     .describe(what);
 
+/** A requirement id: its pattern holds its length, declared here for the schema. */
+const RequirementId = z.string().meta({ minLength: 2, maxLength: LIMITS.requirementIdMax });
+
 const SpecFields = {
   title: line(LIMITS.titleMax).optional().describe('Spec title; the change title when left out.'),
   overview: text(LIMITS.overviewMin, LIMITS.sectionMax).describe('What the spec covers and why.'),
   requirements: z
     .array(
       z.strictObject({
-        id: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a short prefix and a number, like R1, A1, FR-001 or AUTH-R2').describe('Id, like "R1" or "FR-001".'),
+        id: RequirementId.regex(REQUIREMENT_ID_PATTERN, 'must be a short prefix and a number, like R1, A1, FR-001 or AUTH-R2').describe('Id, like "R1" or "FR-001".'),
         title: line(LIMITS.titleMax).describe('Short title.'),
         text: text(1, 5000).describe('What the system MUST or SHALL do.'),
         delta: z.enum(DELTAS).optional().describe('Its change to an existing requirement.'),
@@ -132,7 +135,7 @@ const SpecFields = {
         given: step('Optional starting state.').optional(),
         when: step('The action.'),
         then: step('The observable outcome.'),
-        requirement: z.string().regex(REQUIREMENT_ID_PATTERN, 'must be a requirement id like R1').optional().describe('Its requirement id.'),
+        requirement: RequirementId.regex(REQUIREMENT_ID_PATTERN, 'must be a requirement id like R1').optional().describe('Its requirement id.'),
       }),
     )
     .min(1)
@@ -174,7 +177,7 @@ const TaskItem = z.strictObject({
 
 const TasksFields = {
   title: line(LIMITS.titleMax).optional().describe('List title; the change title when left out.'),
-  intro: text(0, LIMITS.sectionMax).optional().describe('Text for the list as a whole, under its title.'),
+  intro: text(0, LIMITS.sectionMax).optional().describe("Text under the list's title."),
   tasks: z.array(TaskItem).min(1).max(LIMITS.tasksMax).describe('The tasks, in order.'),
   imported_from: ImportedFrom,
 };
@@ -344,7 +347,7 @@ export const createChange = defineOp({
     name: 'agentboard_create_change',
     title: 'Create a change',
     description:
-      `Start a new change (planned as proposal → spec → tasks → review) with a blank proposal. Next, submit the proposal with ${refTo('proposal.submit')}.`,
+      `Start a new change (planned as proposal → spec → tasks → review) with a blank proposal. Next, write it with ${refTo('proposal.submit')}.`,
     profiles: ['planner'],
   },
   run(ctx, input) {
@@ -384,8 +387,8 @@ export const submitProposal = defineOp({
     name: 'agentboard_submit_proposal',
     title: 'Submit a proposal',
     description:
-      'Write and submit the proposal of a change (created if new); resubmitting a rejected one replaces its text. ' +
-      `Next, write the spec with ${refTo('spec.create')}.`,
+      "Write and submit a change's proposal (creating the change if new); resubmitting a rejected one replaces it. " +
+      `Next: the spec, with ${refTo('spec.create')}.`,
     profiles: ['planner', 'agent'],
     destructive: true,
   },
@@ -407,8 +410,8 @@ export const createSpec = defineOp({
     name: 'agentboard_create_spec',
     title: 'Write the spec',
     description:
-      'Write and submit the spec of a change once its proposal is submitted; resubmitting a rejected one replaces its text. ' +
-      `Next, write the tasks with ${refTo('tasks.create')}.`,
+      "Write and submit a change's spec once its proposal is submitted; resubmitting a rejected one replaces it. " +
+      `Next: the tasks, with ${refTo('tasks.create')}.`,
     profiles: ['planner', 'agent'],
     destructive: true,
   },
@@ -429,8 +432,8 @@ export const createTasks = defineOp({
     name: 'agentboard_create_tasks',
     title: 'Write the task list',
     description:
-      'Write and submit the task list of a change once its spec is submitted. Writing it again replaces it: a task left out is dropped (one another agent holds is refused). ' +
-      `Returns the task ids; agents then get the tasks with ${refTo('task.next')}.`,
+      "Write and submit a change's task list once its spec is submitted. Writing it again replaces it: a task left out is dropped (refused if another agent holds it). " +
+      `Agents get them with ${refTo('task.next')}.`,
     profiles: ['planner', 'agent'],
     destructive: true,
   },
@@ -453,7 +456,7 @@ export const createReview = defineOp({
     name: 'agentboard_create_review',
     title: 'Write a review',
     description:
-      'Record a review round of a change whose tasks exist: a verdict, a summary and issues by severity. Earlier rounds are kept. Returns the round number.',
+      'Record a review round of a change whose tasks exist: a verdict, a summary and issues by severity; earlier rounds are kept.',
     profiles: ['reviewer', 'planner'],
   },
   async run(ctx, input) {
@@ -481,10 +484,10 @@ export const correctDocument = defineOp({
   access: 'reviewer',
   input: z.strictObject({
     agent_id: Actor,
-    review_key: z.string().min(1).max(200).describe('The reviewer key a person gave you.'),
+    review_key: chars(1, 200).describe('The reviewer key a person gave you.'),
     change_id: ChangeId,
     document: StageType,
-    markdown: z.string().min(1).max(LIMITS.inputBytesMax).describe('The whole corrected document, as markdown (frontmatter optional).'),
+    markdown: chars(1, LIMITS.inputBytesMax).describe('The whole corrected document as markdown (frontmatter optional).'),
     notes: Notes,
   }),
   output: DocWriteOut.extend({ corrected_by: z.string() }),
@@ -493,7 +496,7 @@ export const correctDocument = defineOp({
     name: 'agentboard_correct_document',
     title: 'Correct a submitted document (reviewers)',
     description:
-      "For reviewer agents: correct a submitted document that awaits a person's decision; your text replaces it, it stays submitted and records you as its corrector. " +
+      "For reviewer agents: correct a submitted document awaiting a person's decision; your text replaces it, which stays submitted and names you as corrector. " +
       `Find documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`,
     profiles: ['reviewer'],
     destructive: true,

@@ -121,6 +121,6 @@ export function defineOp<I extends z.ZodObject, O extends z.ZodObject>(op: Opera
 /** Refuses a human-only operation for anyone but a person. */
 export function requireHuman(actor: string, what: string): void {
   if (!isHuman(actor)) {
-    fail('HUMAN_ONLY', `${what} is reserved to people; ${actor} is an agent.`, 'Ask a person to do it from the agentboard CLI (without --as, or with --as human:<name>).');
+    fail('HUMAN_ONLY', `${what} is reserved to people; ${actor} is an agent.`, 'Ask a person to do it from the agentboard CLI (without --as, or with --as human: and their name, like human:alice).');
   }
 }

@@ -15,62 +15,73 @@ import {
   TASK_STATUS_ALIASES,
   VERDICTS,
 } from '../domain/model.js';
-import { textProblem } from '../domain/text.js';
+import { charCount, printable, textProblem } from '../domain/text.js';
 import { normalizeText } from '../store/markdown.js';
 
 
-function checkedString(check: (v: string) => string | null) {
-  return z.string().check((ctx) => {
-    const problem = check(ctx.value);
-    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: ctx.value });
-  });
+/**
+ * A string of `min` to `max` characters, counted as JSON Schema counts them (code points: an emoji
+ * is one character), and its limits declared in the schema as minLength and maxLength.
+ */
+export function sized<T extends z.ZodType<string>>(schema: T, min: number, max: number): T {
+  return schema
+    .check((ctx) => {
+      const n = charCount(ctx.value);
+      if (n < min) ctx.issues.push({ code: 'too_small', origin: 'string', minimum: min, inclusive: true, input: ctx.value });
+      else if (n > max) ctx.issues.push({ code: 'too_big', origin: 'string', maximum: max, inclusive: true, input: ctx.value });
+    })
+    .meta(min > 0 ? { minLength: min, maxLength: max } : { maxLength: max }) as T;
 }
 
-export const ChangeId = checkedString(changeIdProblem).describe('The change id, like "add-review-tool".');
-export const AgentId = checkedString((v) =>
-  v.startsWith('human:') ? 'names a person; this is done by an agent, so give an agent id (on the CLI: --as <agent-id>)' : agentIdProblem(v),
+/** A string of `min` to `max` characters (code points). */
+export function chars(min: number, max: number) {
+  return sized(z.string(), min, max);
+}
+
+/** A string its own check judges: the problem it names (null when there is none) is said with the field. */
+export function checked<T extends z.ZodType<string>>(schema: T, problem: (v: string) => string | null): T {
+  return schema.check((ctx) => {
+    const found = problem(ctx.value);
+    if (found) ctx.issues.push({ code: 'custom', message: found, input: ctx.value });
+  }) as T;
+}
+
+export const ChangeId = checked(z.string(), changeIdProblem).describe('The change id, like "add-review-tool".');
+export const AgentId = checked(z.string(), (v) =>
+  v.startsWith('human:') ? 'names a person; this is done by an agent, so give an agent id, like "claude"' : agentIdProblem(v),
 ).describe('Your agent id, the same on every call, like "claude".');
-export const Actor = checkedString(actorProblem).describe('An agent id, or a person as "human:<name>".');
-export const LocalTaskId = checkedString(taskIdProblem).describe('A task id within its change, like "T1".');
-export const TaskRef = checkedString((v) => {
+export const Actor = checked(z.string(), actorProblem).describe('An agent id, or a person as "human:<name>".');
+export const LocalTaskId = checked(z.string(), taskIdProblem).describe('A task id within its change, like "T1".');
+export const TaskRef = checked(z.string(), (v) => {
   const r = parseTaskRef(v);
   return typeof r === 'string' ? r : null;
 }).describe('The task id "<change_id>/<task_id>", as returned.');
 
 /** Multi-line user text: line ends normalised, blank edges trimmed, no control characters. */
 export function text(min: number, max: number) {
-  return z
-    .string()
-    .min(min)
-    .max(max)
-    .transform((value, ctx) => {
-      const problem = textProblem(value);
-      const v = normalizeText(value);
-      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
-      else if (v.trim().length < min) {
-        ctx.issues.push({ code: 'custom', message: min > 1 ? `needs at least ${min} characters (got ${v.trim().length})` : 'cannot be empty', input: value });
-      } else if (v.length > max) ctx.issues.push({ code: 'custom', message: `has ${v.length} characters; at most ${max} are allowed`, input: value });
-      return v;
-    });
+  return chars(min, max).transform((value, ctx) => {
+    const problem = textProblem(value);
+    const v = normalizeText(value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
+    else if (charCount(v.trim()) < min) {
+      ctx.issues.push({ code: 'custom', message: min > 1 ? `needs at least ${min} characters (got ${charCount(v.trim())})` : 'cannot be empty', input: value });
+    }
+    return v;
+  });
 }
 
 /** One line of text: a title or a name. It is trimmed and cannot end in " #" (that would read back as a heading closer). */
 export function line(max: number, min = 1) {
-  return z
-    .string()
-    .min(min)
-    .max(max)
-    .transform((value, ctx) => {
-      const v = value.trim();
-      const problem = textProblem(value);
-      if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
-      else if (/[\r\n]/.test(v)) ctx.issues.push({ code: 'custom', message: 'must be a single line', input: value });
-      else if (v.includes('\t')) ctx.issues.push({ code: 'custom', message: 'holds a tab; a one-line field takes spaces', input: value });
-      else if (v.length < min) ctx.issues.push({ code: 'custom', message: 'cannot be empty', input: value });
-      else if (v.length > max) ctx.issues.push({ code: 'custom', message: `has ${v.length} characters; at most ${max} are allowed`, input: value });
-      else if (/[ \t]#+$/.test(v)) ctx.issues.push({ code: 'custom', message: 'cannot end with " #"', input: value });
-      return v;
-    });
+  return chars(min, max).transform((value, ctx) => {
+    const v = value.trim();
+    const problem = textProblem(value);
+    if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
+    else if (/[\r\n]/.test(v)) ctx.issues.push({ code: 'custom', message: 'must be a single line', input: value });
+    else if (v.includes('\t')) ctx.issues.push({ code: 'custom', message: 'holds a tab; a one-line field takes spaces', input: value });
+    else if (charCount(v) < min) ctx.issues.push({ code: 'custom', message: 'cannot be empty', input: value });
+    else if (/[ \t]#+$/.test(v)) ctx.issues.push({ code: 'custom', message: 'cannot end with " #"', input: value });
+    return v;
+  });
 }
 
 export const DocType = z.enum(DOC_TYPES).describe('Which document.');
@@ -80,17 +91,18 @@ export const Phase = z.enum(PHASES);
 export const Priority = z.enum(PRIORITIES).describe('Priority; medium when left out.');
 export const TaskStatus = z.enum(TASK_STATUSES);
 
-/** A task status as input: ours, or "pending" / "completed" from other task tools. */
+/** A task status as input: ours, or "pending" / "completed" from other task tools (the schema lists both). */
 export const TaskStatusInput = z
   .string()
+  .meta({ enum: [...TASK_STATUSES, ...Object.keys(TASK_STATUS_ALIASES)] })
   .transform((v, ctx) => {
     const s = TASK_STATUS_ALIASES[v] ?? v;
     if (!(TASK_STATUSES as readonly string[]).includes(s)) {
-      ctx.issues.push({ code: 'custom', message: `"${v}" is not a task status; valid statuses are ${TASK_STATUSES.join(', ')} (pending and completed are read as todo and done)`, input: v });
+      ctx.issues.push({ code: 'custom', message: `"${printable(v)}" is not a task status; valid statuses are ${TASK_STATUSES.join(', ')} (pending and completed are read as todo and done)`, input: v });
     }
     return s as z.infer<typeof TaskStatus>;
   })
-  .describe(`A task status: ${TASK_STATUSES.join(', ')}.`);
+  .describe('A task status; pending and completed are read as todo and done.');
 
 export const Verdict = z.enum(VERDICTS).describe('The verdict.');
 export const Severity = z.enum(SEVERITIES).describe('How serious.');
@@ -98,7 +110,7 @@ export const BlockerSeverity = z.enum(BLOCKER_SEVERITIES).describe('How serious.
 
 export const Notes = text(1, LIMITS.noteMax).describe(
   'Context not in the document: decisions and why, feedback addressed, constraints found. ' +
-    'Good: "Chose REST over GraphQL: the client already uses fetch"; if there is nothing to add, "No additional notes: straightforward document, nothing unexpected". ' +
+    'Good: "Chose REST over GraphQL: the client uses fetch"; with nothing to add, "No additional notes: straightforward document, nothing unexpected". ' +
     'Bad: "Document submitted", "Updated content", the title again, the document pasted.',
 );
 
@@ -117,7 +129,7 @@ export const TaskPlanFields = {
   depends: listOf(LocalTaskId).optional().describe('Task ids of this change to finish first.'),
   skills: listOf(line(50)).optional().describe('Skills it needs, like ["sql"]; agents with them get it first.'),
   files: listOf(TaskFileInput).optional().describe('Files it will touch.'),
-  requirements: listOf(line(40)).optional().describe('Spec requirement ids it implements, like ["R1"].'),
+  requirements: listOf(line(LIMITS.requirementIdMax)).optional().describe('Spec requirement ids it implements, like ["R1"].'),
 };
 
 export const TaskPlanInput = z.strictObject({

@@ -13,12 +13,13 @@ import { moveForWork, moveSession, openInputOf, resolveInput, sessionOf } from '
 import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, AgentId, line, TaskRef, text } from './schemas.js';
+import { Actor, AgentId, line, sized, TaskRef, text } from './schemas.js';
 import { Limit, page, Page, pageInput, pageOf } from './pages.js';
 import { takeForWork } from './claims.js';
 import { findTask, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 import type { Transaction } from '../store/transaction.js';
+import { printable } from '../domain/text.js';
 
 const InputOut = z.object({
   input_id: z.string(),
@@ -103,7 +104,7 @@ export const updateStatus = defineOp({
   access: 'agent',
   input: z.strictObject({
     agent_id: AgentId,
-    status: z.enum(['working', 'completed']).describe('working (also to resume after a block), or completed when you are done.'),
+    status: z.enum(['working', 'completed']).describe('working (also after a block), or completed when done.'),
     message: text(1, 2000).describe('What you are doing or did, in a sentence.'),
     phase: line(100).optional().describe('A phase label, like "testing".'),
     progress: line(100).optional().describe('Progress, like "3/5 tasks".'),
@@ -114,7 +115,7 @@ export const updateStatus = defineOp({
     name: 'agentboard_update_status',
     title: 'Update your status',
     description:
-      'Tell people what you are doing (working) or that you are done (completed). After a block is resolved, report working again.',
+      'Tell people what you are doing (working) or that you are done (completed); after a block, report working again.',
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
   },
   run(ctx, input) {
@@ -149,8 +150,8 @@ export const markBlocked = defineOp({
     name: 'agentboard_mark_blocked',
     title: 'Mark yourself blocked',
     description:
-      `Say that you cannot go on and why, so a person can step in. For a blocker on one task use ${refTo('task.block')}. ` +
-      `When you can carry on, report working with ${refTo('session.status', { status: 'working' })}.`,
+      `Say you cannot go on and why, so a person can step in. For a blocker of one task: ${refTo('task.block')}. ` +
+      `To carry on, report working with ${refTo('session.status', { status: 'working' })}.`,
     profiles: ['planner', 'reviewer'],
   },
   run(ctx, input) {
@@ -181,7 +182,7 @@ export const submitForReview = defineOp({
   input: z.strictObject({
     agent_id: AgentId,
     summary: text(1, 4000).describe('What you changed and why.'),
-    pr_url: z.url({ protocol: /^https?$/ }).max(2000).optional().describe('The pull request, if any.'),
+    pr_url: sized(z.url({ protocol: /^https?$/ }), 0, 2000).optional().describe('The pull request, if any.'),
     notes: text(1, LIMITS.noteMax).optional().describe('What the reviewer should look at first; decisions and trade-offs.'),
     tasks: z
       .array(TaskRef)
@@ -196,8 +197,8 @@ export const submitForReview = defineOp({
     name: 'agentboard_submit_for_review',
     title: 'Submit work for review',
     description:
-      'Submit work a person must check, with the tasks it completes: they wait in review until approved (done) or sent back with feedback. ' +
-      `Meanwhile ${refTo('task.next')} tells you your work is in review.`,
+      'Submit work a person must check, with the tasks it completes: in review until approved (done) or sent back with feedback; ' +
+      `meanwhile ${refTo('task.next')} says so.`,
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
@@ -260,7 +261,7 @@ export const getWorkflowState = defineOp({
     name: 'agentboard_get_workflow_state',
     title: 'Get your workflow state',
     description:
-      'Read your workflow status, your open question and the answers to earlier ones (or the default action when nobody answered in time).',
+      'Your workflow status, open question and earlier answers (or their default action if nobody answered in time).',
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
@@ -303,7 +304,7 @@ export const requestInput = defineOp({
   access: 'agent',
   input: z.strictObject({
     agent_id: AgentId,
-    question: text(1, 2000).describe('The question, with the context a person needs to answer it.'),
+    question: text(1, 2000).describe('The question, with the context a person needs to answer.'),
     default_action: text(1, 2000).describe('What you will do if nobody answers in time.'),
     options: z.array(line(200)).max(10).default([]).describe('Suggested answers.'),
     timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).optional().describe(`Minutes to wait; ${LIMITS.inputTimeoutDefault} when left out.`),
@@ -314,7 +315,7 @@ export const requestInput = defineOp({
     name: 'agentboard_request_input',
     title: 'Ask a person',
     description:
-      `Ask a person when you are unsure, saying what you will do if nobody answers in time; one question at a time. Read the answer with ${refTo('session.show')}.`,
+      `Ask a person when unsure, saying what you will do if nobody answers in time; one question at a time. Read the answer with ${refTo('session.show')}.`,
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
   },
   run(ctx, input) {
@@ -322,7 +323,7 @@ export const requestInput = defineOp({
     return board.mutate((tx) => {
       const open = openInputOf(tx.runtime, input.agent_id);
       if (open) {
-        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${open.question.slice(0, 80)}").`, `Wait for its answer with ${refTo('session.show')}; it resolves to your default action at ` + open.expires_at + '.');
+        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${printable(open.question)}").`, `Wait for its answer with ${refTo('session.show')}; it resolves to your default action at ` + open.expires_at + '.');
       }
       const minutes = input.timeout_minutes ?? board.config.input_timeout_minutes;
       const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_input', tx.now, 'ask a question', input.question);
@@ -353,7 +354,7 @@ export const listInputs = defineOp({
   access: 'read',
   input: z.strictObject({
     agent_id: AgentId.optional().describe('Only this agent\'s requests.'),
-    status: z.enum(['open', 'resolved', 'all']).default('open').describe('open (the default): waiting for an answer; resolved: answered or timed out; all: both.'),
+    status: z.enum(['open', 'resolved', 'all']).default('open').describe('open (default): unanswered; resolved: answered or timed out; all: both.'),
     ...pageInput('inputs'),
   }),
   output: z.object({ inputs: z.array(InputOut), ...Page }),

@@ -1,14 +1,14 @@
 /** Board status (seed 004's project metrics, and what waits on people) and the activity log. */
 import * as z from 'zod';
 import { nowIso } from '../clock.js';
-import { fail } from '../errors.js';
 import { taskRef } from '../domain/ids.js';
+import { printable } from '../domain/text.js';
 import { isReady } from '../domain/next-task.js';
 import { lastActivity } from '../domain/claims.js';
 import { isHeld, type Task, type TaskStatus } from '../domain/model.js';
 import { ConflictOut } from './conflicts.js';
 import { defineOp } from './registry.js';
-import { Actor, ChangeId, FindingOut, Phase } from './schemas.js';
+import { Actor, ChangeId, chars, checked, FindingOut, Phase } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
 import { changeTitle, loadSummed, openForWork, phaseOf, tasksOf } from './view.js';
 import { summarize } from '../store/task-scan.js';
@@ -84,7 +84,7 @@ export const boardStatus = defineOp({
     name: 'agentboard_get_project_status',
     title: 'Get the project status',
     description:
-      'See the whole board: progress per change, what each agent holds, stale claims, and what waits on people.',
+      'The whole board: progress per change, what each agent holds, stale claims, and what waits on people.',
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -195,13 +195,17 @@ function runCosts(runs: RunRecord[]): { change_id: string; runs: number; input_t
 const DURATION = /^(\d+)\s*([mhdw])$/;
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
-/** "2026-11-22", an ISO time, or a duration back from now like "30m", "2h", "7d". */
+/** Why a `since` value is not a time (null when it is one): an ISO date or time, or a duration back from now. */
+function sinceProblem(value: string): string | null {
+  if (value === '' || DURATION.test(value.trim()) || !Number.isNaN(Date.parse(value))) return null;
+  return `"${printable(value)}" is not a time: give an ISO date or time (2026-11-22, 2026-11-22T10:00:00Z) or a duration back from now (30m, 2h, 7d)`;
+}
+
+/** The time a `since` value names (sinceProblem found no problem in it). */
 function parseSince(value: string): string {
   const d = DURATION.exec(value.trim());
   if (d) return new Date(Date.parse(nowIso()) - Number(d[1]) * UNIT_MS[d[2]!]!).toISOString();
-  const t = Date.parse(value);
-  if (Number.isNaN(t)) fail('INVALID_INPUT', `"${value}" is not a time.`, 'Give --since as an ISO date or time (2026-11-22, 2026-11-22T10:00:00Z) or a duration back from now (30m, 2h, 7d).');
-  return new Date(t).toISOString();
+  return new Date(Date.parse(value)).toISOString();
 }
 
 export const activityLog = defineOp({
@@ -211,7 +215,7 @@ export const activityLog = defineOp({
   input: z.strictObject({
     actor: Actor.optional().describe('Only entries by this agent or person.'),
     change_id: ChangeId.optional().describe('Only entries about this change.'),
-    since: z.string().max(40).optional().describe('Only entries from this time on: an ISO date or time, or a duration back from now like "2h" or "7d".'),
+    since: checked(chars(0, 40), sinceProblem).optional().describe('Only entries since: an ISO date or time, or a duration back from now like "2h" or "7d".'),
     ...pageInput('entries'),
   }),
   output: z.object({

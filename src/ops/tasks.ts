@@ -9,7 +9,7 @@ import { fail } from '../errors.js';
 import { parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
-import { isHeld, TASK_STATUSES, type Task } from '../domain/model.js';
+import { isHeld, type Task } from '../domain/model.js';
 import { assertMayDelete, assertMayTouch, isPlanning } from '../domain/task-rules.js';
 import { takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
@@ -20,7 +20,7 @@ import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, BlockerSeverity, ChangeId, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
+import { Actor, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
 import { changeToRead, findTask, listProblem, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
@@ -110,7 +110,7 @@ export const listTasks = defineOp({
   tool: {
     name: 'agentboard_list_tasks',
     title: 'List tasks',
-    description: `List tasks with their status, priority, assignee and whether they are ready. To get work, call ${refTo('task.next')} instead.`,
+    description: `List tasks: status, priority, assignee, whether ready. To get work, call ${refTo('task.next')} instead.`,
     profiles: ['planner', 'reviewer'],
     idempotent: true,
   },
@@ -151,7 +151,7 @@ export const showTask = defineOp({
   tool: {
     name: 'agentboard_get_task',
     title: 'Get a task',
-    description: 'Read one task: status, holder, progress, notes, blockers, feedback, and the status of its dependencies.',
+    description: 'Read one task: status, holder, progress, notes, blockers, feedback, and its dependencies\' status.',
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },
@@ -183,14 +183,14 @@ export const addTask = defineOp({
     change_id: ChangeId,
     id: LocalTaskId.optional().describe('Task id within the change; the next free T<n> when left out.'),
     ...TaskPlanFields,
-    review_round: z.number().int().min(1).optional().describe('For a task that fixes an issue of a review: the round number in REVIEW.md.'),
+    review_round: z.number().int().min(1).optional().describe('For a task fixing an issue of a review: the round number in REVIEW.md.'),
   }),
   output: TaskResult,
   cli: { command: 'task add', args: ['change_id'], flags: { files: 'file' } },
   tool: {
     name: 'agentboard_add_task',
     title: 'Add a task',
-    description: 'Add a task to the task list of a change; it starts as todo. Returns the task with its task_id.',
+    description: 'Add a task to the task list of a change; it starts as todo.',
     profiles: ['planner'],
   },
   run(ctx, input) {
@@ -249,13 +249,11 @@ export const updateTask = defineOp({
       skills: TaskPlanFields.skills,
       files: TaskPlanFields.files,
       requirements: TaskPlanFields.requirements,
-      status: TaskStatusInput.optional().describe(`Move the task to another status: ${TASK_STATUSES.join(', ')}.`),
-      branch: z
-        .string()
-        .max(200)
+      status: TaskStatusInput.optional().describe('Move the task to this status.'),
+      branch: chars(0, 200)
         .regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, 'must be a git branch name like agentboard/add-search/T1')
         .optional()
-        .describe('The git branch holding the work on this task (agentboard run records the one it made).'),
+        .describe('The git branch with the work on this task (agentboard run records its own).'),
     })
     .refine((v) => ['title', 'description', 'priority', 'depends', 'skills', 'files', 'requirements', 'status', 'branch'].some((k) => (v as Record<string, unknown>)[k] !== undefined), {
       message: 'give at least one field to change (title, description, priority, depends, skills, files, requirements, status or branch)',
@@ -266,7 +264,7 @@ export const updateTask = defineOp({
     name: 'agentboard_update_task',
     title: 'Update a task',
     description:
-      `Change the fields given of a task you hold, or of the list you wrote while nobody works on it (any other ready task is claimed for you first); your values replace the task's. To finish a task call ${refTo('task.done')}; to report progress, ${refTo('task.progress')}.`,
+      `Change the given fields of a task you hold, or of the list you wrote while nobody works on it (another ready task is claimed for you first); your values replace the task's. To finish a task: ${refTo('task.done')}; to report progress: ${refTo('task.progress')}.`,
     profiles: ['planner'],
     destructive: true,
   },
@@ -341,7 +339,7 @@ export const completeTask = defineOp({
     name: 'agentboard_complete_task',
     title: 'Complete a task',
     description:
-      `Mark your task done (safe to repeat). Work a person must check first goes through ${refTo('session.submit')} instead. Then call ${refTo('task.next')}.`,
+      `Mark your task done (safe to repeat); work a person must check goes to ${refTo('session.submit')} instead. Then call ${refTo('task.next')}.`,
     profiles: ['worker', 'agent'],
     idempotent: true,
   },
@@ -363,7 +361,7 @@ export const reportProgress = defineOp({
   input: z.strictObject({
     agent_id: Actor,
     task_id: TaskRef,
-    percent: z.number().int().min(0).max(100).describe('How far along, in percent.'),
+    percent: z.number().int().min(0).max(100).describe('Percent done.'),
     message: text(1, 2000).describe('What you did since the last report and what is next.'),
   }),
   output: TaskResult,
@@ -372,7 +370,7 @@ export const reportProgress = defineOp({
   tool: {
     name: 'agentboard_report_progress',
     title: 'Report progress',
-    description: 'Report how far along your task is and what you did; a task without progress for long shows as stale.',
+    description: 'Report how far your task is and what you did; a task without progress for long shows as stale.',
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
@@ -404,7 +402,7 @@ export const reportBlocker = defineOp({
   tool: {
     name: 'agentboard_report_blocker',
     title: 'Report a blocker',
-    description: `Mark your task blocked and say why. When it is resolved, call ${refTo('task.unblock')} and carry on.`,
+    description: `Mark your task blocked and say why. Once resolved, call ${refTo('task.unblock')} and carry on.`,
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
@@ -427,7 +425,7 @@ export const clearBlocker = defineOp({
   tool: {
     name: 'agentboard_clear_blocker',
     title: 'Clear a blocker',
-    description: 'Mark the blockers of your task resolved; the task is in progress again.',
+    description: "Mark your task's blockers resolved; it is in progress again.",
     profiles: ['worker', 'agent'],
   },
   run(ctx, input) {
@@ -457,7 +455,7 @@ export const addNote = defineOp({
     name: 'agentboard_add_note',
     title: 'Add a note',
     description:
-      'Leave a note on a task for the people and agents after you. Good: "Chose a file lock over SQLite because the board must work without a server". Bad: "Working on it".',
+      'Leave a note on a task for those after you. Good: "Chose a file lock over SQLite: no server needed". Bad: "Working on it".',
     profiles: ['worker', 'reviewer', 'agent'],
   },
   run(ctx, input) {

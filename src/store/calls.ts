@@ -72,9 +72,10 @@ export class CallQueue {
     const data = JSON.stringify(body);
     try {
       writeNewFile(temp, data, path, { sync: false });
-    } catch (err) {
-      // The folder is made by the first call that finds it missing, not looked at by every call.
-      if (existsSync(this.dir)) throw err;
+    } catch {
+      // The folder is made by the first call that finds it missing, not looked at by every call. Another
+      // caller may make it between this one's failure and a look at it, so the write is simply tried
+      // again once the folder is sure to be there; a failure that was not about the folder comes back.
       mkdirSync(this.dir, { recursive: true });
       writeNewFile(temp, data, path, { sync: false });
     }

@@ -5,6 +5,7 @@ import { AGENT_ID_PATTERN } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
 import { lineOfKey, parseYaml, YamlError } from './yaml-lite.js';
 import { once } from '../once.js';
+import { printable } from '../domain/text.js';
 
 export const APPROVABLE_PHASES = ['proposal', 'spec', 'tasks'] as const;
 
@@ -99,7 +100,7 @@ export function parseConfig(text: string | null, shownAs: string): Config {
     const at = issue.path.length > 1 ? issue.path.join('.') : key;
     const line = key ? lineOfKey(text, key) : undefined;
     const where = line ? `${shownAs}:${line}` : shownAs;
-    const what = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map((k) => `"${k}"`).join(', ')}` : `"${at}": ${issue.message}`;
+    const what = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map((k) => `"${printable(k)}"`).join(', ')}` : `"${at}": ${issue.message}`;
     fail('CONFIG_INVALID', `${where}: ${what}.`, `Fix ${shownAs}; the settings are require_approval, stale_claim_minutes, input_timeout_minutes, project, remote, agents, run and review.`);
   }
   return parsed.data;

@@ -2,6 +2,7 @@
 import type { FindingSink } from '../domain/findings.js';
 import { DOC_STATUSES, DOC_TYPES, type DocMeta, type DocType, type ImportSource, type Note, type YamlComments } from '../domain/model.js';
 import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+import { printable } from '../domain/text.js';
 
 const KNOWN_KEYS = [
   'id',
@@ -87,14 +88,14 @@ export function readMeta(yamlText: string, sink: FindingSink, expectedType?: Doc
   }
   const type = str(map, 'type');
   if (type !== undefined && !(DOC_TYPES as readonly string[]).includes(type)) {
-    sink.error('frontmatter.type', `unknown document type "${type}"`, `use one of: ${DOC_TYPES.join(', ')}`, line('type'));
+    sink.error('frontmatter.type', `unknown document type "${printable(type)}"`, `use one of: ${DOC_TYPES.join(', ')}`, line('type'));
   } else if (expectedType && type !== undefined && type !== expectedType) {
-    sink.error('frontmatter.type', `this file must be of type "${expectedType}", not "${type}"`, `set "type: ${expectedType}"`, line('type'));
+    sink.error('frontmatter.type', `this file must be of type "${expectedType}", not "${printable(type)}"`, `set "type: ${expectedType}"`, line('type'));
   }
   const status = str(map, 'status');
   // A status agentboard does not know cannot place the document in its lifecycle: the file is unreadable until it is fixed.
   const unknownStatus = status !== undefined && !(DOC_STATUSES as readonly string[]).includes(status);
-  if (unknownStatus) sink.error('frontmatter.status', `unknown document status "${status}"`, `use one of: ${DOC_STATUSES.join(', ')}`, line('status'));
+  if (unknownStatus) sink.error('frontmatter.status', `unknown document status "${printable(status)}"`, `use one of: ${DOC_STATUSES.join(', ')}`, line('status'));
   const revisionRaw = map.revision;
   const revision = typeof revisionRaw === 'number' && Number.isInteger(revisionRaw) && revisionRaw >= 0 ? revisionRaw : 0;
   if (revisionRaw !== undefined && revision !== revisionRaw) {

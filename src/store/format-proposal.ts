@@ -8,6 +8,7 @@ import { extraSection, introSection, outlineDoc, readBlock, renderSections, sect
 import { outline, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
+import { printable } from '../domain/text.js';
 
 const FIELDS: Record<string, 'why' | 'what_changes' | 'impact'> = { why: 'why', 'what changes': 'what_changes', impact: 'impact' };
 
@@ -58,7 +59,7 @@ export function parseProposalBody(body: string, sink: FindingSink): { proposal: 
       continue;
     }
     if (where[field] !== undefined) {
-      sink.error('proposal.section.twice', `section "${section.heading.text}" appears twice (first on line ${sink.fileLine(where[field])})`, 'join the two sections into one', section.heading.index + 1);
+      sink.error('proposal.section.twice', `section "${printable(section.heading.text)}" appears twice (first on line ${sink.fileLine(where[field])})`, 'join the two sections into one', section.heading.index + 1);
       continue;
     }
     proposal[field] = readBlock(section.content, 2, PROPOSAL_PLACEHOLDERS[field]);

@@ -11,6 +11,7 @@ import { extraSection, readBlock, renderSections, sectionKey, writeBlock } from 
 import { outline, sectionsAt, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
+import { charCount, firstChars, printable } from '../domain/text.js';
 
 export function renderRound(round: ReviewRound, latest: boolean): string {
   const groups = SEVERITIES.map((severity) => ({
@@ -59,12 +60,12 @@ export function parseReviewBody(body: string, sink: FindingSink, fallback?: { re
     const line = top.heading.index + 1;
     const m = HEADING.exec(top.heading.text);
     if (!m) {
-      sink.error('review.heading', `"# ${top.heading.text}" is not a review round heading`, 'use "# Verdict: <VERDICT>" for the latest round', line);
+      sink.error('review.heading', `"# ${printable(top.heading.text)}" is not a review round heading`, 'use "# Verdict: <VERDICT>" for the latest round', line);
       return;
     }
     const verdictText = m[2]!.trim();
     if (!isVerdict(verdictText)) {
-      sink.error('review.verdict', `unknown verdict "${verdictText}"`, `use exactly one of: ${VERDICTS.join(', ')}`, line);
+      sink.error('review.verdict', `unknown verdict "${printable(verdictText)}"`, `use exactly one of: ${VERDICTS.join(', ')}`, line);
       return;
     }
     let first = top.heading.index + 1;
@@ -106,7 +107,7 @@ function parseIssues(lines: TextLines, heads: ReturnType<typeof outline>, from: 
   for (const group of groups) {
     const severity = severityOf(group.heading.text);
     if (!severity) {
-      sink.error('review.severity', `unknown severity "${group.heading.text.trim()}"`, `group issues under exactly one of: ${SEVERITIES.join(', ')}`, group.heading.index + 1);
+      sink.error('review.severity', `unknown severity "${printable(group.heading.text.trim())}"`, `group issues under exactly one of: ${SEVERITIES.join(', ')}`, group.heading.index + 1);
       continue;
     }
     const headed = sectionsAt(lines, heads, 4, group.heading.index + 1, group.end);
@@ -148,6 +149,6 @@ export function issueFromText(text: string): Omit<ReviewIssue, 'severity'> {
   }
   const first = text.split('\n')[0]!;
   const sentence = /^(.{8,120}?)[.:;](?:\s|$)/.exec(first)?.[1] ?? first;
-  const title = sentence.length <= 120 ? sentence : `${sentence.slice(0, 117).replace(/\s+\S*$/, '')}…`;
+  const title = charCount(sentence) <= 120 ? sentence : `${firstChars(sentence, 117).replace(/\s+\S*$/, '')}…`;
   return { title: title.replace(/[ \t]#+$/, '').trim(), description: text };
 }

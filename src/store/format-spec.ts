@@ -11,6 +11,7 @@ import { extraSection, introSection, outlineDoc, readBlock, renderSections, sect
 import { escapeText, normalizeText, outline, sectionsAt, TextLines, unescapeText, type Heading, type Section } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
+import { printable } from '../domain/text.js';
 
 /** The headings a spec is read from, for messages that say what was expected. */
 export const SPEC_HEADINGS = ['## Overview', '## Requirements', '## Acceptance Criteria'];
@@ -101,7 +102,7 @@ export function parseScenario(name: string, content: string, firstLine: number, 
     } else if (steps.length === 0 && link === undefined && REQUIREMENT_LINK.test(line)) {
       link = REQUIREMENT_LINK.exec(line)![1]!;
     } else {
-      sink.error('spec.scenario.text', `scenario "${name}": this line is not a GIVEN, WHEN, THEN or AND step`, 'write it as a step ("- **AND** …"), put it right under the step it continues, or move it out of the scenario', firstLine + i);
+      sink.error('spec.scenario.text', `scenario "${printable(name)}": this line is not a GIVEN, WHEN, THEN or AND step`, 'write it as a step ("- **AND** …"), put it right under the step it continues, or move it out of the scenario', firstLine + i);
     }
   });
   const whenAt = steps.findIndex((s) => s.word === 'WHEN');
@@ -119,7 +120,7 @@ export function parseScenario(name: string, content: string, firstLine: number, 
     const list = parts[part];
     if (list.length === 0) continue;
     if (list[0]!.word !== BUCKET_WORD[part]) {
-      sink.error('spec.scenario.step', `scenario "${name}": ${list[0]!.word} has no step before it`, 'start with a GIVEN or WHEN bullet', firstLine);
+      sink.error('spec.scenario.step', `scenario "${printable(name)}": ${list[0]!.word} has no step before it`, 'start with a GIVEN or WHEN bullet', firstLine);
     }
     const text = list.map((s, k) => (k === 0 ? s.lines.join('\n') : `${s.word} ${s.lines.join('\n')}`)).join('\n');
     scenario[part] = unescapeText(text, 6, false);
@@ -164,7 +165,7 @@ export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; li
   const once = (field: string, section: Section): boolean => {
     const first = seen.get(field);
     if (first !== undefined) {
-      sink.error('spec.section.twice', `section "${section.heading.text}" repeats one on line ${sink.fileLine(first)}`, 'join the two sections into one', section.heading.index + 1);
+      sink.error('spec.section.twice', `section "${printable(section.heading.text)}" repeats one on line ${sink.fileLine(first)}`, 'join the two sections into one', section.heading.index + 1);
       return false;
     }
     seen.set(field, section.heading.index + 1);
@@ -185,14 +186,14 @@ export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; li
     const pre = trimmed(lines, section.heading.index + 1, subs[0]?.heading.index ?? section.end);
     if (pre.text) {
       if (delta === 'RENAMED') readRenames(pre.text, pre.first, group);
-      else sink.error('spec.requirements.text', `text under "## ${section.heading.text}" stands before its first requirement`, 'move it into a requirement ("### R1: Title") or into a section of its own', pre.first + 1);
+      else sink.error('spec.requirements.text', `text under "## ${printable(section.heading.text)}" stands before its first requirement`, 'move it into a requirement ("### R1: Title") or into a section of its own', pre.first + 1);
     }
     for (const sub of subs) {
       const line = sub.heading.index + 1;
       const openspec = OPENSPEC_REQUIREMENT.exec(sub.heading.text);
       const m = openspec ? null : (ID_COLON.exec(sub.heading.text) ?? ID_DASH.exec(sub.heading.text));
       if (!openspec && !m) {
-        sink.error('spec.requirement.heading', `requirement heading "${sub.heading.text}" has no id`, 'write it as "### R1: Title"', line);
+        sink.error('spec.requirement.heading', `requirement heading "${printable(sub.heading.text)}" has no id`, 'write it as "### R1: Title"', line);
       }
       const id = openspec ? nextId() : m ? m[1]! : '';
       const nested = sectionsAt(lines, heads, 4, sub.heading.index + 1, sub.end);
@@ -204,7 +205,7 @@ export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; li
       addRequirement(requirement, line);
       for (const n of firstScenario >= 0 ? nested.slice(firstScenario) : []) {
         if (!SCENARIO_HEADING.test(n.heading.text)) {
-          sink.error('spec.requirement.heading', `"#### ${n.heading.text}" follows the scenarios of requirement ${id}`, 'make it a scenario ("#### Scenario: …") or move it above the first scenario', n.heading.index + 1);
+          sink.error('spec.requirement.heading', `"#### ${printable(n.heading.text)}" follows the scenarios of requirement ${printable(id)}`, 'make it a scenario ("#### Scenario: …") or move it above the first scenario', n.heading.index + 1);
           continue;
         }
         addScenario(n.heading.text.replace(SCENARIO_HEADING, ''), n, n.heading, id);
@@ -257,7 +258,7 @@ export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; li
         const subs = sectionsAt(lines, heads, 3, section.heading.index + 1, section.end);
         const pre = trimmed(lines, section.heading.index + 1, subs[0]?.heading.index ?? section.end);
         if (pre.text) {
-          sink.error('spec.scenarios.text', `text under "## ${section.heading.text}" stands before its first scenario`, 'move it into a scenario or into a section of its own', pre.first + 1);
+          sink.error('spec.scenarios.text', `text under "## ${printable(section.heading.text)}" stands before its first scenario`, 'move it into a scenario or into a section of its own', pre.first + 1);
         }
         for (const sub of subs) addScenario(sub.heading.text.replace(SCENARIO_HEADING, ''), sub, sub.heading);
       }

@@ -32,6 +32,7 @@ import { outline, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+import { printable } from '../domain/text.js';
 
 export interface TaskBlock {
   id: string;
@@ -179,11 +180,11 @@ export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
     const block: TaskBlock = { id, task: null, raw: lines.slice(head.index, end), line: head.index + 1 };
     result.blocks.push(block);
     if (!m) {
-      sink.error('tasks.heading', `"## ${head.text}" is not a task heading`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
+      sink.error('tasks.heading', `"## ${printable(head.text)}" is not a task heading`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
       return;
     }
     if (seen.has(id)) {
-      sink.error('tasks.id.duplicate', `task id "${id}" is used twice (first on line ${sink.fileLine(seen.get(id)!)})`, 'give every task in the change its own id', head.index + 1);
+      sink.error('tasks.id.duplicate', `task id "${printable(id)}" is used twice (first on line ${sink.fileLine(seen.get(id)!)})`, 'give every task in the change its own id', head.index + 1);
     } else {
       seen.set(id, head.index + 1);
     }
@@ -197,13 +198,13 @@ function parseTaskBlock(id: string, title: string, lines: TextLines, head: numbe
   let open = head + 1;
   while (open < end && lines.isBlank(open)) open++;
   if (open >= end || !META_OPEN.test(lines.line(open))) {
-    sink.error('tasks.meta.missing', `task ${id} has no \`\`\`yaml block under its heading`, 'put a ```yaml block with at least "status:" right under the heading', Math.min(open, end - 1) + 1);
+    sink.error('tasks.meta.missing', `task ${printable(id)} has no \`\`\`yaml block under its heading`, 'put a ```yaml block with at least "status:" right under the heading', Math.min(open, end - 1) + 1);
     return null;
   }
   let close = open + 1;
   while (close < end && !META_CLOSE.test(lines.line(close))) close++;
   if (close >= end) {
-    sink.error('tasks.meta.unclosed', `the \`\`\`yaml block of task ${id} is not closed`, 'end the block with a line holding only ```', open + 1);
+    sink.error('tasks.meta.unclosed', `the \`\`\`yaml block of task ${printable(id)} is not closed`, 'end the block with a line holding only ```', open + 1);
     return null;
   }
   const yamlText = lines.slice(open + 1, close);
@@ -213,7 +214,7 @@ function parseTaskBlock(id: string, title: string, lines: TextLines, head: numbe
     meta = parseYaml(yamlText);
   } catch (err) {
     if (!(err instanceof YamlError)) throw err;
-    metaSink.error('tasks.meta.yaml', `task ${id}: ${err.message}`, 'fix the YAML of this task', err.line);
+    metaSink.error('tasks.meta.yaml', `task ${printable(id)}: ${err.message}`, 'fix the YAML of this task', err.line);
     return null;
   }
   let first = close + 1;
@@ -235,7 +236,7 @@ function asList(v: Value | undefined, key: string, id: string, sink: FindingSink
   if (v === undefined || v === null) return [];
   if (typeof v === 'string') return v.split(',').map((s) => s.trim()).filter(Boolean);
   if (!Array.isArray(v) || v.some((x) => typeof x === 'object' && x !== null)) {
-    sink.error('tasks.meta.list', `task ${id}: "${key}" must be a list like [a, b]`, `write "${key}: [a, b]"`, lineOf(key));
+    sink.error('tasks.meta.list', `task ${printable(id)}: "${printable(key)}" must be a list like [a, b]`, `write "${printable(key)}: [a, b]"`, lineOf(key));
     return [];
   }
   return (v as (string | number | boolean | null)[]).map((x) => String(x));
@@ -248,27 +249,27 @@ export function taskFromMeta(id: string, title: string, description: string, met
   if ((TASK_STATUSES as readonly string[]).includes(statusText)) status = statusText as TaskStatus;
   else if (TASK_STATUS_ALIASES[statusText]) {
     status = TASK_STATUS_ALIASES[statusText]!;
-    sink.warn('tasks.status.alias', `task ${id}: status "${statusText}" is read as "${status}"`, `write "status: ${status}"`, lineOf('status'));
+    sink.warn('tasks.status.alias', `task ${printable(id)}: status "${printable(statusText)}" is read as "${status}"`, `write "status: ${status}"`, lineOf('status'));
   } else {
-    sink.error('tasks.status', `task ${id}: ${statusText ? `unknown status "${statusText}"` : 'no status'}`, `use one of: ${TASK_STATUSES.join(', ')}`, lineOf('status') ?? 1);
+    sink.error('tasks.status', `task ${printable(id)}: ${statusText ? `unknown status "${printable(statusText)}"` : 'no status'}`, `use one of: ${TASK_STATUSES.join(', ')}`, lineOf('status') ?? 1);
   }
   const priorityText = asString(meta.priority) ?? 'medium';
   let priority: Priority = 'medium';
   if ((PRIORITIES as readonly string[]).includes(priorityText)) priority = priorityText as Priority;
-  else sink.error('tasks.priority', `task ${id}: unknown priority "${priorityText}"`, `use one of: ${PRIORITIES.join(', ')}`, lineOf('priority'));
+  else sink.error('tasks.priority', `task ${printable(id)}: unknown priority "${printable(priorityText)}"`, `use one of: ${PRIORITIES.join(', ')}`, lineOf('priority'));
 
   const files: TaskFile[] = [];
   const rawFiles = meta.files;
   if (rawFiles !== undefined && rawFiles !== null) {
     if (!Array.isArray(rawFiles)) {
-      sink.error('tasks.files', `task ${id}: "files" must be a list of path and action`, 'write each file as "- path: src/x.ts" with "action: create|modify|delete" under it', lineOf('files'));
+      sink.error('tasks.files', `task ${printable(id)}: "files" must be a list of path and action`, 'write each file as "- path: src/x.ts" with "action: create|modify|delete" under it', lineOf('files'));
     } else {
       for (const f of rawFiles) {
         const entry = typeof f === 'object' && f !== null ? (f as FlatMap) : null;
         const path = entry ? asString(entry.path) : undefined;
         const action = entry ? asString(entry.action) : undefined;
         if (!path || !action || !(FILE_ACTIONS as readonly string[]).includes(action)) {
-          sink.error('tasks.files', `task ${id}: a file entry needs a path and an action (${FILE_ACTIONS.join(', ')})`, `write "- path: …" and "action: ${FILE_ACTIONS.join('|')}"`, lineOf('files'));
+          sink.error('tasks.files', `task ${printable(id)}: a file entry needs a path and an action (${FILE_ACTIONS.join(', ')})`, `write "- path: …" and "action: ${FILE_ACTIONS.join('|')}"`, lineOf('files'));
           continue;
         }
         files.push({ path, action: action as TaskFile['action'] });
@@ -283,7 +284,7 @@ export function taskFromMeta(id: string, title: string, description: string, met
       const entry = typeof b === 'object' && b !== null ? (b as FlatMap) : {};
       const severity = asString(entry.severity) ?? 'medium';
       if (!(BLOCKER_SEVERITIES as readonly string[]).includes(severity)) {
-        sink.error('tasks.blocker.severity', `task ${id}: unknown blocker severity "${severity}"`, `use one of: ${BLOCKER_SEVERITIES.join(', ')}`, lineOf('blockers'));
+        sink.error('tasks.blocker.severity', `task ${printable(id)}: unknown blocker severity "${printable(severity)}"`, `use one of: ${BLOCKER_SEVERITIES.join(', ')}`, lineOf('blockers'));
       }
       const blocker: Blocker = {
         reason: asString(entry.reason) ?? '',
@@ -298,7 +299,7 @@ export function taskFromMeta(id: string, title: string, description: string, met
       blockers.push(blocker);
     }
   } else if (rawBlockers !== undefined && rawBlockers !== null) {
-    sink.error('tasks.blockers', `task ${id}: "blockers" must be a list`, 'write each blocker as a list entry with reason and severity', lineOf('blockers'));
+    sink.error('tasks.blockers', `task ${printable(id)}: "blockers" must be a list`, 'write each blocker as a list entry with reason and severity', lineOf('blockers'));
   }
 
   const task: Task = {
@@ -322,16 +323,16 @@ export function taskFromMeta(id: string, title: string, description: string, met
   if (meta.review_round !== undefined && meta.review_round !== null) {
     const r = meta.review_round;
     if (typeof r === 'number' && Number.isInteger(r) && r >= 1) task.review_round = r;
-    else sink.error('tasks.review_round', `task ${id}: review_round must be a review round number (1 or more)`, 'write "review_round: 1", or remove it', lineOf('review_round'));
+    else sink.error('tasks.review_round', `task ${printable(id)}: review_round must be a review round number (1 or more)`, 'write "review_round: 1", or remove it', lineOf('review_round'));
   }
   if (meta.progress !== undefined && meta.progress !== null) {
     const p = meta.progress;
     if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p <= 100) task.progress = p;
-    else sink.error('tasks.progress', `task ${id}: progress must be a whole number from 0 to 100`, 'write "progress: 40"', lineOf('progress'));
+    else sink.error('tasks.progress', `task ${printable(id)}: progress must be a whole number from 0 to 100`, 'write "progress: 40"', lineOf('progress'));
   }
   for (const key of Object.keys(meta)) {
     if (TASK_META_KEYS.has(key)) continue;
-    sink.warn('tasks.meta.unknown', `task ${id}: unknown field "${key}" is kept as it is but not read`, `check its spelling if agentboard should read it`, lineOf(key));
+    sink.warn('tasks.meta.unknown', `task ${printable(id)}: unknown field "${printable(key)}" is kept as it is but not read`, `check its spelling if agentboard should read it`, lineOf(key));
     (task.extra ??= {})[key] = meta[key];
   }
   return task;

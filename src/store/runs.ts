@@ -12,6 +12,7 @@ import { nowIso } from '../clock.js';
 import { fail } from '../errors.js';
 import { appendFile, ensureDir, writeFileAtomic } from './fs.js';
 import { pidExists as pidAlive } from './lock.js';
+import { printable } from '../domain/text.js';
 
 export const RUN_OUTCOMES = ['finished', 'waiting_on_person', 'failed', 'interrupted', 'budget_exceeded'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
@@ -131,7 +132,7 @@ export function runsDir(runtimeDir: string): string {
 }
 
 export function runDir(runtimeDir: string, runId: string): string {
-  if (!RUN_ID_PATTERN.test(runId)) fail('RUN_NOT_FOUND', `"${runId.slice(0, 40)}" is not a run id.`, 'List the runs with `agentboard runs`.');
+  if (!RUN_ID_PATTERN.test(runId)) fail('RUN_NOT_FOUND', `"${printable(runId)}" is not a run id.`, 'List the runs with `agentboard runs`.');
   return join(runsDir(runtimeDir), runId);
 }
 

@@ -33,6 +33,7 @@ import { mergeItems, type MergeConflict } from './merge.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
 import { refTo } from '../domain/refs.js';
+import { printable } from '../domain/text.js';
 
 const WRITER_WAIT_MS = 10_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -430,7 +431,7 @@ export class Transaction implements Reader {
   putAttachment(changeId: string, path: string, bytes: Buffer): void {
     const parts = path.split('/');
     if (parts.some((p) => p === '' || p === '.' || p === '..' || p.includes('\\')) || parts.length < 2) {
-      fail('INVALID_INPUT', `"${path}" is not a path for an attachment of ${changeId}.`, 'Keep attachments in a folder of the change, with a relative path and no "..".');
+      fail('INVALID_INPUT', `"${printable(path)}" is not a path for an attachment of ${changeId}.`, 'Keep attachments in a folder of the change, with a relative path and no "..".');
     }
     const target = join(this.board.changeDir(changeId), ...parts);
     if (!this.newChanges.has(changeId)) this.recordRead(target);

@@ -264,3 +264,21 @@ describe('validate', () => {
     expect(read(dir, path).split('\n')[f.line - 1]).toBe('### R1: Claims');
   });
 });
+
+describe('lengths', () => {
+  it('are counted in characters as JSON Schema counts them: an emoji is one, in the limit and in the message', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'emoji', [{ title: 'One' }]);
+    const title = '😀'.repeat(200);
+    const added = await ok(dir, ['task', 'add', 'emoji', '--as', 'codex', '--title', title, '--description', `${'é'.repeat(1000)}${'😀'.repeat(1000)}`]);
+    expect(added.task.title).toBe(title);
+    expect(read(dir, 'agentd/changes/emoji/tasks.md')).toContain(`## T2: ${title}\n`);
+    expect((await ok(dir, ['validate', 'emoji'])).valid).toBe(true);
+    const before = snapshot(dir);
+    const refused = await cli(dir, ['task', 'add', 'emoji', '--as', 'codex', '--title', '😀'.repeat(201), '--json']);
+    expect(refused.json.error.message).toBe('Invalid input: --title has 201 characters; at most 200 are allowed.');
+    const over = await cli(dir, ['task', 'add', 'emoji', '--as', 'codex', '--title', 'ok', '--description', '😀'.repeat(2001), '--json']);
+    expect(over.json.error.message).toBe('Invalid input: --description has 2001 characters; at most 2000 are allowed.');
+    expect(snapshot(dir)).toEqual(before);
+  });
+});

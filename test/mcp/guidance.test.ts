@@ -192,6 +192,9 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
   SELF_REVIEW: { reason: 'only agentboard_create_review writes a review', profiles: ['worker', 'agent'] },
 };
 
+/** A placeholder in guidance, like `agentboard new <change_id>`. */
+const PLACEHOLDER = /<[a-z][a-z_-]*>/;
+
 /** The tool names a text mentions. */
 function toolNames(text: string): string[] {
   return [...text.matchAll(/agentboard_[a-z_]+/g)].map((m) => m[0]);
@@ -297,6 +300,46 @@ describe.each(PROFILES)('the %s profile', (profile) => {
     }
     // Guidance leaves out what the profile cannot follow, rather than sending the agent to the command line.
     for (const { what, text } of shown.slice(0, 2)) expect(text, `${profile}, ${what}`).not.toContain('on the command line');
+    // Guidance names real values or says what to give in words: no placeholder to copy as a value.
+    for (const { what, text } of shown.slice(2)) {
+      const guidance = text.startsWith('{"error":') ? JSON.parse(text).error.next_step : text;
+      expect(guidance, `${profile}, ${what}: a placeholder`).not.toMatch(PLACEHOLDER);
+    }
     expect(reached.length).toBeGreaterThan(10);
   }, 60_000);
+});
+
+describe('with no open change left', () => {
+  let archivedOnly: string;
+  beforeAll(async () => {
+    archivedOnly = await newBoard();
+    await changeWithTasks(archivedOnly, 'old', [{ title: 'Only' }]);
+    await ok(archivedOnly, ['next', '--as', 'oldie']);
+    await ok(archivedOnly, ['task', 'done', 'old/T1', '--as', 'oldie']);
+    await ok(archivedOnly, ['review', 'old', '--as', 'critic', '--input', write(archivedOnly, 'review.json', JSON.stringify({ verdict: 'APPROVED', summary: 'Reviewed.', notes: NOTES }))]);
+    await ok(archivedOnly, ['archive', 'old']);
+  }, 60_000);
+
+  it.each(PROFILES)('the %s profile is guided without placeholders, and a bad field is named as the field', async (profile) => {
+    const served = new Set(toolOperations(profile).map((op) => op.tool!.name));
+    const mcp = await connect(archivedOnly, profile);
+    if (served.has('agentboard_add_note')) {
+      const note = await mcp.call('agentboard_add_note', { agent_id: 'noter', task_id: 'old/T1', text: 'Too late.' });
+      expect(note.error?.code).toBe('CHANGE_ARCHIVED');
+      expect(note.error!.next_step).not.toMatch(PLACEHOLDER);
+      if (!served.has('agentboard_submit_proposal')) expect(note.error!.next_step).toContain('`agentboard new` followed by the change id (on the command line)');
+    }
+    if (served.has('agentboard_get_project_status')) {
+      const status = await mcp.call('agentboard_get_project_status', {});
+      expect(status.text).toContain('create one with');
+      expect(status.text).not.toMatch(PLACEHOLDER);
+    }
+    if (served.has('agentboard_get_activity_log')) {
+      const log = await mcp.call('agentboard_get_activity_log', { since: 'yesterday' });
+      expect(log.error?.code).toBe('INVALID_INPUT');
+      expect(log.error!.message).toMatch(/^Invalid input: since: "yesterday" is not a time: give an ISO date/);
+      expect(log.text).not.toContain('--since');
+    }
+    await mcp.close();
+  });
 });

@@ -85,6 +85,42 @@ describe('agentboard mcp on the wire', () => {
     expect(specError).toContain('requirement id "R1" is used twice');
   });
 
+  const LONG = 'x'.repeat(60_000);
+  const STEPS = [{ name: 'Works', when: 'used', then: 'works' }];
+  it.each([
+    ['a task status to list', 'agentboard_list_tasks', { status: LONG }],
+    ['a task status to move to', 'agentboard_update_task', { agent_id: 'planner', task_id: 'wire/T1', status: LONG }],
+    ['a requirement id', 'agentboard_create_spec', { agent_id: 'planner', change_id: 'wire', overview: 'The overview of a spec whose requirement has a very long id.', requirements: [{ id: LONG, title: 'Long', text: 'It works.' }], scenarios: STEPS, notes: NOTES }],
+    ['a field name', 'agentboard_get_task', { task_id: 'wire/T1', [LONG]: 1 }],
+  ])('quotes %s of 60,000 characters in its first 80 and "…", in an error far under 25,000 characters', async (_what, name, args) => {
+    const before = snapshot(dir);
+    const r = await server.request('tools/call', { name, arguments: args });
+    const text: string = r.result.content[0].text;
+    expect(r.result.isError).toBe(true);
+    expect(text.length).toBeLessThan(2_000);
+    const { code, message } = JSON.parse(text).error;
+    expect(code).toBe('INVALID_INPUT');
+    expect(message).toContain(`${'x'.repeat(80)}…`);
+    expect(message).not.toContain('x'.repeat(81));
+    if (name === 'agentboard_create_spec') expect(message).toContain(`requirement ${'x'.repeat(80)}… has no MUST or SHALL`);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('never answers an error longer than 25,000 characters: the message is cut before it is JSON', async () => {
+    // A circle through 1,000 tasks of 32-character ids: the rule names every task on it.
+    const id = (i: number) => `T${String(i).padStart(31, '0')}`;
+    const tasks = Array.from({ length: 1000 }, (_, i) => ({ id: id(i), title: `Task ${i}`, depends: [id((i + 1) % 1000)] }));
+    const before = snapshot(dir);
+    const r = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks, notes: NOTES } });
+    const text: string = r.result.content[0].text;
+    expect(text.length).toBeLessThanOrEqual(25_000);
+    const error = JSON.parse(text).error;
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect(error.message).toMatch(new RegExp(`^The task list is not valid, so nothing was written: tasks depend on each other in a circle: ${id(0)} → ${id(1)} → .*…$`));
+    expect(error.next_step).toBe('Fix this and call agentboard_create_tasks {"change_id":"specless"} again.');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('names every rule a valid input breaks in one answer', async () => {
     const tasks = Array.from({ length: 5 }, (_, i) => ({ title: `Task ${i + 1}`, depends: [`T${i + 10}`] }));
     const r = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks, notes: NOTES } });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { PROFILES, toolInput, toolOperations, toolOutput } from '../../src/mcp/server.js';
-import { newBoard } from '../helpers.js';
+import { changeWithTasks, newBoard, snapshot } from '../helpers.js';
 import { connect } from './helpers.js';
 import { jsonSchema } from '../../src/mcp/schema.js';
 
@@ -101,5 +102,67 @@ describe('tools/list, as a client gets it', () => {
     }
     const notes = JSON.stringify(tools).match(/Bad: \\"Document submitted\\"/g) ?? [];
     expect(notes.length, 'the notes policy at most once').toBeLessThanOrEqual(1);
+  });
+});
+
+/** Every limit a JSON Schema declares, by where it is ("properties.tasks.items.properties.title.maxLength"). */
+function limitsOf(node: unknown, path = '', out: Record<string, number> = {}): Record<string, number> {
+  if (node === null || typeof node !== 'object') return out;
+  for (const [k, v] of Object.entries(node)) {
+    const at = path ? `${path}.${k}` : k;
+    if (/^(min|max)(Length|Items|imum)$/.test(k) && typeof v === 'number') out[at] = v;
+    else limitsOf(v, at, out);
+  }
+  return out;
+}
+
+describe('tool input limits', () => {
+  it('are declared in tools/list, every one the input schema holds a value to (a text that must not be empty is said in words)', () => {
+    for (const op of toolOperations('all')) {
+      const input = toolInput(op);
+      const held = Object.entries(limitsOf(z.toJSONSchema(input, { target: 'draft-7', io: 'input' }))).filter(
+        ([at, v]) => !(at.endsWith('.minLength') && v <= 1) && Math.abs(v) !== Number.MAX_SAFE_INTEGER,
+      );
+      expect(limitsOf(jsonSchema(input, 'input')), op.tool!.name).toEqual(Object.fromEntries(held));
+    }
+  });
+
+  it('include those of long texts, lists and cursors', async () => {
+    const dir = await newBoard();
+    const mcp = await connect(dir, 'all');
+    const { tools } = await mcp.client.listTools();
+    await mcp.close();
+    const field = (tool: string, name: string): any => (tools.find((t) => t.name === tool)!.inputSchema.properties as any)[name];
+    expect(field('agentboard_add_task', 'description').maxLength).toBe(2000);
+    expect(field('agentboard_update_task', 'description').maxLength).toBe(2000);
+    expect(field('agentboard_submit_proposal', 'why')).toMatchObject({ minLength: 50, maxLength: 2000 });
+    expect(field('agentboard_add_note', 'text').maxLength).toBe(4000);
+    for (const [tool, name] of [['agentboard_report_progress', 'message'], ['agentboard_request_input', 'question'], ['agentboard_update_status', 'message']]) expect(field(tool!, name!).maxLength, `${tool}.${name}`).toBe(2000);
+    expect(field('agentboard_create_tasks', 'tasks')).toMatchObject({ minItems: 1, maxItems: 1000, items: { properties: { description: { maxLength: 2000 } } } });
+    expect(field('agentboard_list_tasks', 'status').enum).toEqual(['todo', 'in_progress', 'blocked', 'in_review', 'done', 'pending', 'completed']);
+    const paged = tools.filter((t) => 'cursor' in (t.inputSchema.properties ?? {}));
+    expect(paged.length).toBeGreaterThan(10);
+    for (const t of paged) expect(field(t.name, 'cursor').maxLength, t.name).toBe(4000);
+  });
+
+  it('are counted as JSON Schema counts them (an emoji is one character): what the schema allows is taken, and one more is refused', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'emoji', [{ title: 'One' }]);
+    const mcp = await connect(dir, 'worker');
+    const planner = await connect(dir, 'planner');
+    const { maxLength } = (await planner.client.listTools()).tools.find((t) => t.name === 'agentboard_add_task')!.inputSchema.properties!.title as { maxLength: number };
+    for (const n of [150, maxLength]) {
+      const r = await planner.call('agentboard_add_task', { agent_id: 'planner', change_id: 'emoji', title: '😀'.repeat(n) });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.data.task.title).toBe('😀'.repeat(n));
+    }
+    const before = snapshot(dir);
+    const over = await planner.call('agentboard_add_task', { agent_id: 'planner', change_id: 'emoji', title: '😀'.repeat(maxLength + 1) });
+    expect(over.error?.message).toBe(`Invalid input: title has ${maxLength + 1} characters; at most ${maxLength} are allowed.`);
+    const note = await mcp.call('agentboard_report_progress', { agent_id: 'w', task_id: 'emoji/T1', percent: 5, message: '😀'.repeat(2001) });
+    expect(note.error?.message).toBe('Invalid input: message has 2001 characters; at most 2000 are allowed.');
+    expect(snapshot(dir)).toEqual(before);
+    await mcp.close();
+    await planner.close();
   });
 });

@@ -109,7 +109,7 @@ export class SharedBoard {
     }
     const url = this.git.remoteUrl(this.remote);
     if (url === null) {
-      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have.`, `Add it with \`git remote add ${this.remote} <url>\` (the URL the other clones use), then run the command again.`);
+      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have.`, `Add it with \`git remote add ${this.remote}\` followed by the URL the other clones use, then run the command again.`);
     }
     const reason = gitReason(stderr.split(url).join(`"${this.remote}"`).split(shownUrl(url)).join(`"${this.remote}"`));
     fail(
@@ -398,7 +398,7 @@ export class SharedBoard {
   check(): string {
     if (!this.git.inRepository()) fail('NOT_A_GIT_REPOSITORY', 'This board is not in a git repository; a shared board lives in a git remote.', 'Run `git init` (and add a remote), or run agentboard in a clone of the repository.');
     const url = this.git.remoteUrl(this.remote);
-    if (url === null) fail('REMOTE_NOT_FOUND', `This repository has no git remote "${this.remote}".`, `Add it with \`git remote add ${this.remote} <url>\`, or name one of \`git remote -v\`.`);
+    if (url === null) fail('REMOTE_NOT_FOUND', `This repository has no git remote "${this.remote}".`, `Add it with \`git remote add ${this.remote}\` followed by its URL, or name one of \`git remote -v\`.`);
     return shownUrl(url);
   }
 
