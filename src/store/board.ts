@@ -707,12 +707,20 @@ export class Board implements Reader {
    */
   goneDocs(changeId: string): Finding[] {
     if (!this.checkedDir(changeId)) return [];
+    const header = this.ledgerHeader(changeId);
     const out: Finding[] = [];
     for (const type of Object.keys(DOC_FILES) as DocType[]) {
-      const written = this.ledgerHeader(changeId)[DOC_FILES[type]];
+      const written = header[DOC_FILES[type]];
+      if (!written) continue;
       const path = this.docPath(changeId, type);
-      if (!written || this.asCommitted(path, (p) => lstatSync(p, { throwIfNoEntry: false }) ?? null) !== null) continue;
       const shown = this.rel(path);
+      // The read the command made already, once per generation: there, or not there.
+      try {
+        if (this.current(path, shown) !== null) continue;
+      } catch (err) {
+        if (err instanceof AgentboardError) continue; // there, but unreadable: reported where it is read
+        throw err;
+      }
       out.push({
         level: 'error',
         file: shown,

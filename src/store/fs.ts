@@ -130,16 +130,16 @@ function hasBom(bytes: Buffer): boolean {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
-/**
- * A file as read: its bytes (checked to be UTF-8 text), decoded when its text is first asked for,
- * so that a command that needs only the frontmatter of most documents (`next` on a big board) does
- * not decode, and keep, the whole of each.
- */
 /** A board file's bytes as text: UTF-8 without the byte order mark some editors put first (Notepad's). */
 export function textOf(bytes: Buffer): string {
   return bytes.toString('utf8', hasBom(bytes) ? 3 : 0);
 }
 
+/**
+ * A file as read: its bytes (checked to be UTF-8 text), decoded when its text is first asked for,
+ * so that a command that needs only the frontmatter of most documents (`next` on a big board) does
+ * not decode, and keep, the whole of each.
+ */
 export class FileRead {
   /** The SHA-1 of the bytes, once asked for (see board.ts). */
   hash?: string;
