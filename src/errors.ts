@@ -70,6 +70,7 @@ export const ERROR_CODES = [
   'QUEUE_NOT_EMPTY',
   'QUEUED_WRITE_NOT_FOUND',
   'GIT_FAILED',
+  'HAND_EDITED',
   'INTERNAL',
 ] as const;
 

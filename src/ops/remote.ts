@@ -3,14 +3,14 @@
  * off, what this clone's copy stands at, syncing it, and publishing the board into a branch for
  * review. People's commands; an agent's writes sync by themselves.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import type { Board } from '../store/board.js';
 import { REMOTE_NAME, withRemote } from '../store/config.js';
 import { filesUnder, readTextFile } from '../store/fs.js';
-import { gitReason } from '../store/remote/git.js';
+import { blobId, gitReason, type GitResult } from '../store/remote/git.js';
 import { RemoteFiles, type Synced } from '../store/remote/state.js';
 import { BOARD_REF, foldersOf } from '../store/remote/tree.js';
 import type { Transaction } from '../store/transaction.js';
@@ -18,6 +18,8 @@ import type { SharedBoard } from '../store/remote/shared.js';
 import { defineOp, requireHuman, type Context } from './registry.js';
 import { Actor, line } from './schemas.js';
 import { refTo } from '../domain/refs.js';
+import { faultPoint } from '../clock.js';
+import { printable } from '../domain/text.js';
 
 const RemoteName = z.string().regex(REMOTE_NAME, 'a git remote name, like origin').describe('The git remote, as `git remote -v` lists it.');
 
@@ -239,7 +241,7 @@ function publishIntoBranch(board: Board, shared: SharedBoard, message: string | 
   if (specs.length === 0) return none;
   const paths = ['--', ...specs, ...excludes];
   const add = shared.git.run(['add', '-A', ...paths]);
-  if (add.code !== 0) gitFailed('git add', add.stderr);
+  if (add.code !== 0) gitFailed('git add', gitReason(add.stderr));
   const staged = shared.git
     .run(['diff', '--cached', '--name-only', ...paths])
     .stdout.toString('utf8')
@@ -248,13 +250,122 @@ function publishIntoBranch(board: Board, shared: SharedBoard, message: string | 
   if (staged.length === 0) return none;
   const text = message ?? `agentboard: the shared board at ${synced?.commit.slice(0, 12) ?? 'its last sync'}`;
   const commit = shared.git.run(['commit', '-q', '-m', text, ...paths]);
-  if (commit.code !== 0) gitFailed('git commit', commit.stderr);
+  if (commit.code !== 0) gitFailed('git commit', gitReason(commit.stderr));
   return { committed: true, commit: shared.git.must(['rev-parse', 'HEAD']), branch, board_commit: synced?.commit ?? null, files: staged.length };
 }
 
-function gitFailed(what: string, stderr: string): never {
-  return fail('GIT_FAILED', `${what} failed: ${gitReason(stderr)}; the branch was not changed.`, `Fix what git says (git status shows the state), then run ${refTo('remote.publish')} again.`);
+function gitFailed(what: string, reason: string, op = 'remote.publish', changed = 'the branch was not changed'): never {
+  return fail('GIT_FAILED', `${what} failed: ${reason}; ${changed}.`, `Fix what git says (git status shows the state), then run ${refTo(op)} again.`);
 }
+
+const AsideOut = z.object({
+  branch: z.string().nullable(),
+  before: z.string().nullable().describe('The commit checked out before.'),
+  after: z.string().nullable().describe('The commit checked out now.'),
+  made_way: z.array(z.string()).describe("The board's files that were in git's way: copies of the shared board, taken away for git and written back from the shared board afterwards."),
+  board_commit: z.string().nullable(),
+});
+
+/**
+ * The board's files in git's way. A clone that shares the board holds it under agentd/changes and
+ * agentd/archive, untracked or changed from the branch's version, and git will not overwrite
+ * those when the commit it brings in has the same paths (a board published into the branch, say).
+ * A file that holds exactly what this clone last synced is a copy of the shared board (`copies`,
+ * tracked or not); one that differs is a person's work (`edited`). Files the shared board does
+ * not hold are nobody's copies: they are left to git.
+ */
+function inGitsWay(board: Board, shared: SharedBoard, op: string): { copies: { path: string; tracked: boolean }[]; edited: string[] } {
+  const listing = shared.synced()?.listing ?? {};
+  const areas = ['changes', 'archive'].map((a) => board.rel(join(board.dir, a)));
+  const listed = (flags: string[]) => {
+    const r = shared.git.run(['ls-files', '-z', ...flags, '--', ...areas]);
+    if (r.code !== 0) gitFailed('git ls-files', gitReason(r.stderr), op, 'nothing was changed');
+    return r.stdout.toString('utf8').split('\0').filter(Boolean);
+  };
+  const out: { copies: { path: string; tracked: boolean }[]; edited: string[] } = { copies: [], edited: [] };
+  for (const [paths, tracked] of [[listed(['--others', '--exclude-standard']), false], [listed(['--modified']), true]] as const) {
+    for (const path of paths) {
+      const entry = listing[relative(board.dir, join(board.root, path)).split(sep).join('/')];
+      const file = join(board.root, path);
+      if (!entry || !lstatSync(file, { throwIfNoEntry: false })?.isFile()) continue;
+      if (blobId(readFileSync(file), entry.blob.length) === entry.blob) out.copies.push({ path, tracked });
+      else out.edited.push(path);
+    }
+  }
+  return out;
+}
+
+/**
+ * Runs a git command that brings commits into the working tree (git pull, git switch) with the
+ * board's copies out of its way, all within the board lock, so that no write of this clone's
+ * agents puts them back meanwhile: the copies are taken away (the untracked ones removed, the
+ * tracked ones set back to the branch's version), git runs, and agentd/ is brought back to the
+ * shared board as this clone last synced it (store/remote/reconcile.ts: a file equal to the
+ * branch's version is a snapshot), whether git succeeded or not. Nothing of the board is lost:
+ * those copies are on the remote. A person's work in the way stops it before anything changes.
+ */
+async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: string[], check: (shared: SharedBoard) => void = () => undefined): Promise<z.input<typeof AsideOut>> {
+  requireHuman(agentId, `Running git ${gitArgs[0]} with the shared board's files out of its way`);
+  const board = ctx.board();
+  const shared = await sharedBoard(board);
+  await board.mutate(() => undefined);
+  return board.locked(() => {
+    check(shared);
+    const { copies, edited } = inGitsWay(board, shared, op);
+    if (edited.length > 0) {
+      fail(
+        'HAND_EDITED',
+        `${printable(edited.join(', '), 400)} ${edited.length === 1 ? 'differs' : 'differ'} from the shared board (edited here, not shared yet), and git may overwrite ${edited.length === 1 ? 'it' : 'them'}; nothing was changed.`,
+        `Share the edits with ${refTo('remote.sync')} (a file it does not share, move out of agentd/), then run ${refTo(op)} again.`,
+      );
+    }
+    const head = () => shared.git.run(['rev-parse', '-q', '--verify', 'HEAD']).stdout.toString('utf8').trim() || null;
+    const before = head();
+    let r: GitResult;
+    try {
+      const tracked = copies.filter((c) => c.tracked).map((c) => c.path);
+      if (tracked.length > 0) shared.git.must(['--literal-pathspecs', 'checkout', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: tracked.join('\0') });
+      for (const c of copies) if (!c.tracked) rmSync(join(board.root, c.path));
+      faultPoint('remote:aside');
+      r = shared.git.run(gitArgs, { network: gitArgs[0] === 'pull' });
+    } finally {
+      shared.bringTo();
+    }
+    if (r.code !== 0) gitFailed(`git ${gitArgs.join(' ')}`, gitReason(`${r.stdout.toString('utf8')}\n${r.stderr}`, true), op, 'agentd/ shows the shared board as before');
+    return { branch: shared.git.run(['symbolic-ref', '--short', '-q', 'HEAD']).stdout.toString('utf8').trim() || null, before, after: head(), made_way: copies.map((c) => c.path), board_commit: shared.synced()?.commit ?? null };
+  });
+}
+
+export const pullBeside = defineOp({
+  name: 'remote.pull',
+  summary: "git pull, with the shared board's files out of git's way: for a pull that brings a published board (people only)",
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({ agent_id: Actor }),
+  output: AsideOut,
+  cli: { command: 'remote pull' },
+  run: (ctx, input) => asideForGit(ctx, input.agent_id, 'remote.pull', ['pull', '--quiet']),
+});
+
+export const switchBeside = defineOp({
+  name: 'remote.switch',
+  summary: "git switch to a branch, with the shared board's files out of git's way (people only)",
+  access: 'human',
+  ownSync: true,
+  input: z.strictObject({
+    agent_id: Actor,
+    branch: z.string().min(1).max(255).regex(/^[^-\s][^\s]*$/, 'a branch name, like main').describe('The branch to switch to, as `git branch -a` lists it.'),
+  }),
+  output: AsideOut,
+  cli: { command: 'remote switch', args: ['branch'] },
+  run: (ctx, input) =>
+    asideForGit(ctx, input.agent_id, 'remote.switch', ['switch', '--quiet', input.branch], (shared) => {
+      const local = shared.git.run(['rev-parse', '-q', '--verify', `refs/heads/${input.branch}`]).code === 0;
+      if (!local && shared.git.must(['for-each-ref', '--format=%(refname)', `refs/remotes/*/${input.branch}`]) === '') {
+        fail('INVALID_INPUT', `This repository has no branch "${printable(input.branch)}"; nothing was changed.`, `\`git branch -a\` lists the branches (\`git fetch\` brings new ones); then run ${refTo('remote.switch')} again.`);
+      }
+    }),
+});
 
 export const dropQueued = defineOp({
   name: 'remote.drop',
@@ -279,4 +390,4 @@ export const dropQueued = defineOp({
   },
 });
 
-export const REMOTE_OPS = [enableRemote, disableRemote, remoteStatus, syncRemote, publishRemote, dropQueued];
+export const REMOTE_OPS = [enableRemote, disableRemote, remoteStatus, syncRemote, publishRemote, pullBeside, switchBeside, dropQueued];

@@ -299,10 +299,20 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   },
   'remote.sync': (d) => `Synced${d.commit ? ` at board commit ${d.commit.slice(0, 12)}` : ''}: ${d.replayed} queued write${d.replayed === 1 ? '' : 's'} pushed${d.refused ? `, ${d.refused} refused (see ${refTo('remote.status')})` : ''}${d.merged.length ? `; hand edits shared: ${d.merged.join(', ')}` : ''}.\n`,
   'remote.publish': (d) => (d.committed ? `Committed the shared board (${d.files} file${d.files === 1 ? '' : 's'}) on ${d.branch ?? 'a detached HEAD'}: ${d.commit.slice(0, 12)}.\n` : `${d.branch ?? 'The branch'} already holds the shared board as it is; nothing to commit.\n`),
+  'remote.pull': (d) => asideText('Pulled', d),
+  'remote.switch': (d) => asideText('Switched to', d),
   'remote.drop': (d) => `Removed the queued write #${d.dropped.id} (${d.dropped.summary}).\n`,
   'log.list': (d, p) =>
     d.entries.length ? d.entries.map((e: Data) => `${p.dim(e.at)}  ${p.color(e.actor.startsWith('human:') ? 'magenta' : 'cyan', e.actor)}  ${p.bold(e.action)}  ${e.summary}`).join('\n') + '\n' : 'The activity log is empty.\n',
 };
+
+/** What git pull or git switch did beside a shared board. */
+function asideText(what: string, d: Data): string {
+  const at = (commit: string | null) => commit?.slice(0, 12) ?? 'no commit';
+  const moved = `${what} ${d.branch ?? 'a detached HEAD'}: ${d.before === d.after ? `at ${at(d.after)}` : `${at(d.before)} → ${at(d.after)}`}`;
+  const way = d.made_way.length ? `; ${d.made_way.length} file${d.made_way.length === 1 ? '' : 's'} of the board made way for git and came back from the shared board` : '';
+  return `${moved}${way}. agentd/ shows the shared board${d.board_commit ? ` (board commit ${d.board_commit.slice(0, 12)})` : ''}.\n`;
+}
 
 function taskLine(t: Data): string {
   return `${t.task_id}  [${t.status}] ${t.title}${taskState(t)}\n`;

@@ -43,7 +43,7 @@ describe('the command line', () => {
       ['conflicts', 'list, clear'],
       ['reviewer', 'add, rm'],
       ['person', 'key'],
-      ['remote', 'enable, disable, status, sync, publish, drop'],
+      ['remote', 'enable, disable, status, sync, publish, pull, switch, drop'],
     ]) {
       const json = await cli(dir, ['--json', group!]);
       expect(json.code, group).toBe(2);

@@ -172,6 +172,7 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
   QUEUE_NOT_EMPTY: { reason: HUMAN },
   QUEUED_WRITE_NOT_FOUND: { reason: HUMAN },
   GIT_FAILED: { reason: HUMAN },
+  HAND_EDITED: { reason: HUMAN },
   CHANGE_EXISTS: { reason: 'only agentboard_create_change refuses an existing change (submitting a proposal creates one or revises it)', profiles: ['worker', 'reviewer', 'agent'] },
   DOCUMENT_NOT_FOUND: { reason: 'the worker profile reads no documents', profiles: ['worker'] },
   DOCUMENT_SUBMITTED: { reason: 'no document-writing tool of the profile resubmits a submitted document (a review is written in rounds; a reviewer corrects one instead)', profiles: ['worker', 'reviewer'] },

@@ -6,8 +6,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, ok } from '../helpers.js';
-import { git, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
+import { changeWithTasks, cli, cliProcess, ok, snapshot } from '../helpers.js';
+import { git, gitTry, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
 
 const tasksOf = (dir: string) => join(dir, 'agentd/changes/search/tasks.md');
 
@@ -125,5 +125,164 @@ describe('a snapshot a branch brings into agentd/', () => {
     expect(again.committed).toBe(true);
     expect(git(a, ['log', '-1', '--format=%s'])).toBe('Board after two claims');
     expect((await ok(a, ['remote', 'publish'])).committed).toBe(false);
+  });
+});
+
+describe('a board published into a branch, in another clone that shares it', () => {
+  /** Clone a publishes the board into its branch and pushes it; clone b holds the same files untracked, written by its own sync. */
+  async function published() {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['remote', 'publish']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    expect(git(b, ['status', '--porcelain', '--', 'agentd'])).toBe('?? agentd/changes/');
+    return shared;
+  }
+  const boardFiles = (dir: string) => snapshot(join(dir, 'agentd/changes'));
+
+  it('stops `git pull` on the untracked copies; `agentboard remote pull` takes the published commit and the board stays as shared', async () => {
+    const shared = await published();
+    const [a, b] = shared.clones as [string, string];
+    const copies = git(b, ['ls-files', '--others', '--', 'agentd/changes']).split('\n');
+    const pull = gitTry(b, ['pull', '-q']);
+    expect(pull.code).not.toBe(0);
+    expect(pull.stderr).toContain('untracked working tree files would be overwritten by merge');
+
+    const r = await ok(b, ['remote', 'pull']);
+    expect(r).toMatchObject({ before: git(a, ['rev-parse', 'HEAD~1']), after: git(a, ['rev-parse', 'HEAD']), made_way: copies, board_commit: git(shared.remote, ['rev-parse', 'refs/agentboard/board']) });
+    expect(git(b, ['rev-parse', 'HEAD'])).toBe(git(a, ['rev-parse', 'HEAD']));
+    expect(git(b, ['status', '--porcelain', '--', 'agentd'])).toBe('');
+    expect(boardFiles(b)).toEqual(boardFiles(a));
+
+    // The board goes on from there; the next publish reaches b through tracked files changed by its sync.
+    await ok(b, ['next', '--as', 'bob-agent']);
+    expect(gitTry(b, ['status', '--porcelain', '--', 'agentd']).stdout).toBe(' M agentd/changes/search/tasks.md\n');
+    await ok(a, ['next', '--as', 'alice-agent']);
+    await ok(a, ['remote', 'publish']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    await ok(b, ['status', '--sync']);
+    expect(gitTry(b, ['pull', '-q']).stderr).toContain('Your local changes to the following files would be overwritten by merge');
+    const text = cliProcess(b, ['remote', 'pull']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Pulled \S+: [0-9a-f]{12} → [0-9a-f]{12}; 1 file of the board made way for git and came back from the shared board\. agentd\/ shows the shared board \(board commit [0-9a-f]{12}\)\.\n$/);
+    expect(git(b, ['rev-parse', 'HEAD'])).toBe(git(a, ['rev-parse', 'HEAD']));
+    expect(git(b, ['status', '--porcelain', '--', 'agentd'])).toBe('');
+    expect(readFileSync(tasksOf(b), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+    expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: bob-agent[\s\S]*## T2: Query[\s\S]*assignee: alice-agent/);
+  });
+
+  it("refuses while a copy holds a person's edit not shared yet, changing nothing; after `agentboard remote sync` it pulls and the edit stays", async () => {
+    const shared = await published();
+    const [a, b] = shared.clones as [string, string];
+    const proposal = join(b, 'agentd/changes/search/proposal.md');
+    writeFileSync(proposal, readFileSync(proposal, 'utf8').replace('Add a board.', 'Add a board, with search.'));
+    const head = git(b, ['rev-parse', 'HEAD']);
+    const before = boardFiles(b);
+
+    const r = await cli(b, ['remote', 'pull', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toEqual({
+      code: 'HAND_EDITED',
+      message: 'agentd/changes/search/proposal.md differs from the shared board (edited here, not shared yet), and git may overwrite it; nothing was changed.',
+      next_step: 'Share the edits with `agentboard remote sync` (a file it does not share, move out of agentd/), then run `agentboard remote pull` again.',
+    });
+    expect(git(b, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(boardFiles(b)).toEqual(before);
+
+    await ok(b, ['remote', 'sync']);
+    await ok(b, ['remote', 'pull']);
+    expect(git(b, ['rev-parse', 'HEAD'])).toBe(git(a, ['rev-parse', 'HEAD']));
+    expect(readFileSync(proposal, 'utf8')).toContain('Add a board, with search.');
+    expect(remoteFile(shared, 'changes/search/proposal.md')).toContain('Add a board, with search.');
+    expect(gitTry(b, ['status', '--porcelain', '--', 'agentd']).stdout).toBe(' M agentd/changes/search/proposal.md\n');
+  });
+
+  it('when git itself refuses, says why and leaves the board files and the branch as they were', async () => {
+    const shared = await published();
+    const b = shared.clones[1]!;
+    git(b, ['switch', '-q', '-c', 'lonely']);
+    const head = git(b, ['rev-parse', 'HEAD']);
+    const before = boardFiles(b);
+    const r = await cli(b, ['remote', 'pull', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('GIT_FAILED');
+    expect(r.json.error.message).toMatch(/^git pull --quiet failed: .*; agentd\/ shows the shared board as before\.$/);
+    expect(r.json.error.next_step).toBe('Fix what git says (git status shows the state), then run `agentboard remote pull` again.');
+    expect(git(b, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(boardFiles(b)).toEqual(before);
+    expect(git(b, ['status', '--porcelain', '--', 'agentd'])).toBe('?? agentd/changes/');
+  });
+
+  it('stopped by a conflict in the code, leaves the merge to the person and agentd/ showing the shared board', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    const commitCode = (dir: string, text: string) => {
+      writeFileSync(join(dir, 'code.txt'), text);
+      git(dir, ['add', 'code.txt']);
+      git(dir, ['commit', '-q', '-m', `code: ${text}`]);
+    };
+    commitCode(a, 'from a\n');
+    await ok(a, ['remote', 'publish']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    commitCode(b, 'from b\n');
+    await ok(b, ['next', '--as', 'bob-agent']);
+    git(b, ['config', 'pull.rebase', 'false']);
+
+    const r = await cli(b, ['remote', 'pull', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('GIT_FAILED');
+    expect(r.json.error.message).toContain('Merge conflict in code.txt');
+    expect(readFileSync(tasksOf(b), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+    expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: bob-agent/);
+
+    writeFileSync(join(b, 'code.txt'), 'from both\n');
+    git(b, ['add', 'code.txt']);
+    git(b, ['commit', '-q', '--no-edit']);
+    expect(gitTry(b, ['status', '--porcelain', '--', 'agentd']).stdout).toBe(' M agentd/changes/search/tasks.md\n');
+    expect((await ok(b, ['next', '--as', 'carol-agent'])).task.task_id).toBe('search/T2');
+    expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: bob-agent[\s\S]*## T2: Query[\s\S]*assignee: carol-agent/);
+    expect(readFileSync(tasksOf(b), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+  });
+
+  it('killed once the copies made way, leaves nothing lost: the next command puts the shared board back', async () => {
+    const shared = await published();
+    const [a, b] = shared.clones as [string, string];
+    const before = boardFiles(b);
+    const killed = cliProcess(b, ['remote', 'pull'], { env: { AGENTBOARD_TEST_FAULT: 'remote:aside' } });
+    expect(killed.code).toBe(-1);
+    expect(existsSync(tasksOf(b))).toBe(false);
+    await ok(b, ['status', '--sync']);
+    expect(boardFiles(b)).toEqual(before);
+    const r = cliProcess(b, ['remote', 'pull']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(git(b, ['rev-parse', 'HEAD'])).toBe(git(a, ['rev-parse', 'HEAD']));
+    expect(boardFiles(b)).toEqual(before);
+  });
+
+  it('`agentboard remote switch` switches to a branch that holds the published board; an unknown branch changes nothing', async () => {
+    const shared = await published();
+    const [a, b] = shared.clones as [string, string];
+    git(b, ['fetch', '-q']);
+    const main = git(b, ['symbolic-ref', '--short', 'HEAD']);
+    git(b, ['switch', '-q', '-c', 'topic']);
+    git(b, ['branch', '-q', '-f', main, `origin/${main}`]);
+    expect(gitTry(b, ['switch', '-q', main]).stderr).toContain('untracked working tree files would be overwritten by checkout');
+
+    const before = boardFiles(b);
+    const unknown = await cli(b, ['remote', 'switch', 'no-such-branch', '--json']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.json.error).toEqual({
+      code: 'INVALID_INPUT',
+      message: 'This repository has no branch "no-such-branch"; nothing was changed.',
+      next_step: '`git branch -a` lists the branches (`git fetch` brings new ones); then run `agentboard remote switch` followed by the branch again.',
+    });
+    expect(git(b, ['symbolic-ref', '--short', 'HEAD'])).toBe('topic');
+    expect(boardFiles(b)).toEqual(before);
+
+    const r = await ok(b, ['remote', 'switch', main]);
+    expect(r).toMatchObject({ branch: main, after: git(a, ['rev-parse', 'HEAD']) });
+    expect(r.made_way).toContain('agentd/changes/search/tasks.md');
+    expect(git(b, ['status', '--porcelain', '--', 'agentd'])).toBe('');
+    expect(boardFiles(b)).toEqual(boardFiles(a));
   });
 });

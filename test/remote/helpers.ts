@@ -12,9 +12,15 @@ const GIT_ENV = childEnv();
 
 /** Runs git in `cwd`; its output, or a thrown error saying what failed. */
 export function git(cwd: string, args: string[]): string {
-  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
+  const r = gitTry(cwd, args);
+  if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed: ${r.stderr}`);
   return r.stdout.trim();
+}
+
+/** Runs git in `cwd`, which may fail: its exit code and what it wrote. */
+export function gitTry(cwd: string, args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync('git', args, { cwd, encoding: 'utf8', env: GIT_ENV });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
 export interface Shared {

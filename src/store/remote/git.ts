@@ -62,13 +62,16 @@ export class Git {
   }
 }
 
-/** The last line git wrote to stderr that says something, without the "fatal:" and "error:" prefixes. */
-export function gitReason(stderr: string): string {
+/**
+ * The last line git wrote to stderr that says something, without the "fatal:" and "error:"
+ * prefixes; with `whole`, every such line (a porcelain command such as git pull explains over several).
+ */
+export function gitReason(stderr: string, whole = false): string {
   const lines = stderr
     .split('\n')
     .map((l) => l.replace(/^(fatal|error|remote): ?/i, '').trim())
     .filter((l) => l && !/^(hint:|To |From )/.test(l));
-  return (lines[lines.length - 1] ?? 'no reason given').slice(0, 300);
+  return ((whole ? lines.join(' ') : lines[lines.length - 1]) || 'no reason given').slice(0, 300);
 }
 
 /** A URL as it may be shown: without a user name, password or token in it. */

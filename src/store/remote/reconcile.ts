@@ -83,7 +83,7 @@ export class Reconciler {
   private readonly identities: Record<string, string> = {};
   private readonly ledgers = new Map<string, Ledger>();
   private readonly newFolders = new Map<string, string>();
-  private head: Map<string, string> | null = null;
+  private branchBlobs: Set<string> | null = null;
   private readonly keptDir: string;
   readonly notices: Notice[] = [];
   private readonly blobs = new Map<string, Buffer>();
@@ -119,17 +119,23 @@ export class Reconciler {
     return Object.values(this.target.listing)[0]?.blob.length ?? 40;
   }
 
-  /** The blob id of each board file in the current branch's commit (read once, when needed). */
-  private headBlob(treePath: string): string | undefined {
-    if (!this.head) {
-      this.head = new Map();
-      const r = this.git.run(['ls-tree', '-r', '-z', 'HEAD', '--', 'agentd']);
-      for (const record of r.code === 0 ? r.stdout.toString('utf8').split('\0') : []) {
-        const m = /^\d+ blob ([0-9a-f]+)\tagentd\/(.+)$/s.exec(record);
-        if (m) this.head.set(m[2]!, m[1]!);
+  /**
+   * Whether a blob is a board file's version in the current branch's commit, or in the commit a
+   * merge in progress brings (a `git pull` stopped on a conflict): those are snapshots (read once,
+   * when needed).
+   */
+  private inBranch(treePath: string, blob: string): boolean {
+    if (!this.branchBlobs) {
+      this.branchBlobs = new Set();
+      for (const commit of ['HEAD', 'MERGE_HEAD']) {
+        const r = this.git.run(['ls-tree', '-r', '-z', commit, '--', 'agentd']);
+        for (const record of r.code === 0 ? r.stdout.toString('utf8').split('\0') : []) {
+          const m = /^\d+ blob ([0-9a-f]+)\tagentd\/(.+)$/s.exec(record);
+          if (m) this.branchBlobs.add(`${m[2]!}\0${m[1]!}`);
+        }
       }
     }
-    return this.head.get(boardPathOf(treePath)!);
+    return this.branchBlobs.has(`${boardPathOf(treePath)!}\0${blob}`);
   }
 
   private apply(remote: string): Notice[] {
@@ -192,7 +198,7 @@ export class Reconciler {
       return null;
     }
     if (!local) return targetBlob === undefined ? null : true;
-    const snapshot = localBlob === baseBlob || localBlob === this.headBlob(p);
+    const snapshot = localBlob === baseBlob || this.inBranch(p, localBlob!);
     if (snapshot) return targetBlob === undefined ? false : true;
     // A person's work: this file differs from every version agentboard and git know of.
     const doc = docOf(p);

@@ -254,11 +254,19 @@ export class SharedBoard {
   /** Fetches the board and brings the working tree's agentd/ to it; the commit, or null when the remote holds no board. */
   pull(): string | null {
     const head = this.fetch();
-    if (head === null) return null;
-    const base = this.synced();
-    const target = head === base?.commit ? { commit: head, listing: base.listing } : targetOf(this.git, head);
-    this.board.notices.push(...Reconciler.run(this.board, this.git, this.files, this.remote, target, base));
+    if (head !== null) this.bringTo(head);
     return head;
+  }
+
+  /**
+   * Brings the working tree's agentd/ to a board commit; by default to the one this clone last
+   * synced, without asking the remote (after git itself rewrote files there).
+   */
+  bringTo(commit = this.synced()?.commit): void {
+    if (commit === undefined) return;
+    const base = this.synced();
+    const target = commit === base?.commit ? { commit, listing: base.listing } : targetOf(this.git, commit);
+    this.board.notices.push(...Reconciler.run(this.board, this.git, this.files, this.remote, target, base));
   }
 
   /** Holding the lock: settles an interrupted push and brings agentd/ to the remote's board (publishing this board when the remote has none). */
