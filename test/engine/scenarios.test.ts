@@ -3,7 +3,7 @@
  * what the run does when an agent gets a document wrong, hangs, crashes, stops early, writes
  * files, and reports its usage.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, ok } from '../helpers.js';
@@ -47,16 +47,55 @@ describe('agentboard run with a scripted agent', () => {
     expect(spec).toMatchObject({ status: 'submitted', revision: 1, author: 'fake-planner' });
   });
 
-  it('feeds the validator\'s findings back when the planner wrote the file by hand instead of submitting it', async () => {
-    const board = await fakeBoard({ scenario: { spec: ['broken_file'] } });
-    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'spec', '--max-attempts', '2']);
+  it('stops for a person when the planner leaves its document unreadable, with the parse error and how to recover a file git does not hold', async () => {
+    // The planner writes spec.md by hand, with broken YAML, instead of calling the tool: the board writes over no such file, so a second attempt could not submit it.
+    const board = await fakeBoard({ scenario: { spec: ['broken_file', 'valid'] } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'spec']);
     expect(r.code).toBe(1);
     const refused = r.events.filter((e) => e.type === 'phase.refused');
-    expect(refused).toHaveLength(2);
-    expect(refused[0]).toMatchObject({ reason: 'The spec was not submitted.' });
-    expect(refused[0].findings).toContainEqual(expect.objectContaining({ source: 'validate', file: 'agentd/changes/add-search/spec.md', line: 1, rule: 'frontmatter.missing' }));
-    const [runId] = runIds(board.dir);
-    expect(prompt(board.dir, runId!, 3)).toContain('agentd/changes/add-search/spec.md:1');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ reason: 'The spec was not submitted.', attempt: 1 });
+    expect(refused[0].findings).toContainEqual({ source: 'validate', file: 'agentd/changes/add-search/spec.md', line: 5, rule: 'frontmatter.yaml', message: 'frontmatter is not valid YAML: Missing closing "quote', fix: 'fix the YAML between the two --- lines' });
+    expect(agentInvocations(board).map((i) => i.action)).toEqual(['valid', 'broken_file']);
+    const spec = 'agentd/changes/add-search/spec.md';
+    expect(git(board.dir, ['status', '--porcelain', '--', spec])).toBe(`?? ${spec}\n`);
+    expect(r.events.at(-1)).toMatchObject({
+      type: 'run.finished',
+      outcome: 'failed',
+      exit_code: 1,
+      message: `The spec of add-search cannot be read: ${spec}:5: frontmatter is not valid YAML: Missing closing "quote. The board writes over no file it cannot read, so the planner cannot submit the spec until a person fixes or replaces the file.`,
+      next_steps: [`Fix ${spec}:5 (fix the YAML between the two --- lines), or delete ${spec} to have the planner write the spec anew: git holds no other version of it to restore.`, 'agentboard run add-search   # then go on'],
+    });
+
+    // As advised: the file deleted, the next run has the planner write the spec.
+    rmSync(join(board.dir, spec));
+    const again = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.events.find((e) => e.type === 'phase.validated')).toMatchObject({ document: 'spec', revision: 1 });
+    expect(await ok(board.dir, ['show', 'add-search', 'spec'])).toMatchObject({ status: 'submitted', author: 'fake-planner' });
+  });
+
+  it('starts no planner on a committed document a person broke, and names the git command that restores it', async () => {
+    const board = await fakeBoard();
+    expect(run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'proposal']).code).toBe(0);
+    const proposal = 'agentd/changes/add-search/proposal.md';
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the proposal']);
+    const committed = readFileSync(join(board.dir, proposal), 'utf8');
+    writeFileSync(join(board.dir, proposal), committed.replace(/^status: submitted$/m, 'status: [submitted'));
+    const before = agentInvocations(board).length;
+    const r = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(r.code).toBe(1);
+    expect(agentInvocations(board)).toHaveLength(before);
+    const end = r.events.at(-1);
+    expect(end.message).toMatch(new RegExp(`^The proposal of add-search cannot be read: ${proposal}:\\d+: frontmatter is not valid YAML: `));
+    expect(end.next_steps).toEqual([`git checkout -- ${proposal}   # restore the committed proposal`, 'agentboard run add-search   # then go on']);
+
+    // As advised: restored, the run goes on to the spec.
+    git(board.dir, ['checkout', '--', proposal]);
+    const again = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.events.find((e) => e.type === 'phase.validated')).toMatchObject({ document: 'spec' });
   });
 
   it('kills an agent that hangs, with the processes it started, at the timeout', async () => {
