@@ -218,6 +218,13 @@ export class Git {
     return new Set(await this.changedFiles(true));
   }
 
+  /** Which of `names` (files in the board's folder, agentd/) the branch's own work changes, as paths from the top. */
+  async branchChanges(branch: string, names: string[]): Promise<string[]> {
+    const paths = names.map((n) => join(this.boardPath, 'agentd', n));
+    const r = await this.run(['diff', '--name-only', `HEAD...${branch}`, '--', ...paths]);
+    return r.stdout.split('\n').filter(Boolean);
+  }
+
   /** Merges a branch into the current branch; on a conflict, aborts and names the conflicting files. */
   merge(branch: string, message: string): Promise<{ ok: true } | { ok: false; files: string[]; message: string }> {
     return this.serial(async () => {

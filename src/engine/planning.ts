@@ -140,6 +140,7 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
     });
     const inv = await invoke(ctx, { agent: planner, phase: type, taskId: null, attempt, prompt, workdir: ctx.root });
     if (inv.interrupted) return interrupted(ctx);
+    if (ctx.halt) return ctx.halt;
     doc = await ctx.ops.document(ctx.changeId, type);
     const result = await check(ctx, type, doc, revisionBefore);
     const base = { agent_id: planner.id, role: planner.role, phase: type, attempt };

@@ -11,6 +11,7 @@ import { isAgentMarker } from '../../src/domain/agent-markers.js';
 import { runOptions } from '../../src/engine/command.js';
 import { restoreCommand } from '../../src/engine/git.js';
 import { dependencyOrder } from '../../src/engine/merge.js';
+import { eventLine } from '../../src/engine/views/lines.js';
 import { decisionOf } from '../../src/engine/gates.js';
 import { resolveAgents } from '../../src/engine/settings.js';
 import { UsageReader } from '../../src/engine/usage.js';
@@ -172,5 +173,13 @@ describe('the git command that restores a file', () => {
     expect(await restoreCommand(dir, 'a.md')).toBe('git checkout -- a.md');
     git('add', 'a.md');
     expect(await restoreCommand(dir, 'a.md')).toBe('git checkout HEAD -- a.md');
+  });
+});
+
+describe('a run\'s plain lines', () => {
+  it('flag a changed settings file apart from the notes', () => {
+    const base = { at: '2026-11-22T00:00:00.000Z', run_id: 'r', agent_id: 'codex-w1', role: 'worker' as const, phase: 'implementation' };
+    expect(eventLine({ ...base, type: 'settings.changed', file: 'agentd/config.yaml', task_id: 'c/T1', message: 'agentd/config.yaml changed while codex-w1 worked on c/T1.' })).toBe('[implementation] ⚠ agentd/config.yaml changed while codex-w1 worked on c/T1.');
+    expect(eventLine({ ...base, type: 'notice', message: 'Something.' })).toBe('[implementation] note: Something.');
   });
 });
