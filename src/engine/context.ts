@@ -28,6 +28,10 @@ export interface RunContext {
   goal: string | null;
   /** The review key made for this run's reviewer, revoked when the run ends. */
   reviewKey: { name: string; key: string } | null;
+  /** The files that govern the board (guard.ts) as the run started, each until a change of it is reported. */
+  governing: Map<string, Buffer | null>;
+  /** Set once an agent changed one of them: the run starts no agent after it, and ends so. */
+  halt: Stop | null;
 }
 
 /** How a run ends. */

@@ -46,6 +46,19 @@ async function git(cwd: string, args: string[], env?: Record<string, string>): P
   return { ok: r.exitCode === 0, stdout: String(r.stdout ?? ''), stderr: String(r.stderr ?? ''), missing: (r as { code?: string }).code === 'ENOENT' };
 }
 
+/**
+ * The git command that gives a file of the working tree back its last committed version, run from
+ * `cwd` (`path` relative to it); null when git holds no other version of it: never committed (or
+ * added only), unchanged since its commit, or no repository at all.
+ */
+export async function restoreCommand(cwd: string, path: string): Promise<string | null> {
+  const status = await git(cwd, ['status', '--porcelain', '--', path]).catch(() => null);
+  const xy = status?.ok ? status.stdout.slice(0, 2) : '';
+  if (xy === '' || xy === '??' || xy[0] === 'A') return null;
+  // Changed in the working tree only: the index holds the committed version; staged too: HEAD does.
+  return xy[0] === ' ' ? `git checkout -- ${path}` : `git checkout HEAD -- ${path}`;
+}
+
 /** What archiving a change did with the worktrees of its tasks. */
 export interface LetGo {
   removed: string[];
@@ -203,6 +216,13 @@ export class Git {
   /** Every changed file of the repository's own working tree, untracked ones too: a worker with a worktree of its own should change none. */
   async changedOutsideWorktrees(): Promise<Set<string>> {
     return new Set(await this.changedFiles(true));
+  }
+
+  /** Which of `names` (files in the board's folder, agentd/) the branch's own work changes, as paths from the top. */
+  async branchChanges(branch: string, names: string[]): Promise<string[]> {
+    const paths = names.map((n) => join(this.boardPath, 'agentd', n));
+    const r = await this.run(['diff', '--name-only', `HEAD...${branch}`, '--', ...paths]);
+    return r.stdout.split('\n').filter(Boolean);
   }
 
   /** Merges a branch into the current branch; on a conflict, aborts and names the conflicting files. */

@@ -11,6 +11,7 @@ import { emptyUsage, invocationPaths, type CallRecord, type InvocationRecord } f
 import { adapterFor } from './adapters/index.js';
 import { agentEnv, contractEnv } from './agent-env.js';
 import { emit, type RunContext } from './context.js';
+import { checkGoverning } from './guard.js';
 import type { RunPhase } from './events.js';
 import { killGroup, stopProcessesOfRun } from './processes.js';
 import type { AgentInstance } from './settings.js';
@@ -273,5 +274,6 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
     transcript: record.transcript,
     failure,
   });
+  await checkGoverning(ctx, { ...base, task_id: req.taskId });
   return { record, failure, fatal: notStarted, interrupted: reason === 'interrupted', output: output.trim(), calls };
 }

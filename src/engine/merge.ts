@@ -6,6 +6,7 @@
  */
 import type { Data } from './board-ops.js';
 import { emit, stop, type RunContext, type Stop } from './context.js';
+import { governingFiles } from './guard.js';
 
 export function dependencyOrder(tasks: Data[]): Data[] {
   const byId = new Map(tasks.map((t) => [t.id as string, t]));
@@ -33,6 +34,16 @@ export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
   for (const t of dependencyOrder(await ctx.ops.fullTasks(ctx.changeId))) {
     if (t.status !== 'done' || !t.branch) continue;
     if (!(await git.branchExists(t.branch)) || (await git.isMerged(t.branch))) continue;
+    const governing = governingFiles();
+    const touched = await git.branchChanges(t.branch, governing.map(([name]) => name));
+    if (touched.length > 0) {
+      const decides = governing.filter(([name]) => touched.some((f) => f.endsWith(`agentd/${name}`))).map(([, what]) => what);
+      return stop('failed', `${t.branch} (${t.task_id}) changes ${touched.join(' and ')}, which decide${touched.length === 1 ? 's' : ''} ${decides.join(', and ')}; no agent may change ${touched.length === 1 ? 'it' : 'them'}, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`, [
+        `git diff HEAD...${t.branch} -- ${touched.join(' ')}   # what it changes`,
+        `git merge ${t.branch}   # if you keep it`,
+        `agentboard run ${ctx.changeId} --merge   # then merge the rest`,
+      ]);
+    }
     const merged = await git.merge(t.branch, `Merge ${t.branch}: ${t.title}`);
     if (merged.ok) {
       emit(ctx, { type: 'merge.done', phase: 'review', task_id: t.task_id, branch: t.branch });

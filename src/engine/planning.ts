@@ -4,10 +4,12 @@
  * `agentboard validate` applies. If not, the planner runs again with what went wrong (the board's
  * refusals of its calls, the validator's findings, the end of its output), up to --max-attempts.
  */
+import { existsSync } from 'node:fs';
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import type { Data } from './board-ops.js';
 import type { Finding } from './events.js';
 import { decisionOf, waitForPerson, type Gate } from './gates.js';
+import { restoreCommand } from './git.js';
 import { invoke } from './invoke.js';
 import { documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { CallRecord } from '../store/runs.js';
@@ -41,6 +43,25 @@ async function check(ctx: RunContext, type: PlanningPhase, doc: Data | null, rev
   const findings = await ruleFindings(ctx, doc.file);
   if (findings.length > 0) return { ok: false, reason: `The ${word} was submitted but is not valid.`, findings };
   return { ok: true, reason: '', findings: [] };
+}
+
+/**
+ * The stop for a phase's document whose file is there but cannot be read (its frontmatter broken
+ * by a hand edit, say): the board writes over no such file, so no attempt of the planner can
+ * submit the document, and a person recovers it. Null when the document reads, or has no file.
+ */
+async function unreadable(ctx: RunContext, type: PlanningPhase, doc: Data | null): Promise<Stop | null> {
+  const path = ctx.ops.board.docPath(ctx.changeId, type);
+  if (doc !== null || !existsSync(path)) return null;
+  const word = docWord(type);
+  const file = ctx.ops.board.rel(path);
+  const [first] = await ruleFindings(ctx, file);
+  const where = first?.line ? `${file}:${first.line}` : file;
+  const restore = await restoreCommand(ctx.root, file);
+  return stop('failed', `The ${word} of ${ctx.changeId} cannot be read: ${where}: ${first?.message ?? 'the file does not parse'}. The board writes over no file it cannot read, so the planner cannot submit the ${word} until a person fixes or replaces the file.`, [
+    restore ? `${restore}   # restore the committed ${word}` : `Fix ${where}${first?.fix ? ` (${first.fix})` : ''}, or delete ${file} to have the planner write the ${word} anew: git holds no other version of it to restore.`,
+    `agentboard run ${ctx.changeId}   # then go on`,
+  ]);
 }
 
 function summaryLines(doc: Data): string[] {
@@ -100,6 +121,8 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
     const nothing = nothingToPlan(ctx.changeId);
     return stop('failed', nothing.message, [nothing.command]);
   }
+  const broken = await unreadable(ctx, type, doc);
+  if (broken) return broken;
   const earlier = await Promise.all(EARLIER[type].map((t) => ctx.ops.document(ctx.changeId, t)));
   let previous = '';
   let lastReason = '';
@@ -117,6 +140,7 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
     });
     const inv = await invoke(ctx, { agent: planner, phase: type, taskId: null, attempt, prompt, workdir: ctx.root });
     if (inv.interrupted) return interrupted(ctx);
+    if (ctx.halt) return ctx.halt;
     doc = await ctx.ops.document(ctx.changeId, type);
     const result = await check(ctx, type, doc, revisionBefore);
     const base = { agent_id: planner.id, role: planner.role, phase: type, attempt };
@@ -128,6 +152,9 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
     lastReason = inv.failure ? `${result.reason} The agent ${inv.failure}.` : result.reason;
     emit(ctx, { type: 'phase.refused', ...base, document: type, reason: lastReason, findings });
     if (inv.fatal) return stop('failed', lastReason, [`Install it, or fix agents: ${planner.name} in agentd/config.yaml, then: agentboard run ${ctx.changeId}`]);
+    // An attempt that left the file unreadable: the next one could not write over it either.
+    const left = await unreadable(ctx, type, doc);
+    if (left) return left;
     previous = findingsText(lastReason, findings, inv.output);
   }
   return stop('failed', `The planner ${planner.id} did not write a valid ${docWord(type)} in ${ctx.options.maxAttempts} attempt${ctx.options.maxAttempts === 1 ? '' : 's'}. Last: ${lastReason}`, [

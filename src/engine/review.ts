@@ -89,6 +89,7 @@ export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
     });
     const inv = await invoke(ctx, { agent: reviewer, phase: 'review', taskId: null, attempt, prompt, workdir: ctx.root, secrets: [key] });
     if (inv.interrupted) return interrupted(ctx);
+    if (ctx.halt) return ctx.halt;
     const after = await ctx.ops.document(ctx.changeId, 'review', 'fields');
     const latest: Data | undefined = after?.content?.rounds?.[0];
     const base = { agent_id: reviewer.id, role: reviewer.role, phase: 'review', attempt };

@@ -10,6 +10,7 @@ import { BoardOps, type Data } from './board-ops.js';
 import { emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import { RUN_PHASES, type RunView } from './events.js';
 import { Git } from './git.js';
+import { readGoverning } from './guard.js';
 import { mergeFinished } from './merge.js';
 import { nothingToPlan, pendingDecision, planPhase } from './planning.js';
 import { newRunId, RunRecorder } from './record.js';
@@ -74,6 +75,7 @@ async function step(ctx: RunContext): Promise<Stop | null> {
 async function drive(ctx: RunContext): Promise<Stop> {
   for (;;) {
     if (ctx.signal.aborted) return interrupted(ctx);
+    if (ctx.halt) return ctx.halt;
     const halt = await step(ctx);
     if (halt) return halt;
   }
@@ -176,6 +178,8 @@ export async function runChange(params: RunParams): Promise<number> {
     git,
     goal,
     reviewKey: null,
+    governing: readGoverning(board.dir),
+    halt: null,
   };
   emit(ctx, {
     type: 'run.started',
@@ -197,7 +201,8 @@ export async function runChange(params: RunParams): Promise<number> {
     }
     end = await drive(ctx);
   } catch (err) {
-    end = ctx.signal.aborted ? interrupted(ctx) : failure(err);
+    // An agent's change of a governing file may be why the board failed (a config.yaml that no longer parses): it is what the person must hear.
+    end = ctx.signal.aborted ? interrupted(ctx) : (ctx.halt ?? failure(err));
   }
   try {
     await releaseClaims(ctx, end.outcome);

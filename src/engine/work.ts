@@ -81,7 +81,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
     if (before) await sayWritesOutside(ctx, before, worker.id, ref);
     if (ctx.git) await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
-    if (inv.interrupted) return { kind: 'stopped' };
+    if (inv.interrupted || ctx.halt) return { kind: 'stopped' };
     const now = await ctx.ops.task(ref);
     if (now && (now.status === 'done' || now.status === 'in_review')) {
       ctx.recorder.unclaim(ref);
@@ -161,7 +161,7 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
   let failure: string | null = null;
   let waitingOn = '';
   for (;;) {
-    const claiming = !ctx.signal.aborted && failure === null && !budgetReached(ctx);
+    const claiming = !ctx.signal.aborted && !ctx.halt && failure === null && !budgetReached(ctx);
     if (claiming) {
       for (const worker of ctx.agents.workers) {
         if (running.has(worker.id) || waiting.has(worker.id)) continue;
@@ -174,6 +174,7 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
     }
     if (running.size === 0) {
       if (ctx.signal.aborted) return interrupted(ctx);
+      if (ctx.halt) return ctx.halt;
       if (failure) return stop('failed', failure, [`agentboard runs show ${ctx.runId}   # every attempt, with its transcript`, `agentboard run ${ctx.changeId}   # try again`]);
       if (budgetReached(ctx)) return budgetStop(ctx);
       const tasks = await ctx.ops.fullTasks(ctx.changeId);

@@ -54,7 +54,7 @@ export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string,
   const file = doc.file;
   if (doc.content === null) {
     const f = firstError(doc.findings);
-    fail('PARSE_ERROR', `${file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}.`, `Fix or restore ${file} (git checkout -- ${file}) before writing it again.`);
+    fail('PARSE_ERROR', `${file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}.`, `Fix ${file} by hand (${f?.fix ?? 'it does not parse'}), or restore it with git checkout -- ${file} if it is committed; one never committed can be deleted, and the ${DOC_WORDS[type]} written anew.`);
   }
   const from = doc.meta.status;
   // A review is written in rounds: a new round replaces the latest (kept below it) until a person approves the review.

@@ -113,6 +113,8 @@ export function reduce(state: RunViewState, e: RunEvent): RunViewState {
       return { ...s, phases: at(s.phases, e.phase, 'waiting'), waiting: { subject: e.subject, reason: e.reason, commands: e.commands } };
     case 'person.decided':
       return { ...s, phases: at(s.phases, e.phase, 'running'), waiting: null, question: null };
+    case 'settings.changed':
+      return { ...s, agents: row(s.agents, e.agent_id, e.at, { message: `changed ${e.file}` }) };
     case 'notice':
       return e.message.startsWith('A person decided') ? { ...s, waiting: null, question: null } : s;
     case 'run.finished': {

@@ -3,11 +3,11 @@
  * what the run does when an agent gets a document wrong, hangs, crashes, stops early, writes
  * files, and reports its usage.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, ok } from '../helpers.js';
-import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord } from './helpers.js';
+import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord, setScenario } from './helpers.js';
 
 describe('agentboard run with a scripted agent', () => {
   it('runs the planner again with the findings of a refused spec, until it is valid', async () => {
@@ -47,16 +47,55 @@ describe('agentboard run with a scripted agent', () => {
     expect(spec).toMatchObject({ status: 'submitted', revision: 1, author: 'fake-planner' });
   });
 
-  it('feeds the validator\'s findings back when the planner wrote the file by hand instead of submitting it', async () => {
-    const board = await fakeBoard({ scenario: { spec: ['broken_file'] } });
-    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'spec', '--max-attempts', '2']);
+  it('stops for a person when the planner leaves its document unreadable, with the parse error and how to recover a file git does not hold', async () => {
+    // The planner writes spec.md by hand, with broken YAML, instead of calling the tool: the board writes over no such file, so a second attempt could not submit it.
+    const board = await fakeBoard({ scenario: { spec: ['broken_file', 'valid'] } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'spec']);
     expect(r.code).toBe(1);
     const refused = r.events.filter((e) => e.type === 'phase.refused');
-    expect(refused).toHaveLength(2);
-    expect(refused[0]).toMatchObject({ reason: 'The spec was not submitted.' });
-    expect(refused[0].findings).toContainEqual(expect.objectContaining({ source: 'validate', file: 'agentd/changes/add-search/spec.md', line: 1, rule: 'frontmatter.missing' }));
-    const [runId] = runIds(board.dir);
-    expect(prompt(board.dir, runId!, 3)).toContain('agentd/changes/add-search/spec.md:1');
+    expect(refused).toHaveLength(1);
+    expect(refused[0]).toMatchObject({ reason: 'The spec was not submitted.', attempt: 1 });
+    expect(refused[0].findings).toContainEqual({ source: 'validate', file: 'agentd/changes/add-search/spec.md', line: 5, rule: 'frontmatter.yaml', message: 'frontmatter is not valid YAML: Missing closing "quote', fix: 'fix the YAML between the two --- lines' });
+    expect(agentInvocations(board).map((i) => i.action)).toEqual(['valid', 'broken_file']);
+    const spec = 'agentd/changes/add-search/spec.md';
+    expect(git(board.dir, ['status', '--porcelain', '--', spec])).toBe(`?? ${spec}\n`);
+    expect(r.events.at(-1)).toMatchObject({
+      type: 'run.finished',
+      outcome: 'failed',
+      exit_code: 1,
+      message: `The spec of add-search cannot be read: ${spec}:5: frontmatter is not valid YAML: Missing closing "quote. The board writes over no file it cannot read, so the planner cannot submit the spec until a person fixes or replaces the file.`,
+      next_steps: [`Fix ${spec}:5 (fix the YAML between the two --- lines), or delete ${spec} to have the planner write the spec anew: git holds no other version of it to restore.`, 'agentboard run add-search   # then go on'],
+    });
+
+    // As advised: the file deleted, the next run has the planner write the spec.
+    rmSync(join(board.dir, spec));
+    const again = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.events.find((e) => e.type === 'phase.validated')).toMatchObject({ document: 'spec', revision: 1 });
+    expect(await ok(board.dir, ['show', 'add-search', 'spec'])).toMatchObject({ status: 'submitted', author: 'fake-planner' });
+  });
+
+  it('starts no planner on a committed document a person broke, and names the git command that restores it', async () => {
+    const board = await fakeBoard();
+    expect(run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'proposal']).code).toBe(0);
+    const proposal = 'agentd/changes/add-search/proposal.md';
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the proposal']);
+    const committed = readFileSync(join(board.dir, proposal), 'utf8');
+    writeFileSync(join(board.dir, proposal), committed.replace(/^status: submitted$/m, 'status: [submitted'));
+    const before = agentInvocations(board).length;
+    const r = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(r.code).toBe(1);
+    expect(agentInvocations(board)).toHaveLength(before);
+    const end = r.events.at(-1);
+    expect(end.message).toMatch(new RegExp(`^The proposal of add-search cannot be read: ${proposal}:\\d+: frontmatter is not valid YAML: `));
+    expect(end.next_steps).toEqual([`git checkout -- ${proposal}   # restore the committed proposal`, 'agentboard run add-search   # then go on']);
+
+    // As advised: restored, the run goes on to the spec.
+    git(board.dir, ['checkout', '--', proposal]);
+    const again = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.events.find((e) => e.type === 'phase.validated')).toMatchObject({ document: 'spec' });
   });
 
   it('kills an agent that hangs, with the processes it started, at the timeout', async () => {
@@ -118,6 +157,80 @@ describe('agentboard run with a scripted agent', () => {
     ]);
     expect(readFileSync(join(board.dir, 'stray.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
     expect(git(board.dir, ['show', 'agentboard/add-search/T2:work/T2.txt'])).toBe('T2 done by fake-w1\n');
+  });
+
+  it('stops the run when a worker changes agentd/config.yaml of the repository itself, keeping the version it started with and naming how to undo it', async () => {
+    // From its worktree, the agent rewrites the person's config.yaml to allow self-review.
+    const board = await fakeBoard();
+    const configFile = join(board.dir, 'agentd/config.yaml');
+    const config = readFileSync(configFile, 'utf8');
+    const changed = `${config}review:\n  allow_self_review: true\n`;
+    setScenario(board, { implementation: { '*': ['work'] }, file: { T1: '../../../repo/agentd/config.yaml' }, content: { T1: changed.trimEnd() } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const said = "agentd/config.yaml changed while fake-w1 worked on add-search/T1. It decides the agents, the commands the run starts and what needs a person's approval, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.";
+    expect(r.events.filter((e) => e.type === 'settings.changed')).toEqual([expect.objectContaining({ agent_id: 'fake-w1', role: 'worker', phase: 'implementation', task_id: 'add-search/T1', file: 'agentd/config.yaml', message: said })]);
+    // No agent after it: T2 was never handed out.
+    expect(agentInvocations(board)).toHaveLength(1);
+    expect(r.events.filter((e) => e.type === 'task.claimed').map((e) => e.task_id)).toEqual(['add-search/T1']);
+    const [runId] = runIds(board.dir);
+    const kept = `agentd/.runtime/runs/${runId}/config.yaml.before`;
+    expect(r.events.at(-1)).toMatchObject({
+      type: 'run.finished',
+      outcome: 'failed',
+      exit_code: 1,
+      message: said,
+      next_steps: [`diff -u ${kept} agentd/config.yaml   # what changed`, `cp ${kept} agentd/config.yaml   # undo it`, 'agentboard run add-search   # then go on, with the files as they are then'],
+    });
+    expect(runRecord(board.dir, runId!).message).toBe(said);
+    // The run writes neither file: the change stays for the person, the version the run started with is kept.
+    expect(readFileSync(configFile, 'utf8')).toBe(changed);
+    expect(readFileSync(join(board.dir, kept), 'utf8')).toBe(config);
+    // The board says it on the task, for the person and the reviewer.
+    const task = (await ok(board.dir, ['task', 'show', 'add-search/T1'])).task;
+    expect(task.notes.at(-1)).toMatchObject({ author: 'human:tester', text: said });
+
+    // As advised: undone, the next run goes on.
+    writeFileSync(configFile, readFileSync(join(board.dir, kept)));
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.events.filter((e) => e.type === 'task.done').map((e) => e.task_id)).toEqual(['add-search/T2']);
+    expect(again.events.some((e) => e.type === 'settings.changed')).toBe(false);
+  });
+
+  it('stops the run when an agent adds a person to agentd/people.yaml', async () => {
+    const board = await fakeBoard();
+    const people = readFileSync(join(board.dir, 'agentd/people.yaml'), 'utf8');
+    const added = `${people}  - name: human:fake-w1\n    key_sha256: ${'0'.repeat(64)}\n    added: 2026-11-22T00:00:00.000Z`;
+    setScenario(board, { implementation: { '*': ['work'] }, file: { T1: '../../../repo/agentd/people.yaml' }, content: { T1: added } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    expect(r.events.find((e) => e.type === 'settings.changed')).toMatchObject({ file: 'agentd/people.yaml', message: expect.stringContaining('It decides who is a person, and so who may approve, and no agent may change it') });
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', message: expect.stringMatching(/^agentd\/people\.yaml changed while fake-w1 worked on add-search\/T1\./) });
+  });
+
+  it('merges no task branch that changes agentd/config.yaml: a person does', async () => {
+    // The agent changes its worktree's copy of config.yaml; its branch carries the change.
+    const board = await fakeBoard();
+    const config = readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8');
+    setScenario(board, { implementation: { '*': ['work'] }, file: { T1: 'agentd/config.yaml' }, content: { T1: `${config}require_approval: []` } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const head = git(board.dir, ['rev-parse', 'HEAD']);
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    expect(r.events.some((e) => e.type === 'merge.done')).toBe(false);
+    const branch = 'agentboard/add-search/T1';
+    expect(r.events.at(-1)).toMatchObject({
+      outcome: 'failed',
+      message: `${branch} (add-search/T1) changes agentd/config.yaml, which decides the agents, the commands the run starts and what needs a person's approval; no agent may change it, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`,
+      next_steps: [`git diff HEAD...${branch} -- agentd/config.yaml   # what it changes`, `git merge ${branch}   # if you keep it`, 'agentboard run add-search --merge   # then merge the rest'],
+    });
+    expect(git(board.dir, ['rev-parse', 'HEAD'])).toBe(head);
+    expect(readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8')).toBe(config);
   });
 
   it('takes a worker\'s CLI commands in its worktree to the run\'s board, and records them with its calls', async () => {

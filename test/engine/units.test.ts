@@ -1,4 +1,5 @@
 /** The engine's small pure parts: usage from each CLI's output, the agent's environment, run options, merge order. */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,9 @@ import { createContext } from '../../src/ops/registry.js';
 import { agentEnv, contractEnv } from '../../src/engine/agent-env.js';
 import { isAgentMarker } from '../../src/domain/agent-markers.js';
 import { runOptions } from '../../src/engine/command.js';
+import { restoreCommand } from '../../src/engine/git.js';
 import { dependencyOrder } from '../../src/engine/merge.js';
+import { eventLine } from '../../src/engine/views/lines.js';
 import { decisionOf } from '../../src/engine/gates.js';
 import { resolveAgents } from '../../src/engine/settings.js';
 import { UsageReader } from '../../src/engine/usage.js';
@@ -151,5 +154,32 @@ describe('the board of an agent in its worktree', () => {
     // an explicit --root stays what it says
     expect(createContext(worktree!, worktree!, env).root).toBe(worktree);
     expect(createContext(undefined, worktree!, env).root).toBe(root);
+  });
+});
+
+describe('the git command that restores a file', () => {
+  it('is named only for a committed file that changed since, from HEAD once the change is staged', async () => {
+    const dir = tempDir();
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir });
+    expect(await restoreCommand(dir, 'a.md')).toBeNull(); // no repository
+    git('init', '-q');
+    writeFileSync(join(dir, 'a.md'), 'one\n');
+    expect(await restoreCommand(dir, 'a.md')).toBeNull(); // untracked
+    git('add', 'a.md');
+    expect(await restoreCommand(dir, 'a.md')).toBeNull(); // added, never committed
+    git('commit', '-q', '-m', 'a');
+    expect(await restoreCommand(dir, 'a.md')).toBeNull(); // as committed
+    writeFileSync(join(dir, 'a.md'), 'two\n');
+    expect(await restoreCommand(dir, 'a.md')).toBe('git checkout -- a.md');
+    git('add', 'a.md');
+    expect(await restoreCommand(dir, 'a.md')).toBe('git checkout HEAD -- a.md');
+  });
+});
+
+describe('a run\'s plain lines', () => {
+  it('flag a changed settings file apart from the notes', () => {
+    const base = { at: '2026-11-22T00:00:00.000Z', run_id: 'r', agent_id: 'codex-w1', role: 'worker' as const, phase: 'implementation' };
+    expect(eventLine({ ...base, type: 'settings.changed', file: 'agentd/config.yaml', task_id: 'c/T1', message: 'agentd/config.yaml changed while codex-w1 worked on c/T1.' })).toBe('[implementation] ⚠ agentd/config.yaml changed while codex-w1 worked on c/T1.');
+    expect(eventLine({ ...base, type: 'notice', message: 'Something.' })).toBe('[implementation] note: Something.');
   });
 });

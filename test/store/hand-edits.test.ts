@@ -247,6 +247,8 @@ describe('a status agentboard does not know, typed by hand', () => {
     const again = await cli(dir, ['spec', 'typed', '--as', 'planner', '--from', write(dir, 'again-spec.md', SPEC_MD), '--notes', 'No additional notes.', '--json']);
     expect(again.code).toBe(1);
     expect(again.json.error.message).toContain(`agentd/changes/typed/spec.md:${line}: unknown document status "Submitted"`);
+    // git restores only a committed file: the way out of one never committed is said too
+    expect(again.json.error.next_step).toBe('Fix agentd/changes/typed/spec.md by hand (use one of: template, submitted, approved, rejected, superseded), or restore it with git checkout -- agentd/changes/typed/spec.md if it is committed; one never committed can be deleted, and the spec written anew.');
     expect(readFileSync(spec, 'utf8')).toBe(before);
   });
 });

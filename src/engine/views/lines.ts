@@ -39,6 +39,8 @@ export function eventLine(e: RunEvent): string | null {
       return `${at}${e.person} ${e.decision === 'approve' ? 'approved' : 'rejected'} ${e.subject}${e.feedback ? `: ${e.feedback}` : ''}`;
     case 'notice':
       return `${at}note: ${e.message}`;
+    case 'settings.changed':
+      return `${at}⚠ ${e.message}`;
     case 'run.finished':
       return [`${e.outcome.replace(/_/g, ' ')}: ${e.message}`, `  ${e.invocations} invocation${e.invocations === 1 ? '' : 's'}${withUsage(e.usage)}`, ...e.next_steps.map((s) => `  next: ${s}`)].join('\n');
   }
