@@ -5,8 +5,9 @@
  * run for a person, who keeps it or undoes it. The run writes neither file: it keeps the version
  * it started with in its records, for the person to compare and put back.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../store/fs.js';
 import { PEOPLE_FILE } from '../store/people.js';
 import { emit, stop, type RunContext } from './context.js';
 import type { Role } from './events.js';
@@ -51,7 +52,7 @@ export async function checkGoverning(ctx: RunContext, turn: { agent_id: string; 
     ctx.governing.delete(name);
     const file = board.rel(path);
     const kept = join(ctx.recorder.dir, `${name}.before`);
-    if (before) writeFileSync(kept, before);
+    if (before) writeFileAtomic(kept, before);
     steps.push(...(before ? [`diff -u ${board.rel(kept)} ${file}   # what changed`, `cp ${board.rel(kept)} ${file}   # undo it`] : [`rm ${file}   # undo it: it was not there when the run started`]));
     const message = `${file} changed ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}. It decides ${GOVERNING[name]}, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
     emit(ctx, { type: 'settings.changed', ...turn, file, message });

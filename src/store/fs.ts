@@ -434,7 +434,7 @@ export function fsyncDir(dir: string): void {
  * Replaces a file outside the board's own bookkeeping (an MCP client's config, a new board's
  * files): temp file written whole and fsynced, renamed over the target, folder fsynced.
  */
-export function writeFileAtomic(path: string, data: string, shown = path): void {
+export function writeFileAtomic(path: string, data: string | Buffer, shown = path): void {
   const tmp = tempPath(path, newToken());
   writeNewFile(tmp, data, shown);
   try {
