@@ -20,9 +20,9 @@ import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
+import { Actor, ArchivedLeftOut, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { changeToRead, findTask, listProblem, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { archivedLeftOut, changeToRead, findTask, listProblem, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 function address(ref: string): TaskAddress {
@@ -105,7 +105,7 @@ export const listTasks = defineOp({
     ready: z.boolean().optional().describe('true: only tasks ready to start (todo, unheld, dependencies done).'),
     ...pageInput('tasks'),
   }),
-  output: z.object({ tasks: z.array(TaskSummaryOut), archived: z.boolean().describe('The listed change is archived: read-only.'), ...Page }),
+  output: z.object({ tasks: z.array(TaskSummaryOut), archived: z.boolean().describe('The listed change is archived: read-only.'), ...ArchivedLeftOut, ...Page }),
   cli: { command: 'task list', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_list_tasks',
@@ -132,7 +132,8 @@ export const listTasks = defineOp({
         out.push(s);
       }
     }
-    return { ...page(ctx, 'tasks', out, input), archived: input.change_id !== undefined && changes[0]!.archived !== null };
+    const leftOut = archivedLeftOut(board, input.change_id, (id) => refTo('task.list', { change_id: id }));
+    return page(ctx, 'tasks', out, input, { archived: input.change_id !== undefined && changes[0]!.archived !== null, ...leftOut });
   },
 });
 

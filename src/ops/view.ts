@@ -36,6 +36,23 @@ function notFoundNext(changeId: string): string {
   return `List the changes with ${refTo(['change.list', 'board.status'])}, or create this one with ${create}.`;
 }
 
+/**
+ * What a board-wide read says of the archived changes it leaves out: how many, and how to read them
+ * (`readOne`: the read of one of them, by its id; the latest archived is named). Nothing is left
+ * out of a read of one change (`changeId`).
+ */
+export function archivedLeftOut(reader: Reader, changeId: string | undefined, readOne: (changeId: string) => string): { archived_left_out: number; archived_note: string | null } {
+  const archived = changeId === undefined ? reader.board.archived() : [];
+  const latest = archived.at(-1);
+  if (!latest) return { archived_left_out: 0, archived_note: null };
+  const n = archived.length;
+  const them = n === 1 ? 'it' : 'them';
+  return {
+    archived_left_out: n,
+    archived_note: `${n === 1 ? '1 archived change is' : `${n} archived changes are`} left out: list ${them} with ${refTo('change.list', { archived: true })}; read ${n === 1 ? 'it' : 'one'} with ${readOne(latest.change_id)}.`,
+  };
+}
+
 /** A change to read: open, or archived (read from agentd/archive/, read-only). */
 export interface ChangeToRead {
   changeId: string;

@@ -154,6 +154,16 @@ describe('a change from proposal to archive', () => {
     expect(archivedTasks.archived).toBe(true);
     expect((await cli(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).stdout).toMatch(/^fix-workflow-bugs is archived: read-only\.\n/);
     expect((await ok(dir, ['task', 'list'])).archived).toBe(false);
+    // Board-wide reads say that they leave the archived change out, and how to read it.
+    const leftOut = (read: string) => `1 archived change is left out: list it with \`agentboard list --archived\`; read it with \`${read}\`.`;
+    const boardWide: [string[], string][] = [[['task', 'list'], 'agentboard task list --change fix-workflow-bugs'], [['docs'], 'agentboard docs fix-workflow-bugs'], [['status'], 'agentboard show fix-workflow-bugs']];
+    for (const [args, readOne] of boardWide) {
+      expect(await ok(dir, args), args.join(' ')).toMatchObject({ archived_left_out: 1, archived_note: leftOut(readOne) });
+      expect((await cli(dir, args)).stdout, args.join(' ')).toContain(`${leftOut(readOne)}\n`);
+    }
+    expect((await cli(dir, ['status'])).stdout).toContain('No open changes yet: create one with');
+    expect(await ok(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).toMatchObject({ archived_left_out: 0, archived_note: null });
+    expect(await ok(dir, ['docs', 'fix-workflow-bugs'])).toMatchObject({ archived_left_out: 0, archived_note: null });
     expect(await ok(dir, ['validate', 'fix-workflow-bugs'])).toMatchObject({ valid: true, changes: [{ change_id: 'fix-workflow-bugs', archived: true, valid: true }] });
     expect((await cli(dir, ['validate', 'fix-workflow-bugs'])).stdout).toContain('(fix-workflow-bugs, archived)');
     const archivedDocs = await ok(dir, ['docs', 'fix-workflow-bugs']);

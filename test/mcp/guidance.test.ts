@@ -334,6 +334,15 @@ describe('with no open change left', () => {
       expect(status.text).toContain('create one with');
       expect(status.text).not.toMatch(PLACEHOLDER);
     }
+    // Board-wide reads say that they leave the archived change out, and name the calls that read it.
+    const reads: [string, string][] = [['agentboard_list_tasks', 'agentboard_list_tasks'], ['agentboard_list_documents', 'agentboard_list_documents'], ['agentboard_get_project_status', 'agentboard_get_change']];
+    for (const [tool, readOne] of reads.filter(([t]) => served.has(t))) {
+      const note = `1 archived change is left out: list it with agentboard_list_changes {"archived":true}; read it with ${readOne} {"change_id":"old"}.`;
+      const r = await mcp.call(tool, {});
+      expect(r.data, tool).toMatchObject({ archived_left_out: 1, archived_note: note });
+      expect(r.text, tool).toContain(note);
+      expect((await mcp.call(tool, { response_format: 'json' })).text, tool).toContain(JSON.stringify(note));
+    }
     if (served.has('agentboard_get_activity_log')) {
       const log = await mcp.call('agentboard_get_activity_log', { since: 'yesterday' });
       expect(log.error?.code).toBe('INVALID_INPUT');
