@@ -18,11 +18,11 @@ import type { Board } from '../store/board.js';
 import { taskIdsEverWritten } from '../store/ledger.js';
 import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
-import { checkBeforeWrite } from './doc-write.js';
+import { checkBeforeWrite, noTaskList } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ArchivedLeftOut, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { archivedLeftOut, changeToRead, findTask, listProblem, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { archivedLeftOut, changeToRead, findTask, listProblem, loadChange, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 function address(ref: string): TaskAddress {
@@ -199,7 +199,10 @@ export const addTask = defineOp({
     return board.mutate((tx) => {
       requireChange(tx, input.change_id);
       const doc = tx.readDoc(input.change_id, 'tasks');
-      if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, `Write the task list first with ${refTo('tasks.create', { change_id: input.change_id })}.`);
+      if (!doc) {
+        const none = noTaskList(tx, loadChange(tx, input.change_id, ['proposal', 'spec']));
+        fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet${none.why}.`, none.next);
+      }
       if (doc.error) throw doc.error;
       if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run ${refTo('change.validate', { change_id: input.change_id })} to see every problem.`);
       assertPlanOpen(tx, doc, input.agent_id);

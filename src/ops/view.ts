@@ -12,6 +12,7 @@ import type { TaskList } from '../store/task-scan.js';
 import type * as z from 'zod';
 import type { TaskOut, TaskSummaryOut } from './schemas.js';
 import { refTo } from '../domain/refs.js';
+import { noTaskList } from './doc-write.js';
 
 export interface LoadedChange {
   changeId: string;
@@ -227,7 +228,10 @@ export function findTask(reader: Reader, changeId: string, taskId: string, optio
   }
   const ref = taskRef(changeId, taskId);
   if (doc?.error) throw doc.error;
-  if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, `Write its task list with ${refTo('tasks.create', { change_id: changeId })}.`);
+  if (!doc) {
+    const none = options.archived && !reader.hasChange(changeId) ? { why: '', next: `Read the change with ${refTo('change.show', { change_id: changeId })}.` } : noTaskList(reader, loadChange(reader, changeId, ['proposal', 'spec']));
+    fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet${none.why}.`, none.next);
+  }
   const block = doc.content?.blocks.find((b) => b.id === taskId);
   if (!block) {
     const broken = doc.findings.find((f) => f.level === 'error');

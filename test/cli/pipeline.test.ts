@@ -216,6 +216,20 @@ describe('the gates', () => {
     const early = await cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
     expect(early.json.error.code).toBe('PHASE_NOT_READY');
     expect(early.json.error.message).toContain('approve the proposal');
+    // A task added before there can be a task list is sent to what the list waits for, not to `tasks`, which would be refused too.
+    const before = snapshot(dir);
+    const task = await cli(dir, ['task', 'add', 'gated', '--as', 'claude', '--title', 'Early', '--json']);
+    expect(task.json.error).toEqual({
+      code: 'PHASE_NOT_READY',
+      message: 'Change gated has no task list yet, and it cannot be written yet: this board requires a person to approve the proposal first.',
+      next_step: 'Ask a person to run `agentboard approve gated proposal`; meanwhile find other work with `agentboard next --as claude`.',
+    });
+    expect((await cli(dir, ['task', 'show', 'gated/T1', '--json'])).json.error.next_step).toBe(task.json.error.next_step.replace(' --as claude', ''));
+    // Creating it again points to its proposal only while it can still be submitted.
+    expect((await cli(dir, ['new', 'gated', '--as', 'claude', '--json'])).json.error.next_step).toBe('Read it with `agentboard show gated`, or pick another change id.');
+    expect(snapshot(dir)).toEqual(before);
+    await ok(dir, ['new', 'blank', '--as', 'claude']);
+    expect((await cli(dir, ['new', 'blank', '--as', 'claude', '--json'])).json.error.next_step).toBe('Submit its proposal with `agentboard propose blank --as claude`, or pick another change id.');
     // status names the commands that decide, with the change and the document.
     expect((await cli(dir, ['status'])).stdout).toContain('(`agentboard approve gated proposal` / `agentboard reject gated proposal');
     expect((await ok(dir, ['approve', 'gated', 'proposal'])).status).toBe('approved');
