@@ -9,7 +9,7 @@ import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../do
 import { docComplete } from '../domain/phase.js';
 import { DOC_FILES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
 import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
-import type { DocInput, Transaction } from '../store/transaction.js';
+import type { DocInput, Reader, Transaction } from '../store/transaction.js';
 import type { LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
 
@@ -25,27 +25,48 @@ function firstError(findings: Finding[]): Finding | undefined {
   return findings.find((f) => f.level === 'error');
 }
 
-/** Refuses a document whose earlier phase is not complete, naming the missing step and the call that does it. */
-export function assertGate(tx: Transaction, change: LoadedChange, type: Stage): void {
-  const requireApproval = tx.board.config.require_approval;
+/**
+ * Why a document cannot be written yet (its earlier phase is not complete), with the step that
+ * moves the change on; null when it can be.
+ */
+export function gateProblem(reader: Reader, change: LoadedChange, type: Stage): { reason: string; next: string } | null {
+  const requireApproval = reader.board.config.require_approval as readonly string[];
+  const changeId = change.changeId;
   for (const up of UPSTREAM[type]) {
     const doc = change[up];
-    const approval = (requireApproval as readonly string[]).includes(up);
-    const file = `agentd/changes/${change.changeId}/${DOC_FILES[up]}`;
+    const file = `agentd/changes/${changeId}/${DOC_FILES[up]}`;
     if (!doc || doc.meta.status === 'template' || doc.meta.status === 'superseded') {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} has not been submitted.`, `Submit the ${DOC_WORDS[up]} first with ${refTo(SUBMIT_OP[up], { change_id: change.changeId })}.`);
+      return { reason: `its ${DOC_WORDS[up]} has not been submitted`, next: `Submit the ${DOC_WORDS[up]} first with ${refTo(SUBMIT_OP[up], { change_id: changeId })}.` };
     }
     if (doc.meta.status === 'rejected') {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: its ${DOC_WORDS[up]} was rejected.`, `Revise the ${DOC_WORDS[up]} (see its feedback with ${refTo('document.get', { change_id: change.changeId, document: up })}) and resubmit it with ${refTo(SUBMIT_OP[up], { change_id: change.changeId })}.`);
+      return { reason: `its ${DOC_WORDS[up]} was rejected`, next: `Revise the ${DOC_WORDS[up]} (see its feedback with ${refTo('document.get', { change_id: changeId, document: up })}) and resubmit it with ${refTo(SUBMIT_OP[up], { change_id: changeId })}.` };
     }
-    const broken = firstError(checkDoc(doc, change.changeId));
+    // Submitted or approved: an agent cannot submit it again, so the file itself is to be fixed.
+    const broken = firstError(checkDoc(doc, changeId));
     if (broken) {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message}).`, `Fix ${file} (${broken.fix}), or resubmit it with ${refTo(SUBMIT_OP[up], { change_id: change.changeId })}; run ${refTo('change.validate', { change_id: change.changeId })} to see every problem.`);
+      return { reason: `${file} is not valid (${broken.line ? `line ${broken.line}: ` : ''}${broken.message})`, next: `Fix ${file} (${broken.fix}); run ${refTo('change.validate', { change_id: changeId })} to see every problem.` };
     }
-    if (!docComplete({ status: doc.meta.status }, approval)) {
-      fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: this board requires a person to approve the ${DOC_WORDS[up]} first.`, `Ask a person to run ${refTo('document.approve', { change_id: change.changeId, document: up })}; meanwhile find other work with ${refTo(['task.next', 'change.list'])}.`);
+    if (!docComplete({ status: doc.meta.status }, requireApproval.includes(up))) {
+      return { reason: `this board requires a person to approve the ${DOC_WORDS[up]} first`, next: `Ask a person to run ${refTo('document.approve', { change_id: changeId, document: up })}; meanwhile find other work with ${refTo(['task.next', 'change.list'])}.` };
     }
   }
+  return null;
+}
+
+/** Refuses a document whose earlier phase is not complete, naming the missing step and the call that does it. */
+export function assertGate(reader: Reader, change: LoadedChange, type: Stage): void {
+  const problem = gateProblem(reader, change, type);
+  if (problem) fail('PHASE_NOT_READY', `The ${DOC_WORDS[type]} of ${change.changeId} cannot be written yet: ${problem.reason}.`, problem.next);
+}
+
+/**
+ * What to say of a change that has no task list yet: what else its task list waits for (`why`, to
+ * follow "has no task list yet"; the gate tasks.create would refuse it at), and the step to take.
+ */
+export function noTaskList(reader: Reader, change: LoadedChange): { why: string; next: string } {
+  const problem = gateProblem(reader, change, 'tasks');
+  if (problem) return { why: `, and it cannot be written yet: ${problem.reason}`, next: problem.next };
+  return { why: '', next: `Write the task list first with ${refTo('tasks.create', { change_id: change.changeId })}.` };
 }
 
 /** The lifecycle check for (re)submitting a document: seed 000's table, with its actionable errors. */

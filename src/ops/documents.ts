@@ -7,9 +7,9 @@ import { checkDoc, renderDocFile, type DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
 import { docWord } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, NoteOut, text } from './schemas.js';
+import { Actor, ArchivedLeftOut, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, NoteOut, text } from './schemas.js';
 import { page, Page, pageInput, pageOf } from './pages.js';
-import { changeToRead, loadChangeToRead, openForWork, readDocOf, requireChange, taskOut, tasksOf } from './view.js';
+import { archivedLeftOut, changeToRead, loadChangeToRead, openForWork, readDocOf, requireChange, taskOut, tasksOf } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 const FORMATS = ['markdown', 'fields'] as const;
@@ -166,7 +166,7 @@ export const listDocuments = defineOp({
     awaiting: z.enum(['decision', 'review']).optional().describe('"decision": submitted, not yet decided by a person; "review": sent by a person to reviewer agents.'),
     ...pageInput('documents'),
   }),
-  output: z.object({ documents: z.array(DocSummary), archived: z.boolean().describe('The listed change is archived: read-only.'), ...Page }),
+  output: z.object({ documents: z.array(DocSummary), archived: z.boolean().describe('The listed change is archived: read-only.'), ...ArchivedLeftOut, ...Page }),
   cli: { command: 'docs', args: ['change_id?'] },
   tool: {
     name: 'agentboard_list_documents',
@@ -206,7 +206,8 @@ export const listDocuments = defineOp({
         docs.push(entry);
       }
     }
-    return { ...page(ctx, 'documents', docs, input), archived: input.change_id !== undefined && changes[0]!.archived !== null };
+    const leftOut = archivedLeftOut(board, input.change_id, (id) => refTo('document.list', { change_id: id }));
+    return page(ctx, 'documents', docs, input, { archived: input.change_id !== undefined && changes[0]!.archived !== null, ...leftOut });
   },
 });
 

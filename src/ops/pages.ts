@@ -126,7 +126,10 @@ export function pageOf<T, R>(ctx: Pick<Context, 'fits'>, list: string, items: re
   return at(lo, true);
 }
 
-/** One page of a list, under the name the list has in the output: page(ctx, 'tasks', all, input). */
-export function page<K extends string, T>(ctx: Pick<Context, 'fits'>, key: K, items: readonly T[], query: PageQuery): { [P in K]: T[] } & PageInfo {
-  return pageOf(ctx, key, items, query, (slice, info) => ({ [key]: slice, ...info }) as { [P in K]: T[] } & PageInfo);
+/**
+ * One page of a list, under the name the list has in the output: page(ctx, 'tasks', all, input);
+ * `besides`: the other fields of the result, which the page must leave room for.
+ */
+export function page<K extends string, T, E extends object = object>(ctx: Pick<Context, 'fits'>, key: K, items: readonly T[], query: PageQuery, besides?: E): { [P in K]: T[] } & PageInfo & E {
+  return pageOf(ctx, key, items, query, (slice, info) => ({ [key]: slice, ...info, ...besides }) as { [P in K]: T[] } & PageInfo & E);
 }

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { isHuman, REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
-import { actorRole } from '../domain/lifecycle.js';
+import { actorRole, DOCUMENT_MOVES, roleAllows, roleFor } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { DELTAS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
@@ -354,7 +354,11 @@ export const createChange = defineOp({
     const board = ctx.board();
     return board.mutate((tx) => {
       if (tx.hasChange(input.change_id)) {
-        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, `Submit its proposal with ${refTo('proposal.submit', { change_id: input.change_id })}, or pick another change id.`);
+        // Its proposal is pointed to only where this caller may submit it (still blank, rejected or superseded); else the change is read.
+        const status = tx.readDoc(input.change_id, 'proposal')?.meta.status;
+        const needed = status === undefined ? 'agent' : roleFor(DOCUMENT_MOVES, status, 'submitted');
+        const next = needed !== null && roleAllows(actorRole(input.agent_id), needed) ? `Submit its proposal with ${refTo('proposal.submit', { change_id: input.change_id })}` : `Read it with ${refTo(['change.show', 'change.list'], { change_id: input.change_id })}`;
+        fail('CHANGE_EXISTS', `Change ${input.change_id} already exists.`, `${next}, or pick another change id.`);
       }
       const meta: DocMeta = {
         id: `${input.change_id}/proposal`,

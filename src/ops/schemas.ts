@@ -198,3 +198,9 @@ export const FindingOut = z.object({
   message: z.string(),
   fix: z.string(),
 });
+
+/** What a board-wide read says of the archived changes it leaves out (ops/view.ts archivedLeftOut). */
+export const ArchivedLeftOut = {
+  archived_left_out: z.number().int().describe('How many archived changes this board-wide read leaves out; 0 when it reads one change.'),
+  archived_note: z.string().nullable().describe('How to read the archived changes left out; null when none are.'),
+};

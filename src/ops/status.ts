@@ -8,12 +8,13 @@ import { lastActivity } from '../domain/claims.js';
 import { isHeld, type Task, type TaskStatus } from '../domain/model.js';
 import { ConflictOut } from './conflicts.js';
 import { defineOp } from './registry.js';
-import { Actor, ChangeId, chars, checked, FindingOut, Phase } from './schemas.js';
+import { Actor, ArchivedLeftOut, ChangeId, chars, checked, FindingOut, Phase } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { changeTitle, loadSummed, openForWork, phaseOf, tasksOf } from './view.js';
+import { archivedLeftOut, changeTitle, loadSummed, openForWork, phaseOf, tasksOf } from './view.js';
 import { summarize } from '../store/task-scan.js';
 import { basename } from 'node:path';
 import { listRuns, runState, type RunRecord } from '../store/runs.js';
+import { refTo } from '../domain/refs.js';
 
 const Counts = z.object({
   total: z.number().int(),
@@ -78,6 +79,7 @@ export const boardStatus = defineOp({
     problems: z.array(FindingOut).describe('Files that cannot be read; fix them by hand.'),
     hand_edited: z.array(z.string()).describe('Files a person edited since agentboard last wrote them; the next write merges them.'),
     conflicts: z.array(ConflictOut).describe("What merging a person's edit kept on both sides, for a person to look at."),
+    ...ArchivedLeftOut,
   }),
   cli: { command: 'status' },
   tool: {
@@ -175,6 +177,7 @@ export const boardStatus = defineOp({
       conflicts: board.readConflicts(),
       runs: openRuns,
       costs: runCosts(runs.map((r) => r.run)),
+      ...archivedLeftOut(board, undefined, (id) => refTo('change.show', { change_id: id })),
     };
   },
 });

@@ -18,11 +18,11 @@ import type { Board } from '../store/board.js';
 import { taskIdsEverWritten } from '../store/ledger.js';
 import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
-import { checkBeforeWrite } from './doc-write.js';
+import { checkBeforeWrite, noTaskList } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
+import { Actor, ArchivedLeftOut, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
-import { changeToRead, findTask, listProblem, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { archivedLeftOut, changeToRead, findTask, listProblem, loadChange, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 function address(ref: string): TaskAddress {
@@ -105,7 +105,7 @@ export const listTasks = defineOp({
     ready: z.boolean().optional().describe('true: only tasks ready to start (todo, unheld, dependencies done).'),
     ...pageInput('tasks'),
   }),
-  output: z.object({ tasks: z.array(TaskSummaryOut), archived: z.boolean().describe('The listed change is archived: read-only.'), ...Page }),
+  output: z.object({ tasks: z.array(TaskSummaryOut), archived: z.boolean().describe('The listed change is archived: read-only.'), ...ArchivedLeftOut, ...Page }),
   cli: { command: 'task list', flags: { change_id: 'change' } },
   tool: {
     name: 'agentboard_list_tasks',
@@ -132,7 +132,8 @@ export const listTasks = defineOp({
         out.push(s);
       }
     }
-    return { ...page(ctx, 'tasks', out, input), archived: input.change_id !== undefined && changes[0]!.archived !== null };
+    const leftOut = archivedLeftOut(board, input.change_id, (id) => refTo('task.list', { change_id: id }));
+    return page(ctx, 'tasks', out, input, { archived: input.change_id !== undefined && changes[0]!.archived !== null, ...leftOut });
   },
 });
 
@@ -198,7 +199,10 @@ export const addTask = defineOp({
     return board.mutate((tx) => {
       requireChange(tx, input.change_id);
       const doc = tx.readDoc(input.change_id, 'tasks');
-      if (!doc) fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet.`, `Write the task list first with ${refTo('tasks.create', { change_id: input.change_id })}.`);
+      if (!doc) {
+        const none = noTaskList(tx, loadChange(tx, input.change_id, ['proposal', 'spec']));
+        fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet${none.why}.`, none.next);
+      }
       if (doc.error) throw doc.error;
       if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run ${refTo('change.validate', { change_id: input.change_id })} to see every problem.`);
       assertPlanOpen(tx, doc, input.agent_id);

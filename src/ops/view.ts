@@ -12,6 +12,7 @@ import type { TaskList } from '../store/task-scan.js';
 import type * as z from 'zod';
 import type { TaskOut, TaskSummaryOut } from './schemas.js';
 import { refTo } from '../domain/refs.js';
+import { noTaskList } from './doc-write.js';
 
 export interface LoadedChange {
   changeId: string;
@@ -34,6 +35,23 @@ export function requireChange(reader: Reader, changeId: string): void {
 function notFoundNext(changeId: string): string {
   const create = refTo(['change.create', 'proposal.submit'], changeIdProblem(changeId) ? {} : { change_id: changeId });
   return `List the changes with ${refTo(['change.list', 'board.status'])}, or create this one with ${create}.`;
+}
+
+/**
+ * What a board-wide read says of the archived changes it leaves out: how many, and how to read them
+ * (`readOne`: the read of one of them, by its id; the latest archived is named). Nothing is left
+ * out of a read of one change (`changeId`).
+ */
+export function archivedLeftOut(reader: Reader, changeId: string | undefined, readOne: (changeId: string) => string): { archived_left_out: number; archived_note: string | null } {
+  const archived = changeId === undefined ? reader.board.archived() : [];
+  const latest = archived.at(-1);
+  if (!latest) return { archived_left_out: 0, archived_note: null };
+  const n = archived.length;
+  const them = n === 1 ? 'it' : 'them';
+  return {
+    archived_left_out: n,
+    archived_note: `${n === 1 ? '1 archived change is' : `${n} archived changes are`} left out: list ${them} with ${refTo('change.list', { archived: true })}; read ${n === 1 ? 'it' : 'one'} with ${readOne(latest.change_id)}.`,
+  };
 }
 
 /** A change to read: open, or archived (read from agentd/archive/, read-only). */
@@ -210,7 +228,10 @@ export function findTask(reader: Reader, changeId: string, taskId: string, optio
   }
   const ref = taskRef(changeId, taskId);
   if (doc?.error) throw doc.error;
-  if (!doc) fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet.`, `Write its task list with ${refTo('tasks.create', { change_id: changeId })}.`);
+  if (!doc) {
+    const none = options.archived && !reader.hasChange(changeId) ? { why: '', next: `Read the change with ${refTo('change.show', { change_id: changeId })}.` } : noTaskList(reader, loadChange(reader, changeId, ['proposal', 'spec']));
+    fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet${none.why}.`, none.next);
+  }
   const block = doc.content?.blocks.find((b) => b.id === taskId);
   if (!block) {
     const broken = doc.findings.find((f) => f.level === 'error');

@@ -123,7 +123,8 @@ function statusBoard(d: Data, p: Paint): string {
       ['CHANGE', 'PHASE', 'TASKS', 'WAITING ON'],
       d.changes.map((c: Data) => [c.change_id, p.color(PHASE_COLOR[c.phase], c.phase), doneOf(p, c.tasks), c.waiting_on ?? '']),
     )}`;
-  } else out += `\nNo changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
+  } else out += `\nNo ${d.archived_left_out ? 'open ' : ''}changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
+  out += leftOut(d);
   if (d.agents.length) {
     out += `\n${p.bold('Agents')}\n${table(
       ['AGENT', 'STATUS', 'HOLDS', 'DONE', 'IN REVIEW'],
@@ -168,6 +169,11 @@ const TRUST: Record<string, string> = {
   gemini: ' (Gemini CLI reads it only in a trusted folder when folder trust is on)',
 };
 
+/** What a board-wide read says of the archived changes it leaves out (a line of its own). */
+function leftOut(d: Data): string {
+  return d.archived_note ? `${d.archived_note}\n` : '';
+}
+
 /** The line a list of an archived change starts with (`changeId`: the change, when the page holds an item of it). */
 function readOnly(archived: boolean, changeId: string | undefined): string {
   return archived ? `${changeId ?? 'This change'} is archived: read-only.\n` : '';
@@ -208,7 +214,8 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'document.get': (d) => `${d.markdown ?? documentFields(d)}${d.markdown === '' || d.markdown?.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
   'document.list': (d) =>
     readOnly(d.archived, d.documents[0]?.change_id) +
-    (table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, x.unreadable ? 'unreadable (see validate)' : `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n'),
+    (table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, x.unreadable ? 'unreadable (see validate)' : `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n') +
+    leftOut(d),
   'document.approve': (d) => `Approved the ${d.document} of ${d.change_id}.\n`,
   'document.reject': (d) => `Rejected the ${d.document} of ${d.change_id}; the feedback is kept in ${d.file}.\n`,
   'document.request_review': (d) => `Sent the ${d.document} of ${d.change_id} to reviewer agents.\n`,
@@ -237,7 +244,8 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'task.list': (d, p) =>
     readOnly(d.archived, d.tasks[0]?.task_id.split('/')[0]) +
     (table(['TASK', 'STATUS', 'PRIORITY', 'ASSIGNEE', 'TITLE'], d.tasks.map((t: Data) => [t.task_id, p.color(TASK_COLOR[t.status], t.status) + (t.ready ? '*' : ''), t.priority, t.assignee ?? '-', t.title])) || 'No tasks match.\n') +
-    (d.tasks.some((t: Data) => t.ready) ? '(* ready to start)\n' : ''),
+    (d.tasks.some((t: Data) => t.ready) ? '(* ready to start)\n' : '') +
+    leftOut(d),
   'task.show': (d, p) => taskBlock(d.task, p) + (d.dependencies.length ? `\nDependencies:\n${d.dependencies.map((x: Data) => `  ${x.task_id} ${p.color(TASK_COLOR[x.status], x.status)}`).join('\n')}\n` : ''),
   'task.rm': (d) => `Deleted ${d.task_id}.\n`,
   'agent.register': (d) => `${d.updated ? 'Updated' : 'Registered'} ${d.agent.agent_id} (${d.agent.role}).\n`,

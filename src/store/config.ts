@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { fail } from '../errors.js';
 import { AGENT_ID_PATTERN } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
-import { lineOfKey, parseYaml, YamlError } from './yaml-lite.js';
+import { lineOfPath, parseYaml, YamlError } from './yaml-lite.js';
 import { once } from '../once.js';
 import { printable } from '../domain/text.js';
 
@@ -23,7 +23,7 @@ const configSchema = once(() => {
       command: z.array(z.string().min(1)).min(1).optional(),
       model: z.string().min(1).max(200).optional(),
       args: z.array(z.string()).default([]),
-      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).default({}),
+      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and "_", not starting with a digit'), z.string()).default({}),
     })
     .refine((a) => (a.adapter === undefined) !== (a.command === undefined), { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
 
@@ -96,14 +96,43 @@ export function parseConfig(text: string | null, shownAs: string): Config {
   const parsed = configSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    const key = String(issue.path[0] ?? '');
-    const at = issue.path.length > 1 ? issue.path.join('.') : key;
-    const line = key ? lineOfKey(text, key) : undefined;
+    // An unknown key is named in full and pointed at itself; any other problem at the key it is about.
+    const unknown = issue.code === 'unrecognized_keys' ? issue.keys.map((k) => [...issue.path, k]) : [];
+    const path = unknown[0] ?? issue.path;
+    const line = lineOfPath(text, path);
     const where = line ? `${shownAs}:${line}` : shownAs;
-    const what = issue.code === 'unrecognized_keys' ? `unknown setting ${issue.keys.map((k) => `"${printable(k)}"`).join(', ')}` : `"${at}": ${issue.message}`;
-    fail('CONFIG_INVALID', `${where}: ${what}.`, `Fix ${shownAs}; the settings are require_approval, stale_claim_minutes, input_timeout_minutes, project, remote, agents, run and review.`);
+    const named = (p: readonly PropertyKey[]) => `"${printable(p.map(String).join('.'))}"`;
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    const what = unknown.length > 0 ? `unknown setting ${unknown.map(named).join(', ')}` : `${named(path)}: ${message}`;
+    const next = issue.code === 'invalid_key' ? `rename ${named(path)} to follow that rule` : settingsHint(path);
+    fail('CONFIG_INVALID', `${where}: ${what}.`, `Fix ${shownAs}; ${next}.`);
   }
   return parsed.data;
+}
+
+/** The schema a value of config.yaml must have, its default or optional marks taken off. */
+function bare(schema: z.ZodType): z.ZodType {
+  return schema instanceof z.ZodDefault || schema instanceof z.ZodOptional ? bare(schema.unwrap() as z.ZodType) : schema;
+}
+
+/** The schema of the value at `step` inside a value of this schema; undefined when there is none. */
+function schemaAt(schema: z.ZodType, step: PropertyKey): z.ZodType | undefined {
+  if (schema instanceof z.ZodObject) return Object.hasOwn(schema.shape, String(step)) ? (schema.shape as Record<string, z.ZodType>)[String(step)] : undefined;
+  if (schema instanceof z.ZodRecord) return schema.valueType as z.ZodType;
+  return schema instanceof z.ZodArray ? (schema.element as z.ZodType) : undefined;
+}
+
+/** The settings of the part of config.yaml nearest to the key at `path` that holds settings, in words. */
+function settingsHint(path: readonly PropertyKey[]): string {
+  let holder: { at: readonly PropertyKey[]; keys: string[] } = { at: [], keys: [] };
+  let schema: z.ZodType | undefined = configSchema();
+  for (let i = 0; schema !== undefined; i++) {
+    const here = bare(schema);
+    if (here instanceof z.ZodObject) holder = { at: path.slice(0, i), keys: Object.keys(here.shape) };
+    schema = i < path.length ? schemaAt(here, path[i]!) : undefined;
+  }
+  const keys = holder.keys.length > 1 ? `${holder.keys.slice(0, -1).join(', ')} and ${holder.keys.at(-1)}` : holder.keys.join('');
+  return `known settings${holder.at.length === 0 ? '' : ` of ${holder.at.map(String).join('.')}`}: ${keys}`;
 }
 
 const REMOTE_LINE = /^remote:.*\n?/m;

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { fail } from '../errors.js';
 import { humanActorProblem } from '../domain/ids.js';
 import type { PersonRecord } from '../domain/people.js';
-import { emitYaml, parseYaml, YamlError, type FlatMap } from './yaml-lite.js';
+import { emitYaml, lineOfPath, parseYaml, YamlError, type FlatMap } from './yaml-lite.js';
 import { once } from '../once.js';
 
 export const PEOPLE_FILE = 'people.yaml';
@@ -39,7 +39,8 @@ export function parsePeople(text: string, shown: string): PersonRecord[] {
   const parsed = peopleSchema().safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    fail('CONFIG_INVALID', `${shown}: ${issue.path.join('.')} ${issue.message}.`, `Fix ${shown}, or remove the broken entry and run \`agentboard person key\` again.`);
+    const line = lineOfPath(text, issue.path);
+    fail('CONFIG_INVALID', `${shown}${line ? `:${line}` : ''}: ${issue.path.join('.')} ${issue.message}.`, `Fix ${shown}, or remove the broken entry and run \`agentboard person key\` again.`);
   }
   return parsed.data.people ?? [];
 }

@@ -5,7 +5,7 @@
  * meaning; the fast path exists because parsing 10,000 task blocks with the full parser takes a
  * second, and must agree with it on everything it accepts (see test/unit/yaml-lite.test.ts).
  */
-import { CST, Lexer, parseDocument, type Document } from 'yaml';
+import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, type Document } from 'yaml';
 import type { YamlComments } from '../domain/model.js';
 
 export type Scalar = string | number | boolean | null;
@@ -313,6 +313,31 @@ export function lineOfKey(text: string, key: string): number | undefined {
   const lines = text.split('\n');
   const idx = lines.findIndex((l) => l.startsWith(`${key}:`));
   return idx < 0 ? undefined : idx + 1;
+}
+
+/**
+ * 1-based line of the deepest key (or list item) of `path` in a YAML text, like ["agents", "gemini",
+ * "model"]: where a finding about that value points. Where the path leaves the text (a key that is
+ * not there), the line of the last step found; undefined when not even the first one is there.
+ */
+export function lineOfPath(text: string, path: readonly PropertyKey[]): number | undefined {
+  let node: unknown = parseDocument(text).contents;
+  let offset: number | undefined;
+  for (const step of path) {
+    let start: number | undefined;
+    let next: unknown;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(step));
+      if (pair && isScalar(pair.key)) [start, next] = [pair.key.range?.[0], pair.value];
+    } else if (isSeq(node) && typeof step === 'number') {
+      const item = node.items[step];
+      if (isNode(item)) [start, next] = [item.range?.[0], item];
+    }
+    if (start === undefined) break;
+    offset = start;
+    node = next;
+  }
+  return offset === undefined ? undefined : lineOf(text, offset);
 }
 
 /** Lexer tokens that mark a place without taking any of the source (a document's start, a scalar, a flow's end). */

@@ -282,3 +282,43 @@ describe('lengths', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 });
+
+describe('config.yaml errors', () => {
+  const AGENTS = 'require_approval: []\nagents:\n  claude: { adapter: claude }\n  codex:\n    adapter: codex\n';
+  /** Each broken config.yaml, the line the error must name (the first line holding `at`), and what the error says. */
+  const CASES: { config: string; at: string; message: string; next: string }[] = [
+    { config: `${AGENTS}  gemini:\n    adapter: gemini\n    modle: x\nrun:\n  planner: claude\n`, at: '    modle: x', message: 'unknown setting "agents.gemini.modle"', next: 'known settings of agents.gemini: adapter, command, model, args and env' },
+    { config: `${AGENTS}  gemini:\n    adapter: gemini\n    model: ""\n`, at: '    model: ""', message: '"agents.gemini.model": Too small', next: 'known settings of agents.gemini:' },
+    { config: `${AGENTS}  Gem_Ini:\n    adapter: gemini\n`, at: '  Gem_Ini:', message: '"agents.Gem_Ini": agent names are lowercase letters', next: 'rename "agents.Gem_Ini" to follow that rule' },
+    { config: `${AGENTS}  gemini:\n    adapter: gemini\n    command: [gemini]\n`, at: '  gemini:', message: '"agents.gemini": give an agent either adapter', next: 'known settings of agents.gemini:' },
+    { config: `${AGENTS}  gemini:\n    adapter: gemini\n    env:\n      OK: a\n      bad-key: b\n`, at: '      bad-key: b', message: '"agents.gemini.env.bad-key": environment variable names are letters', next: 'rename "agents.gemini.env.bad-key"' },
+    { config: `${AGENTS}run:\n  workers:\n    - claude\n    - Codex\n`, at: '    - Codex', message: '"run.workers.1": agent names are lowercase letters', next: 'known settings of run: planner, reviewer, workers, worktrees and max_review_rounds' },
+    { config: `${AGENTS}review:\n  allow_self_review: maybe\n`, at: '  allow_self_review: maybe', message: '"review.allow_self_review"', next: 'known settings of review: allow_self_review' },
+    { config: `${AGENTS}stale_claim_minutes: 0\n`, at: 'stale_claim_minutes: 0', message: '"stale_claim_minutes": Too small', next: 'known settings: project, remote, require_approval, stale_claim_minutes, input_timeout_minutes, agents, run and review' },
+    { config: `${AGENTS}colour: red\n`, at: 'colour: red', message: 'unknown setting "colour"', next: 'known settings: project,' },
+  ];
+
+  it.each(CASES.map((c, i) => [i, c] as const))('name the line of the offending key or value (%i)', async (_, c) => {
+    const dir = await newBoard();
+    write(dir, 'agentd/config.yaml', c.config);
+    const line = c.config.split('\n').indexOf(c.at) + 1;
+    const before = snapshot(dir);
+    const r = await cli(dir, ['list', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('CONFIG_INVALID');
+    expect(r.json.error.message).toMatch(new RegExp(`^agentd/config\\.yaml:${line}: `));
+    expect(r.json.error.message).toContain(c.message);
+    expect(r.json.error.next_step).toContain(c.next);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('people.yaml errors name their line too', async () => {
+    const dir = await newBoard();
+    const people = read(dir, 'agentd/people.yaml');
+    write(dir, 'agentd/people.yaml', `${people}  - name: bob\n    key_sha256: ${'b'.repeat(64)}\n    added: 2026-11-22T00:00:00.000Z\n`);
+    const line = read(dir, 'agentd/people.yaml').split('\n').indexOf('  - name: bob') + 1;
+    const r = await cli(dir, ['approve', 'x', 'proposal', '--json']);
+    expect(r.json.error.code).toBe('CONFIG_INVALID');
+    expect(r.json.error.message).toBe(`agentd/people.yaml:${line}: people.1.name must be human:<name>.`);
+  });
+});

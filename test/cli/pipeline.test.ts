@@ -154,6 +154,16 @@ describe('a change from proposal to archive', () => {
     expect(archivedTasks.archived).toBe(true);
     expect((await cli(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).stdout).toMatch(/^fix-workflow-bugs is archived: read-only\.\n/);
     expect((await ok(dir, ['task', 'list'])).archived).toBe(false);
+    // Board-wide reads say that they leave the archived change out, and how to read it.
+    const leftOut = (read: string) => `1 archived change is left out: list it with \`agentboard list --archived\`; read it with \`${read}\`.`;
+    const boardWide: [string[], string][] = [[['task', 'list'], 'agentboard task list --change fix-workflow-bugs'], [['docs'], 'agentboard docs fix-workflow-bugs'], [['status'], 'agentboard show fix-workflow-bugs']];
+    for (const [args, readOne] of boardWide) {
+      expect(await ok(dir, args), args.join(' ')).toMatchObject({ archived_left_out: 1, archived_note: leftOut(readOne) });
+      expect((await cli(dir, args)).stdout, args.join(' ')).toContain(`${leftOut(readOne)}\n`);
+    }
+    expect((await cli(dir, ['status'])).stdout).toContain('No open changes yet: create one with');
+    expect(await ok(dir, ['task', 'list', '--change', 'fix-workflow-bugs'])).toMatchObject({ archived_left_out: 0, archived_note: null });
+    expect(await ok(dir, ['docs', 'fix-workflow-bugs'])).toMatchObject({ archived_left_out: 0, archived_note: null });
     expect(await ok(dir, ['validate', 'fix-workflow-bugs'])).toMatchObject({ valid: true, changes: [{ change_id: 'fix-workflow-bugs', archived: true, valid: true }] });
     expect((await cli(dir, ['validate', 'fix-workflow-bugs'])).stdout).toContain('(fix-workflow-bugs, archived)');
     const archivedDocs = await ok(dir, ['docs', 'fix-workflow-bugs']);
@@ -206,6 +216,20 @@ describe('the gates', () => {
     const early = await cli(dir, ['spec', 'gated', '--as', 'claude', '--from', write(dir, 's.md', SPEC_MD), ...NOTES, '--json']);
     expect(early.json.error.code).toBe('PHASE_NOT_READY');
     expect(early.json.error.message).toContain('approve the proposal');
+    // A task added before there can be a task list is sent to what the list waits for, not to `tasks`, which would be refused too.
+    const before = snapshot(dir);
+    const task = await cli(dir, ['task', 'add', 'gated', '--as', 'claude', '--title', 'Early', '--json']);
+    expect(task.json.error).toEqual({
+      code: 'PHASE_NOT_READY',
+      message: 'Change gated has no task list yet, and it cannot be written yet: this board requires a person to approve the proposal first.',
+      next_step: 'Ask a person to run `agentboard approve gated proposal`; meanwhile find other work with `agentboard next --as claude`.',
+    });
+    expect((await cli(dir, ['task', 'show', 'gated/T1', '--json'])).json.error.next_step).toBe(task.json.error.next_step.replace(' --as claude', ''));
+    // Creating it again points to its proposal only while it can still be submitted.
+    expect((await cli(dir, ['new', 'gated', '--as', 'claude', '--json'])).json.error.next_step).toBe('Read it with `agentboard show gated`, or pick another change id.');
+    expect(snapshot(dir)).toEqual(before);
+    await ok(dir, ['new', 'blank', '--as', 'claude']);
+    expect((await cli(dir, ['new', 'blank', '--as', 'claude', '--json'])).json.error.next_step).toBe('Submit its proposal with `agentboard propose blank --as claude`, or pick another change id.');
     // status names the commands that decide, with the change and the document.
     expect((await cli(dir, ['status'])).stdout).toContain('(`agentboard approve gated proposal` / `agentboard reject gated proposal');
     expect((await ok(dir, ['approve', 'gated', 'proposal'])).status).toBe('approved');

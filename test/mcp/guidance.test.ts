@@ -62,12 +62,22 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
   PHASE_NOT_READY: [
     { tool: 'agentboard_create_tasks', args: { agent_id: 'planner-2', change_id: 'beta', tasks: [{ title: 'Early' }], notes: NOTES } },
     { tool: 'agentboard_create_review', args: { agent_id: 'critic-2', change_id: 'beta', verdict: 'APPROVED', summary: 'Early.', notes: NOTES } },
+    { tool: 'agentboard_add_task', args: { agent_id: 'planner-2', change_id: 'beta', title: 'Early' } },
+    { tool: 'agentboard_add_task', args: { agent_id: 'planner-2', change_id: 'beta', title: 'Early' }, board: approving('proposal') },
+    { tool: 'agentboard_add_task', args: { agent_id: 'planner-2', change_id: 'zeta', title: 'Early' }, board: approving('proposal') },
+    { tool: 'agentboard_create_tasks', args: { agent_id: 'planner-2', change_id: 'zeta', tasks: [{ title: 'Early' }], notes: NOTES }, board: approving('spec') },
+    // A submitted spec broken by hand: it is fixed in its file, as an agent cannot submit it again.
+    { tool: 'agentboard_create_tasks', args: { agent_id: 'planner-2', change_id: 'zeta', tasks: [{ title: 'Early' }], notes: NOTES }, board: (dir) => appendFileSync(join(dir, 'agentd/changes/zeta/spec.md'), '\n## Overview\n\nAgain.\n') },
   ],
   VALIDATION_FAILED: [
     { tool: 'agentboard_create_tasks', args: { agent_id: 'planner-2', change_id: 'zeta', tasks: [{ title: 'Waits', depends: ['T9'] }], notes: NOTES } },
     { tool: 'agentboard_delete_task', args: { agent_id: 'planner', task_id: 'alpha/T5' } },
   ],
-  TASK_NOT_FOUND: [{ tool: 'agentboard_get_task', args: { task_id: 'alpha/T99' } }],
+  TASK_NOT_FOUND: [
+    { tool: 'agentboard_get_task', args: { task_id: 'alpha/T99' } },
+    { tool: 'agentboard_get_task', args: { task_id: 'zeta/T1' } },
+    { tool: 'agentboard_get_task', args: { task_id: 'beta/T1' }, board: approving('proposal') },
+  ],
   TASK_EXISTS: [{ tool: 'agentboard_add_task', args: { agent_id: 'planner-2', change_id: 'alpha', id: 'T1', title: 'Again' } }],
   TASK_HELD: [
     { tool: 'agentboard_complete_task', args: { agent_id: 'intruder', task_id: 'alpha/T1' } },
@@ -121,6 +131,22 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
   REMOTE_UNREACHABLE: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', join(dir, 'nowhere.git')]), shared(dir)) }],
   REMOTE_REFUSED: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', refusingRemote(dir)]), shared(dir)) }],
 };
+
+/** The board with config.yaml requiring a person's approval of these phases. */
+function approving(...phases: string[]): (dir: string) => void {
+  return (dir) => writeFileSync(join(dir, 'agentd/config.yaml'), `require_approval: [${phases.join(', ')}]\n`);
+}
+
+/** What the tools that write a pipeline document need besides change_id and agent_id, to follow a next step that names one. */
+const WRITERS: Record<string, object> = {
+  agentboard_submit_proposal: PROPOSAL,
+  agentboard_create_spec: { ...SPEC, notes: NOTES },
+  agentboard_create_tasks: { tasks: [{ title: 'Followed' }], notes: NOTES },
+  agentboard_create_review: { verdict: 'APPROVED', summary: 'Followed.', notes: NOTES },
+};
+
+/** The codes of a write refused for the state of its change or document, not for who calls or what it says. */
+const STATE_REFUSALS = ['PHASE_NOT_READY', 'DOCUMENT_SUBMITTED', 'DOCUMENT_APPROVED', 'INVALID_TRANSITION'];
 
 /** The board shared through the git remote origin (config.yaml says so, as `agentboard remote enable` writes it). */
 function shared(dir: string): void {
@@ -255,6 +281,7 @@ describe.each(PROFILES)('the %s profile', (profile) => {
     const record = (what: string, r: ToolResult) => shown.push({ what, text: r.text });
 
     const reached: ErrorCode[] = [];
+    let followedSteps = 0;
     for (const code of ERROR_CODES) {
       const ways = (WAYS[code] ?? []).filter((w) => (served.has(w.tool) || w.tool === 'agentboard_approve_document') && (w.before ?? []).every(([t]) => served.has(t)));
       const unreachable = UNREACHABLE[code];
@@ -280,6 +307,15 @@ describe.each(PROFILES)('the %s profile', (profile) => {
         if (separate) await mcp.close();
         expect(r.error?.code, `${profile}: ${way.tool} ${JSON.stringify(way.args)}: ${r.text}`).toBe(code);
         record(`${code} from ${way.tool}`, r);
+        // A next step that sends the agent to write a document names a write the board takes now: followed, it is not refused for the state of the change.
+        for (const [, tool, args] of (r.error?.next_step ?? '').matchAll(/(agentboard_[a-z_]+) (\{[^}]*\})/g)) {
+          if (!WRITERS[tool!]) continue;
+          const followed = await connect(copyOf(boardDir), profile);
+          const after = await followed.call(tool!, { agent_id: 'follower', ...WRITERS[tool!], ...JSON.parse(args!) });
+          await followed.close();
+          expect(STATE_REFUSALS, `${profile}: ${way.tool} said "${r.error!.next_step}", and ${tool} answered ${after.text}`).not.toContain(after.error?.code);
+          followedSteps++;
+        }
       }
       reached.push(code);
     }
@@ -307,6 +343,7 @@ describe.each(PROFILES)('the %s profile', (profile) => {
       expect(guidance, `${profile}, ${what}: a placeholder`).not.toMatch(PLACEHOLDER);
     }
     expect(reached.length).toBeGreaterThan(10);
+    if (served.has('agentboard_create_spec')) expect(followedSteps).toBeGreaterThan(0);
   }, 60_000);
 });
 
@@ -334,6 +371,15 @@ describe('with no open change left', () => {
       const status = await mcp.call('agentboard_get_project_status', {});
       expect(status.text).toContain('create one with');
       expect(status.text).not.toMatch(PLACEHOLDER);
+    }
+    // Board-wide reads say that they leave the archived change out, and name the calls that read it.
+    const reads: [string, string][] = [['agentboard_list_tasks', 'agentboard_list_tasks'], ['agentboard_list_documents', 'agentboard_list_documents'], ['agentboard_get_project_status', 'agentboard_get_change']];
+    for (const [tool, readOne] of reads.filter(([t]) => served.has(t))) {
+      const note = `1 archived change is left out: list it with agentboard_list_changes {"archived":true}; read it with ${readOne} {"change_id":"old"}.`;
+      const r = await mcp.call(tool, {});
+      expect(r.data, tool).toMatchObject({ archived_left_out: 1, archived_note: note });
+      expect(r.text, tool).toContain(note);
+      expect((await mcp.call(tool, { response_format: 'json' })).text, tool).toContain(JSON.stringify(note));
     }
     if (served.has('agentboard_get_activity_log')) {
       const log = await mcp.call('agentboard_get_activity_log', { since: 'yesterday' });
