@@ -388,7 +388,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .option('--dry-run', 'show the report and write nothing')
         .action((tool: string, path: string | undefined, opts: { dryRun?: boolean }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
-          special = async () => (await import('./import-command.js')).runImport(io, tool, path, opts, globals);
+          special = async () => (await import('./import-command.js')).runImport(io, tool, path, opts, globals, spell);
         });
       takesGlobals(p.command('demo'), ['--debug'])
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')

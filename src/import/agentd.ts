@@ -5,11 +5,10 @@
  * (frontmatter, <spec> wrappers, "### R1 - Title" with a yaml block, "### Task 1.1:" with a yaml
  * block) and the ones agents wrote from its skeletons (checklists, "### R1: Title").
  */
-import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
-import { attachFile, checklistTasks, checklistTask, completeProposal, readProposal, readSpec, unwrap, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTasks, checklistTask, completeProposal, keepInOrder, noteRenamed, readProposal, readSpec, refusedChange, requirementPrefix, unwrap, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import { readForeignReview, reviewVerdict, type ForeignReview } from './review.js';
@@ -55,10 +54,13 @@ export function readAgentd(tree: SourceTree, base = 'agentd'): ImportPlan {
     const files = tree.files.filter((f) => f.startsWith(`${folder.dir}/`));
     files.forEach((f) => inChange.add(f));
     const logs = new Map(files.map((f) => [f, new FileLog(f)]));
-    const problem = changeIdProblem(folder.id);
-    if (problem) {
-      for (const log of logs.values()) log.finding('error', `the change "${folder.id}" cannot be a change of agentboard: ${problem}`, 'rename its folder to a change id of 3 to 64 characters of a-z, 0-9 and single dashes, then import again');
-    } else plan.changes.push(readChange(tree, folder, files, logs));
+    const { id, problem } = changeIdFor(folder.id);
+    if (problem) plan.changes.push(refusedChange(folder.id, folder.dir, problem));
+    else {
+      const change = readChange(tree, { ...folder, id }, files, logs);
+      noteRenamed(change, folder.id);
+      plan.changes.push(change);
+    }
     plan.files.push(...[...logs.values()].map((l) => l.report));
   }
   for (const file of tree.files) {
@@ -151,6 +153,7 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
     if (read.verdict) challenges.unshift({ reviewer: 'agentd challenge', status: read.verdict, iteration: 0, text: `CHALLENGE.md (kept in attachments/CHALLENGE.md) says ${read.verdict}: ${read.summary}` });
     attach(file, `agentd's challenge of the plan, verdict ${read.verdict ?? 'none'}: kept as an attachment and noted on the documents it judged`);
   }
+  keepInOrder(change, logs, used);
   applyChallenges(change, challenges);
 
   for (const file of files) if (!used.has(file)) attach(file);
@@ -248,12 +251,13 @@ function readSpecs(
   if (read.length === 0) return ids;
   const several = read.length > 1;
   const merged: Spec = { title: several ? (change.proposal?.content.title ?? change.id) : read[0]!.spec.title || read[0]!.title || change.id, overview: '', requirements: [], scenarios: [] };
+  const prefixes = new Set<string>();
   const overviews: string[] = [];
   const dataModels: string[] = [];
   const interfaces: string[] = [];
   for (const { name, file, spec, lines, offset } of read) {
     const log = logs.get(file)!;
-    const prefix = name.toUpperCase().replace(/[^A-Z0-9]+/g, '-');
+    const prefix = requirementPrefix(name, prefixes);
     const map = new Map<string, string>();
     ids.set(name, map);
     spec.requirements.forEach((r, i) => {

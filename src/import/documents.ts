@@ -5,8 +5,12 @@
  * finding is logged at the file's own line.
  */
 import { FindingSink, type Finding } from '../domain/findings.js';
+import { CHANGE_ID_PATTERN, changeIdProblem } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
-import type { Proposal, Spec, Task } from '../domain/model.js';
+import { DOC_FILES, STAGES, type Proposal, type Spec, type Stage, type Task } from '../domain/model.js';
+import { refTo } from '../domain/refs.js';
+import { charCount, firstChars } from '../domain/text.js';
+import { BOARD_DIR } from '../store/board.js';
 import { sectionKey } from '../store/blocks.js';
 import { parseDesignBody } from '../store/format-design.js';
 import { parseProposalBody } from '../store/format-proposal.js';
@@ -79,9 +83,16 @@ export function completeProposal(p: Proposal, source: string, log: FileLog): Pro
   const said = source.charAt(0).toUpperCase() + source.slice(1);
   const fix = (part: string) => `write the ${part} of the change in its proposal.md on the board`;
   const why = out.why.trim();
-  if (why.length < LIMITS.whyMin) {
+  if (charCount(why) > LIMITS.whyMax) {
+    const heading = 'Why (continued)';
+    const note = `\n\n(Continued in the section "${heading}".)`;
+    const head = cutAt(why, LIMITS.whyMax - note.length);
+    out.why = `${head}${note}`;
+    out.sections = [{ heading, text: why.slice(head.length).trim(), after: 'why' }, ...(out.sections ?? [])];
+    log.finding('warning', `the Why has ${charCount(why)} characters, more than the ${LIMITS.whyMax} agentboard allows; its first ${charCount(head)} are the Why and the rest is the section "${heading}" right after it`, fix('Why'));
+  } else if (charCount(why) < LIMITS.whyMin) {
     out.why = why ? `${why}\n\n${said} says no more of why the change is needed.` : `${said} does not say why the change is needed.`;
-    log.finding('warning', why ? `the Why has ${why.length} characters, fewer than the ${LIMITS.whyMin} agentboard asks for; a sentence saying the source gives no more was added` : `${source} has no Why, which agentboard asks for; the proposal says it is not stated`, fix('Why'));
+    log.finding('warning', why ? `the Why has ${charCount(why)} characters, fewer than the ${LIMITS.whyMin} agentboard asks for; a sentence saying the source gives no more was added` : `${source} has no Why, which agentboard asks for; the proposal says it is not stated`, fix('Why'));
   }
   for (const [field, part] of [['what_changes', 'What Changes'], ['impact', 'Impact']] as const) {
     if (out[field].trim()) continue;
@@ -89,6 +100,23 @@ export function completeProposal(p: Proposal, source: string, log: FileLog): Pro
     log.finding('warning', `${source} has no ${part}, which agentboard asks for; the proposal says "Not stated in ${source}."`, fix(part));
   }
   return out;
+}
+
+/** Where a text may be cut, best first: after a paragraph, a sentence, a word (the number is how much of the match stays). */
+const CUTS: [RegExp, number][] = [
+  [/\n\s*\n/g, 0],
+  [/[.!?](?=\s)|[。！？]/g, 1],
+  [/\s/g, 0],
+];
+
+/** The start of a text of at most `max` characters, ending at a paragraph, else a sentence, else a word. */
+function cutAt(text: string, max: number): string {
+  const start = firstChars(text, max);
+  for (const [end, keep] of CUTS) {
+    const cut = [...start.matchAll(end)].map((m) => m.index + keep).filter((i) => charCount(start.slice(0, i).trim()) >= LIMITS.whyMin).at(-1);
+    if (cut !== undefined) return start.slice(0, cut).trimEnd();
+  }
+  return start;
 }
 
 /** A proposal read with agentboard's parser; null (and the errors in the report) when it cannot be read so. */
@@ -156,6 +184,29 @@ export function checkDepends(tasks: Task[], log: FileLog, lineOf: (id: string) =
   }
 }
 
+/** An id the list gives to several items (T000 on each): the later items get T000-2, T000-3…, and a warning says so. Returns the lines of the items renamed. */
+function uniqueIds(tasks: ChecklistTask[], log: FileLog): Set<number> {
+  const ids = new Set(tasks.map((t) => t.id));
+  const again = new Map<string, ChecklistTask[]>();
+  const seen = new Set<string>();
+  for (const t of tasks) {
+    if (seen.has(t.id)) again.set(t.id, [...(again.get(t.id) ?? []), t]);
+    seen.add(t.id);
+  }
+  for (const [id, later] of again) {
+    let n = 2;
+    const renamed = later.map((t) => {
+      while (ids.has(`${id}-${n}`)) n++;
+      t.id = `${id}-${n}`;
+      ids.add(t.id);
+      return `${t.id} (line ${t.line})`;
+    });
+    const first = tasks.find((t) => t.id === id)!;
+    log.finding('warning', `the task id ${id} is given to ${later.length + 1} items of the list; the first (line ${first.line}) keeps it, the others are ${renamed.join(', ')} on the board, and a dependency on ${id} is one on the first`, 'nothing to do, or renumber the tasks on the board', first.line);
+  }
+  return new Set([...again.values()].flat().map((t) => t.line));
+}
+
 /**
  * A checklist read from a tool's tasks.md, as the change's task list: its lines and findings
  * reported, its tasks put in the tool's order, made agentboard tasks, their dependencies checked.
@@ -167,16 +218,118 @@ export function checklistTasks(
   toTask: (t: ChecklistTask) => Task = (t) => checklistTask(t, t.done),
 ): ImportedTasks {
   for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
-  for (const f of list.findings) log.finding(f.level, f.message, f.fix, f.line);
+  const renamed = uniqueIds(list.tasks, log);
+  // The checklist's "used twice" of an item given an id of its own here is answered by uniqueIds' warning.
+  for (const f of list.findings) if (!(renamed.has(f.line!) && f.message.endsWith('is used twice'))) log.finding(f.level, f.message, f.fix, f.line);
   order(list.tasks);
   const tasks = list.tasks.map(toTask);
   checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line);
   return { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks };
 }
 
+
+/** The name of a file of the change's folder `dir` under the change's attachments/. */
+function attachmentName(dir: string, file: string): string {
+  return `attachments/${file.slice(dir.length + 1)}`;
+}
+
 /** Keeps a file of the change's folder `dir` with the change as it is (under attachments/), and says so in its report. */
 export function attachFile(change: ImportedChange, dir: string, file: string, log: FileLog): void {
-  const name = `attachments/${file.slice(dir.length + 1)}`;
+  const name = attachmentName(dir, file);
   change.attachments.push({ path: name, from: file });
   log.went(name);
+}
+
+/**
+ * The id a change of the source gets on the board: the name of its folder, made lowercase
+ * kebab-case when it is not one (UI-FIX-2 is ui-fix-2, add_search is add-search); `problem` says
+ * why there is none (a name too long, or with no letter a-z or digit).
+ */
+export function changeIdFor(name: string): { id: string; problem: string | null } {
+  if (CHANGE_ID_PATTERN.test(name)) return { id: name, problem: changeIdProblem(name) };
+  const id = name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return { id, problem: id ? changeIdProblem(id) : `"${name}" has no letter a-z or digit to make a change id of` };
+}
+
+/** A change of the source that cannot land: nothing of it is read, and its row says why. */
+export function refusedChange(name: string, dir: string, problem: string, part = 'the folder to a name of'): ImportedChange {
+  return {
+    id: name,
+    source: dir,
+    attachments: [],
+    refused: { message: `the change folder ${dir} cannot be a change of agentboard: ${problem}`, fix: `rename ${part} ${LIMITS.changeIdMin} to ${LIMITS.changeIdMax} characters of a-z, 0-9 and single dashes, then import again` },
+  };
+}
+
+/** Says on the change that its id is not the name of its folder as written, and why (`why`; by default: the name is not an id). */
+export function noteRenamed(change: ImportedChange, name: string, why = 'a change id is lowercase a-z, 0-9 and dashes'): void {
+  if (change.id === name) return;
+  (change.findings ??= []).push({ level: 'info', message: `the change "${name}" is ${change.id} on the board: ${why}`, fix: 'nothing to do' });
+}
+
+/**
+ * The prefix of the requirement ids of a capability (or spec file) named `name`: BOOKMARKS for
+ * bookmarks, CLI-UPDATE for cli-update. Each part of an id starts with a letter A-Z and the id has
+ * at most LIMITS.requirementIdMax characters, so a name with no letter A-Z (用户认证) gives CAP1,
+ * and two names that would give one prefix (user-auth, user_auth) get USER-AUTH and USER-AUTH2.
+ */
+export function requirementPrefix(name: string, taken: Set<string>): string {
+  const parts: string[] = [];
+  for (const part of name.toUpperCase().split(/[^A-Z0-9]+/)) {
+    const word = parts.length === 0 ? part.replace(/^\d+/, '') : part;
+    if (!word) continue;
+    if (/^\d/.test(word)) parts[parts.length - 1] += word;
+    else parts.push(word);
+  }
+  // Room for "-R", a number of the requirements a spec may have, and a number telling prefixes apart.
+  const base = parts.join('-').slice(0, LIMITS.requirementIdMax - 10).replace(/-+$/, '') || 'CAP';
+  let prefix = base === 'CAP' ? 'CAP1' : base;
+  for (let n = 2; taken.has(prefix); n++) prefix = `${base}${n}`;
+  taken.add(prefix);
+  return prefix;
+}
+
+const SUBMIT: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
+
+/**
+ * A change's documents land only where the board can hold them: in the order of its pipeline
+ * (proposal → spec → tasks → review), and a spec only with requirements. A document that cannot
+ * land is not written: the files it came from are no longer `used`, so the importer keeps them in
+ * attachments/ as they are, and each says why and what to do next. Every importer ends with this,
+ * so a change lands the same from any of them.
+ */
+export function keepInOrder(change: ImportedChange, logs: Map<string, FileLog>, used: Set<string>): void {
+  const folder = change.archived ? `${BOARD_DIR}/archive/${change.archived}-${change.id}` : `${BOARD_DIR}/changes/${change.id}`;
+  const submit = (stage: Stage) => refTo(SUBMIT[stage], { change_id: change.id });
+  const drop = (stage: Stage, why: string, first: string) => {
+    const name = DOC_FILES[stage];
+    delete change[stage];
+    for (const log of logs.values()) {
+      const report = log.report;
+      if (!report.to.includes(name)) continue;
+      report.to = report.to.filter((t) => t !== name);
+      report.lines = report.to.length === 0 ? [] : report.lines.filter((l) => !l.to.includes(name));
+      used.delete(report.file);
+      const kept = `${folder}/${attachmentName(change.source, report.file)}`;
+      log.finding(
+        'warning',
+        `${why}, so no ${name} was written: this file is kept as ${kept}`,
+        change.archived ? 'nothing to do: the archived change keeps it as it was' : `${first}; then submit the ${stage} with ${submit(stage)}, its --from reading ${kept}`,
+      );
+    }
+  };
+  if (change.spec && change.spec.content.requirements.length === 0) {
+    drop('spec', 'no requirement agentboard reads is in the spec ("### Requirement: Name" or "### R1: Title" headings, each saying what MUST or SHALL be)', 'write its requirements in that form');
+  }
+  const missing: Stage[] = [];
+  for (const stage of STAGES) {
+    if (!change[stage]) missing.push(stage);
+    else if (missing.length > 0) {
+      const one = missing.length === 1;
+      drop(stage, `the change has no ${missing.join(' and no ')}, which ${one ? 'comes' : 'come'} before its ${stage}`, `write ${one ? `the ${missing[0]}` : 'them'} first with ${missing.map(submit).join(', then ')}`);
+    }
+  }
 }

@@ -4,7 +4,7 @@
  * tool make one of these from the source files alone; the import operation lands it.
  */
 import type { Design, Proposal, ReviewRound, Spec, Task } from '../domain/model.js';
-import type { FileReport } from './report.js';
+import type { FileReport, SourceFinding } from './report.js';
 
 export const IMPORT_TOOLS = ['agentd', 'openspec', 'spec-kit'] as const;
 export type ImportTool = (typeof IMPORT_TOOLS)[number];
@@ -39,6 +39,10 @@ export interface ImportedChange {
   design?: ImportedDoc<Design>;
   /** Files kept with the change as they are: `path` under the change's folder, `from` in the source. */
   attachments: { path: string; from: string }[];
+  /** What is said of the change as a whole (its id), not of one of its files. */
+  findings?: SourceFinding[];
+  /** Why the change cannot land at all (its folder's name makes no change id): nothing of it was read. */
+  refused?: { message: string; fix: string };
 }
 
 export interface ImportPlan {

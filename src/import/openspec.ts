@@ -5,10 +5,9 @@
  * with a requirements section per capability and delta, ids prefixed with the capability
  * (BOOKMARKS-R1), each scenario linked to its requirement; task groups in order become dependencies.
  */
-import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, Spec } from '../domain/model.js';
 import { groupOrder, parseChecklist } from './checklist.js';
-import { attachFile, checklistTasks, completeProposal, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, readProposal, readSpec, refusedChange, requirementPrefix, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -19,26 +18,26 @@ const ROOT = 'openspec/changes';
 
 export function readOpenSpec(tree: SourceTree): ImportPlan {
   const plan: ImportPlan = { tool: 'openspec', changes: [], files: [] };
-  const folders = new Map<string, { id: string; archived?: string }>();
+  const folders = new Map<string, { name: string; archived?: string }>();
   for (const file of tree.files) {
     const archived = /^openspec\/changes\/archive\/(\d{4}-\d\d-\d\d)-([^/]+)\//.exec(file);
     if (archived) {
-      folders.set(`${ROOT}/archive/${archived[1]}-${archived[2]}`, { id: archived[2]!, archived: archived[1]! });
+      folders.set(`${ROOT}/archive/${archived[1]}-${archived[2]}`, { name: archived[2]!, archived: archived[1]! });
       continue;
     }
     const open = /^openspec\/changes\/([^/]+)\//.exec(file);
-    if (open && open[1] !== 'archive') folders.set(`${ROOT}/${open[1]}`, { id: open[1]! });
+    if (open && open[1] !== 'archive') folders.set(`${ROOT}/${open[1]}`, { name: open[1]! });
   }
   const inChange = new Set<string>();
-  for (const [dir, { id, archived }] of [...folders].sort()) {
+  for (const [dir, { name, archived }] of [...folders].sort()) {
     const files = tree.files.filter((f) => f.startsWith(`${dir}/`));
     files.forEach((f) => inChange.add(f));
     const logs = new Map(files.map((f) => [f, new FileLog(f)]));
-    const problem = changeIdProblem(id);
-    if (problem) {
-      for (const log of logs.values()) log.finding('error', `the change "${id}" cannot be a change of agentboard: ${problem}`, 'rename its folder to a change id of 3 to 64 characters of a-z, 0-9 and single dashes, then import again');
-    } else {
+    const { id, problem } = changeIdFor(name);
+    if (problem) plan.changes.push(refusedChange(name, dir, problem));
+    else {
       const change = readChange(tree, dir, id, archived, files, logs);
+      noteRenamed(change, name);
       plan.changes.push(change);
     }
     plan.files.push(...[...logs.values()].map((l) => l.report));
@@ -104,6 +103,7 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
     }
   }
 
+  keepInOrder(change, logs, used);
   for (const file of files) if (!used.has(file)) attachFile(change, dir, file, logs.get(file)!);
   return change;
 }
@@ -119,6 +119,8 @@ function currentPurpose(tree: SourceTree, capability: string): string | null {
 function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<string, FileLog>, change: ImportedChange, used: Set<string>): void {
   const merged: Spec = { title: change.proposal?.content.title ?? change.id, overview: '', requirements: [], scenarios: [] };
   const purposes: string[] = [];
+  const prefixes = new Set<string>();
+  const without: string[] = [];
   for (const file of files) {
     const capability = file.slice(dir.length + '/specs/'.length, -'/spec.md'.length);
     const log = logs.get(file)!;
@@ -127,7 +129,9 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
     const { body, offset } = withoutFrontmatter(source, log, 'frontmatter of the file, not part of the spec');
     const read = readSpec(body, offset, log);
     if (!read) continue;
-    const prefix = capability.toUpperCase().replace(/[^A-Z0-9]+/g, '-');
+    const prefix = requirementPrefix(capability, prefixes);
+    if (prefix !== capability.toUpperCase()) log.finding('info', `the requirements of the capability ${capability} are numbered ${prefix}-R1, ${prefix}-R2… (a requirement id is A-Z, 0-9 and dashes)`, 'nothing to do');
+    if (read.spec.requirements.length === 0) without.push(file);
     const ids = new Map<string, string>();
     read.spec.requirements.forEach((r, i) => {
       const id = `${prefix}-R${i + 1}`;
@@ -158,7 +162,10 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
     log.went('spec.md');
     used.add(file);
   }
-  if (merged.requirements.length === 0 && merged.scenarios.length === 0) return;
+  if (!files.some((f) => used.has(f))) return;
+  if (merged.requirements.length > 0) {
+    for (const file of without) logs.get(file)!.finding('warning', 'no requirement agentboard reads is in this file ("### Requirement: Name" headings under "## ADDED Requirements" and the like): its text is kept in spec.md as sections', 'write its requirements on the board, in spec.md');
+  }
   merged.overview = `The requirements this change adds, modifies, removes or renames, by capability:\n\n${purposes.join('\n')}`;
   change.spec = { content: merged, from: `${dir}/specs` };
 }

@@ -1,10 +1,12 @@
 /** The files of a source repository an importer reads: listed once, read on demand. */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 export interface SourceTree {
   /** Every file under the folders read, relative to the root with "/", sorted. */
   readonly files: string[];
+  /** What was not read under those folders (links that lead elsewhere, folders that cannot be listed), and why. */
+  readonly skipped: { path: string; why: string }[];
   bytes(path: string): Buffer;
   /** The file as text (line ends as LF); null when it is not UTF-8 text. */
   text(path: string): string | null;
@@ -12,27 +14,63 @@ export interface SourceTree {
 
 const SKIPPED = new Set(['.git', 'node_modules']);
 
-/** The files under `folders` (relative to `root`) that exist; links are not followed. */
+/**
+ * The files under `folders` (relative to `root`) that exist. A symbolic link is read only when it
+ * leads to a file inside the repository; one that leads out of it, to a folder (which could lead
+ * back into itself) or nowhere is skipped, and said so: a cloned repository cannot bring a file of
+ * this machine into the board.
+ */
 export function readTree(root: string, folders: string[]): SourceTree {
   const files: string[] = [];
-  const walk = (dir: string) => {
+  const skipped: { path: string; why: string }[] = [];
+  const rel = (path: string) => relative(root, path).split(sep).join('/');
+  let realRoot: string;
+  try {
+    realRoot = realpathSync(root);
+  } catch {
+    realRoot = root;
+  }
+  const linked = (path: string): string | null => {
+    let target: string;
+    try {
+      target = realpathSync(path);
+    } catch {
+      return 'a symbolic link that leads nowhere (or back to itself)';
+    }
+    if (!target.startsWith(realRoot + sep)) return 'a symbolic link that leads out of the repository';
+    return lstatSync(target).isFile() ? null : 'a symbolic link to a folder';
+  };
+  const walk = (dir: string, top: boolean) => {
+    const st = lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) return;
+    if (st.isSymbolicLink() || !st.isDirectory()) {
+      if (!top || st.isSymbolicLink()) skipped.push({ path: rel(dir), why: st.isSymbolicLink() ? 'a symbolic link to a folder' : 'not a regular file or folder' });
+      return;
+    }
     let names: string[];
     try {
       names = readdirSync(dir);
-    } catch {
+    } catch (err) {
+      skipped.push({ path: rel(dir), why: `a folder that cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
       return;
     }
     for (const name of names) {
       if (SKIPPED.has(name)) continue;
       const path = join(dir, name);
-      const st = statSync(path, { throwIfNoEntry: false });
-      if (!st) continue;
-      if (st.isDirectory()) walk(path);
-      else if (st.isFile()) files.push(relative(root, path).split(sep).join('/'));
+      const entry = lstatSync(path, { throwIfNoEntry: false });
+      if (!entry) continue;
+      if (entry.isDirectory()) walk(path, false);
+      else if (entry.isFile()) files.push(rel(path));
+      else if (entry.isSymbolicLink()) {
+        const why = linked(path);
+        if (why) skipped.push({ path: rel(path), why });
+        else files.push(rel(path));
+      } else skipped.push({ path: rel(path), why: 'not a regular file or folder' });
     }
   };
-  for (const f of folders) walk(join(root, f));
+  for (const f of folders) walk(join(root, f), true);
   files.sort();
+  skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
   const cache = new Map<string, Buffer>();
   const bytes = (path: string) => {
     let b = cache.get(path);
@@ -41,6 +79,7 @@ export function readTree(root: string, folders: string[]): SourceTree {
   };
   return {
     files,
+    skipped,
     bytes,
     text(path) {
       const b = bytes(path);
@@ -54,5 +93,5 @@ export function readTree(root: string, folders: string[]): SourceTree {
 /** A tree made of texts (for tests and for files already in memory). */
 export function memoryTree(texts: Record<string, string>): SourceTree {
   const files = Object.keys(texts).sort();
-  return { files, bytes: (p) => Buffer.from(texts[p] ?? '', 'utf8'), text: (p) => texts[p] ?? null };
+  return { files, skipped: [], bytes: (p) => Buffer.from(texts[p] ?? '', 'utf8'), text: (p) => texts[p] ?? null };
 }

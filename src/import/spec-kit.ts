@@ -5,12 +5,12 @@
  * named after the folder without its number; its proposal is taken from the spec (the user's
  * request, the success criteria) and the plan's summary; plan.md is its design.
  */
-import { changeIdProblem } from '../domain/ids.js';
+import { refTo } from '../domain/refs.js';
 import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../domain/model.js';
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { attachFile, checklistTasks, completeProposal, readDesign, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -33,13 +33,15 @@ export function readSpecKit(tree: SourceTree): ImportPlan {
     files.forEach((f) => inChange.add(f));
     const logs = new Map(files.map((f) => [f, new FileLog(f)]));
     // The number orders features in spec-kit; on the board the name is enough, unless two features share it.
-    const id = taken.has(name) || changeIdProblem(name) ? folder : name;
-    const problem = changeIdProblem(id);
-    if (problem) {
-      for (const log of logs.values()) log.finding('error', `the feature "${folder}" cannot be a change of agentboard: ${problem}`, 'rename its folder, then import again');
-    } else {
+    const named = changeIdFor(name);
+    const twice = !named.problem && taken.has(named.id);
+    const { id, problem } = twice ? changeIdFor(folder) : named;
+    if (problem) plan.changes.push(refusedChange(folder, dir, problem, 'the folder so that its name after the number has'));
+    else {
       taken.add(id);
-      plan.changes.push(readFeature(tree, dir, id, files, logs));
+      const change = readFeature(tree, dir, id, files, logs);
+      noteRenamed(change, name, twice ? `another feature is named ${named.id}` : undefined);
+      plan.changes.push(change);
     }
     plan.files.push(...[...logs.values()].map((l) => l.report));
   }
@@ -99,12 +101,13 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
       change.tasks = { content, from: path('tasks.md') };
       log.went('tasks.md');
       used.add(path('tasks.md'));
-      if (content.tasks.length > 0 && content.tasks.every((t) => t.status === 'done')) {
-        log.finding('info', 'every task is done and spec-kit records no review: the change waits for one', 'review the work with `agentboard review`');
-      }
     }
   }
 
+  keepInOrder(change, logs, used);
+  if (change.tasks && change.tasks.content.tasks.length > 0 && change.tasks.content.tasks.every((t) => t.status === 'done')) {
+    logs.get(path('tasks.md'))!.finding('info', 'every task is done and spec-kit records no review: the change waits for one', `review the work with ${refTo('review.create', { change_id: id })}`);
+  }
   for (const file of files) if (!used.has(file)) attachFile(change, dir, file, logs.get(file)!);
   return change;
 }

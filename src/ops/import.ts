@@ -51,9 +51,11 @@ const ImportOut = z.object({
     z.object({
       change_id: z.string(),
       source: z.string(),
-      status: z.enum(['imported', 'unchanged', 'refused']).describe('imported (or would be, in a dry run); unchanged: already on the board from this source; refused: see its findings.'),
-      phase: z.string(),
-      archived_to: z.string().nullable(),
+      status: z
+        .enum(['imported', 'imported_with_errors', 'unchanged', 'refused'])
+        .describe("imported (or would be, in a dry run); imported_with_errors: it landed, but a file of it could not be read as its document (it is kept in attachments/) or what landed breaks the board's rules: the findings of the change and of its files say what to fix; unchanged: already on the board from this source; refused: not imported, see its findings."),
+      phase: z.string().describe('The phase it lands at (or is at, when on the board already); "-" for a change refused that is not on the board.'),
+      archived_to: z.string().nullable().describe('The archive folder it lands in (or is in); null for an open change or one refused.'),
       documents: z.array(z.string()),
       attachments: z.array(z.string()),
       tasks: z.object({ total: z.number().int(), done: z.number().int() }),
@@ -97,7 +99,8 @@ export const importBoard = defineOp({
     const commit = gitCommit(source);
     const now = new Date().toISOString();
     const seen = new Set<string>();
-    const outcomes = plan.changes.map((change) => {
+    const outcomes = plan.changes.map((change): Outcome => {
+      if (change.refused) return 'refused';
       // Two changes of the source under one id (open and archived, say) would land in one folder: the first one wins.
       const twice = seen.has(change.id);
       seen.add(change.id);
@@ -149,11 +152,19 @@ function sourceRoot(path: string, tool: ImportTool): string {
 }
 
 function isDir(path: string): boolean {
-  return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false;
+  }
 }
 
 function checkSource(root: string, tool: ImportTool, base: string, inPlace: boolean): void {
   const where = inPlace ? 'this repository' : 'the repository given';
+  const st = statSync(root, { throwIfNoEntry: false });
+  if (!st?.isDirectory()) {
+    fail('IMPORT_REFUSED', `${root} ${st ? 'is a file, not a folder' : 'does not exist'}, so there is no repository there to import from.`, `Give the root folder of the repository that holds the board of ${tool} as PATH.`);
+  }
   if (tool === 'agentd') {
     if (!isDir(join(root, base))) {
       fail(
@@ -170,21 +181,21 @@ function checkSource(root: string, tool: ImportTool, base: string, inPlace: bool
   }
 }
 
+const FOLDERS_READ: Record<ImportTool, (base: string) => string[]> = { agentd: (base) => [base], openspec: () => ['openspec'], 'spec-kit': () => ['specs', '.specify'] };
+
 function readPlan(root: string, tool: ImportTool, base: string): { plan: ImportPlan; tree: SourceTree } {
-  switch (tool) {
-    case 'agentd': {
-      const tree = readTree(root, [base]);
-      return { plan: readAgentd(tree, base), tree };
-    }
-    case 'openspec': {
-      const tree = readTree(root, ['openspec']);
-      return { plan: readOpenSpec(tree), tree };
-    }
-    case 'spec-kit': {
-      const tree = readTree(root, ['specs', '.specify']);
-      return { plan: readSpecKit(tree), tree };
-    }
+  const tree = readTree(root, FOLDERS_READ[tool](base));
+  const plan = tool === 'agentd' ? readAgentd(tree, base) : tool === 'openspec' ? readOpenSpec(tree) : readSpecKit(tree);
+  for (const { path, why } of tree.skipped) {
+    plan.files.push({
+      file: path,
+      to: [],
+      lines: [],
+      findings: [{ level: 'warning', message: `${why}: nothing of it was read, and nothing of it is on the board`, fix: 'copy what the board needs into the change by hand, as a file of its own' }],
+    });
   }
+  plan.files.sort((a, b) => (a.file < b.file ? -1 : 1));
+  return { plan, tree };
 }
 
 /** The commit the source repository is at, when it is a git repository with one. */
@@ -200,8 +211,11 @@ function sourceOf(path: string): string | undefined {
   return split ? readMeta(split.frontmatter, new FindingSink(''))?.meta.imported_from?.tool : undefined;
 }
 
+/** What becomes of a change before its documents are judged: imported_with_errors is told of an imported one afterwards. */
+type Outcome = Exclude<ChangeOut['status'], 'imported_with_errors'>;
+
 /** Whether a change lands: not when it is on the board already (then from this tool: unchanged; else refused). */
-function judge(board: Board, change: ImportedChange, tool: ImportTool, converting: boolean): ChangeOut['status'] {
+function judge(board: Board, change: ImportedChange, tool: ImportTool, converting: boolean): Outcome {
   if (converting || !existsSync(board.dir)) return 'imported';
   let folder: string | null = null;
   if (change.archived) {
@@ -246,9 +260,10 @@ function documentsOf(change: ImportedChange, person: string, now: string, tool: 
 }
 
 /** The change as it lands (or would): its phase, and what the board's rules say of its documents. */
-function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Planned[], files: FileReport[], board: Board): ChangeOut {
+function summarize(change: ImportedChange, status: Outcome, docs: Planned[], files: FileReport[], board: Board): ChangeOut {
   const findings: ChangeOut['findings'] = [];
-  const parsed = new Map(docs.map((d) => [d.type, parseDocText(d.type, renderDocFile(d.meta, {}, renderInput(d.type, d.content)), `${BOARD_DIR}/changes/${change.id}/${fileName(d.type)}`)]));
+  const folder = change.archived ? `${BOARD_DIR}/archive/${change.archived}-${change.id}` : `${BOARD_DIR}/changes/${change.id}`;
+  const parsed = new Map(docs.map((d) => [d.type, parseDocText(d.type, renderDocFile(d.meta, {}, renderInput(d.type, d.content)), `${folder}/${fileName(d.type)}`)]));
   const spec = parsed.get('spec') ?? null;
   for (const [type, doc] of parsed) {
     for (const f of checkDoc(doc, change.id, { requirementIds: type === 'tasks' ? requirementIdsOf(spec as never) : null })) {
@@ -258,7 +273,9 @@ function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Pl
       report?.findings.push({ level: f.level, message: `${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`, fix: f.fix });
     }
   }
-  if (status !== 'imported') {
+  for (const f of change.findings ?? []) findings.push({ ...f, file: change.source });
+  if (change.refused) findings.push({ level: 'error', ...change.refused, file: change.source });
+  else if (status !== 'imported') {
     const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived), or twice in the source: it was not imported`;
     findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again`, file: change.source });
   }
@@ -268,8 +285,11 @@ function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Pl
     return d ? { status: d.meta.status } : null;
   };
   const verdict = change.review?.content[0]?.verdict ?? null;
-  let phase: Phase = 'archived';
-  if (!change.archived && status !== 'imported') {
+  // A refused change is told as it is on the board, if it is there.
+  const onBoard = status === 'refused' ? boardPhase(board, change) : undefined;
+  let phase: Phase | '-' = 'archived';
+  if (onBoard !== undefined) phase = onBoard;
+  else if (!change.archived && status !== 'imported') {
     phase = phaseOf(board, loadChange(board, change.id)).phase;
   } else if (!change.archived) {
     phase = derivePhase(
@@ -282,18 +302,27 @@ function summarize(change: ImportedChange, status: ChangeOut['status'], docs: Pl
       existsSync(board.configPath) ? board.config.require_approval : [],
     ).phase;
   }
+  // Not all of it landed as written, or what landed breaks the board's rules: the row says so.
+  const errors = status === 'imported' && (findings.some((f) => f.level === 'error') || files.some((f) => f.file.startsWith(`${change.source}/`) && f.findings.some((x) => x.level === 'error')));
   return {
     change_id: change.id,
     source: change.source,
-    status,
+    status: errors ? 'imported_with_errors' : status,
     phase,
-    archived_to: change.archived ? `${BOARD_DIR}/archive/${change.archived}-${change.id}` : null,
+    archived_to: change.archived && status !== 'refused' ? folder : null,
     documents: (status === 'imported' ? docs.map((d) => fileName(d.type)) : []),
     attachments: change.attachments.map((a) => a.path),
     tasks: { total: tasks.length, done: tasks.filter((t) => t.status === 'done').length },
     verdict,
     findings,
   };
+}
+
+/** The phase of the board's own change of that id ("archived" when it is in the archive); "-" when the board has none. */
+function boardPhase(board: Board, change: ImportedChange): Phase | '-' {
+  if (change.refused || !existsSync(board.dir)) return '-';
+  if (board.hasChange(change.id)) return phaseOf(board, loadChange(board, change.id)).phase;
+  return board.archived().some((a) => a.change_id === change.id) ? 'archived' : '-';
 }
 
 /** The source file a finding about a landed document is about: for a spec made of several files, the file of the requirement it is on. */

@@ -1015,7 +1015,8 @@ export class Board implements Reader {
    * lock) and the holder files of waiters that died.
    */
   private sweep(): void {
-    const dirs = [this.runtimeDir, dirname(this.ledgerPath('x')), join(this.runtimeDir, 'remote'), join(this.runtimeDir, CALLS_DIR), this.changesDir, this.archiveDir];
+    // agentd/ itself too: config.yaml, people.yaml and .gitignore are written there.
+    const dirs = [this.dir, this.runtimeDir, dirname(this.ledgerPath('x')), join(this.runtimeDir, 'remote'), join(this.runtimeDir, CALLS_DIR), this.changesDir, this.archiveDir];
     try {
       for (const id of this.changeIds()) dirs.push(this.changeDir(id));
     } catch {

@@ -355,7 +355,9 @@ describe('import refusals', () => {
     const dir = copy('openspec');
     await ok(dir, ['init'], PERSON);
     await ok(dir, ['propose', 'add-bookmark-import', '--why', WHY, '--what-changes', 'Mine.', '--impact', 'Mine.', '--notes', 'n.'], PERSON);
-    const r = await ok(dir, ['import', 'openspec'], PERSON);
+    const run = await cli(dir, ['import', 'openspec', '--json'], PERSON);
+    expect(run.code, 'a change refused: exit 1').toBe(1);
+    const r = run.json.data;
     expect(r.changes.map((c: any) => c.status)).toEqual(['refused', 'imported']);
     expect(r.changes[0].findings.at(-1).message).toContain('it was not imported');
     expect(read(dir, 'agentd/changes/add-bookmark-import/proposal.md')).toContain('Mine.');

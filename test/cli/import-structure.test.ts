@@ -1,0 +1,263 @@
+/**
+ * What `agentboard import` writes, whatever the shape of the source: documents only in the order
+ * the board keeps (what cannot land kept in attachments/, with what to do next), a board that
+ * validates or a row that says it does not, every change and refusal in the text report, links
+ * not followed out of the source, a PATH that is no folder refused, and no temp file outliving a
+ * killed import. Sources are copied (test/fixtures/import/out-of-order/) or written in temp folders.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { addPerson, cli, cliProcess, FIXTURES, newBoard, ok, read, showDocument, snapshot, tempDir, write } from '../helpers.js';
+
+/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
+const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
+
+/** A copy of the out-of-order fixture, or an empty source, with `files` written into it. */
+function source(files: Record<string, string> = {}, fixture = true): string {
+  const dir = tempDir('agentboard-source-');
+  if (fixture) cpSync(join(FIXTURES, 'import', 'out-of-order'), dir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    write(dir, name, text);
+  }
+  return dir;
+}
+
+/** Imports `src` into a new folder: the run (exit code, data) and the folder. */
+async function imported(tool: string, src: string, json = true): Promise<{ board: string; code: number; data: any; stdout: string }> {
+  const board = tempDir('agentboard-board-');
+  const r = await cli(board, ['import', tool, src, ...(json ? ['--json'] : [])], PERSON);
+  return { board, code: r.code, data: r.json?.data, stdout: r.stdout };
+}
+
+const row = (data: any, id: string) => data.changes.find((c: any) => c.change_id === id);
+const report = (data: any, file: string) => data.files.find((f: any) => f.file === file);
+
+const PROPOSAL = '# Proposal\n\n## Why\n\nPeople lose their place in long lists of bookmarks, so the list should remember it.\n\n## What Changes\n\n- Keep the place.\n\n## Impact\n\n- Web client.\n';
+const DELTA = '## ADDED Requirements\n\n### Requirement: Export bookmarks\nThe system SHALL export every bookmark.\n\n#### Scenario: Export\n- **GIVEN** a person with bookmarks\n- **WHEN** they export them\n- **THEN** the file holds them\n';
+const TASKS = '# Tasks\n\n## 1. Work\n- [x] 1.1 Do it\n';
+
+describe('a spec with no requirement agentboard reads (old OpenSpec format)', () => {
+  it('is kept whole in attachments/ with a warning, and the report never says it became spec.md', async () => {
+    const src = source();
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    const dir = 'openspec/changes/archive/2025-01-11-add-update-command';
+    expect(row(data, 'add-update-command')).toMatchObject({ status: 'imported', phase: 'archived', documents: ['proposal.md'], attachments: ['attachments/specs/cli-update/spec.md', 'attachments/tasks.md'] });
+    const spec = report(data, `${dir}/specs/cli-update/spec.md`);
+    expect(spec.to).toEqual(['attachments/specs/cli-update/spec.md']);
+    expect(spec.lines).toEqual([]);
+    expect(spec.findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^no requirement agentboard reads is in the spec .*so no spec\.md was written: this file is kept as agentd\/archive\/2025-01-11-add-update-command\/attachments\/specs\/cli-update\/spec\.md$/) })]);
+    expect(report(data, `${dir}/tasks.md`).to).toEqual(['attachments/tasks.md']);
+    const archived = join(board, 'agentd/archive/2025-01-11-add-update-command');
+    expect(readdirSync(archived).sort()).toEqual(['attachments', 'proposal.md']);
+    expect(read(archived, 'attachments/specs/cli-update/spec.md')).toBe(read(src, `${dir}/specs/cli-update/spec.md`));
+    const text = (await imported('openspec', src, false)).stdout;
+    expect(text).toContain(`${dir}/specs/cli-update/spec.md → attachments/specs/cli-update/spec.md\n`);
+    expect(text).not.toContain('cli-update/spec.md → spec.md');
+  });
+
+  it('beside a capability that has requirements, its text stays in spec.md, and a warning says it has none', async () => {
+    const old = read(join(FIXTURES, 'import', 'out-of-order'), 'openspec/changes/archive/2025-01-11-add-update-command/specs/cli-update/spec.md');
+    const src = source({ 'openspec/changes/mixed/proposal.md': PROPOSAL, 'openspec/changes/mixed/specs/export/spec.md': DELTA, 'openspec/changes/mixed/specs/cli-update/spec.md': old, 'openspec/changes/mixed/tasks.md': TASKS }, false);
+    const { board, data } = await imported('openspec', src);
+    expect(row(data, 'mixed')).toMatchObject({ status: 'imported', phase: 'review', documents: ['proposal.md', 'spec.md', 'tasks.md'] });
+    expect(report(data, 'openspec/changes/mixed/specs/cli-update/spec.md').findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringContaining('its text is kept in spec.md as sections') })]);
+    expect(read(board, 'agentd/changes/mixed/spec.md')).toContain('The update command SHALL update OpenSpec instruction files to the latest templates.');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('documents out of order (a spec with no proposal, tasks with no spec)', () => {
+  it('land the same from all three tools: what comes in order is written, the rest kept in attachments/ with what to do next, and the board validates', async () => {
+    const expected: Record<string, [string, string, string[], string[]][]> = {
+      openspec: [
+        ['no-spec', 'spec', ['proposal.md'], ['attachments/tasks.md']],
+        ['spec-first', 'proposal', [], ['attachments/specs/export/spec.md']],
+      ],
+      agentd: [
+        ['no-spec', 'spec', ['proposal.md'], ['attachments/tasks.md']],
+        ['spec-first', 'proposal', [], ['attachments/specs/export.md']],
+      ],
+      'spec-kit': [['export', 'proposal', ['design.md'], ['attachments/tasks.md']]],
+    };
+    for (const [tool, changes] of Object.entries(expected)) {
+      const src = source();
+      const { board, code, data } = await imported(tool, src);
+      expect(code, tool).toBe(0);
+      for (const [id, phase, documents, attachments] of changes) {
+        expect(row(data, id), `${tool} ${id}`).toMatchObject({ status: 'imported', phase, documents, attachments });
+        for (const kept of attachments) expect(existsSync(join(board, 'agentd/changes', id, kept)), `${tool} ${id} ${kept}`).toBe(true);
+        expect(readdirSync(join(board, 'agentd/changes', id)).filter((f) => f.endsWith('.md')).sort(), `${tool} ${id}`).toEqual(documents);
+      }
+      // (the archived change of the fixture is the test above)
+      const kept = data.files.filter((f: any) => !f.file.includes('/archive/') && f.to.some((t: string) => /^attachments\/(tasks|specs)/.test(t)));
+      expect(kept.length, tool).toBe(changes.length);
+      for (const f of kept) {
+        expect(f.findings, `${tool} ${f.file}`).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^the change has no (proposal|spec)\b.*, so no (spec|tasks)\.md was written: this file is kept as agentd\/changes\//) })]);
+        expect(f.findings[0].fix, `${tool} ${f.file}`).toMatch(/^write (the proposal|the spec|them) first with `agentboard (propose|spec) [a-z-]+`.*; then submit the (spec|tasks) with `agentboard (spec|tasks) [a-z-]+`, its --from reading agentd\/changes\//);
+      }
+      expect((await ok(board, ['validate', '--all'])).valid, tool).toBe(true);
+    }
+  });
+
+  it('what the finding says to do next works: the proposal, then the spec from its attachment', async () => {
+    const { board } = await imported('agentd', source());
+    await ok(board, ['propose', 'spec-first', '--why', 'People want to take their bookmarks to another tool, and today they cannot.', '--what-changes', 'Add an export.', '--impact', 'Web only.', '--notes', 'n.', '--as', 'planner']);
+    await ok(board, ['spec', 'spec-first', '--from', 'agentd/changes/spec-first/attachments/specs/export.md', '--notes', 'n.', '--as', 'planner']);
+    expect((await ok(board, ['show', 'spec-first'])).phase).toBe('tasks');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('a source valid by its own rules that breaks the board\'s', () => {
+  it('a Why longer than the board allows: the rest of it is the section right after it, with a warning', async () => {
+    const sentence = 'Users need a thing so that they can do their work faster than they do today. ';
+    const why = sentence.repeat(28).trim();
+    const src = source({ 'openspec/changes/long-why/proposal.md': `## Why\n${why}\n\n## What Changes\n- Add the thing\n\n## Impact\n- core\n`, 'openspec/changes/long-why/specs/cap/spec.md': DELTA, 'openspec/changes/long-why/tasks.md': TASKS }, false);
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    expect(row(data, 'long-why')).toMatchObject({ status: 'imported', findings: [] });
+    expect(report(data, 'openspec/changes/long-why/proposal.md').findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringContaining(`the Why has ${why.length} characters, more than the 2000`) })]);
+    const proposal = (await showDocument(board, 'long-why', 'proposal')).content;
+    expect(proposal.why.length).toBeLessThanOrEqual(2000);
+    expect(proposal.why).toMatch(/today\.\n\n\(Continued in the section "Why \(continued\)"\.\)$/);
+    expect(proposal.sections).toEqual([expect.objectContaining({ heading: 'Why (continued)', after: 'why' })]);
+    expect(`${proposal.why.replace(/\n\n\(Continued.*$/, '')} ${proposal.sections[0].text}`).toBe(why);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+
+  it('a task id given to several items: the later ones get ids of their own, with a warning', async () => {
+    const src = source({
+      'specs/029-refactor/spec.md': '# Feature Specification: Refactor\n\n**Input**: User description: "move the store to an ORM so that queries are written once"\n\n## User Scenarios & Testing\n\n### User Story 1 - Store (Priority: P1)\n\nA developer reads the store.\n\n**Acceptance Scenarios**:\n\n1. **Given** a store, **When** a developer reads it, **Then** it answers.\n\n## Requirements\n\n- **FR-001**: System MUST keep every query working.\n',
+      'specs/029-refactor/tasks.md': '# Tasks: Refactor\n\n## Phase 1: Setup\n\n- [x] T000 Create the folders\n- [x] T000 Create the connection\n- [ ] T000 Create the test helper\n\n## Phase 2: Models\n\n- [ ] T00 [P] Family model\n- [ ] T00 [P] Parent model\n',
+    }, false);
+    const { board, code, data } = await imported('spec-kit', src);
+    expect(code).toBe(0);
+    expect(row(data, 'refactor')).toMatchObject({ status: 'imported', tasks: { total: 5, done: 2 }, findings: [] });
+    expect(report(data, 'specs/029-refactor/tasks.md').findings.filter((f: any) => f.level !== 'info')).toEqual([
+      expect.objectContaining({ level: 'warning', line: 5, message: expect.stringContaining('the task id T000 is given to 3 items of the list; the first (line 5) keeps it, the others are T000-2 (line 6), T000-3 (line 7)') }),
+      expect.objectContaining({ level: 'warning', line: 11, message: expect.stringContaining('the others are T00-2 (line 12)') }),
+    ]);
+    const tasks = (await ok(board, ['task', 'list', '--change', 'refactor'])).tasks;
+    expect(tasks.map((t: any) => [t.id, t.depends])).toEqual([
+      ['T000', []],
+      ['T000-2', ['T000']],
+      ['T000-3', ['T000-2']],
+      ['T00', ['T000', 'T000-2', 'T000-3']],
+      ['T00-2', ['T000', 'T000-2', 'T000-3']],
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+
+  it('capability folders whose names make no requirement prefix, or the same one: CAP1, USER-AUTH2', async () => {
+    const src = source({ 'openspec/changes/auth/proposal.md': PROPOSAL, 'openspec/changes/auth/specs/用户认证/spec.md': DELTA, 'openspec/changes/auth/specs/user-auth/spec.md': DELTA, 'openspec/changes/auth/specs/user_auth/spec.md': DELTA, 'openspec/changes/auth/tasks.md': TASKS }, false);
+    const { board, data } = await imported('openspec', src);
+    expect(row(data, 'auth')).toMatchObject({ status: 'imported', findings: [] });
+    const spec = (await showDocument(board, 'auth', 'spec')).content;
+    expect(spec.requirements.map((r: any) => [r.id, r.group])).toEqual([
+      ['USER-AUTH-R1', 'user-auth'],
+      ['USER-AUTH2-R1', 'user_auth'],
+      ['CAP1-R1', '用户认证'],
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+
+  it('what still breaks a rule lands flagged: "imported with errors", the finding at the file it was written to (the archive), exit 1', async () => {
+    const title = `Proposal: ${'a very long title '.repeat(13).trim()}`;
+    const dir = 'openspec/changes/archive/2025-10-14-long-title';
+    const src = source({ [`${dir}/proposal.md`]: PROPOSAL.replace('# Proposal', `# ${title}`), [`${dir}/specs/cap/spec.md`]: DELTA, [`${dir}/tasks.md`]: TASKS }, false);
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(1);
+    const change = row(data, 'long-title');
+    expect(change).toMatchObject({ status: 'imported_with_errors', archived_to: 'agentd/archive/2025-10-14-long-title' });
+    expect(change.findings).toEqual([expect.objectContaining({ level: 'error', file: 'agentd/archive/2025-10-14-long-title/proposal.md', message: expect.stringContaining('(proposal.title.too_long)') })]);
+    expect(existsSync(join(board, 'agentd/archive/2025-10-14-long-title/proposal.md'))).toBe(true);
+    const text = (await imported('openspec', src, false)).stdout;
+    expect(text).toMatch(/^Imported 1 change from openspec \(.*\) \(1 with errors\):/);
+    expect(text).toMatch(/long-title +imported with errors +archived \(agentd\/archive\/2025-10-14-long-title\)/);
+    expect(text).toContain(`${dir}/proposal.md: error: agentd/archive/2025-10-14-long-title/proposal.md:`);
+  });
+});
+
+describe('a PATH that is no folder, and links in the source', () => {
+  it('a PATH that is a file, or nothing: refused by name, nothing written', async () => {
+    const where = tempDir();
+    write(where, 'afile', 'not a repository\n');
+    for (const tool of ['openspec', 'spec-kit', 'agentd']) {
+      for (const [path, said] of [['afile', 'is a file, not a folder'], ['nothere', 'does not exist']]) {
+        const r = await cli(where, ['import', tool, path, '--json'], PERSON);
+        expect(r.code, `${tool} ${path}`).not.toBe(0);
+        expect(r.json.error, `${tool} ${path}`).toMatchObject({ code: 'IMPORT_REFUSED', message: `${join(where, path)} ${said}, so there is no repository there to import from.` });
+      }
+    }
+    expect(readdirSync(where)).toEqual(['afile']);
+  });
+
+  it('a link out of the repository, to a folder or back into itself, is not followed and is named; a link to a file of the repository is read', async () => {
+    const outside = tempDir();
+    write(outside, 'secret.txt', 'a file of this machine\n');
+    const src = source({ 'openspec/changes/add-thing/proposal.md': PROPOSAL, 'openspec/changes/add-thing/specs/cap/spec.md': DELTA, 'openspec/changes/add-thing/tasks.md': TASKS, 'openspec/notes/shared.md': 'Shared notes.\n' }, false);
+    const change = join(src, 'openspec/changes/add-thing');
+    symlinkSync(join(outside, 'secret.txt'), join(change, 'host.md'));
+    symlinkSync('..', join(change, 'loop'));
+    symlinkSync('self', join(change, 'self'));
+    symlinkSync('../../notes/shared.md', join(change, 'shared.md'));
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    expect(row(data, 'add-thing')).toMatchObject({ status: 'imported', phase: 'review', attachments: ['attachments/shared.md'] });
+    const skipped = (name: string) => report(data, `openspec/changes/add-thing/${name}`);
+    expect(skipped('host.md')).toMatchObject({ to: ['left where it is (openspec/changes/add-thing/host.md)'], findings: [expect.objectContaining({ level: 'warning', message: expect.stringContaining('a symbolic link that leads out of the repository') })] });
+    expect(skipped('loop').findings[0].message).toContain('a symbolic link to a folder');
+    expect(skipped('self').findings[0].message).toContain('a symbolic link that leads nowhere (or back to itself)');
+    const attachments = join(board, 'agentd/changes/add-thing/attachments');
+    expect(readdirSync(attachments)).toEqual(['shared.md']);
+    expect(read(attachments, 'shared.md')).toBe('Shared notes.\n');
+    expect(JSON.stringify(snapshot(join(board, 'agentd')))).not.toContain('host.md');
+  });
+});
+
+describe('the text report', () => {
+  it('shows every change with its reason when refused, uppercase folders as their id, and judges a spec-kit name without its number', async () => {
+    const long = 'a-feature-name-of-sixty-two-characters-that-fits-as-a-change-id';
+    const tooLong = `${long}-and-then-some`;
+    const src = source({
+      'openspec/changes/add-thing/proposal.md': PROPOSAL,
+      'openspec/changes/archive/2025-01-01-add-thing/proposal.md': PROPOSAL,
+      'openspec/changes/UI-FIX-2/proposal.md': PROPOSAL,
+      [`specs/001-${long}/spec.md`]: '# Feature Specification: Long\n\n## Requirements\n\n- **FR-001**: System MUST work.\n',
+      [`specs/002-${tooLong}/spec.md`]: '# Feature Specification: Longer\n\n## Requirements\n\n- **FR-001**: System MUST work.\n',
+    }, false);
+    const os = await imported('openspec', src, false);
+    expect(os.code).toBe(1);
+    expect(os.stdout).toMatch(/^Imported 2 changes from openspec \(.*\) \(1 refused\):/);
+    expect(os.stdout).toMatch(/\nadd-thing +refused +- +- +- +openspec\/changes\/archive\/2025-01-01-add-thing\n/);
+    expect(os.stdout).toMatch(/\nui-fix-2 +imported +spec +- +- +openspec\/changes\/UI-FIX-2\n/);
+    expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: error: change add-thing is on the board already (open or archived), or twice in the source: it was not imported (fix: rename add-thing in the source');
+    const sk = await imported('spec-kit', src, false);
+    expect(sk.code).toBe(1);
+    expect(sk.stdout).toMatch(new RegExp(`\\n${long} +imported +`));
+    expect(sk.stdout).toContain(`\n  specs/002-${tooLong}: error: the change folder specs/002-${tooLong} cannot be a change of agentboard: a change id has 3 to 64 characters, "${tooLong}" has ${tooLong.length} (fix: rename the folder so that its name after the number has 3 to 64 characters`);
+    const json = (await imported('spec-kit', src)).data;
+    expect(row(json, `002-${tooLong}`)).toMatchObject({ status: 'refused', phase: '-', archived_to: null, documents: [] });
+  });
+});
+
+describe('an import killed while it writes', () => {
+  it('leaves no temp file in agentd/ once the next command has run', async () => {
+    const dir = await newBoard();
+    rmSync(join(dir, 'agentd/config.yaml'));
+    rmSync(join(dir, 'agentd/.gitignore'));
+    cpSync(join(FIXTURES, 'import', 'openspec'), dir, { recursive: true });
+    addPerson(dir);
+    const killed = cliProcess(dir, ['import', 'openspec', '--as', 'human:tester'], { env: { AGENTBOARD_TEST_FAULT: 'commit:temp' } });
+    expect(killed.code).toBe(-1);
+    expect(readdirSync(join(dir, 'agentd')).filter((n) => n.endsWith('.tmp')).length).toBeGreaterThan(0);
+    const again = await cli(dir, ['import', 'openspec', '--json', '--as', 'human:tester']);
+    expect(again.code, again.stdout).toBe(0);
+    expect(readdirSync(join(dir, 'agentd')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(readdirSync(join(dir, 'agentd/changes')).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+    expect(readFileSync(join(dir, 'agentd/.gitignore'), 'utf8')).toContain('.runtime/');
+  });
+});
