@@ -8,7 +8,7 @@
 import { changeIdProblem } from '../domain/ids.js';
 import type { Requirement, Spec } from '../domain/model.js';
 import { groupOrder, parseChecklist } from './checklist.js';
-import { attachFile, checklistTasks, completeProposal, readDesign, readProposal, readSpec, withoutFrontmatter } from './documents.js';
+import { attachFile, checklistTasks, completeProposal, readDesign, readProposal, readSpec, rejectIncompleteSpec, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -119,6 +119,7 @@ function currentPurpose(tree: SourceTree, capability: string): string | null {
 function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<string, FileLog>, change: ImportedChange, used: Set<string>): void {
   const merged: Spec = { title: change.proposal?.content.title ?? change.id, overview: '', requirements: [], scenarios: [] };
   const purposes: string[] = [];
+  const unread: string[] = [];
   for (const file of files) {
     const capability = file.slice(dir.length + '/specs/'.length, -'/spec.md'.length);
     const log = logs.get(file)!;
@@ -126,7 +127,10 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
     if (source === null) continue;
     const { body, offset } = withoutFrontmatter(source, log, 'frontmatter of the file, not part of the spec');
     const read = readSpec(body, offset, log);
-    if (!read) continue;
+    if (!read) {
+      unread.push(file);
+      continue;
+    }
     const prefix = capability.toUpperCase().replace(/[^A-Z0-9]+/g, '-');
     const ids = new Map<string, string>();
     read.spec.requirements.forEach((r, i) => {
@@ -161,4 +165,5 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
   if (merged.requirements.length === 0 && merged.scenarios.length === 0) return;
   merged.overview = `The requirements this change adds, modifies, removes or renames, by capability:\n\n${purposes.join('\n')}`;
   change.spec = { content: merged, from: `${dir}/specs` };
+  rejectIncompleteSpec(change, unread, logs);
 }
