@@ -5,10 +5,11 @@
  * (frontmatter, <spec> wrappers, "### R1 - Title" with a yaml block, "### Task 1.1:" with a yaml
  * block) and the ones agents wrote from its skeletons (checklists, "### R1: Title").
  */
-import type { Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
+import type { Proposal, Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
+import { sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
-import { attachFile, changeIdFor, checklistTasks, checklistTask, completeProposal, keepInOrder, noteRenamed, readProposal, readSpec, refusedChange, requirementPrefix, unwrap, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTasks, checklistTask, completeProposal, keepInOrder, noteRenamed, readProposal, readSpec, refusedChange, rejectDoc, rejectIncompleteSpec, requirementPrefix, unwrap, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import { readForeignReview, reviewVerdict, type ForeignReview } from './review.js';
@@ -106,7 +107,8 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
     const kept = takeReviewBlocks(body, offset, log, challenges);
     const proposal = readProposal(unwrap(kept, ['proposal'], offset, log), offset, log);
     if (proposal) {
-      change.proposal = { content: completeProposal({ ...proposal, title: proposal.title || folder.id }, "agentd's proposal.md", log), from: file };
+      const content = withFrontmatterParts({ ...proposal, title: proposal.title || folder.id }, meta, tree.text(file)!, log);
+      change.proposal = { content: completeProposal(content, "agentd's proposal.md", log), from: file };
       log.went('proposal.md');
       used.add(file);
     } else attach(file, 'proposal.md could not be read as a proposal (see the errors); it is kept as an attachment');
@@ -164,6 +166,41 @@ function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/**
+ * The summary and impact agentd keeps in a proposal's frontmatter (its tool writes them in the body
+ * too; an agent may not): the impact becomes the proposal's Impact when the body has none, the
+ * summary its What Changes when the body has none, else a "Summary" section when the body has no
+ * such section. The frontmatter lines used are reported as going there.
+ */
+function withFrontmatterParts(p: Proposal, meta: Record<string, unknown> | null, text: string, log: FileLog): Proposal {
+  const out = { ...p };
+  const lines = text.split('\n');
+  // The key's line and the indented lines under it.
+  const took = (key: string, to: string) => {
+    const at = lines.findIndex((l) => l.startsWith(`${key}:`));
+    let end = at + 1;
+    while (end < lines.length && /^[ \t]/.test(lines[end]!)) end++;
+    for (const r of log.report.lines) if (r.line > at && r.line <= end) r.to = to;
+  };
+  const impact = meta?.impact;
+  if (!out.impact.trim() && impact && typeof impact === 'object' && !Array.isArray(impact)) {
+    const words = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+    out.impact = Object.entries(impact as Record<string, unknown>)
+      .map(([key, value]) => `- **${words(key)}**: ${Array.isArray(value) ? value.join(', ') : String(value)}`)
+      .join('\n');
+    took('impact', 'Impact of proposal.md');
+  }
+  const summary = typeof meta?.summary === 'string' ? meta.summary.trim() : '';
+  if (summary && !out.what_changes.trim()) {
+    out.what_changes = summary;
+    took('summary', 'What Changes of proposal.md');
+  } else if (summary && !(out.sections ?? []).some((x) => sectionKey(x.heading) === 'summary')) {
+    out.sections = [{ heading: 'Summary', text: summary, after: 'title' }, ...(out.sections ?? [])];
+    took('summary', 'the section "Summary" of proposal.md');
+  }
+  return out;
+}
+
 /** affected_specs[].depends of a proposal's frontmatter: which spec builds on which. */
 function specDepends(meta: Record<string, unknown> | null): Map<string, string[]> {
   const out = new Map<string, string[]>();
@@ -217,7 +254,7 @@ function applyChallenges(change: ImportedChange, challenges: { reviewer: string;
   const notes: { author: string; text: string }[] = [];
   for (const c of challenges) {
     const text = c.iteration ? `Challenge of iteration ${c.iteration} by ${c.reviewer}: ${c.status}\n\n${c.text}` : c.text;
-    if (c === latest && (c.status === 'NEEDS_REVISION' || c.status === 'REJECTED')) target.rejected = { author: c.reviewer, text };
+    if (c === latest && (c.status === 'NEEDS_REVISION' || c.status === 'REJECTED')) rejectDoc(target, c.reviewer, text);
     else notes.push({ author: c.reviewer, text });
   }
   if (notes.length > 0) change.proposal.notes = [...(change.proposal.notes ?? []), ...notes];
@@ -235,6 +272,7 @@ function readSpecs(
 ): Map<string, Map<string, string>> {
   const ids = new Map<string, Map<string, string>>();
   const read: { name: string; file: string; spec: Spec; title: string | null; lines: number[]; offset: number }[] = [];
+  const unread: string[] = [];
   for (const file of files) {
     const text = tree.text(file);
     const log = logs.get(file)!;
@@ -243,6 +281,7 @@ function readSpecs(
     const r = readSpec(unwrap(body, ['spec'], offset, log), offset, log);
     if (!r) {
       attach(file, 'the spec could not be read (see the errors); it is kept as an attachment');
+      unread.push(file);
       continue;
     }
     const name = file.slice(file.lastIndexOf('/') + 1, -3);
@@ -284,6 +323,7 @@ function readSpecs(
   if (dataModels.length) merged.data_model = dataModels.join('\n\n');
   if (interfaces.length) merged.interfaces = interfaces.join('\n\n');
   change.spec = { content: merged, from: several ? `${change.source}/specs` : read[0]!.file };
+  rejectIncompleteSpec(change, unread, logs);
   return ids;
 }
 
@@ -303,12 +343,15 @@ function requirementOf(ref: string, ids: Map<string, Map<string, string>>): stri
 }
 
 const TASK_B = /^###[ \t]+Task[ \t]+([A-Za-z0-9][\w.-]*):[ \t]*(.*)$/;
+/** A task block headed by its number alone ("### 1.1 Create the module"), as agents also write them. */
+const TASK_NUMBERED = /^###[ \t]+(\d+(?:\.\d+)*)[:.]?[ \t]+(.*)$/;
 
 /** agentd's tasks.md: "### Task 1.1: Title" with a yaml block (its MCP tool), or a checklist (its skeleton). */
 function readTasks(text: string, log: FileLog, allDone: boolean, ids: Map<string, Map<string, string>>): { title: string; intro?: string; tasks: Task[] } | null {
   const { body, offset } = withoutFrontmatter(text, log, `${METADATA} (its counts are never updated)`);
   const unwrapped = unwrap(body, ['tasks', 'meta'], offset, log);
-  const list = body.split('\n').some((l) => TASK_B.test(l)) ? readTaskBlocks(unwrapped, offset + 1) : parseChecklist(unwrapped, offset + 1);
+  // The blocks agentd's tool writes; else a checklist; else blocks headed by their number.
+  const list = body.split('\n').some((l) => TASK_B.test(l)) ? readTaskBlocks(unwrapped, offset + 1) : (parseChecklist(unwrapped, offset + 1) ?? readTaskBlocks(unwrapped, offset + 1));
   if (!list) return null;
   return checklistTasks(list, log, groupOrder, (t) => {
     const task = checklistTask(t, allDone || t.done);
@@ -320,8 +363,8 @@ function readTasks(text: string, log: FileLog, allDone: boolean, ids: Map<string
   });
 }
 
-/** The "### Task <id>: <title>" blocks agentd's create_tasks writes, each with a ```yaml block of its fields. */
-function readTaskBlocks(body: string, firstLine: number): { title: string; intro: string; tasks: ChecklistTask[]; mapped: { line: number; text: string; to: string }[]; findings: [] } {
+/** The "### Task <id>: <title>" blocks agentd's create_tasks writes (or "### <number> <title>" ones), each with a ```yaml block of its fields; null when there is none. */
+function readTaskBlocks(body: string, firstLine: number): { title: string; intro: string; tasks: ChecklistTask[]; mapped: { line: number; text: string; to: string }[]; findings: [] } | null {
   const lines = new TextLines(body);
   const inFence = fencedLines(lines);
   const taken = new Array<boolean>(lines.length).fill(false);
@@ -340,7 +383,7 @@ function readTaskBlocks(body: string, firstLine: number): { title: string; intro
       continue;
     }
     if (level === 2) group = headingText(line);
-    const m = level === 3 ? TASK_B.exec(line.trim()) : null;
+    const m = level === 3 ? (TASK_B.exec(line.trim()) ?? TASK_NUMBERED.exec(line.trim())) : null;
     if (!m) continue;
     let end = i + 1;
     while (end < lines.length && (inFence[end] || headingLevel(lines.line(end)) === 0 || headingLevel(lines.line(end)) > 3)) end++;
@@ -391,6 +434,7 @@ function readTaskBlocks(body: string, firstLine: number): { title: string; intro
     tasks.push(task);
     i = end - 1;
   }
+  if (tasks.length === 0) return null;
   return { title, intro: leftover(lines, inFence, taken, titleLine, tasks, firstLine, mapped), tasks, mapped, findings: [] };
 }
 

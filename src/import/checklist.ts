@@ -11,7 +11,8 @@
  * Every item becomes a task: its number is its id (items without one get T1, T2…), [x] means done,
  * the "## " heading above it is its group, and the sub-lines that name files, dependencies, a
  * priority or requirements fill those fields; every other sub-line stays in the description as
- * written. Whatever is not a task (text under the title, around the groups, after the tasks) is
+ * written. A checkbox nested under another is a task of its own, the part of the outer one
+ * (`parent`). Whatever is not a task (text under the title, around the groups, after the tasks) is
  * kept, in order, as the text that goes with the list.
  */
 import { PRIORITIES, type FileAction, type Priority, type TaskFile } from '../domain/model.js';
@@ -40,6 +41,8 @@ export interface ChecklistTask {
   specRefs: string[];
   /** 1-based line of the item. */
   line: number;
+  /** The item it is nested under, when it is a checkbox under another one. */
+  parent?: string;
 }
 
 export interface Checklist {
@@ -103,7 +106,7 @@ export function splitIds(value: string): string[] {
   if (/^\s*(?:none|-|n\/a|—)?\s*$/i.test(value)) return [];
   return value
     .split(/[,\s]+|\band\b/)
-    .map((d) => d.replace(/[`[\]]/g, '').trim())
+    .map((d) => d.replace(/[`"'[\]]/g, '').trim())
     .filter(Boolean);
 }
 
@@ -125,10 +128,14 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
   const taken = new Array<boolean>(lines.length).fill(false);
   let group: string | undefined;
   let titleLine = -1;
+  /** The items the next lines may be nested under, outermost first. */
+  const open: { depth: number; id: string }[] = [];
 
   for (let i = 0; i < lines.length; i++) {
     const line = lines.line(i);
     const level = inFence[i] ? 0 : headingLevel(line);
+    const lead = line.replace(/\t/g, '  ').length - line.replace(/\t/g, '  ').trimStart().length;
+    while (line.trim() !== '' && open.length > 0 && (level > 0 || open[open.length - 1]!.depth >= lead)) open.pop();
     if (level === 1 && titleLine < 0 && out.tasks.length === 0) {
       titleLine = i;
       out.title = headingText(line).replace(/^(?:implementation[ \t]+)?tasks?\b\s*:?\s*/i, '');
@@ -139,9 +146,10 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
     const item = inFence[i] ? null : ITEM.exec(line);
     if (!item) continue;
     const [, indent, mark, rest] = item;
-    const task = newTask(rest!.trim(), mark === 'x' || mark === 'X', at(i), line.trim(), out, used);
+    const task = newTask(rest!.trim(), mark === 'x' || mark === 'X', at(i), line.trim(), out, used, open[open.length - 1]?.id);
     if (group !== undefined) task.group = group;
     const depth = indent!.replace(/\t/g, '  ').length;
+    open.push({ depth, id: task.id });
     taken[i] = true;
     // The lines under the item: blank, or indented deeper than it (nested checkboxes are tasks of their own).
     const sub: string[] = [];
@@ -199,7 +207,7 @@ export function leftover(lines: TextLines, inFence: boolean[], taken: boolean[],
   return intro.join('\n').replace(/\n[ \t]*(?:\n[ \t]*)+\n/g, '\n\n').trim();
 }
 
-function newTask(text: string, done: boolean, line: number, raw: string, out: Checklist, used: Set<string>): ChecklistTask {
+function newTask(text: string, done: boolean, line: number, raw: string, out: Checklist, used: Set<string>, parent: string | undefined): ChecklistTask {
   let id: string;
   let generated = false;
   const numbered = NUMBERED.exec(text);
@@ -227,7 +235,8 @@ function newTask(text: string, done: boolean, line: number, raw: string, out: Ch
   const { title, overflow } = fitTitle(text);
   const task: ChecklistTask = { id, generated, title, description: overflow ? text : '', done, files: [], depends, requirements: [], parallel, specRefs: [], line };
   if (story) task.story = story;
-  const marks = [done ? 'done' : '', parallel ? 'parallel' : '', story ? `user story ${story}` : '', depends.length ? `depends on ${depends.join(', ')}` : '', generated ? `id ${id} given` : ''].filter(Boolean);
+  if (parent !== undefined) task.parent = parent;
+  const marks = [done ? 'done' : '', parallel ? 'parallel' : '', story ? `user story ${story}` : '', depends.length ? `depends on ${depends.join(', ')}` : '', generated ? `id ${id} given` : '', parent ? `part of ${parent}, which waits for it` : ''].filter(Boolean);
   out.mapped.push({ line, text: raw, to: `task ${id}${marks.length ? ` (${marks.join(', ')})` : ''}` });
   return task;
 }

@@ -18,7 +18,7 @@ import { parseSpecBody, type SpecLines } from '../store/format-spec.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml, type YamlMap } from '../store/yaml-lite.js';
 import type { Checklist, ChecklistTask } from './checklist.js';
-import type { ImportedChange, ImportedTasks } from './model.js';
+import type { ImportedChange, ImportedDoc, ImportedTasks } from './model.js';
 import type { FileLog } from './report.js';
 
 /** Takes the frontmatter off a file; each of its lines is reported with `what` it is. */
@@ -141,7 +141,7 @@ const SPEC_FIELD = (h: string): string | null => {
 /** A spec read with agentboard's parser (the lines of its parts are body lines); null when it cannot be read so. */
 export function readSpec(body: string, offset: number, log: FileLog): { spec: Spec; lines: SpecLines } | null {
   const sink = new FindingSink('');
-  const read = parseSpecBody(body, sink.at(offset));
+  const read = parseSpecBody(body, sink.at(offset), true);
   // What the rules say of a spec is said where it lands, of the merged spec.
   if (logFindings(sink.findings, log)) return null;
   reportOutline(body, offset, log, 'spec.md', SPEC_FIELD);
@@ -208,6 +208,28 @@ function uniqueIds(tasks: ChecklistTask[], log: FileLog): Set<number> {
 }
 
 /**
+ * A checkbox nested under another is a part of it. The board's tasks have no parts, but they have
+ * dependencies: the outer task waits for its parts (it is done when they are), each part waits for
+ * what the outer one waited for instead of for the outer one, and its description starts with the
+ * outer task's title, the context its own title leaves out.
+ */
+function nestedOrder(tasks: ChecklistTask[]): void {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const parts: ChecklistTask[] = [];
+  for (const t of tasks) {
+    const outer = t.parent === undefined ? undefined : byId.get(t.parent);
+    if (!outer) continue;
+    t.depends = [...new Set([...t.depends, ...outer.depends])].filter((d) => d !== outer.id && d !== t.id);
+    t.description = [`Part of ${outer.id}: ${outer.title}`, t.description].filter(Boolean).join('\n\n');
+    parts.push(t);
+  }
+  for (const t of parts) {
+    const outer = byId.get(t.parent!)!;
+    if (!outer.depends.includes(t.id)) outer.depends.push(t.id);
+  }
+}
+
+/**
  * A checklist read from a tool's tasks.md, as the change's task list: its lines and findings
  * reported, its tasks put in the tool's order, made agentboard tasks, their dependencies checked.
  */
@@ -222,6 +244,7 @@ export function checklistTasks(
   // The checklist's "used twice" of an item given an id of its own here is answered by uniqueIds' warning.
   for (const f of list.findings) if (!(renamed.has(f.line!) && f.message.endsWith('is used twice'))) log.finding(f.level, f.message, f.fix, f.line);
   order(list.tasks);
+  nestedOrder(list.tasks);
   const tasks = list.tasks.map(toTask);
   checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line);
   return { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks };
@@ -231,6 +254,31 @@ export function checklistTasks(
 /** The name of a file of the change's folder `dir` under the change's attachments/. */
 function attachmentName(dir: string, file: string): string {
   return `attachments/${file.slice(dir.length + 1)}`;
+}
+
+/** The author of what the import itself says of a document (the feedback of a spec it could not read whole). */
+const IMPORT_AUTHOR = 'agentboard import';
+
+/** Makes a document land rejected with `text` as feedback, after any rejection it has already. */
+export function rejectDoc(doc: ImportedDoc<unknown>, author: string, text: string): void {
+  doc.rejected = doc.rejected ? { author: doc.rejected.author, text: `${doc.rejected.text}\n\n${text}` } : { author, text };
+}
+
+/**
+ * Spec files of a change that could not be read (their errors are in their reports) while others
+ * were: the spec made of the others lands rejected, its feedback naming each file and line, so the
+ * change stays in its spec phase until what is missing is written; each file's report says so.
+ */
+export function rejectIncompleteSpec(change: ImportedChange, unread: string[], logs: Map<string, FileLog>): void {
+  if (!change.spec || unread.length === 0) return;
+  const where = unread.map((file) => {
+    const line = logs.get(file)!.report.findings.find((f) => f.level === 'error')?.line;
+    return `${file}${line ? `:${line}` : ''} (kept as attachments/${file.slice(change.source.length + 1)})`;
+  });
+  for (const file of unread) {
+    logs.get(file)!.finding('error', 'this spec could not be read (see the errors above), so its requirements are not in spec.md: spec.md lands rejected, and the change waits in its spec phase', 'write its requirements and scenarios into spec.md on the board, then submit the spec again');
+  }
+  rejectDoc(change.spec, IMPORT_AUTHOR, `The import could not read ${where.join(', ')}, so what ${unread.length === 1 ? 'it says is' : 'they say is'} not in this spec. Write it here, then submit the spec again.`);
 }
 
 /** Keeps a file of the change's folder `dir` with the change as it is (under attachments/), and says so in its report. */

@@ -7,7 +7,7 @@
  */
 import type { Requirement, Spec } from '../domain/model.js';
 import { groupOrder, parseChecklist } from './checklist.js';
-import { attachFile, changeIdFor, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, readProposal, readSpec, refusedChange, requirementPrefix, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, readProposal, readSpec, refusedChange, rejectIncompleteSpec, requirementPrefix, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -121,6 +121,7 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
   const purposes: string[] = [];
   const prefixes = new Set<string>();
   const without: string[] = [];
+  const unread: string[] = [];
   for (const file of files) {
     const capability = file.slice(dir.length + '/specs/'.length, -'/spec.md'.length);
     const log = logs.get(file)!;
@@ -128,7 +129,10 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
     if (source === null) continue;
     const { body, offset } = withoutFrontmatter(source, log, 'frontmatter of the file, not part of the spec');
     const read = readSpec(body, offset, log);
-    if (!read) continue;
+    if (!read) {
+      unread.push(file);
+      continue;
+    }
     const prefix = requirementPrefix(capability, prefixes);
     if (prefix !== capability.toUpperCase()) log.finding('info', `the requirements of the capability ${capability} are numbered ${prefix}-R1, ${prefix}-R2… (a requirement id is A-Z, 0-9 and dashes)`, 'nothing to do');
     if (read.spec.requirements.length === 0) without.push(file);
@@ -168,4 +172,5 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
   }
   merged.overview = `The requirements this change adds, modifies, removes or renames, by capability:\n\n${purposes.join('\n')}`;
   change.spec = { content: merged, from: `${dir}/specs` };
+  rejectIncompleteSpec(change, unread, logs);
 }

@@ -6,6 +6,7 @@
  * request, the success criteria) and the plan's summary; plan.md is its design.
  */
 import { refTo } from '../domain/refs.js';
+import { REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
 import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../domain/model.js';
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
@@ -139,8 +140,29 @@ function phaseOrder(tasks: ChecklistTask[]): void {
 
 const INPUT = /^\*\*Input\*\*:[ \t]*(.+)$/;
 const STORY = /^User Story (\d+)\s*[-–—:]\s*(.+?)(?:\s*\(Priority:\s*(P\d+)\))?\s*(?:🎯.*)?$/i;
-const SCENARIO_LINE = /^(\d+)\.[ \t]+\*\*Given\*\*[ \t]+(.+?),?[ \t]+\*\*When\*\*[ \t]+(.+?),?[ \t]+\*\*Then\*\*[ \t]+(.+)$/;
-const FR = /^[-*+][ \t]+\*\*([A-Z]+-\d+)\*\*:[ \t]*(.+)$/;
+/** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */
+const SCENARIO_START = /^(?:(\d+[a-z]?)[.)]|[-*+])[ \t]+(?=\*\*(?:Given|When)\*\*)/i;
+const STEP_WORD = /\*\*(Given|When|Then|And|But)\*\*:?/gi;
+/** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
+const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*:|:\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*):)[ \t]*(.+)$/;
+
+/** The steps of a scenario line; null when it is not one. */
+function scenarioSteps(line: string): { n: string | null; given: string; when: string; then: string } | null {
+  const start = SCENARIO_START.exec(line);
+  if (!start) return null;
+  const body = line.slice(start[0].length);
+  const words = [...body.matchAll(STEP_WORD)];
+  const parts: Record<'given' | 'when' | 'then', string[]> = { given: [], when: [], then: [] };
+  let part: keyof typeof parts = 'given';
+  words.forEach((w, k) => {
+    const text = body.slice(w.index! + w[0].length, words[k + 1]?.index ?? body.length).replace(/[\s,;、，；]+$/u, '').trim();
+    const word = w[1]!.toLowerCase();
+    if (word === 'given' || word === 'when' || word === 'then') part = word;
+    parts[part].push(word === part ? text : `${word.toUpperCase()} ${text}`);
+  });
+  if (parts.when.length === 0 || parts.then.length === 0) return null;
+  return { n: start[1] ?? null, given: parts.given.join('\n'), when: parts.when.join('\n'), then: parts.then.join('\n') };
+}
 
 /** A requirement's title: the start of its text, up to a clause. */
 function titleOf(text: string): string {
@@ -180,6 +202,69 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   }
   if (intro.join('').trim()) sections.push({ heading: '', text: readBlock(intro.join('\n').trim(), 2), after: 'title' });
 
+  /**
+   * A requirements section: FR-### lines (with the lines that continue them) are the requirements,
+   * each under the "### " heading it stands under as its group; "### Key Entities" is the data
+   * model; any other text stays, with its heading, as a section after the requirements.
+   */
+  const readRequirements = (section: (typeof sectionsList)[number]) => {
+    const rest: string[] = [];
+    const entities: string[] = [];
+    let inEntities = false;
+    let group: string | undefined;
+    let groupHeading: string | null = null;
+    let current: Requirement | null = null;
+    let blank = false;
+    for (let i = section.heading.index + 1; i < section.end; i++) {
+      const line = lines.line(i);
+      const level = inFence[i] ? 0 : headingLevel(line);
+      if (level >= 3) {
+        current = null;
+        const sub = sectionKey(headingText(line));
+        inEntities = sub.startsWith('key entities');
+        group = inEntities || sub.startsWith('functional requirements') ? undefined : headingText(line);
+        groupHeading = group === undefined ? null : line;
+        log.mapped(i + 1, line, inEntities ? 'Data Model of spec.md' : group === undefined ? 'the requirements of spec.md' : `the group of the requirements under it in spec.md`);
+        if (inEntities) entities.push(line);
+        continue;
+      }
+      if (inEntities) {
+        entities.push(line);
+        continue;
+      }
+      const fr = inFence[i] ? null : FR.exec(line.trim());
+      const id = fr ? (fr[1] ?? fr[2]!) : '';
+      if (fr && !REQUIREMENT_ID_PATTERN.test(id)) {
+        log.finding('warning', `"${id}" cannot be the id of a requirement on the board (an id ends with its number), so this requirement stays as text in the section "${section.heading.text} (other text)" of spec.md`, 'give it an id that ends with a number (the next free one, say) in spec.md on the board', i + 1);
+        current = null;
+      } else if (fr) {
+        current = { id, title: '', text: fr[3]!.trim() };
+        if (group !== undefined) current.group = group;
+        spec.requirements.push(current);
+        log.mapped(i + 1, line, `requirement ${id} of spec.md`);
+        blank = false;
+        continue;
+      }
+      // A line right under a requirement, or indented under it after a blank line, continues it.
+      if (current && line.trim() !== '' && (/^[ \t]/.test(line) || (!blank && !/^[-*+][ \t]/.test(line)))) {
+        current.text += `\n${line.replace(/^ {1,2}/, '')}`;
+        log.mapped(i + 1, line, `requirement ${current.id} of spec.md`);
+        blank = false;
+        continue;
+      }
+      if (line.trim() === '') blank = true;
+      else current = null;
+      if (line.trim() !== '' && groupHeading) {
+        rest.push(groupHeading, '');
+        groupHeading = null;
+      }
+      rest.push(line);
+    }
+    for (const r of spec.requirements) r.title ||= titleOf(r.text.replace(/\s+/g, ' '));
+    if (entities.length > 0) spec.data_model = [spec.data_model, readBlock(entities.join('\n').trim(), 2)].filter(Boolean).join('\n\n');
+    if (rest.join('').trim()) sections.push({ heading: `${section.heading.text} (other text)`, text: readBlock(rest.join('\n').trim(), 2), after: 'requirements' });
+  };
+
   let after = 'title';
   for (const section of sectionsList) {
     const heading = `## ${section.heading.text}`;
@@ -196,13 +281,23 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
           if (m) stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
           k = 0;
         }
-        const sc = inFence[i] ? null : SCENARIO_LINE.exec(line.trim());
+        // An item and the indented lines that wrap it.
+        let end = i + 1;
+        if (!inFence[i] && SCENARIO_START.test(line.trim())) {
+          while (end < section.end && !inFence[end] && /^[ \t]+\S/.test(lines.line(end)) && !SCENARIO_START.test(lines.line(end).trim())) end++;
+        }
+        const item = Array.from({ length: end - i }, (_, d) => lines.line(i + d));
+        const sc = inFence[i] ? null : scenarioSteps(item.map((l) => l.trim()).join(' '));
         if (sc && story) {
           k++;
-          const scenario: Scenario = { name: `User Story ${story.n}, scenario ${sc[1]}: ${story.title}`, given: sc[2]!.trim(), when: sc[3]!.trim(), then: sc[4]!.trim() };
+          const scenario: Scenario = { name: `User Story ${story.n}, scenario ${sc.n ?? k}: ${story.title}`, given: sc.given, when: sc.when, then: sc.then };
           spec.scenarios.push(scenario);
-          log.mapped(i + 1, line, `scenario "${scenario.name}" of spec.md (Given, When, Then)`);
+          item.forEach((l, d) => log.mapped(i + d + 1, l, `scenario "${scenario.name}" of spec.md (Given, When, Then)`));
+          i = end - 1;
           continue;
+        }
+        if (!inFence[i] && /\*\*(?:Given|When|Then)\*\*/i.test(line)) {
+          log.finding('warning', `this line reads like an acceptance scenario but is not one agentboard reads (${story ? 'a numbered or bulleted line with **When** and **Then**' : 'it stands under no "### User Story N - Title" heading'}); it stays in the overview of spec.md`, 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
         }
         kept.push(line);
       }
@@ -211,43 +306,15 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       after = 'overview';
       continue;
     }
-    if (key.startsWith('requirements')) {
-      const rest: string[] = [];
-      let entities: string[] | null = null;
-      for (let i = section.heading.index + 1; i < section.end; i++) {
-        const line = lines.line(i);
-        const level = inFence[i] ? 0 : headingLevel(line);
-        if (level === 3) {
-          const sub = sectionKey(headingText(line));
-          if (sub.startsWith('key entities')) {
-            entities = [line];
-            log.mapped(i + 1, line, 'Data Model of spec.md');
-            continue;
-          }
-          if (sub.startsWith('functional requirements')) {
-            entities = null;
-            log.mapped(i + 1, line, 'the requirements of spec.md');
-            continue;
-          }
-          entities = null;
-        }
-        if (entities) {
-          entities.push(line);
-          continue;
-        }
-        const fr = inFence[i] ? null : FR.exec(line.trim());
-        if (fr) {
-          const requirement: Requirement = { id: fr[1]!, title: titleOf(fr[2]!), text: fr[2]!.trim() };
-          spec.requirements.push(requirement);
-          log.mapped(i + 1, line, `requirement ${fr[1]} of spec.md`);
-          continue;
-        }
-        rest.push(line);
-      }
-      if (entities) spec.data_model = readBlock(entities.join('\n').trim(), 2);
+    if (key.startsWith('requirements') || key.startsWith('functional requirements')) {
+      readRequirements(section);
       log.mapped(section.heading.index + 1, heading, 'the requirements of spec.md');
-      if (rest.join('').trim()) sections.push({ heading: `${section.heading.text} (other text)`, text: readBlock(rest.join('\n').trim(), 2), after: 'requirements' });
       after = 'requirements';
+      continue;
+    }
+    if (key.startsWith('key entities')) {
+      spec.data_model = [spec.data_model, readBlock(section.content, 2)].filter(Boolean).join('\n\n');
+      log.mapped(section.heading.index + 1, heading, 'Data Model of spec.md');
       continue;
     }
     if (key.startsWith('success criteria')) {

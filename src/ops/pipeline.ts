@@ -104,9 +104,10 @@ function proposalContent(changeId: string, input: { title?: string | undefined; 
   return { title: input.title ?? changeId, why: input.why, what_changes: input.what_changes, impact: input.impact, ...keptSections(input.sections) };
 }
 
+// A step may hold several paragraphs or a code block: spec.md writes its further lines indented under it.
 const step = (what: string) =>
   text(1, 2000)
-    .refine((v) => !/\n[ \t]*\n/.test(v), { message: 'a scenario step is one paragraph (no blank lines)' })
+    .transform((v) => v.replace(/^[ \t]+$/gm, ''))
     .describe(what);
 
 /** A requirement id: its pattern holds its length, declared here for the schema. */

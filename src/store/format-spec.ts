@@ -8,7 +8,7 @@
 import type { FindingSink } from '../domain/findings.js';
 import type { Delta, Requirement, Scenario, Spec } from '../domain/model.js';
 import { extraSection, introSection, outlineDoc, readBlock, renderSections, sectionKey, writeBlock } from './blocks.js';
-import { escapeText, normalizeText, outline, sectionsAt, TextLines, unescapeText, type Heading, type Section } from './markdown.js';
+import { escapeText, fencedLines, normalizeText, outline, sectionsAt, TextLines, unescapeText, type Heading, type Section } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { printable } from '../domain/text.js';
@@ -32,7 +32,7 @@ function renderSteps(s: Scenario): string {
     out.push(`- **${BUCKET_WORD[part]}**${first ? ` ${first}` : ''}`);
     for (const line of rest) {
       const m = KEYWORD_LINE.exec(line);
-      out.push(m && !ENDS[part].includes(m[1]!) ? `- **${m[1]}** ${m[2]}` : `  ${line}`);
+      out.push(m && !ENDS[part].includes(m[1]!) ? `- **${m[1]}** ${m[2]}` : line ? `  ${line}` : '');
     }
   }
   return out.join('\n');
@@ -79,30 +79,74 @@ export interface SpecLines {
 }
 
 const STEP = /^[-*+][ \t]+(?:\*\*|__)?(GIVEN|WHEN|THEN|AND|BUT)(?::(?:\*\*|__)|(?:\*\*|__):?|:)?(?:[ \t]+(.*))?$/i;
+/** A step on a line of its own, as OpenSpec and agentd write them too: "**Given** …" in any case, or "WHEN …" in capitals. */
+const BOLD_STEP = /^(?:\*\*|__)(GIVEN|WHEN|THEN|AND|BUT)(?::(?:\*\*|__)|(?:\*\*|__):?)(?:[ \t]+(.*))?$/i;
+const CAPS_STEP = /^(GIVEN|WHEN|THEN|AND|BUT):?(?:[ \t]+(.*))?$/;
 const REQUIREMENT_LINK = /^\*\*Requirement\*\*:[ \t]*(\S+)[ \t]*$/;
+
+function stepOf(line: string): { word: string; text: string } | null {
+  const bullet = STEP.exec(line);
+  if (bullet) return { word: bullet[1]!.toUpperCase(), text: bullet[2] ?? '' };
+  const bare = BOLD_STEP.exec(line) ?? CAPS_STEP.exec(line);
+  // A line break written as two trailing spaces or a backslash is no part of the step.
+  return bare ? { word: bare[1]!.toUpperCase(), text: (bare[2] ?? '').replace(/(?:[ \t]+|\\)$/, '') } : null;
+}
 
 /**
  * Reads a scenario's steps in order. The first GIVEN, WHEN and THEN open the three parts; every
  * other step joins the part it follows as a line of its own starting with its keyword. A line
- * right under a step continues it (indented or not, as markdown reads it).
+ * right under a step continues it (indented or not, as markdown reads it), and so does, after a
+ * blank line, an indented line or a fenced code block. `loose` (for other tools' specs, whose
+ * scenarios are free text under their heading) keeps any other text after the steps as part of
+ * the last step, with a warning, where agentboard's own spec refuses it.
  */
-export function parseScenario(name: string, content: string, firstLine: number, sink: FindingSink, requirement?: string): Scenario {
+export function parseScenario(name: string, content: string, firstLine: number, sink: FindingSink, requirement?: string, loose = false): Scenario {
   const steps: { word: string; lines: string[] }[] = [];
   let link = requirement;
   let inStep = false;
-  content.split('\n').forEach((line, i) => {
-    const m = STEP.exec(line);
-    if (m) {
-      steps.push({ word: m[1]!.toUpperCase(), lines: [m[2] ?? ''] });
+  let blanks = 0;
+  let strip = 0;
+  const lines = content.split('\n');
+  const inFence = fencedLines(lines);
+  const notStep = (i: number) =>
+    sink.error('spec.scenario.text', `scenario "${printable(name)}": this line is not a GIVEN, WHEN, THEN or AND step`, 'write it as a step ("- **AND** …"), put it right under the step it continues, or move it out of the scenario', firstLine + i);
+  const lead = (line: string) => line.length - line.trimStart().length;
+  const continues = (line: string) => inStep && (blanks === 0 || line.startsWith('  '));
+  lines.forEach((line, i) => {
+    const current = steps[steps.length - 1];
+    const opens = inFence[i] && !inFence[i - 1];
+    if (inFence[i]) {
+      // A code block belongs to the step above it, its blank lines too.
+      if (!current) {
+        if (opens) notStep(i);
+        return;
+      }
+      if (opens) strip = Math.min(2, lead(line));
+      current.lines.push(...new Array<string>(blanks).fill(''), line.trim() === '' ? '' : line.slice(Math.min(strip, lead(line))));
+      blanks = 0;
       inStep = true;
+      return;
+    }
+    const step = stepOf(line);
+    if (step) {
+      steps.push({ word: step.word, lines: [step.text] });
+      inStep = true;
+      blanks = 0;
     } else if (line.trim() === '') {
-      inStep = false;
-    } else if (inStep) {
-      steps[steps.length - 1]!.lines.push(line.startsWith('  ') ? line.slice(2) : line);
+      if (inStep) blanks++;
+    } else if (current && (continues(line) || loose)) {
+      if (!continues(line)) {
+        sink.warn('spec.scenario.text', `scenario "${printable(name)}": this text after its steps is not a step; it is kept as part of its last step (${current.word})`, 'nothing to do, or make it a step or move it out of the scenario', firstLine + i);
+      }
+      current.lines.push(...new Array<string>(blanks).fill(''), line.startsWith('  ') ? line.slice(2) : line);
+      blanks = 0;
+      inStep = true;
     } else if (steps.length === 0 && link === undefined && REQUIREMENT_LINK.test(line)) {
       link = REQUIREMENT_LINK.exec(line)![1]!;
     } else {
-      sink.error('spec.scenario.text', `scenario "${printable(name)}": this line is not a GIVEN, WHEN, THEN or AND step`, 'write it as a step ("- **AND** …"), put it right under the step it continues, or move it out of the scenario', firstLine + i);
+      inStep = false;
+      blanks = 0;
+      notStep(i);
     }
   });
   const whenAt = steps.findIndex((s) => s.word === 'WHEN');
@@ -135,6 +179,7 @@ const ID_COLON = /^(\S+?)\s*:\s*(.*)$/;
 const ID_DASH = /^(\S+)\s+[-–—]\s+(.*)$/;
 const RENAME = /^(?:[-*+][ \t]+)?(FROM|TO):[ \t]*`?(?:###[ \t]*)?(?:Requirement:[ \t]*)?(.+?)`?[ \t]*$/i;
 const SCENARIO_HEADING = /^scenario\s*:\s*/i;
+const STRUCK = /^~~(.+)~~$/;
 
 function trimmed(lines: TextLines, from: number, to: number): { text: string; first: number } {
   while (from < to && lines.isBlank(from)) from++;
@@ -142,7 +187,8 @@ function trimmed(lines: TextLines, from: number, to: number): { text: string; fi
   return { text: lines.slice(from, to), first: from };
 }
 
-export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; lines: SpecLines } {
+/** `loose`: read as another tool's spec (see parseScenario). */
+export function parseSpecBody(body: string, sink: FindingSink, loose = false): { spec: Spec; lines: SpecLines } {
   const lines = new TextLines(body);
   const heads = outline(lines);
   const doc = outlineDoc(lines, heads, sink, 'spec');
@@ -177,7 +223,7 @@ export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; li
     where.requirements.push(line);
   };
   const addScenario = (name: string, section: Section, heading: Heading, requirement?: string) => {
-    spec.scenarios.push(parseScenario(name, section.content, section.contentIndex + 1, sink, requirement));
+    spec.scenarios.push(parseScenario(name, section.content, section.contentIndex + 1, sink, requirement, loose));
     where.scenarios.push(heading.index + 1);
   };
 
@@ -186,12 +232,19 @@ export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; li
     const pre = trimmed(lines, section.heading.index + 1, subs[0]?.heading.index ?? section.end);
     if (pre.text) {
       if (delta === 'RENAMED') readRenames(pre.text, pre.first, group);
-      else sink.error('spec.requirements.text', `text under "## ${printable(section.heading.text)}" stands before its first requirement`, 'move it into a requirement ("### R1: Title") or into a section of its own', pre.first + 1);
+      else if (loose) {
+        // Another tool's note on the section ("None: nothing is removed") stays, in a section of its own.
+        const heading = `Note on ${section.heading.text}`;
+        sink.warn('spec.requirements.text', `text under "## ${printable(section.heading.text)}" stands before its first requirement; it is kept as the section "${printable(heading)}"`, 'nothing to do', pre.first + 1);
+        sections.push({ heading, text: readBlock(pre.text, 2), after: 'requirements' });
+      } else sink.error('spec.requirements.text', `text under "## ${printable(section.heading.text)}" stands before its first requirement`, 'move it into a requirement ("### R1: Title") or into a section of its own', pre.first + 1);
     }
     for (const sub of subs) {
       const line = sub.heading.index + 1;
-      const openspec = OPENSPEC_REQUIREMENT.exec(sub.heading.text);
-      const m = openspec ? null : (ID_COLON.exec(sub.heading.text) ?? ID_DASH.exec(sub.heading.text));
+      // A heading struck through (`### ~~Requirement: Old~~`, as a removed requirement is written) is read without the strike.
+      const heading = STRUCK.exec(sub.heading.text)?.[1]!.trim() ?? sub.heading.text;
+      const openspec = OPENSPEC_REQUIREMENT.exec(heading);
+      const m = openspec ? null : (ID_COLON.exec(heading) ?? ID_DASH.exec(heading));
       if (!openspec && !m) {
         sink.error('spec.requirement.heading', `requirement heading "${printable(sub.heading.text)}" has no id`, 'write it as "### R1: Title"', line);
       }
@@ -199,7 +252,7 @@ export function parseSpecBody(body: string, sink: FindingSink): { spec: Spec; li
       const nested = sectionsAt(lines, heads, 4, sub.heading.index + 1, sub.end);
       const firstScenario = nested.findIndex((n) => SCENARIO_HEADING.test(n.heading.text));
       const text = trimmed(lines, sub.heading.index + 1, firstScenario >= 0 ? nested[firstScenario]!.heading.index : sub.end).text;
-      const requirement: Requirement = { id, title: openspec ? openspec[1]!.trim() : m ? m[2]!.trim() : sub.heading.text, text: readBlock(text, 3) };
+      const requirement: Requirement = { id, title: openspec ? openspec[1]!.trim() : m ? m[2]!.trim() : heading, text: readBlock(text, 3) };
       if (delta) requirement.delta = delta;
       if (group) requirement.group = group;
       addRequirement(requirement, line);

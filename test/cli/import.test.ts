@@ -363,3 +363,146 @@ describe('import refusals', () => {
     expect(read(dir, 'agentd/changes/add-bookmark-import/proposal.md')).toContain('Mine.');
   });
 });
+
+describe('import reads the shapes the tools accept (test/fixtures/import/shapes/)', () => {
+  /** The OpenSpec shapes hold a change that lands with errors on purpose (add-broken): their import exits 1 and says so on its row. */
+  const imported = async (dir: string, tool: string, code: number) => {
+    const r = await cli(dir, ['import', tool, '--json'], PERSON);
+    expect([r.code, r.json?.ok]).toEqual([code, true]);
+    return r.json.data;
+  };
+  const notAStep = (data: any) => data.files.flatMap((f: any) => f.findings.filter((x: any) => x.message.includes('is not a GIVEN, WHEN, THEN or AND step')).map((x: any) => `${f.file}:${x.line}`));
+
+  it('OpenSpec: "**Given** …" lines, a code block in a step, text after the steps and a struck-through heading are read; no capability drops out', async () => {
+    const source = copy('shapes/openspec');
+    const dir = copy('shapes/openspec');
+    const data = await imported(dir, 'openspec', 1);
+    expect(notAStep(data).filter((f: string) => f.includes('/add-timers/'))).toEqual([]);
+    const timers = data.changes.find((c: any) => c.change_id === 'add-timers');
+    expect([timers.phase, timers.attachments, timers.findings]).toEqual(['implementation', [], []]);
+    const spec = (await showDocument(dir, 'add-timers', 'spec')).content;
+    expect(spec.requirements.map((r: any) => [r.id, r.delta, r.title])).toEqual([
+      ['INGREDIENTS-R1', 'MODIFIED', 'Display units by locale'],
+      ['INGREDIENTS-R2', 'REMOVED', 'Display Uses Stored Value'],
+      ['RECIPES-R1', 'ADDED', 'Recipe steps'],
+      ['TIMERS-R1', 'ADDED', 'Range timers'],
+      ['TIMERS-R2', 'ADDED', 'Timer help text'],
+      ['UNITS-R1', 'ADDED', 'Unit aliases'],
+    ]);
+    const scenario = (name: string) => spec.scenarios.find((s: any) => s.name === name);
+    expect(scenario('Hyphenated range uses maximum value')).toEqual({ name: 'Hyphenated range uses maximum value', requirement: 'TIMERS-R1', given: 'recipe text "Simmer for 5-10 minutes"', when: '`parseTimerDurations()` is called', then: 'it must detect one timer\nAND the duration must be 10 minutes' });
+    expect(scenario('Help shows an example file').then).toBe('the page shows the example:\n```markdown\n# Timer keywords\n\n## Minutes\n- min, minutes\n```\nAND the example can be copied');
+    expect(scenario('Keywords are stored by unit').then).toBe('the database stores one list per unit\n\n**Validation**:\n\n- The settings form sends hours, minutes and seconds apart');
+    const timersFile = data.files.find((f: any) => f.file === 'openspec/changes/add-timers/specs/timers/spec.md');
+    expect(timersFile.findings.map((f: any) => [f.level, f.line])).toEqual([
+      ['warning', 19],
+      ['warning', 21],
+    ]);
+    expect(spec.sections.find((s: any) => s.heading === 'Note on REMOVED Requirements (units)').text).toBe('None - all existing requirements are kept.');
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+    expect(lost(source, dir, data)).toEqual([]);
+
+    // What the board wrote reads back the same through --from, code block and paragraphs in their steps included.
+    const shown = await showDocument(dir, 'add-timers', 'spec');
+    await ok(dir, ['propose', 'timers-trip', '--as', 'planner', '--why', WHY, '--what-changes', 'Timers.', '--impact', 'Recipes.', '--notes', 'n.']);
+    await ok(dir, ['spec', 'timers-trip', '--as', 'planner', '--from', write(dir, 's.md', shown.markdown), '--notes', 'Round trip.']);
+    expect((await showDocument(dir, 'timers-trip', 'spec')).content).toEqual(shown.content);
+  });
+
+  it('OpenSpec: a capability that cannot be read keeps the change in its spec phase, the spec rejected, naming the file and line', async () => {
+    const dir = copy('shapes/openspec');
+    const data = await imported(dir, 'openspec', 1);
+    const broken = data.changes.find((c: any) => c.change_id === 'add-broken');
+    expect([broken.status, broken.phase, broken.tasks, broken.attachments]).toEqual(['imported_with_errors', 'spec', { total: 2, done: 2 }, ['attachments/specs/broken/spec.md']]);
+    const report = data.files.find((f: any) => f.file === 'openspec/changes/add-broken/specs/broken/spec.md');
+    expect(report.findings.map((f: any) => [f.level, f.line ?? null])).toEqual([
+      ['error', 8],
+      ['error', null],
+    ]);
+    expect(report.findings[1].message).toContain('spec.md lands rejected');
+    const spec = await showDocument(dir, 'add-broken', 'spec');
+    expect(spec.status).toBe('rejected');
+    expect(spec.feedback[0].text).toContain('openspec/changes/add-broken/specs/broken/spec.md:8 (kept as attachments/specs/broken/spec.md)');
+    expect((await ok(dir, ['status'])).changes.find((c: any) => c.change_id === 'add-broken').waiting_on).toBe('the spec to be revised after rejection');
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+  });
+
+  it('a checkbox nested under another is its part: the outer task waits for it, and it carries the outer title', async () => {
+    const dir = copy('shapes/openspec');
+    await imported(dir, 'openspec', 1);
+    const t = await tasksOf(dir, 'add-timers');
+    expect(Object.fromEntries(Object.entries(t).map(([id, x]) => [id, x.depends]))).toEqual({
+      T1: [],
+      T2: [],
+      T3: ['T1', 'T2'],
+      T4: ['T1', 'T2', 'T5', 'T6'],
+      T5: ['T1', 'T2'],
+      T6: ['T1', 'T2'],
+      T7: ['T1', 'T2'],
+    });
+    expect((await ok(dir, ['task', 'show', 'add-timers/T5'])).task.description).toBe('Part of T4: Tests: add unit tests for');
+    const sk = copy('shapes/spec-kit');
+    await ok(sk, ['import', 'spec-kit'], PERSON);
+    const k = await tasksOf(sk, 'login');
+    expect([k.T004!.depends, k.T005!.depends, k.T006!.depends, k.T007!.depends]).toEqual([
+      ['T001', 'T002', 'T003', 'T005', 'T006'],
+      ['T001', 'T002', 'T003'],
+      ['T001', 'T002', 'T003'],
+      ['T001', 'T002', 'T004'],
+    ]);
+    expect((await ok(sk, ['validate', '--all'])).valid).toBe(true);
+  });
+
+  it('spec-kit: scenarios parted by 、 or ， or as bullets, wrapped; FR requirements bold or not, with or without bullet or colon, under ## Functional Requirements too', async () => {
+    const source = copy('shapes/spec-kit');
+    const dir = copy('shapes/spec-kit');
+    const data = await ok(dir, ['import', 'spec-kit'], PERSON);
+    expect(data.changes.map((c: any) => [c.change_id, c.phase, c.findings])).toEqual([
+      ['login', 'implementation', []],
+      ['assets', 'tasks', []],
+    ]);
+    const login = (await showDocument(dir, 'login', 'spec')).content;
+    expect(login.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['User Story 1, scenario 1: ログイン', '登録済みユーザーがログイン画面を開いた状態で', '正しいメールアドレスとパスワードを入力する', 'ホーム画面が表示される'],
+      ['User Story 1, scenario 2: ログイン', '登录页面已打开', '输入错误的密码', '显示错误信息'],
+      ['User Story 1, scenario 3: ログイン', 'a user with a locked account', 'they log in', 'they are told to reset their password'],
+      ['User Story 1, scenario 1a: ログイン', 'a visitor with a registered email and a blank password', 'they submit the login form', 'they see "Enter your password" and stay on the page'],
+    ]);
+    expect(login.requirements.map((r: any) => [r.id, r.text])).toEqual([
+      ['FR-001', 'The system MUST let a registered user log in with email and password.'],
+      ['FR-002', 'The system MUST NOT say whether an email is registered.'],
+      ['FR-003', 'The system MUST lock an account after five failed attempts within\nfifteen minutes, and MUST unlock it after one hour.'],
+    ]);
+    const loginFile = data.files.find((f: any) => f.file === 'specs/001-login/spec.md');
+    expect(loginFile.findings).toEqual([expect.objectContaining({ level: 'warning', line: 30, message: expect.stringContaining('"FR-003b" cannot be the id of a requirement on the board') })]);
+    const assets = (await showDocument(dir, 'assets', 'spec')).content;
+    expect(assets.requirements.map((r: any) => [r.id, r.group])).toEqual([
+      ['FR-001', 'Asset Registry'],
+      ['FR-002', 'Asset Registry'],
+      ['FR-003', 'Gear Assignment'],
+    ]);
+    expect(assets.data_model).toBe('- **Asset**: an apparatus or a piece of gear, with its type, status and unit number.');
+    expect(assets.sections.find((s: any) => s.heading === 'Functional Requirements (other text)').text).toBe('### Asset Registry\n\nAll assets are kept in one table with a type column.');
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+    expect(lost(source, dir, data)).toEqual([]);
+  });
+
+  it('agentd: "**GIVEN** …" lines, "### 1.1 Title" task blocks, and the summary and impact of the proposal\'s frontmatter are read', async () => {
+    const source = copy('shapes/agentd');
+    const dir = copy('shapes/agentd');
+    const data = await ok(dir, ['import', 'agentd'], PERSON);
+    expect(notAStep(data)).toEqual([]);
+    expect(data.changes.map((c: any) => [c.change_id, c.phase, c.tasks, c.verdict, c.attachments])).toEqual([['impl-workflow-test', 'review', { total: 2, done: 2 }, 'NEEDS_FIX', ['attachments/STATE.yaml']]]);
+    const spec = (await showDocument(dir, 'impl-workflow-test', 'spec')).content;
+    expect(spec.scenarios[0]).toMatchObject({ given: 'the greeting module is available', when: '`greet("World")` is called', then: 'it returns `"Hello, World!"`' });
+    const t = await tasksOf(dir, 'impl-workflow-test');
+    expect(t['2.1']!.depends).toEqual(['1.1']);
+    const proposal = (await showDocument(dir, 'impl-workflow-test', 'proposal')).content;
+    expect([proposal.what_changes, proposal.impact]).toEqual(['Add a greeting utility to try the implementation workflow end to end', '- **Scope**: minimal\n- **Affected files**: 1\n- **New files**: 1']);
+    const report = data.files.find((f: any) => f.file === 'agentd/changes/impl-workflow-test/proposal.md');
+    expect(report.findings).toEqual([]);
+    expect(report.lines.filter((l: any) => l.line >= 10 && l.line <= 14).map((l: any) => l.to)).toEqual(['What Changes of proposal.md', 'Impact of proposal.md', 'Impact of proposal.md', 'Impact of proposal.md', 'Impact of proposal.md']);
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+    expect(lost(source, dir, data)).toEqual([]);
+  });
+});
