@@ -2,7 +2,7 @@
 // runs what its commands run so that their code is compiled too, and saves what V8 compiled. For
 // dist/mcp.cjs that is an MCP session: an agent's calls through `agentboard mcp`, served in this
 // process. A cache made by another Node version is simply not used (the CLI then compiles as usual).
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -18,52 +18,12 @@ for (const bundle of ['cli', 'mcp']) {
   try {
     for (const args of COMMANDS) await main([...args, '--root', dir], quiet);
     if (bundle === 'mcp') await mcpSession(main, dir);
-    else await commandsOnABoard(main, dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   const data = script.createCachedData();
   writeFileSync(new URL(`../dist/${bundle}.cjs.cache`, import.meta.url), data);
   console.log(`dist/${bundle}.cjs.cache  ${(data.length / 1024).toFixed(0)} KiB`);
-}
-
-/**
- * The commands people and agents run most, on a board with work on it: the code that reads
- * documents and task lists, claims and commits is compiled as it runs on real boards, and so is
- * the code that checks each file by its content, on a copy of the board whose files no ledger
- * knows by identity (a clone, a restored backup).
- */
-async function commandsOnABoard(main, dir) {
-  const run = async (args) => {
-    let out = '';
-    const code = await main([...args, '--root', dir], { out: () => {}, err: (t) => (out += t) });
-    if (code !== 0 && process.env.AGENTBOARD_BUILD_DEBUG === '1') process.stderr.write(`agentboard ${args.join(' ')}: ${out}\n`);
-  };
-  const spec = join(dir, 'warm-up-spec.md');
-  writeFileSync(spec, '# Specification: Warm up\n\n## Overview\n\nA change the build makes to run the commands once, before it saves the code cache.\n\n## Requirements\n\n### R1: Work\n\nThe system MUST do the work.\n\n## Acceptance Criteria\n\n### Scenario: Work is done\n\n- **WHEN** an agent works\n- **THEN** the work is done\n');
-  for (const change of ['warm-up-a', 'warm-up-b', 'warm-up-c']) {
-    await run(['propose', change, '--as', 'build-planner', '--why', 'The code cache holds what commands run, compiled once at build time.', '--what-changes', 'Nothing.', '--impact', 'None.', '--notes', 'Made by the build.']);
-    await run(['spec', change, '--as', 'build-planner', '--from', spec, '--notes', 'Made by the build.']);
-    const tasks = Array.from({ length: 8 }, (_, t) => ({ id: `T${t + 1}`, title: `Task ${t + 1}`, description: 'Do the work.', priority: ['low', 'medium', 'high', 'urgent'][t % 4], depends: t % 5 === 4 ? [`T${t}`] : [], skills: ['typescript'], files: [{ path: `src/${change}/t${t + 1}.ts`, action: 'create' }] }));
-    const input = join(dir, 'warm-up-tasks.json');
-    writeFileSync(input, JSON.stringify({ tasks, notes: 'Made by the build.' }));
-    await run(['tasks', change, '--as', 'build-planner', '--input', input]);
-  }
-  const copy = `${dir}-copy`;
-  cpSync(dir, copy, { recursive: true });
-  try {
-    for (const root of [dir, copy]) {
-      for (const args of [['next', '--as', 'build-w1'], ['next', '--as', 'build-w1'], ['status'], ['list'], ['validate', '--all'], ['task', 'list'], ['docs', 'warm-up-a']]) {
-        let out = '';
-        await main([...args, '--root', root], { out: () => {}, err: (t) => (out += t) });
-      }
-    }
-    await run(['next', '--as', 'build-w2']);
-    await run(['task', 'progress', 'warm-up-a/T1', '--as', 'build-w2', '--percent', '50', '--message', 'Half way.']);
-    await run(['task', 'done', 'warm-up-a/T1', '--as', 'build-w2']);
-  } finally {
-    rmSync(copy, { recursive: true, force: true });
-  }
 }
 
 /** A planner and a worker as agents use agentboard, through `agentboard mcp` on stdin and stdout made for it. */
