@@ -48,9 +48,9 @@ export class BoardOps {
     return this.maybe('change.show', { change_id: changeId }, ['CHANGE_NOT_FOUND']);
   }
 
-  /** A document whole: its markdown, or (format "fields") its fields; null when there is none, or its file cannot be read (validate says why). */
+  /** A document whole: its markdown, or (format "fields") its fields; null when there is none, or its file cannot be read, or is no plain file (validate says why). */
   document(changeId: string, document: string, format: 'markdown' | 'fields' = 'markdown'): Promise<Data | null> {
-    return this.maybe('document.get', { change_id: changeId, document, format }, ['CHANGE_NOT_FOUND', 'DOCUMENT_NOT_FOUND', 'PARSE_ERROR']);
+    return this.maybe('document.get', { change_id: changeId, document, format }, ['CHANGE_NOT_FOUND', 'DOCUMENT_NOT_FOUND', 'PARSE_ERROR', 'UNSAFE_PATH', 'NOT_A_FILE']);
   }
 
   validate(changeId: string): Promise<Data> {

@@ -4,6 +4,7 @@ import type { RunOutcome } from '../store/runs.js';
 import type { BoardOps } from './board-ops.js';
 import type { EventBody, RunEvent, RunView } from './events.js';
 import type { Git } from './git.js';
+import type { Found } from './guard.js';
 import type { RunRecorder } from './record.js';
 import type { RunAgents, RunOptions } from './settings.js';
 
@@ -29,7 +30,7 @@ export interface RunContext {
   /** The review key made for this run's reviewer, revoked when the run ends. */
   reviewKey: { name: string; key: string } | null;
   /** The files that govern the board (guard.ts) as the run started, each until a change of it is reported. */
-  governing: Map<string, Buffer | null>;
+  governing: Map<string, Found>;
   /** Set once an agent changed one of them: the run starts no agent after it, and ends so. */
   halt: Stop | null;
 }

@@ -4,7 +4,7 @@
  * `agentboard validate` applies. If not, the planner runs again with what went wrong (the board's
  * refusals of its calls, the validator's findings, the end of its output), up to --max-attempts.
  */
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import type { Data } from './board-ops.js';
 import type { Finding } from './events.js';
@@ -47,19 +47,24 @@ async function check(ctx: RunContext, type: PlanningPhase, doc: Data | null, rev
 
 /**
  * The stop for a phase's document whose file is there but cannot be read (its frontmatter broken
- * by a hand edit, say): the board writes over no such file, so no attempt of the planner can
- * submit the document, and a person recovers it. Null when the document reads, or has no file.
+ * by a hand edit, bytes that are not UTF-8, a symbolic link or a folder in its place): the board
+ * writes over no such file, so no attempt of the planner can submit the document, and a person
+ * recovers it. Null when the document reads, or has no file.
  */
 async function unreadable(ctx: RunContext, type: PlanningPhase, doc: Data | null): Promise<Stop | null> {
   const path = ctx.ops.board.docPath(ctx.changeId, type);
-  if (doc !== null || !existsSync(path)) return null;
+  const st = doc === null ? lstatSync(path, { throwIfNoEntry: false }) : undefined;
+  if (!st) return null;
   const word = docWord(type);
   const file = ctx.ops.board.rel(path);
   const [first] = await ruleFindings(ctx, file);
   const where = first?.line ? `${file}:${first.line}` : file;
+  // The file named once: most findings name it themselves (at their line), a frontmatter error does not.
+  const problem = first?.message.startsWith(file) ? first.message : `${where}: ${first?.message ?? 'the file does not parse'}`;
   const restore = await restoreCommand(ctx.root, file);
-  return stop('failed', `The ${word} of ${ctx.changeId} cannot be read: ${where}: ${first?.message ?? 'the file does not parse'}. The board writes over no file it cannot read, so the planner cannot submit the ${word} until a person fixes or replaces the file.`, [
-    restore ? `${restore}   # restore the committed ${word}` : `Fix ${where}${first?.fix ? ` (${first.fix})` : ''}, or delete ${file} to have the planner write the ${word} anew: git holds no other version of it to restore.`,
+  const anew = `to have the planner write the ${word} anew: git holds no other version of it to restore.`;
+  return stop('failed', `The ${word} of ${ctx.changeId} cannot be read: ${problem.replace(/\.$/, '')}. The board writes over no file it cannot read, so the planner cannot submit the ${word} until a person fixes or replaces the file.`, [
+    restore ? `${restore}   # restore the committed ${word}` : st.isFile() ? `Fix ${where}, or delete ${file} ${anew}` : `Remove ${file} (rm ${st.isDirectory() ? '-r ' : ''}${file}) ${anew}`,
     `agentboard run ${ctx.changeId}   # then go on`,
   ]);
 }

@@ -127,7 +127,7 @@ export async function runChange(params: RunParams): Promise<number> {
   const { options } = params;
   const ops = new BoardOps(params.root, params.person);
   const board = ops.board;
-  const agents = resolveAgents(board.config, options, board.config.remote === undefined ? undefined : new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).cloneId().slice(0, 4));
+  const agents = resolveAgents(board.config, options, board.config.remote === undefined ? undefined : new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).cloneId().slice(0, 4), (path) => board.settingAt(path));
   refuseMissingPrograms(agents, process.env, board.root);
   // On a shared board the run starts from the board as the remote has it: another clone may have planned or worked the change.
   if (board.config.remote !== undefined) await syncFirst(ops);
@@ -210,7 +210,9 @@ export async function runChange(params: RunParams): Promise<number> {
     if (ctx.reviewKey) await ops.revokeReviewKey(ctx.reviewKey.name);
   } catch (err) {
     const f = failure(err);
-    end = stop(end.outcome === 'finished' ? 'failed' : end.outcome, `${end.message} Cleaning up failed too: ${f.message}`, [...end.next_steps, ...f.next_steps]);
+    // The same error as the one that ended the run is said once.
+    const again = f.message === end.message;
+    end = stop(end.outcome === 'finished' ? 'failed' : end.outcome, `${end.message} Cleaning up failed ${again ? 'for the same reason.' : `too: ${f.message}`}`, [...new Set([...end.next_steps, ...f.next_steps])]);
   }
   recorder.finish(end.outcome, end.message);
   const exit = EXIT_CODES[end.outcome];

@@ -59,13 +59,17 @@ function notConfigured(what: string): never {
   fail('RUN_NOT_CONFIGURED', `agentd/config.yaml does not say ${what}.`, `Add these lines to agentd/config.yaml (any of claude, codex, gemini, or your own command):\n\n${EXAMPLE.map((l) => `    ${l}`).join('\n')}\n`);
 }
 
-function instance(config: Config, name: string, role: Role, id: string, flag: string): AgentInstance {
+/** Where a setting of config.yaml is, as errors name it (agentd/config.yaml:LINE): Board.settingAt. */
+export type SettingAt = (path: readonly PropertyKey[]) => string;
+
+/** The agent `name` of config.yaml; `setting`: where config.yaml names it (null: a flag does), for the line a refusal names. */
+function instance(config: Config, name: string, role: Role, id: string, flag: string, setting: PropertyKey[] | null, at: SettingAt): AgentInstance {
   const agent = config.agents[name];
   if (!agent) {
     const known = Object.keys(config.agents);
     fail(
       'RUN_NOT_CONFIGURED',
-      `The ${role} "${printable(name)}" (${flag}) is not an agent of agentd/config.yaml${known.length ? `; its agents are ${known.join(', ')}` : ''}.`,
+      `${setting ? `${at(setting)}: the` : 'The'} ${role} "${printable(name)}" (${flag}) is not an agent of agentd/config.yaml${known.length ? `; its agents are ${known.join(', ')}` : ''}.`,
       `Add it under agents: in agentd/config.yaml, like \`  ${printable(name)}: { adapter: claude }\`, or name one of the configured agents.`,
     );
   }
@@ -75,9 +79,10 @@ function instance(config: Config, name: string, role: Role, id: string, flag: st
 /**
  * The run's agents, named <agent>-planner, <agent>-w<n> and <agent>-reviewer. On a shared board
  * each clone's run names them with the clone's tag too (`claude-w1.3fa2`): the runs of two clones
- * are different agents, and neither takes the other's task for its own to resume.
+ * are different agents, and neither takes the other's task for its own to resume. `at` names the
+ * line of a setting a refusal is about.
  */
-export function resolveAgents(config: Config, options: RunOptions, clone?: string): RunAgents {
+export function resolveAgents(config: Config, options: RunOptions, clone?: string, at: SettingAt = () => 'agentd/config.yaml'): RunAgents {
   const tag = clone === undefined ? '' : `.${clone}`;
   if (Object.keys(config.agents).length === 0 || config.run === undefined) notConfigured('which agents run the change (agents: and run:)');
   const plannerName = options.planner ?? config.run.planner ?? notConfigured('who plans (run: planner:)');
@@ -87,12 +92,13 @@ export function resolveAgents(config: Config, options: RunOptions, clone?: strin
   const workers: AgentInstance[] = [];
   // Workers are taken round-robin from the list: --workers 3 with [claude, codex] is claude-w1, codex-w2, claude-w3.
   for (let i = 1; i <= count; i++) {
-    const name = workerNames[(i - 1) % workerNames.length]!;
-    workers.push(instance(config, name, 'worker', `${name}-w${i}${tag}`, options.workers?.length ? '--worker' : 'run: workers:'));
+    const n = (i - 1) % workerNames.length;
+    const name = workerNames[n]!;
+    workers.push(instance(config, name, 'worker', `${name}-w${i}${tag}`, options.workers?.length ? '--worker' : 'run: workers:', options.workers?.length ? null : ['run', 'workers', n], at));
   }
   return {
-    planner: instance(config, plannerName, 'planner', `${plannerName}-planner${tag}`, options.planner ? '--planner' : 'run: planner:'),
-    reviewer: instance(config, reviewerName, 'reviewer', `${reviewerName}-reviewer${tag}`, options.reviewer ? '--reviewer' : 'run: reviewer:'),
+    planner: instance(config, plannerName, 'planner', `${plannerName}-planner${tag}`, options.planner ? '--planner' : 'run: planner:', options.planner ? null : ['run', 'planner'], at),
+    reviewer: instance(config, reviewerName, 'reviewer', `${reviewerName}-reviewer${tag}`, options.reviewer ? '--reviewer' : 'run: reviewer:', options.reviewer ? null : ['run', 'reviewer'], at),
     workers,
   };
 }

@@ -27,6 +27,7 @@ import { CALLS_DIR } from './calls.js';
 import { BoardLock, HOLDER_FILE, pidExists, type LockOptions } from './lock.js';
 import { openRuntime } from './runtime.js';
 import { parsePeople, PEOPLE_FILE } from './people.js';
+import { lineOfPath } from './yaml-lite.js';
 import type { PersonRecord } from '../domain/people.js';
 import { LostLock, StaleRead, Transaction, type Publish, type Raced, type Reader, type RecordedConflict } from './transaction.js';
 import { RemoteFiles } from './remote/state.js';
@@ -208,6 +209,8 @@ export class Board implements Reader {
   readonly runtimeDir: string;
   readonly notices: Notice[] = [];
   private configCache: { text: string | null; config: Config } | null = null;
+  /** Set by keepSettings(): config.yaml is read no more. */
+  private settingsKept = false;
   private done: Journal | null = null;
   private sharedBoard: SharedBoard | null = null;
   /** The folders (changes/<id>, archive/<folder>) of the shared board this clone last synced; null when not shared. */
@@ -321,10 +324,34 @@ export class Board implements Reader {
 
   /** The settings, read again when config.yaml changed (checked once per operation: a long-lived MCP server follows a person's edit). */
   get config(): Config {
+    return this.settings().config;
+  }
+
+  /** The settings with the text they were read from. */
+  private settings(): { text: string | null; config: Config } {
+    if (this.settingsKept) return this.configCache!;
     const shown = this.rel(this.configPath);
     const text = this.current(this.configPath, shown)?.text ?? null;
     if (this.configCache === null || this.configCache.text !== text) this.configCache = { text, config: parseConfig(text, shown) };
-    return this.configCache.config;
+    return this.configCache;
+  }
+
+  /**
+   * From now on, the settings of `text` (config.yaml's text, null: no file) whatever config.yaml
+   * says: a run whose agent changed the file finishes (releases its claims, notes the task) with
+   * the settings it started with, even when the file no longer parses. Throws when `text` does not parse.
+   */
+  keepSettings(text: string | null): void {
+    this.configCache = { text, config: parseConfig(text, this.rel(this.configPath)) };
+    this.settingsKept = true;
+  }
+
+  /** Where the setting at `path` (like ["run", "planner"]) is, as config errors name it: agentd/config.yaml:LINE, or the file alone. */
+  settingAt(path: readonly PropertyKey[]): string {
+    const shown = this.rel(this.configPath);
+    const { text } = this.settings();
+    const line = text ? lineOfPath(text, path) : undefined;
+    return line ? `${shown}:${line}` : shown;
   }
 
   /**

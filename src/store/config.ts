@@ -25,7 +25,8 @@ const configSchema = once(() => {
       args: z.array(z.string()).default([]),
       env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and "_", not starting with a digit'), z.string()).default({}),
     })
-    .refine((a) => (a.adapter === undefined) !== (a.command === undefined), { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
+    .refine((a) => a.adapter !== undefined || a.command !== undefined, { message: 'an agent needs either adapter (claude, codex or gemini) or command (the program to start, as a list), and this one has neither' })
+    .refine((a) => a.adapter === undefined || a.command === undefined, { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
 
   /** Agent names become the stem of per-role agent ids (claude-planner, codex-w2), so they follow the agent id rules. */
   const AgentName = z.string().max(48).regex(AGENT_ID_PATTERN, 'agent names are lowercase letters, digits, ".", "_" and "-"');

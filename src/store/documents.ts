@@ -106,7 +106,8 @@ function emptyMeta(type: DocType): DocMeta {
 export function unreadableDoc<T extends DocType>(type: T, file: string, error: AgentboardError): DocFile<T> {
   const doc = parseDocText(type, '', file);
   doc.findings.length = 0;
-  doc.findings.push({ level: 'error', file, rule: 'file.unreadable', message: error.message, fix: error.nextStep });
+  const line = (error.details as { line?: unknown } | undefined)?.line;
+  doc.findings.push({ level: 'error', file, ...(typeof line === 'number' ? { line } : {}), rule: 'file.unreadable', message: error.message, fix: error.nextStep });
   doc.error = error;
   return doc;
 }

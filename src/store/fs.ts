@@ -53,17 +53,17 @@ export function fsError(err: unknown, shown: string, doing: 'read' | 'write'): A
   }
 }
 
-export function unsafePath(shown: string, what: string): AgentboardError {
+export function unsafePath(shown: string, what: string, place = 'a plain file or folder'): AgentboardError {
   return new AgentboardError(
     'UNSAFE_PATH',
     `${shown} is ${what}; agentboard only reads and writes plain files and folders inside agentd/, so it did not touch it.`,
-    `Replace ${shown} with a plain file or folder (git checkout -- ${shown} restores a committed one), or remove it.`,
+    `Replace ${shown} with ${place} (git checkout -- ${shown} restores a committed one), or remove it.`,
   );
 }
 
 /** The error for something at a file's place that is not a plain file. */
 function notAFile(shown: string, what: string): AgentboardError {
-  return what === 'a folder' ? new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.`, `Move the folder ${shown} aside, or restore the file from git (git checkout -- ${shown}).`) : unsafePath(shown, what);
+  return what === 'a folder' ? new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.`, `Move the folder ${shown} aside, or restore the file from git (git checkout -- ${shown}).`) : unsafePath(shown, what, 'a plain file');
 }
 
 function kindOf(st: Stats): string | null {
@@ -220,6 +220,7 @@ export function readBoardFile(path: string, shown: string, previous?: FileRead):
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') throw notAFile(shown, 'a symbolic link');
     throw fsError(err, shown, 'read');
   }
   try {
@@ -252,7 +253,7 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
     if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : previous.withIdentity(identityOf(st));
     const fault = textFault(buf);
     if (fault?.binary) {
-      fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds binary data (a NUL byte), not text.`, `Restore ${shown} from git (git checkout -- ${shown}) or rewrite it as markdown.`, { line: fault.line });
+      fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds binary data (a NUL byte), not text.`, `Take the binary data out of line ${fault.line} of ${shown}, or restore the file from git (git checkout -- ${shown}).`, { line: fault.line });
     }
     if (fault) {
       fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced.`, `Fix the encoding of line ${fault.line} of ${shown} (save it as UTF-8), or restore it from git.`, { line: fault.line });

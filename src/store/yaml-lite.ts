@@ -289,6 +289,8 @@ export function slowParse(text: string): YamlMap {
   const first = doc.errors[0] ?? doc.warnings[0];
   if (first) {
     const line = lineOf(text, first.pos[0]);
+    // The parser's own words name a function of its API: said as what the file holds.
+    if (first.code === 'MULTIPLE_DOCS') throw new YamlError(`a second YAML document starts ${text.startsWith('---', first.pos[0]) ? 'at this --- line' : 'here, after a ... line'}, and the file must hold one document only`, line);
     throw new YamlError(first.message.split('\n')[0]!, line);
   }
   let value: unknown;

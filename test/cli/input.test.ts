@@ -296,6 +296,8 @@ describe('config.yaml errors', () => {
     { config: `${AGENTS}review:\n  allow_self_review: maybe\n`, at: '  allow_self_review: maybe', message: '"review.allow_self_review"', next: 'known settings of review: allow_self_review' },
     { config: `${AGENTS}stale_claim_minutes: 0\n`, at: 'stale_claim_minutes: 0', message: '"stale_claim_minutes": Too small', next: 'known settings: project, remote, require_approval, stale_claim_minutes, input_timeout_minutes, agents, run and review' },
     { config: `${AGENTS}colour: red\n`, at: 'colour: red', message: 'unknown setting "colour"', next: 'known settings: project,' },
+    { config: `${AGENTS}  fake: {}\n`, at: '  fake: {}', message: '"agents.fake": an agent needs either adapter (claude, codex or gemini) or command (the program to start, as a list), and this one has neither.', next: 'known settings of agents.fake: adapter, command,' },
+    { config: `${AGENTS}---\nproject: y\n`, at: '---', message: 'a second YAML document starts at this --- line, and the file must hold one document only', next: 'Fix the YAML in agentd/config.yaml.' },
   ];
 
   it.each(CASES.map((c, i) => [i, c] as const))('name the line of the offending key or value (%i)', async (_, c) => {
@@ -309,6 +311,21 @@ describe('config.yaml errors', () => {
     expect(r.json.error.message).toMatch(new RegExp(`^agentd/config\\.yaml:${line}: `));
     expect(r.json.error.message).toContain(c.message);
     expect(r.json.error.next_step).toContain(c.next);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('a NUL byte in config.yaml is named at its line, with advice for the file it is in', async () => {
+    const dir = await newBoard();
+    write(dir, 'agentd/config.yaml', 'require_approval: []\nproject: a\0b\n');
+    const before = snapshot(dir);
+    const r = await cli(dir, ['list', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toEqual({
+      code: 'PARSE_ERROR',
+      message: 'agentd/config.yaml:2: the file holds binary data (a NUL byte), not text.',
+      next_step: 'Take the binary data out of line 2 of agentd/config.yaml, or restore the file from git (git checkout -- agentd/config.yaml).',
+      details: { line: 2 },
+    });
     expect(snapshot(dir)).toEqual(before);
   });
 

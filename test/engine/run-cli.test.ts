@@ -18,6 +18,21 @@ describe('agentboard run', () => {
     expect(runIds(dir)).toEqual([]);
   });
 
+  it('names the line of config.yaml that names an agent it does not have, like any config error', async () => {
+    const dir = await newBoard();
+    const config = 'agents:\n  fake: { command: ["./agent.sh"] }\nrun:\n  planner: ghost\n  reviewer: fake\n  workers: [fake]\n';
+    writeFileSync(join(dir, 'agentd/config.yaml'), config);
+    const planner = await cli(dir, ['run', 'add-search', '--goal', 'Search', '--json']);
+    expect(planner.json.error).toMatchObject({ code: 'RUN_NOT_CONFIGURED', message: 'agentd/config.yaml:4: the planner "ghost" (run: planner:) is not an agent of agentd/config.yaml; its agents are fake.' });
+    writeFileSync(join(dir, 'agentd/config.yaml'), config.replace('planner: ghost', 'planner: fake').replace('[fake]', '[fake, spook]'));
+    const worker = await cli(dir, ['run', 'add-search', '--goal', 'Search', '--json']);
+    expect(worker.json.error).toMatchObject({ code: 'RUN_NOT_CONFIGURED', message: 'agentd/config.yaml:6: the worker "spook" (run: workers:) is not an agent of agentd/config.yaml; its agents are fake.' });
+    // Named by a flag, there is no line to name.
+    const flag = await cli(dir, ['run', 'add-search', '--goal', 'Search', '--worker', 'fake', '--reviewer', 'ghost', '--json']);
+    expect(flag.json.error.message).toBe('The reviewer "ghost" (--reviewer) is not an agent of agentd/config.yaml; its agents are fake.');
+    expect(runIds(dir)).toEqual([]);
+  });
+
   it('says git is not installed when it is not on PATH (the tasks then share the working tree)', async () => {
     const board = await fakeBoard();
     await changeWithTasks(board.dir, 'no-git', [{ title: 'One' }]);

@@ -3,11 +3,17 @@
  * what the run does when an agent gets a document wrong, hangs, crashes, stops early, writes
  * files, and reports its usage.
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, ok } from '../helpers.js';
+import { changeWithTasks, cli, ok } from '../helpers.js';
 import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord, setScenario } from './helpers.js';
+
+/** Runs next steps as a person would, in a shell at the repository root (the comment after `   #` left out): their exit codes. */
+function shellSteps(dir: string, steps: string[]): (number | null)[] {
+  return steps.map((step) => spawnSync('sh', ['-c', step.split('   #')[0]!], { cwd: dir, encoding: 'utf8' }).status);
+}
 
 describe('agentboard run with a scripted agent', () => {
   it('runs the planner again with the findings of a refused spec, until it is valid', async () => {
@@ -64,7 +70,7 @@ describe('agentboard run with a scripted agent', () => {
       outcome: 'failed',
       exit_code: 1,
       message: `The spec of add-search cannot be read: ${spec}:5: frontmatter is not valid YAML: Missing closing "quote. The board writes over no file it cannot read, so the planner cannot submit the spec until a person fixes or replaces the file.`,
-      next_steps: [`Fix ${spec}:5 (fix the YAML between the two --- lines), or delete ${spec} to have the planner write the spec anew: git holds no other version of it to restore.`, 'agentboard run add-search   # then go on'],
+      next_steps: [`Fix ${spec}:5, or delete ${spec} to have the planner write the spec anew: git holds no other version of it to restore.`, 'agentboard run add-search   # then go on'],
     });
 
     // As advised: the file deleted, the next run has the planner write the spec.
@@ -202,13 +208,152 @@ describe('agentboard run with a scripted agent', () => {
   it('stops the run when an agent adds a person to agentd/people.yaml', async () => {
     const board = await fakeBoard();
     const people = readFileSync(join(board.dir, 'agentd/people.yaml'), 'utf8');
-    const added = `${people}  - name: human:fake-w1\n    key_sha256: ${'0'.repeat(64)}\n    added: 2026-11-22T00:00:00.000Z`;
+    const added = `${people}  - name: human:fake-w1\n    key_sha256: "${'0'.repeat(64)}"\n    added: 2026-11-22T00:00:00.000Z`;
     setScenario(board, { implementation: { '*': ['work'] }, file: { T1: '../../../repo/agentd/people.yaml' }, content: { T1: added } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
     const r = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(r.code).toBe(1);
     expect(r.events.find((e) => e.type === 'settings.changed')).toMatchObject({ file: 'agentd/people.yaml', message: expect.stringContaining('It decides who is a person, and so who may approve, and no agent may change it') });
     expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', message: expect.stringMatching(/^agentd\/people\.yaml changed while fake-w1 worked on add-search\/T1\./) });
+  });
+
+  it('finishes a run whose worker left agentd/config.yaml unparsable with the settings it started with: the claim released, the note written, the way back in order', async () => {
+    // The worker breaks config.yaml (a second agents: key) and ends its turn without finishing its task.
+    const broken = 'agents: [unclosed\n';
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'] }, by_hand: { T1: [{ append: 'agentd/config.yaml', text: broken }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const configFile = join(board.dir, 'agentd/config.yaml');
+    const config = readFileSync(configFile, 'utf8');
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const line = `${config}${broken}`.split('\n').indexOf(broken.trimEnd()) + 1;
+    const said = `agentd/config.yaml changed while fake-w1 worked on add-search/T1, and no longer reads (agentd/config.yaml:${line}: Map keys must be unique). It decides the agents, the commands the run starts and what needs a person's approval, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
+    const [runId] = runIds(board.dir);
+    const kept = `agentd/.runtime/runs/${runId}/config.yaml.before`;
+    expect(r.events.at(-1)).toMatchObject({
+      type: 'run.finished',
+      outcome: 'failed',
+      message: said,
+      next_steps: [`diff -u ${kept} agentd/config.yaml   # what changed`, `cp ${kept} agentd/config.yaml   # undo it`, 'agentboard run add-search   # then go on, with the files as they are then'],
+    });
+    expect(r.events.filter((e) => e.type === 'task.released').map((e) => e.task_id)).toEqual(['add-search/T1']);
+    expect(readFileSync(configFile, 'utf8')).toBe(`${config}${broken}`);
+    // The board was written all the same: the task is free again, with the note README promises.
+    expect((await cli(board.dir, ['list', '--json'])).json.error).toMatchObject({ code: 'CONFIG_INVALID' });
+    writeFileSync(configFile, config);
+    const task = (await ok(board.dir, ['task', 'show', 'add-search/T1'])).task;
+    expect(task).toMatchObject({ status: 'todo', assignee: null });
+    expect(task.notes.map((n: any) => n.text)).toEqual([said, expect.stringMatching(/^Released from fake-w1: run \S+ ended failed before the task was finished/)]);
+
+    // The steps as given, in order, with config.yaml broken again: they work, and the next run finishes the task.
+    writeFileSync(configFile, `${config}${broken}`);
+    expect(shellSteps(board.dir, r.events.at(-1).next_steps.slice(0, 2))).toEqual([1, 0]);
+    expect(readFileSync(configFile, 'utf8')).toBe(config);
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.events.filter((e) => e.type === 'task.done').map((e) => e.task_id)).toEqual(['add-search/T1']);
+  });
+
+  it('says a governing file an agent deleted was deleted, and gives only commands that work', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'] }, by_hand: { T1: [{ remove: 'agentd/people.yaml' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const people = readFileSync(join(board.dir, 'agentd/people.yaml'), 'utf8');
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const said = 'agentd/people.yaml was deleted while fake-w1 worked on add-search/T1. It decides who is a person, and so who may approve, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.';
+    expect(r.events.filter((e) => e.type === 'settings.changed').map((e) => e.message)).toEqual([said]);
+    const [runId] = runIds(board.dir);
+    const end = r.events.at(-1);
+    expect(end).toMatchObject({ outcome: 'failed', message: said, next_steps: [`cp agentd/.runtime/runs/${runId}/people.yaml.before agentd/people.yaml   # undo it`, 'agentboard run add-search   # then go on, with the files as they are then'] });
+    expect(shellSteps(board.dir, end.next_steps.slice(0, 1))).toEqual([0]);
+    expect(readFileSync(join(board.dir, 'agentd/people.yaml'), 'utf8')).toBe(people);
+    expect(run(board.dir, ['add-search', '--until', 'implementation']).code).toBe(0);
+  });
+
+  it.each([
+    ['symlink', /^agentd\/config\.yaml was replaced by a symbolic link \(to \/.+\) during the turn of fake-planner \(spec\)\. It decides /, 'rm agentd/config.yaml'],
+    ['folder', /^agentd\/config\.yaml was replaced by a folder during the turn of fake-planner \(spec\)\. It decides /, 'rm -r agentd/config.yaml'],
+  ])('takes agentd/config.yaml replaced by a %s for a settings change: said once, its version kept, undone by the command given', async (kind, message, remove) => {
+    const board = await fakeBoard({ scenario: { by_hand: { spec: [{ [kind]: 'agentd/config.yaml' }] } } });
+    const configFile = join(board.dir, 'agentd/config.yaml');
+    const config = readFileSync(configFile, 'utf8');
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'spec']);
+    expect(r.code).toBe(1);
+    const changed = r.events.filter((e) => e.type === 'settings.changed');
+    expect(changed).toEqual([expect.objectContaining({ agent_id: 'fake-planner', phase: 'spec', file: 'agentd/config.yaml', message: expect.stringMatching(message) })]);
+    const [runId] = runIds(board.dir);
+    const kept = `agentd/.runtime/runs/${runId}/config.yaml.before`;
+    expect(readFileSync(join(board.dir, kept), 'utf8')).toBe(config);
+    const end = r.events.at(-1);
+    expect(end).toMatchObject({ outcome: 'failed', message: changed[0].message, next_steps: [`${remove} && cp ${kept} agentd/config.yaml   # undo it`, 'agentboard run add-search   # then go on, with the files as they are then'] });
+    expect(shellSteps(board.dir, end.next_steps.slice(0, 1))).toEqual([0]);
+    expect(lstatSync(configFile).isFile()).toBe(true);
+    expect(readFileSync(configFile, 'utf8')).toBe(config);
+    expect(run(board.dir, ['add-search', '--until', 'tasks']).code).toBe(0);
+  });
+
+  it('stops on a planning document replaced by a symbolic link git does not hold, with a removal that works and the run that goes on', async () => {
+    const spec = 'agentd/changes/add-search/spec.md';
+    const board = await fakeBoard({ scenario: { by_hand: { tasks: [{ symlink: spec }] } } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'tasks']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end).toMatchObject({
+      outcome: 'failed',
+      message: `The spec of add-search cannot be read: ${spec} is a symbolic link; agentboard only reads and writes plain files and folders inside agentd/, so it did not touch it. The board writes over no file it cannot read, so the planner cannot submit the spec until a person fixes or replaces the file.`,
+      next_steps: [`Remove ${spec} (rm ${spec}) to have the planner write the spec anew: git holds no other version of it to restore.`, 'agentboard run add-search   # then go on'],
+    });
+    expect(shellSteps(board.dir, [`rm ${spec}`])).toEqual([0]);
+    const again = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.events.find((e) => e.type === 'phase.validated')).toMatchObject({ document: 'spec' });
+  });
+
+  it('stops on a committed planning document replaced by a folder, with the git command that restores it', async () => {
+    const board = await fakeBoard();
+    expect(run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'proposal']).code).toBe(0);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the proposal']);
+    const proposal = 'agentd/changes/add-search/proposal.md';
+    setScenario(board, { by_hand: { spec: [{ folder: proposal }] } });
+    const r = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end).toMatchObject({
+      outcome: 'failed',
+      message: `The proposal of add-search cannot be read: ${proposal} is a folder, not a file. The board writes over no file it cannot read, so the planner cannot submit the proposal until a person fixes or replaces the file.`,
+      next_steps: [`git checkout -- ${proposal}   # restore the committed proposal`, 'agentboard run add-search   # then go on'],
+    });
+    expect(shellSteps(board.dir, end.next_steps.slice(0, 1))).toEqual([0]);
+    expect(lstatSync(join(board.dir, proposal)).isFile()).toBe(true);
+    expect(run(board.dir, ['add-search', '--until', 'spec']).code).toBe(0);
+  });
+
+  it('names a planning document that is not UTF-8 once, at its line, with one plain next step', async () => {
+    const spec = 'agentd/changes/add-search/spec.md';
+    const board = await fakeBoard({ scenario: { by_hand: { tasks: [{ append: spec, bytes: [0xff, 0xfe, 0x0a] }] } } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'tasks']);
+    expect(r.code).toBe(1);
+    const bytes = readFileSync(join(board.dir, spec));
+    const line = bytes.subarray(0, bytes.indexOf(0xff)).toString('latin1').split('\n').length;
+    expect(r.events.at(-1)).toMatchObject({
+      outcome: 'failed',
+      message: `The spec of add-search cannot be read: ${spec}:${line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced. The board writes over no file it cannot read, so the planner cannot submit the spec until a person fixes or replaces the file.`,
+      next_steps: [`Fix ${spec}:${line}, or delete ${spec} to have the planner write the spec anew: git holds no other version of it to restore.`, 'agentboard run add-search   # then go on'],
+    });
+  });
+
+  it('says once what also kept the run from cleaning up, when it is what ended the run', async () => {
+    // The worker puts a link in place of tasks.md: the board reads the task list no more, to check the task or to release it.
+    const tasks = 'agentd/changes/add-search/tasks.md';
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle'] }, by_hand: { T1: [{ symlink: tasks }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    const said = `${tasks} is a symbolic link; agentboard only reads and writes plain files and folders inside agentd/, so it did not touch it.`;
+    expect(end.message).toBe(`${said} Cleaning up failed for the same reason.`);
+    expect(end.next_steps).toEqual([`Replace ${tasks} with a plain file (git checkout -- ${tasks} restores a committed one), or remove it.`]);
   });
 
   it('merges no task branch that changes agentd/config.yaml: a person does', async () => {
