@@ -244,6 +244,7 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
       .then(() => server.close().finally(() => finish(code)));
   };
   transport.onclose = () => finish(0);
+  transport.onoutputclosed = () => stop(0);
   process.stdin.once('end', () => stop(0));
   process.stdin.once('close', () => stop(0));
   process.once('SIGINT', () => stop(0));
