@@ -24,8 +24,7 @@ import { jsonSchema, leanAnnotations, sayOnce } from './schema.js';
 import { VERSION } from '../version.js';
 import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
-import { STAGES, type Stage } from '../domain/model.js';
-import { SUBMIT_OP } from '../ops/doc-write.js';
+import { documentsWritten } from '../ops/doc-write.js';
 import { printable } from '../domain/text.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
@@ -130,11 +129,6 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
 
 /** Calls under way, so that the server answers every one of them before it exits. */
 const inFlight = new Set<Promise<unknown>>();
-
-/** The kinds of document whose writing tool the profile serves: `next` hands out rejected ones of these only. */
-function documentsWritten(served: readonly Operation[]): Stage[] {
-  return STAGES.filter((type) => served.some((op) => op.name === SUBMIT_OP[type]));
-}
 
 /**
  * Why the params of a tools/call request are not a call at all (no tool name, arguments that are
