@@ -224,7 +224,9 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   const started = startedAgent(process.env);
   if (started !== undefined && options.as !== undefined && options.as !== started) refuseOtherAgent(started, options.as);
   options = { ...options, as: options.as ?? started };
-  const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync });
+  // An agent cannot pass --sync: it is told whether this server fetches before each read.
+  const syncHint = 'this MCP server was started without --sync, so its reads do not fetch first (started with --sync, each read would)';
+  const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync, syncHint });
   const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;
