@@ -22,7 +22,11 @@ export const LIMITS = {
   issuesMax: 200,
   inputBytesMax: 1024 * 1024,
   fileBytesMax: 32 * 1024 * 1024,
-  /** One MCP message on stdio: room for the largest input the schemas allow (1,000 tasks with full descriptions). */
+  /**
+   * One MCP message on stdio: room for a large task list (1,000 tasks with full descriptions), not
+   * for every input the schemas allow (long file lists or escaped text can go past it): a bigger
+   * message is refused under its own id, and the agent is told to send less at once.
+   */
   messageBytesMax: 8 * 1024 * 1024,
   inputTimeoutDefault: 30,
   inputTimeoutMax: 120,

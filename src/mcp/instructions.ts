@@ -6,6 +6,7 @@
 import { refTo } from '../domain/refs.js';
 import type { Operation, Profile } from '../ops/registry.js';
 import { fitGuidance } from './refs.js';
+import { documentsWritten } from '../ops/doc-write.js';
 
 const ROLE: Record<Profile, string> = {
   worker: 'You do tasks: the board hands you one at a time.',
@@ -15,9 +16,10 @@ const ROLE: Record<Profile, string> = {
   all: 'Every tool an agent may use is served: plan changes, do tasks, review.',
 };
 
-const WAYS: string[] = [
+/** `revises`: the profile writes documents, so `next` may hand out a rejected one to revise. */
+const ways = (revises: boolean): string[] => [
   `Register once with ${refTo('agent.register')}; your skills help match tasks to you.`,
-  `Get work with ${refTo('task.next')}: one task, already yours (or a rejected document to revise, with its feedback). ` +
+  `Get work with ${refTo('task.next')}: one task, already yours${revises ? ' (or a rejected document to revise, with its feedback)' : ''}. ` +
     `Report with ${refTo('task.progress')} and record decisions with ${refTo('task.note')}. ` +
     `Finish with ${refTo('task.done')}, or with ${refTo('session.submit')} when a person must check the work; then get the next task. ` +
     `If something blocks a task, call ${refTo('task.block')}, and ${refTo('task.unblock')} once it is resolved.`,
@@ -36,7 +38,7 @@ export function instructionsFor(profile: Profile, served: readonly Operation[], 
   return [
     'agentboard is the task board of this repository, shared with people and other agents.',
     ROLE[profile],
-    ...WAYS.map((line) => fitGuidance(line, served)),
+    ...ways(documentsWritten(served).length > 0).map((line) => fitGuidance(line, served)),
     boundTo ? `This server acts for ${boundTo}: agent_id may be left out.` : 'Pass the same agent_id on every call.',
   ]
     .filter((line) => line !== '')

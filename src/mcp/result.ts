@@ -79,18 +79,21 @@ function shortenOnce(data: Data): Cut | null {
 }
 
 /**
- * Where what was cut from a result about a document or a task can be read whole: the document's
- * markdown (for a task, its change's task list), which is paged by lines, a long line in parts.
+ * Where a part cut from a result about a document or a task (`path`) can be read whole: findings
+ * and warnings in the change's validation, a page at a time; requirements in the spec; anything
+ * else in the document's markdown (for a task, its change's task list), paged by lines.
  */
-function wholeDocument(opName: string, data: Data): Ref & { args: { change_id: string; document: string } } | null {
+function whereWhole(opName: string, data: Data, path: string): { what: string; ref: Ref } | null {
   const object = (value: unknown) => (value !== null && typeof value === 'object' ? (value as Data) : null);
   // A document's result names it, `next` may hold a document to revise; a task's result holds the task.
   const doc = typeof data.document === 'string' ? data : object(data.document);
   const task = object(data.task);
-  const changeId = doc?.change_id ?? task?.change_id;
-  const document = doc ? doc.document : task ? 'tasks' : null;
-  if (typeof changeId !== 'string' || typeof document !== 'string' || (opName === 'document.get' && data.format === 'markdown')) return null;
-  return { ops: ['document.get'], args: { change_id: changeId, document, format: 'markdown' } };
+  const changeId = doc?.change_id ?? task?.change_id ?? data.change_id;
+  if (typeof changeId !== 'string') return null;
+  if (/(^|\.)(warnings|findings)\b/.test(path)) return { what: `every finding of ${changeId}`, ref: { ops: ['change.validate'], args: { change_id: changeId } } };
+  const document = /(^|\.)requirements\b/.test(path) ? 'spec' : doc ? doc.document : task ? 'tasks' : null;
+  if (typeof document !== 'string' || (opName === 'document.get' && data.format === 'markdown' && document === data.document)) return null;
+  return { what: `all of it in the ${document} of ${changeId}`, ref: { ops: ['document.get'], args: { change_id: changeId, document, format: 'markdown' } } };
 }
 
 /** The result shortened until both forms fit; the notice (added to the result) says what was cut. */
@@ -103,11 +106,12 @@ function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: 
     cuts.set(cut.path, { ...cut, of: cuts.get(cut.path)?.of ?? cut.of });
   }
   const rest = [...new Set([...cuts.keys()].map((path) => READ_IN_FULL[path]).filter((op): op is string => op !== undefined && op !== opName))];
-  const whole = [...cuts.keys()].some((path) => READ_IN_FULL[path] === undefined) ? wholeDocument(opName, data) : null;
+  const wholes = [...cuts.keys()].filter((path) => READ_IN_FULL[path] === undefined).map((path) => whereWhole(opName, data, path));
+  const read = [...new Set(wholes.filter((w) => w !== null).map((w) => ` Read ${w.what}, a page at a time: ${spell(w.ref)}.`))];
   const said =
     `Shortened to fit ${CHARACTER_LIMIT.toLocaleString('en-US')} characters: ${[...cuts.values()].map((c) => `${c.path}, the first ${c.kept} of ${c.of}${c.unit}`).join('; ')}.` +
     (rest.length > 0 ? ` Page through them with ${rest.map((op) => spell({ ops: [op], args: {} })).join(', ')}.` : '') +
-    (whole ? ` Read all of it in the ${whole.args.document} of ${whole.args.change_id}, a page at a time: ${spell(whole)}.` : '');
+    read.join('');
   out.notice = typeof data.notice === 'string' ? `${data.notice} ${said}` : said;
   return out;
 }

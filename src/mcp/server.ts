@@ -24,8 +24,7 @@ import { jsonSchema, leanAnnotations, sayOnce } from './schema.js';
 import { VERSION } from '../version.js';
 import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
-import { STAGES, type Stage } from '../domain/model.js';
-import { SUBMIT_OP } from '../ops/doc-write.js';
+import { documentsWritten } from '../ops/doc-write.js';
 import { printable } from '../domain/text.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
@@ -131,11 +130,6 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
 /** Calls under way, so that the server answers every one of them before it exits. */
 const inFlight = new Set<Promise<unknown>>();
 
-/** The kinds of document whose writing tool the profile serves: `next` hands out rejected ones of these only. */
-function documentsWritten(served: readonly Operation[]): Stage[] {
-  return STAGES.filter((type) => served.some((op) => op.name === SUBMIT_OP[type]));
-}
-
 /**
  * Why the params of a tools/call request are not a call at all (no tool name, arguments that are
  * not an object), in words; null when they are. Such a request gets a JSON-RPC invalid-params
@@ -230,7 +224,9 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   const started = startedAgent(process.env);
   if (started !== undefined && options.as !== undefined && options.as !== started) refuseOtherAgent(started, options.as);
   options = { ...options, as: options.as ?? started };
-  const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync });
+  // An agent cannot pass --sync: it is told whether this server fetches before each read.
+  const syncHint = 'this MCP server was started without --sync, so its reads do not fetch first (started with --sync, each read would)';
+  const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync, syncHint });
   const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;
@@ -244,6 +240,7 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
       .then(() => server.close().finally(() => finish(code)));
   };
   transport.onclose = () => finish(0);
+  transport.onoutputclosed = () => stop(0);
   process.stdin.once('end', () => stop(0));
   process.stdin.once('close', () => stop(0));
   process.once('SIGINT', () => stop(0));

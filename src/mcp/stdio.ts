@@ -1,34 +1,116 @@
 /**
  * MCP over stdin/stdout, one JSON-RPC message per line. Unlike a transport that gives up on a bad
  * line, this one answers it and keeps serving: a line over the size limit is skipped as it streams
- * in (never buffered whole) and answered with an Invalid Request error naming the limit; a line
- * that is not JSON, or not JSON-RPC, gets a Parse error or an Invalid Request error. Each is also
- * said on stderr; stdout carries only protocol messages.
+ * in (never buffered whole) and answered with an Invalid Request error naming the limit, under the
+ * request's own top-level id; a line that is not UTF-8, not JSON, or not JSON-RPC gets a Parse
+ * error or an Invalid Request error. A batch (an array) is answered with an array. Each refusal is
+ * also said on stderr; stdout carries only protocol messages. When the client stops reading
+ * stdout, the server stops quietly.
  */
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
 
-/** The id of a request from the first bytes of its line, when it can be seen there (JSON-RPC: null otherwise). */
-function idIn(head: string): string | number | null {
-  const m = /"id"\s*:\s*(-?\d{1,15}|"(?:[^"\\]|\\.){0,200}")/.exec(head);
-  if (!m) return null;
-  return m[1]!.startsWith('"') ? (JSON.parse(m[1]!) as string) : Number(m[1]);
+type Id = string | number;
+/** The one protocol version whose stdio carries JSON-RPC batches (2025-06-18 removed them). */
+const BATCH_VERSION = '2025-03-26';
+
+/**
+ * The top-level "id" of a JSON object read as its bytes stream by, none of them kept: an "id" inside
+ * params is not it, wherever the client put its own (the TypeScript SDK writes it last).
+ */
+class TopLevelId {
+  id: Id | null = null;
+  private depth = 0;
+  private object = false;
+  private inString = false;
+  private escaped = false;
+  private expectKey = false;
+  /** The bytes of the top-level key being read, and the last key read. */
+  private key: number[] | null = null;
+  private lastKey = '';
+  /** The bytes of the top-level id's value being read. */
+  private value: number[] | null = null;
+
+  feed(bytes: Buffer): void {
+    for (const b of bytes) this.byte(b);
+  }
+
+  private byte(b: number): void {
+    if (this.value) {
+      if (this.value.length > 300) this.value = null;
+      else this.value.push(b);
+    }
+    if (this.inString) {
+      if (this.escaped) this.escaped = false;
+      else if (b === 0x5c) this.escaped = true;
+      else if (b === 0x22) {
+        this.inString = false;
+        if (this.key) this.lastKey = Buffer.from(this.key).toString('utf8');
+        this.key = null;
+        return;
+      }
+      if (this.key && this.key.length < 8) this.key.push(b);
+      return;
+    }
+    if (b === 0x22) {
+      this.inString = true;
+      if (this.depth === 1 && this.object && this.expectKey) [this.key, this.expectKey] = [[], false];
+    } else if (b === 0x7b || b === 0x5b) {
+      if (this.depth === 0) [this.object, this.expectKey] = [b === 0x7b, true];
+      if (this.depth === 1) this.value = null;
+      this.depth++;
+    } else if (b === 0x7d || b === 0x5d) {
+      if (this.depth === 1) this.endValue();
+      this.depth--;
+    } else if (this.depth === 1 && b === 0x2c) {
+      this.endValue();
+      this.expectKey = true;
+    } else if (this.depth === 1 && b === 0x3a && this.lastKey === 'id') {
+      this.value = [];
+    }
+  }
+
+  private endValue(): void {
+    if (this.value) {
+      try {
+        const id: unknown = JSON.parse(Buffer.from(this.value.slice(0, -1)).toString('utf8'));
+        if (typeof id === 'string' || typeof id === 'number') this.id = id;
+      } catch {
+        // Not a string or a number: not an id a response can carry.
+      }
+    }
+    this.value = null;
+    this.lastKey = '';
+  }
+}
+
+/** The id of a parsed message, when it has one a response can carry. */
+function idOf(json: unknown): Id | null {
+  const id = json !== null && typeof json === 'object' && 'id' in json ? json.id : null;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** Called when the client stops reading (its end of stdout is closed): nothing more can be answered. */
+  onoutputclosed?: () => void;
 
   private parts: Buffer[] = [];
   private size = 0;
-  /** Bytes of the over-sized line being skipped, or -1 when reading normally. */
-  private skipped = -1;
-  private skippedHead = '';
+  /** The over-sized line being skipped (its size and its top-level id), or null when reading normally. */
+  private skipped: { bytes: number; id: TopLevelId } | null = null;
   private closed = false;
+  private outputClosed = false;
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  /** The protocol version the initialize request agreed on. */
+  private protocolVersion: string | undefined;
+  /** Batches being answered: the ids still to answer, and the answers so far. */
+  private readonly batches: { waiting: Set<Id>; answers: unknown[] }[] = [];
 
   constructor(
     private readonly maxLineBytes: number,
@@ -49,22 +131,31 @@ export class LineTransport implements Transport {
 
   private readonly onError = (error: Error) => this.onerror?.(error);
 
+  /** The client closed its end of stdout (EPIPE): stop quietly, as when stdin closes. */
+  private readonly onOutputError = () => {
+    if (this.outputClosed) return;
+    this.outputClosed = true;
+    this.onoutputclosed?.();
+  };
+
   async start(): Promise<void> {
     this.input.on('data', this.onData);
     this.input.on('error', this.onError);
+    this.output.on('error', this.onOutputError);
   }
 
   private take(bytes: Buffer): void {
     if (bytes.length === 0) return;
-    if (this.skipped >= 0) {
-      this.skipped += bytes.length;
+    if (this.skipped) {
+      this.skipped.bytes += bytes.length;
+      this.skipped.id.feed(bytes);
       return;
     }
     if (this.size + bytes.length > this.maxLineBytes) {
-      const head = Buffer.concat([...this.parts, bytes]).subarray(0, 512).toString('utf8');
+      const id = new TopLevelId();
+      for (const part of [...this.parts, bytes]) id.feed(part);
+      this.skipped = { bytes: this.size + bytes.length, id };
       this.parts = [];
-      this.skipped = this.size + bytes.length;
-      this.skippedHead = head;
       this.size = 0;
       return;
     }
@@ -73,15 +164,24 @@ export class LineTransport implements Transport {
   }
 
   private endLine(): void {
-    if (this.skipped >= 0) {
-      const bytes = this.skipped;
-      this.skipped = -1;
-      this.refuse(idIn(this.skippedHead), INVALID_REQUEST, `The message has ${bytes} bytes; agentboard mcp takes messages of at most ${this.maxLineBytes} bytes. Send less at once (split a large document or task list into several calls).`);
+    if (this.skipped) {
+      const { bytes, id } = this.skipped;
+      this.skipped = null;
+      this.refuse(id.id, INVALID_REQUEST, `The message has ${bytes} bytes; agentboard mcp takes messages of at most ${this.maxLineBytes} bytes. Send less at once (split a large document or task list into several calls).`);
       return;
     }
-    const line = Buffer.concat(this.parts).toString('utf8').replace(/\r$/, '');
+    const bytes = Buffer.concat(this.parts);
     this.parts = [];
     this.size = 0;
+    let line: string;
+    try {
+      line = this.decoder.decode(bytes).replace(/\r$/, '');
+    } catch {
+      const id = new TopLevelId();
+      id.feed(bytes);
+      this.refuse(id.id, PARSE_ERROR, 'The message is not valid UTF-8; send JSON text encoded as UTF-8, one message per line.');
+      return;
+    }
     if (line.trim() === '') return;
     let json: unknown;
     try {
@@ -90,25 +190,81 @@ export class LineTransport implements Transport {
       this.refuse(null, PARSE_ERROR, 'The message is not valid JSON; send one JSON-RPC message per line.');
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(json);
-    if (!message.success) {
-      const id = json !== null && typeof json === 'object' && 'id' in json && (typeof json.id === 'string' || typeof json.id === 'number') ? json.id : null;
-      this.refuse(id, INVALID_REQUEST, 'The message is not a JSON-RPC 2.0 request, notification or response.');
-      return;
-    }
-    this.onmessage?.(message.data);
+    if (Array.isArray(json)) return this.batch(json);
+    const message = this.check(json);
+    if (message) this.receive(message);
   }
 
-  private refuse(id: string | number | null, code: number, message: string): void {
+  /** The message, or null when it is not JSON-RPC (then it is refused). */
+  private check(json: unknown, answers?: unknown[]): JSONRPCMessage | null {
+    const message = JSONRPCMessageSchema.safeParse(json);
+    if (message.success) return message.data;
+    this.refuse(idOf(json), INVALID_REQUEST, 'The message is not a JSON-RPC 2.0 request, notification or response.', answers);
+    return null;
+  }
+
+  private receive(message: JSONRPCMessage): void {
+    if ('method' in message && message.method === 'initialize' && 'id' in message) {
+      // The version the server agrees on, as the SDK's server chooses it: the client's when supported.
+      const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      this.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(asked as string) ? (asked as string) : LATEST_PROTOCOL_VERSION;
+    }
+    this.onmessage?.(message);
+  }
+
+  /**
+   * A JSON-RPC batch, answered with an array. Under MCP 2025-03-26 each message in it is served;
+   * other versions have no batches, so each request in it gets an error saying so.
+   */
+  private batch(items: unknown[]): void {
+    if (items.length === 0) return this.refuse(null, INVALID_REQUEST, 'The batch is empty; send at least one JSON-RPC message.');
+    const answers: unknown[] = [];
+    if (this.protocolVersion !== BATCH_VERSION) {
+      const version = this.protocolVersion ? `MCP ${this.protocolVersion}, the version this session agreed on,` : 'A session not yet initialized';
+      for (const item of items) {
+        const id = idOf(item);
+        if (id !== null && !(item !== null && typeof item === 'object' && ('result' in item || 'error' in item))) {
+          this.refuse(id, INVALID_REQUEST, `${version} takes no JSON-RPC batches (only MCP ${BATCH_VERSION} has them); send one message per line.`, answers);
+        }
+      }
+      return this.flush(answers);
+    }
+    const messages = items.map((item) => this.check(item, answers)).filter((m): m is JSONRPCMessage => m !== null);
+    const waiting = new Set(messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id] : [])));
+    if (waiting.size > 0) this.batches.push({ waiting, answers });
+    for (const message of messages) this.receive(message);
+    if (waiting.size === 0) this.flush(answers);
+  }
+
+  private flush(answers: unknown[]): void {
+    if (answers.length > 0) void this.write(answers);
+  }
+
+  /** Answers with an error; into `answers` when the message was part of a batch. */
+  private refuse(id: Id | null, code: number, message: string, answers?: unknown[]): void {
     this.log(`agentboard mcp: refused a message: ${message}`);
-    void this.send({ jsonrpc: '2.0', id, error: { code, message } } as unknown as JSONRPCMessage);
+    const error = { jsonrpc: '2.0', id, error: { code, message } };
+    if (answers) answers.push(error);
+    else void this.write(error);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    const id = 'method' in message || !('id' in message) ? undefined : message.id;
+    if (id === undefined) return this.write(message);
+    const batch = this.batches.find((b) => b.waiting.has(id));
+    if (!batch) return this.write(message);
+    batch.waiting.delete(id);
+    batch.answers.push(message);
+    if (batch.waiting.size > 0) return Promise.resolve();
+    this.batches.splice(this.batches.indexOf(batch), 1);
+    return this.write(batch.answers);
+  }
+
+  private write(message: unknown): Promise<void> {
     return new Promise((resolve) => {
-      if (this.closed) return resolve();
-      if (this.output.write(`${JSON.stringify(message)}\n`)) resolve();
-      else this.output.once('drain', () => resolve());
+      if (this.closed || this.outputClosed) return resolve();
+      // The callback also runs when the write fails (the client stopped reading).
+      if (this.output.write(`${JSON.stringify(message)}\n`, () => resolve())) resolve();
     });
   }
 

@@ -15,7 +15,7 @@ import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
 import { defineOp, PROFILES, requireHuman } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Phase } from './schemas.js';
-import { page, Page, pageInput, pageOf } from './pages.js';
+import { LimitOrAll, page, Page, pageInput, pageOf } from './pages.js';
 import { changeTitle, changeToRead, loadChange, loadChangeToRead, loadSummed, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
 import type { TaskList } from '../store/task-scan.js';
 import { refTo } from '../domain/refs.js';
@@ -208,6 +208,7 @@ export const validateChanges = defineOp({
     change_id: ChangeId.optional().describe('The change to validate; every open change when left out.'),
     all: z.boolean().default(false).describe('Validate every open change (the default when no change_id is given).'),
     strict: z.boolean().default(false).describe('Count warnings as failures.'),
+    ...pageInput('findings', LimitOrAll),
   }),
   output: z.object({
     valid: z.boolean(),
@@ -217,6 +218,7 @@ export const validateChanges = defineOp({
     checked: z.number().int().describe('How many changes were checked.'),
     changes: z.array(z.object({ change_id: z.string(), archived: z.boolean().describe('Archived: read-only.'), valid: z.boolean(), findings: z.array(FindingOut) })).describe('The changes checked, those with findings first.'),
     findings: z.array(FindingOut).describe('Findings about the board itself (config.yaml).'),
+    ...Page,
   }),
   cli: { command: 'validate', args: ['change_id?'], exitCode: (data) => ((data as { valid: boolean }).valid ? 0 : 1) },
   tool: {
@@ -251,17 +253,23 @@ export const validateChanges = defineOp({
       const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...conflictFindings(board, change.changeId)])];
       return { change_id: change.changeId, archived: change.archived !== null, valid: !findings.some(failing), findings };
     });
-    const every = [...boardFindings, ...changes.flatMap((c) => c.findings)];
-    return {
-      valid: !every.some(failing),
+    // Those with findings first: a page holds them.
+    const ordered = [...changes.filter((c) => c.findings.length > 0), ...changes.filter((c) => c.findings.length === 0)];
+    const every = [...boardFindings.map((f) => ({ change: null, f })), ...ordered.flatMap((c) => c.findings.map((f) => ({ change: c.change_id, f })))];
+    const summary = {
+      valid: !every.some(({ f }) => failing(f)),
       strict: input.strict,
-      errors: every.filter((f) => f.level === 'error').length,
-      warnings: every.filter((f) => f.level === 'warning').length,
+      errors: every.filter(({ f }) => f.level === 'error').length,
+      warnings: every.filter(({ f }) => f.level === 'warning').length,
       checked: changes.length,
-      // Those with findings first: a result too long to send whole keeps them.
-      changes: [...changes.filter((c) => c.findings.length > 0), ...changes.filter((c) => c.findings.length === 0)],
-      findings: boardFindings,
     };
+    // A page of the findings, the board's then each change's; every change checked is listed.
+    return pageOf(ctx, 'findings', every, input, (slice, info) => ({
+      ...summary,
+      changes: ordered.map((c) => ({ ...c, findings: slice.filter((x) => x.change === c.change_id).map((x) => x.f) })),
+      findings: slice.filter((x) => x.change === null).map((x) => x.f),
+      ...info,
+    }));
   },
 });
 

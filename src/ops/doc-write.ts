@@ -7,7 +7,7 @@ import { AgentboardError, fail } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
 import { docComplete } from '../domain/phase.js';
-import { DOC_FILES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
+import { DOC_FILES, STAGES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
 import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
 import type { DocInput, Reader, Transaction } from '../store/transaction.js';
 import type { LoadedChange } from './view.js';
@@ -15,6 +15,11 @@ import { refTo } from '../domain/refs.js';
 
 const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
 export const SUBMIT_OP: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
+
+/** The kinds of document whose writing operation is among `served`: `next` hands out rejected ones of these only. */
+export function documentsWritten(served: readonly { name: string }[]): Stage[] {
+  return STAGES.filter((type) => served.some((op) => op.name === SUBMIT_OP[type]));
+}
 const UPSTREAM: Record<Stage, ('proposal' | 'spec' | 'tasks')[]> = { proposal: [], spec: ['proposal'], tasks: ['proposal', 'spec'], review: ['proposal', 'spec', 'tasks'] };
 
 export function docWord(type: DocType): string {

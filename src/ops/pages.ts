@@ -10,7 +10,10 @@ import type { Context } from './registry.js';
 import { printable } from '../domain/text.js';
 import { chars } from './schemas.js';
 
-export const Limit = z.number().int().min(1).max(LIMITS.pageMax).default(LIMITS.pageDefault).describe('Page size.');
+const PageSize = z.number().int().min(1).max(LIMITS.pageMax);
+export const Limit = PageSize.default(LIMITS.pageDefault).describe('Page size.');
+/** The page size of a list read whole unless asked for a page (or cut to fit an MCP result). */
+export const LimitOrAll = PageSize.optional().describe('Page size; all when left out.');
 export const Offset = z.number().int().min(0).default(0).describe('Items to skip.');
 
 interface CursorBody {

@@ -29,11 +29,13 @@ export interface Context {
   begin(): void;
   /** --sync: on a shared board, reads fetch the board from the remote first (writes always do). */
   readonly sync?: boolean;
+  /** Without --sync: how the reader has a read fetch first, said after a read of a shared board. */
+  readonly syncHint?: string;
   /** Whether a result is small enough for the caller (an MCP tool result); pages are cut to fit. Unset: any size. */
   readonly fits?: (result: unknown) => boolean;
 }
 
-export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean } = {}): Context {
+export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean; syncHint?: string } = {}): Context {
   let board: Board | null = null;
   const absolute = root === undefined ? (runBoardOf(cwd, env) ?? undefined) : resolve(cwd, root);
   return {
@@ -41,6 +43,7 @@ export function createContext(root: string | undefined, cwd = process.cwd(), env
     cwd,
     env,
     sync: options.sync === true,
+    syncHint: options.syncHint ?? '--sync fetches first',
     board: () => (board ??= Board.open(absolute, cwd)),
     takeNotices: () => (board ? board.notices.splice(0) : []),
     begin: () => board?.begin(),

@@ -20,16 +20,16 @@ export async function runShared(op: Operation, ctx: Context, input: Record<strin
   }
   if (ctx.sync) await syncForRead(ctx, shared);
   const result = await op.run(ctx, input as never);
-  board.notices.push({ kind: 'remote', message: freshness(shared) });
+  board.notices.push({ kind: 'remote', message: freshness(shared, ctx.sync ? undefined : ctx.syncHint) });
   return result;
 }
 
-/** How fresh this clone's copy is, for a read. */
-export function freshness(shared: SharedBoard): string {
+/** How fresh this clone's copy is, for a read; `hint`: how the reader has a read fetch first, when it did not. */
+export function freshness(shared: SharedBoard, hint?: string): string {
   const at = shared.files.fetchedAt();
   const when = at === null ? 'never synced yet' : `last synced ${ago(Date.now() - at)}`;
   const unsettled = shared.files.pending() ? '; an interrupted write is not settled yet' : '';
-  return `Read from this clone's copy of the shared board (remote "${shared.remote}"), ${when}${unsettled}; --sync fetches first.`;
+  return `Read from this clone's copy of the shared board (remote "${shared.remote}"), ${when}${unsettled}${hint ? `; ${hint}` : ''}.`;
 }
 
 function ago(ms: number): string {

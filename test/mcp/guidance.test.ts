@@ -390,3 +390,18 @@ describe('with no open change left', () => {
     await mcp.close();
   });
 });
+
+describe('the instructions, per profile', () => {
+  it('promise a rejected document to revise only to profiles that write documents', async () => {
+    const dir = await newBoard();
+    const said: Record<string, string> = {};
+    for (const profile of ['worker', 'agent', 'all'] as const) {
+      const mcp = await connect(dir, profile);
+      said[profile] = mcp.client.getInstructions() ?? '';
+      await mcp.close();
+    }
+    expect(said.worker).toContain('Get work with agentboard_get_next_task: one task, already yours. ');
+    expect(said.worker).not.toContain('rejected document');
+    for (const profile of ['agent', 'all']) expect(said[profile]).toContain('one task, already yours (or a rejected document to revise, with its feedback).');
+  });
+});

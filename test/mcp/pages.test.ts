@@ -255,6 +255,44 @@ describe('write tools answer with the item changed and the ids to go on with', (
     await planner.close();
   });
 
+  it('a cut result names where the cut part really is: requirements in the spec, warnings in validate_change, whose findings are read in pages', async () => {
+    const dir = await newBoard();
+    const mcp = await connect(dir, 'all');
+    const why = 'Agents and people need one place to see who works on what, so no work is done twice.';
+    expect((await mcp.call('agentboard_submit_proposal', { agent_id: 'p', change_id: 'reqs', why, what_changes: 'Add a board.', impact: 'Agents stop colliding.', notes: 'None.' })).isError).toBe(false);
+    const requirements = Array.from({ length: 200 }, (_, k) => ({ id: `R${k + 1}`, title: `Requirement ${k + 1}`, text: `The board should keep rule ${k + 1}: ${'the rule says a lot about the board, '.repeat(20)}` }));
+    const spec = await mcp.call('agentboard_create_spec', { agent_id: 'p', change_id: 'reqs', overview: 'The board keeps the tasks of a change and hands each one to one agent at a time.', requirements, scenarios: [{ name: 'One claim', when: 'two agents ask', then: 'one gets the task', requirement: 'R1' }], notes: 'None.' });
+    expectFits(spec, 'create_spec');
+    expect(spec.data.notice).toMatch(/warnings, the first \d+ of 200\./);
+    expect(spec.data.notice).toContain('Read every finding of reqs, a page at a time: agentboard_validate_change {"change_id":"reqs"}.');
+    expect(spec.data.notice).not.toContain('the spec of reqs');
+    // validate_change gives every finding, a page at a time, the cursor alone going on to the end.
+    const rules: string[] = [];
+    let r = await mcp.call('agentboard_validate_change', { change_id: 'reqs', response_format: 'json' });
+    for (;;) {
+      expectFits(r, 'validate_change');
+      expect(r.data.total).toBe(200);
+      rules.push(...r.data.changes[0].findings.map((f: any) => f.message));
+      if (!r.data.has_more) break;
+      r = await mcp.call('agentboard_validate_change', { cursor: r.data.next_cursor, response_format: 'json' });
+    }
+    expect(rules).toHaveLength(200);
+    expect(rules[199]).toContain('R200');
+    const paged = await mcp.call('agentboard_validate_change', { change_id: 'reqs', limit: 2, offset: 198, response_format: 'json' });
+    expect(paged.data.changes[0].findings.map((f: any) => f.message)).toEqual(rules.slice(198));
+    expect((await ok(dir, ['validate', 'reqs', '--json'])).changes[0].findings).toHaveLength(200);
+    // A task's requirements live in the spec: the notice of next names the spec, in each profile's spelling.
+    await ok(dir, ['tasks', 'reqs', '--as', 'p', '--input', write(dir, 'reqs-tasks.json', JSON.stringify({ tasks: [{ title: 'Do it all' }], notes: 'None.' }))]);
+    const next = await mcp.call('agentboard_get_next_task', { agent_id: 'w1', response_format: 'json' });
+    expectFits(next, 'get_next_task');
+    expect(next.data.notice).toMatch(/context\.requirements, the first \d+ of 200\. Read all of it in the spec of reqs, a page at a time: agentboard_get_document \{"change_id":"reqs","document":"spec","format":"markdown"\}\.$/);
+    const worker = await connect(dir, 'worker');
+    const again = await worker.call('agentboard_get_next_task', { agent_id: 'w1', response_format: 'json' });
+    expect(again.data.notice).toContain('Read all of it in the spec of reqs, a page at a time: `agentboard show reqs spec --format markdown` (on the command line).');
+    await worker.close();
+    await mcp.close();
+  });
+
   it('a line longer than a page holds is paged in parts: every page fits, and joined they are the file', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'wide', [{ title: 'One' }]);

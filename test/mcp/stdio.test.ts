@@ -153,3 +153,83 @@ describe('the stdio server process', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 });
+
+describe('the stdio transport at its edges', () => {
+  it('refuses an over-size request under its own top-level id, written last as the SDK writes it, never an id inside params', async () => {
+    const dir = await newBoard();
+    const before = snapshot(dir);
+    const s = rawServer(dir);
+    s.send(INIT);
+    await s.waitFor(1);
+    const tasks = Array.from({ length: 1000 }, (_, k) => ({ id: `T${k + 1}`, title: `Task ${k}`, description: 'd'.repeat(2000), files: Array.from({ length: 20 }, (_, j) => ({ path: `src/${k}/${j}${'p'.repeat(400)}`, action: 'modify' })) }));
+    s.send({ method: 'tools/call', params: { name: 'agentboard_create_tasks', arguments: { agent_id: 'p', change_id: 'some-change', tasks } }, jsonrpc: '2.0', id: 8 });
+    s.send({ method: 'tools/call', params: { name: 'agentboard_get_task', arguments: { task_id: 'x'.repeat(9 * 1024 * 1024) } }, jsonrpc: '2.0', id: 'last' });
+    while (s.out().split('\n').filter(Boolean).length < 3) await new Promise((r) => setTimeout(r, 20));
+    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l)).slice(1);
+    expect(answers.map((a) => [a.id, a.error.code])).toEqual([[8, -32600], ['last', -32600]]);
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('gives the SDK client its refusal of an over-size call, so the call ends at once', async () => {
+    const { client } = await agent(await newBoard(), 'big-sender');
+    open.push(client);
+    const call = client.callTool({ name: 'agentboard_get_task', arguments: { task_id: 'x'.repeat(9 * 1024 * 1024) } }, undefined, { timeout: 15_000 });
+    await expect(call).rejects.toThrow(/-32600: The message has \d+ bytes/);
+  });
+
+  const batch = [{ jsonrpc: '2.0', id: 2, method: 'tools/list' }, { jsonrpc: '2.0', id: 3, method: 'ping' }, { jsonrpc: '2.0', method: 'notifications/initialized' }, { id: 4, x: 1 }];
+  const batchAnswer = async (version: string) => {
+    const s = rawServer(await newBoard());
+    s.send({ ...INIT, params: { ...INIT.params, protocolVersion: version } });
+    await s.waitFor(1);
+    s.child.stdin.write(`${JSON.stringify(batch)}\n`);
+    while (!s.out().split('\n')[1]) await new Promise((r) => setTimeout(r, 20));
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    return JSON.parse(s.out().split('\n')[1]!);
+  };
+
+  it('answers each request of a batch, in one array, under MCP 2025-03-26', async () => {
+    const answers = await batchAnswer('2025-03-26');
+    expect(answers.map((a: any) => a.id).sort()).toEqual([2, 3, 4]);
+    expect(answers.find((a: any) => a.id === 2).result.tools.length).toBeGreaterThan(10);
+    expect(answers.find((a: any) => a.id === 3).result).toEqual({});
+    expect(answers.find((a: any) => a.id === 4).error.code).toBe(-32600);
+  });
+
+  it('refuses each request of a batch under its id under a version without batches', async () => {
+    const answers = await batchAnswer('2025-06-18');
+    expect(answers.map((a: any) => [a.id, a.error.code])).toEqual([[2, -32600], [3, -32600], [4, -32600]]);
+    expect(answers[0].error.message).toContain('MCP 2025-06-18, the version this session agreed on, takes no JSON-RPC batches');
+  });
+
+  it('stops quietly, exit 0, when the client stops reading its stdout', async () => {
+    const s = rawServer(await newBoard());
+    s.send(INIT);
+    await s.waitFor(1);
+    s.child.stdout.destroy();
+    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    expect(await s.exited).toBe(0);
+    expect(s.err()).not.toMatch(/EPIPE|Error/);
+  });
+
+  it('refuses invalid UTF-8 inside a JSON string with a Parse error and stores nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bytes', [{ title: 'Only' }]);
+    const before = snapshot(dir);
+    const s = rawServer(dir);
+    s.send(INIT);
+    await s.waitFor(1);
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'w1', task_id: 'bytes/T1', text: 'bad:@:end' } } });
+    const [head, tail] = call.split('@');
+    s.child.stdin.write(Buffer.concat([Buffer.from(head!), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(`${tail}\n`)]));
+    await s.waitFor(2);
+    const answer = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((a) => a.id === 2);
+    expect(answer.error).toMatchObject({ code: -32700, message: expect.stringContaining('not valid UTF-8') });
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(snapshot(dir)).toEqual(before);
+  });
+});

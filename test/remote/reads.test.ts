@@ -34,12 +34,15 @@ describe('a read on a shared board', () => {
 
     const viaMcp = await mcpRead(b, []);
     expect(viaMcp.task.status).toBe('todo');
-    expect(viaMcp.notes.join(' ')).toMatch(/Read from this clone's copy of the shared board/);
+    // An agent cannot pass --sync: it is told what its server does instead.
+    expect(viaMcp.notes.join(' ')).toMatch(/Read from this clone's copy of the shared board \(remote "origin"\), last synced \d+ s ago; this MCP server was started without --sync, so its reads do not fetch first/);
     const synced = await mcpRead(b, ['--sync']);
     expect(synced.task).toMatchObject({ status: 'in_progress', assignee: 'claude' });
+    expect(synced.notes.join(' ')).toMatch(/Read from this clone's copy of the shared board \(remote "origin"\), last synced \d+ s ago\.$/);
 
-    const fresh = await ok(b, ['task', 'show', 'search/T1', '--sync']);
-    expect(fresh.task).toMatchObject({ status: 'in_progress', assignee: 'claude' });
+    const fresh = await cli(b, ['task', 'show', 'search/T1', '--sync', '--json']);
+    expect(fresh.json.data.task).toMatchObject({ status: 'in_progress', assignee: 'claude' });
+    expect(fresh.json.notices.join(' ')).not.toContain('--sync');
   });
 
   it('with --sync and no remote answers from the local copy and says so, never showing a credential', async () => {
