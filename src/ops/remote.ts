@@ -4,13 +4,13 @@
  * review. People's commands; an agent's writes sync by themselves.
  */
 import { lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import type { Board } from '../store/board.js';
 import { REMOTE_NAME, withRemote } from '../store/config.js';
 import { filesUnder, readTextFile } from '../store/fs.js';
-import { blobId, gitReason, type GitResult } from '../store/remote/git.js';
+import { blobId, gitReason } from '../store/remote/git.js';
 import { RemoteFiles, type Synced } from '../store/remote/state.js';
 import { BOARD_REF, foldersOf } from '../store/remote/tree.js';
 import type { Transaction } from '../store/transaction.js';
@@ -18,7 +18,6 @@ import type { SharedBoard } from '../store/remote/shared.js';
 import { defineOp, requireHuman, type Context } from './registry.js';
 import { Actor, line } from './schemas.js';
 import { refTo } from '../domain/refs.js';
-import { faultPoint } from '../clock.js';
 import { printable } from '../domain/text.js';
 
 const RemoteName = z.string().regex(REMOTE_NAME, 'a git remote name, like origin').describe('The git remote, as `git remote -v` lists it.');
@@ -69,8 +68,8 @@ export const enableRemote = defineOp({
     }
     const shared = await sharedBoard(board, input.remote);
     const url = shared.check();
-    const next_step = 'Commit agentd/config.yaml (git add agentd/config.yaml && git commit) and push it: every clone that has it shares the board.';
-    if (current === input.remote) return { remote: input.remote, url, changed: false, joined: false, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step };
+    const effect = 'every clone that has it shares the board';
+    if (current === input.remote) return { remote: input.remote, url, changed: false, joined: false, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step: configStep(board, shared, effect) };
     let joined = false;
     await board.locked((lock) => {
       joined = shared.fetch() !== null;
@@ -80,7 +79,7 @@ export const enableRemote = defineOp({
       });
     });
     board.reread();
-    return { remote: input.remote, url, changed: true, joined, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step };
+    return { remote: input.remote, url, changed: true, joined, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step: configStep(board, shared, effect) };
   },
 });
 
@@ -96,8 +95,8 @@ export const disableRemote = defineOp({
     requireHuman(input.agent_id, 'Turning sharing off');
     const board = ctx.board();
     const remote = board.config.remote;
-    const next_step = 'Commit agentd/config.yaml so that the other clones stop sharing too; the board ref stays on the remote.';
-    if (remote === undefined) return { changed: false, remote: null, synced: false, next_step };
+    const effect = 'every clone that has it stops sharing the board (the board ref stays on the remote)';
+    if (remote === undefined) return { changed: false, remote: null, synced: false, next_step: 'Nothing to do: agentd/config.yaml names no remote.' };
     const shared = await sharedBoard(board);
     const waiting = shared.files.queue().entries.filter((e) => !e.refused);
     if (waiting.length > 0) {
@@ -119,9 +118,17 @@ export const disableRemote = defineOp({
       shared.forget();
     });
     board.reread();
-    return { changed: true, remote, synced, next_step };
+    return { changed: true, remote, synced, next_step: configStep(board, shared, effect) };
   },
 });
+
+/** The step after config.yaml was changed: commit it and push it, or only push when it is as committed already (sharing turned off, then on again). */
+function configStep(board: Board, shared: SharedBoard, effect: string): string {
+  const path = board.rel(board.configPath);
+  const r = shared.git.run(['status', '--porcelain', '--', path]);
+  if (r.code !== 0 || r.stdout.length > 0) return `Commit ${path} (git add ${path} && git commit) and push it: ${effect}.`;
+  return `${path} is as committed, so there is nothing to commit; push the branch if the other clones do not have that commit yet: ${effect}.`;
+}
 
 const QueuedOut = z.object({ id: z.number().int(), op: z.string(), actor: z.string(), summary: z.string(), queued_at: z.string() });
 
@@ -153,6 +160,7 @@ export const remoteStatus = defineOp({
     const queue = files.queue().entries;
     const synced = files.synced();
     const shared = remote === null ? null : await sharedBoard(board);
+    if (shared) await (await import('./shared-run.js')).settleForRead(ctx, shared);
     const url = shared?.url() ?? null;
     const pending = files.pending();
     const fetched = files.fetchedAt();
@@ -266,42 +274,87 @@ const AsideOut = z.object({
   board_commit: z.string().nullable(),
 });
 
+interface Copy {
+  path: string;
+  /** The branch's commit (HEAD) holds the path: set back to its version, instead of removed. */
+  tracked: boolean;
+  /** Staged (git add): unstaged first. */
+  staged: boolean;
+}
+
 /**
  * The board's files in git's way. A clone that shares the board holds it under agentd/changes and
- * agentd/archive, untracked or changed from the branch's version, and git will not overwrite
- * those when the commit it brings in has the same paths (a board published into the branch, say).
- * A file that holds exactly what this clone last synced is a copy of the shared board (`copies`,
- * tracked or not); one that differs is a person's work (`edited`). Files the shared board does
- * not hold are nobody's copies: they are left to git.
+ * agentd/archive, untracked, changed from the branch's version or staged (git add), and git will
+ * not overwrite those when the commit it brings in has the same paths (a board published into the
+ * branch, say). A file that holds exactly what this clone last synced, in the working tree and in
+ * the index (where a version the shared board held before will do), is a copy of the shared board
+ * (`copies`); one that differs is a person's work (`edited`, or `staged` when it is the staged
+ * version that differs). Files the shared board does not hold are nobody's copies: they are left
+ * to git.
  */
-function inGitsWay(board: Board, shared: SharedBoard, op: string): { copies: { path: string; tracked: boolean }[]; edited: string[] } {
+function inGitsWay(board: Board, shared: SharedBoard, op: string): { copies: Copy[]; edited: string[]; staged: string[] } {
   const listing = shared.synced()?.listing ?? {};
-  const areas = ['changes', 'archive'].map((a) => board.rel(join(board.dir, a)));
-  const listed = (flags: string[]) => {
-    const r = shared.git.run(['ls-files', '-z', ...flags, '--', ...areas]);
-    if (r.code !== 0) gitFailed('git ls-files', gitReason(r.stderr), op, 'nothing was changed');
+  const listed = (args: string[]) => {
+    const r = shared.git.run([...args, '-z', '--', ...shared.areas()]);
+    if (r.code !== 0) gitFailed(`git ${args[0]}`, gitReason(r.stderr), op, 'nothing was changed');
     return r.stdout.toString('utf8').split('\0').filter(Boolean);
   };
-  const out: { copies: { path: string; tracked: boolean }[]; edited: string[] } = { copies: [], edited: [] };
-  for (const [paths, tracked] of [[listed(['--others', '--exclude-standard']), false], [listed(['--modified']), true]] as const) {
-    for (const path of paths) {
-      const entry = listing[relative(board.dir, join(board.root, path)).split(sep).join('/')];
-      const file = join(board.root, path);
-      if (!entry || !lstatSync(file, { throwIfNoEntry: false })?.isFile()) continue;
-      if (blobId(readFileSync(file), entry.blob.length) === entry.blob) out.copies.push({ path, tracked });
-      else out.edited.push(path);
-    }
+  const entryOf = (path: string) => listing[shared.treePath(path)];
+  const out: { copies: Copy[]; edited: string[]; staged: string[] } = { copies: [], edited: [], staged: [] };
+  const sort = (path: string, tracked: boolean, staged: boolean) => {
+    const entry = entryOf(path);
+    const file = join(board.root, path);
+    if (!entry || !lstatSync(file, { throwIfNoEntry: false })?.isFile()) return;
+    if (blobId(readFileSync(file), entry.blob.length) === entry.blob) out.copies.push({ path, tracked, staged });
+    else out.edited.push(path);
+  };
+  // Staged: ":<mode> <mode> <blob in HEAD> <blob in the index> <status>", then the path.
+  const records = listed(['diff', '--cached', '--raw', '--no-renames', '--no-abbrev']);
+  const staged = new Map<string, { blob: string; inHead: boolean }>();
+  for (let i = 0; i + 1 < records.length; i += 2) {
+    const [, , , blob, status] = records[i]!.split(' ');
+    staged.set(records[i + 1]!, { blob: blob!, inHead: status !== 'A' });
+  }
+  for (const path of listed(['ls-files', '--others', '--exclude-standard'])) sort(path, false, false);
+  for (const path of listed(['ls-files', '--modified'])) if (!staged.has(path)) sort(path, true, false);
+  // A staged copy may be of an older board (agents wrote since the git add): any version the shared board held is a copy.
+  for (const [path, s] of staged) {
+    const entry = entryOf(path);
+    if (!entry) continue;
+    if (s.blob === entry.blob || shared.heldOnce(shared.treePath(path), s.blob)) sort(path, s.inHead, true);
+    else out.staged.push(path);
   }
   return out;
+}
+
+/** Takes the copies out of git's way: a staged one unstaged, then an untracked one removed, a tracked one set back to the branch's version. */
+function makeWay(board: Board, shared: SharedBoard, copies: Copy[]): void {
+  const git = (args: string[], paths: string[]) => {
+    if (paths.length > 0) shared.git.must(['--literal-pathspecs', ...args, '--pathspec-from-file=-', '--pathspec-file-nul'], { input: paths.join('\0') });
+  };
+  git(['reset', '-q'], copies.filter((c) => c.staged).map((c) => c.path));
+  git(['checkout', '-q'], copies.filter((c) => c.tracked).map((c) => c.path));
+  for (const c of copies) if (!c.tracked) rmSync(join(board.root, c.path));
+}
+
+/**
+ * How to finish a merge or a rebase git stopped half-way. A rebase goes on only with nothing
+ * unstaged, and agents keep writing the board's tracked files meanwhile: they are staged as they are.
+ */
+function finishStep(shared: SharedBoard, midway: 'merge' | 'rebase'): string {
+  const settle = 'Settle the conflicts `git status` lists and `git add` them';
+  if (midway === 'merge') return `${settle}; then \`git commit\` finishes the merge (\`git merge --abort\` gives it up). The board's files need nothing: they show the shared board, and those git stopped on are staged.`;
+  const areas = shared.areas().filter((p) => shared.git.run(['ls-files', '--', p]).stdout.length > 0);
+  const stage = areas.length > 0 ? `, stage the board's files as agents left them with \`git add -u -- ${areas.join(' ')}\`` : '';
+  return `${settle}${stage}, then \`git rebase --continue\` goes on (\`git rebase --abort\` gives it up).`;
 }
 
 /**
  * Runs a git command that brings commits into the working tree (git pull, git switch) with the
  * board's copies out of its way, all within the board lock, so that no write of this clone's
- * agents puts them back meanwhile: the copies are taken away (the untracked ones removed, the
- * tracked ones set back to the branch's version), git runs, and agentd/ is brought back to the
- * shared board as this clone last synced it (store/remote/reconcile.ts: a file equal to the
- * branch's version is a snapshot), whether git succeeded or not. Nothing of the board is lost:
+ * agents puts them back meanwhile: the copies are taken away (makeWay), git runs, and agentd/ is
+ * brought back to the shared board as this clone last synced it (SharedBoard.runAside), whether
+ * git succeeded, stopped on a conflict, or the command was killed. Nothing of the board is lost:
  * those copies are on the remote. A person's work in the way stops it before anything changes.
  */
 async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: string[], check: (shared: SharedBoard) => void = () => undefined): Promise<z.input<typeof AsideOut>> {
@@ -310,8 +363,10 @@ async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: s
   const shared = await sharedBoard(board);
   await board.mutate(() => undefined);
   return board.locked(() => {
+    const midway = shared.git.midway();
+    if (midway) fail('GIT_FAILED', `git is in the middle of a ${midway} that stopped half-way (on a conflict, say); nothing was changed.`, finishStep(shared, midway));
     check(shared);
-    const { copies, edited } = inGitsWay(board, shared, op);
+    const { copies, edited, staged } = inGitsWay(board, shared, op);
     if (edited.length > 0) {
       fail(
         'HAND_EDITED',
@@ -319,19 +374,18 @@ async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: s
         `Share the edits with ${refTo('remote.sync')} (a file it does not share, move out of agentd/), then run ${refTo(op)} again.`,
       );
     }
+    if (staged.length > 0) {
+      fail('HAND_EDITED', `${printable(staged.join(', '), 400)} ${staged.length === 1 ? 'is' : 'are'} staged (git add or git rm) in a version that differs from the shared board, and git may overwrite it; nothing was changed.`, `Commit what you staged, or unstage it with \`git restore --staged\` followed by the files (the working tree keeps them as they are); then run ${refTo(op)} again.`);
+    }
     const head = () => shared.git.run(['rev-parse', '-q', '--verify', 'HEAD']).stdout.toString('utf8').trim() || null;
     const before = head();
-    let r: GitResult;
-    try {
-      const tracked = copies.filter((c) => c.tracked).map((c) => c.path);
-      if (tracked.length > 0) shared.git.must(['--literal-pathspecs', 'checkout', '-q', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: tracked.join('\0') });
-      for (const c of copies) if (!c.tracked) rmSync(join(board.root, c.path));
-      faultPoint('remote:aside');
-      r = shared.git.run(gitArgs, { network: gitArgs[0] === 'pull' });
-    } finally {
-      shared.bringTo();
+    const r = shared.runAside(() => makeWay(board, shared, copies), gitArgs);
+    if (r.code !== 0) {
+      const stopped = shared.git.midway();
+      const reason = gitReason(`${r.stdout.toString('utf8')}\n${r.stderr}`, true);
+      if (!stopped) gitFailed(`git ${gitArgs.join(' ')}`, reason, op, 'agentd/ shows the shared board as before');
+      fail('GIT_FAILED', `git ${gitArgs.join(' ')} stopped half-way: ${reason}; agentd/ shows the shared board.`, finishStep(shared, stopped));
     }
-    if (r.code !== 0) gitFailed(`git ${gitArgs.join(' ')}`, gitReason(`${r.stdout.toString('utf8')}\n${r.stderr}`, true), op, 'agentd/ shows the shared board as before');
     return { branch: shared.git.run(['symbolic-ref', '--short', '-q', 'HEAD']).stdout.toString('utf8').trim() || null, before, after: head(), made_way: copies.map((c) => c.path), board_commit: shared.synced()?.commit ?? null };
   });
 }

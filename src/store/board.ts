@@ -31,7 +31,7 @@ import { lineOfPath } from './yaml-lite.js';
 import type { PersonRecord } from '../domain/people.js';
 import { LostLock, StaleRead, Transaction, type Publish, type Raced, type Reader, type RecordedConflict } from './transaction.js';
 import { RemoteFiles } from './remote/state.js';
-import { foldersOf } from './remote/tree.js';
+import { foldersOf, type Listing } from './remote/tree.js';
 import type { SharedBoard } from './remote/shared.js';
 
 export const BOARD_DIR = 'agentd';
@@ -213,8 +213,8 @@ export class Board implements Reader {
   private settingsKept = false;
   private done: Journal | null = null;
   private sharedBoard: SharedBoard | null = null;
-  /** The folders (changes/<id>, archive/<folder>) of the shared board this clone last synced; null when not shared. */
-  private sharedFolders: Set<string> | null | undefined;
+  /** The files and the folders (changes/<id>, archive/<folder>) of the shared board this clone last synced; null when not shared. */
+  private sharedFolders: { files: Listing; folders: Set<string> } | null | undefined;
   /**
    * What was read of each file (null: it was not there) and in which generation (see begin()): a
    * file is read from disk once per generation, and bytes that did not change keep their text, so
@@ -369,14 +369,28 @@ export class Board implements Reader {
 
   /** Of a shared board, the folders its last synced commit holds: a folder only this clone has is not part of the board. */
   private sharedFolderSet(): Set<string> | null {
+    return this.sharedListing()?.folders ?? null;
+  }
+
+  private sharedListing(): { files: Listing; folders: Set<string> } | null {
     if (this.sharedFolders === undefined) {
       this.sharedFolders = null;
       if (this.config.remote !== undefined) {
         const synced = new RemoteFiles(this.runtimeDir, (p) => this.rel(p)).synced();
-        if (synced?.remote === this.config.remote) this.sharedFolders = foldersOf(synced.listing);
+        if (synced?.remote === this.config.remote) this.sharedFolders = { files: synced.listing, folders: foldersOf(synced.listing) };
       }
     }
     return this.sharedFolders;
+  }
+
+  /**
+   * A document a person wrote into a change of the shared board, which the board does not hold
+   * yet (a design.md, say): agentboard never wrote it, and the next write that reads it (or
+   * `agentboard remote sync`) shares it as it is.
+   */
+  unsharedDoc(changeId: string, type: DocType): boolean {
+    const files = this.sharedListing()?.files;
+    return files !== undefined && files[`changes/${changeId}/${DOC_FILES[type]}`] === undefined && this.written(changeId, type) === undefined;
   }
 
   get activityPath(): string {
@@ -717,8 +731,9 @@ export class Board implements Reader {
         const path = this.docPath(changeId, type);
         try {
           const written = this.written(changeId, type);
-          const read = written !== undefined && this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
-          if (read && written !== hashOf(read)) out.push({ changeId, type });
+          const unshared = this.unsharedDoc(changeId, type);
+          const read = (written !== undefined || unshared) && this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
+          if (read && (unshared || written !== hashOf(read))) out.push({ changeId, type });
         } catch {
           // reported where the file is read
         }

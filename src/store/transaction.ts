@@ -213,6 +213,7 @@ export class Transaction implements Reader {
       this.reads.set(path, { identity: loaded?.identity ?? null, text: loaded?.text ?? null });
       doc = loaded?.doc ?? null;
       if (loaded?.edited && doc && !unparsable(doc)) doc = this.mergeEdited(changeId, type, loaded.doc, loaded.text, loaded.entry!);
+      else if (loaded && doc && !unparsable(doc) && this.board.unsharedDoc(changeId, type)) this.adopt(path, changeId, type, doc, loaded.text);
     }
     this.seen.set(path, doc);
     return doc as DocFile<T> | null;
@@ -350,12 +351,17 @@ export class Transaction implements Reader {
     const summary = `merged a hand edit of ${shown}${result.conflicts.length ? ` (${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'} kept for a person to see)` : ''}`;
     merged.text = withLineEndsOf(personText, merged.text);
     if (merged.text === personText) {
-      this.staged.set(path, { path, text: personText, doc: { changeId, type, parsed: person }, adoptOnly: personText });
+      this.adopt(path, changeId, type, person, personText);
       return person;
     }
     this.staged.set(path, { path, text: merged.text, doc: { changeId, type, parsed: merged.doc } });
     this.log('agentboard', 'file.merge', shown, summary, changeId);
     return merged.doc;
+  }
+
+  /** A person's document taken as it is: its ledger entry written (and, on a shared board, its bytes shared). */
+  private adopt(path: string, changeId: string, type: DocType, doc: DocFile, text: string): void {
+    this.staged.set(path, { path, text, doc: { changeId, type, parsed: doc }, adoptOnly: text });
   }
 
   /** Merges a person's save that raced with a commit (its bytes, as they were read back) onto what was committed. */

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliProcess, ok, snapshot } from '../helpers.js';
-import { git, gitTry, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
+import { codeConflict, git, gitTry, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
 
 const tasksOf = (dir: string) => join(dir, 'agentd/changes/search/tasks.md');
 
@@ -75,6 +75,23 @@ describe("a person's edit on a shared board", () => {
     expect((await ok(a, ['remote', 'status'])).hand_edited).toEqual([]);
     await ok(b, ['status', '--sync']);
     expect(readFileSync(join(b, 'agentd/changes/search/proposal.md'), 'utf8')).toContain('Add a board, with search.');
+  });
+
+  it('writing a document the shared board does not hold yet (a design) is listed, and shared as written by `agentboard remote sync`', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    const design = '---\nid: search/design\nchange_id: search\ntype: design\nstatus: submitted\ncreated: 2026-11-23T05:05:08.436Z\nupdated: 2026-11-23T05:05:08.436Z\nauthor: alice\nrevision: 1\n---\n\n# Design\n\nOne index per shard.\n';
+    writeFileSync(join(a, 'agentd/changes/search/design.md'), design);
+    expect((await ok(a, ['remote', 'status'])).hand_edited).toEqual(['agentd/changes/search/design.md']);
+    expect((await ok(a, ['status'])).hand_edited).toEqual(['agentd/changes/search/design.md']);
+
+    expect((await ok(a, ['remote', 'sync'])).merged).toEqual(['agentd/changes/search/design.md']);
+    expect(`${remoteFile(shared, 'changes/search/design.md')}\n`).toBe(design);
+    expect(readFileSync(join(a, 'agentd/changes/search/design.md'), 'utf8')).toBe(design);
+    expect((await ok(a, ['remote', 'status'])).hand_edited).toEqual([]);
+    await ok(b, ['status', '--sync']);
+    expect(readFileSync(join(b, 'agentd/changes/search/design.md'), 'utf8')).toBe(design);
+    expect((await ok(b, ['remote', 'status'])).hand_edited).toEqual([]);
   });
 
   it('in a change another clone archived is kept aside and reported, never lost', async () => {
@@ -206,7 +223,7 @@ describe('a board published into a branch, in another clone that shares it', () 
     const r = await cli(b, ['remote', 'pull', '--json']);
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('GIT_FAILED');
-    expect(r.json.error.message).toMatch(/^git pull --quiet failed: .*; agentd\/ shows the shared board as before\.$/);
+    expect(r.json.error.message).toMatch(/^git pull --quiet failed: There is no tracking information for the current branch\.\n[\s\S]*git branch --set-upstream-to=origin\/<branch> lonely; agentd\/ shows the shared board as before\.$/);
     expect(r.json.error.next_step).toBe('Fix what git says (git status shows the state), then run `agentboard remote pull` again.');
     expect(git(b, ['rev-parse', 'HEAD'])).toBe(head);
     expect(boardFiles(b)).toEqual(before);
@@ -215,23 +232,14 @@ describe('a board published into a branch, in another clone that shares it', () 
 
   it('stopped by a conflict in the code, leaves the merge to the person and agentd/ showing the shared board', async () => {
     const shared = await twoClones();
-    const [a, b] = shared.clones as [string, string];
-    const commitCode = (dir: string, text: string) => {
-      writeFileSync(join(dir, 'code.txt'), text);
-      git(dir, ['add', 'code.txt']);
-      git(dir, ['commit', '-q', '-m', `code: ${text}`]);
-    };
-    commitCode(a, 'from a\n');
-    await ok(a, ['remote', 'publish']);
-    git(a, ['push', '-q', 'origin', 'HEAD']);
-    commitCode(b, 'from b\n');
-    await ok(b, ['next', '--as', 'bob-agent']);
-    git(b, ['config', 'pull.rebase', 'false']);
+    const b = shared.clones[1]!;
+    await codeConflict(shared, 'bob-agent', false);
 
     const r = await cli(b, ['remote', 'pull', '--json']);
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('GIT_FAILED');
     expect(r.json.error.message).toContain('Merge conflict in code.txt');
+    expect(r.json.error.next_step).toBe("Settle the conflicts `git status` lists and `git add` them; then `git commit` finishes the merge (`git merge --abort` gives it up). The board's files need nothing: they show the shared board, and those git stopped on are staged.");
     expect(readFileSync(tasksOf(b), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
     expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: bob-agent/);
 

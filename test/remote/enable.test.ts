@@ -124,6 +124,18 @@ describe('agentboard remote enable', () => {
     const r = await cli(a, ['list', '--json']);
     expect(r.json.notices).toBeUndefined();
   });
+
+  it('names a commit step only when agentd/config.yaml differs from the committed version', async () => {
+    const shared = await sharedBoard(1);
+    const a = shared.clones[0]!;
+    const off = await ok(a, ['remote', 'disable']);
+    expect(off.next_step).toBe('Commit agentd/config.yaml (git add agentd/config.yaml && git commit) and push it: every clone that has it stops sharing the board (the board ref stays on the remote).');
+    const on = await ok(a, ['remote', 'enable']);
+    expect(on.changed).toBe(true);
+    expect(git(a, ['status', '--porcelain', '--', 'agentd/config.yaml'])).toBe('');
+    expect(on.next_step).toBe('agentd/config.yaml is as committed, so there is nothing to commit; push the branch if the other clones do not have that commit yet: every clone that has it shares the board.');
+    expect((await ok(a, ['remote', 'enable'])).next_step).toBe(on.next_step);
+  });
 });
 
 describe('a board that is not shared', () => {

@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addPerson, BIN, childEnv, NODE_ARGS, ok, tempDir } from '../helpers.js';
 
@@ -68,6 +68,27 @@ export function addClone(shared: Shared): string {
   const dir = cloneOf(shared.remote, join(shared.remote, '..', `clone-${shared.clones.length}`));
   shared.clones.push(dir);
   return dir;
+}
+
+/** Commits code.txt with `text` in a clone. */
+export function commitCode(dir: string, text: string): void {
+  writeFileSync(join(dir, 'code.txt'), text);
+  git(dir, ['add', 'code.txt']);
+  git(dir, ['commit', '-q', '-m', `code: ${text.trim()}`]);
+}
+
+/**
+ * Both clones change code.txt; a publishes the board and pushes, b claims a task with `agent`: b's
+ * next pull (merge or rebase, as `rebase` says) stops on a conflict in the code.
+ */
+export async function codeConflict(shared: Shared, agent: string, rebase: boolean): Promise<void> {
+  const [a, b] = shared.clones as [string, string];
+  commitCode(a, 'from a\n');
+  await ok(a, ['remote', 'publish']);
+  git(a, ['push', '-q', 'origin', 'HEAD']);
+  commitCode(b, 'from b\n');
+  await ok(b, ['next', '--as', agent]);
+  git(b, ['config', 'pull.rebase', String(rebase)]);
 }
 
 /** The files of the board ref on the remote: path → blob id. */

@@ -5,6 +5,7 @@
  * and one that talks to the remote gives up after NETWORK_TIMEOUT_MS.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { fail } from '../../errors.js';
 import { refTo } from '../../domain/refs.js';
 import { gitSync } from '../git-sync.js';
@@ -55,6 +56,13 @@ export class Git {
     return this.run(['rev-parse', '--is-inside-work-tree']).stdout.toString().trim() === 'true';
   }
 
+  /** A merge or a rebase that stopped half-way (on a conflict, say) and waits for a person to finish it; null when none does. */
+  midway(): 'merge' | 'rebase' | null {
+    if (this.run(['rev-parse', '-q', '--verify', 'MERGE_HEAD']).code === 0) return 'merge';
+    const dirs = this.run(['rev-parse', '--path-format=absolute', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply']).stdout.toString('utf8').split('\n');
+    return dirs.some((d) => d && existsSync(d)) ? 'rebase' : null;
+  }
+
   /** The URL of a remote, or null when the repository has no remote of that name. */
   remoteUrl(remote: string): string | null {
     const r = this.run(['remote', 'get-url', '--', remote]);
@@ -62,16 +70,25 @@ export class Git {
   }
 }
 
+/** At most this many of git's lines are kept in a message, and at most REASON_CHARS characters. */
+const REASON_LINES = 24;
+const REASON_CHARS = 2_000;
+
 /**
- * The last line git wrote to stderr that says something, without the "fatal:" and "error:"
- * prefixes; with `whole`, every such line (a porcelain command such as git pull explains over several).
+ * What git said, for a message: its "fatal:" and "error:" lines (git's reason, without those
+ * prefixes; the last line when it wrote none of them); with `whole`, every line that says something,
+ * "hint:" lines and all (a porcelain command such as git pull explains over several, and its hints
+ * name the choices), one per line. Capped, so that a long list of files does not flood the message.
  */
 export function gitReason(stderr: string, whole = false): string {
-  const lines = stderr
-    .split('\n')
-    .map((l) => l.replace(/^(fatal|error|remote): ?/i, '').trim())
-    .filter((l) => l && !/^(hint:|To |From )/.test(l));
-  return ((whole ? lines.join(' ') : lines[lines.length - 1]) || 'no reason given').slice(0, 300);
+  const said = stderr.split('\n').filter((l) => l.trim() && !/^(hint:\s*$|To |From )/.test(l.trim()));
+  const reasons = said.filter((l) => /^(fatal|error):/i.test(l));
+  const picked = whole ? said : reasons.length > 0 ? reasons : said.slice(-1);
+  const lines = picked.map((l) => l.replace(/^(fatal|error|remote): ?/i, '').trimEnd()).map((l) => (l.startsWith('hint:') ? l : l.trim()));
+  if (lines.length === 0) return 'no reason given';
+  let text = lines.slice(0, REASON_LINES).join(whole ? '\n  ' : '; ');
+  if (lines.length > REASON_LINES || text.length > REASON_CHARS) text = `${text.slice(0, REASON_CHARS)} …`;
+  return text.replace(/\.$/, '');
 }
 
 /** A URL as it may be shown: without a user name, password or token in it. */

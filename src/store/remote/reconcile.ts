@@ -13,6 +13,9 @@
  * - a document the board did not change stays, and is merged the same way by the next write;
  * - anything else about to be replaced or removed is first copied to .runtime/remote/kept/, and
  *   reported.
+ * A board file git left unmerged (a merge or a rebase stopped on a conflict in it, both branches
+ * having published the board) is git's mix of two copies of the shared board, not a person's work:
+ * it is copied to kept/, reported, and replaced by the shared board, which holds both sides' writes.
  */
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -84,6 +87,7 @@ export class Reconciler {
   private readonly ledgers = new Map<string, Ledger>();
   private readonly newFolders = new Map<string, string>();
   private branchBlobs: Set<string> | null = null;
+  private unmerged: Set<string> | null = null;
   private readonly keptDir: string;
   readonly notices: Notice[] = [];
   private readonly blobs = new Map<string, Buffer>();
@@ -136,6 +140,16 @@ export class Reconciler {
       }
     }
     return this.branchBlobs.has(`${boardPathOf(treePath)!}\0${blob}`);
+  }
+
+  /** Whether git left a board file unmerged: a merge or a rebase stopped on a conflict in it (read once, when needed). */
+  private stoppedOn(treePath: string): boolean {
+    if (!this.unmerged) {
+      const r = this.git.run(['ls-files', '--unmerged', '-z', '--', 'agentd']);
+      const paths = r.code === 0 ? r.stdout.toString('utf8').split('\0').map((record) => /^\d+ [0-9a-f]+ \d\tagentd\/(.+)$/s.exec(record)?.[1]) : [];
+      this.unmerged = new Set(paths.filter((p): p is string => p !== undefined));
+    }
+    return this.unmerged.has(boardPathOf(treePath)!);
   }
 
   private apply(remote: string): Notice[] {
@@ -200,6 +214,10 @@ export class Reconciler {
     if (!local) return targetBlob === undefined ? null : true;
     const snapshot = localBlob === baseBlob || this.inBranch(p, localBlob!);
     if (snapshot) return targetBlob === undefined ? false : true;
+    if (this.stoppedOn(p)) {
+      this.keepFile(p, local.bytes, "git stopped on a conflict in it (a merge or a rebase); the shared board holds both sides' writes and shows instead", "git's version");
+      return targetBlob !== undefined;
+    }
     // A person's work: this file differs from every version agentboard and git know of.
     const doc = docOf(p);
     if (doc && targetBlob !== undefined) {
@@ -219,11 +237,11 @@ export class Reconciler {
   }
 
   /** Copies a file (by its tree path) into kept/ before a sync replaces it, and says so. */
-  private keepFile(p: string, bytes: Buffer, why: string): void {
+  private keepFile(p: string, bytes: Buffer, why: string, whose = 'your version'): void {
     const copy = join(this.keptDir, p);
     mkdirSync(dirname(copy), { recursive: true });
     writeFileSync(copy, bytes);
-    this.notices.push({ kind: 'remote', message: `${p.startsWith(ACTIVITY_DIR) ? 'agentd/.runtime/activity.jsonl' : this.shown(p)}: ${why}; your version is kept in ${this.board.rel(copy)}.` });
+    this.notices.push({ kind: 'remote', message: `${p.startsWith(ACTIVITY_DIR) ? 'agentd/.runtime/activity.jsonl' : this.shown(p)}: ${why}; ${whose} is kept in ${this.board.rel(copy)}.` });
   }
 
   private stage(path: string, data: string | Buffer): string {

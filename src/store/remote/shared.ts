@@ -18,7 +18,7 @@
  * claim it was made under still holds (a refused one is kept and reported, never dropped).
  */
 import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { faultPoint } from '../../clock.js';
 import { AgentboardError, fail } from '../../errors.js';
 import type { Board } from '../board.js';
@@ -27,10 +27,10 @@ import type { Journal } from '../journal.js';
 import type { BoardLock } from '../lock.js';
 import { processesWith } from '../processes.js';
 import { PublishedThenChanged, Transaction, type Publish } from '../transaction.js';
-import { blobId, gitReason, Git, shownUrl } from './git.js';
+import { blobId, gitReason, Git, shownUrl, type GitResult } from './git.js';
 import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
-import { RemoteFiles, type Pending, type Synced } from './state.js';
+import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
 import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 import { refTo } from '../../domain/refs.js';
 
@@ -44,8 +44,11 @@ const WAIT_AFTER = 2;
 const YIELD_MS = 5_000;
 /** A waiting ref that has not moved for this long belongs to a clone that stopped trying. */
 const WAITING_STALE_MS = 10_000;
-const ORPHAN_PUSH_WAIT_MS = 30_000;
+/** How long a command waits for a push or a git command that outlived the command that started it. */
+const ORPHAN_WAIT_MS = 30_000;
 const PUSH_MARKER = 'AGENTBOARD_PUSH';
+/** Set in the environment of a git command run with the board's copies out of its way (runAside). */
+const ASIDE_MARKER = 'AGENTBOARD_GIT_ASIDE';
 
 /** The remote's board moved since it was fetched: fetch, and run the operation again. */
 class RemoteMoved extends Error {}
@@ -111,7 +114,8 @@ export class SharedBoard {
     if (url === null) {
       fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have.`, `Add it with \`git remote add ${this.remote}\` followed by the URL the other clones use, then run the command again.`);
     }
-    const reason = gitReason(stderr.split(url).join(`"${this.remote}"`).split(shownUrl(url)).join(`"${this.remote}"`));
+    const named = [`'${url}'`, `'${shownUrl(url)}'`, url, shownUrl(url)].reduce((text, u) => text.split(u).join(`"${this.remote}"`), stderr);
+    const reason = gitReason(named);
     fail(
       'REMOTE_UNREACHABLE',
       `The shared board's remote "${this.remote}" could not be reached (${reason}); a claim, a release or any other exclusive write must be agreed with the remote, so nothing was written.`,
@@ -208,10 +212,14 @@ export class SharedBoard {
     return head;
   }
 
-  /** Waits (a while) for a push that outlived the command that started it, so that its outcome is known. */
-  private waitForPush(token: string): void {
-    const deadline = Date.now() + ORPHAN_PUSH_WAIT_MS;
-    while (processesWith({ [PUSH_MARKER]: token }).length > 0 && Date.now() < deadline) sleep(100);
+  /** Waits (a while) for a process that outlived the command that started it (a push, so that its outcome is known); false when it still runs. */
+  private waitFor(marker: string, token: string): boolean {
+    const deadline = Date.now() + ORPHAN_WAIT_MS;
+    while (processesWith({ [marker]: token }).length > 0) {
+      if (Date.now() > deadline) return false;
+      sleep(100);
+    }
+    return true;
   }
 
   // ---- recovering -----------------------------------------------------------------------------------
@@ -220,7 +228,7 @@ export class SharedBoard {
   private recover(): void {
     const pending = this.files.pending();
     if (!pending) return;
-    this.waitForPush(pending.token);
+    this.waitFor(PUSH_MARKER, pending.token);
     const head = this.fetch();
     const landed = head !== null && (head === pending.commit || this.git.run(['merge-base', '--is-ancestor', pending.commit, head]).code === 0);
     if (landed && pending.queue_id !== undefined) this.unqueue(pending.queue_id);
@@ -272,9 +280,92 @@ export class SharedBoard {
   /** Holding the lock: settles an interrupted push and brings agentd/ to the remote's board (publishing this board when the remote has none). */
   sync(): string | null {
     this.recover();
+    this.settleAside();
     const head = this.pull();
     if (head !== null || this.synced()) return head;
     return this.publishLocal() ?? this.pull();
+  }
+
+  // ---- git commands run with the board's copies out of their way (ops/remote.ts) --------------------
+
+  /** agentd/changes and agentd/archive, as git names them (from the board's root, where it runs). */
+  areas(): string[] {
+    return ['changes', 'archive'].map((a) => this.board.rel(join(this.board.dir, a)));
+  }
+
+  /** The path in the board ref's tree of a file git names (from the board's root). */
+  treePath(gitPath: string): string {
+    return relative(this.board.dir, join(this.board.root, gitPath)).split(sep).join('/');
+  }
+
+  /** Whether a blob was a version of a file (by its tree path) on the shared board, up to the commit this clone last synced. */
+  heldOnce(treePath: string, blob: string): boolean {
+    const commit = this.synced()?.commit;
+    if (commit === undefined) return false;
+    const r = this.git.run(['log', '--format=', '--raw', '--no-abbrev', '--no-renames', commit, '--', treePath]);
+    return r.stdout.toString('utf8').split('\n').some((l) => l.split(' ')[3] === blob);
+  }
+
+  /**
+   * Runs a git command that rewrites the working tree (git pull, git switch) once `makeWay` has
+   * taken the board's copies out of its way, and brings agentd/ back to the shared board after it,
+   * whether git succeeded or not (afterGit). The lock is held. aside.json says meanwhile that the
+   * copies are away: a command killed half-way leaves it, and the next command, a read too, puts
+   * the board back (settleAside).
+   */
+  runAside(makeWay: () => void, args: string[]): GitResult {
+    const aside: Aside = { token: newToken(), git: `git ${args[0]}`, at: new Date().toISOString() };
+    this.files.writeAside(aside);
+    try {
+      makeWay();
+      faultPoint('remote:aside');
+      return this.git.run(args, { network: args[0] === 'pull', env: { [ASIDE_MARKER]: aside.token } });
+    } finally {
+      this.afterGit(aside);
+    }
+  }
+
+  /**
+   * Holding the lock: after a git command run aside whose command was killed, puts the shared board
+   * back once that git has ended (while it still runs, says that agentd/ may be stale); after one
+   * that stopped half-way, settles what the person's git commands left since (afterGit).
+   */
+  settleAside(): void {
+    const aside = this.files.aside();
+    if (!aside) return;
+    if (aside.midway) return this.afterGit(aside);
+    const how = `A ${aside.git} that ${refTo(aside.git === 'git pull' ? 'remote.pull' : 'remote.switch')} started (${aside.at})`;
+    if (!this.waitFor(ASIDE_MARKER, aside.token)) {
+      this.board.notices.push({ kind: 'remote', message: `${how} is still running, with the board's files out of its way: agentd/ may show an older board than the shared one until it ends; run the command again then.` });
+      return;
+    }
+    this.afterGit(aside);
+    this.board.notices.push({ kind: 'recovered', message: `${how} was interrupted with the board's files out of its way; agentd/ shows the shared board again.` });
+  }
+
+  /**
+   * After git rewrote the working tree: agentd/ is brought back to the shared board as last synced
+   * (a board file git stopped on is settled to it: store/remote/reconcile.ts). While git waits for
+   * a person to finish a merge or a rebase, the board's files it stopped on are staged, so that
+   * plain git finishes it; a rebase goes on only with nothing unstaged, so there the board's other
+   * tracked files are staged too (a merge commits without them). aside.json stays until git is done,
+   * so that every command meanwhile does the same for what the person's `git rebase --continue`
+   * stops on next. Staging is a help, not a must: git busy with the index leaves it to the person.
+   */
+  private afterGit(aside: Aside): void {
+    const listing = this.synced()?.listing ?? {};
+    const boardFiles = (flags: string[]) => {
+      const listed = this.git.run(['ls-files', '-z', ...flags, '--', ...this.areas()]).stdout.toString('utf8').split('\0').filter(Boolean);
+      const paths = [...new Set(listed.map((l) => l.replace(/^\d+ [0-9a-f]+ \d\t/, '')))];
+      return paths.filter((p) => listing[this.treePath(p)] !== undefined);
+    };
+    const unmerged = boardFiles(['--unmerged']);
+    this.bringTo();
+    const midway = this.git.midway();
+    const stage = midway === 'rebase' ? [...new Set([...unmerged, ...boardFiles(['--modified'])])] : midway === 'merge' ? unmerged : [];
+    if (stage.length > 0) this.git.run(['--literal-pathspecs', 'add', '--pathspec-from-file=-', '--pathspec-file-nul'], { input: stage.join('\0') });
+    if (midway) this.files.writeAside({ ...aside, midway: true });
+    else rmSync(this.files.path('aside.json'), { force: true });
   }
 
   // ---- writing --------------------------------------------------------------------------------------

@@ -9,6 +9,10 @@
  *   write's local commit; finding one means a push was interrupted (store/remote/shared.ts);
  * - queue.json: notes and progress made while the remote could not be reached, in order, and
  *   those the rules no longer allowed when they were replayed;
+ * - aside.json: written while a git command (remote pull, remote switch) runs with the board's
+ *   copies taken out of its way, removed once agentd/ shows the shared board again and git is
+ *   done; finding one means that command was killed, and the next command puts the board back, or
+ *   that git waits for a person to finish a merge or a rebase (store/remote/shared.ts);
  * - kept/: copies of a person's files that a sync would otherwise have replaced or removed.
  */
 import { randomBytes } from 'node:crypto';
@@ -34,6 +38,15 @@ export interface Pending {
   /** The queued write this push replays, removed from the queue once it is known to have landed. */
   queue_id?: number;
   at: string;
+}
+
+/** A git command run with the board's copies out of its way; `token` is set in its environment, so that it can be found still running. */
+export interface Aside {
+  token: string;
+  git: string;
+  at: string;
+  /** git stopped half-way (a merge or a rebase waits for a person): kept until it is done. */
+  midway?: true;
 }
 
 /** A task's claim as a queued write found it: the write is replayed only while it still holds. */
@@ -70,11 +83,11 @@ export class RemoteFiles {
     this.dir = join(runtimeDir, 'remote');
   }
 
-  path(name: 'synced.json' | 'pending.json' | 'queue.json' | 'fetched' | 'kept' | 'clone-id' | 'waiting.json'): string {
+  path(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'fetched' | 'kept' | 'clone-id' | 'waiting.json'): string {
     return join(this.dir, name);
   }
 
-  private readJson<T>(name: 'synced.json' | 'pending.json' | 'queue.json' | 'waiting.json'): T | null {
+  private readJson<T>(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'waiting.json'): T | null {
     const path = this.path(name);
     const read = readBoardFile(path, this.shown(path));
     if (!read) return null;
@@ -108,8 +121,20 @@ export class RemoteFiles {
   }
 
   writePending(p: Pending): void {
+    this.writeJson('pending.json', p);
+  }
+
+  private writeJson(name: 'pending.json' | 'aside.json', value: unknown): void {
     this.ensureDir();
-    writeFileAtomic(this.path('pending.json'), `${JSON.stringify(p)}\n`, this.shown(this.path('pending.json')));
+    writeFileAtomic(this.path(name), `${JSON.stringify(value)}\n`, this.shown(this.path(name)));
+  }
+
+  aside(): Aside | null {
+    return this.readJson<Aside>('aside.json');
+  }
+
+  writeAside(a: Aside): void {
+    this.writeJson('aside.json', a);
   }
 
   queue(): Queue {
