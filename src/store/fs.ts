@@ -43,7 +43,7 @@ export function fsError(err: unknown, shown: string, doing: 'read' | 'write'): A
     case 'EROFS':
       return new AgentboardError('READ_ONLY', `${shown} is on a read-only file system.${nothing}`, 'Run agentboard in a writable checkout of the repository.');
     case 'EISDIR':
-      return new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.${nothing}`, `Move the folder ${shown} aside, or restore the file from git (git checkout -- ${shown}).`);
+      return new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.${nothing}`, `Move the folder ${shown} aside, or, when it is committed, restore it from git (git checkout -- ${shown}).`);
     case 'ENOTDIR':
       return new AgentboardError('NOT_A_FOLDER', `A part of the path ${shown} is a file where a folder belongs.${nothing}`, `Restore the board's folders from git (git status agentd/ shows what changed).`);
     case 'ELOOP':
@@ -63,7 +63,7 @@ export function unsafePath(shown: string, what: string, place = 'a plain file or
 
 /** The error for something at a file's place that is not a plain file. */
 function notAFile(shown: string, what: string): AgentboardError {
-  return what === 'a folder' ? new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.`, `Move the folder ${shown} aside, or restore the file from git (git checkout -- ${shown}).`) : unsafePath(shown, what, 'a plain file');
+  return what === 'a folder' ? new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.`, `Move the folder ${shown} aside, or, when it is committed, restore it from git (git checkout -- ${shown}).`) : unsafePath(shown, what, 'a plain file');
 }
 
 function kindOf(st: Stats): string | null {
@@ -253,7 +253,7 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
     if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : previous.withIdentity(identityOf(st));
     const fault = textFault(buf);
     if (fault?.binary) {
-      fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds binary data (a NUL byte), not text.`, `Take the binary data out of line ${fault.line} of ${shown}, or restore the file from git (git checkout -- ${shown}).`, { line: fault.line });
+      fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds binary data (a NUL byte), not text.`, `Take the binary data out of line ${fault.line} of ${shown}, or, when it is committed, restore it from git (git checkout -- ${shown}).`, { line: fault.line });
     }
     if (fault) {
       fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds bytes that are not UTF-8 text; agentboard will not rewrite it, so that nothing is silently replaced.`, `Fix the encoding of line ${fault.line} of ${shown} (save it as UTF-8), or restore it from git.`, { line: fault.line });

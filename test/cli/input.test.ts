@@ -323,7 +323,7 @@ describe('config.yaml errors', () => {
     expect(r.json.error).toEqual({
       code: 'PARSE_ERROR',
       message: 'agentd/config.yaml:2: the file holds binary data (a NUL byte), not text.',
-      next_step: 'Take the binary data out of line 2 of agentd/config.yaml, or restore the file from git (git checkout -- agentd/config.yaml).',
+      next_step: 'Take the binary data out of line 2 of agentd/config.yaml, or, when it is committed, restore it from git (git checkout -- agentd/config.yaml).',
       details: { line: 2 },
     });
     expect(snapshot(dir)).toEqual(before);
