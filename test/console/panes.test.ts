@@ -167,6 +167,14 @@ describe('the changes pane and a change in detail', () => {
     expect(frame).toContain('1 archived change, read-only: `agentboard list --archived` lists them.');
   });
 
+  it('takes keys that arrive together one by one (auto-repeat, a paste, a slow link)', async () => {
+    const c = open();
+    await c.keys('4j');
+    expect(c.frame()).toMatch(/› fix-login +implementation/);
+    await c.keys('kj?');
+    expect(c.frame()).toContain('Keys');
+  });
+
   it('says how to start when there is no change yet', async () => {
     const c = drawConsole(await newBoard());
     try {

@@ -82,81 +82,88 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     return clamp(clamp(current, length) + delta, length);
   };
 
+  const onKey = (input: string, key: Key) => {
+    const u = ui.current;
+    const v = viewsRef.current;
+    if (key.ctrl) return;
+    // The confirmation is one line in the footer: y does it, anything else does not.
+    if (u.prompt?.kind === 'confirm') {
+      const action = u.prompt.action;
+      return input === 'y' ? void run(action) : set({ prompt: null });
+    }
+    // A prompt opened by an earlier key is not listening yet: the keys that follow are its own.
+    if (u.prompt) return void early.current.push([input, key]);
+    if (u.overlay?.kind === 'help') return set({ overlay: null });
+    if (u.filtering) {
+      if (key.escape) set({ filtering: false, filter: '' });
+      else if (key.return) set({ filtering: false });
+      else if (key.backspace || key.delete) set({ filter: u.filter.slice(0, -1) });
+      else if (input && !key.ctrl && !key.meta) set({ filter: u.filter + input, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0 });
+      return;
+    }
+    if (u.busy) return;
+    if (u.message && !key.escape) set({ message: null });
+    if (input === 'q' || key.escape) {
+      if (u.overlay) return set({ overlay: null, scroll: 0 });
+      if (key.escape) return set({ filter: '', message: null });
+      return onQuit();
+    }
+    if (input === '?') return set({ overlay: { kind: 'help' } });
+    if (input === '/') return set({ filtering: true, overlay: null });
+    const paneAt = PANES.indexOf(u.pane);
+    if (key.tab) return set({ pane: PANES[(paneAt + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!, overlay: null, scroll: 0 });
+    if (/^[1-4]$/.test(input)) return set({ pane: PANES[Number(input) - 1]!, overlay: null, scroll: 0 });
+
+    const page = u.pane === 'board' ? Math.max(1, Math.floor((paneRows - 1) / CARD_LINES)) : u.pane === 'waiting' ? Math.max(1, Math.floor((paneRows - 1) / ITEM_LINES)) : Math.max(1, paneRows - 1);
+    const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
+    if (u.overlay) {
+      if (step !== null) {
+        const scroll = step === 'top' ? 0 : step === 'bottom' ? bottom.current : Math.max(0, Math.min(bottom.current, u.scroll + step));
+        return set({ scroll });
+      }
+    } else if (u.pane === 'board' && (key.leftArrow || input === 'h' || key.rightArrow || input === 'l')) {
+      return set({ col: clamp(u.col + (key.leftArrow || input === 'h' ? -1 : 1), COLUMNS.length) });
+    } else if (step !== null) {
+      switch (u.pane) {
+        case 'board': {
+          const rows = [...u.rows];
+          rows[u.col] = move(step, v.columns[u.col]!.length, rows[u.col]!);
+          return set({ rows });
+        }
+        case 'agents':
+          return set({ agent: move(step, v.agents.length, u.agent) });
+        case 'waiting':
+          return set({ waiting: move(step, v.waiting.length, u.waiting) });
+        case 'changes':
+          return set({ change: move(step, v.changes.length, u.change) });
+      }
+    }
+
+    const target = selectedTarget(source.get(), v, u);
+    const decision = decisionOf(target);
+    const question = questionOf(target);
+    const claim = claimOf(target);
+    const file = fileOf(target, source.get());
+    if (input === 'a' && decision) return void run(decision.approve);
+    if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
+    if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
+    if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
+    if (key.return) {
+      if (question) return set({ prompt: { kind: 'question', question } });
+      if (decision) return set({ prompt: { kind: 'decision', start: 'choice', ...decision } });
+      if (u.overlay) return;
+      const task = taskOf(target);
+      if (task) return set({ overlay: { kind: 'task', task_id: task }, scroll: 0 });
+      if (target?.kind === 'change') return set({ overlay: { kind: 'change', change_id: target.change.change_id }, scroll: 0 });
+    }
+  };
+
   useInput(
     (input, key) => {
-      const u = ui.current;
-      const v = viewsRef.current;
-      if (key.ctrl) return;
-      // The confirmation is one line in the footer: y does it, anything else does not.
-      if (u.prompt?.kind === 'confirm') {
-        const action = u.prompt.action;
-        return input === 'y' ? void run(action) : set({ prompt: null });
-      }
-      // A prompt opened by an earlier key is not listening yet: the keys that follow are its own.
-      if (u.prompt) return void early.current.push([input, key]);
-      if (u.overlay?.kind === 'help') return set({ overlay: null });
-      if (u.filtering) {
-        if (key.escape) set({ filtering: false, filter: '' });
-        else if (key.return) set({ filtering: false });
-        else if (key.backspace || key.delete) set({ filter: u.filter.slice(0, -1) });
-        else if (input && !key.ctrl && !key.meta) set({ filter: u.filter + input, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0 });
-        return;
-      }
-      if (u.busy) return;
-      if (u.message && !key.escape) set({ message: null });
-      if (input === 'q' || key.escape) {
-        if (u.overlay) return set({ overlay: null, scroll: 0 });
-        if (key.escape) return set({ filter: '', message: null });
-        return onQuit();
-      }
-      if (input === '?') return set({ overlay: { kind: 'help' } });
-      if (input === '/') return set({ filtering: true, overlay: null });
-      const paneAt = PANES.indexOf(u.pane);
-      if (key.tab) return set({ pane: PANES[(paneAt + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!, overlay: null, scroll: 0 });
-      if (/^[1-4]$/.test(input)) return set({ pane: PANES[Number(input) - 1]!, overlay: null, scroll: 0 });
-
-      const page = u.pane === 'board' ? Math.max(1, Math.floor((paneRows - 1) / CARD_LINES)) : u.pane === 'waiting' ? Math.max(1, Math.floor((paneRows - 1) / ITEM_LINES)) : Math.max(1, paneRows - 1);
-      const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
-      if (u.overlay) {
-        if (step !== null) {
-          const scroll = step === 'top' ? 0 : step === 'bottom' ? bottom.current : Math.max(0, Math.min(bottom.current, u.scroll + step));
-          return set({ scroll });
-        }
-      } else if (u.pane === 'board' && (key.leftArrow || input === 'h' || key.rightArrow || input === 'l')) {
-        return set({ col: clamp(u.col + (key.leftArrow || input === 'h' ? -1 : 1), COLUMNS.length) });
-      } else if (step !== null) {
-        switch (u.pane) {
-          case 'board': {
-            const rows = [...u.rows];
-            rows[u.col] = move(step, v.columns[u.col]!.length, rows[u.col]!);
-            return set({ rows });
-          }
-          case 'agents':
-            return set({ agent: move(step, v.agents.length, u.agent) });
-          case 'waiting':
-            return set({ waiting: move(step, v.waiting.length, u.waiting) });
-          case 'changes':
-            return set({ change: move(step, v.changes.length, u.change) });
-        }
-      }
-
-      const target = selectedTarget(source.get(), v, u);
-      const decision = decisionOf(target);
-      const question = questionOf(target);
-      const claim = claimOf(target);
-      const file = fileOf(target, source.get());
-      if (input === 'a' && decision) return void run(decision.approve);
-      if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
-      if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
-      if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
-      if (key.return) {
-        if (question) return set({ prompt: { kind: 'question', question } });
-        if (decision) return set({ prompt: { kind: 'decision', start: 'choice', ...decision } });
-        if (u.overlay) return;
-        const task = taskOf(target);
-        if (task) return set({ overlay: { kind: 'task', task_id: task }, scroll: 0 });
-        if (target?.kind === 'change') return set({ overlay: { kind: 'change', change_id: target.change.change_id }, scroll: 0 });
-      }
+      // Keys that reach the console together (auto-repeat, fast typing, a paste, a slow link) come as
+      // one string: each is a key of its own, the ones after a key that opens a prompt the prompt's.
+      if (input.length > 1 && !key.ctrl && !key.meta) for (const ch of input) onKey(ch, key);
+      else onKey(input, key);
     },
     { isActive: !lent && (u.prompt === null || u.prompt.kind === 'confirm') },
   );
