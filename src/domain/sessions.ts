@@ -119,9 +119,10 @@ export function resolveInput(data: RuntimeData, input: InputRecord, resolution: 
   const session = data.sessions[input.agent_id];
   if (session && session.input_id === input.id) {
     delete session.input_id;
-    if (session.status === 'awaiting_input') {
-      record(session, 'working', resolution.at, resolution.type === 'timeout' ? `no answer in time: ${resolution.value}` : `answered: ${resolution.value}`);
-    }
+    const said = resolution.type === 'timeout' ? `no answer in time: ${resolution.value}` : `answered: ${resolution.value}`;
+    if (session.status === 'awaiting_input') record(session, 'working', resolution.at, said);
+    // Its last word is no longer the question, now answered.
+    if (session.message === input.question) session.message = said;
   }
   pruneResolvedInputs(data);
 }

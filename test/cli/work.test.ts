@@ -177,6 +177,8 @@ describe('sessions and input requests (seed 002)', () => {
     expect(state.status).toBe('working');
     expect(state.history.map((h: any) => h.to)).toEqual(['started', 'working', 'awaiting_input', 'working']);
     expect(state.awaiting_input).toBeNull();
+    // its last word is the answer now, not the question it asked
+    expect(state.message).toBe('answered: GraphQL, the client already speaks it');
     expect(state.resolutions[0]).toMatchObject({ input_id: 'input-1', resolution: { type: 'human', by: 'human:tester', value: 'GraphQL, the client already speaks it' } });
     expect((await cli(dir, ['answer', 'input-1', 'again', '--json'])).json.error.code).toBe('INPUT_RESOLVED');
   });
