@@ -65,8 +65,13 @@ function listed(names: string[]): string {
 function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
   const at = where(issue.path);
   switch (issue.code) {
-    case 'unrecognized_keys':
-      return `${at === 'input' ? '' : `${at}: `}unknown field${issue.keys.length > 1 ? 's' : ''} ${listed(issue.keys.map((k) => `"${printable(k)}"`))}`;
+    case 'unrecognized_keys': {
+      const unknown = `unknown field${issue.keys.length > 1 ? 's' : ''} ${listed(issue.keys.map((k) => `"${printable(k)}"`))}`;
+      if (at === 'input') return unknown;
+      // Inside the input (a task of a list, say), the fields it takes are named: the tool's description names only the top level.
+      const fields = Object.keys(expectedAt(schema, issue.path)?.properties ?? {});
+      return `${at}: ${unknown}${fields.length > 0 ? `; it takes ${listed(fields)}` : ''}`;
+    }
     case 'invalid_type': {
       const nested = issue.expected === 'object' || issue.expected === 'array';
       const kind = kindOf(nested ? expectedAt(schema, issue.path) : undefined, issue.expected);

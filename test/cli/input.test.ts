@@ -32,6 +32,12 @@ describe('bad input changes nothing', () => {
     expect(error.message).toContain('unknown field "colour"');
   });
 
+  it('names the fields a nested object takes when one of its fields is unknown', async () => {
+    const tasks = { tasks: [{ title: 'One', description: 'Do one.' }, { title: 'Two', description: 'Do two.', depends_on: ['T1'] }], notes: 'n' };
+    const error = await refused(['tasks', 'base', '--as', 'codex', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify(tasks));
+    expect(error.message).toMatch(/tasks\[1\]: unknown field "depends_on"; it takes [^.]*\bdepends\b/);
+  });
+
   it('refuses wrong types', async () => {
     const error = await refused(['task', 'progress', 'base/T1', '--as', 'codex', '--percent', 'lots', '--message', 'm'], 1, 'INVALID_INPUT');
     expect(error.message).toContain('percent must be a number');
