@@ -13,19 +13,17 @@ import { parsePeople, PEOPLE_FILE } from '../store/people.js';
 import { emit, stop, type RunContext } from './context.js';
 import type { Role } from './events.js';
 
-const GOVERNING: Record<string, string> = {
-  'config.yaml': "the agents, the commands the run starts and what needs a person's approval",
-  [PEOPLE_FILE]: 'who is a person, and so who may approve',
+/** Each governing file: what it decides, and how it is read (a text that does not read throws, saying why and where). */
+const GOVERNING: Record<string, { decides: string; read: (text: string, shown: string) => unknown }> = {
+  'config.yaml': { decides: "the agents, the commands the run starts and what needs a person's approval", read: parseConfig },
+  [PEOPLE_FILE]: { decides: 'who is a person, and so who may approve', read: parsePeople },
 };
-
-/** How each governing file is read: a text that does not read throws, saying why and where. */
-const READ: Record<string, (text: string, shown: string) => unknown> = { 'config.yaml': parseConfig, [PEOPLE_FILE]: parsePeople };
 
 /** Why a governing file's new text does not read (its line and error); null when it reads, or is no file. */
 function unreadableNow(name: string, now: Found, file: string): string | null {
   if (!Buffer.isBuffer(now)) return null;
   try {
-    READ[name]!(now.toString('utf8'), file);
+    GOVERNING[name]!.read(now.toString('utf8'), file);
     return null;
   } catch (err) {
     return (err as Error).message.replace(/\.$/, '');
@@ -34,7 +32,7 @@ function unreadableNow(name: string, now: Found, file: string): string | null {
 
 /** The governing files' names in agentd/, with what each decides. */
 export function governingFiles(): [string, string][] {
-  return Object.entries(GOVERNING);
+  return Object.entries(GOVERNING).map(([name, g]) => [name, g.decides]);
 }
 
 /** What stands at a governing file's place: its bytes, what else is there (a symbolic link, a folder…), or null: nothing. */
@@ -98,7 +96,7 @@ export async function checkGoverning(ctx: RunContext, turn: { agent_id: string; 
     if (name === 'config.yaml' && typeof before !== 'string') board.keepSettings(before === null ? null : before.toString('utf8'));
     steps.push(...undoing(file, before, kept && board.rel(kept), now));
     const broken = unreadableNow(name, now, file);
-    const message = `${file} ${whatBecame(before, now)} ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}${broken ? `, and no longer reads (${broken})` : ''}. It decides ${GOVERNING[name]}, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
+    const message = `${file} ${whatBecame(before, now)} ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}${broken ? `, and no longer reads (${broken})` : ''}. It decides ${GOVERNING[name]!.decides}, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
     emit(ctx, { type: 'settings.changed', ...turn, file, message });
     said.push(message);
   }

@@ -273,7 +273,7 @@ export function rejectIncompleteSpec(change: ImportedChange, unread: string[], l
   if (!change.spec || unread.length === 0) return;
   const where = unread.map((file) => {
     const line = logs.get(file)!.report.findings.find((f) => f.level === 'error')?.line;
-    return `${file}${line ? `:${line}` : ''} (kept as attachments/${file.slice(change.source.length + 1)})`;
+    return `${file}${line ? `:${line}` : ''} (kept as ${attachmentName(change.source, file)})`;
   });
   for (const file of unread) {
     logs.get(file)!.finding('error', 'this spec could not be read (see the errors above), so its requirements are not in spec.md: spec.md lands rejected, and the change waits in its spec phase', 'write its requirements and scenarios into spec.md on the board, then submit the spec again');

@@ -160,7 +160,7 @@ export const remoteStatus = defineOp({
     const queue = files.queue().entries;
     const synced = files.synced();
     const shared = remote === null ? null : await sharedBoard(board);
-    if (shared) await (await import('./shared-run.js')).settleForRead(ctx, shared);
+    await shared?.settleForRead();
     const url = shared?.url() ?? null;
     const pending = files.pending();
     const fetched = files.fetchedAt();
@@ -242,9 +242,9 @@ export const publishRemote = defineOp({
 /** git add and commit of the board's folders (those of the shared board only) on the current branch. */
 function publishIntoBranch(board: Board, shared: SharedBoard, message: string | undefined): { committed: boolean; commit: string | null; branch: string | null; board_commit: string | null; files: number } {
   const synced = shared.synced();
-  const specs = ['agentd/changes', 'agentd/archive'].filter((p) => listDir(join(board.root, p)).length > 0 || shared.git.run(['ls-files', '--', p]).stdout.length > 0);
+  const specs = shared.areas().filter((p) => listDir(join(board.root, p)).length > 0 || shared.git.run(['ls-files', '--', p]).stdout.length > 0);
   const excludes = localOnly(board, synced).map((f) => `:(exclude)${f.slice(0, -1)}`);
-  const branch = shared.git.run(['symbolic-ref', '--short', '-q', 'HEAD']).stdout.toString('utf8').trim() || null;
+  const branch = shared.git.branch();
   const none = { committed: false, commit: null, branch, board_commit: synced?.commit ?? null, files: 0 };
   if (specs.length === 0) return none;
   const paths = ['--', ...specs, ...excludes];
@@ -386,7 +386,7 @@ async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: s
       if (!stopped) gitFailed(`git ${gitArgs.join(' ')}`, reason, op, 'agentd/ shows the shared board as before');
       fail('GIT_FAILED', `git ${gitArgs.join(' ')} stopped half-way: ${reason}; agentd/ shows the shared board.`, finishStep(shared, stopped));
     }
-    return { branch: shared.git.run(['symbolic-ref', '--short', '-q', 'HEAD']).stdout.toString('utf8').trim() || null, before, after: head(), made_way: copies.map((c) => c.path), board_commit: shared.synced()?.commit ?? null };
+    return { branch: shared.git.branch(), before, after: head(), made_way: copies.map((c) => c.path), board_commit: shared.synced()?.commit ?? null };
   });
 }
 

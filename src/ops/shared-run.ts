@@ -18,20 +18,11 @@ export async function runShared(op: Operation, ctx: Context, input: Record<strin
     await replayQueue(ctx, shared);
     return runWithIntent(op.queueable ? { queueable: { op: op.name, input } } : {}, () => op.run(ctx, input as never));
   }
-  await settleForRead(ctx, shared);
+  await shared.settleForRead();
   if (ctx.sync) await syncForRead(ctx, shared);
   const result = await op.run(ctx, input as never);
   board.notices.push({ kind: 'remote', message: freshness(shared, ctx.sync ? undefined : ctx.syncHint) });
   return result;
-}
-
-/**
- * Before a read: a remote pull or remote switch killed while its git ran left the board's files
- * out of git's way; they are put back (locally, without the remote), so that the read never takes
- * the branch's older snapshot for the board.
- */
-export async function settleForRead(ctx: Context, shared: SharedBoard): Promise<void> {
-  if (shared.files.aside()) await ctx.board().locked(() => shared.settleAside());
 }
 
 /** How fresh this clone's copy is, for a read; `hint`: how the reader has a read fetch first, when it did not. */

@@ -43,7 +43,7 @@ export function fsError(err: unknown, shown: string, doing: 'read' | 'write'): A
     case 'EROFS':
       return new AgentboardError('READ_ONLY', `${shown} is on a read-only file system.${nothing}`, 'Run agentboard in a writable checkout of the repository.');
     case 'EISDIR':
-      return new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.${nothing}`, `Move the folder ${shown} aside, or, when it is committed, restore it from git (git checkout -- ${shown}).`);
+      return folderInPlace(shown, nothing);
     case 'ENOTDIR':
       return new AgentboardError('NOT_A_FOLDER', `A part of the path ${shown} is a file where a folder belongs.${nothing}`, `Restore the board's folders from git (git status agentd/ shows what changed).`);
     case 'ELOOP':
@@ -61,9 +61,14 @@ export function unsafePath(shown: string, what: string, place = 'a plain file or
   );
 }
 
+/** A folder where a file belongs; `nothing`: what a write that met it says it left as it was. */
+function folderInPlace(shown: string, nothing = ''): AgentboardError {
+  return new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.${nothing}`, `Move the folder ${shown} aside, or, when it is committed, restore it from git (git checkout -- ${shown}).`);
+}
+
 /** The error for something at a file's place that is not a plain file. */
 function notAFile(shown: string, what: string): AgentboardError {
-  return what === 'a folder' ? new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.`, `Move the folder ${shown} aside, or, when it is committed, restore it from git (git checkout -- ${shown}).`) : unsafePath(shown, what, 'a plain file');
+  return what === 'a folder' ? folderInPlace(shown) : unsafePath(shown, what, 'a plain file');
 }
 
 function kindOf(st: Stats): string | null {

@@ -63,6 +63,11 @@ export class Git {
     return dirs.some((d) => d && existsSync(d)) ? 'rebase' : null;
   }
 
+  /** The branch checked out; null when HEAD is detached. */
+  branch(): string | null {
+    return this.run(['symbolic-ref', '--short', '-q', 'HEAD']).stdout.toString('utf8').trim() || null;
+  }
+
   /** The URL of a remote, or null when the repository has no remote of that name. */
   remoteUrl(remote: string): string | null {
     const r = this.run(['remote', 'get-url', '--', remote]);

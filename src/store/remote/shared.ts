@@ -326,6 +326,15 @@ export class SharedBoard {
   }
 
   /**
+   * Before a read: a remote pull or remote switch killed while its git ran left the board's files
+   * out of git's way; they are put back (locally, without the remote), so that the read never takes
+   * the branch's older snapshot for the board.
+   */
+  async settleForRead(): Promise<void> {
+    if (this.files.aside()) await this.board.locked(() => this.settleAside());
+  }
+
+  /**
    * Holding the lock: after a git command run aside whose command was killed, puts the shared board
    * back once that git has ended (while it still runs, says that agentd/ may be stale); after one
    * that stopped half-way, settles what the person's git commands left since (afterGit).
