@@ -58,6 +58,21 @@ export function taskIdProblem(id: string): string | null {
   return null;
 }
 
+/** Task ids in their natural order: T2 before T10, 1.2 before 1.10. */
+export function compareTaskIds(a: string, b: string): number {
+  const [, pa, na] = /^(.*?)(\d*)$/.exec(a)!;
+  const [, pb, nb] = /^(.*?)(\d*)$/.exec(b)!;
+  if (pa !== pb) return pa! < pb! ? -1 : 1;
+  return Number(na || -1) - Number(nb || -1) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/** The id a new task of a list gets: T<n> one past the highest number among `taken`, and past the list's `count` of tasks. */
+export function nextTaskId(taken: Iterable<string>, count: number): string {
+  let n = count;
+  for (const id of taken) n = Math.max(n, Number(/^T(\d{1,9})$/.exec(id)?.[1] ?? 0));
+  return `T${n + 1}`;
+}
+
 export interface TaskRef {
   changeId: string;
   taskId: string;

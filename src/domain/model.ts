@@ -57,6 +57,11 @@ export interface DocMeta {
   decided_at?: string;
   /** Set on documents `agentboard import` brought over from another tool. */
   imported_from?: ImportSource;
+  /**
+   * A task list's: the ids of every task it ever had and no longer has. They are never given to
+   * another task, and they travel with the list in git (store/transaction.ts keeps them).
+   */
+  retired?: string[];
   notes: Note[];
   feedback: Note[];
 }

@@ -185,9 +185,9 @@ const TasksFields = {
 
 type TaskItemInput = z.output<typeof TaskItem>;
 
-/** The id of each task of a new list: its own, or T1, T2… in order, skipping the ids taken. */
-function taskIds(items: { id?: string | undefined }[]): string[] {
-  const used = new Set(items.flatMap((i) => (i.id ? [i.id] : [])));
+/** The id of each task of a new list: its own, or T1, T2… in order, skipping the ids taken and those of deleted tasks (`retired`). */
+function taskIds(items: { id?: string | undefined }[], retired: ReadonlySet<string> = new Set()): string[] {
+  const used = new Set([...retired, ...items.flatMap((i) => (i.id ? [i.id] : []))]);
   let n = 0;
   return items.map((item) => {
     if (item.id) return item.id;
@@ -201,7 +201,7 @@ function taskIds(items: { id?: string | undefined }[]): string[] {
 /** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
 function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string): DocInput['tasks'] {
   const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
-  const ids = taskIds(items);
+  const ids = taskIds(items, tx.retiredTaskIds(change.changeId));
   const tasks: Task[] = items.map((item, i) => {
     const id = ids[i]!;
     const before = previous.get(id);

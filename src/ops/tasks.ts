@@ -6,7 +6,7 @@
  */
 import * as z from 'zod';
 import { fail } from '../errors.js';
-import { parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/ids.js';
+import { nextTaskId, parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, type Task } from '../domain/model.js';
@@ -15,7 +15,6 @@ import { takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
-import { taskIdsEverWritten } from '../store/ledger.js';
 import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
 import { checkBeforeWrite, noTaskList } from './doc-write.js';
@@ -208,11 +207,11 @@ export const addTask = defineOp({
       assertPlanOpen(tx, doc, input.agent_id);
       // Every id the list ever had stays taken, a deleted task's too: the log and the notes that name a task keep meaning it.
       const existing = new Set(doc.content.blocks.map((b) => b.id));
-      const taken = new Set([...existing, ...taskIdsEverWritten(tx.board.ledgerOf(input.change_id))]);
+      const taken = new Set([...existing, ...tx.retiredTaskIds(input.change_id)]);
       let id = input.id;
       if (id && taken.has(id)) fail('TASK_EXISTS', `Task ${input.change_id}/${id} ${existing.has(id) ? 'already exists' : 'was deleted; its id is not given again'}.`, 'Pick another id, or leave the id out to get the next free one.');
       // One past the highest T<n> the list ever had.
-      if (!id) id = `T${Math.max(doc.content.blocks.length, ...[...taken].map((t) => Number(/^T(\d{1,9})$/.exec(t)?.[1] ?? 0))) + 1}`;
+      id ??= nextTaskId(taken, doc.content.blocks.length);
       const task: Task = {
         id,
         title: input.title,

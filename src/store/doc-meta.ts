@@ -3,6 +3,7 @@ import type { FindingSink } from '../domain/findings.js';
 import { DOC_STATUSES, DOC_TYPES, type DocMeta, type DocType, type ImportSource, type Note, type YamlComments } from '../domain/model.js';
 import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
 import { printable } from '../domain/text.js';
+import { taskIdProblem } from '../domain/ids.js';
 
 const KNOWN_KEYS = [
   'id',
@@ -23,6 +24,7 @@ const KNOWN_KEYS = [
   'decided_by',
   'decided_at',
   'imported_from',
+  'retired',
   'notes',
   'feedback',
 ] as const;
@@ -45,6 +47,8 @@ export function emitMeta(meta: DocMeta, extra: YamlMap = {}, comments?: YamlComm
     } else if (key === 'imported_from') {
       const source = value as ImportSource | undefined;
       if (source) ordered[key] = source.commit ? { tool: source.tool, path: source.path, commit: source.commit } : { tool: source.tool, path: source.path };
+    } else if (key === 'retired') {
+      if (meta.retired?.length) ordered[key] = meta.retired;
     } else {
       ordered[key] = value as Value | undefined;
     }
@@ -122,6 +126,13 @@ export function readMeta(yamlText: string, sink: FindingSink, expectedType?: Doc
       meta.imported_from = { tool: entry.tool, path: entry.path };
       if (entry.commit !== undefined && entry.commit !== null) meta.imported_from.commit = String(entry.commit);
     }
+  }
+  const retired = map.retired;
+  if (retired !== undefined && retired !== null) {
+    const ids = Array.isArray(retired) ? retired.map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '')) : [];
+    if (!Array.isArray(retired) || ids.some((id) => taskIdProblem(id) !== null)) {
+      sink.error('frontmatter.retired', '"retired" must be a list of task ids, like [T3, T7]', 'write the ids of the tasks deleted from this list as "retired: [T3, T7]", or restore the line from git', line('retired'));
+    } else if (ids.length > 0) meta.retired = ids;
   }
   for (const key of ['title', 'assignee', 'claimed_at', 'review_requested_by', 'review_requested_at', 'corrected_by', 'corrected_at', 'decided_by', 'decided_at'] as const) {
     const v = str(map, key);

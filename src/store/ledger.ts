@@ -138,9 +138,9 @@ export function baseItems(entry: LedgerEntry): Map<string, Item> {
 
 export const META_ITEM = '#meta';
 
-/** The id of every task the ledger remembers agentboard writing to the change's task list, deleted ones included (their tombstones). */
-export function taskIdsEverWritten(ledger: Ledger): string[] {
-  return Object.keys(ledger.files[DOC_FILES.tasks]?.history ?? {}).filter((key) => key !== META_ITEM);
+/** The id of every task the ledger remembers agentboard removing from the change's task list (their tombstones). */
+export function taskIdsRemoved(ledger: Ledger): string[] {
+  return Object.entries(ledger.files[DOC_FILES.tasks]?.history ?? {}).flatMap(([key, h]) => (key !== META_ITEM && h[h.length - 1]?.[1] === '' ? [key] : []));
 }
 
 function pick(source: object, keys: readonly string[]): Record<string, unknown> {

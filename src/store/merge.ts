@@ -17,7 +17,8 @@
  *
  * An item missing from the person's file is kept: it was added after their buffer was loaded, or
  * the file is a half-finished save, or the person removed it by hand; removing is done with the
- * command for it, so a hand removal is reported rather than followed.
+ * command for it, so a hand removal is reported rather than followed. Only an item the file itself
+ * says it removed (a task list's retired ids: another clone's removal pulled with git, say) goes.
  */
 import { sha1 } from './hash.js';
 
@@ -171,6 +172,8 @@ export interface MergeInput {
   base: Map<string, Item>;
   history: Record<string, History>;
   person: Map<string, Item>;
+  /** Items the person's file says it removed on purpose: not kept when it lacks them. */
+  dropped?: ReadonlySet<string>;
 }
 
 /**
@@ -250,7 +253,7 @@ export function mergeItems(input: MergeInput): MergeResult {
   // Items agentboard has that the person's file lacks are kept.
   const kept = new Map<string, Item>();
   for (const [key, b] of input.base) {
-    if (input.person.has(key)) continue;
+    if (input.person.has(key) || input.dropped?.has(key)) continue;
     kept.set(key, b);
     const history = input.history[key] ?? [];
     const addedAfterOrigin = origin !== null && history.length > 0 && history[0]![0] > origin;

@@ -1,14 +1,15 @@
 /**
  * A document's frontmatter read quickly: only in the exact shape agentboard writes it (doc-meta.ts
- * emitMeta: its keys in their order, values plain or JSON-quoted as the emitter writes them, notes
- * and feedback as lists of author, at and text). One native match; anything else (a key a person
- * added, a comment, another order, a value the emitter would have quoted) is null, and the full
- * reader (doc-meta.ts readMeta) reads the file. Whatever it accepts, the full reader reads the
- * same and finds nothing wrong with (test/unit/quick-meta.test.ts).
+ * emitMeta: its keys in their order, values plain or JSON-quoted as the emitter writes them, a task
+ * list's retired ids as a flow list, notes and feedback as lists of author, at and text). One
+ * native match; anything else (a key a person added, a comment, another order, a value the emitter
+ * would have quoted) is null, and the full reader (doc-meta.ts readMeta) reads the file. Whatever it
+ * accepts, the full reader reads the same and finds nothing wrong with (test/unit/quick-meta.test.ts).
  */
 import { hasUnsafeText } from '../domain/text.js';
 import { DOC_STATUSES, type DocMeta, type DocType, type Note } from '../domain/model.js';
-import { readScalarString } from './yaml-lite.js';
+import { taskIdProblem } from '../domain/ids.js';
+import { parseFlowList, readScalarString } from './yaml-lite.js';
 
 /** The frontmatter of a document without its logs (notes and feedback), which a quick read leaves out. */
 export type HeadMeta = Omit<DocMeta, 'notes' | 'feedback'>;
@@ -22,6 +23,7 @@ const FRONT = new RegExp(
   '^---\\n' +
     KEYS.map((key) => (key === 'revision' ? '(?:revision: (0|[1-9]\\d{0,8})\\n)?' : REQUIRED.has(key) ? `${key}: ${LINE}` : `(?:${key}: ${LINE})?`)).join('') +
     `(?:imported_from:\\n  tool: ${LINE}  path: ${LINE}(?:  commit: ${LINE})?)?` +
+    '(?:retired: (\\[[^\\n]*\\])\\n)?' +
     `(?:notes:\\n((?:${LOG_ENTRY})+))?` +
     `(?:feedback:\\n((?:${LOG_ENTRY})+))?` +
     '---\\n',
@@ -59,8 +61,13 @@ export function quickMeta(text: string, type: DocType): { meta: DocMeta; bodySta
     if (tool === undefined || path === undefined || (m[at + 2] !== undefined && commit === undefined)) return null;
     meta.imported_from = commit === undefined ? { tool, path } : { tool, path, commit };
   }
-  const notes = readLog(m[at + 3]);
-  const feedback = readLog(m[at + 4]);
+  if (m[at + 3] !== undefined) {
+    const retired = parseFlowList(m[at + 3]);
+    if (retired === null || retired.some((id) => typeof id !== 'string' || taskIdProblem(id) !== null)) return null;
+    if (retired.length > 0) meta.retired = retired as string[];
+  }
+  const notes = readLog(m[at + 4]);
+  const feedback = readLog(m[at + 5]);
   if (notes === null || feedback === null) return null;
   meta.notes = notes;
   meta.feedback = feedback;

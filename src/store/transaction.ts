@@ -27,13 +27,14 @@ import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, ty
 import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
-import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, type Ledger } from './ledger.js';
+import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
 import { mergeItems, type MergeConflict } from './merge.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
 import { refTo } from '../domain/refs.js';
 import { printable } from '../domain/text.js';
+import { compareTaskIds } from '../domain/ids.js';
 
 const WRITER_WAIT_MS = 10_000;
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -269,6 +270,15 @@ export class Transaction implements Reader {
   }
 
   /**
+   * The ids of the tasks deleted from a change's task list, which are never given to another task:
+   * those its frontmatter names (they travel with it in git), and those this clone's ledger
+   * remembers agentboard removing.
+   */
+  retiredTaskIds(changeId: string): Set<string> {
+    return new Set([...(this.readDoc(changeId, 'tasks')?.meta.retired ?? []), ...taskIdsRemoved(this.board.ledgerOf(changeId))]);
+  }
+
+  /**
    * The runtime data as of this write. Loading it applies the deadlines that have passed by the
    * board's clock: questions nobody answered in time resolve to their default action, and that
    * resolution is written with this commit.
@@ -320,7 +330,9 @@ export class Transaction implements Reader {
   private mergeEdited(changeId: string, type: DocType, person: DocFile, personText: string, entry: NonNullable<Loaded['entry']>): DocFile {
     const path = this.board.docPath(changeId, type);
     const shown = this.board.rel(path);
-    const result = mergeItems({ file: shown, version: entry.version, base: baseItems(entry), history: entry.history, person: docItems(person) });
+    // A task the person's list lacks and retires was removed on purpose (by another clone, pulled with git, say): it goes.
+    const dropped = new Set(person.meta.retired);
+    const result = mergeItems({ file: shown, version: entry.version, base: baseItems(entry), history: entry.history, person: docItems(person), dropped });
     this.conflicts.push(...result.conflicts);
     this.byPerson.set(path, new Map(result.items.filter((i) => i.byPerson !== 0).map((i) => [i.key, i.byPerson])));
     const meta = result.items.find((i) => i.key === META_ITEM)!.item;
@@ -329,9 +341,11 @@ export class Transaction implements Reader {
       const blocks = (person.content as NonNullable<DocFile<'tasks'>['content']>).blocks;
       const byId = new Map(blocks.map((b) => [b.id, b]));
       const preamble = String(meta.plan.preamble ?? '');
+      const written = entry.doc.meta.retired;
       merged = this.renderTaskList(
+        changeId,
         person as DocFile<'tasks'>,
-        itemMeta(meta),
+        written ? { ...itemMeta(meta), retired: written } : itemMeta(meta),
         meta.plan.extra as DocFile['extra'],
         meta.plan.comments as DocFile['comments'],
         preamble,
@@ -411,7 +425,8 @@ export class Transaction implements Reader {
 
   /** Writes a document from its content; the store renders the markdown. A task list is given as its title and tasks. */
   putDocument<T extends DocType>(changeId: string, type: T, meta: DocMeta, content: DocInput[T]): { doc: DocFile<T>; text: string } {
-    return this.putDoc(changeId, type, meta, renderInput(type, content));
+    const kept = type === 'tasks' ? this.retiring(changeId, this.readDoc(changeId, 'tasks'), meta, (content as DocInput['tasks']).tasks) : meta;
+    return this.putDoc(changeId, type, kept, renderInput(type, content));
   }
 
   /** Writes a document's frontmatter; its body stays byte for byte as it is. */
@@ -484,7 +499,7 @@ export class Transaction implements Reader {
         return t ? { id: b.id, task: t, raw: renderTaskBlock(t) } : b;
       });
     for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
-    const out = this.renderTaskList(base, change.meta ?? base.meta, base.extra, base.comments, base.content!.preamble, blocks);
+    const out = this.renderTaskList(changeId, base, change.meta ?? base.meta, base.extra, base.comments, base.content!.preamble, blocks);
     const path = this.board.docPath(changeId, 'tasks');
     // The tasks no put of this operation touched, in a list read as agentboard wrote it: their ledger history stands as it is.
     const before = this.staged.get(path)?.doc?.untouched ?? (this.staged.has(path) || this.byPerson.has(path) ? undefined : new Set(base.content!.blocks.map((b) => b.id)));
@@ -494,8 +509,22 @@ export class Transaction implements Reader {
     return out;
   }
 
+  /**
+   * `meta` of a task list written with `tasks` in place of `base`, naming every id the list retires:
+   * the ids `meta` and `base` retire, those the ledger remembers agentboard removing, and those of
+   * the tasks of `base` that the list no longer has. A list that never lost a task has none.
+   */
+  private retiring(changeId: string, base: DocFile<'tasks'> | null, meta: DocMeta, tasks: { id: string }[]): DocMeta {
+    const now = new Set(tasks.map((t) => t.id));
+    const gone = (base?.content?.blocks ?? []).flatMap((b) => (now.has(b.id) ? [] : [b.id]));
+    const retired = [...new Set([...(meta.retired ?? []), ...(base?.meta.retired ?? []), ...taskIdsRemoved(this.board.ledgerOf(changeId)), ...gone])];
+    const { retired: _before, ...rest } = meta;
+    return retired.length > 0 ? { ...rest, retired: retired.sort(compareTaskIds) } : rest;
+  }
+
   /** A task list as text, and as read back: unchanged blocks keep their findings, moved to their new lines. */
-  private renderTaskList(base: DocFile<'tasks'>, meta: DocMeta, extra: DocFile['extra'], comments: DocFile['comments'], preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { doc: DocFile<'tasks'>; text: string } {
+  private renderTaskList(changeId: string, base: DocFile<'tasks'>, listMeta: DocMeta, extra: DocFile['extra'], comments: DocFile['comments'], preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { doc: DocFile<'tasks'>; text: string } {
+    const meta = this.retiring(changeId, base, listMeta, blocks);
     const { body, content } = assembleTasksBody(tasksTitle(preamble), preamble, blocks);
     const frontmatter = emitMeta(meta, extra, comments);
     const text = joinFrontmatter(frontmatter, body);

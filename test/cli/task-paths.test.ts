@@ -5,10 +5,11 @@
  * task another agent holds and a task in review are refused with the rule and the call to make.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
 import { connect } from '../mcp/helpers.js';
+import { addClone, boardWithRemote, git } from '../remote/helpers.js';
 
 interface Path {
   name: string;
@@ -286,9 +287,172 @@ describe('task ids', () => {
     const again = await cli(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Again', '--id', 'T3', '--json']);
     expect(again.json.error).toMatchObject({ code: 'TASK_EXISTS', message: 'Task ids/T3 was deleted; its id is not given again.' });
     expect(read(dir, 'agentd/changes/ids/tasks.md')).not.toContain('Again');
-    // A checkout without agentd/.runtime/ knows only the file: the ids in it stay taken.
+    // A checkout without agentd/.runtime/ knows the file, which names the deleted ones.
+    expect(read(dir, 'agentd/changes/ids/tasks.md')).toContain('\nretired: [T2, T3]\n');
     rmSync(join(dir, 'agentd/.runtime'), { recursive: true });
     expect((await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Five'])).task.task_id).toBe('ids/T5');
+  });
+
+  /** Every way a task leaves its list, each taking T3 out of the list T1, T2, T3 of change `ids`. */
+  const DROPS: { name: string; drop: (dir: string) => Promise<unknown> }[] = [
+    { name: 'task rm', drop: (dir) => ok(dir, ['task', 'rm', 'ids/T3', '--as', 'planner']) },
+    {
+      name: 'the list written again without it',
+      drop: async (dir) => {
+        await ok(dir, ['reject', 'ids', 'tasks', '--feedback', 'Three is not needed']);
+        await ok(dir, ['tasks', 'ids', '--as', 'planner', '--input', write(dir, 'two.json', JSON.stringify({ tasks: [{ title: 'One' }, { title: 'Two' }], notes: 'Dropped Three.' }))]);
+      },
+    },
+    {
+      name: "a reviewer's correction",
+      drop: async (dir) => {
+        const key = (await ok(dir, ['reviewer', 'add', 'doc-reviewer'])).review_key;
+        await ok(dir, ['review-request', 'ids', 'tasks']);
+        const fixed = write(dir, 'fixed.md', read(dir, 'agentd/changes/ids/tasks.md').replace(/## T3: [\s\S]*$/, ''));
+        await ok(dir, ['correct', 'ids', 'tasks', '--as', 'reviewer-1', '--review-key', key, '--from', fixed, '--notes', 'Three is not needed.']);
+      },
+    },
+    {
+      name: "a person's save that retires it",
+      drop: async (dir) => {
+        const text = read(dir, 'agentd/changes/ids/tasks.md');
+        write(dir, 'agentd/changes/ids/tasks.md', text.replace(/## T3: [\s\S]*$/, '').replace('\nnotes:\n', '\nretired: [T3]\nnotes:\n'));
+      },
+    },
+  ];
+
+  for (const { name, drop } of DROPS) {
+    it(`stay taken in a fresh clone once a task left its list by ${name}`, async () => {
+      const shared = await boardWithRemote();
+      const dir = shared.clones[0]!;
+      await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+      await drop(dir);
+      const list = read(dir, 'agentd/changes/ids/tasks.md');
+      expect(list).not.toContain('## T3:');
+      expect(list).toMatch(/^retired: \[T3\]$/m);
+      git(dir, ['add', '-A']);
+      git(dir, ['commit', '-q', '-m', 'Three is not needed']);
+      git(dir, ['push', '-q', 'origin', 'HEAD']);
+
+      // Another machine: the repository as git has it, without this clone's agentd/.runtime/.
+      const clone = addClone(shared);
+      expect(existsSync(join(clone, 'agentd/.runtime'))).toBe(false);
+      expect((await ok(clone, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Four'])).task.task_id).toBe('ids/T4');
+      const again = await cli(clone, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Again', '--id', 'T3', '--json']);
+      expect(again.json.error).toMatchObject({ code: 'TASK_EXISTS', message: 'Task ids/T3 was deleted; its id is not given again.' });
+      expect(read(clone, 'agentd/changes/ids/tasks.md')).toMatch(/^retired: \[T3\]$/m);
+      expect((await ok(clone, ['validate', 'ids'])).valid).toBe(true);
+    });
+  }
+
+  it('are skipped when a list is written again without ids, and one given again is refused, changing nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    await ok(dir, ['task', 'rm', 'ids/T2', '--as', 'planner']);
+    await ok(dir, ['reject', 'ids', 'tasks', '--feedback', 'Split One']);
+    const before = snapshot(dir);
+    const reused = await cli(dir, ['tasks', 'ids', '--as', 'planner', '--input', write(dir, 'reused.json', JSON.stringify({ tasks: [{ id: 'T1', title: 'One' }, { id: 'T2', title: 'Split off' }], notes: 'n' })), '--json']);
+    expect(reused.code).toBe(1);
+    expect(reused.json.error.code).toBe('VALIDATION_FAILED');
+    expect(reused.json.error.message).toContain('task T2 has the id of a task deleted from this list (its frontmatter\'s "retired:" names T2): the activity log, notes and reviews that name T2 mean the deleted task [tasks.id.retired]');
+    expect(reused.json.error.details.findings[0].fix).toBe('give this task a new id, like T4 (the id of a deleted task is never given again), and update the depends that name it');
+    delete before['reused.json'];
+    const after = snapshot(dir);
+    delete after['reused.json'];
+    expect(after).toEqual(before);
+
+    const written = await ok(dir, ['tasks', 'ids', '--as', 'planner', '--input', write(dir, 'four.json', JSON.stringify({ tasks: [{ title: 'One' }, { title: 'Split off' }, { title: 'Three' }, { title: 'Four' }], notes: 'n' }))]);
+    expect(written.task_ids).toEqual(['ids/T1', 'ids/T3', 'ids/T4', 'ids/T5']);
+    expect(read(dir, 'agentd/changes/ids/tasks.md')).toMatch(/^retired: \[T2\]$/m);
+  });
+});
+
+describe("a person's removal of a task by hand", () => {
+  const LIST = 'agentd/changes/ids/tasks.md';
+  const withoutT3 = (text: string) => text.replace(/## T3: [\s\S]*?(?=## T4: |$)/, '');
+
+  it('is undone and reported when the save only lacks the task; its id stays taken', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    write(dir, LIST, withoutT3(read(dir, LIST)));
+    expect((await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Four'])).task.task_id).toBe('ids/T4');
+    expect(read(dir, LIST)).toMatch(/## T2: Two[\s\S]*## T3: Three[\s\S]*## T4: Four/);
+    expect(read(dir, LIST)).not.toContain('retired:');
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toMatchObject([{ item: 'T3', part: 'removed', kept: 'agentboard' }]);
+  });
+
+  it('is followed when the save also retires its id, and the id is never given again', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    write(dir, LIST, withoutT3(read(dir, LIST)).replace('\nnotes:\n', '\nretired: [T3]\nnotes:\n'));
+    expect((await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Four'])).task.task_id).toBe('ids/T4');
+    const list = read(dir, LIST);
+    expect(list).not.toContain('## T3:');
+    expect(list).toMatch(/^retired: \[T3\]$/m);
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect((await ok(dir, ['validate', 'ids'])).valid).toBe(true);
+  });
+
+  it('from a buffer loaded before the task was deleted keeps it deleted and its id retired', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const buffer = read(dir, LIST);
+    await ok(dir, ['task', 'rm', 'ids/T3', '--as', 'planner']);
+    // The person's editor still shows T3 and no retired line; they retitle T1 and save.
+    write(dir, LIST, buffer.replace('## T1: One', '## T1: One, in full'));
+    expect((await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Four'])).task.task_id).toBe('ids/T4');
+    const list = read(dir, LIST);
+    expect(list).toContain('## T1: One, in full');
+    expect(list).not.toContain('## T3:');
+    expect(list).toMatch(/^retired: \[T3\]$/m);
+    rmSync(join(dir, 'agentd/.runtime'), { recursive: true });
+    expect((await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Five'])).task.task_id).toBe('ids/T5');
+  });
+
+  it('pulled with git from another clone is followed, not undone as a hand edit', async () => {
+    const shared = await boardWithRemote();
+    const [a] = shared.clones as [string];
+    await changeWithTasks(a, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    git(a, ['add', '-A']);
+    git(a, ['commit', '-q', '-m', 'Plan']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    const b = addClone(shared);
+    await ok(b, ['task', 'progress', 'ids/T1', '--as', 'codex', '--percent', '10', '--message', 'Started']);
+    git(b, ['commit', '-q', '-am', 'Progress']);
+
+    await ok(a, ['task', 'rm', 'ids/T3', '--as', 'planner']);
+    git(a, ['commit', '-q', '-am', 'Three is not needed']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    // b's ledger remembers T3; the pulled list says T3 was deleted.
+    git(b, ['pull', '-q', '--no-rebase', '--no-edit', 'origin', 'HEAD']);
+    expect((await ok(b, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Four'])).task.task_id).toBe('ids/T4');
+    const list = read(b, LIST);
+    expect(list).not.toContain('## T3:');
+    expect(list).toMatch(/^retired: \[T3\]$/m);
+    expect(list).toMatch(/## T1: One[\s\S]*progress: 10/);
+    expect((await ok(b, ['conflicts', 'list'])).conflicts).toEqual([]);
+  });
+});
+
+describe('validate', () => {
+  it('reports a task whose id its list retires, with what to do', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    await ok(dir, ['task', 'rm', 'ids/T3', '--as', 'planner']);
+    // A person pastes a task in by hand under the deleted one's id.
+    const list = read(dir, 'agentd/changes/ids/tasks.md');
+    write(dir, 'agentd/changes/ids/tasks.md', `${list}\n## T3: Pasted\n\n\`\`\`yaml\nstatus: todo\npriority: medium\n\`\`\`\n`);
+    const r = await cli(dir, ['validate', 'ids', '--json']);
+    expect(r.code).toBe(1);
+    const line = read(dir, 'agentd/changes/ids/tasks.md').split('\n').indexOf('## T3: Pasted') + 1;
+    expect(r.json.data.changes[0].findings).toContainEqual({
+      level: 'error',
+      file: 'agentd/changes/ids/tasks.md',
+      line,
+      rule: 'tasks.id.retired',
+      message: 'task T3 has the id of a task deleted from this list (its frontmatter\'s "retired:" names T3): the activity log, notes and reviews that name T3 mean the deleted task',
+      fix: 'give this task a new id, like T4 (the id of a deleted task is never given again), and update the depends that name it',
+    });
   });
 });
 

@@ -58,6 +58,22 @@ describe("a person's edit on a shared board", () => {
     expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(merged);
   });
 
+  it('keeps the ids another clone retired meanwhile when the next write merges it: a deleted task\'s id is not given again', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    writeFileSync(tasksOf(a), readFileSync(tasksOf(a), 'utf8').replace('## T2: Query', '## T2: Query in under 50 ms'));
+    // Meanwhile, on the other clone, a task comes and goes: clone a's ledger never saw it.
+    expect((await ok(b, ['task', 'add', 'search', '--as', 'planner', '--title', 'Cache'])).task.task_id).toBe('search/T4');
+    await ok(b, ['task', 'rm', 'search/T4', '--as', 'planner']);
+    expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/^retired: \[T4\]$/m);
+
+    expect((await ok(a, ['task', 'add', 'search', '--as', 'planner', '--title', 'Suggest'])).task.task_id).toBe('search/T5');
+    const merged = remoteFile(shared, 'changes/search/tasks.md');
+    expect(merged).toMatch(/^retired: \[T4\]$/m);
+    expect(merged).toMatch(/## T2: Query in under 50 ms[\s\S]*## T3: Rank[\s\S]*## T5: Suggest/);
+    expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(merged);
+  });
+
   it('of a file nobody else changed stays until `agentboard remote sync` shares it', async () => {
     const shared = await twoClones();
     const [a, b] = shared.clones as [string, string];

@@ -98,6 +98,10 @@ describe('merging a person\'s edit with what agentboard wrote', () => {
     const half = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1')]) });
     expect(half.items.map((i) => i.key)).toEqual(['T1', 'T2', 'T3']);
     expect(half.conflicts.map((c) => [c.item, c.part])).toEqual([['T2', 'removed']]);
+    // a file that says it removed T2 (its retired ids name it): T2 goes, and nothing is reported
+    const retired = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1'), task('T3')]), dropped: new Set(['T2']) });
+    expect(retired.items.map((i) => i.key)).toEqual(['T1', 'T3']);
+    expect(retired.conflicts).toEqual([]);
   });
 
   it('takes a task the person added, in the person\'s order', () => {

@@ -37,6 +37,7 @@ function randomMeta(r: ReturnType<typeof rng>, type: DocType): DocMeta {
   if (r.int(4) === 0) meta.review_requested_by = word();
   if (r.int(4) === 0) meta.decided_by = word();
   if (r.int(5) === 0) meta.imported_from = r.int(2) ? { tool: 'openspec', path: word() } : { tool: 'spec-kit', path: 'specs/001/spec.md', commit: 'abc123' };
+  if (type === 'tasks' && r.int(3) === 0) meta.retired = r.pick([['T3'], ['T2', 'T10'], ['1.2', '12', 'true']]);
   return meta;
 }
 
@@ -44,15 +45,18 @@ describe('the quick read of a frontmatter', () => {
   it('agrees with the full reader on every frontmatter agentboard writes, or leaves it to the full reader', () => {
     const r = rng(11);
     let answered = 0;
+    let retired = 0;
     for (let round = 0; round < 600; round++) {
       const type = r.pick(DOC_TYPES);
       const text = `---\n${emitMeta(randomMeta(r, type))}---\n\n# Body\n`;
       const quick = quickMeta(text, type);
       if (quick === null) continue;
       answered++;
+      if (quick.meta.retired) retired++;
       expect(quick, text).toEqual(full(text, type));
     }
     expect(answered).toBeGreaterThan(300);
+    expect(retired).toBeGreaterThan(10);
   });
 
   it('leaves a frontmatter a person changed the shape of to the full reader', () => {
@@ -76,6 +80,9 @@ describe('the quick read of a frontmatter', () => {
       (t: string) => t.replace(/^id: (.*)\nchange_id: (.*)$/m, 'change_id: $2\nid: $1'),
       (t: string) => t.replace(/\n/g, '\r\n'),
       (t: string) => t.replace('Generated.', 'Gen\u202Eerated.'),
+      (t: string) => t.replace('\nnotes:\n', '\nretired: [T3, "a b"]\nnotes:\n'),
+      (t: string) => t.replace('\nnotes:\n', '\nretired: [T3\nnotes:\n'),
+      (t: string) => t.replace('\nnotes:\n', '\nretired:\n  - T3\nnotes:\n'),
     ];
     for (const edit of edits) {
       const edited = edit(text);
