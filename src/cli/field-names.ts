@@ -1,4 +1,6 @@
+import type { ErrorPayload } from '../errors.js';
 import type { OpInfo } from '../ops/catalog.js';
+import { FIX_FIELDS } from '../ops/input.js';
 import type { CliSpec } from '../ops/registry.js';
 
 /** The flag of an input field: its name in kebab case, unless the command names it otherwise. */
@@ -23,4 +25,11 @@ export function spellFields(op: Pick<OpInfo, 'cli' | 'fields'>, message: string)
     if (name === 'agent_id') return `${before}--as`;
     return kind === 'object' ? whole : `${before}--${flagOf(op, name)}`;
   });
+}
+
+/** An input error of a command as the command line says it: its fields spelled so, and the command's help as the next step. */
+export function spellInputError(op: Pick<OpInfo, 'cli' | 'fields'>, payload: ErrorPayload): ErrorPayload {
+  if (payload.code !== 'INVALID_INPUT') return payload;
+  const help = `\`agentboard ${op.cli.command} --help\` says what each takes and what the command needs`;
+  return { ...payload, message: spellFields(op, payload.message), next_step: payload.next_step === FIX_FIELDS ? `Correct the options and arguments named above and run the command again (${help}); nothing was changed.` : payload.next_step };
 }

@@ -18,7 +18,7 @@ import type { Field } from './fields.js';
 import { renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
 import { painter, PLAIN } from '../render/paint.js';
-import { flagOf, spellFields } from './field-names.js';
+import { flagOf, spellInputError } from './field-names.js';
 import { configureHelp, takesGlobals } from './help.js';
 import { cliSpeller } from './refs.js';
 import { VERSION } from '../version.js';
@@ -51,11 +51,15 @@ const SHARED_SUMMARIES: Record<string, string> = {
   release: 'Put a claimed task (release <change_id>/<task_id>) or a document taken up for revision (release <change_id> <document>) back in the pool; people only',
 };
 
+/** What a group of commands is about; its summary goes on to name its subcommands. */
 const GROUP_SUMMARIES: Record<string, string> = {
-  task: 'Tasks: list, show, add, update, done, progress, block, unblock, note, rm',
-  agent: 'Agents: register, list, show',
-  session: "An agent's workflow status: status, block, submit, show",
+  task: 'Tasks',
+  agent: 'Agents',
+  session: "An agent's workflow status",
   reviewer: 'Review keys for reviewer agents (people only)',
+  conflicts: "What merging people's edits with agents' work kept on both sides",
+  person: "People's keys for scripts and CI (people only)",
+  remote: 'Sharing the board with every clone through a git remote',
 };
 
 const flagName = (op: OpInfo, field: Field) => flagOf(op, field.name);
@@ -170,6 +174,29 @@ function addFlags(cmd: Command, ops: OpInfo[]): void {
   if (ops.some((op) => op.cli.from || op.cli.fromText)) cmd.option('--from <file.md>', 'the document as markdown');
 }
 
+/**
+ * The end of a command's help: what it needs at least, as a command line (one per operation of a
+ * shared command), its required arguments and options with their placeholders. Empty for a command
+ * that needs nothing.
+ */
+function needsHelp(ops: OpInfo[]): string {
+  const placeholder = (f: Field) => (f.kind === 'files' ? '<path[:action]>' : f.kind === 'number' ? '<n>' : '<value>');
+  const lines = ops.map((op) => {
+    const required = op.fields.filter((f) => f.required && f.name !== 'agent_id');
+    const flags = flagFields(op).filter((f) => f.required);
+    const words = [
+      ...positionalNames(op).filter((p) => !p.optional).map((p) => `<${p.name}>`),
+      ...flags.map((f) => `--${flagName(op, f)}${f.kind === 'boolean' ? '' : ` ${placeholder(f)}`}`),
+      // A list of objects has no flag: it comes in --input (or --from).
+      ...(required.some((f) => f.kind === 'object') ? ['--input <file>'] : []),
+    ];
+    return words.length > 0 ? `  agentboard ${op.cli.command} ${words.join(' ')}\n` : '';
+  });
+  if (lines.every((l) => l === '')) return '';
+  const from = ops.some((op) => op.cli.from || op.cli.fromText) ? ', or the document in --from <file.md>' : '';
+  return `\nNeeds at least:\n${lines.join('')}  (or the same fields in --input <file>${from})\n`;
+}
+
 interface Run {
   /** The operation, when the command is not shared; a shared one is settled by input(). */
   op: OpInfo;
@@ -185,7 +212,7 @@ function commandFor(program: Command, path: string, parents: Map<string, Command
     const key = words.slice(0, i + 1).join(' ');
     let p = parents.get(key);
     if (!p) {
-      p = parent.command(words[i]!).description(GROUP_SUMMARIES[key] ?? `${words[i]} commands`);
+      p = parent.command(words[i]!);
       parents.set(key, p);
     }
     parent = p;
@@ -223,6 +250,8 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
       cmd.argument(`[${names}${variadic ? '...' : ''}]`, i < shortestRequired ? 'required' : 'optional');
     });
     addFlags(cmd, ops);
+    const needs = needsHelp(ops);
+    if (needs) cmd.addHelpText('after', needs);
     cmd.action((...args: unknown[]) => {
       const command = args[args.length - 1] as Command;
       const positionals = args.slice(0, longest.length) as (string | string[] | undefined)[];
@@ -251,6 +280,7 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
       });
     });
   }
+  for (const [key, group] of parents) group.description(`${GROUP_SUMMARIES[key] ?? key}: ${group.commands.map((c) => c.name()).join(', ')}`);
   extra(program);
   for (const cmd of commandsUnder(program)) refuseTwice(cmd);
   return program;
@@ -264,6 +294,22 @@ function commandsUnder(cmd: Command): Command[] {
 /** How a command is typed: `agentboard task`. */
 function commandLine(cmd: Command): string {
   return cmd.parent ? `${commandLine(cmd.parent)} ${cmd.name()}` : cmd.name();
+}
+
+/** Commander's error as one sentence: the command named as it is typed, its suggestion on the same line. */
+function usageMessage(err: CommanderError, cmd: Command): string {
+  const text = err.message
+    .replace(/^error: /, '')
+    .replace(/\s*\n\(Did you mean (.+)\?\)$/, ' (did you mean $1?)')
+    .replace(`for '${cmd.name()}'`, `for \`${commandLine(cmd)}\``);
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}${text.endsWith('.') ? '' : '.'}`;
+}
+
+/** The next step of bad usage: the help of the command that was being read. */
+function helpStep(cmd: Command): string {
+  const help = `Run \`${commandLine(cmd)} --help\``;
+  if (!cmd.parent) return `${help} to see the commands and the options.`;
+  return cmd.commands.length > 0 ? `${help} to see its subcommands.` : `${help} to see its arguments and options.`;
 }
 
 /**
@@ -320,8 +366,9 @@ function processIo(): Io {
   };
 }
 
+/** Bad usage (2): the command, its arguments, options or input are wrong. Anything else refused or failed (1). */
 function exitCodeFor(code: string): number {
-  return code === 'USAGE' || code === 'INPUT_TOO_LARGE' ? 2 : 1;
+  return code === 'USAGE' || code === 'INVALID_INPUT' || code === 'INPUT_TOO_LARGE' ? 2 : 1;
 }
 
 /**
@@ -486,19 +533,28 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
       io.out(program.helpInformation());
       return 0;
     }
-    // -V was the short flag of --version before -v; both stay.
+    // -V was the short flag of --version before -v; both stay. With --json, the version is one JSON document like any answer.
     if (argv.length === 1 && argv[0] === '-V') argv = ['--version'];
+    if (wantsJson && argv.length === 2 && argv.some((a) => a === '--version' || a === '-v' || a === '-V')) {
+      io.out(`${JSON.stringify({ ok: true, data: { version: VERSION } })}\n`);
+      return 0;
+    }
     await program.parseAsync(argv, { from: 'user' });
   } catch (err) {
     if (err instanceof CommanderError) {
       // A group without its subcommand (`agentboard task`): commander has shown its help (not into --json); it is bad usage all the same.
       if (err.code === 'commander.help' && err.exitCode !== 0) {
+        // `agentboard help <name>` of a command that does not exist is an unknown command, not a group without its subcommand.
+        const at = argv.indexOf('help');
+        const topic = at < 0 ? undefined : argv[at + 1];
+        if (topic !== undefined && !topic.startsWith('-') && !group.commands.some((c) => c.name() === topic)) {
+          return failWith({ code: 'USAGE', message: `\`${commandLine(group)}\` has no command '${printable(topic)}'.`, next_step: helpStep(group) }, 2);
+        }
         const subcommands = group.createHelp().visibleCommands(group).map((c) => c.name()).filter((name) => name !== 'help');
         return failWith({ code: 'USAGE', message: `\`${commandLine(group)}\` needs a subcommand: ${subcommands.join(', ')}.`, next_step: `Run \`${commandLine(group)} <subcommand>\`; \`${commandLine(group)} --help\` says what each does.` }, 2);
       }
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
-      const message = err.message.replace(/^error: /, '');
-      return failWith({ code: 'USAGE', message: `${message.charAt(0).toUpperCase()}${message.slice(1)}.`.replace(/\.\.$/, '.'), next_step: 'Run `agentboard --help` (or the command followed by --help, like `agentboard next --help`) to see the commands and their options.' }, 2);
+      return failWith({ code: 'USAGE', message: usageMessage(err, group), next_step: helpStep(group) }, 2);
     }
     return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
@@ -534,7 +590,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const payload = toPayload(err);
     if (call) recordForRun(call, { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) });
     // The input's fields are named as this command's flags and arguments, as the person typed them.
-    return failWith(running && payload.code === 'INVALID_INPUT' ? { ...payload, message: spellFields(running, payload.message) } : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+    return failWith(running ? spellInputError(running, payload) : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
 }
 

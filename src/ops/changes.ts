@@ -1,11 +1,11 @@
 /** The board and its changes: init, list, show, validate, archive. */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
-import { Board, BOARD_DIR, refuseAgentdBoard, type ArchivedChange } from '../store/board.js';
+import { Board, BOARD_DIR, findRoot, refuseAgentdBoard, repositoryRootOf, type ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, serverCommand, wireClients } from '../store/mcp-clients.js';
@@ -13,7 +13,7 @@ import { checkDirs, ensureDir, writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
 import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
-import { defineOp, PROFILES, requireHuman } from './registry.js';
+import { defineOp, PROFILES, requireHuman, type Context } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Phase } from './schemas.js';
 import { LimitOrAll, page, Page, pageInput, pageOf } from './pages.js';
 import { changeTitle, changeToRead, loadChange, loadChangeToRead, loadSummed, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
@@ -40,11 +40,12 @@ export const initBoard = defineOp({
       .object({ command: z.string(), args: z.array(z.string()), on_path: z.boolean() })
       .nullable()
       .describe('How the wired clients start the server: agentboard when it is on the PATH, else node and the installed bin (null without --mcp).'),
+    warning: z.string().nullable().describe('Said when the board is not at the top of its git repository: where commands find it, and how to have it at the top instead.'),
   }),
   cli: { command: 'init' },
   async run(ctx, input) {
     requireHuman(input.agent_id, 'Creating a board');
-    const root = ctx.root ?? resolve(ctx.cwd);
+    const { root, warning } = placeOfBoard(ctx, input.mcp.length > 0);
     const board = new Board(root);
     refuseAgentdBoard(board.dir, BOARD_DIR);
     const server = serverCommand(ctx.env.PATH);
@@ -70,9 +71,36 @@ export const initBoard = defineOp({
       await board.mutate((tx) => tx.log(input.agent_id, 'board.init', BOARD_DIR, [created.length ? `created the board (${created.join(', ')})` : '', wired.length ? `wired MCP clients (${wired.join(', ')})` : ''].filter(Boolean).join('; ')));
     }
     const mcpServer = input.mcp.length > 0 ? { command: server.command, args: [...server.args, 'mcp'], on_path: server.args.length === 0 } : null;
-    return { root, created, already_initialized: created.length === 0, mcp, mcp_server: mcpServer };
+    return { root, created, already_initialized: created.length === 0, mcp, mcp_server: mcpServer, warning };
   },
 });
+
+/**
+ * Where init makes the board. --root names the place (a second board made on purpose, say; its
+ * agentd/ folder names its root, as for every command). Otherwise this folder, refused when a
+ * board above it in the same repository (or, outside git, anywhere above) already serves it: every
+ * command run here uses that one. A board made below the top of its git repository is found only
+ * from its own folder down, and init says so.
+ */
+function placeOfBoard(ctx: Context, wiresClients: boolean): { root: string; warning: string | null } {
+  if (ctx.root !== undefined) return { root: findRoot(ctx.root) ?? ctx.root, warning: null };
+  const here = resolve(ctx.cwd);
+  const above = findRoot(undefined, here);
+  const repository = repositoryRootOf(here);
+  if (above !== null && above !== here && (repository === null || !relative(repository, above).startsWith('..'))) {
+    fail(
+      'BOARD_EXISTS',
+      `A board already serves this folder: ${join(above, BOARD_DIR)}/ (every command run in ${here} uses it); no second board was made.`,
+      `Nothing needs making: commands run here use that board. To make a separate board for ${here} on purpose, run ${refTo('board.init')} with --root ${here}.`,
+    );
+  }
+  if (repository === null || repository === here) return { root: here, warning: null };
+  const clients = wiresClients ? '; the MCP clients read the files written here only when started in this folder' : '';
+  return {
+    root: here,
+    warning: `${here} is not the top of its git repository (${repository}): commands find this board only when run in ${here} or a folder below it${clients}. To have the board at the top of the repository instead, remove ${join(here, BOARD_DIR)}/ and run ${refTo('board.init')} in ${repository}.`,
+  };
+}
 
 const ChangeSummary = z.object({
   change_id: z.string(),

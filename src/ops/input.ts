@@ -79,6 +79,7 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
       return `${at} must be ${kind}`;
     }
     case 'invalid_value':
+      if (issue.input === undefined) return `${at} is required: one of ${issue.values.map((v) => String(v)).join(', ')}`;
       return `${at} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
     case 'too_small':
       if (issue.origin === 'string') return `${at} needs at least ${String(issue.minimum)} characters${typeof issue.input === 'string' ? ` (got ${charCount(issue.input)})` : ''}`;
@@ -94,6 +95,9 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
       return `${at}: ${issue.message}`;
   }
 }
+
+/** The next step of an input the schema refuses (the command line says it in its own words). */
+export const FIX_FIELDS = 'Correct the fields named above and send the call again; nothing was changed.';
 
 /** The most problems one answer names; a call with more is rare and hears of the rest once these are fixed. */
 const PROBLEMS_SHOWN = 20;
@@ -132,7 +136,7 @@ function parseFields<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: R
   const issues = result.success ? [] : result.error.issues.filter((issue) => !(issue.code === 'custom' && unsafe.has(where(issue.path))));
   const problems = [...unsafe.values(), ...issues.map((issue) => describe(issue, schema)), ...rulesOn(raw as Record<string, unknown>, moreRules)];
   const more = problems.length > PROBLEMS_SHOWN ? ` (and ${problems.length - PROBLEMS_SHOWN} more)` : '';
-  return fail('INVALID_INPUT', `Invalid input: ${problems.slice(0, PROBLEMS_SHOWN).join('; ')}${more}.`, 'Correct the fields named above and send the call again; nothing was changed.');
+  return fail('INVALID_INPUT', `Invalid input: ${problems.slice(0, PROBLEMS_SHOWN).join('; ')}${more}.`, FIX_FIELDS);
 }
 
 function rulesOn(raw: Record<string, unknown>, rules: Rules | undefined): string[] {

@@ -190,7 +190,8 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
       .join('') +
     (d.mcp_server && !d.mcp_server.on_path
       ? `agentboard is not on the PATH, so the clients start it as ${[d.mcp_server.command, ...d.mcp_server.args].join(' ')} (\`npm link\` in the agentboard folder puts it on the PATH).\n`
-      : ''),
+      : '') +
+    (d.warning ? `Warning: ${d.warning}\n` : ''),
   'change.create': (d) => `Created change ${d.change_id}: ${d.file}\nNext: write its proposal with ${refTo('proposal.submit', { change_id: d.change_id })}.\n`,
   'proposal.submit': written,
   'spec.create': written,

@@ -81,13 +81,20 @@ export function findRoot(explicit: string | undefined, cwd = process.cwd()): str
     if (basename(dir) === BOARD_DIR && isBoard(dirname(dir))) return dirname(dir);
     return null;
   }
-  let dir = resolve(cwd);
-  for (;;) {
-    if (isBoard(dir)) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
+  return nearest(cwd, isBoard);
+}
+
+/** The nearest of `dir` and the folders above it that `holds`, or null. */
+function nearest(dir: string, holds: (dir: string) => boolean): string | null {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    if (holds(d)) return d;
+    if (dirname(d) === d) return null;
   }
+}
+
+/** The top of the git working tree `dir` is in: the nearest folder holding .git (a worktree's is a file), or null. */
+export function repositoryRootOf(dir: string): string | null {
+  return nearest(dir, (d) => existsSync(join(d, '.git')));
 }
 
 /**

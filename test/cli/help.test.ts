@@ -1,6 +1,11 @@
 /** The command line's own manners: -v, the global flags in each command's help, required inputs, and errors that name flags. */
 import { describe, expect, it } from 'vitest';
-import { cli, cliProcess, newBoard, tempDir } from '../helpers.js';
+import { catalog } from '../../src/ops/catalog.js';
+import { flagOf } from '../../src/cli/field-names.js';
+import { cli, cliProcess, newBoard, snapshot, tempDir } from '../helpers.js';
+
+/** A value for each positional argument a command with required options takes. */
+const ARGUMENT: Record<string, string> = { change_id: 'add-x', task_id: 'add-x/T1', document: 'proposal', status: 'working' };
 
 describe('the command line', () => {
   it('answers -v, -V and --version, in the process and through the binary', async () => {
@@ -10,6 +15,9 @@ describe('the command line', () => {
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
       expect(cliProcess(dir, [flag]).stdout).toBe(r.stdout);
+      const json = await cli(dir, [flag, '--json']);
+      expect(json.code).toBe(0);
+      expect(json.stdout).toBe(`${JSON.stringify({ ok: true, data: { version: r.stdout.trim() } })}\n`);
     }
   });
 
@@ -73,7 +81,7 @@ describe('the command line', () => {
   it('names the flags and arguments of the command in its errors, not the fields of the input', async () => {
     const dir = await newBoard();
     const r = await cli(dir, ['propose', 'add-search', '--as', 'claude', '--why', 'Too short', '--impact', 'Some.']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('error: Invalid input: --why needs at least 50 characters (got 9); --what-changes is required; --notes is required.');
     const json = await cli(dir, ['propose', 'add-search', '--as', 'claude', '--why', 'Too short', '--impact', 'Some.', '--json']);
     expect(json.json.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('--what-changes is required') });
@@ -83,5 +91,85 @@ describe('the command line', () => {
     // A field with no flag (a list of objects, given with --input) keeps its name.
     const tasks = await cli(dir, ['tasks', 'add-search', '--as', 'claude', '--input', '-'], { stdin: '{"tasks":[{"id":"T1"}],"notes":"n"}' });
     expect(tasks.stderr).toContain('Invalid input: tasks[0].title is required.');
+  });
+
+  it('answers a missing required option of every command that has one as bad usage (exit 2), naming the option and the help that shows what the command needs', async () => {
+    const dir = await newBoard();
+    const before = snapshot(dir);
+    let tried = 0;
+    for (const op of await catalog()) {
+      const positional = (op.cli.args ?? []).map((a) => a.replace(/\?$/, ''));
+      const required = op.fields.filter((f) => f.required && f.kind !== 'object' && f.name !== 'agent_id' && !positional.includes(f.name));
+      if (required.length === 0) continue;
+      const acts = op.fields.some((f) => f.name === 'agent_id') && op.access !== 'human' ? ['--as', 'claude'] : [];
+      const args = [...op.cli.command.split(' '), ...positional.map((name) => ARGUMENT[name]!), ...acts];
+      const flags = required.map((f) => `--${flagOf(op, f.name)}`);
+      const json = await cli(dir, [...args, '--json']);
+      expect(json.code, `${op.name}: ${json.stdout}`).toBe(2);
+      expect(json.stdout.trim().split('\n')).toHaveLength(1);
+      expect(json.json.ok).toBe(false);
+      expect(json.json.error.code, op.name).toBe('INVALID_INPUT');
+      for (const flag of flags) expect(json.json.error.message, op.name).toMatch(new RegExp(`[:;] ${flag} is required`));
+      expect(json.json.error.next_step, op.name).toContain(`Correct the options and arguments named above and run the command again (\`agentboard ${op.cli.command} --help\` says what each takes and what the command needs); nothing was changed.`);
+      const text = await cli(dir, args);
+      expect(text.code, op.name).toBe(2);
+      expect(text.stdout).toBe('');
+      expect(text.stderr).toContain(`error: ${json.json.error.message}\n  next: ${json.json.error.next_step}\n`);
+      // The help the next step names shows the command with what it needs.
+      const help = (await cli(dir, [...op.cli.command.split(' '), '--help'])).stdout;
+      const needs = help.slice(help.indexOf('Needs at least:')).split('\n').find((line) => line.startsWith(`  agentboard ${op.cli.command} `) && flags.every((flag) => line.includes(` ${flag} <`)));
+      expect(needs, `${op.name}: ${help}`).toBeDefined();
+      tried++;
+    }
+    expect(tried).toBeGreaterThanOrEqual(14);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('answers every kind of bad usage with exit 2 and one error naming the help to read, as one JSON document with --json', async () => {
+    const dir = await newBoard();
+    const before = snapshot(dir);
+    for (const [args, message, next] of [
+      [['new'], "Missing required argument 'change_id'.", 'Run `agentboard new --help` to see its arguments.'],
+      [['task', 'progress', 'add-x/T1', '--as', 'claude', '--message', 'm'], 'Invalid input: --percent is required.', '`agentboard task progress --help`'],
+      [['task', 'progress', 'add-x/T1', '--as', 'claude', '--message', 'm', '--percent', 'half'], 'Invalid input: --percent must be a number.', '`agentboard task progress --help`'],
+      [['review', 'add-x', '--as', 'claude', '--verdict', 'GREAT'], "Option '--verdict <value>' argument 'GREAT' is invalid. Allowed choices are APPROVED, NEEDS_FIX, MAJOR_ISSUES.", 'Run `agentboard review --help` to see its arguments and options.'],
+      [['review', 'add-x', '--as', 'claude', '--summary', 's', '--notes', 'n'], 'Invalid input: --verdict is required: one of APPROVED, NEEDS_FIX, MAJOR_ISSUES.', '`agentboard review --help`'],
+      [['new', 'add-x', '--titel', 'X'], "Unknown option '--titel' (did you mean --title?).", 'Run `agentboard new --help` to see its arguments and options.'],
+      [['new', 'add-x', '--title'], "Option '--title <value>' argument missing.", 'Run `agentboard new --help` to see its arguments and options.'],
+      [['new', 'add-x', 'add-y'], 'Too many arguments for `agentboard new`. Expected 1 argument but got 2.', 'Run `agentboard new --help` to see its arguments and options.'],
+      [['frobnicate'], "Unknown command 'frobnicate'.", 'Run `agentboard --help` to see the commands and the options.'],
+      [['task', 'nope'], "Unknown command 'nope' (did you mean note?).", 'Run `agentboard task --help` to see its subcommands.'],
+      [['help', 'nope'], "`agentboard` has no command 'nope'.", 'Run `agentboard --help` to see the commands and the options.'],
+      [['task', 'help', 'nope'], "`agentboard task` has no command 'nope'.", 'Run `agentboard task --help` to see its subcommands.'],
+    ] as const) {
+      const json = await cli(dir, [...args, '--json']);
+      expect(json.code, args.join(' ')).toBe(2);
+      expect(json.stderr, args.join(' ')).toBe('');
+      expect(json.stdout.trim().split('\n')).toHaveLength(1);
+      expect(json.json.ok).toBe(false);
+      expect(['USAGE', 'INVALID_INPUT']).toContain(json.json.error.code);
+      expect(json.json.error.message, args.join(' ')).toBe(message);
+      expect(json.json.error.next_step, args.join(' ')).toContain(next);
+      const text = await cli(dir, [...args]);
+      expect(text.code, args.join(' ')).toBe(2);
+      expect(text.stdout).toBe('');
+      expect(text.stderr).toContain(`error: ${message}\n  next: `);
+    }
+    expect(snapshot(dir)).toEqual(before);
+    // Help and the version are answers, not errors.
+    for (const args of [['help'], ['help', 'new'], ['task', 'help', 'done'], ['new', '--help'], ['-h'], ['--version']]) expect((await cli(dir, args)).code, args.join(' ')).toBe(0);
+  });
+
+  it("names each group's subcommands in its summary", async () => {
+    const top = (await cli(tempDir(), ['--help'])).stdout;
+    for (const [group, summary] of [
+      ['session', "An agent's workflow status: status, block, submit, show, history"],
+      ['conflicts', "What merging people's edits with agents' work kept on both sides: list, clear"],
+      ['person', "People's keys for scripts and CI (people only): key"],
+      ['remote', 'Sharing the board with every clone through a git remote: enable, disable, status, sync, publish, pull, switch, drop'],
+    ]) {
+      expect(top.replace(/\s+/g, ' ')).toContain(`${group} ${summary}`);
+      expect((await cli(tempDir(), [group!, '--help'])).stdout.replace(/\s+/g, ' ')).toContain(summary);
+    }
   });
 });

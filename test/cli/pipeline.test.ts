@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write, showDocument, snapshot } from '../helpers.js';
@@ -38,6 +38,75 @@ describe('init', () => {
     const r = await cli(join(dir, 'agentd', 'changes'), ['status', '--json']);
     expect(r.code).toBe(0);
     expect(r.json.ok).toBe(true);
+  });
+
+  it('refuses to make a second board in a subfolder of a repository that has one, naming it, and changes nothing', async () => {
+    const top = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: top });
+    await ok(top, ['init']);
+    const sub = join(top, 'packages', 'api');
+    mkdirSync(sub, { recursive: true });
+    const before = snapshot(top);
+    for (const [cwd, args] of [
+      [sub, ['init']],
+      [sub, ['init', '--mcp', 'claude,codex,cursor,gemini']],
+      [join(top, 'agentd', 'changes'), ['init']],
+    ] as const) {
+      const r = await cli(cwd, [...args, '--json']);
+      expect(r.code, cwd).toBe(1);
+      expect(r.json.error).toEqual({
+        code: 'BOARD_EXISTS',
+        message: `A board already serves this folder: ${join(top, 'agentd')}/ (every command run in ${cwd} uses it); no second board was made.`,
+        next_step: `Nothing needs making: commands run here use that board. To make a separate board for ${cwd} on purpose, run \`agentboard init\` with --root ${cwd}.`,
+      });
+      const text = await cli(cwd, [...args]);
+      expect(text.code).toBe(1);
+      expect(text.stderr).toContain(`error: A board already serves this folder: ${join(top, 'agentd')}/`);
+      expect(snapshot(top)).toEqual(before);
+    }
+    // --root makes the second board on purpose; and --root naming a board's agentd/ folder names that board.
+    expect((await ok(sub, ['init', '--root', '.'])).root).toBe(sub);
+    expect(existsSync(join(sub, 'agentd', 'config.yaml'))).toBe(true);
+    const named = await ok(sub, ['init', '--root', join(top, 'agentd')]);
+    expect(named).toMatchObject({ root: top, already_initialized: true, warning: null });
+    expect(existsSync(join(top, 'agentd', 'agentd'))).toBe(false);
+  });
+
+  it('makes the board in a subfolder of a repository that has none, saying where it is and how to have it at the top instead', async () => {
+    const top = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: top });
+    const sub = join(top, 'packages', 'api');
+    mkdirSync(sub, { recursive: true });
+    const r = await ok(sub, ['init', '--mcp', 'claude,cursor']);
+    expect(r.root).toBe(sub);
+    expect(r.warning).toBe(
+      `${sub} is not the top of its git repository (${top}): commands find this board only when run in ${sub} or a folder below it; the MCP clients read the files written here only when started in this folder. To have the board at the top of the repository instead, remove ${join(sub, 'agentd')}/ and run \`agentboard init\` in ${top}.`,
+    );
+    // The client files are beside the board made, whose folder the servers they start find it from.
+    expect(r.mcp.map((m: any) => m.file)).toEqual(['.mcp.json', '.cursor/mcp.json']);
+    for (const file of ['.mcp.json', '.cursor/mcp.json']) {
+      expect(existsSync(join(sub, file)), file).toBe(true);
+      expect(existsSync(join(top, file)), file).toBe(false);
+    }
+    expect(existsSync(join(sub, 'agentd', 'config.yaml'))).toBe(true);
+    expect(existsSync(join(top, 'agentd'))).toBe(false);
+    const again = await cli(sub, ['init']);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain(`A board already exists in ${sub}; nothing changed.\nWarning: ${sub} is not the top of its git repository (${top}): commands find this board only when run in ${sub} or a folder below it. To have the board at the top`);
+    // At the top of the repository, or outside git, nothing to warn of.
+    expect((await ok(top, ['init'])).warning).toBeNull();
+    expect((await ok(tempDir(), ['init'])).warning).toBeNull();
+  });
+
+  it("makes a repository's board at its top even when a folder above the repository holds another board", async () => {
+    const outer = tempDir();
+    await ok(outer, ['init']);
+    const repo = join(outer, 'project');
+    mkdirSync(repo);
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    const r = await ok(repo, ['init']);
+    expect(r).toMatchObject({ root: repo, already_initialized: false, warning: null });
+    expect(existsSync(join(repo, 'agentd', 'config.yaml'))).toBe(true);
   });
 
   it('says what to do when there is no board', async () => {
@@ -243,7 +312,7 @@ describe('seed 001 acceptance', () => {
     await ok(dir, ['propose', 'short', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
     const input = { change_id: 'short', agent_id: 'codex', overview: 'Too short.', requirements: [{ id: 'R1', title: 't', text: 'It MUST.' }], scenarios: [{ name: 's', when: 'w', then: 't' }], notes: 'n' };
     const r = await cli(dir, ['spec', '--input', '-', '--json'], { stdin: JSON.stringify(input) });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.json.error.code).toBe('INVALID_INPUT');
     expect(r.json.error.message).toContain('overview needs at least 50 characters (got 10)');
     expect(existsSync(join(dir, 'agentd/changes/short/spec.md'))).toBe(false);

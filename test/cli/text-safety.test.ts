@@ -64,7 +64,7 @@ describe('through the CLI and MCP', () => {
         ['ask', '--question', `Drop the table?${char}`, '--default-action', 'no'],
       ]) {
         const r = await cli(dir, [...args, '--as', 'w1', '--json']);
-        expect(r.code, args.join(' ')).toBe(1);
+        expect(r.code, args.join(' ')).toBe(2);
         expect(r.json.error.code).toBe('INVALID_INPUT');
         expect(r.json.error.message).toContain(code);
       }
@@ -95,7 +95,7 @@ describe('through the CLI and MCP', () => {
       [['spec', 'bytes', '--from', 'nul.md', '--notes', 'n'], undefined, 'nul.md:3: --from holds binary data (a NUL byte), not text'],
     ] as const) {
       const r = await cli(dir, [...args, '--as', 'w1', '--json'], stdin === undefined ? {} : { stdin });
-      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.code, args.join(' ')).toBe(2);
       expect(r.json.error.code).toBe('INVALID_INPUT');
       expect(r.json.error.message).toContain(shown);
       expect(snapshot(dir)).toEqual(before);

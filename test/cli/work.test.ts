@@ -357,10 +357,10 @@ describe('work that would be stranded', () => {
     await ok(dir, ['next', '--as', 'codex']);
     const before = snapshot(dir);
     const twice = await cli(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Done', '--task', 'sub/T1', '--task', 'sub/T1', '--json']);
-    expect(twice.code).toBe(1);
+    expect(twice.code).toBe(2);
     expect(twice.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: --task: names a task more than once; name each task once.' });
     const empty = await cli(dir, ['session', 'submit', '--as', 'idle', '--summary', 'Nothing much', '--json']);
-    expect(empty.code).toBe(1);
+    expect(empty.code).toBe(2);
     expect(empty.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Nothing to review: the submission names no task and no pull request, so a person would have nothing to check while you wait.' });
     expect(empty.json.error.next_step).toBe('Name what a person should check in `agentboard session submit --as idle`: the tasks this work completes, or its pull request. With nothing to submit, go on with `agentboard next --as idle`.');
     expect(snapshot(dir)).toEqual(before);

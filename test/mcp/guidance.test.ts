@@ -176,6 +176,7 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
   IMPORT_REFUSED: { reason: HUMAN },
   BOARD_BUSY: { reason: 'needs the board lock held by a live process for the whole wait (120 s); test/store/lock.test.ts provokes it' },
   BOARD_CHANGED: { reason: 'needs a file rewritten while the write is under way, or the lock taken over; the race tests provoke it' },
+  BOARD_EXISTS: { reason: HUMAN },
   HUMAN_ONLY: { reason: HUMAN },
   AGENT_ENVIRONMENT: { reason: CLI_ONLY },
   PERSON_REQUIRED: { reason: CLI_ONLY },

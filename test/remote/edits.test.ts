@@ -294,7 +294,7 @@ describe('a board published into a branch, in another clone that shares it', () 
 
     const before = boardFiles(b);
     const unknown = await cli(b, ['remote', 'switch', 'no-such-branch', '--json']);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.json.error).toEqual({
       code: 'INVALID_INPUT',
       message: 'This repository has no branch "no-such-branch"; nothing was changed.',

@@ -104,7 +104,7 @@ describe('agentboard remote enable', () => {
     r = await cli(dir, ['remote', 'enable', '--json'], { env: { CLAUDECODE: '1' } });
     expect(r.json.error.code).toBe('AGENT_ENVIRONMENT');
     r = await cli(dir, ['remote', 'enable', 'no/such', '--json']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.json.error.code).toBe('INVALID_INPUT');
     expect(snapshot(join(dir, 'agentd'))).toEqual(clean);
   });
