@@ -23,43 +23,43 @@ describe('bad input changes nothing', () => {
   }
 
   it.each(['..', '../escape', 'a/b', 'a\\b', 'Upper', 'has space', ''])('refuses the change id %j before touching a file', async (id) => {
-    const error = await refused(['new', id, '--as', 'claude'], 1, 'INVALID_INPUT');
+    const error = await refused(['new', id, '--as', 'claude'], 2, 'INVALID_INPUT');
     expect(error.message).toMatch(/change_id/);
   });
 
   it('refuses unknown fields', async () => {
-    const error = await refused(['task', 'add', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 'x', colour: 'red' }));
+    const error = await refused(['task', 'add', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 'x', colour: 'red' }));
     expect(error.message).toContain('unknown field "colour"');
   });
 
   it('names the fields a nested object takes when one of its fields is unknown', async () => {
     const tasks = { tasks: [{ title: 'One', description: 'Do one.' }, { title: 'Two', description: 'Do two.', depends_on: ['T1'] }], notes: 'n' };
-    const error = await refused(['tasks', 'base', '--as', 'codex', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify(tasks));
+    const error = await refused(['tasks', 'base', '--as', 'codex', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify(tasks));
     expect(error.message).toMatch(/tasks\[1\]: unknown field "depends_on"; it takes [^.]*\bdepends\b/);
   });
 
   it('refuses wrong types', async () => {
-    const error = await refused(['task', 'progress', 'base/T1', '--as', 'codex', '--percent', 'lots', '--message', 'm'], 1, 'INVALID_INPUT');
+    const error = await refused(['task', 'progress', 'base/T1', '--as', 'codex', '--percent', 'lots', '--message', 'm'], 2, 'INVALID_INPUT');
     expect(error.message).toContain('percent must be a number');
-    await refused(['task', 'add', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 42 }));
+    await refused(['task', 'add', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 42 }));
   });
 
   it('refuses a title over 200 and a description over 2000 characters', async () => {
-    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'x'.repeat(201)], 1, 'INVALID_INPUT')).message).toContain('title has 201 characters; at most 200');
-    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'ok', '--description', 'y'.repeat(2001)], 1, 'INVALID_INPUT')).message).toContain('description has 2001 characters');
+    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'x'.repeat(201)], 2, 'INVALID_INPUT')).message).toContain('title has 201 characters; at most 200');
+    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'ok', '--description', 'y'.repeat(2001)], 2, 'INVALID_INPUT')).message).toContain('description has 2001 characters');
   });
 
   it('refuses binary garbage and control characters', async () => {
     const garbage = write(dir, 'garbage.bin', '');
     writeFileSync(garbage, Buffer.from([0x00, 0xff, 0xfe, 0x1b, 0x5b, 0x32, 0x4a, 0x00]));
-    expect((await refused(['task', 'add', '--input', garbage], 1, 'INVALID_INPUT')).message).toBe(`${garbage}:1: --input holds bytes that are not UTF-8 text; nothing was written, so that nothing is silently replaced.`);
-    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'bell\u0007'], 1, 'INVALID_INPUT')).message).toContain('title holds U+0007, a control character');
+    expect((await refused(['task', 'add', '--input', garbage], 2, 'INVALID_INPUT')).message).toBe(`${garbage}:1: --input holds bytes that are not UTF-8 text; nothing was written, so that nothing is silently replaced.`);
+    expect((await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'bell\u0007'], 2, 'INVALID_INPUT')).message).toContain('title holds U+0007, a control character');
     rmSync(garbage);
   });
 
   it('names every problem of a call in one answer: characters, lengths, types and missing fields together', async () => {
     const input = { change_id: 'base', title: `two\nlines ${'x'.repeat(250)}`, why: 'short\u202E', what_changes: 'w\u0007', impact: 5, notes: '' };
-    const error = await refused(['propose', '--as', 'codex', '--input', '-'], 1, 'INVALID_INPUT', JSON.stringify(input));
+    const error = await refused(['propose', '--as', 'codex', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify(input));
     for (const part of ['--why holds U+202E', '--what-changes holds U+0007', '--title has 260 characters; at most 200 are allowed', '--why needs at least 50 characters (got 6)', '--impact must be a string', '--notes needs at least 1 characters']) expect(error.message, part).toContain(part);
   });
 
@@ -69,7 +69,7 @@ describe('bad input changes nothing', () => {
   });
 
   it('refuses an invalid status and lists the valid ones', async () => {
-    const error = await refused(['task', 'list', '--status', 'doing'], 1, 'INVALID_INPUT');
+    const error = await refused(['task', 'list', '--status', 'doing'], 2, 'INVALID_INPUT');
     expect(error.message).toContain('todo, in_progress, blocked, in_review, done');
   });
 
@@ -92,7 +92,7 @@ describe('bad input changes nothing', () => {
   });
 
   it('refuses a tab in a one-line field', async () => {
-    const error = await refused(['task', 'add', 'base', '--as', 'claude', '--title', 'a\tb'], 1, 'INVALID_INPUT');
+    const error = await refused(['task', 'add', 'base', '--as', 'claude', '--title', 'a\tb'], 2, 'INVALID_INPUT');
     expect(error.message).toContain('holds a tab; a one-line field takes spaces');
   });
 
