@@ -106,7 +106,7 @@ describe('--from keeps what it reads', () => {
     await proposed(dir, 'stray');
     const spec = SPEC('\nThis line belongs to no step.\n');
     const r = await cli(dir, ['spec', 'stray', '--as', 'planner', '--from', write(dir, 's.md', spec), ...NOTES, '--json']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     const line = spec.split('\n').indexOf('This line belongs to no step.') + 1;
     expect(r.json.error.message).toContain(`s.md:${line}: scenario "Two agents ask at once": this line is not a GIVEN, WHEN, THEN or AND step`);
     expect(r.json.error.next_step).toContain('move it out of the scenario');
@@ -124,11 +124,11 @@ describe('--from keeps what it reads', () => {
       [lineOf('This line belongs to no step.'), 'scenario "Two agents ask at once": this line is not a GIVEN, WHEN, THEN or AND step', 'write it as a step'],
     ] as const;
     const json = await cli(dir, ['spec', 'many', '--as', 'planner', '--from', path, ...NOTES, '--json']);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(2);
     expect(json.json.error.message.startsWith(`${path} has 3 problems:\n`), json.json.error.message).toBe(true);
     expect(json.json.error.details.findings.map((f: any) => [f.line, f.message])).toEqual(problems.map(([line, message]) => [line, message]));
     const text = await cli(dir, ['spec', 'many', '--as', 'planner', '--from', path, ...NOTES]);
-    expect(text.code).toBe(1);
+    expect(text.code).toBe(2);
     for (const [line, message, fix] of problems) {
       expect(json.json.error.message).toContain(`\n  ${path}:${line}: ${message} (fix: ${fix}`);
       expect(text.stderr).toContain(`\n  ${path}:${line}: ${message} (fix: ${fix}`);
@@ -272,7 +272,7 @@ describe('--from keeps what it reads', () => {
       '',
     ].join('\n');
     const r = await cli(dir, ['spec', 'delta', '--as', 'planner', '--from', write(dir, 'spec.md', delta), ...NOTES, '--json']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.json.error.message).toContain('spec.md: the spec has no overview: expected ## Overview, ## Requirements, ## Acceptance Criteria');
     expect(r.json.error.message).toContain('found ## ADDED Requirements, ## RENAMED Requirements');
     expect(r.json.error.next_step).toContain('agentboard import openspec');
