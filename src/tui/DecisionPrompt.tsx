@@ -6,6 +6,7 @@
 import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
+import { eachKey } from './keys.js';
 
 /** Keys that came before a prompt was listening (typed right after the key that opened it): it takes them first. */
 export type EarlyKeys = { current: [string, Key][] };
@@ -34,7 +35,7 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
     } else if (key.backspace || key.delete) setFeedback(text.slice(0, -1));
     else if (input && !key.ctrl && !key.meta) setFeedback(text + input);
   };
-  useInput(onKey);
+  useInput((input, key) => eachKey(input, key, onKey));
   useEffect(() => {
     for (const [input, key] of props.early?.current.splice(0) ?? []) onKey(input, key);
     // Only once, as it starts listening.

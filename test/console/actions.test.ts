@@ -65,6 +65,15 @@ describe('deciding on documents', () => {
     expect(await ok(dir, ['show', 'fix-login', 'tasks'])).toMatchObject({ status: 'submitted' });
   });
 
+  it('takes a feedback that comes in one read with r and Enter (a paste, a slow link): Enter sends it', async () => {
+    const c = open();
+    await selectWaiting(c, 'the review of fix-login');
+    await c.keys('rSay how long a token lives\r');
+    await until('the result', () => footer(c).includes('✓ Rejected the review of fix-login'));
+    const review = await ok(dir, ['show', 'fix-login', 'review']);
+    expect(review.feedback).toEqual([expect.objectContaining({ author: 'human:tester', text: 'Say how long a token lives' })]);
+  });
+
   it('Enter opens the decision with its choices; l leaves it for later, changing nothing', async () => {
     const c = open();
     await selectWaiting(c, 'the tasks of add-search');
@@ -108,10 +117,14 @@ describe('deciding on tasks in review', () => {
     await asAgent(dir, 'planner', ['spec', 'add-search', '--from', revised, '--notes', 'Added the error scenario.']);
     await asAgent(dir, 'qwen', ['session', 'status', 'working', '--message', 'Starting']);
     await asAgent(dir, 'qwen', ['task', 'progress', 'add-search/T6', '--percent', '100', '--message', 'Ranked']);
-    await asAgent(dir, 'qwen', ['session', 'submit', '--summary', 'Ranking tested', '--task', 'add-search/T6']);
+    const summary = 'Ranking tested on the 40 notes of the fixture: exact titles first, then words of the body by frequency, ties to the newest note';
+    await asAgent(dir, 'qwen', ['session', 'submit', '--summary', summary, '--task', 'add-search/T6']);
     const c = open();
     await selectWaiting(c, 'add-search/T6 in review');
     await c.keys('r');
+    // What was submitted is there whole, wrapped to the prompt's width.
+    const prompt = c.frame().split('\n').filter((l) => l.startsWith('│'));
+    expect(prompt.map((l) => l.slice(1, -1).trim()).join(' ')).toContain(summary);
     await c.type('Test ties in the ranking');
     await c.keys(KEY.enter);
     await until('the result', () => footer(c).includes('✓ Sent add-search/T6 back to the pool with your feedback.'));
@@ -146,6 +159,22 @@ describe('answering questions', () => {
     await until('the result', () => footer(c).includes('✓ Answered input-2; gemini is working again.'));
     const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
     expect(inputs.find((i: any) => i.input_id === 'input-2').resolution).toMatchObject({ value: 'The notes of the demo board', by: 'human:tester' });
+  });
+
+  it('shows a long question whole, wrapped to the width, with its options under it', async () => {
+    const question = 'The builder reads the whole notes folder into memory; on 10,000 notes that is 3 GB and the benchmark machine has 2 GB. Stream the notes (a day more of work), or benchmark a smaller folder of 2,000 notes?';
+    await asAgent(dir, 'mistral', ['ask', '--question', question, '--option', 'stream', '--option', 'smaller folder', '--default-action', 'smaller folder']);
+    const c = open();
+    await selectWaiting(c, 'from mistral');
+    await c.keys(KEY.enter);
+    const frame = c.frame();
+    const prompt = frame.split('\n').filter((l) => l.startsWith('│'));
+    expect(prompt.map((l) => l.slice(1, -1).trim()).join(' ')).toContain(question);
+    expect(prompt.join('\n')).not.toContain('…');
+    expect(frame).toMatch(/› 1 stream.*\n.* 2 smaller folder/);
+    // The footer is still on the screen, under the prompt.
+    expect(frame).toContain('1-2 or ↑↓ Enter answer · t type an answer · Esc back');
+    expect(frame.trimEnd().split('\n').at(-1)).toContain('Enter answer · / filter');
   });
 });
 

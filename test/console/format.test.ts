@@ -1,6 +1,7 @@
-/** The console's ages, countdowns, bars and cuts. */
+/** The console's ages, countdowns, bars, cuts and wraps, and which part of a list a view shows. */
 import { describe, expect, it } from 'vitest';
-import { ago, bar, cut, left, wrapWords } from '../../src/tui/console/format.js';
+import { ago, bar, cut, left, since, wrapAtMost, wrapSpans, wrapWords } from '../../src/tui/console/format.js';
+import { viewStart, type ViewAt } from '../../src/tui/console/list-view.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const before = (ms: number) => new Date(NOW - ms).toISOString();
@@ -9,6 +10,8 @@ const after = (ms: number) => new Date(NOW + ms).toISOString();
 describe('console text', () => {
   it('says ages to the minute', () => {
     expect([ago(before(20_000), NOW), ago(before(61_000), NOW), ago(before(3 * 3_600_000 + 1), NOW), ago(before(49 * 3_600_000), NOW), ago(null, NOW)]).toEqual(['now', '1m', '3h', '2d', '']);
+    // In a sentence: "claimed just now", never "claimed now ago".
+    expect([since(before(20_000), NOW), since(before(61_000), NOW)]).toEqual(['just now', '1m ago']);
   });
 
   it('counts down to a deadline', () => {
@@ -21,5 +24,56 @@ describe('console text', () => {
     expect(cut('Index the titles', 10)).toBe('Index the…');
     expect(wrapWords('Keep the index in one file: fast enough', 12)).toEqual(['Keep the', 'index in one', 'file: fast', 'enough']);
     expect(wrapWords('abcdefghijklmnop', 5)).toEqual(['abcde', 'fghij', 'klmno', 'p']);
+    expect(wrapWords('First line\n\nAfter a blank', 20)).toEqual(['First line', '', 'After a blank']);
+    expect(wrapAtMost('one two three four five six', 9, 2)).toEqual(['one two', 'three…']);
+    expect(wrapAtMost('one two', 9, 2)).toEqual(['one two']);
+  });
+
+  it('wraps text drawn in several styles, keeping the spaces of a line and each style, with an indent for the lines after the first', () => {
+    const text = (lines: ReturnType<typeof wrapSpans>) => lines.map((l) => l.map((s) => (typeof s === 'string' ? s : s.text)).join(''));
+    const finding = wrapSpans([{ text: 'spec.md:24', underline: true }, ' ', { text: 'error', color: 'red' }, ' ', { text: 'spec.normative', dimColor: true }, ': requirement R1 has no MUST'], 30, 0, 2);
+    expect(text(finding)).toEqual(['spec.md:24 error', '  spec.normative: requirement', '  R1 has no MUST']);
+    // A word that changes style midway stays whole; each part keeps its style.
+    expect(finding[1]).toEqual(['  ', { text: 'spec.normative', dimColor: true }, ':', ' ', 'requirement']);
+    // A table's row keeps its columns; what does not fit goes on under the last one.
+    expect(text(wrapSpans(['proposal  ', 'submitted   ', '1    ', { text: 'now · needs your approval', dimColor: true }], 40, 0, 27))).toEqual(['proposal  submitted   1    now · needs', '                           your approval']);
+  });
+});
+
+describe('the part of a list a view shows', () => {
+  /** Moves the cursor through `cursors` in a list of `count` items, a view holding `size`; the first item shown after each move. */
+  const walk = (count: number, size: number | ((start: number) => number), cursors: number[]) => {
+    let at: ViewAt = { start: 0, cursor: 0 };
+    return cursors.map((cursor) => {
+      at = { start: viewStart(at, cursor, count, typeof size === 'number' ? () => size : size), cursor };
+      return at.start;
+    });
+  };
+
+  it('stays while the cursor moves inside it, and moves as far as the cursor when it leaves it', () => {
+    expect(walk(20, 5, [1, 4, 5, 6, 2, 1])).toEqual([0, 0, 1, 2, 2, 1]);
+    // A page down and up move the view by a page.
+    expect(walk(20, 5, [5, 10, 5])).toEqual([5, 10, 5]);
+  });
+
+  it('is full at the end of the list: G shows the last item at the bottom, with the items before it', () => {
+    expect(walk(43, 6, [42])).toEqual([37]);
+    expect(walk(43, 6, [42, 41, 37, 36, 0])).toEqual([37, 37, 37, 36, 0]);
+    // A page down to the end does not leave the view short either.
+    expect(walk(8, 6, [6])).toEqual([2]);
+    expect(walk(3, 6, [2])).toEqual([0]);
+    expect(walk(0, 6, [0])).toEqual([0]);
+  });
+
+  it('holds items of different heights: at the end, as many as fit', () => {
+    // Items 0-9, the even ones two lines, in a view of 5 lines.
+    const fits = (start: number) => {
+      let used = 0;
+      let i = start;
+      while (i < 10 && used + (i % 2 ? 1 : 2) <= 5) used += i++ % 2 ? 1 : 2;
+      return Math.max(1, i - start);
+    };
+    expect(walk(10, fits, [9])).toEqual([7]);
+    expect(walk(10, fits, [2, 3])).toEqual([0, 1]);
   });
 });

@@ -2,8 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { newBoard } from '../helpers.js';
-import { busyBoard, drawConsole, KEY, RUN_ID, tick, until, type Drawn } from './helpers.js';
+import { changeWithTasks, newBoard } from '../helpers.js';
+import { asAgent, busyBoard, drawConsole, KEY, RUN_ID, tick, until, type Drawn } from './helpers.js';
 
 let dir: string;
 let drawn: Drawn | null = null;
@@ -143,14 +143,25 @@ describe('the waiting-on-you pane', () => {
     expect(lines(c.frame()).at(-1)).toMatch(/x release · Enter open · o read · e edit/);
   });
 
-  it('pages through a list longer than the screen', async () => {
+  it('pages through a list longer than the screen, the view always full', async () => {
     const c = open();
     await c.keys('3');
     expect(c.frame()).toContain('11 waiting on you · 1-9 shown');
     expect(c.frame()).not.toContain('add-search/T5 held by old-agent');
+    // A page down moves the cursor by the nine items shown; the view ends with the last item.
     await c.keys(KEY.pageDown);
-    expect(c.frame()).toContain('11 waiting on you · 10-11 shown');
+    expect(c.frame()).toContain('11 waiting on you · 3-11 shown');
     expect(c.frame()).toContain('› ■ add-search/T4 blocked');
+    expect(c.frame()).toContain('add-search/T5 held by old-agent');
+    // G: the last item at the bottom, the view full; the cursor moves up in it without moving it.
+    await c.keys('g', 'G');
+    expect(c.frame()).toContain('11 waiting on you · 3-11 shown');
+    expect(lines(c.frame()).filter((l) => /^[› ] [?◆◇■⚠] /.test(l))).toHaveLength(9);
+    expect(lines(c.frame()).find((l) => l.startsWith('› '))).toMatch(/^› ⚠ add-search\/T5 held by old-agent/);
+    await c.keys('k');
+    expect(c.frame()).toContain('11 waiting on you · 3-11 shown');
+    await c.keys(KEY.pageUp);
+    expect(c.frame()).toContain('11 waiting on you · 1-9 shown');
   });
 });
 
@@ -173,6 +184,9 @@ describe('the changes pane and a change in detail', () => {
     expect(c.frame()).toMatch(/› fix-login +implementation/);
     await c.keys('kj?');
     expect(c.frame()).toContain('Keys');
+    // Enter among them is Enter: it opens the change.
+    await c.keys('x', 'kj\r');
+    await until('the change in detail', () => c.frame().includes('Review round 1: NEEDS_FIX'));
   });
 
   it('says how to start when there is no change yet', async () => {
@@ -202,10 +216,104 @@ describe('the changes pane and a change in detail', () => {
       expect(frame).toContain('The reset flow works; two gaps remain.');
       expect(frame).toMatch(/High \(1\)\n +Tokens never expire\nLow \(1\)\n +Error text is vague/);
       expect(frame).toMatch(/agentd\/changes\/fix-login\/spec\.md:\d+ (error|warning) /);
-      expect(frame).toContain('fix:');
+      // At 80 columns a finding does not fit on a line: it goes on under it, every word of it there.
+      const text = lines(frame).map((l) => l.trim()).join(' ');
+      expect(text).toMatch(/spec\.md:\d+ error spec\.requirement\.normative: requirement R1 has no MUST or SHALL fix: state the requirement with MUST or SHALL/);
+      expect(frame).not.toContain('…');
+      expect(Math.max(...lines(frame).map((l) => l.length))).toBeLessThanOrEqual(80);
     } finally {
       writeFileSync(spec, before);
     }
+  });
+});
+
+/**
+ * A long board: change big with 30 tasks; agents a01-a22 each hold one of T1-T22 (a01 is blocked on
+ * T1, with a long reason and a long last word), T23-T30 are to do.
+ */
+async function longBoard(): Promise<string> {
+  const board = await newBoard();
+  await changeWithTasks(board, 'big', Array.from({ length: 30 }, (_, i) => ({ id: `T${i + 1}`, title: `Task ${i + 1}` })));
+  for (let i = 1; i <= 22; i++) {
+    const message = i === 1 ? 'Read the builder: it loads every note into memory before it writes the index, which is where the time goes' : 'Working';
+    await asAgent(board, `a${String(i).padStart(2, '0')}`, ['task', 'progress', `big/T${i}`, '--percent', '20', '--message', message]);
+  }
+  await asAgent(board, 'a01', ['task', 'block', 'big/T1', '--severity', 'medium', '--reason', 'The builder reads the whole notes folder into memory; on 10,000 notes that is 3 GB and the benchmark machine has 2 GB. Stream the notes, or benchmark a smaller folder?']);
+  return board;
+}
+
+describe('long lists and long text', () => {
+  let board: string;
+  beforeAll(async () => {
+    board = await longBoard();
+  });
+  const openLong = (options: Parameters<typeof drawConsole>[1] = {}) => (drawn = drawConsole(board, options));
+  /** The cards of the board's first column: the lines that start with its edge. */
+  const firstColumn = (frame: string) => lines(frame).filter((l) => /^[│▌] T\d+/.test(l));
+
+  it('G shows the last item at the bottom of a full view, on the columns and the agents; g the first', async () => {
+    const c = openLong();
+    expect(firstColumn(c.frame()).map((l) => l.slice(2, 5).trim())).toEqual(['T23', 'T24', 'T25', 'T26', 'T27', 'T28']);
+    await c.keys('G');
+    expect(firstColumn(c.frame()).map((l) => l.slice(2, 5).trim())).toEqual(['T25', 'T26', 'T27', 'T28', 'T29', 'T30']);
+    expect(firstColumn(c.frame()).at(-1)).toMatch(/^▌ T30/);
+    expect(lines(c.frame())[2]).toMatch(/^TODO 8 ↑ /);
+    await c.keys('g');
+    expect(firstColumn(c.frame())[0]).toMatch(/^▌ T23/);
+    // The agents: 22 of them, 19 in the view.
+    await c.keys('2');
+    expect(lineWith(c.frame(), 'STATE')).toMatch(/AGO$|1-19\/22$/);
+    await c.keys('G');
+    expect(lineWith(c.frame(), 'STATE')).toMatch(/ 4-22\/22$/);
+    expect(lines(c.frame()).filter((l) => / a\d\d /.test(l))).toHaveLength(19);
+    expect(lines(c.frame()).find((l) => l.startsWith('› '))).toContain('a22');
+  });
+
+  it('PgDn and PgUp move by the cards the column shows, when the agents and the waiting list share the screen', async () => {
+    const c = openLong({ width: 100, height: 30 });
+    expect(firstColumn(c.frame())).toHaveLength(5);
+    await c.keys(KEY.pageDown);
+    expect(lines(c.frame()).find((l) => l.startsWith('▌'))).toMatch(/^▌ T28/);
+    expect(firstColumn(c.frame())[0]).toMatch(/^│ T26/);
+    await c.keys(KEY.pageUp);
+    expect(firstColumn(c.frame())[0]).toMatch(/^▌ T23/);
+  });
+
+  it('keeps every heading whole at 80, 100 and 120 columns: the counts of the columns, the agents\' columns', async () => {
+    const narrow = openLong();
+    // At 80 columns a column is 16 wide: IN PROGRESS takes its short name, and keeps its count.
+    expect(lines(narrow.frame())[2]).toMatch(/^TODO 8 ↓ +IN PROG 21 ↓ +BLOCKED 1 +IN REVIEW 0 +DONE 0/);
+    await narrow.keys('2');
+    expect(lineWith(narrow.frame(), 'STATE')).toMatch(/^ {2}STATE +AGENT +TASK +LAST WORD +1-19\/22$/);
+    narrow.close();
+    for (const [width, height] of [
+      [100, 30],
+      [120, 34],
+    ]) {
+      const c = drawConsole(board, { width, height });
+      try {
+        expect(lines(c.frame())[2]).toMatch(/^TODO 8 ↓ +IN PROGRESS 21 ↓ +BLOCKED 1 +IN REVIEW 0 +DONE 0/);
+        // Under the columns, the agents take the left half: their headings whole, and where the view is in the list clear of the right half.
+        const heading = lineWith(c.frame(), 'STATE');
+        expect(heading.slice(0, width / 2)).toMatch(/^ {2}STATE +AGENT +TASK +LAST WORD +1-\d+\/22 *$/);
+        expect(heading.slice(width / 2)).toMatch(/^\d+ waiting on you/);
+      } finally {
+        c.close();
+      }
+    }
+  });
+
+  it('a task in full wraps what it says to the width: nothing of it is cut', async () => {
+    const c = openLong();
+    await c.keys('l', 'l', KEY.enter);
+    await until('the task', () => c.frame().includes('big/T1 [blocked] Task 1'));
+    const frame = c.frame();
+    const text = lines(frame).map((l) => l.trim()).join(' ');
+    expect(text).toMatch(/progress: Read the builder: it loads every note into memory before it writes the index, which is where the time goes \((just now|\d+m ago)\)/);
+    expect(text).toContain('blocked (medium) by a01: The builder reads the whole notes folder into memory; on 10,000 notes that is 3 GB and the benchmark machine has 2 GB. Stream the notes, or benchmark a smaller folder?');
+    expect(text).toMatch(/held by a01 · claimed (just now|\d+m ago)/);
+    expect(frame).not.toContain('…');
+    expect(Math.max(...lines(frame).map((l) => l.length))).toBeLessThanOrEqual(80);
   });
 });
 

@@ -7,6 +7,7 @@ import { Box, Text } from 'ink';
 import type { AgentCard } from '../../console/cards.js';
 import { SESSION_COLOR } from '../../render/colors.js';
 import { ago, cut, localId, words } from './format.js';
+import { useViewStart } from './list-view.js';
 
 const BADGE: Record<string, string> = { started: '○', working: '●', awaiting_input: '?', blocked: '■', awaiting_review: '◇', completed: '✓' };
 
@@ -22,30 +23,31 @@ function secondLine(a: AgentCard, now: number, tokens: ReadonlyMap<string, numbe
   return [a.run ? runLine(a, now) : '', used > 0 ? `${used.toLocaleString('en-US')} tok` : ''].filter(Boolean).join(' · ');
 }
 
-export function AgentsPane({ agents, cursor, now, width, rows, active, tokens }: { agents: AgentCard[]; cursor: number; now: number; width: number; rows: number; active: boolean; tokens?: ReadonlyMap<string, number> }) {
+const LAST_WORD = 'LAST WORD';
+
+/** `shown` learns how many agents the view holds (a page, for PgUp and PgDn). */
+export function AgentsPane(props: { agents: AgentCard[]; cursor: number; now: number; width: number; rows: number; active: boolean; tokens?: ReadonlyMap<string, number>; shown?: { current: number } }) {
+  const { agents, cursor, now, width, rows, active, tokens } = props;
+  // Agents in a run take two lines; the view holds as many as fit under the heading.
+  const lineCount = (a: AgentCard) => (secondLine(a, now, tokens) ? 2 : 1);
+  const fits = (from: number) => {
+    let used = 0;
+    let i = from;
+    while (i < agents.length && used + lineCount(agents[i]!) <= rows - 1) used += lineCount(agents[i++]!);
+    return Math.max(1, i - from);
+  };
+  const start = useViewStart(cursor, agents.length, fits);
   if (agents.length === 0) return <Text dimColor>No agents yet: an agent appears here when it registers, reports its status or claims a task.</Text>;
-  // The columns share what the width gives; the last word takes what is left.
+  const shown = agents.slice(start, start + fits(start));
+  if (props.shown) props.shown.current = shown.length;
+  const position = shown.length < agents.length ? `${start + 1}-${start + shown.length}/${agents.length}` : '';
+  // The columns share what the width gives, each heading whole: the last word takes what is left,
+  // the last column says how long ago, or where the view is in a list longer than it.
   const badgeW = width < 70 ? 14 : 18;
   const idW = Math.max(10, Math.min(18, Math.floor(width * 0.2)));
-  const taskW = Math.max(10, Math.min(30, Math.floor(width * 0.26)));
-  const agoW = 5;
-  const msgW = Math.max(4, width - badgeW - idW - taskW - agoW);
-  // Agents in a run take two lines; a page holds what fits.
-  const lineCount = (a: AgentCard) => (secondLine(a, now, tokens) ? 2 : 1);
-  const pages: number[] = [];
-  let used = 0;
-  let page = 0;
-  for (const a of agents) {
-    if (used + lineCount(a) > rows - 1) {
-      page++;
-      used = 0;
-    }
-    pages.push(page);
-    used += lineCount(a);
-  }
-  const current = pages[Math.min(cursor, agents.length - 1)] ?? 0;
-  const start = pages.indexOf(current);
-  const shown = agents.filter((_, i) => pages[i] === current);
+  const agoW = Math.max(5, position.length);
+  const taskW = Math.max('TASK'.length + 1, Math.min(30, Math.floor(width * 0.26), width - badgeW - idW - agoW - LAST_WORD.length - 1));
+  const msgW = Math.max(LAST_WORD.length + 1, width - badgeW - idW - taskW - agoW);
   return (
     <Box flexDirection="column">
       <Text dimColor wrap="truncate">
@@ -53,8 +55,8 @@ export function AgentsPane({ agents, cursor, now, width, rows, active, tokens }:
         {'STATE'.padEnd(badgeW - 2)}
         {'AGENT'.padEnd(idW)}
         {'TASK'.padEnd(taskW)}
-        {'LAST WORD'.slice(0, msgW - 1).padEnd(msgW)}
-        {start > 0 || start + shown.length < agents.length ? `${start + 1}-${start + shown.length}/${agents.length}` : 'AGO'}
+        {LAST_WORD.padEnd(msgW)}
+        {position || 'AGO'}
       </Text>
       {shown.map((a, k) => {
         const selected = active && start + k === cursor;

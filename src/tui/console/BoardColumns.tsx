@@ -1,14 +1,14 @@
 /**
  * The tasks as columns by state, each card three lines: its id and how long it has been held, its
  * title, and what its state says (who holds it, its progress, its blocker, whether it can start).
- * Only the page of each column that holds its cursor is drawn, so a column of 10,000 cards costs as
- * one of six.
+ * Only the cards of each column's view are drawn, so a column of 10,000 cards costs as one of six.
  */
 import { Box, Text } from 'ink';
 import type { TaskCard } from '../../console/cards.js';
 import { PRIORITY_COLOR, SEVERITY_COLOR, TASK_COLOR } from '../../render/colors.js';
-import { ago, bar, cut, pageStart } from './format.js';
-import { COLUMN_TITLES, COLUMNS } from './views.js';
+import { ago, bar, cut } from './format.js';
+import { useViewStart } from './list-view.js';
+import { COLUMN_SHORT_TITLES, COLUMN_TITLES, COLUMNS } from './views.js';
 
 export const CARD_LINES = 3;
 
@@ -76,34 +76,43 @@ function Card({ card, selected, stale, wide, now, width }: { card: TaskCard; sel
   );
 }
 
-export function BoardColumns(props: { columns: TaskCard[][]; stale: Set<string>; focus: number; cursors: number[]; active: boolean; wide: boolean; now: number; width: number; rows: number }) {
-  const { columns, stale, focus, cursors, active, wide, now, width, rows } = props;
+function Column(props: { status: (typeof COLUMNS)[number]; cards: TaskCard[]; cursor: number; focused: boolean; stale: Set<string>; wide: boolean; now: number; width: number; perPage: number }) {
+  const { status, cards, cursor, focused, stale, wide, now, width, perPage } = props;
+  const start = useViewStart(cursor, cards.length, () => perPage);
+  const shown = cards.slice(start, start + perPage);
+  const more = cards.length - start - shown.length;
+  const count = cards.length.toLocaleString('en-US');
+  const position = start > 0 || more > 0 ? `${start > 0 ? '↑' : ''}${more > 0 ? '↓' : ''}` : '';
+  // The title keeps its count and arrows whole: a name with no room for it takes its short form.
+  const room = width - 1 - count.length - 1 - (position ? position.length + 1 : 0);
+  const name = COLUMN_TITLES[status].length <= room ? COLUMN_TITLES[status] : cut(COLUMN_SHORT_TITLES[status], room);
+  return (
+    <Box flexDirection="column" width={width}>
+      <Text wrap="truncate" bold color={TASK_COLOR[status]} underline={focused}>
+        {name} {count}
+        {position && <Text dimColor> {position}</Text>}
+      </Text>
+      {shown.length === 0 ? (
+        <Text dimColor>{cards.length === 0 ? ' –' : ''}</Text>
+      ) : (
+        shown.map((c, k) => <Card key={c.task_id} card={c} selected={focused && start + k === cursor} stale={stale.has(c.task_id)} wide={wide} now={now} width={width - 1} />)
+      )}
+    </Box>
+  );
+}
+
+/** The columns side by side; `shown` learns how many cards a column shows (a page, for PgUp and PgDn). */
+export function BoardColumns(props: { columns: TaskCard[][]; stale: Set<string>; focus: number; cursors: number[]; active: boolean; wide: boolean; now: number; width: number; rows: number; shown?: { current: number } }) {
+  const { columns, stale, focus, cursors, active, wide, now, width, rows, shown } = props;
   const colWidth = Math.max(10, Math.floor(width / COLUMNS.length));
   const perPage = Math.max(1, Math.floor((rows - 1) / CARD_LINES));
+  if (shown) shown.current = perPage;
   return (
     <Box flexDirection="row" height={rows}>
       {COLUMNS.map((status, i) => {
         const cards = columns[i]!;
         const cursor = Math.min(cursors[i] ?? 0, Math.max(0, cards.length - 1));
-        const start = pageStart(cursor, perPage);
-        const shown = cards.slice(start, start + perPage);
-        const focused = active && i === focus;
-        const more = cards.length - start - shown.length;
-        const title = `${COLUMN_TITLES[status]} ${cards.length.toLocaleString('en-US')}`;
-        const position = start > 0 || more > 0 ? `${start > 0 ? '↑' : ''}${more > 0 ? '↓' : ''}` : '';
-        return (
-          <Box key={status} flexDirection="column" width={colWidth}>
-            <Text wrap="truncate" bold color={TASK_COLOR[status]} underline={focused}>
-              {cut(title, colWidth - 3)}
-              {position && <Text dimColor> {position}</Text>}
-            </Text>
-            {shown.length === 0 ? (
-              <Text dimColor>{cards.length === 0 ? ' –' : ''}</Text>
-            ) : (
-              shown.map((c, k) => <Card key={c.task_id} card={c} selected={focused && start + k === cursor} stale={stale.has(c.task_id)} wide={wide} now={now} width={colWidth - 1} />)
-            )}
-          </Box>
-        );
+        return <Column key={status} status={status} cards={cards} cursor={cursor} focused={active && i === focus} stale={stale} wide={wide} now={now} width={colWidth} perPage={perPage} />;
       })}
     </Box>
   );

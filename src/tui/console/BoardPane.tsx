@@ -8,9 +8,9 @@ import { BoardColumns, CARD_LINES } from './BoardColumns.js';
 import { WaitingPane } from './WaitingPane.js';
 import type { Views } from './views.js';
 
-export function BoardPane(props: { views: Views; focus: number; cursors: number[]; wide: boolean; now: number; width: number; rows: number }) {
-  const { views, focus, cursors, wide, now, width, rows } = props;
-  const columns = (height: number) => <BoardColumns columns={views.columns} stale={views.stale} focus={focus} cursors={cursors} active wide={wide} now={now} width={width} rows={height} />;
+export function BoardPane(props: { views: Views; focus: number; cursors: number[]; wide: boolean; now: number; width: number; rows: number; shown: { current: number } }) {
+  const { views, focus, cursors, wide, now, width, rows, shown } = props;
+  const columns = (height: number) => <BoardColumns columns={views.columns} stale={views.stale} focus={focus} cursors={cursors} active wide={wide} now={now} width={width} rows={height} shown={shown} />;
   if (width < 100 || rows < 24) return columns(rows);
   // The columns take what their longest one needs (two cards at least), the lists the rest.
   const longest = Math.max(0, ...views.columns.map((c) => c.length));

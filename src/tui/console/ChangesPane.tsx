@@ -12,8 +12,9 @@ import { refTo } from '../../domain/refs.js';
 import { DOC_COLOR, LEVEL_COLOR, PHASE_COLOR, SEVERITY_COLOR, VERDICT_COLOR } from '../../render/colors.js';
 import { PhaseSteps } from '../PhaseSteps.js';
 import type { PhaseStep } from '../run-state.js';
-import { ago, bar, cut, pageStart } from './format.js';
-import { ScrollLines } from './ScrollLines.js';
+import { ago, bar, cut, type Span } from './format.js';
+import { useViewStart } from './list-view.js';
+import { detailLines, ScrollLines } from './ScrollLines.js';
 
 const STEPS = ['proposal', 'spec', 'tasks', 'implementation', 'review', 'archived'] as const;
 
@@ -28,8 +29,12 @@ function archivedNote(archived: number, spell: (text: string) => string): string
   return `${archived} archived change${archived === 1 ? '' : 's'}, read-only: ${spell(refTo('change.list', { archived: true }))} lists them.`;
 }
 
-export function ChangesPane(props: { changes: ChangeCard[]; archived: number; spell: (text: string) => string; cursor: number; width: number; rows: number; active: boolean }) {
-  const { changes, archived, spell, cursor, width, rows, active } = props;
+export function ChangesPane(props: { changes: ChangeCard[]; archived: number; spell: (text: string) => string; cursor: number; width: number; rows: number; active: boolean; shown: { current: number } }) {
+  const { changes, archived, spell, cursor, width, rows, active, shown } = props;
+  const note = archived > 0 ? 1 : 0;
+  const perPage = Math.max(1, rows - 1 - note);
+  shown.current = perPage;
+  const start = useViewStart(cursor, changes.length, () => perPage);
   if (changes.length === 0) {
     if (archived > 0) return <Text dimColor>No open changes. {archivedNote(archived, spell)}</Text>;
     return <Text dimColor>No changes yet: an agent creates one with {spell(refTo('change.create'))}, or run one with `agentboard run`.</Text>;
@@ -37,9 +42,6 @@ export function ChangesPane(props: { changes: ChangeCard[]; archived: number; sp
   const idW = Math.max(12, Math.min(28, Math.floor(width * 0.28)));
   const phaseW = 16;
   const tasksW = 16;
-  const note = archived > 0 ? 1 : 0;
-  const perPage = Math.max(1, rows - 1 - note);
-  const start = pageStart(cursor, perPage);
   return (
     <Box flexDirection="column">
       <Text dimColor wrap="truncate">
@@ -76,82 +78,54 @@ export function ChangesPane(props: { changes: ChangeCard[]; archived: number; sp
 
 const SEVERITIES = ['High', 'Medium', 'Low'] as const;
 
-/** The lines of a change's detail, each one line of text, so the pane can scroll through them. */
-function detailLines(c: ChangeCard, findings: Read<Finding[]> | null, now: number): ReactNode[] {
-  const out: ReactNode[] = [];
-  const line = (node: ReactNode) => out.push(node);
-  line(
-    <Text bold>
-      {c.change_id}
-      {c.title !== c.change_id && <Text bold={false}>: {c.title}</Text>}
-    </Text>,
-  );
-  line(<PhaseSteps phases={phaseSteps(c)} inline />);
-  line(<Text dimColor>{c.waiting_on ? `waits on ${c.waiting_on}` : 'archived'}</Text>);
-  line(<Text> </Text>);
-  line(<Text dimColor>{`${'DOCUMENT'.padEnd(10)}${'STATUS'.padEnd(12)}${'REV'.padEnd(5)}${'AUTHOR'.padEnd(20)}UPDATED`}</Text>);
+/** The lines of a change's detail, wrapped to the width, so the pane can scroll through them. */
+function changeLines(c: ChangeCard, findings: Read<Finding[]> | null, now: number, width: number): ReactNode[] {
+  const out = detailLines(width);
+  out.text([{ text: c.change_id, bold: true }, c.title !== c.change_id ? `: ${c.title}` : ''], 0, 2);
+  out.line(<PhaseSteps phases={phaseSteps(c)} inline />);
+  out.text([{ text: c.waiting_on ? `waits on ${c.waiting_on}` : 'archived', dimColor: true }]);
+  out.blank();
+  // The documents as a table; what is said of one goes on under UPDATED when the line is full.
+  const [docW, statusW, revW, authorW] = [10, 12, 5, 20];
+  out.line(<Text dimColor>{`${'DOCUMENT'.padEnd(docW)}${'STATUS'.padEnd(statusW)}${'REV'.padEnd(revW)}${'AUTHOR'.padEnd(authorW)}UPDATED`}</Text>);
   for (const d of c.documents) {
-    line(
-      <Text>
-        {d.document.padEnd(10)}
-        <Text color={DOC_COLOR[d.status]}>{d.status.padEnd(12)}</Text>
-        {String(d.revision).padEnd(5)}
-        {cut(d.author, 19).padEnd(20)}
-        <Text dimColor>
-          {ago(d.updated, now)}
-          {d.review_requested ? ' · with reviewers' : ''}
-          {d.status === 'submitted' && d.blocking ? ' · needs your approval' : ''}
-        </Text>
-      </Text>,
-    );
+    const said = [ago(d.updated, now), d.review_requested ? ' · with reviewers' : '', d.status === 'submitted' && d.blocking ? ' · needs your approval' : ''].join('');
+    const row: Span[] = [d.document.padEnd(docW), { text: d.status.padEnd(statusW), color: DOC_COLOR[d.status] }, String(d.revision).padEnd(revW), cut(d.author, authorW - 1).padEnd(authorW), { text: said, dimColor: true }];
+    out.text(row, 0, docW + statusW + revW + authorW);
   }
-  if (c.documents.length === 0) line(<Text dimColor>no documents yet</Text>);
+  if (c.documents.length === 0) out.text([{ text: 'no documents yet', dimColor: true }]);
   const t = c.tasks;
-  line(<Text> </Text>);
-  line(<Text>{t.total ? `Tasks: ${t.done}/${t.total} done · ${t.in_progress} in progress · ${t.blocked} blocked · ${t.in_review} in review · ${t.todo} to do` : 'Tasks: none yet'}</Text>);
-  line(<Text> </Text>);
+  out.blank();
+  out.text(t.total ? `Tasks: ${t.done}/${t.total} done · ${t.in_progress} in progress · ${t.blocked} blocked · ${t.in_review} in review · ${t.todo} to do` : 'Tasks: none yet', 0, 2);
+  out.blank();
   if (c.review) {
-    line(
-      <Text>
-        Review round {c.review.round}: <Text color={VERDICT_COLOR[c.review.verdict]} bold>{c.review.verdict}</Text>
-        <Text dimColor>
-          {' '}
-          by {c.review.reviewer} · {ago(c.review.at, now)}
-        </Text>
-      </Text>,
-    );
-    if (c.review.summary) line(<Text dimColor>{c.review.summary.replace(/\s+/g, ' ')}</Text>);
+    out.text([`Review round ${c.review.round}: `, { text: c.review.verdict, color: VERDICT_COLOR[c.review.verdict], bold: true }, { text: ` by ${c.review.reviewer} · ${ago(c.review.at, now)}`, dimColor: true }], 0, 2);
+    if (c.review.summary) out.text([{ text: c.review.summary, dimColor: true }]);
     for (const s of SEVERITIES) {
       const issues = c.review.issues.filter((i) => i.severity === s);
       if (issues.length === 0) continue;
-      line(
-        <Text color={SEVERITY_COLOR[s]} bold>
-          {s} ({issues.length})
-        </Text>,
-      );
-      for (const i of issues) line(<Text>  {i.title}</Text>);
+      out.text([{ text: `${s} (${issues.length})`, color: SEVERITY_COLOR[s], bold: true }]);
+      for (const i of issues) out.text(i.title, 2, 4);
     }
-    if (c.review.issues.length === 0) line(<Text dimColor>no issues</Text>);
-  } else line(<Text dimColor>No review yet.</Text>);
-  line(<Text> </Text>);
-  if (findings === null) line(<Text dimColor>validate: reading…</Text>);
-  else if (!findings.ok) line(<Text color="red">validate: {findings.message}</Text>);
-  else if (findings.data.length === 0) line(<Text color="green">validate: no findings</Text>);
+    if (c.review.issues.length === 0) out.text([{ text: 'no issues', dimColor: true }]);
+  } else out.text([{ text: 'No review yet.', dimColor: true }]);
+  out.blank();
+  if (findings === null) out.text([{ text: 'validate: reading…', dimColor: true }]);
+  else if (!findings.ok) out.text([{ text: `validate: ${findings.message}`, color: 'red' }], 0, 2);
+  else if (findings.data.length === 0) out.text([{ text: 'validate: no findings', color: 'green' }]);
   else {
-    line(<Text bold>validate: {findings.data.length} finding{findings.data.length === 1 ? '' : 's'}</Text>);
+    out.text([{ text: `validate: ${findings.data.length} finding${findings.data.length === 1 ? '' : 's'}`, bold: true }]);
+    // Each finding whole: where, how bad, its rule and message, then its fix, each wrapped to the width.
     for (const f of findings.data) {
-      line(
-        <Text>
-          <Text underline>{`${f.file}${f.line ? `:${f.line}` : ''}`}</Text> <Text color={LEVEL_COLOR[f.level]}>{f.level}</Text> <Text dimColor>{f.rule}</Text>: {f.message}
-        </Text>,
-      );
-      line(<Text dimColor>  fix: {f.fix}</Text>);
+      out.text([{ text: `${f.file}${f.line ? `:${f.line}` : ''}`, underline: true }, ' ', { text: f.level, color: LEVEL_COLOR[f.level] }, ' ', { text: f.rule, dimColor: true }, `: ${f.message}`], 0, 2);
+      out.text([{ text: `fix: ${f.fix}`, dimColor: true }], 2, 4);
     }
   }
-  return out;
+  return out.lines;
 }
 
-export function ChangeDetail({ change, source, now, rows, scroll, bottom }: { change: ChangeCard; source: ConsoleSource; now: number; rows: number; scroll: number; bottom: { current: number } }) {
+export function ChangeDetail(props: { change: ChangeCard; source: ConsoleSource; now: number; width: number; rows: number; scroll: number; bottom: { current: number }; shown: { current: number } }) {
+  const { change, source, now, width, rows, scroll, bottom, shown } = props;
   const [findings, setFindings] = useState<Read<Finding[]> | null>(null);
   // The change card is made again only when one of its files changed: then validate again.
   useEffect(() => {
@@ -161,5 +135,5 @@ export function ChangeDetail({ change, source, now, rows, scroll, bottom }: { ch
       live = false;
     };
   }, [change, source]);
-  return <ScrollLines lines={detailLines(change, findings, now)} rows={rows} scroll={scroll} bottom={bottom} />;
+  return <ScrollLines lines={changeLines(change, findings, now, width)} rows={rows} scroll={scroll} bottom={bottom} shown={shown} />;
 }

@@ -8,18 +8,18 @@ import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
 import { DecisionPrompt } from '../DecisionPrompt.js';
+import { eachKey } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
-import { CARD_LINES } from './BoardColumns.js';
 import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
-import { clamp } from './format.js';
+import { clamp, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { Help } from './Help.js';
-import { QuestionPrompt, type Question } from './QuestionPrompt.js';
+import { QuestionPrompt, questionLines, type Question } from './QuestionPrompt.js';
 import { useSize, type ScreenControl } from './screen.js';
 import { claimOf, decisionOf, fileOf, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
-import { ITEM_LINES, WaitingPane } from './WaitingPane.js';
+import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, makeColumns, makeViews, PANES } from './views.js';
 
 type Prompt = ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision) | { kind: 'question'; question: Question } | { kind: 'confirm'; text: string; action: ConsoleAction };
@@ -56,11 +56,23 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const views = useMemo(() => makeViews(snapshot, u.filter, columns), [snapshot, u.filter, columns]);
   const viewsRef = useRef(views);
   viewsRef.current = views;
+  // What the view drawn tells the keys: how far a detail scrolls, and how many items or lines a page is.
   const bottom = useRef(0);
+  const shown = useRef(1);
   const now = Date.parse(snapshot.at);
   const single = snapshot.scope !== null;
 
-  const promptLines = u.prompt?.kind === 'decision' ? 5 + u.prompt.details.length : u.prompt?.kind === 'question' ? 6 + u.prompt.question.options.length : 0;
+  // A prompt's texts are wrapped to its width, each on at most `room` lines, so that the pane keeps rows of its own.
+  const room = Math.max(1, Math.floor((size.height - 12) / 2));
+  let details: string[] = [];
+  let promptLines = 0;
+  if (u.prompt?.kind === 'decision') {
+    details = u.prompt.details.flatMap((d) => wrapAtMost(d, size.width - 4, room));
+    promptLines = 5 + details.length;
+  } else if (u.prompt?.kind === 'question') {
+    const { head, body } = questionLines(u.prompt.question, now, size.width, room);
+    promptLines = 4 + head.length + body.length + u.prompt.question.options.length;
+  }
   const paneRows = Math.max(3, size.height - 1 - 3 - promptLines);
 
   const run = async (action: ConsoleAction) => {
@@ -114,7 +126,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (key.tab) return set({ pane: PANES[(paneAt + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!, overlay: null, scroll: 0 });
     if (/^[1-4]$/.test(input)) return set({ pane: PANES[Number(input) - 1]!, overlay: null, scroll: 0 });
 
-    const page = u.pane === 'board' ? Math.max(1, Math.floor((paneRows - 1) / CARD_LINES)) : u.pane === 'waiting' ? Math.max(1, Math.floor((paneRows - 1) / ITEM_LINES)) : Math.max(1, paneRows - 1);
+    const page = Math.max(1, shown.current);
     const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
     if (u.overlay) {
       if (step !== null) {
@@ -159,12 +171,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   };
 
   useInput(
-    (input, key) => {
-      // Keys that reach the console together (auto-repeat, fast typing, a paste, a slow link) come as
-      // one string: each is a key of its own, the ones after a key that opens a prompt the prompt's.
-      if (input.length > 1 && !key.ctrl && !key.meta) for (const ch of input) onKey(ch, key);
-      else onKey(input, key);
-    },
+    // Keys that come together are taken one by one, the ones after a key that opens a prompt the prompt's.
+    (input, key) => eachKey(input, key, onKey),
     { isActive: !lent && (u.prompt === null || u.prompt.kind === 'confirm') },
   );
 
@@ -187,17 +195,17 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
 
   let body;
   if (u.overlay?.kind === 'help') body = <Help person={source.person} />;
-  else if (u.overlay?.kind === 'task') body = <TaskDetail taskId={u.overlay.task_id} source={source} version={snapshot} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
+  else if (u.overlay?.kind === 'task') body = <TaskDetail taskId={u.overlay.task_id} source={source} version={snapshot} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
   else if (u.overlay?.kind === 'change') {
     const id = u.overlay.change_id;
     const change = snapshot.changes.find((c) => c.change_id === id);
-    body = change ? <ChangeDetail change={change} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} /> : <Text dimColor>{id} is no longer an open change.</Text>;
+    body = change ? <ChangeDetail change={change} source={source} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} /> : <Text dimColor>{id} is no longer an open change.</Text>;
   } else if (u.pane === 'board') {
-    body = <BoardPane views={views} focus={u.col} cursors={u.rows} wide={!single && snapshot.changes.length > 1} now={now} width={size.width} rows={paneRows} />;
-  } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active />;
-  else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active />;
-  else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} rows={paneRows} scroll={u.scroll} bottom={bottom} />;
-  else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active />;
+    body = <BoardPane views={views} focus={u.col} cursors={u.rows} wide={!single && snapshot.changes.length > 1} now={now} width={size.width} rows={paneRows} shown={shown} />;
+  } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active shown={shown} />;
+  else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active shown={shown} />;
+  else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
+  else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} />;
 
   const footer = () => {
     if (u.filtering) {
@@ -252,7 +260,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       {u.prompt?.kind === 'decision' && (
         <DecisionPrompt
           key={`${u.prompt.subject}${u.prompt.start}`}
-          question={{ subject: u.prompt.subject, details: u.prompt.details }}
+          question={{ subject: u.prompt.subject, details }}
           start={u.prompt.start}
           early={early}
           later="later (Esc)"
@@ -272,6 +280,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           question={u.prompt.question}
           now={now}
           width={size.width}
+          room={room}
           early={early}
           onAnswer={(answer) => {
             const p = ui.current.prompt;

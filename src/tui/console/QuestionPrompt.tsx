@@ -6,7 +6,8 @@
 import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { EarlyKeys } from '../DecisionPrompt.js';
-import { cut, left } from './format.js';
+import { eachKey } from '../keys.js';
+import { left, wrapAtMost } from './format.js';
 
 export interface Question {
   input_id: string;
@@ -17,8 +18,15 @@ export interface Question {
   expires_at: string;
 }
 
-export function QuestionPrompt(props: { question: Question; now: number; width: number; onAnswer: (answer: string) => void; onCancel: () => void; early?: EarlyKeys }) {
-  const { question, now, width, onAnswer, onCancel } = props;
+/** Who asks, until when and what happens then, and the question, each wrapped to the prompt's width on at most `room` lines. */
+export function questionLines(question: Question, now: number, width: number, room: number): { head: string[]; body: string[] } {
+  const head = `${question.agent_id} asks (${question.input_id} · ${left(question.expires_at, now)} · then: ${question.default_action})`;
+  return { head: wrapAtMost(head, width - 4, room), body: wrapAtMost(question.question, width - 4, room) };
+}
+
+export function QuestionPrompt(props: { question: Question; now: number; width: number; room: number; onAnswer: (answer: string) => void; onCancel: () => void; early?: EarlyKeys }) {
+  const { question, now, width, room, onAnswer, onCancel } = props;
+  const { head, body } = questionLines(question, now, width, room);
   const [choice, setChoiceShown] = useState(0);
   const [typedShown, setTypedShown] = useState<string | null>(question.options.length === 0 ? '' : null);
   // Keys can come faster than renders (a paste): the state is kept here, not in the render's copy.
@@ -46,17 +54,23 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
     else if (key.return) onAnswer(options[c]!);
     else if (/^[1-9]$/.test(input) && Number(input) <= options.length) onAnswer(options[Number(input) - 1]!);
   };
-  useInput(onKey);
+  useInput((input, key) => eachKey(input, key, onKey));
   useEffect(() => {
     for (const [input, key] of props.early?.current.splice(0) ?? []) onKey(input, key);
     // Only once, as it starts listening.
   }, []);
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-      <Text bold color="yellow" wrap="truncate">
-        {question.agent_id} asks ({question.input_id} · {left(question.expires_at, now)} · then: {question.default_action})
-      </Text>
-      <Text wrap="truncate">{cut(question.question, width - 4)}</Text>
+      {head.map((l, i) => (
+        <Text key={`h${i}`} bold color="yellow" wrap="truncate">
+          {l}
+        </Text>
+      ))}
+      {body.map((l, i) => (
+        <Text key={`b${i}`} wrap="truncate">
+          {l}
+        </Text>
+      ))}
       {typedShown === null ? (
         <>
           {options.map((o, i) => (

@@ -6,9 +6,10 @@
 import { Box, Text } from 'ink';
 import type { WaitingItem } from '../../console/cards.js';
 import { SEVERITY_COLOR } from '../../render/colors.js';
-import { ago, cut, left, pageStart } from './format.js';
+import { ago, cut, left } from './format.js';
+import { useViewStart } from './list-view.js';
 
-export const ITEM_LINES = 2;
+const ITEM_LINES = 2;
 
 function lines(w: WaitingItem, now: number): { mark: string; color: string; head: string; body: string } {
   switch (w.kind) {
@@ -35,10 +36,12 @@ function lines(w: WaitingItem, now: number): { mark: string; color: string; head
   }
 }
 
-export function WaitingPane({ items, cursor, now, width, rows, active }: { items: WaitingItem[]; cursor: number; now: number; width: number; rows: number; active: boolean }) {
-  if (items.length === 0) return <Text color="green">Nothing waits on you.</Text>;
+export function WaitingPane(props: { items: WaitingItem[]; cursor: number; now: number; width: number; rows: number; active: boolean; shown?: { current: number } }) {
+  const { items, cursor, now, width, rows, active } = props;
   const perPage = Math.max(1, Math.floor((rows - 1) / ITEM_LINES));
-  const start = pageStart(cursor, perPage);
+  if (props.shown) props.shown.current = perPage;
+  const start = useViewStart(cursor, items.length, () => perPage);
+  if (items.length === 0) return <Text color="green">Nothing waits on you.</Text>;
   const shown = items.slice(start, start + perPage);
   return (
     <Box flexDirection="column">

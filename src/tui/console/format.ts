@@ -11,6 +11,12 @@ export function ago(iso: string | null | undefined, now: number): string {
   return `${Math.floor(m / 1440)}d`;
 }
 
+/** "12m ago", "just now": how long ago `iso` was, in a sentence. */
+export function since(iso: string, now: number): string {
+  const a = ago(iso, now);
+  return a === 'now' ? 'just now' : `${a} ago`;
+}
+
 /** "12m left", "<1m left", "2h05m left", "overdue": the time until `iso`. */
 export function left(iso: string, now: number): string {
   const s = Math.floor((Date.parse(iso) - now) / 1000);
@@ -45,36 +51,103 @@ export function words(state: string): string {
   return state.replace(/_/g, ' ');
 }
 
-/** The first index of the page of `size` that shows `cursor`. */
-export function pageStart(cursor: number, size: number): number {
-  return size <= 0 ? 0 : Math.floor(Math.max(0, cursor) / size) * size;
-}
-
 export function clamp(n: number, length: number): number {
   return Math.max(0, Math.min(n, length - 1));
 }
 
-/** Text broken into lines of at most `width` characters, at spaces where it can be. */
-export function wrapWords(text: string, width: number): string[] {
-  const out: string[] = [];
-  for (const para of text.split('\n')) {
-    let line = '';
-    for (const word of para.split(/\s+/).filter(Boolean)) {
-      for (let w = word; w.length > 0; ) {
-        const room = line ? width - line.length - 1 : width;
-        if (w.length <= room) {
-          line = line ? `${line} ${w}` : w;
-          w = '';
-        } else if (line) {
-          out.push(line);
-          line = '';
-        } else {
-          out.push(w.slice(0, width));
-          w = w.slice(width);
+/** A piece of text and how it is drawn; a plain string is drawn as it is. */
+export type Span = string | { text: string; color?: string; bold?: boolean; dimColor?: boolean; underline?: boolean };
+
+const textOf = (s: Span) => (typeof s === 'string' ? s : s.text);
+const withText = (s: Span, text: string): Span => (typeof s === 'string' ? text : { ...s, text });
+
+/** A word cut after `n` characters: what fits, and the rest. */
+function splitWord(word: Span[], n: number): [Span[], Span[]] {
+  const head: Span[] = [];
+  const rest: Span[] = [];
+  let left = n;
+  for (const s of word) {
+    const text = textOf(s);
+    if (left >= text.length) head.push(s);
+    else {
+      if (left > 0) head.push(withText(s, text.slice(0, left)));
+      rest.push(withText(s, text.slice(left)));
+    }
+    left = Math.max(0, left - text.length);
+  }
+  return [head, rest];
+}
+
+/**
+ * Spans broken into lines of at most `width` characters, at spaces where it can be (a word longer
+ * than a line is broken where the line ends). The spaces between two words on a line are kept (a
+ * table's columns stay in place), a line break or a tab between them is one space; the first line
+ * starts `indent` spaces in, the lines after it `hang` spaces in.
+ */
+export function wrapSpans(spans: Span[], width: number, indent = 0, hang = indent): Span[][] {
+  // The words, each with the spaces before it: what runs between spaces may change how it is drawn midway.
+  const words: { gap: string; parts: Span[] }[] = [];
+  let gap = '';
+  let word: Span[] | null = null;
+  for (const s of spans) {
+    for (const piece of textOf(s).split(/(\s+)/)) {
+      if (/^\s/.test(piece)) {
+        gap += /^ +$/.test(piece) ? piece : ' ';
+        word = null;
+      } else if (piece) {
+        if (!word) {
+          words.push({ gap, parts: (word = []) });
+          gap = '';
         }
+        word.push(withText(s, piece));
       }
     }
-    out.push(line);
   }
-  return out;
+  const lines: Span[][] = [];
+  let line: Span[] = [];
+  let start = 0;
+  let used = 0;
+  const open = (spaces: number) => {
+    line = spaces > 0 ? [' '.repeat(spaces)] : [];
+    start = used = spaces;
+  };
+  const close = () => {
+    lines.push(line);
+    open(hang);
+  };
+  open(indent);
+  for (const { gap, parts } of words) {
+    let w = parts;
+    while (w.length > 0) {
+      const before = used > start ? gap : '';
+      const length = w.reduce((n, s) => n + textOf(s).length, 0);
+      if (before.length + length <= width - used) {
+        line.push(...(before ? [before] : []), ...w);
+        used += before.length + length;
+        w = [];
+      } else if (used > start) close();
+      else {
+        const [head, rest] = splitWord(w, Math.max(1, width - used));
+        line.push(...head);
+        close();
+        w = rest;
+      }
+    }
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** Text broken into lines of at most `width` characters, at spaces where it can be; each line break of the text starts a line. */
+export function wrapWords(text: string, width: number): string[] {
+  return text.split('\n').flatMap((para) => wrapSpans([para], width).map((l) => l.map(textOf).join('')));
+}
+
+/** Text wrapped to `width` on at most `lines` lines; when there is more, the last line ends in "…". */
+export function wrapAtMost(text: string, width: number, lines: number): string[] {
+  const all = wrapWords(text, width);
+  if (all.length <= lines) return all;
+  const kept = all.slice(0, Math.max(1, lines));
+  const last = kept.pop()!;
+  return [...kept, `${last.length < width ? last : last.slice(0, width - 1)}…`];
 }

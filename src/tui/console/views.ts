@@ -3,6 +3,8 @@ import type { AgentCard, ChangeCard, ConsoleSnapshot, TaskCard, WaitingItem } fr
 
 export const COLUMNS = ['todo', 'in_progress', 'blocked', 'in_review', 'done'] as const;
 export const COLUMN_TITLES: Record<(typeof COLUMNS)[number], string> = { todo: 'TODO', in_progress: 'IN PROGRESS', blocked: 'BLOCKED', in_review: 'IN REVIEW', done: 'DONE' };
+/** The titles of a narrow column. */
+export const COLUMN_SHORT_TITLES: Record<(typeof COLUMNS)[number], string> = { todo: 'TODO', in_progress: 'IN PROG', blocked: 'BLOCKED', in_review: 'REVIEW', done: 'DONE' };
 
 export const PANES = ['board', 'agents', 'waiting', 'changes'] as const;
 export type Pane = (typeof PANES)[number];
