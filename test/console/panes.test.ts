@@ -138,7 +138,8 @@ describe('the waiting-on-you pane', () => {
     // The footer offers what can be done with the selection.
     expect(lines(frame).at(-1)).toContain('Enter answer');
     await c.keys('j');
-    expect(lines(c.frame()).at(-1)).toMatch(/Enter decide · a approve · r reject · o read · e edit/);
+    // At 80 columns the hints are more than fit: the last ones are left out whole, `? help` kept (it lists every key).
+    expect(lines(c.frame()).at(-1)).toBe('Enter decide · a approve · r reject · o read · e edit · / filter · ? help');
     await c.keys('G');
     expect(lines(c.frame()).at(-1)).toMatch(/x release · Enter open · o read · e edit/);
   });

@@ -17,7 +17,7 @@ import { Header, TabBar } from './Header.js';
 import { Help } from './Help.js';
 import { QuestionPrompt, questionLines, type Question } from './QuestionPrompt.js';
 import { useSize, type ScreenControl } from './screen.js';
-import { claimOf, decisionOf, fileOf, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
+import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, makeColumns, makeViews, PANES } from './views.js';
@@ -239,7 +239,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (snapshot.trouble) return <Text wrap="truncate" color="red">⚠ {snapshot.trouble}</Text>;
     return (
       <Text wrap="truncate" dimColor>
-        {hints(target, snapshot, u.overlay !== null).map(([k, what], i) => (
+        {fitHints(hints(target, snapshot, u.overlay !== null), size.width).map(([k, what], i) => (
           <Text key={`${k}${what}`}>
             {i > 0 ? ' · ' : ''}
             <Text bold>{k}</Text> {what}

@@ -131,3 +131,11 @@ export function hints(t: Target | null, snapshot: ConsoleSnapshot, inDetail: boo
   out.push(['?', 'help'], ['q', inDetail ? 'back' : 'quit']);
   return out;
 }
+
+/** The hints that fit on a line of `width`: what does not fit is left out from the end, but for `?` (the help lists every key). */
+export function fitHints(all: [string, string][], width: number): [string, string][] {
+  const out = [...all];
+  const length = () => out.reduce((n, [k, what], i) => n + (i > 0 ? 3 : 0) + k.length + 1 + what.length, 0);
+  while (out.length > 1 && length() > width) out.splice(out.findLastIndex(([k]) => k !== '?'), 1);
+  return out;
+}
