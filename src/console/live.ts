@@ -23,6 +23,11 @@ import { BoardWatcher, boardFolders } from './watch.js';
  * reading nothing: each move redraws the screen, which is most of what an idle console costs.
  */
 const TICK_MS = 30_000;
+/**
+ * How often, while the screen shows a run under way, the console checks that the run's process
+ * still runs: a run killed with kill -9 writes no file, so the watcher would not tell.
+ */
+const LIVENESS_MS = 3_000;
 /** Every so many ticks the whole board is read again, in case a change on disk went unnoticed (a file system without events). */
 const TICKS_PER_READ = 2;
 /**
@@ -81,6 +86,7 @@ export class LiveBoard implements ConsoleSource {
   private watcher: BoardWatcher | null = null;
   private tick: NodeJS.Timeout | null = null;
   private ticks = 0;
+  private liveness: NodeJS.Timeout | null = null;
   private syncTimer: NodeJS.Timeout | null = null;
   /** Why the last fetch of a shared board failed; null once one succeeds. */
   private syncTrouble: string | null = null;
@@ -116,8 +122,21 @@ export class LiveBoard implements ConsoleSource {
       this.snapshot = { ...this.snapshot, trouble: `${err.message} ${err.nextStep}` };
     }
     this.watcher?.watchOnly(this.folders());
+    this.checkRuns();
     this.notify();
   };
+
+  /** Checks the runs shown under way while there are some (and the console follows the disk); one that died is read again. */
+  private checkRuns(): void {
+    const wanted = this.watcher !== null && this.reader.running.length > 0;
+    if (wanted && !this.liveness) {
+      this.liveness = setInterval(() => this.reader.runDied() && this.refresh({ runtime: true }), LIVENESS_MS);
+      this.liveness.unref();
+    } else if (!wanted && this.liveness) {
+      clearInterval(this.liveness);
+      this.liveness = null;
+    }
+  }
 
   private notify(): void {
     for (const l of this.listeners) l();
@@ -146,7 +165,7 @@ export class LiveBoard implements ConsoleSource {
 
   private folders(): string[] {
     const board = this.ctx.board();
-    return boardFolders(board, this.snapshot.changes.map((c) => c.change_id), this.reader.running);
+    return boardFolders(board, this.snapshot.changes.map((c) => c.change_id), this.reader.running.map((r) => r.run_id));
   }
 
   /**
@@ -156,6 +175,7 @@ export class LiveBoard implements ConsoleSource {
   start(options: { debounceMs?: number; maxWaitMs?: number; tickMs?: number; syncMs?: number } = {}): void {
     this.watcher = new BoardWatcher((folders) => this.refresh(this.dirtyOf(folders)), options);
     this.watcher.watchOnly(this.folders());
+    this.checkRuns();
     this.tick = setInterval(this.onTick, options.tickMs ?? TICK_MS);
     this.tick.unref();
     if (this.ctx.board().config.remote !== undefined) {
@@ -171,6 +191,8 @@ export class LiveBoard implements ConsoleSource {
 
   stop(): void {
     this.watcher?.close();
+    this.watcher = null;
+    this.checkRuns();
     if (this.tick) clearInterval(this.tick);
     if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = null;

@@ -15,7 +15,7 @@ import { isReady } from '../domain/next-task.js';
 import type { RuntimeData } from '../domain/records.js';
 import type { Board, DocHead } from '../store/board.js';
 import type { DocFile } from '../store/documents.js';
-import { listRuns, readInvocations, runState } from '../store/runs.js';
+import { listRuns, readInvocations, runState, type RunRecord } from '../store/runs.js';
 import type { TaskSummary } from '../store/task-scan.js';
 import { changeTitle, openForWork, tasksOf } from '../ops/view.js';
 import type { AgentCard, ChangeCard, ConsoleSnapshot, RunSeat, TaskCard, WaitingItem } from './cards.js';
@@ -100,7 +100,7 @@ export class SnapshotReader {
   private runs: RunsRead = { seats: new Map(), deadClaims: new Map() };
   private joined: { made: Made[]; changes: ChangeCard[]; tasks: TaskCard[] } | null = null;
   /** The runs under way at the last read, whose records the console watches. */
-  running: string[] = [];
+  running: RunRecord[] = [];
 
   constructor(
     private readonly board: Board,
@@ -193,7 +193,7 @@ export class SnapshotReader {
       const state = runState(run);
       if (state === 'died') for (const c of run.claims) deadClaims.set(c, run.run_id);
       if (state !== 'running') continue;
-      this.running.push(run.run_id);
+      this.running.push(run);
       const roles: [string | null, string][] = [[run.agents.planner, 'planner'], [run.agents.reviewer, 'reviewer'], ...run.agents.workers.map((w) => [w, 'worker'] as [string, string])];
       for (const [id, role] of roles) if (id) seats.set(id, { run_id: run.run_id, role, invocation: 0, phase: run.phase, task_id: null, started_at: run.started_at });
       for (const inv of readInvocations(this.board.runtimeDir, run.run_id)) {
@@ -201,6 +201,14 @@ export class SnapshotReader {
       }
     }
     this.runs = { seats, deadClaims };
+  }
+
+  /**
+   * Whether a run under way at the last read has died since (kill -9 writes no file to say so):
+   * its process is checked as status checks it, and nothing is read.
+   */
+  runDied(): boolean {
+    return this.running.some((r) => runState(r) === 'died');
   }
 
   /** Reads what changed on disk (everything, unless told what), and the snapshot as of `at`. */

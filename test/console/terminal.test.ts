@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, ok, write } from '../helpers.js';
 import { until } from './helpers.js';
+import { fakeBoard, hangs, runIds, startRun } from '../engine/helpers.js';
 
 const SOCKET = `agentboard-console-${process.pid}`;
 const tmux = (...args: string[]) => spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
@@ -90,6 +91,38 @@ describe('the console in a terminal', () => {
     expect(spec.feedback).toEqual([expect.objectContaining({ author: 'human:tester', text: 'Say what an empty query returns' })]);
     const log = (await ok(dir, ['log', '--actor', 'human:tester'])).entries.map((e: any) => e.action);
     expect(log).toEqual(['document.reject', 'document.approve', 'input.answer', 'board.init']);
+  });
+
+  it('sees a run killed with kill -9 die, with nothing written: its agents leave their seats and its claim is marked stale', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { '*': ['hang'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const run = startRun(board.dir, ['add-search', '--until', 'implementation']);
+    try {
+      await until('the worker to hang on T1', () => hangs(board).length === 1, 30_000);
+      const [runId] = runIds(board.dir);
+      startConsole('died', board.dir, {});
+      await until('the claim', () => /TODO 0 +IN PROGRESS 1/.test(screen('died')));
+      expect(screen('died')).not.toContain('⚠ stale');
+      tmux('send-keys', '-t', 'died', '2');
+      await until('the worker in its seat', () => screen('died').includes(`run ${runId} · worker · invocation`));
+
+      run.child.kill('SIGKILL');
+      await run.done;
+      // No file changed: the console finds the run's process gone by itself, without a restart.
+      tmux('send-keys', '-t', 'died', '1');
+      await until('the stale mark', () => screen('died').includes('⚠ stale'), 20_000);
+      tmux('send-keys', '-t', 'died', '3');
+      await until('the stale claim waiting', () => screen('died').includes(`add-search/T1 held by fake-w1 · its run ${runId} died`));
+      tmux('send-keys', '-t', 'died', '2');
+      await until('the agents pane', () => !screen('died').includes('stale claim') && screen('died').includes('fake-w1'));
+      expect(screen('died')).not.toContain(`run ${runId}`);
+      tmux('send-keys', '-t', 'died', 'q');
+      await until('the exit', () => screen('died').includes('BOARD EXITED 0'));
+    } finally {
+      run.child.kill('SIGKILL');
+      // The agent the dead run left, and its children: the next run would stop them.
+      for (const h of hangs(board)) for (const pid of [h.agent, h.child, h.escaped]) if (pid) try { process.kill(pid, 'SIGKILL'); } catch {}
+    }
   });
 
   it('draws without colour under NO_COLOR, and follows the terminal when it is resized', async () => {
