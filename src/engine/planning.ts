@@ -69,11 +69,15 @@ async function unreadable(ctx: RunContext, type: PlanningPhase, doc: Data | null
   ]);
 }
 
-function summaryLines(doc: Data): string[] {
+/**
+ * The first lines of a document's body, as the person's decision shows them: blank lines left out,
+ * each line's indentation kept (the YAML of a task block reads as another structure without it).
+ */
+export function previewLines(doc: Data): string[] {
   const body = String(doc.markdown).replace(/^---\n[\s\S]*?\n---\n/, '');
   return body
     .split('\n')
-    .map((l) => l.trim())
+    .map((l) => l.trimEnd().replace(/\t/g, '    '))
     .filter(Boolean)
     .slice(0, 12);
 }
@@ -83,7 +87,7 @@ export function documentGate(ctx: RunContext, type: PlanningPhase | 'review', do
   return {
     subject: `the ${word} of ${ctx.changeId}`,
     reason,
-    details: [`${doc.file} · revision ${doc.revision} · by ${doc.author}`, ...summaryLines(doc)],
+    details: [`${doc.file} · revision ${doc.revision} · by ${doc.author}`, ...previewLines(doc)],
     commands: [`agentboard approve ${ctx.changeId} ${type}`, `agentboard reject ${ctx.changeId} ${type} --feedback "<what must change>"`],
     decide: (decision, feedback) => ctx.ops.decideDocument(ctx.changeId, type, decision, feedback),
     state: async () => {

@@ -76,4 +76,9 @@ describe('the part of a list a view shows', () => {
     expect(walk(10, fits, [9])).toEqual([7]);
     expect(walk(10, fits, [2, 3])).toEqual([0, 1]);
   });
+
+  it('keeps the indentation of each line when it wraps text, on the lines it wraps onto too', () => {
+    const yaml = 'files:\n  - path: src/index.ts\n    action: create\n\n\tindented by a tab, wrapped';
+    expect(wrapWords(yaml, 24)).toEqual(['files:', '  - path: src/index.ts', '    action: create', '', '    indented by a tab,', '    wrapped']);
+  });
 });

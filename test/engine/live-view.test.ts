@@ -8,6 +8,9 @@ import { RunStore } from '../../src/tui/store.js';
 import { SnapshotReader } from '../../src/console/snapshot.js';
 import { Board } from '../../src/store/board.js';
 import { busyBoard, RUN_ID, until } from '../console/helpers.js';
+import { changeWithTasks, newBoard } from '../helpers.js';
+import { BoardOps } from '../../src/engine/board-ops.js';
+import { previewLines } from '../../src/engine/planning.js';
 
 const usage = (n: number, cost: number | null = null) => ({ input_tokens: n, output_tokens: 0, cached_input_tokens: 0, cost_usd: cost });
 const base = { run_id: '20261122-080000000-abcd', at: '2026-11-22T08:00:00.000Z' };
@@ -96,6 +99,24 @@ describe('the live view', () => {
     await tick();
     view.stdin.write('a');
     expect(await again).toEqual({ decision: 'approve' });
+    view.unmount();
+  });
+
+  it('shows the document it asks about with its indentation: the YAML of a task reads as in the file', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles', files: [{ path: 'src/index.ts', action: 'create' }] }]);
+    const doc = (await new BoardOps(dir, 'human:tester').document('add-search', 'tasks'))!;
+    const { store, view } = screen();
+    const asked = store.ask({ subject: 'the tasks of add-search', details: previewLines(doc) }, new AbortController().signal);
+    await tick();
+    const frame = view.lastFrame()!;
+    // Inside the box's border and padding, each line as the file has it.
+    const inBox = (text: string) => lineWith(frame, text).replace(/^│ /, '').replace(/ *│$/, '');
+    expect(inBox('files:')).toBe('files:');
+    expect(inBox('- path: src/index.ts')).toBe('  - path: src/index.ts');
+    expect(inBox('action: create')).toBe('    action: create');
+    view.stdin.write('l');
+    expect(await asked).toEqual({ decision: 'later' });
     view.unmount();
   });
 

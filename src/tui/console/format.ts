@@ -138,9 +138,17 @@ export function wrapSpans(spans: Span[], width: number, indent = 0, hang = inden
   return lines;
 }
 
-/** Text broken into lines of at most `width` characters, at spaces where it can be; each line break of the text starts a line. */
+/**
+ * Text broken into lines of at most `width` characters, at spaces where it can be; each line break of
+ * the text starts a line. A line keeps its indentation, and so do the lines it wraps onto: YAML or
+ * code in the text keeps its structure.
+ */
 export function wrapWords(text: string, width: number): string[] {
-  return text.split('\n').flatMap((para) => wrapSpans([para], width).map((l) => l.map(textOf).join('')));
+  return text.split('\n').flatMap((para) => {
+    const indent = /^\s*/.exec(para.replace(/\t/g, '    '))![0].length;
+    const at = para.trim() ? Math.min(indent, Math.floor(width / 2)) : 0;
+    return wrapSpans([para.trimStart()], width, at, at).map((l) => l.map(textOf).join(''));
+  });
 }
 
 /** Text wrapped to `width` on at most `lines` lines; when there is more, the last line ends in "…". */
