@@ -2,7 +2,7 @@
  * Shared helpers: temporary boards, the CLI (in-process where a process adds nothing, as a real
  * process where it does: races, kills, stdio, terminals), and folder snapshots.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -116,6 +116,29 @@ export function cliAsync(cwd: string, args: string[], options: { env?: Record<st
     child.on('error', reject);
     child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr, json: parse(stdout) }));
   });
+}
+
+/**
+ * The CLI as its own process, the child of a parent that never reaps it (a shell that has become
+ * `sleep`, as a container's init that reaps late): killed, it stays a zombie (state Z) until
+ * `parent` is killed. Its output goes to the file `out`.
+ */
+export async function unreapedCli(cwd: string, args: string[], out: string, env: Record<string, string> = {}): Promise<{ pid: number; parent: ChildProcess }> {
+  const parent = spawn('sh', ['-c', '"$@" > "$UNREAPED_OUT" 2>&1 & echo $!; exec sleep 600', 'sh', process.execPath, ...NODE_ARGS, BIN, ...args], { cwd, env: { ...ENV, ...env, UNREAPED_OUT: out }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const pid = await new Promise<number>((resolvePid, reject) => {
+    parent.stdout!.once('data', (d) => resolvePid(Number(String(d).trim())));
+    parent.once('error', reject);
+  });
+  return { pid, parent };
+}
+
+/** The state of a process as /proc/<pid>/stat says (R, S, T, Z…), or null when there is none. */
+export function processState(pid: number): string | null {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0]!;
+  } catch {
+    return null;
+  }
 }
 
 /** Runs a --json command and returns its data, failing loudly when it did not succeed. */

@@ -1,8 +1,8 @@
 /** The run's own records (store/runs.ts has the layout): kept up to date as the run goes. */
-import { hostname } from 'node:os';
 import { nowIso } from '../clock.js';
 import { addUsage, appendJsonLine, createRunDir, emptyUsage, writeJson, type InvocationRecord, type RunOutcome, type RunRecord, type Usage } from '../store/runs.js';
 import { join } from 'node:path';
+import { selfIdentity } from '../store/lock.js';
 import { randomBytes } from 'node:crypto';
 
 /** 20261122-073012345-3f2a: sorts by start time (UTC, to the millisecond), unique enough for one board. */
@@ -15,9 +15,9 @@ export class RunRecorder {
   readonly dir: string;
   readonly run: RunRecord;
 
-  constructor(runtimeDir: string, init: Omit<RunRecord, 'pid' | 'host' | 'started_at' | 'ended_at' | 'outcome' | 'message' | 'claims' | 'invocations' | 'usage'>) {
+  constructor(runtimeDir: string, init: Omit<RunRecord, 'pid' | 'host' | 'boot' | 'pidns' | 'start' | 'started_at' | 'ended_at' | 'outcome' | 'message' | 'claims' | 'invocations' | 'usage'>) {
     this.dir = createRunDir(runtimeDir, init.run_id);
-    this.run = { ...init, pid: process.pid, host: hostname(), started_at: nowIso(), ended_at: null, outcome: null, message: null, claims: [], invocations: 0, usage: emptyUsage() };
+    this.run = { ...init, ...selfIdentity(), started_at: nowIso(), ended_at: null, outcome: null, message: null, claims: [], invocations: 0, usage: emptyUsage() };
     this.save();
   }
 

@@ -154,14 +154,19 @@ export async function runChange(params: RunParams): Promise<number> {
     fail('RUN_REFUSED', `--merge merges the tasks' branches into your current branch, and its working tree has changes not committed (${dirty.join(', ')}).`, 'Commit or stash them (git stash), then run again; or run without --merge and merge the task branches yourself.');
   }
   const runId = newRunId();
-  const recorder = new RunRecorder(board.runtimeDir, {
-    run_id: runId,
-    change_id: options.changeId,
-    person: params.person,
-    goal,
-    phase: existing?.phase ?? 'proposal',
-    agents: { planner: agents.planner.id, reviewer: agents.reviewer.id, workers: agents.workers.map((w) => w.id) },
-    options: { ...options },
+  // Looked at again and recorded under the board lock, so that of two runs of the change started
+  // at once, the second sees the first (and is refused) however close together they started.
+  const recorder = await board.locked(() => {
+    refuseIfRunning(runsOf(board.runtimeDir, options.changeId));
+    return new RunRecorder(board.runtimeDir, {
+      run_id: runId,
+      change_id: options.changeId,
+      person: params.person,
+      goal,
+      phase: existing?.phase ?? 'proposal',
+      agents: { planner: agents.planner.id, reviewer: agents.reviewer.id, workers: agents.workers.map((w) => w.id) },
+      options: { ...options },
+    });
   });
   const ctx: RunContext = {
     runId,

@@ -24,7 +24,7 @@ import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
 import { CALLS_DIR } from './calls.js';
-import { BoardLock, HOLDER_FILE, pidExists, type LockOptions } from './lock.js';
+import { BoardLock, HOLDER_FILE, processRuns, type LockOptions } from './lock.js';
 import { openRuntime } from './runtime.js';
 import { parsePeople, PEOPLE_FILE } from './people.js';
 import { lineOfPath } from './yaml-lite.js';
@@ -1081,7 +1081,7 @@ export class Board implements Reader {
       }
       for (const name of names) {
         const holder = HOLDER_FILE.exec(name);
-        if (TEMP_FILE.test(name) || (holder && dir === this.runtimeDir && !pidExists(Number(holder[1])))) rmSync(join(dir, name), { recursive: true, force: true });
+        if (TEMP_FILE.test(name) || (holder && dir === this.runtimeDir && !processRuns(Number(holder[1])))) rmSync(join(dir, name), { recursive: true, force: true });
       }
     }
   }

@@ -30,13 +30,17 @@ const LINE_AFTER_MS = 500;
 /** A place in the line not kept fresh for this long is passed over (its waiter is stopped, or gone without a trace). */
 const LINE_STALE_MS = 3_000;
 
-export interface Holder {
-  token: string;
+/** Who a process is, in a way that survives PID reuse and PID namespaces: what a lock's holder and a run record. */
+export interface ProcessIdentity {
   pid: number;
   host: string;
   boot?: string;
   pidns?: string;
   start?: string;
+}
+
+export interface Holder extends ProcessIdentity {
+  token: string;
 }
 
 function readQuietly(path: string): string | undefined {
@@ -47,15 +51,20 @@ function readQuietly(path: string): string | undefined {
   }
 }
 
-/** The start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat), when the system tells. */
-function processStart(pid: number): string | undefined {
+/** The fields of /proc/<pid>/stat from the state on (field 3), when the system tells. */
+function statFields(pid: number): string[] | undefined {
   const stat = readQuietly(`/proc/${pid}/stat`);
-  if (!stat) return undefined;
-  return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  return stat ? stat.slice(stat.lastIndexOf(')') + 2).split(' ') : undefined;
 }
 
-let self: Omit<Holder, 'token'> | null = null;
-function selfHolder(): Omit<Holder, 'token'> {
+/** The start time of a process in clock ticks since boot (field 22 of /proc/<pid>/stat), when the system tells. */
+function processStart(pid: number): string | undefined {
+  return statFields(pid)?.[19];
+}
+
+let self: ProcessIdentity | null = null;
+/** This process's identity. */
+export function selfIdentity(): ProcessIdentity {
   if (!self) {
     self = { pid: process.pid, host: hostname() };
     const boot = readQuietly('/proc/sys/kernel/random/boot_id');
@@ -73,22 +82,28 @@ function selfHolder(): Omit<Holder, 'token'> {
   return self;
 }
 
-export function pidExists(pid: number): boolean {
+/**
+ * Whether the process of this pid (on this machine) still runs. A process that ended and that its
+ * parent has not reaped yet (a zombie, state Z, or X) does not: it runs no code and holds nothing,
+ * however long a parent that never reaps keeps it in the process table.
+ */
+export function processRuns(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const state = statFields(pid)?.[0];
+  return state !== 'Z' && state !== 'X';
 }
 
-/** Whether the holder still runs: true, false, or null when this process cannot tell. */
-export function holderAlive(h: Holder): boolean | null {
-  const me = selfHolder();
+/** Whether the process still runs: true, false, or null when this process cannot tell (another host or PID namespace). */
+export function processAlive(h: ProcessIdentity): boolean | null {
+  const me = selfIdentity();
   if (h.host !== me.host) return null;
   if (h.boot && me.boot && h.boot !== me.boot) return false;
   if (h.pidns && me.pidns && h.pidns !== me.pidns) return null;
-  if (!pidExists(h.pid)) return false;
+  if (!processRuns(h.pid)) return false;
   if (h.start && me.start) {
     const start = processStart(h.pid);
     if (start !== undefined && start !== h.start) return false;
@@ -199,7 +214,7 @@ export async function awaitTurn(runtimeDir: string, answered: Answered, ms: numb
     // A holder that is gone answers nobody: the lock is taken over at once (acquire).
     if ((await woken.done) === 'timeout') {
       const holder = parseHolder(readQuietly(lock));
-      if (holder && holderAlive(holder) === false) return;
+      if (holder && processAlive(holder) === false) return;
     }
   }
 }
@@ -318,7 +333,7 @@ const PLACE = new RegExp(`^${STAMP}-`);
 /** Whether the process of a waiterStamp is provably gone: it ran on this machine and runs no more. Another machine's cannot be looked at (null). */
 export function goneHere(pid: number, hostTag: string): boolean | null {
   if (hostTag !== HOST_TAG) return null;
-  return pid !== process.pid && !pidExists(pid);
+  return pid !== process.pid && !processRuns(pid);
 }
 
 export class BoardLock {
@@ -375,7 +390,7 @@ export class BoardLock {
     ensureDir(repo, runtimeDir, (p) => relative(repo, p));
     const token = newToken();
     const holderPath = `${path}.${token}`;
-    const content = JSON.stringify({ ...selfHolder(), token });
+    const content = JSON.stringify({ ...selfIdentity(), token });
     let fd: number | undefined;
     try {
       fd = openSync(holderPath, 'wx', 0o644);
@@ -487,7 +502,7 @@ function inspect(path: string, ownFd: number, ownContent: string, shown: string)
   ino = st.ino;
   mtime = st.mtimeMs;
   const holder = parseHolder(readQuietly(path));
-  const alive = holder ? holderAlive(holder) : null;
+  const alive = holder ? processAlive(holder) : null;
   if (alive === true) return { holder, ino, stale: false };
   if (alive === false) return { holder, ino, stale: true };
   const fsNow = touch(ownFd, ownContent);

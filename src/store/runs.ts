@@ -6,12 +6,11 @@
  * read by `runs`, `status` and the next run of the same change.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { nowIso } from '../clock.js';
 import { fail } from '../errors.js';
 import { appendFile, ensureDir, writeFileAtomic } from './fs.js';
-import { pidExists as pidAlive } from './lock.js';
+import { processAlive, type ProcessIdentity } from './lock.js';
 import { printable } from '../domain/text.js';
 
 export const RUN_OUTCOMES = ['finished', 'waiting_on_person', 'failed', 'interrupted', 'budget_exceeded'] as const;
@@ -27,13 +26,12 @@ export interface Usage {
   cost_usd: number | null;
 }
 
-export interface RunRecord {
+/** The run's process (pid, host, and where the system tells, boot id, PID namespace and start time): see store/lock.ts. */
+export interface RunRecord extends ProcessIdentity {
   run_id: string;
   change_id: string;
   /** The person the run acts for. */
   person: string;
-  pid: number;
-  host: string;
   started_at: string;
   ended_at: string | null;
   /** null while the run is going. */
@@ -220,9 +218,12 @@ export function readInvocations(runtimeDir: string, runId: string): InvocationRe
   });
 }
 
-/** A run without an outcome whose process is gone (on this host) died: kill -9, a crash, a lost machine. */
+/**
+ * A run without an outcome whose process is provably gone died: kill -9, a crash, a reboot. Its
+ * process is judged as the board lock's holder is (a reused pid or a zombie is not the run); a run
+ * on another host counts as running.
+ */
 export function runState(run: RunRecord): 'running' | 'died' | 'ended' {
   if (run.outcome !== null) return 'ended';
-  if (run.host === hostname() && !pidAlive(run.pid)) return 'died';
-  return 'running';
+  return processAlive(run) === false ? 'died' : 'running';
 }

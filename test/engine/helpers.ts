@@ -2,7 +2,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addPerson, BIN, childEnv, cliProcess, FIXTURES, ok, tempDir, type CliResult } from '../helpers.js';
+import { expect } from 'vitest';
+import { addPerson, BIN, childEnv, cliProcess, FIXTURES, ok, processState, tempDir, type CliResult } from '../helpers.js';
 
 export const FAKE_AGENT = join(FIXTURES, 'fake-agent.mjs');
 const ENV = childEnv();
@@ -105,11 +106,8 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]![0] !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = processState(pid);
+  return state !== null && state !== 'Z';
 }
 
 /** Polls `check` every 100 ms until it holds, failing after `ms` (a bound, not a timing assertion). */
@@ -144,4 +142,22 @@ export function startRun(dir: string, args: string[], env: Record<string, string
   child.stderr!.on('data', (d) => (stderr += d));
   const done = new Promise<number>((resolve) => child.on('close', (code, signal) => resolve(code ?? (signal === 'SIGKILL' ? 137 : -1))));
   return { child, events, stderr: () => stderr, done };
+}
+
+/**
+ * Two `agentboard run` processes of the same new change started at the same instant: exactly one
+ * runs (its planner invoked once), the other is refused with RUN_REFUSED before it records a run.
+ */
+export async function expectOneOfTwoRuns(board: TestBoard, changeId: string): Promise<void> {
+  const before = runIds(board.dir).length;
+  const pair = [0, 1].map(() => startRun(board.dir, [changeId, '--goal', 'Let people search the board', '--until', 'proposal']));
+  const codes = await Promise.all(pair.map((r) => r.done));
+  const ran = pair.filter((r) => r.events.some((e) => e.type === 'run.started'));
+  expect(ran, pair.map((r) => r.stderr()).join('\n')).toHaveLength(1);
+  expect(ran[0]!.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished', exit_code: 0 });
+  const other = pair.find((r) => r !== ran[0])!;
+  expect(other.events).toEqual([expect.objectContaining({ ok: false, error: expect.objectContaining({ code: 'RUN_REFUSED' }) })]);
+  expect(codes.sort()).toEqual([0, 1]);
+  expect(runIds(board.dir)).toHaveLength(before + 1);
+  expect(agentInvocations(board).filter((i) => i.env.AGENTBOARD_CHANGE_ID === changeId).map((i) => i.env.AGENTBOARD_PHASE)).toEqual(['proposal']);
 }

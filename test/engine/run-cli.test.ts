@@ -2,8 +2,8 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok } from '../helpers.js';
-import { agentInvocations, alive, fakeBoard, hangs, run, runIds, runRecord, startRun, until } from './helpers.js';
+import { changeWithTasks, cli, newBoard, ok, processState, unreapedCli } from '../helpers.js';
+import { agentInvocations, alive, expectOneOfTwoRuns, fakeBoard, hangs, run, runIds, runRecord, startRun, until } from './helpers.js';
 
 describe('agentboard run', () => {
   it('refuses without agents in config.yaml, with the lines to add', async () => {
@@ -211,5 +211,30 @@ describe('agentboard run', () => {
     for (const id of ['add-search/T1', 'add-search/T2']) expect((await ok(board.dir, ['task', 'show', id])).task).toMatchObject({ status: 'todo', assignee: null });
     expect(runRecord(board.dir, runIds(board.dir)[0]!)).toMatchObject({ outcome: 'interrupted', claims: [] });
     expect((await ok(board.dir, ['status'])).runs).toEqual([]);
+  });
+
+  it('runs one of two runs of a change started at the same instant; the other is refused and starts no agent', async () => {
+    const board = await fakeBoard();
+    for (let i = 1; i <= 3; i++) await expectOneOfTwoRuns(board, `at-once-${i}`);
+  });
+
+  it('takes a killed run whose process is a zombie (its parent does not reap it) for dead: status says so, and the next run goes on', async () => {
+    const board = await fakeBoard({ scenario: { spec: ['hang', 'valid'] } });
+    const first = await unreapedCli(board.dir, ['run', 'add-search', '--goal', 'Let people search the board', '--json'], join(board.state, '..', 'first.jsonl'));
+    try {
+      await until('the planner to hang on the spec', () => hangs(board).length === 1);
+      process.kill(first.pid, 'SIGKILL');
+      await until('the run to be a zombie', () => processState(first.pid) === 'Z');
+      expect((await ok(board.dir, ['status'])).runs).toEqual([expect.objectContaining({ state: 'died', pid: first.pid })]);
+      const second = run(board.dir, ['add-search', '--until', 'tasks']);
+      expect(second.code, second.stdout + second.stderr).toBe(0);
+      expect(processState(first.pid)).toBe('Z');
+      const [firstId, secondId] = runIds(board.dir);
+      expect(runRecord(board.dir, firstId!)).toMatchObject({ outcome: 'interrupted', message: expect.stringContaining(`run ${secondId} stopped its agents`) });
+      expect(alive(hangs(board)[0]!.agent)).toBe(false);
+      expect(await ok(board.dir, ['show', 'add-search', 'spec'])).toMatchObject({ status: 'submitted' });
+    } finally {
+      first.parent.kill('SIGKILL');
+    }
   });
 });

@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { addPerson, BIN, childEnv, NODE_ARGS, ok, tempDir } from '../helpers.js';
+import { addPerson, BIN, childEnv, NODE_ARGS, ok, processState, tempDir } from '../helpers.js';
 
 const GIT_ENV = childEnv();
 
@@ -138,11 +138,7 @@ export function activityOf(dir: string): { actor: string; action: string; target
 }
 
 function stopped(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.startsWith('T');
-  } catch {
-    return false;
-  }
+  return processState(pid) === 'T';
 }
 
 /**

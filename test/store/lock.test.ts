@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, 
 import { hostname } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, NODE_ARGS, ok, tempDir } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, NODE_ARGS, ok, processState, tempDir, unreapedCli } from '../helpers.js';
 
 const lockPath = (dir: string) => join(dir, 'agentd/.runtime/lock');
 
@@ -56,7 +56,7 @@ describe('a holder stopped with SIGSTOP past the stale limit, then continued', (
     holder.stdout.on('data', (d) => (holderOut += d));
     const holderDone = new Promise<number | null>((r) => holder.on('exit', (code) => r(code)));
     // the holder stops itself inside its commit, holding the lock
-    await until(() => holderPid(dir) === holder.pid && readFileSync(`/proc/${holder.pid}/stat`, 'utf8').split(') ')[1]!.startsWith('T'), 'the holder to stop');
+    await until(() => holderPid(dir) === holder.pid && processState(holder.pid!) === 'T', 'the holder to stop');
     const waiter = cliAsync(dir, ['next', '--as', 'eager', '--json'], { env: { AGENTBOARD_TEST_STALE_MS: '300' } });
     let waiterDone = false;
     void waiter.then(() => (waiterDone = true));
@@ -70,6 +70,27 @@ describe('a holder stopped with SIGSTOP past the stale limit, then continued', (
     expect(JSON.parse(holderOut).data.status).toBe('assigned');
     expect(w.json.data.status).toBe('nothing_available');
     expect((await ok(dir, ['task', 'show', 'paused/T1'])).task.assignee).toBe('sleeper');
+  });
+});
+
+describe('a holder killed while its parent does not reap it (a zombie)', () => {
+  it('is gone: its lock is taken over at once, not waited for', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'zombie', [{ title: 'Only one' }]);
+    const holder = await unreapedCli(dir, ['next', '--as', 'killed', '--json'], join(tempDir(), 'out'), { AGENTBOARD_TEST_FAULT: 'stop:commit:staged' });
+    try {
+      await until(() => holderPid(dir) === holder.pid && processState(holder.pid) === 'T', 'the holder to stop holding the lock');
+      process.kill(holder.pid, 'SIGKILL');
+      await until(() => processState(holder.pid) === 'Z', 'the holder to be a zombie');
+      // A bound, not a timing assertion: a live holder would be waited for two minutes.
+      const waiter = await Promise.race([cliAsync(dir, ['next', '--as', 'eager', '--json']), new Promise<null>((r) => setTimeout(() => r(null), 30_000))]);
+      expect(waiter?.code, waiter?.stdout).toBe(0);
+      expect(processState(holder.pid)).toBe('Z');
+      expect(waiter!.json.data.status).toBe('assigned');
+      expect((await ok(dir, ['task', 'show', 'zombie/T1'])).task.assignee).toBe('eager');
+    } finally {
+      holder.parent.kill('SIGKILL');
+    }
   });
 });
 

@@ -1,12 +1,13 @@
 /**
  * 32 processes, half of them command lines and half MCP servers, claim and complete tasks until the
  * board is empty: none gives up on the lock, no task is claimed twice, none is lost. The same with
- * 8 long-lived MCP servers alone.
+ * 8 long-lived MCP servers alone. And pairs of `agentboard run` of one change started together.
  */
 import { describe, expect, it } from 'vitest';
 import { cliClaimer, mcpClaimer } from '../claimers.js';
 import { changeWithTasks, newBoard, ok, read } from '../helpers.js';
 import { handEditRace } from '../store/hand-edit-race.js';
+import { expectOneOfTwoRuns, fakeBoard } from '../engine/helpers.js';
 
 describe('32 processes claiming at once, CLI and MCP', () => {
   it('all finish without BOARD_BUSY, each task claimed exactly once, every task done', async () => {
@@ -44,5 +45,12 @@ describe('the long hand-edit race', () => {
   it('loses no agent write, hands no task out twice, keeps every edit of the person', async () => {
     const { merges } = await handEditRace({ tasks: 40, agents: 8, agentRounds: 6, notesPerTask: 4, personRounds: 60 });
     expect(merges).toBeGreaterThan(0);
+  });
+});
+
+describe('20 pairs of `agentboard run` of one change, each pair started at the same instant', () => {
+  it('one of each pair runs and the other is refused with RUN_REFUSED; no agent is invoked twice', async () => {
+    const board = await fakeBoard();
+    for (let i = 1; i <= 20; i++) await expectOneOfTwoRuns(board, `pair-${i}`);
   });
 });
