@@ -7,6 +7,7 @@ import { closeSync, createWriteStream, mkdirSync, openSync, readSync, statSync, 
 import { dirname, relative } from 'node:path';
 import { execa } from 'execa';
 import { nowIso } from '../clock.js';
+import { unlinkQuietly } from '../store/fs.js';
 import { emptyUsage, invocationPaths, type CallRecord, type InvocationRecord } from '../store/runs.js';
 import { adapterFor } from './adapters/index.js';
 import { agentEnv, contractEnv } from './agent-env.js';
@@ -25,7 +26,7 @@ export interface InvokeRequest {
   attempt: number;
   prompt: string;
   workdir: string;
-  /** Values to hide in the recorded command line (the review key). */
+  /** Values to hide in the run's records, the prompt's and the command line's (the review key). */
   secrets?: string[];
 }
 
@@ -103,8 +104,9 @@ class CallsTail {
   }
 }
 
-function redact(argv: string[], secrets: string[]): string[] {
-  return argv.map((a) => secrets.reduce((text, s) => (s ? text.split(s).join('***') : text), a));
+/** The text with every secret in it replaced by "***". */
+function mask(text: string, secrets: string[]): string {
+  return secrets.reduce((masked, s) => (s ? masked.split(s).join('***') : masked), text);
 }
 
 export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<InvokeResult> {
@@ -112,7 +114,12 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   const n = ctx.recorder.nextInvocation();
   const paths = invocationPaths(ctx.recorder.dir, n);
   const rel = (p: string) => relative(ctx.root, p);
-  writeFileSync(paths.prompt, req.prompt);
+  const secrets = (req.secrets ?? []).filter(Boolean);
+  // The record of the prompt never holds a secret; an agent whose prompt holds one (the reviewer
+  // its key) reads it from a file of its own, readable by this user only, removed when it is done.
+  writeFileSync(paths.prompt, mask(req.prompt, secrets));
+  const promptFile = secrets.length > 0 ? paths.agentPrompt : paths.prompt;
+  if (promptFile !== paths.prompt) writeFileSync(promptFile, req.prompt, { mode: 0o600 });
   // The board's MCP server for this agent: bound to its id and role, recording every call for the run.
   const mcpServer = {
     command: process.execPath,
@@ -120,7 +127,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   };
   writeFileSync(paths.mcp, `${JSON.stringify({ mcpServers: { agentboard: mcpServer } }, null, 2)}\n`);
   const values: Record<string, string> = {
-    prompt_file: paths.prompt,
+    prompt_file: promptFile,
     prompt: req.prompt,
     mcp_config: paths.mcp,
     agent_id: agent.id,
@@ -134,7 +141,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   const launch = adapterFor(agent.config)({
     agent,
     prompt: req.prompt,
-    promptFile: paths.prompt,
+    promptFile,
     mcpConfigFile: paths.mcp,
     mcpServer,
     filesBase: paths.record.replace(/\.json$/, ''),
@@ -147,12 +154,12 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   }
   const env = agentEnv(
     process.env,
-    contractEnv({ promptFile: paths.prompt, mcpConfig: paths.mcp, agentId: agent.id, role: agent.role, phase: req.phase, changeId: ctx.changeId, taskId: req.taskId ?? '', root: ctx.root, runId: ctx.runId, workdir: req.workdir, invocation: n }),
+    contractEnv({ promptFile, mcpConfig: paths.mcp, agentId: agent.id, role: agent.role, phase: req.phase, changeId: ctx.changeId, taskId: req.taskId ?? '', root: ctx.root, runId: ctx.runId, workdir: req.workdir, invocation: n }),
     launch.env,
     agent.config.env,
   );
   // A prompt given as an argument is recorded by its file, not in full.
-  const argv = redact([launch.command, ...launch.args], req.secrets ?? []).map((a) => (a === req.prompt ? `<prompt: ${rel(paths.prompt)}>` : a));
+  const argv = [launch.command, ...launch.args].map((a) => (a === req.prompt ? `<prompt: ${rel(paths.prompt)}>` : mask(a, secrets)));
   const record: InvocationRecord = {
     n,
     agent_id: agent.id,
@@ -244,6 +251,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   ctx.signal.removeEventListener('abort', onInterrupt);
   await new Promise<void>((resolve) => transcript.end(resolve));
   const calls = tail.close();
+  unlinkQuietly(paths.agentPrompt);
 
   const reason = stopper.signal.aborted ? (stopper.signal.reason as string) : null;
   record.ended_at = nowIso();

@@ -1,7 +1,8 @@
 /**
  * Before a run starts: another run of the same change that is still going refuses this one; a run
- * that died (kill -9, a crash) left agents that may still be running and claims nobody will finish.
- * Its agents are stopped, its claims released with the reason noted, and its record closed.
+ * that died (kill -9, a crash) left agents that may still be running, claims nobody will finish and
+ * a review key still valid. Its agents are stopped, its claims released with the reason noted, its
+ * review key revoked, and its record closed.
  */
 import { hostname } from 'node:os';
 import { nowIso } from '../clock.js';
@@ -12,12 +13,20 @@ import { invocationPaths, listRuns, readInvocations, runDir, runState, writeJson
 import type { BoardOps } from './board-ops.js';
 import { stopProcessesOfRun } from './processes.js';
 import type { Git } from './git.js';
+import { reviewKeyName } from './review.js';
+import { unlinkQuietly } from '../store/fs.js';
 
 /** A commit of what a dead run's agent left in its task's worktree. */
 export interface Kept {
   task_id: string;
   agent_id: string;
   commit: string;
+}
+
+/** The review key of a dead run, revoked. */
+export interface Revoked {
+  run_id: string;
+  name: string;
 }
 
 export interface Released {
@@ -47,7 +56,7 @@ export function lastGoal(runs: RunRecord[]): string | null {
  * by one of them just before a kill -9 may not be in the dead run's record yet, and nobody else
  * uses those ids.
  */
-export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string, git: Git | null = null): Promise<{ released: Released[]; kept: Kept[] }> {
+export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string, git: Git | null = null): Promise<{ released: Released[]; kept: Kept[]; revoked: Revoked[] }> {
   const dead = runs.filter((r) => runState(r) === 'died');
   for (const run of dead) stopProcessesOfRun('SIGKILL', run.run_id);
   const workers = new Set([...ownWorkers, ...dead.flatMap((r) => r.agents.workers)]);
@@ -75,11 +84,22 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     await ops.release(t.task_id, reason);
     released.push({ task_id: t.task_id, agent_id: t.assignee, reason });
   }
+  const revoked: Revoked[] = [];
   for (const run of dead) {
-    // Its invocations without an end were cut off with it.
+    // The review key it made for its reviewer would otherwise stay valid for good.
+    let revokedKey = false;
+    if (run.agents.reviewer) {
+      const name = reviewKeyName(run.agents.reviewer, run.run_id);
+      revokedKey = (await ops.revokeReviewKey(name)) !== null;
+      if (revokedKey) revoked.push({ run_id: run.run_id, name });
+    }
+    // Its invocations without an end were cut off with it; their prompt files with a secret go.
     const dir = runDir(runtimeDir, run.run_id);
-    for (const inv of readInvocations(runtimeDir, run.run_id)) if (inv.ended_at === null) writeJson(invocationPaths(dir, inv.n).record, { ...inv, ended_at: nowIso(), signal: 'SIGKILL' });
-    writeJson(join(dir, 'run.json'), { ...run, outcome: 'interrupted', ended_at: nowIso(), claims: [], message: `The run's process died before it ended; run ${runId} stopped its agents and released its claims.` });
+    for (const inv of readInvocations(runtimeDir, run.run_id)) {
+      unlinkQuietly(invocationPaths(dir, inv.n).agentPrompt);
+      if (inv.ended_at === null) writeJson(invocationPaths(dir, inv.n).record, { ...inv, ended_at: nowIso(), signal: 'SIGKILL' });
+    }
+    writeJson(join(dir, 'run.json'), { ...run, outcome: 'interrupted', ended_at: nowIso(), claims: [], message: `The run's process died before it ended; run ${runId} stopped its agents and released its claims${revokedKey ? ', and revoked its review key' : ''}.` });
   }
-  return { released, kept };
+  return { released, kept, revoked };
 }

@@ -53,9 +53,14 @@ function roundsText(rounds: Data[]): string {
     .join('\n\n');
 }
 
+/** The name of the review key a run makes for its reviewer (revoked when the run ends, or by the run that cleans up after it). */
+export function reviewKeyName(reviewerId: string, runId: string): string {
+  return `${reviewerId}-run-${runId}`;
+}
+
 async function reviewKey(ctx: RunContext): Promise<string> {
   if (!ctx.reviewKey) {
-    const name = `${ctx.agents.reviewer.id}-run-${ctx.runId}`;
+    const name = reviewKeyName(ctx.agents.reviewer.id, ctx.runId);
     ctx.reviewKey = { name, key: await ctx.ops.mintReviewKey(name) };
   }
   return ctx.reviewKey.key;

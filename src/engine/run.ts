@@ -199,8 +199,9 @@ export async function runChange(params: RunParams): Promise<number> {
 
   let end: Stop;
   try {
-    const { released, kept } = await cleanUpDeadRuns(ops, board.runtimeDir, runs, options.changeId, recorder.run.agents.workers, runId, git);
+    const { released, kept, revoked } = await cleanUpDeadRuns(ops, board.runtimeDir, runs, options.changeId, recorder.run.agents.workers, runId, git);
     for (const k of kept) emit(ctx, { type: 'notice', message: `Committed what ${k.agent_id} left uncommitted in the worktree of ${k.task_id} when its run stopped (${k.commit.slice(0, 12)}).` });
+    for (const r of revoked) emit(ctx, { type: 'notice', message: `Revoked the review key of run ${r.run_id} (reviewer ${r.name}): its process is gone.` });
     for (const r of released) {
       emit(ctx, { type: 'task.released', agent_id: r.agent_id, role: 'worker', phase: 'implementation', task_id: r.task_id, reason: r.reason });
     }

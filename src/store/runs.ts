@@ -134,10 +134,14 @@ export function runDir(runtimeDir: string, runId: string): string {
   return join(runsDir(runtimeDir), runId);
 }
 
-/** Where an invocation's files go; the MCP server started for it writes the calls file. */
-export function invocationPaths(dir: string, n: number): { record: string; prompt: string; mcp: string; transcript: string; calls: string } {
+/**
+ * Where an invocation's files go; the MCP server started for it writes the calls file. The prompt
+ * file is the record, with secrets (the review key) masked; an agent whose prompt holds a secret
+ * reads it from agentPrompt, which is removed when its invocation ends.
+ */
+export function invocationPaths(dir: string, n: number): { record: string; prompt: string; agentPrompt: string; mcp: string; transcript: string; calls: string } {
   const base = join(dir, String(n).padStart(3, '0'));
-  return { record: `${base}.json`, prompt: `${base}.prompt.md`, mcp: `${base}.mcp.json`, transcript: `${base}.transcript.log`, calls: `${base}.calls.jsonl` };
+  return { record: `${base}.json`, prompt: `${base}.prompt.md`, agentPrompt: `${base}.agent-prompt.md`, mcp: `${base}.mcp.json`, transcript: `${base}.transcript.log`, calls: `${base}.calls.jsonl` };
 }
 
 export function writeJson(path: string, value: unknown): void {

@@ -1,9 +1,9 @@
 /** The run command as people and scripts meet it: refusals, the --json stream, runs, status, the custom-agent contract. */
-import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, processState, unreapedCli } from '../helpers.js';
-import { agentInvocations, alive, expectOneOfTwoRuns, fakeBoard, hangs, run, runIds, runRecord, startRun, until } from './helpers.js';
+import { changeWithTasks, cli, newBoard, ok, processState, read, SPEC_MD, unreapedCli, write } from '../helpers.js';
+import { agentInvocations, alive, expectOneOfTwoRuns, fakeBoard, hangs, prompt, run, runIds, runRecord, startRun, until } from './helpers.js';
 
 describe('agentboard run', () => {
   it('refuses without agents in config.yaml, with the lines to add', async () => {
@@ -237,4 +237,57 @@ describe('agentboard run', () => {
       first.parent.kill('SIGKILL');
     }
   });
+
+  it('gives the reviewer its review key in its prompt and keeps it out of the run\'s records, where "***" stands for it', async () => {
+    const board = await fakeBoard({ scenario: { review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+    expect(run(board.dir, ['add-search']).code).toBe(0);
+    const [runId] = runIds(board.dir);
+    const reviewer = agentInvocations(board).find((i) => i.env.AGENTBOARD_PHASE === 'review');
+    const key = /Your review key for this run is `(abrk_[\w-]+)`/.exec(reviewer.prompt)![1]!;
+    const n = Number(reviewer.env.AGENTBOARD_INVOCATION);
+    const recorded = prompt(board.dir, runId!, n);
+    expect(recorded).toBe(reviewer.prompt.replace(key, '***'));
+    // Its own prompt file, given by the contract, is gone with its turn; nothing the run keeps holds the key.
+    expect(reviewer.argv).toEqual([reviewer.env.AGENTBOARD_PROMPT_FILE]);
+    expect(existsSync(reviewer.env.AGENTBOARD_PROMPT_FILE)).toBe(false);
+    expect(recordsHolding(board.dir, key)).toEqual([]);
+  });
+
+  it('revokes the review key of a run killed during review, with its log entry, when the next run cleans up after it', async () => {
+    const board = await fakeBoard({ scenario: { review: ['hang', 'approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+    const first = startRun(board.dir, ['add-search']);
+    await until('the reviewer to hang', () => hangs(board).length === 1);
+    const [firstId] = runIds(board.dir);
+    const reviewer = agentInvocations(board).find((i) => i.env.AGENTBOARD_PHASE === 'review');
+    const key = /abrk_[\w-]+/.exec(reviewer.prompt)![0];
+    expect(prompt(board.dir, firstId!, Number(reviewer.env.AGENTBOARD_INVOCATION))).toContain('Your review key for this run is `***`');
+    first.child.kill('SIGKILL');
+    await first.done;
+
+    const second = run(board.dir, ['add-search']);
+    expect(second.code, second.stderr).toBe(0);
+    const name = `fake-reviewer-run-${firstId}`;
+    expect(second.events).toContainEqual(expect.objectContaining({ type: 'notice', message: `Revoked the review key of run ${firstId} (reviewer ${name}): its process is gone.` }));
+    const log = read(board.dir, 'agentd/.runtime/activity.jsonl').trim().split('\n').map((l) => JSON.parse(l));
+    expect(log.filter((e) => e.action === 'reviewer.remove' && e.target === name)).toEqual([expect.objectContaining({ actor: 'human:tester' })]);
+    expect(JSON.parse(read(board.dir, 'agentd/.runtime/state.json')).reviewers).toEqual({});
+    expect(runRecord(board.dir, firstId!).message).toContain('and revoked its review key');
+    const correct = await cli(board.dir, ['correct', 'add-search', 'spec', '--as', 'mallory', '--review-key', key, '--from', write(board.dir, 'fixed.md', SPEC_MD), '--notes', 'x', '--json']);
+    expect(correct.json.error.code).toBe('REVIEW_KEY_INVALID');
+    expect(recordsHolding(board.dir, key)).toEqual([]);
+  });
 });
+
+/** The files of the board's run records that hold `secret`. */
+function recordsHolding(dir: string, secret: string): string[] {
+  const runs = join(dir, 'agentd/.runtime/runs');
+  return readdirSync(runs, { recursive: true, encoding: 'utf8' }).filter((f) => {
+    try {
+      return readFileSync(join(runs, f), 'utf8').includes(secret);
+    } catch {
+      return false; // a folder
+    }
+  });
+}
