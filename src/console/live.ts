@@ -5,14 +5,12 @@
 import { basename, dirname, join } from 'node:path';
 import { AgentboardError, toPayload } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
-import { findOperation, OPERATIONS } from '../ops/index.js';
-import { spelledOf } from '../ops/catalog.js';
+import { findOperation } from '../ops/index.js';
 import { execute } from '../ops/execute.js';
 import { syncCopy } from '../ops/shared-run.js';
-import { resolveRefs } from '../domain/refs.js';
 import type { Context } from '../ops/registry.js';
 import { renderResult } from '../render/text.js';
-import { cliSpeller } from '../cli/refs.js';
+import { forPerson } from '../render/person-refs.js';
 import type { ConsoleSnapshot } from './cards.js';
 import { EVERYTHING, SnapshotReader, type Dirty } from './snapshot.js';
 import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
@@ -37,8 +35,7 @@ const TICKS_PER_READ = 2;
 const SYNC_MS = 10_000;
 
 /** References to operations, spelled as the commands the person at the keyboard would type. */
-const speller = cliSpeller(OPERATIONS.map(spelledOf));
-const spell = (text: string): string => resolveRefs(text, speller);
+const spell: (text: string) => string = forPerson;
 
 function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
   const p = toPayload(err);

@@ -51,6 +51,8 @@ export interface InputRecord {
   expires_at: string;
   status: 'open' | 'resolved';
   resolution?: InputResolution;
+  /** The task the agent held in progress when it asked (<change>/<task>): its answer goes to whoever works that task next. */
+  task_id?: string;
 }
 
 export interface ReviewerRecord {

@@ -3,6 +3,7 @@
  * in-process. The engine writes no board file itself; every change it makes is an operation,
  * made as the person who started the run, or as the agent a claim is for.
  */
+import type { InputRecord } from '../domain/records.js';
 import { AgentboardError } from '../errors.js';
 import { execute } from '../ops/execute.js';
 import { findOperation } from '../ops/index.js';
@@ -53,8 +54,9 @@ export class BoardOps {
     return this.maybe('document.get', { change_id: changeId, document, format }, ['CHANGE_NOT_FOUND', 'DOCUMENT_NOT_FOUND', 'PARSE_ERROR', 'UNSAFE_PATH', 'NOT_A_FILE']);
   }
 
-  validate(changeId: string): Promise<Data> {
-    return this.run('change.validate', { change_id: changeId });
+  /** The validator's report on the change; null while the change does not exist (a proposal not submitted yet). */
+  validate(changeId: string): Promise<Data | null> {
+    return this.maybe('change.validate', { change_id: changeId }, ['CHANGE_NOT_FOUND']);
   }
 
   /** Every task of the change in full (branch, review round, notes…), in the order of tasks.md. */
@@ -91,6 +93,18 @@ export class BoardOps {
 
   decideTask(taskId: string, decision: 'approve' | 'reject', feedback?: string): Promise<Data> {
     return decision === 'approve' ? this.run('task.approve', { agent_id: this.person, task_id: taskId }) : this.run('task.reject', { agent_id: this.person, task_id: taskId, feedback });
+  }
+
+  /** The agent's question a person has not answered yet (its deadline not passed), or null. */
+  async openQuestion(agentId: string): Promise<Data | null> {
+    return (await this.run('session.show', { agent_id: agentId, limit: 1 })).awaiting_input;
+  }
+
+  /** The questions asked while a task was held, resolved (answered, or past their deadline: the default applies), oldest first. */
+  answersFor(taskId: string): InputRecord[] {
+    return Object.values(this.board.readRuntime().inputs)
+      .filter((i) => i.task_id === taskId && i.status === 'resolved')
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
   }
 
   async mintReviewKey(name: string): Promise<string> {

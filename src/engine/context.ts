@@ -1,5 +1,6 @@
 /** What every part of a run shares: who runs what, the board, the records, the display, the stop signal. */
 import { nowIso } from '../clock.js';
+import { forPerson } from '../render/person-refs.js';
 import type { RunOutcome } from '../store/runs.js';
 import type { BoardOps } from './board-ops.js';
 import type { EventBody, RunEvent, RunView } from './events.js';
@@ -46,8 +47,9 @@ export function stop(outcome: RunOutcome, message: string, next_steps: string[] 
   return { outcome, message, next_steps };
 }
 
+/** Records and shows an event; its messages are the person's to read, so references in them are spelled as commands. */
 export function emit(ctx: RunContext, body: EventBody): RunEvent {
-  const event = { ...body, at: nowIso(), run_id: ctx.runId } as RunEvent;
+  const event = { ...forPerson(body), at: nowIso(), run_id: ctx.runId } as RunEvent;
   ctx.recorder.event(event);
   ctx.view.show(event);
   return event;
@@ -66,6 +68,7 @@ export function budgetStop(ctx: RunContext): Stop {
   ]);
 }
 
-export function interrupted(ctx: RunContext): Stop {
-  return stop('interrupted', 'The run was interrupted; its agents were stopped and its claims released.', [`agentboard run ${ctx.changeId}   # go on where it stopped`]);
+/** The stop after Ctrl-C; `waiting` are the commands of a decision the change still waits for. */
+export function interrupted(ctx: RunContext, waiting: string[] = []): Stop {
+  return stop('interrupted', 'The run was interrupted; its agents were stopped and its claims released.', [...waiting, `agentboard run ${ctx.changeId}   # go on where it stopped`]);
 }

@@ -14,12 +14,15 @@ export interface Gate {
   details: string[];
   /** The commands a person runs to decide. */
   commands: string[];
-  /** Makes the person's decision through the board's operations. */
-  decide(decision: 'approve' | 'reject', feedback?: string): Promise<unknown>;
+  /**
+   * Makes the person's decision through the board's operations. Absent where the decision is no
+   * approval (an answer to an agent's question): the run does not ask in place, it watches the board.
+   */
+  decide?(decision: 'approve' | 'reject', feedback?: string): Promise<unknown>;
   /** The board state the decision changes; the gate is passed once it differs. */
   state(): Promise<string>;
-  /** The decision a person made elsewhere (another terminal, the console), as the board records it; null when it cannot tell. */
-  decided(): Promise<Decided | null>;
+  /** The decision made elsewhere (another terminal, the console), as the board records it, or what to say of it; null when it cannot tell. */
+  decided(): Promise<Decided | string | null>;
 }
 
 export interface Decided {
@@ -69,20 +72,23 @@ export async function waitForPerson(ctx: RunContext, phase: string, gate: Gate):
     ...gate.commands,
     `agentboard run ${ctx.changeId}   # then go on (or run with --wait to have it go on by itself)`,
   ]);
-  if (!ctx.view.ask && !ctx.options.wait) return waiting;
+  const ask = gate.decide ? ctx.view.ask : undefined;
+  if (!ask && !ctx.options.wait) return waiting;
 
   const watching = new AbortController();
   const stopWatching = () => watching.abort();
   ctx.signal.addEventListener('abort', stopWatching, { once: true });
   try {
     const elsewhere = decidedElsewhere(gate, before, watching.signal).then((changed) => ({ kind: 'elsewhere' as const, changed }));
-    const asked = ctx.view.ask ? ctx.view.ask({ subject: gate.subject, details: gate.details }, watching.signal).then((answer) => ({ kind: 'answer' as const, answer })) : new Promise<never>(() => {});
+    const asked = ask ? ask({ subject: gate.subject, details: gate.details }, watching.signal).then((answer) => ({ kind: 'answer' as const, answer })) : new Promise<never>(() => {});
     const first = await Promise.race([elsewhere, asked]);
     watching.abort();
-    if (ctx.signal.aborted) return interrupted(ctx);
+    // Stopped while the person had not decided: they still can, and the run goes on after.
+    if (ctx.signal.aborted) return interrupted(ctx, gate.commands);
     if (first.kind === 'elsewhere') {
       const made = await gate.decided();
-      if (made) emit(ctx, { type: 'person.decided', phase, person: made.person, subject: gate.subject, decision: made.decision, ...(made.feedback !== undefined ? { feedback: made.feedback } : {}) });
+      if (typeof made === 'string') emit(ctx, { type: 'notice', phase, message: made });
+      else if (made) emit(ctx, { type: 'person.decided', phase, person: made.person, subject: gate.subject, decision: made.decision, ...(made.feedback !== undefined ? { feedback: made.feedback } : {}) });
       else emit(ctx, { type: 'notice', phase, message: `A person decided on ${gate.subject}.` });
       return null;
     }
@@ -95,7 +101,7 @@ export async function waitForPerson(ctx: RunContext, phase: string, gate: Gate):
 }
 
 async function decideNow(ctx: RunContext, phase: string, gate: Gate, answer: Exclude<PersonAnswer, { decision: 'later' }>): Promise<void> {
-  await gate.decide(answer.decision, answer.decision === 'reject' ? answer.feedback : undefined);
+  await gate.decide!(answer.decision, answer.decision === 'reject' ? answer.feedback : undefined);
   emit(ctx, {
     type: 'person.decided',
     phase,

@@ -1,21 +1,24 @@
 /**
- * One agent invocation: write its prompt and MCP configuration, start the CLI through execa with
- * stdin closed and a clean environment, stream its output to the transcript (reading usage as it
- * comes), stop its whole process tree at the timeout or on Ctrl-C, and record all of it.
+ * One agent invocation: write its prompt and MCP configuration, start the CLI through execa with a
+ * clean environment and stdin closed (or holding the prompt, for a CLI that reads it there), stream
+ * its output to the (capped) transcript, reading usage as it comes, stop its whole process tree at
+ * the timeout or on Ctrl-C, and record all of it.
  */
-import { closeSync, createWriteStream, mkdirSync, openSync, readSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { execa } from 'execa';
 import { nowIso } from '../clock.js';
 import { unlinkQuietly } from '../store/fs.js';
-import { emptyUsage, invocationPaths, type CallRecord, type InvocationRecord } from '../store/runs.js';
+import { emptyUsage, invocationPaths, type CallRecord, type InvocationRecord, type Usage } from '../store/runs.js';
 import { adapterFor } from './adapters/index.js';
+import type { Launch } from './adapters/types.js';
 import { agentEnv, contractEnv } from './agent-env.js';
 import { emit, type RunContext } from './context.js';
 import { checkGoverning } from './guard.js';
 import type { RunPhase } from './events.js';
 import { killGroup, stopProcessesOfRun } from './processes.js';
 import type { AgentInstance } from './settings.js';
+import { Transcript } from './transcript.js';
 import { UsageReader } from './usage.js';
 
 export interface InvokeRequest {
@@ -34,8 +37,8 @@ export interface InvokeResult {
   record: InvocationRecord;
   /** Why the attempt failed as a process (exit code, timeout, signal), or null when it exited 0. */
   failure: string | null;
-  /** The agent could not be started at all (not installed): trying again will not help. */
-  fatal: boolean;
+  /** What to do when the agent could not be started at all (not installed, an argument too long): trying again will not help. */
+  fatal: string | null;
   interrupted: boolean;
   /** The end of what the agent printed, for its next attempt's prompt. */
   output: string;
@@ -47,6 +50,23 @@ const GRACE_MS = 3000;
 /** How long output is still read after the agent exited, from processes it left that hold its pipes. */
 const PIPE_GRACE_MS = 1000;
 const OUTPUT_TAIL = 4000;
+/** The most bytes Linux takes in one argument of a command line (MAX_ARG_STRLEN, with its final NUL). */
+const ARG_MAX_BYTES = 128 * 1024 - 1;
+
+/** Why a command line cannot be started, found before trying: an argument longer than Linux takes. */
+function tooLong(args: string[], command: string): string | null {
+  const i = args.findIndex((a) => Buffer.byteLength(a) > ARG_MAX_BYTES);
+  if (i < 0) return null;
+  return `could not start \`${command}\`: its argument ${i + 1} is ${Math.ceil(Buffer.byteLength(args[i]!) / 1024)} KiB, and Linux takes at most 128 KiB in one argument`;
+}
+
+/** What to do about an agent that could not be started, by why. */
+function startAdvice(agent: AgentInstance, changeId: string, code: string | undefined): string {
+  const then = `then: agentboard run ${changeId}`;
+  if (code === 'E2BIG') return `Give agents: ${agent.name} in agentd/config.yaml its prompt by file ({prompt_file}, or the file AGENTBOARD_PROMPT_FILE names) instead of {prompt} in its arguments, ${then}`;
+  if (code === 'ENOENT') return `Install it, or fix agents: ${agent.name} in agentd/config.yaml, ${then}`;
+  return `Check agents: ${agent.name} in agentd/config.yaml (the command must be an executable file; the error above says what failed), ${then}`;
+}
 
 /** Reads the lines appended to a calls file since the last read. */
 class CallsTail {
@@ -188,6 +208,68 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
     emit(ctx, { type: 'tool.called', ...base, invocation: n, tool: call.tool, ok: call.ok, ...(call.task_id ? { task_id: call.task_id } : {}), ...(call.message ? { message: call.message } : {}), ...(call.code ? { code: call.code } : {}) }),
   );
 
+  const started = Date.now();
+  const long = tooLong(launch.args, launch.command);
+  // An argument too long is not even tried (the spawn would fail with E2BIG): it is said why.
+  if (long) writeFileSync(paths.transcript, '');
+  const ran: Ran = long ? { exitCode: undefined, signal: undefined, startError: long, code: 'E2BIG', reason: null, output: '', usage: emptyUsage() } : await spawnAgent(ctx, launch, env, req.workdir, n, (pid) => {
+    record.pid = pid;
+    ctx.recorder.saveInvocation(paths.record, record);
+  }, paths.transcript);
+  const calls = tail.close();
+  unlinkQuietly(paths.agentPrompt);
+
+  const { reason } = ran;
+  record.ended_at = nowIso();
+  record.duration_ms = Date.now() - started;
+  record.exit_code = ran.exitCode ?? null;
+  record.signal = ran.signal ?? null;
+  record.timed_out = reason === 'timeout';
+  record.usage = ran.usage;
+  ctx.recorder.saveInvocation(paths.record, record);
+  ctx.recorder.addUsage(record.usage);
+
+  let failure: string | null = null;
+  if (reason === 'timeout') failure = `timed out after ${ctx.options.timeoutMinutes} min; its processes were stopped`;
+  else if (reason === 'interrupted') failure = 'stopped: the run was interrupted';
+  else if (ran.startError) failure = ran.startError;
+  else if (ran.exitCode !== 0) failure = ran.signal ? `was killed by ${ran.signal}` : `exited with code ${ran.exitCode}`;
+  emit(ctx, {
+    type: 'invocation.finished',
+    ...base,
+    invocation: n,
+    task_id: req.taskId,
+    exit_code: record.exit_code,
+    signal: record.signal,
+    timed_out: record.timed_out,
+    duration_ms: record.duration_ms,
+    usage: record.usage,
+    transcript: record.transcript,
+    failure,
+  });
+  await checkGoverning(ctx, { ...base, task_id: req.taskId });
+  const fatal = ran.startError && !reason ? startAdvice(agent, ctx.changeId, ran.code) : null;
+  return { record, failure, fatal, interrupted: reason === 'interrupted', output: ran.output.trim(), calls };
+}
+
+/** How the agent's process went: its exit, why the run stopped it (timeout, interrupted), what it printed. */
+interface Ran {
+  exitCode: number | undefined;
+  signal: string | undefined;
+  /** Why it could not be started at all; null once it started. */
+  startError: string | null;
+  code: string | undefined;
+  reason: 'timeout' | 'interrupted' | null;
+  /** The end of what it printed. */
+  output: string;
+  usage: Usage;
+}
+
+/**
+ * Starts the agent and waits for it: its output streamed to the transcript (usage read as it
+ * comes), its whole process tree stopped at the timeout or on Ctrl-C.
+ */
+async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEnv, workdir: string, n: number, onPid: (pid: number) => void, transcriptPath: string): Promise<Ran> {
   // One stop for every reason (timeout, Ctrl-C): execa cancels the agent, and its whole process
   // group is signalled with every process that left it, since execa's own timeout would reach only
   // the agent's first process.
@@ -199,13 +281,12 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   const timer = setTimeout(() => stopper.abort('timeout'), timeoutMs);
   const usage = new UsageReader();
   let output = '';
-  const transcript = createWriteStream(paths.transcript);
-  const started = Date.now();
+  const transcript = new Transcript(transcriptPath);
   const subprocess = execa(launch.command, launch.args, {
-    cwd: req.workdir,
+    cwd: workdir,
     env,
     extendEnv: false,
-    stdin: 'ignore',
+    ...(launch.stdin === undefined ? { stdin: 'ignore' as const } : { input: launch.stdin }),
     all: true,
     buffer: false,
     reject: false,
@@ -225,10 +306,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
     forceKill = setTimeout(() => stop('SIGKILL'), GRACE_MS);
   };
   stopper.signal.addEventListener('abort', stopAll, { once: true });
-  if (pid !== undefined) {
-    record.pid = pid;
-    ctx.recorder.saveInvocation(paths.record, record);
-  }
+  if (pid !== undefined) onPid(pid);
   subprocess.stdout?.setEncoding('utf8');
   subprocess.stdout?.on('data', (chunk: string) => usage.push(chunk));
   subprocess.all?.setEncoding('utf8');
@@ -249,39 +327,17 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   clearTimeout(timer);
   clearTimeout(forceKill);
   ctx.signal.removeEventListener('abort', onInterrupt);
-  await new Promise<void>((resolve) => transcript.end(resolve));
-  const calls = tail.close();
-  unlinkQuietly(paths.agentPrompt);
+  await transcript.end();
 
-  const reason = stopper.signal.aborted ? (stopper.signal.reason as string) : null;
-  record.ended_at = nowIso();
-  record.duration_ms = Date.now() - started;
-  record.exit_code = result.exitCode ?? null;
-  record.signal = result.signal ?? null;
-  record.timed_out = reason === 'timeout';
-  record.usage = usage.finish();
-  ctx.recorder.saveInvocation(paths.record, record);
-  ctx.recorder.addUsage(record.usage);
-
+  const reason = stopper.signal.aborted ? (stopper.signal.reason as 'timeout' | 'interrupted') : null;
   const notStarted = result.failed && result.exitCode === undefined && !result.isCanceled && !result.signal;
-  let failure: string | null = null;
-  if (reason === 'timeout') failure = `timed out after ${ctx.options.timeoutMinutes} min; its processes were stopped`;
-  else if (reason === 'interrupted') failure = 'stopped: the run was interrupted';
-  else if (notStarted) failure = `could not start \`${launch.command}\`: ${result.originalMessage ?? result.shortMessage}`;
-  else if (result.exitCode !== 0) failure = result.signal ? `was killed by ${result.signal}` : `exited with code ${result.exitCode}`;
-  emit(ctx, {
-    type: 'invocation.finished',
-    ...base,
-    invocation: n,
-    task_id: req.taskId,
-    exit_code: record.exit_code,
-    signal: record.signal,
-    timed_out: record.timed_out,
-    duration_ms: record.duration_ms,
-    usage: record.usage,
-    transcript: record.transcript,
-    failure,
-  });
-  await checkGoverning(ctx, { ...base, task_id: req.taskId });
-  return { record, failure, fatal: notStarted, interrupted: reason === 'interrupted', output: output.trim(), calls };
+  return {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    startError: notStarted ? `could not start \`${launch.command}\`: ${result.originalMessage ?? result.shortMessage}` : null,
+    code: (result as { code?: string }).code,
+    reason,
+    output,
+    usage: usage.finish(),
+  };
 }

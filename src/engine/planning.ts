@@ -27,7 +27,7 @@ export function refusals(calls: CallRecord[]): Finding[] {
 /** The validator's errors for one document of the change. */
 export async function ruleFindings(ctx: RunContext, file: string | undefined): Promise<Finding[]> {
   const report = await ctx.ops.validate(ctx.changeId);
-  const findings: Data[] = report.changes.flatMap((c: Data) => c.findings);
+  const findings: Data[] = report?.changes.flatMap((c: Data) => c.findings) ?? [];
   return findings
     .filter((f) => f.level === 'error' && (file === undefined || f.file === file))
     .map((f) => ({ source: 'validate' as const, message: f.message, file: f.file, line: f.line, rule: f.rule, fix: f.fix }));
@@ -105,15 +105,21 @@ export function documentGate(ctx: RunContext, type: PlanningPhase | 'review', do
  * A document a person must decide on before the run goes past it: one config.yaml wants approved,
  * or one a person rejected and the planner revised (they decide on the revision too).
  */
-export async function pendingDecision(ctx: RunContext, types: readonly PlanningPhase[]): Promise<Stop | null | undefined> {
+export async function pendingGate(ctx: RunContext, types: readonly PlanningPhase[]): Promise<{ type: PlanningPhase; gate: Gate } | null> {
   const required = ctx.ops.board.config.require_approval as readonly string[];
   for (const type of types) {
     const doc = await ctx.ops.document(ctx.changeId, type);
     if (!doc || doc.status !== 'submitted' || (doc.findings as Data[]).some((f) => f.level === 'error')) continue;
-    if (required.includes(type)) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `agentd/config.yaml requires a person's approval of the ${docWord(type)} before the next phase`));
-    if (doc.feedback.length > 0) return waitForPerson(ctx, type, documentGate(ctx, type, doc, `a person rejected an earlier revision of the ${docWord(type)}, and decides on this one`));
+    if (required.includes(type)) return { type, gate: documentGate(ctx, type, doc, `agentd/config.yaml requires a person's approval of the ${docWord(type)} before the next phase`) };
+    if (doc.feedback.length > 0) return { type, gate: documentGate(ctx, type, doc, `a person rejected an earlier revision of the ${docWord(type)}, and decides on this one`) };
   }
-  return undefined;
+  return null;
+}
+
+/** Waits for the person's decision on the first pending document (pendingGate); undefined when none is pending. */
+export async function pendingDecision(ctx: RunContext, types: readonly PlanningPhase[]): Promise<Stop | null | undefined> {
+  const pending = await pendingGate(ctx, types);
+  return pending ? waitForPerson(ctx, pending.type, pending.gate) : undefined;
 }
 
 /** A change without a proposal, and a run without a goal: nothing to plan from (said, and the command that gives one). */
@@ -160,7 +166,7 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
     const findings = [...refusals(inv.calls), ...result.findings];
     lastReason = inv.failure ? `${result.reason} The agent ${inv.failure}.` : result.reason;
     emit(ctx, { type: 'phase.refused', ...base, document: type, reason: lastReason, findings });
-    if (inv.fatal) return stop('failed', lastReason, [`Install it, or fix agents: ${planner.name} in agentd/config.yaml, then: agentboard run ${ctx.changeId}`]);
+    if (inv.fatal) return stop('failed', lastReason, [inv.fatal]);
     // An attempt that left the file unreadable: the next one could not write over it either.
     const left = await unreadable(ctx, type, doc);
     if (left) return left;

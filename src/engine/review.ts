@@ -12,7 +12,7 @@ import { documentsText, feedbackList, findingsText, renderPrompt } from './promp
 import { LIMITS } from '../domain/limits.js';
 import { firstChars } from '../domain/text.js';
 
-// The prompt is a command-line argument for the built-in CLIs, and Linux caps one at 128 KiB.
+// The work shown to the reviewer: the diffs cut to keep the prompt a size a model reads whole.
 const DIFF_PER_TASK = 8000;
 const DIFF_TOTAL = 60_000;
 
@@ -108,7 +108,7 @@ export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
     if (inv.failure) lastReason += ` The agent ${inv.failure}.`;
     const all = [...refusals(inv.calls), ...findings];
     emit(ctx, { type: 'phase.refused', ...base, document: 'review', reason: lastReason, findings: all });
-    if (inv.fatal) return stop('failed', lastReason, [`Install it, or fix agents: ${reviewer.name} in agentd/config.yaml, then: agentboard run ${ctx.changeId}`]);
+    if (inv.fatal) return stop('failed', lastReason, [inv.fatal]);
     previous = findingsText(lastReason, all, inv.output);
   }
   return stop('failed', `The reviewer ${reviewer.id} did not write a valid review round in ${ctx.options.maxAttempts} attempts. Last: ${lastReason}`, [

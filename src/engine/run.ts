@@ -3,6 +3,7 @@
  * read from the board before every step, never kept by the run, so a run started again after any
  * stop continues where the files are.
  */
+import { forPerson } from '../render/person-refs.js';
 import { RemoteFiles } from '../store/remote/state.js';
 import { AgentboardError, fail } from '../errors.js';
 import type { RunOutcome } from '../store/runs.js';
@@ -12,7 +13,7 @@ import { RUN_PHASES, type RunView } from './events.js';
 import { Git } from './git.js';
 import { readGoverning } from './guard.js';
 import { mergeFinished } from './merge.js';
-import { nothingToPlan, pendingDecision, planPhase } from './planning.js';
+import { nothingToPlan, pendingDecision, pendingGate, planPhase } from './planning.js';
 import { newRunId, RunRecorder } from './record.js';
 import { cleanUpDeadRuns, lastGoal, refuseIfRunning, runsOf } from './resume.js';
 import { reviewPhase, reviewRound } from './review.js';
@@ -45,7 +46,7 @@ async function step(ctx: RunContext): Promise<Stop | null> {
   }
   // --until review is the default end: the APPROVED review, which a person decides on.
   const until = ctx.options.until === 'review' ? undefined : ctx.options.until;
-  if (until && ORDER.indexOf(phase) > ORDER.indexOf(until)) return stop('finished', `Change ${ctx.changeId} is past ${until} (it is at ${phase}), where this run was asked to stop.`, [`agentboard run ${ctx.changeId}   # go on`]);
+  if (until && ORDER.indexOf(phase) > ORDER.indexOf(until)) return stop('finished', `Change ${ctx.changeId} is past ${until} (it is at ${phase}), where this run was asked to stop.`, await stepsFrom(ctx, phase));
   if (phase !== 'proposal' && phase !== 'spec' && phase !== 'tasks') {
     // Past planning, a revised document a person rejected before still waits for their decision.
     const decision = await pendingDecision(ctx, ['proposal', 'spec', 'tasks']);
@@ -64,12 +65,24 @@ async function step(ctx: RunContext): Promise<Stop | null> {
       const review = await ctx.ops.document(ctx.changeId, 'review');
       // A person rejected the approving review: the reviewer reviews again, with their feedback.
       if (review?.status === 'rejected') return reviewRound(ctx);
-      const next = review?.status === 'approved' ? [`agentboard archive ${ctx.changeId}`] : [`agentboard approve ${ctx.changeId} review`, `agentboard archive ${ctx.changeId}`];
-      return stop('finished', `Change ${ctx.changeId} is reviewed: the latest review round says APPROVED. Approving the review and archiving the change are a person's acts.`, next);
+      return stop('finished', `Change ${ctx.changeId} is reviewed: the latest review round says APPROVED. Approving the review and archiving the change are a person's acts.`, doneSteps(ctx, review));
     }
     default:
       return stop('failed', `Change ${ctx.changeId} is ${phase}; there is nothing to run.`);
   }
+}
+
+/** A person's acts once the change is reviewed: approve the review (unless done), archive. */
+function doneSteps(ctx: RunContext, review: Data | null): string[] {
+  return review?.status === 'approved' ? [`agentboard archive ${ctx.changeId}`] : [`agentboard approve ${ctx.changeId} review`, `agentboard archive ${ctx.changeId}`];
+}
+
+/** What comes next for a change a run leaves at `phase` unworked (past --until): what it waits on a person for, or a run to go on. */
+async function stepsFrom(ctx: RunContext, phase: string): Promise<string[]> {
+  const pending = await pendingGate(ctx, ['proposal', 'spec', 'tasks']);
+  if (pending) return [...pending.gate.commands, `agentboard run ${ctx.changeId}   # then go on`];
+  if (phase === 'done') return doneSteps(ctx, await ctx.ops.document(ctx.changeId, 'review'));
+  return [`agentboard run ${ctx.changeId}   # go on`];
 }
 
 async function drive(ctx: RunContext): Promise<Stop> {
@@ -220,6 +233,8 @@ export async function runChange(params: RunParams): Promise<number> {
     const again = f.message === end.message;
     end = stop(end.outcome === 'finished' ? 'failed' : end.outcome, `${end.message} Cleaning up failed ${again ? 'for the same reason.' : `too: ${f.message}`}`, [...new Set([...end.next_steps, ...f.next_steps])]);
   }
+  // Its last words are the person's to read, in the run's record as in its events.
+  end = forPerson(end);
   recorder.finish(end.outcome, end.message);
   const exit = EXIT_CODES[end.outcome];
   emit(ctx, { type: 'run.finished', phase: recorder.run.phase, outcome: end.outcome, message: end.message, next_steps: end.next_steps, invocations: recorder.run.invocations, usage: recorder.run.usage, exit_code: exit });

@@ -14,9 +14,10 @@ import { invoke } from './invoke.js';
 import { refusals } from './planning.js';
 import { feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
+import type { InputRecord } from '../domain/records.js';
 
-/** done (or in review); left: someone else took the task meanwhile; given up after the last attempt; stopped by Ctrl-C or the budget. */
-type TaskEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'given_up'; reason: string } | { kind: 'stopped' };
+/** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to the worker's question. */
+type TaskEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'given_up'; reason: string; next?: string } | { kind: 'stopped' } | { kind: 'waiting'; stop: Stop };
 
 /** The branches a task's worktree starts from: its dependencies' work; for a fix task, all the work reviewed. */
 async function baseBranches(ctx: RunContext, task: Data): Promise<string[]> {
@@ -48,9 +49,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     ws = await workspaceFor(ctx, claimed);
   } catch (err) {
     const reason = (err as Error).message;
-    await ctx.ops.release(ref, `agentboard run ${ctx.runId}: ${reason}`);
-    ctx.recorder.unclaim(ref);
-    emit(ctx, { type: 'task.released', ...base, task_id: ref, reason });
+    await giveUp(ctx, worker.id, ref, reason);
     return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}` };
   }
   emit(ctx, { type: 'task.claimed', ...base, task_id: ref, title: claimed.title, branch: ws.branch, workdir: ws.dir, resumed });
@@ -62,6 +61,12 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
   let lastReason = '';
   let attempt = 0;
   while (attempt < ctx.options.maxAttempts) {
+    // A question of the worker's still open (asked in its last turn, or before this run) is answered first.
+    const question = await ctx.ops.openQuestion(worker.id);
+    if (question) {
+      const halt = await waitForPerson(ctx, 'implementation', questionGate(ctx, worker.id, ref, question));
+      if (halt) return { kind: 'waiting', stop: halt };
+    }
     attempt++;
     if (ctx.signal.aborted || budgetReached(ctx)) return { kind: 'stopped' };
     const prompt = renderPrompt(ctx.ops.board.dir, 'implementation', {
@@ -73,6 +78,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       requirements: (context.requirements as Data[]).map((r) => `- ${r.id}: ${r.title}. ${r.text}`).join('\n'),
       dependencies: dependencies.join('\n'),
       task_feedback: feedbackList(context.feedback),
+      answers: answersText(ctx.ops.answersFor(ref)),
       workdir: ws.dir,
       branch: ws.branch ?? '',
       findings: previous,
@@ -93,16 +99,56 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       emit(ctx, { type: 'notice', ...base, message: `${ref} is no longer held by ${worker.id}${now?.assignee ? ` (it is ${now.assignee}'s)` : ''}; it left this worker.` });
       return { kind: 'left' };
     }
+    // A turn that ends on a question waits for its answer: it is no failed attempt.
+    if (await ctx.ops.openQuestion(worker.id)) {
+      attempt--;
+      previous = '';
+      continue;
+    }
     lastReason = inv.failure ? `The agent ${inv.failure}; the task is ${now.status}.` : `The agent ended its turn without finishing the task; it is ${now.status}.`;
     emit(ctx, { type: 'task.attempt_failed', ...base, attempt, task_id: ref, reason: lastReason });
-    if (inv.fatal) break;
+    if (inv.fatal) {
+      await giveUp(ctx, worker.id, ref, `${worker.id} could not be started. Last: ${lastReason}`, attempt);
+      return { kind: 'given_up', reason: `Task ${ref} was released: ${lastReason}`, next: inv.fatal };
+    }
     previous = findingsText(lastReason, refusals(inv.calls), inv.output);
   }
   const reason = `${worker.id} did not finish it in ${attempt} attempt${attempt === 1 ? '' : 's'}. Last: ${lastReason}`;
+  await giveUp(ctx, worker.id, ref, reason, attempt);
+  return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}` };
+}
+
+/** Releases a task the run's worker gave up, with the reason noted. */
+async function giveUp(ctx: RunContext, workerId: string, ref: string, reason: string, attempt?: number): Promise<void> {
   await ctx.ops.release(ref, `agentboard run ${ctx.runId}: ${reason}`);
   ctx.recorder.unclaim(ref);
-  emit(ctx, { type: 'task.released', ...base, attempt, task_id: ref, reason });
-  return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}` };
+  emit(ctx, { type: 'task.released', agent_id: workerId, role: 'worker', phase: 'implementation', ...(attempt !== undefined ? { attempt } : {}), task_id: ref, reason });
+}
+
+/** The questions asked while the task was held, with their answers, for the prompt of whoever works it next. */
+function answersText(answers: InputRecord[]): string {
+  return answers.map((i) => `- ${i.agent_id} asked (${i.id}): ${i.question}\n  ${resolutionText(i)}`).join('\n');
+}
+
+function resolutionText(i: InputRecord): string {
+  const r = i.resolution!;
+  return r.type === 'timeout' ? `Nobody answered in time; the default action applies: ${r.value}` : `${r.by} answered: ${r.value}`;
+}
+
+/** A worker's open question: the run waits for its answer (or its deadline) before the worker's next turn. */
+function questionGate(ctx: RunContext, workerId: string, ref: string, question: Data): Gate {
+  const id: string = question.input_id;
+  return {
+    subject: `the question ${id} of ${workerId}`,
+    reason: `${workerId} asked it while working on ${ref}: "${question.question}" Without an answer by ${question.expires_at}, it does what it said it would: ${question.default_action}`,
+    details: [question.question],
+    commands: [`agentboard answer ${id} ${question.options.length > 0 ? `"<${question.options.join(' | ')}, or your own answer>"` : '"<your answer>"'}`],
+    state: async () => ((await ctx.ops.openQuestion(workerId))?.input_id === id ? 'open' : 'resolved'),
+    decided: async () => {
+      const resolved = ctx.ops.answersFor(ref).find((i) => i.id === id);
+      return resolved ? `${id}: ${resolutionText(resolved)}.` : null;
+    },
+  };
 }
 
 /** Files of the repository's own working tree already said to have changed during this run. */
@@ -154,17 +200,25 @@ function stuck(tasks: Data[], ours: Set<string>): string {
   return `${open.length} open task${open.length === 1 ? '' : 's'} (${open.map((t) => `${t.task_id} ${t.status}`).join(', ')}) cannot start; check their dependencies`;
 }
 
+/** One stop for all that waits for a person (or, interrupted, for all it still waits for). */
+function together(stops: Stop[], outcome: Stop['outcome'] = 'waiting_on_person'): Stop {
+  return stop(outcome, [...new Set(stops.map((s) => s.message))].join(' '), [...new Set(stops.flatMap((s) => s.next_steps))]);
+}
+
 export async function workPhase(ctx: RunContext): Promise<Stop | null> {
   const running = new Map<string, Promise<{ worker: string; end: TaskEnd }>>();
   // Workers whose submitted work waits for a person: `next` gives them nothing new meanwhile.
   const waiting = new Set<string>();
-  let failure: string | null = null;
+  let failure: { reason: string; next?: string } | null = null;
+  // The stops of workers whose question waits for a person's answer (without --wait): they get no new task meanwhile.
+  const questions: Stop[] = [];
+  const asking = new Set<string>();
   let waitingOn = '';
   for (;;) {
     const claiming = !ctx.signal.aborted && !ctx.halt && failure === null && !budgetReached(ctx);
     if (claiming) {
       for (const worker of ctx.agents.workers) {
-        if (running.has(worker.id) || waiting.has(worker.id)) continue;
+        if (running.has(worker.id) || waiting.has(worker.id) || asking.has(worker.id)) continue;
         const next = await ctx.ops.next(worker.id, ctx.changeId);
         if (next.status === 'assigned' || next.status === 'resumed') {
           running.set(worker.id, runTask(ctx, worker, next.task, next.context, next.status === 'resumed').then((end) => ({ worker: worker.id, end })));
@@ -173,9 +227,9 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
       }
     }
     if (running.size === 0) {
-      if (ctx.signal.aborted) return interrupted(ctx);
+      if (ctx.signal.aborted) return together([...questions.filter((q) => q.outcome === 'interrupted'), interrupted(ctx)], 'interrupted');
       if (ctx.halt) return ctx.halt;
-      if (failure) return stop('failed', failure, [`agentboard runs show ${ctx.runId}   # every attempt, with its transcript`, `agentboard run ${ctx.changeId}   # try again`]);
+      if (failure) return stop('failed', failure.reason, [...(failure.next ? [failure.next] : []), `agentboard runs show ${ctx.runId}   # every attempt, with its transcript`, `agentboard run ${ctx.changeId}   # try again`]);
       if (budgetReached(ctx)) return budgetStop(ctx);
       const tasks = await ctx.ops.fullTasks(ctx.changeId);
       if (tasks.every((t) => t.status === 'done')) return null;
@@ -183,11 +237,12 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
       if (inReview.length > 0) {
         for (const t of inReview) {
           const halt = await waitForPerson(ctx, 'implementation', taskGate(ctx, t));
-          if (halt) return halt;
+          if (halt) return halt.outcome === 'waiting_on_person' ? together([...questions, halt]) : halt;
         }
         waiting.clear();
         continue;
       }
+      if (questions.length > 0) return together(questions);
       const ours = new Set(ctx.agents.workers.map((w) => w.id));
       // Tasks others still work on (another clone's run on a shared board, an agent outside the run): wait for them.
       const heldByOthers = tasks.filter((t) => t.status === 'in_progress' && t.assignee && !ours.has(t.assignee));
@@ -204,6 +259,10 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
     }
     const { worker, end } = await Promise.race(running.values());
     running.delete(worker);
-    if (end.kind === 'given_up') failure ??= end.reason;
+    if (end.kind === 'given_up') failure ??= end;
+    if (end.kind === 'waiting') {
+      asking.add(worker);
+      questions.push(end.stop);
+    }
   }
 }

@@ -339,6 +339,8 @@ export const requestInput = defineOp({
         expires_at: new Date(Date.parse(tx.now) + minutes * 60_000).toISOString(),
         status: 'open',
       };
+      const [held] = heldInProgress(tx, input.agent_id);
+      if (held) record.task_id = held;
       tx.runtime.inputs[id] = record;
       session.input_id = id;
       tx.saveRuntime();

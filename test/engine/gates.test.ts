@@ -75,4 +75,52 @@ describe('approval gates', () => {
     expect(live.events.filter((e) => e.type === 'phase.validated').map((e) => e.document)).toEqual(['proposal', 'spec']);
     expect(live.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished' });
   });
+
+  it('stop for a worker\'s question without counting it as an attempt, and give the answer to the worker\'s next turn on the task', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['ask', 'work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation', '--max-attempts', '1']);
+    expect(r.code).toBe(0);
+    const command = 'agentboard answer input-1 "<Ignore case | Match case, or your own answer>"';
+    expect(r.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ phase: 'implementation', subject: 'the question input-1 of fake-w1', commands: [command] });
+    expect(r.events.filter((e) => e.type === 'task.attempt_failed' || e.type === 'task.released' && e.reason.includes('did not finish'))).toEqual([]);
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'waiting_on_person', exit_code: 0 });
+    expect(r.events.at(-1).next_steps).toEqual([command, 'agentboard run add-search   # then go on (or run with --wait to have it go on by itself)']);
+
+    await ok(board.dir, ['answer', 'input-1', 'Match case']);
+    const again = run(board.dir, ['add-search', '--until', 'implementation', '--max-attempts', '1']);
+    expect(again.events.find((e) => e.type === 'task.done')).toMatchObject({ task_id: 'add-search/T1', status: 'done' });
+    const text = prompt(board.dir, runIds(board.dir)[1]!, 1);
+    expect(text).toContain("## Questions asked about this task, and a person's answers (follow them)");
+    expect(text).toContain('- fake-w1 asked (input-1): Should the search ignore case?\n  human:tester answered: Match case');
+    expect(agentInvocations(board).map((i) => i.action)).toEqual(['ask', 'work']);
+  });
+
+  it('with --wait, wait for the answer to a worker\'s question, then go on with it', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['ask', 'work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const live = startRun(board.dir, ['add-search', '--until', 'implementation', '--wait', '--max-attempts', '1']);
+    await until('the run to wait for the answer', () => live.events.some((e) => e.type === 'waiting_on_person'));
+    await ok(board.dir, ['answer', 'input-1', 'Ignore case']);
+    expect(await live.done).toBe(0);
+    expect(live.events.find((e) => e.type === 'notice' && e.message.startsWith('input-1'))).toMatchObject({ message: 'input-1: human:tester answered: Ignore case.' });
+    expect(live.events.find((e) => e.type === 'task.done')).toMatchObject({ task_id: 'add-search/T1', attempt: 1 });
+    expect(prompt(board.dir, runIds(board.dir)[0]!, 2)).toContain('human:tester answered: Ignore case');
+  });
+
+  it('offer the person\'s decision when interrupted while waiting for it, and what a reviewed change waits for past --until', async () => {
+    const board = await fakeBoard({ config: 'require_approval: [proposal]' });
+    const live = startRun(board.dir, ['add-search', ...GOAL, '--wait']);
+    await until('the run to wait for a person', () => live.events.some((e) => e.type === 'waiting_on_person'));
+    live.child.kill('SIGINT');
+    expect(await live.done).toBe(130);
+    expect(live.events.at(-1)).toMatchObject({ outcome: 'interrupted' });
+    expect(live.events.at(-1).next_steps).toEqual(['agentboard approve add-search proposal', 'agentboard reject add-search proposal --feedback "<what must change>"', 'agentboard run add-search   # go on where it stopped']);
+
+    const done = await fakeBoard({ scenario: { review: ['approved'] } });
+    await changeWithTasks(done.dir, 'add-search', [{ title: 'Index the titles' }]);
+    expect(run(done.dir, ['add-search']).events.at(-1)).toMatchObject({ outcome: 'finished', next_steps: ['agentboard approve add-search review', 'agentboard archive add-search'] });
+    const past = run(done.dir, ['add-search', '--until', 'spec']);
+    expect(past.events.at(-1)).toMatchObject({ outcome: 'finished', message: 'Change add-search is past spec (it is at done), where this run was asked to stop.', next_steps: ['agentboard approve add-search review', 'agentboard archive add-search'] });
+  });
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlink
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, processState, read, SPEC_MD, unreapedCli, write } from '../helpers.js';
-import { agentInvocations, alive, expectOneOfTwoRuns, fakeBoard, hangs, prompt, run, runIds, runRecord, startRun, until } from './helpers.js';
+import { agentInvocations, alive, expectOneOfTwoRuns, FAKE_AGENT, fakeBoard, hangs, prompt, run, runIds, runRecord, startRun, until } from './helpers.js';
 
 describe('agentboard run', () => {
   it('refuses without agents in config.yaml, with the lines to add', async () => {
@@ -277,6 +277,45 @@ describe('agentboard run', () => {
     const correct = await cli(board.dir, ['correct', 'add-search', 'spec', '--as', 'mallory', '--review-key', key, '--from', write(board.dir, 'fixed.md', SPEC_MD), '--notes', 'x', '--json']);
     expect(correct.json.error.code).toBe('REVIEW_KEY_INVALID');
     expect(recordsHolding(board.dir, key)).toEqual([]);
+
+  it('gives claude, codex and gemini a prompt over 128 KiB on stdin, and refuses a custom agent\'s {prompt} that long before starting it', async () => {
+    const board = await fakeBoard();
+    const bin = join(board.dir, '..', 'bin');
+    mkdirSync(bin);
+    // Each CLI records what it was given, then does what the fake agent does through the MCP server the run gave it.
+    for (const name of ['claude', 'codex', 'gemini']) {
+      const script = `#!${process.execPath}\nconst fs = require('node:fs');\nfs.appendFileSync(${JSON.stringify(join(board.state, '..', 'cli.jsonl'))}, JSON.stringify({ cli: ${JSON.stringify(name)}, argv: process.argv.slice(2), stdin: fs.readFileSync(0, 'utf8') }) + '\\n');\nimport(${JSON.stringify(FAKE_AGENT)});\n`;
+      writeFileSync(join(bin, name), script, { mode: 0o755 });
+    }
+    const config = join(board.dir, 'agentd/config.yaml');
+    const env = JSON.stringify({ FAKE_AGENT_SCENARIO: board.scenarioFile, FAKE_AGENT_STATE: board.state });
+    writeFileSync(config, readFileSync(config, 'utf8').replace('agents:\n', `agents:\n  claude: { adapter: claude, env: ${env} }\n  codex: { adapter: codex, env: ${env} }\n  gemini: { adapter: gemini, env: ${env} }\n  inline: { command: ["${process.execPath}", "${FAKE_AGENT}", "{prompt}"], env: ${env} }\n`));
+    const goal = join(board.dir, '..', 'goal.txt');
+    writeFileSync(goal, 'Let people search the board by the words of a task. '.repeat(3000));
+    const PATH = `${bin}:${process.env.PATH}`;
+    for (const name of ['claude', 'codex', 'gemini']) {
+      const r = run(board.dir, [`with-${name}`, '--goal-file', goal, '--until', 'proposal', '--planner', name], { PATH });
+      expect(r.code, `${name}: ${r.stdout}`).toBe(0);
+      expect(r.events.find((e) => e.type === 'phase.validated')).toMatchObject({ document: 'proposal', agent_id: `${name}-planner` });
+    }
+    const received = readFileSync(join(board.state, '..', 'cli.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(received.map((c) => c.cli)).toEqual(['claude', 'codex', 'gemini']);
+    for (const [i, c] of received.entries()) {
+      const prompt = readFileSync(join(board.dir, 'agentd/.runtime/runs', runIds(board.dir)[i]!, '001.prompt.md'), 'utf8');
+      expect(Buffer.byteLength(prompt)).toBeGreaterThan(128 * 1024);
+      expect(c.stdin).toBe(prompt);
+      expect(c.argv.some((a: string) => a.includes('Let people search'))).toBe(false);
+    }
+    expect(received[0].argv.slice(0, 2)).toEqual(['-p', '--output-format']);
+    expect(received[1].argv.at(-1)).toBe('-');
+    expect(received[2].argv.slice(0, 2)).toEqual(['-p', 'Do what the instructions above say.']);
+
+    // A custom agent given the prompt as an argument: not started, with what to do instead.
+    const r = run(board.dir, ['inline', '--goal-file', goal, '--until', 'proposal', '--planner', 'inline']);
+    expect(r.code).toBe(1);
+    expect(r.events.find((e) => e.type === 'invocation.finished').failure).toMatch(/^could not start `.*node`: its argument 2 is \d+ KiB, and Linux takes at most 128 KiB in one argument$/);
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'failed', next_steps: ['Give agents: inline in agentd/config.yaml its prompt by file ({prompt_file}, or the file AGENTBOARD_PROMPT_FILE names) instead of {prompt} in its arguments, then: agentboard run inline'] });
+    expect(r.events.filter((e) => e.type === 'invocation.started')).toHaveLength(1);
   });
 });
 

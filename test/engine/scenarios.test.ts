@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, ok } from '../helpers.js';
+import { changeWithTasks, cli, cliProcess, ok } from '../helpers.js';
 import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord, setScenario } from './helpers.js';
 
 /** Runs next steps as a person would, in a shell at the repository root (the comment after `   #` left out): their exit codes. */
@@ -432,5 +432,68 @@ describe('agentboard run with a scripted agent', () => {
       ['worker', 'add-search/T1', 2, 0, 0.0125],
     ]);
   });
-});
 
+  it('runs the planner again after a refused, failed or empty first proposal on a change the run creates, with the refusal fed back', async () => {
+    for (const first of ['invalid', 'exit_silently', 'crash']) {
+      const board = await fakeBoard({ scenario: { proposal: [first, 'valid'] } });
+      const r = run(board.dir, ['greet', '--goal', 'Let people search the board', '--until', 'proposal']);
+      expect(r.code, `${first}: ${r.stdout}`).toBe(0);
+      expect(agentInvocations(board).map((i) => i.action)).toEqual([first, 'valid']);
+      expect(r.events.filter((e) => e.type === 'phase.refused').map((e) => [e.attempt, e.reason])).toEqual([[1, first === 'crash' ? 'The proposal was not submitted. The agent exited with code 3.' : 'The proposal was not submitted.']]);
+      expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished' });
+      if (first === 'invalid') {
+        const [runId] = runIds(board.dir);
+        expect(prompt(board.dir, runId!, 2)).toContain('agentboard_submit_proposal: INVALID_INPUT: Invalid input: why needs at least 50 characters (got 6).');
+      }
+      expect(await ok(board.dir, ['show', 'greet', 'proposal'])).toMatchObject({ status: 'submitted', revision: 1 });
+    }
+  });
+
+  it('spells the references in everything a run says, in text and in --json, and in its records', async () => {
+    const MARKS = /[\uFDD0\uFDD1]/;
+    // A worker removes the change's folder: the board's refusal (with its next step) ends the run.
+    const board = await fakeBoard({ scenario: { by_hand: { T1: [{ remove: 'agentd/changes/add-search' }] } } });
+    const outputs: string[] = [];
+    for (const json of [true, false]) {
+      await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+      rmSync(board.state, { recursive: true, force: true });
+      const r = cliProcess(board.dir, ['run', 'add-search', '--until', 'implementation', ...(json ? ['--json'] : [])]);
+      expect(r.code).toBe(1);
+      outputs.push(r.stdout + r.stderr);
+      if (json) expect(JSON.parse(r.stdout.trim().split('\n').at(-1)!).next_steps).toEqual(['List the changes with `agentboard list`, or create this one with `agentboard new add-search`.']);
+      else expect(r.stdout).toContain('next: List the changes with `agentboard list`, or create this one with `agentboard new add-search`.');
+    }
+    // A new change whose planner never writes a valid proposal.
+    const fresh = await fakeBoard({ scenario: { proposal: ['invalid'] } });
+    for (const json of [true, false]) {
+      const r = cliProcess(fresh.dir, ['run', 'greet', '--goal', 'Let people search the board', '--max-attempts', '2', ...(json ? ['--json'] : [])]);
+      expect(r.code).toBe(1);
+      outputs.push(r.stdout + r.stderr);
+    }
+    expect(outputs.filter((o) => MARKS.test(o))).toEqual([]);
+    for (const dir of [board.dir, fresh.dir]) {
+      for (const id of runIds(dir)) {
+        for (const f of ['run.json', 'events.jsonl']) expect(readFileSync(join(dir, 'agentd/.runtime/runs', id, f), 'utf8')).not.toMatch(MARKS);
+      }
+    }
+  });
+
+  it('caps a transcript: its head and its tail kept, what lies between left out and counted', async () => {
+    const board = await fakeBoard({ scenario: { chatter: 3_000_000 } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'proposal']);
+    expect(r.code).toBe(0);
+    const [runId] = runIds(board.dir);
+    const transcript = readFileSync(join(board.dir, 'agentd/.runtime/runs', runId!, '001.transcript.log'));
+    const MiB = 1024 * 1024;
+    const text = transcript.toString('latin1');
+    const note = /\n\[agentboard: (\d+) bytes of output left out here; this transcript keeps the first (\d+) and the last (\d+) of (\d+) bytes\]\n/.exec(text)!;
+    const [dropped, first, last, total] = note.slice(1).map(Number) as [number, number, number, number];
+    expect([first, last]).toEqual([MiB, MiB]);
+    expect(first + dropped + last).toBe(total);
+    expect(total).toBeGreaterThan(3_000_000);
+    expect(note.index).toBe(MiB);
+    expect(transcript.length).toBe(MiB + note[0].length + MiB);
+    expect(text.startsWith('chatter 0 ')).toBe(true);
+    expect(transcript.subarray(-MiB).toString('utf8')).toContain('agentboard_submit_proposal → ok');
+  });
+});

@@ -8,7 +8,7 @@ import type { Adapter } from './types.js';
 export const claude: Adapter = ({ agent, prompt, mcpConfigFile }) => {
   const worker = agent.role === 'worker';
   const args = [
-    // -p/--print: answer the prompt and exit (the prompt comes last, after --).
+    // -p/--print: answer the prompt and exit; without a prompt argument, the prompt is read from stdin.
     '-p',
     // stream-json: one JSON event per line, ending with {"type":"result",…,"total_cost_usd","usage"};
     // in print mode it needs --verbose (without it claude exits 1).
@@ -34,7 +34,7 @@ export const claude: Adapter = ({ agent, prompt, mcpConfigFile }) => {
     // dontAsk denies every call that is not allowed, whatever the user's default mode is.
     args.push('--tools', '', '--permission-mode', 'dontAsk', '--allowedTools', 'mcp__agentboard');
   }
-  // The prompt after --: --tools, --allowedTools and --mcp-config take several values and would
-  // otherwise read it as one of theirs (claude then exits 1).
-  return { command: 'claude', args: [...args, ...agent.config.args, '--', prompt], env: {}, files: [] };
+  // The prompt on stdin: an argument is capped at 128 KiB, and --tools, --allowedTools and
+  // --mcp-config, which take several values, would read a prompt argument as one of theirs.
+  return { command: 'claude', args: [...args, ...agent.config.args], env: {}, files: [], stdin: prompt };
 };

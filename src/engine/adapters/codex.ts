@@ -43,7 +43,8 @@ export const codex: Adapter = ({ agent, prompt, mcpServer, workdir }) => {
   ];
   // -m: the model.
   if (agent.config.model) args.push('-m', agent.config.model);
-  // The prompt is the last argument (stdin stays closed: exec would wait for it otherwise). A
-  // codex that cannot reach its API retries for ever: the run's --timeout ends it.
-  return { command: 'codex', args: [...args, ...agent.config.args, prompt], env: {}, files: [] };
+  // The prompt argument `-`: exec reads the prompt from stdin (up to its end, so stdin is closed
+  // after it); an argument is capped at 128 KiB. A codex that cannot reach its API retries for
+  // ever: the run's --timeout ends it.
+  return { command: 'codex', args: [...args, ...agent.config.args, '-'], env: {}, files: [], stdin: prompt };
 };

@@ -35,6 +35,9 @@ decision = "allow"
 priority = 300
 `;
 
+/** The -p text, after the prompt that stdin holds. */
+const GO = 'Do what the instructions above say.';
+
 export const gemini: Adapter = ({ agent, prompt, mcpServer, filesBase }) => {
   const worker = agent.role === 'worker';
   // Gemini has no MCP flag. Its settings come from <GEMINI_CLI_HOME>/.gemini/settings.json: a home
@@ -43,10 +46,10 @@ export const gemini: Adapter = ({ agent, prompt, mcpServer, filesBase }) => {
   const home = `${filesBase}.gemini-home`;
   const policy = `${filesBase}.gemini-policy.toml`;
   const args = [
-    // -p: headless, with this prompt. -o stream-json: JSON events ending with
-    // {"type":"result","stats":{"input_tokens",…}} (no cost).
+    // -p: headless; its text is appended to what stdin holds, the prompt (an argument is capped at
+    // 128 KiB). -o stream-json: JSON events ending with {"type":"result","stats":{"input_tokens",…}} (no cost).
     '-p',
-    prompt,
+    GO,
     '-o',
     'stream-json',
   ];
@@ -72,5 +75,6 @@ export const gemini: Adapter = ({ agent, prompt, mcpServer, filesBase }) => {
       { path: `${home}/.gemini/settings.json`, content: `${JSON.stringify({ mcpServers: { agentboard: mcpServer } }, null, 2)}\n` },
       { path: policy, content: worker ? WORKER : AGENTBOARD_ONLY },
     ],
+    stdin: prompt,
   };
 };

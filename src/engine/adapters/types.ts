@@ -23,6 +23,11 @@ export interface Launch {
   env: Record<string, string>;
   /** Files the adapter needs written before the agent starts. */
   files: { path: string; content: string }[];
+  /**
+   * Written to the agent's stdin, which then closes: the prompt, for a CLI that reads it there (an
+   * argument is capped at 128 KiB on Linux). Without it, stdin is closed from the start.
+   */
+  stdin?: string;
 }
 
 export type Adapter = (request: LaunchRequest) => Launch;
