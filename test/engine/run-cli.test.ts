@@ -277,6 +277,7 @@ describe('agentboard run', () => {
     const correct = await cli(board.dir, ['correct', 'add-search', 'spec', '--as', 'mallory', '--review-key', key, '--from', write(board.dir, 'fixed.md', SPEC_MD), '--notes', 'x', '--json']);
     expect(correct.json.error.code).toBe('REVIEW_KEY_INVALID');
     expect(recordsHolding(board.dir, key)).toEqual([]);
+  });
 
   it('gives claude, codex and gemini a prompt over 128 KiB on stdin, and refuses a custom agent\'s {prompt} that long before starting it', async () => {
     const board = await fakeBoard();
