@@ -507,10 +507,11 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .addOption(new Option('--profile <profile>', 'which tools to serve').choices(PROFILES).default('all'))
         .addOption(new Option('--run <run_id>', 'record every call in this run\'s records (agentboard run starts its servers so)').hideHelp())
         .addOption(new Option('--invocation <n>', 'the invocation of that run').argParser((v) => Number.parseInt(v, 10)).hideHelp())
-        .action((opts: { profile: Profile; run?: string; invocation?: number }, cmd: Command) => {
+        .addOption(new Option('--task <task_id>', 'the task that run gave the agent: the only one it writes to').hideHelp())
+        .action((opts: { profile: Profile; run?: string; invocation?: number; task?: string }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           const root = globals.root === undefined ? undefined : resolve(io.cwd, globals.root);
-          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, sync: globals.sync === true });
+          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, task: opts.task, sync: globals.sync === true });
         });
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },

@@ -6,6 +6,7 @@ import type { BoardOps } from './board-ops.js';
 import type { EventBody, RunEvent, RunView } from './events.js';
 import type { Git } from './git.js';
 import type { Found } from './guard.js';
+import type { DocType } from '../domain/model.js';
 import type { RunRecorder } from './record.js';
 import type { RunAgents, RunOptions } from './settings.js';
 
@@ -32,6 +33,8 @@ export interface RunContext {
   reviewKey: { name: string; key: string } | null;
   /** The files that govern the board (guard.ts) as the run started, each until a change of it is reported. */
   governing: Map<string, Found>;
+  /** The change's documents an agent edited by hand (guard.ts): the run merges nothing of them, and releases no claim of them. */
+  handEdited: Set<DocType>;
   /** Set once an agent changed one of them: the run starts no agent after it, and ends so. */
   halt: Stop | null;
 }

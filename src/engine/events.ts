@@ -65,6 +65,7 @@ export type EventBody =
   | (Base & { type: 'person.decided'; person: string; subject: string; decision: 'approve' | 'reject'; feedback?: string })
   | (Base & { type: 'notice'; message: string })
   | (Base & { type: 'settings.changed'; file: string; task_id: string | null; message: string })
+  | (Base & { type: 'document.edited'; file: string; task_id: string | null; message: string })
   | (Base & {
       type: 'run.finished';
       outcome: string;

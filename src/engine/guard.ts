@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../store/fs.js';
 import { parseConfig } from '../store/config.js';
 import { parsePeople, PEOPLE_FILE } from '../store/people.js';
+import { unparsable } from '../store/documents.js';
+import { hashText } from '../store/ledger.js';
+import { DOC_FILES, type DocType } from '../domain/model.js';
 import { emit, stop, type RunContext } from './context.js';
 import type { Role } from './events.js';
 
@@ -102,10 +105,104 @@ export async function checkGoverning(ctx: RunContext, turn: { agent_id: string; 
   }
   if (said.length === 0) return;
   ctx.halt ??= stop('failed', said.join(' '), [...steps, `agentboard run ${ctx.changeId}   # then go on, with the files as they are then`]);
-  if (!turn.task_id) return;
+  if (!turn.task_id || ctx.handEdited.has('tasks')) return;
   try {
     await ctx.ops.run('task.note', { agent_id: ctx.person, task_id: turn.task_id, text: said.join(' ') });
   } catch (err) {
     ctx.halt = stop(ctx.halt.outcome, `${ctx.halt.message} The note saying so on ${turn.task_id} could not be written: ${(err as Error).message}`, ctx.halt.next_steps);
+  }
+}
+
+/**
+ * The documents of the run's change (proposal.md, spec.md, tasks.md, review.md) change only through
+ * agentboard's operations, which check the rules and record who did what. A run's agents merge no
+ * edit made to their files by hand (store/transaction.ts refuses it); the run looks at them before
+ * and after every agent's turn: a document changed by hand during the turn stops the run for a
+ * person, like a governing file, with what agentboard last wrote kept to compare and put back.
+ */
+export interface DocsSeen {
+  /** Per document: the text agentboard last wrote, as last seen (null: it was edited by hand then). */
+  kept: Map<DocType, string | null>;
+}
+
+/** The change's documents that read, with their text and whether they differ from what agentboard last wrote. */
+function docsNow(ctx: RunContext): Map<DocType, { text: string; edited: boolean }> {
+  const board = ctx.ops.board;
+  board.begin();
+  const out = new Map<DocType, { text: string; edited: boolean }>();
+  for (const type of Object.keys(DOC_FILES) as DocType[]) {
+    try {
+      const loaded = board.load(ctx.changeId, type);
+      // A file that does not read is no edit to take or undo here: the phase that needs it stops on it.
+      if (loaded && !unparsable(loaded.doc)) out.set(type, { text: loaded.text, edited: loaded.edited });
+    } catch {
+      // reported where the file is read
+    }
+  }
+  return out;
+}
+
+/**
+ * Before an agent's turn: the change's documents as agentboard last wrote them. An edit by hand made
+ * before the turn (a person's, while nothing ran) is taken as the person's: merged now, and said.
+ */
+export async function docsBeforeTurn(ctx: RunContext): Promise<DocsSeen> {
+  let now = docsNow(ctx);
+  const edited = [...now].filter(([type, d]) => d.edited && !ctx.handEdited.has(type)).map(([type]) => type);
+  if (edited.length > 0) {
+    await ctx.ops.board.mutate((tx) => edited.forEach((type) => tx.readDoc(ctx.changeId, type)));
+    const files = edited.map((type) => ctx.ops.board.rel(ctx.ops.board.docPath(ctx.changeId, type)));
+    emit(ctx, { type: 'notice', message: `${files.join(' and ')} ${files.length === 1 ? 'was' : 'were'} edited by hand before this turn: taken as a person's edit (merged), as the next write would.` });
+    now = docsNow(ctx);
+  }
+  return { kept: new Map([...now].map(([type, d]) => [type, d.edited ? null : d.text])) };
+}
+
+/** After each call of the agent: what agentboard wrote since is what it last wrote. */
+export function docsWritten(ctx: RunContext, seen: DocsSeen): void {
+  for (const [type, d] of docsNow(ctx)) if (!d.edited) seen.kept.set(type, d.text);
+}
+
+/**
+ * After an agent's turn: a document of the change edited by hand during it (its file no longer what
+ * agentboard last wrote) is reported, logged, and the run set to stop, with the commands that show
+ * and undo the edit. The run's own writes merge no such edit after it (ctx.handEdited).
+ */
+export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: { agent_id: string; role: Role; phase: string; task_id: string | null }): Promise<void> {
+  const board = ctx.ops.board;
+  const steps: string[] = [];
+  const said: string[] = [];
+  for (const [type, d] of docsNow(ctx)) {
+    if (!d.edited || !seen.kept.has(type) || seen.kept.get(type) === null || ctx.handEdited.has(type)) continue;
+    ctx.handEdited.add(type);
+    const file = board.rel(board.docPath(ctx.changeId, type));
+    const kept = join(ctx.recorder.dir, `${DOC_FILES[type]}.agentboard`);
+    const text = seen.kept.get(type)!;
+    writeFileAtomic(kept, Buffer.from(text));
+    // A write of the turn the run did not see before the edit: its copy is of the version before that write.
+    const last = hashText(text) === board.ledgerHeader(ctx.changeId)[DOC_FILES[type]]?.hash ? 'what agentboard last wrote' : 'a version agentboard wrote before its last write of the turn';
+    steps.push(`diff -u ${board.rel(kept)} ${file}   # what changed, against ${last}`, `cp ${board.rel(kept)} ${file}   # undo it`);
+    const message = `${file} was edited by hand, not through agentboard, ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}. Board documents change only through agentboard, which checks the rules and records who did what: the run takes nothing of this edit, starts no other agent and stops for a person, who keeps it or undoes it.`;
+    emit(ctx, { type: 'document.edited', ...turn, file, message });
+    await board.mutate((tx) => tx.log('agentboard', 'file.edited', file, `${file} edited by hand during the turn of ${turn.agent_id}${turn.task_id ? ` on ${turn.task_id}` : ''} (run ${ctx.runId}); the run stopped for a person`, ctx.changeId));
+    said.push(message);
+  }
+  if (said.length === 0) return;
+  ctx.halt ??= stop('failed', said.join(' '), [...steps, `agentboard run ${ctx.changeId}   # then go on: an edit kept is taken as a person's`]);
+}
+
+/**
+ * After an agent's turn: tasks it took that the run did not give it (by `next`, or by working on
+ * another task) are released, with the reason noted and said: an agent of a run works on its
+ * assignment only, and no claim of its outlives the turn unseen.
+ */
+export async function releaseStrays(ctx: RunContext, agent: { id: string; role: Role }, phase: string, assignment: string | null): Promise<void> {
+  for (const status of ['in_progress', 'blocked']) {
+    const held = (await ctx.ops.run('task.list', { assignee: agent.id, status })).tasks as { task_id: string }[];
+    for (const { task_id } of held.filter((t) => t.task_id !== assignment)) {
+      const reason = `${agent.id} took it during its turn ${assignment ? `on ${assignment}` : `(${phase})`} of run ${ctx.runId}, which did not give it that task; released at the end of the turn`;
+      await ctx.ops.release(task_id, reason);
+      emit(ctx, { type: 'task.released', agent_id: agent.id, role: agent.role, phase, task_id, reason });
+    }
   }
 }

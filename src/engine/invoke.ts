@@ -14,7 +14,7 @@ import { adapterFor } from './adapters/index.js';
 import type { Launch } from './adapters/types.js';
 import { agentEnv, contractEnv } from './agent-env.js';
 import { emit, type RunContext } from './context.js';
-import { checkGoverning } from './guard.js';
+import { checkDocs, checkGoverning, docsBeforeTurn, docsWritten, releaseStrays } from './guard.js';
 import type { RunPhase } from './events.js';
 import { killGroup, stopProcessesOfRun } from './processes.js';
 import type { AgentInstance } from './settings.js';
@@ -143,7 +143,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   // The board's MCP server for this agent: bound to its id and role, recording every call for the run.
   const mcpServer = {
     command: process.execPath,
-    args: [ctx.bin, 'mcp', '--root', ctx.root, '--as', agent.id, '--profile', agent.role, '--run', ctx.runId, '--invocation', String(n)],
+    args: [ctx.bin, 'mcp', '--root', ctx.root, '--as', agent.id, '--profile', agent.role, '--run', ctx.runId, '--invocation', String(n), ...(req.taskId ? ['--task', req.taskId] : [])],
   };
   writeFileSync(paths.mcp, `${JSON.stringify({ mcpServers: { agentboard: mcpServer } }, null, 2)}\n`);
   const values: Record<string, string> = {
@@ -203,10 +203,12 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
     calls_file: rel(paths.calls),
   };
   const base = { agent_id: agent.id, role: agent.role, phase: req.phase, attempt: req.attempt };
+  const docs = await docsBeforeTurn(ctx);
   emit(ctx, { type: 'invocation.started', ...base, invocation: n, task_id: req.taskId, argv, cwd: req.workdir });
-  const tail = new CallsTail(paths.calls, (call) =>
-    emit(ctx, { type: 'tool.called', ...base, invocation: n, tool: call.tool, ok: call.ok, ...(call.task_id ? { task_id: call.task_id } : {}), ...(call.message ? { message: call.message } : {}), ...(call.code ? { code: call.code } : {}) }),
-  );
+  const tail = new CallsTail(paths.calls, (call) => {
+    if (call.ok) docsWritten(ctx, docs);
+    emit(ctx, { type: 'tool.called', ...base, invocation: n, tool: call.tool, ok: call.ok, ...(call.task_id ? { task_id: call.task_id } : {}), ...(call.message ? { message: call.message } : {}), ...(call.code ? { code: call.code } : {}) });
+  });
 
   const started = Date.now();
   const long = tooLong(launch.args, launch.command);
@@ -247,7 +249,10 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
     transcript: record.transcript,
     failure,
   });
+  // The documents first: a note the settings' check writes would merge an edit by hand.
+  await checkDocs(ctx, docs, { ...base, task_id: req.taskId });
   await checkGoverning(ctx, { ...base, task_id: req.taskId });
+  if (!ctx.handEdited.has('tasks')) await releaseStrays(ctx, agent, req.phase, req.taskId);
   const fatal = ran.startError && !reason ? startAdvice(agent, ctx.changeId, ran.code) : null;
   return { record, failure, fatal, interrupted: reason === 'interrupted', output: ran.output.trim(), calls };
 }

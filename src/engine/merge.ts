@@ -8,6 +8,12 @@ import type { Data } from './board-ops.js';
 import { emit, stop, type RunContext, type Stop } from './context.js';
 import { governingFiles } from './guard.js';
 
+/** The board's folders of documents, with what they hold, which no task's branch may change. */
+const BOARD_FOLDERS: [string, string][] = [
+  ['changes', "what the board's documents say (the tasks, their states and who did them)"],
+  ['archive', "what the board's archived changes say"],
+];
+
 export function dependencyOrder(tasks: Data[]): Data[] {
   const byId = new Map(tasks.map((t) => [t.id as string, t]));
   const placed = new Set<string>();
@@ -34,10 +40,11 @@ export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
   for (const t of dependencyOrder(await ctx.ops.fullTasks(ctx.changeId))) {
     if (t.status !== 'done' || !t.branch) continue;
     if (!(await git.branchExists(t.branch)) || (await git.isMerged(t.branch))) continue;
-    const governing = governingFiles();
-    const touched = await git.branchChanges(t.branch, governing.map(([name]) => name));
+    // The board's documents too: they change only through agentboard, in the repository's own board, never on a branch.
+    const guarded = [...governingFiles(), ...BOARD_FOLDERS];
+    const touched = await git.branchChanges(t.branch, guarded.map(([name]) => name));
     if (touched.length > 0) {
-      const decides = governing.filter(([name]) => touched.some((f) => f.endsWith(`agentd/${name}`))).map(([, what]) => what);
+      const decides = guarded.filter(([name]) => touched.some((f) => f.endsWith(`agentd/${name}`) || f.includes(`agentd/${name}/`))).map(([, what]) => what);
       return stop('failed', `${t.branch} (${t.task_id}) changes ${touched.join(' and ')}, which decide${touched.length === 1 ? 's' : ''} ${decides.join(', and ')}; no agent may change ${touched.length === 1 ? 'it' : 'them'}, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`, [
         `git diff HEAD...${t.branch} -- ${touched.join(' ')}   # what it changes`,
         `git merge ${t.branch}   # if you keep it`,

@@ -15,6 +15,8 @@ import { stopProcessesOfRun } from './processes.js';
 import type { Git } from './git.js';
 import { reviewKeyName } from './review.js';
 import { unlinkQuietly } from '../store/fs.js';
+import type { RunAgents } from './settings.js';
+import { LIMITS } from '../domain/limits.js';
 
 /** A commit of what a dead run's agent left in its task's worktree. */
 export interface Kept {
@@ -102,4 +104,28 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     writeJson(join(dir, 'run.json'), { ...run, outcome: 'interrupted', ended_at: nowIso(), claims: [], message: `The run's process died before it ended; run ${runId} stopped its agents and released its claims${revokedKey ? ', and revoked its review key' : ''}.` });
   }
   return { released, kept, revoked };
+}
+
+const OPEN_WORK = new Set(['in_progress', 'blocked', 'in_review']);
+
+/**
+ * The runs of different changes at once give their workers distinct ids: a worker whose id has work
+ * open in another change (a task in progress, blocked or in review) or works for a live run of
+ * another change is named for this change (`claude-w1.add-search`), so that one id never holds two
+ * tasks and neither run's worker can take the other's. A resumed run keeps the name its tasks here
+ * are held under.
+ */
+export async function distinctWorkers(ops: BoardOps, runtimeDir: string, agents: RunAgents, changeId: string): Promise<void> {
+  const others = listRuns(runtimeDir).filter((r) => r.change_id !== changeId && runState(r) === 'running');
+  const open = async (id: string) => ((await ops.run('task.list', { assignee: id })).tasks as { task_id: string; status: string }[]).filter((t) => OPEN_WORK.has(t.status));
+  for (const worker of agents.workers) {
+    const named = `${worker.id}.${changeId}`.slice(0, LIMITS.agentIdMax).replace(/[._-]+$/, '');
+    const here = (tasks: { task_id: string }[]) => tasks.some((t) => t.task_id.startsWith(`${changeId}/`));
+    if (here(await open(named))) worker.id = named;
+    else {
+      const plain = await open(worker.id);
+      const elsewhere = plain.some((t) => !t.task_id.startsWith(`${changeId}/`)) || others.some((r) => r.agents.workers.includes(worker.id));
+      if (elsewhere && !here(plain)) worker.id = named;
+    }
+  }
 }

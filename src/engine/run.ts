@@ -15,7 +15,7 @@ import { readGoverning } from './guard.js';
 import { mergeFinished } from './merge.js';
 import { nothingToPlan, pendingDecision, pendingGate, planPhase } from './planning.js';
 import { newRunId, RunRecorder } from './record.js';
-import { cleanUpDeadRuns, lastGoal, refuseIfRunning, runsOf } from './resume.js';
+import { cleanUpDeadRuns, distinctWorkers, lastGoal, refuseIfRunning, runsOf } from './resume.js';
 import { reviewPhase, reviewRound } from './review.js';
 import { refuseMissingPrograms, resolveAgents, type RunOptions } from './settings.js';
 import { workPhase } from './work.js';
@@ -97,6 +97,8 @@ async function drive(ctx: RunContext): Promise<Stop> {
 /** Releases what the run still holds (after Ctrl-C, a failure or a budget stop), so no claim outlives its run. */
 async function releaseClaims(ctx: RunContext, outcome: RunOutcome): Promise<void> {
   const workers = new Set(ctx.agents.workers.map((w) => w.id));
+  // A task list an agent edited by hand is left as it is for the person (releasing would merge the edit); the next run releases these claims.
+  if (ctx.handEdited.has('tasks')) return;
   for (const ref of [...ctx.recorder.run.claims]) {
     const task = await ctx.ops.task(ref);
     if (task && (task.status === 'in_progress' || task.status === 'blocked') && workers.has(task.assignee)) {
@@ -147,6 +149,7 @@ export async function runChange(params: RunParams): Promise<number> {
   const existing = await ops.change(options.changeId);
   const runs = runsOf(board.runtimeDir, options.changeId);
   refuseIfRunning(runs);
+  await distinctWorkers(ops, board.runtimeDir, agents, options.changeId);
   const goal = options.goal ?? lastGoal(runs);
   // Nothing to plan from: refused before a run is recorded or an agent started.
   const proposal = (existing?.document_files as Data[] | undefined)?.find((d) => d.document === 'proposal');
@@ -197,6 +200,7 @@ export async function runChange(params: RunParams): Promise<number> {
     goal,
     reviewKey: null,
     governing: readGoverning(board.dir),
+    handEdited: new Set(),
     halt: null,
   };
   emit(ctx, {

@@ -205,6 +205,8 @@ export interface ServeOptions {
   /** --run and --invocation: the run (and its invocation) whose records get every call's outcome. */
   run?: string;
   invocation?: number;
+  /** --task: the task the run gave its agent; the server writes to no other task, and `next` hands out only this one. */
+  task?: string;
   /** --sync: on a shared board, every read fetches the board from the remote first. */
   sync?: boolean;
 }
@@ -226,7 +228,9 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   options = { ...options, as: options.as ?? started };
   // An agent cannot pass --sync: it is told whether this server fetches before each read.
   const syncHint = 'this MCP server was started without --sync, so its reads do not fetch first (started with --sync, each read would)';
-  const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync, syncHint });
+  // A server of a run's agent merges no hand edit, and a worker's writes stay on its task.
+  const runAgent = options.run !== undefined && options.as !== undefined ? { agentId: options.as, task: options.task } : undefined;
+  const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync, syncHint, runAgent });
   const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;

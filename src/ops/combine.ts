@@ -29,7 +29,7 @@ import { isHuman } from '../domain/ids.js';
 import { conflictNotices, type BatchOutcome, type Board, type Notice } from '../store/board.js';
 import { CallQueue, isCallName, type QueuedCall } from '../store/calls.js';
 import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock } from '../store/lock.js';
-import { runParsed } from './execute.js';
+import { refuseOutsideAssignment, runParsed } from './execute.js';
 import { catalog, loadOperation } from './catalog.js';
 import { parseInput } from './input.js';
 import type { Context, Operation } from './registry.js';
@@ -57,6 +57,8 @@ interface CallBody {
   format: CallerFormat;
   /** The documents the caller's profile writes (Context.writesDocuments). */
   writes?: Stage[];
+  /** The caller works for this agent of `agentboard run` (Board.agentOfRun): the write merges no hand edit. */
+  run_agent?: string;
 }
 
 /** What the holder of the lock leaves for a caller. */
@@ -78,12 +80,13 @@ export function combinable(op: Operation, input: Record<string, unknown>): boole
 export async function runCombined(op: Operation, ctx: Context, input: Record<string, unknown>, format: CallerFormat, options: { serve?: boolean } = {}): Promise<Record<string, unknown>> {
   const serve = options.serve !== false;
   if (!combinable(op, input)) return runParsed(op, ctx, input);
+  refuseOutsideAssignment(op, ctx, input);
   ctx.begin();
   const board = ctx.board();
   // On a shared board, a call the batch could not push goes alone: as a write of its own, queued offline when the remote is out of reach.
   const alone = (err: unknown) => err instanceof GoAlone || (board.config.remote !== undefined && err instanceof AgentboardError && err.code === 'REMOTE_UNREACHABLE');
   const queue = new CallQueue(board.runtimeDir);
-  const body: CallBody = { op: op.name, input, format, ...(ctx.writesDocuments ? { writes: [...ctx.writesDocuments] } : {}) };
+  const body: CallBody = { op: op.name, input, format, ...(ctx.writesDocuments ? { writes: [...ctx.writesDocuments] } : {}), ...(board.agentOfRun ? { run_agent: board.agentOfRun } : {}) };
   const done = (outcome: BatchOutcome<unknown>) => {
     if (!outcome.ok) throw outcome.error;
     return op.output.parse(outcome.value) as Record<string, unknown>;
@@ -313,7 +316,15 @@ async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promis
   }
   // A command line shows a result whole; an MCP client gets it cut to fit its cap, in its format.
   const fits = body.format === 'cli' ? undefined : fitsFor(body.op, body.format === 'json' ? 'json' : 'markdown');
-  return op!.run({ ...ctx, writesDocuments: body.writes, fits }, input as never);
+  // The caller's rule, whichever process carries the call out.
+  const board = ctx.board();
+  const own = board.agentOfRun;
+  board.agentOfRun = typeof body.run_agent === 'string' ? body.run_agent : null;
+  try {
+    return await op!.run({ ...ctx, writesDocuments: body.writes, fits }, input as never);
+  } finally {
+    board.agentOfRun = own;
+  }
 }
 
 /** The operations of queued calls this process has carried out, by name. */

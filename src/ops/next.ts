@@ -166,6 +166,7 @@ export const nextTask = defineOp({
   run(ctx, input) {
     const board = ctx.board();
     const agent = input.agent_id;
+    if (ctx.assignment) return board.mutate((tx) => assigned(tx, agent, ctx.assignment!));
     return board.mutate((tx): NextResult => {
       const found = scan(tx, input.change_id);
       const required = board.config.require_approval as readonly string[];
@@ -254,6 +255,22 @@ export const nextTask = defineOp({
     });
   },
 });
+
+/**
+ * `next` for an agent of `agentboard run`, which gave it one task: that task (claimed for it when
+ * nobody holds it and it is ready), never another; else why not, and that the turn is over.
+ */
+function assigned(tx: Transaction, agent: string, ref: string): NextResult {
+  const slash = ref.indexOf('/');
+  const changeId = ref.slice(0, slash);
+  const found = scan(tx, changeId);
+  const task = confirm(tx, changeId, ref.slice(slash + 1), () => true);
+  if (task && task.task.assignee === agent && task.task.status === 'in_progress') {
+    return { ...EMPTY, status: 'resumed', message: `agentboard run gave you ${ref}: carry on with it, report with ${refTo('task.progress', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })}. It hands you no other task.`, task: taskOut(changeId, task.task, task.byId), context: context(tx, found, task) };
+  }
+  const state = task ? `${task.task.status}${task.task.assignee ? ` (${task.task.assignee})` : ''}` : 'not on the board';
+  return { ...EMPTY, status: 'nothing_available', message: `agentboard run gave you ${ref}, which is ${state}; it hands you no other task, so end your turn.`, reasons: null };
+}
 
 function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, ownBlocked: string[]): string {
   if (ownBlocked.length > 0) {

@@ -6,6 +6,7 @@
 import type * as z from 'zod';
 import { fail } from '../errors.js';
 import { isHuman } from '../domain/ids.js';
+import { startedAgent } from '../domain/agent-markers.js';
 import { resolve } from 'node:path';
 import { Board, runBoardOf, type Notice } from '../store/board.js';
 import type { Stage } from '../domain/model.js';
@@ -33,18 +34,39 @@ export interface Context {
   readonly syncHint?: string;
   /** Whether a result is small enough for the caller (an MCP tool result); pages are cut to fit. Unset: any size. */
   readonly fits?: (result: unknown) => boolean;
+  /** The task `agentboard run` gave the agent this process works for: it writes to no other task, and `next` hands out only this one. */
+  readonly assignment?: string;
 }
 
-export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean; syncHint?: string } = {}): Context {
+/** The agent of `agentboard run` a process works for, and the task the run gave it: by --as, --run and --task, else by the environment the run gave its agent. */
+export interface RunAgent {
+  agentId?: string;
+  task?: string;
+}
+
+function runAgentOf(env: Readonly<Record<string, string | undefined>>, given: RunAgent | undefined): RunAgent {
+  if (given?.agentId) return given;
+  const started = startedAgent(env);
+  return env.AGENTBOARD_RUN_ID && started ? { agentId: started, task: env.AGENTBOARD_TASK_ID || undefined } : {};
+}
+
+export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean; syncHint?: string; runAgent?: RunAgent } = {}): Context {
   let board: Board | null = null;
   const absolute = root === undefined ? (runBoardOf(cwd, env) ?? undefined) : resolve(cwd, root);
+  const runAgent = runAgentOf(env, options.runAgent);
+  const open = () => {
+    const opened = Board.open(absolute, cwd);
+    opened.agentOfRun = runAgent.agentId ?? null;
+    return opened;
+  };
   return {
     root: absolute,
     cwd,
     env,
     sync: options.sync === true,
     syncHint: options.syncHint ?? '--sync fetches first',
-    board: () => (board ??= Board.open(absolute, cwd)),
+    ...(runAgent.task ? { assignment: runAgent.task } : {}),
+    board: () => (board ??= open()),
     takeNotices: () => (board ? board.notices.splice(0) : []),
     begin: () => board?.begin(),
   };

@@ -19,7 +19,8 @@ import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documen
 import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
-import { emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
+import { STATE_BY_PERSON } from './merge.js';
+import { baseItems, emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
@@ -215,6 +216,8 @@ export class Board implements Reader {
   readonly archiveDir: string;
   readonly runtimeDir: string;
   readonly notices: Notice[] = [];
+  /** The agent of `agentboard run` this process works for, if any: its writes refuse to merge a hand edit (the run shows it to a person). */
+  agentOfRun: string | null = null;
   private configCache: { text: string | null; config: Config } | null = null;
   /** Set by keepSettings(): config.yaml is read no more. */
   private settingsKept = false;
@@ -777,6 +780,37 @@ export class Board implements Reader {
         message: `${shown} is gone: agentboard last wrote it (version ${written.version}) and no command removed it, so nothing it held (tasks, claims, notes) is shown or handed out.`,
         fix: `Restore it: \`git checkout -- ${shown}\` when it is committed, else from your editor's history or a backup. Writing the document anew replaces it for good.`,
       });
+    }
+    return out;
+  }
+
+  /**
+   * What validate says of the change's documents edited by hand: each file that is no longer what
+   * agentboard last wrote (a warning: the next write merges it), and each task made done by a hand
+   * edit with nobody recorded as doing it (an error: agentboard never completes a task without
+   * saying who, so nobody may have done it).
+   */
+  handEditFindings(changeId: string): Finding[] {
+    const out: Finding[] = [];
+    const edited = this.handEditedDocs().filter((d) => d.changeId === changeId).map((d) => d.type);
+    for (const type of edited) {
+      const shown = this.rel(this.docPath(changeId, type));
+      out.push({ level: 'warning', file: shown, rule: 'file.hand_edited', message: `${shown} was edited by hand since agentboard last wrote it; the next write merges the edit as a person's`, fix: `keep it if a person made it; if not (an agent edited the file instead of calling agentboard), put back what agentboard last wrote: \`agentboard run\` kept a copy when it saw the edit (its stop says where), or \`git checkout -- ${shown}\` when it is committed` });
+    }
+    const doc = this.readDoc(changeId, 'tasks');
+    const entry = this.ledgerOf(changeId).files[DOC_FILES.tasks];
+    if (!doc?.content || !entry) return out;
+    const before = baseItems(entry);
+    for (const block of doc.content.blocks) {
+      const task = block.task;
+      if (!task || task.status !== 'done' || task.assignee) continue;
+      const history = entry.history[task.id];
+      const last = history?.[history.length - 1];
+      // Not merged yet (agentboard last wrote it otherwise), or merged from a person's edit of its state.
+      const byHand = (edited.includes('tasks') && before.get(task.id)?.state.status !== 'done') || ((last?.[3] ?? 0) & STATE_BY_PERSON) !== 0;
+      if (!byHand) continue;
+      const ref = `${changeId}/${task.id}`;
+      out.push({ level: 'error', file: this.rel(this.docPath(changeId, 'tasks')), line: block.line, rule: 'tasks.done.by_hand', message: `task ${task.id} was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)`, fix: `if nobody did it, set it back: \`agentboard task update ${ref} --status todo\`; if someone did, write who under "assignee:"` });
     }
     return out;
   }

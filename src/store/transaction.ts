@@ -155,6 +155,19 @@ export interface Reader {
   docMeta(changeId: string, type: DocType): HeadMeta | null;
 }
 
+/**
+ * An agent of `agentboard run` writes nothing over a document changed outside agentboard: merged,
+ * the change would pass as agentboard's; left as it is, the run shows it to a person when the
+ * agent's turn ends (engine/guard.ts).
+ */
+function refuseHandEdit(shown: string): never {
+  fail(
+    'HAND_EDITED',
+    `${shown} was changed outside agentboard (its file edited, not through a tool) since agentboard last wrote it; an agent of agentboard run writes nothing over such a change, so nothing was changed. The run shows the change to a person when this turn ends.`,
+    'Change board documents only through the tools, never by editing their files; end your turn now.',
+  );
+}
+
 export class Transaction implements Reader {
   /** The board's time of this write (the file system's clock, via the lock), as ISO 8601. */
   readonly now: string;
@@ -213,7 +226,10 @@ export class Transaction implements Reader {
       if (loaded?.edited) loaded = this.whenWritten(changeId, type, loaded);
       this.reads.set(path, { identity: loaded?.identity ?? null, text: loaded?.text ?? null });
       doc = loaded?.doc ?? null;
-      if (loaded?.edited && doc && !unparsable(doc)) doc = this.mergeEdited(changeId, type, loaded.doc, loaded.text, loaded.entry!);
+      if (loaded?.edited && doc && !unparsable(doc)) {
+        if (this.board.agentOfRun) refuseHandEdit(this.board.rel(path));
+        doc = this.mergeEdited(changeId, type, loaded.doc, loaded.text, loaded.entry!);
+      }
       else if (loaded && doc && !unparsable(doc) && this.board.unsharedDoc(changeId, type)) this.adopt(path, changeId, type, doc, loaded.text);
     }
     this.seen.set(path, doc);

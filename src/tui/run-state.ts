@@ -114,6 +114,7 @@ export function reduce(state: RunViewState, e: RunEvent): RunViewState {
     case 'person.decided':
       return { ...s, phases: at(s.phases, e.phase, 'running'), waiting: null, question: null };
     case 'settings.changed':
+    case 'document.edited':
       return { ...s, agents: row(s.agents, e.agent_id, e.at, { message: `changed ${e.file}` }) };
     case 'notice':
       return e.message.startsWith('A person decided') ? { ...s, waiting: null, question: null } : s;

@@ -77,6 +77,39 @@ describe('agentboard mcp --as', () => {
     expect(other.stderr).toContain('This command runs as agent codex-w1 (AGENTBOARD_AGENT_ID, set by `agentboard run`); acting as claude-w2 is refused.');
   });
 
+  it('keeps the server of a run\'s worker (--task) on its task: next gives only it, writes to another task and over a hand edit are refused', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'mine', [{ title: 'First' }, { title: 'Second' }]);
+    await changeWithTasks(dir, 'theirs', [{ title: 'Other' }]);
+    await ok(dir, ['next', '--as', 'codex-w1', '--change', 'mine']);
+    const runId = '20261122-080000000-abcd';
+    mkdirSync(join(dir, 'agentd/.runtime/runs', runId), { recursive: true });
+    const { call, client } = await boundAgent(dir, ['--as', 'codex-w1', '--profile', 'worker', '--run', runId, '--invocation', '1', '--task', 'mine/T1']);
+    const tasks = join(dir, 'agentd/changes/mine/tasks.md');
+    try {
+      expect(await call('agentboard_get_next_task', {})).toMatchObject({ status: 'resumed', task: { task_id: 'mine/T1' } });
+      const other = await call('agentboard_complete_task', { task_id: 'theirs/T1', note: 'Not mine.' });
+      expect(other.error).toMatchObject({ code: 'TASK_NOT_YOURS', message: 'agentboard run gave you mine/T1; theirs/T1 is not yours to change in this run, so nothing was changed.' });
+      expect((await call('agentboard_report_progress', { task_id: 'mine/T2', percent: 5, message: 'Peeking' })).error.code).toBe('TASK_NOT_YOURS');
+      // A hand edit of the task list: the worker's next write takes nothing of it.
+      const edited = readFileSync(tasks, 'utf8').replace('status: todo', 'status: done');
+      write(dir, 'agentd/changes/mine/tasks.md', edited);
+      const over = await call('agentboard_complete_task', { task_id: 'mine/T1', note: 'Done.' });
+      expect(over.error).toMatchObject({ code: 'HAND_EDITED', message: expect.stringContaining('agentd/changes/mine/tasks.md was changed outside agentboard') });
+      expect(readFileSync(tasks, 'utf8')).toBe(edited);
+      write(dir, 'agentd/changes/mine/tasks.md', edited.replace('status: done', 'status: todo'));
+      expect((await call('agentboard_complete_task', { task_id: 'mine/T1', note: 'Done.' })).task.status).toBe('done');
+      expect(await call('agentboard_get_next_task', {})).toMatchObject({ status: 'nothing_available', message: 'agentboard run gave you mine/T1, which is done (codex-w1); it hands you no other task, so end your turn.' });
+    } finally {
+      await client.close();
+    }
+    expect((await ok(dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
+      ['mine/T1', 'done', 'codex-w1'],
+      ['mine/T2', 'todo', null],
+      ['theirs/T1', 'todo', null],
+    ]);
+  });
+
   it('refuses to start bound to a person or a bad id', async () => {
     const dir = await newBoard();
     const r = await cli(dir, ['mcp', '--as', 'human:ann'], { stdin: '' });

@@ -15,6 +15,20 @@ function shellSteps(dir: string, steps: string[]): (number | null)[] {
   return steps.map((step) => spawnSync('sh', ['-c', step.split('   #')[0]!], { cwd: dir, encoding: 'utf8' }).status);
 }
 
+/** A run with --merge whose worker rewrites `file` in its worktree (its branch carries the change), the plan committed first; it merges nothing. */
+async function mergeOfBranchChanging(file: string, change: (text: string) => string) {
+  const board = await fakeBoard();
+  await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+  setScenario(board, { implementation: { '*': ['work'] }, file: { T1: file }, content: { T1: change(readFileSync(join(board.dir, file), 'utf8')) } });
+  git(board.dir, ['add', '-A']);
+  git(board.dir, ['commit', '-q', '-m', 'the plan']);
+  const head = git(board.dir, ['rev-parse', 'HEAD']);
+  const r = run(board.dir, ['add-search', '--merge']);
+  expect(r.code).toBe(1);
+  expect(r.events.some((e) => e.type === 'merge.done')).toBe(false);
+  return { board, r, head };
+}
+
 describe('agentboard run with a scripted agent', () => {
   it('runs the planner again with the findings of a refused spec, until it is valid', async () => {
     const board = await fakeBoard({ scenario: { spec: ['invalid', 'valid'] } });
@@ -358,16 +372,8 @@ describe('agentboard run with a scripted agent', () => {
 
   it('merges no task branch that changes agentd/config.yaml: a person does', async () => {
     // The agent changes its worktree's copy of config.yaml; its branch carries the change.
-    const board = await fakeBoard();
-    const config = readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8');
-    setScenario(board, { implementation: { '*': ['work'] }, file: { T1: 'agentd/config.yaml' }, content: { T1: `${config}require_approval: []` } });
-    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
-    git(board.dir, ['add', '-A']);
-    git(board.dir, ['commit', '-q', '-m', 'the plan']);
-    const head = git(board.dir, ['rev-parse', 'HEAD']);
-    const r = run(board.dir, ['add-search', '--merge']);
-    expect(r.code).toBe(1);
-    expect(r.events.some((e) => e.type === 'merge.done')).toBe(false);
+    let config = '';
+    const { board, r, head } = await mergeOfBranchChanging('agentd/config.yaml', (text) => `${(config = text)}require_approval: []`);
     const branch = 'agentboard/add-search/T1';
     expect(r.events.at(-1)).toMatchObject({
       outcome: 'failed',
@@ -397,10 +403,91 @@ describe('agentboard run with a scripted agent', () => {
       .filter((c) => c.command);
     expect(calls.map((c) => [c.command, c.tool, c.ok, c.task_id, c.code ?? null])).toEqual([
       ['task progress', 'agentboard_report_progress', true, 'add-search/T1', null],
-      ['task done', 'agentboard_complete_task', false, 'add-search/T99', 'TASK_NOT_FOUND'],
+      ['task done', 'agentboard_complete_task', false, 'add-search/T99', 'TASK_NOT_YOURS'],
       ['task done', 'agentboard_complete_task', true, 'add-search/T1', null],
     ]);
-    expect(r.events.filter((e) => e.type === 'tool.called' && e.ok === false).map((e) => e.code)).toContain('TASK_NOT_FOUND');
+    expect(r.events.filter((e) => e.type === 'tool.called' && e.ok === false).map((e) => e.code)).toContain('TASK_NOT_YOURS');
+  });
+
+  it('stops the run when a worker edits the task list by hand: nothing of the edit is taken, validate and status show it, and the way back works', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    // Its first turn does nothing through agentboard: it marks the other tasks done in the file itself.
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: 'status: todo', to: 'status: done' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }, { title: 'Show them' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const said = `${tasksFile} was edited by hand, not through agentboard, while fake-w1 worked on add-search/T1. Board documents change only through agentboard, which checks the rules and records who did what: the run takes nothing of this edit, starts no other agent and stops for a person, who keeps it or undoes it.`;
+    expect(r.events.filter((e) => e.type === 'document.edited')).toEqual([expect.objectContaining({ agent_id: 'fake-w1', role: 'worker', task_id: 'add-search/T1', file: tasksFile, message: said })]);
+    expect(agentInvocations(board)).toHaveLength(1);
+    const [runId] = runIds(board.dir);
+    const kept = `agentd/.runtime/runs/${runId}/tasks.md.agentboard`;
+    const steps = [`diff -u ${kept} ${tasksFile}   # what changed, against what agentboard last wrote`, `cp ${kept} ${tasksFile}   # undo it`, 'agentboard run add-search   # then go on: an edit kept is taken as a person\'s'];
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', message: said, next_steps: steps });
+    // The copy is what agentboard last wrote: the edit is all that differs.
+    const edited = readFileSync(join(board.dir, tasksFile), 'utf8');
+    expect(readFileSync(join(board.dir, kept), 'utf8').replaceAll('status: todo', 'status: done')).toBe(edited);
+    expect(edited.match(/status: done/g)).toHaveLength(2);
+
+    // status and validate show the edit; validate names the tasks nobody is recorded as doing; the log says whose turn it was.
+    expect((await ok(board.dir, ['status'])).hand_edited).toEqual([tasksFile]);
+    const validate = await cli(board.dir, ['validate', 'add-search', '--json']);
+    expect(validate.code).toBe(1);
+    const findings = validate.json.data.changes[0].findings;
+    expect(findings.map((f: any) => [f.level, f.rule])).toEqual(expect.arrayContaining([['warning', 'file.hand_edited'], ['error', 'tasks.done.by_hand'], ['error', 'tasks.done.by_hand']]));
+    expect(findings.find((f: any) => f.rule === 'tasks.done.by_hand')).toMatchObject({ message: 'task T2 was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)', fix: 'if nobody did it, set it back: `agentboard task update add-search/T2 --status todo`; if someone did, write who under "assignee:"' });
+    const log = (await ok(board.dir, ['log', '--change', 'add-search'])).entries;
+    expect(log[0]).toMatchObject({ actor: 'agentboard', action: 'file.edited', target: tasksFile, summary: expect.stringContaining('during the turn of fake-w1 on add-search/T1') });
+
+    // As advised: undone, the next run goes on and every task is worked.
+    expect(shellSteps(board.dir, steps.slice(0, 2))).toEqual([1, 0]);
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.events.filter((e) => e.type === 'task.done').map((e) => [e.task_id, e.agent_id])).toEqual([
+      ['add-search/T1', 'fake-w1'],
+      ['add-search/T2', 'fake-w1'],
+      ['add-search/T3', 'fake-w1'],
+    ]);
+    expect((await ok(board.dir, ['status'])).hand_edited).toEqual([]);
+  });
+
+  it('merges no task branch that changes the board\'s documents under agentd/changes', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    const { board, r, head } = await mergeOfBranchChanging(tasksFile, (text) => text.replace('status: todo', 'status: done'));
+    expect(r.events.at(-1)).toMatchObject({
+      outcome: 'failed',
+      message: `agentboard/add-search/T1 (add-search/T1) changes ${tasksFile}, which decides what the board's documents say (the tasks, their states and who did them); no agent may change it, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`,
+    });
+    expect(git(board.dir, ['rev-parse', 'HEAD'])).toBe(head);
+  });
+
+  it('releases at the end of a worker\'s turn a task it took that the run did not give it', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['work_then_grab'], '*': ['work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, r.stderr).toBe(0);
+    const reason = 'fake-w1 took it during its turn on add-search/T1 of run ' + runIds(board.dir)[0] + ', which did not give it that task; released at the end of the turn';
+    expect(r.events.filter((e) => e.type === 'task.released')).toEqual([expect.objectContaining({ agent_id: 'fake-w1', task_id: 'add-search/T2', reason })]);
+    // Then handed out by the run, one task at a time.
+    expect(r.events.filter((e) => e.type === 'task.claimed').map((e) => e.task_id)).toEqual(['add-search/T1', 'add-search/T2']);
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
+      ['add-search/T1', 'done', 'fake-w1'],
+      ['add-search/T2', 'done', 'fake-w1'],
+    ]);
+    expect((await ok(board.dir, ['log', '--change', 'add-search'])).entries.filter((e: any) => e.action === 'task.claim').map((e: any) => e.target)).toEqual(['add-search/T2', 'add-search/T2', 'add-search/T1']);
+  });
+
+  it('names its workers for the change when their ids hold work in another change, so one id never holds two tasks', async () => {
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'other', [{ title: 'Elsewhere' }]);
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    await ok(board.dir, ['next', '--as', 'fake-w1', '--change', 'other']);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.events[0]).toMatchObject({ type: 'run.started', agents: { workers: ['fake-w1.add-search'] } });
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
+      ['add-search/T1', 'done', 'fake-w1.add-search'],
+      ['other/T1', 'in_progress', 'fake-w1'],
+    ]);
   });
 
   it('counts an attempt that ends without finishing, commits what the agent wrote on its branch, and records its usage', async () => {

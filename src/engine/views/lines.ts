@@ -40,6 +40,7 @@ export function eventLine(e: RunEvent): string | null {
     case 'notice':
       return `${at}note: ${e.message}`;
     case 'settings.changed':
+    case 'document.edited':
       return `${at}⚠ ${e.message}`;
     case 'run.finished':
       return [`${e.outcome.replace(/_/g, ' ')}: ${e.message}`, `  ${e.invocations} invocation${e.invocations === 1 ? '' : 's'}${withUsage(e.usage)}`, ...e.next_steps.map((s) => `  next: ${s}`)].join('\n');
