@@ -246,6 +246,7 @@ export const validateChanges = defineOp({
     checked: z.number().int().describe('How many changes were checked.'),
     changes: z.array(z.object({ change_id: z.string(), archived: z.boolean().describe('Archived: read-only.'), valid: z.boolean(), findings: z.array(FindingOut) })).describe('The changes checked, those with findings first.'),
     findings: z.array(FindingOut).describe('Findings about the board itself (config.yaml).'),
+    hand_edited: z.array(z.string()).describe('Documents of the changes checked edited by hand since agentboard last wrote them; the next write merges them.'),
     ...Page,
   }),
   cli: { command: 'validate', args: ['change_id?'], exitCode: (data) => ((data as { valid: boolean }).valid ? 0 : 1) },
@@ -278,14 +279,16 @@ export const validateChanges = defineOp({
     boardFindings.push(...board.problems);
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = toRead.map((change) => {
-      const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...board.handEditFindings(change.changeId), ...conflictFindings(board, change.changeId)])];
+      const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...board.doneByHand(change.changeId), ...conflictFindings(board, change.changeId)])];
       return { change_id: change.changeId, archived: change.archived !== null, valid: !findings.some(failing), findings };
     });
     // Those with findings first: a page holds them.
     const ordered = [...changes.filter((c) => c.findings.length > 0), ...changes.filter((c) => c.findings.length === 0)];
     const every = [...boardFindings.map((f) => ({ change: null, f })), ...ordered.flatMap((c) => c.findings.map((f) => ({ change: c.change_id, f })))];
+    const checked = new Set(toRead.filter((c) => c.archived === null).map((c) => c.changeId));
     const summary = {
       valid: !every.some(({ f }) => failing(f)),
+      hand_edited: board.handEditedDocs().filter((d) => checked.has(d.changeId)).map((d) => board.rel(board.docPath(d.changeId, d.type))),
       strict: input.strict,
       errors: every.filter(({ f }) => f.level === 'error').length,
       warnings: every.filter(({ f }) => f.level === 'warning').length,

@@ -228,7 +228,8 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     const verdict = d.valid
       ? p.color('green', `valid: ${d.checked} change${d.checked === 1 ? '' : 's'} checked${d.changes.length && d.checked <= 20 ? ` (${d.changes.map((c: Data) => `${c.change_id}${c.archived ? ', archived' : ''}`).join(', ')})` : ''}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}`)
       : p.color('red', `invalid: ${d.errors} error${d.errors === 1 ? '' : 's'}, ${d.warnings} warning${d.warnings === 1 ? '' : 's'}${d.strict ? ' (strict: warnings count)' : ''}`);
-    return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${verdict}\n`;
+    const edited = d.hand_edited.length ? `${p.bold('Edited by hand (merged on the next write)')}\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n\n` : '';
+    return `${lines.length ? `${lines.join('\n')}\n\n` : ''}${edited}${verdict}\n`;
   },
   'change.archive': (d) =>
     `Archived ${d.change_id} to ${d.archived_to}.\n` +

@@ -785,18 +785,12 @@ export class Board implements Reader {
   }
 
   /**
-   * What validate says of the change's documents edited by hand: each file that is no longer what
-   * agentboard last wrote (a warning: the next write merges it), and each task made done by a hand
-   * edit with nobody recorded as doing it (an error: agentboard never completes a task without
-   * saying who, so nobody may have done it).
+   * Each task of the change made done by a hand edit with nobody recorded as doing it, as an error
+   * for validate: agentboard never completes a task without saying who, so nobody may have done it.
    */
-  handEditFindings(changeId: string): Finding[] {
+  doneByHand(changeId: string): Finding[] {
     const out: Finding[] = [];
-    const edited = this.handEditedDocs().filter((d) => d.changeId === changeId).map((d) => d.type);
-    for (const type of edited) {
-      const shown = this.rel(this.docPath(changeId, type));
-      out.push({ level: 'warning', file: shown, rule: 'file.hand_edited', message: `${shown} was edited by hand since agentboard last wrote it; the next write merges the edit as a person's`, fix: `keep it if a person made it; if not (an agent edited the file instead of calling agentboard), put back what agentboard last wrote: \`agentboard run\` kept a copy when it saw the edit (its stop says where), or \`git checkout -- ${shown}\` when it is committed` });
-    }
+    const edited = this.handEditedDocs().some((d) => d.changeId === changeId && d.type === 'tasks');
     const doc = this.readDoc(changeId, 'tasks');
     const entry = this.ledgerOf(changeId).files[DOC_FILES.tasks];
     if (!doc?.content || !entry) return out;
@@ -807,10 +801,10 @@ export class Board implements Reader {
       const history = entry.history[task.id];
       const last = history?.[history.length - 1];
       // Not merged yet (agentboard last wrote it otherwise), or merged from a person's edit of its state.
-      const byHand = (edited.includes('tasks') && before.get(task.id)?.state.status !== 'done') || ((last?.[3] ?? 0) & STATE_BY_PERSON) !== 0;
+      const byHand = (edited && before.get(task.id)?.state.status !== 'done') || ((last?.[3] ?? 0) & STATE_BY_PERSON) !== 0;
       if (!byHand) continue;
       const ref = `${changeId}/${task.id}`;
-      out.push({ level: 'error', file: this.rel(this.docPath(changeId, 'tasks')), line: block.line, rule: 'tasks.done.by_hand', message: `task ${task.id} was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)`, fix: `if nobody did it, set it back: \`agentboard task update ${ref} --status todo\`; if someone did, write who under "assignee:"` });
+      out.push({ level: 'error', file: this.rel(this.docPath(changeId, 'tasks')), line: block.line + doc.bodyLine - 1, rule: 'tasks.done.by_hand', message: `task ${task.id} was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)`, fix: `if nobody did it, set it back: \`agentboard task update ${ref} --status todo\`; if someone did, write who under "assignee:"` });
     }
     return out;
   }

@@ -149,7 +149,7 @@ describe('agentboard run', () => {
     });
     const mcp = JSON.parse(readFileSync(join(runDir, '001.mcp.json'), 'utf8'));
     expect(mcp.mcpServers.agentboard.command).toBe(process.execPath);
-    expect(mcp.mcpServers.agentboard.args.slice(1)).toEqual(['mcp', '--root', board.dir, '--as', 'fake-w1', '--profile', 'worker', '--run', runId, '--invocation', '1']);
+    expect(mcp.mcpServers.agentboard.args.slice(1)).toEqual(['mcp', '--root', board.dir, '--as', 'fake-w1', '--profile', 'worker', '--run', runId, '--invocation', '1', '--task', 'add-search/T1']);
     // Shared working tree: the file is in the repository itself.
     expect(existsSync(join(board.dir, 'work/T1.txt'))).toBe(true);
   });

@@ -433,7 +433,11 @@ describe('agentboard run with a scripted agent', () => {
     const validate = await cli(board.dir, ['validate', 'add-search', '--json']);
     expect(validate.code).toBe(1);
     const findings = validate.json.data.changes[0].findings;
-    expect(findings.map((f: any) => [f.level, f.rule])).toEqual(expect.arrayContaining([['warning', 'file.hand_edited'], ['error', 'tasks.done.by_hand'], ['error', 'tasks.done.by_hand']]));
+    expect(validate.json.data.hand_edited).toEqual([tasksFile]);
+    expect(findings.filter((f: any) => f.rule === 'tasks.done.by_hand').map((f: any) => [f.level, f.line])).toEqual([
+      ['error', edited.split('\n').indexOf('## T2: Rank the results') + 1],
+      ['error', edited.split('\n').indexOf('## T3: Show them') + 1],
+    ]);
     expect(findings.find((f: any) => f.rule === 'tasks.done.by_hand')).toMatchObject({ message: 'task T2 was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)', fix: 'if nobody did it, set it back: `agentboard task update add-search/T2 --status todo`; if someone did, write who under "assignee:"' });
     const log = (await ok(board.dir, ['log', '--change', 'add-search'])).entries;
     expect(log[0]).toMatchObject({ actor: 'agentboard', action: 'file.edited', target: tasksFile, summary: expect.stringContaining('during the turn of fake-w1 on add-search/T1') });
