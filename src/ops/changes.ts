@@ -285,10 +285,9 @@ export const validateChanges = defineOp({
     // Those with findings first: a page holds them.
     const ordered = [...changes.filter((c) => c.findings.length > 0), ...changes.filter((c) => c.findings.length === 0)];
     const every = [...boardFindings.map((f) => ({ change: null, f })), ...ordered.flatMap((c) => c.findings.map((f) => ({ change: c.change_id, f })))];
-    const checked = new Set(toRead.filter((c) => c.archived === null).map((c) => c.changeId));
     const summary = {
       valid: !every.some(({ f }) => failing(f)),
-      hand_edited: board.handEditedDocs().filter((d) => checked.has(d.changeId)).map((d) => board.rel(board.docPath(d.changeId, d.type))),
+      hand_edited: board.handEditedDocs(toRead.filter((c) => c.archived === null).map((c) => c.changeId)).map((d) => board.rel(board.docPath(d.changeId, d.type))),
       strict: input.strict,
       errors: every.filter(({ f }) => f.level === 'error').length,
       warnings: every.filter(({ f }) => f.level === 'warning').length,

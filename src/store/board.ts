@@ -734,9 +734,9 @@ export class Board implements Reader {
   }
 
   /** Documents a person edited since agentboard last wrote them (the next write merges them). */
-  handEditedDocs(): { changeId: string; type: DocType }[] {
+  handEditedDocs(changeIds: string[] = this.changeIds()): { changeId: string; type: DocType }[] {
     const out: { changeId: string; type: DocType }[] = [];
-    for (const changeId of this.changeIds()) {
+    for (const changeId of changeIds) {
       for (const type of Object.keys(DOC_FILES) as DocType[]) {
         const path = this.docPath(changeId, type);
         try {
@@ -790,7 +790,7 @@ export class Board implements Reader {
    */
   doneByHand(changeId: string): Finding[] {
     const out: Finding[] = [];
-    const edited = this.handEditedDocs().some((d) => d.changeId === changeId && d.type === 'tasks');
+    const edited = this.handEditedDocs([changeId]).some((d) => d.type === 'tasks');
     const doc = this.readDoc(changeId, 'tasks');
     const entry = this.ledgerOf(changeId).files[DOC_FILES.tasks];
     if (!doc?.content || !entry) return out;
