@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Two files at a time: most of a test's time is other processes (agents, servers, git) and the
+    // disk, not this one; vitest's default on two cores would be one file at a time.
+    maxWorkers: 2,
     globalSetup: ['test/temp-root.ts'],
   },
 });
