@@ -116,9 +116,10 @@ export async function checkGoverning(ctx: RunContext, turn: { agent_id: string; 
 /**
  * The documents of the run's change (proposal.md, spec.md, tasks.md, review.md) change only through
  * agentboard's operations, which check the rules and record who did what. A run's agents merge no
- * edit made to their files by hand (store/transaction.ts refuses it); the run looks at them before
- * and after every agent's turn: a document changed by hand during the turn stops the run for a
- * person, like a governing file, with what agentboard last wrote kept to compare and put back.
+ * edit made to their files by hand that changes a state (store/transaction.ts refuses it; an edit of
+ * text is a person's, merged); the run looks at them before and after every agent's turn: a
+ * document whose state was changed by hand during the turn stops the run for a person, like a
+ * governing file, with what agentboard last wrote kept to compare and put back.
  */
 export interface DocsSeen {
   /** Per document: the text agentboard last wrote, as last seen (null: it was edited by hand then). */
@@ -163,17 +164,44 @@ export function docsWritten(ctx: RunContext, seen: DocsSeen): void {
   for (const [type, d] of docsNow(ctx)) if (!d.edited) seen.kept.set(type, d.text);
 }
 
+/** Thrown to leave a write that would have merged a hand edit of a state: nothing of it is written. */
+const STATE_EDITED = Symbol('state edited by hand');
+
+/**
+ * Merges a hand edit of a document that changes only text (a person's, whoever is at work: a title,
+ * a description, a note, a new plain task), as any write would; false, writing nothing, when the
+ * edit changes what only operations may change (a status, a holder, a task taken out).
+ */
+async function mergeTextEdit(ctx: RunContext, type: DocType): Promise<boolean> {
+  try {
+    await ctx.ops.board.mutate((tx) => {
+      tx.readDoc(ctx.changeId, type);
+      if (tx.handEditChangedState(ctx.changeId, type)) throw STATE_EDITED;
+    });
+    return true;
+  } catch (err) {
+    if (err === STATE_EDITED) return false;
+    throw err;
+  }
+}
+
 /**
  * After an agent's turn: a document of the change edited by hand during it (its file no longer what
- * agentboard last wrote) is reported, logged, and the run set to stop, with the commands that show
- * and undo the edit. The run's own writes merge no such edit after it (ctx.handEdited).
+ * agentboard last wrote) is merged as a person's when the edit changes only text; one that changes a
+ * status, a holder or takes a task out is reported, logged, and the run set to stop, with the
+ * commands that show and undo the edit. The run's own writes merge no such edit after it (ctx.handEdited).
  */
 export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: { agent_id: string; role: Role; phase: string; task_id: string | null }): Promise<void> {
   const board = ctx.ops.board;
   const steps: string[] = [];
   const said: string[] = [];
+  const merged: string[] = [];
   for (const [type, d] of docsNow(ctx)) {
     if (!d.edited || !seen.kept.has(type) || seen.kept.get(type) === null || ctx.handEdited.has(type)) continue;
+    if (await mergeTextEdit(ctx, type)) {
+      merged.push(board.rel(board.docPath(ctx.changeId, type)));
+      continue;
+    }
     ctx.handEdited.add(type);
     const file = board.rel(board.docPath(ctx.changeId, type));
     const kept = join(ctx.recorder.dir, `${DOC_FILES[type]}.agentboard`);
@@ -186,6 +214,10 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: { agent_i
     emit(ctx, { type: 'document.edited', ...turn, file, message });
     await board.mutate((tx) => tx.log('agentboard', 'file.edited', file, `${file} edited by hand during the turn of ${turn.agent_id}${turn.task_id ? ` on ${turn.task_id}` : ''} (run ${ctx.runId}); the run stopped for a person`, ctx.changeId));
     said.push(message);
+  }
+  if (merged.length > 0) {
+    emit(ctx, { type: 'notice', message: `${merged.join(' and ')} ${merged.length === 1 ? 'was' : 'were'} edited by hand during the turn of ${turn.agent_id}, in text only: taken as a person's edit (merged), as any write would.` });
+    docsWritten(ctx, seen);
   }
   if (said.length === 0) return;
   ctx.halt ??= stop('failed', said.join(' '), [...steps, `agentboard run ${ctx.changeId}   # then go on: an edit kept is taken as a person's`]);

@@ -201,6 +201,23 @@ function findOrigin(input: MergeInput): number | null {
   return Math.min(...range.map(([from]) => from));
 }
 
+/**
+ * Whether a merge took from a person's edit what only agentboard's operations may change, under
+ * their rules: the state of an item agentboard wrote (a task's status, holder, progress; a
+ * document's status), a new task that does not start as a plain `todo`, or a task taken out. Text,
+ * notes and new plain tasks are not: a person's edit of them is merged whoever is at work.
+ */
+export function tookState(base: Map<string, Item>, items: MergedItem[]): boolean {
+  const keys = new Set(items.map((i) => i.key));
+  if ([...base.keys()].some((key) => !keys.has(key))) return true;
+  return items.some((i) => (i.byPerson & STATE_BY_PERSON) !== 0 && (base.has(i.key) || !plainNew(i.item.state)));
+}
+
+/** The state of a task as `add_task` makes it: to do, with nothing else set. */
+function plainNew(state: Record<string, unknown>): boolean {
+  return Object.entries(state).every(([field, value]) => (field === 'status' ? value === 'todo' || value == null : value == null));
+}
+
 export function mergeItems(input: MergeInput): MergeResult {
   const origin = findOrigin(input);
   const conflicts: MergeConflict[] = [];

@@ -29,7 +29,7 @@ import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJ
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
-import { mergeItems, type MergeConflict } from './merge.js';
+import { mergeItems, tookState, type MergeConflict } from './merge.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
 import { refTo } from '../domain/refs.js';
@@ -156,14 +156,15 @@ export interface Reader {
 }
 
 /**
- * An agent of `agentboard run` writes nothing over a document changed outside agentboard: merged,
- * the change would pass as agentboard's; left as it is, the run shows it to a person when the
- * agent's turn ends (engine/guard.ts).
+ * An agent of `agentboard run` writes nothing over a document whose file was changed outside
+ * agentboard in what only operations may change (a status, a holder, a task taken out): merged, the
+ * change would pass the claim rules unchecked; left as it is, the run shows it to a person when the
+ * agent's turn ends (engine/guard.ts). An edit of text is merged, as a person's.
  */
 function refuseHandEdit(shown: string): never {
   fail(
     'HAND_EDITED',
-    `${shown} was changed outside agentboard (its file edited, not through a tool) since agentboard last wrote it; an agent of agentboard run writes nothing over such a change, so nothing was changed. The run shows the change to a person when this turn ends.`,
+    `${shown} was changed outside agentboard (its file edited, not through a tool) in what only agentboard's operations change (a status, who holds a task, a task taken out); an agent of agentboard run writes nothing over such a change, so nothing was changed. The run shows the change to a person when this turn ends.`,
     'Change board documents only through the tools, never by editing their files; end your turn now.',
   );
 }
@@ -179,6 +180,8 @@ export class Transaction implements Reader {
   private readonly reads = new Map<string, ReadRecord>();
   /** Per document merged from a person's edit: which parts of which items the person decided. */
   private readonly byPerson = new Map<string, Map<string, number>>();
+  /** Documents whose merged hand edit changed what only operations may change (merge.ts tookState). */
+  private readonly stateByHand = new Set<string>();
   private readonly seen = new Map<string, DocFile | null>();
   private readonly staged = new Map<string, Staged>();
   private readonly newChanges = new Set<string>();
@@ -227,13 +230,18 @@ export class Transaction implements Reader {
       this.reads.set(path, { identity: loaded?.identity ?? null, text: loaded?.text ?? null });
       doc = loaded?.doc ?? null;
       if (loaded?.edited && doc && !unparsable(doc)) {
-        if (this.board.agentOfRun) refuseHandEdit(this.board.rel(path));
         doc = this.mergeEdited(changeId, type, loaded.doc, loaded.text, loaded.entry!);
+        if (this.board.agentOfRun && this.stateByHand.has(path)) refuseHandEdit(this.board.rel(path));
       }
       else if (loaded && doc && !unparsable(doc) && this.board.unsharedDoc(changeId, type)) this.adopt(path, changeId, type, doc, loaded.text);
     }
     this.seen.set(path, doc);
     return doc as DocFile<T> | null;
+  }
+
+  /** Whether reading the document merged a hand edit that changed what only operations may change (a status, a holder, a task taken out). */
+  handEditChangedState(changeId: string, type: DocType): boolean {
+    return this.stateByHand.has(this.board.docPath(changeId, type));
   }
 
   /** A task list read quickly; a file a person edited is read in full and merged first. */
@@ -348,9 +356,11 @@ export class Transaction implements Reader {
     const shown = this.board.rel(path);
     // A task the person's list lacks and retires was removed on purpose (by another clone, pulled with git, say): it goes.
     const dropped = new Set(person.meta.retired);
-    const result = mergeItems({ file: shown, version: entry.version, base: baseItems(entry), history: entry.history, person: docItems(person), dropped });
+    const base = baseItems(entry);
+    const result = mergeItems({ file: shown, version: entry.version, base, history: entry.history, person: docItems(person), dropped });
     this.conflicts.push(...result.conflicts);
     this.byPerson.set(path, new Map(result.items.filter((i) => i.byPerson !== 0).map((i) => [i.key, i.byPerson])));
+    if (tookState(base, result.items)) this.stateByHand.add(path);
     const meta = result.items.find((i) => i.key === META_ITEM)!.item;
     let merged: { doc: DocFile; text: string };
     if (type === 'tasks') {

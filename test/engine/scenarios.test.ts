@@ -454,6 +454,28 @@ describe('agentboard run with a scripted agent', () => {
     expect((await ok(board.dir, ['status'])).hand_edited).toEqual([]);
   });
 
+  it('takes an edit of text made by hand during a turn as a person\'s: merged, said, and the run goes on', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    // During T1's first turn (which writes nothing) a title is edited in the file; during T2's, a
+    // description, and the agent's own write of that turn merges it.
+    const board = await fakeBoard({
+      scenario: {
+        implementation: { T1: ['idle', 'work'], '*': ['work'] },
+        by_hand: { T1: [{ replace: tasksFile, from: '## T3: Show them', to: '## T3: Show them on one page' }], T2: [{ replace: tasksFile, from: 'Rank the results', to: 'Rank the results by date' }] },
+      },
+    });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }, { title: 'Show them' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.events.filter((e) => e.type === 'document.edited')).toEqual([]);
+    expect(r.events).toContainEqual(expect.objectContaining({ type: 'notice', message: `${tasksFile} was edited by hand during the turn of fake-w1, in text only: taken as a person's edit (merged), as any write would.` }));
+    expect(r.events.filter((e) => e.type === 'task.done').map((e) => e.task_id)).toEqual(['add-search/T1', 'add-search/T2', 'add-search/T3']);
+    const text = readFileSync(join(board.dir, tasksFile), 'utf8');
+    expect(text).toContain('## T3: Show them on one page');
+    expect(text).toContain('## T2: Rank the results by date');
+    expect((await ok(board.dir, ['status'])).hand_edited).toEqual([]);
+  });
+
   it('merges no task branch that changes the board\'s documents under agentd/changes', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     const { board, r, head } = await mergeOfBranchChanging(tasksFile, (text) => text.replace('status: todo', 'status: done'));
