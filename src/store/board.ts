@@ -3,7 +3,7 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
-import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { now as processNow } from '../clock.js';
@@ -44,6 +44,33 @@ const batchScope = new AsyncLocalStorage<Transaction>();
 export type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
 /** The first line of a file, handed to `parse`; null when the file cannot be read. */
+/** The HEAD file of the git repository (or worktree) that holds `root`; null when none does. */
+function gitHeadFile(root: string): string | null {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const dotGit = join(dir, '.git');
+    try {
+      if (lstatSync(dotGit).isDirectory()) return join(dotGit, 'HEAD');
+      // A worktree's (or a submodule's): "gitdir: <its folder in the main repository>".
+      const linked = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1];
+      return linked ? join(resolve(dir, linked.trim()), 'HEAD') : null;
+    } catch {
+      // not here: the folder above
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}
+
+/** What HEAD names: the branch checked out (`refs/heads/main`), `detached`, or null when it cannot be read. */
+function checkedOut(headFile: string | null): string | null {
+  if (headFile === null) return null;
+  try {
+    const head = readFileSync(headFile, 'utf8').trim();
+    return head.startsWith('ref: ') ? head.slice(5) : /^[0-9a-f]{40,64}$/.test(head) ? 'detached' : null;
+  } catch {
+    return null;
+  }
+}
+
 function readFirstLine<T>(path: string, parse: (line: string) => T | null): T | null {
   if (!lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number | undefined;
@@ -235,7 +262,10 @@ export class Board implements Reader {
   private generation = 0;
   private pendingSeen: { generation: number; pending: Pending | null } | null = null;
   private readonly docCache = new Map<string, Kept<Loaded>>();
-  private readonly ledgerCache = new Map<string, { text: string; ledger: Ledger }>();
+  private readonly ledgerCache = new Map<string, { text: string; branch: string | null; ledger: Ledger }>();
+  /** HEAD of the git repository holding the board, found once (null: not in git). */
+  private headFile: string | null | undefined;
+  private branchSeen: { generation: number; branch: string | null } | undefined;
   /** Ledger headers read in this generation. */
   private readonly headerCache = new Map<string, LedgerHeader>();
   private readonly paths = new Map<string, string>();
@@ -283,6 +313,16 @@ export class Board implements Reader {
   private asCommitted<T>(path: string, read: (p: string) => T | null): T | null {
     const temp = this.pending()?.files.get(path);
     return (temp !== undefined ? read(temp) : null) ?? read(path);
+  }
+
+  /**
+   * The branch checked out in the git repository holding the board (`refs/heads/main`; `detached`
+   * for a detached HEAD), read once per generation; null outside git. Ledgers are kept per branch.
+   */
+  branch(): string | null {
+    if (this.headFile === undefined) this.headFile = gitHeadFile(this.root);
+    if (this.branchSeen?.generation !== this.generation) this.branchSeen = { generation: this.generation, branch: checkedOut(this.headFile) };
+    return this.branchSeen.branch;
   }
 
   /** The committed write not in place yet, looked for once per generation; null when there is none (always, holding the lock: recovery applied it). */
@@ -519,10 +559,11 @@ export class Board implements Reader {
       return emptyLedger(); // an unreadable ledger is a lost cache: files are then read as they are
     }
     if (read === null) return emptyLedger();
+    const branch = this.branch();
     const cached = this.ledgerCache.get(changeId);
-    if (cached?.text === read.text) return cached.ledger;
-    const ledger = parseLedger(read.text) ?? emptyLedger();
-    this.ledgerCache.set(changeId, { text: read.text, ledger });
+    if (cached?.text === read.text && cached.branch === branch) return cached.ledger;
+    const ledger = parseLedger(read.text, branch) ?? emptyLedger();
+    this.ledgerCache.set(changeId, { text: read.text, branch, ledger });
     return ledger;
   }
 
@@ -534,11 +575,12 @@ export class Board implements Reader {
     const known = this.files.get(path);
     const full = this.ledgerCache.get(changeId);
     header = {};
-    if (known?.generation === this.generation && known.read && full?.text === known.read.text) {
+    if (known?.generation === this.generation && known.read && full?.text === known.read.text && full.branch === this.branch()) {
       for (const [name, e] of Object.entries(full.ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
     } else {
       try {
-        if (this.plainDir(dirname(path))) header = this.asCommitted(path, (p) => readFirstLine(p, parseLedgerHeader)) ?? {};
+        const branch = this.branch();
+        if (this.plainDir(dirname(path))) header = this.asCommitted(path, (p) => readFirstLine(p, (line) => parseLedgerHeader(line, branch))) ?? {};
       } catch {
         // an unreadable ledger is a lost cache
       }
@@ -823,7 +865,7 @@ export class Board implements Reader {
   /** A ledger a commit wrote, as `text`. */
   rememberLedger(changeId: string, ledger: Ledger, text: string): void {
     this.headerCache.delete(changeId);
-    this.ledgerCache.set(changeId, { text, ledger });
+    this.ledgerCache.set(changeId, { text, branch: this.branch(), ledger });
   }
 
   /** The runtime data as it stands; questions past their deadline by this process's clock show as timed out (nothing is written). */

@@ -47,6 +47,12 @@ export interface LedgerEntry {
 
 export interface Ledger {
   v: typeof VERSION;
+  /**
+   * The git branch checked out when it was written (`refs/heads/main`; see Board.branch): the
+   * ledger says what agentboard wrote on that branch only. After a switch to another branch the
+   * documents are that branch's, not a person's edits of these.
+   */
+  branch?: string;
   files: Record<string, LedgerEntry>;
 }
 
@@ -57,27 +63,37 @@ export function emptyLedger(): Ledger {
 /** What the first line of a ledger file says of each document file. */
 export type LedgerHeader = Record<string, Pick<LedgerEntry, 'hash' | 'identity' | 'version'>>;
 
-export function serializeLedger(ledger: Ledger): string {
+/** The ledger's text, written on `branch` (null outside git). */
+export function serializeLedger(ledger: Ledger, branch: string | null): string {
   const header: LedgerHeader = {};
   for (const [name, e] of Object.entries(ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
-  return `${JSON.stringify({ v: VERSION, files: header })}\n${JSON.stringify(ledger)}\n`;
+  const on = branch === null ? {} : { branch };
+  return `${JSON.stringify({ v: VERSION, ...on, files: header })}\n${JSON.stringify({ ...ledger, branch: branch ?? undefined })}\n`;
 }
 
-/** The header of a ledger file's text (its first line); null when it is not one. */
-export function parseLedgerHeader(firstLine: string): LedgerHeader | null {
+/** Whether a ledger written on `written` speaks of the files on `branch`: the same branch, or either is not known. */
+function sameBranch(written: unknown, branch: string | null): boolean {
+  return written === undefined || branch === null || written === branch;
+}
+
+/** The header of a ledger file's text (its first line); null when it is not one; empty when it was written on another branch. */
+export function parseLedgerHeader(firstLine: string, branch: string | null): LedgerHeader | null {
   try {
-    const h = JSON.parse(firstLine) as { v: number; files: LedgerHeader };
-    return h && h.v === VERSION && typeof h.files === 'object' && h.files !== null ? h.files : null;
+    const h = JSON.parse(firstLine) as { v: number; branch?: string; files: LedgerHeader };
+    if (!(h && h.v === VERSION && typeof h.files === 'object' && h.files !== null)) return null;
+    return sameBranch(h.branch, branch) ? h.files : {};
   } catch {
     return null;
   }
 }
 
-export function parseLedger(text: string): Ledger | null {
+/** The ledger of a ledger file's text; null when it is not one; empty when it was written on another branch. */
+export function parseLedger(text: string, branch: string | null): Ledger | null {
   const nl = text.indexOf('\n');
   try {
     const l = JSON.parse(text.slice(nl + 1)) as Ledger;
-    return l && l.v === VERSION && typeof l.files === 'object' && l.files !== null ? l : null;
+    if (!(l && l.v === VERSION && typeof l.files === 'object' && l.files !== null)) return null;
+    return sameBranch(l.branch, branch) ? l : emptyLedger();
   } catch {
     return null;
   }

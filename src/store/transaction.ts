@@ -696,7 +696,7 @@ export class Transaction implements Reader {
         const path = board.ledgerPath(changeId);
         this.ensureDir(dirname(path));
         const temp = tempPath(path, this.lock.token);
-        const text = serializeLedger(ledger);
+        const text = serializeLedger(ledger, board.branch());
         writeTemp(temp, text, path);
         journal.files.push({ target: rel(path), temp: rel(temp), hash: sha1(text) });
         ledgers.push({ changeId, ledger, text });

@@ -321,6 +321,36 @@ describe('task ids', () => {
     },
   ];
 
+  it('are those of the branch checked out: a list another branch changed is not taken for a person\'s edit after git switch', async () => {
+    const dir = (await boardWithRemote()).clones[0]!;
+    await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    git(dir, ['add', '-A']);
+    git(dir, ['commit', '-q', '-m', 'Plan']);
+    const main = git(dir, ['branch', '--show-current']);
+    const onMain = read(dir, 'agentd/changes/ids/tasks.md');
+    // On a branch, T3 goes and a task comes; back on the first branch, a write of T1 changes T1 only.
+    git(dir, ['switch', '-q', '-c', 'other']);
+    await ok(dir, ['task', 'rm', 'ids/T3', '--as', 'planner']);
+    await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Experiment']);
+    git(dir, ['commit', '-q', '-am', 'Replan']);
+    git(dir, ['switch', '-q', main]);
+    expect(read(dir, 'agentd/changes/ids/tasks.md')).toBe(onMain);
+    await ok(dir, ['task', 'note', 'ids/T1', 'Started on the index.', '--as', 'worker-1']);
+    const after = read(dir, 'agentd/changes/ids/tasks.md');
+    expect(after.match(/^## T\d+: .*$/gm)).toEqual(['## T1: One', '## T2: Two', '## T3: Three']);
+    expect(after).not.toMatch(/^retired:/m);
+    expect(after).toContain('Started on the index.');
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+    // And back on the branch: its list as it left it, written on as its own.
+    git(dir, ['commit', '-q', '-am', 'A note']);
+    git(dir, ['switch', '-q', 'other']);
+    await ok(dir, ['task', 'note', 'ids/T4', 'Tried it.', '--as', 'worker-1']);
+    const there = read(dir, 'agentd/changes/ids/tasks.md');
+    expect(there.match(/^## T\d+: .*$/gm)).toEqual(['## T1: One', '## T2: Two', '## T4: Experiment']);
+    expect(there).toMatch(/^retired: \[T3\]$/m);
+    expect(there).not.toContain('Started on the index.');
+  });
+
   for (const { name, drop } of DROPS) {
     it(`stay taken in a fresh clone once a task left its list by ${name}`, async () => {
       const shared = await boardWithRemote();

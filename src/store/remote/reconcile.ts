@@ -327,7 +327,7 @@ export class Reconciler {
   }
 
   private stageLedgers(): void {
-    for (const [changeId, ledger] of this.ledgers) this.stage(this.board.ledgerPath(changeId), serializeLedger(ledger));
+    for (const [changeId, ledger] of this.ledgers) this.stage(this.board.ledgerPath(changeId), serializeLedger(ledger, this.board.branch()));
   }
 
   // ---- the activity log -----------------------------------------------------------------------------
