@@ -3,7 +3,7 @@
  * touched), a hand-edited file, the phase gates and `agentboard validate`.
  */
 import type { FindingSink } from './findings.js';
-import { nextTaskId, REQUIREMENT_ID_PATTERN, taskIdProblem } from './ids.js';
+import { REQUIREMENT_ID_PATTERN, taskIdProblem } from './ids.js';
 import { LIMITS } from './limits.js';
 import type { DocMeta, DocType, Proposal, ReviewRound, Spec, Task } from './model.js';
 import { charCount, printable } from './text.js';
@@ -94,24 +94,15 @@ export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: num
 }
 
 /**
- * Rules over the tasks of one change; `requirementIds` is null when the change has no readable spec,
- * `retired` the ids of the tasks deleted from the list (its frontmatter's "retired:").
+ * Rules over the tasks of one change; `requirementIds` is null when the change has no readable spec.
+ * (A task with the id of a deleted one is found where the list is read: format-tasks.ts.)
  */
-export function tasksRules(tasks: { task: Task; line: number }[], requirementIds: Set<string> | null, sink: FindingSink, retired: readonly string[] = []): void {
+export function tasksRules(tasks: { task: Task; line: number }[], requirementIds: Set<string> | null, sink: FindingSink): void {
   const ids = new Set(tasks.map((t) => t.task.id));
-  const gone = new Set(retired);
   for (const { task, line } of tasks) {
     const id = printable(task.id);
     const idProblem = taskIdProblem(task.id);
     if (idProblem) sink.error('tasks.id', idProblem, 'rename the task', line);
-    if (gone.has(task.id)) {
-      sink.error(
-        'tasks.id.retired',
-        `task ${id} has the id of a task deleted from this list (its frontmatter's "retired:" names ${id}): the activity log, notes and reviews that name ${id} mean the deleted task`,
-        `give this task a new id, like ${nextTaskId([...ids, ...gone], tasks.length)} (the id of a deleted task is never given again), and update the depends that name it`,
-        line,
-      );
-    }
     length(sink, 'tasks.title', `the title of task ${id}`, task.title, 1, LIMITS.titleMax, line);
     const description = charCount(task.description);
     if (description > LIMITS.taskDescriptionMax) {

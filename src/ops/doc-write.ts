@@ -79,6 +79,7 @@ export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string,
   if (!doc) return;
   const file = doc.file;
   if (doc.content === null) {
+    if (doc.error) throw doc.error; // a file that cannot be read at all: its error names the file, the line and the way out
     const f = firstError(doc.findings);
     fail('PARSE_ERROR', `${file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}.`, `Fix ${file} by hand (${f?.fix ?? 'it does not parse'}), or restore it with git checkout -- ${file} if it is committed; one never committed can be deleted, and the ${DOC_WORDS[type]} written anew.`);
   }

@@ -39,6 +39,7 @@ const DocOut = z.object({
 /** A document whose file cannot be read is not shown as one: what it holds is not known (its findings say why). */
 function refuseUnreadable(doc: DocFile, changeId: string): void {
   if (doc.content !== null) return;
+  if (doc.error) throw doc.error; // a file that cannot be read at all: its error names the file, the line and the way out
   const f = doc.findings.find((x) => x.level === 'error');
   fail('PARSE_ERROR', `${doc.file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}; it is not shown until it is fixed.`, `Fix ${doc.file} by hand (${f?.fix ?? 'restore it from git'}); ${refTo('change.validate', { change_id: changeId })} lists every problem with its line.`);
 }

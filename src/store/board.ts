@@ -24,6 +24,7 @@ import { baseItems, emptyLedger, hashText, parseLedger, parseLedgerHeader, resto
 import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
+import { refuseMergeConflict } from './conflict-markers.js';
 import { CALLS_DIR } from './calls.js';
 import { BoardLock, HOLDER_FILE, processRuns, type LockOptions } from './lock.js';
 import { openRuntime } from './runtime.js';
@@ -299,6 +300,13 @@ export class Board implements Reader {
     if (known?.generation === this.generation) return known.read;
     const read = this.readFile(path, shown, known?.read ?? undefined);
     this.files.set(path, { read, generation: this.generation });
+    return read;
+  }
+
+  /** A document's file as it is now (null when absent); throws AgentboardError when it cannot be read or holds an unresolved git merge conflict. */
+  private docFile(path: string, shown: string): FileRead | null {
+    const read = this.current(path, shown);
+    if (read) refuseMergeConflict(read, shown);
     return read;
   }
 
@@ -613,7 +621,7 @@ export class Board implements Reader {
   private readTaskList(changeId: string): TaskList | null {
     const path = this.docPath(changeId, 'tasks');
     if (!this.checkedDir(changeId)) return null;
-    const read = this.current(path, this.rel(path));
+    const read = this.docFile(path, this.rel(path));
     if (!read) return null;
     const written = this.written(changeId, 'tasks');
     const kept = this.listCache.get(path);
@@ -624,7 +632,8 @@ export class Board implements Reader {
     else {
       const front = read.text.includes('\r') ? null : quickMeta(read.text, 'tasks');
       const tasks = front && scanTaskList(read.text.slice(front.bodyStart));
-      if (front && tasks) list = { meta: front.meta, tasks, edited: written !== undefined && written !== hashOf(read), broken: false };
+      // A task with the id of a deleted one makes the list one with errors: the full read says so.
+      if (front && tasks && !tasks.some((t) => front.meta.retired?.includes(t.id))) list = { meta: front.meta, tasks, edited: written !== undefined && written !== hashOf(read), broken: false };
       else {
         const loaded = this.load(changeId, 'tasks');
         list = loaded && listOf(loaded.doc as DocFile<'tasks'>, loaded.edited);
@@ -656,7 +665,7 @@ export class Board implements Reader {
     const shown = this.rel(path);
     try {
       if (!this.checkedDir(changeId)) return null;
-      const read = this.current(path, shown);
+      const read = this.docFile(path, shown);
       if (!read) return null;
       const written = this.written(changeId, type);
       const kept = this.metaCache.get(path);
@@ -729,7 +738,7 @@ export class Board implements Reader {
     const path = this.docPath(changeId, type);
     const shown = this.rel(path);
     if (!this.checkedDir(changeId)) return null;
-    const read = this.current(path, shown);
+    const read = this.docFile(path, shown);
     if (!read) return null;
     const written = this.written(changeId, type);
     const kept = this.docCache.get(path);
@@ -758,6 +767,7 @@ export class Board implements Reader {
     try {
       if (!this.plainDir(dirname(path))) return null;
       const read = readBoardFile(path, shown);
+      if (read) refuseMergeConflict(read, shown);
       return read ? (parseDocText(type, read.text, shown) as DocFile<T>) : null;
     } catch (err) {
       if (err instanceof AgentboardError) return unreadableDoc(type, shown, err);
@@ -784,7 +794,7 @@ export class Board implements Reader {
         try {
           const written = this.written(changeId, type);
           const unshared = this.unsharedDoc(changeId, type);
-          const read = (written !== undefined || unshared) && this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
+          const read = (written !== undefined || unshared) && this.checkedDir(changeId) ? this.docFile(path, this.rel(path)) : null;
           if (read && (unshared || written !== hashOf(read))) out.push({ changeId, type });
         } catch {
           // reported where the file is read

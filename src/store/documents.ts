@@ -90,7 +90,7 @@ function parseBody(type: DocType, body: string, sink: FindingSink, doc: DocFile)
       return spec;
     }
     case 'tasks':
-      return parseTasksBody(body, sink);
+      return parseTasksBody(body, sink, doc.meta.retired);
     case 'review':
       return parseReviewBody(body, sink);
     case 'design':
@@ -137,7 +137,7 @@ export function checkDoc(doc: DocFile, changeId: string, context: { requirementI
       if (blocks.length === 0 && (doc.content as TasksBody).blocks.length === 0) {
         body.error('tasks.missing', 'the task list has no tasks', 'add at least one "## T1: Title" task', 1);
       }
-      tasksRules(blocks, context.requirementIds ?? null, body, doc.meta.retired);
+      tasksRules(blocks, context.requirementIds ?? null, body);
       break;
     }
     case 'review':

@@ -33,6 +33,7 @@ import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
 import { printable } from '../domain/text.js';
+import { nextTaskId } from '../domain/ids.js';
 
 export interface TaskBlock {
   id: string;
@@ -156,7 +157,12 @@ export function tasksIntro(preamble: string): string {
   return readBlock(kept.join('\n').replace(/^\s*\n/, '').trimEnd(), 2);
 }
 
-export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
+/**
+ * Reads a task list's body. `retired` are the ids of the tasks deleted from it (its frontmatter's
+ * "retired:"): a task that has one (a merge of two clones can bring one back) is an error, like an
+ * id used twice, since the log, notes and reviews naming the id mean the deleted task.
+ */
+export function parseTasksBody(body: string, sink: FindingSink, retired: readonly string[] = []): TasksBody {
   const lines = new TextLines(body);
   const heads = outline(lines).filter((h) => h.level <= 2);
   const taskHeads = heads.filter((h) => h.level === 2);
@@ -190,6 +196,17 @@ export function parseTasksBody(body: string, sink: FindingSink): TasksBody {
     }
     block.task = parseTaskBlock(id, m[2]!.trim(), lines, head.index, end, sink);
   });
+  const gone = new Set(retired);
+  for (const { id, line } of result.blocks) {
+    if (!gone.has(id)) continue;
+    const shown = printable(id);
+    sink.error(
+      'tasks.id.retired',
+      `task ${shown} has the id of a task deleted from this list (its frontmatter's "retired:" names ${shown}): the activity log, notes and reviews that name ${shown} mean the deleted task`,
+      `give this task a new id, like ${nextTaskId([...seen.keys(), ...gone], result.blocks.length)} (the id of a deleted task is never given again), and update the depends that name it`,
+      line,
+    );
+  }
   return result;
 }
 

@@ -9,7 +9,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
 import { connect } from '../mcp/helpers.js';
-import { addClone, boardWithRemote, git } from '../remote/helpers.js';
+import { addClone, boardWithRemote, git, gitTry } from '../remote/helpers.js';
 
 interface Path {
   name: string;
@@ -397,6 +397,17 @@ describe('task ids', () => {
   });
 });
 
+/** A shared board whose clone `a` planned change ids (One, Two, Three) and pushed it, and a clone `b` made after. */
+async function twoClonesWithAPlan(): Promise<{ a: string; b: string }> {
+  const shared = await boardWithRemote();
+  const [a] = shared.clones as [string];
+  await changeWithTasks(a, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+  git(a, ['add', '-A']);
+  git(a, ['commit', '-q', '-m', 'Plan']);
+  git(a, ['push', '-q', 'origin', 'HEAD']);
+  return { a, b: addClone(shared) };
+}
+
 describe("a person's removal of a task by hand", () => {
   const LIST = 'agentd/changes/ids/tasks.md';
   const withoutT3 = (text: string) => text.replace(/## T3: [\s\S]*?(?=## T4: |$)/, '');
@@ -440,13 +451,7 @@ describe("a person's removal of a task by hand", () => {
   });
 
   it('pulled with git from another clone is followed, not undone as a hand edit', async () => {
-    const shared = await boardWithRemote();
-    const [a] = shared.clones as [string];
-    await changeWithTasks(a, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
-    git(a, ['add', '-A']);
-    git(a, ['commit', '-q', '-m', 'Plan']);
-    git(a, ['push', '-q', 'origin', 'HEAD']);
-    const b = addClone(shared);
+    const { a, b } = await twoClonesWithAPlan();
     await ok(b, ['task', 'progress', 'ids/T1', '--as', 'codex', '--percent', '10', '--message', 'Started']);
     git(b, ['commit', '-q', '-am', 'Progress']);
 
@@ -483,6 +488,71 @@ describe('validate', () => {
       message: 'task T3 has the id of a task deleted from this list (its frontmatter\'s "retired:" names T3): the activity log, notes and reviews that name T3 mean the deleted task',
       fix: 'give this task a new id, like T4 (the id of a deleted task is never given again), and update the depends that name it',
     });
+  });
+});
+
+describe('a task whose id its list retires, as a merge of two clones can leave it', () => {
+  it('keeps the whole list from being handed out or written until a person renames the task, as an id used twice does', async () => {
+    const shared = await boardWithRemote();
+    const [a] = shared.clones as [string];
+    await changeWithTasks(a, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    // One clone deleted T3 while the other kept it: the merged list retires T3 and still holds it.
+    const list = 'agentd/changes/ids/tasks.md';
+    write(a, list, read(a, list).replace('\nnotes:\n', '\nretired: [T3]\nnotes:\n'));
+    git(a, ['add', '-A']);
+    git(a, ['commit', '-q', '-m', 'Merged']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    // In this clone and in a fresh one (no ledger: the list is read by the quick scan).
+    for (const dir of [a, addClone(shared)]) {
+      const line = read(dir, list).split('\n').indexOf('## T3: Three') + 1;
+      const validate = await cli(dir, ['validate', 'ids', '--json']);
+      expect(validate.code).toBe(1);
+      expect(validate.json.data.changes[0].findings).toContainEqual(expect.objectContaining({ file: list, line, rule: 'tasks.id.retired' }));
+      const text = read(dir, list);
+      expect(await ok(dir, ['next', '--as', 'w9'])).toMatchObject({ status: 'nothing_available', reasons: { broken_task_lists: ['ids'] } });
+      const before = snapshot(dir);
+      for (const ref of ['ids/T3', 'ids/T1']) {
+        const done = await cli(dir, ['task', 'done', ref, '--as', 'w9', '--json']);
+        expect(done.code).toBe(1);
+        expect(done.json.error.message).toContain(`${list}:${line}: task T3 has the id of a task deleted from this list`);
+      }
+      expect(snapshot(dir)).toEqual(before);
+      expect(read(dir, list)).toBe(text);
+    }
+  });
+});
+
+describe('a task list holding an unresolved git merge conflict', () => {
+  it('is an error with its file and lines; its tasks are not handed out and nothing writes to it', async () => {
+    const { a, b } = await twoClonesWithAPlan();
+    await ok(a, ['task', 'rm', 'ids/T3', '--as', 'planner']);
+    git(a, ['commit', '-q', '-am', 'Three is not needed']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    await ok(b, ['task', 'progress', 'ids/T3', '--as', 'w1', '--percent', '10', '--message', 'Started']);
+    git(b, ['commit', '-q', '-am', 'w1 on T3']);
+    expect(gitTry(b, ['pull', '-q', '--no-rebase', '--no-edit', 'origin', 'HEAD']).code).toBe(1);
+
+    const list = 'agentd/changes/ids/tasks.md';
+    const lines = read(b, list).split('\n');
+    const start = lines.findIndex((l) => l.startsWith('<<<<<<< ')) + 1;
+    const end = lines.findIndex((l) => l.startsWith('>>>>>>> ')) + 1;
+    expect(start).toBeGreaterThan(0);
+    const message = `${list}:${start}: unresolved git merge conflict (the markers <<<<<<<, ======= and >>>>>>> on lines ${start}–${end}).`;
+    const fix = `Resolve it in ${list} (keep one side or both), remove the markers, then git add ${list}.`;
+    const validate = await cli(b, ['validate', 'ids', '--json']);
+    expect(validate.code).toBe(1);
+    expect(validate.json.data.changes[0].findings).toContainEqual(expect.objectContaining({ file: list, line: start, message, fix }));
+
+    const before = snapshot(b);
+    const next = await cli(b, ['next', '--as', 'w5', '--json']);
+    expect(next.json.data).toMatchObject({ status: 'nothing_available' });
+    expect(next.stderr + JSON.stringify(next.json)).toContain(`${list}:${start}: unresolved git merge conflict (the markers <<<<<<<, ======= and >>>>>>> on lines ${start}–${end}); it was left out`);
+    for (const args of [['task', 'done', 'ids/T1', '--as', 'w5'], ['task', 'add', 'ids', '--as', 'planner', '--title', 'Four'], ['show', 'ids', 'tasks']]) {
+      const refused = await cli(b, [...args, '--json']);
+      expect(refused.code).toBe(1);
+      expect(refused.json.error).toMatchObject({ message, next_step: fix });
+    }
+    expect(snapshot(b)).toEqual(before);
   });
 });
 
