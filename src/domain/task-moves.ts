@@ -24,15 +24,46 @@ function resolveBlockers(task: Task, actor: string, now: string): void {
   }
 }
 
+/** Whether `role` may make the move from `from` to `to`. */
+function mayMove(role: Role, from: TaskStatus, to: TaskStatus): boolean {
+  const needed = roleFor(TASK_MOVES, from, to);
+  return needed !== null && roleAllows(role, needed);
+}
+
+/** The call that makes a move of the task `ref`, for next steps. */
+function callFor(from: TaskStatus, to: TaskStatus, ref: string): string {
+  switch (to) {
+    case 'in_progress':
+      return from === 'blocked' ? refTo('task.unblock', { task_id: ref }) : refTo('task.update', { task_id: ref, status: to });
+    case 'blocked':
+      return refTo('task.block', { task_id: ref });
+    case 'in_review':
+      return refTo('session.submit', { tasks: [ref] });
+    case 'done':
+      return refTo(from === 'in_review' ? 'task.approve' : 'task.done', { task_id: ref });
+    case 'todo':
+      return refTo(from === 'in_review' ? 'task.reject' : 'task.release', { task_id: ref });
+  }
+}
+
+/** The next step of a move refused: the calls that lead to `to`, else those the role can make from `from`. */
+function stepsFrom(from: TaskStatus, to: TaskStatus, ref: string, role: Role): string {
+  const allowed = movesFrom(TASK_MOVES, from, role);
+  if (allowed.length === 0) return `Nothing can change a ${from} task${role === 'human' ? '' : ' except a person'}; find other work with ${refTo(['task.next', 'change.list'])}.`;
+  const via = allowed.find((s) => s !== to && mayMove(role, s, to));
+  if (via) return `Move it to ${via} with ${callFor(from, via, ref)} first, then to ${to} with ${callFor(via, to, ref)}.`;
+  const person = roleFor(TASK_MOVES, from, to) === 'human' ? `A person moves it to ${to} with ${callFor(from, to, ref)}; you can move it ` : 'From here you can move it ';
+  return `${person}to ${allowed.map((s) => `${s} with ${callFor(from, s, ref)}`).join(', or ')}.`;
+}
+
 export function moveTask(task: Task, ref: string, to: TaskStatus, actor: string, role: Role, now: string, details: MoveDetails = {}): void {
   const from = task.status;
   const needed = roleFor(TASK_MOVES, from, to);
   if (needed === null || !roleAllows(role, needed)) {
-    const allowed = movesFrom(TASK_MOVES, from, role);
     fail(
       'INVALID_TRANSITION',
       `Task ${ref} is ${from}; ${needed === null ? `a task cannot go from ${from} to ${to}` : `only a person can move it to ${to}`}.`,
-      allowed.length > 0 ? `From ${from} you can move it to: ${allowed.join(', ')}.` : `Nothing can change a ${from} task${role === 'human' ? '' : ' except a person'}; find other work with ${refTo(['task.next', 'change.list'])}.`,
+      stepsFrom(from, to, ref, role),
     );
   }
   switch (to) {

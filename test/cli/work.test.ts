@@ -140,7 +140,19 @@ describe('task tools (seed 003)', () => {
     await ok(dir, ['next', '--as', 'codex']);
     const r = await cli(dir, ['task', 'update', 'moves/T1', '--as', 'codex', '--status', 'todo', '--json']);
     expect(r.json.error.code).toBe('INVALID_TRANSITION');
-    expect(r.json.error.next_step).toBe('From in_progress you can move it to: done, blocked, in_review.');
+    expect(r.json.error.next_step).toBe(
+      'A person moves it to todo with `agentboard release moves/T1`; you can move it to done with `agentboard task done moves/T1 --as codex`, or blocked with `agentboard task block moves/T1 --as codex`, or in_review with `agentboard session submit --task moves/T1 --as codex`.',
+    );
+    // A blocked task is completed after its blocker is cleared: the step names both commands.
+    await ok(dir, ['task', 'block', 'moves/T1', '--as', 'codex', '--reason', 'No data']);
+    const before = read(dir, 'agentd/changes/moves/tasks.md');
+    const done = await cli(dir, ['task', 'done', 'moves/T1', '--as', 'codex', '--json']);
+    expect(done.code).toBe(1);
+    expect(done.json.error).toMatchObject({
+      code: 'INVALID_TRANSITION',
+      next_step: 'Move it to in_progress with `agentboard task unblock moves/T1 --as codex` first, then to done with `agentboard task done moves/T1 --as codex`.',
+    });
+    expect(read(dir, 'agentd/changes/moves/tasks.md')).toBe(before);
   });
 
   it('block, unblock, progress and notes are recorded with their author', async () => {

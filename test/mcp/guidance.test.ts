@@ -32,6 +32,8 @@ interface Way {
   hooks?: TestHooks;
   /** The agent a bound server (agentboard mcp --as) acts for. */
   as?: string;
+  /** Calls the next step names, as the agent spells them. */
+  step?: string[];
 }
 
 /** Every way an agent's call can end in each code. A profile reaches the code when it serves a way's tools. */
@@ -111,6 +113,15 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
         ['agentboard_get_next_task', { agent_id: 'blk' }],
         ['agentboard_report_blocker', { agent_id: 'blk', task_id: 'alpha/T5', reason: 'No key.' }],
       ],
+    },
+    {
+      tool: 'agentboard_complete_task',
+      args: { agent_id: 'blk', task_id: 'alpha/T5' },
+      before: [
+        ['agentboard_get_next_task', { agent_id: 'blk' }],
+        ['agentboard_report_blocker', { agent_id: 'blk', task_id: 'alpha/T5', reason: 'No key.' }],
+      ],
+      step: ['agentboard_clear_blocker {"task_id":"alpha/T5"} first, then', 'agentboard_complete_task {"task_id":"alpha/T5"}'],
     },
   ],
   REVIEW_KEY_INVALID: [{ tool: 'agentboard_correct_document', args: { agent_id: 'rev-1', review_key: 'abrk_not-the-key', change_id: 'zeta', document: 'spec', markdown: '# x', notes: NOTES } }],
@@ -308,6 +319,7 @@ describe.each(PROFILES)('the %s profile', (profile) => {
         if (separate) await mcp.close();
         expect(r.error?.code, `${profile}: ${way.tool} ${JSON.stringify(way.args)}: ${r.text}`).toBe(code);
         record(`${code} from ${way.tool}`, r);
+        for (const call of way.step ?? []) expect(r.error!.next_step, `${profile}: ${way.tool}`).toContain(call);
         // A next step that sends the agent to write a document names a write the board takes now: followed, it is not refused for the state of the change.
         for (const [, tool, args] of (r.error?.next_step ?? '').matchAll(/(agentboard_[a-z_]+) (\{[^}]*\})/g)) {
           if (!WRITERS[tool!]) continue;
