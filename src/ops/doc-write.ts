@@ -107,13 +107,30 @@ export function requirementIdsOf(spec: DocFile<'spec'> | null): Set<string> | nu
   return spec?.content ? new Set(spec.content.requirements.map((r) => r.id)) : null;
 }
 
+/** A document as its writer sent it (a reviewer's corrected markdown), and what it is called. */
+export interface InputText {
+  text: string;
+  shownAs: string;
+}
+
+/**
+ * A finding of the text about to be written, pointed at the input it was made from: the input's
+ * line that holds the same text, or no line when none does (the file on disk was not written).
+ */
+function inInput(f: Finding, written: string, input: InputText): Finding {
+  const { line, ...rest } = f;
+  const wanted = line === undefined ? '' : (written.split('\n')[line - 1] ?? '').trim();
+  const at = wanted === '' ? -1 : input.text.replace(/\r\n?/g, '\n').split('\n').findIndex((l) => l.trim() === wanted);
+  return at < 0 ? { ...rest, file: input.shownAs } : { ...rest, file: input.shownAs, line: at + 1 };
+}
+
 /**
  * Reads a document's new text back and applies the rules `agentboard validate` applies: refuses it
  * with its errors (naming `retryOp` as the call to make again), or returns its warnings.
  */
-export function checkBeforeWrite(type: Stage, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string, retryArgs: Record<string, string> = { change_id: changeId }): Finding[] {
+export function checkBeforeWrite(type: Stage, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string, retryArgs: Record<string, string> = { change_id: changeId }, input?: InputText): Finding[] {
   const findings = checkDoc(parseDocText(type, text, file), changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
-  const errors = findings.filter((f) => f.level === 'error');
+  const errors = findings.filter((f) => f.level === 'error').map((f) => (input ? inInput(f, text, input) : f));
   if (errors.length > 0) {
     const shown = errors.slice(0, 20).map((f) => `${f.message} [${f.rule}]`);
     throw new AgentboardError(
@@ -137,6 +154,17 @@ export interface WriteResult {
   feedback: DocMeta['feedback'];
 }
 
+export interface WriteOptions {
+  notes?: string;
+  correction?: string;
+  title?: string;
+  importedFrom?: ImportSource | undefined;
+  /** The call to make again when the document is refused; else the one that submits it. */
+  retry?: { op: string; args: Record<string, string> };
+  /** The text the document was made from, which its findings then point at. */
+  input?: InputText;
+}
+
 /**
  * Writes a document after checking it as it would stand on disk; meta keeps created, feedback and
  * the notes of every submission.
@@ -147,7 +175,7 @@ export function writeDocument<T extends Stage>(
   type: T,
   actor: string,
   content: DocInput[T],
-  options: { notes?: string; correction?: string; title?: string; importedFrom?: ImportSource | undefined } = {},
+  options: WriteOptions = {},
 ): WriteResult {
   const existing = change[type] as DocFile | null;
   const now = tx.now;
@@ -179,7 +207,8 @@ export function writeDocument<T extends Stage>(
   if (options.notes) meta.notes.push({ author: actor, at: now, text: options.notes });
   const file = tx.board.rel(tx.board.docPath(change.changeId, type));
   const { text } = tx.putDocument(change.changeId, type, meta, content);
-  const warnings = checkBeforeWrite(type, text, file, change.changeId, change.spec, SUBMIT_OP[type]);
+  const retry = options.retry ?? { op: SUBMIT_OP[type], args: { change_id: change.changeId } };
+  const warnings = checkBeforeWrite(type, text, file, change.changeId, change.spec, retry.op, retry.args, options.input);
   return {
     change_id: change.changeId,
     document: type,

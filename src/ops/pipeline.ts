@@ -6,7 +6,7 @@ import { actorRole, DOCUMENT_MOVES, roleAllows, roleFor } from '../domain/lifecy
 import { LIMITS } from '../domain/limits.js';
 import { DELTAS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
-import { assertCanSubmit, assertGate, writeDocument, type WriteResult } from './doc-write.js';
+import { assertCanSubmit, assertGate, writeDocument, type WriteOptions, type WriteResult } from './doc-write.js';
 import { defineOp, type Context } from './registry.js';
 import { Actor, ChangeId, chars, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, TaskPlanFields, text, Verdict } from './schemas.js';
 import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
@@ -41,7 +41,7 @@ function submitStage<T extends DocKind>(
   type: T,
   input: StageInput,
   content: (tx: Transaction, change: LoadedChange) => DocInput[T],
-  options: { summary: (r: WriteResult) => string; action?: string; correction?: (tx: Transaction, change: LoadedChange) => string } = { summary: (r) => `submitted the ${r.document} of ${r.change_id} (revision ${r.revision})` },
+  options: { summary: (r: WriteResult) => string; action?: string; correction?: (tx: Transaction, change: LoadedChange) => string; corrected?: Pick<WriteOptions, 'retry' | 'input'> } = { summary: (r) => `submitted the ${r.document} of ${r.change_id} (revision ${r.revision})` },
 ): Promise<{ result: z.input<typeof DocWriteOut>; after: LoadedChange }> {
   return ctx.board().mutate((tx) => {
     if (type !== 'proposal') requireChange(tx, input.change_id);
@@ -53,7 +53,7 @@ function submitStage<T extends DocKind>(
     }
     if (!tx.hasChange(input.change_id)) tx.createChange(input.change_id);
     const importedFrom = input.imported_from && { tool: input.imported_from.tool, path: input.imported_from.path, ...(input.imported_from.commit ? { commit: input.imported_from.commit } : {}) };
-    const result = writeDocument(tx, change, type, input.agent_id, content(tx, change), correction ? { notes: input.notes, correction } : { notes: input.notes, importedFrom });
+    const result = writeDocument(tx, change, type, input.agent_id, content(tx, change), correction ? { notes: input.notes, correction, ...options.corrected } : { notes: input.notes, importedFrom });
     tx.log(input.agent_id, options.action ?? 'document.submit', `${result.change_id}/${result.document}`, options.summary(result), result.change_id);
     const after = loadChange(tx, input.change_id);
     return { result: { ...result, phase: phaseOf(tx, after).phase }, after };
@@ -529,6 +529,7 @@ export const correctDocument = defineOp({
       },
       {
         action: 'document.correct',
+        corrected: { retry: { op: 'document.correct', args: { change_id: input.change_id, document: input.document } }, input: { text: input.markdown, shownAs: 'markdown' } },
         summary: (r) => `corrected the ${r.document} of ${r.change_id} as ${correction}`,
         // A reviewer with a valid key corrects a submitted document in place of the usual checks.
         correction: (tx, change) => {

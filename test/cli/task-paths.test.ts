@@ -395,6 +395,24 @@ describe('task ids', () => {
     expect(written.task_ids).toEqual(['ids/T1', 'ids/T3', 'ids/T4', 'ids/T5']);
     expect(read(dir, 'agentd/changes/ids/tasks.md')).toMatch(/^retired: \[T2\]$/m);
   });
+
+  it("given again in a reviewer's correction is refused at the input's line, naming the correction as the call to make again", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ids', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const key = (await ok(dir, ['reviewer', 'add', 'doc-reviewer'])).review_key;
+    await ok(dir, ['review-request', 'ids', 'tasks']);
+    await ok(dir, ['task', 'rm', 'ids/T3', '--as', 'planner']);
+    const text = `${(await cli(dir, ['show', 'ids', 'tasks'])).stdout.trimEnd()}\n\n## T3: Again\n\n\`\`\`yaml\nstatus: todo\n\`\`\`\n\nBack.\n`;
+    const file = write(dir, 'again.md', text);
+    const before = snapshot(dir);
+    const r = await cli(dir, ['correct', 'ids', 'tasks', '--as', 'rv', '--review-key', key, '--from', file, '--notes', 'n', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('VALIDATION_FAILED');
+    expect(r.json.error.next_step).toBe('Fix this and call `agentboard correct ids tasks --as rv` again.');
+    const line = text.split('\n').indexOf('## T3: Again') + 1;
+    expect(r.json.error.details.findings).toMatchObject([{ rule: 'tasks.id.retired', file: 'markdown', line }]);
+    expect(snapshot(dir)).toEqual(before);
+  });
 });
 
 /** A shared board whose clone `a` planned change ids (One, Two, Three) and pushed it, and a clone `b` made after. */
