@@ -575,8 +575,10 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     running = op;
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
     call = { ctx, op, input };
-    if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     const operation = await loadOperation(op);
+    // Bad usage exits 2 whoever runs it: a person's command checks its input before asking who runs it.
+    if (op.access === 'human') parseInput(operation.input, { ...input, agent_id: input.agent_id ?? 'human:usage-check' }, { rules: operation.inputRules });
+    if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     call.tool = operation.tool?.name;
     const data = resolveRefsDeep(await runCommand(operation, ctx, input), spell);
     recordForRun(call, null);

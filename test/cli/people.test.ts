@@ -65,6 +65,14 @@ describe("a person's command", () => {
       const wrong = await cli(dir, [...args, '--json'], { env: { AGENTBOARD_PERSON_KEY: 'abpk_not-a-key-of-this-board' } });
       expect(wrong.json.error?.code).toBe(args[0] === 'person' ? 'PERSON_REQUIRED' : 'PERSON_KEY_INVALID');
     }
+    // Bad usage exits 2 before the person is asked for, with or without a key of this board.
+    const usage = [['approve', 'decide', 'nodoc'], ['reject', 'decide', 'spec'], ['archive', 'BAD_ID'], ['answer', 'bogus', 'yes'], ['reviewer', 'add', 'Bad Name']];
+    for (const args of usage) {
+      for (const key of ['', 'abpk_not-a-key-of-this-board']) {
+        const r = await cli(dir, [...args, '--json'], { env: { AGENTBOARD_PERSON_KEY: key } });
+        expect([r.code, r.json.error?.code], `${args.join(' ')} with key "${key}"`).toEqual([2, 'INVALID_INPUT']);
+      }
+    }
     expect(snapshot(dir)).toEqual(before);
     // the tests' key (in every run's environment) is human:tester's
     const approved = await ok(dir, ['approve', 'decide/T2']);
