@@ -577,7 +577,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     call = { ctx, op, input };
     const operation = await loadOperation(op);
     // Bad usage exits 2 whoever runs it: a person's command checks its input before asking who runs it.
-    if (op.access === 'human') parseInput(operation.input, { ...input, agent_id: input.agent_id ?? 'human:usage-check' }, { rules: operation.inputRules });
+    if (op.access === 'human') parseInput(operation.input, takes(op, 'agent_id') ? { ...input, agent_id: input.agent_id ?? 'human:usage-check' } : input, { rules: operation.inputRules });
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     call.tool = operation.tool?.name;
     const data = resolveRefsDeep(await runCommand(operation, ctx, input), spell);

@@ -340,7 +340,7 @@ describe('config.yaml errors', () => {
     const people = read(dir, 'agentd/people.yaml');
     write(dir, 'agentd/people.yaml', `${people}  - name: bob\n    key_sha256: ${'b'.repeat(64)}\n    added: 2026-11-22T00:00:00.000Z\n`);
     const line = read(dir, 'agentd/people.yaml').split('\n').indexOf('  - name: bob') + 1;
-    const r = await cli(dir, ['approve', 'x', 'proposal', '--json']);
+    const r = await cli(dir, ['approve', 'add-search', 'proposal', '--json']);
     expect(r.json.error.code).toBe('CONFIG_INVALID');
     expect(r.json.error.message).toBe(`agentd/people.yaml:${line}: people.1.name must be human:<name>.`);
   });
