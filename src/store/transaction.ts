@@ -566,7 +566,7 @@ export class Transaction implements Reader {
       const now = content.blocks.find((b) => b.id === block.id && b.raw === block.raw);
       return now ? [{ ...f, line: f.line - start + now.line + bodyLine - 1 }] : [];
     });
-    const doc: DocFile<'tasks'> = { type: 'tasks', file: base.file, meta, extra, body, bodyLine, content, where: {}, findings };
+    const doc: DocFile<'tasks'> = { type: 'tasks', file: base.file, meta, extra, ...(comments ? { comments } : {}), body, bodyLine, content, where: {}, findings };
     return { doc, text };
   }
 

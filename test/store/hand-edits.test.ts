@@ -120,6 +120,21 @@ describe('a person\'s comments in a document\'s frontmatter', () => {
     await ok(dir, ['propose', 'fronted', '--as', 'planner', '--why', 'Agents collide; the team lead asked for a board that stops it.', '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'Said who asked.']);
     expect(read(dir, proposal)).toMatch(/^---\n# legal has read this\n[^]*\nstatus: submitted # until Friday\n/);
   });
+
+  it('stay in a task list through writes of its tasks: a note, an addition, a deletion and a claim', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'listed', [{ title: 'One' }, { title: 'Two' }]);
+    const tasks = 'agentd/changes/listed/tasks.md';
+    write(dir, tasks, read(dir, tasks).replace(/\nrevision: 1\n/, '\nrevision: 1 # ask Ana first\n').replace(/\nauthor: /, '\n# a comment line\nauthor: '));
+    const frontmatter = () => read(dir, tasks).split('\n---\n')[0]!;
+    const commented = frontmatter();
+    await ok(dir, ['task', 'note', 'listed/T2', 'Looked at it.', '--as', 'w1']);
+    expect(frontmatter()).toBe(commented);
+    await ok(dir, ['task', 'add', 'listed', '--title', 'Three', '--as', 'planner']);
+    await ok(dir, ['task', 'rm', 'listed/T3', '--as', 'planner']);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('listed/T1');
+    expect(frontmatter()).toMatch(/\n# a comment line\nauthor: planner\nrevision: 1 # ask Ana first\n/);
+  });
 });
 
 describe('what a merge cannot reconcile', () => {
