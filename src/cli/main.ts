@@ -15,7 +15,7 @@ import { parseInput } from '../ops/input.js';
 import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import type { Field } from './fields.js';
-import { renderResult } from '../render/text.js';
+import { renderAside, renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
 import { painter, PLAIN } from '../render/paint.js';
 import { flagOf, spellInputError } from './field-names.js';
@@ -586,6 +586,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
       io.out(resolveRefs(renderResult(op.name, data, painter(colorLevel(io.env, io.tty?.out ?? false))), spell));
+      const aside = renderAside(op.name, data);
+      if (aside) io.err(resolveRefs(aside, spell));
       for (const n of notices) io.err(`${errPaint.color('yellow', 'note:')} ${n}\n`);
     }
     return operation.cli.exitCode?.(data) ?? 0;

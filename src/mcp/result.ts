@@ -6,7 +6,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { resolveRefs, type Ref } from '../domain/refs.js';
-import { renderResult } from '../render/text.js';
+import { renderAside, renderResult } from '../render/text.js';
 import { charCount, printable } from '../domain/text.js';
 
 /** The most characters of a tool result: its structuredContent, and its text. */
@@ -18,14 +18,22 @@ const MARGIN = 1_500;
 export type ResponseFormat = 'json' | 'markdown';
 type Data = Record<string, unknown>;
 
-function textOf(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string): string {
-  return format === 'json' ? JSON.stringify(data) : resolveRefs(renderResult(opName, data), spell);
+/** The text blocks of a result: the result itself, then what is said beside it (render/text.ts renderAside), if anything. */
+function textsOf(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string): string[] {
+  return format === 'json' ? [JSON.stringify(data)] : rendered(opName, data).map((text) => resolveRefs(text, spell));
 }
+
+function rendered(opName: string, data: Data): string[] {
+  const aside = renderAside(opName, data);
+  return [renderResult(opName, data), ...(aside ? [aside] : [])];
+}
+
+const lengthOf = (texts: string[]) => texts.reduce((sum, text) => sum + text.length, 0);
 
 /** Whether a result of this operation fits, in both of its forms. */
 export function fitsFor(opName: string, format: ResponseFormat): (result: unknown) => boolean {
   const budget = CHARACTER_LIMIT - MARGIN;
-  return (result) => JSON.stringify(result).length <= budget && (format === 'json' || renderResult(opName, result as Data).length <= budget);
+  return (result) => JSON.stringify(result).length <= budget && (format === 'json' || lengthOf(rendered(opName, result as Data)) <= budget);
 }
 
 /** The operation that pages through a list other results give only the start of (the status's changes, say). */
@@ -98,7 +106,7 @@ function whereWhole(opName: string, data: Data, path: string): { what: string; r
 
 /** The result shortened until both forms fit; the notice (added to the result) says what was cut. */
 function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string): Data {
-  const fits = (d: Data) => JSON.stringify(d).length <= CHARACTER_LIMIT - MARGIN && textOf(opName, d, format, spell).length <= CHARACTER_LIMIT - MARGIN;
+  const fits = (d: Data) => JSON.stringify(d).length <= CHARACTER_LIMIT - MARGIN && lengthOf(textsOf(opName, d, format, spell)) <= CHARACTER_LIMIT - MARGIN;
   if (fits(data)) return data;
   const out = structuredClone(data);
   const cuts = new Map<string, Cut>();
@@ -133,8 +141,7 @@ export function errorText(error: { code: string; message: string; next_step: str
 /** The tool result of an operation's output. */
 export function toolResult(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string, notes: string[]): CallToolResult {
   const fitted = shorten(opName, data, format, spell);
-  const text = textOf(opName, fitted, format, spell);
-  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  const content: CallToolResult['content'] = textsOf(opName, fitted, format, spell).map((text) => ({ type: 'text', text }));
   for (const note of notes) content.push({ type: 'text', text: `Note: ${note}`.slice(0, 1_000) });
   return { content, structuredContent: fitted };
 }

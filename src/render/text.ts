@@ -212,7 +212,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     `${p.bold(d.change_id)}: ${d.title}\nPhase: ${p.color(PHASE_COLOR[d.phase], d.phase)}${d.waiting_on ? ` (waiting on ${d.waiting_on})` : ''}${d.archived ? ` (read-only, in ${d.archived})` : ''}${d.verdict ? ` · latest review: ${p.color(VERDICT_COLOR[d.verdict], d.verdict)}` : ''}\n\n` +
     table(['DOCUMENT', 'STATUS', 'REV', 'AUTHOR', 'FILE'], d.document_files.map((f: Data) => [f.document, f.unreadable ? 'unreadable' : p.color(DOC_COLOR[f.status], f.status), String(f.revision), f.author, f.file])) +
     (d.task_ids.length ? `\nTasks: ${doneOf(p, d.tasks)} done\n  ${d.task_ids.join('\n  ')}\n` : ''),
-  'document.get': (d) => `${d.markdown ?? documentFields(d)}${d.markdown === '' || d.markdown?.endsWith('\n') ? '' : '\n'}${feedback(d.feedback, 'Feedback from people')}`,
+  'document.get': (d) => `${d.markdown ?? documentFields(d)}${d.markdown === '' || d.markdown?.endsWith('\n') ? '' : '\n'}`,
   'document.list': (d) =>
     readOnly(d.archived, d.documents[0]?.change_id) +
     (table(['CHANGE', 'DOCUMENT', 'STATUS', 'AUTHOR', 'UPDATED'], d.documents.map((x: Data) => [x.change_id, x.document, x.unreadable ? 'unreadable (see validate)' : `${x.status}${x.review_requested ? ' (with reviewers)' : ''}`, x.author, x.updated])) || 'No documents match.\n') +
@@ -334,4 +334,17 @@ for (const name of ['task.add', 'task.update', 'task.done', 'task.progress', 'ta
 export function renderResult(opName: string, data: Data, paint: Paint = PLAIN): string {
   const render = RENDERERS[opName];
   return (render ? render(data, paint) : kv(data)) + pageEnd(opName, data);
+}
+
+/**
+ * What is said beside a result rather than in it, so that the result stays exactly what it is: a
+ * document's markdown is the file, fed back through --from as it is, and the feedback of people
+ * who rejected it comes apart (the CLI prints it on stderr, a tool result in a text block of its own).
+ */
+const ASIDES: Record<string, (d: Data) => string> = {
+  'document.get': (d) => feedback(d.feedback, 'Feedback from people').trimStart(),
+};
+
+export function renderAside(opName: string, data: Data): string {
+  return ASIDES[opName]?.(data) ?? '';
 }

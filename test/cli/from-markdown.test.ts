@@ -3,7 +3,7 @@
  * user would, now keeps what it read, maps it to a field, or refuses with file:line and the fix.
  */
 import { describe, expect, it } from 'vitest';
-import { cli, newBoard, ok, read, WHY, write, showDocument } from '../helpers.js';
+import { changeWithTasks, cli, newBoard, ok, read, WHY, write, showDocument } from '../helpers.js';
 
 const NOTES = ['--notes', 'No additional notes.'];
 
@@ -326,5 +326,22 @@ describe('--from round trip', () => {
     expect(second.content).toEqual(first.content);
     const body = (md: string) => md.slice(md.indexOf('\n---\n') + 5);
     expect(body(second.markdown)).toBe(body(first.markdown));
+  });
+  it('gives back the same document after a rejection: show prints the file as it is, and the feedback on stderr', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'sent-back', [{ title: 'One', description: 'Do one.' }, { title: 'Two', description: 'Do two.' }]);
+    for (const document of ['spec', 'tasks']) {
+      await ok(dir, ['reject', 'sent-back', document, '--feedback', `Split the ${document} further.`]);
+      const shown = await cli(dir, ['show', 'sent-back', document]);
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout, 'stdout is the file, byte for byte').toBe(read(dir, `agentd/changes/sent-back/${document}.md`));
+      expect(shown.stderr).toMatch(/^Feedback from people:\n {2}- human:\S+ \(.+\): Split the \w+ further\.\n$/);
+      expect(shown.stderr).toContain(`Split the ${document} further.`);
+      const again = await cli(dir, [document, 'sent-back', '--as', 'planner', '--from', write(dir, `${document}-back.md`, shown.stdout), ...NOTES]);
+      expect(again.code, again.stdout + again.stderr).toBe(0);
+    }
+    const tasks = (await ok(dir, ['task', 'list', '--change', 'sent-back'])).tasks.map((t: any) => t.task_id);
+    expect(tasks).toEqual(['sent-back/T1', 'sent-back/T2']);
+    expect((await ok(dir, ['task', 'show', 'sent-back/T2'])).task.description).toBe('Do two.');
   });
 });

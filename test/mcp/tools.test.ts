@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolOperations } from '../../src/mcp/server.js';
-import { changeWithTasks, newBoard, ok, snapshot, WHY } from '../helpers.js';
+import { changeWithTasks, newBoard, ok, read, snapshot, SPEC_MD, WHY, write } from '../helpers.js';
 import { connect } from './helpers.js';
 
 const SPEC = {
@@ -157,6 +157,25 @@ describe('every MCP tool, in memory', () => {
   it('names the next call as a tool, and human steps as commands for a person', async () => {
     const r = await mcp.call('agentboard_submit_proposal', { agent_id: 'planner', change_id: 'alpha', why: WHY, what_changes: 'x', impact: 'y', notes: NOTES });
     expect(r.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.', next_step: 'A person decides on it now; find other work with agentboard_get_next_task.' });
+  });
+});
+
+describe('a document read over MCP after a person rejected it', () => {
+  it('is the file in its own text block, the feedback in another: a reviewer corrects the markdown as read', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'sent-back', [{ title: 'One' }]);
+    await ok(dir, ['reject', 'sent-back', 'spec', '--feedback', 'Add an error scenario.']);
+    await ok(dir, ['spec', 'sent-back', '--as', 'planner', '--from', write(dir, 'again.md', SPEC_MD), '--notes', NOTES]);
+    const key = (await ok(dir, ['reviewer', 'add', 'doc-reviewer'])).review_key;
+    const mcp = await connect(dir, 'reviewer');
+    const r = (await mcp.client.callTool({ name: 'agentboard_get_document', arguments: { change_id: 'sent-back', document: 'spec' } })) as { content: { text: string }[]; structuredContent: any };
+    const file = read(dir, 'agentd/changes/sent-back/spec.md');
+    expect(r.structuredContent.markdown).toBe(file);
+    expect(r.content.map((c) => c.text)).toEqual([file, expect.stringMatching(/^Feedback from people:\n {2}- human:\S+ \(.+\): Add an error scenario\.\n$/)]);
+    const corrected = await mcp.call('agentboard_correct_document', { agent_id: 'rev-1', review_key: key, change_id: 'sent-back', document: 'spec', markdown: r.content[0]!.text.replace('one agent at a time.', 'one agent at a time, and no other.'), notes: 'Tightened the overview.' });
+    expect(corrected.isError, corrected.text).toBe(false);
+    expect(read(dir, 'agentd/changes/sent-back/spec.md')).toContain('one agent at a time, and no other.');
+    await mcp.close();
   });
 });
 
