@@ -95,9 +95,9 @@ export class BoardOps {
     return decision === 'approve' ? this.run('task.approve', { agent_id: this.person, task_id: taskId }) : this.run('task.reject', { agent_id: this.person, task_id: taskId, feedback });
   }
 
-  /** The agent's question a person has not answered yet (its deadline not passed), or null. */
-  async openQuestion(agentId: string): Promise<Data | null> {
-    return (await this.run('session.show', { agent_id: agentId, limit: 1 })).awaiting_input;
+  /** The question asked while the task was held that a person has not answered yet (its deadline not passed), whoever asked it, or null. */
+  openQuestionOn(taskId: string): InputRecord | null {
+    return Object.values(this.board.readRuntime().inputs).find((i) => i.task_id === taskId && i.status === 'open') ?? null;
   }
 
   /** The questions asked while a task was held, resolved (answered, or past their deadline: the default applies), oldest first. */

@@ -79,7 +79,8 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
   }
   const released: Released[] = [];
   for (const t of tasks) {
-    const held = (t.status === 'in_progress' || t.status === 'blocked') && t.assignee;
+    // A task its worker reported blocked waits for a person to clear the blocker or release it: no stray claim, unless a dead run held it.
+    const held = t.assignee && (t.status === 'in_progress' || (t.status === 'blocked' && claimed.has(t.task_id)));
     if (!held || !(workers.has(t.assignee) || claimed.has(t.task_id))) continue;
     const from = dead.find((r) => r.claims.includes(t.task_id) || r.agents.workers.includes(t.assignee));
     const reason = from ? `run ${from.run_id} stopped before finishing it (its process is gone); released by run ${runId}` : `held by ${t.assignee}, a worker of this run, with no run going; released by run ${runId}`;

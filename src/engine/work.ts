@@ -16,8 +16,8 @@ import { feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
 import type { InputRecord } from '../domain/records.js';
 
-/** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to the worker's question. */
-type TaskEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'given_up'; reason: string; next?: string } | { kind: 'stopped' } | { kind: 'waiting'; stop: Stop };
+/** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to a question about the task; blocked: its worker reported a blocker, which a person clears. */
+type TaskEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'given_up'; reason: string; next?: string } | { kind: 'stopped' } | { kind: 'waiting'; stop: Stop } | { kind: 'blocked' };
 
 /** The branches a task's worktree starts from: its dependencies' work; for a fix task, all the work reviewed. */
 async function baseBranches(ctx: RunContext, task: Data): Promise<string[]> {
@@ -61,10 +61,10 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
   let lastReason = '';
   let attempt = 0;
   while (attempt < ctx.options.maxAttempts) {
-    // A question of the worker's still open (asked in its last turn, or before this run) is answered first.
-    const question = await ctx.ops.openQuestion(worker.id);
+    // A question about the task still open (asked in the last turn, or before this run by whoever held the task then) is answered first.
+    const question = ctx.ops.openQuestionOn(ref);
     if (question) {
-      const halt = await waitForPerson(ctx, 'implementation', questionGate(ctx, worker.id, ref, question));
+      const halt = await waitForPerson(ctx, 'implementation', questionGate(ctx, ref, question));
       if (halt) return { kind: 'waiting', stop: halt };
     }
     attempt++;
@@ -79,6 +79,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       dependencies: dependencies.join('\n'),
       task_feedback: feedbackList(context.feedback),
       answers: answersText(ctx.ops.answersFor(ref)),
+      blockers: blockersText(claimed),
       workdir: ws.dir,
       branch: ws.branch ?? '',
       findings: previous,
@@ -92,6 +93,8 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     if (now && (now.status === 'done' || now.status === 'in_review')) {
       ctx.recorder.unclaim(ref);
       emit(ctx, { type: 'task.done', ...base, attempt, task_id: ref, status: now.status });
+      const unheard = ctx.ops.openQuestionOn(ref);
+      if (unheard) emit(ctx, { type: 'notice', ...base, message: `${unheard.agent_id} asked ${unheard.id} while working on ${ref}, then finished the task: "${unheard.question}" It holds nothing up, and its answer reaches no prompt (answer it with \`agentboard answer ${unheard.id} "<your answer>"\` if you like).` });
       return { kind: 'done' };
     }
     if (!now || now.assignee !== worker.id) {
@@ -99,8 +102,13 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       emit(ctx, { type: 'notice', ...base, message: `${ref} is no longer held by ${worker.id}${now?.assignee ? ` (it is ${now.assignee}'s)` : ''}; it left this worker.` });
       return { kind: 'left' };
     }
+    // A task its worker reported blocked waits for a person to clear the blocker or release the task: no failed attempt, no retry.
+    if (now.status === 'blocked') {
+      ctx.recorder.unclaim(ref);
+      return { kind: 'blocked' };
+    }
     // A turn that ends on a question waits for its answer: it is no failed attempt.
-    if (await ctx.ops.openQuestion(worker.id)) {
+    if (ctx.ops.openQuestionOn(ref)) {
       attempt--;
       previous = '';
       continue;
@@ -135,15 +143,26 @@ function resolutionText(i: InputRecord): string {
   return r.type === 'timeout' ? `Nobody answered in time; the default action applies: ${r.value}` : `${r.by} answered: ${r.value}`;
 }
 
-/** A worker's open question: the run waits for its answer (or its deadline) before the worker's next turn. */
-function questionGate(ctx: RunContext, workerId: string, ref: string, question: Data): Gate {
-  const id: string = question.input_id;
+/** The blockers reported on the task and cleared, with how (the note of whoever cleared it), for the prompt of whoever works it next. */
+function blockersText(task: Data): string {
+  return (task.blockers as Data[])
+    .filter((b) => b.resolved_at)
+    .map((b) => {
+      const how = (task.notes as Data[]).find((n) => n.author === b.resolved_by && n.at === b.resolved_at);
+      return `- ${b.by} reported (${b.severity}): ${b.reason}\n  ${b.resolved_by} cleared it${how ? `: ${how.text}` : '.'}`;
+    })
+    .join('\n');
+}
+
+/** An open question about a task: the run waits for its answer (or its deadline) before the task's next turn, whoever works it. */
+function questionGate(ctx: RunContext, ref: string, question: InputRecord): Gate {
+  const id = question.id;
   return {
-    subject: `the question ${id} of ${workerId}`,
-    reason: `${workerId} asked it while working on ${ref}: "${question.question}" Without an answer by ${question.expires_at}, it does what it said it would: ${question.default_action}`,
+    subject: `the question ${id} of ${question.agent_id}`,
+    reason: `${question.agent_id} asked it while working on ${ref}: "${question.question}" Without an answer by ${question.expires_at}, it does what it said it would: ${question.default_action}`,
     details: [question.question],
     commands: [`agentboard answer ${id} ${question.options.length > 0 ? `"<${question.options.join(' | ')}, or your own answer>"` : '"<your answer>"'}`],
-    state: async () => ((await ctx.ops.openQuestion(workerId))?.input_id === id ? 'open' : 'resolved'),
+    state: async () => (ctx.ops.openQuestionOn(ref)?.id === id ? 'open' : 'resolved'),
     decided: async () => {
       const resolved = ctx.ops.answersFor(ref).find((i) => i.id === id);
       return resolved ? `${id}: ${resolutionText(resolved)}.` : null;
@@ -180,6 +199,26 @@ function taskGate(ctx: RunContext, task: Data): Gate {
     decided: async () => {
       const now = await ctx.ops.task(task.task_id);
       return now ? decisionOf(String(now.status), null, now.feedback ?? []) : null;
+    },
+  };
+}
+
+/** A task its worker reported blocked: the run waits for a person to clear the blocker, or to release the task. */
+function blockerGate(ctx: RunContext, task: Data): Gate {
+  const ref: string = task.task_id;
+  const open = (task.blockers as Data[]).filter((b) => !b.resolved_at);
+  return {
+    subject: `task ${ref}`,
+    reason: `${task.assignee} reported it blocked: ${open.map((b) => `"${b.reason}" (${b.severity})`).join('; ')}`,
+    details: [task.title, ...open.map((b) => `${b.by}: ${b.reason}`)],
+    commands: [`agentboard task unblock ${ref} --note "<how the blocker was resolved>"`, `agentboard release ${ref}   # or put it back to todo for any worker`],
+    state: async () => {
+      const now = await ctx.ops.task(ref);
+      return `${now?.status}:${now?.assignee}`;
+    },
+    decided: async () => {
+      const now = await ctx.ops.task(ref);
+      return now?.status === 'blocked' ? null : `${ref} is no longer blocked (it is ${now?.status ?? 'gone'}).`;
     },
   };
 }
@@ -242,7 +281,16 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
         waiting.clear();
         continue;
       }
-      if (questions.length > 0) return together(questions);
+      // Blocked tasks wait for a person (with the questions): each is named with its reason and how to clear it.
+      const blocked = tasks.filter((t) => t.status === 'blocked');
+      const unblocking: Stop[] = [];
+      for (const t of blocked) {
+        const halt = await waitForPerson(ctx, 'implementation', blockerGate(ctx, t));
+        if (halt && halt.outcome !== 'waiting_on_person') return halt;
+        if (halt) unblocking.push(halt);
+      }
+      if (questions.length > 0 || unblocking.length > 0) return together([...questions, ...unblocking]);
+      if (blocked.length > 0) continue;
       const ours = new Set(ctx.agents.workers.map((w) => w.id));
       // Tasks others still work on (another clone's run on a shared board, an agent outside the run): wait for them.
       const heldByOthers = tasks.filter((t) => t.status === 'in_progress' && t.assignee && !ours.has(t.assignee));

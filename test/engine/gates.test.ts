@@ -123,4 +123,54 @@ describe('approval gates', () => {
     const past = run(done.dir, ['add-search', '--until', 'spec']);
     expect(past.events.at(-1)).toMatchObject({ outcome: 'finished', message: 'Change add-search is past spec (it is at done), where this run was asked to stop.', next_steps: ['agentboard approve add-search review', 'agentboard archive add-search'] });
   });
+  it('wait on a person for a worker\'s blocker, with its reason, use no attempt on it, and give the next turn how it was cleared', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['block', 'work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const reason = 'The API key for the search service is missing; a person must add it.';
+    const unblock = 'agentboard task unblock add-search/T1 --note "<how the blocker was resolved>"';
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(0);
+    expect(r.events.filter((e) => e.type === 'task.attempt_failed' || e.type === 'task.released')).toEqual([]);
+    expect(r.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ subject: 'task add-search/T1', reason: `fake-w1 reported it blocked: "${reason}" (high)` });
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'waiting_on_person', exit_code: 0 });
+    expect(r.events.at(-1).message).toContain(reason);
+    expect(r.events.at(-1).next_steps).toEqual([unblock, 'agentboard release add-search/T1   # or put it back to todo for any worker', 'agentboard run add-search   # then go on (or run with --wait to have it go on by itself)']);
+    expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task).toMatchObject({ status: 'blocked', assignee: 'fake-w1', blockers: [expect.objectContaining({ reason })] });
+
+    const live = startRun(board.dir, ['add-search', '--until', 'implementation', '--wait']);
+    await until('the run to wait for the blocker', () => live.events.some((e) => e.type === 'waiting_on_person'));
+    await ok(board.dir, ['task', 'unblock', 'add-search/T1', '--note', 'Added the key to .env.']);
+    expect(await live.done).toBe(0);
+    expect(live.events.find((e) => e.type === 'task.done')).toMatchObject({ task_id: 'add-search/T1', attempt: 1 });
+    const text = prompt(board.dir, runIds(board.dir)[1]!, 1);
+    expect(text).toContain(`## Blockers reported on this task, and how they were cleared\n\n- fake-w1 reported (high): ${reason}\n  human:tester cleared it: Added the key to .env.`);
+    expect(agentInvocations(board).map((i) => i.action)).toEqual(['block', 'work']);
+  });
+
+  it('tie a question to the task it was asked on: a task finished after it holds nothing up, and the next task is not waited on', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['ask_then_work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index', depends: ['T1'] }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(0);
+    expect(r.events.filter((e) => e.type === 'waiting_on_person' || e.type === 'task.released')).toEqual([]);
+    expect(r.events.filter((e) => e.type === 'task.done').map((e) => e.task_id)).toEqual(['add-search/T1', 'add-search/T2']);
+    expect(r.events.find((e) => e.type === 'notice' && e.message.includes('input-1')).message).toContain('fake-w1 asked input-1 while working on add-search/T1, then finished the task');
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'finished' });
+  });
+
+  it('wait for a question about a task whoever asked it: the answer reaches the next worker of the task under another name', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    await ok(board.dir, ['next', '--as', 'fake-w1.alpha']);
+    await ok(board.dir, ['ask', '--as', 'fake-w1.alpha', '--question', 'Should the search ignore case?', '--default-action', 'Ignore case.', '--timeout-minutes', '60']);
+    await ok(board.dir, ['release', 'add-search/T1']);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ subject: 'the question input-1 of fake-w1.alpha', reason: expect.stringContaining('while working on add-search/T1') });
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person' });
+    expect(agentInvocations(board)).toEqual([]);
+    await ok(board.dir, ['answer', 'input-1', 'Match case']);
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.events.find((e) => e.type === 'task.done')).toMatchObject({ task_id: 'add-search/T1', agent_id: 'fake-w1' });
+    expect(prompt(board.dir, runIds(board.dir)[1]!, 1)).toContain('- fake-w1.alpha asked (input-1): Should the search ignore case?\n  human:tester answered: Match case');
+  });
 });
