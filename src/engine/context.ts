@@ -1,4 +1,5 @@
 /** What every part of a run shares: who runs what, the board, the records, the display, the stop signal. */
+import { relative, sep } from 'node:path';
 import { nowIso } from '../clock.js';
 import { forPerson } from '../render/person-refs.js';
 import type { RunOutcome } from '../store/runs.js';
@@ -74,4 +75,12 @@ export function budgetStop(ctx: RunContext): Stop {
 /** The stop after Ctrl-C; `waiting` are the commands of a decision the change still waits for. */
 export function interrupted(ctx: RunContext, waiting: string[] = []): Stop {
   return stop('interrupted', 'The run was interrupted; its agents were stopped and its claims released.', [...waiting, `agentboard run ${ctx.changeId}   # go on where it stopped`]);
+}
+
+/**
+ * A path as a next step gives it to the person: relative to the folder they ran the command from
+ * (a shell command, a git pathspec), so that it works as written from a subfolder too.
+ */
+export function fromCwd(path: string): string {
+  return relative(process.cwd(), path).split(sep).join('/') || '.';
 }

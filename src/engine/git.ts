@@ -51,12 +51,12 @@ async function git(cwd: string, args: string[], env?: Record<string, string>): P
  * `cwd` (`path` relative to it); null when git holds no other version of it: never committed (or
  * added only), unchanged since its commit, or no repository at all.
  */
-export async function restoreCommand(cwd: string, path: string): Promise<string | null> {
+export async function restoreCommand(cwd: string, path: string, shown = path): Promise<string | null> {
   const status = await git(cwd, ['status', '--porcelain', '--', path]).catch(() => null);
   const xy = status?.ok ? status.stdout.slice(0, 2) : '';
   if (xy === '' || xy === '??' || xy[0] === 'A') return null;
   // Changed in the working tree only: the index holds the committed version; staged too: HEAD does.
-  return xy[0] === ' ' ? `git checkout -- ${path}` : `git checkout HEAD -- ${path}`;
+  return xy[0] === ' ' ? `git checkout -- ${shown}` : `git checkout HEAD -- ${shown}`;
 }
 
 /** What archiving a change did with the worktrees of its tasks. */

@@ -13,7 +13,7 @@ import { parsePeople, PEOPLE_FILE } from '../store/people.js';
 import { unparsable } from '../store/documents.js';
 import { hashText } from '../store/ledger.js';
 import { DOC_FILES, type DocType } from '../domain/model.js';
-import { emit, stop, type RunContext } from './context.js';
+import { emit, fromCwd, stop, type RunContext } from './context.js';
 import type { Role } from './events.js';
 
 /** Each governing file: what it decides, and how it is read (a text that does not read throws, saying why and where). */
@@ -97,7 +97,7 @@ export async function checkGoverning(ctx: RunContext, turn: { agent_id: string; 
     const kept = Buffer.isBuffer(before) ? join(ctx.recorder.dir, `${name}.before`) : null;
     if (kept) writeFileAtomic(kept, before as Buffer);
     if (name === 'config.yaml' && typeof before !== 'string') board.keepSettings(before === null ? null : before.toString('utf8'));
-    steps.push(...undoing(file, before, kept && board.rel(kept), now));
+    steps.push(...undoing(fromCwd(path), before, kept && fromCwd(kept), now));
     const broken = unreadableNow(name, now, file);
     const message = `${file} ${whatBecame(before, now)} ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}${broken ? `, and no longer reads (${broken})` : ''}. It decides ${GOVERNING[name]!.decides}, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
     emit(ctx, { type: 'settings.changed', ...turn, file, message });
@@ -196,7 +196,9 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: { agent_i
   const steps: string[] = [];
   const said: string[] = [];
   const merged: string[] = [];
-  for (const [type, d] of docsNow(ctx)) {
+  const now = docsNow(ctx);
+  if (turn.phase === 'implementation' || turn.phase === 'review') said.push(...unparsableNow(ctx, seen, now, turn, steps));
+  for (const [type, d] of now) {
     if (!d.edited || !seen.kept.has(type) || seen.kept.get(type) === null || ctx.handEdited.has(type)) continue;
     if (await mergeTextEdit(ctx, type)) {
       merged.push(board.rel(board.docPath(ctx.changeId, type)));
@@ -209,7 +211,7 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: { agent_i
     writeFileAtomic(kept, Buffer.from(text));
     // A write of the turn the run did not see before the edit: its copy is of the version before that write.
     const last = hashText(text) === board.ledgerHeader(ctx.changeId)[DOC_FILES[type]]?.hash ? 'what agentboard last wrote' : 'a version agentboard wrote before its last write of the turn';
-    steps.push(`diff -u ${board.rel(kept)} ${file}   # what changed, against ${last}`, `cp ${board.rel(kept)} ${file}   # undo it`);
+    steps.push(...undoDocSteps(kept, board.docPath(ctx.changeId, type), last));
     const message = `${file} was edited by hand, not through agentboard, ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}. Board documents change only through agentboard, which checks the rules and records who did what: the run takes nothing of this edit, starts no other agent and stops for a person, who keeps it or undoes it.`;
     emit(ctx, { type: 'document.edited', ...turn, file, message });
     await board.mutate((tx) => tx.log('agentboard', 'file.edited', file, `${file} edited by hand during the turn of ${turn.agent_id}${turn.task_id ? ` on ${turn.task_id}` : ''} (run ${ctx.runId}); the run stopped for a person`, ctx.changeId));
@@ -221,6 +223,52 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: { agent_i
   }
   if (said.length === 0) return;
   ctx.halt ??= stop('failed', said.join(' '), [...steps, `agentboard run ${ctx.changeId}   # then go on: an edit kept is taken as a person's`]);
+}
+
+/** The commands that show and undo a hand edit of a document, against `kept`: the copy of a version agentboard wrote (`last` says which). */
+function undoDocSteps(kept: string, path: string, last: string, undo = 'undo it'): string[] {
+  return [`diff -u ${fromCwd(kept)} ${fromCwd(path)}   # what changed, against ${last}`, `cp ${fromCwd(kept)} ${fromCwd(path)}   # ${undo}`];
+}
+
+/** Why a document's plain file no longer parses, at its line; null when it reads, or is gone or no plain file. */
+function parseProblem(ctx: RunContext, type: DocType): string | null {
+  const board = ctx.ops.board;
+  const file = board.rel(board.docPath(ctx.changeId, type));
+  try {
+    const loaded = board.load(ctx.changeId, type);
+    if (!loaded || !unparsable(loaded.doc)) return null;
+    const first = loaded.doc.findings.find((f) => f.level === 'error');
+    const where = first?.line ? `${file}:${first.line}` : file;
+    return first?.message.startsWith(file) ? first.message : `${where}: ${first?.message ?? 'the file does not parse'}`;
+  } catch {
+    // No plain file (a link, a folder): what reads it next says so.
+    return null;
+  }
+}
+
+/**
+ * After a worker's or the reviewer's turn: a document that parsed before the turn and no longer
+ * does (a hand edit that broke it) is said, with its line and error, and the run set to stop: no
+ * agent's call on it could go through, so no attempt is spent on it. Its claims are left as they
+ * are (ctx.handEdited); what agentboard last wrote is kept to compare and put back.
+ */
+function unparsableNow(ctx: RunContext, seen: DocsSeen, now: Map<DocType, unknown>, turn: { agent_id: string; role: Role; phase: string; task_id: string | null }, steps: string[]): string[] {
+  const said: string[] = [];
+  for (const [type, text] of seen.kept) {
+    if (text === null || now.has(type) || ctx.handEdited.has(type)) continue;
+    const problem = parseProblem(ctx, type);
+    if (!problem) continue;
+    ctx.handEdited.add(type);
+    const path = ctx.ops.board.docPath(ctx.changeId, type);
+    const file = ctx.ops.board.rel(path);
+    const kept = join(ctx.recorder.dir, `${DOC_FILES[type]}.agentboard`);
+    writeFileAtomic(kept, Buffer.from(text));
+    steps.push(...undoDocSteps(kept, path, 'what agentboard last wrote', 'undo it (or fix the file by hand at the line named)'));
+    const message = `${file} no longer parses (${problem.replace(/\.$/, '')}): it was edited by hand ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}. agentboard reads and writes no document it cannot parse, so no agent's call on it can go through: the run starts no other agent and stops for a person, and leaves the claims as they are for the next run.`;
+    emit(ctx, { type: 'document.edited', ...turn, file, message });
+    said.push(message);
+  }
+  return said;
 }
 
 /**

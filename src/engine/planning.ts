@@ -5,7 +5,7 @@
  * refusals of its calls, the validator's findings, the end of its output), up to --max-attempts.
  */
 import { lstatSync } from 'node:fs';
-import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
+import { budgetReached, budgetStop, emit, fromCwd, interrupted, stop, type RunContext, type Stop } from './context.js';
 import type { Data } from './board-ops.js';
 import type { Finding } from './events.js';
 import { decisionOf, waitForPerson, type Gate } from './gates.js';
@@ -61,10 +61,12 @@ async function unreadable(ctx: RunContext, type: PlanningPhase, doc: Data | null
   const where = first?.line ? `${file}:${first.line}` : file;
   // The file named once: most findings name it themselves (at their line), a frontmatter error does not.
   const problem = first?.message.startsWith(file) ? first.message : `${where}: ${first?.message ?? 'the file does not parse'}`;
-  const restore = await restoreCommand(ctx.root, file);
+  // The next steps' paths from where the person ran the command.
+  const here = fromCwd(path);
+  const restore = await restoreCommand(ctx.root, file, here);
   const anew = `to have the planner write the ${word} anew: git holds no other version of it to restore.`;
   return stop('failed', `The ${word} of ${ctx.changeId} cannot be read: ${problem.replace(/\.$/, '')}. The board writes over no file it cannot read, so the planner cannot submit the ${word} until a person fixes or replaces the file.`, [
-    restore ? `${restore}   # restore the committed ${word}` : st.isFile() ? `Fix ${where}, or delete ${file} ${anew}` : `Remove ${file} (rm ${st.isDirectory() ? '-r ' : ''}${file}) ${anew}`,
+    restore ? `${restore}   # restore the committed ${word}` : st.isFile() ? `Fix ${where.replace(file, here)}, or delete ${here} ${anew}` : `Remove ${here} (rm ${st.isDirectory() ? '-r ' : ''}${here}) ${anew}`,
     `agentboard run ${ctx.changeId}   # then go on`,
   ]);
 }

@@ -4,7 +4,7 @@
  * files, and reports its usage.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliProcess, ok } from '../helpers.js';
@@ -378,7 +378,12 @@ describe('agentboard run with a scripted agent', () => {
     expect(r.events.at(-1)).toMatchObject({
       outcome: 'failed',
       message: `${branch} (add-search/T1) changes agentd/config.yaml, which decides the agents, the commands the run starts and what needs a person's approval; no agent may change it, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`,
-      next_steps: [`git diff HEAD...${branch} -- agentd/config.yaml   # what it changes`, `git merge ${branch}   # if you keep it`, 'agentboard run add-search --merge   # then merge the rest'],
+      next_steps: [
+        `git diff HEAD...${branch} -- agentd/config.yaml   # what it changes`,
+        `git merge ${branch}   # if you keep its change`,
+        expect.stringMatching(/^git -C .+\/add-search\/T1 restore --source=[0-9a-f]{40} --staged --worktree -- agentd\/config\.yaml && git -C .+ commit -q -m "Leave the board's files as they are"   # or take its change of it out of the branch; the rest of its work stays$/),
+        'agentboard run add-search --merge   # then merge the rest',
+      ],
     });
     expect(git(board.dir, ['rev-parse', 'HEAD'])).toBe(head);
     expect(readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8')).toBe(config);
@@ -484,6 +489,59 @@ describe('agentboard run with a scripted agent', () => {
       message: `agentboard/add-search/T1 (add-search/T1) changes ${tasksFile}, which decides what the board's documents say (the tasks, their states and who did them); no agent may change it, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`,
     });
     expect(git(board.dir, ['rev-parse', 'HEAD'])).toBe(head);
+    // The next steps work as written, from a subfolder too: the branch loses its change of the board's file, the run then merges the rest of it.
+    const steps: string[] = r.events.at(-1).next_steps;
+    expect(steps.some((s) => s.startsWith('git merge '))).toBe(false);
+    const sub = join(board.dir, 'src');
+    mkdirSync(sub);
+    expect(shellSteps(sub, steps.slice(0, 2))).toEqual([0, 0]);
+    expect(git(board.dir, ['diff', '--name-only', 'HEAD...agentboard/add-search/T1', '--', 'agentd'])).toBe('');
+    setScenario(board, { review: ['approved'] });
+    const again = run(sub, ['add-search', '--merge']);
+    expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
+    expect(again.events.filter((e) => e.type === 'merge.done').map((e) => e.branch)).toEqual(['agentboard/add-search/T1']);
+    expect(git(board.dir, ['diff', 'HEAD^1', 'HEAD', '--', 'agentd'])).toBe('');
+  });
+
+  it('stops at once when the task list no longer parses after a worker\'s turn: no attempt spent on it, the claim left, and the way back works', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    // During T1's first turn (which finishes nothing) a person adds a line above T2's YAML block: the file no longer parses.
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: '## T2: Rank the results\n', to: '## T2: Rank the results\n\nPerson: use ES modules here.\n' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    expect(agentInvocations(board)).toHaveLength(1);
+    expect(r.events.some((e) => e.type === 'task.attempt_failed' || e.type === 'task.released')).toBe(false);
+    const end = r.events.at(-1);
+    expect(end.message).toMatch(new RegExp(`^${tasksFile} no longer parses \\(${tasksFile}:\\d+: .+\\): it was edited by hand while fake-w1 worked on add-search/T1\\.`));
+    expect(end.message).not.toContain('Cleaning up failed');
+    const [runId] = runIds(board.dir);
+    const kept = `agentd/.runtime/runs/${runId}/tasks.md.agentboard`;
+    expect(end.next_steps).toEqual([
+      `diff -u ${kept} ${tasksFile}   # what changed, against what agentboard last wrote`,
+      `cp ${kept} ${tasksFile}   # undo it (or fix the file by hand at the line named)`,
+      "agentboard run add-search   # then go on: an edit kept is taken as a person's",
+    ]);
+    expect(shellSteps(board.dir, end.next_steps.slice(0, 2))).toEqual([1, 0]);
+    // The claim was left as it was.
+    expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'fake-w1' });
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.code, again.stderr).toBe(0);
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => t.status)).toEqual(['done', 'done']);
+  });
+
+  it('gives next steps whose paths work from the subfolder the run was started in', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: 'status: todo', to: 'status: done' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    const sub = join(board.dir, 'src/lib');
+    mkdirSync(sub, { recursive: true });
+    const r = run(sub, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const steps = r.events.at(-1).next_steps;
+    expect(steps[0]).toMatch(/^diff -u \.\.\/\.\.\/agentd\/\.runtime\/runs\/.+\/tasks\.md\.agentboard \.\.\/\.\.\/agentd\/changes\/add-search\/tasks\.md   #/);
+    expect(shellSteps(sub, steps.slice(0, 2))).toEqual([1, 0]);
+    expect(run(sub, ['add-search', '--until', 'implementation']).code).toBe(0);
   });
 
   it('releases at the end of a worker\'s turn a task it took that the run did not give it', async () => {
