@@ -50,7 +50,7 @@ describe('agentboard run in two clones of a shared board, on the same change at 
     await ok(b, ['status', '--sync']);
     const runs = [startRun(a, ['shared-run', '--until', 'implementation', '--workers', '2']), startRun(b, ['shared-run', '--until', 'implementation', '--workers', '2'])];
     const codes = await Promise.all(runs.map((r) => r.done));
-    expect(codes, runs.map((r) => r.stderr()).join('\n')).toEqual([0, 0]);
+    expect(codes, runs.map((r) => `${r.stderr()}\n${JSON.stringify(r.events.at(-1))}`).join('\n')).toEqual([0, 0]);
 
     const work = agentInvocations({ dir: a, state, scenarioFile }).filter((i) => i.env.AGENTBOARD_PHASE === 'implementation');
     const byTask = new Map<string, string[]>();
