@@ -77,6 +77,21 @@ function undoing(file: string, before: Found, kept: string | null, now: Found): 
   return before === null && now !== null ? [`${remove ?? `rm ${file}`}   # undo it: it was not there when the run started`] : [];
 }
 
+/** An agent's turn the checks after it speak of. */
+type Turn = { agent_id: string; role: Role; phase: string; task_id: string | null };
+
+/** When in the turn a file changed: "while <agent> worked on <task>", or during its turn in a phase. */
+function duringTurn(turn: Turn): string {
+  return turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`;
+}
+
+/** Keeps in the run's records the copy of a document as agentboard wrote it (`<file>.agentboard`), to compare and put back; its path. */
+function keepCopy(ctx: RunContext, type: DocType, text: string): string {
+  const kept = join(ctx.recorder.dir, `${DOC_FILES[type]}.agentboard`);
+  writeFileAtomic(kept, Buffer.from(text));
+  return kept;
+}
+
 /**
  * After an agent's turn: the governing files that changed since the run started (edited, deleted,
  * replaced by a link or a folder) are reported (once each, on the task the agent held too) and the
@@ -84,7 +99,7 @@ function undoing(file: string, before: Found, kept: string | null, now: Found): 
  * keeps the settings it started with: it finishes (releases its claims, notes the task) even when
  * config.yaml no longer parses.
  */
-export async function checkGoverning(ctx: RunContext, turn: { agent_id: string; role: Role; phase: string; task_id: string | null }): Promise<void> {
+export async function checkGoverning(ctx: RunContext, turn: Turn): Promise<void> {
   const board = ctx.ops.board;
   const steps: string[] = [];
   const said: string[] = [];
@@ -99,7 +114,7 @@ export async function checkGoverning(ctx: RunContext, turn: { agent_id: string; 
     if (name === 'config.yaml' && typeof before !== 'string') board.keepSettings(before === null ? null : before.toString('utf8'));
     steps.push(...undoing(fromCwd(path), before, kept && fromCwd(kept), now));
     const broken = unreadableNow(name, now, file);
-    const message = `${file} ${whatBecame(before, now)} ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}${broken ? `, and no longer reads (${broken})` : ''}. It decides ${GOVERNING[name]!.decides}, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
+    const message = `${file} ${whatBecame(before, now)} ${duringTurn(turn)}${broken ? `, and no longer reads (${broken})` : ''}. It decides ${GOVERNING[name]!.decides}, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
     emit(ctx, { type: 'settings.changed', ...turn, file, message });
     said.push(message);
   }
@@ -191,7 +206,7 @@ async function mergeTextEdit(ctx: RunContext, type: DocType): Promise<boolean> {
  * status, a holder or takes a task out is reported, logged, and the run set to stop, with the
  * commands that show and undo the edit. The run's own writes merge no such edit after it (ctx.handEdited).
  */
-export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: { agent_id: string; role: Role; phase: string; task_id: string | null }): Promise<void> {
+export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: Turn): Promise<void> {
   const board = ctx.ops.board;
   const steps: string[] = [];
   const said: string[] = [];
@@ -206,13 +221,12 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: { agent_i
     }
     ctx.handEdited.add(type);
     const file = board.rel(board.docPath(ctx.changeId, type));
-    const kept = join(ctx.recorder.dir, `${DOC_FILES[type]}.agentboard`);
     const text = seen.kept.get(type)!;
-    writeFileAtomic(kept, Buffer.from(text));
+    const kept = keepCopy(ctx, type, text);
     // A write of the turn the run did not see before the edit: its copy is of the version before that write.
     const last = hashText(text) === board.ledgerHeader(ctx.changeId)[DOC_FILES[type]]?.hash ? 'what agentboard last wrote' : 'a version agentboard wrote before its last write of the turn';
     steps.push(...undoDocSteps(kept, board.docPath(ctx.changeId, type), last));
-    const message = `${file} was edited by hand, not through agentboard, ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}. Board documents change only through agentboard, which checks the rules and records who did what: the run takes nothing of this edit, starts no other agent and stops for a person, who keeps it or undoes it.`;
+    const message = `${file} was edited by hand, not through agentboard, ${duringTurn(turn)}. Board documents change only through agentboard, which checks the rules and records who did what: the run takes nothing of this edit, starts no other agent and stops for a person, who keeps it or undoes it.`;
     emit(ctx, { type: 'document.edited', ...turn, file, message });
     await board.mutate((tx) => tx.log('agentboard', 'file.edited', file, `${file} edited by hand during the turn of ${turn.agent_id}${turn.task_id ? ` on ${turn.task_id}` : ''} (run ${ctx.runId}); the run stopped for a person`, ctx.changeId));
     said.push(message);
@@ -252,7 +266,7 @@ function parseProblem(ctx: RunContext, type: DocType): string | null {
  * agent's call on it could go through, so no attempt is spent on it. Its claims are left as they
  * are (ctx.handEdited); what agentboard last wrote is kept to compare and put back.
  */
-function unparsableNow(ctx: RunContext, seen: DocsSeen, now: Map<DocType, unknown>, turn: { agent_id: string; role: Role; phase: string; task_id: string | null }, steps: string[]): string[] {
+function unparsableNow(ctx: RunContext, seen: DocsSeen, now: Map<DocType, unknown>, turn: Turn, steps: string[]): string[] {
   const said: string[] = [];
   for (const [type, text] of seen.kept) {
     if (text === null || now.has(type) || ctx.handEdited.has(type)) continue;
@@ -261,10 +275,9 @@ function unparsableNow(ctx: RunContext, seen: DocsSeen, now: Map<DocType, unknow
     ctx.handEdited.add(type);
     const path = ctx.ops.board.docPath(ctx.changeId, type);
     const file = ctx.ops.board.rel(path);
-    const kept = join(ctx.recorder.dir, `${DOC_FILES[type]}.agentboard`);
-    writeFileAtomic(kept, Buffer.from(text));
+    const kept = keepCopy(ctx, type, text);
     steps.push(...undoDocSteps(kept, path, 'what agentboard last wrote', 'undo it (or fix the file by hand at the line named)'));
-    const message = `${file} no longer parses (${problem.replace(/\.$/, '')}): it was edited by hand ${turn.task_id ? `while ${turn.agent_id} worked on ${turn.task_id}` : `during the turn of ${turn.agent_id} (${turn.phase})`}. agentboard reads and writes no document it cannot parse, so no agent's call on it can go through: the run starts no other agent and stops for a person, and leaves the claims as they are for the next run.`;
+    const message = `${file} no longer parses (${problem.replace(/\.$/, '')}): it was edited by hand ${duringTurn(turn)}. agentboard reads and writes no document it cannot parse, so no agent's call on it can go through: the run starts no other agent and stops for a person, and leaves the claims as they are for the next run.`;
     emit(ctx, { type: 'document.edited', ...turn, file, message });
     said.push(message);
   }

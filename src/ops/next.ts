@@ -5,7 +5,7 @@
  * "nothing available" with the reasons counted.
  */
 import * as z from 'zod';
-import { taskRef } from '../domain/ids.js';
+import { parseTaskRef, taskRef } from '../domain/ids.js';
 import { isReady, ownTaskInProgress, selectTask, type NothingReasons, type Selection, type WorkPool } from '../domain/next-task.js';
 import { STAGES, type Stage, type TaskState } from '../domain/model.js';
 import { startWorking } from '../domain/sessions.js';
@@ -257,18 +257,16 @@ export const nextTask = defineOp({
 });
 
 /**
- * `next` for an agent of `agentboard run`, which gave it one task: that task (claimed for it when
- * nobody holds it and it is ready), never another; else why not, and that the turn is over.
+ * `next` for an agent of `agentboard run`, which claimed one task for it: that task while the agent
+ * holds it in progress, never another; else why not, and that the turn is over.
  */
 function assigned(tx: Transaction, agent: string, ref: string): NextResult {
-  const slash = ref.indexOf('/');
-  const changeId = ref.slice(0, slash);
-  const found = scan(tx, changeId);
-  const task = confirm(tx, changeId, ref.slice(slash + 1), () => true);
-  if (task && task.task.assignee === agent && task.task.status === 'in_progress') {
-    return { ...EMPTY, status: 'resumed', message: `agentboard run gave you ${ref}: carry on with it, report with ${refTo('task.progress', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })}. It hands you no other task.`, task: taskOut(changeId, task.task, task.byId), context: context(tx, found, task) };
+  const parsed = parseTaskRef(ref);
+  const given = typeof parsed === 'string' ? null : confirm(tx, parsed.changeId, parsed.taskId, () => true);
+  if (given && given.task.assignee === agent && given.task.status === 'in_progress') {
+    return { ...EMPTY, status: 'resumed', message: `agentboard run gave you ${ref}: carry on with it, report with ${refTo('task.progress', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })}. It hands you no other task.`, task: taskOut(given.changeId, given.task, given.byId), context: context(tx, scan(tx, given.changeId), given) };
   }
-  const state = task ? `${task.task.status}${task.task.assignee ? ` (${task.task.assignee})` : ''}` : 'not on the board';
+  const state = given ? `${given.task.status}${given.task.assignee ? ` (${given.task.assignee})` : ''}` : 'not on the board';
   return { ...EMPTY, status: 'nothing_available', message: `agentboard run gave you ${ref}, which is ${state}; it hands you no other task, so end your turn.`, reasons: null };
 }
 

@@ -44,20 +44,18 @@ const batchScope = new AsyncLocalStorage<Transaction>();
 /** What became of one job of a batch. */
 export type BatchOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
-/** The first line of a file, handed to `parse`; null when the file cannot be read. */
 /** The HEAD file of the git repository (or worktree) that holds `root`; null when none does. */
 function gitHeadFile(root: string): string | null {
-  for (let dir = root; ; dir = dirname(dir)) {
-    const dotGit = join(dir, '.git');
-    try {
-      if (lstatSync(dotGit).isDirectory()) return join(dotGit, 'HEAD');
-      // A worktree's (or a submodule's): "gitdir: <its folder in the main repository>".
-      const linked = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1];
-      return linked ? join(resolve(dir, linked.trim()), 'HEAD') : null;
-    } catch {
-      // not here: the folder above
-    }
-    if (dirname(dir) === dir) return null;
+  const top = repositoryRootOf(root);
+  if (top === null) return null;
+  const dotGit = join(top, '.git');
+  try {
+    if (lstatSync(dotGit).isDirectory()) return join(dotGit, 'HEAD');
+    // A worktree's (or a submodule's): "gitdir: <its folder in the main repository>".
+    const linked = /^gitdir: (.+)$/m.exec(readFileSync(dotGit, 'utf8'))?.[1];
+    return linked ? join(resolve(top, linked.trim()), 'HEAD') : null;
+  } catch {
+    return null;
   }
 }
 
@@ -72,6 +70,7 @@ function checkedOut(headFile: string | null): string | null {
   }
 }
 
+/** The first line of a file, handed to `parse`; null when the file cannot be read. */
 function readFirstLine<T>(path: string, parse: (line: string) => T | null): T | null {
   if (!lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number | undefined;
