@@ -41,7 +41,7 @@ const BATCH_MAX = 16;
 /** After a commit, how long the holder of the lock waits for more calls before it lets the lock go. */
 const LINGER_MS = 20;
 /** The longest the holder of the lock goes on carrying out queued calls, batch after batch. */
-const TENURE_MS = 1_000;
+const TENURE_MS = 10_000;
 /** While the holder waits for calls, how often it looks whether someone is in line for the lock. */
 const LINE_LOOK_MS = 100;
 /** How long a queued call waits for its answer or a free lock before it joins the race for the lock (and looks at its holder). */
@@ -113,7 +113,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
     }
   }
   const id = queue.post(body);
-  const answered = { dir: queue.dir, name: queue.answerName(id), check: () => queue.hasAnswer(id) };
+  const answered = { check: () => queue.hasAnswer(id) };
   await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS);
   for (;;) {
     let outcome: BatchOutcome<unknown> | null = null;
@@ -199,12 +199,13 @@ export async function endTenures(): Promise<void> {
 async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue): Promise<void> {
   const until = Date.now() + (testHooks()?.tenureMs ?? TENURE_MS);
   while (Date.now() < until) {
-    if (!(await callsCome(board, queue, until))) return;
+    const waiting = await callsCome(board, queue, until);
+    if (!waiting) return;
     if (!lock.renew()) return;
     board.begin();
     const start = board.notices.length;
     try {
-      await carryOut(ctx, board, lock, queue, null);
+      await carryOut(ctx, board, lock, queue, null, waiting);
     } catch (err) {
       // Nothing of the batch was committed, and its calls are back in the queue: the next holder of the lock carries them out.
       if (!(err instanceof AgentboardError) && !(err instanceof GoAlone)) process.stderr.write(`agentboard mcp: a batch of queued calls failed: ${(err as Error)?.stack ?? String(err)}\n`);
@@ -217,26 +218,28 @@ async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQ
 }
 
 /**
- * Whether calls are waiting in the queue now or come within the linger time (before `until`); false as soon as
- * someone is in line for the lock (a person's command, a write that cannot be queued) or the
- * server is closing.
+ * The calls waiting in the queue now or coming within the linger time (before `until`); null when
+ * none come, and as soon as someone is in line for the lock (a person's command, a write that
+ * cannot be queued) or the server is closing.
  */
-async function callsCome(board: Board, queue: CallQueue, until: number): Promise<boolean> {
+async function callsCome(board: Board, queue: CallQueue, until: number): Promise<QueuedCall[] | null> {
   for (const deadline = Math.min(until, Date.now() + (testHooks()?.lingerMs ?? LINGER_MS)); !closed && !someoneInLine(board.runtimeDir); ) {
-    if (queue.waiting().length > 0) return true;
+    const waiting = queue.waiting();
+    if (waiting.length > 0) return waiting;
     const left = deadline - Date.now();
-    if (left <= 0) return false;
+    if (left <= 0) return null;
     // The line is looked at again at least every LINE_LOOK_MS while this holder waits.
     const woken = changeIn([{ dir: queue.dir, names: isCallName }], Math.min(left, LINE_LOOK_MS));
     closing = woken.cancel;
-    if (queue.waiting().length > 0) {
+    const come = queue.waiting();
+    if (come.length > 0) {
       woken.cancel();
-      return true;
+      return come;
     }
     // A call's name comes and goes (one taken up is renamed): the queue is looked at again until the time is up.
     await woken.done;
   }
-  return false;
+  return null;
 }
 
 /** What a batch gave this process (nothing without a call of its own), and how many calls of other processes it carried out. */
@@ -247,11 +250,11 @@ interface Served {
 
 /**
  * Holding the lock: carries out this process's call (queued as `own.id`, or not queued: null),
- * when it has one, and the calls waiting, oldest first, as one commit.
+ * when it has one, and the calls waiting (`found` when just looked at), oldest first, as one commit.
  */
-async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue, own: { id: string | null; body: CallBody } | null): Promise<Served> {
+async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue, own: { id: string | null; body: CallBody } | null, found?: QueuedCall[]): Promise<Served> {
   if (await offlineWrites(board)) throw new GoAlone();
-  const waiting = queue.waiting();
+  const waiting = found ?? queue.waiting();
   const queued = own?.id == null ? null : waiting.find((c) => c.id === own.id);
   if (queued === undefined) {
     fail('BOARD_CHANGED', 'This call is gone from the queue of the board, and no answer was left for it.', 'See where things stand (get_task or get_workflow_state), then call again if it is still needed.');
@@ -290,6 +293,8 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
     throw err;
   }
   const index = calls.findIndex(({ call }) => call === mine);
+  // The callers waiting on the lock look for their answers now (they watch the lock, not the calls folder).
+  if (calls.length > (index < 0 ? 0 : 1)) lock.renew();
   return { outcome: index < 0 ? { ok: true, value: undefined } : outcomes[index]!, others: calls.length - (index < 0 ? 0 : 1) };
 }
 

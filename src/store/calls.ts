@@ -6,7 +6,7 @@
  * every call waiting (renamed to `call.<id>.json.taken`, so that a caller giving up can tell it was
  * too late), carries them out one after another in one transaction, and commits them at once: one
  * round of fsyncs for all. With the same commit it puts each caller's answer in place
- * (`answer.<id>.json`) and removes the calls it carried out, so that a call is carried out exactly
+ * (`answer.<id>.json`), removes the calls it carried out and writes the lock again (the waiting callers watch it), so that a call is carried out exactly
  * once, whatever process dies when: a commit that did not happen leaves the calls waiting, and one
  * that did (rolled forward by the next holder, see journal.ts) leaves their answers. A caller
  * wakes when its answer appears or the lock is free, whichever comes first; it reads and removes
@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { unlinkQuietly, writeNewFile } from './fs.js';
-import { goneHere, STAMP, waiterStamp } from './lock.js';
+import { goneHere, HOST_TAG, STAMP, waiterStamp } from './lock.js';
 
 export const CALLS_DIR = 'calls';
 // <id> is <waiterStamp>-<random>: the caller's time, process and a tag of its host (a board on a
@@ -28,6 +28,8 @@ const CALL = new RegExp(`^call\\.(${STAMP}-[0-9a-f]+)\\.json(\\.taken|\\.part)?$
 const ANSWER = new RegExp(`^answer\\.(${STAMP}-[0-9a-f]+)\\.json$`);
 /** A call or answer of another machine's process this old is abandoned (its caller gives up after two minutes). */
 const ABANDONED_MS = 10 * 60_000;
+/** A call or answer younger than this is not looked at for a caller that is gone (see CallQueue.fresh). */
+const FRESH_MS = 1_000;
 
 /** Whether a file name in the calls folder is that of a call put in the queue (not yet taken up). */
 export function isCallName(name: string): boolean {
@@ -55,13 +57,8 @@ export class CallQueue {
     return join(this.dir, `call.${id}.json`);
   }
 
-  /** The name of a call's answer in the calls folder (a waiting caller watches for it). */
-  answerName(id: string): string {
-    return `answer.${id}.json`;
-  }
-
   answerPath(id: string): string {
-    return join(this.dir, this.answerName(id));
+    return join(this.dir, `answer.${id}.json`);
   }
 
   /** Puts a call in the queue; returns its id. Visible whole or not at all (written aside, then renamed). */
@@ -132,10 +129,20 @@ export class CallQueue {
       if (!found) continue;
       const pid = Number(found[2]);
       const path = join(this.dir, name);
-      if (this.abandoned(pid, found[3]!, path)) unlinkQuietly(path);
+      if (!this.fresh(found[1]!, found[3]!) && this.abandoned(pid, found[3]!, path)) unlinkQuietly(path);
       else if (call && call[4] !== '.part') calls.push({ id: call[1]!, pid, path });
     }
     return calls.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /**
+   * Whether a call or answer was made by a process of this machine within the last FRESH_MS (its id
+   * starts with the time): its process is not looked at (a read of /proc per file, each time the
+   * holder of a busy board looks at the queue). One that died that soon after its call is served as
+   * if it had died right after its answer.
+   */
+  private fresh(id: string, host: string): boolean {
+    return host === HOST_TAG && Date.now() - parseInt(id.slice(0, id.indexOf('-')), 36) < FRESH_MS;
   }
 
   /** Whether nobody waits for a call or answer any more: its process is gone (on this machine), or it is very old. */

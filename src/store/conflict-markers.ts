@@ -26,16 +26,20 @@ export function mergeConflict(text: string): { start: number; end: number } | nu
   return null;
 }
 
+/** The reads of files found free of conflicts (a read unchanged on disk is the same object: it is not searched again). */
+const clean = new WeakSet<FileRead>();
+
 /**
  * Refuses a board document that holds an unresolved merge conflict, naming its lines and what to
  * do. Only a file with a marker line `<<<<<<< ` is looked at further (one search of its bytes).
  */
 export function refuseMergeConflict(read: FileRead, shown: string): void {
+  if (clean.has(read)) return;
   const bytes = read.bytes;
   const first = bytes[0] === 0xef ? 3 : 0; // after a byte order mark
-  if (!bytes.includes(`\n${START}`) && bytes.toString('utf8', first, first + START.length) !== START) return;
+  if (!bytes.includes(`\n${START}`) && bytes.toString('utf8', first, first + START.length) !== START) return void clean.add(read);
   const conflict = mergeConflict(read.text);
-  if (!conflict) return;
+  if (!conflict) return void clean.add(read);
   fail(
     'PARSE_ERROR',
     `${shown}:${conflict.start}: unresolved git merge conflict (the markers <<<<<<<, ======= and >>>>>>> on lines ${conflict.start}–${conflict.end}).`,

@@ -156,8 +156,15 @@ export const META_ITEM = '#meta';
 
 /** The id of every task the ledger remembers agentboard removing from the change's task list (their tombstones). */
 export function taskIdsRemoved(ledger: Ledger): string[] {
-  return Object.entries(ledger.files[DOC_FILES.tasks]?.history ?? {}).flatMap(([key, h]) => (key !== META_ITEM && h[h.length - 1]?.[1] === '' ? [key] : []));
+  const history = ledger.files[DOC_FILES.tasks]?.history;
+  if (!history) return [];
+  // An entry's history is replaced, never changed in place (nextEntry): what one gave stands.
+  let ids = removedIn.get(history);
+  if (!ids) removedIn.set(history, (ids = Object.entries(history).flatMap(([key, h]) => (key !== META_ITEM && h[h.length - 1]?.[1] === '' ? [key] : []))));
+  return ids;
 }
+
+const removedIn = new WeakMap<object, string[]>();
 
 function pick(source: object, keys: readonly string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};

@@ -121,45 +121,66 @@ function parseHolder(text: string | undefined): Holder | null {
   }
 }
 
-/** Names to watch for in a folder: these, or those a test accepts. */
-interface Watched {
-  dir: string;
-  names: readonly string[] | ((file: string) => boolean);
-}
+/** Names to watch for in a folder (these, or those a test accepts), or one file (its changes, its removal). */
+type Watched = { dir: string; names: readonly string[] | ((file: string) => boolean) } | { file: string };
 
 /**
- * One watcher per folder for the life of the process (a long-lived MCP server waits many times; a
- * watcher costs a system call to set up), shared by every wait on it. It does not keep the process
- * alive; one that fails is dropped, and the next wait sets up another (meanwhile the timer wakes it).
+ * One watcher per folder, shared by the waits on it while there are any: it goes with the last of
+ * them, so that a process that waits for nothing is not woken by every file the others make there (eight
+ * MCP servers each woken by every call and commit of a busy board spent a third of their time so).
+ * It does not keep the process alive; one that fails is dropped, and the next wait sets up another
+ * (meanwhile the timer wakes it).
  */
-const folderWatchers = new Map<string, Set<(file: string | null) => void>>();
+const folderWatchers = new Map<string, { listeners: Set<(file: string | null) => void>; watcher: ReturnType<typeof watch> }>();
 
 function listen(dir: string, listener: (file: string | null) => void): (() => void) | null {
-  let listeners = folderWatchers.get(dir);
-  if (!listeners) {
-    const created = new Set<(file: string | null) => void>();
+  let entry = folderWatchers.get(dir);
+  if (!entry) {
+    const listeners = new Set<(file: string | null) => void>();
     let watcher: ReturnType<typeof watch>;
     try {
       watcher = watch(dir, { persistent: false }, (_event, file) => {
         // The folder itself was removed (or renamed): this watcher sees nothing more.
         if (file === basename(dir)) drop();
-        else for (const l of [...created]) l(file);
+        else for (const l of [...listeners]) l(file);
       });
     } catch {
       return null; // no file watching here: the timer alone wakes us
     }
+    const made = { listeners, watcher };
     const drop = () => {
-      if (folderWatchers.get(dir) === created) folderWatchers.delete(dir);
+      if (folderWatchers.get(dir) === made) folderWatchers.delete(dir);
       watcher.close();
-      for (const l of [...created]) l(null);
+      for (const l of [...listeners]) l(null);
     };
     watcher.on('error', drop);
-    watcher.on('close', () => folderWatchers.get(dir) === created && folderWatchers.delete(dir));
-    folderWatchers.set(dir, (listeners = created));
+    folderWatchers.set(dir, (entry = made));
   }
-  const set = listeners;
-  set.add(listener);
-  return () => set.delete(listener);
+  const { listeners, watcher } = entry;
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size > 0 || folderWatchers.get(dir) !== entry) return;
+    folderWatchers.delete(dir);
+    watcher.close();
+  };
+}
+
+/**
+ * Watches one file (the lock: the file itself, not its folder, where every commit writes its
+ * journal): `changed` is called when it is written or removed, or, while it is not there, made.
+ */
+function listenFile(path: string, changed: () => void): (() => void) | null {
+  let watcher: ReturnType<typeof watch>;
+  try {
+    watcher = watch(path, { persistent: false }, () => changed());
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null; // no file watching here: the timer alone wakes us
+    const name = basename(path);
+    return listen(dirname(path), (file) => (file === null || file === name) && changed());
+  }
+  watcher.on('error', () => changed());
+  return () => watcher.close();
 }
 
 /** A wait that ends when something of `watched` changes ('changed'), after `ms` ('timeout'), or when cancelled. */
@@ -167,33 +188,41 @@ export function changeIn(watched: readonly Watched[], ms: number): { done: Promi
   let cancel: () => void = () => undefined;
   const done = new Promise<'changed' | 'timeout'>((resolve) => {
     const stops: (() => void)[] = [];
+    let over = false;
     const finish = (how: 'changed' | 'timeout') => {
+      if (over) return;
+      over = true;
       clearTimeout(timer);
       for (const stop of stops) stop();
       resolve(how);
     };
     cancel = () => finish('changed');
     const timer = setTimeout(() => finish('timeout'), ms);
-    for (const { dir, names } of watched) {
-      const stop = listen(dir, (file) => {
-        if (file === null || (typeof names === 'function' ? names(file) : names.includes(file))) finish('changed');
-      });
+    for (const w of watched) {
+      const stop =
+        'file' in w
+          ? listenFile(w.file, () => finish('changed'))
+          : listen(w.dir, (file) => {
+              if (file === null || (typeof w.names === 'function' ? w.names(file) : w.names.includes(file))) finish('changed');
+            });
       if (stop) stops.push(stop);
     }
   });
   return { done, cancel };
 }
 
-/** Another process may answer for this one (a call it queued, see store/calls.ts): the file `name` in `dir` appears then. */
+/**
+ * Another process may answer for this one (a call it queued, see store/calls.ts): `check` tells
+ * whether it has. The holder that answers writes the lock again once its answers are in place
+ * (BoardLock.ring), so the waiter watches the lock alone.
+ */
 export interface Answered {
-  dir: string;
-  name: string;
   check: () => boolean;
 }
 
-/** What a waiter watches: the lock, and its answer when another process may give it one. */
-function lockAndAnswer(runtimeDir: string, answered: Answered | undefined): Watched[] {
-  return [{ dir: runtimeDir, names: ['lock'] }, ...(answered ? [{ dir: answered.dir, names: [answered.name] }] : [])];
+/** What a waiter watches: the lock file (its holder writes it again after each commit that answered others' calls, and removes it when done). */
+function lockFile(runtimeDir: string): Watched[] {
+  return [{ file: join(runtimeDir, 'lock') }];
 }
 
 /**
@@ -203,7 +232,7 @@ function lockAndAnswer(runtimeDir: string, answered: Answered | undefined): Watc
  */
 export async function awaitTurn(runtimeDir: string, answered: Answered, ms: number): Promise<void> {
   const lock = join(runtimeDir, 'lock');
-  const watched = lockAndAnswer(runtimeDir, answered);
+  const watched = lockFile(runtimeDir);
   for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
     if (answered.check() || !existsSync(lock)) return;
     const woken = changeIn(watched, Math.min(250, Math.max(1, deadline - Date.now())));
@@ -313,7 +342,8 @@ export function someoneInLine(runtimeDir: string): boolean {
   return !new Line(runtimeDir).mayTry();
 }
 
-const HOST_TAG = sha1(hostname()).slice(0, 8);
+/** This machine's tag in the names of waiters' files. */
+export const HOST_TAG = sha1(hostname()).slice(0, 8);
 
 /**
  * The start of the name of a file that stands for this process while it waits (a queued call, a
@@ -410,7 +440,7 @@ export class BoardLock {
     // again, so that many waiters do not take turns reading the holder while it works.
     let look = true;
     const answered = options.answered;
-    const watched = lockAndAnswer(runtimeDir, answered);
+    const watched = lockFile(runtimeDir);
     const line = new Line(runtimeDir);
     const lineAt = Date.now() + LINE_AFTER_MS;
     try {

@@ -80,7 +80,7 @@ describe('agents\' calls carried out together on a shared board', () => {
     const ids = ['queued-b', 'queued-c'].map((agent_id) => queue.post({ op: 'task.next', input: { agent_id }, format: 'json', writes: [] }));
     // An agent's command takes the free lock and carries them out with its own claim.
     expect((await ok(a, ['next', '--as', 'agent-a'])).status).toBe('assigned');
-    for (const id of ids) expect(JSON.parse(readFileSync(join(queue.dir, queue.answerName(id)), 'utf8'))).toMatchObject({ ok: true, result: { status: 'assigned' } });
+    for (const id of ids) expect(JSON.parse(readFileSync(queue.answerPath(id), 'utf8'))).toMatchObject({ ok: true, result: { status: 'assigned' } });
     expect(commits()).toBe(before + 1);
     const message = git(shared.remote, ['log', '-1', '--format=%B', 'refs/agentboard/board']);
     for (const agent of ['agent-a', 'queued-b', 'queued-c']) expect(message).toContain(agent);
@@ -103,7 +103,7 @@ describe('agents\' calls carried out together on a shared board', () => {
     expect(code, stdout).toBe(0);
     expect(JSON.parse(stdout).data.status).toBe('assigned');
     // The queued call has its answer, and nothing of it is left to be carried out again.
-    const answer = JSON.parse(readFileSync(join(queue.dir, queue.answerName(id)), 'utf8'));
+    const answer = JSON.parse(readFileSync(queue.answerPath(id), 'utf8'));
     expect(answer).toMatchObject({ ok: true, result: { status: 'assigned' } });
     expect(readdirSync(queue.dir).filter((n) => n.startsWith('call.'))).toEqual([]);
     await ok(a, ['next', '--as', 'agent-c']);

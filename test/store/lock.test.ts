@@ -125,7 +125,7 @@ describe('sixteen processes racing for the lock', () => {
 });
 
 describe('a wait for the lock to change hands', () => {
-  it('is woken by the lock file each time, one watcher serving every wait, and again after its folder is made anew', async () => {
+  it('is woken by the lock file each time, and again after its folder is made anew', async () => {
     const { changeIn } = await import('../../src/store/lock.js');
     const dir = tempDir('agentboard-watch-');
     const watched = [{ dir, names: ['lock'] }];
@@ -141,6 +141,35 @@ describe('a wait for the lock to change hands', () => {
     await new Promise((r) => setTimeout(r, 100));
     const wait = changeIn(watched, 60_000);
     writeFileSync(join(dir, 'lock'), 'again');
+    expect(await wait.done).toBe('changed');
+    rmSync(dir, { recursive: true, force: true });
+  }, 20_000);
+
+  it('on the lock file itself: woken when it is written, removed or made, never by the other files of its folder', async () => {
+    const { changeIn } = await import('../../src/store/lock.js');
+    const dir = tempDir('agentboard-watch-');
+    const lock = join(dir, 'lock');
+    const watched = [{ file: lock }];
+    writeFileSync(lock, 'holder');
+    // A commit's journal and state beside the lock: the wait runs out its time instead.
+    const quiet = changeIn(watched, 300);
+    writeFileSync(join(dir, 'journal.json'), '{}');
+    writeFileSync(join(dir, 'state.json'), '{}');
+    rmSync(join(dir, 'journal.json'));
+    expect(await quiet.done).toBe('timeout');
+    // The holder writes it again (a commit that answered queued calls), then lets it go.
+    let wait = changeIn(watched, 60_000);
+    writeFileSync(lock, 'holder');
+    expect(await wait.done).toBe('changed');
+    wait = changeIn(watched, 60_000);
+    rmSync(lock);
+    expect(await wait.done).toBe('changed');
+    // Not there: woken when it is made, not by another file.
+    wait = changeIn(watched, 60_000);
+    const other = changeIn(watched, 300);
+    writeFileSync(join(dir, 'journal.json'), '{}');
+    expect(await other.done).toBe('timeout');
+    writeFileSync(lock, 'next holder');
     expect(await wait.done).toBe('changed');
     rmSync(dir, { recursive: true, force: true });
   }, 20_000);
