@@ -40,7 +40,7 @@ export const initBoard = defineOp({
       .object({ command: z.string(), args: z.array(z.string()), on_path: z.boolean() })
       .nullable()
       .describe('How the wired clients start the server: agentboard when it is on the PATH, else node and the installed bin (null without --mcp).'),
-    warning: z.string().nullable().describe('Said when the board is not at the top of its git repository: where commands find it, and how to have it at the top instead.'),
+    warning: z.string().nullable().describe('Said when the board is not at the top of its git repository (where commands find it, and how to have it at the top instead), or when --mcp wired the clients of a board above this folder.'),
   }),
   cli: { command: 'init' },
   async run(ctx, input) {
@@ -88,6 +88,13 @@ function placeOfBoard(ctx: Context, wiresClients: boolean): { root: string; warn
   const above = findRoot(undefined, here);
   const repository = repositoryRootOf(here);
   if (above !== null && above !== here && (repository === null || !relative(repository, above).startsWith('..'))) {
+    // Wiring clients to the board that serves this folder: their files go beside it, where the clients are started.
+    if (wiresClients) {
+      return {
+        root: above,
+        warning: `A board already serves this folder: ${join(above, BOARD_DIR)}/; no second board was made, and the MCP clients were wired at its root (${above}): they read those files when started there.`,
+      };
+    }
     fail(
       'BOARD_EXISTS',
       `A board already serves this folder: ${join(above, BOARD_DIR)}/ (every command run in ${here} uses it); no second board was made.`,

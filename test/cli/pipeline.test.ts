@@ -49,7 +49,6 @@ describe('init', () => {
     const before = snapshot(top);
     for (const [cwd, args] of [
       [sub, ['init']],
-      [sub, ['init', '--mcp', 'claude,codex,cursor,gemini']],
       [join(top, 'agentd', 'changes'), ['init']],
     ] as const) {
       const r = await cli(cwd, [...args, '--json']);
@@ -70,6 +69,26 @@ describe('init', () => {
     const named = await ok(sub, ['init', '--root', join(top, 'agentd')]);
     expect(named).toMatchObject({ root: top, already_initialized: true, warning: null });
     expect(existsSync(join(top, 'agentd', 'agentd'))).toBe(false);
+  });
+
+  it('wires MCP clients asked for in a subfolder at the root of the board that serves it, making no second board', async () => {
+    const top = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: top });
+    await ok(top, ['init']);
+    const sub = join(top, 'packages', 'api');
+    mkdirSync(sub, { recursive: true });
+    const r = await ok(sub, ['init', '--mcp', 'claude,cursor']);
+    expect(r).toMatchObject({ root: top, created: [], already_initialized: true });
+    expect(r.warning).toBe(`A board already serves this folder: ${join(top, 'agentd')}/; no second board was made, and the MCP clients were wired at its root (${top}): they read those files when started there.`);
+    expect(r.mcp.map((m: any) => [m.file, m.result])).toEqual([['.mcp.json', 'created'], ['.cursor/mcp.json', 'created']]);
+    for (const file of ['.mcp.json', '.cursor/mcp.json']) {
+      expect(JSON.parse(readFileSync(join(top, file), 'utf8')).mcpServers.agentboard.args, file).toContain('mcp');
+      expect(existsSync(join(sub, file)), file).toBe(false);
+    }
+    expect(existsSync(join(sub, 'agentd'))).toBe(false);
+    const text = await cli(sub, ['init', '--mcp', 'claude']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`A board already serves this folder: ${join(top, 'agentd')}/`);
   });
 
   it('makes the board in a subfolder of a repository that has none, saying where it is and how to have it at the top instead', async () => {
