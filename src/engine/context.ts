@@ -10,6 +10,7 @@ import type { Found } from './guard.js';
 import type { DocType } from '../domain/model.js';
 import type { RunRecorder } from './record.js';
 import type { RunAgents, RunOptions } from './settings.js';
+import { maskDeep, runSecrets } from './secrets.js';
 
 export interface RunContext {
   runId: string;
@@ -51,9 +52,12 @@ export function stop(outcome: RunOutcome, message: string, next_steps: string[] 
   return { outcome, message, next_steps };
 }
 
-/** Records and shows an event; its messages are the person's to read, so references in them are spelled as commands. */
+/**
+ * Records and shows an event; its messages are the person's to read, so references in them are
+ * spelled as commands. What an agent said in one (a tool call's message) has the run's secrets masked.
+ */
 export function emit(ctx: RunContext, body: EventBody): RunEvent {
-  const event = { ...forPerson(body), at: nowIso(), run_id: ctx.runId } as RunEvent;
+  const event = maskDeep({ ...forPerson(body), at: nowIso(), run_id: ctx.runId }, runSecrets(ctx)) as RunEvent;
   ctx.recorder.event(event);
   ctx.view.show(event);
   return event;

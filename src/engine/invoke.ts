@@ -17,6 +17,7 @@ import { emit, type RunContext } from './context.js';
 import { checkDocs, checkGoverning, docsBeforeTurn, docsWritten, releaseStrays } from './guard.js';
 import type { RunPhase } from './events.js';
 import { killGroup, stopProcessesOfRun } from './processes.js';
+import { mask, runSecrets } from './secrets.js';
 import type { AgentInstance } from './settings.js';
 import { Transcript } from './transcript.js';
 import { UsageReader } from './usage.js';
@@ -29,7 +30,7 @@ export interface InvokeRequest {
   attempt: number;
   prompt: string;
   workdir: string;
-  /** Values to hide in the run's records, the prompt's and the command line's (the review key). */
+  /** Values its prompt holds that the run's records must not (the review key): hidden like every secret of the run. */
   secrets?: string[];
 }
 
@@ -124,21 +125,17 @@ class CallsTail {
   }
 }
 
-/** The text with every secret in it replaced by "***". */
-function mask(text: string, secrets: string[]): string {
-  return secrets.reduce((masked, s) => (s ? masked.split(s).join('***') : masked), text);
-}
-
 export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<InvokeResult> {
   const { agent } = req;
   const n = ctx.recorder.nextInvocation();
   const paths = invocationPaths(ctx.recorder.dir, n);
   const rel = (p: string) => relative(ctx.root, p);
-  const secrets = (req.secrets ?? []).filter(Boolean);
+  // Every secret of the run, not only this agent's: any agent could come across the review key.
+  const secrets = runSecrets(ctx, req.secrets);
   // The record of the prompt never holds a secret; an agent whose prompt holds one (the reviewer
   // its key) reads it from a file of its own, readable by this user only, removed when it is done.
   writeFileSync(paths.prompt, mask(req.prompt, secrets));
-  const promptFile = secrets.length > 0 ? paths.agentPrompt : paths.prompt;
+  const promptFile = secrets.some((s) => req.prompt.includes(s)) ? paths.agentPrompt : paths.prompt;
   if (promptFile !== paths.prompt) writeFileSync(promptFile, req.prompt, { mode: 0o600 });
   // The board's MCP server for this agent: bound to its id and role, recording every call for the run.
   const mcpServer = {
@@ -217,7 +214,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   const ran: Ran = long ? { exitCode: undefined, signal: undefined, startError: long, code: 'E2BIG', reason: null, output: '', usage: emptyUsage() } : await spawnAgent(ctx, launch, env, req.workdir, n, (pid) => {
     record.pid = pid;
     ctx.recorder.saveInvocation(paths.record, record);
-  }, paths.transcript);
+  }, paths.transcript, secrets);
   const calls = tail.close();
   unlinkQuietly(paths.agentPrompt);
 
@@ -274,7 +271,7 @@ interface Ran {
  * Starts the agent and waits for it: its output streamed to the transcript (usage read as it
  * comes), its whole process tree stopped at the timeout or on Ctrl-C.
  */
-async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEnv, workdir: string, n: number, onPid: (pid: number) => void, transcriptPath: string): Promise<Ran> {
+async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEnv, workdir: string, n: number, onPid: (pid: number) => void, transcriptPath: string, secrets: string[]): Promise<Ran> {
   // One stop for every reason (timeout, Ctrl-C): execa cancels the agent, and its whole process
   // group is signalled with every process that left it, since execa's own timeout would reach only
   // the agent's first process.
@@ -286,7 +283,7 @@ async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEn
   const timer = setTimeout(() => stopper.abort('timeout'), timeoutMs);
   const usage = new UsageReader();
   let output = '';
-  const transcript = new Transcript(transcriptPath);
+  const transcript = new Transcript(transcriptPath, secrets);
   const subprocess = execa(launch.command, launch.args, {
     cwd: workdir,
     env,
@@ -315,9 +312,10 @@ async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEn
   subprocess.stdout?.setEncoding('utf8');
   subprocess.stdout?.on('data', (chunk: string) => usage.push(chunk));
   subprocess.all?.setEncoding('utf8');
+  // What it printed is kept masked for its next attempt's prompt too: the end of the raw output
+  // could begin inside a key, a part that masking the prompt's record would not find.
   subprocess.all?.on('data', (chunk: string) => {
-    transcript.write(chunk);
-    output = (output + chunk).slice(-OUTPUT_TAIL);
+    output = (output + transcript.write(chunk)).slice(-OUTPUT_TAIL);
   });
   // The invocation ends when the agent exits: whatever it left running ends with it, and output
   // still held open by a process that escaped is read for a moment, then no longer waited for.

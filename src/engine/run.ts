@@ -17,6 +17,7 @@ import { nothingToPlan, pendingDecision, pendingGate, planPhase } from './planni
 import { newRunId, RunRecorder } from './record.js';
 import { cleanUpDeadRuns, distinctWorkers, lastGoal, refuseIfRunning, runsOf } from './resume.js';
 import { reviewPhase, reviewRound } from './review.js';
+import { maskDeep, runSecrets } from './secrets.js';
 import { refuseMissingPrograms, resolveAgents, type RunOptions } from './settings.js';
 import { workPhase } from './work.js';
 
@@ -237,8 +238,9 @@ export async function runChange(params: RunParams): Promise<number> {
     const again = f.message === end.message;
     end = stop(end.outcome === 'finished' ? 'failed' : end.outcome, `${end.message} Cleaning up failed ${again ? 'for the same reason.' : `too: ${f.message}`}`, [...new Set([...end.next_steps, ...f.next_steps])]);
   }
-  // Its last words are the person's to read, in the run's record as in its events.
-  end = forPerson(end);
+  // Its last words are the person's to read, in the run's record as in its events, and hold no
+  // secret (a failure to start an agent can quote its command line).
+  end = maskDeep(forPerson(end), runSecrets(ctx));
   recorder.finish(end.outcome, end.message);
   const exit = EXIT_CODES[end.outcome];
   emit(ctx, { type: 'run.finished', phase: recorder.run.phase, outcome: end.outcome, message: end.message, next_steps: end.next_steps, invocations: recorder.run.invocations, usage: recorder.run.usage, exit_code: exit });

@@ -2,9 +2,12 @@
  * An invocation's transcript (what the agent printed, stdout and stderr), capped: its first
  * TRANSCRIPT_HEAD bytes are written as they come, its last TRANSCRIPT_TAIL bytes are kept and written
  * at the end, and what lies between is left out with a line that says how many bytes. A looping
- * agent cannot fill the disk under agentd/.runtime.
+ * agent cannot fill the disk under agentd/.runtime. The run's secrets are masked before any of it is
+ * kept (a key split across two chunks too, or lying across the end of the head), so the counts are
+ * of the output as recorded, with "***" for each secret.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
+import { SecretMasker } from './secrets.js';
 
 export const TRANSCRIPT_HEAD = 1024 * 1024;
 export const TRANSCRIPT_TAIL = 1024 * 1024;
@@ -15,13 +18,22 @@ export class Transcript {
   private tail: Buffer[] = [];
   private tailBytes = 0;
   private dropped = 0;
+  private readonly masker: SecretMasker;
 
-  constructor(path: string) {
+  constructor(path: string, secrets: readonly string[]) {
     this.stream = createWriteStream(path);
+    this.masker = new SecretMasker(secrets);
   }
 
-  write(chunk: string): void {
-    let buf = Buffer.from(chunk);
+  /** Records a chunk of output; returns what of it is recorded so far, masked. */
+  write(chunk: string): string {
+    const masked = this.masker.push(chunk);
+    this.keep(masked);
+    return masked;
+  }
+
+  private keep(text: string): void {
+    let buf = Buffer.from(text);
     if (this.headLeft > 0) {
       const n = Math.min(buf.length, this.headLeft);
       this.stream.write(buf.subarray(0, n));
@@ -42,6 +54,7 @@ export class Transcript {
   }
 
   end(): Promise<void> {
+    this.keep(this.masker.end());
     if (this.dropped > 0) {
       const total = TRANSCRIPT_HEAD + this.dropped + this.tailBytes;
       this.stream.write(`\n[agentboard: ${this.dropped} bytes of output left out here; this transcript keeps the first ${TRANSCRIPT_HEAD} and the last ${this.tailBytes} of ${total} bytes]\n`);

@@ -254,6 +254,46 @@ describe('agentboard run', () => {
     expect(recordsHolding(board.dir, key)).toEqual([]);
   });
 
+  it('masks the review key the reviewer prints in its transcript, whole or split across two writes, and in all the run says', async () => {
+    const board = await fakeBoard({ scenario: { review: ['approved'], print_key: true } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+    const r = run(board.dir, ['add-search']);
+    expect(r.code, r.stderr).toBe(0);
+    const [runId] = runIds(board.dir);
+    const reviewer = agentInvocations(board).find((i) => i.env.AGENTBOARD_PHASE === 'review');
+    const key = /abrk_[\w-]+/.exec(reviewer.prompt)![0];
+    const text = transcript(board.dir, runId!, Number(reviewer.env.AGENTBOARD_INVOCATION)).toString('utf8');
+    expect(text).toMatch(/^\*\*\*\nmy key is \*\*\*\n\n/);
+    expect(text).toContain('agentboard_create_review → ok');
+    expect(text.endsWith('bye ***\n')).toBe(true);
+    expect(recordsHolding(board.dir, key)).toEqual([]);
+    const shown = await cli(board.dir, ['runs', 'show', runId!]);
+    expect(r.stdout + r.stderr + shown.stdout + JSON.stringify(await ok(board.dir, ['runs', 'show', runId!]))).not.toContain(key);
+  });
+
+  it('masks the review key in a capped transcript: in the head, across its end, in the part left out and in the tail, counted as recorded', async () => {
+    const MiB = 1024 * 1024;
+    // The key starts 12 bytes before the end of the head, and the reviewer writes it in two parts, 20 characters first.
+    const board = await fakeBoard({ scenario: { review: ['approved'], print_key: { pad: MiB - 12, split: 20, more: 1_500_000 } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+    expect(run(board.dir, ['add-search']).code).toBe(0);
+    const [runId] = runIds(board.dir);
+    const reviewer = agentInvocations(board).find((i) => i.env.AGENTBOARD_PHASE === 'review');
+    const key = /abrk_[\w-]+/.exec(reviewer.prompt)![0];
+    const file = transcript(board.dir, runId!, Number(reviewer.env.AGENTBOARD_INVOCATION));
+    const text = file.toString('utf8');
+    // Not the key, nor either half of what makes it secret.
+    const secret = key.slice('abrk_'.length);
+    for (const part of [key, secret.slice(0, secret.length / 2), secret.slice(secret.length / 2)]) expect(text).not.toContain(part);
+    expect(file.subarray(MiB - 13, MiB - 8).toString('utf8')).toBe('.***\n');
+    expect(text.endsWith('bye ***\n')).toBe(true);
+    const note = /\n\[agentboard: (\d+) bytes of output left out here; this transcript keeps the first (\d+) and the last (\d+) of (\d+) bytes\]\n/.exec(text)!;
+    const [dropped, first, last, total] = note.slice(1).map(Number) as [number, number, number, number];
+    expect(first + dropped + last).toBe(total);
+    expect(file.length).toBe(first + note[0].length + last);
+    expect(recordsHolding(board.dir, key)).toEqual([]);
+  });
+
   it('revokes the review key of a run killed during review, with its log entry, when the next run cleans up after it', async () => {
     const board = await fakeBoard({ scenario: { review: ['hang', 'approved'] } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
@@ -319,6 +359,11 @@ describe('agentboard run', () => {
     expect(r.events.filter((e) => e.type === 'invocation.started')).toHaveLength(1);
   });
 });
+
+/** The transcript of a run's invocation n, as bytes. */
+function transcript(dir: string, runId: string, n: number): Buffer {
+  return readFileSync(join(dir, 'agentd/.runtime/runs', runId, `${String(n).padStart(3, '0')}.transcript.log`));
+}
 
 /** The files of the board's run records that hold `secret`. */
 function recordsHolding(dir: string, secret: string): string[] {

@@ -15,6 +15,7 @@ import { eventLine } from '../../src/engine/views/lines.js';
 import { decisionOf } from '../../src/engine/gates.js';
 import { resolveAgents } from '../../src/engine/settings.js';
 import { UsageReader } from '../../src/engine/usage.js';
+import { maskDeep, SecretMasker } from '../../src/engine/secrets.js';
 import { AgentboardError } from '../../src/errors.js';
 
 function read(lines: string[], split = 7): ReturnType<UsageReader['finish']> {
@@ -51,6 +52,26 @@ describe('usage', () => {
 
   it('ignores text, broken JSON and look-alikes', async () => {
     expect(read(['hello {"type":"result"}', '{"type":"result","usage":', 'not json', '{"type":"result","result":"no usage here"}'])).toEqual({ input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, cost_usd: null });
+  });
+});
+
+describe('the run\'s secrets in what agents print', () => {
+  const key = 'abrk_T_bWDH4Vt1TRWY1rOVm1bE0ReqvRnD7b';
+  const text = `my key is ${key}; again ${key}${key} and a start: abrk_T_b, abr.`;
+  const masked = 'my key is ***; again ****** and a start: abrk_T_b, abr.';
+
+  it('are masked wherever the output is cut into chunks, a key split in two or in three', () => {
+    for (let i = 0; i <= text.length; i++) {
+      for (const j of [i, Math.min(i + 5, text.length)]) {
+        const masker = new SecretMasker([key, 'abpk_another-secret-here']);
+        const out = [text.slice(0, i), text.slice(i, j), text.slice(j)].map((c) => masker.push(c)).join('') + masker.end();
+        expect(out, `cut at ${i} and ${j}`).toBe(masked);
+      }
+    }
+  });
+
+  it('leave what an agent said in an event masked, its shape kept', () => {
+    expect(maskDeep({ type: 'tool.called', message: `said ${key}`, n: 2, ok: true, findings: [{ text: key }] }, [key])).toEqual({ type: 'tool.called', message: 'said ***', n: 2, ok: true, findings: [{ text: '***' }] });
   });
 });
 
