@@ -1,6 +1,8 @@
 import type { ErrorPayload } from '../errors.js';
 import type { OpInfo } from '../ops/catalog.js';
+import { CALL_LOST } from '../ops/combine.js';
 import { FIX_FIELDS } from '../ops/input.js';
+import { CURSOR_ALONE, CURSOR_OR_NEW_LIST } from '../ops/pages.js';
 import type { CliSpec } from '../ops/registry.js';
 
 /** The flag of an input field: its name in kebab case, unless the command names it otherwise. */
@@ -27,9 +29,45 @@ export function spellFields(op: Pick<OpInfo, 'cli' | 'fields'>, message: string)
   });
 }
 
-/** An input error of a command as the command line says it: its fields spelled so, and the command's help as the next step. */
+/**
+ * The next steps the operations word for a tool call ("send the call again"), as the command line
+ * says them: the command to run again, and its options by their flags. (Made when asked: the
+ * modules the steps come from may still be loading when this one is.)
+ */
+const cliSteps = (): Record<string, (command: string) => string> => ({
+  [FIX_FIELDS]: (command) => `Correct the options and arguments named above and run the command again (\`${command} --help\` says what each takes and what the command needs); nothing was changed.`,
+  [CURSOR_ALONE]: (command) => `Run \`${command}\` again with --cursor alone (and --limit, for another page size).`,
+  [CURSOR_OR_NEW_LIST]: (command) => `Run \`${command}\` again with --cursor alone to continue that list, or without --cursor to start another one.`,
+  [CALL_LOST]: (command) => `See where things stand with \`agentboard status\`, then run \`${command}\` again if it is still needed.`,
+});
+
+/** An error of a command as the command line says it: an input error's fields spelled so, and a next step worded for a tool call as the command's own. */
 export function spellInputError(op: Pick<OpInfo, 'cli' | 'fields'>, payload: ErrorPayload): ErrorPayload {
-  if (payload.code !== 'INVALID_INPUT') return payload;
-  const help = `\`agentboard ${op.cli.command} --help\` says what each takes and what the command needs`;
-  return { ...payload, message: spellFields(op, payload.message), next_step: payload.next_step === FIX_FIELDS ? `Correct the options and arguments named above and run the command again (${help}); nothing was changed.` : payload.next_step };
+  const step = cliSteps()[payload.next_step];
+  const next_step = step ? step(`agentboard ${op.cli.command}`) : payload.next_step;
+  return { ...payload, message: payload.code === 'INVALID_INPUT' ? spellFields(op, payload.message) : payload.message, next_step };
+}
+
+/**
+ * An answer or error of a command whose --from file filled a field with its text (a reviewer's
+ * `correct`): the operation names that text by its field (`markdown`, `markdown:12`), the command
+ * line by the file given, so that findings point at the file the person or agent can open.
+ */
+export function spellFromFile<T>(op: Pick<OpInfo, 'cli'>, value: T, from: string | undefined): T {
+  const field = op.cli.fromText;
+  if (from === undefined || field === undefined) return value;
+  const file = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(file);
+    if (v === null || typeof v !== 'object') return v;
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = k === 'file' && x === field ? from : file(x);
+    return out;
+  };
+  const spelled = file(value) as T;
+  const payload = spelled as Partial<ErrorPayload>;
+  // A message of the markdown's problems starts with the field, and so does each problem it lists.
+  if (typeof payload.message === 'string' && typeof payload.code === 'string') {
+    payload.message = payload.message.replace(new RegExp(`(^|\\n  )${field}(?=:| has \\d+ problems:)`, 'g'), (_, before: string) => `${before}${from}`);
+  }
+  return spelled;
 }

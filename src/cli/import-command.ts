@@ -3,14 +3,18 @@
  * where no board exists yet), then the import operation, then its report, as text or as JSON.
  */
 import { resolve } from 'node:path';
+import { AgentboardError } from '../errors.js';
 import { resolveRefsDeep, type Ref } from '../domain/refs.js';
+import { spelledOf } from '../ops/catalog.js';
 import { execute } from '../ops/execute.js';
 import { importBoard } from '../ops/import.js';
+import { parseInput } from '../ops/input.js';
 import { createContext } from '../ops/registry.js';
 import { table } from '../render/text.js';
 import { findRoot } from '../store/board.js';
 import type { Io } from './main.js';
 import { currentPerson } from './person.js';
+import { spellInputError } from './field-names.js';
 
 interface ImportGlobals {
   root?: string;
@@ -26,13 +30,28 @@ type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
  */
 export async function runImport(io: Io, tool: string, path: string | undefined, opts: { dryRun?: boolean }, globals: ImportGlobals, spell: (r: Ref) => string): Promise<number> {
   const root = globals.root !== undefined ? resolve(io.cwd, globals.root) : (findRoot(undefined, io.cwd) ?? resolve(io.cwd));
-  const person = currentPerson(globals.as, 'Importing a board', io, root);
-  const input: Record<string, unknown> = { agent_id: person, tool, dry_run: opts.dryRun === true };
-  if (path !== undefined) input.path = path;
-  const data = resolveRefsDeep(await execute(importBoard, createContext(root, io.cwd), input), spell) as Data;
+  const given: Record<string, unknown> = { tool, dry_run: opts.dryRun === true };
+  if (path !== undefined) given.path = path;
+  const data = await asCommand(async () => {
+    // Bad usage exits 2 whoever runs it: the input is checked before the person is asked for.
+    parseInput(importBoard.input, { ...given, agent_id: 'human:usage-check' });
+    const person = currentPerson(globals.as, 'Importing a board', io, root);
+    return resolveRefsDeep(await execute(importBoard, createContext(root, io.cwd), { ...given, agent_id: person }), spell) as Data;
+  });
   if (globals.json) io.out(`${JSON.stringify({ ok: true, data })}\n`);
   else io.out(renderImport(data));
   return (data.changes as Data[]).some((c) => c.status === 'refused' || c.status === 'imported_with_errors') ? 1 : 0;
+}
+
+/** The import's refusals as the command line says them: its arguments by name, `agentboard import` to run again (not a call to send). */
+async function asCommand<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof AgentboardError)) throw err;
+    const spelled = spellInputError(spelledOf(importBoard), err.toJSON());
+    throw new AgentboardError(spelled.code, spelled.message, spelled.next_step, spelled.details);
+  }
 }
 
 export function renderImport(data: Data): string {

@@ -18,9 +18,9 @@ import type { Field } from './fields.js';
 import { renderAside, renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
 import { painter, PLAIN } from '../render/paint.js';
-import { flagOf, spellInputError } from './field-names.js';
+import { flagOf, spellFromFile, spellInputError } from './field-names.js';
 import { configureHelp, takesGlobals } from './help.js';
-import { cliSpeller } from './refs.js';
+import { cliSpeller, sameCommand } from './refs.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
 import { isHuman } from '../domain/ids.js';
@@ -77,18 +77,21 @@ function flagFields(op: OpInfo): Field[] {
 
 const inputFiles = new Map<string, unknown>();
 
+/** The next step of --input that is not a JSON object: the command it was given to, run again. */
+const objectStep = (command: string) => `Give --input a JSON object, like {"change_id": "add-review-tool"}, then run \`${command}\` again.`;
+
 /** Reads --input once (standard input can only be read once), however many times it is asked for. */
-function readInputFile(path: string, io: Io): unknown {
-  if (!inputFiles.has(path)) inputFiles.set(path, readInputFileOnce(path, io));
+function readInputFile(path: string, io: Io, command: string): unknown {
+  if (!inputFiles.has(path)) inputFiles.set(path, readInputFileOnce(path, io, command));
   return structuredClone(inputFiles.get(path));
 }
 
-function readInputFileOnce(path: string, io: Io): unknown {
-  const text = readUserFile(path, '--input', io);
+function readInputFileOnce(path: string, io: Io, command: string): unknown {
+  const text = readUserFile(path, '--input', io, command);
   try {
     return JSON.parse(text);
   } catch {
-    return fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} is not valid JSON.`, 'Give --input a JSON object, like {"change_id": "add-review-tool"}.');
+    return fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} is not valid JSON.`, objectStep(command));
   }
 }
 
@@ -114,14 +117,15 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
       givenBy.set(name, by);
     }
   };
+  const command = `agentboard ${op.cli.command}`;
   if (globals.input !== undefined) {
-    const raw = readInputFile(globals.input, io);
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', 'Give --input a JSON object, like {"change_id": "add-review-tool"}.');
+    const raw = readInputFile(globals.input, io, command);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', objectStep(command));
     give(raw as Record<string, unknown>, `--input ${globals.input}`);
   }
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
-    const text = readUserFile(globals.from, '--from', io);
+    const text = readUserFile(globals.from, '--from', io, command);
     give(op.cli.from ? markdownToInput(op.cli.from, text, globals.from) : { [op.cli.fromText!]: text }, `--from ${globals.from}`);
   }
   positionalNames(op).forEach((p, i) => {
@@ -202,6 +206,8 @@ interface Run {
   op: OpInfo;
   root: string | undefined;
   sync: boolean;
+  /** The file given with --from. */
+  from: string | undefined;
   input: () => { op: OpInfo; input: Record<string, unknown> };
 }
 
@@ -266,6 +272,7 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
         op: candidates[candidates.length - 1] ?? byArity[0]!,
         root: globals.root,
         sync: globals.sync === true,
+        from: globals.from,
         input: () => {
           for (const op of candidates) {
             const input = assembleInput(op, positionals, command.opts(), globals, io);
@@ -404,6 +411,18 @@ function commandWord(argv: string[]): string | undefined {
   return undefined;
 }
 
+/**
+ * Words after `agentboard runs` that are no subcommand of it (`runs bogus`), or after `runs list`,
+ * which takes none: what `runs` takes, and how to list the runs.
+ */
+function refuseRunsWords(argv: string[], words: string[]): never {
+  const next = 'List the runs with `agentboard runs`, then show one with `agentboard runs show` followed by its run id.';
+  const word = printable(words[0]!);
+  const typedList = argv.slice(argv.indexOf('runs') + 1).find((a) => !a.startsWith('-')) === 'list';
+  if (typedList) fail('USAGE', `\`agentboard runs list\` takes no arguments, and '${word}' was given.`, next);
+  return fail('USAGE', `\`agentboard runs\` has no subcommand '${word}': it takes list (the default: the runs, newest first) or show followed by a run id.`, next);
+}
+
 /** What the ES module loader (bin/agentboard.js) hands the CLI: its import(), which vm.Script code lacks. */
 export interface Loader {
   importModule?: (specifier: string) => Promise<unknown>;
@@ -473,7 +492,10 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
       const runs = p.command('runs').description('The runs of agentboard run: every agent invocation, its usage and transcript');
       takesGlobals(runs.command('list', { isDefault: true }), ['--root', '--json', '--debug'])
         .description('Runs, newest first: change, phase reached, agents, invocations, tokens, cost, outcome')
+        // A word after `runs` that is neither list nor show comes here, to the default: refused as what it is, not as "too many arguments".
+        .allowExcessArguments()
         .action((_opts: unknown, cmd: Command) => {
+          if (cmd.args.length > 0) refuseRunsWords(argv, cmd.args);
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runsList(io, globals);
         });
@@ -519,7 +541,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   // The command last dispatched to: when commander asks for a subcommand, the group that needs one.
   let group: Command = program;
   for (const cmd of commandsUnder(program)) cmd.hook('preSubcommand', (_parent, sub) => void (group = sub));
-  const spell = cliSpeller(operations, actorIn(argv));
+  // The call being answered, once its input is known: a reference to it again is spelled as the command line given.
+  let answering: { op: string; input: Record<string, unknown> } | undefined;
+  const spell = cliSpeller(operations, actorIn(argv), { call: () => answering, command: sameCommand(argv) });
   // Colour never goes into --json, and goes to a stream only when it is a terminal (or FORCE_COLOR says so).
   const errPaint = wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.err ?? false));
   const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
@@ -573,6 +597,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   try {
     const { op, input } = chosen.input();
     running = op;
+    answering = { op: op.name, input };
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
     call = { ctx, op, input };
     const operation = await loadOperation(op);
@@ -580,7 +605,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     if (op.access === 'human') parseInput(operation.input, takes(op, 'agent_id') ? { ...input, agent_id: input.agent_id ?? 'human:usage-check' } : input, { rules: operation.inputRules });
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     call.tool = operation.tool?.name;
-    const data = resolveRefsDeep(await runCommand(operation, ctx, input), spell);
+    const data = spellFromFile(op, resolveRefsDeep(await runCommand(operation, ctx, input), spell), chosen.from);
     recordForRun(call, null);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
@@ -595,7 +620,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const payload = toPayload(err);
     if (call) recordForRun(call, { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) });
     // The input's fields are named as this command's flags and arguments, as the person typed them.
-    return failWith(running ? spellInputError(running, payload) : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+    return failWith(running ? spellFromFile(running, spellInputError(running, payload), chosen.from) : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
 }
 

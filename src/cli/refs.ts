@@ -44,10 +44,52 @@ export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, acto
   return `\`${parts.join(' ')}\`${words.length > 0 ? ` followed by ${words.join(' and ')}` : ''}`;
 }
 
-/** The speller of the command line: the first operation of a reference, as a command in backticks. */
-export function cliSpeller(operations: readonly Spelled[], actor?: string): (r: Ref) => string {
+/** The call a command is answering, once its input is known, and its command line as given. */
+export interface SameCall {
+  call: () => { op: string; input: Record<string, unknown> } | undefined;
+  command: string;
+}
+
+/**
+ * The speller of the command line: the first operation of a reference, as a command in backticks.
+ * A reference to the call being answered, with values it was given (the call to make again; a
+ * reference without any names the command, not this call), is the command line as it was typed:
+ * its files and options are needed again too.
+ */
+export function cliSpeller(operations: readonly Spelled[], actor?: string, same?: SameCall): (r: Ref) => string {
   return (r) => {
     const op = operations.find((o) => o.name === r.ops[0]);
-    return op ? commandLine(op, r.args, actor) : r.ops[0]!;
+    if (!op) return r.ops[0]!;
+    const call = same?.call();
+    const args = Object.entries(r.args);
+    if (call?.op === op.name && args.length > 0 && args.every(([k, v]) => JSON.stringify(spelledValue(call.input[k])) === JSON.stringify(v))) return `\`${same!.command}\``;
+    return commandLine(op, r.args, actor);
   };
+}
+
+/** An input value as a reference carries it (numbers as strings). */
+function spelledValue(v: unknown): unknown {
+  return typeof v === 'number' ? String(v) : v;
+}
+
+/** Options whose values are secrets: never printed back, even to whoever gave them. */
+const SECRET_OPTIONS = ['--review-key'];
+
+/**
+ * A command line as it was given, to be run again: secrets as placeholders (`<review-key>`), and
+ * without the options that only choose how the answer is shown (--json, --debug).
+ */
+export function sameCommand(argv: readonly string[]): string {
+  const words: string[] = ['agentboard'];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--json' || a === '--debug') continue;
+    const secret = SECRET_OPTIONS.find((o) => a === o || a.startsWith(`${o}=`));
+    if (secret === undefined) words.push(shellWord(a));
+    else {
+      words.push(secret, `<${secret.slice(2)}>`);
+      if (a === secret) i++;
+    }
+  }
+  return words.join(' ');
 }

@@ -11,23 +11,27 @@ import { textFault } from '../store/fs.js';
 import { withoutBom } from '../store/markdown.js';
 import type { Io } from './main.js';
 
-/** A file named by `flag`, as text, refused when over the input limit or not text. */
-export function readUserFile(path: string, flag: string, io: Pick<Io, 'cwd' | 'stdin'>): string {
+/**
+ * A file named by `flag`, as text, refused when over the input limit or not text. `command` is the
+ * command it was given to (`agentboard spec`): each refusal says to run it again, not to call a tool.
+ */
+export function readUserFile(path: string, flag: string, io: Pick<Io, 'cwd' | 'stdin'>, command: string): string {
   const shown = path === '-' ? 'standard input' : path;
+  const tooLarge = `Give ${flag} ${path === '-' ? 'at most 1 MB on standard input' : 'a file of at most 1 MB'}, then run \`${command}\` again.`;
   let bytes: Buffer;
   try {
-    if (path !== '-' && statSync(resolve(io.cwd, path)).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, 'Send a smaller input.');
+    if (path !== '-' && statSync(resolve(io.cwd, path)).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, tooLarge);
     const read = path === '-' ? io.stdin() : readFileSync(resolve(io.cwd, path));
     bytes = typeof read === 'string' ? Buffer.from(read, 'utf8') : read;
   } catch (err) {
     if (err instanceof AgentboardError) throw err;
-    return fail('USAGE', `Cannot read ${shown}.`, `Check the path given to ${flag} (use - for standard input).`);
+    return fail('USAGE', `Cannot read ${shown}.`, `Check the path given to ${flag} (use - for standard input), then run \`${command}\` again.`);
   }
-  if (bytes.length > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${bytes.length} bytes).`, 'Send a smaller input.');
+  if (bytes.length > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${bytes.length} bytes).`, tooLarge);
   const fault = textFault(bytes);
   if (fault) {
     const what = fault.binary ? 'binary data (a NUL byte), not text' : 'bytes that are not UTF-8 text';
-    fail('INVALID_INPUT', `${shown}:${fault.line}: ${flag} holds ${what}; nothing was written, so that nothing is silently replaced.`, `${path === '-' ? 'Send standard input' : `Save ${path}`} as UTF-8 text (line ${fault.line} first), then run the command again.`, { file: shown, line: fault.line });
+    fail('INVALID_INPUT', `${shown}:${fault.line}: ${flag} holds ${what}; nothing was written, so that nothing is silently replaced.`, `${path === '-' ? 'Send standard input' : `Save ${path}`} as UTF-8 text (line ${fault.line} first), then run \`${command}\` again.`, { file: shown, line: fault.line });
   }
   return withoutBom(bytes.toString('utf8'));
 }

@@ -45,7 +45,7 @@ function number(flag: string, value: string | undefined, check: (n: number) => b
 /** The options of a run; `io` reads --goal-file. */
 export function runOptions(changeId: string, flags: RunFlags, io: Pick<Io, 'cwd' | 'stdin'>): RunOptions {
   if (flags.goal !== undefined && flags.goalFile !== undefined) fail('USAGE', 'Give --goal or --goal-file, not both.', 'Keep one of them.');
-  const goal = flags.goalFile !== undefined ? readUserFile(flags.goalFile, '--goal-file', io) : flags.goal;
+  const goal = flags.goalFile !== undefined ? readUserFile(flags.goalFile, '--goal-file', io, 'agentboard run') : flags.goal;
   if (goal !== undefined && goal.trim() === '') fail('USAGE', 'The goal is empty.', 'Say what the change should achieve with --goal "…".');
   if (flags.until !== undefined && !(RUN_PHASES as readonly string[]).includes(flags.until)) {
     fail('USAGE', `--until ${printable(flags.until)} is not a phase.`, `Give --until one of ${RUN_PHASES.join(', ')}.`);

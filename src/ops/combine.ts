@@ -257,7 +257,7 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
   const waiting = found ?? queue.waiting();
   const queued = own?.id == null ? null : waiting.find((c) => c.id === own.id);
   if (queued === undefined) {
-    fail('BOARD_CHANGED', 'This call is gone from the queue of the board, and no answer was left for it.', 'See where things stand (get_task or get_workflow_state), then call again if it is still needed.');
+    fail('BOARD_CHANGED', 'This call is gone from the queue of the board, and no answer was left for it.', CALL_LOST);
   }
   // This process's call comes first when it was not queued: it asked while the lock was free.
   const mine: QueuedCall | null = own === null ? null : (queued ?? { id: '', pid: process.pid, path: '' });
@@ -297,6 +297,9 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
   if (calls.length > (index < 0 ? 0 : 1)) lock.renew();
   return { outcome: index < 0 ? { ok: true, value: undefined } : outcomes[index]!, others: calls.length - (index < 0 ? 0 : 1) };
 }
+
+/** The next step of a call lost from the queue (the command line says it in its own words). */
+export const CALL_LOST = 'See where things stand (get_task or get_workflow_state), then call again if it is still needed.';
 
 /**
  * A shared board with writes this clone made offline: they are pushed first, in order, by the next

@@ -57,6 +57,10 @@ export function pageInput(list: string | readonly string[], limit: z.ZodType<num
   return { limit, offset: Offset, cursor: Cursor(typeof list === 'string' ? [list] : list).optional() };
 }
 
+/** The next steps of a cursor refused with what it is given beside (the command line says them in its own words). */
+export const CURSOR_ALONE = 'Call again with the cursor alone (and limit, for another page size).';
+export const CURSOR_OR_NEW_LIST = 'Call again with the cursor alone to continue that list, or without the cursor to start another one.';
+
 /** Fields given with a cursor that may differ from its query (besides the adapter's own, `extra`). */
 const FREE_WITH_CURSOR = new Set(['cursor', 'limit']);
 
@@ -68,7 +72,7 @@ const FREE_WITH_CURSOR = new Set(['cursor', 'limit']);
 export function continueFrom(raw: Record<string, unknown>, parse: (fields: Record<string, unknown>, only?: string[]) => Record<string, unknown>, extra: readonly string[]): Record<string, unknown> {
   const cursor = parse({ cursor: raw.cursor }, ['cursor']).cursor as string;
   const body = decodeCursor(cursor)!;
-  if (raw.offset !== undefined) fail('INVALID_INPUT', 'Invalid input: give either offset or cursor, not both.', 'Call again with the cursor alone (and limit, for another page size).');
+  if (raw.offset !== undefined) fail('INVALID_INPUT', 'Invalid input: give either offset or cursor, not both.', CURSOR_ALONE);
   const free = Object.fromEntries(Object.entries(raw).filter(([k]) => FREE_WITH_CURSOR.has(k) || extra.includes(k)));
   const merged = parse({ ...body.q, ...free, offset: body.o });
   for (const k of Object.keys(raw)) {
@@ -76,7 +80,7 @@ export function continueFrom(raw: Record<string, unknown>, parse: (fields: Recor
     fail(
       'INVALID_INPUT',
       `Invalid input: the cursor continues a list with ${k} ${merged[k] === undefined ? 'not given' : JSON.stringify(merged[k])}, and this call gives ${JSON.stringify(raw[k])}.`,
-      'Call again with the cursor alone to continue that list, or without the cursor to start another one.',
+      CURSOR_OR_NEW_LIST,
     );
   }
   return merged;

@@ -408,9 +408,11 @@ describe('task ids', () => {
     const r = await cli(dir, ['correct', 'ids', 'tasks', '--as', 'rv', '--review-key', key, '--from', file, '--notes', 'n', '--json']);
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('VALIDATION_FAILED');
-    expect(r.json.error.next_step).toBe('Fix this and call `agentboard correct ids tasks --as rv` again.');
+    // The call to make again is the command as given, its --from and options too; the key as a placeholder.
+    expect(r.json.error.next_step).toBe(`Fix this and call \`agentboard correct ids tasks --as rv --review-key <review-key> --from ${file} --notes n\` again.`);
+    expect(r.stdout).not.toContain(key);
     const line = text.split('\n').indexOf('## T3: Again') + 1;
-    expect(r.json.error.details.findings).toMatchObject([{ rule: 'tasks.id.retired', file: 'markdown', line }]);
+    expect(r.json.error.details.findings).toMatchObject([{ rule: 'tasks.id.retired', file, line }]);
     expect(snapshot(dir)).toEqual(before);
   });
 });
