@@ -1,7 +1,6 @@
 import type { ErrorPayload } from '../errors.js';
 import type { OpInfo } from '../ops/catalog.js';
-import { CALL_LOST } from '../ops/combine.js';
-import { FIX_FIELDS } from '../ops/input.js';
+import { CALL_LOST, FIX_FIELDS } from '../ops/input.js';
 import { CURSOR_ALONE, CURSOR_OR_NEW_LIST } from '../ops/pages.js';
 import type { CliSpec } from '../ops/registry.js';
 

@@ -31,7 +31,7 @@ import { CallQueue, isCallName, type QueuedCall } from '../store/calls.js';
 import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock } from '../store/lock.js';
 import { refuseOutsideAssignment, runParsed } from './execute.js';
 import { catalog, loadOperation } from './catalog.js';
-import { parseInput } from './input.js';
+import { CALL_LOST, parseInput } from './input.js';
 import type { Context, Operation } from './registry.js';
 import { fitsFor, type ResponseFormat } from '../mcp/result.js';
 import { printable } from '../domain/text.js';
@@ -297,9 +297,6 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
   if (calls.length > (index < 0 ? 0 : 1)) lock.renew();
   return { outcome: index < 0 ? { ok: true, value: undefined } : outcomes[index]!, others: calls.length - (index < 0 ? 0 : 1) };
 }
-
-/** The next step of a call lost from the queue (the command line says it in its own words). */
-export const CALL_LOST = 'See where things stand (get_task or get_workflow_state), then call again if it is still needed.';
 
 /**
  * A shared board with writes this clone made offline: they are pushed first, in order, by the next

@@ -99,6 +99,9 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
 /** The next step of an input the schema refuses (the command line says it in its own words). */
 export const FIX_FIELDS = 'Correct the fields named above and send the call again; nothing was changed.';
 
+/** The next step of a call lost from the board's queue (ops/combine.ts; the command line says it in its own words). */
+export const CALL_LOST = 'See where things stand (get_task or get_workflow_state), then call again if it is still needed.';
+
 /** The most problems one answer names; a call with more is rare and hears of the rest once these are fixed. */
 const PROBLEMS_SHOWN = 20;
 
