@@ -530,10 +530,12 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .addOption(new Option('--run <run_id>', 'record every call in this run\'s records (agentboard run starts its servers so)').hideHelp())
         .addOption(new Option('--invocation <n>', 'the invocation of that run').argParser((v) => Number.parseInt(v, 10)).hideHelp())
         .addOption(new Option('--task <task_id>', 'the task that run gave the agent: the only one it writes to').hideHelp())
-        .action((opts: { profile: Profile; run?: string; invocation?: number; task?: string }, cmd: Command) => {
+        .addOption(new Option('--change <change_id>', 'the change that run gave its planner or reviewer').hideHelp())
+        .addOption(new Option('--phase <phase>', 'the phase of that change it works in: its questions are that phase\'s').hideHelp())
+        .action((opts: { profile: Profile; run?: string; invocation?: number; task?: string; change?: string; phase?: string }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           const root = globals.root === undefined ? undefined : resolve(io.cwd, globals.root);
-          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, task: opts.task, sync: globals.sync === true });
+          special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, task: opts.task, change: opts.change, phase: opts.phase, sync: globals.sync === true });
         });
     },
     { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },

@@ -53,6 +53,13 @@ export interface InputRecord {
   resolution?: InputResolution;
   /** The task the agent held in progress when it asked (<change>/<task>): its answer goes to whoever works that task next. */
   task_id?: string;
+  /**
+   * Asked holding no task by an agent `agentboard run` started for a phase of a change (its planner
+   * writing a document, its reviewer): the change and the phase (proposal, spec, tasks, review).
+   * The answer goes to that phase's next prompt, whoever the run's planner or reviewer is then.
+   */
+  change_id?: string;
+  phase?: string;
 }
 
 export interface ReviewerRecord {

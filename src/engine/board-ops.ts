@@ -12,6 +12,11 @@ import { createContext, type Context } from '../ops/registry.js';
 // Results are the operations' output shapes; the engine reads the fields it needs.
 export type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** A question about a phase of a change; one asked holding a task is that task's. */
+function inPhase(i: InputRecord, changeId: string, phase: string): boolean {
+  return i.task_id === undefined && i.change_id === changeId && i.phase === phase;
+}
+
 export class BoardOps {
   private readonly ctx: Context;
   /** The context of an MCP worker: `next` hands out tasks only, never a document to revise. */
@@ -104,6 +109,18 @@ export class BoardOps {
   answersFor(taskId: string): InputRecord[] {
     return Object.values(this.board.readRuntime().inputs)
       .filter((i) => i.task_id === taskId && i.status === 'resolved')
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+  }
+
+  /** The question a run's planner or reviewer asked in a phase of a change (holding no task) that a person has not answered yet, whoever asked it, or null. */
+  openQuestionIn(changeId: string, phase: string): InputRecord | null {
+    return Object.values(this.board.readRuntime().inputs).find((i) => inPhase(i, changeId, phase) && i.status === 'open') ?? null;
+  }
+
+  /** The questions asked in a phase of a change (as openQuestionIn), resolved, oldest first. */
+  answersIn(changeId: string, phase: string): InputRecord[] {
+    return Object.values(this.board.readRuntime().inputs)
+      .filter((i) => inPhase(i, changeId, phase) && i.status === 'resolved')
       .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
   }
 

@@ -6,6 +6,8 @@
  */
 import { emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import type { PersonAnswer } from './events.js';
+import { resolutionText } from './prompts.js';
+import type { InputRecord } from '../domain/records.js';
 
 export interface Gate {
   /** What is decided: "the spec of add-search", "task add-search/T2". */
@@ -39,6 +41,32 @@ export function decisionOf(status: string, approvedBy: string | null, feedback: 
   return null;
 }
 
+/** The questions asked about one piece of work a run gives agents: a task, or a phase of a change (a planner's document, the review). */
+export interface Questions {
+  /** The work, for a person: "add-search/T1", "the spec of add-search". */
+  on: string;
+  /** The one a person has not answered yet (its deadline not passed), or null. */
+  open(): InputRecord | null;
+  /** Those answered, or past their deadline (the default applies), oldest first. */
+  resolved(): InputRecord[];
+}
+
+/** An open question about a piece of work: the run waits for its answer (or its deadline) before the work's next turn, whoever does it. */
+export function questionGate(questions: Questions, question: InputRecord): Gate {
+  const id = question.id;
+  return {
+    subject: `the question ${id} of ${question.agent_id}`,
+    reason: `${question.agent_id} asked it while working on ${questions.on}: "${question.question}" Without an answer by ${question.expires_at}, it does what it said it would: ${question.default_action}`,
+    details: [question.question],
+    commands: [`agentboard answer ${id} ${question.options.length > 0 ? `"<${question.options.join(' | ')}, or your own answer>"` : '"<your answer>"'}`],
+    state: async () => (questions.open()?.id === id ? 'open' : 'resolved'),
+    decided: async () => {
+      const resolved = questions.resolved().find((i) => i.id === id);
+      return resolved ? `${id}: ${resolutionText(resolved)}.` : null;
+    },
+  };
+}
+
 const POLL_MS = 1000;
 
 /** Waits `ms`, or less when `signal` aborts. */
@@ -68,7 +96,8 @@ async function decidedElsewhere(gate: Gate, before: string, signal: AbortSignal)
 export async function waitForPerson(ctx: RunContext, phase: string, gate: Gate): Promise<Stop | null> {
   emit(ctx, { type: 'waiting_on_person', phase, reason: gate.reason, subject: gate.subject, commands: gate.commands });
   const before = await gate.state();
-  const waiting = stop('waiting_on_person', `${gate.subject[0]!.toUpperCase()}${gate.subject.slice(1)} waits for a person: ${gate.reason}.`, [
+  // A reason that ends a sentence of its own (a question's default action) gets no second period.
+  const waiting = stop('waiting_on_person', `${gate.subject[0]!.toUpperCase()}${gate.subject.slice(1)} waits for a person: ${gate.reason.replace(/\.$/, '')}.`, [
     ...gate.commands,
     `agentboard run ${ctx.changeId}   # then go on (or run with --wait to have it go on by itself)`,
   ]);

@@ -137,10 +137,11 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   writeFileSync(paths.prompt, mask(req.prompt, secrets));
   const promptFile = secrets.some((s) => req.prompt.includes(s)) ? paths.agentPrompt : paths.prompt;
   if (promptFile !== paths.prompt) writeFileSync(promptFile, req.prompt, { mode: 0o600 });
-  // The board's MCP server for this agent: bound to its id and role, recording every call for the run.
+  // The board's MCP server for this agent: bound to its id and role, recording every call for the run;
+  // a worker's to its task, a planner's or reviewer's to the change and phase (its questions are keyed by them).
   const mcpServer = {
     command: process.execPath,
-    args: [ctx.bin, 'mcp', '--root', ctx.root, '--as', agent.id, '--profile', agent.role, '--run', ctx.runId, '--invocation', String(n), ...(req.taskId ? ['--task', req.taskId] : [])],
+    args: [ctx.bin, 'mcp', '--root', ctx.root, '--as', agent.id, '--profile', agent.role, '--run', ctx.runId, '--invocation', String(n), ...(req.taskId ? ['--task', req.taskId] : ['--change', ctx.changeId, '--phase', req.phase])],
   };
   writeFileSync(paths.mcp, `${JSON.stringify({ mcpServers: { agentboard: mcpServer } }, null, 2)}\n`);
   const values: Record<string, string> = {

@@ -8,10 +8,10 @@ import { lstatSync } from 'node:fs';
 import { budgetReached, budgetStop, emit, fromCwd, interrupted, stop, type RunContext, type Stop } from './context.js';
 import type { Data } from './board-ops.js';
 import type { Finding } from './events.js';
-import { decisionOf, waitForPerson, type Gate } from './gates.js';
+import { decisionOf, questionGate, waitForPerson, type Gate, type Questions } from './gates.js';
 import { restoreCommand } from './git.js';
 import { invoke } from './invoke.js';
-import { documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
+import { answersText, documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { CallRecord } from '../store/runs.js';
 import { docWord } from '../ops/doc-write.js';
 
@@ -124,6 +124,29 @@ export async function pendingDecision(ctx: RunContext, types: readonly PlanningP
   return pending ? waitForPerson(ctx, pending.type, pending.gate) : undefined;
 }
 
+/**
+ * The questions a run's planner (or reviewer) asked in a phase of the change. They hold no task,
+ * so the board keys them by the change and phase the run started the asker for (the MCP server's
+ * --change and --phase, recorded on the question): not by the agent id, which another run may
+ * give another planner, and which asks in other changes and phases too. The answer goes to that
+ * phase's next prompt, whoever plans (or reviews) then.
+ */
+export function phaseQuestions(ctx: RunContext, phase: PlanningPhase | 'review'): Questions {
+  return { on: `the ${docWord(phase)} of ${ctx.changeId}`, open: () => ctx.ops.openQuestionIn(ctx.changeId, phase), resolved: () => ctx.ops.answersIn(ctx.changeId, phase) };
+}
+
+/** Before a phase's turn: an open question of the phase is answered first (or the run stops for it); null to go on. */
+export async function answerFirst(ctx: RunContext, phase: PlanningPhase | 'review', questions: Questions): Promise<Stop | null> {
+  const question = questions.open();
+  return question ? waitForPerson(ctx, phase, questionGate(questions, question)) : null;
+}
+
+/** A question still open once the phase's document was accepted anyway: said, since nothing waits for it now. */
+export function saidLeftOpen(ctx: RunContext, base: Record<string, unknown>, questions: Questions): void {
+  const q = questions.open();
+  if (q) emit(ctx, { type: 'notice', ...base, message: `${q.agent_id} asked ${q.id} while working on ${questions.on}, then submitted it: "${q.question}" The run goes on without the answer; a later turn on ${questions.on} gets it (answer it with \`agentboard answer ${q.id} "<your answer>"\`).` });
+}
+
 /** A change without a proposal, and a run without a goal: nothing to plan from (said, and the command that gives one). */
 export function nothingToPlan(changeId: string): { message: string; command: string } {
   return { message: `Change ${changeId} has no proposal yet, and the run has no goal to give the planner.`, command: `agentboard run ${changeId} --goal "<what the change should achieve>"` };
@@ -141,10 +164,14 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
   const broken = await unreadable(ctx, type, doc);
   if (broken) return broken;
   const earlier = await Promise.all(EARLIER[type].map((t) => ctx.ops.document(ctx.changeId, t)));
+  const questions = phaseQuestions(ctx, type);
   let previous = '';
   let lastReason = '';
   for (let attempt = 1; attempt <= ctx.options.maxAttempts; attempt++) {
     if (ctx.signal.aborted) return interrupted(ctx);
+    // A question of the phase still open (asked in the last turn, or before this run) is answered first.
+    const waiting = await answerFirst(ctx, type, questions);
+    if (waiting) return waiting;
     if (budgetReached(ctx)) return budgetStop(ctx);
     const revisionBefore = doc?.revision ?? 0;
     const prompt = renderPrompt(ctx.ops.board.dir, type, {
@@ -153,6 +180,7 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
       goal: ctx.goal ?? '(No goal was given to this run: the documents below say what the change is for.)',
       documents: documentsText(earlier),
       feedback: doc?.status === 'rejected' ? feedbackList(doc.feedback) : '',
+      answers: answersText(questions.resolved()),
       findings: previous,
     });
     const inv = await invoke(ctx, { agent: planner, phase: type, taskId: null, attempt, prompt, workdir: ctx.root });
@@ -163,7 +191,14 @@ export async function planPhase(ctx: RunContext, type: PlanningPhase): Promise<S
     const base = { agent_id: planner.id, role: planner.role, phase: type, attempt };
     if (result.ok) {
       emit(ctx, { type: 'phase.validated', ...base, document: type, revision: doc!.revision });
+      saidLeftOpen(ctx, base, questions);
       return null;
+    }
+    // A turn that ends on a question waits for its answer: it is no failed attempt.
+    if (questions.open()) {
+      attempt--;
+      previous = '';
+      continue;
     }
     const findings = [...refusals(inv.calls), ...result.findings];
     lastReason = inv.failure ? `${result.reason} The agent ${inv.failure}.` : result.reason;

@@ -12,6 +12,7 @@ import spec from '../../templates/prompts/spec.md?raw';
 import tasks from '../../templates/prompts/tasks.md?raw';
 import type { Data } from './board-ops.js';
 import type { Finding, RunPhase } from './events.js';
+import type { InputRecord } from '../domain/records.js';
 
 const BUILT_IN: Record<RunPhase, string> = { proposal, spec, tasks, implementation, review };
 
@@ -27,6 +28,17 @@ export function renderPrompt(boardDir: string, phase: RunPhase, values: Record<s
 /** Feedback notes (from rejections) as a list. */
 export function feedbackList(notes: { author: string; at: string; text: string }[] | undefined): string {
   return (notes ?? []).map((n) => `- ${n.author} (${n.at}): ${n.text}`).join('\n');
+}
+
+/** The questions asked about a piece of work, with their answers, for the prompt of whoever works on it next. */
+export function answersText(answers: InputRecord[]): string {
+  return answers.map((i) => `- ${i.agent_id} asked (${i.id}): ${i.question}\n  ${resolutionText(i)}`).join('\n');
+}
+
+/** How a question was resolved: a person's answer, or the default action past its deadline. */
+export function resolutionText(i: InputRecord): string {
+  const r = i.resolution!;
+  return r.type === 'timeout' ? `Nobody answered in time; the default action applies: ${r.value}` : `${r.by} answered: ${r.value}`;
 }
 
 /** What went wrong in an attempt, for the next one: the refusals, the rule findings, what the agent printed. */

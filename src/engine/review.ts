@@ -7,8 +7,8 @@
 import type { Data } from './board-ops.js';
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import { invoke } from './invoke.js';
-import { refusals, ruleFindings } from './planning.js';
-import { documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
+import { answerFirst, phaseQuestions, refusals, ruleFindings, saidLeftOpen } from './planning.js';
+import { answersText, documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import { LIMITS } from '../domain/limits.js';
 import { firstChars } from '../domain/text.js';
 
@@ -74,10 +74,14 @@ export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
   const roundBefore = rounds[0]?.round ?? 0;
   const docs = await Promise.all((['proposal', 'spec', 'tasks'] as const).map((t) => ctx.ops.document(ctx.changeId, t)));
   const work = await workText(ctx, await ctx.ops.fullTasks(ctx.changeId));
+  // The reviewer's questions are the change's review's, not one round's: an answer holds for the rounds after too.
+  const questions = phaseQuestions(ctx, 'review');
   let previous = '';
   let lastReason = '';
   for (let attempt = 1; attempt <= ctx.options.maxAttempts; attempt++) {
     if (ctx.signal.aborted) return interrupted(ctx);
+    const waiting = await answerFirst(ctx, 'review', questions);
+    if (waiting) return waiting;
     if (budgetReached(ctx)) return budgetStop(ctx);
     const key = await reviewKey(ctx);
     const prompt = renderPrompt(ctx.ops.board.dir, 'review', {
@@ -90,6 +94,7 @@ export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
       earlier: roundsText(rounds),
       review_key: key,
       feedback: before?.status === 'rejected' ? feedbackList(before.feedback) : '',
+      answers: answersText(questions.resolved()),
       findings: previous,
     });
     const inv = await invoke(ctx, { agent: reviewer, phase: 'review', taskId: null, attempt, prompt, workdir: ctx.root, secrets: [key] });
@@ -101,8 +106,15 @@ export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
     const findings = after ? await ruleFindings(ctx, after.file) : [];
     if (latest && latest.round > roundBefore && after!.status === 'submitted' && findings.length === 0) {
       emit(ctx, { type: 'phase.validated', ...base, document: 'review', round: latest.round, verdict: latest.verdict });
+      saidLeftOpen(ctx, base, questions);
       if (latest.verdict !== 'APPROVED') await addFixTasks(ctx, latest);
       return null;
+    }
+    // A turn that ends on a question waits for its answer: it is no failed attempt.
+    if (questions.open()) {
+      attempt--;
+      previous = '';
+      continue;
     }
     lastReason = latest && latest.round > roundBefore ? 'The review was written but is not valid.' : `No new review round was written (the latest is ${roundBefore === 0 ? 'none' : `round ${roundBefore}`}).`;
     if (inv.failure) lastReason += ` The agent ${inv.failure}.`;

@@ -7,14 +7,13 @@
  */
 import type { Data } from './board-ops.js';
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
-import { decisionOf, sleep, waitForPerson, type Gate } from './gates.js';
+import { decisionOf, questionGate, sleep, waitForPerson, type Gate, type Questions } from './gates.js';
 import { lastActivity } from '../domain/claims.js';
 import type { Workspace } from './git.js';
 import { invoke } from './invoke.js';
 import { refusals } from './planning.js';
-import { feedbackList, findingsText, renderPrompt } from './prompts.js';
+import { answersText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
-import type { InputRecord } from '../domain/records.js';
 
 /** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to a question about the task; blocked: its worker reported a blocker, which a person clears. */
 type TaskEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'given_up'; reason: string; next?: string } | { kind: 'stopped' } | { kind: 'waiting'; stop: Stop } | { kind: 'blocked' };
@@ -64,7 +63,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     // A question about the task still open (asked in the last turn, or before this run by whoever held the task then) is answered first.
     const question = ctx.ops.openQuestionOn(ref);
     if (question) {
-      const halt = await waitForPerson(ctx, 'implementation', questionGate(ctx, ref, question));
+      const halt = await waitForPerson(ctx, 'implementation', questionGate(taskQuestions(ctx, ref), question));
       if (halt) return { kind: 'waiting', stop: halt };
     }
     attempt++;
@@ -133,16 +132,6 @@ async function giveUp(ctx: RunContext, workerId: string, ref: string, reason: st
   emit(ctx, { type: 'task.released', agent_id: workerId, role: 'worker', phase: 'implementation', ...(attempt !== undefined ? { attempt } : {}), task_id: ref, reason });
 }
 
-/** The questions asked while the task was held, with their answers, for the prompt of whoever works it next. */
-function answersText(answers: InputRecord[]): string {
-  return answers.map((i) => `- ${i.agent_id} asked (${i.id}): ${i.question}\n  ${resolutionText(i)}`).join('\n');
-}
-
-function resolutionText(i: InputRecord): string {
-  const r = i.resolution!;
-  return r.type === 'timeout' ? `Nobody answered in time; the default action applies: ${r.value}` : `${r.by} answered: ${r.value}`;
-}
-
 /** The blockers reported on the task and cleared, with how (the note of whoever cleared it), for the prompt of whoever works it next. */
 function blockersText(task: Data): string {
   return (task.blockers as Data[])
@@ -154,20 +143,9 @@ function blockersText(task: Data): string {
     .join('\n');
 }
 
-/** An open question about a task: the run waits for its answer (or its deadline) before the task's next turn, whoever works it. */
-function questionGate(ctx: RunContext, ref: string, question: InputRecord): Gate {
-  const id = question.id;
-  return {
-    subject: `the question ${id} of ${question.agent_id}`,
-    reason: `${question.agent_id} asked it while working on ${ref}: "${question.question}" Without an answer by ${question.expires_at}, it does what it said it would: ${question.default_action}`,
-    details: [question.question],
-    commands: [`agentboard answer ${id} ${question.options.length > 0 ? `"<${question.options.join(' | ')}, or your own answer>"` : '"<your answer>"'}`],
-    state: async () => (ctx.ops.openQuestionOn(ref)?.id === id ? 'open' : 'resolved'),
-    decided: async () => {
-      const resolved = ctx.ops.answersFor(ref).find((i) => i.id === id);
-      return resolved ? `${id}: ${resolutionText(resolved)}.` : null;
-    },
-  };
+/** The questions asked while the task was held, whoever held it. */
+function taskQuestions(ctx: RunContext, ref: string): Questions {
+  return { on: ref, open: () => ctx.ops.openQuestionOn(ref), resolved: () => ctx.ops.answersFor(ref) };
 }
 
 /** Files of the repository's own working tree already said to have changed during this run. */

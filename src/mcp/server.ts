@@ -207,6 +207,9 @@ export interface ServeOptions {
   invocation?: number;
   /** --task: the task the run gave its agent; the server writes to no other task, and `next` hands out only this one. */
   task?: string;
+  /** --change and --phase: the change and phase the run started its planner or reviewer for; a question it asks is that phase's. */
+  change?: string;
+  phase?: string;
   /** --sync: on a shared board, every read fetches the board from the remote first. */
   sync?: boolean;
 }
@@ -229,7 +232,7 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   // An agent cannot pass --sync: it is told whether this server fetches before each read.
   const syncHint = 'this MCP server was started without --sync, so its reads do not fetch first (started with --sync, each read would)';
   // A server of a run's agent merges no hand edit, and a worker's writes stay on its task.
-  const runAgent = options.run !== undefined && options.as !== undefined ? { agentId: options.as, task: options.task } : undefined;
+  const runAgent = options.run !== undefined && options.as !== undefined ? { agentId: options.as, task: options.task, change: options.change, phase: options.phase } : undefined;
   const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync, syncHint, runAgent });
   const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new LineTransport(LIMITS.messageBytesMax);

@@ -32,7 +32,7 @@ import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock } fro
 import { refuseOutsideAssignment, runParsed } from './execute.js';
 import { catalog, loadOperation } from './catalog.js';
 import { CALL_LOST, parseInput } from './input.js';
-import type { Context, Operation } from './registry.js';
+import type { Context, Operation, RunPhase } from './registry.js';
 import { fitsFor, type ResponseFormat } from '../mcp/result.js';
 import { printable } from '../domain/text.js';
 
@@ -59,6 +59,8 @@ interface CallBody {
   writes?: Stage[];
   /** The caller works for this agent of `agentboard run` (Board.agentOfRun): the write merges no hand edit. */
   run_agent?: string;
+  /** The phase the run started the caller's agent for (Context.runPhase): its question is that phase's. */
+  run_phase?: RunPhase;
 }
 
 /** What the holder of the lock leaves for a caller. */
@@ -86,7 +88,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
   // On a shared board, a call the batch could not push goes alone: as a write of its own, queued offline when the remote is out of reach.
   const alone = (err: unknown) => err instanceof GoAlone || (board.config.remote !== undefined && err instanceof AgentboardError && err.code === 'REMOTE_UNREACHABLE');
   const queue = new CallQueue(board.runtimeDir);
-  const body: CallBody = { op: op.name, input, format, ...(ctx.writesDocuments ? { writes: [...ctx.writesDocuments] } : {}), ...(board.agentOfRun ? { run_agent: board.agentOfRun } : {}) };
+  const body: CallBody = { op: op.name, input, format, ...(ctx.writesDocuments ? { writes: [...ctx.writesDocuments] } : {}), ...(board.agentOfRun ? { run_agent: board.agentOfRun } : {}), ...(ctx.runPhase ? { run_phase: ctx.runPhase } : {}) };
   const done = (outcome: BatchOutcome<unknown>) => {
     if (!outcome.ok) throw outcome.error;
     return op.output.parse(outcome.value) as Record<string, unknown>;
@@ -326,10 +328,16 @@ async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promis
   const own = board.agentOfRun;
   board.agentOfRun = typeof body.run_agent === 'string' ? body.run_agent : null;
   try {
-    return await op!.run({ ...ctx, writesDocuments: body.writes, fits }, input as never);
+    return await op!.run({ ...ctx, writesDocuments: body.writes, fits, runPhase: runPhaseOf(body.run_phase) }, input as never);
   } finally {
     board.agentOfRun = own;
   }
+}
+
+/** A queued call's run phase as another process wrote it: used only when whole. */
+function runPhaseOf(given: unknown): RunPhase | undefined {
+  const p = given as Partial<RunPhase> | undefined;
+  return typeof p?.agentId === 'string' && typeof p.changeId === 'string' && typeof p.phase === 'string' ? { agentId: p.agentId, changeId: p.changeId, phase: p.phase } : undefined;
 }
 
 /** The operations of queued calls this process has carried out, by name. */

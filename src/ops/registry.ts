@@ -36,18 +36,30 @@ export interface Context {
   readonly fits?: (result: unknown) => boolean;
   /** The task `agentboard run` gave the agent this process works for: it writes to no other task, and `next` hands out only this one. */
   readonly assignment?: string;
+  /** The phase of a change `agentboard run` started the agent this process works for in, when no task (its planner, its reviewer): a question it asks is that phase's. */
+  readonly runPhase?: RunPhase;
+}
+
+/** A run's planner or reviewer at work: the agent, the change, and the phase (proposal, spec, tasks, review). */
+export interface RunPhase {
+  agentId: string;
+  changeId: string;
+  phase: string;
 }
 
 /** The agent of `agentboard run` a process works for, and the task the run gave it: by --as, --run and --task, else by the environment the run gave its agent. */
 export interface RunAgent {
   agentId?: string;
   task?: string;
+  /** By --change and --phase (or the environment): the change and phase the run started an agent without a task for. */
+  change?: string;
+  phase?: string;
 }
 
 function runAgentOf(env: Readonly<Record<string, string | undefined>>, given: RunAgent | undefined): RunAgent {
   if (given?.agentId) return given;
   const started = startedAgent(env);
-  return env.AGENTBOARD_RUN_ID && started ? { agentId: started, task: env.AGENTBOARD_TASK_ID || undefined } : {};
+  return env.AGENTBOARD_RUN_ID && started ? { agentId: started, task: env.AGENTBOARD_TASK_ID || undefined, change: env.AGENTBOARD_CHANGE_ID || undefined, phase: env.AGENTBOARD_PHASE || undefined } : {};
 }
 
 export function createContext(root: string | undefined, cwd = process.cwd(), env: Readonly<Record<string, string | undefined>> = process.env, options: { sync?: boolean; syncHint?: string; runAgent?: RunAgent } = {}): Context {
@@ -66,6 +78,7 @@ export function createContext(root: string | undefined, cwd = process.cwd(), env
     sync: options.sync === true,
     syncHint: options.syncHint ?? '--sync fetches first',
     ...(runAgent.task ? { assignment: runAgent.task } : {}),
+    ...(runAgent.agentId && !runAgent.task && runAgent.change && runAgent.phase ? { runPhase: { agentId: runAgent.agentId, changeId: runAgent.change, phase: runAgent.phase } } : {}),
     board: () => (board ??= open()),
     takeNotices: () => (board ? board.notices.splice(0) : []),
     begin: () => board?.begin(),

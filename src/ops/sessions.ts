@@ -339,8 +339,12 @@ export const requestInput = defineOp({
         expires_at: new Date(Date.parse(tx.now) + minutes * 60_000).toISOString(),
         status: 'open',
       };
+      // Keyed by what the asker works on, so that `agentboard run` waits for the answer and puts it in the
+      // next prompt of that work: the task it holds, or else the phase of the change the run started it for.
       const [held] = heldInProgress(tx, input.agent_id);
+      const phase = ctx.runPhase?.agentId === input.agent_id ? ctx.runPhase : undefined;
       if (held) record.task_id = held;
+      else if (phase) Object.assign(record, { change_id: phase.changeId, phase: phase.phase });
       tx.runtime.inputs[id] = record;
       session.input_id = id;
       tx.saveRuntime();

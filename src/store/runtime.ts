@@ -51,6 +51,8 @@ const runtimeSchema = once(() => {
     status: z.enum(['open', 'resolved']),
     resolution: z.object({ type: z.enum(['human', 'timeout']), value: z.string(), by: z.string(), at: z.string() }).optional(),
     task_id: z.string().optional(),
+    change_id: z.string().optional(),
+    phase: z.string().optional(),
   });
 
   const Reviewer = z.object({ name: z.string(), key_hash: z.string().regex(/^[0-9a-f]{64}$/), created_at: z.string(), created_by: z.string() });

@@ -110,6 +110,29 @@ describe('agentboard mcp --as', () => {
     ]);
   });
 
+  it('keys a question of a run\'s planner or reviewer by the change and phase the run started it for (--change and --phase, or its environment)', async () => {
+    const dir = await newBoard();
+    const runId = '20261122-080000000-abcd';
+    mkdirSync(join(dir, 'agentd/.runtime/runs', runId), { recursive: true });
+    const { call, client } = await boundAgent(dir, ['--as', 'fake-planner', '--profile', 'planner', '--run', runId, '--invocation', '1', '--change', 'add-search', '--phase', 'spec']);
+    try {
+      expect(await call('agentboard_request_input', { question: 'Should the spec cover tags?', default_action: 'Leave tags out.' })).toMatchObject({ input_id: 'input-1' });
+    } finally {
+      await client.close();
+    }
+    // The run's reviewer asking from its shell: the run's environment says where it works.
+    const env = { AGENTBOARD_RUN_ID: runId, AGENTBOARD_AGENT_ID: 'fake-reviewer', AGENTBOARD_CHANGE_ID: 'add-search', AGENTBOARD_PHASE: 'review', AGENTBOARD_TASK_ID: '' };
+    await ok(dir, ['ask', '--question', 'Should the review cover tags?', '--default-action', 'Leave tags out.'], { env });
+    // Asked outside any run: keyed by nothing.
+    await ok(dir, ['ask', '--as', 'someone', '--question', 'Tags?', '--default-action', 'Leave tags out.']);
+    const inputs = JSON.parse(readFileSync(join(dir, 'agentd/.runtime/state.json'), 'utf8')).inputs;
+    expect(Object.values(inputs).map((i: any) => [i.id, i.agent_id, i.change_id ?? null, i.phase ?? null, i.task_id ?? null])).toEqual([
+      ['input-1', 'fake-planner', 'add-search', 'spec', null],
+      ['input-2', 'fake-reviewer', 'add-search', 'review', null],
+      ['input-3', 'someone', null, null, null],
+    ]);
+  });
+
   it('refuses to start bound to a person or a bad id', async () => {
     const dir = await newBoard();
     const r = await cli(dir, ['mcp', '--as', 'human:ann'], { stdin: '' });

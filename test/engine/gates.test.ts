@@ -1,7 +1,7 @@
 /** Where a person must decide: the run stops without a terminal, --wait goes on when they do, and a rejection's feedback reaches the planner. */
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, ok } from '../helpers.js';
-import { agentInvocations, fakeBoard, prompt, run, runIds, startRun, until } from './helpers.js';
+import { agentInvocations, fakeBoard, prompt, run, runIds, runRecord, startRun, until } from './helpers.js';
 
 const GOAL = ['--goal', 'Let people search the board'];
 
@@ -172,5 +172,73 @@ describe('approval gates', () => {
     const again = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(again.events.find((e) => e.type === 'task.done')).toMatchObject({ task_id: 'add-search/T1', agent_id: 'fake-w1' });
     expect(prompt(board.dir, runIds(board.dir)[1]!, 1)).toContain('- fake-w1.alpha asked (input-1): Should the search ignore case?\n  human:tester answered: Match case');
+  });
+});
+
+describe('questions of the planner and the reviewer', () => {
+  const answer = 'agentboard answer input-1 "<Cover tags | Leave tags out, or your own answer>"';
+  const goOn = 'agentboard run add-search   # then go on (or run with --wait to have it go on by itself)';
+
+  it('stop for a planner\'s question without spending an attempt, and give the answer to the phase\'s next prompt', async () => {
+    const board = await fakeBoard({ scenario: { proposal: ['ask', 'valid'] } });
+    const r = run(board.dir, ['add-search', ...GOAL, '--until', 'proposal', '--max-attempts', '1']);
+    expect(r.code).toBe(0);
+    expect(r.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({
+      phase: 'proposal',
+      subject: 'the question input-1 of fake-planner',
+      reason: expect.stringContaining('fake-planner asked it while working on the proposal of add-search: "Should the proposal cover searching by tag?"'),
+      commands: [answer],
+    });
+    expect(r.events.filter((e) => e.type === 'phase.refused')).toEqual([]);
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'waiting_on_person', exit_code: 0, invocations: 1, next_steps: [answer, goOn] });
+    expect(r.events.at(-1).message).toMatch(/it does what it said it would: Leave tags out\.$/);
+    const first = runIds(board.dir)[0]!;
+    expect(runRecord(board.dir, first)).toMatchObject({ outcome: 'waiting_on_person', invocations: 1 });
+    expect(prompt(board.dir, first, 1)).not.toContain('## Questions asked about the proposal');
+
+    await ok(board.dir, ['answer', 'input-1', 'Cover tags']);
+    const again = run(board.dir, ['add-search', '--until', 'proposal', '--max-attempts', '1']);
+    expect(again.events.find((e) => e.type === 'phase.validated')).toMatchObject({ document: 'proposal', attempt: 1 });
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'finished' });
+    const text = prompt(board.dir, runIds(board.dir)[1]!, 1);
+    expect(text).toContain("## Questions asked about the proposal, and a person's answers (follow them)\n\n- fake-planner asked (input-1): Should the proposal cover searching by tag?\n  human:tester answered: Cover tags");
+    expect(agentInvocations(board).map((i) => [i.env.AGENTBOARD_PHASE, i.action])).toEqual([['proposal', 'ask'], ['proposal', 'valid']]);
+  });
+
+  it('with --wait, wait for the answer to a planner\'s question, give it to the next turn, and keep it to its phase', async () => {
+    const board = await fakeBoard({ scenario: { spec: ['ask', 'valid'] } });
+    const live = startRun(board.dir, ['add-search', ...GOAL, '--until', 'spec', '--wait', '--max-attempts', '1']);
+    await until('the run to wait for the answer', () => live.events.some((e) => e.type === 'waiting_on_person'));
+    expect(live.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({ phase: 'spec', subject: 'the question input-1 of fake-planner', commands: [answer] });
+    await ok(board.dir, ['answer', 'input-1', 'Leave tags out']);
+    expect(await live.done).toBe(0);
+    expect(live.events.find((e) => e.type === 'notice' && e.message.startsWith('input-1'))).toMatchObject({ message: 'input-1: human:tester answered: Leave tags out.' });
+    expect(live.events.filter((e) => e.type === 'phase.refused')).toEqual([]);
+    expect(live.events.filter((e) => e.type === 'phase.validated').map((e) => [e.document, e.attempt])).toEqual([['proposal', 1], ['spec', 1]]);
+    const id = runIds(board.dir)[0]!;
+    // Invocations: the proposal, the spec's question, the spec.
+    expect(prompt(board.dir, id, 3)).toContain('- fake-planner asked (input-1): Should the spec cover searching by tag?\n  human:tester answered: Leave tags out');
+    expect(prompt(board.dir, id, 1)).not.toContain('input-1');
+  });
+
+  it('stop for a reviewer\'s question without spending an attempt, and give the answer to its next review prompt', async () => {
+    const board = await fakeBoard({ scenario: { review: ['ask', 'approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--max-attempts', '1']);
+    expect(r.code).toBe(0);
+    expect(r.events.find((e) => e.type === 'waiting_on_person')).toMatchObject({
+      phase: 'review',
+      subject: 'the question input-1 of fake-reviewer',
+      reason: expect.stringContaining('fake-reviewer asked it while working on the review of add-search: "Should the review cover searching by tag?"'),
+      commands: [answer],
+    });
+    expect(r.events.filter((e) => e.type === 'phase.refused')).toEqual([]);
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'waiting_on_person', next_steps: [answer, goOn] });
+
+    await ok(board.dir, ['answer', 'input-1', 'Cover tags']);
+    const again = run(board.dir, ['add-search', '--max-attempts', '1']);
+    expect(again.events.find((e) => e.type === 'phase.validated')).toMatchObject({ document: 'review', verdict: 'APPROVED', attempt: 1 });
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'finished' });
+    expect(prompt(board.dir, runIds(board.dir)[1]!, 1)).toContain("## Questions asked about the review, and a person's answers (follow them)\n\n- fake-reviewer asked (input-1): Should the review cover searching by tag?\n  human:tester answered: Cover tags");
   });
 });

@@ -300,6 +300,16 @@ describe('a server holding the lock', () => {
     expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).isError).toBeFalsy();
   });
 
+  it("keep the change and phase a run's planner asked in, whichever process carries its question out", async () => {
+    const dir = await newBoard();
+    const input = { agent_id: 'fake-planner', question: 'Should the spec cover tags?', default_action: 'Leave tags out.' };
+    const id = new CallQueue(runtime(dir)).post({ op: 'input.ask', input, format: 'json', writes: [], run_agent: 'fake-planner', run_phase: { agentId: 'fake-planner', changeId: 'add-search', phase: 'spec' } });
+    const call = await server(dir);
+    expect((await call('agentboard_update_status', { agent_id: 'agent-a', status: 'working', message: 'Carrying the queued question.' })).isError).toBeFalsy();
+    expect(answer(dir, id)).toMatchObject({ ok: true, result: { input_id: 'input-1' } });
+    expect(JSON.parse(read(dir, 'agentd/.runtime/state.json')).inputs['input-1']).toMatchObject({ agent_id: 'fake-planner', change_id: 'add-search', phase: 'spec' });
+  });
+
   it('lets the lock go at once after a write when no other process called', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'alone', SIX);
