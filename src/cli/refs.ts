@@ -54,10 +54,12 @@ export interface SameCall {
  * The speller of the command line: the first operation of a reference, as a command in backticks.
  * A reference to the call being answered, with values it was given (the call to make again; a
  * reference without any names the command, not this call), is the command line as it was typed:
- * its files and options are needed again too.
+ * its files and options are needed again too. So is SAME_CALL, the call being answered whatever it was.
  */
 export function cliSpeller(operations: readonly Spelled[], actor?: string, same?: SameCall): (r: Ref) => string {
   return (r) => {
+    // The call being answered (SAME_CALL): the command as typed; outside a command (a run's events, the console), what was done.
+    if (r.ops.length === 0) return same ? `\`${same.command}\`` : 'it';
     const op = operations.find((o) => o.name === r.ops[0]);
     if (!op) return r.ops[0]!;
     const call = same?.call();

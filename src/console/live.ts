@@ -116,7 +116,7 @@ export class LiveBoard implements ConsoleSource {
       if (this.syncTrouble) this.snapshot = { ...this.snapshot, trouble: this.syncTrouble };
     } catch (err) {
       if (!(err instanceof AgentboardError)) throw err;
-      this.snapshot = { ...this.snapshot, trouble: `${err.message} ${err.nextStep}` };
+      this.snapshot = { ...this.snapshot, trouble: spell(`${err.message} ${err.nextStep}`) };
     }
     this.watcher?.watchOnly(this.folders());
     this.checkRuns();

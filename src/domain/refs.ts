@@ -11,7 +11,7 @@ const CLOSE = '\uFDD1';
 const MARKED = /\uFDD0([^\uFDD1]*)\uFDD1/g;
 
 export interface Ref {
-  /** Operation names, the preferred first: an adapter names the first its reader can call. */
+  /** Operation names, the preferred first: an adapter names the first its reader can call. None: the call being answered (SAME_CALL). */
   ops: string[];
   /** Argument values the call needs (task_id, change_id, document, input_id…), when known. */
   args: Record<string, RefArg>;
@@ -26,6 +26,14 @@ export function refTo(ops: string | string[], args: Record<string, string | numb
   for (const [k, v] of Object.entries(args)) if (v !== undefined) given[k] = Array.isArray(v) || typeof v === 'boolean' ? v : String(v);
   return `${OPEN}${JSON.stringify({ ops: typeof ops === 'string' ? [ops] : ops, args: given })}${CLOSE}`;
 }
+
+/**
+ * The call being answered, to be made again: the command line as it was typed, or the tool that
+ * was called. A refusal that does not know which operation met it (a file the disk refused, a
+ * remote that could not be reached, markdown that cannot be read) says "try … again" with it, and
+ * each caller reads its own: a person or script the command, an agent the tool, never the other.
+ */
+export const SAME_CALL = refTo([]);
 
 export function hasRefs(text: string): boolean {
   return text.includes(OPEN);

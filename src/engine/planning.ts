@@ -13,6 +13,7 @@ import { restoreCommand } from './git.js';
 import { invoke } from './invoke.js';
 import { answersText, documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { CallRecord } from '../store/runs.js';
+import { forPerson } from '../render/person-refs.js';
 import { docWord } from '../ops/doc-write.js';
 
 export type PlanningPhase = 'proposal' | 'spec' | 'tasks';
@@ -27,7 +28,8 @@ export function refusals(calls: CallRecord[]): Finding[] {
 /** The validator's errors for one document of the change. */
 export async function ruleFindings(ctx: RunContext, file: string | undefined): Promise<Finding[]> {
   const report = await ctx.ops.validate(ctx.changeId);
-  const findings: Data[] = report?.changes.flatMap((c: Data) => c.findings) ?? [];
+  // Spelled as a person reads them: a finding's fix may name a command (a file that cannot be read: try it again).
+  const findings: Data[] = forPerson(report?.changes.flatMap((c: Data) => c.findings) ?? []);
   return findings
     .filter((f) => f.level === 'error' && (file === undefined || f.file === file))
     .map((f) => ({ source: 'validate' as const, message: f.message, file: f.file, line: f.line, rule: f.rule, fix: f.fix }));

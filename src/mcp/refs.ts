@@ -2,7 +2,8 @@
  * How an agent reads a reference in agentboard's messages (domain/refs.ts): the first of its
  * alternatives that the agent's profile serves, as the tool to call with the arguments known; an
  * operation no tool of the profile serves is named as the command a person (or the agent's own
- * shell) runs, never as a tool the agent does not have.
+ * shell) runs, never as a tool the agent does not have. The call being answered (SAME_CALL) is
+ * the tool that was called, `calling`.
  */
 import { refsIn, resolveRefs, type Ref } from '../domain/refs.js';
 import { commandLine } from '../cli/refs.js';
@@ -10,9 +11,11 @@ import { spelledOf } from '../ops/catalog.js';
 import { findOperation } from '../ops/index.js';
 import type { Operation } from '../ops/registry.js';
 
-export function toolSpeller(served: readonly Operation[]): (r: Ref) => string {
+export function toolSpeller(served: readonly Operation[], calling?: Operation): (r: Ref) => string {
   const names = new Set(served.map((op) => op.name));
   return (r) => {
+    // The call being answered (SAME_CALL): the tool that was called.
+    if (r.ops.length === 0) return calling?.tool ? calling.tool.name : 'it';
     const name = r.ops.find((n) => names.has(n));
     const args = Object.fromEntries(Object.entries(r.args).filter(([k]) => k !== 'agent_id'));
     if (name) {
@@ -58,7 +61,7 @@ function sentences(text: string): string[] {
  */
 export function fitGuidance(text: string, served: readonly Operation[]): string {
   const names = new Set(served.map((op) => op.name));
-  const followable = (r: Ref) => r.ops.some((n) => names.has(n)) || findOperation(r.ops[0]!)?.access === 'human';
+  const followable = (r: Ref) => r.ops.length === 0 || r.ops.some((n) => names.has(n)) || findOperation(r.ops[0]!)?.access === 'human';
   const spell = toolSpeller(served);
   return sentences(text)
     .filter((s) => refsIn(s).every(followable))

@@ -161,8 +161,10 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
   for (const op of served) {
     const tool = op.tool!;
     const input = toolInput(op, binding);
+    // Its answers name this tool as the call to make again (SAME_CALL).
+    const spellCall = toolSpeller(served, op);
     const call = (args: unknown) => {
-      const running = callTool(toolCtx, op, input, args, spell, binding);
+      const running = callTool(toolCtx, op, input, args, spellCall, binding);
       inFlight.add(running);
       void running.finally(() => inFlight.delete(running));
       return running;

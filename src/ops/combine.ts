@@ -24,6 +24,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { testHooks } from '../clock.js';
 import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
+import { SAME_CALL } from '../domain/refs.js';
 import type { Stage } from '../domain/model.js';
 import { isHuman } from '../domain/ids.js';
 import { conflictNotices, type BatchOutcome, type Board, type Notice } from '../store/board.js';
@@ -316,7 +317,7 @@ async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promis
   const op = await operationNamed(body.op);
   let input = body.input;
   if (!ownCall) {
-    if (!op || !combinable(op, {})) fail('USAGE', `"${printable(String(body.op))}" is not a write an agent may queue.`, 'Call the tool again.');
+    if (!op || !combinable(op, {})) fail('USAGE', `"${printable(String(body.op))}" is not a write an agent may queue.`, `Try ${SAME_CALL} again.`);
     const { imported_from: _set, ...fields } = (body.input ?? {}) as Record<string, unknown>;
     input = parseInput(op.input, fields, { rules: op.inputRules }) as Record<string, unknown>;
     if (!combinable(op, input)) fail('HUMAN_ONLY', 'A person acts from the agentboard CLI, not through an MCP server.', 'Call the tool with your agent id.');

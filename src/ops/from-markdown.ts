@@ -19,6 +19,7 @@ import { parseTasksBody, tasksIntro } from '../store/format-tasks.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml } from '../store/yaml-lite.js';
 import { printable } from '../domain/text.js';
+import { SAME_CALL } from '../domain/refs.js';
 
 /** Refuses the markdown when it has errors, naming every one with its line and fix (and in `details.findings`, as validate gives them). */
 function refuseErrors(findings: Finding[], shownAs: string): void {
@@ -26,9 +27,9 @@ function refuseErrors(findings: Finding[], shownAs: string): void {
   if (errors.length === 0) return;
   const at = (f: Finding) => `${shownAs}${f.line ? `:${f.line}` : ''}: ${f.message}`;
   const details = { findings: errors };
-  if (errors.length === 1) fail('INVALID_INPUT', `${at(errors[0]!)}.`, `Fix the markdown (${errors[0]!.fix}) and run the command again; nothing was changed.`, details);
+  if (errors.length === 1) fail('INVALID_INPUT', `${at(errors[0]!)}.`, `Fix the markdown (${errors[0]!.fix}) and try ${SAME_CALL} again; nothing was changed.`, details);
   const list = errors.map((f) => `\n  ${at(f)} (fix: ${f.fix})`).join('');
-  fail('INVALID_INPUT', `${shownAs} has ${errors.length} problems:${list}`, 'Fix each of them in the markdown and run the command again; nothing was changed.', details);
+  fail('INVALID_INPUT', `${shownAs} has ${errors.length} problems:${list}`, `Fix each of them in the markdown and try ${SAME_CALL} again; nothing was changed.`, details);
 }
 
 /** The "## " headings of a text, for messages that say what was found. */
@@ -42,7 +43,7 @@ function foundHeadings(body: string): string {
 
 /** A whole document that is not in a shape agentboard reads: say what was expected and what was found. */
 function refuseShape(shownAs: string, what: string, expected: string, body: string, hint = ''): never {
-  return fail('INVALID_INPUT', `${shownAs}: ${what}: expected ${expected}; found ${foundHeadings(body)}.`, `${hint}Rewrite the markdown with those headings and run the command again; nothing was changed.`);
+  return fail('INVALID_INPUT', `${shownAs}: ${what}: expected ${expected}; found ${foundHeadings(body)}.`, `${hint}Rewrite the markdown with those headings and try ${SAME_CALL} again; nothing was changed.`);
 }
 
 /**
@@ -204,7 +205,7 @@ function reviewInput(body: string, offset: number, kept: string | null, sink: Fi
     }
     const verdict = reviewVerdict(read.verdict);
     if (!verdict) {
-      fail('INVALID_INPUT', `${shownAs}${read.verdictLine ? `:${read.verdictLine}` : ''}: unknown verdict "${printable(read.verdict)}".`, `Use one of ${VERDICTS.join(', ')} (NEEDS_CHANGES is read as NEEDS_FIX) and run the command again; nothing was changed.`);
+      fail('INVALID_INPUT', `${shownAs}${read.verdictLine ? `:${read.verdictLine}` : ''}: unknown verdict "${printable(read.verdict)}".`, `Use one of ${VERDICTS.join(', ')} (NEEDS_CHANGES is read as NEEDS_FIX) and try ${SAME_CALL} again; nothing was changed.`);
     }
     round = { verdict, summary: read.summary, issues: read.issues, sections: read.sections };
   }

@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
+import { SAME_CALL } from '../domain/refs.js';
 import { changeIdProblem } from '../domain/ids.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
@@ -948,7 +949,7 @@ export class Board implements Reader {
         return await fn(lock);
       } catch (err) {
         if (err instanceof LostLock && lockAttempt < 3) continue;
-        if (err instanceof LostLock) fail('BOARD_CHANGED', 'The board lock was taken over while this command was stopped; nothing was written.', 'Run the command again.');
+        if (err instanceof LostLock) fail('BOARD_CHANGED', 'The board lock was taken over while this process was stopped; nothing was written.', `Try ${SAME_CALL} again.`);
         throw err;
       } finally {
         lock.release();
@@ -1031,7 +1032,7 @@ export class Board implements Reader {
         return false;
       }
       if (err instanceof StaleRead) {
-        fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, 'Finish saving the file in your editor, then run the command again.');
+        fail('BOARD_CHANGED', `A file of the board kept changing while agentboard wrote (${err.message}); nothing was written.`, `Finish saving the file in your editor, then try ${SAME_CALL} again.`);
       }
       throw err;
     }

@@ -15,6 +15,7 @@ import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
+import { SAME_CALL } from '../domain/refs.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_APPEND } = constants;
 
@@ -36,10 +37,10 @@ export function fsError(err: unknown, shown: string, doing: 'read' | 'write'): A
     case 'ENOSPC':
     case 'EDQUOT':
     case 'EFBIG':
-      return new AgentboardError('DISK_FULL', `There is no room to write ${shown} (${code === 'EFBIG' ? 'file size limit reached' : 'the disk is full'}).${nothing}`, 'Free some disk space, then run the same command again.');
+      return new AgentboardError('DISK_FULL', `There is no room to write ${shown} (${code === 'EFBIG' ? 'file size limit reached' : 'the disk is full'}).${nothing}`, `Free some disk space, then try ${SAME_CALL} again.`);
     case 'EACCES':
     case 'EPERM':
-      return new AgentboardError('PERMISSION_DENIED', `agentboard is not allowed to ${doing} ${shown} (permission denied).${nothing}`, `Check the owner and permissions of ${shown} and its folder (ls -l), then run the command again.`);
+      return new AgentboardError('PERMISSION_DENIED', `agentboard is not allowed to ${doing} ${shown} (permission denied).${nothing}`, `Check the owner and permissions of ${shown} and its folder (ls -l), then try ${SAME_CALL} again.`);
     case 'EROFS':
       return new AgentboardError('READ_ONLY', `${shown} is on a read-only file system.${nothing}`, 'Run agentboard in a writable checkout of the repository.');
     case 'EISDIR':
@@ -49,7 +50,7 @@ export function fsError(err: unknown, shown: string, doing: 'read' | 'write'): A
     case 'ELOOP':
       return unsafePath(shown, 'a symbolic link');
     default:
-      return new AgentboardError('IO_ERROR', `Could not ${doing} ${shown} (${code || (err as Error).message}).${nothing}`, 'Check the disk and the file, then run the command again.');
+      return new AgentboardError('IO_ERROR', `Could not ${doing} ${shown} (${code || (err as Error).message}).${nothing}`, `Check the disk and the file, then try ${SAME_CALL} again.`);
   }
 }
 

@@ -32,7 +32,7 @@ import type { BoardLock } from './lock.js';
 import { mergeItems, tookState, type MergeConflict } from './merge.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
-import { refTo } from '../domain/refs.js';
+import { refTo, SAME_CALL } from '../domain/refs.js';
 import { printable } from '../domain/text.js';
 import { compareTaskIds } from '../domain/ids.js';
 
@@ -340,7 +340,7 @@ export class Transaction implements Reader {
     if (writers.length === 0 && !unparsable(loaded.doc)) return loaded;
     for (; writers.length > 0; writers = openWriters(path)) {
       if (Date.now() > deadline) {
-        fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, 'Let the editor finish saving, then run the command again.');
+        fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, `Let the editor finish saving, then try ${SAME_CALL} again.`);
       }
       sleep(50);
       this.board.rereadDoc(changeId, type);
@@ -429,7 +429,7 @@ export class Transaction implements Reader {
     fail(
       'PARSE_ERROR',
       `${doc.file}${f?.line ? `:${f.line}` : ''}: ${f?.message ?? 'the file cannot be read'}; agentboard does not rewrite a file that does not parse, so nothing was changed.`,
-      `Finish or fix the edit of ${doc.file} (${f?.fix ?? 'restore it from git'}), then run the command again.`,
+      `Finish or fix the edit of ${doc.file} (${f?.fix ?? 'restore it from git'}), then try ${SAME_CALL} again.`,
     );
   }
 

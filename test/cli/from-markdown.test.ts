@@ -133,7 +133,8 @@ describe('--from keeps what it reads', () => {
       expect(json.json.error.message).toContain(`\n  ${path}:${line}: ${message} (fix: ${fix}`);
       expect(text.stderr).toContain(`\n  ${path}:${line}: ${message} (fix: ${fix}`);
     }
-    expect(text.stderr).toContain('next: Fix each of them in the markdown and run the command again; nothing was changed.');
+    // The command to run again is the one typed, its file and notes included.
+    expect(text.stderr).toContain(`next: Fix each of them in the markdown and try \`agentboard spec many --as planner --from ${path} --notes 'No additional notes.'\` again; nothing was changed.`);
   });
 
   it('keeps the Capabilities section of an OpenSpec proposal', async () => {

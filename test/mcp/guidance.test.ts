@@ -38,7 +38,11 @@ interface Way {
 
 /** Every way an agent's call can end in each code. A profile reaches the code when it serves a way's tools. */
 const WAYS: Partial<Record<ErrorCode, Way[]>> = {
-  INVALID_INPUT: [{ tool: 'agentboard_get_task', args: { task_id: 'T1' } }],
+  INVALID_INPUT: [
+    { tool: 'agentboard_get_task', args: { task_id: 'T1' } },
+    // Markdown a correction cannot read: the call to make again is the tool's.
+    { tool: 'agentboard_correct_document', args: { agent_id: 'rev-1', review_key: 'KEY', change_id: 'zeta', document: 'spec', markdown: '# x', notes: NOTES }, step: ['try agentboard_correct_document again'] },
+  ],
   USAGE: [{ tool: 'agentboard_approve_document', args: {} }],
   BOARD_NOT_FOUND: [{ tool: 'agentboard_get_task', args: { task_id: 'alpha/T1' }, board: (dir) => rmSync(join(dir, 'agentd'), { recursive: true }) }],
   AGENTD_BOARD: [{ tool: 'agentboard_get_task', args: { task_id: 'alpha/T1' }, board: (dir) => (rmSync(join(dir, 'agentd/config.yaml')), writeFileSync(join(dir, 'agentd/config.toml'), 'name = "x"\n')) }],
@@ -346,6 +350,8 @@ describe.each(PROFILES)('the %s profile', (profile) => {
       const missing = toolNames(text).filter((name) => !served.has(name) && name !== 'agentboard_approve_document');
       expect(missing, `${profile}, ${what}: ${text.slice(0, 600)}`).toEqual([]);
       expect(text, `${profile}, ${what}: a reference was left unspelled`).not.toMatch(/[\uFDD0\uFDD1]/);
+      // An agent calls tools: it has no command to run again (a disk, a remote or markdown that refused the call).
+      expect(text, `${profile}, ${what}: worded for the command line`).not.toMatch(/run the (same )?command|command again/i);
       if (process.env.DUMP) console.log(`${profile} | ${what} | ${text.slice(0, 700)}`);
     }
     // Guidance leaves out what the profile cannot follow, rather than sending the agent to the command line.

@@ -32,7 +32,7 @@ import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
 import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
-import { refTo } from '../../domain/refs.js';
+import { refTo, SAME_CALL } from '../../domain/refs.js';
 
 /** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
 const WAITING_REFS = 'refs/agentboard/waiting/';
@@ -112,14 +112,14 @@ export class SharedBoard {
     }
     const url = this.git.remoteUrl(this.remote);
     if (url === null) {
-      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have.`, `Add it with \`git remote add ${this.remote}\` followed by the URL the other clones use, then run the command again.`);
+      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have.`, `Add it with \`git remote add ${this.remote}\` followed by the URL the other clones use, then try ${SAME_CALL} again.`);
     }
     const named = [`'${url}'`, `'${shownUrl(url)}'`, url, shownUrl(url)].reduce((text, u) => text.split(u).join(`"${this.remote}"`), stderr);
     const reason = gitReason(named);
     fail(
       'REMOTE_UNREACHABLE',
       `The shared board's remote "${this.remote}" could not be reached (${reason}); a claim, a release or any other exclusive write must be agreed with the remote, so nothing was written.`,
-      `Check the connection and your access with \`git fetch ${this.remote}\`, then run the command again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
+      `Check the connection and your access with \`git fetch ${this.remote}\`, then try ${SAME_CALL} again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
     );
   }
 
@@ -169,7 +169,7 @@ export class SharedBoard {
       // The remote's own compare-and-swap lost to a push that came in between ("failed to update ref",
       // "cannot lock ref"): another clone wrote first, like a stale lease.
       if (line.includes('[remote rejected]') && !/failed to (update|lock) ref|cannot lock ref|incorrect old value/.test(line)) {
-        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then run the command again.`);
+        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then try ${SAME_CALL} again.`);
       }
       return 'moved';
     }
@@ -345,7 +345,7 @@ export class SharedBoard {
     if (aside.midway) return this.afterGit(aside);
     const how = `A ${aside.git} that ${refTo(aside.git === 'git pull' ? 'remote.pull' : 'remote.switch')} started (${aside.at})`;
     if (!this.waitFor(ASIDE_MARKER, aside.token)) {
-      this.board.notices.push({ kind: 'remote', message: `${how} is still running, with the board's files out of its way: agentd/ may show an older board than the shared one until it ends; run the command again then.` });
+      this.board.notices.push({ kind: 'remote', message: `${how} is still running, with the board's files out of its way: agentd/ may show an older board than the shared one until it ends; try ${SAME_CALL} again then.` });
       return;
     }
     this.afterGit(aside);
@@ -467,7 +467,7 @@ export class SharedBoard {
   private rejected(err: unknown, started: number, attempt: number): void {
     if (!(err instanceof RemoteMoved)) throw err;
     if (Date.now() - started > REMOTE_PATIENCE_MS) {
-      fail('REMOTE_BUSY', `The shared board kept changing on "${this.remote}" while this write was tried ${attempt} times; nothing was written.`, 'Run the command again.');
+      fail('REMOTE_BUSY', `The shared board kept changing on "${this.remote}" while this write was tried ${attempt} times; nothing was written.`, `Try ${SAME_CALL} again.`);
     }
   }
 
