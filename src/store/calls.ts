@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { unlinkQuietly, writeNewFile } from './fs.js';
-import { goneHere, HOST_TAG, STAMP, waiterStamp } from './lock.js';
+import { goneHere, STAMP, waiterStamp } from './lock.js';
 
 export const CALLS_DIR = 'calls';
 // <id> is <waiterStamp>-<random>: the caller's time, process and a tag of its host (a board on a
@@ -28,8 +28,6 @@ const CALL = new RegExp(`^call\\.(${STAMP}-[0-9a-f]+)\\.json(\\.taken|\\.part)?$
 const ANSWER = new RegExp(`^answer\\.(${STAMP}-[0-9a-f]+)\\.json$`);
 /** A call or answer of another machine's process this old is abandoned (its caller gives up after two minutes). */
 const ABANDONED_MS = 10 * 60_000;
-/** A call or answer younger than this is not looked at for a caller that is gone (see CallQueue.fresh). */
-const FRESH_MS = 1_000;
 
 /** Whether a file name in the calls folder is that of a call put in the queue (not yet taken up). */
 export function isCallName(name: string): boolean {
@@ -129,20 +127,10 @@ export class CallQueue {
       if (!found) continue;
       const pid = Number(found[2]);
       const path = join(this.dir, name);
-      if (!this.fresh(found[1]!, found[3]!) && this.abandoned(pid, found[3]!, path)) unlinkQuietly(path);
+      if (this.abandoned(pid, found[3]!, path)) unlinkQuietly(path);
       else if (call && call[4] !== '.part') calls.push({ id: call[1]!, pid, path });
     }
     return calls.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  }
-
-  /**
-   * Whether a call or answer was made by a process of this machine within the last FRESH_MS (its id
-   * starts with the time): its process is not looked at (a read of /proc per file, each time the
-   * holder of a busy board looks at the queue). One that died that soon after its call is served as
-   * if it had died right after its answer.
-   */
-  private fresh(id: string, host: string): boolean {
-    return host === HOST_TAG && Date.now() - parseInt(id.slice(0, id.indexOf('-')), 36) < FRESH_MS;
   }
 
   /** Whether nobody waits for a call or answer any more: its process is gone (on this machine), or it is very old. */

@@ -342,8 +342,7 @@ export function someoneInLine(runtimeDir: string): boolean {
   return !new Line(runtimeDir).mayTry();
 }
 
-/** This machine's tag in the names of waiters' files. */
-export const HOST_TAG = sha1(hostname()).slice(0, 8);
+const HOST_TAG = sha1(hostname()).slice(0, 8);
 
 /**
  * The start of the name of a file that stands for this process while it waits (a queued call, a
