@@ -102,25 +102,31 @@ export class BoardOps {
 
   /** The question asked while the task was held that a person has not answered yet (its deadline not passed), whoever asked it, or null. */
   openQuestionOn(taskId: string): InputRecord | null {
-    return Object.values(this.board.readRuntime().inputs).find((i) => i.task_id === taskId && i.status === 'open') ?? null;
+    return this.openQuestion((i) => i.task_id === taskId);
   }
 
   /** The questions asked while a task was held, resolved (answered, or past their deadline: the default applies), oldest first. */
   answersFor(taskId: string): InputRecord[] {
-    return Object.values(this.board.readRuntime().inputs)
-      .filter((i) => i.task_id === taskId && i.status === 'resolved')
-      .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+    return this.answers((i) => i.task_id === taskId);
   }
 
   /** The question a run's planner or reviewer asked in a phase of a change (holding no task) that a person has not answered yet, whoever asked it, or null. */
   openQuestionIn(changeId: string, phase: string): InputRecord | null {
-    return Object.values(this.board.readRuntime().inputs).find((i) => inPhase(i, changeId, phase) && i.status === 'open') ?? null;
+    return this.openQuestion((i) => inPhase(i, changeId, phase));
   }
 
   /** The questions asked in a phase of a change (as openQuestionIn), resolved, oldest first. */
   answersIn(changeId: string, phase: string): InputRecord[] {
+    return this.answers((i) => inPhase(i, changeId, phase));
+  }
+
+  private openQuestion(about: (i: InputRecord) => boolean): InputRecord | null {
+    return Object.values(this.board.readRuntime().inputs).find((i) => about(i) && i.status === 'open') ?? null;
+  }
+
+  private answers(about: (i: InputRecord) => boolean): InputRecord[] {
     return Object.values(this.board.readRuntime().inputs)
-      .filter((i) => inPhase(i, changeId, phase) && i.status === 'resolved')
+      .filter((i) => about(i) && i.status === 'resolved')
       .sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
   }
 

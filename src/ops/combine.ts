@@ -296,9 +296,10 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
     throw err;
   }
   const index = calls.findIndex(({ call }) => call === mine);
+  const others = calls.length - (index < 0 ? 0 : 1);
   // The callers waiting on the lock look for their answers now (they watch the lock, not the calls folder).
-  if (calls.length > (index < 0 ? 0 : 1)) lock.renew();
-  return { outcome: index < 0 ? { ok: true, value: undefined } : outcomes[index]!, others: calls.length - (index < 0 ? 0 : 1) };
+  if (others > 0) lock.renew();
+  return { outcome: index < 0 ? { ok: true, value: undefined } : outcomes[index]!, others };
 }
 
 /**

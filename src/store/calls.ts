@@ -6,11 +6,11 @@
  * every call waiting (renamed to `call.<id>.json.taken`, so that a caller giving up can tell it was
  * too late), carries them out one after another in one transaction, and commits them at once: one
  * round of fsyncs for all. With the same commit it puts each caller's answer in place
- * (`answer.<id>.json`), removes the calls it carried out and writes the lock again (the waiting callers watch it), so that a call is carried out exactly
+ * (`answer.<id>.json`) and removes the calls it carried out, so that a call is carried out exactly
  * once, whatever process dies when: a commit that did not happen leaves the calls waiting, and one
- * that did (rolled forward by the next holder, see journal.ts) leaves their answers. A caller
- * wakes when its answer appears or the lock is free, whichever comes first; it reads and removes
- * its answer.
+ * that did (rolled forward by the next holder, see journal.ts) leaves their answers. Then it writes
+ * the lock again: the callers wait watching the lock file alone, and each wakes when its answer is
+ * there or the lock is free, whichever comes first; it reads and removes its answer.
  *
  * Only the holder of the lock takes calls or removes them, so a taken call found while holding the
  * lock was left by a holder that died before its commit: it is carried out again.

@@ -126,10 +126,10 @@ type Watched = { dir: string; names: readonly string[] | ((file: string) => bool
 
 /**
  * One watcher per folder, shared by the waits on it while there are any: it goes with the last of
- * them, so that a process that waits for nothing is not woken by every file the others make there (eight
- * MCP servers each woken by every call and commit of a busy board spent a third of their time so).
- * It does not keep the process alive; one that fails is dropped, and the next wait sets up another
- * (meanwhile the timer wakes it).
+ * them, so that a process that waits for nothing is not woken by every file the others make there
+ * (on a busy board, every queued call, answer and commit woke every MCP server). It does not keep
+ * the process alive; one that fails is dropped, and the next wait sets up another (meanwhile the
+ * timer wakes it).
  */
 const folderWatchers = new Map<string, { listeners: Set<(file: string | null) => void>; watcher: ReturnType<typeof watch> }>();
 
@@ -214,7 +214,7 @@ export function changeIn(watched: readonly Watched[], ms: number): { done: Promi
 /**
  * Another process may answer for this one (a call it queued, see store/calls.ts): `check` tells
  * whether it has. The holder that answers writes the lock again once its answers are in place
- * (BoardLock.ring), so the waiter watches the lock alone.
+ * (BoardLock.renew after the commit, ops/combine.ts), so the waiter watches the lock alone.
  */
 export interface Answered {
   check: () => boolean;
