@@ -20,6 +20,8 @@ export interface TestHooks {
   staleMs?: number;
   /** How long an MCP server holding the lock waits for more queued calls after a commit (ms), so tests can catch it holding. */
   lingerMs?: number;
+  /** Once a queued call has come, how long such a server waits for the others it expects (ms), so tests can see it gather. */
+  gatherMs?: number;
   /** The longest such a server goes on carrying out queued calls (ms). */
   tenureMs?: number;
 }

@@ -110,9 +110,10 @@ export class CallQueue {
 
   /**
    * The calls waiting, oldest first, the lock held; the calls of processes that are gone, and their
-   * answers nobody will read, are removed on the way.
+   * answers nobody will read, are removed on the way. `except`: calls to pass over (taken up
+   * already); `answers: false`: answers are not looked at.
    */
-  waiting(): QueuedCall[] {
+  waiting(options: { except?: ReadonlySet<string>; answers?: boolean } = {}): QueuedCall[] {
     const calls: QueuedCall[] = [];
     let names: string[];
     try {
@@ -122,15 +123,31 @@ export class CallQueue {
     }
     for (const name of names) {
       const call = CALL.exec(name);
-      const answer = call ? null : ANSWER.exec(name);
+      const answer = call || options.answers === false ? null : ANSWER.exec(name);
       const found = call ?? answer;
-      if (!found) continue;
+      if (!found || (call && options.except?.has(call[1]!))) continue;
       const pid = Number(found[2]);
       const path = join(this.dir, name);
       if (this.abandoned(pid, found[3]!, path)) unlinkQuietly(path);
       else if (call && call[4] !== '.part') calls.push({ id: call[1]!, pid, path });
     }
     return calls.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  /** How many calls are in the queue (taken ones left by a holder that died included), as their names say: their processes are not looked at. */
+  count(): number {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return 0;
+    }
+    let n = 0;
+    for (const name of names) {
+      const call = CALL.exec(name);
+      if (call && call[4] !== '.part') n++;
+    }
+    return n;
   }
 
   /** Whether nobody waits for a call or answer any more: its process is gone (on this machine), or it is very old. */

@@ -11,6 +11,7 @@ export function hooksFromEnv(env) {
   if (skew) hooks.now = () => Date.now() + skew;
   if (env.AGENTBOARD_TEST_STALE_MS) hooks.staleMs = Number(env.AGENTBOARD_TEST_STALE_MS);
   if (env.AGENTBOARD_TEST_LINGER_MS) hooks.lingerMs = Number(env.AGENTBOARD_TEST_LINGER_MS);
+  if (env.AGENTBOARD_TEST_GATHER_MS) hooks.gatherMs = Number(env.AGENTBOARD_TEST_GATHER_MS);
   if (env.AGENTBOARD_TEST_TENURE_MS) hooks.tenureMs = Number(env.AGENTBOARD_TEST_TENURE_MS);
   const fault = env.AGENTBOARD_TEST_FAULT;
   if (fault?.startsWith('stop:')) {

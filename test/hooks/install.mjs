@@ -9,6 +9,7 @@
 //   AGENTBOARD_TEST_FAULT=stop:<point>   stops the process (SIGSTOP) the first time it reaches that commit point, holding the lock
 //   AGENTBOARD_TEST_STALE_MS=<ms>        how old a lock whose holder cannot be checked must be to count as stale
 //   AGENTBOARD_TEST_LINGER_MS=<ms>       how long an MCP server holding the lock waits for more queued calls after a commit
+//   AGENTBOARD_TEST_GATHER_MS=<ms>       once a queued call has come, how long that server waits for the others it expects
 //   AGENTBOARD_TEST_TENURE_MS=<ms>       the longest such a server goes on carrying out queued calls
 import { hooksFromEnv } from './from-env.mjs';
 

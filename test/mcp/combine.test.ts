@@ -275,6 +275,56 @@ describe('a server holding the lock', () => {
     expect(next.json.data.status).toBe('assigned');
   });
 
+  it('gather the calls of the callers a batch answered into one commit, and go with fewer once the gathering time is up', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'gather', [...SIX, { title: 'Seven' }]);
+    const { call, pid } = await serverWithClient(dir, { ...HOLDING, AGENTBOARD_TEST_GATHER_MS: '2000' });
+    // A first batch of three calls (the server's own and two queued): three are expected next.
+    const a = queue(dir, 'task.next', { agent_id: 'queued-a' });
+    const b = queue(dir, 'task.next', { agent_id: 'queued-b' });
+    expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).structuredContent.status).toBe('assigned');
+    expect([answer(dir, a).ok, answer(dir, b).ok]).toEqual([true, true]);
+    expect(lockHolder(dir)).toBe(pid);
+    // One call comes: the holder waits for the other two instead of committing it alone.
+    const c = queue(dir, 'task.next', { agent_id: 'queued-c' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(existsSync(join(callsDir(dir), `answer.${c}.json`))).toBe(false);
+    const d = queue(dir, 'task.next', { agent_id: 'queued-d' });
+    const e = queue(dir, 'task.next', { agent_id: 'queued-e' });
+    await until('the answers to c, d and e', () => [c, d, e].every((id) => existsSync(join(callsDir(dir), `answer.${id}.json`))));
+    const byAgent = (agent: string) => activity(dir).find((x) => x.action === 'task.claim' && x.actor === agent);
+    await until('the three claims in the log file', () => ['queued-c', 'queued-d', 'queued-e'].every((agent) => byAgent(agent) !== undefined));
+    // One commit: one board time for the three.
+    expect(new Set(['queued-c', 'queued-d', 'queued-e'].map((agent) => byAgent(agent).at)).size).toBe(1);
+    // Fewer than expected: the one that came is carried out once the gathering time is up.
+    const f = queue(dir, 'task.next', { agent_id: 'queued-f' });
+    await until('the answer to f', () => existsSync(join(callsDir(dir), `answer.${f}.json`)));
+    expect(answer(dir, f).result.status).toBe('assigned');
+    expect(Object.values(assignees(dir, 'gather')).sort()).toEqual(['agent-a', 'queued-a', 'queued-b', 'queued-c', 'queued-d', 'queued-e', 'queued-f']);
+    expect(callFiles(dir)).toEqual([]);
+  });
+
+  it('are counted by name, and looked at past the ones a batch took up already', async () => {
+    const dir = await newBoard();
+    const calls = new CallQueue(runtime(dir));
+    const one = calls.post({ op: 'task.next', input: { agent_id: 'one' }, format: 'json' });
+    const two = calls.post({ op: 'task.next', input: { agent_id: 'two' }, format: 'json' });
+    const host = one.split('-')[2]!;
+    // A call being written, a call taken by a holder that died, and the answer of a caller that is gone.
+    writeFileSync(join(callsDir(dir), `call.0000000001-999998-${host}-aaaaaaaa.json.part`), '{');
+    const taken = `0000000002-${process.pid}-${host}-bbbbbbbb`;
+    writeFileSync(join(callsDir(dir), `call.${taken}.json.taken`), '{}');
+    const deadAnswer = join(callsDir(dir), `answer.0000000003-999999-${host}-cccccccc.json`);
+    writeFileSync(deadAnswer, '{}');
+    expect(calls.count()).toBe(3);
+    // Passed over: the calls of the batch and the answers; nothing is removed.
+    expect(calls.waiting({ except: new Set([one]), answers: false }).map((c) => c.id)).toEqual([taken, two]);
+    expect(existsSync(deadAnswer)).toBe(true);
+    // A whole look removes the answer nobody will read.
+    expect(calls.waiting().map((c) => c.id)).toEqual([taken, ...[one, two].sort()]);
+    expect(existsSync(deadAnswer)).toBe(false);
+  });
+
   it("carries out an agent's command as a queued call, and makes way for a person's command waiting in line", async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'line', SIX);
