@@ -41,7 +41,7 @@ import { printable } from '../domain/text.js';
 const BATCH_MAX = 16;
 /** After a commit, how long the holder of the lock waits for more calls before it lets the lock go. */
 const LINGER_MS = 20;
-/** Once a call has come, how long the holder of the lock waits for the rest of the calls it expects before it carries them out. */
+/** How long a batch of the holder of the lock waits, at most, for the calls it expects before its commit. */
 const GATHER_MS = 5;
 /** The longest the holder of the lock goes on carrying out queued calls, batch after batch. */
 const TENURE_MS = 10_000;
@@ -199,9 +199,10 @@ export async function endTenures(): Promise<void> {
  * Holding the lock after a commit: carries out the calls queued meanwhile, batch after batch, each a
  * commit of its own with the board's time of its own, for as long as calls come within LINGER_MS,
  * for TENURE_MS at most, and only while nobody has waited in line for the lock (a person's command,
- * a write that cannot be queued: they get the lock at the end of the batch under way). Each batch
- * waits (GATHER_MS at most) for as many calls as the one before answered: callers answered at once
- * call again at once, and a commit for all of them costs one round of fsyncs instead of several.
+ * a write that cannot be queued: they get the lock at the end of the batch under way). A batch
+ * starts with the first call that comes, and waits before its commit (GATHER_MS at most) for as
+ * many calls as the one before answered: callers answered at once call again at once, and one
+ * commit for all of them costs one round of fsyncs instead of several.
  */
 async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue, answered: number): Promise<void> {
   const until = Date.now() + (testHooks()?.tenureMs ?? TENURE_MS);
@@ -209,14 +210,14 @@ async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQ
   let expect = answered;
   let renewed = 0;
   while (Date.now() < until) {
-    const waiting = await callsCome(board, queue, until, expect);
+    const waiting = await callsCome(board, queue, until);
     if (!waiting) return;
     // The lock is written again before a batch (its time is the batch's), unless the last commit just did.
     if (Date.now() - renewed > LINGER_MS && !lock.renew()) return;
     board.begin();
     const start = board.notices.length;
     try {
-      expect = (await carryOut(ctx, board, lock, queue, null, waiting)).others;
+      expect = (await carryOut(ctx, board, lock, queue, null, waiting, expect)).others;
       // The commit wrote the lock again when it answered someone (carryOut).
       if (expect > 0) renewed = Date.now();
     } catch (err) {
@@ -233,42 +234,49 @@ async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQ
 /**
  * The calls waiting in the queue now or coming within the linger time (before `until`); null when
  * none come, and as soon as someone is in line for the lock (a person's command, a write that
- * cannot be queued) or the server is closing. Once a call has come, the holder waits up to
- * GATHER_MS for the others it `expect`s (the callers it just answered, asking again), so that they
- * share one commit instead of each starting one of its own.
+ * cannot be queued) or the server is closing.
  */
-async function callsCome(board: Board, queue: CallQueue, until: number, expect = 0): Promise<QueuedCall[] | null> {
-  let deadline = Math.min(until, Date.now() + (testHooks()?.lingerMs ?? LINGER_MS));
-  let gathering = false;
-  while (!closed && !someoneInLine(board.runtimeDir)) {
-    // Watched before the queue is counted, so that no call comes unseen. While the holder gathers,
-    // it is woken once the calls it expects are there (by the names it has seen come), not by each.
-    let come = 0;
-    const arrived = new Set<string>();
-    const enough = (file: string) => isCallName(file) && (!gathering || (arrived.add(file), come + arrived.size >= expect));
-    // The line is looked at again at least every LINE_LOOK_MS while this holder waits.
-    const woken = changeIn([{ dir: queue.dir, names: enough }], Math.max(0, Math.min(deadline - Date.now(), LINE_LOOK_MS)));
+async function callsCome(board: Board, queue: CallQueue, until: number): Promise<QueuedCall[] | null> {
+  for (const deadline = Math.min(until, Date.now() + (testHooks()?.lingerMs ?? LINGER_MS)); !closed && !someoneInLine(board.runtimeDir); ) {
+    // Watched before the queue is looked at, so that no call comes unseen; looked at by name (a
+    // call's process is looked at once, when it is taken up).
+    const woken = changeIn([{ dir: queue.dir, names: isCallName }], Math.max(0, Math.min(deadline - Date.now(), LINE_LOOK_MS)));
     closing = woken.cancel;
-    // Counted by name; their processes are looked at once, when they are taken up.
-    come = queue.count();
-    const first = come > 0 && !gathering;
-    if (first) {
-      gathering = true;
-      deadline = Math.min(until, Date.now() + (testHooks()?.gatherMs ?? GATHER_MS));
-    }
-    if (come > 0 && (come >= expect || Date.now() >= deadline)) {
+    if (queue.count() > 0) {
       const waiting = queue.waiting();
       if (waiting.length > 0) {
         woken.cancel();
         return waiting;
       }
     }
-    // The first call has come: the wait is set again, for the gathering time.
-    if (first || Date.now() >= deadline) woken.cancel();
-    if (Date.now() >= deadline) return null;
+    if (Date.now() >= deadline) {
+      woken.cancel();
+      return null;
+    }
     await woken.done;
   }
   return null;
+}
+
+/**
+ * Waits until `want` calls are in the queue (counted by name, the ones a batch took up included),
+ * until `until`, or until someone is in line for the lock or the server is closing. The wait ends
+ * when the calls it counts as they come are enough, not at each.
+ */
+async function callsQueued(board: Board, queue: CallQueue, want: number, until: number): Promise<void> {
+  while (!closed && Date.now() < until && !someoneInLine(board.runtimeDir)) {
+    let come = 0;
+    const arrived = new Set<string>();
+    const enough = (file: string) => isCallName(file) && (arrived.add(file), come + arrived.size >= want);
+    const woken = changeIn([{ dir: queue.dir, names: enough }], Math.max(0, Math.min(until - Date.now(), LINE_LOOK_MS)));
+    closing = woken.cancel;
+    come = queue.count();
+    if (come >= want) {
+      woken.cancel();
+      return;
+    }
+    await woken.done;
+  }
 }
 
 /** What a batch gave this process (nothing without a call of its own), and how many calls of other processes it carried out. */
@@ -281,7 +289,7 @@ interface Served {
  * Holding the lock: carries out this process's call (queued as `own.id`, or not queued: null),
  * when it has one, and the calls waiting (`found` when just looked at), oldest first, as one commit.
  */
-async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue, own: { id: string | null; body: CallBody } | null, found?: QueuedCall[]): Promise<Served> {
+async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: CallQueue, own: { id: string | null; body: CallBody } | null, found?: QueuedCall[], expect = 0): Promise<Served> {
   if (await offlineWrites(board)) throw new GoAlone();
   const waiting = found ?? queue.waiting();
   const queued = own?.id == null ? null : waiting.find((c) => c.id === own.id);
@@ -304,8 +312,14 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
   };
   const first = takeUp([...(mine ? [mine] : []), ...waiting.filter((c) => c !== mine).slice(0, BATCH_MAX - 1)]);
   if (first.length === 0) return { outcome: { ok: true, value: undefined }, others: 0 }; // every call waiting was taken back meanwhile
-  // Calls queued while the batch ran join it: they are carried out before its commit.
-  const more = () => (calls.length >= BATCH_MAX ? [] : takeUp(queue.waiting({ except: new Set(calls.map((t) => t.call.id)), answers: false })));
+  // Calls queued while the batch ran join it: they are carried out before its commit. The batch waits
+  // (GATHER_MS at most) for the calls it expects: the others come meanwhile, while it runs the first.
+  const gatherUntil = Date.now() + (testHooks()?.gatherMs ?? GATHER_MS);
+  const more = async () => {
+    if (calls.length >= BATCH_MAX) return [];
+    if (calls.length < expect) await callsQueued(board, queue, Math.min(expect, BATCH_MAX), gatherUntil);
+    return takeUp(queue.waiting({ except: new Set(calls.map((t) => t.call.id)), answers: false }));
+  };
   let outcomes: BatchOutcome<unknown>[];
   try {
     outcomes = await board.writeBatch(lock, first, more, (tx, results) => {

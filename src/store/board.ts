@@ -972,12 +972,12 @@ export class Board implements Reader {
   /**
    * Several calls written as one commit (one round of fsyncs for all), the lock held: each job runs
    * in turn in one transaction, its writes (through mutate) seeing those of the jobs before it;
-   * when they are done, `more` may add jobs (calls that came meanwhile), until it has none. A job
+   * when they are done, `more` may add jobs (calls that came meanwhile, or that it waited for), until it has none. A job
    * that fails leaves nothing: the batch runs again without it, and its error is its outcome.
    * `finish` stages what goes with the outcomes (the answers to queued calls) before the commit.
    * On a shared board the batch is one push (SharedBoard.writeBatch).
    */
-  async writeBatch<T>(lock: BoardLock, jobs: (() => Promise<T>)[], more: () => (() => Promise<T>)[], finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void): Promise<BatchOutcome<T>[]> {
+  async writeBatch<T>(lock: BoardLock, jobs: (() => Promise<T>)[], more: () => Promise<(() => Promise<T>)[]>, finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void): Promise<BatchOutcome<T>[]> {
     const shared = await this.sharing();
     if (!shared) return this.batchOnce(lock, jobs, more, finish);
     let last: BatchOutcome<T>[] | undefined;
@@ -994,13 +994,13 @@ export class Board implements Reader {
   }
 
   /** The batch of writeBatch, committed (after `publish`, on a shared board): its outcomes. */
-  private async batchOnce<T>(lock: BoardLock, jobs: (() => Promise<T>)[], more: () => (() => Promise<T>)[], finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void, publish?: (tx: Transaction) => Publish): Promise<BatchOutcome<T>[]> {
+  private async batchOnce<T>(lock: BoardLock, jobs: (() => Promise<T>)[], more: () => Promise<(() => Promise<T>)[]>, finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void, publish?: (tx: Transaction) => Publish): Promise<BatchOutcome<T>[]> {
     for (let attempt = 1; ; attempt++) {
       const failed = new Map<number, unknown>();
       let tx = new Transaction(this, lock);
       let outcomes: BatchOutcome<T>[] = [];
       for (let i = 0; ; i++) {
-        if (i === jobs.length) jobs.push(...more());
+        if (i === jobs.length) jobs.push(...(await more()));
         if (i === jobs.length) break;
         if (failed.has(i)) {
           outcomes.push({ ok: false, error: failed.get(i) });
