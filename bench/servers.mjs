@@ -1,7 +1,7 @@
 // The 8 MCP servers alone, for A/B comparisons of builds: N `agentboard mcp` servers (started and
 // connected before the clock runs), each with its own MCP client claiming and completing until the
 // 400 tasks of a 4 × 100 board are gone. Prints claims/s, the wall time, and the CPU time the
-// servers and this driver took meanwhile (from /proc).
+// servers and this driver took meanwhile (from /proc), then each server's.
 //
 //   node bench/servers.mjs [agents=8]            # this build
 //   BIN=/other/build/bin/agentboard.js node bench/servers.mjs   # another build, for A/B rounds
@@ -27,22 +27,25 @@ for (let i = 0; i < agents; i++) {
   clients.push(client);
 }
 
-/** CPU time (ms) of this process's children, from /proc. */
-function serversCpu() {
-  let ticks = 0;
+/** CPU time (ms, user and system) of each of this process's children, from /proc. */
+function childrenCpu() {
+  const out = new Map();
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
       const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(f[1]) === process.pid) ticks += Number(f[11]) + Number(f[12]);
+      if (Number(f[1]) === process.pid) out.set(d, [Number(f[11]) * 10, Number(f[12]) * 10]);
     } catch {
       // gone
     }
   }
-  return ticks * 10;
+  return out;
 }
 
+const serversCpu = () => [...childrenCpu().values()].reduce((sum, [user, sys]) => sum + user + sys, 0);
+
+const each0 = childrenCpu();
 const cpu0 = serversCpu();
 const own0 = process.cpuUsage();
 const t0 = performance.now();
@@ -62,4 +65,7 @@ await Promise.all(
 const wall = performance.now() - t0;
 const own = process.cpuUsage(own0);
 console.log(`${agents} agents  ${claims} claims  ${(claims / (wall / 1000)).toFixed(1)} claims/s  wall ${wall.toFixed(0)} ms  servers CPU ${serversCpu() - cpu0} ms  driver CPU ${((own.user + own.system) / 1000).toFixed(0)} ms`);
+// Per server, busiest first (user/system ms): the one holding the lock serves the others.
+const each = [...childrenCpu()].map(([pid, [user, sys]]) => [user - (each0.get(pid)?.[0] ?? 0), sys - (each0.get(pid)?.[1] ?? 0)]);
+console.log(`per server CPU (user/sys ms): ${each.sort((a, b) => b[0] + b[1] - a[0] - a[1]).map(([u, s]) => `${u}/${s}`).join(' ')}`);
 await Promise.all(clients.map((c) => c.close()));
