@@ -39,7 +39,9 @@ const spell: (text: string) => string = forPerson;
 
 function refusal(err: unknown): { ok: false; code: string; message: string; next_step: string } {
   const p = toPayload(err);
-  return { ok: false, code: p.code, message: spell(p.message), next_step: spell(p.next_step) };
+  // The person acted with a key, not a command to run again.
+  const next = err instanceof AgentboardError ? p.next_step : 'Try it again; if it fails again, report it with what you did.';
+  return { ok: false, code: p.code, message: spell(p.message), next_step: spell(next) };
 }
 
 /** The operation and its input for each act; the person is the actor of every one. */

@@ -17,7 +17,7 @@ import type { Transaction } from '../store/transaction.js';
 import type { SharedBoard } from '../store/remote/shared.js';
 import { defineOp, requireHuman, type Context } from './registry.js';
 import { Actor, line } from './schemas.js';
-import { refTo } from '../domain/refs.js';
+import { refTo, SAME_CALL } from '../domain/refs.js';
 import { printable } from '../domain/text.js';
 
 const RemoteName = z.string().regex(REMOTE_NAME, 'a git remote name, like origin').describe('The git remote, as `git remote -v` lists it.');
@@ -263,7 +263,7 @@ function publishIntoBranch(board: Board, shared: SharedBoard, message: string | 
 }
 
 function gitFailed(what: string, reason: string, op = 'remote.publish', changed = 'the branch was not changed'): never {
-  return fail('GIT_FAILED', `${what} failed: ${reason}; ${changed}.`, `Fix what git says (git status shows the state), then run ${refTo(op)} again.`);
+  return fail('GIT_FAILED', `${what} failed: ${reason}; ${changed}.`, `Fix what git says (git status shows the state), then try ${SAME_CALL} again.`);
 }
 
 const AsideOut = z.object({
@@ -371,11 +371,11 @@ async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: s
       fail(
         'HAND_EDITED',
         `${printable(edited.join(', '), 400)} ${edited.length === 1 ? 'differs' : 'differ'} from the shared board (edited here, not shared yet), and git may overwrite ${edited.length === 1 ? 'it' : 'them'}; nothing was changed.`,
-        `Share the edits with ${refTo('remote.sync')} (a file it does not share, move out of agentd/), then run ${refTo(op)} again.`,
+        `Share the edits with ${refTo('remote.sync')} (a file it does not share, move out of agentd/), then try ${SAME_CALL} again.`,
       );
     }
     if (staged.length > 0) {
-      fail('HAND_EDITED', `${printable(staged.join(', '), 400)} ${staged.length === 1 ? 'is' : 'are'} staged (git add or git rm) in a version that differs from the shared board, and git may overwrite it; nothing was changed.`, `Commit what you staged, or unstage it with \`git restore --staged\` followed by the files (the working tree keeps them as they are); then run ${refTo(op)} again.`);
+      fail('HAND_EDITED', `${printable(staged.join(', '), 400)} ${staged.length === 1 ? 'is' : 'are'} staged (git add or git rm) in a version that differs from the shared board, and git may overwrite it; nothing was changed.`, `Commit what you staged, or unstage it with \`git restore --staged\` followed by the files (the working tree keeps them as they are); then try ${SAME_CALL} again.`);
     }
     const head = () => shared.git.run(['rev-parse', '-q', '--verify', 'HEAD']).stdout.toString('utf8').trim() || null;
     const before = head();

@@ -5,7 +5,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ok } from '../helpers.js';
+import { setTestHooks } from '../../src/clock.js';
+import { ok, read } from '../helpers.js';
 import { asAgent, busyBoard, drawConsole, KEY, until, type Drawn } from './helpers.js';
 
 let dir: string;
@@ -95,6 +96,23 @@ describe('deciding on documents', () => {
     await until('the refusal', () => footer(c).startsWith('✗ '));
     expect(footer(c)).toMatch(/✗ .*rejected.* next: /);
     expect(await ok(dir, ['show', 'fix-login', 'proposal'])).toMatchObject({ status: 'rejected' });
+  });
+
+  it('an unexpected error says to try again, with no command to run: the person acted with a key', async () => {
+    const c = open();
+    const before = read(dir, 'agentd/changes/add-search/tasks.md');
+    setTestHooks({
+      fault: (point) => {
+        if (point === 'commit:staged') throw new Error('injected failure');
+      },
+    });
+    try {
+      const result = await c.live.act({ type: 'release_task', task_id: 'add-search/T1' });
+      expect(result).toMatchObject({ ok: false, code: 'INTERNAL', next_step: 'Try it again; if it fails again, report it with what you did.' });
+    } finally {
+      setTestHooks(undefined);
+    }
+    expect(read(dir, 'agentd/changes/add-search/tasks.md')).toBe(before);
   });
 });
 

@@ -217,7 +217,7 @@ describe('a board published into a branch, in another clone that shares it', () 
     expect(r.json.error).toEqual({
       code: 'HAND_EDITED',
       message: 'agentd/changes/search/proposal.md differs from the shared board (edited here, not shared yet), and git may overwrite it; nothing was changed.',
-      next_step: 'Share the edits with `agentboard remote sync` (a file it does not share, move out of agentd/), then run `agentboard remote pull` again.',
+      next_step: 'Share the edits with `agentboard remote sync` (a file it does not share, move out of agentd/), then try `agentboard remote pull` again.',
     });
     expect(git(b, ['rev-parse', 'HEAD'])).toBe(head);
     expect(boardFiles(b)).toEqual(before);
@@ -240,7 +240,7 @@ describe('a board published into a branch, in another clone that shares it', () 
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('GIT_FAILED');
     expect(r.json.error.message).toMatch(/^git pull --quiet failed: There is no tracking information for the current branch\.\n[\s\S]*git branch --set-upstream-to=origin\/<branch> lonely; agentd\/ shows the shared board as before\.$/);
-    expect(r.json.error.next_step).toBe('Fix what git says (git status shows the state), then run `agentboard remote pull` again.');
+    expect(r.json.error.next_step).toBe('Fix what git says (git status shows the state), then try `agentboard remote pull` again.');
     expect(git(b, ['rev-parse', 'HEAD'])).toBe(head);
     expect(boardFiles(b)).toEqual(before);
     expect(git(b, ['status', '--porcelain', '--', 'agentd'])).toBe('?? agentd/changes/');

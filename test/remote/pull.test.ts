@@ -177,7 +177,7 @@ describe('`agentboard remote pull` and the index', () => {
     expect(r.json.error).toEqual({
       code: 'HAND_EDITED',
       message: 'agentd/changes/search/proposal.md is staged (git add or git rm) in a version that differs from the shared board, and git may overwrite it; nothing was changed.',
-      next_step: 'Commit what you staged, or unstage it with `git restore --staged` followed by the files (the working tree keeps them as they are); then run `agentboard remote pull` again.',
+      next_step: 'Commit what you staged, or unstage it with `git restore --staged` followed by the files (the working tree keeps them as they are); then try `agentboard remote pull` again.',
     });
     expect(git(b, ['rev-parse', 'HEAD'])).toBe(head);
     expect(git(b, ['show', ':agentd/changes/search/proposal.md'])).toContain('Add a board, staged.');
@@ -253,6 +253,6 @@ describe("git's words in a shared board's errors", () => {
     expect(message).toContain('\n  hint:   git config pull.rebase false  # merge\n  hint:   git config pull.rebase true   # rebase\n');
     expect(message).toMatch(/\n  Need to specify how to reconcile divergent branches; agentd\/ shows the shared board as before\.$/);
     expect(message.length).toBeLessThan(2_200);
-    expect(r.json.error.next_step).toBe('Fix what git says (git status shows the state), then run `agentboard remote pull` again.');
+    expect(r.json.error.next_step).toBe('Fix what git says (git status shows the state), then try `agentboard remote pull` again.');
   });
 });
