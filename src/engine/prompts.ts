@@ -22,7 +22,13 @@ export function promptTemplate(boardDir: string, phase: RunPhase): string {
 }
 
 export function renderPrompt(boardDir: string, phase: RunPhase, values: Record<string, unknown>): string {
-  return renderTemplate(promptTemplate(boardDir, phase), values).replace(/\n{3,}/g, '\n\n');
+  const template = promptTemplate(boardDir, phase);
+  let text = renderTemplate(template, values);
+  // A project's own template written before {{answers}} existed still passes a person's answers on.
+  if (typeof values.answers === 'string' && values.answers !== '' && !/\{\{[#^]?\s*answers\s*\}\}/.test(template)) {
+    text = `${text.trimEnd()}\n\n## Questions asked, and a person's answers (follow them)\n\n${values.answers}\n`;
+  }
+  return text.replace(/\n{3,}/g, '\n\n');
 }
 
 /** Feedback notes (from rejections) as a list. */
