@@ -262,7 +262,7 @@ function publishIntoBranch(board: Board, shared: SharedBoard, message: string | 
   return { committed: true, commit: shared.git.must(['rev-parse', 'HEAD']), branch, board_commit: synced?.commit ?? null, files: staged.length };
 }
 
-function gitFailed(what: string, reason: string, op = 'remote.publish', changed = 'the branch was not changed'): never {
+function gitFailed(what: string, reason: string, changed = 'the branch was not changed'): never {
   return fail('GIT_FAILED', `${what} failed: ${reason}; ${changed}.`, `Fix what git says (git status shows the state), then try ${SAME_CALL} again.`);
 }
 
@@ -292,11 +292,11 @@ interface Copy {
  * version that differs). Files the shared board does not hold are nobody's copies: they are left
  * to git.
  */
-function inGitsWay(board: Board, shared: SharedBoard, op: string): { copies: Copy[]; edited: string[]; staged: string[] } {
+function inGitsWay(board: Board, shared: SharedBoard): { copies: Copy[]; edited: string[]; staged: string[] } {
   const listing = shared.synced()?.listing ?? {};
   const listed = (args: string[]) => {
     const r = shared.git.run([...args, '-z', '--', ...shared.areas()]);
-    if (r.code !== 0) gitFailed(`git ${args[0]}`, gitReason(r.stderr), op, 'nothing was changed');
+    if (r.code !== 0) gitFailed(`git ${args[0]}`, gitReason(r.stderr), 'nothing was changed');
     return r.stdout.toString('utf8').split('\0').filter(Boolean);
   };
   const entryOf = (path: string) => listing[shared.treePath(path)];
@@ -357,7 +357,7 @@ function finishStep(shared: SharedBoard, midway: 'merge' | 'rebase'): string {
  * git succeeded, stopped on a conflict, or the command was killed. Nothing of the board is lost:
  * those copies are on the remote. A person's work in the way stops it before anything changes.
  */
-async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: string[], check: (shared: SharedBoard) => void = () => undefined): Promise<z.input<typeof AsideOut>> {
+async function asideForGit(ctx: Context, agentId: string, gitArgs: string[], check: (shared: SharedBoard) => void = () => undefined): Promise<z.input<typeof AsideOut>> {
   requireHuman(agentId, `Running git ${gitArgs[0]} with the shared board's files out of its way`);
   const board = ctx.board();
   const shared = await sharedBoard(board);
@@ -366,7 +366,7 @@ async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: s
     const midway = shared.git.midway();
     if (midway) fail('GIT_FAILED', `git is in the middle of a ${midway} that stopped half-way (on a conflict, say); nothing was changed.`, finishStep(shared, midway));
     check(shared);
-    const { copies, edited, staged } = inGitsWay(board, shared, op);
+    const { copies, edited, staged } = inGitsWay(board, shared);
     if (edited.length > 0) {
       fail(
         'HAND_EDITED',
@@ -383,7 +383,7 @@ async function asideForGit(ctx: Context, agentId: string, op: string, gitArgs: s
     if (r.code !== 0) {
       const stopped = shared.git.midway();
       const reason = gitReason(`${r.stdout.toString('utf8')}\n${r.stderr}`, true);
-      if (!stopped) gitFailed(`git ${gitArgs.join(' ')}`, reason, op, 'agentd/ shows the shared board as before');
+      if (!stopped) gitFailed(`git ${gitArgs.join(' ')}`, reason, 'agentd/ shows the shared board as before');
       fail('GIT_FAILED', `git ${gitArgs.join(' ')} stopped half-way: ${reason}; agentd/ shows the shared board.`, finishStep(shared, stopped));
     }
     return { branch: shared.git.branch(), before, after: head(), made_way: copies.map((c) => c.path), board_commit: shared.synced()?.commit ?? null };
@@ -398,7 +398,7 @@ export const pullBeside = defineOp({
   input: z.strictObject({ agent_id: Actor }),
   output: AsideOut,
   cli: { command: 'remote pull' },
-  run: (ctx, input) => asideForGit(ctx, input.agent_id, 'remote.pull', ['pull', '--quiet']),
+  run: (ctx, input) => asideForGit(ctx, input.agent_id, ['pull', '--quiet']),
 });
 
 export const switchBeside = defineOp({
@@ -413,7 +413,7 @@ export const switchBeside = defineOp({
   output: AsideOut,
   cli: { command: 'remote switch', args: ['branch'] },
   run: (ctx, input) =>
-    asideForGit(ctx, input.agent_id, 'remote.switch', ['switch', '--quiet', input.branch], (shared) => {
+    asideForGit(ctx, input.agent_id, ['switch', '--quiet', input.branch], (shared) => {
       const local = shared.git.run(['rev-parse', '-q', '--verify', `refs/heads/${input.branch}`]).code === 0;
       if (!local && shared.git.must(['for-each-ref', '--format=%(refname)', `refs/remotes/*/${input.branch}`]) === '') {
         fail('INVALID_INPUT', `This repository has no branch "${printable(input.branch)}"; nothing was changed.`, `\`git branch -a\` lists the branches (\`git fetch\` brings new ones); then run ${refTo('remote.switch')} again.`);
