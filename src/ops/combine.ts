@@ -237,46 +237,39 @@ async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQ
  * cannot be queued) or the server is closing.
  */
 async function callsCome(board: Board, queue: CallQueue, until: number): Promise<QueuedCall[] | null> {
-  for (const deadline = Math.min(until, Date.now() + (testHooks()?.lingerMs ?? LINGER_MS)); !closed && !someoneInLine(board.runtimeDir); ) {
-    // Watched before the queue is looked at, so that no call comes unseen; looked at by name (a
-    // call's process is looked at once, when it is taken up).
-    const woken = changeIn([{ dir: queue.dir, names: isCallName }], Math.max(0, Math.min(deadline - Date.now(), LINE_LOOK_MS)));
-    closing = woken.cancel;
-    if (queue.count() > 0) {
-      const waiting = queue.waiting();
-      if (waiting.length > 0) {
-        woken.cancel();
-        return waiting;
-      }
-    }
-    if (Date.now() >= deadline) {
-      woken.cancel();
-      return null;
-    }
-    await woken.done;
+  const deadline = Math.min(until, Date.now() + (testHooks()?.lingerMs ?? LINGER_MS));
+  for (let want = 1; await callsQueued(board, queue, want, deadline); ) {
+    // A call's process is looked at once, here, when it is about to be taken up.
+    const waiting = queue.waiting();
+    if (waiting.length > 0) return waiting;
+    // The calls counted were gone (their callers too): one more than are left is waited for.
+    want = queue.count() + 1;
   }
   return null;
 }
 
 /**
- * Waits until `want` calls are in the queue (counted by name, the ones a batch took up included),
- * until `until`, or until someone is in line for the lock or the server is closing. The wait ends
- * when the calls it counts as they come are enough, not at each.
+ * Waits until `want` calls are in the queue (counted by name, the ones a batch took up included):
+ * true once they are; false when `until` passes first, someone is in line for the lock or the
+ * server is closing. The wait ends when the calls it counts as they come are enough, not at each.
  */
-async function callsQueued(board: Board, queue: CallQueue, want: number, until: number): Promise<void> {
-  while (!closed && Date.now() < until && !someoneInLine(board.runtimeDir)) {
+async function callsQueued(board: Board, queue: CallQueue, want: number, until: number): Promise<boolean> {
+  while (!closed && !someoneInLine(board.runtimeDir)) {
+    // Watched before the queue is counted, so that no call comes unseen.
     let come = 0;
     const arrived = new Set<string>();
     const enough = (file: string) => isCallName(file) && (arrived.add(file), come + arrived.size >= want);
+    // The line is looked at again at least every LINE_LOOK_MS while this holder waits.
     const woken = changeIn([{ dir: queue.dir, names: enough }], Math.max(0, Math.min(until - Date.now(), LINE_LOOK_MS)));
     closing = woken.cancel;
     come = queue.count();
-    if (come >= want) {
+    if (come >= want || Date.now() >= until) {
       woken.cancel();
-      return;
+      return come >= want;
     }
     await woken.done;
   }
+  return false;
 }
 
 /** What a batch gave this process (nothing without a call of its own), and how many calls of other processes it carried out. */
@@ -317,7 +310,7 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
   const gatherUntil = Date.now() + (testHooks()?.gatherMs ?? GATHER_MS);
   const more = async () => {
     if (calls.length >= BATCH_MAX) return [];
-    if (calls.length < expect) await callsQueued(board, queue, Math.min(expect, BATCH_MAX), gatherUntil);
+    if (calls.length < expect) await callsQueued(board, queue, expect, gatherUntil);
     return takeUp(queue.waiting({ except: new Set(calls.map((t) => t.call.id)), answers: false }));
   };
   let outcomes: BatchOutcome<unknown>[];

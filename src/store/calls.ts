@@ -115,13 +115,7 @@ export class CallQueue {
    */
   waiting(options: { except?: ReadonlySet<string>; answers?: boolean } = {}): QueuedCall[] {
     const calls: QueuedCall[] = [];
-    let names: string[];
-    try {
-      names = readdirSync(this.dir);
-    } catch {
-      return calls;
-    }
-    for (const name of names) {
+    for (const name of this.names()) {
       const call = CALL.exec(name);
       const answer = call || options.answers === false ? null : ANSWER.exec(name);
       const found = call ?? answer;
@@ -136,18 +130,21 @@ export class CallQueue {
 
   /** How many calls are in the queue (taken ones left by a holder that died included), as their names say: their processes are not looked at. */
   count(): number {
-    let names: string[];
-    try {
-      names = readdirSync(this.dir);
-    } catch {
-      return 0;
-    }
     let n = 0;
-    for (const name of names) {
+    for (const name of this.names()) {
       const call = CALL.exec(name);
       if (call && call[4] !== '.part') n++;
     }
     return n;
+  }
+
+  /** The names in the calls folder; none while it is not there. */
+  private names(): string[] {
+    try {
+      return readdirSync(this.dir);
+    } catch {
+      return [];
+    }
   }
 
   /** Whether nobody waits for a call or answer any more: its process is gone (on this machine), or it is very old. */
