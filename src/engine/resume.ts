@@ -114,19 +114,39 @@ const OPEN_WORK = new Set(['in_progress', 'blocked', 'in_review']);
  * open in another change (a task in progress, blocked or in review) or works for a live run of
  * another change is named for this change (`claude-w1.add-search`), so that one id never holds two
  * tasks and neither run's worker can take the other's. A resumed run keeps the name its tasks here
- * are held under.
+ * are held under. Returns the ids settled here (held by their tasks here, or named for this change
+ * already), which `besideLiveRuns` leaves as they are.
  */
-export async function distinctWorkers(ops: BoardOps, runtimeDir: string, agents: RunAgents, changeId: string): Promise<void> {
-  const others = listRuns(runtimeDir).filter((r) => r.change_id !== changeId && runState(r) === 'running');
+export async function distinctWorkers(ops: BoardOps, agents: RunAgents, changeId: string): Promise<Set<string>> {
   const open = async (id: string) => ((await ops.run('task.list', { assignee: id })).tasks as { task_id: string; status: string }[]).filter((t) => OPEN_WORK.has(t.status));
+  const here = (tasks: { task_id: string }[]) => tasks.some((t) => t.task_id.startsWith(`${changeId}/`));
+  const settled = new Set<string>();
   for (const worker of agents.workers) {
-    const named = `${worker.id}.${changeId}`.slice(0, LIMITS.agentIdMax).replace(/[._-]+$/, '');
-    const here = (tasks: { task_id: string }[]) => tasks.some((t) => t.task_id.startsWith(`${changeId}/`));
+    const named = namedFor(worker.id, changeId);
     if (here(await open(named))) worker.id = named;
     else {
       const plain = await open(worker.id);
-      const elsewhere = plain.some((t) => !t.task_id.startsWith(`${changeId}/`)) || others.some((r) => r.agents.workers.includes(worker.id));
-      if (elsewhere && !here(plain)) worker.id = named;
+      if (here(plain)) settled.add(worker.id);
+      else if (plain.length > 0) worker.id = named;
     }
+    if (worker.id === named) settled.add(named);
   }
+  return settled;
+}
+
+/**
+ * The other half of `distinctWorkers`, called under the board lock where the run is recorded: a
+ * worker id a live run of another change works under is named for this change. Under the lock, of
+ * two runs started at the same instant the second sees the first's record, however close together
+ * they started.
+ */
+export function besideLiveRuns(runtimeDir: string, agents: RunAgents, changeId: string, settled: Set<string>): void {
+  const others = listRuns(runtimeDir).filter((r) => r.change_id !== changeId && runState(r) === 'running');
+  for (const worker of agents.workers) {
+    if (!settled.has(worker.id) && others.some((r) => r.agents.workers.includes(worker.id))) worker.id = namedFor(worker.id, changeId);
+  }
+}
+
+function namedFor(id: string, changeId: string): string {
+  return `${id}.${changeId}`.slice(0, LIMITS.agentIdMax).replace(/[._-]+$/, '');
 }

@@ -3,6 +3,7 @@
  * read from the board before every step, never kept by the run, so a run started again after any
  * stop continues where the files are.
  */
+import { faultPoint } from '../clock.js';
 import { forPerson } from '../render/person-refs.js';
 import { RemoteFiles } from '../store/remote/state.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -15,7 +16,7 @@ import { readGoverning } from './guard.js';
 import { mergeFinished } from './merge.js';
 import { nothingToPlan, pendingDecision, pendingGate, planPhase } from './planning.js';
 import { newRunId, RunRecorder } from './record.js';
-import { cleanUpDeadRuns, distinctWorkers, lastGoal, refuseIfRunning, runsOf } from './resume.js';
+import { besideLiveRuns, cleanUpDeadRuns, distinctWorkers, lastGoal, refuseIfRunning, runsOf } from './resume.js';
 import { reviewPhase, reviewRound } from './review.js';
 import { maskDeep, runSecrets } from './secrets.js';
 import { refuseMissingPrograms, resolveAgents, type RunOptions } from './settings.js';
@@ -150,7 +151,7 @@ export async function runChange(params: RunParams): Promise<number> {
   const existing = await ops.change(options.changeId);
   const runs = runsOf(board.runtimeDir, options.changeId);
   refuseIfRunning(runs);
-  await distinctWorkers(ops, board.runtimeDir, agents, options.changeId);
+  const settled = await distinctWorkers(ops, agents, options.changeId);
   const goal = options.goal ?? lastGoal(runs);
   // Nothing to plan from: refused before a run is recorded or an agent started.
   const proposal = (existing?.document_files as Data[] | undefined)?.find((d) => d.document === 'proposal');
@@ -171,10 +172,13 @@ export async function runChange(params: RunParams): Promise<number> {
     fail('RUN_REFUSED', `--merge merges the tasks' branches into your current branch, and its working tree has changes not committed (${dirty.join(', ')}).`, 'Commit or stash them (git stash), then run again; or run without --merge and merge the task branches yourself.');
   }
   const runId = newRunId();
-  // Looked at again and recorded under the board lock, so that of two runs of the change started
-  // at once, the second sees the first (and is refused) however close together they started.
+  faultPoint('run:record');
+  // Looked at again and recorded under the board lock, so that of two runs started at once, the
+  // second sees the first however close together they started: a run of the same change is refused,
+  // and a run of another change does not get its worker ids.
   const recorder = await board.locked(() => {
     refuseIfRunning(runsOf(board.runtimeDir, options.changeId));
+    besideLiveRuns(board.runtimeDir, agents, options.changeId, settled);
     return new RunRecorder(board.runtimeDir, {
       run_id: runId,
       change_id: options.changeId,
@@ -185,6 +189,7 @@ export async function runChange(params: RunParams): Promise<number> {
       options: { ...options },
     });
   });
+  faultPoint('run:recorded');
   const ctx: RunContext = {
     runId,
     root: board.root,

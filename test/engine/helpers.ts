@@ -3,7 +3,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { addPerson, BIN, childEnv, cliProcess, FIXTURES, ok, processState, tempDir, type CliResult } from '../helpers.js';
+import { addPerson, BIN, childEnv, cliProcess, FIXTURES, NODE_ARGS, ok, processState, tempDir, type CliResult } from '../helpers.js';
 
 export const FAKE_AGENT = join(FIXTURES, 'fake-agent.mjs');
 const ENV = childEnv();
@@ -128,7 +128,7 @@ export interface LiveRun {
 }
 
 export function startRun(dir: string, args: string[], env: Record<string, string> = {}): LiveRun {
-  const child = spawn(process.execPath, [BIN, 'run', ...args, '--json'], { cwd: dir, env: { ...ENV, ...env } });
+  const child = spawn(process.execPath, [...NODE_ARGS, BIN, 'run', ...args, '--json'], { cwd: dir, env: { ...ENV, ...env } });
   const events: any[] = [];
   let buffer = '';
   let stderr = '';

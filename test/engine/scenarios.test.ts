@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, cliProcess, ok } from '../helpers.js';
-import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord, setScenario } from './helpers.js';
+import { changeWithTasks, cli, cliProcess, ok, processState } from '../helpers.js';
+import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord, setScenario, startRun, until } from './helpers.js';
 
 /** Runs next steps as a person would, in a shell at the repository root (the comment after `   #` left out): their exit codes. */
 function shellSteps(dir: string, steps: string[]): (number | null)[] {
@@ -571,6 +571,27 @@ describe('agentboard run with a scripted agent', () => {
     expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
       ['add-search/T1', 'done', 'fake-w1.add-search'],
       ['other/T1', 'in_progress', 'fake-w1'],
+    ]);
+  });
+
+  it('gives the workers of two runs of different changes started at the same instant ids of their own', async () => {
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'alpha', [{ title: 'First' }]);
+    await changeWithTasks(board.dir, 'beta', [{ title: 'Second' }]);
+    // alpha has chosen its worker ids and stops before it records its run; beta, started after, records its run and stops.
+    const alpha = startRun(board.dir, ['alpha', '--until', 'implementation'], { AGENTBOARD_TEST_FAULT: 'stop:run:record' });
+    await until('alpha to stop', () => processState(alpha.child.pid!) === 'T');
+    const beta = startRun(board.dir, ['beta', '--until', 'implementation'], { AGENTBOARD_TEST_FAULT: 'stop:run:recorded' });
+    await until('beta to stop', () => processState(beta.child.pid!) === 'T');
+    alpha.child.kill('SIGCONT');
+    expect(await alpha.done, alpha.stderr()).toBe(0);
+    beta.child.kill('SIGCONT');
+    expect(await beta.done, beta.stderr()).toBe(0);
+    expect(beta.events[0]).toMatchObject({ type: 'run.started', agents: { workers: ['fake-w1'] } });
+    expect(alpha.events[0]).toMatchObject({ type: 'run.started', agents: { workers: ['fake-w1.alpha'] } });
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
+      ['alpha/T1', 'done', 'fake-w1.alpha'],
+      ['beta/T1', 'done', 'fake-w1'],
     ]);
   });
 
