@@ -88,13 +88,24 @@ export interface CallRecord {
   percent?: number;
 }
 
-/** A call's record: its outcome, and the task, message and percent it gave (`error` with its texts as the caller was shown them). */
+/**
+ * A key in the shape agentboard makes them: a person's (`abpk_`, domain/people.ts) or a reviewer's
+ * (`abrk_`, ops/reviewer-keys.ts), 24 random bytes in base64url.
+ */
+const KEY_SHAPE = /ab[pr]k_[A-Za-z0-9_-]{32}/g;
+
+/** The text with every key in it replaced by "***": a call's record is read by any agent of the run. */
+function withoutKeys(text: string): string {
+  return text.replace(KEY_SHAPE, '***');
+}
+
+/** A call's record: its outcome, and the task, message and percent it gave (`error` with its texts as the caller was shown them), keys hidden. */
 export function callRecord(tool: string, args: unknown, error: { code: string; message: string; next_step: string } | null): CallRecord {
   const a = (args !== null && typeof args === 'object' ? args : {}) as Record<string, unknown>;
   const entry: CallRecord = { at: nowIso(), tool, ok: error === null };
-  if (typeof a.task_id === 'string') entry.task_id = a.task_id;
-  if (error) Object.assign(entry, { code: error.code, message: error.message, next_step: error.next_step });
-  else if (typeof a.message === 'string') entry.message = a.message.slice(0, 300);
+  if (typeof a.task_id === 'string') entry.task_id = withoutKeys(a.task_id);
+  if (error) Object.assign(entry, { code: error.code, message: withoutKeys(error.message), next_step: withoutKeys(error.next_step) });
+  else if (typeof a.message === 'string') entry.message = withoutKeys(a.message).slice(0, 300);
   if (typeof a.percent === 'number') entry.percent = a.percent;
   return entry;
 }

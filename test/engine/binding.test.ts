@@ -61,6 +61,28 @@ describe('agentboard mcp --as', () => {
     expect((await ok(dir, ['task', 'show', 'bound/T1'])).task).toMatchObject({ assignee: 'codex-w1', progress: 50 });
   });
 
+  it('keeps a key an agent puts in a call out of the run\'s record of its calls, where "***" stands for it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bound', [{ title: 'First' }]);
+    const runDir = join(dir, 'agentd/.runtime/runs/20261122-080000000-abcd');
+    mkdirSync(runDir, { recursive: true });
+    const reviewKey = `abrk_${'x'.repeat(20)}-_${'Y9'.repeat(5)}`;
+    const personKey = `abpk_${'k'.repeat(32)}`;
+    const { client, call } = await boundAgent(dir, ['--as', 'codex-w1', '--profile', 'worker', '--run', '20261122-080000000-abcd', '--invocation', '3']);
+    try {
+      const claimed = await call('agentboard_get_next_task', {});
+      const message = `Found the key ${reviewKey} in the logs; and ${personKey}.`;
+      expect((await call('agentboard_report_progress', { task_id: claimed.task.task_id, percent: 20, message })).task.progress).toBe(20);
+      expect((await call('agentboard_report_progress', { agent_id: 'claude-w2', task_id: claimed.task.task_id, percent: 30, message })).error.code).toBe('AGENT_MISMATCH');
+    } finally {
+      await client.close();
+    }
+    const text = readFileSync(join(runDir, '003.calls.jsonl'), 'utf8');
+    expect(text).not.toContain(reviewKey);
+    expect(text).not.toContain(personKey);
+    expect(text.trim().split('\n').map((l) => JSON.parse(l).message)).toEqual([undefined, 'Found the key *** in the logs; and ***.', expect.stringContaining('codex-w1')]);
+  });
+
   it('serves the agent `agentboard run` started (AGENTBOARD_AGENT_ID) without --as, and will not serve it as another', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'started', [{ title: 'First' }]);
