@@ -13,7 +13,7 @@ import { invocationPaths, listRuns, readInvocations, runDir, runState, writeJson
 import type { BoardOps } from './board-ops.js';
 import { stopProcessesOfRun } from './processes.js';
 import type { Git } from './git.js';
-import { reviewKeyName } from './review.js';
+import { reviewKeyName } from '../ops/reviewer-keys.js';
 import { unlinkQuietly } from '../store/fs.js';
 import type { RunAgents } from './settings.js';
 import { LIMITS } from '../domain/limits.js';

@@ -4,6 +4,7 @@
  * workers take them, and the reviewer reviews again, up to run: max_review_rounds. APPROVED leaves
  * the decision to the person. The reviewer gets a review key made for the run, revoked at its end.
  */
+import { reviewKeyName } from '../ops/reviewer-keys.js';
 import type { Data } from './board-ops.js';
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import { invoke } from './invoke.js';
@@ -54,10 +55,6 @@ function roundsText(rounds: Data[]): string {
 }
 
 /** The name of the review key a run makes for its reviewer (revoked when the run ends, or by the run that cleans up after it). */
-export function reviewKeyName(reviewerId: string, runId: string): string {
-  return `${reviewerId}-run-${runId}`;
-}
-
 async function reviewKey(ctx: RunContext): Promise<string> {
   if (!ctx.reviewKey) {
     const name = reviewKeyName(ctx.agents.reviewer.id, ctx.runId);

@@ -10,7 +10,7 @@ import { assertCanSubmit, assertGate, writeDocument, type WriteOptions, type Wri
 import { defineOp, type Context } from './registry.js';
 import { Actor, ChangeId, chars, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, TaskPlanFields, text, Verdict } from './schemas.js';
 import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
-import { verifyReviewKey } from './reviewer-keys.js';
+import { verifyReviewKey, refuseKeyOfRunOver } from './reviewer-keys.js';
 import { markdownToInput } from './from-markdown.js';
 import { parseInput } from './input.js';
 import { refTo } from '../domain/refs.js';
@@ -534,6 +534,7 @@ export const correctDocument = defineOp({
         // A reviewer with a valid key corrects a submitted document in place of the usual checks.
         correction: (tx, change) => {
           const reviewer = verifyReviewKey(tx.runtime, input.review_key);
+          refuseKeyOfRunOver(tx.board.runtimeDir, reviewer);
           const doc = change[input.document];
           if (!doc || doc.meta.status !== 'submitted') {
             fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`);

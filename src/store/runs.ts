@@ -213,8 +213,13 @@ export function listRuns(runtimeDir: string): RunRecord[] {
     });
 }
 
+/** A run's record; null when this board has no such run. */
+export function findRun(runtimeDir: string, runId: string): RunRecord | null {
+  return readJson<RunRecord>(join(runDir(runtimeDir, runId), 'run.json'));
+}
+
 export function readRun(runtimeDir: string, runId: string): RunRecord {
-  const record = readJson<RunRecord>(join(runDir(runtimeDir, runId), 'run.json'));
+  const record = findRun(runtimeDir, runId);
   if (!record) fail('RUN_NOT_FOUND', `There is no run ${runId} on this board.`, 'List the runs with `agentboard runs`.');
   return record;
 }

@@ -294,7 +294,7 @@ describe('agentboard run', () => {
     expect(recordsHolding(board.dir, key)).toEqual([]);
   });
 
-  it('revokes the review key of a run killed during review, with its log entry, when the next run cleans up after it', async () => {
+  it('refuses the review key of a run killed during review at once, and revokes it, with its log entry, when the next run cleans up after it', async () => {
     const board = await fakeBoard({ scenario: { review: ['hang', 'approved'] } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
     const first = startRun(board.dir, ['add-search']);
@@ -305,6 +305,11 @@ describe('agentboard run', () => {
     expect(prompt(board.dir, firstId!, Number(reviewer.env.AGENTBOARD_INVOCATION))).toContain('Your review key for this run is `***`');
     first.child.kill('SIGKILL');
     await first.done;
+    // Refused as soon as its run is gone, before any run cleans up after it; nothing is written.
+    const spec = read(board.dir, 'agentd/changes/add-search/spec.md');
+    const early = await cli(board.dir, ['correct', 'add-search', 'spec', '--as', 'mallory', '--review-key', key, '--from', write(board.dir, 'fixed.md', SPEC_MD), '--notes', 'x', '--json']);
+    expect(early.json.error).toMatchObject({ code: 'REVIEW_KEY_INVALID', message: `This review key was made for run ${firstId}, which is over; it is no longer valid.` });
+    expect(read(board.dir, 'agentd/changes/add-search/spec.md')).toBe(spec);
 
     const second = run(board.dir, ['add-search']);
     expect(second.code, second.stderr).toBe(0);
