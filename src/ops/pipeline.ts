@@ -170,7 +170,7 @@ function specContent(change: LoadedChange, input: SpecInput): Spec {
 }
 
 const TaskItem = z.strictObject({
-  id: LocalTaskId.optional().describe('Task id, like "T1"; given in order when left out.'),
+  id: LocalTaskId.optional().describe('Task id, like "T1". Left out: a listed task of the same title keeps its id, a new task gets the next free one.'),
   ...TaskPlanFields,
   group: line(LIMITS.titleMax).optional().describe('Its group in the plan, like "1. Data Layer".'),
   status: z.enum(['todo', 'done']).optional().describe('"done" only for work already finished.'),
@@ -185,12 +185,22 @@ const TasksFields = {
 
 type TaskItemInput = z.output<typeof TaskItem>;
 
-/** The id of each task of a new list: its own, or T1, T2… in order, skipping the ids taken and those of deleted tasks (`retired`). */
-function taskIds(items: { id?: string | undefined }[], retired: ReadonlySet<string> = new Set()): string[] {
-  const used = new Set([...retired, ...items.flatMap((i) => (i.id ? [i.id] : []))]);
+/**
+ * The id of each task of a new list: its own; else, on a list written again, the id of the task of
+ * the list before with the same title (not taken by another); else T1, T2… in order, skipping the
+ * ids given, those of deleted tasks (`retired`) and those of the list before: an id never passes to
+ * another task, with its state.
+ */
+function taskIds(items: { id?: string | undefined; title?: string }[], retired: ReadonlySet<string> = new Set(), previous: readonly { id: string; title: string }[] = []): string[] {
+  const given = new Set(items.flatMap((i) => (i.id ? [i.id] : [])));
+  const byTitle = new Map<string, string[]>();
+  for (const t of previous) if (!given.has(t.id)) byTitle.set(t.title, [...(byTitle.get(t.title) ?? []), t.id]);
+  const used = new Set([...retired, ...given, ...previous.map((t) => t.id)]);
   let n = 0;
   return items.map((item) => {
     if (item.id) return item.id;
+    const same = item.title === undefined ? undefined : byTitle.get(item.title)?.shift();
+    if (same) return same;
     do n++;
     while (used.has(`T${n}`));
     used.add(`T${n}`);
@@ -201,7 +211,7 @@ function taskIds(items: { id?: string | undefined }[], retired: ReadonlySet<stri
 /** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
 function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string): DocInput['tasks'] {
   const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
-  const ids = taskIds(items, tx.retiredTaskIds(change.changeId));
+  const ids = taskIds(items, tx.retiredTaskIds(change.changeId), [...previous.values()]);
   const tasks: Task[] = items.map((item, i) => {
     const id = ids[i]!;
     const before = previous.get(id);

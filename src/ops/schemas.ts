@@ -133,7 +133,7 @@ export const TaskPlanFields = {
 };
 
 export const TaskPlanInput = z.strictObject({
-  id: LocalTaskId.optional().describe('Task id, like "T1"; given in order when left out.'),
+  id: LocalTaskId.optional().describe('Task id, like "T1"; the next free one when left out.'),
   ...TaskPlanFields,
 });
 

@@ -293,6 +293,25 @@ describe('task ids', () => {
     expect((await ok(dir, ['task', 'add', 'ids', '--as', 'planner', '--title', 'Five'])).task.task_id).toBe('ids/T5');
   });
 
+  it('of a list written again without ids pass to no other task: a task keeps its id by its title, a new one gets a free id', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'again', [{ title: 'A' }, { title: 'B' }, { title: 'C' }]);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('again/T1');
+    await ok(dir, ['task', 'done', 'again/T1', '--as', 'codex']);
+    await ok(dir, ['task', 'note', 'again/T2', 'B: use a trie', '--as', 'planner']);
+    await ok(dir, ['reject', 'again', 'tasks', '--feedback', 'Drop A and B, add D.']);
+    const out = await ok(dir, ['tasks', 'again', '--as', 'planner', '--input', '-'], { stdin: JSON.stringify({ tasks: [{ title: 'C' }, { title: 'D' }], notes: 'Replanned.' }) });
+    expect(out.file).toBe('agentd/changes/again/tasks.md');
+    const list = await ok(dir, ['task', 'list', '--change', 'again']);
+    expect(list.tasks.map((t: { task_id: string; title: string; status: string; assignee: string | null }) => [t.task_id, t.title, t.status, t.assignee])).toEqual([
+      ['again/T3', 'C', 'todo', null],
+      ['again/T4', 'D', 'todo', null],
+    ]);
+    const text = read(dir, 'agentd/changes/again/tasks.md');
+    expect(text).toMatch(/^retired: \[T1, T2\]$/m);
+    expect(text).not.toContain('B: use a trie');
+  });
+
   /** Every way a task leaves its list, each taking T3 out of the list T1, T2, T3 of change `ids`. */
   const DROPS: { name: string; drop: (dir: string) => Promise<unknown> }[] = [
     { name: 'task rm', drop: (dir) => ok(dir, ['task', 'rm', 'ids/T3', '--as', 'planner']) },
@@ -392,7 +411,7 @@ describe('task ids', () => {
     expect(after).toEqual(before);
 
     const written = await ok(dir, ['tasks', 'ids', '--as', 'planner', '--input', write(dir, 'four.json', JSON.stringify({ tasks: [{ title: 'One' }, { title: 'Split off' }, { title: 'Three' }, { title: 'Four' }], notes: 'n' }))]);
-    expect(written.task_ids).toEqual(['ids/T1', 'ids/T3', 'ids/T4', 'ids/T5']);
+    expect(written.task_ids).toEqual(['ids/T1', 'ids/T4', 'ids/T3', 'ids/T5']);
     expect(read(dir, 'agentd/changes/ids/tasks.md')).toMatch(/^retired: \[T2\]$/m);
   });
 
