@@ -6,7 +6,8 @@
  */
 import { AgentboardError } from '../errors.js';
 import { runWithIntent } from '../store/remote/intent.js';
-import { TRANSIENT, type SharedBoard } from '../store/remote/shared.js';
+import { ReplayedElsewhere, TRANSIENT, type SharedBoard } from '../store/remote/shared.js';
+import { faultPoint } from '../clock.js';
 import { findOperation } from './index.js';
 import type { Context, Operation } from './registry.js';
 import { refTo } from '../domain/refs.js';
@@ -75,6 +76,7 @@ export async function replayQueue(ctx: Context, shared: SharedBoard): Promise<{ 
     const entry = shared.files.queue().entries.find((e) => !e.refused && !tried.has(e.id));
     if (!entry) return out;
     tried.add(entry.id);
+    faultPoint('remote:replay');
     const op = findOperation(entry.op);
     try {
       if (!op) throw new AgentboardError('QUEUED_WRITE_REFUSED', `The queued write #${entry.id} is a ${entry.op}, which this version of agentboard does not know.`, `Remove it with ${refTo('remote.drop', { queue_id: entry.id })}.`);
@@ -82,6 +84,7 @@ export async function replayQueue(ctx: Context, shared: SharedBoard): Promise<{ 
       await runWithIntent({ replay: entry }, () => op.run(ctx, entry.input as never));
       out.replayed++;
     } catch (err) {
+      if (err instanceof ReplayedElsewhere) continue;
       if (!(err instanceof AgentboardError)) throw err;
       if (TRANSIENT.has(err.code)) return out;
       await ctx.board().locked(() => shared.refuse(entry.id, err));

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, ok, snapshot } from '../helpers.js';
-import { git, remoteFile, sharedBoard } from './helpers.js';
+import { git, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
 
 function offline(dir: string, remote: string): () => void {
   git(dir, ['remote', 'set-url', 'origin', join(remote, '..', 'nowhere.git')]);
@@ -100,6 +100,25 @@ describe('a clone that cannot reach the remote', () => {
     expect((await cli(a, ['remote', 'drop', '1', '--json'])).json.error.code).toBe('QUEUED_WRITE_NOT_FOUND');
     const disable = JSON.parse(readFileSync(join(a, 'agentd/.runtime/remote/queue.json'), 'utf8'));
     expect(disable.entries).toEqual([]);
+  });
+
+  it('pushes a queued write once when two processes replay the queue at the same time', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }, { title: 'Go' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'walker']);
+    const back = offline(a, shared.remote);
+    await ok(a, ['task', 'note', 'trip/T1', 'Only once', '--as', 'walker']);
+    back();
+    // One process has read the queue and is about to replay its write when another replays it.
+    const slow = await stoppedAt(a, ['next', '--as', 'runner', '--json'], 'remote:replay');
+    expect((await ok(a, ['remote', 'sync'])).replayed).toBe(1);
+    const late = await slow.go();
+    expect(late.code, late.stdout).toBe(0);
+    expect(JSON.parse(late.stdout).data.task.task_id).toBe('trip/T2');
+    expect((await ok(a, ['remote', 'status'])).waiting).toEqual([]);
+    const notes = (await ok(b, ['task', 'show', 'trip/T1', '--sync'])).task.notes.map((n: any) => n.text);
+    expect(notes).toEqual(['Only once']);
+    expect(remoteFile(shared, 'runtime/activity/000001.jsonl').split('Only once').length).toBe(2);
   });
 
   it('does not turn sharing off while writes wait to be pushed', async () => {

@@ -83,6 +83,9 @@ function isCode(err: unknown, code: string): boolean {
   return err instanceof AgentboardError && err.code === code;
 }
 
+/** A queued write another process replayed (or a person dropped) after this one read the queue: it is not applied again. */
+export class ReplayedElsewhere extends Error {}
+
 export class SharedBoard {
   readonly git: Git;
   readonly files: RemoteFiles;
@@ -382,6 +385,8 @@ export class SharedBoard {
   /** One operation's write on the shared board (see the top of this file); the lock is held. */
   write<T>(lock: BoardLock, fn: (tx: Transaction) => T): T {
     const intent = writeIntent();
+    // Another process replaying this clone's queue may have pushed this write since it was read: once is all.
+    if (intent?.replay && !this.files.queue().entries.some((e) => e.id === intent.replay!.id && !e.refused)) throw new ReplayedElsewhere();
     this.unsettled = null;
     let head: string | null;
     try {
