@@ -188,11 +188,14 @@ function findOrigin(input: MergeInput): number | null {
     const history = input.history[key];
     if (!history || history.length === 0) continue;
     const [pp, ps] = fingerprints(p);
+    // An item whose text agentboard never wrote (the person's rewrite, or a task of their own given an id agentboard
+    // gave too) tells nothing by its state: a new task is "todo" whenever it was loaded.
+    const known = history.some((e) => e[1] === pp);
     for (const [part, fp] of [
       [1, pp],
       [2, ps],
     ] as const) {
-      if (!history.some((e) => e[part] === fp)) continue;
+      if ((part === 2 && !known) || !history.some((e) => e[part] === fp)) continue;
       range = intersect(range, intervals(history, part, fp, input.version));
       constrained = true;
     }
@@ -211,6 +214,16 @@ export function tookState(base: Map<string, Item>, items: MergedItem[]): boolean
   const keys = new Set(items.map((i) => i.key));
   if ([...base.keys()].some((key) => !keys.has(key))) return true;
   return items.some((i) => (i.byPerson & STATE_BY_PERSON) !== 0 && (base.has(i.key) || !plainNew(i.item.state)));
+}
+
+/**
+ * Whether a person's state would take a task from the agent holding it (back to "todo", or to
+ * another holder): that is `agentboard release`, which logs it and tells the holder, never a save.
+ * Finishing it, or blocking it for its holder, stays a person's decision.
+ */
+function takesClaim(base: Record<string, unknown>, person: Record<string, unknown>): boolean {
+  const held = typeof base.assignee === 'string' && (base.status === 'in_progress' || base.status === 'blocked' || base.status === 'in_review');
+  return held && (person.status === 'todo' || person.assignee !== base.assignee);
 }
 
 /** The state of a task as `add_task` makes it: to do, with nothing else set. */
@@ -247,12 +260,14 @@ export function mergeItems(input: MergeInput): MergeResult {
     if (judge(history, 1, pp, bp) === 'new') {
       plan = p.plan;
       byPerson |= PLAN_BY_PERSON;
-      if (origin !== null && agentChangedSince(history, 1, origin)) conflicts.push({ file: input.file, item: key, part: 'plan', kept: 'person', agentboard: b.plan, person: p.plan });
+      // Agentboard rewrote it since the buffer was loaded, or wrote it first after that (another task given the same id: a task
+      // added on another clone, or by an agent while the person added theirs): both texts are recorded.
+      if (origin !== null && history.length > 0 && agentChangedSince(history, 1, origin) !== false) conflicts.push({ file: input.file, item: key, part: 'plan', kept: 'person', agentboard: b.plan, person: p.plan });
     }
     let state = b.state;
     const stateIs = judge(history, 2, ps, bs);
     if (stateIs === 'new') {
-      if (origin !== null && agentChangedSince(history, 2, origin) === false) {
+      if (origin !== null && agentChangedSince(history, 2, origin) === false && !takesClaim(b.state, p.state)) {
         state = p.state;
         byPerson |= STATE_BY_PERSON;
       } else conflicts.push({ file: input.file, item: key, part: 'state', kept: 'agentboard', agentboard: b.state, person: p.state });

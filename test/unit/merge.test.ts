@@ -68,6 +68,20 @@ describe('merging a person\'s edit with what agentboard wrote', () => {
     expect(r.conflicts).toEqual([]);
   });
 
+  it('never takes a task from its holder for a save, however often the same save comes back', () => {
+    const v1 = [task('T1'), task('T2')];
+    const v2 = [claimed('T1', 'codex'), task('T2')];
+    const v3 = [claimed('T1', 'codex'), claimed('T2', 'gemini')];
+    const ledger = written([v1, v2, v3]);
+    // loaded after the last write: T1 set to todo (its holder left as it was), or given to another agent
+    for (const edit of [{ status: 'todo' as const }, { assignee: 'opus' }]) {
+      const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex', edit), claimed('T2', 'gemini')]) });
+      expect(r.origin).toBe(3);
+      expect(r.items.find((i) => i.key === 'T1')!.item.state).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+      expect(r.conflicts).toEqual([expect.objectContaining({ item: 'T1', part: 'state', kept: 'agentboard', person: expect.objectContaining(edit) })]);
+    }
+  });
+
   it('keeps the agent\'s state and reports both values when both sides changed it', () => {
     const v1 = [task('T1'), task('T2')];
     const v2 = [claimed('T1', 'codex'), task('T2')];
@@ -85,6 +99,22 @@ describe('merging a person\'s edit with what agentboard wrote', () => {
     const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1', { title: 'Person title' }), task('T2')]) });
     expect(r.items.find((i) => i.key === 'T1')!.item.plan.title).toBe('Person title');
     expect(r.conflicts).toEqual([expect.objectContaining({ item: 'T1', part: 'plan', kept: 'person', agentboard: expect.objectContaining({ title: 'Planner title' }) })]);
+  });
+
+  it('reports the task agentboard wrote when a person added one of the same id after loading the file', () => {
+    const v1 = [task('T1'), task('T2')];
+    // (as a real list's frontmatter does when a task is added, T1 tells the versions apart)
+    const v2 = [claimed('T1', 'codex'), task('T2'), task('T3', { title: "Ana's extra task" })];
+    const ledger = written([v1, v2]);
+    // the person's buffer is v1 (T1 and T2 as they were then), and they added a T3 of their own
+    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([task('T1'), task('T2'), task('T3', { title: "Bob's extra task" })]) });
+    expect(r.origin).toBe(1);
+    expect(r.items.find((i) => i.key === 'T3')!.item.plan.title).toBe("Bob's extra task");
+    expect(r.conflicts).toEqual([expect.objectContaining({ item: 'T3', part: 'plan', kept: 'person', agentboard: expect.objectContaining({ title: "Ana's extra task" }) })]);
+    // the same edit from a buffer that had T3 already: the person's rewrite of it, nothing to report
+    const later = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex'), task('T2', { description: 'Do it now.' }), task('T3', { title: "Bob's title" })]) });
+    expect(later.origin).toBe(2);
+    expect(later.conflicts).toEqual([]);
   });
 
   it('keeps a task the person\'s file lacks: silently when it was added after the buffer was loaded, reported otherwise', () => {
