@@ -46,7 +46,7 @@ export function isPlanning(task: Task, actor: string, listAuthor: string): boole
 }
 
 /** Refuses any change to a done task by an agent, saying who completed it and what to do instead. */
-function refuseDone(task: Task, ref: string, actor: string, verb: string): never {
+export function refuseDone(task: Task, ref: string, actor: string, verb: string): never {
   const mine = task.assignee === actor;
   const by = mine ? 'you completed it' : task.assignee ? `${task.assignee} completed it` : 'it was completed';
   fail(
@@ -79,7 +79,7 @@ export function assertMayDelete(task: Task, ref: string, actor: string, listAuth
  * Before an agent changes a task's state: the agent holds it already, or claims it now under the
  * claim rules (recorded as a claim). Returns true when this call claimed it. People act on any task.
  */
-export function holdOrClaim(task: Task, ref: string, actor: string, now: string, rules: { byId: Map<string, Task>; listProblem: string | null; ownInProgress: () => string | null }, verb: string): boolean {
+export function holdOrClaim(task: Task, ref: string, actor: string, now: string, rules: { byId: Map<string, Task>; listProblem: string | null; ownInProgress: () => string | null; awaitingReview: () => string | null }, verb: string): boolean {
   assertMayTouch(task, ref, actor, verb);
   if (isHuman(actor) || (isHeld(task) && task.assignee === actor)) return false;
   if (task.status === 'done') refuseDone(task, ref, actor, verb);
@@ -88,6 +88,11 @@ export function holdOrClaim(task: Task, ref: string, actor: string, now: string,
   }
   const problem = claimProblem(task, rules.byId, rules.listProblem);
   if (problem) fail('TASK_NOT_READY', `Task ${ref} cannot be taken now: ${problem}.`, `Find a task that is ready with ${refTo(['task.next', 'task.list'], { ready: true })}.`);
+  // Nothing new while the agent's submitted work waits for a person, as `next` hands out nothing then.
+  const submitted = rules.awaitingReview();
+  if (submitted !== null) {
+    fail('TASK_NOT_READY', `Your submitted work (${submitted}) is awaiting review; nothing new is yours to take until a person decides, so ${ref} is not yours to take now.`, `Ask for work again later with ${refTo('task.next')}.`);
+  }
   // One task at a time, as `next` hands them out: the agent finishes (or reports blocked) the one it works on first.
   const own = rules.ownInProgress();
   if (own !== null) {

@@ -16,12 +16,23 @@ function ownTaskElsewhere(tx: Transaction, actor: string, ref: string): string |
   return null;
 }
 
+/** The agent's submitted work that waits for a person (a task of its in review, or a submission naming none); null when none. */
+function awaitingReview(tx: Transaction, actor: string): string | null {
+  for (const changeId of tx.changeIds()) {
+    if (!tx.mayHold(changeId, actor)) continue;
+    const own = tx.taskList(changeId)?.tasks.find((t) => t.assignee === actor && t.status === 'in_review');
+    if (own) return taskRef(changeId, own.id);
+  }
+  const review = tx.runtime.sessions[actor]?.status === 'awaiting_review' ? tx.runtime.sessions[actor]!.review : undefined;
+  return review ? (review.pr_url ?? review.summary.slice(0, 80)) : null;
+}
+
 /**
  * Makes sure the actor may change the task's state: it holds it, or it claims it now under the
  * claim rules (logged as a claim, its session working). Refusals name the rule and the call to make.
  */
 export function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: string, actor: string, verb: string): void {
-  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: workProblem(tx, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref) }, verb)) {
+  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: workProblem(tx, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref), awaitingReview: () => awaitingReview(tx, actor) }, verb)) {
     tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
   }
   // Working on a task is working: a session still started (or completed), awaiting input or blocked moves on the way.

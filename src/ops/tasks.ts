@@ -6,11 +6,11 @@
  */
 import * as z from 'zod';
 import { fail } from '../errors.js';
-import { nextTaskId, parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/ids.js';
+import { isHuman, nextTaskId, parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, type Task } from '../domain/model.js';
-import { assertMayDelete, assertMayTouch, isPlanning } from '../domain/task-rules.js';
+import { assertMayDelete, assertMayTouch, isPlanning, refuseDone } from '../domain/task-rules.js';
 import { takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession } from '../domain/sessions.js';
@@ -278,6 +278,15 @@ export const updateTask = defineOp({
       const plan = planKeys.some((k) => input[k] !== undefined);
       if (plan) assertPlanOpen(tx, found.doc, input.agent_id);
       const move = input.status !== task.status ? input.status : undefined;
+      // A move that needs what only its own call takes: a submission's summary, a blocker's reason.
+      if (move === 'in_review' && !isHuman(input.agent_id)) {
+        fail('INVALID_TRANSITION', `Task ${input.task_id} goes to review when it is submitted, with the summary (and pull request) the person reviews.`, `Submit it with ${refTo('session.submit', { tasks: [input.task_id] })}.`);
+      }
+      if (move === 'blocked' && !isHuman(input.agent_id)) {
+        fail('INVALID_TRANSITION', `Task ${input.task_id} is blocked with the reason it is blocked.`, `Report it with ${refTo('task.block', { task_id: input.task_id })}.`);
+      }
+      // Asking a task nobody works on to be "todo" changes nothing: nothing to claim it for.
+      if (!plan && input.branch === undefined && move === undefined && task.status === 'todo') return { result: result(found, task, false), plan: null, unchanged: true };
       // Updating a task is working on it, under the claim rules of every other path (claimed first when
       // nobody holds it); planning a task of the list the agent wrote, without moving it, is not.
       if (move !== undefined || !isPlanning(task, input.agent_id, found.doc.meta.author)) takeForWork(tx, found, task, input.task_id, input.agent_id, 'update');
@@ -348,7 +357,13 @@ export const completeTask = defineOp({
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
-      if (task.status === 'done') return { result: result(found, task, false), unchanged: true };
+      if (task.status === 'done') {
+        // Safe to repeat for whoever completed it (a person too); another agent did not finish it.
+        if (!isHuman(input.agent_id) && task.assignee !== input.agent_id) refuseDone(task, input.task_id, input.agent_id, 'complete');
+        if (!input.note) return { result: result(found, task, false), unchanged: true };
+        task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
+        return { result: result(found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.note.slice(0, 120)}`] };
+      }
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'complete');
       moveTask(task, input.task_id, 'done', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });

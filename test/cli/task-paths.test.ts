@@ -609,3 +609,58 @@ describe('a task the agent completed', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 });
+
+describe('the claim rules on the paths beside next', () => {
+  it("take nothing new while an agent's submitted work awaits review, as next hands out nothing then", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rev', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'a1']);
+    await ok(dir, ['session', 'submit', '--as', 'a1', '--summary', 'One is done, with tests', '--task', 'rev/T1']);
+    const before = snapshot(dir);
+    for (const args of [
+      ['task', 'progress', 'rev/T2', '--percent', '10', '--message', 'Started'],
+      ['task', 'done', 'rev/T2'],
+      ['task', 'update', 'rev/T2', '--status', 'in_progress'],
+    ]) {
+      const r = await cli(dir, [...args, '--as', 'a1', '--json']);
+      expect(r.code, args.join(' ')).toBe(1);
+      expect(r.json.error.code).toBe('TASK_NOT_READY');
+      expect(r.json.error.message).toBe('Your submitted work (rev/T1) is awaiting review; nothing new is yours to take until a person decides, so rev/T2 is not yours to take now.');
+      expect(r.json.error.next_step).toContain('agentboard next --as a1');
+    }
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('move a task to review or blocked only with what those calls take, and claim nothing for the status a task has', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'upd', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'u1']);
+    const before = snapshot(dir);
+    const review = await cli(dir, ['task', 'update', 'upd/T1', '--as', 'u1', '--status', 'in_review', '--json']);
+    expect(review.json.error).toMatchObject({ code: 'INVALID_TRANSITION', message: 'Task upd/T1 goes to review when it is submitted, with the summary (and pull request) the person reviews.' });
+    expect(review.json.error.next_step).toContain('agentboard session submit --task upd/T1 --as u1');
+    const blocked = await cli(dir, ['task', 'update', 'upd/T1', '--as', 'u1', '--status', 'blocked', '--json']);
+    expect(blocked.json.error).toMatchObject({ code: 'INVALID_TRANSITION', message: 'Task upd/T1 is blocked with the reason it is blocked.' });
+    expect(blocked.json.error.next_step).toContain('agentboard task block upd/T1 --as u1');
+    const todo = await ok(dir, ['task', 'update', 'upd/T2', '--as', 'u2', '--status', 'todo']);
+    expect(todo).toMatchObject({ changed: false, task: { task_id: 'upd/T2', status: 'todo' } });
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it("refuse to complete another agent's done task, and keep the note its own agent sends again", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'fin', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'b1']);
+    await ok(dir, ['task', 'done', 'fin/T1', '--as', 'b1']);
+    const before = snapshot(dir);
+    const other = await cli(dir, ['task', 'done', 'fin/T1', '--as', 'c9', '--json']);
+    expect(other.code).toBe(1);
+    expect(other.json.error.code).toBe('TASK_NOT_READY');
+    expect(other.json.error.message).toContain('Task fin/T1 is done: b1 completed it');
+    expect(snapshot(dir)).toEqual(before);
+    expect(await ok(dir, ['task', 'done', 'fin/T1', '--as', 'b1'])).toMatchObject({ changed: false });
+    expect(snapshot(dir)).toEqual(before);
+    expect(await ok(dir, ['task', 'done', 'fin/T1', '--as', 'b1', '--note', 'Also covered the empty case.'])).toMatchObject({ changed: true });
+    expect((await ok(dir, ['task', 'show', 'fin/T1'])).task.notes.map((n: { author: string; text: string }) => [n.author, n.text])).toEqual([['b1', 'Also covered the empty case.']]);
+  });
+});
