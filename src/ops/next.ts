@@ -52,7 +52,7 @@ const NextOut = z.object({
       in_review: z.number().int(),
       blocked: z.number().int(),
       awaiting_approval: z.number().int(),
-      waiting_on_documents: z.number().int().describe('Tasks of changes whose proposal or spec was rejected, cannot be read or awaits approval.'),
+      waiting_on_documents: z.number().int().describe('Tasks of changes whose proposal, spec or task list was rejected, or whose proposal or spec cannot be read or awaits approval.'),
       broken_task_lists: z.array(z.string()).describe('Changes whose tasks.md has errors: none of their tasks is handed out until a person fixes the file.'),
     })
     .nullable()
@@ -66,6 +66,8 @@ const EMPTY: Omit<NextResult, 'status' | 'message'> = { task: null, context: nul
 interface BoardScan {
   /** Changes whose task list hands out work (submitted or approved), in board order. */
   lists: string[];
+  /** Changes whose task list was sent back (rejected): none of its tasks is handed out until it is written again. */
+  rejected: string[];
   /** Changes whose tasks.md is there but cannot be read as a task list (an editor's save cut short, an emptied file): nothing of it is handed out, and nobody is told the board is done. */
   unreadable: string[];
   docs: { changeId: string; type: Stage; meta: HeadMeta }[];
@@ -79,13 +81,14 @@ interface BoardScan {
  * works one change; the rest of the board is not its business).
  */
 function scan(tx: Transaction, only?: string): BoardScan {
-  const out: BoardScan = { lists: [], unreadable: [], docs: [] };
+  const out: BoardScan = { lists: [], rejected: [], unreadable: [], docs: [] };
   if (only !== undefined) requireChange(tx, only);
   for (const changeId of only !== undefined ? [only] : tx.changeIds()) {
     for (const type of STAGES) {
       const meta = tx.docMeta(changeId, type);
       if (meta) out.docs.push({ changeId, type, meta });
       if (type === 'tasks' && (meta?.status === 'submitted' || meta?.status === 'approved')) out.lists.push(changeId);
+      else if (type === 'tasks' && meta?.status === 'rejected') out.rejected.push(changeId);
       else if (type === 'tasks' && !meta && tx.readDoc(changeId, 'tasks') !== null) out.unreadable.push(changeId);
     }
   }
@@ -101,7 +104,8 @@ function* poolsOf(tx: Transaction, lists: string[], broken: string[] = []): Gene
     else {
       const own = listProblem(tx, list);
       const earlier = own === null ? earlierProblem(tx, changeId) : null;
-      yield { changeId, tasks: list.tasks, open: own === null && earlier === null, waitsOnDocuments: earlier !== null };
+      // A list sent back is being revised: its tasks wait on it as on a rejected spec.
+      yield { changeId, tasks: list.tasks, open: own === null && earlier === null, waitsOnDocuments: earlier !== null || list.meta.status === 'rejected' };
     }
   }
 }
@@ -223,11 +227,12 @@ export const nextTask = defineOp({
 
       const skills = tx.runtime.agents[agent]?.skills ?? [];
       const broken: string[] = [...found.unreadable];
-      let selection: Selection<TaskState> = selectTask<TaskState>(skills, poolsOf(tx, found.lists, broken));
+      // The lists sent back are counted among the reasons only (their tasks are not handed out).
+      let selection: Selection<TaskState> = selectTask<TaskState>(skills, poolsOf(tx, [...found.lists, ...found.rejected], broken));
       let chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       if (selection.kind === 'claim' && !chosen) {
         // The quick read and the full one disagree (a block only the full parser sees as broken): choose from full reads.
-        const pools = [...poolsOf(tx, found.lists, broken)].map((p) => ({ ...p, tasks: tasksOf(readable(tx.readDoc(p.changeId, 'tasks'))) }));
+        const pools = [...poolsOf(tx, [...found.lists, ...found.rejected], broken)].map((p) => ({ ...p, tasks: tasksOf(readable(tx.readDoc(p.changeId, 'tasks'))) }));
         selection = selectTask(skills, pools);
         chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       }
@@ -281,7 +286,7 @@ function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, own
     r.in_review && `${r.in_review} in review`,
     r.blocked && `${r.blocked} blocked`,
     r.awaiting_approval && `${r.awaiting_approval} in task lists awaiting a person's approval`,
-    r.waiting_on_documents && `${r.waiting_on_documents} in changes whose proposal or spec must be revised, fixed or approved first`,
+    r.waiting_on_documents && `${r.waiting_on_documents} in changes whose proposal, spec or task list must be revised, fixed or approved first`,
   ].filter(Boolean);
   const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with ${refTo('change.validate', { change_id: r.broken_task_lists[0] })}).` : '';
   if (parts.length > 0) return `No task is available for you now (${parts.join(', ')}). Call this again later.${broken}`;

@@ -194,7 +194,7 @@ describe('the tasks of a change whose proposal or spec holds it back', () => {
     const none = await ok(dir, ['next', '--as', 'w7']);
     expect(none.status).toBe('nothing_available');
     expect(none.reasons).toMatchObject({ waiting_on_documents: 1, awaiting_approval: 1 });
-    expect(none.message).toContain('1 in changes whose proposal or spec must be revised, fixed or approved first');
+    expect(none.message).toContain('1 in changes whose proposal, spec or task list must be revised, fixed or approved first');
     // resubmitted: the work is open again
     await ok(dir, ['spec', 'rejected', '--as', 'w4', '--from', join(dir, 'agentd/changes/rejected/spec.md'), '--notes', 'Added the scenario.']);
     expect(await ready('rejected')).toEqual([true]);
@@ -662,5 +662,19 @@ describe('the claim rules on the paths beside next', () => {
     expect(snapshot(dir)).toEqual(before);
     expect(await ok(dir, ['task', 'done', 'fin/T1', '--as', 'b1', '--note', 'Also covered the empty case.'])).toMatchObject({ changed: true });
     expect((await ok(dir, ['task', 'show', 'fin/T1'])).task.notes.map((n: { author: string; text: string }) => [n.author, n.text])).toEqual([['b1', 'Also covered the empty case.']]);
+  });
+});
+
+describe('next with a task list sent back', () => {
+  it('hands out none of its tasks and says why', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rej', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    await ok(dir, ['reject', 'rej', 'tasks', '--feedback', 'Split T1 in two.']);
+    // another agent took the list up for revision
+    expect((await ok(dir, ['next', '--as', 'planner2'])).status).toBe('revise_document');
+    const r = await ok(dir, ['next', '--as', 'fresh']);
+    expect(r.status).toBe('nothing_available');
+    expect(r.reasons).toMatchObject({ waiting_on_documents: 3, awaiting_approval: 0 });
+    expect(r.message).toBe('No task is available for you now (3 in changes whose proposal, spec or task list must be revised, fixed or approved first). Call this again later.');
   });
 });
