@@ -302,3 +302,25 @@ export function groupOrder(tasks: ChecklistTask[]): void {
     members.push(t.id);
   }
 }
+
+/**
+ * A checkbox nested under another is a part of it. The board's tasks have no parts, but they have
+ * dependencies: the outer task waits for its parts (it is done when they are), each part waits for
+ * what the outer one waited for instead of for the outer one, and its description starts with the
+ * outer task's title, the context its own title leaves out.
+ */
+export function nestedOrder(tasks: ChecklistTask[]): void {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const parts: ChecklistTask[] = [];
+  for (const t of tasks) {
+    const outer = t.parent === undefined ? undefined : byId.get(t.parent);
+    if (!outer) continue;
+    t.depends = [...new Set([...t.depends, ...outer.depends])].filter((d) => d !== outer.id && d !== t.id);
+    t.description = [`Part of ${outer.id}: ${outer.title}`, t.description].filter(Boolean).join('\n\n');
+    parts.push(t);
+  }
+  for (const t of parts) {
+    const outer = byId.get(t.parent!)!;
+    if (!outer.depends.includes(t.id)) outer.depends.push(t.id);
+  }
+}

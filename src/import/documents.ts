@@ -17,7 +17,7 @@ import { parseProposalBody } from '../store/format-proposal.js';
 import { parseSpecBody, type SpecLines } from '../store/format-spec.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml, type YamlMap } from '../store/yaml-lite.js';
-import type { Checklist, ChecklistTask } from './checklist.js';
+import { nestedOrder, type Checklist, type ChecklistTask } from './checklist.js';
 import type { ImportedChange, ImportedDoc, ImportedTasks } from './model.js';
 import type { FileLog } from './report.js';
 
@@ -205,28 +205,6 @@ function uniqueIds(tasks: ChecklistTask[], log: FileLog): Set<number> {
     log.finding('warning', `the task id ${id} is given to ${later.length + 1} items of the list; the first (line ${first.line}) keeps it, the others are ${renamed.join(', ')} on the board, and a dependency on ${id} is one on the first`, 'nothing to do, or renumber the tasks on the board', first.line);
   }
   return new Set([...again.values()].flat().map((t) => t.line));
-}
-
-/**
- * A checkbox nested under another is a part of it. The board's tasks have no parts, but they have
- * dependencies: the outer task waits for its parts (it is done when they are), each part waits for
- * what the outer one waited for instead of for the outer one, and its description starts with the
- * outer task's title, the context its own title leaves out.
- */
-function nestedOrder(tasks: ChecklistTask[]): void {
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-  const parts: ChecklistTask[] = [];
-  for (const t of tasks) {
-    const outer = t.parent === undefined ? undefined : byId.get(t.parent);
-    if (!outer) continue;
-    t.depends = [...new Set([...t.depends, ...outer.depends])].filter((d) => d !== outer.id && d !== t.id);
-    t.description = [`Part of ${outer.id}: ${outer.title}`, t.description].filter(Boolean).join('\n\n');
-    parts.push(t);
-  }
-  for (const t of parts) {
-    const outer = byId.get(t.parent!)!;
-    if (!outer.depends.includes(t.id)) outer.depends.push(t.id);
-  }
 }
 
 /**

@@ -10,7 +10,7 @@ import { fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
 import { proposalRules, reviewRules, specRules } from '../domain/rules.js';
-import { groupOrder, parseChecklist } from '../import/checklist.js';
+import { groupOrder, nestedOrder, parseChecklist } from '../import/checklist.js';
 import { readForeignReview, reviewVerdict } from '../import/review.js';
 import { PROPOSAL_HEADINGS, parseProposalBody } from '../store/format-proposal.js';
 import { parseReviewBody } from '../store/format-review.js';
@@ -171,6 +171,7 @@ function tasksInput(body: string, offset: number, kept: string | null, sink: Fin
   for (const f of list.findings) if (f.level === 'error') sink.error('tasks.checklist', f.message, f.fix, f.line);
   refuseErrors(sink.findings, shownAs);
   groupOrder(list.tasks);
+  nestedOrder(list.tasks);
   const tasks = list.tasks.map((t) => {
     const out: Record<string, unknown> = { id: t.id, title: t.title };
     if (t.description) out.description = t.description;

@@ -229,6 +229,26 @@ describe('--from keeps what it reads', () => {
     ]);
   });
 
+  it('makes a checkbox nested under another its part, however it is indented: the outer task waits for its parts', async () => {
+    for (const indent of ['  ', '    ', '\t']) {
+      const dir = await newBoard();
+      await withSpec(dir, 'nest', SPEC());
+      const md = `# Tasks\n\n- [ ] Callback handler\n${indent}- [ ] Parse token\n${indent}- [ ] Check state\n- [ ] Login button\n`;
+      await ok(dir, ['tasks', 'nest', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+      const tasks = (await ok(dir, ['task', 'list', '--change', 'nest'])).tasks;
+      expect(tasks.map((t: any) => [t.id, t.title]), JSON.stringify(indent)).toEqual([
+        ['T1', 'Callback handler'],
+        ['T2', 'Parse token'],
+        ['T3', 'Check state'],
+        ['T4', 'Login button'],
+      ]);
+      const show = async (id: string) => (await ok(dir, ['task', 'show', `nest/${id}`])).task;
+      expect((await show('T1')).depends).toEqual(['T2', 'T3']);
+      expect((await show('T2')).description).toBe('Part of T1: Callback handler');
+      expect((await show('T4')).depends).toEqual([]);
+    }
+  });
+
   it('reads agentd\'s sub-bullets into fields: several files, RENAME, priority and requirements', async () => {
     const dir = await newBoard();
     await withSpec(dir, 'subs', SPEC());
