@@ -6,7 +6,7 @@
  * importing writes.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, FIXTURES, newBoard, ok, read, snapshot, tempDir, WHY, write, showDocument } from '../helpers.js';
@@ -349,6 +349,20 @@ describe('import refusals', () => {
     expect(r.json.error.message).toContain('There is no openspec/changes/ folder');
     const b = await cli(dir, ['import', 'agentd', '--json'], PERSON);
     expect(b.json.error.code).toBe('IMPORT_REFUSED');
+  });
+
+  it('says where a document holds bytes that are not UTF-8, and lands the change with errors', async () => {
+    const dir = copy('spec-kit');
+    const spec = join(dir, 'specs/002-room-search/spec.md');
+    const lines = readFileSync(spec, 'utf8').split('\n');
+    writeFileSync(spec, Buffer.concat([Buffer.from(`${lines.slice(0, 4).join('\n')}\nA line `), Buffer.from([0xff, 0xfe]), Buffer.from(`\n${lines.slice(4).join('\n')}`)]));
+    const r = await cli(dir, ['import', 'spec-kit', '--dry-run', '--json'], PERSON);
+    expect(r.code).toBe(1);
+    const search = r.json.data.changes.find((c: any) => c.source === 'specs/002-room-search');
+    expect(search.status).toBe('imported_with_errors');
+    const report = r.json.data.files.find((f: any) => f.file === 'specs/002-room-search/spec.md');
+    expect(report.findings).toContainEqual({ level: 'error', message: 'line 5 holds bytes that are not UTF-8 text, so nothing of this file was read as a document', fix: 'save the file as UTF-8 text and import again', line: 5 });
+    expect(r.json.data.changes.find((c: any) => c.source === 'specs/001-room-booking').status).toBe('imported');
   });
 
   it('leaves a change of the board that was not imported from the source alone, and says so', async () => {
