@@ -286,7 +286,7 @@ export const validateChanges = defineOp({
     boardFindings.push(...board.problems);
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = toRead.map((change) => {
-      const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...board.doneByHand(change.changeId), ...conflictFindings(board, change.changeId)])];
+      const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...board.doneByHand(change.changeId), ...board.missingByHand(change.changeId), ...conflictFindings(board, change.changeId)])];
       return { change_id: change.changeId, archived: change.archived !== null, valid: !findings.some(failing), findings };
     });
     // Those with findings first: a page holds them.

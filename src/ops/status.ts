@@ -76,7 +76,7 @@ export const boardStatus = defineOp({
     open_inputs: z.array(z.object({ input_id: z.string(), agent_id: z.string(), question: z.string(), default_action: z.string(), expires_at: z.string() })),
     awaiting_decision: z.array(z.object({ change_id: z.string(), document: z.string(), author: z.string(), updated: z.string(), blocking: z.boolean(), review_requested: z.boolean() })),
     tasks_in_review: z.array(z.object({ task_id: z.string(), assignee: z.string(), submitted_at: z.string(), summary: z.string().nullable() })),
-    problems: z.array(FindingOut).describe('Files that cannot be read; fix them by hand.'),
+    problems: z.array(FindingOut).describe('Files that cannot be read, and tasks a hand edit took out that the next write puts back; fix them by hand.'),
     hand_edited: z.array(z.string()).describe('Files a person edited since agentboard last wrote them; the next write merges them.'),
     conflicts: z.array(ConflictOut).describe("What merging a person's edit kept on both sides, for a person to look at."),
     ...ArchivedLeftOut,
@@ -141,7 +141,7 @@ export const boardStatus = defineOp({
         }
         if (t.status === 'in_review') inReview.push({ task_id: taskRef(changeId, t.id), assignee: t.assignee ?? '', submitted_at: t.submitted_at ?? '', summary: t.submission ?? null });
       }
-      problems.push(...board.goneDocs(changeId));
+      problems.push(...board.goneDocs(changeId), ...board.missingByHand(changeId));
       for (const type of ['proposal', 'spec', 'tasks', 'review'] as const) {
         const doc = type === 'tasks' && !change.tasks && list ? { meta: list.meta, findings: [] } : change[type];
         if (!doc) continue;

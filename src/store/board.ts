@@ -21,7 +21,7 @@ import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, un
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { STATE_BY_PERSON } from './merge.js';
-import { baseItems, emptyLedger, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
+import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
@@ -859,6 +859,28 @@ export class Board implements Reader {
       out.push({ level: 'error', file: this.rel(this.docPath(changeId, 'tasks')), line: block.line + doc.bodyLine - 1, rule: 'tasks.done.by_hand', message: `task ${task.id} was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)`, fix: `if nobody did it, set it back: \`agentboard task update ${ref} --status todo\`; if someone did, write who under "assignee:"` });
     }
     return out;
+  }
+
+  /**
+   * Tasks agentboard wrote that a person's edit of the list took out without retiring their ids (or
+   * that no longer read as tasks, like a heading at another level): the next write puts them back.
+   */
+  missingByHand(changeId: string): Finding[] {
+    if (!this.handEditedDocs([changeId]).some((d) => d.type === 'tasks')) return [];
+    const doc = this.readDoc(changeId, 'tasks');
+    const entry = this.ledgerOf(changeId).files[DOC_FILES.tasks];
+    if (!doc?.content || !entry) return [];
+    const here = new Set([...doc.content.blocks.map((b) => b.id), ...(doc.meta.retired ?? [])]);
+    const file = this.rel(this.docPath(changeId, 'tasks'));
+    return [...baseItems(entry).keys()]
+      .filter((id) => id !== META_ITEM && !here.has(id))
+      .map((id) => ({
+        level: 'warning' as const,
+        file,
+        rule: 'tasks.missing.by_hand',
+        message: `task ${id} is not in the file since a hand edit (taken out, or its "## ${id}: Title" heading changed), so agentboard's next write of the list puts it back`,
+        fix: `to take it out, have a person run \`agentboard task rm ${changeId}/${id}\` (or name ${id} under "retired:"); otherwise put its block back as "## ${id}: Title"`,
+      }));
   }
 
   /** The documents a person edited since agentboard last wrote them, as paths. */

@@ -678,3 +678,26 @@ describe('next with a task list sent back', () => {
     expect(r.message).toBe('No task is available for you now (3 in changes whose proposal, spec or task list must be revised, fixed or approved first). Call this again later.');
   });
 });
+
+describe('a task a person took out of the list by hand', () => {
+  it('is named by validate and status, with what the next write does and how to take it out for good', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'cut', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const path = 'agentd/changes/cut/tasks.md';
+    const text = read(dir, path);
+    // T3 cut out, and T2's heading one level down (it reads as part of T1's description now)
+    write(dir, path, text.replace(/\n## T3: [\s\S]*$/, '\n').replace('## T2: Two', '### T2: Two'));
+    const v = await ok(dir, ['validate', 'cut']);
+    const missing = v.changes[0].findings.filter((f: any) => f.rule === 'tasks.missing.by_hand');
+    expect(missing.map((f: any) => [f.level, f.message])).toEqual([
+      ['warning', 'task T2 is not in the file since a hand edit (taken out, or its "## T2: Title" heading changed), so agentboard\'s next write of the list puts it back'],
+      ['warning', 'task T3 is not in the file since a hand edit (taken out, or its "## T3: Title" heading changed), so agentboard\'s next write of the list puts it back'],
+    ]);
+    expect(missing[1].fix).toBe('to take it out, have a person run `agentboard task rm cut/T3` (or name T3 under "retired:"); otherwise put its block back as "## T3: Title"');
+    const s = await ok(dir, ['status']);
+    expect(s.problems.filter((f: any) => f.rule === 'tasks.missing.by_hand').map((f: any) => f.message.slice(0, 7))).toEqual(['task T2', 'task T3']);
+    // a person takes T3 out for good: nothing is reported any more
+    await ok(dir, ['task', 'rm', 'cut/T3']);
+    expect((await ok(dir, ['validate', 'cut'])).changes[0].findings.filter((f: any) => f.rule === 'tasks.missing.by_hand')).toEqual([]);
+  });
+});
