@@ -137,3 +137,9 @@ function pruneResolvedInputs(data: RuntimeData): void {
 export function openInputOf(data: RuntimeData, agentId: string): InputRecord | undefined {
   return Object.values(data.inputs).find((i) => i.agent_id === agentId && i.status === 'open');
 }
+
+/** Work an agent submitted without naming tasks that still awaits review: its pull request, or the start of its summary; null when none. */
+export function pendingSubmission(session: SessionRecord | undefined): { id: string; since: string } | null {
+  if (session?.status !== 'awaiting_review' || !session.review) return null;
+  return { id: session.review.pr_url ?? session.review.summary.slice(0, 80), since: session.review.submitted_at };
+}

@@ -1,6 +1,6 @@
 /** Taking a task for work on any path that changes its state: the claim rules, the log and the session, as `next` does. */
 import { isHuman, taskRef } from '../domain/ids.js';
-import { startWorking } from '../domain/sessions.js';
+import { pendingSubmission, startWorking } from '../domain/sessions.js';
 import { holdOrClaim } from '../domain/task-rules.js';
 import type { Task } from '../domain/model.js';
 import type { Transaction } from '../store/transaction.js';
@@ -23,8 +23,7 @@ function awaitingReview(tx: Transaction, actor: string): string | null {
     const own = tx.taskList(changeId)?.tasks.find((t) => t.assignee === actor && t.status === 'in_review');
     if (own) return taskRef(changeId, own.id);
   }
-  const review = tx.runtime.sessions[actor]?.status === 'awaiting_review' ? tx.runtime.sessions[actor]!.review : undefined;
-  return review ? (review.pr_url ?? review.summary.slice(0, 80)) : null;
+  return pendingSubmission(tx.runtime.sessions[actor])?.id ?? null;
 }
 
 /**

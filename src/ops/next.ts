@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { parseTaskRef, taskRef } from '../domain/ids.js';
 import { isReady, ownTaskInProgress, selectTask, type NothingReasons, type Selection, type WorkPool } from '../domain/next-task.js';
 import { STAGES, type Stage, type TaskState } from '../domain/model.js';
-import { startWorking } from '../domain/sessions.js';
+import { pendingSubmission, startWorking } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
 import { renderDocFile, unparsable, type DocFile } from '../store/documents.js';
 import type { HeadMeta } from '../store/board.js';
@@ -197,11 +197,9 @@ export const nextTask = defineOp({
         const blocking = d.meta.status === 'submitted' && d.meta.author === agent && (required.includes(d.type) || d.meta.review_requested_by !== undefined);
         if (blocking) waiting.push({ kind: 'document', id: `${d.changeId}/${d.type}`, since: d.meta.updated });
       }
-      const session = tx.runtime.sessions[agent];
-      if (waiting.length === 0 && session?.status === 'awaiting_review' && session.review) {
-        // Work submitted without naming tasks (a pull request, say): only the agent can say the review is over.
-        waiting.push({ kind: 'submission', id: session.review.pr_url ?? session.review.summary.slice(0, 80), since: session.review.submitted_at });
-      }
+      const submission = pendingSubmission(tx.runtime.sessions[agent]);
+      // Work submitted without naming tasks (a pull request, say): only the agent can say the review is over.
+      if (waiting.length === 0 && submission) waiting.push({ kind: 'submission', ...submission });
       if (waiting.length > 0) {
         const own = waiting.every((w) => w.kind === 'submission');
         return {
@@ -228,11 +226,12 @@ export const nextTask = defineOp({
       const skills = tx.runtime.agents[agent]?.skills ?? [];
       const broken: string[] = [...found.unreadable];
       // The lists sent back are counted among the reasons only (their tasks are not handed out).
-      let selection: Selection<TaskState> = selectTask<TaskState>(skills, poolsOf(tx, [...found.lists, ...found.rejected], broken));
+      const pooled = [...found.lists, ...found.rejected];
+      let selection: Selection<TaskState> = selectTask<TaskState>(skills, poolsOf(tx, pooled, broken));
       let chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       if (selection.kind === 'claim' && !chosen) {
         // The quick read and the full one disagree (a block only the full parser sees as broken): choose from full reads.
-        const pools = [...poolsOf(tx, [...found.lists, ...found.rejected], broken)].map((p) => ({ ...p, tasks: tasksOf(readable(tx.readDoc(p.changeId, 'tasks'))) }));
+        const pools = [...poolsOf(tx, pooled, broken)].map((p) => ({ ...p, tasks: tasksOf(readable(tx.readDoc(p.changeId, 'tasks'))) }));
         selection = selectTask(skills, pools);
         chosen = selection.kind === 'claim' ? confirm(tx, selection.changeId, selection.task.id, (f) => isReady(f.task, f.byId)) : null;
       }

@@ -20,6 +20,7 @@
  * command for it, so a hand removal is reported rather than followed. Only an item the file itself
  * says it removed (a task list's retired ids: another clone's removal pulled with git, say) goes.
  */
+import { isHeld, type TaskStatus } from '../domain/model.js';
 import { sha1 } from './hash.js';
 
 export type Entry = Record<string, unknown>;
@@ -222,7 +223,8 @@ export function tookState(base: Map<string, Item>, items: MergedItem[]): boolean
  * Finishing it, or blocking it for its holder, stays a person's decision.
  */
 function takesClaim(base: Record<string, unknown>, person: Record<string, unknown>): boolean {
-  const held = typeof base.assignee === 'string' && (base.status === 'in_progress' || base.status === 'blocked' || base.status === 'in_review');
+  // A state's absent fields are null (ledger.ts taskItem).
+  const held = isHeld({ assignee: (base.assignee as string | null) ?? undefined, status: base.status as TaskStatus });
   return held && (person.status === 'todo' || person.assignee !== base.assignee);
 }
 
