@@ -32,6 +32,8 @@ export interface DocFile<T extends DocType = DocType> {
   extra: YamlMap;
   /** A person's comments in the frontmatter (store/yaml-lite.ts yamlComments). */
   comments?: YamlComments;
+  /** The frontmatter's text as read, when it is not in the exact shape agentboard writes (kept by writes that do not change it). */
+  frontmatter?: string;
   body: string;
   /** 1-based line of the first body line. */
   bodyLine: number;
@@ -72,6 +74,7 @@ export function parseDocText<T extends DocType>(type: T, text: string, file: str
   doc.meta = meta.meta;
   doc.extra = meta.extra;
   if (meta.comments) doc.comments = meta.comments;
+  if (!quick) doc.frontmatter = split.frontmatter;
   const body = sink.at(split.bodyLine - 1);
   doc.content = parseBody(type, split.body, body, doc) as DocContent[T];
   return doc;

@@ -42,13 +42,21 @@ export interface TaskBlock {
   raw: string;
   /** 1-based line of the block's heading within the body. */
   line: number;
+  /** The text between the block and what stands before it, when not one blank line (as written by hand). */
+  gap?: string;
 }
 
 export interface TasksBody {
   title: string;
   preamble: string;
   blocks: TaskBlock[];
+  /** The text after the last block, when not one newline (blank lines a person left at the end). */
+  tail?: string;
 }
+
+/** What agentboard writes between two blocks, and after the last one. */
+export const GAP = '\n\n';
+export const TAIL = '\n';
 
 const TASK_HEADING = /^([A-Za-z0-9][A-Za-z0-9._-]*):\s+(.*)$/;
 const META_OPEN = /^```ya?ml\s*$/;
@@ -120,7 +128,7 @@ export function renderTasksPreamble(title: string, intro = ''): string {
 }
 
 export function serializeTasksBody(body: TasksBody): string {
-  return `${body.preamble}\n${body.blocks.map((b) => `\n${b.raw}\n`).join('')}`;
+  return `${body.preamble}${body.blocks.map((b) => (b.gap ?? GAP) + b.raw).join('')}${body.tail ?? TAIL}`;
 }
 
 function newlines(text: string): number {
@@ -130,14 +138,15 @@ function newlines(text: string): number {
 }
 
 /** The body text for these blocks, and the blocks with the lines they stand on in it (as parseTasksBody gives them). */
-export function assembleTasksBody(title: string, preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { body: string; content: TasksBody } {
-  let line = newlines(preamble) + 3;
+export function assembleTasksBody(title: string, preamble: string, blocks: Omit<TaskBlock, 'line'>[], tail?: string): { body: string; content: TasksBody } {
+  let line = newlines(preamble) + 1;
   const placed = blocks.map((b) => {
+    line += b.gap === undefined ? 2 : newlines(b.gap);
     const block = { ...b, line };
-    line += newlines(b.raw) + 2;
+    line += newlines(b.raw);
     return block;
   });
-  const content: TasksBody = { title, preamble, blocks: placed };
+  const content: TasksBody = { title, preamble, blocks: placed, ...(tail === undefined ? {} : { tail }) };
   return { body: serializeTasksBody(content), content };
 }
 
@@ -179,11 +188,15 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
     blocks: [],
   };
   const seen = new Map<string, number>();
+  let after = result.preamble.length;
   taskHeads.forEach((head, k) => {
     const end = trimmedEnd(head.index, k + 1 < taskHeads.length ? taskHeads[k + 1]!.index : lines.length);
     const m = TASK_HEADING.exec(head.text);
     const id = m ? m[1]! : '';
     const block: TaskBlock = { id, task: null, raw: lines.slice(head.index, end), line: head.index + 1 };
+    const gap = body.slice(after, lines.starts[head.index]);
+    if (gap !== GAP) block.gap = gap;
+    after = lines.starts[head.index]! + block.raw.length;
     result.blocks.push(block);
     if (!m) {
       sink.error('tasks.heading', `"## ${printable(head.text)}" is not a task heading`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
@@ -207,6 +220,8 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
       line,
     );
   }
+  const tail = body.slice(after);
+  if (tail !== TAIL) result.tail = tail;
   return result;
 }
 

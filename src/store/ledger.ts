@@ -12,6 +12,7 @@
  */
 import { DOC_FILES, DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task, type YamlComments } from '../domain/model.js';
 import type { DocFile } from './documents.js';
+import { GAP, TAIL, type TaskBlock, type TasksBody } from './format-tasks.js';
 import { fingerprints, type Entry, type History, type Item } from './merge.js';
 import { sha1 } from './hash.js';
 
@@ -133,9 +134,22 @@ export function restoreDoc<T extends DocType>(entry: LedgerEntry, text: string):
     content: content && {
       title: content.title,
       preamble: content.preamble,
-      blocks: content.blocks.map((b) => ({ id: b.id, task: structuredClone(b.task), raw: body.slice(b.start, b.end), line: b.line })),
+      ...spacedBlocks(body, content.preamble.length, content.blocks),
     },
   } as unknown as DocFile<T>;
+}
+
+/** The blocks at their offsets in the body, with the text between them where it is not what agentboard writes. */
+function spacedBlocks(body: string, after: number, stored: StoredBlock[]): Pick<TasksBody, 'blocks' | 'tail'> {
+  const blocks = stored.map((b) => {
+    const block: TaskBlock = { id: b.id, task: structuredClone(b.task), raw: body.slice(b.start, b.end), line: b.line };
+    const gap = body.slice(after, b.start);
+    if (gap !== GAP) block.gap = gap;
+    after = b.end;
+    return block;
+  });
+  const tail = body.slice(after);
+  return tail === TAIL ? { blocks } : { blocks, tail };
 }
 
 /** The previous version's items, without the file's text: enough to merge onto. */

@@ -55,6 +55,18 @@ export function renderInput<T extends DocType>(type: T, content: DocInput[T]): s
   return renderBody(type, content as unknown as DocContent[T]);
 }
 
+/**
+ * The frontmatter `now` (as agentboard writes it), keeping the text of `written` (the file's, which
+ * agentboard writes as `was`) where the write changes nothing: unchanged, all of it; otherwise each
+ * line this write leaves as it was keeps a person's trailing spaces. When lines come or go, `now`.
+ */
+function keptLines(written: string, was: string, now: string): string {
+  if (was === now) return written;
+  const [w, a, b] = [written.split('\n'), was.split('\n'), now.split('\n')];
+  if (w.length !== a.length || a.length !== b.length) return now;
+  return b.map((line, i) => (line === a[i] && w[i]!.trimEnd() === line ? w[i] : line)).join('\n');
+}
+
 /** A file changed between this transaction's read and its commit: run the operation again on the new text. */
 export class StaleRead extends Error {}
 
@@ -381,7 +393,7 @@ export class Transaction implements Reader {
             const kept = byId.get(key);
             if (same && kept) return kept;
             const task = itemTask(key, item);
-            return { id: key, task, raw: renderTaskBlock(task) };
+            return { id: key, task, raw: renderTaskBlock(task), ...(kept?.gap === undefined ? {} : { gap: kept.gap }) };
           }),
       );
     } else {
@@ -522,7 +534,7 @@ export class Transaction implements Reader {
       .filter((b) => !removed.has(b.id))
       .map((b) => {
         const t = replace.get(b.id);
-        return t ? { id: b.id, task: t, raw: renderTaskBlock(t) } : b;
+        return t ? { ...b, task: t, raw: renderTaskBlock(t) } : b;
       });
     for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
     const out = this.renderTaskList(changeId, base, change.meta ?? base.meta, base.extra, base.comments, base.content!.preamble, blocks);
@@ -551,8 +563,9 @@ export class Transaction implements Reader {
   /** A task list as text, and as read back: unchanged blocks keep their findings, moved to their new lines. */
   private renderTaskList(changeId: string, base: DocFile<'tasks'>, listMeta: DocMeta, extra: DocFile['extra'], comments: DocFile['comments'], preamble: string, blocks: Omit<TaskBlock, 'line'>[]): { doc: DocFile<'tasks'>; text: string } {
     const meta = this.retiring(changeId, base, listMeta, blocks);
-    const { body, content } = assembleTasksBody(tasksTitle(preamble), preamble, blocks);
-    const frontmatter = emitMeta(meta, extra, comments);
+    const { body, content } = assembleTasksBody(tasksTitle(preamble), preamble, blocks, base.content?.tail);
+    const emitted = emitMeta(meta, extra, comments);
+    const frontmatter = base.frontmatter === undefined ? emitted : keptLines(base.frontmatter, emitMeta(base.meta, base.extra, base.comments), emitted);
     const text = joinFrontmatter(frontmatter, body);
     const bodyLine = frontmatter.split('\n').length + 2;
     // A finding of a block that is written again as it was moves with it; one of a rewritten block goes.
@@ -566,7 +579,7 @@ export class Transaction implements Reader {
       const now = content.blocks.find((b) => b.id === block.id && b.raw === block.raw);
       return now ? [{ ...f, line: f.line - start + now.line + bodyLine - 1 }] : [];
     });
-    const doc: DocFile<'tasks'> = { type: 'tasks', file: base.file, meta, extra, ...(comments ? { comments } : {}), body, bodyLine, content, where: {}, findings };
+    const doc: DocFile<'tasks'> = { type: 'tasks', file: base.file, meta, extra, ...(comments ? { comments } : {}), ...(frontmatter === emitted ? {} : { frontmatter }), body, bodyLine, content, where: {}, findings };
     return { doc, text };
   }
 

@@ -701,3 +701,29 @@ describe('a task a person took out of the list by hand', () => {
     expect((await ok(dir, ['validate', 'cut'])).changes[0].findings.filter((f: any) => f.rule === 'tasks.missing.by_hand')).toEqual([]);
   });
 });
+
+describe("a task list whose spacing a person changed by hand", () => {
+  it('keeps the frontmatter, blank lines and end of the file as written when agents claim, complete and add tasks', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'spaced', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const path = 'agentd/changes/spaced/tasks.md';
+    // trailing spaces in the frontmatter and the title, two more blank lines before T2, three at the end
+    const edited = read(dir, path).replace(/^(revision: 1)$/m, '$1   ').replace(/^(# Tasks: spaced)$/m, '$1  ').replace('\n## T2', '\n\n\n## T2') + '\n\n\n';
+    write(dir, path, edited);
+    await ok(dir, ['next', '--as', 'a']);
+    const claimed = read(dir, path);
+    // only T1's block changed
+    expect(claimed.replace(/(## T1: One\n\n```yaml\n)[^`]*```/, '$1```')).toBe(edited.replace(/(## T1: One\n\n```yaml\n)[^`]*```/, '$1```'));
+    expect(claimed).toMatch(/^assignee: a$/m);
+    await ok(dir, ['task', 'done', 'spaced/T1', '--as', 'a']);
+    await ok(dir, ['next', '--as', 'b']);
+    await ok(dir, ['task', 'add', 'spaced', '--title', 'Four', '--description', 'Do four.', '--as', 'planner']);
+    const after = read(dir, path);
+    expect(after).toMatch(/^revision: 1 {3}$/m);
+    expect(after).toMatch(/^# Tasks: spaced {2}$/m);
+    expect(after).toMatch(/```\n\n\n\n## T2: Two/);
+    expect(after).toMatch(/\n## T4: Four\n[\s\S]*\n\n\n\n$/);
+    expect(after).toMatch(/^updated: (?!.*\s$)/m);
+    expect((await ok(dir, ['validate', 'spaced'])).valid).toBe(true);
+  });
+});
