@@ -1,6 +1,7 @@
 /** Reading a board for the operations: changes with their documents, tasks, and their output shapes. */
 import { fail } from '../errors.js';
 import { changeIdProblem, printable, taskRef } from '../domain/ids.js';
+import { hasErrors, type Finding } from '../domain/findings.js';
 import { isReady } from '../domain/next-task.js';
 import { derivePhase, docComplete, waitingFor, type ChangeState, type DocState, type PhaseInfo } from '../domain/phase.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
@@ -205,8 +206,14 @@ export function openForWork(reader: Reader, doc: { meta: Pick<DocMeta, 'status' 
   return doc !== null && workProblem(reader, doc) === null;
 }
 
-/** Why no task of this list may be taken now (null when they may): the list's own state first, then its change's earlier documents. */
-export function workProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'> }): string | null {
+/**
+ * Why no task of this list may be taken now (null when they may): errors in the list (given a list
+ * read in full or quickly), the list's own state, then its change's earlier documents.
+ */
+export function workProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'>; broken?: boolean; findings?: Finding[] }): string | null {
+  if (doc.broken ?? (doc.findings !== undefined && hasErrors(doc.findings))) {
+    return `its task list has errors, and none of its tasks is handed out until a person fixes them (they show with ${refTo('change.validate', { change_id: doc.meta.change_id })})`;
+  }
   return listProblem(reader, doc) ?? earlierProblem(reader, doc.meta.change_id);
 }
 

@@ -727,3 +727,21 @@ describe("a task list whose spacing a person changed by hand", () => {
     expect((await ok(dir, ['validate', 'spaced'])).valid).toBe(true);
   });
 });
+
+describe('a task list with an error in one task', () => {
+  it('shows none of its tasks ready, as next hands none out', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'flawed', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/flawed/tasks.md';
+    write(dir, path, read(dir, path).replace('priority: medium', 'priority: huge'));
+    const listed = await ok(dir, ['task', 'list', '--change', 'flawed']);
+    expect(listed.tasks.map((t: any) => [t.task_id, t.ready])).toEqual([['flawed/T1', false], ['flawed/T2', false]]);
+    expect((await ok(dir, ['task', 'list', '--ready'])).tasks).toEqual([]);
+    expect((await ok(dir, ['status'])).totals.ready).toBe(0);
+    expect((await ok(dir, ['task', 'show', 'flawed/T2'])).task.ready).toBe(false);
+    expect((await ok(dir, ['next', '--as', 'a'])).status).toBe('nothing_available');
+    // fixed by hand: ready again
+    write(dir, path, read(dir, path).replace('priority: huge', 'priority: high'));
+    expect((await ok(dir, ['task', 'list', '--ready'])).tasks.map((t: any) => t.task_id)).toEqual(['flawed/T1', 'flawed/T2']);
+  });
+});
