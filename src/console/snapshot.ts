@@ -178,7 +178,7 @@ export class SnapshotReader {
     } else {
       this.ids = board.changeIds();
       this.archived = board.archived().length;
-      this.problems = board.problems.map((f) => ({ file: f.file, message: f.message }));
+      this.problems = [...board.problems, ...board.goneChanges()].map((f) => ({ file: f.file, message: f.message }));
     }
     for (const id of this.made.keys()) if (!this.ids.includes(id)) this.made.delete(id);
   }

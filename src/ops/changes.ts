@@ -284,6 +284,7 @@ export const validateChanges = defineOp({
       boardFindings.push({ level: 'error', file: board.rel(board.changesDir), rule: 'board.unreadable', message: err.message, fix: err.nextStep });
     }
     boardFindings.push(...board.problems);
+    if (!one || input.all) boardFindings.push(...board.goneChanges());
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = toRead.map((change) => {
       const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...board.doneByHand(change.changeId), ...board.missingByHand(change.changeId), ...conflictFindings(board, change.changeId)])];

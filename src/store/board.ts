@@ -837,6 +837,39 @@ export class Board implements Reader {
   }
 
   /**
+   * Changes whose folder is gone though agentboard wrote their documents (a ledger for this branch
+   * says so) and no command archived them: no command removes an open change, so a folder deleted
+   * outside agentboard takes its tasks, claims and notes out of every read. Reported, never ignored.
+   */
+  goneChanges(): Finding[] {
+    const dir = dirname(this.ledgerPath('x'));
+    let names: string[];
+    try {
+      names = this.plainDir(dir) ? readdirSync(dir) : [];
+    } catch {
+      return []; // an unreadable ledger folder is a lost cache
+    }
+    const here = new Set(this.changeIds());
+    const archived = new Set(this.archived().map((a) => a.change_id));
+    const out: Finding[] = [];
+    for (const name of names) {
+      const changeId = name.endsWith('.json') ? name.slice(0, -5) : '';
+      if (changeIdProblem(changeId) !== null || here.has(changeId) || archived.has(changeId)) continue;
+      const written = Object.keys(this.ledgerHeader(changeId));
+      if (written.length === 0) continue;
+      const shown = this.rel(this.changeDir(changeId));
+      out.push({
+        level: 'error',
+        file: shown,
+        rule: 'change.gone',
+        message: `${shown}/ is gone: agentboard wrote its documents (${written.join(', ')}) and no command archived or removed it, so nothing it held (tasks, claims, notes) is shown or handed out.`,
+        fix: `Restore it: \`git checkout -- ${shown}\` when it is committed, else from a backup. If it was removed on purpose, forget it: \`rm ${this.rel(this.ledgerPath(changeId))}\`.`,
+      });
+    }
+    return out;
+  }
+
+  /**
    * Each task of the change made done by a hand edit with nobody recorded as doing it, as an error
    * for validate: agentboard never completes a task without saying who, so nobody may have done it.
    */

@@ -418,3 +418,30 @@ describe('a document deleted by hand', () => {
     expect((await ok(dir, ['status'])).problems).toEqual([]);
   });
 });
+
+describe('a change folder deleted by hand', () => {
+  it('is reported by validate (exit 1) and status until it is restored or forgotten', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'vanished', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'board'], { cwd: dir });
+    rmSync(join(dir, 'agentd/changes/vanished'), { recursive: true });
+    const v = await cli(dir, ['validate', '--json']);
+    expect(v.code).toBe(1);
+    const finding = v.json.data.findings.find((f: any) => f.rule === 'change.gone');
+    expect(finding).toMatchObject({ level: 'error', file: 'agentd/changes/vanished' });
+    expect(finding.message).toContain('proposal.md, spec.md, tasks.md');
+    expect(finding.fix).toContain('git checkout -- agentd/changes/vanished');
+    expect((await ok(dir, ['status'])).problems.map((p: any) => p.rule)).toEqual(['change.gone']);
+    // restored from git: nothing to report
+    execFileSync('git', ['checkout', '--', 'agentd/changes/vanished'], { cwd: dir });
+    expect((await cli(dir, ['validate'])).code).toBe(0);
+    // removed on purpose and forgotten as the finding says
+    rmSync(join(dir, 'agentd/changes/vanished'), { recursive: true });
+    rmSync(join(dir, 'agentd/.runtime/ledger/vanished.json'));
+    expect((await cli(dir, ['validate'])).code).toBe(0);
+    expect((await ok(dir, ['status'])).problems).toEqual([]);
+  });
+});
