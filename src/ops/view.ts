@@ -201,19 +201,16 @@ export function earlierProblem(reader: Reader, changeId: string): string | null 
   return null;
 }
 
-/** Whether the tasks of this list (of an open change; null for none) may be taken now: `ready` means it only then. */
-export function openForWork(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'> } | null): boolean {
-  return doc !== null && workProblem(reader, doc) === null;
+/**
+ * Whether the tasks of this list (of an open change; null for none) may be taken now: `ready` means
+ * it only then. A list with errors hands out none (a claim of one is refused with the error's line).
+ */
+export function openForWork(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'>; broken?: boolean; findings?: Finding[] } | null): boolean {
+  return doc !== null && !(doc.broken ?? (doc.findings !== undefined && hasErrors(doc.findings))) && workProblem(reader, doc) === null;
 }
 
-/**
- * Why no task of this list may be taken now (null when they may): errors in the list (given a list
- * read in full or quickly), the list's own state, then its change's earlier documents.
- */
-export function workProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'>; broken?: boolean; findings?: Finding[] }): string | null {
-  if (doc.broken ?? (doc.findings !== undefined && hasErrors(doc.findings))) {
-    return `its task list has errors, and none of its tasks is handed out until a person fixes them (they show with ${refTo('change.validate', { change_id: doc.meta.change_id })})`;
-  }
+/** Why no task of this list may be taken now (null when they may): the list's own state first, then its change's earlier documents. */
+export function workProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'> }): string | null {
   return listProblem(reader, doc) ?? earlierProblem(reader, doc.meta.change_id);
 }
 
