@@ -125,12 +125,28 @@ function inInput(f: Finding, written: string, input: InputText): Finding {
 }
 
 /**
- * Reads a document's new text back and applies the rules `agentboard validate` applies: refuses it
- * with its errors (naming `retryOp` as the call to make again), or returns its warnings.
+ * A finding of a document written from fields, whose text no file holds yet: without a line. With
+ * `listed`, the list of tasks it was written from, a finding of a task names its place in that list.
  */
-export function checkBeforeWrite(type: Stage, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string, retryArgs: Record<string, string> = { change_id: changeId }, input?: InputText): Finding[] {
-  const findings = checkDoc(parseDocText(type, text, file), changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
-  const errors = findings.filter((f) => f.level === 'error').map((f) => (input ? inInput(f, text, input) : f));
+function inFields(f: Finding, doc: DocFile, listed: boolean): Finding {
+  const { line, ...rest } = f;
+  const blocks = doc.type === 'tasks' && listed ? ((doc as DocFile<'tasks'>).content?.blocks ?? []) : [];
+  if (line === undefined || blocks.length === 0) return rest;
+  const at = (l: number) => blocks.findLastIndex((b) => b.line + doc.bodyLine - 1 <= l);
+  const message = rest.message.replace(/\(first on line (\d+)\)/, (_, n: string) => `(first as tasks[${at(Number(n))}])`);
+  return at(line) < 0 ? { ...rest, message } : { ...rest, message: `tasks[${at(line)}]: ${message}` };
+}
+
+/**
+ * Reads a document's new text back and applies the rules `agentboard validate` applies: refuses it
+ * with its errors (naming `retryOp` as the call to make again), or returns its warnings. Errors are
+ * pointed at `input`: a text sent as it is, or the list of tasks (`'tasks'`) or the fields it was
+ * written from (none given).
+ */
+export function checkBeforeWrite(type: Stage, text: string, file: string, changeId: string, spec: DocFile<'spec'> | null, retryOp: string, retryArgs: Record<string, string> = { change_id: changeId }, input?: InputText | 'tasks'): Finding[] {
+  const doc = parseDocText(type, text, file);
+  const findings = checkDoc(doc, changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
+  const errors = findings.filter((f) => f.level === 'error').map((f) => (typeof input === 'object' ? inInput(f, text, input) : inFields(f, doc, input === 'tasks')));
   if (errors.length > 0) {
     const shown = errors.slice(0, 20).map((f) => `${f.message} [${f.rule}]`);
     throw new AgentboardError(
@@ -208,7 +224,7 @@ export function writeDocument<T extends Stage>(
   const file = tx.board.rel(tx.board.docPath(change.changeId, type));
   const { text } = tx.putDocument(change.changeId, type, meta, content);
   const retry = options.retry ?? { op: SUBMIT_OP[type], args: { change_id: change.changeId } };
-  const warnings = checkBeforeWrite(type, text, file, change.changeId, change.spec, retry.op, retry.args, options.input);
+  const warnings = checkBeforeWrite(type, text, file, change.changeId, change.spec, retry.op, retry.args, options.input ?? (type === 'tasks' ? 'tasks' : undefined));
   return {
     change_id: change.changeId,
     document: type,

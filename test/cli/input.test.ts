@@ -1,6 +1,6 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
+import { changeWithTasks, cli, newBoard, ok, read, snapshot, SPEC_MD, WHY, write } from '../helpers.js';
 
 describe('bad input changes nothing', () => {
   let dir: string;
@@ -25,6 +25,21 @@ describe('bad input changes nothing', () => {
   it.each(['..', '../escape', 'a/b', 'a\\b', 'Upper', 'has space', ''])('refuses the change id %j before touching a file', async (id) => {
     const error = await refused(['new', id, '--as', 'claude'], 2, 'INVALID_INPUT');
     expect(error.message).toMatch(/change_id/);
+  });
+
+  it('points the errors of a task list sent as JSON at its tasks, not at lines of a file never written', async () => {
+    const fresh = await newBoard();
+    await ok(fresh, ['propose', 'dup', '--as', 'planner', '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'n']);
+    await ok(fresh, ['spec', 'dup', '--as', 'planner', '--from', write(fresh, 'spec.md', SPEC_MD), '--notes', 'n']);
+    const tasks = { tasks: [{ id: 'T1', title: 'One' }, { id: 'T1', title: 'Two' }, { id: 'T5', title: 'Five', depends: ['T9'] }], notes: 'n' };
+    const r = await cli(fresh, ['tasks', 'dup', '--as', 'planner', '--input', '-', '--json'], { stdin: JSON.stringify(tasks) });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('VALIDATION_FAILED');
+    expect(r.json.error.details.findings).toEqual([
+      { level: 'error', file: 'agentd/changes/dup/tasks.md', rule: 'tasks.id.duplicate', message: 'tasks[1]: task id "T1" is used twice (first as tasks[0])', fix: 'give every task in the change its own id' },
+      { level: 'error', file: 'agentd/changes/dup/tasks.md', rule: 'tasks.depends.unknown', message: 'tasks[2]: task T5 depends on T9, which is not a task of this change', fix: 'add task T9 or remove it from depends' },
+    ]);
+    expect(r.json.error.message).toContain('nothing was written: tasks[1]: task id "T1" is used twice (first as tasks[0])');
   });
 
   it('refuses unknown fields', async () => {
