@@ -620,7 +620,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     return operation.cli.exitCode?.(data) ?? 0;
   } catch (err) {
     const payload = toPayload(err);
-    if (call) recordForRun(call, { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) });
+    // A command refused before its input was read (a --from file that is not the document, say) is recorded as the command it was.
+    const refused = call ?? (await unreadCall(chosen, io));
+    if (refused) recordForRun(refused, { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) });
     // The input's fields are named as this command's flags and arguments, as the person typed them.
     return failWith(running ? spellFromFile(running, spellInputError(running, payload), chosen.from) : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
@@ -633,6 +635,17 @@ interface RunCall {
   input: Record<string, unknown>;
   /** The operation's MCP tool, once it is loaded. */
   tool?: string;
+}
+
+/** The call of a command refused before its input was read, for the run that started its agent (null outside a run). */
+async function unreadCall(chosen: Run, io: Io): Promise<RunCall | null> {
+  if (!io.env.AGENTBOARD_RUN_ID) return null;
+  try {
+    const tool = (await loadOperation(chosen.op)).tool?.name;
+    return { ctx: createContext(chosen.root, io.cwd, io.env), op: chosen.op, input: {}, ...(tool ? { tool } : {}) };
+  } catch {
+    return null; // no board to record on
+  }
 }
 
 /**

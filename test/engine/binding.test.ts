@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, cli, newBoard, ok, tempDir, write } from '../helpers.js';
+import { BIN, changeWithTasks, cli, newBoard, ok, tempDir, WHY, write } from '../helpers.js';
 
 async function boundAgent(dir: string, args: string[], env: Record<string, string> = {}) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--root', dir, ...args], env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-'), ...env }, stderr: 'ignore' });
@@ -153,6 +153,23 @@ describe('agentboard mcp --as', () => {
       ['input-2', 'fake-reviewer', 'add-search', 'review', null],
       ['input-3', 'someone', null, null, null],
     ]);
+  });
+
+  it("records a run agent's command refused before its input was read (a --from file that is no spec) with the calls it made", async () => {
+    const dir = await newBoard();
+    const runId = '20261122-080000000-abcd';
+    const runDir = join(dir, 'agentd/.runtime/runs', runId);
+    mkdirSync(runDir, { recursive: true });
+    const env = { AGENTBOARD_RUN_ID: runId, AGENTBOARD_AGENT_ID: 'fake-planner', AGENTBOARD_INVOCATION: '2' };
+    await ok(dir, ['propose', 'from-md', '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'n'], { env });
+    const refused = await cli(dir, ['spec', 'from-md', '--from', write(dir, 'notes.md', '# Some notes\n\nNothing that reads as a spec.\n'), '--notes', 'n', '--json'], { env });
+    expect(refused.code).toBe(2);
+    const calls = readFileSync(join(runDir, '002.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls.map((c) => [c.command, c.ok, c.code ?? null])).toEqual([
+      ['propose', true, null],
+      ['spec', false, 'INVALID_INPUT'],
+    ]);
+    expect(calls[1]).toMatchObject({ message: refused.json.error.message, next_step: refused.json.error.next_step, tool: 'agentboard_create_spec' });
   });
 
   it('refuses to start bound to a person or a bad id', async () => {
