@@ -294,6 +294,22 @@ export function mergeItems(input: MergeInput): MergeResult {
     if (!addedAfterOrigin) conflicts.push({ file: input.file, item: key, part: 'removed', kept: 'agentboard', agentboard: b.plan, person: null });
   }
 
+  // A kept task whose heading the person's save moved a level down ("### T3: …") reads as the end of
+  // the task before it: that text is the kept task's, put back below, so it leaves the other's description.
+  for (const key of kept.keys()) {
+    const heading = new RegExp(`^#{1,6}[ \\t]+${key.replace(/[.]/g, '\\.')}:[ \\t]`, 'm');
+    for (const [other, m] of merged) {
+      const description = m.item.plan.description;
+      const base = input.base.get(other);
+      if (!(m.byPerson & PLAN_BY_PERSON) || typeof description !== 'string' || !base) continue;
+      const at = description.search(heading);
+      if (at < 0 || heading.test(String(base.plan.description ?? ''))) continue;
+      const plan = { ...m.item.plan, description: description.slice(0, at).trimEnd() };
+      const back = fingerprint(plan) === fingerprint(base.plan);
+      merged.set(other, { ...m, item: { ...m.item, plan: back ? base.plan : plan }, same: false, byPerson: back ? m.byPerson & ~PLAN_BY_PERSON : m.byPerson });
+    }
+  }
+
   // The person's order, with kept items placed after the item that precedes them in agentboard's order.
   const items: MergeResult['items'] = [];
   const baseOrder = [...input.base.keys()];

@@ -702,6 +702,25 @@ describe('a task a person took out of the list by hand', () => {
   });
 });
 
+describe('a task whose heading a person moved a level down', () => {
+  it('is put back by the next write, and its text leaves the description of the task before it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'demoted', [{ title: 'One', description: 'Do one.' }, { title: 'Two', description: 'Do two.' }, { title: 'Three', description: 'Do three.' }]);
+    const path = 'agentd/changes/demoted/tasks.md';
+    const written = read(dir, path);
+    write(dir, path, written.replace('## T3: Three', '### T3: Three'));
+    await ok(dir, ['next', '--as', 'a']);
+    const after = read(dir, path);
+    expect(after.match(/T3: Three/g)).toHaveLength(1);
+    expect(after).toContain('\n## T3: Three\n');
+    expect((await ok(dir, ['task', 'show', 'demoted/T2'])).task.description).toBe('Do two.');
+    expect((await ok(dir, ['task', 'show', 'demoted/T3'])).task.description).toBe('Do three.');
+    // only T1's block (claimed) differs from what agentboard wrote before the edit
+    const claimedBlock = /## T1: One\n\n```yaml\n[^`]*```/;
+    expect(after.replace(claimedBlock, '').replace(/^updated: .*$/m, '')).toBe(written.replace(claimedBlock, '').replace(/^updated: .*$/m, ''));
+  });
+});
+
 describe("a task list whose spacing a person changed by hand", () => {
   it('keeps the frontmatter, blank lines and end of the file as written when agents claim, complete and add tasks', async () => {
     const dir = await newBoard();
