@@ -844,13 +844,15 @@ export class Board implements Reader {
   goneChanges(): Finding[] {
     const dir = dirname(this.ledgerPath('x'));
     let names: string[];
+    let here: Set<string>;
+    let archived: Set<string>;
     try {
       names = this.plainDir(dir) ? readdirSync(dir) : [];
+      here = new Set(this.changeIds());
+      archived = new Set(this.archived().map((a) => a.change_id));
     } catch {
-      return []; // an unreadable ledger folder is a lost cache
+      return []; // an unreadable ledger folder is a lost cache; unreadable change folders are reported where they are read
     }
-    const here = new Set(this.changeIds());
-    const archived = new Set(this.archived().map((a) => a.change_id));
     const out: Finding[] = [];
     for (const name of names) {
       const changeId = name.endsWith('.json') ? name.slice(0, -5) : '';
