@@ -9,7 +9,7 @@
 import { fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
-import { proposalRules, reviewRules, specRules } from '../domain/rules.js';
+import { needsScenarios, proposalRules, reviewRules, specRules } from '../domain/rules.js';
 import { groupOrder, nestedOrder, parseChecklist } from '../import/checklist.js';
 import { readForeignReview, reviewVerdict } from '../import/review.js';
 import { PROPOSAL_HEADINGS, parseProposalBody } from '../store/format-proposal.js';
@@ -111,7 +111,7 @@ function fieldsOf(type: Stage, body: string, offset: number, kept: string | null
       const hint = delta ? 'This looks like an OpenSpec delta spec: bring the whole change over with `agentboard import openspec`, or add an "## Overview" (50 characters or more) above its requirements. ' : '';
       if (lines.overview === undefined) refuseShape(shownAs, 'the spec has no overview', `${SPEC_HEADINGS.join(', ')} (or "## Purpose" for the overview)`, body, hint);
       if (spec.requirements.length === 0 && !heads.some((h) => /requirements/i.test(h))) refuseShape(shownAs, 'the spec has no requirements section', SPEC_HEADINGS.join(', '), body, hint);
-      if (spec.scenarios.length === 0 && !heads.some((h) => /^(acceptance criteria|scenarios)$/i.test(h.trim()))) {
+      if (spec.scenarios.length === 0 && needsScenarios(spec) && !heads.some((h) => /^(acceptance criteria|scenarios)$/i.test(h.trim()))) {
         refuseShape(shownAs, 'the spec has no scenarios', `${SPEC_HEADINGS.join(', ')} with "### Scenario: <name>" and WHEN / THEN bullets (or "#### Scenario:" under a requirement)`, body, hint);
       }
       specRules(spec, inBody, lines, { imported });

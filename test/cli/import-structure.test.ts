@@ -111,6 +111,55 @@ describe('documents out of order (a spec with no proposal, tasks with no spec)',
   });
 });
 
+describe('an OpenSpec change that only removes or renames requirements', () => {
+  const REMOVALS = '## REMOVED Requirements\n\n### Requirement: Tag colors\n**Reason**: Browser exports carry no colors.\n**Migration**: None. Tags keep their names.\n\n## RENAMED Requirements\n\n- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`\n';
+  // OpenSpec also lists removals as bullets, and a removal needs no Reason.
+  const BULLETS = '## REMOVED Requirements\n\n- `### Requirement: Color picker`\n- `### Requirement: Color legend`\n\n### Requirement: Color export\n';
+
+  it('lands clean: each removal and rename is in spec.md, saying what the change does to it, and the board validates', async () => {
+    const src = source({ 'openspec/changes/drop-colors/proposal.md': PROPOSAL, 'openspec/changes/drop-colors/specs/tags/spec.md': REMOVALS, 'openspec/changes/drop-colors/specs/colors/spec.md': BULLETS, 'openspec/changes/drop-colors/tasks.md': TASKS }, false);
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    expect(row(data, 'drop-colors')).toMatchObject({ status: 'imported', phase: 'review', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], findings: [] });
+    for (const capability of ['tags', 'colors']) {
+      expect(report(data, `openspec/changes/drop-colors/specs/${capability}/spec.md`)).toMatchObject({ to: ['spec.md'], findings: [] });
+    }
+    expect(report(data, 'openspec/changes/drop-colors/specs/colors/spec.md').lines.filter((l: any) => l.to.startsWith('requirement')).map((l: any) => [l.line, l.to])).toEqual([
+      [3, 'requirement COLORS-R1 of spec.md (REMOVED, capability colors)'],
+      [4, 'requirement COLORS-R2 of spec.md (REMOVED, capability colors)'],
+      [6, 'requirement COLORS-R3 of spec.md (REMOVED, capability colors)'],
+    ]);
+    const spec = (await showDocument(board, 'drop-colors', 'spec')).content;
+    expect(spec.requirements.map((r: any) => [r.id, r.delta, r.title, r.text])).toEqual([
+      ['COLORS-R1', 'REMOVED', 'Color picker', 'This change removes the requirement "Color picker" from the capability colors.\n\n- `### Requirement: Color picker`'],
+      ['COLORS-R2', 'REMOVED', 'Color legend', 'This change removes the requirement "Color legend" from the capability colors.\n\n- `### Requirement: Color legend`'],
+      ['COLORS-R3', 'REMOVED', 'Color export', 'This change removes the requirement "Color export" from the capability colors.'],
+      ['TAGS-R1', 'REMOVED', 'Tag colors', 'This change removes the requirement "Tag colors" from the capability tags.\n\n**Reason**: Browser exports carry no colors.\n**Migration**: None. Tags keep their names.'],
+      ['TAGS-R2', 'RENAMED', 'Tag browsing', 'This change renames the requirement "Tag listing" of the capability tags to "Tag browsing".\n\n- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`'],
+    ]);
+    expect(spec.scenarios).toEqual([]);
+    const md = read(board, 'agentd/changes/drop-colors/spec.md');
+    expect(md).toContain('## REMOVED Requirements: tags\n\n### TAGS-R1: Tag colors\n\nThis change removes the requirement "Tag colors" from the capability tags.\n\n**Reason**: Browser exports carry no colors.\n');
+    expect(md).toContain('## RENAMED Requirements: tags\n\n### TAGS-R2: Tag browsing\n\nThis change renames the requirement "Tag listing" of the capability tags to "Tag browsing".\n\n- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`\n');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+    const text = (await imported('openspec', src, false)).stdout;
+    expect(text).toMatch(/\ndrop-colors +imported +review +/);
+    expect(text).not.toContain('Findings:');
+  });
+
+  it('its spec, rejected, goes back through --from as show prints it: no scenario is asked for', async () => {
+    const src = source({ 'openspec/changes/drop-colors/proposal.md': PROPOSAL, 'openspec/changes/drop-colors/specs/tags/spec.md': REMOVALS, 'openspec/changes/drop-colors/tasks.md': TASKS }, false);
+    const { board } = await imported('openspec', src);
+    const before = (await showDocument(board, 'drop-colors', 'spec')).content;
+    expect((await cli(board, ['reject', 'drop-colors', 'spec', '--feedback', 'Say why the listing is renamed.'], PERSON)).code).toBe(0);
+    const shown = await cli(board, ['show', 'drop-colors', 'spec']);
+    const again = await cli(board, ['spec', 'drop-colors', '--from', write(board, 'back.md', shown.stdout), '--notes', 'n.', '--as', 'planner']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect((await showDocument(board, 'drop-colors', 'spec')).content.requirements).toEqual(before.requirements);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('a source valid by its own rules that breaks the board\'s', () => {
   it('a Why longer than the board allows: the rest of it is the section right after it, with a warning', async () => {
     const sentence = 'Users need a thing so that they can do their work faster than they do today. ';
