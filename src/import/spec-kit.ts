@@ -11,7 +11,7 @@ import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../dom
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { attachFile, changeIdFor, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -77,8 +77,10 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
   }
 
   const specText = text(path('spec.md'));
+  let stories = new Map<string, string>();
   if (specText !== null) {
     const read = readFeatureSpec(specText, logs.get(path('spec.md'))!, id);
+    stories = read.storyTitles;
     change.spec = { content: read.spec, from: path('spec.md') };
     const proposal: Proposal = {
       title: read.spec.title,
@@ -98,7 +100,7 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
     const { body, offset } = withoutFrontmatter(tasksText, log, "the template's note about the file, not part of the task list");
     const list = parseChecklist(body, offset + 1);
     if (list) {
-      const content = checklistTasks(list, log, phaseOrder);
+      const content = checklistTasks(list, log, phaseOrder, (t) => checklistTask(t, t.done, stories));
       change.tasks = { content, from: path('tasks.md') };
       log.went('tasks.md');
       used.add(path('tasks.md'));
@@ -176,7 +178,7 @@ function titleOf(text: string): string {
  * acceptance scenarios taken out as scenarios; FR-### bullets are the requirements and the key
  * entities the data model; the success criteria go to the proposal's impact; other sections stay.
  */
-function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; input: string | null; criteria: string | null; stories: string[] } {
+function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; input: string | null; criteria: string | null; stories: string[]; storyTitles: Map<string, string> } {
   const lines = new TextLines(text);
   const inFence = fencedLines(lines);
   const heads = outline(lines);
@@ -189,6 +191,8 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   let input: string | null = null;
   let criteria: string | null = null;
   const stories: string[] = [];
+  /** The title of each user story by its label in tasks.md: US1 → "Book a room". */
+  const storyTitles = new Map<string, string>();
 
   const intro: string[] = [];
   for (let i = 0; i < (sectionsList[0]?.heading.index ?? lines.length); i++) {
@@ -278,7 +282,10 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         if (!inFence[i] && headingLevel(line) === 3) {
           const m = STORY.exec(headingText(line));
           story = m ? { n: m[1]!, title: m[2]!.trim() } : null;
-          if (m) stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
+          if (m) {
+            stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
+            if (!storyTitles.has(`US${m[1]}`)) storyTitles.set(`US${m[1]}`, m[2]!.trim());
+          }
           k = 0;
         }
         // An item and the indented lines that wrap it.
@@ -327,5 +334,5 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   }
   if (sections.length > 0) spec.sections = sections;
   if (!spec.overview.trim() && input) spec.overview = input;
-  return { spec, input, criteria, stories };
+  return { spec, input, criteria, stories, storyTitles };
 }

@@ -10,7 +10,7 @@ import { fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
 import { needsScenarios, proposalRules, reviewRules, specRules } from '../domain/rules.js';
-import { groupOrder, nestedOrder, parseChecklist } from '../import/checklist.js';
+import { groupOrder, nestedOrder, parseChecklist, withStory } from '../import/checklist.js';
 import { readForeignReview, reviewVerdict } from '../import/review.js';
 import { PROPOSAL_HEADINGS, parseProposalBody } from '../store/format-proposal.js';
 import { parseReviewBody } from '../store/format-review.js';
@@ -174,7 +174,8 @@ function tasksInput(body: string, offset: number, kept: string | null, sink: Fin
   nestedOrder(list.tasks);
   const tasks = list.tasks.map((t) => {
     const out: Record<string, unknown> = { id: t.id, title: t.title };
-    if (t.description) out.description = t.description;
+    const description = withStory(t);
+    if (description) out.description = description;
     if (t.priority) out.priority = t.priority;
     if (t.depends.length) out.depends = t.depends;
     if (t.files.length) out.files = t.files;

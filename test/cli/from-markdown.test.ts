@@ -231,6 +231,15 @@ describe('--from keeps what it reads', () => {
     ]);
   });
 
+  it('keeps a spec-kit task\'s user story ([US1]) as the first line of its description', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'stories', SPEC());
+    const md = '## Phase 3: User Story 1\n\n- [ ] T012 [P] [US1] Implement the service in src/x.py\n  - Depends: none\n  - Keep it small.\n- [ ] T013 Wire it up\n';
+    await ok(dir, ['tasks', 'stories', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    expect((await ok(dir, ['task', 'show', 'stories/T012'])).task).toMatchObject({ title: 'Implement the service in src/x.py', description: 'User story US1\n\n- Keep it small.' });
+    expect((await ok(dir, ['task', 'show', 'stories/T013'])).task.description).toBe('');
+  });
+
   it('makes a checkbox nested under another its part, however it is indented: the outer task waits for its parts', async () => {
     for (const indent of ['  ', '    ', '\t']) {
       const dir = await newBoard();

@@ -160,6 +160,26 @@ describe('import spec-kit', () => {
     expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
   });
 
+  it('keeps the user story of each task ([US1]) as the first line of its description, with the story\'s title', async () => {
+    const source = read(copy('spec-kit'), 'specs/001-room-booking/tasks.md');
+    const labelled = [...source.matchAll(/^- \[[ xX]\] (T\d+) (?:\[P\] )?\[US(\d+)\] /gm)].map((m) => [m[1]!, m[2]!]);
+    expect(labelled.length).toBeGreaterThan(10);
+    const titles: Record<string, string> = { 1: 'Book a room for a time slot', 2: 'See and cancel my bookings', 3: 'Weekly recurring bookings' };
+    const list = (await ok(dir, ['task', 'list', '--change', 'room-booking', '--limit', '500'])).tasks;
+    for (const [id, n] of labelled) {
+      const task = (await ok(dir, ['task', 'show', `room-booking/${id}`])).task;
+      expect(task.description.split('\n\n')[0], id).toBe(`User story US${n}: ${titles[n]}`);
+      expect(task.title, id).not.toContain('[US');
+    }
+    const unlabelled = list.map((t: any) => t.id).filter((id: string) => !labelled.some(([l]) => l === id));
+    expect(unlabelled).toContain('T001');
+    for (const id of unlabelled) expect((await ok(dir, ['task', 'show', `room-booking/${id}`])).task.description, id).not.toMatch(/^User story/);
+    expect(read(dir, 'agentd/changes/room-booking/tasks.md')).toContain('User story US1: Book a room for a time slot');
+    const line = data.files.find((f: any) => f.file === 'specs/001-room-booking/tasks.md').lines.find((l: any) => l.text.includes(' T012 '));
+    expect(line.to).toBe('task T012 (done, user story US1, named in its description, depends on T011)');
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+  });
+
   it('reads user stories, FR requirements and acceptance scenarios; plan.md is the design; the rest is attached', async () => {
     const spec = (await showDocument(dir, 'room-booking', 'spec')).content;
     expect(spec.requirements.map((r: any) => r.id)).toEqual(['FR-001', 'FR-002', 'FR-003', 'FR-004', 'FR-005', 'FR-006', 'FR-007', 'FR-008', 'FR-009']);
