@@ -160,6 +160,79 @@ describe('an OpenSpec change that only removes or renames requirements', () => {
   });
 });
 
+describe('a spec-kit spec.md that states nothing a proposal is made of', () => {
+  const STORY = '## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n';
+  const FRS = '## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
+  const SK_TASKS = '# Tasks\n\n## Phase 1: Setup\n\n- [ ] T001 Create the project\n';
+  /** Nothing the import wrote of its own in place of the user's text. */
+  const INVENTED = /as spec-kit's spec\.md describes it|See the success criteria in the spec/;
+
+  it('lands no proposal and writes no text in its place: a warning names the file, what is missing and what to write, and the change waits in its proposal phase', async () => {
+    const src = source({
+      'specs/001-empty/spec.md': '',
+      'specs/002-template/spec.md': '# Feature Specification: Template\n\n## User Scenarios & Testing *(mandatory)*\n\n## Requirements *(mandatory)*\n\n## Success Criteria *(mandatory)*\n',
+      'specs/002-template/tasks.md': SK_TASKS,
+      'specs/003-only-requirements/spec.md': `# Feature Specification: Only requirements\n\n${FRS}`,
+    }, false);
+    const { board, code, data } = await imported('spec-kit', src);
+    expect(code).toBe(0);
+    expect(data.changes.map((c: any) => [c.change_id, c.status, c.phase, c.documents, c.attachments])).toEqual([
+      ['empty', 'imported', 'proposal', [], ['attachments/spec.md']],
+      ['template', 'imported', 'proposal', [], ['attachments/spec.md', 'attachments/tasks.md']],
+      ['only-requirements', 'imported', 'proposal', [], ['attachments/spec.md']],
+    ]);
+    expect(report(data, 'specs/001-empty/spec.md')).toMatchObject({ to: ['attachments/spec.md'], lines: [] });
+    expect(report(data, 'specs/001-empty/spec.md').findings).toEqual([
+      {
+        level: 'warning',
+        message: 'spec.md is empty: it states no user request (an "**Input**:" line), user story, requirement or success criteria, which the proposal and the spec are made of, so neither proposal.md nor spec.md was written: this file is kept as agentd/changes/empty/attachments/spec.md',
+        fix: 'write the proposal of the change (why it is needed, what changes, its impact) with `agentboard propose empty`, then its spec with `agentboard spec empty`',
+      },
+    ]);
+    expect(report(data, 'specs/002-template/spec.md').findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^spec\.md states no user request .*, so neither proposal\.md nor spec\.md was written: this file is kept as agentd\/changes\/template\/attachments\/spec\.md$/) })]);
+    expect(report(data, 'specs/003-only-requirements/spec.md').findings).toEqual([
+      {
+        level: 'warning',
+        message: 'spec.md states no user request (an "**Input**:" line), user story or success criteria, which the proposal is made of, so no proposal.md was written, nor the spec.md of its requirements, which comes after the proposal: this file is kept as agentd/changes/only-requirements/attachments/spec.md',
+        fix: 'write the proposal of the change (why it is needed, what changes, its impact) with `agentboard propose only-requirements`, then its spec, with the requirements of agentd/changes/only-requirements/attachments/spec.md, with `agentboard spec only-requirements`',
+      },
+    ]);
+    expect(report(data, 'specs/002-template/tasks.md').findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^the change has no proposal and no spec, which come before its tasks, so no tasks\.md was written/) })]);
+    for (const id of ['empty', 'template', 'only-requirements']) {
+      expect(readdirSync(join(board, 'agentd/changes', id)), id).toEqual(['attachments']);
+    }
+    expect(JSON.stringify(snapshot(join(board, 'agentd')))).not.toMatch(INVENTED);
+    const status = await ok(board, ['status']);
+    expect(status.changes.map((c: any) => [c.change_id, c.waiting_on])).toEqual([
+      ['empty', 'the proposal to be written'],
+      ['only-requirements', 'the proposal to be written'],
+      ['template', 'the proposal to be written'],
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+    const text = (await imported('spec-kit', src, false)).stdout;
+    expect(text).toContain('\n  specs/001-empty/spec.md: warning: spec.md is empty: ');
+
+    // What the warning says to do works: the proposal on the board, and the change moves on to its spec.
+    await ok(board, ['propose', 'empty', '--why', 'People cannot book rooms, so they walk the floor looking for a free one.', '--what-changes', 'Add bookings.', '--impact', 'Web only.', '--notes', 'n.', '--as', 'planner']);
+    expect((await ok(board, ['show', 'empty'])).phase).toBe('spec');
+  });
+
+  it('a spec.md with user stories but no Input or success criteria: what it does not state is said to be not stated, with a warning', async () => {
+    const src = source({ 'specs/004-stories/spec.md': `# Feature Specification: Stories\n\n${STORY}${FRS}` }, false);
+    const { board, code, data } = await imported('spec-kit', src);
+    expect(code).toBe(0);
+    expect(row(data, 'stories')).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    const proposal = (await showDocument(board, 'stories', 'proposal')).content;
+    expect([proposal.why, proposal.what_changes, proposal.impact]).toEqual(["Spec-kit's spec.md does not say why the change is needed.", '- User Story 1 - Book (P1)', "Not stated in spec-kit's spec.md."]);
+    expect(report(data, 'specs/004-stories/spec.md').findings.map((f: any) => [f.level, f.message])).toEqual([
+      ['warning', "spec-kit's spec.md has no Why, which agentboard asks for; the proposal says it is not stated"],
+      ['warning', 'spec-kit\'s spec.md has no Impact, which agentboard asks for; the proposal says "Not stated in spec-kit\'s spec.md."'],
+    ]);
+    expect(JSON.stringify(snapshot(join(board, 'agentd')))).not.toMatch(INVENTED);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('a source valid by its own rules that breaks the board\'s', () => {
   it('a Why longer than the board allows: the rest of it is the section right after it, with a warning', async () => {
     const sentence = 'Users need a thing so that they can do their work faster than they do today. ';

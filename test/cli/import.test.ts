@@ -310,7 +310,7 @@ describe('a valid source lands as a valid board', () => {
     write(os, 'openspec/changes/add-export/proposal.md', '# Proposal\n\n## Why\n\nPeople cannot export their bookmarks, so they are locked in today.\n\n## What Changes\n\n- Add an export.\n');
     const sk = tempDir('agentboard-import-');
     mkdirSync(join(sk, 'specs/001-rooms'), { recursive: true });
-    write(sk, 'specs/001-rooms/spec.md', '# Feature Specification: Rooms\n\n**Input**: User description: "book rooms"\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n');
+    write(sk, 'specs/001-rooms/spec.md', '# Feature Specification: Rooms\n\n**Input**: User description: "book rooms"\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n\n## Success Criteria\n\n- **SC-001**: A booking takes under a minute.\n');
     for (const [dir, tool, change, file, warning, text] of [
       [os, 'openspec', 'add-export', 'openspec/changes/add-export/proposal.md', 'the OpenSpec proposal has no Impact', '## Impact\n\nNot stated in the OpenSpec proposal.\n'],
       [sk, 'spec-kit', 'rooms', 'specs/001-rooms/spec.md', 'the Why has 30 characters, fewer than the 50', 'User description: "book rooms"\n\nSpec-kit\'s spec.md says no more of why the change is needed.\n'],
