@@ -49,6 +49,15 @@ export interface SpecRuleOptions {
   imported?: boolean;
 }
 
+/**
+ * Whether a spec needs acceptance scenarios: not when every requirement of it is one the change
+ * removes or renames (OpenSpec's REMOVED and RENAMED deltas), since it then asks nothing of the
+ * system that a scenario could accept.
+ */
+export function needsScenarios(spec: Pick<Spec, 'requirements'>): boolean {
+  return spec.requirements.length === 0 || spec.requirements.some((r) => r.delta !== 'REMOVED' && r.delta !== 'RENAMED');
+}
+
 export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: number; requirements?: number[]; scenarios?: number[] } = {}, options: SpecRuleOptions = {}): void {
   length(sink, 'spec.overview', 'the overview', spec.overview, LIMITS.overviewMin, LIMITS.sectionMax, lines.overview);
   if (spec.requirements.length === 0) {
@@ -78,7 +87,7 @@ export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: num
       }
     }
   });
-  if (spec.scenarios.length === 0) {
+  if (spec.scenarios.length === 0 && needsScenarios(spec)) {
     sink.error('spec.scenarios.missing', 'the spec has no acceptance scenarios', 'add at least one "### Scenario: <name>" with WHEN and THEN bullets under "## Acceptance Criteria"', lines.overview);
   }
   spec.scenarios.forEach((s, i) => {

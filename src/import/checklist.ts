@@ -35,7 +35,7 @@ export interface ChecklistTask {
   group?: string;
   /** spec-kit's [P]: may run beside the tasks around it. */
   parallel: boolean;
-  /** spec-kit's [US1]: the user story the task belongs to. */
+  /** spec-kit's [US1]: the user story the task belongs to, kept in its description (withStory). */
   story?: string;
   /** agentd's "Spec:" references (`specs/x.md#r1-title`), kept for the importer to link requirements. */
   specRefs: string[];
@@ -115,6 +115,20 @@ export function priorityOf(value: string): Priority | null {
   if ((PRIORITIES as readonly string[]).includes(v)) return v as Priority;
   if (v === 'critical') return 'urgent';
   return null;
+}
+
+/**
+ * The line that keeps a task's user story (spec-kit's [US1]) at the top of its description: the
+ * board's tasks have no field for it. `title` is the story's title, when its spec names it.
+ */
+function storyLine(story: string, title?: string): string {
+  return title ? `User story ${story}: ${title}` : `User story ${story}`;
+}
+
+/** A task's description with its user story, if it has one, as its first line. */
+export function withStory(t: Pick<ChecklistTask, 'story' | 'description'>, titles?: ReadonlyMap<string, string>): string {
+  if (!t.story) return t.description;
+  return [storyLine(t.story, titles?.get(t.story)), t.description].filter((d) => d.trim() !== '').join('\n\n');
 }
 
 /** Reads a checklist; null when the text holds no checklist item at all. */
@@ -236,7 +250,7 @@ function newTask(text: string, done: boolean, line: number, raw: string, out: Ch
   const task: ChecklistTask = { id, generated, title, description: overflow ? text : '', done, files: [], depends, requirements: [], parallel, specRefs: [], line };
   if (story) task.story = story;
   if (parent !== undefined) task.parent = parent;
-  const marks = [done ? 'done' : '', parallel ? 'parallel' : '', story ? `user story ${story}` : '', depends.length ? `depends on ${depends.join(', ')}` : '', generated ? `id ${id} given` : '', parent ? `part of ${parent}, which waits for it` : ''].filter(Boolean);
+  const marks = [done ? 'done' : '', parallel ? 'parallel' : '', story ? `user story ${story}, named in its description` : '', depends.length ? `depends on ${depends.join(', ')}` : '', generated ? `id ${id} given` : '', parent ? `part of ${parent}, which waits for it` : ''].filter(Boolean);
   out.mapped.push({ line, text: raw, to: `task ${id}${marks.length ? ` (${marks.join(', ')})` : ''}` });
   return task;
 }

@@ -17,7 +17,7 @@ import { parseProposalBody } from '../store/format-proposal.js';
 import { parseSpecBody, type SpecLines } from '../store/format-spec.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml, type YamlMap } from '../store/yaml-lite.js';
-import { nestedOrder, type Checklist, type ChecklistTask } from './checklist.js';
+import { nestedOrder, withStory, type Checklist, type ChecklistTask } from './checklist.js';
 import type { ImportedChange, ImportedDoc, ImportedTasks } from './model.js';
 import type { FileLog } from './report.js';
 
@@ -153,12 +153,12 @@ export function readDesign(text: string, log: FileLog): { title: string; text: s
   return parseDesignBody(text);
 }
 
-/** A task of a checklist as agentboard keeps it. */
-export function checklistTask(t: ChecklistTask, done: boolean): Task {
+/** A task of a checklist as agentboard keeps it; `stories` are the titles of the user stories its spec names (US1 → title). */
+export function checklistTask(t: ChecklistTask, done: boolean, stories?: ReadonlyMap<string, string>): Task {
   const task: Task = {
     id: t.id,
     title: t.title,
-    description: t.description,
+    description: withStory(t, stories),
     status: done ? 'done' : 'todo',
     priority: t.priority ?? 'medium',
     depends: t.depends,

@@ -108,6 +108,23 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
   return change;
 }
 
+const RENAMED_FROM = /^(?:[-*+][ \t]+)?FROM:[ \t]*`?(?:###[ \t]*)?(?:Requirement:[ \t]*)?(.+?)`?[ \t]*$/im;
+
+/**
+ * The text of a requirement of a delta. What a change removes or renames asks nothing of the
+ * system, so its text starts by saying what the change does to it (with the old name of a renamed
+ * one), and keeps what the delta says (a removal's Reason and Migration, a rename's FROM and TO).
+ */
+function deltaText(r: Requirement, capability: string): string {
+  let said: string;
+  if (r.delta === 'REMOVED') said = `This change removes the requirement "${r.title}" from the capability ${capability}.`;
+  else if (r.delta === 'RENAMED') {
+    const from = RENAMED_FROM.exec(r.text)?.[1]?.trim();
+    said = from ? `This change renames the requirement "${from}" of the capability ${capability} to "${r.title}".` : `This change renames a requirement of the capability ${capability} to "${r.title}".`;
+  } else return r.text;
+  return r.text.trim() ? `${said}\n\n${r.text}` : said;
+}
+
 /** The purpose of a capability as its current spec states it; null when there is none. */
 function currentPurpose(tree: SourceTree, capability: string): string | null {
   const text = tree.files.includes(`openspec/specs/${capability}/spec.md`) ? tree.text(`openspec/specs/${capability}/spec.md`) : null;
@@ -140,7 +157,7 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
     read.spec.requirements.forEach((r, i) => {
       const id = `${prefix}-R${i + 1}`;
       ids.set(r.id, id);
-      const req: Requirement = { ...r, id, group: capability };
+      const req: Requirement = { ...r, id, group: capability, text: deltaText(r, capability) };
       merged.requirements.push(req);
       const line = offset + read.lines.requirements[i]!;
       log.mapped(line, source.split('\n')[line - 1] ?? '', `requirement ${id} of spec.md (${r.delta ?? 'current'}, capability ${capability})`);

@@ -6,12 +6,13 @@
  * request, the success criteria) and the plan's summary; plan.md is its design.
  */
 import { refTo } from '../domain/refs.js';
+import { BOARD_DIR } from '../store/board.js';
 import { REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
 import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../domain/model.js';
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { attachFile, changeIdFor, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -63,33 +64,42 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
   const text = (file: string) => (files.includes(file) ? tree.text(file) : null);
 
   const planText = text(path('plan.md'));
-  let summary: string | null = null;
+  let summary: { text: string; line: number; heading: string } | null = null;
   if (planText !== null) {
     const design = readDesign(planText, logs.get(path('plan.md'))!);
     change.design = { content: design, from: path('plan.md') };
     used.add(path('plan.md'));
     const lines = new TextLines(planText);
     const section = sectionsAt(lines, outline(lines), 2).find((s) => sectionKey(s.heading.text) === 'summary');
-    if (section) {
-      summary = readBlock(section.content, 2);
-      logs.get(path('plan.md'))!.mapped(section.heading.index + 1, `## ${section.heading.text}`, 'design.md, and What Changes of proposal.md');
-    }
+    const said = section ? readBlock(section.content, 2) : '';
+    if (section && said.trim()) summary = { text: said, line: section.heading.index + 1, heading: `## ${section.heading.text}` };
   }
 
   const specText = text(path('spec.md'));
+  let stories = new Map<string, string>();
   if (specText !== null) {
-    const read = readFeatureSpec(specText, logs.get(path('spec.md'))!, id);
-    change.spec = { content: read.spec, from: path('spec.md') };
-    const proposal: Proposal = {
-      title: read.spec.title,
-      why: read.input ?? `The feature ${read.spec.title}, as spec-kit's spec.md describes it.`,
-      what_changes: summary ?? read.stories.map((s) => `- ${s}`).join('\n'),
-      impact: read.criteria ?? 'See the success criteria in the spec.',
-    };
-    change.proposal = { content: completeProposal(proposal, "spec-kit's spec.md", logs.get(path('spec.md'))!), from: path('spec.md') };
-    logs.get(path('spec.md'))!.went('spec.md');
-    logs.get(path('spec.md'))!.went('proposal.md');
-    used.add(path('spec.md'));
+    const log = logs.get(path('spec.md'))!;
+    const read = readFeatureSpec(specText, log, id);
+    stories = read.storyTitles;
+    // The proposal is made of what the feature's documents say of it, and of nothing else.
+    if (read.input === null && read.criteria === null && read.stories.length === 0 && summary === null) {
+      noProposal(specText, read.spec.requirements.length > 0, planText !== null, log, id);
+    } else {
+      const proposal: Proposal = {
+        title: read.spec.title,
+        why: read.input ?? '',
+        what_changes: summary?.text ?? read.stories.map((s) => `- ${s}`).join('\n'),
+        impact: read.criteria ?? '',
+      };
+      change.proposal = { content: completeProposal(proposal, "spec-kit's spec.md", log), from: path('spec.md') };
+      log.went('proposal.md');
+      if (summary) logs.get(path('plan.md'))!.mapped(summary.line, summary.heading, 'design.md, and What Changes of proposal.md');
+    }
+    if (change.proposal) {
+      change.spec = { content: read.spec, from: path('spec.md') };
+      log.went('spec.md');
+      used.add(path('spec.md'));
+    } else log.report.lines = [];
   }
 
   const tasksText = text(path('tasks.md'));
@@ -98,7 +108,7 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
     const { body, offset } = withoutFrontmatter(tasksText, log, "the template's note about the file, not part of the task list");
     const list = parseChecklist(body, offset + 1);
     if (list) {
-      const content = checklistTasks(list, log, phaseOrder);
+      const content = checklistTasks(list, log, phaseOrder, (t) => checklistTask(t, t.done, stories));
       change.tasks = { content, from: path('tasks.md') };
       log.went('tasks.md');
       used.add(path('tasks.md'));
@@ -111,6 +121,22 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
   }
   for (const file of files) if (!used.has(file)) attachFile(change, dir, file, logs.get(file)!);
   return change;
+}
+
+/**
+ * A spec.md that states nothing a proposal is made of: no proposal is written (the import writes no
+ * text of its own in its place), nor the spec, which comes after it; the file is kept in
+ * attachments/ as it is, and a warning says what is missing and what to write.
+ */
+function noProposal(text: string, requirements: boolean, plan: boolean, log: FileLog, id: string): void {
+  const kept = `${BOARD_DIR}/changes/${id}/attachments/spec.md`;
+  const none = `${text.trim() === '' ? 'spec.md is empty: it states' : 'spec.md states'} no user request (an "**Input**:" line), user story${requirements ? '' : ', requirement'} or success criteria${plan ? ', and plan.md has no Summary' : ''}`;
+  const propose = `write the proposal of the change (why it is needed, what changes, its impact) with ${refTo('proposal.submit', { change_id: id })}`;
+  if (requirements) {
+    log.finding('warning', `${none}, which the proposal is made of, so no proposal.md was written, nor the spec.md of its requirements, which comes after the proposal: this file is kept as ${kept}`, `${propose}, then its spec, with the requirements of ${kept}, with ${refTo('spec.create', { change_id: id })}`);
+  } else {
+    log.finding('warning', `${none}, which the proposal and the spec are made of, so neither proposal.md nor spec.md was written: this file is kept as ${kept}`, `${propose}, then its spec with ${refTo('spec.create', { change_id: id })}`);
+  }
 }
 
 /**
@@ -176,7 +202,7 @@ function titleOf(text: string): string {
  * acceptance scenarios taken out as scenarios; FR-### bullets are the requirements and the key
  * entities the data model; the success criteria go to the proposal's impact; other sections stay.
  */
-function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; input: string | null; criteria: string | null; stories: string[] } {
+function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; input: string | null; criteria: string | null; stories: string[]; storyTitles: Map<string, string> } {
   const lines = new TextLines(text);
   const inFence = fencedLines(lines);
   const heads = outline(lines);
@@ -189,6 +215,8 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   let input: string | null = null;
   let criteria: string | null = null;
   const stories: string[] = [];
+  /** The title of each user story by its label in tasks.md: US1 → "Book a room". */
+  const storyTitles = new Map<string, string>();
 
   const intro: string[] = [];
   for (let i = 0; i < (sectionsList[0]?.heading.index ?? lines.length); i++) {
@@ -278,7 +306,10 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         if (!inFence[i] && headingLevel(line) === 3) {
           const m = STORY.exec(headingText(line));
           story = m ? { n: m[1]!, title: m[2]!.trim() } : null;
-          if (m) stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
+          if (m) {
+            stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
+            if (!storyTitles.has(`US${m[1]}`)) storyTitles.set(`US${m[1]}`, m[2]!.trim());
+          }
           k = 0;
         }
         // An item and the indented lines that wrap it.
@@ -318,8 +349,9 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       continue;
     }
     if (key.startsWith('success criteria')) {
-      criteria = readBlock(section.content, 2);
-      log.mapped(section.heading.index + 1, heading, 'Impact of proposal.md');
+      const said = readBlock(section.content, 2);
+      if (said.trim()) criteria = [criteria, said].filter(Boolean).join('\n\n');
+      log.mapped(section.heading.index + 1, heading, said.trim() ? 'Impact of proposal.md' : 'nothing: the section is empty');
       continue;
     }
     sections.push({ heading: section.heading.text, text: readBlock(section.content, 2), after });
@@ -327,5 +359,5 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   }
   if (sections.length > 0) spec.sections = sections;
   if (!spec.overview.trim() && input) spec.overview = input;
-  return { spec, input, criteria, stories };
+  return { spec, input, criteria, stories, storyTitles };
 }

@@ -9,8 +9,8 @@
 import { fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
-import { proposalRules, reviewRules, specRules } from '../domain/rules.js';
-import { groupOrder, nestedOrder, parseChecklist } from '../import/checklist.js';
+import { needsScenarios, proposalRules, reviewRules, specRules } from '../domain/rules.js';
+import { groupOrder, nestedOrder, parseChecklist, withStory } from '../import/checklist.js';
 import { readForeignReview, reviewVerdict } from '../import/review.js';
 import { PROPOSAL_HEADINGS, parseProposalBody } from '../store/format-proposal.js';
 import { parseReviewBody } from '../store/format-review.js';
@@ -111,7 +111,7 @@ function fieldsOf(type: Stage, body: string, offset: number, kept: string | null
       const hint = delta ? 'This looks like an OpenSpec delta spec: bring the whole change over with `agentboard import openspec`, or add an "## Overview" (50 characters or more) above its requirements. ' : '';
       if (lines.overview === undefined) refuseShape(shownAs, 'the spec has no overview', `${SPEC_HEADINGS.join(', ')} (or "## Purpose" for the overview)`, body, hint);
       if (spec.requirements.length === 0 && !heads.some((h) => /requirements/i.test(h))) refuseShape(shownAs, 'the spec has no requirements section', SPEC_HEADINGS.join(', '), body, hint);
-      if (spec.scenarios.length === 0 && !heads.some((h) => /^(acceptance criteria|scenarios)$/i.test(h.trim()))) {
+      if (spec.scenarios.length === 0 && needsScenarios(spec) && !heads.some((h) => /^(acceptance criteria|scenarios)$/i.test(h.trim()))) {
         refuseShape(shownAs, 'the spec has no scenarios', `${SPEC_HEADINGS.join(', ')} with "### Scenario: <name>" and WHEN / THEN bullets (or "#### Scenario:" under a requirement)`, body, hint);
       }
       specRules(spec, inBody, lines, { imported });
@@ -174,7 +174,8 @@ function tasksInput(body: string, offset: number, kept: string | null, sink: Fin
   nestedOrder(list.tasks);
   const tasks = list.tasks.map((t) => {
     const out: Record<string, unknown> = { id: t.id, title: t.title };
-    if (t.description) out.description = t.description;
+    const description = withStory(t);
+    if (description) out.description = description;
     if (t.priority) out.priority = t.priority;
     if (t.depends.length) out.depends = t.depends;
     if (t.files.length) out.files = t.files;

@@ -139,9 +139,8 @@ const SpecFields = {
         requirement: RequirementId.regex(REQUIREMENT_ID_PATTERN, 'must be a requirement id like R1').optional().describe('Its requirement id.'),
       }),
     )
-    .min(1)
     .max(LIMITS.requirementsMax)
-    .describe('Acceptance scenarios.'),
+    .describe('At least one, unless all requirements are REMOVED/RENAMED.'),
   data_model: text(1, LIMITS.sectionMax).optional().describe('Data model (markdown).'),
   interfaces: text(1, LIMITS.sectionMax).optional().describe('Interfaces (markdown).'),
   sections: sectionsField(SPEC_PARTS),

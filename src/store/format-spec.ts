@@ -178,6 +178,7 @@ const OPENSPEC_REQUIREMENT = /^requirement\s*:\s*(.+)$/i;
 const ID_COLON = /^(\S+?)\s*:\s*(.*)$/;
 const ID_DASH = /^(\S+)\s+[-–—]\s+(.*)$/;
 const RENAME = /^(?:[-*+][ \t]+)?(FROM|TO):[ \t]*`?(?:###[ \t]*)?(?:Requirement:[ \t]*)?(.+?)`?[ \t]*$/i;
+const REMOVAL = /^[-*+][ \t]+`?###[ \t]*Requirement:[ \t]*(.+?)`?[ \t]*$/i;
 const SCENARIO_HEADING = /^scenario\s*:\s*/i;
 const STRUCK = /^~~(.+)~~$/;
 
@@ -229,7 +230,9 @@ export function parseSpecBody(body: string, sink: FindingSink, loose = false): {
 
   const readRequirements = (section: Section, delta: Delta | undefined, group: string | undefined) => {
     const subs = sectionsAt(lines, heads, 3, section.heading.index + 1, section.end);
-    const pre = trimmed(lines, section.heading.index + 1, subs[0]?.heading.index ?? section.end);
+    let pre = trimmed(lines, section.heading.index + 1, subs[0]?.heading.index ?? section.end);
+    // OpenSpec may list what it removes as bullets ("- `### Requirement: Old`"): each is a requirement.
+    if (pre.text && delta === 'REMOVED') pre = readRemovals(pre, group);
     if (pre.text) {
       if (delta === 'RENAMED') readRenames(pre.text, pre.first, group);
       else if (loose) {
@@ -264,6 +267,27 @@ export function parseSpecBody(body: string, sink: FindingSink, loose = false): {
         addScenario(n.heading.text.replace(SCENARIO_HEADING, ''), n, n.heading, id);
       }
     }
+  };
+
+  /**
+   * OpenSpec's removals written as bullets ("- `### Requirement: Old`"): one requirement each, the
+   * line kept as its text. Returns the text left (and where it starts), read as before.
+   */
+  const readRemovals = (pre: { text: string; first: number }, group: string | undefined): { text: string; first: number } => {
+    const rest: { line: string; at: number }[] = [];
+    pre.text.split('\n').forEach((line, i) => {
+      const m = REMOVAL.exec(line.trim());
+      if (!m) {
+        rest.push({ line, at: pre.first + i });
+        return;
+      }
+      const r: Requirement = { id: nextId(), title: m[1]!.trim(), text: line.trim(), delta: 'REMOVED' };
+      if (group) r.group = group;
+      addRequirement(r, pre.first + i + 1);
+    });
+    while (rest.length > 0 && rest[0]!.line.trim() === '') rest.shift();
+    while (rest.length > 0 && rest[rest.length - 1]!.line.trim() === '') rest.pop();
+    return { text: rest.map((r) => r.line).join('\n'), first: rest[0]?.at ?? pre.first };
   };
 
   /** OpenSpec's renames ("- FROM: `### Requirement: Old`", "- TO: …"): one requirement per pair, its lines kept as its text. */

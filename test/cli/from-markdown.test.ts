@@ -2,6 +2,8 @@
  * `--from` is faithful: each way bringing plans over used to lose content silently, tried as a new
  * user would, now keeps what it read, maps it to a field, or refuses with file:line and the fix.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, WHY, write, showDocument } from '../helpers.js';
 
@@ -229,6 +231,15 @@ describe('--from keeps what it reads', () => {
     ]);
   });
 
+  it('keeps a spec-kit task\'s user story ([US1]) as the first line of its description', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'stories', SPEC());
+    const md = '## Phase 3: User Story 1\n\n- [ ] T012 [P] [US1] Implement the service in src/x.py\n  - Depends: none\n  - Keep it small.\n- [ ] T013 Wire it up\n';
+    await ok(dir, ['tasks', 'stories', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    expect((await ok(dir, ['task', 'show', 'stories/T012'])).task).toMatchObject({ title: 'Implement the service in src/x.py', description: 'User story US1\n\n- Keep it small.' });
+    expect((await ok(dir, ['task', 'show', 'stories/T013'])).task.description).toBe('');
+  });
+
   it('makes a checkbox nested under another its part, however it is indented: the outer task waits for its parts', async () => {
     for (const indent of ['  ', '    ', '\t']) {
       const dir = await newBoard();
@@ -309,6 +320,49 @@ describe('--from keeps what it reads', () => {
     expect(md).toContain('## ADDED Requirements\n\n### R1: Import bookmarks');
     expect(md).toContain('## RENAMED Requirements\n\n### R2: Tag browsing');
     expect(md).toContain('### Scenario: Import a Firefox export\n\n**Requirement**: R1\n\n- **WHEN**');
+  });
+
+  it('takes a spec that only removes or renames requirements without a scenario; any other spec still needs one', async () => {
+    const dir = await newBoard();
+    await proposed(dir, 'removal');
+    const removal = [
+      '## Overview',
+      '',
+      'Tag colors go away, and the tag listing is called tag browsing from now on.',
+      '',
+      '## REMOVED Requirements',
+      '',
+      '- `### Requirement: Color picker`',
+      '',
+      '### Requirement: Tag colors',
+      '**Reason**: Browser exports carry no colors.',
+      '',
+      '## RENAMED Requirements',
+      '',
+      '- FROM: `### Requirement: Tag listing`',
+      '- TO: `### Requirement: Tag browsing`',
+      '',
+    ].join('\n');
+    await ok(dir, ['spec', 'removal', '--as', 'planner', '--from', write(dir, 'spec.md', removal), ...NOTES]);
+    const spec = (await showDocument(dir, 'removal', 'spec')).content;
+    expect(spec.requirements).toEqual([
+      { id: 'R1', title: 'Color picker', text: '- `### Requirement: Color picker`', delta: 'REMOVED' },
+      { id: 'R2', title: 'Tag colors', text: '**Reason**: Browser exports carry no colors.', delta: 'REMOVED' },
+      { id: 'R3', title: 'Tag browsing', text: '- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`', delta: 'RENAMED' },
+    ]);
+    expect(spec.scenarios).toEqual([]);
+    expect((await ok(dir, ['validate', 'removal'])).valid).toBe(true);
+
+    await proposed(dir, 'added');
+    const added = removal.replace('## REMOVED Requirements', '## ADDED Requirements\n\n### Requirement: Tag sizes\nThe system SHALL size tags by use.\n\n## REMOVED Requirements');
+    const r = await cli(dir, ['spec', 'added', '--as', 'planner', '--from', write(dir, 'added.md', added), ...NOTES, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json.error.message).toContain('the spec has no scenarios');
+    const input = { overview: 'Tags get a size that follows how often they are used.', requirements: [{ id: 'R1', title: 'Tag sizes', text: 'The system SHALL size tags by use.' }], scenarios: [], notes: 'n.' };
+    const j = await cli(dir, ['spec', 'added', '--as', 'planner', '--input', write(dir, 'added.json', JSON.stringify(input)), '--json']);
+    expect(j.code).not.toBe(0);
+    expect(j.json.error.message).toContain('the spec has no acceptance scenarios');
+    expect(existsSync(join(dir, 'agentd/changes/added/spec.md'))).toBe(false);
   });
 
   it('keeps OpenSpec task groups, and their order becomes dependencies', async () => {

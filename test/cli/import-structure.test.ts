@@ -111,6 +111,128 @@ describe('documents out of order (a spec with no proposal, tasks with no spec)',
   });
 });
 
+describe('an OpenSpec change that only removes or renames requirements', () => {
+  const REMOVALS = '## REMOVED Requirements\n\n### Requirement: Tag colors\n**Reason**: Browser exports carry no colors.\n**Migration**: None. Tags keep their names.\n\n## RENAMED Requirements\n\n- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`\n';
+  // OpenSpec also lists removals as bullets, and a removal needs no Reason.
+  const BULLETS = '## REMOVED Requirements\n\n- `### Requirement: Color picker`\n- `### Requirement: Color legend`\n\n### Requirement: Color export\n';
+
+  it('lands clean: each removal and rename is in spec.md, saying what the change does to it, and the board validates', async () => {
+    const src = source({ 'openspec/changes/drop-colors/proposal.md': PROPOSAL, 'openspec/changes/drop-colors/specs/tags/spec.md': REMOVALS, 'openspec/changes/drop-colors/specs/colors/spec.md': BULLETS, 'openspec/changes/drop-colors/tasks.md': TASKS }, false);
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    expect(row(data, 'drop-colors')).toMatchObject({ status: 'imported', phase: 'review', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], findings: [] });
+    for (const capability of ['tags', 'colors']) {
+      expect(report(data, `openspec/changes/drop-colors/specs/${capability}/spec.md`)).toMatchObject({ to: ['spec.md'], findings: [] });
+    }
+    expect(report(data, 'openspec/changes/drop-colors/specs/colors/spec.md').lines.filter((l: any) => l.to.startsWith('requirement')).map((l: any) => [l.line, l.to])).toEqual([
+      [3, 'requirement COLORS-R1 of spec.md (REMOVED, capability colors)'],
+      [4, 'requirement COLORS-R2 of spec.md (REMOVED, capability colors)'],
+      [6, 'requirement COLORS-R3 of spec.md (REMOVED, capability colors)'],
+    ]);
+    const spec = (await showDocument(board, 'drop-colors', 'spec')).content;
+    expect(spec.requirements.map((r: any) => [r.id, r.delta, r.title, r.text])).toEqual([
+      ['COLORS-R1', 'REMOVED', 'Color picker', 'This change removes the requirement "Color picker" from the capability colors.\n\n- `### Requirement: Color picker`'],
+      ['COLORS-R2', 'REMOVED', 'Color legend', 'This change removes the requirement "Color legend" from the capability colors.\n\n- `### Requirement: Color legend`'],
+      ['COLORS-R3', 'REMOVED', 'Color export', 'This change removes the requirement "Color export" from the capability colors.'],
+      ['TAGS-R1', 'REMOVED', 'Tag colors', 'This change removes the requirement "Tag colors" from the capability tags.\n\n**Reason**: Browser exports carry no colors.\n**Migration**: None. Tags keep their names.'],
+      ['TAGS-R2', 'RENAMED', 'Tag browsing', 'This change renames the requirement "Tag listing" of the capability tags to "Tag browsing".\n\n- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`'],
+    ]);
+    expect(spec.scenarios).toEqual([]);
+    const md = read(board, 'agentd/changes/drop-colors/spec.md');
+    expect(md).toContain('## REMOVED Requirements: tags\n\n### TAGS-R1: Tag colors\n\nThis change removes the requirement "Tag colors" from the capability tags.\n\n**Reason**: Browser exports carry no colors.\n');
+    expect(md).toContain('## RENAMED Requirements: tags\n\n### TAGS-R2: Tag browsing\n\nThis change renames the requirement "Tag listing" of the capability tags to "Tag browsing".\n\n- FROM: `### Requirement: Tag listing`\n- TO: `### Requirement: Tag browsing`\n');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+    const text = (await imported('openspec', src, false)).stdout;
+    expect(text).toMatch(/\ndrop-colors +imported +review +/);
+    expect(text).not.toContain('Findings:');
+  });
+
+  it('its spec, rejected, goes back through --from as show prints it: no scenario is asked for', async () => {
+    const src = source({ 'openspec/changes/drop-colors/proposal.md': PROPOSAL, 'openspec/changes/drop-colors/specs/tags/spec.md': REMOVALS, 'openspec/changes/drop-colors/tasks.md': TASKS }, false);
+    const { board } = await imported('openspec', src);
+    const before = (await showDocument(board, 'drop-colors', 'spec')).content;
+    expect((await cli(board, ['reject', 'drop-colors', 'spec', '--feedback', 'Say why the listing is renamed.'], PERSON)).code).toBe(0);
+    const shown = await cli(board, ['show', 'drop-colors', 'spec']);
+    const again = await cli(board, ['spec', 'drop-colors', '--from', write(board, 'back.md', shown.stdout), '--notes', 'n.', '--as', 'planner']);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect((await showDocument(board, 'drop-colors', 'spec')).content.requirements).toEqual(before.requirements);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('a spec-kit spec.md that states nothing a proposal is made of', () => {
+  const STORY = '## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n';
+  const FRS = '## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
+  const SK_TASKS = '# Tasks\n\n## Phase 1: Setup\n\n- [ ] T001 Create the project\n';
+  /** Nothing the import wrote of its own in place of the user's text. */
+  const INVENTED = /as spec-kit's spec\.md describes it|See the success criteria in the spec/;
+
+  it('lands no proposal and writes no text in its place: a warning names the file, what is missing and what to write, and the change waits in its proposal phase', async () => {
+    const src = source({
+      'specs/001-empty/spec.md': '',
+      'specs/002-template/spec.md': '# Feature Specification: Template\n\n## User Scenarios & Testing *(mandatory)*\n\n## Requirements *(mandatory)*\n\n## Success Criteria *(mandatory)*\n',
+      'specs/002-template/tasks.md': SK_TASKS,
+      'specs/003-only-requirements/spec.md': `# Feature Specification: Only requirements\n\n${FRS}`,
+    }, false);
+    const { board, code, data } = await imported('spec-kit', src);
+    expect(code).toBe(0);
+    expect(data.changes.map((c: any) => [c.change_id, c.status, c.phase, c.documents, c.attachments])).toEqual([
+      ['empty', 'imported', 'proposal', [], ['attachments/spec.md']],
+      ['template', 'imported', 'proposal', [], ['attachments/spec.md', 'attachments/tasks.md']],
+      ['only-requirements', 'imported', 'proposal', [], ['attachments/spec.md']],
+    ]);
+    expect(report(data, 'specs/001-empty/spec.md')).toMatchObject({ to: ['attachments/spec.md'], lines: [] });
+    expect(report(data, 'specs/001-empty/spec.md').findings).toEqual([
+      {
+        level: 'warning',
+        message: 'spec.md is empty: it states no user request (an "**Input**:" line), user story, requirement or success criteria, which the proposal and the spec are made of, so neither proposal.md nor spec.md was written: this file is kept as agentd/changes/empty/attachments/spec.md',
+        fix: 'write the proposal of the change (why it is needed, what changes, its impact) with `agentboard propose empty`, then its spec with `agentboard spec empty`',
+      },
+    ]);
+    expect(report(data, 'specs/002-template/spec.md').findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^spec\.md states no user request .*, so neither proposal\.md nor spec\.md was written: this file is kept as agentd\/changes\/template\/attachments\/spec\.md$/) })]);
+    expect(report(data, 'specs/003-only-requirements/spec.md').findings).toEqual([
+      {
+        level: 'warning',
+        message: 'spec.md states no user request (an "**Input**:" line), user story or success criteria, which the proposal is made of, so no proposal.md was written, nor the spec.md of its requirements, which comes after the proposal: this file is kept as agentd/changes/only-requirements/attachments/spec.md',
+        fix: 'write the proposal of the change (why it is needed, what changes, its impact) with `agentboard propose only-requirements`, then its spec, with the requirements of agentd/changes/only-requirements/attachments/spec.md, with `agentboard spec only-requirements`',
+      },
+    ]);
+    expect(report(data, 'specs/002-template/tasks.md').findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^the change has no proposal and no spec, which come before its tasks, so no tasks\.md was written/) })]);
+    for (const id of ['empty', 'template', 'only-requirements']) {
+      expect(readdirSync(join(board, 'agentd/changes', id)), id).toEqual(['attachments']);
+    }
+    expect(JSON.stringify(snapshot(join(board, 'agentd')))).not.toMatch(INVENTED);
+    const status = await ok(board, ['status']);
+    expect(status.changes.map((c: any) => [c.change_id, c.waiting_on])).toEqual([
+      ['empty', 'the proposal to be written'],
+      ['only-requirements', 'the proposal to be written'],
+      ['template', 'the proposal to be written'],
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+    const text = (await imported('spec-kit', src, false)).stdout;
+    expect(text).toContain('\n  specs/001-empty/spec.md: warning: spec.md is empty: ');
+
+    // What the warning says to do works: the proposal on the board, and the change moves on to its spec.
+    await ok(board, ['propose', 'empty', '--why', 'People cannot book rooms, so they walk the floor looking for a free one.', '--what-changes', 'Add bookings.', '--impact', 'Web only.', '--notes', 'n.', '--as', 'planner']);
+    expect((await ok(board, ['show', 'empty'])).phase).toBe('spec');
+  });
+
+  it('a spec.md with user stories but no Input or success criteria: what it does not state is said to be not stated, with a warning', async () => {
+    const src = source({ 'specs/004-stories/spec.md': `# Feature Specification: Stories\n\n${STORY}${FRS}` }, false);
+    const { board, code, data } = await imported('spec-kit', src);
+    expect(code).toBe(0);
+    expect(row(data, 'stories')).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    const proposal = (await showDocument(board, 'stories', 'proposal')).content;
+    expect([proposal.why, proposal.what_changes, proposal.impact]).toEqual(["Spec-kit's spec.md does not say why the change is needed.", '- User Story 1 - Book (P1)', "Not stated in spec-kit's spec.md."]);
+    expect(report(data, 'specs/004-stories/spec.md').findings.map((f: any) => [f.level, f.message])).toEqual([
+      ['warning', "spec-kit's spec.md has no Why, which agentboard asks for; the proposal says it is not stated"],
+      ['warning', 'spec-kit\'s spec.md has no Impact, which agentboard asks for; the proposal says "Not stated in spec-kit\'s spec.md."'],
+    ]);
+    expect(JSON.stringify(snapshot(join(board, 'agentd')))).not.toMatch(INVENTED);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('a source valid by its own rules that breaks the board\'s', () => {
   it('a Why longer than the board allows: the rest of it is the section right after it, with a warning', async () => {
     const sentence = 'Users need a thing so that they can do their work faster than they do today. ';

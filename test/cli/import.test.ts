@@ -160,6 +160,26 @@ describe('import spec-kit', () => {
     expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
   });
 
+  it('keeps the user story of each task ([US1]) as the first line of its description, with the story\'s title', async () => {
+    const source = read(copy('spec-kit'), 'specs/001-room-booking/tasks.md');
+    const labelled = [...source.matchAll(/^- \[[ xX]\] (T\d+) (?:\[P\] )?\[US(\d+)\] /gm)].map((m) => [m[1]!, m[2]!]);
+    expect(labelled.length).toBeGreaterThan(10);
+    const titles: Record<string, string> = { 1: 'Book a room for a time slot', 2: 'See and cancel my bookings', 3: 'Weekly recurring bookings' };
+    const list = (await ok(dir, ['task', 'list', '--change', 'room-booking', '--limit', '500'])).tasks;
+    for (const [id, n] of labelled) {
+      const task = (await ok(dir, ['task', 'show', `room-booking/${id}`])).task;
+      expect(task.description.split('\n\n')[0], id).toBe(`User story US${n}: ${titles[n]}`);
+      expect(task.title, id).not.toContain('[US');
+    }
+    const unlabelled = list.map((t: any) => t.id).filter((id: string) => !labelled.some(([l]) => l === id));
+    expect(unlabelled).toContain('T001');
+    for (const id of unlabelled) expect((await ok(dir, ['task', 'show', `room-booking/${id}`])).task.description, id).not.toMatch(/^User story/);
+    expect(read(dir, 'agentd/changes/room-booking/tasks.md')).toContain('User story US1: Book a room for a time slot');
+    const line = data.files.find((f: any) => f.file === 'specs/001-room-booking/tasks.md').lines.find((l: any) => l.text.includes(' T012 '));
+    expect(line.to).toBe('task T012 (done, user story US1, named in its description, depends on T011)');
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+  });
+
   it('reads user stories, FR requirements and acceptance scenarios; plan.md is the design; the rest is attached', async () => {
     const spec = (await showDocument(dir, 'room-booking', 'spec')).content;
     expect(spec.requirements.map((r: any) => r.id)).toEqual(['FR-001', 'FR-002', 'FR-003', 'FR-004', 'FR-005', 'FR-006', 'FR-007', 'FR-008', 'FR-009']);
@@ -290,7 +310,7 @@ describe('a valid source lands as a valid board', () => {
     write(os, 'openspec/changes/add-export/proposal.md', '# Proposal\n\n## Why\n\nPeople cannot export their bookmarks, so they are locked in today.\n\n## What Changes\n\n- Add an export.\n');
     const sk = tempDir('agentboard-import-');
     mkdirSync(join(sk, 'specs/001-rooms'), { recursive: true });
-    write(sk, 'specs/001-rooms/spec.md', '# Feature Specification: Rooms\n\n**Input**: User description: "book rooms"\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n');
+    write(sk, 'specs/001-rooms/spec.md', '# Feature Specification: Rooms\n\n**Input**: User description: "book rooms"\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n\n## Success Criteria\n\n- **SC-001**: A booking takes under a minute.\n');
     for (const [dir, tool, change, file, warning, text] of [
       [os, 'openspec', 'add-export', 'openspec/changes/add-export/proposal.md', 'the OpenSpec proposal has no Impact', '## Impact\n\nNot stated in the OpenSpec proposal.\n'],
       [sk, 'spec-kit', 'rooms', 'specs/001-rooms/spec.md', 'the Why has 30 characters, fewer than the 50', 'User description: "book rooms"\n\nSpec-kit\'s spec.md says no more of why the change is needed.\n'],

@@ -190,6 +190,20 @@ describe('rules', () => {
     expect(findings('**Reason**: no longer needed.', {}, 'REMOVED')).toEqual([]);
   });
 
+  it('asks a spec for a scenario unless every requirement of it is one the change removes or renames', async () => {
+    const findings = (deltas: ('ADDED' | 'REMOVED' | 'RENAMED' | undefined)[]) => {
+      const sink = new FindingSink('spec.md');
+      const requirements = deltas.map((delta, i) => ({ id: `R${i + 1}`, title: 't', text: 'It MUST go.', ...(delta ? { delta } : {}) }));
+      specRules({ title: 't', overview: 'o'.repeat(60), requirements, scenarios: [] }, sink);
+      return sink.findings.map((f) => `${f.level}:${f.rule}`);
+    };
+    expect(findings(['REMOVED'])).toEqual([]);
+    expect(findings(['REMOVED', 'RENAMED'])).toEqual([]);
+    expect(findings(['REMOVED', 'ADDED'])).toEqual(['error:spec.scenarios.missing']);
+    expect(findings([undefined])).toEqual(['error:spec.scenarios.missing']);
+    expect(findings([])).toEqual(['error:spec.requirements.missing', 'error:spec.scenarios.missing']);
+  });
+
   it('takes requirement ids with any short prefix', async () => {
     for (const id of ['R1', 'A1', 'FR-001', 'REQ-12', 'AUTH-R2', 'MS-R1', 'SEARCH-INDEX-R3']) expect(REQUIREMENT_ID_PATTERN.test(id)).toBe(true);
     for (const id of ['r1', 'Req', 'FR-', '1', '12', 'R1 ', 'a-b']) expect(REQUIREMENT_ID_PATTERN.test(id)).toBe(false);
