@@ -248,6 +248,11 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
     if (!kept.has(old.id) && isHeld(old)) {
       fail('TASK_HELD', `Task ${change.changeId}/${old.id} is held by ${old.assignee}; the new task list would drop it.`, `Keep task ${old.id} in the list, or have a person release it first with ${refTo('task.release')}.`);
     }
+    // Work done stays on the board: an agent's list drops no done task (a person may, with task rm).
+    if (!kept.has(old.id) && old.status === 'done' && !isHuman(actor)) {
+      const by = old.assignee ? ` by ${old.assignee}` : '';
+      fail('TASK_NOT_READY', `Task ${change.changeId}/${old.id} is done${by}; the new task list would drop it, and a done task stays on the board.`, `Keep task ${old.id} in the list as it is (with its id); if it must go, ask a person to remove it (${refTo('input.ask')}).`);
+    }
   }
   return { title: title ?? change.proposal?.content?.title ?? change.changeId, tasks, ...(intro ? { intro } : {}) };
 }

@@ -300,7 +300,8 @@ describe('task ids', () => {
     await ok(dir, ['task', 'done', 'again/T1', '--as', 'codex']);
     await ok(dir, ['task', 'note', 'again/T2', 'B: use a trie', '--as', 'planner']);
     await ok(dir, ['reject', 'again', 'tasks', '--feedback', 'Drop A and B, add D.']);
-    const out = await ok(dir, ['tasks', 'again', '--as', 'planner', '--input', '-'], { stdin: JSON.stringify({ tasks: [{ title: 'C' }, { title: 'D' }], notes: 'Replanned.' }) });
+    // written again by a person: an agent's list keeps the done task A
+    const out = await ok(dir, ['tasks', 'again', '--input', '-'], { stdin: JSON.stringify({ tasks: [{ title: 'C' }, { title: 'D' }], notes: 'Replanned.' }) });
     expect(out.file).toBe('agentd/changes/again/tasks.md');
     const list = await ok(dir, ['task', 'list', '--change', 'again']);
     expect(list.tasks.map((t: { task_id: string; title: string; status: string; assignee: string | null }) => [t.task_id, t.title, t.status, t.assignee])).toEqual([
@@ -699,6 +700,28 @@ describe('a task a person took out of the list by hand', () => {
     // a person takes T3 out for good: nothing is reported any more
     await ok(dir, ['task', 'rm', 'cut/T3']);
     expect((await ok(dir, ['validate', 'cut'])).changes[0].findings.filter((f: any) => f.rule === 'tasks.missing.by_hand')).toEqual([]);
+  });
+});
+
+describe('a task list written again without a done task', () => {
+  it('is refused to an agent, with who did it and nothing written; a person may drop it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'redo', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    await ok(dir, ['task', 'done', 'redo/T3', '--as', 'w2']);
+    await ok(dir, ['reject', 'redo', 'tasks', '--feedback', 'Split One.']);
+    const input = write(dir, 'again.json', JSON.stringify({ tasks: [{ id: 'T1', title: 'One' }, { id: 'T2', title: 'Two' }], notes: 'Rewritten.' }));
+    const before = snapshot(dir);
+    const refused = await cli(dir, ['tasks', 'redo', '--as', 'planner', '--input', input, '--json']);
+    expect(refused.code).toBe(1);
+    expect(refused.json.error.message).toBe('Task redo/T3 is done by w2; the new task list would drop it, and a done task stays on the board.');
+    expect(snapshot(dir)).toEqual(before);
+    // with T3 kept, the list is written and T3 stays done by w2
+    await ok(dir, ['tasks', 'redo', '--as', 'planner', '--input', write(dir, 'kept.json', JSON.stringify({ tasks: [{ id: 'T1', title: 'One' }, { id: 'T2', title: 'Two' }, { id: 'T3', title: 'Three' }], notes: 'Kept.' }))]);
+    expect((await ok(dir, ['task', 'show', 'redo/T3'])).task).toMatchObject({ status: 'done', assignee: 'w2' });
+    // a person may take it out
+    await ok(dir, ['reject', 'redo', 'tasks', '--feedback', 'Drop Three.']);
+    await ok(dir, ['tasks', 'redo', '--input', input]);
+    expect(read(dir, 'agentd/changes/redo/tasks.md')).not.toContain('## T3');
   });
 });
 
