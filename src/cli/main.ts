@@ -3,7 +3,7 @@
  * command takes its input as flags, positional arguments, --input FILE (the JSON object an MCP
  * tool takes) and, for documents, --from FILE.md. --json prints exactly one JSON document.
  */
-import { readFileSync } from 'node:fs';
+import { LIMITS } from '../domain/limits.js';
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, toPayload } from '../errors.js';
@@ -11,7 +11,7 @@ import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
 import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
 import { combinable, runCombined } from '../ops/combine.js';
-import { parseInput } from '../ops/input.js';
+import { parseInput, refuseDeepInput } from '../ops/input.js';
 import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import type { Field } from './fields.js';
@@ -27,7 +27,7 @@ import { isHuman } from '../domain/ids.js';
 import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { appendJsonLine, callRecord, startedInvocationCalls } from '../store/runs.js';
-import { readUserFile } from './user-file.js';
+import { readAtMost, readUserFile } from './user-file.js';
 import { printable } from '../domain/text.js';
 
 interface GlobalOptions {
@@ -88,11 +88,14 @@ function readInputFile(path: string, io: Io, command: string): unknown {
 
 function readInputFileOnce(path: string, io: Io, command: string): unknown {
   const text = readUserFile(path, '--input', io, command);
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch {
     return fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} is not valid JSON.`, objectStep(command));
   }
+  refuseDeepInput(value, `Give --input the fields \`${command} --help\` lists (none takes that much nesting), then run \`${command}\` again; nothing was changed.`);
+  return value;
 }
 
 function collect(value: string, previous: string[] | undefined): string[] {
@@ -355,7 +358,7 @@ function processIo(): Io {
   return {
     out: (t) => process.stdout.write(t),
     err: (t) => process.stderr.write(t),
-    stdin: () => readFileSync(0),
+    stdin: () => readAtMost(0, LIMITS.inputBytesMax + 1),
     env: process.env,
     cwd: process.cwd(),
     // Looked at when asked: opening standard input as a stream costs a quick command a few milliseconds.

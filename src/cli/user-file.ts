@@ -3,7 +3,7 @@
  * They are held to the rules of the board's own files: bytes that are not UTF-8 text, or a NUL
  * byte, are refused with the line they are on, never decoded into replacement characters.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AgentboardError, fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
@@ -21,17 +21,56 @@ export function readUserFile(path: string, flag: string, io: Pick<Io, 'cwd' | 's
   let bytes: Buffer;
   try {
     if (path !== '-' && statSync(resolve(io.cwd, path)).size > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${path} is larger than 1 MB.`, tooLarge);
-    const read = path === '-' ? io.stdin() : readFileSync(resolve(io.cwd, path));
+    const read = path === '-' ? io.stdin() : readFileAtMost(resolve(io.cwd, path), LIMITS.inputBytesMax + 1);
     bytes = typeof read === 'string' ? Buffer.from(read, 'utf8') : read;
   } catch (err) {
     if (err instanceof AgentboardError) throw err;
     return fail('USAGE', `Cannot read ${shown}.`, `Check the path given to ${flag} (use - for standard input), then run \`${command}\` again.`);
   }
-  if (bytes.length > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `The input is larger than 1 MB (${bytes.length} bytes).`, tooLarge);
+  if (bytes.length > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${shown} is larger than 1 MB (${LIMITS.inputBytesMax} bytes).`, tooLarge);
   const fault = textFault(bytes);
   if (fault) {
     const what = fault.binary ? 'binary data (a NUL byte), not text' : 'bytes that are not UTF-8 text';
     fail('INVALID_INPUT', `${shown}:${fault.line}: ${flag} holds ${what}; nothing was written, so that nothing is silently replaced.`, `${path === '-' ? 'Send standard input' : `Save ${path}`} as UTF-8 text (line ${fault.line} first), then run \`${command}\` again.`, { file: shown, line: fault.line });
   }
   return withoutBom(bytes.toString('utf8'));
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Up to `max` bytes of a file descriptor, read to its end or until there are more: a device or a
+ * pipe that never ends (/dev/zero, `yes |`) is cut there, and refused as too large by the caller.
+ */
+export function readAtMost(fd: number, max: number): Buffer {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const chunk = Buffer.alloc(64 * 1024);
+  while (total < max) {
+    let n: number;
+    try {
+      n = readSync(fd, chunk, 0, Math.min(chunk.length, max - total), null);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EAGAIN') {
+        Atomics.wait(pause, 0, 0, 5); // a non-blocking pipe with nothing in it yet
+        continue;
+      }
+      if (code === 'EOF') break;
+      throw err;
+    }
+    if (n === 0) break;
+    chunks.push(Buffer.from(chunk.subarray(0, n)));
+    total += n;
+  }
+  return Buffer.concat(chunks);
+}
+
+function readFileAtMost(path: string, max: number): Buffer {
+  const fd = openSync(path, 'r');
+  try {
+    return readAtMost(fd, max);
+  } finally {
+    closeSync(fd);
+  }
 }

@@ -127,10 +127,25 @@ export function parseInput<T extends z.ZodType>(schema: T, raw: unknown, options
   return continueFrom(raw as Record<string, unknown>, parse, options.extra ?? []) as z.output<T>;
 }
 
+/** How deep an input may nest objects and arrays: far more than any field takes, far less than a reader's stack. */
+const DEPTH_MAX = 32;
+
+/** Refuses an input nested deeper than any field takes (walked without recursion, so any depth is safe to look at). */
+export function refuseDeepInput(raw: unknown, nextStep = FIX_FIELDS): void {
+  const stack: { value: unknown; depth: number }[] = [{ value: raw, depth: 0 }];
+  while (stack.length > 0) {
+    const { value, depth } = stack.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= DEPTH_MAX) fail('INVALID_INPUT', `Invalid input: objects and arrays are nested more than ${DEPTH_MAX} deep; no field takes that.`, nextStep);
+    for (const v of Object.values(value)) stack.push({ value: v, depth: depth + 1 });
+  }
+}
+
 function parseFields<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: Rules): z.output<T> {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     fail('INVALID_INPUT', 'The input must be a JSON object.', 'Send the fields as one JSON object, like {"change_id": "add-review-tool"}.');
   }
+  refuseDeepInput(raw);
   // Every problem of the call in one answer: characters no field takes, the schema's, the rules'.
   const unsafe = new Map<string, string>();
   unsafeText(raw, [], unsafe);

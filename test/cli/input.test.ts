@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, read, snapshot, SPEC_MD, WHY, write } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, newBoard, ok, read, snapshot, SPEC_MD, WHY, write } from '../helpers.js';
 
 describe('bad input changes nothing', () => {
   let dir: string;
@@ -81,6 +82,24 @@ describe('bad input changes nothing', () => {
   it('refuses an input over 1 MB', async () => {
     const big = JSON.stringify({ change_id: 'base', agent_id: 'codex', title: 't', description: 'x'.repeat(1_100_000) });
     await refused(['task', 'add', '--input', '-'], 2, 'INPUT_TOO_LARGE', big);
+  });
+
+  it('reads no more than 1 MB of an input that does not end (a device, a pipe that never closes)', async () => {
+    const before = snapshot(dir);
+    const device = await cli(dir, ['task', 'add', '--as', 'codex', '--input', '/dev/zero', '--json']);
+    expect(device.code).toBe(2);
+    expect(device.json.error).toMatchObject({ code: 'INPUT_TOO_LARGE', message: '/dev/zero is larger than 1 MB (1048576 bytes).' });
+    // `yes` never ends: the command stops reading at the limit and exits on its own
+    const piped = spawnSync('bash', ['-c', `yes | "${process.execPath}" "${BIN}" task add --as codex --input - --json`], { cwd: dir, encoding: 'utf8', timeout: 60_000, env: childEnv() });
+    expect(piped.status).toBe(2);
+    expect(JSON.parse(piped.stdout).error).toMatchObject({ code: 'INPUT_TOO_LARGE', message: 'standard input is larger than 1 MB (1048576 bytes).' });
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('refuses an --input nested thousands deep as invalid input (exit 2), not an internal error', async () => {
+    const deep = `{"change_id": "base", "title": "t", "depends": ${'['.repeat(5000)}"T1"${']'.repeat(5000)}}`;
+    const error = await refused(['task', 'add', '--as', 'codex', '--input', '-'], 2, 'INVALID_INPUT', deep);
+    expect(error.message).toBe('Invalid input: objects and arrays are nested more than 32 deep; no field takes that.');
   });
 
   it('refuses an invalid status and lists the valid ones', async () => {

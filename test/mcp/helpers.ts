@@ -55,6 +55,12 @@ export function stdioServer(command: string, args: string[], options: { cwd?: st
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: mine, method, ...(params === undefined ? {} : { params }) })}\n`);
     return answer(mine);
   };
+  /** Sends a request whose params are given as JSON text (deeper than JSON.stringify can write, say). */
+  const requestRaw = (method: string, paramsText: string): Promise<any> => {
+    const mine = ++id;
+    child.stdin.write(`{"jsonrpc":"2.0","id":${mine},"method":${JSON.stringify(method)},"params":${paramsText}}\n`);
+    return answer(mine);
+  };
   const initialize = async () => {
     const init = await request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'agentboard-test', version: '1' } });
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
@@ -65,5 +71,5 @@ export function stdioServer(command: string, args: string[], options: { cwd?: st
     child.stdin.end();
     return exited;
   };
-  return { request, initialize, close, stdout: () => out, stderr: () => err };
+  return { request, requestRaw, initialize, close, stdout: () => out, stderr: () => err };
 }

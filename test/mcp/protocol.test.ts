@@ -121,6 +121,15 @@ describe('agentboard mcp on the wire', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('refuses arguments nested thousands deep as invalid input, not an internal error', async () => {
+    const deep = `${'['.repeat(10_000)}"x"${']'.repeat(10_000)}`;
+    const before = snapshot(dir);
+    const r = await server.requestRaw('tools/call', `{"name":"agentboard_create_tasks","arguments":{"agent_id":"planner","change_id":"specless","tasks":[{"title":"One","depends":${deep}}],"notes":${JSON.stringify(NOTES)}}}`);
+    const error = JSON.parse(r.result.content[0].text).error;
+    expect(error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: objects and arrays are nested more than 32 deep; no field takes that.' });
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('names every rule a valid input breaks in one answer', async () => {
     const tasks = Array.from({ length: 5 }, (_, i) => ({ title: `Task ${i + 1}`, depends: [`T${i + 10}`] }));
     const r = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks, notes: NOTES } });
