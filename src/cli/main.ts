@@ -57,7 +57,7 @@ const GROUP_SUMMARIES: Record<string, string> = {
   agent: 'Agents',
   session: "An agent's workflow status",
   reviewer: 'Review keys for reviewer agents (people only)',
-  conflicts: "What merging people's edits with agents' work kept on both sides",
+  conflicts: "Board files a git merge left unresolved, and what merging people's edits with agents' work kept on both sides",
   person: "People's keys for scripts and CI (people only)",
   remote: 'Sharing the board with every clone through a git remote',
 };

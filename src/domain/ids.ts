@@ -11,6 +11,14 @@ export const TASK_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const REQUIREMENT_ID_PATTERN = new RegExp(`^(?=.{2,${LIMITS.requirementIdMax}}$)(?=[A-Z])(?:[A-Z][A-Z0-9]*-)*[A-Z]*\\d+$`);
 export const HUMAN_PREFIX = 'human:';
 
+/** The board-wide task id "<change_id>/<task_id>": the two patterns above, joined by the slash. */
+export const TASK_REF_PATTERN = new RegExp(`^${CHANGE_ID_PATTERN.source.slice(1, -1)}/${TASK_ID_PATTERN.source.slice(1, -1)}$`);
+
+/** A pattern as JSON Schema states it (ECMA-262, as written here: a slash needs no escape). */
+export function jsonPattern(pattern: RegExp): string {
+  return pattern.source.replaceAll('\\/', '/');
+}
+
 export const CHANGE_ID_EXAMPLE = 'add-review-tool';
 
 export function changeIdProblem(id: string): string | null {

@@ -20,7 +20,7 @@ import { fitGuidance, toolSpeller } from './refs.js';
 import { instructionsFor } from './instructions.js';
 import { AgentId } from '../ops/schemas.js';
 import { errorText, fitsFor, toolResult, type ResponseFormat } from './result.js';
-import { jsonSchema, leanAnnotations, sayOnce } from './schema.js';
+import { FORMS, fullInputSchema, jsonSchema, leanAnnotations, leanInputSchema, sayOnce, type Form, type JsonSchema } from './schema.js';
 import { VERSION } from '../version.js';
 import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
@@ -155,7 +155,7 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
   const served = toolOperations(profile);
   const server = new Server({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
-  const listing: Tool[] = [];
+  const listing: (Omit<Tool, 'inputSchema'> & { fullInput: JsonSchema })[] = [];
   const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served) };
   const spell = toolSpeller(served);
   for (const op of served) {
@@ -177,9 +177,9 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     };
     calls.set(tool.name, call);
     // The listing leaves out the title: the name says it already (schema.ts).
-    listing.push({ name: tool.name, description: fitGuidance(tool.description, served), inputSchema: jsonSchema(input, 'input'), outputSchema: jsonSchema(toolOutput(op), 'output'), annotations: leanAnnotations(annotations) });
+    listing.push({ name: tool.name, description: fitGuidance(tool.description, served), fullInput: fullInputSchema(input), outputSchema: jsonSchema(toolOutput(op), 'output'), annotations: leanAnnotations(annotations) });
   }
-  const tools = sayOnce(listing);
+  const tools = fittedListing(listing, LIST_BUDGETS[profile]);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
   // Every call is answered by the operation layer, so that a bad argument gets the same
   // { code, message, next_step } error as every other failure. The request is taken as it comes
@@ -196,6 +196,22 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     return call(params.arguments ?? {});
   });
   return server;
+}
+
+/** The most bytes tools/list may take, per profile: an agent pays for them in every session. */
+export const LIST_BUDGETS: Record<Profile, number> = { worker: 12_000, agent: 20_000, planner: 40_000, reviewer: 40_000, all: 40_000 };
+
+/**
+ * The tools as tools/list gives them: every form (schema.ts FORMS) declared, or, when that listing
+ * would take more than `budget` bytes, the most important forms that keep it within.
+ */
+function fittedListing(listing: (Omit<Tool, 'inputSchema'> & { fullInput: JsonSchema })[], budget: number): Tool[] {
+  const withForms = (forms: readonly Form[]) => sayOnce(listing.map(({ fullInput, ...tool }) => ({ ...tool, inputSchema: leanInputSchema(fullInput, forms) })));
+  for (let n = FORMS.length; n > 0; n--) {
+    const tools = withForms(FORMS.slice(0, n));
+    if (Buffer.byteLength(JSON.stringify({ tools })) <= budget) return tools;
+  }
+  return withForms([]);
 }
 
 /** A tools/call request whatever its params hold: they are checked in words (callParamsProblem). */

@@ -4,14 +4,22 @@
  * in (never buffered whole) and answered with an Invalid Request error naming the limit, under the
  * request's own top-level id; a line that is not UTF-8, not JSON, or not JSON-RPC gets a Parse
  * error or an Invalid Request error. A batch (an array) is answered with an array. Each refusal is
- * also said on stderr; stdout carries only protocol messages. When the client stops reading
- * stdout, the server stops quietly.
+ * also said on stderr; stdout carries only protocol messages. Until the session is initialized (an
+ * initialize request answered with a result), a request other than initialize and ping is answered
+ * with the error "Server not initialized" (-32002) and goes no further; what comes while the
+ * initialize request is being answered waits for that answer. When the client stops reading stdout,
+ * the server stops quietly.
  */
 import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { printable } from '../domain/text.js';
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+/** The error of a request sent before initialize (the code JSON-RPC servers give it, in the range kept for servers). */
+const NOT_INITIALIZED = -32002;
+/** The requests a server answers before it is initialized. */
+const BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
 
 type Id = string | number;
 /** The one protocol version whose stdio carries JSON-RPC batches (2025-06-18 removed them). */
@@ -109,6 +117,11 @@ export class LineTransport implements Transport {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   /** The protocol version the initialize request agreed on. */
   private protocolVersion: string | undefined;
+  /** The id of the initialize request being answered; once it is answered with a result, the session is initialized. */
+  private initializing: Id | null = null;
+  private initialized = false;
+  /** Messages received while the initialize request is being answered, taken in order once it is. */
+  private held: JSONRPCMessage[] = [];
   /** Batches being answered: the ids still to answer, and the answers so far. */
   private readonly batches: { waiting: Set<Id>; answers: unknown[] }[] = [];
 
@@ -204,10 +217,15 @@ export class LineTransport implements Transport {
   }
 
   private receive(message: JSONRPCMessage): void {
+    if (this.initializing !== null) return void this.held.push(message);
     if ('method' in message && message.method === 'initialize' && 'id' in message) {
       // The version the server agrees on, as the SDK's server chooses it: the client's when supported.
       const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
       this.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(asked as string) ? (asked as string) : LATEST_PROTOCOL_VERSION;
+      this.initializing = message.id;
+    } else if ('method' in message && 'id' in message && !this.initialized && !BEFORE_INITIALIZE.has(message.method)) {
+      // The SDK's server would answer it; MCP has a client initialize the session before anything but ping.
+      return this.refuse(message.id, NOT_INITIALIZED, `Server not initialized: ${printable(message.method)} is answered once the session is initialized. Send an initialize request first (then the notification notifications/initialized); only ping is answered before it.`);
     }
     this.onmessage?.(message);
   }
@@ -250,6 +268,17 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     const id = 'method' in message || !('id' in message) ? undefined : message.id;
+    if (id === undefined || id !== this.initializing) return this.deliver(message, id);
+    // The answer to initialize: the session is initialized when it is a result, not an error. Then
+    // what came meanwhile is taken, in order, after the answer.
+    this.initializing = null;
+    if ('result' in message) this.initialized = true;
+    const sent = this.deliver(message, id);
+    for (const held of this.held.splice(0)) this.receive(held);
+    return sent;
+  }
+
+  private deliver(message: JSONRPCMessage, id: Id | undefined): Promise<void> {
     if (id === undefined) return this.write(message);
     const batch = this.batches.find((b) => b.waiting.has(id));
     if (!batch) return this.write(message);
@@ -275,6 +304,7 @@ export class LineTransport implements Transport {
     this.input.off('error', this.onError);
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.parts = [];
+    this.held = [];
     this.onclose?.();
   }
 }

@@ -6,7 +6,7 @@
 import { AgentboardError, fail } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
-import { docComplete } from '../domain/phase.js';
+import { docComplete, type PhaseInfo } from '../domain/phase.js';
 import { DOC_FILES, STAGES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
 import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
 import type { DocInput, Reader, Transaction } from '../store/transaction.js';
@@ -74,8 +74,42 @@ export function noTaskList(reader: Reader, change: LoadedChange): { why: string;
   return { why: '', next: `Write the task list first with ${refTo('tasks.create', { change_id: change.changeId })}.` };
 }
 
+/** Where the change of a document being submitted stands: whether this board requires a person's approval of the document, and the change's phase (read only when needed). */
+export interface SubmitContext {
+  approvalRequired: boolean;
+  change: LoadedChange;
+  phase: () => PhaseInfo;
+}
+
+/**
+ * Why a document submitted before cannot be submitted again, and what happens next on this board:
+ * a person's decision where the board requires their approval of it; else nothing waits on it, and
+ * the change has moved on to its next phase.
+ */
+function alreadySubmitted(type: Stage, board: SubmitContext): never {
+  const word = DOC_WORDS[type];
+  const changeId = board.change.changeId;
+  const elsewhere = refTo(['task.next', 'change.list']);
+  if (board.approvalRequired) {
+    fail('DOCUMENT_SUBMITTED', `This ${word} has already been submitted and is awaiting review: this board requires a person's approval of it.`, `A person approves or rejects it now; meanwhile find other work with ${elsewhere}.`);
+  }
+  const { phase, waiting_on: waiting } = board.phase();
+  const next = phase === 'spec' || phase === 'tasks' ? board.change[phase] : null;
+  const writable = (phase === 'spec' || phase === 'tasks') && (!next || ['template', 'superseded', 'rejected'].includes(next.meta.status));
+  const step = writable
+    ? `Write its ${DOC_WORDS[phase]} with ${refTo(SUBMIT_OP[phase], { change_id: changeId })}, or find other work with ${elsewhere}`
+    : phase === 'implementation'
+      ? `Work on its tasks with ${refTo('task.next', { change_id: changeId })}`
+      : `See where it stands with ${refTo(['change.show', 'change.list'], { change_id: changeId })}, or find other work with ${elsewhere}`;
+  fail(
+    'DOCUMENT_SUBMITTED',
+    `This ${word} has already been submitted. This board requires no person's approval of it, so nothing waits on it: ${changeId} has moved on to its ${phase} phase${waiting ? ` (waiting on ${waiting})` : ''}.`,
+    `${step}. Should a person reject the ${word}, it comes back to be revised.`,
+  );
+}
+
 /** The lifecycle check for (re)submitting a document: seed 000's table, with its actionable errors. */
-export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string, role: Role): void {
+export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string, role: Role, board: SubmitContext): void {
   if (!doc) return;
   const file = doc.file;
   if (doc.content === null) {
@@ -89,9 +123,7 @@ export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string,
   if (from === 'approved') {
     fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, `Nothing to do; find other work with ${refTo(['task.next', 'change.list'])}.`);
   }
-  if (from === 'submitted' && !roleAllows(role, 'reviewer')) {
-    fail('DOCUMENT_SUBMITTED', `This ${DOC_WORDS[type]} has already been submitted and is awaiting review.`, `A person decides on it now; find other work with ${refTo(['task.next', 'change.list'])}.`);
-  }
+  if (from === 'submitted' && !roleAllows(role, 'reviewer')) alreadySubmitted(type, board);
   const needed = roleFor(DOCUMENT_MOVES, from, 'submitted');
   if (needed === null || !roleAllows(role, needed)) {
     const allowed = movesFrom(DOCUMENT_MOVES, from, role);

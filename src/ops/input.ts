@@ -82,6 +82,7 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
       if (issue.input === undefined) return `${at} is required: one of ${issue.values.map((v) => String(v)).join(', ')}`;
       return `${at} must be one of: ${issue.values.map((v) => String(v)).join(', ')}`;
     case 'too_small':
+      if (issue.origin === 'string' && Number(issue.minimum) === 1) return `${at} cannot be empty`;
       if (issue.origin === 'string') return `${at} needs at least ${String(issue.minimum)} characters${typeof issue.input === 'string' ? ` (got ${charCount(issue.input)})` : ''}`;
       if (issue.origin === 'array') return `${at} needs at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? '' : 's'}`;
       return `${at} must be at least ${String(issue.minimum)}`;

@@ -1,6 +1,6 @@
 /** zod building blocks shared by the operations: ids, text fields, pagination and the task shapes. */
 import * as z from 'zod';
-import { actorProblem, agentIdProblem, changeIdProblem, parseTaskRef, taskIdProblem } from '../domain/ids.js';
+import { actorProblem, AGENT_ID_PATTERN, agentIdProblem, CHANGE_ID_PATTERN, changeIdProblem, jsonPattern, parseTaskRef, TASK_ID_PATTERN, TASK_REF_PATTERN, taskIdProblem } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
 import {
   BLOCKER_SEVERITIES,
@@ -46,16 +46,22 @@ export function checked<T extends z.ZodType<string>>(schema: T, problem: (v: str
   }) as T;
 }
 
-export const ChangeId = checked(z.string(), changeIdProblem).describe('The change id, like "add-review-tool".');
+// Each id declares its form (the pattern of domain/ids.ts) for clients that check a call before
+// sending it; the check itself says in words what is wrong (its length, a path, a person's name).
+export const ChangeId = checked(z.string(), changeIdProblem).meta({ pattern: jsonPattern(CHANGE_ID_PATTERN) }).describe('The change id, like "add-review-tool".');
 export const AgentId = checked(z.string(), (v) =>
   v.startsWith('human:') ? 'names a person; this is done by an agent, so give an agent id, like "claude"' : agentIdProblem(v),
-).describe('Your agent id, the same on every call, like "claude".');
+)
+  .meta({ pattern: jsonPattern(AGENT_ID_PATTERN) })
+  .describe('Your agent id, the same on every call, like "claude".');
 export const Actor = checked(z.string(), actorProblem).describe('An agent id, or a person as "human:<name>".');
-export const LocalTaskId = checked(z.string(), taskIdProblem).describe('A task id within its change, like "T1".');
+export const LocalTaskId = checked(z.string(), taskIdProblem).meta({ pattern: jsonPattern(TASK_ID_PATTERN) }).describe('A task id within its change, like "T1".');
 export const TaskRef = checked(z.string(), (v) => {
   const r = parseTaskRef(v);
   return typeof r === 'string' ? r : null;
-}).describe('The task id "<change_id>/<task_id>", as returned.');
+})
+  .meta({ pattern: jsonPattern(TASK_REF_PATTERN) })
+  .describe('The task id "<change_id>/<task_id>", as returned.');
 
 /** Multi-line user text: line ends normalised, blank edges trimmed, no control characters. */
 export function text(min: number, max: number) {

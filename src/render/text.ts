@@ -157,6 +157,14 @@ function statusBoard(d: Data, p: Paint): string {
   return out;
 }
 
+/** The board files a git merge left unresolved, and what to do about them. */
+function gitConflictLines(d: Data): string {
+  if (!d.git_conflicts?.length) return '';
+  const what = d.git_operation ? `A git ${d.git_operation} stopped on conflicts in the board's files` : "Unresolved git merge conflicts in the board's files";
+  const files = d.git_conflicts.map((f: Data) => `  ${f.file}${f.line === null ? '' : `:${f.line}: markers on lines ${f.line}–${f.end_line}`}${f.unmerged ? ' (unmerged)' : ''}`);
+  return `${what}:\n${files.join('\n')}\nNext: ${d.next_step}\n`;
+}
+
 function conflictLine(c: Data): string {
   if (c.part === 'removed') return `${c.file} ${c.item}: missing from the edited file, kept`;
   return `${c.file} ${c.item}: ${c.part} differs; ${c.kept === 'person' ? "the person's" : "agentboard's"} is in the file`;
@@ -285,11 +293,13 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'input.expire': (d) => (d.expired.length ? d.expired.map((i: Data) => `${i.input_id} of ${i.agent_id} timed out; default action: ${i.default_action}\n`).join('') : 'No input request is past its deadline.\n'),
   'board.status': statusBoard,
   'conflict.list': (d) =>
+    gitConflictLines(d) +
     (d.conflicts.length
-      ? d.conflicts
-          .map((c: Data) => `${conflictLine(c)} (${c.at})\n  agentboard: ${JSON.stringify(c.agentboard)}\n  person:     ${JSON.stringify(c.person)}\n`)
-          .join('')
-      : 'No merge conflicts.\n') + (d.hand_edited.length ? `\nEdited by hand, merged on the next write:\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n` : ''),
+      ? `${d.git_conflicts.length ? '\n' : ''}${d.conflicts.map((c: Data) => `${conflictLine(c)} (${c.at})\n  agentboard: ${JSON.stringify(c.agentboard)}\n  person:     ${JSON.stringify(c.person)}\n`).join('')}`
+      : d.git_conflicts.length
+        ? ''
+        : 'No merge conflicts.\n') +
+    (d.hand_edited.length ? `\nEdited by hand, merged on the next write:\n${d.hand_edited.map((f: string) => `  ${f}`).join('\n')}\n` : ''),
   'conflict.clear': (d) => `Cleared ${d.cleared} merge conflict${d.cleared === 1 ? '' : 's'}.\n`,
   'remote.enable': (d) =>
     d.changed

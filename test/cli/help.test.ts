@@ -164,7 +164,7 @@ describe('the command line', () => {
     const top = (await cli(tempDir(), ['--help'])).stdout;
     for (const [group, summary] of [
       ['session', "An agent's workflow status: status, block, submit, show, history"],
-      ['conflicts', "What merging people's edits with agents' work kept on both sides: list, clear"],
+      ['conflicts', "Board files a git merge left unresolved, and what merging people's edits with agents' work kept on both sides: list, clear"],
       ['person', "People's keys for scripts and CI (people only): key"],
       ['remote', 'Sharing the board with every clone through a git remote: enable, disable, status, sync, publish, pull, switch, drop'],
     ]) {

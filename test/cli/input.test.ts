@@ -76,7 +76,7 @@ describe('bad input changes nothing', () => {
   it('names every problem of a call in one answer: characters, lengths, types and missing fields together', async () => {
     const input = { change_id: 'base', title: `two\nlines ${'x'.repeat(250)}`, why: 'short\u202E', what_changes: 'w\u0007', impact: 5, notes: '' };
     const error = await refused(['propose', '--as', 'codex', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify(input));
-    for (const part of ['--why holds U+202E', '--what-changes holds U+0007', '--title has 260 characters; at most 200 are allowed', '--why needs at least 50 characters (got 6)', '--impact must be a string', '--notes needs at least 1 characters']) expect(error.message, part).toContain(part);
+    for (const part of ['--why holds U+202E', '--what-changes holds U+0007', '--title has 260 characters; at most 200 are allowed', '--why needs at least 50 characters (got 6)', '--impact must be a string', '--notes cannot be empty']) expect(error.message, part).toContain(part);
   });
 
   it('refuses an input over 1 MB', async () => {

@@ -357,8 +357,16 @@ describe('the document lifecycle', () => {
     await ok(dir, ['propose', 'life', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
     const again = await cli(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x2', '--impact', 'y', ...NOTES, '--json']);
     expect(again.code).toBe(1);
-    expect(again.json.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.' });
+    // This board requires no person's approval: the change has moved on, and the next step says so.
+    expect(again.json.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: "This proposal has already been submitted. This board requires no person's approval of it, so nothing waits on it: life has moved on to its spec phase (waiting on the spec to be written)." });
     expect(again.json.error.next_step).toContain('agentboard next');
+    // Where the board requires it, seed 000's wording: the document awaits a person's review.
+    const config = read(dir, 'agentd/config.yaml');
+    writeFileSync(join(dir, 'agentd/config.yaml'), 'require_approval: [proposal]\n');
+    const held = await cli(dir, ['propose', 'life', '--as', 'gemini', '--why', WHY, '--what-changes', 'x2', '--impact', 'y', ...NOTES, '--json']);
+    expect(held.json.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: "This proposal has already been submitted and is awaiting review: this board requires a person's approval of it." });
+    expect(held.json.error.next_step).toContain('agentboard next');
+    writeFileSync(join(dir, 'agentd/config.yaml'), config);
 
     const agentApprove = await cli(dir, ['approve', 'life', 'proposal', '--as', 'claude', '--json']);
     expect(agentApprove.json.error.code).toBe('HUMAN_ONLY');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { PROFILES, toolInput, toolOperations, toolOutput } from '../../src/mcp/server.js';
+import { LIST_BUDGETS, PROFILES, toolInput, toolOperations, toolOutput } from '../../src/mcp/server.js';
 import { changeWithTasks, newBoard, snapshot } from '../helpers.js';
 import { connect } from './helpers.js';
 import { jsonSchema } from '../../src/mcp/schema.js';
@@ -68,6 +68,12 @@ describe('tool schemas', () => {
 /** The most bytes tools/list may take, per profile: an agent pays for them in every session. */
 const BUDGETS: Record<string, number> = { worker: 12_000, agent: 20_000, planner: 40_000, reviewer: 40_000, all: 40_000 };
 
+describe('the budgets of tools/list', () => {
+  it('are the ones the server fits its listing to', () => {
+    expect(LIST_BUDGETS).toEqual(BUDGETS);
+  });
+});
+
 describe('tools/list, as a client gets it', () => {
   it.each(PROFILES.map((p) => [p]))('fits the budget of the %s profile, with an outputSchema on every tool', async (profile) => {
     const dir = await newBoard();
@@ -117,13 +123,11 @@ function limitsOf(node: unknown, path = '', out: Record<string, number> = {}): R
 }
 
 describe('tool input limits', () => {
-  it('are declared in tools/list, every one the input schema holds a value to (a text that must not be empty is said in words)', () => {
+  it('are declared in tools/list, every one the input schema holds a value to (minLength 1 where a text is required, input-forms.test.ts)', () => {
+    const beyondOne = (limits: Record<string, number>) => Object.fromEntries(Object.entries(limits).filter(([at, v]) => !(at.endsWith('.minLength') && v <= 1) && Math.abs(v) !== Number.MAX_SAFE_INTEGER));
     for (const op of toolOperations('all')) {
       const input = toolInput(op);
-      const held = Object.entries(limitsOf(z.toJSONSchema(input, { target: 'draft-7', io: 'input' }))).filter(
-        ([at, v]) => !(at.endsWith('.minLength') && v <= 1) && Math.abs(v) !== Number.MAX_SAFE_INTEGER,
-      );
-      expect(limitsOf(jsonSchema(input, 'input')), op.tool!.name).toEqual(Object.fromEntries(held));
+      expect(beyondOne(limitsOf(jsonSchema(input, 'input'))), op.tool!.name).toEqual(beyondOne(limitsOf(z.toJSONSchema(input, { target: 'draft-7', io: 'input' }))));
     }
   });
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, newBoard, ok, snapshot, tempDir } from '../helpers.js';
+import { BIN, changeWithTasks, newBoard, ok, read, snapshot, tempDir } from '../helpers.js';
 
 const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
 
@@ -231,5 +231,63 @@ describe('the stdio transport at its edges', () => {
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
     expect(snapshot(dir)).toEqual(before);
+  });
+});
+
+describe('the stdio server before initialize', () => {
+  const answersOf = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+  it('refuses every request but initialize and ping with "Server not initialized" (-32002), carries out none of them, and serves them once initialized', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'early', [{ title: 'Only' }]);
+    const before = snapshot(dir);
+    const s = rawServer(dir);
+    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'early-bird', task_id: 'early/T1', text: 'Before initialize.' } } });
+    s.send({ jsonrpc: '2.0', id: 4, method: 'no/such/method' });
+    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    s.send({ jsonrpc: '2.0', id: 5, method: 'ping' });
+    await s.waitFor(5);
+    const early = answersOf(s.out());
+    for (const id of [2, 3, 4]) {
+      expect(early.find((a) => a.id === id)?.error, `request ${id}`).toMatchObject({ code: -32002, message: expect.stringMatching(/^Server not initialized: .* Send an initialize request first/) });
+    }
+    expect(early.find((a) => a.id === 3).error.message).toContain('tools/call is answered once the session is initialized');
+    expect(early.find((a) => a.id === 5)).toEqual({ jsonrpc: '2.0', id: 5, result: {} });
+    expect(snapshot(dir), 'the call before initialize wrote nothing').toEqual(before);
+
+    // A client that sends its next request without waiting for the answer to initialize is served.
+    s.send(INIT);
+    s.send({ jsonrpc: '2.0', id: 6, method: 'tools/list' });
+    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    s.send({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'early-bird', task_id: 'early/T1', text: 'After initialize.' } } });
+    await s.waitFor(7);
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    const answers = answersOf(s.out());
+    expect(answers.find((a) => a.id === 1).result.serverInfo.name).toBe('agentboard');
+    expect(answers.find((a) => a.id === 6).result.tools.length).toBeGreaterThan(10);
+    expect(answers.find((a) => a.id === 7).result.isError).toBeFalsy();
+    expect(read(dir, 'agentd/changes/early/tasks.md')).toContain('After initialize.');
+    expect(read(dir, 'agentd/changes/early/tasks.md')).not.toContain('Before initialize.');
+    // stdout holds protocol messages only: one JSON-RPC answer per request, nothing else.
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    for (const a of answers) {
+      expect(a.jsonrpc).toBe('2.0');
+      expect('result' in a !== 'error' in a).toBe(true);
+    }
+    expect(s.err()).toContain('refused a message: Server not initialized');
+  });
+
+  it('keeps refusing after an initialize request that failed', async () => {
+    const s = rawServer(await newBoard());
+    s.send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: {} });
+    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    await s.waitFor(2);
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    const answers = answersOf(s.out());
+    expect(answers.find((a) => a.id === 1).error.code).toBeLessThan(0);
+    expect(answers.find((a) => a.id === 2).error.code).toBe(-32002);
   });
 });

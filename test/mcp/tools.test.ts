@@ -156,7 +156,11 @@ describe('every MCP tool, in memory', () => {
 
   it('names the next call as a tool, and human steps as commands for a person', async () => {
     const r = await mcp.call('agentboard_submit_proposal', { agent_id: 'planner', change_id: 'alpha', why: WHY, what_changes: 'x', impact: 'y', notes: NOTES });
-    expect(r.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: 'This proposal has already been submitted and is awaiting review.', next_step: 'A person decides on it now; find other work with agentboard_get_next_task.' });
+    expect(r.error).toMatchObject({
+      code: 'DOCUMENT_SUBMITTED',
+      message: expect.stringMatching(/^This proposal has already been submitted\. This board requires no person's approval of it, so nothing waits on it: alpha has moved on to its implementation phase \(waiting on \d+ of \d+ tasks to be done\)\.$/),
+      next_step: 'Work on its tasks with agentboard_get_next_task {"change_id":"alpha"}. Should a person reject the proposal, it comes back to be revised.',
+    });
   });
 });
 
