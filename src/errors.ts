@@ -117,3 +117,19 @@ export function toPayload(err: unknown): ErrorPayload {
     next_step: 'Run the same command again with --debug to see the cause, and report it if it repeats.',
   };
 }
+
+/** Errors whose next step is to mend a file of the board: a person's work, never an agent's. */
+const MENDED_BY_PEOPLE: ReadonlySet<ErrorCode> = new Set(['PARSE_ERROR', 'NOT_A_FILE', 'NOT_A_FOLDER', 'CONFIG_INVALID']);
+
+/**
+ * The payload as an agent is shown it: a board file that needs mending (a person's save half done,
+ * say) is retried or handed to a person with `ask` (the call that asks one), never edited, restored
+ * from git or deleted by the agent, which could throw away a person's unsaved work.
+ */
+export function forAgent(payload: ErrorPayload, ask: string): ErrorPayload {
+  if (!MENDED_BY_PEOPLE.has(payload.code)) return payload;
+  return {
+    ...payload,
+    next_step: `Do not edit, restore or delete board files yourself. If a person is saving the file now, the same call works in a moment; if it fails again, ask a person to mend it with ${ask}, quoting this error, and go on with other work meanwhile.`,
+  };
+}

@@ -6,13 +6,13 @@
 import { LIMITS } from '../domain/limits.js';
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
-import { AgentboardError, fail, toPayload } from '../errors.js';
+import { AgentboardError, fail, forAgent, toPayload } from '../errors.js';
 import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
 import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
 import { combinable, runCombined } from '../ops/combine.js';
 import { parseInput, refuseDeepInput } from '../ops/input.js';
-import { resolveRefs, resolveRefsDeep } from '../domain/refs.js';
+import { refTo, resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput } from '../ops/from-markdown.js';
 import type { Field } from './fields.js';
 import { renderAside, renderResult } from '../render/text.js';
@@ -622,7 +622,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     }
     return operation.cli.exitCode?.(data) ?? 0;
   } catch (err) {
-    const payload = toPayload(err);
+    const actor = call?.input.agent_id;
+    const payload = typeof actor === 'string' && !isHuman(actor) ? forAgent(toPayload(err), refTo('input.ask')) : toPayload(err);
     // A command refused before its input was read (a --from file that is not the document, say) is recorded as the command it was.
     const refused = call ?? (await unreadCall(chosen, io));
     if (refused) recordForRun(refused, { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) });

@@ -7,7 +7,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import * as z from 'zod';
-import { AgentboardError, fail, toPayload, type ErrorPayload } from '../errors.js';
+import { AgentboardError, fail, forAgent, toPayload, type ErrorPayload } from '../errors.js';
 import { agentIdProblem } from '../domain/ids.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { appendJsonLine, callRecord, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
@@ -15,7 +15,7 @@ import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
 import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { endTenures, runCombined } from '../ops/combine.js';
-import { resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
+import { refTo, resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
 import { fitGuidance, toolSpeller } from './refs.js';
 import { instructionsFor } from './instructions.js';
 import { AgentId } from '../ops/schemas.js';
@@ -122,8 +122,9 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
       process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
       payload.next_step = "Call the tool again; if it fails again, the cause is in the MCP server's log (its standard error).";
     }
-    recordCall(binding, op, args, payload, spell);
-    return toolError(payload, spell);
+    const shown = forAgent(payload, refTo('input.ask'));
+    recordCall(binding, op, args, shown, spell);
+    return toolError(shown, spell);
   }
 }
 
