@@ -7,7 +7,7 @@ import type { Transaction } from '../store/transaction.js';
 import { workProblem, type FoundTask } from './view.js';
 
 /** A task other than `ref` the agent holds in progress, anywhere on the board; null when none. */
-function ownTaskElsewhere(tx: Transaction, actor: string, ref: string): string | null {
+export function ownTaskElsewhere(tx: Transaction, actor: string, ref: string): string | null {
   for (const changeId of tx.changeIds()) {
     if (!tx.mayHold(changeId, actor)) continue;
     const own = tx.taskList(changeId)?.tasks.find((t) => t.assignee === actor && t.status === 'in_progress' && taskRef(changeId, t.id) !== ref);

@@ -11,7 +11,7 @@ import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, type Task } from '../domain/model.js';
 import { assertMayDelete, assertMayTouch, isPlanning, refuseDone } from '../domain/task-rules.js';
-import { takeForWork } from './claims.js';
+import { ownTaskElsewhere, takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
@@ -450,6 +450,11 @@ export const clearBlocker = defineOp({
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       assertMayTouch(found.task, input.task_id, input.agent_id, 'unblock');
       if (task.status !== 'blocked') return { result: result(found, task, false), unchanged: true };
+      // One task in progress at a time: a blocked task comes back to work once the other is done or blocked.
+      const own = isHuman(input.agent_id) ? null : ownTaskElsewhere(tx, input.agent_id, input.task_id);
+      if (own !== null) {
+        fail('TASK_IN_PROGRESS', `You are working on ${own}; an agent works on one task at a time, so ${input.task_id} stays blocked for now.`, `Finish ${own} first with ${refTo('task.done', { task_id: own })} (or report it blocked with ${refTo('task.block', { task_id: own })}), then unblock ${input.task_id} with ${refTo('task.unblock', { task_id: input.task_id })}.`);
+      }
       moveTask(task, input.task_id, 'in_progress', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       return { result: result(found, task), log: [input.agent_id, 'task.unblock', `${input.task_id} unblocked`] };

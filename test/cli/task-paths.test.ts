@@ -612,6 +612,21 @@ describe('a task the agent completed', () => {
 });
 
 describe('the claim rules on the paths beside next', () => {
+  it('bring a blocked task back to work only while the agent works on no other task', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'two', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'a1']);
+    await ok(dir, ['task', 'block', 'two/T1', '--as', 'a1', '--reason', 'Waiting for the schema.']);
+    expect((await ok(dir, ['next', '--as', 'a1'])).task.task_id).toBe('two/T2');
+    const before = snapshot(dir);
+    const r = await cli(dir, ['task', 'unblock', 'two/T1', '--as', 'a1', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({ code: 'TASK_IN_PROGRESS', message: 'You are working on two/T2; an agent works on one task at a time, so two/T1 stays blocked for now.' });
+    expect(snapshot(dir)).toEqual(before);
+    await ok(dir, ['task', 'done', 'two/T2', '--as', 'a1']);
+    expect((await ok(dir, ['task', 'unblock', 'two/T1', '--as', 'a1'])).task.status).toBe('in_progress');
+  });
+
   it("take nothing new while an agent's submitted work awaits review, as next hands out nothing then", async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'rev', [{ title: 'One' }, { title: 'Two' }]);
