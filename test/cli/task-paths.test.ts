@@ -590,7 +590,9 @@ describe('a task list holding an unresolved git merge conflict', () => {
     for (const args of [['task', 'done', 'ids/T1', '--as', 'w5'], ['task', 'add', 'ids', '--as', 'planner', '--title', 'Four'], ['show', 'ids', 'tasks']]) {
       const refused = await cli(b, [...args, '--json']);
       expect(refused.code).toBe(1);
-      expect(refused.json.error).toMatchObject({ message, next_step: fix });
+      // a person is told how to resolve it; an agent, to leave the file to a person
+      const agent = args.includes('--as') ? args[args.indexOf('--as') + 1] : null;
+      expect(refused.json.error).toMatchObject({ message, next_step: agent ? expect.stringMatching(new RegExp(`^Do not edit, restore or delete board files yourself\\..*agentboard ask --as ${agent}`)) : fix });
     }
     expect(snapshot(b)).toEqual(before);
   });

@@ -346,11 +346,12 @@ describe('work that would be stranded', () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'sub', [{ title: 'One' }, { title: 'Two' }]);
     await ok(dir, ['next', '--as', 'codex']);
-    // An agent holds two tasks in progress when it took one while its first was blocked, then cleared that blocker.
+    // An agent holds two tasks in progress when it took one while its first was blocked, and a person then cleared that blocker.
     await ok(dir, ['task', 'block', 'sub/T1', '--as', 'codex', '--reason', 'No key']);
     // reporting progress on a free task takes it, under the same claim rules as next
     await ok(dir, ['task', 'progress', 'sub/T2', '--as', 'codex', '--percent', '10', '--message', 'Started']);
-    await ok(dir, ['task', 'unblock', 'sub/T1', '--as', 'codex']);
+    await ok(dir, ['task', 'unblock', 'sub/T1']);
+    expect((await ok(dir, ['task', 'show', 'sub/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
     const before = snapshot(dir);
     const r = await cli(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Half', '--task', 'sub/T1', '--json']);
     expect(r.code).toBe(1);
