@@ -3,9 +3,7 @@
  * way; a line that is not one of these is not usage. Claude Code reports cost; Codex and Gemini
  * CLI report tokens only.
  */
-import { emptyUsage, type Usage } from '../store/runs.js';
-
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+import { costOf, emptyUsage, tokenCount as num, type Usage } from '../store/runs.js';
 
 /** Reads one line of an agent's stdout into the usage so far; returns true when it was a usage report. */
 export function readUsageLine(line: string, usage: Usage): boolean {
@@ -23,7 +21,7 @@ export function readUsageLine(line: string, usage: Usage): boolean {
     usage.input_tokens = num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);
     usage.cached_input_tokens = num(u.cache_read_input_tokens);
     usage.output_tokens = num(u.output_tokens);
-    if (typeof event.total_cost_usd === 'number') usage.cost_usd = event.total_cost_usd;
+    if (costOf(event.total_cost_usd) !== null) usage.cost_usd = event.total_cost_usd;
     return true;
   }
   if (event.type === 'turn.completed' && event.usage && typeof event.usage === 'object') {

@@ -123,6 +123,22 @@ export function startedInvocationCalls(runtimeDir: string, env: Readonly<Record<
   return existsSync(dir) ? invocationPaths(dir, n).calls : null;
 }
 
+/** A count of tokens as a record may hold it: a whole number of zero or more, anything else 0. */
+export function tokenCount(v: unknown): number {
+  return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.min(Math.round(v), Number.MAX_SAFE_INTEGER) : 0;
+}
+
+/** A cost as a record may hold it: dollars, zero or more, or null when none was reported (a negative one is none). */
+export function costOf(v: unknown): number | null {
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : null;
+}
+
+/** The usage a record holds, read so that a record written wrong (or by hand) never breaks a read of the board. */
+export function usageOf(u: unknown): Usage {
+  const r = (u !== null && typeof u === 'object' ? u : {}) as Record<string, unknown>;
+  return { input_tokens: tokenCount(r.input_tokens), output_tokens: tokenCount(r.output_tokens), cached_input_tokens: tokenCount(r.cached_input_tokens), cost_usd: costOf(r.cost_usd) };
+}
+
 export function emptyUsage(): Usage {
   return { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: null };
 }
@@ -209,13 +225,14 @@ export function listRuns(runtimeDir: string): RunRecord[] {
     .reverse()
     .flatMap((n) => {
       const r = readJson<RunRecord>(join(runsDir(runtimeDir), n, 'run.json'));
-      return r ? [r] : [];
+      return r ? [{ ...r, usage: usageOf(r.usage) }] : [];
     });
 }
 
 /** A run's record; null when this board has no such run. */
 export function findRun(runtimeDir: string, runId: string): RunRecord | null {
-  return readJson<RunRecord>(join(runDir(runtimeDir, runId), 'run.json'));
+  const r = readJson<RunRecord>(join(runDir(runtimeDir, runId), 'run.json'));
+  return r && { ...r, usage: usageOf(r.usage) };
 }
 
 export function readRun(runtimeDir: string, runId: string): RunRecord {
@@ -234,7 +251,7 @@ export function readInvocations(runtimeDir: string, runId: string): InvocationRe
   }
   return names.sort().flatMap((n) => {
     const r = readJson<InvocationRecord>(join(dir, n));
-    return r ? [r] : [];
+    return r ? [{ ...r, usage: usageOf(r.usage) }] : [];
   });
 }
 

@@ -185,6 +185,11 @@ describe('agentboard run', () => {
     const status = await ok(board.dir, ['status']);
     expect(status.costs).toEqual([{ change_id: 'add-search', runs: 1, input_tokens: 700, output_tokens: 120, cost_usd: 0.025 }]);
     expect(status.runs).toEqual([]);
+    // a record written wrong (by an earlier version, or by hand) never breaks a read: counts are whole, a negative cost is none
+    const record = join(board.dir, 'agentd/.runtime/runs', runId!, 'run.json');
+    writeFileSync(record, JSON.stringify({ ...JSON.parse(readFileSync(record, 'utf8')), usage: { input_tokens: 10.5, output_tokens: 'many', cached_input_tokens: -3, cost_usd: -100 } }));
+    expect((await ok(board.dir, ['status'])).costs).toEqual([{ change_id: 'add-search', runs: 1, input_tokens: 11, output_tokens: 0, cost_usd: null }]);
+    expect((await ok(board.dir, ['runs'])).runs[0].usage).toEqual({ input_tokens: 11, output_tokens: 0, cached_input_tokens: 0, cost_usd: null });
   });
 
   it('shows a running run in status, refuses a second run of the change, and on SIGINT stops its agents and releases its claims', async () => {

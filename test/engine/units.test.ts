@@ -50,6 +50,10 @@ describe('usage', () => {
     expect(usage).toEqual({ input_tokens: 300, cached_input_tokens: 12, output_tokens: 60, cost_usd: null });
   });
 
+  it('counts tokens as whole numbers of zero or more, and takes no negative cost', async () => {
+    expect(read(['{"type":"result","subtype":"success","total_cost_usd":-100,"usage":{"input_tokens":10.5,"output_tokens":1e300,"cache_read_input_tokens":-4}}'])).toEqual({ input_tokens: 11, cached_input_tokens: 0, output_tokens: Number.MAX_SAFE_INTEGER, cost_usd: null });
+  });
+
   it('ignores text, broken JSON and look-alikes', async () => {
     expect(read(['hello {"type":"result"}', '{"type":"result","usage":', 'not json', '{"type":"result","result":"no usage here"}'])).toEqual({ input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, cost_usd: null });
   });
