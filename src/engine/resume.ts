@@ -61,8 +61,11 @@ export function lastGoal(runs: RunRecord[]): string | null {
 export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string, git: Git | null = null): Promise<{ released: Released[]; kept: Kept[]; revoked: Revoked[] }> {
   const dead = runs.filter((r) => runState(r) === 'died');
   for (const run of dead) stopProcessesOfRun('SIGKILL', run.run_id);
-  const workers = new Set([...ownWorkers, ...dead.flatMap((r) => r.agents.workers)]);
-  const claimed = new Set(dead.flatMap((r) => r.claims));
+  // Runs that ended leaving claims for a person to look at (a task list edited by hand during a turn): going on takes them back.
+  const left = runs.filter((r) => r.change_id === changeId && runState(r) === 'ended' && r.claims.length > 0);
+  const earlier = [...dead, ...left];
+  const workers = new Set([...ownWorkers, ...earlier.flatMap((r) => r.agents.workers)]);
+  const claimed = new Set(earlier.flatMap((r) => r.claims));
   const tasks = await ops.fullTasks(changeId);
   // What the dead run's agents left uncommitted in their worktrees (agents it started may have
   // finished their tasks after it died) is committed on the tasks' branches, as at the end of a turn.
@@ -72,7 +75,7 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     const local = String(t.task_id).slice(changeId.length + 1);
     const worktree = git!.worktreeOf(changeId, local);
     if (!existsSync(join(worktree, '.git'))) continue;
-    const from = dead.find((r) => r.claims.includes(t.task_id))?.run_id ?? 'a run that died';
+    const from = earlier.find((r) => r.claims.includes(t.task_id))?.run_id ?? 'a run that died';
     const author = t.assignee ?? 'agentboard';
     const commit = await git!.commitLeftovers(worktree, author, `${t.task_id}: ${t.title}\n\nLeft uncommitted by ${author} when run ${from} stopped; committed by agentboard run ${runId}.`);
     if (commit) kept.push({ task_id: t.task_id, agent_id: author, commit });
@@ -82,8 +85,9 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     // A task its worker reported blocked waits for a person to clear the blocker or release it: no stray claim, unless a dead run held it.
     const held = t.assignee && (t.status === 'in_progress' || (t.status === 'blocked' && claimed.has(t.task_id)));
     if (!held || !(workers.has(t.assignee) || claimed.has(t.task_id))) continue;
-    const from = dead.find((r) => r.claims.includes(t.task_id) || r.agents.workers.includes(t.assignee));
-    const reason = from ? `run ${from.run_id} stopped before finishing it (its process is gone); released by run ${runId}` : `held by ${t.assignee}, a worker of this run, with no run going; released by run ${runId}`;
+    const from = earlier.find((r) => r.claims.includes(t.task_id) || r.agents.workers.includes(t.assignee));
+    const gone = from && dead.includes(from) ? 'stopped before finishing it (its process is gone)' : 'ended and left it claimed';
+    const reason = from ? `run ${from.run_id} ${gone}; released by run ${runId}` : `held by ${t.assignee}, a worker of this run, with no run going; released by run ${runId}`;
     await ops.release(t.task_id, reason);
     released.push({ task_id: t.task_id, agent_id: t.assignee, reason });
   }
@@ -104,6 +108,8 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     }
     writeJson(join(dir, 'run.json'), { ...run, outcome: 'interrupted', ended_at: nowIso(), claims: [], message: `The run's process died before it ended; run ${runId} stopped its agents and released its claims${revokedKey ? ', and revoked its review key' : ''}.` });
   }
+  // The claims an ended run left are taken back: its record no longer names them.
+  for (const run of left) writeJson(join(runDir(runtimeDir, run.run_id), 'run.json'), { ...run, claims: [] });
   return { released, kept, revoked };
 }
 

@@ -530,6 +530,31 @@ describe('agentboard run with a scripted agent', () => {
     expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => t.status)).toEqual(['done', 'done']);
   });
 
+  it('takes back, in the next run, the claims a stopped run left even for workers the next run does not have', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], T2: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: '## T3: Show them\n', to: '## T3: Show them\n\nPerson: use ES modules here.\n' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }, { title: 'Show them' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
+    expect(r.code).toBe(1);
+    // T3's block no longer parses (it is left out of reads); the two claims are left as they are
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
+      ['add-search/T1', 'in_progress', 'fake-w1'],
+      ['add-search/T2', 'in_progress', 'fake-w2'],
+    ]);
+    expect(shellSteps(board.dir, r.events.at(-1).next_steps.slice(1, 2))).toEqual([0]);
+    const [first] = runIds(board.dir);
+    // one worker now: the stopped run's claims (fake-w2's too) are released at the start, and every task is worked
+    const again = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '1']);
+    expect(again.code, again.stderr).toBe(0);
+    const reason = expect.stringContaining(`run ${first} ended and left it claimed`);
+    expect(again.events.filter((e) => e.type === 'task.released').map((e) => [e.task_id, e.reason])).toEqual([['add-search/T1', reason], ['add-search/T2', reason]]);
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.status, t.assignee])).toEqual([
+      ['done', 'fake-w1'],
+      ['done', 'fake-w1'],
+      ['done', 'fake-w1'],
+    ]);
+  });
+
   it('gives next steps whose paths work from the subfolder the run was started in', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: 'status: todo', to: 'status: done' }] } } });
