@@ -20,7 +20,7 @@ import { Actor, line } from './schemas.js';
 
 export const ConflictOut = z.object({
   file: z.string(),
-  item: z.string().describe('The task id, or "#meta" for the frontmatter and body.'),
+  item: z.string().describe('The task id; "#meta" for the frontmatter and body (a task list\'s title and intro); or, where a write merged a document\'s body line by line, the heading of the part that differs ("#body" before the first heading).'),
   part: z.enum(['plan', 'state', 'removed']),
   kept: z.enum(['agentboard', 'person']).describe('Whose value the file holds now.'),
   agentboard: z.unknown().describe("agentboard's values."),

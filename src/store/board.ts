@@ -233,7 +233,7 @@ const MAX_ATTEMPTS = 8;
 /** What a transaction's merges could not reconcile, as notices for whoever made the write. */
 export function conflictNotices(tx: Pick<Transaction, 'conflicts'>): Notice[] {
   return tx.conflicts.map((c) => {
-    const what = c.part === 'removed' ? `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)` : `${c.item}: your ${c.part} and agentboard's differ; ${c.kept === 'person' ? 'yours was kept' : "agentboard's was kept"} and both are recorded${c.part === 'state' && c.kept === 'agentboard' ? ' (a person puts a claimed task back with `agentboard release`, or changes its status with `agentboard task update`)' : ''}`;
+    const what = c.part === 'removed' ? `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)` : `${c.item}: the ${c.part} of a person's hand edit and agentboard's differ; ${c.kept === 'person' ? "the person's was kept" : "agentboard's was kept"} and both are recorded${c.part === 'state' && c.kept === 'agentboard' ? ' (a person puts a claimed task back with `agentboard release`, or changes its status with `agentboard task update`)' : ''}`;
     return { kind: 'merge_conflict' as const, message: `${c.file}: ${what} (see \`agentboard status\`).` };
   });
 }

@@ -78,6 +78,11 @@ function stable(value: unknown): string {
   });
 }
 
+/** Whether two values are equal as data (key order aside; an absent value is null). */
+export function sameValue(a: unknown, b: unknown): boolean {
+  return stable(a ?? null) === stable(b ?? null);
+}
+
 export function fingerprint(value: unknown): string {
   return sha1(stable(value)).slice(0, 12);
 }

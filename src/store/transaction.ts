@@ -21,15 +21,17 @@ import type { Board, HeadMeta, Loaded } from './board.js';
 import { listOf, type TaskList } from './task-scan.js';
 import { emitMeta } from './doc-meta.js';
 import { joinFrontmatter, withLineEndsOf } from './markdown.js';
-import { parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
+import { checkDoc, parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
 import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
-import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, type Ledger } from './ledger.js';
+import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, taskItem, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
-import { mergeItems, tookState, type MergeConflict } from './merge.js';
+import { fingerprints, mergeItems, PLAN_BY_PERSON, STATE_BY_PERSON, tookState, type Item, type MergeConflict } from './merge.js';
+import { changedByPerson, editedParts, mergeBody, mergeTask, mergeTaskList, sameTask } from './write-merge.js';
+import type { Finding } from '../domain/findings.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
 import { refTo, SAME_CALL } from '../domain/refs.js';
@@ -53,6 +55,11 @@ export function renderInput<T extends DocType>(type: T, content: DocInput[T]): s
     return assembleTasksBody(title, preamble, tasks.map((t) => ({ id: t.id, task: t, raw: renderTaskBlock(t) }))).body;
   }
   return renderBody(type, content as unknown as DocContent[T]);
+}
+
+/** The tasks of a task list's ledger items: agentboard's last write of them. */
+function baseTasks(items: Map<string, Item>): Map<string, Task> {
+  return new Map([...items].filter(([key]) => key !== META_ITEM).map(([key, item]) => [key, itemTask(key, item)]));
 }
 
 /**
@@ -194,6 +201,12 @@ export class Transaction implements Reader {
   private readonly byPerson = new Map<string, Map<string, number>>();
   /** Documents whose merged hand edit changed what only operations may change (merge.ts tookState). */
   private readonly stateByHand = new Set<string>();
+  /**
+   * Per document a person edited: agentboard's last write of it (the ledger's items) and the
+   * document as read, their edit merged onto it. `pending` until a write of this transaction has
+   * merged its own version with the edit (write-merge.ts); later writes start from that one.
+   */
+  private readonly handEdits = new Map<string, { base: Map<string, Item>; read: DocFile; pending: boolean }>();
   private readonly seen = new Map<string, DocFile | null>();
   private readonly staged = new Map<string, Staged>();
   private readonly newChanges = new Set<string>();
@@ -404,8 +417,10 @@ export class Transaction implements Reader {
     merged.text = withLineEndsOf(personText, merged.text);
     if (merged.text === personText) {
       this.adopt(path, changeId, type, person, personText);
+      this.handEdits.set(path, { base, read: person, pending: true });
       return person;
     }
+    this.handEdits.set(path, { base, read: merged.doc, pending: true });
     this.staged.set(path, { path, text: merged.text, doc: { changeId, type, parsed: merged.doc } });
     this.log('agentboard', 'file.merge', shown, summary, changeId);
     return merged.doc;
@@ -451,20 +466,115 @@ export class Transaction implements Reader {
     this.seen.set(path, doc);
   }
 
-  /** Writes a whole document (frontmatter and body). Returns it as it will be read back, and its text. */
+  /**
+   * Writes a whole document (frontmatter and body). Returns it as it will be read back, and its text.
+   * Over a person's edit not merged yet, the body is the three-way merge of agentboard's last write,
+   * the person's and this one (write-merge.ts).
+   */
   putDoc<T extends DocType>(changeId: string, type: T, meta: DocMeta, body: string): { doc: DocFile<T>; text: string } {
     const existing = this.readDoc(changeId, type);
     this.refuseUnparsable(existing);
-    const text = renderDocFile(meta, existing?.extra ?? {}, body, existing?.comments);
-    const doc = parseDocText(type, text, this.board.rel(this.board.docPath(changeId, type)));
-    this.stageDoc(changeId, type, doc, text);
-    return { doc, text };
+    const hand = type === 'tasks' ? null : this.pendingHandEdit(changeId, type);
+    if (!hand || !existing) return this.stageWhole(changeId, type, existing, meta, body);
+    const base = String(hand.base.get(META_ITEM)?.plan.body ?? '');
+    const merged = mergeBody(existing.file, base, existing.body, body);
+    return this.stageWhole(changeId, type, existing, meta, merged.body, { meta, body, conflicts: merged.conflicts, edited: () => editedParts(base, existing.body) });
   }
 
   /** Writes a document from its content; the store renders the markdown. A task list is given as its title and tasks. */
   putDocument<T extends DocType>(changeId: string, type: T, meta: DocMeta, content: DocInput[T]): { doc: DocFile<T>; text: string } {
-    const kept = type === 'tasks' ? this.retiring(changeId, this.readDoc(changeId, 'tasks'), meta, (content as DocInput['tasks']).tasks) : meta;
-    return this.putDoc(changeId, type, kept, renderInput(type, content));
+    if (type !== 'tasks') return this.putDoc(changeId, type, meta, renderInput(type, content));
+    const list = content as DocInput['tasks'];
+    const existing = this.readDoc(changeId, 'tasks');
+    this.refuseUnparsable(existing);
+    const written = this.retiring(changeId, existing, meta, list.tasks);
+    const hand = this.pendingHandEdit(changeId, 'tasks');
+    if (!hand || !existing?.content) return this.putDoc(changeId, type, written, renderInput(type, content));
+    // Merged with the person's edit: task by task, and the list's title and intro line by line.
+    const file = existing.file;
+    const blocks = existing.content.blocks.filter((b) => b.task !== null);
+    const base = baseTasks(hand.base);
+    const tasks = mergeTaskList(file, base, blocks.map((b) => b.task!), list.tasks);
+    const basePreamble = String(hand.base.get(META_ITEM)?.plan.preamble ?? '');
+    const preamble = mergeBody(file, basePreamble, existing.content.preamble, renderTasksPreamble(list.title, list.intro), META_ITEM);
+    const byId = new Map(blocks.map((b) => [b.id, b]));
+    const merged = tasks.tasks.map((t) => {
+      const kept = byId.get(t.id);
+      // A task left as the person's file has it keeps its text as it is there.
+      return kept && sameTask(kept.task!, t) ? kept : { id: t.id, task: t, raw: renderTaskBlock(t) };
+    });
+    const body = assembleTasksBody(tasksTitle(preamble.body), preamble.body, merged, existing.content.tail).body;
+    const edited = () => [...(existing.content!.preamble === basePreamble ? [] : ['its title and intro']), ...blocks.filter((b) => changedByPerson(base.get(b.id), b.task!)).map((b) => b.id)];
+    const conflicts = [...preamble.conflicts, ...tasks.conflicts];
+    return this.stageWhole(changeId, type, existing, this.retiring(changeId, existing, meta, tasks.tasks), body, { meta: written, body: renderInput(type, content), conflicts, edited });
+  }
+
+  /**
+   * Stages a whole document. `merge`, when the body was merged with a person's edit: the writer's
+   * own version (meta and body), the conflicts and the parts the person's edit changed.
+   */
+  private stageWhole<T extends DocType>(changeId: string, type: T, existing: DocFile | null, meta: DocMeta, body: string, merge?: { meta: DocMeta; body: string; conflicts: MergeConflict[]; edited: () => string[] }): { doc: DocFile<T>; text: string } {
+    const file = this.board.rel(this.board.docPath(changeId, type));
+    const render = (m: DocMeta, b: string) => renderDocFile(m, existing?.extra ?? {}, b, existing?.comments);
+    const text = render(meta, body);
+    const doc = parseDocText(type, text, file);
+    if (merge && body !== merge.body) this.refuseBrokenMerge(changeId, doc, parseDocText(type, render(merge.meta, merge.body), file), merge.edited);
+    if (merge) this.conflicts.push(...merge.conflicts);
+    this.stageDoc(changeId, type, doc, text);
+    return { doc, text };
+  }
+
+  /** The person's edit of a document this write is the first of this transaction to merge with; null when there is none. */
+  private pendingHandEdit(changeId: string, type: DocType): { base: Map<string, Item>; read: DocFile } | null {
+    const hand = this.handEdits.get(this.board.docPath(changeId, type));
+    if (!hand?.pending) return null;
+    hand.pending = false;
+    return hand;
+  }
+
+  /**
+   * Refuses a write whose merge with a person's edit would break a rule the write alone keeps (two
+   * requirements given one id, a dependency on a task the merge left out…): nothing is written.
+   */
+  private refuseBrokenMerge(changeId: string, merged: DocFile, writer: DocFile, edited: () => string[]): void {
+    const spec = merged.type === 'tasks' ? this.readDoc(changeId, 'spec') : null;
+    const requirementIds = spec?.content ? new Set(spec.content.requirements.map((r) => r.id)) : null;
+    const errors = (doc: DocFile) => checkDoc(doc, changeId, { requirementIds }).filter((f) => f.level === 'error');
+    const key = (f: Finding) => `${f.rule}|${f.message.replace(/\d+/g, '#')}`;
+    const found = errors(merged);
+    if (found.length === 0) return;
+    const own = new Set(errors(writer).map(key));
+    const added = found.filter((f) => !own.has(key(f))).map(({ line: _line, ...f }) => f);
+    if (added.length === 0) return;
+    const parts = edited();
+    fail(
+      'VALIDATION_FAILED',
+      `${merged.file} holds a person's edit that agentboard has not merged yet${parts.length ? ` (in ${parts.slice(0, 10).join(', ')})` : ''}, and this write joined with it would not be valid: ${added.slice(0, 10).map((f) => `${f.message} [${f.rule}]`).join('; ')}; nothing was changed.`,
+      `Read ${merged.file} as the person left it (${refTo('document.get', { change_id: changeId, document: merged.type })}), take their edit into what you write, and try ${SAME_CALL} again; or ask a person to finish or undo their edit of the file.`,
+      { findings: added },
+    );
+  }
+
+  /**
+   * Which parts of which items the person decided, as the ledger records them for a written
+   * document: those this transaction's writes left as the person's merged edit had them.
+   */
+  private personParts(path: string, written: DocFile): Map<string, number> | undefined {
+    const bits = this.byPerson.get(path);
+    const read = this.handEdits.get(path)?.read;
+    if (!bits || bits.size === 0 || !read || read === written) return bits;
+    const before = docItems(read);
+    const after = docItems(written);
+    const out = new Map<string, number>();
+    for (const [key, by] of bits) {
+      const [p, a] = [before.get(key), after.get(key)];
+      if (!p || !a) continue;
+      const [pp, ps] = fingerprints(p);
+      const [ap, as] = fingerprints(a);
+      const kept = by & ((pp === ap ? PLAN_BY_PERSON : 0) | (ps === as ? STATE_BY_PERSON : 0));
+      if (kept) out.set(key, kept);
+    }
+    return out;
   }
 
   /** Writes a document's frontmatter; its body stays byte for byte as it is. */
@@ -530,14 +640,25 @@ export class Transaction implements Reader {
       const ref = `${changeId}/${b.id}`;
       if (b.task && (replace.has(b.id) || removed.has(b.id)) && !this.claims.has(ref)) this.claims.set(ref, { task_id: ref, assignee: b.task.assignee ?? null, claimed_at: b.task.claimed_at ?? null });
     }
-    const blocks: Omit<TaskBlock, 'line'>[] = base.content!.blocks
-      .filter((b) => !removed.has(b.id))
-      .map((b) => {
-        const t = replace.get(b.id);
-        return t ? { ...b, task: t, raw: renderTaskBlock(t) } : b;
-      });
-    for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
-    const out = this.renderTaskList(changeId, base, change.meta ?? base.meta, base.extra, base.comments, base.content!.preamble, blocks);
+    const blocksWith = (tasks: Map<string, Task>) => {
+      const blocks: Omit<TaskBlock, 'line'>[] = base.content!.blocks
+        .filter((b) => !removed.has(b.id))
+        .map((b) => {
+          const t = tasks.get(b.id);
+          return t ? { ...b, task: t, raw: renderTaskBlock(t) } : b;
+        });
+      for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
+      return blocks;
+    };
+    const list = (tasks: Map<string, Task>) => this.renderTaskList(changeId, base, change.meta ?? base.meta, base.extra, base.comments, base.content!.preamble, blocksWith(tasks));
+    const hand = this.pendingHandEdit(changeId, 'tasks');
+    const merged = hand ? this.mergeTaskEdits(base, baseTasks(hand.base), replace, removed) : null;
+    const out = list(merged?.tasks ?? replace);
+    if (merged?.changed) {
+      const edited = () => base.content!.blocks.filter((b) => b.task && changedByPerson(baseTasks(hand!.base).get(b.id), b.task)).map((b) => b.id);
+      this.refuseBrokenMerge(changeId, out.doc, list(replace).doc, edited);
+    }
+    if (merged) this.conflicts.push(...merged.conflicts);
     const path = this.board.docPath(changeId, 'tasks');
     // The tasks no put of this operation touched, in a list read as agentboard wrote it: their ledger history stands as it is.
     const before = this.staged.get(path)?.doc?.untouched ?? (this.staged.has(path) || this.byPerson.has(path) ? undefined : new Set(base.content!.blocks.map((b) => b.id)));
@@ -545,6 +666,35 @@ export class Transaction implements Reader {
     this.stageDoc(changeId, 'tasks', out.doc, out.text);
     if (untouched) this.staged.get(path)!.doc!.untouched = untouched;
     return out;
+  }
+
+  /**
+   * Tasks an operation changes (`replace`, made from the task list as read) merged with the person's
+   * edit of them not merged yet (write-merge.ts): a field the operation sets that the person changed
+   * too keeps the person's value. A task the person changed that the operation removes (`agentboard
+   * task rm`) goes, as the command says, with the person's version recorded as a conflict.
+   */
+  private mergeTaskEdits(list: DocFile<'tasks'>, base: Map<string, Task>, replace: Map<string, Task>, removed: Set<string>): { tasks: Map<string, Task>; conflicts: MergeConflict[]; changed: boolean } {
+    const tasks = new Map<string, Task>();
+    const conflicts: MergeConflict[] = [];
+    let changed = false;
+    for (const b of list.content!.blocks) {
+      const t = replace.get(b.id);
+      if (!b.task) {
+        if (t) tasks.set(b.id, t);
+        continue;
+      }
+      if (t) {
+        const merged = mergeTask(list.file, base.get(b.id), b.task, t, 'person');
+        if (merged.conflict) conflicts.push(merged.conflict);
+        changed ||= !sameTask(merged.task, t);
+        // A task that merges back to the person's own keeps its text as the file has it.
+        if (!sameTask(merged.task, b.task)) tasks.set(b.id, merged.task);
+      } else if (removed.has(b.id) && changedByPerson(base.get(b.id), b.task)) {
+        conflicts.push({ file: list.file, item: b.id, part: 'plan', kept: 'agentboard', agentboard: null, person: taskItem(b.task).plan });
+      }
+    }
+    return { tasks, conflicts, changed };
   }
 
   /**
@@ -704,7 +854,7 @@ export class Transaction implements Reader {
         const known = board.ledgerOf(changeId);
         const ledger: Ledger = { ...known, files: { ...known.files } };
         for (const s of docs) {
-          ledger.files[DOC_FILES[s.doc!.type]] = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.byPerson.get(s.path), s.doc!.untouched);
+          ledger.files[DOC_FILES[s.doc!.type]] = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.personParts(s.path, s.doc!.parsed), s.doc!.untouched);
         }
         const path = board.ledgerPath(changeId);
         this.ensureDir(dirname(path));

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, SPEC_MD, write } from '../helpers.js';
+import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, snapshot, SPEC_MD, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
 import { setTestHooks } from '../../src/clock.js';
 
@@ -446,5 +446,143 @@ describe('a change folder deleted by hand', () => {
     rmSync(join(dir, 'agentd/.runtime/ledger/vanished.json'));
     expect((await cli(dir, ['validate'])).code).toBe(0);
     expect((await ok(dir, ['status'])).problems).toEqual([]);
+  });
+});
+
+describe('a whole document written over a person\'s edit not merged yet', () => {
+  const R1 = 'The board MUST hand a task to at most one agent.';
+  const R2 = 'Every change SHALL record who made it.';
+  const tasksOfList = (text: string) => text.split(/\n(?=## T\d+:)/).slice(1);
+  const conflicts = async (dir: string) => (await ok(dir, ['conflicts', 'list'])).conflicts.map(({ at: _at, ...c }: any) => c);
+
+  it('a reviewer\'s correction keeps the person\'s edit of one requirement and takes the reviewer\'s of another', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'corrected', [{ title: 'One' }]);
+    const key = (await ok(dir, ['reviewer', 'add', 'rev1'])).review_key;
+    const path = 'agentd/changes/corrected/spec.md';
+    const shown: string = (await ok(dir, ['show', 'corrected', 'spec'])).markdown;
+    // the person clarifies R1 in the file; the reviewer corrects R2 of the spec as it was shown
+    write(dir, path, read(dir, path).replace(R1, 'The board MUST hand a task to at most one agent, checked under the lock.'));
+    await ok(dir, ['correct', 'corrected', 'spec', '--as', 'rev1', '--review-key', key, '--from', write(dir, 'fix.md', shown.replace(R2, 'Every change SHALL record who made it and when.')), '--notes', 'Said when.']);
+    const text = read(dir, path);
+    expect(text).toContain('The board MUST hand a task to at most one agent, checked under the lock.\n');
+    expect(text).toContain('Every change SHALL record who made it and when.\n');
+    expect(text).toMatch(/\nstatus: submitted\n[^]*\nrevision: 2\ncorrected_by: "rev1 /);
+    expect(await conflicts(dir)).toEqual([]);
+    expect((await cli(dir, ['validate', 'corrected', '--strict'])).code).toBe(0);
+  });
+
+  it('a reviewer\'s correction of the lines the person changed keeps the person\'s text and records both', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'clashed', [{ title: 'One' }]);
+    const key = (await ok(dir, ['reviewer', 'add', 'rev1'])).review_key;
+    const path = 'agentd/changes/clashed/spec.md';
+    const shown: string = (await ok(dir, ['show', 'clashed', 'spec'])).markdown;
+    write(dir, path, read(dir, path).replace(R1, 'The board MUST hand a task to one agent, checked under the lock.'));
+    const r = await cli(dir, ['correct', 'clashed', 'spec', '--as', 'rev1', '--review-key', key, '--from', write(dir, 'fix.md', shown.replace(R1, 'The board MUST hand a task to one agent, checked with a lock file.').replace(R2, 'Every change SHALL record its author.')), '--notes', 'Both.', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.notices).toEqual([expect.stringContaining(`${path}: R1: Claims`)]);
+    const text = read(dir, path);
+    expect(text).toContain('The board MUST hand a task to one agent, checked under the lock.\n');
+    expect(text).not.toContain('checked with a lock file');
+    expect(text).toContain('Every change SHALL record its author.\n');
+    expect(await conflicts(dir)).toEqual([
+      { file: path, item: 'R1: Claims', part: 'plan', kept: 'person', agentboard: 'The board MUST hand a task to one agent, checked with a lock file.', person: 'The board MUST hand a task to one agent, checked under the lock.' },
+    ]);
+    const v = await ok(dir, ['validate', 'clashed']);
+    expect(v.changes[0].findings).toEqual([expect.objectContaining({ level: 'warning', rule: 'merge.conflict', file: path })]);
+  });
+
+  it('a spec resubmitted after a rejection keeps the person\'s clarification of a requirement the resubmission left as it was', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'respec', [{ title: 'One' }]);
+    await ok(dir, ['reject', 'respec', 'spec', '--feedback', 'Say more of claims.']);
+    const path = 'agentd/changes/respec/spec.md';
+    write(dir, path, read(dir, path).replace(R2, 'Every change SHALL record who made it, by name.'));
+    await ok(dir, ['spec', 'respec', '--as', 'planner', '--from', write(dir, 'again.md', SPEC_MD.replace(R1, 'The board MUST hand a task to at most one agent, and say which.')), '--notes', 'More on claims.']);
+    const text = read(dir, path);
+    expect(text).toContain('The board MUST hand a task to at most one agent, and say which.\n');
+    expect(text).toContain('Every change SHALL record who made it, by name.\n');
+    expect(text).toMatch(/\nstatus: submitted\n[^]*\nrevision: 2\n/);
+    expect(await conflicts(dir)).toEqual([]);
+  });
+
+  it('a task list resubmitted after a rejection keeps the person\'s text of a task it sent unchanged, and of a task it left out', async () => {
+    const dir = await newBoard();
+    const tasks = [
+      { title: 'One', description: 'First.' },
+      { title: 'Two', description: 'Second.' },
+      { title: 'Three', description: 'Third.' },
+      { title: 'Four', description: 'Fourth.' },
+    ];
+    await changeWithTasks(dir, 'relist', tasks);
+    await ok(dir, ['reject', 'relist', 'tasks', '--feedback', 'Say more of the first task; drop the last two.']);
+    const path = 'agentd/changes/relist/tasks.md';
+    write(dir, path, read(dir, path).replace('\nThird.\n', '\nThird, clarified by hand.\n').replace('\nFourth.\n', '\nFourth: keep it, says Ana.\n'));
+    const again = [{ title: 'One', description: 'First, with its steps.' }, tasks[1], tasks[2]];
+    await ok(dir, ['tasks', 'relist', '--as', 'planner', '--input', write(dir, 'again.json', JSON.stringify({ tasks: again, notes: 'Steps said.' }))]);
+    const [t1, t2, t3, t4, ...rest] = tasksOfList(read(dir, path));
+    expect(rest).toEqual([]);
+    expect(t1).toContain('First, with its steps.');
+    expect(t2).toContain('Second.');
+    expect(t3).toContain('Third, clarified by hand.');
+    // left out by the writer but changed by the person: kept, and the writer's removal recorded
+    expect(t4).toContain('Fourth: keep it, says Ana.');
+    expect(await conflicts(dir)).toEqual([{ file: path, item: 'T4', part: 'plan', kept: 'person', agentboard: null, person: expect.objectContaining({ description: 'Fourth: keep it, says Ana.' }) }]);
+    // a task neither changed by hand nor sent again goes
+    await ok(dir, ['conflicts', 'clear']);
+    await ok(dir, ['reject', 'relist', 'tasks', '--feedback', 'Drop the second.']);
+    await ok(dir, ['tasks', 'relist', '--as', 'planner', '--input', write(dir, 'third.json', JSON.stringify({ tasks: [{ id: 'T1', title: 'One' }, { id: 'T3', title: 'Three' }, { id: 'T4', title: 'Four' }], notes: 'Dropped.' }))]);
+    expect(tasksOfList(read(dir, path)).map((t) => t.split('\n')[0])).toEqual(['## T1: One', '## T3: Three', '## T4: Four']);
+  });
+
+  it('a planner\'s task update of fields the person changed by hand keeps the person\'s values and records both; a field only the planner changed is the planner\'s', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'updated', [{ title: 'One' }, { title: 'Two' }, { title: 'Three', description: 'Third.' }]);
+    const path = 'agentd/changes/updated/tasks.md';
+    const text = read(dir, path);
+    const at = text.indexOf('## T3:');
+    write(dir, path, text.slice(0, at) + text.slice(at).replace('priority: medium', 'priority: low').replace('\nThird.\n', '\nThird, by hand.\n'));
+    const r = await cli(dir, ['task', 'update', 'updated/T3', '--as', 'planner', '--description', 'Planner rewrite', '--priority', 'high', '--title', 'Three, renamed', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.notices).toEqual([expect.stringContaining(`${path}: T3`)]);
+    const t3 = tasksOfList(read(dir, path))[2]!;
+    expect(t3).toContain('## T3: Three, renamed\n');
+    expect(t3).toContain('priority: low\n');
+    expect(t3).toContain('Third, by hand.');
+    expect(t3).not.toContain('Planner rewrite');
+    expect(await conflicts(dir)).toEqual([
+      { file: path, item: 'T3', part: 'plan', kept: 'person', agentboard: { description: 'Planner rewrite', priority: 'high' }, person: { description: 'Third, by hand.', priority: 'low' } },
+    ]);
+    expect((await ok(dir, ['status'])).conflicts).toHaveLength(1);
+  });
+
+  it('a planner\'s removal of a task the person changed by hand removes it, and records the person\'s version', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'removed', [{ title: 'One' }, { title: 'Two', description: 'Second.' }]);
+    const path = 'agentd/changes/removed/tasks.md';
+    write(dir, path, read(dir, path).replace('\nSecond.\n', '\nSecond, with a person\'s warning.\n'));
+    await ok(dir, ['task', 'rm', 'removed/T2', '--as', 'planner']);
+    expect(tasksOfList(read(dir, path)).map((t) => t.split('\n')[0])).toEqual(['## T1: One']);
+    expect(await conflicts(dir)).toEqual([{ file: path, item: 'T2', part: 'plan', kept: 'agentboard', agentboard: null, person: expect.objectContaining({ description: 'Second, with a person\'s warning.' }) }]);
+  });
+
+  it('is refused, with nothing written, when joined with the person\'s edit it would not be valid', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'refused', [{ title: 'One' }]);
+    await ok(dir, ['reject', 'refused', 'spec', '--feedback', 'Add a requirement.']);
+    const path = 'agentd/changes/refused/spec.md';
+    // the person adds R3 at the end of the requirements; the planner's resubmission adds another R3 at their start
+    write(dir, path, read(dir, path).replace('## Acceptance Criteria', '### R3: Audit\n\nThe board MUST log every write.\n\n## Acceptance Criteria'));
+    const before = snapshot(dir);
+    const r = await cli(dir, ['spec', 'refused', '--as', 'planner', '--from', write(dir, 'again.md', SPEC_MD.replace('## Requirements\n', '## Requirements\n\n### R3: Speed\n\nThe board MUST answer within a second.\n')), '--notes', 'Added R3.', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('VALIDATION_FAILED');
+    expect(r.json.error.message).toContain(`${path} holds a person's edit that agentboard has not merged yet (in R3: Audit)`);
+    expect(r.json.error.message).toContain('[spec.requirement.duplicate]');
+    expect(r.json.error.next_step).toContain('agentboard show refused spec');
+    const after = snapshot(dir);
+    delete after['again.md'];
+    expect(after).toEqual(before);
   });
 });

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Task } from '../../src/domain/model.js';
 import { taskItem } from '../../src/store/ledger.js';
 import { fingerprints, mergeItems, type History, type Item } from '../../src/store/merge.js';
+import { merge3 } from '../../src/store/diff3.js';
+import { mergeBody, mergeTask, mergeTaskList } from '../../src/store/write-merge.js';
 
 function task(id: string, extra: Partial<Task> = {}): Task {
   return { id, title: `Task ${id}`, description: 'Do it.', status: 'todo', priority: 'medium', depends: [], skills: [], requirements: [], files: [], blockers: [], feedback: [], notes: [], ...extra };
@@ -155,5 +157,43 @@ describe('merging a person\'s edit with what agentboard wrote', () => {
     const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex'), task('T2')]) });
     expect(r.items.every((i) => i.same)).toBe(true);
     expect(r.conflicts).toEqual([]);
+  });
+});
+
+describe('merging a whole write with a person\'s edit not merged yet', () => {
+  const lines = (text: string) => text.split('\n');
+
+  it('applies both sides\' changes to different lines, and keeps the person\'s lines where both changed the same ones', () => {
+    const base = lines('# Spec\n\n### R1\n\nOld one.\n\n### R2\n\nOld two.\n');
+    expect(merge3(base, lines('# Spec\n\n### R1\n\nPerson one.\n\n### R2\n\nOld two.\n'), lines('# Spec\n\n### R1\n\nOld one.\n\n### R2\n\nWriter two.\n'))).toEqual({
+      lines: lines('# Spec\n\n### R1\n\nPerson one.\n\n### R2\n\nWriter two.\n'),
+      conflicts: [],
+    });
+    const clash = merge3(base, lines('# Spec\n\n### R1\n\nPerson one.\n\n### R2\n\nOld two.\n'), lines('# Spec\n\n### R1\n\nWriter one.\n\n### R2\n\nOld two.\n'));
+    expect(clash.lines.join('\n')).toContain('Person one.');
+    expect(clash.conflicts).toEqual([{ at: 4, length: 1, mine: ['Person one.'], theirs: ['Writer one.'] }]);
+    // the same change on both sides is no conflict; lines added at one place by both are
+    expect(merge3(base, lines('x\n' + base.join('\n')), lines('x\n' + base.join('\n'))).conflicts).toEqual([]);
+    expect(merge3(base, lines('x\n' + base.join('\n')), lines('y\n' + base.join('\n'))).conflicts).toHaveLength(1);
+  });
+
+  it('names a body\'s conflict by the heading of its part', () => {
+    const base = '\n# Spec\n\n### R1: Claims\n\nOld.\n';
+    const merged = mergeBody('spec.md', base, base.replace('Old.', 'Person.'), base.replace('Old.', 'Writer.'));
+    expect(merged.body).toBe(base.replace('Old.', 'Person.'));
+    expect(merged.conflicts).toEqual([{ file: 'spec.md', item: 'R1: Claims', part: 'plan', kept: 'person', agentboard: 'Writer.', person: 'Person.' }]);
+  });
+
+  it('merges a task field by field: the writer\'s where only it changed, the person\'s where only they did or both did (recorded)', () => {
+    const base = task('T3', { description: 'Third.' });
+    const person = task('T3', { description: 'Third, by hand.', priority: 'low' });
+    // an edit made from the person's task (task update): it sets the title, the description and the priority
+    const edited = mergeTask('tasks.md', base, person, { ...person, title: 'Renamed', description: 'Rewritten.', priority: 'high' }, 'person');
+    expect(edited.task).toMatchObject({ title: 'Renamed', description: 'Third, by hand.', priority: 'low' });
+    expect(edited.conflict).toEqual({ file: 'tasks.md', item: 'T3', part: 'plan', kept: 'person', agentboard: { description: 'Rewritten.', priority: 'high' }, person: { description: 'Third, by hand.', priority: 'low' } });
+    // a list sent whole, made from the base: its unchanged task leaves the person's text
+    const sent = mergeTaskList('tasks.md', new Map([['T3', base]]), [person], [task('T3', { description: 'Third.', title: 'Three' })]);
+    expect(sent.tasks).toEqual([{ ...person, title: 'Three' }]);
+    expect(sent.conflicts).toEqual([]);
   });
 });
