@@ -140,7 +140,7 @@ describe('queued calls', () => {
     expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).isError).toBeFalsy();
     const queued = answer(dir, b);
     expect(queued.ok).toBe(true);
-    expect(queued.notices.map((n: any) => n.message)).toContainEqual(expect.stringMatching(/^agentd\/changes\/noticed\/tasks\.md: T1: your .* and agentboard's differ/));
+    expect(queued.notices.map((n: any) => n.message)).toContainEqual(expect.stringMatching(/^agentd\/changes\/noticed\/tasks\.md: T1: the .* of a person's hand edit and agentboard's differ/));
   });
 
   it('are answered exactly once when the holder is killed after its commit is durable: the next holder rolls it forward', async () => {
