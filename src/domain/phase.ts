@@ -13,7 +13,8 @@ export interface DocState {
 export interface ChangeState {
   proposal: DocState | null;
   spec: DocState | null;
-  tasks: (DocState & { tasks: Pick<Task, 'status'>[] }) | null;
+  /** `broken`: the list has errors, so some of its tasks may not be read (none is handed out). */
+  tasks: (DocState & { tasks: Pick<Task, 'status'>[]; broken?: boolean }) | null;
   review: (DocState & { verdict: Verdict | null }) | null;
 }
 
@@ -46,6 +47,8 @@ export function derivePhase(state: ChangeState, requireApproval: readonly string
     if (!docComplete(state[type], approval)) return { phase: type, waiting_on: waitingFor(type, state[type], approval) };
   }
   const tasks = state.tasks!.tasks;
+  // A list with errors may hide tasks still to do: its work waits for the file to be fixed, not for a review.
+  if (state.tasks!.broken) return { phase: 'implementation', waiting_on: 'its task list file to be fixed: it has errors' };
   const open = tasks.filter((t) => t.status !== 'done').length;
   if (open > 0) return { phase: 'implementation', waiting_on: `${open} of ${tasks.length} task${tasks.length === 1 ? '' : 's'} to be done` };
   if (!state.review || state.review.verdict === null) return { phase: 'review', waiting_on: 'a review of the work' };

@@ -6,12 +6,12 @@
  * noted, and the run hands out no new task after it.
  */
 import type { Data } from './board-ops.js';
-import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
+import { budgetReached, budgetStop, emit, fromCwd, interrupted, stop, type RunContext, type Stop } from './context.js';
 import { decisionOf, questionGate, sleep, waitForPerson, type Gate, type Questions } from './gates.js';
 import { lastActivity } from '../domain/claims.js';
 import type { Workspace } from './git.js';
 import { invoke } from './invoke.js';
-import { refusals } from './planning.js';
+import { refusals, ruleFindings } from './planning.js';
 import { answersText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
 
@@ -222,6 +222,19 @@ function together(stops: Stop[], outcome: Stop['outcome'] = 'waiting_on_person')
   return stop(outcome, [...new Set(stops.map((s) => s.message))].join(' '), [...new Set(stops.flatMap((s) => s.next_steps))]);
 }
 
+/**
+ * The stop for a task list with errors: none of its tasks is handed out, and the tasks it cannot
+ * read may be work still to do, so the run neither waits nor moves on to the review. Null when it reads.
+ */
+async function brokenList(ctx: RunContext): Promise<Stop | null> {
+  const file = ctx.ops.board.rel(ctx.ops.board.docPath(ctx.changeId, 'tasks'));
+  const [first] = await ruleFindings(ctx, file);
+  if (!first) return null;
+  const where = first.line ? `${file}:${first.line}` : file;
+  const here = fromCwd(ctx.ops.board.docPath(ctx.changeId, 'tasks'));
+  return stop('failed', `The task list of ${ctx.changeId} has errors (${where}: ${first.message}): none of its tasks is handed out until a person fixes the file.`, [`agentboard validate ${ctx.changeId}   # every problem, with its line; fix ${here} by hand`, `agentboard run ${ctx.changeId}   # then go on`]);
+}
+
 export async function workPhase(ctx: RunContext): Promise<Stop | null> {
   const running = new Map<string, Promise<{ worker: string; end: TaskEnd }>>();
   // Workers whose submitted work waits for a person: `next` gives them nothing new meanwhile.
@@ -248,6 +261,8 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
       if (ctx.halt) return ctx.halt;
       if (failure) return stop('failed', failure.reason, [...(failure.next ? [failure.next] : []), `agentboard runs show ${ctx.runId}   # every attempt, with its transcript`, `agentboard run ${ctx.changeId}   # try again`]);
       if (budgetReached(ctx)) return budgetStop(ctx);
+      const broken = await brokenList(ctx);
+      if (broken) return broken;
       const tasks = await ctx.ops.fullTasks(ctx.changeId);
       if (tasks.every((t) => t.status === 'done')) return null;
       const inReview = tasks.filter((t) => t.status === 'in_review');

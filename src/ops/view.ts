@@ -112,7 +112,7 @@ export function changeState(change: LoadedChange, list?: TaskList | null): Chang
   return {
     proposal: docState(change.proposal),
     spec: docState(change.spec),
-    tasks: list ? { status: list.meta.status, tasks: list.tasks } : change.tasks ? { ...docState(change.tasks)!, tasks: tasksOf(change.tasks) } : null,
+    tasks: list ? { status: list.meta.status, tasks: list.tasks, broken: list.broken } : change.tasks ? { ...docState(change.tasks)!, tasks: tasksOf(change.tasks), broken: hasErrors(change.tasks.findings) } : null,
     review: change.review ? { ...docState(change.review)!, verdict: latest?.verdict ?? null } : null,
   };
 }

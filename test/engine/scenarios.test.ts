@@ -530,6 +530,20 @@ describe('agentboard run with a scripted agent', () => {
     expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => t.status)).toEqual(['done', 'done']);
   });
 
+  it('stops before any agent when the task list has errors: the change is not taken as ready for review', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    const board = await fakeBoard({ scenario: {} });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    writeFileSync(join(board.dir, tasksFile), readFileSync(join(board.dir, tasksFile), 'utf8').replaceAll('priority: medium', 'priority: [medium'));
+    expect((await ok(board.dir, ['list'])).changes[0]).toMatchObject({ phase: 'implementation', waiting_on: 'its task list file to be fixed: it has errors' });
+    const r = run(board.dir, ['add-search']);
+    expect(r.code).toBe(1);
+    expect(agentInvocations(board)).toHaveLength(0);
+    const end = r.events.at(-1);
+    expect(end.message).toMatch(new RegExp(`^The task list of add-search has errors \\(${tasksFile}:\\d+: .+\\): none of its tasks is handed out until a person fixes the file\\.$`));
+    expect(end.next_steps).toEqual([`agentboard validate add-search   # every problem, with its line; fix ${tasksFile} by hand`, 'agentboard run add-search   # then go on']);
+  });
+
   it('takes back, in the next run, the claims a stopped run left even for workers the next run does not have', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], T2: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: '## T3: Show them\n', to: '## T3: Show them\n\nPerson: use ES modules here.\n' }] } } });
