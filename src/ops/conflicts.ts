@@ -13,7 +13,7 @@ import { Actor, line } from './schemas.js';
 export const ConflictOut = z.object({
   file: z.string(),
   item: z.string().describe('The task id, or "#meta" for the frontmatter and body.'),
-  part: z.enum(['plan', 'state', 'removed']),
+  part: z.enum(['plan', 'state', 'removed', 'added']).describe('"added": a task the person\'s file added to a task list a person approved; it was left out of the file and is kept here.'),
   kept: z.enum(['agentboard', 'person']).describe('Whose value the file holds now.'),
   agentboard: z.unknown().describe("agentboard's values."),
   person: z.unknown().describe("The person's values."),
@@ -22,6 +22,7 @@ export const ConflictOut = z.object({
 
 export function describeConflict(c: RecordedConflict): string {
   if (c.part === 'removed') return `${c.item} is missing from the person's file but was kept (remove a task with \`agentboard task rm\`)`;
+  if (c.part === 'added') return `${c.item} was added by hand to a task list a person approved and was left out of the file; what it held is recorded here (a person adds a task with \`agentboard task add\`)`;
   return `${c.item}: the person's ${c.part} and agentboard's differ; ${c.kept === 'person' ? "the person's" : "agentboard's"} is in the file, the other is recorded here`;
 }
 
