@@ -11,6 +11,7 @@ import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, serverCommand, wireClients } from '../store/mcp-clients.js';
 import { checkDirs, ensureDir, writeFileAtomic } from '../store/fs.js';
 import { checkDoc } from '../store/documents.js';
+import { latestVerdict } from '../store/decisions.js';
 import { docWord, requirementIdsOf } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
 import { defineOp, PROFILES, requireHuman, type Context } from './registry.js';
@@ -287,7 +288,7 @@ export const validateChanges = defineOp({
     if (!one || input.all) boardFindings.push(...board.goneChanges());
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = toRead.map((change) => {
-      const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...board.doneByHand(change.changeId), ...board.missingByHand(change.changeId), ...conflictFindings(board, change.changeId)])];
+      const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...board.decisionsByHand(change.changeId), ...board.doneByHand(change.changeId), ...board.missingByHand(change.changeId), ...conflictFindings(board, change.changeId)])];
       return { change_id: change.changeId, archived: change.archived !== null, valid: !findings.some(failing), findings };
     });
     // Those with findings first: a page holds them.
@@ -329,6 +330,17 @@ export const archiveChange = defineOp({
     const archived = await board.mutate((tx) => {
       requireChange(tx, input.change_id);
       const change = loadChange(tx, input.change_id);
+      // A verdict set by a hand edit decides nothing (store/decisions.ts): reading the review kept agentboard's.
+      const forged = tx.refusedDecisions(input.change_id, 'review').find((c) => c.part === 'plan');
+      if (forged && change.review) {
+        const now = latestVerdict(String((forged.person as { body?: unknown }).body ?? ''));
+        const recorded = change.review.content?.[0]?.verdict;
+        fail(
+          'ARCHIVE_REFUSED',
+          `Change ${input.change_id} cannot be archived: the verdict ${now ?? 'of its latest review'} in ${change.review.file} was set by a hand edit, where agentboard recorded ${recorded ?? 'another'}; a hand edit decides nothing.`,
+          `A reviewer records a new round with ${refTo('review.create', { change_id: input.change_id })}; until then set the heading back to "# Verdict: ${recorded ?? '…'}" (\`agentboard validate ${input.change_id}\` shows the line).`,
+        );
+      }
       // A review that cannot be read whole (an unknown verdict, a broken round) decides nothing: its problem is named.
       if (change.review?.error) throw change.review.error;
       const broken = change.review?.findings.find((f) => f.level === 'error');

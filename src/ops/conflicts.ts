@@ -20,8 +20,8 @@ import { Actor, line } from './schemas.js';
 
 export const ConflictOut = z.object({
   file: z.string(),
-  item: z.string().describe('The task id; "#meta" for the frontmatter and body (a task list\'s title and intro); or, where a write merged a document\'s body line by line, the heading of the part that differs ("#body" before the first heading).'),
-  part: z.enum(['plan', 'state', 'removed']),
+  item: z.string().describe('Task id; "#meta" (frontmatter, title, intro); or the heading of a part of a body merged line by line.'),
+  part: z.enum(['plan', 'state', 'removed', 'added']).describe('"added": a task added by hand to an approved list, left out of the file.'),
   kept: z.enum(['agentboard', 'person']).describe('Whose value the file holds now.'),
   agentboard: z.unknown().describe("agentboard's values."),
   person: z.unknown().describe("The person's values."),
@@ -111,6 +111,7 @@ function gitNextStep(operation: GitOperation | null, files: GitConflict[]): stri
 
 export function describeConflict(c: RecordedConflict): string {
   if (c.part === 'removed') return `${c.item} is missing from the person's file but was kept (remove a task with \`agentboard task rm\`)`;
+  if (c.part === 'added') return `${c.item} was added by hand to a task list a person approved and was left out of the file; what it held is recorded here (a person adds a task with \`agentboard task add\`)`;
   return `${c.item}: the person's ${c.part} and agentboard's differ; ${c.kept === 'person' ? "the person's" : "agentboard's"} is in the file, the other is recorded here`;
 }
 

@@ -141,7 +141,7 @@ export const boardStatus = defineOp({
         }
         if (t.status === 'in_review') inReview.push({ task_id: taskRef(changeId, t.id), assignee: t.assignee ?? '', submitted_at: t.submitted_at ?? '', summary: t.submission ?? null });
       }
-      problems.push(...board.goneDocs(changeId), ...board.missingByHand(changeId));
+      problems.push(...board.goneDocs(changeId), ...board.decisionsByHand(changeId), ...board.missingByHand(changeId));
       for (const type of ['proposal', 'spec', 'tasks', 'review'] as const) {
         const doc = type === 'tasks' && !change.tasks && list ? { meta: list.meta, findings: [] } : change[type];
         if (!doc) continue;

@@ -167,6 +167,7 @@ function gitConflictLines(d: Data): string {
 
 function conflictLine(c: Data): string {
   if (c.part === 'removed') return `${c.file} ${c.item}: missing from the edited file, kept`;
+  if (c.part === 'added') return `${c.file} ${c.item}: added by hand to an approved task list, left out`;
   return `${c.file} ${c.item}: ${c.part} differs; ${c.kept === 'person' ? "the person's" : "agentboard's"} is in the file`;
 }
 

@@ -17,9 +17,11 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
+import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
+import { asRecorded, handDecision, handDecisionFindings, type HandDecision } from './decisions.js';
+import { gitSync } from './git-sync.js';
 import { STATE_BY_PERSON } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
@@ -233,7 +235,12 @@ const MAX_ATTEMPTS = 8;
 /** What a transaction's merges could not reconcile, as notices for whoever made the write. */
 export function conflictNotices(tx: Pick<Transaction, 'conflicts'>): Notice[] {
   return tx.conflicts.map((c) => {
-    const what = c.part === 'removed' ? `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)` : `${c.item}: the ${c.part} of a person's hand edit and agentboard's differ; ${c.kept === 'person' ? "the person's was kept" : "agentboard's was kept"} and both are recorded${c.part === 'state' && c.kept === 'agentboard' ? ' (a person puts a claimed task back with `agentboard release`, or changes its status with `agentboard task update`)' : ''}`;
+    const what =
+      c.part === 'removed'
+        ? `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)`
+        : c.part === 'added'
+          ? `${c.item} was added by hand to a task list a person approved, whose plan no longer changes: it was left out, and what it held is recorded (a person adds a task with \`agentboard task add\`)`
+          : `${c.item === META_ITEM ? 'the frontmatter' : c.item}: the ${c.part} of a person's hand edit and agentboard's differ; ${c.kept === 'person' ? "the person's was kept" : "agentboard's was kept"} and both are recorded${c.kept === 'agentboard' ? (c.item === META_ITEM && (c.part === 'state' || c.agentboard !== null) ? " (a hand edit decides nothing: a person approves or rejects a document with `agentboard approve` or `agentboard reject`, a reviewer records a verdict with `agentboard review`)" : c.part === 'state' ? ' (a person puts a claimed task back with `agentboard release`, or changes its status with `agentboard task update`)' : '') : ''}`;
     return { kind: 'merge_conflict' as const, message: `${c.file}: ${what} (see \`agentboard status\`).` };
   });
 }
@@ -272,6 +279,10 @@ export class Board implements Reader {
   private readonly paths = new Map<string, string>();
   private readonly listCache = new Map<string, Kept<TaskList | null>>();
   private readonly metaCache = new Map<string, KeptHead>();
+  /** The decisions a hand edit made in a document, per generation (they depend on the commit checked out too). */
+  private readonly decisionCache = new Map<string, { generation: number; text: string; written: string; value: HandDecision | null }>();
+  /** Documents as the commit checked out holds them, read with git once per generation when asked. */
+  private readonly committedCache = new Map<string, { generation: number; doc: DocFile | null }>();
   private unsafeEntries: Finding[] = [];
   /** Change folders checked to be plain folders in this generation. */
   private readonly checkedDirs = new Set<string>();
@@ -611,6 +622,11 @@ export class Board implements Reader {
     try {
       const list = this.readTaskList(changeId);
       if (list?.broken) this.listWithErrors(changeId);
+      const hand = list?.edited ? this.handDecision(changeId, 'tasks') : null;
+      if (list && hand) {
+        const left = new Set(hand.added?.map((a) => a.id));
+        return { ...list, meta: hand.status ? { ...list.meta, status: hand.status.recorded } : list.meta, tasks: left.size > 0 ? list.tasks.filter((t) => !left.has(t.id)) : list.tasks };
+      }
       return list;
     } catch (err) {
       if (err instanceof AgentboardError) return this.leftOut(err);
@@ -659,8 +675,19 @@ export class Board implements Reader {
     return this.docHead(changeId, type)?.meta ?? null;
   }
 
-  /** A document's frontmatter, read without parsing its body, and whether a person edited the file since agentboard wrote it. */
+  /**
+   * A document's frontmatter, read without parsing its body, and whether a person edited the file
+   * since agentboard wrote it. A status a hand edit set is not taken: the head has the one agentboard
+   * recorded (store/decisions.ts).
+   */
   docHead(changeId: string, type: DocType): DocHead | null {
+    const head = this.headAsRead(changeId, type);
+    const status = head?.edited ? this.handDecision(changeId, type)?.status : undefined;
+    return head && status ? { ...head, meta: { ...head.meta, status: status.recorded } } : head;
+  }
+
+  /** A document's frontmatter as the file has it. */
+  private headAsRead(changeId: string, type: DocType): DocHead | null {
     const path = this.docPath(changeId, type);
     const shown = this.rel(path);
     try {
@@ -775,10 +802,16 @@ export class Board implements Reader {
     }
   }
 
-  /** A document as it is on disk (a person's edit not merged yet shows as the person wrote it); null when absent. */
+  /**
+   * A document as it is on disk (a person's edit not merged yet shows as the person wrote it), but
+   * for the decisions a hand edit made: those are agentboard's, as it recorded them
+   * (store/decisions.ts); null when absent.
+   */
   readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null {
     try {
-      return (this.load(changeId, type)?.doc ?? null) as DocFile<T> | null;
+      const loaded = this.load(changeId, type);
+      const hand = loaded?.edited ? this.handDecision(changeId, type) : null;
+      return (loaded && hand ? asRecorded(loaded.doc, hand) : (loaded?.doc ?? null)) as DocFile<T> | null;
     } catch (err) {
       if (err instanceof AgentboardError) return unreadableDoc(type, this.rel(this.docPath(changeId, type)), err);
       throw err;
@@ -802,6 +835,60 @@ export class Board implements Reader {
       }
     }
     return out;
+  }
+
+  /**
+   * The decisions a hand edit made in a document of an open change (a status, a review's verdict,
+   * tasks added to an approved list) that agentboard did not record and git did not bring; null when
+   * there are none. Costs nothing for a file that is as agentboard wrote it; for an edited one, the
+   * ledger is read, and git only when a decision differs from the ledger's.
+   */
+  handDecision(changeId: string, type: DocType): HandDecision | null {
+    let loaded: Loaded | null;
+    try {
+      loaded = this.load(changeId, type);
+    } catch {
+      return null; // reported where the file is read
+    }
+    if (!loaded?.edited || !loaded.entry) return null;
+    const path = this.docPath(changeId, type);
+    const kept = this.decisionCache.get(path);
+    if (kept && kept.generation === this.generation && kept.text === loaded.text && kept.written === loaded.entry.hash) return kept.value;
+    const value = handDecision(loaded.doc, loaded.text, loaded.entry, () => this.committedDoc(changeId, type));
+    this.decisionCache.set(path, { generation: this.generation, text: loaded.text, written: loaded.entry.hash, value });
+    return value;
+  }
+
+  /** The decisions hand edits made in the documents of a change, as errors for validate and status. */
+  decisionsByHand(changeId: string): Finding[] {
+    return this.handEditedDocs([changeId]).flatMap(({ type }) => {
+      const hand = this.handDecision(changeId, type);
+      return hand ? handDecisionFindings(this.rel(this.docPath(changeId, type)), changeId, type, hand) : [];
+    });
+  }
+
+  /**
+   * A document of an open change as the commit checked out (HEAD) holds it: what came with git (a
+   * pull, a checkout). Null outside git, when the commit has no such file or it does not read.
+   */
+  committedDoc(changeId: string, type: DocType): DocFile | null {
+    if (this.branch() === null) return null;
+    const path = this.docPath(changeId, type);
+    const known = this.committedCache.get(path);
+    if (known?.generation === this.generation) return known.doc;
+    let doc: DocFile | null = null;
+    try {
+      const shown = this.rel(path);
+      const git = gitSync(['cat-file', 'blob', `HEAD:./${shown}`], { cwd: this.root, env: process.env, timeoutMs: 10_000 });
+      if (git.code === 0) {
+        const parsed = parseDocText(type, textOf(git.stdout), shown);
+        if (parsed.content !== null) doc = parsed;
+      }
+    } catch {
+      // git cannot be run: nothing is known to have come with it
+    }
+    this.committedCache.set(path, { generation: this.generation, doc });
+    return doc;
   }
 
   /**

@@ -19,6 +19,11 @@
  * the file is a half-finished save, or the person removed it by hand; removing is done with the
  * command for it, so a hand removal is reported rather than followed. Only an item the file itself
  * says it removed (a task list's retired ids: another clone's removal pulled with git, say) goes.
+ *
+ * A person's decisions are never taken from a save (store/decisions.ts): a document's status, a
+ * review's latest verdict, a task added to a task list a person approved. Agentboard's value is
+ * kept and the person's recorded as a conflict, unless the value came with git (the version the
+ * commit checked out holds it: another clone's decision, pulled).
  */
 import { isHeld, type TaskStatus } from '../domain/model.js';
 import { sha1 } from './hash.js';
@@ -44,7 +49,8 @@ export const STATE_BY_PERSON = 2;
 export interface MergeConflict {
   file: string;
   item: string;
-  part: 'plan' | 'state' | 'removed';
+  /** `added`: an item the person's file added where no item may be added (a task list a person approved); it was left out. */
+  part: 'plan' | 'state' | 'removed' | 'added';
   kept: 'agentboard' | 'person';
   /** The values on the side that was not kept in the file, and on the side that was. */
   agentboard: unknown;
@@ -66,6 +72,8 @@ export interface MergeResult {
   conflicts: MergeConflict[];
   /** The earliest ledger version the person's buffer can have been loaded from, when it can be told. */
   origin: number | null;
+  /** The conflicts of decisions the person's save made and the merge did not take (a status, a verdict, a task added to an approved list). */
+  refused: MergeConflict[];
 }
 
 function stable(value: unknown): string {
@@ -180,6 +188,12 @@ export interface MergeInput {
   person: Map<string, Item>;
   /** Items the person's file says it removed on purpose: not kept when it lacks them. */
   dropped?: ReadonlySet<string>;
+  /** The decisions item `key` (a document's frontmatter) holds, in its state (the document's status) and in its plan (a review's latest verdict): a save changes neither. */
+  decisions?: { key: string; state?: (state: Item['state']) => unknown; plan?: (plan: Item['plan']) => unknown };
+  /** No item may be added (a task list a person approved: its plan no longer changes). */
+  closed?: boolean;
+  /** The items of the file as the commit checked out holds it (null: none), asked only when a save would change a decision: a value equal to git's came with git. */
+  committed?: () => Map<string, Item> | null;
 }
 
 /**
@@ -241,6 +255,20 @@ function plainNew(state: Record<string, unknown>): boolean {
 export function mergeItems(input: MergeInput): MergeResult {
   const origin = findOrigin(input);
   const conflicts: MergeConflict[] = [];
+  const refused: MergeConflict[] = [];
+  let committed: Map<string, Item> | null | undefined;
+  const inGit = (key: string) => (committed === undefined ? (committed = input.committed?.() ?? null) : committed)?.get(key);
+  /** Whether the person's item changes the decision of `part` from agentboard's, other than as git brought it. */
+  const decides = (key: string, part: 'state' | 'plan', b: Item, p: Item): boolean => {
+    const decision = key === input.decisions?.key ? input.decisions[part] : undefined;
+    if (!decision || decision(p[part]) === decision(b[part])) return false;
+    const git = inGit(key);
+    return git === undefined || decision(git[part]) !== decision(p[part]);
+  };
+  const refuse = (conflict: MergeConflict) => {
+    conflicts.push(conflict);
+    refused.push(conflict);
+  };
   const merged = new Map<string, Omit<MergedItem, 'key'>>();
   // States the person's file has as agentboard had them before its latest changes (a stale buffer's, or a person undoing a claim by hand).
   const reverted: MergeConflict[] = [];
@@ -255,16 +283,20 @@ export function mergeItems(input: MergeInput): MergeResult {
       // New to agentboard, unless agentboard removed it after the person's buffer was loaded.
       const last = history[history.length - 1];
       const removedSince = last !== undefined && last[1] === '' && history.some((e) => e[1] === pp && e[2] === ps);
-      if (!removedSince) {
-        merged.set(key, { item: p, same: true, byPerson: PLAN_BY_PERSON | STATE_BY_PERSON });
-        edited = true;
-      }
+      if (removedSince) continue;
+      edited = true;
+      if (input.closed && inGit(key) === undefined) refuse({ file: input.file, item: key, part: 'added', kept: 'agentboard', agentboard: null, person: p });
+      else merged.set(key, { item: p, same: true, byPerson: PLAN_BY_PERSON | STATE_BY_PERSON });
       continue;
     }
     const [bp, bs] = fingerprints(b);
     let plan = b.plan;
     let byPerson = 0;
-    if (judge(history, 1, pp, bp) === 'new') {
+    const planIs = judge(history, 1, pp, bp);
+    if (planIs === 'new' && decides(key, 'plan', b, p)) {
+      refuse({ file: input.file, item: key, part: 'plan', kept: 'agentboard', agentboard: b.plan, person: p.plan });
+      edited = true;
+    } else if (planIs === 'new') {
       plan = p.plan;
       byPerson |= PLAN_BY_PERSON;
       // Agentboard rewrote it since the buffer was loaded, or wrote it first after that (another task given the same id: a task
@@ -273,7 +305,10 @@ export function mergeItems(input: MergeInput): MergeResult {
     }
     let state = b.state;
     const stateIs = judge(history, 2, ps, bs);
-    if (stateIs === 'new') {
+    if (stateIs === 'new' && decides(key, 'state', b, p)) {
+      refuse({ file: input.file, item: key, part: 'state', kept: 'agentboard', agentboard: b.state, person: p.state });
+      edited = true;
+    } else if (stateIs === 'new') {
       if (origin !== null && agentChangedSince(history, 2, origin) === false && !takesClaim(b.state, p.state)) {
         state = p.state;
         byPerson |= STATE_BY_PERSON;
@@ -333,5 +368,5 @@ export function mergeItems(input: MergeInput): MergeResult {
     items.push({ key, ...m });
     pushKept(key);
   }
-  return { items, conflicts, origin };
+  return { items, conflicts, origin, refused };
 }

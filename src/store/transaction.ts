@@ -32,6 +32,7 @@ import type { BoardLock } from './lock.js';
 import { fingerprints, mergeItems, PLAN_BY_PERSON, STATE_BY_PERSON, tookState, type Item, type MergeConflict } from './merge.js';
 import { changedByPerson, editedParts, mergeBody, mergeTask, mergeTaskList, sameTask } from './write-merge.js';
 import type { Finding } from '../domain/findings.js';
+import { latestVerdict } from './decisions.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
 import { refTo, SAME_CALL } from '../domain/refs.js';
@@ -199,7 +200,7 @@ export class Transaction implements Reader {
   private readonly reads = new Map<string, ReadRecord>();
   /** Per document merged from a person's edit: which parts of which items the person decided. */
   private readonly byPerson = new Map<string, Map<string, number>>();
-  /** Documents whose merged hand edit changed what only operations may change (merge.ts tookState). */
+  /** Documents whose merged hand edit changed what only operations may change (merge.ts tookState), or made a decision the merge did not take. */
   private readonly stateByHand = new Set<string>();
   /**
    * Per document a person edited: agentboard's last write of it (the ledger's items) and the
@@ -207,6 +208,8 @@ export class Transaction implements Reader {
    * merged its own version with the edit (write-merge.ts); later writes start from that one.
    */
   private readonly handEdits = new Map<string, { base: Map<string, Item>; read: DocFile; pending: boolean }>();
+  /** Per document merged from a person's edit: the decisions of the edit the merge did not take. */
+  private readonly refused = new Map<string, MergeConflict[]>();
   private readonly seen = new Map<string, DocFile | null>();
   private readonly staged = new Map<string, Staged>();
   private readonly newChanges = new Set<string>();
@@ -264,9 +267,14 @@ export class Transaction implements Reader {
     return doc as DocFile<T> | null;
   }
 
-  /** Whether reading the document merged a hand edit that changed what only operations may change (a status, a holder, a task taken out). */
+  /** Whether reading the document merged a hand edit that changed what only operations may change (a status, a holder, a task taken out), or a decision it did not take. */
   handEditChangedState(changeId: string, type: DocType): boolean {
     return this.stateByHand.has(this.board.docPath(changeId, type));
+  }
+
+  /** The decisions a hand edit of the document made that reading it did not take (a status, a review's verdict, a task added to an approved list). */
+  refusedDecisions(changeId: string, type: DocType): readonly MergeConflict[] {
+    return this.refused.get(this.board.docPath(changeId, type)) ?? [];
   }
 
   /** A task list read quickly; a file a person edited is read in full and merged first. */
@@ -382,13 +390,25 @@ export class Transaction implements Reader {
     // A task the person's list lacks and retires was removed on purpose (by another clone, pulled with git, say): it goes.
     const dropped = new Set(person.meta.retired);
     const base = baseItems(entry);
-    const result = mergeItems({ file: shown, version: entry.version, base, history: entry.history, person: docItems(person), dropped });
+    // A person's decisions are not taken from a save (store/decisions.ts), unless they came with git.
+    const decisions = type === 'design' ? undefined : { key: META_ITEM, state: (state: Item['state']) => state.status, ...(type === 'review' ? { plan: (plan: Item['plan']) => latestVerdict(String(plan.body ?? '')) } : {}) };
+    const committed = () => {
+      const doc = this.board.committedDoc(changeId, type);
+      return doc ? docItems(doc) : null;
+    };
+    const closed = type === 'tasks' && base.get(META_ITEM)?.state.status === 'approved';
+    const result = mergeItems({ file: shown, version: entry.version, base, history: entry.history, person: docItems(person), dropped, decisions, closed, committed });
     this.conflicts.push(...result.conflicts);
     this.byPerson.set(path, new Map(result.items.filter((i) => i.byPerson !== 0).map((i) => [i.key, i.byPerson])));
-    if (tookState(base, result.items)) this.stateByHand.add(path);
+    if (tookState(base, result.items) || result.refused.length > 0) this.stateByHand.add(path);
+    if (result.refused.length > 0) this.refused.set(path, result.refused);
     const meta = result.items.find((i) => i.key === META_ITEM)!.item;
     let merged: { doc: DocFile; text: string };
     if (type === 'tasks') {
+      // A task the merge left out (added by hand to an approved list) was never on the board: its id is not retired.
+      const left = new Set(result.refused.filter((c) => c.part === 'added').map((c) => c.item));
+      const content = person.content as NonNullable<DocFile<'tasks'>['content']>;
+      if (left.size > 0) person = { ...person, content: { ...content, blocks: content.blocks.filter((b) => !left.has(b.id)) } };
       const blocks = (person.content as NonNullable<DocFile<'tasks'>['content']>).blocks;
       const byId = new Map(blocks.map((b) => [b.id, b]));
       const preamble = String(meta.plan.preamble ?? '');

@@ -414,6 +414,25 @@ describe('agentboard run with a scripted agent', () => {
     expect(r.events.filter((e) => e.type === 'tool.called' && e.ok === false).map((e) => e.code)).toContain('TASK_NOT_YOURS');
   });
 
+  it('stops the run when the reviewer sets its verdict by hand: the change is not done, validate names the line, and archive refuses it', async () => {
+    const reviewFile = 'agentd/changes/add-search/REVIEW.md';
+    // The reviewer records NEEDS_FIX through agentboard, then makes it APPROVED in the file itself.
+    const board = await fakeBoard({ scenario: { review: ['needs_fix'], by_hand: { review: [{ replace: reviewFile, from: '# Verdict: NEEDS_FIX', to: '# Verdict: APPROVED' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search']);
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'document.edited')).toEqual([expect.objectContaining({ role: 'reviewer', file: reviewFile })]);
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed' });
+    const text = readFileSync(join(board.dir, reviewFile), 'utf8');
+    const validate = await cli(board.dir, ['validate', 'add-search', '--json']);
+    expect(validate.code).toBe(1);
+    expect(validate.json.data.changes[0].findings.filter((f: any) => f.rule === 'review.verdict.by_hand').map((f: any) => f.line)).toEqual([text.split('\n').indexOf('# Verdict: APPROVED') + 1]);
+    expect((await ok(board.dir, ['show', 'add-search'])).phase).not.toBe('done');
+    const archive = await cli(board.dir, ['archive', 'add-search', '--json']);
+    expect(archive.json.error.code).toBe('ARCHIVE_REFUSED');
+    expect(existsSync(join(board.dir, 'agentd/changes/add-search'))).toBe(true);
+  });
+
   it('stops the run when a worker edits the task list by hand: nothing of the edit is taken, validate and status show it, and the way back works', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     // Its first turn does nothing through agentboard: it marks the other tasks done in the file itself.

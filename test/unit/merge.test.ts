@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../../src/domain/model.js';
-import { taskItem } from '../../src/store/ledger.js';
+import { META_ITEM, metaItem, taskItem } from '../../src/store/ledger.js';
 import { fingerprints, mergeItems, type History, type Item } from '../../src/store/merge.js';
 import { merge3 } from '../../src/store/diff3.js';
 import { mergeBody, mergeTask, mergeTaskList } from '../../src/store/write-merge.js';
@@ -157,6 +157,33 @@ describe('merging a person\'s edit with what agentboard wrote', () => {
     const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex'), task('T2')]) });
     expect(r.items.every((i) => i.same)).toBe(true);
     expect(r.conflicts).toEqual([]);
+  });
+
+  it('never takes a decision from a save (a status, a task added to an approved list), unless git brought it', () => {
+    const meta = (status: 'submitted' | 'approved') => metaItem({ id: 'c/tasks', change_id: 'c', type: 'tasks', status, created: 't0', updated: 't0', author: 'planner', revision: 1, notes: [], feedback: [] }, {}, { preamble: '' });
+    const history: Record<string, History> = { [META_ITEM]: [[1, ...fingerprints(meta('submitted'))]], T1: [[1, ...fingerprints(taskItem(task('T1')))]] };
+    const base = new Map([[META_ITEM, meta('submitted')], ['T1', taskItem(task('T1'))]]);
+    const decisions = { key: META_ITEM, state: (state: Item['state']) => state.status };
+    const approved = new Map([[META_ITEM, meta('approved')], ['T1', taskItem(task('T1'))]]);
+    const forged = mergeItems({ file: 'tasks.md', version: 1, base, history, person: approved, decisions, committed: () => null });
+    expect(forged.items.find((i) => i.key === META_ITEM)!.item.state.status).toBe('submitted');
+    expect(forged.refused).toEqual([expect.objectContaining({ item: META_ITEM, part: 'state', kept: 'agentboard', person: expect.objectContaining({ status: 'approved' }) })]);
+    expect(forged.conflicts).toEqual(forged.refused);
+    // the version the commit checked out holds it: another clone's approval, pulled
+    const pulled = mergeItems({ file: 'tasks.md', version: 1, base, history, person: approved, decisions, committed: () => approved });
+    expect(pulled.items.find((i) => i.key === META_ITEM)!.item.state.status).toBe('approved');
+    expect(pulled.refused).toEqual([]);
+
+    // a task added to a list agentboard wrote as approved
+    const list = new Map([[META_ITEM, meta('approved')], ['T1', taskItem(task('T1'))]]);
+    const listHistory: Record<string, History> = { [META_ITEM]: [[1, ...fingerprints(meta('approved'))]], T1: history.T1! };
+    const added = new Map([...list, ['T9', taskItem(task('T9', { priority: 'urgent' }))]]);
+    const left = mergeItems({ file: 'tasks.md', version: 1, base: list, history: listHistory, person: added, decisions, closed: true, committed: () => null });
+    expect(left.items.map((i) => i.key)).toEqual([META_ITEM, 'T1']);
+    expect(left.refused).toEqual([expect.objectContaining({ item: 'T9', part: 'added', kept: 'agentboard', agentboard: null })]);
+    const brought = mergeItems({ file: 'tasks.md', version: 1, base: list, history: listHistory, person: added, decisions, closed: true, committed: () => added });
+    expect(brought.items.map((i) => i.key)).toEqual([META_ITEM, 'T1', 'T9']);
+    expect(brought.refused).toEqual([]);
   });
 });
 

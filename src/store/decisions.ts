@@ -1,0 +1,165 @@
+/**
+ * The decisions a document holds: its status (approving and rejecting are a person's acts, through
+ * `agentboard approve` and `agentboard reject`; submitting is the writing command's), a review's
+ * latest verdict (a reviewer's, through `agentboard review`) and the plan of a task list a person
+ * approved (it no longer changes, but by a person's `agentboard task add`). Only agentboard's
+ * commands change them, which check who may and record who did: a hand edit of the file that
+ * changes one decides nothing. The board goes on with what agentboard recorded (the ledger),
+ * `validate` and `status` report the edit, and agentboard's next write of the file keeps its own
+ * value and records the person's as a merge conflict (store/merge.ts).
+ *
+ * A design travels with its change and decides nothing: its status is not one of these.
+ *
+ * A decision that came with git is no hand edit: a file that differs from what agentboard last
+ * wrote here because a `git pull` (or a checkout, a merge) brought another clone's version holds
+ * decisions agentboard made there. It is told by the version the commit checked out holds
+ * (HEAD): a decision the file shares with it came with git.
+ */
+import { FindingSink, type Finding } from '../domain/findings.js';
+import type { DocStatus, DocType, ReviewRound, Verdict } from '../domain/model.js';
+import type { DocFile } from './documents.js';
+import { parseReviewBody } from './format-review.js';
+import { baseItems, docItems, META_ITEM, type LedgerEntry } from './ledger.js';
+import { fingerprints } from './merge.js';
+
+/**
+ * What a hand edit changed of the decisions in a document agentboard wrote (its file and line for
+ * each). `earlier`: the file has the value agentboard wrote there before (an editor's stale copy,
+ * which the next write replaces as it merges): the board goes on with agentboard's, and it is not
+ * reported.
+ */
+export interface HandDecision {
+  /** The document's status, as agentboard recorded it and as the file has it. */
+  status?: { recorded: DocStatus; file: DocStatus; line: number | undefined; earlier?: true };
+  /** A review's latest verdict, as agentboard recorded it and as the file has it. */
+  verdict?: { recorded: Verdict | null; file: Verdict; line: number | undefined; earlier?: true };
+  /** Tasks a hand edit added to a task list agentboard recorded as approved. */
+  added?: { id: string; line: number }[];
+}
+
+/** The verdict of the latest round of a review's body; null when it names none that reads. */
+export function latestVerdict(body: string): Verdict | null {
+  return parseReviewBody(body, new FindingSink(''), { reviewer: '', at: '' })[0]?.verdict ?? null;
+}
+
+function verdictOf(doc: { content: unknown } | null | undefined): Verdict | null {
+  return (doc?.content as ReviewRound[] | null | undefined)?.[0]?.verdict ?? null;
+}
+
+/** The line of the frontmatter's `status:` key in a document's text. */
+function statusLine(text: string): number | undefined {
+  const lines = text.split('\n');
+  for (let i = 1; i < lines.length && lines[i]!.trimEnd() !== '---'; i++) if (/^status[ \t]*:/.test(lines[i]!)) return i + 1;
+  return undefined;
+}
+
+/** The line of a review's "# Verdict:" heading. */
+function verdictLine(doc: DocFile): number | undefined {
+  const at = doc.body.split('\n').findIndex((l) => /^#[ \t]+Verdict[ \t]*:/i.test(l));
+  return at < 0 ? undefined : doc.bodyLine + at;
+}
+
+/**
+ * The decisions of `doc` (a file that differs from what agentboard last wrote, `entry`) that are
+ * not the ones agentboard recorded and did not come with git (`committed`: the document as HEAD
+ * holds it, asked only when a decision differs); null when there are none.
+ */
+export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, committed: () => DocFile | null): HandDecision | null {
+  if (doc.content === null || doc.type === 'design') return null;
+  let git: DocFile | null | undefined;
+  const inGit = () => (git === undefined ? (git = committed()) : git);
+  const items = docItems(doc);
+  /** A part of an item as agentboard wrote it at an earlier write: an editor's stale copy, which the next write replaces as it merges (store/merge.ts). */
+  const earlier = (key: string, part: 1 | 2) => {
+    const fp = fingerprints(items.get(key)!)[part - 1];
+    return entry.history[key]?.some((e) => e[part] === fp) ?? false;
+  };
+  const out: HandDecision = {};
+  const recorded = entry.doc.meta.status;
+  if (doc.meta.status !== recorded) {
+    const stale = earlier(META_ITEM, 2);
+    if (stale || inGit()?.meta.status !== doc.meta.status) out.status = { recorded, file: doc.meta.status, line: statusLine(text), ...(stale ? { earlier: true as const } : {}) };
+  }
+  if (doc.type === 'review') {
+    const was = verdictOf(entry.doc);
+    const now = verdictOf(doc);
+    const stale = now !== was && earlier(META_ITEM, 1);
+    if (now !== null && now !== was && (stale || verdictOf(inGit()) !== now)) out.verdict = { recorded: was, file: now, line: verdictLine(doc), ...(stale ? { earlier: true as const } : {}) };
+  }
+  if (doc.type === 'tasks' && recorded === 'approved') {
+    const known = baseItems(entry);
+    const blocks = (doc.content as NonNullable<DocFile<'tasks'>['content']>).blocks.filter((b) => b.task && !known.has(b.id) && !(earlier(b.id, 1) && earlier(b.id, 2)));
+    if (blocks.length > 0) {
+      const committedIds = new Set((inGit()?.content as DocFile<'tasks'>['content'] | undefined)?.blocks.map((b) => b.id) ?? []);
+      const added = blocks.filter((b) => !committedIds.has(b.id)).map((b) => ({ id: b.id, line: b.line + doc.bodyLine - 1 }));
+      if (added.length > 0) out.added = added;
+    }
+  }
+  return out.status || out.verdict || out.added ? out : null;
+}
+
+/** `doc` with the decisions agentboard recorded in place of those a hand edit made (`hand`): what the board goes on with. */
+export function asRecorded<T extends DocType>(doc: DocFile<T>, hand: HandDecision): DocFile<T> {
+  const out: DocFile<T> = { ...doc };
+  if (hand.status) out.meta = { ...doc.meta, status: hand.status.recorded };
+  if (hand.verdict?.recorded && doc.content) {
+    const [latest, ...earlier] = doc.content as ReviewRound[];
+    out.content = [{ ...latest!, verdict: hand.verdict.recorded }, ...earlier] as DocFile<T>['content'];
+  }
+  if (hand.added && doc.content) {
+    const left = new Set(hand.added.map((a) => a.id));
+    const content = doc.content as NonNullable<DocFile<'tasks'>['content']>;
+    out.content = { ...content, blocks: content.blocks.filter((b) => !left.has(b.id)) } as DocFile<T>['content'];
+  }
+  return out;
+}
+
+const WRITES: Record<DocType, string> = { proposal: 'propose', spec: 'spec', tasks: 'tasks', review: 'review', design: 'design' };
+const WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
+
+/** The findings (errors, with file and line) of the decisions a hand edit made in a document of a change. */
+export function handDecisionFindings(file: string, changeId: string, type: DocType, hand: HandDecision): Finding[] {
+  const out: Finding[] = [];
+  const word = WORDS[type];
+  if (hand.status && !hand.status.earlier) {
+    const { recorded, file: now, line } = hand.status;
+    const how =
+      now === 'approved'
+        ? `a person approves it with \`agentboard approve ${changeId} ${type}\``
+        : now === 'rejected'
+          ? `a person rejects it with \`agentboard reject ${changeId} ${type} --feedback "…"\``
+          : now === 'submitted'
+            ? `it is submitted by writing it with \`agentboard ${WRITES[type]} ${changeId}\``
+            : `its status changes only through agentboard's commands`;
+    out.push({
+      level: 'error',
+      file,
+      ...(line !== undefined ? { line } : {}),
+      rule: 'document.status.by_hand',
+      message: `the status of this ${word} was set to "${now}" by a hand edit of the file, where agentboard recorded "${recorded}": a hand edit decides nothing, so the board goes on with "${recorded}" (no task is handed out on the strength of it), and agentboard's next write of the file puts "${recorded}" back`,
+      fix: `${how}; until then set the line back to "status: ${recorded}"`,
+    });
+  }
+  if (hand.verdict && !hand.verdict.earlier) {
+    const { recorded, file: now, line } = hand.verdict;
+    out.push({
+      level: 'error',
+      file,
+      ...(line !== undefined ? { line } : {}),
+      rule: 'review.verdict.by_hand',
+      message: `the latest verdict of the review was set to ${now} by a hand edit of the file, where agentboard recorded ${recorded ?? 'none'}: a hand edit decides nothing, so the board goes on with ${recorded ?? 'no verdict'}, \`agentboard archive\` refuses the change meanwhile, and agentboard's next write of the file puts ${recorded ?? 'it'} back`,
+      fix: `a reviewer records a new round with \`agentboard review ${changeId} --verdict … --summary "…" --notes "…"\`${recorded ? `; until then set the heading back to "# Verdict: ${recorded}"` : ''}`,
+    });
+  }
+  for (const task of hand.added ?? []) {
+    out.push({
+      level: 'error',
+      file,
+      line: task.line,
+      rule: 'tasks.added.by_hand',
+      message: `task ${task.id} was added by a hand edit of a task list a person approved, whose plan no longer changes: it is not handed out, and agentboard's next write of the list leaves it out (what it holds is kept in \`agentboard conflicts list\`)`,
+      fix: `to add it, a person runs \`agentboard task add ${changeId} --title "…"\`; otherwise take its "## ${task.id}: …" block out of the file`,
+    });
+  }
+  return out;
+}

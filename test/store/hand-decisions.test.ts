@@ -1,0 +1,201 @@
+/**
+ * A hand edit decides nothing: a document's status, a review's latest verdict and the plan of a
+ * task list a person approved change only through agentboard's commands. A file edited to say
+ * otherwise is read with what agentboard recorded, hands out no task, is reported with its line,
+ * and agentboard's next write of it keeps agentboard's value and records the person's. A decision
+ * that came with git (another clone's approval, pulled) is taken as it is.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, newBoard, ok, read, SPEC_MD, tempDir, WHY, write } from '../helpers.js';
+
+const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'pipe', encoding: 'utf8' });
+
+function requireApproval(dir: string, phases: string): void {
+  write(dir, 'agentd/config.yaml', read(dir, 'agentd/config.yaml').replace(/^require_approval: \[\]$/m, `require_approval: [${phases}]`));
+}
+
+/** The 1-based line of the first line of `path` that is `line`. */
+function lineOf(dir: string, path: string, line: string): number {
+  return read(dir, path).split('\n').indexOf(line) + 1;
+}
+
+/** The findings of `validate <change>` (exit code too) with the given rule. */
+async function findings(dir: string, changeId: string, rule: string): Promise<{ code: number; found: any[] }> {
+  const r = await cli(dir, ['validate', changeId, '--json']);
+  return { code: r.code, found: r.json.data.changes.flatMap((c: any) => c.findings).filter((f: any) => f.rule === rule) };
+}
+
+function conflicts(dir: string): any[] {
+  const path = join(dir, 'agentd/.runtime/conflicts.json');
+  return existsSync(path) ? JSON.parse(read(dir, 'agentd/.runtime/conflicts.json')) : [];
+}
+
+describe('a document status set by hand', () => {
+  it('hands out no task, is an error with its line, and the next write keeps the status agentboard recorded', async () => {
+    const dir = await newBoard();
+    requireApproval(dir, 'tasks');
+    await changeWithTasks(dir, 'forged', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/forged/tasks.md';
+    write(dir, path, read(dir, path).replace(/^status: submitted$/m, 'status: approved'));
+    const line = lineOf(dir, path, 'status: approved');
+
+    const { code, found } = await findings(dir, 'forged', 'document.status.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([expect.objectContaining({ level: 'error', file: path, line })]);
+    expect(found[0].fix).toContain('agentboard approve forged tasks');
+    const status = await ok(dir, ['status']);
+    expect(status.problems).toContainEqual(expect.objectContaining({ rule: 'document.status.by_hand', file: path, line }));
+    expect(status.totals.ready).toBe(0);
+    // read with the status agentboard recorded: nobody decided, no task is ready
+    const shown = await ok(dir, ['show', 'forged', 'tasks', '--format', 'fields']);
+    expect([shown.status, shown.decided_by]).toEqual(['submitted', null]);
+    expect(shown.content.tasks.map((t: any) => t.ready)).toEqual([false, false]);
+
+    const next = await ok(dir, ['next', '--as', 'w1']);
+    expect(next.status).toBe('nothing_available');
+    expect(next.reasons.awaiting_approval).toBe(2);
+    // that write merged the file: agentboard's status is back, the person's is recorded
+    expect(read(dir, path)).toMatch(/^status: submitted$/m);
+    expect(read(dir, path)).not.toMatch(/^status: approved$/m);
+    expect(conflicts(dir)).toContainEqual(expect.objectContaining({ file: path, item: '#meta', part: 'state', kept: 'agentboard', person: expect.objectContaining({ status: 'approved' }) }));
+    expect((await findings(dir, 'forged', 'document.status.by_hand')).found).toEqual([]);
+
+    // a person's approval opens the list
+    await ok(dir, ['approve', 'forged', 'tasks']);
+    expect((await ok(dir, ['next', '--as', 'w1'])).status).toBe('assigned');
+  });
+
+  it('of a spec a board must have approved does not open the task list', async () => {
+    const dir = await newBoard();
+    requireApproval(dir, 'spec');
+    await ok(dir, ['propose', 'early', '--as', 'planner', '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'No additional notes.']);
+    await ok(dir, ['spec', 'early', '--as', 'planner', '--from', write(dir, 'spec-in.md', SPEC_MD), '--notes', 'No additional notes.']);
+    const path = 'agentd/changes/early/spec.md';
+    write(dir, path, read(dir, path).replace(/^status: submitted$/m, 'status: approved'));
+
+    expect((await findings(dir, 'early', 'document.status.by_hand')).found).toEqual([expect.objectContaining({ file: path, line: lineOf(dir, path, 'status: approved') })]);
+    const tasks = await cli(dir, ['tasks', 'early', '--as', 'planner', '--input', write(dir, 'tasks-in.json', JSON.stringify({ tasks: [{ title: 'One' }], notes: 'No additional notes.' })), '--json']);
+    expect(tasks.code).not.toBe(0);
+    expect(tasks.json.error.message).toContain('approve the spec');
+    expect(existsSync(join(dir, 'agentd/changes/early/tasks.md'))).toBe(false);
+  });
+});
+
+describe('a review verdict set by hand', () => {
+  it('is an error with its line, archive refuses the change, and the next round keeps the verdict agentboard recorded', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'judged', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'w1']);
+    await ok(dir, ['task', 'done', 'judged/T1', '--as', 'w1']);
+    await ok(dir, ['review', 'judged', '--as', 'rv', '--verdict', 'MAJOR_ISSUES', '--summary', 'The claims race.', '--notes', 'No additional notes.']);
+    const path = 'agentd/changes/judged/REVIEW.md';
+    write(dir, path, read(dir, path).replace(/^# Verdict: MAJOR_ISSUES$/m, '# Verdict: APPROVED'));
+
+    const { code, found } = await findings(dir, 'judged', 'review.verdict.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([expect.objectContaining({ level: 'error', file: path, line: lineOf(dir, path, '# Verdict: APPROVED') })]);
+    expect(found[0].fix).toContain('agentboard review judged');
+    expect((await ok(dir, ['status'])).problems).toContainEqual(expect.objectContaining({ rule: 'review.verdict.by_hand', file: path }));
+    expect((await ok(dir, ['show', 'judged', 'review', '--format', 'fields'])).content.rounds[0].verdict).toBe('MAJOR_ISSUES');
+
+    const archive = await cli(dir, ['archive', 'judged', '--json']);
+    expect(archive.code).not.toBe(0);
+    expect(archive.json.error.code).toBe('ARCHIVE_REFUSED');
+    expect(archive.json.error.message).toContain('hand edit');
+    expect(existsSync(join(dir, 'agentd/changes/judged'))).toBe(true);
+    expect(existsSync(join(dir, 'agentd/archive'))).toBe(false);
+
+    // the next write of the review: the round the hand edit changed keeps agentboard's verdict
+    await ok(dir, ['review', 'judged', '--as', 'rv', '--verdict', 'NEEDS_FIX', '--summary', 'Better; one gap left.', '--notes', 'No additional notes.']);
+    const text = read(dir, path);
+    expect(text).toMatch(/^# Verdict: NEEDS_FIX$/m);
+    expect(text).toMatch(/^# Round 1: MAJOR_ISSUES$/m);
+    expect(text).not.toContain('APPROVED');
+    expect(conflicts(dir)).toContainEqual(expect.objectContaining({ file: path, item: '#meta', part: 'plan', kept: 'agentboard' }));
+
+    // a reviewer's APPROVED round is what lets a person archive it
+    await ok(dir, ['review', 'judged', '--as', 'rv', '--verdict', 'APPROVED', '--summary', 'Done.', '--notes', 'No additional notes.']);
+    expect((await ok(dir, ['archive', 'judged'])).archived_to).toMatch(/^agentd\/archive\/\d{4}-\d\d-\d\d-judged$/);
+  });
+});
+
+describe('a task added by hand to an approved task list', () => {
+  it('is not handed out, is an error with its line, and the next write leaves it out and records it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'frozen', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['approve', 'frozen', 'tasks']);
+    const path = 'agentd/changes/frozen/tasks.md';
+    write(dir, path, `${read(dir, path)}\n## T9: Sneaky\n\n\`\`\`yaml\nstatus: todo\npriority: urgent\n\`\`\`\n`);
+
+    const { code, found } = await findings(dir, 'frozen', 'tasks.added.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([expect.objectContaining({ level: 'error', file: path, line: lineOf(dir, path, '## T9: Sneaky') })]);
+    expect(found[0].fix).toContain('agentboard task add frozen');
+    expect((await ok(dir, ['status'])).problems).toContainEqual(expect.objectContaining({ rule: 'tasks.added.by_hand', file: path }));
+    expect((await ok(dir, ['task', 'list', '--change', 'frozen'])).tasks.map((t: any) => t.task_id)).toEqual(['frozen/T1', 'frozen/T2']);
+
+    // the urgent task would be handed out first: it is not handed out at all
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('frozen/T1');
+    expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('frozen/T2');
+    expect((await ok(dir, ['next', '--as', 'w3'])).status).toBe('nothing_available');
+    expect(read(dir, path)).not.toContain('T9');
+    expect(conflicts(dir)).toContainEqual(expect.objectContaining({ file: path, item: 'T9', part: 'added', kept: 'agentboard', person: expect.objectContaining({ plan: expect.objectContaining({ title: 'Sneaky' }) }) }));
+    expect((await findings(dir, 'frozen', 'tasks.added.by_hand')).code).toBe(0);
+
+    // a person adds a task to an approved list with the command
+    await ok(dir, ['task', 'add', 'frozen', '--title', 'Sneaky, by a person']);
+    expect((await ok(dir, ['next', '--as', 'w3'])).task.title).toBe('Sneaky, by a person');
+  });
+});
+
+describe("another clone's approval pulled with git", () => {
+  it('is taken as it is: no finding, its tasks are handed out, and a hand edit in the same clone is still one', async () => {
+    const origin = tempDir('agentboard-origin-');
+    git(origin, 'init', '-q', '--bare');
+    const a = await newBoard();
+    requireApproval(a, 'tasks');
+    await changeWithTasks(a, 'shared', [{ title: 'One' }, { title: 'Two' }]);
+    git(a, 'init', '-q');
+    git(a, 'add', '-A');
+    git(a, 'commit', '-qm', 'board');
+    git(a, 'push', '-q', origin, 'HEAD:refs/heads/main');
+    const b = join(tempDir('agentboard-clone-'), 'b');
+    git(join(b, '..'), 'clone', '-q', '-b', 'main', origin, b);
+    // b writes the spec and the task list too, so that its ledger records them (submitted)
+    await ok(b, ['review-request', 'shared', 'spec']);
+    await ok(b, ['review-request', 'shared', 'tasks']);
+    git(b, 'commit', '-qam', 'sent to reviewers');
+    git(b, 'push', '-q', 'origin', 'HEAD:main');
+    // a person approves it on a, and adds a task to the approved list
+    git(a, 'pull', '-q', origin, 'main');
+    await ok(a, ['approve', 'shared', 'tasks']);
+    await ok(a, ['task', 'add', 'shared', '--title', 'Three, by a person']);
+    git(a, 'commit', '-qam', 'approved');
+    git(a, 'push', '-q', origin, 'HEAD:main');
+
+    git(b, 'pull', '-q', 'origin', 'main');
+    const path = 'agentd/changes/shared/tasks.md';
+    // and a person on b edits a title before anything is written there
+    write(b, path, read(b, path).replace('## T2: Two', '## T2: Two, renamed'));
+    const v = await cli(b, ['validate', 'shared', '--json']);
+    expect(v.json.data.hand_edited).toEqual([path]);
+    expect(v.json.data.changes[0].findings).toEqual([]);
+    expect(v.code).toBe(0);
+    expect((await ok(b, ['show', 'shared', 'tasks', '--format', 'fields'])).status).toBe('approved');
+    const given = [(await ok(b, ['next', '--as', 'w1'])).task.task_id, (await ok(b, ['next', '--as', 'w2'])).task.task_id, (await ok(b, ['next', '--as', 'w3'])).task.task_id];
+    expect(given.sort()).toEqual(['shared/T1', 'shared/T2', 'shared/T3']);
+    expect(read(b, path)).toMatch(/^status: approved$/m);
+    expect(read(b, path)).toContain('## T2: Two, renamed');
+    expect(conflicts(b)).toEqual([]);
+
+    // a status set, or a task added, by hand in that clone is none of git's
+    const spec = 'agentd/changes/shared/spec.md';
+    write(b, spec, read(b, spec).replace(/^status: submitted$/m, 'status: approved'));
+    expect((await findings(b, 'shared', 'document.status.by_hand')).found).toEqual([expect.objectContaining({ file: spec, line: lineOf(b, spec, 'status: approved') })]);
+    write(b, path, `${read(b, path)}\n## T9: Sneaky\n\n\`\`\`yaml\nstatus: todo\npriority: urgent\n\`\`\`\n`);
+    expect((await findings(b, 'shared', 'tasks.added.by_hand')).found).toEqual([expect.objectContaining({ file: path, line: lineOf(b, path, '## T9: Sneaky') })]);
+  });
+});
