@@ -14,6 +14,9 @@ export const DOC_FILES: Record<DocType, string> = {
   design: 'design.md',
 };
 
+/** What each document is called in a sentence ("the task list of add-search"). */
+export const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
+
 export function isStage(type: DocType): type is Stage {
   return type !== 'design';
 }

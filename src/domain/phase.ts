@@ -2,7 +2,7 @@
  * A change's phase is derived from its documents, never stored: proposal → spec → tasks →
  * implementation → review → done (→ archived, by where the folder is).
  */
-import type { DocStatus, DocType, Phase, Task, Verdict } from './model.js';
+import { DOC_WORDS, type DocStatus, type DocType, type Phase, type Task, type Verdict } from './model.js';
 
 export interface DocState {
   status: DocStatus;
@@ -24,8 +24,6 @@ export interface PhaseInfo {
   waiting_on: string | null;
 }
 
-const DOC_NAME: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
-
 /** A pipeline document counts once it is submitted (or approved, when approval is required). */
 export function docComplete(doc: DocState | null, approvalRequired: boolean): boolean {
   if (!doc) return false;
@@ -33,7 +31,7 @@ export function docComplete(doc: DocState | null, approvalRequired: boolean): bo
 }
 
 export function waitingFor(type: DocType, doc: DocState | null, approvalRequired: boolean): string {
-  const name = DOC_NAME[type];
+  const name = DOC_WORDS[type];
   if (doc?.unreadable) return `its ${name} file to be fixed: it cannot be read`;
   if (!doc || doc.status === 'template' || doc.status === 'superseded') return `the ${name} to be written`;
   if (doc.status === 'rejected') return `the ${name} to be revised after rejection`;

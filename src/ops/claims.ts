@@ -6,24 +6,24 @@ import type { Task } from '../domain/model.js';
 import type { Transaction } from '../store/transaction.js';
 import { workProblem, type FoundTask } from './view.js';
 
-/** A task other than `ref` the agent holds in progress, anywhere on the board; null when none. */
-export function ownTaskElsewhere(tx: Transaction, actor: string, ref: string): string | null {
+/** A task of the agent's with this status anywhere on the board, other than `ref`, as "<change_id>/<task_id>"; null when none. */
+function ownTask(tx: Transaction, actor: string, status: Task['status'], ref?: string): string | null {
   for (const changeId of tx.changeIds()) {
     if (!tx.mayHold(changeId, actor)) continue;
-    const own = tx.taskList(changeId)?.tasks.find((t) => t.assignee === actor && t.status === 'in_progress' && taskRef(changeId, t.id) !== ref);
+    const own = tx.taskList(changeId)?.tasks.find((t) => t.assignee === actor && t.status === status && taskRef(changeId, t.id) !== ref);
     if (own) return taskRef(changeId, own.id);
   }
   return null;
 }
 
+/** A task other than `ref` the agent holds in progress, anywhere on the board; null when none. */
+export function ownTaskElsewhere(tx: Transaction, actor: string, ref: string): string | null {
+  return ownTask(tx, actor, 'in_progress', ref);
+}
+
 /** The agent's submitted work that waits for a person (a task of its in review, or a submission naming none); null when none. */
 function awaitingReview(tx: Transaction, actor: string): string | null {
-  for (const changeId of tx.changeIds()) {
-    if (!tx.mayHold(changeId, actor)) continue;
-    const own = tx.taskList(changeId)?.tasks.find((t) => t.assignee === actor && t.status === 'in_review');
-    if (own) return taskRef(changeId, own.id);
-  }
-  return pendingSubmission(tx.runtime.sessions[actor])?.id ?? null;
+  return ownTask(tx, actor, 'in_review') ?? pendingSubmission(tx.runtime.sessions[actor])?.id ?? null;
 }
 
 /**

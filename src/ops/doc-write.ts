@@ -7,13 +7,12 @@ import { AgentboardError, fail } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { movesFrom, roleAllows, roleFor, DOCUMENT_MOVES, type Role } from '../domain/lifecycle.js';
 import { docComplete, type PhaseInfo } from '../domain/phase.js';
-import { DOC_FILES, STAGES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
-import { checkDoc, parseDocText, type DocFile } from '../store/documents.js';
+import { DOC_FILES, DOC_WORDS, STAGES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
+import { checkDoc, parseDocText, requirementIdsOf, type DocFile } from '../store/documents.js';
 import type { DocInput, Reader, Transaction } from '../store/transaction.js';
 import type { LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
 
-const DOC_WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
 export const SUBMIT_OP: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
 
 /** The kinds of document whose writing operation is among `served`: `next` hands out rejected ones of these only. */
@@ -132,11 +131,6 @@ export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string,
   if (from === 'rejected' && doc.meta.assignee && doc.meta.assignee !== actor && role === 'agent') {
     fail('DOCUMENT_HELD', `${doc.meta.assignee} is revising this ${DOC_WORDS[type]} (since ${doc.meta.claimed_at ?? 'earlier'}).`, `Find other work with ${refTo(['task.next', 'change.list'])}; a person can release it with ${refTo('document.release', { change_id: doc.meta.change_id, document: type })} if it is stuck.`);
   }
-}
-
-/** The requirement ids tasks may refer to, or null when the change has no readable spec. */
-export function requirementIdsOf(spec: DocFile<'spec'> | null): Set<string> | null {
-  return spec?.content ? new Set(spec.content.requirements.map((r) => r.id)) : null;
 }
 
 /** A document as its writer sent it (a reviewer's corrected markdown), and what it is called. */

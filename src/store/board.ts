@@ -22,7 +22,7 @@ import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOU
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, type HandDecision } from './decisions.js';
 import { gitSync } from './git-sync.js';
-import { STATE_BY_PERSON } from './merge.js';
+import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, type TaskList } from './task-scan.js';
@@ -232,17 +232,20 @@ export interface Notice {
 
 const MAX_ATTEMPTS = 8;
 
+/** What a merge conflict says happened, for whoever made the write. */
+function conflictWords(c: MergeConflict): string {
+  if (c.part === 'removed') return `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)`;
+  if (c.part === 'added') return `${c.item} was added by hand to a task list a person approved, whose plan no longer changes: it was left out, and what it held is recorded (a person adds a task with \`agentboard task add\`)`;
+  const what = `${c.item === META_ITEM ? 'the frontmatter' : c.item}: the ${c.part} of a person's hand edit and agentboard's differ; ${c.kept === 'person' ? "the person's was kept" : "agentboard's was kept"} and both are recorded`;
+  if (c.kept === 'person') return what;
+  if (c.item === META_ITEM && (c.part === 'state' || c.agentboard !== null)) return `${what} (a hand edit decides nothing: a person approves or rejects a document with \`agentboard approve\` or \`agentboard reject\`, a reviewer records a verdict with \`agentboard review\`)`;
+  if (c.part === 'state') return `${what} (a person puts a claimed task back with \`agentboard release\`, or changes its status with \`agentboard task update\`)`;
+  return what;
+}
+
 /** What a transaction's merges could not reconcile, as notices for whoever made the write. */
 export function conflictNotices(tx: Pick<Transaction, 'conflicts'>): Notice[] {
-  return tx.conflicts.map((c) => {
-    const what =
-      c.part === 'removed'
-        ? `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)`
-        : c.part === 'added'
-          ? `${c.item} was added by hand to a task list a person approved, whose plan no longer changes: it was left out, and what it held is recorded (a person adds a task with \`agentboard task add\`)`
-          : `${c.item === META_ITEM ? 'the frontmatter' : c.item}: the ${c.part} of a person's hand edit and agentboard's differ; ${c.kept === 'person' ? "the person's was kept" : "agentboard's was kept"} and both are recorded${c.kept === 'agentboard' ? (c.item === META_ITEM && (c.part === 'state' || c.agentboard !== null) ? " (a hand edit decides nothing: a person approves or rejects a document with `agentboard approve` or `agentboard reject`, a reviewer records a verdict with `agentboard review`)" : c.part === 'state' ? ' (a person puts a claimed task back with `agentboard release`, or changes its status with `agentboard task update`)' : '') : ''}`;
-    return { kind: 'merge_conflict' as const, message: `${c.file}: ${what} (see \`agentboard status\`).` };
-  });
+  return tx.conflicts.map((c) => ({ kind: 'merge_conflict' as const, message: `${c.file}: ${conflictWords(c)} (see \`agentboard status\`).` }));
 }
 
 export class Board implements Reader {

@@ -16,7 +16,7 @@
  * (HEAD): a decision the file shares with it came with git.
  */
 import { FindingSink, type Finding } from '../domain/findings.js';
-import type { DocStatus, DocType, ReviewRound, Verdict } from '../domain/model.js';
+import { DOC_WORDS, type DocStatus, type DocType, type ReviewRound, type Verdict } from '../domain/model.js';
 import type { DocFile } from './documents.js';
 import { parseReviewBody } from './format-review.js';
 import { baseItems, docItems, META_ITEM, type LedgerEntry } from './ledger.js';
@@ -115,12 +115,11 @@ export function asRecorded<T extends DocType>(doc: DocFile<T>, hand: HandDecisio
 }
 
 const WRITES: Record<DocType, string> = { proposal: 'propose', spec: 'spec', tasks: 'tasks', review: 'review', design: 'design' };
-const WORDS: Record<DocType, string> = { proposal: 'proposal', spec: 'spec', tasks: 'task list', review: 'review', design: 'design' };
 
 /** The findings (errors, with file and line) of the decisions a hand edit made in a document of a change. */
 export function handDecisionFindings(file: string, changeId: string, type: DocType, hand: HandDecision): Finding[] {
   const out: Finding[] = [];
-  const word = WORDS[type];
+  const word = DOC_WORDS[type];
   if (hand.status && !hand.status.earlier) {
     const { recorded, file: now, line } = hand.status;
     const how =

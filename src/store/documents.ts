@@ -120,6 +120,11 @@ export function unparsable(doc: DocFile): boolean {
   return doc.content === null || hasErrors(doc.findings);
 }
 
+/** The requirement ids tasks may refer to, or null when the change has no readable spec. */
+export function requirementIdsOf(spec: DocFile<'spec'> | null): Set<string> | null {
+  return spec?.content ? new Set(spec.content.requirements.map((r) => r.id)) : null;
+}
+
 /** The findings of reading a document plus those of applying the document rules to it. */
 export function checkDoc(doc: DocFile, changeId: string, context: { requirementIds?: Set<string> | null } = {}): Finding[] {
   if (doc.content === null) return doc.findings;

@@ -21,7 +21,7 @@ import type { Board, HeadMeta, Loaded } from './board.js';
 import { listOf, type TaskList } from './task-scan.js';
 import { emitMeta } from './doc-meta.js';
 import { joinFrontmatter, withLineEndsOf } from './markdown.js';
-import { checkDoc, parseDocText, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
+import { checkDoc, parseDocText, requirementIdsOf, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
 import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile } from './fs.js';
@@ -509,7 +509,7 @@ export class Transaction implements Reader {
     this.refuseUnparsable(existing);
     const written = this.retiring(changeId, existing, meta, list.tasks);
     const hand = this.pendingHandEdit(changeId, 'tasks');
-    if (!hand || !existing?.content) return this.putDoc(changeId, type, written, renderInput(type, content));
+    if (!hand || !existing?.content) return this.stageWhole(changeId, type, existing, written, renderInput(type, content));
     // Merged with the person's edit: task by task, and the list's title and intro line by line.
     const file = existing.file;
     const blocks = existing.content.blocks.filter((b) => b.task !== null);
@@ -557,8 +557,7 @@ export class Transaction implements Reader {
    * requirements given one id, a dependency on a task the merge left out…): nothing is written.
    */
   private refuseBrokenMerge(changeId: string, merged: DocFile, writer: DocFile, edited: () => string[]): void {
-    const spec = merged.type === 'tasks' ? this.readDoc(changeId, 'spec') : null;
-    const requirementIds = spec?.content ? new Set(spec.content.requirements.map((r) => r.id)) : null;
+    const requirementIds = merged.type === 'tasks' ? requirementIdsOf(this.readDoc(changeId, 'spec')) : null;
     const errors = (doc: DocFile) => checkDoc(doc, changeId, { requirementIds }).filter((f) => f.level === 'error');
     const key = (f: Finding) => `${f.rule}|${f.message.replace(/\d+/g, '#')}`;
     const found = errors(merged);
@@ -672,10 +671,11 @@ export class Transaction implements Reader {
     };
     const list = (tasks: Map<string, Task>) => this.renderTaskList(changeId, base, change.meta ?? base.meta, base.extra, base.comments, base.content!.preamble, blocksWith(tasks));
     const hand = this.pendingHandEdit(changeId, 'tasks');
-    const merged = hand ? this.mergeTaskEdits(base, baseTasks(hand.base), replace, removed) : null;
+    const written = hand && baseTasks(hand.base);
+    const merged = written ? this.mergeTaskEdits(base, written, replace, removed) : null;
     const out = list(merged?.tasks ?? replace);
     if (merged?.changed) {
-      const edited = () => base.content!.blocks.filter((b) => b.task && changedByPerson(baseTasks(hand!.base).get(b.id), b.task)).map((b) => b.id);
+      const edited = () => base.content!.blocks.filter((b) => b.task && changedByPerson(written!.get(b.id), b.task)).map((b) => b.id);
       this.refuseBrokenMerge(changeId, out.doc, list(replace).doc, edited);
     }
     if (merged) this.conflicts.push(...merged.conflicts);
