@@ -11,7 +11,7 @@ import { AgentboardError, fail } from '../errors.js';
 import { SAME_CALL } from '../domain/refs.js';
 import { changeIdProblem } from '../domain/ids.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_FILES, type DocMeta, type DocType } from '../domain/model.js';
+import { DOC_FILES, DOC_TYPES, type DocMeta, type DocType } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
@@ -282,6 +282,8 @@ export class Board implements Reader {
   private readonly paths = new Map<string, string>();
   private readonly listCache = new Map<string, Kept<TaskList | null>>();
   private readonly metaCache = new Map<string, KeptHead>();
+  /** docHead's answers in this generation: a scan of the board asks for every document's head, call after call of a batch. */
+  private readonly headsSeen = new Map<string, { generation: number; head: DocHead | null }>();
   /** The decisions a hand edit made in a document, per generation (they depend on the commit checked out too). */
   private readonly decisionCache = new Map<string, { generation: number; text: string; written: string; value: HandDecision | null }>();
   /** Documents as the commit checked out holds them, read with git once per generation when asked. */
@@ -356,6 +358,7 @@ export class Board implements Reader {
   /** Reads a document from disk again on its next read (one being written by an editor). */
   rereadDoc(changeId: string, type: DocType): void {
     this.files.delete(this.docPath(changeId, type));
+    this.headsSeen.delete(this.docPath(changeId, type));
   }
 
   constructor(readonly root: string) {
@@ -684,9 +687,14 @@ export class Board implements Reader {
    * recorded (store/decisions.ts).
    */
   docHead(changeId: string, type: DocType): DocHead | null {
-    const head = this.headAsRead(changeId, type);
-    const status = head?.edited ? this.handDecision(changeId, type)?.status : undefined;
-    return head && status ? { ...head, meta: { ...head.meta, status: status.recorded } } : head;
+    const path = this.docPath(changeId, type);
+    const seen = this.headsSeen.get(path);
+    if (seen?.generation === this.generation) return seen.head;
+    const read = this.headAsRead(changeId, type);
+    const status = read?.edited ? this.handDecision(changeId, type)?.status : undefined;
+    const head = read && status ? { ...read, meta: { ...read.meta, status: status.recorded } } : read;
+    this.headsSeen.set(path, { generation: this.generation, head });
+    return head;
   }
 
   /** A document's frontmatter as the file has it. */
@@ -1016,12 +1024,14 @@ export class Board implements Reader {
   /** What a commit wrote (its ledger remembered first), so that this process reads it back without parsing it. */
   remember(changeId: string, type: DocType, doc: DocFile, text: string, identity: string): void {
     const entry = this.ledgerCache.get(changeId)?.ledger.files[DOC_FILES[type]];
+    this.headsSeen.delete(this.docPath(changeId, type));
     this.docCache.set(this.docPath(changeId, type), { text, written: entry?.hash, value: { doc, text, identity, entry, edited: false } });
   }
 
   /** A ledger a commit wrote, as `text`. */
   rememberLedger(changeId: string, ledger: Ledger, text: string): void {
     this.headerCache.delete(changeId);
+    for (const type of DOC_TYPES) this.headsSeen.delete(this.docPath(changeId, type));
     this.ledgerCache.set(changeId, { text, branch: this.branch(), ledger });
   }
 
