@@ -337,8 +337,10 @@ export const archiveChange = defineOp({
         const recorded = change.review.content?.[0]?.verdict;
         fail(
           'ARCHIVE_REFUSED',
-          `Change ${input.change_id} cannot be archived: the verdict ${now ?? 'of its latest review'} in ${change.review.file} was set by a hand edit, where agentboard recorded ${recorded ?? 'another'}; a hand edit decides nothing.`,
-          `A reviewer records a new round with ${refTo('review.create', { change_id: input.change_id })}; until then set the heading back to "# Verdict: ${recorded ?? '…'}" (\`agentboard validate ${input.change_id}\` shows the line).`,
+          `Change ${input.change_id} cannot be archived: the verdict ${now ?? 'of its latest review'} in ${change.review.file} was set by a hand edit, where agentboard recorded ${recorded ?? 'no review round'}; a hand edit decides nothing.`,
+          recorded
+            ? `A reviewer records a new round with ${refTo('review.create', { change_id: input.change_id })}; until then set the heading back to "# Verdict: ${recorded}" (\`agentboard validate ${input.change_id}\` shows the line).`
+            : `A reviewer records the review with ${refTo('review.create', { change_id: input.change_id })} (\`agentboard validate ${input.change_id}\` shows the line written by hand).`,
         );
       }
       // A review that cannot be read whole (an unknown verdict, a broken round) decides nothing: its problem is named.

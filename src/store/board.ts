@@ -20,7 +20,8 @@ import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documen
 import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
-import { asRecorded, handDecision, handDecisionFindings, type HandDecision } from './decisions.js';
+import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, unrecordedDecision, type HandDecision } from './decisions.js';
+import { blobId, committedBlobs, headCommit } from './git-head.js';
 import { gitSync } from './git-sync.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
@@ -628,7 +629,7 @@ export class Board implements Reader {
     try {
       const list = this.readTaskList(changeId);
       if (list?.broken) this.listWithErrors(changeId);
-      const hand = list?.edited ? this.handDecision(changeId, 'tasks') : null;
+      const hand = list && (list.edited || this.unrecorded(changeId, 'tasks')) ? this.handDecision(changeId, 'tasks') : null;
       if (list && hand) {
         const left = new Set(hand.added?.map((a) => a.id));
         return { ...list, meta: hand.status ? { ...list.meta, status: hand.status.recorded } : list.meta, tasks: left.size > 0 ? list.tasks.filter((t) => !left.has(t.id)) : list.tasks };
@@ -691,7 +692,7 @@ export class Board implements Reader {
     const seen = this.headsSeen.get(path);
     if (seen?.generation === this.generation) return seen.head;
     const read = this.headAsRead(changeId, type);
-    const status = read?.edited ? this.handDecision(changeId, type)?.status : undefined;
+    const status = read && (read.edited || this.unrecorded(changeId, type)) ? this.handDecision(changeId, type)?.status : undefined;
     const head = read && status ? { ...read, meta: { ...read.meta, status: status.recorded } } : read;
     this.headsSeen.set(path, { generation: this.generation, head });
     return head;
@@ -821,7 +822,7 @@ export class Board implements Reader {
   readDoc<T extends DocType>(changeId: string, type: T): DocFile<T> | null {
     try {
       const loaded = this.load(changeId, type);
-      const hand = loaded?.edited ? this.handDecision(changeId, type) : null;
+      const hand = loaded && (loaded.edited || this.unrecorded(changeId, type)) ? this.handDecision(changeId, type) : null;
       return (loaded && hand ? asRecorded(loaded.doc, hand) : (loaded?.doc ?? null)) as DocFile<T> | null;
     } catch (err) {
       if (err instanceof AgentboardError) return unreadableDoc(type, this.rel(this.docPath(changeId, type)), err);
@@ -855,6 +856,7 @@ export class Board implements Reader {
    * ledger is read, and git only when a decision differs from the ledger's.
    */
   handDecision(changeId: string, type: DocType): HandDecision | null {
+    if (this.unrecorded(changeId, type)) return this.unrecordedDecision(changeId, type);
     let loaded: Loaded | null;
     try {
       loaded = this.load(changeId, type);
@@ -872,10 +874,50 @@ export class Board implements Reader {
 
   /** The decisions hand edits made in the documents of a change, as errors for validate and status. */
   decisionsByHand(changeId: string): Finding[] {
-    return this.handEditedDocs([changeId]).flatMap(({ type }) => {
+    const types = new Set([...this.handEditedDocs([changeId]).map((d) => d.type), ...DOC_TYPES.filter((type) => this.unrecorded(changeId, type))]);
+    return [...types].flatMap((type) => {
       const hand = this.handDecision(changeId, type);
       return hand ? handDecisionFindings(this.rel(this.docPath(changeId, type)), changeId, type, hand) : [];
     });
+  }
+
+  /**
+   * Whether a document is one agentboard never wrote in this clone (its change's ledger has no entry
+   * for it) and may hold a decision to check against git: a status a person gives, or a review. Outside
+   * git nothing tells a file made by hand from one whose ledger was lost, and it is taken as it is.
+   */
+  private unrecorded(changeId: string, type: DocType): boolean {
+    if (this.written(changeId, type) !== undefined || this.branch() === null) return false;
+    try {
+      return mayHoldDecision(type, this.headAsRead(changeId, type)?.meta.status);
+    } catch {
+      return false; // reported where the file is read
+    }
+  }
+
+  /**
+   * The decisions of a document agentboard never wrote here that the commit checked out does not
+   * hold (store/decisions.ts). A file byte for byte as HEAD has it came with git, told without
+   * running git but once per commit (a fresh clone has no ledger at all).
+   */
+  private unrecordedDecision(changeId: string, type: DocType): HandDecision | null {
+    const path = this.docPath(changeId, type);
+    const shown = this.rel(path);
+    let loaded: Loaded | null;
+    try {
+      loaded = this.load(changeId, type);
+    } catch {
+      return null; // reported where the file is read
+    }
+    const bytes = this.files.get(path)?.read?.bytes;
+    if (!loaded || !bytes) return null;
+    const commit = this.headFile ? headCommit(this.headFile) : null;
+    const kept = this.decisionCache.get(path);
+    if (kept && kept.text === loaded.text && kept.written === `commit ${commit}` && (commit !== null || kept.generation === this.generation)) return kept.value;
+    const blob = committedBlobs(this.root, this.rel(this.changesDir), commit).get(shown);
+    const value = blob !== undefined && blob === blobId(bytes, blob) ? null : unrecordedDecision(loaded.doc, loaded.text, blob === undefined ? null : this.committedDoc(changeId, type));
+    this.decisionCache.set(path, { generation: this.generation, text: loaded.text, written: `commit ${commit}`, value });
+    return value;
   }
 
   /**

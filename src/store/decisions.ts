@@ -35,6 +35,8 @@ export interface HandDecision {
   verdict?: { recorded: Verdict | null; file: Verdict; line: number | undefined; earlier?: true };
   /** Tasks a hand edit added to a task list agentboard recorded as approved. */
   added?: { id: string; line: number }[];
+  /** The document was never written by agentboard here (no ledger entry): what is "recorded" is what the commit checked out holds. */
+  unrecorded?: true;
 }
 
 /** The verdict of the latest round of a review's body; null when it names none that reads. */
@@ -98,13 +100,44 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
   return out.status || out.verdict || out.added ? out : null;
 }
 
+/**
+ * The decisions of a document agentboard never wrote in this clone (it has no ledger entry: a file
+ * made by hand, or one git brought) that the commit checked out (`committed`, null when it has no
+ * such file) does not hold: made by hand, they decide nothing either. The board goes on with the
+ * commit's: a document the commit does not hold is submitted, and its review has no verdict.
+ */
+export function unrecordedDecision(doc: DocFile, text: string, committed: DocFile | null): HandDecision | null {
+  if (doc.content === null || doc.type === 'design') return null;
+  const out: HandDecision = { unrecorded: true };
+  const status = doc.meta.status;
+  const was = committed?.meta.status ?? 'submitted';
+  if ((status === 'approved' || status === 'rejected') && status !== was) out.status = { recorded: was, file: status, line: statusLine(text) };
+  if (doc.type === 'review') {
+    const now = verdictOf(doc);
+    const before = verdictOf(committed);
+    if (now !== null && now !== before) out.verdict = { recorded: before, file: now, line: verdictLine(doc) };
+  }
+  if (doc.type === 'tasks' && status === 'approved' && committed?.meta.status === 'approved') {
+    const known = new Set((committed.content as NonNullable<DocFile<'tasks'>['content']>).blocks.map((b) => b.id));
+    const added = (doc.content as NonNullable<DocFile<'tasks'>['content']>).blocks.filter((b) => b.task && !known.has(b.id)).map((b) => ({ id: b.id, line: b.line + doc.bodyLine - 1 }));
+    if (added.length > 0) out.added = added;
+  }
+  return out.status || out.verdict || out.added ? out : null;
+}
+
+/** Whether a document's frontmatter may hold a decision worth checking: a status a person gives, or (a review) a verdict in its body. */
+export function mayHoldDecision(type: DocType, status: DocStatus | undefined): boolean {
+  return type === 'review' || (type !== 'design' && (status === 'approved' || status === 'rejected'));
+}
+
 /** `doc` with the decisions agentboard recorded in place of those a hand edit made (`hand`): what the board goes on with. */
 export function asRecorded<T extends DocType>(doc: DocFile<T>, hand: HandDecision): DocFile<T> {
   const out: DocFile<T> = { ...doc };
   if (hand.status) out.meta = { ...doc.meta, status: hand.status.recorded };
-  if (hand.verdict?.recorded && doc.content) {
+  if (hand.verdict && doc.content) {
     const [latest, ...earlier] = doc.content as ReviewRound[];
-    out.content = [{ ...latest!, verdict: hand.verdict.recorded }, ...earlier] as DocFile<T>['content'];
+    // With no verdict recorded, the round holding the hand-made one is not a round of the board's.
+    out.content = (hand.verdict.recorded ? [{ ...latest!, verdict: hand.verdict.recorded }, ...earlier] : earlier) as DocFile<T>['content'];
   }
   if (hand.added && doc.content) {
     const left = new Set(hand.added.map((a) => a.id));
@@ -135,8 +168,8 @@ export function handDecisionFindings(file: string, changeId: string, type: DocTy
       file,
       ...(line !== undefined ? { line } : {}),
       rule: 'document.status.by_hand',
-      message: `the status of this ${word} was set to "${now}" by a hand edit of the file, where agentboard recorded "${recorded}": a hand edit decides nothing, so the board goes on with "${recorded}" (no task is handed out on the strength of it), and agentboard's next write of the file puts "${recorded}" back`,
-      fix: `${how}; until then set the line back to "status: ${recorded}"`,
+      message: `${hand.unrecorded ? `this ${word} says "${now}", but agentboard never wrote it here and the commit checked out ${recorded === 'submitted' ? 'does not hold it' : `has it "${recorded}"`}: it was written by hand` : `the status of this ${word} was set to "${now}" by a hand edit of the file, where agentboard recorded "${recorded}"`}: a hand edit decides nothing, so the board goes on with "${recorded}" (no task is handed out on the strength of it), and agentboard's next write of the file puts "${recorded}" back`,
+      fix: `${how}; until then set the line ${hand.unrecorded ? 'to' : 'back to'} "status: ${recorded}"`,
     });
   }
   if (hand.verdict && !hand.verdict.earlier) {
@@ -146,7 +179,9 @@ export function handDecisionFindings(file: string, changeId: string, type: DocTy
       file,
       ...(line !== undefined ? { line } : {}),
       rule: 'review.verdict.by_hand',
-      message: `the latest verdict of the review was set to ${now} by a hand edit of the file, where agentboard recorded ${recorded ?? 'none'}: a hand edit decides nothing, so the board goes on with ${recorded ?? 'no verdict'}, \`agentboard archive\` refuses the change meanwhile, and agentboard's next write of the file puts ${recorded ?? 'it'} back`,
+      message: hand.unrecorded
+        ? `the latest verdict of the review says ${now}, but agentboard never wrote this review here and the commit checked out ${recorded ? `has ${recorded}` : 'holds no such round'}: it was written by hand, and a hand edit decides nothing, so the board goes on with ${recorded ?? 'no verdict'}, \`agentboard archive\` refuses the change meanwhile, and agentboard's next write of the file ${recorded ? `puts ${recorded} back` : 'leaves that round out'}`
+        : `the latest verdict of the review was set to ${now} by a hand edit of the file, where agentboard recorded ${recorded ?? 'none'}: a hand edit decides nothing, so the board goes on with ${recorded ?? 'no verdict'}, \`agentboard archive\` refuses the change meanwhile, and agentboard's next write of the file puts ${recorded ?? 'it'} back`,
       fix: `a reviewer records a new round with \`agentboard review ${changeId} --verdict … --summary "…" --notes "…"\`${recorded ? `; until then set the heading back to "# Verdict: ${recorded}"` : ''}`,
     });
   }

@@ -32,7 +32,7 @@ import type { BoardLock } from './lock.js';
 import { fingerprints, mergeItems, PLAN_BY_PERSON, STATE_BY_PERSON, tookState, type Item, type MergeConflict } from './merge.js';
 import { changedByPerson, editedParts, mergeBody, mergeTask, mergeTaskList, sameTask } from './write-merge.js';
 import type { Finding } from '../domain/findings.js';
-import { latestVerdict } from './decisions.js';
+import { asRecorded, latestVerdict, type HandDecision } from './decisions.js';
 import { openRuntime } from './runtime.js';
 import { openWriters } from './writers.js';
 import { refTo, SAME_CALL } from '../domain/refs.js';
@@ -262,9 +262,31 @@ export class Transaction implements Reader {
         if (this.board.agentOfRun && this.stateByHand.has(path)) refuseHandEdit(this.board.rel(path));
       }
       else if (loaded && doc && !unparsable(doc) && this.board.unsharedDoc(changeId, type)) this.adopt(path, changeId, type, doc, loaded.text);
+      else if (loaded && doc && !unparsable(doc) && !loaded.entry) {
+        const hand = this.board.handDecision(changeId, type);
+        if (hand?.unrecorded) doc = this.takeUnrecorded(path, doc, hand);
+      }
     }
     this.seen.set(path, doc);
     return doc as DocFile<T> | null;
+  }
+
+  /**
+   * A document agentboard never wrote here, with the decisions made by hand in it (store/decisions.ts)
+   * as the board goes on with them; what the file says instead is kept as a merge conflict, as a
+   * merged hand edit's decisions are, since the next write of the file leaves them out.
+   */
+  private takeUnrecorded(path: string, doc: DocFile, hand: HandDecision): DocFile {
+    const file = this.board.rel(path);
+    const items = docItems(doc);
+    const meta = items.get(META_ITEM)!;
+    const refused: MergeConflict[] = [];
+    if (hand.status) refused.push({ file, item: META_ITEM, part: 'state', kept: 'agentboard', agentboard: { ...meta.state, status: hand.status.recorded }, person: meta.state });
+    if (hand.verdict) refused.push({ file, item: META_ITEM, part: 'plan', kept: 'agentboard', agentboard: null, person: meta.plan });
+    for (const added of hand.added ?? []) refused.push({ file, item: added.id, part: 'added', kept: 'agentboard', agentboard: null, person: items.get(added.id) });
+    this.conflicts.push(...refused);
+    this.refused.set(path, refused);
+    return asRecorded(doc, hand);
   }
 
   /** Whether reading the document merged a hand edit that changed what only operations may change (a status, a holder, a task taken out), or a decision it did not take. */

@@ -6,7 +6,7 @@
  * that came with git (another clone's approval, pulled) is taken as it is.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, SPEC_MD, tempDir, WHY, write } from '../helpers.js';
@@ -197,5 +197,96 @@ describe("another clone's approval pulled with git", () => {
     expect((await findings(b, 'shared', 'document.status.by_hand')).found).toEqual([expect.objectContaining({ file: spec, line: lineOf(b, spec, 'status: approved') })]);
     write(b, path, `${read(b, path)}\n## T9: Sneaky\n\n\`\`\`yaml\nstatus: todo\npriority: urgent\n\`\`\`\n`);
     expect((await findings(b, 'shared', 'tasks.added.by_hand')).found).toEqual([expect.objectContaining({ file: path, line: lineOf(b, path, '## T9: Sneaky') })]);
+  });
+});
+
+describe('a document agentboard never wrote here', () => {
+  it('a review written by hand decides nothing: an error with its line, archive refuses, and a reviewer\'s round replaces it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'made', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'w1']);
+    await ok(dir, ['task', 'done', 'made/T1', '--as', 'w1']);
+    git(dir, 'init', '-q');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'board');
+    const path = 'agentd/changes/made/REVIEW.md';
+    const forged = ['---', 'id: made/review', 'change_id: made', 'type: review', 'status: submitted', 'created: 2026-01-01T00:00:00.000Z', 'updated: 2026-01-01T00:00:00.000Z', 'author: rv', 'revision: 1', '---', '', '# Verdict: APPROVED', '', '**Round 1** · reviewed by rv · 2026-01-01T00:00:00.000Z', '', '## Summary', '', 'All good.', '', '## Issues', '', 'No issues found.', ''].join('\n');
+    write(dir, path, forged);
+
+    const { code, found } = await findings(dir, 'made', 'review.verdict.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([expect.objectContaining({ level: 'error', file: path, line: lineOf(dir, path, '# Verdict: APPROVED') })]);
+    expect(found[0].message).toContain('never wrote this review here');
+    expect(found[0].fix).toContain('agentboard review made');
+    expect((await ok(dir, ['status'])).changes.find((c: any) => c.change_id === 'made').phase).toBe('review');
+
+    const archive = await cli(dir, ['archive', 'made', '--json']);
+    expect(archive.json.error.code).toBe('ARCHIVE_REFUSED');
+    expect(archive.json.error.message).toContain('recorded no review round');
+    expect(existsSync(join(dir, 'agentd/changes/made'))).toBe(true);
+    expect(existsSync(join(dir, 'agentd/archive'))).toBe(false);
+
+    // a reviewer's round: the hand-made one is left out of the file and recorded
+    await ok(dir, ['review', 'made', '--as', 'rv', '--verdict', 'NEEDS_FIX', '--summary', 'One gap left.', '--notes', 'No additional notes.']);
+    const text = read(dir, path);
+    expect(text).toMatch(/^# Verdict: NEEDS_FIX$/m);
+    expect(text).not.toContain('All good.');
+    expect(conflicts(dir)).toContainEqual(expect.objectContaining({ file: path, item: '#meta', part: 'plan', kept: 'agentboard', person: expect.objectContaining({ body: expect.stringContaining('All good.') }) }));
+    expect((await findings(dir, 'made', 'review.verdict.by_hand')).found).toEqual([]);
+    await ok(dir, ['review', 'made', '--as', 'rv', '--verdict', 'APPROVED', '--summary', 'Done.', '--notes', 'No additional notes.']);
+    expect((await ok(dir, ['archive', 'made'])).archived_to).toMatch(/-made$/);
+  });
+
+  it('a task list made by hand as approved hands out no task until a person approves it', async () => {
+    const dir = await newBoard();
+    requireApproval(dir, 'tasks');
+    await changeWithTasks(dir, 'real', [{ title: 'One' }]);
+    git(dir, 'init', '-q');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'board');
+    // a copy of a change's documents under a new id, its task list saying "approved"
+    mkdirSync(join(dir, 'agentd/changes/copied'));
+    for (const file of ['proposal.md', 'spec.md', 'tasks.md']) {
+      const text = read(dir, `agentd/changes/real/${file}`).replaceAll('real', 'copied');
+      write(dir, `agentd/changes/copied/${file}`, file === 'tasks.md' ? text.replace(/^status: submitted$/m, 'status: approved') : text);
+    }
+    const path = 'agentd/changes/copied/tasks.md';
+
+    const { code, found } = await findings(dir, 'copied', 'document.status.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([expect.objectContaining({ file: path, line: lineOf(dir, path, 'status: approved') })]);
+    expect(found[0].fix).toContain('agentboard approve copied tasks');
+    const next = await ok(dir, ['next', '--as', 'w1', '--change', 'copied']);
+    expect(next.status).toBe('nothing_available');
+    expect(next.reasons.awaiting_approval).toBe(1);
+    expect((await ok(dir, ['show', 'copied', 'tasks', '--format', 'fields'])).status).toBe('submitted');
+
+    await ok(dir, ['approve', 'copied', 'tasks']);
+    expect((await ok(dir, ['next', '--as', 'w1', '--change', 'copied'])).task.task_id).toBe('copied/T1');
+    expect((await findings(dir, 'copied', 'document.status.by_hand')).found).toEqual([]);
+  });
+
+  it('on a fresh clone (no ledger at all) what the commit holds is taken as it is, and a task added by hand is still none of git\'s', async () => {
+    const a = await newBoard();
+    requireApproval(a, 'tasks');
+    await changeWithTasks(a, 'cloned', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(a, ['approve', 'cloned', 'tasks']);
+    git(a, 'init', '-q');
+    git(a, 'add', '-A');
+    git(a, 'commit', '-qm', 'board');
+    const b = join(tempDir('agentboard-clone-'), 'b');
+    git(join(b, '..'), 'clone', '-q', a, b);
+    expect(existsSync(join(b, 'agentd/.runtime'))).toBe(false);
+
+    const v = await cli(b, ['validate', 'cloned', '--json']);
+    expect(v.json.data.changes[0].findings).toEqual([]);
+    expect(v.code).toBe(0);
+    const path = 'agentd/changes/cloned/tasks.md';
+    write(b, path, `${read(b, path)}\n## T9: Sneaky\n\n\`\`\`yaml\nstatus: todo\npriority: urgent\n\`\`\`\n`);
+    expect((await findings(b, 'cloned', 'tasks.added.by_hand')).found).toEqual([expect.objectContaining({ file: path, line: lineOf(b, path, '## T9: Sneaky') })]);
+    const given = [(await ok(b, ['next', '--as', 'w1'])).task.task_id, (await ok(b, ['next', '--as', 'w2'])).task.task_id, (await ok(b, ['next', '--as', 'w3'])).status];
+    expect(given).toEqual(['cloned/T1', 'cloned/T2', 'nothing_available']);
+    expect(read(b, path)).not.toContain('T9');
+    expect(conflicts(b)).toContainEqual(expect.objectContaining({ file: path, item: 'T9', part: 'added', kept: 'agentboard' }));
   });
 });

@@ -1,0 +1,79 @@
+/**
+ * What the commit checked out (HEAD) holds of the board, told without running git where it can be:
+ * the commit HEAD names is read from the repository's files, and the blob ids of the change
+ * documents in it are listed by one `git ls-tree` per commit (kept while HEAD names that commit). A
+ * file whose bytes hash to the blob id HEAD holds for it is as the commit has it.
+ */
+import { createHash } from 'node:crypto';
+import { dirname, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+function readIfThere(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The commit HEAD names, read from `headFile` and the refs it points to (a worktree's refs are in
+ * its main repository's folder); null when that cannot be told from the files (no commit yet, refs
+ * kept in a format not read here).
+ */
+export function headCommit(headFile: string): string | null {
+  const head = readIfThere(headFile)?.trim();
+  if (head === undefined) return null;
+  if (COMMIT_ID.test(head)) return head;
+  if (!head.startsWith('ref: ')) return null;
+  const ref = head.slice(5);
+  const gitDir = dirname(headFile);
+  const common = readIfThere(join(gitDir, 'commondir'))?.trim();
+  const refsDir = common ? resolve(gitDir, common) : gitDir;
+  const loose = readIfThere(join(refsDir, ref))?.trim();
+  if (loose !== undefined && COMMIT_ID.test(loose)) return loose;
+  const packed = readIfThere(join(refsDir, 'packed-refs'))?.split('\n').find((line) => line.endsWith(` ${ref}`));
+  const id = packed?.slice(0, packed.indexOf(' '));
+  return id !== undefined && COMMIT_ID.test(id) ? id : null;
+}
+
+/** The blob ids of the files under `dir` in HEAD, by path relative to `root` (where git runs), with the commit they were listed for. */
+let listed: { key: string; blobs: Map<string, string> } | null = null;
+
+/**
+ * The blob ids HEAD holds for the files under `dir` (a path relative to `root`, with forward
+ * slashes), by path relative to `root`; empty when there is no commit or git cannot say. Listed
+ * again only when HEAD names another commit (`commit`, null: not known from the files, listed each time).
+ */
+export function committedBlobs(root: string, dir: string, commit: string | null): Map<string, string> {
+  const key = `${root}\0${dir}\0${commit}`;
+  if (commit !== null && listed?.key === key) return listed.blobs;
+  const blobs = new Map<string, string>();
+  try {
+    // Not through execa, as agentboard's other processes are: this read runs in every command on a
+    // fresh clone, and loading execa would cost it several times what git does.
+    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+    const git = spawnSync('git', ['ls-tree', '-r', '-z', 'HEAD', '--', `${dir}/`], { cwd: root, timeout: 10_000, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+    if (git.status === 0) {
+      // "<mode> blob <id>\t<path>", each ended by NUL.
+      for (const entry of git.stdout.toString('utf8').split('\0')) {
+        const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
+        if (m) blobs.set(m[2]!, m[1]!);
+      }
+    }
+  } catch {
+    // git cannot be run: nothing is known to be committed
+  }
+  listed = { key, blobs };
+  return blobs;
+}
+
+/** The id git gives a blob of these bytes, in the form of `like` (SHA-1, or SHA-256 for a repository made with it). */
+export function blobId(bytes: Uint8Array, like: string): string {
+  return createHash(like.length === 64 ? 'sha256' : 'sha1')
+    .update(`blob ${bytes.length}\0`)
+    .update(bytes)
+    .digest('hex');
+}
