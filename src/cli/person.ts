@@ -48,7 +48,16 @@ export function requirePerson(io: PersonIo, root: string, as: string | undefined
   }
   const key = io.env[PERSON_KEY_VARIABLE];
   if (key && !options.terminal) {
-    const person = personOfKey(new Board(root).readPeople(), key);
+    const { people, uncommitted } = new Board(root).committedPeople();
+    const person = personOfKey(people, key);
+    const pending = person ? undefined : personOfKey(uncommitted, key);
+    if (pending) {
+      fail(
+        'PERSON_KEY_INVALID',
+        `The person's key in ${PERSON_KEY_VARIABLE} is ${pending.name}'s in agentd/people.yaml, but the commit checked out does not have that entry: a person's key is taken only once the entry is committed.`,
+        'Review and commit agentd/people.yaml (`git add agentd/people.yaml && git commit`), then run the command again.',
+      );
+    }
     if (!person) {
       fail('PERSON_KEY_INVALID', `The person's key in ${PERSON_KEY_VARIABLE} is not one this board knows (agentd/people.yaml).`, 'Check the key, or make one at a terminal with `agentboard person key` and commit agentd/people.yaml.');
     }

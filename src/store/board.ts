@@ -914,7 +914,10 @@ export class Board implements Reader {
     const commit = this.headFile ? headCommit(this.headFile) : null;
     const kept = this.decisionCache.get(path);
     if (kept && kept.text === loaded.text && kept.written === `commit ${commit}` && (commit !== null || kept.generation === this.generation)) return kept.value;
-    const blob = committedBlobs(this.root, this.rel(this.changesDir), commit).get(shown);
+    const blobs = committedBlobs(this.root, this.rel(this.changesDir), commit);
+    // git cannot be run: what the commit holds is not known, and the file is taken as it is, as outside git.
+    if (blobs === null) return null;
+    const blob = blobs.get(shown);
     const value = blob !== undefined && blob === blobId(bytes, blob) ? null : unrecordedDecision(loaded.doc, loaded.text, blob === undefined ? null : this.committedDoc(changeId, type));
     this.decisionCache.set(path, { generation: this.generation, text: loaded.text, written: `commit ${commit}`, value });
     return value;
@@ -1096,6 +1099,29 @@ export class Board implements Reader {
     const path = join(this.dir, PEOPLE_FILE);
     const read = this.readFile(path, this.rel(path));
     return read ? parsePeople(read.text, this.rel(path)) : [];
+  }
+
+  /**
+   * The people whose keys are taken: in git, agentd/people.yaml as the commit checked out holds it
+   * (adding a person is a change reviewed and committed like any other, so an entry only in the
+   * working file, written by hand or by a `person key` not committed yet, is not taken), with the
+   * entries the working file adds (`uncommitted`); outside git, the file as it is.
+   */
+  committedPeople(): { people: PersonRecord[]; uncommitted: PersonRecord[] } {
+    const path = join(this.dir, PEOPLE_FILE);
+    const shown = this.rel(path);
+    const read = this.readFile(path, shown);
+    const here = read ? parsePeople(read.text, shown) : [];
+    if (this.branch() === null) return { people: here, uncommitted: [] };
+    const git = gitSync(['cat-file', 'blob', `HEAD:./${shown}`], { cwd: this.root, env: { ...process.env, LC_ALL: 'C' }, timeoutMs: 10_000 });
+    // Not in the commit, or no commit yet: nobody's key is committed. git failing otherwise (not
+    // installed, a repository it will not read) tells nothing, and the file is taken as it is, as outside git.
+    const absent = /does not exist in 'HEAD'|exists on disk, but not in 'HEAD'|invalid object name 'HEAD'/.test(git.stderr);
+    if (git.code !== 0 && !absent) return { people: here, uncommitted: [] };
+    const committedText = git.code === 0 ? textOf(git.stdout) : null;
+    const people = committedText === null ? [] : committedText === read?.text ? here : parsePeople(committedText, `${shown} (as the commit checked out holds it)`);
+    const uncommitted = here.filter((p) => !people.some((c) => c.name === p.name && c.key_sha256 === p.key_sha256));
+    return { people, uncommitted };
   }
 
   /** Merges agentboard kept from both sides because a person's edit and an agent's work disagreed. */

@@ -44,29 +44,33 @@ let listed: { key: string; blobs: Map<string, string> } | null = null;
 
 /**
  * The blob ids HEAD holds for the files under `dir` (a path relative to `root`, with forward
- * slashes), by path relative to `root`; empty when there is no commit or git cannot say. Listed
- * again only when HEAD names another commit (`commit`, null: not known from the files, listed each time).
+ * slashes), by path relative to `root`; empty when there is no commit yet; null when git cannot be
+ * run (nothing is known either way). Listed again only when HEAD names another commit (`commit`,
+ * null: not known from the files, listed each time).
  */
-export function committedBlobs(root: string, dir: string, commit: string | null): Map<string, string> {
+export function committedBlobs(root: string, dir: string, commit: string | null): Map<string, string> | null {
   const key = `${root}\0${dir}\0${commit}`;
   if (commit !== null && listed?.key === key) return listed.blobs;
-  const blobs = new Map<string, string>();
+  let blobs: Map<string, string> | null = new Map<string, string>();
   try {
     // Not through execa, as agentboard's other processes are: this read runs in every command on a
     // fresh clone, and loading execa would cost it several times what git does.
     const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-    const git = spawnSync('git', ['ls-tree', '-r', '-z', 'HEAD', '--', `${dir}/`], { cwd: root, timeout: 10_000, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
-    if (git.status === 0) {
+    const git = spawnSync('git', ['ls-tree', '-r', '-z', 'HEAD', '--', `${dir}/`], { cwd: root, env: { ...process.env, LC_ALL: 'C' }, timeout: 10_000, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    // No commit yet: HEAD holds nothing. Any other failure (git missing, a repository git will not
+    // read, say one owned by another user) tells nothing.
+    if (git.status !== 0) blobs = /Not a valid object name HEAD/.test(git.stderr?.toString('utf8') ?? '') ? blobs : null;
+    else {
       // "<mode> blob <id>\t<path>", each ended by NUL.
       for (const entry of git.stdout.toString('utf8').split('\0')) {
         const m = /^\d+ blob ([0-9a-f]+)\t(.+)$/s.exec(entry);
-        if (m) blobs.set(m[2]!, m[1]!);
+        if (m) blobs!.set(m[2]!, m[1]!);
       }
     }
   } catch {
-    // git cannot be run: nothing is known to be committed
+    blobs = null;
   }
-  listed = { key, blobs };
+  if (blobs !== null) listed = { key, blobs };
   return blobs;
 }
 

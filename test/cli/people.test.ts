@@ -4,7 +4,8 @@
  * nobody a person.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, snapshot, TEST_PERSON_KEY } from '../helpers.js';
@@ -80,6 +81,31 @@ describe("a person's command", () => {
     expect((await ok(dir, ['log', '--limit', '1'])).entries[0]).toMatchObject({ actor: 'human:tester', action: 'task.approve' });
     const mismatch = await cli(dir, ['release', 'decide/T1', '--as', 'human:mallory', '--json']);
     expect(mismatch.json.error.code).toBe('PERSON_MISMATCH');
+  });
+
+  it("in git, a key is taken only once its person's entry in agentd/people.yaml is committed", async () => {
+    const dir = await boardWithDecisions();
+    const git = (...args: string[]) => spawnSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'board');
+    // an entry added to the working file, not committed: its key is not taken, and nothing changes
+    const key = 'abpk_a-key-someone-added-by-hand';
+    const people = join(dir, 'agentd/people.yaml');
+    writeFileSync(people, `${readFileSync(people, 'utf8')}  - name: human:mallory\n    key_sha256: ${createHash('sha256').update(key).digest('hex')}\n    added: 2026-11-23T00:00:00.000Z\n`);
+    const before = snapshot(dir);
+    const refused = await cli(dir, ['approve', 'decide/T2', '--json'], { env: { AGENTBOARD_PERSON_KEY: key } });
+    expect(refused.code).not.toBe(0);
+    expect(refused.json.error.code).toBe('PERSON_KEY_INVALID');
+    expect(refused.json.error.message).toContain("human:mallory's in agentd/people.yaml, but the commit checked out does not have that entry");
+    expect(refused.json.error.next_step).toContain('commit agentd/people.yaml');
+    expect(snapshot(dir)).toEqual(before);
+    // the committed entries still work beside it
+    expect((await ok(dir, ['release', 'decide/T1'])).released_from).toBe('codex');
+    // committed, the entry is taken
+    git('commit', '-qam', 'add mallory');
+    await ok(dir, ['approve', 'decide/T2'], { env: { AGENTBOARD_PERSON_KEY: key } });
+    expect((await ok(dir, ['log', '--limit', '1'])).entries[0]).toMatchObject({ actor: 'human:mallory', action: 'task.approve' });
   });
 
   it('at a terminal, acts as the git user.name of the board\'s repository (not the current folder\'s), or as --as human:<name>', async () => {
