@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, forAgent, toPayload } from '../errors.js';
 import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
-import { createContext, PROFILES, type Context, type Operation, type Profile } from '../ops/registry.js';
+import { createContext, PROFILES, type Context, type Operation, type Profile, type ToolProfile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
 import { combinable, runCombined } from '../ops/combine.js';
 import { parseInput, refuseDeepInput } from '../ops/input.js';
@@ -397,6 +397,26 @@ function actorFor(op: OpInfo, as: string | undefined, io: Io, ctx: Context): str
   return requirePerson(io, ctx.board().root, as, op.access === 'human' ? `\`agentboard ${op.cli.command}\`` : `Acting as a person (\`agentboard ${op.cli.command}\`)`, { terminal: op.name === 'person.key' });
 }
 
+/**
+ * A command of an agent `agentboard run` started (AGENTBOARD_RUN_ID, AGENTBOARD_ROLE) changes the
+ * board only as the MCP tools of its role do: a worker adds no task, a planner claims none. Reads
+ * are anyone's; a person's command is refused in any agent's environment (cli/person.ts).
+ */
+function refuseOutsideRole(op: OpInfo, env: Io['env'], operations: readonly OpInfo[]): void {
+  const agent = startedAgent(env);
+  const role = env.AGENTBOARD_ROLE as ToolProfile | undefined;
+  if (!env.AGENTBOARD_RUN_ID || agent === undefined || role === undefined || !TOOL_PROFILES.has(role)) return;
+  if (op.access === 'read' || op.access === 'human' || op.profiles?.includes(role)) return;
+  const may = operations.filter((o) => o.access !== 'read' && o.profiles?.includes(role)).map((o) => `agentboard ${o.cli.command}`);
+  fail(
+    'ROLE_REFUSED',
+    `${agent} is a ${role} of agentboard run ${printable(env.AGENTBOARD_RUN_ID)} (AGENTBOARD_ROLE), and \`agentboard ${op.cli.command}\` is not a ${role}'s command: nothing was changed.`,
+    `A ${role} changes the board with ${may.join(', ')}; for anything else, ask a person with ${refTo('input.ask')}.`,
+  );
+}
+
+const TOOL_PROFILES: ReadonlySet<string> = new Set(PROFILES.filter((p) => p !== 'all'));
+
 /** The --as of a command line, read before it is parsed (errors name calls with it). */
 function actorIn(argv: string[]): string | undefined {
   const i = argv.findIndex((a) => a === '--as' || a.startsWith('--as='));
@@ -606,10 +626,11 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
     call = { ctx, op, input };
     const operation = await loadOperation(op);
+    call.tool = operation.tool?.name;
+    refuseOutsideRole(op, io.env, operations);
     // Bad usage exits 2 whoever runs it: a person's command checks its input before asking who runs it.
     if (op.access === 'human') parseInput(operation.input, takes(op, 'agent_id') ? { ...input, agent_id: input.agent_id ?? 'human:usage-check' } : input, { rules: operation.inputRules });
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
-    call.tool = operation.tool?.name;
     const data = spellFromFile(op, resolveRefsDeep(await runCommand(operation, ctx, input), spell), chosen.from);
     recordForRun(call, null);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));

@@ -73,3 +73,15 @@ export function printable(value: string, max = 80): string {
   const cleaned = value.replace(UNSAFE_ALL, '?');
   return charCount(cleaned) > max ? `${firstChars(cleaned, max)}…` : cleaned;
 }
+
+/** Terminal escape sequences: CSI (colours, cursor moves), OSC (a window title, a link) and the two-character ones. */
+const ESCAPE_SEQUENCES = /\u001B(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001B]*(?:\u0007|\u001B\\)?|[@-Z\\-_])/g;
+
+/**
+ * A program's output (an agent's, written for a terminal) as plain text to quote elsewhere: its
+ * terminal escape sequences left out, carriage returns made line ends, and every other unsafe
+ * character shown as "?". Nothing is cut.
+ */
+export function plainOutput(text: string): string {
+  return text.replace(ESCAPE_SEQUENCES, '').replace(/\r\n?/g, '\n').replace(UNSAFE_ALL, '?');
+}

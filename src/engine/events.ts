@@ -66,6 +66,7 @@ export type EventBody =
   | (Base & { type: 'notice'; message: string })
   | (Base & { type: 'settings.changed'; file: string; task_id: string | null; message: string })
   | (Base & { type: 'document.edited'; file: string; task_id: string | null; message: string })
+  | (Base & { type: 'worktree.off_branch'; task_id: string; branch: string; head: string | null; commits: string[]; message: string })
   | (Base & {
       type: 'run.finished';
       outcome: string;

@@ -3,7 +3,7 @@
  * agent's leftovers committed on its branch; finished branches merged with --merge. Every git
  * command goes through execa.
  */
-import { existsSync, mkdirSync, readdirSync, rmdirSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { fail } from '../errors.js';
@@ -59,6 +59,53 @@ export async function restoreCommand(cwd: string, path: string, shown = path): P
   return xy[0] === ' ' ? `git checkout -- ${shown}` : `git checkout HEAD -- ${shown}`;
 }
 
+/** Why a folder cannot hold worktrees: the path in the way, what is wrong with it, and whether it is a matter of permissions. */
+interface Unusable {
+  path: string;
+  why: string;
+  denied: boolean;
+}
+
+/**
+ * Why a folder cannot hold worktrees: something other than a folder at its place or on the way to
+ * it, or a folder this user may not write in. Null when it can (the folders still missing are made
+ * when a worktree needs them).
+ */
+function unusableFolder(dir: string): Unusable | null {
+  for (let path = dir; ; path = dirname(path)) {
+    let st: Stats | undefined;
+    try {
+      st = statSync(path, { throwIfNoEntry: false });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      // A file above it, or a folder above it this user may not look into: said when the walk up reaches it.
+      if (code === 'ENOTDIR' || code === 'EACCES') continue;
+      return { path, why: `${path} cannot be looked at (${code})`, denied: false };
+    }
+    if (st === undefined) {
+      if (dirname(path) === path) return null;
+      continue;
+    }
+    if (!st.isDirectory()) return { path, why: `${path} is ${st.isFile() ? 'a file' : 'something other than a folder'}, where a folder belongs`, denied: false };
+    try {
+      accessSync(path, constants.W_OK | constants.X_OK);
+    } catch {
+      return { path, why: `this user may not write in ${path} (permission denied)`, denied: true };
+    }
+    return null;
+  }
+}
+
+/** Refuses a folder of worktrees that cannot be used, naming it and what to do. */
+function refuseUnusable(dir: string, unusable: Unusable, setting: string | undefined): never {
+  const fix = unusable.denied ? `Give this user write access to ${unusable.path}` : `Move ${unusable.path} aside`;
+  return fail(
+    'RUN_REFUSED',
+    `The tasks' worktrees go in ${dir} (${setting ? 'run: worktrees: in agentd/config.yaml' : 'beside the repository, as run: worktrees: is not set'}), and it cannot be used: ${unusable.why}.`,
+    `${fix}, or set run: worktrees: in agentd/config.yaml to a folder outside the repository that you can write in; then run again (or run with --no-worktrees to share the working tree).`,
+  );
+}
+
 /** What archiving a change did with the worktrees of its tasks. */
 export interface LetGo {
   removed: string[];
@@ -110,6 +157,8 @@ export class Git {
     readonly boardPath: string,
     readonly worktreesDir: string,
     private readonly identity: Record<string, string>,
+    /** run: worktrees: as config.yaml sets it, if it does. */
+    private readonly setting: string | undefined,
   ) {}
 
   /**
@@ -132,13 +181,15 @@ export class Git {
     if (inside === '' || (!inside.startsWith('..') && !isAbsolute(inside))) {
       fail('RUN_REFUSED', `run: worktrees: ${worktreesSetting} is inside the repository's working tree.`, 'Point run: worktrees: in agentd/config.yaml at a folder outside the repository, like ../my-repo.worktrees, or leave it out.');
     }
+    const unusable = unusableFolder(dir);
+    if (unusable) refuseUnusable(dir, unusable, worktreesSetting);
     // Commits need an identity; where git has none configured, the person the run acts for is it
     // (the committer of the agents' commits, whose author is the agent, and the author of merges).
     const hasIdentity = (await git(topDir, ['config', 'user.email'])).ok;
     const name = person.replace(/^human:/, '');
     const email = `${name.replace(/[^A-Za-z0-9._-]/g, '-')}@agentboard.invalid`;
     const identity: Record<string, string> = hasIdentity ? {} : { GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
-    return new Git(topDir, relative(topDir, root), dir, identity);
+    return new Git(topDir, relative(topDir, root), dir, identity, worktreesSetting);
   }
 
   /** git commands on the main repository, one at a time (worktree add and merge share its index and config). */
@@ -163,7 +214,12 @@ export class Git {
     const ws: Workspace = { dir: join(worktree, this.boardPath), worktree, branch, merged: [], conflicts: [] };
     if (existsSync(join(worktree, '.git'))) return ws;
     await this.serial(async () => {
-      mkdirSync(dirname(worktree), { recursive: true });
+      try {
+        mkdirSync(dirname(worktree), { recursive: true });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        refuseUnusable(this.worktreesDir, unusableFolder(dirname(worktree)) ?? { path: dirname(worktree), why: `${dirname(worktree)} could not be made (${code})`, denied: code === 'EACCES' || code === 'EPERM' }, this.setting);
+      }
       await this.run(['worktree', 'prune']);
       const exists = (await this.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
       const added = await this.run(exists ? ['worktree', 'add', worktree, branch] : ['worktree', 'add', '-b', branch, worktree, 'HEAD']);
@@ -192,6 +248,20 @@ export class Git {
     const commit = await this.run(['commit', '--no-verify', '-q', '-m', message, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`], worktree);
     if (!commit.ok) return null;
     return (await this.run(['rev-parse', 'HEAD'], worktree)).stdout.trim();
+  }
+
+  /**
+   * Where a task's worktree stands when it is no longer on the task's branch (its agent switched
+   * branches, or left HEAD detached): the branch it is on (null when detached), its commit, and the
+   * commits there that the task's branch lacks. Null while it is on the branch (or cannot be read).
+   */
+  async offBranch(worktree: string, branch: string): Promise<{ on: string | null; head: string; commits: string[] } | null> {
+    const on = await this.run(['symbolic-ref', '-q', '--short', 'HEAD'], worktree);
+    if (on.ok && on.stdout.trim() === branch) return null;
+    const head = await this.run(['rev-parse', 'HEAD'], worktree);
+    if (!head.ok) return null;
+    const commits = await this.run(['rev-list', `refs/heads/${branch}..HEAD`], worktree);
+    return { on: on.ok ? on.stdout.trim() : null, head: head.stdout.trim(), commits: commits.stdout.split('\n').filter(Boolean) };
   }
 
   async branchExists(branch: string): Promise<boolean> {

@@ -13,6 +13,7 @@ import tasks from '../../templates/prompts/tasks.md?raw';
 import type { Data } from './board-ops.js';
 import type { Finding, RunPhase } from './events.js';
 import type { InputRecord } from '../domain/records.js';
+import { plainOutput } from '../domain/text.js';
 
 const BUILT_IN: Record<RunPhase, string> = { proposal, spec, tasks, implementation, review };
 
@@ -60,7 +61,8 @@ export function findingsText(reason: string, findings: Finding[], output: string
     lines.push('', 'What `agentboard validate` finds:');
     for (const f of rules) lines.push(`- ${f.file ? `${f.file}${f.line ? `:${f.line}` : ''} ` : ''}${f.rule ? `[${f.rule}] ` : ''}${f.message}${f.fix ? ` (fix: ${f.fix})` : ''}`);
   }
-  if (output) lines.push('', 'The end of what you printed:', '', '```', output.slice(-2000), '```');
+  // What the agent printed for a terminal goes into a prompt as plain text: no escape sequence or control byte is passed on.
+  if (output) lines.push('', 'The end of what you printed:', '', '```', plainOutput(output).slice(-2000), '```');
   return lines.join('\n');
 }
 

@@ -149,6 +149,9 @@ export async function runChange(params: RunParams): Promise<number> {
   // On a shared board the run starts from the board as the remote has it: another clone may have planned or worked the change.
   if (board.config.remote !== undefined) await syncFirst(ops);
   const existing = await ops.change(options.changeId);
+  if (existing?.phase === 'archived') {
+    fail('CHANGE_ARCHIVED', `Change ${options.changeId} is archived (${existing.archived}): archived changes do not change, so a run has nothing to do on it.`, `Plan further work as a new change: agentboard run <new-change-id> --goal "<what it should do>".`);
+  }
   const runs = runsOf(board.runtimeDir, options.changeId);
   refuseIfRunning(runs);
   const settled = await distinctWorkers(ops, agents, options.changeId);

@@ -14,6 +14,8 @@ import { invoke } from './invoke.js';
 import { refusals, ruleFindings } from './planning.js';
 import { answersText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
+import { printable } from '../domain/text.js';
+import { AgentboardError } from '../errors.js';
 
 /** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to a question about the task; blocked: its worker reported a blocker, which a person clears. */
 type TaskEnd = { kind: 'done' } | { kind: 'left' } | { kind: 'given_up'; reason: string; next?: string } | { kind: 'stopped' } | { kind: 'waiting'; stop: Stop } | { kind: 'blocked' };
@@ -49,7 +51,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
   } catch (err) {
     const reason = (err as Error).message;
     await giveUp(ctx, worker.id, ref, reason);
-    return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}` };
+    return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}`, ...(err instanceof AgentboardError ? { next: err.nextStep } : {}) };
   }
   emit(ctx, { type: 'task.claimed', ...base, task_id: ref, title: claimed.title, branch: ws.branch, workdir: ws.dir, resumed });
   if (ws.conflicts.length > 0) emit(ctx, { type: 'notice', ...base, message: `${ref} starts without ${ws.conflicts.join(', ')}: merging it into the new worktree conflicted.` });
@@ -86,7 +88,8 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     const before = ws.worktree ? await ctx.git!.changedOutsideWorktrees() : null;
     const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
     if (before) await sayWritesOutside(ctx, before, worker.id, ref);
-    if (ctx.git) await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
+    const moved = ws.worktree ? await sayOffBranch(ctx, ws, worker.id, ref) : false;
+    if (ctx.git && !moved) await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
     if (inv.interrupted || ctx.halt) return { kind: 'stopped' };
     const now = await ctx.ops.task(ref);
     if (now && (now.status === 'done' || now.status === 'in_review')) {
@@ -164,6 +167,34 @@ async function sayWritesOutside(ctx: RunContext, before: Set<string>, agentId: s
   for (const f of changed) said.add(f);
   const shown = changed.slice(0, 5).join(', ') + (changed.length > 5 ? ` and ${changed.length - 5} more` : '');
   emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message: `While ${agentId} worked on ${ref} in its worktree, files of the repository's own working tree changed: ${shown}. They are on no task's branch, and agentboard neither commits nor undoes them: look at them with \`git status\`.` });
+}
+
+/**
+ * A worktree its worker left on another branch than the task's (a `git checkout -b`, a detached
+ * HEAD): the run merges and reviews the task's branch only, which lacks what was committed there.
+ * Nothing of it is moved, committed or undone: it is said (an event, a note on the task) and the
+ * run starts no other agent and stops for a person, who takes the work onto the task's branch.
+ * True when so.
+ */
+async function sayOffBranch(ctx: RunContext, ws: Workspace, agentId: string, ref: string): Promise<boolean> {
+  const worktree = ws.worktree!;
+  const branch = ws.branch!;
+  const off = await ctx.git!.offBranch(worktree, branch);
+  if (!off) return false;
+  const where = off.on === null ? `a detached HEAD (${off.head.slice(0, 12)})` : `branch ${printable(off.on)}`;
+  const n = off.commits.length;
+  const lacks = n === 0 ? '' : `, with ${n} commit${n === 1 ? '' : 's'} that ${branch} lacks`;
+  const message = `${agentId} left its worktree of ${ref} on ${where}, not on the task's branch ${branch}${lacks}. The run merges and reviews ${branch} only, so that work would be left out: agentboard moves, commits and deletes nothing there, starts no other agent and stops for a person, who takes the work onto ${branch}.`;
+  emit(ctx, { type: 'worktree.off_branch', agent_id: agentId, role: 'worker', phase: 'implementation', task_id: ref, branch, head: off.on, commits: off.commits, message });
+  const take = n === 0 ? [`git -C ${worktree} switch ${branch}   # back onto the task's branch`] : [`git -C ${worktree} log --oneline ${branch}..${off.head}   # the work not on the task's branch`, `git -C ${worktree} switch ${branch} && git -C ${worktree} merge ${off.head}   # take it onto the task's branch`];
+  ctx.halt ??= stop('failed', message, [...take, `agentboard run ${ctx.changeId}   # then go on`]);
+  if (ctx.handEdited.has('tasks')) return true;
+  try {
+    await ctx.ops.run('task.note', { agent_id: ctx.person, task_id: ref, text: message });
+  } catch (err) {
+    ctx.halt = stop(ctx.halt.outcome, `${ctx.halt.message} The note saying so on ${ref} could not be written: ${(err as Error).message}`, ctx.halt.next_steps);
+  }
+  return true;
 }
 
 function taskGate(ctx: RunContext, task: Data): Gate {

@@ -96,9 +96,9 @@ function bindArgs(op: Operation, binding: Binding, args: unknown): unknown {
   return args;
 }
 
-function recordCall(binding: Binding | undefined, op: Operation, args: unknown, error: ErrorPayload | null, spell: Spell): void {
+function recordCall(binding: Binding | undefined, tool: string, args: unknown, error: ErrorPayload | null, spell: Spell): void {
   if (!binding?.record) return;
-  const entry = callRecord(op.tool!.name, args, error && { code: error.code, message: resolveRefs(error.message, spell), next_step: resolveRefs(error.next_step, spell) });
+  const entry = callRecord(tool, args, error && { code: error.code, message: resolveRefs(error.message, spell), next_step: resolveRefs(error.next_step, spell) });
   try {
     binding.record(entry);
   } catch (err) {
@@ -114,7 +114,7 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
     const { response_format: format = 'markdown', ...rest } = parsed as { response_format?: ResponseFormat };
     if (!ownAgentId) delete (rest as Record<string, unknown>).agent_id;
     const data = resolveRefsDeep(await runCombined(op, { ...ctx, fits: fitsFor(op.name, format) }, rest, format), spell);
-    recordCall(binding, op, args, null, spell);
+    recordCall(binding, op.tool!.name, args, null, spell);
     return toolResult(op.name, data, format, spell, ctx.takeNotices().map((n) => resolveRefs(n.message, spell)));
   } catch (err) {
     const payload = toPayload(err);
@@ -123,7 +123,7 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
       payload.next_step = "Call the tool again; if it fails again, the cause is in the MCP server's log (its standard error).";
     }
     const shown = forAgent(payload, refTo('input.ask'));
-    recordCall(binding, op, args, shown, spell);
+    recordCall(binding, op.tool!.name, args, shown, spell);
     return toolError(shown, spell);
   }
 }
@@ -192,7 +192,10 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     const params = request.params as { name: string; arguments?: Record<string, unknown> };
     const call = calls.get(params.name);
     if (!call) {
-      return toolError({ code: 'USAGE', message: `There is no tool ${printable(params.name)}.`, next_step: 'List the tools (tools/list) and call one of them.' }, spell);
+      const refused: ErrorPayload = { code: 'USAGE', message: `There is no tool ${printable(params.name)}.`, next_step: 'List the tools (tools/list) and call one of them.' };
+      // The run that started this server sees the call refused, as any other.
+      recordCall(binding, printable(params.name), params.arguments, refused, spell);
+      return toolError(refused, spell);
     }
     return call(params.arguments ?? {});
   });

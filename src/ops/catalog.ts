@@ -6,7 +6,7 @@
  * scripts/build.mjs) and loads only the module of the operation that runs.
  */
 import { fieldsOf, type Field } from '../cli/fields.js';
-import type { Access, CliSpec, Operation } from './registry.js';
+import type { Access, CliSpec, Operation, ToolProfile } from './registry.js';
 
 /**
  * The modules of the registry (ops/index.ts lists their operations in order), each loaded when first
@@ -35,6 +35,8 @@ export interface OpInfo {
   cli: Omit<CliSpec, 'exitCode'>;
   /** Every field of its input (agent_id included). */
   fields: Field[];
+  /** The MCP profiles that serve it as a tool besides `all`; none for a person's operation. */
+  profiles?: ToolProfile[];
 }
 
 function isOperation(value: unknown): value is Operation {
@@ -48,7 +50,7 @@ function operationsOf(exports: Record<string, unknown>): Operation[] {
 /** An operation as the command line spells it (see cli/refs.ts), from the operation itself. */
 export function spelledOf(op: Operation): Omit<OpInfo, 'module'> {
   const { exitCode: _exitCode, ...cli } = op.cli;
-  return { name: op.name, summary: op.summary, access: op.access, cli, fields: fieldsOf(op.input.shape as Record<string, never>) };
+  return { name: op.name, summary: op.summary, access: op.access, cli, fields: fieldsOf(op.input.shape as Record<string, never>), ...(op.tool ? { profiles: op.tool.profiles } : {}) };
 }
 
 /** The catalog of every operation, read from the registry itself (the build embeds its result). */

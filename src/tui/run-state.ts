@@ -116,6 +116,8 @@ export function reduce(state: RunViewState, e: RunEvent): RunViewState {
     case 'settings.changed':
     case 'document.edited':
       return { ...s, agents: row(s.agents, e.agent_id, e.at, { message: `changed ${e.file}` }) };
+    case 'worktree.off_branch':
+      return { ...s, agents: row(s.agents, e.agent_id, e.at, { message: `left ${e.branch}` }) };
     case 'notice':
       return e.message.startsWith('A person decided') ? { ...s, waiting: null, question: null } : s;
     case 'run.finished': {

@@ -75,6 +75,59 @@ describe('agentboard run', () => {
     expect(agentInvocations(board)).toEqual([]);
   });
 
+  it('refuses a run of an archived change before it records a run, saying what to do instead', async () => {
+    const board = await fakeBoard({ scenario: { review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+    expect(run(board.dir, ['add-search']).code).toBe(0);
+    await ok(board.dir, ['approve', 'add-search', 'review']);
+    const archived = (await ok(board.dir, ['archive', 'add-search'])).archived_to;
+    const before = runIds(board.dir);
+    const invoked = agentInvocations(board).length;
+    const r = run(board.dir, ['add-search']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout.trim()).error).toEqual({
+      code: 'CHANGE_ARCHIVED',
+      message: `Change add-search is archived (${archived}): archived changes do not change, so a run has nothing to do on it.`,
+      next_step: 'Plan further work as a new change: agentboard run <new-change-id> --goal "<what it should do>".',
+    });
+    expect((await cli(board.dir, ['run', 'add-search'])).stderr).toContain('error: Change add-search is archived');
+    expect(runIds(board.dir)).toEqual(before);
+    expect(agentInvocations(board)).toHaveLength(invoked);
+  });
+
+  it('refuses a folder of worktrees that cannot be used, naming the path and what to do', async () => {
+    // A file where the folder of worktrees, or a folder on the way to it, belongs: refused before a run is recorded.
+    for (const setting of ['../wts', '../wts/inner']) {
+      const board = await fakeBoard();
+      await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+      const file = join(board.dir, '..', 'wts');
+      writeFileSync(file, 'not a folder\n');
+      writeFileSync(join(board.dir, 'agentd/config.yaml'), `${readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8')}  worktrees: ${setting}\n`);
+      const r = run(board.dir, ['add-search']);
+      expect(r.code).toBe(1);
+      expect(JSON.parse(r.stdout.trim()).error).toEqual({
+        code: 'RUN_REFUSED',
+        message: `The tasks' worktrees go in ${join(board.dir, setting)} (run: worktrees: in agentd/config.yaml), and it cannot be used: ${file} is a file, where a folder belongs.`,
+        next_step: `Move ${file} aside, or set run: worktrees: in agentd/config.yaml to a folder outside the repository that you can write in; then run again (or run with --no-worktrees to share the working tree).`,
+      });
+      expect(runIds(board.dir)).toEqual([]);
+      expect(readFileSync(file, 'utf8')).toBe('not a folder\n');
+    }
+    // A file where the change's folder of worktrees belongs, met as its first task starts: the task is released with the same words.
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+    const folder = join(board.dir, '..', 'repo.agentboard-worktrees');
+    mkdirSync(folder);
+    writeFileSync(join(folder, 'add-search'), 'not a folder\n');
+    const r = run(board.dir, ['add-search']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end.message).toBe(`Task add-search/T1 was released: The tasks' worktrees go in ${folder} (beside the repository, as run: worktrees: is not set), and it cannot be used: ${join(folder, 'add-search')} is a file, where a folder belongs.`);
+    expect(end.next_steps[0]).toBe(`Move ${join(folder, 'add-search')} aside, or set run: worktrees: in agentd/config.yaml to a folder outside the repository that you can write in; then run again (or run with --no-worktrees to share the working tree).`);
+    expect(agentInvocations(board)).toEqual([]);
+    expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task).toMatchObject({ status: 'todo', assignee: null });
+  });
+
   it('refuses --merge on a working tree with changes not committed before any agent works, and starts no run', async () => {
     const board = await fakeBoard();
     await changeWithTasks(board.dir, 'dirty', [{ title: 'One' }]);

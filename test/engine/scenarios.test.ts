@@ -414,6 +414,94 @@ describe('agentboard run with a scripted agent', () => {
     expect(r.events.filter((e) => e.type === 'tool.called' && e.ok === false).map((e) => e.code)).toContain('TASK_NOT_YOURS');
   });
 
+  it('refuses a worker\'s CLI command that its role does not have: no task added, the refusal recorded with its calls, and the run hands out nothing more', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['add_task_cli'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, r.stderr).toBe(0);
+    const [runId] = runIds(board.dir);
+    const added = JSON.parse(readFileSync(join(board.state, 'cli-fake-w1-T1.json'), 'utf8'));
+    expect(added.status).toBe(1);
+    const error = JSON.parse(added.stdout).error;
+    expect(error).toMatchObject({ code: 'ROLE_REFUSED', message: `fake-w1 is a worker of agentboard run ${runId} (AGENTBOARD_ROLE), and \`agentboard task add\` is not a worker's command: nothing was changed.` });
+    expect(error.next_step).toMatch(/^A worker changes the board with agentboard next, agentboard task done, agentboard task progress, .+; for anything else, ask a person with `agentboard ask/);
+    expect(error.next_step).not.toContain('task add');
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status])).toEqual([['add-search/T1', 'done']]);
+    expect(r.events.filter((e) => e.type === 'task.claimed').map((e) => e.task_id)).toEqual(['add-search/T1']);
+    expect(r.events.filter((e) => e.type === 'tool.called' && !e.ok).map((e) => [e.tool, e.code])).toEqual([['agentboard_add_task', 'ROLE_REFUSED']]);
+    const calls = readFileSync(join(board.dir, 'agentd/.runtime/runs', runId!, '001.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls[0]).toMatchObject({ command: 'task add', tool: 'agentboard_add_task', ok: false, code: 'ROLE_REFUSED' });
+    // What the role has, and reads, are the agent's as before.
+    const env = { AGENTBOARD_RUN_ID: runId!, AGENTBOARD_AGENT_ID: 'fake-w1', AGENTBOARD_ROLE: 'worker' };
+    expect((await cli(board.dir, ['task', 'list', '--json'], { env })).code).toBe(0);
+    expect((await cli(board.dir, ['task', 'note', 'add-search/T1', 'A note.', '--json'], { env })).code).toBe(0);
+    expect((await cli(board.dir, ['task', 'rm', 'add-search/T1', '--json'], { env })).json.error.code).toBe('ROLE_REFUSED');
+    expect((await cli(board.dir, ['next', '--json'], { env: { ...env, AGENTBOARD_AGENT_ID: 'fake-planner', AGENTBOARD_ROLE: 'planner' } })).json.error.code).toBe('ROLE_REFUSED');
+  });
+
+  it('stops the run when a worker leaves its worktree on a branch of its own: its commits kept there, said on the task, and the steps given take them onto the task\'s branch', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['work_elsewhere'] }, review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    const branch = 'agentboard/add-search/T1';
+    const worktree = join(board.dir, '..', 'repo.agentboard-worktrees', 'add-search', 'T1');
+    const commit = git(board.dir, ['rev-parse', 'my-own-branch']).trim();
+    const said = `fake-w1 left its worktree of add-search/T1 on branch my-own-branch, not on the task's branch ${branch}, with 1 commit that ${branch} lacks. The run merges and reviews ${branch} only, so that work would be left out: agentboard moves, commits and deletes nothing there, starts no other agent and stops for a person, who takes the work onto ${branch}.`;
+    expect(r.events.filter((e) => e.type === 'worktree.off_branch')).toEqual([expect.objectContaining({ agent_id: 'fake-w1', task_id: 'add-search/T1', branch, head: 'my-own-branch', commits: [commit], message: said })]);
+    expect(r.events.at(-1)).toMatchObject({
+      type: 'run.finished',
+      outcome: 'failed',
+      message: said,
+      next_steps: [`git -C ${worktree} log --oneline ${branch}..${commit}   # the work not on the task's branch`, `git -C ${worktree} switch ${branch} && git -C ${worktree} merge ${commit}   # take it onto the task's branch`, 'agentboard run add-search   # then go on'],
+    });
+    expect(r.events.some((e) => e.type === 'merge.done' || e.phase === 'review')).toBe(false);
+    expect(runRecord(board.dir, runIds(board.dir)[0]!).message).toBe(said);
+    expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task.notes.at(-1)).toMatchObject({ author: 'human:tester', text: said });
+    // Nothing was moved: the agent's branch holds its work, the task's does not.
+    expect(git(board.dir, ['show', 'my-own-branch:T1.txt'])).toBe('T1 done by fake-w1\n');
+    expect(git(worktree, ['symbolic-ref', '--short', 'HEAD']).trim()).toBe('my-own-branch');
+
+    // As advised: the work taken onto the task's branch, the next run merges it.
+    expect(shellSteps(board.dir, r.events.at(-1).next_steps.slice(0, 2))).toEqual([0, 0]);
+    const again = run(board.dir, ['add-search', '--merge']);
+    expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
+    expect(again.events.filter((e) => e.type === 'merge.done').map((e) => e.branch)).toEqual([branch]);
+    expect(readFileSync(join(board.dir, 'T1.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
+  });
+
+  it('gives the next attempt what the agent printed as plain text: no terminal escape sequence or control byte', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'] }, say: 'plain \u001b[31mred\u001b[0m bell\u0007 nul\u0000 \u001b]0;a title\u0007title\rover\r\nwindows\ttab\n' } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, r.stderr).toBe(0);
+    const second = prompt(board.dir, runIds(board.dir)[0]!, 2);
+    expect(second).toContain('The end of what you printed:\n\n```\nplain red bell? nul? title\nover\nwindows\ttab\n```');
+    expect(second).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F]/);
+  });
+
+  it('records the calls to tools its MCP server does not serve with its other calls, refused', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['work'] }, unknown_tools: ['agentboard_add_task', 'agentboard_no_such_tool'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, r.stderr).toBe(0);
+    const calls = readFileSync(join(board.dir, 'agentd/.runtime/runs', runIds(board.dir)[0]!, '001.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(calls.map((c) => [c.tool, c.ok, c.code ?? null])).toEqual([
+      ['agentboard_add_task', false, 'USAGE'],
+      ['agentboard_no_such_tool', false, 'USAGE'],
+      ['agentboard_report_progress', true, null],
+      ['agentboard_add_note', true, null],
+      ['agentboard_complete_task', true, null],
+    ]);
+    expect(calls[1]).toMatchObject({ message: 'There is no tool agentboard_no_such_tool.', next_step: 'List the tools (tools/list) and call one of them.' });
+    expect(r.events.filter((e) => e.type === 'tool.called' && !e.ok).map((e) => [e.tool, e.code])).toEqual([
+      ['agentboard_add_task', 'USAGE'],
+      ['agentboard_no_such_tool', 'USAGE'],
+    ]);
+  });
+
   it('stops the run when the reviewer sets its verdict by hand: the change is not done, validate names the line, and archive refuses it', async () => {
     const reviewFile = 'agentd/changes/add-search/REVIEW.md';
     // The reviewer records NEEDS_FIX through agentboard, then makes it APPROVED in the file itself.

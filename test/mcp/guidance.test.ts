@@ -194,6 +194,7 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
   BOARD_EXISTS: { reason: HUMAN },
   HUMAN_ONLY: { reason: HUMAN },
   AGENT_ENVIRONMENT: { reason: CLI_ONLY },
+  ROLE_REFUSED: { reason: CLI_ONLY },
   PERSON_REQUIRED: { reason: CLI_ONLY },
   PERSON_KEY_INVALID: { reason: CLI_ONLY },
   PERSON_MISMATCH: { reason: CLI_ONLY },

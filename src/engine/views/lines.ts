@@ -41,6 +41,7 @@ export function eventLine(e: RunEvent): string | null {
       return `${at}note: ${e.message}`;
     case 'settings.changed':
     case 'document.edited':
+    case 'worktree.off_branch':
       return `${at}⚠ ${e.message}`;
     case 'run.finished':
       return [`${e.outcome.replace(/_/g, ' ')}: ${e.message}`, `  ${e.invocations} invocation${e.invocations === 1 ? '' : 's'}${withUsage(e.usage)}`, ...e.next_steps.map((s) => `  next: ${s}`)].join('\n');
