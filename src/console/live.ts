@@ -3,6 +3,7 @@
  * acts run as operations of the registry with the person as the actor, exactly as the CLI runs them.
  */
 import { basename, dirname, join } from 'node:path';
+import { now } from '../clock.js';
 import { AgentboardError, toPayload } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
 import { findOperation } from '../ops/index.js';
@@ -87,6 +88,8 @@ export class LiveBoard implements ConsoleSource {
   private ticks = 0;
   private liveness: NodeJS.Timeout | null = null;
   private syncTimer: NodeJS.Timeout | null = null;
+  /** Set for when the first question shown runs out of time, so that it leaves the screen then. */
+  private expiry: NodeJS.Timeout | null = null;
   /** Why the last fetch of a shared board failed; null once one succeeds. */
   private syncTrouble: string | null = null;
   /** Set by the command once the screen is up: opening a file needs the terminal. */
@@ -138,7 +141,23 @@ export class LiveBoard implements ConsoleSource {
   }
 
   private notify(): void {
+    this.watchExpiry();
     for (const l of this.listeners) l();
+  }
+
+  /**
+   * While the console follows the disk, moves the clock on when the first question shown runs out
+   * of time: past its deadline it no longer waits on the person, and the tick may be half a minute away.
+   */
+  private watchExpiry(): void {
+    if (this.expiry) clearTimeout(this.expiry);
+    this.expiry = null;
+    if (this.watcher === null) return;
+    const next = Math.min(...this.snapshot.waiting.flatMap((w) => (w.kind === 'question' ? [Date.parse(w.expires_at)] : [])));
+    if (!Number.isFinite(next)) return;
+    // Just past the deadline (a question is shown until it), and never past what a timer can wait.
+    this.expiry = setTimeout(this.retime, Math.min(Math.max(0, next - now().getTime()) + 1, 2 ** 31 - 1));
+    this.expiry.unref();
   }
 
   /** What the watcher's folders say changed: one change, the list of changes, the runtime, or (the board's own folder) anything. */
@@ -156,10 +175,15 @@ export class LiveBoard implements ConsoleSource {
     return dirty;
   }
 
-  private onTick = (): void => {
-    if (++this.ticks % TICKS_PER_READ === 0) return this.refresh();
+  /** The snapshot as of now, from what was read last. */
+  private retime = (): void => {
     this.snapshot = this.reader.retime();
     this.notify();
+  };
+
+  private onTick = (): void => {
+    if (++this.ticks % TICKS_PER_READ === 0) return this.refresh();
+    this.retime();
   };
 
   private folders(): string[] {
@@ -175,6 +199,7 @@ export class LiveBoard implements ConsoleSource {
     this.watcher = new BoardWatcher((folders) => this.refresh(this.dirtyOf(folders)), options);
     this.watcher.watchOnly(this.folders());
     this.checkRuns();
+    this.watchExpiry();
     this.tick = setInterval(this.onTick, options.tickMs ?? TICK_MS);
     this.tick.unref();
     if (this.ctx.board().config.remote !== undefined) {
@@ -192,6 +217,7 @@ export class LiveBoard implements ConsoleSource {
     this.watcher?.close();
     this.watcher = null;
     this.checkRuns();
+    this.watchExpiry();
     if (this.tick) clearInterval(this.tick);
     if (this.syncTimer) clearTimeout(this.syncTimer);
     this.syncTimer = null;

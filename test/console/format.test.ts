@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ago, bar, cut, left, since, wrapAtMost, wrapSpans, wrapWords } from '../../src/tui/console/format.js';
 import { viewStart, type ViewAt } from '../../src/tui/console/list-view.js';
+import { tooSmall } from '../../src/tui/console/screen.js';
 
 const NOW = Date.parse('2026-11-22T12:00:00Z');
 const before = (ms: number) => new Date(NOW - ms).toISOString();
@@ -37,6 +38,22 @@ describe('console text', () => {
     expect(finding[1]).toEqual(['  ', { text: 'spec.normative', dimColor: true }, ':', ' ', 'requirement']);
     // A table's row keeps its columns; what does not fit goes on under the last one.
     expect(text(wrapSpans(['proposal  ', 'submitted   ', '1    ', { text: 'now · needs your approval', dimColor: true }], 40, 0, 27))).toEqual(['proposal  submitted   1    now · needs', '                           your approval']);
+  });
+});
+
+describe('a terminal too small for the panes', () => {
+  it('says how big it must be, on the lines the terminal has; nothing at all on a single line', () => {
+    expect([tooSmall({ width: 80, height: 24 }), tooSmall({ width: 30, height: 8 })]).toEqual([null, null]);
+    expect(tooSmall({ width: 29, height: 24 })).toEqual(['Too small: needs 30×8 (this', 'terminal is 29×24). Make it', 'larger, or press q to quit.']);
+    // What it needs comes first: a very small terminal shows that much.
+    expect(tooSmall({ width: 12, height: 4 })).toEqual(['Too small:', 'needs 30×8', '(this…']);
+    expect(tooSmall({ width: 40, height: 1 })).toEqual([]);
+  });
+
+  it('tells a terminal that gives no size (0 columns or rows) so, on one line', () => {
+    for (const size of [{ width: 0, height: 0 }, { width: 0, height: 24 }, { width: 80, height: 0 }]) {
+      expect(tooSmall(size)).toEqual([`The terminal gives no size (${size.width}×${size.height}): set one (stty cols 80 rows 24), or press q to quit.`]);
+    }
   });
 });
 

@@ -10,7 +10,7 @@ import { SnapshotReader } from '../../src/console/snapshot.js';
 import { BoardWatcher } from '../../src/console/watch.js';
 import { Board } from '../../src/store/board.js';
 import { changeWithTasks, cliAsync, newBoard, ok } from '../helpers.js';
-import { drawConsole, until, type Drawn } from './helpers.js';
+import { drawConsole, KEY, until, type Drawn } from './helpers.js';
 
 let drawn: Drawn | null = null;
 afterEach(() => {
@@ -59,6 +59,24 @@ describe('the console follows the board on disk', () => {
     // And its folder is watched from then on: a write there shows too.
     await ok(dir, ['task', 'progress', 'fix-login/T1', '--as', 'kimi', '--percent', '20', '--message', 'Started']);
     await until('progress in the new change', () => c.frame().includes('▰▱▱ kimi'));
+  });
+});
+
+describe('a question that runs out of time', () => {
+  it('leaves the screen when it does, not at the clock\'s next tick, and its open prompt closes saying so', async () => {
+    // The clock's tick is a minute away: only the question's own deadline moves the screen.
+    const { dir, c } = await watchedBoard();
+    // Asked 50 s ago with a minute to answer (in a process of its own, whose clock says so): it runs out of time ten seconds from now.
+    const asked = new Date(Date.now() - 50_000).toISOString();
+    const ask = await cliAsync(dir, ['ask', '--as', 'kimi', '--question', 'REST or GraphQL?', '--option', 'REST', '--option', 'GraphQL', '--default-action', 'REST', '--timeout-minutes', '1'], { env: { AGENTBOARD_TEST_NOW: asked } });
+    expect(ask.code).toBe(0);
+    await until('the question', () => c.frame().includes('Waiting on you (4)'));
+    await c.keys('3', KEY.enter);
+    expect(c.frame()).toContain('kimi asks (input-1');
+    await until('the question to run out of time', () => c.frame().includes('✗ input-1 ran out of time: kimi goes on with its default action: REST'), 30_000);
+    expect(c.frame()).not.toContain('kimi asks');
+    expect(c.frame()).toContain('Waiting on you (3)');
+    expect(c.frame()).not.toContain('input-1 from kimi');
   });
 });
 

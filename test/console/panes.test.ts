@@ -357,6 +357,50 @@ describe('keys that serve every pane', () => {
     expect(c.frame()).toContain('TODO 3');
   });
 
+  it('wraps the keys to a small terminal, each row on lines of its own, and scrolls them with the keys that move', async () => {
+    const c = open({ width: 60, height: 20 });
+    await c.keys('?');
+    // Each key's text wraps under itself: no row is drawn over another, and none is cut.
+    expect(lines(c.frame()).slice(2, 9)).toEqual([
+      'Keys',
+      'Tab / Shift-Tab, 1-4  next / previous pane; Board, Agents,',
+      '                      Waiting on you, Changes',
+      '←↓↑→ or h j k l       move between columns and cards, down',
+      '                      and up a list',
+      'PgUp PgDn, g G        a page up or down; the first or last',
+      'Enter                 open: a task, a change, a decision, a',
+    ]);
+    expect(c.frame()).toContain('a                     approve the document or task in review');
+    expect(lines(c.frame()).at(-1)).toBe('j/k scroll · other keys close');
+    // What does not fit is a scroll away.
+    expect(c.frame()).not.toContain('q, Ctrl-C');
+    await c.keys('G');
+    expect(c.frame()).toContain('q, Ctrl-C             quit');
+    expect(lines(c.frame()).slice(-3, -1)).toEqual(['The keys that move scroll this help; any other key closes', 'it.']);
+    expect(Math.max(...lines(c.frame()).map((l) => l.length))).toBeLessThanOrEqual(60);
+    await c.keys('x');
+    expect(c.frame()).toContain('TODO 3');
+
+    // Narrower than a table, each key has a line of its own and its text the lines under it.
+    const narrow = drawConsole(dir, { width: 40, height: 12 });
+    try {
+      await narrow.keys('?', 'j');
+      expect(lines(narrow.frame()).slice(2, 10)).toEqual([
+        'Tab / Shift-Tab, 1-4',
+        '  next / previous pane; Board, Agents,',
+        '  Waiting on you, Changes',
+        '←↓↑→ or h j k l',
+        '  move between columns and cards, down',
+        '  and up a list',
+        'PgUp PgDn, g G',
+        '  a page up or down; the first or last',
+      ]);
+      expect(lines(narrow.frame())).toHaveLength(11);
+    } finally {
+      narrow.close();
+    }
+  });
+
   it('q quits from a pane and goes back from a detail; Ctrl-C quits from anywhere', async () => {
     const c = open();
     await c.keys(KEY.enter);

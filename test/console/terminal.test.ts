@@ -22,12 +22,18 @@ afterAll(() => {
   tmux('kill-server');
 });
 
-/** Starts `agentboard board` in a tmux session of its own, with only the given environment. */
-function startConsole(session: string, dir: string, env: Record<string, string>): void {
+/**
+ * Starts `agentboard board` in a tmux session of its own (80×24 unless told), with only the given
+ * environment; `before` is a shell command run first on the same terminal.
+ */
+function startConsole(session: string, dir: string, env: Record<string, string>, options: { width?: number; height?: number; before?: string } = {}): void {
   const vars = Object.entries({ ...childEnv(), TERM: 'xterm-256color', ...env }).map(([k, v]) => `${k}=${quote(v)}`);
-  const command = `cd ${quote(dir)} && env -i ${vars.join(' ')} ${quote(process.execPath)} ${quote(BIN)} board; echo "BOARD EXITED $?"; sleep 60`;
-  expect(tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', command).status).toBe(0);
+  const command = `${options.before ? `${options.before} && ` : ''}cd ${quote(dir)} && env -i ${vars.join(' ')} ${quote(process.execPath)} ${quote(BIN)} board; echo "BOARD EXITED $?"; sleep 60`;
+  expect(tmux('new-session', '-d', '-s', session, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command).status).toBe(0);
 }
+
+const lines = (text: string) => text.split('\n');
+const widest = (text: string) => Math.max(...lines(text).map((l) => l.length));
 
 const agent = async (dir: string, args: string[]) => expect((await cliAsync(dir, args)).code).toBe(0);
 
@@ -140,6 +146,87 @@ describe('the console in a terminal', () => {
     expect(screen('plain').split('\n').every((l) => l.length <= 80)).toBe(true);
     tmux('send-keys', '-t', 'plain', 'q');
     await until('the exit', () => screen('plain').includes('BOARD EXITED 0'));
+  });
+
+  it('keeps the keys readable on a small terminal: each wrapped under itself, the rest a scroll away', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    startConsole('help', dir, {}, { width: 60, height: 20 });
+    await until('the console', () => screen('help').includes('TODO 1'));
+    tmux('send-keys', '-t', 'help', '?');
+    await until('the keys', () => screen('help').includes('Keys'));
+    expect(lines(screen('help')).slice(2, 12)).toEqual([
+      'Keys',
+      'Tab / Shift-Tab, 1-4  next / previous pane; Board, Agents,',
+      '                      Waiting on you, Changes',
+      '←↓↑→ or h j k l       move between columns and cards, down',
+      '                      and up a list',
+      'PgUp PgDn, g G        a page up or down; the first or last',
+      'Enter                 open: a task, a change, a decision, a',
+      '                      question',
+      'a                     approve the document or task in review',
+      'r                     reject it, with the feedback you type',
+    ]);
+    expect(lines(screen('help'))[18]).toBe('j/k scroll · other keys close');
+
+    tmux('resize-window', '-t', 'help', '-x', '40', '-y', '12');
+    await until('the keys at 40 columns', () => lines(screen('help'))[3] === 'Tab / Shift-Tab, 1-4');
+    expect(lines(screen('help')).slice(2, 10)).toEqual([
+      'Keys',
+      'Tab / Shift-Tab, 1-4',
+      '  next / previous pane; Board, Agents,',
+      '  Waiting on you, Changes',
+      '←↓↑→ or h j k l',
+      '  move between columns and cards, down',
+      '  and up a list',
+      'PgUp PgDn, g G',
+    ]);
+    expect(widest(screen('help'))).toBeLessThanOrEqual(40);
+    tmux('send-keys', '-t', 'help', 'G');
+    await until('the end of the keys', () => screen('help').includes('other key closes it.'));
+    expect(screen('help')).toContain('  quit');
+    tmux('send-keys', '-t', 'help', 'x');
+    await until('the board again', () => screen('help').includes('TODO 1'));
+    tmux('send-keys', '-t', 'help', 'q');
+    await until('the exit', () => screen('help').includes('BOARD EXITED 0'));
+  });
+
+  it('says a terminal too small to draw in is too small, takes no key but q there, and draws again when it is larger', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    startConsole('small', dir, {});
+    await until('the console', () => screen('small').includes('TODO 1'));
+    tmux('send-keys', '-t', 'small', '3');
+    await until('the waiting pane', () => screen('small').includes('› ◆ the proposal of add-search'));
+
+    tmux('resize-window', '-t', 'small', '-x', '20', '-y', '6');
+    await until('the too small screen', () => screen('small').startsWith('Too small: needs'));
+    expect(lines(screen('small')).slice(0, 6)).toEqual(['Too small: needs', '30×8 (this terminal', 'is 20×6). Make it', 'larger, or press q', 'to quit.', '']);
+    // Nothing is done that the person cannot see: a approves nothing here.
+    tmux('send-keys', '-t', 'small', 'a');
+    // A terminal with no room at all: nothing drawn, and nothing breaks.
+    tmux('resize-window', '-t', 'small', '-x', '1', '-y', '1');
+    await until('an empty screen', () => screen('small').trim() === '');
+    tmux('resize-window', '-t', 'small', '-x', '80', '-y', '24');
+    await until('the waiting pane again', () => screen('small').includes('› ◆ the proposal of add-search'));
+    expect(await ok(dir, ['show', 'add-search', 'proposal'])).toMatchObject({ status: 'submitted' });
+
+    tmux('resize-window', '-t', 'small', '-x', '20', '-y', '6');
+    await until('the too small screen again', () => screen('small').startsWith('Too small: needs'));
+    tmux('send-keys', '-t', 'small', 'q');
+    await until('the exit', () => screen('small').includes('BOARD EXITED 0'));
+  });
+
+  it('says so when the terminal gives no size (0×0), and draws once it has one', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    startConsole('nosize', dir, {}, { before: 'stty cols 0 rows 0' });
+    await until('the message', () => screen('nosize').startsWith('The terminal gives no size (0×0): set one (stty cols 80 rows 24), or press q to'));
+    tmux('resize-window', '-t', 'nosize', '-x', '70', '-y', '20');
+    await until('the console', () => /TODO 1 +IN PROGRESS 0 +BLOCKED 0/.test(screen('nosize')));
+    expect(widest(screen('nosize'))).toBeLessThanOrEqual(70);
+    tmux('send-keys', '-t', 'nosize', 'q');
+    await until('the exit', () => screen('nosize').includes('BOARD EXITED 0'));
   });
 
   it('refuses without a terminal, and points to status', async () => {

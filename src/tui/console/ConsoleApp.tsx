@@ -4,7 +4,7 @@
  * acts in place. The board comes from a ConsoleSource; this file only turns keys into moves and acts.
  */
 import { Box, Text, useInput, type Key } from 'ink';
-import { useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
 import { DecisionPrompt } from '../DecisionPrompt.js';
@@ -14,9 +14,10 @@ import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
 import { clamp, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
-import { Help } from './Help.js';
+import { helpHints, helpLines } from './Help.js';
 import { QuestionPrompt, questionLines, type Question } from './QuestionPrompt.js';
-import { useSize, type ScreenControl } from './screen.js';
+import { ScrollLines } from './ScrollLines.js';
+import { tooSmall, useSize, type ScreenControl } from './screen.js';
 import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
@@ -61,6 +62,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const shown = useRef(1);
   const now = Date.parse(snapshot.at);
   const single = snapshot.scope !== null;
+  const small = tooSmall(size);
 
   // A prompt's texts are wrapped to its width, each on at most `room` lines, so that the pane keeps rows of its own.
   const room = Math.max(1, Math.floor((size.height - 12) / 2));
@@ -105,7 +107,10 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     }
     // A prompt opened by an earlier key is not listening yet: the keys that follow are its own.
     if (u.prompt) return void early.current.push([input, key]);
-    if (u.overlay?.kind === 'help') return set({ overlay: null });
+    const page = Math.max(1, shown.current);
+    const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
+    // The keys that move scroll the help (a small terminal shows a part of it); any other key closes it.
+    if (u.overlay?.kind === 'help' && step === null) return set({ overlay: null, scroll: 0 });
     if (u.filtering) {
       if (key.escape) set({ filtering: false, filter: '' });
       else if (key.return) set({ filtering: false });
@@ -120,14 +125,12 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       if (key.escape) return set({ filter: '', message: null });
       return onQuit();
     }
-    if (input === '?') return set({ overlay: { kind: 'help' } });
+    if (input === '?') return set({ overlay: { kind: 'help' }, scroll: 0 });
     if (input === '/') return set({ filtering: true, overlay: null });
     const paneAt = PANES.indexOf(u.pane);
     if (key.tab) return set({ pane: PANES[(paneAt + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!, overlay: null, scroll: 0 });
     if (/^[1-4]$/.test(input)) return set({ pane: PANES[Number(input) - 1]!, overlay: null, scroll: 0 });
 
-    const page = Math.max(1, shown.current);
-    const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
     if (u.overlay) {
       if (step !== null) {
         const scroll = step === 'top' ? 0 : step === 'bottom' ? bottom.current : Math.max(0, Math.min(bottom.current, u.scroll + step));
@@ -173,28 +176,50 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   useInput(
     // Keys that come together are taken one by one, the ones after a key that opens a prompt the prompt's.
     (input, key) => eachKey(input, key, onKey),
-    { isActive: !lent && (u.prompt === null || u.prompt.kind === 'confirm') },
+    // A terminal too small to show the panes takes no key but q: nothing is done that the person cannot see.
+    { isActive: !lent && !small && (u.prompt === null || u.prompt.kind === 'confirm') },
   );
 
   // Ctrl-C quits from anywhere, prompts included.
   useInput(
     (input, key) => {
-      if (key.ctrl && input === 'c') onQuit();
+      if ((key.ctrl && input === 'c') || (small && input === 'q')) onQuit();
     },
     { isActive: !lent },
   );
 
+  // A question that runs out of time (or is answered from elsewhere) while the person reads it no longer waits: its prompt closes, saying why.
+  useEffect(() => {
+    const p = ui.current.prompt;
+    if (p?.kind !== 'question' || snapshot.waiting.some((w) => w.kind === 'question' && w.input_id === p.question.input_id)) return;
+    const { input_id, agent_id, default_action, expires_at } = p.question;
+    const text = Date.parse(expires_at) <= now ? `${input_id} ran out of time: ${agent_id} goes on with its default action: ${default_action}` : `${input_id} was answered from elsewhere.`;
+    set({ prompt: null, message: { ok: false, text } });
+  }, [snapshot]);
 
   // While a pager or an editor has the terminal, nothing is drawn over it.
   if (lent) return <Text dimColor>{u.busy}</Text>;
+  if (small) {
+    // As wide as its longest line: on a terminal that gives no width, the layout has none to give it.
+    return (
+      <Box flexDirection="column" width={Math.max(0, ...small.map((l) => l.length))} flexShrink={0}>
+        {small.map((l, i) => (
+          <Text key={i} color="yellow">
+            {l}
+          </Text>
+        ))}
+      </Box>
+    );
+  }
 
   const target = selectedTarget(snapshot, views, u);
   const totals = snapshot.changes.reduce((a, c) => ({ done: a.done + c.tasks.done, total: a.total + c.tasks.total }), { done: 0, total: 0 });
   const working = snapshot.agents.filter((a) => a.status === 'working').length;
   const problems = snapshot.problems.length;
 
+  const help = u.overlay?.kind === 'help' ? helpLines(source.person, size.width) : null;
   let body;
-  if (u.overlay?.kind === 'help') body = <Help person={source.person} />;
+  if (help) body = <ScrollLines lines={help} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
   else if (u.overlay?.kind === 'task') body = <TaskDetail taskId={u.overlay.task_id} source={source} version={snapshot} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
   else if (u.overlay?.kind === 'change') {
     const id = u.overlay.change_id;
@@ -239,7 +264,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (snapshot.trouble) return <Text wrap="truncate" color="red">⚠ {snapshot.trouble}</Text>;
     return (
       <Text wrap="truncate" dimColor>
-        {fitHints(hints(target, snapshot, u.overlay !== null), size.width).map(([k, what], i) => (
+        {fitHints(help ? helpHints(help.length > paneRows) : hints(target, snapshot, u.overlay !== null), size.width).map(([k, what], i) => (
           <Text key={`${k}${what}`}>
             {i > 0 ? ' · ' : ''}
             <Text bold>{k}</Text> {what}

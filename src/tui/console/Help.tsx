@@ -1,5 +1,6 @@
 /** The keys of the console, on `?`. */
-import { Box, Text } from 'ink';
+import type { ReactNode } from 'react';
+import { detailLines } from './ScrollLines.js';
 
 const KEYS: [string, string][] = [
   ['Tab / Shift-Tab, 1-4', 'next / previous pane; Board, Agents, Waiting on you, Changes'],
@@ -15,23 +16,27 @@ const KEYS: [string, string][] = [
   ['q, Ctrl-C', 'quit'],
 ];
 
-export function Help({ person }: { person: string }) {
-  return (
-    <Box flexDirection="column">
-      <Text bold>Keys</Text>
-      {KEYS.map(([k, what]) => (
-        <Box key={k}>
-          <Box width={22} flexShrink={0}>
-            <Text color="cyan">{k}</Text>
-          </Box>
-          <Text>{what}</Text>
-        </Box>
-      ))}
-      <Text> </Text>
-      <Text dimColor>
-        Everything you do here is done as {person}, through the same operations as the agentboard commands.
-      </Text>
-      <Text dimColor>Any key closes this help.</Text>
-    </Box>
-  );
+/** The width of the keys' column: on a terminal with no room for it and 20 columns of text, each key has a line of its own. */
+const KEY_WIDTH = 22;
+
+/** The help's lines, wrapped to `width`: shown with ScrollLines, so that a small terminal scrolls them. */
+export function helpLines(person: string, width: number): ReactNode[] {
+  const out = detailLines(width);
+  out.text([{ text: 'Keys', bold: true }]);
+  for (const [k, what] of KEYS) {
+    if (width >= KEY_WIDTH + 20) out.text([{ text: k.padEnd(KEY_WIDTH), color: 'cyan' }, what], 0, KEY_WIDTH);
+    else {
+      out.text([{ text: k, color: 'cyan' }]);
+      out.text(what, 2);
+    }
+  }
+  out.blank();
+  out.text([{ text: `Everything you do here is done as ${person}, through the same operations as the agentboard commands.`, dimColor: true }]);
+  out.text([{ text: 'The keys that move scroll this help; any other key closes it.', dimColor: true }]);
+  return out.lines;
+}
+
+/** The footer's hints while the help is shown. */
+export function helpHints(scrolls: boolean): [string, string][] {
+  return scrolls ? [['j/k', 'scroll'], ['other keys', 'close']] : [['any key', 'closes this help']];
 }

@@ -1,5 +1,6 @@
 import { useStdout } from 'ink';
 import { useEffect, useState } from 'react';
+import { wrapAtMost } from './format.js';
 
 /** Whether the console has the terminal, or has lent it to a pager or an editor. */
 export class ScreenControl {
@@ -25,10 +26,26 @@ export interface Size {
   height: number;
 }
 
-/** The terminal's size, following resizes; fixed when given (tests). */
+/** The smallest terminal the panes fit in: below it, the header, the tabs, a pane and the footer would run into each other. */
+export const MIN_SIZE: Size = { width: 30, height: 8 };
+
+/**
+ * What the console shows instead of its panes on a terminal smaller than MIN_SIZE: how big it must
+ * be, wrapped to the terminal's width on the lines it has; null when the panes fit. A terminal that
+ * gives no size (0 columns or rows) is told so on one line: there is no width to wrap it to.
+ */
+export function tooSmall(size: Size): string[] | null {
+  if (size.width >= MIN_SIZE.width && size.height >= MIN_SIZE.height) return null;
+  if (size.width === 0 || size.height === 0) return [`The terminal gives no size (${size.width}×${size.height}): set one (stty cols 80 rows 24), or press q to quit.`];
+  // What it needs comes first, for a very small terminal shows only the start; its last line is left free, as the panes leave it.
+  const text = `Too small: needs ${MIN_SIZE.width}×${MIN_SIZE.height} (this terminal is ${size.width}×${size.height}). Make it larger, or press q to quit.`;
+  return size.height > 1 ? wrapAtMost(text, size.width, size.height - 1) : [];
+}
+
+/** The terminal's size, following resizes; fixed when given (tests). A stream that is no terminal has none: it is taken for 80×24. */
 export function useSize(fixed: Partial<Size>): Size {
   const { stdout } = useStdout();
-  const read = () => ({ width: fixed.width ?? (stdout.columns || 80), height: fixed.height ?? (stdout.rows || 24) });
+  const read = () => ({ width: fixed.width ?? stdout.columns ?? 80, height: fixed.height ?? stdout.rows ?? 24 });
   const [size, setSize] = useState(read);
   useEffect(() => {
     const onResize = () => setSize(read());
