@@ -397,7 +397,7 @@ export class Transaction implements Reader {
       return doc ? docItems(doc) : null;
     };
     const closed = type === 'tasks' && base.get(META_ITEM)?.state.status === 'approved';
-    const result = mergeItems({ file: shown, version: entry.version, base, history: entry.history, person: docItems(person), dropped, decisions, closed, committed });
+    const result = mergeItems({ file: shown, version: entry.version, base, history: entry.history, person: docItems(person), dropped, decisions, closed, tasks: type === 'tasks', committed });
     this.conflicts.push(...result.conflicts);
     this.byPerson.set(path, new Map(result.items.filter((i) => i.byPerson !== 0).map((i) => [i.key, i.byPerson])));
     if (tookState(base, result.items) || result.refused.length > 0) this.stateByHand.add(path);
