@@ -34,10 +34,18 @@ export function changeIdProblem(id: string): string | null {
   return null;
 }
 
+/** Whether an agent id would read as a person's (people act as "human:<name>"): "human", and "human" followed by ".", "_" or "-". */
+export function readsAsPerson(id: string): boolean {
+  return /^human(?:[._-]|$)/.test(id);
+}
+
 export function agentIdProblem(id: string): string | null {
   if (id.length === 0 || charCount(id) > LIMITS.agentIdMax) return `an agent id has 1 to ${LIMITS.agentIdMax} characters`;
   if (!AGENT_ID_PATTERN.test(id)) {
     return `"${printable(id)}" is not a valid agent id: use lowercase letters, digits, ".", "_" and "-", starting with a letter or digit (like "claude" or "codex-2")`;
+  }
+  if (readsAsPerson(id)) {
+    return `"${id}" reads as a person, so it is no agent id: "human" and the ids that start with "human-", "human." or "human_" are reserved, as people act as "human:<name>"; give the agent an id of its own (like "claude" or "codex-2"), or act as a person with "human:" and a name (like "human:alice")`;
   }
   return null;
 }

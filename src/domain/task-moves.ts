@@ -84,7 +84,16 @@ export function moveTask(task: Task, ref: string, to: TaskStatus, actor: string,
       if (details.pr_url !== undefined) task.pr_url = details.pr_url;
       break;
     case 'done':
-      if (!isHeld(task)) task.assignee = actor;
+      // Work a person approves from review stays its holder's; otherwise whoever marks a task done is
+      // recorded as doing it. A person finishing a task an agent holds ends the agent's claim, and a
+      // note of theirs keeps who worked on it.
+      if (from !== 'in_review' || !isHeld(task)) {
+        if (isHeld(task) && task.assignee !== actor) {
+          task.notes.push({ author: actor, at: now, text: `Marked done while ${task.assignee} held it (claimed ${task.claimed_at ?? 'earlier'}).` });
+          delete task.claimed_at;
+        }
+        task.assignee = actor;
+      }
       task.completed_at = now;
       task.progress = 100;
       task.progress_at = now;

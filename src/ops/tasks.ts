@@ -81,6 +81,11 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
   });
 }
 
+/** The agent whose claim of the task a person's move ended (to done, or back to the pool), for the log; null when none. */
+function claimEnded(before: Task, after: Task, actor: string): string | null {
+  return isHeld(before) && before.assignee !== actor && !(isHeld(after) && after.assignee === before.assignee) ? before.assignee! : null;
+}
+
 /** What a change to a task answers: the task in short (read it whole with task.show) and whether anything changed. */
 const TaskResult = z.object({ task: TaskSummaryOut, changed: z.boolean().describe('False when the call changed nothing (the task already was so).') });
 type TaskResultIn = z.input<typeof TaskResult>;
@@ -296,11 +301,12 @@ export const updateTask = defineOp({
       if (input.branch !== undefined) task.branch = input.branch;
       if (move !== undefined && move !== task.status) moveTask(task, input.task_id, move, input.agent_id, actorRole(input.agent_id), tx.now);
       const changed = JSON.stringify(task) !== JSON.stringify(found.task);
+      const ended = claimEnded(found.task, task, input.agent_id);
       return {
         result: result(found, task, changed),
         plan: plan ? 'task.update' : null,
         unchanged: !changed,
-        log: changed ? [input.agent_id, 'task.update', `updated ${input.task_id}${input.status ? ` (status ${task.status})` : ''}`] : undefined,
+        log: changed ? [input.agent_id, 'task.update', `updated ${input.task_id}${input.status ? ` (status ${task.status}${ended ? `; ${ended} held it` : ''})` : ''}`] : undefined,
       };
     });
   },
@@ -367,7 +373,8 @@ export const completeTask = defineOp({
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'complete');
       moveTask(task, input.task_id, 'done', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
-      return { result: result(found, task), log: [input.agent_id, 'task.done', `completed ${input.task_id}`] };
+      const ended = claimEnded(found.task, task, input.agent_id);
+      return { result: result(found, task), log: [input.agent_id, 'task.done', `completed ${input.task_id}${ended ? ` (${ended} held it)` : ''}`] };
     });
   },
 });

@@ -20,13 +20,13 @@ import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documen
 import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
-import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, unrecordedDecision, type HandDecision } from './decisions.js';
+import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, unrecordedDecision, withState, type HandDecision } from './decisions.js';
 import { blobId, committedBlobs, headCommit } from './git-head.js';
 import { gitSync } from './git-sync.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
-import { listOf, scanTaskList, type TaskList } from './task-scan.js';
+import { listOf, scanTaskList, SUMMARY_STATE, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
 import { refuseMergeConflict } from './conflict-markers.js';
 import { CALLS_DIR } from './calls.js';
@@ -632,7 +632,9 @@ export class Board implements Reader {
       const hand = list && (list.edited || this.unrecorded(changeId, 'tasks')) ? this.handDecision(changeId, 'tasks') : null;
       if (list && hand) {
         const left = new Set(hand.added?.map((a) => a.id));
-        return { ...list, meta: hand.status ? { ...list.meta, status: hand.status.recorded } : list.meta, tasks: left.size > 0 ? list.tasks.filter((t) => !left.has(t.id)) : list.tasks };
+        const recorded = new Map(hand.done?.map((d) => [d.id, d.recorded]));
+        const tasks = list.tasks.filter((t) => !left.has(t.id)).map((t) => (recorded.has(t.id) ? withState(t, recorded.get(t.id)!, SUMMARY_STATE) : t));
+        return { ...list, meta: hand.status ? { ...list.meta, status: hand.status.recorded } : list.meta, tasks };
       }
       return list;
     } catch (err) {
@@ -1015,26 +1017,30 @@ export class Board implements Reader {
   }
 
   /**
-   * Each task of the change made done by a hand edit with nobody recorded as doing it, as an error
-   * for validate: agentboard never completes a task without saying who, so nobody may have done it.
+   * Each task of the change made done by a person's edit that a merge took, with nobody recorded as
+   * doing it, as an error for validate: agentboard never completes a task without saying who. (A
+   * save that makes a task done is not taken, store/decisions.ts; a task list git brought, or one
+   * merged before that rule, can hold such a task all the same.)
    */
   doneByHand(changeId: string): Finding[] {
     const out: Finding[] = [];
-    const edited = this.handEditedDocs([changeId]).some((d) => d.type === 'tasks');
     const doc = this.readDoc(changeId, 'tasks');
     const entry = this.ledgerOf(changeId).files[DOC_FILES.tasks];
     if (!doc?.content || !entry) return out;
-    const before = baseItems(entry);
     for (const block of doc.content.blocks) {
       const task = block.task;
       if (!task || task.status !== 'done' || task.assignee) continue;
       const history = entry.history[task.id];
-      const last = history?.[history.length - 1];
-      // Not merged yet (agentboard last wrote it otherwise), or merged from a person's edit of its state.
-      const byHand = (edited && before.get(task.id)?.state.status !== 'done') || ((last?.[3] ?? 0) & STATE_BY_PERSON) !== 0;
-      if (!byHand) continue;
+      if (((history?.[history.length - 1]?.[3] ?? 0) & STATE_BY_PERSON) === 0) continue;
       const ref = `${changeId}/${task.id}`;
-      out.push({ level: 'error', file: this.rel(this.docPath(changeId, 'tasks')), line: block.line + doc.bodyLine - 1, rule: 'tasks.done.by_hand', message: `task ${task.id} was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)`, fix: `if nobody did it, set it back: \`agentboard task update ${ref} --status todo\`; if someone did, write who under "assignee:"` });
+      out.push({
+        level: 'error',
+        file: this.rel(this.docPath(changeId, 'tasks')),
+        line: block.line + doc.bodyLine - 1,
+        rule: 'tasks.done.by_hand',
+        message: `task ${task.id} was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)`,
+        fix: `a person sets it back with \`agentboard task update ${ref} --status todo --as human:<your name>\`; if someone did it, they then mark it done with \`agentboard task done ${ref} --as <their id>\``,
+      });
     }
     return out;
   }

@@ -1,7 +1,7 @@
 /** agentd/config.yaml: project settings, every key optional, checked on read. */
 import * as z from 'zod';
 import { fail } from '../errors.js';
-import { AGENT_ID_PATTERN } from '../domain/ids.js';
+import { AGENT_ID_PATTERN, readsAsPerson } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
 import { lineOfPath, parseYaml, YamlError } from './yaml-lite.js';
 import { once } from '../once.js';
@@ -29,7 +29,11 @@ const configSchema = once(() => {
     .refine((a) => a.adapter === undefined || a.command === undefined, { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
 
   /** Agent names become the stem of per-role agent ids (claude-planner, codex-w2), so they follow the agent id rules. */
-  const AgentName = z.string().max(48).regex(AGENT_ID_PATTERN, 'agent names are lowercase letters, digits, ".", "_" and "-"');
+  const AgentName = z
+    .string()
+    .max(48)
+    .regex(AGENT_ID_PATTERN, 'agent names are lowercase letters, digits, ".", "_" and "-"')
+    .refine((n) => !readsAsPerson(n), 'agent names "human" and those that start with "human-", "human." or "human_" are reserved (the agent ids made of them would read as a person\'s); name the agent after its tool, like "claude"');
 
   const RunConfig = z.strictObject({
     planner: AgentName.optional(),

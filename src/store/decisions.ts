@@ -1,10 +1,11 @@
 /**
  * The decisions a document holds: its status (approving and rejecting are a person's acts, through
  * `agentboard approve` and `agentboard reject`; submitting is the writing command's), a review's
- * latest verdict (a reviewer's, through `agentboard review`) and the plan of a task list a person
- * approved (it no longer changes, but by a person's `agentboard task add`). Only agentboard's
- * commands change them, which check who may and record who did: a hand edit of the file that
- * changes one decides nothing. The board goes on with what agentboard recorded (the ledger),
+ * latest verdict (a reviewer's, through `agentboard review`), the plan of a task list a person
+ * approved (it no longer changes, but by a person's `agentboard task add`) and that a task is done
+ * (through `agentboard task done`, or a person's approval; its dependents start on it). Only
+ * agentboard's commands change them, which check who may and record who did: a hand edit of the
+ * file that changes one decides nothing. The board goes on with what agentboard recorded (the ledger),
  * `validate` and `status` report the edit, and agentboard's next write of the file keeps its own
  * value and records the person's as a merge conflict (store/merge.ts).
  *
@@ -16,11 +17,12 @@
  * (HEAD): a decision the file shares with it came with git.
  */
 import { FindingSink, type Finding } from '../domain/findings.js';
+import { isHuman } from '../domain/ids.js';
 import { DOC_WORDS, type DocStatus, type DocType, type ReviewRound, type Verdict } from '../domain/model.js';
 import type { DocFile } from './documents.js';
 import { parseReviewBody } from './format-review.js';
 import { baseItems, docItems, META_ITEM, type LedgerEntry } from './ledger.js';
-import { fingerprints } from './merge.js';
+import { fingerprints, newTaskState, type Item } from './merge.js';
 
 /**
  * What a hand edit changed of the decisions in a document agentboard wrote (its file and line for
@@ -35,6 +37,8 @@ export interface HandDecision {
   verdict?: { recorded: Verdict | null; file: Verdict; line: number | undefined; earlier?: true };
   /** Tasks a hand edit added to a task list agentboard recorded as approved. */
   added?: { id: string; line: number }[];
+  /** Tasks a hand edit made done, with the state agentboard recorded (a task new to it: to do). */
+  done?: { id: string; line: number; recorded: Item['state']; earlier?: true }[];
   /** The document was never written by agentboard here (no ledger entry): what is "recorded" is what the commit checked out holds. */
   unrecorded?: true;
 }
@@ -88,16 +92,40 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
     const stale = now !== was && earlier(META_ITEM, 1);
     if (now !== null && now !== was && (stale || verdictOf(inGit()) !== now)) out.verdict = { recorded: was, file: now, line: verdictLine(doc), ...(stale ? { earlier: true as const } : {}) };
   }
-  if (doc.type === 'tasks' && recorded === 'approved') {
+  if (doc.type === 'tasks') {
     const known = baseItems(entry);
-    const blocks = (doc.content as NonNullable<DocFile<'tasks'>['content']>).blocks.filter((b) => b.task && !known.has(b.id) && !(earlier(b.id, 1) && earlier(b.id, 2)));
-    if (blocks.length > 0) {
-      const committedIds = new Set((inGit()?.content as DocFile<'tasks'>['content'] | undefined)?.blocks.map((b) => b.id) ?? []);
-      const added = blocks.filter((b) => !committedIds.has(b.id)).map((b) => ({ id: b.id, line: b.line + doc.bodyLine - 1 }));
+    const blocks = (doc.content as NonNullable<DocFile<'tasks'>['content']>).blocks;
+    const committed = () => (inGit()?.content as DocFile<'tasks'>['content'] | undefined)?.blocks ?? [];
+    const lineOf = (b: (typeof blocks)[number]) => b.line + doc.bodyLine - 1;
+    const fresh = recorded === 'approved' ? blocks.filter((b) => b.task && !known.has(b.id) && !(earlier(b.id, 1) && earlier(b.id, 2))) : [];
+    if (fresh.length > 0) {
+      const committedIds = new Set(committed().map((b) => b.id));
+      const added = fresh.filter((b) => !committedIds.has(b.id)).map((b) => ({ id: b.id, line: lineOf(b) }));
       if (added.length > 0) out.added = added;
     }
+    const left = new Set(out.added?.map((a) => a.id));
+    const finished = blocks.filter((b) => b.task?.status === 'done' && !left.has(b.id) && known.get(b.id)?.state.status !== 'done');
+    if (finished.length > 0) {
+      const doneInGit = new Set(committed().flatMap((b) => (b.task?.status === 'done' ? [b.id] : [])));
+      const done = finished.flatMap((b) => {
+        const stale = earlier(b.id, 2);
+        if (!stale && doneInGit.has(b.id)) return [];
+        return [{ id: b.id, line: lineOf(b), recorded: known.get(b.id)?.state ?? newTaskState(items.get(b.id)!.state), ...(stale ? { earlier: true as const } : {}) }];
+      });
+      if (done.length > 0) out.done = done;
+    }
   }
-  return out.status || out.verdict || out.added ? out : null;
+  return out.status || out.verdict || out.added || out.done ? out : null;
+}
+
+/** `task` with the state agentboard recorded (`state`, a field null when unset) in place of its own, in the fields named (all of them by default). */
+export function withState<T extends object>(task: T, state: Item['state'], fields: readonly string[] = Object.keys(state)): T {
+  const out = { ...task } as Record<string, unknown>;
+  for (const field of fields) {
+    if (state[field] === null || state[field] === undefined) delete out[field];
+    else out[field] = state[field];
+  }
+  return out as T;
 }
 
 /**
@@ -117,17 +145,27 @@ export function unrecordedDecision(doc: DocFile, text: string, committed: DocFil
     const before = verdictOf(committed);
     if (now !== null && now !== before) out.verdict = { recorded: before, file: now, line: verdictLine(doc) };
   }
-  if (doc.type === 'tasks' && status === 'approved' && committed?.meta.status === 'approved') {
-    const known = new Set((committed.content as NonNullable<DocFile<'tasks'>['content']>).blocks.map((b) => b.id));
-    const added = (doc.content as NonNullable<DocFile<'tasks'>['content']>).blocks.filter((b) => b.task && !known.has(b.id)).map((b) => ({ id: b.id, line: b.line + doc.bodyLine - 1 }));
-    if (added.length > 0) out.added = added;
+  if (doc.type === 'tasks') {
+    const blocks = (doc.content as NonNullable<DocFile<'tasks'>['content']>).blocks;
+    const before = committed ? docItems(committed) : new Map<string, Item>();
+    const lineOf = (b: (typeof blocks)[number]) => b.line + doc.bodyLine - 1;
+    if (status === 'approved' && committed?.meta.status === 'approved') {
+      const added = blocks.filter((b) => b.task && !before.has(b.id)).map((b) => ({ id: b.id, line: lineOf(b) }));
+      if (added.length > 0) out.added = added;
+    }
+    const left = new Set(out.added?.map((a) => a.id));
+    const items = docItems(doc);
+    const done = blocks
+      .filter((b) => b.task?.status === 'done' && !left.has(b.id) && before.get(b.id)?.state.status !== 'done')
+      .map((b) => ({ id: b.id, line: lineOf(b), recorded: before.get(b.id)?.state ?? newTaskState(items.get(b.id)!.state) }));
+    if (done.length > 0) out.done = done;
   }
-  return out.status || out.verdict || out.added ? out : null;
+  return out.status || out.verdict || out.added || out.done ? out : null;
 }
 
-/** Whether a document's frontmatter may hold a decision worth checking: a status a person gives, or (a review) a verdict in its body. */
+/** Whether a document may hold a decision worth checking: a status a person gives, a review's verdict, a task list's done tasks. */
 export function mayHoldDecision(type: DocType, status: DocStatus | undefined): boolean {
-  return type === 'review' || (type !== 'design' && (status === 'approved' || status === 'rejected'));
+  return type === 'review' || type === 'tasks' || (type !== 'design' && (status === 'approved' || status === 'rejected'));
 }
 
 /** `doc` with the decisions agentboard recorded in place of those a hand edit made (`hand`): what the board goes on with. */
@@ -139,10 +177,12 @@ export function asRecorded<T extends DocType>(doc: DocFile<T>, hand: HandDecisio
     // With no verdict recorded, the round holding the hand-made one is not a round of the board's.
     out.content = (hand.verdict.recorded ? [{ ...latest!, verdict: hand.verdict.recorded }, ...earlier] : earlier) as DocFile<T>['content'];
   }
-  if (hand.added && doc.content) {
-    const left = new Set(hand.added.map((a) => a.id));
+  if ((hand.added || hand.done) && doc.content) {
+    const left = new Set(hand.added?.map((a) => a.id));
+    const recorded = new Map(hand.done?.map((d) => [d.id, d.recorded]));
     const content = doc.content as NonNullable<DocFile<'tasks'>['content']>;
-    out.content = { ...content, blocks: content.blocks.filter((b) => !left.has(b.id)) } as DocFile<T>['content'];
+    const blocks = content.blocks.filter((b) => !left.has(b.id)).map((b) => (b.task && recorded.has(b.id) ? { ...b, task: withState(b.task, recorded.get(b.id)!) } : b));
+    out.content = { ...content, blocks } as DocFile<T>['content'];
   }
   return out;
 }
@@ -195,5 +235,27 @@ export function handDecisionFindings(file: string, changeId: string, type: DocTy
       fix: `to add it, a person runs \`agentboard task add ${changeId} --title "…"\`; otherwise take its "## ${task.id}: …" block out of the file`,
     });
   }
+  for (const task of hand.done ?? []) {
+    if (task.earlier) continue;
+    const was = String(task.recorded.status);
+    const holder = typeof task.recorded.assignee === 'string' && was !== 'todo' ? task.recorded.assignee : null;
+    out.push({
+      level: 'error',
+      file,
+      line: task.line,
+      rule: 'tasks.done.by_hand',
+      message: `task ${task.id} was made done by a hand edit of the file, where agentboard recorded it ${was}${holder ? ` (held by ${holder})` : ''}: a hand edit decides nothing, so the board goes on with ${was} (the tasks that depend on it wait), and agentboard's next write of the list puts ${was} back`,
+      fix: `${finishing(`${changeId}/${task.id}`, was, holder)}; otherwise set its line back to "status: ${was}"`,
+    });
+  }
   return out;
+}
+
+/** The commands that make a task done from the state agentboard recorded, with who may run them. */
+function finishing(ref: string, was: string, holder: string | null): string {
+  const person = 'human:<your name>';
+  if (was === 'in_review') return `if the work is done, a person approves it with \`agentboard approve ${ref} --as ${person}\``;
+  if (was === 'blocked') return `if it is done, a person clears its blocker and marks it done: \`agentboard task unblock ${ref} --as ${person}\`, then \`agentboard task done ${ref} --as ${person}\``;
+  const agent = holder && !isHuman(holder) ? `${holder}, which holds it, marks it done with \`agentboard task done ${ref} --as ${holder}\`, or ` : '';
+  return `if it is done, ${agent}a person marks it done with \`agentboard task done ${ref} --as ${person}\``;
 }

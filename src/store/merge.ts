@@ -21,9 +21,9 @@
  * says it removed (a task list's retired ids: another clone's removal pulled with git, say) goes.
  *
  * A person's decisions are never taken from a save (store/decisions.ts): a document's status, a
- * review's latest verdict, a task added to a task list a person approved. Agentboard's value is
- * kept and the person's recorded as a conflict, unless the value came with git (the version the
- * commit checked out holds it: another clone's decision, pulled).
+ * review's latest verdict, a task added to a task list a person approved, a task made done.
+ * Agentboard's value is kept and the person's recorded as a conflict, unless the value came with
+ * git (the version the commit checked out holds it: another clone's decision, pulled).
  */
 import { isHeld, type TaskStatus } from '../domain/model.js';
 import { sha1 } from './hash.js';
@@ -192,6 +192,8 @@ export interface MergeInput {
   decisions?: { key: string; state?: (state: Item['state']) => unknown; plan?: (plan: Item['plan']) => unknown };
   /** No item may be added (a task list a person approved: its plan no longer changes). */
   closed?: boolean;
+  /** The items are tasks: one a save makes done keeps agentboard's state (a new one starts to do), as its dependents would start on it. */
+  tasks?: boolean;
   /** The items of the file as the commit checked out holds it (null: none), asked only when a save would change a decision: a value equal to git's came with git. */
   committed?: () => Map<string, Item> | null;
 }
@@ -239,7 +241,8 @@ export function tookState(base: Map<string, Item>, items: MergedItem[]): boolean
 /**
  * Whether a person's state would take a task from the agent holding it (back to "todo", or to
  * another holder): that is `agentboard release`, which logs it and tells the holder, never a save.
- * Finishing it, or blocking it for its holder, stays a person's decision.
+ * Blocking it for its holder stays a person's decision; finishing it is a decision made with a
+ * command (store/decisions.ts).
  */
 function takesClaim(base: Record<string, unknown>, person: Record<string, unknown>): boolean {
   // A state's absent fields are null (ledger.ts taskItem).
@@ -250,6 +253,11 @@ function takesClaim(base: Record<string, unknown>, person: Record<string, unknow
 /** The state of a task as `add_task` makes it: to do, with nothing else set. */
 function plainNew(state: Record<string, unknown>): boolean {
   return Object.entries(state).every(([field, value]) => (field === 'status' ? value === 'todo' || value == null : value == null));
+}
+
+/** The state `add_task` gives a task, with the fields of `state`: what agentboard recorded of a task new to it. */
+export function newTaskState(state: Item['state']): Item['state'] {
+  return Object.fromEntries(Object.keys(state).map((field) => [field, field === 'status' ? 'todo' : null]));
 }
 
 export function mergeItems(input: MergeInput): MergeResult {
@@ -265,6 +273,9 @@ export function mergeItems(input: MergeInput): MergeResult {
     const git = inGit(key);
     return git === undefined || decision(git[part]) !== decision(p[part]);
   };
+  /** Whether the person's task is made done where agentboard's is not (`base`: null for a task new to it), other than as git brought it. */
+  const finishes = (key: string, base: Item['state'] | null, person: Item['state']): boolean =>
+    input.tasks === true && person.status === 'done' && base?.status !== 'done' && inGit(key)?.state.status !== 'done';
   const refuse = (conflict: MergeConflict) => {
     conflicts.push(conflict);
     refused.push(conflict);
@@ -286,7 +297,11 @@ export function mergeItems(input: MergeInput): MergeResult {
       if (removedSince) continue;
       edited = true;
       if (input.closed && inGit(key) === undefined) refuse({ file: input.file, item: key, part: 'added', kept: 'agentboard', agentboard: null, person: p });
-      else merged.set(key, { item: p, same: true, byPerson: PLAN_BY_PERSON | STATE_BY_PERSON });
+      else if (finishes(key, null, p.state)) {
+        const state = newTaskState(p.state);
+        refuse({ file: input.file, item: key, part: 'state', kept: 'agentboard', agentboard: state, person: p.state });
+        merged.set(key, { item: { ...p, state }, same: false, byPerson: PLAN_BY_PERSON });
+      } else merged.set(key, { item: p, same: true, byPerson: PLAN_BY_PERSON | STATE_BY_PERSON });
       continue;
     }
     const [bp, bs] = fingerprints(b);
@@ -305,7 +320,7 @@ export function mergeItems(input: MergeInput): MergeResult {
     }
     let state = b.state;
     const stateIs = judge(history, 2, ps, bs);
-    if (stateIs === 'new' && decides(key, 'state', b, p)) {
+    if (stateIs === 'new' && (decides(key, 'state', b, p) || finishes(key, b.state, p.state))) {
       refuse({ file: input.file, item: key, part: 'state', kept: 'agentboard', agentboard: b.state, person: p.state });
       edited = true;
     } else if (stateIs === 'new') {

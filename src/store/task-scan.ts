@@ -35,6 +35,9 @@ export interface TaskSummary {
   noted: Record<string, string>;
 }
 
+/** The state fields (domain/model.ts TASK_STATE_FIELDS) a summary holds. */
+export const SUMMARY_STATE = ['status', 'assignee', 'claimed_at', 'progress', 'progress_at', 'submitted_at', 'submission'] as const;
+
 /** Headings of level 2 and fences: the body may have none but those of its task blocks (one heading and two fences each). */
 const LEVEL2_OR_FENCE = /^ {0,3}(?:##(?:[ \t]|$)|`{3,}|~{3,})/gm;
 

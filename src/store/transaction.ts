@@ -284,6 +284,7 @@ export class Transaction implements Reader {
     if (hand.status) refused.push({ file, item: META_ITEM, part: 'state', kept: 'agentboard', agentboard: { ...meta.state, status: hand.status.recorded }, person: meta.state });
     if (hand.verdict) refused.push({ file, item: META_ITEM, part: 'plan', kept: 'agentboard', agentboard: null, person: meta.plan });
     for (const added of hand.added ?? []) refused.push({ file, item: added.id, part: 'added', kept: 'agentboard', agentboard: null, person: items.get(added.id) });
+    for (const done of hand.done ?? []) refused.push({ file, item: done.id, part: 'state', kept: 'agentboard', agentboard: done.recorded, person: items.get(done.id)!.state });
     this.conflicts.push(...refused);
     this.refused.set(path, refused);
     return asRecorded(doc, hand);
@@ -419,7 +420,7 @@ export class Transaction implements Reader {
       return doc ? docItems(doc) : null;
     };
     const closed = type === 'tasks' && base.get(META_ITEM)?.state.status === 'approved';
-    const result = mergeItems({ file: shown, version: entry.version, base, history: entry.history, person: docItems(person), dropped, decisions, closed, committed });
+    const result = mergeItems({ file: shown, version: entry.version, base, history: entry.history, person: docItems(person), dropped, decisions, closed, tasks: type === 'tasks', committed });
     this.conflicts.push(...result.conflicts);
     this.byPerson.set(path, new Map(result.items.filter((i) => i.byPerson !== 0).map((i) => [i.key, i.byPerson])));
     if (tookState(base, result.items) || result.refused.length > 0) this.stateByHand.add(path);

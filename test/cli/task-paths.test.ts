@@ -613,6 +613,57 @@ describe('a task the agent completed', () => {
   });
 });
 
+describe("a person's status change of a task an agent holds", () => {
+  it('records the person as who made it done, in the file, task show and the log; the agent is named as who worked on it, and its claim ends', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ppl', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }, { title: 'Four' }]);
+    for (const agent of ['w1', 'w2', 'w3']) await ok(dir, ['next', '--as', agent]);
+    await ok(dir, ['task', 'progress', 'ppl/T1', '--as', 'w1', '--percent', '60', '--message', 'Parser written']);
+    const claimedAt = (await ok(dir, ['task', 'show', 'ppl/T1'])).task.claimed_at;
+    // the person's command acts as human:tester, both ways of marking it done
+    expect((await ok(dir, ['task', 'update', 'ppl/T1', '--status', 'done'])).task).toMatchObject({ status: 'done', assignee: 'human:tester' });
+    expect((await ok(dir, ['task', 'done', 'ppl/T2', '--as', 'human:tester'])).task).toMatchObject({ status: 'done', assignee: 'human:tester' });
+
+    const block = read(dir, 'agentd/changes/ppl/tasks.md').split('## T2:')[0]!.split('## T1:')[1]!;
+    expect(block).toContain('status: done\n');
+    expect(block).toContain('assignee: "human:tester"\n');
+    expect(block).not.toContain('claimed_at:');
+    expect(block).toContain(`text: "Marked done while w1 held it (claimed ${claimedAt})."`);
+    const shown = await ok(dir, ['task', 'show', 'ppl/T1']);
+    expect(shown.held_by).toBeNull();
+    expect(shown.task).toMatchObject({ assignee: 'human:tester', claimed_at: null, progress: 100 });
+    expect(shown.task.notes).toEqual([{ author: 'human:tester', at: expect.any(String), text: `Marked done while w1 held it (claimed ${claimedAt}).` }]);
+    expect((await cli(dir, ['task', 'show', 'ppl/T1'])).stdout).toContain('· done by human:tester');
+    const log = (await ok(dir, ['log', '--change', 'ppl'])).entries.slice(0, 2).map((e: any) => [e.actor, e.action, e.summary]);
+    expect(log).toEqual([
+      ['human:tester', 'task.done', 'completed ppl/T2 (w2 held it)'],
+      ['human:tester', 'task.update', 'updated ppl/T1 (status done; w1 held it)'],
+    ]);
+
+    // the agents are not credited, and their claims are over: told who completed it, they get other work
+    expect((await ok(dir, ['agent', 'show', 'w1'])).completed_tasks).toBe(0);
+    const late = await cli(dir, ['task', 'progress', 'ppl/T1', '--as', 'w1', '--percent', '90', '--message', 'Tests', '--json']);
+    expect(late.json.error).toMatchObject({ code: 'TASK_NOT_READY', message: expect.stringContaining('Task ppl/T1 is done: human:tester completed it') });
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('ppl/T4');
+
+    // put back in the pool by a person: the log names whose claim ended, and the task is ready again
+    await ok(dir, ['task', 'update', 'ppl/T3', '--status', 'todo']);
+    expect((await ok(dir, ['log', '--change', 'ppl'])).entries[0]).toMatchObject({ actor: 'human:tester', action: 'task.update', summary: 'updated ppl/T3 (status todo; w3 held it)' });
+    expect((await ok(dir, ['task', 'show', 'ppl/T3'])).task).toMatchObject({ status: 'todo', assignee: null, ready: true });
+    expect((await ok(dir, ['next', '--as', 'w3'])).task.task_id).toBe('ppl/T3');
+  });
+
+  it('approved from review stays the work of the agent that submitted it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rvw', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'w1']);
+    await ok(dir, ['session', 'submit', '--as', 'w1', '--summary', 'Done, with tests', '--task', 'rvw/T1']);
+    await ok(dir, ['approve', 'rvw/T1']);
+    expect((await ok(dir, ['task', 'show', 'rvw/T1'])).task).toMatchObject({ status: 'done', assignee: 'w1', notes: [] });
+    expect((await ok(dir, ['agent', 'show', 'w1'])).completed_tasks).toBe(1);
+  });
+});
+
 describe('the claim rules on the paths beside next', () => {
   it('bring a blocked task back to work only while the agent works on no other task', async () => {
     const dir = await newBoard();

@@ -540,7 +540,7 @@ describe('agentboard run with a scripted agent', () => {
     expect(readFileSync(join(board.dir, kept), 'utf8').replaceAll('status: todo', 'status: done')).toBe(edited);
     expect(edited.match(/status: done/g)).toHaveLength(2);
 
-    // status and validate show the edit; validate names the tasks nobody is recorded as doing; the log says whose turn it was.
+    // status and validate show the edit; validate names the tasks made done by it, and the command that does; the log says whose turn it was.
     expect((await ok(board.dir, ['status'])).hand_edited).toEqual([tasksFile]);
     const validate = await cli(board.dir, ['validate', 'add-search', '--json']);
     expect(validate.code).toBe(1);
@@ -550,7 +550,10 @@ describe('agentboard run with a scripted agent', () => {
       ['error', edited.split('\n').indexOf('## T2: Rank the results') + 1],
       ['error', edited.split('\n').indexOf('## T3: Show them') + 1],
     ]);
-    expect(findings.find((f: any) => f.rule === 'tasks.done.by_hand')).toMatchObject({ message: 'task T2 was made done by a hand edit of the file, and nobody is recorded as doing it (it has no assignee)', fix: 'if nobody did it, set it back: `agentboard task update add-search/T2 --status todo`; if someone did, write who under "assignee:"' });
+    expect(findings.find((f: any) => f.rule === 'tasks.done.by_hand')).toMatchObject({
+      message: "task T2 was made done by a hand edit of the file, where agentboard recorded it todo: a hand edit decides nothing, so the board goes on with todo (the tasks that depend on it wait), and agentboard's next write of the list puts todo back",
+      fix: 'if it is done, a person marks it done with `agentboard task done add-search/T2 --as human:<your name>`; otherwise set its line back to "status: todo"',
+    });
     const log = (await ok(board.dir, ['log', '--change', 'add-search'])).entries;
     expect(log[0]).toMatchObject({ actor: 'agentboard', action: 'file.edited', target: tasksFile, summary: expect.stringContaining('during the turn of fake-w1 on add-search/T1') });
 

@@ -289,4 +289,101 @@ describe('a document agentboard never wrote here', () => {
     expect(read(b, path)).not.toContain('T9');
     expect(conflicts(b)).toContainEqual(expect.objectContaining({ file: path, item: 'T9', part: 'added', kept: 'agentboard' }));
   });
+  it('on a fresh clone, a task typed done by hand starts none of its dependents', async () => {
+    const a = await newBoard();
+    await changeWithTasks(a, 'hop', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+    git(a, 'init', '-q');
+    git(a, 'add', '-A');
+    git(a, 'commit', '-qm', 'board');
+    const b = join(tempDir('agentboard-clone-'), 'b');
+    git(join(b, '..'), 'clone', '-q', a, b);
+    const path = 'agentd/changes/hop/tasks.md';
+    const text = read(b, path);
+    const t1 = text.indexOf('## T1');
+    write(b, path, text.slice(0, t1) + text.slice(t1).replace('status: todo', 'status: done'));
+
+    const { code, found } = await findings(b, 'hop', 'tasks.done.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([expect.objectContaining({ file: path })]);
+    expect((await ok(b, ['next', '--as', 'w1'])).task.task_id).toBe('hop/T1');
+    const second = await ok(b, ['next', '--as', 'w2']);
+    expect(second.status).toBe('nothing_available');
+    expect(second.reasons.waiting_on_dependencies).toBe(1);
+  });
+});
+
+describe('a task made done by hand', () => {
+  it('starts none of its dependents, is an error naming the command that makes it done, and the next write puts back the state agentboard recorded', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'chain', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }, { title: 'Three', depends: ['T4'] }, { title: 'Four' }]);
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('chain/T1');
+    const path = 'agentd/changes/chain/tasks.md';
+    // T1, held by w1, and T4, nobody's, typed done; T4 given a holder by hand as well
+    const text = read(dir, path);
+    write(dir, path, text.replace('status: in_progress', 'status: done').replace(/(## T4: Four\n\n```yaml\n)status: todo\n/, '$1status: done\nassignee: "human:dana"\n'));
+
+    const { code, found } = await findings(dir, 'chain', 'tasks.done.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([
+      expect.objectContaining({ level: 'error', file: path, line: lineOf(dir, path, '## T1: One') }),
+      expect.objectContaining({ level: 'error', file: path, line: lineOf(dir, path, '## T4: Four') }),
+    ]);
+    expect(found[0].message).toContain('where agentboard recorded it in_progress (held by w1)');
+    expect(found[0].fix).toBe('if it is done, w1, which holds it, marks it done with `agentboard task done chain/T1 --as w1`, or a person marks it done with `agentboard task done chain/T1 --as human:<your name>`; otherwise set its line back to "status: in_progress"');
+    expect(found[1].fix).toBe('if it is done, a person marks it done with `agentboard task done chain/T4 --as human:<your name>`; otherwise set its line back to "status: todo"');
+    expect((await ok(dir, ['status'])).problems.filter((p: any) => p.rule === 'tasks.done.by_hand')).toHaveLength(2);
+    // read with the state agentboard recorded: nothing depending on them is ready
+    const shown = (await ok(dir, ['task', 'list', '--change', 'chain'])).tasks.map((t: any) => [t.id, t.status, t.assignee, t.ready]);
+    expect(shown).toEqual([
+      ['T1', 'in_progress', 'w1', false],
+      ['T2', 'todo', null, false],
+      ['T3', 'todo', null, false],
+      ['T4', 'todo', null, true],
+    ]);
+
+    // next hands out T4 (to do, as recorded), and neither dependent
+    expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('chain/T4');
+    const none = await ok(dir, ['next', '--as', 'w3']);
+    expect(none.status).toBe('nothing_available');
+    expect(none.reasons.waiting_on_dependencies).toBe(2);
+    // that write merged the file: agentboard's states are back, the person's recorded
+    const after = read(dir, path);
+    expect(after).not.toContain('status: done');
+    expect(after).not.toContain('human:dana');
+    expect(conflicts(dir).filter((c: any) => c.part === 'state').map((c: any) => [c.item, c.kept, c.person.status])).toEqual([
+      ['T1', 'agentboard', 'done'],
+      ['T4', 'agentboard', 'done'],
+    ]);
+    expect((await findings(dir, 'chain', 'tasks.done.by_hand')).found).toEqual([]);
+
+    // made done with the command, T1 starts its dependent
+    await ok(dir, ['task', 'done', 'chain/T1', '--as', 'w1']);
+    expect((await ok(dir, ['next', '--as', 'w3'])).task.task_id).toBe('chain/T2');
+  });
+
+  it('pulled with git from another clone, done there with the command, is taken: its dependent starts', async () => {
+    const origin = tempDir('agentboard-origin-');
+    git(origin, 'init', '-q', '--bare');
+    const a = await newBoard();
+    await changeWithTasks(a, 'chain', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+    git(a, 'init', '-q');
+    git(a, 'add', '-A');
+    git(a, 'commit', '-qm', 'board');
+    git(a, 'push', '-q', origin, 'HEAD:refs/heads/main');
+    const b = join(tempDir('agentboard-clone-'), 'b');
+    git(join(b, '..'), 'clone', '-q', '-b', 'main', origin, b);
+    await ok(b, ['task', 'note', 'chain/T2', 'Read the spec first.']); // b's ledger records the list
+    git(b, 'commit', '-qam', 'a note');
+
+    await ok(a, ['task', 'done', 'chain/T1', '--as', 'w1']);
+    git(a, 'commit', '-qam', 'T1 done');
+    git(a, 'push', '-q', origin, 'HEAD:main');
+    git(b, 'pull', '-q', '--no-rebase', '--no-edit', 'origin', 'main');
+
+    const v = await cli(b, ['validate', 'chain', '--json']);
+    expect(v.json.data.changes[0].findings).toEqual([]);
+    expect(v.code).toBe(0);
+    expect((await ok(b, ['next', '--as', 'w2'])).task.task_id).toBe('chain/T2');
+    expect((await ok(b, ['task', 'show', 'chain/T1'])).task).toMatchObject({ status: 'done', assignee: 'w1' });
+  });
 });

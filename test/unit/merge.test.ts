@@ -65,9 +65,29 @@ describe('merging a person\'s edit with what agentboard wrote', () => {
   it('applies a person\'s own decision on a task\'s state when agents did not change it since', () => {
     const v1 = [claimed('T1', 'codex'), task('T2')];
     const ledger = written([v1]);
-    const r = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex', { status: 'done' }), task('T2')]) });
-    expect(r.items.find((i) => i.key === 'T1')!.item.state.status).toBe('done');
+    const r = mergeItems({ file: 'tasks.md', ...ledger, tasks: true, person: person([claimed('T1', 'codex', { status: 'blocked' }), task('T2')]) });
+    expect(r.items.find((i) => i.key === 'T1')!.item.state.status).toBe('blocked');
     expect(r.conflicts).toEqual([]);
+  });
+
+  it('never makes a task done for a save, a task the person added neither, unless git brought it', () => {
+    const v1 = [claimed('T1', 'codex'), task('T2', { depends: ['T1'] })];
+    const ledger = written([v1]);
+    const edited = person([claimed('T1', 'codex', { status: 'done' }), task('T2', { depends: ['T1'] }), task('T3', { status: 'done', assignee: 'human:dana' })]);
+    const r = mergeItems({ file: 'tasks.md', ...ledger, tasks: true, person: edited, committed: () => null });
+    expect(r.items.find((i) => i.key === 'T1')!.item.state).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+    // the person's task is kept, to do: its text is theirs, its state the one a new task has
+    const t3 = r.items.find((i) => i.key === 'T3')!;
+    expect(t3.item.plan.title).toBe('Task T3');
+    expect(t3.item.state).toMatchObject({ status: 'todo', assignee: null });
+    expect(r.refused).toEqual([
+      expect.objectContaining({ item: 'T1', part: 'state', kept: 'agentboard', person: expect.objectContaining({ status: 'done' }) }),
+      expect.objectContaining({ item: 'T3', part: 'state', kept: 'agentboard', person: expect.objectContaining({ status: 'done', assignee: 'human:dana' }) }),
+    ]);
+    // the version the commit checked out holds them done: another clone's work, pulled
+    const pulled = mergeItems({ file: 'tasks.md', ...ledger, tasks: true, person: edited, committed: () => edited });
+    expect(pulled.items.filter((i) => i.item.state.status === 'done').map((i) => i.key)).toEqual(['T1', 'T3']);
+    expect(pulled.refused).toEqual([]);
   });
 
   it('never takes a task from its holder for a save, however often the same save comes back', () => {
