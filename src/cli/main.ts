@@ -13,7 +13,7 @@ import { runParsed } from '../ops/execute.js';
 import { combinable, runCombined } from '../ops/combine.js';
 import { parseInput, refuseDeepInput } from '../ops/input.js';
 import { refTo, resolveRefs, resolveRefsDeep } from '../domain/refs.js';
-import { markdownToInput } from '../ops/from-markdown.js';
+import { markdownToInput, withFrontmatterNotTaken, type Written } from '../ops/from-markdown.js';
 import type { Field } from './fields.js';
 import { renderAside, renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
@@ -107,8 +107,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
  * A field may come from more than one of them only with the same value: two different values are
  * refused (which one was meant cannot be told), whichever two they are.
  */
-function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): Record<string, unknown> {
+function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): { input: Record<string, unknown>; markdown?: string } {
   const input: Record<string, unknown> = {};
+  let markdown: string | undefined;
   const givenBy = new Map<string, string>();
   const give = (fields: Record<string, unknown>, by: string) => {
     for (const [name, value] of Object.entries(fields)) {
@@ -129,6 +130,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
     const text = readUserFile(globals.from, '--from', io, command);
+    if (op.cli.from) markdown = text;
     give(op.cli.from ? markdownToInput(op.cli.from, text, globals.from) : { [op.cli.fromText!]: text }, `--from ${globals.from}`);
   }
   positionalNames(op).forEach((p, i) => {
@@ -153,7 +155,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     give({ [field.name]: given }, `--${flag}`);
   }
   if (takes(op, 'agent_id') && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) give({ agent_id: globals.as }, '--as');
-  return input;
+  return markdown === undefined ? { input } : { input, markdown };
 }
 
 function addFlags(cmd: Command, ops: OpInfo[]): void {
@@ -211,7 +213,8 @@ interface Run {
   sync: boolean;
   /** The file given with --from. */
   from: string | undefined;
-  input: () => { op: OpInfo; input: Record<string, unknown> };
+  /** The operation and its input; the markdown of --from, for a command that reads it into fields. */
+  input: () => { op: OpInfo; input: Record<string, unknown>; markdown?: string };
 }
 
 function commandFor(program: Command, path: string, parents: Map<string, Command>): Command {
@@ -278,11 +281,11 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
         from: globals.from,
         input: () => {
           for (const op of candidates) {
-            const input = assembleInput(op, positionals, command.opts(), globals, io);
-            if (complete(op, input) || op === candidates[candidates.length - 1]) {
-              const missing = positionalNames(op).find((p) => !p.optional && input[p.name] === undefined);
+            const assembled = assembleInput(op, positionals, command.opts(), globals, io);
+            if (complete(op, assembled.input) || op === candidates[candidates.length - 1]) {
+              const missing = positionalNames(op).find((p) => !p.optional && assembled.input[p.name] === undefined);
               if (missing) fail('USAGE', `Missing required argument '${missing.name}'.`, `Run \`agentboard ${op.cli.command} --help\` to see its arguments.`);
-              return { op, input };
+              return { op, ...assembled };
             }
           }
           return fail('USAGE', `Too many arguments for \`agentboard ${path}\`.`, `Run \`agentboard ${path} --help\` to see its arguments.`);
@@ -600,7 +603,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   let running: OpInfo | null = null;
   let call: RunCall | null = null;
   try {
-    const { op, input } = chosen.input();
+    const { op, input, markdown } = chosen.input();
     running = op;
     answering = { op: op.name, input };
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
@@ -610,7 +613,10 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     if (op.access === 'human') parseInput(operation.input, takes(op, 'agent_id') ? { ...input, agent_id: input.agent_id ?? 'human:usage-check' } : input, { rules: operation.inputRules });
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     call.tool = operation.tool?.name;
-    const data = spellFromFile(op, resolveRefsDeep(await runCommand(operation, ctx, input), spell), chosen.from);
+    const result = await runCommand(operation, ctx, input);
+    // The frontmatter of a --from file, where the write did not take it, is told with the write's warnings.
+    const written = markdown === undefined ? result : withFrontmatterNotTaken(result as Record<string, unknown> & Written, markdown, chosen.from!);
+    const data = spellFromFile(op, resolveRefsDeep(written, spell), chosen.from);
     recordForRun(call, null);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);

@@ -11,7 +11,7 @@ import { defineOp, type Context } from './registry.js';
 import { Actor, ChangeId, chars, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, TaskPlanFields, text, Verdict } from './schemas.js';
 import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { verifyReviewKey, refuseKeyOfRunOver } from './reviewer-keys.js';
-import { markdownToInput } from './from-markdown.js';
+import { markdownToInput, withFrontmatterNotTaken } from './from-markdown.js';
 import { parseInput } from './input.js';
 import { refTo } from '../domain/refs.js';
 import { FindingSink } from '../domain/findings.js';
@@ -558,7 +558,7 @@ export const correctDocument = defineOp({
         },
       },
     );
-    return { ...result, corrected_by: correction };
+    return { ...withFrontmatterNotTaken(result, input.markdown, 'markdown'), corrected_by: correction };
   },
 });
 
