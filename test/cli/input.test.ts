@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, newBoard, ok, read, snapshot, SPEC_MD, WHY, write } from '../helpers.js';
+import { connect } from '../mcp/helpers.js';
 
 describe('bad input changes nothing', () => {
   let dir: string;
@@ -377,5 +378,30 @@ describe('config.yaml errors', () => {
     const r = await cli(dir, ['approve', 'add-search', 'proposal', '--json']);
     expect(r.json.error.code).toBe('CONFIG_INVALID');
     expect(r.json.error.message).toBe(`agentd/people.yaml:${line}: people.1.name must be human:<name>.`);
+  });
+});
+
+describe('a task list written again', () => {
+  it('says which statuses its tasks did not take, with the call that moves the task, on the command line and over MCP alike', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'again', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['task', 'done', 'again/T2', '--as', 'worker-1']);
+    await ok(dir, ['reject', 'again', 'tasks', '--feedback', 'Add a third task.']);
+    const list = { tasks: [{ id: 'T1', title: 'One', status: 'done' }, { id: 'T2', title: 'Two', status: 'todo' }, { title: 'Three', status: 'done' }], notes: 'n' };
+    const r = await ok(dir, ['tasks', 'again', '--as', 'planner', '--input', write(dir, 'again.json', JSON.stringify(list))]);
+    expect(r.warnings).toEqual([
+      { level: 'warning', file: 'agentd/changes/again/tasks.md', rule: 'tasks.status.kept', message: 'tasks[0]: status done was not taken: task T1 keeps its state (todo) when its list is written again', fix: 'move the task itself with `agentboard task done again/T1 --as planner`' },
+      { level: 'warning', file: 'agentd/changes/again/tasks.md', rule: 'tasks.status.kept', message: 'tasks[1]: status todo was not taken: task T2 keeps its state (done) when its list is written again', fix: 'move the task itself with `agentboard task update again/T2 --status todo --as planner`' },
+    ]);
+    const tasks = (await ok(dir, ['task', 'list', '--change', 'again'])).tasks;
+    expect(tasks.map((t: any) => [t.id, t.status])).toEqual([['T1', 'todo'], ['T2', 'done'], ['T3', 'done']]);
+
+    await ok(dir, ['reject', 'again', 'tasks', '--feedback', 'Once more.']);
+    const mcp = await connect(dir);
+    const over = await mcp.call('agentboard_create_tasks', { agent_id: 'planner', change_id: 'again', ...list });
+    await mcp.close();
+    expect(over.isError, over.text).toBe(false);
+    expect(over.data.warnings.map((w: any) => [w.rule, w.message])).toEqual(r.warnings.map((w: any) => [w.rule, w.message]));
+    expect(over.data.warnings[0].fix).toBe('move the task itself with agentboard_complete_task {"task_id":"again/T1"}');
   });
 });
