@@ -357,7 +357,7 @@ function tasksInputRules(raw: Record<string, unknown>): string[] {
     task: { id: ids[i]!, title: item.title, description: '', status: 'todo', priority: 'medium', depends: item.depends, skills: [], requirements: [], files: item.files, blockers: [], feedback: [], notes: [] },
     line: 0,
   }));
-  return ruleErrors(['tasks.depends.self', 'tasks.depends.unknown', 'tasks.depends.cycle', 'tasks.files.path'], (sink) => tasksRules(tasks, null, sink));
+  return ruleErrors(['tasks.depends.duplicate', 'tasks.depends.self', 'tasks.depends.unknown', 'tasks.depends.cycle', 'tasks.files.path'], (sink) => tasksRules(tasks, null, sink));
 }
 
 // ---- operations ---------------------------------------------------------------------------------
