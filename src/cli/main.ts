@@ -19,7 +19,7 @@ import { renderAside, renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
 import { painter, PLAIN } from '../render/paint.js';
 import { flagOf, spellFromFile, spellInputError } from './field-names.js';
-import { configureHelp, takesGlobals } from './help.js';
+import { configureHelp, PERSON_AS, takesGlobals } from './help.js';
 import { cliSpeller, sameCommand } from './refs.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
@@ -171,7 +171,10 @@ function addFlags(cmd: Command, ops: OpInfo[]): void {
       let option: Option;
       if (field.kind === 'boolean') option = new Option(`--${flag}`, description);
       else if (field.kind === 'list' || field.kind === 'files') {
-        option = new Option(`--${flag} <${field.kind === 'files' ? 'path[:action]' : 'value'}>`, `${description} (repeatable)`).argParser(collect);
+        option = new Option(`--${flag} <${field.kind === 'files' ? 'path[:action]' : 'value'}>`, `${description} (repeatable)`);
+        // The values a list takes are shown and completed; each is checked with the rest of the input, the list collected.
+        if (field.choices) option.choices(field.choices);
+        option.argParser(collect);
       } else {
         option = new Option(`--${flag} <${field.kind === 'number' ? 'n' : 'value'}>`, description);
         if (field.choices) option.choices(field.choices);
@@ -179,8 +182,24 @@ function addFlags(cmd: Command, ops: OpInfo[]): void {
       cmd.addOption(option);
     }
   }
-  cmd.option('--input <file>', 'the input as a JSON object (the same object the MCP tool takes); - reads standard input');
+  // A person's command has no MCP tool: its object is the one the command itself would assemble.
+  const object = ops.every((op) => op.access === 'human') ? 'its arguments and options above by name, with _ for -' : 'the same object the MCP tool takes';
+  cmd.option('--input <file>', `the input as a JSON object (${object}); - reads standard input`);
   if (ops.some((op) => op.cli.from || op.cli.fromText)) cmd.option('--from <file.md>', 'the document as markdown');
+}
+
+/** Whether --as gives the operation its agent_id (a command that takes the agent as its argument, like `agent show`, has no use for it). */
+const takesAs = (op: OpInfo) => takes(op, 'agent_id') && !positionalNames(op).some((p) => p.name === 'agent_id');
+
+/**
+ * What --as says in a command's help where it is not the actor of an agent's command: a person on
+ * a person's command; on a read, the agent whose state it reads (as its field says).
+ */
+function asHelp(ops: OpInfo[]): string | undefined {
+  if (ops.every((op) => op.access === 'human')) return PERSON_AS;
+  if (!ops.every((op) => op.access === 'read')) return undefined;
+  const field = ops.flatMap((op) => op.fields).find((f) => f.name === 'agent_id');
+  return field ? `${field.description.charAt(0).toLowerCase()}${field.description.slice(1).replace(/\.$/, '')}` : undefined;
 }
 
 /**
@@ -250,7 +269,7 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
   for (const [path, ops] of groups) {
     const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
     if (ops.every((o) => o.access === 'read')) READ_COMMANDS.add(cmd);
-    takesGlobals(cmd, ['--root', '--json', ...(ops.some((o) => takes(o, 'agent_id')) ? (['--as'] as const) : []), '--debug']);
+    takesGlobals(cmd, ['--root', '--json', ...(ops.some(takesAs) ? (['--as'] as const) : []), '--debug'], { '--as': asHelp(ops) });
     // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
     const longest = positionalNames(byArity[byArity.length - 1]!);
@@ -453,7 +472,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     (r) => (run = r),
     (p) => {
       if (only.length > 0) return;
-      takesGlobals(p.command('import'), ['--root', '--json', '--as', '--debug'])
+      takesGlobals(p.command('import'), ['--root', '--json', '--as', '--debug'], { '--as': PERSON_AS })
         .description("Bring a board of agentd, OpenSpec or spec-kit over: its changes land at the phase their documents reach (a person's command)")
         .argument('<tool>', 'agentd, openspec or spec-kit')
         .argument('[path]', "the repository to read (default: this one; agentd's own agentd/ is converted in place, its originals kept in agentd/.imported/)")
@@ -464,11 +483,14 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         });
       takesGlobals(p.command('demo'), ['--debug'])
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
-        .option('--keep', 'keep the demo folder and print its path')
+        .option('--keep', 'keep the demo folder (a git repository with its board) and its task worktrees instead of removing them at the end')
         .action((opts: { keep?: boolean }) => {
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
         });
-      takesGlobals(p.command('run'), ['--root', '--json', '--as', '--debug'])
+      takesGlobals(p.command('run'), ['--root', '--json', '--as', '--debug'], {
+        '--json': 'print the run as JSON lines, one event a line, the last one run.finished (a refusal before the run starts is one {"ok":false,"error":…})',
+        '--as': PERSON_AS,
+      })
         .description('Drive a change through proposal → spec → tasks → work → review with the agents agentd/config.yaml names (a person\'s command)')
         .argument('<change_id>', 'the change to run (it is created from --goal when it does not exist)')
         .option('--goal <text>', 'what the change should achieve (needed until the proposal is written)')
@@ -488,7 +510,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runCommand(io, loader.importModule, changeId, opts, globals);
         });
-      takesGlobals(p.command('board'), ['--root', '--as', '--debug'])
+      takesGlobals(p.command('board'), ['--root', '--as', '--debug'], { '--as': PERSON_AS })
         .description("The person's live console: tasks by state, agents, what waits on you; approve, reject, answer and release in place (on a terminal)")
         .argument('[change_id]', 'follow one change (default: the whole board)')
         .action((changeId: string | undefined, _opts: unknown, cmd: Command) => {
@@ -530,7 +552,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .action(() => {
           special = async () => (await import('../engine/scripted-agent.js')).runScriptedAgent();
         });
-      takesGlobals(p.command('mcp'), ['--root', '--as', '--debug'])
+      takesGlobals(p.command('mcp'), ['--root', '--as', '--debug'], {
+        '--as': 'serve this agent id only: its calls may leave out agent_id, and a call as another agent is refused (default: every call names its agent)',
+      })
         .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI); --as binds it to one agent id')
         .addOption(new Option('--profile <profile>', 'which tools to serve').choices(PROFILES).default('all'))
         .addOption(new Option('--run <run_id>', 'record every call in this run\'s records (agentboard run starts its servers so)').hideHelp())
