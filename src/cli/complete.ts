@@ -1,13 +1,14 @@
 /**
  * Shell completion: `agentboard completion <shell>` prints the script for bash, zsh or fish, and the
  * script asks the hidden `agentboard __complete -- <words>` what may come next: commands, flags,
- * the values a flag takes, and ids from the board (changes, tasks, documents, questions, runs,
- * agents). Task ids are offered change by change: "add-search/" first, then its tasks, so a board
- * of 10,000 tasks reads one task list.
+ * the values a flag or an argument takes (a list's too: init --mcp), and ids from the board
+ * (changes, tasks, documents, questions, runs, agents). Task ids are offered change by change:
+ * "add-search/" first, then its tasks, so a board of 10,000 tasks reads one task list.
  */
 import type { Command, Option } from 'commander';
 import { fail } from '../errors.js';
 import { DOC_TYPES, TASK_STATUSES } from '../domain/model.js';
+import { IMPORT_TOOLS } from '../import/model.js';
 import { Board } from '../store/board.js';
 import { listRuns } from '../store/runs.js';
 import bash from '../../templates/completion/agentboard.bash?raw';
@@ -134,6 +135,10 @@ function argumentValues(name: string, ids: Ids, word: string, reads: boolean): s
         return ids.agents();
       case 'shell':
         return Object.keys(SHELLS);
+      case 'tool':
+        return [...IMPORT_TOOLS];
+      case 'path':
+        return [FILES];
       default:
         return [];
     }

@@ -59,7 +59,7 @@ function kindOf(schema: z.ZodType): { kind: FieldKind; choices?: string[] } {
         const keys = Object.keys(ed.shape ?? {}).sort().join(',');
         return { kind: keys === 'action,path' ? 'files' : 'object' };
       }
-      return { kind: 'list' };
+      return ed.type === 'enum' ? { kind: 'list', choices: Object.values(ed.entries!) } : { kind: 'list' };
     }
     default:
       return { kind: 'object' };

@@ -13,13 +13,13 @@ import { runParsed } from '../ops/execute.js';
 import { combinable, runCombined } from '../ops/combine.js';
 import { parseInput, refuseDeepInput } from '../ops/input.js';
 import { refTo, resolveRefs, resolveRefsDeep } from '../domain/refs.js';
-import { markdownToInput } from '../ops/from-markdown.js';
+import { markdownToInput, withFrontmatterNotTaken, type Written } from '../ops/from-markdown.js';
 import type { Field } from './fields.js';
 import { renderAside, renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
 import { painter, PLAIN } from '../render/paint.js';
 import { flagOf, spellFromFile, spellInputError } from './field-names.js';
-import { configureHelp, takesGlobals } from './help.js';
+import { configureHelp, PERSON_AS, takesGlobals } from './help.js';
 import { cliSpeller, sameCommand } from './refs.js';
 import { VERSION } from '../version.js';
 import { defaultHuman, requirePerson } from './person.js';
@@ -107,8 +107,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
  * A field may come from more than one of them only with the same value: two different values are
  * refused (which one was meant cannot be told), whichever two they are.
  */
-function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): Record<string, unknown> {
+function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): { input: Record<string, unknown>; markdown?: string } {
   const input: Record<string, unknown> = {};
+  let markdown: string | undefined;
   const givenBy = new Map<string, string>();
   const give = (fields: Record<string, unknown>, by: string) => {
     for (const [name, value] of Object.entries(fields)) {
@@ -129,6 +130,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
     const text = readUserFile(globals.from, '--from', io, command);
+    if (op.cli.from) markdown = text;
     give(op.cli.from ? markdownToInput(op.cli.from, text, globals.from) : { [op.cli.fromText!]: text }, `--from ${globals.from}`);
   }
   positionalNames(op).forEach((p, i) => {
@@ -153,7 +155,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     give({ [field.name]: given }, `--${flag}`);
   }
   if (takes(op, 'agent_id') && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) give({ agent_id: globals.as }, '--as');
-  return input;
+  return markdown === undefined ? { input } : { input, markdown };
 }
 
 function addFlags(cmd: Command, ops: OpInfo[]): void {
@@ -169,7 +171,10 @@ function addFlags(cmd: Command, ops: OpInfo[]): void {
       let option: Option;
       if (field.kind === 'boolean') option = new Option(`--${flag}`, description);
       else if (field.kind === 'list' || field.kind === 'files') {
-        option = new Option(`--${flag} <${field.kind === 'files' ? 'path[:action]' : 'value'}>`, `${description} (repeatable)`).argParser(collect);
+        option = new Option(`--${flag} <${field.kind === 'files' ? 'path[:action]' : 'value'}>`, `${description} (repeatable)`);
+        // The values a list takes are shown and completed; each is checked with the rest of the input, the list collected.
+        if (field.choices) option.choices(field.choices);
+        option.argParser(collect);
       } else {
         option = new Option(`--${flag} <${field.kind === 'number' ? 'n' : 'value'}>`, description);
         if (field.choices) option.choices(field.choices);
@@ -177,8 +182,24 @@ function addFlags(cmd: Command, ops: OpInfo[]): void {
       cmd.addOption(option);
     }
   }
-  cmd.option('--input <file>', 'the input as a JSON object (the same object the MCP tool takes); - reads standard input');
+  // A person's command has no MCP tool: its object is the one the command itself would assemble.
+  const object = ops.every((op) => op.access === 'human') ? 'its arguments and options above by name, with _ for -' : 'the same object the MCP tool takes';
+  cmd.option('--input <file>', `the input as a JSON object (${object}); - reads standard input`);
   if (ops.some((op) => op.cli.from || op.cli.fromText)) cmd.option('--from <file.md>', 'the document as markdown');
+}
+
+/** Whether --as gives the operation its agent_id (a command that takes the agent as its argument, like `agent show`, has no use for it). */
+const takesAs = (op: OpInfo) => takes(op, 'agent_id') && !positionalNames(op).some((p) => p.name === 'agent_id');
+
+/**
+ * What --as says in a command's help where it is not the actor of an agent's command: a person on
+ * a person's command; on a read, the agent whose state it reads (as its field says).
+ */
+function asHelp(ops: OpInfo[]): string | undefined {
+  if (ops.every((op) => op.access === 'human')) return PERSON_AS;
+  if (!ops.every((op) => op.access === 'read')) return undefined;
+  const field = ops.flatMap((op) => op.fields).find((f) => f.name === 'agent_id');
+  return field ? `${field.description.charAt(0).toLowerCase()}${field.description.slice(1).replace(/\.$/, '')}` : undefined;
 }
 
 /**
@@ -211,7 +232,8 @@ interface Run {
   sync: boolean;
   /** The file given with --from. */
   from: string | undefined;
-  input: () => { op: OpInfo; input: Record<string, unknown> };
+  /** The operation and its input; the markdown of --from, for a command that reads it into fields. */
+  input: () => { op: OpInfo; input: Record<string, unknown>; markdown?: string };
 }
 
 function commandFor(program: Command, path: string, parents: Map<string, Command>): Command {
@@ -247,7 +269,7 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
   for (const [path, ops] of groups) {
     const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
     if (ops.every((o) => o.access === 'read')) READ_COMMANDS.add(cmd);
-    takesGlobals(cmd, ['--root', '--json', ...(ops.some((o) => takes(o, 'agent_id')) ? (['--as'] as const) : []), '--debug']);
+    takesGlobals(cmd, ['--root', '--json', ...(ops.some(takesAs) ? (['--as'] as const) : []), '--debug'], { '--as': asHelp(ops) });
     // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
     const longest = positionalNames(byArity[byArity.length - 1]!);
@@ -278,11 +300,11 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
         from: globals.from,
         input: () => {
           for (const op of candidates) {
-            const input = assembleInput(op, positionals, command.opts(), globals, io);
-            if (complete(op, input) || op === candidates[candidates.length - 1]) {
-              const missing = positionalNames(op).find((p) => !p.optional && input[p.name] === undefined);
+            const assembled = assembleInput(op, positionals, command.opts(), globals, io);
+            if (complete(op, assembled.input) || op === candidates[candidates.length - 1]) {
+              const missing = positionalNames(op).find((p) => !p.optional && assembled.input[p.name] === undefined);
               if (missing) fail('USAGE', `Missing required argument '${missing.name}'.`, `Run \`agentboard ${op.cli.command} --help\` to see its arguments.`);
-              return { op, input };
+              return { op, ...assembled };
             }
           }
           return fail('USAGE', `Too many arguments for \`agentboard ${path}\`.`, `Run \`agentboard ${path} --help\` to see its arguments.`);
@@ -470,7 +492,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     (r) => (run = r),
     (p) => {
       if (only.length > 0) return;
-      takesGlobals(p.command('import'), ['--root', '--json', '--as', '--debug'])
+      takesGlobals(p.command('import'), ['--root', '--json', '--as', '--debug'], { '--as': PERSON_AS })
         .description("Bring a board of agentd, OpenSpec or spec-kit over: its changes land at the phase their documents reach (a person's command)")
         .argument('<tool>', 'agentd, openspec or spec-kit')
         .argument('[path]', "the repository to read (default: this one; agentd's own agentd/ is converted in place, its originals kept in agentd/.imported/)")
@@ -481,11 +503,14 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         });
       takesGlobals(p.command('demo'), ['--debug'])
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
-        .option('--keep', 'keep the demo folder and print its path')
+        .option('--keep', 'keep the demo folder (a git repository with its board) and its task worktrees instead of removing them at the end')
         .action((opts: { keep?: boolean }) => {
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
         });
-      takesGlobals(p.command('run'), ['--root', '--json', '--as', '--debug'])
+      takesGlobals(p.command('run'), ['--root', '--json', '--as', '--debug'], {
+        '--json': 'print the run as JSON lines, one event a line, the last one run.finished (a refusal before the run starts is one {"ok":false,"error":…})',
+        '--as': PERSON_AS,
+      })
         .description('Drive a change through proposal → spec → tasks → work → review with the agents agentd/config.yaml names (a person\'s command)')
         .argument('<change_id>', 'the change to run (it is created from --goal when it does not exist)')
         .option('--goal <text>', 'what the change should achieve (needed until the proposal is written)')
@@ -505,7 +530,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('../engine/command.js')).runCommand(io, loader.importModule, changeId, opts, globals);
         });
-      takesGlobals(p.command('board'), ['--root', '--as', '--debug'])
+      takesGlobals(p.command('board'), ['--root', '--as', '--debug'], { '--as': PERSON_AS })
         .description("The person's live console: tasks by state, agents, what waits on you; approve, reject, answer and release in place (on a terminal)")
         .argument('[change_id]', 'follow one change (default: the whole board)')
         .action((changeId: string | undefined, _opts: unknown, cmd: Command) => {
@@ -547,7 +572,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .action(() => {
           special = async () => (await import('../engine/scripted-agent.js')).runScriptedAgent();
         });
-      takesGlobals(p.command('mcp'), ['--root', '--as', '--debug'])
+      takesGlobals(p.command('mcp'), ['--root', '--as', '--debug'], {
+        '--as': 'serve this agent id only: its calls may leave out agent_id, and a call as another agent is refused (default: every call names its agent)',
+      })
         .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI); --as binds it to one agent id')
         .addOption(new Option('--profile <profile>', 'which tools to serve').choices(PROFILES).default('all'))
         .addOption(new Option('--run <run_id>', 'record every call in this run\'s records (agentboard run starts its servers so)').hideHelp())
@@ -620,7 +647,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   let running: OpInfo | null = null;
   let call: RunCall | null = null;
   try {
-    const { op, input } = chosen.input();
+    const { op, input, markdown } = chosen.input();
     running = op;
     answering = { op: op.name, input };
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
@@ -631,7 +658,10 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     // Bad usage exits 2 whoever runs it: a person's command checks its input before asking who runs it.
     if (op.access === 'human') parseInput(operation.input, takes(op, 'agent_id') ? { ...input, agent_id: input.agent_id ?? 'human:usage-check' } : input, { rules: operation.inputRules });
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
-    const data = spellFromFile(op, resolveRefsDeep(await runCommand(operation, ctx, input), spell), chosen.from);
+    const result = await runCommand(operation, ctx, input);
+    // The frontmatter of a --from file, where the write did not take it, is told with the write's warnings.
+    const written = markdown === undefined ? result : withFrontmatterNotTaken(result as Record<string, unknown> & Written, markdown, chosen.from!);
+    const data = spellFromFile(op, resolveRefsDeep(written, spell), chosen.from);
     recordForRun(call, null);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);

@@ -17,7 +17,8 @@ export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;
 /**
  * The command line of an operation with the arguments known, in backticks. A required argument
  * that is not known is no placeholder but named in words after it ("`agentboard new` followed by
- * the change id"), so that the reader never copies a placeholder as a value.
+ * the change id"), so that the reader never copies a placeholder as a value. The agent it names
+ * with --as is the reference's agent_id, else the actor of the command being answered.
  */
 export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, actor?: string): string {
   const parts = ['agentboard', op.cli.command];
@@ -39,8 +40,11 @@ export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, acto
     else if (Array.isArray(v)) for (const one of v) parts.push(flag, shellWord(one));
     else if (v !== false) parts.push(flag, shellWord(v));
   }
-  const acts = takes(op, 'agent_id') && op.access !== 'read' && op.access !== 'human';
-  if (acts && actor !== undefined && !isHuman(actor)) parts.push('--as', actor);
+  // An agent names itself with --as where it acts, and where it reads its own state (session show).
+  const ownId = takes(op, 'agent_id') && !positional.includes('agent_id') && op.access !== 'human';
+  const needsId = ownId && (op.access !== 'read' || op.fields.some((f) => f.name === 'agent_id' && f.required));
+  const as = typeof args.agent_id === 'string' ? args.agent_id : actor;
+  if (needsId && as !== undefined && !isHuman(as)) parts.push('--as', as);
   return `\`${parts.join(' ')}\`${words.length > 0 ? ` followed by ${words.join(' and ')}` : ''}`;
 }
 

@@ -117,7 +117,11 @@ export function tasksRules(tasks: { task: Task; line: number }[], requirementIds
     if (description > LIMITS.taskDescriptionMax) {
       sink.error('tasks.description.too_long', `the description of task ${id} has ${description} characters; at most ${LIMITS.taskDescriptionMax} are allowed`, 'shorten it, or split the task', line);
     }
-    for (const dep of task.depends) {
+    for (const dep of new Set(task.depends)) {
+      // A task named twice is most often a slip for another one: which was meant, only its writer can tell.
+      if (task.depends.indexOf(dep) !== task.depends.lastIndexOf(dep)) {
+        sink.error('tasks.depends.duplicate', `task ${id} names ${printable(dep)} more than once in its depends`, `name ${printable(dep)} once, or replace the others with the tasks that were meant`, line);
+      }
       if (dep === task.id) sink.error('tasks.depends.self', `task ${id} depends on itself`, `remove ${id} from its depends`, line);
       else if (!ids.has(dep)) sink.error('tasks.depends.unknown', `task ${id} depends on ${printable(dep)}, which is not a task of this change`, `add task ${printable(dep)} or remove it from depends`, line);
     }

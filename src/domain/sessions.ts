@@ -51,7 +51,7 @@ export function moveSession(data: RuntimeData, agentId: string, to: SessionStatu
       'INVALID_TRANSITION',
       `Your workflow status is ${session.status}; it cannot change to ${to}.`,
       allowed.length > 0
-        ? `From ${session.status} you can go to ${allowed.map((a) => `${a} (${MOVE_CALLS[a]})`).join(' or ')}.${session.status === 'awaiting_input' ? ` Meanwhile read the answer with ${refTo('session.show')}.` : ''}`
+        ? `From ${session.status} you can go to ${allowed.map((a) => `${a} (${MOVE_CALLS[a]})`).join(' or ')}.${session.status === 'awaiting_input' ? ` Meanwhile read the answer with ${refTo('session.show', { agent_id: agentId })}.` : ''}`
         : `Your session is completed; report working with ${MOVE_CALLS.working} to start a new one.`,
     );
   }

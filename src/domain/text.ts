@@ -31,6 +31,34 @@ export function textProblem(value: string): string | null {
   return null;
 }
 
+/**
+ * One-line text (a title, a name) is held to more: no line or paragraph separator (U+2028, U+2029),
+ * which many readers show as a line break, and no invisible character that would make two titles
+ * that read the same differ, or a title that reads empty not be: the zero-width space U+200B and
+ * U+FEFF (a byte order mark inside text). The zero-width joiners U+200C and U+200D are part of
+ * emoji sequences and of Persian and Indic writing, so they pass between two characters, and only
+ * where they join nothing (at an end, next to a space) are they refused.
+ */
+const LINE_UNSAFE = /[\u2028\u2029\u200B\uFEFF]|^[\u200C\u200D]|[\u200C\u200D](?=$|\s)|(?<=\s)[\u200C\u200D]/;
+
+const LINE_UNSAFE_NAMES: Record<string, string> = {
+  '\u2028': 'a line separator',
+  '\u2029': 'a paragraph separator',
+  '\u200B': 'an invisible zero-width space',
+  '\uFEFF': 'an invisible byte order mark',
+  '\u200C': 'an invisible zero-width non-joiner that joins nothing',
+  '\u200D': 'an invisible zero-width joiner that joins nothing',
+};
+
+/** Why this one-line text cannot be stored, beyond textProblem (null when it can). */
+export function lineProblem(value: string): string | null {
+  const found = LINE_UNSAFE.exec(value);
+  if (!found) return null;
+  const [char] = found;
+  const fix = char === '\u2028' || char === '\u2029' ? 'a one-line field is a single line' : 'send the text without it';
+  return `holds ${codePoint(char)}, ${LINE_UNSAFE_NAMES[char]}, at character ${found.index + 1}; ${fix}`;
+}
+
 /** Whether the text holds any character the board refuses. */
 export function hasUnsafeText(text: string): boolean {
   return UNSAFE.test(text);

@@ -3,12 +3,13 @@
  * an operation takes, read by the same parsers that read the board. Nothing is dropped on the way:
  * what has a field goes into it, what has none is kept as written (a section stays in its place,
  * text around a task list stays with the list), and what cannot be read is refused with its file,
- * line and the fix. agentboard's own layout is recognised first; then the shapes other tools
- * write (checklists of tasks, agentd's reviews, OpenSpec's requirements and scenarios).
+ * line and the fix; what a write does not take of the frontmatter is said with its warnings.
+ * agentboard's own layout is recognised first; then the shapes other tools write (checklists of
+ * tasks, agentd's reviews, OpenSpec's requirements and scenarios).
  */
 import { fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
+import { DOC_STATUSES, DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
 import { needsScenarios, proposalRules, reviewRules, specRules } from '../domain/rules.js';
 import { groupOrder, nestedOrder, parseChecklist, withStory } from '../import/checklist.js';
 import { readForeignReview, reviewVerdict } from '../import/review.js';
@@ -17,9 +18,10 @@ import { parseReviewBody } from '../store/format-review.js';
 import { SPEC_HEADINGS, parseSpecBody } from '../store/format-spec.js';
 import { parseTasksBody, tasksIntro } from '../store/format-tasks.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
-import { parseYaml } from '../store/yaml-lite.js';
+import { lineOfKey, parseYaml, type YamlMap } from '../store/yaml-lite.js';
+import { KNOWN_KEYS } from '../store/doc-meta.js';
 import { printable } from '../domain/text.js';
-import { SAME_CALL } from '../domain/refs.js';
+import { refTo, SAME_CALL } from '../domain/refs.js';
 
 /** Refuses the markdown when it has errors, naming every one with its line and fix (and in `details.findings`, as validate gives them). */
 function refuseErrors(findings: Finding[], shownAs: string): void {
@@ -46,24 +48,100 @@ function refuseShape(shownAs: string, what: string, expected: string, body: stri
   return fail('INVALID_INPUT', `${shownAs}: ${what}: expected ${expected}; found ${foundHeadings(body)}.`, `${hint}Rewrite the markdown with those headings and try ${SAME_CALL} again; nothing was changed.`);
 }
 
-/**
- * agentboard's own frontmatter (as `show` prints it) is the board's to set, except where the text
- * came from, which stays with the text; any other frontmatter is kept in the document.
- */
-function readFrontmatter(frontmatter: string): { kept: string | null; importedFrom?: Record<string, string> } {
+/** A markdown input's frontmatter: its keys when it is YAML, and whether it is agentboard's own (as `show` prints it). */
+interface Front {
+  map: YamlMap | null;
+  own: boolean;
+}
+
+function frontOf(frontmatter: string): Front {
   try {
     const map = parseYaml(frontmatter);
-    if (typeof map.change_id === 'string' && (DOC_TYPES as readonly unknown[]).includes(map.type)) {
-      const from = map.imported_from;
-      if (from && typeof from === 'object' && !Array.isArray(from)) {
-        return { kept: null, importedFrom: Object.fromEntries(Object.entries(from).map(([k, v]) => [k, String(v)])) };
-      }
-      return { kept: null };
-    }
+    return { map, own: typeof map.change_id === 'string' && (DOC_TYPES as readonly unknown[]).includes(map.type) };
   } catch {
-    // not YAML agentboard reads: kept as written
+    return { map: null, own: false }; // not YAML agentboard reads
   }
-  return { kept: `\`\`\`yaml\n${frontmatter}\`\`\`` };
+}
+
+/**
+ * agentboard's own frontmatter is the board's to set, except where the text came from, which stays
+ * with the text; any other frontmatter is kept in the document. (What was not taken is told once
+ * the write is done: frontmatterNotTaken.)
+ */
+function readFrontmatter(frontmatter: string): { kept: string | null; importedFrom?: Record<string, string> } {
+  const { map, own } = frontOf(frontmatter);
+  if (!own) return { kept: `\`\`\`yaml\n${frontmatter}\`\`\`` };
+  const from = map!.imported_from;
+  if (from && typeof from === 'object' && !Array.isArray(from)) {
+    return { kept: null, importedFrom: Object.fromEntries(Object.entries(from).map(([k, v]) => [k, String(v)])) };
+  }
+  return { kept: null };
+}
+
+/** What a write of a document answers, as far as its frontmatter is compared with it. */
+export interface Written {
+  change_id: string;
+  document: string;
+  file: string;
+  status: string;
+  author: string;
+  warnings: Finding[];
+}
+
+const keyList = (keys: string[]) => keys.map((k) => printable(k, 40)).join(', ');
+
+/**
+ * What the write did not take of the frontmatter of the markdown it was given, said as warnings of
+ * the write (which took the rest). Another tool's frontmatter was kept as a block in the document.
+ * agentboard's own records the document as it was when shown (dates, revision, notes, decisions):
+ * the write records its own, and says so where the file stated something else than what was
+ * written (another change or document, an approval or a status there is none of, an author) and
+ * for keys it has no place for.
+ */
+function frontmatterNotTaken(markdown: string, shownAs: string, written: Written): Finding[] {
+  const split = splitFrontmatter(markdown.replace(/\r\n?/g, '\n'));
+  if (!split) return [];
+  const { map, own } = frontOf(split.frontmatter);
+  // Lines of the frontmatter are counted from the line after the opening "---".
+  const sink = new FindingSink(shownAs, split.frontmatterLine - 1);
+  const line = (key: string) => lineOfKey(split.frontmatter, key);
+  const keys = Object.keys(map ?? {});
+  if (!own) {
+    const named = keys.length > 0 ? ` (${keyList(keys)})` : '';
+    sink.warn('frontmatter.kept', `the frontmatter${named} is not agentboard's (it has no change_id and type), so none of it was taken: it is kept as a yaml block at the top of the ${written.document}`, `leave the frontmatter out if the ${written.document} should not show it; agentboard records a document's status and author itself`, 0);
+    return sink.findings;
+  }
+  const said = (key: string) => (typeof map![key] === 'string' || typeof map![key] === 'number' ? String(map![key]) : undefined);
+  const stated: [key: string, value: string | undefined, was: string][] = [
+    ['change_id', said('change_id'), written.change_id],
+    ['type', said('type'), written.document],
+    ['status', said('status'), written.status],
+    ['author', said('author'), written.author],
+  ];
+  for (const [key, value, was] of stated) {
+    if (value === undefined || value === was) continue;
+    // A status the document had when shown (a blank proposal, a rejected document being revised) is the round trip it is made for.
+    if (key === 'status' && value !== 'approved' && (DOC_STATUSES as readonly string[]).includes(value)) continue;
+    const whose = `${key}: ${printable(value, 40)} was not taken`;
+    if (key === 'change_id') sink.warn('frontmatter.change_id', `${whose}: the text was written to change ${was}, the one the call names`, `check that the ${written.document} of ${was} was meant; the frontmatter does not choose the change`, line(key));
+    else if (key === 'type') sink.warn('frontmatter.type', `${whose}: the text was written as the ${was}`, `leave type out of the frontmatter, or write the text as the ${printable(value, 40)}`, line(key));
+    else if (key === 'status') {
+      const decide = value === 'approved' ? `a person approves it with ${refTo('document.approve', { change_id: written.change_id, document: written.document })}` : 'leave status out of the frontmatter';
+      sink.warn('frontmatter.status', `${whose}: every write leaves the ${written.document} ${was}`, `agentboard records the status; ${decide}`, line(key));
+    } else sink.warn('frontmatter.author', `${whose}: the ${written.document} is recorded as written by ${was}`, 'agentboard records who writes a document; leave author out of the frontmatter', line(key));
+  }
+  const unknown = keys.filter((k) => !(KNOWN_KEYS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    const many = unknown.length > 1;
+    sink.warn('frontmatter.unknown', `frontmatter key${many ? 's' : ''} ${keyList(unknown)} ${many ? 'were' : 'was'} not taken: agentboard's frontmatter has no such key${many ? 's' : ''}`, `add ${many ? 'them' : 'it'} by hand to ${written.file} if ${many ? 'they' : 'it'} should stay (agentboard keeps keys a person adds there), or write ${many ? 'them' : 'it'} in the text`, line(unknown[0]!));
+  }
+  return sink.findings;
+}
+
+/** A write's answer, with what it did not take of the frontmatter of the markdown it was given first among its warnings. */
+export function withFrontmatterNotTaken<T extends Written>(written: T, markdown: string, shownAs: string): T {
+  const notTaken = frontmatterNotTaken(markdown, shownAs, written);
+  return notTaken.length > 0 ? { ...written, warnings: [...notTaken, ...written.warnings] } : written;
 }
 
 function withIntro(sections: ExtraSection[] | undefined, kept: string | null): ExtraSection[] | undefined {

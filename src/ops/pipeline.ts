@@ -11,10 +11,10 @@ import { defineOp, type Context } from './registry.js';
 import { Actor, ChangeId, chars, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, TaskPlanFields, text, Verdict } from './schemas.js';
 import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { verifyReviewKey, refuseKeyOfRunOver } from './reviewer-keys.js';
-import { markdownToInput } from './from-markdown.js';
+import { markdownToInput, withFrontmatterNotTaken } from './from-markdown.js';
 import { parseInput } from './input.js';
 import { refTo } from '../domain/refs.js';
-import { FindingSink } from '../domain/findings.js';
+import { FindingSink, type Finding } from '../domain/findings.js';
 import { specRules, tasksRules } from '../domain/rules.js';
 
 
@@ -257,6 +257,21 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
   return { title: title ?? change.proposal?.content?.title ?? change.changeId, tasks, ...(intro ? { intro } : {}) };
 }
 
+/**
+ * The statuses of a list written again that its tasks did not take, as warnings of the write: a
+ * task that keeps its id keeps its state (its claim, its progress, done or not), which only the
+ * task's own calls move.
+ */
+function statusesNotTaken(items: TaskItemInput[], written: DocInput['tasks'], changeId: string, file: string): Finding[] {
+  return items.flatMap((item, i): Finding[] => {
+    const task = written.tasks[i]!;
+    if (item.status === undefined || item.status === task.status) return [];
+    const ref = `${changeId}/${task.id}`;
+    const move = item.status === 'done' ? refTo('task.done', { task_id: ref }) : refTo('task.update', { task_id: ref, status: item.status });
+    return [{ level: 'warning', file, rule: 'tasks.status.kept', message: `tasks[${i}]: status ${item.status} was not taken: task ${task.id} keeps its state (${task.status}) when its list is written again`, fix: `move the task itself with ${move}` }];
+  });
+}
+
 const ReviewFields = {
   verdict: Verdict,
   summary: text(1, LIMITS.sectionMax).describe('What was reviewed, and the judgement.'),
@@ -342,7 +357,7 @@ function tasksInputRules(raw: Record<string, unknown>): string[] {
     task: { id: ids[i]!, title: item.title, description: '', status: 'todo', priority: 'medium', depends: item.depends, skills: [], requirements: [], files: item.files, blockers: [], feedback: [], notes: [] },
     line: 0,
   }));
-  return ruleErrors(['tasks.depends.self', 'tasks.depends.unknown', 'tasks.depends.cycle', 'tasks.files.path'], (sink) => tasksRules(tasks, null, sink));
+  return ruleErrors(['tasks.depends.duplicate', 'tasks.depends.self', 'tasks.depends.unknown', 'tasks.depends.cycle', 'tasks.files.path'], (sink) => tasksRules(tasks, null, sink));
 }
 
 // ---- operations ---------------------------------------------------------------------------------
@@ -457,10 +472,12 @@ export const createTasks = defineOp({
     destructive: true,
   },
   async run(ctx, input) {
-    const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => tasksContent(tx, change, input.agent_id, input.title, input.tasks, input.intro), {
+    let written: DocInput['tasks'] | undefined;
+    const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => (written = tasksContent(tx, change, input.agent_id, input.title, input.tasks, input.intro)), {
       summary: (r) => `submitted ${input.tasks.length} tasks for ${r.change_id} (revision ${r.revision})`,
     });
-    return { ...result, task_ids: tasksOf(after.tasks).map((t) => `${input.change_id}/${t.id}`) };
+    const warnings = [...statusesNotTaken(input.tasks, written!, input.change_id, result.file), ...result.warnings];
+    return { ...result, warnings, task_ids: tasksOf(after.tasks).map((t) => `${input.change_id}/${t.id}`) };
   },
 });
 
@@ -522,6 +539,7 @@ export const correctDocument = defineOp({
   },
   async run(ctx, input) {
     let correction = '';
+    let statuses: (file: string) => Finding[] = () => [];
     const { result } = await submitStage(
       ctx,
       input.document,
@@ -535,7 +553,9 @@ export const correctDocument = defineOp({
             return specContent(change, fields as SpecInput);
           case 'tasks': {
             const t = fields as z.output<typeof CORRECTION_SCHEMAS.tasks>;
-            return tasksContent(tx, change, input.agent_id, t.title, t.tasks, t.intro);
+            const written = tasksContent(tx, change, input.agent_id, t.title, t.tasks, t.intro);
+            statuses = (file) => statusesNotTaken(t.tasks, written, input.change_id, file);
+            return written;
           }
           case 'review':
             return reviewContent(change, input.agent_id, tx.now, fields as ReviewInput, true);
@@ -558,7 +578,8 @@ export const correctDocument = defineOp({
         },
       },
     );
-    return { ...result, corrected_by: correction };
+    const withStatuses = { ...result, warnings: [...statuses(result.file), ...result.warnings] };
+    return { ...withFrontmatterNotTaken(withStatuses, input.markdown, 'markdown'), corrected_by: correction };
   },
 });
 

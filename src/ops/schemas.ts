@@ -15,7 +15,7 @@ import {
   TASK_STATUS_ALIASES,
   VERDICTS,
 } from '../domain/model.js';
-import { charCount, printable, textProblem } from '../domain/text.js';
+import { charCount, lineProblem, printable, textProblem } from '../domain/text.js';
 import { normalizeText } from '../store/markdown.js';
 
 
@@ -76,11 +76,14 @@ export function text(min: number, max: number) {
   });
 }
 
-/** One line of text: a title or a name. It is trimmed and cannot end in " #" (that would read back as a heading closer). */
+/**
+ * One line of text: a title or a name. It is trimmed and cannot end in " #" (that would read back as
+ * a heading closer); it holds no line separator or invisible character (domain/text.ts lineProblem).
+ */
 export function line(max: number, min = 1) {
   return chars(min, max).transform((value, ctx) => {
     const v = value.trim();
-    const problem = textProblem(value);
+    const problem = textProblem(value) ?? lineProblem(value);
     if (problem) ctx.issues.push({ code: 'custom', message: problem, input: value });
     else if (/[\r\n]/.test(v)) ctx.issues.push({ code: 'custom', message: 'must be a single line', input: value });
     else if (v.includes('\t')) ctx.issues.push({ code: 'custom', message: 'holds a tab; a one-line field takes spaces', input: value });

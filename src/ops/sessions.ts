@@ -323,7 +323,7 @@ export const requestInput = defineOp({
     return board.mutate((tx) => {
       const open = openInputOf(tx.runtime, input.agent_id);
       if (open) {
-        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${printable(open.question)}").`, `Wait for its answer with ${refTo('session.show')}; it resolves to your default action at ` + open.expires_at + '.');
+        fail('INPUT_ALREADY_OPEN', `You already asked a question that is not answered yet (${open.id}: "${printable(open.question)}").`, `Wait for its answer with ${refTo('session.show', { agent_id: input.agent_id })}; it resolves to your default action at ` + open.expires_at + '.');
       }
       const minutes = input.timeout_minutes ?? board.config.input_timeout_minutes;
       const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_input', tx.now, 'ask a question', input.question);

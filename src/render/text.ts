@@ -282,7 +282,8 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     `${d.agent_id}: ${d.status} (session ${d.session})\n` +
     (d.moves.map((m: Data) => `  ${m.at}  ${m.from ?? '-'} → ${m.to}${m.message ? `: ${m.message}` : ''}`).join('\n') || '  no moves') +
     '\n',
-  'input.ask': (d) => `${d.request.agent_id} asked ${d.input_id}; a person can answer until ${d.expires_at}, then the default action applies: ${d.request.default_action}\n`,
+  'input.ask': (d) =>
+    `${d.request.agent_id} asked ${d.input_id}; a person can answer until ${d.expires_at}, then the default action applies: ${d.request.default_action}\nRead the answer with ${refTo('session.show', { agent_id: d.request.agent_id })}.\n`,
   'input.list': (d) =>
     d.inputs.length === 0
       ? 'No input requests.\n'

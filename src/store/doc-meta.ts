@@ -5,7 +5,8 @@ import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type 
 import { printable } from '../domain/text.js';
 import { taskIdProblem } from '../domain/ids.js';
 
-const KNOWN_KEYS = [
+/** The keys of agentboard's own frontmatter, in the order it writes them. */
+export const KNOWN_KEYS = [
   'id',
   'change_id',
   'type',

@@ -61,6 +61,15 @@ describe('what completion offers', () => {
     expect(await offered('list', '--root', '')).toEqual(['__files__']);
   });
 
+  it('the clients init --mcp wires and the tools import reads, as fixed values; a path after the tool', async () => {
+    expect(await offered('init', '--mcp', '')).toEqual(['claude', 'codex', 'cursor', 'gemini']);
+    expect(await offered('init', '--mcp', 'claude', '--mcp', 'c')).toEqual(['claude', 'codex', 'cursor']);
+    expect(await offered('import', '')).toEqual(['agentd', 'openspec', 'spec-kit']);
+    expect(await offered('import', 'o')).toEqual(['openspec']);
+    expect(await offered('import', 'openspec', '')).toEqual(['__files__']);
+    expect(await offered('import', '--dry-run', 'spec', '')).toEqual(['__files__']);
+  });
+
   it('offers archived changes to the commands that read, and only to them', async () => {
     const archived = join(dir, 'agentd/archive/2026-11-01-old-search');
     mkdirSync(archived, { recursive: true });
@@ -90,6 +99,8 @@ describe('the scripts in real shells', () => {
     expect(run(`agentboard ap`)).toBe('approve\n');
     expect(run(`agentboard approve add-search/`)).toBe('add-search/T1\nadd-search/T2\n');
     expect(run(`agentboard task show fix`)).toBe('fix-login/\n');
+    expect(run(`agentboard init --mcp c`)).toBe('claude\ncodex\ncursor\n');
+    expect(run(`agentboard import sp`)).toBe('spec-kit\n');
   });
 
   it('zsh completes task ids, change ids going on without a space', () => {
@@ -98,6 +109,8 @@ describe('the scripts in real shells', () => {
     expect(run(`agentboard approve add-search/`)).toBe('compadd -Q -- add-search/T1 add-search/T2\n');
     expect(run(`agentboard task show ''`)).toBe('compadd -Q -S  -- add-search/ fix-login/\n');
     expect(run(`agentboard list --root ''`)).toBe('_files\n');
+    expect(run(`agentboard init --mcp ''`)).toBe('compadd -Q -- claude codex cursor gemini\n');
+    expect(run(`agentboard import openspec ''`)).toBe('_files\n');
   });
 
   it('fish completes commands and task ids', () => {
@@ -105,5 +118,8 @@ describe('the scripts in real shells', () => {
     expect(run('agentboard boa')).toBe('board\n');
     expect(run('agentboard task show add-search/')).toBe('add-search/T1\nadd-search/T2\n');
     expect(run('agentboard show add-search s')).toBe('spec\n');
+    expect(run('agentboard init --mcp cu')).toBe('cursor\n');
+    // After the tool, the folder to read: the shell offers the files here.
+    expect(run('agentboard import agentd add-search-s')).toBe('add-search-spec.md\n');
   });
 });

@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, WHY, write, showDocument } from '../helpers.js';
+import { connect } from '../mcp/helpers.js';
 
 const NOTES = ['--notes', 'No additional notes.'];
 
@@ -418,5 +419,71 @@ describe('--from round trip', () => {
     const tasks = (await ok(dir, ['task', 'list', '--change', 'sent-back'])).tasks.map((t: any) => t.task_id);
     expect(tasks).toEqual(['sent-back/T1', 'sent-back/T2']);
     expect((await ok(dir, ['task', 'show', 'sent-back/T2'])).task.description).toBe('Do two.');
+  });
+});
+
+describe('--from says what it did not take of the frontmatter', () => {
+  const PROPOSAL = `# Proposal: Board\n\n## Why\n\n${WHY}\n\n## What Changes\n\n- Add a board.\n\n## Impact\n\n- Agents stop colliding.\n`;
+
+  it("names each key of agentboard's own frontmatter the write did not take, with its line and why, in --json and on the terminal", async () => {
+    const dir = await newBoard();
+    const md = `---\nid: other-change/proposal\nchange_id: other-change\ntype: proposal\nstatus: approved\nauthor: someone-else\nrevision: 4\nreviewers: [alice]\n---\n\n${PROPOSAL}`;
+    const path = write(dir, 'p.md', md);
+    const r = await ok(dir, ['propose', 'board', '--as', 'planner', '--from', path, ...NOTES]);
+    expect(r.warnings.map((w: any) => [w.rule, w.file, w.line])).toEqual([
+      ['frontmatter.change_id', path, 3],
+      ['frontmatter.status', path, 5],
+      ['frontmatter.author', path, 6],
+      ['frontmatter.unknown', path, 8],
+    ]);
+    expect(r.warnings[0].message).toBe('change_id: other-change was not taken: the text was written to change board, the one the call names');
+    expect(r.warnings[1].message).toBe('status: approved was not taken: every write leaves the proposal submitted');
+    expect(r.warnings[1].fix).toBe('agentboard records the status; a person approves it with `agentboard approve board proposal`');
+    expect(r.warnings[2].message).toBe('author: someone-else was not taken: the proposal is recorded as written by planner');
+    expect(r.warnings[3].message).toBe("frontmatter key reviewers was not taken: agentboard's frontmatter has no such key");
+    const file = read(dir, 'agentd/changes/board/proposal.md');
+    expect(file).toMatch(/\nstatus: submitted\n/);
+    expect(file).toMatch(/\nauthor: planner\n/);
+    expect(file).not.toContain('reviewers');
+    // On a terminal, the same warnings under the answer.
+    const again = await cli(dir, ['propose', 'board-2', '--as', 'planner', '--from', path, ...NOTES]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`warning: ${path}:5: status: approved was not taken: every write leaves the proposal submitted (frontmatter.status; fix: agentboard records the status; a person approves it with \`agentboard approve board-2 proposal\`)`);
+  });
+
+  it("says that another tool's frontmatter was kept as a block, and names its keys", async () => {
+    const dir = await newBoard();
+    const r = await ok(dir, ['propose', 'board', '--as', 'planner', '--from', write(dir, 'p.md', `---\nstatus: approved\nowner: x\n---\n\n${PROPOSAL}`), ...NOTES]);
+    expect(r.warnings).toEqual([
+      expect.objectContaining({ rule: 'frontmatter.kept', line: 1, message: "the frontmatter (status, owner) is not agentboard's (it has no change_id and type), so none of it was taken: it is kept as a yaml block at the top of the proposal" }),
+    ]);
+    expect((await showDocument(dir, 'board', 'proposal')).content.sections).toEqual([{ heading: '', text: '```yaml\nstatus: approved\nowner: x\n```', after: 'title' }]);
+  });
+
+  it('says nothing of the frontmatter of a round trip: show, revise after a rejection, submit again', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'trip', [{ title: 'One' }]);
+    await ok(dir, ['reject', 'trip', 'spec', '--feedback', 'Say more.']);
+    const shown = (await cli(dir, ['show', 'trip', 'spec'])).stdout;
+    expect(shown).toMatch(/\nstatus: rejected\n/);
+    const r = await ok(dir, ['spec', 'trip', '--as', 'planner', '--from', write(dir, 'back.md', shown.replace('one agent at a time.', 'one agent at a time, and says so.')), ...NOTES]);
+    expect(r.warnings.filter((w: any) => w.rule.startsWith('frontmatter.'))).toEqual([]);
+  });
+
+  it('tells a reviewer correcting over MCP what it did not take of the frontmatter, as correct --from does', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'fixed', [{ title: 'One' }]);
+    await ok(dir, ['reject', 'fixed', 'spec', '--feedback', 'Say more.']);
+    const markdown = (await cli(dir, ['show', 'fixed', 'spec'])).stdout.replace('status: rejected', 'status: approved');
+    await ok(dir, ['spec', 'fixed', '--as', 'planner', '--from', write(dir, 'again.md', markdown.replace(/^---[\s\S]*?\n---\n/, '')), ...NOTES]);
+    const key = (await ok(dir, ['reviewer', 'add', 'doc-reviewer'])).review_key;
+    const mcp = await connect(dir, 'reviewer');
+    const r = await mcp.call('agentboard_correct_document', { agent_id: 'rev-1', review_key: key, change_id: 'fixed', document: 'spec', markdown, notes: 'Kept as it was.' });
+    await mcp.close();
+    expect(r.isError, r.text).toBe(false);
+    expect(r.data.warnings.map((w: any) => [w.rule, w.file, w.message])).toEqual([['frontmatter.status', 'markdown', 'status: approved was not taken: every write leaves the spec submitted']]);
+    const path = write(dir, 'corrected.md', markdown);
+    const cliAnswer = await ok(dir, ['correct', 'fixed', 'spec', '--as', 'rev-1', '--review-key', key, '--from', path, ...NOTES]);
+    expect(cliAnswer.warnings.map((w: any) => [w.rule, w.file])).toEqual([['frontmatter.status', path]]);
   });
 });

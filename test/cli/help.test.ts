@@ -71,6 +71,31 @@ describe('the command line', () => {
     expect((await cli(dir, ['task', '--help'])).code).toBe(0);
   });
 
+  it("says in each command's help what a flag does there: run's --json, mcp's --as, a person's --as, --input of a command without a tool, demo's --keep", async () => {
+    const dir = tempDir();
+    /** A help's line of a flag, its wrapped description joined. */
+    const flagLine = async (command: string[], flag: string) => {
+      const help = (await cli(dir, [...command, '--help'])).stdout.replace(/\n {6,}/g, ' ');
+      return help.split('\n').find((l) => l.trimStart().startsWith(`${flag} `))?.trim().replace(/\s+/g, ' ');
+    };
+    expect(await flagLine(['run', 'x'], '--json')).toBe('--json print the run as JSON lines, one event a line, the last one run.finished (a refusal before the run starts is one {"ok":false,"error":…})');
+    expect(await flagLine(['propose'], '--json')).toBe('--json print exactly one JSON document: {"ok":true,"data":…} or {"ok":false,"error":…}');
+    expect(await flagLine(['mcp'], '--as')).toBe('--as <actor> serve this agent id only: its calls may leave out agent_id, and a call as another agent is refused (default: every call names its agent)');
+    const person = '--as <actor> act as this person, human:<name>; an agent id is refused (default: human:<git user.name or $USER>)';
+    for (const command of [['run', 'x'], ['import', 'agentd'], ['board'], ['approve'], ['init'], ['answer']]) expect(await flagLine(command, '--as'), command.join(' ')).toBe(person);
+    expect(await flagLine(['propose'], '--as')).toBe('--as <actor> act as this agent id, or as human:<name> (default: human:<git user.name or $USER>)');
+    expect(await flagLine(['session', 'show'], '--as')).toBe('--as <actor> the agent whose workflow state to read (usually yourself)');
+    expect(await flagLine(['agent', 'show'], '--as'), 'agent show takes the agent as its argument').toBeUndefined();
+    expect(await flagLine(['init'], '--input')).toBe('--input <file> the input as a JSON object (its arguments and options above by name, with _ for -); - reads standard input');
+    expect(await flagLine(['propose'], '--input')).toBe('--input <file> the input as a JSON object (the same object the MCP tool takes); - reads standard input');
+    expect(await flagLine(['init'], '--mcp')).toBe('--mcp <value> Also wire these MCP clients to agentboard mcp, each in its own configuration file (repeatable) (choices: "claude", "codex", "cursor", "gemini")');
+    expect(await flagLine(['demo'], '--keep')).toBe('--keep keep the demo folder (a git repository with its board) and its task worktrees instead of removing them at the end');
+    // A list with fixed values still collects every one given, each checked against them.
+    const wired = await cli(dir, ['init', '--mcp', 'claude', '--mcp', 'codex', '--as', 'human:tester', '--json']);
+    expect(wired.json.data.mcp.map((m: any) => m.client)).toEqual(['claude', 'codex']);
+    expect((await cli(tempDir(), ['init', '--mcp', 'claude', '--mcp', 'vim', '--json'])).json.error.message).toBe('Invalid input: --mcp[1] must be one of: claude, codex, cursor, gemini.');
+  });
+
   it('says in --help which inputs are required', async () => {
     const out = (await cli(tempDir(), ['propose', '--help'])).stdout.replace(/\s+/g, ' ');
     for (const flag of ['--why', '--what-changes', '--impact', '--notes']) expect(out).toMatch(new RegExp(`${flag} <value> [^-]*\\(required\\)`));

@@ -1,7 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, newBoard, ok, read, snapshot, SPEC_MD, WHY, write } from '../helpers.js';
+import { connect } from '../mcp/helpers.js';
 
 describe('bad input changes nothing', () => {
   let dir: string;
@@ -123,6 +125,27 @@ describe('bad input changes nothing', () => {
     const error = await refused(['task', 'update', 'base/T1', '--as', 'claude', '--depends', 'T2'], 1, 'VALIDATION_FAILED');
     expect(error.message).toContain('tasks depend on each other in a circle: T1 → T2 → T1');
     expect(error.next_step).toBe('Fix this and call `agentboard task update base/T1 --as claude` again.');
+  });
+
+  it('refuses a task that names the same dependency twice, saying which, in a list, in task add and in a hand-edited file', async () => {
+    const added = await refused(['task', 'add', 'base', '--as', 'claude', '--title', 'Three', '--depends', 'T1', '--depends', 'T1'], 1, 'VALIDATION_FAILED');
+    expect(added.message).toBe('The task list is not valid, so nothing was written: task T3 names T1 more than once in its depends [tasks.depends.duplicate].');
+    const fresh = await newBoard();
+    await ok(fresh, ['propose', 'twice', '--as', 'planner', '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'n']);
+    await ok(fresh, ['spec', 'twice', '--as', 'planner', '--from', write(fresh, 'spec.md', SPEC_MD), '--notes', 'n']);
+    const list = { tasks: [{ title: 'One' }, { title: 'Two' }, { title: 'Three', depends: ['T1', 'T2', 'T1', 'T1'] }], notes: 'n' };
+    const r = await cli(fresh, ['tasks', 'twice', '--as', 'planner', '--input', '-', '--json'], { stdin: JSON.stringify(list) });
+    expect(r.json.error.code).toBe('VALIDATION_FAILED');
+    expect(r.json.error.details.findings).toEqual([
+      { level: 'error', file: 'agentd/changes/twice/tasks.md', rule: 'tasks.depends.duplicate', message: 'tasks[2]: task T3 names T1 more than once in its depends', fix: 'name T1 once, or replace the others with the tasks that were meant' },
+    ]);
+    expect(existsSync(join(fresh, 'agentd/changes/twice/tasks.md'))).toBe(false);
+    await ok(fresh, ['tasks', 'twice', '--as', 'planner', '--input', '-'], { stdin: JSON.stringify({ ...list, tasks: list.tasks.slice(0, 2) }) });
+    const file = read(fresh, 'agentd/changes/twice/tasks.md');
+    write(fresh, 'agentd/changes/twice/tasks.md', file.replace('## T2: Two\n\n```yaml\n', '## T2: Two\n\n```yaml\ndepends: [T1, T1]\n'));
+    const validated = await cli(fresh, ['validate', 'twice', '--json']);
+    expect(validated.code).toBe(1);
+    expect(validated.json.data.changes[0].findings.map((f: any) => [f.rule, f.message])).toEqual([['tasks.depends.duplicate', 'task T2 names T1 more than once in its depends']]);
   });
 
   it('refuses a tab in a one-line field', async () => {
@@ -377,5 +400,30 @@ describe('config.yaml errors', () => {
     const r = await cli(dir, ['approve', 'add-search', 'proposal', '--json']);
     expect(r.json.error.code).toBe('CONFIG_INVALID');
     expect(r.json.error.message).toBe(`agentd/people.yaml:${line}: people.1.name must be human:<name>.`);
+  });
+});
+
+describe('a task list written again', () => {
+  it('says which statuses its tasks did not take, with the call that moves the task, on the command line and over MCP alike', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'again', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['task', 'done', 'again/T2', '--as', 'worker-1']);
+    await ok(dir, ['reject', 'again', 'tasks', '--feedback', 'Add a third task.']);
+    const list = { tasks: [{ id: 'T1', title: 'One', status: 'done' }, { id: 'T2', title: 'Two', status: 'todo' }, { title: 'Three', status: 'done' }], notes: 'n' };
+    const r = await ok(dir, ['tasks', 'again', '--as', 'planner', '--input', write(dir, 'again.json', JSON.stringify(list))]);
+    expect(r.warnings).toEqual([
+      { level: 'warning', file: 'agentd/changes/again/tasks.md', rule: 'tasks.status.kept', message: 'tasks[0]: status done was not taken: task T1 keeps its state (todo) when its list is written again', fix: 'move the task itself with `agentboard task done again/T1 --as planner`' },
+      { level: 'warning', file: 'agentd/changes/again/tasks.md', rule: 'tasks.status.kept', message: 'tasks[1]: status todo was not taken: task T2 keeps its state (done) when its list is written again', fix: 'move the task itself with `agentboard task update again/T2 --status todo --as planner`' },
+    ]);
+    const tasks = (await ok(dir, ['task', 'list', '--change', 'again'])).tasks;
+    expect(tasks.map((t: any) => [t.id, t.status])).toEqual([['T1', 'todo'], ['T2', 'done'], ['T3', 'done']]);
+
+    await ok(dir, ['reject', 'again', 'tasks', '--feedback', 'Once more.']);
+    const mcp = await connect(dir);
+    const over = await mcp.call('agentboard_create_tasks', { agent_id: 'planner', change_id: 'again', ...list });
+    await mcp.close();
+    expect(over.isError, over.text).toBe(false);
+    expect(over.data.warnings.map((w: any) => [w.rule, w.message])).toEqual(r.warnings.map((w: any) => [w.rule, w.message]));
+    expect(over.data.warnings[0].fix).toBe('move the task itself with agentboard_complete_task {"task_id":"again/T1"}');
   });
 });

@@ -149,3 +149,24 @@ describe("a reviewer's correction given with --from", () => {
     expect(r.stdout).not.toContain(key);
   });
 });
+
+describe('an agent that asks a person from the command line', () => {
+  it('is told how to read the answer as itself: with --as, whether it gave --as or was started by a run, and the command works as given', async () => {
+    const dir = await newBoard();
+    for (const [agent, args, env] of [
+      ['asker', ['--as', 'asker'], {}],
+      ['started', [], { AGENTBOARD_AGENT_ID: 'started' }],
+    ] as const) {
+      const asked = await cli(dir, ['ask', '--question', 'Which database?', '--default-action', 'Use SQLite.', ...args], { env });
+      expect(asked.code, asked.stderr).toBe(0);
+      expect(asked.stdout).toContain(`\nRead the answer with \`agentboard session show --as ${agent}\`.\n`);
+      const again = await cli(dir, ['ask', '--question', 'And the cache?', '--default-action', 'None.', ...args, '--json'], { env });
+      expect(again.json.error.code).toBe('INPUT_ALREADY_OPEN');
+      expect(again.json.error.next_step).toMatch(new RegExp(`^Wait for its answer with \`agentboard session show --as ${agent}\`;`));
+      const moved = await cli(dir, ['session', 'status', 'completed', '--message', 'Done.', ...args, '--json'], { env });
+      expect(moved.json.error.next_step).toContain(`Meanwhile read the answer with \`agentboard session show --as ${agent}\`.`);
+      const shown = await cli(dir, ['session', 'show', '--as', agent, '--json']);
+      expect(shown.json.data.awaiting_input.question).toBe('Which database?');
+    }
+  });
+});

@@ -115,6 +115,39 @@ describe('through the CLI and MCP', () => {
   });
 });
 
+describe('one-line fields (titles, names)', () => {
+  it('refuse line separators and invisible characters, naming the character and where it is, through the CLI and MCP; the joiners of emoji and of scripts pass', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'titles', [{ title: 'One' }]);
+    const before = snapshot(dir);
+    const mcp = await connect(dir);
+    for (const [title, shown] of [
+      ['Two\u2028lines', 'holds U+2028, a line separator, at character 4; a one-line field is a single line'],
+      ['Two\u2029paragraphs', 'holds U+2029, a paragraph separator, at character 4; a one-line field is a single line'],
+      ['\u200B', 'holds U+200B, an invisible zero-width space, at character 1; send the text without it'],
+      ['On\u200Be', 'holds U+200B, an invisible zero-width space, at character 3; send the text without it'],
+      ['\uFEFFOne', 'holds U+FEFF, an invisible byte order mark, at character 1; send the text without it'],
+      ['One\u200D', 'holds U+200D, an invisible zero-width joiner that joins nothing, at character 4; send the text without it'],
+      ['One \u200C two', 'holds U+200C, an invisible zero-width non-joiner that joins nothing, at character 5; send the text without it'],
+    ]) {
+      const r = await cli(dir, ['task', 'add', 'titles', '--title', title!, '--as', 'planner', '--json']);
+      expect(r.code, JSON.stringify(title)).toBe(2);
+      expect(r.json.error.message).toBe(`Invalid input: --title: ${shown}.`);
+      const viaMcp = await mcp.call('agentboard_add_task', { agent_id: 'planner', change_id: 'titles', title });
+      expect(viaMcp.error!.message).toBe(`Invalid input: title: ${shown}.`);
+    }
+    const list = await cli(dir, ['tasks', 'titles', '--as', 'planner', '--input', '-', '--json'], { stdin: JSON.stringify({ tasks: [{ title: 'One' }, { title: 'Tw\u200Bo' }], notes: 'n' }) });
+    expect(list.json.error.message).toContain('tasks[1].title: holds U+200B, an invisible zero-width space, at character 3');
+    expect(snapshot(dir)).toEqual(before);
+    for (const title of ['\u{1F469}\u200D\u{1F4BB} Dev setup', '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645']) {
+      const added = await mcp.call('agentboard_add_task', { agent_id: 'planner', change_id: 'titles', title });
+      expect(added.isError, added.text).toBe(false);
+      expect((await ok(dir, ['task', 'show', added.data.task.task_id])).task.title).toBe(title);
+    }
+    await mcp.close();
+  });
+});
+
 describe('a hand-edited file', () => {
   it('with a bidi override or a control character is reported with file and line, never written over, and none of its tasks handed out', async () => {
     for (const [char, code] of UNSAFE) {
