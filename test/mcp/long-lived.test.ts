@@ -65,18 +65,19 @@ describe('a long-lived MCP server', () => {
     saveSameSizeSameMtime(dir, tasks, (t) => t.replace('## T2: Bravo', '## T2: Delta'));
     expect((await call('agentboard_get_task', { task_id: 'seen/T2' })).task.title).toBe('Delta');
 
-    // The person marks T2 done the same way: the server's next claim skips it and takes T3.
-    saveSameSizeSameMtime(dir, tasks, (t) => t.replace(/(## T2: Delta\n\n```yaml\nstatus: )todo/, '$1done'));
+    // The person renames T2 again and types it done the same way: the server's next claim reads
+    // that save (the new title), and takes T2 all the same, since a done typed by hand decides nothing.
+    saveSameSizeSameMtime(dir, tasks, (t) => t.replace(/## T2: Delta(\n\n```yaml\nstatus: )todo/, '## T2: Omega$1done'));
     const next = await call('agentboard_get_next_task', { agent_id: 'mcp-agent' });
     expect(next.status).toBe('assigned');
-    expect(next.task.task_id).toBe('seen/T3');
+    expect([next.task.task_id, next.task.title]).toEqual(['seen/T2', 'Omega']);
 
-    // On disk: T1 is the other agent's, the person's title and status for T2 are kept, T3 is the server's.
+    // On disk: T1 is the other agent's, the person's title for T2 is kept, and T2 is the server's.
     const list = cliProcess(dir, ['task', 'list', '--change', 'seen', '--json']).json.data.tasks;
     expect(list.map((t: any) => [t.id, t.title, t.status, t.assignee])).toEqual([
       ['T1', 'Alpha', 'in_progress', 'other-agent'],
-      ['T2', 'Delta', 'done', null],
-      ['T3', 'Charlie', 'in_progress', 'mcp-agent'],
+      ['T2', 'Omega', 'in_progress', 'mcp-agent'],
+      ['T3', 'Charlie', 'todo', null],
     ]);
   });
 });
