@@ -891,7 +891,9 @@ export class Board implements Reader {
   private unrecorded(changeId: string, type: DocType): boolean {
     if (this.written(changeId, type) !== undefined || this.branch() === null) return false;
     try {
-      return mayHoldDecision(type, this.headAsRead(changeId, type)?.meta.status);
+      if (mayHoldDecision(type, this.headAsRead(changeId, type)?.meta.status)) return true;
+      // A task list's done tasks are decisions too: looked for in its quick read.
+      return type === 'tasks' && (this.readTaskList(changeId)?.tasks.some((t) => t.status === 'done') ?? false);
     } catch {
       return false; // reported where the file is read
     }
@@ -905,23 +907,26 @@ export class Board implements Reader {
   private unrecordedDecision(changeId: string, type: DocType): HandDecision | null {
     const path = this.docPath(changeId, type);
     const shown = this.rel(path);
-    let loaded: Loaded | null;
-    try {
-      loaded = this.load(changeId, type);
-    } catch {
-      return null; // reported where the file is read
-    }
-    const bytes = this.files.get(path)?.read?.bytes;
-    if (!loaded || !bytes) return null;
+    const read = this.files.get(path)?.read;
+    if (!read) return null;
     const commit = this.headFile ? headCommit(this.headFile) : null;
     const kept = this.decisionCache.get(path);
-    if (kept && kept.text === loaded.text && kept.written === `commit ${commit}` && (commit !== null || kept.generation === this.generation)) return kept.value;
+    if (kept && kept.text === read.text && kept.written === `commit ${commit}` && (commit !== null || kept.generation === this.generation)) return kept.value;
     const blobs = committedBlobs(this.root, this.rel(this.changesDir), commit);
     // git cannot be run: what the commit holds is not known, and the file is taken as it is, as outside git.
     if (blobs === null) return null;
     const blob = blobs.get(shown);
-    const value = blob !== undefined && blob === blobId(bytes, blob) ? null : unrecordedDecision(loaded.doc, loaded.text, blob === undefined ? null : this.committedDoc(changeId, type));
-    this.decisionCache.set(path, { generation: this.generation, text: loaded.text, written: `commit ${commit}`, value });
+    let value: HandDecision | null = null;
+    if (blob === undefined || blob !== blobId(read.bytes, blob)) {
+      let loaded: Loaded | null;
+      try {
+        loaded = this.load(changeId, type);
+      } catch {
+        return null; // reported where the file is read
+      }
+      value = loaded && unrecordedDecision(loaded.doc, loaded.text, blob === undefined ? null : this.committedDoc(changeId, type));
+    }
+    this.decisionCache.set(path, { generation: this.generation, text: read.text, written: `commit ${commit}`, value });
     return value;
   }
 

@@ -163,9 +163,9 @@ export function unrecordedDecision(doc: DocFile, text: string, committed: DocFil
   return out.status || out.verdict || out.added || out.done ? out : null;
 }
 
-/** Whether a document may hold a decision worth checking: a status a person gives, a review's verdict, a task list's done tasks. */
+/** Whether a document's frontmatter may hold a decision worth checking: a status a person gives, or (a review) a verdict in its body. */
 export function mayHoldDecision(type: DocType, status: DocStatus | undefined): boolean {
-  return type === 'review' || type === 'tasks' || (type !== 'design' && (status === 'approved' || status === 'rejected'));
+  return type === 'review' || (type !== 'design' && (status === 'approved' || status === 'rejected'));
 }
 
 /** `doc` with the decisions agentboard recorded in place of those a hand edit made (`hand`): what the board goes on with. */
