@@ -34,12 +34,14 @@ export function textProblem(value: string): string | null {
 /**
  * One-line text (a title, a name) is held to more: no line or paragraph separator (U+2028, U+2029),
  * which many readers show as a line break, and no invisible character that would make two titles
- * that read the same differ, or a title that reads empty not be: the zero-width space U+200B and
- * U+FEFF (a byte order mark inside text). The zero-width joiners U+200C and U+200D are part of
- * emoji sequences and of Persian and Indic writing, so they pass between two characters, and only
- * where they join nothing (at an end, next to a space) are they refused.
+ * that read the same differ, or a title that reads empty not be: the zero-width space U+200B,
+ * U+FEFF (a byte order mark inside text), the soft hyphen, the word joiner and the invisible math
+ * operators. The zero-width joiners U+200C and U+200D are part of emoji sequences and of Persian
+ * and Indic writing, so they pass between two characters, and only where they join nothing (at an
+ * end, next to a space, between two Latin letters or digits) are they refused. Nor may the text
+ * hold only what shows nothing.
  */
-const LINE_UNSAFE = /[\u2028\u2029\u200B\uFEFF]|^[\u200C\u200D]|[\u200C\u200D](?=$|\s)|(?<=\s)[\u200C\u200D]/;
+const LINE_UNSAFE = /[\u2028\u2029\u200B\uFEFF\u00AD\u180E\u2060-\u2064]|^[\u200C\u200D]|[\u200C\u200D](?=$|\s)|(?<=\s)[\u200C\u200D]|(?<=[A-Za-z0-9])[\u200C\u200D](?=[A-Za-z0-9])/;
 
 const LINE_UNSAFE_NAMES: Record<string, string> = {
   '\u2028': 'a line separator',
@@ -48,12 +50,26 @@ const LINE_UNSAFE_NAMES: Record<string, string> = {
   '\uFEFF': 'an invisible byte order mark',
   '\u200C': 'an invisible zero-width non-joiner that joins nothing',
   '\u200D': 'an invisible zero-width joiner that joins nothing',
+  '\u00AD': 'an invisible soft hyphen',
+  '\u180E': 'an invisible Mongolian vowel separator',
+  '\u2060': 'an invisible word joiner',
+  '\u2061': 'an invisible function application sign',
+  '\u2062': 'an invisible times sign',
+  '\u2063': 'an invisible separator',
+  '\u2064': 'an invisible plus sign',
 };
+
+/**
+ * What shows nothing on its own: spaces, marks that combine with a character before them,
+ * format characters (direction marks among them), variation selectors, and the fillers and blanks
+ * (Hangul U+115F, U+1160, U+3164, U+FFA0; the blank Braille pattern U+2800) that render as space.
+ */
+const SHOWS_NOTHING = /[\p{Z}\p{M}\p{Cf}\s\u115F\u1160\u3164\uFFA0\u2800\uFE00-\uFE0F]/gu;
 
 /** Why this one-line text cannot be stored, beyond textProblem (null when it can). */
 export function lineProblem(value: string): string | null {
   const found = LINE_UNSAFE.exec(value);
-  if (!found) return null;
+  if (!found) return value !== '' && value.replace(SHOWS_NOTHING, '') === '' ? 'holds only characters that show nothing (spaces, marks, invisible or blank characters); write text that reads' : null;
   const [char] = found;
   const fix = char === '\u2028' || char === '\u2029' ? 'a one-line field is a single line' : 'send the text without it';
   return `holds ${codePoint(char)}, ${LINE_UNSAFE_NAMES[char]}, at character ${found.index + 1}; ${fix}`;

@@ -129,6 +129,11 @@ describe('one-line fields (titles, names)', () => {
       ['\uFEFFOne', 'holds U+FEFF, an invisible byte order mark, at character 1; send the text without it'],
       ['One\u200D', 'holds U+200D, an invisible zero-width joiner that joins nothing, at character 4; send the text without it'],
       ['One \u200C two', 'holds U+200C, an invisible zero-width non-joiner that joins nothing, at character 5; send the text without it'],
+      ['Fi\u200Dx bug', 'holds U+200D, an invisible zero-width joiner that joins nothing, at character 3; send the text without it'],
+      ['Fix\u2060bug', 'holds U+2060, an invisible word joiner, at character 4; send the text without it'],
+      ['Fix\u00ADbug', 'holds U+00AD, an invisible soft hyphen, at character 4; send the text without it'],
+      ['a\u2062b', 'holds U+2062, an invisible times sign, at character 2; send the text without it'],
+      ...['\u200E', '\u3164', '\u2800', '\uFE0F', '\u0301\u0301', ' \u115F '].map((blank) => [blank, 'holds only characters that show nothing (spaces, marks, invisible or blank characters); write text that reads']),
     ]) {
       const r = await cli(dir, ['task', 'add', 'titles', '--title', title!, '--as', 'planner', '--json']);
       expect(r.code, JSON.stringify(title)).toBe(2);
@@ -139,7 +144,7 @@ describe('one-line fields (titles, names)', () => {
     const list = await cli(dir, ['tasks', 'titles', '--as', 'planner', '--input', '-', '--json'], { stdin: JSON.stringify({ tasks: [{ title: 'One' }, { title: 'Tw\u200Bo' }], notes: 'n' }) });
     expect(list.json.error.message).toContain('tasks[1].title: holds U+200B, an invisible zero-width space, at character 3');
     expect(snapshot(dir)).toEqual(before);
-    for (const title of ['\u{1F469}\u200D\u{1F4BB} Dev setup', '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645']) {
+    for (const title of ['\u{1F469}\u200D\u{1F4BB} Dev setup', '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645', '\u2764\uFE0F Fix', 'Cafe\u0301', '\u200F\u05E9\u05DC\u05D5\u05DD']) {
       const added = await mcp.call('agentboard_add_task', { agent_id: 'planner', change_id: 'titles', title });
       expect(added.isError, added.text).toBe(false);
       expect((await ok(dir, ['task', 'show', added.data.task.task_id])).task.title).toBe(title);
