@@ -88,6 +88,9 @@ export interface Written {
   warnings: Finding[];
 }
 
+/** The word a document's heading starts with ("# Specification: …"). */
+const HEADING_WORDS: Record<string, string> = { proposal: 'Proposal', spec: 'Specification', tasks: 'Tasks', design: 'Design' };
+
 const keyList = (keys: string[]) => keys.map((k) => printable(k, 40)).join(', ');
 
 /**
@@ -108,11 +111,14 @@ function frontmatterNotTaken(markdown: string, shownAs: string, written: Written
   const keys = Object.keys(map ?? {});
   if (!own) {
     const named = keys.length > 0 ? ` (${keyList(keys)})` : '';
-    sink.warn('frontmatter.kept', `the frontmatter${named} is not agentboard's (it has no change_id and type), so none of it was taken: it is kept as a yaml block at the top of the ${written.document}`, `leave the frontmatter out if the ${written.document} should not show it; agentboard records a document's status and author itself`, 0);
+    const lacks = typeof map?.change_id !== 'string' ? (map?.type === undefined ? 'it has no change_id and no type' : 'it has no change_id') : map.type === undefined ? 'it has no type' : 'its type is none of agentboard\'s documents';
+    sink.warn('frontmatter.kept', `the frontmatter${named} is not agentboard's (${lacks}), so none of it was taken: it is kept as a yaml block at the top of the ${written.document}`, `leave the frontmatter out if the ${written.document} should not show it; agentboard records a document's status and author itself`, 0);
     return sink.findings;
   }
   const said = (key: string) => (typeof map![key] === 'string' || typeof map![key] === 'number' ? String(map![key]) : undefined);
   const stated: [key: string, value: string | undefined, was: string][] = [
+    // An id that agrees with the frontmatter's own change_id and type is told with them.
+    ['id', said('id'), said('id') === `${said('change_id')}/${said('type')}` ? said('id')! : `${written.change_id}/${written.document}`],
     ['change_id', said('change_id'), written.change_id],
     ['type', said('type'), written.document],
     ['status', said('status'), written.status],
@@ -123,12 +129,19 @@ function frontmatterNotTaken(markdown: string, shownAs: string, written: Written
     // A status the document had when shown (a blank proposal, a rejected document being revised) is the round trip it is made for.
     if (key === 'status' && value !== 'approved' && (DOC_STATUSES as readonly string[]).includes(value)) continue;
     const whose = `${key}: ${printable(value, 40)} was not taken`;
-    if (key === 'change_id') sink.warn('frontmatter.change_id', `${whose}: the text was written to change ${was}, the one the call names`, `check that the ${written.document} of ${was} was meant; the frontmatter does not choose the change`, line(key));
+    if (key === 'id') sink.warn('frontmatter.id', `${whose}: the text was written as ${was}`, `check that ${was} was meant; the frontmatter does not choose the change or the document`, line(key));
+    else if (key === 'change_id') sink.warn('frontmatter.change_id', `${whose}: the text was written to change ${was}, the one the call names`, `check that the ${written.document} of ${was} was meant; the frontmatter does not choose the change`, line(key));
     else if (key === 'type') sink.warn('frontmatter.type', `${whose}: the text was written as the ${was}`, `leave type out of the frontmatter, or write the text as the ${printable(value, 40)}`, line(key));
     else if (key === 'status') {
       const decide = value === 'approved' ? `a person approves it with ${refTo('document.approve', { change_id: written.change_id, document: written.document })}` : 'leave status out of the frontmatter';
       sink.warn('frontmatter.status', `${whose}: every write leaves the ${written.document} ${was}`, `agentboard records the status; ${decide}`, line(key));
     } else sink.warn('frontmatter.author', `${whose}: the ${written.document} is recorded as written by ${was}`, 'agentboard records who writes a document; leave author out of the frontmatter', line(key));
+  }
+  // The title is the text's heading ("# Proposal: …"); one the frontmatter says besides it is not taken.
+  const title = said('title');
+  const heading = /^#[ \t]+(?:[A-Za-z]+[ \t]*:[ \t]*)?(.+?)[ \t]*$/m.exec(split.body)?.[1];
+  if (title !== undefined && title !== heading) {
+    sink.warn('frontmatter.title', `title: ${printable(title, 40)} was not taken: the title of the ${written.document} is its heading${heading ? ` (${printable(heading, 40)})` : ''}`, `write the title in the heading, "# ${HEADING_WORDS[written.document] ?? 'Proposal'}: ${printable(title, 40)}"`, line('title'));
   }
   const unknown = keys.filter((k) => !(KNOWN_KEYS as readonly string[]).includes(k));
   if (unknown.length > 0) {

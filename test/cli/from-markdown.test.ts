@@ -451,11 +451,29 @@ describe('--from says what it did not take of the frontmatter', () => {
     expect(again.stdout).toContain(`warning: ${path}:5: status: approved was not taken: every write leaves the proposal submitted (frontmatter.status; fix: agentboard records the status; a person approves it with \`agentboard approve board-2 proposal\`)`);
   });
 
+  it('names an id and a title the write did not take, and what the frontmatter lacks to be agentboard\'s', async () => {
+    const dir = await newBoard();
+    const md = `---\nid: other-change/proposal\nchange_id: board\ntype: proposal\ntitle: Fancy search\n---\n\n${PROPOSAL}`;
+    const r = await ok(dir, ['propose', 'board', '--as', 'planner', '--from', write(dir, 'p.md', md), ...NOTES]);
+    expect(r.warnings.map((w: any) => [w.rule, w.line])).toEqual([
+      ['frontmatter.id', 2],
+      ['frontmatter.title', 5],
+    ]);
+    expect(r.warnings[0].message).toBe('id: other-change/proposal was not taken: the text was written as board/proposal');
+    expect(r.warnings[1].message).toMatch(/^title: Fancy search was not taken: the title of the proposal is its heading \(.+\)$/);
+    expect(r.warnings[1].fix).toBe('write the title in the heading, "# Proposal: Fancy search"');
+    // a shown document fed back: its id and title agree with it, and nothing is said
+    const shown = (await cli(dir, ['show', 'board', 'proposal'])).stdout;
+    expect((await ok(dir, ['propose', 'board-2', '--as', 'planner', '--from', write(dir, 'shown.md', shown), ...NOTES])).warnings.filter((w: any) => w.rule === 'frontmatter.id' || w.rule === 'frontmatter.title')).toEqual([]);
+    const half = await ok(dir, ['propose', 'board-3', '--as', 'planner', '--from', write(dir, 'half.md', `---\nchange_id: board-3\nowner: x\n---\n\n${PROPOSAL}`), ...NOTES]);
+    expect(half.warnings[0].message).toContain("is not agentboard's (it has no type)");
+  });
+
   it("says that another tool's frontmatter was kept as a block, and names its keys", async () => {
     const dir = await newBoard();
     const r = await ok(dir, ['propose', 'board', '--as', 'planner', '--from', write(dir, 'p.md', `---\nstatus: approved\nowner: x\n---\n\n${PROPOSAL}`), ...NOTES]);
     expect(r.warnings).toEqual([
-      expect.objectContaining({ rule: 'frontmatter.kept', line: 1, message: "the frontmatter (status, owner) is not agentboard's (it has no change_id and type), so none of it was taken: it is kept as a yaml block at the top of the proposal" }),
+      expect.objectContaining({ rule: 'frontmatter.kept', line: 1, message: "the frontmatter (status, owner) is not agentboard's (it has no change_id and no type), so none of it was taken: it is kept as a yaml block at the top of the proposal" }),
     ]);
     expect((await showDocument(dir, 'board', 'proposal')).content.sections).toEqual([{ heading: '', text: '```yaml\nstatus: approved\nowner: x\n```', after: 'title' }]);
   });
