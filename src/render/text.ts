@@ -270,7 +270,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
     `  workflow: ${d.workflow_status ?? '-'}\n  current task: ${d.current_task ? `${d.current_task.task_id} ${d.current_task.title}` : '-'}\n` +
     `  completed: ${d.completed_tasks} · in review: ${d.tasks_in_review}\n  last seen: ${d.last_seen ?? '-'}\n${d.skills.length ? `  skills: ${d.skills.join(', ')}\n` : ''}`,
   'person.key': (d) =>
-    `${d.replaced ? `New key of ${d.name} (the old one no longer works)` : `Key of ${d.name}`}. It is shown only this once; keep it in your CI's secrets as AGENTBOARD_PERSON_KEY:\n\n  ${d.person_key}\n\n` +
+    `${d.replaced ? `New key of ${d.name} (the old one stops working once ${d.file} is committed; outside git, at once)` : `Key of ${d.name}`}. It is shown only this once; keep it in your CI's secrets as AGENTBOARD_PERSON_KEY:\n\n  ${d.person_key}\n\n` +
     `${d.file} records its SHA-256. Commit that file: in a git repository the key is taken only once its entry is committed.\n`,
   'reviewer.remove': (d) => `Revoked the key of reviewer ${d.name}; it no longer works.\n`,
   'reviewer.add': (d) => `Review key for reviewer ${d.name}${d.rotated ? ' (the old key no longer works)' : ''}. It is shown only this once; give it to the reviewer agent:\n\n  ${d.review_key}\n`,

@@ -10,6 +10,7 @@ import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { SAME_CALL } from '../domain/refs.js';
 import { changeIdProblem } from '../domain/ids.js';
+import { printable } from '../domain/text.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_FILES, DOC_TYPES, type DocMeta, type DocType } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
@@ -278,6 +279,8 @@ export class Board implements Reader {
   /** HEAD of the git repository holding the board, found once (null: not in git). */
   private headFile: string | null | undefined;
   private branchSeen: { generation: number; branch: string | null } | undefined;
+  /** Ledger headers read in this generation, whichever branch they were written on. */
+  private readonly anyBranchHeaders = new Map<string, { generation: number; files: LedgerHeader }>();
   /** Ledger headers read in this generation. */
   private readonly headerCache = new Map<string, LedgerHeader>();
   private readonly paths = new Map<string, string>();
@@ -889,14 +892,40 @@ export class Board implements Reader {
    * git nothing tells a file made by hand from one whose ledger was lost, and it is taken as it is.
    */
   private unrecorded(changeId: string, type: DocType): boolean {
-    if (this.written(changeId, type) !== undefined || this.branch() === null) return false;
+    if (type === 'design' || this.written(changeId, type) !== undefined || this.branch() === null) return false;
+    // Written by agentboard here on another branch (a `git switch` with the board's work not committed): its own.
+    const elsewhere = this.writtenOnAnyBranch(changeId, type);
+    if (elsewhere === undefined) return true;
+    const path = this.docPath(changeId, type);
     try {
-      if (mayHoldDecision(type, this.headAsRead(changeId, type)?.meta.status)) return true;
-      // A task list's done tasks are decisions too: looked for in its quick read.
-      return type === 'tasks' && (this.readTaskList(changeId)?.tasks.some((t) => t.status === 'done') ?? false);
+      const read = this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
+      return read !== null && hashOf(read) !== elsewhere;
     } catch {
       return false; // reported where the file is read
     }
+  }
+
+  /** The hash of a document in its change's ledger, whichever branch the ledger was written on (read once per generation). */
+  private writtenOnAnyBranch(changeId: string, type: DocType): string | undefined {
+    let kept = this.anyBranchHeaders.get(changeId);
+    if (kept?.generation !== this.generation) {
+      let files: LedgerHeader = {};
+      const path = this.ledgerPath(changeId);
+      try {
+        if (this.plainDir(dirname(path))) files = this.asCommitted(path, (p) => readFirstLine(p, (line) => parseLedgerHeader(line, null))) ?? {};
+      } catch {
+        // an unreadable ledger is a lost cache
+      }
+      this.anyBranchHeaders.set(changeId, (kept = { generation: this.generation, files }));
+    }
+    return kept.files[DOC_FILES[type]]?.hash;
+  }
+
+  /** Whether a document holds what may be a decision made by hand: a status a person gives, a review's verdict, a done task. */
+  private holdsDecision(changeId: string, type: DocType): boolean {
+    if (mayHoldDecision(type, this.headAsRead(changeId, type)?.meta.status)) return true;
+    // A task list's done tasks are decisions too: looked for in its quick read.
+    return type === 'tasks' && (this.readTaskList(changeId)?.tasks.some((t) => t.status === 'done') ?? false);
   }
 
   /**
@@ -907,7 +936,12 @@ export class Board implements Reader {
   private unrecordedDecision(changeId: string, type: DocType): HandDecision | null {
     const path = this.docPath(changeId, type);
     const shown = this.rel(path);
-    const read = this.files.get(path)?.read;
+    let read: FileRead | null;
+    try {
+      read = this.checkedDir(changeId) ? this.current(path, shown) : null;
+    } catch {
+      return null; // reported where the file is read
+    }
     if (!read) return null;
     const commit = this.headFile ? headCommit(this.headFile) : null;
     const kept = this.decisionCache.get(path);
@@ -917,7 +951,8 @@ export class Board implements Reader {
     if (blobs === null) return null;
     const blob = blobs.get(shown);
     let value: HandDecision | null = null;
-    if (blob === undefined || blob !== blobId(read.bytes, blob)) {
+    // Not as the commit has it: a file the commit does not hold decides something only if it says so; one it holds, if it says otherwise.
+    if (blob === undefined ? this.holdsDecision(changeId, type) : blob !== blobId(read.bytes, blob)) {
       let loaded: Loaded | null;
       try {
         loaded = this.load(changeId, type);
@@ -1116,7 +1151,9 @@ export class Board implements Reader {
    * The people whose keys are taken: in git, agentd/people.yaml as the commit checked out holds it
    * (adding a person is a change reviewed and committed like any other, so an entry only in the
    * working file, written by hand or by a `person key` not committed yet, is not taken), with the
-   * entries the working file adds (`uncommitted`); outside git, the file as it is.
+   * entries the working file adds (`uncommitted`); outside git or where git is not installed, the
+   * file as it is. In a repository git will not read (a broken GIT_DIR or configuration), no key is
+   * taken (PERSON_KEY_INVALID).
    */
   committedPeople(): { people: PersonRecord[]; uncommitted: PersonRecord[] } {
     const path = join(this.dir, PEOPLE_FILE);
@@ -1128,7 +1165,12 @@ export class Board implements Reader {
     // Not in the commit, or no commit yet: nobody's key is committed. git failing otherwise (not
     // installed, a repository it will not read) tells nothing, and the file is taken as it is, as outside git.
     const absent = /does not exist in 'HEAD'|exists on disk, but not in 'HEAD'|invalid object name 'HEAD'/.test(git.stderr);
-    if (git.code !== 0 && !absent) return { people: here, uncommitted: [] };
+    // Where git is not installed, nothing tells what is committed, and the file is taken as it is.
+    if (git.missing) return { people: here, uncommitted: [] };
+    if (git.code !== 0 && !absent) {
+      const why = git.stderr.split('\n').find((l) => l.trim() !== '')?.trim() ?? `git exited with ${git.code}`;
+      fail('PERSON_KEY_INVALID', `A person's key is checked against agentd/people.yaml as the commit checked out holds it, and git could not read the repository: ${printable(why, 200)}.`, 'Fix git for this repository (GIT_DIR, its configuration), then run the command again; or run it at a terminal without a key.');
+    }
     const committedText = git.code === 0 ? textOf(git.stdout) : null;
     const people = committedText === null ? [] : committedText === read?.text ? here : parsePeople(committedText, `${shown} (as the commit checked out holds it)`);
     const uncommitted = here.filter((p) => !people.some((c) => c.name === p.name && c.key_sha256 === p.key_sha256));

@@ -139,7 +139,8 @@ export function unrecordedDecision(doc: DocFile, text: string, committed: DocFil
   const out: HandDecision = { unrecorded: true };
   const status = doc.meta.status;
   const was = committed?.meta.status ?? 'submitted';
-  if ((status === 'approved' || status === 'rejected') && status !== was) out.status = { recorded: was, file: status, line: statusLine(text) };
+  const decided = (s: DocStatus) => s === 'approved' || s === 'rejected';
+  if (status !== was && (decided(status) || decided(was))) out.status = { recorded: was, file: status, line: statusLine(text) };
   if (doc.type === 'review') {
     const now = verdictOf(doc);
     const before = verdictOf(committed);

@@ -287,7 +287,16 @@ export class Transaction implements Reader {
     for (const done of hand.done ?? []) refused.push({ file, item: done.id, part: 'state', kept: 'agentboard', agentboard: done.recorded, person: items.get(done.id)!.state });
     this.conflicts.push(...refused);
     this.refused.set(path, refused);
-    return asRecorded(doc, hand);
+    // Written again, the file says what the board goes on with: the tasks set back are rendered
+    // anew, and the frontmatter is agentboard's (a person's text of it would keep the status).
+    const recorded = asRecorded(doc, hand);
+    const back = new Set(hand.done?.map((d) => d.id));
+    if (recorded.type === 'tasks' && back.size > 0) {
+      const content = recorded.content as NonNullable<DocFile<'tasks'>['content']>;
+      recorded.content = { ...content, blocks: content.blocks.map((b) => (b.task && back.has(b.id) ? { ...b, raw: renderTaskBlock(b.task) } : b)) } as typeof recorded.content;
+    }
+    if (hand.status) delete recorded.frontmatter;
+    return recorded;
   }
 
   /** Whether reading the document merged a hand edit that changed what only operations may change (a status, a holder, a task taken out), or a decision it did not take. */

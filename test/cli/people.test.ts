@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, snapshot, TEST_PERSON_KEY } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, cliProcess, newBoard, NODE_ARGS, ok, snapshot, TEST_PERSON_KEY } from '../helpers.js';
 
 /** A board with something for every person's command to decide on. */
 async function boardWithDecisions(): Promise<string> {
@@ -102,6 +102,12 @@ describe("a person's command", () => {
     expect(snapshot(dir)).toEqual(before);
     // the committed entries still work beside it
     expect((await ok(dir, ['release', 'decide/T1'])).released_from).toBe('codex');
+    // git made to fail (a GIT_DIR that is not the repository) takes no key at all
+    const unchanged = snapshot(dir);
+    const blind = cliProcess(dir, ['approve', 'decide/T2', '--json'], { env: { AGENTBOARD_PERSON_KEY: key, GIT_DIR: join(dir, 'no-such-git-dir') } });
+    expect(blind.json.error.code).toBe('PERSON_KEY_INVALID');
+    expect(blind.json.error.message).toContain('git could not read the repository');
+    expect(snapshot(dir)).toEqual(unchanged);
     // committed, the entry is taken
     git('commit', '-qam', 'add mallory');
     await ok(dir, ['approve', 'decide/T2'], { env: { AGENTBOARD_PERSON_KEY: key } });

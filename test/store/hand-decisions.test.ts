@@ -289,9 +289,9 @@ describe('a document agentboard never wrote here', () => {
     expect(read(b, path)).not.toContain('T9');
     expect(conflicts(b)).toContainEqual(expect.objectContaining({ file: path, item: 'T9', part: 'added', kept: 'agentboard' }));
   });
-  it('on a fresh clone, a task typed done by hand starts none of its dependents', async () => {
+  it('on a fresh clone, a task typed done by hand starts none of its dependents, and the next write of the list sets it back', async () => {
     const a = await newBoard();
-    await changeWithTasks(a, 'hop', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+    await changeWithTasks(a, 'hop', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }, { title: 'Three', depends: ['T2'] }]);
     git(a, 'init', '-q');
     git(a, 'add', '-A');
     git(a, 'commit', '-qm', 'board');
@@ -299,8 +299,8 @@ describe('a document agentboard never wrote here', () => {
     git(join(b, '..'), 'clone', '-q', a, b);
     const path = 'agentd/changes/hop/tasks.md';
     const text = read(b, path);
-    const t1 = text.indexOf('## T1');
-    write(b, path, text.slice(0, t1) + text.slice(t1).replace('status: todo', 'status: done'));
+    const t2 = text.indexOf('## T2');
+    write(b, path, text.slice(0, t2) + text.slice(t2).replace('status: todo', 'status: done'));
 
     const { code, found } = await findings(b, 'hop', 'tasks.done.by_hand');
     expect(code).toBe(1);
@@ -308,7 +308,47 @@ describe('a document agentboard never wrote here', () => {
     expect((await ok(b, ['next', '--as', 'w1'])).task.task_id).toBe('hop/T1');
     const second = await ok(b, ['next', '--as', 'w2']);
     expect(second.status).toBe('nothing_available');
-    expect(second.reasons.waiting_on_dependencies).toBe(1);
+    expect(second.reasons.waiting_on_dependencies).toBe(2);
+    // the claim wrote the list: T2 is to do again, and what the file said is kept
+    const after = read(b, path);
+    expect(after.slice(after.indexOf('## T2'), after.indexOf('## T3'))).toContain('status: todo');
+    expect(conflicts(b)).toContainEqual(expect.objectContaining({ file: path, item: 'T2', part: 'state', kept: 'agentboard', person: expect.objectContaining({ status: 'done' }) }));
+  });
+
+  it('on a fresh clone, a decision the commit holds set back by hand is one too', async () => {
+    const a = await newBoard();
+    await changeWithTasks(a, 'back', [{ title: 'One' }]);
+    await ok(a, ['reject', 'back', 'spec', '--feedback', 'Say what happens on a tie.']);
+    git(a, 'init', '-q');
+    git(a, 'add', '-A');
+    git(a, 'commit', '-qm', 'board');
+    const b = join(tempDir('agentboard-clone-'), 'b');
+    git(join(b, '..'), 'clone', '-q', a, b);
+    expect((await cli(b, ['validate', 'back', '--json'])).json.data.changes[0].findings.filter((f: any) => f.level === 'error')).toEqual([]);
+    const spec = 'agentd/changes/back/spec.md';
+    write(b, spec, read(b, spec).replace(/^status: rejected$/m, 'status: submitted'));
+    const { found } = await findings(b, 'back', 'document.status.by_hand');
+    expect(found).toEqual([expect.objectContaining({ file: spec, line: lineOf(b, spec, 'status: submitted') })]);
+    expect(found[0].message).toContain('has it "rejected"');
+    expect((await ok(b, ['show', 'back', 'spec', '--format', 'fields'])).status).toBe('rejected');
+  });
+
+  it("switching branch with the board's work not committed keeps it agentboard's own", async () => {
+    const dir = await newBoard();
+    git(dir, 'init', '-q');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'board');
+    await changeWithTasks(dir, 'moved', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+    await ok(dir, ['next', '--as', 'w1']);
+    await ok(dir, ['task', 'done', 'moved/T1', '--as', 'w1']);
+    for (const args of [['switch', '-q', '-c', 'feature'], ['checkout', '-q', '--detach']]) {
+      git(dir, ...args);
+      const v = await cli(dir, ['validate', 'moved', '--json']);
+      expect(v.json.data.changes[0].findings.filter((f: any) => f.level === 'error')).toEqual([]);
+      expect((await ok(dir, ['task', 'list', '--change', 'moved'])).tasks.map((t: any) => t.status)).toEqual(['done', 'todo']);
+    }
+    expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('moved/T2');
+    expect(read(dir, 'agentd/changes/moved/tasks.md')).toMatch(/## T1: One\n\n```yaml\nstatus: done/);
   });
 });
 
