@@ -252,16 +252,22 @@ export class Git {
 
   /**
    * Where a task's worktree stands when it is no longer on the task's branch (its agent switched
-   * branches, or left HEAD detached): the branch it is on (null when detached), its commit, and the
-   * commits there that the task's branch lacks. Null while it is on the branch (or cannot be read).
+   * branches, renamed the branch, or left HEAD detached): the branch it is on (null when detached),
+   * its commit, the commits there that the task's branch lacks (when the branch is gone, those its
+   * start lacks), and whether the task's branch is gone. Null while it is on the branch (or cannot be read).
    */
-  async offBranch(worktree: string, branch: string): Promise<{ on: string | null; head: string; commits: string[] } | null> {
+  async offBranch(changeId: string, localTaskId: string): Promise<{ on: string | null; head: string; commits: string[]; gone: boolean } | null> {
+    const worktree = this.worktreeOf(changeId, localTaskId);
+    const branch = taskBranch(changeId, localTaskId);
     const on = await this.run(['symbolic-ref', '-q', '--short', 'HEAD'], worktree);
     if (on.ok && on.stdout.trim() === branch) return null;
     const head = await this.run(['rev-parse', 'HEAD'], worktree);
     if (!head.ok) return null;
-    const commits = await this.run(['rev-list', `refs/heads/${branch}..HEAD`], worktree);
-    return { on: on.ok ? on.stdout.trim() : null, head: head.stdout.trim(), commits: commits.stdout.split('\n').filter(Boolean) };
+    const gone = !(await this.branchExists(branch));
+    const start = startRef(changeId, localTaskId);
+    const base = !gone ? `refs/heads/${branch}` : (await this.run(['rev-parse', '--verify', '--quiet', start])).ok ? start : null;
+    const commits = base ? (await this.run(['rev-list', `${base}..HEAD`], worktree)).stdout.split('\n').filter(Boolean) : [];
+    return { on: on.ok ? on.stdout.trim() : null, head: head.stdout.trim(), commits, gone };
   }
 
   async branchExists(branch: string): Promise<boolean> {
