@@ -3,7 +3,7 @@
  * agent's leftovers committed on its branch; finished branches merged with --merge. Every git
  * command goes through execa.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { fail } from '../errors.js';
@@ -78,11 +78,15 @@ function unusableFolder(dir: string): Unusable | null {
       st = statSync(path, { throwIfNoEntry: false });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      const target = danglingLink(path);
+      if (target !== null) return { path, why: `${path} is a symbolic link to ${target}, which is no folder and cannot be made one`, denied: false };
       // A file above it, or a folder above it this user may not look into: said when the walk up reaches it.
       if (code === 'ENOTDIR' || code === 'EACCES') continue;
       return { path, why: `${path} cannot be looked at (${code})`, denied: false };
     }
     if (st === undefined) {
+      const target = danglingLink(path);
+      if (target !== null) return { path, why: `${path} is a symbolic link to ${target}, which does not exist`, denied: false };
       if (dirname(path) === path) return null;
       continue;
     }
@@ -92,6 +96,15 @@ function unusableFolder(dir: string): Unusable | null {
     } catch {
       return { path, why: `this user may not write in ${path} (permission denied)`, denied: true };
     }
+    return null;
+  }
+}
+
+/** Where a symbolic link at `path` points when what it points to is not there; null for anything else. */
+function danglingLink(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
     return null;
   }
 }

@@ -128,6 +128,28 @@ describe('agentboard run', () => {
     expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task).toMatchObject({ status: 'todo', assignee: null });
   });
 
+  it('refuses a dangling symbolic link as the folder of worktrees before the run starts, naming it and where it points', async () => {
+    // Under a file, or nowhere.
+    for (const under of ['a-file', 'no-such-folder']) {
+      const board = await fakeBoard();
+      await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+      if (under === 'a-file') writeFileSync(join(board.dir, '..', under), 'not a folder\n');
+      const target = join(board.dir, '..', under, 'sub');
+      const link = join(board.dir, '..', 'repo.agentboard-worktrees');
+      symlinkSync(target, link);
+      const r = run(board.dir, ['add-search']);
+      expect(r.code).toBe(1);
+      const why = under === 'a-file' ? 'which is no folder and cannot be made one' : 'which does not exist';
+      expect(JSON.parse(r.stdout.trim()).error).toEqual({
+        code: 'RUN_REFUSED',
+        message: `The tasks' worktrees go in ${link} (beside the repository, as run: worktrees: is not set), and it cannot be used: ${link} is a symbolic link to ${target}, ${why}.`,
+        next_step: `Move ${link} aside, or set run: worktrees: in agentd/config.yaml to a folder outside the repository that you can write in; then run again (or run with --no-worktrees to share the working tree).`,
+      });
+      expect(runIds(board.dir)).toEqual([]);
+      expect(agentInvocations(board)).toEqual([]);
+    }
+  });
+
   it('keeps a run\'s planner and reviewer from moving tasks, lets the planner plan without claiming, and reads the role from the run\'s record when AGENTBOARD_ROLE says none', async () => {
     const board = await fakeBoard();
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }]);
