@@ -548,14 +548,14 @@ describe('agentboard run with a scripted agent', () => {
     expect(r.events.some((e) => e.type === 'invocation.started')).toBe(false);
   });
 
-  it('gives the next attempt what the agent printed as plain text: no terminal escape sequence or control byte', async () => {
-    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'] }, say: 'plain \u001b[31mred\u001b[0m bell\u0007 nul\u0000 \u001b]0;a title\u0007title\rover\r\nwindows\ttab\n' } });
+  it('gives the next attempt what the agent printed as plain text: no terminal escape sequence or control byte, U+2028/U+2029 as line ends', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'] }, say: 'plain \u001b[31mred\u001b[0m bell\u0007 nul\u0000 \u001b]0;a title\u0007title\rover\r\nwindows\ttab\nline\u2028separator\u2029paragraph\n' } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
     const r = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(r.code, r.stderr).toBe(0);
     const second = prompt(board.dir, runIds(board.dir)[0]!, 2);
-    expect(second).toContain('The end of what you printed:\n\n```\nplain red bell? nul? title\nover\nwindows\ttab\n```');
-    expect(second).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F]/);
+    expect(second).toContain('The end of what you printed:\n\n```\nplain red bell? nul? title\nover\nwindows\ttab\nline\nseparator\nparagraph\n```');
+    expect(second).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F\u2028\u2029]/);
   });
 
   it('records the calls to tools its MCP server does not serve with its other calls, refused', async () => {
