@@ -27,6 +27,12 @@ export interface Workspace {
   conflicts: string[];
 }
 
+/** Where a worker's turn in its worktree starts from (Git.turnStart). */
+export interface TurnStart {
+  moves: number;
+  tips: Map<string, string>;
+}
+
 export function taskBranch(changeId: string, localTaskId: string): string {
   return `agentboard/${changeId}/${localTaskId}`;
 }
@@ -281,6 +287,38 @@ export class Git {
     const base = !gone ? `refs/heads/${branch}` : (await this.run(['rev-parse', '--verify', '--quiet', start])).ok ? start : null;
     const commits = base ? (await this.run(['rev-list', `${base}..HEAD`], worktree)).stdout.split('\n').filter(Boolean) : [];
     return { on: on.ok ? on.stdout.trim() : null, head: head.stdout.trim(), commits, gone };
+  }
+
+  /** Where a turn in a worktree starts from: how many moves its HEAD has made, and the tip of every branch. */
+  async turnStart(worktree: string): Promise<TurnStart> {
+    return { moves: (await this.headMoves(worktree)).length, tips: await this.tips() };
+  }
+
+  /**
+   * The branches other than the task's that the turn committed on in the worktree and left, with
+   * their commits the task's branch lacks: HEAD was at their tip during the turn, and the tip is new
+   * or moved since it started (a `git checkout -b`, commits, and back to the task's branch).
+   */
+  async leftBranches(worktree: string, branch: string, start: TurnStart): Promise<{ on: string; commits: string[] }[]> {
+    const moves = await this.headMoves(worktree);
+    const visited = new Set(moves.slice(0, moves.length - start.moves));
+    const out: { on: string; commits: string[] }[] = [];
+    for (const [name, tip] of await this.tips()) {
+      if (name === branch || start.tips.get(name) === tip || !visited.has(tip)) continue;
+      const commits = (await this.run(['rev-list', `refs/heads/${branch}..${tip}`], worktree)).stdout.split('\n').filter(Boolean);
+      if (commits.length > 0) out.push({ on: name, commits });
+    }
+    return out;
+  }
+
+  /** The commits the worktree's HEAD was at, newest first (its reflog). */
+  private async headMoves(worktree: string): Promise<string[]> {
+    return (await this.run(['reflog', 'show', '--format=%H', 'HEAD'], worktree)).stdout.split('\n').filter(Boolean);
+  }
+
+  private async tips(): Promise<Map<string, string>> {
+    const r = await this.run(['for-each-ref', '--format=%(objectname) %(refname:short)', 'refs/heads']);
+    return new Map(r.stdout.split('\n').filter(Boolean).map((l) => [l.slice(l.indexOf(' ') + 1), l.slice(0, l.indexOf(' '))] as [string, string]));
   }
 
   async branchExists(branch: string): Promise<boolean> {

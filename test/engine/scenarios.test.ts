@@ -529,6 +529,27 @@ describe('agentboard run with a scripted agent', () => {
     expect(git(board.dir, ['show', `${branch}:T1.txt`])).toBe('T1 done by fake-w1\n');
   });
 
+  it('stops the run when a worker commits on a branch of its own and goes back to the task\'s branch, naming the commits left out', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['switch_back'] }, review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const branch = 'agentboard/add-search/T1';
+    const worktree = join(board.dir, '..', 'repo.agentboard-worktrees', 'add-search', 'T1');
+    const r = run(board.dir, ['add-search']);
+    expect(r.code).toBe(1);
+    const commit = git(board.dir, ['rev-parse', 'aside-T1']).trim();
+    const said = `fake-w1 committed on branch aside-T1 in its worktree of add-search/T1 and went back to the task's branch ${branch}, which lacks that commit. The run merges and reviews ${branch} only, so that work would be left out: agentboard moves, commits and deletes nothing there, starts no other agent and stops for a person, who takes the work onto ${branch}.`;
+    expect(r.events.filter((e) => e.type === 'worktree.off_branch')).toEqual([expect.objectContaining({ agent_id: 'fake-w1', task_id: 'add-search/T1', branch, head: 'aside-T1', commits: [commit], message: said })]);
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'failed', message: said, next_steps: [`git -C ${worktree} log --oneline ${branch}..aside-T1   # the work not on the task's branch`, `git -C ${worktree} merge aside-T1   # take it onto the task's branch`, 'agentboard run add-search   # then go on'] });
+    expect(r.events.some((e) => e.phase === 'review')).toBe(false);
+    expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task.notes.at(-1)).toMatchObject({ text: said });
+    expect(shellSteps(board.dir, r.events.at(-1).next_steps.slice(0, 2))).toEqual([0, 0]);
+    const again = run(board.dir, ['add-search']);
+    expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
+    expect(git(board.dir, ['show', `${branch}:T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
   it('does not review a done task whose branch is gone with its worktree', async () => {
     const board = await fakeBoard({ scenario: { implementation: { T1: ['work'] }, review: ['approved'] } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
