@@ -26,7 +26,7 @@ import { defaultHuman, requirePerson } from './person.js';
 import { isHuman } from '../domain/ids.js';
 import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
-import { appendJsonLine, callRecord, startedInvocationCalls } from '../store/runs.js';
+import { appendJsonLine, callRecord, findRun, RUN_ID_PATTERN, startedInvocationCalls, type RunRecord } from '../store/runs.js';
 import { readAtMost, readUserFile } from './user-file.js';
 import { printable } from '../domain/text.js';
 
@@ -421,20 +421,47 @@ function actorFor(op: OpInfo, as: string | undefined, io: Io, ctx: Context): str
 
 /**
  * A command of an agent `agentboard run` started (AGENTBOARD_RUN_ID, AGENTBOARD_ROLE) changes the
- * board only as the MCP tools of its role do: a worker adds no task, a planner claims none. Reads
- * are anyone's; a person's command is refused in any agent's environment (cli/person.ts).
+ * board only as the MCP tools of its role do: a worker adds no task, a planner claims none and moves
+ * none. Reads are anyone's; a person's command is refused in any agent's environment (cli/person.ts).
  */
-function refuseOutsideRole(op: OpInfo, env: Io['env'], operations: readonly OpInfo[]): void {
+function refuseOutsideRole(op: OpInfo, input: Record<string, unknown>, ctx: Context, operations: readonly OpInfo[]): void {
+  const env = ctx.env;
   const agent = startedAgent(env);
-  const role = env.AGENTBOARD_ROLE as ToolProfile | undefined;
-  if (!env.AGENTBOARD_RUN_ID || agent === undefined || role === undefined || !TOOL_PROFILES.has(role)) return;
-  if (op.access === 'read' || op.access === 'human' || op.profiles?.includes(role)) return;
+  if (!env.AGENTBOARD_RUN_ID || agent === undefined) return;
+  const role = runRole(ctx, agent);
+  if (role === undefined || op.access === 'read' || op.access === 'human') return;
+  const run = printable(env.AGENTBOARD_RUN_ID);
+  const a = /^[aeiou]/.test(role) ? 'an' : 'a';
   const may = operations.filter((o) => o.access !== 'read' && o.profiles?.includes(role)).map((o) => `agentboard ${o.cli.command}`);
-  fail(
-    'ROLE_REFUSED',
-    `${agent} is a ${role} of agentboard run ${printable(env.AGENTBOARD_RUN_ID)} (AGENTBOARD_ROLE), and \`agentboard ${op.cli.command}\` is not a ${role}'s command: nothing was changed.`,
-    `A ${role} changes the board with ${may.join(', ')}; for anything else, ask a person with ${refTo('input.ask')}.`,
-  );
+  if (!op.profiles?.includes(role)) {
+    fail('ROLE_REFUSED', `${agent} is ${a} ${role} of agentboard run ${run} (AGENTBOARD_ROLE), and \`agentboard ${op.cli.command}\` is not ${a} ${role}'s command: nothing was changed.`, `${a === 'an' ? 'An' : 'A'} ${role} changes the board with ${may.join(', ')}; for anything else, ask a person with ${refTo('input.ask')}.`);
+  }
+  // Moving a task claims or finishes it: the work of a role that claims tasks (`next`), not a planner's or a reviewer's.
+  const claims = operations.some((o) => o.name === 'task.next' && o.profiles?.includes(role));
+  if (op.name === 'task.update' && input.status !== undefined && !claims) {
+    fail('ROLE_REFUSED', `${agent} is ${a} ${role} of agentboard run ${run} (AGENTBOARD_ROLE), and ${a} ${role} moves no task (\`agentboard task update --status\`): it claims and finishes none. Nothing was changed.`, `Change a task's plan with \`agentboard task update <task_id>\` without --status; for anything else, ask a person with ${refTo('input.ask')}.`);
+  }
+}
+
+/**
+ * The role of an agent `agentboard run` started: as the run's record names it (AGENTBOARD_RUN_ID),
+ * so that an AGENTBOARD_ROLE left empty or set to another profile gives it no more; as
+ * AGENTBOARD_ROLE says for an agent the record does not name. Undefined when neither says.
+ */
+function runRole(ctx: Context, agent: string): ToolProfile | undefined {
+  const said = ctx.env.AGENTBOARD_ROLE;
+  const given = said !== undefined && TOOL_PROFILES.has(said) ? (said as ToolProfile) : undefined;
+  let record: RunRecord | null = null;
+  try {
+    const id = ctx.env.AGENTBOARD_RUN_ID!;
+    record = RUN_ID_PATTERN.test(id) ? findRun(ctx.board().runtimeDir, id) : null;
+  } catch {
+    // No board to read the run from: the environment says.
+  }
+  if (!record) return given;
+  const roles: ToolProfile[] = [...(record.agents.planner === agent ? ['planner' as const] : []), ...(record.agents.reviewer === agent ? ['reviewer' as const] : []), ...(record.agents.workers.includes(agent) ? ['worker' as const] : [])];
+  if (roles.length === 0) return given;
+  return given && roles.includes(given) ? given : roles[0];
 }
 
 const TOOL_PROFILES: ReadonlySet<string> = new Set(PROFILES.filter((p) => p !== 'all'));
@@ -654,7 +681,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     call = { ctx, op, input };
     const operation = await loadOperation(op);
     call.tool = operation.tool?.name;
-    refuseOutsideRole(op, io.env, operations);
+    refuseOutsideRole(op, input, ctx, operations);
     // Bad usage exits 2 whoever runs it: a person's command checks its input before asking who runs it.
     if (op.access === 'human') parseInput(operation.input, takes(op, 'agent_id') ? { ...input, agent_id: input.agent_id ?? 'human:usage-check' } : input, { rules: operation.inputRules });
     if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);

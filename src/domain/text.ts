@@ -123,9 +123,10 @@ const ESCAPE_SEQUENCES = /\u001B(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001B]*(?:\u00
 
 /**
  * A program's output (an agent's, written for a terminal) as plain text to quote elsewhere: its
- * terminal escape sequences left out, carriage returns made line ends, and every other unsafe
- * character shown as "?". Nothing is cut.
+ * terminal escape sequences left out, carriage returns and the line and paragraph separators
+ * (U+2028, U+2029, which some readers take for line ends and others do not) made line ends, and
+ * every other unsafe character shown as "?". Nothing is cut.
  */
 export function plainOutput(text: string): string {
-  return text.replace(ESCAPE_SEQUENCES, '').replace(/\r\n?/g, '\n').replace(UNSAFE_ALL, '?');
+  return text.replace(ESCAPE_SEQUENCES, '').replace(/\r\n?|[\u2028\u2029]/g, '\n').replace(UNSAFE_ALL, '?');
 }

@@ -3,7 +3,7 @@
  * agent's leftovers committed on its branch; finished branches merged with --merge. Every git
  * command goes through execa.
  */
-import { accessSync, constants, existsSync, mkdirSync, readdirSync, rmdirSync, statSync, type Stats } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
 import { fail } from '../errors.js';
@@ -25,6 +25,12 @@ export interface Workspace {
   /** Branches merged into a new worktree so the worker starts from its dependencies' work, and those that conflicted. */
   merged: string[];
   conflicts: string[];
+}
+
+/** Where a worker's turn in its worktree starts from (Git.turnStart). */
+export interface TurnStart {
+  moves: number;
+  tips: Map<string, string>;
 }
 
 export function taskBranch(changeId: string, localTaskId: string): string {
@@ -78,11 +84,15 @@ function unusableFolder(dir: string): Unusable | null {
       st = statSync(path, { throwIfNoEntry: false });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
+      const target = danglingLink(path);
+      if (target !== null) return { path, why: `${path} is a symbolic link to ${target}, which is no folder and cannot be made one`, denied: false };
       // A file above it, or a folder above it this user may not look into: said when the walk up reaches it.
       if (code === 'ENOTDIR' || code === 'EACCES') continue;
       return { path, why: `${path} cannot be looked at (${code})`, denied: false };
     }
     if (st === undefined) {
+      const target = danglingLink(path);
+      if (target !== null) return { path, why: `${path} is a symbolic link to ${target}, which does not exist`, denied: false };
       if (dirname(path) === path) return null;
       continue;
     }
@@ -92,6 +102,15 @@ function unusableFolder(dir: string): Unusable | null {
     } catch {
       return { path, why: `this user may not write in ${path} (permission denied)`, denied: true };
     }
+    return null;
+  }
+}
+
+/** Where a symbolic link at `path` points when what it points to is not there; null for anything else. */
+function danglingLink(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null;
+  } catch {
     return null;
   }
 }
@@ -252,16 +271,54 @@ export class Git {
 
   /**
    * Where a task's worktree stands when it is no longer on the task's branch (its agent switched
-   * branches, or left HEAD detached): the branch it is on (null when detached), its commit, and the
-   * commits there that the task's branch lacks. Null while it is on the branch (or cannot be read).
+   * branches, renamed the branch, or left HEAD detached): the branch it is on (null when detached),
+   * its commit, the commits there that the task's branch lacks (when the branch is gone, those its
+   * start lacks), and whether the task's branch is gone. Null while it is on the branch (or cannot be read).
    */
-  async offBranch(worktree: string, branch: string): Promise<{ on: string | null; head: string; commits: string[] } | null> {
+  async offBranch(changeId: string, localTaskId: string): Promise<{ on: string | null; head: string; commits: string[]; gone: boolean } | null> {
+    const worktree = this.worktreeOf(changeId, localTaskId);
+    const branch = taskBranch(changeId, localTaskId);
     const on = await this.run(['symbolic-ref', '-q', '--short', 'HEAD'], worktree);
     if (on.ok && on.stdout.trim() === branch) return null;
     const head = await this.run(['rev-parse', 'HEAD'], worktree);
     if (!head.ok) return null;
-    const commits = await this.run(['rev-list', `refs/heads/${branch}..HEAD`], worktree);
-    return { on: on.ok ? on.stdout.trim() : null, head: head.stdout.trim(), commits: commits.stdout.split('\n').filter(Boolean) };
+    const gone = !(await this.branchExists(branch));
+    const start = startRef(changeId, localTaskId);
+    const base = !gone ? `refs/heads/${branch}` : (await this.run(['rev-parse', '--verify', '--quiet', start])).ok ? start : null;
+    const commits = base ? (await this.run(['rev-list', `${base}..HEAD`], worktree)).stdout.split('\n').filter(Boolean) : [];
+    return { on: on.ok ? on.stdout.trim() : null, head: head.stdout.trim(), commits, gone };
+  }
+
+  /** Where a turn in a worktree starts from: how many moves its HEAD has made, and the tip of every branch. */
+  async turnStart(worktree: string): Promise<TurnStart> {
+    return { moves: (await this.headMoves(worktree)).length, tips: await this.tips() };
+  }
+
+  /**
+   * The branches other than the task's that the turn committed on in the worktree and left, with
+   * their commits the task's branch lacks: HEAD was at their tip during the turn, and the tip is new
+   * or moved since it started (a `git checkout -b`, commits, and back to the task's branch).
+   */
+  async leftBranches(worktree: string, branch: string, start: TurnStart): Promise<{ on: string; commits: string[] }[]> {
+    const moves = await this.headMoves(worktree);
+    const visited = new Set(moves.slice(0, moves.length - start.moves));
+    const out: { on: string; commits: string[] }[] = [];
+    for (const [name, tip] of await this.tips()) {
+      if (name === branch || start.tips.get(name) === tip || !visited.has(tip)) continue;
+      const commits = (await this.run(['rev-list', `refs/heads/${branch}..${tip}`], worktree)).stdout.split('\n').filter(Boolean);
+      if (commits.length > 0) out.push({ on: name, commits });
+    }
+    return out;
+  }
+
+  /** The commits the worktree's HEAD was at, newest first (its reflog). */
+  private async headMoves(worktree: string): Promise<string[]> {
+    return (await this.run(['reflog', 'show', '--format=%H', 'HEAD'], worktree)).stdout.split('\n').filter(Boolean);
+  }
+
+  private async tips(): Promise<Map<string, string>> {
+    const r = await this.run(['for-each-ref', '--format=%(objectname) %(refname:short)', 'refs/heads']);
+    return new Map(r.stdout.split('\n').filter(Boolean).map((l) => [l.slice(l.indexOf(' ') + 1), l.slice(0, l.indexOf(' '))] as [string, string]));
   }
 
   async branchExists(branch: string): Promise<boolean> {

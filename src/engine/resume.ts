@@ -75,6 +75,8 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     const local = String(t.task_id).slice(changeId.length + 1);
     const worktree = git!.worktreeOf(changeId, local);
     if (!existsSync(join(worktree, '.git'))) continue;
+    // A worktree off its task's branch keeps what is in it for a person (work.ts sayOffBranch): committing there would take it further from the branch.
+    if (await git!.offBranch(changeId, local)) continue;
     const from = earlier.find((r) => r.claims.includes(t.task_id))?.run_id ?? 'a run that died';
     const author = t.assignee ?? 'agentboard';
     const commit = await git!.commitLeftovers(worktree, author, `${t.task_id}: ${t.title}\n\nLeft uncommitted by ${author} when run ${from} stopped; committed by agentboard run ${runId}.`);

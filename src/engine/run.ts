@@ -20,7 +20,7 @@ import { besideLiveRuns, cleanUpDeadRuns, distinctWorkers, lastGoal, refuseIfRun
 import { reviewPhase, reviewRound } from './review.js';
 import { maskDeep, runSecrets } from './secrets.js';
 import { refuseMissingPrograms, resolveAgents, type RunOptions } from './settings.js';
-import { workPhase } from './work.js';
+import { goneBranches, sayOffBranches, workPhase } from './work.js';
 
 export const EXIT_CODES: Record<RunOutcome, number> = { finished: 0, waiting_on_person: 0, failed: 1, budget_exceeded: 1, interrupted: 130 };
 
@@ -42,6 +42,10 @@ async function step(ctx: RunContext): Promise<Stop | null> {
   const change = await ctx.ops.change(ctx.changeId);
   const phase: string = change?.phase ?? 'proposal';
   ctx.recorder.reached(phase);
+  if (phase === 'review' || (phase === 'done' && ctx.options.merge)) {
+    const gone = await goneBranches(ctx);
+    if (gone) return gone;
+  }
   if (phase === 'review' || phase === 'done') {
     const conflict = await mergeFinished(ctx);
     if (conflict) return conflict;
@@ -231,6 +235,7 @@ export async function runChange(params: RunParams): Promise<number> {
     for (const r of released) {
       emit(ctx, { type: 'task.released', agent_id: r.agent_id, role: 'worker', phase: 'implementation', task_id: r.task_id, reason: r.reason });
     }
+    if (git) await sayOffBranches(ctx);
     end = await drive(ctx);
   } catch (err) {
     // An agent's change of a governing file may be why the board failed (a config.yaml that no longer parses): it is what the person must hear.

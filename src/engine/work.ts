@@ -5,11 +5,13 @@
  * review, or the attempt counts. A task that fails every attempt is released with the reason
  * noted, and the run hands out no new task after it.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Data } from './board-ops.js';
 import { budgetReached, budgetStop, emit, fromCwd, interrupted, stop, type RunContext, type Stop } from './context.js';
 import { decisionOf, questionGate, sleep, waitForPerson, type Gate, type Questions } from './gates.js';
 import { lastActivity } from '../domain/claims.js';
-import type { Workspace } from './git.js';
+import { taskBranch, type TurnStart, type Workspace } from './git.js';
 import { invoke } from './invoke.js';
 import { refusals, ruleFindings } from './planning.js';
 import { answersText, feedbackList, findingsText, renderPrompt } from './prompts.js';
@@ -86,9 +88,10 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       findings: previous,
     });
     const before = ws.worktree ? await ctx.git!.changedOutsideWorktrees() : null;
+    const turn = ws.worktree ? await ctx.git!.turnStart(ws.worktree) : null;
     const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
     if (before) await sayWritesOutside(ctx, before, worker.id, ref);
-    const moved = ws.worktree ? await sayOffBranch(ctx, ws, worker.id, ref) : false;
+    const moved = turn ? (await sayOffBranch(ctx, ref, worker.id)) || (await sayLeftBranches(ctx, ref, worker.id, turn)) : false;
     if (ctx.git && !moved) await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
     if (inv.interrupted || ctx.halt) return { kind: 'stopped' };
     const now = await ctx.ops.task(ref);
@@ -170,31 +173,92 @@ async function sayWritesOutside(ctx: RunContext, before: Set<string>, agentId: s
 }
 
 /**
- * A worktree its worker left on another branch than the task's (a `git checkout -b`, a detached
- * HEAD): the run merges and reviews the task's branch only, which lacks what was committed there.
- * Nothing of it is moved, committed or undone: it is said (an event, a note on the task) and the
- * run starts no other agent and stops for a person, who takes the work onto the task's branch.
- * True when so.
+ * A worktree left on another branch than the task's (a `git checkout -b`, a detached HEAD, the
+ * task's branch renamed): the run merges and reviews the task's branch only, which lacks what was
+ * committed there. Nothing of it is moved, committed or undone: it is said (an event; at the end of
+ * its worker's turn, a note on the task too) and the run starts no other agent and stops for a
+ * person, who takes the work onto the task's branch. `agentId`: the worker whose turn just ended,
+ * null when a run looks before it goes on. True when so.
  */
-async function sayOffBranch(ctx: RunContext, ws: Workspace, agentId: string, ref: string): Promise<boolean> {
-  const worktree = ws.worktree!;
-  const branch = ws.branch!;
-  const off = await ctx.git!.offBranch(worktree, branch);
+export async function sayOffBranch(ctx: RunContext, ref: string, agentId: string | null): Promise<boolean> {
+  const local = ref.slice(ctx.changeId.length + 1);
+  const off = await ctx.git!.offBranch(ctx.changeId, local);
   if (!off) return false;
+  const worktree = ctx.git!.worktreeOf(ctx.changeId, local);
+  const branch = taskBranch(ctx.changeId, local);
   const where = off.on === null ? `a detached HEAD (${off.head.slice(0, 12)})` : `branch ${printable(off.on)}`;
   const n = off.commits.length;
-  const lacks = n === 0 ? '' : `, with ${n} commit${n === 1 ? '' : 's'} that ${branch} lacks`;
-  const message = `${agentId} left its worktree of ${ref} on ${where}, not on the task's branch ${branch}${lacks}. The run merges and reviews ${branch} only, so that work would be left out: agentboard moves, commits and deletes nothing there, starts no other agent and stops for a person, who takes the work onto ${branch}.`;
-  emit(ctx, { type: 'worktree.off_branch', agent_id: agentId, role: 'worker', phase: 'implementation', task_id: ref, branch, head: off.on, commits: off.commits, message });
-  const take = n === 0 ? [`git -C ${worktree} switch ${branch}   # back onto the task's branch`] : [`git -C ${worktree} log --oneline ${branch}..${off.head}   # the work not on the task's branch`, `git -C ${worktree} switch ${branch} && git -C ${worktree} merge ${off.head}   # take it onto the task's branch`];
+  const commits = `${n} commit${n === 1 ? '' : 's'}`;
+  const lead = agentId ? `${agentId} left its worktree of ${ref} on ${where}` : `The worktree of ${ref} is on ${where}`;
+  const state = off.gone ? `, and the task's branch ${branch} is gone${n === 0 ? '' : `; the worktree holds ${commits} made since the task started`}` : `, not on the task's branch ${branch}${n === 0 ? '' : `, with ${commits} that ${branch} lacks`}`;
+  const take = off.gone
+    ? [`git -C ${worktree} switch -c ${branch}   # the task's branch again, with what the worktree holds`]
+    : n === 0
+      ? [`git -C ${worktree} switch ${branch}   # back onto the task's branch`]
+      : [`git -C ${worktree} log --oneline ${branch}..${off.head}   # the work not on the task's branch`, `git -C ${worktree} switch ${branch} && git -C ${worktree} merge ${off.head}   # take it onto the task's branch`];
+  await stopForWorkElsewhere(ctx, ref, agentId, `${lead}${state}.`, off.on, off.commits, take);
+  return true;
+}
+
+/**
+ * A worker that committed on a branch of its own during its turn and went back to the task's
+ * branch: those commits are left out of the task's branch as surely as when it stays there, and are
+ * said the same way. True when so.
+ */
+async function sayLeftBranches(ctx: RunContext, ref: string, agentId: string, turn: TurnStart): Promise<boolean> {
+  const local = ref.slice(ctx.changeId.length + 1);
+  const worktree = ctx.git!.worktreeOf(ctx.changeId, local);
+  const branch = taskBranch(ctx.changeId, local);
+  const [left] = await ctx.git!.leftBranches(worktree, branch, turn);
+  if (!left) return false;
+  const n = left.commits.length;
+  const on = printable(left.on);
+  const take = [`git -C ${worktree} log --oneline ${branch}..${left.on}   # the work not on the task's branch`, `git -C ${worktree} merge ${left.on}   # take it onto the task's branch`];
+  await stopForWorkElsewhere(ctx, ref, agentId, `${agentId} committed on branch ${on} in its worktree of ${ref} and went back to the task's branch ${branch}, which lacks ${n === 1 ? 'that commit' : `those ${n} commits`}.`, left.on, left.commits, take);
+  return true;
+}
+
+/** Says work of a task left off its branch (an event; at the end of a worker's turn, a note on the task) and stops the run for a person with the commands `take` that take it onto the branch. */
+async function stopForWorkElsewhere(ctx: RunContext, ref: string, agentId: string | null, what: string, head: string | null, commits: string[], take: string[]): Promise<void> {
+  const branch = taskBranch(ctx.changeId, ref.slice(ctx.changeId.length + 1));
+  const message = `${what} The run merges and reviews ${branch} only, so that work would be left out: agentboard moves, commits and deletes nothing there, starts no other agent and stops for a person, who takes the work onto ${branch}.`;
+  emit(ctx, { type: 'worktree.off_branch', ...(agentId ? { agent_id: agentId, role: 'worker' } : {}), phase: 'implementation', task_id: ref, branch, head, commits, message });
   ctx.halt ??= stop('failed', message, [...take, `agentboard run ${ctx.changeId}   # then go on`]);
-  if (ctx.handEdited.has('tasks')) return true;
+  if (!agentId || ctx.handEdited.has('tasks')) return;
   try {
     await ctx.ops.run('task.note', { agent_id: ctx.person, task_id: ref, text: message });
   } catch (err) {
     ctx.halt = stop(ctx.halt.outcome, `${ctx.halt.message} The note saying so on ${ref} could not be written: ${(err as Error).message}`, ctx.halt.next_steps);
   }
-  return true;
+}
+
+/**
+ * Before a run goes on, every worktree of the change's tasks is looked at again: one left off its
+ * task's branch (the run before stopped on it, or it was moved since) stops this run as it stopped
+ * that one, before anything is committed there or reviewed.
+ */
+export async function sayOffBranches(ctx: RunContext): Promise<void> {
+  for (const t of await ctx.ops.fullTasks(ctx.changeId)) {
+    if (existsSync(join(ctx.git!.worktreeOf(ctx.changeId, t.id), '.git'))) await sayOffBranch(ctx, t.task_id, null);
+  }
+}
+
+/**
+ * A done task whose branch is gone (deleted, renamed) has no work to review or merge: the run stops
+ * for a person to give it its branch back rather than review the change without it. Null when every
+ * done task's branch is there.
+ */
+export async function goneBranches(ctx: RunContext): Promise<Stop | null> {
+  if (!ctx.git) return null;
+  const gone: Data[] = [];
+  for (const t of await ctx.ops.fullTasks(ctx.changeId)) if (t.status === 'done' && t.branch && !(await ctx.git.branchExists(t.branch))) gone.push(t);
+  if (gone.length === 0) return null;
+  const names = gone.map((t) => `${t.task_id} (${t.branch})`).join(', ');
+  return stop(
+    'failed',
+    `The branch of ${names} is gone: the run reviews and merges a task's work from its branch, so it does not go on without it.`,
+    [...gone.map((t) => `git branch ${t.branch} <commit>   # the commit with the work of ${t.task_id} (\`git reflog\` shows where it was)`), `agentboard run ${ctx.changeId}   # then go on`],
+  );
 }
 
 function taskGate(ctx: RunContext, task: Data): Gate {

@@ -293,8 +293,10 @@ export const updateTask = defineOp({
       // Asking a task nobody works on to be "todo" changes nothing: nothing to claim it for.
       if (!plan && input.branch === undefined && move === undefined && task.status === 'todo') return { result: result(found, task, false), plan: null, unchanged: true };
       // Updating a task is working on it, under the claim rules of every other path (claimed first when
-      // nobody holds it); planning a task of the list the agent wrote, without moving it, is not.
-      if (move !== undefined || !isPlanning(task, input.agent_id, found.doc.meta.author)) takeForWork(tx, found, task, input.task_id, input.agent_id, 'update');
+      // nobody holds it); planning a task of the list the agent wrote, or a task nobody works on by
+      // the planner `agentboard run` started for the change (Context.runPhase), without moving it, is not.
+      const planning = isPlanning(task, input.agent_id, found.doc.meta.author) || (task.status === 'todo' && ctx.runPhase?.agentId === input.agent_id && ctx.runPhase.changeId === found.changeId);
+      if (move !== undefined || !planning) takeForWork(tx, found, task, input.task_id, input.agent_id, 'update');
       for (const key of planKeys) {
         if (input[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = input[key];
       }

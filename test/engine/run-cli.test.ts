@@ -128,6 +128,66 @@ describe('agentboard run', () => {
     expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task).toMatchObject({ status: 'todo', assignee: null });
   });
 
+  it('refuses a dangling symbolic link as the folder of worktrees before the run starts, naming it and where it points', async () => {
+    // Under a file, or nowhere.
+    for (const under of ['a-file', 'no-such-folder']) {
+      const board = await fakeBoard();
+      await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+      if (under === 'a-file') writeFileSync(join(board.dir, '..', under), 'not a folder\n');
+      const target = join(board.dir, '..', under, 'sub');
+      const link = join(board.dir, '..', 'repo.agentboard-worktrees');
+      symlinkSync(target, link);
+      const r = run(board.dir, ['add-search']);
+      expect(r.code).toBe(1);
+      const why = under === 'a-file' ? 'which is no folder and cannot be made one' : 'which does not exist';
+      expect(JSON.parse(r.stdout.trim()).error).toEqual({
+        code: 'RUN_REFUSED',
+        message: `The tasks' worktrees go in ${link} (beside the repository, as run: worktrees: is not set), and it cannot be used: ${link} is a symbolic link to ${target}, ${why}.`,
+        next_step: `Move ${link} aside, or set run: worktrees: in agentd/config.yaml to a folder outside the repository that you can write in; then run again (or run with --no-worktrees to share the working tree).`,
+      });
+      expect(runIds(board.dir)).toEqual([]);
+      expect(agentInvocations(board)).toEqual([]);
+    }
+  });
+
+  it('keeps a run\'s planner and reviewer from moving tasks, lets the planner plan without claiming, and reads the role from the run\'s record when AGENTBOARD_ROLE says none', async () => {
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }]);
+    expect(run(board.dir, ['add-search', '--until', 'proposal']).code).toBe(0);
+    const [runId] = runIds(board.dir);
+    const as = (agent: string, role: string | undefined) => ({ AGENTBOARD_RUN_ID: runId!, AGENTBOARD_AGENT_ID: agent, AGENTBOARD_CHANGE_ID: 'add-search', AGENTBOARD_PHASE: 'tasks', AGENTBOARD_TASK_ID: '', ...(role === undefined ? {} : { AGENTBOARD_ROLE: role }) });
+    const task = async (id: string) => (await ok(board.dir, ['task', 'show', id])).task;
+    for (const [agent, role] of [['fake-planner', 'planner'], ['fake-planner', ''], ['fake-planner', 'all'], ['fake-reviewer', 'reviewer']] as const) {
+      for (const status of ['in_progress', 'done']) {
+        const r = await cli(board.dir, ['task', 'update', 'add-search/T1', '--status', status, '--json'], { env: as(agent, role) });
+        expect(r.json.error?.code, `${agent} ${role} ${status}`).toBe('ROLE_REFUSED');
+      }
+    }
+    const moved = await cli(board.dir, ['task', 'update', 'add-search/T1', '--status', 'in_progress', '--json'], { env: as('fake-planner', 'planner') });
+    expect(moved.json.error.message).toBe(`fake-planner is a planner of agentboard run ${runId} (AGENTBOARD_ROLE), and a planner moves no task (\`agentboard task update --status\`): it claims and finishes none. Nothing was changed.`);
+    expect(await task('add-search/T1')).toMatchObject({ status: 'todo', assignee: null });
+    // A plan edit of a list another wrote claims nothing.
+    expect((await cli(board.dir, ['task', 'update', 'add-search/T1', '--title', 'Index every title', '--json'], { env: as('fake-planner', 'planner') })).code).toBe(0);
+    expect(await task('add-search/T1')).toMatchObject({ title: 'Index every title', status: 'todo', assignee: null });
+    // An empty or `all` AGENTBOARD_ROLE is no way round the role the run's record gives.
+    for (const role of ['', 'all', undefined]) {
+      const next = await cli(board.dir, ['next', '--json'], { env: as('fake-planner', role) });
+      expect(next.json.error?.code, String(role)).toBe('ROLE_REFUSED');
+      expect(next.json.error.message).toContain('fake-planner is a planner of agentboard run');
+      const add = await cli(board.dir, ['task', 'add', 'add-search', '--title', 'Made up', '--json'], { env: as('fake-w1', role) });
+      expect(add.json.error?.code, String(role)).toBe('ROLE_REFUSED');
+    }
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([['add-search/T1', 'todo', null], ['add-search/T2', 'todo', null]]);
+    // What each role has stays its own, and reads are anyone's.
+    expect((await cli(board.dir, ['task', 'add', 'add-search', '--title', 'Show the results', '--json'], { env: as('fake-planner', '') })).code).toBe(0);
+    expect((await cli(board.dir, ['task', 'list', '--json'], { env: as('fake-reviewer', 'all') })).code).toBe(0);
+    expect((await cli(board.dir, ['task', 'progress', 'add-search/T2', '--percent', '10', '--message', 'Started.', '--json'], { env: { ...as('fake-w1', ''), AGENTBOARD_TASK_ID: 'add-search/T2' } })).code).toBe(0);
+    // An agent the record does not name keeps the role it was given, said with the right article.
+    const other = await cli(board.dir, ['task', 'add', 'add-search', '--title', 'Made up', '--json'], { env: as('someone', 'agent') });
+    expect(other.json.error.message).toBe(`someone is an agent of agentboard run ${runId} (AGENTBOARD_ROLE), and \`agentboard task add\` is not an agent's command: nothing was changed.`);
+    expect(other.json.error.next_step).toMatch(/^An agent changes the board with /);
+  });
+
   it('refuses --merge on a working tree with changes not committed before any agent works, and starts no run', async () => {
     const board = await fakeBoard();
     await changeWithTasks(board.dir, 'dirty', [{ title: 'One' }]);

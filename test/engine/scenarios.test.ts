@@ -472,14 +472,111 @@ describe('agentboard run with a scripted agent', () => {
     expect(readFileSync(join(board.dir, 'T1.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
   });
 
-  it('gives the next attempt what the agent printed as plain text: no terminal escape sequence or control byte', async () => {
-    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'] }, say: 'plain \u001b[31mred\u001b[0m bell\u0007 nul\u0000 \u001b]0;a title\u0007title\rover\r\nwindows\ttab\n' } });
+  it('run again on a worktree left on a detached HEAD commits nothing there and stops again, until a person takes the work onto the task\'s branch', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['detach_uncommitted'] }, review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const branch = 'agentboard/add-search/T1';
+    const worktree = join(board.dir, '..', 'repo.agentboard-worktrees', 'add-search', 'T1');
+    const first = run(board.dir, ['add-search']);
+    expect(first.code).toBe(1);
+    expect(first.events.filter((e) => e.type === 'worktree.off_branch')).toHaveLength(1);
+    const head = git(worktree, ['rev-parse', 'HEAD']).trim();
+    const tip = git(board.dir, ['rev-parse', branch]).trim();
+
+    const again = run(board.dir, ['add-search']);
+    expect(again.code).toBe(1);
+    const said = `The worktree of add-search/T1 is on a detached HEAD (${head.slice(0, 12)}), not on the task's branch ${branch}. The run merges and reviews ${branch} only, so that work would be left out: agentboard moves, commits and deletes nothing there, starts no other agent and stops for a person, who takes the work onto ${branch}.`;
+    expect(again.events.filter((e) => e.type === 'worktree.off_branch')).toEqual([expect.objectContaining({ task_id: 'add-search/T1', branch, head: null, commits: [], message: said })]);
+    expect(again.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed', message: said, next_steps: [`git -C ${worktree} switch ${branch}   # back onto the task's branch`, 'agentboard run add-search   # then go on'] });
+    expect(again.events.some((e) => e.type === 'invocation.started' || (e.type === 'notice' && e.message.startsWith('Committed')))).toBe(false);
+    // Nothing there was committed or moved: the work is still uncommitted on the detached HEAD, the task's branch as it was.
+    expect(git(worktree, ['rev-parse', 'HEAD']).trim()).toBe(head);
+    expect(git(worktree, ['status', '--porcelain'])).toBe('?? T1.txt\n');
+    expect(git(board.dir, ['rev-parse', branch]).trim()).toBe(tip);
+
+    // As advised: back on the task's branch, the next run commits what was left there and goes on to the review.
+    expect(shellSteps(board.dir, again.events.at(-1).next_steps.slice(0, 1))).toEqual([0]);
+    const last = run(board.dir, ['add-search']);
+    expect(last.code, JSON.stringify(last.events.at(-1))).toBe(0);
+    expect(last.events.at(-1)).toMatchObject({ outcome: 'finished' });
+    expect(git(board.dir, ['show', `${branch}:T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('a worker that renames its task\'s branch stops the run with the commits counted and steps that work; the task is not reviewed without its branch', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['rename_branch'] }, review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const branch = 'agentboard/add-search/T1';
+    const worktree = join(board.dir, '..', 'repo.agentboard-worktrees', 'add-search', 'T1');
+    const r = run(board.dir, ['add-search']);
+    expect(r.code).toBe(1);
+    const commit = git(board.dir, ['rev-parse', 'my-renamed-T1']).trim();
+    const said = `fake-w1 left its worktree of add-search/T1 on branch my-renamed-T1, and the task's branch ${branch} is gone; the worktree holds 1 commit made since the task started. The run merges and reviews ${branch} only, so that work would be left out: agentboard moves, commits and deletes nothing there, starts no other agent and stops for a person, who takes the work onto ${branch}.`;
+    expect(r.events.filter((e) => e.type === 'worktree.off_branch')).toEqual([expect.objectContaining({ task_id: 'add-search/T1', branch, head: 'my-renamed-T1', commits: [commit], message: said })]);
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'failed', message: said, next_steps: [`git -C ${worktree} switch -c ${branch}   # the task's branch again, with what the worktree holds`, 'agentboard run add-search   # then go on'] });
+    // Run again as it is: it stops again, and no reviewer looks at a task without its branch.
+    const again = run(board.dir, ['add-search']);
+    expect(again.code).toBe(1);
+    expect(again.events.filter((e) => e.type === 'worktree.off_branch').map((e) => e.commits)).toEqual([[commit]]);
+    expect(again.events.some((e) => e.type === 'invocation.started')).toBe(false);
+    // As advised: the branch is back, with the work.
+    expect(shellSteps(board.dir, r.events.at(-1).next_steps.slice(0, 1))).toEqual([0]);
+    const last = run(board.dir, ['add-search']);
+    expect(last.code, JSON.stringify(last.events.at(-1))).toBe(0);
+    expect(git(board.dir, ['show', `${branch}:T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('stops the run when a worker commits on a branch of its own and goes back to the task\'s branch, naming the commits left out', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['switch_back'] }, review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const branch = 'agentboard/add-search/T1';
+    const worktree = join(board.dir, '..', 'repo.agentboard-worktrees', 'add-search', 'T1');
+    const r = run(board.dir, ['add-search']);
+    expect(r.code).toBe(1);
+    const commit = git(board.dir, ['rev-parse', 'aside-T1']).trim();
+    const said = `fake-w1 committed on branch aside-T1 in its worktree of add-search/T1 and went back to the task's branch ${branch}, which lacks that commit. The run merges and reviews ${branch} only, so that work would be left out: agentboard moves, commits and deletes nothing there, starts no other agent and stops for a person, who takes the work onto ${branch}.`;
+    expect(r.events.filter((e) => e.type === 'worktree.off_branch')).toEqual([expect.objectContaining({ agent_id: 'fake-w1', task_id: 'add-search/T1', branch, head: 'aside-T1', commits: [commit], message: said })]);
+    expect(r.events.at(-1)).toMatchObject({ outcome: 'failed', message: said, next_steps: [`git -C ${worktree} log --oneline ${branch}..aside-T1   # the work not on the task's branch`, `git -C ${worktree} merge aside-T1   # take it onto the task's branch`, 'agentboard run add-search   # then go on'] });
+    expect(r.events.some((e) => e.phase === 'review')).toBe(false);
+    expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task.notes.at(-1)).toMatchObject({ text: said });
+    expect(shellSteps(board.dir, r.events.at(-1).next_steps.slice(0, 2))).toEqual([0, 0]);
+    const again = run(board.dir, ['add-search']);
+    expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
+    expect(git(board.dir, ['show', `${branch}:T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('does not review a done task whose branch is gone with its worktree', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['work'] }, review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    expect(run(board.dir, ['add-search', '--until', 'implementation']).code).toBe(0);
+    const branch = 'agentboard/add-search/T1';
+    git(board.dir, ['worktree', 'remove', '--force', join(board.dir, '..', 'repo.agentboard-worktrees', 'add-search', 'T1')]);
+    git(board.dir, ['branch', '-D', branch]);
+    const r = run(board.dir, ['add-search']);
+    expect(r.code).toBe(1);
+    expect(r.events.at(-1)).toMatchObject({
+      outcome: 'failed',
+      message: `The branch of add-search/T1 (${branch}) is gone: the run reviews and merges a task's work from its branch, so it does not go on without it.`,
+      next_steps: [`git branch ${branch} <commit>   # the commit with the work of add-search/T1 (\`git reflog\` shows where it was)`, 'agentboard run add-search   # then go on'],
+    });
+    expect(r.events.some((e) => e.type === 'invocation.started')).toBe(false);
+  });
+
+  it('gives the next attempt what the agent printed as plain text: no terminal escape sequence or control byte, U+2028/U+2029 as line ends', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'] }, say: 'plain \u001b[31mred\u001b[0m bell\u0007 nul\u0000 \u001b]0;a title\u0007title\rover\r\nwindows\ttab\nline\u2028separator\u2029paragraph\n' } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
     const r = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(r.code, r.stderr).toBe(0);
     const second = prompt(board.dir, runIds(board.dir)[0]!, 2);
-    expect(second).toContain('The end of what you printed:\n\n```\nplain red bell? nul? title\nover\nwindows\ttab\n```');
-    expect(second).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F]/);
+    expect(second).toContain('The end of what you printed:\n\n```\nplain red bell? nul? title\nover\nwindows\ttab\nline\nseparator\nparagraph\n```');
+    expect(second).not.toMatch(/[\u0000-\u0008\u000B-\u001F\u007F\u2028\u2029]/);
   });
 
   it('records the calls to tools its MCP server does not serve with its other calls, refused', async () => {
