@@ -99,6 +99,73 @@ describe('the console in a terminal', () => {
     expect(log).toEqual(['document.reject', 'document.approve', 'input.answer', 'board.init']);
   });
 
+  it('keeps a prompt that closed by itself on the screen, taking the keys typed after it, so that none of them acts on the board', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'search', [{ id: 'T1', title: 'Index the titles' }]);
+    startConsole('closed', dir, {});
+    await until('the console', () => screen('closed').includes('TODO 1'));
+    const submitted = async () => (await ok(dir, ['docs'])).documents.filter((d: any) => d.status === 'submitted').map((d: any) => d.document);
+
+    // Asked 50 s ago with a minute to answer: it runs out of time while the person types the answer.
+    const asked = new Date(Date.now() - 50_000).toISOString();
+    expect((await cliAsync(dir, ['ask', '--as', 'a1', '--question', 'Which database?', '--default-action', 'Use sqlite', '--timeout-minutes', '1'], { env: { AGENTBOARD_TEST_NOW: asked } })).code).toBe(0);
+    tmux('send-keys', '-t', 'closed', '3');
+    await until('the question', () => screen('closed').includes('› ? input-1 from a1'));
+    tmux('send-keys', '-t', 'closed', 'Enter');
+    await until('the answer prompt', () => screen('closed').includes('Your answer'));
+    tmux('send-keys', '-t', 'closed', '-l', 'Use post');
+    await until('the question to run out of time', () => screen('closed').includes('input-1 ran out of time'), 30_000);
+    expect(screen('closed')).toContain('a1 asked: Which database?');
+    tmux('send-keys', '-t', 'closed', '-l', 'gres and a tiny cache');
+    tmux('send-keys', '-t', 'closed', 'a');
+    await until('the keys to be taken', () => screen('closed').includes('Nothing was sent.'));
+    // The board did nothing with them: the proposal is still submitted, and the question ran out of time unanswered.
+    expect(await submitted()).toEqual(['proposal', 'spec', 'tasks']);
+    tmux('send-keys', '-t', 'closed', 'Escape');
+    await until('the prompt to go', () => !screen('closed').includes('Nothing was sent.'));
+    expect(screen('closed')).toContain('› ◆ the proposal of search');
+    expect(screen('closed')).toContain('✗ input-1 ran out of time');
+
+    // Answered from elsewhere while the person types.
+    await agent(dir, ['ask', '--as', 'a2', '--question', 'Which port?', '--default-action', '8080']);
+    await until('the second question', () => screen('closed').includes('4 waiting on you'));
+    tmux('send-keys', '-t', 'closed', 'g');
+    await until('the question selected', () => screen('closed').includes('› ? input-2 from a2'));
+    tmux('send-keys', '-t', 'closed', 'Enter');
+    await until('the answer prompt', () => screen('closed').includes('Your answer'));
+    tmux('send-keys', '-t', 'closed', '-l', '80');
+    await ok(dir, ['answer', 'input-2', '9090', '--as', 'human:tester']);
+    await until('the prompt to say so', () => screen('closed').includes('input-2 was answered from elsewhere.'));
+    tmux('send-keys', '-t', 'closed', '-l', '80 a');
+    tmux('send-keys', '-t', 'closed', 'a');
+    await until('the keys to be taken', () => screen('closed').includes('Nothing was sent.'));
+    expect(await submitted()).toEqual(['proposal', 'spec', 'tasks']);
+    tmux('send-keys', '-t', 'closed', 'Enter');
+    await until('the prompt to go', () => !screen('closed').includes('Nothing was sent.'));
+    expect(screen('closed')).toContain('› ◆ the proposal of search');
+
+    // A document decided elsewhere while the person types the feedback.
+    tmux('send-keys', '-t', 'closed', 'r');
+    await until('the feedback prompt', () => screen('closed').includes('What must change?'));
+    tmux('send-keys', '-t', 'closed', '-l', 'Say wh');
+    await ok(dir, ['approve', 'search', 'proposal', '--as', 'human:tester']);
+    await until('the prompt to say so', () => screen('closed').includes('decided elsewhere'));
+    tmux('send-keys', '-t', 'closed', '-l', 'at it returns');
+    await until('the keys to be taken', () => screen('closed').includes('Nothing was sent.'));
+    tmux('send-keys', '-t', 'closed', 'Enter');
+    await until('the prompt to go', () => !screen('closed').includes('Nothing was sent.'));
+    expect(screen('closed')).toContain('› ◆ the spec of search');
+    tmux('send-keys', '-t', 'closed', 'q');
+    await until('the exit', () => screen('closed').includes('BOARD EXITED 0'));
+
+    expect(await submitted()).toEqual(['spec', 'tasks']);
+    const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
+    expect(inputs.find((i: any) => i.input_id === 'input-2').resolution).toMatchObject({ value: '9090' });
+    expect(inputs.find((i: any) => i.input_id === 'input-1').resolution?.type).not.toBe('human');
+    const log = (await ok(dir, ['log', '--actor', 'human:tester'])).entries.map((e: any) => e.action);
+    expect(log).toEqual(['document.approve', 'input.answer', 'board.init']);
+  });
+
   it('sees a run killed with kill -9 die, with nothing written: its agents leave their seats and its claim is marked stale', async () => {
     const board = await fakeBoard({ scenario: { implementation: { '*': ['hang'] } } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);

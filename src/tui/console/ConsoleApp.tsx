@@ -23,7 +23,16 @@ import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, makeColumns, makeViews, PANES } from './views.js';
 
-type Prompt = ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision) | { kind: 'question'; question: Question } | { kind: 'confirm'; text: string; action: ConsoleAction };
+/**
+ * A prompt open at the foot of the screen. One that closed by itself (its question ran out of time
+ * or was answered elsewhere, its document was decided elsewhere) stays there saying so, and takes
+ * every key until Esc or Enter: the keys the person was typing into it never reach the board.
+ */
+type Prompt =
+  | ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision)
+  | { kind: 'question'; question: Question }
+  | { kind: 'confirm'; text: string; action: ConsoleAction }
+  | { kind: 'closed'; title: string; text: string };
 
 interface Ui extends Cursors {
   filter: string;
@@ -36,6 +45,8 @@ interface Ui extends Cursors {
 }
 
 const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null };
+/** Why a prompt closed by itself is read whole, even on a small terminal. */
+const CLOSED_LINES = 3;
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
 export function ConsoleApp({ source, screen, onQuit, width, height }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number }) {
@@ -74,6 +85,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   } else if (u.prompt?.kind === 'question') {
     const { head, body } = questionLines(u.prompt.question, now, size.width, room);
     promptLines = 4 + head.length + body.length + u.prompt.question.options.length;
+  } else if (u.prompt?.kind === 'closed') {
+    details = [...wrapAtMost(u.prompt.title, size.width - 4, room), ...wrapAtMost(u.prompt.text, size.width - 4, Math.max(room, CLOSED_LINES))];
+    promptLines = 3 + details.length;
   }
   const paneRows = Math.max(3, size.height - 1 - 3 - promptLines);
 
@@ -100,6 +114,10 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     const u = ui.current;
     const v = viewsRef.current;
     if (key.ctrl) return;
+    if (u.prompt?.kind === 'closed') {
+      if (key.escape || key.return) set({ prompt: null, message: { ok: false, text: u.prompt.text } });
+      return;
+    }
     // The confirmation is one line in the footer: y does it, anything else does not.
     if (u.prompt?.kind === 'confirm') {
       const action = u.prompt.action;
@@ -177,7 +195,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     // Keys that come together are taken one by one, the ones after a key that opens a prompt the prompt's.
     (input, key) => eachKey(input, key, onKey),
     // A terminal too small to show the panes takes no key but q: nothing is done that the person cannot see.
-    { isActive: !lent && !small && (u.prompt === null || u.prompt.kind === 'confirm') },
+    { isActive: !lent && !small && (u.prompt === null || u.prompt.kind === 'confirm' || u.prompt.kind === 'closed') },
   );
 
   // Ctrl-C quits from anywhere, prompts included.
@@ -188,13 +206,17 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     { isActive: !lent },
   );
 
-  // A question that runs out of time (or is answered from elsewhere) while the person reads it no longer waits: its prompt closes, saying why.
+  // A question that runs out of time (or is answered from elsewhere), or a document or task decided elsewhere, while the person is at its prompt no longer waits: the prompt closes, saying why.
   useEffect(() => {
     const p = ui.current.prompt;
+    if (p?.kind === 'decision') {
+      const text = p.gone(snapshot);
+      if (text) set({ prompt: { kind: 'closed', title: `Your decision: ${p.subject}`, text } });
+    }
     if (p?.kind !== 'question' || snapshot.waiting.some((w) => w.kind === 'question' && w.input_id === p.question.input_id)) return;
-    const { input_id, agent_id, default_action, expires_at } = p.question;
+    const { input_id, agent_id, question, default_action, expires_at } = p.question;
     const text = Date.parse(expires_at) <= now ? `${input_id} ran out of time: ${agent_id} goes on with its default action: ${default_action}` : `${input_id} was answered from elsewhere.`;
-    set({ prompt: null, message: { ok: false, text } });
+    set({ prompt: { kind: 'closed', title: `${agent_id} asked: ${question}`, text } });
   }, [snapshot]);
 
   // While a pager or an editor has the terminal, nothing is drawn over it.
@@ -244,6 +266,14 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       );
     }
     if (u.busy) return <Text color="cyan">{u.busy}</Text>;
+    // A prompt that closed by itself takes no key of the board's: the footer says what it takes.
+    if (u.prompt?.kind === 'closed') {
+      return (
+        <Text wrap="truncate" dimColor>
+          <Text bold>Esc</Text> or <Text bold>Enter</Text> back
+        </Text>
+      );
+    }
     if (u.prompt?.kind === 'confirm') {
       return (
         <Text wrap="truncate">
@@ -311,8 +341,25 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
             const p = ui.current.prompt;
             if (p?.kind === 'question') void run({ type: 'answer', input_id: p.question.input_id, answer });
           }}
-          onCancel={() => set({ prompt: null })}
+          onCancel={() => ui.current.prompt?.kind === 'question' && set({ prompt: null })}
         />
+      )}
+      {u.prompt?.kind === 'closed' && (
+        <Box flexDirection="column" borderStyle="round" borderColor="red" paddingX={1}>
+          {wrapAtMost(u.prompt.title, size.width - 4, room).map((l, i) => (
+            <Text key={`t${i}`} wrap="truncate" bold>
+              {l}
+            </Text>
+          ))}
+          {wrapAtMost(u.prompt.text, size.width - 4, Math.max(room, CLOSED_LINES)).map((l, i) => (
+            <Text key={`w${i}`} wrap="truncate" color="red">
+              {l}
+            </Text>
+          ))}
+          <Text wrap="truncate" dimColor>
+            Nothing was sent.
+          </Text>
+        </Box>
       )}
       <Box height={1}>{footer()}</Box>
     </Box>
