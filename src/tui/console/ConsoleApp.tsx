@@ -7,7 +7,7 @@ import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
-import { DecisionPrompt } from '../DecisionPrompt.js';
+import { decisionLines, decisionRows, DecisionPrompt } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
@@ -15,9 +15,10 @@ import { ChangeDetail, ChangesPane } from './ChangesPane.js';
 import { clamp, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { helpHints, helpLines } from './Help.js';
-import { QuestionPrompt, questionLines, type Question } from './QuestionPrompt.js';
+import { FRAME_ROWS, PromptBox } from './PromptBox.js';
+import { QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
 import { ScrollLines } from './ScrollLines.js';
-import { tooSmall, useSize, type ScreenControl } from './screen.js';
+import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
 import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
@@ -47,6 +48,8 @@ interface Ui extends Cursors {
 const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null };
 /** Why a prompt closed by itself is read whole, even on a small terminal. */
 const CLOSED_LINES = 3;
+/** What l (or Esc) does in the console's decision prompt. */
+const LATER = 'later (Esc)';
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
 export function ConsoleApp({ source, screen, onQuit, width, height }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number }) {
@@ -75,21 +78,22 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const single = snapshot.scope !== null;
   const small = tooSmall(size);
 
-  // A prompt's texts are wrapped to its width, each on at most `room` lines, so that the pane keeps rows of its own.
-  const room = Math.max(1, Math.floor((size.height - 12) / 2));
+  // A prompt's texts are wrapped to its width, each on at most `room` lines, so that the pane keeps rows of its own; two at least, for who asks, the countdown and the default action.
+  const room = Math.max(2, Math.floor((size.height - 12) / 2));
   let details: string[] = [];
-  let promptLines = 0;
+  let closed: { title: string[]; text: string[] } | null = null;
+  let wants = 0;
   if (u.prompt?.kind === 'decision') {
     details = u.prompt.details.flatMap((d) => wrapAtMost(d, size.width - 4, room));
-    promptLines = 5 + details.length;
+    wants = decisionRows(decisionLines(u.prompt.subject, LATER, size.width, room), details.length);
   } else if (u.prompt?.kind === 'question') {
-    const { head, body } = questionLines(u.prompt.question, now, size.width, room);
-    promptLines = 4 + head.length + body.length + u.prompt.question.options.length;
+    wants = questionRows(questionLines(u.prompt.question, now, size.width, room));
   } else if (u.prompt?.kind === 'closed') {
-    details = [...wrapAtMost(u.prompt.title, size.width - 4, room), ...wrapAtMost(u.prompt.text, size.width - 4, Math.max(room, CLOSED_LINES))];
-    promptLines = 3 + details.length;
+    closed = { title: wrapAtMost(u.prompt.title, size.width - 4, room), text: [...wrapAtMost(u.prompt.text, size.width - 4, Math.max(room, CLOSED_LINES)), 'Nothing was sent.'] };
+    wants = FRAME_ROWS + closed.title.length + closed.text.length;
   }
-  const paneRows = Math.max(3, size.height - 1 - 3 - promptLines);
+  const rows = shareRows(size.height, wants);
+  const paneRows = rows.pane;
 
   const run = async (action: ConsoleAction) => {
     set({ prompt: null, busy: `${WORKING[action.type]}…`, message: null });
@@ -307,19 +311,28 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const scopeText = single ? (snapshot.scope_gone ? `${snapshot.scope} (no longer open)` : snapshot.scope!) : 'all changes';
   return (
     <Box flexDirection="column" width={size.width} height={size.height - 1} overflow="hidden">
-      <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
-      <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} />
-      <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0}>
-        {body}
-      </Box>
+      {rows.chrome && (
+        <>
+          <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
+          <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} />
+        </>
+      )}
+      {paneRows > 0 && (
+        <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0} flexShrink={0}>
+          {body}
+        </Box>
+      )}
       {u.prompt?.kind === 'decision' && (
         <DecisionPrompt
           key={`${u.prompt.subject}${u.prompt.start}`}
           question={{ subject: u.prompt.subject, details }}
           start={u.prompt.start}
           early={early}
-          later="later (Esc)"
+          later={LATER}
           escapeLater
+          width={size.width}
+          room={room}
+          rows={rows.prompt}
           onAnswer={(answer) => {
             const p = ui.current.prompt;
             if (p?.kind !== 'decision') return;
@@ -336,6 +349,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           now={now}
           width={size.width}
           room={room}
+          rows={rows.prompt}
           early={early}
           onAnswer={(answer) => {
             const p = ui.current.prompt;
@@ -344,22 +358,22 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           onCancel={() => ui.current.prompt?.kind === 'question' && set({ prompt: null })}
         />
       )}
-      {u.prompt?.kind === 'closed' && (
-        <Box flexDirection="column" borderStyle="round" borderColor="red" paddingX={1}>
-          {wrapAtMost(u.prompt.title, size.width - 4, room).map((l, i) => (
-            <Text key={`t${i}`} wrap="truncate" bold>
+      {closed && (
+        <PromptBox
+          head={closed.title.map((l, i) => (
+            <Text key={i} bold wrap="truncate">
               {l}
             </Text>
           ))}
-          {wrapAtMost(u.prompt.text, size.width - 4, Math.max(room, CLOSED_LINES)).map((l, i) => (
-            <Text key={`w${i}`} wrap="truncate" color="red">
+          rest={closed.text.map((l, i) => (
+            <Text key={i} wrap="truncate" color={i < closed.text.length - 1 ? 'red' : undefined} dimColor={i === closed.text.length - 1}>
               {l}
             </Text>
           ))}
-          <Text wrap="truncate" dimColor>
-            Nothing was sent.
-          </Text>
-        </Box>
+          focus={[0, closed.text.length - 1]}
+          rows={rows.prompt}
+          color="red"
+        />
       )}
       <Box height={1}>{footer()}</Box>
     </Box>
