@@ -3,16 +3,22 @@
  * later. Keys: a approves, r asks for the feedback (Enter sends it, Esc goes back), l leaves it (Esc
  * too, in the console, where it opens straight at the feedback when the person pressed r on an item).
  */
-import { Box, Text, useInput, type Key } from 'ink';
+import { Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
+import { wrapAtMost } from './console/format.js';
+import { FRAME_ROWS, PromptBox } from './console/PromptBox.js';
 import { eachKey } from './keys.js';
 
 /** Keys that came before a prompt was listening (typed right after the key that opened it): it takes them first. */
 export type EarlyKeys = { current: [string, Key][] };
 
-export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; escapeLater?: boolean; early?: EarlyKeys }) {
-  const { question, onAnswer, later = 'later (the run stops and waits)' } = props;
+/**
+ * In the console, the prompt's lines are wrapped to `width` (each text on at most `room` lines) and it
+ * takes `rows` rows of the screen; without them, it takes the lines its texts wrap to.
+ */
+export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; escapeLater?: boolean; early?: EarlyKeys; width?: number; room?: number; rows?: number }) {
+  const { question, onAnswer, later = 'later (the run stops and waits)', width, room = 1 } = props;
   const first = props.start === 'feedback' ? '' : null;
   const [feedback, setShown] = useState<string | null>(first);
   // Keys can come faster than renders (a paste): the text typed so far is kept here, not in the render's copy.
@@ -40,30 +46,53 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
     for (const [input, key] of props.early?.current.splice(0) ?? []) onKey(input, key);
     // Only once, as it starts listening.
   }, []);
-  return (
-    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-      <Text bold color="yellow">
-        Your decision: {question.subject}
-      </Text>
-      {question.details.map((d, i) => (
-        <Text key={i} dimColor wrap="truncate">
-          {d}
-        </Text>
-      ))}
-      {feedback === null ? (
+  const lines = width === undefined ? null : decisionLines(question.subject, later, width, room);
+  const head = (lines?.head ?? [`Your decision: ${question.subject}`]).map((l, i) => (
+    <Text key={i} bold color="yellow">
+      {l}
+    </Text>
+  ));
+  const rest = question.details.map((d, i) => (
+    <Text key={i} dimColor wrap="truncate">
+      {d}
+    </Text>
+  ));
+  if (feedback === null) {
+    // Wrapped, the keys lose their bold: each line is text as it was wrapped.
+    if (lines && lines.keys.length > 1) rest.push(...lines.keys.map((l) => <Text>{l}</Text>));
+    else {
+      rest.push(
         <Text>
           <Text bold>a</Text> approve · <Text bold>r</Text> reject with feedback · <Text bold>l</Text> {later}
-        </Text>
-      ) : (
-        <Box flexDirection="column">
-          <Text>What must change? (Enter sends, Esc goes back)</Text>
-          <Text>
-            <Text color="yellow">› </Text>
-            {feedback}
-            <Text inverse> </Text>
-          </Text>
-        </Box>
-      )}
-    </Box>
-  );
+        </Text>,
+      );
+    }
+  } else {
+    // The end of the feedback, where the person types, is what the line shows.
+    const tail = width !== undefined && feedback.length > width - 7 ? `…${feedback.slice(-(width - 8))}` : feedback;
+    rest.push(
+      ...(lines?.ask ?? [ASK]).map((l) => <Text>{l}</Text>),
+      <Text>
+        <Text color="yellow">› </Text>
+        {tail}
+        <Text inverse> </Text>
+      </Text>,
+    );
+  }
+  // The keys, or the feedback typed, are always in view.
+  const keys = feedback === null ? (lines?.keys.length ?? 1) : 1;
+  return <PromptBox head={head} rest={rest} focus={[rest.length - keys, rest.length - 1]} rows={props.rows} color="yellow" />;
+}
+
+const ASK = 'What must change? (Enter sends, Esc goes back)';
+
+/** A decision prompt's texts wrapped to its width, each on at most `room` lines: what is decided, the keys, and what the feedback line asks. */
+export function decisionLines(subject: string, later: string, width: number, room: number) {
+  const wrap = (text: string) => wrapAtMost(text, width - 4, room);
+  return { head: wrap(`Your decision: ${subject}`), keys: wrap(`a approve · r reject with feedback · l ${later}`), ask: wrap(ASK) };
+}
+
+/** How many rows a decision prompt takes with all of its lines, in either mode, its frame included. */
+export function decisionRows(lines: ReturnType<typeof decisionLines>, details: number): number {
+  return FRAME_ROWS + lines.head.length + details + Math.max(lines.keys.length, lines.ask.length + 1);
 }

@@ -63,7 +63,7 @@ describe('the console follows the board on disk', () => {
 });
 
 describe('a question that runs out of time', () => {
-  it('leaves the screen when it does, not at the clock\'s next tick, and its open prompt closes saying so', async () => {
+  it('leaves the screen when it does, not at the clock\'s next tick, and its open prompt says so until the person goes back', async () => {
     // The clock's tick is a minute away: only the question's own deadline moves the screen.
     const { dir, c } = await watchedBoard();
     // Asked 50 s ago with a minute to answer (in a process of its own, whose clock says so): it runs out of time ten seconds from now.
@@ -73,10 +73,13 @@ describe('a question that runs out of time', () => {
     await until('the question', () => c.frame().includes('Waiting on you (4)'));
     await c.keys('3', KEY.enter);
     expect(c.frame()).toContain('kimi asks (input-1');
-    await until('the question to run out of time', () => c.frame().includes('✗ input-1 ran out of time: kimi goes on with its default action: REST'), 30_000);
+    await until('the question to run out of time', () => c.frame().includes('input-1 ran out of time: kimi goes on with its default action: REST'), 30_000);
     expect(c.frame()).not.toContain('kimi asks');
     expect(c.frame()).toContain('Waiting on you (3)');
     expect(c.frame()).not.toContain('input-1 from kimi');
+    await c.keys(KEY.esc);
+    await until('the prompt to go', () => !c.frame().includes('Nothing was sent.'));
+    expect(c.frame().split('\n').at(-1)).toBe('✗ input-1 ran out of time: kimi goes on with its default action: REST');
   });
 });
 

@@ -99,6 +99,126 @@ describe('the console in a terminal', () => {
     expect(log).toEqual(['document.reject', 'document.approve', 'input.answer', 'board.init']);
   });
 
+  it('keeps a prompt that closed by itself on the screen, taking the keys typed after it, so that none of them acts on the board', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'search', [{ id: 'T1', title: 'Index the titles' }]);
+    startConsole('closed', dir, {}, { width: 40, height: 12 });
+    await until('the console', () => screen('closed').includes('TODO 1'));
+    const submitted = async () => (await ok(dir, ['docs'])).documents.filter((d: any) => d.status === 'submitted').map((d: any) => d.document);
+
+    // Asked 50 s ago with a minute to answer: it runs out of time while the person types the answer.
+    const asked = new Date(Date.now() - 50_000).toISOString();
+    expect((await cliAsync(dir, ['ask', '--as', 'a1', '--question', 'Which database?', '--default-action', 'Use sqlite', '--timeout-minutes', '1'], { env: { AGENTBOARD_TEST_NOW: asked } })).code).toBe(0);
+    tmux('send-keys', '-t', 'closed', '3');
+    await until('the question', () => screen('closed').includes('› ? input-1 from a1'));
+    tmux('send-keys', '-t', 'closed', 'Enter');
+    await until('the answer prompt', () => screen('closed').includes('Your answer'));
+    tmux('send-keys', '-t', 'closed', '-l', 'Use post');
+    await until('the question to run out of time', () => screen('closed').includes('input-1 ran out of time'), 30_000);
+    expect(screen('closed')).toContain('a1 asked: Which database?');
+    tmux('send-keys', '-t', 'closed', '-l', 'gres and a tiny cache');
+    tmux('send-keys', '-t', 'closed', 'a');
+    await until('the keys to be taken', () => screen('closed').includes('Nothing was sent.'));
+    // The board did nothing with them: the proposal is still submitted, and the question ran out of time unanswered.
+    expect(await submitted()).toEqual(['proposal', 'spec', 'tasks']);
+    tmux('send-keys', '-t', 'closed', 'Escape');
+    await until('the prompt to go', () => !screen('closed').includes('Nothing was sent.'));
+    expect(screen('closed')).toContain('› ◆ the proposal of search');
+    expect(screen('closed')).toContain('✗ input-1 ran out of time');
+
+    // Answered from elsewhere while the person types.
+    await agent(dir, ['ask', '--as', 'a2', '--question', 'Which port?', '--default-action', '8080']);
+    await until('the second question', () => screen('closed').includes('4 waiting on you'));
+    tmux('send-keys', '-t', 'closed', 'g');
+    await until('the question selected', () => screen('closed').includes('› ? input-2 from a2'));
+    tmux('send-keys', '-t', 'closed', 'Enter');
+    await until('the answer prompt', () => screen('closed').includes('Your answer'));
+    tmux('send-keys', '-t', 'closed', '-l', '80');
+    await ok(dir, ['answer', 'input-2', '9090', '--as', 'human:tester']);
+    await until('the prompt to say so', () => screen('closed').includes('input-2 was answered from elsewhere.'));
+    tmux('send-keys', '-t', 'closed', '-l', '80 a');
+    tmux('send-keys', '-t', 'closed', 'a');
+    await until('the keys to be taken', () => screen('closed').includes('Nothing was sent.'));
+    expect(await submitted()).toEqual(['proposal', 'spec', 'tasks']);
+    tmux('send-keys', '-t', 'closed', 'Enter');
+    await until('the prompt to go', () => !screen('closed').includes('Nothing was sent.'));
+    expect(screen('closed')).toContain('› ◆ the proposal of search');
+
+    // A document decided elsewhere while the person types the feedback.
+    tmux('send-keys', '-t', 'closed', 'r');
+    await until('the feedback prompt', () => screen('closed').includes('What must change?'));
+    tmux('send-keys', '-t', 'closed', '-l', 'Say wh');
+    await ok(dir, ['approve', 'search', 'proposal', '--as', 'human:tester']);
+    await until('the prompt to say so', () => screen('closed').includes('was decided'));
+    tmux('send-keys', '-t', 'closed', '-l', 'at it returns');
+    await until('the keys to be taken', () => screen('closed').includes('Nothing was sent.'));
+    tmux('send-keys', '-t', 'closed', 'Enter');
+    await until('the prompt to go', () => !screen('closed').includes('Nothing was sent.'));
+    expect(screen('closed')).toContain('› ◆ the spec of search');
+    tmux('send-keys', '-t', 'closed', 'q');
+    await until('the exit', () => screen('closed').includes('BOARD EXITED 0'));
+
+    expect(await submitted()).toEqual(['spec', 'tasks']);
+    const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
+    expect(inputs.find((i: any) => i.input_id === 'input-2').resolution).toMatchObject({ value: '9090' });
+    expect(inputs.find((i: any) => i.input_id === 'input-1').resolution?.type).not.toBe('human');
+    const log = (await ok(dir, ['log', '--actor', 'human:tester'])).entries.map((e: any) => e.action);
+    expect(log).toEqual(['document.approve', 'input.answer', 'board.init']);
+  });
+
+  it('draws the question and decision prompts whole on a small terminal: the countdown, the default action and the option selected always in view', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'search', [{ id: 'T1', title: 'Index the titles' }]);
+    await agent(dir, ['ask', '--as', 'a1', '--question', 'Which database should the index of titles use?', '--option', 'Use sqlite for everything', '--option', 'Match case', '--default-action', 'Use sqlite']);
+    startConsole('prompts', dir, {}, { width: 40, height: 12 });
+    await until('the console', () => screen('prompts').includes('0/1 done'));
+    // The prompt is a frame of whole lines at the foot of the screen, with nothing drawn over it, and no line wider than the terminal.
+    const framed = (width: number) => {
+      const l = lines(screen('prompts'));
+      const top = l.findIndex((x) => x.startsWith('╭'));
+      const bottom = l.findIndex((x) => x.startsWith('╰'));
+      return top >= 0 && bottom > top && l.slice(top + 1, bottom).every((x) => x.startsWith('│ ') && x.endsWith(' │') && x.length === width) && widest(screen('prompts')) <= width;
+    };
+    tmux('send-keys', '-t', 'prompts', '3');
+    await until('the question', () => screen('prompts').includes('› ? input-1 from a1'));
+    tmux('send-keys', '-t', 'prompts', 'Enter');
+    await until('the prompt', () => screen('prompts').includes('› 1 Use sqlite for everything'));
+    expect(framed(40)).toBe(true);
+    expect(screen('prompts')).toContain('then:');
+    expect(screen('prompts')).toContain('  2 Match case');
+    tmux('send-keys', '-t', 'prompts', 'Down');
+    await until('the second option selected', () => screen('prompts').includes('› 2 Match case'));
+    for (const [width, height] of [[50, 10], [30, 8]]) {
+      tmux('resize-window', '-t', 'prompts', '-x', String(width), '-y', String(height));
+      await until(`the prompt at ${width}×${height}`, () => framed(width) && screen('prompts').includes('› 2 Match case'));
+      // Who asks, the countdown and the default action: the head is never left out.
+      expect(screen('prompts')).toMatch(/a1 asks \(input-1 · \d+m/);
+      expect(screen('prompts')).toMatch(/then: Use[\s│]*sqlite\)/);
+    }
+    tmux('send-keys', '-t', 'prompts', 'Enter');
+    await until('the answer', () => screen('prompts').includes('✓ Answered input-1'));
+
+    // The decision, at 30×8: the feedback typed stays in view, its end where the person types.
+    tmux('send-keys', '-t', 'prompts', 'Enter');
+    await until('the decision', () => screen('prompts').includes('Your decision: the'));
+    expect(framed(30)).toBe(true);
+    expect(screen('prompts')).toContain('l later (Esc)');
+    tmux('send-keys', '-t', 'prompts', 'r');
+    tmux('send-keys', '-t', 'prompts', '-l', 'Say what an empty query returns, and why');
+    await until('the feedback typed', () => screen('prompts').includes('› …query returns, and why'));
+    expect(framed(30)).toBe(true);
+    tmux('send-keys', '-t', 'prompts', 'Enter');
+    await until('the rejection', () => screen('prompts').includes('✓ Rejected'));
+    tmux('send-keys', '-t', 'prompts', 'q');
+    await until('the exit', () => screen('prompts').includes('BOARD EXITED 0'));
+
+    const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
+    expect(inputs[0].resolution).toMatchObject({ type: 'human', value: 'Match case' });
+    const proposal = await ok(dir, ['show', 'search', 'proposal']);
+    expect(proposal.status).toBe('rejected');
+    expect(proposal.feedback).toEqual([expect.objectContaining({ text: 'Say what an empty query returns, and why' })]);
+  });
+
   it('sees a run killed with kill -9 die, with nothing written: its agents leave their seats and its claim is marked stale', async () => {
     const board = await fakeBoard({ scenario: { implementation: { '*': ['hang'] } } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);

@@ -7,7 +7,7 @@ import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
-import { DecisionPrompt } from '../DecisionPrompt.js';
+import { decisionLines, decisionRows, DecisionPrompt } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
@@ -15,15 +15,25 @@ import { ChangeDetail, ChangesPane } from './ChangesPane.js';
 import { clamp, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { helpHints, helpLines } from './Help.js';
-import { QuestionPrompt, questionLines, type Question } from './QuestionPrompt.js';
+import { FRAME_ROWS, PromptBox } from './PromptBox.js';
+import { QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
 import { ScrollLines } from './ScrollLines.js';
-import { tooSmall, useSize, type ScreenControl } from './screen.js';
+import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
 import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, makeColumns, makeViews, PANES } from './views.js';
 
-type Prompt = ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision) | { kind: 'question'; question: Question } | { kind: 'confirm'; text: string; action: ConsoleAction };
+/**
+ * A prompt open at the foot of the screen. One that closed by itself (its question ran out of time
+ * or was answered elsewhere, its document was decided elsewhere) stays there saying so, and takes
+ * every key until Esc or Enter: the keys the person was typing into it never reach the board.
+ */
+type Prompt =
+  | ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision)
+  | { kind: 'question'; question: Question }
+  | { kind: 'confirm'; text: string; action: ConsoleAction }
+  | { kind: 'closed'; title: string; text: string };
 
 interface Ui extends Cursors {
   filter: string;
@@ -36,6 +46,10 @@ interface Ui extends Cursors {
 }
 
 const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null };
+/** Why a prompt closed by itself is read whole, even on a small terminal. */
+const CLOSED_LINES = 3;
+/** What l (or Esc) does in the console's decision prompt. */
+const LATER = 'later (Esc)';
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
 export function ConsoleApp({ source, screen, onQuit, width, height }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number }) {
@@ -64,18 +78,22 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const single = snapshot.scope !== null;
   const small = tooSmall(size);
 
-  // A prompt's texts are wrapped to its width, each on at most `room` lines, so that the pane keeps rows of its own.
-  const room = Math.max(1, Math.floor((size.height - 12) / 2));
+  // A prompt's texts are wrapped to its width, each on at most `room` lines, so that the pane keeps rows of its own; two at least, for who asks, the countdown and the default action.
+  const room = Math.max(2, Math.floor((size.height - 12) / 2));
   let details: string[] = [];
-  let promptLines = 0;
+  let closed: { title: string[]; text: string[] } | null = null;
+  let wants = 0;
   if (u.prompt?.kind === 'decision') {
     details = u.prompt.details.flatMap((d) => wrapAtMost(d, size.width - 4, room));
-    promptLines = 5 + details.length;
+    wants = decisionRows(decisionLines(u.prompt.subject, LATER, size.width, room), details.length);
   } else if (u.prompt?.kind === 'question') {
-    const { head, body } = questionLines(u.prompt.question, now, size.width, room);
-    promptLines = 4 + head.length + body.length + u.prompt.question.options.length;
+    wants = questionRows(questionLines(u.prompt.question, now, size.width, room));
+  } else if (u.prompt?.kind === 'closed') {
+    closed = { title: wrapAtMost(u.prompt.title, size.width - 4, room), text: [...wrapAtMost(u.prompt.text, size.width - 4, Math.max(room, CLOSED_LINES)), 'Nothing was sent.'] };
+    wants = FRAME_ROWS + closed.title.length + closed.text.length;
   }
-  const paneRows = Math.max(3, size.height - 1 - 3 - promptLines);
+  const rows = shareRows(size.height, wants);
+  const paneRows = rows.pane;
 
   const run = async (action: ConsoleAction) => {
     set({ prompt: null, busy: `${WORKING[action.type]}…`, message: null });
@@ -100,6 +118,10 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     const u = ui.current;
     const v = viewsRef.current;
     if (key.ctrl) return;
+    if (u.prompt?.kind === 'closed') {
+      if (key.escape || key.return) set({ prompt: null, message: { ok: false, text: u.prompt.text } });
+      return;
+    }
     // The confirmation is one line in the footer: y does it, anything else does not.
     if (u.prompt?.kind === 'confirm') {
       const action = u.prompt.action;
@@ -177,7 +199,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     // Keys that come together are taken one by one, the ones after a key that opens a prompt the prompt's.
     (input, key) => eachKey(input, key, onKey),
     // A terminal too small to show the panes takes no key but q: nothing is done that the person cannot see.
-    { isActive: !lent && !small && (u.prompt === null || u.prompt.kind === 'confirm') },
+    { isActive: !lent && !small && (u.prompt === null || u.prompt.kind === 'confirm' || u.prompt.kind === 'closed') },
   );
 
   // Ctrl-C quits from anywhere, prompts included.
@@ -188,13 +210,17 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     { isActive: !lent },
   );
 
-  // A question that runs out of time (or is answered from elsewhere) while the person reads it no longer waits: its prompt closes, saying why.
+  // A question that runs out of time (or is answered from elsewhere), or a document or task decided elsewhere, while the person is at its prompt no longer waits: the prompt closes, saying why.
   useEffect(() => {
     const p = ui.current.prompt;
+    if (p?.kind === 'decision') {
+      const text = p.gone(snapshot);
+      if (text) set({ prompt: { kind: 'closed', title: `Your decision: ${p.subject}`, text } });
+    }
     if (p?.kind !== 'question' || snapshot.waiting.some((w) => w.kind === 'question' && w.input_id === p.question.input_id)) return;
-    const { input_id, agent_id, default_action, expires_at } = p.question;
+    const { input_id, agent_id, question, default_action, expires_at } = p.question;
     const text = Date.parse(expires_at) <= now ? `${input_id} ran out of time: ${agent_id} goes on with its default action: ${default_action}` : `${input_id} was answered from elsewhere.`;
-    set({ prompt: null, message: { ok: false, text } });
+    set({ prompt: { kind: 'closed', title: `${agent_id} asked: ${question}`, text } });
   }, [snapshot]);
 
   // While a pager or an editor has the terminal, nothing is drawn over it.
@@ -244,6 +270,14 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       );
     }
     if (u.busy) return <Text color="cyan">{u.busy}</Text>;
+    // A prompt that closed by itself takes no key of the board's: the footer says what it takes.
+    if (u.prompt?.kind === 'closed') {
+      return (
+        <Text wrap="truncate" dimColor>
+          <Text bold>Esc</Text> or <Text bold>Enter</Text> back
+        </Text>
+      );
+    }
     if (u.prompt?.kind === 'confirm') {
       return (
         <Text wrap="truncate">
@@ -277,19 +311,28 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const scopeText = single ? (snapshot.scope_gone ? `${snapshot.scope} (no longer open)` : snapshot.scope!) : 'all changes';
   return (
     <Box flexDirection="column" width={size.width} height={size.height - 1} overflow="hidden">
-      <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
-      <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} />
-      <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0}>
-        {body}
-      </Box>
+      {rows.chrome && (
+        <>
+          <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
+          <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} />
+        </>
+      )}
+      {paneRows > 0 && (
+        <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0} flexShrink={0}>
+          {body}
+        </Box>
+      )}
       {u.prompt?.kind === 'decision' && (
         <DecisionPrompt
           key={`${u.prompt.subject}${u.prompt.start}`}
           question={{ subject: u.prompt.subject, details }}
           start={u.prompt.start}
           early={early}
-          later="later (Esc)"
+          later={LATER}
           escapeLater
+          width={size.width}
+          room={room}
+          rows={rows.prompt}
           onAnswer={(answer) => {
             const p = ui.current.prompt;
             if (p?.kind !== 'decision') return;
@@ -306,12 +349,30 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           now={now}
           width={size.width}
           room={room}
+          rows={rows.prompt}
           early={early}
           onAnswer={(answer) => {
             const p = ui.current.prompt;
             if (p?.kind === 'question') void run({ type: 'answer', input_id: p.question.input_id, answer });
           }}
-          onCancel={() => set({ prompt: null })}
+          onCancel={() => ui.current.prompt?.kind === 'question' && set({ prompt: null })}
+        />
+      )}
+      {closed && (
+        <PromptBox
+          head={closed.title.map((l, i) => (
+            <Text key={i} bold wrap="truncate">
+              {l}
+            </Text>
+          ))}
+          rest={closed.text.map((l, i) => (
+            <Text key={i} wrap="truncate" color={i < closed.text.length - 1 ? 'red' : undefined} dimColor={i === closed.text.length - 1}>
+              {l}
+            </Text>
+          ))}
+          focus={[0, closed.text.length - 1]}
+          rows={rows.prompt}
+          color="red"
         />
       )}
       <Box height={1}>{footer()}</Box>

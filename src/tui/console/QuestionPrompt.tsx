@@ -3,11 +3,12 @@
  * or an answer typed (t). Esc goes back; the countdown and the default action say what happens
  * when nobody answers.
  */
-import { Box, Text, useInput, type Key } from 'ink';
+import { Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import type { EarlyKeys } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
 import { left, wrapAtMost } from './format.js';
+import { FRAME_ROWS, PromptBox } from './PromptBox.js';
 
 export interface Question {
   input_id: string;
@@ -18,15 +19,35 @@ export interface Question {
   expires_at: string;
 }
 
-/** Who asks, until when and what happens then, and the question, each wrapped to the prompt's width on at most `room` lines. */
-export function questionLines(question: Question, now: number, width: number, room: number): { head: string[]; body: string[] } {
+/** The keys, under the options. */
+const CHOOSE = (n: number) => `1-${n} or ↑↓ Enter answer · t type an answer · Esc back`;
+const TYPE = 'Your answer (Enter sends, Esc goes back)';
+
+/**
+ * A question's texts wrapped to the prompt's width, each on at most `room` lines: who asks, until
+ * when and what happens then; the question; each option; the keys, for choosing or for typing.
+ */
+export function questionLines(question: Question, now: number, width: number, room: number) {
   const head = `${question.agent_id} asks (${question.input_id} · ${left(question.expires_at, now)} · then: ${question.default_action})`;
-  return { head: wrapAtMost(head, width - 4, room), body: wrapAtMost(question.question, width - 4, room) };
+  const wrap = (text: string, w = width - 4) => wrapAtMost(text, w, room);
+  return {
+    head: wrap(head),
+    body: wrap(question.question),
+    options: question.options.map((o) => wrap(o, width - 8)),
+    choose: wrap(CHOOSE(question.options.length)),
+    type: wrap(TYPE),
+  };
 }
 
-export function QuestionPrompt(props: { question: Question; now: number; width: number; room: number; onAnswer: (answer: string) => void; onCancel: () => void; early?: EarlyKeys }) {
-  const { question, now, width, room, onAnswer, onCancel } = props;
-  const { head, body } = questionLines(question, now, width, room);
+/** How many rows the prompt takes with all of its lines, in either mode, its frame included. */
+export function questionRows(lines: ReturnType<typeof questionLines>): number {
+  const choosing = lines.options.reduce((n, o) => n + o.length, 0) + lines.choose.length;
+  return FRAME_ROWS + lines.head.length + lines.body.length + Math.max(lines.options.length ? choosing : 0, lines.type.length + 1);
+}
+
+export function QuestionPrompt(props: { question: Question; now: number; width: number; room: number; rows: number; onAnswer: (answer: string) => void; onCancel: () => void; early?: EarlyKeys }) {
+  const { question, now, width, room, rows, onAnswer, onCancel } = props;
+  const lines = questionLines(question, now, width, room);
   const [choice, setChoiceShown] = useState(0);
   const [typedShown, setTypedShown] = useState<string | null>(question.options.length === 0 ? '' : null);
   // Keys can come faster than renders (a paste): the state is kept here, not in the render's copy.
@@ -59,38 +80,43 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
     for (const [input, key] of props.early?.current.splice(0) ?? []) onKey(input, key);
     // Only once, as it starts listening.
   }, []);
-  return (
-    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
-      {head.map((l, i) => (
-        <Text key={`h${i}`} bold color="yellow" wrap="truncate">
-          {l}
-        </Text>
-      ))}
-      {body.map((l, i) => (
-        <Text key={`b${i}`} wrap="truncate">
-          {l}
-        </Text>
-      ))}
-      {typedShown === null ? (
-        <>
-          {options.map((o, i) => (
-            <Text key={o} wrap="truncate">
-              <Text color="cyan">{i === choice ? '› ' : '  '}</Text>
-              <Text bold>{i + 1}</Text> <Text inverse={i === choice}>{o}</Text>
-            </Text>
-          ))}
-          <Text dimColor>1-{options.length} or ↑↓ Enter answer · t type an answer · Esc back</Text>
-        </>
-      ) : (
-        <>
-          <Text>Your answer (Enter sends, Esc goes back)</Text>
-          <Text>
-            <Text color="yellow">› </Text>
-            {typedShown}
-            <Text inverse> </Text>
-          </Text>
-        </>
-      )}
-    </Box>
+  const text = (l: string, i: number) => (
+    <Text key={i} wrap="truncate">
+      {l}
+    </Text>
   );
+  const head = lines.head.map((l, i) => (
+    <Text key={i} bold color="yellow" wrap="truncate">
+      {l}
+    </Text>
+  ));
+  const rest = lines.body.map(text);
+  let focus: [number, number];
+  if (typedShown === null) {
+    lines.options.forEach((o, i) => {
+      if (i === choice) focus = [rest.length, rest.length + o.length - 1];
+      o.forEach((l, k) =>
+        rest.push(
+          <Text wrap="truncate">
+            <Text color="cyan">{i === choice && k === 0 ? '› ' : '  '}</Text>
+            {k === 0 ? <Text bold>{i + 1}</Text> : ' '} <Text inverse={i === choice}>{l}</Text>
+          </Text>,
+        ),
+      );
+    });
+    rest.push(...lines.choose.map((l) => <Text dimColor>{l}</Text>));
+  } else {
+    rest.push(...lines.type.map(text));
+    // The end of the answer, where the person types, is what the line shows.
+    const tail = typedShown.length > width - 7 ? `…${typedShown.slice(-(width - 8))}` : typedShown;
+    rest.push(
+      <Text>
+        <Text color="yellow">› </Text>
+        {tail}
+        <Text inverse> </Text>
+      </Text>,
+    );
+    focus = [rest.length - 1, rest.length - 1];
+  }
+  return <PromptBox head={head} rest={rest} focus={focus!} rows={rows} color="yellow" />;
 }

@@ -42,6 +42,24 @@ export function tooSmall(size: Size): string[] | null {
   return size.height > 1 ? wrapAtMost(text, size.width, size.height - 1) : [];
 }
 
+/** The rows a prompt would rather not go below: its frame, two lines of its head and two of the rest. */
+const PROMPT_MIN = 6;
+
+/**
+ * How the screen's rows are shared while a prompt of `prompt` rows is open (0: none): the header and
+ * the tabs (`chrome`), the pane, the prompt; the footer and the terminal's last line have one each.
+ * The prompt comes first: the pane gives it every row it has, and on a terminal where that still
+ * leaves the prompt fewer than PROMPT_MIN, so do the header and the tabs. Nothing is drawn over
+ * anything: the rows given add up to the terminal's.
+ */
+export function shareRows(height: number, prompt: number): { chrome: boolean; pane: number; prompt: number } {
+  const free = Math.max(0, height - 2);
+  const chrome = prompt === 0 || free - 2 >= Math.min(prompt, PROMPT_MIN);
+  const rest = chrome ? Math.max(0, free - 2) : free;
+  const shown = Math.min(prompt, rest);
+  return { chrome, pane: rest - shown, prompt: shown };
+}
+
 /** The terminal's size, following resizes; fixed when given (tests). A stream that is no terminal has none: it is taken for 80×24. */
 export function useSize(fixed: Partial<Size>): Size {
   const { stdout } = useStdout();

@@ -15,14 +15,21 @@ export interface Decision {
   details: string[];
   approve: ConsoleAction;
   reject: (feedback: string) => ConsoleAction;
+  /** Why the board no longer waits for this decision (decided elsewhere, submitted again), or null while it does. */
+  gone: (snapshot: ConsoleSnapshot) => string | null;
 }
 
-function taskDecision(taskId: string, title: string, assignee: string | null, submission: string | null): Decision {
+function taskDecision(taskId: string, title: string, assignee: string | null, submission: string | null, submittedAt: string | null): Decision {
   return {
     subject: `task ${taskId}`,
     details: [`${title}${assignee ? ` · by ${assignee}` : ''}`, ...(submission ? [submission] : [])],
     approve: { type: 'approve_task', task_id: taskId },
     reject: (feedback) => ({ type: 'reject_task', task_id: taskId, feedback }),
+    gone: (snapshot) => {
+      const card = snapshot.tasks.find((t) => t.task_id === taskId);
+      if (card?.status !== 'in_review') return `${taskId} was decided elsewhere.`;
+      return card.submitted_at === submittedAt ? null : `${taskId} was submitted again: look at it again.`;
+    },
   };
 }
 
@@ -76,16 +83,21 @@ export function selectedTarget(snapshot: ConsoleSnapshot, v: Views, u: Cursors):
 
 /** A document awaiting a decision, or a task in review. */
 export function decisionOf(t: Target | null): Decision | null {
-  if (t?.kind === 'task' && t.card.status === 'in_review') return taskDecision(t.card.task_id, t.card.title, t.card.assignee, t.card.submission);
+  if (t?.kind === 'task' && t.card.status === 'in_review') return taskDecision(t.card.task_id, t.card.title, t.card.assignee, t.card.submission, t.card.submitted_at);
   if (t?.kind !== 'waiting') return null;
   const w = t.item;
-  if (w.kind === 'review') return taskDecision(w.task_id, w.title, w.assignee, w.submission);
+  if (w.kind === 'review') return taskDecision(w.task_id, w.title, w.assignee, w.submission, w.submitted_at);
   if (w.kind !== 'document') return null;
   return {
     subject: `the ${w.document} of ${w.change_id}`,
     details: [`${w.file} · revision ${w.revision} · by ${w.author}`],
     approve: { type: 'approve_document', change_id: w.change_id, document: w.document },
     reject: (feedback) => ({ type: 'reject_document', change_id: w.change_id, document: w.document, feedback }),
+    gone: (snapshot) => {
+      const now = snapshot.waiting.find((o) => o.key === w.key);
+      if (now?.kind !== 'document') return `The ${w.document} of ${w.change_id} was decided elsewhere.`;
+      return now.revision === w.revision ? null : `The ${w.document} of ${w.change_id} was submitted again (revision ${now.revision}): look at it again.`;
+    },
   };
 }
 
