@@ -321,6 +321,11 @@ export class Git {
     return new Map(r.stdout.split('\n').filter(Boolean).map((l) => [l.slice(l.indexOf(' ') + 1), l.slice(0, l.indexOf(' '))] as [string, string]));
   }
 
+  /** Whether a run of this repository started the task (its start is recorded here; a task another clone worked on has none). */
+  async startedHere(changeId: string, localTaskId: string): Promise<boolean> {
+    return (await this.run(['rev-parse', '--verify', '--quiet', startRef(changeId, localTaskId)])).ok;
+  }
+
   async branchExists(branch: string): Promise<boolean> {
     return (await this.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
   }
