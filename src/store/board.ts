@@ -18,12 +18,11 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
+import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, unrecordedDecision, withState, type HandDecision } from './decisions.js';
-import { blobId, committedBlobs, headCommit } from './git-head.js';
-import { gitSync } from './git-sync.js';
+import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { splitFrontmatter } from './markdown.js';
@@ -887,9 +886,10 @@ export class Board implements Reader {
   }
 
   /**
-   * Whether a document is one agentboard never wrote in this clone (its change's ledger has no entry
-   * for it) and may hold a decision to check against git: a status a person gives, or a review. Outside
-   * git nothing tells a file made by hand from one whose ledger was lost, and it is taken as it is.
+   * Whether a document (a design decides nothing) is one agentboard never wrote in this clone: its
+   * change's ledger has no entry for it, on this branch or, with these bytes, on another. Its
+   * decisions are checked against git; outside git nothing tells a file made by hand from one whose
+   * ledger was lost, and it is taken as it is.
    */
   private unrecorded(changeId: string, type: DocType): boolean {
     if (type === 'design' || this.written(changeId, type) !== undefined || this.branch() === null) return false;
@@ -977,9 +977,10 @@ export class Board implements Reader {
     let doc: DocFile | null = null;
     try {
       const shown = this.rel(path);
-      const git = gitSync(['cat-file', 'blob', `HEAD:./${shown}`], { cwd: this.root, env: process.env, timeoutMs: 10_000 });
-      if (git.code === 0) {
-        const parsed = parseDocText(type, textOf(git.stdout), shown);
+      // git that cannot say: nothing is known to have come with it.
+      const committed = committedFile(this.root, shown);
+      if ('text' in committed && committed.text !== null) {
+        const parsed = parseDocText(type, committed.text, shown);
         if (parsed.content !== null) doc = parsed;
       }
     } catch {
@@ -1161,18 +1162,14 @@ export class Board implements Reader {
     const read = this.readFile(path, shown);
     const here = read ? parsePeople(read.text, shown) : [];
     if (this.branch() === null) return { people: here, uncommitted: [] };
-    const git = gitSync(['cat-file', 'blob', `HEAD:./${shown}`], { cwd: this.root, env: { ...process.env, LC_ALL: 'C' }, timeoutMs: 10_000 });
-    // Not in the commit, or no commit yet: nobody's key is committed. git failing otherwise (not
-    // installed, a repository it will not read) tells nothing, and the file is taken as it is, as outside git.
-    const absent = /does not exist in 'HEAD'|exists on disk, but not in 'HEAD'|invalid object name 'HEAD'/.test(git.stderr);
-    // Where git is not installed, nothing tells what is committed, and the file is taken as it is.
-    if (git.missing) return { people: here, uncommitted: [] };
-    if (git.code !== 0 && !absent) {
-      const why = git.stderr.split('\n').find((l) => l.trim() !== '')?.trim() ?? `git exited with ${git.code}`;
-      fail('PERSON_KEY_INVALID', `A person's key is checked against agentd/people.yaml as the commit checked out holds it, and git could not read the repository: ${printable(why, 200)}.`, 'Fix git for this repository (GIT_DIR, its configuration), then run the command again; or run it at a terminal without a key.');
+    const committed = committedFile(this.root, shown);
+    if ('unknown' in committed) {
+      // Where git is not installed, nothing tells what is committed, and the file is taken as it is.
+      if (committed.missing) return { people: here, uncommitted: [] };
+      fail('PERSON_KEY_INVALID', `A person's key is checked against agentd/people.yaml as the commit checked out holds it, and git could not read the repository: ${printable(committed.unknown, 200)}.`, 'Fix git for this repository (GIT_DIR, its configuration), then run the command again; or run it at a terminal without a key.');
     }
-    const committedText = git.code === 0 ? textOf(git.stdout) : null;
-    const people = committedText === null ? [] : committedText === read?.text ? here : parsePeople(committedText, `${shown} (as the commit checked out holds it)`);
+    // Not in the commit, or no commit yet: nobody's key is committed.
+    const people = committed.text === null ? [] : committed.text === read?.text ? here : parsePeople(committed.text, `${shown} (as the commit checked out holds it)`);
     const uncommitted = here.filter((p) => !people.some((c) => c.name === p.name && c.key_sha256 === p.key_sha256));
     return { people, uncommitted };
   }

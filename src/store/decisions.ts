@@ -94,28 +94,48 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
   }
   if (doc.type === 'tasks') {
     const known = baseItems(entry);
-    const blocks = (doc.content as NonNullable<DocFile<'tasks'>['content']>).blocks;
-    const committed = () => (inGit()?.content as DocFile<'tasks'>['content'] | undefined)?.blocks ?? [];
-    const lineOf = (b: (typeof blocks)[number]) => b.line + doc.bodyLine - 1;
-    const fresh = recorded === 'approved' ? blocks.filter((b) => b.task && !known.has(b.id) && !(earlier(b.id, 1) && earlier(b.id, 2))) : [];
+    const fresh = recorded === 'approved' ? blocksOf(doc).filter((b) => b.task && !known.has(b.id) && !(earlier(b.id, 1) && earlier(b.id, 2))) : [];
     if (fresh.length > 0) {
-      const committedIds = new Set(committed().map((b) => b.id));
-      const added = fresh.filter((b) => !committedIds.has(b.id)).map((b) => ({ id: b.id, line: lineOf(b) }));
+      const committedIds = new Set(blocksOf(inGit()).map((b) => b.id));
+      const added = fresh.filter((b) => !committedIds.has(b.id)).map((b) => ({ id: b.id, line: taskLine(doc, b) }));
       if (added.length > 0) out.added = added;
     }
-    const left = new Set(out.added?.map((a) => a.id));
-    const finished = blocks.filter((b) => b.task?.status === 'done' && !left.has(b.id) && known.get(b.id)?.state.status !== 'done');
+    const finished = madeDone(doc, known, out.added, items);
     if (finished.length > 0) {
-      const doneInGit = new Set(committed().flatMap((b) => (b.task?.status === 'done' ? [b.id] : [])));
-      const done = finished.flatMap((b) => {
-        const stale = earlier(b.id, 2);
-        if (!stale && doneInGit.has(b.id)) return [];
-        return [{ id: b.id, line: lineOf(b), recorded: known.get(b.id)?.state ?? newTaskState(items.get(b.id)!.state), ...(stale ? { earlier: true as const } : {}) }];
+      const doneInGit = new Set(blocksOf(inGit()).flatMap((b) => (b.task?.status === 'done' ? [b.id] : [])));
+      const done = finished.flatMap((d) => {
+        const stale = earlier(d.id, 2);
+        return !stale && doneInGit.has(d.id) ? [] : [stale ? { ...d, earlier: true as const } : d];
       });
       if (done.length > 0) out.done = done;
     }
   }
   return out.status || out.verdict || out.added || out.done ? out : null;
+}
+
+type TaskBlocks = NonNullable<DocFile<'tasks'>['content']>['blocks'];
+
+/** The blocks of a task list (none for another document, or none at all). */
+function blocksOf(doc: DocFile | null | undefined): TaskBlocks {
+  return (doc?.content as DocFile<'tasks'>['content'] | undefined)?.blocks ?? [];
+}
+
+/** The line of a task list's block in its file. */
+function taskLine(doc: DocFile, block: TaskBlocks[number]): number {
+  return block.line + doc.bodyLine - 1;
+}
+
+/**
+ * The tasks of a list that are done where `known` (the list as agentboard recorded it, or as the
+ * commit holds it) has them otherwise, but those `added` by hand, each with the state `known` has
+ * (a task new to it: to do). `items`: the document's own, when already made.
+ */
+function madeDone(doc: DocFile, known: Map<string, Item>, added: { id: string }[] = [], items?: Map<string, Item>): { id: string; line: number; recorded: Item['state'] }[] {
+  const left = new Set(added.map((a) => a.id));
+  const finished = blocksOf(doc).filter((b) => b.task?.status === 'done' && !left.has(b.id) && known.get(b.id)?.state.status !== 'done');
+  if (finished.length === 0) return [];
+  items ??= docItems(doc);
+  return finished.map((b) => ({ id: b.id, line: taskLine(doc, b), recorded: known.get(b.id)?.state ?? newTaskState(items.get(b.id)!.state) }));
 }
 
 /** `task` with the state agentboard recorded (`state`, a field null when unset) in place of its own, in the fields named (all of them by default). */
@@ -147,18 +167,12 @@ export function unrecordedDecision(doc: DocFile, text: string, committed: DocFil
     if (now !== null && now !== before) out.verdict = { recorded: before, file: now, line: verdictLine(doc) };
   }
   if (doc.type === 'tasks') {
-    const blocks = (doc.content as NonNullable<DocFile<'tasks'>['content']>).blocks;
     const before = committed ? docItems(committed) : new Map<string, Item>();
-    const lineOf = (b: (typeof blocks)[number]) => b.line + doc.bodyLine - 1;
     if (status === 'approved' && committed?.meta.status === 'approved') {
-      const added = blocks.filter((b) => b.task && !before.has(b.id)).map((b) => ({ id: b.id, line: lineOf(b) }));
+      const added = blocksOf(doc).filter((b) => b.task && !before.has(b.id)).map((b) => ({ id: b.id, line: taskLine(doc, b) }));
       if (added.length > 0) out.added = added;
     }
-    const left = new Set(out.added?.map((a) => a.id));
-    const items = docItems(doc);
-    const done = blocks
-      .filter((b) => b.task?.status === 'done' && !left.has(b.id) && before.get(b.id)?.state.status !== 'done')
-      .map((b) => ({ id: b.id, line: lineOf(b), recorded: before.get(b.id)?.state ?? newTaskState(items.get(b.id)!.state) }));
+    const done = madeDone(doc, before, out.added);
     if (done.length > 0) out.done = done;
   }
   return out.status || out.verdict || out.added || out.done ? out : null;

@@ -7,6 +7,8 @@
 import { createHash } from 'node:crypto';
 import { dirname, join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
+import { textOf } from './fs.js';
+import { gitSync } from './git-sync.js';
 
 const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
 
@@ -80,4 +82,15 @@ export function blobId(bytes: Uint8Array, like: string): string {
     .update(`blob ${bytes.length}\0`)
     .update(bytes)
     .digest('hex');
+}
+
+/** A file as the commit checked out holds it: its text (null: the commit has no such file, or there is no commit yet), or why git could not say. */
+export type CommittedFile = { text: string | null } | { unknown: string; missing: boolean };
+
+/** The file at `shown` (a path relative to `root`, where git runs) as HEAD holds it. */
+export function committedFile(root: string, shown: string): CommittedFile {
+  const git = gitSync(['cat-file', 'blob', `HEAD:./${shown}`], { cwd: root, env: { ...process.env, LC_ALL: 'C' }, timeoutMs: 10_000 });
+  if (git.code === 0) return { text: textOf(git.stdout) };
+  if (/does not exist in 'HEAD'|exists on disk, but not in 'HEAD'|invalid object name 'HEAD'/.test(git.stderr)) return { text: null };
+  return { unknown: git.missing ? 'git is not installed' : (git.stderr.split('\n').find((l) => l.trim() !== '')?.trim() ?? `git exited with ${git.code}`), missing: git.missing };
 }
