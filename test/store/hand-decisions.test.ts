@@ -13,6 +13,20 @@ import { changeWithTasks, cli, newBoard, ok, read, SPEC_MD, tempDir, WHY, write 
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, stdio: 'pipe', encoding: 'utf8' });
 
+/** Makes the board's folder a git repository with everything committed. */
+function commitBoard(dir: string): void {
+  git(dir, 'init', '-q');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-qm', 'board');
+}
+
+/** A fresh clone of the repository at `dir` (no agentd/.runtime: no ledger at all). */
+function cloneOf(dir: string): string {
+  const b = join(tempDir('agentboard-clone-'), 'b');
+  git(join(b, '..'), 'clone', '-q', dir, b);
+  return b;
+}
+
 function requireApproval(dir: string, phases: string): void {
   write(dir, 'agentd/config.yaml', read(dir, 'agentd/config.yaml').replace(/^require_approval: \[\]$/m, `require_approval: [${phases}]`));
 }
@@ -158,9 +172,7 @@ describe("another clone's approval pulled with git", () => {
     const a = await newBoard();
     requireApproval(a, 'tasks');
     await changeWithTasks(a, 'shared', [{ title: 'One' }, { title: 'Two' }]);
-    git(a, 'init', '-q');
-    git(a, 'add', '-A');
-    git(a, 'commit', '-qm', 'board');
+    commitBoard(a);
     git(a, 'push', '-q', origin, 'HEAD:refs/heads/main');
     const b = join(tempDir('agentboard-clone-'), 'b');
     git(join(b, '..'), 'clone', '-q', '-b', 'main', origin, b);
@@ -206,9 +218,7 @@ describe('a document agentboard never wrote here', () => {
     await changeWithTasks(dir, 'made', [{ title: 'One' }]);
     await ok(dir, ['next', '--as', 'w1']);
     await ok(dir, ['task', 'done', 'made/T1', '--as', 'w1']);
-    git(dir, 'init', '-q');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-qm', 'board');
+    commitBoard(dir);
     const path = 'agentd/changes/made/REVIEW.md';
     const forged = ['---', 'id: made/review', 'change_id: made', 'type: review', 'status: submitted', 'created: 2026-01-01T00:00:00.000Z', 'updated: 2026-01-01T00:00:00.000Z', 'author: rv', 'revision: 1', '---', '', '# Verdict: APPROVED', '', '**Round 1** · reviewed by rv · 2026-01-01T00:00:00.000Z', '', '## Summary', '', 'All good.', '', '## Issues', '', 'No issues found.', ''].join('\n');
     write(dir, path, forged);
@@ -241,9 +251,7 @@ describe('a document agentboard never wrote here', () => {
     const dir = await newBoard();
     requireApproval(dir, 'tasks');
     await changeWithTasks(dir, 'real', [{ title: 'One' }]);
-    git(dir, 'init', '-q');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-qm', 'board');
+    commitBoard(dir);
     // a copy of a change's documents under a new id, its task list saying "approved"
     mkdirSync(join(dir, 'agentd/changes/copied'));
     for (const file of ['proposal.md', 'spec.md', 'tasks.md']) {
@@ -271,11 +279,8 @@ describe('a document agentboard never wrote here', () => {
     requireApproval(a, 'tasks');
     await changeWithTasks(a, 'cloned', [{ title: 'One' }, { title: 'Two' }]);
     await ok(a, ['approve', 'cloned', 'tasks']);
-    git(a, 'init', '-q');
-    git(a, 'add', '-A');
-    git(a, 'commit', '-qm', 'board');
-    const b = join(tempDir('agentboard-clone-'), 'b');
-    git(join(b, '..'), 'clone', '-q', a, b);
+    commitBoard(a);
+    const b = cloneOf(a);
     expect(existsSync(join(b, 'agentd/.runtime'))).toBe(false);
 
     const v = await cli(b, ['validate', 'cloned', '--json']);
@@ -292,11 +297,8 @@ describe('a document agentboard never wrote here', () => {
   it('on a fresh clone, a task typed done by hand starts none of its dependents, and the next write of the list sets it back', async () => {
     const a = await newBoard();
     await changeWithTasks(a, 'hop', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }, { title: 'Three', depends: ['T2'] }]);
-    git(a, 'init', '-q');
-    git(a, 'add', '-A');
-    git(a, 'commit', '-qm', 'board');
-    const b = join(tempDir('agentboard-clone-'), 'b');
-    git(join(b, '..'), 'clone', '-q', a, b);
+    commitBoard(a);
+    const b = cloneOf(a);
     const path = 'agentd/changes/hop/tasks.md';
     const text = read(b, path);
     const t2 = text.indexOf('## T2');
@@ -319,11 +321,8 @@ describe('a document agentboard never wrote here', () => {
     const a = await newBoard();
     await changeWithTasks(a, 'back', [{ title: 'One' }]);
     await ok(a, ['reject', 'back', 'spec', '--feedback', 'Say what happens on a tie.']);
-    git(a, 'init', '-q');
-    git(a, 'add', '-A');
-    git(a, 'commit', '-qm', 'board');
-    const b = join(tempDir('agentboard-clone-'), 'b');
-    git(join(b, '..'), 'clone', '-q', a, b);
+    commitBoard(a);
+    const b = cloneOf(a);
     expect((await cli(b, ['validate', 'back', '--json'])).json.data.changes[0].findings.filter((f: any) => f.level === 'error')).toEqual([]);
     const spec = 'agentd/changes/back/spec.md';
     write(b, spec, read(b, spec).replace(/^status: rejected$/m, 'status: submitted'));
@@ -335,9 +334,7 @@ describe('a document agentboard never wrote here', () => {
 
   it("switching branch with the board's work not committed keeps it agentboard's own", async () => {
     const dir = await newBoard();
-    git(dir, 'init', '-q');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-qm', 'board');
+    commitBoard(dir);
     await changeWithTasks(dir, 'moved', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
     await ok(dir, ['next', '--as', 'w1']);
     await ok(dir, ['task', 'done', 'moved/T1', '--as', 'w1']);
@@ -406,9 +403,7 @@ describe('a task made done by hand', () => {
     git(origin, 'init', '-q', '--bare');
     const a = await newBoard();
     await changeWithTasks(a, 'chain', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
-    git(a, 'init', '-q');
-    git(a, 'add', '-A');
-    git(a, 'commit', '-qm', 'board');
+    commitBoard(a);
     git(a, 'push', '-q', origin, 'HEAD:refs/heads/main');
     const b = join(tempDir('agentboard-clone-'), 'b');
     git(join(b, '..'), 'clone', '-q', '-b', 'main', origin, b);
