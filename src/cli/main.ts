@@ -427,9 +427,9 @@ function actorFor(op: OpInfo, as: string | undefined, io: Io, ctx: Context): str
 function refuseOutsideRole(op: OpInfo, input: Record<string, unknown>, ctx: Context, operations: readonly OpInfo[]): void {
   const env = ctx.env;
   const agent = startedAgent(env);
-  if (!env.AGENTBOARD_RUN_ID || agent === undefined) return;
+  if (!env.AGENTBOARD_RUN_ID || agent === undefined || op.access === 'read' || op.access === 'human') return;
   const role = runRole(ctx, agent);
-  if (role === undefined || op.access === 'read' || op.access === 'human') return;
+  if (role === undefined) return;
   const run = printable(env.AGENTBOARD_RUN_ID);
   const a = /^[aeiou]/.test(role) ? 'an' : 'a';
   const may = operations.filter((o) => o.access !== 'read' && o.profiles?.includes(role)).map((o) => `agentboard ${o.cli.command}`);
