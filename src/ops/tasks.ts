@@ -48,8 +48,7 @@ function assertPlanOpen(tx: Transaction, doc: DocFile<'tasks'>, actor: string): 
  * Stages a change to a task list. A plan edit (`planEdit` names its operation) also bumps the
  * list's `updated` and is refused unless the whole list, as it would be written, passes the rules.
  */
-export function saveTasks(tx: Transaction, doc: DocFile<'tasks'>, changes: { replace?: Task[]; add?: Task[]; remove?: string[] }, planEdit: string | null): void {
-  const changeId = doc.meta.change_id;
+export function saveTasks(tx: Transaction, changeId: string, doc: DocFile<'tasks'>, changes: { replace?: Task[]; add?: Task[]; remove?: string[] }, planEdit: string | null): void {
   const { text } = tx.putTasks(changeId, planEdit ? { ...changes, meta: { ...doc.meta, updated: tx.now } } : changes);
   // The call to make again names the task it changed, when it changed one.
   const one = changes.replace?.length === 1 ? changes.replace[0]!.id : changes.remove?.length === 1 ? changes.remove[0]! : null;
@@ -74,7 +73,7 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
     const found = findTask(tx, changeId, taskId);
     const task: Task = structuredClone(found.task);
     const out = fn(tx, found, task);
-    if (!out.unchanged) saveTasks(tx, found.doc, { replace: [task] }, out.plan ?? null);
+    if (!out.unchanged) saveTasks(tx, changeId, found.doc, { replace: [task] }, out.plan ?? null);
     out.after?.(tx);
     if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId);
     return out.result;
@@ -232,7 +231,7 @@ export const addTask = defineOp({
         notes: [],
       };
       if (input.review_round !== undefined) task.review_round = input.review_round;
-      saveTasks(tx, doc, { add: [task] }, 'task.add');
+      saveTasks(tx, input.change_id, doc, { add: [task] }, 'task.add');
       const ref = taskRef(input.change_id, id);
       tx.log(input.agent_id, 'task.add', ref, `added task ${ref}: ${task.title}`, input.change_id);
       const byId = new Map(tasksOf(doc).map((t) => [t.id, t]));
@@ -339,7 +338,7 @@ export const removeTask = defineOp({
       if (dependents.length > 0) {
         fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with ${refTo('task.update', { task_id: `${changeId}/${dependents[0]}` })}.`);
       }
-      saveTasks(tx, found.doc, { remove: [taskId] }, 'task.rm');
+      saveTasks(tx, found.changeId, found.doc, { remove: [taskId] }, 'task.rm');
       tx.log(input.agent_id, 'task.rm', input.task_id, `deleted task ${input.task_id}: ${found.task.title}`, changeId);
       return { task_id: input.task_id, deleted: true };
     });
