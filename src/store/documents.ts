@@ -11,7 +11,7 @@ import { parseProposalBody, renderProposalBody, type ProposalLines } from './for
 import { parseReviewBody, renderReviewBody } from './format-review.js';
 import { parseSpecBody, renderSpecBody, type SpecLines } from './format-spec.js';
 import { parseTasksBody, serializeTasksBody, type TasksBody } from './format-tasks.js';
-import { joinFrontmatter, splitFrontmatter } from './markdown.js';
+import { joinFrontmatter, opensFrontmatter, splitFrontmatter } from './markdown.js';
 import type { YamlMap } from './yaml-lite.js';
 
 export interface DocContent {
@@ -64,7 +64,8 @@ export function parseDocText<T extends DocType>(type: T, text: string, file: str
     sink.error('text.unsafe_character', `the line holds ${describeUnsafe(u.char)} at column ${u.column}`, 'delete the character (an editor that shows invisible characters helps), or restore the line from git', u.line);
   }
   if (!split) {
-    sink.error('frontmatter.missing', 'the file does not start with YAML frontmatter between --- lines', 'restore the frontmatter from git, or recreate the document with agentboard', 1);
+    if (opensFrontmatter(normalized)) sink.error('frontmatter.missing', 'the frontmatter this --- line opens is never closed', 'add a --- line after its last line (before the first heading), or restore the file from git', 1);
+    else sink.error('frontmatter.missing', 'the file does not start with YAML frontmatter between --- lines', 'restore the frontmatter from git, or recreate the document with agentboard', 1);
     return doc;
   }
   // Frontmatter in the exact shape agentboard writes is read by one match; anything else by the full reader, which reports what is wrong.

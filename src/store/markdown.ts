@@ -24,17 +24,26 @@ export function withoutBom(text: string): string {
   return text.startsWith('\uFEFF') ? text.slice(1) : text;
 }
 
-/** Splits `---\nYAML---\nbody`; returns null when the text does not start with frontmatter. */
+/** The line that opens a frontmatter, and one that closes it: `---`, or YAML's end-of-document `...`; spaces after it are let be (Jekyll, Pandoc and Hugo read them so). */
+const OPENER = /^---[ \t]*\r?\n/;
+const CLOSER = /^(?:---|\.\.\.)[ \t]*\r?$/;
+
+/** Whether the text opens a frontmatter (which splitFrontmatter finds unclosed when it returns null). */
+export function opensFrontmatter(text: string): boolean {
+  return OPENER.test(withoutBom(text));
+}
+
+/** Splits `---\nYAML---\nbody`; returns null when the text does not start with frontmatter, or its frontmatter is never closed. */
 export function splitFrontmatter(text: string): SplitDoc | null {
   text = withoutBom(text);
-  if (!text.startsWith('---\n') && !text.startsWith('---\r\n')) return null;
+  if (!OPENER.test(text)) return null;
   const start = text.indexOf('\n') + 1;
   let pos = start;
   let line = 2;
   while (pos <= text.length) {
     const end = text.indexOf('\n', pos);
     const current = end < 0 ? text.slice(pos) : text.slice(pos, end);
-    if (current === '---' || current === '---\r') {
+    if (CLOSER.test(current)) {
       return {
         frontmatter: text.slice(start, pos),
         body: end < 0 ? '' : text.slice(end + 1),

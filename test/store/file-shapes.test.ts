@@ -5,7 +5,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, read } from '../helpers.js';
+import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
 
 describe('a change folder copied by hand, its frontmatter still naming the original change', () => {
   it('has its task writes land in its own tasks.md, never in the original change\'s', async () => {
@@ -24,5 +24,39 @@ describe('a change folder copied by hand, its frontmatter still naming the origi
     const validate = await cli(dir, ['validate', 'the-copy']);
     expect(validate.code).toBe(1);
     expect(validate.stdout).toContain('agentd/changes/the-copy/tasks.md:2: error frontmatter.change_id');
+  });
+});
+
+describe('a frontmatter\'s --- lines as other tools and editors write them', () => {
+  it('is read when closed by YAML\'s ... or with spaces after a ---, and a task write keeps the rest of the file', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'fences', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/fences/tasks.md';
+    const written = read(dir, path);
+    const close = written.indexOf('\n---\n', 4);
+    write(dir, path, `--- \t\n${written.slice(4, close)}\n...\n${written.slice(close + 5)}`);
+    expect((await cli(dir, ['validate', 'fences'])).code).toBe(0);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'done', 'fences/T1', '--as', 'codex']);
+    const text = read(dir, path);
+    expect(text.startsWith('---\nid: fences/tasks\n')).toBe(true);
+    expect(text.split('\n---\n')).toHaveLength(2);
+    expect(text).toContain('## T2: Two');
+    expect((await ok(dir, ['task', 'show', 'fences/T1'])).task.status).toBe('done');
+  });
+
+  it('is refused when never closed, saying so at line 1, and nothing is written', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'unclosed', [{ title: 'One' }]);
+    const path = 'agentd/changes/unclosed/tasks.md';
+    const cut = read(dir, path).split('\n').slice(0, 6).join('\n');
+    write(dir, path, cut);
+    const validate = await cli(dir, ['validate', 'unclosed']);
+    expect(validate.code).toBe(1);
+    expect(validate.stdout).toContain(`${path}:1: error frontmatter.missing: the frontmatter this --- line opens is never closed`);
+    const done = await cli(dir, ['task', 'done', 'unclosed/T1', '--as', 'human:tester']);
+    expect(done.code).toBe(1);
+    expect(done.stderr).toContain(`${path}:1: the frontmatter this --- line opens is never closed`);
+    expect(read(dir, path)).toBe(cut);
   });
 });
