@@ -10,7 +10,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
-import { accessSync, closeSync, constants, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
+import { accessSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
 import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -325,16 +325,24 @@ export function unlinkIfThere(path: string): void {
   }
 }
 
+/** The permission bits of the plain file at `path` (a link is not followed); undefined when there is none. */
+export function fileMode(path: string): number | undefined {
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  return st?.isFile() ? st.mode & 0o7777 : undefined;
+}
+
 /**
  * Writes `data` whole to a new file at `path` (which must not exist) and fsyncs it, unless the
  * caller makes it durable with others (`sync: false`, then syncAll); returns the file's identity.
+ * `mode` gives it the permissions of the file it is to replace (a person's read-only or private file stays so).
  */
-export function writeNewFile(path: string, data: string | Buffer, shown: string, options: { sync?: boolean } = {}): string {
+export function writeNewFile(path: string, data: string | Buffer, shown: string, options: { sync?: boolean; mode?: number } = {}): string {
   const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let fd: number | undefined;
   try {
     faultPoint('write', path);
     fd = openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
+    if (options.mode !== undefined) fchmodSync(fd, options.mode);
     let written = 0;
     while (written < buf.length) {
       const n = writeSync(fd, buf, written, buf.length - written);
@@ -443,7 +451,7 @@ export function fsyncDir(dir: string): void {
  */
 export function writeFileAtomic(path: string, data: string | Buffer, shown = path): void {
   const tmp = tempPath(path, newToken());
-  writeNewFile(tmp, data, shown);
+  writeNewFile(tmp, data, shown, { mode: fileMode(path) });
   try {
     renameSync(tmp, path);
   } catch (err) {

@@ -24,7 +24,7 @@ import { joinFrontmatter, withLineEndsOf } from './markdown.js';
 import { checkDoc, parseDocText, requirementIdsOf, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile } from './fs.js';
+import { appendFile, checkDirs, currentIdentity, fileMode, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, taskItem, type Ledger } from './ledger.js';
@@ -857,7 +857,7 @@ export class Transaction implements Reader {
     // Everything written is made durable at once, after the journal is in place (see journal.ts).
     const durable = { files: [] as string[], dirs: [board.runtimeDir] };
     const writeTemp = (temp: string, data: string | Buffer, target: string, volatile = false) => {
-      const identity = writeNewFile(temp, data, rel(target), { sync: false });
+      const identity = writeNewFile(temp, data, rel(target), { sync: false, mode: fileMode(target) });
       if (volatile) return identity;
       durable.files.push(temp);
       durable.dirs.push(dirname(temp));

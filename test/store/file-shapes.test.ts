@@ -2,7 +2,7 @@
  * Board files as people's editors, tools and copies leave them: each is read as meant, or refused
  * with its file and line, and a write touches only the file it is about.
  */
-import { cpSync } from 'node:fs';
+import { chmodSync, cpSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
@@ -58,5 +58,23 @@ describe('a frontmatter\'s --- lines as other tools and editors write them', () 
     expect(done.code).toBe(1);
     expect(done.stderr).toContain(`${path}:1: the frontmatter this --- line opens is never closed`);
     expect(read(dir, path)).toBe(cut);
+  });
+});
+
+describe('a document whose permissions a person set', () => {
+  it('keeps them through agentboard\'s writes, which replace the file by a new one', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'modes', [{ title: 'One' }]);
+    const tasks = join(dir, 'agentd/changes/modes/tasks.md');
+    const proposal = join(dir, 'agentd/changes/modes/proposal.md');
+    chmodSync(tasks, 0o600);
+    chmodSync(proposal, 0o444);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'done', 'modes/T1', '--as', 'codex']);
+    await ok(dir, ['approve', 'modes', 'proposal']);
+    expect(read(dir, 'agentd/changes/modes/tasks.md')).toContain('status: done');
+    expect(read(dir, 'agentd/changes/modes/proposal.md')).toContain('status: approved');
+    expect(statSync(tasks).mode & 0o777).toBe(0o600);
+    expect(statSync(proposal).mode & 0o777).toBe(0o444);
   });
 });
