@@ -1,6 +1,7 @@
 /** The files of a source repository an importer reads: listed once, read on demand. */
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { withoutBom } from '../store/markdown.js';
 
 export interface SourceTree {
   /** Every file under the folders read, relative to the root with "/", sorted. */
@@ -8,7 +9,7 @@ export interface SourceTree {
   /** What was not read under those folders (links that lead elsewhere, folders that cannot be listed), and why. */
   readonly skipped: { path: string; why: string }[];
   bytes(path: string): Buffer;
-  /** The file as text (line ends as LF); null when it is not UTF-8 text. */
+  /** The file as text (line ends as LF, no byte order mark); null when it is not UTF-8 text. */
   text(path: string): string | null;
 }
 
@@ -85,7 +86,7 @@ export function readTree(root: string, folders: string[]): SourceTree {
       const b = bytes(path);
       const text = b.toString('utf8');
       if (text.includes('\uFFFD') || text.includes('\u0000')) return null;
-      return text.replace(/\r\n?/g, '\n');
+      return withoutBom(text).replace(/\r\n?/g, '\n');
     },
   };
 }

@@ -2,10 +2,10 @@
  * Board files as people's editors, tools and copies leave them: each is read as meant, or refused
  * with its file and line, and a write touches only the file it is about.
  */
-import { chmodSync, cpSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
+import { changeWithTasks, cli, FIXTURES, newBoard, ok, read, tempDir, write } from '../helpers.js';
 
 describe('a change folder copied by hand, its frontmatter still naming the original change', () => {
   it('has its task writes land in its own tasks.md, never in the original change\'s', async () => {
@@ -76,5 +76,38 @@ describe('a document whose permissions a person set', () => {
     expect(read(dir, 'agentd/changes/modes/proposal.md')).toContain('status: approved');
     expect(statSync(tasks).mode & 0o777).toBe(0o600);
     expect(statSync(proposal).mode & 0o777).toBe(0o444);
+  });
+});
+
+/** The documents an import wrote, by path, without the times of the import. */
+function importedDocs(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const file of readdirSync(join(dir, 'agentd'), { recursive: true, encoding: 'utf8' })) {
+    if (file.endsWith('.md')) out[file] = readFileSync(join(dir, 'agentd', file), 'utf8').replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME');
+  }
+  return out;
+}
+
+function importSource(transform: (text: string) => string): string {
+  const dir = tempDir('agentboard-import-');
+  cpSync(join(FIXTURES, 'import', 'openspec'), dir, { recursive: true });
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (file.endsWith('.md')) writeFileSync(join(dir, file), transform(readFileSync(join(dir, file), 'utf8')));
+  }
+  return dir;
+}
+
+/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
+const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
+
+describe('an OpenSpec board saved by Windows editors', () => {
+  it('with a byte order mark on every file is imported as the same board as without, and no mark lands on the board', async () => {
+    const plain = importSource((t) => t);
+    const marked = importSource((t) => `\uFEFF${t}`);
+    await ok(plain, ['import', 'openspec'], PERSON);
+    await ok(marked, ['import', 'openspec'], PERSON);
+    const docs = importedDocs(marked);
+    expect(Object.values(docs).filter((t) => t.includes('\uFEFF'))).toEqual([]);
+    expect(docs).toEqual(importedDocs(plain));
   });
 });
