@@ -1,6 +1,7 @@
 /** The files of a source repository an importer reads: listed once, read on demand. */
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { mergeConflict } from '../store/conflict-markers.js';
 import { withoutBom } from '../store/markdown.js';
 
 export interface SourceTree {
@@ -9,8 +10,10 @@ export interface SourceTree {
   /** What was not read under those folders (links that lead elsewhere, folders that cannot be listed), and why. */
   readonly skipped: { path: string; why: string }[];
   bytes(path: string): Buffer;
-  /** The file as text (line ends as LF, no byte order mark); null when it is not UTF-8 text. */
+  /** The file as text (line ends as LF, no byte order mark); null when it cannot be read as a document (see fault). */
   text(path: string): string | null;
+  /** Why the file cannot be read as a document, at which line: bytes that are not UTF-8 text, or an unresolved merge conflict. */
+  fault(path: string): { line: number; message: string; fix: string } | null;
 }
 
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -83,16 +86,34 @@ export function readTree(root: string, folders: string[]): SourceTree {
     skipped,
     bytes,
     text(path) {
-      const b = bytes(path);
-      const text = b.toString('utf8');
-      if (text.includes('\uFFFD') || text.includes('\u0000')) return null;
-      return withoutBom(text).replace(/\r\n?/g, '\n');
+      const text = decode(bytes(path));
+      return typeof text === 'string' ? text : null;
+    },
+    fault(path) {
+      const text = decode(bytes(path));
+      return typeof text === 'string' ? null : text;
     },
   };
+}
+
+function decode(bytes: Buffer): string | { line: number; message: string; fix: string } {
+  const decoded = bytes.toString('utf8');
+  const bad = decoded.search(/[\uFFFD\u0000]/);
+  if (bad >= 0) {
+    const line = decoded.slice(0, bad).split('\n').length;
+    return { line, message: `line ${line} holds bytes that are not UTF-8 text${decoded[bad] === '\u0000' ? ' (a NUL byte)' : ''}, so nothing of this file was read as a document`, fix: 'save the file as UTF-8 text and import again' };
+  }
+  const text = withoutBom(decoded).replace(/\r\n?/g, '\n');
+  // Both sides of a merge left unresolved are neither: the markers would read as tasks and text.
+  const conflict = mergeConflict(text);
+  if (conflict) {
+    return { line: conflict.start, message: `an unresolved git merge conflict (the markers <<<<<<<, ======= and >>>>>>> on lines ${conflict.start}–${conflict.end}), so nothing of this file was read as a document`, fix: 'resolve the conflict in the source repository and import again' };
+  }
+  return text;
 }
 
 /** A tree made of texts (for tests and for files already in memory). */
 export function memoryTree(texts: Record<string, string>): SourceTree {
   const files = Object.keys(texts).sort();
-  return { files, skipped: [], bytes: (p) => Buffer.from(texts[p] ?? '', 'utf8'), text: (p) => texts[p] ?? null };
+  return { files, skipped: [], bytes: (p) => Buffer.from(texts[p] ?? '', 'utf8'), text: (p) => texts[p] ?? null, fault: () => null };
 }

@@ -193,13 +193,10 @@ function readPlan(root: string, tool: ImportTool, base: string): { plan: ImportP
       findings: [{ level: 'warning', message: `${why}: nothing of it was read, and nothing of it is on the board`, fix: 'copy what the board needs into the change by hand, as a file of its own' }],
     });
   }
-  // A document that is no UTF-8 text was read as no document at all: said where its bytes go wrong.
+  // A document that could not be read (no UTF-8 text, a merge conflict) was read as no document at all: said where.
   for (const report of plan.files) {
-    if (!report.file.endsWith('.md') || !tree.files.includes(report.file) || tree.text(report.file) !== null) continue;
-    const decoded = tree.bytes(report.file).toString('utf8');
-    const bad = decoded.search(/[\uFFFD\u0000]/);
-    const line = decoded.slice(0, bad).split('\n').length;
-    report.findings.push({ level: 'error', message: `line ${line} holds bytes that are not UTF-8 text${decoded[bad] === '\u0000' ? ' (a NUL byte)' : ''}, so nothing of this file was read as a document`, fix: 'save the file as UTF-8 text and import again', line });
+    const fault = report.file.endsWith('.md') && tree.files.includes(report.file) ? tree.fault(report.file) : null;
+    if (fault) report.findings.push({ level: 'error', ...fault });
   }
   plan.files.sort((a, b) => (a.file < b.file ? -1 : 1));
   return { plan, tree };

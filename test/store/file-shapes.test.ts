@@ -111,3 +111,21 @@ describe('an OpenSpec board saved by Windows editors', () => {
     expect(docs).toEqual(importedDocs(plain));
   });
 });
+
+describe('an OpenSpec board with a merge left unresolved in a task list', () => {
+  it('is imported without that file as a document: an error names its lines, and no marker lands on the board', async () => {
+    const source = importSource((t) => t);
+    const path = 'openspec/changes/add-bookmark-import/tasks.md';
+    const lines = readFileSync(join(source, path), 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.startsWith('- [ ] 2.2'));
+    lines.splice(at, 1, '<<<<<<< HEAD', lines[at]!, '=======', '- [x] 2.2 Add the migration', '>>>>>>> other');
+    writeFileSync(join(source, path), lines.join('\n'));
+    const run = await cli(source, ['import', 'openspec', '--json'], PERSON);
+    expect(run.code).toBe(1);
+    const file = run.json.data.files.find((f: any) => f.file === path);
+    expect(file.findings).toEqual([expect.objectContaining({ level: 'error', line: at + 1, message: expect.stringContaining(`unresolved git merge conflict (the markers <<<<<<<, ======= and >>>>>>> on lines ${at + 1}–${at + 5})`) })]);
+    // the file itself is kept as it is, among the change's attachments
+    expect(Object.entries(importedDocs(source)).filter(([, t]) => t.includes('<<<<<<<')).map(([f]) => f)).toEqual(['changes/add-bookmark-import/attachments/tasks.md']);
+    expect((await cli(source, ['validate', '--all'])).code).toBe(0);
+  });
+});
