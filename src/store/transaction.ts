@@ -29,7 +29,7 @@ import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJ
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, taskItem, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
-import { fingerprints, mergeItems, PLAN_BY_PERSON, STATE_BY_PERSON, tookState, type Item, type MergeConflict } from './merge.js';
+import { fingerprints, mergeItems, PLAN_BY_PERSON, sameValue, STATE_BY_PERSON, tookState, type Item, type MergeConflict } from './merge.js';
 import { changedByPerson, editedParts, mergeBody, mergeTask, mergeTaskList, sameTask } from './write-merge.js';
 import type { Finding } from '../domain/findings.js';
 import { asRecorded, latestVerdict, type HandDecision } from './decisions.js';
@@ -1099,7 +1099,8 @@ export class Transaction implements Reader {
     const at = this.now;
     const key = (c: MergeConflict) => JSON.stringify([c.file, c.item, c.part, c.person]);
     const known = new Set(existing.map(key));
-    const added = this.conflicts.filter((c) => !known.has(key(c))).map((c) => ({ ...c, at }));
+    const written = new Map([...this.staged.values()].flatMap((s) => (s.doc ? [[this.board.rel(s.path), docItems(s.doc.parsed)] as const] : [])));
+    const added = this.conflicts.filter((c) => !known.has(key(c)) && !settled(c, written.get(c.file))).map((c) => ({ ...c, at }));
     if (added.length === 0) return;
     const all = [...existing, ...added].slice(-200);
     this.staged.set(path, { path, text: `${JSON.stringify(all, null, 2)}\n` });
@@ -1107,3 +1108,20 @@ export class Transaction implements Reader {
 }
 
 export type RecordedConflict = MergeConflict & { at: string };
+
+/**
+ * Whether a conflict where agentboard's value was kept over a person's edit is settled by the file
+ * as the same write leaves it (`written`, its items; undefined when the write leaves it as it is):
+ * it holds every value the edit changed, or lacks the item the edit took out. A person who types a
+ * task done and then runs `agentboard task done` has lost nothing to look at.
+ */
+function settled(c: MergeConflict, written: Map<string, Item> | undefined): boolean {
+  if (c.kept !== 'agentboard' || written === undefined) return false;
+  const now = written.get(c.item);
+  if (c.part === 'removed') return now === undefined;
+  const isFields = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if ((c.part !== 'state' && c.part !== 'plan') || now === undefined || !isFields(c.person) || !isFields(c.agentboard)) return false;
+  const recorded = c.agentboard;
+  const values = now[c.part];
+  return Object.entries(c.person).every(([field, value]) => sameValue(value, recorded[field]) || sameValue(value, values[field]));
+}

@@ -523,3 +523,35 @@ describe('the dependencies of a task changed by hand in an approved task list', 
     expect(conflicts(b)).toContainEqual(expect.objectContaining({ file: path, item: 'T3', part: 'plan', kept: 'agentboard', agentboard: { depends: ['T1', 'T2'] }, person: { depends: ['T2'] } }));
   });
 });
+
+describe('a command run after a hand edit that typed its result', () => {
+  it('keeps no conflict: the file says what the person typed, and who decided it is recorded', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'typed', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+    const path = 'agentd/changes/typed/tasks.md';
+    // the list typed approved by hand, then approved with the command
+    write(dir, path, read(dir, path).replace(/^status: submitted$/m, 'status: approved'));
+    await ok(dir, ['approve', 'typed', 'tasks']);
+    expect(read(dir, path)).toMatch(/^decided_by: "human:tester"$/m);
+    expect(conflicts(dir)).toEqual([]);
+
+    // a task typed done by hand, then made done by its holder with the command
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('typed/T1');
+    write(dir, path, read(dir, path).replace('status: in_progress', 'status: done'));
+    await ok(dir, ['task', 'done', 'typed/T1', '--as', 'w1']);
+    expect((await ok(dir, ['task', 'show', 'typed/T1'])).task).toMatchObject({ status: 'done', assignee: 'w1' });
+    expect(conflicts(dir)).toEqual([]);
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('typed/T2');
+  });
+
+  it('keeps the conflict when the command did something else', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'other', [{ title: 'One' }, { title: 'Two' }]);
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('other/T1');
+    const path = 'agentd/changes/other/tasks.md';
+    write(dir, path, read(dir, path).replace('status: in_progress', 'status: done'));
+    await ok(dir, ['task', 'progress', 'other/T1', '--as', 'w1', '--percent', '50', '--message', 'Half way.']);
+    expect(conflicts(dir)).toEqual([expect.objectContaining({ file: path, item: 'T1', part: 'state', kept: 'agentboard', person: expect.objectContaining({ status: 'done' }) })]);
+  });
+});
