@@ -21,7 +21,7 @@ import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documen
 import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
-import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, unrecordedDecision, withState, type HandDecision } from './decisions.js';
+import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missingTaskFinding, unrecordedDecision, withState, type HandDecision } from './decisions.js';
 import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
@@ -635,8 +635,13 @@ export class Board implements Reader {
       if (list && hand) {
         const left = new Set(hand.added?.map((a) => a.id));
         const recorded = new Map(hand.done?.map((d) => [d.id, d.recorded]));
-        const tasks = list.tasks.filter((t) => !left.has(t.id)).map((t) => (recorded.has(t.id) ? withState(t, recorded.get(t.id)!, SUMMARY_STATE) : t));
-        return { ...list, meta: hand.status ? { ...list.meta, status: hand.status.recorded } : list.meta, tasks };
+        const depends = new Map(hand.depends?.map((d) => [d.id, d.recorded]));
+        const tasks = list.tasks
+          .filter((t) => !left.has(t.id))
+          .map((t) => (recorded.has(t.id) ? withState(t, recorded.get(t.id)!, SUMMARY_STATE) : t))
+          .map((t) => (depends.has(t.id) ? { ...t, depends: depends.get(t.id)! } : t));
+        // Tasks taken out of a list agentboard never wrote here are put back by a write's full read of it, as a merged hand edit's are.
+        return { ...list, meta: hand.status ? { ...list.meta, status: hand.status.recorded } : list.meta, tasks, edited: list.edited || hand.missing !== undefined };
       }
       return list;
     } catch (err) {
@@ -1091,21 +1096,15 @@ export class Board implements Reader {
    * that no longer read as tasks, like a heading at another level): the next write puts them back.
    */
   missingByHand(changeId: string): Finding[] {
+    const file = this.rel(this.docPath(changeId, 'tasks'));
+    // A list agentboard never wrote here: its tasks are those the commit checked out holds.
+    if (this.unrecorded(changeId, 'tasks')) return (this.handDecision(changeId, 'tasks')?.missing ?? []).map((id) => missingTaskFinding(file, changeId, id));
     if (!this.handEditedDocs([changeId]).some((d) => d.type === 'tasks')) return [];
     const doc = this.readDoc(changeId, 'tasks');
     const entry = this.ledgerOf(changeId).files[DOC_FILES.tasks];
     if (!doc?.content || !entry) return [];
     const here = new Set([...doc.content.blocks.map((b) => b.id), ...(doc.meta.retired ?? [])]);
-    const file = this.rel(this.docPath(changeId, 'tasks'));
-    return [...baseItems(entry).keys()]
-      .filter((id) => id !== META_ITEM && !here.has(id))
-      .map((id) => ({
-        level: 'warning' as const,
-        file,
-        rule: 'tasks.missing.by_hand',
-        message: `task ${id} is not in the file since a hand edit (taken out, or its "## ${id}: Title" heading changed), so agentboard's next write of the list puts it back`,
-        fix: `to take it out, have a person run \`agentboard task rm ${changeId}/${id}\` (or name ${id} under "retired:"); otherwise put its block back as "## ${id}: Title"`,
-      }));
+    return [...baseItems(entry).keys()].filter((id) => id !== META_ITEM && !here.has(id)).map((id) => missingTaskFinding(file, changeId, id));
   }
 
   /** The documents a person edited since agentboard last wrote them, as paths. */

@@ -2,7 +2,8 @@
  * The decisions a document holds: its status (approving and rejecting are a person's acts, through
  * `agentboard approve` and `agentboard reject`; submitting is the writing command's), a review's
  * latest verdict (a reviewer's, through `agentboard review`), the plan of a task list a person
- * approved (it no longer changes, but by a person's `agentboard task add`) and that a task is done
+ * approved (its tasks and their dependencies no longer change, but by a person's `agentboard task
+ * add` and `agentboard task update`) and that a task is done
  * (through `agentboard task done`, or a person's approval; its dependents start on it). Only
  * agentboard's commands change them, which check who may and record who did: a hand edit of the
  * file that changes one decides nothing. The board goes on with what agentboard recorded (the ledger),
@@ -22,7 +23,7 @@ import { DOC_WORDS, type DocStatus, type DocType, type ReviewRound, type Verdict
 import type { DocFile } from './documents.js';
 import { parseReviewBody } from './format-review.js';
 import { baseItems, docItems, META_ITEM, type LedgerEntry } from './ledger.js';
-import { fingerprints, newTaskState, type Item } from './merge.js';
+import { fingerprints, newTaskState, sameDepends, type Item } from './merge.js';
 
 /**
  * What a hand edit changed of the decisions in a document agentboard wrote (its file and line for
@@ -39,6 +40,10 @@ export interface HandDecision {
   added?: { id: string; line: number }[];
   /** Tasks a hand edit made done, with the state agentboard recorded (a task new to it: to do). */
   done?: { id: string; line: number; recorded: Item['state']; earlier?: true }[];
+  /** Tasks of a task list agentboard recorded as approved whose dependencies a hand edit changed, with those it recorded and those the file has. */
+  depends?: { id: string; line: number; recorded: string[]; file: string[]; earlier?: true }[];
+  /** Tasks the commit checked out holds that a hand edit took out of a document agentboard never wrote here, without retiring their ids (`unrecorded` only: with a ledger entry, Board.missingByHand tells them). */
+  missing?: string[];
   /** The document was never written by agentboard here (no ledger entry): what is "recorded" is what the commit checked out holds. */
   unrecorded?: true;
 }
@@ -100,6 +105,15 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
       const added = fresh.filter((b) => !committedIds.has(b.id)).map((b) => ({ id: b.id, line: taskLine(doc, b) }));
       if (added.length > 0) out.added = added;
     }
+    const changed = recorded === 'approved' ? rewired(doc, known) : [];
+    if (changed.length > 0) {
+      const inGitToo = new Set(blocksOf(inGit()).flatMap((b) => (b.task && changed.some((d) => d.id === b.id && sameDepends(d.file, b.task!.depends)) ? [b.id] : [])));
+      const depends = changed.flatMap((d) => {
+        const stale = earlier(d.id, 1);
+        return !stale && inGitToo.has(d.id) ? [] : [stale ? { ...d, earlier: true as const } : d];
+      });
+      if (depends.length > 0) out.depends = depends;
+    }
     const finished = madeDone(doc, known, out.added, items);
     if (finished.length > 0) {
       const doneInGit = new Set(blocksOf(inGit()).flatMap((b) => (b.task?.status === 'done' ? [b.id] : [])));
@@ -110,7 +124,7 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
       if (done.length > 0) out.done = done;
     }
   }
-  return out.status || out.verdict || out.added || out.done ? out : null;
+  return out.status || out.verdict || out.added || out.done || out.depends ? out : null;
 }
 
 type TaskBlocks = NonNullable<DocFile<'tasks'>['content']>['blocks'];
@@ -123,6 +137,15 @@ function blocksOf(doc: DocFile | null | undefined): TaskBlocks {
 /** The line of a task list's block in its file. */
 function taskLine(doc: DocFile, block: TaskBlocks[number]): number {
   return block.line + doc.bodyLine - 1;
+}
+
+/** The tasks of a list whose dependencies are not those `known` (the list as agentboard recorded it, or as the commit holds it) has for them; a task new to it has none recorded. */
+function rewired(doc: DocFile, known: Map<string, Item>): NonNullable<HandDecision['depends']> {
+  return blocksOf(doc).flatMap((b) => {
+    const was = known.get(b.id);
+    if (!b.task || !was || sameDepends(was.plan.depends, b.task.depends)) return [];
+    return [{ id: b.id, line: taskLine(doc, b), recorded: (was.plan.depends as string[] | null) ?? [], file: b.task.depends }];
+  });
 }
 
 /**
@@ -171,11 +194,17 @@ export function unrecordedDecision(doc: DocFile, text: string, committed: DocFil
     if (status === 'approved' && committed?.meta.status === 'approved') {
       const added = blocksOf(doc).filter((b) => b.task && !before.has(b.id)).map((b) => ({ id: b.id, line: taskLine(doc, b) }));
       if (added.length > 0) out.added = added;
+      const depends = rewired(doc, before);
+      if (depends.length > 0) out.depends = depends;
     }
     const done = madeDone(doc, before, out.added);
     if (done.length > 0) out.done = done;
+    // A task is removed with `agentboard task rm`, which retires its id: one the file just lacks was taken out by hand.
+    const here = new Set([...blocksOf(doc).map((b) => b.id), ...(doc.meta.retired ?? [])]);
+    const missing = [...before.keys()].filter((id) => id !== META_ITEM && !here.has(id));
+    if (missing.length > 0) out.missing = missing;
   }
-  return out.status || out.verdict || out.added || out.done ? out : null;
+  return out.status || out.verdict || out.added || out.done || out.depends || out.missing ? out : null;
 }
 
 /** Whether a document's frontmatter may hold a decision worth checking: a status a person gives, or (a review) a verdict in its body. */
@@ -192,11 +221,15 @@ export function asRecorded<T extends DocType>(doc: DocFile<T>, hand: HandDecisio
     // With no verdict recorded, the round holding the hand-made one is not a round of the board's.
     out.content = (hand.verdict.recorded ? [{ ...latest!, verdict: hand.verdict.recorded }, ...earlier] : earlier) as DocFile<T>['content'];
   }
-  if ((hand.added || hand.done) && doc.content) {
+  if ((hand.added || hand.done || hand.depends) && doc.content) {
     const left = new Set(hand.added?.map((a) => a.id));
     const recorded = new Map(hand.done?.map((d) => [d.id, d.recorded]));
+    const depends = new Map(hand.depends?.map((d) => [d.id, d.recorded]));
     const content = doc.content as NonNullable<DocFile<'tasks'>['content']>;
-    const blocks = content.blocks.filter((b) => !left.has(b.id)).map((b) => (b.task && recorded.has(b.id) ? { ...b, task: withState(b.task, recorded.get(b.id)!) } : b));
+    const blocks = content.blocks
+      .filter((b) => !left.has(b.id))
+      .map((b) => (b.task && recorded.has(b.id) ? { ...b, task: withState(b.task, recorded.get(b.id)!) } : b))
+      .map((b) => (b.task && depends.has(b.id) ? { ...b, task: { ...b.task, depends: depends.get(b.id)! } } : b));
     out.content = { ...content, blocks } as DocFile<T>['content'];
   }
   return out;
@@ -263,7 +296,35 @@ export function handDecisionFindings(file: string, changeId: string, type: DocTy
       fix: `${finishing(`${changeId}/${task.id}`, was, holder)}; otherwise set its line back to "status: ${was}"`,
     });
   }
+  for (const task of hand.depends ?? []) {
+    if (task.earlier) continue;
+    const names = (ids: string[]) => (ids.length > 0 ? ids.join(', ') : 'none');
+    const ref = `${changeId}/${task.id}`;
+    const how =
+      task.file.length > 0
+        ? `to change them, a person runs \`agentboard task update ${ref} ${task.file.map((id) => `--depends ${id}`).join(' ')} --as human:<your name>\``
+        : `to take them out, a person runs \`agentboard task update ${ref} --input depends.json --as human:<your name>\` with depends.json holding {"depends": []}`;
+    out.push({
+      level: 'error',
+      file,
+      line: task.line,
+      rule: 'tasks.depends.by_hand',
+      message: `the dependencies of task ${task.id} were changed by a hand edit of a task list a person approved (the file says ${names(task.file)}, where ${hand.unrecorded ? 'the commit checked out has' : 'agentboard recorded'} ${names(task.recorded)}): they are part of the plan that was approved, and a hand edit decides nothing, so the board goes on with ${names(task.recorded)} and agentboard's next write of the list puts ${names(task.recorded)} back`,
+      fix: `${how}; otherwise ${task.recorded.length > 0 ? `set its line back to "depends: [${task.recorded.join(', ')}]"` : 'take its "depends:" line out'}`,
+    });
+  }
   return out;
+}
+
+/** The finding of a task agentboard wrote, or the commit checked out holds, that a hand edit took out of the list without retiring its id: the next write puts it back. */
+export function missingTaskFinding(file: string, changeId: string, id: string): Finding {
+  return {
+    level: 'warning',
+    file,
+    rule: 'tasks.missing.by_hand',
+    message: `task ${id} is not in the file since a hand edit (taken out, or its "## ${id}: Title" heading changed), so agentboard's next write of the list puts it back`,
+    fix: `to take it out, have a person run \`agentboard task rm ${changeId}/${id}\` (or name ${id} under "retired:"); otherwise put its block back as "## ${id}: Title"`,
+  };
 }
 
 /** The commands that make a task done from the state agentboard recorded, with who may run them. */

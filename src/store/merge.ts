@@ -21,7 +21,8 @@
  * says it removed (a task list's retired ids: another clone's removal pulled with git, say) goes.
  *
  * A person's decisions are never taken from a save (store/decisions.ts): a document's status, a
- * review's latest verdict, a task added to a task list a person approved, a task made done.
+ * review's latest verdict, a task added to a task list a person approved or the dependencies of one
+ * of its tasks, a task made done.
  * Agentboard's value is kept and the person's recorded as a conflict, unless the value came with
  * git (the version the commit checked out holds it: another clone's decision, pulled).
  */
@@ -89,6 +90,12 @@ function stable(value: unknown): string {
 /** Whether two values are equal as data (key order aside; an absent value is null). */
 export function sameValue(a: unknown, b: unknown): boolean {
   return stable(a ?? null) === stable(b ?? null);
+}
+
+/** Whether two lists of a task's dependencies name the same tasks (the order they are named in decides nothing). */
+export function sameDepends(a: unknown, b: unknown): boolean {
+  const set = (depends: unknown) => JSON.stringify([...((depends as string[] | null | undefined) ?? [])].sort());
+  return set(a) === set(b);
 }
 
 export function fingerprint(value: unknown): string {
@@ -276,6 +283,12 @@ export function mergeItems(input: MergeInput): MergeResult {
   /** Whether the person's task is made done where agentboard's is not (`base`: null for a task new to it), other than as git brought it. */
   const finishes = (key: string, base: Item['state'] | null, person: Item['state']): boolean =>
     input.tasks === true && person.status === 'done' && base?.status !== 'done' && inGit(key)?.state.status !== 'done';
+  /** Whether the person's task changes the dependencies agentboard recorded in a list a person approved (they are part of the plan approved), other than as git brought them. */
+  const rewires = (key: string, base: Item['plan'], person: Item['plan']): boolean => {
+    if (input.closed !== true || sameDepends(base.depends, person.depends)) return false;
+    const git = inGit(key);
+    return git === undefined || !sameDepends(git.plan.depends, person.depends);
+  };
   const refuse = (conflict: MergeConflict) => {
     conflicts.push(conflict);
     refused.push(conflict);
@@ -313,10 +326,17 @@ export function mergeItems(input: MergeInput): MergeResult {
       edited = true;
     } else if (planIs === 'new') {
       plan = p.plan;
-      byPerson |= PLAN_BY_PERSON;
-      // Agentboard rewrote it since the buffer was loaded, or wrote it first after that (another task given the same id: a task
-      // added on another clone, or by an agent while the person added theirs): both texts are recorded.
-      if (origin !== null && history.length > 0 && agentChangedSince(history, 1, origin) !== false) conflicts.push({ file: input.file, item: key, part: 'plan', kept: 'person', agentboard: b.plan, person: p.plan });
+      if (rewires(key, b.plan, p.plan)) {
+        refuse({ file: input.file, item: key, part: 'plan', kept: 'agentboard', agentboard: { depends: b.plan.depends }, person: { depends: p.plan.depends } });
+        plan = { ...p.plan, depends: b.plan.depends };
+        edited = true;
+      }
+      if (!sameValue(plan, b.plan)) {
+        byPerson |= PLAN_BY_PERSON;
+        // Agentboard rewrote it since the buffer was loaded, or wrote it first after that (another task given the same id: a task
+        // added on another clone, or by an agent while the person added theirs): both texts are recorded.
+        if (origin !== null && history.length > 0 && agentChangedSince(history, 1, origin) !== false) conflicts.push({ file: input.file, item: key, part: 'plan', kept: 'person', agentboard: b.plan, person: p.plan });
+      }
     }
     let state = b.state;
     const stateIs = judge(history, 2, ps, bs);

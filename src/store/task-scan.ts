@@ -162,7 +162,7 @@ function summary(m: RegExpExecArray): TaskSummary | null {
 export interface TaskList {
   meta: HeadMeta;
   tasks: TaskSummary[];
-  /** The file differs from what agentboard last wrote: a person edited it. */
+  /** The file differs from what agentboard last wrote: a person edited it (or, in a list agentboard never wrote here, took out tasks the commit checked out holds). */
   edited: boolean;
   /** The full read found errors: agentboard hands out no task from it and will not write it until it is fixed. */
   broken: boolean;

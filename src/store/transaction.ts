@@ -29,7 +29,7 @@ import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJ
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, taskItem, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
-import { fingerprints, mergeItems, PLAN_BY_PERSON, STATE_BY_PERSON, tookState, type Item, type MergeConflict } from './merge.js';
+import { fingerprints, mergeItems, PLAN_BY_PERSON, sameValue, STATE_BY_PERSON, tookState, type Item, type MergeConflict } from './merge.js';
 import { changedByPerson, editedParts, mergeBody, mergeTask, mergeTaskList, sameTask } from './write-merge.js';
 import type { Finding } from '../domain/findings.js';
 import { asRecorded, latestVerdict, type HandDecision } from './decisions.js';
@@ -264,7 +264,7 @@ export class Transaction implements Reader {
       else if (loaded && doc && !unparsable(doc) && this.board.unsharedDoc(changeId, type)) this.adopt(path, changeId, type, doc, loaded.text);
       else if (loaded && doc && !unparsable(doc) && !loaded.entry) {
         const hand = this.board.handDecision(changeId, type);
-        if (hand?.unrecorded) doc = this.takeUnrecorded(path, doc, hand);
+        if (hand?.unrecorded) doc = this.takeUnrecorded(changeId, path, doc, hand);
       }
     }
     this.seen.set(path, doc);
@@ -276,7 +276,7 @@ export class Transaction implements Reader {
    * as the board goes on with them; what the file says instead is kept as a merge conflict, as a
    * merged hand edit's decisions are, since the next write of the file leaves them out.
    */
-  private takeUnrecorded(path: string, doc: DocFile, hand: HandDecision): DocFile {
+  private takeUnrecorded(changeId: string, path: string, doc: DocFile, hand: HandDecision): DocFile {
     const file = this.board.rel(path);
     const items = docItems(doc);
     const meta = items.get(META_ITEM)!;
@@ -285,18 +285,39 @@ export class Transaction implements Reader {
     if (hand.verdict) refused.push({ file, item: META_ITEM, part: 'plan', kept: 'agentboard', agentboard: null, person: meta.plan });
     for (const added of hand.added ?? []) refused.push({ file, item: added.id, part: 'added', kept: 'agentboard', agentboard: null, person: items.get(added.id) });
     for (const done of hand.done ?? []) refused.push({ file, item: done.id, part: 'state', kept: 'agentboard', agentboard: done.recorded, person: items.get(done.id)!.state });
+    for (const d of hand.depends ?? []) refused.push({ file, item: d.id, part: 'plan', kept: 'agentboard', agentboard: { depends: d.recorded }, person: { depends: d.file } });
     this.conflicts.push(...refused);
     this.refused.set(path, refused);
     // Written again, the file says what the board goes on with: the tasks set back are rendered
     // anew, and the frontmatter is agentboard's (a person's text of it would keep the status).
     const recorded = asRecorded(doc, hand);
-    const back = new Set(hand.done?.map((d) => d.id));
+    const back = new Set([...(hand.done ?? []), ...(hand.depends ?? [])].map((d) => d.id));
     if (recorded.type === 'tasks' && back.size > 0) {
       const content = recorded.content as NonNullable<DocFile<'tasks'>['content']>;
       recorded.content = { ...content, blocks: content.blocks.map((b) => (b.task && back.has(b.id) ? { ...b, raw: renderTaskBlock(b.task) } : b)) } as typeof recorded.content;
     }
+    if (recorded.type === 'tasks' && hand.missing) recorded.content = this.putBack(changeId, file, recorded.content as NonNullable<DocFile<'tasks'>['content']>, hand.missing) as typeof recorded.content;
     if (hand.status) delete recorded.frontmatter;
     return recorded;
+  }
+
+  /**
+   * A task list's blocks with the tasks a hand edit took out (`missing`) put back as the commit
+   * checked out holds them, each after the task before it there, as a merged hand edit keeps the
+   * tasks agentboard wrote (store/merge.ts); each is recorded as a conflict, as there.
+   */
+  private putBack(changeId: string, file: string, content: NonNullable<DocFile<'tasks'>['content']>, missing: string[]): NonNullable<DocFile<'tasks'>['content']> {
+    const committed = (this.board.committedDoc(changeId, 'tasks') as DocFile<'tasks'> | null)?.content?.blocks ?? [];
+    const blocks = [...content.blocks];
+    for (const id of missing) {
+      const at = committed.findIndex((b) => b.id === id);
+      const block = committed[at];
+      if (!block?.task) continue;
+      this.conflicts.push({ file, item: id, part: 'removed', kept: 'agentboard', agentboard: taskItem(block.task).plan, person: null });
+      const before = committed.slice(0, at).reverse().find((b) => blocks.some((x) => x.id === b.id));
+      blocks.splice(before ? blocks.findIndex((x) => x.id === before.id) + 1 : 0, 0, { id, task: block.task, raw: renderTaskBlock(block.task), line: block.line });
+    }
+    return { ...content, blocks };
   }
 
   /** Whether reading the document merged a hand edit that changed what only operations may change (a status, a holder, a task taken out), or a decision it did not take. */
@@ -1078,7 +1099,8 @@ export class Transaction implements Reader {
     const at = this.now;
     const key = (c: MergeConflict) => JSON.stringify([c.file, c.item, c.part, c.person]);
     const known = new Set(existing.map(key));
-    const added = this.conflicts.filter((c) => !known.has(key(c))).map((c) => ({ ...c, at }));
+    const written = new Map([...this.staged.values()].flatMap((s) => (s.doc ? [[this.board.rel(s.path), docItems(s.doc.parsed)] as const] : [])));
+    const added = this.conflicts.filter((c) => !known.has(key(c)) && !settled(c, written.get(c.file))).map((c) => ({ ...c, at }));
     if (added.length === 0) return;
     const all = [...existing, ...added].slice(-200);
     this.staged.set(path, { path, text: `${JSON.stringify(all, null, 2)}\n` });
@@ -1086,3 +1108,20 @@ export class Transaction implements Reader {
 }
 
 export type RecordedConflict = MergeConflict & { at: string };
+
+/**
+ * Whether a conflict where agentboard's value was kept over a person's edit is settled by the file
+ * as the same write leaves it (`written`, its items; undefined when the write leaves it as it is):
+ * it holds every value the edit changed, or lacks the item the edit took out. A person who types a
+ * task done and then runs `agentboard task done` has lost nothing to look at.
+ */
+function settled(c: MergeConflict, written: Map<string, Item> | undefined): boolean {
+  if (c.kept !== 'agentboard' || written === undefined) return false;
+  const now = written.get(c.item);
+  if (c.part === 'removed') return now === undefined;
+  const isFields = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if ((c.part !== 'state' && c.part !== 'plan') || now === undefined || !isFields(c.person) || !isFields(c.agentboard)) return false;
+  const recorded = c.agentboard;
+  const values = now[c.part];
+  return Object.entries(c.person).every(([field, value]) => sameValue(value, recorded[field]) || sameValue(value, values[field]));
+}

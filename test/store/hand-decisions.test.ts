@@ -317,6 +317,47 @@ describe('a document agentboard never wrote here', () => {
     expect(conflicts(b)).toContainEqual(expect.objectContaining({ file: path, item: 'T2', part: 'state', kept: 'agentboard', person: expect.objectContaining({ status: 'done' }) }));
   });
 
+  it('on a fresh clone, a task taken out of the list by hand is reported, archive refuses the change, and the next write puts it back', async () => {
+    const a = await newBoard();
+    await changeWithTasks(a, 'cut', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(a, ['next', '--as', 'w1']);
+    await ok(a, ['task', 'done', 'cut/T1', '--as', 'w1']);
+    await ok(a, ['review', 'cut', '--as', 'rv', '--verdict', 'APPROVED', '--summary', 'Good so far.', '--notes', 'No additional notes.']);
+    commitBoard(a);
+    const b = cloneOf(a);
+    const path = 'agentd/changes/cut/tasks.md';
+    write(b, path, read(b, path).replace(/\n## T2: [\s\S]*$/, '\n'));
+
+    const { found } = await findings(b, 'cut', 'tasks.missing.by_hand');
+    expect(found.map((f: any) => [f.level, f.file, f.message])).toEqual([['warning', path, 'task T2 is not in the file since a hand edit (taken out, or its "## T2: Title" heading changed), so agentboard\'s next write of the list puts it back']]);
+    expect(found[0].fix).toContain('agentboard task rm cut/T2');
+    expect((await ok(b, ['status'])).problems).toContainEqual(expect.objectContaining({ rule: 'tasks.missing.by_hand', file: path }));
+    const archive = await cli(b, ['archive', 'cut', '--json']);
+    expect(archive.code).not.toBe(0);
+    expect(archive.json.error.code).toBe('ARCHIVE_REFUSED');
+    expect(archive.json.error.message).toContain('(T2 todo)');
+    expect(existsSync(join(b, 'agentd/changes/cut'))).toBe(true);
+    expect(existsSync(join(b, 'agentd/archive'))).toBe(false);
+
+    // the next write of the list puts it back, as the commit has it, and records what the file said
+    expect((await ok(b, ['next', '--as', 'w2'])).task.task_id).toBe('cut/T2');
+    expect(read(b, path)).toMatch(/## T1: One\n[\s\S]*## T2: Two\n\n```yaml\nstatus: in_progress\n/);
+    expect(conflicts(b)).toContainEqual(expect.objectContaining({ file: path, item: 'T2', part: 'removed', kept: 'agentboard', person: null }));
+    expect((await findings(b, 'cut', 'tasks.missing.by_hand')).found).toEqual([]);
+  });
+
+  it('on a fresh clone, a task taken out with the command is not reported', async () => {
+    const a = await newBoard();
+    await changeWithTasks(a, 'trim', [{ title: 'One' }, { title: 'Two' }]);
+    commitBoard(a);
+    const b = cloneOf(a);
+    await ok(b, ['task', 'rm', 'trim/T2']);
+    const v = await cli(b, ['validate', 'trim', '--json']);
+    expect(v.json.data.changes[0].findings).toEqual([]);
+    expect(v.code).toBe(0);
+    expect(read(b, 'agentd/changes/trim/tasks.md')).not.toContain('## T2');
+  });
+
   it('on a fresh clone, a decision the commit holds set back by hand is one too', async () => {
     const a = await newBoard();
     await changeWithTasks(a, 'back', [{ title: 'One' }]);
@@ -420,5 +461,97 @@ describe('a task made done by hand', () => {
     expect(v.code).toBe(0);
     expect((await ok(b, ['next', '--as', 'w2'])).task.task_id).toBe('chain/T2');
     expect((await ok(b, ['task', 'show', 'chain/T1'])).task).toMatchObject({ status: 'done', assignee: 'w1' });
+  });
+});
+
+describe('the dependencies of a task changed by hand in an approved task list', () => {
+  it('decide nothing: the task waits on those agentboard recorded, an error names the command, and the next write puts them back', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'wired', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+    await ok(dir, ['approve', 'wired', 'tasks']);
+    const path = 'agentd/changes/wired/tasks.md';
+    // T2's dependency taken out, and its title changed in the same save
+    write(dir, path, read(dir, path).replace('depends: [T1]\n', '').replace('## T2: Two', '## T2: Two, renamed'));
+
+    const { code, found } = await findings(dir, 'wired', 'tasks.depends.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([expect.objectContaining({ level: 'error', file: path, line: lineOf(dir, path, '## T2: Two, renamed') })]);
+    expect(found[0].message).toContain('(the file says none, where agentboard recorded T1)');
+    expect(found[0].fix).toBe('to take them out, a person runs `agentboard task update wired/T2 --input depends.json --as human:<your name>` with depends.json holding {"depends": []}; otherwise set its line back to "depends: [T1]"');
+    expect((await ok(dir, ['status'])).problems).toContainEqual(expect.objectContaining({ rule: 'tasks.depends.by_hand', file: path }));
+    expect((await ok(dir, ['task', 'list', '--change', 'wired'])).tasks.map((t: any) => [t.id, t.depends, t.ready])).toEqual([
+      ['T1', [], true],
+      ['T2', ['T1'], false],
+    ]);
+
+    // T2 waits on T1: the second agent gets nothing
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('wired/T1');
+    const none = await ok(dir, ['next', '--as', 'w2']);
+    expect(none.status).toBe('nothing_available');
+    expect(none.reasons.waiting_on_dependencies).toBe(1);
+    // that write merged the file: the title is the person's, the dependency agentboard's
+    const after = read(dir, path);
+    expect(after).toMatch(/## T2: Two, renamed\n\n```yaml\nstatus: todo\npriority: medium\ndepends: \[T1\]\n/);
+    expect(conflicts(dir)).toContainEqual(expect.objectContaining({ file: path, item: 'T2', part: 'plan', kept: 'agentboard', agentboard: { depends: ['T1'] }, person: { depends: [] } }));
+    expect((await findings(dir, 'wired', 'tasks.depends.by_hand')).found).toEqual([]);
+
+    // a person takes the dependency out with the command: T2 is handed out
+    await ok(dir, ['task', 'update', 'wired/T2', '--input', write(dir, 'depends.json', JSON.stringify({ depends: [] })), '--as', 'human:tester']);
+    expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('wired/T2');
+  });
+
+  it('on a fresh clone, decide nothing either: the task waits on those the commit holds', async () => {
+    const a = await newBoard();
+    await changeWithTasks(a, 'wired', [{ title: 'One' }, { title: 'Two' }, { title: 'Three', depends: ['T1', 'T2'] }]);
+    await ok(a, ['approve', 'wired', 'tasks']);
+    commitBoard(a);
+    const b = cloneOf(a);
+    const path = 'agentd/changes/wired/tasks.md';
+    write(b, path, read(b, path).replace('depends: [T1, T2]', 'depends: [T2]'));
+
+    const { found } = await findings(b, 'wired', 'tasks.depends.by_hand');
+    expect(found).toEqual([expect.objectContaining({ level: 'error', file: path, line: lineOf(b, path, '## T3: Three') })]);
+    expect(found[0].message).toContain('(the file says T2, where the commit checked out has T1, T2)');
+    expect(found[0].fix).toBe('to change them, a person runs `agentboard task update wired/T3 --depends T2 --as human:<your name>`; otherwise set its line back to "depends: [T1, T2]"');
+    expect((await ok(b, ['next', '--as', 'w1'])).task.task_id).toBe('wired/T1');
+    expect((await ok(b, ['next', '--as', 'w2'])).task.task_id).toBe('wired/T2');
+    await ok(b, ['task', 'done', 'wired/T2', '--as', 'w2']);
+    // T2 done, T1 not: T3 still waits
+    expect((await ok(b, ['next', '--as', 'w3'])).status).toBe('nothing_available');
+    expect((await ok(b, ['task', 'show', 'wired/T3'])).task).toMatchObject({ depends: ['T1', 'T2'], ready: false });
+    expect(read(b, path)).toContain('depends: [T1, T2]');
+    expect(conflicts(b)).toContainEqual(expect.objectContaining({ file: path, item: 'T3', part: 'plan', kept: 'agentboard', agentboard: { depends: ['T1', 'T2'] }, person: { depends: ['T2'] } }));
+  });
+});
+
+describe('a command run after a hand edit that typed its result', () => {
+  it('keeps no conflict: the file says what the person typed, and who decided it is recorded', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'typed', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+    const path = 'agentd/changes/typed/tasks.md';
+    // the list typed approved by hand, then approved with the command
+    write(dir, path, read(dir, path).replace(/^status: submitted$/m, 'status: approved'));
+    await ok(dir, ['approve', 'typed', 'tasks']);
+    expect(read(dir, path)).toMatch(/^decided_by: "human:tester"$/m);
+    expect(conflicts(dir)).toEqual([]);
+
+    // a task typed done by hand, then made done by its holder with the command
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('typed/T1');
+    write(dir, path, read(dir, path).replace('status: in_progress', 'status: done'));
+    await ok(dir, ['task', 'done', 'typed/T1', '--as', 'w1']);
+    expect((await ok(dir, ['task', 'show', 'typed/T1'])).task).toMatchObject({ status: 'done', assignee: 'w1' });
+    expect(conflicts(dir)).toEqual([]);
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('typed/T2');
+  });
+
+  it('keeps the conflict when the command did something else', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'other', [{ title: 'One' }, { title: 'Two' }]);
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('other/T1');
+    const path = 'agentd/changes/other/tasks.md';
+    write(dir, path, read(dir, path).replace('status: in_progress', 'status: done'));
+    await ok(dir, ['task', 'progress', 'other/T1', '--as', 'w1', '--percent', '50', '--message', 'Half way.']);
+    expect(conflicts(dir)).toEqual([expect.objectContaining({ file: path, item: 'T1', part: 'state', kept: 'agentboard', person: expect.objectContaining({ status: 'done' }) })]);
   });
 });
