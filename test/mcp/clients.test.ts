@@ -1,6 +1,6 @@
 /** agentboard mcp as clients other than the SDK's speak to it: JSON-RPC lines written by hand, checked byte for byte. */
 import { describe, expect, it } from 'vitest';
-import { BIN, newBoard, tempDir } from '../helpers.js';
+import { BIN, changeWithTasks, newBoard, read, tempDir } from '../helpers.js';
 import { stdioServer } from './helpers.js';
 
 const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
@@ -35,5 +35,23 @@ describe('requests whose params their method does not take', () => {
     expect(Array.isArray(batch)).toBe(true);
     expect(batch.map((a: any) => [a.id, a.error?.code ?? 'result']).sort()).toEqual([['b1', -32602], ['b2', 'result']]);
     expect(s.stderr()).toContain('refused a message: Invalid params of tools/list');
+  });
+});
+
+describe('a task-augmented request (params.task, MCP 2025-11-25)', () => {
+  it('is served as any other, the task ignored, since the server declares no tasks capability', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'tasked', [{ title: 'Only' }]);
+    const s = server(dir);
+    const init = await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: { tasks: {} }, clientInfo: { name: 'hand-written', version: '1' } });
+    expect(init.result.capabilities.tasks).toBeUndefined();
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const note = await s.request('tools/call', { name: 'agentboard_add_note', arguments: { agent_id: 'tasker', task_id: 'tasked/T1', text: 'Sent as a task.' }, task: { ttl: 60000 } });
+    expect(note.error).toBeUndefined();
+    expect(note.result.isError).toBeFalsy();
+    expect(note.result.task, 'a plain result, not a CreateTaskResult').toBeUndefined();
+    expect(await s.request('ping', { task: {} })).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(await s.close()).toBe(0);
+    expect(read(dir, 'agentd/changes/tasked/tasks.md').split('Sent as a task.')).toHaveLength(2);
   });
 });
