@@ -254,7 +254,10 @@ export class LineTransport implements Transport {
 
   private receive(message: JSONRPCMessage): void {
     if (this.initializing !== null) return void this.held.push(message);
-    if (!('method' in message && 'id' in message)) return void this.onmessage?.(message);
+    if (!('method' in message && 'id' in message)) {
+      if ('method' in message && message.method === 'notifications/cancelled') this.cancelled(message.params?.requestId);
+      return void this.onmessage?.(message);
+    }
     if (!this.initialized && !BEFORE_INITIALIZE.has(message.method)) {
       // The SDK's server would answer it; MCP has a client initialize the session before anything but ping.
       return this.refuse(message.id, NOT_INITIALIZED, `Server not initialized: ${printable(message.method)} is answered once the session is initialized. Send an initialize request first (then the notification notifications/initialized); only ping is answered before it.`);
@@ -291,6 +294,14 @@ export class LineTransport implements Transport {
     const batch = { waiting: new Set(messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id] : []))), answers };
     this.batches.push(batch);
     for (const message of messages) this.receive(message);
+    void this.settle(batch);
+  }
+
+  /** A cancelled request gets no answer (MCP): a batch that holds it is answered without it. */
+  private cancelled(id: unknown): void {
+    const batch = this.batches.find((b) => b.waiting.has(id as Id));
+    if (!batch) return;
+    batch.waiting.delete(id as Id);
     void this.settle(batch);
   }
 

@@ -55,3 +55,20 @@ describe('a task-augmented request (params.task, MCP 2025-11-25)', () => {
     expect(read(dir, 'agentd/changes/tasked/tasks.md').split('Sent as a task.')).toHaveLength(2);
   });
 });
+
+describe('a request cancelled in a batch (MCP 2025-03-26)', () => {
+  it('gets no answer, and the batch is answered with the rest', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'cancelled', [{ title: 'Only' }]);
+    const s = server(dir);
+    await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'hand-written', version: '1' } });
+    const claim = { jsonrpc: '2.0', id: 'claim', method: 'tools/call', params: { name: 'agentboard_get_next_task', arguments: { agent_id: 'canceller' } } };
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'claim', reason: 'The user stopped it.' } };
+    s.write(`${JSON.stringify([{ jsonrpc: '2.0', id: 'ping', method: 'ping' }, claim, cancel])}\n`);
+    expect(await s.close()).toBe(0);
+    const lines = linesOf(s.stdout());
+    expect(lines.slice(1)).toEqual([[{ jsonrpc: '2.0', id: 'ping', result: {} }]]);
+    // The claim may have landed before it was cancelled, and then only once.
+    expect(read(dir, 'agentd/changes/cancelled/tasks.md').split('canceller').length).toBeLessThanOrEqual(2);
+  });
+});
