@@ -3,7 +3,8 @@
  * line, this one answers it and keeps serving: a line over the size limit is skipped as it streams
  * in (never buffered whole) and answered with an Invalid Request error naming the limit, under the
  * request's own top-level id; a line that is not UTF-8, not JSON, or not JSON-RPC gets a Parse
- * error or an Invalid Request error. A batch (an array) is answered with an array. Each refusal is
+ * error or an Invalid Request error, and a request whose params its method does not take an Invalid
+ * params error. A batch (an array) is answered with an array. Each refusal is
  * also said on stderr; stdout carries only protocol messages. Until the session is initialized (an
  * initialize request answered with a result), a request other than initialize and ping is answered
  * with the error "Server not initialized" (-32002) and goes no further; what comes while the
