@@ -152,9 +152,18 @@ function rpcError(code: number, message: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
+/**
+ * The SDK's server, taking a task-augmented request (params.task) as any other: this server
+ * declares no tasks capability, and MCP has such a server process the request normally, ignoring
+ * the task, where the SDK refuses it.
+ */
+class TasklessServer extends Server {
+  protected override assertTaskHandlerCapability(): void {}
+}
+
 export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): Server {
   const served = toolOperations(profile);
-  const server = new Server({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
+  const server = new TasklessServer({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
   const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
   const listing: (Omit<Tool, 'inputSchema'> & { fullInput: JsonSchema })[] = [];
   const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served) };

@@ -3,23 +3,54 @@
  * line, this one answers it and keeps serving: a line over the size limit is skipped as it streams
  * in (never buffered whole) and answered with an Invalid Request error naming the limit, under the
  * request's own top-level id; a line that is not UTF-8, not JSON, or not JSON-RPC gets a Parse
- * error or an Invalid Request error. A batch (an array) is answered with an array. Each refusal is
+ * error or an Invalid Request error, and a request whose params its method does not take an Invalid
+ * params error. A batch (an array) is answered with an array. Each refusal is
  * also said on stderr; stdout carries only protocol messages. Until the session is initialized (an
  * initialize request answered with a result), a request other than initialize and ping is answered
  * with the error "Server not initialized" (-32002) and goes no further; what comes while the
  * initialize request is being answered waits for that answer. When the client stops reading stdout,
  * the server stops quietly.
  */
-import { JSONRPCMessageSchema, LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import {
+  InitializeRequestSchema,
+  JSONRPCMessageSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { printable } from '../domain/text.js';
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
 /** The error of a request sent before initialize (the code JSON-RPC servers give it, in the range kept for servers). */
 const NOT_INITIALIZED = -32002;
 /** The requests a server answers before it is initialized. */
 const BEFORE_INITIALIZE = new Set(['initialize', 'ping']);
+
+/**
+ * The requests the SDK's server checks against its own schema (tools/call is checked by server.ts),
+ * with params as a client would send them: the SDK answers params its schema refuses with an
+ * internal error (-32603) holding the schema's report, where JSON-RPC has invalid params.
+ */
+const CHECKED_PARAMS = new Map([
+  ['initialize', { schema: InitializeRequestSchema, like: `{"protocolVersion": "${LATEST_PROTOCOL_VERSION}", "capabilities": {}, "clientInfo": {"name": "my-client", "version": "1.0.0"}}` }],
+  ['ping', { schema: PingRequestSchema, like: '{} or none' }],
+  ['tools/list', { schema: ListToolsRequestSchema, like: '{} or none (every tool is listed in one answer)' }],
+]);
+
+/** Why the params of a request are not what its method takes, in words; null when they are (or this transport leaves them to the server). */
+function paramsProblem(request: JSONRPCRequest): string | null {
+  const checked = CHECKED_PARAMS.get(request.method);
+  const result = checked?.schema.safeParse(request);
+  if (!checked || !result || result.success) return null;
+  const problems = result.error.issues.slice(0, 5).map((issue) => `${issue.path.map((p) => printable(String(p))).join('.')}: ${issue.message.replace(/^Invalid input: /, '')}`);
+  return `Invalid params of ${request.method}: ${problems.join('; ')}. Send params like ${checked.like}.`;
+}
 
 type Id = string | number;
 /** The one protocol version whose stdio carries JSON-RPC batches (2025-06-18 removed them). */
@@ -101,6 +132,12 @@ function idOf(json: unknown): Id | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+/** A batch being answered: the ids still to answer, and the answers so far. */
+interface Batch {
+  waiting: Set<Id>;
+  answers: unknown[];
+}
+
 export class LineTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
@@ -122,8 +159,8 @@ export class LineTransport implements Transport {
   private initialized = false;
   /** Messages received while the initialize request is being answered, taken in order once it is. */
   private held: JSONRPCMessage[] = [];
-  /** Batches being answered: the ids still to answer, and the answers so far. */
-  private readonly batches: { waiting: Set<Id>; answers: unknown[] }[] = [];
+  /** Batches being answered. */
+  private readonly batches: Batch[] = [];
 
   constructor(
     private readonly maxLineBytes: number,
@@ -218,14 +255,21 @@ export class LineTransport implements Transport {
 
   private receive(message: JSONRPCMessage): void {
     if (this.initializing !== null) return void this.held.push(message);
-    if ('method' in message && message.method === 'initialize' && 'id' in message) {
-      // The version the server agrees on, as the SDK's server chooses it: the client's when supported.
-      const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-      this.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(asked as string) ? (asked as string) : LATEST_PROTOCOL_VERSION;
-      this.initializing = message.id;
-    } else if ('method' in message && 'id' in message && !this.initialized && !BEFORE_INITIALIZE.has(message.method)) {
+    if (!('method' in message && 'id' in message)) {
+      if ('method' in message && message.method === 'notifications/cancelled') this.cancelled(message.params?.requestId);
+      return void this.onmessage?.(message);
+    }
+    if (!this.initialized && !BEFORE_INITIALIZE.has(message.method)) {
       // The SDK's server would answer it; MCP has a client initialize the session before anything but ping.
       return this.refuse(message.id, NOT_INITIALIZED, `Server not initialized: ${printable(message.method)} is answered once the session is initialized. Send an initialize request first (then the notification notifications/initialized); only ping is answered before it.`);
+    }
+    const problem = paramsProblem(message);
+    if (problem) return this.refuse(message.id, INVALID_PARAMS, problem);
+    if (message.method === 'initialize') {
+      // The version the server agrees on, as the SDK's server chooses it: the client's when supported.
+      const asked = (message.params as { protocolVersion: string }).protocolVersion;
+      this.protocolVersion = SUPPORTED_PROTOCOL_VERSIONS.includes(asked) ? asked : LATEST_PROTOCOL_VERSION;
+      this.initializing = message.id;
     }
     this.onmessage?.(message);
   }
@@ -248,22 +292,37 @@ export class LineTransport implements Transport {
       return this.flush(answers);
     }
     const messages = items.map((item) => this.check(item, answers)).filter((m): m is JSONRPCMessage => m !== null);
-    const waiting = new Set(messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id] : [])));
-    if (waiting.size > 0) this.batches.push({ waiting, answers });
+    const batch = { waiting: new Set(messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id] : []))), answers };
+    this.batches.push(batch);
     for (const message of messages) this.receive(message);
-    if (waiting.size === 0) this.flush(answers);
+    void this.settle(batch);
+  }
+
+  /** A cancelled request gets no answer (MCP): a batch that holds it is answered without it. */
+  private cancelled(id: unknown): void {
+    const batch = this.batches.find((b) => b.waiting.has(id as Id));
+    if (!batch) return;
+    batch.waiting.delete(id as Id);
+    void this.settle(batch);
+  }
+
+  /** Writes a batch's answers once none is awaited (none at all when it held no request and nothing was refused). */
+  private settle(batch: Batch): Promise<void> {
+    if (batch.waiting.size > 0 || !this.batches.includes(batch)) return Promise.resolve();
+    this.batches.splice(this.batches.indexOf(batch), 1);
+    return batch.answers.length > 0 ? this.write(batch.answers) : Promise.resolve();
   }
 
   private flush(answers: unknown[]): void {
     if (answers.length > 0) void this.write(answers);
   }
 
-  /** Answers with an error; into `answers` when the message was part of a batch. */
+  /** Answers with an error; into `answers` when the message could not be read as part of a batch, with the batch's other answers when it was read. */
   private refuse(id: Id | null, code: number, message: string, answers?: unknown[]): void {
     this.log(`agentboard mcp: refused a message: ${message}`);
     const error = { jsonrpc: '2.0', id, error: { code, message } };
     if (answers) answers.push(error);
-    else void this.write(error);
+    else void this.deliver(error, id ?? undefined);
   }
 
   send(message: JSONRPCMessage): Promise<void> {
@@ -278,15 +337,13 @@ export class LineTransport implements Transport {
     return sent;
   }
 
-  private deliver(message: JSONRPCMessage, id: Id | undefined): Promise<void> {
+  private deliver(message: unknown, id: Id | undefined): Promise<void> {
     if (id === undefined) return this.write(message);
     const batch = this.batches.find((b) => b.waiting.has(id));
     if (!batch) return this.write(message);
     batch.waiting.delete(id);
     batch.answers.push(message);
-    if (batch.waiting.size > 0) return Promise.resolve();
-    this.batches.splice(this.batches.indexOf(batch), 1);
-    return this.write(batch.answers);
+    return this.settle(batch);
   }
 
   private write(message: unknown): Promise<void> {

@@ -66,10 +66,12 @@ export function stdioServer(command: string, args: string[], options: { cwd?: st
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     return init;
   };
+  /** Writes to stdin exactly what is given (a batch, a notification, a line no other helper writes). */
+  const write = (text: string | Buffer) => child.stdin.write(text);
   /** Closes stdin and returns the exit code. */
   const close = async () => {
     child.stdin.end();
     return exited;
   };
-  return { request, requestRaw, initialize, close, stdout: () => out, stderr: () => err };
+  return { request, requestRaw, initialize, write, answer, close, stdout: () => out, stderr: () => err };
 }

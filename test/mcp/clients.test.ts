@@ -1,0 +1,74 @@
+/** agentboard mcp as clients other than the SDK's speak to it: JSON-RPC lines written by hand, checked byte for byte. */
+import { describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, newBoard, read, tempDir } from '../helpers.js';
+import { stdioServer } from './helpers.js';
+
+const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
+
+function server(dir: string) {
+  return stdioServer(process.execPath, [BIN, 'mcp', '--root', dir], { env: ENV() });
+}
+
+/** Every line the server wrote to stdout, parsed: each one must be JSON. */
+const linesOf = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+describe('requests whose params their method does not take', () => {
+  it('are answered with invalid params (-32602) naming the field, not an internal error, and in a batch with the batch', async () => {
+    const s = server(await newBoard());
+    const noVersion = await s.request('initialize', { capabilities: {}, clientInfo: { name: 'hand-written', version: '1' } });
+    expect(noVersion.error.code).toBe(-32602);
+    expect(noVersion.error.message).toMatch(/^Invalid params of initialize: params\.protocolVersion: expected string, received undefined\. Send params like \{"protocolVersion": /);
+    const listed = await s.request('tools/list');
+    expect(listed.error.code, 'the refused initialize did not initialize the session').toBe(-32002);
+
+    const init = await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'hand-written', version: '1' } });
+    expect(init.result.protocolVersion).toBe('2025-03-26');
+    const badCursor = await s.request('tools/list', { cursor: 5 });
+    expect(badCursor.error).toEqual({ code: -32602, message: 'Invalid params of tools/list: params.cursor: expected string, received number. Send params like {} or none (every tool is listed in one answer).' });
+
+    // MCP 2025-03-26 has batches: the refusal is one of the batch's answers.
+    s.write(`${JSON.stringify([{ jsonrpc: '2.0', id: 'b1', method: 'tools/list', params: { cursor: false } }, { jsonrpc: '2.0', id: 'b2', method: 'ping' }])}\n`);
+    await s.close();
+    const lines = linesOf(s.stdout());
+    expect(lines).toHaveLength(5);
+    const batch = lines[4];
+    expect(Array.isArray(batch)).toBe(true);
+    expect(batch.map((a: any) => [a.id, a.error?.code ?? 'result']).sort()).toEqual([['b1', -32602], ['b2', 'result']]);
+    expect(s.stderr()).toContain('refused a message: Invalid params of tools/list');
+  });
+});
+
+describe('a task-augmented request (params.task, MCP 2025-11-25)', () => {
+  it('is served as any other, the task ignored, since the server declares no tasks capability', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'tasked', [{ title: 'Only' }]);
+    const s = server(dir);
+    const init = await s.request('initialize', { protocolVersion: '2025-11-25', capabilities: { tasks: {} }, clientInfo: { name: 'hand-written', version: '1' } });
+    expect(init.result.capabilities.tasks).toBeUndefined();
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const note = await s.request('tools/call', { name: 'agentboard_add_note', arguments: { agent_id: 'tasker', task_id: 'tasked/T1', text: 'Sent as a task.' }, task: { ttl: 60000 } });
+    expect(note.error).toBeUndefined();
+    expect(note.result.isError).toBeFalsy();
+    expect(note.result.task, 'a plain result, not a CreateTaskResult').toBeUndefined();
+    expect(await s.request('ping', { task: {} })).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(await s.close()).toBe(0);
+    expect(read(dir, 'agentd/changes/tasked/tasks.md').split('Sent as a task.')).toHaveLength(2);
+  });
+});
+
+describe('a request cancelled in a batch (MCP 2025-03-26)', () => {
+  it('gets no answer, and the batch is answered with the rest', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'cancelled', [{ title: 'Only' }]);
+    const s = server(dir);
+    await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'hand-written', version: '1' } });
+    const claim = { jsonrpc: '2.0', id: 'claim', method: 'tools/call', params: { name: 'agentboard_get_next_task', arguments: { agent_id: 'canceller' } } };
+    const cancel = { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'claim', reason: 'The user stopped it.' } };
+    s.write(`${JSON.stringify([{ jsonrpc: '2.0', id: 'ping', method: 'ping' }, claim, cancel])}\n`);
+    expect(await s.close()).toBe(0);
+    const lines = linesOf(s.stdout());
+    expect(lines.slice(1)).toEqual([[{ jsonrpc: '2.0', id: 'ping', result: {} }]]);
+    // The claim may have landed before it was cancelled, and then only once.
+    expect(read(dir, 'agentd/changes/cancelled/tasks.md').split('canceller').length).toBeLessThanOrEqual(2);
+  });
+});
