@@ -431,10 +431,13 @@ function refuseOutsideRole(op: OpInfo, input: Record<string, unknown>, ctx: Cont
   const role = runRole(ctx, agent);
   if (role === undefined) return;
   const run = printable(env.AGENTBOARD_RUN_ID);
-  const a = /^[aeiou]/.test(role) ? 'an' : 'a';
+  const article = (r: string) => (/^[aeiou]/.test(r) ? 'an' : 'a');
+  const a = article(role);
   const may = operations.filter((o) => o.access !== 'read' && o.profiles?.includes(role)).map((o) => `agentboard ${o.cli.command}`);
   if (!op.profiles?.includes(role)) {
-    fail('ROLE_REFUSED', `${agent} is ${a} ${role} of agentboard run ${run} (AGENTBOARD_ROLE), and \`agentboard ${op.cli.command}\` is not ${a} ${role}'s command: nothing was changed.`, `${a === 'an' ? 'An' : 'A'} ${role} changes the board with ${may.join(', ')}; for anything else, ask a person with ${refTo('input.ask')}.`);
+    // Who runs it instead: the run's roles that have it (the `agent` profile is no role of a run), and people.
+    const whose = [...(op.profiles ?? []).filter((p) => p !== 'agent').map((p) => `${article(p)} ${p}`), 'a person'].join(' or ');
+    fail('ROLE_REFUSED', `${agent} is ${a} ${role} of agentboard run ${run} (AGENTBOARD_ROLE), and \`agentboard ${op.cli.command}\` is not ${a} ${role}'s command: nothing was changed.`, `${a === 'an' ? 'An' : 'A'} ${role} changes the board with ${may.join(', ')}; this command is for ${whose}; for anything else, ask a person with ${refTo('input.ask')}.`);
   }
   // Moving a task claims or finishes it: the work of a role that claims tasks (`next`), not a planner's or a reviewer's.
   const claims = operations.some((o) => o.name === 'task.next' && o.profiles?.includes(role));

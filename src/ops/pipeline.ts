@@ -493,7 +493,7 @@ export const createReview = defineOp({
     title: 'Write a review',
     description:
       'Record a review round of a change whose tasks exist: a verdict, a summary and issues by severity; earlier rounds are kept.',
-    profiles: ['reviewer', 'planner'],
+    profiles: ['reviewer'],
   },
   async run(ctx, input) {
     const { result, after } = await submitStage(ctx, 'review', input, (tx, change) => {
