@@ -1,4 +1,6 @@
 import type { ErrorPayload } from '../errors.js';
+import type { Finding } from '../domain/findings.js';
+import type { InputLines } from '../ops/from-markdown.js';
 import type { OpInfo } from '../ops/catalog.js';
 import { CALL_LOST, FIX_FIELDS } from '../ops/input.js';
 import { CURSOR_ALONE, CURSOR_OR_NEW_LIST } from '../ops/pages.js';
@@ -69,4 +71,33 @@ export function spellFromFile<T>(op: Pick<OpInfo, 'cli'>, value: T, from: string
     payload.message = payload.message.replace(new RegExp(`(^|\\n  )${field}(?=:| has \\d+ problems:)`, 'g'), (_, before: string) => `${before}${from}`);
   }
   return spelled;
+}
+
+/** A field or list item an operation names at the start of a problem (`tasks[3]`, `tasks[3].title`, `--why` as spellFields gives it), then what follows its name. */
+const NAMED_FIELD = /(^|Invalid input: |: |; |\n {2})((?:--)?[a-z][a-z_-]*(?:\[\d+\])?)((?:\.[a-z_]+|\[\d+\])*)(?=[: ])/g;
+
+/**
+ * An answer or error of a command whose --from file was a document read into fields (propose,
+ * spec, tasks, review --from): a field or item of a list that the operation names (`tasks[3]`,
+ * `tasks[3].title`) is named by the line of the file it was read from (`tasks.md:14`, `tasks.md:14:
+ * title`), in the message and in each finding, which then points at that file and line.
+ */
+export function spellFromMarkdown<T>(value: T, lines: InputLines, from: string | undefined): T {
+  if (from === undefined || Object.keys(lines).length === 0) return value;
+  const spell = (text: string) =>
+    text.replace(NAMED_FIELD, (whole, before: string, named: string, rest: string) => {
+      const line = lines[named.startsWith('--') ? named.slice(2).replace(/-/g, '_') : named];
+      return line === undefined ? whole : `${before}${from}:${line}${rest ? `: ${rest.replace(/^\./, '')}` : ''}`;
+    });
+  const finding = (f: Finding): Finding => {
+    const named = /^([a-z][a-z_]*(?:\[\d+\])?): /.exec(f.message);
+    const line = named ? lines[named[1]!] : undefined;
+    return line === undefined ? f : { ...f, file: from, line, message: f.message.slice(named![0].length) };
+  };
+  const out = value as { message?: unknown; code?: unknown; details?: { findings?: Finding[] }; warnings?: Finding[] };
+  const spelled = { ...out } as typeof out;
+  if (typeof out.message === 'string' && typeof out.code === 'string') spelled.message = spell(out.message);
+  if (Array.isArray(out.details?.findings)) spelled.details = { ...out.details, findings: out.details.findings.map(finding) };
+  if (Array.isArray(out.warnings)) spelled.warnings = out.warnings.map(finding);
+  return spelled as T;
 }

@@ -13,12 +13,12 @@ import { runParsed } from '../ops/execute.js';
 import { combinable, runCombined } from '../ops/combine.js';
 import { parseInput, refuseDeepInput } from '../ops/input.js';
 import { refTo, resolveRefs, resolveRefsDeep } from '../domain/refs.js';
-import { markdownToInput, withFrontmatterNotTaken, type Written } from '../ops/from-markdown.js';
+import { markdownToInput, withFrontmatterNotTaken, type InputLines, type Written } from '../ops/from-markdown.js';
 import type { Field } from './fields.js';
 import { renderAside, renderResult } from '../render/text.js';
 import { colorLevel } from '../render/colors.js';
 import { painter, PLAIN } from '../render/paint.js';
-import { flagOf, spellFromFile, spellInputError } from './field-names.js';
+import { flagOf, spellFromFile, spellFromMarkdown, spellInputError } from './field-names.js';
 import { configureHelp, PERSON_AS, takesGlobals } from './help.js';
 import { cliSpeller, sameCommand } from './refs.js';
 import { VERSION } from '../version.js';
@@ -107,9 +107,10 @@ function collect(value: string, previous: string[] | undefined): string[] {
  * A field may come from more than one of them only with the same value: two different values are
  * refused (which one was meant cannot be told), whichever two they are.
  */
-function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): { input: Record<string, unknown>; markdown?: string } {
+function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[], opts: Record<string, unknown>, globals: GlobalOptions, io: Io): { input: Record<string, unknown>; markdown?: string; lines: InputLines } {
   const input: Record<string, unknown> = {};
   let markdown: string | undefined;
+  const lines: InputLines = {};
   const givenBy = new Map<string, string>();
   const give = (fields: Record<string, unknown>, by: string) => {
     for (const [name, value] of Object.entries(fields)) {
@@ -131,7 +132,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');
     const text = readUserFile(globals.from, '--from', io, command);
     if (op.cli.from) markdown = text;
-    give(op.cli.from ? markdownToInput(op.cli.from, text, globals.from) : { [op.cli.fromText!]: text }, `--from ${globals.from}`);
+    give(op.cli.from ? markdownToInput(op.cli.from, text, globals.from, lines) : { [op.cli.fromText!]: text }, `--from ${globals.from}`);
   }
   positionalNames(op).forEach((p, i) => {
     const v = positionals[i];
@@ -155,7 +156,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     give({ [field.name]: given }, `--${flag}`);
   }
   if (takes(op, 'agent_id') && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) give({ agent_id: globals.as }, '--as');
-  return markdown === undefined ? { input } : { input, markdown };
+  return markdown === undefined ? { input, lines } : { input, markdown, lines };
 }
 
 function addFlags(cmd: Command, ops: OpInfo[]): void {
@@ -233,7 +234,7 @@ interface Run {
   /** The file given with --from. */
   from: string | undefined;
   /** The operation and its input; the markdown of --from, for a command that reads it into fields. */
-  input: () => { op: OpInfo; input: Record<string, unknown>; markdown?: string };
+  input: () => { op: OpInfo; input: Record<string, unknown>; markdown?: string; lines: InputLines };
 }
 
 function commandFor(program: Command, path: string, parents: Map<string, Command>): Command {
@@ -431,10 +432,13 @@ function refuseOutsideRole(op: OpInfo, input: Record<string, unknown>, ctx: Cont
   const role = runRole(ctx, agent);
   if (role === undefined) return;
   const run = printable(env.AGENTBOARD_RUN_ID);
-  const a = /^[aeiou]/.test(role) ? 'an' : 'a';
+  const article = (r: string) => (/^[aeiou]/.test(r) ? 'an' : 'a');
+  const a = article(role);
   const may = operations.filter((o) => o.access !== 'read' && o.profiles?.includes(role)).map((o) => `agentboard ${o.cli.command}`);
   if (!op.profiles?.includes(role)) {
-    fail('ROLE_REFUSED', `${agent} is ${a} ${role} of agentboard run ${run} (AGENTBOARD_ROLE), and \`agentboard ${op.cli.command}\` is not ${a} ${role}'s command: nothing was changed.`, `${a === 'an' ? 'An' : 'A'} ${role} changes the board with ${may.join(', ')}; for anything else, ask a person with ${refTo('input.ask')}.`);
+    // Who runs it instead: the run's roles that have it (the `agent` profile is no role of a run), and people.
+    const whose = [...(op.profiles ?? []).filter((p) => p !== 'agent').map((p) => `${article(p)} ${p}`), 'a person'].join(' or ');
+    fail('ROLE_REFUSED', `${agent} is ${a} ${role} of agentboard run ${run} (AGENTBOARD_ROLE), and \`agentboard ${op.cli.command}\` is not ${a} ${role}'s command: nothing was changed.`, `${a === 'an' ? 'An' : 'A'} ${role} changes the board with ${may.join(', ')}; this command is for ${whose}; for anything else, ask a person with ${refTo('input.ask')}.`);
   }
   // Moving a task claims or finishes it: the work of a role that claims tasks (`next`), not a planner's or a reviewer's.
   const claims = operations.some((o) => o.name === 'task.next' && o.profiles?.includes(role));
@@ -673,8 +677,11 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   if (!chosen) return 0;
   let running: OpInfo | null = null;
   let call: RunCall | null = null;
+  // Where the fields of a --from document were read, for what the write says of them.
+  let read: InputLines = {};
   try {
-    const { op, input, markdown } = chosen.input();
+    const { op, input, markdown, lines } = chosen.input();
+    read = lines;
     running = op;
     answering = { op: op.name, input };
     const ctx = createContext(chosen.root, io.cwd, io.env, { sync: chosen.sync });
@@ -688,7 +695,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const result = await runCommand(operation, ctx, input);
     // The frontmatter of a --from file, where the write did not take it, is told with the write's warnings.
     const written = markdown === undefined ? result : withFrontmatterNotTaken(result as Record<string, unknown> & Written, markdown, chosen.from!);
-    const data = spellFromFile(op, resolveRefsDeep(written, spell), chosen.from);
+    const data = spellFromMarkdown(spellFromFile(op, resolveRefsDeep(written, spell), chosen.from), read, chosen.from);
     recordForRun(call, null);
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
@@ -706,7 +713,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const refused = call ?? (await unreadCall(chosen, io));
     if (refused) recordForRun(refused, { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) });
     // The input's fields are named as this command's flags and arguments, as the person typed them.
-    return failWith(running ? spellFromFile(running, spellInputError(running, payload), chosen.from) : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+    return failWith(running ? spellFromMarkdown(spellFromFile(running, spellInputError(running, payload), chosen.from), read, chosen.from) : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
   }
 }
 

@@ -201,7 +201,15 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     const params = request.params as { name: string; arguments?: Record<string, unknown> };
     const call = calls.get(params.name);
     if (!call) {
-      const refused: ErrorPayload = { code: 'USAGE', message: `There is no tool ${printable(params.name)}.`, next_step: 'List the tools (tools/list) and call one of them.' };
+      // A tool of another profile is refused for the role, saying whose it is.
+      const other = OPERATIONS.find((op) => op.tool?.name === params.name)?.tool;
+      const refused: ErrorPayload = other
+        ? {
+            code: 'ROLE_REFUSED',
+            message: `${other.name} is not a tool of the ${profile} profile (it is for ${[...other.profiles.map((p) => `${/^[aeiou]/.test(p) ? 'an' : 'a'} ${p}`), 'a person'].join(' or ')}): nothing was changed.`,
+            next_step: `List the tools of this profile (tools/list) and call one of them; for anything else, ask a person with ${refTo('input.ask')}.`,
+          }
+        : { code: 'USAGE', message: `There is no tool ${printable(params.name)}.`, next_step: 'List the tools (tools/list) and call one of them.' };
       // The run that started this server sees the call refused, as any other.
       recordCall(binding, printable(params.name), params.arguments, refused, spell);
       return toolError(refused, spell);

@@ -166,8 +166,15 @@ function withIntro(sections: ExtraSection[] | undefined, kept: string | null): E
   return list;
 }
 
-/** The operation input fields a markdown document stands for. */
-export function markdownToInput(type: Stage, markdown: string, shownAs: string): Record<string, unknown> {
+/**
+ * Where the input fields a markdown document stands for were read: the 1-based line of a field
+ * (`why`, `overview`) or of an item of a list (`tasks[3]`, `requirements[0]`), so that a problem
+ * the write finds later names the line of the file, not the field.
+ */
+export type InputLines = Record<string, number>;
+
+/** The operation input fields a markdown document stands for; `where`, when given, gets the lines they were read from. */
+export function markdownToInput(type: Stage, markdown: string, shownAs: string, where: InputLines = {}): Record<string, unknown> {
   const text = markdown.replace(/\r\n?/g, '\n');
   const split = splitFrontmatter(text);
   const body = split?.body ?? text;
@@ -176,15 +183,20 @@ export function markdownToInput(type: Stage, markdown: string, shownAs: string):
   const kept = front.kept;
   const sink = new FindingSink(shownAs);
   const inBody = sink.at(offset);
-  const input = fieldsOf(type, body, offset, kept, sink, inBody, shownAs, front.importedFrom !== undefined);
+  const input = fieldsOf(type, body, offset, kept, sink, inBody, shownAs, front.importedFrom !== undefined, where);
   if (front.importedFrom) input.imported_from = front.importedFrom;
   return input;
 }
 
-function fieldsOf(type: Stage, body: string, offset: number, kept: string | null, sink: FindingSink, inBody: FindingSink, shownAs: string, imported: boolean): Record<string, unknown> {
+function fieldsOf(type: Stage, body: string, offset: number, kept: string | null, sink: FindingSink, inBody: FindingSink, shownAs: string, imported: boolean, where: InputLines): Record<string, unknown> {
+  // Lines within the body, as the parsers give them, are lines of the file once past its frontmatter.
+  const note = (path: string, line: number | undefined) => {
+    if (line !== undefined) where[path] = line + offset;
+  };
   switch (type) {
     case 'proposal': {
       const { proposal, lines } = parseProposalBody(body, inBody);
+      for (const [field, line] of Object.entries(lines)) note(field, line);
       const missing = PROPOSAL_HEADINGS.filter((_, i) => lines[(['why', 'what_changes', 'impact'] as const)[i]] === undefined);
       if (missing.length > 0) refuseShape(shownAs, `the proposal has no ${missing.join(', ')} section${missing.length > 1 ? 's' : ''}`, PROPOSAL_HEADINGS.join(', '), body);
       proposalRules(proposal, inBody, lines);
@@ -197,6 +209,9 @@ function fieldsOf(type: Stage, body: string, offset: number, kept: string | null
     }
     case 'spec': {
       const { spec, lines } = parseSpecBody(body, inBody);
+      note('overview', lines.overview);
+      lines.requirements.forEach((line, i) => note(`requirements[${i}]`, line));
+      lines.scenarios.forEach((line, i) => note(`scenarios[${i}]`, line));
       const heads = outline(new TextLines(body)).filter((h) => h.level === 2).map((h) => h.text);
       const delta = heads.some((h) => /^(ADDED|MODIFIED|REMOVED|RENAMED)\s+requirements/i.test(h));
       const hint = delta ? 'This looks like an OpenSpec delta spec: bring the whole change over with `agentboard import openspec`, or add an "## Overview" (50 characters or more) above its requirements. ' : '';
@@ -223,7 +238,7 @@ function fieldsOf(type: Stage, body: string, offset: number, kept: string | null
       return out;
     }
     case 'tasks':
-      return tasksInput(body, offset, kept, sink, shownAs);
+      return tasksInput(body, offset, kept, sink, shownAs, where);
     case 'review':
       return reviewInput(body, offset, kept, sink, shownAs);
   }
@@ -232,12 +247,13 @@ function fieldsOf(type: Stage, body: string, offset: number, kept: string | null
 /** agentboard's own task blocks: a "## " heading with a ```yaml block right under it. */
 const OWN_TASK = /^##[ \t]+\S[^\n]*\n(?:[ \t]*\n)*```ya?ml[ \t]*$/m;
 
-function tasksInput(body: string, offset: number, kept: string | null, sink: FindingSink, shownAs: string): Record<string, unknown> {
+function tasksInput(body: string, offset: number, kept: string | null, sink: FindingSink, shownAs: string, where: InputLines): Record<string, unknown> {
   const join = (intro: string) => [kept ?? '', intro].filter((t) => t.trim() !== '').join('\n\n');
   if (OWN_TASK.test(body)) {
     const parsed = parseTasksBody(body, sink.at(offset));
     refuseErrors(sink.findings, shownAs);
-    const tasks = parsed.blocks.map((b) => {
+    const tasks = parsed.blocks.map((b, i) => {
+      where[`tasks[${i}]`] = b.line + offset;
       const t = b.task!;
       const out: Record<string, unknown> = { id: t.id, title: t.title, priority: t.priority };
       if (t.description) out.description = t.description;
@@ -263,7 +279,8 @@ function tasksInput(body: string, offset: number, kept: string | null, sink: Fin
   refuseErrors(sink.findings, shownAs);
   groupOrder(list.tasks);
   nestedOrder(list.tasks);
-  const tasks = list.tasks.map((t) => {
+  const tasks = list.tasks.map((t, i) => {
+    where[`tasks[${i}]`] = t.line;
     const out: Record<string, unknown> = { id: t.id, title: t.title };
     const description = withStory(t);
     if (description) out.description = description;

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { isHuman, REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
-import { actorRole, DOCUMENT_MOVES, roleAllows, roleFor } from '../domain/lifecycle.js';
+import { actorRole, DOCUMENT_MOVES, roleAllows, roleFor, TASK_MOVES } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { DELTAS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
@@ -260,15 +260,22 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
 /**
  * The statuses of a list written again that its tasks did not take, as warnings of the write: a
  * task that keeps its id keeps its state (its claim, its progress, done or not), which only the
- * task's own calls move.
+ * task's own calls move. `movesTasks`: whether the writer moves tasks itself; a run's planner and
+ * a reviewer claim and move none (cli/main.ts refuseOutsideRole), so they are told who does.
  */
-function statusesNotTaken(items: TaskItemInput[], written: DocInput['tasks'], changeId: string, file: string): Finding[] {
+function statusesNotTaken(items: TaskItemInput[], written: DocInput['tasks'], changeId: string, file: string, movesTasks: boolean): Finding[] {
   return items.flatMap((item, i): Finding[] => {
     const task = written.tasks[i]!;
     if (item.status === undefined || item.status === task.status) return [];
     const ref = `${changeId}/${task.id}`;
     const move = item.status === 'done' ? refTo('task.done', { task_id: ref }) : refTo('task.update', { task_id: ref, status: item.status });
-    return [{ level: 'warning', file, rule: 'tasks.status.kept', message: `tasks[${i}]: status ${item.status} was not taken: task ${task.id} keeps its state (${task.status}) when its list is written again`, fix: `move the task itself with ${move}` }];
+    const person = `\`agentboard task update ${ref} --status ${item.status} --as human:<name>\``;
+    const fix = movesTasks
+      ? `move the task itself with ${move}`
+      : roleFor(TASK_MOVES, task.status, item.status) === 'agent'
+        ? `the task's own calls move it: a worker's as it takes the task and works on it, or a person's, ${person}`
+        : `only a person moves it, with ${person}`;
+    return [{ level: 'warning', file, rule: 'tasks.status.kept', message: `tasks[${i}]: status ${item.status} was not taken: task ${task.id} keeps its state (${task.status}) when its list is written again`, fix }];
   });
 }
 
@@ -476,7 +483,7 @@ export const createTasks = defineOp({
     const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => (written = tasksContent(tx, change, input.agent_id, input.title, input.tasks, input.intro)), {
       summary: (r) => `submitted ${input.tasks.length} tasks for ${r.change_id} (revision ${r.revision})`,
     });
-    const warnings = [...statusesNotTaken(input.tasks, written!, input.change_id, result.file), ...result.warnings];
+    const warnings = [...statusesNotTaken(input.tasks, written!, input.change_id, result.file, ctx.runPhase?.agentId !== input.agent_id), ...result.warnings];
     return { ...result, warnings, task_ids: tasksOf(after.tasks).map((t) => `${input.change_id}/${t.id}`) };
   },
 });
@@ -493,7 +500,7 @@ export const createReview = defineOp({
     title: 'Write a review',
     description:
       'Record a review round of a change whose tasks exist: a verdict, a summary and issues by severity; earlier rounds are kept.',
-    profiles: ['reviewer', 'planner'],
+    profiles: ['reviewer'],
   },
   async run(ctx, input) {
     const { result, after } = await submitStage(ctx, 'review', input, (tx, change) => {
@@ -554,7 +561,7 @@ export const correctDocument = defineOp({
           case 'tasks': {
             const t = fields as z.output<typeof CORRECTION_SCHEMAS.tasks>;
             const written = tasksContent(tx, change, input.agent_id, t.title, t.tasks, t.intro);
-            statuses = (file) => statusesNotTaken(t.tasks, written, input.change_id, file);
+            statuses = (file) => statusesNotTaken(t.tasks, written, input.change_id, file, false);
             return written;
           }
           case 'review':

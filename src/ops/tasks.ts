@@ -307,6 +307,7 @@ export const updateTask = defineOp({
         result: result(found, task, changed),
         plan: plan ? 'task.update' : null,
         unchanged: !changed,
+        after: (t) => settleReviewed(t, found.task, task),
         log: changed ? [input.agent_id, 'task.update', `updated ${input.task_id}${input.status ? ` (status ${task.status}${ended ? `; ${ended} held it` : ''})` : ''}`] : undefined,
       };
     });
@@ -375,7 +376,11 @@ export const completeTask = defineOp({
       moveTask(task, input.task_id, 'done', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       const ended = claimEnded(found.task, task, input.agent_id);
-      return { result: result(found, task), log: [input.agent_id, 'task.done', `completed ${input.task_id}${ended ? ` (${ended} held it)` : ''}`] };
+      return {
+        result: result(found, task),
+        after: (t) => settleReviewed(t, found.task, task),
+        log: [input.agent_id, 'task.done', `completed ${input.task_id}${ended ? ` (${ended} held it)` : ''}`],
+      };
     });
   },
 });
@@ -533,6 +538,11 @@ function settleSession(tx: Transaction, agentId: string | undefined, approved: b
     if (!stillInReview) moveSession(tx.runtime, agentId, 'completed', tx.now, 'submitted work was approved');
   }
   tx.saveRuntime();
+}
+
+/** A person moving a submitted task out of review (done, or back to the pool) decides on it as approve or reject do. */
+function settleReviewed(tx: Transaction, before: Task, after: Task): void {
+  if (before.status === 'in_review' && after.status !== 'in_review') settleSession(tx, before.assignee, after.status === 'done');
 }
 
 export const approveTask = defineOp({

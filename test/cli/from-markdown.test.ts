@@ -391,6 +391,35 @@ describe('--from keeps what it reads', () => {
   });
 });
 
+describe('--from names the line of the file', () => {
+  it('for a problem the write finds in a task of the list, in the message and in its finding, the --json envelope kept', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'lines', SPEC());
+    const tasks = '# Tasks\n\n- [ ] T1: Build the claim\n- [ ] T2: Say which is next\n  - depends: T9\n';
+    write(dir, 'tasks.md', tasks);
+    const r = await cli(dir, ['tasks', 'lines', '--as', 'planner', '--from', 'tasks.md', ...NOTES, '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('VALIDATION_FAILED');
+    expect(r.json.error.message).toBe('The task list is not valid, so nothing was written: tasks.md:4: task T2 depends on T9, which is not a task of this change [tasks.depends.unknown].');
+    expect(r.json.error.details.findings).toEqual([
+      { level: 'error', file: 'tasks.md', line: 4, rule: 'tasks.depends.unknown', message: 'task T2 depends on T9, which is not a task of this change', fix: 'add task T9 or remove it from depends' },
+    ]);
+    expect(existsSync(join(dir, 'agentd/changes/lines/tasks.md'))).toBe(false);
+  });
+
+  it('for a field of a task its input refuses', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'lines', SPEC());
+    const tasks = `# Tasks\n\n## T1: Build the claim\n\n\`\`\`yaml\nstatus: todo\npriority: high\n\`\`\`\n\nShort.\n\n## T2: Say which is next\n\n\`\`\`yaml\nstatus: todo\npriority: high\n\`\`\`\n\n${'Long. '.repeat(2000)}\n`;
+    write(dir, 'tasks.md', tasks);
+    const r = await cli(dir, ['tasks', 'lines', '--as', 'planner', '--from', 'tasks.md', ...NOTES, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe('INVALID_INPUT');
+    expect(r.json.error.message).toBe('Invalid input: tasks.md:12: description has 12000 characters; at most 2000 are allowed.');
+    expect(existsSync(join(dir, 'agentd/changes/lines/tasks.md'))).toBe(false);
+  });
+});
+
 describe('--from round trip', () => {
   it('gives back the same body and fields from what show prints', async () => {
     const dir = await newBoard();

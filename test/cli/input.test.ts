@@ -426,4 +426,21 @@ describe('a task list written again', () => {
     expect(over.data.warnings.map((w: any) => [w.rule, w.message])).toEqual(r.warnings.map((w: any) => [w.rule, w.message]));
     expect(over.data.warnings[0].fix).toBe('move the task itself with agentboard_complete_task {"task_id":"again/T1"}');
   });
+
+  it("tells a run's planner, which moves no task, who moves it", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'again', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['task', 'done', 'again/T2', '--as', 'worker-1']);
+    await ok(dir, ['reject', 'again', 'tasks', '--feedback', 'Add a third task.']);
+    const env = { AGENTBOARD_RUN_ID: 'run-1', AGENTBOARD_AGENT_ID: 'plan-1', AGENTBOARD_ROLE: 'planner', AGENTBOARD_CHANGE_ID: 'again', AGENTBOARD_PHASE: 'tasks' };
+    const list = { tasks: [{ id: 'T1', title: 'One', status: 'done' }, { id: 'T2', title: 'Two', status: 'todo' }], notes: 'n' };
+    const r = await cli(dir, ['tasks', 'again', '--input', write(dir, 'again.json', JSON.stringify(list)), '--json'], { env });
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.data.warnings.map((w: any) => [w.rule, w.fix])).toEqual([
+      ['tasks.status.kept', "the task's own calls move it: a worker's as it takes the task and works on it, or a person's, `agentboard task update again/T1 --status done --as human:<name>`"],
+      ['tasks.status.kept', 'only a person moves it, with `agentboard task update again/T2 --status todo --as human:<name>`'],
+    ]);
+    // What the old advice named is refused to this planner.
+    expect((await cli(dir, ['task', 'done', 'again/T1', '--json'], { env })).json.error.code).toBe('ROLE_REFUSED');
+  });
 });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write, showDocument, snapshot } from '../helpers.js';
+import { changeWithTasks, cli, newBoard, ok, read, FIXTURES, SPEC_MD, tempDir, WHY, write, showDocument, snapshot } from '../helpers.js';
 
 const NOTES = ['--notes', 'No additional notes: straightforward document, nothing unexpected.'];
 
@@ -384,5 +384,23 @@ describe('the document lifecycle', () => {
     // approve only changed the frontmatter: the body is byte-identical
     const file = read(dir, 'agentd/changes/life/proposal.md');
     expect(file.split('\n---\n')[1]).toBe(doc.markdown.split('\n---\n')[1]!.replace('x\n\n## Impact\n\ny', 'x\n\n## Impact\n\nReviewers and agents.'));
+  });
+});
+
+describe("a review round, a reviewer's or a person's", () => {
+  it("is refused to a run's planner, naming who records it, and changes nothing", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rounds', [{ title: 'Build' }]);
+    const before = snapshot(dir);
+    const env = { AGENTBOARD_RUN_ID: 'run-1', AGENTBOARD_AGENT_ID: 'plan-1', AGENTBOARD_ROLE: 'planner' };
+    const r = await cli(dir, ['review', 'rounds', '--verdict', 'APPROVED', '--summary', 'Mine looks fine.', ...NOTES, '--json'], { env });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('ROLE_REFUSED');
+    expect(r.json.error.message).toContain('plan-1 is a planner of agentboard run run-1 (AGENTBOARD_ROLE), and `agentboard review` is not a planner\'s command');
+    expect(r.json.error.next_step).toContain('this command is for a reviewer or a person');
+    expect(snapshot(dir)).toEqual(before);
+    // The run's reviewer records it.
+    const reviewed = await cli(dir, ['review', 'rounds', '--verdict', 'APPROVED', '--summary', 'Looks fine.', ...NOTES, '--json'], { env: { ...env, AGENTBOARD_AGENT_ID: 'rev-1', AGENTBOARD_ROLE: 'reviewer' } });
+    expect(reviewed.json.data).toMatchObject({ round: 1, verdict: 'APPROVED' });
   });
 });

@@ -325,6 +325,24 @@ describe('agents (seed 004) and the log', () => {
   });
 });
 
+describe("a person's move of a submitted task", () => {
+  it('settles the submitting agent\'s session as approve and reject do', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rev', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Built it', '--task', 'rev/T1']);
+    await ok(dir, ['task', 'done', 'rev/T1']);
+    expect((await ok(dir, ['task', 'show', 'rev/T1'])).task).toMatchObject({ status: 'done', assignee: 'codex' });
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('completed');
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('rev/T2');
+
+    await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Built two', '--task', 'rev/T2']);
+    await ok(dir, ['task', 'update', 'rev/T2', '--status', 'todo']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('rev/T2');
+  });
+});
+
 describe('work submitted without naming tasks', () => {
   it('keeps next from handing out more until the agent reports the review over', async () => {
     const dir = await newBoard();

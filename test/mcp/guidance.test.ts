@@ -194,7 +194,7 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
   BOARD_EXISTS: { reason: HUMAN },
   HUMAN_ONLY: { reason: HUMAN },
   AGENT_ENVIRONMENT: { reason: CLI_ONLY },
-  ROLE_REFUSED: { reason: CLI_ONLY },
+  ROLE_REFUSED: { reason: 'over MCP it refuses a tool of another profile, which the ways here (tools the profile serves) never call (test/mcp/tools.test.ts); otherwise the command line raises it' },
   PERSON_REQUIRED: { reason: CLI_ONLY },
   PERSON_KEY_INVALID: { reason: CLI_ONLY },
   PERSON_MISMATCH: { reason: CLI_ONLY },
@@ -233,7 +233,7 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
   TASK_NOT_YOURS: { reason: 'only agentboard_delete_task (planners) refuses a task of a list another wrote', profiles: ['worker', 'reviewer', 'agent'] },
   REVIEW_KEY_INVALID: { reason: 'only agentboard_correct_document takes a review key', profiles: ['worker', 'planner', 'agent'] },
   AGENT_NOT_FOUND: { reason: 'only agentboard_get_agent_status looks an agent up', profiles: ['worker', 'agent'] },
-  SELF_REVIEW: { reason: 'only agentboard_create_review writes a review', profiles: ['worker', 'agent'] },
+  SELF_REVIEW: { reason: 'only agentboard_create_review (reviewers) writes a review', profiles: ['worker', 'planner', 'agent'] },
 };
 
 /** A placeholder in guidance, like `agentboard new <change_id>`. */

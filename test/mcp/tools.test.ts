@@ -164,6 +164,25 @@ describe('every MCP tool, in memory', () => {
   });
 });
 
+describe('a review round over MCP', () => {
+  it("is no planner's tool: refused for the role, naming whose it is, and nothing changes", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rounds', [{ title: 'Build' }]);
+    const round = { agent_id: 'plan-1', change_id: 'rounds', verdict: 'APPROVED', summary: 'Mine looks fine.', notes: NOTES };
+    const planner = await connect(dir, 'planner');
+    expect((await planner.client.listTools()).tools.map((t) => t.name)).not.toContain('agentboard_create_review');
+    const before = snapshot(dir);
+    const r = await planner.call('agentboard_create_review', round);
+    expect(r.error).toMatchObject({ code: 'ROLE_REFUSED', message: 'agentboard_create_review is not a tool of the planner profile (it is for a reviewer or a person): nothing was changed.' });
+    expect(r.error!.next_step).toContain('agentboard_request_input');
+    expect(snapshot(dir)).toEqual(before);
+    await planner.close();
+    const reviewer = await connect(dir, 'reviewer');
+    expect((await reviewer.call('agentboard_create_review', { ...round, agent_id: 'rev-1' })).data).toMatchObject({ round: 1, verdict: 'APPROVED' });
+    await reviewer.close();
+  });
+});
+
 describe('a document read over MCP after a person rejected it', () => {
   it('is the file in its own text block, the feedback in another: a reviewer corrects the markdown as read', async () => {
     const dir = await newBoard();
