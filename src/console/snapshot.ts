@@ -129,7 +129,7 @@ export class SnapshotReader {
     const summaries = list?.tasks ?? [];
     const byId = new Map(summaries.map((t) => [t.id, t]));
     const fullById = new Map(tasksOf(full).map((t) => [t.id, t]));
-    const open = openForWork(board, list);
+    const open = openForWork(board, changeId, list);
     const cards = summaries.map((t) => taskCard(changeId, t, byId, fullById.get(t.id), open));
 
     const counts = { total: cards.length, todo: 0, in_progress: 0, blocked: 0, in_review: 0, done: 0 };

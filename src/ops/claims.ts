@@ -31,7 +31,7 @@ function awaitingReview(tx: Transaction, actor: string): string | null {
  * claim rules (logged as a claim, its session working). Refusals name the rule and the call to make.
  */
 export function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: string, actor: string, verb: string): void {
-  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: workProblem(tx, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref), awaitingReview: () => awaitingReview(tx, actor) }, verb)) {
+  if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: workProblem(tx, found.changeId, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref), awaitingReview: () => awaitingReview(tx, actor) }, verb)) {
     tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
   }
   // Working on a task is working: a session still started (or completed), awaiting input or blocked moves on the way.

@@ -137,7 +137,7 @@ export const getDocument = defineOp({
       const lines = linesOf(renderDocFile(m, doc.extra, doc.body, doc.comments));
       return pageOf(ctx, 'lines', lines, input, (page, info) => ({ ...head, content: null, markdown: page.join(''), ...info }));
     }
-    const content = contentOf(input.change_id, doc, doc.type === 'tasks' && change.archived === null && openForWork(board, doc));
+    const content = contentOf(input.change_id, doc, doc.type === 'tasks' && change.archived === null && openForWork(board, input.change_id, doc));
     const list = LISTS[input.document];
     const items = list && Array.isArray(content[list]) ? (content[list] as unknown[]) : [];
     return pageOf(ctx, list ?? 'items', items, input, (page, info) => ({ ...head, content: list ? { ...content, [list]: page } : content, markdown: null, ...info }));

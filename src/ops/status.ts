@@ -119,7 +119,7 @@ export const boardStatus = defineOp({
       const tasks = list?.tasks ?? tasksOf(change.tasks).map(summarize);
       const byId = new Map(tasks.map((t) => [t.id, t]));
       const counts = emptyCounts();
-      const open = openForWork(board, list ?? change.tasks);
+      const open = openForWork(board, changeId, list ?? change.tasks);
       for (const t of tasks) {
         const ready = open && isReady(t, byId);
         count(counts, t, ready);

@@ -126,7 +126,7 @@ export const listTasks = defineOp({
       const doc = readDocOf(board, change, 'tasks');
       const tasks = tasksOf(doc);
       const byId = new Map(tasks.map((t) => [t.id, t]));
-      const open = openForWork(board, change.archived === null ? doc : null);
+      const open = openForWork(board, id, change.archived === null ? doc : null);
       for (const t of tasks) {
         if (input.status && t.status !== input.status) continue;
         if (input.assignee && t.assignee !== input.assignee) continue;
@@ -166,7 +166,7 @@ export const showTask = defineOp({
     const archived = !board.hasChange(changeId);
     return {
       archived,
-      task: taskOut(changeId, found.task, found.byId, openForWork(board, archived ? null : found.doc)),
+      task: taskOut(changeId, found.task, found.byId, openForWork(board, changeId, archived ? null : found.doc)),
       dependencies: found.task.depends.map((d) => {
         const dep = found.byId.get(d);
         return { task_id: taskRef(changeId, d), title: dep?.title ?? '(missing)', status: dep?.status ?? 'missing' };

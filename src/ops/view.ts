@@ -205,13 +205,17 @@ export function earlierProblem(reader: Reader, changeId: string): string | null 
  * Whether the tasks of this list (of an open change; null for none) may be taken now: `ready` means
  * it only then. A list with errors hands out none (a claim of one is refused with the error's line).
  */
-export function openForWork(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'>; broken?: boolean; findings?: Finding[] } | null): boolean {
-  return doc !== null && !(doc.broken ?? (doc.findings !== undefined && hasErrors(doc.findings))) && workProblem(reader, doc) === null;
+export function openForWork(reader: Reader, changeId: string, doc: { meta: Pick<DocMeta, 'status'>; broken?: boolean; findings?: Finding[] } | null): boolean {
+  return doc !== null && !(doc.broken ?? (doc.findings !== undefined && hasErrors(doc.findings))) && workProblem(reader, changeId, doc) === null;
 }
 
-/** Why no task of this list may be taken now (null when they may): the list's own state first, then its change's earlier documents. */
-export function workProblem(reader: Reader, doc: { meta: Pick<DocMeta, 'status' | 'change_id'> }): string | null {
-  return listProblem(reader, doc) ?? earlierProblem(reader, doc.meta.change_id);
+/**
+ * Why no task of this list may be taken now (null when they may): the list's own state first, then
+ * the earlier documents of its change, the folder it is in (not the change_id its frontmatter names:
+ * a change folder copied by hand keeps the original's).
+ */
+export function workProblem(reader: Reader, changeId: string, doc: { meta: Pick<DocMeta, 'status'> }): string | null {
+  return listProblem(reader, doc) ?? earlierProblem(reader, changeId);
 }
 
 export interface FoundTask {

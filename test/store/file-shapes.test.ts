@@ -2,7 +2,7 @@
  * Board files as people's editors, tools and copies leave them: each is read as meant, or refused
  * with its file and line, and a write touches only the file it is about.
  */
-import { chmodSync, cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, FIXTURES, newBoard, ok, read, tempDir, write } from '../helpers.js';
@@ -24,6 +24,21 @@ describe('a change folder copied by hand, its frontmatter still naming the origi
     const validate = await cli(dir, ['validate', 'the-copy']);
     expect(validate.code).toBe(1);
     expect(validate.stdout).toContain('agentd/changes/the-copy/tasks.md:2: error frontmatter.change_id');
+  });
+
+  it('has its tasks wait on its own proposal and spec, not on the original change\'s', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'original', [{ title: 'One' }]);
+    cpSync(join(dir, 'agentd/changes/original'), join(dir, 'agentd/changes/the-copy'), { recursive: true });
+    rmSync(join(dir, 'agentd/changes/the-copy/spec.md'));
+    const listed = await ok(dir, ['task', 'list', '--change', 'the-copy']);
+    expect(listed.tasks.map((t: { task_id: string; ready: boolean }) => [t.task_id, t.ready])).toEqual([['the-copy/T1', false]]);
+    const next = await cli(dir, ['next', '--change', 'the-copy', '--as', 'codex', '--json']);
+    expect(JSON.parse(next.stdout).data.task).toBeNull();
+    const progress = await cli(dir, ['task', 'progress', 'the-copy/T1', '--percent', '10', '--message', 'Started.', '--as', 'codex', '--json']);
+    expect(progress.code).toBe(1);
+    expect(JSON.parse(progress.stdout).error.message).toContain('spec');
+    expect(read(dir, 'agentd/changes/the-copy/tasks.md')).not.toContain('assignee: codex');
   });
 });
 
