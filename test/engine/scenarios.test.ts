@@ -586,7 +586,7 @@ describe('agentboard run with a scripted agent', () => {
     expect(r.code, r.stderr).toBe(0);
     const calls = readFileSync(join(board.dir, 'agentd/.runtime/runs', runIds(board.dir)[0]!, '001.calls.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
     expect(calls.map((c) => [c.tool, c.ok, c.code ?? null])).toEqual([
-      ['agentboard_add_task', false, 'USAGE'],
+      ['agentboard_add_task', false, 'ROLE_REFUSED'],
       ['agentboard_no_such_tool', false, 'USAGE'],
       ['agentboard_report_progress', true, null],
       ['agentboard_add_note', true, null],
@@ -594,7 +594,7 @@ describe('agentboard run with a scripted agent', () => {
     ]);
     expect(calls[1]).toMatchObject({ message: 'There is no tool agentboard_no_such_tool.', next_step: 'List the tools (tools/list) and call one of them.' });
     expect(r.events.filter((e) => e.type === 'tool.called' && !e.ok).map((e) => [e.tool, e.code])).toEqual([
-      ['agentboard_add_task', 'USAGE'],
+      ['agentboard_add_task', 'ROLE_REFUSED'],
       ['agentboard_no_such_tool', 'USAGE'],
     ]);
   });
