@@ -279,15 +279,19 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   const done = new Promise<number>((resolve) => (finish = resolve));
   const stop = (code: number) => {
     // Answer the calls already received (a write may be waiting for the board lock) before closing;
-    // the SDK sends each answer a turn after its handler settles.
-    void Promise.allSettled([...inFlight])
+    // the SDK starts a handler a turn after its message comes, and sends its answer a turn after it settles.
+    void new Promise((resolve) => setImmediate(resolve))
+      .then(() => Promise.allSettled([...inFlight]))
       .then(() => endTenures())
       .then(() => new Promise((resolve) => setImmediate(resolve)))
       .then(() => server.close().finally(() => finish(code)));
   };
   transport.onclose = () => finish(0);
   transport.onoutputclosed = () => stop(0);
-  process.stdin.once('end', () => stop(0));
+  process.stdin.once('end', () => {
+    transport.endInput();
+    stop(0);
+  });
   process.stdin.once('close', () => stop(0));
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));

@@ -181,6 +181,14 @@ export class LineTransport implements Transport {
 
   private readonly onError = (error: Error) => this.onerror?.(error);
 
+  /**
+   * Takes a last message that stdin ended without a newline (`printf '%s' "$request" | agentboard
+   * mcp`) as if it had one, rather than drop it without a word.
+   */
+  endInput(): void {
+    if (this.size > 0 || this.skipped) this.endLine();
+  }
+
   /** The client closed its end of stdout (EPIPE): stop quietly, as when stdin closes. */
   private readonly onOutputError = () => {
     if (this.outputClosed) return;

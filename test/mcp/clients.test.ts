@@ -72,3 +72,19 @@ describe('a request cancelled in a batch (MCP 2025-03-26)', () => {
     expect(read(dir, 'agentd/changes/cancelled/tasks.md').split('canceller').length).toBeLessThanOrEqual(2);
   });
 });
+
+describe('a last message that stdin ends without a newline', () => {
+  it('is answered as if the newline were there', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'unended', [{ title: 'Only' }]);
+    const s = server(dir);
+    await s.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'printf', version: '1' } });
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    s.write(JSON.stringify({ jsonrpc: '2.0', id: 'last', method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'printer', task_id: 'unended/T1', text: 'Sent last.' } } }));
+    expect(await s.close()).toBe(0);
+    const last = linesOf(s.stdout()).at(-1);
+    expect(last.id).toBe('last');
+    expect(last.result.isError).toBeFalsy();
+    expect(read(dir, 'agentd/changes/unended/tasks.md')).toContain('Sent last.');
+  });
+});
