@@ -1,7 +1,9 @@
 /** How the console shares its rows with a prompt, and which of a prompt's lines it shows. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { columnLayout } from '../../src/tui/console/BoardColumns.js';
 import { promptWindow } from '../../src/tui/console/PromptBox.js';
 import { shareRows } from '../../src/tui/console/screen.js';
+import { busyBoard, drawConsole, until, type Drawn } from './helpers.js';
 
 describe('shareRows', () => {
   it('gives the pane every row but the header, the tabs, the footer and the last line when no prompt is open', () => {
@@ -40,4 +42,50 @@ describe('promptWindow', () => {
     expect(promptWindow(1, 6, 5, 1, 5)).toEqual({ head: 1, start: 1, count: 2 });
     expect(promptWindow(5, 3, 6, 2, 2)).toEqual({ head: 3, start: 2, count: 1 });
   });
+});
+
+describe('the columns on a narrow terminal', () => {
+  let dir: string;
+  let drawn: Drawn | null = null;
+  beforeAll(async () => {
+    dir = await busyBoard();
+  });
+  afterEach(() => {
+    drawn?.close();
+    drawn = null;
+  });
+
+  it('shows every column from 50 columns on; below, as many as fit at 10 columns each, with a column at either side for the marks', () => {
+    expect(columnLayout(80)).toEqual({ count: 5, width: 16, marks: false });
+    expect(columnLayout(50)).toEqual({ count: 5, width: 10, marks: false });
+    expect(columnLayout(49)).toEqual({ count: 4, width: 11, marks: true });
+    expect(columnLayout(40)).toEqual({ count: 3, width: 12, marks: true });
+    expect(columnLayout(35)).toEqual({ count: 3, width: 11, marks: true });
+    expect(columnLayout(30)).toEqual({ count: 2, width: 14, marks: true });
+  });
+
+  // The rows of the columns (their titles, and the first card's lines) at each width: first as the console opens, then with the last column focused (l four times).
+  const cases: [number, string[], string[]][] = [
+    [30, [' TODO 3 ↓      IN PROG 2 ↓   ›', ' ▌ Search com… │ Index the …', ' ▌ medium · a… │ ▰▰▱ claude…'], ['‹IN REVIEW 1   DONE 0', ' │ Docs for s…', ' │ codex-w2']],
+    [35, [' TODO 3 ↓   IN PR… 2 ↓ BLOCKED 1  ›', ' ▌ Search … │ Index t… │ Benchma…', ' ▌ medium … │ ▰▰▱ cla… │ ● high …'], ['‹BLOCKED 1  REVIEW 1   DONE 0', ' │ Benchma… │ Docs fo…', ' │ ● high … │ codex-w2']],
+    [40, [' TODO 3 ↓    IN PROG 2 ↓ BLOCKED 1   ›', ' ▌ Search c… │ Index th… │ Benchmar…', ' ▌ medium ·… │ ▰▰▱ clau… │ ● high g…'], ['‹BLOCKED 1   IN REVIEW 1 DONE 0', ' │ Benchmar… │ Docs for…', ' │ ● high g… │ codex-w2']],
+  ];
+  for (const [width, first, last] of cases) {
+    it(`at ${width} columns, keeps each column's title and cards whole and apart, marks the columns left out, and h/l bring them into view`, async () => {
+      const c = (drawn = drawConsole(dir, { width, height: 8 }));
+      const rows = () => {
+        const l = c.frame().split('\n');
+        return [l[2], l[4], l[5]].map((x) => x!.trimEnd());
+      };
+      expect(rows()).toEqual(first);
+      expect(Math.max(...c.frame().split('\n').map((l) => l.length))).toBeLessThanOrEqual(width);
+      await c.keys('l', 'l', 'l', 'l');
+      await until('the last column', () => rows()[0]!.startsWith('‹'));
+      expect(rows()).toEqual(last);
+      // Back at the first column, the view follows it.
+      await c.keys('h', 'h', 'h', 'h');
+      await until('the first column', () => rows()[0]!.startsWith(' TODO'));
+      expect(rows()[1]).toMatch(/^ ▌ Search/);
+    });
+  }
 });

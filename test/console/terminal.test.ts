@@ -264,6 +264,12 @@ describe('the console in a terminal', () => {
     tmux('resize-window', '-t', 'plain', '-x', '80', '-y', '24');
     await until('the smaller screen', () => !screen('plain').includes('No agents yet'));
     expect(screen('plain').split('\n').every((l) => l.length <= 80)).toBe(true);
+    // Too narrow for every column, it shows those that fit, apart, and marks the others; l brings them in.
+    tmux('resize-window', '-t', 'plain', '-x', '30', '-y', '8');
+    await until('the narrow screen', () => /^ TODO 0 +IN PROGRESS 0 +›$/.test(lines(screen('plain'))[2]!));
+    tmux('send-keys', '-t', 'plain', 'l', 'l', 'l', 'l');
+    await until('the last column', () => /^‹IN REVIEW 0 +DONE 0$/.test(lines(screen('plain'))[2]!));
+    expect(widest(screen('plain'))).toBeLessThanOrEqual(30);
     tmux('send-keys', '-t', 'plain', 'q');
     await until('the exit', () => screen('plain').includes('BOARD EXITED 0'));
   });
