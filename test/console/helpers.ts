@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createElement as h } from 'react';
 import { render } from 'ink-testing-library';
+import { expect } from 'vitest';
 import { LiveBoard, type Opener } from '../../src/console/live.js';
 import { createContext } from '../../src/ops/registry.js';
 import { ConsoleApp } from '../../src/tui/console/ConsoleApp.js';
@@ -118,4 +119,11 @@ export function drawConsole(dir: string, options: { scope?: string; width?: numb
       view.unmount();
     },
   };
+}
+
+/** Moves the Waiting cursor to the item whose first line contains `text`. */
+export async function selectWaiting(c: Drawn, text: string): Promise<void> {
+  await c.keys('3', 'g');
+  for (let i = 0; i < 20 && !c.frame().split('\n').some((l) => l.startsWith('› ') && l.includes(text)); i++) await c.keys('j');
+  expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain(text);
 }
