@@ -4,7 +4,7 @@
  * too, in the console, where it opens straight at the feedback when the person pressed r on an item).
  */
 import { Text, useInput, type Key } from 'ink';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
 import { wrapAtMost } from './console/format.js';
 import { FRAME_ROWS, PromptBox } from './console/PromptBox.js';
@@ -57,34 +57,38 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
       {d}
     </Text>
   ));
+  // The keys, or the feedback typed under what it asks, are the foot: always in view.
+  let foot: ReactNode[];
+  let short: ReactNode[] | undefined;
   if (feedback === null) {
     // Wrapped, the keys lose their bold: each line is text as it was wrapped.
-    if (lines && lines.keys.length > 1) rest.push(...lines.keys.map((l) => <Text>{l}</Text>));
+    if (lines && lines.keys.length > 1) foot = lines.keys.map((l) => <Text>{l}</Text>);
     else {
-      rest.push(
+      foot = [
         <Text>
           <Text bold>a</Text> approve · <Text bold>r</Text> reject with feedback · <Text bold>l</Text> {later}
         </Text>,
-      );
+      ];
     }
   } else {
     // The end of the feedback, where the person types, is what the line shows.
     const tail = width !== undefined && feedback.length > width - 7 ? `…${feedback.slice(-(width - 8))}` : feedback;
-    rest.push(
-      ...(lines?.ask ?? [ASK]).map((l) => <Text>{l}</Text>),
+    const typing = (
       <Text>
         <Text color="yellow">› </Text>
         {tail}
         <Text inverse> </Text>
-      </Text>,
+      </Text>
     );
+    foot = [...(lines?.ask ?? [ASK]).map((l) => <Text>{l}</Text>), typing];
+    short = [<Text>{SEND_KEYS}</Text>, typing];
   }
-  // The keys, or the feedback typed, are always in view.
-  const keys = feedback === null ? (lines?.keys.length ?? 1) : 1;
-  return <PromptBox head={head} rest={rest} focus={[rest.length - keys, rest.length - 1]} rows={props.rows} color="yellow" />;
+  return <PromptBox head={head} rest={rest} focus={null} foot={foot} short={short} rows={props.rows} color="yellow" />;
 }
 
 const ASK = 'What must change? (Enter sends, Esc goes back)';
+/** The keys of a line being typed, on a prompt with no room for what it asks: one line even on the narrowest terminal. */
+export const SEND_KEYS = 'Enter sends · Esc back';
 
 /** A decision prompt's texts wrapped to its width, each on at most `room` lines: what is decided, the keys, and what the feedback line asks. */
 export function decisionLines(subject: string, later: string, width: number, room: number) {

@@ -7,19 +7,12 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTestHooks } from '../../src/clock.js';
 import { ok, read } from '../helpers.js';
-import { asAgent, busyBoard, drawConsole, KEY, until, type Drawn } from './helpers.js';
+import { asAgent, busyBoard, drawConsole, KEY, selectWaiting, until, type Drawn } from './helpers.js';
 
 let dir: string;
 let drawn: Drawn | null = null;
 const open = (options: Parameters<typeof drawConsole>[1] = {}) => (drawn = drawConsole(dir, options));
 const footer = (c: Drawn) => c.frame().split('\n').at(-1)!;
-
-/** Moves the Waiting cursor to the item whose first line contains `text`. */
-async function selectWaiting(c: Drawn, text: string): Promise<void> {
-  await c.keys('3', 'g');
-  for (let i = 0; i < 20 && !c.frame().split('\n').some((l) => l.startsWith('› ') && l.includes(text)); i++) await c.keys('j');
-  expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain(text);
-}
 
 beforeAll(async () => {
   dir = await busyBoard();

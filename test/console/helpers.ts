@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createElement as h } from 'react';
 import { render } from 'ink-testing-library';
+import { expect } from 'vitest';
 import { LiveBoard, type Opener } from '../../src/console/live.js';
 import { createContext } from '../../src/ops/registry.js';
 import { ConsoleApp } from '../../src/tui/console/ConsoleApp.js';
@@ -64,21 +65,45 @@ export async function busyBoard(): Promise<string> {
   return dir;
 }
 
-export const tick = (ms = 40) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const turn = () => new Promise((r) => setImmediate(r));
 
 /** Waits for a condition with a bound (never a sleep that asserts). */
 export async function until(what: string, check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await tick(20);
+    await sleep(20);
+  }
+}
+
+/** Turns of the event loop in a row with the frame unchanged that say a key has been dealt with. */
+const STILL_TURNS = 5;
+
+/**
+ * Waits until the console has dealt with the keys sent so far. ink takes a lone Esc on a later turn
+ * of the event loop, and React runs the effects of what a key drew (among them, the subscriptions
+ * of the handlers of the next keys) on later turns too, one or a few at a time. The frame unchanged
+ * over STILL_TURNS turns in a row is taken for done: turns, not milliseconds, so that a loaded
+ * machine is waited for as long as it takes. What a key starts of its own (reading a file, an act)
+ * is waited for with until(); the bound fails only a console that never stops drawing.
+ */
+async function settle(frame: () => string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  let last = frame();
+  for (let still = 0; still < STILL_TURNS; ) {
+    await turn();
+    const now = frame();
+    still = now === last ? still + 1 : 0;
+    last = now;
+    if (Date.now() > end) throw new Error('gave up waiting for the console to be done with the keys');
   }
 }
 
 export interface Drawn {
   live: LiveBoard;
   frame: () => string;
-  /** Sends keys one by one, letting the screen draw after each. */
+  /** Sends keys one by one, each once the console has dealt with the one before. */
   keys: (...keys: string[]) => Promise<void>;
   type: (text: string) => Promise<void>;
   quits: () => number;
@@ -96,19 +121,20 @@ export function drawConsole(dir: string, options: { scope?: string; width?: numb
   live.opener = options.opener ?? (async (file, tool) => (opened.push({ file, tool }), { ok: true, message: '' }));
   let quits = 0;
   const view = render(h(ConsoleApp, { source: live, screen: new ScreenControl(), onQuit: () => quits++, width: options.width ?? 80, height: options.height ?? 24 }));
+  const frame = () => view.lastFrame() ?? '';
   const keys = async (...ks: string[]) => {
     for (const k of ks) {
       view.stdin.write(k);
-      await tick();
+      await settle(frame);
     }
   };
   return {
     live,
-    frame: () => view.lastFrame() ?? '',
+    frame,
     keys,
     type: async (text) => {
       for (const ch of text) view.stdin.write(ch);
-      await tick();
+      await settle(frame);
     },
     quits: () => quits,
     opened,
@@ -118,4 +144,11 @@ export function drawConsole(dir: string, options: { scope?: string; width?: numb
       view.unmount();
     },
   };
+}
+
+/** Moves the Waiting cursor to the item whose first line contains `text`. */
+export async function selectWaiting(c: Drawn, text: string): Promise<void> {
+  await c.keys('3', 'g');
+  for (let i = 0; i < 20 && !c.frame().split('\n').some((l) => l.startsWith('› ') && l.includes(text)); i++) await c.keys('j');
+  expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain(text);
 }

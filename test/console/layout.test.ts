@@ -1,7 +1,23 @@
 /** How the console shares its rows with a prompt, and which of a prompt's lines it shows. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { columnLayout } from '../../src/tui/console/BoardColumns.js';
 import { promptWindow } from '../../src/tui/console/PromptBox.js';
 import { shareRows } from '../../src/tui/console/screen.js';
+import { asAgent, busyBoard, drawConsole, KEY, selectWaiting, until, type Drawn } from './helpers.js';
+
+let dir: string;
+let drawn: Drawn | null = null;
+
+beforeAll(async () => {
+  dir = await busyBoard();
+  const question = 'The builder reads the whole notes folder into memory; on 10,000 notes that is 3 GB and the benchmark machine has 2 GB. Stream the notes (a day more of work), or benchmark a smaller folder of 2,000 notes?';
+  await asAgent(dir, 'mistral', ['ask', '--question', question, '--option', 'stream', '--option', 'smaller folder', '--default-action', 'smaller folder']);
+});
+
+afterEach(() => {
+  drawn?.close();
+  drawn = null;
+});
 
 describe('shareRows', () => {
   it('gives the pane every row but the header, the tabs, the footer and the last line when no prompt is open', () => {
@@ -26,18 +42,102 @@ describe('shareRows', () => {
 
 describe('promptWindow', () => {
   it('shows every line when they fit', () => {
-    expect(promptWindow(2, 4, 8, 2, 2)).toEqual({ head: 2, start: 0, count: 4 });
+    expect(promptWindow({ head: 2, rest: 4, foot: 2, short: 1 }, 10, [2, 2])).toEqual({ head: 2, start: 0, count: 4, short: false });
   });
 
-  it('keeps the head and moves the rest so that the focused lines are in view', () => {
-    // Head of 2, the question on 2 lines, two options, the keys on 2 lines; 4 rows inside the frame.
-    expect(promptWindow(2, 6, 6, 2, 2)).toEqual({ head: 2, start: 1, count: 2 });
-    expect(promptWindow(2, 6, 6, 3, 3)).toEqual({ head: 2, start: 2, count: 2 });
-    expect(promptWindow(2, 6, 6, 0, 0)).toEqual({ head: 2, start: 0, count: 2 });
+  it('keeps the head and the foot, and moves the rest so that the focused lines are in view with what comes after them', () => {
+    // Head of 2, the question on 2 lines and two options, the keys on 2 lines; 6 rows inside the frame.
+    expect(promptWindow({ head: 2, rest: 4, foot: 2 }, 8, [2, 2])).toEqual({ head: 2, start: 2, count: 2, short: false });
+    expect(promptWindow({ head: 2, rest: 4, foot: 2 }, 8, [3, 3])).toEqual({ head: 2, start: 2, count: 2, short: false });
+    expect(promptWindow({ head: 2, rest: 4, foot: 2 }, 8, [0, 0])).toEqual({ head: 2, start: 0, count: 2, short: false });
   });
 
-  it('shows the start of a focus longer than the rows, and a head longer than the rows leaves one row to the rest', () => {
-    expect(promptWindow(1, 6, 5, 1, 5)).toEqual({ head: 1, start: 1, count: 2 });
-    expect(promptWindow(5, 3, 6, 2, 2)).toEqual({ head: 3, start: 2, count: 1 });
+  it('takes the short foot when the long one would leave the focus no row under the head', () => {
+    expect(promptWindow({ head: 2, rest: 4, foot: 2, short: 1 }, 8, [2, 2])).toEqual({ head: 2, start: 2, count: 2, short: false });
+    expect(promptWindow({ head: 2, rest: 4, foot: 2, short: 1 }, 6, [2, 2])).toEqual({ head: 2, start: 2, count: 1, short: true });
   });
+
+  it('never leaves the foot out: the head gives up lines to it and to one line of the focus, and with no focus the rest may have none', () => {
+    expect(promptWindow({ head: 4, rest: 3, foot: 2 }, 6, [2, 2])).toEqual({ head: 1, start: 2, count: 1, short: false });
+    expect(promptWindow({ head: 2, rest: 3, foot: 2 }, 6, null)).toEqual({ head: 2, start: 0, count: 0, short: false });
+  });
+
+  it('shows the start of a focus longer than the rows', () => {
+    expect(promptWindow({ head: 1, rest: 6, foot: 1 }, 5, [1, 5])).toEqual({ head: 1, start: 1, count: 1, short: false });
+  });
+});
+
+describe('the prompts on a small terminal', () => {
+  for (const [width, height] of [
+    [30, 8],
+    [40, 10],
+  ] as const) {
+    it(`at ${width}×${height}, keeps the keys of a long question and of a decision in view, what they ask cut instead`, async () => {
+      const c = (drawn = drawConsole(dir, { width, height }));
+      // The lines inside the prompt's frame.
+      const prompt = () => {
+        const l = c.frame().split('\n');
+        return l.slice(l.findIndex((x) => x.startsWith('╭')) + 1, l.findIndex((x) => x.startsWith('╰'))).map((x) => x.slice(1, -1).trim());
+      };
+      await selectWaiting(c, 'from mistral');
+      await c.keys(KEY.enter);
+      await until('the question', () => prompt().includes('› 1 stream'));
+      expect(prompt()[0]).toMatch(/^mistral asks \(input-2 ·/);
+      expect(prompt().at(-1)).toBe('Enter · t type · Esc back');
+      await c.keys('j');
+      await until('the second option', () => prompt().includes('› 2 smaller folder'));
+      expect(prompt().at(-1)).toBe('Enter · t type · Esc back');
+      await c.keys('t');
+      await c.type('no');
+      await until('the answer typed', () => prompt().at(-1) === '› no');
+      expect(prompt().at(-2)).toBe('Enter sends · Esc back');
+      await c.keys(KEY.esc, KEY.esc);
+      await until('the prompt to close', () => !c.frame().includes('╭'));
+
+      await selectWaiting(c, 'the tasks of add-search');
+      await c.keys(KEY.enter);
+      await until('the decision', () => prompt()[0]?.startsWith('Your decision: the tasks') ?? false);
+      expect(prompt().slice(-2).join(' ')).toBe('a approve · r reject with feedback · l later (Esc)');
+      await c.keys('r');
+      await c.type('no');
+      await until('the feedback typed', () => prompt().at(-1) === '› no');
+      expect(prompt().at(-2)).toBe('Enter sends · Esc back');
+    });
+  }
+});
+
+describe('the columns on a narrow terminal', () => {
+  it('shows every column from 50 columns on; below, as many as fit at 10 columns each, with a column at either side for the marks', () => {
+    expect(columnLayout(80)).toEqual({ count: 5, width: 16, marks: false });
+    expect(columnLayout(50)).toEqual({ count: 5, width: 10, marks: false });
+    expect(columnLayout(49)).toEqual({ count: 4, width: 11, marks: true });
+    expect(columnLayout(40)).toEqual({ count: 3, width: 12, marks: true });
+    expect(columnLayout(35)).toEqual({ count: 3, width: 11, marks: true });
+    expect(columnLayout(30)).toEqual({ count: 2, width: 14, marks: true });
+  });
+
+  // The rows of the columns (their titles, and the first card's lines) at each width: first as the console opens, then with the last column focused (l four times).
+  const cases: [number, string[], string[]][] = [
+    [30, [' TODO 3 ↓      IN PROG 2 ↓   ›', ' ▌ Search com… │ Index the …', ' ▌ medium · a… │ ▰▰▱ claude…'], ['‹IN REVIEW 1   DONE 0', ' │ Docs for s…', ' │ codex-w2']],
+    [35, [' TODO 3 ↓   IN PR… 2 ↓ BLOCKED 1  ›', ' ▌ Search … │ Index t… │ Benchma…', ' ▌ medium … │ ▰▰▱ cla… │ ● high …'], ['‹BLOCKED 1  REVIEW 1   DONE 0', ' │ Benchma… │ Docs fo…', ' │ ● high … │ codex-w2']],
+    [40, [' TODO 3 ↓    IN PROG 2 ↓ BLOCKED 1   ›', ' ▌ Search c… │ Index th… │ Benchmar…', ' ▌ medium ·… │ ▰▰▱ clau… │ ● high g…'], ['‹BLOCKED 1   IN REVIEW 1 DONE 0', ' │ Benchmar… │ Docs for…', ' │ ● high g… │ codex-w2']],
+  ];
+  for (const [width, first, last] of cases) {
+    it(`at ${width} columns, keeps each column's title and cards whole and apart, marks the columns left out, and h/l bring them into view`, async () => {
+      const c = (drawn = drawConsole(dir, { width, height: 8 }));
+      const rows = () => {
+        const l = c.frame().split('\n');
+        return [l[2], l[4], l[5]].map((x) => x!.trimEnd());
+      };
+      expect(rows()).toEqual(first);
+      expect(Math.max(...c.frame().split('\n').map((l) => l.length))).toBeLessThanOrEqual(width);
+      await c.keys('l', 'l', 'l', 'l');
+      await until('the last column', () => rows()[0]!.startsWith('‹'));
+      expect(rows()).toEqual(last);
+      // Back at the first column, the view follows it.
+      await c.keys('h', 'h', 'h', 'h');
+      await until('the first column', () => rows()[0]!.startsWith(' TODO'));
+      expect(rows()[1]).toMatch(/^ ▌ Search/);
+    });
+  }
 });

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changeWithTasks, newBoard } from '../helpers.js';
-import { asAgent, busyBoard, drawConsole, KEY, RUN_ID, tick, until, type Drawn } from './helpers.js';
+import { asAgent, busyBoard, drawConsole, KEY, RUN_ID, until, type Drawn } from './helpers.js';
 
 let dir: string;
 let drawn: Drawn | null = null;
@@ -438,8 +438,8 @@ describe('keys that serve every pane', () => {
       expect(lines(view.lastFrame()!)[2]).toMatch(/^TODO 3 {10,}IN PROGRESS 2/);
       Object.defineProperty(view.stdout, 'columns', { value: 50, configurable: true });
       view.stdout.emit('resize');
-      await tick();
-      expect(Math.max(...lines(view.lastFrame()!).map((l) => l.length))).toBeLessThanOrEqual(50);
+      await until('the redraw at 50 columns', () => Math.max(...lines(view.lastFrame()!).map((l) => l.length)) <= 50);
+      expect(lines(view.lastFrame()!)[2]).toMatch(/^TODO 3 +IN PROG 2/);
     } finally {
       view.unmount();
       live.stop();

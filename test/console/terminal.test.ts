@@ -166,7 +166,7 @@ describe('the console in a terminal', () => {
     expect(log).toEqual(['document.approve', 'input.answer', 'board.init']);
   });
 
-  it('draws the question and decision prompts whole on a small terminal: the countdown, the default action and the option selected always in view', async () => {
+  it('draws the question and decision prompts whole on a small terminal: the countdown, the default action, the option selected and the keys always in view', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'search', [{ id: 'T1', title: 'Index the titles' }]);
     await agent(dir, ['ask', '--as', 'a1', '--question', 'Which database should the index of titles use?', '--option', 'Use sqlite for everything', '--option', 'Match case', '--default-action', 'Use sqlite']);
@@ -178,6 +178,10 @@ describe('the console in a terminal', () => {
       const top = l.findIndex((x) => x.startsWith('╭'));
       const bottom = l.findIndex((x) => x.startsWith('╰'));
       return top >= 0 && bottom > top && l.slice(top + 1, bottom).every((x) => x.startsWith('│ ') && x.endsWith(' │') && x.length === width) && widest(screen('prompts')) <= width;
+    };
+    const lastInFrame = () => {
+      const l = lines(screen('prompts'));
+      return l[l.findIndex((x) => x.startsWith('╰')) - 1]!.slice(1, -1).trim();
     };
     tmux('send-keys', '-t', 'prompts', '3');
     await until('the question', () => screen('prompts').includes('› ? input-1 from a1'));
@@ -194,6 +198,8 @@ describe('the console in a terminal', () => {
       // Who asks, the countdown and the default action: the head is never left out.
       expect(screen('prompts')).toMatch(/a1 asks \(input-1 · \d+m/);
       expect(screen('prompts')).toMatch(/then: Use[\s│]*sqlite\)/);
+      // And the keys, on the frame's last line: the question is what gives up its lines.
+      expect(lastInFrame()).toMatch(/Esc back$/);
     }
     tmux('send-keys', '-t', 'prompts', 'Enter');
     await until('the answer', () => screen('prompts').includes('✓ Answered input-1'));
@@ -207,6 +213,7 @@ describe('the console in a terminal', () => {
     tmux('send-keys', '-t', 'prompts', '-l', 'Say what an empty query returns, and why');
     await until('the feedback typed', () => screen('prompts').includes('› …query returns, and why'));
     expect(framed(30)).toBe(true);
+    expect(screen('prompts')).toContain('│ Enter sends · Esc back');
     tmux('send-keys', '-t', 'prompts', 'Enter');
     await until('the rejection', () => screen('prompts').includes('✓ Rejected'));
     tmux('send-keys', '-t', 'prompts', 'q');
@@ -264,6 +271,12 @@ describe('the console in a terminal', () => {
     tmux('resize-window', '-t', 'plain', '-x', '80', '-y', '24');
     await until('the smaller screen', () => !screen('plain').includes('No agents yet'));
     expect(screen('plain').split('\n').every((l) => l.length <= 80)).toBe(true);
+    // Too narrow for every column, it shows those that fit, apart, and marks the others; l brings them in.
+    tmux('resize-window', '-t', 'plain', '-x', '30', '-y', '8');
+    await until('the narrow screen', () => /^ TODO 0 +IN PROGRESS 0 +›$/.test(lines(screen('plain'))[2]!));
+    tmux('send-keys', '-t', 'plain', 'l', 'l', 'l', 'l');
+    await until('the last column', () => /^‹IN REVIEW 0 +DONE 0$/.test(lines(screen('plain'))[2]!));
+    expect(widest(screen('plain'))).toBeLessThanOrEqual(30);
     tmux('send-keys', '-t', 'plain', 'q');
     await until('the exit', () => screen('plain').includes('BOARD EXITED 0'));
   });

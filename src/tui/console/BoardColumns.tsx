@@ -2,6 +2,8 @@
  * The tasks as columns by state, each card three lines: its id and how long it has been held, its
  * title, and what its state says (who holds it, its progress, its blocker, whether it can start).
  * Only the cards of each column's view are drawn, so a column of 10,000 cards costs as one of six.
+ * A terminal too narrow for every column shows as many as fit, the focused one among them, and
+ * marks the ones left out on either side (‹ ›): h and l reach them as they reach the others.
  */
 import { Box, Text } from 'ink';
 import type { TaskCard } from '../../console/cards.js';
@@ -11,6 +13,19 @@ import { useViewStart } from './list-view.js';
 import { COLUMN_SHORT_TITLES, COLUMN_TITLES, COLUMNS } from './views.js';
 
 export const CARD_LINES = 3;
+
+/** The narrowest column drawn: its title, count and a card's id still fit, a blank column apart from the next. */
+export const MIN_COLUMN = 10;
+
+/**
+ * How many columns a board `width` wide shows, and how wide each is. When not all fit, a column at
+ * either side is kept for the marks of the ones left out.
+ */
+export function columnLayout(width: number): { count: number; width: number; marks: boolean } {
+  if (width >= MIN_COLUMN * COLUMNS.length) return { count: COLUMNS.length, width: Math.floor(width / COLUMNS.length), marks: false };
+  const count = Math.max(1, Math.floor((width - 2) / MIN_COLUMN));
+  return { count, width: Math.floor((width - 2) / count), marks: true };
+}
 
 /** How long the card's holder has had it (its claim, or its submission for review); a stale claim, since its last sign of life. */
 function ageOf(t: TaskCard, stale: boolean, now: number): string {
@@ -104,16 +119,25 @@ function Column(props: { status: (typeof COLUMNS)[number]; cards: TaskCard[]; cu
 /** The columns side by side; `shown` learns how many cards a column shows (a page, for PgUp and PgDn). */
 export function BoardColumns(props: { columns: TaskCard[][]; stale: Set<string>; focus: number; cursors: number[]; active: boolean; wide: boolean; now: number; width: number; rows: number; shown?: { current: number } }) {
   const { columns, stale, focus, cursors, active, wide, now, width, rows, shown } = props;
-  const colWidth = Math.max(10, Math.floor(width / COLUMNS.length));
+  const layout = columnLayout(width);
+  const first = useViewStart(focus, COLUMNS.length, () => layout.count);
   const perPage = Math.max(1, Math.floor((rows - 1) / CARD_LINES));
   if (shown) shown.current = perPage;
+  const mark = (text: string) => (
+    <Box width={1} flexShrink={0}>
+      <Text dimColor>{text}</Text>
+    </Box>
+  );
   return (
     <Box flexDirection="row" height={rows}>
-      {COLUMNS.map((status, i) => {
+      {layout.marks && mark(first > 0 ? '‹' : ' ')}
+      {COLUMNS.slice(first, first + layout.count).map((status, k) => {
+        const i = first + k;
         const cards = columns[i]!;
         const cursor = Math.min(cursors[i] ?? 0, Math.max(0, cards.length - 1));
-        return <Column key={status} status={status} cards={cards} cursor={cursor} focused={active && i === focus} stale={stale} wide={wide} now={now} width={colWidth} perPage={perPage} />;
+        return <Column key={status} status={status} cards={cards} cursor={cursor} focused={active && i === focus} stale={stale} wide={wide} now={now} width={layout.width} perPage={perPage} />;
       })}
+      {layout.marks && mark(first + layout.count < COLUMNS.length ? '›' : ' ')}
     </Box>
   );
 }

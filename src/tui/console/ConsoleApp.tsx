@@ -371,6 +371,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
             </Text>
           ))}
           focus={[0, closed.text.length - 1]}
+          foot={[]}
           rows={rows.prompt}
           color="red"
         />

@@ -4,8 +4,8 @@
  * when nobody answers.
  */
 import { Text, useInput, type Key } from 'ink';
-import { useEffect, useRef, useState } from 'react';
-import type { EarlyKeys } from '../DecisionPrompt.js';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { SEND_KEYS, type EarlyKeys } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
 import { left, wrapAtMost } from './format.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
@@ -22,6 +22,8 @@ export interface Question {
 /** The keys, under the options. */
 const CHOOSE = (n: number) => `1-${n} or ↑↓ Enter answer · t type an answer · Esc back`;
 const TYPE = 'Your answer (Enter sends, Esc goes back)';
+/** The keys under the options on a prompt with no room for the long form: one line even on the narrowest terminal. */
+const CHOOSE_SHORT = 'Enter · t type · Esc back';
 
 /**
  * A question's texts wrapped to the prompt's width, each on at most `room` lines: who asks, until
@@ -91,7 +93,10 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
     </Text>
   ));
   const rest = lines.body.map(text);
-  let focus: [number, number];
+  // The keys, or the answer typed under what it asks, are the foot: always in view.
+  let focus: [number, number] | null = null;
+  let foot: ReactNode[];
+  let short: ReactNode[];
   if (typedShown === null) {
     lines.options.forEach((o, i) => {
       if (i === choice) focus = [rest.length, rest.length + o.length - 1];
@@ -104,19 +109,20 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
         ),
       );
     });
-    rest.push(...lines.choose.map((l) => <Text dimColor>{l}</Text>));
+    foot = lines.choose.map((l) => <Text dimColor>{l}</Text>);
+    short = [<Text dimColor>{CHOOSE_SHORT}</Text>];
   } else {
-    rest.push(...lines.type.map(text));
     // The end of the answer, where the person types, is what the line shows.
     const tail = typedShown.length > width - 7 ? `…${typedShown.slice(-(width - 8))}` : typedShown;
-    rest.push(
+    const typing = (
       <Text>
         <Text color="yellow">› </Text>
         {tail}
         <Text inverse> </Text>
-      </Text>,
+      </Text>
     );
-    focus = [rest.length - 1, rest.length - 1];
+    foot = [...lines.type.map(text), typing];
+    short = [text(SEND_KEYS, 0), typing];
   }
-  return <PromptBox head={head} rest={rest} focus={focus!} rows={rows} color="yellow" />;
+  return <PromptBox head={head} rest={rest} focus={focus} foot={foot} short={short} rows={rows} color="yellow" />;
 }
