@@ -340,6 +340,8 @@ export const removeTask = defineOp({
         fail('VALIDATION_FAILED', `Task ${input.task_id} cannot be deleted: ${dependents.join(', ')} depend${dependents.length === 1 ? 's' : ''} on it.`, `Remove ${taskId} from their dependencies first with ${refTo('task.update', { task_id: `${changeId}/${dependents[0]}` })}.`);
       }
       saveTasks(tx, found.changeId, found.doc, { remove: [taskId] }, 'task.rm');
+      // Work deleted while in review is not approved: its agent's session goes back to work.
+      if (found.task.status === 'in_review') settleSession(tx, found.task.assignee, false);
       tx.log(input.agent_id, 'task.rm', input.task_id, `deleted task ${input.task_id}: ${found.task.title}`, changeId);
       return { task_id: input.task_id, deleted: true };
     });
@@ -521,7 +523,8 @@ export const releaseTask = defineOp({
       if (!holder) return { result: { ...result(found, task, false), released_from: null }, unchanged: true };
       moveTask(task, input.task_id, 'todo', input.agent_id, 'human', tx.now);
       if (input.reason) task.notes.push({ author: input.agent_id, at: tx.now, text: `Released from ${holder}: ${input.reason}` });
-      return { result: { ...result(found, task), released_from: holder }, log: [input.agent_id, 'task.release', `released ${input.task_id} from ${holder}`] };
+      // A task released from review goes back to the pool as a rejected one does: its agent's session follows.
+      return { result: { ...result(found, task), released_from: holder }, after: (t) => settleReviewed(t, found.task, task), log: [input.agent_id, 'task.release', `released ${input.task_id} from ${holder}`] };
     });
   },
 });

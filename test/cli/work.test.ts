@@ -341,6 +341,21 @@ describe("a person's move of a submitted task", () => {
     expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
     expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('rev/T2');
   });
+
+  it('released or deleted while in review, sends the agent back to work: next hands it work again', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'gone', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Built one', '--task', 'gone/T1']);
+    expect((await ok(dir, ['release', 'gone/T1'])).released_from).toBe('codex');
+    expect(await ok(dir, ['session', 'show', '--as', 'codex'])).toMatchObject({ status: 'working', message: 'submitted work was sent back' });
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('gone/T1');
+
+    await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Built one again', '--task', 'gone/T1']);
+    expect((await ok(dir, ['task', 'rm', 'gone/T1'])).deleted).toBe(true);
+    expect(await ok(dir, ['session', 'show', '--as', 'codex'])).toMatchObject({ status: 'working', message: 'submitted work was sent back' });
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('gone/T2');
+  });
 });
 
 describe('work submitted without naming tasks', () => {
