@@ -80,6 +80,17 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
   let git: DocFile | null | undefined;
   const inGit = () => (git === undefined ? (git = committed()) : git);
   const items = docItems(doc);
+  let gitItems: Map<string, Item> | undefined;
+  /**
+   * An item as the commit checked out holds it, where that part of it came with git: not where
+   * agentboard wrote it so here and has moved on since (a task done and committed, then reopened by a
+   * person), which brings no decision of another clone's.
+   */
+  const brought = (key: string, part: 1 | 2): Item | undefined => {
+    const doc = inGit();
+    const item = (gitItems ??= doc ? docItems(doc) : new Map()).get(key);
+    return item && !entry.history[key]?.some((e) => e[part] === fingerprints(item)[part - 1]) ? item : undefined;
+  };
   /** A part of an item as agentboard wrote it at an earlier write: an editor's stale copy, which the next write replaces as it merges (store/merge.ts). */
   const earlier = (key: string, part: 1 | 2) => {
     const fp = fingerprints(items.get(key)!)[part - 1];
@@ -89,13 +100,13 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
   const recorded = entry.doc.meta.status;
   if (doc.meta.status !== recorded) {
     const stale = earlier(META_ITEM, 2);
-    if (stale || inGit()?.meta.status !== doc.meta.status) out.status = { recorded, file: doc.meta.status, line: statusLine(text), ...(stale ? { earlier: true as const } : {}) };
+    if (stale || brought(META_ITEM, 2)?.state.status !== doc.meta.status) out.status = { recorded, file: doc.meta.status, line: statusLine(text), ...(stale ? { earlier: true as const } : {}) };
   }
   if (doc.type === 'review') {
     const was = verdictOf(entry.doc);
     const now = verdictOf(doc);
     const stale = now !== was && earlier(META_ITEM, 1);
-    if (now !== null && now !== was && (stale || verdictOf(inGit()) !== now)) out.verdict = { recorded: was, file: now, line: verdictLine(doc), ...(stale ? { earlier: true as const } : {}) };
+    if (now !== null && now !== was && (stale || !brought(META_ITEM, 1) || verdictOf(inGit()) !== now)) out.verdict = { recorded: was, file: now, line: verdictLine(doc), ...(stale ? { earlier: true as const } : {}) };
   }
   if (doc.type === 'tasks') {
     const known = baseItems(entry);
@@ -107,7 +118,7 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
     }
     const changed = recorded === 'approved' ? rewired(doc, known) : [];
     if (changed.length > 0) {
-      const inGitToo = new Set(blocksOf(inGit()).flatMap((b) => (b.task && changed.some((d) => d.id === b.id && sameDepends(d.file, b.task!.depends)) ? [b.id] : [])));
+      const inGitToo = new Set(blocksOf(inGit()).flatMap((b) => (b.task && brought(b.id, 1) && changed.some((d) => d.id === b.id && sameDepends(d.file, b.task!.depends)) ? [b.id] : [])));
       const depends = changed.flatMap((d) => {
         const stale = earlier(d.id, 1);
         return !stale && inGitToo.has(d.id) ? [] : [stale ? { ...d, earlier: true as const } : d];
@@ -116,7 +127,7 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
     }
     const finished = madeDone(doc, known, out.added, items);
     if (finished.length > 0) {
-      const doneInGit = new Set(blocksOf(inGit()).flatMap((b) => (b.task?.status === 'done' ? [b.id] : [])));
+      const doneInGit = new Set(blocksOf(inGit()).flatMap((b) => (b.task?.status === 'done' && brought(b.id, 2) ? [b.id] : [])));
       const done = finished.flatMap((d) => {
         const stale = earlier(d.id, 2);
         return !stale && doneInGit.has(d.id) ? [] : [stale ? { ...d, earlier: true as const } : d];

@@ -462,6 +462,28 @@ describe('a task made done by hand', () => {
     expect((await ok(b, ['next', '--as', 'w2'])).task.task_id).toBe('chain/T2');
     expect((await ok(b, ['task', 'show', 'chain/T1'])).task).toMatchObject({ status: 'done', assignee: 'w1' });
   });
+
+  it('done and committed, then reopened by a person, is no decision of git\'s when typed done again: its dependent waits', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'again', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }]);
+    await ok(dir, ['next', '--as', 'w1']);
+    await ok(dir, ['task', 'done', 'again/T1', '--as', 'w1']);
+    commitBoard(dir);
+    await ok(dir, ['task', 'update', 'again/T1', '--status', 'todo']);
+    const path = 'agentd/changes/again/tasks.md';
+    // the commit holds T1 done, but agentboard wrote that here and has since recorded it reopened
+    write(dir, path, read(dir, path).replace(/(## T1: One\n\n```yaml\n)status: todo\n/, '$1status: done\n'));
+
+    const { code, found } = await findings(dir, 'again', 'tasks.done.by_hand');
+    expect(code).toBe(1);
+    expect(found).toEqual([expect.objectContaining({ level: 'error', file: path, line: lineOf(dir, path, '## T1: One') })]);
+    expect((await ok(dir, ['task', 'list', '--change', 'again'])).tasks.map((t: any) => [t.id, t.status, t.ready])).toEqual([
+      ['T1', 'todo', true],
+      ['T2', 'todo', false],
+    ]);
+    expect((await ok(dir, ['status'])).totals).toMatchObject({ done: 0, ready: 1 });
+    expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('again/T1');
+  });
 });
 
 describe('the dependencies of a task changed by hand in an approved task list', () => {
