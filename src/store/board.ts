@@ -25,7 +25,7 @@ import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missin
 import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
-import { splitFrontmatter } from './markdown.js';
+import { BOM, splitFrontmatter } from './markdown.js';
 import { listOf, scanTaskList, SUMMARY_STATE, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
 import { refuseMergeConflict } from './conflict-markers.js';
@@ -187,6 +187,8 @@ export interface Loaded {
   entry: LedgerEntry | undefined;
   /** The file differs from what agentboard last wrote: a person edited it. */
   edited: boolean;
+  /** The file starts with a byte order mark (not in `text`), which agentboard's writes of it keep. */
+  bom: boolean;
 }
 
 /** A document's frontmatter, read without its body, and whether it differs from what agentboard last wrote. */
@@ -223,6 +225,22 @@ const BACKSLASH = 0x5c;
 /** The hash of a file's text (of its bytes: the same SHA-1), computed once per read content. */
 function hashOf(read: FileRead): string {
   return (read.hash ??= hashText(read.bytes));
+}
+
+/**
+ * Whether a file is what agentboard last wrote (`written`, the hash of its bytes): byte for byte, or
+ * but for its line ends (CRLF or LF) and byte order mark. A checkout with git's core.autocrlf, or an
+ * editor that saves with Windows' line ends, changes those alone, and that is no person's edit.
+ */
+function asWritten(read: FileRead, written: string): boolean {
+  return hashOf(read) === written || (read.alike ??= alikeHashes(read.text)).includes(written);
+}
+
+/** The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark. */
+function alikeHashes(text: string): string[] {
+  const lf = text.replace(/\r\n/g, '\n');
+  const crlf = lf.replace(/\n/g, '\r\n');
+  return [lf, crlf, BOM + lf, BOM + crlf].map(hashText);
 }
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
@@ -665,7 +683,7 @@ export class Board implements Reader {
       const front = read.text.includes('\r') ? null : quickMeta(read.text, 'tasks');
       const tasks = front && scanTaskList(read.text.slice(front.bodyStart));
       // A task with the id of a deleted one makes the list one with errors: the full read says so.
-      if (front && tasks && !tasks.some((t) => front.meta.retired?.includes(t.id))) list = { meta: front.meta, tasks, edited: written !== undefined && written !== hashOf(read), broken: false };
+      if (front && tasks && !tasks.some((t) => front.meta.retired?.includes(t.id))) list = { meta: front.meta, tasks, edited: written !== undefined && !asWritten(read, written), broken: false };
       else {
         const loaded = this.load(changeId, 'tasks');
         list = loaded && listOf(loaded.doc as DocFile<'tasks'>, loaded.edited);
@@ -727,7 +745,7 @@ export class Board implements Reader {
       else {
         // Only the frontmatter is decoded, unless it is not in agentboard's own shape.
         const meta = quickMeta(read.head(), type)?.meta ?? fullMeta(read.text, shown, type);
-        head = meta && { meta, identity: read.identity, edited: written !== undefined && written !== hashOf(read) };
+        head = meta && { meta, identity: read.identity, edited: written !== undefined && !asWritten(read, written) };
       }
       this.metaCache.set(path, { bytes: read.bytes, written, value: head });
       return head;
@@ -792,6 +810,7 @@ export class Board implements Reader {
     const kept = this.docCache.get(path);
     if (kept && kept.text === read.text && kept.written === written) {
       kept.value.identity = read.identity;
+      kept.value.bom = read.bom;
       this.sayErrors(changeId, type, kept.value.doc);
       return kept.value;
     }
@@ -800,9 +819,11 @@ export class Board implements Reader {
     let entry: LedgerEntry | undefined;
     // The whole ledger is read only for what needs it: a task list it saves parsing, a person's edit to merge onto it.
     if (written !== undefined && (type === 'tasks' || written !== hash)) entry = this.ledgerOf(changeId).files[DOC_FILES[type]];
-    const edited = entry !== undefined ? entry.hash !== hash : written !== undefined && written !== hash;
-    const doc = entry && !edited ? restoreDoc(entry, read.text) : parseDocText(type, read.text, shown);
-    const loaded: Loaded = { doc, text: read.text, identity: read.identity, entry, edited };
+    const recorded = entry?.hash ?? written;
+    const edited = recorded !== undefined && !asWritten(read, recorded);
+    // The ledger's offsets into the text hold for the very bytes it recorded: a file whose line ends differ is parsed.
+    const doc = entry && entry.hash === hash ? restoreDoc(entry, read.text) : parseDocText(type, read.text, shown);
+    const loaded: Loaded = { doc, text: read.text, identity: read.identity, entry, edited, bom: read.bom };
     this.docCache.set(path, { text: read.text, written, value: loaded });
     this.sayErrors(changeId, type, doc);
     return loaded;
@@ -849,7 +870,7 @@ export class Board implements Reader {
           const written = this.written(changeId, type);
           const unshared = this.unsharedDoc(changeId, type);
           const read = (written !== undefined || unshared) && this.checkedDir(changeId) ? this.docFile(path, this.rel(path)) : null;
-          if (read && (unshared || written !== hashOf(read))) out.push({ changeId, type });
+          if (read && (written === undefined || unshared || !asWritten(read, written))) out.push({ changeId, type });
         } catch {
           // reported where the file is read
         }
@@ -904,7 +925,7 @@ export class Board implements Reader {
     const path = this.docPath(changeId, type);
     try {
       const read = this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
-      return read !== null && hashOf(read) !== elsewhere;
+      return read !== null && !asWritten(read, elsewhere);
     } catch {
       return false; // reported where the file is read
     }
@@ -1113,10 +1134,10 @@ export class Board implements Reader {
   }
 
   /** What a commit wrote (its ledger remembered first), so that this process reads it back without parsing it. */
-  remember(changeId: string, type: DocType, doc: DocFile, text: string, identity: string): void {
+  remember(changeId: string, type: DocType, doc: DocFile, text: string, identity: string, bom: boolean): void {
     const entry = this.ledgerCache.get(changeId)?.ledger.files[DOC_FILES[type]];
     this.headsSeen.delete(this.docPath(changeId, type));
-    this.docCache.set(this.docPath(changeId, type), { text, written: entry?.hash, value: { doc, text, identity, entry, edited: false } });
+    this.docCache.set(this.docPath(changeId, type), { text, written: entry?.hash, value: { doc, text, identity, entry, edited: false, bom } });
   }
 
   /** A ledger a commit wrote, as `text`. */
@@ -1355,7 +1376,7 @@ export class Board implements Reader {
   private putBack(raced: Raced[]): void {
     for (const r of raced) {
       const path = this.docPath(r.changeId, r.type);
-      writeFileAtomic(path, r.text, this.rel(path));
+      writeFileAtomic(path, (r.bom ? BOM : '') + r.text, this.rel(path));
       this.notices.push({ kind: 'merge_conflict', message: `${this.rel(path)}: your save landed while agentboard wrote it; it is kept as your edit, and the next write merges it.` });
     }
     this.reread();

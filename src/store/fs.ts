@@ -132,7 +132,7 @@ export function relativePath(top: string, path: string): string {
 }
 
 /** Whether bytes start with UTF-8's byte order mark (EF BB BF). */
-function hasBom(bytes: Buffer): boolean {
+export function hasBom(bytes: Buffer): boolean {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }
 
@@ -149,6 +149,8 @@ export function textOf(bytes: Buffer): string {
 export class FileRead {
   /** The SHA-1 of the bytes, once asked for (see board.ts). */
   hash?: string;
+  /** The SHA-1s of the same text with other line ends and with or without a byte order mark, once asked for (see board.ts). */
+  alike?: readonly string[];
   private decoded?: string;
 
   constructor(
@@ -160,6 +162,11 @@ export class FileRead {
   /** The text, without the byte order mark some editors put first (Notepad's UTF-8): it is no part of a document. */
   get text(): string {
     return (this.decoded ??= textOf(this.bytes));
+  }
+
+  /** Whether the file starts with a byte order mark, which agentboard's writes of it keep. */
+  get bom(): boolean {
+    return hasBom(this.bytes);
   }
 
   /**
@@ -177,6 +184,7 @@ export class FileRead {
   withIdentity(identity: string): FileRead {
     const read = new FileRead(this.bytes, identity);
     read.hash = this.hash;
+    read.alike = this.alike;
     read.decoded = this.decoded;
     return read;
   }

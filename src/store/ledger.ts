@@ -15,6 +15,7 @@ import type { DocFile } from './documents.js';
 import { GAP, TAIL, type TaskBlock, type TasksBody } from './format-tasks.js';
 import { fingerprints, type Entry, type History, type Item } from './merge.js';
 import { sha1 } from './hash.js';
+import { withoutBom } from './markdown.js';
 
 const VERSION = 1;
 const HISTORY_MAX = 32;
@@ -235,10 +236,11 @@ export function docItems(doc: DocFile): Map<string, Item> {
  * The ledger entry after agentboard writes `doc` as `text` (or adopts a file it only read): the
  * version moves on, and every item whose plan or state changed gets a history entry. Items the
  * writer says it left `untouched` (in a document read as the previous entry has it) keep their
- * history without being fingerprinted again.
+ * history without being fingerprinted again. `text` is the file's whole, with the byte order mark
+ * it starts with, if any: the hash is of its bytes, the offsets kept into the text a read gives.
  */
 export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text: string, identity: string, byPerson: Map<string, number> = new Map(), untouched?: Set<string>): LedgerEntry {
-  const stored = storeDoc(doc, text);
+  const stored = storeDoc(doc, withoutBom(text));
   const version = (previous?.version ?? 0) + 1;
   const history: Record<string, History> = { ...(previous?.history ?? {}) };
   const items = docItems(doc);

@@ -19,9 +19,12 @@ export interface SplitDoc {
   bodyLine: number;
 }
 
+/** The byte order mark some Windows editors put first, as a character. */
+export const BOM = '\uFEFF';
+
 /** The text without the byte order mark some Windows editors put first: it is no part of a document or of JSON. */
 export function withoutBom(text: string): string {
-  return text.startsWith('\uFEFF') ? text.slice(1) : text;
+  return text.startsWith(BOM) ? text.slice(1) : text;
 }
 
 /** The line that opens a frontmatter, and one that closes it: `---`, or YAML's end-of-document `...`; spaces after it are let be (Jekyll, Pandoc and Hugo read them so). */

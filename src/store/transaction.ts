@@ -20,11 +20,11 @@ import { activityEnd, formatEntries, type ActivityEntry } from './activity.js';
 import type { Board, HeadMeta, Loaded } from './board.js';
 import { listOf, type TaskList } from './task-scan.js';
 import { emitMeta } from './doc-meta.js';
-import { joinFrontmatter, withLineEndsOf } from './markdown.js';
+import { BOM, joinFrontmatter, withLineEndsOf } from './markdown.js';
 import { checkDoc, parseDocText, requirementIdsOf, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fileMode, fsError, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile } from './fs.js';
+import { appendFile, checkDirs, currentIdentity, fileMode, fsError, hasBom, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, taskItem, type Ledger } from './ledger.js';
@@ -82,7 +82,7 @@ export class StaleRead extends Error {}
 interface Watched {
   fd: number;
   identity: string;
-  /** The hash of the text the operation read. */
+  /** The hash of the bytes the operation read. */
   hash: string;
   changeId: string;
   type: DocType;
@@ -108,7 +108,7 @@ function replacedSaves(held: Map<string, string>, watched: Map<string, Watched>)
     try {
       const st = lstatSync(name);
       if (st.ino === fstatSync(w.fd).ino) continue;
-      out.push({ changeId: w.changeId, type: w.type, text: readFileSync(name, 'utf8') });
+      out.push(savedAs(w.changeId, w.type, readFileSync(name)));
     } catch {
       // gone: nothing to merge
     }
@@ -141,11 +141,15 @@ export interface TouchedClaim {
 interface ReadRecord {
   identity: string | null;
   text: string | null;
+  /** The file started with a byte order mark (not in `text`): a write of it keeps one. */
+  bom: boolean;
 }
 
 interface Staged {
   path: string;
   text: string;
+  /** Written with a byte order mark first: the file had one. */
+  bom?: boolean;
   /** Bytes to write as they are (an attachment), instead of the text. */
   bytes?: Buffer;
   /** Set for a document: its ledger entry is written in the same commit. */
@@ -161,6 +165,18 @@ export interface Raced {
   changeId: string;
   type: DocType;
   text: string;
+  /** The save starts with a byte order mark (not in `text`). */
+  bom: boolean;
+}
+
+/** A person's save, from its bytes. */
+function savedAs(changeId: string, type: DocType, bytes: Buffer): Raced {
+  return { changeId, type, text: textOf(bytes), bom: hasBom(bytes) };
+}
+
+/** What is written of a staged file: its text, after the byte order mark the file had. */
+function fileText(s: Staged): string {
+  return s.bom ? BOM + s.text : s.text;
 }
 
 /** What a board read gives, whether from the board itself or from inside a transaction. */
@@ -255,13 +271,13 @@ export class Transaction implements Reader {
         return doc as DocFile<T>;
       }
       if (loaded?.edited) loaded = this.whenWritten(changeId, type, loaded);
-      this.reads.set(path, { identity: loaded?.identity ?? null, text: loaded?.text ?? null });
+      this.reads.set(path, { identity: loaded?.identity ?? null, text: loaded?.text ?? null, bom: loaded?.bom ?? false });
       doc = loaded?.doc ?? null;
       if (loaded?.edited && doc && !unparsable(doc)) {
-        doc = this.mergeEdited(changeId, type, loaded.doc, loaded.text, loaded.entry!);
+        doc = this.mergeEdited(changeId, type, loaded.doc, loaded.text, loaded.bom, loaded.entry!);
         if (this.board.agentOfRun && this.stateByHand.has(path)) refuseHandEdit(this.board.rel(path));
       }
-      else if (loaded && doc && !unparsable(doc) && this.board.unsharedDoc(changeId, type)) this.adopt(path, changeId, type, doc, loaded.text);
+      else if (loaded && doc && !unparsable(doc) && this.board.unsharedDoc(changeId, type)) this.adopt(path, changeId, type, doc, loaded.text, loaded.bom);
       else if (loaded && doc && !unparsable(doc) && !loaded.entry) {
         const hand = this.board.handDecision(changeId, type);
         if (hand?.unrecorded) doc = this.takeUnrecorded(changeId, path, doc, hand);
@@ -437,7 +453,8 @@ export class Transaction implements Reader {
     return this.board.load(changeId, type);
   }
 
-  private mergeEdited(changeId: string, type: DocType, person: DocFile, personText: string, entry: NonNullable<Loaded['entry']>): DocFile {
+  /** Merges a person's edit (`personText`, after a byte order mark when `bom`) onto agentboard's last write of the file (`entry`). */
+  private mergeEdited(changeId: string, type: DocType, person: DocFile, personText: string, bom: boolean, entry: NonNullable<Loaded['entry']>): DocFile {
     const path = this.board.docPath(changeId, type);
     const shown = this.board.rel(path);
     // A task the person's list lacks and retires was removed on purpose (by another clone, pulled with git, say): it goes.
@@ -489,19 +506,19 @@ export class Transaction implements Reader {
     const summary = `merged a hand edit of ${shown}${result.conflicts.length ? ` (${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'} kept for a person to see)` : ''}`;
     merged.text = withLineEndsOf(personText, merged.text);
     if (merged.text === personText) {
-      this.adopt(path, changeId, type, person, personText);
+      this.adopt(path, changeId, type, person, personText, bom);
       this.handEdits.set(path, { base, read: person, pending: true });
       return person;
     }
     this.handEdits.set(path, { base, read: merged.doc, pending: true });
-    this.staged.set(path, { path, text: merged.text, doc: { changeId, type, parsed: merged.doc } });
+    this.staged.set(path, { path, text: merged.text, bom, doc: { changeId, type, parsed: merged.doc } });
     this.log('agentboard', 'file.merge', shown, summary, changeId);
     return merged.doc;
   }
 
   /** A person's document taken as it is: its ledger entry written (and, on a shared board, its bytes shared). */
-  private adopt(path: string, changeId: string, type: DocType, doc: DocFile, text: string): void {
-    this.staged.set(path, { path, text, doc: { changeId, type, parsed: doc }, adoptOnly: text });
+  private adopt(path: string, changeId: string, type: DocType, doc: DocFile, text: string, bom: boolean): void {
+    this.staged.set(path, { path, text, bom, doc: { changeId, type, parsed: doc }, adoptOnly: text });
   }
 
   /** Merges a person's save that raced with a commit (its bytes, as they were read back) onto what was committed. */
@@ -509,14 +526,14 @@ export class Transaction implements Reader {
     const path = this.board.docPath(raced.changeId, raced.type);
     const current = this.board.load(raced.changeId, raced.type);
     if (!current?.entry) return;
-    this.reads.set(path, { identity: current.identity, text: current.text });
+    this.reads.set(path, { identity: current.identity, text: current.text, bom: current.bom });
     const person = parseDocText(raced.type, raced.text, this.board.rel(path));
     if (unparsable(person)) {
       // A half-written save: keep agentboard's text in place, and the person's bytes as a conflict to look at.
       this.conflicts.push({ file: this.board.rel(path), item: META_ITEM, part: 'plan', kept: 'agentboard', agentboard: null, person: raced.text });
       return;
     }
-    this.seen.set(path, this.mergeEdited(raced.changeId, raced.type, person, raced.text, current.entry));
+    this.seen.set(path, this.mergeEdited(raced.changeId, raced.type, person, raced.text, raced.bom, current.entry));
   }
 
   // ---- staging ------------------------------------------------------------------------------------
@@ -535,7 +552,8 @@ export class Transaction implements Reader {
 
   private stageDoc(changeId: string, type: DocType, doc: DocFile, text: string): void {
     const path = this.board.docPath(changeId, type);
-    this.staged.set(path, { path, text: withLineEndsOf(this.reads.get(path)?.text, text), doc: { changeId, type, parsed: doc } });
+    const read = this.reads.get(path);
+    this.staged.set(path, { path, text: withLineEndsOf(read?.text, text), bom: read?.bom, doc: { changeId, type, parsed: doc } });
     this.seen.set(path, doc);
   }
 
@@ -904,7 +922,7 @@ export class Transaction implements Reader {
           identities.set(s.path, this.reads.get(s.path)?.identity ?? '');
           continue;
         }
-        const data = s.bytes ?? s.text;
+        const data = s.bytes ?? fileText(s);
         // A file of a new change is written into the change's folder while that is still built under its temp name.
         const newDir = journal.dirs.find((d) => s.path.startsWith(join(board.root, d.target) + sep));
         if (newDir) {
@@ -927,7 +945,7 @@ export class Transaction implements Reader {
         const known = board.ledgerOf(changeId);
         const ledger: Ledger = { ...known, files: { ...known.files } };
         for (const s of docs) {
-          ledger.files[DOC_FILES[s.doc!.type]] = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, s.text, identities.get(s.path)!, this.personParts(s.path, s.doc!.parsed), s.doc!.untouched);
+          ledger.files[DOC_FILES[s.doc!.type]] = nextEntry(ledger.files[DOC_FILES[s.doc!.type]], s.doc!.parsed, fileText(s), identities.get(s.path)!, this.personParts(s.path, s.doc!.parsed), s.doc!.untouched);
         }
         const path = board.ledgerPath(changeId);
         this.ensureDir(dirname(path));
@@ -955,7 +973,7 @@ export class Transaction implements Reader {
         const read = this.reads.get(s.path);
         if (!s.doc || !read?.identity) continue;
         const fd = openSync(s.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-        watched.set(s.path, { fd, identity: read.identity, hash: hashText(read.text ?? ''), changeId: s.doc.changeId, type: s.doc.type });
+        watched.set(s.path, { fd, identity: read.identity, hash: hashText((read.bom ? BOM : '') + (read.text ?? '')), changeId: s.doc.changeId, type: s.doc.type });
       }
       if (!this.lock.confirm()) throw new LostLock('the board lock was taken over');
       this.verify(writes, watched, late);
@@ -995,7 +1013,7 @@ export class Transaction implements Reader {
       // What the commit changed on disk is read from disk again (what it wrote is known by its text, see remember()).
       board.begin();
       for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.text);
-      for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!);
+      for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!, s.bom === true);
       const raced = this.racedSaves(watched);
       // A save in place shows among the raced ones (with the bytes it ended with); one that replaced the file, only here.
       for (const l of [...replacedSaves(held, watched), ...(late ?? [])]) if (!raced.some((r) => r.changeId === l.changeId && r.type === l.type)) raced.push(l);
@@ -1034,22 +1052,22 @@ export class Transaction implements Reader {
       const now = w ? identityOf(fstatSync(w.fd)) : null;
       const atPath = currentIdentity(s.path, this.board.rel(s.path));
       if (atPath === null && read.identity === null) continue;
-      let current: string | null = null;
+      let current: FileRead | null = null;
       if (atPath !== null) {
         try {
-          current = readBoardFile(s.path, this.board.rel(s.path))?.text ?? null;
+          current = readBoardFile(s.path, this.board.rel(s.path));
         } catch {
           // unreadable for now (a save under way): changed
         }
       }
       // Compared by content too: a save in place within one tick of the file system's clock can keep size and mtime.
-      if (current !== null && read.text !== null && (now === null || now === atPath) && hashText(current) === hashText(read.text)) continue;
+      if (current !== null && read.text !== null && (now === null || now === atPath) && hashText(current.text) === hashText(read.text) && current.bom === read.bom) continue;
       if (late && s.doc && current !== null) {
         // The person keeps saving: commit, then merge their save (the newest) as one that raced with the rename.
         const doc = s.doc;
         const seen = late.findIndex((l) => l.changeId === doc.changeId && l.type === doc.type);
         if (seen >= 0) late.splice(seen, 1);
-        late.push({ changeId: doc.changeId, type: doc.type, text: current });
+        late.push(savedAs(doc.changeId, doc.type, current.bytes));
         continue;
       }
       throw new StaleRead(`${this.board.rel(s.path)} changed while the operation ran`);
@@ -1063,8 +1081,7 @@ export class Transaction implements Reader {
   private racedSaves(watched: Map<string, Watched>): Raced[] {
     const raced: Raced[] = [];
     for (const [path, w] of watched) {
-      // Compared as the read was, by its text (a byte order mark is no part of it).
-      if (identityOf(fstatSync(w.fd)) === w.identity && hashText(textOf(readAll(w.fd))) === w.hash) continue;
+      if (identityOf(fstatSync(w.fd)) === w.identity && hashText(readAll(w.fd)) === w.hash) continue;
       const deadline = Date.now() + WRITER_WAIT_MS;
       let last = '';
       // Finished: nobody has it open for writing, and it has stopped changing.
@@ -1072,7 +1089,7 @@ export class Transaction implements Reader {
         last = identityOf(fstatSync(w.fd));
         sleep(50);
       }
-      raced.push({ changeId: w.changeId, type: w.type, text: textOf(readAll(w.fd)) });
+      raced.push(savedAs(w.changeId, w.type, readAll(w.fd)));
     }
     return raced;
   }
@@ -1089,7 +1106,7 @@ export class Transaction implements Reader {
 
   private recordRead(path: string): void {
     const read = readBoardFile(path, this.board.rel(path));
-    this.reads.set(path, { identity: read?.identity ?? null, text: read?.text ?? null });
+    this.reads.set(path, { identity: read?.identity ?? null, text: read?.text ?? null, bom: read?.bom ?? false });
   }
 
   private stageConflicts(): void {

@@ -272,7 +272,7 @@ describe('a status agentboard does not know, typed by hand', () => {
 });
 
 describe('a document saved with a byte order mark (Notepad\'s UTF-8)', () => {
-  it('is read as the same document, and the next write merges it without the mark', async () => {
+  it('is read as the same document, and the next write merges it keeping the mark', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'bom', [{ title: 'One' }, { title: 'Two' }]);
     const path = 'agentd/changes/bom/tasks.md';
@@ -281,7 +281,7 @@ describe('a document saved with a byte order mark (Notepad\'s UTF-8)', () => {
     expect((await ok(dir, ['task', 'show', 'bom/T2'])).task.title).toBe('Two, by hand');
     expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('bom/T1');
     const after = read(dir, path);
-    expect(after.startsWith('---\n')).toBe(true);
+    expect(after.startsWith('\uFEFF---\n')).toBe(true);
     expect(after).toContain('## T2: Two, by hand');
     expect(after).toMatch(/## T1: One[\s\S]*assignee: codex/);
   });

@@ -1,0 +1,137 @@
+/**
+ * A document's byte order mark and line ends are its editor's, not its content: agentboard's writes
+ * keep them, and a file that differs from what agentboard wrote in them alone (a Windows editor's
+ * save, a checkout with git's core.autocrlf) is no person's edit.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
+
+const BOM = '\uFEFF';
+const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
+
+/** The file's bytes: whether they start with UTF-8's byte order mark, and the text after it. */
+function bytesOf(dir: string, path: string): { bom: boolean; text: string } {
+  const bytes = readFileSync(join(dir, path));
+  const bom = bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]));
+  return { bom, text: bytes.toString('utf8', bom ? 3 : 0) };
+}
+
+/** Every line of the text ends with CRLF. */
+function allCrlf(text: string): boolean {
+  return text.includes('\r\n') && !text.replace(/\r\n/g, '').includes('\n');
+}
+
+const handEdited = async (dir: string) => (await ok(dir, ['status'])).hand_edited;
+
+describe('a document saved with a byte order mark', () => {
+  it('keeps it through every write, with CRLF line ends too, and is not taken for a hand edit afterwards', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'marked', [{ title: 'One' }, { title: 'Two' }]);
+    const tasks = 'agentd/changes/marked/tasks.md';
+    const proposal = 'agentd/changes/marked/proposal.md';
+    write(dir, tasks, BOM + read(dir, tasks));
+    write(dir, proposal, BOM + crlf(read(dir, proposal)));
+    await ok(dir, ['task', 'note', 'marked/T2', 'Kept the mark.', '--as', 'human:tester']);
+    await ok(dir, ['approve', 'marked', 'proposal', '--as', 'human:tester']);
+    let t = bytesOf(dir, tasks);
+    expect(t.bom).toBe(true);
+    expect(t.text.startsWith('---\nid: marked/tasks\n')).toBe(true);
+    expect(t.text).toContain('Kept the mark.');
+    expect(t.text.includes('\uFEFF')).toBe(false);
+    const p = bytesOf(dir, proposal);
+    expect(p.bom).toBe(true);
+    expect(allCrlf(p.text)).toBe(true);
+    expect(p.text).toMatch(/^---\r\n[\s\S]*status: approved\r\n/);
+    expect(await handEdited(dir)).toEqual([]);
+    // a person's edit of a marked file, taken as it is by the next command (its ledger entry alone written)
+    const spec = 'agentd/changes/marked/spec.md';
+    write(dir, spec, BOM + read(dir, spec).replace('exactly one agent at a time', 'exactly one agent at any time'));
+    expect(await handEdited(dir)).toEqual([spec]);
+    // written again: the mark stays
+    await ok(dir, ['next', '--as', 'codex']);
+    expect(bytesOf(dir, spec)).toEqual({ bom: true, text: expect.stringContaining('exactly one agent at any time') });
+    expect(await handEdited(dir)).toEqual([]);
+    await ok(dir, ['task', 'done', 'marked/T1', '--as', 'codex']);
+    t = bytesOf(dir, tasks);
+    expect(t.bom).toBe(true);
+    expect(t.text).toMatch(/## T1: One\n[\s\S]*status: done\n/);
+    expect(await handEdited(dir)).toEqual([]);
+    // a person's edit of the file, merged by the next write: the mark stays, and so does the edit
+    write(dir, tasks, BOM + t.text.replace('## T2: Two', '## T2: Two, by hand'));
+    expect(await handEdited(dir)).toEqual([tasks]);
+    await ok(dir, ['task', 'note', 'marked/T2', 'After the edit.', '--as', 'human:tester']);
+    t = bytesOf(dir, tasks);
+    expect(t.bom).toBe(true);
+    expect(t.text).toContain('## T2: Two, by hand');
+    expect(t.text).toContain('After the edit.');
+    expect(await handEdited(dir)).toEqual([]);
+    expect((await ok(dir, ['task', 'show', 'marked/T1'])).task.status).toBe('done');
+  });
+});
+
+describe('a document that differs from what agentboard wrote only in its line ends or byte order mark', () => {
+  it('is no hand edit: not listed, not merged, read as it is, and written with its line ends kept', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'ends', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('ends/T1');
+    await ok(dir, ['task', 'note', 'ends/T1', 'Started on it.', '--as', 'codex']);
+    const [proposal, spec, tasks] = ['proposal.md', 'spec.md', 'tasks.md'].map((f) => `agentd/changes/ends/${f}`) as [string, string, string];
+    write(dir, tasks, crlf(read(dir, tasks)));
+    write(dir, proposal, BOM + crlf(read(dir, proposal)));
+    write(dir, spec, BOM + read(dir, spec));
+    expect(await handEdited(dir)).toEqual([]);
+    // read as the task list it is (not from offsets into the text agentboard wrote)
+    const listed = (await ok(dir, ['task', 'list', '--change', 'ends'])).tasks.map((t: any) => [t.task_id, t.title, t.status, t.assignee]);
+    expect(listed).toEqual([
+      ['ends/T1', 'One', 'in_progress', 'codex'],
+      ['ends/T2', 'Two', 'todo', null],
+      ['ends/T3', 'Three', 'todo', null],
+    ]);
+    expect((await ok(dir, ['task', 'show', 'ends/T1'])).task.notes.map((n: any) => n.text)).toEqual(['Started on it.']);
+    expect((await ok(dir, ['next', '--as', 'gemini'])).task.task_id).toBe('ends/T2');
+    await ok(dir, ['task', 'done', 'ends/T1', '--as', 'codex']);
+    const text = read(dir, tasks);
+    expect(allCrlf(text)).toBe(true);
+    expect(text).toMatch(/## T1: One\r\n[\s\S]*status: done\r\n[\s\S]*## T2: Two\r\n[\s\S]*assignee: gemini\r\n/);
+    // each task once, whole: written from the file as it is
+    expect(text.match(/^#.*$/gm)).toEqual(['# Tasks: ends', '## T1: One', '## T2: Two', '## T3: Three']);
+    expect(text.match(/^```/gm)).toHaveLength(6);
+    expect((await cli(dir, ['validate', 'ends'])).code).toBe(0);
+    expect(read(dir, 'agentd/.runtime/activity.jsonl')).not.toContain('"file.merge"');
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect(await handEdited(dir)).toEqual([]);
+    // a person's real edit of a CRLF file is one
+    write(dir, tasks, text.replace('## T3: Three\r\n', '## T3: Three, by hand\r\n'));
+    write(dir, proposal, BOM + crlf(read(dir, proposal).slice(1)).replace('Add a board.', 'Add a board, by hand.'));
+    expect((await handEdited(dir)).sort()).toEqual([proposal, tasks]);
+    expect((await ok(dir, ['task', 'show', 'ends/T3'])).task.title).toBe('Three, by hand');
+  });
+
+  it('as a checkout with core.autocrlf leaves it is no hand edit', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'checkout', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-c', 'core.autocrlf=true', ...args], { cwd: dir, stdio: 'pipe', encoding: 'utf8' });
+    git('init', '-q');
+    git('add', '-A');
+    git('commit', '-qm', 'board');
+    rmSync(join(dir, 'agentd/changes/checkout'), { recursive: true });
+    git('checkout', '--', 'agentd/changes/checkout');
+    const tasks = 'agentd/changes/checkout/tasks.md';
+    expect(allCrlf(read(dir, tasks))).toBe(true);
+    expect(await handEdited(dir)).toEqual([]);
+    expect((await ok(dir, ['next', '--as', 'gemini'])).task.task_id).toBe('checkout/T2');
+    await ok(dir, ['task', 'done', 'checkout/T1', '--as', 'codex']);
+    const text = read(dir, tasks);
+    expect(allCrlf(text)).toBe(true);
+    expect(text.match(/^#.*$/gm)).toEqual(['# Tasks: checkout', '## T1: One', '## T2: Two']);
+    expect(text).toMatch(/## T1: One\r\n[\s\S]*status: done\r\n[\s\S]*## T2: Two\r\n[\s\S]*assignee: gemini\r\n/);
+    expect((await cli(dir, ['validate', 'checkout'])).code).toBe(0);
+    expect(read(dir, 'agentd/.runtime/activity.jsonl')).not.toContain('"file.merge"');
+    expect(await handEdited(dir)).toEqual([]);
+    expect(git('status', '--porcelain', '--', 'agentd/changes/checkout/proposal.md', 'agentd/changes/checkout/spec.md')).toBe('');
+  });
+});
