@@ -5,7 +5,7 @@
  * and one that talks to the remote gives up after NETWORK_TIMEOUT_MS.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fail } from '../../errors.js';
 import { refTo } from '../../domain/refs.js';
 import { gitSync } from '../git-sync.js';
@@ -23,6 +23,12 @@ export interface GitOptions {
   env?: Record<string, string>;
   /** The command talks to the remote: bounded in time. */
   network?: boolean;
+}
+
+export interface SavedIndex {
+  path: string;
+  /** null: there was no index yet. */
+  bytes: Buffer | null;
 }
 
 export class Git {
@@ -66,6 +72,35 @@ export class Git {
   /** The branch checked out; null when HEAD is detached. */
   branch(): string | null {
     return this.run(['symbolic-ref', '--short', '-q', 'HEAD']).stdout.toString('utf8').trim() || null;
+  }
+
+  /** The index file as it is now, for restoreIndex to put back when a command that stages files fails. */
+  savedIndex(): SavedIndex {
+    const path = this.must(['rev-parse', '--path-format=absolute', '--git-path', 'index']);
+    try {
+      return { path, bytes: readFileSync(path) };
+    } catch {
+      return { path, bytes: null };
+    }
+  }
+
+  /**
+   * Puts a saved index back, taking git's own index.lock as git does; false when another git
+   * command holds that lock (the index is then left as it is).
+   */
+  restoreIndex(saved: SavedIndex): boolean {
+    const lock = `${saved.path}.lock`;
+    try {
+      writeFileSync(lock, saved.bytes ?? '', { flag: 'wx' });
+    } catch {
+      return false;
+    }
+    if (saved.bytes !== null) renameSync(lock, saved.path);
+    else {
+      rmSync(saved.path, { force: true });
+      rmSync(lock);
+    }
+    return true;
   }
 
   /** The URL of a remote, or null when the repository has no remote of that name. */
