@@ -36,3 +36,46 @@ describe('`agentboard remote publish` refused by git', () => {
     expect(git(a, ['log', '--format=%s', '-1'])).toBe('code: first');
   });
 });
+
+describe('a board ref rewritten on the remote', () => {
+  it('moved back to an older commit (a force-push): the next write puts back the claims it lost, and no task is handed out twice', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'rewind', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    const [a, b] = shared.clones as [string, string];
+    const before = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('rewind/T1');
+    expect((await ok(b, ['next', '--as', 'bob'])).task.task_id).toBe('rewind/T2');
+    git(shared.remote, ['update-ref', 'refs/agentboard/board', before]);
+
+    const r = await cli(b, ['next', '--as', 'carol', '--json']);
+    expect(r.json.data.task.task_id).toBe('rewind/T3');
+    expect(r.json.notices.join(' ')).toMatch(/moved back to an older commit .* missing 2 writes; this clone had them and put them back/);
+    const tasks = git(shared.remote, ['show', 'refs/agentboard/board:changes/rewind/tasks.md']);
+    expect(tasks).toMatch(/## T1: One[\s\S]*assignee: alice[\s\S]*## T2: Two[\s\S]*assignee: bob[\s\S]*## T3: Three[\s\S]*assignee: carol/);
+    // the clone that wrote before the rewind sees every claim, its own too
+    const list = await ok(a, ['task', 'list', '--sync']);
+    expect(list.tasks.map((t: any) => [t.task_id, t.assignee])).toEqual([
+      ['rewind/T1', 'alice'],
+      ['rewind/T2', 'bob'],
+      ['rewind/T3', 'carol'],
+    ]);
+    expect((await cli(a, ['validate', '--all'])).code).toBe(0);
+  });
+
+  it('to another history: the clone takes the remote board, says what it lost, and keeps its last commit under a ref', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'rewrite', [{ title: 'One' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'alice']);
+    await ok(a, ['task', 'note', 'rewrite/T1', 'First note', '--as', 'alice']);
+    const mine = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    // another history: the board's first commit made again, by another clone that shared it anew
+    const tree = git(shared.remote, ['rev-parse', 'refs/agentboard/board~3^{tree}']);
+    const other = git(b, ['commit-tree', tree, '-m', 'agentboard: the board is shared']);
+    git(b, ['push', '-q', '--force', 'origin', `${other}:refs/agentboard/board`]);
+
+    const r = await cli(a, ['status', '--sync', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json.notices.join(' ')).toContain('was rewritten (force-pushed)');
+    expect(git(a, ['rev-parse', 'refs/agentboard/rewritten/origin'])).toBe(mine);
+    expect(git(a, ['show', 'refs/agentboard/rewritten/origin:changes/rewrite/tasks.md'])).toContain('First note');
+  });
+});
