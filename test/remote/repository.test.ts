@@ -2,10 +2,11 @@
  * A shared board in repositories as people keep them: hooks that refuse, a board ref someone
  * rewrote on the remote. Every refusal changes nothing, and nothing agreed on the remote is lost.
  */
-import { chmodSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, ok } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot } from '../helpers.js';
 import { commitCode, git, sharedBoard } from './helpers.js';
 
 function hook(dir: string, name: string, script: string): void {
@@ -77,5 +78,30 @@ describe('a board ref rewritten on the remote', () => {
     expect(r.json.notices.join(' ')).toContain('was rewritten (force-pushed)');
     expect(git(a, ['rev-parse', 'refs/agentboard/rewritten/origin'])).toBe(mine);
     expect(git(a, ['show', 'refs/agentboard/rewritten/origin:changes/rewrite/tasks.md'])).toContain('First note');
+  });
+});
+
+describe('a remote that asks for a passphrase on the terminal (ssh)', () => {
+  it('fails at once with REMOTE_UNREACHABLE, changing nothing: nothing git starts can ask on the terminal, though there is one', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'keys', [{ title: 'One' }]));
+    const [, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    const asked = join(b, '..', 'asked');
+    const ssh = join(b, '..', 'fake-ssh');
+    // an ssh whose key needs a passphrase: it asks on the terminal when it has one
+    writeFileSync(ssh, `#!/bin/sh\nif (exec 3</dev/tty) 2>/dev/null; then printf 'Enter passphrase: ' >/dev/tty; touch '${asked}'; fi\necho 'git@example.invalid: Permission denied (publickey).' >&2\nexit 255\n`);
+    chmodSync(ssh, 0o755);
+    git(b, ['remote', 'set-url', 'origin', 'ssh://git@example.invalid/board.git']);
+    git(b, ['config', 'core.sshCommand', ssh]);
+    const before = snapshot(join(b, 'agentd'));
+
+    // at a terminal (script gives the command one)
+    const command = [process.execPath, ...NODE_ARGS, BIN, 'next', '--as', 'walker', '--json'].map((a) => `'${a}'`).join(' ');
+    const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: b, env: childEnv(), encoding: 'utf8', timeout: 30_000 });
+    expect(existsSync(asked)).toBe(false);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('"REMOTE_UNREACHABLE"');
+    expect(r.stdout).toContain('ssh-agent');
+    expect(snapshot(join(b, 'agentd'))).toEqual(before);
   });
 });

@@ -43,6 +43,7 @@ export class Git {
       input: options.input,
       env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...options.env },
       timeoutMs: options.network ? NETWORK_TIMEOUT_MS : undefined,
+      noTerminal: options.network,
     });
     if (r.missing) {
       fail('NOT_A_GIT_REPOSITORY', 'git is not installed, and a shared board lives in git.', `Install git, or turn sharing off with ${refTo('remote.disable')}.`);

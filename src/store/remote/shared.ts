@@ -122,7 +122,7 @@ export class SharedBoard {
     fail(
       'REMOTE_UNREACHABLE',
       `The shared board's remote "${this.remote}" could not be reached (${reason}); a claim, a release or any other exclusive write must be agreed with the remote, so nothing was written.`,
-      `Check the connection and your access with \`git fetch ${this.remote}\`, then try ${SAME_CALL} again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
+      `Check the connection and your access with \`git fetch ${this.remote}\` (agentboard never waits for a passphrase or a password to be typed: load the key into ssh-agent, or use a credential helper), then try ${SAME_CALL} again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
     );
   }
 
