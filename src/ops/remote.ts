@@ -248,8 +248,14 @@ function publishIntoBranch(board: Board, shared: SharedBoard, message: string | 
   const none = { committed: false, commit: null, branch, board_commit: synced?.commit ?? null, files: 0 };
   if (specs.length === 0) return none;
   const paths = ['--', ...specs, ...excludes];
+  // A git add or commit that fails (a pre-commit hook, say) leaves the index as it was: a refused publish stages nothing.
+  const index = shared.git.savedIndex();
+  const failed = (what: string, stderr: string): never => {
+    const restored = shared.git.restoreIndex(index);
+    return gitFailed(what, gitReason(stderr), restored ? 'the branch and the index were not changed' : `the branch was not changed, but the board's files may be left staged (\`git restore --staged -- ${specs.join(' ')}\` unstages them)`);
+  };
   const add = shared.git.run(['add', '-A', ...paths]);
-  if (add.code !== 0) gitFailed('git add', gitReason(add.stderr));
+  if (add.code !== 0) failed('git add', add.stderr);
   const staged = shared.git
     .run(['diff', '--cached', '--name-only', ...paths])
     .stdout.toString('utf8')
@@ -258,7 +264,7 @@ function publishIntoBranch(board: Board, shared: SharedBoard, message: string | 
   if (staged.length === 0) return none;
   const text = message ?? `agentboard: the shared board at ${synced?.commit.slice(0, 12) ?? 'its last sync'}`;
   const commit = shared.git.run(['commit', '-q', '-m', text, ...paths]);
-  if (commit.code !== 0) gitFailed('git commit', gitReason(commit.stderr));
+  if (commit.code !== 0) failed('git commit', commit.stderr);
   return { committed: true, commit: shared.git.must(['rev-parse', 'HEAD']), branch, board_commit: synced?.commit ?? null, files: staged.length };
 }
 

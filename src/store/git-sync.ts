@@ -1,9 +1,11 @@
 /**
  * git run to its end synchronously, for the few places that need git inside one synchronous
  * operation (a shared board's writes, the person's name, an import's source commit). Like every
- * process agentboard starts, it goes through execa; execa is loaded on first use, as most commands
- * never start git.
+ * process agentboard starts, it goes through execa (but for one run without a terminal, below);
+ * execa is loaded on first use, as most commands never start git.
  */
+
+import type { SpawnSyncOptionsWithBufferEncoding } from 'node:child_process';
 
 export interface GitSyncResult {
   /** The exit code; -1 when git did not run to its end (timed out, killed, or missing). */
@@ -21,9 +23,16 @@ export interface GitSyncOptions {
   env: Record<string, string | undefined>;
   input?: string | Buffer;
   timeoutMs?: number;
+  /**
+   * Run in a session of its own, without a controlling terminal, so that nothing git starts can
+   * wait for an answer typed there (ssh asks for a passphrase or a host key's confirmation on the
+   * terminal itself, whatever GIT_TERMINAL_PROMPT says): it fails instead.
+   */
+  noTerminal?: boolean;
 }
 
 export function gitSync(args: string[], options: GitSyncOptions): GitSyncResult {
+  if (options.noTerminal) return detachedGit(args, options);
   const { execaSync } = require('execa') as typeof import('execa');
   const r = execaSync('git', args, {
     cwd: options.cwd,
@@ -43,6 +52,25 @@ export function gitSync(args: string[], options: GitSyncOptions): GitSyncResult 
     code: ran ? r.exitCode! : -1,
     stdout: Buffer.from(r.stdout ?? new Uint8Array()),
     stderr: timedOut ? 'the command timed out' : Buffer.from(r.stderr ?? new Uint8Array()).toString('utf8'),
+    missing,
+    timedOut,
+  };
+}
+
+/**
+ * git in a new session: execa's synchronous mode refuses `detached`, and Node's spawnSync honours it
+ * (libuv's setsid) though its types leave it out.
+ */
+function detachedGit(args: string[], options: GitSyncOptions): GitSyncResult {
+  const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
+  const spawnOptions = { cwd: options.cwd, env: options.env, input: options.input, timeout: options.timeoutMs, maxBuffer: 1024 * 1024 * 1024, detached: true, stdio: 'pipe' as const };
+  const r = spawnSync('git', args, spawnOptions as SpawnSyncOptionsWithBufferEncoding);
+  const missing = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+  const timedOut = !missing && (r.signal !== null || r.error !== undefined);
+  return {
+    code: missing || timedOut || r.status === null ? -1 : r.status,
+    stdout: r.stdout ?? Buffer.alloc(0),
+    stderr: timedOut ? 'the command timed out' : (r.stderr?.toString('utf8') ?? ''),
     missing,
     timedOut,
   };

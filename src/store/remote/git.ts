@@ -5,7 +5,7 @@
  * and one that talks to the remote gives up after NETWORK_TIMEOUT_MS.
  */
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fail } from '../../errors.js';
 import { refTo } from '../../domain/refs.js';
 import { gitSync } from '../git-sync.js';
@@ -25,6 +25,12 @@ export interface GitOptions {
   network?: boolean;
 }
 
+export interface SavedIndex {
+  path: string;
+  /** null: there was no index yet. */
+  bytes: Buffer | null;
+}
+
 export class Git {
   constructor(
     /** The board's root, inside the repository's working tree. */
@@ -37,6 +43,7 @@ export class Git {
       input: options.input,
       env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...options.env },
       timeoutMs: options.network ? NETWORK_TIMEOUT_MS : undefined,
+      noTerminal: options.network,
     });
     if (r.missing) {
       fail('NOT_A_GIT_REPOSITORY', 'git is not installed, and a shared board lives in git.', `Install git, or turn sharing off with ${refTo('remote.disable')}.`);
@@ -66,6 +73,35 @@ export class Git {
   /** The branch checked out; null when HEAD is detached. */
   branch(): string | null {
     return this.run(['symbolic-ref', '--short', '-q', 'HEAD']).stdout.toString('utf8').trim() || null;
+  }
+
+  /** The index file as it is now, for restoreIndex to put back when a command that stages files fails. */
+  savedIndex(): SavedIndex {
+    const path = this.must(['rev-parse', '--path-format=absolute', '--git-path', 'index']);
+    try {
+      return { path, bytes: readFileSync(path) };
+    } catch {
+      return { path, bytes: null };
+    }
+  }
+
+  /**
+   * Puts a saved index back, taking git's own index.lock as git does; false when another git
+   * command holds that lock (the index is then left as it is).
+   */
+  restoreIndex(saved: SavedIndex): boolean {
+    const lock = `${saved.path}.lock`;
+    try {
+      writeFileSync(lock, saved.bytes ?? '', { flag: 'wx' });
+    } catch {
+      return false;
+    }
+    if (saved.bytes !== null) renameSync(lock, saved.path);
+    else {
+      rmSync(saved.path, { force: true });
+      rmSync(lock);
+    }
+    return true;
   }
 
   /** The URL of a remote, or null when the repository has no remote of that name. */

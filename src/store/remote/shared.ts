@@ -122,7 +122,7 @@ export class SharedBoard {
     fail(
       'REMOTE_UNREACHABLE',
       `The shared board's remote "${this.remote}" could not be reached (${reason}); a claim, a release or any other exclusive write must be agreed with the remote, so nothing was written.`,
-      `Check the connection and your access with \`git fetch ${this.remote}\`, then try ${SAME_CALL} again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
+      `Check the connection and your access with \`git fetch ${this.remote}\` (agentboard never waits for a passphrase or a password to be typed: load the key into ssh-agent, or use a credential helper), then try ${SAME_CALL} again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
     );
   }
 
@@ -233,7 +233,7 @@ export class SharedBoard {
     if (!pending) return;
     this.waitFor(PUSH_MARKER, pending.token);
     const head = this.fetch();
-    const landed = head !== null && (head === pending.commit || this.git.run(['merge-base', '--is-ancestor', pending.commit, head]).code === 0);
+    const landed = head !== null && (head === pending.commit || this.isAncestor(pending.commit, head));
     if (landed && pending.queue_id !== undefined) this.unqueue(pending.queue_id);
     rmSync(this.files.path('pending.json'), { force: true });
     this.board.notices.push({
@@ -264,9 +264,40 @@ export class SharedBoard {
 
   /** Fetches the board and brings the working tree's agentd/ to it; the commit, or null when the remote holds no board. */
   pull(): string | null {
-    const head = this.fetch();
+    const head = this.rewound(this.fetch());
     if (head !== null) this.bringTo(head);
     return head;
+  }
+
+  /**
+   * agentboard only moves the board ref forward, so a remote whose board does not hold the commit
+   * this clone last synced was rewritten (a force-push, a remote restored from a backup). Moved
+   * back to an older commit of the board, it lost writes this clone has: they are put back,
+   * pushed like any write (named against the value they replace), so that no claim or note agreed
+   * on is lost and no task is handed out again. Rewritten otherwise, the remote's board is taken
+   * and this clone's last commit kept under a ref a person can look at. Returns the remote's commit.
+   */
+  private rewound(head: string | null): string | null {
+    const mine = this.synced()?.commit;
+    if (head === null || mine === undefined || head === mine || this.isAncestor(mine, head)) return head;
+    const missing = this.git.run(['rev-list', '--count', `${head}..${mine}`]).stdout.toString('utf8').trim();
+    if (!this.isAncestor(head, mine)) {
+      const kept = `refs/agentboard/rewritten/${this.remote}`;
+      this.git.run(['update-ref', kept, mine]);
+      this.board.notices.push({
+        kind: 'remote',
+        message: `The shared board on "${this.remote}" was rewritten (force-pushed): it no longer holds the commit this clone last synced (${mine.slice(0, 12)}), and ${missing} of its writes are not on it; this clone now shows the remote's board. Its last commit is kept as ${kept}: \`git log -p ${head.slice(0, 12)}..${kept}\` shows what the remote lost.`,
+      });
+      return head;
+    }
+    if (this.push(mine, head, newToken()) === 'moved') return this.rewound(this.fetch());
+    this.git.run(['update-ref', this.tracking, mine]);
+    this.board.notices.push({ kind: 'remote', message: `The shared board on "${this.remote}" had been moved back to an older commit (${head.slice(0, 12)}: a force-push, or a remote restored from a backup) and was missing ${missing} write${missing === '1' ? '' : 's'}; this clone had them and put them back.` });
+    return mine;
+  }
+
+  private isAncestor(commit: string, of: string): boolean {
+    return this.git.run(['merge-base', '--is-ancestor', commit, of]).code === 0;
   }
 
   /**

@@ -1,0 +1,107 @@
+/**
+ * A shared board in repositories as people keep them: hooks that refuse, a board ref someone
+ * rewrote on the remote. Every refusal changes nothing, and nothing agreed on the remote is lost.
+ */
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot } from '../helpers.js';
+import { commitCode, git, sharedBoard } from './helpers.js';
+
+function hook(dir: string, name: string, script: string): void {
+  const path = join(dir, '.git', 'hooks', name);
+  writeFileSync(path, `#!/bin/sh\n${script}\n`);
+  chmodSync(path, 0o755);
+}
+
+describe('`agentboard remote publish` refused by git', () => {
+  it('by a pre-commit hook says so and leaves the index as it was: nothing of the board staged, what the person staged still staged', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'hooks', [{ title: 'One' }]));
+    const [a] = shared.clones as [string];
+    await ok(a, ['next', '--as', 'walker']);
+    commitCode(a, 'first\n');
+    writeFileSync(join(a, 'code.txt'), 'staged by the person\n');
+    git(a, ['add', 'code.txt']);
+    hook(a, 'pre-commit', 'echo "lint failed: fix code.txt" >&2; exit 1');
+    const status = git(a, ['status', '--porcelain']);
+    const staged = git(a, ['diff', '--cached', '--name-only']);
+
+    const r = await cli(a, ['remote', 'publish', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('GIT_FAILED');
+    expect(r.json.error.message).toContain('lint failed: fix code.txt');
+    expect(git(a, ['diff', '--cached', '--name-only'])).toBe(staged);
+    expect(git(a, ['status', '--porcelain'])).toBe(status);
+    expect(r.json.error.message).toContain('the index were not changed');
+    expect(git(a, ['log', '--format=%s', '-1'])).toBe('code: first');
+  });
+});
+
+describe('a board ref rewritten on the remote', () => {
+  it('moved back to an older commit (a force-push): the next write puts back the claims it lost, and no task is handed out twice', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'rewind', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    const [a, b] = shared.clones as [string, string];
+    const before = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('rewind/T1');
+    expect((await ok(b, ['next', '--as', 'bob'])).task.task_id).toBe('rewind/T2');
+    git(shared.remote, ['update-ref', 'refs/agentboard/board', before]);
+
+    const r = await cli(b, ['next', '--as', 'carol', '--json']);
+    expect(r.json.data.task.task_id).toBe('rewind/T3');
+    expect(r.json.notices.join(' ')).toMatch(/moved back to an older commit .* missing 2 writes; this clone had them and put them back/);
+    const tasks = git(shared.remote, ['show', 'refs/agentboard/board:changes/rewind/tasks.md']);
+    expect(tasks).toMatch(/## T1: One[\s\S]*assignee: alice[\s\S]*## T2: Two[\s\S]*assignee: bob[\s\S]*## T3: Three[\s\S]*assignee: carol/);
+    // the clone that wrote before the rewind sees every claim, its own too
+    const list = await ok(a, ['task', 'list', '--sync']);
+    expect(list.tasks.map((t: any) => [t.task_id, t.assignee])).toEqual([
+      ['rewind/T1', 'alice'],
+      ['rewind/T2', 'bob'],
+      ['rewind/T3', 'carol'],
+    ]);
+    expect((await cli(a, ['validate', '--all'])).code).toBe(0);
+  });
+
+  it('to another history: the clone takes the remote board, says what it lost, and keeps its last commit under a ref', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'rewrite', [{ title: 'One' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'alice']);
+    await ok(a, ['task', 'note', 'rewrite/T1', 'First note', '--as', 'alice']);
+    const mine = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    // another history: the board's first commit made again, by another clone that shared it anew
+    const tree = git(shared.remote, ['rev-parse', 'refs/agentboard/board~3^{tree}']);
+    const other = git(b, ['commit-tree', tree, '-m', 'agentboard: the board is shared']);
+    git(b, ['push', '-q', '--force', 'origin', `${other}:refs/agentboard/board`]);
+
+    const r = await cli(a, ['status', '--sync', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json.notices.join(' ')).toContain('was rewritten (force-pushed)');
+    expect(git(a, ['rev-parse', 'refs/agentboard/rewritten/origin'])).toBe(mine);
+    expect(git(a, ['show', 'refs/agentboard/rewritten/origin:changes/rewrite/tasks.md'])).toContain('First note');
+  });
+});
+
+describe('a remote that asks for a passphrase on the terminal (ssh)', () => {
+  it('fails at once with REMOTE_UNREACHABLE, changing nothing: nothing git starts can ask on the terminal, though there is one', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'keys', [{ title: 'One' }]));
+    const [, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    const asked = join(b, '..', 'asked');
+    const ssh = join(b, '..', 'fake-ssh');
+    // an ssh whose key needs a passphrase: it asks on the terminal when it has one
+    writeFileSync(ssh, `#!/bin/sh\nif (exec 3</dev/tty) 2>/dev/null; then printf 'Enter passphrase: ' >/dev/tty; touch '${asked}'; fi\necho 'git@example.invalid: Permission denied (publickey).' >&2\nexit 255\n`);
+    chmodSync(ssh, 0o755);
+    git(b, ['remote', 'set-url', 'origin', 'ssh://git@example.invalid/board.git']);
+    git(b, ['config', 'core.sshCommand', ssh]);
+    const before = snapshot(join(b, 'agentd'));
+
+    // at a terminal (script gives the command one)
+    const command = [process.execPath, ...NODE_ARGS, BIN, 'next', '--as', 'walker', '--json'].map((a) => `'${a}'`).join(' ');
+    const r = spawnSync('script', ['-qec', command, '/dev/null'], { cwd: b, env: childEnv(), encoding: 'utf8', timeout: 30_000 });
+    expect(existsSync(asked)).toBe(false);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('"REMOTE_UNREACHABLE"');
+    expect(r.stdout).toContain('ssh-agent');
+    expect(snapshot(join(b, 'agentd'))).toEqual(before);
+  });
+});
