@@ -141,3 +141,30 @@ describe('the columns on a narrow terminal', () => {
     });
   }
 });
+
+describe('a pane a prompt leaves a row or two', () => {
+  it('shows the start of its lines, each whole, never lines drawn over each other', async () => {
+    // The rows between the tabs and the prompt's frame.
+    const pane = (c: Drawn) => {
+      const l = c.frame().split('\n');
+      return l.slice(2, l.findIndex((x) => x.startsWith('╭'))).map((x) => x.trimEnd());
+    };
+    for (const [height, board, waiting] of [
+      [13, ['‹IN PROG 2 ↓ BLOCKED 1   IN REVIEW 1 ›'], []],
+      [14, ['‹IN PROG 2 ↓ BLOCKED 1   IN REVIEW 1 ›', ' │ T1 a… now │ T4 a… now ▌ T3 a… now'], ['12 waiting on you · 5-5 shown']],
+    ] as const) {
+      const c = (drawn = drawConsole(dir, { width: 40, height }));
+      // The task in review, on the board: Enter opens its decision.
+      await c.keys('l', 'l', 'l', KEY.enter);
+      await until('the decision', () => c.frame().includes('Your decision: task add-search/T3'));
+      expect(pane(c)).toEqual(board);
+      await c.keys(KEY.esc);
+      await selectWaiting(c, 'the tasks of add-search');
+      await c.keys(KEY.enter);
+      await until('the decision', () => c.frame().includes('Your decision: the tasks of'));
+      expect(pane(c)).toEqual(waiting);
+      c.close();
+      drawn = null;
+    }
+  });
+});

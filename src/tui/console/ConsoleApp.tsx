@@ -319,7 +319,10 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       )}
       {paneRows > 0 && (
         <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0} flexShrink={0}>
-          {body}
+          {/* A pane with fewer rows than its lines shows their start: pressed into the rows, they would be drawn over each other. */}
+          <Box flexDirection="column" flexShrink={0}>
+            {body}
+          </Box>
         </Box>
       )}
       {u.prompt?.kind === 'decision' && (
