@@ -106,6 +106,36 @@ describe('the prompts on a small terminal', () => {
   }
 });
 
+describe('a prompt on a terminal made too small for a moment', () => {
+  it('comes back as the person left it: the option selected, the answer and the feedback typed', async () => {
+    const c = (drawn = drawConsole(dir, { width: 60, height: 20 }));
+    const blink = async () => {
+      c.resize(20, 6);
+      await until('the too small screen', () => c.frame().startsWith('Too small'));
+      c.resize(60, 20);
+      await until('the prompt again', () => c.frame().includes('╭'));
+    };
+    await selectWaiting(c, 'from mistral');
+    await c.keys(KEY.enter, 'j');
+    await until('the second option', () => c.frame().includes('› 2 smaller folder'));
+    await blink();
+    expect(c.frame()).toContain('› 2 smaller folder');
+    await c.keys('t');
+    await c.type('stream it');
+    await blink();
+    expect(c.frame()).toContain('› stream it');
+    await c.keys(KEY.esc, KEY.esc);
+
+    await selectWaiting(c, 'the tasks of add-search');
+    await c.keys('r');
+    await c.type('Split T2');
+    await blink();
+    expect(c.frame()).toContain('› Split T2');
+    await c.type(' in two');
+    await until('the feedback typed', () => c.frame().includes('› Split T2 in two'));
+  });
+});
+
 describe('the columns on a narrow terminal', () => {
   it('shows every column from 50 columns on; below, as many as fit at 10 columns each, with a column at either side for the marks', () => {
     expect(columnLayout(80)).toEqual({ count: 5, width: 16, marks: false });

@@ -7,7 +7,7 @@ import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
-import { decisionLines, decisionRows, DecisionPrompt } from '../DecisionPrompt.js';
+import { decisionLines, decisionRows, DecisionPrompt, type Draft } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
@@ -60,9 +60,13 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // Keys can come faster than renders (a paste, a test): every key sees the state the last key left.
   const ui = useRef<Ui>(START);
   const early = useRef<[string, Key][]>([]);
+  const draft: Draft = useRef(null);
   const set = (patch: Partial<Ui>) => {
-    // A prompt opening starts with no keys of its own yet.
-    if (patch.prompt !== undefined) early.current.length = 0;
+    // A prompt opening starts with no keys of its own yet, and from its start.
+    if (patch.prompt !== undefined) {
+      early.current.length = 0;
+      draft.current = null;
+    }
     ui.current = { ...ui.current, ...patch };
     rerender((n) => n + 1);
   };
@@ -331,6 +335,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           question={{ subject: u.prompt.subject, details }}
           start={u.prompt.start}
           early={early}
+          draft={draft}
           later={LATER}
           escapeLater
           width={size.width}
@@ -354,6 +359,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           room={room}
           rows={rows.prompt}
           early={early}
+          draft={draft}
           onAnswer={(answer) => {
             const p = ui.current.prompt;
             if (p?.kind === 'question') void run({ type: 'answer', input_id: p.question.input_id, answer });
