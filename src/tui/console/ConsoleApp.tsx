@@ -22,7 +22,7 @@ import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
 import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
-import { COLUMNS, makeColumns, makeViews, PANES } from './views.js';
+import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
 
 /**
  * A prompt open at the foot of the screen. One that closed by itself (its question ran out of time
@@ -70,14 +70,17 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     ui.current = { ...ui.current, ...patch };
     rerender((n) => n + 1);
   };
-  const u = ui.current;
-  const columns = useMemo(() => makeColumns(snapshot.tasks, u.filter), [snapshot.tasks, u.filter]);
-  const views = useMemo(() => makeViews(snapshot, u.filter, columns), [snapshot, u.filter, columns]);
+  const columns = useMemo(() => makeColumns(snapshot.tasks, ui.current.filter), [snapshot.tasks, ui.current.filter]);
+  const views = useMemo(() => makeViews(snapshot, ui.current.filter, columns), [snapshot, ui.current.filter, columns]);
   const viewsRef = useRef(views);
-  viewsRef.current = views;
+  if (viewsRef.current !== views) {
+    ui.current = { ...ui.current, ...follow(ui.current, viewsRef.current, views) };
+    viewsRef.current = views;
+  }
   // What the view drawn tells the keys: how far a detail scrolls, and how many items or lines a page is.
   const bottom = useRef(0);
   const shown = useRef(1);
+  const u = ui.current;
   const now = Date.parse(snapshot.at);
   const single = snapshot.scope !== null;
   const small = tooSmall(size);
