@@ -6,7 +6,7 @@
 import { Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
-import { wrapAtMost } from './console/format.js';
+import { typedTail, wrapAtMost } from './console/format.js';
 import { FRAME_ROWS, PromptBox } from './console/PromptBox.js';
 import { eachKey } from './keys.js';
 
@@ -80,7 +80,7 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
     }
   } else {
     // The end of the feedback, where the person types, is what the line shows.
-    const tail = width !== undefined && feedback.length > width - 7 ? `…${feedback.slice(-(width - 8))}` : feedback;
+    const tail = width === undefined ? feedback : typedTail(feedback, width - 7);
     const typing = (
       <Text>
         <Text color="yellow">› </Text>

@@ -7,7 +7,7 @@ import { Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { SEND_KEYS, type Draft, type EarlyKeys } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
-import { left, wrapAtMost } from './format.js';
+import { left, typedTail, wrapAtMost } from './format.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
 
 export interface Question {
@@ -115,7 +115,7 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
     short = [<Text dimColor>{CHOOSE_SHORT}</Text>];
   } else {
     // The end of the answer, where the person types, is what the line shows.
-    const tail = typedShown.length > width - 7 ? `…${typedShown.slice(-(width - 8))}` : typedShown;
+    const tail = typedTail(typedShown, width - 7);
     const typing = (
       <Text>
         <Text color="yellow">› </Text>
