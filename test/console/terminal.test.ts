@@ -110,7 +110,10 @@ describe('the console in a terminal', () => {
     const asked = new Date(Date.now() - 50_000).toISOString();
     expect((await cliAsync(dir, ['ask', '--as', 'a1', '--question', 'Which database?', '--default-action', 'Use sqlite', '--timeout-minutes', '1'], { env: { AGENTBOARD_TEST_NOW: asked } })).code).toBe(0);
     tmux('send-keys', '-t', 'closed', '3');
-    await until('the question', () => screen('closed').includes('› ? input-1 from a1'));
+    // The cursor stays on the item it was on when the question comes in above it: g takes it to the top.
+    await until('the question', () => screen('closed').includes('? input-1 from a1'));
+    tmux('send-keys', '-t', 'closed', 'g');
+    await until('the question selected', () => screen('closed').includes('› ? input-1 from a1'));
     tmux('send-keys', '-t', 'closed', 'Enter');
     await until('the answer prompt', () => screen('closed').includes('Your answer'));
     tmux('send-keys', '-t', 'closed', '-l', 'Use post');
