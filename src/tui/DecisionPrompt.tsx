@@ -6,7 +6,7 @@
 import { Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
-import { wrapAtMost } from './console/format.js';
+import { typedTail, wrapAtMost } from './console/format.js';
 import { FRAME_ROWS, PromptBox } from './console/PromptBox.js';
 import { eachKey } from './keys.js';
 
@@ -14,17 +14,25 @@ import { eachKey } from './keys.js';
 export type EarlyKeys = { current: [string, Key][] };
 
 /**
+ * Where the person is in a prompt (the option selected, the text typed), kept by the screen that
+ * holds it: a prompt taken off the screen and drawn again (the terminal made too small for a
+ * moment) starts where it was. Null: from the start.
+ */
+export type Draft = { current: { choice: number; typed: string | null } | null };
+
+/**
  * In the console, the prompt's lines are wrapped to `width` (each text on at most `room` lines) and it
  * takes `rows` rows of the screen; without them, it takes the lines its texts wrap to.
  */
-export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; escapeLater?: boolean; early?: EarlyKeys; width?: number; room?: number; rows?: number }) {
-  const { question, onAnswer, later = 'later (the run stops and waits)', width, room = 1 } = props;
-  const first = props.start === 'feedback' ? '' : null;
+export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; escapeLater?: boolean; early?: EarlyKeys; draft?: Draft; width?: number; room?: number; rows?: number }) {
+  const { question, onAnswer, later = 'later (the run stops and waits)', width, room = 1, draft } = props;
+  const first = draft?.current ? draft.current.typed : props.start === 'feedback' ? '' : null;
   const [feedback, setShown] = useState<string | null>(first);
   // Keys can come faster than renders (a paste): the text typed so far is kept here, not in the render's copy.
   const typed = useRef<string | null>(first);
   const setFeedback = (value: string | null) => {
     typed.current = value;
+    if (draft) draft.current = { choice: 0, typed: value };
     setShown(value);
   };
   const onKey = (input: string, key: Key) => {
@@ -72,7 +80,7 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
     }
   } else {
     // The end of the feedback, where the person types, is what the line shows.
-    const tail = width !== undefined && feedback.length > width - 7 ? `…${feedback.slice(-(width - 8))}` : feedback;
+    const tail = width === undefined ? feedback : typedTail(feedback, width - 7);
     const typing = (
       <Text>
         <Text color="yellow">› </Text>

@@ -1,6 +1,6 @@
 /** The console's ages, countdowns, bars, cuts and wraps, and which part of a list a view shows. */
 import { describe, expect, it } from 'vitest';
-import { ago, bar, cut, left, since, wrapAtMost, wrapSpans, wrapWords } from '../../src/tui/console/format.js';
+import { ago, bar, cut, left, padTo, since, textWidth, typedTail, wrapAtMost, wrapSpans, wrapWords } from '../../src/tui/console/format.js';
 import { viewStart, type ViewAt } from '../../src/tui/console/list-view.js';
 import { tooSmall } from '../../src/tui/console/screen.js';
 
@@ -28,6 +28,21 @@ describe('console text', () => {
     expect(wrapWords('First line\n\nAfter a blank', 20)).toEqual(['First line', '', 'After a blank']);
     expect(wrapAtMost('one two three four five six', 9, 2)).toEqual(['one two', 'three…']);
     expect(wrapAtMost('one two', 9, 2)).toEqual(['one two']);
+  });
+
+  it('counts the columns a terminal gives each character: two for Chinese, Japanese, Korean and emoji, none for a combining mark', () => {
+    expect([textWidth('abc'), textWidth('検索'), textWidth('한국'), textWidth('🎉'), textWidth('é'), textWidth('עברית')]).toEqual([3, 4, 4, 2, 1, 5]);
+    // Cut, wrapped and padded by columns: a wide character at the edge goes to the next line whole, never half of it.
+    expect(cut('検索コマンドを実装する', 9)).toBe('検索コマ…');
+    expect(cut('検索コマンド', 12)).toBe('検索コマンド');
+    expect(wrapWords('検索コマンドを実装する', 5)).toEqual(['検索', 'コマ', 'ンド', 'を実', '装す', 'る']);
+    expect(wrapWords('REST or GraphQL? 日本語の質問です', 12)).toEqual(['REST or', 'GraphQL?', '日本語の質問', 'です']);
+    expect(wrapWords('検', 1)).toEqual(['検']);
+    expect(wrapAtMost('日本語の質問もここにあります', 8, 2)).toEqual(['日本語の', '質問も…']);
+    expect(padTo('検索', 6)).toBe('検索  ');
+    // The end of what is typed, where the person types.
+    expect(typedTail('Use 日本語 here', 8)).toBe('…語 here');
+    expect(textWidth(typedTail('日本語日本語', 6))).toBeLessThanOrEqual(6);
   });
 
   it('wraps text drawn in several styles, keeping the spaces of a line and each style, with an indent for the lines after the first', () => {

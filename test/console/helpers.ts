@@ -107,6 +107,8 @@ export interface Drawn {
   keys: (...keys: string[]) => Promise<void>;
   type: (text: string) => Promise<void>;
   quits: () => number;
+  /** Draws it again at another size, as a terminal resized. */
+  resize: (width: number, height: number) => void;
   opened: { file: string; tool: string }[];
   view: ReturnType<typeof render>;
   close: () => void;
@@ -120,7 +122,9 @@ export function drawConsole(dir: string, options: { scope?: string; width?: numb
   const opened: { file: string; tool: string }[] = [];
   live.opener = options.opener ?? (async (file, tool) => (opened.push({ file, tool }), { ok: true, message: '' }));
   let quits = 0;
-  const view = render(h(ConsoleApp, { source: live, screen: new ScreenControl(), onQuit: () => quits++, width: options.width ?? 80, height: options.height ?? 24 }));
+  const app = (width: number, height: number) => h(ConsoleApp, { source: live, screen, onQuit: () => quits++, width, height });
+  const screen = new ScreenControl();
+  const view = render(app(options.width ?? 80, options.height ?? 24));
   const frame = () => view.lastFrame() ?? '';
   const keys = async (...ks: string[]) => {
     for (const k of ks) {
@@ -137,6 +141,7 @@ export function drawConsole(dir: string, options: { scope?: string; width?: numb
       await settle(frame);
     },
     quits: () => quits,
+    resize: (width, height) => view.rerender(app(width, height)),
     opened,
     view,
     close: () => {

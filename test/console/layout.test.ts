@@ -106,6 +106,36 @@ describe('the prompts on a small terminal', () => {
   }
 });
 
+describe('a prompt on a terminal made too small for a moment', () => {
+  it('comes back as the person left it: the option selected, the answer and the feedback typed', async () => {
+    const c = (drawn = drawConsole(dir, { width: 60, height: 20 }));
+    const blink = async () => {
+      c.resize(20, 6);
+      await until('the too small screen', () => c.frame().startsWith('Too small'));
+      c.resize(60, 20);
+      await until('the prompt again', () => c.frame().includes('╭'));
+    };
+    await selectWaiting(c, 'from mistral');
+    await c.keys(KEY.enter, 'j');
+    await until('the second option', () => c.frame().includes('› 2 smaller folder'));
+    await blink();
+    expect(c.frame()).toContain('› 2 smaller folder');
+    await c.keys('t');
+    await c.type('stream it');
+    await blink();
+    expect(c.frame()).toContain('› stream it');
+    await c.keys(KEY.esc, KEY.esc);
+
+    await selectWaiting(c, 'the tasks of add-search');
+    await c.keys('r');
+    await c.type('Split T2');
+    await blink();
+    expect(c.frame()).toContain('› Split T2');
+    await c.type(' in two');
+    await until('the feedback typed', () => c.frame().includes('› Split T2 in two'));
+  });
+});
+
 describe('the columns on a narrow terminal', () => {
   it('shows every column from 50 columns on; below, as many as fit at 10 columns each, with a column at either side for the marks', () => {
     expect(columnLayout(80)).toEqual({ count: 5, width: 16, marks: false });
@@ -140,4 +170,31 @@ describe('the columns on a narrow terminal', () => {
       expect(rows()[1]).toMatch(/^ ▌ Search/);
     });
   }
+});
+
+describe('a pane a prompt leaves a row or two', () => {
+  it('shows the start of its lines, each whole, never lines drawn over each other', async () => {
+    // The rows between the tabs and the prompt's frame.
+    const pane = (c: Drawn) => {
+      const l = c.frame().split('\n');
+      return l.slice(2, l.findIndex((x) => x.startsWith('╭'))).map((x) => x.trimEnd());
+    };
+    for (const [height, board, waiting] of [
+      [13, ['‹IN PROG 2 ↓ BLOCKED 1   IN REVIEW 1 ›'], []],
+      [14, ['‹IN PROG 2 ↓ BLOCKED 1   IN REVIEW 1 ›', ' │ T1 a… now │ T4 a… now ▌ T3 a… now'], ['12 waiting on you · 5-5 shown']],
+    ] as const) {
+      const c = (drawn = drawConsole(dir, { width: 40, height }));
+      // The task in review, on the board: Enter opens its decision.
+      await c.keys('l', 'l', 'l', KEY.enter);
+      await until('the decision', () => c.frame().includes('Your decision: task add-search/T3'));
+      expect(pane(c)).toEqual(board);
+      await c.keys(KEY.esc);
+      await selectWaiting(c, 'the tasks of add-search');
+      await c.keys(KEY.enter);
+      await until('the decision', () => c.frame().includes('Your decision: the tasks of'));
+      expect(pane(c)).toEqual(waiting);
+      c.close();
+      drawn = null;
+    }
+  });
 });

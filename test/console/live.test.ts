@@ -63,6 +63,24 @@ describe('the console follows the board on disk', () => {
 });
 
 describe('a question that runs out of time', () => {
+  it('keeps the cursor on the item it was on when the list changes above it, so that a key acts on what the person chose', async () => {
+    const { dir, c } = await watchedBoard();
+    const selected = () => c.frame().split('\n').find((l) => l.startsWith('› ')) ?? '';
+    // The spec of add-search, under its proposal.
+    await c.keys('3', 'j');
+    expect(selected()).toContain('the spec of add-search');
+    await ok(dir, ['approve', 'add-search', 'proposal', '--as', 'human:tester']);
+    await until('the proposal decided', () => !c.frame().includes('the proposal of add-search'));
+    expect(selected()).toContain('the spec of add-search');
+    // A question comes in above it.
+    expect((await cliAsync(dir, ['ask', '--as', 'kimi', '--question', 'REST or GraphQL?', '--default-action', 'REST'])).code).toBe(0);
+    await until('the question', () => c.frame().includes('? input-1 from kimi'));
+    expect(selected()).toContain('the spec of add-search');
+    await c.keys('a');
+    await until('the approval', () => c.frame().includes('✓ Approved the spec of add-search.'));
+    expect((await ok(dir, ['docs'])).documents.filter((d: any) => d.status === 'submitted').map((d: any) => d.document)).toEqual(['tasks']);
+  });
+
   it('leaves the screen when it does, not at the clock\'s next tick, and its open prompt says so until the person goes back', async () => {
     // The clock's tick is a minute away: only the question's own deadline moves the screen.
     const { dir, c } = await watchedBoard();

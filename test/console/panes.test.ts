@@ -2,8 +2,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { changeWithTasks, newBoard } from '../helpers.js';
-import { asAgent, busyBoard, drawConsole, KEY, RUN_ID, until, type Drawn } from './helpers.js';
+import { changeWithTasks, newBoard, ok } from '../helpers.js';
+import { asAgent, busyBoard, drawConsole, KEY, RUN_ID, selectWaiting, until, type Drawn } from './helpers.js';
 
 let dir: string;
 let drawn: Drawn | null = null;
@@ -188,6 +188,31 @@ describe('the changes pane and a change in detail', () => {
     // Enter among them is Enter: it opens the change.
     await c.keys('x', 'kj\r');
     await until('the change in detail', () => c.frame().includes('Review round 1: NEEDS_FIX'));
+  });
+
+  it('takes an Esc that arrives together with the key after it (Esc pressed twice fast, keys sent by a script) as Esc, then that key', async () => {
+    const c = open();
+    const prompt = () => c.frame().includes('╭');
+    await selectWaiting(c, 'from kimi');
+    await c.keys(KEY.enter, 't');
+    await c.type('abc');
+    await until('the answer typed', () => c.frame().includes('› abc'));
+    // Two Escs: out of the answer, and out of the prompt.
+    await c.keys('\u001B\u001B');
+    await until('the prompt to close', () => !prompt());
+    // Esc, then j: the keys closed, and the cursor one down.
+    await c.keys('?');
+    await until('the keys', () => c.frame().includes('Keys'));
+    await c.keys('\u001Bj');
+    await until('the keys closed', () => !c.frame().includes('Keys'));
+    expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain('the proposal of add-search');
+    // In a decision: Esc leaves it for later, and the a that came with it approves nothing.
+    await c.keys(KEY.enter);
+    await until('the decision', () => prompt());
+    await c.keys('\u001Ba');
+    await until('the decision left', () => !prompt());
+    expect(c.frame()).not.toContain('Approved');
+    expect((await ok(dir, ['show', 'add-search', 'proposal'])).status).toBe('submitted');
   });
 
   it('says how to start when there is no change yet', async () => {

@@ -110,7 +110,10 @@ describe('the console in a terminal', () => {
     const asked = new Date(Date.now() - 50_000).toISOString();
     expect((await cliAsync(dir, ['ask', '--as', 'a1', '--question', 'Which database?', '--default-action', 'Use sqlite', '--timeout-minutes', '1'], { env: { AGENTBOARD_TEST_NOW: asked } })).code).toBe(0);
     tmux('send-keys', '-t', 'closed', '3');
-    await until('the question', () => screen('closed').includes('› ? input-1 from a1'));
+    // The cursor stays on the item it was on when the question comes in above it: g takes it to the top.
+    await until('the question', () => screen('closed').includes('? input-1 from a1'));
+    tmux('send-keys', '-t', 'closed', 'g');
+    await until('the question selected', () => screen('closed').includes('› ? input-1 from a1'));
     tmux('send-keys', '-t', 'closed', 'Enter');
     await until('the answer prompt', () => screen('closed').includes('Your answer'));
     tmux('send-keys', '-t', 'closed', '-l', 'Use post');
@@ -331,6 +334,11 @@ describe('the console in a terminal', () => {
     await until('the console', () => screen('small').includes('TODO 1'));
     tmux('send-keys', '-t', 'small', '3');
     await until('the waiting pane', () => screen('small').includes('› ◆ the proposal of add-search'));
+    // Feedback half typed when the terminal is made too small: it is there when it is large again.
+    tmux('send-keys', '-t', 'small', 'r');
+    await until('the feedback prompt', () => screen('small').includes('What must change?'));
+    tmux('send-keys', '-t', 'small', '-l', 'Split it');
+    await until('the feedback typed', () => screen('small').includes('› Split it'));
 
     tmux('resize-window', '-t', 'small', '-x', '20', '-y', '6');
     await until('the too small screen', () => screen('small').startsWith('Too small: needs'));
@@ -342,6 +350,7 @@ describe('the console in a terminal', () => {
     await until('an empty screen', () => screen('small').trim() === '');
     tmux('resize-window', '-t', 'small', '-x', '80', '-y', '24');
     await until('the waiting pane again', () => screen('small').includes('› ◆ the proposal of add-search'));
+    expect(screen('small')).toContain('› Split it');
     expect(await ok(dir, ['show', 'add-search', 'proposal'])).toMatchObject({ status: 'submitted' });
 
     tmux('resize-window', '-t', 'small', '-x', '20', '-y', '6');

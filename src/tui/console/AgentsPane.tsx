@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import type { AgentCard } from '../../console/cards.js';
 import { SESSION_COLOR } from '../../render/colors.js';
-import { ago, cut, localId, words } from './format.js';
+import { ago, cut, localId, padTo, textWidth, words } from './format.js';
 import { useViewStart } from './list-view.js';
 
 const BADGE: Record<string, string> = { started: '○', working: '●', awaiting_input: '?', blocked: '■', awaiting_review: '◇', completed: '✓' };
@@ -67,14 +67,14 @@ export function AgentsPane(props: { agents: AgentCard[]; cursor: number; now: nu
             <Text wrap="truncate">
               <Text color="cyan">{selected ? '› ' : '  '}</Text>
               <Text color={SESSION_COLOR[status]} bold={a.status === 'working'}>
-                {cut(`${BADGE[status] ?? '·'} ${a.status ? words(a.status) : 'no status'}`, badgeW - 3).padEnd(badgeW - 2)}
+                {padTo(cut(`${BADGE[status] ?? '·'} ${a.status ? words(a.status) : 'no status'}`, badgeW - 3), badgeW - 2)}
               </Text>
               <Text bold={selected} inverse={selected}>
                 {cut(a.agent_id, idW - 1)}
               </Text>
-              {' '.repeat(Math.max(1, idW - cut(a.agent_id, idW - 1).length))}
-              <Text>{cut(task, taskW - 1).padEnd(taskW)}</Text>
-              <Text dimColor={!a.message}>{cut(a.message ?? '', msgW - 1).padEnd(msgW)}</Text>
+              {' '.repeat(Math.max(1, idW - textWidth(cut(a.agent_id, idW - 1))))}
+              <Text>{padTo(cut(task, taskW - 1), taskW)}</Text>
+              <Text dimColor={!a.message}>{padTo(cut(a.message ?? '', msgW - 1), msgW)}</Text>
               <Text dimColor>{ago(a.message_at, now)}</Text>
             </Text>
             {lineCount(a) === 2 && (

@@ -129,7 +129,8 @@ export function BoardColumns(props: { columns: TaskCard[][]; stale: Set<string>;
     </Box>
   );
   return (
-    <Box flexDirection="row" height={rows}>
+    // Each column as tall as its cards, the rows it has showing their start: stretched to fewer rows, their lines would be drawn over each other.
+    <Box flexDirection="row" height={rows} overflow="hidden" alignItems="flex-start">
       {layout.marks && mark(first > 0 ? '‹' : ' ')}
       {COLUMNS.slice(first, first + layout.count).map((status, k) => {
         const i = first + k;

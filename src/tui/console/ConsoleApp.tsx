@@ -7,7 +7,7 @@ import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
-import { decisionLines, decisionRows, DecisionPrompt } from '../DecisionPrompt.js';
+import { decisionLines, decisionRows, DecisionPrompt, type Draft } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
@@ -22,7 +22,7 @@ import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
 import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
-import { COLUMNS, makeColumns, makeViews, PANES } from './views.js';
+import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
 
 /**
  * A prompt open at the foot of the screen. One that closed by itself (its question ran out of time
@@ -60,20 +60,27 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // Keys can come faster than renders (a paste, a test): every key sees the state the last key left.
   const ui = useRef<Ui>(START);
   const early = useRef<[string, Key][]>([]);
+  const draft: Draft = useRef(null);
   const set = (patch: Partial<Ui>) => {
-    // A prompt opening starts with no keys of its own yet.
-    if (patch.prompt !== undefined) early.current.length = 0;
+    // A prompt opening starts with no keys of its own yet, and from its start.
+    if (patch.prompt !== undefined) {
+      early.current.length = 0;
+      draft.current = null;
+    }
     ui.current = { ...ui.current, ...patch };
     rerender((n) => n + 1);
   };
-  const u = ui.current;
-  const columns = useMemo(() => makeColumns(snapshot.tasks, u.filter), [snapshot.tasks, u.filter]);
-  const views = useMemo(() => makeViews(snapshot, u.filter, columns), [snapshot, u.filter, columns]);
+  const columns = useMemo(() => makeColumns(snapshot.tasks, ui.current.filter), [snapshot.tasks, ui.current.filter]);
+  const views = useMemo(() => makeViews(snapshot, ui.current.filter, columns), [snapshot, ui.current.filter, columns]);
   const viewsRef = useRef(views);
-  viewsRef.current = views;
+  if (viewsRef.current !== views) {
+    ui.current = { ...ui.current, ...follow(ui.current, viewsRef.current, views) };
+    viewsRef.current = views;
+  }
   // What the view drawn tells the keys: how far a detail scrolls, and how many items or lines a page is.
   const bottom = useRef(0);
   const shown = useRef(1);
+  const u = ui.current;
   const now = Date.parse(snapshot.at);
   const single = snapshot.scope !== null;
   const small = tooSmall(size);
@@ -319,7 +326,10 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       )}
       {paneRows > 0 && (
         <Box height={paneRows} flexDirection="column" overflow="hidden" marginTop={0} flexShrink={0}>
-          {body}
+          {/* A pane with fewer rows than its lines shows their start: pressed into the rows, they would be drawn over each other. */}
+          <Box flexDirection="column" flexShrink={0}>
+            {body}
+          </Box>
         </Box>
       )}
       {u.prompt?.kind === 'decision' && (
@@ -328,6 +338,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           question={{ subject: u.prompt.subject, details }}
           start={u.prompt.start}
           early={early}
+          draft={draft}
           later={LATER}
           escapeLater
           width={size.width}
@@ -351,6 +362,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           room={room}
           rows={rows.prompt}
           early={early}
+          draft={draft}
           onAnswer={(answer) => {
             const p = ui.current.prompt;
             if (p?.kind === 'question') void run({ type: 'answer', input_id: p.question.input_id, answer });

@@ -1,7 +1,7 @@
 /** The console's first two lines: the board and how it stands, then the panes. */
 import { Box, Text } from 'ink';
 import type { ConsoleSnapshot } from '../../console/cards.js';
-import { cut } from './format.js';
+import { cut, textWidth } from './format.js';
 import { PANES, type Pane } from './views.js';
 
 const PANE_TITLES: Record<Pane, string> = { board: 'Board', agents: 'Agents', waiting: 'Waiting on you', changes: 'Changes' };
@@ -12,7 +12,7 @@ export function Header(props: { snapshot: ConsoleSnapshot; scope: string; done: 
   const waiting = snapshot.waiting.length;
   const title = `agentboard ${snapshot.project} · ${scope}`;
   const parts = [`${done}/${total} done`, `${working} working`, `${waiting} waiting on you`, person];
-  while (parts.length > 1 && title.length + parts.join(' · ').length + 2 > width) parts.pop();
+  while (parts.length > 1 && textWidth(title) + parts.join(' · ').length + 2 > width) parts.pop();
   const room = Math.max(10, width - parts.join(' · ').length - 2);
   return (
     <Box justifyContent="space-between" width={width}>

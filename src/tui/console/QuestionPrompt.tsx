@@ -5,9 +5,9 @@
  */
 import { Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { SEND_KEYS, type EarlyKeys } from '../DecisionPrompt.js';
+import { SEND_KEYS, type Draft, type EarlyKeys } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
-import { left, wrapAtMost } from './format.js';
+import { left, typedTail, wrapAtMost } from './format.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
 
 export interface Question {
@@ -47,15 +47,17 @@ export function questionRows(lines: ReturnType<typeof questionLines>): number {
   return FRAME_ROWS + lines.head.length + lines.body.length + Math.max(lines.options.length ? choosing : 0, lines.type.length + 1);
 }
 
-export function QuestionPrompt(props: { question: Question; now: number; width: number; room: number; rows: number; onAnswer: (answer: string) => void; onCancel: () => void; early?: EarlyKeys }) {
-  const { question, now, width, room, rows, onAnswer, onCancel } = props;
+export function QuestionPrompt(props: { question: Question; now: number; width: number; room: number; rows: number; onAnswer: (answer: string) => void; onCancel: () => void; early?: EarlyKeys; draft?: Draft }) {
+  const { question, now, width, room, rows, onAnswer, onCancel, draft } = props;
   const lines = questionLines(question, now, width, room);
-  const [choice, setChoiceShown] = useState(0);
-  const [typedShown, setTypedShown] = useState<string | null>(question.options.length === 0 ? '' : null);
+  const first = draft?.current ?? { choice: 0, typed: question.options.length === 0 ? '' : null };
+  const [choice, setChoiceShown] = useState(first.choice);
+  const [typedShown, setTypedShown] = useState<string | null>(first.typed);
   // Keys can come faster than renders (a paste): the state is kept here, not in the render's copy.
-  const state = useRef({ choice: 0, typed: question.options.length === 0 ? '' : (null as string | null) });
+  const state = useRef(first);
   const set = (next: { choice?: number; typed?: string | null }) => {
     state.current = { ...state.current, ...next };
+    if (draft) draft.current = state.current;
     setChoiceShown(state.current.choice);
     setTypedShown(state.current.typed);
   };
@@ -113,7 +115,7 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
     short = [<Text dimColor>{CHOOSE_SHORT}</Text>];
   } else {
     // The end of the answer, where the person types, is what the line shows.
-    const tail = typedShown.length > width - 7 ? `…${typedShown.slice(-(width - 8))}` : typedShown;
+    const tail = typedTail(typedShown, width - 7);
     const typing = (
       <Text>
         <Text color="yellow">› </Text>

@@ -34,11 +34,58 @@ export function bar(percent: number | null, cells = 5): string {
   return '▰'.repeat(full) + '▱'.repeat(cells - full);
 }
 
-/** One line of at most `width` characters; a cut ends in "…". */
+/** The characters a terminal draws two columns wide: the East Asian wide and fullwidth ones, and emoji. */
+const WIDE = /[\u1100-\u115F\u2E80-\u303E\u3041-\u33FF\u3400-\u4DBF\u4E00-\u9FFF\uA000-\uA4CF\uA960-\uA97F\uAC00-\uD7A3\uF900-\uFAFF\uFE10-\uFE19\uFE30-\uFE6F\uFF00-\uFF60\uFFE0-\uFFE6\u{1F000}-\u{1FAFF}\u{20000}-\u{3FFFD}]|\p{Emoji_Presentation}/u;
+/** The ones drawn over the character before them, taking no column of their own. */
+const ZERO = /[\p{Mn}\p{Me}\p{Cf}\uFE00-\uFE0F]/u;
+
+function charWidth(ch: string): number {
+  return ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
+}
+
+/** How many columns of the terminal `text` takes: a Chinese character or an emoji takes two. */
+export function textWidth(text: string): number {
+  let n = 0;
+  for (const ch of text) n += charWidth(ch);
+  return n;
+}
+
+/** The start of `text` that fits in `width` columns (a wide character that would straddle the edge is left out). */
+function fitStart(text: string, width: number): string {
+  let n = 0;
+  let out = '';
+  for (const ch of text) {
+    n += charWidth(ch);
+    if (n > width) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** The end of `text` that fits in `width` columns. */
+export function fitEnd(text: string, width: number): string {
+  const chars = [...text];
+  let n = 0;
+  let i = chars.length;
+  while (i > 0 && n + charWidth(chars[i - 1]!) <= width) n += charWidth(chars[--i]!);
+  return chars.slice(i).join('');
+}
+
+/** `text` with spaces after it up to `width` columns. */
+export function padTo(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - textWidth(text)));
+}
+
+/** One line of at most `width` columns; a cut ends in "…". */
 export function cut(text: string, width: number): string {
   const one = text.replace(/\s+/g, ' ').trim();
   if (width <= 0) return '';
-  return one.length > width ? `${one.slice(0, Math.max(0, width - 1))}…` : one;
+  return textWidth(one) > width ? `${fitStart(one, width - 1)}…` : one;
+}
+
+/** The end of a line being typed, in `width` columns: where the person types is what shows, what it leaves out marked with "…". */
+export function typedTail(text: string, width: number): string {
+  return textWidth(text) > width ? `…${fitEnd(text, width - 1)}` : text;
 }
 
 /** The local id of a board-wide task id: "T2" of "add-search/T2". */
@@ -61,25 +108,27 @@ export type Span = string | { text: string; color?: string; bold?: boolean; dimC
 const textOf = (s: Span) => (typeof s === 'string' ? s : s.text);
 const withText = (s: Span, text: string): Span => (typeof s === 'string' ? text : { ...s, text });
 
-/** A word cut after `n` characters: what fits, and the rest. */
+/** A word cut after `n` columns: what fits (one character at least, so that a line always moves on), and the rest. */
 function splitWord(word: Span[], n: number): [Span[], Span[]] {
   const head: Span[] = [];
   const rest: Span[] = [];
   let left = n;
   for (const s of word) {
     const text = textOf(s);
-    if (left >= text.length) head.push(s);
+    const width = textWidth(text);
+    if (left >= width) head.push(s);
     else {
-      if (left > 0) head.push(withText(s, text.slice(0, left)));
-      rest.push(withText(s, text.slice(left)));
+      const fits = head.length ? fitStart(text, left) : fitStart(text, left) || [...text][0]!;
+      if (fits) head.push(withText(s, fits));
+      if (fits.length < text.length) rest.push(withText(s, text.slice(fits.length)));
     }
-    left = Math.max(0, left - text.length);
+    left = Math.max(0, left - width);
   }
   return [head, rest];
 }
 
 /**
- * Spans broken into lines of at most `width` characters, at spaces where it can be (a word longer
+ * Spans broken into lines of at most `width` columns, at spaces where it can be (a word longer
  * than a line is broken where the line ends). The spaces between two words on a line are kept (a
  * table's columns stay in place), a line break or a tab between them is one space; the first line
  * starts `indent` spaces in, the lines after it `hang` spaces in.
@@ -120,7 +169,7 @@ export function wrapSpans(spans: Span[], width: number, indent = 0, hang = inden
     let w = parts;
     while (w.length > 0) {
       const before = used > start ? gap : '';
-      const length = w.reduce((n, s) => n + textOf(s).length, 0);
+      const length = w.reduce((n, s) => n + textWidth(textOf(s)), 0);
       if (before.length + length <= width - used) {
         line.push(...(before ? [before] : []), ...w);
         used += before.length + length;
@@ -129,7 +178,9 @@ export function wrapSpans(spans: Span[], width: number, indent = 0, hang = inden
       else {
         const [head, rest] = splitWord(w, Math.max(1, width - used));
         line.push(...head);
-        close();
+        // A wide character alone on a line narrower than it is all of its word that is left.
+        if (rest.length) close();
+        else used += head.reduce((n, s) => n + textWidth(textOf(s)), 0);
         w = rest;
       }
     }
@@ -139,7 +190,7 @@ export function wrapSpans(spans: Span[], width: number, indent = 0, hang = inden
 }
 
 /**
- * Text broken into lines of at most `width` characters, at spaces where it can be; each line break of
+ * Text broken into lines of at most `width` columns, at spaces where it can be; each line break of
  * the text starts a line. A line keeps its indentation, and so do the lines it wraps onto: YAML or
  * code in the text keeps its structure.
  */
@@ -151,11 +202,11 @@ export function wrapWords(text: string, width: number): string[] {
   });
 }
 
-/** Text wrapped to `width` on at most `lines` lines; when there is more, the last line ends in "…". */
+/** Text wrapped to `width` columns on at most `lines` lines; when there is more, the last line ends in "…". */
 export function wrapAtMost(text: string, width: number, lines: number): string[] {
   const all = wrapWords(text, width);
   if (all.length <= lines) return all;
   const kept = all.slice(0, Math.max(1, lines));
   const last = kept.pop()!;
-  return [...kept, `${last.length < width ? last : last.slice(0, width - 1)}…`];
+  return [...kept, `${textWidth(last) < width ? last : fitStart(last, width - 1)}…`];
 }

@@ -60,10 +60,10 @@ export function shareRows(height: number, prompt: number): { chrome: boolean; pa
   return { chrome, pane: rest - shown, prompt: shown };
 }
 
-/** The terminal's size, following resizes; fixed when given (tests). A stream that is no terminal has none: it is taken for 80×24. */
+/** The terminal's size, following resizes; as given when given (tests). A stream that is no terminal has none: it is taken for 80×24. */
 export function useSize(fixed: Partial<Size>): Size {
   const { stdout } = useStdout();
-  const read = () => ({ width: fixed.width ?? stdout.columns ?? 80, height: fixed.height ?? stdout.rows ?? 24 });
+  const read = () => ({ width: stdout.columns ?? 80, height: stdout.rows ?? 24 });
   const [size, setSize] = useState(read);
   useEffect(() => {
     const onResize = () => setSize(read());
@@ -71,6 +71,6 @@ export function useSize(fixed: Partial<Size>): Size {
     return () => {
       stdout.off('resize', onResize);
     };
-  }, [stdout, fixed.width, fixed.height]);
-  return size;
+  }, [stdout]);
+  return { width: fixed.width ?? size.width, height: fixed.height ?? size.height };
 }

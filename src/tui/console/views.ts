@@ -1,5 +1,7 @@
 /** What each pane lists, made from a snapshot and the person's filter: pure, so the screen only draws. */
 import type { AgentCard, ChangeCard, ConsoleSnapshot, TaskCard, WaitingItem } from '../../console/cards.js';
+import { clamp } from './format.js';
+import type { Cursors } from './targets.js';
 
 export const COLUMNS = ['todo', 'in_progress', 'blocked', 'in_review', 'done'] as const;
 export const COLUMN_TITLES: Record<(typeof COLUMNS)[number], string> = { todo: 'TODO', in_progress: 'IN PROGRESS', blocked: 'BLOCKED', in_review: 'IN REVIEW', done: 'DONE' };
@@ -56,4 +58,29 @@ export function makeViews(snapshot: ConsoleSnapshot, rawFilter: string, columns 
 /** The person's decisions waiting: the number shown on the tab. */
 export function waitingCount(snapshot: ConsoleSnapshot): number {
   return snapshot.waiting.length;
+}
+
+/**
+ * The cursor of the pane shown moved with the item it was on, when the lists changed under it (a
+ * task left its column, a question came in above): a key acts on what the person chose, not on what
+ * slid into its place. A cursor whose item is gone stays where it was, on the one after it. The
+ * panes not shown keep their cursors: the person finds them where they left them, the most urgent
+ * first in a list not visited yet.
+ */
+export function follow(u: Pick<Cursors, 'pane' | 'rows' | 'agent' | 'waiting' | 'change'>, before: Views, after: Views): Partial<Cursors> {
+  const at = <T>(was: T[], now: T[], cursor: number, id: (item: T) => string) => {
+    const item = was[clamp(cursor, was.length)];
+    const found = item === undefined ? -1 : now.findIndex((x) => id(x) === id(item));
+    return found >= 0 ? found : cursor;
+  };
+  switch (u.pane) {
+    case 'board':
+      return { rows: u.rows.map((cursor, i) => at(before.columns[i]!, after.columns[i]!, cursor, (t) => t.task_id)) };
+    case 'agents':
+      return { agent: at(before.agents, after.agents, u.agent, (a) => a.agent_id) };
+    case 'waiting':
+      return { waiting: at(before.waiting, after.waiting, u.waiting, (w) => w.key) };
+    case 'changes':
+      return { change: at(before.changes, after.changes, u.change, (c) => c.change_id) };
+  }
 }
