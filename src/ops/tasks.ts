@@ -17,6 +17,7 @@ import { moveSession } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
 import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
+import { writtenAt } from '../store/remote/intent.js';
 import { checkBeforeWrite, noTaskList } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, ArchivedLeftOut, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskPlanFields, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
@@ -75,7 +76,7 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
     const out = fn(tx, found, task);
     if (!out.unchanged) saveTasks(tx, changeId, found.doc, { replace: [task] }, out.plan ?? null);
     out.after?.(tx);
-    if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId);
+    if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId, writtenAt(tx.now));
     return out.result;
   });
 }
@@ -414,7 +415,7 @@ export const reportProgress = defineOp({
       }
       task.progress = input.percent;
       task.progress_message = input.message;
-      task.progress_at = tx.now;
+      task.progress_at = writtenAt(tx.now);
       return { result: result(found, task), log: [input.agent_id, 'task.progress', `${input.task_id} at ${input.percent}%: ${input.message.slice(0, 120)}`] };
     });
   },
@@ -499,7 +500,7 @@ export const addNote = defineOp({
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       assertMayTouch(found.task, input.task_id, input.agent_id, 'add a note to');
-      task.notes.push({ author: input.agent_id, at: tx.now, text: input.text });
+      task.notes.push({ author: input.agent_id, at: writtenAt(tx.now), text: input.text });
       return { result: result(found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.text.slice(0, 120)}`] };
     });
   },

@@ -857,8 +857,9 @@ export class Transaction implements Reader {
     return this.entries;
   }
 
-  log(actor: string, action: string, target: string, summary: string, changeId?: string): void {
-    const entry: ActivityEntry = { at: this.now, actor, action, target, summary };
+  /** Logs an entry, stamped with the time of this write unless told `at` (when what it logs was written). */
+  log(actor: string, action: string, target: string, summary: string, changeId?: string, at = this.now): void {
+    const entry: ActivityEntry = { at, actor, action, target, summary };
     if (changeId !== undefined) entry.change_id = changeId;
     this.entries.push(entry);
   }

@@ -132,6 +132,27 @@ export function gitReason(stderr: string, whole = false): string {
   return text.replace(/\.$/, '');
 }
 
+/** At most this many of the remote's own lines are kept in a message, and at most REMOTE_CHARS characters. */
+const REMOTE_LINES = 10;
+const REMOTE_CHARS = 1_000;
+
+/**
+ * What the remote's side said (a hook's output, which git prints as "remote:" lines), for a
+ * message: usually the reason it refused a push. Each line trimmed, terminal escapes and other
+ * control characters taken out (they are the remote's, not ours to send to a terminal), capped;
+ * '' when it said nothing.
+ */
+export function remoteSaid(stderr: string): string {
+  const lines = stderr
+    .split(/\r\n|\r|\n/)
+    .filter((l) => l.startsWith('remote:'))
+    .map((l) => l.slice('remote:'.length).replace(/\x1b\[[0-?]*[ -\/]*[@-~]/g, '').replace(/[\x00-\x1f\x7f-\x9f]/g, '').trim())
+    .filter(Boolean);
+  let text = lines.slice(0, REMOTE_LINES).join('\n  ');
+  if (lines.length > REMOTE_LINES || text.length > REMOTE_CHARS) text = `${text.slice(0, REMOTE_CHARS)} …`;
+  return text;
+}
+
 /** A URL as it may be shown: without a user name, password or token in it. */
 export function shownUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@]*@/i, '$1');

@@ -25,3 +25,13 @@ export function runWithIntent<T>(intent: WriteIntent, fn: () => T): T {
 export function writeIntent(): WriteIntent | undefined {
   return current.getStore();
 }
+
+/**
+ * When what the running write says was written: `now` (the board's time of this write) or, for a
+ * write queued offline and replayed now, the time it was queued, so that a note or a progress
+ * report keeps the time its author wrote it. Never later than `now`.
+ */
+export function writtenAt(now: string): string {
+  const queued = current.getStore()?.replay?.queued_at;
+  return queued !== undefined && Date.parse(queued) <= Date.parse(now) ? queued : now;
+}

@@ -27,7 +27,7 @@ import type { Journal } from '../journal.js';
 import type { BoardLock } from '../lock.js';
 import { processesWith } from '../processes.js';
 import { PublishedThenChanged, Transaction, type Publish } from '../transaction.js';
-import { blobId, gitReason, Git, shownUrl, type GitResult } from './git.js';
+import { blobId, gitReason, Git, remoteSaid, shownUrl, type GitResult } from './git.js';
 import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
@@ -172,7 +172,8 @@ export class SharedBoard {
       // The remote's own compare-and-swap lost to a push that came in between ("failed to update ref",
       // "cannot lock ref"): another clone wrote first, like a stale lease.
       if (line.includes('[remote rejected]') && !/failed to (update|lock) ref|cannot lock ref|incorrect old value/.test(line)) {
-        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then try ${SAME_CALL} again.`);
+        const said = remoteSaid(r.stderr);
+        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.${said ? ` It said:\n  ${said}` : ''}`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then try ${SAME_CALL} again.`);
       }
       return 'moved';
     }

@@ -1,0 +1,67 @@
+/**
+ * What a shared board tells about its writes: the reason a remote's hook gives for refusing one,
+ * and, for a note or a progress report made offline, the time it was written, kept when it is
+ * pushed later.
+ */
+import { renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks, cli, ok } from '../helpers.js';
+import { remoteFile, remoteTree, sharedBoard } from './helpers.js';
+
+describe('a shared board', () => {
+  it("shows the reason the remote's hook gives when it refuses a write, cleaned and capped, and writes nothing", async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
+    const a = shared.clones[0]!;
+    await ok(a, ['status', '--sync']);
+    const before = remoteTree(shared);
+    const details = Array.from({ length: 20 }, (_, i) => `echo "detail ${i + 1}" >&2`).join('\n');
+    writeFileSync(join(shared.remote, 'hooks', 'pre-receive'), `#!/bin/sh\ncat > /dev/null\nprintf '\\033[31mBoard pushes need a ticket number\\033[0m\\a\\n' >&2\necho "   See POLICY.md   " >&2\n${details}\nexit 1\n`, { mode: 0o755 });
+
+    const r = await cli(a, ['next', '--as', 'walker', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('REMOTE_REFUSED');
+    const message: string = r.json.error.message;
+    expect(message).toContain('pre-receive hook declined');
+    expect(message).toContain('nothing was written');
+    expect(message).toContain('Board pushes need a ticket number\n  See POLICY.md\n  detail 1\n');
+    expect(message).toContain('detail 8');
+    expect(message).not.toContain('detail 9');
+    expect(message).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
+    expect(remoteTree(shared)).toEqual(before);
+    expect((await ok(a, ['task', 'show', 'trip/T1'])).task.assignee ?? null).toBeNull();
+  });
+
+  it('keeps the time a note and a progress report were written offline when they are pushed later', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'walker']);
+    const written = new Date(Date.now() + 3600_000).toISOString();
+    const pushed = new Date(Date.now() + 3 * 3600_000).toISOString();
+
+    const away = `${shared.remote}.away`;
+    renameSync(shared.remote, away);
+    const note = await cli(a, ['task', 'note', 'trip/T1', 'Packed the tent', '--as', 'walker', '--json'], { env: { AGENTBOARD_TEST_NOW: written } });
+    expect(note.code, note.stdout).toBe(0);
+    expect(note.json.notices.join(' ')).toMatch(/queued \(1 waiting\)/);
+    await ok(a, ['task', 'progress', 'trip/T1', '--percent', '40', '--message', 'Tent packed', '--as', 'walker'], { env: { AGENTBOARD_TEST_NOW: written } });
+    renameSync(away, shared.remote);
+
+    const sync = await ok(a, ['remote', 'sync'], { env: { AGENTBOARD_TEST_NOW: pushed } });
+    expect(sync.replayed).toBe(2);
+    const task = (await ok(b, ['task', 'show', 'trip/T1', '--sync'])).task;
+    expect(task.notes.map((n: any) => [n.text, n.at])).toEqual([['Packed the tent', written]]);
+    expect(task).toMatchObject({ progress: 40, progress_at: written });
+    const tasksMd = remoteFile(shared, 'changes/trip/tasks.md');
+    expect(tasksMd).toContain(written);
+    expect(tasksMd).not.toContain(pushed);
+    const log = remoteFile(shared, 'runtime/activity/000001.jsonl')
+      .split('\n')
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.action === 'task.note' || e.action === 'task.progress');
+    expect(log.map((e) => [e.action, e.at])).toEqual([
+      ['task.note', written],
+      ['task.progress', written],
+    ]);
+  });
+});
