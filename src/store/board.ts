@@ -23,6 +23,7 @@ import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOU
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missingTaskFinding, unrecordedDecision, withState, type HandDecision } from './decisions.js';
 import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
+import { gitSync } from './git-sync.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { BOM, splitFrontmatter } from './markdown.js';
@@ -292,7 +293,8 @@ export class Board implements Reader {
   private generation = 0;
   private pendingSeen: { generation: number; pending: Pending | null } | null = null;
   private readonly docCache = new Map<string, Kept<Loaded>>();
-  private readonly ledgerCache = new Map<string, { text: string; branch: string | null; ledger: Ledger }>();
+  /** Ledgers read; one written on another branch (what of it is carried here depends on the files) for its generation only. */
+  private readonly ledgerCache = new Map<string, { text: string; branch: string | null; ledger: Ledger; generation?: number }>();
   /** HEAD of the git repository holding the board, found once (null: not in git). */
   private headFile: string | null | undefined;
   private branchSeen: { generation: number; branch: string | null } | undefined;
@@ -594,7 +596,11 @@ export class Board implements Reader {
 
   // ---- reading documents --------------------------------------------------------------------------
 
-  /** The ledger of a change (what agentboard last wrote to its documents); empty when there is none or it cannot be read. */
+  /**
+   * The ledger of a change (what agentboard last wrote to its documents); empty when there is none
+   * or it cannot be read. A ledger written on another branch holds here the entries of the files
+   * that came with the switch (carriedOver): agentboard's next write keeps them on this branch.
+   */
   ledgerOf(changeId: string): Ledger {
     const path = this.ledgerPath(changeId);
     let read: FileRead | null;
@@ -607,10 +613,41 @@ export class Board implements Reader {
     if (read === null) return emptyLedger();
     const branch = this.branch();
     const cached = this.ledgerCache.get(changeId);
-    if (cached?.text === read.text && cached.branch === branch) return cached.ledger;
-    const ledger = parseLedger(read.text, branch) ?? emptyLedger();
-    this.ledgerCache.set(changeId, { text: read.text, branch, ledger });
+    if (cached?.text === read.text && cached.branch === branch && (cached.generation ?? this.generation) === this.generation) return cached.ledger;
+    const whole = parseLedger(read.text, null) ?? emptyLedger();
+    const here = branch === null || whole.branch === undefined || whole.branch === branch;
+    const ledger = here ? whole : this.carriedOver(changeId, whole);
+    this.ledgerCache.set(changeId, { text: read.text, branch, ledger, ...(here ? {} : { generation: this.generation }) });
     return ledger;
+  }
+
+  /**
+   * The entries of a ledger written on another branch (a `git switch` with the board's work not
+   * committed) for the files still agentboard's own here: byte for byte what it wrote, or edited
+   * since where git left the file as it was (the two branches' commits hold the same version of
+   * it: git carried the work over, and a person edited that). A file git checked out anew is the
+   * other branch's, judged against the commit (unrecordedDecision).
+   */
+  private carriedOver(changeId: string, whole: Ledger): Ledger {
+    const files: Ledger['files'] = {};
+    for (const type of DOC_TYPES) {
+      const entry = whole.files[DOC_FILES[type]];
+      const path = this.docPath(changeId, type);
+      let read: FileRead | null;
+      try {
+        read = entry && this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
+      } catch {
+        read = null; // reported where the file is read
+      }
+      if (entry && read && (asWritten(read, entry.hash) || this.sameInCommits(whole.branch!, this.rel(path)))) files[DOC_FILES[type]] = entry;
+    }
+    return { ...whole, files };
+  }
+
+  /** Whether the tip of `branch` (a ref, `refs/heads/main`) and HEAD hold the same version of the file at `shown` (or neither holds it). */
+  private sameInCommits(branch: string, shown: string): boolean {
+    if (!branch.startsWith('refs/')) return false; // a detached HEAD's commit is not known
+    return gitSync(['diff', '--quiet', branch, 'HEAD', '--', shown], { cwd: this.root, env: { ...process.env, LC_ALL: 'C' }, timeoutMs: 10_000 }).code === 0;
   }
 
   /** What the ledger's first line says of each document of a change (empty when there is no ledger). */
@@ -638,6 +675,14 @@ export class Board implements Reader {
   /** The hash of a document as agentboard last wrote it, by the ledger's header. */
   private written(changeId: string, type: DocType): string | undefined {
     return this.ledgerHeader(changeId)[DOC_FILES[type]]?.hash;
+  }
+
+  /** The hash of a document as agentboard last wrote it on this branch, or on another from which it came with a switch (carriedOver). */
+  private recorded(changeId: string, type: DocType): string | undefined {
+    const written = this.written(changeId, type);
+    // The whole ledger is read only when its header names the file and it was written on another branch.
+    if (written !== undefined || this.writtenOnAnyBranch(changeId, type) === undefined) return written;
+    return this.ledgerOf(changeId).files[DOC_FILES[type]]?.hash;
   }
 
   /**
@@ -673,7 +718,7 @@ export class Board implements Reader {
     if (!this.checkedDir(changeId)) return null;
     const read = this.docFile(path, this.rel(path));
     if (!read) return null;
-    const written = this.written(changeId, 'tasks');
+    const written = this.recorded(changeId, 'tasks');
     const kept = this.listCache.get(path);
     if (kept && kept.text === read.text && kept.written === written) return kept.value;
     const full = this.docCache.get(path);
@@ -733,7 +778,7 @@ export class Board implements Reader {
       if (!this.checkedDir(changeId)) return null;
       const read = this.docFile(path, shown);
       if (!read) return null;
-      const written = this.written(changeId, type);
+      const written = this.recorded(changeId, type);
       const kept = this.metaCache.get(path);
       if (kept && (kept.bytes === read.bytes || kept.bytes.equals(read.bytes)) && kept.written === written) {
         if (kept.value) kept.value.identity = read.identity;
@@ -806,7 +851,7 @@ export class Board implements Reader {
     if (!this.checkedDir(changeId)) return null;
     const read = this.docFile(path, shown);
     if (!read) return null;
-    const written = this.written(changeId, type);
+    const written = this.recorded(changeId, type);
     const kept = this.docCache.get(path);
     if (kept && kept.text === read.text && kept.written === written) {
       kept.value.identity = read.identity;
@@ -867,7 +912,7 @@ export class Board implements Reader {
       for (const type of Object.keys(DOC_FILES) as DocType[]) {
         const path = this.docPath(changeId, type);
         try {
-          const written = this.written(changeId, type);
+          const written = this.recorded(changeId, type);
           const unshared = this.unsharedDoc(changeId, type);
           const read = (written !== undefined || unshared) && this.checkedDir(changeId) ? this.docFile(path, this.rel(path)) : null;
           if (read && (written === undefined || unshared || !asWritten(read, written))) out.push({ changeId, type });
@@ -913,22 +958,12 @@ export class Board implements Reader {
 
   /**
    * Whether a document (a design decides nothing) is one agentboard never wrote in this clone: its
-   * change's ledger has no entry for it, on this branch or, with these bytes, on another. Its
-   * decisions are checked against git; outside git nothing tells a file made by hand from one whose
-   * ledger was lost, and it is taken as it is.
+   * change's ledger has no entry for it, on this branch or on another it came from with a switch
+   * (carriedOver). Its decisions are checked against git; outside git nothing tells a file made by
+   * hand from one whose ledger was lost, and it is taken as it is.
    */
   private unrecorded(changeId: string, type: DocType): boolean {
-    if (type === 'design' || this.written(changeId, type) !== undefined || this.branch() === null) return false;
-    // Written by agentboard here on another branch (a `git switch` with the board's work not committed): its own.
-    const elsewhere = this.writtenOnAnyBranch(changeId, type);
-    if (elsewhere === undefined) return true;
-    const path = this.docPath(changeId, type);
-    try {
-      const read = this.checkedDir(changeId) ? this.current(path, this.rel(path)) : null;
-      return read !== null && !asWritten(read, elsewhere);
-    } catch {
-      return false; // reported where the file is read
-    }
+    return type !== 'design' && this.branch() !== null && this.recorded(changeId, type) === undefined;
   }
 
   /** The hash of a document in its change's ledger, whichever branch the ledger was written on (read once per generation). */

@@ -388,6 +388,71 @@ describe('a document agentboard never wrote here', () => {
     expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('moved/T2');
     expect(read(dir, 'agentd/changes/moved/tasks.md')).toMatch(/## T1: One\n\n```yaml\nstatus: done/);
   });
+
+  it("switching branch with the board's work not committed, then a hand edit of it, keeps agentboard's work and merges the edit", async () => {
+    const dir = await newBoard();
+    requireApproval(dir, 'tasks');
+    await changeWithTasks(dir, 'carried', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    await ok(dir, ['approve', 'carried', 'tasks']);
+    commitBoard(dir);
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('carried/T1');
+    await ok(dir, ['task', 'done', 'carried/T1', '--as', 'w1']);
+    git(dir, 'switch', '-q', '-c', 'other');
+    const path = 'agentd/changes/carried/tasks.md';
+    write(dir, path, read(dir, path).replace('## T3: Three', '## T3: Three, renamed'));
+
+    const v = await cli(dir, ['validate', 'carried', '--json']);
+    expect(v.json.data.changes[0].findings.filter((f: any) => f.level === 'error')).toEqual([]);
+    expect(v.code).toBe(0);
+    const listed = (await ok(dir, ['task', 'list', '--change', 'carried'])).tasks.map((t: any) => [t.id, t.status, t.assignee]);
+    expect(listed).toEqual([
+      ['T1', 'done', 'w1'],
+      ['T2', 'todo', null],
+      ['T3', 'todo', null],
+    ]);
+    // the claim merged the edit: T1 is still w1's and done, T3 has the person's title, nothing is kept as a conflict
+    expect((await ok(dir, ['next', '--as', 'w2'])).task.task_id).toBe('carried/T2');
+    const after = read(dir, path);
+    expect(after).toMatch(/## T1: One\n\n```yaml\nstatus: done\npriority: medium\nassignee: w1\n/);
+    expect(after).toContain('## T3: Three, renamed');
+    expect(conflicts(dir)).toEqual([]);
+    // the ledger is this branch's now, and still holds every document that came with the switch
+    const header = JSON.parse(read(dir, 'agentd/.runtime/ledger/carried.json').split('\n')[0]!);
+    expect(header.branch).toBe('refs/heads/other');
+    expect(Object.keys(header.files).sort()).toEqual(['proposal.md', 'spec.md', 'tasks.md']);
+
+    // committed on this branch, then written again: the ledger is this branch's, and nothing changes
+    git(dir, 'commit', '-qam', 'on other');
+    expect((await ok(dir, ['next', '--as', 'w3'])).task.task_id).toBe('carried/T3');
+    const again = await cli(dir, ['validate', 'carried', '--json']);
+    expect(again.json.data.changes[0].findings.filter((f: any) => f.level === 'error')).toEqual([]);
+    expect((await ok(dir, ['task', 'list', '--change', 'carried'])).tasks.map((t: any) => [t.id, t.status, t.assignee])).toEqual([
+      ['T1', 'done', 'w1'],
+      ['T2', 'in_progress', 'w2'],
+      ['T3', 'in_progress', 'w3'],
+    ]);
+    expect(read(dir, path)).toContain('## T3: Three, renamed');
+  });
+
+  it('switching to a branch whose commit holds another version of a document, then a hand edit of it, judges it against that commit', async () => {
+    const dir = await newBoard();
+    requireApproval(dir, 'tasks');
+    await changeWithTasks(dir, 'older', [{ title: 'One' }, { title: 'Two' }]);
+    commitBoard(dir);
+    git(dir, 'branch', 'before');
+    await ok(dir, ['approve', 'older', 'tasks']);
+    git(dir, 'commit', '-qam', 'approved');
+    git(dir, 'switch', '-q', 'before');
+    const path = 'agentd/changes/older/tasks.md';
+    write(dir, path, read(dir, path).replace('## T2: Two', '## T2: Two, renamed'));
+
+    const v = await cli(dir, ['validate', 'older', '--json']);
+    expect(v.json.data.changes[0].findings.filter((f: any) => f.level === 'error')).toEqual([]);
+    expect((await ok(dir, ['show', 'older', 'tasks', '--format', 'fields'])).status).toBe('submitted');
+    const next = await ok(dir, ['next', '--as', 'w1']);
+    expect(next.status).toBe('nothing_available');
+    expect(next.reasons.awaiting_approval).toBe(2);
+  });
 });
 
 describe('a task made done by hand', () => {
