@@ -83,25 +83,24 @@ export const enableRemote = defineOp({
   },
 });
 
+const DisableOut = z.object({ changed: z.boolean(), remote: z.string().nullable(), synced: z.boolean().describe('False when the remote could not be reached: the board is kept as this clone last synced it.'), next_step: z.string() });
+
 export const disableRemote = defineOp({
   name: 'remote.disable',
   summary: 'Stop sharing this board through its git remote; this clone keeps the board as last synced (people only)',
   access: 'human',
   ownSync: true,
   input: z.strictObject({ agent_id: Actor }),
-  output: z.object({ changed: z.boolean(), remote: z.string().nullable(), synced: z.boolean().describe('False when the remote could not be reached: the board is kept as this clone last synced it.'), next_step: z.string() }),
+  output: DisableOut,
   cli: { command: 'remote disable' },
   async run(ctx, input) {
     requireHuman(input.agent_id, 'Turning sharing off');
     const board = ctx.board();
     const remote = board.config.remote;
     const effect = 'every clone that has it stops sharing the board (the board ref stays on the remote)';
-    if (remote === undefined) return { changed: false, remote: null, synced: false, next_step: 'Nothing to do: agentd/config.yaml names no remote.' };
+    if (remote === undefined) return forgetUnshared(board, input.agent_id);
     const shared = await sharedBoard(board);
-    const waiting = shared.files.queue().entries.filter((e) => !e.refused);
-    if (waiting.length > 0) {
-      fail('QUEUE_NOT_EMPTY', `${waiting.length} write${waiting.length === 1 ? ' made offline waits' : 's made offline wait'} to be pushed to "${remote}" (${waiting.map((e) => `#${e.id}`).join(', ')}).`, `Sync them first with ${refTo('remote.sync')} (when the remote can be reached), or remove them with ${refTo('remote.drop', { queue_id: waiting[0]!.id })}; then turn sharing off.`);
-    }
+    refuseWaiting(shared.files, remote, `Sync them first with ${refTo('remote.sync')} (when the remote can be reached), or remove them`);
     const write = (tx: Transaction) => {
       tx.putBoardFile('config.yaml', withRemote(configText(board), null));
       tx.log(input.agent_id, 'remote.disable', 'agentd', `stopped sharing the board through the remote ${remote}`);
@@ -115,12 +114,37 @@ export const disableRemote = defineOp({
         synced = false;
         board.write(lock, write);
       }
-      shared.forget();
+      shared.files.forget();
     });
     board.reread();
     return { changed: true, remote, synced, next_step: configStep(board, shared, effect) };
   },
 });
+
+function refuseWaiting(files: RemoteFiles, remote: string, sync: string): void {
+  const waiting = files.queue().entries.filter((e) => !e.refused);
+  if (waiting.length > 0) {
+    fail('QUEUE_NOT_EMPTY', `${waiting.length} write${waiting.length === 1 ? ' made offline waits' : 's made offline wait'} to be pushed to "${remote}" (${waiting.map((e) => `#${e.id}`).join(', ')}).`, `${sync} with ${refTo('remote.drop', { queue_id: waiting[0]!.id })}; then turn sharing off.`);
+  }
+}
+
+/**
+ * Sharing turned off where config.yaml names no remote already (a branch from before the board was
+ * shared), though this clone still shares the board: its sync state is forgotten, so that the
+ * board, as this clone last synced it, is its own and takes writes again.
+ */
+async function forgetUnshared(board: Board, agentId: string): Promise<z.input<typeof DisableOut>> {
+  const files = new RemoteFiles(board.runtimeDir, (p) => board.rel(p));
+  if (!files.hasSynced()) return { changed: false, remote: null, synced: false, next_step: 'Nothing to do: agentd/config.yaml names no remote.' };
+  const remote = files.synced()?.remote ?? null;
+  await board.locked((lock) => {
+    refuseWaiting(files, remote ?? 'the remote', `Sync them first with ${refTo('remote.sync')} on a branch that shares the board, or remove them`);
+    board.write(lock, (tx) => tx.log(agentId, 'remote.disable', 'agentd', `stopped sharing the board${remote ? ` through the remote ${remote}` : ''} in this clone`));
+    files.forget();
+  });
+  board.reread();
+  return { changed: true, remote, synced: false, next_step: `Nothing to commit: agentd/config.yaml names no remote already. This clone's board is its own now, as it last synced it; the clones that still share it go on through the remote.` };
+}
 
 /** The step after config.yaml was changed: commit it and push it, or only push when it is as committed already (sharing turned off, then on again). */
 function configStep(board: Board, shared: SharedBoard, effect: string): string {

@@ -8,7 +8,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
-import { SAME_CALL } from '../domain/refs.js';
+import { refTo, SAME_CALL } from '../domain/refs.js';
 import { changeIdProblem } from '../domain/ids.js';
 import { printable } from '../domain/text.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
@@ -476,6 +476,9 @@ export class Board implements Reader {
       if (this.config.remote !== undefined) {
         const synced = new RemoteFiles(this.runtimeDir, (p) => this.rel(p)).synced();
         if (synced?.remote === this.config.remote) this.sharedFolders = { files: synced.listing, folders: foldersOf(synced.listing) };
+      } else if (new RemoteFiles(this.runtimeDir, (p) => this.rel(p)).hasSynced()) {
+        const message = `This clone shares its board through a git remote, but agentd/config.yaml here names no remote (a branch from before the board was shared, say): reads show this clone's copy as it last synced it, and writes are refused until you switch back to a branch that shares the board or run ${refTo('remote.disable')}.`;
+        if (!this.notices.some((n) => n.message === message)) this.notices.push({ kind: 'remote', message });
       }
     }
     return this.sharedFolders;
@@ -1253,8 +1256,18 @@ export class Board implements Reader {
     // A call run as part of a batch (writeBatch) writes with the batch.
     const batch = batchScope.getStore();
     if (batch?.board === this) return fn(batch);
-    const shared = await this.sharing();
+    const shared = await this.sharingToWrite();
     return this.locked((lock) => (shared ? shared.write(lock, fn) : this.write(lock, fn)));
+  }
+
+  /**
+   * The shared board a write goes to (null: this clone's own). A clone that shares the board, on a
+   * branch whose config.yaml names no remote (one from before sharing), is refused: the write would
+   * miss the shared board (store/remote/unshared.ts).
+   */
+  private async sharingToWrite(): Promise<SharedBoard | null> {
+    if (this.config.remote === undefined && new RemoteFiles(this.runtimeDir, (p) => this.rel(p)).hasSynced()) (await import('./remote/unshared.js')).refuseUnshared(this);
+    return this.sharing();
   }
 
   /** Runs fn holding the board lock, after recovering an interrupted commit. */
@@ -1308,7 +1321,7 @@ export class Board implements Reader {
    * On a shared board the batch is one push (SharedBoard.writeBatch).
    */
   async writeBatch<T>(lock: BoardLock, jobs: (() => Promise<T>)[], more: () => Promise<(() => Promise<T>)[]>, finish: (tx: Transaction, outcomes: BatchOutcome<T>[]) => void): Promise<BatchOutcome<T>[]> {
-    const shared = await this.sharing();
+    const shared = await this.sharingToWrite();
     if (!shared) return this.batchOnce(lock, jobs, more, finish);
     let last: BatchOutcome<T>[] | undefined;
     const seen = (tx: Transaction, outcomes: BatchOutcome<T>[]) => {

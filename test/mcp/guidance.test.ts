@@ -144,6 +144,7 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
   NOT_A_GIT_REPOSITORY: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => shared(dir) }],
   REMOTE_NOT_FOUND: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), shared(dir)) }],
   REMOTE_UNREACHABLE: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', join(dir, 'nowhere.git')]), shared(dir)) }],
+  REMOTE_NOT_CONFIGURED: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (mkdirSync(join(dir, 'agentd/.runtime/remote'), { recursive: true }), writeFileSync(join(dir, 'agentd/.runtime/remote/synced.json'), '{"remote":"origin","commit":"","listing":{}}\n')) }],
   REMOTE_REFUSED: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', refusingRemote(dir)]), shared(dir)) }],
 };
 

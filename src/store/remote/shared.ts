@@ -17,7 +17,7 @@
  * against the local copy and queued, and replayed in order on the next sync, each only while the
  * claim it was made under still holds (a refused one is kept and reported, never dropped).
  */
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { faultPoint } from '../../clock.js';
 import { AgentboardError, fail } from '../../errors.js';
@@ -709,19 +709,5 @@ export class SharedBoard {
     this.files.ensureDir();
     writeFileAtomic(this.files.path('synced.json'), RemoteFiles.syncedText({ remote: this.remote, commit, listing, identities }), board.rel(this.files.path('synced.json')));
     return commit;
-  }
-
-  /** Forgets this clone's sync state (sharing turned off); the queue and kept copies stay for a person to see. */
-  forget(): void {
-    let names: import('node:fs').Dirent[];
-    try {
-      names = readdirSync(this.files.dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (name.name === 'queue.json' || name.name === 'kept') continue;
-      rmSync(join(this.files.dir, name.name), { recursive: true, force: true });
-    }
   }
 }

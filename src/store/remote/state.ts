@@ -16,7 +16,7 @@
  * - kept/: copies of a person's files that a sync would otherwise have replaced or removed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { readBoardFile, writeFileAtomic } from '../fs.js';
 import type { Listing } from './tree.js';
@@ -100,6 +100,25 @@ export class RemoteFiles {
 
   ensureDir(): void {
     mkdirSync(this.dir, { recursive: true });
+  }
+
+  /** Forgets this clone's sync state (sharing turned off); the queue and kept copies stay for a person to see. */
+  forget(): void {
+    let names: Dirent[];
+    try {
+      names = readdirSync(this.dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      if (name.name === 'queue.json' || name.name === 'kept') continue;
+      rmSync(join(this.dir, name.name), { recursive: true, force: true });
+    }
+  }
+
+  /** Whether this clone has synced a shared board and not turned sharing off since (remote disable forgets synced.json). */
+  hasSynced(): boolean {
+    return existsSync(this.path('synced.json'));
   }
 
   synced(): Synced | null {
