@@ -95,7 +95,7 @@ export function prompt(dir: string, runId: string, n: number): string {
 export function hangs(board: TestBoard): { agent: number; child?: number; escaped: number }[] {
   if (!existsSync(board.state)) return [];
   return readdirSync(board.state)
-    .filter((f) => f.startsWith('hang-'))
+    .filter((f) => f.startsWith('hang-') && f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(join(board.state, f), 'utf8')));
 }
 
