@@ -6,8 +6,8 @@
 import { Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
-import { typedTail, wrapAtMost } from './console/format.js';
-import { FRAME_ROWS, PromptBox } from './console/PromptBox.js';
+import { wrapAtMost } from './console/format.js';
+import { FRAME_ROWS, PromptBox, TypedLine } from './console/PromptBox.js';
 import { eachKey } from './keys.js';
 
 /** Keys that came before a prompt was listening (typed right after the key that opened it): it takes them first. */
@@ -79,15 +79,7 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
       ];
     }
   } else {
-    // The end of the feedback, where the person types, is what the line shows.
-    const tail = width === undefined ? feedback : typedTail(feedback, width - 7);
-    const typing = (
-      <Text>
-        <Text color="yellow">› </Text>
-        {tail}
-        <Text inverse> </Text>
-      </Text>
-    );
+    const typing = <TypedLine text={feedback} width={width} />;
     foot = [...(lines?.ask ?? [ASK]).map((l) => <Text>{l}</Text>), typing];
     short = [<Text>{SEND_KEYS}</Text>, typing];
   }

@@ -5,8 +5,9 @@
  * option selected) is among them. The foot is always shown whole: a prompt whose keys cannot be
  * seen cannot be answered.
  */
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
 import type { ReactNode } from 'react';
+import { typedTail } from './format.js';
 
 /** The frame's top and bottom lines. */
 export const FRAME_ROWS = 2;
@@ -62,5 +63,17 @@ export function PromptBox(props: { head: ReactNode[]; rest: ReactNode[]; focus: 
         ),
       )}
     </Box>
+  );
+}
+
+/** The line a person types an answer or feedback on: its end, where the cursor is, when it is wider than `width` (unknown: shown whole). */
+export function TypedLine(props: { text: string; width?: number }) {
+  const tail = props.width === undefined ? props.text : typedTail(props.text, props.width - 7);
+  return (
+    <Text>
+      <Text color="yellow">› </Text>
+      {tail}
+      <Text inverse> </Text>
+    </Text>
   );
 }

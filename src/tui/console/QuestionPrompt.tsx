@@ -7,8 +7,8 @@ import { Text, useInput, type Key } from 'ink';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { SEND_KEYS, type Draft, type EarlyKeys } from '../DecisionPrompt.js';
 import { eachKey } from '../keys.js';
-import { left, typedTail, wrapAtMost } from './format.js';
-import { FRAME_ROWS, PromptBox } from './PromptBox.js';
+import { left, wrapAtMost } from './format.js';
+import { FRAME_ROWS, PromptBox, TypedLine } from './PromptBox.js';
 
 export interface Question {
   input_id: string;
@@ -114,15 +114,7 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
     foot = lines.choose.map((l) => <Text dimColor>{l}</Text>);
     short = [<Text dimColor>{CHOOSE_SHORT}</Text>];
   } else {
-    // The end of the answer, where the person types, is what the line shows.
-    const tail = typedTail(typedShown, width - 7);
-    const typing = (
-      <Text>
-        <Text color="yellow">› </Text>
-        {tail}
-        <Text inverse> </Text>
-      </Text>
-    );
+    const typing = <TypedLine text={typedShown} width={width} />;
     foot = [...lines.type.map(text), typing];
     short = [text(SEND_KEYS, 0), typing];
   }
