@@ -55,13 +55,10 @@ export function committedBlobs(root: string, dir: string, commit: string | null)
   if (commit !== null && listed?.key === key) return listed.blobs;
   let blobs: Map<string, string> | null = new Map<string, string>();
   try {
-    // Not through execa, as agentboard's other processes are: this read runs in every command on a
-    // fresh clone, and loading execa would cost it several times what git does.
-    const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-    const git = spawnSync('git', ['ls-tree', '-r', '-z', 'HEAD', '--', `${dir}/`], { cwd: root, env: { ...process.env, LC_ALL: 'C' }, timeout: 10_000, maxBuffer: 256 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+    const git = gitSync(['ls-tree', '-r', '-z', 'HEAD', '--', `${dir}/`], { cwd: root, env: { ...process.env, LC_ALL: 'C' }, timeoutMs: 10_000, direct: true });
     // No commit yet: HEAD holds nothing. Any other failure (git missing, a repository git will not
     // read, say one owned by another user) tells nothing.
-    if (git.status !== 0) blobs = /Not a valid object name HEAD/.test(git.stderr?.toString('utf8') ?? '') ? blobs : null;
+    if (git.code !== 0) blobs = /Not a valid object name HEAD/.test(git.stderr) ? blobs : null;
     else {
       // "<mode> blob <id>\t<path>", each ended by NUL.
       for (const entry of git.stdout.toString('utf8').split('\0')) {

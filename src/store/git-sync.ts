@@ -1,7 +1,7 @@
 /**
  * git run to its end synchronously, for the few places that need git inside one synchronous
  * operation (a shared board's writes, the person's name, an import's source commit). Like every
- * process agentboard starts, it goes through execa (but for one run without a terminal, below);
+ * process agentboard starts, it goes through execa, but for the two runs of `startedDirectly`;
  * execa is loaded on first use, as most commands never start git.
  */
 
@@ -29,10 +29,15 @@ export interface GitSyncOptions {
    * terminal itself, whatever GIT_TERMINAL_PROMPT says): it fails instead.
    */
   noTerminal?: boolean;
+  /**
+   * Started without loading execa: a read that every command on a fresh clone makes (store/git-head.ts),
+   * where loading execa would cost several times what git does.
+   */
+  direct?: boolean;
 }
 
 export function gitSync(args: string[], options: GitSyncOptions): GitSyncResult {
-  if (options.noTerminal) return detachedGit(args, options);
+  if (options.noTerminal || options.direct) return startedDirectly(args, options);
   const { execaSync } = require('execa') as typeof import('execa');
   const r = execaSync('git', args, {
     cwd: options.cwd,
@@ -58,12 +63,13 @@ export function gitSync(args: string[], options: GitSyncOptions): GitSyncResult 
 }
 
 /**
- * git in a new session: execa's synchronous mode refuses `detached`, and Node's spawnSync honours it
- * (libuv's setsid) though its types leave it out.
+ * git started by Node's spawnSync: in a new session for `noTerminal` (execa's synchronous mode
+ * refuses `detached`, which spawnSync honours by libuv's setsid though its types leave it out), or
+ * `direct`, without execa's loading.
  */
-function detachedGit(args: string[], options: GitSyncOptions): GitSyncResult {
+function startedDirectly(args: string[], options: GitSyncOptions): GitSyncResult {
   const { spawnSync } = require('node:child_process') as typeof import('node:child_process');
-  const spawnOptions = { cwd: options.cwd, env: options.env, input: options.input, timeout: options.timeoutMs, maxBuffer: 1024 * 1024 * 1024, detached: true, stdio: 'pipe' as const };
+  const spawnOptions = { cwd: options.cwd, env: options.env, input: options.input, timeout: options.timeoutMs, maxBuffer: 1024 * 1024 * 1024, detached: options.noTerminal === true, stdio: 'pipe' as const };
   const r = spawnSync('git', args, spawnOptions as SpawnSyncOptionsWithBufferEncoding);
   const missing = (r.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
   const timedOut = !missing && (r.signal !== null || r.error !== undefined);
