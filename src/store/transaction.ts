@@ -897,7 +897,9 @@ export class Transaction implements Reader {
     // Everything written is made durable at once, after the journal is in place (see journal.ts).
     const durable = { files: [] as string[], dirs: [board.runtimeDir] };
     const writeTemp = (temp: string, data: string | Buffer, target: string, volatile = false) => {
-      const identity = writeNewFile(temp, data, rel(target), { sync: false, mode: fileMode(target) });
+      // A person's read-only or private file keeps its permissions; the runtime's files are agentboard's own, and looked at no more.
+      const mode = target.startsWith(board.runtimeDir + sep) ? undefined : fileMode(target);
+      const identity = writeNewFile(temp, data, rel(target), { sync: false, mode });
       if (volatile) return identity;
       durable.files.push(temp);
       durable.dirs.push(dirname(temp));
