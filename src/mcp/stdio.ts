@@ -9,7 +9,8 @@
  * initialize request answered with a result), a request other than initialize and ping is answered
  * with the error "Server not initialized" (-32002) and goes no further; what comes while the
  * initialize request is being answered waits for that answer. When the client stops reading stdout,
- * the server stops quietly.
+ * the server stops quietly. An integer id beyond 2^53 is answered with the digits the client wrote
+ * (EXACT).
  */
 import {
   InitializeRequestSchema,
@@ -22,6 +23,7 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { randomBytes } from 'node:crypto';
 import { printable } from '../domain/text.js';
 
 const PARSE_ERROR = -32700;
@@ -53,6 +55,53 @@ function paramsProblem(request: JSONRPCRequest): string | null {
 }
 
 type Id = string | number;
+
+/**
+ * An integer id beyond 2^53 (JSON-RPC sets no bound on a number id: a client with 64-bit integers
+ * may use any) is kept as the client wrote it: JSON.parse rounds it, and the answer would carry an id
+ * the client never sent (or two requests one id). It goes through the server as a string no client
+ * can send, EXACT and its digits, and is written back as its digits, a number again.
+ */
+const EXACT = `agentboard-exact-id-${randomBytes(8).toString('hex')}:`;
+const EXACT_OUT = new RegExp(`"${EXACT}(-?\\d+)"`, 'g');
+/**
+ * An integer after the key "id" or "requestId", or a whole string: strings are matched whole, so
+ * that a key is only ever matched where a string starts, never inside one.
+ */
+const INTEGER_ID = /("(?:id|requestId)"\s*:\s*)(-?(?:0|[1-9]\d*))(?![\d.eE])|"[^"\\]*(?:\\[\s\S][^"\\]*)*"/g;
+
+/** Whether JSON.parse may have rounded a number it read (then its digits are read again). */
+const rounded = (value: unknown): boolean => typeof value === 'number' && !Number.isSafeInteger(value);
+
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/**
+ * Puts back exactly, from the line's text, the ids JSON.parse rounded in the message (or the
+ * messages of a batch) it read: a message's id and the requestId of a cancellation. A line without
+ * such an id costs a look at two fields.
+ */
+function keepExactIds(json: unknown, line: string): void {
+  const messages = Array.isArray(json) ? json : [json];
+  const roundedIds = (m: unknown) => rounded(field(m, 'id')) || rounded(field(field(m, 'params'), 'requestId'));
+  if (!messages.some(roundedIds)) return;
+  const parsed: unknown = JSON.parse(line.replace(INTEGER_ID, (text, key: string | undefined, digits: string | undefined) => (digits === undefined ? text : `${key}"${EXACT}${digits}"`)));
+  const exact = Array.isArray(parsed) ? parsed : [parsed];
+  messages.forEach((message: Record<string, unknown>, i) => {
+    if (rounded(message.id)) message.id = field(exact[i], 'id');
+    const params = field(message, 'params') as Record<string, unknown> | undefined;
+    if (params && rounded(params.requestId)) params.requestId = field(field(exact[i], 'params'), 'requestId');
+  });
+}
+
+/** An id read as JSON text on its own (the over-size line's), kept exactly when it is an integer JSON.parse rounds. */
+function exactId(text: string): Id | null {
+  const id: unknown = JSON.parse(text);
+  if (rounded(id) && /^\s*-?(?:0|[1-9]\d*)\s*$/.test(text)) return `${EXACT}${text.trim()}`;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
 /** The one protocol version whose stdio carries JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_VERSION = '2025-03-26';
 
@@ -115,8 +164,7 @@ class TopLevelId {
   private endValue(): void {
     if (this.value) {
       try {
-        const id: unknown = JSON.parse(Buffer.from(this.value.slice(0, -1)).toString('utf8'));
-        if (typeof id === 'string' || typeof id === 'number') this.id = id;
+        this.id = exactId(Buffer.from(this.value.slice(0, -1)).toString('utf8')) ?? this.id;
       } catch {
         // Not a string or a number: not an id a response can carry.
       }
@@ -244,6 +292,7 @@ export class LineTransport implements Transport {
     let json: unknown;
     try {
       json = JSON.parse(line);
+      keepExactIds(json, line);
     } catch {
       this.refuse(null, PARSE_ERROR, 'The message is not valid JSON; send one JSON-RPC message per line.');
       return;
@@ -358,7 +407,9 @@ export class LineTransport implements Transport {
     return new Promise((resolve) => {
       if (this.closed || this.outputClosed) return resolve();
       // The callback also runs when the write fails (the client stopped reading).
-      if (this.output.write(`${JSON.stringify(message)}\n`, () => resolve())) resolve();
+      let text = JSON.stringify(message);
+      if (text.includes(EXACT)) text = text.replace(EXACT_OUT, '$1');
+      if (this.output.write(`${text}\n`, () => resolve())) resolve();
     });
   }
 

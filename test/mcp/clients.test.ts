@@ -88,3 +88,78 @@ describe('a last message that stdin ends without a newline', () => {
     expect(read(dir, 'agentd/changes/unended/tasks.md')).toContain('Sent last.');
   });
 });
+
+/**
+ * The answers in stdout that carry exactly `id` (JSON text: digits, or a quoted string), found by
+ * the text itself: JSON.parse would round an integer beyond 2^53 as the server must not.
+ */
+const answersTo = (out: string, id: string) => out.split('\n').filter((l) => l.includes(`"id":${id},`) || l.endsWith(`"id":${id}}`));
+
+describe('request ids beyond 2^53', () => {
+  it('are answered with the digits the client wrote, as numbers: one by one, in a batch, refused, and two that round to one number each under its own', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'big-ids', [{ title: 'Only' }]);
+    const s = server(dir);
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'sixty-four-bit', version: '1' } } });
+    const line = (id: string, method: string, params?: object) => `{"jsonrpc":"2.0","id":${id},"method":"${method}"${params ? `,"params":${JSON.stringify(params)}` : ''}}`;
+    const status = { name: 'agentboard_get_project_status', arguments: {} };
+    // Before initialize: refused under its own id.
+    s.write(`${line('9007199254740995', 'tools/list')}\n`);
+    s.write(`${init.replace('"id":0', '"id":9007199254740993')}\n`);
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    s.write(`${line('12345678901234567890', 'ping')}\n`);
+    s.write(`${line('-9007199254740993', 'tools/call', status)}\n`);
+    s.write(`${line('"9007199254740993"', 'ping')}\n`);
+    // 2^53 + 1 and 2^53 are one number to JSON.parse: each is answered under its own digits.
+    s.write(`${line('9007199254740992', 'tools/call', { name: 'agentboard_get_task', arguments: { task_id: 'big-ids/T1' } })}\n`);
+    s.write(`[${line('18446744073709551615', 'ping')},${line('18446744073709551614', 'tools/call', status)}]\n`);
+    // A line too long to be read, and one that is not UTF-8: refused under the id they begin with.
+    s.write(`${line('98765432109876543210', 'tools/call', { name: 'agentboard_get_task', arguments: { task_id: 'x'.repeat(9 * 1024 * 1024) } })}\n`);
+    s.write(Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":98765432109876543211,"method":"ping","params":{"_meta":{"x":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}}}\n')]));
+    expect(await s.close()).toBe(0);
+    const out = s.stdout();
+    const one = (id: string) => {
+      const found = answersTo(out, id);
+      expect(found, `the answers to ${id}`).toHaveLength(1);
+      return JSON.parse(found[0]!);
+    };
+    expect(one('9007199254740995').error.code).toBe(-32002);
+    expect(one('9007199254740993').result.serverInfo.name).toBe('agentboard');
+    expect(one('12345678901234567890').result).toEqual({});
+    expect(one('-9007199254740993').result.isError).toBeFalsy();
+    expect(one('"9007199254740993"').result).toEqual({});
+    expect(one('9007199254740992').result.structuredContent.task.task_id).toBe('big-ids/T1');
+    expect(one('98765432109876543210').error.code).toBe(-32600);
+    expect(one('98765432109876543211').error.code).toBe(-32700);
+    const batch = out.split('\n').find((l) => l.startsWith('['))!;
+    expect(batch).toContain('"id":18446744073709551615}');
+    expect(batch).toContain('"id":18446744073709551614}');
+    expect(JSON.parse(batch)).toHaveLength(2);
+    // Every line is an answer to one request: nothing under a rounded id.
+    expect(out.split('\n').filter(Boolean)).toHaveLength(9);
+  });
+
+  it('are cancelled by the digits the client wrote, not another request that rounds to the same number', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'big-cancel', [{ title: 'Only' }]);
+    const s = server(dir);
+    await s.initialize();
+    // 2^53 + 1 (the claim) and 2^53 (a read) are one number to JSON.parse; the cancellation names the claim.
+    // One write, read at once: the claim is cancelled before it can be answered.
+    s.write(
+      [
+        '{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/call","params":{"name":"agentboard_get_next_task","arguments":{"agent_id":"canceller"}}}',
+        '{"jsonrpc":"2.0","id":9007199254740992,"method":"tools/call","params":{"name":"agentboard_get_task","arguments":{"task_id":"big-cancel/T1"}}}',
+        '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9007199254740993,"reason":"The user stopped it."}}\n',
+      ].join('\n'),
+    );
+    expect(await s.close()).toBe(0);
+    const out = s.stdout();
+    expect(answersTo(out, '9007199254740993'), 'the cancelled claim').toHaveLength(0);
+    const got = answersTo(out, '9007199254740992');
+    expect(got, 'the read').toHaveLength(1);
+    expect(JSON.parse(got[0]!).result.structuredContent.task.task_id).toBe('big-cancel/T1');
+    // The claim may have landed before it was cancelled, and then only once.
+    expect(read(dir, 'agentd/changes/big-cancel/tasks.md').split('canceller').length).toBeLessThanOrEqual(2);
+  });
+});
