@@ -277,24 +277,40 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;
   const done = new Promise<number>((resolve) => (finish = resolve));
-  const stop = (code: number) => {
-    // Answer the calls already received (a write may be waiting for the board lock) before closing;
-    // the SDK starts a handler a turn after its message comes, and sends its answer a turn after it settles.
-    void new Promise((resolve) => setImmediate(resolve))
-      .then(() => Promise.allSettled([...inFlight]))
-      .then(() => endTenures())
-      .then(() => new Promise((resolve) => setImmediate(resolve)))
-      .then(() => server.close().finally(() => finish(code)));
+  let stopping = false;
+  const stop = (why?: string) => {
+    if (stopping) return;
+    stopping = true;
+    transport.stopReading();
+    if (why) process.stderr.write(`agentboard mcp: ${why}: answering the calls already received, taking no more\n`);
+    void (async () => {
+      // Answer the calls already received (a write may be waiting for the board lock) before closing;
+      // the SDK starts a handler a turn after its message comes, and sends its answer a turn after it settles.
+      do {
+        await new Promise((resolve) => setImmediate(resolve));
+        await Promise.allSettled([...inFlight]);
+      } while (inFlight.size > 0);
+      await endTenures();
+      await new Promise((resolve) => setImmediate(resolve));
+      await server.close().finally(() => finish(0));
+    })();
   };
   transport.onclose = () => finish(0);
-  transport.onoutputclosed = () => stop(0);
+  transport.onoutputclosed = () => stop();
   process.stdin.once('end', () => {
     transport.endInput();
-    stop(0);
+    stop();
   });
-  process.stdin.once('close', () => stop(0));
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
+  process.stdin.once('close', () => stop());
+  // A signal to stop (Ctrl-C, a supervisor's SIGTERM, the terminal or the client's host hanging up
+  // with SIGHUP) ends the server as the end of stdin does, exit 0: the calls already received are
+  // carried out and answered, and no other is read. Not dropped midway: a call waiting for the board
+  // lock may already be queued for the process holding it to carry out (ops/combine.ts), so only its
+  // answer tells whether it was done. Nothing is ever half-written whatever happens (every write is a
+  // rename, a commit is rolled forward by the next holder), but a client told nothing would not know
+  // whether to call again. The same signal a second time ends the process at once (the listener is
+  // gone), for whoever cannot wait for a call waiting on a busy board.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop(`stopping on ${signal}`));
   await server.connect(transport);
   process.stderr.write(`agentboard mcp ${VERSION}: serving ${toolOperations(profile).length} tools (profile ${profile}${options.as ? `, as ${options.as}` : ''})\n`);
   return done;

@@ -413,13 +413,20 @@ export class LineTransport implements Transport {
     });
   }
 
+  /** Takes no more messages (the server is stopping): what stdin brings from now on is left unread, a line begun is dropped. */
+  stopReading(): void {
+    this.input.off('data', this.onData);
+    if (this.input.listenerCount('data') === 0) this.input.pause();
+    this.parts = [];
+    this.size = 0;
+    this.skipped = null;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.input.off('data', this.onData);
+    this.stopReading();
     this.input.off('error', this.onError);
-    if (this.input.listenerCount('data') === 0) this.input.pause();
-    this.parts = [];
     this.held = [];
     this.onclose?.();
   }

@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { BoardLock } from '../../src/store/lock.js';
 import { BIN, changeWithTasks, newBoard, ok, read, snapshot, tempDir } from '../helpers.js';
 
 const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
@@ -121,7 +124,7 @@ describe('the stdio server process', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
-  it.each(['SIGINT', 'SIGTERM'] as const)('exits on %s', async (signal) => {
+  it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('exits on %s', async (signal) => {
     const s = rawServer(await newBoard(), ['--profile', 'worker']);
     s.send(INIT);
     await s.waitFor(1);
@@ -289,5 +292,44 @@ describe('the stdio server before initialize', () => {
     const answers = answersOf(s.out());
     expect(answers.find((a) => a.id === 1).error.code).toBeLessThan(0);
     expect(answers.find((a) => a.id === 2).error.code).toBe(-32002);
+  });
+});
+
+/** Waits (polling) until `check` holds; fails after half a minute. */
+async function until(what: string, check: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+  }
+}
+
+describe('the stdio server stopping', () => {
+  const note = (id: number, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'stopper', task_id: 'stopping/T1', text } } });
+
+  it.each(['SIGHUP', 'SIGTERM', 'SIGINT', 'the end of stdin'])('on %s, carries out and answers the call already received (waiting for the board lock), reads nothing more, and exits 0', async (how) => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
+    // Another process holds the board lock: the server's call waits for it, queued.
+    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
+    const s = rawServer(dir);
+    s.send(INIT);
+    await s.waitFor(1);
+    s.send(note(2, 'Received before the stop.'));
+    const calls = join(dir, 'agentd/.runtime/calls');
+    await until('the call to be queued', () => existsSync(calls) && readdirSync(calls).some((n) => n.startsWith('call.')));
+    if (how === 'the end of stdin') s.child.stdin.end();
+    else {
+      s.child.kill(how as NodeJS.Signals);
+      await until('the server to say it stops', () => s.err().includes(`stopping on ${how}: answering the calls already received, taking no more`));
+      // Sent once the server stops: never read.
+      s.send(note(3, 'Sent after the stop.'));
+    }
+    lock.release();
+    expect(await s.exited).toBe(0);
+    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1].result.isError).toBeFalsy();
+    const tasks = read(dir, 'agentd/changes/stopping/tasks.md');
+    expect(tasks.split('Received before the stop.')).toHaveLength(2);
+    expect(tasks).not.toContain('Sent after the stop.');
   });
 });
