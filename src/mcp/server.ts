@@ -311,6 +311,8 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   // whether to call again. The same signal a second time ends the process at once (the listener is
   // gone), for whoever cannot wait for a call waiting on a busy board.
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop(`stopping on ${signal}`));
+  // stderr is for people: a terminal that hung up takes no more of it, and that stops nothing.
+  process.stderr.on('error', () => undefined);
   await server.connect(transport);
   process.stderr.write(`agentboard mcp ${VERSION}: serving ${toolOperations(profile).length} tools (profile ${profile}${options.as ? `, as ${options.as}` : ''})\n`);
   return done;

@@ -332,4 +332,17 @@ describe('the stdio server stopping', () => {
     expect(tasks.split('Received before the stop.')).toHaveLength(2);
     expect(tasks).not.toContain('Sent after the stop.');
   });
+
+  it('keeps serving when the client closes its stderr', async () => {
+    const s = rawServer(await newBoard());
+    s.send(INIT);
+    await s.waitFor(1);
+    s.child.stderr.destroy();
+    // A line refused is said on stderr: the server writes to it, and goes on.
+    s.child.stdin.write('this is not json\n');
+    s.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, null, 2]);
+  });
 });
