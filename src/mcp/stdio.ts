@@ -8,9 +8,9 @@
  * also said on stderr; stdout carries only protocol messages. Until the session is initialized (an
  * initialize request answered with a result), a request other than initialize and ping is answered
  * with the error "Server not initialized" (-32002) and goes no further; what comes while the
- * initialize request is being answered waits for that answer. When the client stops reading stdout,
- * the server stops quietly. An integer id beyond 2^53 is answered with the digits the client wrote
- * (EXACT).
+ * initialize request is being answered waits for that answer. When the client closes its end of
+ * stdout, the server stops quietly; while it leaves too many answers unread (UNREAD_MAX), no request
+ * is read. An integer id beyond 2^53 is answered with the digits the client wrote (EXACT).
  */
 import {
   InitializeRequestSchema,
@@ -101,6 +101,14 @@ function exactId(text: string): Id | null {
   if (rounded(id) && /^\s*-?(?:0|[1-9]\d*)\s*$/.test(text)) return `${EXACT}${text.trim()}`;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
+
+/**
+ * The most bytes of answers left waiting for a client that does not read them. Past it no request is
+ * read until the client has read them all: else every answer would wait in memory, without end, for
+ * as long as the client writes requests. Far above what a client that reads lets wait, and room for
+ * one that writes many requests before it reads their answers.
+ */
+const UNREAD_MAX = 16 * 1024 * 1024;
 
 /** The one protocol version whose stdio carries JSON-RPC batches (2025-06-18 removed them). */
 const BATCH_VERSION = '2025-03-26';
@@ -199,6 +207,10 @@ export class LineTransport implements Transport {
   private skipped: { bytes: number; id: TopLevelId } | null = null;
   private closed = false;
   private outputClosed = false;
+  /** False once the server takes no more messages (stopReading). */
+  private reading = true;
+  /** True while reading waits for the client to read the answers waiting for it (UNREAD_MAX). */
+  private waitingForClient = false;
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   /** The protocol version the initialize request agreed on. */
   private protocolVersion: string | undefined;
@@ -244,10 +256,19 @@ export class LineTransport implements Transport {
     this.onoutputclosed?.();
   };
 
+  /** The client has read every answer waiting for it: its requests are read again. */
+  private readonly onDrain = () => {
+    if (!this.waitingForClient) return;
+    this.waitingForClient = false;
+    this.log('agentboard mcp: the client read its answers: reading its requests again.');
+    if (this.reading) this.input.resume();
+  };
+
   async start(): Promise<void> {
     this.input.on('data', this.onData);
     this.input.on('error', this.onError);
     this.output.on('error', this.onOutputError);
+    this.output.on('drain', this.onDrain);
   }
 
   private take(bytes: Buffer): void {
@@ -409,12 +430,19 @@ export class LineTransport implements Transport {
       // The callback also runs when the write fails (the client stopped reading).
       let text = JSON.stringify(message);
       if (text.includes(EXACT)) text = text.replace(EXACT_OUT, '$1');
-      if (this.output.write(`${text}\n`, () => resolve())) resolve();
+      if (this.output.write(`${text}\n`, () => resolve())) return resolve();
+      const unread = (this.output as NodeJS.WritableStream & { writableLength: number }).writableLength;
+      if (unread > UNREAD_MAX && !this.waitingForClient) {
+        this.waitingForClient = true;
+        this.log(`agentboard mcp: the client has not read ${unread} bytes of answers: reading no more of its requests until it does.`);
+        this.input.pause();
+      }
     });
   }
 
   /** Takes no more messages (the server is stopping): what stdin brings from now on is left unread, a line begun is dropped. */
   stopReading(): void {
+    this.reading = false;
     this.input.off('data', this.onData);
     if (this.input.listenerCount('data') === 0) this.input.pause();
     this.parts = [];

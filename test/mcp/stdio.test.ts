@@ -345,4 +345,26 @@ describe('the stdio server stopping', () => {
     expect(await s.exited).toBe(0);
     expect(s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, null, 2]);
   });
+
+  it('stops reading requests while the client leaves more than 16 MB of answers unread (said on stderr), and answers every one once it reads them', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
+    const s = rawServer(dir);
+    s.send(INIT);
+    await s.waitFor(1);
+    s.child.stdout.pause();
+    // Each tools/list answer holds some 40 KB: 450 of them are more than 16 MB.
+    s.child.stdin.write(Array.from({ length: 450 }, (_, k) => `${JSON.stringify({ jsonrpc: '2.0', id: 100 + k, method: 'tools/list' })}\n`).join(''));
+    await until('the server to stop reading', () => /the client has not read \d+ bytes of answers: reading no more of its requests until it does/.test(s.err()));
+    s.send(note(2, 'Sent while answers wait.'));
+    s.child.stdout.resume();
+    await until('the note to be answered', () => s.out().includes('"jsonrpc":"2.0","id":2}\n'));
+    expect(s.err()).toContain('the client read its answers: reading its requests again');
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    const ids = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l).id);
+    expect(ids).toHaveLength(452);
+    expect(new Set(ids).size).toBe(452);
+    expect(read(dir, 'agentd/changes/stopping/tasks.md').split('Sent while answers wait.')).toHaveLength(2);
+  });
 });
