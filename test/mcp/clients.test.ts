@@ -163,3 +163,19 @@ describe('request ids beyond 2^53', () => {
     expect(read(dir, 'agentd/changes/big-cancel/tasks.md').split('canceller').length).toBeLessThanOrEqual(2);
   });
 });
+
+describe('a client that ends its lines with \\r\\n and never sends notifications/initialized', () => {
+  it('is served all the same', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'crlf-client', [{ title: 'Only' }]);
+    const s = server(dir);
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'windows', version: '1' } } })}\r\n`);
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'crlf', task_id: 'crlf-client/T1', text: 'Ended with CR LF.' } } })}\r\n`);
+    expect(await s.close()).toBe(0);
+    const [init, note] = linesOf(s.stdout());
+    expect(init.result.serverInfo.name).toBe('agentboard');
+    expect(note.id).toBe(2);
+    expect(note.result.isError).toBeFalsy();
+    expect(read(dir, 'agentd/changes/crlf-client/tasks.md').split('Ended with CR LF.')).toHaveLength(2);
+  });
+});
