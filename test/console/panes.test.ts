@@ -206,12 +206,12 @@ describe('the changes pane and a change in detail', () => {
     await c.keys('\u001Bj');
     await until('the keys closed', () => !c.frame().includes('Keys'));
     expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain('the proposal of add-search');
-    // In a decision: Esc leaves it for later, and the a that came with it approves nothing.
+    // In a decision: Esc leaves it for later, and the j that came with it moves the cursor on the board.
     await c.keys(KEY.enter);
     await until('the decision', () => prompt());
-    await c.keys('\u001Ba');
+    await c.keys('\u001Bj');
     await until('the decision left', () => !prompt());
-    expect(c.frame()).not.toContain('Approved');
+    expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain('the spec of add-search');
     expect((await ok(dir, ['show', 'add-search', 'proposal'])).status).toBe('submitted');
   });
 
