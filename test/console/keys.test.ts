@@ -69,6 +69,17 @@ describe('keys that come while an act runs', () => {
   });
 });
 
+describe('keys that come together with q', () => {
+  it('act on nothing: the console is going away', async () => {
+    const { dir, c } = await open();
+    await selectWaiting(c, 'the proposal of add-search');
+    await c.keys('qa');
+    expect(c.quits()).toBe(1);
+    expect(footer(c)).not.toContain('Approving');
+    expect(await status(dir, 'add-search', 'proposal')).toBe('submitted');
+  });
+});
+
 describe('keys that come together with a key that closes a prompt', () => {
   it('act on the board after l leaves a decision for later', async () => {
     const { dir, c } = await open();

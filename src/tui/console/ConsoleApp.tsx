@@ -60,6 +60,12 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // What the screen shows, kept here rather than in a render's copy: an act that ends after an await starts from the latest.
   const ui = useRef<Ui>(START);
   const promptKeys: PromptKeys = useRef(null);
+  // A console that quit takes no more keys: those read with q were typed at a screen that is going away.
+  const quitting = useRef(false);
+  const quit = () => {
+    quitting.current = true;
+    onQuit();
+  };
   const draft: Draft = useRef(null);
   const set = (patch: Partial<Ui>) => {
     // A prompt opening starts from its start.
@@ -152,7 +158,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       if (u.overlay) return set({ overlay: null, scroll: 0 });
       if (key.escape) return set({ filter: '', message: null });
       // Not halfway through an act: Ctrl-C is there for that.
-      return u.busy ? undefined : onQuit();
+      return u.busy ? undefined : quit();
     }
     if (input === '?') return set({ overlay: { kind: 'help' }, scroll: 0 });
     if (input === '/') return set({ filtering: true, overlay: null });
@@ -208,7 +214,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // Ctrl-C quits from anywhere, prompts included.
   useInput(
     (input, key) => {
-      if ((key.ctrl && input === 'c') || (small && input === 'q')) onQuit();
+      if ((key.ctrl && input === 'c') || (small && input === 'q')) quit();
     },
     { isActive: !lent },
   );
@@ -229,6 +235,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // After the effect above: a key waiting finds a prompt the board closed already closed. A terminal
   // too small to show the panes takes no key but q: nothing is done that the person cannot see.
   const keysTaken = useKeys((input, key) => {
+    if (quitting.current) return false;
     const before = ui.current;
     onKey(input, key);
     // A key that changed nothing of the screen's own, or only the filter being typed (a letter typed
