@@ -95,6 +95,18 @@ describe('the board pane', () => {
     await until('the review', () => c.frame().includes('Review round 1: NEEDS_FIX'));
     expect(c.frame()).toContain('fix-login');
   });
+
+  it('scrolls the Change pane of a console that follows one change with the keys that move, as a change opened in full', async () => {
+    const c = open({ scope: 'fix-login', height: 14 });
+    await c.keys('4');
+    expect(c.frame()).toContain('DOCUMENT  STATUS');
+    expect(c.frame()).not.toContain('Review round 1: NEEDS_FIX');
+    await c.keys('G');
+    await until('the review', () => c.frame().includes('Review round 1: NEEDS_FIX'));
+    expect(c.frame()).not.toContain('DOCUMENT  STATUS');
+    await c.keys('g');
+    expect(c.frame()).toContain('DOCUMENT  STATUS');
+  });
 });
 
 describe('the agents pane', () => {

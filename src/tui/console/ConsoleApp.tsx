@@ -166,7 +166,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (key.tab) return set({ pane: PANES[(paneAt + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!, overlay: null, scroll: 0 });
     if (/^[1-4]$/.test(input)) return set({ pane: PANES[Number(input) - 1]!, overlay: null, scroll: 0 });
 
-    if (u.overlay) {
+    // A detail shown scrolls: one opened, or the Change pane of a console that follows one change.
+    if (u.overlay || (u.pane === 'changes' && single && snapshot.changes.length > 0)) {
       if (step !== null) {
         const scroll = step === 'top' ? 0 : step === 'bottom' ? bottom.current : Math.max(0, Math.min(bottom.current, u.scroll + step));
         return set({ scroll });
