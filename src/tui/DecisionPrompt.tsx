@@ -4,14 +4,14 @@
  * too, in the console, where it opens straight at the feedback when the person pressed r on an item).
  */
 import { Text, useInput, type Key } from 'ink';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
 import { wrapAtMost } from './console/format.js';
 import { FRAME_ROWS, PromptBox, TypedLine } from './console/PromptBox.js';
-import { eachKey } from './keys.js';
+import { eachKey, type OnKey } from './keys.js';
 
-/** Keys that came before a prompt was listening (typed right after the key that opened it): it takes them first. */
-export type EarlyKeys = { current: [string, Key][] };
+/** Where a screen that holds a prompt hands it its keys: the prompt puts what takes them here while it is drawn. */
+export type PromptKeys = { current: OnKey | null };
 
 /**
  * Where the person is in a prompt (the option selected, the text typed), kept by the screen that
@@ -24,7 +24,7 @@ export type Draft = { current: { choice: number; typed: string | null } | null }
  * In the console, the prompt's lines are wrapped to `width` (each text on at most `room` lines) and it
  * takes `rows` rows of the screen; without them, it takes the lines its texts wrap to.
  */
-export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; escapeLater?: boolean; early?: EarlyKeys; draft?: Draft; width?: number; room?: number; rows?: number }) {
+export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (answer: PersonAnswer) => void; start?: 'choice' | 'feedback'; later?: string; escapeLater?: boolean; keys?: PromptKeys; draft?: Draft; width?: number; room?: number; rows?: number }) {
   const { question, onAnswer, later = 'later (the run stops and waits)', width, room = 1, draft } = props;
   const first = draft?.current ? draft.current.typed : props.start === 'feedback' ? '' : null;
   const [feedback, setShown] = useState<string | null>(first);
@@ -49,11 +49,9 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
     } else if (key.backspace || key.delete) setFeedback(text.slice(0, -1));
     else if (input && !key.ctrl && !key.meta) setFeedback(text + input);
   };
-  useInput((input, key) => eachKey(input, key, onKey));
-  useEffect(() => {
-    for (const [input, key] of props.early?.current.splice(0) ?? []) onKey(input, key);
-    // Only once, as it starts listening.
-  }, []);
+  // In the console, the screen hands it its keys, one at a time; in a run, it reads them itself.
+  if (props.keys) props.keys.current = onKey;
+  useInput((input, key) => eachKey(input, key, onKey), { isActive: !props.keys });
   const lines = width === undefined ? null : decisionLines(question.subject, later, width, room);
   const head = (lines?.head ?? [`Your decision: ${question.subject}`]).map((l, i) => (
     <Text key={i} bold color="yellow">

@@ -95,6 +95,18 @@ describe('the board pane', () => {
     await until('the review', () => c.frame().includes('Review round 1: NEEDS_FIX'));
     expect(c.frame()).toContain('fix-login');
   });
+
+  it('scrolls the Change pane of a console that follows one change with the keys that move, as a change opened in full', async () => {
+    const c = open({ scope: 'fix-login', height: 14 });
+    await c.keys('4');
+    expect(c.frame()).toContain('DOCUMENT  STATUS');
+    expect(c.frame()).not.toContain('Review round 1: NEEDS_FIX');
+    await c.keys('G');
+    await until('the review', () => c.frame().includes('Review round 1: NEEDS_FIX'));
+    expect(c.frame()).not.toContain('DOCUMENT  STATUS');
+    await c.keys('g');
+    expect(c.frame()).toContain('DOCUMENT  STATUS');
+  });
 });
 
 describe('the agents pane', () => {
@@ -206,12 +218,12 @@ describe('the changes pane and a change in detail', () => {
     await c.keys('\u001Bj');
     await until('the keys closed', () => !c.frame().includes('Keys'));
     expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain('the proposal of add-search');
-    // In a decision: Esc leaves it for later, and the a that came with it approves nothing.
+    // In a decision: Esc leaves it for later, and the j that came with it moves the cursor on the board.
     await c.keys(KEY.enter);
     await until('the decision', () => prompt());
-    await c.keys('\u001Ba');
+    await c.keys('\u001Bj');
     await until('the decision left', () => !prompt());
-    expect(c.frame()).not.toContain('Approved');
+    expect(c.frame().split('\n').find((l) => l.startsWith('› '))).toContain('the spec of add-search');
     expect((await ok(dir, ['show', 'add-search', 'proposal'])).status).toBe('submitted');
   });
 
@@ -434,8 +446,11 @@ describe('keys that serve every pane', () => {
     expect(c.frame()).toContain('TODO 3');
     await c.keys('q');
     expect(c.quits()).toBe(1);
-    await c.keys('3', 'j', 'r', KEY.ctrlC);
-    expect(c.quits()).toBe(2);
+    c.close();
+    const d = open();
+    await d.keys('3', 'j', 'r', KEY.ctrlC);
+    expect(d.frame()).toContain('What must change?');
+    expect(d.quits()).toBe(1);
   });
 
   it('fits the terminal it is given, and follows a resize', async () => {

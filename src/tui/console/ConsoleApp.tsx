@@ -7,8 +7,8 @@ import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
-import { decisionLines, decisionRows, DecisionPrompt, type Draft } from '../DecisionPrompt.js';
-import { eachKey } from '../keys.js';
+import { decisionLines, decisionRows, DecisionPrompt, type Draft, type PromptKeys } from '../DecisionPrompt.js';
+import { useKeys } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
@@ -57,16 +57,19 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const lent = useSyncExternalStore(screen.subscribe, screen.get);
   const size = useSize({ width, height });
   const [, rerender] = useState(0);
-  // Keys can come faster than renders (a paste, a test): every key sees the state the last key left.
+  // What the screen shows, kept here rather than in a render's copy: an act that ends after an await starts from the latest.
   const ui = useRef<Ui>(START);
-  const early = useRef<[string, Key][]>([]);
+  const promptKeys: PromptKeys = useRef(null);
+  // A console that quit takes no more keys: those read with q were typed at a screen that is going away.
+  const quitting = useRef(false);
+  const quit = () => {
+    quitting.current = true;
+    onQuit();
+  };
   const draft: Draft = useRef(null);
   const set = (patch: Partial<Ui>) => {
-    // A prompt opening starts with no keys of its own yet, and from its start.
-    if (patch.prompt !== undefined) {
-      early.current.length = 0;
-      draft.current = null;
-    }
+    // A prompt opening starts from its start.
+    if (patch.prompt !== undefined) draft.current = null;
     ui.current = { ...ui.current, ...patch };
     rerender((n) => n + 1);
   };
@@ -105,6 +108,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const run = async (action: ConsoleAction) => {
     set({ prompt: null, busy: `${WORKING[action.type]}…`, message: null });
     const result = await source.act(action);
+    // The keys that came with the one that started it were typed before its result: they are taken
+    // on the screen it left (they move, they do not act), and the result shown after them.
+    await keysTaken();
     set({ busy: null, message: result.ok ? { ok: true, text: result.message } : { ok: false, text: result.message, next: result.next_step } });
   };
 
@@ -134,8 +140,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       const action = u.prompt.action;
       return input === 'y' ? void run(action) : set({ prompt: null });
     }
-    // A prompt opened by an earlier key is not listening yet: the keys that follow are its own.
-    if (u.prompt) return void early.current.push([input, key]);
+    // A decision or a question takes the keys: the console hands them to it.
+    if (u.prompt) return promptKeys.current?.(input, key);
     const page = Math.max(1, shown.current);
     const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
     // The keys that move scroll the help (a small terminal shows a part of it); any other key closes it.
@@ -147,12 +153,12 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       else if (input && !key.ctrl && !key.meta) set({ filter: u.filter + input, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0 });
       return;
     }
-    if (u.busy) return;
     if (u.message && !key.escape) set({ message: null });
     if (input === 'q' || key.escape) {
       if (u.overlay) return set({ overlay: null, scroll: 0 });
       if (key.escape) return set({ filter: '', message: null });
-      return onQuit();
+      // Not halfway through an act: Ctrl-C is there for that.
+      return u.busy ? undefined : quit();
     }
     if (input === '?') return set({ overlay: { kind: 'help' }, scroll: 0 });
     if (input === '/') return set({ filtering: true, overlay: null });
@@ -160,7 +166,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (key.tab) return set({ pane: PANES[(paneAt + (key.shift ? PANES.length - 1 : 1)) % PANES.length]!, overlay: null, scroll: 0 });
     if (/^[1-4]$/.test(input)) return set({ pane: PANES[Number(input) - 1]!, overlay: null, scroll: 0 });
 
-    if (u.overlay) {
+    // A detail shown scrolls: one opened, or the Change pane of a console that follows one change.
+    if (u.overlay || (u.pane === 'changes' && single && snapshot.changes.length > 0)) {
       if (step !== null) {
         const scroll = step === 'top' ? 0 : step === 'bottom' ? bottom.current : Math.max(0, Math.min(bottom.current, u.scroll + step));
         return set({ scroll });
@@ -183,6 +190,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       }
     }
 
+    // While an act runs, the keys that move and look are taken, not those that act on the selection:
+    // a key pressed twice would act again, on what the first act left under the cursor.
+    if (u.busy) return;
     const target = selectedTarget(source.get(), v, u);
     const decision = decisionOf(target);
     const question = questionOf(target);
@@ -202,17 +212,10 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     }
   };
 
-  useInput(
-    // Keys that come together are taken one by one, the ones after a key that opens a prompt the prompt's.
-    (input, key) => eachKey(input, key, onKey),
-    // A terminal too small to show the panes takes no key but q: nothing is done that the person cannot see.
-    { isActive: !lent && !small && (u.prompt === null || u.prompt.kind === 'confirm' || u.prompt.kind === 'closed') },
-  );
-
   // Ctrl-C quits from anywhere, prompts included.
   useInput(
     (input, key) => {
-      if ((key.ctrl && input === 'c') || (small && input === 'q')) onQuit();
+      if ((key.ctrl && input === 'c') || (small && input === 'q')) quit();
     },
     { isActive: !lent },
   );
@@ -229,6 +232,17 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     const text = Date.parse(expires_at) <= now ? `${input_id} ran out of time: ${agent_id} goes on with its default action: ${default_action}` : `${input_id} was answered from elsewhere.`;
     set({ prompt: { kind: 'closed', title: `${agent_id} asked: ${question}`, text } });
   }, [snapshot]);
+
+  // After the effect above: a key waiting finds a prompt the board closed already closed. A terminal
+  // too small to show the panes takes no key but q: nothing is done that the person cannot see.
+  const keysTaken = useKeys((input, key) => {
+    if (quitting.current) return false;
+    const before = ui.current;
+    onKey(input, key);
+    // A key that changed nothing of the screen's own, or only the filter being typed (a letter typed
+    // into a line: the keys after it act on that line too, until Enter or Esc), needs no drawing first.
+    return ui.current !== before && !(before.filtering && ui.current.filtering);
+  }, !lent && !small);
 
   // While a pager or an editor has the terminal, nothing is drawn over it.
   if (lent) return <Text dimColor>{u.busy}</Text>;
@@ -337,7 +351,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           key={`${u.prompt.subject}${u.prompt.start}`}
           question={{ subject: u.prompt.subject, details }}
           start={u.prompt.start}
-          early={early}
+          keys={promptKeys}
           draft={draft}
           later={LATER}
           escapeLater
@@ -361,7 +375,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
           width={size.width}
           room={room}
           rows={rows.prompt}
-          early={early}
+          keys={promptKeys}
           draft={draft}
           onAnswer={(answer) => {
             const p = ui.current.prompt;

@@ -3,10 +3,9 @@
  * or an answer typed (t). Esc goes back; the countdown and the default action say what happens
  * when nobody answers.
  */
-import { Text, useInput, type Key } from 'ink';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { SEND_KEYS, type Draft, type EarlyKeys } from '../DecisionPrompt.js';
-import { eachKey } from '../keys.js';
+import { Text, type Key } from 'ink';
+import { useRef, useState, type ReactNode } from 'react';
+import { SEND_KEYS, type Draft, type PromptKeys } from '../DecisionPrompt.js';
 import { left, wrapAtMost } from './format.js';
 import { FRAME_ROWS, PromptBox, TypedLine } from './PromptBox.js';
 
@@ -47,8 +46,8 @@ export function questionRows(lines: ReturnType<typeof questionLines>): number {
   return FRAME_ROWS + lines.head.length + lines.body.length + Math.max(lines.options.length ? choosing : 0, lines.type.length + 1);
 }
 
-export function QuestionPrompt(props: { question: Question; now: number; width: number; room: number; rows: number; onAnswer: (answer: string) => void; onCancel: () => void; early?: EarlyKeys; draft?: Draft }) {
-  const { question, now, width, room, rows, onAnswer, onCancel, draft } = props;
+export function QuestionPrompt(props: { question: Question; now: number; width: number; room: number; rows: number; onAnswer: (answer: string) => void; onCancel: () => void; keys: PromptKeys; draft?: Draft }) {
+  const { question, now, width, room, rows, onAnswer, onCancel, keys, draft } = props;
   const lines = questionLines(question, now, width, room);
   const first = draft?.current ?? { choice: 0, typed: question.options.length === 0 ? '' : null };
   const [choice, setChoiceShown] = useState(first.choice);
@@ -79,11 +78,8 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
     else if (key.return) onAnswer(options[c]!);
     else if (/^[1-9]$/.test(input) && Number(input) <= options.length) onAnswer(options[Number(input) - 1]!);
   };
-  useInput((input, key) => eachKey(input, key, onKey));
-  useEffect(() => {
-    for (const [input, key] of props.early?.current.splice(0) ?? []) onKey(input, key);
-    // Only once, as it starts listening.
-  }, []);
+  // The console hands it its keys, one at a time.
+  keys.current = onKey;
   const text = (l: string, i: number) => (
     <Text key={i} wrap="truncate">
       {l}
