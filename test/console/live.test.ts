@@ -84,8 +84,8 @@ describe('a question that runs out of time', () => {
   it('leaves the screen when it does, not at the clock\'s next tick, and its open prompt says so until the person goes back', async () => {
     // The clock's tick is a minute away: only the question's own deadline moves the screen.
     const { dir, c } = await watchedBoard();
-    // Asked 50 s ago with a minute to answer (in a process of its own, whose clock says so): it runs out of time ten seconds from now.
-    const asked = new Date(Date.now() - 50_000).toISOString();
+    // Asked 55 s ago with a minute to answer (in a process of its own, whose clock says so): it runs out of time five seconds from now.
+    const asked = new Date(Date.now() - 55_000).toISOString();
     const ask = await cliAsync(dir, ['ask', '--as', 'kimi', '--question', 'REST or GraphQL?', '--option', 'REST', '--option', 'GraphQL', '--default-action', 'REST', '--timeout-minutes', '1'], { env: { AGENTBOARD_TEST_NOW: asked } });
     expect(ask.code).toBe(0);
     await until('the question', () => c.frame().includes('Waiting on you (4)'));

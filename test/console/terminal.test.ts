@@ -106,8 +106,8 @@ describe('the console in a terminal', () => {
     await until('the console', () => screen('closed').includes('TODO 1'));
     const submitted = async () => (await ok(dir, ['docs'])).documents.filter((d: any) => d.status === 'submitted').map((d: any) => d.document);
 
-    // Asked 50 s ago with a minute to answer: it runs out of time while the person types the answer.
-    const asked = new Date(Date.now() - 50_000).toISOString();
+    // Asked 55 s ago with a minute to answer: it runs out of time while the person types the answer.
+    const asked = new Date(Date.now() - 55_000).toISOString();
     expect((await cliAsync(dir, ['ask', '--as', 'a1', '--question', 'Which database?', '--default-action', 'Use sqlite', '--timeout-minutes', '1'], { env: { AGENTBOARD_TEST_NOW: asked } })).code).toBe(0);
     tmux('send-keys', '-t', 'closed', '3');
     // The cursor stays on the item it was on when the question comes in above it: g takes it to the top.
