@@ -229,6 +229,27 @@ export function checklistTasks(
 }
 
 
+/**
+ * The file of the folder `dir` a document is read from: the one named `name`, else the one whose
+ * name differs from it in case alone (Tasks.md, SPEC.md), which its report says. Beside a file
+ * named `name`, one so named is not read (it is kept in attachments/); two so named and none named
+ * `name`: none is read. Their reports say why. Returns `dir/name` when no file is read.
+ */
+export function documentFile(files: readonly string[], dir: string, name: string, logs: Map<string, FileLog>): string {
+  const exact = `${dir}/${name}`;
+  const variants = files.filter((f) => f !== exact && f.startsWith(`${dir}/`) && f.slice(dir.length + 1).toLowerCase() === name.toLowerCase());
+  if (files.includes(exact)) {
+    for (const f of variants) logs.get(f)?.finding('warning', `its name differs from ${name} in case alone, and ${name} is beside it: ${name} is read as the document, this file is kept as it is`, `join what it says into ${name} in the source and import again, or write it on the board`);
+    return exact;
+  }
+  if (variants.length === 1) {
+    logs.get(variants[0]!)?.finding('info', `read as ${name}: its name differs from it in case alone`, 'nothing to do');
+    return variants[0]!;
+  }
+  for (const f of variants) logs.get(f)?.finding('warning', `${variants.length} files are named ${name} but for case, and none exactly: none of them is read as the document, each is kept as it is`, `rename the one that is the ${name} to ${name} in the source and import again`);
+  return exact;
+}
+
 /** The name of a file of the change's folder `dir` under the change's attachments/. */
 function attachmentName(dir: string, file: string): string {
   return `attachments/${file.slice(dir.length + 1)}`;

@@ -12,7 +12,7 @@ import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../dom
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposal, documentFile, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -60,30 +60,32 @@ export function readSpecKit(tree: SourceTree): ImportPlan {
 function readFeature(tree: SourceTree, dir: string, id: string, files: string[], logs: Map<string, FileLog>): ImportedChange {
   const change: ImportedChange = { id, source: dir, attachments: [] };
   const used = new Set<string>();
-  const path = (name: string) => `${dir}/${name}`;
   const text = (file: string) => (files.includes(file) ? tree.text(file) : null);
+  const planFile = documentFile(files, dir, 'plan.md', logs);
+  const specFile = documentFile(files, dir, 'spec.md', logs);
+  const tasksFile = documentFile(files, dir, 'tasks.md', logs);
 
-  const planText = text(path('plan.md'));
+  const planText = text(planFile);
   let summary: { text: string; line: number; heading: string } | null = null;
   if (planText !== null) {
-    const design = readDesign(planText, logs.get(path('plan.md'))!);
-    change.design = { content: design, from: path('plan.md') };
-    used.add(path('plan.md'));
+    const design = readDesign(planText, logs.get(planFile)!);
+    change.design = { content: design, from: planFile };
+    used.add(planFile);
     const lines = new TextLines(planText);
     const section = sectionsAt(lines, outline(lines), 2).find((s) => sectionKey(s.heading.text) === 'summary');
     const said = section ? readBlock(section.content, 2) : '';
     if (section && said.trim()) summary = { text: said, line: section.heading.index + 1, heading: `## ${section.heading.text}` };
   }
 
-  const specText = text(path('spec.md'));
+  const specText = text(specFile);
   let stories = new Map<string, string>();
   if (specText !== null) {
-    const log = logs.get(path('spec.md'))!;
+    const log = logs.get(specFile)!;
     const read = readFeatureSpec(specText, log, id);
     stories = read.storyTitles;
     // The proposal is made of what the feature's documents say of it, and of nothing else.
     if (read.input === null && read.criteria === null && read.stories.length === 0 && summary === null) {
-      noProposal(specText, read.spec.requirements.length > 0, planText !== null, log, id);
+      noProposal(specText, read.spec.requirements.length > 0, planText !== null, log, `${BOARD_DIR}/changes/${id}/attachments/${specFile.slice(dir.length + 1)}`, id);
     } else {
       const proposal: Proposal = {
         title: read.spec.title,
@@ -91,33 +93,33 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
         what_changes: summary?.text ?? read.stories.map((s) => `- ${s}`).join('\n'),
         impact: read.criteria ?? '',
       };
-      change.proposal = { content: completeProposal(proposal, "spec-kit's spec.md", log), from: path('spec.md') };
+      change.proposal = { content: completeProposal(proposal, "spec-kit's spec.md", log), from: specFile };
       log.went('proposal.md');
-      if (summary) logs.get(path('plan.md'))!.mapped(summary.line, summary.heading, 'design.md, and What Changes of proposal.md');
+      if (summary) logs.get(planFile)!.mapped(summary.line, summary.heading, 'design.md, and What Changes of proposal.md');
     }
     if (change.proposal) {
-      change.spec = { content: read.spec, from: path('spec.md') };
+      change.spec = { content: read.spec, from: specFile };
       log.went('spec.md');
-      used.add(path('spec.md'));
+      used.add(specFile);
     } else log.report.lines = [];
   }
 
-  const tasksText = text(path('tasks.md'));
+  const tasksText = text(tasksFile);
   if (tasksText !== null) {
-    const log = logs.get(path('tasks.md'))!;
+    const log = logs.get(tasksFile)!;
     const { body, offset } = withoutFrontmatter(tasksText, log, "the template's note about the file, not part of the task list");
     const list = parseChecklist(body, offset + 1);
     if (list) {
       const content = checklistTasks(list, log, phaseOrder, (t) => checklistTask(t, t.done, stories));
-      change.tasks = { content, from: path('tasks.md') };
+      change.tasks = { content, from: tasksFile };
       log.went('tasks.md');
-      used.add(path('tasks.md'));
+      used.add(tasksFile);
     }
   }
 
   keepInOrder(change, logs, used);
   if (change.tasks && change.tasks.content.tasks.length > 0 && change.tasks.content.tasks.every((t) => t.status === 'done')) {
-    logs.get(path('tasks.md'))!.finding('info', 'every task is done and spec-kit records no review: the change waits for one', `review the work with ${refTo('review.create', { change_id: id })}`);
+    logs.get(tasksFile)!.finding('info', 'every task is done and spec-kit records no review: the change waits for one', `review the work with ${refTo('review.create', { change_id: id })}`);
   }
   for (const file of files) if (!used.has(file)) attachFile(change, dir, file, logs.get(file)!);
   return change;
@@ -128,8 +130,7 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
  * text of its own in its place), nor the spec, which comes after it; the file is kept in
  * attachments/ as it is, and a warning says what is missing and what to write.
  */
-function noProposal(text: string, requirements: boolean, plan: boolean, log: FileLog, id: string): void {
-  const kept = `${BOARD_DIR}/changes/${id}/attachments/spec.md`;
+function noProposal(text: string, requirements: boolean, plan: boolean, log: FileLog, kept: string, id: string): void {
   const none = `${text.trim() === '' ? 'spec.md is empty: it states' : 'spec.md states'} no user request (an "**Input**:" line), user story${requirements ? '' : ', requirement'} or success criteria${plan ? ', and plan.md has no Summary' : ''}`;
   const propose = `write the proposal of the change (why it is needed, what changes, its impact) with ${refTo('proposal.submit', { change_id: id })}`;
   if (requirements) {

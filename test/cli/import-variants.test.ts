@@ -1,0 +1,68 @@
+/**
+ * `agentboard import` on shapes the tools' templates do not show but boards made with them hold:
+ * documents whose names differ in case (Tasks.md, SPEC.md). Sources are written in temp folders.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, ok, showDocument, tempDir, write } from '../helpers.js';
+
+/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
+const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
+
+function source(files: Record<string, string>): string {
+  const dir = tempDir('agentboard-source-');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    write(dir, name, text);
+  }
+  return dir;
+}
+
+/** Imports `src` into a new folder: the run (exit code, data) and the folder. */
+async function imported(tool: string, src: string): Promise<{ board: string; code: number; data: any }> {
+  const board = tempDir('agentboard-board-');
+  const r = await cli(board, ['import', tool, src, '--json'], PERSON);
+  return { board, code: r.code, data: r.json?.data };
+}
+
+const row = (data: any, id: string) => data.changes.find((c: any) => c.change_id === id);
+const report = (data: any, file: string) => data.files.find((f: any) => f.file === file);
+
+const PROPOSAL = '# Proposal\n\n## Why\n\nPeople lose their place in long lists of bookmarks, so the list should remember it.\n\n## What Changes\n\n- Keep the place.\n\n## Impact\n\n- Web client.\n';
+const DELTA = '## ADDED Requirements\n\n### Requirement: Export bookmarks\nThe system SHALL export every bookmark.\n\n#### Scenario: Export\n- **WHEN** they export them\n- **THEN** the file holds them\n';
+const TASKS = '# Tasks\n\n## 1. Work\n- [x] 1.1 Do it\n- [ ] 1.2 Check it\n';
+const SK_SPEC = '# Feature Specification: Rooms\n\n**Input**: User description: "Let people book meeting rooms without asking the front desk."\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
+const SK_TASKS = '# Tasks\n\n## Phase 1: Setup\n\n- [X] T001 Create the project\n- [ ] T002 Add the booking form\n';
+const AGENTD_PROPOSAL = '# Change: notes\n\n## Summary\n\nKeep notes.\n\n## Why\n\nPeople write notes on paper and lose them, so the app should keep their notes for them.\n\n## What Changes\n\n- Notes.\n\n## Impact\n\n- Storage.\n';
+const AGENTD_SPEC = '# Specification: Notes\n\n## Overview\n\nPeople keep notes in the app, so that no note written there is ever lost.\n\n## Requirements\n\n### R1: Keep notes\n\nThe app MUST keep notes.\n\n## Acceptance Criteria\n\n### Scenario: Keep\n\n- **WHEN** a person writes a note\n- **THEN** it is kept\n';
+const AGENTD_TASKS = '# Tasks\n\n## 1. Data Layer\n\n- [ ] 1.1 Store notes\n  - File: `src/notes.rs` (CREATE)\n';
+
+describe('documents whose names differ in case (Tasks.md, SPEC.md)', () => {
+  it('are read as the documents they are, from all three tools, and the report says so', async () => {
+    const os = await imported('openspec', source({ 'openspec/changes/keep-place/Proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/SPEC.md': DELTA, 'openspec/changes/keep-place/Tasks.md': TASKS }));
+    expect(os.code).toBe(0);
+    expect(row(os.data, 'keep-place')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], tasks: { total: 2, done: 1 } });
+    expect(report(os.data, 'openspec/changes/keep-place/Tasks.md')).toMatchObject({ to: ['tasks.md'], findings: [{ level: 'info', message: 'read as tasks.md: its name differs from it in case alone', fix: 'nothing to do' }] });
+    expect((await showDocument(os.board, 'keep-place', 'spec')).content.requirements.map((r: any) => r.id)).toEqual(['BOOKMARKS-R1']);
+
+    const sk = await imported('spec-kit', source({ 'specs/001-rooms/Spec.md': SK_SPEC, 'specs/001-rooms/TASKS.md': SK_TASKS }));
+    expect(sk.code).toBe(0);
+    expect(row(sk.data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], tasks: { total: 2, done: 1 } });
+
+    const ad = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/PROPOSAL.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': AGENTD_SPEC, 'agentd/changes/notes/Tasks.md': AGENTD_TASKS }));
+    expect(ad.code).toBe(0);
+    expect(row(ad.data, 'notes')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], tasks: { total: 1, done: 0 } });
+
+    for (const board of [os.board, sk.board, ad.board]) expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+
+  it('beside the file of the exact name, the other is kept in attachments/ and a warning says why', async () => {
+    const { code, data } = await imported('openspec', source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/tasks.md': TASKS, 'openspec/changes/keep-place/TASKS.md': '- [ ] 9.9 Old list\n' }));
+    expect(code).toBe(0);
+    expect(row(data, 'keep-place')).toMatchObject({ documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: ['attachments/TASKS.md'], tasks: { total: 2, done: 1 } });
+    expect(report(data, 'openspec/changes/keep-place/TASKS.md').findings).toEqual([
+      expect.objectContaining({ level: 'warning', message: 'its name differs from tasks.md in case alone, and tasks.md is beside it: tasks.md is read as the document, this file is kept as it is' }),
+    ]);
+  });
+});
