@@ -199,9 +199,10 @@ function titleOf(text: string): string {
 }
 
 /**
- * spec.md: the title and the lines under it stay; the user scenarios are the overview, with their
- * acceptance scenarios taken out as scenarios; FR-### bullets are the requirements and the key
- * entities the data model; the success criteria go to the proposal's impact; other sections stay.
+ * spec.md: the title and the lines under it stay; the user scenarios are the overview (after an
+ * Overview section of its own, if it has one), with their acceptance scenarios taken out as
+ * scenarios; FR-### bullets are the requirements and the key entities the data model; the success
+ * criteria go to the proposal's impact; other sections stay.
  */
 function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; input: string | null; criteria: string | null; stories: string[]; storyTitles: Map<string, string> } {
   const lines = new TextLines(text);
@@ -295,6 +296,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   };
 
   let after = 'title';
+  const overview: string[] = [];
   for (const section of sectionsList) {
     const heading = `## ${section.heading.text}`;
     const key = sectionKey(section.heading.text);
@@ -333,7 +335,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         }
         kept.push(line);
       }
-      spec.overview = readBlock(kept.join('\n').trim(), 2);
+      overview.push(readBlock(kept.join('\n').trim(), 2));
       log.mapped(section.heading.index + 1, heading, 'Overview of spec.md (its acceptance scenarios under Acceptance Criteria)');
       after = 'overview';
       continue;
@@ -344,7 +346,19 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       after = 'requirements';
       continue;
     }
-    if (key.startsWith('key entities')) {
+    // A section of the name of a part of the board's spec is that part, so that no heading comes twice.
+    if (key === 'overview' || key === 'purpose') {
+      overview.push(readBlock(section.content, 2));
+      log.mapped(section.heading.index + 1, heading, 'Overview of spec.md');
+      after = 'overview';
+      continue;
+    }
+    if (key === 'interfaces') {
+      spec.interfaces = [spec.interfaces, readBlock(section.content, 2)].filter(Boolean).join('\n\n');
+      log.mapped(section.heading.index + 1, heading, 'Interfaces of spec.md');
+      continue;
+    }
+    if (key.startsWith('key entities') || key === 'data model') {
       spec.data_model = [spec.data_model, readBlock(section.content, 2)].filter(Boolean).join('\n\n');
       log.mapped(section.heading.index + 1, heading, 'Data Model of spec.md');
       continue;
@@ -355,10 +369,13 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       log.mapped(section.heading.index + 1, heading, said.trim() ? 'Impact of proposal.md' : 'nothing: the section is empty');
       continue;
     }
-    sections.push({ heading: section.heading.text, text: readBlock(section.content, 2), after });
-    log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${section.heading.text}"`);
+    // The board's spec reads its scenarios under these headings, and spec-kit's are taken from the user stories.
+    const kept = key === 'acceptance criteria' || key === 'scenarios' ? `${section.heading.text} (as written in spec-kit)` : section.heading.text;
+    sections.push({ heading: kept, text: readBlock(section.content, 2), after });
+    log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${kept}"`);
   }
   if (sections.length > 0) spec.sections = sections;
+  spec.overview = overview.filter((t) => t.trim()).join('\n\n');
   if (!spec.overview.trim() && input) spec.overview = input;
   return { spec, input, criteria, stories, storyTitles };
 }

@@ -1,6 +1,7 @@
 /**
  * `agentboard import` on shapes the tools' templates do not show but boards made with them hold:
- * documents whose names differ in case (Tasks.md, SPEC.md). Sources are written in temp folders.
+ * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
+ * as parts of the board's spec. Sources are written in temp folders.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -64,5 +65,24 @@ describe('documents whose names differ in case (Tasks.md, SPEC.md)', () => {
     expect(report(data, 'openspec/changes/keep-place/TASKS.md').findings).toEqual([
       expect.objectContaining({ level: 'warning', message: 'its name differs from tasks.md in case alone, and tasks.md is beside it: tasks.md is read as the document, this file is kept as it is' }),
     ]);
+  });
+});
+
+describe('a spec-kit spec.md with sections named as parts of the board\'s spec (Overview, Data Model, Acceptance Criteria)', () => {
+  it('each is that part, or kept under a heading of its own: the spec lands valid, nothing of it dropped', async () => {
+    const spec = SK_SPEC.replace('## User Scenarios', '## Overview\n\nRooms are booked at the front desk today; people should book them themselves.\n\n## User Scenarios') +
+      '\n## Data Model\n\n- **Booking**: a room, a person and a time.\n\n## Acceptance Criteria\n\n- [ ] A booking shows on the room\'s page.\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', documents: ['proposal.md', 'spec.md'] });
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.overview).toBe('Rooms are booked at the front desk today; people should book them themselves.\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:');
+    expect(content.data_model).toBe('- **Booking**: a room, a person and a time.');
+    expect(content.sections.map((s: any) => [s.heading, s.text])).toEqual([
+      ['', '**Input**: User description: "Let people book meeting rooms without asking the front desk."'],
+      ['Acceptance Criteria (as written in spec-kit)', "- [ ] A booking shows on the room's page."],
+    ]);
+    expect(content.scenarios).toHaveLength(1);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
