@@ -303,12 +303,15 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     if (key.startsWith('user scenarios')) {
       const kept: string[] = [];
       let story: { n: string; title: string } | null = null;
+      // spec-kit's first template has one "### Primary User Story" and its "### Acceptance Scenarios".
+      let under: string | null = null;
       let k = 0;
       for (let i = section.heading.index + 1; i < section.end; i++) {
         const line = lines.line(i);
         if (!inFence[i] && headingLevel(line) === 3) {
           const m = STORY.exec(headingText(line));
           story = m ? { n: m[1]!, title: m[2]!.trim() } : null;
+          under = m ? null : headingText(line);
           if (m) {
             stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
             if (!storyTitles.has(`US${m[1]}`)) storyTitles.set(`US${m[1]}`, m[2]!.trim());
@@ -322,16 +325,18 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         }
         const item = Array.from({ length: end - i }, (_, d) => lines.line(i + d));
         const sc = inFence[i] ? null : scenarioSteps(item.map((l) => l.trim()).join(' '));
-        if (sc && story) {
+        if (sc) {
           k++;
-          const scenario: Scenario = { name: `User Story ${story.n}, scenario ${sc.n ?? k}: ${story.title}`, given: sc.given, when: sc.when, then: sc.then };
+          const n = sc.n ?? k;
+          const name = story ? `User Story ${story.n}, scenario ${n}: ${story.title}` : under && !/^acceptance scenarios?$/i.test(under) ? `${under}, scenario ${n}` : `Acceptance scenario ${n}`;
+          const scenario: Scenario = { name, given: sc.given, when: sc.when, then: sc.then };
           spec.scenarios.push(scenario);
           item.forEach((l, d) => log.mapped(i + d + 1, l, `scenario "${scenario.name}" of spec.md (Given, When, Then)`));
           i = end - 1;
           continue;
         }
         if (!inFence[i] && /\*\*(?:Given|When|Then)\*\*/i.test(line)) {
-          log.finding('warning', `this line reads like an acceptance scenario but is not one agentboard reads (${story ? 'a numbered or bulleted line with **When** and **Then**' : 'it stands under no "### User Story N - Title" heading'}); it stays in the overview of spec.md`, 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
+          log.finding('warning', 'this line reads like an acceptance scenario but is not one agentboard reads (a numbered or bulleted line with **When** and **Then**); it stays in the overview of spec.md', 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
         }
         kept.push(line);
       }

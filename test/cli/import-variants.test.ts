@@ -1,7 +1,7 @@
 /**
  * `agentboard import` on shapes the tools' templates do not show but boards made with them hold:
  * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
- * as parts of the board's spec. Sources are written in temp folders.
+ * as parts of the board's spec or of spec-kit's first template. Sources are written in temp folders.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -83,6 +83,49 @@ describe('a spec-kit spec.md with sections named as parts of the board\'s spec (
       ['Acceptance Criteria (as written in spec-kit)', "- [ ] A booking shows on the room's page."],
     ]);
     expect(content.scenarios).toHaveLength(1);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe("a spec.md of spec-kit's first template (one \"### Primary User Story\", then \"### Acceptance Scenarios\")", () => {
+  it('reads its acceptance scenarios, wrapped or not, so the spec lands valid', async () => {
+    const spec = [
+      '# Feature Specification: Rooms',
+      '',
+      '**Input**: User description: "Let people book meeting rooms without asking the front desk."',
+      '',
+      '## User Scenarios & Testing *(mandatory)*',
+      '',
+      '### Primary User Story',
+      'A person books a free room for a meeting.',
+      '',
+      '### Acceptance Scenarios',
+      '1. **Given** a free room, **When** a person books it,',
+      '   **Then** it is booked.',
+      '2. **Given** a booked room, **When** a person books it, **Then** they are told it is taken.',
+      '',
+      '### Edge Cases',
+      '- What happens when two people book at once?',
+      '',
+      '## Requirements *(mandatory)*',
+      '',
+      '### Functional Requirements',
+      '- **FR-001**: System MUST let people book rooms.',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', documents: ['proposal.md', 'spec.md'] });
+    expect(report(data, 'specs/001-rooms/spec.md').findings.filter((f: any) => f.level !== 'info').map((f: any) => f.message)).toEqual([
+      "spec-kit's spec.md has no What Changes, which agentboard asks for; the proposal says \"Not stated in spec-kit's spec.md.\"",
+      'spec-kit\'s spec.md has no Impact, which agentboard asks for; the proposal says "Not stated in spec-kit\'s spec.md."',
+    ]);
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['Acceptance scenario 1', 'a free room', 'a person books it', 'it is booked.'],
+      ['Acceptance scenario 2', 'a booked room', 'a person books it', 'they are told it is taken.'],
+    ]);
+    expect(content.overview).toBe('### Primary User Story\nA person books a free room for a meeting.\n\n### Acceptance Scenarios\n\n### Edge Cases\n- What happens when two people book at once?');
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
