@@ -228,7 +228,10 @@ function judge(board: Board, change: ImportedChange, tool: ImportTool, convertin
   } else if (board.hasChange(change.id)) folder = board.changeDir(change.id);
   else if (board.archived().some((a) => a.change_id === change.id)) return 'refused';
   if (folder === null) return 'imported';
-  const from = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'].map((f) => sourceOf(join(folder!, f))).find((t) => t !== undefined);
+  const docs = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'].map((f) => join(folder!, f)).filter((f) => existsSync(f));
+  // A change that landed with no document, its files kept as they were, is the one that holds them.
+  if (docs.length === 0) return change.attachments.length > 0 && change.attachments.every((a) => existsSync(join(folder!, a.path))) ? 'unchanged' : 'refused';
+  const from = docs.map(sourceOf).find((t) => t !== undefined);
   return from === tool ? 'unchanged' : 'refused';
 }
 

@@ -1,12 +1,13 @@
 /**
  * `agentboard import` on shapes the tools' templates do not show but boards made with them hold:
  * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
- * as parts of the board's spec or of spec-kit's first template. Sources are written in temp folders.
+ * as parts of the board's spec or of spec-kit's first template, a change that lands with no
+ * document, run again. Sources are written in temp folders.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ok, showDocument, tempDir, write } from '../helpers.js';
+import { cli, ok, showDocument, snapshot, tempDir, write } from '../helpers.js';
 
 /** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
 const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
@@ -127,5 +128,31 @@ describe("a spec.md of spec-kit's first template (one \"### Primary User Story\"
     ]);
     expect(content.overview).toBe('### Primary User Story\nA person books a free room for a meeting.\n\n### Acceptance Scenarios\n\n### Edge Cases\n- What happens when two people book at once?');
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('a change that lands with no document, its files kept in attachments/ only', () => {
+  it('is on the board already when the import runs again: unchanged, exit 0, nothing written', async () => {
+    const src = source({
+      'openspec/changes/only-tasks/tasks.md': TASKS,
+      'openspec/changes/only-notes/notes.md': '# Notes\n\nNothing planned yet.\n',
+      'openspec/changes/archive/2025-12-08-old-notes/notes.md': '# Notes\n',
+    });
+    const first = await imported('openspec', src);
+    expect(first.code).toBe(0);
+    expect(first.data.changes.map((c: any) => [c.change_id, c.status, c.documents, c.attachments])).toEqual([
+      ['old-notes', 'imported', [], ['attachments/notes.md']],
+      ['only-notes', 'imported', [], ['attachments/notes.md']],
+      ['only-tasks', 'imported', [], ['attachments/tasks.md']],
+    ]);
+    const before = snapshot(join(first.board, 'agentd'));
+    const again = await cli(first.board, ['import', 'openspec', src, '--json'], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status, c.phase])).toEqual([
+      ['old-notes', 'unchanged', 'archived'],
+      ['only-notes', 'unchanged', 'proposal'],
+      ['only-tasks', 'unchanged', 'proposal'],
+    ]);
+    expect(snapshot(join(first.board, 'agentd'))).toEqual(before);
   });
 });
