@@ -63,7 +63,11 @@ const NUMBERED = /^(?:Task[ \t]+)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*
 const MARKERS = /^((?:\[(?:P|US\d+)\][ \t]*)+)/;
 const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
-const ACTIONS: Record<string, FileAction> = { create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete' };
+const ACTIONS: Record<string, FileAction> = {
+  create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete',
+  // Agents that tick a task off often put its action in the past tense too: "(MODIFIED)".
+  created: 'create', modified: 'modify', deleted: 'delete', renamed: 'rename', updated: 'modify', added: 'create', removed: 'delete',
+};
 /** A task title of at most LIMITS.titleMax characters: a longer item keeps its whole text in the description. */
 function fitTitle(text: string): { title: string; overflow: boolean } {
   if (charCount(text) <= LIMITS.titleMax) return { title: text, overflow: false };

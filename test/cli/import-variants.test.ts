@@ -2,7 +2,7 @@
  * `agentboard import` on shapes the tools' templates do not show but boards made with them hold:
  * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
- * document, run again. Sources are written in temp folders.
+ * document, run again, a file action in the past tense. Sources are written in temp folders.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -154,5 +154,18 @@ describe('a change that lands with no document, its files kept in attachments/ o
       ['only-tasks', 'unchanged', 'proposal'],
     ]);
     expect(snapshot(join(first.board, 'agentd'))).toEqual(before);
+  });
+});
+
+describe('a file action in the past tense ("File: `a.rs` (MODIFIED)"), as agents write it when they tick a task off', () => {
+  it('is the action: the task gets its file, and the change lands without errors', async () => {
+    const tasks = '# Tasks\n\n## 1. Data Layer\n\n- [x] 1.1 Store notes\n  - File: `src/notes.rs` (MODIFIED)\n  - File: `src/store.rs` (CREATED)\n';
+    const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/proposal.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': AGENTD_SPEC, 'agentd/changes/notes/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'notes')).toMatchObject({ status: 'imported', tasks: { total: 1, done: 1 } });
+    expect((await ok(board, ['task', 'show', 'notes/1.1'])).task.files).toEqual([
+      { path: 'src/notes.rs', action: 'modify' },
+      { path: 'src/store.rs', action: 'create' },
+    ]);
   });
 });
