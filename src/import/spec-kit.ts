@@ -20,6 +20,11 @@ import { charCount, firstChars } from '../domain/text.js';
 
 const FEATURE = /^specs\/((?:\d{3}|\d{8}-\d{6})-([^/]+))\//;
 
+/** Whether a folder of specs/ is a feature's: its number (or time), then its name. */
+export function isFeatureFolder(name: string): boolean {
+  return FEATURE.test(`specs/${name}/`);
+}
+
 export function readSpecKit(tree: SourceTree): ImportPlan {
   const plan: ImportPlan = { tool: 'spec-kit', changes: [], files: [] };
   const features = new Map<string, string>();

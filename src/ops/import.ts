@@ -27,7 +27,7 @@ import { readAgentd } from '../import/agentd.js';
 import { IMPORT_TOOLS, type ImportedChange, type ImportedDoc, type ImportPlan, type ImportTool } from '../import/model.js';
 import { readOpenSpec } from '../import/openspec.js';
 import type { FileReport } from '../import/report.js';
-import { readSpecKit } from '../import/spec-kit.js';
+import { isFeatureFolder, readSpecKit } from '../import/spec-kit.js';
 import { readTree, type SourceTree } from '../import/source.js';
 import { loadChange, phaseOf } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
@@ -158,6 +158,15 @@ function isDir(path: string): boolean {
   }
 }
 
+/** The names in a folder; none when it cannot be read. */
+function entries(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}
+
 function checkSource(root: string, tool: ImportTool, base: string, inPlace: boolean): void {
   const where = inPlace ? 'this repository' : 'the repository given';
   const st = statSync(root, { throwIfNoEntry: false });
@@ -177,6 +186,10 @@ function checkSource(root: string, tool: ImportTool, base: string, inPlace: bool
   const folder = tool === 'openspec' ? 'openspec/changes' : 'specs';
   if (!isDir(join(root, folder))) {
     fail('IMPORT_REFUSED', `There is no ${folder}/ folder in ${where}, so there is nothing of ${tool} to import.`, `Run it in the root of the repository that holds ${folder}/, or give that root as PATH.`);
+  }
+  // specs/ is a common name (tests, documents): it is spec-kit's when it holds a feature.
+  if (tool === 'spec-kit' && !entries(join(root, folder)).some((name) => isFeatureFolder(name) && isDir(join(root, folder, name)))) {
+    fail('IMPORT_REFUSED', `specs/ in ${where} holds no feature of spec-kit (a folder like specs/001-name/), so there is nothing of spec-kit to import.`, "Give as PATH the root of the repository whose specs/ holds spec-kit's features, or run it there.");
   }
 }
 

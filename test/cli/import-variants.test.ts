@@ -4,7 +4,7 @@
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
  * document, run again, a file action in the past tense. Sources are written in temp folders.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, ok, showDocument, snapshot, tempDir, write } from '../helpers.js';
@@ -167,5 +167,20 @@ describe('a file action in the past tense ("File: `a.rs` (MODIFIED)"), as agents
       { path: 'src/notes.rs', action: 'modify' },
       { path: 'src/store.rs', action: 'create' },
     ]);
+  });
+});
+
+describe('a specs/ folder that is not spec-kit\'s (no specs/001-name/ in it)', () => {
+  it('is refused by name, with what to give instead, and nothing is written', async () => {
+    const src = source({ 'specs/models/user_spec.rb': 'describe User do\nend\n', 'specs/README.md': '# Specs\n' });
+    const board = tempDir('agentboard-board-');
+    const r = await cli(board, ['import', 'spec-kit', src, '--json'], PERSON);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({
+      code: 'IMPORT_REFUSED',
+      message: 'specs/ in the repository given holds no feature of spec-kit (a folder like specs/001-name/), so there is nothing of spec-kit to import.',
+      next_step: "Give as PATH the root of the repository whose specs/ holds spec-kit's features, or run it there.",
+    });
+    expect(readdirSync(board)).toEqual([]);
   });
 });
