@@ -2,7 +2,8 @@
  * `agentboard import` on shapes the tools' templates do not show but boards made with them hold:
  * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
- * document, run again, a file action in the past tense. Sources are written in temp folders.
+ * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's.
+ * Sources are written in temp folders.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
