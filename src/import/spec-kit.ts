@@ -170,13 +170,35 @@ function phaseOrder(tasks: ChecklistTask[]): void {
   }
 }
 
-const INPUT = /^\*\*Input\*\*:[ \t]*(.+)$/;
+/*
+ * spec-kit writes a spec in the language of the person who asks for it, its headings and labels
+ * too: beside the English words, those of Chinese specs (simplified and traditional) are read, and
+ * a section whose heading is not known is known by what it holds (see sectionKind).
+ */
+const INPUT = /^\*\*(?:Input|(?:输入|輸入|入力)[^*]{0,4})\*\*[:：][ \t]*(.+)$/i;
 const STORY = /^User Story (\d+)\s*[-–—:]\s*(.+?)(?:\s*\(Priority:\s*(P\d+)\))?\s*(?:🎯.*)?$/i;
+/** "用户故事 1 — Title（优先级：P1）": a story heading whose words are not English. */
+const LOCAL_STORY = /^[^\x00-\x7F]{1,12}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
+const STEP_WORDS = {
+  given: ['Given', '给定', '給定', '假设', '假設'],
+  when: ['When', '当', '當'],
+  then: ['Then', '那么', '那麼', '则', '則'],
+  and: ['And', '并且', '並且'],
+  but: ['But', '但是'],
+};
+const STEP_NAME = new Map(Object.entries(STEP_WORDS).flatMap(([name, words]) => words.map((w) => [w.toLowerCase(), name])));
 /** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */
-const SCENARIO_START = /^(?:(\d+[a-z]?)[.)]|[-*+])[ \t]+(?=\*\*(?:Given|When)\*\*)/i;
-const STEP_WORD = /\*\*(Given|When|Then|And|But)\*\*:?/gi;
+const SCENARIO_START = new RegExp(`^(?:(\\d+[a-z]?)[.)]|[-*+])[ \\t]+(?=\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when].join('|')})\\*\\*)`, 'i');
+const STEP_WORD = new RegExp(`\\*\\*(${[...STEP_NAME.keys()].join('|')})\\*\\*[:：]?`, 'gi');
+const STEP_MENTION = new RegExp(`\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when, ...STEP_WORDS.then].join('|')})\\*\\*`, 'i');
 /** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
-const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*:|:\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*):)[ \t]*(.+)$/;
+const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|[:：]\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*)[:：])[ \t]*(.+)$/;
+
+/** A user story's heading: its number, title and priority; null when the heading is no story's. */
+function storyOf(heading: string): { n: string; title: string; priority?: string } | null {
+  const m = STORY.exec(heading) ?? LOCAL_STORY.exec(heading);
+  return m ? { n: m[1]!, title: m[2]!.trim(), ...(m[3] ? { priority: m[3] } : {}) } : null;
+}
 
 /** The steps of a scenario line; null when it is not one. */
 function scenarioSteps(line: string): { n: string | null; given: string; when: string; then: string } | null {
@@ -188,7 +210,7 @@ function scenarioSteps(line: string): { n: string | null; given: string; when: s
   let part: keyof typeof parts = 'given';
   words.forEach((w, k) => {
     const text = body.slice(w.index! + w[0].length, words[k + 1]?.index ?? body.length).replace(/[\s,;、，；]+$/u, '').trim();
-    const word = w[1]!.toLowerCase();
+    const word = STEP_NAME.get(w[1]!.toLowerCase())!;
     if (word === 'given' || word === 'when' || word === 'then') part = word;
     parts[part].push(word === part ? text : `${word.toUpperCase()} ${text}`);
   });
@@ -300,26 +322,47 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     if (rest.join('').trim()) sections.push({ heading: `${section.heading.text} (other text)`, text: readBlock(rest.join('\n').trim(), 2), after: 'requirements' });
   };
 
+  /**
+   * What a section is: its heading's key, or, for a heading spec-kit's template has not (one in
+   * the language of the spec), what it holds: FR-### requirements, SC-### success criteria, or
+   * acceptance scenarios (the user scenarios). The report says when it is known so.
+   */
+  const KNOWN = ['user scenarios', 'requirements', 'functional requirements', 'key entities', 'success criteria', 'overview', 'purpose', 'interfaces', 'data model', 'acceptance criteria', 'scenarios'];
+  const sectionKind = (section: (typeof sectionsList)[number], key: string): string => {
+    if (KNOWN.some((k) => key.startsWith(k))) return key;
+    let kind: string | null = null;
+    for (let i = section.heading.index + 1; i < section.end && !kind; i++) {
+      const line = lines.line(i).trim();
+      if (inFence[i]) continue;
+      const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? '';
+      if (id.startsWith('FR-')) kind = 'requirements';
+      else if (id.startsWith('SC-')) kind = 'success criteria';
+      else if (SCENARIO_START.test(line)) kind = 'user scenarios';
+    }
+    if (!kind) return key;
+    log.finding('info', `the section "${section.heading.text}" is read as spec-kit's ${kind === 'user scenarios' ? 'User Scenarios' : kind === 'requirements' ? 'Requirements' : 'Success Criteria'}, by what it holds`, 'nothing to do', section.heading.index + 1);
+    return kind;
+  };
+
   let after = 'title';
   const overview: string[] = [];
   for (const section of sectionsList) {
     const heading = `## ${section.heading.text}`;
-    const key = sectionKey(section.heading.text);
+    const key = sectionKind(section, sectionKey(section.heading.text));
     if (key.startsWith('user scenarios')) {
       const kept: string[] = [];
-      let story: { n: string; title: string } | null = null;
+      let story: ReturnType<typeof storyOf> = null;
       // spec-kit's first template has one "### Primary User Story" and its "### Acceptance Scenarios".
       let under: string | null = null;
       let k = 0;
       for (let i = section.heading.index + 1; i < section.end; i++) {
         const line = lines.line(i);
         if (!inFence[i] && headingLevel(line) === 3) {
-          const m = STORY.exec(headingText(line));
-          story = m ? { n: m[1]!, title: m[2]!.trim() } : null;
-          under = m ? null : headingText(line);
-          if (m) {
-            stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
-            if (!storyTitles.has(`US${m[1]}`)) storyTitles.set(`US${m[1]}`, m[2]!.trim());
+          story = storyOf(headingText(line));
+          under = story ? null : headingText(line);
+          if (story) {
+            stories.push(`User Story ${story.n} - ${story.title}${story.priority ? ` (${story.priority})` : ''}`);
+            if (!storyTitles.has(`US${story.n}`)) storyTitles.set(`US${story.n}`, story.title);
           }
           k = 0;
         }
@@ -340,7 +383,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
           i = end - 1;
           continue;
         }
-        if (!inFence[i] && /\*\*(?:Given|When|Then)\*\*/i.test(line)) {
+        if (!inFence[i] && STEP_MENTION.test(line)) {
           log.finding('warning', 'this line reads like an acceptance scenario but is not one agentboard reads (a numbered or bulleted line with **When** and **Then**); it stays in the overview of spec.md', 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
         }
         kept.push(line);

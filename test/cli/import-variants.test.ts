@@ -2,8 +2,8 @@
  * `agentboard import` on shapes the tools' templates do not show but boards made with them hold:
  * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
- * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's.
- * Sources are written in temp folders.
+ * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's, a
+ * spec-kit spec written in Chinese. Sources are written in temp folders.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -183,5 +183,57 @@ describe('a specs/ folder that is not spec-kit\'s (no specs/001-name/ in it)', (
       next_step: "Give as PATH the root of the repository whose specs/ holds spec-kit's features, or run it there.",
     });
     expect(readdirSync(board)).toEqual([]);
+  });
+});
+
+describe('a spec-kit spec.md written in Chinese, headings and labels too', () => {
+  it('is read by what its sections hold: stories, scenarios (给定 / 當 / 則 …), FR requirements and SC criteria', async () => {
+    const spec = [
+      '# 功能规格说明：会议室预订',
+      '',
+      '**功能分支**：`001-rooms`',
+      '**输入**：用户描述 — 让员工无需前台即可自行预订会议室，并查看每个房间在本周每一天的空闲时间，以免两组人同时使用一个房间。',
+      '',
+      '## 用户场景与测试 *(必填)*',
+      '',
+      '### 用户故事 1 — 预订会议室（优先级：P1）',
+      '',
+      '员工选择空闲的会议室并预订。',
+      '',
+      '**验收场景**：',
+      '',
+      '1. **给定** 会议室空闲，**当** 员工预订，**那么** 预订成功。',
+      '2. **給定** 會議室已被預訂，**當** 員工預訂，**則** 提示已被佔用。',
+      '',
+      '## 需求 *(必填)*',
+      '',
+      '### 功能需求',
+      '',
+      '- **FR-001**：系统 MUST 允许员工预订空闲的会议室。',
+      '',
+      '## 成功标准 *(必填)*',
+      '',
+      '- **SC-001**：员工在 30 秒内完成一次预订。',
+      '',
+    ].join('\n');
+    const tasks = '# 任务\n\n## 阶段 1：准备\n\n- [X] T001 [US1] 创建项目\n- [ ] T002 [US1] 实现预订表单\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'] });
+    expect(report(data, 'specs/001-rooms/spec.md').findings.map((f: any) => [f.level, f.line, f.message])).toEqual([
+      ['info', 6, 'the section "用户场景与测试 *(必填)*" is read as spec-kit\'s User Scenarios, by what it holds'],
+      ['info', 17, 'the section "需求 *(必填)*" is read as spec-kit\'s Requirements, by what it holds'],
+      ['info', 23, 'the section "成功标准 *(必填)*" is read as spec-kit\'s Success Criteria, by what it holds'],
+    ]);
+    const proposal = (await showDocument(board, 'rooms', 'proposal')).content;
+    expect([proposal.why, proposal.what_changes, proposal.impact]).toEqual(['用户描述 — 让员工无需前台即可自行预订会议室，并查看每个房间在本周每一天的空闲时间，以免两组人同时使用一个房间。', '- User Story 1 - 预订会议室 (P1)', '- **SC-001**：员工在 30 秒内完成一次预订。']);
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.requirements.map((r: any) => [r.id, r.text])).toEqual([['FR-001', '系统 MUST 允许员工预订空闲的会议室。']]);
+    expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['User Story 1, scenario 1: 预订会议室', '会议室空闲', '员工预订', '预订成功。'],
+      ['User Story 1, scenario 2: 预订会议室', '會議室已被預訂', '員工預訂', '提示已被佔用。'],
+    ]);
+    expect((await ok(board, ['task', 'show', 'rooms/T002'])).task.description).toBe('User story US1: 预订会议室');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
