@@ -97,13 +97,17 @@ export const importBoard = defineOp({
     const { plan, tree } = readPlan(source, input.tool, base);
     const commit = gitCommit(source);
     const now = new Date().toISOString();
-    const seen = new Set<string>();
+    const seen = new Map<string, string>();
     const outcomes = plan.changes.map((change): Outcome => {
       if (change.refused) return 'refused';
-      // Two changes of the source under one id (open and archived, say) would land in one folder: the first one wins.
-      const twice = seen.has(change.id);
-      seen.add(change.id);
-      return twice ? 'refused' : judge(board, change, input.tool, inPlace && unconverted);
+      // Two changes of the source under one id (open and archived, say) would be one change on the board: the first one wins.
+      const first = seen.get(change.id);
+      if (first !== undefined) {
+        change.refused = { message: `the source holds change ${change.id} twice: ${first} is the one imported, so this one is not`, fix: `rename one of the two folders in the source (an archived change keeps its id after its date), then import again` };
+        return 'refused';
+      }
+      seen.set(change.id, change.source);
+      return judge(board, change, input.tool, inPlace && unconverted);
     });
     const result: ImportResult = {
       tool: input.tool,
@@ -296,7 +300,7 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   for (const f of change.findings ?? []) findings.push({ ...f, file: change.source });
   if (change.refused) findings.push({ level: 'error', ...change.refused, file: change.source });
   else if (status !== 'imported') {
-    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived), or twice in the source: it was not imported`;
+    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived): it was not imported`;
     findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again`, file: change.source });
   }
   const tasks = change.tasks?.content.tasks ?? [];
