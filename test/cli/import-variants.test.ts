@@ -3,7 +3,8 @@
  * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
  * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's, a
- * spec-kit spec written in Chinese. Sources are written in temp folders.
+ * spec-kit spec written in Chinese, an agentd issue whose severity is struck. Sources are written in
+ * temp folders.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -235,5 +236,20 @@ describe('a spec-kit spec.md written in Chinese, headings and labels too', () =>
     ]);
     expect((await ok(board, ['task', 'show', 'rooms/T002'])).task.description).toBe('User story US1: 预订会议室');
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('an agentd issue settled since, its severity struck ("- **Severity**: ~~High~~ → Resolved")', () => {
+  it('keeps its severity and says it is settled: a review lands with it, a challenge lands without errors', async () => {
+    const issue = '### Issue: Greeting is not imported\n- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.\n';
+    const review = `# Code Review Report: notes\n\n## Summary\nThe work is done.\n\n## Best Practices Issues\n${issue}\n## Verdict\n- [x] APPROVED - Ready to merge\n`;
+    const challenge = `# Challenge Report: notes\n\n## Summary\nThe plan holds.\n\n## Internal Consistency Issues\n${issue}\n## Verdict\n- [x] APPROVED - Ready for implementation\n`;
+    const tasks = AGENTD_TASKS.replace('- [ ]', '- [x]');
+    const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/proposal.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': AGENTD_SPEC, 'agentd/changes/notes/tasks.md': tasks, 'agentd/changes/notes/REVIEW.md': review, 'agentd/changes/notes/CHALLENGE.md': challenge }));
+    expect(code).toBe(0);
+    expect(row(data, 'notes')).toMatchObject({ status: 'imported', verdict: 'APPROVED', documents: ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md'] });
+    for (const file of ['REVIEW.md', 'CHALLENGE.md']) expect(report(data, `agentd/changes/notes/${file}`).findings.filter((f: any) => f.level === 'error')).toEqual([]);
+    const issues = (await showDocument(board, 'notes', 'review')).content.rounds[0].issues;
+    expect(issues).toEqual([{ title: 'Greeting is not imported', severity: 'High', description: '- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.' }]);
   });
 });
