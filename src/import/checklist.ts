@@ -59,7 +59,8 @@ export interface Checklist {
 // A checkbox with any one-character mark, as OpenSpec reads them: only x or X is done ([~], [-], []
 // are not). A letter or digit other than x is not a checkbox (spec-kit's legend line "- [P] tasks…").
 const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ \t]?([xX]|[^\]\sA-Za-z0-9]?)[ \t]?\][ \t]+(.*)$/;
-const NUMBERED = /^(?:Task[ \t]+)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*)[:.]?[ \t]+(.+)$/;
+/** "1.1 Title", "T001: Title", and the id in bold: "**T001** Title", "**1.1:** Title". */
+const NUMBERED = /^(?:Task[ \t]+)?(\*\*)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*)(?:[:.]?\1[:.]?)[ \t]+(.+)$/;
 const MARKERS = /^((?:\[(?:P|US\d+)\][ \t]*)+)/;
 const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
@@ -230,8 +231,8 @@ function newTask(text: string, done: boolean, line: number, raw: string, out: Ch
   let generated = false;
   const numbered = NUMBERED.exec(text);
   if (numbered) {
-    id = numbered[1]!;
-    text = numbered[2]!.trim();
+    id = numbered[2]!;
+    text = numbered[3]!.trim();
   } else {
     let n = out.tasks.length + 1;
     while (used.has(`T${n}`)) n++;

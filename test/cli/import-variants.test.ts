@@ -3,8 +3,8 @@
  * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
  * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's, a
- * spec-kit spec written in Chinese, an agentd issue whose severity is struck. Sources are written in
- * temp folders.
+ * spec-kit spec written in Chinese, an agentd issue whose severity is struck, task ids in bold.
+ * Sources are written in temp folders.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -251,5 +251,20 @@ describe('an agentd issue settled since, its severity struck ("- **Severity**: ~
     for (const file of ['REVIEW.md', 'CHALLENGE.md']) expect(report(data, `agentd/changes/notes/${file}`).findings.filter((f: any) => f.level === 'error')).toEqual([]);
     const issues = (await showDocument(board, 'notes', 'review')).content.rounds[0].issues;
     expect(issues).toEqual([{ title: 'Greeting is not imported', severity: 'High', description: '- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.' }]);
+  });
+});
+
+describe('task ids in bold ("- [x] **T001** [P] Title")', () => {
+  it('are the ids, and the markers after them are read: [P] runs beside the others', async () => {
+    const tasks = '# Tasks\n\n## Phase 3.1: Setup\n\n- [x] **T001** Create the project\n- [x] **T002** [P] Configure the linter\n- [ ] **T003** Add the booking form\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', tasks: { total: 3, done: 2 } });
+    const list = (await ok(board, ['task', 'list', '--change', 'rooms'])).tasks;
+    expect(list.map((t: any) => [t.id, t.title, t.depends])).toEqual([
+      ['T001', 'Create the project', []],
+      ['T002', 'Configure the linter', []],
+      ['T003', 'Add the booking form', ['T001']],
+    ]);
   });
 });
