@@ -194,6 +194,9 @@ const STEP_MENTION = new RegExp(`\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.
 /** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
 const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|[:：]\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*)[:：])[ \t]*(.+)$/;
 
+/** spec-kit's mark of an open question, "[NEEDS CLARIFICATION: auth method?]" (its templates' own example excepted). */
+const CLARIFICATION = /\[NEEDS CLARIFICATION:(?![ \t]*specific question\])[ \t]*([^\]]+)\]/gi;
+
 /** A user story's heading: its number, title and priority; null when the heading is no story's. */
 function storyOf(heading: string): { n: string; title: string; priority?: string } | null {
   const m = STORY.exec(heading) ?? LOCAL_STORY.exec(heading);
@@ -238,6 +241,13 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   const h1 = heads.find((h) => h.level === 1);
   const title = h1 ? h1.text.replace(/^feature specification\s*:\s*/i, '') : id;
   if (h1) log.mapped(h1.index + 1, `# ${h1.text}`, 'the title of spec.md and proposal.md');
+  // A question spec-kit leaves open lands as written: the report says where each one is.
+  for (let i = 0; i < lines.length; i++) {
+    if (inFence[i]) continue;
+    for (const m of lines.line(i).matchAll(CLARIFICATION)) {
+      log.finding('warning', `the spec leaves a question open: "${m[1]!.trim()}"; it stays as written`, 'answer it, and write the answer in place of the marker in the spec on the board', i + 1);
+    }
+  }
   const spec: Spec = { title, overview: '', requirements: [], scenarios: [] };
   const sections: ExtraSection[] = [];
   const sectionsList = sectionsAt(lines, heads, 2);

@@ -3,8 +3,8 @@
  * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
  * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's, a
- * spec-kit spec written in Chinese, an agentd issue whose severity is struck, task ids in bold.
- * Sources are written in temp folders.
+ * spec-kit spec written in Chinese or with questions left open, an agentd issue whose severity is
+ * struck, task ids in bold. Sources are written in temp folders.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -265,6 +265,18 @@ describe('task ids in bold ("- [x] **T001** [P] Title")', () => {
       ['T001', 'Create the project', []],
       ['T002', 'Configure the linter', []],
       ['T003', 'Add the booking form', ['T001']],
+    ]);
+  });
+});
+
+describe('a spec-kit spec.md that leaves questions open ("[NEEDS CLARIFICATION: …]")', () => {
+  it('lands as written, and the report names each question at its line (not the template\'s own example)', async () => {
+    const spec = SK_SPEC.replace('- **FR-001**: System MUST let people book rooms.', '- **FR-001**: System MUST let people book rooms for [NEEDS CLARIFICATION: how long at most?]\n- **FR-002**: Mark what is unclear with [NEEDS CLARIFICATION: specific question]');
+    const { code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', documents: ['proposal.md', 'spec.md'] });
+    expect(report(data, 'specs/001-rooms/spec.md').findings.filter((f: any) => f.message.includes('question'))).toEqual([
+      { level: 'warning', line: 17, message: 'the spec leaves a question open: "how long at most?"; it stays as written', fix: 'answer it, and write the answer in place of the marker in the spec on the board' },
     ]);
   });
 });
