@@ -8,7 +8,7 @@
 import type { Proposal, Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
 import { sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
-import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
+import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type Checklist, type ChecklistTask } from './checklist.js';
 import { attachFile, changeIdFor, checklistTasks, checklistTask, completeProposal, documentFile, keepInOrder, noteRenamed, readProposal, readSpec, refusedChange, rejectDoc, rejectIncompleteSpec, requirementPrefix, unwrap, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
@@ -365,12 +365,13 @@ function readTasks(text: string, log: FileLog, allDone: boolean, ids: Map<string
 }
 
 /** The "### Task <id>: <title>" blocks agentd's create_tasks writes (or "### <number> <title>" ones), each with a ```yaml block of its fields; null when there is none. */
-function readTaskBlocks(body: string, firstLine: number): { title: string; intro: string; tasks: ChecklistTask[]; mapped: { line: number; text: string; to: string }[]; findings: [] } | null {
+function readTaskBlocks(body: string, firstLine: number): Pick<Checklist, 'title' | 'intro' | 'tasks' | 'mapped' | 'findings'> | null {
   const lines = new TextLines(body);
   const inFence = fencedLines(lines);
   const taken = new Array<boolean>(lines.length).fill(false);
   const tasks: ChecklistTask[] = [];
-  const mapped: { line: number; text: string; to: string }[] = [];
+  const mapped: Checklist['mapped'] = [];
+  const findings: Checklist['findings'] = [];
   let titleLine = -1;
   let title = '';
   let group: string | undefined;
@@ -389,6 +390,7 @@ function readTaskBlocks(body: string, firstLine: number): { title: string; intro
     let end = i + 1;
     while (end < lines.length && (inFence[end] || headingLevel(lines.line(end)) === 0 || headingLevel(lines.line(end)) > 3)) end++;
     const fields: Record<string, string> = {};
+    const fieldLines: Record<string, number> = {};
     const description: string[] = [];
     let inYaml = false;
     let yamlDone = false;
@@ -407,7 +409,10 @@ function readTaskBlocks(body: string, firstLine: number): { title: string; intro
           continue;
         }
         const kv = /^([a-z_]+):[ \t]*(.*)$/.exec(l);
-        if (kv) fields[kv[1]!] = kv[2]!.trim();
+        if (kv) {
+          fields[kv[1]!] = kv[2]!.trim();
+          fieldLines[kv[1]!] = firstLine + j;
+        }
         mapped.push({ line: firstLine + j, text: l, to: `task ${m[1]}: ${kv ? kv[1] : 'field'}` });
         continue;
       }
@@ -429,14 +434,22 @@ function readTaskBlocks(body: string, firstLine: number): { title: string; intro
       specRefs: fields.spec_ref ? [fields.spec_ref] : [],
       line: firstLine + i,
     };
-    if (fields.file) task.files = parseFiles(`${fields.file}${fields.action ? ` (${fields.action})` : ''}`).files;
+    if (fields.file) {
+      const written = `${fields.file}${fields.action ? ` (${fields.action})` : ''}`;
+      const read = parseFiles(written);
+      task.files = read.files;
+      if (read.problem) {
+        task.description = [task.description, `File: ${written}`].filter(Boolean).join('\n\n');
+        findings.push({ level: 'error', line: fieldLines.action ?? fieldLines.file, message: `task ${id}: ${read.problem}`, fix: 'give the file an action: CREATE, MODIFY, DELETE or RENAME', kept: true });
+      }
+    }
     if (group !== undefined) task.group = group;
     mapped.push({ line: firstLine + i, text: line, to: `task ${id}` });
     tasks.push(task);
     i = end - 1;
   }
   if (tasks.length === 0) return null;
-  return { title, intro: leftover(lines, inFence, taken, titleLine, tasks, firstLine, mapped), tasks, mapped, findings: [] };
+  return { title, intro: leftover(lines, inFence, taken, titleLine, tasks, firstLine, mapped), tasks, mapped, findings };
 }
 
 /** agentd's code review as one review round (its reviewer and time are set when it lands). */

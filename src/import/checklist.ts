@@ -53,7 +53,8 @@ export interface Checklist {
   intro: string;
   /** Lines read into task fields, and where they went. */
   mapped: ReportLine[];
-  findings: SourceFinding[];
+  /** `kept`: a sub-line whose field could not be read, kept in the task's description as written. */
+  findings: (SourceFinding & { kept?: true })[];
 }
 
 // A checkbox with any one-character mark, as OpenSpec reads them: only x or X is done ([~], [-], []
@@ -266,7 +267,7 @@ function readField(task: ChecklistTask, key: string, value: string, line: number
   if (key === 'file' || key === 'files') {
     const { files, problem } = parseFiles(value);
     if (problem) {
-      out.findings.push({ level: 'error', line, message: `task ${task.id}: ${problem}`, fix: 'write the file as "File: `path` (CREATE|MODIFY|DELETE|RENAME)"' });
+      out.findings.push({ level: 'error', line, message: `task ${task.id}: ${problem}`, fix: 'write the file as "File: `path` (CREATE|MODIFY|DELETE|RENAME)"', kept: true });
       return false;
     }
     if (files.length === 0) return false;
@@ -283,7 +284,7 @@ function readField(task: ChecklistTask, key: string, value: string, line: number
   if (key === 'priority') {
     const p = priorityOf(value);
     if (!p) {
-      out.findings.push({ level: 'error', line, message: `task ${task.id}: "${printable(value)}" is not a priority`, fix: `use one of: ${PRIORITIES.join(', ')}` });
+      out.findings.push({ level: 'error', line, message: `task ${task.id}: "${printable(value)}" is not a priority`, fix: `use one of: ${PRIORITIES.join(', ')}`, kept: true });
       return false;
     }
     task.priority = p;

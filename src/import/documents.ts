@@ -219,8 +219,13 @@ export function checklistTasks(
 ): ImportedTasks {
   for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
   const renamed = uniqueIds(list.tasks, log);
-  // The checklist's "used twice" of an item given an id of its own here is answered by uniqueIds' warning.
-  for (const f of list.findings) if (!(renamed.has(f.line!) && f.message.endsWith('is used twice'))) log.finding(f.level, f.message, f.fix, f.line);
+  for (const f of list.findings) {
+    // The checklist's "used twice" of an item given an id of its own here is answered by uniqueIds' warning.
+    if (renamed.has(f.line!) && f.message.endsWith('is used twice')) continue;
+    // A field the import could not read is not lost, and the task lands: the line is in its description.
+    if (f.kept) log.finding('warning', `${f.message}; the line stays in the task's description`, f.fix, f.line);
+    else log.finding(f.level, f.message, f.fix, f.line);
+  }
   order(list.tasks);
   nestedOrder(list.tasks);
   const tasks = list.tasks.map(toTask);

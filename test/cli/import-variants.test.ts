@@ -4,7 +4,7 @@
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
  * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's, a
  * spec-kit spec written in Chinese or with questions left open, an agentd issue whose severity is
- * struck, task ids in bold. Sources are written in temp folders.
+ * struck, task ids in bold, a file action that is none. Sources are written in temp folders.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -278,5 +278,25 @@ describe('a spec-kit spec.md that leaves questions open ("[NEEDS CLARIFICATION: 
     expect(report(data, 'specs/001-rooms/spec.md').findings.filter((f: any) => f.message.includes('question'))).toEqual([
       { level: 'warning', line: 17, message: 'the spec leaves a question open: "how long at most?"; it stays as written', fix: 'answer it, and write the answer in place of the marker in the spec on the board' },
     ]);
+  });
+});
+
+describe('a task\'s file with an action that is none ("(TEST)", "action: RUN")', () => {
+  it('stays in the task\'s description, with a warning at its line; the change lands without errors', async () => {
+    const checklist = '# Tasks\n\n## 1. Testing\n\n- [ ] 1.1 Test the parser\n  - File: `src/parser.rs` (TEST)\n';
+    const blocks = '# Tasks\n\n## 1. Testing\n\n### Task 1.1: Run the tests\n\n```yaml\nid: 1.1\naction: RUN\nstatus: pending\nfile: tests/notes.py\n```\n\nRun them all.\n';
+    for (const [tasks, line, description] of [
+      [checklist, 6, '- File: `src/parser.rs` (TEST)'],
+      [blocks, 9, 'Run them all.\n\nFile: tests/notes.py (RUN)'],
+    ] as const) {
+      const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/proposal.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': AGENTD_SPEC, 'agentd/changes/notes/tasks.md': tasks }));
+      expect(code).toBe(0);
+      expect(row(data, 'notes')).toMatchObject({ status: 'imported', tasks: { total: 1, done: 0 } });
+      expect(report(data, 'agentd/changes/notes/tasks.md').findings.filter((f: any) => f.level !== 'info')).toEqual([
+        expect.objectContaining({ level: 'warning', line, message: expect.stringMatching(/^task 1\.1: "(TEST|RUN)" is not a file action \(CREATE, MODIFY, DELETE or RENAME\); the line stays in the task's description$/) }),
+      ]);
+      const task = (await ok(board, ['task', 'show', 'notes/1.1'])).task;
+      expect([task.files, task.description]).toEqual([[], description]);
+    }
   });
 });
