@@ -79,7 +79,7 @@ const PROPOSAL_FIELDS: Record<string, string> = { why: 'Why', 'what changes': 'W
  * `source` names where the proposal came from ("the OpenSpec proposal").
  */
 export function completeProposal(p: Proposal, source: string, log: FileLog): Proposal {
-  const out = { ...p };
+  const out = takeNamedParts(p, source, log);
   const said = source.charAt(0).toUpperCase() + source.slice(1);
   const fix = (part: string) => `write the ${part} of the change in its proposal.md on the board`;
   const why = out.why.trim();
@@ -99,6 +99,36 @@ export function completeProposal(p: Proposal, source: string, log: FileLog): Pro
     out[field] = `Not stated in ${source}.`;
     log.finding('warning', `${source} has no ${part}, which agentboard asks for; the proposal says "Not stated in ${source}."`, fix(part));
   }
+  return out;
+}
+
+/** The names proposals give a part the board asks for, when they do not call it so (OpenSpec's early changes, say). */
+const PART_NAMES: { field: 'why' | 'what_changes'; part: string; names: RegExp }[] = [
+  { field: 'why', part: 'Why', names: /^(?:motivation|problem(?: statement| context)?|background|rationale)$/ },
+  { field: 'what_changes', part: 'What Changes', names: /^(?:summary|proposal|proposed (?:changes?|solution)|solution|changes)$/ },
+];
+
+/**
+ * A proposal with no Why (or no What Changes) whose section of another name says it ("##
+ * Motivation", "## Problem Statement"; "## Summary", "## Proposal") takes that section as the part,
+ * and the report says so, at the heading's line too.
+ */
+function takeNamedParts(p: Proposal, source: string, log: FileLog): Proposal {
+  const out: Proposal = { ...p };
+  const sections = (p.sections ?? []).map((x) => ({ ...x }));
+  for (const { field, part, names } of PART_NAMES) {
+    if (out[field].trim()) continue;
+    const i = sections.findIndex((x) => names.test(sectionKey(x.heading)) && x.text.trim());
+    if (i < 0) continue;
+    const [section] = sections.splice(i, 1);
+    out[field] = section!.text;
+    // What followed the section follows the part it became.
+    for (const later of sections.slice(i)) if (later.after === section!.after) later.after = field;
+    log.finding('info', `${source} has no ${part} section; its section "${section!.heading}" is the ${part} of proposal.md`, 'nothing to do');
+    for (const l of log.report.lines) if (l.text === `## ${section!.heading}` && l.to === `proposal.md: kept as the section "${section!.heading}"`) l.to = `proposal.md: ${part}`;
+  }
+  if (sections.length > 0) out.sections = sections;
+  else delete out.sections;
   return out;
 }
 

@@ -4,7 +4,8 @@
  * as parts of the board's spec or of spec-kit's first template, a change that lands with no
  * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's, a
  * spec-kit spec written in Chinese or with questions left open, an agentd issue whose severity is
- * struck, task ids in bold, a file action that is none. Sources are written in temp folders.
+ * struck, task ids in bold, a file action that is none, a proposal whose parts have other names.
+ * Sources are written in temp folders.
  */
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -298,5 +299,27 @@ describe('a task\'s file with an action that is none ("(TEST)", "action: RUN")',
       const task = (await ok(board, ['task', 'show', 'notes/1.1'])).task;
       expect([task.files, task.description]).toEqual([[], description]);
     }
+  });
+});
+
+describe('an OpenSpec proposal with no Why or What Changes, saying them under other names ("## Motivation", "## Summary")', () => {
+  it('takes those sections as the parts, and the report says so at their lines', async () => {
+    const proposal = '# Add tags\n\n## Summary\n- Let people tag bookmarks.\n\n## Motivation\nPeople keep hundreds of bookmarks and cannot find one again without a way to group them.\n\n## Out of Scope\n- Tag colours.\n\n## Impact\n- Web client.\n';
+    const { board, code, data } = await imported('openspec', source({ 'openspec/changes/add-tags/proposal.md': proposal, 'openspec/changes/add-tags/specs/bookmarks/spec.md': DELTA }));
+    expect(code).toBe(0);
+    const file = report(data, 'openspec/changes/add-tags/proposal.md');
+    expect(file.findings).toEqual([
+      { level: 'info', message: 'the OpenSpec proposal has no Why section; its section "Motivation" is the Why of proposal.md', fix: 'nothing to do' },
+      { level: 'info', message: 'the OpenSpec proposal has no What Changes section; its section "Summary" is the What Changes of proposal.md', fix: 'nothing to do' },
+    ]);
+    expect(file.lines.filter((l: any) => l.text.startsWith('## ')).map((l: any) => [l.line, l.to])).toEqual([
+      [3, 'proposal.md: What Changes'],
+      [6, 'proposal.md: Why'],
+      [9, 'proposal.md: kept as the section "Out of Scope"'],
+      [12, 'proposal.md: Impact'],
+    ]);
+    const shown = await showDocument(board, 'add-tags', 'proposal');
+    expect([shown.content.why, shown.content.what_changes]).toEqual(['People keep hundreds of bookmarks and cannot find one again without a way to group them.', '- Let people tag bookmarks.']);
+    expect(shown.content.sections).toEqual([{ heading: 'Out of Scope', text: '- Tag colours.', after: 'why' }]);
   });
 });
