@@ -8,8 +8,8 @@
 import type { Proposal, Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
 import { sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
-import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type ChecklistTask } from './checklist.js';
-import { attachFile, changeIdFor, checklistTasks, checklistTask, completeProposal, keepInOrder, noteRenamed, readProposal, readSpec, refusedChange, rejectDoc, rejectIncompleteSpec, requirementPrefix, unwrap, withoutFrontmatter } from './documents.js';
+import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type Checklist, type ChecklistTask } from './checklist.js';
+import { attachFile, changeIdFor, checklistTasks, checklistTask, completeProposal, documentFile, keepInOrder, noteRenamed, readProposal, readSpec, refusedChange, rejectDoc, rejectIncompleteSpec, requirementPrefix, unwrap, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import { readForeignReview, reviewVerdict, type ForeignReview } from './review.js';
@@ -77,7 +77,7 @@ export function readAgentd(tree: SourceTree, base = 'agentd'): ImportPlan {
 function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], logs: Map<string, FileLog>): ImportedChange {
   const change: ImportedChange = { id: folder.id, source: folder.dir, attachments: [] };
   if (folder.archived) change.archived = folder.archived;
-  const path = (name: string) => `${folder.dir}/${name}`;
+  const path = (name: string) => documentFile(files, folder.dir, name, logs);
   const used = new Set<string>();
   const attach = (file: string, why?: string) => {
     const log = logs.get(file)!;
@@ -88,30 +88,31 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
 
   // STATE.yaml tells the phase agentd reached; it is kept as an attachment either way.
   let phase: string | null = null;
-  if (files.includes(path('STATE.yaml'))) {
-    const state = tree.text(path('STATE.yaml')) ?? '';
+  const stateFile = path('STATE.yaml');
+  if (files.includes(stateFile)) {
+    const state = tree.text(stateFile) ?? '';
     phase = /^phase:[ \t]*(\S+)/m.exec(state)?.[1] ?? null;
-    if (phase) logs.get(path('STATE.yaml'))!.mapped(state.split('\n').findIndex((l) => l.startsWith('phase:')) + 1, `phase: ${phase}`, `read as agentd's phase of the change${FINISHED.has(phase) ? ': every task counts as done' : ''}`);
-    attach(path('STATE.yaml'));
+    if (phase) logs.get(stateFile)!.mapped(state.split('\n').findIndex((l) => l.startsWith('phase:')) + 1, `phase: ${phase}`, `read as agentd's phase of the change${FINISHED.has(phase) ? ': every task counts as done' : ''}`);
+    attach(stateFile);
   }
 
   const challenges: { reviewer: string; status: string; iteration: number; text: string }[] = [];
   let depends = new Map<string, string[]>();
   let order: string[] = [];
-  if (files.includes(path('proposal.md')) && tree.text(path('proposal.md')) !== null) {
-    const file = path('proposal.md');
-    const log = logs.get(file)!;
-    const { body, offset, meta } = withoutFrontmatter(tree.text(file)!, log, METADATA);
+  const proposalFile = path('proposal.md');
+  if (files.includes(proposalFile) && tree.text(proposalFile) !== null) {
+    const log = logs.get(proposalFile)!;
+    const { body, offset, meta } = withoutFrontmatter(tree.text(proposalFile)!, log, METADATA);
     depends = specDepends(meta);
     order = specOrder(meta);
     const kept = takeReviewBlocks(body, offset, log, challenges);
     const proposal = readProposal(unwrap(kept, ['proposal'], offset, log), offset, log);
     if (proposal) {
-      const content = withFrontmatterParts({ ...proposal, title: proposal.title || folder.id }, meta, tree.text(file)!, log);
-      change.proposal = { content: completeProposal(content, "agentd's proposal.md", log), from: file };
+      const content = withFrontmatterParts({ ...proposal, title: proposal.title || folder.id }, meta, tree.text(proposalFile)!, log);
+      change.proposal = { content: completeProposal(content, "agentd's proposal.md", log), from: proposalFile };
       log.went('proposal.md');
-      used.add(file);
-    } else attach(file, 'proposal.md could not be read as a proposal (see the errors); it is kept as an attachment');
+      used.add(proposalFile);
+    } else attach(proposalFile, 'proposal.md could not be read as a proposal (see the errors); it is kept as an attachment');
   }
 
   const rank = (f: string) => {
@@ -122,38 +123,38 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
   const specFiles = files.filter((f) => new RegExp(`^${escape(folder.dir)}/specs/[^/]+\\.md$`).test(f) && !/\/_[^/]*$/.test(f)).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : 1));
   const ids = readSpecs(tree, specFiles, logs, change, depends, used, attach);
 
-  if (files.includes(path('tasks.md')) && tree.text(path('tasks.md')) !== null) {
-    const file = path('tasks.md');
+  const tasksFile = path('tasks.md');
+  if (files.includes(tasksFile) && tree.text(tasksFile) !== null) {
     const done = folder.archived !== undefined || (phase !== null && FINISHED.has(phase));
-    const tasks = readTasks(tree.text(file)!, logs.get(file)!, done, ids);
+    const tasks = readTasks(tree.text(tasksFile)!, logs.get(tasksFile)!, done, ids);
     if (tasks) {
-      change.tasks = { content: tasks, from: file };
-      logs.get(file)!.went('tasks.md');
-      used.add(file);
-      if (done && folder.archived) logs.get(file)!.finding('info', 'the change is archived: every task counts as done (agentd never marks them)', 'nothing to do');
-    } else attach(file, 'tasks.md holds no task agentboard can read; it is kept as an attachment');
+      change.tasks = { content: tasks, from: tasksFile };
+      logs.get(tasksFile)!.went('tasks.md');
+      used.add(tasksFile);
+      if (done && folder.archived) logs.get(tasksFile)!.finding('info', 'the change is archived: every task counts as done (agentd never marks them)', 'nothing to do');
+    } else attach(tasksFile, 'tasks.md holds no task agentboard can read; it is kept as an attachment');
   }
 
-  if (files.includes(path('REVIEW.md')) && tree.text(path('REVIEW.md')) !== null) {
-    const file = path('REVIEW.md');
-    const log = logs.get(file)!;
-    const read = readForeignReview(tree.text(file)!, 1, log);
+  const reviewFile = path('REVIEW.md');
+  if (files.includes(reviewFile) && tree.text(reviewFile) !== null) {
+    const log = logs.get(reviewFile)!;
+    const read = readForeignReview(tree.text(reviewFile)!, 1, log);
     const verdict = read.verdict ? reviewVerdict(read.verdict) : null;
     if (verdict && change.tasks && !log.report.findings.some((f) => f.level === 'error')) {
-      change.review = { content: [reviewRound(read, verdict)], from: file };
+      change.review = { content: [reviewRound(read, verdict)], from: reviewFile };
       log.went('REVIEW.md');
-      used.add(file);
+      used.add(reviewFile);
       if (read.verdict !== verdict) log.finding('info', `agentd's verdict ${read.verdict} is agentboard's ${verdict}`, 'nothing to do', read.verdictLine);
     } else {
-      attach(file, !verdict ? `REVIEW.md has no verdict agentboard knows (${read.verdict ?? 'none is ticked'}); it is kept as an attachment` : !change.tasks ? 'REVIEW.md reviews work of a change without a task list; it is kept as an attachment' : 'REVIEW.md could not be read as a review (see the errors); it is kept as an attachment');
+      attach(reviewFile, !verdict ? `REVIEW.md has no verdict agentboard knows (${read.verdict ?? 'none is ticked'}); it is kept as an attachment` : !change.tasks ? 'REVIEW.md reviews work of a change without a task list; it is kept as an attachment' : 'REVIEW.md could not be read as a review (see the errors); it is kept as an attachment');
     }
   }
 
-  if (files.includes(path('CHALLENGE.md')) && tree.text(path('CHALLENGE.md')) !== null) {
-    const file = path('CHALLENGE.md');
-    const read = readForeignReview(tree.text(file)!, 1, logs.get(file)!);
-    if (read.verdict) challenges.unshift({ reviewer: 'agentd challenge', status: read.verdict, iteration: 0, text: `CHALLENGE.md (kept in attachments/CHALLENGE.md) says ${read.verdict}: ${read.summary}` });
-    attach(file, `agentd's challenge of the plan, verdict ${read.verdict ?? 'none'}: kept as an attachment and noted on the documents it judged`);
+  const challengeFile = path('CHALLENGE.md');
+  if (files.includes(challengeFile) && tree.text(challengeFile) !== null) {
+    const read = readForeignReview(tree.text(challengeFile)!, 1, logs.get(challengeFile)!);
+    if (read.verdict) challenges.unshift({ reviewer: 'agentd challenge', status: read.verdict, iteration: 0, text: `CHALLENGE.md (kept in attachments/${challengeFile.slice(folder.dir.length + 1)}) says ${read.verdict}: ${read.summary}` });
+    attach(challengeFile, `agentd's challenge of the plan, verdict ${read.verdict ?? 'none'}: kept as an attachment and noted on the documents it judged`);
   }
   keepInOrder(change, logs, used);
   applyChallenges(change, challenges);
@@ -364,12 +365,13 @@ function readTasks(text: string, log: FileLog, allDone: boolean, ids: Map<string
 }
 
 /** The "### Task <id>: <title>" blocks agentd's create_tasks writes (or "### <number> <title>" ones), each with a ```yaml block of its fields; null when there is none. */
-function readTaskBlocks(body: string, firstLine: number): { title: string; intro: string; tasks: ChecklistTask[]; mapped: { line: number; text: string; to: string }[]; findings: [] } | null {
+function readTaskBlocks(body: string, firstLine: number): Pick<Checklist, 'title' | 'intro' | 'tasks' | 'mapped' | 'findings'> | null {
   const lines = new TextLines(body);
   const inFence = fencedLines(lines);
   const taken = new Array<boolean>(lines.length).fill(false);
   const tasks: ChecklistTask[] = [];
-  const mapped: { line: number; text: string; to: string }[] = [];
+  const mapped: Checklist['mapped'] = [];
+  const findings: Checklist['findings'] = [];
   let titleLine = -1;
   let title = '';
   let group: string | undefined;
@@ -388,6 +390,7 @@ function readTaskBlocks(body: string, firstLine: number): { title: string; intro
     let end = i + 1;
     while (end < lines.length && (inFence[end] || headingLevel(lines.line(end)) === 0 || headingLevel(lines.line(end)) > 3)) end++;
     const fields: Record<string, string> = {};
+    const fieldLines: Record<string, number> = {};
     const description: string[] = [];
     let inYaml = false;
     let yamlDone = false;
@@ -406,7 +409,10 @@ function readTaskBlocks(body: string, firstLine: number): { title: string; intro
           continue;
         }
         const kv = /^([a-z_]+):[ \t]*(.*)$/.exec(l);
-        if (kv) fields[kv[1]!] = kv[2]!.trim();
+        if (kv) {
+          fields[kv[1]!] = kv[2]!.trim();
+          fieldLines[kv[1]!] = firstLine + j;
+        }
         mapped.push({ line: firstLine + j, text: l, to: `task ${m[1]}: ${kv ? kv[1] : 'field'}` });
         continue;
       }
@@ -428,14 +434,22 @@ function readTaskBlocks(body: string, firstLine: number): { title: string; intro
       specRefs: fields.spec_ref ? [fields.spec_ref] : [],
       line: firstLine + i,
     };
-    if (fields.file) task.files = parseFiles(`${fields.file}${fields.action ? ` (${fields.action})` : ''}`).files;
+    if (fields.file) {
+      const written = `${fields.file}${fields.action ? ` (${fields.action})` : ''}`;
+      const read = parseFiles(written);
+      task.files = read.files;
+      if (read.problem) {
+        task.description = [task.description, `File: ${written}`].filter(Boolean).join('\n\n');
+        findings.push({ level: 'error', line: fieldLines.action ?? fieldLines.file, message: `task ${id}: ${read.problem}`, fix: 'give the file an action: CREATE, MODIFY, DELETE or RENAME', kept: true });
+      }
+    }
     if (group !== undefined) task.group = group;
     mapped.push({ line: firstLine + i, text: line, to: `task ${id}` });
     tasks.push(task);
     i = end - 1;
   }
   if (tasks.length === 0) return null;
-  return { title, intro: leftover(lines, inFence, taken, titleLine, tasks, firstLine, mapped), tasks, mapped, findings: [] };
+  return { title, intro: leftover(lines, inFence, taken, titleLine, tasks, firstLine, mapped), tasks, mapped, findings };
 }
 
 /** agentd's code review as one review round (its reviewer and time are set when it lands). */

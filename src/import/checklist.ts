@@ -53,17 +53,23 @@ export interface Checklist {
   intro: string;
   /** Lines read into task fields, and where they went. */
   mapped: ReportLine[];
-  findings: SourceFinding[];
+  /** `kept`: a sub-line whose field could not be read, kept in the task's description as written. */
+  findings: (SourceFinding & { kept?: true })[];
 }
 
 // A checkbox with any one-character mark, as OpenSpec reads them: only x or X is done ([~], [-], []
 // are not). A letter or digit other than x is not a checkbox (spec-kit's legend line "- [P] tasks…").
 const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ \t]?([xX]|[^\]\sA-Za-z0-9]?)[ \t]?\][ \t]+(.*)$/;
-const NUMBERED = /^(?:Task[ \t]+)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*)[:.]?[ \t]+(.+)$/;
+/** "1.1 Title", "T001: Title", and the id in bold: "**T001** Title", "**1.1:** Title". */
+const NUMBERED = /^(?:Task[ \t]+)?(\*\*)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*)(?:[:.]?\1[:.]?)[ \t]+(.+)$/;
 const MARKERS = /^((?:\[(?:P|US\d+)\][ \t]*)+)/;
 const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
-const ACTIONS: Record<string, FileAction> = { create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete' };
+const ACTIONS: Record<string, FileAction> = {
+  create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete',
+  // Agents that tick a task off often put its action in the past tense too: "(MODIFIED)".
+  created: 'create', modified: 'modify', deleted: 'delete', renamed: 'rename', updated: 'modify', added: 'create', removed: 'delete',
+};
 /** A task title of at most LIMITS.titleMax characters: a longer item keeps its whole text in the description. */
 function fitTitle(text: string): { title: string; overflow: boolean } {
   if (charCount(text) <= LIMITS.titleMax) return { title: text, overflow: false };
@@ -226,8 +232,8 @@ function newTask(text: string, done: boolean, line: number, raw: string, out: Ch
   let generated = false;
   const numbered = NUMBERED.exec(text);
   if (numbered) {
-    id = numbered[1]!;
-    text = numbered[2]!.trim();
+    id = numbered[2]!;
+    text = numbered[3]!.trim();
   } else {
     let n = out.tasks.length + 1;
     while (used.has(`T${n}`)) n++;
@@ -261,7 +267,7 @@ function readField(task: ChecklistTask, key: string, value: string, line: number
   if (key === 'file' || key === 'files') {
     const { files, problem } = parseFiles(value);
     if (problem) {
-      out.findings.push({ level: 'error', line, message: `task ${task.id}: ${problem}`, fix: 'write the file as "File: `path` (CREATE|MODIFY|DELETE|RENAME)"' });
+      out.findings.push({ level: 'error', line, message: `task ${task.id}: ${problem}`, fix: 'write the file as "File: `path` (CREATE|MODIFY|DELETE|RENAME)"', kept: true });
       return false;
     }
     if (files.length === 0) return false;
@@ -278,7 +284,7 @@ function readField(task: ChecklistTask, key: string, value: string, line: number
   if (key === 'priority') {
     const p = priorityOf(value);
     if (!p) {
-      out.findings.push({ level: 'error', line, message: `task ${task.id}: "${printable(value)}" is not a priority`, fix: `use one of: ${PRIORITIES.join(', ')}` });
+      out.findings.push({ level: 'error', line, message: `task ${task.id}: "${printable(value)}" is not a priority`, fix: `use one of: ${PRIORITIES.join(', ')}`, kept: true });
       return false;
     }
     task.priority = p;

@@ -79,7 +79,7 @@ const PROPOSAL_FIELDS: Record<string, string> = { why: 'Why', 'what changes': 'W
  * `source` names where the proposal came from ("the OpenSpec proposal").
  */
 export function completeProposal(p: Proposal, source: string, log: FileLog): Proposal {
-  const out = { ...p };
+  const out = takeNamedParts(p, source, log);
   const said = source.charAt(0).toUpperCase() + source.slice(1);
   const fix = (part: string) => `write the ${part} of the change in its proposal.md on the board`;
   const why = out.why.trim();
@@ -99,6 +99,36 @@ export function completeProposal(p: Proposal, source: string, log: FileLog): Pro
     out[field] = `Not stated in ${source}.`;
     log.finding('warning', `${source} has no ${part}, which agentboard asks for; the proposal says "Not stated in ${source}."`, fix(part));
   }
+  return out;
+}
+
+/** The names proposals give a part the board asks for, when they do not call it so (OpenSpec's early changes, say). */
+const PART_NAMES: { field: 'why' | 'what_changes'; part: string; names: RegExp }[] = [
+  { field: 'why', part: 'Why', names: /^(?:motivation|problem(?: statement| context)?|background|rationale)$/ },
+  { field: 'what_changes', part: 'What Changes', names: /^(?:summary|proposal|proposed (?:changes?|solution)|solution|changes)$/ },
+];
+
+/**
+ * A proposal with no Why (or no What Changes) whose section of another name says it ("##
+ * Motivation", "## Problem Statement"; "## Summary", "## Proposal") takes that section as the part,
+ * and the report says so, at the heading's line too.
+ */
+function takeNamedParts(p: Proposal, source: string, log: FileLog): Proposal {
+  const out: Proposal = { ...p };
+  const sections = (p.sections ?? []).map((x) => ({ ...x }));
+  for (const { field, part, names } of PART_NAMES) {
+    if (out[field].trim()) continue;
+    const i = sections.findIndex((x) => names.test(sectionKey(x.heading)) && x.text.trim());
+    if (i < 0) continue;
+    const [section] = sections.splice(i, 1);
+    out[field] = section!.text;
+    // What followed the section follows the part it became.
+    for (const later of sections.slice(i)) if (later.after === section!.after) later.after = field;
+    log.finding('info', `${source} has no ${part} section; its section "${section!.heading}" is the ${part} of proposal.md`, 'nothing to do');
+    for (const l of log.report.lines) if (l.text === `## ${section!.heading}` && l.to === `proposal.md: kept as the section "${section!.heading}"`) l.to = `proposal.md: ${part}`;
+  }
+  if (sections.length > 0) out.sections = sections;
+  else delete out.sections;
   return out;
 }
 
@@ -219,8 +249,13 @@ export function checklistTasks(
 ): ImportedTasks {
   for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
   const renamed = uniqueIds(list.tasks, log);
-  // The checklist's "used twice" of an item given an id of its own here is answered by uniqueIds' warning.
-  for (const f of list.findings) if (!(renamed.has(f.line!) && f.message.endsWith('is used twice'))) log.finding(f.level, f.message, f.fix, f.line);
+  for (const f of list.findings) {
+    // The checklist's "used twice" of an item given an id of its own here is answered by uniqueIds' warning.
+    if (renamed.has(f.line!) && f.message.endsWith('is used twice')) continue;
+    // A field the import could not read is not lost, and the task lands: the line is in its description.
+    if (f.kept) log.finding('warning', `${f.message}; the line stays in the task's description`, f.fix, f.line);
+    else log.finding(f.level, f.message, f.fix, f.line);
+  }
   order(list.tasks);
   nestedOrder(list.tasks);
   const tasks = list.tasks.map(toTask);
@@ -228,6 +263,27 @@ export function checklistTasks(
   return { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks };
 }
 
+
+/**
+ * The file of the folder `dir` a document is read from: the one named `name`, else the one whose
+ * name differs from it in case alone (Tasks.md, SPEC.md), which its report says. Beside a file
+ * named `name`, one so named is not read (it is kept in attachments/); two so named and none named
+ * `name`: none is read. Their reports say why. Returns `dir/name` when no file is read.
+ */
+export function documentFile(files: readonly string[], dir: string, name: string, logs: Map<string, FileLog>): string {
+  const exact = `${dir}/${name}`;
+  const variants = files.filter((f) => f !== exact && f.startsWith(`${dir}/`) && f.slice(dir.length + 1).toLowerCase() === name.toLowerCase());
+  if (files.includes(exact)) {
+    for (const f of variants) logs.get(f)?.finding('warning', `its name differs from ${name} in case alone, and ${name} is beside it: ${name} is read as the document, this file is kept as it is`, `join what it says into ${name} in the source and import again, or write it on the board`);
+    return exact;
+  }
+  if (variants.length === 1) {
+    logs.get(variants[0]!)?.finding('info', `read as ${name}: its name differs from it in case alone`, 'nothing to do');
+    return variants[0]!;
+  }
+  for (const f of variants) logs.get(f)?.finding('warning', `${variants.length} files are named ${name} but for case, and none exactly: none of them is read as the document, each is kept as it is`, `rename the one that is the ${name} to ${name} in the source and import again`);
+  return exact;
+}
 
 /** The name of a file of the change's folder `dir` under the change's attachments/. */
 function attachmentName(dir: string, file: string): string {

@@ -7,7 +7,7 @@
  */
 import type { Requirement, Spec } from '../domain/model.js';
 import { groupOrder, parseChecklist } from './checklist.js';
-import { attachFile, changeIdFor, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, readProposal, readSpec, refusedChange, rejectIncompleteSpec, requirementPrefix, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTasks, completeProposal, documentFile, keepInOrder, noteRenamed, readDesign, readProposal, readSpec, refusedChange, rejectIncompleteSpec, requirementPrefix, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -63,43 +63,47 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
   const change: ImportedChange = { id, source: dir, attachments: [] };
   if (archived) change.archived = archived;
   const used = new Set<string>();
-  const path = (name: string) => `${dir}/${name}`;
+  const path = (name: string) => documentFile(files, dir, name, logs);
   const text = (file: string) => (files.includes(file) ? tree.text(file) : null);
 
-  const proposalText = text(path('proposal.md'));
+  const proposalFile = path('proposal.md');
+  const proposalText = text(proposalFile);
   if (proposalText !== null) {
-    const log = logs.get(path('proposal.md'))!;
+    const log = logs.get(proposalFile)!;
     const { body, offset } = withoutFrontmatter(proposalText, log, 'frontmatter of the file, not part of the proposal');
     const proposal = readProposal(body, offset, log);
     if (proposal) {
       // OpenSpec titles every proposal "# Proposal": the change's name says more.
       // Impact is optional in OpenSpec, and its Why may be shorter than agentboard's.
       const content = completeProposal({ ...proposal, title: !proposal.title || /^proposal$/i.test(proposal.title) ? id : proposal.title }, 'the OpenSpec proposal', log);
-      change.proposal = { content, from: path('proposal.md') };
+      change.proposal = { content, from: proposalFile };
       log.went('proposal.md');
-      used.add(path('proposal.md'));
+      used.add(proposalFile);
     }
   }
 
-  const designText = text(path('design.md'));
+  const designFile = path('design.md');
+  const designText = text(designFile);
   if (designText !== null) {
-    const design = readDesign(designText, logs.get(path('design.md'))!);
-    change.design = { content: design, from: path('design.md') };
-    used.add(path('design.md'));
+    const design = readDesign(designText, logs.get(designFile)!);
+    change.design = { content: design, from: designFile };
+    used.add(designFile);
   }
 
-  const specFiles = files.filter((f) => f.startsWith(`${dir}/specs/`) && f.endsWith('/spec.md'));
+  const capabilities = new Set(files.filter((f) => f.startsWith(`${dir}/specs/`) && /\/spec\.md$/i.test(f)).map((f) => f.slice(0, f.lastIndexOf('/'))));
+  const specFiles = [...capabilities].map((capability) => documentFile(files, capability, 'spec.md', logs)).filter((f) => files.includes(f));
   if (specFiles.length > 0) readDeltas(tree, dir, specFiles, logs, change, used);
 
-  const tasksText = text(path('tasks.md'));
+  const tasksFile = path('tasks.md');
+  const tasksText = text(tasksFile);
   if (tasksText !== null) {
-    const log = logs.get(path('tasks.md'))!;
+    const log = logs.get(tasksFile)!;
     const { body, offset } = withoutFrontmatter(tasksText, log, 'frontmatter of the file, not part of the task list');
     const list = parseChecklist(body, offset + 1);
     if (list) {
-      change.tasks = { content: checklistTasks(list, log, groupOrder), from: path('tasks.md') };
+      change.tasks = { content: checklistTasks(list, log, groupOrder), from: tasksFile };
       log.went('tasks.md');
-      used.add(path('tasks.md'));
+      used.add(tasksFile);
     }
   }
 

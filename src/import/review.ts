@@ -35,6 +35,7 @@ const ISSUE_HEADING = /^issue\s*:\s*(.*)$/i;
 const SEVERITY_LINE = /^[-*+][ \t]+\*\*Severity\*\*:[ \t]*(.*)$/i;
 const FREE_ISSUE = /^[-*+][ \t]+\**(HIGH|MEDIUM|LOW)\**[ \t]*[:\-–—][ \t]*(.+)$/i;
 const PLACEHOLDER = /^\[.*\]$/;
+const STRUCK = /^~~([^~]+)~~(?:[ \t]*(?:→|->).*)?$/;
 
 const VERDICT_WORDS: Record<string, Verdict> = { APPROVED: 'APPROVED', NEEDS_FIX: 'NEEDS_FIX', NEEDS_CHANGES: 'NEEDS_FIX', MAJOR_ISSUES: 'MAJOR_ISSUES' };
 
@@ -144,9 +145,12 @@ function readIssues(lines: TextLines, heads: ReturnType<typeof outline>, head: n
     const description: string[] = [];
     for (let i = sub.heading.index + 1; i < sub.end; i++) {
       const m = SEVERITY_LINE.exec(lines.line(i).trim());
+      // An issue settled since is often marked so, its severity struck: "~~High~~ → Resolved".
+      const struck = m && STRUCK.exec(m[1]!.trim());
       if (m && found === null) {
-        found = m[1]!.trim();
-        log.mapped(at(i), lines.line(i), `the severity of issue "${title}"`);
+        found = struck ? struck[1]!.trim() : m[1]!.trim();
+        log.mapped(at(i), lines.line(i), `the severity of issue "${title}"${struck ? ', and part of its description' : ''}`);
+        if (struck) description.push(lines.line(i));
       } else description.push(lines.line(i));
     }
     if (PLACEHOLDER.test(title) || (found !== null && /\|/.test(found))) {

@@ -12,13 +12,18 @@ import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../dom
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposal, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposal, documentFile, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
 import { charCount, firstChars } from '../domain/text.js';
 
 const FEATURE = /^specs\/((?:\d{3}|\d{8}-\d{6})-([^/]+))\//;
+
+/** Whether a folder of specs/ is a feature's: its number (or time), then its name. */
+export function isFeatureFolder(name: string): boolean {
+  return FEATURE.test(`specs/${name}/`);
+}
 
 export function readSpecKit(tree: SourceTree): ImportPlan {
   const plan: ImportPlan = { tool: 'spec-kit', changes: [], files: [] };
@@ -60,30 +65,32 @@ export function readSpecKit(tree: SourceTree): ImportPlan {
 function readFeature(tree: SourceTree, dir: string, id: string, files: string[], logs: Map<string, FileLog>): ImportedChange {
   const change: ImportedChange = { id, source: dir, attachments: [] };
   const used = new Set<string>();
-  const path = (name: string) => `${dir}/${name}`;
   const text = (file: string) => (files.includes(file) ? tree.text(file) : null);
+  const planFile = documentFile(files, dir, 'plan.md', logs);
+  const specFile = documentFile(files, dir, 'spec.md', logs);
+  const tasksFile = documentFile(files, dir, 'tasks.md', logs);
 
-  const planText = text(path('plan.md'));
+  const planText = text(planFile);
   let summary: { text: string; line: number; heading: string } | null = null;
   if (planText !== null) {
-    const design = readDesign(planText, logs.get(path('plan.md'))!);
-    change.design = { content: design, from: path('plan.md') };
-    used.add(path('plan.md'));
+    const design = readDesign(planText, logs.get(planFile)!);
+    change.design = { content: design, from: planFile };
+    used.add(planFile);
     const lines = new TextLines(planText);
     const section = sectionsAt(lines, outline(lines), 2).find((s) => sectionKey(s.heading.text) === 'summary');
     const said = section ? readBlock(section.content, 2) : '';
     if (section && said.trim()) summary = { text: said, line: section.heading.index + 1, heading: `## ${section.heading.text}` };
   }
 
-  const specText = text(path('spec.md'));
+  const specText = text(specFile);
   let stories = new Map<string, string>();
   if (specText !== null) {
-    const log = logs.get(path('spec.md'))!;
+    const log = logs.get(specFile)!;
     const read = readFeatureSpec(specText, log, id);
     stories = read.storyTitles;
     // The proposal is made of what the feature's documents say of it, and of nothing else.
     if (read.input === null && read.criteria === null && read.stories.length === 0 && summary === null) {
-      noProposal(specText, read.spec.requirements.length > 0, planText !== null, log, id);
+      noProposal(specText, read.spec.requirements.length > 0, planText !== null, log, `${BOARD_DIR}/changes/${id}/attachments/${specFile.slice(dir.length + 1)}`, id);
     } else {
       const proposal: Proposal = {
         title: read.spec.title,
@@ -91,33 +98,33 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
         what_changes: summary?.text ?? read.stories.map((s) => `- ${s}`).join('\n'),
         impact: read.criteria ?? '',
       };
-      change.proposal = { content: completeProposal(proposal, "spec-kit's spec.md", log), from: path('spec.md') };
+      change.proposal = { content: completeProposal(proposal, "spec-kit's spec.md", log), from: specFile };
       log.went('proposal.md');
-      if (summary) logs.get(path('plan.md'))!.mapped(summary.line, summary.heading, 'design.md, and What Changes of proposal.md');
+      if (summary) logs.get(planFile)!.mapped(summary.line, summary.heading, 'design.md, and What Changes of proposal.md');
     }
     if (change.proposal) {
-      change.spec = { content: read.spec, from: path('spec.md') };
+      change.spec = { content: read.spec, from: specFile };
       log.went('spec.md');
-      used.add(path('spec.md'));
+      used.add(specFile);
     } else log.report.lines = [];
   }
 
-  const tasksText = text(path('tasks.md'));
+  const tasksText = text(tasksFile);
   if (tasksText !== null) {
-    const log = logs.get(path('tasks.md'))!;
+    const log = logs.get(tasksFile)!;
     const { body, offset } = withoutFrontmatter(tasksText, log, "the template's note about the file, not part of the task list");
     const list = parseChecklist(body, offset + 1);
     if (list) {
       const content = checklistTasks(list, log, phaseOrder, (t) => checklistTask(t, t.done, stories));
-      change.tasks = { content, from: path('tasks.md') };
+      change.tasks = { content, from: tasksFile };
       log.went('tasks.md');
-      used.add(path('tasks.md'));
+      used.add(tasksFile);
     }
   }
 
   keepInOrder(change, logs, used);
   if (change.tasks && change.tasks.content.tasks.length > 0 && change.tasks.content.tasks.every((t) => t.status === 'done')) {
-    logs.get(path('tasks.md'))!.finding('info', 'every task is done and spec-kit records no review: the change waits for one', `review the work with ${refTo('review.create', { change_id: id })}`);
+    logs.get(tasksFile)!.finding('info', 'every task is done and spec-kit records no review: the change waits for one', `review the work with ${refTo('review.create', { change_id: id })}`);
   }
   for (const file of files) if (!used.has(file)) attachFile(change, dir, file, logs.get(file)!);
   return change;
@@ -128,8 +135,7 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
  * text of its own in its place), nor the spec, which comes after it; the file is kept in
  * attachments/ as it is, and a warning says what is missing and what to write.
  */
-function noProposal(text: string, requirements: boolean, plan: boolean, log: FileLog, id: string): void {
-  const kept = `${BOARD_DIR}/changes/${id}/attachments/spec.md`;
+function noProposal(text: string, requirements: boolean, plan: boolean, log: FileLog, kept: string, id: string): void {
   const none = `${text.trim() === '' ? 'spec.md is empty: it states' : 'spec.md states'} no user request (an "**Input**:" line), user story${requirements ? '' : ', requirement'} or success criteria${plan ? ', and plan.md has no Summary' : ''}`;
   const propose = `write the proposal of the change (why it is needed, what changes, its impact) with ${refTo('proposal.submit', { change_id: id })}`;
   if (requirements) {
@@ -164,13 +170,38 @@ function phaseOrder(tasks: ChecklistTask[]): void {
   }
 }
 
-const INPUT = /^\*\*Input\*\*:[ \t]*(.+)$/;
+/*
+ * spec-kit writes a spec in the language of the person who asks for it, its headings and labels
+ * too: beside the English words, those of Chinese specs (simplified and traditional) are read, and
+ * a section whose heading is not known is known by what it holds (see sectionKind).
+ */
+const INPUT = /^\*\*(?:Input|(?:输入|輸入|入力)[^*]{0,4})\*\*[:：][ \t]*(.+)$/i;
 const STORY = /^User Story (\d+)\s*[-–—:]\s*(.+?)(?:\s*\(Priority:\s*(P\d+)\))?\s*(?:🎯.*)?$/i;
+/** "用户故事 1 — Title（优先级：P1）": a story heading whose words are not English. */
+const LOCAL_STORY = /^[^\x00-\x7F]{1,12}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
+const STEP_WORDS = {
+  given: ['Given', '给定', '給定', '假设', '假設'],
+  when: ['When', '当', '當'],
+  then: ['Then', '那么', '那麼', '则', '則'],
+  and: ['And', '并且', '並且'],
+  but: ['But', '但是'],
+};
+const STEP_NAME = new Map(Object.entries(STEP_WORDS).flatMap(([name, words]) => words.map((w) => [w.toLowerCase(), name])));
 /** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */
-const SCENARIO_START = /^(?:(\d+[a-z]?)[.)]|[-*+])[ \t]+(?=\*\*(?:Given|When)\*\*)/i;
-const STEP_WORD = /\*\*(Given|When|Then|And|But)\*\*:?/gi;
+const SCENARIO_START = new RegExp(`^(?:(\\d+[a-z]?)[.)]|[-*+])[ \\t]+(?=\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when].join('|')})\\*\\*)`, 'i');
+const STEP_WORD = new RegExp(`\\*\\*(${[...STEP_NAME.keys()].join('|')})\\*\\*[:：]?`, 'gi');
+const STEP_MENTION = new RegExp(`\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when, ...STEP_WORDS.then].join('|')})\\*\\*`, 'i');
 /** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
-const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*:|:\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*):)[ \t]*(.+)$/;
+const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|[:：]\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*)[:：])[ \t]*(.+)$/;
+
+/** spec-kit's mark of an open question, "[NEEDS CLARIFICATION: auth method?]" (its templates' own example excepted). */
+const CLARIFICATION = /\[NEEDS CLARIFICATION:(?![ \t]*specific question\])[ \t]*([^\]]+)\]/gi;
+
+/** A user story's heading: its number, title and priority; null when the heading is no story's. */
+function storyOf(heading: string): { n: string; title: string; priority?: string } | null {
+  const m = STORY.exec(heading) ?? LOCAL_STORY.exec(heading);
+  return m ? { n: m[1]!, title: m[2]!.trim(), ...(m[3] ? { priority: m[3] } : {}) } : null;
+}
 
 /** The steps of a scenario line; null when it is not one. */
 function scenarioSteps(line: string): { n: string | null; given: string; when: string; then: string } | null {
@@ -182,7 +213,7 @@ function scenarioSteps(line: string): { n: string | null; given: string; when: s
   let part: keyof typeof parts = 'given';
   words.forEach((w, k) => {
     const text = body.slice(w.index! + w[0].length, words[k + 1]?.index ?? body.length).replace(/[\s,;、，；]+$/u, '').trim();
-    const word = w[1]!.toLowerCase();
+    const word = STEP_NAME.get(w[1]!.toLowerCase())!;
     if (word === 'given' || word === 'when' || word === 'then') part = word;
     parts[part].push(word === part ? text : `${word.toUpperCase()} ${text}`);
   });
@@ -198,9 +229,10 @@ function titleOf(text: string): string {
 }
 
 /**
- * spec.md: the title and the lines under it stay; the user scenarios are the overview, with their
- * acceptance scenarios taken out as scenarios; FR-### bullets are the requirements and the key
- * entities the data model; the success criteria go to the proposal's impact; other sections stay.
+ * spec.md: the title and the lines under it stay; the user scenarios are the overview (after an
+ * Overview section of its own, if it has one), with their acceptance scenarios taken out as
+ * scenarios; FR-### bullets are the requirements and the key entities the data model; the success
+ * criteria go to the proposal's impact; other sections stay.
  */
 function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; input: string | null; criteria: string | null; stories: string[]; storyTitles: Map<string, string> } {
   const lines = new TextLines(text);
@@ -209,6 +241,13 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   const h1 = heads.find((h) => h.level === 1);
   const title = h1 ? h1.text.replace(/^feature specification\s*:\s*/i, '') : id;
   if (h1) log.mapped(h1.index + 1, `# ${h1.text}`, 'the title of spec.md and proposal.md');
+  // A question spec-kit leaves open lands as written: the report says where each one is.
+  for (let i = 0; i < lines.length; i++) {
+    if (inFence[i]) continue;
+    for (const m of lines.line(i).matchAll(CLARIFICATION)) {
+      log.finding('warning', `the spec leaves a question open: "${m[1]!.trim()}"; it stays as written`, 'answer it, and write the answer in place of the marker in the spec on the board', i + 1);
+    }
+  }
   const spec: Spec = { title, overview: '', requirements: [], scenarios: [] };
   const sections: ExtraSection[] = [];
   const sectionsList = sectionsAt(lines, heads, 2);
@@ -293,22 +332,47 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     if (rest.join('').trim()) sections.push({ heading: `${section.heading.text} (other text)`, text: readBlock(rest.join('\n').trim(), 2), after: 'requirements' });
   };
 
+  /**
+   * What a section is: its heading's key, or, for a heading spec-kit's template has not (one in
+   * the language of the spec), what it holds: FR-### requirements, SC-### success criteria, or
+   * acceptance scenarios (the user scenarios). The report says when it is known so.
+   */
+  const KNOWN = ['user scenarios', 'requirements', 'functional requirements', 'key entities', 'success criteria', 'overview', 'purpose', 'interfaces', 'data model', 'acceptance criteria', 'scenarios'];
+  const sectionKind = (section: (typeof sectionsList)[number], key: string): string => {
+    if (KNOWN.some((k) => key.startsWith(k))) return key;
+    let kind: string | null = null;
+    for (let i = section.heading.index + 1; i < section.end && !kind; i++) {
+      const line = lines.line(i).trim();
+      if (inFence[i]) continue;
+      const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? '';
+      if (id.startsWith('FR-')) kind = 'requirements';
+      else if (id.startsWith('SC-')) kind = 'success criteria';
+      else if (SCENARIO_START.test(line)) kind = 'user scenarios';
+    }
+    if (!kind) return key;
+    log.finding('info', `the section "${section.heading.text}" is read as spec-kit's ${kind === 'user scenarios' ? 'User Scenarios' : kind === 'requirements' ? 'Requirements' : 'Success Criteria'}, by what it holds`, 'nothing to do', section.heading.index + 1);
+    return kind;
+  };
+
   let after = 'title';
+  const overview: string[] = [];
   for (const section of sectionsList) {
     const heading = `## ${section.heading.text}`;
-    const key = sectionKey(section.heading.text);
+    const key = sectionKind(section, sectionKey(section.heading.text));
     if (key.startsWith('user scenarios')) {
       const kept: string[] = [];
-      let story: { n: string; title: string } | null = null;
+      let story: ReturnType<typeof storyOf> = null;
+      // spec-kit's first template has one "### Primary User Story" and its "### Acceptance Scenarios".
+      let under: string | null = null;
       let k = 0;
       for (let i = section.heading.index + 1; i < section.end; i++) {
         const line = lines.line(i);
         if (!inFence[i] && headingLevel(line) === 3) {
-          const m = STORY.exec(headingText(line));
-          story = m ? { n: m[1]!, title: m[2]!.trim() } : null;
-          if (m) {
-            stories.push(`User Story ${m[1]} - ${m[2]!.trim()}${m[3] ? ` (${m[3]})` : ''}`);
-            if (!storyTitles.has(`US${m[1]}`)) storyTitles.set(`US${m[1]}`, m[2]!.trim());
+          story = storyOf(headingText(line));
+          under = story ? null : headingText(line);
+          if (story) {
+            stories.push(`User Story ${story.n} - ${story.title}${story.priority ? ` (${story.priority})` : ''}`);
+            if (!storyTitles.has(`US${story.n}`)) storyTitles.set(`US${story.n}`, story.title);
           }
           k = 0;
         }
@@ -319,20 +383,22 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         }
         const item = Array.from({ length: end - i }, (_, d) => lines.line(i + d));
         const sc = inFence[i] ? null : scenarioSteps(item.map((l) => l.trim()).join(' '));
-        if (sc && story) {
+        if (sc) {
           k++;
-          const scenario: Scenario = { name: `User Story ${story.n}, scenario ${sc.n ?? k}: ${story.title}`, given: sc.given, when: sc.when, then: sc.then };
+          const n = sc.n ?? k;
+          const name = story ? `User Story ${story.n}, scenario ${n}: ${story.title}` : under && !/^acceptance scenarios?$/i.test(under) ? `${under}, scenario ${n}` : `Acceptance scenario ${n}`;
+          const scenario: Scenario = { name, given: sc.given, when: sc.when, then: sc.then };
           spec.scenarios.push(scenario);
           item.forEach((l, d) => log.mapped(i + d + 1, l, `scenario "${scenario.name}" of spec.md (Given, When, Then)`));
           i = end - 1;
           continue;
         }
-        if (!inFence[i] && /\*\*(?:Given|When|Then)\*\*/i.test(line)) {
-          log.finding('warning', `this line reads like an acceptance scenario but is not one agentboard reads (${story ? 'a numbered or bulleted line with **When** and **Then**' : 'it stands under no "### User Story N - Title" heading'}); it stays in the overview of spec.md`, 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
+        if (!inFence[i] && STEP_MENTION.test(line)) {
+          log.finding('warning', 'this line reads like an acceptance scenario but is not one agentboard reads (a numbered or bulleted line with **When** and **Then**); it stays in the overview of spec.md', 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
         }
         kept.push(line);
       }
-      spec.overview = readBlock(kept.join('\n').trim(), 2);
+      overview.push(readBlock(kept.join('\n').trim(), 2));
       log.mapped(section.heading.index + 1, heading, 'Overview of spec.md (its acceptance scenarios under Acceptance Criteria)');
       after = 'overview';
       continue;
@@ -343,7 +409,19 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       after = 'requirements';
       continue;
     }
-    if (key.startsWith('key entities')) {
+    // A section of the name of a part of the board's spec is that part, so that no heading comes twice.
+    if (key === 'overview' || key === 'purpose') {
+      overview.push(readBlock(section.content, 2));
+      log.mapped(section.heading.index + 1, heading, 'Overview of spec.md');
+      after = 'overview';
+      continue;
+    }
+    if (key === 'interfaces') {
+      spec.interfaces = [spec.interfaces, readBlock(section.content, 2)].filter(Boolean).join('\n\n');
+      log.mapped(section.heading.index + 1, heading, 'Interfaces of spec.md');
+      continue;
+    }
+    if (key.startsWith('key entities') || key === 'data model') {
       spec.data_model = [spec.data_model, readBlock(section.content, 2)].filter(Boolean).join('\n\n');
       log.mapped(section.heading.index + 1, heading, 'Data Model of spec.md');
       continue;
@@ -354,10 +432,13 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       log.mapped(section.heading.index + 1, heading, said.trim() ? 'Impact of proposal.md' : 'nothing: the section is empty');
       continue;
     }
-    sections.push({ heading: section.heading.text, text: readBlock(section.content, 2), after });
-    log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${section.heading.text}"`);
+    // The board's spec reads its scenarios under these headings, and spec-kit's are taken from the user stories.
+    const kept = key === 'acceptance criteria' || key === 'scenarios' ? `${section.heading.text} (as written in spec-kit)` : section.heading.text;
+    sections.push({ heading: kept, text: readBlock(section.content, 2), after });
+    log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${kept}"`);
   }
   if (sections.length > 0) spec.sections = sections;
+  spec.overview = overview.filter((t) => t.trim()).join('\n\n');
   if (!spec.overview.trim() && input) spec.overview = input;
   return { spec, input, criteria, stories, storyTitles };
 }

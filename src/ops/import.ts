@@ -27,7 +27,7 @@ import { readAgentd } from '../import/agentd.js';
 import { IMPORT_TOOLS, type ImportedChange, type ImportedDoc, type ImportPlan, type ImportTool } from '../import/model.js';
 import { readOpenSpec } from '../import/openspec.js';
 import type { FileReport } from '../import/report.js';
-import { readSpecKit } from '../import/spec-kit.js';
+import { isFeatureFolder, readSpecKit } from '../import/spec-kit.js';
 import { readTree, type SourceTree } from '../import/source.js';
 import { loadChange, phaseOf } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
@@ -97,13 +97,17 @@ export const importBoard = defineOp({
     const { plan, tree } = readPlan(source, input.tool, base);
     const commit = gitCommit(source);
     const now = new Date().toISOString();
-    const seen = new Set<string>();
+    const seen = new Map<string, string>();
     const outcomes = plan.changes.map((change): Outcome => {
       if (change.refused) return 'refused';
-      // Two changes of the source under one id (open and archived, say) would land in one folder: the first one wins.
-      const twice = seen.has(change.id);
-      seen.add(change.id);
-      return twice ? 'refused' : judge(board, change, input.tool, inPlace && unconverted);
+      // Two changes of the source under one id (open and archived, say) would be one change on the board: the first one wins.
+      const first = seen.get(change.id);
+      if (first !== undefined) {
+        change.refused = { message: `the source holds change ${change.id} twice: ${first} is the one imported, so this one is not`, fix: `rename one of the two folders in the source (an archived change keeps its id after its date), then import again` };
+        return 'refused';
+      }
+      seen.set(change.id, change.source);
+      return judge(board, change, input.tool, inPlace && unconverted);
     });
     const result: ImportResult = {
       tool: input.tool,
@@ -158,6 +162,15 @@ function isDir(path: string): boolean {
   }
 }
 
+/** The names in a folder; none when it cannot be read. */
+function entries(path: string): string[] {
+  try {
+    return readdirSync(path);
+  } catch {
+    return [];
+  }
+}
+
 function checkSource(root: string, tool: ImportTool, base: string, inPlace: boolean): void {
   const where = inPlace ? 'this repository' : 'the repository given';
   const st = statSync(root, { throwIfNoEntry: false });
@@ -177,6 +190,10 @@ function checkSource(root: string, tool: ImportTool, base: string, inPlace: bool
   const folder = tool === 'openspec' ? 'openspec/changes' : 'specs';
   if (!isDir(join(root, folder))) {
     fail('IMPORT_REFUSED', `There is no ${folder}/ folder in ${where}, so there is nothing of ${tool} to import.`, `Run it in the root of the repository that holds ${folder}/, or give that root as PATH.`);
+  }
+  // specs/ is a common name (tests, documents): it is spec-kit's when it holds a feature.
+  if (tool === 'spec-kit' && !entries(join(root, folder)).some((name) => isFeatureFolder(name) && isDir(join(root, folder, name)))) {
+    fail('IMPORT_REFUSED', `specs/ in ${where} holds no feature of spec-kit (a folder like specs/001-name/), so there is nothing of spec-kit to import.`, "Give as PATH the root of the repository whose specs/ holds spec-kit's features, or run it there.");
   }
 }
 
@@ -228,7 +245,10 @@ function judge(board: Board, change: ImportedChange, tool: ImportTool, convertin
   } else if (board.hasChange(change.id)) folder = board.changeDir(change.id);
   else if (board.archived().some((a) => a.change_id === change.id)) return 'refused';
   if (folder === null) return 'imported';
-  const from = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'].map((f) => sourceOf(join(folder!, f))).find((t) => t !== undefined);
+  const docs = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'].map((f) => join(folder!, f)).filter((f) => existsSync(f));
+  // A change that landed with no document, its files kept as they were, is the one that holds them.
+  if (docs.length === 0) return change.attachments.length > 0 && change.attachments.every((a) => existsSync(join(folder!, a.path))) ? 'unchanged' : 'refused';
+  const from = docs.map(sourceOf).find((t) => t !== undefined);
   return from === tool ? 'unchanged' : 'refused';
 }
 
@@ -280,7 +300,7 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   for (const f of change.findings ?? []) findings.push({ ...f, file: change.source });
   if (change.refused) findings.push({ level: 'error', ...change.refused, file: change.source });
   else if (status !== 'imported') {
-    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived), or twice in the source: it was not imported`;
+    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived): it was not imported`;
     findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again`, file: change.source });
   }
   const tasks = change.tasks?.content.tasks ?? [];

@@ -356,7 +356,7 @@ describe('the text report', () => {
     expect(os.stdout).toMatch(/^Imported 2 changes from openspec \(.*\) \(1 refused\):/);
     expect(os.stdout).toMatch(/\nadd-thing +refused +- +- +- +openspec\/changes\/archive\/2025-01-01-add-thing\n/);
     expect(os.stdout).toMatch(/\nui-fix-2 +imported +spec +- +- +openspec\/changes\/UI-FIX-2\n/);
-    expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: error: change add-thing is on the board already (open or archived), or twice in the source: it was not imported (fix: rename add-thing in the source');
+    expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: error: the source holds change add-thing twice: openspec/changes/add-thing is the one imported, so this one is not (fix: rename one of the two folders in the source');
     const sk = await imported('spec-kit', src, false);
     expect(sk.code).toBe(1);
     expect(sk.stdout).toMatch(new RegExp(`\\n${long} +imported +`));

@@ -1,0 +1,325 @@
+/**
+ * `agentboard import` on shapes the tools' templates do not show but boards made with them hold:
+ * documents whose names differ in case (Tasks.md, SPEC.md), a spec-kit spec.md with sections named
+ * as parts of the board's spec or of spec-kit's first template, a change that lands with no
+ * document, run again, a file action in the past tense, a specs/ folder that is not spec-kit's, a
+ * spec-kit spec written in Chinese or with questions left open, an agentd issue whose severity is
+ * struck, task ids in bold, a file action that is none, a proposal whose parts have other names.
+ * Sources are written in temp folders.
+ */
+import { mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, ok, showDocument, snapshot, tempDir, write } from '../helpers.js';
+
+/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
+const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
+
+function source(files: Record<string, string>): string {
+  const dir = tempDir('agentboard-source-');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    write(dir, name, text);
+  }
+  return dir;
+}
+
+/** Imports `src` into a new folder: the run (exit code, data) and the folder. */
+async function imported(tool: string, src: string): Promise<{ board: string; code: number; data: any }> {
+  const board = tempDir('agentboard-board-');
+  const r = await cli(board, ['import', tool, src, '--json'], PERSON);
+  return { board, code: r.code, data: r.json?.data };
+}
+
+const row = (data: any, id: string) => data.changes.find((c: any) => c.change_id === id);
+const report = (data: any, file: string) => data.files.find((f: any) => f.file === file);
+
+const PROPOSAL = '# Proposal\n\n## Why\n\nPeople lose their place in long lists of bookmarks, so the list should remember it.\n\n## What Changes\n\n- Keep the place.\n\n## Impact\n\n- Web client.\n';
+const DELTA = '## ADDED Requirements\n\n### Requirement: Export bookmarks\nThe system SHALL export every bookmark.\n\n#### Scenario: Export\n- **WHEN** they export them\n- **THEN** the file holds them\n';
+const TASKS = '# Tasks\n\n## 1. Work\n- [x] 1.1 Do it\n- [ ] 1.2 Check it\n';
+const SK_SPEC = '# Feature Specification: Rooms\n\n**Input**: User description: "Let people book meeting rooms without asking the front desk."\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
+const SK_TASKS = '# Tasks\n\n## Phase 1: Setup\n\n- [X] T001 Create the project\n- [ ] T002 Add the booking form\n';
+const AGENTD_PROPOSAL = '# Change: notes\n\n## Summary\n\nKeep notes.\n\n## Why\n\nPeople write notes on paper and lose them, so the app should keep their notes for them.\n\n## What Changes\n\n- Notes.\n\n## Impact\n\n- Storage.\n';
+const AGENTD_SPEC = '# Specification: Notes\n\n## Overview\n\nPeople keep notes in the app, so that no note written there is ever lost.\n\n## Requirements\n\n### R1: Keep notes\n\nThe app MUST keep notes.\n\n## Acceptance Criteria\n\n### Scenario: Keep\n\n- **WHEN** a person writes a note\n- **THEN** it is kept\n';
+const AGENTD_TASKS = '# Tasks\n\n## 1. Data Layer\n\n- [ ] 1.1 Store notes\n  - File: `src/notes.rs` (CREATE)\n';
+
+describe('documents whose names differ in case (Tasks.md, SPEC.md)', () => {
+  it('are read as the documents they are, from all three tools, and the report says so', async () => {
+    const os = await imported('openspec', source({ 'openspec/changes/keep-place/Proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/SPEC.md': DELTA, 'openspec/changes/keep-place/Tasks.md': TASKS }));
+    expect(os.code).toBe(0);
+    expect(row(os.data, 'keep-place')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], tasks: { total: 2, done: 1 } });
+    expect(report(os.data, 'openspec/changes/keep-place/Tasks.md')).toMatchObject({ to: ['tasks.md'], findings: [{ level: 'info', message: 'read as tasks.md: its name differs from it in case alone', fix: 'nothing to do' }] });
+    expect((await showDocument(os.board, 'keep-place', 'spec')).content.requirements.map((r: any) => r.id)).toEqual(['BOOKMARKS-R1']);
+
+    const sk = await imported('spec-kit', source({ 'specs/001-rooms/Spec.md': SK_SPEC, 'specs/001-rooms/TASKS.md': SK_TASKS }));
+    expect(sk.code).toBe(0);
+    expect(row(sk.data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], tasks: { total: 2, done: 1 } });
+
+    const ad = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/PROPOSAL.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': AGENTD_SPEC, 'agentd/changes/notes/Tasks.md': AGENTD_TASKS }));
+    expect(ad.code).toBe(0);
+    expect(row(ad.data, 'notes')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], tasks: { total: 1, done: 0 } });
+
+    for (const board of [os.board, sk.board, ad.board]) expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+
+  it('beside the file of the exact name, the other is kept in attachments/ and a warning says why', async () => {
+    const { code, data } = await imported('openspec', source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/tasks.md': TASKS, 'openspec/changes/keep-place/TASKS.md': '- [ ] 9.9 Old list\n' }));
+    expect(code).toBe(0);
+    expect(row(data, 'keep-place')).toMatchObject({ documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: ['attachments/TASKS.md'], tasks: { total: 2, done: 1 } });
+    expect(report(data, 'openspec/changes/keep-place/TASKS.md').findings).toEqual([
+      expect.objectContaining({ level: 'warning', message: 'its name differs from tasks.md in case alone, and tasks.md is beside it: tasks.md is read as the document, this file is kept as it is' }),
+    ]);
+  });
+});
+
+describe('a spec-kit spec.md with sections named as parts of the board\'s spec (Overview, Data Model, Acceptance Criteria)', () => {
+  it('each is that part, or kept under a heading of its own: the spec lands valid, nothing of it dropped', async () => {
+    const spec = SK_SPEC.replace('## User Scenarios', '## Overview\n\nRooms are booked at the front desk today; people should book them themselves.\n\n## User Scenarios') +
+      '\n## Data Model\n\n- **Booking**: a room, a person and a time.\n\n## Acceptance Criteria\n\n- [ ] A booking shows on the room\'s page.\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', documents: ['proposal.md', 'spec.md'] });
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.overview).toBe('Rooms are booked at the front desk today; people should book them themselves.\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:');
+    expect(content.data_model).toBe('- **Booking**: a room, a person and a time.');
+    expect(content.sections.map((s: any) => [s.heading, s.text])).toEqual([
+      ['', '**Input**: User description: "Let people book meeting rooms without asking the front desk."'],
+      ['Acceptance Criteria (as written in spec-kit)', "- [ ] A booking shows on the room's page."],
+    ]);
+    expect(content.scenarios).toHaveLength(1);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe("a spec.md of spec-kit's first template (one \"### Primary User Story\", then \"### Acceptance Scenarios\")", () => {
+  it('reads its acceptance scenarios, wrapped or not, so the spec lands valid', async () => {
+    const spec = [
+      '# Feature Specification: Rooms',
+      '',
+      '**Input**: User description: "Let people book meeting rooms without asking the front desk."',
+      '',
+      '## User Scenarios & Testing *(mandatory)*',
+      '',
+      '### Primary User Story',
+      'A person books a free room for a meeting.',
+      '',
+      '### Acceptance Scenarios',
+      '1. **Given** a free room, **When** a person books it,',
+      '   **Then** it is booked.',
+      '2. **Given** a booked room, **When** a person books it, **Then** they are told it is taken.',
+      '',
+      '### Edge Cases',
+      '- What happens when two people book at once?',
+      '',
+      '## Requirements *(mandatory)*',
+      '',
+      '### Functional Requirements',
+      '- **FR-001**: System MUST let people book rooms.',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', documents: ['proposal.md', 'spec.md'] });
+    expect(report(data, 'specs/001-rooms/spec.md').findings.filter((f: any) => f.level !== 'info').map((f: any) => f.message)).toEqual([
+      "spec-kit's spec.md has no What Changes, which agentboard asks for; the proposal says \"Not stated in spec-kit's spec.md.\"",
+      'spec-kit\'s spec.md has no Impact, which agentboard asks for; the proposal says "Not stated in spec-kit\'s spec.md."',
+    ]);
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['Acceptance scenario 1', 'a free room', 'a person books it', 'it is booked.'],
+      ['Acceptance scenario 2', 'a booked room', 'a person books it', 'they are told it is taken.'],
+    ]);
+    expect(content.overview).toBe('### Primary User Story\nA person books a free room for a meeting.\n\n### Acceptance Scenarios\n\n### Edge Cases\n- What happens when two people book at once?');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('a change that lands with no document, its files kept in attachments/ only', () => {
+  it('is on the board already when the import runs again: unchanged, exit 0, nothing written', async () => {
+    const src = source({
+      'openspec/changes/only-tasks/tasks.md': TASKS,
+      'openspec/changes/only-notes/notes.md': '# Notes\n\nNothing planned yet.\n',
+      'openspec/changes/archive/2025-12-08-old-notes/notes.md': '# Notes\n',
+    });
+    const first = await imported('openspec', src);
+    expect(first.code).toBe(0);
+    expect(first.data.changes.map((c: any) => [c.change_id, c.status, c.documents, c.attachments])).toEqual([
+      ['old-notes', 'imported', [], ['attachments/notes.md']],
+      ['only-notes', 'imported', [], ['attachments/notes.md']],
+      ['only-tasks', 'imported', [], ['attachments/tasks.md']],
+    ]);
+    const before = snapshot(join(first.board, 'agentd'));
+    const again = await cli(first.board, ['import', 'openspec', src, '--json'], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status, c.phase])).toEqual([
+      ['old-notes', 'unchanged', 'archived'],
+      ['only-notes', 'unchanged', 'proposal'],
+      ['only-tasks', 'unchanged', 'proposal'],
+    ]);
+    expect(snapshot(join(first.board, 'agentd'))).toEqual(before);
+  });
+});
+
+describe('a file action in the past tense ("File: `a.rs` (MODIFIED)"), as agents write it when they tick a task off', () => {
+  it('is the action: the task gets its file, and the change lands without errors', async () => {
+    const tasks = '# Tasks\n\n## 1. Data Layer\n\n- [x] 1.1 Store notes\n  - File: `src/notes.rs` (MODIFIED)\n  - File: `src/store.rs` (CREATED)\n';
+    const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/proposal.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': AGENTD_SPEC, 'agentd/changes/notes/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'notes')).toMatchObject({ status: 'imported', tasks: { total: 1, done: 1 } });
+    expect((await ok(board, ['task', 'show', 'notes/1.1'])).task.files).toEqual([
+      { path: 'src/notes.rs', action: 'modify' },
+      { path: 'src/store.rs', action: 'create' },
+    ]);
+  });
+});
+
+describe('a specs/ folder that is not spec-kit\'s (no specs/001-name/ in it)', () => {
+  it('is refused by name, with what to give instead, and nothing is written', async () => {
+    const src = source({ 'specs/models/user_spec.rb': 'describe User do\nend\n', 'specs/README.md': '# Specs\n' });
+    const board = tempDir('agentboard-board-');
+    const r = await cli(board, ['import', 'spec-kit', src, '--json'], PERSON);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({
+      code: 'IMPORT_REFUSED',
+      message: 'specs/ in the repository given holds no feature of spec-kit (a folder like specs/001-name/), so there is nothing of spec-kit to import.',
+      next_step: "Give as PATH the root of the repository whose specs/ holds spec-kit's features, or run it there.",
+    });
+    expect(readdirSync(board)).toEqual([]);
+  });
+});
+
+describe('a spec-kit spec.md written in Chinese, headings and labels too', () => {
+  it('is read by what its sections hold: stories, scenarios (给定 / 當 / 則 …), FR requirements and SC criteria', async () => {
+    const spec = [
+      '# 功能规格说明：会议室预订',
+      '',
+      '**功能分支**：`001-rooms`',
+      '**输入**：用户描述 — 让员工无需前台即可自行预订会议室，并查看每个房间在本周每一天的空闲时间，以免两组人同时使用一个房间。',
+      '',
+      '## 用户场景与测试 *(必填)*',
+      '',
+      '### 用户故事 1 — 预订会议室（优先级：P1）',
+      '',
+      '员工选择空闲的会议室并预订。',
+      '',
+      '**验收场景**：',
+      '',
+      '1. **给定** 会议室空闲，**当** 员工预订，**那么** 预订成功。',
+      '2. **給定** 會議室已被預訂，**當** 員工預訂，**則** 提示已被佔用。',
+      '',
+      '## 需求 *(必填)*',
+      '',
+      '### 功能需求',
+      '',
+      '- **FR-001**：系统 MUST 允许员工预订空闲的会议室。',
+      '',
+      '## 成功标准 *(必填)*',
+      '',
+      '- **SC-001**：员工在 30 秒内完成一次预订。',
+      '',
+    ].join('\n');
+    const tasks = '# 任务\n\n## 阶段 1：准备\n\n- [X] T001 [US1] 创建项目\n- [ ] T002 [US1] 实现预订表单\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'] });
+    expect(report(data, 'specs/001-rooms/spec.md').findings.map((f: any) => [f.level, f.line, f.message])).toEqual([
+      ['info', 6, 'the section "用户场景与测试 *(必填)*" is read as spec-kit\'s User Scenarios, by what it holds'],
+      ['info', 17, 'the section "需求 *(必填)*" is read as spec-kit\'s Requirements, by what it holds'],
+      ['info', 23, 'the section "成功标准 *(必填)*" is read as spec-kit\'s Success Criteria, by what it holds'],
+    ]);
+    const proposal = (await showDocument(board, 'rooms', 'proposal')).content;
+    expect([proposal.why, proposal.what_changes, proposal.impact]).toEqual(['用户描述 — 让员工无需前台即可自行预订会议室，并查看每个房间在本周每一天的空闲时间，以免两组人同时使用一个房间。', '- User Story 1 - 预订会议室 (P1)', '- **SC-001**：员工在 30 秒内完成一次预订。']);
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.requirements.map((r: any) => [r.id, r.text])).toEqual([['FR-001', '系统 MUST 允许员工预订空闲的会议室。']]);
+    expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['User Story 1, scenario 1: 预订会议室', '会议室空闲', '员工预订', '预订成功。'],
+      ['User Story 1, scenario 2: 预订会议室', '會議室已被預訂', '員工預訂', '提示已被佔用。'],
+    ]);
+    expect((await ok(board, ['task', 'show', 'rooms/T002'])).task.description).toBe('User story US1: 预订会议室');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('an agentd issue settled since, its severity struck ("- **Severity**: ~~High~~ → Resolved")', () => {
+  it('keeps its severity and says it is settled: a review lands with it, a challenge lands without errors', async () => {
+    const issue = '### Issue: Greeting is not imported\n- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.\n';
+    const review = `# Code Review Report: notes\n\n## Summary\nThe work is done.\n\n## Best Practices Issues\n${issue}\n## Verdict\n- [x] APPROVED - Ready to merge\n`;
+    const challenge = `# Challenge Report: notes\n\n## Summary\nThe plan holds.\n\n## Internal Consistency Issues\n${issue}\n## Verdict\n- [x] APPROVED - Ready for implementation\n`;
+    const tasks = AGENTD_TASKS.replace('- [ ]', '- [x]');
+    const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/proposal.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': AGENTD_SPEC, 'agentd/changes/notes/tasks.md': tasks, 'agentd/changes/notes/REVIEW.md': review, 'agentd/changes/notes/CHALLENGE.md': challenge }));
+    expect(code).toBe(0);
+    expect(row(data, 'notes')).toMatchObject({ status: 'imported', verdict: 'APPROVED', documents: ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md'] });
+    for (const file of ['REVIEW.md', 'CHALLENGE.md']) expect(report(data, `agentd/changes/notes/${file}`).findings.filter((f: any) => f.level === 'error')).toEqual([]);
+    const issues = (await showDocument(board, 'notes', 'review')).content.rounds[0].issues;
+    expect(issues).toEqual([{ title: 'Greeting is not imported', severity: 'High', description: '- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.' }]);
+  });
+});
+
+describe('task ids in bold ("- [x] **T001** [P] Title")', () => {
+  it('are the ids, and the markers after them are read: [P] runs beside the others', async () => {
+    const tasks = '# Tasks\n\n## Phase 3.1: Setup\n\n- [x] **T001** Create the project\n- [x] **T002** [P] Configure the linter\n- [ ] **T003** Add the booking form\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', tasks: { total: 3, done: 2 } });
+    const list = (await ok(board, ['task', 'list', '--change', 'rooms'])).tasks;
+    expect(list.map((t: any) => [t.id, t.title, t.depends])).toEqual([
+      ['T001', 'Create the project', []],
+      ['T002', 'Configure the linter', []],
+      ['T003', 'Add the booking form', ['T001']],
+    ]);
+  });
+});
+
+describe('a spec-kit spec.md that leaves questions open ("[NEEDS CLARIFICATION: …]")', () => {
+  it('lands as written, and the report names each question at its line (not the template\'s own example)', async () => {
+    const spec = SK_SPEC.replace('- **FR-001**: System MUST let people book rooms.', '- **FR-001**: System MUST let people book rooms for [NEEDS CLARIFICATION: how long at most?]\n- **FR-002**: Mark what is unclear with [NEEDS CLARIFICATION: specific question]');
+    const { code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', documents: ['proposal.md', 'spec.md'] });
+    expect(report(data, 'specs/001-rooms/spec.md').findings.filter((f: any) => f.message.includes('question'))).toEqual([
+      { level: 'warning', line: 17, message: 'the spec leaves a question open: "how long at most?"; it stays as written', fix: 'answer it, and write the answer in place of the marker in the spec on the board' },
+    ]);
+  });
+});
+
+describe('a task\'s file with an action that is none ("(TEST)", "action: RUN")', () => {
+  it('stays in the task\'s description, with a warning at its line; the change lands without errors', async () => {
+    const checklist = '# Tasks\n\n## 1. Testing\n\n- [ ] 1.1 Test the parser\n  - File: `src/parser.rs` (TEST)\n';
+    const blocks = '# Tasks\n\n## 1. Testing\n\n### Task 1.1: Run the tests\n\n```yaml\nid: 1.1\naction: RUN\nstatus: pending\nfile: tests/notes.py\n```\n\nRun them all.\n';
+    for (const [tasks, line, description] of [
+      [checklist, 6, '- File: `src/parser.rs` (TEST)'],
+      [blocks, 9, 'Run them all.\n\nFile: tests/notes.py (RUN)'],
+    ] as const) {
+      const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/proposal.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': AGENTD_SPEC, 'agentd/changes/notes/tasks.md': tasks }));
+      expect(code).toBe(0);
+      expect(row(data, 'notes')).toMatchObject({ status: 'imported', tasks: { total: 1, done: 0 } });
+      expect(report(data, 'agentd/changes/notes/tasks.md').findings.filter((f: any) => f.level !== 'info')).toEqual([
+        expect.objectContaining({ level: 'warning', line, message: expect.stringMatching(/^task 1\.1: "(TEST|RUN)" is not a file action \(CREATE, MODIFY, DELETE or RENAME\); the line stays in the task's description$/) }),
+      ]);
+      const task = (await ok(board, ['task', 'show', 'notes/1.1'])).task;
+      expect([task.files, task.description]).toEqual([[], description]);
+    }
+  });
+});
+
+describe('an OpenSpec proposal with no Why or What Changes, saying them under other names ("## Motivation", "## Summary")', () => {
+  it('takes those sections as the parts, and the report says so at their lines', async () => {
+    const proposal = '# Add tags\n\n## Summary\n- Let people tag bookmarks.\n\n## Motivation\nPeople keep hundreds of bookmarks and cannot find one again without a way to group them.\n\n## Out of Scope\n- Tag colours.\n\n## Impact\n- Web client.\n';
+    const { board, code, data } = await imported('openspec', source({ 'openspec/changes/add-tags/proposal.md': proposal, 'openspec/changes/add-tags/specs/bookmarks/spec.md': DELTA }));
+    expect(code).toBe(0);
+    const file = report(data, 'openspec/changes/add-tags/proposal.md');
+    expect(file.findings).toEqual([
+      { level: 'info', message: 'the OpenSpec proposal has no Why section; its section "Motivation" is the Why of proposal.md', fix: 'nothing to do' },
+      { level: 'info', message: 'the OpenSpec proposal has no What Changes section; its section "Summary" is the What Changes of proposal.md', fix: 'nothing to do' },
+    ]);
+    expect(file.lines.filter((l: any) => l.text.startsWith('## ')).map((l: any) => [l.line, l.to])).toEqual([
+      [3, 'proposal.md: What Changes'],
+      [6, 'proposal.md: Why'],
+      [9, 'proposal.md: kept as the section "Out of Scope"'],
+      [12, 'proposal.md: Impact'],
+    ]);
+    const shown = await showDocument(board, 'add-tags', 'proposal');
+    expect([shown.content.why, shown.content.what_changes]).toEqual(['People keep hundreds of bookmarks and cannot find one again without a way to group them.', '- Let people tag bookmarks.']);
+    expect(shown.content.sections).toEqual([{ heading: 'Out of Scope', text: '- Tag colours.', after: 'why' }]);
+  });
+});
