@@ -10,7 +10,7 @@ import { AgentboardError, fail } from '../errors.js';
 import type { Board } from '../store/board.js';
 import { REMOTE_NAME, withRemote } from '../store/config.js';
 import { filesUnder, readTextFile } from '../store/fs.js';
-import { blobId, gitReason } from '../store/remote/git.js';
+import { gitReason, holdsBlob } from '../store/remote/git.js';
 import { RemoteFiles, type Synced } from '../store/remote/state.js';
 import { BOARD_REF, foldersOf } from '../store/remote/tree.js';
 import type { Transaction } from '../store/transaction.js';
@@ -335,7 +335,7 @@ function inGitsWay(board: Board, shared: SharedBoard): { copies: Copy[]; edited:
     const entry = entryOf(path);
     const file = join(board.root, path);
     if (!entry || !lstatSync(file, { throwIfNoEntry: false })?.isFile()) return;
-    if (blobId(readFileSync(file), entry.blob.length) === entry.blob) out.copies.push({ path, tracked, staged });
+    if (holdsBlob(readFileSync(file), entry.blob)) out.copies.push({ path, tracked, staged });
     else out.edited.push(path);
   };
   // Staged: ":<mode> <mode> <blob in HEAD> <blob in the index> <status>", then the path.

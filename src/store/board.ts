@@ -237,11 +237,14 @@ function asWritten(read: FileRead, written: string): boolean {
   return hashOf(read) === written || (read.alike ??= alikeHashes(read.text)).includes(written);
 }
 
-/** The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark. */
-function alikeHashes(text: string): string[] {
+/**
+ * The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark: the
+ * ledger's by default, or `hash`'s (a shared board compares files with git's blob ids).
+ */
+export function alikeHashes(text: string, hash: (text: string) => string = hashText): string[] {
   const lf = text.replace(/\r\n/g, '\n');
   const crlf = lf.replace(/\n/g, '\r\n');
-  return [lf, crlf, BOM + lf, BOM + crlf].map(hashText);
+  return [lf, crlf, BOM + lf, BOM + crlf].map(hash);
 }
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */

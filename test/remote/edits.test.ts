@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliProcess, ok, snapshot } from '../helpers.js';
-import { codeConflict, git, gitTry, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
+import { activityOf, codeConflict, git, gitTry, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
 
 const tasksOf = (dir: string) => join(dir, 'agentd/changes/search/tasks.md');
 
@@ -308,5 +308,57 @@ describe('a board published into a branch, in another clone that shares it', () 
     expect(r.made_way).toContain('agentd/changes/search/tasks.md');
     expect(git(b, ['status', '--porcelain', '--', 'agentd'])).toBe('');
     expect(boardFiles(b)).toEqual(boardFiles(a));
+  });
+});
+
+describe('a file that differs from the shared board only in its line ends or byte order mark', () => {
+  const crlf = (text: string) => `\ufeff${text.replace(/\n/g, '\r\n')}`;
+
+  it('saved by a Windows editor is no edit: a sync gives it the shared version, nothing is merged, and remote pull takes it for a copy', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    writeFileSync(tasksOf(a), crlf(readFileSync(tasksOf(a), 'utf8')));
+    await ok(b, ['next', '--as', 'bob-agent']);
+
+    const r = await cli(a, ['status', '--sync', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.notices.join(' ')).not.toMatch(/edited/);
+    expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+    expect((await ok(a, ['remote', 'status'])).hand_edited).toEqual([]);
+    const next = await cli(a, ['next', '--as', 'alice-agent', '--json']);
+    expect(next.json.data.task.task_id).toBe('search/T2');
+    expect(next.json.notices ?? []).toEqual([]);
+    expect((await ok(a, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect(activityOf(a).map((e) => e.action)).not.toContain('file.merge');
+
+    // Saved again with Windows' line ends, the copy is still one: git pull may replace it.
+    writeFileSync(tasksOf(a), crlf(readFileSync(tasksOf(a), 'utf8')));
+    await ok(b, ['remote', 'publish']);
+    git(b, ['push', '-q', 'origin', 'HEAD']);
+    const pull = await cli(a, ['remote', 'pull', '--json']);
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.json.data.made_way).toContain('agentd/changes/search/tasks.md');
+    expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+  });
+
+  it('checked out by git with core.autocrlf from an older publish gives way to the shared board', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    git(b, ['config', 'core.autocrlf', 'true']);
+    await ok(a, ['remote', 'publish']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    await ok(a, ['next', '--as', 'alice-agent']);
+
+    // git checks the published (older) board out with CRLF line ends; the shared board shows instead.
+    const pull = await cli(b, ['remote', 'pull', '--json']);
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.json.notices ?? []).toEqual([]);
+    expect(readFileSync(tasksOf(b), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+    expect((await ok(b, ['task', 'show', 'search/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'alice-agent' });
+    const next = await cli(b, ['next', '--as', 'bob-agent', '--json']);
+    expect(next.json.data.task.task_id).toBe('search/T2');
+    expect(next.json.notices ?? []).toEqual([]);
+    expect((await ok(b, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect((await ok(b, ['remote', 'status'])).kept).toEqual([]);
   });
 });
