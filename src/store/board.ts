@@ -489,12 +489,13 @@ export class Board implements Reader {
 
   /**
    * A document a person wrote into a change of the shared board, which the board does not hold
-   * yet (a design.md, say): agentboard never wrote it, and the next write that reads it (or
-   * `agentboard remote sync`) shares it as it is.
+   * yet (a design.md, say): agentboard never wrote it, on this branch or on another it came from
+   * with a switch (recorded), and the next write that reads it (or `agentboard remote sync`)
+   * shares it as it is.
    */
   unsharedDoc(changeId: string, type: DocType): boolean {
     const files = this.sharedListing()?.files;
-    return files !== undefined && files[`changes/${changeId}/${DOC_FILES[type]}`] === undefined && this.written(changeId, type) === undefined;
+    return files !== undefined && files[`changes/${changeId}/${DOC_FILES[type]}`] === undefined && this.recorded(changeId, type) === undefined;
   }
 
   get activityPath(): string {

@@ -362,3 +362,20 @@ describe('a file that differs from the shared board only in its line ends or byt
     expect((await ok(b, ['remote', 'status'])).kept).toEqual([]);
   });
 });
+
+describe('a document agentboard wrote in this clone that the shared board does not hold', () => {
+  it('is no hand edit on a branch it came to with git switch, as on the branch it was written on', async () => {
+    const shared = await twoClones();
+    const b = shared.clones[1]!;
+    // Written while this clone kept the board as its own; the clone then joins the shared board again.
+    await ok(b, ['remote', 'disable']);
+    await ok(b, ['review', 'search', '--as', 'reviewer', '--verdict', 'NEEDS_FIX', '--summary', 'Not yet.', '--notes', 'No additional notes.']);
+    await ok(b, ['remote', 'enable']);
+    expect((await ok(b, ['remote', 'status'])).hand_edited).toEqual([]);
+
+    git(b, ['switch', '-q', '-c', 'topic']);
+    expect((await ok(b, ['remote', 'status'])).hand_edited).toEqual([]);
+    expect((await ok(b, ['status'])).hand_edited).toEqual([]);
+    expect((await ok(b, ['remote', 'sync'])).merged).toEqual([]);
+  });
+});
