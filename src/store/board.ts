@@ -266,9 +266,9 @@ function conflictWords(c: MergeConflict): string {
   return what;
 }
 
-/** What a transaction's merges could not reconcile, as notices for whoever made the write. */
-export function conflictNotices(tx: Pick<Transaction, 'conflicts'>): Notice[] {
-  return tx.conflicts.map((c) => ({ kind: 'merge_conflict' as const, message: `${c.file}: ${conflictWords(c)} (see \`agentboard status\`).` }));
+/** What a transaction's merges could not reconcile (and the write did not settle), as notices for whoever made the write. */
+export function conflictNotices(tx: Pick<Transaction, 'keptConflicts'>): Notice[] {
+  return tx.keptConflicts().map((c) => ({ kind: 'merge_conflict' as const, message: `${c.file}: ${conflictWords(c)} (see \`agentboard status\`).` }));
 }
 
 export class Board implements Reader {

@@ -379,3 +379,20 @@ describe('a document agentboard wrote in this clone that the shared board does n
     expect((await ok(b, ['remote', 'sync'])).merged).toEqual([]);
   });
 });
+
+describe('a hand edit that the same write settles', () => {
+  it('is logged, committed and told without the conflict it no longer has', async () => {
+    const shared = await twoClones();
+    const a = shared.clones[0]!;
+    await ok(a, ['next', '--as', 'alice-agent']);
+    // The holder's person types the task done, then the holder makes it done.
+    writeFileSync(tasksOf(a), readFileSync(tasksOf(a), 'utf8').replace('status: in_progress', 'status: done'));
+    const done = await cli(a, ['task', 'done', 'search/T1', '--as', 'alice-agent', '--json']);
+    expect(done.code, done.stdout).toBe(0);
+    expect(done.json.notices ?? []).toEqual([]);
+    expect((await ok(a, ['conflicts', 'list'])).conflicts).toEqual([]);
+    const merge = activityOf(a).find((e) => e.action === 'file.merge');
+    expect(merge?.summary).toBe('merged a hand edit of agentd/changes/search/tasks.md');
+    expect(git(shared.remote, ['log', '-1', '--format=%B', 'refs/agentboard/board'])).toContain('agentboard: merged a hand edit of agentd/changes/search/tasks.md\n');
+  });
+});
