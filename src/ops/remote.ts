@@ -11,6 +11,7 @@ import type { Board } from '../store/board.js';
 import { REMOTE_NAME, withRemote } from '../store/config.js';
 import { filesUnder, readTextFile } from '../store/fs.js';
 import { gitReason, holdsBlob } from '../store/remote/git.js';
+import { runWithIntent } from '../store/remote/intent.js';
 import { RemoteFiles, type Synced } from '../store/remote/state.js';
 import { BOARD_REF, foldersOf } from '../store/remote/tree.js';
 import type { Transaction } from '../store/transaction.js';
@@ -73,10 +74,13 @@ export const enableRemote = defineOp({
     let joined = false;
     await board.locked((lock) => {
       joined = shared.fetch() !== null;
-      shared.write(lock, (tx) => {
-        tx.putBoardFile('config.yaml', withRemote(configText(board), input.remote));
-        tx.log(input.agent_id, 'remote.enable', 'agentd', `shared the board through the remote ${input.remote}`);
-      });
+      // The first clone to enable puts its board on the remote.
+      runWithIntent({ publish: true }, () =>
+        shared.write(lock, (tx) => {
+          tx.putBoardFile('config.yaml', withRemote(configText(board), input.remote));
+          tx.log(input.agent_id, 'remote.enable', 'agentd', `shared the board through the remote ${input.remote}`);
+        }),
+      );
     });
     board.reread();
     return { remote: input.remote, url, changed: true, joined, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step: configStep(board, shared, effect) };
@@ -110,7 +114,7 @@ export const disableRemote = defineOp({
       try {
         shared.write(lock, write);
       } catch (err) {
-        if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NOT_FOUND', 'NOT_A_GIT_REPOSITORY'].includes(err.code)) throw err;
+        if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_NOT_FOUND', 'NOT_A_GIT_REPOSITORY'].includes(err.code)) throw err;
         synced = false;
         board.write(lock, write);
       }
@@ -234,6 +238,8 @@ export const syncRemote = defineOp({
     requireHuman(input.agent_id, 'Syncing the shared board');
     const board = ctx.board();
     const shared = await sharedBoard(board);
+    // A remote that holds no board gets this clone's copy back first (SharedBoard.missing).
+    await runWithIntent({ publish: true }, () => board.mutate(() => undefined));
     const { replayQueue } = await import('./shared-run.js');
     const { replayed, refused } = await replayQueue(ctx, shared);
     const merged = await board.mutate((tx) =>

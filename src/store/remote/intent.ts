@@ -14,6 +14,8 @@ export interface WriteIntent {
   queueable?: { op: string; input: Record<string, unknown> };
   /** The operation replays this queued write: only while the claims it was made under still hold. */
   replay?: QueuedWrite;
+  /** A person's operation that may put a board on a remote that holds none (remote enable, remote sync: SharedBoard.missing). */
+  publish?: true;
 }
 
 const current = new AsyncLocalStorage<WriteIntent>();

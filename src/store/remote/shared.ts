@@ -59,7 +59,7 @@ function sleep(ms: number): void {
 }
 
 /** Errors that say nothing about the write itself: the queue waits and tries again later. */
-export const TRANSIENT = new Set(['REMOTE_UNREACHABLE', 'REMOTE_BUSY', 'REMOTE_REFUSED', 'BOARD_BUSY', 'BOARD_CHANGED', 'DISK_FULL', 'IO_ERROR', 'PERMISSION_DENIED', 'READ_ONLY', 'INTERNAL']);
+export const TRANSIENT = new Set(['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_BUSY', 'REMOTE_REFUSED', 'BOARD_BUSY', 'BOARD_CHANGED', 'DISK_FULL', 'IO_ERROR', 'PERMISSION_DENIED', 'READ_ONLY', 'INTERNAL']);
 
 /** Bytes [start, end) of a file (the part of the activity log its last chunk holds). */
 function readRange(path: string, start: number, end: number): Buffer {
@@ -211,7 +211,7 @@ export class SharedBoard {
     while (this.waitingSaid === null && this.files.othersWaiting(WAITING_STALE_MS) && Date.now() < deadline) {
       // About as long as a write takes here: looking sooner only takes time from the clone that waits.
       sleep(this.attemptMs * (0.5 + Math.random()));
-      head = this.pull();
+      head = this.current();
     }
     return head;
   }
@@ -312,13 +312,41 @@ export class SharedBoard {
     this.board.notices.push(...Reconciler.run(this.board, this.git, this.files, this.remote, target, base));
   }
 
-  /** Holding the lock: settles an interrupted push and brings agentd/ to the remote's board (publishing this board when the remote has none). */
-  sync(): string | null {
+  /** Holding the lock: settles an interrupted push and brings agentd/ to the remote's board. */
+  sync(): string {
     this.recover();
     this.settleAside();
-    const head = this.pull();
-    if (head !== null || this.synced()) return head;
-    return this.publishLocal() ?? this.pull();
+    return this.current();
+  }
+
+  /** Fetches the board and brings agentd/ to it; the commit. A remote that holds none is missing(). */
+  private current(): string {
+    return this.pull() ?? this.missing();
+  }
+
+  /**
+   * The remote holds no board: never shared there yet, deleted there, or the remote's URL now leads
+   * to a repository without it (a repository moved to another host keeps its branches, not always
+   * other refs). Nothing puts a board there by itself: a clone cannot tell whether another synced
+   * later than it did, and a copy put back from one that synced earlier would lose the writes made
+   * since (claims among them), as would a clone that never synced putting its own board there. A
+   * person does it, with an operation that says so (remote enable, remote sync: WriteIntent.publish):
+   * this clone's copy as last synced, pushed as it is, or, in a clone that never synced, its board
+   * as the first commit. Returns the commit the remote then holds.
+   */
+  private missing(): string {
+    const mine = this.synced();
+    if (!writeIntent()?.publish) {
+      const none = `The remote "${this.remote}" holds no shared board (${BOARD_REF}): it was deleted there, or the remote's URL now leads to a repository without it`;
+      const person = `A person puts the board back with ${refTo('remote.sync')} in the clone that synced it last (${refTo('remote.status')} shows each clone's board commit and last sync)`;
+      if (mine) fail('REMOTE_NO_BOARD', `${none}; nothing was written. This clone shows board commit ${mine.commit.slice(0, 12)}.`, `${person}; then try ${SAME_CALL} again.`);
+      fail('REMOTE_NO_BOARD', `${none}, or it was never shared; this clone never synced it, so nothing was written.`, `${person}, or, when the board was never shared (agentd/config.yaml was given the remote by hand), runs it here to share this clone's board; then try ${SAME_CALL} again.`);
+    }
+    if (!mine) return this.publishLocal() ?? this.pull() ?? this.missing();
+    if (this.push(mine.commit, null, newToken()) === 'moved') return this.current();
+    this.git.run(['update-ref', this.tracking, mine.commit]);
+    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" held no shared board; this clone put its copy back (board commit ${mine.commit.slice(0, 12)}). A clone that synced a later commit puts the writes it has back at its next sync.` });
+    return mine.commit;
   }
 
   // ---- git commands run with the board's copies out of their way (ops/remote.ts) --------------------
@@ -489,7 +517,7 @@ export class SharedBoard {
   private again(head: string | null, attempt: number): string | null {
     if (attempt > WAIT_AFTER) this.sayWaiting(head);
     sleep(Math.random() * 5);
-    return this.giveWay(this.pull());
+    return this.giveWay(this.current());
   }
 
   /** A write pushed whose local files then changed: it stands; the board is pulled. */
