@@ -59,7 +59,7 @@ async function syncForRead(ctx: Context, shared: SharedBoard): Promise<void> {
   try {
     await syncCopy(ctx);
   } catch (err) {
-    if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD'].includes(err.code)) throw err;
+    if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_NOT_FOUND'].includes(err.code)) throw err;
     // Unreachable, the remote may be back by itself; otherwise someone has to act, and the step says who and how.
     const step = err.code === 'REMOTE_UNREACHABLE' ? '' : ` ${err.nextStep}`;
     ctx.board().notices.push({ kind: 'remote', message: `Could not sync with "${shared.remote}": ${err.message.split(' (')[0].replace(/\.$/, '')}.${step}` });

@@ -131,6 +131,26 @@ describe('a remote that holds no board', () => {
   });
 });
 
+describe('the remote renamed in one clone (git remote rename)', () => {
+  it('refuses writes, naming the remotes the clone has and how to give the name back; reads still answer', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'named', [{ title: 'One' }]));
+    const [a] = shared.clones as [string];
+    git(a, ['remote', 'rename', 'origin', 'upstream']);
+    const r = await cli(a, ['next', '--as', 'alice', '--json']);
+    expect(r.json.error).toEqual({
+      code: 'REMOTE_NOT_FOUND',
+      message: 'agentd/config.yaml shares this board through the git remote "origin", which this clone does not have (it has "upstream").',
+      next_step: 'Give that name back to the remote the other clones share the board through (`git remote rename upstream origin`, when it is "upstream"), or add it with `git remote add origin` followed by the URL the other clones use, then try `agentboard next --as alice` again.',
+    });
+    const read = await cli(a, ['task', 'list', '--sync', '--json']);
+    expect(read.code).toBe(0);
+    expect(read.json.data.tasks.map((t: any) => t.task_id)).toEqual(['named/T1']);
+    expect(read.json.notices.join(' ')).toContain('Could not sync with "origin": agentd/config.yaml shares this board through the git remote "origin", which this clone does not have');
+    git(a, ['remote', 'rename', 'upstream', 'origin']);
+    expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('named/T1');
+  });
+});
+
 describe('a remote that asks for a passphrase on the terminal (ssh)', () => {
   it('fails at once with REMOTE_UNREACHABLE, changing nothing: nothing git starts can ask on the terminal, though there is one', async () => {
     const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'keys', [{ title: 'One' }]));

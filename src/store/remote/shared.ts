@@ -115,7 +115,11 @@ export class SharedBoard {
     }
     const url = this.git.remoteUrl(this.remote);
     if (url === null) {
-      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have.`, `Add it with \`git remote add ${this.remote}\` followed by the URL the other clones use, then try ${SAME_CALL} again.`);
+      // Renamed, say (git remote rename): the name in agentd/config.yaml is every clone's.
+      const names = this.git.run(['remote']).stdout.toString('utf8').split('\n').filter(Boolean);
+      const has = names.length > 0 ? ` (it has ${names.map((n) => `"${n}"`).join(', ')})` : '';
+      const rename = names.length > 0 ? `Give that name back to the remote the other clones share the board through (\`git remote rename ${names[0]} ${this.remote}\`, when it is "${names[0]}"), or add it` : 'Add it';
+      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have${has}.`, `${rename} with \`git remote add ${this.remote}\` followed by the URL the other clones use, then try ${SAME_CALL} again.`);
     }
     const named = [`'${url}'`, `'${shownUrl(url)}'`, url, shownUrl(url)].reduce((text, u) => text.split(u).join(`"${this.remote}"`), stderr);
     const reason = gitReason(named);
