@@ -19,7 +19,7 @@
  */
 import { closeSync, lstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { faultPoint } from '../../clock.js';
+import { faultPoint, now } from '../../clock.js';
 import { AgentboardError, fail } from '../../errors.js';
 import type { Board } from '../board.js';
 import { filesUnder, identityOf, newToken, readBoardFile, tempPath, writeFileAtomic, writeNewFile } from '../fs.js';
@@ -44,6 +44,8 @@ const WAIT_AFTER = 2;
 const YIELD_MS = 5_000;
 /** A waiting ref that has not moved for this long belongs to a clone that stopped trying. */
 const WAITING_STALE_MS = 10_000;
+/** A write stamped later than this clone's clock by more than this says that the machines' clocks differ (checkClock). */
+const CLOCK_SLACK_MS = 60_000;
 /** How long a command waits for a push or a git command that outlived the command that started it. */
 const ORPHAN_WAIT_MS = 30_000;
 const PUSH_MARKER = 'AGENTBOARD_PUSH';
@@ -97,6 +99,8 @@ export class SharedBoard {
   /** How long this process's last fetch took, and its last attempt at a write, from its fetch to its push's answer (ms). */
   private fetchMs = 50;
   private attemptMs = 150;
+  /** The date of the board commit fetched last (ms since the epoch). */
+  private headTime = 0;
 
   constructor(
     readonly board: Board,
@@ -155,10 +159,12 @@ export class SharedBoard {
     this.files.touchFetched();
     let head: string | null = null;
     const waiting: Record<string, string> = {};
-    for (const line of this.git.must(['for-each-ref', '--format=%(objectname) %(refname)', tracked]).split('\n')) {
-      const [id, ref] = line.split(' ');
-      if (ref === this.tracking) head = id!;
-      else if (ref?.startsWith(`${tracked}waiting/`)) waiting[ref.slice(tracked.length + 'waiting/'.length)] = id!;
+    for (const line of this.git.must(['for-each-ref', '--format=%(objectname) %(committerdate:unix) %(refname)', tracked]).split('\n')) {
+      const [id, time, ref] = line.split(' ');
+      if (ref === this.tracking) {
+        head = id!;
+        this.headTime = Number(time) * 1000;
+      } else if (ref?.startsWith(`${tracked}waiting/`)) waiting[ref.slice(tracked.length + 'waiting/'.length)] = id!;
     }
     this.files.noteWaiting(waiting);
     return head;
@@ -270,8 +276,26 @@ export class SharedBoard {
   /** Fetches the board and brings the working tree's agentd/ to it; the commit, or null when the remote holds no board. */
   pull(): string | null {
     const head = this.rewound(this.fetch());
+    if (head !== null && head !== this.synced()?.commit) this.checkClock();
     if (head !== null) this.bringTo(head);
     return head;
+  }
+
+  /**
+   * Says when the write another clone just made is stamped later than this clone's clock says it is
+   * now: the machines' clocks differ. Every stamp on the board is its writer's time, so a question
+   * asked on a machine whose clock is behind expires at once on one whose clock is ahead (it looks
+   * long past its deadline there), and claims look stale there. A clock behind is told this way;
+   * one ahead is told by the clones behind it.
+   */
+  private checkClock(): void {
+    const ahead = this.headTime - now().getTime();
+    if (ahead < CLOCK_SLACK_MS) return;
+    const by = ahead < 90 * 60_000 ? `${Math.round(ahead / 60_000)} min` : `${Math.round(ahead / 3_600_000)} h`;
+    this.board.notices.push({
+      kind: 'remote',
+      message: `The shared board's last write, by another clone, is stamped ${by} later than this clone's clock says it is: the clocks of the machines that share the board differ. Questions asked on a machine whose clock is behind expire early on one whose clock is ahead, and claims look stale there; set the clocks right (NTP).`,
+    });
   }
 
   /**
@@ -676,7 +700,7 @@ export class SharedBoard {
     const author = several ? 'agentboard' : (tx.logged[0]?.actor ?? 'agentboard');
     const summary = summaries.join('; ') || 'sync';
     const message = several ? `agentboard: ${summaries.length} writes of agents\n\n${summaries.join('\n')}` : `${author}: ${summaries[0] ?? 'sync'}\n\n${summaries.slice(1).join('\n')}`;
-    const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author, ref: this.outgoing() });
+    const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author, ref: this.outgoing(), at: Date.parse(tx.now) });
     const pending: Pending = { commit, parent: base?.commit ?? null, token: newToken(), summary: summary.slice(0, 300), at: tx.now };
     if (intent?.replay) pending.queue_id = intent.replay.id;
     this.files.writePending(pending);
@@ -736,7 +760,7 @@ export class SharedBoard {
     if (state) store(STATE_PATH, Buffer.from(state.text, 'utf8'), state.identity);
     const activity = Buffer.from(readBoardFile(board.activityPath, board.rel(board.activityPath))?.text ?? '', 'utf8');
     for (const chunk of cutActivity(activity)) store(chunk.path, chunk.bytes);
-    const commit = writeCommit(this.git, { parent: null, base: {}, listing, data, message: 'agentboard: the board is shared', author: 'agentboard', ref: this.outgoing() });
+    const commit = writeCommit(this.git, { parent: null, base: {}, listing, data, message: 'agentboard: the board is shared', author: 'agentboard', ref: this.outgoing(), at: now().getTime() });
     if (this.push(commit, null, newToken()) === 'moved') return null;
     this.files.ensureDir();
     writeFileAtomic(this.files.path('synced.json'), RemoteFiles.syncedText({ remote: this.remote, commit, listing, identities }), board.rel(this.files.path('synced.json')));

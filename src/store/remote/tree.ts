@@ -146,11 +146,13 @@ export interface NewCommit {
   author: string;
   /** A ref of this board's own that fast-import writes the commit on (it needs one). */
   ref: string;
+  /** The time of the write (ms since the epoch), the commit's date: what the clones' clocks said is compared by it (SharedBoard.checkClock). */
+  at: number;
 }
 
 /** Stores the commit in the repository with one `git fast-import` (its blobs, trees and the commit); its id. */
 export function writeCommit(git: Git, c: NewCommit): string {
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(c.at / 1000);
   const text = (s: string) => {
     const b = Buffer.from(s, 'utf8');
     return [Buffer.from(`data ${b.length}\n`), b, Buffer.from('\n')];
