@@ -229,7 +229,11 @@ export class Reconciler {
       this.identities[p] = local.identity;
       if (baseBlob !== targetBlob) {
         this.advanceLedger(p, targetBlob);
-        this.notices.push({ kind: 'remote', message: `${this.shown(p)}: you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version (${refTo('remote.sync')} does it now).` });
+        // Without a base, this clone joins the board (remote enable): what it holds may be its own board's work, no person's edit.
+        const said = this.base
+          ? 'you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version'
+          : "this clone's version differs from the shared board's (written while this clone did not share the board, or edited by hand); it stays in the file and the next write merges it onto the shared version as a person's edit is, so that no claim or status the shared board holds is undone";
+        this.notices.push({ kind: 'remote', message: `${this.shown(p)}: ${said} (${refTo('remote.sync')} does it now).` });
       }
       return null;
     }
