@@ -38,6 +38,17 @@ describe('`agentboard remote publish` refused by git', () => {
   });
 });
 
+describe("the clone's pre-push hook", () => {
+  it("refusing every push (people's branches' gate), does not stop the board's writes", async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'gate', [{ title: 'One' }]));
+    const [a] = shared.clones as [string];
+    hook(a, 'pre-push', 'echo "run the tests first" >&2; exit 1');
+    expect((await ok(a, ['next', '--as', 'walker'])).task.task_id).toBe('gate/T1');
+    expect(git(shared.remote, ['show', 'refs/agentboard/board:changes/gate/tasks.md'])).toMatch(/assignee: walker/);
+    expect(gitTry(a, ['push', 'origin', 'HEAD']).stderr).toContain('run the tests first');
+  });
+});
+
 describe('a board ref rewritten on the remote', () => {
   it('moved back to an older commit (a force-push): the next write puts back the claims it lost, and no task is handed out twice', async () => {
     const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'rewind', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
