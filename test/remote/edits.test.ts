@@ -341,6 +341,27 @@ describe('a file that differs from the shared board only in its line ends or byt
     expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
   });
 
+  it('written to by agentboard stays so in this clone, and is shared with LF line ends and without the mark', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    writeFileSync(tasksOf(a), crlf(readFileSync(tasksOf(a), 'utf8')));
+    expect((await ok(a, ['next', '--as', 'alice-agent'])).task.task_id).toBe('search/T1');
+    const local = readFileSync(tasksOf(a), 'utf8');
+    expect(local.startsWith('\ufeff---\r\n')).toBe(true);
+    expect(local).toMatch(/assignee: alice-agent\r\n/);
+    const onRemote = remoteFile(shared, 'changes/search/tasks.md');
+    expect(onRemote).not.toMatch(/\r|\ufeff/);
+    expect(`\ufeff${onRemote}\n`.replace(/\n/g, '\r\n')).toBe(local);
+    expect((await ok(a, ['remote', 'status'])).hand_edited).toEqual([]);
+
+    expect((await ok(b, ['next', '--as', 'bob-agent'])).task.task_id).toBe('search/T2');
+    expect(readFileSync(tasksOf(b), 'utf8')).not.toMatch(/\r|\ufeff/);
+    const r = await cli(a, ['status', '--sync', '--json']);
+    expect(r.json.notices.join(' ')).not.toMatch(/edited|kept/);
+    expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+    expect((await ok(a, ['conflicts', 'list'])).conflicts).toEqual([]);
+  });
+
   it('checked out by git with core.autocrlf from an older publish gives way to the shared board', async () => {
     const shared = await twoClones();
     const [a, b] = shared.clones as [string, string];

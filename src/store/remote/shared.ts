@@ -31,7 +31,7 @@ import { blobId, gitReason, Git, remoteSaid, shownUrl, type GitResult } from './
 import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
-import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
+import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, sharedBytes, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 import { refTo, SAME_CALL } from '../../domain/refs.js';
 
 /** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
@@ -648,7 +648,8 @@ export class SharedBoard {
 
     const data = new Map<string, Buffer>();
     const idLength = this.idLength();
-    const store = (path: string, bytes: Buffer, identity?: string) => {
+    const store = (path: string, local: Buffer, identity?: string) => {
+      const bytes = sharedBytes(path, local);
       const blob = blobId(bytes, idLength);
       data.set(blob, bytes);
       listing[path] = { blob, size: bytes.length };
@@ -744,7 +745,8 @@ export class SharedBoard {
     const listing: Listing = {};
     const identities: Record<string, string> = {};
     const data = new Map<string, Buffer>();
-    const store = (path: string, bytes: Buffer, identity?: string) => {
+    const store = (path: string, local: Buffer, identity?: string) => {
+      const bytes = sharedBytes(path, local);
       const blob = blobId(bytes, this.idLength());
       data.set(blob, bytes);
       listing[path] = { blob, size: bytes.length };
