@@ -70,12 +70,17 @@ export const enableRemote = defineOp({
     const shared = await sharedBoard(board, input.remote);
     const url = shared.check();
     const effect = 'every clone that has it shares the board';
-    if (current === input.remote) return { remote: input.remote, url, changed: false, joined: false, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step: configStep(board, shared, effect) };
+    if (current === input.remote) {
+      // Never synced: the first sync joins the remote's board, or, where the remote holds none (agentd/config.yaml given the remote by hand), shares this clone's.
+      const joined = !shared.synced() && (await board.locked(() => shared.fetch() !== null));
+      if (!shared.synced()) await runWithIntent({ publish: 'board' }, () => board.mutate(() => undefined));
+      return { remote: input.remote, url, changed: false, joined, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step: configStep(board, shared, effect) };
+    }
     let joined = false;
     await board.locked((lock) => {
       joined = shared.fetch() !== null;
       // The first clone to enable puts its board on the remote.
-      runWithIntent({ publish: true }, () =>
+      runWithIntent({ publish: 'board' }, () =>
         shared.write(lock, (tx) => {
           tx.putBoardFile('config.yaml', withRemote(configText(board), input.remote));
           tx.log(input.agent_id, 'remote.enable', 'agentd', `shared the board through the remote ${input.remote}`);
@@ -239,7 +244,7 @@ export const syncRemote = defineOp({
     const board = ctx.board();
     const shared = await sharedBoard(board);
     // A remote that holds no board gets this clone's copy back first (SharedBoard.missing).
-    await runWithIntent({ publish: true }, () => board.mutate(() => undefined));
+    await runWithIntent({ publish: 'copy' }, () => board.mutate(() => undefined));
     const { replayQueue } = await import('./shared-run.js');
     const { replayed, refused } = await replayQueue(ctx, shared);
     const merged = await board.mutate((tx) =>

@@ -115,6 +115,8 @@ describe('a remote that holds no board', () => {
     const read = await cli(fresh, ['list', '--sync', '--json']);
     expect(read.code).toBe(0);
     expect(read.json.notices.join(' ')).toMatch(/Could not sync with "origin": The remote "origin" holds no shared board\. A person puts the board back/);
+    // Not even at a person's remote sync: that puts back a copy, which this clone does not have.
+    expect((await cli(fresh, ['remote', 'sync', '--json'])).json.error.code).toBe('REMOTE_NO_BOARD');
     // Nor does a clone that synced before another wrote: its agents' writes wait for a person.
     expect((await cli(a, ['next', '--as', 'alice', '--json'])).json.error.code).toBe('REMOTE_NO_BOARD');
     expect(missing()).toBe(true);
@@ -128,15 +130,15 @@ describe('a remote that holds no board', () => {
     expect(remoteFile(shared, 'changes/gone/tasks.md')).toMatch(/## T1: One[\s\S]*assignee: bob[\s\S]*## T2: Two[\s\S]*assignee: bert[\s\S]*## T3: Three[\s\S]*assignee: carol/);
   });
 
-  it('because the board was never shared there (config.yaml given the remote by hand): remote sync shares this clone\'s board', async () => {
+  it('because the board was never shared there (config.yaml given the remote by hand): remote enable shares this clone\'s board', async () => {
     const { remote, clones } = await boardWithRemote();
     const [a] = clones as [string];
     await changeWithTasks(a, 'hand', [{ title: 'One' }]);
     appendFileSync(join(a, 'agentd/config.yaml'), 'remote: origin\n');
     const r = await cli(a, ['next', '--as', 'alice', '--json']);
     expect(r.json.error.code).toBe('REMOTE_NO_BOARD');
-    expect(r.json.error.next_step).toContain('when the board was never shared (agentd/config.yaml was given the remote by hand), runs it here');
-    await ok(a, ['remote', 'sync']);
+    expect(r.json.error.next_step).toContain('when the board was never shared (agentd/config.yaml was given the remote by hand), shares this clone\'s board with `agentboard remote enable` here');
+    expect(await ok(a, ['remote', 'enable'])).toMatchObject({ changed: false, joined: false });
     expect(git(remote, ['show', 'refs/agentboard/board:changes/hand/tasks.md'])).toContain('## T1: One');
     expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('hand/T1');
   });

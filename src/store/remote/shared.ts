@@ -358,19 +358,20 @@ export class SharedBoard {
    * other refs). Nothing puts a board there by itself: a clone cannot tell whether another synced
    * later than it did, and a copy put back from one that synced earlier would lose the writes made
    * since (claims among them), as would a clone that never synced putting its own board there. A
-   * person does it, with an operation that says so (remote enable, remote sync: WriteIntent.publish):
-   * this clone's copy as last synced, pushed as it is, or, in a clone that never synced, its board
-   * as the first commit. Returns the commit the remote then holds.
+   * person does it, with an operation that says so (WriteIntent.publish): this clone's copy as last
+   * synced, pushed as it is (remote sync), or, in a clone that never synced, its board as the first
+   * commit (remote enable). Returns the commit the remote then holds.
    */
   private missing(): string {
     const mine = this.synced();
-    if (!writeIntent()?.publish) {
+    const publish = writeIntent()?.publish;
+    if (!mine && publish === 'board') return this.publishLocal() ?? this.pull() ?? this.missing();
+    if (!mine || !publish) {
       const none = `The remote "${this.remote}" holds no shared board (${BOARD_REF}): it was deleted there, or the remote's URL now leads to a repository without it`;
       const person = `A person puts the board back with ${refTo('remote.sync')} in the clone that synced it last (${refTo('remote.status')} shows each clone's board commit and last sync)`;
       if (mine) fail('REMOTE_NO_BOARD', `${none}; nothing was written. This clone shows board commit ${mine.commit.slice(0, 12)}.`, `${person}; then try ${SAME_CALL} again.`);
-      fail('REMOTE_NO_BOARD', `${none}, or it was never shared; this clone never synced it, so nothing was written.`, `${person}, or, when the board was never shared (agentd/config.yaml was given the remote by hand), runs it here to share this clone's board; then try ${SAME_CALL} again.`);
+      fail('REMOTE_NO_BOARD', `${none}, or it was never shared; this clone never synced it, so it has no copy to put back, and nothing was written.`, `${person}, or, when the board was never shared (agentd/config.yaml was given the remote by hand), shares this clone's board with ${refTo('remote.enable')} here; then try ${SAME_CALL} again.`);
     }
-    if (!mine) return this.publishLocal() ?? this.pull() ?? this.missing();
     if (this.push(mine.commit, null, newToken()) === 'moved') return this.current();
     this.git.run(['update-ref', this.tracking, mine.commit]);
     this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" held no shared board; this clone put its copy back (board commit ${mine.commit.slice(0, 12)}). A clone that synced a later commit puts the writes it has back at its next sync.` });
