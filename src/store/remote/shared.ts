@@ -292,10 +292,9 @@ export class SharedBoard {
     const ahead = this.headTime - now().getTime();
     if (ahead < CLOCK_SLACK_MS) return;
     const by = ahead < 90 * 60_000 ? `${Math.round(ahead / 60_000)} min` : `${Math.round(ahead / 3_600_000)} h`;
-    this.board.notices.push({
-      kind: 'remote',
-      message: `The shared board's last write, by another clone, is stamped ${by} later than this clone's clock says it is: the clocks of the machines that share the board differ. Questions asked on a machine whose clock is behind expire early on one whose clock is ahead, and claims look stale there; set the clocks right (NTP).`,
-    });
+    const message = `The shared board's last write, by another clone, is stamped ${by} later than this clone's clock says it is: the clocks of the machines that share the board differ. Questions asked on a machine whose clock is behind expire early on one whose clock is ahead, and claims look stale there; set the clocks right (NTP).`;
+    // Said once, though a write that lost the race pulls again.
+    if (!this.board.notices.some((n) => n.message === message)) this.board.notices.push({ kind: 'remote', message });
   }
 
   /**
