@@ -10,7 +10,8 @@ import { AgentboardError, fail } from '../errors.js';
 import type { Board } from '../store/board.js';
 import { REMOTE_NAME, withRemote } from '../store/config.js';
 import { filesUnder, readTextFile } from '../store/fs.js';
-import { blobId, gitReason } from '../store/remote/git.js';
+import { gitReason, holdsBlob } from '../store/remote/git.js';
+import { runWithIntent } from '../store/remote/intent.js';
 import { RemoteFiles, type Synced } from '../store/remote/state.js';
 import { BOARD_REF, foldersOf } from '../store/remote/tree.js';
 import type { Transaction } from '../store/transaction.js';
@@ -69,14 +70,22 @@ export const enableRemote = defineOp({
     const shared = await sharedBoard(board, input.remote);
     const url = shared.check();
     const effect = 'every clone that has it shares the board';
-    if (current === input.remote) return { remote: input.remote, url, changed: false, joined: false, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step: configStep(board, shared, effect) };
+    if (current === input.remote) {
+      // Never synced: the first sync joins the remote's board, or, where the remote holds none (agentd/config.yaml given the remote by hand), shares this clone's.
+      const joined = !shared.synced() && (await board.locked(() => shared.fetch() !== null));
+      if (!shared.synced()) await runWithIntent({ publish: 'board' }, () => board.mutate(() => undefined));
+      return { remote: input.remote, url, changed: false, joined, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step: configStep(board, shared, effect) };
+    }
     let joined = false;
     await board.locked((lock) => {
       joined = shared.fetch() !== null;
-      shared.write(lock, (tx) => {
-        tx.putBoardFile('config.yaml', withRemote(configText(board), input.remote));
-        tx.log(input.agent_id, 'remote.enable', 'agentd', `shared the board through the remote ${input.remote}`);
-      });
+      // The first clone to enable puts its board on the remote.
+      runWithIntent({ publish: 'board' }, () =>
+        shared.write(lock, (tx) => {
+          tx.putBoardFile('config.yaml', withRemote(configText(board), input.remote));
+          tx.log(input.agent_id, 'remote.enable', 'agentd', `shared the board through the remote ${input.remote}`);
+        }),
+      );
     });
     board.reread();
     return { remote: input.remote, url, changed: true, joined, commit: shared.synced()?.commit ?? null, local_only: localOnly(board, shared.synced()), next_step: configStep(board, shared, effect) };
@@ -110,7 +119,7 @@ export const disableRemote = defineOp({
       try {
         shared.write(lock, write);
       } catch (err) {
-        if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NOT_FOUND', 'NOT_A_GIT_REPOSITORY'].includes(err.code)) throw err;
+        if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_NOT_FOUND', 'NOT_A_GIT_REPOSITORY'].includes(err.code)) throw err;
         synced = false;
         board.write(lock, write);
       }
@@ -234,6 +243,8 @@ export const syncRemote = defineOp({
     requireHuman(input.agent_id, 'Syncing the shared board');
     const board = ctx.board();
     const shared = await sharedBoard(board);
+    // A remote that holds no board gets this clone's copy back first (SharedBoard.missing).
+    await runWithIntent({ publish: 'copy' }, () => board.mutate(() => undefined));
     const { replayQueue } = await import('./shared-run.js');
     const { replayed, refused } = await replayQueue(ctx, shared);
     const merged = await board.mutate((tx) =>
@@ -335,7 +346,7 @@ function inGitsWay(board: Board, shared: SharedBoard): { copies: Copy[]; edited:
     const entry = entryOf(path);
     const file = join(board.root, path);
     if (!entry || !lstatSync(file, { throwIfNoEntry: false })?.isFile()) return;
-    if (blobId(readFileSync(file), entry.blob.length) === entry.blob) out.copies.push({ path, tracked, staged });
+    if (holdsBlob(readFileSync(file), entry.blob)) out.copies.push({ path, tracked, staged });
     else out.edited.push(path);
   };
   // Staged: ":<mode> <mode> <blob in HEAD> <blob in the index> <status>", then the path.

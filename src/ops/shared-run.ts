@@ -54,13 +54,15 @@ export async function syncCopy(ctx: Context): Promise<void> {
   await ctx.board().mutate(() => undefined);
 }
 
-/** A read with --sync: fetch first; when the remote cannot be reached, answer from the local copy and say so. */
+/** A read with --sync: fetch first; when the remote cannot be reached (or holds no board), answer from the local copy and say so. */
 async function syncForRead(ctx: Context, shared: SharedBoard): Promise<void> {
   try {
     await syncCopy(ctx);
   } catch (err) {
-    if (!(err instanceof AgentboardError) || err.code !== 'REMOTE_UNREACHABLE') throw err;
-    ctx.board().notices.push({ kind: 'remote', message: `Could not sync with "${shared.remote}": ${err.message.split(' (')[0]}.` });
+    if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_NOT_FOUND'].includes(err.code)) throw err;
+    // Unreachable, the remote may be back by itself; otherwise someone has to act, and the step says who and how.
+    const step = err.code === 'REMOTE_UNREACHABLE' ? '' : ` ${err.nextStep}`;
+    ctx.board().notices.push({ kind: 'remote', message: `Could not sync with "${shared.remote}": ${err.message.split(' (')[0].replace(/\.$/, '')}.${step}` });
   }
 }
 

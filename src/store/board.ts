@@ -237,11 +237,14 @@ function asWritten(read: FileRead, written: string): boolean {
   return hashOf(read) === written || (read.alike ??= alikeHashes(read.text)).includes(written);
 }
 
-/** The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark. */
-function alikeHashes(text: string): string[] {
+/**
+ * The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark: the
+ * ledger's by default, or `hash`'s (a shared board compares files with git's blob ids).
+ */
+export function alikeHashes(text: string, hash: (text: string) => string = hashText): string[] {
   const lf = text.replace(/\r\n/g, '\n');
   const crlf = lf.replace(/\n/g, '\r\n');
-  return [lf, crlf, BOM + lf, BOM + crlf].map(hashText);
+  return [lf, crlf, BOM + lf, BOM + crlf].map(hash);
 }
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
@@ -263,9 +266,9 @@ function conflictWords(c: MergeConflict): string {
   return what;
 }
 
-/** What a transaction's merges could not reconcile, as notices for whoever made the write. */
-export function conflictNotices(tx: Pick<Transaction, 'conflicts'>): Notice[] {
-  return tx.conflicts.map((c) => ({ kind: 'merge_conflict' as const, message: `${c.file}: ${conflictWords(c)} (see \`agentboard status\`).` }));
+/** What a transaction's merges could not reconcile (and the write did not settle), as notices for whoever made the write. */
+export function conflictNotices(tx: Pick<Transaction, 'keptConflicts'>): Notice[] {
+  return tx.keptConflicts().map((c) => ({ kind: 'merge_conflict' as const, message: `${c.file}: ${conflictWords(c)} (see \`agentboard status\`).` }));
 }
 
 export class Board implements Reader {
@@ -486,12 +489,13 @@ export class Board implements Reader {
 
   /**
    * A document a person wrote into a change of the shared board, which the board does not hold
-   * yet (a design.md, say): agentboard never wrote it, and the next write that reads it (or
-   * `agentboard remote sync`) shares it as it is.
+   * yet (a design.md, say): agentboard never wrote it, on this branch or on another it came from
+   * with a switch (recorded), and the next write that reads it (or `agentboard remote sync`)
+   * shares it as it is.
    */
   unsharedDoc(changeId: string, type: DocType): boolean {
     const files = this.sharedListing()?.files;
-    return files !== undefined && files[`changes/${changeId}/${DOC_FILES[type]}`] === undefined && this.written(changeId, type) === undefined;
+    return files !== undefined && files[`changes/${changeId}/${DOC_FILES[type]}`] === undefined && this.recorded(changeId, type) === undefined;
   }
 
   get activityPath(): string {

@@ -232,6 +232,8 @@ export class Transaction implements Reader {
   private readonly archives: { changeId: string; folder: string }[] = [];
   private readonly asides: { from: string; to: string }[] = [];
   private readonly entries: ActivityEntry[] = [];
+  /** The activity entry of each merged hand edit, with the conflicts the merge found: counted when committed (mergeSummary). */
+  private readonly merges: { entry: ActivityEntry; conflicts: MergeConflict[] }[] = [];
   private readonly claims = new Map<string, TouchedClaim>();
   private readonly removals: string[] = [];
 
@@ -503,7 +505,6 @@ export class Transaction implements Reader {
       const text = renderDocFile(itemMeta(meta), meta.plan.extra as DocFile['extra'], String(meta.plan.body ?? ''), meta.plan.comments as DocFile['comments']);
       merged = { doc: parseDocText(type, text, shown), text };
     }
-    const summary = `merged a hand edit of ${shown}${result.conflicts.length ? ` (${result.conflicts.length} conflict${result.conflicts.length === 1 ? '' : 's'} kept for a person to see)` : ''}`;
     merged.text = withLineEndsOf(personText, merged.text);
     if (merged.text === personText) {
       this.adopt(path, changeId, type, person, personText, bom);
@@ -512,7 +513,8 @@ export class Transaction implements Reader {
     }
     this.handEdits.set(path, { base, read: merged.doc, pending: true });
     this.staged.set(path, { path, text: merged.text, bom, doc: { changeId, type, parsed: merged.doc } });
-    this.log('agentboard', 'file.merge', shown, summary, changeId);
+    this.log('agentboard', 'file.merge', shown, mergeSummary(shown, result.conflicts.length), changeId);
+    this.merges.push({ entry: this.entries[this.entries.length - 1]!, conflicts: result.conflicts });
     return merged.doc;
   }
 
@@ -881,7 +883,12 @@ export class Transaction implements Reader {
       this.runtimeDb.write();
       this.staged.set(board.runtimePath, { path: board.runtimePath, text: this.runtimeText! });
     }
-    if (this.conflicts.length > 0) this.stageConflicts();
+    if (this.conflicts.length > 0) {
+      // A merge's line counts the conflicts that stay: the rest of this write may settle some (settled).
+      const kept = new Set(this.keptConflicts());
+      for (const m of this.merges) m.entry.summary = mergeSummary(m.entry.target, m.conflicts.filter((c) => kept.has(c)).length);
+      this.stageConflicts(kept);
+    }
     const writes = [...this.staged.values()];
     if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0 && this.asides.length === 0 && this.removals.length === 0) return [];
 
@@ -1112,15 +1119,20 @@ export class Transaction implements Reader {
     this.reads.set(path, { identity: read?.identity ?? null, text: read?.text ?? null, bom: read?.bom ?? false });
   }
 
-  private stageConflicts(): void {
+  /** The conflicts this write leaves for a person to look at: those its merges found, but those the write settles itself. */
+  keptConflicts(): MergeConflict[] {
+    const written = new Map([...this.staged.values()].flatMap((s) => (s.doc ? [[this.board.rel(s.path), docItems(s.doc.parsed)] as const] : [])));
+    return this.conflicts.filter((c) => !settled(c, written.get(c.file)));
+  }
+
+  private stageConflicts(kept: Set<MergeConflict>): void {
     const path = this.board.conflictsPath;
     this.recordRead(path);
     const existing = this.staged.has(path) ? (JSON.parse(this.staged.get(path)!.text) as RecordedConflict[]) : this.board.readConflicts();
     const at = this.now;
     const key = (c: MergeConflict) => JSON.stringify([c.file, c.item, c.part, c.person]);
     const known = new Set(existing.map(key));
-    const written = new Map([...this.staged.values()].flatMap((s) => (s.doc ? [[this.board.rel(s.path), docItems(s.doc.parsed)] as const] : [])));
-    const added = this.conflicts.filter((c) => !known.has(key(c)) && !settled(c, written.get(c.file))).map((c) => ({ ...c, at }));
+    const added = [...kept].filter((c) => !known.has(key(c))).map((c) => ({ ...c, at }));
     if (added.length === 0) return;
     const all = [...existing, ...added].slice(-200);
     this.staged.set(path, { path, text: `${JSON.stringify(all, null, 2)}\n` });
@@ -1128,6 +1140,11 @@ export class Transaction implements Reader {
 }
 
 export type RecordedConflict = MergeConflict & { at: string };
+
+/** The activity line of a merged hand edit: with the conflicts it leaves for a person to see. */
+function mergeSummary(shown: string, conflicts: number): string {
+  return `merged a hand edit of ${shown}${conflicts ? ` (${conflicts} conflict${conflicts === 1 ? '' : 's'} kept for a person to see)` : ''}`;
+}
 
 /**
  * Whether a conflict where agentboard's value was kept over a person's edit is settled by the file

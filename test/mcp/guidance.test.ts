@@ -144,6 +144,7 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
   NOT_A_GIT_REPOSITORY: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => shared(dir) }],
   REMOTE_NOT_FOUND: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), shared(dir)) }],
   REMOTE_UNREACHABLE: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', join(dir, 'nowhere.git')]), shared(dir)) }],
+  REMOTE_NO_BOARD: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', bareRemote(dir, 'empty.git')]), shared(dir)) }],
   REMOTE_NOT_CONFIGURED: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (mkdirSync(join(dir, 'agentd/.runtime/remote'), { recursive: true }), writeFileSync(join(dir, 'agentd/.runtime/remote/synced.json'), '{"remote":"origin","commit":"","listing":{}}\n')) }],
   REMOTE_REFUSED: [{ tool: 'agentboard_update_status', args: { agent_id: 'far', status: 'working', message: 'm' }, board: (dir) => (git(dir, ['init', '-q']), git(dir, ['remote', 'add', 'origin', refusingRemote(dir)]), shared(dir)) }],
 };
@@ -174,10 +175,19 @@ function git(dir: string, args: string[]): void {
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
 }
 
-/** A bare repository next to the board whose hook refuses every push. */
-function refusingRemote(dir: string): string {
-  const remote = join(dir, '..', 'refusing.git');
+/** A bare repository next to the board. */
+function bareRemote(dir: string, name: string): string {
+  const remote = join(dir, '..', name);
   git(dir, ['init', '-q', '--bare', remote]);
+  return remote;
+}
+
+/** A bare repository next to the board that holds a (blank) shared board, and whose hook refuses every push. */
+function refusingRemote(dir: string): string {
+  const remote = bareRemote(dir, 'refusing.git');
+  const tree = spawnSync('git', ['mktree'], { cwd: remote, input: '', encoding: 'utf8' }).stdout.trim();
+  const commit = spawnSync('git', ['-c', 'user.name=board', '-c', 'user.email=board@example.com', 'commit-tree', tree, '-m', 'agentboard: the board is shared'], { cwd: remote, encoding: 'utf8' }).stdout.trim();
+  git(remote, ['update-ref', 'refs/agentboard/board', commit]);
   writeFileSync(join(remote, 'hooks', 'pre-receive'), '#!/bin/sh\necho "pushes to the board are closed" >&2\nexit 1\n', { mode: 0o755 });
   return remote;
 }

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliProcess, ok, snapshot } from '../helpers.js';
-import { codeConflict, git, gitTry, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
+import { activityOf, codeConflict, git, gitTry, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
 
 const tasksOf = (dir: string) => join(dir, 'agentd/changes/search/tasks.md');
 
@@ -308,5 +308,112 @@ describe('a board published into a branch, in another clone that shares it', () 
     expect(r.made_way).toContain('agentd/changes/search/tasks.md');
     expect(git(b, ['status', '--porcelain', '--', 'agentd'])).toBe('');
     expect(boardFiles(b)).toEqual(boardFiles(a));
+  });
+});
+
+describe('a file that differs from the shared board only in its line ends or byte order mark', () => {
+  const crlf = (text: string) => `\ufeff${text.replace(/\n/g, '\r\n')}`;
+
+  it('saved by a Windows editor is no edit: a sync gives it the shared version, nothing is merged, and remote pull takes it for a copy', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    writeFileSync(tasksOf(a), crlf(readFileSync(tasksOf(a), 'utf8')));
+    await ok(b, ['next', '--as', 'bob-agent']);
+
+    const r = await cli(a, ['status', '--sync', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.notices.join(' ')).not.toMatch(/edited/);
+    expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+    expect((await ok(a, ['remote', 'status'])).hand_edited).toEqual([]);
+    const next = await cli(a, ['next', '--as', 'alice-agent', '--json']);
+    expect(next.json.data.task.task_id).toBe('search/T2');
+    expect(next.json.notices ?? []).toEqual([]);
+    expect((await ok(a, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect(activityOf(a).map((e) => e.action)).not.toContain('file.merge');
+
+    // Saved again with Windows' line ends, the copy is still one: git pull may replace it.
+    writeFileSync(tasksOf(a), crlf(readFileSync(tasksOf(a), 'utf8')));
+    await ok(b, ['remote', 'publish']);
+    git(b, ['push', '-q', 'origin', 'HEAD']);
+    const pull = await cli(a, ['remote', 'pull', '--json']);
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.json.data.made_way).toContain('agentd/changes/search/tasks.md');
+    expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+  });
+
+  it('written to by agentboard stays so in this clone, and is shared with LF line ends and without the mark', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    writeFileSync(tasksOf(a), crlf(readFileSync(tasksOf(a), 'utf8')));
+    expect((await ok(a, ['next', '--as', 'alice-agent'])).task.task_id).toBe('search/T1');
+    const local = readFileSync(tasksOf(a), 'utf8');
+    expect(local.startsWith('\ufeff---\r\n')).toBe(true);
+    expect(local).toMatch(/assignee: alice-agent\r\n/);
+    const onRemote = remoteFile(shared, 'changes/search/tasks.md');
+    expect(onRemote).not.toMatch(/\r|\ufeff/);
+    expect(`\ufeff${onRemote}\n`.replace(/\n/g, '\r\n')).toBe(local);
+    expect((await ok(a, ['remote', 'status'])).hand_edited).toEqual([]);
+
+    expect((await ok(b, ['next', '--as', 'bob-agent'])).task.task_id).toBe('search/T2');
+    expect(readFileSync(tasksOf(b), 'utf8')).not.toMatch(/\r|\ufeff/);
+    const r = await cli(a, ['status', '--sync', '--json']);
+    expect(r.json.notices.join(' ')).not.toMatch(/edited|kept/);
+    expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+    expect((await ok(a, ['conflicts', 'list'])).conflicts).toEqual([]);
+  });
+
+  it('checked out by git with core.autocrlf from an older publish gives way to the shared board', async () => {
+    const shared = await twoClones();
+    const [a, b] = shared.clones as [string, string];
+    git(b, ['config', 'core.autocrlf', 'true']);
+    await ok(a, ['remote', 'publish']);
+    git(a, ['push', '-q', 'origin', 'HEAD']);
+    await ok(a, ['next', '--as', 'alice-agent']);
+
+    // git checks the published (older) board out with CRLF line ends; the shared board shows instead.
+    const pull = await cli(b, ['remote', 'pull', '--json']);
+    expect(pull.code, pull.stdout).toBe(0);
+    expect(pull.json.notices ?? []).toEqual([]);
+    expect(readFileSync(tasksOf(b), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
+    expect((await ok(b, ['task', 'show', 'search/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'alice-agent' });
+    const next = await cli(b, ['next', '--as', 'bob-agent', '--json']);
+    expect(next.json.data.task.task_id).toBe('search/T2');
+    expect(next.json.notices ?? []).toEqual([]);
+    expect((await ok(b, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect((await ok(b, ['remote', 'status'])).kept).toEqual([]);
+  });
+});
+
+describe('a document agentboard wrote in this clone that the shared board does not hold', () => {
+  it('is no hand edit on a branch it came to with git switch, as on the branch it was written on', async () => {
+    const shared = await twoClones();
+    const b = shared.clones[1]!;
+    // Written while this clone kept the board as its own; the clone then joins the shared board again.
+    await ok(b, ['remote', 'disable']);
+    await ok(b, ['review', 'search', '--as', 'reviewer', '--verdict', 'NEEDS_FIX', '--summary', 'Not yet.', '--notes', 'No additional notes.']);
+    await ok(b, ['remote', 'enable']);
+    expect((await ok(b, ['remote', 'status'])).hand_edited).toEqual([]);
+
+    git(b, ['switch', '-q', '-c', 'topic']);
+    expect((await ok(b, ['remote', 'status'])).hand_edited).toEqual([]);
+    expect((await ok(b, ['status'])).hand_edited).toEqual([]);
+    expect((await ok(b, ['remote', 'sync'])).merged).toEqual([]);
+  });
+});
+
+describe('a hand edit that the same write settles', () => {
+  it('is logged, committed and told without the conflict it no longer has', async () => {
+    const shared = await twoClones();
+    const a = shared.clones[0]!;
+    await ok(a, ['next', '--as', 'alice-agent']);
+    // The holder's person types the task done, then the holder makes it done.
+    writeFileSync(tasksOf(a), readFileSync(tasksOf(a), 'utf8').replace('status: in_progress', 'status: done'));
+    const done = await cli(a, ['task', 'done', 'search/T1', '--as', 'alice-agent', '--json']);
+    expect(done.code, done.stdout).toBe(0);
+    expect(done.json.notices ?? []).toEqual([]);
+    expect((await ok(a, ['conflicts', 'list'])).conflicts).toEqual([]);
+    const merge = activityOf(a).find((e) => e.action === 'file.merge');
+    expect(merge?.summary).toBe('merged a hand edit of agentd/changes/search/tasks.md');
+    expect(git(shared.remote, ['log', '-1', '--format=%B', 'refs/agentboard/board'])).toContain('agentboard: merged a hand edit of agentd/changes/search/tasks.md\n');
   });
 });

@@ -85,6 +85,24 @@ describe('agentboard remote enable', () => {
     expect(readFileSync(join(other, 'agentd/.runtime/activity.jsonl'), 'utf8')).not.toContain('loner');
   });
 
+  it('again after disable, with work of its own, says what it holds is merged without undoing the shared board’s claims', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }, { title: 'Query' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    await ok(b, ['remote', 'disable']);
+    expect((await ok(b, ['next', '--as', 'loner'])).task.task_id).toBe('search/T1');
+    expect((await ok(a, ['next', '--as', 'shared-agent'])).task.task_id).toBe('search/T1');
+
+    const r = await cli(b, ['remote', 'enable', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    const said = r.json.notices.join('\n');
+    expect(said).toContain("agentd/changes/search/tasks.md: this clone's version differs from the shared board's (written while this clone did not share the board, or edited by hand); it stays in the file and the next write merges it onto the shared version as a person's edit is, so that no claim or status the shared board holds is undone (`agentboard remote sync` does it now).");
+    expect(said).not.toContain('you edited it');
+    expect((await ok(b, ['remote', 'sync'])).merged).toEqual(['agentd/changes/search/tasks.md']);
+    expect((await ok(b, ['task', 'show', 'search/T1'])).task.assignee).toBe('shared-agent');
+    expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: shared-agent[\s\S]*## T2: Query\n/);
+  });
+
   it('is a person’s command, and refuses a board without git or without that remote, changing nothing', async () => {
     const plain = await newBoard();
     const before = snapshot(plain);

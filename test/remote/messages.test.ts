@@ -7,7 +7,7 @@ import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, ok } from '../helpers.js';
-import { remoteFile, remoteTree, sharedBoard } from './helpers.js';
+import { git, remoteFile, remoteTree, sharedBoard } from './helpers.js';
 
 describe('a shared board', () => {
   it("shows the reason the remote's hook gives when it refuses a write, cleaned and capped, and writes nothing", async () => {
@@ -63,5 +63,22 @@ describe('a shared board', () => {
       ['task.note', written],
       ['task.progress', written],
     ]);
+  });
+
+  it('says so when another clone wrote at a time this clone\'s clock has not reached: the machines\' clocks differ', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }, { title: 'Drive' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    await ok(a, ['next', '--as', 'walker']);
+    // b's clock is three hours behind a's.
+    const behind = { env: { AGENTBOARD_TEST_NOW: new Date(Date.now() - 3 * 3600_000).toISOString() } };
+    const r = await cli(b, ['next', '--as', 'driver', '--json'], behind);
+    expect(r.json.data.task.task_id).toBe('trip/T2');
+    expect(r.json.notices).toEqual([expect.stringMatching(/^The shared board's last write, by another clone, is stamped 3 h later than this clone's clock says it is: the clocks of the machines that share the board differ\. Questions asked on a machine whose clock is behind expire early/)]);
+    // Each commit carries the time its write was made.
+    expect(Number(git(shared.remote, ['log', '-1', '--format=%ct', 'refs/agentboard/board']))).toBe(Math.floor(Date.parse(behind.env.AGENTBOARD_TEST_NOW) / 1000));
+    // Its own write fetched back, or an older one, says nothing.
+    expect((await cli(b, ['task', 'list', '--sync', '--json'], behind)).json.notices).toHaveLength(1);
+    expect((await cli(a, ['task', 'list', '--sync', '--json'])).json.notices).toHaveLength(1);
   });
 });

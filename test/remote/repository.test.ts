@@ -3,11 +3,11 @@
  * rewrote on the remote. Every refusal changes nothing, and nothing agreed on the remote is lost.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot } from '../helpers.js';
-import { commitCode, git, sharedBoard } from './helpers.js';
+import { addClone, boardWithRemote, commitCode, git, gitTry, remoteFile, sharedBoard } from './helpers.js';
 
 function hook(dir: string, name: string, script: string): void {
   const path = join(dir, '.git', 'hooks', name);
@@ -35,6 +35,17 @@ describe('`agentboard remote publish` refused by git', () => {
     expect(git(a, ['status', '--porcelain'])).toBe(status);
     expect(r.json.error.message).toContain('the index were not changed');
     expect(git(a, ['log', '--format=%s', '-1'])).toBe('code: first');
+  });
+});
+
+describe("the clone's pre-push hook", () => {
+  it("refusing every push (people's branches' gate), does not stop the board's writes", async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'gate', [{ title: 'One' }]));
+    const [a] = shared.clones as [string];
+    hook(a, 'pre-push', 'echo "run the tests first" >&2; exit 1');
+    expect((await ok(a, ['next', '--as', 'walker'])).task.task_id).toBe('gate/T1');
+    expect(git(shared.remote, ['show', 'refs/agentboard/board:changes/gate/tasks.md'])).toMatch(/assignee: walker/);
+    expect(gitTry(a, ['push', 'origin', 'HEAD']).stderr).toContain('run the tests first');
   });
 });
 
@@ -78,6 +89,78 @@ describe('a board ref rewritten on the remote', () => {
     expect(r.json.notices.join(' ')).toContain('was rewritten (force-pushed)');
     expect(git(a, ['rev-parse', 'refs/agentboard/rewritten/origin'])).toBe(mine);
     expect(git(a, ['show', 'refs/agentboard/rewritten/origin:changes/rewrite/tasks.md'])).toContain('First note');
+  });
+});
+
+describe('a remote that holds no board', () => {
+  it('deleted there, gets none by itself: a person puts a clone\'s copy back, a clone that synced later adds its writes, and no task is handed out twice', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'gone', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    expect((await ok(b, ['next', '--as', 'bob'])).task.task_id).toBe('gone/T1');
+    // Deleted (a mirror push from a clone without it, a repository moved to a host that kept only its branches).
+    git(shared.remote, ['update-ref', '-d', 'refs/agentboard/board']);
+    const missing = () => gitTry(shared.remote, ['rev-parse', '--verify', '-q', 'refs/agentboard/board']).code !== 0;
+
+    // A clone that never synced has no copy: it puts nothing there, reads answer from what it has.
+    const fresh = addClone(shared);
+    // What the clone keeps of its sync (agentd/.runtime/remote/: when the remote last answered) aside.
+    const board = () => Object.fromEntries(Object.entries(snapshot(join(fresh, 'agentd'))).filter(([p]) => !p.startsWith('.runtime/')));
+    const before = board();
+    const r = await cli(fresh, ['next', '--as', 'carol', '--json']);
+    expect(r.json.error.code).toBe('REMOTE_NO_BOARD');
+    expect(r.json.error.message).toMatch(/^The remote "origin" holds no shared board \(refs\/agentboard\/board\)/);
+    expect(r.json.error.next_step).toContain('`agentboard remote sync` in the clone that synced it last');
+    expect(board()).toEqual(before);
+    const read = await cli(fresh, ['list', '--sync', '--json']);
+    expect(read.code).toBe(0);
+    expect(read.json.notices.join(' ')).toMatch(/Could not sync with "origin": The remote "origin" holds no shared board\. A person puts the board back/);
+    // Not even at a person's remote sync: that puts back a copy, which this clone does not have.
+    expect((await cli(fresh, ['remote', 'sync', '--json'])).json.error.code).toBe('REMOTE_NO_BOARD');
+    // Nor does a clone that synced before another wrote: its agents' writes wait for a person.
+    expect((await cli(a, ['next', '--as', 'alice', '--json'])).json.error.code).toBe('REMOTE_NO_BOARD');
+    expect(missing()).toBe(true);
+
+    const back = await cli(a, ['remote', 'sync', '--json']);
+    expect(back.code, back.stdout).toBe(0);
+    expect(back.json.notices.join(' ')).toContain('held no shared board; this clone put its copy back');
+    // b synced later: its next write puts back the claim the copy lacked, then claims on top of it.
+    expect((await ok(b, ['next', '--as', 'bert'])).task.task_id).toBe('gone/T2');
+    expect((await ok(fresh, ['next', '--as', 'carol'])).task.task_id).toBe('gone/T3');
+    expect(remoteFile(shared, 'changes/gone/tasks.md')).toMatch(/## T1: One[\s\S]*assignee: bob[\s\S]*## T2: Two[\s\S]*assignee: bert[\s\S]*## T3: Three[\s\S]*assignee: carol/);
+  });
+
+  it('because the board was never shared there (config.yaml given the remote by hand): remote enable shares this clone\'s board', async () => {
+    const { remote, clones } = await boardWithRemote();
+    const [a] = clones as [string];
+    await changeWithTasks(a, 'hand', [{ title: 'One' }]);
+    appendFileSync(join(a, 'agentd/config.yaml'), 'remote: origin\n');
+    const r = await cli(a, ['next', '--as', 'alice', '--json']);
+    expect(r.json.error.code).toBe('REMOTE_NO_BOARD');
+    expect(r.json.error.next_step).toContain('when the board was never shared (agentd/config.yaml was given the remote by hand), shares this clone\'s board with `agentboard remote enable` here');
+    expect(await ok(a, ['remote', 'enable'])).toMatchObject({ changed: false, joined: false });
+    expect(git(remote, ['show', 'refs/agentboard/board:changes/hand/tasks.md'])).toContain('## T1: One');
+    expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('hand/T1');
+  });
+});
+
+describe('the remote renamed in one clone (git remote rename)', () => {
+  it('refuses writes, naming the remotes the clone has and how to give the name back; reads still answer', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'named', [{ title: 'One' }]));
+    const [a] = shared.clones as [string];
+    git(a, ['remote', 'rename', 'origin', 'upstream']);
+    const r = await cli(a, ['next', '--as', 'alice', '--json']);
+    expect(r.json.error).toEqual({
+      code: 'REMOTE_NOT_FOUND',
+      message: 'agentd/config.yaml shares this board through the git remote "origin", which this clone does not have (it has "upstream").',
+      next_step: 'Give that name back to the remote the other clones share the board through (`git remote rename upstream origin`, when it is "upstream"), or add it with `git remote add origin` followed by the URL the other clones use, then try `agentboard next --as alice` again.',
+    });
+    const read = await cli(a, ['task', 'list', '--sync', '--json']);
+    expect(read.code).toBe(0);
+    expect(read.json.data.tasks.map((t: any) => t.task_id)).toEqual(['named/T1']);
+    expect(read.json.notices.join(' ')).toContain('Could not sync with "origin": agentd/config.yaml shares this board through the git remote "origin", which this clone does not have');
+    git(a, ['remote', 'rename', 'upstream', 'origin']);
+    expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('named/T1');
   });
 });
 

@@ -8,6 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { fail } from '../../errors.js';
 import { refTo } from '../../domain/refs.js';
+import { alikeHashes } from '../board.js';
+import { textOf } from '../fs.js';
 import { gitSync } from '../git-sync.js';
 
 const NETWORK_TIMEOUT_MS = 60_000;
@@ -164,4 +166,19 @@ export function blobId(bytes: Buffer, idLength = 40): string {
     .update(`blob ${bytes.length}\0`)
     .update(bytes)
     .digest('hex');
+}
+
+/**
+ * Whether a file holds a blob: byte for byte, or but for its line ends (CRLF or LF) and byte order
+ * mark, as on a board of one clone (board.ts's asWritten). A checkout with git's core.autocrlf, or
+ * an editor that saves with Windows' line ends, changes those alone, and that is no person's edit.
+ */
+export function holdsBlob(bytes: Buffer, blob: string | undefined): boolean {
+  if (blob === undefined) return false;
+  return blobId(bytes, blob.length) === blob || alikeBlobIds(bytes, blob.length).includes(blob);
+}
+
+/** The blob ids of a file's text with LF and with CRLF line ends, each with and without a byte order mark. */
+export function alikeBlobIds(bytes: Buffer, idLength: number): string[] {
+  return alikeHashes(textOf(bytes), (text) => blobId(Buffer.from(text, 'utf8'), idLength));
 }

@@ -14,6 +14,12 @@ export interface WriteIntent {
   queueable?: { op: string; input: Record<string, unknown> };
   /** The operation replays this queued write: only while the claims it was made under still hold. */
   replay?: QueuedWrite;
+  /**
+   * A person's operation that may put a board on a remote that holds none (SharedBoard.missing):
+   * this clone's copy as last synced (remote sync), or also, in a clone that never synced, its own
+   * board (remote enable).
+   */
+  publish?: 'copy' | 'board';
 }
 
 const current = new AsyncLocalStorage<WriteIntent>();

@@ -6,7 +6,8 @@
  *
  * A person's unsaved work is never destroyed. A file is a person's work when it differs from
  * what agentboard last synced, from the commit being brought in, and from the version committed
- * in the current branch (a file equal to that is a snapshot the branch brought, not an edit):
+ * in the current branch (a file equal to that is a snapshot the branch brought, not an edit), by
+ * more than line ends and a byte order mark (a checkout with core.autocrlf changes those alone):
  * - a document the board also changed stays as the person left it, and the ledger takes the
  *   board's version as agentboard's last write, so the next write merges the person's edit onto
  *   it (store/merge.ts) and shares the result;
@@ -25,7 +26,7 @@ import { parseDocText } from '../documents.js';
 import { filesUnder, fsyncDir, identityOf, newToken, tempPath, writeNewFile } from '../fs.js';
 import { commitJournal, discardTemps, writeJournal, type Journal } from '../journal.js';
 import { nextEntry, serializeLedger, type Ledger } from '../ledger.js';
-import { blobId, type Git } from './git.js';
+import { alikeBlobIds, blobId, type Git } from './git.js';
 import { RemoteFiles, type Synced } from './state.js';
 import { ACTIVITY_DIR, activityChunks, activitySize, boardPathOf, readBlobs, readListing, STATE_PATH, type Listing } from './tree.js';
 import { refTo } from '../../domain/refs.js';
@@ -205,14 +206,18 @@ export class Reconciler {
       return null;
     }
     const local = identity === null ? null : readLocal(path);
-    const localBlob = local ? blobId(local.bytes, this.idLength()) : undefined;
-    if (local && localBlob === targetBlob) {
+    if (!local) return targetBlob === undefined ? null : true;
+    // A file holds a version also when it differs from it only in its line ends or byte order mark (holdsBlob).
+    const localBlob = blobId(local.bytes, this.idLength());
+    let alike: string[] | undefined;
+    const variants = () => (alike ??= alikeBlobIds(local.bytes, this.idLength()));
+    const holds = (blob: string | undefined) => blob !== undefined && (blob === localBlob || variants().includes(blob));
+    if (holds(targetBlob)) {
       this.identities[p] = local.identity;
       if (baseBlob !== targetBlob) this.adoptDoc(p, local.bytes.toString('utf8'), local.identity);
       return null;
     }
-    if (!local) return targetBlob === undefined ? null : true;
-    const snapshot = localBlob === baseBlob || this.inBranch(p, localBlob!);
+    const snapshot = holds(baseBlob) || this.inBranch(p, localBlob) || variants().some((blob) => this.inBranch(p, blob));
     if (snapshot) return targetBlob === undefined ? false : true;
     if (this.stoppedOn(p)) {
       this.keepFile(p, local.bytes, "git stopped on a conflict in it (a merge or a rebase); the shared board holds both sides' writes and shows instead", "git's version");
@@ -224,7 +229,11 @@ export class Reconciler {
       this.identities[p] = local.identity;
       if (baseBlob !== targetBlob) {
         this.advanceLedger(p, targetBlob);
-        this.notices.push({ kind: 'remote', message: `${this.shown(p)}: you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version (${refTo('remote.sync')} does it now).` });
+        // Without a base, this clone joins the board (remote enable): what it holds may be its own board's work, no person's edit.
+        const said = this.base
+          ? 'you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version'
+          : "this clone's version differs from the shared board's (written while this clone did not share the board, or edited by hand); it stays in the file and the next write merges it onto the shared version as a person's edit is, so that no claim or status the shared board holds is undone";
+        this.notices.push({ kind: 'remote', message: `${this.shown(p)}: ${said} (${refTo('remote.sync')} does it now).` });
       }
       return null;
     }

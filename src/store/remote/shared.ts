@@ -19,7 +19,7 @@
  */
 import { closeSync, lstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { faultPoint } from '../../clock.js';
+import { faultPoint, now } from '../../clock.js';
 import { AgentboardError, fail } from '../../errors.js';
 import type { Board } from '../board.js';
 import { filesUnder, identityOf, newToken, readBoardFile, tempPath, writeFileAtomic, writeNewFile } from '../fs.js';
@@ -31,7 +31,7 @@ import { blobId, gitReason, Git, remoteSaid, shownUrl, type GitResult } from './
 import { writeIntent, type WriteIntent } from './intent.js';
 import { Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
-import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
+import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, sharedBytes, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 import { refTo, SAME_CALL } from '../../domain/refs.js';
 
 /** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
@@ -44,6 +44,8 @@ const WAIT_AFTER = 2;
 const YIELD_MS = 5_000;
 /** A waiting ref that has not moved for this long belongs to a clone that stopped trying. */
 const WAITING_STALE_MS = 10_000;
+/** A write stamped later than this clone's clock by more than this says that the machines' clocks differ (checkClock). */
+const CLOCK_SLACK_MS = 60_000;
 /** How long a command waits for a push or a git command that outlived the command that started it. */
 const ORPHAN_WAIT_MS = 30_000;
 const PUSH_MARKER = 'AGENTBOARD_PUSH';
@@ -59,7 +61,7 @@ function sleep(ms: number): void {
 }
 
 /** Errors that say nothing about the write itself: the queue waits and tries again later. */
-export const TRANSIENT = new Set(['REMOTE_UNREACHABLE', 'REMOTE_BUSY', 'REMOTE_REFUSED', 'BOARD_BUSY', 'BOARD_CHANGED', 'DISK_FULL', 'IO_ERROR', 'PERMISSION_DENIED', 'READ_ONLY', 'INTERNAL']);
+export const TRANSIENT = new Set(['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_BUSY', 'REMOTE_REFUSED', 'BOARD_BUSY', 'BOARD_CHANGED', 'DISK_FULL', 'IO_ERROR', 'PERMISSION_DENIED', 'READ_ONLY', 'INTERNAL']);
 
 /** Bytes [start, end) of a file (the part of the activity log its last chunk holds). */
 function readRange(path: string, start: number, end: number): Buffer {
@@ -97,6 +99,8 @@ export class SharedBoard {
   /** How long this process's last fetch took, and its last attempt at a write, from its fetch to its push's answer (ms). */
   private fetchMs = 50;
   private attemptMs = 150;
+  /** The date of the board commit fetched last (ms since the epoch). */
+  private headTime = 0;
 
   constructor(
     readonly board: Board,
@@ -115,7 +119,11 @@ export class SharedBoard {
     }
     const url = this.git.remoteUrl(this.remote);
     if (url === null) {
-      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have.`, `Add it with \`git remote add ${this.remote}\` followed by the URL the other clones use, then try ${SAME_CALL} again.`);
+      // Renamed, say (git remote rename): the name in agentd/config.yaml is every clone's.
+      const names = this.git.run(['remote']).stdout.toString('utf8').split('\n').filter(Boolean);
+      const has = names.length > 0 ? ` (it has ${names.map((n) => `"${n}"`).join(', ')})` : '';
+      const rename = names.length > 0 ? `Give that name back to the remote the other clones share the board through (\`git remote rename ${names[0]} ${this.remote}\`, when it is "${names[0]}"), or add it` : 'Add it';
+      fail('REMOTE_NOT_FOUND', `agentd/config.yaml shares this board through the git remote "${this.remote}", which this clone does not have${has}.`, `${rename} with \`git remote add ${this.remote}\` followed by the URL the other clones use, then try ${SAME_CALL} again.`);
     }
     const named = [`'${url}'`, `'${shownUrl(url)}'`, url, shownUrl(url)].reduce((text, u) => text.split(u).join(`"${this.remote}"`), stderr);
     const reason = gitReason(named);
@@ -151,10 +159,12 @@ export class SharedBoard {
     this.files.touchFetched();
     let head: string | null = null;
     const waiting: Record<string, string> = {};
-    for (const line of this.git.must(['for-each-ref', '--format=%(objectname) %(refname)', tracked]).split('\n')) {
-      const [id, ref] = line.split(' ');
-      if (ref === this.tracking) head = id!;
-      else if (ref?.startsWith(`${tracked}waiting/`)) waiting[ref.slice(tracked.length + 'waiting/'.length)] = id!;
+    for (const line of this.git.must(['for-each-ref', '--format=%(objectname) %(committerdate:unix) %(refname)', tracked]).split('\n')) {
+      const [id, time, ref] = line.split(' ');
+      if (ref === this.tracking) {
+        head = id!;
+        this.headTime = Number(time) * 1000;
+      } else if (ref?.startsWith(`${tracked}waiting/`)) waiting[ref.slice(tracked.length + 'waiting/'.length)] = id!;
     }
     this.files.noteWaiting(waiting);
     return head;
@@ -211,7 +221,7 @@ export class SharedBoard {
     while (this.waitingSaid === null && this.files.othersWaiting(WAITING_STALE_MS) && Date.now() < deadline) {
       // About as long as a write takes here: looking sooner only takes time from the clone that waits.
       sleep(this.attemptMs * (0.5 + Math.random()));
-      head = this.pull();
+      head = this.current();
     }
     return head;
   }
@@ -266,8 +276,25 @@ export class SharedBoard {
   /** Fetches the board and brings the working tree's agentd/ to it; the commit, or null when the remote holds no board. */
   pull(): string | null {
     const head = this.rewound(this.fetch());
+    if (head !== null && head !== this.synced()?.commit) this.checkClock();
     if (head !== null) this.bringTo(head);
     return head;
+  }
+
+  /**
+   * Says when the write another clone just made is stamped later than this clone's clock says it is
+   * now: the machines' clocks differ. Every stamp on the board is its writer's time, so a question
+   * asked on a machine whose clock is behind expires at once on one whose clock is ahead (it looks
+   * long past its deadline there), and claims look stale there. A clock behind is told this way;
+   * one ahead is told by the clones behind it.
+   */
+  private checkClock(): void {
+    const ahead = this.headTime - now().getTime();
+    if (ahead < CLOCK_SLACK_MS) return;
+    const by = ahead < 90 * 60_000 ? `${Math.round(ahead / 60_000)} min` : `${Math.round(ahead / 3_600_000)} h`;
+    const message = `The shared board's last write, by another clone, is stamped ${by} later than this clone's clock says it is: the clocks of the machines that share the board differ. Questions asked on a machine whose clock is behind expire early on one whose clock is ahead, and claims look stale there; set the clocks right (NTP).`;
+    // Said once, though a write that lost the race pulls again.
+    if (!this.board.notices.some((n) => n.message === message)) this.board.notices.push({ kind: 'remote', message });
   }
 
   /**
@@ -312,13 +339,42 @@ export class SharedBoard {
     this.board.notices.push(...Reconciler.run(this.board, this.git, this.files, this.remote, target, base));
   }
 
-  /** Holding the lock: settles an interrupted push and brings agentd/ to the remote's board (publishing this board when the remote has none). */
-  sync(): string | null {
+  /** Holding the lock: settles an interrupted push and brings agentd/ to the remote's board. */
+  sync(): string {
     this.recover();
     this.settleAside();
-    const head = this.pull();
-    if (head !== null || this.synced()) return head;
-    return this.publishLocal() ?? this.pull();
+    return this.current();
+  }
+
+  /** Fetches the board and brings agentd/ to it; the commit. A remote that holds none is missing(). */
+  private current(): string {
+    return this.pull() ?? this.missing();
+  }
+
+  /**
+   * The remote holds no board: never shared there yet, deleted there, or the remote's URL now leads
+   * to a repository without it (a repository moved to another host keeps its branches, not always
+   * other refs). Nothing puts a board there by itself: a clone cannot tell whether another synced
+   * later than it did, and a copy put back from one that synced earlier would lose the writes made
+   * since (claims among them), as would a clone that never synced putting its own board there. A
+   * person does it, with an operation that says so (WriteIntent.publish): this clone's copy as last
+   * synced, pushed as it is (remote sync), or, in a clone that never synced, its board as the first
+   * commit (remote enable). Returns the commit the remote then holds.
+   */
+  private missing(): string {
+    const mine = this.synced();
+    const publish = writeIntent()?.publish;
+    if (!mine && publish === 'board') return this.publishLocal() ?? this.pull() ?? this.missing();
+    if (!mine || !publish) {
+      const none = `The remote "${this.remote}" holds no shared board (${BOARD_REF}): it was deleted there, or the remote's URL now leads to a repository without it`;
+      const person = `A person puts the board back with ${refTo('remote.sync')} in the clone that synced it last (${refTo('remote.status')} shows each clone's board commit and last sync)`;
+      if (mine) fail('REMOTE_NO_BOARD', `${none}; nothing was written. This clone shows board commit ${mine.commit.slice(0, 12)}.`, `${person}; then try ${SAME_CALL} again.`);
+      fail('REMOTE_NO_BOARD', `${none}, or it was never shared; this clone never synced it, so it has no copy to put back, and nothing was written.`, `${person}, or, when the board was never shared (agentd/config.yaml was given the remote by hand), shares this clone's board with ${refTo('remote.enable')} here; then try ${SAME_CALL} again.`);
+    }
+    if (this.push(mine.commit, null, newToken()) === 'moved') return this.current();
+    this.git.run(['update-ref', this.tracking, mine.commit]);
+    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" held no shared board; this clone put its copy back (board commit ${mine.commit.slice(0, 12)}). A clone that synced a later commit puts the writes it has back at its next sync.` });
+    return mine.commit;
   }
 
   // ---- git commands run with the board's copies out of their way (ops/remote.ts) --------------------
@@ -489,7 +545,7 @@ export class SharedBoard {
   private again(head: string | null, attempt: number): string | null {
     if (attempt > WAIT_AFTER) this.sayWaiting(head);
     sleep(Math.random() * 5);
-    return this.giveWay(this.pull());
+    return this.giveWay(this.current());
   }
 
   /** A write pushed whose local files then changed: it stands; the board is pulled. */
@@ -592,7 +648,8 @@ export class SharedBoard {
 
     const data = new Map<string, Buffer>();
     const idLength = this.idLength();
-    const store = (path: string, bytes: Buffer, identity?: string) => {
+    const store = (path: string, local: Buffer, identity?: string) => {
+      const bytes = sharedBytes(path, local);
       const blob = blobId(bytes, idLength);
       data.set(blob, bytes);
       listing[path] = { blob, size: bytes.length };
@@ -644,7 +701,7 @@ export class SharedBoard {
     const author = several ? 'agentboard' : (tx.logged[0]?.actor ?? 'agentboard');
     const summary = summaries.join('; ') || 'sync';
     const message = several ? `agentboard: ${summaries.length} writes of agents\n\n${summaries.join('\n')}` : `${author}: ${summaries[0] ?? 'sync'}\n\n${summaries.slice(1).join('\n')}`;
-    const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author, ref: this.outgoing() });
+    const commit = writeCommit(this.git, { parent: base?.commit ?? null, base: base?.listing ?? {}, listing, data, message, author, ref: this.outgoing(), at: Date.parse(tx.now) });
     const pending: Pending = { commit, parent: base?.commit ?? null, token: newToken(), summary: summary.slice(0, 300), at: tx.now };
     if (intent?.replay) pending.queue_id = intent.replay.id;
     this.files.writePending(pending);
@@ -688,7 +745,8 @@ export class SharedBoard {
     const listing: Listing = {};
     const identities: Record<string, string> = {};
     const data = new Map<string, Buffer>();
-    const store = (path: string, bytes: Buffer, identity?: string) => {
+    const store = (path: string, local: Buffer, identity?: string) => {
+      const bytes = sharedBytes(path, local);
       const blob = blobId(bytes, this.idLength());
       data.set(blob, bytes);
       listing[path] = { blob, size: bytes.length };
@@ -704,7 +762,7 @@ export class SharedBoard {
     if (state) store(STATE_PATH, Buffer.from(state.text, 'utf8'), state.identity);
     const activity = Buffer.from(readBoardFile(board.activityPath, board.rel(board.activityPath))?.text ?? '', 'utf8');
     for (const chunk of cutActivity(activity)) store(chunk.path, chunk.bytes);
-    const commit = writeCommit(this.git, { parent: null, base: {}, listing, data, message: 'agentboard: the board is shared', author: 'agentboard', ref: this.outgoing() });
+    const commit = writeCommit(this.git, { parent: null, base: {}, listing, data, message: 'agentboard: the board is shared', author: 'agentboard', ref: this.outgoing(), at: now().getTime() });
     if (this.push(commit, null, newToken()) === 'moved') return null;
     this.files.ensureDir();
     writeFileAtomic(this.files.path('synced.json'), RemoteFiles.syncedText({ remote: this.remote, commit, listing, identities }), board.rel(this.files.path('synced.json')));

@@ -13,6 +13,7 @@
  *
  * config.yaml and people.yaml travel in people's branches (they are settings, reviewed like code).
  */
+import { hasBom, textOf } from '../fs.js';
 import type { Git } from './git.js';
 
 /** The ref on the remote that holds the board. */
@@ -43,6 +44,18 @@ export function boardPathOf(treePath: string): string | null {
   if (treePath.startsWith('changes/') || treePath.startsWith('archive/')) return treePath;
   if (treePath === STATE_PATH) return '.runtime/state.json';
   return null;
+}
+
+/**
+ * A file's bytes as the board ref holds them: a document of a change or of the archive with LF line
+ * ends and without a byte order mark, whatever the clone's copy has (a checkout with core.autocrlf,
+ * an editor that saves Windows' line ends), so that the board's history does not flip between them
+ * with whoever wrote last. Each clone keeps its own: a file that differs from the board's version
+ * only in those holds that version (git.ts holdsBlob).
+ */
+export function sharedBytes(treePath: string, bytes: Buffer): Buffer {
+  if (!/^(changes|archive)\//.test(treePath) || (!hasBom(bytes) && !bytes.includes('\r\n'))) return bytes;
+  return Buffer.from(textOf(bytes).replace(/\r\n/g, '\n'), 'utf8');
 }
 
 /** The activity chunks of a listing, in order. */
@@ -146,11 +159,13 @@ export interface NewCommit {
   author: string;
   /** A ref of this board's own that fast-import writes the commit on (it needs one). */
   ref: string;
+  /** The time of the write (ms since the epoch), the commit's date: what the clones' clocks said is compared by it (SharedBoard.checkClock). */
+  at: number;
 }
 
 /** Stores the commit in the repository with one `git fast-import` (its blobs, trees and the commit); its id. */
 export function writeCommit(git: Git, c: NewCommit): string {
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(c.at / 1000);
   const text = (s: string) => {
     const b = Buffer.from(s, 'utf8');
     return [Buffer.from(`data ${b.length}\n`), b, Buffer.from('\n')];
