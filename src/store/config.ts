@@ -143,9 +143,12 @@ function settingsHint(path: readonly PropertyKey[]): string {
 const REMOTE_LINE = /^remote:.*\n?/m;
 const REMOTE_COMMENT = '# This board is shared by every clone through this git remote (agentboard remote enable / disable).\n';
 
-/** config.yaml's text with `remote:` set to `remote` (null: taken out); every other line stays as it is. */
+/**
+ * config.yaml's text with `remote:` set to `remote` (null: taken out); every other line stays as it
+ * is. Given and returned with LF line ends: a file saved with CRLF gets them back as it is written.
+ */
 export function withRemote(text: string, remote: string | null): string {
-  const without = text.replace(REMOTE_COMMENT, '').replace(REMOTE_LINE, '');
+  const without = text.replace(/\r\n/g, '\n').replace(REMOTE_COMMENT, '').replace(REMOTE_LINE, '');
   if (remote === null) return without;
   return `${without}${without === '' || without.endsWith('\n') ? '' : '\n'}${REMOTE_COMMENT}remote: ${remote}\n`;
 }

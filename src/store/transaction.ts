@@ -675,11 +675,15 @@ export class Transaction implements Reader {
     return this.putDoc(changeId, type, meta, existing.body).doc;
   }
 
-  /** Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml, agentd/.gitignore) as part of this commit. */
+  /**
+   * Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml, agentd/.gitignore) as
+   * part of this commit, with the byte order mark and line ends the file had, as a document's.
+   */
   putBoardFile(name: 'people.yaml' | 'config.yaml' | '.gitignore', text: string): void {
     const path = join(this.board.dir, name);
     this.recordRead(path);
-    this.staged.set(path, { path, text });
+    const read = this.reads.get(path)!;
+    this.staged.set(path, { path, text: withLineEndsOf(read.text, text), bom: read.bom });
   }
 
   /**

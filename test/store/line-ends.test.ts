@@ -8,6 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
+import { boardWithRemote } from '../remote/helpers.js';
 
 const BOM = '\uFEFF';
 const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
@@ -133,5 +134,30 @@ describe('a document that differs from what agentboard wrote only in its line en
     expect(read(dir, 'agentd/.runtime/activity.jsonl')).not.toContain('"file.merge"');
     expect(await handEdited(dir)).toEqual([]);
     expect(git('status', '--porcelain', '--', 'agentd/changes/checkout/proposal.md', 'agentd/changes/checkout/spec.md')).toBe('');
+  });
+});
+
+describe("the board's own files (people.yaml, config.yaml) saved with a byte order mark and CRLF", () => {
+  it('keep both through the writes that change them, and those writes change nothing else', async () => {
+    const shared = await boardWithRemote();
+    const dir = shared.clones[0]!;
+    const people = 'agentd/people.yaml';
+    const config = 'agentd/config.yaml';
+    write(dir, people, BOM + crlf(read(dir, people)));
+    const settings = BOM + crlf(read(dir, config));
+    write(dir, config, settings);
+    await ok(dir, ['person', 'key', '--as', 'human:bob'], { env: { AGENTBOARD_PERSON_KEY: '' }, interactive: true });
+    const p = bytesOf(dir, people);
+    expect(p.bom).toBe(true);
+    expect(allCrlf(p.text)).toBe(true);
+    expect(p.text).toMatch(/name: "human:tester"\r\n[\s\S]*name: "human:bob"\r\n/);
+    await ok(dir, ['remote', 'enable', '--as', 'human:tester']);
+    let c = bytesOf(dir, config);
+    expect(c.bom).toBe(true);
+    expect(allCrlf(c.text)).toBe(true);
+    expect(c.text).toMatch(/\r\nremote: origin\r\n$/);
+    await ok(dir, ['remote', 'disable', '--as', 'human:tester']);
+    c = bytesOf(dir, config);
+    expect(BOM + c.text).toBe(settings);
   });
 });
