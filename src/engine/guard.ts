@@ -12,6 +12,7 @@ import { parseConfig } from '../store/config.js';
 import { parsePeople, PEOPLE_FILE } from '../store/people.js';
 import { unparsable } from '../store/documents.js';
 import { hashText } from '../store/ledger.js';
+import { BOM } from '../store/markdown.js';
 import { DOC_FILES, type DocType } from '../domain/model.js';
 import { emit, fromCwd, stop, type RunContext } from './context.js';
 import type { Role } from './events.js';
@@ -141,7 +142,10 @@ export interface DocsSeen {
   kept: Map<DocType, string | null>;
 }
 
-/** The change's documents that read, with their text and whether they differ from what agentboard last wrote. */
+/**
+ * The change's documents that read, with their text (after the byte order mark the file has, as the
+ * ledger's hash and a copy put back take it) and whether they differ from what agentboard last wrote.
+ */
 function docsNow(ctx: RunContext): Map<DocType, { text: string; edited: boolean }> {
   const board = ctx.ops.board;
   board.begin();
@@ -150,7 +154,7 @@ function docsNow(ctx: RunContext): Map<DocType, { text: string; edited: boolean 
     try {
       const loaded = board.load(ctx.changeId, type);
       // A file that does not read is no edit to take or undo here: the phase that needs it stops on it.
-      if (loaded && !unparsable(loaded.doc)) out.set(type, { text: loaded.text, edited: loaded.edited });
+      if (loaded && !unparsable(loaded.doc)) out.set(type, { text: (loaded.bom ? BOM : '') + loaded.text, edited: loaded.edited });
     } catch {
       // reported where the file is read
     }

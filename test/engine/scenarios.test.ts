@@ -666,6 +666,26 @@ describe('agentboard run with a scripted agent', () => {
     expect((await ok(board.dir, ['status'])).hand_edited).toEqual([]);
   });
 
+  it('keeps the byte order mark of a task list edited by hand during a turn: its copy to put back is what agentboard last wrote, byte for byte, and said so', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: 'status: todo', to: 'status: done' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    // Saved again by an editor that puts a byte order mark first: no edit, and what agentboard writes keeps it.
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(board.dir, tasksFile))]);
+    writeFileSync(join(board.dir, tasksFile), marked);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const [runId] = runIds(board.dir);
+    const kept = `agentd/.runtime/runs/${runId}/tasks.md.agentboard`;
+    expect(r.events.at(-1).next_steps.slice(0, 2)).toEqual([`diff -u ${kept} ${tasksFile}   # what changed, against what agentboard last wrote`, `cp ${kept} ${tasksFile}   # undo it`]);
+    // The copy is the file as agentboard last wrote it, mark and all: the edit is all that differs.
+    const copy = readFileSync(join(board.dir, kept));
+    expect(copy.subarray(0, 3).equals(marked.subarray(0, 3))).toBe(true);
+    expect(copy.toString('utf8').replaceAll('status: todo', 'status: done')).toBe(readFileSync(join(board.dir, tasksFile), 'utf8'));
+    expect(shellSteps(board.dir, r.events.at(-1).next_steps.slice(1, 2))).toEqual([0]);
+    expect((await ok(board.dir, ['status'])).hand_edited).toEqual([]);
+  });
+
   it('takes an edit of text made by hand during a turn as a person\'s: merged, said, and the run goes on', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     // During T1's first turn (which writes nothing) a title is edited in the file; during T2's, a
