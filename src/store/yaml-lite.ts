@@ -5,7 +5,7 @@
  * meaning; the fast path exists because parsing 10,000 task blocks with the full parser takes a
  * second, and must agree with it on everything it accepts (see test/unit/yaml-lite.test.ts).
  */
-import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, type Document } from 'yaml';
+import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, visit, type Document } from 'yaml';
 import type { YamlComments } from '../domain/model.js';
 
 export type Scalar = string | number | boolean | null;
@@ -56,7 +56,8 @@ function emitScalar(value: Scalar, inFlow = false): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new Error(`only safe integers are written to YAML, got ${value}`);
+    // Besides agentboard's own whole numbers, a number a person put in a field agentboard keeps as it is (`estimate: 1.5`).
+    if (!Number.isFinite(value)) throw new Error(`only finite numbers are written to YAML, got ${value}`);
     return String(value);
   }
   return plainString(value, inFlow) ? value : JSON.stringify(value);
@@ -293,6 +294,7 @@ export function slowParse(text: string): YamlMap {
     if (first.code === 'MULTIPLE_DOCS') throw new YamlError(`a second YAML document starts ${text.startsWith('---', first.pos[0]) ? 'at this --- line' : 'here, after a ... line'}, and the file must hold one document only`, line);
     throw new YamlError(first.message.split('\n')[0]!, line);
   }
+  keepNumbersAsWritten(doc);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIASES });
@@ -302,6 +304,27 @@ export function slowParse(text: string): YamlMap {
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new YamlError('expected "key: value" lines', 1);
   return value as YamlMap;
+}
+
+/**
+ * A plain scalar YAML reads as a number that is not written as that number is (`001`, `1.10`,
+ * `1e3`, `0x1F`) is kept as the text written: read as a number it would lose what a person wrote
+ * (task 001 would be task 1, task 1.10 task 1.1). A field that wants a number reads it with
+ * yamlInteger; one that wants text gets it as written, and agentboard writes it back quoted.
+ */
+function keepNumbersAsWritten(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'number' && node.type === 'PLAIN' && node.tag === undefined && node.source !== String(node.value)) node.value = node.source;
+    },
+  });
+}
+
+/** A whole number given in YAML: a number, or decimal digits that keepNumbersAsWritten kept as written (`040` reads 40, as YAML 1.2 reads it). */
+export function yamlInteger(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^[-+]?\d+$/.test(value)) return value;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
 }
 
 function lineOf(text: string, offset: number): number {

@@ -144,3 +144,41 @@ describe('an OpenSpec board with a merge left unresolved in a task list', () => 
     expect((await cli(source, ['validate', '--all'])).code).toBe(0);
   });
 });
+
+describe('ids and numbers in YAML as a person types them', () => {
+  it('reads ids YAML would take for numbers (001, 1.10) as written: the right task waits, validate is clean, a write keeps them', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, '007', [{ id: '001', title: 'One' }, { id: '002', title: 'Two', depends: ['001'] }, { id: '1.1', title: 'Eleven' }, { id: '1.10', title: 'Ten', depends: ['1.1'] }]);
+    const path = 'agentd/changes/007/tasks.md';
+    // Typed without the quotes agentboard writes, here and in the frontmatter.
+    const typed = read(dir, path).replace('change_id: "007"', 'change_id: 007').replace('depends: ["001"]', 'depends: [001]').replace('depends: ["1.1"]', 'depends: [1.1]\nid: 1.10');
+    expect(typed).toContain('change_id: 007\n');
+    expect(typed).toContain('depends: [001]\n');
+    write(dir, path, typed);
+    const validate = await cli(dir, ['validate', '007', '--json']);
+    expect(validate.json.data.changes[0].findings.filter((f: { level: string }) => f.level === 'error')).toEqual([]);
+    const listed = (await ok(dir, ['task', 'list', '--change', '007'])).tasks.map((t: { id: string; depends: string[]; ready: boolean }) => [t.id, t.depends, t.ready]);
+    expect(listed).toEqual([['001', [], true], ['002', ['001'], false], ['1.1', [], true], ['1.10', ['1.1'], false]]);
+    await ok(dir, ['task', 'note', '007/1.10', 'Noted.', '--as', 'human:tester']);
+    const text = read(dir, path);
+    expect(text).toContain('depends: [001]\n');
+    // The block written again: the id a person added is written as the text it is.
+    expect(text).toMatch(/## 1\.10: Ten\n\n```yaml\nstatus: todo\npriority: medium\ndepends: \["1\.1"\]\nnotes:\n[^`]*\nid: "1\.10"\n```/);
+    expect((await ok(dir, ['task', 'list', '--change', '007'])).tasks.map((t: { depends: string[] }) => t.depends)).toEqual([[], ['001'], [], ['1.1']]);
+  });
+
+  it('reads a whole number written with leading zeros as that number, and writes back a field a person added with a fraction', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'numbers', [{ title: 'One' }]);
+    const path = 'agentd/changes/numbers/tasks.md';
+    await ok(dir, ['next', '--as', 'codex']);
+    write(dir, path, read(dir, path).replace('revision: 1\n', 'revision: 01\nversion: 2.5\n').replace('status: in_progress\n', 'status: in_progress\nestimate: 1.5\n'));
+    write(dir, 'agentd/config.yaml', 'stale_claim_minutes: 0120\n');
+    expect((await cli(dir, ['validate', 'numbers'])).code).toBe(0);
+    await ok(dir, ['task', 'progress', 'numbers/T1', '--percent', '40', '--message', 'Half way.', '--as', 'codex']);
+    const text = read(dir, path);
+    expect(text).toContain('version: 2.5\n');
+    expect(text).toContain('estimate: 1.5\n');
+    expect(text).toContain('progress: 40\n');
+  });
+});
