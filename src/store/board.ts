@@ -26,7 +26,7 @@ import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js
 import { gitSync } from './git-sync.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
-import { BOM, splitFrontmatter } from './markdown.js';
+import { BOM, splitFrontmatter, withLf } from './markdown.js';
 import { listOf, scanTaskList, SUMMARY_STATE, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
 import { refuseMergeConflict } from './conflict-markers.js';
@@ -217,7 +217,7 @@ interface KeptHead {
 export type { HeadMeta };
 
 function fullMeta(text: string, shown: string, type: DocType): DocMeta | null {
-  const split = splitFrontmatter(text.replace(/\r\n/g, '\n'));
+  const split = splitFrontmatter(withLf(text));
   return split ? (readMeta(split.frontmatter, new FindingSink(shown), type)?.meta ?? null) : null;
 }
 
@@ -230,8 +230,9 @@ function hashOf(read: FileRead): string {
 
 /**
  * Whether a file is what agentboard last wrote (`written`, the hash of its bytes): byte for byte, or
- * but for its line ends (CRLF or LF) and byte order mark. A checkout with git's core.autocrlf, or an
- * editor that saves with Windows' line ends, changes those alone, and that is no person's edit.
+ * but for its line ends (CRLF, LF, or the CR CR LF of a CRLF file converted again) and byte order
+ * mark. A checkout with git's core.autocrlf, or an editor that saves with Windows' line ends,
+ * changes those alone, and that is no person's edit.
  */
 function asWritten(read: FileRead, written: string): boolean {
   return hashOf(read) === written || (read.alike ??= alikeHashes(read.text)).includes(written);
@@ -239,7 +240,7 @@ function asWritten(read: FileRead, written: string): boolean {
 
 /** The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark. */
 function alikeHashes(text: string): string[] {
-  const lf = text.replace(/\r\n/g, '\n');
+  const lf = withLf(text);
   const crlf = lf.replace(/\n/g, '\r\n');
   return [lf, crlf, BOM + lf, BOM + crlf].map(hashText);
 }

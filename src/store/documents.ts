@@ -11,7 +11,7 @@ import { parseProposalBody, renderProposalBody, type ProposalLines } from './for
 import { parseReviewBody, renderReviewBody } from './format-review.js';
 import { parseSpecBody, renderSpecBody, type SpecLines } from './format-spec.js';
 import { parseTasksBody, serializeTasksBody, type TasksBody } from './format-tasks.js';
-import { joinFrontmatter, opensFrontmatter, splitFrontmatter } from './markdown.js';
+import { joinFrontmatter, opensFrontmatter, splitFrontmatter, withLf } from './markdown.js';
 import type { YamlMap } from './yaml-lite.js';
 
 export interface DocContent {
@@ -47,7 +47,7 @@ export interface DocFile<T extends DocType = DocType> {
 /** Reads a document's text; structural problems become findings (errors carry file and line). */
 export function parseDocText<T extends DocType>(type: T, text: string, file: string): DocFile<T> {
   const sink = new FindingSink(file);
-  const normalized = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
+  const normalized = withLf(text);
   const split = splitFrontmatter(normalized);
   const doc: DocFile<T> = {
     type,

@@ -7,6 +7,7 @@
  */
 import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, visit, type Document } from 'yaml';
 import type { YamlComments } from '../domain/model.js';
+import { withLf } from './markdown.js';
 
 export type Scalar = string | number | boolean | null;
 export type FlatMap = { [key: string]: Scalar };
@@ -276,6 +277,7 @@ const MAX_ALIASES = 20;
 
 /** Parses a YAML map; throws YamlError with a 1-based line number relative to `text`. */
 export function parseYaml(text: string): YamlMap {
+  text = withLf(text);
   return fastParse(text) ?? slowParse(text);
 }
 
@@ -346,6 +348,7 @@ export function lineOfKey(text: string, key: string): number | undefined {
  * not there), the line of the last step found; undefined when not even the first one is there.
  */
 export function lineOfPath(text: string, path: readonly PropertyKey[]): number | undefined {
+  text = withLf(text);
   let node: unknown = parseDocument(text).contents;
   let offset: number | undefined;
   for (const step of path) {

@@ -161,3 +161,49 @@ describe("the board's own files (people.yaml, config.yaml) saved with a byte ord
     expect(BOM + c.text).toBe(settings);
   });
 });
+
+describe('a CRLF document saved again by a tool that turns each LF into CRLF (its lines end in CR CR LF)', () => {
+  it('is read without a carriage return in any text, is no hand edit, and the next write gives it plain CRLF line ends', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'doubled', [{ title: 'One', description: 'First line.\nSecond line.' }, { title: 'Two' }]);
+    const tasks = 'agentd/changes/doubled/tasks.md';
+    write(dir, tasks, read(dir, tasks).replace(/\n/g, '\r\r\n'));
+    expect((await ok(dir, ['task', 'show', 'doubled/T1'])).task.description).toBe('First line.\nSecond line.');
+    expect(await handEdited(dir)).toEqual([]);
+    await ok(dir, ['task', 'note', 'doubled/T2', 'Noted.', '--as', 'human:tester']);
+    const text = read(dir, tasks);
+    expect(allCrlf(text)).toBe(true);
+    expect(text).not.toContain('\r\r');
+    expect(text).toContain('First line.\r\nSecond line.\r\n');
+    expect((await ok(dir, ['task', 'show', 'doubled/T1'])).task.description).toBe('First line.\nSecond line.');
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+  });
+
+  it('edited by a person so, has the edit merged by the next write with no carriage return taken into the text', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'edited', [{ title: 'One', description: 'First line.\nSecond line.' }, { title: 'Two' }]);
+    const tasks = 'agentd/changes/edited/tasks.md';
+    write(dir, tasks, read(dir, tasks).replace('Second line.', 'Second line, by hand.').replace(/\n/g, '\r\r\n'));
+    expect(await handEdited(dir)).toEqual([tasks]);
+    await ok(dir, ['task', 'note', 'edited/T2', 'Noted.', '--as', 'human:tester']);
+    const text = read(dir, tasks);
+    expect(allCrlf(text)).toBe(true);
+    expect(text).not.toContain('\r\r');
+    expect((await ok(dir, ['task', 'show', 'edited/T1'])).task.description).toBe('First line.\nSecond line, by hand.');
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect(await handEdited(dir)).toEqual([]);
+  });
+
+  it('read as people.yaml and config.yaml, and written back with plain CRLF line ends', async () => {
+    const dir = await newBoard();
+    const people = 'agentd/people.yaml';
+    write(dir, people, read(dir, people).replace(/\n/g, '\r\r\n'));
+    write(dir, 'agentd/config.yaml', 'stale_claim_minutes: 30\r\r\nrequire_approval: [spec]\r\r\n');
+    expect((await ok(dir, ['validate'])).valid).toBe(true);
+    await ok(dir, ['person', 'key', '--as', 'human:bob'], { env: { AGENTBOARD_PERSON_KEY: '' }, interactive: true });
+    const text = read(dir, people);
+    expect(allCrlf(text)).toBe(true);
+    expect(text).not.toContain('\r\r');
+    expect(text).toMatch(/name: "human:tester"\r\n[\s\S]*name: "human:bob"\r\n/);
+  });
+});
