@@ -12,7 +12,7 @@ import { refTo, SAME_CALL } from '../domain/refs.js';
 import { changeIdProblem } from '../domain/ids.js';
 import { printable } from '../domain/text.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_FILES, DOC_TYPES, type DocMeta, type DocType } from '../domain/model.js';
+import { DOC_FILES, DOC_TYPES, DOC_WORDS, type DocMeta, type DocType } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
@@ -243,6 +243,34 @@ function alikeHashes(text: string): string[] {
   const lf = withLf(text);
   const crlf = lf.replace(/\n/g, '\r\n');
   return [lf, crlf, BOM + lf, BOM + crlf].map(hashText);
+}
+
+/** Each document's file name in lowercase, to tell a file named as one but for its case. */
+const DOC_BY_LOWERCASE = new Map((Object.keys(DOC_FILES) as DocType[]).map((type) => [DOC_FILES[type].toLowerCase(), type]));
+
+/**
+ * The finding on a file named as a document but for its case (`file`; the document's own name is
+ * `shown`): not read; with no document beside it, to be renamed; with one, to be merged into it,
+ * since a checkout on a file system that ignores case (macOS, Windows) can hold only one of them.
+ */
+function misnamedFinding(shown: string, file: string, type: DocType, beside: boolean): Finding {
+  const name = basename(shown);
+  if (!beside) {
+    return {
+      level: 'error',
+      file,
+      rule: 'file.name_case',
+      message: `${file} is not read: agentboard reads the ${DOC_WORDS[type]} of a change from ${name} only (file names differ by case here), so nothing it holds is shown or handed out, and a write of the ${DOC_WORDS[type]} is refused while it is there.`,
+      fix: `Rename it: \`git mv ${file} ${shown}\` (or \`mv\` when it is not in git).`,
+    };
+  }
+  return {
+    level: 'error',
+    file,
+    rule: 'file.name_case',
+    message: `${file} is not read: its name differs from ${shown} only by case, and agentboard reads ${name} alone; a checkout on a file system that ignores case (macOS, Windows) keeps only one of the two.`,
+    fix: `Move what ${basename(file)} holds that ${name} lacks into ${shown} by hand, then remove it: \`git rm ${file}\` (or \`rm\` when it is not in git).`,
+  };
 }
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
@@ -1056,26 +1084,58 @@ export class Board implements Reader {
   }
 
   /**
+   * Files of a change folder named as a document but for the case of their letters (Tasks.md,
+   * Proposal.md, review.md): what a person on a file system that ignores case, or another tool,
+   * may make. File names are read as they are, so such a file is no document of the change.
+   */
+  misnamedDocs(changeId: string): { type: DocType; name: string }[] {
+    const dir = this.changeDir(changeId);
+    let names: string[];
+    try {
+      names = this.plainDir(dir) ? readdirSync(dir) : [];
+    } catch {
+      return []; // an unreadable change folder is reported where its documents are read
+    }
+    const out: { type: DocType; name: string }[] = [];
+    for (const name of names) {
+      const type = DOC_BY_LOWERCASE.get(name.toLowerCase());
+      if (!type || name === DOC_FILES[type]) continue;
+      // On a file system that ignores case the two names are one file, read (and written) by its own name.
+      const own = lstatSync(join(dir, DOC_FILES[type]), { throwIfNoEntry: false });
+      const it = lstatSync(join(dir, name), { throwIfNoEntry: false });
+      if (own && it && own.ino === it.ino && own.dev === it.dev) continue;
+      out.push({ type, name });
+    }
+    return out;
+  }
+
+  /**
    * Documents of a change that agentboard wrote (its ledger says so) and that are gone, removed
    * outside agentboard: no command removes a document of an open change, so what it held (tasks,
-   * claims, notes) is lost to every reader until the file is restored. Reported, never ignored.
+   * claims, notes) is lost to every reader until the file is restored. Reported, never ignored; so
+   * is a file named as a document but for the case of its letters (misnamedDocs), which is not read.
    */
   goneDocs(changeId: string): Finding[] {
     if (!this.checkedDir(changeId)) return [];
     const header = this.ledgerHeader(changeId);
     const out: Finding[] = [];
+    const misnamed = this.misnamedDocs(changeId);
     for (const type of Object.keys(DOC_FILES) as DocType[]) {
       const written = header[DOC_FILES[type]];
-      if (!written) continue;
+      const variants = misnamed.filter((m) => m.type === type);
+      if (!written && variants.length === 0) continue;
       const path = this.docPath(changeId, type);
       const shown = this.rel(path);
       // The read the command made already, once per generation: there, or not there.
+      let there: boolean;
       try {
-        if (this.current(path, shown) !== null) continue;
+        there = this.current(path, shown) !== null;
       } catch (err) {
-        if (err instanceof AgentboardError) continue; // there, but unreadable: reported where it is read
-        throw err;
+        if (!(err instanceof AgentboardError)) throw err;
+        there = true; // there, but unreadable: reported where it is read
       }
+      for (const { name } of variants) out.push(misnamedFinding(shown, `${this.rel(this.changeDir(changeId))}/${name}`, type, there));
+      if (there || variants.length > 0 || !written) continue;
       out.push({
         level: 'error',
         file: shown,

@@ -2,7 +2,7 @@
  * Board files as people's editors, tools and copies leave them: each is read as meant, or refused
  * with its file and line, and a write touches only the file it is about.
  */
-import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, FIXTURES, newBoard, ok, read, tempDir, write } from '../helpers.js';
@@ -180,5 +180,57 @@ describe('ids and numbers in YAML as a person types them', () => {
     expect(text).toContain('version: 2.5\n');
     expect(text).toContain('estimate: 1.5\n');
     expect(text).toContain('progress: 40\n');
+  });
+});
+
+describe('a document file named but for the case of its letters (Tasks.md, Proposal.md)', () => {
+  it('is named by validate and status with the rename to make, and no write makes the document beside it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'cased', [{ title: 'One' }, { title: 'Two' }]);
+    const folder = 'agentd/changes/cased';
+    renameSync(join(dir, folder, 'tasks.md'), join(dir, folder, 'Tasks.md'));
+    const held = read(dir, `${folder}/Tasks.md`);
+    const validate = await cli(dir, ['validate', 'cased', '--json']);
+    expect(validate.code).toBe(1);
+    expect(validate.json.data.changes[0].findings).toEqual([
+      expect.objectContaining({ level: 'error', file: `${folder}/Tasks.md`, rule: 'file.name_case', fix: `Rename it: \`git mv ${folder}/Tasks.md ${folder}/tasks.md\` (or \`mv\` when it is not in git).` }),
+    ]);
+    expect((await ok(dir, ['status'])).problems).toContainEqual(expect.objectContaining({ file: `${folder}/Tasks.md` }));
+    // Writing the task list anew would hide what Tasks.md holds: refused, nothing written.
+    for (const args of [['tasks', 'cased', '--as', 'planner', '--input', write(dir, 'again.json', JSON.stringify({ tasks: [{ title: 'Other' }], notes: 'No additional notes.' }))], ['task', 'add', 'cased', '--title', 'Three', '--as', 'planner']]) {
+      const r = await cli(dir, [...args, '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json.error.code).toMatch(/PARSE_ERROR|DOCUMENT_NOT_FOUND|PHASE_NOT_READY/);
+    }
+    expect(readdirSync(join(dir, folder)).sort()).toEqual(['Tasks.md', 'proposal.md', 'spec.md']);
+    expect(read(dir, `${folder}/Tasks.md`)).toBe(held);
+    const refused = await cli(dir, ['tasks', 'cased', '--as', 'human:tester', '--input', join(dir, 'again.json'), '--json']);
+    expect(refused.json.error).toEqual({
+      code: 'PARSE_ERROR',
+      message: `${folder}/Tasks.md is named as the task list but for its case, and agentboard reads tasks.md only: it did not write tasks.md beside it, which would hide what Tasks.md holds. Nothing was changed.`,
+      next_step: expect.stringMatching(new RegExp(`^Rename it with \`git mv ${folder}/Tasks.md ${folder}/tasks.md\` \\(or \`mv\` when it is not in git\\), then try \`agentboard tasks cased `)),
+    });
+    // Renamed as told, the list is read as it was: nothing was lost.
+    renameSync(join(dir, folder, 'Tasks.md'), join(dir, folder, 'tasks.md'));
+    expect((await cli(dir, ['validate', 'cased'])).code).toBe(0);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('cased/T1');
+  });
+
+  it('beside the document itself is named as one to merge into it and remove; a proposal another tool named so is not overwritten', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'both', [{ title: 'One' }]);
+    const folder = 'agentd/changes/both';
+    writeFileSync(join(dir, folder, 'SPEC.md'), '# Notes of another tool\n');
+    const validate = await cli(dir, ['validate', 'both', '--json']);
+    expect(validate.json.data.changes[0].findings).toEqual([expect.objectContaining({ file: `${folder}/SPEC.md`, rule: 'file.name_case', fix: `Move what SPEC.md holds that spec.md lacks into ${folder}/spec.md by hand, then remove it: \`git rm ${folder}/SPEC.md\` (or \`rm\` when it is not in git).` })]);
+    // A write of the spec itself goes on: spec.md is there, and SPEC.md is left as it is.
+    await ok(dir, ['next', '--as', 'codex']);
+    expect(read(dir, `${folder}/SPEC.md`)).toBe('# Notes of another tool\n');
+    // A change folder another tool made, with Proposal.md: propose does not write proposal.md beside it.
+    mkdirSync(join(dir, 'agentd/changes/made-elsewhere'));
+    writeFileSync(join(dir, 'agentd/changes/made-elsewhere/Proposal.md'), '# Made elsewhere\n');
+    const propose = await cli(dir, ['propose', 'made-elsewhere', '--as', 'planner', '--why', 'Agents and people need one place to see who works on what, so that no work is done twice.', '--what-changes', 'Add.', '--impact', 'None.', '--notes', 'No additional notes.', '--json']);
+    expect(propose.json.error?.code).toBe('PARSE_ERROR');
+    expect(readdirSync(join(dir, 'agentd/changes/made-elsewhere'))).toEqual(['Proposal.md']);
   });
 });
