@@ -67,13 +67,22 @@ function folderInPlace(shown: string, nothing = ''): AgentboardError {
   return new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.${nothing}`, `Move the folder ${shown} aside, or, when it is committed, restore it from git (git checkout -- ${shown}).`);
 }
 
+const HARD_LINKED = 'a file with more than one hard link';
+
 /** The error for something at a file's place that is not a plain file. */
 function notAFile(shown: string, what: string): AgentboardError {
-  return what === 'a folder' ? folderInPlace(shown) : unsafePath(shown, what, 'a plain file');
+  if (what === 'a folder') return folderInPlace(shown);
+  if (what !== HARD_LINKED) return unsafePath(shown, what, 'a plain file');
+  // Its text is the board's as much as another name's: copied to a file of its own, nothing is lost.
+  return new AgentboardError(
+    'UNSAFE_PATH',
+    `${shown} is ${what} (ls -l counts them); agentboard only reads and writes files that have one name, so it did not touch it.`,
+    `Give it a file of its own, keeping what it holds: \`cp ${shown} ${shown}.own && mv ${shown}.own ${shown}\` (its other names keep the file as it is), or restore it from git (git checkout -- ${shown}).`,
+  );
 }
 
 function kindOf(st: Stats): string | null {
-  if (st.isFile()) return st.nlink > 1 ? 'a file with more than one hard link' : null;
+  if (st.isFile()) return st.nlink > 1 ? HARD_LINKED : null;
   if (st.isDirectory()) return 'a folder';
   if (st.isSymbolicLink()) return 'a symbolic link';
   if (st.isFIFO()) return 'a named pipe (FIFO)';

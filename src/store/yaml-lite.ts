@@ -5,7 +5,7 @@
  * meaning; the fast path exists because parsing 10,000 task blocks with the full parser takes a
  * second, and must agree with it on everything it accepts (see test/unit/yaml-lite.test.ts).
  */
-import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, visit, type Document } from 'yaml';
+import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, stringify, visit, type Document } from 'yaml';
 import type { YamlComments } from '../domain/model.js';
 import { withLf } from './markdown.js';
 
@@ -68,12 +68,37 @@ function isFlatMapArray(value: unknown[]): value is FlatMap[] {
   return value.length > 0 && value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
 }
 
-/** Writes a map in key order, one key per line; undefined values are left out. */
+function isScalarValue(v: unknown): v is Scalar {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+/** A map of scalars by plain keys, with one at least: what emitYaml writes as "  key: value" lines. */
+function isFlatMap(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+  return entries.length > 0 && entries.every(([k, x]) => KEY.test(k) && isScalarValue(x));
+}
+
+/** Whether emitYaml's own lines hold the entry: agentboard's keys and values always fit; a person's may not. */
+function fitsLines(key: string, value: unknown): boolean {
+  if (!KEY.test(key)) return false;
+  if (Array.isArray(value)) return value.every(isScalarValue) || value.every(isFlatMap);
+  return isScalarValue(value) || isFlatMap(value);
+}
+
+/**
+ * Writes a map in key order, one key per line; undefined values are left out. A key or value a
+ * person added that these lines do not hold (a key with a space, a nested map, YAML's `<<` key) is
+ * written by the full YAML library, which parseYaml reads back the same.
+ */
 export function emitYaml(map: Record<string, Value | undefined>): string {
   let out = '';
   for (const [key, value] of Object.entries(map)) {
     if (value === undefined) continue;
-    if (!KEY.test(key)) throw new Error(`invalid YAML key ${key}`);
+    if (!fitsLines(key, value)) {
+      out += stringify({ [key]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
+      continue;
+    }
     if (Array.isArray(value)) {
       if (isFlatMapArray(value)) {
         out += `${key}:\n`;
@@ -294,6 +319,8 @@ export function slowParse(text: string): YamlMap {
     const line = lineOf(text, first.pos[0]);
     // The parser's own words name a function of its API: said as what the file holds.
     if (first.code === 'MULTIPLE_DOCS') throw new YamlError(`a second YAML document starts ${text.startsWith('---', first.pos[0]) ? 'at this --- line' : 'here, after a ... line'}, and the file must hold one document only`, line);
+    if (first.code === 'DUPLICATE_KEY') throw new YamlError(`the key "${/^[^:\n]*/.exec(text.slice(first.pos[0]))![0].trim()}" is given a second time here; keep one of its lines`, line);
+    if (first.code === 'TAB_AS_INDENT') throw new YamlError('a tab indents this line, and YAML indents with spaces only', line);
     throw new YamlError(first.message.split('\n')[0]!, line);
   }
   keepNumbersAsWritten(doc);

@@ -2,7 +2,8 @@
  * Board files as people's editors, tools and copies leave them: each is read as meant, or refused
  * with its file and line, and a write touches only the file it is about.
  */
-import { chmodSync, cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { chmodSync, cpSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, FIXTURES, newBoard, ok, read, tempDir, write } from '../helpers.js';
@@ -232,5 +233,69 @@ describe('a document file named but for the case of its letters (Tasks.md, Propo
     const propose = await cli(dir, ['propose', 'made-elsewhere', '--as', 'planner', '--why', 'Agents and people need one place to see who works on what, so that no work is done twice.', '--what-changes', 'Add.', '--impact', 'None.', '--notes', 'No additional notes.', '--json']);
     expect(propose.json.error?.code).toBe('PARSE_ERROR');
     expect(readdirSync(join(dir, 'agentd/changes/made-elsewhere'))).toEqual(['Proposal.md']);
+  });
+});
+
+describe('YAML a person writes by hand, beyond the shapes agentboard writes', () => {
+  it('keeps keys with spaces, nested maps, anchors and a merge key through writes, and work is handed out', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rich', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/rich/tasks.md';
+    const added = 'base: &b\n  owner: team\n<<: *b\nReviewed by: ana\nlinks:\n  docs:\n    main: x\n';
+    write(dir, path, read(dir, path).replace('revision: 1\n', `revision: 1\n${added}`).replace('## T2: Two\n\n```yaml\nstatus: todo\n', '## T2: Two\n\n```yaml\nstatus: todo\nextra info:\n  deep:\n    level: 2\n'));
+    expect((await cli(dir, ['validate', 'rich'])).code).toBe(0);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('rich/T1');
+    await ok(dir, ['task', 'note', 'rich/T2', 'Noted.', '--as', 'human:tester']);
+    // The frontmatter rewritten by agentboard (a decision on the list) writes those keys back as YAML that reads the same.
+    await ok(dir, ['approve', 'rich', 'tasks', '--as', 'human:tester']);
+    const text = read(dir, path);
+    expect(text).toContain('status: approved\n');
+    expect(text).toMatch(/Reviewed by: ana\n/);
+    expect(text).toMatch(/<<:\n {2}owner: team\n/);
+    expect(text).toMatch(/links:\n {2}docs:\n {4}main: x\n/);
+    expect(text).toMatch(/## T2: Two\n\n```yaml\nstatus: todo\npriority: medium\nnotes:\n[^`]*Noted\.\nextra info:\n {2}deep:\n {4}level: 2\n```/);
+    expect((await cli(dir, ['validate', 'rich'])).code).toBe(0);
+    expect((await ok(dir, ['status'])).hand_edited).toEqual([]);
+  });
+
+  it('says which key a duplicate line gives again, and that a tab indents a line', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'typos', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/typos/tasks.md';
+    write(dir, path, read(dir, path).replace('revision: 1\n', 'revision: 1\nauthor: someone\n').replace('## T2: Two\n\n```yaml\nstatus: todo\n', '## T2: Two\n\n```yaml\nstatus: todo\nskills:\n\t- go\n'));
+    const lines = read(dir, path).split('\n');
+    const findings = (await cli(dir, ['validate', 'typos', '--json'])).json.data.changes[0].findings;
+    expect(findings.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([[lines.indexOf('author: someone') + 1, 'frontmatter is not valid YAML: the key "author" is given a second time here; keep one of its lines']]);
+    write(dir, path, read(dir, path).replace('author: someone\n', ''));
+    const tab = (await cli(dir, ['validate', 'typos', '--json'])).json.data.changes[0].findings;
+    expect(tab.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([[lines.indexOf('\t- go'), 'task T2: a tab indents this line, and YAML indents with spaces only']]);
+  });
+});
+
+describe('a document file as other tools leave it', () => {
+  it('emptied: says so and to restore it, never to write it anew', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'emptied', [{ title: 'One' }]);
+    const path = 'agentd/changes/emptied/tasks.md';
+    write(dir, path, '');
+    const findings = (await cli(dir, ['validate', 'emptied', '--json'])).json.data.changes[0].findings;
+    expect(findings).toEqual([expect.objectContaining({ line: 1, message: 'the file is empty', fix: `restore it from git (git checkout -- ${path}) or from your editor's history; writing the document anew would replace what it held` })]);
+    expect((await cli(dir, ['task', 'note', 'emptied/T1', 'A note.', '--as', 'human:tester'])).code).toBe(1);
+    expect(read(dir, path)).toBe('');
+  });
+
+  it('with a second hard link (a backup tool, cp -al): refused with a way to give it its own file that keeps what it holds', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'linked', [{ title: 'One' }]);
+    const path = 'agentd/changes/linked/tasks.md';
+    linkSync(join(dir, path), join(dir, 'tasks-backup.md'));
+    const r = await cli(dir, ['task', 'note', 'linked/T1', 'A note.', '--as', 'human:tester', '--json']);
+    expect(r.json.error.code).toBe('UNSAFE_PATH');
+    const step: string = r.json.error.next_step;
+    expect(step).toContain(`\`cp ${path} ${path}.own && mv ${path}.own ${path}\``);
+    execSync(/`(cp [^`]*)`/.exec(step)![1]!, { cwd: dir });
+    await ok(dir, ['task', 'note', 'linked/T1', 'A note.', '--as', 'human:tester']);
+    expect((await ok(dir, ['task', 'show', 'linked/T1'])).task.notes).toHaveLength(1);
+    expect(read(dir, 'tasks-backup.md')).not.toContain('A note.');
   });
 });

@@ -90,6 +90,15 @@ describe('yaml-lite', () => {
     expect([yamlInteger('040'), yamlInteger('+3'), yamlInteger(7), yamlInteger('1.10'), yamlInteger('99999999999999999999')]).toEqual([40, 3, 7, '1.10', '99999999999999999999']);
   });
 
+  it('writes what a person added beyond its own shapes (a key with a space, nested maps and lists, `<<`) as YAML that reads back the same', async () => {
+    const map = parseYaml('Reviewed by: ana\nbase: &b {owner: team}\n<<: *b\ndeep:\n  a:\n    b: 1\ngrid: [[1, 2]]\nempty: {}\nmixed: [a, {b: c}]\nid: 001\ntext: |-\n  two\n  lines\n');
+    expect(map).toEqual({ 'Reviewed by': 'ana', base: { owner: 'team' }, '<<': { owner: 'team' }, deep: { a: { b: 1 } }, grid: [[1, 2]], empty: {}, mixed: ['a', { b: 'c' }], id: '001', text: 'two\nlines' });
+    const text = emitYaml(map);
+    expect(parseYaml(text)).toEqual(map);
+    expect(text).toContain('Reviewed by: ana\n');
+    expect(emitYaml({ status: 'todo', notes: [{ author: 'ana', text: 'hi' }] })).toBe('status: todo\nnotes:\n  - author: ana\n    text: hi\n');
+  });
+
   it('refuses duplicate keys', async () => {
     expect(() => parseYaml('a: 1\na: 2\n')).toThrow(YamlError);
   });
