@@ -459,6 +459,7 @@ export class Board implements Reader {
     if (this.settingsKept) return this.configCache!;
     const shown = this.rel(this.configPath);
     const text = this.current(this.configPath, shown)?.text ?? null;
+    if (text === null) this.refuseMisnamed('config.yaml', 'its settings');
     if (this.configCache === null || this.configCache.text !== text) this.configCache = { text, config: parseConfig(text, shown) };
     return this.configCache;
   }
@@ -1264,7 +1265,26 @@ export class Board implements Reader {
   readPeople(): PersonRecord[] {
     const path = join(this.dir, PEOPLE_FILE);
     const read = this.readFile(path, this.rel(path));
+    if (!read) this.refuseMisnamed(PEOPLE_FILE, "the people who may act with a person's key");
     return read ? parsePeople(read.text, this.rel(path)) : [];
+  }
+
+  /**
+   * Refuses to go on without a board file (`name`, absent) when agentd/ holds one named as it but
+   * for its case or a .yml for its .yaml (Config.yaml, people.yml): what that one says would
+   * silently not apply.
+   */
+  private refuseMisnamed(name: string, holds: string): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return; // an unreadable board folder is reported where its files are read
+    }
+    const found = names.find((n) => n !== name && n.toLowerCase().replace(/\.yml$/, '.yaml') === name);
+    if (found === undefined) return;
+    const [file, wanted] = [this.rel(join(this.dir, found)), this.rel(join(this.dir, name))];
+    fail('CONFIG_INVALID', `${file} is not read: agentboard reads ${holds} from ${wanted} only, by that exact name, so nothing ${found} says applies.`, `Rename it: \`git mv ${file} ${wanted}\` (or \`mv\` when it is not in git).`);
   }
 
   /**
@@ -1279,6 +1299,7 @@ export class Board implements Reader {
     const path = join(this.dir, PEOPLE_FILE);
     const shown = this.rel(path);
     const read = this.readFile(path, shown);
+    if (!read) this.refuseMisnamed(PEOPLE_FILE, "the people who may act with a person's key");
     const here = read ? parsePeople(read.text, shown) : [];
     if (this.branch() === null) return { people: here, uncommitted: [] };
     const committed = committedFile(this.root, shown);

@@ -274,6 +274,10 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
     }
     buf = buf.subarray(0, length);
     if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : previous.withIdentity(identityOf(st));
+    // UTF-16, as Windows PowerShell's > and Out-File write text: said as such, not as binary data.
+    if (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) {
+      fail('PARSE_ERROR', `${shown} is UTF-16 text (as Windows PowerShell's > and Out-File write it); agentboard reads UTF-8 only, so it did not read it.`, `Save ${shown} as UTF-8 (in your editor, or with PowerShell: (Get-Content ${shown}) | Set-Content -Encoding utf8 ${shown}), or restore it from git.`);
+    }
     const fault = textFault(buf);
     if (fault?.binary) {
       fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds binary data (a NUL byte), not text.`, `Take the binary data out of line ${fault.line} of ${shown}, or, when it is committed, restore it from git (git checkout -- ${shown}).`, { line: fault.line });

@@ -284,6 +284,17 @@ describe('a document file as other tools leave it', () => {
     expect(read(dir, path)).toBe('');
   });
 
+  it('saved as UTF-16 (Windows PowerShell\'s >): says so and how to save it as UTF-8, and nothing is written', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'wide', [{ title: 'One' }]);
+    const path = 'agentd/changes/wide/tasks.md';
+    const wide = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(read(dir, path), 'utf16le')]);
+    writeFileSync(join(dir, path), wide);
+    const r = await cli(dir, ['task', 'note', 'wide/T1', 'A note.', '--as', 'human:tester', '--json']);
+    expect(r.json.error).toMatchObject({ code: 'PARSE_ERROR', message: `${path} is UTF-16 text (as Windows PowerShell's > and Out-File write it); agentboard reads UTF-8 only, so it did not read it.` });
+    expect(readFileSync(join(dir, path)).equals(wide)).toBe(true);
+  });
+
   it('with a second hard link (a backup tool, cp -al): refused with a way to give it its own file that keeps what it holds', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'linked', [{ title: 'One' }]);
@@ -297,5 +308,24 @@ describe('a document file as other tools leave it', () => {
     await ok(dir, ['task', 'note', 'linked/T1', 'A note.', '--as', 'human:tester']);
     expect((await ok(dir, ['task', 'show', 'linked/T1'])).task.notes).toHaveLength(1);
     expect(read(dir, 'tasks-backup.md')).not.toContain('A note.');
+  });
+});
+
+describe("the board's own files named but for their case, or .yml for .yaml", () => {
+  it('are refused with the rename to make, not silently left out (the settings and people they hold would not apply)', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'named', [{ title: 'One' }]);
+    write(dir, 'agentd/config.yaml', 'require_approval: [tasks]\n');
+    renameSync(join(dir, 'agentd/config.yaml'), join(dir, 'agentd/config.yml'));
+    const next = await cli(dir, ['next', '--as', 'codex', '--json']);
+    expect(next.json.error).toMatchObject({ code: 'CONFIG_INVALID', message: 'agentd/config.yml is not read: agentboard reads its settings from agentd/config.yaml only, by that exact name, so nothing config.yml says applies.' });
+    expect((await cli(dir, ['status', '--json'])).json.error.next_step).toBe('Rename it: `git mv agentd/config.yml agentd/config.yaml` (or `mv` when it is not in git).');
+    renameSync(join(dir, 'agentd/config.yml'), join(dir, 'agentd/config.yaml'));
+    renameSync(join(dir, 'agentd/people.yaml'), join(dir, 'agentd/People.yaml'));
+    const approve = await cli(dir, ['approve', 'named', 'tasks', '--as', 'human:tester', '--json']);
+    expect(approve.json.error).toMatchObject({ code: 'CONFIG_INVALID', next_step: 'Rename it: `git mv agentd/People.yaml agentd/people.yaml` (or `mv` when it is not in git).' });
+    renameSync(join(dir, 'agentd/People.yaml'), join(dir, 'agentd/people.yaml'));
+    await ok(dir, ['approve', 'named', 'tasks', '--as', 'human:tester']);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('named/T1');
   });
 });
