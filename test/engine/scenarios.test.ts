@@ -241,7 +241,7 @@ describe('agentboard run with a scripted agent', () => {
     const r = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(r.code).toBe(1);
     const line = `${config}${broken}`.split('\n').indexOf(broken.trimEnd()) + 1;
-    const said = `agentd/config.yaml changed while fake-w1 worked on add-search/T1, and no longer reads (agentd/config.yaml:${line}: Map keys must be unique). It decides the agents, the commands the run starts and what needs a person's approval, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
+    const said = `agentd/config.yaml changed while fake-w1 worked on add-search/T1, and no longer reads (agentd/config.yaml:${line}: the key "agents" is given a second time here; keep one of its lines). It decides the agents, the commands the run starts and what needs a person's approval, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
     const [runId] = runIds(board.dir);
     const kept = `agentd/.runtime/runs/${runId}/config.yaml.before`;
     expect(r.events.at(-1)).toMatchObject({
