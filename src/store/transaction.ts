@@ -696,12 +696,14 @@ export class Transaction implements Reader {
   /**
    * Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml, agentd/.gitignore) as
    * part of this commit, with the byte order mark and line ends the file had, as a document's.
+   * `text` may be an edit of the file's text as read (null: there is none).
    */
-  putBoardFile(name: 'people.yaml' | 'config.yaml' | '.gitignore', text: string): void {
+  putBoardFile(name: 'people.yaml' | 'config.yaml' | '.gitignore', text: string | ((current: string | null) => string)): void {
     const path = join(this.board.dir, name);
     this.recordRead(path);
     const read = this.reads.get(path)!;
-    this.staged.set(path, { path, text: withLineEndsOf(read.text, text), bom: read.bom });
+    const written = typeof text === 'string' ? text : text(read.text);
+    this.staged.set(path, { path, text: withLineEndsOf(read.text, written), bom: read.bom });
   }
 
   /**

@@ -329,3 +329,23 @@ describe("the board's own files named but for their case, or .yml for .yaml", ()
     expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('named/T1');
   });
 });
+
+describe('people.yaml with what people wrote in it', () => {
+  it('keeps its comments and fields through `person key`, which replaces a key in place and adds a person last', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'keys', [{ title: 'One' }]);
+    const written = read(dir, 'agentd/people.yaml');
+    const entry = written.slice(written.indexOf('  - name:'));
+    const dana = entry.replace('human:tester', 'human:dana').replace(/key_sha256: \w+/, `key_sha256: ${'d'.repeat(64)}`);
+    write(dir, 'agentd/people.yaml', `# Ask Dana before adding someone.\npeople:\n  # the lead\n${dana.replace(/\n$/, '')} # since day one\n    email: dana@example.com\n${entry}`);
+    const asPerson = { env: { AGENTBOARD_PERSON_KEY: '' }, interactive: true };
+    await ok(dir, ['person', 'key', '--as', 'human:dana'], asPerson);
+    const bob = await ok(dir, ['person', 'key', '--as', 'human:bob'], asPerson);
+    const text = read(dir, 'agentd/people.yaml');
+    expect(text.startsWith('# Ask Dana before adding someone.\npeople:\n  # the lead\n  - name: human:dana\n')).toBe(true);
+    expect(text).toMatch(/added: [^\n]* # since day one\n {4}email: dana@example.com\n {2}- name: human:tester\n[\s\S]*- name: human:bob\n/);
+    expect(text).not.toContain('d'.repeat(64));
+    // The key made works.
+    await ok(dir, ['approve', 'keys', 'tasks'], { env: { AGENTBOARD_PERSON_KEY: bob.person_key } });
+  });
+});

@@ -150,7 +150,7 @@ describe("the board's own files (people.yaml, config.yaml) saved with a byte ord
     const p = bytesOf(dir, people);
     expect(p.bom).toBe(true);
     expect(allCrlf(p.text)).toBe(true);
-    expect(p.text).toMatch(/name: "human:tester"\r\n[\s\S]*name: "human:bob"\r\n/);
+    expect(p.text).toMatch(/name: human:tester\r\n[\s\S]*name: human:bob\r\n/);
     await ok(dir, ['remote', 'enable', '--as', 'human:tester']);
     let c = bytesOf(dir, config);
     expect(c.bom).toBe(true);
@@ -204,6 +204,6 @@ describe('a CRLF document saved again by a tool that turns each LF into CRLF (it
     const text = read(dir, people);
     expect(allCrlf(text)).toBe(true);
     expect(text).not.toContain('\r\r');
-    expect(text).toMatch(/name: "human:tester"\r\n[\s\S]*name: "human:bob"\r\n/);
+    expect(text).toMatch(/name: human:tester\r\n[\s\S]*name: human:bob\r\n/);
   });
 });
