@@ -5,6 +5,7 @@ import { AGENT_ID_PATTERN, readsAsPerson } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
 import { lineOfPath, parseYaml, YamlError, yamlInteger } from './yaml-lite.js';
 import { once } from '../once.js';
+import { withLf } from './markdown.js';
 import { printable } from '../domain/text.js';
 
 export const APPROVABLE_PHASES = ['proposal', 'spec', 'tasks'] as const;
@@ -151,7 +152,7 @@ const REMOTE_COMMENT = '# This board is shared by every clone through this git r
  * is. Given and returned with LF line ends: a file saved with CRLF gets them back as it is written.
  */
 export function withRemote(text: string, remote: string | null): string {
-  const without = text.replace(/\r\n/g, '\n').replace(REMOTE_COMMENT, '').replace(REMOTE_LINE, '');
+  const without = withLf(text).replace(REMOTE_COMMENT, '').replace(REMOTE_LINE, '');
   if (remote === null) return without;
   return `${without}${without === '' || without.endsWith('\n') ? '' : '\n'}${REMOTE_COMMENT}remote: ${remote}\n`;
 }

@@ -553,7 +553,8 @@ export class Transaction implements Reader {
   private stageDoc(changeId: string, type: DocType, doc: DocFile, text: string): void {
     const path = this.board.docPath(changeId, type);
     const read = this.reads.get(path);
-    if (!read?.text) this.refuseMisnamed(changeId, type);
+    // A document's file made anew: not beside one named as it but for its case.
+    if ((read?.text ?? null) === null) this.refuseMisnamed(changeId, type);
     this.staged.set(path, { path, text: withLineEndsOf(read?.text, text), bom: read?.bom, doc: { changeId, type, parsed: doc } });
     this.seen.set(path, doc);
   }
