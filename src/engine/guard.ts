@@ -11,7 +11,7 @@ import { writeFileAtomic } from '../store/fs.js';
 import { parseConfig } from '../store/config.js';
 import { parsePeople, PEOPLE_FILE } from '../store/people.js';
 import { unparsable } from '../store/documents.js';
-import { hashText } from '../store/ledger.js';
+import { textAsWritten } from '../store/board.js';
 import { BOM } from '../store/markdown.js';
 import { DOC_FILES, type DocType } from '../domain/model.js';
 import { emit, fromCwd, stop, type RunContext } from './context.js';
@@ -228,7 +228,7 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: Turn): Pr
     const text = seen.kept.get(type)!;
     const kept = keepCopy(ctx, type, text);
     // A write of the turn the run did not see before the edit: its copy is of the version before that write.
-    const last = hashText(text) === board.ledgerHeader(ctx.changeId)[DOC_FILES[type]]?.hash ? 'what agentboard last wrote' : 'a version agentboard wrote before its last write of the turn';
+    const last = textAsWritten(text, board.ledgerHeader(ctx.changeId)[DOC_FILES[type]]?.hash) ? 'what agentboard last wrote' : 'a version agentboard wrote before its last write of the turn';
     steps.push(...undoDocSteps(kept, board.docPath(ctx.changeId, type), last));
     const message = `${file} was edited by hand, not through agentboard, ${duringTurn(turn)}. Board documents change only through agentboard, which checks the rules and records who did what: the run takes nothing of this edit, starts no other agent and stops for a person, who keeps it or undoes it.`;
     emit(ctx, { type: 'document.edited', ...turn, file, message });

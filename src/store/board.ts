@@ -26,7 +26,7 @@ import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js
 import { gitSync } from './git-sync.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
-import { BOM, splitFrontmatter, withLf } from './markdown.js';
+import { BOM, splitFrontmatter, withLf, withoutBom } from './markdown.js';
 import { listOf, scanTaskList, SUMMARY_STATE, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
 import { refuseMergeConflict } from './conflict-markers.js';
@@ -236,6 +236,11 @@ function hashOf(read: FileRead): string {
  */
 function asWritten(read: FileRead, written: string): boolean {
   return hashOf(read) === written || (read.alike ??= alikeHashes(read.text)).includes(written);
+}
+
+/** Whether a file's text (after its byte order mark, if it has one) is what agentboard wrote (`written`), as asWritten tells. */
+export function textAsWritten(text: string, written: string | undefined): boolean {
+  return written !== undefined && (hashText(text) === written || alikeHashes(withoutBom(text)).includes(written));
 }
 
 /** The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark. */

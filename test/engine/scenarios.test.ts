@@ -686,6 +686,21 @@ describe('agentboard run with a scripted agent', () => {
     expect((await ok(board.dir, ['status'])).hand_edited).toEqual([]);
   });
 
+  it('compares a document checked out with CRLF line ends to what agentboard last wrote as the same text, when an agent edits it by hand', async () => {
+    const proposal = 'agentd/changes/add-search/proposal.md';
+    const board = await fakeBoard();
+    expect(run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'proposal']).code).toBe(0);
+    // As a checkout with core.autocrlf leaves it: no edit, and nothing writes it before the planner's next turn.
+    writeFileSync(join(board.dir, proposal), readFileSync(join(board.dir, proposal), 'utf8').replace(/\n/g, '\r\n'));
+    setScenario(board, { by_hand: { spec: [{ replace: proposal, from: 'status: submitted', to: 'status: approved' }] } });
+    const r = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(r.code).toBe(1);
+    const [runId] = runIds(board.dir).slice(-1);
+    const kept = `agentd/.runtime/runs/${runId}/proposal.md.agentboard`;
+    expect(r.events.at(-1).next_steps.slice(0, 1)).toEqual([`diff -u ${kept} ${proposal}   # what changed, against what agentboard last wrote`]);
+    expect(readFileSync(join(board.dir, kept), 'utf8').replace('status: submitted', 'status: approved')).toBe(readFileSync(join(board.dir, proposal), 'utf8'));
+  });
+
   it('takes an edit of text made by hand during a turn as a person\'s: merged, said, and the run goes on', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     // During T1's first turn (which writes nothing) a title is edited in the file; during T2's, a
