@@ -11,7 +11,8 @@ import { writeFileAtomic } from '../store/fs.js';
 import { parseConfig } from '../store/config.js';
 import { parsePeople, PEOPLE_FILE } from '../store/people.js';
 import { unparsable } from '../store/documents.js';
-import { hashText } from '../store/ledger.js';
+import { textAsWritten } from '../store/board.js';
+import { BOM } from '../store/markdown.js';
 import { DOC_FILES, type DocType } from '../domain/model.js';
 import { emit, fromCwd, stop, type RunContext } from './context.js';
 import type { Role } from './events.js';
@@ -141,7 +142,10 @@ export interface DocsSeen {
   kept: Map<DocType, string | null>;
 }
 
-/** The change's documents that read, with their text and whether they differ from what agentboard last wrote. */
+/**
+ * The change's documents that read, with their text (after the byte order mark the file has, as the
+ * ledger's hash and a copy put back take it) and whether they differ from what agentboard last wrote.
+ */
 function docsNow(ctx: RunContext): Map<DocType, { text: string; edited: boolean }> {
   const board = ctx.ops.board;
   board.begin();
@@ -150,7 +154,7 @@ function docsNow(ctx: RunContext): Map<DocType, { text: string; edited: boolean 
     try {
       const loaded = board.load(ctx.changeId, type);
       // A file that does not read is no edit to take or undo here: the phase that needs it stops on it.
-      if (loaded && !unparsable(loaded.doc)) out.set(type, { text: loaded.text, edited: loaded.edited });
+      if (loaded && !unparsable(loaded.doc)) out.set(type, { text: (loaded.bom ? BOM : '') + loaded.text, edited: loaded.edited });
     } catch {
       // reported where the file is read
     }
@@ -224,7 +228,7 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: Turn): Pr
     const text = seen.kept.get(type)!;
     const kept = keepCopy(ctx, type, text);
     // A write of the turn the run did not see before the edit: its copy is of the version before that write.
-    const last = hashText(text) === board.ledgerHeader(ctx.changeId)[DOC_FILES[type]]?.hash ? 'what agentboard last wrote' : 'a version agentboard wrote before its last write of the turn';
+    const last = textAsWritten(text, board.ledgerHeader(ctx.changeId)[DOC_FILES[type]]?.hash) ? 'what agentboard last wrote' : 'a version agentboard wrote before its last write of the turn';
     steps.push(...undoDocSteps(kept, board.docPath(ctx.changeId, type), last));
     const message = `${file} was edited by hand, not through agentboard, ${duringTurn(turn)}. Board documents change only through agentboard, which checks the rules and records who did what: the run takes nothing of this edit, starts no other agent and stops for a person, who keeps it or undoes it.`;
     emit(ctx, { type: 'document.edited', ...turn, file, message });

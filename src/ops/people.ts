@@ -1,7 +1,7 @@
 /** People's keys (domain/people.ts): a person makes one at a terminal for their scripts and CI. */
 import * as z from 'zod';
 import { newPersonKey, personKeyHash } from '../domain/people.js';
-import { renderPeople } from '../store/people.js';
+import { withPerson } from '../store/people.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor } from './schemas.js';
 
@@ -24,8 +24,8 @@ export const makePersonKey = defineOp({
       const people = board.readPeople();
       const replaced = people.some((p) => p.name === input.agent_id);
       const key = newPersonKey();
-      const next = [...people.filter((p) => p.name !== input.agent_id), { name: input.agent_id, key_sha256: personKeyHash(key), added: tx.now }];
-      tx.putBoardFile('people.yaml', renderPeople(next));
+      const person = { name: input.agent_id, key_sha256: personKeyHash(key), added: tx.now };
+      tx.putBoardFile('people.yaml', (text) => withPerson(text, person));
       tx.log(input.agent_id, 'person.key', input.agent_id, `${replaced ? 'replaced the key of' : 'added'} ${input.agent_id} in agentd/people.yaml`);
       return { name: input.agent_id, person_key: key, file: 'agentd/people.yaml', replaced };
     });

@@ -12,7 +12,7 @@ import { refTo, SAME_CALL } from '../domain/refs.js';
 import { changeIdProblem } from '../domain/ids.js';
 import { printable } from '../domain/text.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
-import { DOC_FILES, DOC_TYPES, type DocMeta, type DocType } from '../domain/model.js';
+import { DOC_FILES, DOC_TYPES, DOC_WORDS, type DocMeta, type DocType } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
@@ -26,7 +26,7 @@ import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js
 import { gitSync } from './git-sync.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
 import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
-import { BOM, splitFrontmatter } from './markdown.js';
+import { BOM, splitFrontmatter, withLf, withoutBom } from './markdown.js';
 import { listOf, scanTaskList, SUMMARY_STATE, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
 import { refuseMergeConflict } from './conflict-markers.js';
@@ -217,7 +217,7 @@ interface KeptHead {
 export type { HeadMeta };
 
 function fullMeta(text: string, shown: string, type: DocType): DocMeta | null {
-  const split = splitFrontmatter(text.replace(/\r\n/g, '\n'));
+  const split = splitFrontmatter(withLf(text));
   return split ? (readMeta(split.frontmatter, new FindingSink(shown), type)?.meta ?? null) : null;
 }
 
@@ -230,11 +230,17 @@ function hashOf(read: FileRead): string {
 
 /**
  * Whether a file is what agentboard last wrote (`written`, the hash of its bytes): byte for byte, or
- * but for its line ends (CRLF or LF) and byte order mark. A checkout with git's core.autocrlf, or an
- * editor that saves with Windows' line ends, changes those alone, and that is no person's edit.
+ * but for its line ends (CRLF, LF, or the CR CR LF of a CRLF file converted again) and byte order
+ * mark. A checkout with git's core.autocrlf, or an editor that saves with Windows' line ends,
+ * changes those alone, and that is no person's edit.
  */
 function asWritten(read: FileRead, written: string): boolean {
   return hashOf(read) === written || (read.alike ??= alikeHashes(read.text)).includes(written);
+}
+
+/** Whether a file's text (after its byte order mark, if it has one) is what agentboard wrote (`written`), as asWritten tells. */
+export function textAsWritten(text: string, written: string | undefined): boolean {
+  return written !== undefined && (hashText(text) === written || alikeHashes(withoutBom(text)).includes(written));
 }
 
 /**
@@ -242,9 +248,37 @@ function asWritten(read: FileRead, written: string): boolean {
  * ledger's by default, or `hash`'s (a shared board compares files with git's blob ids).
  */
 export function alikeHashes(text: string, hash: (text: string) => string = hashText): string[] {
-  const lf = text.replace(/\r\n/g, '\n');
+  const lf = withLf(text);
   const crlf = lf.replace(/\n/g, '\r\n');
   return [lf, crlf, BOM + lf, BOM + crlf].map(hash);
+}
+
+/** Each document's file name in lowercase, to tell a file named as one but for its case. */
+const DOC_BY_LOWERCASE = new Map((Object.keys(DOC_FILES) as DocType[]).map((type) => [DOC_FILES[type].toLowerCase(), type]));
+
+/**
+ * The finding on a file named as a document but for its case (`file`; the document's own name is
+ * `shown`): not read; with no document beside it, to be renamed; with one, to be merged into it,
+ * since a checkout on a file system that ignores case (macOS, Windows) can hold only one of them.
+ */
+function misnamedFinding(shown: string, file: string, type: DocType, beside: boolean): Finding {
+  const name = basename(shown);
+  if (!beside) {
+    return {
+      level: 'error',
+      file,
+      rule: 'file.name_case',
+      message: `${file} is not read: agentboard reads the ${DOC_WORDS[type]} of a change from ${name} only (file names differ by case here), so nothing it holds is shown or handed out, and a write of the ${DOC_WORDS[type]} is refused while it is there.`,
+      fix: `Rename it: \`git mv ${file} ${shown}\` (or \`mv\` when it is not in git).`,
+    };
+  }
+  return {
+    level: 'error',
+    file,
+    rule: 'file.name_case',
+    message: `${file} is not read: its name differs from ${shown} only by case, and agentboard reads ${name} alone; a checkout on a file system that ignores case (macOS, Windows) keeps only one of the two.`,
+    fix: `Move what ${basename(file)} holds that ${name} lacks into ${shown} by hand, then remove it: \`git rm ${file}\` (or \`rm\` when it is not in git).`,
+  };
 }
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
@@ -433,6 +467,7 @@ export class Board implements Reader {
     if (this.settingsKept) return this.configCache!;
     const shown = this.rel(this.configPath);
     const text = this.current(this.configPath, shown)?.text ?? null;
+    if (text === null) this.refuseMisnamed('config.yaml', 'its settings');
     if (this.configCache === null || this.configCache.text !== text) this.configCache = { text, config: parseConfig(text, shown) };
     return this.configCache;
   }
@@ -1059,26 +1094,58 @@ export class Board implements Reader {
   }
 
   /**
+   * Files of a change folder named as a document but for the case of their letters (Tasks.md,
+   * Proposal.md, review.md): what a person on a file system that ignores case, or another tool,
+   * may make. File names are read as they are, so such a file is no document of the change.
+   */
+  misnamedDocs(changeId: string): { type: DocType; name: string }[] {
+    const dir = this.changeDir(changeId);
+    let names: string[];
+    try {
+      names = this.plainDir(dir) ? readdirSync(dir) : [];
+    } catch {
+      return []; // an unreadable change folder is reported where its documents are read
+    }
+    const out: { type: DocType; name: string }[] = [];
+    for (const name of names) {
+      const type = DOC_BY_LOWERCASE.get(name.toLowerCase());
+      if (!type || name === DOC_FILES[type]) continue;
+      // On a file system that ignores case the two names are one file, read (and written) by its own name.
+      const own = lstatSync(join(dir, DOC_FILES[type]), { throwIfNoEntry: false });
+      const it = lstatSync(join(dir, name), { throwIfNoEntry: false });
+      if (own && it && own.ino === it.ino && own.dev === it.dev) continue;
+      out.push({ type, name });
+    }
+    return out;
+  }
+
+  /**
    * Documents of a change that agentboard wrote (its ledger says so) and that are gone, removed
    * outside agentboard: no command removes a document of an open change, so what it held (tasks,
-   * claims, notes) is lost to every reader until the file is restored. Reported, never ignored.
+   * claims, notes) is lost to every reader until the file is restored. Reported, never ignored; so
+   * is a file named as a document but for the case of its letters (misnamedDocs), which is not read.
    */
   goneDocs(changeId: string): Finding[] {
     if (!this.checkedDir(changeId)) return [];
     const header = this.ledgerHeader(changeId);
     const out: Finding[] = [];
+    const misnamed = this.misnamedDocs(changeId);
     for (const type of Object.keys(DOC_FILES) as DocType[]) {
       const written = header[DOC_FILES[type]];
-      if (!written) continue;
+      const variants = misnamed.filter((m) => m.type === type);
+      if (!written && variants.length === 0) continue;
       const path = this.docPath(changeId, type);
       const shown = this.rel(path);
       // The read the command made already, once per generation: there, or not there.
+      let there: boolean;
       try {
-        if (this.current(path, shown) !== null) continue;
+        there = this.current(path, shown) !== null;
       } catch (err) {
-        if (err instanceof AgentboardError) continue; // there, but unreadable: reported where it is read
-        throw err;
+        if (!(err instanceof AgentboardError)) throw err;
+        there = true; // there, but unreadable: reported where it is read
       }
+      for (const { name } of variants) out.push(misnamedFinding(shown, `${this.rel(this.changeDir(changeId))}/${name}`, type, there));
+      if (there || variants.length > 0 || !written) continue;
       out.push({
         level: 'error',
         file: shown,
@@ -1207,7 +1274,26 @@ export class Board implements Reader {
   readPeople(): PersonRecord[] {
     const path = join(this.dir, PEOPLE_FILE);
     const read = this.readFile(path, this.rel(path));
+    if (!read) this.refuseMisnamed(PEOPLE_FILE, "the people who may act with a person's key");
     return read ? parsePeople(read.text, this.rel(path)) : [];
+  }
+
+  /**
+   * Refuses to go on without a board file (`name`, absent) when agentd/ holds one named as it but
+   * for its case or a .yml for its .yaml (Config.yaml, people.yml): what that one says would
+   * silently not apply.
+   */
+  private refuseMisnamed(name: string, holds: string): void {
+    let names: string[];
+    try {
+      names = readdirSync(this.dir);
+    } catch {
+      return; // an unreadable board folder is reported where its files are read
+    }
+    const found = names.find((n) => n !== name && n.toLowerCase().replace(/\.yml$/, '.yaml') === name);
+    if (found === undefined) return;
+    const [file, wanted] = [this.rel(join(this.dir, found)), this.rel(join(this.dir, name))];
+    fail('CONFIG_INVALID', `${file} is not read: agentboard reads ${holds} from ${wanted} only, by that exact name, so nothing ${found} says applies.`, `Rename it: \`git mv ${file} ${wanted}\` (or \`mv\` when it is not in git).`);
   }
 
   /**
@@ -1222,6 +1308,7 @@ export class Board implements Reader {
     const path = join(this.dir, PEOPLE_FILE);
     const shown = this.rel(path);
     const read = this.readFile(path, shown);
+    if (!read) this.refuseMisnamed(PEOPLE_FILE, "the people who may act with a person's key");
     const here = read ? parsePeople(read.text, shown) : [];
     if (this.branch() === null) return { people: here, uncommitted: [] };
     const committed = committedFile(this.root, shown);

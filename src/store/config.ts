@@ -3,8 +3,9 @@ import * as z from 'zod';
 import { fail } from '../errors.js';
 import { AGENT_ID_PATTERN, readsAsPerson } from '../domain/ids.js';
 import { LIMITS } from '../domain/limits.js';
-import { lineOfPath, parseYaml, YamlError } from './yaml-lite.js';
+import { lineOfPath, parseYaml, YamlError, yamlInteger } from './yaml-lite.js';
 import { once } from '../once.js';
+import { withLf } from './markdown.js';
 import { printable } from '../domain/text.js';
 
 export const APPROVABLE_PHASES = ['proposal', 'spec', 'tasks'] as const;
@@ -16,6 +17,9 @@ export const REMOTE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 
 /** The schema of config.yaml, built when a command first reads the file. */
 const configSchema = once(() => {
+  /** A number of minutes or rounds, written as YAML reads a whole number (`0120` too). */
+  const whole = (n: z.ZodNumber) => z.preprocess(yamlInteger, n);
+
   /** An agent `agentboard run` can start: a built-in adapter, or any command (see the README's custom-agent contract). */
   const AgentConfig = z
     .strictObject({
@@ -41,7 +45,7 @@ const configSchema = once(() => {
     workers: z.array(AgentName).min(1).optional(),
     /** Where task worktrees live, relative to the repository root; outside its working tree. */
     worktrees: z.string().min(1).optional(),
-    max_review_rounds: z.number().int().min(1).max(20).default(3),
+    max_review_rounds: whole(z.number().int().min(1).max(20)).default(3),
   });
 
   return z.strictObject({
@@ -49,8 +53,8 @@ const configSchema = once(() => {
     /** The git remote through which the board is shared by every clone (agentboard remote enable). */
     remote: z.string().regex(REMOTE_NAME, 'a git remote name, like origin').optional(),
     require_approval: z.array(z.enum(APPROVABLE_PHASES)).default([]),
-    stale_claim_minutes: z.number().int().min(1).max(525600).default(120),
-    input_timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).default(LIMITS.inputTimeoutDefault),
+    stale_claim_minutes: whole(z.number().int().min(1).max(525600)).default(120),
+    input_timeout_minutes: whole(z.number().int().min(1).max(LIMITS.inputTimeoutMax)).default(LIMITS.inputTimeoutDefault),
     agents: z.record(AgentName, AgentConfig).default({}),
     run: RunConfig.optional(),
     review: z.strictObject({ allow_self_review: z.boolean().default(false) }).default({ allow_self_review: false }),
@@ -143,9 +147,12 @@ function settingsHint(path: readonly PropertyKey[]): string {
 const REMOTE_LINE = /^remote:.*\n?/m;
 const REMOTE_COMMENT = '# This board is shared by every clone through this git remote (agentboard remote enable / disable).\n';
 
-/** config.yaml's text with `remote:` set to `remote` (null: taken out); every other line stays as it is. */
+/**
+ * config.yaml's text with `remote:` set to `remote` (null: taken out); every other line stays as it
+ * is. Given and returned with LF line ends: a file saved with CRLF gets them back as it is written.
+ */
 export function withRemote(text: string, remote: string | null): string {
-  const without = text.replace(REMOTE_COMMENT, '').replace(REMOTE_LINE, '');
+  const without = withLf(text).replace(REMOTE_COMMENT, '').replace(REMOTE_LINE, '');
   if (remote === null) return without;
   return `${without}${without === '' || without.endsWith('\n') ? '' : '\n'}${REMOTE_COMMENT}remote: ${remote}\n`;
 }

@@ -9,8 +9,8 @@ import { fail } from '../errors.js';
 import type { FileRead } from './fs.js';
 
 const START = '<<<<<<< ';
-const SEPARATOR = /^=======\r?$/;
-const END = /^>>>>>>>(?: |\r?$)/;
+const SEPARATOR = /^=======\r*$/;
+const END = /^>>>>>>>(?: |\r*$)/;
 
 /** The lines (1-based) of the first unresolved merge conflict in a text; null when it holds none. */
 export function mergeConflict(text: string): { start: number; end: number } | null {

@@ -1,7 +1,7 @@
 /** Document frontmatter: read into DocMeta with findings, written back in one stable key order. */
 import type { FindingSink } from '../domain/findings.js';
 import { DOC_STATUSES, DOC_TYPES, type DocMeta, type DocType, type ImportSource, type Note, type YamlComments } from '../domain/model.js';
-import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
 import { printable } from '../domain/text.js';
 import { taskIdProblem } from '../domain/ids.js';
 
@@ -101,7 +101,7 @@ export function readMeta(yamlText: string, sink: FindingSink, expectedType?: Doc
   // A status agentboard does not know cannot place the document in its lifecycle: the file is unreadable until it is fixed.
   const unknownStatus = status !== undefined && !(DOC_STATUSES as readonly string[]).includes(status);
   if (unknownStatus) sink.error('frontmatter.status', `unknown document status "${printable(status)}"`, `use one of: ${DOC_STATUSES.join(', ')}`, line('status'));
-  const revisionRaw = map.revision;
+  const revisionRaw = yamlInteger(map.revision);
   const revision = typeof revisionRaw === 'number' && Number.isInteger(revisionRaw) && revisionRaw >= 0 ? revisionRaw : 0;
   if (revisionRaw !== undefined && revision !== revisionRaw) {
     sink.error('frontmatter.revision', '"revision" must be a whole number', 'set "revision:" to 0 or more', line('revision'));

@@ -11,7 +11,7 @@ import { parseProposalBody, renderProposalBody, type ProposalLines } from './for
 import { parseReviewBody, renderReviewBody } from './format-review.js';
 import { parseSpecBody, renderSpecBody, type SpecLines } from './format-spec.js';
 import { parseTasksBody, serializeTasksBody, type TasksBody } from './format-tasks.js';
-import { joinFrontmatter, opensFrontmatter, splitFrontmatter } from './markdown.js';
+import { joinFrontmatter, opensFrontmatter, splitFrontmatter, withLf } from './markdown.js';
 import type { YamlMap } from './yaml-lite.js';
 
 export interface DocContent {
@@ -47,7 +47,7 @@ export interface DocFile<T extends DocType = DocType> {
 /** Reads a document's text; structural problems become findings (errors carry file and line). */
 export function parseDocText<T extends DocType>(type: T, text: string, file: string): DocFile<T> {
   const sink = new FindingSink(file);
-  const normalized = text.includes('\r\n') ? text.replace(/\r\n/g, '\n') : text;
+  const normalized = withLf(text);
   const split = splitFrontmatter(normalized);
   const doc: DocFile<T> = {
     type,
@@ -65,6 +65,8 @@ export function parseDocText<T extends DocType>(type: T, text: string, file: str
   }
   if (!split) {
     if (opensFrontmatter(normalized)) sink.error('frontmatter.missing', 'the frontmatter this --- line opens is never closed', 'add a --- line after its last line (before the first heading), or restore the file from git', 1);
+    // An emptied file (a save cut short, another tool) is no document to recreate: what it held is to be restored.
+    else if (normalized.trim() === '') sink.error('frontmatter.missing', 'the file is empty', `restore it from git (git checkout -- ${file}) or from your editor's history; writing the document anew would replace what it held`, 1);
     else sink.error('frontmatter.missing', 'the file does not start with YAML frontmatter between --- lines', 'restore the frontmatter from git, or recreate the document with agentboard', 1);
     return doc;
   }

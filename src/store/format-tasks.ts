@@ -31,7 +31,7 @@ import { readBlock, writeBlock } from './blocks.js';
 import { outline, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
-import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
 import { printable } from '../domain/text.js';
 import { nextTaskId } from '../domain/ids.js';
 
@@ -353,12 +353,12 @@ export function taskFromMeta(id: string, title: string, description: string, met
     if (v !== undefined) task[key] = v;
   }
   if (meta.review_round !== undefined && meta.review_round !== null) {
-    const r = meta.review_round;
+    const r = yamlInteger(meta.review_round);
     if (typeof r === 'number' && Number.isInteger(r) && r >= 1) task.review_round = r;
     else sink.error('tasks.review_round', `task ${printable(id)}: review_round must be a review round number (1 or more)`, 'write "review_round: 1", or remove it', lineOf('review_round'));
   }
   if (meta.progress !== undefined && meta.progress !== null) {
-    const p = meta.progress;
+    const p = yamlInteger(meta.progress);
     if (typeof p === 'number' && Number.isInteger(p) && p >= 0 && p <= 100) task.progress = p;
     else sink.error('tasks.progress', `task ${printable(id)}: progress must be a whole number from 0 to 100`, 'write "progress: 40"', lineOf('progress'));
   }

@@ -67,13 +67,22 @@ function folderInPlace(shown: string, nothing = ''): AgentboardError {
   return new AgentboardError('NOT_A_FILE', `${shown} is a folder, not a file.${nothing}`, `Move the folder ${shown} aside, or, when it is committed, restore it from git (git checkout -- ${shown}).`);
 }
 
+const HARD_LINKED = 'a file with more than one hard link';
+
 /** The error for something at a file's place that is not a plain file. */
 function notAFile(shown: string, what: string): AgentboardError {
-  return what === 'a folder' ? folderInPlace(shown) : unsafePath(shown, what, 'a plain file');
+  if (what === 'a folder') return folderInPlace(shown);
+  if (what !== HARD_LINKED) return unsafePath(shown, what, 'a plain file');
+  // Its text is the board's as much as another name's: copied to a file of its own, nothing is lost.
+  return new AgentboardError(
+    'UNSAFE_PATH',
+    `${shown} is ${what} (ls -l counts them); agentboard only reads and writes files that have one name, so it did not touch it.`,
+    `Give it a file of its own, keeping what it holds: \`cp ${shown} ${shown}.own && mv ${shown}.own ${shown}\` (its other names keep the file as it is), or restore it from git (git checkout -- ${shown}).`,
+  );
 }
 
 function kindOf(st: Stats): string | null {
-  if (st.isFile()) return st.nlink > 1 ? 'a file with more than one hard link' : null;
+  if (st.isFile()) return st.nlink > 1 ? HARD_LINKED : null;
   if (st.isDirectory()) return 'a folder';
   if (st.isSymbolicLink()) return 'a symbolic link';
   if (st.isFIFO()) return 'a named pipe (FIFO)';
@@ -265,6 +274,10 @@ export function readOpenFile(fd: number, st: Stats, shown: string, previous?: Fi
     }
     buf = buf.subarray(0, length);
     if (previous?.bytes.equals(buf)) return previous.identity === identityOf(st) ? previous : previous.withIdentity(identityOf(st));
+    // UTF-16, as Windows PowerShell's > and Out-File write text: said as such, not as binary data.
+    if (buf.length >= 2 && ((buf[0] === 0xff && buf[1] === 0xfe) || (buf[0] === 0xfe && buf[1] === 0xff))) {
+      fail('PARSE_ERROR', `${shown} is UTF-16 text (as Windows PowerShell's > and Out-File write it); agentboard reads UTF-8 only, so it did not read it.`, `Save ${shown} as UTF-8 (in your editor, or with PowerShell: (Get-Content ${shown}) | Set-Content -Encoding utf8 ${shown}), or restore it from git.`);
+    }
     const fault = textFault(buf);
     if (fault?.binary) {
       fail('PARSE_ERROR', `${shown}:${fault.line}: the file holds binary data (a NUL byte), not text.`, `Take the binary data out of line ${fault.line} of ${shown}, or, when it is committed, restore it from git (git checkout -- ${shown}).`, { line: fault.line });

@@ -62,6 +62,15 @@ export function splitFrontmatter(text: string): SplitDoc | null {
 }
 
 /**
+ * A file's text with LF line ends. Besides CRLF, a line may end in CR CR LF: a CRLF file saved
+ * again by a tool that turns every LF into CRLF. A carriage return before a line end is never
+ * content of the line (it would stay in a description, and be written back doubled).
+ */
+export function withLf(text: string): string {
+  return text.includes('\r') ? text.replace(/\r+\n/g, '\n') : text;
+}
+
+/**
  * `text` (written with LF) with the line endings of `like`, a file's text as it is on disk: a file
  * whose first line ends with CRLF (saved on Windows) is written back with CRLF, so that agentboard's
  * writes do not turn every line of it into a change.
@@ -255,7 +264,7 @@ export function sectionsAt(lines: TextLines, headings: Heading[], level: number,
   return out;
 }
 
-/** Normalises text given by a user: LF line ends, no trailing spaces at the end, no blank edges. */
+/** Normalises text given by a user: LF line ends (CRLF, CR CR LF as withLf reads it, or a lone CR), no trailing spaces at the end, no blank edges. */
 export function normalizeText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(/^\s*\n/, '').trimEnd();
+  return text.replace(/\r*\n|\r/g, '\n').replace(/^\s*\n/, '').trimEnd();
 }

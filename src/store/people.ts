@@ -1,10 +1,12 @@
 /** agentd/people.yaml: the people who may act from scripts and CI, each with the SHA-256 of their key. */
 import * as z from 'zod';
+import { isMap, isSeq, parseDocument, type YAMLMap } from 'yaml';
 import { fail } from '../errors.js';
 import { humanActorProblem } from '../domain/ids.js';
 import type { PersonRecord } from '../domain/people.js';
 import { emitYaml, lineOfPath, parseYaml, YamlError, type FlatMap } from './yaml-lite.js';
 import { once } from '../once.js';
+import { withLf } from './markdown.js';
 
 export const PEOPLE_FILE = 'people.yaml';
 
@@ -47,4 +49,31 @@ export function parsePeople(text: string, shown: string): PersonRecord[] {
 
 export function renderPeople(people: PersonRecord[]): string {
   return `${HEADER}${emitYaml({ people: people.map((p) => ({ name: p.name, key_sha256: p.key_sha256, added: p.added }) as FlatMap) })}`;
+}
+
+/**
+ * people.yaml's text (`text`, as read and parsed already; null: no file) with `person`'s entry
+ * added, or its key replaced where the person has one: an edit of the file, so that the comments
+ * and the fields people wrote in it stay.
+ */
+export function withPerson(text: string | null, person: PersonRecord): string {
+  if (text === null || text.trim() === '') return renderPeople([person]);
+  const doc = parseDocument(withLf(text));
+  const entry = { name: person.name, key_sha256: person.key_sha256, added: person.added };
+  const list = doc.get('people', true);
+  if (!isSeq(list)) {
+    doc.set('people', doc.createNode([entry]));
+    return doc.toString({ lineWidth: 0 });
+  }
+  const theirs = list.items.filter((item) => isMap(item) && item.get('name') === person.name) as YAMLMap[];
+  if (theirs.length === 0) {
+    // A list written in flow style ([]) takes its first entry as a block, as agentboard writes entries.
+    if (list.items.length === 0) list.flow = false;
+    list.add(doc.createNode(entry));
+  } else {
+    theirs[0]!.set('key_sha256', person.key_sha256);
+    theirs[0]!.set('added', person.added);
+    list.items = list.items.filter((item) => !theirs.slice(1).includes(item as YAMLMap));
+  }
+  return doc.toString({ lineWidth: 0 });
 }

@@ -13,7 +13,7 @@ import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSy
 import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
-import { DOC_FILES, type DocMeta, type DocType, type Task } from '../domain/model.js';
+import { DOC_FILES, DOC_WORDS, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
 import { expireInputs } from '../domain/sessions.js';
 import { activityEnd, formatEntries, type ActivityEntry } from './activity.js';
@@ -555,6 +555,8 @@ export class Transaction implements Reader {
   private stageDoc(changeId: string, type: DocType, doc: DocFile, text: string): void {
     const path = this.board.docPath(changeId, type);
     const read = this.reads.get(path);
+    // A document's file made anew: not beside one named as it but for its case.
+    if ((read?.text ?? null) === null) this.refuseMisnamed(changeId, type);
     this.staged.set(path, { path, text: withLineEndsOf(read?.text, text), bom: read?.bom, doc: { changeId, type, parsed: doc } });
     this.seen.set(path, doc);
   }
@@ -677,11 +679,34 @@ export class Transaction implements Reader {
     return this.putDoc(changeId, type, meta, existing.body).doc;
   }
 
-  /** Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml, agentd/.gitignore) as part of this commit. */
-  putBoardFile(name: 'people.yaml' | 'config.yaml' | '.gitignore', text: string): void {
+  /**
+   * Refuses to make a document's file beside one named as it but for its case (Tasks.md for
+   * tasks.md): the new file would silently take the place of what that one holds for every reader,
+   * and a checkout on a file system that ignores case could keep only one of the two.
+   */
+  private refuseMisnamed(changeId: string, type: DocType): void {
+    const misnamed = this.board.misnamedDocs(changeId).find((m) => m.type === type);
+    if (!misnamed) return;
+    const dir = this.board.rel(this.board.changeDir(changeId));
+    const file = `${dir}/${misnamed.name}`;
+    fail(
+      'PARSE_ERROR',
+      `${file} is named as the ${DOC_WORDS[type]} but for its case, and agentboard reads ${DOC_FILES[type]} only: it did not write ${DOC_FILES[type]} beside it, which would hide what ${misnamed.name} holds. Nothing was changed.`,
+      `Rename it with \`git mv ${file} ${dir}/${DOC_FILES[type]}\` (or \`mv\` when it is not in git), then try ${SAME_CALL} again.`,
+    );
+  }
+
+  /**
+   * Writes a file of the board itself (agentd/people.yaml, agentd/config.yaml, agentd/.gitignore) as
+   * part of this commit, with the byte order mark and line ends the file had, as a document's.
+   * `text` may be an edit of the file's text as read (null: there is none).
+   */
+  putBoardFile(name: 'people.yaml' | 'config.yaml' | '.gitignore', text: string | ((current: string | null) => string)): void {
     const path = join(this.board.dir, name);
     this.recordRead(path);
-    this.staged.set(path, { path, text });
+    const read = this.reads.get(path)!;
+    const written = typeof text === 'string' ? text : text(read.text);
+    this.staged.set(path, { path, text: withLineEndsOf(read.text, written), bom: read.bom });
   }
 
   /**

@@ -5,8 +5,9 @@
  * meaning; the fast path exists because parsing 10,000 task blocks with the full parser takes a
  * second, and must agree with it on everything it accepts (see test/unit/yaml-lite.test.ts).
  */
-import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, type Document } from 'yaml';
+import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, stringify, visit, type Document } from 'yaml';
 import type { YamlComments } from '../domain/model.js';
+import { withLf } from './markdown.js';
 
 export type Scalar = string | number | boolean | null;
 export type FlatMap = { [key: string]: Scalar };
@@ -56,7 +57,8 @@ function emitScalar(value: Scalar, inFlow = false): string {
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new Error(`only safe integers are written to YAML, got ${value}`);
+    // Besides agentboard's own whole numbers, a number a person put in a field agentboard keeps as it is (`estimate: 1.5`).
+    if (!Number.isFinite(value)) throw new Error(`only finite numbers are written to YAML, got ${value}`);
     return String(value);
   }
   return plainString(value, inFlow) ? value : JSON.stringify(value);
@@ -66,12 +68,37 @@ function isFlatMapArray(value: unknown[]): value is FlatMap[] {
   return value.length > 0 && value.every((v) => typeof v === 'object' && v !== null && !Array.isArray(v));
 }
 
-/** Writes a map in key order, one key per line; undefined values are left out. */
+function isScalarValue(v: unknown): v is Scalar {
+  return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+}
+
+/** A map of scalars by plain keys, with one at least: what emitYaml writes as "  key: value" lines. */
+function isFlatMap(v: unknown): boolean {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+  const entries = Object.entries(v).filter(([, x]) => x !== undefined);
+  return entries.length > 0 && entries.every(([k, x]) => KEY.test(k) && isScalarValue(x));
+}
+
+/** Whether emitYaml's own lines hold the entry: agentboard's keys and values always fit; a person's may not. */
+function fitsLines(key: string, value: unknown): boolean {
+  if (!KEY.test(key)) return false;
+  if (Array.isArray(value)) return value.every(isScalarValue) || value.every(isFlatMap);
+  return isScalarValue(value) || isFlatMap(value);
+}
+
+/**
+ * Writes a map in key order, one key per line; undefined values are left out. A key or value a
+ * person added that these lines do not hold (a key with a space, a nested map, YAML's `<<` key) is
+ * written by the full YAML library, which parseYaml reads back the same.
+ */
 export function emitYaml(map: Record<string, Value | undefined>): string {
   let out = '';
   for (const [key, value] of Object.entries(map)) {
     if (value === undefined) continue;
-    if (!KEY.test(key)) throw new Error(`invalid YAML key ${key}`);
+    if (!fitsLines(key, value)) {
+      out += stringify({ [key]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
+      continue;
+    }
     if (Array.isArray(value)) {
       if (isFlatMapArray(value)) {
         out += `${key}:\n`;
@@ -275,6 +302,7 @@ const MAX_ALIASES = 20;
 
 /** Parses a YAML map; throws YamlError with a 1-based line number relative to `text`. */
 export function parseYaml(text: string): YamlMap {
+  text = withLf(text);
   return fastParse(text) ?? slowParse(text);
 }
 
@@ -291,8 +319,11 @@ export function slowParse(text: string): YamlMap {
     const line = lineOf(text, first.pos[0]);
     // The parser's own words name a function of its API: said as what the file holds.
     if (first.code === 'MULTIPLE_DOCS') throw new YamlError(`a second YAML document starts ${text.startsWith('---', first.pos[0]) ? 'at this --- line' : 'here, after a ... line'}, and the file must hold one document only`, line);
+    if (first.code === 'DUPLICATE_KEY') throw new YamlError(`the key "${/^[^:\n]*/.exec(text.slice(first.pos[0]))![0].trim()}" is given a second time here; keep one of its lines`, line);
+    if (first.code === 'TAB_AS_INDENT') throw new YamlError('a tab indents this line, and YAML indents with spaces only', line);
     throw new YamlError(first.message.split('\n')[0]!, line);
   }
+  keepNumbersAsWritten(doc);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_ALIASES });
@@ -302,6 +333,27 @@ export function slowParse(text: string): YamlMap {
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value)) throw new YamlError('expected "key: value" lines', 1);
   return value as YamlMap;
+}
+
+/**
+ * A plain scalar YAML reads as a number that is not written as that number is (`001`, `1.10`,
+ * `1e3`, `0x1F`) is kept as the text written: read as a number it would lose what a person wrote
+ * (task 001 would be task 1, task 1.10 task 1.1). A field that wants a number reads it with
+ * yamlInteger; one that wants text gets it as written, and agentboard writes it back quoted.
+ */
+function keepNumbersAsWritten(doc: Document): void {
+  visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value === 'number' && node.type === 'PLAIN' && node.tag === undefined && node.source !== String(node.value)) node.value = node.source;
+    },
+  });
+}
+
+/** A whole number given in YAML: a number, or decimal digits that keepNumbersAsWritten kept as written (`040` reads 40, as YAML 1.2 reads it). */
+export function yamlInteger(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^[-+]?\d+$/.test(value)) return value;
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
 }
 
 function lineOf(text: string, offset: number): number {
@@ -323,6 +375,7 @@ export function lineOfKey(text: string, key: string): number | undefined {
  * not there), the line of the last step found; undefined when not even the first one is there.
  */
 export function lineOfPath(text: string, path: readonly PropertyKey[]): number | undefined {
+  text = withLf(text);
   let node: unknown = parseDocument(text).contents;
   let offset: number | undefined;
   for (const step of path) {

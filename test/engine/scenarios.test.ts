@@ -241,7 +241,7 @@ describe('agentboard run with a scripted agent', () => {
     const r = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(r.code).toBe(1);
     const line = `${config}${broken}`.split('\n').indexOf(broken.trimEnd()) + 1;
-    const said = `agentd/config.yaml changed while fake-w1 worked on add-search/T1, and no longer reads (agentd/config.yaml:${line}: Map keys must be unique). It decides the agents, the commands the run starts and what needs a person's approval, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
+    const said = `agentd/config.yaml changed while fake-w1 worked on add-search/T1, and no longer reads (agentd/config.yaml:${line}: the key "agents" is given a second time here; keep one of its lines). It decides the agents, the commands the run starts and what needs a person's approval, and no agent may change it: the run starts no other agent and stops for a person, who keeps the change or undoes it.`;
     const [runId] = runIds(board.dir);
     const kept = `agentd/.runtime/runs/${runId}/config.yaml.before`;
     expect(r.events.at(-1)).toMatchObject({
@@ -664,6 +664,41 @@ describe('agentboard run with a scripted agent', () => {
       ['add-search/T3', 'fake-w1'],
     ]);
     expect((await ok(board.dir, ['status'])).hand_edited).toEqual([]);
+  });
+
+  it('keeps the byte order mark of a task list edited by hand during a turn: its copy to put back is what agentboard last wrote, byte for byte, and said so', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: 'status: todo', to: 'status: done' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    // Saved again by an editor that puts a byte order mark first: no edit, and what agentboard writes keeps it.
+    const marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(board.dir, tasksFile))]);
+    writeFileSync(join(board.dir, tasksFile), marked);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const [runId] = runIds(board.dir);
+    const kept = `agentd/.runtime/runs/${runId}/tasks.md.agentboard`;
+    expect(r.events.at(-1).next_steps.slice(0, 2)).toEqual([`diff -u ${kept} ${tasksFile}   # what changed, against what agentboard last wrote`, `cp ${kept} ${tasksFile}   # undo it`]);
+    // The copy is the file as agentboard last wrote it, mark and all: the edit is all that differs.
+    const copy = readFileSync(join(board.dir, kept));
+    expect(copy.subarray(0, 3).equals(marked.subarray(0, 3))).toBe(true);
+    expect(copy.toString('utf8').replaceAll('status: todo', 'status: done')).toBe(readFileSync(join(board.dir, tasksFile), 'utf8'));
+    expect(shellSteps(board.dir, r.events.at(-1).next_steps.slice(1, 2))).toEqual([0]);
+    expect((await ok(board.dir, ['status'])).hand_edited).toEqual([]);
+  });
+
+  it('compares a document checked out with CRLF line ends to what agentboard last wrote as the same text, when an agent edits it by hand', async () => {
+    const proposal = 'agentd/changes/add-search/proposal.md';
+    const board = await fakeBoard();
+    expect(run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'proposal']).code).toBe(0);
+    // As a checkout with core.autocrlf leaves it: no edit, and nothing writes it before the planner's next turn.
+    writeFileSync(join(board.dir, proposal), readFileSync(join(board.dir, proposal), 'utf8').replace(/\n/g, '\r\n'));
+    setScenario(board, { by_hand: { spec: [{ replace: proposal, from: 'status: submitted', to: 'status: approved' }] } });
+    const r = run(board.dir, ['add-search', '--until', 'spec']);
+    expect(r.code).toBe(1);
+    const [runId] = runIds(board.dir).slice(-1);
+    const kept = `agentd/.runtime/runs/${runId}/proposal.md.agentboard`;
+    expect(r.events.at(-1).next_steps.slice(0, 1)).toEqual([`diff -u ${kept} ${proposal}   # what changed, against what agentboard last wrote`]);
+    expect(readFileSync(join(board.dir, kept), 'utf8').replace('status: submitted', 'status: approved')).toBe(readFileSync(join(board.dir, proposal), 'utf8'));
   });
 
   it('takes an edit of text made by hand during a turn as a person\'s: merged, said, and the run goes on', async () => {

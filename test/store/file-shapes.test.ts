@@ -2,7 +2,8 @@
  * Board files as people's editors, tools and copies leave them: each is read as meant, or refused
  * with its file and line, and a write touches only the file it is about.
  */
-import { chmodSync, cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execSync } from 'node:child_process';
+import { chmodSync, cpSync, linkSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, FIXTURES, newBoard, ok, read, tempDir, write } from '../helpers.js';
@@ -142,5 +143,209 @@ describe('an OpenSpec board with a merge left unresolved in a task list', () => 
     // the file itself is kept as it is, among the change's attachments
     expect(Object.entries(importedDocs(source)).filter(([, t]) => t.includes('<<<<<<<')).map(([f]) => f)).toEqual(['changes/add-bookmark-import/attachments/tasks.md']);
     expect((await cli(source, ['validate', '--all'])).code).toBe(0);
+  });
+});
+
+describe('ids and numbers in YAML as a person types them', () => {
+  it('reads ids YAML would take for numbers (001, 1.10) as written: the right task waits, validate is clean, a write keeps them', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, '007', [{ id: '001', title: 'One' }, { id: '002', title: 'Two', depends: ['001'] }, { id: '1.1', title: 'Eleven' }, { id: '1.10', title: 'Ten', depends: ['1.1'] }]);
+    const path = 'agentd/changes/007/tasks.md';
+    // Typed without the quotes agentboard writes, here and in the frontmatter.
+    const typed = read(dir, path).replace('change_id: "007"', 'change_id: 007').replace('depends: ["001"]', 'depends: [001]').replace('depends: ["1.1"]', 'depends: [1.1]\nid: 1.10');
+    expect(typed).toContain('change_id: 007\n');
+    expect(typed).toContain('depends: [001]\n');
+    write(dir, path, typed);
+    const validate = await cli(dir, ['validate', '007', '--json']);
+    expect(validate.json.data.changes[0].findings.filter((f: { level: string }) => f.level === 'error')).toEqual([]);
+    const listed = (await ok(dir, ['task', 'list', '--change', '007'])).tasks.map((t: { id: string; depends: string[]; ready: boolean }) => [t.id, t.depends, t.ready]);
+    expect(listed).toEqual([['001', [], true], ['002', ['001'], false], ['1.1', [], true], ['1.10', ['1.1'], false]]);
+    await ok(dir, ['task', 'note', '007/1.10', 'Noted.', '--as', 'human:tester']);
+    const text = read(dir, path);
+    expect(text).toContain('depends: [001]\n');
+    // The block written again: the id a person added is written as the text it is.
+    expect(text).toMatch(/## 1\.10: Ten\n\n```yaml\nstatus: todo\npriority: medium\ndepends: \["1\.1"\]\nnotes:\n[^`]*\nid: "1\.10"\n```/);
+    expect((await ok(dir, ['task', 'list', '--change', '007'])).tasks.map((t: { depends: string[] }) => t.depends)).toEqual([[], ['001'], [], ['1.1']]);
+  });
+
+  it('reads a whole number written with leading zeros as that number, and writes back a field a person added with a fraction', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'numbers', [{ title: 'One' }]);
+    const path = 'agentd/changes/numbers/tasks.md';
+    await ok(dir, ['next', '--as', 'codex']);
+    write(dir, path, read(dir, path).replace('revision: 1\n', 'revision: 01\nversion: 2.5\n').replace('status: in_progress\n', 'status: in_progress\nestimate: 1.5\n'));
+    write(dir, 'agentd/config.yaml', 'stale_claim_minutes: 0120\n');
+    expect((await cli(dir, ['validate', 'numbers'])).code).toBe(0);
+    await ok(dir, ['task', 'progress', 'numbers/T1', '--percent', '40', '--message', 'Half way.', '--as', 'codex']);
+    const text = read(dir, path);
+    expect(text).toContain('version: 2.5\n');
+    expect(text).toContain('estimate: 1.5\n');
+    expect(text).toContain('progress: 40\n');
+  });
+});
+
+describe('a document file named but for the case of its letters (Tasks.md, Proposal.md)', () => {
+  it('is named by validate and status with the rename to make, and no write makes the document beside it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'cased', [{ title: 'One' }, { title: 'Two' }]);
+    const folder = 'agentd/changes/cased';
+    renameSync(join(dir, folder, 'tasks.md'), join(dir, folder, 'Tasks.md'));
+    const held = read(dir, `${folder}/Tasks.md`);
+    const validate = await cli(dir, ['validate', 'cased', '--json']);
+    expect(validate.code).toBe(1);
+    expect(validate.json.data.changes[0].findings).toEqual([
+      expect.objectContaining({ level: 'error', file: `${folder}/Tasks.md`, rule: 'file.name_case', fix: `Rename it: \`git mv ${folder}/Tasks.md ${folder}/tasks.md\` (or \`mv\` when it is not in git).` }),
+    ]);
+    expect((await ok(dir, ['status'])).problems).toContainEqual(expect.objectContaining({ file: `${folder}/Tasks.md` }));
+    // Writing the task list anew would hide what Tasks.md holds: refused, nothing written.
+    for (const args of [['tasks', 'cased', '--as', 'planner', '--input', write(dir, 'again.json', JSON.stringify({ tasks: [{ title: 'Other' }], notes: 'No additional notes.' }))], ['task', 'add', 'cased', '--title', 'Three', '--as', 'planner']]) {
+      const r = await cli(dir, [...args, '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json.error.code).toMatch(/PARSE_ERROR|DOCUMENT_NOT_FOUND|PHASE_NOT_READY/);
+    }
+    expect(readdirSync(join(dir, folder)).sort()).toEqual(['Tasks.md', 'proposal.md', 'spec.md']);
+    expect(read(dir, `${folder}/Tasks.md`)).toBe(held);
+    const refused = await cli(dir, ['tasks', 'cased', '--as', 'human:tester', '--input', join(dir, 'again.json'), '--json']);
+    expect(refused.json.error).toEqual({
+      code: 'PARSE_ERROR',
+      message: `${folder}/Tasks.md is named as the task list but for its case, and agentboard reads tasks.md only: it did not write tasks.md beside it, which would hide what Tasks.md holds. Nothing was changed.`,
+      next_step: expect.stringMatching(new RegExp(`^Rename it with \`git mv ${folder}/Tasks.md ${folder}/tasks.md\` \\(or \`mv\` when it is not in git\\), then try \`agentboard tasks cased `)),
+    });
+    // Renamed as told, the list is read as it was: nothing was lost.
+    renameSync(join(dir, folder, 'Tasks.md'), join(dir, folder, 'tasks.md'));
+    expect((await cli(dir, ['validate', 'cased'])).code).toBe(0);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('cased/T1');
+  });
+
+  it('beside the document itself is named as one to merge into it and remove; a proposal another tool named so is not overwritten', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'both', [{ title: 'One' }]);
+    const folder = 'agentd/changes/both';
+    writeFileSync(join(dir, folder, 'SPEC.md'), '# Notes of another tool\n');
+    const validate = await cli(dir, ['validate', 'both', '--json']);
+    expect(validate.json.data.changes[0].findings).toEqual([expect.objectContaining({ file: `${folder}/SPEC.md`, rule: 'file.name_case', fix: `Move what SPEC.md holds that spec.md lacks into ${folder}/spec.md by hand, then remove it: \`git rm ${folder}/SPEC.md\` (or \`rm\` when it is not in git).` })]);
+    // A write of the spec itself goes on: spec.md is there, and SPEC.md is left as it is.
+    await ok(dir, ['next', '--as', 'codex']);
+    expect(read(dir, `${folder}/SPEC.md`)).toBe('# Notes of another tool\n');
+    // A change folder another tool made, with Proposal.md: propose does not write proposal.md beside it.
+    mkdirSync(join(dir, 'agentd/changes/made-elsewhere'));
+    writeFileSync(join(dir, 'agentd/changes/made-elsewhere/Proposal.md'), '# Made elsewhere\n');
+    const propose = await cli(dir, ['propose', 'made-elsewhere', '--as', 'planner', '--why', 'Agents and people need one place to see who works on what, so that no work is done twice.', '--what-changes', 'Add.', '--impact', 'None.', '--notes', 'No additional notes.', '--json']);
+    expect(propose.json.error?.code).toBe('PARSE_ERROR');
+    expect(readdirSync(join(dir, 'agentd/changes/made-elsewhere'))).toEqual(['Proposal.md']);
+  });
+});
+
+describe('YAML a person writes by hand, beyond the shapes agentboard writes', () => {
+  it('keeps keys with spaces, nested maps, anchors and a merge key through writes, and work is handed out', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rich', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/rich/tasks.md';
+    const added = 'base: &b\n  owner: team\n<<: *b\nReviewed by: ana\nlinks:\n  docs:\n    main: x\n';
+    write(dir, path, read(dir, path).replace('revision: 1\n', `revision: 1\n${added}`).replace('## T2: Two\n\n```yaml\nstatus: todo\n', '## T2: Two\n\n```yaml\nstatus: todo\nextra info:\n  deep:\n    level: 2\n'));
+    expect((await cli(dir, ['validate', 'rich'])).code).toBe(0);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('rich/T1');
+    await ok(dir, ['task', 'note', 'rich/T2', 'Noted.', '--as', 'human:tester']);
+    // The frontmatter rewritten by agentboard (a decision on the list) writes those keys back as YAML that reads the same.
+    await ok(dir, ['approve', 'rich', 'tasks', '--as', 'human:tester']);
+    const text = read(dir, path);
+    expect(text).toContain('status: approved\n');
+    expect(text).toMatch(/Reviewed by: ana\n/);
+    expect(text).toMatch(/<<:\n {2}owner: team\n/);
+    expect(text).toMatch(/links:\n {2}docs:\n {4}main: x\n/);
+    expect(text).toMatch(/## T2: Two\n\n```yaml\nstatus: todo\npriority: medium\nnotes:\n[^`]*Noted\.\nextra info:\n {2}deep:\n {4}level: 2\n```/);
+    expect((await cli(dir, ['validate', 'rich'])).code).toBe(0);
+    expect((await ok(dir, ['status'])).hand_edited).toEqual([]);
+  });
+
+  it('says which key a duplicate line gives again, and that a tab indents a line', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'typos', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/typos/tasks.md';
+    write(dir, path, read(dir, path).replace('revision: 1\n', 'revision: 1\nauthor: someone\n').replace('## T2: Two\n\n```yaml\nstatus: todo\n', '## T2: Two\n\n```yaml\nstatus: todo\nskills:\n\t- go\n'));
+    const lines = read(dir, path).split('\n');
+    const findings = (await cli(dir, ['validate', 'typos', '--json'])).json.data.changes[0].findings;
+    expect(findings.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([[lines.indexOf('author: someone') + 1, 'frontmatter is not valid YAML: the key "author" is given a second time here; keep one of its lines']]);
+    write(dir, path, read(dir, path).replace('author: someone\n', ''));
+    const tab = (await cli(dir, ['validate', 'typos', '--json'])).json.data.changes[0].findings;
+    expect(tab.map((f: { line: number; message: string }) => [f.line, f.message])).toEqual([[lines.indexOf('\t- go'), 'task T2: a tab indents this line, and YAML indents with spaces only']]);
+  });
+});
+
+describe('a document file as other tools leave it', () => {
+  it('emptied: says so and to restore it, never to write it anew', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'emptied', [{ title: 'One' }]);
+    const path = 'agentd/changes/emptied/tasks.md';
+    write(dir, path, '');
+    const findings = (await cli(dir, ['validate', 'emptied', '--json'])).json.data.changes[0].findings;
+    expect(findings).toEqual([expect.objectContaining({ line: 1, message: 'the file is empty', fix: `restore it from git (git checkout -- ${path}) or from your editor's history; writing the document anew would replace what it held` })]);
+    expect((await cli(dir, ['task', 'note', 'emptied/T1', 'A note.', '--as', 'human:tester'])).code).toBe(1);
+    expect(read(dir, path)).toBe('');
+  });
+
+  it('saved as UTF-16 (Windows PowerShell\'s >): says so and how to save it as UTF-8, and nothing is written', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'wide', [{ title: 'One' }]);
+    const path = 'agentd/changes/wide/tasks.md';
+    const wide = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(read(dir, path), 'utf16le')]);
+    writeFileSync(join(dir, path), wide);
+    const r = await cli(dir, ['task', 'note', 'wide/T1', 'A note.', '--as', 'human:tester', '--json']);
+    expect(r.json.error).toMatchObject({ code: 'PARSE_ERROR', message: `${path} is UTF-16 text (as Windows PowerShell's > and Out-File write it); agentboard reads UTF-8 only, so it did not read it.` });
+    expect(readFileSync(join(dir, path)).equals(wide)).toBe(true);
+  });
+
+  it('with a second hard link (a backup tool, cp -al): refused with a way to give it its own file that keeps what it holds', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'linked', [{ title: 'One' }]);
+    const path = 'agentd/changes/linked/tasks.md';
+    linkSync(join(dir, path), join(dir, 'tasks-backup.md'));
+    const r = await cli(dir, ['task', 'note', 'linked/T1', 'A note.', '--as', 'human:tester', '--json']);
+    expect(r.json.error.code).toBe('UNSAFE_PATH');
+    const step: string = r.json.error.next_step;
+    expect(step).toContain(`\`cp ${path} ${path}.own && mv ${path}.own ${path}\``);
+    execSync(/`(cp [^`]*)`/.exec(step)![1]!, { cwd: dir });
+    await ok(dir, ['task', 'note', 'linked/T1', 'A note.', '--as', 'human:tester']);
+    expect((await ok(dir, ['task', 'show', 'linked/T1'])).task.notes).toHaveLength(1);
+    expect(read(dir, 'tasks-backup.md')).not.toContain('A note.');
+  });
+});
+
+describe("the board's own files named but for their case, or .yml for .yaml", () => {
+  it('are refused with the rename to make, not silently left out (the settings and people they hold would not apply)', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'named', [{ title: 'One' }]);
+    write(dir, 'agentd/config.yaml', 'require_approval: [tasks]\n');
+    renameSync(join(dir, 'agentd/config.yaml'), join(dir, 'agentd/config.yml'));
+    const next = await cli(dir, ['next', '--as', 'codex', '--json']);
+    expect(next.json.error).toMatchObject({ code: 'CONFIG_INVALID', message: 'agentd/config.yml is not read: agentboard reads its settings from agentd/config.yaml only, by that exact name, so nothing config.yml says applies.' });
+    expect((await cli(dir, ['status', '--json'])).json.error.next_step).toBe('Rename it: `git mv agentd/config.yml agentd/config.yaml` (or `mv` when it is not in git).');
+    renameSync(join(dir, 'agentd/config.yml'), join(dir, 'agentd/config.yaml'));
+    renameSync(join(dir, 'agentd/people.yaml'), join(dir, 'agentd/People.yaml'));
+    const approve = await cli(dir, ['approve', 'named', 'tasks', '--as', 'human:tester', '--json']);
+    expect(approve.json.error).toMatchObject({ code: 'CONFIG_INVALID', next_step: 'Rename it: `git mv agentd/People.yaml agentd/people.yaml` (or `mv` when it is not in git).' });
+    renameSync(join(dir, 'agentd/People.yaml'), join(dir, 'agentd/people.yaml'));
+    await ok(dir, ['approve', 'named', 'tasks', '--as', 'human:tester']);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('named/T1');
+  });
+});
+
+describe('people.yaml with what people wrote in it', () => {
+  it('keeps its comments and fields through `person key`, which replaces a key in place and adds a person last', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'keys', [{ title: 'One' }]);
+    const written = read(dir, 'agentd/people.yaml');
+    const entry = written.slice(written.indexOf('  - name:'));
+    const dana = entry.replace('human:tester', 'human:dana').replace(/key_sha256: \w+/, `key_sha256: ${'d'.repeat(64)}`);
+    write(dir, 'agentd/people.yaml', `# Ask Dana before adding someone.\npeople:\n  # the lead\n${dana.replace(/\n$/, '')} # since day one\n    email: dana@example.com\n${entry}`);
+    const asPerson = { env: { AGENTBOARD_PERSON_KEY: '' }, interactive: true };
+    await ok(dir, ['person', 'key', '--as', 'human:dana'], asPerson);
+    const bob = await ok(dir, ['person', 'key', '--as', 'human:bob'], asPerson);
+    const text = read(dir, 'agentd/people.yaml');
+    expect(text.startsWith('# Ask Dana before adding someone.\npeople:\n  # the lead\n  - name: human:dana\n')).toBe(true);
+    expect(text).toMatch(/added: [^\n]* # since day one\n {4}email: dana@example.com\n {2}- name: human:tester\n[\s\S]*- name: human:bob\n/);
+    expect(text).not.toContain('d'.repeat(64));
+    // The key made works.
+    await ok(dir, ['approve', 'keys', 'tasks'], { env: { AGENTBOARD_PERSON_KEY: bob.person_key } });
   });
 });

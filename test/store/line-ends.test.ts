@@ -8,6 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, newBoard, ok, read, write } from '../helpers.js';
+import { boardWithRemote } from '../remote/helpers.js';
 
 const BOM = '\uFEFF';
 const crlf = (text: string) => text.replace(/\r?\n/g, '\r\n');
@@ -133,5 +134,76 @@ describe('a document that differs from what agentboard wrote only in its line en
     expect(read(dir, 'agentd/.runtime/activity.jsonl')).not.toContain('"file.merge"');
     expect(await handEdited(dir)).toEqual([]);
     expect(git('status', '--porcelain', '--', 'agentd/changes/checkout/proposal.md', 'agentd/changes/checkout/spec.md')).toBe('');
+  });
+});
+
+describe("the board's own files (people.yaml, config.yaml) saved with a byte order mark and CRLF", () => {
+  it('keep both through the writes that change them, and those writes change nothing else', async () => {
+    const shared = await boardWithRemote();
+    const dir = shared.clones[0]!;
+    const people = 'agentd/people.yaml';
+    const config = 'agentd/config.yaml';
+    write(dir, people, BOM + crlf(read(dir, people)));
+    const settings = BOM + crlf(read(dir, config));
+    write(dir, config, settings);
+    await ok(dir, ['person', 'key', '--as', 'human:bob'], { env: { AGENTBOARD_PERSON_KEY: '' }, interactive: true });
+    const p = bytesOf(dir, people);
+    expect(p.bom).toBe(true);
+    expect(allCrlf(p.text)).toBe(true);
+    expect(p.text).toMatch(/name: human:tester\r\n[\s\S]*name: human:bob\r\n/);
+    await ok(dir, ['remote', 'enable', '--as', 'human:tester']);
+    let c = bytesOf(dir, config);
+    expect(c.bom).toBe(true);
+    expect(allCrlf(c.text)).toBe(true);
+    expect(c.text).toMatch(/\r\nremote: origin\r\n$/);
+    await ok(dir, ['remote', 'disable', '--as', 'human:tester']);
+    c = bytesOf(dir, config);
+    expect(BOM + c.text).toBe(settings);
+  });
+});
+
+describe('a CRLF document saved again by a tool that turns each LF into CRLF (its lines end in CR CR LF)', () => {
+  it('is read without a carriage return in any text, is no hand edit, and the next write gives it plain CRLF line ends', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'doubled', [{ title: 'One', description: 'First line.\nSecond line.' }, { title: 'Two' }]);
+    const tasks = 'agentd/changes/doubled/tasks.md';
+    write(dir, tasks, read(dir, tasks).replace(/\n/g, '\r\r\n'));
+    expect((await ok(dir, ['task', 'show', 'doubled/T1'])).task.description).toBe('First line.\nSecond line.');
+    expect(await handEdited(dir)).toEqual([]);
+    await ok(dir, ['task', 'note', 'doubled/T2', 'Noted.', '--as', 'human:tester']);
+    const text = read(dir, tasks);
+    expect(allCrlf(text)).toBe(true);
+    expect(text).not.toContain('\r\r');
+    expect(text).toContain('First line.\r\nSecond line.\r\n');
+    expect((await ok(dir, ['task', 'show', 'doubled/T1'])).task.description).toBe('First line.\nSecond line.');
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+  });
+
+  it('edited by a person so, has the edit merged by the next write with no carriage return taken into the text', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'edited', [{ title: 'One', description: 'First line.\nSecond line.' }, { title: 'Two' }]);
+    const tasks = 'agentd/changes/edited/tasks.md';
+    write(dir, tasks, read(dir, tasks).replace('Second line.', 'Second line, by hand.').replace(/\n/g, '\r\r\n'));
+    expect(await handEdited(dir)).toEqual([tasks]);
+    await ok(dir, ['task', 'note', 'edited/T2', 'Noted.', '--as', 'human:tester']);
+    const text = read(dir, tasks);
+    expect(allCrlf(text)).toBe(true);
+    expect(text).not.toContain('\r\r');
+    expect((await ok(dir, ['task', 'show', 'edited/T1'])).task.description).toBe('First line.\nSecond line, by hand.');
+    expect((await ok(dir, ['conflicts', 'list'])).conflicts).toEqual([]);
+    expect(await handEdited(dir)).toEqual([]);
+  });
+
+  it('read as people.yaml and config.yaml, and written back with plain CRLF line ends', async () => {
+    const dir = await newBoard();
+    const people = 'agentd/people.yaml';
+    write(dir, people, read(dir, people).replace(/\n/g, '\r\r\n'));
+    write(dir, 'agentd/config.yaml', 'stale_claim_minutes: 30\r\r\nrequire_approval: [spec]\r\r\n');
+    expect((await ok(dir, ['validate'])).valid).toBe(true);
+    await ok(dir, ['person', 'key', '--as', 'human:bob'], { env: { AGENTBOARD_PERSON_KEY: '' }, interactive: true });
+    const text = read(dir, people);
+    expect(allCrlf(text)).toBe(true);
+    expect(text).not.toContain('\r\r');
+    expect(text).toMatch(/name: human:tester\r\n[\s\S]*name: human:bob\r\n/);
   });
 });

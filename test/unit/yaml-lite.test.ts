@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emitYaml, emitYamlCommented, fastParse, parseYaml, slowParse, yamlComments, YamlError } from '../../src/store/yaml-lite.js';
+import { emitYaml, emitYamlCommented, fastParse, parseYaml, slowParse, yamlComments, YamlError, yamlInteger } from '../../src/store/yaml-lite.js';
 import { HOSTILE_LINES, rng } from '../random.js';
 
 const STRINGS = [
@@ -79,6 +79,24 @@ describe('yaml-lite', () => {
       expect(err).toBeInstanceOf(YamlError);
       expect((err as YamlError).line).toBeGreaterThanOrEqual(2);
     }
+  });
+
+  it('keeps a number not written as that number is (001, 1.10, 1e3) as the text written, and writes it back so', async () => {
+    const text = 'id: 001\nten: 1.10\nbig: 1e3\nhex: 0x1F\nplus: +1\nplain: 12\nhalf: 1.5\nquoted: "12"\ntagged: !!int 010\nlist: [001, 2, 1.10]\n';
+    const map = { id: '001', ten: '1.10', big: '1e3', hex: '0x1F', plus: '+1', plain: 12, half: 1.5, quoted: '12', tagged: 10, list: ['001', 2, '1.10'] };
+    expect(parseYaml(text)).toEqual(map);
+    expect(parseYaml(emitYaml(map))).toEqual(map);
+    expect(emitYaml({ id: '001', half: 1.5, huge: 1e21 })).toBe('id: "001"\nhalf: 1.5\nhuge: 1e+21\n');
+    expect([yamlInteger('040'), yamlInteger('+3'), yamlInteger(7), yamlInteger('1.10'), yamlInteger('99999999999999999999')]).toEqual([40, 3, 7, '1.10', '99999999999999999999']);
+  });
+
+  it('writes what a person added beyond its own shapes (a key with a space, nested maps and lists, `<<`) as YAML that reads back the same', async () => {
+    const map = parseYaml('Reviewed by: ana\nbase: &b {owner: team}\n<<: *b\ndeep:\n  a:\n    b: 1\ngrid: [[1, 2]]\nempty: {}\nmixed: [a, {b: c}]\nid: 001\ntext: |-\n  two\n  lines\n');
+    expect(map).toEqual({ 'Reviewed by': 'ana', base: { owner: 'team' }, '<<': { owner: 'team' }, deep: { a: { b: 1 } }, grid: [[1, 2]], empty: {}, mixed: ['a', { b: 'c' }], id: '001', text: 'two\nlines' });
+    const text = emitYaml(map);
+    expect(parseYaml(text)).toEqual(map);
+    expect(text).toContain('Reviewed by: ana\n');
+    expect(emitYaml({ status: 'todo', notes: [{ author: 'ana', text: 'hi' }] })).toBe('status: todo\nnotes:\n  - author: ana\n    text: hi\n');
   });
 
   it('refuses duplicate keys', async () => {
