@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { mergeConflict } from '../store/conflict-markers.js';
-import { withoutBom } from '../store/markdown.js';
+import { userLines, withoutBom } from '../store/markdown.js';
 
 export interface SourceTree {
   /** Every file under the folders read, relative to the root with "/", sorted. */
@@ -103,7 +103,7 @@ function decode(bytes: Buffer): string | { line: number; message: string; fix: s
     const line = decoded.slice(0, bad).split('\n').length;
     return { line, message: `line ${line} holds bytes that are not UTF-8 text${decoded[bad] === '\u0000' ? ' (a NUL byte)' : ''}, so nothing of this file was read as a document`, fix: 'save the file as UTF-8 text and import again' };
   }
-  const text = withoutBom(decoded).replace(/\r\n?/g, '\n');
+  const text = userLines(withoutBom(decoded));
   // Both sides of a merge left unresolved are neither: the markers would read as tasks and text.
   const conflict = mergeConflict(text);
   if (conflict) {

@@ -10,6 +10,7 @@ import { docComplete, type PhaseInfo } from '../domain/phase.js';
 import { DOC_FILES, DOC_WORDS, STAGES, type DocMeta, type DocType, type ImportSource, type Stage } from '../domain/model.js';
 import { checkDoc, parseDocText, requirementIdsOf, type DocFile } from '../store/documents.js';
 import type { DocInput, Reader, Transaction } from '../store/transaction.js';
+import { userLines } from '../store/markdown.js';
 import type { LoadedChange } from './view.js';
 import { refTo } from '../domain/refs.js';
 
@@ -146,7 +147,7 @@ export interface InputText {
 function inInput(f: Finding, written: string, input: InputText): Finding {
   const { line, ...rest } = f;
   const wanted = line === undefined ? '' : (written.split('\n')[line - 1] ?? '').trim();
-  const at = wanted === '' ? -1 : input.text.replace(/\r\n?/g, '\n').split('\n').findIndex((l) => l.trim() === wanted);
+  const at = wanted === '' ? -1 : userLines(input.text).split('\n').findIndex((l) => l.trim() === wanted);
   return at < 0 ? { ...rest, file: input.shownAs } : { ...rest, file: input.shownAs, line: at + 1 };
 }
 

@@ -17,7 +17,7 @@ import { PROPOSAL_HEADINGS, parseProposalBody } from '../store/format-proposal.j
 import { parseReviewBody } from '../store/format-review.js';
 import { SPEC_HEADINGS, parseSpecBody } from '../store/format-spec.js';
 import { parseTasksBody, tasksIntro } from '../store/format-tasks.js';
-import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
+import { outline, splitFrontmatter, TextLines, userLines } from '../store/markdown.js';
 import { lineOfKey, parseYaml, type YamlMap } from '../store/yaml-lite.js';
 import { KNOWN_KEYS } from '../store/doc-meta.js';
 import { printable } from '../domain/text.js';
@@ -102,7 +102,7 @@ const keyList = (keys: string[]) => keys.map((k) => printable(k, 40)).join(', ')
  * for keys it has no place for.
  */
 function frontmatterNotTaken(markdown: string, shownAs: string, written: Written): Finding[] {
-  const split = splitFrontmatter(markdown.replace(/\r\n?/g, '\n'));
+  const split = splitFrontmatter(userLines(markdown));
   if (!split) return [];
   const { map, own } = frontOf(split.frontmatter);
   // Lines of the frontmatter are counted from the line after the opening "---".
@@ -175,7 +175,7 @@ export type InputLines = Record<string, number>;
 
 /** The operation input fields a markdown document stands for; `where`, when given, gets the lines they were read from. */
 export function markdownToInput(type: Stage, markdown: string, shownAs: string, where: InputLines = {}): Record<string, unknown> {
-  const text = markdown.replace(/\r\n?/g, '\n');
+  const text = userLines(markdown);
   const split = splitFrontmatter(text);
   const body = split?.body ?? text;
   const offset = split ? split.bodyLine - 1 : 0;

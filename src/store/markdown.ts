@@ -264,7 +264,12 @@ export function sectionsAt(lines: TextLines, headings: Heading[], level: number,
   return out;
 }
 
-/** Normalises text given by a user: LF line ends (CRLF, CR CR LF as withLf reads it, or a lone CR), no trailing spaces at the end, no blank edges. */
+/** Text given by a user (an option, a file given to --from) with LF line ends: CRLF, CR CR LF as withLf reads it, or a lone CR (an old Mac's) each end a line. */
+export function userLines(text: string): string {
+  return text.includes('\r') ? text.replace(/\r*\n|\r/g, '\n') : text;
+}
+
+/** Normalises text given by a user: LF line ends (userLines), no trailing spaces at the end, no blank edges. */
 export function normalizeText(text: string): string {
-  return text.replace(/\r*\n|\r/g, '\n').replace(/^\s*\n/, '').trimEnd();
+  return userLines(text).replace(/^\s*\n/, '').trimEnd();
 }

@@ -73,6 +73,19 @@ describe('--from keeps what it reads', () => {
     expect(file).toContain('# Tasks: Marked');
   });
 
+  it('reads a file whose lines end in CRLF, CR CR LF (a CRLF file saved again by a tool that adds a CR) or a lone CR as the same document', async () => {
+    const dir = await newBoard();
+    const spec = SPEC();
+    await withSpec(dir, 'plain', spec);
+    const expected = (await showDocument(dir, 'plain', 'spec')).content;
+    for (const [id, end] of [['crlf', '\r\n'], ['crcrlf', '\r\r\n'], ['mac', '\r']] as const) {
+      await withSpec(dir, id, spec.replace(/\n/g, end));
+      const shown = await showDocument(dir, id, 'spec');
+      expect(shown.content, id).toEqual(expected);
+      expect(shown.markdown, id).not.toContain('\r');
+    }
+  });
+
   it('reads agentboard\'s own task blocks first: a checklist inside a description stays in the description', async () => {
     const dir = await newBoard();
     await withSpec(dir, 'own', SPEC());

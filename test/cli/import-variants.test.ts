@@ -323,3 +323,18 @@ describe('an OpenSpec proposal with no Why or What Changes, saying them under ot
     expect(shown.content.sections).toEqual([{ heading: 'Out of Scope', text: '- Tag colours.', after: 'why' }]);
   });
 });
+
+describe('files whose lines end in CR CR LF (a CRLF file saved again by a tool that adds a CR) or a lone CR', () => {
+  it('are read as the same documents as with LF: no blank line doubled, no carriage return kept', async () => {
+    // The Why wraps onto a second line: read with a line end doubled, it would be two paragraphs.
+    const proposal = PROPOSAL.replace('long lists of bookmarks, ', 'long lists of bookmarks,\n');
+    const files = (end: string) => Object.fromEntries(Object.entries({ 'openspec/changes/keep-place/proposal.md': proposal, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/tasks.md': TASKS }).map(([name, text]) => [name, text.replace(/\n/g, end)]));
+    const lf = await imported('openspec', source(files('\n')));
+    const expected = await Promise.all(['proposal', 'spec', 'tasks'].map(async (d) => (await showDocument(lf.board, 'keep-place', d)).content));
+    for (const end of ['\r\r\n', '\r']) {
+      const other = await imported('openspec', source(files(end)));
+      expect(row(other.data, 'keep-place'), JSON.stringify(end)).toMatchObject({ status: 'imported', phase: 'implementation', tasks: { total: 2, done: 1 } });
+      for (const [i, d] of ['proposal', 'spec', 'tasks'].entries()) expect((await showDocument(other.board, 'keep-place', d)).content, `${JSON.stringify(end)} ${d}`).toEqual(expected[i]);
+    }
+  });
+});
