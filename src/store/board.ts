@@ -947,7 +947,7 @@ export class Board implements Reader {
     }
   }
 
-  /** Documents a person edited since agentboard last wrote them (the next write merges them). */
+  /** Documents a person edited since agentboard last wrote them, and that can be read (the next write merges them). */
   handEditedDocs(changeIds: string[] = this.changeIds()): { changeId: string; type: DocType }[] {
     const out: { changeId: string; type: DocType }[] = [];
     for (const changeId of changeIds) {
@@ -957,7 +957,8 @@ export class Board implements Reader {
           const written = this.recorded(changeId, type);
           const unshared = this.unsharedDoc(changeId, type);
           const read = (written !== undefined || unshared) && this.checkedDir(changeId) ? this.docFile(path, this.rel(path)) : null;
-          if (read && (written === undefined || unshared || !asWritten(read, written))) out.push({ changeId, type });
+          // One that cannot be read is no edit a write merges (a write refuses it until it is fixed): load throws, and it is reported where it is read.
+          if (read && (written === undefined || unshared || !asWritten(read, written)) && this.load(changeId, type)?.doc.content) out.push({ changeId, type });
         } catch {
           // reported where the file is read
         }

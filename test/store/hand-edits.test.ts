@@ -586,3 +586,22 @@ describe('a whole document written over a person\'s edit not merged yet', () => 
     expect(after).toEqual(before);
   });
 });
+
+describe('a document a person\'s edit left unreadable', () => {
+  it('is reported with its line, and not listed as an edit the next write merges (a write refuses it until it is fixed); fixed, it is', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'broken', [{ title: 'One' }]);
+    const path = 'agentd/changes/broken/proposal.md';
+    const text = read(dir, path);
+    write(dir, path, text.replace(/^author: (.*)$/m, 'author: "$1'));
+    const validate = await cli(dir, ['validate', 'broken', '--json']);
+    expect(validate.code).toBe(1);
+    expect(validate.json.data.changes[0].findings.map((f: any) => f.rule)).toContain('frontmatter.yaml');
+    expect(validate.json.data.hand_edited).toEqual([]);
+    expect((await ok(dir, ['status'])).hand_edited).toEqual([]);
+    expect((await cli(dir, ['validate', 'broken'])).stdout).not.toContain('Edited by hand');
+
+    write(dir, path, text.replace(/^author: (.*)$/m, 'author: $1\nowner: a person'));
+    expect((await cli(dir, ['validate', 'broken', '--json'])).json.data.hand_edited).toEqual([path]);
+  });
+});
