@@ -32,10 +32,10 @@ describe('a person saving fresh copies renamed over the file while agents write'
         child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${script} exited ${code}`))));
       });
     // A save made from the file while it lacks a raced save of the person's (after the commit that
-    // replaced it, before the merge that brings it back) reads as the person taking it back: a pause
-    // of 300 ms between saves keeps a person's saves apart from that window on a loaded machine too
-    // (README, "Hand edits are merged"; the window is one commit long). The agents write all along.
-    const [saved] = await Promise.all([proc('saver.mjs', [file, '10', '300']), ...Array.from({ length: 3 }, (_, i) => proc('agent.mjs', [dir, `agent-${i}`, '4', '6']))]);
+    // replaced it, before the merge that brings it back) would read as the person taking it back
+    // (README, "Hand edits are merged"): the person sees each fix on screen before the next
+    // (saver.mjs), whatever the machine's load. The agents write all along.
+    const [saved] = await Promise.all([proc('saver.mjs', [file, '10', '100']), ...Array.from({ length: 3 }, (_, i) => proc('agent.mjs', [dir, `agent-${i}`, '4', '6']))]);
     await ok(dir, ['task', 'add', 'saved', '--title', 'After the saves', '--as', 'planner']);
     const conflicts = existsSync(join(dir, 'agentd/.runtime/conflicts.json')) ? read(dir, 'agentd/.runtime/conflicts.json') : '';
     const text = read(dir, 'agentd/changes/saved/tasks.md');
