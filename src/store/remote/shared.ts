@@ -63,6 +63,21 @@ function sleep(ms: number): void {
 /** Errors that say nothing about the write itself: the queue waits and tries again later. */
 export const TRANSIENT = new Set(['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_BUSY', 'REMOTE_REFUSED', 'BOARD_BUSY', 'BOARD_CHANGED', 'DISK_FULL', 'IO_ERROR', 'PERMISSION_DENIED', 'READ_ONLY', 'INTERNAL']);
 
+/**
+ * Puts a file of the board into a commit being made: its bytes as the board ref holds them
+ * (sharedBytes) as a blob in `data`, its entry in `listing`, and the identity of the local file it
+ * was read from in `identities`.
+ */
+function storeIn(listing: Listing, identities: Record<string, string>, data: Map<string, Buffer>, idLength: number) {
+  return (path: string, local: Buffer, identity?: string): void => {
+    const bytes = sharedBytes(path, local);
+    const blob = blobId(bytes, idLength);
+    data.set(blob, bytes);
+    listing[path] = { blob, size: bytes.length };
+    if (identity) identities[path] = identity;
+  };
+}
+
 /** Bytes [start, end) of a file (the part of the activity log its last chunk holds). */
 function readRange(path: string, start: number, end: number): Buffer {
   if (end <= start) return Buffer.alloc(0);
@@ -647,14 +662,7 @@ export class SharedBoard {
     const treePath = (p: string) => treePathOf(relative(board.dir, fromRoot(p)).split('\\').join('/'));
 
     const data = new Map<string, Buffer>();
-    const idLength = this.idLength();
-    const store = (path: string, local: Buffer, identity?: string) => {
-      const bytes = sharedBytes(path, local);
-      const blob = blobId(bytes, idLength);
-      data.set(blob, bytes);
-      listing[path] = { blob, size: bytes.length };
-      if (identity) identities[path] = identity;
-    };
+    const store = storeIn(listing, identities, data, this.idLength());
     for (const f of journal.files) {
       const p = treePath(f.target);
       if (p) store(p, readFileSync(fromRoot(f.temp)), identityOf(lstatSync(fromRoot(f.temp))));
@@ -745,13 +753,7 @@ export class SharedBoard {
     const listing: Listing = {};
     const identities: Record<string, string> = {};
     const data = new Map<string, Buffer>();
-    const store = (path: string, local: Buffer, identity?: string) => {
-      const bytes = sharedBytes(path, local);
-      const blob = blobId(bytes, this.idLength());
-      data.set(blob, bytes);
-      listing[path] = { blob, size: bytes.length };
-      if (identity) identities[path] = identity;
-    };
+    const store = storeIn(listing, identities, data, this.idLength());
     for (const area of ['changes', 'archive']) {
       for (const rel of filesUnder(join(board.dir, area))) {
         const file = join(board.dir, area, rel);
