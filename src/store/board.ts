@@ -1273,10 +1273,16 @@ export class Board implements Reader {
 
   /** The people who may act with a person's key (agentd/people.yaml); none when the file is absent. */
   readPeople(): PersonRecord[] {
+    return this.peopleFile().people;
+  }
+
+  /** agentd/people.yaml as read (null: absent, and no file named as it but for its case, see refuseMisnamed) and the people it holds. */
+  private peopleFile(): { shown: string; read: FileRead | null; people: PersonRecord[] } {
     const path = join(this.dir, PEOPLE_FILE);
-    const read = this.readFile(path, this.rel(path));
+    const shown = this.rel(path);
+    const read = this.readFile(path, shown);
     if (!read) this.refuseMisnamed(PEOPLE_FILE, "the people who may act with a person's key");
-    return read ? parsePeople(read.text, this.rel(path)) : [];
+    return { shown, read, people: read ? parsePeople(read.text, shown) : [] };
   }
 
   /**
@@ -1306,11 +1312,7 @@ export class Board implements Reader {
    * taken (PERSON_KEY_INVALID).
    */
   committedPeople(): { people: PersonRecord[]; uncommitted: PersonRecord[] } {
-    const path = join(this.dir, PEOPLE_FILE);
-    const shown = this.rel(path);
-    const read = this.readFile(path, shown);
-    if (!read) this.refuseMisnamed(PEOPLE_FILE, "the people who may act with a person's key");
-    const here = read ? parsePeople(read.text, shown) : [];
+    const { shown, read, people: here } = this.peopleFile();
     if (this.branch() === null) return { people: here, uncommitted: [] };
     const committed = committedFile(this.root, shown);
     if ('unknown' in committed) {
