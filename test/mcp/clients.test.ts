@@ -164,6 +164,38 @@ describe('request ids beyond 2^53', () => {
   });
 });
 
+describe('integers beyond 2^53 in the arguments of a tool call', () => {
+  it('are refused with invalid params (-32602) naming each field, nothing done, where JSON.parse would round them; digits in strings, fractions and such integers elsewhere are let be', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'big-args', [{ title: 'Only' }]);
+    const s = server(dir);
+    await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'sixty-four-bit', version: '1' } });
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const call = (id: string, name: string, args: string, extra = '') => `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"${name}","arguments":${args}${extra}}}`;
+    s.write(`${call('offset', 'agentboard_get_change', '{"change_id":"big-args","offset": 9007199254740993}')}\n`);
+    s.write(`${call('nested', 'agentboard_add_note', '{"agent_id":"w1","task_id":"big-args/T1","text":"Refused.","more":[{"n":-12345678901234567890},[0,18446744073709551616]]}')}\n`);
+    // The same digits in a string, a fraction, an exponent, and an integer outside the arguments: carried out.
+    s.write(`${call('kept', 'agentboard_add_note', '{"agent_id":"w1","task_id":"big-args/T1","text":"Order 12345678901234567890 kept."}', ',"_meta":{"n":12345678901234567890,"f":0.12345678901234567890,"e":1e12345678901234567}')}\n`);
+    s.write(`[{"jsonrpc":"2.0","id":"ping","method":"ping"},${call('in-batch', 'agentboard_list_changes', '{"limit":99999999999999999999}')}]\n`);
+    expect(await s.close()).toBe(0);
+    const lines = linesOf(s.stdout());
+    const answer = (id: string) => lines.flat().find((a) => a.id === id);
+    expect(answer('offset').error).toEqual({
+      code: -32602,
+      message: 'Invalid params of tools/call: params.arguments.offset (9007199254740993) is an integer beyond 9007199254740991 in size, which agentboard cannot read exactly; nothing was done. Send numbers from -9007199254740991 to 9007199254740991.',
+    });
+    expect(answer('nested').error.code).toBe(-32602);
+    expect(answer('nested').error.message).toMatch(/^Invalid params of tools\/call: params\.arguments\.more\[0\]\.n \(-12345678901234567890\), params\.arguments\.more\[1\]\[1\] \(18446744073709551616\) are integers beyond /);
+    expect(answer('kept').result.isError).toBeFalsy();
+    expect(answer('in-batch').error).toMatchObject({ code: -32602, message: expect.stringContaining('params.arguments.limit (99999999999999999999)') });
+    expect(answer('ping').result).toEqual({});
+    const tasks = read(dir, 'agentd/changes/big-args/tasks.md');
+    expect(tasks).toContain('Order 12345678901234567890 kept.');
+    expect(tasks).not.toContain('Refused.');
+    expect(s.stderr()).toContain('refused a message: Invalid params of tools/call: params.arguments.offset');
+  });
+});
+
 describe('a client that ends its lines with \\r\\n and never sends notifications/initialized', () => {
   it('is served all the same', async () => {
     const dir = await newBoard();
