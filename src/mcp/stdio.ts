@@ -8,7 +8,8 @@
  * also said on stderr; stdout carries only protocol messages. Until the session is initialized (an
  * initialize request answered with a result), a request other than initialize and ping is answered
  * with the error "Server not initialized" (-32002) and goes no further; what comes while the
- * initialize request is being answered waits for that answer. When the client closes its end of
+ * initialize request is being answered waits for that answer; once it is initialized, another
+ * initialize request is refused (Invalid Request). When the client closes its end of
  * stdout, the server stops quietly; while it leaves too many answers unread (UNREAD_MAX), no request
  * is read. An integer id beyond 2^53 is answered with the digits the client wrote (EXACT); a tool
  * call with such an integer in its arguments is refused with an Invalid params error naming the field.
@@ -121,7 +122,9 @@ function readExactly(line: string): unknown[] | null {
 
 /**
  * Puts back exactly the ids JSON.parse rounded in the message (or the messages of a batch) it read,
- * from the same read exactly: a message's id and the requestId of a cancellation.
+ * from the same read exactly: a message's id, the requestId of a cancellation and the progressToken
+ * of a request (an integer the SDK takes only when exact: rounded, the request would be refused as
+ * not JSON-RPC).
  */
 function keepExactIds(json: unknown, exact: unknown[]): void {
   const messages = Array.isArray(json) ? json : [json];
@@ -129,6 +132,8 @@ function keepExactIds(json: unknown, exact: unknown[]): void {
     if (rounded(field(message, 'id'))) message.id = field(exact[i], 'id');
     const params = field(message, 'params') as Record<string, unknown> | undefined;
     if (params && rounded(params.requestId)) params.requestId = field(field(exact[i], 'params'), 'requestId');
+    const meta = field(params, '_meta') as Record<string, unknown> | undefined;
+    if (meta && rounded(meta.progressToken)) meta.progressToken = field(field(field(exact[i], 'params'), '_meta'), 'progressToken');
   });
 }
 
@@ -391,7 +396,10 @@ export class LineTransport implements Transport {
       if (problem) this.inexact.set(message.data, problem);
       return message.data;
     }
-    this.refuse(idOf(json), INVALID_REQUEST, 'The message is not a JSON-RPC 2.0 request, notification or response.', answers);
+    // JSON-RPC also has params by position (an array), which no MCP method takes.
+    const byPosition = idOf(json) !== null && typeof field(json, 'method') === 'string' && field(json, 'jsonrpc') === '2.0' && Array.isArray(field(json, 'params'));
+    if (byPosition) this.refuse(idOf(json), INVALID_PARAMS, `Invalid params of ${printable(String(field(json, 'method')))}: params is an array; MCP takes params by name, as an object.`, answers);
+    else this.refuse(idOf(json), INVALID_REQUEST, 'The message is not a JSON-RPC 2.0 request, notification or response.', answers);
     return null;
   }
 
@@ -404,6 +412,10 @@ export class LineTransport implements Transport {
     if (!this.initialized && !BEFORE_INITIALIZE.has(message.method)) {
       // The SDK's server would answer it; MCP has a client initialize the session before anything but ping.
       return this.refuse(message.id, NOT_INITIALIZED, `Server not initialized: ${printable(message.method)} is answered once the session is initialized. Send an initialize request first (then the notification notifications/initialized); only ping is answered before it.`);
+    }
+    if (this.initialized && message.method === 'initialize') {
+      // The SDK's server would answer it again, and the session would go on under another version than the one agreed.
+      return this.refuse(message.id, INVALID_REQUEST, `The session is already initialized (MCP ${this.protocolVersion}); initialize is sent once, first. To start a new session, start agentboard mcp again.`);
     }
     const problem = this.inexact.get(message) ?? paramsProblem(message);
     if (problem) return this.refuse(message.id, INVALID_PARAMS, problem);
