@@ -390,6 +390,8 @@ export class LineTransport implements Transport {
 
   /** The message, or null when it is not JSON-RPC (then it is refused). `exact`: the message read exactly, when it holds an integer JSON.parse rounds. */
   private check(json: unknown, answers?: unknown[], exact?: unknown): JSONRPCMessage | null {
+    // A client whose JSON writer puts null for a field it has no value for sends "params": null: no params.
+    if (field(json, 'params') === null) delete (json as Record<string, unknown>).params;
     const message = JSONRPCMessageSchema.safeParse(json);
     if (message.success) {
       const problem = exact === undefined ? null : roundedArguments(message.data, exact);

@@ -229,6 +229,17 @@ describe('requests other clients send', () => {
     expect(read(dir, 'agentd/changes/progress/tasks.md')).toContain('With a big token.');
   });
 
+  it('"params": null is taken as no params, in a request and in a notification', async () => {
+    const s = server(await newBoard());
+    await s.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'nulls', version: '1' } });
+    s.write('{"jsonrpc":"2.0","method":"notifications/initialized","params":null}\n');
+    expect((await s.request('tools/list', null)).result.tools.length).toBeGreaterThan(10);
+    expect(await s.request('ping', null)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(await s.close()).toBe(0);
+    // Nothing refused: one answer per request, none to the notification.
+    expect(linesOf(s.stdout()).map((a) => a.id)).toEqual([1, 2, 3]);
+  });
+
   it('params by position (an array) are answered with invalid params (-32602), alone and in a batch', async () => {
     const s = server(await newBoard());
     await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'positional', version: '1' } });
