@@ -26,6 +26,7 @@ import { LIMITS } from '../domain/limits.js';
 import { LineTransport } from './stdio.js';
 import { documentsWritten } from '../ops/doc-write.js';
 import { printable } from '../domain/text.js';
+import { stopWaiting } from '../store/lock.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
 
@@ -304,13 +305,21 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   process.stdin.once('close', () => stop());
   // A signal to stop (Ctrl-C, a supervisor's SIGTERM, the terminal or the client's host hanging up
   // with SIGHUP) ends the server as the end of stdin does, exit 0: the calls already received are
-  // carried out and answered, and no other is read. Not dropped midway: a call waiting for the board
-  // lock may already be queued for the process holding it to carry out (ops/combine.ts), so only its
-  // answer tells whether it was done. Nothing is ever half-written whatever happens (every write is a
-  // rename, a commit is rolled forward by the next holder), but a client told nothing would not know
-  // whether to call again. The same signal a second time ends the process at once (the listener is
-  // gone), for whoever cannot wait for a call waiting on a busy board.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop(`stopping on ${signal}`));
+  // answered, and no other is read. A call being carried out is not dropped midway, and neither is
+  // one queued for the process holding the board lock that it has taken up (ops/combine.ts): only
+  // its answer tells whether it was done. A call still waiting for a lock another process holds is
+  // not waited for, unlike at the end of stdin (a client that closes stdin waits a while, as MCP has
+  // it, before it sends SIGTERM): it is answered at once with BOARD_BUSY, nothing of it carried out,
+  // so that the client may make it again elsewhere. Nothing is ever half-written whatever happens
+  // (every write is a rename, a commit is rolled forward by the next holder), but a client told
+  // nothing would not know whether to call again. The same signal a second time ends the process at
+  // once (the listener is gone).
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      stopWaiting(`This MCP server is stopping (${signal})`);
+      stop(`stopping on ${signal}`);
+    });
+  }
   // stderr is for people: a terminal that hung up takes no more of it, and that stops nothing.
   process.stderr.on('error', () => undefined);
   await server.connect(transport);

@@ -8,9 +8,11 @@
  * also said on stderr; stdout carries only protocol messages. Until the session is initialized (an
  * initialize request answered with a result), a request other than initialize and ping is answered
  * with the error "Server not initialized" (-32002) and goes no further; what comes while the
- * initialize request is being answered waits for that answer. When the client closes its end of
+ * initialize request is being answered waits for that answer; once it is initialized, another
+ * initialize request is refused (Invalid Request). When the client closes its end of
  * stdout, the server stops quietly; while it leaves too many answers unread (UNREAD_MAX), no request
- * is read. An integer id beyond 2^53 is answered with the digits the client wrote (EXACT).
+ * is read. An integer id beyond 2^53 is answered with the digits the client wrote (EXACT); a tool
+ * call with such an integer in its arguments is refused with an Invalid params error naming the field.
  */
 import {
   InitializeRequestSchema,
@@ -60,15 +62,18 @@ type Id = string | number;
  * An integer id beyond 2^53 (JSON-RPC sets no bound on a number id: a client with 64-bit integers
  * may use any) is kept as the client wrote it: JSON.parse rounds it, and the answer would carry an id
  * the client never sent (or two requests one id). It goes through the server as a string no client
- * can send, EXACT and its digits, and is written back as its digits, a number again.
+ * can send, EXACT and its digits, and is written back as its digits, a number again. Such an integer
+ * in the arguments of a tool call (a limit, a number in a task's fields) would act on another item
+ * than the one the client named: the call is refused, naming the field (roundedArguments).
  */
 const EXACT = `agentboard-exact-id-${randomBytes(8).toString('hex')}:`;
 const EXACT_OUT = new RegExp(`"${EXACT}(-?\\d+)"`, 'g');
 /**
- * An integer after the key "id" or "requestId", or a whole string: strings are matched whole, so
- * that a key is only ever matched where a string starts, never inside one.
+ * An integer, or a whole string: strings are matched whole, so that digits inside one are never
+ * taken for a number. An integer starts a value (after a bracket, a comma, a colon or a space: not
+ * the fraction or exponent of another number) and ends one.
  */
-const INTEGER_ID = /("(?:id|requestId)"\s*:\s*)(-?(?:0|[1-9]\d*))(?![\d.eE])|"[^"\\]*(?:\\[\s\S][^"\\]*)*"/g;
+const INTEGER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|(?<=^|[\s[,:])-?(?:0|[1-9]\d*)(?![\d.eE])/g;
 
 /** Whether JSON.parse may have rounded a number it read (then its digits are read again). */
 const rounded = (value: unknown): boolean => typeof value === 'number' && !Number.isSafeInteger(value);
@@ -77,22 +82,78 @@ function field(value: unknown, key: string): unknown {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 }
 
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+
 /**
- * Puts back exactly, from the line's text, the ids JSON.parse rounded in the message (or the
- * messages of a batch) it read: a message's id and the requestId of a cancellation. A line without
- * such an id costs a look at two fields.
+ * Whether the line holds a run of 16 digits, as every integer JSON.parse rounds does. Looked for at
+ * every 16th character (any such run covers one), which costs a long line far less than a regular
+ * expression would.
  */
-function keepExactIds(json: unknown, line: string): void {
+function longDigitRun(line: string): boolean {
+  for (let i = 15; i < line.length; i += 16) {
+    if (!isDigit(line.charCodeAt(i))) continue;
+    let start = i;
+    let end = i;
+    while (start > 0 && isDigit(line.charCodeAt(start - 1))) start--;
+    while (end + 1 < line.length && isDigit(line.charCodeAt(end + 1))) end++;
+    if (end - start >= 15) return true;
+    i = end;
+  }
+  return false;
+}
+
+/**
+ * The message (or the messages of a batch) of a line read again, every integer JSON.parse rounds
+ * read as a string, EXACT and its digits; null when the line holds none. A line without a run of 16
+ * digits costs one quick look for it.
+ */
+function readExactly(line: string): unknown[] | null {
+  if (!longDigitRun(line)) return null;
+  let found = false;
+  const marked = line.replace(INTEGER, (text) => {
+    if (text.startsWith('"') || Number.isSafeInteger(Number(text))) return text;
+    found = true;
+    return `"${EXACT}${text}"`;
+  });
+  if (!found) return null;
+  const parsed: unknown = JSON.parse(marked);
+  return Array.isArray(parsed) ? parsed : [parsed];
+}
+
+/**
+ * Puts back exactly the ids JSON.parse rounded in the message (or the messages of a batch) it read,
+ * from the same read exactly: a message's id, the requestId of a cancellation and the progressToken
+ * of a request (an integer the SDK takes only when exact: rounded, the request would be refused as
+ * not JSON-RPC).
+ */
+function keepExactIds(json: unknown, exact: unknown[]): void {
   const messages = Array.isArray(json) ? json : [json];
-  const roundedIds = (m: unknown) => rounded(field(m, 'id')) || rounded(field(field(m, 'params'), 'requestId'));
-  if (!messages.some(roundedIds)) return;
-  const parsed: unknown = JSON.parse(line.replace(INTEGER_ID, (text, key: string | undefined, digits: string | undefined) => (digits === undefined ? text : `${key}"${EXACT}${digits}"`)));
-  const exact = Array.isArray(parsed) ? parsed : [parsed];
   messages.forEach((message: Record<string, unknown>, i) => {
-    if (rounded(message.id)) message.id = field(exact[i], 'id');
+    if (rounded(field(message, 'id'))) message.id = field(exact[i], 'id');
     const params = field(message, 'params') as Record<string, unknown> | undefined;
     if (params && rounded(params.requestId)) params.requestId = field(field(exact[i], 'params'), 'requestId');
+    const meta = field(params, '_meta') as Record<string, unknown> | undefined;
+    if (meta && rounded(meta.progressToken)) meta.progressToken = field(field(field(exact[i], 'params'), '_meta'), 'progressToken');
   });
+}
+
+/**
+ * Why a tools/call request cannot be carried out as the client wrote it: the fields of its
+ * arguments (read exactly) that hold an integer JSON.parse rounds, in words; null when none does.
+ */
+function roundedArguments(message: JSONRPCMessage, exact: unknown): string | null {
+  if (!('method' in message && 'id' in message) || message.method !== 'tools/call') return null;
+  const found: string[] = [];
+  // Walked without recursion: arguments may be nested deeper than the stack goes.
+  const stack: [unknown, string][] = [[field(field(exact, 'params'), 'arguments'), 'params.arguments']];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [value, path] = next;
+    if (typeof value === 'string' && value.startsWith(EXACT)) found.push(`${path} (${value.slice(EXACT.length)})`);
+    else if (Array.isArray(value)) value.forEach((v, i) => stack.push([v, `${path}[${i}]`]));
+    else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) stack.push([v, `${path}.${printable(k)}`]);
+  }
+  if (found.length === 0) return null;
+  return `Invalid params of tools/call: ${found.reverse().slice(0, 5).join(', ')} ${found.length > 1 ? 'are integers' : 'is an integer'} beyond ${Number.MAX_SAFE_INTEGER} in size, which agentboard cannot read exactly; nothing was done. Send numbers from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}.`;
 }
 
 /** An id read as JSON text on its own (the over-size line's), kept exactly when it is an integer JSON.parse rounds. */
@@ -221,6 +282,8 @@ export class LineTransport implements Transport {
   private held: JSONRPCMessage[] = [];
   /** Batches being answered. */
   private readonly batches: Batch[] = [];
+  /** Why a tool call cannot be carried out as its client wrote it (roundedArguments). */
+  private readonly inexact = new WeakMap<JSONRPCMessage, string>();
 
   constructor(
     private readonly maxLineBytes: number,
@@ -311,23 +374,34 @@ export class LineTransport implements Transport {
     }
     if (line.trim() === '') return;
     let json: unknown;
+    let exact: unknown[] | null;
     try {
       json = JSON.parse(line);
-      keepExactIds(json, line);
+      exact = readExactly(line);
+      if (exact) keepExactIds(json, exact);
     } catch {
       this.refuse(null, PARSE_ERROR, 'The message is not valid JSON; send one JSON-RPC message per line.');
       return;
     }
-    if (Array.isArray(json)) return this.batch(json);
-    const message = this.check(json);
+    if (Array.isArray(json)) return this.batch(json, exact);
+    const message = this.check(json, undefined, exact?.[0]);
     if (message) this.receive(message);
   }
 
-  /** The message, or null when it is not JSON-RPC (then it is refused). */
-  private check(json: unknown, answers?: unknown[]): JSONRPCMessage | null {
+  /** The message, or null when it is not JSON-RPC (then it is refused). `exact`: the message read exactly, when it holds an integer JSON.parse rounds. */
+  private check(json: unknown, answers?: unknown[], exact?: unknown): JSONRPCMessage | null {
+    // A client whose JSON writer puts null for a field it has no value for sends "params": null: no params.
+    if (field(json, 'params') === null) delete (json as Record<string, unknown>).params;
     const message = JSONRPCMessageSchema.safeParse(json);
-    if (message.success) return message.data;
-    this.refuse(idOf(json), INVALID_REQUEST, 'The message is not a JSON-RPC 2.0 request, notification or response.', answers);
+    if (message.success) {
+      const problem = exact === undefined ? null : roundedArguments(message.data, exact);
+      if (problem) this.inexact.set(message.data, problem);
+      return message.data;
+    }
+    // JSON-RPC also has params by position (an array), which no MCP method takes.
+    const byPosition = idOf(json) !== null && typeof field(json, 'method') === 'string' && field(json, 'jsonrpc') === '2.0' && Array.isArray(field(json, 'params'));
+    if (byPosition) this.refuse(idOf(json), INVALID_PARAMS, `Invalid params of ${printable(String(field(json, 'method')))}: params is an array; MCP takes params by name, as an object.`, answers);
+    else this.refuse(idOf(json), INVALID_REQUEST, 'The message is not a JSON-RPC 2.0 request, notification or response.', answers);
     return null;
   }
 
@@ -341,7 +415,11 @@ export class LineTransport implements Transport {
       // The SDK's server would answer it; MCP has a client initialize the session before anything but ping.
       return this.refuse(message.id, NOT_INITIALIZED, `Server not initialized: ${printable(message.method)} is answered once the session is initialized. Send an initialize request first (then the notification notifications/initialized); only ping is answered before it.`);
     }
-    const problem = paramsProblem(message);
+    if (this.initialized && message.method === 'initialize') {
+      // The SDK's server would answer it again, and the session would go on under another version than the one agreed.
+      return this.refuse(message.id, INVALID_REQUEST, `The session is already initialized (MCP ${this.protocolVersion}); initialize is sent once, first. To start a new session, start agentboard mcp again.`);
+    }
+    const problem = this.inexact.get(message) ?? paramsProblem(message);
     if (problem) return this.refuse(message.id, INVALID_PARAMS, problem);
     if (message.method === 'initialize') {
       // The version the server agrees on, as the SDK's server chooses it: the client's when supported.
@@ -356,7 +434,7 @@ export class LineTransport implements Transport {
    * A JSON-RPC batch, answered with an array. Under MCP 2025-03-26 each message in it is served;
    * other versions have no batches, so each request in it gets an error saying so.
    */
-  private batch(items: unknown[]): void {
+  private batch(items: unknown[], exact: unknown[] | null): void {
     if (items.length === 0) return this.refuse(null, INVALID_REQUEST, 'The batch is empty; send at least one JSON-RPC message.');
     const answers: unknown[] = [];
     if (this.protocolVersion !== BATCH_VERSION) {
@@ -369,7 +447,7 @@ export class LineTransport implements Transport {
       }
       return this.flush(answers);
     }
-    const messages = items.map((item) => this.check(item, answers)).filter((m): m is JSONRPCMessage => m !== null);
+    const messages = items.map((item, i) => this.check(item, answers, exact?.[i])).filter((m): m is JSONRPCMessage => m !== null);
     const batch = { waiting: new Set(messages.flatMap((m) => ('method' in m && 'id' in m ? [m.id] : []))), answers };
     this.batches.push(batch);
     for (const message of messages) this.receive(message);

@@ -131,7 +131,11 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
       if (!withdrawn && queue.hasAnswer(id)) outcome = null;
       else if (alone(err)) return runParsed(op, ctx, input);
       else if (withdrawn) throw err;
-      else if (err instanceof AgentboardError && err.code === 'BOARD_BUSY') continue;
+      else if (err instanceof AgentboardError && err.code === 'BOARD_BUSY') {
+        // Its answer is coming: waited for even by a process that waits for the lock no more (stopWaiting).
+        await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS, true);
+        continue;
+      }
       else throw err;
     }
     if (outcome) return done(outcome);

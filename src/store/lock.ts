@@ -212,6 +212,35 @@ export function changeIn(watched: readonly Watched[], ms: number): { done: Promi
 }
 
 /**
+ * Why this process waits no more for a lock another process holds (stopWaiting), or null while it
+ * waits as long as it takes.
+ */
+let stopped: string | null = null;
+/** The waits for the lock under way in this process: stopWaiting wakes them. */
+const waits = new Set<() => void>();
+
+/**
+ * From now on, this process waits for no lock another live process holds (an MCP server told to
+ * stop): a wait under way ends at once, and a call that was waiting fails with BOARD_BUSY saying
+ * `why`, nothing of it carried out. A free lock, or one whose holder is gone, is still taken.
+ */
+export function stopWaiting(why: string): void {
+  stopped = why;
+  for (const wake of [...waits]) wake();
+}
+
+/** Waits for `woken`, or for stopWaiting when `stoppable`. */
+async function waitFor(woken: ReturnType<typeof changeIn>, stoppable = true): Promise<'changed' | 'timeout'> {
+  if (!stoppable) return woken.done;
+  waits.add(woken.cancel);
+  try {
+    return await woken.done;
+  } finally {
+    waits.delete(woken.cancel);
+  }
+}
+
+/**
  * Another process may answer for this one (a call it queued, see store/calls.ts): `check` tells
  * whether it has. The holder that answers writes the lock again once its answers are in place
  * (BoardLock.renew after the commit, ops/combine.ts), so the waiter watches the lock alone.
@@ -228,20 +257,22 @@ function lockFile(runtimeDir: string): Watched[] {
 /**
  * Waits, without joining the race for the lock, until it is free or another process has answered
  * for this one; at most `ms` (a holder that died is dealt with by acquire). A process whose call is
- * queued waits so first: most often the holder of the lock carries its call out meanwhile.
+ * queued waits so first: most often the holder of the lock carries its call out meanwhile. Once
+ * this process stops waiting (stopWaiting) it waits no more, unless `untilAnswered`: its call was
+ * taken up by the holder, and its answer is the only way to know what became of it.
  */
-export async function awaitTurn(runtimeDir: string, answered: Answered, ms: number): Promise<void> {
+export async function awaitTurn(runtimeDir: string, answered: Answered, ms: number, untilAnswered = false): Promise<void> {
   const lock = join(runtimeDir, 'lock');
   const watched = lockFile(runtimeDir);
   for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
-    if (answered.check() || !existsSync(lock)) return;
+    if (answered.check() || !existsSync(lock) || (stopped !== null && !untilAnswered)) return;
     const woken = changeIn(watched, Math.min(250, Math.max(1, deadline - Date.now())));
     if (answered.check() || !existsSync(lock)) {
       woken.cancel();
       return;
     }
     // A holder that is gone answers nobody: the lock is taken over at once (acquire).
-    if ((await woken.done) === 'timeout') {
+    if ((await waitFor(woken, !untilAnswered)) === 'timeout') {
       const holder = parseHolder(readQuietly(lock));
       if (holder && processAlive(holder) === false) return;
     }
@@ -458,6 +489,13 @@ export class BoardLock {
           }
           lastHolder = found.holder ?? lastHolder;
         }
+        if (stopped !== null) {
+          fail(
+            'BOARD_BUSY',
+            `${stopped}: this call was not carried out, and nothing of it was written (the board is locked by another agentboard process${lastHolder ? `, pid ${lastHolder.pid} on ${lastHolder.host}` : ''}).`,
+            'Make the same call again on an agentboard MCP server that is running: this one takes no more calls.',
+          );
+        }
         if (Date.now() >= deadline) {
           fail(
             'BOARD_BUSY',
@@ -475,7 +513,8 @@ export class BoardLock {
           woken.cancel();
           return { lock: new BoardLock(path, token, touch(fd, content), content), reaped };
         }
-        look = (await woken.done) === 'timeout';
+        // Told to stop waiting: the holder is looked at once more (one that is gone is taken over).
+        look = (await waitFor(woken)) === 'timeout' || stopped !== null;
       }
     } finally {
       line.leave();

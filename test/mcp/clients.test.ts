@@ -1,4 +1,5 @@
 /** agentboard mcp as clients other than the SDK's speak to it: JSON-RPC lines written by hand, checked byte for byte. */
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, newBoard, read, tempDir } from '../helpers.js';
 import { stdioServer } from './helpers.js';
@@ -161,6 +162,111 @@ describe('request ids beyond 2^53', () => {
     expect(JSON.parse(got[0]!).result.structuredContent.task.task_id).toBe('big-cancel/T1');
     // The claim may have landed before it was cancelled, and then only once.
     expect(read(dir, 'agentd/changes/big-cancel/tasks.md').split('canceller').length).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('integers beyond 2^53 in the arguments of a tool call', () => {
+  it('are refused with invalid params (-32602) naming each field, nothing done, where JSON.parse would round them; digits in strings, fractions and such integers elsewhere are let be', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'big-args', [{ title: 'Only' }]);
+    const s = server(dir);
+    await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'sixty-four-bit', version: '1' } });
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const call = (id: string, name: string, args: string, extra = '') => `{"jsonrpc":"2.0","id":"${id}","method":"tools/call","params":{"name":"${name}","arguments":${args}${extra}}}`;
+    s.write(`${call('offset', 'agentboard_get_change', '{"change_id":"big-args","offset": 9007199254740993}')}\n`);
+    s.write(`${call('nested', 'agentboard_add_note', '{"agent_id":"w1","task_id":"big-args/T1","text":"Refused.","more":[{"n":-12345678901234567890},[0,18446744073709551616]]}')}\n`);
+    // The same digits in a string, a fraction, an exponent, and an integer outside the arguments: carried out.
+    s.write(`${call('kept', 'agentboard_add_note', '{"agent_id":"w1","task_id":"big-args/T1","text":"Order 12345678901234567890 kept."}', ',"_meta":{"n":12345678901234567890,"f":0.12345678901234567890,"e":1e12345678901234567}')}\n`);
+    s.write(`[{"jsonrpc":"2.0","id":"ping","method":"ping"},${call('in-batch', 'agentboard_list_changes', '{"limit":99999999999999999999}')}]\n`);
+    expect(await s.close()).toBe(0);
+    const lines = linesOf(s.stdout());
+    const answer = (id: string) => lines.flat().find((a) => a.id === id);
+    expect(answer('offset').error).toEqual({
+      code: -32602,
+      message: 'Invalid params of tools/call: params.arguments.offset (9007199254740993) is an integer beyond 9007199254740991 in size, which agentboard cannot read exactly; nothing was done. Send numbers from -9007199254740991 to 9007199254740991.',
+    });
+    expect(answer('nested').error.code).toBe(-32602);
+    expect(answer('nested').error.message).toMatch(/^Invalid params of tools\/call: params\.arguments\.more\[0\]\.n \(-12345678901234567890\), params\.arguments\.more\[1\]\[1\] \(18446744073709551616\) are integers beyond /);
+    expect(answer('kept').result.isError).toBeFalsy();
+    expect(answer('in-batch').error).toMatchObject({ code: -32602, message: expect.stringContaining('params.arguments.limit (99999999999999999999)') });
+    expect(answer('ping').result).toEqual({});
+    const tasks = read(dir, 'agentd/changes/big-args/tasks.md');
+    expect(tasks).toContain('Order 12345678901234567890 kept.');
+    expect(tasks).not.toContain('Refused.');
+    expect(s.stderr()).toContain('refused a message: Invalid params of tools/call: params.arguments.offset');
+  });
+});
+
+describe('a second initialize request', () => {
+  it('is refused with Invalid Request once the session is initialized, and the session keeps the version it agreed on', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'twice', [{ title: 'Only' }]);
+    const s = server(dir);
+    expect((await s.initialize()).result.protocolVersion).toBe('2025-06-18');
+    const again = await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'again', version: '2' } });
+    expect(again.error).toEqual({ code: -32600, message: 'The session is already initialized (MCP 2025-06-18); initialize is sent once, first. To start a new session, start agentboard mcp again.' });
+    // Still 2025-06-18, which has no batches.
+    s.write(`${JSON.stringify([{ jsonrpc: '2.0', id: 'b1', method: 'ping' }])}\n`);
+    const note = await s.request('tools/call', { name: 'agentboard_add_note', arguments: { agent_id: 'twice', task_id: 'twice/T1', text: 'Still served.' } });
+    expect(note.result.isError).toBeFalsy();
+    expect(await s.close()).toBe(0);
+    const batch = linesOf(s.stdout()).find(Array.isArray)!;
+    expect(batch.map((a: any) => [a.id, a.error?.code])).toEqual([['b1', -32600]]);
+    expect(batch[0].error.message).toContain('MCP 2025-06-18, the version this session agreed on, takes no JSON-RPC batches');
+    expect(read(dir, 'agentd/changes/twice/tasks.md')).toContain('Still served.');
+  });
+});
+
+describe('requests other clients send', () => {
+  it('a tool call with an integer progressToken beyond 2^53 is carried out and answered under its id', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'progress', [{ title: 'Only' }]);
+    const s = server(dir);
+    await s.initialize();
+    s.write('{"jsonrpc":"2.0","id":"tok","method":"tools/call","params":{"name":"agentboard_add_note","arguments":{"agent_id":"p1","task_id":"progress/T1","text":"With a big token."},"_meta":{"progressToken":12345678901234567890}}}\n');
+    expect((await s.answer('tok')).result.isError).toBeFalsy();
+    expect(await s.close()).toBe(0);
+    expect(read(dir, 'agentd/changes/progress/tasks.md')).toContain('With a big token.');
+  });
+
+  it('"params": null is taken as no params, in a request and in a notification', async () => {
+    const s = server(await newBoard());
+    await s.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'nulls', version: '1' } });
+    s.write('{"jsonrpc":"2.0","method":"notifications/initialized","params":null}\n');
+    expect((await s.request('tools/list', null)).result.tools.length).toBeGreaterThan(10);
+    expect(await s.request('ping', null)).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
+    expect(await s.close()).toBe(0);
+    // Nothing refused: one answer per request, none to the notification.
+    expect(linesOf(s.stdout()).map((a) => a.id)).toEqual([1, 2, 3]);
+  });
+
+  it('params by position (an array) are answered with invalid params (-32602), alone and in a batch', async () => {
+    const s = server(await newBoard());
+    await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'positional', version: '1' } });
+    expect(await s.request('ping', [])).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: 'Invalid params of ping: params is an array; MCP takes params by name, as an object.' } });
+    s.write('[{"jsonrpc":"2.0","id":"p","method":"tools/list","params":[1]},{"jsonrpc":"2.0","id":"q","method":"ping"}]\n');
+    expect(await s.close()).toBe(0);
+    const batch = linesOf(s.stdout()).find(Array.isArray)!;
+    expect(batch.map((a: any) => [a.id, a.error?.code ?? 'result']).sort()).toEqual([['p', -32602], ['q', 'result']]);
+  });
+
+  it('are served as MCP has it: any protocol version answered with one the server speaks, a UTF-8 BOM before the first message, ping, unlisted methods and notifications sent with an id refused as methods not found', async () => {
+    const s = server(await newBoard());
+    s.write(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(`${JSON.stringify({ jsonrpc: '2.0', id: 'init', method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'bom', version: '1' } } })}\r\n`)]));
+    const init = await s.answer('init');
+    expect(init.result.protocolVersion).toBe('2024-11-05');
+    expect(Object.keys(init.result.capabilities)).toEqual(['tools']);
+    for (const method of ['logging/setLevel', 'resources/list', 'prompts/list', 'notifications/initialized']) {
+      expect((await s.request(method, method === 'logging/setLevel' ? { level: 'debug' } : {})).error.code, method).toBe(-32601);
+    }
+    expect((await s.request('ping')).result).toEqual({});
+    expect(await s.close()).toBe(0);
+    for (const version of ['2099-01-01', '1.0']) {
+      const other = server(await newBoard());
+      const answer = await other.request('initialize', { protocolVersion: version, capabilities: {}, clientInfo: { name: 'future', version: '1' } });
+      expect(answer.result.protocolVersion, version).toBe(LATEST_PROTOCOL_VERSION);
+      expect(await other.close()).toBe(0);
+    }
   });
 });
 

@@ -200,7 +200,7 @@ const ENGINE = 'raised only by `agentboard run`, which starts agents; no tool ru
 const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profile[] }>> = {
   INPUT_TOO_LARGE: { reason: 'over MCP an oversized message is refused by the transport with a JSON-RPC error (test/mcp/stdio.test.ts); the code is the CLI\'s, for input files' },
   IMPORT_REFUSED: { reason: HUMAN },
-  BOARD_BUSY: { reason: 'needs the board lock held by a live process for the whole wait (120 s); test/store/lock.test.ts provokes it' },
+  BOARD_BUSY: { reason: 'needs the board lock held by a live process for the whole wait (120 s), or the server stopped by a signal while a call waits for it; test/store/lock.test.ts and test/mcp/stdio.test.ts provoke it' },
   BOARD_CHANGED: { reason: 'needs a file rewritten while the write is under way, or the lock taken over; the race tests provoke it' },
   BOARD_EXISTS: { reason: HUMAN },
   HUMAN_ONLY: { reason: HUMAN },

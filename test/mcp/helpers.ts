@@ -41,7 +41,7 @@ export function stdioServer(command: string, args: string[], options: { cwd?: st
   child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
   let id = 0;
-  const answer = async (wanted: number): Promise<any> => {
+  const answer = async (wanted: number | string): Promise<any> => {
     for (;;) {
       const found = out.split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((m) => m.id === wanted);
       if (found) return found;

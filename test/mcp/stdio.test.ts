@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CallQueue } from '../../src/store/calls.js';
 import { BoardLock } from '../../src/store/lock.js';
 import { BIN, changeWithTasks, newBoard, ok, read, snapshot, tempDir } from '../helpers.js';
 
@@ -302,10 +303,16 @@ async function until(what: string, check: () => boolean): Promise<void> {
   }
 }
 
+/** The calls and answers in the queue of the board. */
+function queued(dir: string): string[] {
+  const calls = join(dir, 'agentd/.runtime/calls');
+  return existsSync(calls) ? readdirSync(calls) : [];
+}
+
 describe('the stdio server stopping', () => {
   const note = (id: number, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'stopper', task_id: 'stopping/T1', text } } });
 
-  it.each(['SIGHUP', 'SIGTERM', 'SIGINT', 'the end of stdin'])('on %s, carries out and answers the call already received (waiting for the board lock), reads nothing more, and exits 0', async (how) => {
+  it('at the end of stdin, carries out and answers the call already received (waiting for the board lock), and exits 0', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
     // Another process holds the board lock: the server's call waits for it, queued.
@@ -314,23 +321,72 @@ describe('the stdio server stopping', () => {
     s.send(INIT);
     await s.waitFor(1);
     s.send(note(2, 'Received before the stop.'));
-    const calls = join(dir, 'agentd/.runtime/calls');
-    await until('the call to be queued', () => existsSync(calls) && readdirSync(calls).some((n) => n.startsWith('call.')));
-    if (how === 'the end of stdin') s.child.stdin.end();
-    else {
-      s.child.kill(how as NodeJS.Signals);
-      await until('the server to say it stops', () => s.err().includes(`stopping on ${how}: answering the calls already received, taking no more`));
-      // Sent once the server stops: never read.
-      s.send(note(3, 'Sent after the stop.'));
-    }
+    await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+    s.child.stdin.end();
     lock.release();
     expect(await s.exited).toBe(0);
     const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
     expect(answers[1].result.isError).toBeFalsy();
-    const tasks = read(dir, 'agentd/changes/stopping/tasks.md');
-    expect(tasks.split('Received before the stop.')).toHaveLength(2);
-    expect(tasks).not.toContain('Sent after the stop.');
+    expect(read(dir, 'agentd/changes/stopping/tasks.md').split('Received before the stop.')).toHaveLength(2);
+  });
+
+  it.each(['SIGHUP', 'SIGTERM', 'SIGINT'] as const)('on %s, answers a call still waiting for the board lock another process holds with BOARD_BUSY at once, carries out nothing of it, reads nothing more, and exits 0', async (signal) => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
+    const board = () => Object.fromEntries(Object.entries(snapshot(dir)).filter(([path]) => !path.startsWith('agentd/.runtime/')));
+    const before = board();
+    // Another process (this one) holds the board lock, and keeps it until the server has exited.
+    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
+    try {
+      const s = rawServer(dir);
+      s.send(INIT);
+      await s.waitFor(1);
+      s.send(note(2, 'Received before the stop.'));
+      await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+      s.child.kill(signal);
+      await until('the server to say it stops', () => s.err().includes(`stopping on ${signal}: answering the calls already received, taking no more`));
+      // Sent once the server stops: never read.
+      s.send(note(3, 'Sent after the stop.'));
+      expect(await s.exited).toBe(0);
+      const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      expect(answers.map((a) => a.id)).toEqual([1, 2]);
+      expect(answers[1].result.isError).toBe(true);
+      const { error } = JSON.parse(answers[1].result.content[0].text);
+      expect(error.code).toBe('BOARD_BUSY');
+      expect(error.message).toMatch(new RegExp(`^This MCP server is stopping \\(${signal}\\): this call was not carried out, and nothing of it was written \\(the board is locked by another agentboard process, pid ${process.pid} `));
+      expect(error.next_step).toContain('Make the same call again on an agentboard MCP server that is running');
+      expect(board()).toEqual(before);
+      expect(queued(dir), 'no call or answer left behind').toEqual([]);
+    } finally {
+      lock.release();
+    }
+  });
+
+  it('on SIGTERM, still carries out a call of its own that the holder of the board lock had taken up, and answers it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
+    const runtime = join(dir, 'agentd/.runtime');
+    const { lock } = await BoardLock.acquire(runtime, {});
+    const s = rawServer(dir);
+    s.send(INIT);
+    await s.waitFor(1);
+    s.send(note(2, 'Taken up before the stop.'));
+    await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+    // This process, holding the lock, takes the call up (as a holder does before its commit), then
+    // goes without committing: the server cannot take its call back, and carries it out itself.
+    const [name] = queued(dir);
+    const id = /^call\.(.+)\.json$/.exec(name!)![1]!;
+    expect(new CallQueue(runtime).take({ id, pid: s.child.pid!, path: join(runtime, 'calls', name!) })).toBeTruthy();
+    s.child.kill('SIGTERM');
+    await until('the server to say it stops', () => s.err().includes('stopping on SIGTERM'));
+    lock.release();
+    expect(await s.exited).toBe(0);
+    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(answers.map((a) => a.id)).toEqual([1, 2]);
+    expect(answers[1].result.isError).toBeFalsy();
+    expect(read(dir, 'agentd/changes/stopping/tasks.md').split('Taken up before the stop.')).toHaveLength(2);
+    expect(queued(dir)).toEqual([]);
   });
 
   it('keeps serving when the client closes its stderr', async () => {
