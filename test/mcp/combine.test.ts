@@ -278,7 +278,7 @@ describe('a server holding the lock', () => {
   it('gather the calls of the callers a batch answered into one commit, and go with fewer once the gathering time is up', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'gather', [...SIX, { title: 'Seven' }]);
-    const { call, pid } = await serverWithClient(dir, { ...HOLDING, AGENTBOARD_TEST_GATHER_MS: '2000' });
+    const { call, pid } = await serverWithClient(dir, { ...HOLDING, AGENTBOARD_TEST_GATHER_MS: '4000' });
     // A first batch of three calls (the server's own and two queued): three are expected next.
     const a = queue(dir, 'task.next', { agent_id: 'queued-a' });
     const b = queue(dir, 'task.next', { agent_id: 'queued-b' });
