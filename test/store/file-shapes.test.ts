@@ -349,3 +349,23 @@ describe('people.yaml with what people wrote in it', () => {
     await ok(dir, ['approve', 'keys', 'tasks'], { env: { AGENTBOARD_PERSON_KEY: bob.person_key } });
   });
 });
+
+describe('a task list whose frontmatter does not parse, given a task to add', () => {
+  it('is refused naming the file, the line, the problem and the fix, in text and --json, and nothing is written', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'broken', [{ title: 'One' }]);
+    const path = 'agentd/changes/broken/tasks.md';
+    const broken = read(dir, path).replace('status: submitted', 'status: [submitted');
+    write(dir, path, broken);
+    const json = await cli(dir, ['task', 'add', 'broken', '--title', 'Two', '--as', 'human:tester', '--json']);
+    expect(json.code).toBe(1);
+    expect(json.json.error.code).toBe('PARSE_ERROR');
+    expect(json.json.error.message).toMatch(new RegExp(`^${path}:6: frontmatter is not valid YAML: `));
+    expect(json.json.error.next_step).toBe(`Finish or fix the edit of ${path} (fix the YAML between the two --- lines), then try \`agentboard task add broken --title Two --as human:tester\` again.`);
+    const text = await cli(dir, ['task', 'add', 'broken', '--title', 'Two', '--as', 'human:tester']);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain(`error: ${path}:6: frontmatter is not valid YAML: `);
+    expect(text.stderr).toContain(`next: Finish or fix the edit of ${path} (fix the YAML between the two --- lines)`);
+    expect(read(dir, path)).toBe(broken);
+  });
+});
