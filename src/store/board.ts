@@ -230,8 +230,8 @@ function hashOf(read: FileRead): string {
 
 /**
  * Whether a file is what agentboard last wrote (`written`, the hash of its bytes): byte for byte, or
- * but for its line ends (CRLF, LF, or the CR CR LF of a CRLF file converted again) and byte order
- * mark. A checkout with git's core.autocrlf, or an editor that saves with Windows' line ends,
+ * but for its line ends (CRLF, LF, a lone CR, or the CR CR LF of a CRLF file converted again) and
+ * byte order mark. A checkout with git's core.autocrlf, or an editor that saves with Windows' line ends,
  * changes those alone, and that is no person's edit.
  */
 function asWritten(read: FileRead, written: string): boolean {
@@ -244,13 +244,13 @@ export function textAsWritten(text: string, written: string | undefined): boolea
 }
 
 /**
- * The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark: the
- * ledger's by default, or `hash`'s (a shared board compares files with git's blob ids).
+ * The hashes of a text with LF, CRLF and lone CR line ends, each with and without a byte order mark:
+ * the ledger's by default, or `hash`'s (a shared board compares files with git's blob ids).
  */
 export function alikeHashes(text: string, hash: (text: string) => string = hashText): string[] {
   const lf = withLf(text);
-  const crlf = lf.replace(/\n/g, '\r\n');
-  return [lf, crlf, BOM + lf, BOM + crlf].map(hash);
+  const ends = [lf, lf.replace(/\n/g, '\r\n'), lf.replace(/\n/g, '\r')];
+  return [...ends, ...ends.map((t) => BOM + t)].map(hash);
 }
 
 /** Each document's file name in lowercase, to tell a file named as one but for its case. */
