@@ -49,6 +49,8 @@ export const initBoard = defineOp({
     const { root, warning } = placeOfBoard(ctx, input.mcp.length > 0);
     const board = new Board(root);
     refuseAgentdBoard(board.dir, BOARD_DIR);
+    // A Config.yaml is a person's settings under the wrong name: a config.yaml made beside it would silently take their place.
+    board.refuseMisnamedConfig();
     const server = serverCommand(ctx.env.PATH);
     const mcp = wireClients(root, input.mcp, server, input.profile);
     const wanted: [string, string | null][] = [

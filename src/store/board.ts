@@ -1285,6 +1285,11 @@ export class Board implements Reader {
     return { shown, read, people: read ? parsePeople(read.text, shown) : [] };
   }
 
+  /** Refuses, as a read of the settings would, when config.yaml is absent and a file named as it but for its case stands in its place. */
+  refuseMisnamedConfig(): void {
+    if (!existsSync(this.configPath)) this.refuseMisnamed('config.yaml', 'its settings');
+  }
+
   /**
    * Refuses to go on without a board file (`name`, absent) when agentd/ holds one named as it but
    * for its case or a .yml for its .yaml (Config.yaml, people.yml): what that one says would

@@ -328,6 +328,26 @@ describe("the board's own files named but for their case, or .yml for .yaml", ()
     await ok(dir, ['approve', 'named', 'tasks', '--as', 'human:tester']);
     expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('named/T1');
   });
+
+  it('make init refuse with the rename to make, instead of making config.yaml beside them, and nothing is written', async () => {
+    for (const name of ['Config.yaml', 'config.yml']) {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'agentd'));
+      write(dir, `agentd/${name}`, 'require_approval: [tasks]\n');
+      const r = await cli(dir, ['init', '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json.error).toEqual({
+        code: 'CONFIG_INVALID',
+        message: `agentd/${name} is not read: agentboard reads its settings from agentd/config.yaml only, by that exact name, so nothing ${name} says applies.`,
+        next_step: `Rename it: \`git mv agentd/${name} agentd/config.yaml\` (or \`mv\` when it is not in git).`,
+      });
+      expect(readdirSync(dir)).toEqual(['agentd']);
+      expect(readdirSync(join(dir, 'agentd'))).toEqual([name]);
+      renameSync(join(dir, 'agentd', name), join(dir, 'agentd/config.yaml'));
+      expect((await ok(dir, ['init'])).created).toEqual(['agentd/changes/', 'agentd/.gitignore']);
+      expect(read(dir, 'agentd/config.yaml')).toBe('require_approval: [tasks]\n');
+    }
+  });
 });
 
 describe('people.yaml with what people wrote in it', () => {
