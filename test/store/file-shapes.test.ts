@@ -389,3 +389,21 @@ describe('a task list whose frontmatter does not parse, given a task to add', ()
     expect(read(dir, path)).toBe(broken);
   });
 });
+
+describe('task titles that read as YAML or markdown', () => {
+  it('are kept as written through the file; a title of only "#" is refused by name, and nothing is written', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'titled', [{ title: 'One' }]);
+    const titles = ['yes', 'null', '- [ ]', '---', '```', '~', '# Heading', '## T1: One', 'a: b', '"quoted"', 'Use C#'];
+    for (const title of titles) await ok(dir, ['task', 'add', 'titled', '--title', title, '--as', 'human:tester']);
+    expect((await ok(dir, ['task', 'list', '--change', 'titled'])).tasks.map((t: any) => t.title)).toEqual(['One', ...titles]);
+    expect((await cli(dir, ['validate', 'titled'])).code).toBe(0);
+    const path = 'agentd/changes/titled/tasks.md';
+    const before = read(dir, path);
+    for (const title of ['#', '##']) {
+      const r = await cli(dir, ['task', 'add', 'titled', '--title', title, '--as', 'human:tester', '--json']);
+      expect(r.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: --title: cannot be only "#" characters.' });
+    }
+    expect(read(dir, path)).toBe(before);
+  });
+});
