@@ -164,6 +164,27 @@ export function isAgentdBoard(boardDir: string): boolean {
 }
 
 /** Refuses to read agentd's board as agentboard's: its files would be a wall of findings, and the fix is one command. */
+/**
+ * Refuses a board folder that is a symbolic link (a link could lead the board's writes out of the
+ * repository), saying how to use the board it leads to: from where it is, when its folder is named
+ * agentd/, or moved in place of the link.
+ */
+export function refuseLinkedBoard(root: string): void {
+  const dir = join(root, BOARD_DIR);
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  let target: string | null = null;
+  try {
+    target = realpathSync(dir);
+  } catch {
+    // a link that leads nowhere
+  }
+  const folder = target !== null && statSync(target).isDirectory();
+  const message = `${dir} is a symbolic link${target !== null ? ` to ${target}` : ' that leads nowhere'}; agentboard reads and writes a board only in a plain ${BOARD_DIR}/ folder, so it did not touch it.`;
+  if (!folder) fail('UNSAFE_PATH', message, `Remove the link (\`rm ${dir}\`), then restore ${BOARD_DIR}/ from git or make a board with \`agentboard init\`.`);
+  const moveHere = `\`rm ${dir} && mv ${target} ${dir}\``;
+  fail('UNSAFE_PATH', message, basename(target!) === BOARD_DIR ? `Use the board where it is with --root ${dirname(target!)}, or move it in place of the link: ${moveHere}.` : `Move the folder in place of the link: ${moveHere}.`);
+}
+
 export function refuseAgentdBoard(boardDir: string, shown: string): void {
   if (!isAgentdBoard(boardDir)) return;
   fail(
@@ -441,9 +462,8 @@ export class Board implements Reader {
         'Run `agentboard init` in your repository root, or pass --root DIR.',
       );
     }
+    refuseLinkedBoard(root);
     const board = new Board(root);
-    const st = lstatSync(board.dir);
-    if (st.isSymbolicLink()) throw unsafePath(BOARD_DIR, 'a symbolic link');
     refuseAgentdBoard(board.dir, BOARD_DIR);
     return board;
   }
