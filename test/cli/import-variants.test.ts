@@ -384,3 +384,23 @@ describe('a spec-kit spec.md written in another language, its lines wrapped', ()
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
+
+describe('folder names with accented letters, in either unicode form (NFC, or NFD as macOS writes them)', () => {
+  it('give the same change id and requirement ids, the accents taken off, and a second import from the other form changes nothing', async () => {
+    const files = (form: 'NFC' | 'NFD') => ({
+      [`openspec/changes/${'café-menu'.normalize(form)}/proposal.md`]: PROPOSAL,
+      [`openspec/changes/${'café-menu'.normalize(form)}/specs/${'réservation'.normalize(form)}/spec.md`]: DELTA,
+    });
+    const nfc = source(files('NFC'));
+    const nfd = source(files('NFD'));
+    expect(readdirSync(join(nfd, 'openspec/changes'))).toEqual(['café-menu'.normalize('NFD')]);
+    const { board, code, data } = await imported('openspec', nfc);
+    expect(code).toBe(0);
+    expect(data.changes.map((c: any) => [c.change_id, c.status])).toEqual([['cafe-menu', 'imported']]);
+    expect((await showDocument(board, 'cafe-menu', 'spec')).content.requirements.map((r: any) => r.id)).toEqual(['RESERVATION-R1']);
+    const again = await cli(board, ['import', 'openspec', nfd, '--json'], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status])).toEqual([['cafe-menu', 'unchanged']]);
+    expect(readdirSync(join(board, 'agentd/changes'))).toEqual(['cafe-menu']);
+  });
+});
