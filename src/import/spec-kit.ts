@@ -228,10 +228,10 @@ function titleOf(text: string): string {
 
 /**
  * spec-kit's "# Feature Specification: " before the title, in the language the spec is written in
- * ("# 功能规格说明：", "# Spécification de fonctionnalité : "): up to the first colon, words that
- * name a specification.
+ * ("# 功能规格说明：", "# Spécification de fonctionnalité : "): up to the first colon, with the word
+ * for a specification in it (a whole word, so that "# Spec-driven search: …" keeps its title).
  */
-const SPEC_TITLE_PREFIX = /^[^:：]*?(?:(?<![\p{L}\p{N}])(?:spec|spéc|espec|spezif|специф)|规格|規格|规范|規範|仕様|명세)[^:：]*[:：]\s*/iu;
+const SPEC_TITLE_PREFIX = /^[^:：]*?(?:(?<![\p{L}\p{N}])(?:spec(?:ification)?|spécification|especificaci[óo]n|especifica[çc][ãa]o|specifica|спецификаци[а-я]*)(?=[\s:：])|spezifikation|规格|規格|规范|規範|仕様|명세)[^:：]*[:：]\s*/iu;
 
 /**
  * spec.md: the title and the lines under it stay; the user scenarios are the overview (after an

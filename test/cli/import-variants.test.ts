@@ -365,14 +365,16 @@ describe('a spec-kit spec.md written in another language, its lines wrapped', ()
       'specs/003-heya/spec.md': `# 機能仕様書: 会議室の予約\n\n${wrapped}`,
       'specs/004-rooms-en/spec.md': `# Feature Specification: Room booking: the first part\n\n${wrapped}`,
       'specs/005-plain/spec.md': `# Inspect: rooms\n\n${wrapped}`,
+      'specs/006-driven/spec.md': `# Spec-driven search: rooms\n\n${wrapped}`,
+      'specs/007-funktion/spec.md': `# Funktionsspezifikation: Raumbuchung\n\n${wrapped}`,
       'specs/001-rooms/tasks.md': '# 任务：会议室预订\n\n- [ ] T001 创建项目\n',
       'specs/002-salles/tasks.md': '# Tâches : Réservation de salles\n\n- [ ] T001 Créer le projet\n',
     };
     const { board, code } = await imported('spec-kit', source(specs));
     expect(code).toBe(0);
     const titles: string[] = [];
-    for (const id of ['rooms', 'salles', 'heya', 'rooms-en', 'plain']) titles.push((await showDocument(board, id, 'spec')).content.title);
-    expect(titles).toEqual(['会议室预订', 'Réservation de salles', '会議室の予約', 'Room booking: the first part', 'Inspect: rooms']);
+    for (const id of ['rooms', 'salles', 'heya', 'rooms-en', 'plain', 'driven', 'funktion']) titles.push((await showDocument(board, id, 'spec')).content.title);
+    expect(titles).toEqual(['会议室预订', 'Réservation de salles', '会議室の予約', 'Room booking: the first part', 'Inspect: rooms', 'Spec-driven search: rooms', 'Raumbuchung']);
     expect(read(board, 'agentd/changes/rooms/tasks.md')).toContain('\n# Tasks: 会议室预订\n');
     expect(read(board, 'agentd/changes/salles/tasks.md')).toContain('\n# Tasks: Réservation de salles\n');
     const content = (await showDocument(board, 'rooms', 'spec')).content;
