@@ -164,11 +164,17 @@ export function headingLevel(line: string): number {
   return m ? m[1]!.length : 0;
 }
 
+const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
+
 export function headingText(line: string): string {
-  return line
-    .replace(/^ {0,3}#{1,6}(?:[ \t]+|$)/, '')
-    .replace(/[ \t]+#+[ \t]*$/, '')
-    .trim();
+  const text = line.replace(/^ {0,3}#{1,6}(?:[ \t]+|$)/, '');
+  // The closing #s (after a space or tab), found from the end: a pattern would go over a long run
+  // of spaces once from each of its spaces.
+  let end = text.length;
+  while (end > 0 && isBlank(text[end - 1])) end--;
+  let closer = end;
+  while (closer > 0 && text[closer - 1] === '#') closer--;
+  return (closer < end && isBlank(text[closer - 1]) ? text.slice(0, closer) : text).trim();
 }
 
 function escapable(maxLevel: number): RegExp {
