@@ -18,7 +18,8 @@
 import { PRIORITIES, type FileAction, type Priority, type TaskFile } from '../domain/model.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import type { ReportLine, SourceFinding } from './report.js';
-import { charCount, firstChars, printable } from '../domain/text.js';
+import { printable } from '../domain/text.js';
+import { cutTitle } from './wrapped.js';
 import { LIMITS } from '../domain/limits.js';
 
 export interface ChecklistTask {
@@ -70,10 +71,12 @@ const ACTIONS: Record<string, FileAction> = {
   // Agents that tick a task off often put its action in the past tense too: "(MODIFIED)".
   created: 'create', modified: 'modify', deleted: 'delete', renamed: 'rename', updated: 'modify', added: 'create', removed: 'delete',
 };
+/** "Tasks" before the title of a task list ("# Tasks: X"), or the word in the language the list is written in ("# 任务：X"). */
+const TASKS_TITLE_PREFIX = /^(?:(?:implementation[ \t]+)?tasks?\b|(?:tâches|tareas|tarefas|aufgaben|задачи|任务|任務|タスク|작업)(?=[\s:：]|$))\s*[:：]?\s*/iu;
 /** A task title of at most LIMITS.titleMax characters: a longer item keeps its whole text in the description. */
 function fitTitle(text: string): { title: string; overflow: boolean } {
-  if (charCount(text) <= LIMITS.titleMax) return { title: text, overflow: false };
-  return { title: `${firstChars(text, LIMITS.titleMax - 1).replace(/\s+\S*$/, '')}…`, overflow: true };
+  const title = cutTitle(text, LIMITS.titleMax);
+  return { title, overflow: title !== text };
 }
 
 /** "src/b.ts, src/c.ts (CREATE)" → two files; an action applies to the paths before it that have none. */
@@ -158,7 +161,7 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
     while (line.trim() !== '' && open.length > 0 && (level > 0 || open[open.length - 1]!.depth >= lead)) open.pop();
     if (level === 1 && titleLine < 0 && out.tasks.length === 0) {
       titleLine = i;
-      out.title = headingText(line).replace(/^(?:implementation[ \t]+)?tasks?\b\s*:?\s*/i, '');
+      out.title = headingText(line).replace(TASKS_TITLE_PREFIX, '');
       out.mapped.push({ line: at(i), text: line.trim(), to: 'the title of the task list' });
       continue;
     }

@@ -323,13 +323,22 @@ export function attachFile(change: ImportedChange, dir: string, file: string, lo
 }
 
 /**
+ * A name with its letters' accents taken off (café is cafe), whichever unicode form it is in: a file
+ * system may give a name with é as one character (NFC, as most do) or as e and a combining accent
+ * (NFD, as macOS's HFS+ does), and both are to give the same id.
+ */
+function withoutAccents(name: string): string {
+  return name.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/**
  * The id a change of the source gets on the board: the name of its folder, made lowercase
- * kebab-case when it is not one (UI-FIX-2 is ui-fix-2, add_search is add-search); `problem` says
- * why there is none (a name too long, or with no letter a-z or digit).
+ * kebab-case when it is not one (UI-FIX-2 is ui-fix-2, add_search is add-search, café is cafe);
+ * `problem` says why there is none (a name too long, or with no letter a-z or digit).
  */
 export function changeIdFor(name: string): { id: string; problem: string | null } {
   if (CHANGE_ID_PATTERN.test(name)) return { id: name, problem: changeIdProblem(name) };
-  const id = name
+  const id = withoutAccents(name)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '');
@@ -360,7 +369,7 @@ export function noteRenamed(change: ImportedChange, name: string, why = 'a chang
  */
 export function requirementPrefix(name: string, taken: Set<string>): string {
   const parts: string[] = [];
-  for (const part of name.toUpperCase().split(/[^A-Z0-9]+/)) {
+  for (const part of withoutAccents(name).toUpperCase().split(/[^A-Z0-9]+/)) {
     const word = parts.length === 0 ? part.replace(/^\d+/, '') : part;
     if (!word) continue;
     if (/^\d/.test(word)) parts[parts.length - 1] += word;

@@ -158,13 +158,14 @@ function readDeltas(tree: SourceTree, dir: string, files: string[], logs: Map<st
     if (prefix !== capability.toUpperCase()) log.finding('info', `the requirements of the capability ${capability} are numbered ${prefix}-R1, ${prefix}-R2… (a requirement id is A-Z, 0-9 and dashes)`, 'nothing to do');
     if (read.spec.requirements.length === 0) without.push(file);
     const ids = new Map<string, string>();
+    const lines = source.split('\n');
     read.spec.requirements.forEach((r, i) => {
       const id = `${prefix}-R${i + 1}`;
       ids.set(r.id, id);
       const req: Requirement = { ...r, id, group: capability, text: deltaText(r, capability) };
       merged.requirements.push(req);
       const line = offset + read.lines.requirements[i]!;
-      log.mapped(line, source.split('\n')[line - 1] ?? '', `requirement ${id} of spec.md (${r.delta ?? 'current'}, capability ${capability})`);
+      log.mapped(line, lines[line - 1] ?? '', `requirement ${id} of spec.md (${r.delta ?? 'current'}, capability ${capability})`);
     });
     for (const s of read.spec.scenarios) merged.scenarios.push(s.requirement ? { ...s, requirement: ids.get(s.requirement) ?? s.requirement } : s);
     let purpose = read.spec.overview.trim();

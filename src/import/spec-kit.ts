@@ -16,7 +16,7 @@ import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposa
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
-import { charCount, firstChars } from '../domain/text.js';
+import { cutTitle, joinWrapped } from './wrapped.js';
 
 const FEATURE = /^specs\/((?:\d{3}|\d{8}-\d{6})-([^/]+))\//;
 
@@ -223,10 +223,15 @@ function scenarioSteps(line: string): { n: string | null; given: string; when: s
 
 /** A requirement's title: the start of its text, up to a clause. */
 function titleOf(text: string): string {
-  const plain = text.replace(/\*\*/g, '').replace(/\.$/, '');
-  if (charCount(plain) <= 80) return plain;
-  return `${firstChars(plain, 79).replace(/\s+\S*$/, '')}…`;
+  return cutTitle(text.replace(/\*\*/g, '').replace(/\.$/, ''), 80);
 }
+
+/**
+ * spec-kit's "# Feature Specification: " before the title, in the language the spec is written in
+ * ("# 功能规格说明：", "# Spécification de fonctionnalité : "): up to the first colon, with the word
+ * for a specification in it (a whole word, so that "# Spec-driven search: …" keeps its title).
+ */
+const SPEC_TITLE_PREFIX = /^[^:：]*?(?:(?<![\p{L}\p{N}])(?:spec(?:ification)?|spécification|especificaci[óo]n|especifica[çc][ãa]o|specifica|спецификаци[а-я]*)(?=[\s:：])|spezifikation|规格|規格|规范|規範|仕様|명세)[^:：]*[:：]\s*/iu;
 
 /**
  * spec.md: the title and the lines under it stay; the user scenarios are the overview (after an
@@ -239,7 +244,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   const inFence = fencedLines(lines);
   const heads = outline(lines);
   const h1 = heads.find((h) => h.level === 1);
-  const title = h1 ? h1.text.replace(/^feature specification\s*:\s*/i, '') : id;
+  const title = h1 ? h1.text.replace(SPEC_TITLE_PREFIX, '') : id;
   if (h1) log.mapped(h1.index + 1, `# ${h1.text}`, 'the title of spec.md and proposal.md');
   // A question spec-kit leaves open lands as written: the report says where each one is.
   for (let i = 0; i < lines.length; i++) {
@@ -327,7 +332,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       }
       rest.push(line);
     }
-    for (const r of spec.requirements) r.title ||= titleOf(r.text.replace(/\s+/g, ' '));
+    for (const r of spec.requirements) r.title ||= titleOf(joinWrapped(r.text.split('\n')).replace(/\s+/g, ' '));
     if (entities.length > 0) spec.data_model = [spec.data_model, readBlock(entities.join('\n').trim(), 2)].filter(Boolean).join('\n\n');
     if (rest.join('').trim()) sections.push({ heading: `${section.heading.text} (other text)`, text: readBlock(rest.join('\n').trim(), 2), after: 'requirements' });
   };
@@ -382,7 +387,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
           while (end < section.end && !inFence[end] && /^[ \t]+\S/.test(lines.line(end)) && !SCENARIO_START.test(lines.line(end).trim())) end++;
         }
         const item = Array.from({ length: end - i }, (_, d) => lines.line(i + d));
-        const sc = inFence[i] ? null : scenarioSteps(item.map((l) => l.trim()).join(' '));
+        const sc = inFence[i] ? null : scenarioSteps(joinWrapped(item));
         if (sc) {
           k++;
           const n = sc.n ?? k;

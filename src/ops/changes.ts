@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
-import { Board, BOARD_DIR, findRoot, refuseAgentdBoard, repositoryRootOf, type ArchivedChange } from '../store/board.js';
+import { Board, BOARD_DIR, findRoot, refuseAgentdBoard, refuseLinkedBoard, repositoryRootOf, type ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, serverCommand, wireClients } from '../store/mcp-clients.js';
@@ -47,8 +47,11 @@ export const initBoard = defineOp({
   async run(ctx, input) {
     requireHuman(input.agent_id, 'Creating a board');
     const { root, warning } = placeOfBoard(ctx, input.mcp.length > 0);
+    refuseLinkedBoard(root);
     const board = new Board(root);
     refuseAgentdBoard(board.dir, BOARD_DIR);
+    // A Config.yaml is a person's settings under the wrong name: a config.yaml made beside it would silently take their place.
+    board.refuseMisnamedConfig();
     const server = serverCommand(ctx.env.PATH);
     const mcp = wireClients(root, input.mcp, server, input.profile);
     const wanted: [string, string | null][] = [

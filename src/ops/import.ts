@@ -13,6 +13,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import * as z from 'zod';
 import { fail } from '../errors.js';
+import { LIMITS } from '../domain/limits.js';
 import { derivePhase } from '../domain/phase.js';
 import { STAGES, type DocMeta, type DocType, type ImportSource, type Note, type Phase } from '../domain/model.js';
 import { BOARD_DIR, Board, findRoot, isAgentdBoard } from '../store/board.js';
@@ -97,16 +98,14 @@ export const importBoard = defineOp({
     const { plan, tree } = readPlan(source, input.tool, base);
     const commit = gitCommit(source);
     const now = new Date().toISOString();
-    const seen = new Map<string, string>();
+    const kept = keptOfEachId(plan.changes);
     const outcomes = plan.changes.map((change): Outcome => {
       if (change.refused) return 'refused';
-      // Two changes of the source under one id (open and archived, say) would be one change on the board: the first one wins.
-      const first = seen.get(change.id);
-      if (first !== undefined) {
-        change.refused = { message: `the source holds change ${change.id} twice: ${first} is the one imported, so this one is not`, fix: `rename one of the two folders in the source (an archived change keeps its id after its date), then import again` };
+      const winner = kept.get(change.id)!;
+      if (winner !== change) {
+        change.refused = { message: `the source holds change ${change.id} twice, and the board keeps one change per id (an archived change keeps its id): ${winner.source} is the one imported, so this one is not`, fix: anotherId(change, plan.changes, board) };
         return 'refused';
       }
-      seen.set(change.id, change.source);
       return judge(board, change, input.tool, inPlace && unconverted);
     });
     const result: ImportResult = {
@@ -147,6 +146,42 @@ export const importBoard = defineOp({
     return result;
   },
 });
+
+/**
+ * Of the source's changes under one id (open and archived, say), the one that lands: the open one,
+ * which is the work going on, else the one archived last; the first in the source among equals.
+ */
+function keptOfEachId(changes: ImportedChange[]): Map<string, ImportedChange> {
+  const rank = (c: ImportedChange) => c.archived ?? '~'; // an open change ranks above every date
+  const kept = new Map<string, ImportedChange>();
+  for (const c of changes) {
+    const other = kept.get(c.id);
+    if (!c.refused && (other === undefined || rank(c) > rank(other))) kept.set(c.id, c);
+  }
+  return kept;
+}
+
+/**
+ * How to import a change whose id another change of the source holds: its folder renamed in the
+ * source to give a free id (and agentd's folder of the same name inside an archive folder with it).
+ */
+function anotherId(change: ImportedChange, changes: ImportedChange[], board: Board): string {
+  const taken = (id: string) => changes.some((c) => c.id === id) || (existsSync(board.dir) && (board.hasChange(id) || board.archived().some((a) => a.change_id === id)));
+  let n = 2;
+  while (taken(`${change.id}-${n}`)) n++;
+  const id = `${change.id}-${n}`;
+  const parts = change.source.split('/');
+  let named = parts.length;
+  while (named > 1 && (parts[named - 1] === change.id || parts[named - 1]!.endsWith(`-${change.id}`))) named--;
+  if (named === parts.length || id.length > LIMITS.changeIdMax) return 'give it another id: rename its folder in the source, then import again';
+  const renames: string[] = [];
+  for (let i = named; i < parts.length; i++) {
+    const from = parts.slice(0, i + 1).join('/');
+    parts[i] = `${parts[i]!.slice(0, -change.id.length)}${id}`;
+    renames.push(`${from} to ${parts.slice(0, i + 1).join('/')}`);
+  }
+  return `to import it too, give it another id: rename ${renames.join(', then ')} in the source, and import again`;
+}
 
 /** The repository a PATH names: the folder itself, or the one above when PATH is the tool's own folder. */
 function sourceRoot(path: string, tool: ImportTool): string {

@@ -77,8 +77,9 @@ export function text(min: number, max: number) {
 }
 
 /**
- * One line of text: a title or a name. It is trimmed and cannot end in " #" (that would read back as
- * a heading closer); it holds no line separator or invisible character (domain/text.ts lineProblem).
+ * One line of text: a title or a name. It is trimmed and cannot end in " #", nor be only "#"s (after
+ * the "## T1: " of its heading, either would read back as a heading closer); it holds no line
+ * separator or invisible character (domain/text.ts lineProblem).
  */
 export function line(max: number, min = 1) {
   return chars(min, max).transform((value, ctx) => {
@@ -89,6 +90,7 @@ export function line(max: number, min = 1) {
     else if (v.includes('\t')) ctx.issues.push({ code: 'custom', message: 'holds a tab; a one-line field takes spaces', input: value });
     else if (charCount(v) < min) ctx.issues.push({ code: 'custom', message: 'cannot be empty', input: value });
     else if (/[ \t]#+$/.test(v)) ctx.issues.push({ code: 'custom', message: 'cannot end with " #"', input: value });
+    else if (/^#+$/.test(v)) ctx.issues.push({ code: 'custom', message: 'cannot be only "#" characters', input: value });
     return v;
   });
 }

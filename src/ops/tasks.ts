@@ -207,16 +207,15 @@ export const addTask = defineOp({
         const none = noTaskList(tx, loadChange(tx, input.change_id, ['proposal', 'spec']));
         fail('PHASE_NOT_READY', `Change ${input.change_id} has no task list yet${none.why}.`, none.next);
       }
-      if (doc.error) throw doc.error;
-      if (doc.content === null) fail('PARSE_ERROR', `${doc.file} cannot be read.`, `Fix ${doc.file}; run ${refTo('change.validate', { change_id: input.change_id })} to see every problem.`);
+      tx.refuseUnparsable(doc);
       assertPlanOpen(tx, doc, input.agent_id);
       // Every id the list ever had stays taken, a deleted task's too: the log and the notes that name a task keep meaning it.
-      const existing = new Set(doc.content.blocks.map((b) => b.id));
+      const existing = new Set(doc.content!.blocks.map((b) => b.id));
       const taken = new Set([...existing, ...tx.retiredTaskIds(input.change_id)]);
       let id = input.id;
       if (id && taken.has(id)) fail('TASK_EXISTS', `Task ${input.change_id}/${id} ${existing.has(id) ? 'already exists' : 'was deleted; its id is not given again'}.`, 'Pick another id, or leave the id out to get the next free one.');
       // One past the highest T<n> the list ever had.
-      id ??= nextTaskId(taken, doc.content.blocks.length);
+      id ??= nextTaskId(taken, doc.content!.blocks.length);
       const task: Task = {
         id,
         title: input.title,

@@ -164,6 +164,27 @@ export function isAgentdBoard(boardDir: string): boolean {
 }
 
 /** Refuses to read agentd's board as agentboard's: its files would be a wall of findings, and the fix is one command. */
+/**
+ * Refuses a board folder that is a symbolic link (a link could lead the board's writes out of the
+ * repository), saying how to use the board it leads to: from where it is, when its folder is named
+ * agentd/, or moved in place of the link.
+ */
+export function refuseLinkedBoard(root: string): void {
+  const dir = join(root, BOARD_DIR);
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) return;
+  let target: string | null = null;
+  try {
+    target = realpathSync(dir);
+  } catch {
+    // a link that leads nowhere
+  }
+  const folder = target !== null && statSync(target).isDirectory();
+  const message = `${dir} is a symbolic link${target !== null ? ` to ${target}` : ' that leads nowhere'}; agentboard reads and writes a board only in a plain ${BOARD_DIR}/ folder, so it did not touch it.`;
+  if (!folder) fail('UNSAFE_PATH', message, `Remove the link (\`rm ${dir}\`), then restore ${BOARD_DIR}/ from git or make a board with \`agentboard init\`.`);
+  const moveHere = `\`rm ${dir} && mv ${target} ${dir}\``;
+  fail('UNSAFE_PATH', message, basename(target!) === BOARD_DIR ? `Use the board where it is with --root ${dirname(target!)}, or move it in place of the link: ${moveHere}.` : `Move the folder in place of the link: ${moveHere}.`);
+}
+
 export function refuseAgentdBoard(boardDir: string, shown: string): void {
   if (!isAgentdBoard(boardDir)) return;
   fail(
@@ -230,8 +251,8 @@ function hashOf(read: FileRead): string {
 
 /**
  * Whether a file is what agentboard last wrote (`written`, the hash of its bytes): byte for byte, or
- * but for its line ends (CRLF, LF, or the CR CR LF of a CRLF file converted again) and byte order
- * mark. A checkout with git's core.autocrlf, or an editor that saves with Windows' line ends,
+ * but for its line ends (CRLF, LF, a lone CR, or the CR CR LF of a CRLF file converted again) and
+ * byte order mark. A checkout with git's core.autocrlf, or an editor that saves with Windows' line ends,
  * changes those alone, and that is no person's edit.
  */
 function asWritten(read: FileRead, written: string): boolean {
@@ -244,13 +265,13 @@ export function textAsWritten(text: string, written: string | undefined): boolea
 }
 
 /**
- * The hashes of a text with LF and with CRLF line ends, each with and without a byte order mark: the
- * ledger's by default, or `hash`'s (a shared board compares files with git's blob ids).
+ * The hashes of a text with LF, CRLF and lone CR line ends, each with and without a byte order mark:
+ * the ledger's by default, or `hash`'s (a shared board compares files with git's blob ids).
  */
 export function alikeHashes(text: string, hash: (text: string) => string = hashText): string[] {
   const lf = withLf(text);
-  const crlf = lf.replace(/\n/g, '\r\n');
-  return [lf, crlf, BOM + lf, BOM + crlf].map(hash);
+  const ends = [lf, lf.replace(/\n/g, '\r\n'), lf.replace(/\n/g, '\r')];
+  return [...ends, ...ends.map((t) => BOM + t)].map(hash);
 }
 
 /** Each document's file name in lowercase, to tell a file named as one but for its case. */
@@ -441,9 +462,8 @@ export class Board implements Reader {
         'Run `agentboard init` in your repository root, or pass --root DIR.',
       );
     }
+    refuseLinkedBoard(root);
     const board = new Board(root);
-    const st = lstatSync(board.dir);
-    if (st.isSymbolicLink()) throw unsafePath(BOARD_DIR, 'a symbolic link');
     refuseAgentdBoard(board.dir, BOARD_DIR);
     return board;
   }
@@ -1283,6 +1303,11 @@ export class Board implements Reader {
     const read = this.readFile(path, shown);
     if (!read) this.refuseMisnamed(PEOPLE_FILE, "the people who may act with a person's key");
     return { shown, read, people: read ? parsePeople(read.text, shown) : [] };
+  }
+
+  /** Refuses, as a read of the settings would, when config.yaml is absent and a file named as it but for its case stands in its place. */
+  refuseMisnamedConfig(): void {
+    if (!existsSync(this.configPath)) this.refuseMisnamed('config.yaml', 'its settings');
   }
 
   /**

@@ -64,20 +64,22 @@ export function splitFrontmatter(text: string): SplitDoc | null {
 /**
  * A file's text with LF line ends. Besides CRLF, a line may end in CR CR LF: a CRLF file saved
  * again by a tool that turns every LF into CRLF. A carriage return before a line end is never
- * content of the line (it would stay in a description, and be written back doubled).
+ * content of the line (it would stay in a description, and be written back doubled). A lone CR
+ * ends a line too, as in markdown: an old Mac's editor ends every line so.
  */
 export function withLf(text: string): string {
-  return text.includes('\r') ? text.replace(/\r+\n/g, '\n') : text;
+  return text.includes('\r') ? text.replace(/\r*\n|\r/g, '\n') : text;
 }
 
 /**
  * `text` (written with LF) with the line endings of `like`, a file's text as it is on disk: a file
- * whose first line ends with CRLF (saved on Windows) is written back with CRLF, so that agentboard's
- * writes do not turn every line of it into a change.
+ * whose first line ends with CRLF (saved on Windows), or with a lone CR (an old Mac's), is written
+ * back with those, so that agentboard's writes do not turn every line of it into a change.
  */
 export function withLineEndsOf(like: string | null | undefined, text: string): string {
-  const lf = like?.indexOf('\n') ?? -1;
-  return lf > 0 && like![lf - 1] === '\r' ? text.replace(/\r?\n/g, '\r\n') : text;
+  const end = like ? /\r*\n|\r/.exec(like)?.[0] : undefined;
+  if (end === '\r') return text.replace(/\n/g, '\r');
+  return end !== undefined && end !== '\n' ? text.replace(/\r?\n/g, '\r\n') : text;
 }
 
 export function joinFrontmatter(frontmatter: string, body: string): string {
@@ -162,11 +164,17 @@ export function headingLevel(line: string): number {
   return m ? m[1]!.length : 0;
 }
 
+const isBlank = (c: string | undefined) => c === ' ' || c === '\t';
+
 export function headingText(line: string): string {
-  return line
-    .replace(/^ {0,3}#{1,6}(?:[ \t]+|$)/, '')
-    .replace(/[ \t]+#+[ \t]*$/, '')
-    .trim();
+  const text = line.replace(/^ {0,3}#{1,6}(?:[ \t]+|$)/, '');
+  // The closing #s (after a space or tab), found from the end: a pattern would go over a long run
+  // of spaces once from each of its spaces.
+  let end = text.length;
+  while (end > 0 && isBlank(text[end - 1])) end--;
+  let closer = end;
+  while (closer > 0 && text[closer - 1] === '#') closer--;
+  return (closer < end && isBlank(text[closer - 1]) ? text.slice(0, closer) : text).trim();
 }
 
 function escapable(maxLevel: number): RegExp {
@@ -264,9 +272,9 @@ export function sectionsAt(lines: TextLines, headings: Heading[], level: number,
   return out;
 }
 
-/** Text given by a user (an option, a file given to --from) with LF line ends: CRLF, CR CR LF as withLf reads it, or a lone CR (an old Mac's) each end a line. */
+/** Text given by a user (an option, a file given to --from) with LF line ends, read as withLf reads a file. */
 export function userLines(text: string): string {
-  return text.includes('\r') ? text.replace(/\r*\n|\r/g, '\n') : text;
+  return withLf(text);
 }
 
 /** Normalises text given by a user: LF line ends (userLines), no trailing spaces at the end, no blank edges. */

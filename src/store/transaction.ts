@@ -540,7 +540,8 @@ export class Transaction implements Reader {
 
   // ---- staging ------------------------------------------------------------------------------------
 
-  private refuseUnparsable(doc: DocFile | null): void {
+  /** Refuses the write when the document does not parse, naming its file, the line and the problem, and the way out. */
+  refuseUnparsable(doc: DocFile | null): void {
     if (!doc) return;
     if (doc.error) throw doc.error;
     if (!unparsable(doc)) return;

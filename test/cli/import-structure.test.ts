@@ -5,7 +5,7 @@
  * not followed out of the source, a PATH that is no folder refused, and no temp file outliving a
  * killed import. Sources are copied (test/fixtures/import/out-of-order/) or written in temp folders.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addPerson, cli, cliProcess, FIXTURES, newBoard, ok, read, showDocument, snapshot, tempDir, write } from '../helpers.js';
@@ -340,6 +340,36 @@ describe('a PATH that is no folder, and links in the source', () => {
   });
 });
 
+describe('a source that holds one change id both open and archived', () => {
+  it('imports the open one, whatever the order of the folders, and the rename its refusal names lands the archived one too', async () => {
+    const src = source({
+      'openspec/changes/zeta-thing/proposal.md': PROPOSAL,
+      'openspec/changes/archive/2025-01-01-zeta-thing/proposal.md': PROPOSAL,
+      'openspec/changes/archive/2025-01-01-zeta-thing/tasks.md': TASKS,
+    }, false);
+    const board = tempDir('agentboard-board-');
+    const first = (await cli(board, ['import', 'openspec', src, '--json'], PERSON)).json.data;
+    const from = 'openspec/changes/archive/2025-01-01-zeta-thing';
+    expect(first.changes.map((c: any) => [c.change_id, c.source, c.status])).toEqual([
+      ['zeta-thing', from, 'refused'],
+      ['zeta-thing', 'openspec/changes/zeta-thing', 'imported'],
+    ]);
+    const refused = first.changes[0];
+    expect(refused).toMatchObject({ archived_to: null, documents: [] });
+    expect(refused.findings).toEqual([{ level: 'error', file: from, message: 'the source holds change zeta-thing twice, and the board keeps one change per id (an archived change keeps its id): openspec/changes/zeta-thing is the one imported, so this one is not', fix: `to import it too, give it another id: rename ${from} to ${from}-2 in the source, and import again` }]);
+    expect(readdirSync(join(board, 'agentd/changes'))).toEqual(['zeta-thing']);
+    expect(existsSync(join(board, 'agentd/archive'))).toBe(false);
+    renameSync(join(src, from), join(src, `${from}-2`));
+    const again = await cli(board, ['import', 'openspec', src, '--json'], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status, c.archived_to])).toEqual([
+      ['zeta-thing-2', 'imported', 'agentd/archive/2025-01-01-zeta-thing-2'],
+      ['zeta-thing', 'unchanged', null],
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('the text report', () => {
   it('shows every change with its reason when refused, uppercase folders as their id, and judges a spec-kit name without its number', async () => {
     const long = 'a-feature-name-of-sixty-two-characters-that-fits-as-a-change-id';
@@ -356,7 +386,7 @@ describe('the text report', () => {
     expect(os.stdout).toMatch(/^Imported 2 changes from openspec \(.*\) \(1 refused\):/);
     expect(os.stdout).toMatch(/\nadd-thing +refused +- +- +- +openspec\/changes\/archive\/2025-01-01-add-thing\n/);
     expect(os.stdout).toMatch(/\nui-fix-2 +imported +spec +- +- +openspec\/changes\/UI-FIX-2\n/);
-    expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: error: the source holds change add-thing twice: openspec/changes/add-thing is the one imported, so this one is not (fix: rename one of the two folders in the source');
+    expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: error: the source holds change add-thing twice, and the board keeps one change per id (an archived change keeps its id): openspec/changes/add-thing is the one imported, so this one is not (fix: to import it too, give it another id: rename openspec/changes/archive/2025-01-01-add-thing to openspec/changes/archive/2025-01-01-add-thing-2 in the source, and import again)');
     const sk = await imported('spec-kit', src, false);
     expect(sk.code).toBe(1);
     expect(sk.stdout).toMatch(new RegExp(`\\n${long} +imported +`));

@@ -10,7 +10,7 @@
 import { mkdirSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ok, showDocument, snapshot, tempDir, write } from '../helpers.js';
+import { cli, ok, read, showDocument, snapshot, tempDir, write } from '../helpers.js';
 
 /** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
 const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
@@ -336,5 +336,73 @@ describe('files whose lines end in CR CR LF (a CRLF file saved again by a tool t
       expect(row(other.data, 'keep-place'), JSON.stringify(end)).toMatchObject({ status: 'imported', phase: 'implementation', tasks: { total: 2, done: 1 } });
       for (const [i, d] of ['proposal', 'spec', 'tasks'].entries()) expect((await showDocument(other.board, 'keep-place', d)).content, `${JSON.stringify(end)} ${d}`).toEqual(expected[i]);
     }
+  });
+});
+
+describe('a spec-kit spec.md written in another language, its lines wrapped', () => {
+  it('has the title after the localized "Feature Specification:", and joins wrapped Chinese or Japanese with no space', async () => {
+    const wrapped = [
+      '## 用户场景与测试',
+      '',
+      '### 用户故事 1 — 预订会议室（优先级：P1）',
+      '',
+      '员工选择空闲的会议室并预订，并查看每个房间在本周每一天的空闲时间，以免两组人同时使用一个房间。',
+      '',
+      '1. **给定** 会议室空闲，**当** 员工选择一个房间',
+      '   并预订，**那么** 预订成功，',
+      '   other text stays spaced.',
+      '',
+      '## 需求',
+      '',
+      '- **FR-001**：系统 MUST 允许员工预订空闲的',
+      '  会议室。',
+      '- **FR-002**：系统 MUST 在员工预订之前显示每个房间在本周每一天的空闲时间，以免两组人同时使用一个房间，也不必询问前台或翻看纸质登记簿，并在两次预订的时间冲突时立即提示员工另选一个时间或者另选一个空闲的房间。',
+      '',
+    ].join('\n');
+    const specs: Record<string, string> = {
+      'specs/001-rooms/spec.md': `# 功能规格说明：会议室预订\n\n${wrapped}`,
+      'specs/002-salles/spec.md': `# Spécification de fonctionnalité : Réservation de salles\n\n${wrapped}`,
+      'specs/003-heya/spec.md': `# 機能仕様書: 会議室の予約\n\n${wrapped}`,
+      'specs/004-rooms-en/spec.md': `# Feature Specification: Room booking: the first part\n\n${wrapped}`,
+      'specs/005-plain/spec.md': `# Inspect: rooms\n\n${wrapped}`,
+      'specs/006-driven/spec.md': `# Spec-driven search: rooms\n\n${wrapped}`,
+      'specs/007-funktion/spec.md': `# Funktionsspezifikation: Raumbuchung\n\n${wrapped}`,
+      'specs/001-rooms/tasks.md': '# 任务：会议室预订\n\n- [ ] T001 创建项目\n',
+      'specs/002-salles/tasks.md': '# Tâches : Réservation de salles\n\n- [ ] T001 Créer le projet\n',
+    };
+    const { board, code } = await imported('spec-kit', source(specs));
+    expect(code).toBe(0);
+    const titles: string[] = [];
+    for (const id of ['rooms', 'salles', 'heya', 'rooms-en', 'plain', 'driven', 'funktion']) titles.push((await showDocument(board, id, 'spec')).content.title);
+    expect(titles).toEqual(['会议室预订', 'Réservation de salles', '会議室の予約', 'Room booking: the first part', 'Inspect: rooms', 'Spec-driven search: rooms', 'Raumbuchung']);
+    expect(read(board, 'agentd/changes/rooms/tasks.md')).toContain('\n# Tasks: 会议室预订\n');
+    expect(read(board, 'agentd/changes/salles/tasks.md')).toContain('\n# Tasks: Réservation de salles\n');
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.scenarios.map((s: any) => [s.given, s.when, s.then])).toEqual([['会议室空闲', '员工选择一个房间并预订', '预订成功， other text stays spaced.']]);
+    const [fr1, fr2] = content.requirements;
+    expect(fr1.title).toBe('系统 MUST 允许员工预订空闲的会议室。');
+    expect(fr2.title).toMatch(/^系统 MUST 在员工预订之前显示每个房间在本周每一天的空闲时间，.{20,}…$/u);
+    expect([...fr2.title]).toHaveLength(80);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('folder names with accented letters, in either unicode form (NFC, or NFD as macOS writes them)', () => {
+  it('give the same change id and requirement ids, the accents taken off, and a second import from the other form changes nothing', async () => {
+    const files = (form: 'NFC' | 'NFD') => ({
+      [`openspec/changes/${'café-menu'.normalize(form)}/proposal.md`]: PROPOSAL,
+      [`openspec/changes/${'café-menu'.normalize(form)}/specs/${'réservation'.normalize(form)}/spec.md`]: DELTA,
+    });
+    const nfc = source(files('NFC'));
+    const nfd = source(files('NFD'));
+    expect(readdirSync(join(nfd, 'openspec/changes'))).toEqual(['café-menu'.normalize('NFD')]);
+    const { board, code, data } = await imported('openspec', nfc);
+    expect(code).toBe(0);
+    expect(data.changes.map((c: any) => [c.change_id, c.status])).toEqual([['cafe-menu', 'imported']]);
+    expect((await showDocument(board, 'cafe-menu', 'spec')).content.requirements.map((r: any) => r.id)).toEqual(['RESERVATION-R1']);
+    const again = await cli(board, ['import', 'openspec', nfd, '--json'], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status])).toEqual([['cafe-menu', 'unchanged']]);
+    expect(readdirSync(join(board, 'agentd/changes'))).toEqual(['cafe-menu']);
   });
 });

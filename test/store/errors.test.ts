@@ -3,11 +3,11 @@
  * a folder where a file belongs), the command fails with its own code, names the path, says what
  * to do, and changes nothing.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execSync, spawnSync } from 'node:child_process';
+import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, snapshot } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, snapshot, tempDir } from '../helpers.js';
 
 async function bigBoard(): Promise<string> {
   const dir = await newBoard();
@@ -78,6 +78,42 @@ describe('files and folders that are not what they should be', () => {
     const v = await cli(dir, ['validate', '--all', '--json']);
     expect(v.code).toBe(1);
     expect(v.json.data.findings[0]).toMatchObject({ file: 'agentd/changes', level: 'error' });
+  });
+});
+
+describe('an agentd/ folder that is a symbolic link', () => {
+  it('is refused with the ways to use the board it leads to, each of which works, and nothing is written', async () => {
+    const kept = await newBoard();
+    await changeWithTasks(kept, 'linked', [{ title: 'One' }]);
+    const repo = tempDir();
+    symlinkSync(join(kept, 'agentd'), join(repo, 'agentd'));
+    const before = snapshot(kept);
+    const link = join(repo, 'agentd');
+    const target = realpathSync(join(kept, 'agentd'));
+    for (const args of [['status'], ['task', 'note', 'linked/T1', 'A note.', '--as', 'human:tester'], ['init']]) {
+      const r = await cli(repo, [...args, '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json.error).toEqual({
+        code: 'UNSAFE_PATH',
+        message: `${link} is a symbolic link to ${target}; agentboard reads and writes a board only in a plain agentd/ folder, so it did not touch it.`,
+        next_step: `Use the board where it is with --root ${dirname(target)}, or move it in place of the link: \`rm ${link} && mv ${target} ${link}\`.`,
+      });
+    }
+    expect(snapshot(kept)).toEqual(before);
+    expect((await ok(repo, ['task', 'list', '--root', dirname(target)])).tasks.map((t: any) => t.task_id)).toEqual(['linked/T1']);
+    // a folder of another name, moved in place of the link
+    const other = join(tempDir(), 'board-folder');
+    renameSync(join(kept, 'agentd'), other);
+    rmSync(link);
+    symlinkSync(other, link);
+    const step = (await cli(repo, ['status', '--json'])).json.error.next_step;
+    expect(step).toBe(`Move the folder in place of the link: \`rm ${link} && mv ${realpathSync(other)} ${link}\`.`);
+    execSync(/`([^`]*)`/.exec(step)![1]!);
+    expect((await ok(repo, ['task', 'list'])).tasks.map((t: any) => t.task_id)).toEqual(['linked/T1']);
+    // a link that leads nowhere
+    const nowhere = tempDir();
+    symlinkSync(join(nowhere, 'gone'), join(nowhere, 'agentd'));
+    expect((await cli(nowhere, ['init', '--json'])).json.error.next_step).toBe(`Remove the link (\`rm ${join(nowhere, 'agentd')}\`), then restore agentd/ from git or make a board with \`agentboard init\`.`);
   });
 });
 

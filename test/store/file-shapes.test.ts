@@ -328,6 +328,26 @@ describe("the board's own files named but for their case, or .yml for .yaml", ()
     await ok(dir, ['approve', 'named', 'tasks', '--as', 'human:tester']);
     expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('named/T1');
   });
+
+  it('make init refuse with the rename to make, instead of making config.yaml beside them, and nothing is written', async () => {
+    for (const name of ['Config.yaml', 'config.yml']) {
+      const dir = tempDir();
+      mkdirSync(join(dir, 'agentd'));
+      write(dir, `agentd/${name}`, 'require_approval: [tasks]\n');
+      const r = await cli(dir, ['init', '--json']);
+      expect(r.code).toBe(1);
+      expect(r.json.error).toEqual({
+        code: 'CONFIG_INVALID',
+        message: `agentd/${name} is not read: agentboard reads its settings from agentd/config.yaml only, by that exact name, so nothing ${name} says applies.`,
+        next_step: `Rename it: \`git mv agentd/${name} agentd/config.yaml\` (or \`mv\` when it is not in git).`,
+      });
+      expect(readdirSync(dir)).toEqual(['agentd']);
+      expect(readdirSync(join(dir, 'agentd'))).toEqual([name]);
+      renameSync(join(dir, 'agentd', name), join(dir, 'agentd/config.yaml'));
+      expect((await ok(dir, ['init'])).created).toEqual(['agentd/changes/', 'agentd/.gitignore']);
+      expect(read(dir, 'agentd/config.yaml')).toBe('require_approval: [tasks]\n');
+    }
+  });
 });
 
 describe('people.yaml with what people wrote in it', () => {
@@ -347,5 +367,43 @@ describe('people.yaml with what people wrote in it', () => {
     expect(text).not.toContain('d'.repeat(64));
     // The key made works.
     await ok(dir, ['approve', 'keys', 'tasks'], { env: { AGENTBOARD_PERSON_KEY: bob.person_key } });
+  });
+});
+
+describe('a task list whose frontmatter does not parse, given a task to add', () => {
+  it('is refused naming the file, the line, the problem and the fix, in text and --json, and nothing is written', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'broken', [{ title: 'One' }]);
+    const path = 'agentd/changes/broken/tasks.md';
+    const broken = read(dir, path).replace('status: submitted', 'status: [submitted');
+    write(dir, path, broken);
+    const json = await cli(dir, ['task', 'add', 'broken', '--title', 'Two', '--as', 'human:tester', '--json']);
+    expect(json.code).toBe(1);
+    expect(json.json.error.code).toBe('PARSE_ERROR');
+    expect(json.json.error.message).toMatch(new RegExp(`^${path}:6: frontmatter is not valid YAML: `));
+    expect(json.json.error.next_step).toBe(`Finish or fix the edit of ${path} (fix the YAML between the two --- lines), then try \`agentboard task add broken --title Two --as human:tester\` again.`);
+    const text = await cli(dir, ['task', 'add', 'broken', '--title', 'Two', '--as', 'human:tester']);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toContain(`error: ${path}:6: frontmatter is not valid YAML: `);
+    expect(text.stderr).toContain(`next: Finish or fix the edit of ${path} (fix the YAML between the two --- lines)`);
+    expect(read(dir, path)).toBe(broken);
+  });
+});
+
+describe('task titles that read as YAML or markdown', () => {
+  it('are kept as written through the file; a title of only "#" is refused by name, and nothing is written', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'titled', [{ title: 'One' }]);
+    const titles = ['yes', 'null', '- [ ]', '---', '```', '~', '# Heading', '## T1: One', 'a: b', '"quoted"', 'Use C#'];
+    for (const title of titles) await ok(dir, ['task', 'add', 'titled', '--title', title, '--as', 'human:tester']);
+    expect((await ok(dir, ['task', 'list', '--change', 'titled'])).tasks.map((t: any) => t.title)).toEqual(['One', ...titles]);
+    expect((await cli(dir, ['validate', 'titled'])).code).toBe(0);
+    const path = 'agentd/changes/titled/tasks.md';
+    const before = read(dir, path);
+    for (const title of ['#', '##']) {
+      const r = await cli(dir, ['task', 'add', 'titled', '--title', title, '--as', 'human:tester', '--json']);
+      expect(r.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: --title: cannot be only "#" characters.' });
+    }
+    expect(read(dir, path)).toBe(before);
   });
 });

@@ -207,3 +207,35 @@ describe('a CRLF document saved again by a tool that turns each LF into CRLF (it
     expect(text).toMatch(/name: human:tester\r\n[\s\S]*name: human:bob\r\n/);
   });
 });
+
+describe('a document saved with lone CR line ends (an old Mac\'s editor)', () => {
+  it('is read as the document it is, is no hand edit, and is written back with its line ends', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'classic', [{ title: 'One', description: 'First line.\nSecond line.' }, { title: 'Two' }]);
+    const tasks = 'agentd/changes/classic/tasks.md';
+    const proposal = 'agentd/changes/classic/proposal.md';
+    const cr = (text: string) => text.replace(/\n/g, '\r');
+    write(dir, tasks, cr(read(dir, tasks)));
+    write(dir, proposal, BOM + cr(read(dir, proposal)));
+    expect((await cli(dir, ['validate', 'classic'])).code).toBe(0);
+    expect(await handEdited(dir)).toEqual([]);
+    expect((await ok(dir, ['task', 'list', '--change', 'classic'])).tasks.map((t: any) => t.title)).toEqual(['One', 'Two']);
+    expect((await ok(dir, ['task', 'show', 'classic/T1'])).task.description).toBe('First line.\nSecond line.');
+    await ok(dir, ['task', 'note', 'classic/T2', 'Noted.', '--as', 'human:tester']);
+    await ok(dir, ['approve', 'classic', 'proposal', '--as', 'human:tester']);
+    const text = read(dir, tasks);
+    expect(text).not.toContain('\n');
+    expect(text).toContain('First line.\rSecond line.\r');
+    expect(text.split('\r').filter((l) => l.startsWith('#'))).toEqual(['# Tasks: classic', '## T1: One', '## T2: Two']);
+    const p = bytesOf(dir, proposal);
+    expect(p.bom).toBe(true);
+    expect(p.text).not.toContain('\n');
+    expect(p.text).toMatch(/^---\r[\s\S]*status: approved\r/);
+    expect((await ok(dir, ['task', 'show', 'classic/T2'])).task.notes.map((n: any) => n.text)).toEqual(['Noted.']);
+    expect(await handEdited(dir)).toEqual([]);
+    // a person's edit of such a file is one, and is read
+    write(dir, tasks, text.replace('## T2: Two\r', '## T2: Two, by hand\r'));
+    expect(await handEdited(dir)).toEqual([tasks]);
+    expect((await ok(dir, ['task', 'show', 'classic/T2'])).task.title).toBe('Two, by hand');
+  });
+});

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { DocMeta, Proposal, ReviewRound, Spec, Task } from '../../src/domain/model.js';
 import { checkDoc, parseDocText, renderBody, renderDocFile } from '../../src/store/documents.js';
 import { renderTaskBlock, renderTasksPreamble, type TasksBody } from '../../src/store/format-tasks.js';
-import { escapeText, fencedLines, normalizeText, outline, TextLines, unescapeText } from '../../src/store/markdown.js';
+import { escapeText, fencedLines, headingText, normalizeText, outline, TextLines, unescapeText } from '../../src/store/markdown.js';
 import { markdownToInput } from '../../src/ops/from-markdown.js';
 import { FIXTURES } from '../helpers.js';
 import { hostileText, rng } from '../random.js';
@@ -61,6 +61,26 @@ describe('escaping user text', () => {
         });
       }
     }
+  });
+});
+
+describe('a heading\'s text', () => {
+  it('is the line without its #s, its closing #s (after a space) and its edge spaces, and a run of spaces in it is gone over once', () => {
+    const cases: [string, string][] = [
+      ['## T1: One', 'T1: One'],
+      ['## T1: One ##', 'T1: One'],
+      ['## T1: One #  \t', 'T1: One'],
+      ['## T1: Use C#', 'T1: Use C#'],
+      ['## T1: a # #', 'T1: a #'],
+      ['## #', '#'],
+      ['##', ''],
+      ['   ### Three\t', 'Three'],
+      ['## T1: x\\#', 'T1: x\\#'],
+    ];
+    expect(cases.map(([line]) => headingText(line))).toEqual(cases.map(([, text]) => text));
+    const spaces = ' '.repeat(200_000);
+    expect(headingText(`## T2: Two${spaces}x`)).toBe(`T2: Two${spaces}x`);
+    expect(headingText(`## T2: Two${spaces}#`)).toBe('T2: Two');
   });
 });
 

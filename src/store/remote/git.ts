@@ -169,7 +169,7 @@ export function blobId(bytes: Buffer, idLength = 40): string {
 }
 
 /**
- * Whether a file holds a blob: byte for byte, or but for its line ends (CRLF or LF) and byte order
+ * Whether a file holds a blob: byte for byte, or but for its line ends (CRLF, LF or a lone CR) and byte order
  * mark, as on a board of one clone (board.ts's asWritten). A checkout with git's core.autocrlf, or
  * an editor that saves with Windows' line ends, changes those alone, and that is no person's edit.
  */
@@ -178,7 +178,7 @@ export function holdsBlob(bytes: Buffer, blob: string | undefined): boolean {
   return blobId(bytes, blob.length) === blob || alikeBlobIds(bytes, blob.length).includes(blob);
 }
 
-/** The blob ids of a file's text with LF and with CRLF line ends, each with and without a byte order mark. */
+/** The blob ids of a file's text with LF, CRLF and lone CR line ends, each with and without a byte order mark. */
 export function alikeBlobIds(bytes: Buffer, idLength: number): string[] {
   return alikeHashes(textOf(bytes), (text) => blobId(Buffer.from(text, 'utf8'), idLength));
 }
