@@ -175,7 +175,8 @@ function conflictLine(c: Data): string {
 const TRUST: Record<string, string> = {
   claude: ' (Claude Code asks once to approve project servers: approve agentboard, or in /mcp)',
   codex: ' (Codex reads it only in a trusted project: trust the folder when asked)',
-  gemini: ' (Gemini CLI reads it only in a trusted folder when folder trust is on)',
+  // Folder trust is on unless a person turned it off: an untrusted folder's servers are not started.
+  gemini: ' (Gemini CLI reads it only in a trusted folder: trust the folder when asked, or with /permissions)',
 };
 
 /** What a board-wide read says of the archived changes it leaves out (a line of its own). */

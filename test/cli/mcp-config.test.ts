@@ -62,6 +62,17 @@ describe('init --mcp', () => {
     expect(r.stdout).toContain('Codex reads it only in a trusted project');
   });
 
+  it('says what each client needs before it starts the server: approval, or a trusted folder (Gemini CLI trusts none by default)', async () => {
+    const dir = tempDir();
+    const r = await cli(dir, ['init', '--mcp', 'claude,codex,cursor,gemini'], { env: ON_PATH() });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('claude: .mcp.json created, with the agentboard server (Claude Code asks once to approve project servers: approve agentboard, or in /mcp)');
+    expect(lines).toContain('codex: .codex/config.toml created, with the agentboard server (Codex reads it only in a trusted project: trust the folder when asked)');
+    expect(lines).toContain('cursor: .cursor/mcp.json created, with the agentboard server');
+    expect(lines).toContain('gemini: .gemini/settings.json created, with the agentboard server (Gemini CLI reads it only in a trusted folder: trust the folder when asked, or with /permissions)');
+  });
+
   it('never replaces an agentboard entry a person wrote', async () => {
     const dir = tempDir();
     const own = { mcpServers: { agentboard: { command: 'node', args: ['/opt/agentboard/bin/agentboard.js', 'mcp', '--profile', 'worker'] } } };
