@@ -166,6 +166,19 @@ export async function letGoOfWorktrees(root: string, changeId: string): Promise<
   return out;
 }
 
+/**
+ * Commits need an identity. Where git cannot make one (nothing configured, or a part missing that
+ * user.useConfigOnly forbids it to guess), the person the run acts for fills in what is missing:
+ * the committer of the agents' commits, whose author is the agent, and the author of merges.
+ */
+async function identityFor(top: string, person: string): Promise<Record<string, string>> {
+  if ((await git(top, ['var', 'GIT_COMMITTER_IDENT'])).ok) return {};
+  const fallback = person.replace(/^human:/, '');
+  const name = (await git(top, ['config', 'user.name'])).stdout.trim() || fallback;
+  const email = (await git(top, ['config', 'user.email'])).stdout.trim() || `${fallback.replace(/[^A-Za-z0-9._-]/g, '-')}@agentboard.invalid`;
+  return { GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
+}
+
 export class Git {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -202,13 +215,7 @@ export class Git {
     }
     const unusable = unusableFolder(dir);
     if (unusable) refuseUnusable(dir, unusable, worktreesSetting);
-    // Commits need an identity; where git has none configured, the person the run acts for is it
-    // (the committer of the agents' commits, whose author is the agent, and the author of merges).
-    const hasIdentity = (await git(topDir, ['config', 'user.email'])).ok;
-    const name = person.replace(/^human:/, '');
-    const email = `${name.replace(/[^A-Za-z0-9._-]/g, '-')}@agentboard.invalid`;
-    const identity: Record<string, string> = hasIdentity ? {} : { GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
-    return new Git(topDir, relative(topDir, root), dir, identity, worktreesSetting);
+    return new Git(topDir, relative(topDir, root), dir, await identityFor(topDir, person), worktreesSetting);
   }
 
   /** git commands on the main repository, one at a time (worktree add and merge share its index and config). */
