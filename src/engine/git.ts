@@ -6,6 +6,7 @@
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
+import { shellWord } from '../cli/refs.js';
 import { fail } from '../errors.js';
 
 export interface GitResult {
@@ -27,6 +28,12 @@ export interface Workspace {
   conflicts: string[];
 }
 
+/**
+ * What became of what an agent left uncommitted in its worktree: committed, or refused by git (what
+ * git said, and the commands that commit it by hand once git can). Null: nothing was left.
+ */
+export type Leftovers = { commit: string } | { refused: string; command: string } | null;
+
 /** Where a worker's turn in its worktree starts from (Git.turnStart). */
 export interface TurnStart {
   moves: number;
@@ -45,6 +52,13 @@ function startRef(changeId: string, localTaskId: string): string {
 /** The default place of worktrees: a folder beside the repository, named after it. */
 export function defaultWorktreesDir(top: string): string {
   return join(dirname(top), `${basename(top)}.agentboard-worktrees`);
+}
+
+/** What git said when it refused: its error lines, else its last line. */
+function gitSaid(r: GitResult): string {
+  const lines = r.stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const errors = lines.filter((l) => /^(error|fatal):/.test(l));
+  return (errors.length > 0 ? errors : lines.slice(-1)).join(' ') || `git exited with an error`;
 }
 
 async function git(cwd: string, args: string[], env?: Record<string, string>): Promise<GitResult> {
@@ -264,16 +278,20 @@ export class Git {
     return ws;
   }
 
-  /** Commits what the agent left uncommitted in its worktree (none: the task works in the repository itself), with the agent as author. Returns the commit, or null when nothing was left. */
-  async commitLeftovers(worktree: string | null, agentId: string, message: string): Promise<string | null> {
+  /** Commits what the agent left uncommitted in its worktree (none: the task works in the repository itself), with the agent as author. */
+  async commitLeftovers(worktree: string | null, agentId: string, message: string): Promise<Leftovers> {
     if (!worktree) return null;
     const status = await this.run(['status', '--porcelain'], worktree);
     if (!status.ok || status.stdout.trim() === '') return null;
-    await this.run(['add', '-A'], worktree);
+    const add = ['add', '-A'];
     // --no-verify: the commit records what the agent left, as it is; the person's hooks run on their own commits and merges.
-    const commit = await this.run(['commit', '--no-verify', '-q', '-m', message, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`], worktree);
-    if (!commit.ok) return null;
-    return (await this.run(['rev-parse', 'HEAD'], worktree)).stdout.trim();
+    const commit = (text: string) => ['commit', '--no-verify', '-m', text, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`];
+    for (const args of [add, commit(message)]) {
+      const r = await this.run(args, worktree);
+      // Refused (a signing key git cannot use, a line-ending check…): the work stays where it is, with the commands that commit it by hand.
+      if (!r.ok) return { refused: gitSaid(r), command: [add, commit(message.split('\n')[0]!)].map((a) => `git -C ${shellWord(worktree)} ${a.map(shellWord).join(' ')}`).join(' && ') };
+    }
+    return { commit: (await this.run(['rev-parse', 'HEAD'], worktree)).stdout.trim() };
   }
 
   /**

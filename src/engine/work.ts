@@ -92,7 +92,10 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
     if (before) await sayWritesOutside(ctx, before, worker.id, ref);
     const moved = turn ? (await sayOffBranch(ctx, ref, worker.id)) || (await sayLeftBranches(ctx, ref, worker.id, turn)) : false;
-    if (ctx.git && !moved) await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
+    if (ctx.git && !moved) {
+      const kept = await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
+      if (kept && 'refused' in kept) sayCommitRefused(ctx, ref, worker.id, kept);
+    }
     if (inv.interrupted || ctx.halt) return { kind: 'stopped' };
     const now = await ctx.ops.task(ref);
     if (now && (now.status === 'done' || now.status === 'in_review')) {
@@ -230,6 +233,18 @@ async function stopForWorkElsewhere(ctx: RunContext, ref: string, agentId: strin
   } catch (err) {
     ctx.halt = stop(ctx.halt.outcome, `${ctx.halt.message} The note saying so on ${ref} could not be written: ${(err as Error).message}`, ctx.halt.next_steps);
   }
+}
+
+/**
+ * What a worker left that git refused to commit on its task's branch stays in its worktree: the run
+ * reviews and merges the branch only, so it starts no other agent and stops for a person, with what
+ * git said and the commands that commit it by hand. A run started again commits it once git can.
+ */
+export function sayCommitRefused(ctx: RunContext, ref: string, agentId: string, kept: { refused: string; command: string }): void {
+  const branch = taskBranch(ctx.changeId, ref.slice(ctx.changeId.length + 1));
+  const message = `What ${agentId} left uncommitted in its worktree of ${ref} could not be committed on ${branch}: git said "${kept.refused}". It is still there, uncommitted; the run reviews and merges ${branch} only, so it starts no other agent and stops for a person.`;
+  emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message });
+  ctx.halt ??= stop('failed', message, [`${kept.command}   # commit it yourself once what git said is fixed`, `agentboard run ${ctx.changeId}   # then go on (it commits what is left there itself, once git can)`]);
 }
 
 /**

@@ -2,6 +2,7 @@
  * `agentboard run` on the git setups people have: each ends with the tasks' work on their branches,
  * or stops with what git said and the commands that go on, losing nothing.
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks } from '../helpers.js';
 import { fakeBoard, git, run } from './helpers.js';
@@ -15,6 +16,10 @@ async function oneTask(options: Parameters<typeof fakeBoard>[0] = {}) {
   return board;
 }
 
+function worktreeOf(board: { dir: string }): string {
+  return join(board.dir, '..', `${board.dir.split('/').pop()}.agentboard-worktrees`, 'add-search', 'T1');
+}
+
 describe('agentboard run on the git setups people have', () => {
   it('commits the work where git has an email but may not guess a name (user.useConfigOnly), with the configured email', async () => {
     const board = await oneTask();
@@ -24,5 +29,33 @@ describe('agentboard run on the git setups people have', () => {
     expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
     expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
     expect(git(board.dir, ['log', '-1', '--format=%an <%ae> / %cn <%ce>', BRANCH]).trim()).toBe('fake-w1 <fake-w1@agents.agentboard.invalid> / tester <me@example.com>');
+  });
+
+  it('stops, with what git said and the command that commits it, when git refuses to commit what a worker left (commit.gpgsign without a usable key); the next run commits it once git can', async () => {
+    const board = await oneTask();
+    git(board.dir, ['config', 'commit.gpgsign', 'true']);
+    git(board.dir, ['config', 'gpg.program', join(board.dir, '..', 'no-gpg')]);
+    const start = git(board.dir, ['rev-parse', 'HEAD']).trim();
+    const worktree = worktreeOf(board);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end).toMatchObject({ type: 'run.finished', outcome: 'failed' });
+    expect(end.message).toBe(
+      `What fake-w1 left uncommitted in its worktree of add-search/T1 could not be committed on ${BRANCH}: git said "fatal: cannot run ${join(board.dir, '..', 'no-gpg')}: No such file or directory error: gpg failed to sign the data fatal: failed to write commit object". It is still there, uncommitted; the run reviews and merges ${BRANCH} only, so it starts no other agent and stops for a person.`,
+    );
+    expect(end.next_steps).toEqual([
+      `git -C ${worktree} add -A && git -C ${worktree} commit --no-verify -m 'add-search/T1: Index the titles' --author 'fake-w1 <fake-w1@agents.agentboard.invalid>'   # commit it yourself once what git said is fixed`,
+      'agentboard run add-search   # then go on (it commits what is left there itself, once git can)',
+    ]);
+    // Nothing lost: the work is in the worktree (added, not committed), the branch as it started.
+    expect(git(worktree, ['status', '--porcelain'])).toBe('A  work/T1.txt\n');
+    expect(git(board.dir, ['rev-parse', BRANCH]).trim()).toBe(start);
+
+    // As advised, once git can commit: the next run commits it on the task's branch.
+    git(board.dir, ['config', 'commit.gpgsign', 'false']);
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
   });
 });
