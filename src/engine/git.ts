@@ -54,11 +54,11 @@ export function defaultWorktreesDir(top: string): string {
   return join(dirname(top), `${basename(top)}.agentboard-worktrees`);
 }
 
-/** What git said when it refused: its error lines, else its last line. */
+/** What git said when it refused: its error lines, else the first lines it said (its hints left out). */
 function gitSaid(r: GitResult): string {
-  const lines = r.stderr.split('\n').map((l) => l.trim()).filter(Boolean);
+  const lines = r.stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('hint:'));
   const errors = lines.filter((l) => /^(error|fatal):/.test(l));
-  return (errors.length > 0 ? errors : lines.slice(-1)).join(' ') || `git exited with an error`;
+  return (errors.length > 0 ? errors : lines.slice(0, 6)).join(' ') || 'git exited with an error';
 }
 
 async function git(cwd: string, args: string[], env?: Record<string, string>): Promise<GitResult> {
@@ -283,7 +283,9 @@ export class Git {
     if (!worktree) return null;
     const status = await this.run(['status', '--porcelain'], worktree);
     if (!status.ok || status.stdout.trim() === '') return null;
-    const add = ['add', '-A'];
+    // In a sparse checkout, what the agent wrote outside the folders checked out is its work too.
+    const sparse = (await this.run(['config', '--bool', 'core.sparseCheckout'], worktree)).stdout.trim() === 'true';
+    const add = ['add', '-A', ...(sparse ? ['--sparse'] : [])];
     // --no-verify: the commit records what the agent left, as it is; the person's hooks run on their own commits and merges.
     const commit = (text: string) => ['commit', '--no-verify', '-m', text, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`];
     for (const args of [add, commit(message)]) {

@@ -2,6 +2,7 @@
  * `agentboard run` on the git setups people have: each ends with the tasks' work on their branches,
  * or stops with what git said and the commands that go on, losing nothing.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks } from '../helpers.js';
@@ -56,6 +57,18 @@ describe('agentboard run on the git setups people have', () => {
     git(board.dir, ['config', 'commit.gpgsign', 'false']);
     const again = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('commits, in a sparse checkout, what a worker wrote outside the folders checked out', async () => {
+    const board = await oneTask();
+    mkdirSync(join(board.dir, 'src'));
+    writeFileSync(join(board.dir, 'src/index.js'), 'export {};\n');
+    git(board.dir, ['add', 'src']);
+    git(board.dir, ['commit', '-q', '-m', 'src']);
+    git(board.dir, ['sparse-checkout', 'set', 'src', 'agentd']);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
     expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
   });
 });
