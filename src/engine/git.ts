@@ -390,7 +390,8 @@ export class Git {
       const r = await this.run(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
       if (r.ok) return { ok: true as const };
       const files = (await this.run(['diff', '--name-only', '--diff-filter=U'])).stdout.split('\n').filter(Boolean);
-      if (files.length > 0) await this.run(['merge', '--abort']);
+      // Conflicted, or stopped before its commit (a hook or the signing refused it): either way the merge is undone.
+      if ((await this.run(['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) await this.run(['merge', '--abort']);
       return { ok: false as const, files, message: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
     });
   }

@@ -2,7 +2,7 @@
  * `agentboard run` on the git setups people have: each ends with the tasks' work on their branches,
  * or stops with what git said and the commands that go on, losing nothing.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks } from '../helpers.js';
@@ -15,6 +15,12 @@ async function oneTask(options: Parameters<typeof fakeBoard>[0] = {}) {
   const board = await fakeBoard({ scenario: { implementation: { '*': ['work'] } }, ...options });
   await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
   return board;
+}
+
+/** A hook of the repository that refuses, saying so. */
+function refusingHook(dir: string, name: string): void {
+  writeFileSync(join(dir, '.git/hooks', name), `#!/bin/sh\necho "${name} says no" >&2\nexit 1\n`);
+  chmodSync(join(dir, '.git/hooks', name), 0o755);
 }
 
 function worktreeOf(board: { dir: string }): string {
@@ -70,5 +76,20 @@ describe('agentboard run on the git setups people have', () => {
     const r = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
     expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('commits a worker\'s work past a refusing pre-commit hook, and leaves no merge half done when a hook refuses the merge of --merge', async () => {
+    const board = await oneTask();
+    refusingHook(board.dir, 'pre-commit');
+    refusingHook(board.dir, 'commit-msg');
+    const head = git(board.dir, ['rev-parse', 'HEAD']).trim();
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+    expect(r.events.at(-1).message).toMatch(new RegExp(`^Merging ${BRANCH} \\(add-search/T1\\) into the current branch failed: commit-msg says no.*; nothing of it was merged`));
+    // As said: nothing of it merged, and no merge in progress left for the person's next git command to trip on.
+    expect(git(board.dir, ['rev-parse', 'HEAD']).trim()).toBe(head);
+    expect(git(board.dir, ['status', '--porcelain', '--untracked-files=no'])).toBe('');
+    expect(() => git(board.dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).toThrow();
   });
 });
