@@ -263,7 +263,7 @@ export class Git {
       await this.run(['worktree', 'prune']);
       const exists = (await this.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
       const added = await this.run(exists ? ['worktree', 'add', worktree, branch] : ['worktree', 'add', '-b', branch, worktree, 'HEAD']);
-      if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${worktree}), or set run: worktrees: in agentd/config.yaml, then run again.`);
+      if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${shellWord(worktree)}), or set run: worktrees: in agentd/config.yaml, then run again.`);
       if (exists) return;
       for (const base of bases) {
         const merge = await this.run(['merge', '--no-edit', '-m', `Start ${branch} from ${base}`, base], worktree);

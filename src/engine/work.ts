@@ -17,6 +17,7 @@ import { refusals, ruleFindings } from './planning.js';
 import { answersText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
 import { printable } from '../domain/text.js';
+import { shellWord } from '../cli/refs.js';
 import { AgentboardError } from '../errors.js';
 
 /** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to a question about the task; blocked: its worker reported a blocker, which a person clears. */
@@ -187,7 +188,7 @@ export async function sayOffBranch(ctx: RunContext, ref: string, agentId: string
   const local = ref.slice(ctx.changeId.length + 1);
   const off = await ctx.git!.offBranch(ctx.changeId, local);
   if (!off) return false;
-  const worktree = ctx.git!.worktreeOf(ctx.changeId, local);
+  const worktree = shellWord(ctx.git!.worktreeOf(ctx.changeId, local));
   const branch = taskBranch(ctx.changeId, local);
   const where = off.on === null ? `a detached HEAD (${off.head.slice(0, 12)})` : `branch ${printable(off.on)}`;
   const n = off.commits.length;
@@ -216,7 +217,8 @@ async function sayLeftBranches(ctx: RunContext, ref: string, agentId: string, tu
   if (!left) return false;
   const n = left.commits.length;
   const on = printable(left.on);
-  const take = [`git -C ${worktree} log --oneline ${branch}..${left.on}   # the work not on the task's branch`, `git -C ${worktree} merge ${left.on}   # take it onto the task's branch`];
+  // The branch's name is the agent's: quoted, it is only ever a name to the shell.
+  const take = [`git -C ${shellWord(worktree)} log --oneline ${shellWord(`${branch}..${left.on}`)}   # the work not on the task's branch`, `git -C ${shellWord(worktree)} merge ${shellWord(left.on)}   # take it onto the task's branch`];
   await stopForWorkElsewhere(ctx, ref, agentId, `${agentId} committed on branch ${on} in its worktree of ${ref} and went back to the task's branch ${branch}, which lacks ${n === 1 ? 'that commit' : `those ${n} commits`}.`, left.on, left.commits, take);
   return true;
 }

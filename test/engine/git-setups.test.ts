@@ -2,7 +2,8 @@
  * `agentboard run` on the git setups people have: each ends with the tasks' work on their branches,
  * or stops with what git said and the commands that go on, losing nothing.
  */
-import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks } from '../helpers.js';
@@ -91,5 +92,21 @@ describe('agentboard run on the git setups people have', () => {
     expect(git(board.dir, ['rev-parse', 'HEAD']).trim()).toBe(head);
     expect(git(board.dir, ['status', '--porcelain', '--untracked-files=no'])).toBe('');
     expect(() => git(board.dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).toThrow();
+  });
+
+  it('gives next steps that work in a shell where the repository\'s path holds spaces, quotes and letters beyond ASCII, and the agent\'s branch name is only a name there', async () => {
+    const elsewhere = 'aside;touch${IFS}pwned';
+    const board = await oneTask({ name: `it's "our" repö`, scenario: { implementation: { T1: ['switch_back'] }, elsewhere } });
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'worktree.off_branch').map((e) => e.head)).toEqual([elsewhere]);
+    const steps: string[] = r.events.at(-1).next_steps;
+    expect(steps).toHaveLength(3);
+    for (const step of steps.slice(0, 2)) {
+      const shell = spawnSync('sh', ['-c', step.split('   #')[0]!], { cwd: board.dir, encoding: 'utf8' });
+      expect(shell.status, `${step}\n${shell.stderr}`).toBe(0);
+    }
+    expect(existsSync(join(board.dir, 'pwned'))).toBe(false);
+    expect(git(board.dir, ['show', `${BRANCH}:T1.txt`])).toBe('T1 done by fake-w1\n');
   });
 });
