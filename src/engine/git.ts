@@ -380,8 +380,9 @@ export class Git {
   /** Which of `names` (files in the board's folder, agentd/) the branch's own work changes, as paths from the top. */
   async branchChanges(branch: string, names: string[]): Promise<string[]> {
     const paths = names.map((n) => join(this.boardPath, 'agentd', n));
-    const r = await this.run(['diff', '--name-only', `HEAD...${branch}`, '--', ...paths]);
-    return r.stdout.split('\n').filter(Boolean);
+    // -z: the names as they are (git quotes a name with other than plain ASCII otherwise).
+    const r = await this.run(['diff', '--name-only', '-z', `HEAD...${branch}`, '--', ...paths]);
+    return r.stdout.split('\0').filter(Boolean);
   }
 
   /** Merges a branch into the current branch; on a conflict, aborts and names the conflicting files. */

@@ -53,9 +53,9 @@ export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
       const base = (await git.run(['merge-base', 'HEAD', t.branch])).stdout.trim();
       const worktree = shellWord(git.worktreeOf(ctx.changeId, String(t.task_id).slice(ctx.changeId.length + 1)));
       return stop('failed', `${t.branch} (${t.task_id}) changes ${touched.join(' and ')}, which decide${touched.length === 1 ? 's' : ''} ${decides.join(', and ')}; no agent may change ${touched.length === 1 ? 'it' : 'them'}, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`, [
-        `git diff HEAD...${t.branch} -- ${touched.map((f) => fromCwd(join(git.top, f))).join(' ')}   # what it changes`,
+        `git diff HEAD...${t.branch} -- ${touched.map((f) => shellWord(fromCwd(join(git.top, f)))).join(' ')}   # what it changes`,
         ...(documents ? [] : [`git merge ${t.branch}   # if you keep its change`]),
-        `git -C ${worktree} restore --source=${base} --staged --worktree -- ${touched.join(' ')} && git -C ${worktree} commit -q -m "Leave the board's files as they are"   # ${documents ? 'take' : 'or take'} its change of ${touched.length === 1 ? 'it' : 'them'} out of the branch; the rest of its work stays`,
+        `git -C ${worktree} restore --source=${base} --staged --worktree -- ${touched.map(shellWord).join(' ')} && git -C ${worktree} commit -q -m "Leave the board's files as they are"   # ${documents ? 'take' : 'or take'} its change of ${touched.length === 1 ? 'it' : 'them'} out of the branch; the rest of its work stays`,
         `agentboard run ${ctx.changeId} --merge   # then merge the rest`,
       ]);
     }

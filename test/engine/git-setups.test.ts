@@ -109,4 +109,23 @@ describe('agentboard run on the git setups people have', () => {
     expect(existsSync(join(board.dir, 'pwned'))).toBe(false);
     expect(git(board.dir, ['show', `${BRANCH}:T1.txt`])).toBe('T1 done by fake-w1\n');
   });
+
+  it('names a file an agent added to the board on its branch, whatever its name, in --merge\'s next steps that work as written', async () => {
+    const file = `agentd/changes/add-search/it's; touch pwned ü.md`;
+    const board = await oneTask({ scenario: { implementation: { '*': ['work'] }, file: { T1: file } } });
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end.message).toMatch(new RegExp(`^${BRANCH} \\(add-search/T1\\) changes ${file.replace(/[.$]/g, '\\$&')}, which decides`));
+    const identity = { GIT_AUTHOR_NAME: 'tester', GIT_AUTHOR_EMAIL: 'tester@example.com', GIT_COMMITTER_NAME: 'tester', GIT_COMMITTER_EMAIL: 'tester@example.com' };
+    for (const step of end.next_steps.slice(0, 2) as string[]) {
+      const shell = spawnSync('sh', ['-c', step.split('   #')[0]!], { cwd: board.dir, encoding: 'utf8', env: { ...process.env, ...identity } });
+      expect(shell.status, `${step}\n${shell.stderr}`).toBe(0);
+    }
+    expect(existsSync(join(board.dir, 'pwned'))).toBe(false);
+    // As advised: the branch no longer adds the file, the rest of its work stays.
+    expect(git(board.dir, ['diff', '--name-only', `HEAD...${BRANCH}`])).toBe('');
+  });
 });
