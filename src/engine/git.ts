@@ -26,6 +26,8 @@ export interface Workspace {
   /** Branches merged into a new worktree so the worker starts from its dependencies' work, and those that conflicted. */
   merged: string[];
   conflicts: string[];
+  /** What a hook of the repository said when it failed after git made the worktree (a post-checkout hook). */
+  hookFailed?: string;
 }
 
 /**
@@ -262,8 +264,10 @@ export class Git {
       }
       await this.run(['worktree', 'prune']);
       const exists = (await this.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
-      const added = await this.run(exists ? ['worktree', 'add', worktree, branch] : ['worktree', 'add', '-b', branch, worktree, 'HEAD']);
-      if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${shellWord(worktree)}), or set run: worktrees: in agentd/config.yaml, then run again.`);
+      const added = await this.run(exists ? ['worktree', 'add', '-q', worktree, branch] : ['worktree', 'add', '-q', '-b', branch, worktree, 'HEAD']);
+      // A post-checkout hook that fails makes git fail once the worktree is made and checked out: the task is worked there all the same.
+      if (!added.ok && existsSync(join(worktree, '.git'))) ws.hookFailed = gitSaid(added);
+      else if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${shellWord(worktree)}), or set run: worktrees: in agentd/config.yaml, then run again.`);
       if (exists) return;
       for (const base of bases) {
         const merge = await this.run(['merge', '--no-edit', '-m', `Start ${branch} from ${base}`, base], worktree);

@@ -57,6 +57,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}`, ...(err instanceof AgentboardError ? { next: err.nextStep } : {}) };
   }
   emit(ctx, { type: 'task.claimed', ...base, task_id: ref, title: claimed.title, branch: ws.branch, workdir: ws.dir, resumed });
+  if (ws.hookFailed) emit(ctx, { type: 'notice', ...base, message: `git made the worktree of ${ref}, and a hook of the repository failed after it: ${ws.hookFailed}. The task is worked there all the same.` });
   if (ws.conflicts.length > 0) emit(ctx, { type: 'notice', ...base, message: `${ref} starts without ${ws.conflicts.join(', ')}: merging it into the new worktree conflicted.` });
 
   const dependencies = (context.dependencies as Data[]).map((d) => `- ${d.task_id} (${d.status}): ${d.title}`);

@@ -94,6 +94,15 @@ describe('agentboard run on the git setups people have', () => {
     expect(() => git(board.dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).toThrow();
   });
 
+  it('works in the worktree git made when a post-checkout hook of the repository fails after making it, and says what the hook said', async () => {
+    const board = await oneTask();
+    refusingHook(board.dir, 'post-checkout');
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
+    expect(r.events.filter((e) => e.type === 'notice').map((e) => e.message)).toContain('git made the worktree of add-search/T1, and a hook of the repository failed after it: post-checkout says no. The task is worked there all the same.');
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
   it('gives next steps that work in a shell where the repository\'s path holds spaces, quotes and letters beyond ASCII, and the agent\'s branch name is only a name there', async () => {
     const elsewhere = 'aside;touch${IFS}pwned';
     const board = await oneTask({ name: `it's "our" repö`, scenario: { implementation: { T1: ['switch_back'] }, elsewhere } });
