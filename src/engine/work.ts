@@ -28,8 +28,27 @@ async function baseBranches(ctx: RunContext, task: Data): Promise<string[]> {
   const tasks = await ctx.ops.fullTasks(ctx.changeId);
   const bases = tasks.filter((t) => t.id !== task.id && t.branch && (task.review_round ? t.status === 'done' : task.depends.includes(t.id)));
   const out: string[] = [];
-  for (const t of bases) if (await ctx.git!.branchExists(t.branch)) out.push(t.branch);
+  for (const t of bases) {
+    // Finished on the board, a dependency may still be in its worker's turn: its branch holds its work once the turn is over.
+    await turnsUnderWay.get(ctx)?.get(t.task_id);
+    if (await ctx.git!.branchExists(t.branch)) out.push(t.branch);
+  }
   return out;
+}
+
+/** Per run, the tasks whose worker's turn is under way: each until what the turn left is committed on the task's branch. */
+const turnsUnderWay = new WeakMap<RunContext, Map<string, Promise<void>>>();
+
+/** Marks the turn on a task under way; the function returned marks it over. */
+function underWay(ctx: RunContext, ref: string): () => void {
+  const turns = turnsUnderWay.get(ctx) ?? new Map<string, Promise<void>>();
+  turnsUnderWay.set(ctx, turns);
+  let over!: () => void;
+  turns.set(ref, new Promise<void>((resolve) => (over = resolve)));
+  return () => {
+    turns.delete(ref);
+    over();
+  };
 }
 
 async function workspaceFor(ctx: RunContext, task: Data): Promise<Workspace> {
@@ -89,14 +108,20 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       branch: ws.branch ?? '',
       findings: previous,
     });
-    const before = ws.worktree ? await ctx.git!.changedOutsideWorktrees() : null;
-    const turn = ws.worktree ? await ctx.git!.turnStart(ws.worktree) : null;
-    const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
-    if (before) await sayWritesOutside(ctx, before, worker.id, ref);
-    const moved = turn ? (await sayOffBranch(ctx, ref, worker.id)) || (await sayLeftBranches(ctx, ref, worker.id, turn)) : false;
-    if (ctx.git && !moved) {
-      const kept = await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
-      if (kept && 'refused' in kept) sayCommitRefused(ctx, ref, worker.id, kept);
+    const over = underWay(ctx, ref);
+    let inv: Awaited<ReturnType<typeof invoke>>;
+    try {
+      const before = ws.worktree ? await ctx.git!.changedOutsideWorktrees() : null;
+      const turn = ws.worktree ? await ctx.git!.turnStart(ws.worktree) : null;
+      inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
+      if (before) await sayWritesOutside(ctx, before, worker.id, ref);
+      const moved = turn ? (await sayOffBranch(ctx, ref, worker.id)) || (await sayLeftBranches(ctx, ref, worker.id, turn)) : false;
+      if (ctx.git && !moved) {
+        const kept = await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
+        if (kept && 'refused' in kept) sayCommitRefused(ctx, ref, worker.id, kept);
+      }
+    } finally {
+      over();
     }
     if (inv.interrupted || ctx.halt) return { kind: 'stopped' };
     const now = await ctx.ops.task(ref);
