@@ -270,7 +270,8 @@ export class Git {
       else if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${shellWord(worktree)}), or set run: worktrees: in agentd/config.yaml, then run again.`);
       if (exists) return;
       for (const base of bases) {
-        const merge = await this.run(['merge', '--no-edit', '-m', `Start ${branch} from ${base}`, base], worktree);
+        // --no-verify: these merges only start the task's branch from work already on branches, as the commits of what agents left record it.
+        const merge = await this.run(['merge', '--no-verify', '--no-edit', '-m', `Start ${branch} from ${base}`, base], worktree);
         if (merge.ok) ws.merged.push(base);
         else {
           await this.run(['merge', '--abort'], worktree);

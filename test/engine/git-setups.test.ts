@@ -103,6 +103,19 @@ describe('agentboard run on the git setups people have', () => {
     expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
   });
 
+  it('starts a task from its dependencies\' work, merged past a commit-msg hook that refuses, even when one is finished on the board while its worker\'s turn goes on', async () => {
+    // T1's agent finishes T1, then goes on a while; meanwhile T2 is done, and T3 (which needs both) is handed out.
+    const board = await fakeBoard({ scenario: { implementation: { '*': ['work'] }, linger: { T1: 1000 } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }, { title: 'Show the results', depends: ['T1', 'T2'] }]);
+    refusingHook(board.dir, 'commit-msg');
+    const r = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
+    expect(r.events.filter((e) => e.type === 'notice')).toEqual([]);
+    const t3 = 'agentboard/add-search/T3';
+    expect(git(board.dir, ['show', `${t3}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+    expect(git(board.dir, ['show', `${t3}:work/T2.txt`])).toBe('T2 done by fake-w2\n');
+  });
+
   it('gives next steps that work in a shell where the repository\'s path holds spaces, quotes and letters beyond ASCII, and the agent\'s branch name is only a name there', async () => {
     const elsewhere = 'aside;touch${IFS}pwned';
     const board = await oneTask({ name: `it's "our" repö`, scenario: { implementation: { T1: ['switch_back'] }, elsewhere } });

@@ -876,17 +876,6 @@ describe('agentboard run with a scripted agent', () => {
     ]);
   });
 
-  it('starts a task from its dependencies\' work even when one is finished on the board while its worker\'s turn goes on', async () => {
-    // T1's agent finishes T1, then goes on a while; meanwhile T2 is done, and T3 (which needs both) is handed out.
-    const board = await fakeBoard({ scenario: { implementation: { '*': ['work'] }, linger: { T1: 1000 } } });
-    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }, { title: 'Show the results', depends: ['T1', 'T2'] }]);
-    const r = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
-    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
-    const t3 = 'agentboard/add-search/T3';
-    expect(git(board.dir, ['show', `${t3}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
-    expect(git(board.dir, ['show', `${t3}:work/T2.txt`])).toBe('T2 done by fake-w2\n');
-  });
-
   it('counts an attempt that ends without finishing, commits what the agent wrote on its branch, and records its usage', async () => {
     const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'] }, usage: true } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
