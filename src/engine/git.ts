@@ -398,7 +398,9 @@ export class Git {
       const files = (await this.run(['diff', '--name-only', '--diff-filter=U'])).stdout.split('\n').filter(Boolean);
       // Conflicted, or stopped before its commit (a hook or the signing refused it): either way the merge is undone.
       if ((await this.run(['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) await this.run(['merge', '--abort']);
-      return { ok: false as const, files, message: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
+      // git's word to complete the merge with a commit is left out: the merge is undone.
+      const said = (r.stderr || r.stdout).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('Not committing merge'));
+      return { ok: false as const, files, message: said.slice(-3).join(' ') };
     });
   }
 
