@@ -7,7 +7,8 @@ import type { Ref, RefArg } from '../domain/refs.js';
 import { takes, type OpInfo } from '../ops/catalog.js';
 import { flagOf } from './field-names.js';
 
-function shellWord(value: string): string {
+/** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
+export function shellWord(value: string): string {
   return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
 }
 

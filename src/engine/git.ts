@@ -6,6 +6,7 @@
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
+import { shellWord } from '../cli/refs.js';
 import { fail } from '../errors.js';
 
 export interface GitResult {
@@ -25,7 +26,15 @@ export interface Workspace {
   /** Branches merged into a new worktree so the worker starts from its dependencies' work, and those that conflicted. */
   merged: string[];
   conflicts: string[];
+  /** What a hook of the repository said when it failed after git made the worktree (a post-checkout hook). */
+  hookFailed?: string;
 }
+
+/**
+ * What became of what an agent left uncommitted in its worktree: committed, or refused by git (what
+ * git said, and the commands that commit it by hand once git can). Null: nothing was left.
+ */
+export type Leftovers = { commit: string } | { refused: string; command: string } | null;
 
 /** Where a worker's turn in its worktree starts from (Git.turnStart). */
 export interface TurnStart {
@@ -45,6 +54,13 @@ function startRef(changeId: string, localTaskId: string): string {
 /** The default place of worktrees: a folder beside the repository, named after it. */
 export function defaultWorktreesDir(top: string): string {
   return join(dirname(top), `${basename(top)}.agentboard-worktrees`);
+}
+
+/** What git said when it refused: its error lines, else the first lines it said (its hints left out). */
+function gitSaid(r: GitResult): string {
+  const lines = r.stderr.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('hint:'));
+  const errors = lines.filter((l) => /^(error|fatal):/.test(l));
+  return (errors.length > 0 ? errors : lines.slice(0, 6)).join(' ') || 'git exited with an error';
 }
 
 async function git(cwd: string, args: string[], env?: Record<string, string>): Promise<GitResult> {
@@ -166,6 +182,19 @@ export async function letGoOfWorktrees(root: string, changeId: string): Promise<
   return out;
 }
 
+/**
+ * Commits need an identity. Where git cannot make one (nothing configured, or a part missing that
+ * user.useConfigOnly forbids it to guess), the person the run acts for fills in what is missing:
+ * the committer of the agents' commits, whose author is the agent, and the author of merges.
+ */
+async function identityFor(top: string, person: string): Promise<Record<string, string>> {
+  if ((await git(top, ['var', 'GIT_COMMITTER_IDENT'])).ok) return {};
+  const fallback = person.replace(/^human:/, '');
+  const name = (await git(top, ['config', 'user.name'])).stdout.trim() || fallback;
+  const email = (await git(top, ['config', 'user.email'])).stdout.trim() || `${fallback.replace(/[^A-Za-z0-9._-]/g, '-')}@agentboard.invalid`;
+  return { GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
+}
+
 export class Git {
   private queue: Promise<unknown> = Promise.resolve();
 
@@ -202,13 +231,7 @@ export class Git {
     }
     const unusable = unusableFolder(dir);
     if (unusable) refuseUnusable(dir, unusable, worktreesSetting);
-    // Commits need an identity; where git has none configured, the person the run acts for is it
-    // (the committer of the agents' commits, whose author is the agent, and the author of merges).
-    const hasIdentity = (await git(topDir, ['config', 'user.email'])).ok;
-    const name = person.replace(/^human:/, '');
-    const email = `${name.replace(/[^A-Za-z0-9._-]/g, '-')}@agentboard.invalid`;
-    const identity: Record<string, string> = hasIdentity ? {} : { GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email };
-    return new Git(topDir, relative(topDir, root), dir, identity, worktreesSetting);
+    return new Git(topDir, relative(topDir, root), dir, await identityFor(topDir, person), worktreesSetting);
   }
 
   /** git commands on the main repository, one at a time (worktree add and merge share its index and config). */
@@ -241,11 +264,14 @@ export class Git {
       }
       await this.run(['worktree', 'prune']);
       const exists = (await this.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
-      const added = await this.run(exists ? ['worktree', 'add', worktree, branch] : ['worktree', 'add', '-b', branch, worktree, 'HEAD']);
-      if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${worktree}), or set run: worktrees: in agentd/config.yaml, then run again.`);
+      const added = await this.run(exists ? ['worktree', 'add', '-q', worktree, branch] : ['worktree', 'add', '-q', '-b', branch, worktree, 'HEAD']);
+      // A post-checkout hook that fails makes git fail once the worktree is made and checked out: the task is worked there all the same.
+      if (!added.ok && existsSync(join(worktree, '.git'))) ws.hookFailed = gitSaid(added);
+      else if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${shellWord(worktree)}), or set run: worktrees: in agentd/config.yaml, then run again.`);
       if (exists) return;
       for (const base of bases) {
-        const merge = await this.run(['merge', '--no-edit', '-m', `Start ${branch} from ${base}`, base], worktree);
+        // --no-verify: these merges only start the task's branch from work already on branches, as the commits of what agents left record it.
+        const merge = await this.run(['merge', '--no-verify', '--no-edit', '-m', `Start ${branch} from ${base}`, base], worktree);
         if (merge.ok) ws.merged.push(base);
         else {
           await this.run(['merge', '--abort'], worktree);
@@ -257,16 +283,22 @@ export class Git {
     return ws;
   }
 
-  /** Commits what the agent left uncommitted in its worktree (none: the task works in the repository itself), with the agent as author. Returns the commit, or null when nothing was left. */
-  async commitLeftovers(worktree: string | null, agentId: string, message: string): Promise<string | null> {
+  /** Commits what the agent left uncommitted in its worktree (none: the task works in the repository itself), with the agent as author. */
+  async commitLeftovers(worktree: string | null, agentId: string, message: string): Promise<Leftovers> {
     if (!worktree) return null;
     const status = await this.run(['status', '--porcelain'], worktree);
     if (!status.ok || status.stdout.trim() === '') return null;
-    await this.run(['add', '-A'], worktree);
+    // In a sparse checkout, what the agent wrote outside the folders checked out is its work too.
+    const sparse = (await this.run(['config', '--bool', 'core.sparseCheckout'], worktree)).stdout.trim() === 'true';
+    const add = ['add', '-A', ...(sparse ? ['--sparse'] : [])];
     // --no-verify: the commit records what the agent left, as it is; the person's hooks run on their own commits and merges.
-    const commit = await this.run(['commit', '--no-verify', '-q', '-m', message, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`], worktree);
-    if (!commit.ok) return null;
-    return (await this.run(['rev-parse', 'HEAD'], worktree)).stdout.trim();
+    const commit = (text: string) => ['commit', '--no-verify', '-m', text, '--author', `${agentId} <${agentId}@agents.agentboard.invalid>`];
+    for (const args of [add, commit(message)]) {
+      const r = await this.run(args, worktree);
+      // Refused (a signing key git cannot use, a line-ending check…): the work stays where it is, with the commands that commit it by hand.
+      if (!r.ok) return { refused: gitSaid(r), command: [add, commit(message.split('\n')[0]!)].map((a) => `git -C ${shellWord(worktree)} ${a.map(shellWord).join(' ')}`).join(' && ') };
+    }
+    return { commit: (await this.run(['rev-parse', 'HEAD'], worktree)).stdout.trim() };
   }
 
   /**
@@ -353,8 +385,9 @@ export class Git {
   /** Which of `names` (files in the board's folder, agentd/) the branch's own work changes, as paths from the top. */
   async branchChanges(branch: string, names: string[]): Promise<string[]> {
     const paths = names.map((n) => join(this.boardPath, 'agentd', n));
-    const r = await this.run(['diff', '--name-only', `HEAD...${branch}`, '--', ...paths]);
-    return r.stdout.split('\n').filter(Boolean);
+    // -z: the names as they are (git quotes a name with other than plain ASCII otherwise).
+    const r = await this.run(['diff', '--name-only', '-z', `HEAD...${branch}`, '--', ...paths]);
+    return r.stdout.split('\0').filter(Boolean);
   }
 
   /** Merges a branch into the current branch; on a conflict, aborts and names the conflicting files. */
@@ -363,8 +396,11 @@ export class Git {
       const r = await this.run(['merge', '--no-ff', '--no-edit', '-m', message, branch]);
       if (r.ok) return { ok: true as const };
       const files = (await this.run(['diff', '--name-only', '--diff-filter=U'])).stdout.split('\n').filter(Boolean);
-      if (files.length > 0) await this.run(['merge', '--abort']);
-      return { ok: false as const, files, message: (r.stderr || r.stdout).trim().split('\n').slice(-3).join(' ') };
+      // Conflicted, or stopped before its commit (a hook or the signing refused it): either way the merge is undone.
+      if ((await this.run(['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).ok) await this.run(['merge', '--abort']);
+      // git's word to complete the merge with a commit is left out: the merge is undone.
+      const said = (r.stderr || r.stdout).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('Not committing merge'));
+      return { ok: false as const, files, message: said.slice(-3).join(' ') };
     });
   }
 

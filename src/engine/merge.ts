@@ -8,6 +8,7 @@ import type { Data } from './board-ops.js';
 import { join } from 'node:path';
 import { emit, fromCwd, stop, type RunContext, type Stop } from './context.js';
 import { governingFiles } from './guard.js';
+import { shellWord } from '../cli/refs.js';
 
 /** The board's folders of documents, with what they hold, which no task's branch may change. */
 const BOARD_FOLDERS: [string, string][] = [
@@ -50,11 +51,11 @@ export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
       // The board's documents are the run's, changed in the working tree: a merge that changes them cannot start, and no agent's version of them is kept.
       const documents = touches(BOARD_FOLDERS).length > 0;
       const base = (await git.run(['merge-base', 'HEAD', t.branch])).stdout.trim();
-      const worktree = git.worktreeOf(ctx.changeId, String(t.task_id).slice(ctx.changeId.length + 1));
+      const worktree = shellWord(git.worktreeOf(ctx.changeId, String(t.task_id).slice(ctx.changeId.length + 1)));
       return stop('failed', `${t.branch} (${t.task_id}) changes ${touched.join(' and ')}, which decide${touched.length === 1 ? 's' : ''} ${decides.join(', and ')}; no agent may change ${touched.length === 1 ? 'it' : 'them'}, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`, [
-        `git diff HEAD...${t.branch} -- ${touched.map((f) => fromCwd(join(git.top, f))).join(' ')}   # what it changes`,
+        `git diff HEAD...${t.branch} -- ${touched.map((f) => shellWord(fromCwd(join(git.top, f)))).join(' ')}   # what it changes`,
         ...(documents ? [] : [`git merge ${t.branch}   # if you keep its change`]),
-        `git -C ${worktree} restore --source=${base} --staged --worktree -- ${touched.join(' ')} && git -C ${worktree} commit -q -m "Leave the board's files as they are"   # ${documents ? 'take' : 'or take'} its change of ${touched.length === 1 ? 'it' : 'them'} out of the branch; the rest of its work stays`,
+        `git -C ${worktree} restore --source=${base} --staged --worktree -- ${touched.map(shellWord).join(' ')} && git -C ${worktree} commit -q -m "Leave the board's files as they are"   # ${documents ? 'take' : 'or take'} its change of ${touched.length === 1 ? 'it' : 'them'} out of the branch; the rest of its work stays`,
         `agentboard run ${ctx.changeId} --merge   # then merge the rest`,
       ]);
     }

@@ -25,6 +25,14 @@ export interface Kept {
   commit: string;
 }
 
+/** What a dead run's agent left in its task's worktree that git refused to commit: what git said, and the commands that commit it by hand. */
+export interface Refused {
+  task_id: string;
+  agent_id: string;
+  refused: string;
+  command: string;
+}
+
 /** The review key of a dead run, revoked. */
 export interface Revoked {
   run_id: string;
@@ -58,7 +66,7 @@ export function lastGoal(runs: RunRecord[]): string | null {
  * by one of them just before a kill -9 may not be in the dead run's record yet, and nobody else
  * uses those ids.
  */
-export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string, git: Git | null = null): Promise<{ released: Released[]; kept: Kept[]; revoked: Revoked[] }> {
+export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: RunRecord[], changeId: string, ownWorkers: string[], runId: string, git: Git | null = null): Promise<{ released: Released[]; kept: Kept[]; refused: Refused[]; revoked: Revoked[] }> {
   const dead = runs.filter((r) => runState(r) === 'died');
   for (const run of dead) stopProcessesOfRun('SIGKILL', run.run_id);
   // Runs that ended leaving claims for a person to look at (a task list edited by hand during a turn): going on takes them back.
@@ -70,6 +78,7 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
   // What the dead run's agents left uncommitted in their worktrees (agents it started may have
   // finished their tasks after it died) is committed on the tasks' branches, as at the end of a turn.
   const kept: Kept[] = [];
+  const refused: Refused[] = [];
   for (const t of git ? tasks : []) {
     if (!claimed.has(t.task_id) && !(t.assignee && workers.has(t.assignee))) continue;
     const local = String(t.task_id).slice(changeId.length + 1);
@@ -79,8 +88,9 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     if (await git!.offBranch(changeId, local)) continue;
     const from = earlier.find((r) => r.claims.includes(t.task_id))?.run_id ?? 'a run that died';
     const author = t.assignee ?? 'agentboard';
-    const commit = await git!.commitLeftovers(worktree, author, `${t.task_id}: ${t.title}\n\nLeft uncommitted by ${author} when run ${from} stopped; committed by agentboard run ${runId}.`);
-    if (commit) kept.push({ task_id: t.task_id, agent_id: author, commit });
+    const left = await git!.commitLeftovers(worktree, author, `${t.task_id}: ${t.title}\n\nLeft uncommitted by ${author} when run ${from} stopped; committed by agentboard run ${runId}.`);
+    if (left && 'commit' in left) kept.push({ task_id: t.task_id, agent_id: author, commit: left.commit });
+    else if (left) refused.push({ task_id: t.task_id, agent_id: author, ...left });
   }
   const released: Released[] = [];
   for (const t of tasks) {
@@ -112,7 +122,7 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
   }
   // The claims an ended run left are taken back: its record no longer names them.
   for (const run of left) writeJson(join(runDir(runtimeDir, run.run_id), 'run.json'), { ...run, claims: [] });
-  return { released, kept, revoked };
+  return { released, kept, refused, revoked };
 }
 
 const OPEN_WORK = new Set(['in_progress', 'blocked', 'in_review']);

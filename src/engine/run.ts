@@ -20,7 +20,7 @@ import { besideLiveRuns, cleanUpDeadRuns, distinctWorkers, lastGoal, refuseIfRun
 import { reviewPhase, reviewRound } from './review.js';
 import { maskDeep, runSecrets } from './secrets.js';
 import { refuseMissingPrograms, resolveAgents, type RunOptions } from './settings.js';
-import { goneBranches, sayOffBranches, workPhase } from './work.js';
+import { goneBranches, sayCommitRefused, sayOffBranches, workPhase } from './work.js';
 
 export const EXIT_CODES: Record<RunOutcome, number> = { finished: 0, waiting_on_person: 0, failed: 1, budget_exceeded: 1, interrupted: 130 };
 
@@ -229,8 +229,9 @@ export async function runChange(params: RunParams): Promise<number> {
 
   let end: Stop;
   try {
-    const { released, kept, revoked } = await cleanUpDeadRuns(ops, board.runtimeDir, runs, options.changeId, recorder.run.agents.workers, runId, git);
+    const { released, kept, refused, revoked } = await cleanUpDeadRuns(ops, board.runtimeDir, runs, options.changeId, recorder.run.agents.workers, runId, git);
     for (const k of kept) emit(ctx, { type: 'notice', message: `Committed what ${k.agent_id} left uncommitted in the worktree of ${k.task_id} when its run stopped (${k.commit.slice(0, 12)}).` });
+    for (const r of refused) sayCommitRefused(ctx, r.task_id, r.agent_id, r);
     for (const r of revoked) emit(ctx, { type: 'notice', message: `Revoked the review key of run ${r.run_id} (reviewer ${r.name}): its process is gone.` });
     for (const r of released) {
       emit(ctx, { type: 'task.released', agent_id: r.agent_id, role: 'worker', phase: 'implementation', task_id: r.task_id, reason: r.reason });

@@ -17,6 +17,7 @@ import { refusals, ruleFindings } from './planning.js';
 import { answersText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
 import { printable } from '../domain/text.js';
+import { shellWord } from '../cli/refs.js';
 import { AgentboardError } from '../errors.js';
 
 /** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to a question about the task; blocked: its worker reported a blocker, which a person clears. */
@@ -27,8 +28,27 @@ async function baseBranches(ctx: RunContext, task: Data): Promise<string[]> {
   const tasks = await ctx.ops.fullTasks(ctx.changeId);
   const bases = tasks.filter((t) => t.id !== task.id && t.branch && (task.review_round ? t.status === 'done' : task.depends.includes(t.id)));
   const out: string[] = [];
-  for (const t of bases) if (await ctx.git!.branchExists(t.branch)) out.push(t.branch);
+  for (const t of bases) {
+    // Finished on the board, a dependency may still be in its worker's turn: its branch holds its work once the turn is over.
+    await turnsUnderWay.get(ctx)?.get(t.task_id);
+    if (await ctx.git!.branchExists(t.branch)) out.push(t.branch);
+  }
   return out;
+}
+
+/** Per run, the tasks whose worker's turn is under way: each until what the turn left is committed on the task's branch. */
+const turnsUnderWay = new WeakMap<RunContext, Map<string, Promise<void>>>();
+
+/** Marks the turn on a task under way; the function returned marks it over. */
+function underWay(ctx: RunContext, ref: string): () => void {
+  const turns = turnsUnderWay.get(ctx) ?? new Map<string, Promise<void>>();
+  turnsUnderWay.set(ctx, turns);
+  let over!: () => void;
+  turns.set(ref, new Promise<void>((resolve) => (over = resolve)));
+  return () => {
+    turns.delete(ref);
+    over();
+  };
 }
 
 async function workspaceFor(ctx: RunContext, task: Data): Promise<Workspace> {
@@ -56,6 +76,7 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}`, ...(err instanceof AgentboardError ? { next: err.nextStep } : {}) };
   }
   emit(ctx, { type: 'task.claimed', ...base, task_id: ref, title: claimed.title, branch: ws.branch, workdir: ws.dir, resumed });
+  if (ws.hookFailed) emit(ctx, { type: 'notice', ...base, message: `git made the worktree of ${ref}, and a hook of the repository failed after it: ${ws.hookFailed}. The task is worked there all the same.` });
   if (ws.conflicts.length > 0) emit(ctx, { type: 'notice', ...base, message: `${ref} starts without ${ws.conflicts.join(', ')}: merging it into the new worktree conflicted.` });
 
   const dependencies = (context.dependencies as Data[]).map((d) => `- ${d.task_id} (${d.status}): ${d.title}`);
@@ -87,12 +108,21 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
       branch: ws.branch ?? '',
       findings: previous,
     });
-    const before = ws.worktree ? await ctx.git!.changedOutsideWorktrees() : null;
-    const turn = ws.worktree ? await ctx.git!.turnStart(ws.worktree) : null;
-    const inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
-    if (before) await sayWritesOutside(ctx, before, worker.id, ref);
-    const moved = turn ? (await sayOffBranch(ctx, ref, worker.id)) || (await sayLeftBranches(ctx, ref, worker.id, turn)) : false;
-    if (ctx.git && !moved) await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
+    const over = underWay(ctx, ref);
+    let inv: Awaited<ReturnType<typeof invoke>>;
+    try {
+      const before = ws.worktree ? await ctx.git!.changedOutsideWorktrees() : null;
+      const turn = ws.worktree ? await ctx.git!.turnStart(ws.worktree) : null;
+      inv = await invoke(ctx, { agent: worker, phase: 'implementation', taskId: ref, attempt, prompt, workdir: ws.dir });
+      if (before) await sayWritesOutside(ctx, before, worker.id, ref);
+      const moved = turn ? (await sayOffBranch(ctx, ref, worker.id)) || (await sayLeftBranches(ctx, ref, worker.id, turn)) : false;
+      if (ctx.git && !moved) {
+        const kept = await ctx.git.commitLeftovers(ws.worktree, worker.id, `${ref}: ${claimed.title}\n\nLeft uncommitted by ${worker.id} when its turn ended (attempt ${attempt} of agentboard run ${ctx.runId}).`);
+        if (kept && 'refused' in kept) sayCommitRefused(ctx, ref, worker.id, kept);
+      }
+    } finally {
+      over();
+    }
     if (inv.interrupted || ctx.halt) return { kind: 'stopped' };
     const now = await ctx.ops.task(ref);
     if (now && (now.status === 'done' || now.status === 'in_review')) {
@@ -184,7 +214,7 @@ export async function sayOffBranch(ctx: RunContext, ref: string, agentId: string
   const local = ref.slice(ctx.changeId.length + 1);
   const off = await ctx.git!.offBranch(ctx.changeId, local);
   if (!off) return false;
-  const worktree = ctx.git!.worktreeOf(ctx.changeId, local);
+  const worktree = shellWord(ctx.git!.worktreeOf(ctx.changeId, local));
   const branch = taskBranch(ctx.changeId, local);
   const where = off.on === null ? `a detached HEAD (${off.head.slice(0, 12)})` : `branch ${printable(off.on)}`;
   const n = off.commits.length;
@@ -213,7 +243,8 @@ async function sayLeftBranches(ctx: RunContext, ref: string, agentId: string, tu
   if (!left) return false;
   const n = left.commits.length;
   const on = printable(left.on);
-  const take = [`git -C ${worktree} log --oneline ${branch}..${left.on}   # the work not on the task's branch`, `git -C ${worktree} merge ${left.on}   # take it onto the task's branch`];
+  // The branch's name is the agent's: quoted, it is only ever a name to the shell.
+  const take = [`git -C ${shellWord(worktree)} log --oneline ${shellWord(`${branch}..${left.on}`)}   # the work not on the task's branch`, `git -C ${shellWord(worktree)} merge ${shellWord(left.on)}   # take it onto the task's branch`];
   await stopForWorkElsewhere(ctx, ref, agentId, `${agentId} committed on branch ${on} in its worktree of ${ref} and went back to the task's branch ${branch}, which lacks ${n === 1 ? 'that commit' : `those ${n} commits`}.`, left.on, left.commits, take);
   return true;
 }
@@ -230,6 +261,18 @@ async function stopForWorkElsewhere(ctx: RunContext, ref: string, agentId: strin
   } catch (err) {
     ctx.halt = stop(ctx.halt.outcome, `${ctx.halt.message} The note saying so on ${ref} could not be written: ${(err as Error).message}`, ctx.halt.next_steps);
   }
+}
+
+/**
+ * What a worker left that git refused to commit on its task's branch stays in its worktree: the run
+ * reviews and merges the branch only, so it starts no other agent and stops for a person, with what
+ * git said and the commands that commit it by hand. A run started again commits it once git can.
+ */
+export function sayCommitRefused(ctx: RunContext, ref: string, agentId: string, kept: { refused: string; command: string }): void {
+  const branch = taskBranch(ctx.changeId, ref.slice(ctx.changeId.length + 1));
+  const message = `What ${agentId} left uncommitted in its worktree of ${ref} could not be committed on ${branch}: git said "${kept.refused}". It is still there, uncommitted; the run reviews and merges ${branch} only, so it starts no other agent and stops for a person.`;
+  emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message });
+  ctx.halt ??= stop('failed', message, [`${kept.command}   # commit it yourself once what git said is fixed`, `agentboard run ${ctx.changeId}   # then go on (it commits what is left there itself, once git can)`]);
 }
 
 /**

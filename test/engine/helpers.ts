@@ -23,12 +23,12 @@ export function git(dir: string, args: string[]): string {
 }
 
 /**
- * A repository (in a folder of its own, so that the default worktrees folder beside it is in the
- * test's temporary folder too) with a board whose planner, reviewer and workers are the fake agent.
+ * A repository (in a folder of its own, `name`, so that the default worktrees folder beside it is
+ * in the test's temporary folder too) with a board whose planner, reviewer and workers are the fake agent.
  */
-export async function fakeBoard(options: { scenario?: object; config?: string; git?: boolean; agentEnv?: Record<string, string> } = {}): Promise<TestBoard> {
+export async function fakeBoard(options: { scenario?: object; config?: string; git?: boolean; agentEnv?: Record<string, string>; name?: string } = {}): Promise<TestBoard> {
   const base = tempDir('agentboard-engine-');
-  const dir = join(base, 'repo');
+  const dir = join(base, options.name ?? 'repo');
   const state = join(base, 'state');
   mkdirSync(dir);
   const scenarioFile = join(base, 'scenario.json');

@@ -1,0 +1,153 @@
+/**
+ * `agentboard run` on the git setups people have: each ends with the tasks' work on their branches,
+ * or stops with what git said and the commands that go on, losing nothing.
+ */
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { changeWithTasks } from '../helpers.js';
+import { fakeBoard, git, run } from './helpers.js';
+
+const BRANCH = 'agentboard/add-search/T1';
+
+/** A board whose change add-search has one task, T1, that the fake worker does (it writes work/T1.txt and finishes). */
+async function oneTask(options: Parameters<typeof fakeBoard>[0] = {}) {
+  const board = await fakeBoard({ scenario: { implementation: { '*': ['work'] } }, ...options });
+  await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+  return board;
+}
+
+/** A hook of the repository that refuses, saying so. */
+function refusingHook(dir: string, name: string): void {
+  writeFileSync(join(dir, '.git/hooks', name), `#!/bin/sh\necho "${name} says no" >&2\nexit 1\n`);
+  chmodSync(join(dir, '.git/hooks', name), 0o755);
+}
+
+function worktreeOf(board: { dir: string }): string {
+  return join(board.dir, '..', `${board.dir.split('/').pop()}.agentboard-worktrees`, 'add-search', 'T1');
+}
+
+describe('agentboard run on the git setups people have', () => {
+  it('commits the work where git has an email but may not guess a name (user.useConfigOnly), with the configured email', async () => {
+    const board = await oneTask();
+    git(board.dir, ['config', 'user.useConfigOnly', 'true']);
+    git(board.dir, ['config', 'user.email', 'me@example.com']);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+    expect(git(board.dir, ['log', '-1', '--format=%an <%ae> / %cn <%ce>', BRANCH]).trim()).toBe('fake-w1 <fake-w1@agents.agentboard.invalid> / tester <me@example.com>');
+  });
+
+  it('stops, with what git said and the command that commits it, when git refuses to commit what a worker left (commit.gpgsign without a usable key); the next run commits it once git can', async () => {
+    const board = await oneTask();
+    git(board.dir, ['config', 'commit.gpgsign', 'true']);
+    git(board.dir, ['config', 'gpg.program', join(board.dir, '..', 'no-gpg')]);
+    const start = git(board.dir, ['rev-parse', 'HEAD']).trim();
+    const worktree = worktreeOf(board);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end).toMatchObject({ type: 'run.finished', outcome: 'failed' });
+    expect(end.message).toBe(
+      `What fake-w1 left uncommitted in its worktree of add-search/T1 could not be committed on ${BRANCH}: git said "fatal: cannot run ${join(board.dir, '..', 'no-gpg')}: No such file or directory error: gpg failed to sign the data fatal: failed to write commit object". It is still there, uncommitted; the run reviews and merges ${BRANCH} only, so it starts no other agent and stops for a person.`,
+    );
+    expect(end.next_steps).toEqual([
+      `git -C ${worktree} add -A && git -C ${worktree} commit --no-verify -m 'add-search/T1: Index the titles' --author 'fake-w1 <fake-w1@agents.agentboard.invalid>'   # commit it yourself once what git said is fixed`,
+      'agentboard run add-search   # then go on (it commits what is left there itself, once git can)',
+    ]);
+    // Nothing lost: the work is in the worktree (added, not committed), the branch as it started.
+    expect(git(worktree, ['status', '--porcelain'])).toBe('A  work/T1.txt\n');
+    expect(git(board.dir, ['rev-parse', BRANCH]).trim()).toBe(start);
+
+    // As advised, once git can commit: the next run commits it on the task's branch.
+    git(board.dir, ['config', 'commit.gpgsign', 'false']);
+    const again = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('commits, in a sparse checkout, what a worker wrote outside the folders checked out', async () => {
+    const board = await oneTask();
+    mkdirSync(join(board.dir, 'src'));
+    writeFileSync(join(board.dir, 'src/index.js'), 'export {};\n');
+    git(board.dir, ['add', 'src']);
+    git(board.dir, ['commit', '-q', '-m', 'src']);
+    git(board.dir, ['sparse-checkout', 'set', 'src', 'agentd']);
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('commits a worker\'s work past a refusing pre-commit hook, and leaves no merge half done when a hook refuses the merge of --merge', async () => {
+    const board = await oneTask();
+    refusingHook(board.dir, 'pre-commit');
+    refusingHook(board.dir, 'commit-msg');
+    const head = git(board.dir, ['rev-parse', 'HEAD']).trim();
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+    expect(r.events.at(-1).message).toBe(`Merging ${BRANCH} (add-search/T1) into the current branch failed: commit-msg says no; nothing of it was merged, and the branches after it were not merged either.`);
+    // As said: nothing of it merged, and no merge in progress left for the person's next git command to trip on.
+    expect(git(board.dir, ['rev-parse', 'HEAD']).trim()).toBe(head);
+    expect(git(board.dir, ['status', '--porcelain', '--untracked-files=no'])).toBe('');
+    expect(() => git(board.dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).toThrow();
+  });
+
+  it('works in the worktree git made when a post-checkout hook of the repository fails after making it, and says what the hook said', async () => {
+    const board = await oneTask();
+    refusingHook(board.dir, 'post-checkout');
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
+    expect(r.events.filter((e) => e.type === 'notice').map((e) => e.message)).toContain('git made the worktree of add-search/T1, and a hook of the repository failed after it: post-checkout says no. The task is worked there all the same.');
+    expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('starts a task from its dependencies\' work, merged past a commit-msg hook that refuses, even when one is finished on the board while its worker\'s turn goes on', async () => {
+    // T1's agent finishes T1, then goes on a while; meanwhile T2 is done, and T3 (which needs both) is handed out.
+    const board = await fakeBoard({ scenario: { implementation: { '*': ['work'] }, linger: { T1: 1000 } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }, { title: 'Show the results', depends: ['T1', 'T2'] }]);
+    refusingHook(board.dir, 'commit-msg');
+    const r = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
+    expect(r.events.filter((e) => e.type === 'notice')).toEqual([]);
+    const t3 = 'agentboard/add-search/T3';
+    expect(git(board.dir, ['show', `${t3}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+    expect(git(board.dir, ['show', `${t3}:work/T2.txt`])).toBe('T2 done by fake-w2\n');
+  });
+
+  it('gives next steps that work in a shell where the repository\'s path holds spaces, quotes and letters beyond ASCII, and the agent\'s branch name is only a name there', async () => {
+    const elsewhere = 'aside;touch${IFS}pwned';
+    const board = await oneTask({ name: `it's "our" repö`, scenario: { implementation: { T1: ['switch_back'] }, elsewhere } });
+    const r = run(board.dir, ['add-search', '--until', 'implementation']);
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'worktree.off_branch').map((e) => e.head)).toEqual([elsewhere]);
+    const steps: string[] = r.events.at(-1).next_steps;
+    expect(steps).toHaveLength(3);
+    for (const step of steps.slice(0, 2)) {
+      const shell = spawnSync('sh', ['-c', step.split('   #')[0]!], { cwd: board.dir, encoding: 'utf8' });
+      expect(shell.status, `${step}\n${shell.stderr}`).toBe(0);
+    }
+    expect(existsSync(join(board.dir, 'pwned'))).toBe(false);
+    expect(git(board.dir, ['show', `${BRANCH}:T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('names a file an agent added to the board on its branch, whatever its name, in --merge\'s next steps that work as written', async () => {
+    const file = `agentd/changes/add-search/it's; touch pwned ü.md`;
+    const board = await oneTask({ scenario: { implementation: { '*': ['work'] }, file: { T1: file } } });
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end.message).toMatch(new RegExp(`^${BRANCH} \\(add-search/T1\\) changes ${file.replace(/[.$]/g, '\\$&')}, which decides`));
+    const identity = { GIT_AUTHOR_NAME: 'tester', GIT_AUTHOR_EMAIL: 'tester@example.com', GIT_COMMITTER_NAME: 'tester', GIT_COMMITTER_EMAIL: 'tester@example.com' };
+    for (const step of end.next_steps.slice(0, 2) as string[]) {
+      const shell = spawnSync('sh', ['-c', step.split('   #')[0]!], { cwd: board.dir, encoding: 'utf8', env: { ...process.env, ...identity } });
+      expect(shell.status, `${step}\n${shell.stderr}`).toBe(0);
+    }
+    expect(existsSync(join(board.dir, 'pwned'))).toBe(false);
+    // As advised: the branch no longer adds the file, the rest of its work stays.
+    expect(git(board.dir, ['diff', '--name-only', `HEAD...${BRANCH}`])).toBe('');
+  });
+});
