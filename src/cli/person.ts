@@ -33,6 +33,11 @@ export function defaultHuman(io: Pick<Io, 'env'>, root: string): string {
   return `human:${name}`;
 }
 
+/** Whether git ignores `path` (relative to `root`): `git add` would then refuse it without -f. */
+function ignoredByGit(io: Pick<Io, 'env'>, root: string, path: string): boolean {
+  return gitSync(['check-ignore', '-q', '--', path], { cwd: root, env: io.env, timeoutMs: 2000 }).code === 0;
+}
+
 /**
  * The person a person's command acts for, after checking one is present (see above). `root` is
  * the board's repository; `terminal` asks for a person at a terminal even when a key is given.
@@ -55,7 +60,9 @@ export function requirePerson(io: PersonIo, root: string, as: string | undefined
       fail(
         'PERSON_KEY_INVALID',
         `The person's key in ${PERSON_KEY_VARIABLE} is ${pending.name}'s in agentd/people.yaml, but the commit checked out does not have that entry: a person's key is taken only once the entry is committed.`,
-        'Review and commit agentd/people.yaml (`git add agentd/people.yaml && git commit`), then run the command again.',
+        ignoredByGit(io, root, 'agentd/people.yaml')
+          ? 'Review and commit agentd/people.yaml, which git ignores (.gitignore), so it is added by force: `git add -f agentd/people.yaml && git commit`; then run the command again.'
+          : 'Review and commit agentd/people.yaml (`git add agentd/people.yaml && git commit`), then run the command again.',
       );
     }
     if (!person) {

@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, cliProcess, newBoard, NODE_ARGS, ok, snapshot, TEST_PERSON_KEY } from '../helpers.js';
@@ -108,6 +108,16 @@ describe("a person's command", () => {
     expect(blind.json.error.code).toBe('PERSON_KEY_INVALID');
     expect(blind.json.error.message).toContain('git could not read the repository');
     expect(snapshot(dir)).toEqual(unchanged);
+    // a board git ignores, people.yaml never committed: the step given adds the file by force, and works as written
+    writeFileSync(join(dir, '.gitignore'), 'agentd/\n');
+    git('rm', '-q', '--cached', 'agentd/people.yaml');
+    git('commit', '-qm', 'people.yaml left out');
+    const ignored = await cli(dir, ['approve', 'decide/T2', '--json'], { env: { AGENTBOARD_PERSON_KEY: key } });
+    expect(ignored.json.error.code).toBe('PERSON_KEY_INVALID');
+    const step = /`(git add -f agentd\/people\.yaml) && git commit`/.exec(ignored.json.error.next_step);
+    expect(step, ignored.json.error.next_step).not.toBeNull();
+    expect(git(...step![1]!.split(' ').slice(1)).status).toBe(0);
+    rmSync(join(dir, '.gitignore'));
     // committed, the entry is taken
     git('commit', '-qam', 'add mallory');
     await ok(dir, ['approve', 'decide/T2'], { env: { AGENTBOARD_PERSON_KEY: key } });
