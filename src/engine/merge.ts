@@ -39,6 +39,7 @@ export function dependencyOrder(tasks: Data[]): Data[] {
 export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
   const git = ctx.git;
   if (!ctx.options.merge || !git) return null;
+  let looked = false;
   for (const t of dependencyOrder(await ctx.ops.fullTasks(ctx.changeId))) {
     if (t.status !== 'done' || !t.branch) continue;
     if (!(await git.branchExists(t.branch)) || (await git.isMerged(t.branch))) continue;
@@ -58,6 +59,13 @@ export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
         `git -C ${worktree} restore --source=${base} --staged --worktree -- ${touched.map(shellWord).join(' ')} && git -C ${worktree} commit -q -m "Leave the board's files as they are"   # ${documents ? 'take' : 'or take'} its change of ${touched.length === 1 ? 'it' : 'them'} out of the branch; the rest of its work stays`,
         `agentboard run ${ctx.changeId} --merge   # then merge the rest`,
       ]);
+    }
+    if (!looked) {
+      looked = true;
+      // A CI checkout often is: the merges are then made on no branch, which the next checkout leaves behind.
+      if (!(await git.run(['symbolic-ref', '-q', 'HEAD'])).ok) {
+        emit(ctx, { type: 'notice', message: 'HEAD is detached: the task branches are merged onto no branch, and a checkout of another commit leaves those merges behind. To keep them on a branch: git switch -c <branch>' });
+      }
     }
     const merged = await git.merge(t.branch, `Merge ${t.branch}: ${t.title}`);
     if (merged.ok) {

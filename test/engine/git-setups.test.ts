@@ -94,6 +94,19 @@ describe('agentboard run on the git setups people have', () => {
     expect(() => git(board.dir, ['rev-parse', '-q', '--verify', 'MERGE_HEAD'])).toThrow();
   });
 
+  it('says, with --merge on a detached HEAD, that the merges are on no branch, and how to keep them', async () => {
+    const board = await oneTask({ scenario: { implementation: { '*': ['work'] }, review: ['approved'] } });
+    git(board.dir, ['checkout', '-q', '--detach']);
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
+    expect(r.events.filter((e) => e.type === 'merge.done').map((e) => e.branch)).toEqual([BRANCH]);
+    const notice = r.events.find((e) => e.type === 'notice' && e.message.startsWith('HEAD is detached'));
+    expect(notice?.message).toMatch(/merged onto no branch.*git switch -c <branch>$/);
+    // As said: the step keeps the merge on a branch.
+    git(board.dir, ['switch', '-q', '-c', 'kept']);
+    expect(git(board.dir, ['show', 'kept:work/T1.txt'])).toBe('T1 done by fake-w1\n');
+  });
+
   it('works in the worktree git made when a post-checkout hook of the repository fails after making it, and says what the hook said', async () => {
     const board = await oneTask();
     refusingHook(board.dir, 'post-checkout');
