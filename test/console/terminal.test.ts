@@ -67,7 +67,8 @@ describe('the console in a terminal', () => {
     tmux('send-keys', '-t', 'live', '2');
     await until('the answer', () => screen('live').includes('✓ Answered input-1; codex is working again.'));
 
-    tmux('send-keys', '-t', 'live', 'a');
+    // The question answered left the list, and the proposal came under the cursor by itself: the person chooses it (g, the top) to approve it.
+    tmux('send-keys', '-t', 'live', 'g', 'a');
     await until('the approval', () => screen('live').includes('✓ Approved the proposal of add-search.'));
 
     tmux('send-keys', '-t', 'live', 'r');
@@ -167,6 +168,42 @@ describe('the console in a terminal', () => {
     expect(inputs.find((i: any) => i.input_id === 'input-1').resolution?.type).not.toBe('human');
     const log = (await ok(dir, ['log', '--actor', 'human:tester'])).entries.map((e: any) => e.action);
     expect(log).toEqual(['document.approve', 'input.answer', 'board.init']);
+  });
+
+  it('approves only the document the person chose when a is held down: the next one, come under the cursor by itself, waits until the person chooses it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    await changeWithTasks(dir, 'beta', [{ id: 'T1', title: 'Two' }]);
+    startConsole('repeat', dir, {});
+    await until('the console', () => screen('repeat').includes('Waiting on you (6)'));
+    tmux('send-keys', '-t', 'repeat', '3');
+    await until('the waiting pane', () => screen('repeat').includes('› ◆ the proposal of alpha'));
+    const approved = async () => (await ok(dir, ['docs'])).documents.filter((d: any) => d.status === 'approved').map((d: any) => `${d.change_id} ${d.document}`);
+
+    tmux('send-keys', '-t', 'repeat', 'a');
+    await until('the approval', () => screen('repeat').includes('✓ Approved the proposal of alpha.'));
+    expect(screen('repeat')).toContain('› ◆ the spec of alpha');
+    // a held down: the terminal sends it again and again, each in a read of its own a few tens of milliseconds apart.
+    for (let i = 0; i < 8; i++) {
+      tmux('send-keys', '-t', 'repeat', 'a');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    // The help, opened by the key after them, says they were read; the footer, that no act runs.
+    tmux('send-keys', '-t', 'repeat', '?');
+    await until('the keys read', () => screen('repeat').includes('Keys') && !screen('repeat').includes('Approving'));
+    expect(await approved()).toEqual(['alpha proposal']);
+
+    // The person chooses the spec (down and up again): a approves it, and it alone.
+    tmux('send-keys', '-t', 'repeat', 'Escape', 'j', 'k');
+    await until('the spec chosen', () => screen('repeat').includes('› ◆ the spec of alpha') && !screen('repeat').includes('Keys'));
+    tmux('send-keys', '-t', 'repeat', 'a');
+    await until('the second approval', () => screen('repeat').includes('✓ Approved the spec of alpha.'));
+    // a again says why it approves nothing.
+    tmux('send-keys', '-t', 'repeat', 'a');
+    await until('the refusal', () => screen('repeat').includes('✗ Not approved: the cursor came to the tasks of alpha by itself.'));
+    tmux('send-keys', '-t', 'repeat', 'q');
+    await until('the exit', () => screen('repeat').includes('BOARD EXITED 0'));
+    expect(await approved()).toEqual(['alpha proposal', 'alpha spec']);
   });
 
   it('draws the question and decision prompts whole on a small terminal: the countdown, the default action, the option selected and the keys always in view', async () => {

@@ -19,7 +19,7 @@ import { FRAME_ROWS, PromptBox } from './PromptBox.js';
 import { QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
 import { ScrollLines } from './ScrollLines.js';
 import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
-import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
+import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
@@ -76,10 +76,19 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const columns = useMemo(() => makeColumns(snapshot.tasks, ui.current.filter), [snapshot.tasks, ui.current.filter]);
   const views = useMemo(() => makeViews(snapshot, ui.current.filter, columns), [snapshot, ui.current.filter, columns]);
   const viewsRef = useRef(views);
+  const snapshotRef = useRef(snapshot);
+  // The selection changed by itself since the person's last key but a (the item they chose left the
+  // list, or was submitted again): what they chose, kept until their next key. a approves only what
+  // the person chose: a held down, or pressed again after an approval, does not go on to the next item.
+  const slid = useRef<{ from: Seen | null } | null>(null);
   if (viewsRef.current !== views) {
+    const was = seenOf(selectedTarget(snapshotRef.current, viewsRef.current, ui.current));
     ui.current = { ...ui.current, ...follow(ui.current, viewsRef.current, views) };
+    const now = seenOf(selectedTarget(snapshot, views, ui.current));
+    if (snapshotRef.current !== snapshot && !slid.current && (was?.item !== now?.item || was?.version !== now?.version)) slid.current = { from: was };
     viewsRef.current = views;
   }
+  snapshotRef.current = snapshot;
   // What the view drawn tells the keys: how far a detail scrolls, and how many items or lines a page is.
   const bottom = useRef(0);
   const shown = useRef(1);
@@ -198,7 +207,12 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     const question = questionOf(target);
     const claim = claimOf(target);
     const file = fileOf(target, source.get());
-    if (input === 'a' && decision) return void run(decision.approve);
+    if (input === 'a' && decision) {
+      const [chosen, now] = [slid.current?.from, seenOf(target)];
+      if (slid.current && chosen?.item !== now?.item) return set({ message: { ok: false, text: `Not approved: the cursor came to ${decision.subject} by itself.`, next: 'Enter decides on it; j and k choose another.' } });
+      if (slid.current && chosen?.version !== now?.version) return set({ message: { ok: false, text: `Not approved: ${decision.subject} changed since you chose it.`, next: 'Enter shows it again to decide on.' } });
+      return void run(decision.approve);
+    }
     if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
     if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
     if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
@@ -238,6 +252,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   const keysTaken = useKeys((input, key) => {
     if (quitting.current) return false;
     const before = ui.current;
+    if (input !== 'a') slid.current = null;
     onKey(input, key);
     // A key that changed nothing of the screen's own, or only the filter being typed (a letter typed
     // into a line: the keys after it act on that line too, until Enter or Esc), needs no drawing first.
