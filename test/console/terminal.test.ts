@@ -5,7 +5,8 @@
  * and quits. Keys go in with send-keys; the screen is read with capture-pane, in bounded polls; the
  * files on disk show each decision.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -204,6 +205,58 @@ describe('the console in a terminal', () => {
     tmux('send-keys', '-t', 'repeat', 'q');
     await until('the exit', () => screen('repeat').includes('BOARD EXITED 0'));
     expect(await approved()).toEqual(['alpha proposal', 'alpha spec']);
+  });
+
+  it('quits on q pressed while an approval is being saved, once it is saved', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    for (const [session, size] of [['saving', null], ['saving-small', [20, 6]]] as const) {
+      const document = session === 'saving' ? 'proposal' : 'spec';
+      startConsole(session, dir, {});
+      tmux('send-keys', '-t', session, '3');
+      await until('the waiting pane', () => screen(session).includes(`› ◆ the ${document} of alpha`));
+      // Another process holds the board lock (this one, alive): the approval waits for it.
+      const lock = join(dir, 'agentd/.runtime/lock');
+      writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'held-by-the-test' }));
+      tmux('send-keys', '-t', session, 'a');
+      await until('the approval under way', () => screen(session).includes('Approving…'));
+      if (size) {
+        // On a terminal made too small to draw in, q is the one key taken: it too waits for the save.
+        tmux('resize-window', '-t', session, '-x', String(size[0]), '-y', String(size[1]));
+        await until('the too small screen', () => screen(session).startsWith('Too small: needs'));
+        tmux('send-keys', '-t', session, 'q');
+        await until('the quit to wait', () => lines(screen(session)).slice(0, 3).join(' ') === 'Approving… then quitting; Ctrl-C quits now.');
+      } else {
+        tmux('send-keys', '-t', session, 'q', 'j', 'a');
+        await until('the quit to wait', () => screen(session).includes('Approving… then quitting · Ctrl-C quits now'));
+      }
+      expect((await ok(dir, ['show', 'alpha', document])).status).toBe('submitted');
+      expect(screen(session)).not.toContain('BOARD EXITED');
+      rmSync(lock);
+      await until('the exit', () => screen(session).includes('BOARD EXITED 0'));
+      expect((await ok(dir, ['show', 'alpha', document])).status).toBe('approved');
+    }
+    // The keys after q acted on nothing: the tasks are still submitted.
+    expect((await ok(dir, ['show', 'alpha', 'tasks'])).status).toBe('submitted');
+  });
+
+  it('stays, saying why, when the approval it was to quit after fails', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    startConsole('fails', dir, {});
+    tmux('send-keys', '-t', 'fails', '3');
+    await until('the waiting pane', () => screen('fails').includes('› ◆ the proposal of alpha'));
+    const lock = join(dir, 'agentd/.runtime/lock');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'held-by-the-test' }));
+    tmux('send-keys', '-t', 'fails', 'a', 'q');
+    await until('the quit to wait', () => screen('fails').includes('Approving… then quitting'));
+    // The change goes while the approval waits: the approval fails.
+    rmSync(join(dir, 'agentd/changes/alpha'), { recursive: true });
+    rmSync(lock);
+    await until('the failure', () => screen('fails').includes('✗ There is no change "alpha" on this board.'));
+    expect(screen('fails')).not.toContain('BOARD EXITED');
+    tmux('send-keys', '-t', 'fails', 'q');
+    await until('the exit', () => screen('fails').includes('BOARD EXITED 0'));
   });
 
   it('draws the question and decision prompts whole on a small terminal: the countdown, the default action, the option selected and the keys always in view', async () => {

@@ -43,9 +43,11 @@ interface Ui extends Cursors {
   message: { ok: boolean; text: string; next?: string } | null;
   /** What is being done, while an act runs. */
   busy: string | null;
+  /** q was pressed while an act ran: the console quits once it is done. */
+  leaving: boolean;
 }
 
-const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null };
+const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null, leaving: false };
 /** Why a prompt closed by itself is read whole, even on a small terminal. */
 const CLOSED_LINES = 3;
 /** What l (or Esc) does in the console's decision prompt. */
@@ -72,6 +74,20 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (patch.prompt !== undefined) draft.current = null;
     ui.current = { ...ui.current, ...patch };
     rerender((n) => n + 1);
+  };
+  // q halfway through an act quits once the act is done: what the person did is saved whole, not
+  // cut off. The keys after q are not taken: they were typed at a screen that is going away.
+  const leave = () => {
+    if (!ui.current.busy) return quit();
+    quitting.current = true;
+    set({ leaving: true });
+  };
+  /** An act is done: a console the person quit meanwhile goes, unless the act failed: the person reads why first. */
+  const done = (ok: boolean) => {
+    if (!ui.current.leaving) return;
+    if (ok) return quit();
+    quitting.current = false;
+    set({ leaving: false });
   };
   const columns = useMemo(() => makeColumns(snapshot.tasks, ui.current.filter), [snapshot.tasks, ui.current.filter]);
   const views = useMemo(() => makeViews(snapshot, ui.current.filter, columns), [snapshot, ui.current.filter, columns]);
@@ -121,12 +137,14 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     // on the screen it left (they move, they do not act), and the result shown after them.
     await keysTaken();
     set({ busy: null, message: result.ok ? { ok: true, text: result.message } : { ok: false, text: result.message, next: result.next_step } });
+    done(result.ok);
   };
 
   const open = async (file: string, tool: 'pager' | 'editor') => {
     set({ busy: `Opening ${file}…`, message: null });
     const result = await source.open(file, tool);
     set({ busy: null, message: result.ok ? null : { ok: false, text: result.message, next: result.next_step } });
+    done(result.ok);
   };
 
   const move = (delta: number | 'top' | 'bottom', length: number, current: number) => {
@@ -166,8 +184,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (input === 'q' || key.escape) {
       if (u.overlay) return set({ overlay: null, scroll: 0 });
       if (key.escape) return set({ filter: '', message: null });
-      // Not halfway through an act: Ctrl-C is there for that.
-      return u.busy ? undefined : quit();
+      return leave();
     }
     if (input === '?') return set({ overlay: { kind: 'help' }, scroll: 0 });
     if (input === '/') return set({ filtering: true, overlay: null });
@@ -229,7 +246,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // Ctrl-C quits from anywhere, prompts included.
   useInput(
     (input, key) => {
-      if ((key.ctrl && input === 'c') || (small && input === 'q')) quit();
+      if (key.ctrl && input === 'c') quit();
+      else if (small && input === 'q') leave();
     },
     { isActive: !lent },
   );
@@ -262,10 +280,12 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // While a pager or an editor has the terminal, nothing is drawn over it.
   if (lent) return <Text dimColor>{u.busy}</Text>;
   if (small) {
+    // q pressed there while an act runs: what the console waits for before it goes, in place of how big it must be.
+    const text = u.leaving && size.width > 0 && size.height > 1 ? wrapAtMost(`${u.busy} then quitting; Ctrl-C quits now.`, size.width, size.height - 1) : small;
     // As wide as its longest line: on a terminal that gives no width, the layout has none to give it.
     return (
-      <Box flexDirection="column" width={Math.max(0, ...small.map((l) => l.length))} flexShrink={0}>
-        {small.map((l, i) => (
+      <Box flexDirection="column" width={Math.max(0, ...text.map((l) => l.length))} flexShrink={0}>
+        {text.map((l, i) => (
           <Text key={i} color="yellow">
             {l}
           </Text>
@@ -305,7 +325,14 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
         </Text>
       );
     }
-    if (u.busy) return <Text color="cyan">{u.busy}</Text>;
+    if (u.busy) {
+      return (
+        <Text wrap="truncate" color="cyan">
+          {u.busy}
+          {u.leaving ? <Text dimColor> then quitting · Ctrl-C quits now</Text> : null}
+        </Text>
+      );
+    }
     // A prompt that closed by itself takes no key of the board's: the footer says what it takes.
     if (u.prompt?.kind === 'closed') {
       return (
