@@ -259,6 +259,37 @@ describe('the console in a terminal', () => {
     await until('the exit', () => screen('fails').includes('BOARD EXITED 0'));
   });
 
+  it('takes an arrow sent with Alt as the arrow, never as Esc: the feedback typed stays; Home and End go to the first and the last item', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    await changeWithTasks(dir, 'beta', [{ id: 'T1', title: 'Two' }]);
+    startConsole('modifiers', dir, {});
+    await until('the console', () => screen('modifiers').includes('Waiting on you (6)'));
+    tmux('send-keys', '-t', 'modifiers', '3', 'End');
+    await until('the last item', () => screen('modifiers').includes('› ◆ the tasks of beta'));
+    tmux('send-keys', '-t', 'modifiers', 'Home');
+    await until('the first item', () => screen('modifiers').includes('› ◆ the proposal of alpha'));
+    tmux('send-keys', '-t', 'modifiers', 'r');
+    await until('the feedback prompt', () => screen('modifiers').includes('What must change?'));
+    tmux('send-keys', '-t', 'modifiers', '-l', 'Split it');
+    tmux('send-keys', '-t', 'modifiers', 'M-Up', 'M-Down', 'C-Up', 'S-Up', 'M-PageDown', 'M-Home', 'M-End');
+    tmux('send-keys', '-t', 'modifiers', '-l', ' in two');
+    await until('the feedback typed', () => screen('modifiers').includes('› Split it in two'));
+    tmux('send-keys', '-t', 'modifiers', 'Enter');
+    await until('the rejection', () => screen('modifiers').includes('✓ Rejected the proposal of alpha'));
+    expect((await ok(dir, ['show', 'alpha', 'proposal'])).feedback).toEqual([expect.objectContaining({ text: 'Split it in two' })]);
+
+    // On the board, a filter stays through them too.
+    tmux('send-keys', '-t', 'modifiers', '/');
+    tmux('send-keys', '-t', 'modifiers', '-l', 'beta');
+    tmux('send-keys', '-t', 'modifiers', 'Enter', 'M-Down', 'M-Up');
+    tmux('send-keys', '-t', 'modifiers', 'G');
+    await until('the last of the filtered list', () => screen('modifiers').includes('› ◆ the tasks of beta'));
+    expect(lines(screen('modifiers'))[1]).toContain('/beta');
+    tmux('send-keys', '-t', 'modifiers', 'q');
+    await until('the exit', () => screen('modifiers').includes('BOARD EXITED 0'));
+  });
+
   it('draws the question and decision prompts whole on a small terminal: the countdown, the default action, the option selected and the keys always in view', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'search', [{ id: 'T1', title: 'Index the titles' }]);

@@ -170,7 +170,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     // A decision or a question takes the keys: the console hands them to it.
     if (u.prompt) return promptKeys.current?.(input, key);
     const page = Math.max(1, shown.current);
-    const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
+    const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' || key.home ? 'top' : input === 'G' || key.end ? 'bottom' : null;
     // The keys that move scroll the help (a small terminal shows a part of it); any other key closes it.
     if (u.overlay?.kind === 'help' && step === null) return set({ overlay: null, scroll: 0 });
     if (u.filtering) {
