@@ -290,6 +290,25 @@ describe('the console in a terminal', () => {
     await until('the exit', () => screen('modifiers').includes('BOARD EXITED 0'));
   });
 
+  it('shows a character that would drive the terminal, put in a file by a hand edit, as "?": no colour, no window title, no text shown out of order', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    const edit = (file: string, from: string, to: string) => writeFileSync(join(dir, file), readFileSync(join(dir, file), 'utf8').replace(from, to));
+    edit('agentd/changes/add-search/tasks.md', '## T1: Index the titles', '## T1: Index\u001B[41m the\u001B]0;pwned\u0007 titles');
+    edit('agentd/changes/add-search/proposal.md', '# Proposal: add-search', '# Proposal: Add \u202Ehcraes\u202C to the board');
+    startConsole('unsafe', dir, {});
+    const title = tmux('display', '-p', '-t', 'unsafe', '#{pane_title}').stdout;
+    await until('the console', () => screen('unsafe').includes('TODO 1'));
+    tmux('send-keys', '-t', 'unsafe', 'Enter');
+    await until('the task', () => screen('unsafe').includes('add-search/T1 [todo] Index?[41m the?]0;pwned? titles'));
+    tmux('send-keys', '-t', 'unsafe', 'Escape', '4', 'Enter');
+    await until('the change', () => screen('unsafe').includes('add-search: Add ?hcraes? to the board'));
+    expect(screen('unsafe', true)).not.toContain('\u001B[41m');
+    expect(tmux('display', '-p', '-t', 'unsafe', '#{pane_title}').stdout).toBe(title);
+    tmux('send-keys', '-t', 'unsafe', 'Escape', 'q');
+    await until('the exit', () => screen('unsafe').includes('BOARD EXITED 0'));
+  });
+
   it('draws the question and decision prompts whole on a small terminal: the countdown, the default action, the option selected and the keys always in view', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'search', [{ id: 'T1', title: 'Index the titles' }]);
