@@ -309,6 +309,28 @@ describe('the console in a terminal', () => {
     await until('the exit', () => screen('unsafe').includes('BOARD EXITED 0'));
   });
 
+  it('keeps the names of the panes whole on the second line when the board has unreadable files: the filter and what went wrong take the room left', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    const proposal = join(dir, 'agentd/changes/add-search/proposal.md');
+    writeFileSync(proposal, readFileSync(proposal, 'utf8').replace('Add a board.', 'Add a \u202Eboard\u202C.'));
+    startConsole('trouble', dir, {}, { width: 120, height: 24 });
+    await until('the console', () => screen('trouble').includes('TODO 1'));
+    expect(lines(screen('trouble'))[1]).toMatch(/^ 1 Board {3}2 Agents {3}3 Waiting on you \(3\) {3}4 Changes +⚠ 1 unreadable \(`agentboard validate`\)$/);
+    tmux('send-keys', '-t', 'trouble', '/');
+    tmux('send-keys', '-t', 'trouble', '-l', 'index');
+    tmux('send-keys', '-t', 'trouble', 'Enter');
+    tmux('resize-window', '-t', 'trouble', '-x', '80', '-y', '24');
+    await until('the filter kept', () => lines(screen('trouble'))[1]!.includes('/index'));
+    expect(lines(screen('trouble'))[1]).toBe(' 1 Board   2 Agents   3 Waiting on you (3)   4 Changes     /index ⚠ 1 unreadable');
+    tmux('resize-window', '-t', 'trouble', '-x', '60', '-y', '24');
+    // At 60 columns, the panes, and the sign that something is wrong.
+    await until('the narrower screen', () => lines(screen('trouble'))[1] === ' 1 Board   2 Agents   3 Waiting on you (3)   4 Changes     ⚠');
+    expect(widest(screen('trouble'))).toBeLessThanOrEqual(60);
+    tmux('send-keys', '-t', 'trouble', 'q');
+    await until('the exit', () => screen('trouble').includes('BOARD EXITED 0'));
+  });
+
   it('draws the question and decision prompts whole on a small terminal: the countdown, the default action, the option selected and the keys always in view', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'search', [{ id: 'T1', title: 'Index the titles' }]);

@@ -377,7 +377,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       {rows.chrome && (
         <>
           <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
-          <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} />
+          <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} width={size.width} />
         </>
       )}
       {paneRows > 0 && (
