@@ -446,6 +446,21 @@ describe('the console in a terminal', () => {
     await until('the exit', () => screen('plain').includes('BOARD EXITED 0'));
   });
 
+  it('marks the pane shown with brackets where the terminal draws no colour (TERM=dumb, NO_COLOR): inverse is not drawn either', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    for (const [session, env] of [['dumb', { TERM: 'dumb' }], ['nocolor', { NO_COLOR: '1' }]] as const) {
+      startConsole(session, dir, env);
+      await until('the console', () => screen(session).includes('TODO 1'));
+      expect(lines(screen(session))[1]).toBe('[1 Board]  2 Agents   3 Waiting on you (3)   4 Changes');
+      tmux('send-keys', '-t', session, '3');
+      await until('the waiting pane', () => lines(screen(session))[1] === ' 1 Board   2 Agents  [3 Waiting on you (3)]  4 Changes');
+      expect(screen(session, true)).not.toContain('\u001B[');
+      tmux('send-keys', '-t', session, 'q');
+      await until('the exit', () => screen(session).includes('BOARD EXITED 0'));
+    }
+  });
+
   it('keeps the keys readable on a small terminal: each wrapped under itself, the rest a scroll away', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);

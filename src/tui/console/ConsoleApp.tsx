@@ -54,7 +54,7 @@ const CLOSED_LINES = 3;
 const LATER = 'later (Esc)';
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
-export function ConsoleApp({ source, screen, onQuit, width, height }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number }) {
+export function ConsoleApp({ source, screen, onQuit, width, height, plain = false }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number; plain?: boolean }) {
   const snapshot = useSyncExternalStore(source.subscribe, source.get);
   const lent = useSyncExternalStore(screen.subscribe, screen.get);
   const size = useSize({ width, height });
@@ -377,7 +377,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       {rows.chrome && (
         <>
           <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
-          <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} width={size.width} />
+          <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} width={size.width} plain={plain} />
         </>
       )}
       {paneRows > 0 && (

@@ -46,7 +46,7 @@ export function Header(props: { snapshot: ConsoleSnapshot; scope: string; done: 
  * The second line: the panes (the one shown marked), the filter kept, and what went wrong reading
  * the board. The panes come first: the filter and what went wrong have the room they leave, cut to it.
  */
-export function TabBar({ pane, single, waiting, filter, trouble, width }: { pane: Pane | null; single: boolean; waiting: number; filter: string; trouble: string | null; width: number }) {
+export function TabBar({ pane, single, waiting, filter, trouble, width, plain }: { pane: Pane | null; single: boolean; waiting: number; filter: string; trouble: string | null; width: number; plain: boolean }) {
   const labels = PANES.map((p, i) => `${i + 1} ${p === 'changes' && single ? 'Change' : PANE_TITLES[p]}${p === 'waiting' && waiting ? ` (${waiting})` : ''}`);
   let room = width - labels.reduce((n, l) => n + l.length + 3, 0);
   const kept = filter && room >= 6 ? `/${cut(filter, Math.min(16, room - 2))} ` : '';
@@ -61,7 +61,8 @@ export function TabBar({ pane, single, waiting, filter, trouble, width }: { pane
           return (
             <Text key={p}>
               <Text inverse={on} bold={on} color={on ? 'cyan' : undefined}>
-                {` ${labels[i]} `}
+                {/* Without colour, inverse is not drawn either: brackets mark the pane shown. */}
+                {on && plain ? `[${labels[i]}]` : ` ${labels[i]} `}
               </Text>{' '}
             </Text>
           );
