@@ -207,6 +207,35 @@ describe('the console in a terminal', () => {
     expect(await approved()).toEqual(['alpha proposal', 'alpha spec']);
   });
 
+  it('answers only the question the person chose when Enter is held down: the next one, come under the cursor by itself, opens with no option selected', async () => {
+    const dir = await newBoard();
+    for (const a of ['a1', 'a2', 'a3']) await agent(dir, ['ask', '--as', a, '--question', `Question of ${a}?`, '--option', 'yes', '--option', 'no', '--default-action', 'no']);
+    startConsole('enter', dir, {});
+    await until('the console', () => screen('enter').includes('Waiting on you (3)'));
+    tmux('send-keys', '-t', 'enter', '3');
+    await until('the waiting pane', () => screen('enter').includes('› ? input-1 from a1'));
+    const answered = async () => (await ok(dir, ['inputs', '--status', 'all'])).inputs.filter((i: any) => i.resolution).map((i: any) => `${i.input_id} ${i.resolution.value}`);
+
+    // Enter held down: it opens the question, answers it with the option selected, and goes on.
+    for (let i = 0; i < 12; i++) {
+      tmux('send-keys', '-t', 'enter', 'Enter');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    await until('the answer', () => screen('enter').includes('✓ Answered input-1') || screen('enter').includes('a2 asks (input-2'));
+    // The next question opens (Enter once more, the act done), with no option selected: the Enters
+    // after it answer nothing; t, after them, shows they were read.
+    tmux('send-keys', '-t', 'enter', 'Enter', 't');
+    await until('the next question, its answer to type', () => screen('enter').includes('a2 asks (input-2') && screen('enter').includes('Your answer'));
+    expect(await answered()).toEqual(['input-1 yes']);
+    tmux('send-keys', '-t', 'enter', 'Escape');
+    await until('the options, none selected', () => screen('enter').includes('│   1 yes') && screen('enter').includes('│   2 no'));
+    tmux('send-keys', '-t', 'enter', 'Down', 'Down', 'Enter');
+    await until('the second answer', () => screen('enter').includes('✓ Answered input-2'));
+    tmux('send-keys', '-t', 'enter', 'q');
+    await until('the exit', () => screen('enter').includes('BOARD EXITED 0'));
+    expect(await answered()).toEqual(['input-1 yes', 'input-2 no']);
+  });
+
   it('quits on q pressed while an approval is being saved, once it is saved', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);

@@ -31,7 +31,8 @@ import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
  */
 type Prompt =
   | ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision)
-  | { kind: 'question'; question: Question }
+  // `unchosen`: the question came under the cursor by itself (see slid): no option is selected until the person picks one.
+  | { kind: 'question'; question: Question; unchosen: boolean }
   | { kind: 'confirm'; text: string; action: ConsoleAction }
   | { kind: 'closed'; title: string; text: string };
 
@@ -95,7 +96,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
   const snapshotRef = useRef(snapshot);
   // The selection changed by itself since the person's last key but a (the item they chose left the
   // list, or was submitted again): what they chose, kept until their next key. a approves only what
-  // the person chose: a held down, or pressed again after an approval, does not go on to the next item.
+  // the person chose, and a question opened on an item that came by itself has no option selected:
+  // a or Enter held down, or pressed again after an act, does not go on to act on the next item.
   const slid = useRef<{ from: Seen | null } | null>(null);
   if (viewsRef.current !== views) {
     const was = seenOf(selectedTarget(snapshotRef.current, viewsRef.current, ui.current));
@@ -234,7 +236,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
     if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
     if (key.return) {
-      if (question) return set({ prompt: { kind: 'question', question } });
+      if (question) return set({ prompt: { kind: 'question', question, unchosen: slid.current !== null } });
       if (decision) return set({ prompt: { kind: 'decision', start: 'choice', ...decision } });
       if (u.overlay) return;
       const task = taskOf(target);
@@ -270,8 +272,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
   const keysTaken = useKeys((input, key) => {
     if (quitting.current) return false;
     const before = ui.current;
-    if (input !== 'a') slid.current = null;
     onKey(input, key);
+    if (input !== 'a') slid.current = null;
     // A key that changed nothing of the screen's own, or only the filter being typed (a letter typed
     // into a line: the keys after it act on that line too, until Enter or Esc), needs no drawing first.
     return ui.current !== before && !(before.filtering && ui.current.filtering);
@@ -413,6 +415,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
         <QuestionPrompt
           key={u.prompt.question.input_id}
           question={u.prompt.question}
+          unchosen={u.prompt.unchosen}
           now={now}
           width={size.width}
           room={room}
