@@ -102,8 +102,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
   if (viewsRef.current !== views) {
     const was = seenOf(selectedTarget(snapshotRef.current, viewsRef.current, ui.current));
     ui.current = { ...ui.current, ...follow(ui.current, viewsRef.current, views) };
-    const now = seenOf(selectedTarget(snapshot, views, ui.current));
-    if (snapshotRef.current !== snapshot && !slid.current && (was?.item !== now?.item || was?.version !== now?.version)) slid.current = { from: was };
+    const is = seenOf(selectedTarget(snapshot, views, ui.current));
+    if (snapshotRef.current !== snapshot && !slid.current && (was?.item !== is?.item || was?.version !== is?.version)) slid.current = { from: was };
     viewsRef.current = views;
   }
   snapshotRef.current = snapshot;
@@ -227,9 +227,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     const claim = claimOf(target);
     const file = fileOf(target, source.get());
     if (input === 'a' && decision) {
-      const [chosen, now] = [slid.current?.from, seenOf(target)];
-      if (slid.current && chosen?.item !== now?.item) return set({ message: { ok: false, text: `Not approved: the cursor came to ${decision.subject} by itself.`, next: 'Enter decides on it; j and k choose another.' } });
-      if (slid.current && chosen?.version !== now?.version) return set({ message: { ok: false, text: `Not approved: ${decision.subject} changed since you chose it.`, next: 'Enter shows it again to decide on.' } });
+      const [chosen, is] = [slid.current?.from, seenOf(target)];
+      if (slid.current && chosen?.item !== is?.item) return set({ message: { ok: false, text: `Not approved: the cursor came to ${decision.subject} by itself.`, next: 'Enter decides on it; j and k choose another.' } });
+      if (slid.current && chosen?.version !== is?.version) return set({ message: { ok: false, text: `Not approved: ${decision.subject} changed since you chose it.`, next: 'Enter shows it again to decide on.' } });
       return void run(decision.approve);
     }
     if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
