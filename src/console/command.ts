@@ -33,8 +33,9 @@ export async function boardCommand(io: Io, importModule: ImportModule | undefine
   // The person at this terminal, checked once: every act of the console is theirs.
   const person = currentPerson(globals.as, 'Using the console', io, root);
   const live = new LiveBoard(ctx, person, changeId ?? null);
-  const tui = await importTui(importModule, colorLevel(io.env, true) > 0);
-  const screen = tui.startConsole({ source: live });
+  const colors = colorLevel(io.env, true) > 0;
+  const tui = await importTui(importModule, colors);
+  const screen = tui.startConsole({ source: live, plain: !colors });
   live.opener = async (file, tool) => {
     const command = tool === 'pager' ? io.env.PAGER || 'less' : io.env.VISUAL || io.env.EDITOR || 'vi';
     await screen.lend(command);

@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { now } from '../clock.js';
 import { AgentboardError, toPayload } from '../errors.js';
 import type { Finding } from '../domain/findings.js';
+import { hasUnsafeText, printable } from '../domain/text.js';
 import { findOperation } from '../ops/index.js';
 import { execute } from '../ops/execute.js';
 import { syncCopy } from '../ops/shared-run.js';
@@ -77,6 +78,32 @@ function doneMessage(action: ConsoleAction, op: string, data: Record<string, unk
   }
 }
 
+const shownAs = new WeakMap<object, unknown>();
+
+/**
+ * What the board holds, as the screen may show it: every character that could drive the terminal
+ * or make text display in another order than it reads (a hand edit can put one in a file: an
+ * escape sequence in a title would change the terminal's colours or its title) shown as "?", as
+ * the CLI's messages show it. An object already seen is not looked at again: the snapshots share
+ * the cards of what did not change.
+ */
+function shown<T>(value: T): T {
+  if (typeof value === 'string') return (hasUnsafeText(value) ? printable(value, Infinity) : value) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const seen = shownAs.get(value);
+  if (seen !== undefined) return seen as T;
+  let changed = false;
+  const each = (v: unknown) => {
+    const out = shown(v);
+    changed ||= out !== v;
+    return out;
+  };
+  const copy = Array.isArray(value) ? value.map(each) : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, each(v)]));
+  const out = (changed ? copy : value) as T;
+  shownAs.set(value, out);
+  return out;
+}
+
 export type Opener = (file: string, tool: 'pager' | 'editor') => Promise<ActionResult>;
 
 export class LiveBoard implements ConsoleSource {
@@ -101,7 +128,7 @@ export class LiveBoard implements ConsoleSource {
     scope: string | null,
   ) {
     this.reader = new SnapshotReader(ctx.board(), scope);
-    this.snapshot = this.reader.read();
+    this.snapshot = shown(this.reader.read());
   }
 
   get = (): ConsoleSnapshot => this.snapshot;
@@ -117,7 +144,7 @@ export class LiveBoard implements ConsoleSource {
    */
   refresh = (dirty: Dirty = EVERYTHING): void => {
     try {
-      this.snapshot = this.reader.read(dirty);
+      this.snapshot = shown(this.reader.read(dirty));
       if (this.syncTrouble) this.snapshot = { ...this.snapshot, trouble: this.syncTrouble };
     } catch (err) {
       if (!(err instanceof AgentboardError)) throw err;
@@ -177,7 +204,7 @@ export class LiveBoard implements ConsoleSource {
 
   /** The snapshot as of now, from what was read last. */
   private retime = (): void => {
-    this.snapshot = this.reader.retime();
+    this.snapshot = shown(this.reader.retime());
     this.notify();
   };
 
@@ -266,7 +293,7 @@ export class LiveBoard implements ConsoleSource {
 
   task = async (taskId: string): Promise<Read<TaskDetail>> => {
     try {
-      return { ok: true, data: (await execute(findOperation('task.show')!, this.ctx, { task_id: taskId })) as unknown as TaskDetail };
+      return { ok: true, data: shown((await execute(findOperation('task.show')!, this.ctx, { task_id: taskId })) as unknown as TaskDetail) };
     } catch (err) {
       return refusal(err);
     }
@@ -275,7 +302,7 @@ export class LiveBoard implements ConsoleSource {
   findings = async (changeId: string): Promise<Read<Finding[]>> => {
     try {
       const data = (await execute(findOperation('change.validate')!, this.ctx, { change_id: changeId })) as { changes: { findings: Finding[] }[] };
-      return { ok: true, data: data.changes.flatMap((c) => c.findings) };
+      return { ok: true, data: shown(data.changes.flatMap((c) => c.findings)) };
     } catch (err) {
       return refusal(err);
     }

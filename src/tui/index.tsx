@@ -63,7 +63,8 @@ const ALT_SCREEN = '\u001B[?1049h\u001B[2J\u001B[H';
 const MAIN_SCREEN = '\u001B[?1049l';
 const SHOW_CURSOR = '\u001B[?25h';
 
-export function startConsole(options: { source: ConsoleSource; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): ConsoleHandle {
+/** `plain`: the terminal shows no colour (NO_COLOR, TERM=dumb), nor inverse or bold: what they mark is marked with text. */
+export function startConsole(options: { source: ConsoleSource; plain?: boolean; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): ConsoleHandle {
   const stdout = options.stdout ?? process.stdout;
   const stdin = options.stdin ?? process.stdin;
   const screen = new ScreenControl();
@@ -73,7 +74,7 @@ export function startConsole(options: { source: ConsoleSource; stdout?: NodeJS.W
   stdout.write(ALT_SCREEN);
   const restore = () => stdout.write(SHOW_CURSOR + MAIN_SCREEN);
   process.once('exit', restore);
-  const app = render(<ConsoleApp source={options.source} screen={screen} onQuit={() => quit()} />, {
+  const app = render(<ConsoleApp source={options.source} screen={screen} plain={options.plain} onQuit={() => quit()} />, {
     stdout,
     stdin,
     exitOnCtrlC: false,

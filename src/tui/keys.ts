@@ -8,7 +8,14 @@ import { useEffect, useRef, useState } from 'react';
 
 export type OnKey = (input: string, key: Key) => void;
 
+/** The keys that move, which a terminal sends with Alt as one sequence (Alt-Up: ESC [ 1 ; 3 A). */
+const MOVES = ['upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end'] as const;
+
 export function eachKey(input: string, key: Key, onKey: OnKey): void {
+  // Alt with a key that moves is that key: the screens have no Alt keys, and taken for Esc it would
+  // throw away what is being typed, or close a prompt. (Esc then an arrow in the same read, ESC ESC [ A,
+  // is the same sequence as some terminals' Alt-Up: it is taken as the arrow.)
+  if (key.meta && !key.ctrl && input === '' && MOVES.some((m) => key[m])) return onKey('', { ...key, meta: false });
   // A key right after Esc in the same read (Esc pressed twice fast, keys sent by a script) comes from
   // ink as that key with Alt (meta); the screens have no Alt keys: it is Esc, then the key.
   if (key.meta && !key.ctrl && !(key.escape && input === '')) {

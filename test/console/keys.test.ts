@@ -4,7 +4,7 @@
  * left, a list filtered or a prompt closed, never on the screen as it was when they came.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ok } from '../helpers.js';
+import { ok, WHY } from '../helpers.js';
 import { busyBoard, drawConsole, KEY, selectWaiting, until, type Drawn } from './helpers.js';
 
 let drawn: Drawn | null = null;
@@ -66,6 +66,22 @@ describe('keys that come while an act runs', () => {
     expect(await acted(c)).toBe('✓ Approved the proposal of add-search.');
     expect(await status(dir, 'add-search', 'proposal')).toBe('approved');
     expect(await status(dir, 'add-search', 'spec')).toBe('submitted');
+  });
+});
+
+describe('a, on an item that changed under the cursor by itself', () => {
+  it('approves nothing when the document was submitted again since the person chose it: Enter shows it again', async () => {
+    const { dir, c } = await open();
+    await selectWaiting(c, 'the proposal of add-search');
+    await ok(dir, ['propose', 'add-search', '--as', 'human:tester', '--why', WHY, '--what-changes', 'Add search, ranked.', '--impact', 'Agents find tasks.', '--notes', 'No additional notes.']);
+    c.live.refresh();
+    await until('the second revision', () => selected(c).includes('the proposal of add-search · revision 2'));
+    await c.keys('a');
+    expect(footer(c)).toMatch(/^✗ Not approved: the proposal of add-search changed since you chose it\./);
+    expect(await status(dir, 'add-search', 'proposal')).toBe('submitted');
+    await c.keys(KEY.enter, 'a');
+    expect(await acted(c)).toBe('✓ Approved the proposal of add-search.');
+    expect((await ok(dir, ['show', 'add-search', 'proposal'])).revision).toBe(2);
   });
 });
 

@@ -5,7 +5,8 @@
  * and quits. Keys go in with send-keys; the screen is read with capture-pane, in bounded polls; the
  * files on disk show each decision.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -67,7 +68,8 @@ describe('the console in a terminal', () => {
     tmux('send-keys', '-t', 'live', '2');
     await until('the answer', () => screen('live').includes('✓ Answered input-1; codex is working again.'));
 
-    tmux('send-keys', '-t', 'live', 'a');
+    // The question answered left the list, and the proposal came under the cursor by itself: the person chooses it (g, the top) to approve it.
+    tmux('send-keys', '-t', 'live', 'g', 'a');
     await until('the approval', () => screen('live').includes('✓ Approved the proposal of add-search.'));
 
     tmux('send-keys', '-t', 'live', 'r');
@@ -167,6 +169,195 @@ describe('the console in a terminal', () => {
     expect(inputs.find((i: any) => i.input_id === 'input-1').resolution?.type).not.toBe('human');
     const log = (await ok(dir, ['log', '--actor', 'human:tester'])).entries.map((e: any) => e.action);
     expect(log).toEqual(['document.approve', 'input.answer', 'board.init']);
+  });
+
+  it('approves only the document the person chose when a is held down: the next one, come under the cursor by itself, waits until the person chooses it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    await changeWithTasks(dir, 'beta', [{ id: 'T1', title: 'Two' }]);
+    startConsole('repeat', dir, {});
+    await until('the console', () => screen('repeat').includes('Waiting on you (6)'));
+    tmux('send-keys', '-t', 'repeat', '3');
+    await until('the waiting pane', () => screen('repeat').includes('› ◆ the proposal of alpha'));
+    const approved = async () => (await ok(dir, ['docs'])).documents.filter((d: any) => d.status === 'approved').map((d: any) => `${d.change_id} ${d.document}`);
+
+    tmux('send-keys', '-t', 'repeat', 'a');
+    await until('the approval', () => screen('repeat').includes('✓ Approved the proposal of alpha.'));
+    expect(screen('repeat')).toContain('› ◆ the spec of alpha');
+    // a held down: the terminal sends it again and again, each in a read of its own a few tens of milliseconds apart.
+    for (let i = 0; i < 8; i++) {
+      tmux('send-keys', '-t', 'repeat', 'a');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    // The help, opened by the key after them, says they were read; the footer, that no act runs.
+    tmux('send-keys', '-t', 'repeat', '?');
+    await until('the keys read', () => screen('repeat').includes('Keys') && !screen('repeat').includes('Approving'));
+    expect(await approved()).toEqual(['alpha proposal']);
+
+    // The person chooses the spec (down and up again): a approves it, and it alone.
+    tmux('send-keys', '-t', 'repeat', 'Escape', 'j', 'k');
+    await until('the spec chosen', () => screen('repeat').includes('› ◆ the spec of alpha') && !screen('repeat').includes('Keys'));
+    tmux('send-keys', '-t', 'repeat', 'a');
+    await until('the second approval', () => screen('repeat').includes('✓ Approved the spec of alpha.'));
+    // a again says why it approves nothing.
+    tmux('send-keys', '-t', 'repeat', 'a');
+    await until('the refusal', () => screen('repeat').includes('✗ Not approved: the cursor came to the tasks of alpha by itself.'));
+    tmux('send-keys', '-t', 'repeat', 'q');
+    await until('the exit', () => screen('repeat').includes('BOARD EXITED 0'));
+    expect(await approved()).toEqual(['alpha proposal', 'alpha spec']);
+  });
+
+  it('answers only the question the person chose when Enter is held down: the next one, come under the cursor by itself, opens with no option selected', async () => {
+    const dir = await newBoard();
+    for (const a of ['a1', 'a2', 'a3']) await agent(dir, ['ask', '--as', a, '--question', `Question of ${a}?`, '--option', 'yes', '--option', 'no', '--default-action', 'no']);
+    startConsole('enter', dir, {});
+    await until('the console', () => screen('enter').includes('Waiting on you (3)'));
+    tmux('send-keys', '-t', 'enter', '3');
+    await until('the waiting pane', () => screen('enter').includes('› ? input-1 from a1'));
+    const answered = async () => (await ok(dir, ['inputs', '--status', 'all'])).inputs.filter((i: any) => i.resolution).map((i: any) => `${i.input_id} ${i.resolution.value}`);
+
+    // Enter held down: it opens the question, answers it with the option selected, and goes on.
+    for (let i = 0; i < 12; i++) {
+      tmux('send-keys', '-t', 'enter', 'Enter');
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    await until('the answer', () => screen('enter').includes('✓ Answered input-1') || screen('enter').includes('a2 asks (input-2'));
+    // The next question opens (Enter once more, the act done), with no option selected: the Enters
+    // after it answer nothing; t, after them, shows they were read.
+    tmux('send-keys', '-t', 'enter', 'Enter', 't');
+    await until('the next question, its answer to type', () => screen('enter').includes('a2 asks (input-2') && screen('enter').includes('Your answer'));
+    expect(await answered()).toEqual(['input-1 yes']);
+    tmux('send-keys', '-t', 'enter', 'Escape');
+    await until('the options, none selected', () => screen('enter').includes('│   1 yes') && screen('enter').includes('│   2 no'));
+    tmux('send-keys', '-t', 'enter', 'Down', 'Down', 'Enter');
+    await until('the second answer', () => screen('enter').includes('✓ Answered input-2'));
+    tmux('send-keys', '-t', 'enter', 'q');
+    await until('the exit', () => screen('enter').includes('BOARD EXITED 0'));
+    expect(await answered()).toEqual(['input-1 yes', 'input-2 no']);
+  });
+
+  it('quits on q pressed while an approval is being saved, once it is saved', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    for (const [session, size] of [['saving', null], ['saving-small', [20, 6]]] as const) {
+      const document = session === 'saving' ? 'proposal' : 'spec';
+      startConsole(session, dir, {});
+      tmux('send-keys', '-t', session, '3');
+      await until('the waiting pane', () => screen(session).includes(`› ◆ the ${document} of alpha`));
+      // Another process holds the board lock (this one, alive): the approval waits for it.
+      const lock = join(dir, 'agentd/.runtime/lock');
+      writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'held-by-the-test' }));
+      tmux('send-keys', '-t', session, 'a');
+      await until('the approval under way', () => screen(session).includes('Approving…'));
+      if (size) {
+        // On a terminal made too small to draw in, q is the one key taken: it too waits for the save.
+        tmux('resize-window', '-t', session, '-x', String(size[0]), '-y', String(size[1]));
+        await until('the too small screen', () => screen(session).startsWith('Too small: needs'));
+        tmux('send-keys', '-t', session, 'q');
+        await until('the quit to wait', () => lines(screen(session)).slice(0, 3).join(' ') === 'Approving… then quitting; Ctrl-C quits now.');
+      } else {
+        tmux('send-keys', '-t', session, 'q', 'j', 'a');
+        await until('the quit to wait', () => screen(session).includes('Approving… then quitting · Ctrl-C quits now'));
+      }
+      expect((await ok(dir, ['show', 'alpha', document])).status).toBe('submitted');
+      expect(screen(session)).not.toContain('BOARD EXITED');
+      rmSync(lock);
+      await until('the exit', () => screen(session).includes('BOARD EXITED 0'));
+      expect((await ok(dir, ['show', 'alpha', document])).status).toBe('approved');
+    }
+    // The keys after q acted on nothing: the tasks are still submitted.
+    expect((await ok(dir, ['show', 'alpha', 'tasks'])).status).toBe('submitted');
+  });
+
+  it('stays, saying why, when the approval it was to quit after fails', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    startConsole('fails', dir, {});
+    tmux('send-keys', '-t', 'fails', '3');
+    await until('the waiting pane', () => screen('fails').includes('› ◆ the proposal of alpha'));
+    const lock = join(dir, 'agentd/.runtime/lock');
+    writeFileSync(lock, JSON.stringify({ pid: process.pid, host: hostname(), token: 'held-by-the-test' }));
+    tmux('send-keys', '-t', 'fails', 'a', 'q');
+    await until('the quit to wait', () => screen('fails').includes('Approving… then quitting'));
+    // The change goes while the approval waits: the approval fails.
+    rmSync(join(dir, 'agentd/changes/alpha'), { recursive: true });
+    rmSync(lock);
+    await until('the failure', () => screen('fails').includes('✗ There is no change "alpha" on this board.'));
+    expect(screen('fails')).not.toContain('BOARD EXITED');
+    tmux('send-keys', '-t', 'fails', 'q');
+    await until('the exit', () => screen('fails').includes('BOARD EXITED 0'));
+  });
+
+  it('takes an arrow sent with Alt as the arrow, never as Esc: the feedback typed stays; Home and End go to the first and the last item', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    await changeWithTasks(dir, 'beta', [{ id: 'T1', title: 'Two' }]);
+    startConsole('modifiers', dir, {});
+    await until('the console', () => screen('modifiers').includes('Waiting on you (6)'));
+    tmux('send-keys', '-t', 'modifiers', '3', 'End');
+    await until('the last item', () => screen('modifiers').includes('› ◆ the tasks of beta'));
+    tmux('send-keys', '-t', 'modifiers', 'Home');
+    await until('the first item', () => screen('modifiers').includes('› ◆ the proposal of alpha'));
+    tmux('send-keys', '-t', 'modifiers', 'r');
+    await until('the feedback prompt', () => screen('modifiers').includes('What must change?'));
+    tmux('send-keys', '-t', 'modifiers', '-l', 'Split it');
+    tmux('send-keys', '-t', 'modifiers', 'M-Up', 'M-Down', 'C-Up', 'S-Up', 'M-PageDown', 'M-Home', 'M-End');
+    tmux('send-keys', '-t', 'modifiers', '-l', ' in two');
+    await until('the feedback typed', () => screen('modifiers').includes('› Split it in two'));
+    tmux('send-keys', '-t', 'modifiers', 'Enter');
+    await until('the rejection', () => screen('modifiers').includes('✓ Rejected the proposal of alpha'));
+    expect((await ok(dir, ['show', 'alpha', 'proposal'])).feedback).toEqual([expect.objectContaining({ text: 'Split it in two' })]);
+
+    // On the board, a filter stays through them too.
+    tmux('send-keys', '-t', 'modifiers', '/');
+    tmux('send-keys', '-t', 'modifiers', '-l', 'beta');
+    tmux('send-keys', '-t', 'modifiers', 'Enter', 'M-Down', 'M-Up');
+    tmux('send-keys', '-t', 'modifiers', 'G');
+    await until('the last of the filtered list', () => screen('modifiers').includes('› ◆ the tasks of beta'));
+    expect(lines(screen('modifiers'))[1]).toContain('/beta');
+    tmux('send-keys', '-t', 'modifiers', 'q');
+    await until('the exit', () => screen('modifiers').includes('BOARD EXITED 0'));
+  });
+
+  it('shows a character that would drive the terminal, put in a file by a hand edit, as "?": no colour, no window title, no text shown out of order', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    const edit = (file: string, from: string, to: string) => writeFileSync(join(dir, file), readFileSync(join(dir, file), 'utf8').replace(from, to));
+    edit('agentd/changes/add-search/tasks.md', '## T1: Index the titles', '## T1: Index\u001B[41m the\u001B]0;pwned\u0007 titles');
+    edit('agentd/changes/add-search/proposal.md', '# Proposal: add-search', '# Proposal: Add \u202Ehcraes\u202C to the board');
+    startConsole('unsafe', dir, {});
+    const title = tmux('display', '-p', '-t', 'unsafe', '#{pane_title}').stdout;
+    await until('the console', () => screen('unsafe').includes('TODO 1'));
+    tmux('send-keys', '-t', 'unsafe', 'Enter');
+    await until('the task', () => screen('unsafe').includes('add-search/T1 [todo] Index?[41m the?]0;pwned? titles'));
+    tmux('send-keys', '-t', 'unsafe', 'Escape', '4', 'Enter');
+    await until('the change', () => screen('unsafe').includes('add-search: Add ?hcraes? to the board'));
+    expect(screen('unsafe', true)).not.toContain('\u001B[41m');
+    expect(tmux('display', '-p', '-t', 'unsafe', '#{pane_title}').stdout).toBe(title);
+    tmux('send-keys', '-t', 'unsafe', 'Escape', 'q');
+    await until('the exit', () => screen('unsafe').includes('BOARD EXITED 0'));
+  });
+
+  it('keeps the names of the panes whole on the second line when the board has unreadable files: the filter and what went wrong take the room left', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    const proposal = join(dir, 'agentd/changes/add-search/proposal.md');
+    writeFileSync(proposal, readFileSync(proposal, 'utf8').replace('Add a board.', 'Add a \u202Eboard\u202C.'));
+    startConsole('trouble', dir, {}, { width: 120, height: 24 });
+    await until('the console', () => screen('trouble').includes('TODO 1'));
+    expect(lines(screen('trouble'))[1]).toMatch(/^ 1 Board {3}2 Agents {3}3 Waiting on you \(3\) {3}4 Changes +⚠ 1 unreadable \(`agentboard validate`\)$/);
+    tmux('send-keys', '-t', 'trouble', '/');
+    tmux('send-keys', '-t', 'trouble', '-l', 'index');
+    tmux('send-keys', '-t', 'trouble', 'Enter');
+    tmux('resize-window', '-t', 'trouble', '-x', '80', '-y', '24');
+    await until('the filter kept', () => lines(screen('trouble'))[1]!.includes('/index'));
+    expect(lines(screen('trouble'))[1]).toBe(' 1 Board   2 Agents   3 Waiting on you (3)   4 Changes     /index ⚠ 1 unreadable');
+    tmux('resize-window', '-t', 'trouble', '-x', '60', '-y', '24');
+    // At 60 columns, the panes, and the sign that something is wrong.
+    await until('the narrower screen', () => lines(screen('trouble'))[1] === ' 1 Board   2 Agents   3 Waiting on you (3)   4 Changes     ⚠');
+    expect(widest(screen('trouble'))).toBeLessThanOrEqual(60);
+    tmux('send-keys', '-t', 'trouble', 'q');
+    await until('the exit', () => screen('trouble').includes('BOARD EXITED 0'));
   });
 
   it('draws the question and decision prompts whole on a small terminal: the countdown, the default action, the option selected and the keys always in view', async () => {
@@ -282,6 +473,21 @@ describe('the console in a terminal', () => {
     expect(widest(screen('plain'))).toBeLessThanOrEqual(30);
     tmux('send-keys', '-t', 'plain', 'q');
     await until('the exit', () => screen('plain').includes('BOARD EXITED 0'));
+  });
+
+  it('marks the pane shown with brackets where the terminal draws no colour (TERM=dumb, NO_COLOR): inverse is not drawn either', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    for (const [session, env] of [['dumb', { TERM: 'dumb' }], ['nocolor', { NO_COLOR: '1' }]] as const) {
+      startConsole(session, dir, env);
+      await until('the console', () => screen(session).includes('TODO 1'));
+      expect(lines(screen(session))[1]).toBe('[1 Board]  2 Agents   3 Waiting on you (3)   4 Changes');
+      tmux('send-keys', '-t', session, '3');
+      await until('the waiting pane', () => lines(screen(session))[1] === ' 1 Board   2 Agents  [3 Waiting on you (3)]  4 Changes');
+      expect(screen(session, true)).not.toContain('\u001B[');
+      tmux('send-keys', '-t', session, 'q');
+      await until('the exit', () => screen(session).includes('BOARD EXITED 0'));
+    }
   });
 
   it('keeps the keys readable on a small terminal: each wrapped under itself, the rest a scroll away', async () => {

@@ -19,7 +19,7 @@ import { FRAME_ROWS, PromptBox } from './PromptBox.js';
 import { QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
 import { ScrollLines } from './ScrollLines.js';
 import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
-import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, selectedTarget, taskOf, type Cursors, type Decision } from './targets.js';
+import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
@@ -31,7 +31,8 @@ import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
  */
 type Prompt =
   | ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision)
-  | { kind: 'question'; question: Question }
+  // `unchosen`: the question came under the cursor by itself (see slid): no option is selected until the person picks one.
+  | { kind: 'question'; question: Question; unchosen: boolean }
   | { kind: 'confirm'; text: string; action: ConsoleAction }
   | { kind: 'closed'; title: string; text: string };
 
@@ -43,16 +44,18 @@ interface Ui extends Cursors {
   message: { ok: boolean; text: string; next?: string } | null;
   /** What is being done, while an act runs. */
   busy: string | null;
+  /** q was pressed while an act ran: the console quits once it is done. */
+  leaving: boolean;
 }
 
-const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null };
+const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0, filter: '', filtering: false, overlay: null, scroll: 0, prompt: null, message: null, busy: null, leaving: false };
 /** Why a prompt closed by itself is read whole, even on a small terminal. */
 const CLOSED_LINES = 3;
 /** What l (or Esc) does in the console's decision prompt. */
 const LATER = 'later (Esc)';
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
-export function ConsoleApp({ source, screen, onQuit, width, height }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number }) {
+export function ConsoleApp({ source, screen, onQuit, width, height, plain = false }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number; plain?: boolean }) {
   const snapshot = useSyncExternalStore(source.subscribe, source.get);
   const lent = useSyncExternalStore(screen.subscribe, screen.get);
   const size = useSize({ width, height });
@@ -73,13 +76,37 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     ui.current = { ...ui.current, ...patch };
     rerender((n) => n + 1);
   };
+  // q halfway through an act quits once the act is done: what the person did is saved whole, not
+  // cut off. The keys after q are not taken: they were typed at a screen that is going away.
+  const leave = () => {
+    if (!ui.current.busy) return quit();
+    quitting.current = true;
+    set({ leaving: true });
+  };
+  /** An act is done: a console the person quit meanwhile goes, unless the act failed: the person reads why first. */
+  const done = (ok: boolean) => {
+    if (!ui.current.leaving) return;
+    if (ok) return quit();
+    quitting.current = false;
+    set({ leaving: false });
+  };
   const columns = useMemo(() => makeColumns(snapshot.tasks, ui.current.filter), [snapshot.tasks, ui.current.filter]);
   const views = useMemo(() => makeViews(snapshot, ui.current.filter, columns), [snapshot, ui.current.filter, columns]);
   const viewsRef = useRef(views);
+  const snapshotRef = useRef(snapshot);
+  // The selection changed by itself since the person's last key but a (the item they chose left the
+  // list, or was submitted again): what they chose, kept until their next key. a approves only what
+  // the person chose, and a question opened on an item that came by itself has no option selected:
+  // a or Enter held down, or pressed again after an act, does not go on to act on the next item.
+  const slid = useRef<{ from: Seen | null } | null>(null);
   if (viewsRef.current !== views) {
+    const was = seenOf(selectedTarget(snapshotRef.current, viewsRef.current, ui.current));
     ui.current = { ...ui.current, ...follow(ui.current, viewsRef.current, views) };
+    const is = seenOf(selectedTarget(snapshot, views, ui.current));
+    if (snapshotRef.current !== snapshot && !slid.current && (was?.item !== is?.item || was?.version !== is?.version)) slid.current = { from: was };
     viewsRef.current = views;
   }
+  snapshotRef.current = snapshot;
   // What the view drawn tells the keys: how far a detail scrolls, and how many items or lines a page is.
   const bottom = useRef(0);
   const shown = useRef(1);
@@ -112,12 +139,14 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     // on the screen it left (they move, they do not act), and the result shown after them.
     await keysTaken();
     set({ busy: null, message: result.ok ? { ok: true, text: result.message } : { ok: false, text: result.message, next: result.next_step } });
+    done(result.ok);
   };
 
   const open = async (file: string, tool: 'pager' | 'editor') => {
     set({ busy: `Opening ${file}…`, message: null });
     const result = await source.open(file, tool);
     set({ busy: null, message: result.ok ? null : { ok: false, text: result.message, next: result.next_step } });
+    done(result.ok);
   };
 
   const move = (delta: number | 'top' | 'bottom', length: number, current: number) => {
@@ -143,7 +172,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     // A decision or a question takes the keys: the console hands them to it.
     if (u.prompt) return promptKeys.current?.(input, key);
     const page = Math.max(1, shown.current);
-    const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' ? 'top' : input === 'G' ? 'bottom' : null;
+    const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' || key.home ? 'top' : input === 'G' || key.end ? 'bottom' : null;
     // The keys that move scroll the help (a small terminal shows a part of it); any other key closes it.
     if (u.overlay?.kind === 'help' && step === null) return set({ overlay: null, scroll: 0 });
     if (u.filtering) {
@@ -157,8 +186,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (input === 'q' || key.escape) {
       if (u.overlay) return set({ overlay: null, scroll: 0 });
       if (key.escape) return set({ filter: '', message: null });
-      // Not halfway through an act: Ctrl-C is there for that.
-      return u.busy ? undefined : quit();
+      return leave();
     }
     if (input === '?') return set({ overlay: { kind: 'help' }, scroll: 0 });
     if (input === '/') return set({ filtering: true, overlay: null });
@@ -198,12 +226,17 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     const question = questionOf(target);
     const claim = claimOf(target);
     const file = fileOf(target, source.get());
-    if (input === 'a' && decision) return void run(decision.approve);
+    if (input === 'a' && decision) {
+      const [chosen, is] = [slid.current?.from, seenOf(target)];
+      if (slid.current && chosen?.item !== is?.item) return set({ message: { ok: false, text: `Not approved: the cursor came to ${decision.subject} by itself.`, next: 'Enter decides on it; j and k choose another.' } });
+      if (slid.current && chosen?.version !== is?.version) return set({ message: { ok: false, text: `Not approved: ${decision.subject} changed since you chose it.`, next: 'Enter shows it again to decide on.' } });
+      return void run(decision.approve);
+    }
     if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
     if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
     if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
     if (key.return) {
-      if (question) return set({ prompt: { kind: 'question', question } });
+      if (question) return set({ prompt: { kind: 'question', question, unchosen: slid.current !== null } });
       if (decision) return set({ prompt: { kind: 'decision', start: 'choice', ...decision } });
       if (u.overlay) return;
       const task = taskOf(target);
@@ -215,7 +248,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // Ctrl-C quits from anywhere, prompts included.
   useInput(
     (input, key) => {
-      if ((key.ctrl && input === 'c') || (small && input === 'q')) quit();
+      if (key.ctrl && input === 'c') quit();
+      else if (small && input === 'q') leave();
     },
     { isActive: !lent },
   );
@@ -239,6 +273,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
     if (quitting.current) return false;
     const before = ui.current;
     onKey(input, key);
+    if (input !== 'a') slid.current = null;
     // A key that changed nothing of the screen's own, or only the filter being typed (a letter typed
     // into a line: the keys after it act on that line too, until Enter or Esc), needs no drawing first.
     return ui.current !== before && !(before.filtering && ui.current.filtering);
@@ -247,10 +282,12 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
   // While a pager or an editor has the terminal, nothing is drawn over it.
   if (lent) return <Text dimColor>{u.busy}</Text>;
   if (small) {
+    // q pressed there while an act runs: what the console waits for before it goes, in place of how big it must be.
+    const text = u.leaving && size.width > 0 && size.height > 1 ? wrapAtMost(`${u.busy} then quitting; Ctrl-C quits now.`, size.width, size.height - 1) : small;
     // As wide as its longest line: on a terminal that gives no width, the layout has none to give it.
     return (
-      <Box flexDirection="column" width={Math.max(0, ...small.map((l) => l.length))} flexShrink={0}>
-        {small.map((l, i) => (
+      <Box flexDirection="column" width={Math.max(0, ...text.map((l) => l.length))} flexShrink={0}>
+        {text.map((l, i) => (
           <Text key={i} color="yellow">
             {l}
           </Text>
@@ -290,7 +327,14 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
         </Text>
       );
     }
-    if (u.busy) return <Text color="cyan">{u.busy}</Text>;
+    if (u.busy) {
+      return (
+        <Text wrap="truncate" color="cyan">
+          {u.busy}
+          {u.leaving ? <Text dimColor> then quitting · Ctrl-C quits now</Text> : null}
+        </Text>
+      );
+    }
     // A prompt that closed by itself takes no key of the board's: the footer says what it takes.
     if (u.prompt?.kind === 'closed') {
       return (
@@ -335,7 +379,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
       {rows.chrome && (
         <>
           <Header snapshot={snapshot} scope={scopeText} done={totals.done} total={totals.total} working={working} person={source.person} width={size.width} />
-          <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} />
+          <TabBar pane={u.overlay?.kind === 'help' ? null : u.pane} single={single} waiting={snapshot.waiting.length} filter={u.filtering ? '' : u.filter} trouble={problems ? `${problems} unreadable (${source.spell(refTo('change.validate'))})` : null} width={size.width} plain={plain} />
         </>
       )}
       {paneRows > 0 && (
@@ -371,6 +415,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height }: { source: 
         <QuestionPrompt
           key={u.prompt.question.input_id}
           question={u.prompt.question}
+          unchosen={u.prompt.unchosen}
           now={now}
           width={size.width}
           room={room}

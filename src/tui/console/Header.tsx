@@ -42,27 +42,38 @@ export function Header(props: { snapshot: ConsoleSnapshot; scope: string; done: 
   );
 }
 
-/** The second line: the panes (the one shown marked), the filter kept, and what went wrong reading the board. */
-export function TabBar({ pane, single, waiting, filter, trouble }: { pane: Pane | null; single: boolean; waiting: number; filter: string; trouble: string | null }) {
+/**
+ * The second line: the panes (the one shown marked), the filter kept, and what went wrong reading
+ * the board. The panes come first: the filter and what went wrong have the room they leave, cut to it.
+ */
+export function TabBar({ pane, single, waiting, filter, trouble, width, plain }: { pane: Pane | null; single: boolean; waiting: number; filter: string; trouble: string | null; width: number; plain: boolean }) {
+  const labels = PANES.map((p, i) => `${i + 1} ${p === 'changes' && single ? 'Change' : PANE_TITLES[p]}${p === 'waiting' && waiting ? ` (${waiting})` : ''}`);
+  let room = width - labels.reduce((n, l) => n + l.length + 3, 0);
+  const kept = filter && room >= 6 ? `/${cut(filter, Math.min(16, room - 2))} ` : '';
+  room -= textWidth(kept);
+  // What went wrong, whole; or without its parenthesis (the command that says more); or its sign alone.
+  const wrong = trouble ? ([`⚠ ${trouble}`, `⚠ ${trouble.split(' (')[0]}`, '⚠'].find((t) => textWidth(t) <= room) ?? '') : '';
   return (
-    <Box justifyContent="space-between">
+    <Box justifyContent="space-between" width={width}>
       <Text wrap="truncate">
         {PANES.map((p, i) => {
-          const label = `${i + 1} ${p === 'changes' && single ? 'Change' : PANE_TITLES[p]}${p === 'waiting' && waiting ? ` (${waiting})` : ''}`;
           const on = pane === p;
           return (
             <Text key={p}>
               <Text inverse={on} bold={on} color={on ? 'cyan' : undefined}>
-                {` ${label} `}
+                {/* Without colour, inverse is not drawn either: brackets mark the pane shown. */}
+                {on && plain ? `[${labels[i]}]` : ` ${labels[i]} `}
               </Text>{' '}
             </Text>
           );
         })}
       </Text>
-      <Text wrap="truncate">
-        {filter ? <Text color="cyan">/{cut(filter, 16)} </Text> : null}
-        {trouble ? <Text color="red">⚠ {cut(trouble, 40)}</Text> : null}
-      </Text>
+      {(kept || wrong) && (
+        <Text>
+          {kept ? <Text color="cyan">{kept}</Text> : null}
+          {wrong ? <Text color="red">{wrong}</Text> : null}
+        </Text>
+      )}
     </Box>
   );
 }

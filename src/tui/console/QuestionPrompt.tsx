@@ -46,10 +46,14 @@ export function questionRows(lines: ReturnType<typeof questionLines>): number {
   return FRAME_ROWS + lines.head.length + lines.body.length + Math.max(lines.options.length ? choosing : 0, lines.type.length + 1);
 }
 
-export function QuestionPrompt(props: { question: Question; now: number; width: number; room: number; rows: number; onAnswer: (answer: string) => void; onCancel: () => void; keys: PromptKeys; draft?: Draft }) {
+/**
+ * `unchosen`: no option is selected at first (the question came under the cursor by itself): Enter
+ * answers nothing until the person picks one, so that Enter held down does not answer question after question.
+ */
+export function QuestionPrompt(props: { question: Question; unchosen?: boolean; now: number; width: number; room: number; rows: number; onAnswer: (answer: string) => void; onCancel: () => void; keys: PromptKeys; draft?: Draft }) {
   const { question, now, width, room, rows, onAnswer, onCancel, keys, draft } = props;
   const lines = questionLines(question, now, width, room);
-  const first = draft?.current ?? { choice: 0, typed: question.options.length === 0 ? '' : null };
+  const first = draft?.current ?? { choice: props.unchosen ? -1 : 0, typed: question.options.length === 0 ? '' : null };
   const [choice, setChoiceShown] = useState(first.choice);
   const [typedShown, setTypedShown] = useState<string | null>(first.typed);
   // Keys can come faster than renders (a paste): the state is kept here, not in the render's copy.
@@ -75,7 +79,7 @@ export function QuestionPrompt(props: { question: Question; now: number; width: 
     else if (input === 't') set({ typed: '' });
     else if (key.upArrow || input === 'k') set({ choice: Math.max(0, c - 1) });
     else if (key.downArrow || input === 'j') set({ choice: Math.min(options.length - 1, c + 1) });
-    else if (key.return) onAnswer(options[c]!);
+    else if (key.return && c >= 0) onAnswer(options[c]!);
     else if (/^[1-9]$/.test(input) && Number(input) <= options.length) onAnswer(options[Number(input) - 1]!);
   };
   // The console hands it its keys, one at a time.

@@ -81,6 +81,29 @@ export function selectedTarget(snapshot: ConsoleSnapshot, v: Views, u: Cursors):
   }
 }
 
+/**
+ * Which item a target is, and which version of it (a document's revision, a task's submission): the
+ * person approves only what they chose, as it was when they chose it.
+ */
+export interface Seen {
+  item: string;
+  version: string;
+}
+
+export function seenOf(t: Target | null): Seen | null {
+  if (!t) return null;
+  switch (t.kind) {
+    case 'task':
+      return { item: `task ${t.card.task_id}`, version: `${t.card.status} ${t.card.submitted_at}` };
+    case 'waiting':
+      return { item: t.item.key, version: t.item.kind === 'document' ? String(t.item.revision) : t.item.kind === 'review' ? String(t.item.submitted_at) : '' };
+    case 'agent':
+      return { item: `agent ${t.agent.agent_id}`, version: '' };
+    case 'change':
+      return { item: `change ${t.change.change_id}`, version: '' };
+  }
+}
+
 /** A document awaiting a decision, or a task in review. */
 export function decisionOf(t: Target | null): Decision | null {
   if (t?.kind === 'task' && t.card.status === 'in_review') return taskDecision(t.card.task_id, t.card.title, t.card.assignee, t.card.submission, t.card.submitted_at);
