@@ -510,7 +510,7 @@ export class SharedBoard {
       try {
         if (attempt > 1) head = this.again(head, attempt);
         const t0 = Date.now();
-        const result = this.board.write(lock, run, (tx) => (journal) => this.publish(journal, tx, head, intent, t0));
+        const result = this.board.write(lock, run, this.publisher(head, intent, t0));
         if (intent?.replay) this.unqueue(intent.replay.id); // a replay that changed nothing leaves no commit to take it off the queue
         this.doneWaiting();
         return result;
@@ -542,7 +542,7 @@ export class SharedBoard {
       try {
         if (attempt > 1) head = this.again(head, attempt);
         const t0 = Date.now();
-        const result = await once((tx) => (journal) => this.publish(journal, tx, head, undefined, t0));
+        const result = await once(this.publisher(head, undefined, t0));
         this.doneWaiting();
         return result;
       } catch (err) {
@@ -595,13 +595,20 @@ export class SharedBoard {
     this.files.writeQueue(queue);
   }
 
-  /** Marks a queued write as refused by the rules: kept for a person, never replayed. */
+  /**
+   * Marks a queued write as refused by the rules: kept for a person, never replayed. The command
+   * whose sync replayed it says so, and the board's activity log with the next write that lands.
+   */
   refuse(id: number, err: AgentboardError): void {
     const queue = this.files.queue();
     const entry = queue.entries.find((e) => e.id === id);
     if (!entry) return;
     entry.refused = { code: err.code, message: err.message, at: new Date().toISOString() };
     this.files.writeQueue(queue);
+    const task = entry.claims[0]?.task_id ?? String(entry.input.task_id ?? entry.actor);
+    const summary = `${err.message} It stays in the queue of the clone that made it offline.`;
+    this.files.writeDropped([...this.files.dropped(), { action: 'remote.queued_refused', target: task, ...(task.includes('/') ? { change_id: task.split('/')[0]! } : {}), summary }]);
+    this.board.notices.push({ kind: 'remote', message: `${err.message} ${err.nextStep}` });
   }
 
   /** The remote's URL as it may be shown (without credentials), or null when this clone has no such remote. */
@@ -649,11 +656,24 @@ export class SharedBoard {
   }
 
   /**
-   * The commit of this write: the fetched tree with what the journal changes in shared files, and
-   * the push. On success the new state is recorded in the same journal; on a rejection nothing
-   * local has changed.
+   * The publish of a write's transaction. What this clone wrote while it did not share the board and
+   * the shared board did not keep (dropped.json, found as it joined) is logged in it first, so that
+   * the board's activity log says so with the first write that lands.
    */
-  private publish(journal: Journal, tx: Transaction, head: string | null, intent: WriteIntent | undefined, started: number): void {
+  private publisher(head: string | null, intent: WriteIntent | undefined, started: number): (tx: Transaction) => Publish {
+    return (tx) => {
+      const dropped = this.files.dropped();
+      for (const d of dropped) tx.log('agentboard', d.action, d.target, d.summary, d.change_id);
+      return (journal) => this.publish(journal, tx, head, intent, started, dropped.length > 0);
+    };
+  }
+
+  /**
+   * The commit of this write: the fetched tree with what the journal changes in shared files, and
+   * the push. On success the new state is recorded in the same journal (and dropped.json, logged
+   * by it, removed); on a rejection nothing local has changed.
+   */
+  private publish(journal: Journal, tx: Transaction, head: string | null, intent: WriteIntent | undefined, started: number, loggedDropped: boolean): void {
     const board = this.board;
     const base = this.synced();
     const listing: Listing = { ...(base?.listing ?? {}) };
@@ -736,6 +756,7 @@ export class SharedBoard {
       this.stage(journal, this.files.path('queue.json'), RemoteFiles.queueText(queue));
     }
     journal.removes.push(board.rel(this.files.path('pending.json')));
+    if (loggedDropped) journal.removes.push(board.rel(this.files.path('dropped.json')));
   }
 
   private stage(journal: Journal, path: string, text: string): void {

@@ -13,12 +13,17 @@
  *   copies taken out of its way, removed once agentd/ shows the shared board again and git is
  *   done; finding one means that command was killed, and the next command puts the board back, or
  *   that git waits for a person to finish a merge or a rebase (store/remote/shared.ts);
- * - kept/: copies of a person's files that a sync would otherwise have replaced or removed.
+ * - kept/: copies of a person's files that a sync would otherwise have replaced or removed;
+ * - dropped.json: writes of this clone's that the shared board does not keep (made while this
+ *   clone did not share the board, found as it joined it: store/remote/reconcile.ts; queued offline
+ *   and refused on replay), for the board's activity log: the next write that lands logs them and
+ *   removes the file.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { readBoardFile, writeFileAtomic } from '../fs.js';
+import type { ActivityEntry } from '../activity.js';
 import type { Listing } from './tree.js';
 
 export interface Synced {
@@ -68,6 +73,9 @@ export interface QueuedWrite {
   refused?: { code: string; message: string; at: string };
 }
 
+/** A write the shared board does not keep, as the activity entry that says so (logged by agentboard). */
+export type Dropped = Pick<ActivityEntry, 'action' | 'target' | 'change_id' | 'summary'>;
+
 export interface Queue {
   next_id: number;
   entries: QueuedWrite[];
@@ -83,11 +91,11 @@ export class RemoteFiles {
     this.dir = join(runtimeDir, 'remote');
   }
 
-  path(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'fetched' | 'kept' | 'clone-id' | 'waiting.json'): string {
+  path(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'dropped.json' | 'fetched' | 'kept' | 'clone-id' | 'waiting.json'): string {
     return join(this.dir, name);
   }
 
-  private readJson<T>(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'waiting.json'): T | null {
+  private readJson<T>(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'dropped.json' | 'waiting.json'): T | null {
     const path = this.path(name);
     const read = readBoardFile(path, this.shown(path));
     if (!read) return null;
@@ -168,6 +176,21 @@ export class RemoteFiles {
   writeQueue(q: Queue): void {
     this.ensureDir();
     writeFileAtomic(this.path('queue.json'), RemoteFiles.queueText(q), this.shown(this.path('queue.json')));
+  }
+
+  /** Writes the shared board does not keep, waiting to be logged there. */
+  dropped(): Dropped[] {
+    const d = this.readJson<Dropped[]>('dropped.json');
+    return Array.isArray(d) ? d : [];
+  }
+
+  static droppedText(d: Dropped[]): string {
+    return `${JSON.stringify(d, null, 2)}\n`;
+  }
+
+  writeDropped(d: Dropped[]): void {
+    this.ensureDir();
+    writeFileAtomic(this.path('dropped.json'), RemoteFiles.droppedText(d), this.shown(this.path('dropped.json')));
   }
 
   /** This clone's id on the remote (its waiting ref), made on first use. */
