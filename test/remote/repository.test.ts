@@ -3,7 +3,7 @@
  * rewrote on the remote. Every refusal changes nothing, and nothing agreed on the remote is lost.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot } from '../helpers.js';
@@ -89,6 +89,26 @@ describe('a board ref rewritten on the remote', () => {
     expect(r.json.notices.join(' ')).toContain('was rewritten (force-pushed)');
     expect(git(a, ['rev-parse', 'refs/agentboard/rewritten/origin'])).toBe(mine);
     expect(git(a, ['show', 'refs/agentboard/rewritten/origin:changes/rewrite/tasks.md'])).toContain('First note');
+  });
+});
+
+describe('a board ref rewritten to another history with a longer activity log', () => {
+  it('gives the clone the remote board\'s log as it is, not its own log with the end of the other spliced on', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'splice', [{ title: 'One' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'alice']);
+    await ok(b, ['status', '--sync']);
+    const tree = git(shared.remote, ['rev-parse', 'refs/agentboard/board~2^{tree}']);
+    const other = git(b, ['commit-tree', tree, '-m', 'agentboard: the board is shared']);
+    git(b, ['push', '-q', '--force', 'origin', `${other}:refs/agentboard/board`]);
+    // b takes the other history and writes on it, more than a had written
+    for (const text of ['one', 'two', 'three']) await ok(b, ['task', 'note', 'splice/T1', `Note ${text}`, '--as', 'bob']);
+
+    await ok(a, ['status', '--sync']);
+    const local = readFileSync(join(a, 'agentd/.runtime/activity.jsonl'), 'utf8');
+    expect(local).toBe(readFileSync(join(b, 'agentd/.runtime/activity.jsonl'), 'utf8'));
+    expect(local.split('\n').filter(Boolean).every((l) => JSON.parse(l))).toBe(true);
+    expect(local).not.toContain('alice');
   });
 });
 

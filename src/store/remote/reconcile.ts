@@ -18,7 +18,7 @@
  * having published the board) is git's mix of two copies of the shared board, not a person's work:
  * it is copied to kept/, reported, and replaced by the shared board, which holds both sides' writes.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DOC_FILES, isHeld, type DocType, type Task } from '../../domain/model.js';
 import type { ActivityEntry } from '../activity.js';
@@ -167,12 +167,17 @@ export class Reconciler {
       const d = this.decide(p, S[p]?.blob, N[p]?.blob);
       if (d !== null) decisions.push({ path: p, write: d });
     }
-    const activity = this.planActivity();
+    let activity = this.planActivity();
     const seen = Object.entries(this.identities).every(([p, id]) => this.base?.identities[p] === id);
     if (decisions.length === 0 && !activity && seen && this.base?.commit === this.target.commit) return this.notices;
 
     const toRead = decisions.filter((d) => d.write).map((d) => N[d.path]!.blob);
     for (const [id, bytes] of readBlobs(this.git, [...toRead, ...(activity?.blobs ?? [])])) this.blobs.set(id, bytes);
+    if (activity && activity.from > 0 && !this.appends(activity.from)) {
+      // The target's log does not go on from the local one (a board merged from two histories): written again whole.
+      activity = { from: 0, blobs: activityChunks(this.target.listing).map((c) => c.entry.blob) };
+      for (const [id, bytes] of readBlobs(this.git, activity.blobs.filter((b) => !this.blobs.has(b)))) this.blobs.set(id, bytes);
+    }
     // This clone's own log entries are those after the part it shares with the board's log, which is then read whole.
     const dropped = activity?.from === 0 ? this.sayDropped() : [];
     try {
@@ -438,6 +443,21 @@ export class Reconciler {
     return { blobs, from };
   }
 
+  /**
+   * Whether the target's log holds the local one (`from` bytes) at its start. The chunks before the
+   * one the local log ends in are the base's (planActivity); that one is compared byte by byte,
+   * unless the target has it unchanged.
+   */
+  private appends(from: number): boolean {
+    const last = activityChunks(this.base?.listing ?? {}).at(-1);
+    if (!last) return true;
+    const start = from - last.entry.size;
+    const now = this.target.listing[last.path];
+    if (now?.blob === last.entry.blob) return true;
+    const bytes = now && this.blobs.get(now.blob);
+    return bytes !== undefined && bytes.subarray(0, last.entry.size).equals(readRange(this.board.activityPath, start, from));
+  }
+
   private writeActivity(plan: { blobs: string[]; from: number }): void {
     const parts: Buffer[] = [];
     let start = 0;
@@ -455,6 +475,24 @@ export class Reconciler {
       this.keepFile(`${ACTIVITY_DIR}local.jsonl`, local.bytes, "this clone's activity log is not the shared board's");
     }
     this.stage(this.board.activityPath, bytes);
+  }
+}
+
+/** Bytes [start, end) of a file (the part of the activity log a chunk holds). */
+export function readRange(path: string, start: number, end: number): Buffer {
+  if (end <= start) return Buffer.alloc(0);
+  const buf = Buffer.alloc(end - start);
+  const fd = openSync(path, 'r');
+  try {
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, start + n);
+      if (got === 0) break;
+      n += got;
+    }
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -17,7 +17,7 @@
  * against the local copy and queued, and replayed in order on the next sync, each only while the
  * claim it was made under still holds (a refused one is kept and reported, never dropped).
  */
-import { closeSync, lstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { faultPoint, now } from '../../clock.js';
 import { AgentboardError, fail } from '../../errors.js';
@@ -29,7 +29,7 @@ import { processesWith } from '../processes.js';
 import { PublishedThenChanged, Transaction, type Publish } from '../transaction.js';
 import { blobId, gitReason, Git, remoteSaid, shownUrl, type GitResult } from './git.js';
 import { writeIntent, type WriteIntent } from './intent.js';
-import { Reconciler, targetOf } from './reconcile.js';
+import { readRange, Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
 import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, sharedBytes, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 import { refTo, SAME_CALL } from '../../domain/refs.js';
@@ -76,24 +76,6 @@ function storeIn(listing: Listing, identities: Record<string, string>, data: Map
     listing[path] = { blob, size: bytes.length };
     if (identity) identities[path] = identity;
   };
-}
-
-/** Bytes [start, end) of a file (the part of the activity log its last chunk holds). */
-function readRange(path: string, start: number, end: number): Buffer {
-  if (end <= start) return Buffer.alloc(0);
-  const buf = Buffer.alloc(end - start);
-  const fd = openSync(path, 'r');
-  try {
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, start + n);
-      if (got === 0) break;
-      n += got;
-    }
-    return buf.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function isCode(err: unknown, code: string): boolean {
