@@ -7,7 +7,7 @@ import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } fr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot } from '../helpers.js';
-import { addClone, boardWithRemote, commitCode, git, gitTry, remoteFile, sharedBoard } from './helpers.js';
+import { addClone, boardWithRemote, cloneTree, commitCode, git, gitTry, remoteFile, sharedBoard } from './helpers.js';
 
 function hook(dir: string, name: string, script: string): void {
   const path = join(dir, '.git', 'hooks', name);
@@ -148,6 +148,52 @@ describe('a remote that holds no board', () => {
     expect((await ok(b, ['next', '--as', 'bert'])).task.task_id).toBe('gone/T2');
     expect((await ok(fresh, ['next', '--as', 'carol'])).task.task_id).toBe('gone/T3');
     expect(remoteFile(shared, 'changes/gone/tasks.md')).toMatch(/## T1: One[\s\S]*assignee: bob[\s\S]*## T2: Two[\s\S]*assignee: bert[\s\S]*## T3: Three[\s\S]*assignee: carol/);
+  });
+
+  it('put back from a clone that had not synced the last writes, then written on: the later clone merges its writes in, says the claim the board gave away again, and strands nothing', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'fork', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['status', '--sync']);
+    // b writes after a's last sync
+    const bobs = (await ok(b, ['next', '--as', 'bob'])).task;
+    await ok(b, ['task', 'note', 'fork/T1', 'Bob started', '--as', 'bob']);
+    expect((await ok(b, ['next', '--as', 'bert'])).task.task_id).toBe('fork/T2');
+    await ok(b, ['task', 'add', 'fork', '--title', 'Four', '--as', 'bob']);
+    const later = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    git(shared.remote, ['update-ref', '-d', 'refs/agentboard/board']);
+    // a person puts a's older copy back, and a's agents write on it before b syncs again
+    expect((await cli(a, ['remote', 'sync', '--json'])).json.notices.join(' ')).toContain('this clone put its copy back');
+    const alices = (await ok(a, ['next', '--as', 'alice'])).task;
+    expect(alices.task_id).toBe('fork/T1');
+    await ok(a, ['task', 'note', 'fork/T1', 'Alice started', '--as', 'alice']);
+
+    const r = await cli(b, ['status', '--sync', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    const said = r.json.notices.join('\n');
+    expect(said).toMatch(/had been moved back to an older copy .* and written on since; 4 writes of this clone's copy it lacked are merged onto it/);
+    expect(said).toContain(`bob's claim of fork/T1 (claimed ${bobs.claimed_at}) was dropped: alice holds it on the shared board (claimed ${alices.claimed_at}); the board's activity log records it.`);
+    expect(said).not.toContain('rewritten');
+    // b's log is in the board's: no copy of it is kept aside
+    expect(said).not.toContain("activity log is not the shared board's");
+    expect(gitTry(b, ['rev-parse', '--verify', '-q', 'refs/agentboard/rewritten/origin']).code).not.toBe(0);
+    // every write of b's is on the remote's board, in its history and in the board itself
+    const head = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    expect(gitTry(shared.remote, ['merge-base', '--is-ancestor', later, head]).code).toBe(0);
+    const tasks = remoteFile(shared, 'changes/fork/tasks.md');
+    expect(tasks).toMatch(/## T1: One[\s\S]*assignee: alice[\s\S]*Bob started[\s\S]*Alice started[\s\S]*## T2: Two[\s\S]*assignee: bert[\s\S]*## T3: Three[\s\S]*## T4: Four/);
+    const log = remoteFile(shared, 'runtime/activity/000001.jsonl').split('\n').map((l) => JSON.parse(l));
+    expect(log.filter((e) => e.action === 'task.claim').map((e) => [e.actor, e.target])).toEqual([
+      ['alice', 'fork/T1'],
+      ['bob', 'fork/T1'],
+      ['bert', 'fork/T2'],
+    ]);
+    expect(log.filter((e) => e.action === 'task.claim_dropped').map((e) => e.summary)).toEqual([expect.stringContaining("bob's claim of fork/T1")]);
+    // both clones show the same board as the remote, and a's next write goes on from it
+    expect((await ok(a, ['next', '--as', 'carol'])).task.task_id).toBe('fork/T3');
+    await ok(b, ['status', '--sync']);
+    expect(cloneTree(b)).toEqual(cloneTree(a));
+    expect(readFileSync(join(b, 'agentd/.runtime/activity.jsonl'), 'utf8')).toBe(readFileSync(join(a, 'agentd/.runtime/activity.jsonl'), 'utf8'));
+    expect((await cli(b, ['validate', '--all'])).code).toBe(0);
   });
 
   it('because the board was never shared there (config.yaml given the remote by hand): remote enable shares this clone\'s board', async () => {

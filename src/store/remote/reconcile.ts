@@ -471,7 +471,7 @@ export class Reconciler {
       return;
     }
     const local = readLocal(this.board.activityPath);
-    if (local && local.bytes.length > 0 && !bytes.subarray(0, local.bytes.length).equals(local.bytes)) {
+    if (local && local.bytes.length > 0 && !bytes.subarray(0, local.bytes.length).equals(local.bytes) && !holdsLines(bytes, local.bytes)) {
       this.keepFile(`${ACTIVITY_DIR}local.jsonl`, local.bytes, "this clone's activity log is not the shared board's");
     }
     this.stage(this.board.activityPath, bytes);
@@ -494,6 +494,12 @@ export function readRange(path: string, start: number, end: number): Buffer {
   } finally {
     closeSync(fd);
   }
+}
+
+/** Whether a log holds every line of another (a board merged from two histories holds both sides' lines, in another order). */
+function holdsLines(log: Buffer, other: Buffer): boolean {
+  const lines = new Set(log.toString('utf8').split('\n'));
+  return other.toString('utf8').split('\n').every((l) => lines.has(l));
 }
 
 /** The tasks of a task list's text, by id. */

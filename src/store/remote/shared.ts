@@ -29,6 +29,7 @@ import { processesWith } from '../processes.js';
 import { PublishedThenChanged, Transaction, type Publish } from '../transaction.js';
 import { blobId, gitReason, Git, remoteSaid, shownUrl, type GitResult } from './git.js';
 import { writeIntent, type WriteIntent } from './intent.js';
+import { mergeFork } from './fork.js';
 import { readRange, Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
 import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, sharedBytes, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
@@ -299,14 +300,19 @@ export class SharedBoard {
    * this clone last synced was rewritten (a force-push, a remote restored from a backup). Moved
    * back to an older commit of the board, it lost writes this clone has: they are put back,
    * pushed like any write (named against the value they replace), so that no claim or note agreed
-   * on is lost and no task is handed out again. Rewritten otherwise, the remote's board is taken
-   * and this clone's last commit kept under a ref a person can look at. Returns the remote's commit.
+   * on is lost and no task is handed out again. Moved back and written on since (a clone that had
+   * not synced the last writes put its copy back), the writes this clone has and it lacks are merged
+   * onto it (store/remote/fork.ts), with both histories as parents. Rewritten otherwise (another
+   * history altogether), the remote's board is taken and this clone's last commit kept under a ref
+   * a person can look at. Returns the remote's commit.
    */
   private rewound(head: string | null): string | null {
     const mine = this.synced()?.commit;
     if (head === null || mine === undefined || head === mine || this.isAncestor(mine, head)) return head;
     const missing = this.git.run(['rev-list', '--count', `${head}..${mine}`]).stdout.toString('utf8').trim();
     if (!this.isAncestor(head, mine)) {
+      const base = this.git.run(['merge-base', head, mine]).stdout.toString('utf8').trim();
+      if (base !== '') return this.mergeOnto(head, mine, base);
       const kept = `refs/agentboard/rewritten/${this.remote}`;
       this.git.run(['update-ref', kept, mine]);
       this.board.notices.push({
@@ -319,6 +325,26 @@ export class SharedBoard {
     this.git.run(['update-ref', this.tracking, mine]);
     this.board.notices.push({ kind: 'remote', message: `The shared board on "${this.remote}" had been moved back to an older commit (${head.slice(0, 12)}: a force-push, or a remote restored from a backup) and was missing ${missing} write${missing === '1' ? '' : 's'}; this clone had them and put them back.` });
     return mine;
+  }
+
+  /**
+   * The remote's board (`head`) forked from this clone's (`mine`) at `base`: this clone's writes it
+   * lacks are merged onto it and pushed, named against `head` like any write. What the remote's
+   * board keeps over is said, and logged in the merge. Returns the commit the remote then holds.
+   */
+  private mergeOnto(head: string, mine: string, base: string): string | null {
+    const at = now();
+    const fork = mergeFork(this.git, base, mine, head, at.toISOString(), this.idLength());
+    const message = `agentboard: merged ${fork.writes} write${fork.writes === 1 ? '' : 's'} the board lacked after it was moved back\n\n${fork.dropped.map((d) => d.summary).join('\n')}`;
+    const commit = writeCommit(this.git, { parent: head, merge: mine, base: fork.theirs, listing: fork.listing, data: fork.data, message, author: 'agentboard', ref: this.outgoing(), at: at.getTime() });
+    if (this.push(commit, head, newToken()) === 'moved') return this.rewound(this.fetch());
+    this.git.run(['update-ref', this.tracking, commit]);
+    this.board.notices.push({
+      kind: 'remote',
+      message: `The shared board on "${this.remote}" had been moved back to an older copy (a force-push, or a copy put back by a clone that had not synced the last writes) and written on since; ${fork.writes} write${fork.writes === 1 ? '' : 's'} of this clone's copy it lacked ${fork.writes === 1 ? 'is' : 'are'} merged onto it (board commit ${commit.slice(0, 12)}).`,
+    });
+    for (const d of fork.dropped) this.board.notices.push({ kind: 'remote', message: `${d.summary}; the board's activity log records it.` });
+    return commit;
   }
 
   private isAncestor(commit: string, of: string): boolean {
