@@ -99,6 +99,8 @@ export class SharedBoard {
   private attemptMs = 150;
   /** The date of the board commit fetched last (ms since the epoch). */
   private headTime = 0;
+  /** What the fetch before the last one found: the board commit and when, by this clone's clock (checkClock). */
+  private previousFetch: { head: string; at: number } | null = null;
 
   constructor(
     readonly board: Board,
@@ -107,6 +109,7 @@ export class SharedBoard {
     this.git = new Git(board.root);
     this.files = new RemoteFiles(board.runtimeDir, (p) => board.rel(p));
     this.tracking = `refs/agentboard/remotes/${remote}/board`;
+    board.questionsSeen = () => this.files.seen().at;
   }
 
   // ---- talking to the remote ------------------------------------------------------------------------
@@ -149,12 +152,12 @@ export class SharedBoard {
       r = this.git.run(args, { network: true });
     }
     this.fetchMs = Date.now() - t0;
+    this.previousFetch = this.files.lastFetch();
     if (r.code !== 0) {
       if (!/couldn't find remote ref/i.test(r.stderr)) this.unreachable(r.stderr);
-      this.files.touchFetched();
+      this.files.touchFetched(null, now().getTime());
       return null;
     }
-    this.files.touchFetched();
     let head: string | null = null;
     const waiting: Record<string, string> = {};
     for (const line of this.git.must(['for-each-ref', '--format=%(objectname) %(committerdate:unix) %(refname)', tracked]).split('\n')) {
@@ -164,6 +167,7 @@ export class SharedBoard {
         this.headTime = Number(time) * 1000;
       } else if (ref?.startsWith(`${tracked}waiting/`)) waiting[ref.slice(tracked.length + 'waiting/'.length)] = id!;
     }
+    this.files.touchFetched(head, now().getTime());
     this.files.noteWaiting(waiting);
     return head;
   }
@@ -175,7 +179,11 @@ export class SharedBoard {
       .toString('utf8')
       .split('\n')
       .find((l) => l.includes(`:${BOARD_REF}\t`));
-    if (r.code === 0 && line && !line.startsWith('!')) return 'ok';
+    if (r.code === 0 && line && !line.startsWith('!')) {
+      // The remote holds this commit now: the next fetch judges the writes made since (checkClock).
+      this.files.touchFetched(commit, now().getTime());
+      return 'ok';
+    }
     if (line?.startsWith('!')) {
       // The remote's own compare-and-swap lost to a push that came in between ("failed to update ref",
       // "cannot lock ref"): another clone wrote first, like a stale lease.
@@ -280,17 +288,24 @@ export class SharedBoard {
   }
 
   /**
-   * Says when the write another clone just made is stamped later than this clone's clock says it is
-   * now: the machines' clocks differ. Every stamp on the board is its writer's time, so a question
-   * asked on a machine whose clock is behind expires at once on one whose clock is ahead (it looks
-   * long past its deadline there), and claims look stale there. A clock behind is told this way;
-   * one ahead is told by the clones behind it.
+   * Says when the clocks of the machines that share the board differ: every stamp on the board is
+   * its writer's time, so claims made on a machine whose clock is behind look stale on one whose
+   * clock is ahead (questions do not expire early there: noteQuestions). A clock behind sees the
+   * write another clone just made stamped later than it says it is now. A clock ahead sees a write
+   * made since its previous fetch (the remote then held the commit this clone shows, and the write
+   * came after it) stamped earlier than that fetch; a write's stamp is when it started, and it may
+   * have kept losing the race for REMOTE_PATIENCE_MS before it landed, so only more than that counts.
    */
   private checkClock(): void {
-    const ahead = this.headTime - now().getTime();
-    if (ahead < CLOCK_SLACK_MS) return;
-    const by = ahead < 90 * 60_000 ? `${Math.round(ahead / 60_000)} min` : `${Math.round(ahead / 3_600_000)} h`;
-    const message = `The shared board's last write, by another clone, is stamped ${by} later than this clone's clock says it is: the clocks of the machines that share the board differ. Questions asked on a machine whose clock is behind expire early on one whose clock is ahead, and claims look stale there; set the clocks right (NTP).`;
+    const later = this.headTime - now().getTime();
+    const prev = this.previousFetch;
+    const earlier = prev !== null && prev.head === this.synced()?.commit ? prev.at - this.headTime - REMOTE_PATIENCE_MS : 0;
+    if (later < CLOCK_SLACK_MS && earlier < CLOCK_SLACK_MS) return;
+    const by = (ms: number) => (ms < 90 * 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
+    const message =
+      later >= CLOCK_SLACK_MS
+        ? `The shared board's last write, by another clone, is stamped ${by(later)} later than this clone's clock says it is: the clocks of the machines that share the board differ. Claims made on a machine whose clock is behind look stale on one whose clock is ahead; set the clocks right (NTP).`
+        : `The shared board's last write, by another clone, was made after this clone's previous sync but is stamped at least ${by(earlier)} earlier than this clone's clock said then: the clocks of the machines that share the board differ, and this clone's runs ahead. Claims made on a machine whose clock is behind look stale here; set the clocks right (NTP).`;
     // Said once, though a write that lost the race pulls again.
     if (!this.board.notices.some((n) => n.message === message)) this.board.notices.push({ kind: 'remote', message });
   }
@@ -366,7 +381,32 @@ export class SharedBoard {
   sync(): string {
     this.recover();
     this.settleAside();
-    return this.current();
+    const head = this.current();
+    this.noteQuestions();
+    return head;
+  }
+
+  /**
+   * Records when this clone first knew of each open question, by its own clock: its own write that
+   * asked it, or the sync that brought it. Every time on the board is its writer's clock, so a
+   * question asked on a machine whose clock is behind looks long past its deadline on one whose clock
+   * is ahead; it expires there only once its time has passed there too since then (expireInputs).
+   * Read again only when the runtime store this clone shows changed.
+   */
+  private noteQuestions(): void {
+    const state = this.synced()?.listing[STATE_PATH]?.blob;
+    const seen = this.files.seen();
+    if (state === undefined || state === seen.state) return;
+    const read = readBoardFile(this.board.runtimePath, this.board.rel(this.board.runtimePath));
+    let inputs: Record<string, { status?: string }> = {};
+    try {
+      inputs = (JSON.parse(read?.text ?? '{}') as { inputs?: typeof inputs }).inputs ?? {};
+    } catch {
+      return;
+    }
+    const t = now().getTime();
+    const at = Object.fromEntries(Object.entries(inputs).flatMap(([id, input]) => (input.status === 'open' ? [[id, seen.at[id] ?? t]] : [])));
+    this.files.writeSeen({ state, at });
   }
 
   /** Fetches the board and brings agentd/ to it; the commit. A remote that holds none is missing(). */
@@ -521,6 +561,7 @@ export class SharedBoard {
         const result = this.board.write(lock, run, this.publisher(head, intent, t0));
         if (intent?.replay) this.unqueue(intent.replay.id); // a replay that changed nothing leaves no commit to take it off the queue
         this.doneWaiting();
+        this.noteQuestions();
         return result;
       } catch (err) {
         const done = last as { tx: Transaction; result: T } | null;
@@ -552,6 +593,7 @@ export class SharedBoard {
         const t0 = Date.now();
         const result = await once(this.publisher(head, undefined, t0));
         this.doneWaiting();
+        this.noteQuestions();
         return result;
       } catch (err) {
         const done = last();
