@@ -196,6 +196,32 @@ describe('a remote that holds no board', () => {
     expect((await cli(b, ['validate', '--all'])).code).toBe(0);
   });
 
+  it('in a clone whose "origin" is a fork while another remote holds the board: says so, and remote enable puts no second board on the fork', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'forked', [{ title: 'One' }]));
+    await ok(shared.clones[0]!, ['next', '--as', 'alice']);
+    // a fork keeps the branches (config.yaml says `remote: origin`), not refs/agentboard/
+    const fork = join(shared.remote, '..', 'fork.git');
+    git(shared.remote, ['clone', '-q', '--bare', shared.remote, fork]);
+    git(fork, ['update-ref', '-d', 'refs/agentboard/board']);
+    const b = join(shared.remote, '..', 'clone-of-fork');
+    git(join(shared.remote, '..'), ['clone', '-q', fork, b]);
+    git(b, ['remote', 'add', 'upstream', shared.remote]);
+    const rename = '"origin" here may not be the repository the other clones share the board through: this clone\'s remote "upstream" holds a shared board. If it is that repository, give it the name the other clones use (`git remote rename origin <another name>`, then `git remote rename upstream origin`)';
+
+    const r = await cli(b, ['next', '--as', 'bob', '--json']);
+    expect(r.json.error.code).toBe('REMOTE_NO_BOARD');
+    expect(r.json.error.next_step).toMatch(new RegExp(`^${rename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. Otherwise a person puts the board back`));
+    const enable = await cli(b, ['remote', 'enable', '--json']);
+    expect(enable.code).toBe(1);
+    expect(enable.json.error.code).toBe('REMOTE_NO_BOARD');
+    expect(enable.json.error.next_step).toContain(rename);
+    expect(gitTry(fork, ['rev-parse', '--verify', '-q', 'refs/agentboard/board']).code).not.toBe(0);
+
+    git(b, ['remote', 'rename', 'origin', 'fork']);
+    git(b, ['remote', 'rename', 'upstream', 'origin']);
+    expect((await ok(b, ['task', 'show', 'forked/T1', '--sync'])).task.assignee).toBe('alice');
+  });
+
   it('because the board was never shared there (config.yaml given the remote by hand): remote enable shares this clone\'s board', async () => {
     const { remote, clones } = await boardWithRemote();
     const [a] = clones as [string];

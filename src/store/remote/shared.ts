@@ -427,17 +427,38 @@ export class SharedBoard {
   private missing(): string {
     const mine = this.synced();
     const publish = writeIntent()?.publish;
-    if (!mine && publish === 'board') return this.publishLocal() ?? this.pull() ?? this.missing();
+    // The board named in agentd/config.yaml may be shared through another of this clone's remotes (its origin a fork, say).
+    const elsewhere = this.boardElsewhere();
+    const renames = `(\`git remote rename ${this.remote} <another name>\`, then \`git remote rename ${elsewhere} ${this.remote}\`)`;
+    const rename = elsewhere && `"${this.remote}" here may not be the repository the other clones share the board through: this clone's remote "${elsewhere}" holds a shared board. If it is that repository, give it the name the other clones use ${renames}`;
+    if (!mine && publish === 'board') {
+      // Sharing a board of its own where another remote holds one would split the board in two.
+      if (elsewhere && this.board.config.remote === this.remote) {
+        fail('REMOTE_NO_BOARD', `The remote "${this.remote}" holds no shared board (${BOARD_REF}), and this clone never synced one; nothing was written.`, `${rename}; then try ${SAME_CALL} again. If it is not (an old mirror, say), this clone's board is shared through "${this.remote}" by ${SAME_CALL} once "${elsewhere}" is no longer a remote here (\`git remote remove ${elsewhere}\`; add it back afterwards).`);
+      }
+      return this.publishLocal() ?? this.pull() ?? this.missing();
+    }
     if (!mine || !publish) {
       const none = `The remote "${this.remote}" holds no shared board (${BOARD_REF}): it was deleted there, or the remote's URL now leads to a repository without it`;
-      const person = `A person puts the board back with ${refTo('remote.sync')} in the clone that synced it last (${refTo('remote.status')} shows each clone's board commit and last sync)`;
+      const person = `${rename ? `${rename}. Otherwise a` : 'A'} person puts the board back with ${refTo('remote.sync')} in the clone that synced it last (${refTo('remote.status')} shows each clone's board commit and last sync)`;
       if (mine) fail('REMOTE_NO_BOARD', `${none}; nothing was written. This clone shows board commit ${mine.commit.slice(0, 12)}.`, `${person}; then try ${SAME_CALL} again.`);
       fail('REMOTE_NO_BOARD', `${none}, or it was never shared; this clone never synced it, so it has no copy to put back, and nothing was written.`, `${person}, or, when the board was never shared (agentd/config.yaml was given the remote by hand), shares this clone's board with ${refTo('remote.enable')} here; then try ${SAME_CALL} again.`);
     }
     if (this.push(mine.commit, null, newToken()) === 'moved') return this.current();
     this.git.run(['update-ref', this.tracking, mine.commit]);
-    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" held no shared board; this clone put its copy back (board commit ${mine.commit.slice(0, 12)}). A clone that synced a later commit puts the writes it has back at its next sync.` });
+    const also = elsewhere ? ` This clone's remote "${elsewhere}" holds a shared board too: if the other clones share the board through it, give it the name they use ${renames}.` : '';
+    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" held no shared board; this clone put its copy back (board commit ${mine.commit.slice(0, 12)}). A clone that synced a later commit puts the writes it has back at its next sync.${also}` });
     return mine.commit;
+  }
+
+  /** Another remote of this clone's that holds a shared board (the first of a few looked at), or null. */
+  private boardElsewhere(): string | null {
+    const names = this.git.run(['remote']).stdout.toString('utf8').split('\n').filter((n) => n && n !== this.remote);
+    for (const name of names.slice(0, 3)) {
+      const r = this.git.run(['ls-remote', '--refs', name, BOARD_REF], { network: true });
+      if (r.code === 0 && r.stdout.length > 0) return name;
+    }
+    return null;
   }
 
   // ---- git commands run with the board's copies out of their way (ops/remote.ts) --------------------
