@@ -49,6 +49,25 @@ describe("the clone's pre-push hook", () => {
   });
 });
 
+describe('a remote whose hook refuses every push under refs/agentboard/', () => {
+  it('refuses writes, changing nothing, and lets a person stop sharing: remote disable turns it off in this clone', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'policy', [{ title: 'One' }]));
+    const [a] = shared.clones as [string];
+    await ok(a, ['next', '--as', 'alice']);
+    writeFileSync(join(shared.remote, 'hooks', 'pre-receive'), '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/agentboard/*) echo "custom refs are not allowed here" >&2; exit 1;; esac; done\n', { mode: 0o755 });
+    const r = await cli(a, ['task', 'note', 'policy/T1', 'Refused', '--as', 'alice', '--json']);
+    expect(r.json.error.code).toBe('REMOTE_REFUSED');
+    expect(r.json.error.message).toContain('custom refs are not allowed here');
+    expect(r.json.error.next_step).toContain('or stop sharing it with `agentboard remote disable`');
+
+    const off = await ok(a, ['remote', 'disable']);
+    expect(off).toMatchObject({ changed: true, remote: 'origin', synced: false });
+    expect(readFileSync(join(a, 'agentd/config.yaml'), 'utf8')).not.toMatch(/^remote:/m);
+    await ok(a, ['task', 'note', 'policy/T1', 'Kept here', '--as', 'alice']);
+    expect((await ok(a, ['task', 'show', 'policy/T1'])).task.notes.map((n: any) => n.text)).toEqual(['Kept here']);
+  });
+});
+
 describe('a board ref rewritten on the remote', () => {
   it('moved back to an older commit (a force-push): the next write puts back the claims it lost, and no task is handed out twice', async () => {
     const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'rewind', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));

@@ -189,7 +189,7 @@ export class SharedBoard {
       // "cannot lock ref"): another clone wrote first, like a stale lease.
       if (line.includes('[remote rejected]') && !/failed to (update|lock) ref|cannot lock ref|incorrect old value/.test(line)) {
         const said = remoteSaid(r.stderr);
-        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.${said ? ` It said:\n  ${said}` : ''}`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then try ${SAME_CALL} again.`);
+        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.${said ? ` It said:\n  ${said}` : ''}`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then try ${SAME_CALL} again; or share the board through a remote that takes it, or stop sharing it with ${refTo('remote.disable')}.`);
       }
       return 'moved';
     }
