@@ -68,6 +68,20 @@ describe('a remote whose hook refuses every push under refs/agentboard/', () => 
   });
 });
 
+describe('a clone whose remote pushes elsewhere than it fetches from (remote.origin.pushurl: code pushed to a fork)', () => {
+  it('pushes the board where it fetches it from, and its writes land at once', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'pushurl', [{ title: 'One' }, { title: 'Two' }]));
+    const [a, b] = shared.clones as [string, string];
+    const fork = join(shared.remote, '..', 'fork.git');
+    git(shared.remote, ['init', '-q', '--bare', fork]);
+    git(b, ['config', 'remote.origin.pushurl', fork]);
+    expect((await ok(b, ['next', '--as', 'bob'])).task.task_id).toBe('pushurl/T1');
+    expect(remoteFile(shared, 'changes/pushurl/tasks.md')).toMatch(/## T1: One[\s\S]*assignee: bob/);
+    expect(git(fork, ['for-each-ref'])).toBe('');
+    expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('pushurl/T2');
+  });
+});
+
 describe('a board ref rewritten on the remote', () => {
   it('moved back to an older commit (a force-push): the next write puts back the claims it lost, and no task is handed out twice', async () => {
     const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'rewind', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));

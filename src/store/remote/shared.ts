@@ -172,9 +172,23 @@ export class SharedBoard {
     return head;
   }
 
+  private pushTarget: string | null = null;
+  /**
+   * Where the board's pushes go: the remote, unless it pushes to another repository than it fetches
+   * from (remote.<name>.pushurl: fetching from the shared repository and pushing code to a fork, say).
+   * The board is pushed where it is fetched from, or no push would ever meet the board it was made on.
+   */
+  private pushTo(): string {
+    if (this.pushTarget === null) {
+      const pushUrls = this.git.run(['config', '--get-all', `remote.${this.remote}.pushurl`]).stdout.toString('utf8').trim();
+      this.pushTarget = pushUrls === '' ? this.remote : (this.git.remoteUrl(this.remote) ?? this.remote);
+    }
+    return this.pushTarget;
+  }
+
   /** Pushes `commit` if the remote's board is still `expected`: 'ok', or 'moved' when another clone wrote first. */
   private push(commit: string, expected: string | null, token: string): 'ok' | 'moved' {
-    const r = this.git.run(['push', '--porcelain', '--no-verify', `--force-with-lease=${BOARD_REF}:${expected ?? ''}`, this.remote, `${commit}:${BOARD_REF}`], { network: true, env: { [PUSH_MARKER]: token } });
+    const r = this.git.run(['push', '--porcelain', '--no-verify', `--force-with-lease=${BOARD_REF}:${expected ?? ''}`, this.pushTo(), `${commit}:${BOARD_REF}`], { network: true, env: { [PUSH_MARKER]: token } });
     const line = r.stdout
       .toString('utf8')
       .split('\n')
@@ -205,7 +219,7 @@ export class SharedBoard {
     // Said lately: the others still take it as fresh (it is stale only after WAITING_STALE_MS unchanged).
     if (head === null || (this.waitingSaid !== null && Date.now() - this.waitingSaid < WAITING_STALE_MS / 3)) return;
     const ref = `${WAITING_REFS}${this.files.cloneId()}`;
-    this.git.run(['push', '--quiet', '--no-verify', '--force', this.remote, `${head}:${ref}`], { network: true });
+    this.git.run(['push', '--quiet', '--no-verify', '--force', this.pushTo(), `${head}:${ref}`], { network: true });
     this.waitingSaid = Date.now();
   }
 
@@ -213,7 +227,7 @@ export class SharedBoard {
   private doneWaiting(): void {
     const ref = `${WAITING_REFS}${this.files.cloneId()}`;
     if (this.waitingSaid === null && !this.files.waitingOf(this.files.cloneId())) return;
-    this.git.run(['push', '--quiet', '--no-verify', this.remote, `:${ref}`], { network: true });
+    this.git.run(['push', '--quiet', '--no-verify', this.pushTo(), `:${ref}`], { network: true });
     this.waitingSaid = null;
   }
 
