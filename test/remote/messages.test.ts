@@ -3,7 +3,7 @@
  * and, for a note or a progress report made offline, the time it was written, kept when it is
  * pushed later.
  */
-import { renameSync, writeFileSync } from 'node:fs';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, ok } from '../helpers.js';
@@ -30,6 +30,23 @@ describe('a shared board', () => {
     expect(message).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f]/);
     expect(remoteTree(shared)).toEqual(before);
     expect((await ok(a, ['task', 'show', 'trip/T1'])).task.assignee ?? null).toBeNull();
+  });
+
+  it('says at once when the remote turns pushes down while its board does not move (a lock file left on the server), instead of retrying for minutes', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
+    const a = shared.clones[0]!;
+    await ok(a, ['status', '--sync']);
+    const before = remoteTree(shared);
+    const lock = join(shared.remote, 'refs', 'agentboard', 'board.lock');
+    writeFileSync(lock, '');
+    const r = await cli(a, ['next', '--as', 'walker', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('REMOTE_REFUSED');
+    expect(r.json.error.message).toMatch(/^The remote "origin" turned the board's update down 3 times as if another clone had written first \(\[remote rejected\] \(failed to update ref\)\), but its board has not moved; nothing was written\. It said:\n {2}error: cannot lock ref 'refs\/agentboard\/board'/);
+    expect(r.json.error.next_step).toContain('refs/agentboard/board.lock file a crashed git left on the server: remove it');
+    expect(remoteTree(shared)).toEqual(before);
+    rmSync(lock);
+    expect((await ok(a, ['next', '--as', 'walker'])).task.task_id).toBe('trip/T1');
   });
 
   it('keeps the time a note and a progress report were written offline when they are pushed later', async () => {

@@ -37,6 +37,8 @@ import { refTo, SAME_CALL } from '../../domain/refs.js';
 
 /** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
 const WAITING_REFS = 'refs/agentboard/waiting/';
+/** Pushes turned down in a row while the remote's board did not move, after which a write says so (again). */
+const UNMOVED_MAX = 3;
 /** A write that kept losing the race for this long gives up (REMOTE_BUSY). */
 const REMOTE_PATIENCE_MS = 120_000;
 /** Rejections in a row after which a write says it is waiting. */
@@ -99,6 +101,9 @@ export class SharedBoard {
   private attemptMs = 150;
   /** The date of the board commit fetched last (ms since the epoch). */
   private headTime = 0;
+  /** How many pushes in a row were turned down while the remote's board did not move (again), and the last one's reason. */
+  private unmoved = 0;
+  private lastTurnedDown: { line: string; said: string } | null = null;
   /** What the fetch before the last one found: the board commit and when, by this clone's clock (checkClock). */
   private previousFetch: { head: string; at: number } | null = null;
 
@@ -205,6 +210,7 @@ export class SharedBoard {
         const said = remoteSaid(r.stderr);
         fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.${said ? ` It said:\n  ${said}` : ''}`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then try ${SAME_CALL} again; or share the board through a remote that takes it, or stop sharing it with ${refTo('remote.disable')}.`);
       }
+      this.lastTurnedDown = { line: line.split('\t').pop() ?? line, said: remoteSaid(r.stderr) };
       return 'moved';
     }
     return this.unreachable(r.stderr);
@@ -574,6 +580,7 @@ export class SharedBoard {
     // Another process replaying this clone's queue may have pushed this write since it was read: once is all.
     if (intent?.replay && !this.files.queue().entries.some((e) => e.id === intent.replay!.id && !e.refused)) throw new ReplayedElsewhere();
     this.unsettled = null;
+    this.unmoved = 0;
     let head: string | null;
     try {
       head = this.giveWay(this.sync());
@@ -620,6 +627,7 @@ export class SharedBoard {
    */
   async writeBatch<T>(once: (publish: (tx: Transaction) => Publish) => Promise<T>, last: () => T | undefined, commitAlone: (result: T) => void): Promise<T> {
     this.unsettled = null;
+    this.unmoved = 0;
     let head = this.giveWay(this.sync());
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
@@ -641,11 +649,27 @@ export class SharedBoard {
     }
   }
 
-  /** Before a write runs again (its push was refused): says so once it keeps losing, waits a moment, and pulls what the others wrote. */
+  /**
+   * Before a write runs again (its push was refused): says so once it keeps losing, waits a moment,
+   * and pulls what the others wrote. A push turned down as if another clone had written first, while
+   * the remote's board stays where it was, lost to nobody: a push that goes to another repository
+   * than the fetch reads, or a ref the remote cannot update (a lock file left there). It is said
+   * after a few, instead of retried for REMOTE_PATIENCE_MS.
+   */
   private again(head: string | null, attempt: number): string | null {
     if (attempt > WAIT_AFTER) this.sayWaiting(head);
     sleep(Math.random() * 5);
-    return this.giveWay(this.current());
+    const next = this.giveWay(this.current());
+    this.unmoved = next === head ? this.unmoved + 1 : 0;
+    if (this.unmoved >= UNMOVED_MAX) {
+      const { line, said } = this.lastTurnedDown ?? { line: 'stale info', said: '' };
+      fail(
+        'REMOTE_REFUSED',
+        `The remote "${this.remote}" turned the board's update down ${attempt - 1} times as if another clone had written first (${line}), but its board has not moved; nothing was written.${said ? ` It said:\n  ${said}` : ''}`,
+        `Check that pushes to "${this.remote}" reach the repository its fetches read (\`git remote get-url --push ${this.remote}\`, a pushInsteadOf setting), and that nothing holds ${BOARD_REF} there (a ${BOARD_REF}.lock file a crashed git left on the server: remove it); then try ${SAME_CALL} again.`,
+      );
+    }
+    return next;
   }
 
   /** A write pushed whose local files then changed: it stands; the board is pulled. */
