@@ -18,8 +18,7 @@
  * logged: nothing is left only in a ref no one looks at.
  */
 import { isHeld, type Task } from '../../domain/model.js';
-import type { DocFile } from '../documents.js';
-import { parseDocText } from '../documents.js';
+import { parseDocText, type DocFile } from '../documents.js';
 import { GAP, renderTaskBlock, serializeTasksBody, type TaskBlock } from '../format-tasks.js';
 import { itemTask, taskItem } from '../ledger.js';
 import { fingerprint, mergeLogs, sameValue, type Item } from '../merge.js';
