@@ -99,14 +99,17 @@ export const EXPIRY_TOLERANCE_MS = 5_000;
 /**
  * Resolves every open input request past its deadline to its default action, and returns the ids
  * resolved. A question that says it was asked after `now` came from a clock that runs ahead: it
- * is never expired early on its word.
+ * is never expired early on its word. `seen` (a shared board) says when this clone first knew of
+ * each question, by its own clock: one asked on a machine whose clock is behind looks long past its
+ * deadline here, so it expires only once its time has passed here too since then.
  */
-export function expireInputs(data: RuntimeData, now: string): string[] {
+export function expireInputs(data: RuntimeData, now: string, seen?: Record<string, number>): string[] {
   const expired: string[] = [];
   const t = Date.parse(now);
   for (const input of Object.values(data.inputs)) {
     if (input.status !== 'open') continue;
     if (Date.parse(input.expires_at) + EXPIRY_TOLERANCE_MS > t || Date.parse(input.created_at) > t + EXPIRY_TOLERANCE_MS) continue;
+    if (seen && !(t - (seen[input.id] ?? t) >= input.timeout_minutes * 60_000)) continue;
     resolveInput(data, input, { type: 'timeout', value: input.default_action, by: 'agentboard', at: input.expires_at });
     expired.push(input.id);
   }

@@ -119,7 +119,8 @@ export const disableRemote = defineOp({
       try {
         shared.write(lock, write);
       } catch (err) {
-        if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_NOT_FOUND', 'NOT_A_GIT_REPOSITORY'].includes(err.code)) throw err;
+        // A remote that refuses the board's pushes (a hook, a ref protection) must not keep the board shared either.
+        if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_REFUSED', 'REMOTE_NO_BOARD', 'REMOTE_NOT_FOUND', 'NOT_A_GIT_REPOSITORY'].includes(err.code)) throw err;
         synced = false;
         board.write(lock, write);
       }

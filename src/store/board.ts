@@ -339,6 +339,8 @@ export class Board implements Reader {
   private settingsKept = false;
   private done: Journal | null = null;
   private sharedBoard: SharedBoard | null = null;
+  /** On a shared board, when this clone first knew of each open question, by its own clock (store/remote/shared.ts): the expiry of questions goes by it too. */
+  questionsSeen: (() => Record<string, number>) | null = null;
   /** The files and the folders (changes/<id>, archive/<folder>) of the shared board this clone last synced; null when not shared. */
   private sharedFolders: { files: Listing; folders: Set<string> } | null | undefined;
   /**

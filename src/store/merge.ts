@@ -180,7 +180,7 @@ function logsEdited(base: Item['logs'], person: Item['logs']): boolean {
   });
 }
 
-function mergeLogs(base: Item['logs'], person: Item['logs']): Item['logs'] {
+export function mergeLogs(base: Item['logs'], person: Item['logs']): Item['logs'] {
   const out: Item['logs'] = {};
   for (const name of new Set([...Object.keys(base), ...Object.keys(person)])) out[name] = unionLog(base[name] ?? [], person[name] ?? []);
   return out;

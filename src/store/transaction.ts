@@ -416,7 +416,7 @@ export class Transaction implements Reader {
       const path = this.board.runtimePath;
       this.recordRead(path);
       this.runtimeDb = openRuntime(path, this.board.rel(path), (text) => (this.runtimeText = text));
-      this.expired = expireInputs(this.runtimeDb.data, this.now);
+      this.expired = expireInputs(this.runtimeDb.data, this.now, this.board.questionsSeen?.());
       for (const id of this.expired) {
         const input = this.runtimeDb.data.inputs[id]!;
         this.log('agentboard', 'input.expire', id, `input request ${id} of ${input.agent_id} timed out; default action applies: ${input.default_action}`);

@@ -2,7 +2,7 @@
  * Turning sharing on and off: the board goes to refs/agentboard/board on the remote, the setting to
  * config.yaml (so every clone follows it), and a second enable changes nothing.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliProcess, FIXTURES, newBoard, ok, snapshot, tempDir } from '../helpers.js';
@@ -96,11 +96,59 @@ describe('agentboard remote enable', () => {
     const r = await cli(b, ['remote', 'enable', '--json']);
     expect(r.code, r.stdout).toBe(0);
     const said = r.json.notices.join('\n');
-    expect(said).toContain("agentd/changes/search/tasks.md: this clone's version differs from the shared board's (written while this clone did not share the board, or edited by hand); it stays in the file and the next write merges it onto the shared version as a person's edit is, so that no claim or status the shared board holds is undone (`agentboard remote sync` does it now).");
+    expect(said).toContain("agentd/changes/search/tasks.md: this clone's version differs from the shared board's (written while this clone did not share the board, or edited by hand); it stays in the file and the next write merges it onto the shared version as a person's edit is, so that no claim or status the shared board holds is undone (`agentboard remote sync` does it now). This clone's version is kept in agentd/.runtime/remote/kept/");
     expect(said).not.toContain('you edited it');
     expect((await ok(b, ['remote', 'sync'])).merged).toEqual(['agentd/changes/search/tasks.md']);
     expect((await ok(b, ['task', 'show', 'search/T1'])).task.assignee).toBe('shared-agent');
     expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: shared-agent[\s\S]*## T2: Query\n/);
+  });
+
+  it('again after disable, says which claims made meanwhile the shared board does not keep, logs it there, and keeps this clone’s version', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'search', [{ title: 'Index' }, { title: 'Query' }, { title: 'Rank' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    await ok(b, ['remote', 'disable']);
+    // while b does not share the board: a claim (with a note), a task finished, a task added
+    const claimed = (await ok(b, ['next', '--as', 'loner'])).task;
+    await ok(b, ['task', 'note', 'search/T1', 'Started on the index', '--as', 'loner']);
+    await ok(b, ['next', '--as', 'finisher']);
+    await ok(b, ['task', 'done', 'search/T2', '--as', 'finisher']);
+    await ok(b, ['task', 'add', 'search', '--title', 'Local only', '--as', 'loner']);
+    // meanwhile the shared board hands T1 to another agent
+    const taken = (await ok(a, ['next', '--as', 'shared-agent'])).task;
+    expect(taken.task_id).toBe('search/T1');
+
+    const r = await cli(b, ['remote', 'enable', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    const said = r.json.notices.join('\n');
+    const kept = /kept in (agentd\/\.runtime\/remote\/kept\/[^ ]+\/changes\/search\/tasks\.md)\./.exec(said)![1]!;
+    expect(said).toContain(`agentd/changes/search/tasks.md: loner's claim of search/T1 (claimed ${claimed.claimed_at}), made while this clone did not share the board, was dropped: shared-agent holds it on the shared board (claimed ${taken.claimed_at}); the board's activity log records it, and this clone's version is kept in ${kept}.`);
+    expect(said).toContain('what finisher wrote of search/T2 (done by finisher), made while this clone did not share the board, was dropped: the shared board has it todo, held by nobody');
+    expect(said).toContain('what loner wrote of search/T4 (the task itself), made while this clone did not share the board, was dropped: the shared board does not have the task');
+    expect(said).not.toContain('search/T3');
+    // this clone's version, with every write it made, is kept
+    const copy = readFileSync(join(b, kept), 'utf8');
+    expect(copy).toMatch(/## T1: Index[\s\S]*assignee: loner[\s\S]*Started on the index/);
+    expect(copy).toContain('## T4: Local only');
+
+    // the shared board's activity log says it, with the enable that joined
+    const log = remoteFile(shared, 'runtime/activity/000001.jsonl').split('\n').map((l) => JSON.parse(l));
+    const dropped = log.filter((e) => e.action.endsWith('_dropped')).map((e) => [e.actor, e.action, e.target]);
+    expect(dropped).toEqual([
+      ['agentboard', 'task.claim_dropped', 'search/T1'],
+      ['agentboard', 'task.write_dropped', 'search/T2'],
+      ['agentboard', 'task.write_dropped', 'search/T4'],
+    ]);
+    expect(log.find((e) => e.action === 'task.claim_dropped').summary).toContain("loner's claim of search/T1");
+    expect(log.find((e) => e.action === 'task.claim_dropped').summary).toContain('shared-agent holds it');
+    expect(existsSync(join(b, 'agentd/.runtime/remote/dropped.json'))).toBe(false);
+
+    // the merge keeps the shared board's claim, and the note
+    await ok(b, ['remote', 'sync']);
+    const t1 = (await ok(a, ['task', 'show', 'search/T1', '--sync'])).task;
+    expect(t1.assignee).toBe('shared-agent');
+    expect(t1.notes.map((n: any) => n.text)).toEqual(['Started on the index']);
+    expect(remoteFile(shared, 'runtime/activity/000001.jsonl').split('_dropped').length).toBe(4);
   });
 
   it('is a person’s command, and refuses a board without git or without that remote, changing nothing', async () => {

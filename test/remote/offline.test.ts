@@ -82,6 +82,11 @@ describe('a clone that cannot reach the remote', () => {
     back();
     const r = await cli(a, ['task', 'note', 'trip/T1', 'Anyone may take it', '--as', 'helper', '--json']);
     expect(r.code, r.stdout).toBe(0);
+    // the command whose sync replayed it says so, and so does the shared board's activity log
+    expect(r.json.notices.join('\n')).toMatch(/The queued write #1 \(trip\/T1 at 80%: Nearly packed\) was made while walker held trip\/T1 \(claimed [^)]+\); that task is now held by nobody, so the write is not applied\. It stays in the queue/);
+    const logged = remoteFile(shared, 'runtime/activity/000001.jsonl').split('\n').map((l) => JSON.parse(l)).filter((e) => e.action === 'remote.queued_refused');
+    expect(logged.map((e) => [e.actor, e.target])).toEqual([['agentboard', 'trip/T1']]);
+    expect(logged[0].summary).toContain('walker held trip/T1');
     const status = await ok(a, ['remote', 'status']);
     expect(status.waiting).toEqual([]);
     expect(status.refused).toHaveLength(1);

@@ -3,11 +3,11 @@
  * rewrote on the remote. Every refusal changes nothing, and nothing agreed on the remote is lost.
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot } from '../helpers.js';
-import { addClone, boardWithRemote, commitCode, git, gitTry, remoteFile, sharedBoard } from './helpers.js';
+import { addClone, boardWithRemote, cloneTree, commitCode, git, gitTry, remoteFile, sharedBoard } from './helpers.js';
 
 function hook(dir: string, name: string, script: string): void {
   const path = join(dir, '.git', 'hooks', name);
@@ -46,6 +46,39 @@ describe("the clone's pre-push hook", () => {
     expect((await ok(a, ['next', '--as', 'walker'])).task.task_id).toBe('gate/T1');
     expect(git(shared.remote, ['show', 'refs/agentboard/board:changes/gate/tasks.md'])).toMatch(/assignee: walker/);
     expect(gitTry(a, ['push', 'origin', 'HEAD']).stderr).toContain('run the tests first');
+  });
+});
+
+describe('a remote whose hook refuses every push under refs/agentboard/', () => {
+  it('refuses writes, changing nothing, and lets a person stop sharing: remote disable turns it off in this clone', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'policy', [{ title: 'One' }]));
+    const [a] = shared.clones as [string];
+    await ok(a, ['next', '--as', 'alice']);
+    writeFileSync(join(shared.remote, 'hooks', 'pre-receive'), '#!/bin/sh\nwhile read old new ref; do case "$ref" in refs/agentboard/*) echo "custom refs are not allowed here" >&2; exit 1;; esac; done\n', { mode: 0o755 });
+    const r = await cli(a, ['task', 'note', 'policy/T1', 'Refused', '--as', 'alice', '--json']);
+    expect(r.json.error.code).toBe('REMOTE_REFUSED');
+    expect(r.json.error.message).toContain('custom refs are not allowed here');
+    expect(r.json.error.next_step).toContain('or stop sharing it with `agentboard remote disable`');
+
+    const off = await ok(a, ['remote', 'disable']);
+    expect(off).toMatchObject({ changed: true, remote: 'origin', synced: false });
+    expect(readFileSync(join(a, 'agentd/config.yaml'), 'utf8')).not.toMatch(/^remote:/m);
+    await ok(a, ['task', 'note', 'policy/T1', 'Kept here', '--as', 'alice']);
+    expect((await ok(a, ['task', 'show', 'policy/T1'])).task.notes.map((n: any) => n.text)).toEqual(['Kept here']);
+  });
+});
+
+describe('a clone whose remote pushes elsewhere than it fetches from (remote.origin.pushurl: code pushed to a fork)', () => {
+  it('pushes the board where it fetches it from, and its writes land at once', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'pushurl', [{ title: 'One' }, { title: 'Two' }]));
+    const [a, b] = shared.clones as [string, string];
+    const fork = join(shared.remote, '..', 'fork.git');
+    git(shared.remote, ['init', '-q', '--bare', fork]);
+    git(b, ['config', 'remote.origin.pushurl', fork]);
+    expect((await ok(b, ['next', '--as', 'bob'])).task.task_id).toBe('pushurl/T1');
+    expect(remoteFile(shared, 'changes/pushurl/tasks.md')).toMatch(/## T1: One[\s\S]*assignee: bob/);
+    expect(git(fork, ['for-each-ref'])).toBe('');
+    expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('pushurl/T2');
   });
 });
 
@@ -92,6 +125,26 @@ describe('a board ref rewritten on the remote', () => {
   });
 });
 
+describe('a board ref rewritten to another history with a longer activity log', () => {
+  it('gives the clone the remote board\'s log as it is, not its own log with the end of the other spliced on', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'splice', [{ title: 'One' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'alice']);
+    await ok(b, ['status', '--sync']);
+    const tree = git(shared.remote, ['rev-parse', 'refs/agentboard/board~2^{tree}']);
+    const other = git(b, ['commit-tree', tree, '-m', 'agentboard: the board is shared']);
+    git(b, ['push', '-q', '--force', 'origin', `${other}:refs/agentboard/board`]);
+    // b takes the other history and writes on it, more than a had written
+    for (const text of ['one', 'two', 'three']) await ok(b, ['task', 'note', 'splice/T1', `Note ${text}`, '--as', 'bob']);
+
+    await ok(a, ['status', '--sync']);
+    const local = readFileSync(join(a, 'agentd/.runtime/activity.jsonl'), 'utf8');
+    expect(local).toBe(readFileSync(join(b, 'agentd/.runtime/activity.jsonl'), 'utf8'));
+    expect(local.split('\n').filter(Boolean).every((l) => JSON.parse(l))).toBe(true);
+    expect(local).not.toContain('alice');
+  });
+});
+
 describe('a remote that holds no board', () => {
   it('deleted there, gets none by itself: a person puts a clone\'s copy back, a clone that synced later adds its writes, and no task is handed out twice', async () => {
     const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'gone', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
@@ -128,6 +181,78 @@ describe('a remote that holds no board', () => {
     expect((await ok(b, ['next', '--as', 'bert'])).task.task_id).toBe('gone/T2');
     expect((await ok(fresh, ['next', '--as', 'carol'])).task.task_id).toBe('gone/T3');
     expect(remoteFile(shared, 'changes/gone/tasks.md')).toMatch(/## T1: One[\s\S]*assignee: bob[\s\S]*## T2: Two[\s\S]*assignee: bert[\s\S]*## T3: Three[\s\S]*assignee: carol/);
+  });
+
+  it('put back from a clone that had not synced the last writes, then written on: the later clone merges its writes in, says the claim the board gave away again, and strands nothing', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'fork', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['status', '--sync']);
+    // b writes after a's last sync
+    const bobs = (await ok(b, ['next', '--as', 'bob'])).task;
+    await ok(b, ['task', 'note', 'fork/T1', 'Bob started', '--as', 'bob']);
+    expect((await ok(b, ['next', '--as', 'bert'])).task.task_id).toBe('fork/T2');
+    await ok(b, ['task', 'add', 'fork', '--title', 'Four', '--as', 'bob']);
+    const later = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    git(shared.remote, ['update-ref', '-d', 'refs/agentboard/board']);
+    // a person puts a's older copy back, and a's agents write on it before b syncs again
+    expect((await cli(a, ['remote', 'sync', '--json'])).json.notices.join(' ')).toContain('this clone put its copy back');
+    const alices = (await ok(a, ['next', '--as', 'alice'])).task;
+    expect(alices.task_id).toBe('fork/T1');
+    await ok(a, ['task', 'note', 'fork/T1', 'Alice started', '--as', 'alice']);
+
+    const r = await cli(b, ['status', '--sync', '--json']);
+    expect(r.code, r.stdout).toBe(0);
+    const said = r.json.notices.join('\n');
+    expect(said).toMatch(/had been moved back to an older copy .* and written on since; 4 writes of this clone's copy it lacked are merged onto it/);
+    expect(said).toContain(`bob's claim of fork/T1 (claimed ${bobs.claimed_at}) was dropped: alice holds it on the shared board (claimed ${alices.claimed_at}); the board's activity log records it.`);
+    expect(said).not.toContain('rewritten');
+    // b's log is in the board's: no copy of it is kept aside
+    expect(said).not.toContain("activity log is not the shared board's");
+    expect(gitTry(b, ['rev-parse', '--verify', '-q', 'refs/agentboard/rewritten/origin']).code).not.toBe(0);
+    // every write of b's is on the remote's board, in its history and in the board itself
+    const head = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    expect(gitTry(shared.remote, ['merge-base', '--is-ancestor', later, head]).code).toBe(0);
+    const tasks = remoteFile(shared, 'changes/fork/tasks.md');
+    expect(tasks).toMatch(/## T1: One[\s\S]*assignee: alice[\s\S]*Bob started[\s\S]*Alice started[\s\S]*## T2: Two[\s\S]*assignee: bert[\s\S]*## T3: Three[\s\S]*## T4: Four/);
+    const log = remoteFile(shared, 'runtime/activity/000001.jsonl').split('\n').map((l) => JSON.parse(l));
+    expect(log.filter((e) => e.action === 'task.claim').map((e) => [e.actor, e.target])).toEqual([
+      ['alice', 'fork/T1'],
+      ['bob', 'fork/T1'],
+      ['bert', 'fork/T2'],
+    ]);
+    expect(log.filter((e) => e.action === 'task.claim_dropped').map((e) => e.summary)).toEqual([expect.stringContaining("bob's claim of fork/T1")]);
+    // both clones show the same board as the remote, and a's next write goes on from it
+    expect((await ok(a, ['next', '--as', 'carol'])).task.task_id).toBe('fork/T3');
+    await ok(b, ['status', '--sync']);
+    expect(cloneTree(b)).toEqual(cloneTree(a));
+    expect(readFileSync(join(b, 'agentd/.runtime/activity.jsonl'), 'utf8')).toBe(readFileSync(join(a, 'agentd/.runtime/activity.jsonl'), 'utf8'));
+    expect((await cli(b, ['validate', '--all'])).code).toBe(0);
+  });
+
+  it('in a clone whose "origin" is a fork while another remote holds the board: says so, and remote enable puts no second board on the fork', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'forked', [{ title: 'One' }]));
+    await ok(shared.clones[0]!, ['next', '--as', 'alice']);
+    // a fork keeps the branches (config.yaml says `remote: origin`), not refs/agentboard/
+    const fork = join(shared.remote, '..', 'fork.git');
+    git(shared.remote, ['clone', '-q', '--bare', shared.remote, fork]);
+    git(fork, ['update-ref', '-d', 'refs/agentboard/board']);
+    const b = join(shared.remote, '..', 'clone-of-fork');
+    git(join(shared.remote, '..'), ['clone', '-q', fork, b]);
+    git(b, ['remote', 'add', 'upstream', shared.remote]);
+    const rename = '"origin" here may not be the repository the other clones share the board through: this clone\'s remote "upstream" holds a shared board. If it is that repository, give it the name the other clones use (`git remote rename origin <another name>`, then `git remote rename upstream origin`)';
+
+    const r = await cli(b, ['next', '--as', 'bob', '--json']);
+    expect(r.json.error.code).toBe('REMOTE_NO_BOARD');
+    expect(r.json.error.next_step).toMatch(new RegExp(`^${rename.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. Otherwise a person puts the board back`));
+    const enable = await cli(b, ['remote', 'enable', '--json']);
+    expect(enable.code).toBe(1);
+    expect(enable.json.error.code).toBe('REMOTE_NO_BOARD');
+    expect(enable.json.error.next_step).toContain(rename);
+    expect(gitTry(fork, ['rev-parse', '--verify', '-q', 'refs/agentboard/board']).code).not.toBe(0);
+
+    git(b, ['remote', 'rename', 'origin', 'fork']);
+    git(b, ['remote', 'rename', 'upstream', 'origin']);
+    expect((await ok(b, ['task', 'show', 'forked/T1', '--sync'])).task.assignee).toBe('alice');
   });
 
   it('because the board was never shared there (config.yaml given the remote by hand): remote enable shares this clone\'s board', async () => {

@@ -18,16 +18,18 @@
  * having published the board) is git's mix of two copies of the shared board, not a person's work:
  * it is copied to kept/, reported, and replaced by the shared board, which holds both sides' writes.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { DOC_FILES, type DocType } from '../../domain/model.js';
+import { DOC_FILES, isHeld, type DocType, type Task } from '../../domain/model.js';
+import type { ActivityEntry } from '../activity.js';
 import type { Board, Notice } from '../board.js';
 import { parseDocText } from '../documents.js';
 import { filesUnder, fsyncDir, identityOf, newToken, tempPath, writeNewFile } from '../fs.js';
 import { commitJournal, discardTemps, writeJournal, type Journal } from '../journal.js';
-import { nextEntry, serializeLedger, type Ledger } from '../ledger.js';
+import { nextEntry, serializeLedger, taskItem, type Ledger } from '../ledger.js';
+import { fingerprints } from '../merge.js';
 import { alikeBlobIds, blobId, type Git } from './git.js';
-import { RemoteFiles, type Synced } from './state.js';
+import { RemoteFiles, type Dropped, type Synced } from './state.js';
 import { ACTIVITY_DIR, activityChunks, activitySize, boardPathOf, readBlobs, readListing, STATE_PATH, type Listing } from './tree.js';
 import { refTo } from '../../domain/refs.js';
 
@@ -88,6 +90,8 @@ export class Reconciler {
   private readonly ledgers = new Map<string, Ledger>();
   private readonly newFolders = new Map<string, string>();
   private branchBlobs: Set<string> | null = null;
+  /** Documents this clone wrote while it did not share the board, met as it joins it (no base): see sayDropped. */
+  private readonly joined: { p: string; changeId: string; type: DocType; local: string; shared: string; kept: string }[] = [];
   private unmerged: Set<string> | null = null;
   private readonly keptDir: string;
   readonly notices: Notice[] = [];
@@ -163,13 +167,21 @@ export class Reconciler {
       const d = this.decide(p, S[p]?.blob, N[p]?.blob);
       if (d !== null) decisions.push({ path: p, write: d });
     }
-    const activity = this.planActivity();
+    let activity = this.planActivity();
     const seen = Object.entries(this.identities).every(([p, id]) => this.base?.identities[p] === id);
     if (decisions.length === 0 && !activity && seen && this.base?.commit === this.target.commit) return this.notices;
 
     const toRead = decisions.filter((d) => d.write).map((d) => N[d.path]!.blob);
     for (const [id, bytes] of readBlobs(this.git, [...toRead, ...(activity?.blobs ?? [])])) this.blobs.set(id, bytes);
+    if (activity && activity.from > 0 && !this.appends(activity.from)) {
+      // The target's log does not go on from the local one (a board merged from two histories): written again whole.
+      activity = { from: 0, blobs: activityChunks(this.target.listing).map((c) => c.entry.blob) };
+      for (const [id, bytes] of readBlobs(this.git, activity.blobs.filter((b) => !this.blobs.has(b)))) this.blobs.set(id, bytes);
+    }
+    // This clone's own log entries are those after the part it shares with the board's log, which is then read whole.
+    const dropped = activity?.from === 0 ? this.sayDropped() : [];
     try {
+      if (dropped.length > 0) this.stage(this.files.path('dropped.json'), RemoteFiles.droppedText([...this.files.dropped(), ...dropped]));
       for (const d of decisions) {
         if (d.write) this.write(d.path);
         else this.remove(d.path);
@@ -228,12 +240,18 @@ export class Reconciler {
     if (doc && targetBlob !== undefined) {
       this.identities[p] = local.identity;
       if (baseBlob !== targetBlob) {
-        this.advanceLedger(p, targetBlob);
-        // Without a base, this clone joins the board (remote enable): what it holds may be its own board's work, no person's edit.
-        const said = this.base
-          ? 'you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version'
-          : "this clone's version differs from the shared board's (written while this clone did not share the board, or edited by hand); it stays in the file and the next write merges it onto the shared version as a person's edit is, so that no claim or status the shared board holds is undone";
-        this.notices.push({ kind: 'remote', message: `${this.shown(p)}: ${said} (${refTo('remote.sync')} does it now).` });
+        const shared = this.advanceLedger(p, targetBlob);
+        if (this.base) {
+          this.notices.push({ kind: 'remote', message: `${this.shown(p)}: you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version (${refTo('remote.sync')} does it now).` });
+        } else {
+          // Without a base, this clone joins the board (remote enable): what it holds may be its own board's work, no person's edit.
+          const kept = this.copyToKept(p, local.bytes);
+          this.notices.push({
+            kind: 'remote',
+            message: `${this.shown(p)}: this clone's version differs from the shared board's (written while this clone did not share the board, or edited by hand); it stays in the file and the next write merges it onto the shared version as a person's edit is, so that no claim or status the shared board holds is undone (${refTo('remote.sync')} does it now). This clone's version is kept in ${kept}.`,
+          });
+          this.joined.push({ p, changeId: doc.changeId, type: doc.type, local: local.bytes.toString('utf8'), shared, kept });
+        }
       }
       return null;
     }
@@ -247,10 +265,15 @@ export class Reconciler {
 
   /** Copies a file (by its tree path) into kept/ before a sync replaces it, and says so. */
   private keepFile(p: string, bytes: Buffer, why: string, whose = 'your version'): void {
+    this.notices.push({ kind: 'remote', message: `${p.startsWith(ACTIVITY_DIR) ? 'agentd/.runtime/activity.jsonl' : this.shown(p)}: ${why}; ${whose} is kept in ${this.copyToKept(p, bytes)}.` });
+  }
+
+  /** Copies a file (by its tree path) into kept/; where, as shown. */
+  private copyToKept(p: string, bytes: Buffer): string {
     const copy = join(this.keptDir, p);
     mkdirSync(dirname(copy), { recursive: true });
     writeFileSync(copy, bytes);
-    this.notices.push({ kind: 'remote', message: `${p.startsWith(ACTIVITY_DIR) ? 'agentd/.runtime/activity.jsonl' : this.shown(p)}: ${why}; ${whose} is kept in ${this.board.rel(copy)}.` });
+    return this.board.rel(copy);
   }
 
   private stage(path: string, data: string | Buffer): string {
@@ -329,14 +352,70 @@ export class Reconciler {
     ledger.files[file] = nextEntry(ledger.files[file], parseDocText(doc.type, text, this.shown(p)), text, identity);
   }
 
-  /** A person's edit stays in the file; the shared version becomes agentboard's last write, to merge onto. */
-  private advanceLedger(p: string, targetBlob: string): void {
-    const bytes = readBlobs(this.git, [targetBlob]).get(targetBlob)!;
-    this.adoptDoc(p, bytes.toString('utf8'), `shared:${targetBlob}`);
+  /** A person's edit stays in the file; the shared version becomes agentboard's last write, to merge onto. Returns its text. */
+  private advanceLedger(p: string, targetBlob: string): string {
+    const text = readBlobs(this.git, [targetBlob]).get(targetBlob)!.toString('utf8');
+    this.adoptDoc(p, text, `shared:${targetBlob}`);
+    return text;
   }
 
   private stageLedgers(): void {
     for (const [changeId, ledger] of this.ledgers) this.stage(this.board.ledgerPath(changeId), serializeLedger(ledger, this.board.branch()));
+  }
+
+  // ---- joining: what this clone wrote while it did not share the board ------------------------------
+
+  /**
+   * Joining the shared board, a task list this clone wrote while it did not share it stays, and the
+   * next write merges it onto the shared version as a person's edit is. There the board's version of
+   * a task stands: this clone's claims, statuses, progress and plan edits were agreed with no other
+   * clone, and in its ledger they are earlier writes than the board's version, which the merge never
+   * lets an earlier write undo (notes, and a person's new text, are merged in). So that none of it
+   * goes unsaid, each task this clone wrote meanwhile (its own entries of the activity log: those
+   * after the part it shares with the board's) whose version the board does not hold is named now,
+   * with how the board holds it, and recorded for the board's activity log (the next write that lands
+   * logs it: dropped.json); the file itself is kept whole (kept/).
+   */
+  private sayDropped(): Dropped[] {
+    const local = readLocal(this.board.activityPath);
+    if (!local || !this.joined.some((j) => j.type === 'tasks')) return [];
+    const lines = (bytes: Buffer) => bytes.toString('utf8').split('\n').filter(Boolean);
+    const mine = lines(local.bytes);
+    const board = lines(Buffer.concat(activityChunks(this.target.listing).map((c) => this.blobs.get(c.entry.blob)!)));
+    let common = 0;
+    while (common < mine.length && mine[common] === board[common]) common++;
+    const own = mine.slice(common).flatMap((line): ActivityEntry[] => {
+      try {
+        return [JSON.parse(line) as ActivityEntry];
+      } catch {
+        return [];
+      }
+    });
+    const out: Dropped[] = [];
+    for (const j of this.joined.filter((j) => j.type === 'tasks')) {
+      const writers = new Map<string, Set<string>>();
+      for (const e of own) {
+        if (e.action.startsWith('task.') && e.action !== 'task.note' && e.target.startsWith(`${j.changeId}/`)) writers.set(e.target, (writers.get(e.target) ?? new Set()).add(e.actor));
+      }
+      const here = tasksOf(j.local, this.shown(j.p));
+      const there = tasksOf(j.shared, this.shown(j.p));
+      for (const [ref, actors] of writers) {
+        const id = ref.slice(j.changeId.length + 1);
+        const mineTask = here.get(id);
+        const boardTask = there.get(id);
+        const [plan, state] = mineTask ? fingerprints(taskItem(mineTask)) : ['', ''];
+        const [boardPlan, boardState] = boardTask ? fingerprints(taskItem(boardTask)) : ['', ''];
+        if (plan === boardPlan && state === boardState) continue;
+        const claim = mineTask && isHeld(mineTask) && !(boardTask && isHeld(boardTask) && boardTask.assignee === mineTask.assignee && boardTask.claimed_at === mineTask.claimed_at);
+        const what = claim
+          ? `${mineTask.assignee}'s claim of ${ref} (claimed ${mineTask.claimed_at ?? 'then'})`
+          : `what ${[...actors].join(', ')} wrote of ${ref} (${!mineTask ? 'it removed the task' : !boardTask ? 'the task itself' : state === boardState ? 'its plan' : describe(mineTask)})`;
+        const summary = `${what}, made while this clone did not share the board, was dropped: ${onBoard(boardTask)}`;
+        out.push({ action: claim ? 'task.claim_dropped' : 'task.write_dropped', target: ref, change_id: j.changeId, summary });
+        this.notices.push({ kind: 'remote', message: `${this.shown(j.p)}: ${summary}; the board's activity log records it, and this clone's version is kept in ${j.kept}.` });
+      }
+    }
+    return out;
   }
 
   // ---- the activity log -----------------------------------------------------------------------------
@@ -364,6 +443,21 @@ export class Reconciler {
     return { blobs, from };
   }
 
+  /**
+   * Whether the target's log holds the local one (`from` bytes) at its start. The chunks before the
+   * one the local log ends in are the base's (planActivity); that one is compared byte by byte,
+   * unless the target has it unchanged.
+   */
+  private appends(from: number): boolean {
+    const last = activityChunks(this.base?.listing ?? {}).at(-1);
+    if (!last) return true;
+    const start = from - last.entry.size;
+    const now = this.target.listing[last.path];
+    if (now?.blob === last.entry.blob) return true;
+    const bytes = now && this.blobs.get(now.blob);
+    return bytes !== undefined && bytes.subarray(0, last.entry.size).equals(readRange(this.board.activityPath, start, from));
+  }
+
   private writeActivity(plan: { blobs: string[]; from: number }): void {
     const parts: Buffer[] = [];
     let start = 0;
@@ -377,11 +471,53 @@ export class Reconciler {
       return;
     }
     const local = readLocal(this.board.activityPath);
-    if (local && local.bytes.length > 0 && !bytes.subarray(0, local.bytes.length).equals(local.bytes)) {
+    if (local && local.bytes.length > 0 && !bytes.subarray(0, local.bytes.length).equals(local.bytes) && !holdsLines(bytes, local.bytes)) {
       this.keepFile(`${ACTIVITY_DIR}local.jsonl`, local.bytes, "this clone's activity log is not the shared board's");
     }
     this.stage(this.board.activityPath, bytes);
   }
+}
+
+/** Bytes [start, end) of a file (the part of the activity log a chunk holds). */
+export function readRange(path: string, start: number, end: number): Buffer {
+  if (end <= start) return Buffer.alloc(0);
+  const buf = Buffer.alloc(end - start);
+  const fd = openSync(path, 'r');
+  try {
+    let n = 0;
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, start + n);
+      if (got === 0) break;
+      n += got;
+    }
+    return buf.subarray(0, n);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Whether a log holds every line of another (a board merged from two histories holds both sides' lines, in another order). */
+function holdsLines(log: Buffer, other: Buffer): boolean {
+  const lines = new Set(log.toString('utf8').split('\n'));
+  return other.toString('utf8').split('\n').every((l) => lines.has(l));
+}
+
+/** The tasks of a task list's text, by id. */
+function tasksOf(text: string, shown: string): Map<string, Task> {
+  const content = parseDocText('tasks', text, shown).content;
+  return new Map((content?.blocks ?? []).flatMap((b) => (b.task ? [[b.id, b.task] as const] : [])));
+}
+
+function describe(task: Task): string {
+  if (isHeld(task)) return `${task.status}, held by ${task.assignee}`;
+  return task.status === 'done' && task.assignee ? `done by ${task.assignee}` : task.status;
+}
+
+/** How the shared board holds a task, said of a write of this clone's that it does not keep. */
+function onBoard(task: Task | undefined): string {
+  if (!task) return 'the shared board does not have the task';
+  if (isHeld(task)) return `${task.assignee} holds it on the shared board (claimed ${task.claimed_at ?? 'earlier'}${task.status === 'in_progress' ? '' : `, ${task.status}`})`;
+  return `the shared board has it ${describe(task)}${task.status === 'done' ? '' : ', held by nobody'}`;
 }
 
 /** Reads the listing of a commit (for callers that have only its id). */

@@ -17,7 +17,7 @@
  * against the local copy and queued, and replayed in order on the next sync, each only while the
  * claim it was made under still holds (a refused one is kept and reported, never dropped).
  */
-import { closeSync, lstatSync, openSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { faultPoint, now } from '../../clock.js';
 import { AgentboardError, fail } from '../../errors.js';
@@ -29,13 +29,16 @@ import { processesWith } from '../processes.js';
 import { PublishedThenChanged, Transaction, type Publish } from '../transaction.js';
 import { blobId, gitReason, Git, remoteSaid, shownUrl, type GitResult } from './git.js';
 import { writeIntent, type WriteIntent } from './intent.js';
-import { Reconciler, targetOf } from './reconcile.js';
+import { mergeFork } from './fork.js';
+import { readRange, Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
 import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, sharedBytes, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 import { refTo, SAME_CALL } from '../../domain/refs.js';
 
 /** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
 const WAITING_REFS = 'refs/agentboard/waiting/';
+/** Pushes turned down in a row while the remote's board did not move, after which a write says so (again). */
+const UNMOVED_MAX = 3;
 /** A write that kept losing the race for this long gives up (REMOTE_BUSY). */
 const REMOTE_PATIENCE_MS = 120_000;
 /** Rejections in a row after which a write says it is waiting. */
@@ -78,24 +81,6 @@ function storeIn(listing: Listing, identities: Record<string, string>, data: Map
   };
 }
 
-/** Bytes [start, end) of a file (the part of the activity log its last chunk holds). */
-function readRange(path: string, start: number, end: number): Buffer {
-  if (end <= start) return Buffer.alloc(0);
-  const buf = Buffer.alloc(end - start);
-  const fd = openSync(path, 'r');
-  try {
-    let n = 0;
-    while (n < buf.length) {
-      const got = readSync(fd, buf, n, buf.length - n, start + n);
-      if (got === 0) break;
-      n += got;
-    }
-    return buf.subarray(0, n);
-  } finally {
-    closeSync(fd);
-  }
-}
-
 function isCode(err: unknown, code: string): boolean {
   return err instanceof AgentboardError && err.code === code;
 }
@@ -116,6 +101,11 @@ export class SharedBoard {
   private attemptMs = 150;
   /** The date of the board commit fetched last (ms since the epoch). */
   private headTime = 0;
+  /** How many pushes in a row were turned down while the remote's board did not move (again), and the last one's reason. */
+  private unmoved = 0;
+  private lastTurnedDown: { line: string; said: string } | null = null;
+  /** What the fetch before the last one found: the board commit and when, by this clone's clock (checkClock). */
+  private previousFetch: { head: string; at: number } | null = null;
 
   constructor(
     readonly board: Board,
@@ -124,6 +114,7 @@ export class SharedBoard {
     this.git = new Git(board.root);
     this.files = new RemoteFiles(board.runtimeDir, (p) => board.rel(p));
     this.tracking = `refs/agentboard/remotes/${remote}/board`;
+    board.questionsSeen = () => this.files.seen().at;
   }
 
   // ---- talking to the remote ------------------------------------------------------------------------
@@ -166,12 +157,12 @@ export class SharedBoard {
       r = this.git.run(args, { network: true });
     }
     this.fetchMs = Date.now() - t0;
+    this.previousFetch = this.files.lastFetch();
     if (r.code !== 0) {
       if (!/couldn't find remote ref/i.test(r.stderr)) this.unreachable(r.stderr);
-      this.files.touchFetched();
+      this.files.touchFetched(null, now().getTime());
       return null;
     }
-    this.files.touchFetched();
     let head: string | null = null;
     const waiting: Record<string, string> = {};
     for (const line of this.git.must(['for-each-ref', '--format=%(objectname) %(committerdate:unix) %(refname)', tracked]).split('\n')) {
@@ -181,25 +172,45 @@ export class SharedBoard {
         this.headTime = Number(time) * 1000;
       } else if (ref?.startsWith(`${tracked}waiting/`)) waiting[ref.slice(tracked.length + 'waiting/'.length)] = id!;
     }
+    this.files.touchFetched(head, now().getTime());
     this.files.noteWaiting(waiting);
     return head;
   }
 
+  private pushTarget: string | null = null;
+  /**
+   * Where the board's pushes go: the remote, unless it pushes to another repository than it fetches
+   * from (remote.<name>.pushurl: fetching from the shared repository and pushing code to a fork, say).
+   * The board is pushed where it is fetched from, or no push would ever meet the board it was made on.
+   */
+  private pushTo(): string {
+    if (this.pushTarget === null) {
+      const pushUrls = this.git.run(['config', '--get-all', `remote.${this.remote}.pushurl`]).stdout.toString('utf8').trim();
+      this.pushTarget = pushUrls === '' ? this.remote : (this.git.remoteUrl(this.remote) ?? this.remote);
+    }
+    return this.pushTarget;
+  }
+
   /** Pushes `commit` if the remote's board is still `expected`: 'ok', or 'moved' when another clone wrote first. */
   private push(commit: string, expected: string | null, token: string): 'ok' | 'moved' {
-    const r = this.git.run(['push', '--porcelain', '--no-verify', `--force-with-lease=${BOARD_REF}:${expected ?? ''}`, this.remote, `${commit}:${BOARD_REF}`], { network: true, env: { [PUSH_MARKER]: token } });
+    const r = this.git.run(['push', '--porcelain', '--no-verify', `--force-with-lease=${BOARD_REF}:${expected ?? ''}`, this.pushTo(), `${commit}:${BOARD_REF}`], { network: true, env: { [PUSH_MARKER]: token } });
     const line = r.stdout
       .toString('utf8')
       .split('\n')
       .find((l) => l.includes(`:${BOARD_REF}\t`));
-    if (r.code === 0 && line && !line.startsWith('!')) return 'ok';
+    if (r.code === 0 && line && !line.startsWith('!')) {
+      // The remote holds this commit now: the next fetch judges the writes made since (checkClock).
+      this.files.touchFetched(commit, now().getTime());
+      return 'ok';
+    }
     if (line?.startsWith('!')) {
       // The remote's own compare-and-swap lost to a push that came in between ("failed to update ref",
       // "cannot lock ref"): another clone wrote first, like a stale lease.
       if (line.includes('[remote rejected]') && !/failed to (update|lock) ref|cannot lock ref|incorrect old value/.test(line)) {
         const said = remoteSaid(r.stderr);
-        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.${said ? ` It said:\n  ${said}` : ''}`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then try ${SAME_CALL} again.`);
+        fail('REMOTE_REFUSED', `The remote "${this.remote}" refused the board's update (${line.split('\t').pop()}); nothing was written.${said ? ` It said:\n  ${said}` : ''}`, `Make sure you may push ${BOARD_REF} to ${this.remote} (a hook or a ref protection may refuse it), then try ${SAME_CALL} again; or share the board through a remote that takes it, or stop sharing it with ${refTo('remote.disable')}.`);
       }
+      this.lastTurnedDown = { line: line.split('\t').pop() ?? line, said: remoteSaid(r.stderr) };
       return 'moved';
     }
     return this.unreachable(r.stderr);
@@ -214,7 +225,7 @@ export class SharedBoard {
     // Said lately: the others still take it as fresh (it is stale only after WAITING_STALE_MS unchanged).
     if (head === null || (this.waitingSaid !== null && Date.now() - this.waitingSaid < WAITING_STALE_MS / 3)) return;
     const ref = `${WAITING_REFS}${this.files.cloneId()}`;
-    this.git.run(['push', '--quiet', '--no-verify', '--force', this.remote, `${head}:${ref}`], { network: true });
+    this.git.run(['push', '--quiet', '--no-verify', '--force', this.pushTo(), `${head}:${ref}`], { network: true });
     this.waitingSaid = Date.now();
   }
 
@@ -222,7 +233,7 @@ export class SharedBoard {
   private doneWaiting(): void {
     const ref = `${WAITING_REFS}${this.files.cloneId()}`;
     if (this.waitingSaid === null && !this.files.waitingOf(this.files.cloneId())) return;
-    this.git.run(['push', '--quiet', '--no-verify', this.remote, `:${ref}`], { network: true });
+    this.git.run(['push', '--quiet', '--no-verify', this.pushTo(), `:${ref}`], { network: true });
     this.waitingSaid = null;
   }
 
@@ -297,17 +308,24 @@ export class SharedBoard {
   }
 
   /**
-   * Says when the write another clone just made is stamped later than this clone's clock says it is
-   * now: the machines' clocks differ. Every stamp on the board is its writer's time, so a question
-   * asked on a machine whose clock is behind expires at once on one whose clock is ahead (it looks
-   * long past its deadline there), and claims look stale there. A clock behind is told this way;
-   * one ahead is told by the clones behind it.
+   * Says when the clocks of the machines that share the board differ: every stamp on the board is
+   * its writer's time, so claims made on a machine whose clock is behind look stale on one whose
+   * clock is ahead (questions do not expire early there: noteQuestions). A clock behind sees the
+   * write another clone just made stamped later than it says it is now. A clock ahead sees a write
+   * made since its previous fetch (the remote then held the commit this clone shows, and the write
+   * came after it) stamped earlier than that fetch; a write's stamp is when it started, and it may
+   * have kept losing the race for REMOTE_PATIENCE_MS before it landed, so only more than that counts.
    */
   private checkClock(): void {
-    const ahead = this.headTime - now().getTime();
-    if (ahead < CLOCK_SLACK_MS) return;
-    const by = ahead < 90 * 60_000 ? `${Math.round(ahead / 60_000)} min` : `${Math.round(ahead / 3_600_000)} h`;
-    const message = `The shared board's last write, by another clone, is stamped ${by} later than this clone's clock says it is: the clocks of the machines that share the board differ. Questions asked on a machine whose clock is behind expire early on one whose clock is ahead, and claims look stale there; set the clocks right (NTP).`;
+    const later = this.headTime - now().getTime();
+    const prev = this.previousFetch;
+    const earlier = prev !== null && prev.head === this.synced()?.commit ? prev.at - this.headTime - REMOTE_PATIENCE_MS : 0;
+    if (later < CLOCK_SLACK_MS && earlier < CLOCK_SLACK_MS) return;
+    const by = (ms: number) => (ms < 90 * 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
+    const message =
+      later >= CLOCK_SLACK_MS
+        ? `The shared board's last write, by another clone, is stamped ${by(later)} later than this clone's clock says it is: the clocks of the machines that share the board differ. Claims made on a machine whose clock is behind look stale on one whose clock is ahead; set the clocks right (NTP).`
+        : `The shared board's last write, by another clone, was made after this clone's previous sync but is stamped at least ${by(earlier)} earlier than this clone's clock said then: the clocks of the machines that share the board differ, and this clone's runs ahead. Claims made on a machine whose clock is behind look stale here; set the clocks right (NTP).`;
     // Said once, though a write that lost the race pulls again.
     if (!this.board.notices.some((n) => n.message === message)) this.board.notices.push({ kind: 'remote', message });
   }
@@ -317,14 +335,19 @@ export class SharedBoard {
    * this clone last synced was rewritten (a force-push, a remote restored from a backup). Moved
    * back to an older commit of the board, it lost writes this clone has: they are put back,
    * pushed like any write (named against the value they replace), so that no claim or note agreed
-   * on is lost and no task is handed out again. Rewritten otherwise, the remote's board is taken
-   * and this clone's last commit kept under a ref a person can look at. Returns the remote's commit.
+   * on is lost and no task is handed out again. Moved back and written on since (a clone that had
+   * not synced the last writes put its copy back), the writes this clone has and it lacks are merged
+   * onto it (store/remote/fork.ts), with both histories as parents. Rewritten otherwise (another
+   * history altogether), the remote's board is taken and this clone's last commit kept under a ref
+   * a person can look at. Returns the remote's commit.
    */
   private rewound(head: string | null): string | null {
     const mine = this.synced()?.commit;
     if (head === null || mine === undefined || head === mine || this.isAncestor(mine, head)) return head;
     const missing = this.git.run(['rev-list', '--count', `${head}..${mine}`]).stdout.toString('utf8').trim();
     if (!this.isAncestor(head, mine)) {
+      const base = this.git.run(['merge-base', head, mine]).stdout.toString('utf8').trim();
+      if (base !== '') return this.mergeOnto(head, mine, base);
       const kept = `refs/agentboard/rewritten/${this.remote}`;
       this.git.run(['update-ref', kept, mine]);
       this.board.notices.push({
@@ -337,6 +360,26 @@ export class SharedBoard {
     this.git.run(['update-ref', this.tracking, mine]);
     this.board.notices.push({ kind: 'remote', message: `The shared board on "${this.remote}" had been moved back to an older commit (${head.slice(0, 12)}: a force-push, or a remote restored from a backup) and was missing ${missing} write${missing === '1' ? '' : 's'}; this clone had them and put them back.` });
     return mine;
+  }
+
+  /**
+   * The remote's board (`head`) forked from this clone's (`mine`) at `base`: this clone's writes it
+   * lacks are merged onto it and pushed, named against `head` like any write. What the remote's
+   * board keeps over is said, and logged in the merge. Returns the commit the remote then holds.
+   */
+  private mergeOnto(head: string, mine: string, base: string): string | null {
+    const at = now();
+    const fork = mergeFork(this.git, base, mine, head, at.toISOString(), this.idLength());
+    const message = `agentboard: merged ${fork.writes} write${fork.writes === 1 ? '' : 's'} the board lacked after it was moved back\n\n${fork.dropped.map((d) => d.summary).join('\n')}`;
+    const commit = writeCommit(this.git, { parent: head, merge: mine, base: fork.theirs, listing: fork.listing, data: fork.data, message, author: 'agentboard', ref: this.outgoing(), at: at.getTime() });
+    if (this.push(commit, head, newToken()) === 'moved') return this.rewound(this.fetch());
+    this.git.run(['update-ref', this.tracking, commit]);
+    this.board.notices.push({
+      kind: 'remote',
+      message: `The shared board on "${this.remote}" had been moved back to an older copy (a force-push, or a copy put back by a clone that had not synced the last writes) and written on since; ${fork.writes} write${fork.writes === 1 ? '' : 's'} of this clone's copy it lacked ${fork.writes === 1 ? 'is' : 'are'} merged onto it (board commit ${commit.slice(0, 12)}).`,
+    });
+    for (const d of fork.dropped) this.board.notices.push({ kind: 'remote', message: `${d.summary}; the board's activity log records it.` });
+    return commit;
   }
 
   private isAncestor(commit: string, of: string): boolean {
@@ -358,7 +401,32 @@ export class SharedBoard {
   sync(): string {
     this.recover();
     this.settleAside();
-    return this.current();
+    const head = this.current();
+    this.noteQuestions();
+    return head;
+  }
+
+  /**
+   * Records when this clone first knew of each open question, by its own clock: its own write that
+   * asked it, or the sync that brought it. Every time on the board is its writer's clock, so a
+   * question asked on a machine whose clock is behind looks long past its deadline on one whose clock
+   * is ahead; it expires there only once its time has passed there too since then (expireInputs).
+   * Read again only when the runtime store this clone shows changed.
+   */
+  private noteQuestions(): void {
+    const state = this.synced()?.listing[STATE_PATH]?.blob;
+    const seen = this.files.seen();
+    if (state === undefined || state === seen.state) return;
+    const read = readBoardFile(this.board.runtimePath, this.board.rel(this.board.runtimePath));
+    let inputs: Record<string, { status?: string }> = {};
+    try {
+      inputs = (JSON.parse(read?.text ?? '{}') as { inputs?: typeof inputs }).inputs ?? {};
+    } catch {
+      return;
+    }
+    const t = now().getTime();
+    const at = Object.fromEntries(Object.entries(inputs).flatMap(([id, input]) => (input.status === 'open' ? [[id, seen.at[id] ?? t]] : [])));
+    this.files.writeSeen({ state, at });
   }
 
   /** Fetches the board and brings agentd/ to it; the commit. A remote that holds none is missing(). */
@@ -379,17 +447,38 @@ export class SharedBoard {
   private missing(): string {
     const mine = this.synced();
     const publish = writeIntent()?.publish;
-    if (!mine && publish === 'board') return this.publishLocal() ?? this.pull() ?? this.missing();
+    // The board named in agentd/config.yaml may be shared through another of this clone's remotes (its origin a fork, say).
+    const elsewhere = this.boardElsewhere();
+    const renames = `(\`git remote rename ${this.remote} <another name>\`, then \`git remote rename ${elsewhere} ${this.remote}\`)`;
+    const rename = elsewhere && `"${this.remote}" here may not be the repository the other clones share the board through: this clone's remote "${elsewhere}" holds a shared board. If it is that repository, give it the name the other clones use ${renames}`;
+    if (!mine && publish === 'board') {
+      // Sharing a board of its own where another remote holds one would split the board in two.
+      if (elsewhere && this.board.config.remote === this.remote) {
+        fail('REMOTE_NO_BOARD', `The remote "${this.remote}" holds no shared board (${BOARD_REF}), and this clone never synced one; nothing was written.`, `${rename}; then try ${SAME_CALL} again. If it is not (an old mirror, say), this clone's board is shared through "${this.remote}" by ${SAME_CALL} once "${elsewhere}" is no longer a remote here (\`git remote remove ${elsewhere}\`; add it back afterwards).`);
+      }
+      return this.publishLocal() ?? this.pull() ?? this.missing();
+    }
     if (!mine || !publish) {
       const none = `The remote "${this.remote}" holds no shared board (${BOARD_REF}): it was deleted there, or the remote's URL now leads to a repository without it`;
-      const person = `A person puts the board back with ${refTo('remote.sync')} in the clone that synced it last (${refTo('remote.status')} shows each clone's board commit and last sync)`;
+      const person = `${rename ? `${rename}. Otherwise a` : 'A'} person puts the board back with ${refTo('remote.sync')} in the clone that synced it last (${refTo('remote.status')} shows each clone's board commit and last sync)`;
       if (mine) fail('REMOTE_NO_BOARD', `${none}; nothing was written. This clone shows board commit ${mine.commit.slice(0, 12)}.`, `${person}; then try ${SAME_CALL} again.`);
       fail('REMOTE_NO_BOARD', `${none}, or it was never shared; this clone never synced it, so it has no copy to put back, and nothing was written.`, `${person}, or, when the board was never shared (agentd/config.yaml was given the remote by hand), shares this clone's board with ${refTo('remote.enable')} here; then try ${SAME_CALL} again.`);
     }
     if (this.push(mine.commit, null, newToken()) === 'moved') return this.current();
     this.git.run(['update-ref', this.tracking, mine.commit]);
-    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" held no shared board; this clone put its copy back (board commit ${mine.commit.slice(0, 12)}). A clone that synced a later commit puts the writes it has back at its next sync.` });
+    const also = elsewhere ? ` This clone's remote "${elsewhere}" holds a shared board too: if the other clones share the board through it, give it the name they use ${renames}.` : '';
+    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" held no shared board; this clone put its copy back (board commit ${mine.commit.slice(0, 12)}). A clone that synced a later commit puts the writes it has back at its next sync.${also}` });
     return mine.commit;
+  }
+
+  /** Another remote of this clone's that holds a shared board (the first of a few looked at), or null. */
+  private boardElsewhere(): string | null {
+    const names = this.git.run(['remote']).stdout.toString('utf8').split('\n').filter((n) => n && n !== this.remote);
+    for (const name of names.slice(0, 3)) {
+      const r = this.git.run(['ls-remote', '--refs', name, BOARD_REF], { network: true });
+      if (r.code === 0 && r.stdout.length > 0) return name;
+    }
+    return null;
   }
 
   // ---- git commands run with the board's copies out of their way (ops/remote.ts) --------------------
@@ -491,6 +580,7 @@ export class SharedBoard {
     // Another process replaying this clone's queue may have pushed this write since it was read: once is all.
     if (intent?.replay && !this.files.queue().entries.some((e) => e.id === intent.replay!.id && !e.refused)) throw new ReplayedElsewhere();
     this.unsettled = null;
+    this.unmoved = 0;
     let head: string | null;
     try {
       head = this.giveWay(this.sync());
@@ -510,9 +600,10 @@ export class SharedBoard {
       try {
         if (attempt > 1) head = this.again(head, attempt);
         const t0 = Date.now();
-        const result = this.board.write(lock, run, (tx) => (journal) => this.publish(journal, tx, head, intent, t0));
+        const result = this.board.write(lock, run, this.publisher(head, intent, t0));
         if (intent?.replay) this.unqueue(intent.replay.id); // a replay that changed nothing leaves no commit to take it off the queue
         this.doneWaiting();
+        this.noteQuestions();
         return result;
       } catch (err) {
         const done = last as { tx: Transaction; result: T } | null;
@@ -536,14 +627,16 @@ export class SharedBoard {
    */
   async writeBatch<T>(once: (publish: (tx: Transaction) => Publish) => Promise<T>, last: () => T | undefined, commitAlone: (result: T) => void): Promise<T> {
     this.unsettled = null;
+    this.unmoved = 0;
     let head = this.giveWay(this.sync());
     const started = Date.now();
     for (let attempt = 1; ; attempt++) {
       try {
         if (attempt > 1) head = this.again(head, attempt);
         const t0 = Date.now();
-        const result = await once((tx) => (journal) => this.publish(journal, tx, head, undefined, t0));
+        const result = await once(this.publisher(head, undefined, t0));
         this.doneWaiting();
+        this.noteQuestions();
         return result;
       } catch (err) {
         const done = last();
@@ -556,11 +649,27 @@ export class SharedBoard {
     }
   }
 
-  /** Before a write runs again (its push was refused): says so once it keeps losing, waits a moment, and pulls what the others wrote. */
+  /**
+   * Before a write runs again (its push was refused): says so once it keeps losing, waits a moment,
+   * and pulls what the others wrote. A push turned down as if another clone had written first, while
+   * the remote's board stays where it was, lost to nobody: a push that goes to another repository
+   * than the fetch reads, or a ref the remote cannot update (a lock file left there). It is said
+   * after a few, instead of retried for REMOTE_PATIENCE_MS.
+   */
   private again(head: string | null, attempt: number): string | null {
     if (attempt > WAIT_AFTER) this.sayWaiting(head);
     sleep(Math.random() * 5);
-    return this.giveWay(this.current());
+    const next = this.giveWay(this.current());
+    this.unmoved = next === head ? this.unmoved + 1 : 0;
+    if (this.unmoved >= UNMOVED_MAX) {
+      const { line, said } = this.lastTurnedDown ?? { line: 'stale info', said: '' };
+      fail(
+        'REMOTE_REFUSED',
+        `The remote "${this.remote}" turned the board's update down ${attempt - 1} times as if another clone had written first (${line}), but its board has not moved; nothing was written.${said ? ` It said:\n  ${said}` : ''}`,
+        `Check that pushes to "${this.remote}" reach the repository its fetches read (\`git remote get-url --push ${this.remote}\`, a pushInsteadOf setting), and that nothing holds ${BOARD_REF} there (a ${BOARD_REF}.lock file a crashed git left on the server: remove it); then try ${SAME_CALL} again.`,
+      );
+    }
+    return next;
   }
 
   /** A write pushed whose local files then changed: it stands; the board is pulled. */
@@ -595,13 +704,20 @@ export class SharedBoard {
     this.files.writeQueue(queue);
   }
 
-  /** Marks a queued write as refused by the rules: kept for a person, never replayed. */
+  /**
+   * Marks a queued write as refused by the rules: kept for a person, never replayed. The command
+   * whose sync replayed it says so, and the board's activity log with the next write that lands.
+   */
   refuse(id: number, err: AgentboardError): void {
     const queue = this.files.queue();
     const entry = queue.entries.find((e) => e.id === id);
     if (!entry) return;
     entry.refused = { code: err.code, message: err.message, at: new Date().toISOString() };
     this.files.writeQueue(queue);
+    const task = entry.claims[0]?.task_id ?? String(entry.input.task_id ?? entry.actor);
+    const summary = `${err.message} It stays in the queue of the clone that made it offline.`;
+    this.files.writeDropped([...this.files.dropped(), { action: 'remote.queued_refused', target: task, ...(task.includes('/') ? { change_id: task.split('/')[0]! } : {}), summary }]);
+    this.board.notices.push({ kind: 'remote', message: `${err.message} ${err.nextStep}` });
   }
 
   /** The remote's URL as it may be shown (without credentials), or null when this clone has no such remote. */
@@ -649,11 +765,24 @@ export class SharedBoard {
   }
 
   /**
-   * The commit of this write: the fetched tree with what the journal changes in shared files, and
-   * the push. On success the new state is recorded in the same journal; on a rejection nothing
-   * local has changed.
+   * The publish of a write's transaction. What this clone wrote while it did not share the board and
+   * the shared board did not keep (dropped.json, found as it joined) is logged in it first, so that
+   * the board's activity log says so with the first write that lands.
    */
-  private publish(journal: Journal, tx: Transaction, head: string | null, intent: WriteIntent | undefined, started: number): void {
+  private publisher(head: string | null, intent: WriteIntent | undefined, started: number): (tx: Transaction) => Publish {
+    return (tx) => {
+      const dropped = this.files.dropped();
+      for (const d of dropped) tx.log('agentboard', d.action, d.target, d.summary, d.change_id);
+      return (journal) => this.publish(journal, tx, head, intent, started, dropped.length > 0);
+    };
+  }
+
+  /**
+   * The commit of this write: the fetched tree with what the journal changes in shared files, and
+   * the push. On success the new state is recorded in the same journal (and dropped.json, logged
+   * by it, removed); on a rejection nothing local has changed.
+   */
+  private publish(journal: Journal, tx: Transaction, head: string | null, intent: WriteIntent | undefined, started: number, loggedDropped: boolean): void {
     const board = this.board;
     const base = this.synced();
     const listing: Listing = { ...(base?.listing ?? {}) };
@@ -736,6 +865,7 @@ export class SharedBoard {
       this.stage(journal, this.files.path('queue.json'), RemoteFiles.queueText(queue));
     }
     journal.removes.push(board.rel(this.files.path('pending.json')));
+    if (loggedDropped) journal.removes.push(board.rel(this.files.path('dropped.json')));
   }
 
   private stage(journal: Journal, path: string, text: string): void {

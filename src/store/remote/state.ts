@@ -4,7 +4,8 @@
  * - synced.json: the board commit the working tree's agentd/ shows (the base of the next write),
  *   its files, and the identity each file had when agentboard wrote it (so that a file changed
  *   since is noticed without reading it);
- * - fetched: touched whenever the remote answered, so its time is the last sync;
+ * - fetched: written whenever the remote answered, so its time is the last sync; it holds the board
+ *   commit the remote held then, and the time by the clock of the process that fetched it;
  * - pending.json: the commit a write is pushing, written before the push and removed with the
  *   write's local commit; finding one means a push was interrupted (store/remote/shared.ts);
  * - queue.json: notes and progress made while the remote could not be reached, in order, and
@@ -13,12 +14,19 @@
  *   copies taken out of its way, removed once agentd/ shows the shared board again and git is
  *   done; finding one means that command was killed, and the next command puts the board back, or
  *   that git waits for a person to finish a merge or a rebase (store/remote/shared.ts);
- * - kept/: copies of a person's files that a sync would otherwise have replaced or removed.
+ * - kept/: copies of a person's files that a sync would otherwise have replaced or removed;
+ * - seen.json: when this clone first knew of each open question, by its own clock (a question asked
+ *   on a machine whose clock is behind does not expire here before its time has passed here too);
+ * - dropped.json: writes of this clone's that the shared board does not keep (made while this
+ *   clone did not share the board, found as it joined it: store/remote/reconcile.ts; queued offline
+ *   and refused on replay), for the board's activity log: the next write that lands logs them and
+ *   removes the file.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync, type Dirent } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import { readBoardFile, writeFileAtomic } from '../fs.js';
+import type { ActivityEntry } from '../activity.js';
 import type { Listing } from './tree.js';
 
 export interface Synced {
@@ -68,6 +76,14 @@ export interface QueuedWrite {
   refused?: { code: string; message: string; at: string };
 }
 
+/** A write the shared board does not keep, as the activity entry that says so (logged by agentboard). */
+export type Dropped = Pick<ActivityEntry, 'action' | 'target' | 'change_id' | 'summary'>;
+
+export interface Seen {
+  state?: string;
+  at: Record<string, number>;
+}
+
 export interface Queue {
   next_id: number;
   entries: QueuedWrite[];
@@ -83,11 +99,11 @@ export class RemoteFiles {
     this.dir = join(runtimeDir, 'remote');
   }
 
-  path(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'fetched' | 'kept' | 'clone-id' | 'waiting.json'): string {
+  path(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'dropped.json' | 'seen.json' | 'fetched' | 'kept' | 'clone-id' | 'waiting.json'): string {
     return join(this.dir, name);
   }
 
-  private readJson<T>(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'waiting.json'): T | null {
+  private readJson<T>(name: 'synced.json' | 'pending.json' | 'aside.json' | 'queue.json' | 'dropped.json' | 'seen.json' | 'waiting.json'): T | null {
     const path = this.path(name);
     const read = readBoardFile(path, this.shown(path));
     if (!read) return null;
@@ -170,6 +186,32 @@ export class RemoteFiles {
     writeFileAtomic(this.path('queue.json'), RemoteFiles.queueText(q), this.shown(this.path('queue.json')));
   }
 
+  /** Writes the shared board does not keep, waiting to be logged there. */
+  dropped(): Dropped[] {
+    const d = this.readJson<Dropped[]>('dropped.json');
+    return Array.isArray(d) ? d : [];
+  }
+
+  static droppedText(d: Dropped[]): string {
+    return `${JSON.stringify(d, null, 2)}\n`;
+  }
+
+  writeDropped(d: Dropped[]): void {
+    this.ensureDir();
+    writeFileAtomic(this.path('dropped.json'), RemoteFiles.droppedText(d), this.shown(this.path('dropped.json')));
+  }
+
+  /** When this clone first knew of each open question (ms since the epoch, by its own clock), as of the runtime store `state` (its blob id). */
+  seen(): Seen {
+    const s = this.readJson<Seen>('seen.json');
+    return s && typeof s.at === 'object' && s.at !== null ? s : { at: {} };
+  }
+
+  writeSeen(seen: Seen): void {
+    this.ensureDir();
+    writeFileAtomic(this.path('seen.json'), `${JSON.stringify(seen)}\n`, this.shown(this.path('seen.json')));
+  }
+
   /** This clone's id on the remote (its waiting ref), made on first use. */
   cloneId(): string {
     const path = this.path('clone-id');
@@ -202,16 +244,17 @@ export class RemoteFiles {
     return Object.entries(known).some(([clone, w]) => clone !== me && Date.now() - w.seen < staleMs);
   }
 
-  /** Marks now as the last time the remote answered. */
-  touchFetched(): void {
-    const path = this.path('fetched');
-    try {
-      const t = new Date();
-      utimesSync(path, t, t);
-    } catch {
-      this.ensureDir();
-      writeFileSync(path, '');
-    }
+  /** Marks now as the last time the remote answered (the file's time), with the board commit it held (null: none) and this process's clock (SharedBoard.checkClock). */
+  touchFetched(head: string | null, at: number): void {
+    this.ensureDir();
+    writeFileSync(this.path('fetched'), `${head ?? ''} ${at}\n`);
+  }
+
+  /** The board commit the remote held when it last answered ('' for none), and when, by the clock of the process that fetched it. */
+  lastFetch(): { head: string; at: number } | null {
+    const text = readBoardFile(this.path('fetched'), this.shown(this.path('fetched')))?.text;
+    const m = text === undefined ? null : /^([0-9a-f]*) (\d+)\n$/.exec(text);
+    return m ? { head: m[1]!, at: Number(m[2]) } : null;
   }
 
   /** When the remote last answered (ms since the epoch), or null when it never has. */

@@ -149,6 +149,8 @@ export function readBlobs(git: Git, ids: string[]): Map<string, Buffer> {
 /** Where a commit being built comes from, and what it is. */
 export interface NewCommit {
   parent: string | null;
+  /** A second parent: the other history a merge brings in (store/remote/fork.ts). */
+  merge?: string;
   /** The parent's files (none for a first commit). */
   base: Listing;
   /** Every file of the new commit. */
@@ -174,6 +176,7 @@ export function writeCommit(git: Git, c: NewCommit): string {
   parts.push(Buffer.from(`author ${c.author.replace(/[<>\n]/g, '').slice(0, 100)} <agentboard@localhost> ${now} +0000\ncommitter agentboard <agentboard@localhost> ${now} +0000\n`));
   parts.push(...text(c.message));
   if (c.parent) parts.push(Buffer.from(`from ${c.parent}\n`));
+  if (c.merge) parts.push(Buffer.from(`merge ${c.merge}\n`));
   for (const p of Object.keys(c.base)) if (!c.listing[p]) parts.push(Buffer.from(`D ${quote(p)}\n`));
   for (const [p, e] of Object.entries(c.listing)) {
     if (c.base[p]?.blob === e.blob) continue;
