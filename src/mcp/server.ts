@@ -107,14 +107,14 @@ function recordCall(binding: Binding | undefined, tool: string, args: unknown, e
   }
 }
 
-async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown, spell: Spell, binding?: Binding): Promise<CallToolResult> {
+async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: unknown, spell: Spell, binding?: Binding, signal?: AbortSignal): Promise<CallToolResult> {
   try {
     if (binding) args = bindArgs(op, binding, args);
     const ownAgentId = 'agent_id' in op.input.shape;
     const parsed = parseInput(input, args, { rules: op.inputRules, extra: ownAgentId ? ['response_format'] : ['response_format', 'agent_id'] }) as Record<string, unknown>;
     const { response_format: format = 'markdown', ...rest } = parsed as { response_format?: ResponseFormat };
     if (!ownAgentId) delete (rest as Record<string, unknown>).agent_id;
-    const data = resolveRefsDeep(await runCombined(op, { ...ctx, fits: fitsFor(op.name, format) }, rest, format), spell);
+    const data = resolveRefsDeep(await runCombined(op, { ...ctx, fits: fitsFor(op.name, format) }, rest, format, { signal }), spell);
     recordCall(binding, op.tool!.name, args, null, spell);
     return toolResult(op.name, data, format, spell, ctx.takeNotices().map((n) => resolveRefs(n.message, spell)));
   } catch (err) {
@@ -165,7 +165,7 @@ class TasklessServer extends Server {
 export function createServer(ctx: Context, profile: Profile = 'all', binding?: Binding): Server {
   const served = toolOperations(profile);
   const server = new TasklessServer({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
-  const calls = new Map<string, (args: unknown) => Promise<CallToolResult>>();
+  const calls = new Map<string, (args: unknown, signal: AbortSignal) => Promise<CallToolResult>>();
   const listing: (Omit<Tool, 'inputSchema'> & { fullInput: JsonSchema })[] = [];
   const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served) };
   const spell = toolSpeller(served);
@@ -174,8 +174,8 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     const input = toolInput(op, binding);
     // Its answers name this tool as the call to make again (SAME_CALL).
     const spellCall = toolSpeller(served, op);
-    const call = (args: unknown) => {
-      const running = callTool(toolCtx, op, input, args, spellCall, binding);
+    const call = (args: unknown, signal: AbortSignal) => {
+      const running = callTool(toolCtx, op, input, args, spellCall, binding, signal);
       inFlight.add(running);
       void running.finally(() => inFlight.delete(running));
       return running;
@@ -195,8 +195,10 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
   // Every call is answered by the operation layer, so that a bad argument gets the same
   // { code, message, next_step } error as every other failure. The request is taken as it comes
   // (the SDK's own check would answer a malformed one with a schema dump): a request that is not a
-  // call at all gets invalid params, in words.
-  Protocol.prototype.setRequestHandler.call(server, AnyCallRequest, async (request: z.infer<typeof AnyCallRequest>) => {
+  // call at all gets invalid params, in words. A call the client cancels (notifications/cancelled:
+  // the SDK aborts its signal, and sends no answer) is taken back while it still waits for the
+  // board lock, nothing of it carried out (ops/combine.ts).
+  Protocol.prototype.setRequestHandler.call(server, AnyCallRequest, async (request: z.infer<typeof AnyCallRequest>, extra: { signal: AbortSignal }) => {
     const problem = callParamsProblem(request.params);
     if (problem) throw rpcError(ErrorCode.InvalidParams, problem);
     const params = request.params as { name: string; arguments?: Record<string, unknown> };
@@ -215,7 +217,7 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
       recordCall(binding, printable(params.name), params.arguments, refused, spell);
       return toolError(refused, spell);
     }
-    return call(params.arguments ?? {});
+    return call(params.arguments ?? {}, extra.signal);
   });
   return server;
 }

@@ -29,7 +29,7 @@ import type { Stage } from '../domain/model.js';
 import { isHuman } from '../domain/ids.js';
 import { conflictNotices, type BatchOutcome, type Board, type Notice } from '../store/board.js';
 import { CallQueue, isCallName, type QueuedCall } from '../store/calls.js';
-import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock } from '../store/lock.js';
+import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock, type LockOptions } from '../store/lock.js';
 import { refuseOutsideAssignment, runParsed } from './execute.js';
 import { catalog, loadOperation } from './catalog.js';
 import { CALL_LOST, parseInput } from './input.js';
@@ -80,9 +80,11 @@ export function combinable(op: Operation, input: Record<string, unknown>): boole
  * while another process holds it, the call is queued (without trying the lock: each try costs a
  * holder file), and carried out by whichever process holds the lock next: this one, or another
  * that answers for it. `serve`: whether this process may go on serving queued calls after its own
- * (a long-lived MCP server may; a command, which exits once it has answered, does not).
+ * (a long-lived MCP server may; a command, which exits once it has answered, does not). `signal`:
+ * the caller cancelled the call (an MCP client's notifications/cancelled); a call still queued is
+ * then taken back, nothing of it carried out, while one the holder of the lock took up is waited for.
  */
-export async function runCombined(op: Operation, ctx: Context, input: Record<string, unknown>, format: CallerFormat, options: { serve?: boolean } = {}): Promise<Record<string, unknown>> {
+export async function runCombined(op: Operation, ctx: Context, input: Record<string, unknown>, format: CallerFormat, options: { serve?: boolean; signal?: AbortSignal } = {}): Promise<Record<string, unknown>> {
   const serve = options.serve !== false;
   if (!combinable(op, input)) return runParsed(op, ctx, input);
   refuseOutsideAssignment(op, ctx, input);
@@ -109,7 +111,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
           held = true;
           return carryOut(ctx, board, lock, queue, { id: null, body });
         },
-        { timeoutMs: 0 },
+        { timeoutMs: 0, signal: options.signal },
       );
       return done(outcome!);
     } catch (err) {
@@ -119,12 +121,12 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
   }
   const id = queue.post(body);
   const answered = { check: () => queue.hasAnswer(id) };
-  await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS);
+  await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS, false, options.signal);
   for (;;) {
     let outcome: BatchOutcome<unknown> | null = null;
     try {
       // Answered while it waited (most often): nothing of the lock is touched.
-      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, queue, serve, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }));
+      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, queue, serve, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }), { signal: options.signal });
     } catch (err) {
       // Taken back: nothing of it was carried out. Else it was taken up by the holder of the lock: its answer stands, or is coming.
       const withdrawn = queue.withdraw(id);
@@ -132,7 +134,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
       else if (alone(err)) return runParsed(op, ctx, input);
       else if (withdrawn) throw err;
       else if (err instanceof AgentboardError && err.code === 'BOARD_BUSY') {
-        // Its answer is coming: waited for even by a process that waits for the lock no more (stopWaiting).
+        // Its answer is coming: waited for even by a process that waits for the lock no more (stopWaiting), or a call cancelled.
         await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS, true);
         continue;
       }
@@ -155,7 +157,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
  * warm, and no lock changes hands between batches. Without `serve` the outcome comes once the lock
  * is let go.
  */
-function holding(ctx: Context, board: Board, queue: CallQueue, serve: boolean, answered: Answered | undefined, first: (lock: BoardLock) => Promise<Served>, options: { timeoutMs?: number } = {}): Promise<BatchOutcome<unknown> | null> {
+function holding(ctx: Context, board: Board, queue: CallQueue, serve: boolean, answered: Answered | undefined, first: (lock: BoardLock) => Promise<Served>, options: Pick<LockOptions, 'timeoutMs' | 'signal'> = {}): Promise<BatchOutcome<unknown> | null> {
   return new Promise((resolve, reject) => {
     let given = false;
     const give = (outcome: BatchOutcome<unknown> | null) => {

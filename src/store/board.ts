@@ -1401,9 +1401,9 @@ export class Board implements Reader {
    * null instead as soon as another process has answered for this one (a queued call carried out
    * by the holder of the lock), whether that is seen while waiting or once the lock is taken.
    */
-  async lockedUnless<T>(answered: LockOptions['answered'], fn: (lock: BoardLock) => T | Promise<T>, options: { timeoutMs?: number } = {}): Promise<T | null> {
+  async lockedUnless<T>(answered: LockOptions['answered'], fn: (lock: BoardLock) => T | Promise<T>, options: Pick<LockOptions, 'timeoutMs' | 'signal'> = {}): Promise<T | null> {
     for (let lockAttempt = 1; ; lockAttempt++) {
-      const acquired = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')), answered, timeoutMs: options.timeoutMs });
+      const acquired = await BoardLock.acquire(this.runtimeDir, { shown: this.rel(join(this.runtimeDir, 'lock')), answered, timeoutMs: options.timeoutMs, signal: options.signal });
       if (acquired === null) return null;
       const { lock, reaped } = acquired;
       this.begin();

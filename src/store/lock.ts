@@ -229,14 +229,28 @@ export function stopWaiting(why: string): void {
   for (const wake of [...waits]) wake();
 }
 
-/** Waits for `woken`, or for stopWaiting when `stoppable`. */
-async function waitFor(woken: ReturnType<typeof changeIn>, stoppable = true): Promise<'changed' | 'timeout'> {
+/**
+ * Why a wait for a lock another process holds ends now: this process waits no more (stopWaiting),
+ * or the call that waits was cancelled (its `signal`, an MCP client's notifications/cancelled);
+ * null while it waits on.
+ */
+function whyStop(signal?: AbortSignal): { why: string; next: string } | null {
+  if (stopped !== null) return { why: stopped, next: 'Make the same call again on an agentboard MCP server that is running: this one takes no more calls.' };
+  return signal?.aborted ? CANCELLED : null;
+}
+
+const CANCELLED = { why: 'This call was cancelled', next: 'Make the same call again if it is still wanted.' };
+
+/** Waits for `woken`, or for stopWaiting or `signal` when `stoppable`. */
+async function waitFor(woken: ReturnType<typeof changeIn>, stoppable = true, signal?: AbortSignal): Promise<'changed' | 'timeout'> {
   if (!stoppable) return woken.done;
   waits.add(woken.cancel);
+  signal?.addEventListener('abort', woken.cancel);
   try {
     return await woken.done;
   } finally {
     waits.delete(woken.cancel);
+    signal?.removeEventListener('abort', woken.cancel);
   }
 }
 
@@ -258,21 +272,22 @@ function lockFile(runtimeDir: string): Watched[] {
  * Waits, without joining the race for the lock, until it is free or another process has answered
  * for this one; at most `ms` (a holder that died is dealt with by acquire). A process whose call is
  * queued waits so first: most often the holder of the lock carries its call out meanwhile. Once
- * this process stops waiting (stopWaiting) it waits no more, unless `untilAnswered`: its call was
- * taken up by the holder, and its answer is the only way to know what became of it.
+ * this process stops waiting (stopWaiting), or its call is cancelled (`signal`), it waits no more,
+ * unless `untilAnswered`: its call was taken up by the holder, and its answer is the only way to
+ * know what became of it.
  */
-export async function awaitTurn(runtimeDir: string, answered: Answered, ms: number, untilAnswered = false): Promise<void> {
+export async function awaitTurn(runtimeDir: string, answered: Answered, ms: number, untilAnswered = false, signal?: AbortSignal): Promise<void> {
   const lock = join(runtimeDir, 'lock');
   const watched = lockFile(runtimeDir);
   for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
-    if (answered.check() || !existsSync(lock) || (stopped !== null && !untilAnswered)) return;
+    if (answered.check() || !existsSync(lock) || (!untilAnswered && whyStop(signal) !== null)) return;
     const woken = changeIn(watched, Math.min(250, Math.max(1, deadline - Date.now())));
     if (answered.check() || !existsSync(lock)) {
       woken.cancel();
       return;
     }
     // A holder that is gone answers nobody: the lock is taken over at once (acquire).
-    if ((await waitFor(woken, !untilAnswered)) === 'timeout') {
+    if ((await waitFor(woken, !untilAnswered, signal)) === 'timeout') {
       const holder = parseHolder(readQuietly(lock));
       if (holder && processAlive(holder) === false) return;
     }
@@ -285,6 +300,8 @@ export interface LockOptions {
   shown?: string;
   /** Another process may answer for this one while it waits: the wait ends without the lock (null) once it has. */
   answered?: Answered;
+  /** The call that waits is cancelled: the wait ends as at stopWaiting, with BOARD_BUSY, nothing of the call carried out. */
+  signal?: AbortSignal;
 }
 
 export interface Acquired {
@@ -476,6 +493,8 @@ export class BoardLock {
     try {
       for (let wait = 20; ; wait = Math.min(wait * 2, 250)) {
         if (answered?.check()) return null;
+        // A cancelled call takes not even a free lock: nothing of it is carried out.
+        if (options.signal?.aborted) fail('BOARD_BUSY', `${CANCELLED.why}: it was not carried out, and nothing of it was written.`, CANCELLED.next);
         if (Date.now() >= lineAt) line.keep();
         if (line.mayTry() && tryLink(holderPath, path)) {
           // Touching the lock stamps it with the file system's time: that is the board's time for this write.
@@ -489,11 +508,12 @@ export class BoardLock {
           }
           lastHolder = found.holder ?? lastHolder;
         }
-        if (stopped !== null) {
+        const stop = whyStop(options.signal);
+        if (stop !== null) {
           fail(
             'BOARD_BUSY',
-            `${stopped}: this call was not carried out, and nothing of it was written (the board is locked by another agentboard process${lastHolder ? `, pid ${lastHolder.pid} on ${lastHolder.host}` : ''}).`,
-            'Make the same call again on an agentboard MCP server that is running: this one takes no more calls.',
+            `${stop.why}: this call was not carried out, and nothing of it was written (the board is locked by another agentboard process${lastHolder ? `, pid ${lastHolder.pid} on ${lastHolder.host}` : ''}).`,
+            stop.next,
           );
         }
         if (Date.now() >= deadline) {
@@ -514,7 +534,7 @@ export class BoardLock {
           return { lock: new BoardLock(path, token, touch(fd, content), content), reaped };
         }
         // Told to stop waiting: the holder is looked at once more (one that is gone is taken over).
-        look = (await waitFor(woken)) === 'timeout' || stopped !== null;
+        look = (await waitFor(woken, true, options.signal)) === 'timeout' || whyStop(options.signal) !== null;
       }
     } finally {
       line.leave();

@@ -363,6 +363,42 @@ describe('the stdio server stopping', () => {
     }
   });
 
+  it('takes back a call the client cancels while it waits for the board lock another process holds: nothing of it is carried out or left, and the server goes on serving', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'stopping', [{ title: 'First' }, { title: 'Second' }]);
+    const board = () => Object.fromEntries(Object.entries(snapshot(dir)).filter(([path]) => !path.startsWith('agentd/.runtime/')));
+    const before = board();
+    const claim = (id: number, agentId: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'agentboard_get_next_task', arguments: { agent_id: agentId, response_format: 'json' } } });
+    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
+    const s = rawServer(dir);
+    try {
+      s.send(INIT);
+      await s.waitFor(1);
+      s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      s.send(claim(2, 'canceller'));
+      await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+      s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'no longer wanted' } });
+      // Read after the cancellation: once it is answered, the server has seen the cancellation.
+      s.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+      await s.waitFor(3);
+    } finally {
+      lock.release();
+    }
+    await until('the queue to be empty', () => queued(dir).length === 0);
+    expect(board(), 'the cancelled call claimed nothing').toEqual(before);
+    // The server goes on serving: another claim gets the first task, which the cancelled call did not take.
+    s.send(claim(4, 'second'));
+    await s.waitFor(4);
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(answers.map((a) => a.id), 'a cancelled call gets no answer').toEqual([1, 3, 4]);
+    expect(answers[2].result.isError).toBeFalsy();
+    expect(answers[2].result.structuredContent).toMatchObject({ status: 'assigned', task: { task_id: 'stopping/T1' } });
+    expect(read(dir, 'agentd/changes/stopping/tasks.md')).not.toContain('canceller');
+    expect(queued(dir), 'no call or answer left behind').toEqual([]);
+  });
+
   it('on SIGTERM, still carries out a call of its own that the holder of the board lock had taken up, and answers it', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
