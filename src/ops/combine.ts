@@ -121,12 +121,13 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
   }
   const id = queue.post(body);
   const answered = { check: () => queue.hasAnswer(id) };
-  await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS, false, options.signal);
+  let signal = options.signal;
+  await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS, false, signal);
   for (;;) {
     let outcome: BatchOutcome<unknown> | null = null;
     try {
       // Answered while it waited (most often): nothing of the lock is touched.
-      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, queue, serve, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }), { signal: options.signal });
+      if (!queue.hasAnswer(id)) outcome = await holding(ctx, board, queue, serve, answered, (lock) => carryOut(ctx, board, lock, queue, { id, body }), { signal });
     } catch (err) {
       // Taken back: nothing of it was carried out. Else it was taken up by the holder of the lock: its answer stands, or is coming.
       const withdrawn = queue.withdraw(id);
@@ -134,7 +135,9 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
       else if (alone(err)) return runParsed(op, ctx, input);
       else if (withdrawn) throw err;
       else if (err instanceof AgentboardError && err.code === 'BOARD_BUSY') {
-        // Its answer is coming: waited for even by a process that waits for the lock no more (stopWaiting), or a call cancelled.
+        // Its answer is coming: waited for even by a process that waits for the lock no more (stopWaiting),
+        // and for a call cancelled, which may take the lock again to carry itself out.
+        signal = undefined;
         await awaitTurn(board.runtimeDir, answered, TURN_WAIT_MS, true);
         continue;
       }

@@ -399,6 +399,33 @@ describe('the stdio server stopping', () => {
     expect(queued(dir), 'no call or answer left behind').toEqual([]);
   });
 
+  it('still carries out a call the client cancels once the holder of the board lock has taken it up', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
+    const runtime = join(dir, 'agentd/.runtime');
+    const { lock } = await BoardLock.acquire(runtime, {});
+    const s = rawServer(dir);
+    s.send(INIT);
+    await s.waitFor(1);
+    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    s.send(note(2, 'Taken up before the cancellation.'));
+    await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+    // This process, holding the lock, takes the call up, then goes without committing: the server cannot take its call back.
+    const [name] = queued(dir);
+    const id = /^call\.(.+)\.json$/.exec(name!)![1]!;
+    expect(new CallQueue(runtime).take({ id, pid: s.child.pid!, path: join(runtime, 'calls', name!) })).toBeTruthy();
+    s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
+    s.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
+    await s.waitFor(3);
+    lock.release();
+    await until('the call to be carried out', () => read(dir, 'agentd/changes/stopping/tasks.md').includes('Taken up before the cancellation.'));
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+    expect(s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, 3]);
+    expect(read(dir, 'agentd/changes/stopping/tasks.md').split('Taken up before the cancellation.')).toHaveLength(2);
+    expect(queued(dir)).toEqual([]);
+  });
+
   it('on SIGTERM, still carries out a call of its own that the holder of the board lock had taken up, and answers it', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
