@@ -167,6 +167,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     const u = ui.current;
     const v = viewsRef.current;
     if (key.ctrl) return;
+    // With the board's folder gone, there is nothing to move to or act on: q quits, the other keys wait for it to be back.
+    if (snapshotRef.current.board_gone) return input === 'q' ? leave() : undefined;
     if (u.prompt?.kind === 'closed') {
       if (key.escape || key.return) set({ prompt: null, message: { ok: false, text: u.prompt.text } });
       return;
@@ -316,7 +318,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
 
   const help = u.overlay?.kind === 'help' ? helpLines(source.person, size.width) : null;
   let body;
-  if (help) body = <ScrollLines lines={help} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
+  if (snapshot.board_gone) body = <Text color="red">{`The board's folder is gone: ${snapshot.board_gone} was moved or deleted. The board shows again once the folder is back.`}</Text>;
+  else if (help) body = <ScrollLines lines={help} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
   else if (u.overlay?.kind === 'task') body = <TaskDetail taskId={u.overlay.task_id} source={source} version={snapshot} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
   else if (u.overlay?.kind === 'change') {
     const id = u.overlay.change_id;
@@ -330,6 +333,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
   else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} />;
 
   const footer = () => {
+    if (snapshot.board_gone && !u.busy) return keyLine([['q', 'quit']]);
     if (u.filtering) {
       return (
         <Text>
