@@ -270,7 +270,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
   );
 
   // A question that runs out of time (or is answered from elsewhere), or a document or task decided elsewhere, while the person is at its prompt no longer waits: the prompt closes, saying why.
+  // A board whose folder is gone says nothing of what was decided or answered: the prompt waits for it to be back.
   useEffect(() => {
+    if (snapshot.board_gone) return;
     const p = ui.current.prompt;
     if (p?.kind === 'decision') {
       const text = p.gone(snapshot);
