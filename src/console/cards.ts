@@ -117,6 +117,8 @@ export interface ConsoleSnapshot {
   waiting: WaitingItem[];
   /** Folders and files that could not be read at all. */
   problems: { file: string; line?: number; message: string }[];
+  /** The board's folder (agentd/), when it is gone: moved or deleted while the console runs. The rest is empty until it is back. */
+  board_gone: string | null;
   /** Why the last read failed (a damaged runtime store, say): the rest is the last read that did not. */
   trouble: string | null;
 }

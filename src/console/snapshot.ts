@@ -274,6 +274,7 @@ export class SnapshotReader {
       agents: agentCards(runtime, active, seats),
       waiting,
       problems: [...this.problems, ...changes.flatMap((c) => c.problems)],
+      board_gone: existsSync(board.dir) ? null : board.dir,
       trouble: null,
     };
   }

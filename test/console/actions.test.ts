@@ -12,7 +12,7 @@ import { asAgent, busyBoard, drawConsole, KEY, selectWaiting, until, type Drawn 
 let dir: string;
 let drawn: Drawn | null = null;
 const open = (options: Parameters<typeof drawConsole>[1] = {}) => (drawn = drawConsole(dir, options));
-const footer = (c: Drawn) => c.frame().split('\n').at(-1)!;
+const footer = (c: Drawn) => c.frame().trimEnd().split('\n').at(-1)!;
 
 beforeAll(async () => {
   dir = await busyBoard();
@@ -56,6 +56,20 @@ describe('deciding on documents', () => {
     await until('the feedback', () => c.frame().includes('› Quick'));
     await c.keys(KEY.esc, 'l');
     expect(c.frame()).not.toContain('Your decision');
+    expect(await ok(dir, ['show', 'fix-login', 'tasks'])).toMatchObject({ status: 'submitted' });
+  });
+
+  it('lists in the footer only the keys the decision prompt takes, at its choices and at its feedback', async () => {
+    const c = open();
+    await selectWaiting(c, 'the tasks of fix-login');
+    await c.keys(KEY.enter);
+    expect(footer(c)).toBe('a approve · r reject · l/Esc later · Ctrl-C quit');
+    await c.keys('r');
+    expect(footer(c)).toBe('Enter send · Esc back · Ctrl-C quit');
+    await c.keys(KEY.esc);
+    expect(footer(c)).toBe('a approve · r reject · l/Esc later · Ctrl-C quit');
+    await c.keys('l');
+    expect(footer(c)).toContain('/ filter');
     expect(await ok(dir, ['show', 'fix-login', 'tasks'])).toMatchObject({ status: 'submitted' });
   });
 
@@ -185,7 +199,12 @@ describe('answering questions', () => {
     expect(frame).toMatch(/› 1 stream.*\n.* 2 smaller folder/);
     // The footer is still on the screen, under the prompt.
     expect(frame).toContain('1-2 or ↑↓ Enter answer · t type an answer · Esc back');
-    expect(frame.trimEnd().split('\n').at(-1)).toContain('Enter answer · / filter');
+    // The footer lists the keys the prompt takes, not the board's: the prompt takes every key.
+    expect(footer(c)).toBe('1-2 or ↑↓ Enter answer · t type · Esc back · Ctrl-C quit');
+    await c.keys('t');
+    expect(footer(c)).toBe('Enter send · Esc back · Ctrl-C quit');
+    await c.keys(KEY.esc, KEY.esc);
+    expect(footer(c)).toContain('/ filter');
   });
 });
 

@@ -113,6 +113,44 @@ describe('a board that cannot be read', () => {
     writeFileSync(state, before);
     await until('the warning gone', () => !c.frame().includes('⚠'));
   });
+
+  it('says the board\'s folder is gone when it is moved away, takes only q meanwhile, and shows the board again when it is back', async () => {
+    const { dir, c } = await watchedBoard();
+    const footer = () => c.frame().trimEnd().split('\n').at(-1)!;
+    await until('the board', () => /TODO 2 /.test(c.frame()));
+    const board = join(dir, 'agentd');
+    renameSync(board, join(dir, 'agentd-moved'));
+    await until('the warning', () => c.frame().replace(/\s+/g, ' ').includes(`The board's folder is gone: ${board} was moved or deleted.`));
+    expect(footer()).toBe('q quit');
+    // The keys of the board wait for it: / opens no filter.
+    await c.keys('/');
+    expect(footer()).toBe('q quit');
+    renameSync(join(dir, 'agentd-moved'), board);
+    await until('the board back', () => /TODO 2 /.test(c.frame()));
+    expect(c.frame()).not.toContain('is gone');
+    expect(footer()).toContain('/ filter');
+    await c.keys('q');
+    expect(c.quits()).toBe(1);
+  });
+
+  it('keeps a question open while the board\'s folder is gone, not taking it for answered elsewhere: it is answered once the folder is back', async () => {
+    const { dir, c } = await watchedBoard();
+    await ok(dir, ['ask', '--as', 'kimi', '--question', 'REST or GraphQL?', '--option', 'REST', '--option', 'GraphQL', '--default-action', 'REST']);
+    await until('the question', () => c.frame().includes('Waiting on you (4)'));
+    await c.keys('3', KEY.enter);
+    expect(c.frame()).toContain('kimi asks (input-1');
+    const board = join(dir, 'agentd');
+    renameSync(board, join(dir, 'agentd-moved'));
+    await until('the warning', () => c.frame().includes("The board's folder is gone"));
+    expect(c.frame()).not.toContain('answered from elsewhere');
+    renameSync(join(dir, 'agentd-moved'), board);
+    await until('the board back', () => c.frame().includes('Waiting on you (4)'));
+    expect(c.frame()).toContain('kimi asks (input-1');
+    await c.keys('2');
+    await until('the answer', () => c.frame().includes('✓ Answered input-1'));
+    const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
+    expect(inputs.find((i: any) => i.input_id === 'input-1').resolution).toMatchObject({ value: 'GraphQL', by: 'human:tester' });
+  });
 });
 
 describe('reading again', () => {

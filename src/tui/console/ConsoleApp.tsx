@@ -53,6 +53,10 @@ const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0,
 const CLOSED_LINES = 3;
 /** What l (or Esc) does in the console's decision prompt. */
 const LATER = 'later (Esc)';
+/** The footer's hints while a prompt takes the keys: at a line being typed, at a decision's choices, at a question's options. */
+const TYPING_HINTS: [string, string][] = [['Enter', 'send'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
+const DECISION_HINTS: [string, string][] = [['a', 'approve'], ['r', 'reject'], ['l/Esc', 'later'], ['Ctrl-C', 'quit']];
+const questionHints = (options: number): [string, string][] => [[`${options > 1 ? `1-${options}` : '1'} or ↑↓ Enter`, 'answer'], ['t', 'type'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
 export function ConsoleApp({ source, screen, onQuit, width, height, plain = false }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number; plain?: boolean }) {
@@ -149,6 +153,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     done(result.ok);
   };
 
+  /** Whether the prompt open is at a line being typed (feedback, an answer of the person's own) rather than at its choices. */
+  const typing = (p: Prompt) => (draft.current ? draft.current.typed !== null : p.kind === 'decision' ? p.start === 'feedback' : p.kind === 'question' && p.question.options.length === 0);
+
   const move = (delta: number | 'top' | 'bottom', length: number, current: number) => {
     if (length === 0) return 0;
     if (delta === 'top') return 0;
@@ -160,6 +167,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     const u = ui.current;
     const v = viewsRef.current;
     if (key.ctrl) return;
+    // With the board's folder gone, there is nothing to move to or act on: q quits, the other keys wait for it to be back.
+    if (snapshotRef.current.board_gone) return input === 'q' ? leave() : undefined;
     if (u.prompt?.kind === 'closed') {
       if (key.escape || key.return) set({ prompt: null, message: { ok: false, text: u.prompt.text } });
       return;
@@ -169,8 +178,14 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
       const action = u.prompt.action;
       return input === 'y' ? void run(action) : set({ prompt: null });
     }
-    // A decision or a question takes the keys: the console hands them to it.
-    if (u.prompt) return promptKeys.current?.(input, key);
+    // A decision or a question takes the keys: the console hands them to it. The footer says which
+    // keys it takes, and they change when a line to type opens or closes.
+    if (u.prompt) {
+      const was = typing(u.prompt);
+      promptKeys.current?.(input, key);
+      if (ui.current.prompt === u.prompt && typing(u.prompt) !== was) rerender((n) => n + 1);
+      return;
+    }
     const page = Math.max(1, shown.current);
     const step = key.upArrow || input === 'k' ? -1 : key.downArrow || input === 'j' ? 1 : key.pageUp ? -page : key.pageDown ? page : input === 'g' || key.home ? 'top' : input === 'G' || key.end ? 'bottom' : null;
     // The keys that move scroll the help (a small terminal shows a part of it); any other key closes it.
@@ -255,7 +270,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
   );
 
   // A question that runs out of time (or is answered from elsewhere), or a document or task decided elsewhere, while the person is at its prompt no longer waits: the prompt closes, saying why.
+  // A board whose folder is gone says nothing of what was decided or answered: the prompt waits for it to be back.
   useEffect(() => {
+    if (snapshot.board_gone) return;
     const p = ui.current.prompt;
     if (p?.kind === 'decision') {
       const text = p.gone(snapshot);
@@ -303,7 +320,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
 
   const help = u.overlay?.kind === 'help' ? helpLines(source.person, size.width) : null;
   let body;
-  if (help) body = <ScrollLines lines={help} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
+  if (snapshot.board_gone) body = <Text color="red">{`The board's folder is gone: ${snapshot.board_gone} was moved or deleted. The board shows again once the folder is back.`}</Text>;
+  else if (help) body = <ScrollLines lines={help} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
   else if (u.overlay?.kind === 'task') body = <TaskDetail taskId={u.overlay.task_id} source={source} version={snapshot} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
   else if (u.overlay?.kind === 'change') {
     const id = u.overlay.change_id;
@@ -317,6 +335,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
   else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} />;
 
   const footer = () => {
+    if (snapshot.board_gone && !u.busy) return keyLine([['q', 'quit']]);
     if (u.filtering) {
       return (
         <Text>
@@ -350,6 +369,8 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
         </Text>
       );
     }
+    // A decision or a question takes every key: the footer lists those it takes, not the board's.
+    if (u.prompt) return keyLine(typing(u.prompt) ? TYPING_HINTS : u.prompt.kind === 'decision' ? DECISION_HINTS : questionHints(u.prompt.question.options.length));
     if (u.message) {
       return (
         <Text wrap="truncate" color={u.message.ok ? 'green' : 'red'}>
@@ -361,17 +382,18 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     }
     // The board could not be read: what is on screen is the last read that could.
     if (snapshot.trouble) return <Text wrap="truncate" color="red">⚠ {snapshot.trouble}</Text>;
-    return (
-      <Text wrap="truncate" dimColor>
-        {fitHints(help ? helpHints(help.length > paneRows) : hints(target, snapshot, u.overlay !== null), size.width).map(([k, what], i) => (
-          <Text key={`${k}${what}`}>
-            {i > 0 ? ' · ' : ''}
-            <Text bold>{k}</Text> {what}
-          </Text>
-        ))}
-      </Text>
-    );
+    return keyLine(help ? helpHints(help.length > paneRows) : hints(target, snapshot, u.overlay !== null));
   };
+  const keyLine = (all: [string, string][]) => (
+    <Text wrap="truncate" dimColor>
+      {fitHints(all, size.width).map(([k, what], i) => (
+        <Text key={`${k}${what}`}>
+          {i > 0 ? ' · ' : ''}
+          <Text bold>{k}</Text> {what}
+        </Text>
+      ))}
+    </Text>
+  );
 
   const scopeText = single ? (snapshot.scope_gone ? `${snapshot.scope} (no longer open)` : snapshot.scope!) : 'all changes';
   return (
