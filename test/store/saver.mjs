@@ -11,11 +11,16 @@ import { join } from 'node:path';
 const [file, saves, gap = '15'] = process.argv.slice(2);
 const conflicts = join(file.slice(0, file.lastIndexOf('/agentd/')), 'agentd/.runtime/conflicts.json');
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const seen = (marker) => readFileSync(file, 'utf8').includes(marker) || (existsSync(conflicts) && readFileSync(conflicts, 'utf8').includes(marker));
+// Seen in the very text the next save is made from: a fix seen in one read of the file and gone from
+// the next (a commit's rename displacing the save, to be merged back by the one after) is waited for.
+const seen = (marker, text) => text.includes(marker) || (existsSync(conflicts) && readFileSync(conflicts, 'utf8').includes(marker));
 const markers = [];
 for (let k = 0; k < Number(saves); k++) {
-  for (let waited = 0; k > 0 && !seen(markers[k - 1].marker) && waited < 10_000; waited += 20) await sleep(20);
-  const text = readFileSync(file, 'utf8');
+  let text = readFileSync(file, 'utf8');
+  for (let waited = 0; k > 0 && !seen(markers[k - 1].marker, text) && waited < 10_000; waited += 20) {
+    await sleep(20);
+    text = readFileSync(file, 'utf8');
+  }
   const tasks = [...text.matchAll(/^Description of task (\d+)\./gm)].map((m) => m[1]);
   const n = tasks[k % tasks.length];
   const marker = `(saved by hand ${k})`;
