@@ -82,7 +82,9 @@ function rawServer(dir: string, args: string[] = []) {
   const waitFor = async (id: number) => {
     while (!stdout.split('\n').some((l) => l && JSON.parse(l).id === id)) await new Promise((r) => setTimeout(r, 20));
   };
-  return { child, send, waitFor, exited, out: () => stdout, err: () => stderr };
+  /** The messages the server wrote, each line parsed. */
+  const messages = (): any[] => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return { child, send, waitFor, exited, out: () => stdout, err: () => stderr, messages };
 }
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
@@ -146,7 +148,7 @@ describe('the stdio server process', () => {
     s.send({ jsonrpc: '2.0', id: 3, method: 'tools/list', params: 'not an object' });
     s.send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'agentboard_get_project_status', arguments: {} } });
     await s.waitFor(4);
-    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const answers = s.messages();
     expect(answers.find((a) => a.id === 2).error).toMatchObject({ code: -32600, message: expect.stringContaining('at most 8388608 bytes') });
     expect(answers.find((a) => a.id === null && a.error.code === -32700).error.message).toContain('not valid JSON');
     expect(answers.find((a) => a.id === 3).error.code).toBeLessThan(0);
@@ -169,7 +171,7 @@ describe('the stdio transport at its edges', () => {
     s.send({ method: 'tools/call', params: { name: 'agentboard_create_tasks', arguments: { agent_id: 'p', change_id: 'some-change', tasks } }, jsonrpc: '2.0', id: 8 });
     s.send({ method: 'tools/call', params: { name: 'agentboard_get_task', arguments: { task_id: 'x'.repeat(9 * 1024 * 1024) } }, jsonrpc: '2.0', id: 'last' });
     while (s.out().split('\n').filter(Boolean).length < 3) await new Promise((r) => setTimeout(r, 20));
-    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l)).slice(1);
+    const answers = s.messages().slice(1);
     expect(answers.map((a) => [a.id, a.error.code])).toEqual([[8, -32600], ['last', -32600]]);
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
@@ -230,7 +232,7 @@ describe('the stdio transport at its edges', () => {
     const [head, tail] = call.split('@');
     s.child.stdin.write(Buffer.concat([Buffer.from(head!), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(`${tail}\n`)]));
     await s.waitFor(2);
-    const answer = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l)).find((a) => a.id === 2);
+    const answer = s.messages().find((a) => a.id === 2);
     expect(answer.error).toMatchObject({ code: -32700, message: expect.stringContaining('not valid UTF-8') });
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
@@ -309,6 +311,22 @@ function queued(dir: string): string[] {
   return existsSync(calls) ? readdirSync(calls) : [];
 }
 
+/** The board's files, its runtime folder left out. */
+function boardFiles(dir: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(snapshot(dir)).filter(([path]) => !path.startsWith('agentd/.runtime/')));
+}
+
+/**
+ * Takes up the server's queued call as the holder of the board lock does before its commit (this
+ * process holds the lock), so that the server can no longer take its call back.
+ */
+function takeUpQueued(dir: string, pid: number): void {
+  const runtime = join(dir, 'agentd/.runtime');
+  const [name] = queued(dir);
+  const id = /^call\.(.+)\.json$/.exec(name!)![1]!;
+  expect(new CallQueue(runtime).take({ id, pid, path: join(runtime, 'calls', name!) })).toBeTruthy();
+}
+
 describe('the stdio server stopping', () => {
   const note = (id: number, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'stopper', task_id: 'stopping/T1', text } } });
 
@@ -325,7 +343,7 @@ describe('the stdio server stopping', () => {
     s.child.stdin.end();
     lock.release();
     expect(await s.exited).toBe(0);
-    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const answers = s.messages();
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
     expect(answers[1].result.isError).toBeFalsy();
     expect(read(dir, 'agentd/changes/stopping/tasks.md').split('Received before the stop.')).toHaveLength(2);
@@ -334,7 +352,7 @@ describe('the stdio server stopping', () => {
   it.each(['SIGHUP', 'SIGTERM', 'SIGINT'] as const)('on %s, answers a call still waiting for the board lock another process holds with BOARD_BUSY at once, carries out nothing of it, reads nothing more, and exits 0', async (signal) => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
-    const board = () => Object.fromEntries(Object.entries(snapshot(dir)).filter(([path]) => !path.startsWith('agentd/.runtime/')));
+    const board = () => boardFiles(dir);
     const before = board();
     // Another process (this one) holds the board lock, and keeps it until the server has exited.
     const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
@@ -349,7 +367,7 @@ describe('the stdio server stopping', () => {
       // Sent once the server stops: never read.
       s.send(note(3, 'Sent after the stop.'));
       expect(await s.exited).toBe(0);
-      const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+      const answers = s.messages();
       expect(answers.map((a) => a.id)).toEqual([1, 2]);
       expect(answers[1].result.isError).toBe(true);
       const { error } = JSON.parse(answers[1].result.content[0].text);
@@ -366,7 +384,7 @@ describe('the stdio server stopping', () => {
   it('takes back a call the client cancels while it waits for the board lock another process holds: nothing of it is carried out or left, and the server goes on serving', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'stopping', [{ title: 'First' }, { title: 'Second' }]);
-    const board = () => Object.fromEntries(Object.entries(snapshot(dir)).filter(([path]) => !path.startsWith('agentd/.runtime/')));
+    const board = () => boardFiles(dir);
     const before = board();
     const claim = (id: number, agentId: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'agentboard_get_next_task', arguments: { agent_id: agentId, response_format: 'json' } } });
     const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
@@ -391,7 +409,7 @@ describe('the stdio server stopping', () => {
     await s.waitFor(4);
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
-    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const answers = s.messages();
     expect(answers.map((a) => a.id), 'a cancelled call gets no answer').toEqual([1, 3, 4]);
     expect(answers[2].result.isError).toBeFalsy();
     expect(answers[2].result.structuredContent).toMatchObject({ status: 'assigned', task: { task_id: 'stopping/T1' } });
@@ -402,8 +420,7 @@ describe('the stdio server stopping', () => {
   it('still carries out a call the client cancels once the holder of the board lock has taken it up', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
-    const runtime = join(dir, 'agentd/.runtime');
-    const { lock } = await BoardLock.acquire(runtime, {});
+    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
     const s = rawServer(dir);
     s.send(INIT);
     await s.waitFor(1);
@@ -411,9 +428,7 @@ describe('the stdio server stopping', () => {
     s.send(note(2, 'Taken up before the cancellation.'));
     await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
     // This process, holding the lock, takes the call up, then goes without committing: the server cannot take its call back.
-    const [name] = queued(dir);
-    const id = /^call\.(.+)\.json$/.exec(name!)![1]!;
-    expect(new CallQueue(runtime).take({ id, pid: s.child.pid!, path: join(runtime, 'calls', name!) })).toBeTruthy();
+    takeUpQueued(dir, s.child.pid!);
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
     s.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
     await s.waitFor(3);
@@ -421,7 +436,7 @@ describe('the stdio server stopping', () => {
     await until('the call to be carried out', () => read(dir, 'agentd/changes/stopping/tasks.md').includes('Taken up before the cancellation.'));
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
-    expect(s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, 3]);
+    expect(s.messages().map((a) => a.id)).toEqual([1, 3]);
     expect(read(dir, 'agentd/changes/stopping/tasks.md').split('Taken up before the cancellation.')).toHaveLength(2);
     expect(queued(dir)).toEqual([]);
   });
@@ -429,23 +444,20 @@ describe('the stdio server stopping', () => {
   it('on SIGTERM, still carries out a call of its own that the holder of the board lock had taken up, and answers it', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
-    const runtime = join(dir, 'agentd/.runtime');
-    const { lock } = await BoardLock.acquire(runtime, {});
+    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
     const s = rawServer(dir);
     s.send(INIT);
     await s.waitFor(1);
     s.send(note(2, 'Taken up before the stop.'));
     await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
-    // This process, holding the lock, takes the call up (as a holder does before its commit), then
-    // goes without committing: the server cannot take its call back, and carries it out itself.
-    const [name] = queued(dir);
-    const id = /^call\.(.+)\.json$/.exec(name!)![1]!;
-    expect(new CallQueue(runtime).take({ id, pid: s.child.pid!, path: join(runtime, 'calls', name!) })).toBeTruthy();
+    // This process, holding the lock, takes the call up, then goes without committing: the server
+    // cannot take its call back, and carries it out itself.
+    takeUpQueued(dir, s.child.pid!);
     s.child.kill('SIGTERM');
     await until('the server to say it stops', () => s.err().includes('stopping on SIGTERM'));
     lock.release();
     expect(await s.exited).toBe(0);
-    const answers = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const answers = s.messages();
     expect(answers.map((a) => a.id)).toEqual([1, 2]);
     expect(answers[1].result.isError).toBeFalsy();
     expect(read(dir, 'agentd/changes/stopping/tasks.md').split('Taken up before the stop.')).toHaveLength(2);
@@ -462,7 +474,7 @@ describe('the stdio server stopping', () => {
     s.send({ jsonrpc: '2.0', id: 2, method: 'ping' });
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
-    expect(s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l).id)).toEqual([1, null, 2]);
+    expect(s.messages().map((a) => a.id)).toEqual([1, null, 2]);
   });
 
   it('stops reading requests while the client leaves more than 16 MB of answers unread (said on stderr), and answers every one once it reads them', async () => {
@@ -481,7 +493,7 @@ describe('the stdio server stopping', () => {
     expect(s.err()).toContain('the client read its answers: reading its requests again');
     s.child.stdin.end();
     expect(await s.exited).toBe(0);
-    const ids = s.out().split('\n').filter(Boolean).map((l) => JSON.parse(l).id);
+    const ids = s.messages().map((a) => a.id);
     expect(ids).toHaveLength(452);
     expect(new Set(ids).size).toBe(452);
     expect(read(dir, 'agentd/changes/stopping/tasks.md').split('Sent while answers wait.')).toHaveLength(2);
