@@ -14,6 +14,7 @@
  * that the lock goes to them first, not to whoever comes next. A holder confirms the lock is still
  * its own before it commits anything.
  */
+import { setMaxListeners } from 'node:events';
 import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, unlinkSync, utimesSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
@@ -212,12 +213,12 @@ export function changeIn(watched: readonly Watched[], ms: number): { done: Promi
 }
 
 /**
- * Why this process waits no more for a lock another process holds (stopWaiting), or null while it
- * waits as long as it takes.
+ * Aborted once this process waits no more for a lock another process holds (stopWaiting), with why
+ * as its reason: the waits under way listen to it as to a cancelled call's signal.
  */
-let stopped: string | null = null;
-/** The waits for the lock under way in this process: stopWaiting wakes them. */
-const waits = new Set<() => void>();
+const stopping = new AbortController();
+// One listener for each wait under way, as many as the calls this process waits for at once.
+setMaxListeners(0, stopping.signal);
 
 /**
  * From now on, this process waits for no lock another live process holds (an MCP server told to
@@ -225,8 +226,7 @@ const waits = new Set<() => void>();
  * `why`, nothing of it carried out. A free lock, or one whose holder is gone, is still taken.
  */
 export function stopWaiting(why: string): void {
-  stopped = why;
-  for (const wake of [...waits]) wake();
+  stopping.abort(why);
 }
 
 /**
@@ -235,7 +235,7 @@ export function stopWaiting(why: string): void {
  * null while it waits on.
  */
 function whyStop(signal?: AbortSignal): { why: string; next: string } | null {
-  if (stopped !== null) return { why: stopped, next: 'Make the same call again on an agentboard MCP server that is running: this one takes no more calls.' };
+  if (stopping.signal.aborted) return { why: String(stopping.signal.reason), next: 'Make the same call again on an agentboard MCP server that is running: this one takes no more calls.' };
   return signal?.aborted ? CANCELLED : null;
 }
 
@@ -244,13 +244,12 @@ const CANCELLED = { why: 'This call was cancelled', next: 'Make the same call ag
 /** Waits for `woken`, or for stopWaiting or `signal` when `stoppable`. */
 async function waitFor(woken: ReturnType<typeof changeIn>, stoppable = true, signal?: AbortSignal): Promise<'changed' | 'timeout'> {
   if (!stoppable) return woken.done;
-  waits.add(woken.cancel);
-  signal?.addEventListener('abort', woken.cancel);
+  const stops = signal ? [stopping.signal, signal] : [stopping.signal];
+  for (const stop of stops) stop.addEventListener('abort', woken.cancel);
   try {
     return await woken.done;
   } finally {
-    waits.delete(woken.cancel);
-    signal?.removeEventListener('abort', woken.cancel);
+    for (const stop of stops) stop.removeEventListener('abort', woken.cancel);
   }
 }
 
