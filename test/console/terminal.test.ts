@@ -11,12 +11,19 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, cliAsync, newBoard, ok, write } from '../helpers.js';
-import { until } from './helpers.js';
+import { until as waitUntil } from './helpers.js';
 import { fakeBoard, hangs, runIds, startRun } from '../engine/helpers.js';
 
 const SOCKET = `agentboard-console-${process.pid}`;
 const tmux = (...args: string[]) => spawnSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-const screen = (session: string, colours = false) => tmux('capture-pane', '-p', ...(colours ? ['-e'] : []), '-t', session).stdout;
+let lastScreen = '';
+const screen = (session: string, colours = false) => (lastScreen = tmux('capture-pane', '-p', ...(colours ? ['-e'] : []), '-t', session).stdout);
+/** Waits as the helpers' until does; one that gives up shows the screen it last read. */
+const until: typeof waitUntil = (what, check, ms) =>
+  waitUntil(what, check, ms).catch((err: Error) => {
+    err.message += `\nthe screen last read:\n${lastScreen}`;
+    throw err;
+  });
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 afterAll(() => {
