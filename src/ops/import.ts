@@ -96,6 +96,7 @@ export const importBoard = defineOp({
     }
     checkSource(source, input.tool, base, inPlace);
     const { plan, tree } = readPlan(source, input.tool, base);
+    if (existsSync(board.dir) && !(inPlace && unconverted)) keepBoardIds(board, plan.changes, input.tool);
     const commit = gitCommit(source);
     const now = new Date().toISOString();
     const kept = keptOfEachId(plan.changes);
@@ -261,10 +262,40 @@ function gitCommit(root: string): string | undefined {
   return git.code === 0 && /^[0-9a-f]{40}$/.test(out) ? out : undefined;
 }
 
-function sourceOf(path: string): string | undefined {
+const DOC_FILES = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'];
+
+/** Where a document on the board was imported from, if it was. */
+function importedFrom(path: string): ImportSource | undefined {
   const read = readBoardFile(path, path);
   const split = read && splitFrontmatter(read.text);
-  return split ? readMeta(split.frontmatter, new FindingSink(''))?.meta.imported_from?.tool : undefined;
+  return split ? readMeta(split.frontmatter, new FindingSink(''))?.meta.imported_from : undefined;
+}
+
+/**
+ * A change imported before keeps its id on the board when the id its source folder's name gives
+ * is another now (an earlier import made café-menu into caf-menu, this one makes it cafe-menu):
+ * a change of the source is the board's change whose documents came from its files, by the same tool.
+ */
+function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool): void {
+  const key = (path: string) => path.normalize('NFC');
+  const ids = new Map<string, string>();
+  const folders = [...board.changeIds().map((id) => ({ id, folder: board.changeDir(id) })), ...board.archived().map((a) => ({ id: a.change_id, folder: join(board.archiveDir, a.folder) }))];
+  for (const { id, folder } of folders) {
+    for (const f of DOC_FILES) {
+      const from = existsSync(join(folder, f)) ? importedFrom(join(folder, f)) : undefined;
+      if (from?.tool === tool) ids.set(key(from.path), id);
+    }
+  }
+  if (ids.size === 0) return;
+  const taken = new Set(changes.map((c) => c.id));
+  for (const change of changes) {
+    if (change.refused) continue;
+    const from = [change.proposal, change.spec, change.tasks, change.review, change.design].flatMap((d) => (d ? [d.from] : []));
+    const id = from.map((f) => ids.get(key(f))).find((i) => i !== undefined);
+    if (id === undefined || id === change.id || taken.has(id)) continue;
+    taken.add(id);
+    change.id = id;
+  }
 }
 
 /** What becomes of a change before its documents are judged: imported_with_errors is told of an imported one afterwards. */
@@ -280,10 +311,10 @@ function judge(board: Board, change: ImportedChange, tool: ImportTool, convertin
   } else if (board.hasChange(change.id)) folder = board.changeDir(change.id);
   else if (board.archived().some((a) => a.change_id === change.id)) return 'refused';
   if (folder === null) return 'imported';
-  const docs = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'].map((f) => join(folder!, f)).filter((f) => existsSync(f));
+  const docs = DOC_FILES.map((f) => join(folder!, f)).filter((f) => existsSync(f));
   // A change that landed with no document, its files kept as they were, is the one that holds them.
   if (docs.length === 0) return change.attachments.length > 0 && change.attachments.every((a) => existsSync(join(folder!, a.path))) ? 'unchanged' : 'refused';
-  const from = docs.map(sourceOf).find((t) => t !== undefined);
+  const from = docs.map((d) => importedFrom(d)?.tool).find((t) => t !== undefined);
   return from === tool ? 'unchanged' : 'refused';
 }
 

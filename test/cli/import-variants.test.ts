@@ -7,7 +7,7 @@
  * struck, task ids in bold, a file action that is none, a proposal whose parts have other names.
  * Sources are written in temp folders.
  */
-import { mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, ok, read, showDocument, snapshot, tempDir, write } from '../helpers.js';
@@ -404,5 +404,22 @@ describe('folder names with accented letters, in either unicode form (NFC, or NF
     expect(again.code).toBe(0);
     expect(again.json.data.changes.map((c: any) => [c.change_id, c.status])).toEqual([['cafe-menu', 'unchanged']]);
     expect(readdirSync(join(board, 'agentd/changes'))).toEqual(['cafe-menu']);
+  });
+
+  it('find a change imported before under the id an earlier import gave it (caf-menu): unchanged, not landed again as cafe-menu', async () => {
+    // A board as an earlier import left it: café-menu's folder made change caf-menu (its accented letter dropped).
+    const src = source({ 'openspec/changes/caf-menu/proposal.md': PROPOSAL, 'openspec/changes/caf-menu/specs/menu/spec.md': DELTA });
+    const { board } = await imported('openspec', src);
+    for (const doc of ['proposal.md', 'spec.md']) {
+      const file = join(board, 'agentd/changes/caf-menu', doc);
+      writeFileSync(file, readFileSync(file, 'utf8').replace('openspec/changes/caf-menu/', `openspec/changes/${'café-menu'.normalize('NFD')}/`));
+    }
+    renameSync(join(src, 'openspec/changes/caf-menu'), join(src, 'openspec/changes/café-menu'));
+    const before = snapshot(join(board, 'agentd'));
+    const again = await cli(board, ['import', 'openspec', src, '--json'], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status])).toEqual([['caf-menu', 'unchanged']]);
+    expect(again.json.data.files.find((f: any) => f.file.endsWith('proposal.md')).to).toEqual(['already on the board: proposal.md of caf-menu']);
+    expect(snapshot(join(board, 'agentd'))).toEqual(before);
   });
 });
