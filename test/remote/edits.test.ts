@@ -341,17 +341,20 @@ describe('a file that differs from the shared board only in its line ends or byt
     expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(remoteFile(shared, 'changes/search/tasks.md'));
   });
 
-  it('written to by agentboard stays so in this clone, and is shared with LF line ends and without the mark', async () => {
+  it.each([
+    ['Windows line ends and a byte order mark', crlf, '\ufeff---\r\n', '\r\n'],
+    ["an old Mac's lone CR line ends", (text: string) => text.replace(/\n/g, '\r'), '---\r', '\r'],
+  ])('written to by agentboard stays so in this clone (%s), and is shared with LF line ends and without the mark', async (_, saved, start, end) => {
     const shared = await twoClones();
     const [a, b] = shared.clones as [string, string];
-    writeFileSync(tasksOf(a), crlf(readFileSync(tasksOf(a), 'utf8')));
+    writeFileSync(tasksOf(a), saved(readFileSync(tasksOf(a), 'utf8')));
     expect((await ok(a, ['next', '--as', 'alice-agent'])).task.task_id).toBe('search/T1');
     const local = readFileSync(tasksOf(a), 'utf8');
-    expect(local.startsWith('\ufeff---\r\n')).toBe(true);
-    expect(local).toMatch(/assignee: alice-agent\r\n/);
+    expect(local.startsWith(start)).toBe(true);
+    expect(local).toContain(`assignee: alice-agent${end}`);
     const onRemote = remoteFile(shared, 'changes/search/tasks.md');
     expect(onRemote).not.toMatch(/\r|\ufeff/);
-    expect(`\ufeff${onRemote}\n`.replace(/\n/g, '\r\n')).toBe(local);
+    expect(saved(`${onRemote}\n`)).toBe(local);
     expect((await ok(a, ['remote', 'status'])).hand_edited).toEqual([]);
 
     expect((await ok(b, ['next', '--as', 'bob-agent'])).task.task_id).toBe('search/T2');

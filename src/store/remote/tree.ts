@@ -14,6 +14,7 @@
  * config.yaml and people.yaml travel in people's branches (they are settings, reviewed like code).
  */
 import { hasBom, textOf } from '../fs.js';
+import { withLf } from '../markdown.js';
 import type { Git } from './git.js';
 
 /** The ref on the remote that holds the board. */
@@ -49,14 +50,16 @@ export function boardPathOf(treePath: string): string | null {
 /**
  * A file's bytes as the board ref holds them: a document of a change or of the archive with LF line
  * ends and without a byte order mark, whatever the clone's copy has (a checkout with core.autocrlf,
- * an editor that saves Windows' line ends), so that the board's history does not flip between them
- * with whoever wrote last. Each clone keeps its own: a file that differs from the board's version
- * only in those holds that version (git.ts holdsBlob).
+ * an editor that saves Windows' line ends, or an old Mac's lone CR), so that the board's history
+ * does not flip between them with whoever wrote last. Each clone keeps its own: a file that differs
+ * from the board's version only in those holds that version (git.ts holdsBlob).
  */
 export function sharedBytes(treePath: string, bytes: Buffer): Buffer {
-  if (!/^(changes|archive)\//.test(treePath) || (!hasBom(bytes) && !bytes.includes('\r\n'))) return bytes;
-  return Buffer.from(textOf(bytes).replace(/\r\n/g, '\n'), 'utf8');
+  if (!/^(changes|archive)\//.test(treePath) || (!hasBom(bytes) && !bytes.includes(CR))) return bytes;
+  return Buffer.from(withLf(textOf(bytes)), 'utf8');
 }
+
+const CR = 0x0d;
 
 /** The activity chunks of a listing, in order. */
 export function activityChunks(listing: Listing): { path: string; entry: Entry }[] {
