@@ -1,12 +1,13 @@
 /**
- * A subcommand's --help lists the global flags that apply to it (--root, --json, --as, --debug),
- * not all of them: `--as` only where someone acts, `--json` only where the output can be JSON. A
+ * A subcommand's --help lists the global flags that apply to it (--root, --json, --as, --debug,
+ * --sync), not all of them: `--as` only where someone acts, `--json` only where the output can be
+ * JSON, `--sync` only where the board is read and nothing written. A
  * command where one means something else than everywhere (`run --json` prints events, `mcp --as`
  * binds a server) says so in its own words.
  */
 import { Help, Option, type Command } from 'commander';
 
-export type GlobalFlag = '--root' | '--json' | '--as' | '--debug';
+export type GlobalFlag = '--root' | '--json' | '--as' | '--debug' | '--sync';
 
 /** What --as is on a person's command: a person, never an agent. */
 export const PERSON_AS = 'act as this person, human:<name>; an agent id is refused (default: human:<git user.name or $USER>)';

@@ -269,8 +269,9 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
   const parents = new Map<string, Command>();
   for (const [path, ops] of groups) {
     const cmd = commandFor(program, path, parents).description(SHARED_SUMMARIES[path] ?? ops.map((o) => o.summary).join('; '));
-    if (ops.every((o) => o.access === 'read')) READ_COMMANDS.add(cmd);
-    takesGlobals(cmd, ['--root', '--json', ...(ops.some(takesAs) ? (['--as'] as const) : []), '--debug'], { '--as': asHelp(ops) });
+    const reads = ops.every((o) => o.access === 'read');
+    if (reads) READ_COMMANDS.add(cmd);
+    takesGlobals(cmd, ['--root', '--json', ...(ops.some(takesAs) ? (['--as'] as const) : []), '--debug', ...(reads ? (['--sync'] as const) : [])], { '--as': asHelp(ops) });
     // Ops sharing a command differ by how many positional arguments they take (show X / show X doc).
     const byArity = [...ops].sort((a, b) => positionalNames(a).length - positionalNames(b).length);
     const longest = positionalNames(byArity[byArity.length - 1]!);
@@ -603,8 +604,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .action(() => {
           special = async () => (await import('../engine/scripted-agent.js')).runScriptedAgent();
         });
-      takesGlobals(p.command('mcp'), ['--root', '--as', '--debug'], {
+      takesGlobals(p.command('mcp'), ['--root', '--as', '--debug', '--sync'], {
         '--as': 'serve this agent id only: its calls may leave out agent_id, and a call as another agent is refused (default: every call names its agent)',
+        '--sync': 'on a shared board, every tool call that reads fetches the board from the remote first',
       })
         .description('Serve every agent operation as an MCP tool on stdio (for Claude Code, Codex, Cursor, Gemini CLI); --as binds it to one agent id')
         .addOption(new Option('--profile <profile>', 'which tools to serve').choices(PROFILES).default('all'))

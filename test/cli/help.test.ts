@@ -33,6 +33,11 @@ describe('the command line', () => {
     expect(list).toContain('--json');
     expect(list).toContain('--root <dir>');
     expect(list).not.toContain('--as');
+    // --sync fetches a shared board before a read: shown where a command reads, and for mcp.
+    expect(list).toContain('--sync');
+    expect(await help('status')).toContain('--sync');
+    expect(await help('mcp')).toContain('--sync');
+    expect(propose).not.toContain('--sync');
     expect(await help('task', 'done')).toContain('--as <actor>');
     const board = await help('board');
     expect(board).toContain('--as <actor>');
