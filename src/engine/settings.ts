@@ -9,6 +9,7 @@ import { fail } from '../errors.js';
 import type { AgentSettings, Config } from '../store/config.js';
 import type { Role, RunPhase } from './events.js';
 import { printable } from '../domain/text.js';
+import { fillPlaceholders, placeholdersIn } from './adapters/custom.js';
 
 export interface AgentInstance {
   /** The agent id the board records: <name>-planner, <name>-reviewer, <name>-w<n>. */
@@ -124,16 +125,27 @@ function startable(program: string, path: string | undefined, root: string): boo
  * program), before a run is recorded or an agent started: naming the role and the program, and what to do.
  */
 export function refuseMissingPrograms(agents: RunAgents, env: NodeJS.ProcessEnv, root: string): void {
-  const missing = new Map<string, string[]>();
+  const missing = new Map<string, { path: string; who: string[] }>();
   for (const agent of [agents.planner, agents.reviewer, ...agents.workers]) {
     const program = programOf(agent.config);
-    if (startable(program, agent.config.env?.PATH ?? env.PATH, root)) continue;
-    missing.set(program, [...new Set([...(missing.get(program) ?? []), `${agent.name} (${agent.role})`])]);
+    // A command's {root} and {workdir} are known now (a worker's worktree is a checkout of the root);
+    // a program named by another placeholder is known only when its agent starts.
+    if (agent.config.adapter === undefined && placeholdersIn(program).some((p) => p !== 'root' && p !== 'workdir')) continue;
+    const path = agent.config.adapter === undefined ? fillPlaceholders(program, { root, workdir: root }) : program;
+    if (startable(path, agent.config.env?.PATH ?? env.PATH, root)) continue;
+    const was = missing.get(program);
+    missing.set(program, { path, who: [...new Set([...(was?.who ?? []), `${agent.name} (${agent.role})`])] });
   }
   if (missing.size === 0) return;
-  const where = (program: string) =>
-    !program.includes('/') ? 'not found on PATH (or not executable)' : isAbsolute(program) ? 'no executable file there' : `no executable file at ${resolve(root, program)} (a relative command is looked for in the folder agents start in, the repository's root)`;
-  const said = [...missing].map(([program, who]) => `\`${program}\` for ${who.join(', ')}: ${where(program)}`).join('; ');
+  const where = (program: string, path: string) =>
+    !path.includes('/')
+      ? 'not found on PATH (or not executable)'
+      : isAbsolute(path)
+        ? path === program
+          ? 'no executable file there'
+          : `no executable file at ${path}`
+        : `no executable file at ${resolve(root, path)} (a relative command is looked for in the folder agents start in, the repository's root)`;
+  const said = [...missing].map(([program, { path, who }]) => `\`${program}\` for ${who.join(', ')}: ${where(program, path)}`).join('; ');
   fail(
     'RUN_REFUSED',
     `The run cannot start its agents: ${said}.`,

@@ -63,6 +63,25 @@ describe('agentboard run', () => {
     expect(runIds(board.dir)).toEqual([]);
   });
 
+  it("looks for a command's program with its {root} filled in, as the agent is started: found, the run works with it; not found, refused naming the file", async () => {
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'own-script', [{ title: 'One' }]);
+    mkdirSync(join(board.dir, 'tools'));
+    writeFileSync(join(board.dir, 'tools/agent.sh'), `#!/bin/sh\nexec "${process.execPath}" "${FAKE_AGENT}" "$@"\n`, { mode: 0o755 });
+    const env = JSON.stringify({ FAKE_AGENT_SCENARIO: board.scenarioFile, FAKE_AGENT_STATE: board.state });
+    const config = join(board.dir, 'agentd/config.yaml');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('agents:\n', `agents:\n  local: { command: ["{root}/tools/agent.sh", "{prompt_file}"], env: ${env} }\n  gone: { command: ["{root}/tools/gone.sh"] }\n`));
+
+    const refused = run(board.dir, ['own-script', '--worker', 'gone']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout.trim().split('\n').at(-1)!).error.message).toBe(`The run cannot start its agents: \`{root}/tools/gone.sh\` for gone (worker): no executable file at ${join(realpathSync(board.dir), 'tools/gone.sh')}.`);
+    expect(runIds(board.dir)).toEqual([]);
+
+    const r = run(board.dir, ['own-script', '--worker', 'local', '--until', 'implementation']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect((await ok(board.dir, ['task', 'show', 'own-script/T1'])).task.status).toBe('done');
+  });
+
   it('refuses a change with nothing to plan from (no proposal, no goal) before it records a run', async () => {
     const board = await fakeBoard();
     await ok(board.dir, ['new', 'blank-change', '--as', 'planner']);

@@ -12,6 +12,11 @@ export function fillPlaceholders(arg: string, values: Record<string, string>): s
   return arg.replace(PLACEHOLDER, (_, name: string) => values[name] ?? '');
 }
 
+/** The placeholders an argument names. */
+export function placeholdersIn(arg: string): string[] {
+  return [...arg.matchAll(PLACEHOLDER)].map((m) => m[1]!);
+}
+
 export const custom: Adapter = ({ agent, values }) => {
   const [command, ...args] = agent.config.command!.map((a) => fillPlaceholders(a, values));
   return { command: command!, args: [...args, ...agent.config.args.map((a) => fillPlaceholders(a, values))], env: {}, files: [] };
