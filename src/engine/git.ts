@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
-import { shellWord } from '../cli/refs.js';
+import { shellWord } from '../shell.js';
 import { fail } from '../errors.js';
 
 export interface GitResult {

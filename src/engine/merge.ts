@@ -8,7 +8,7 @@ import type { Data } from './board-ops.js';
 import { join } from 'node:path';
 import { emit, fromCwd, stop, type RunContext, type Stop } from './context.js';
 import { governingFiles } from './guard.js';
-import { shellWord } from '../cli/refs.js';
+import { shellWord } from '../shell.js';
 
 /** The board's folders of documents, with what they hold, which no task's branch may change. */
 const BOARD_FOLDERS: [string, string][] = [

@@ -17,7 +17,7 @@ import { refusals, ruleFindings } from './planning.js';
 import { answersText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
 import { printable } from '../domain/text.js';
-import { shellWord } from '../cli/refs.js';
+import { shellWord } from '../shell.js';
 import { AgentboardError } from '../errors.js';
 
 /** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to a question about the task; blocked: its worker reported a blocker, which a person clears. */
