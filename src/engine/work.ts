@@ -263,16 +263,26 @@ async function stopForWorkElsewhere(ctx: RunContext, ref: string, agentId: strin
   }
 }
 
+/** Per run, the commits git refused so far and the stop that names them: the turns of other workers may end with a refused commit too. */
+const refusedCommits = new WeakMap<RunContext, { halt: Stop; refused: { said: string; command: string }[] }>();
+
 /**
  * What a worker left that git refused to commit on its task's branch stays in its worktree: the run
  * reviews and merges the branch only, so it starts no other agent and stops for a person, with what
- * git said and the commands that commit it by hand. A run started again commits it once git can.
+ * git said and the commands that commit it by hand, for every commit refused in the run (unless it
+ * stopped for something else first). A run started again commits it once git can.
  */
 export function sayCommitRefused(ctx: RunContext, ref: string, agentId: string, kept: { refused: string; command: string }): void {
   const branch = taskBranch(ctx.changeId, ref.slice(ctx.changeId.length + 1));
-  const message = `What ${agentId} left uncommitted in its worktree of ${ref} could not be committed on ${branch}: git said "${kept.refused}". It is still there, uncommitted; the run reviews and merges ${branch} only, so it starts no other agent and stops for a person.`;
-  emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message });
-  ctx.halt ??= stop('failed', message, [`${kept.command}   # commit it yourself once what git said is fixed`, `agentboard run ${ctx.changeId}   # then go on (it commits what is left there itself, once git can)`]);
+  const said = `What ${agentId} left uncommitted in its worktree of ${ref} could not be committed on ${branch}: git said "${kept.refused}".`;
+  const still = (what: string, branches: string) => `${what} still there, uncommitted; the run reviews and merges ${branches} only, so it starts no other agent and stops for a person.`;
+  emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message: `${said} ${still('It is', branch)}` });
+  const before = refusedCommits.get(ctx);
+  if (ctx.halt && ctx.halt !== before?.halt) return;
+  const refused = [...(before?.refused ?? []), { said, command: kept.command }];
+  const message = [...refused.map((r) => r.said), refused.length === 1 ? still('It is', branch) : still('They are', "the tasks' branches")].join(' ');
+  ctx.halt = stop('failed', message, [...refused.map((r) => `${r.command}   # commit it yourself once what git said is fixed`), `agentboard run ${ctx.changeId}   # then go on (it commits what is left there itself, once git can)`]);
+  refusedCommits.set(ctx, { halt: ctx.halt, refused });
 }
 
 /**
