@@ -198,7 +198,7 @@ async function sayWritesOutside(ctx: RunContext, before: Set<string>, agentId: s
   const changed = [...(await ctx.git!.changedOutsideWorktrees())].filter((f) => !before.has(f) && !said.has(f));
   if (changed.length === 0) return;
   for (const f of changed) said.add(f);
-  const shown = changed.slice(0, 5).join(', ') + (changed.length > 5 ? ` and ${changed.length - 5} more` : '');
+  const shown = changed.slice(0, 5).map(shellWord).join(', ') + (changed.length > 5 ? ` and ${changed.length - 5} more` : '');
   emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message: `While ${agentId} worked on ${ref} in its worktree, files of the repository's own working tree changed: ${shown}. They are on no task's branch, and agentboard neither commits nor undoes them: look at them with \`git status\`.` });
 }
 

@@ -2,12 +2,12 @@
  * `agentboard run` on the git setups people have: each ends with the tasks' work on their branches,
  * or stops with what git said and the commands that go on, losing nothing.
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks } from '../helpers.js';
-import { fakeBoard, git, run, shellSteps, startRun, until } from './helpers.js';
+import { changeWithTasks, cliProcess } from '../helpers.js';
+import { fakeBoard, git, jsonLines, run, runIds, shellSteps, startRun, until } from './helpers.js';
 
 const BRANCH = 'agentboard/add-search/T1';
 
@@ -174,6 +174,36 @@ describe('agentboard run on the git setups people have', () => {
     }
     expect(existsSync(join(board.dir, 'pwned'))).toBe(false);
     expect(git(board.dir, ['show', `${BRANCH}:T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('names paths in the words of its messages as a shell reads them back, where the repository\'s path holds spaces and quotes', async () => {
+    const name = `it's "our" repö`;
+    const quoted = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
+    // A file where the folder of worktrees belongs: refused, naming it.
+    const board = await oneTask({ name, scenario: { implementation: { '*': ['work'] }, file: { T1: `../../../${name}/agentd/config.yaml` }, content: { T1: 'agents: {}' } } });
+    const folder = join(board.dir, '..', `${name}.agentboard-worktrees`);
+    writeFileSync(folder, 'not a folder\n');
+    const refused = JSON.parse(run(board.dir, ['add-search']).stdout.trim()).error;
+    expect(refused.message).toBe(`The tasks' worktrees go in ${quoted(folder)} (beside the repository, as run: worktrees: is not set), and it cannot be used: ${quoted(folder)} is a file, where a folder belongs.`);
+    expect(refused.next_step).toBe(`Move ${quoted(folder)} aside, or set run: worktrees: in agentd/config.yaml to a folder outside the repository that you can write in; then run again (or run with --no-worktrees to share the working tree).`);
+    rmSync(folder);
+    // A change not committed: --merge is refused, naming it.
+    writeFileSync(join(board.dir, 'notes of mine.txt'), 'mine\n');
+    git(board.dir, ['add', 'notes of mine.txt']);
+    const dirty = JSON.parse(run(board.dir, ['add-search', '--merge']).stdout.trim()).error;
+    expect(dirty.message).toContain("its working tree has changes not committed ('notes of mine.txt').");
+    git(board.dir, ['commit', '-q', '-m', 'notes']);
+    // Run from the folder above, the agent rewriting the person's config.yaml: the commands that undo it work as written there.
+    const above = join(board.dir, '..');
+    const config = readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8');
+    const r = cliProcess(above, ['run', 'add-search', '--until', 'implementation', '--json', '--root', board.dir]);
+    expect(r.code, r.stderr).toBe(1);
+    const end = jsonLines(r.stdout).at(-1);
+    const steps: string[] = end.next_steps;
+    const [runId] = runIds(board.dir);
+    expect(steps[1]).toBe(`cp ${quoted(`${name}/agentd/.runtime/runs/${runId}/config.yaml.before`)} ${quoted(`${name}/agentd/config.yaml`)}   # undo it`);
+    expect(shellSteps(above, steps.slice(0, 2))).toEqual([1, 0]);
+    expect(readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8')).toBe(config);
   });
 
   it('names a file an agent added to the board on its branch, whatever its name, in --merge\'s next steps that work as written', async () => {
