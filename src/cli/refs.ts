@@ -6,11 +6,7 @@ import { isHuman } from '../domain/ids.js';
 import type { Ref, RefArg } from '../domain/refs.js';
 import { takes, type OpInfo } from '../ops/catalog.js';
 import { flagOf } from './field-names.js';
-
-/** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
-export function shellWord(value: string): string {
-  return /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replace(/'/g, `'\\''`)}'`;
-}
+import { shellWord } from '../shell.js';
 
 /** What the command line of an operation is made from. */
 export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;

@@ -76,7 +76,7 @@ async function liveView(importModule: ImportModule, colors: boolean, onInterrupt
 export async function runCommand(io: Io, importModule: ImportModule | undefined, changeId: string, flags: RunFlags, globals: { root?: string; json?: boolean; as?: string }): Promise<number> {
   const options = runOptions(changeId, flags, io);
   const root = Board.open(globals.root, io.cwd).root;
-  const person = currentPerson(globals.as, 'Running a change', io);
+  const person = currentPerson(globals.as, 'Running a change', io, root);
   const bin = agentboardBin();
   const controller = new AbortController();
   let signals = 0;

@@ -6,7 +6,7 @@
 import { accessSync, constants, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmdirSync, statSync, type Stats } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { execa } from 'execa';
-import { shellWord } from '../cli/refs.js';
+import { shellWord } from '../shell.js';
 import { fail } from '../errors.js';
 
 export interface GitResult {
@@ -101,22 +101,22 @@ function unusableFolder(dir: string): Unusable | null {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const target = danglingLink(path);
-      if (target !== null) return { path, why: `${path} is a symbolic link to ${target}, which is no folder and cannot be made one`, denied: false };
+      if (target !== null) return { path, why: `${shellWord(path)} is a symbolic link to ${shellWord(target)}, which is no folder and cannot be made one`, denied: false };
       // A file above it, or a folder above it this user may not look into: said when the walk up reaches it.
       if (code === 'ENOTDIR' || code === 'EACCES') continue;
-      return { path, why: `${path} cannot be looked at (${code})`, denied: false };
+      return { path, why: `${shellWord(path)} cannot be looked at (${code})`, denied: false };
     }
     if (st === undefined) {
       const target = danglingLink(path);
-      if (target !== null) return { path, why: `${path} is a symbolic link to ${target}, which does not exist`, denied: false };
+      if (target !== null) return { path, why: `${shellWord(path)} is a symbolic link to ${shellWord(target)}, which does not exist`, denied: false };
       if (dirname(path) === path) return null;
       continue;
     }
-    if (!st.isDirectory()) return { path, why: `${path} is ${st.isFile() ? 'a file' : 'something other than a folder'}, where a folder belongs`, denied: false };
+    if (!st.isDirectory()) return { path, why: `${shellWord(path)} is ${st.isFile() ? 'a file' : 'something other than a folder'}, where a folder belongs`, denied: false };
     try {
       accessSync(path, constants.W_OK | constants.X_OK);
     } catch {
-      return { path, why: `this user may not write in ${path} (permission denied)`, denied: true };
+      return { path, why: `this user may not write in ${shellWord(path)} (permission denied)`, denied: true };
     }
     return null;
   }
@@ -133,10 +133,10 @@ function danglingLink(path: string): string | null {
 
 /** Refuses a folder of worktrees that cannot be used, naming it and what to do. */
 function refuseUnusable(dir: string, unusable: Unusable, setting: string | undefined): never {
-  const fix = unusable.denied ? `Give this user write access to ${unusable.path}` : `Move ${unusable.path} aside`;
+  const fix = unusable.denied ? `Give this user write access to ${shellWord(unusable.path)}` : `Move ${shellWord(unusable.path)} aside`;
   return fail(
     'RUN_REFUSED',
-    `The tasks' worktrees go in ${dir} (${setting ? 'run: worktrees: in agentd/config.yaml' : 'beside the repository, as run: worktrees: is not set'}), and it cannot be used: ${unusable.why}.`,
+    `The tasks' worktrees go in ${shellWord(dir)} (${setting ? 'run: worktrees: in agentd/config.yaml' : 'beside the repository, as run: worktrees: is not set'}), and it cannot be used: ${unusable.why}.`,
     `${fix}, or set run: worktrees: in agentd/config.yaml to a folder outside the repository that you can write in; then run again (or run with --no-worktrees to share the working tree).`,
   );
 }
@@ -260,14 +260,14 @@ export class Git {
         mkdirSync(dirname(worktree), { recursive: true });
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-        refuseUnusable(this.worktreesDir, unusableFolder(dirname(worktree)) ?? { path: dirname(worktree), why: `${dirname(worktree)} could not be made (${code})`, denied: code === 'EACCES' || code === 'EPERM' }, this.setting);
+        refuseUnusable(this.worktreesDir, unusableFolder(dirname(worktree)) ?? { path: dirname(worktree), why: `${shellWord(dirname(worktree))} could not be made (${code})`, denied: code === 'EACCES' || code === 'EPERM' }, this.setting);
       }
       await this.run(['worktree', 'prune']);
       const exists = (await this.run(['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])).ok;
       const added = await this.run(exists ? ['worktree', 'add', '-q', worktree, branch] : ['worktree', 'add', '-q', '-b', branch, worktree, 'HEAD']);
       // A post-checkout hook that fails makes git fail once the worktree is made and checked out: the task is worked there all the same.
       if (!added.ok && existsSync(join(worktree, '.git'))) ws.hookFailed = gitSaid(added);
-      else if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${worktree}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${worktree} (git worktree remove ${shellWord(worktree)}), or set run: worktrees: in agentd/config.yaml, then run again.`);
+      else if (!added.ok) fail('RUN_REFUSED', `git could not make the worktree of ${changeId}/${localTaskId} at ${shellWord(worktree)}: ${added.stderr.trim().split('\n').pop()}`, `Remove ${shellWord(worktree)} (git worktree remove ${shellWord(worktree)}), or set run: worktrees: in agentd/config.yaml, then run again.`);
       if (exists) return;
       for (const base of bases) {
         // --no-verify: these merges only start the task's branch from work already on branches, as the commits of what agents left record it.
@@ -368,8 +368,19 @@ export class Git {
 
   /** The files of the repository's own working tree that differ from its last commit (untracked ones too, or not), outside the board's folder (which the run itself writes). */
   private async changedFiles(untracked: boolean): Promise<string[]> {
-    const r = await this.run(['status', '--porcelain', `--untracked-files=${untracked ? 'all' : 'no'}`, '--', '.', `:(exclude)${this.boardPath ? `${this.boardPath}/` : ''}agentd`]);
-    return r.ok ? r.stdout.split('\n').filter(Boolean).map((l) => l.slice(3)) : [];
+    // -z: the names as they are (git quotes a name with a space or other than plain ASCII otherwise).
+    const r = await this.run(['status', '--porcelain', '-z', `--untracked-files=${untracked ? 'all' : 'no'}`, '--', '.', `:(exclude)${this.boardPath ? `${this.boardPath}/` : ''}agentd`]);
+    if (!r.ok) return [];
+    const fields = r.stdout.split('\0');
+    const files: string[] = [];
+    for (let i = 0; i < fields.length; i++) {
+      const entry = fields[i]!;
+      if (!entry) continue;
+      files.push(entry.slice(3));
+      // A rename or copy is followed by the name it had, a field of its own.
+      if (/[RC]/.test(entry.slice(0, 2))) i++;
+    }
+    return files;
   }
 
   /** The files of the working tree with changes not committed, outside the board's folder; at most `max`. */

@@ -14,6 +14,7 @@ import { unparsable } from '../store/documents.js';
 import { textAsWritten } from '../store/board.js';
 import { BOM } from '../store/markdown.js';
 import { DOC_FILES, type DocType } from '../domain/model.js';
+import { shellWord } from '../shell.js';
 import { emit, fromCwd, stop, type RunContext } from './context.js';
 import type { Role } from './events.js';
 
@@ -71,7 +72,9 @@ function whatBecame(before: Found, now: Found): string {
 }
 
 /** The commands that show and undo the change of `file`; `kept`: the copy of the version the run started with, when it was a file. */
-function undoing(file: string, before: Found, kept: string | null, now: Found): string[] {
+function undoing(path: string, before: Found, keptPath: string | null, now: Found): string[] {
+  const file = shellWord(path);
+  const kept = keptPath && shellWord(keptPath);
   // What stands there now goes first: cp would write through a symbolic link, or into a folder.
   const remove = typeof now === 'string' ? `rm ${now === 'a folder' ? '-r ' : ''}${file}` : null;
   if (kept) return [...(Buffer.isBuffer(now) ? [`diff -u ${kept} ${file}   # what changed`] : []), `${remove ? `${remove} && ` : ''}cp ${kept} ${file}   # undo it`];
@@ -245,7 +248,8 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: Turn): Pr
 
 /** The commands that show and undo a hand edit of a document, against `kept`: the copy of a version agentboard wrote (`last` says which). */
 function undoDocSteps(kept: string, path: string, last: string, undo = 'undo it'): string[] {
-  return [`diff -u ${fromCwd(kept)} ${fromCwd(path)}   # what changed, against ${last}`, `cp ${fromCwd(kept)} ${fromCwd(path)}   # ${undo}`];
+  const [from, to] = [kept, path].map((p) => shellWord(fromCwd(p)));
+  return [`diff -u ${from} ${to}   # what changed, against ${last}`, `cp ${from} ${to}   # ${undo}`];
 }
 
 /** Why a document's plain file no longer parses, at its line; null when it reads, or is gone or no plain file. */

@@ -8,7 +8,7 @@ import type { Data } from './board-ops.js';
 import { join } from 'node:path';
 import { emit, fromCwd, stop, type RunContext, type Stop } from './context.js';
 import { governingFiles } from './guard.js';
-import { shellWord } from '../cli/refs.js';
+import { shellWord } from '../shell.js';
 
 /** The board's folders of documents, with what they hold, which no task's branch may change. */
 const BOARD_FOLDERS: [string, string][] = [
@@ -73,7 +73,7 @@ export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
       continue;
     }
     emit(ctx, { type: 'merge.conflict', phase: 'review', task_id: t.task_id, branch: t.branch, files: merged.files, message: merged.message });
-    const where = merged.files.length > 0 ? `conflicts in ${merged.files.join(', ')}` : `failed: ${merged.message}`;
+    const where = merged.files.length > 0 ? `conflicts in ${merged.files.map(shellWord).join(', ')}` : `failed: ${merged.message}`;
     return stop('failed', `Merging ${t.branch} (${t.task_id}) into the current branch ${where}; nothing of it was merged, and the branches after it were not merged either.`, [
       `git merge ${t.branch}   # resolve it by hand`,
       `agentboard run ${ctx.changeId} --merge   # then merge the rest`,

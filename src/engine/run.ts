@@ -7,6 +7,7 @@ import { faultPoint } from '../clock.js';
 import { forPerson } from '../render/person-refs.js';
 import { RemoteFiles } from '../store/remote/state.js';
 import { AgentboardError, fail } from '../errors.js';
+import { shellWord } from '../shell.js';
 import type { RunOutcome } from '../store/runs.js';
 import { BoardOps, type Data } from './board-ops.js';
 import { emit, interrupted, stop, type RunContext, type Stop } from './context.js';
@@ -176,7 +177,7 @@ export async function runChange(params: RunParams): Promise<number> {
   // Found before any agent works, not at the first merge after all their work.
   const dirty = options.merge && git ? await git.uncommitted() : [];
   if (dirty.length > 0) {
-    fail('RUN_REFUSED', `--merge merges the tasks' branches into your current branch, and its working tree has changes not committed (${dirty.join(', ')}).`, 'Commit or stash them (git stash), then run again; or run without --merge and merge the task branches yourself.');
+    fail('RUN_REFUSED', `--merge merges the tasks' branches into your current branch, and its working tree has changes not committed (${dirty.map(shellWord).join(', ')}).`, 'Commit or stash them (git stash), then run again; or run without --merge and merge the task branches yourself.');
   }
   const runId = newRunId();
   faultPoint('run:record');

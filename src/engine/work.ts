@@ -17,7 +17,7 @@ import { refusals, ruleFindings } from './planning.js';
 import { answersText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { AgentInstance } from './settings.js';
 import { printable } from '../domain/text.js';
-import { shellWord } from '../cli/refs.js';
+import { shellWord } from '../shell.js';
 import { AgentboardError } from '../errors.js';
 
 /** done (or in review); left: someone else took the task meanwhile; given up after the last attempt (next: what to do); stopped by Ctrl-C or the budget; waiting on a person's answer to a question about the task; blocked: its worker reported a blocker, which a person clears. */
@@ -198,7 +198,7 @@ async function sayWritesOutside(ctx: RunContext, before: Set<string>, agentId: s
   const changed = [...(await ctx.git!.changedOutsideWorktrees())].filter((f) => !before.has(f) && !said.has(f));
   if (changed.length === 0) return;
   for (const f of changed) said.add(f);
-  const shown = changed.slice(0, 5).join(', ') + (changed.length > 5 ? ` and ${changed.length - 5} more` : '');
+  const shown = changed.slice(0, 5).map(shellWord).join(', ') + (changed.length > 5 ? ` and ${changed.length - 5} more` : '');
   emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message: `While ${agentId} worked on ${ref} in its worktree, files of the repository's own working tree changed: ${shown}. They are on no task's branch, and agentboard neither commits nor undoes them: look at them with \`git status\`.` });
 }
 
@@ -263,16 +263,26 @@ async function stopForWorkElsewhere(ctx: RunContext, ref: string, agentId: strin
   }
 }
 
+/** Per run, the commits git refused so far and the stop that names them: the turns of other workers may end with a refused commit too. */
+const refusedCommits = new WeakMap<RunContext, { halt: Stop; refused: { said: string; command: string }[] }>();
+
 /**
  * What a worker left that git refused to commit on its task's branch stays in its worktree: the run
  * reviews and merges the branch only, so it starts no other agent and stops for a person, with what
- * git said and the commands that commit it by hand. A run started again commits it once git can.
+ * git said and the commands that commit it by hand, for every commit refused in the run (unless it
+ * stopped for something else first). A run started again commits it once git can.
  */
 export function sayCommitRefused(ctx: RunContext, ref: string, agentId: string, kept: { refused: string; command: string }): void {
   const branch = taskBranch(ctx.changeId, ref.slice(ctx.changeId.length + 1));
-  const message = `What ${agentId} left uncommitted in its worktree of ${ref} could not be committed on ${branch}: git said "${kept.refused}". It is still there, uncommitted; the run reviews and merges ${branch} only, so it starts no other agent and stops for a person.`;
-  emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message });
-  ctx.halt ??= stop('failed', message, [`${kept.command}   # commit it yourself once what git said is fixed`, `agentboard run ${ctx.changeId}   # then go on (it commits what is left there itself, once git can)`]);
+  const said = `What ${agentId} left uncommitted in its worktree of ${ref} could not be committed on ${branch}: git said "${kept.refused}".`;
+  const still = (what: string, branches: string) => `${what} still there, uncommitted; the run reviews and merges ${branches} only, so it starts no other agent and stops for a person.`;
+  emit(ctx, { type: 'notice', agent_id: agentId, role: 'worker', phase: 'implementation', message: `${said} ${still('It is', branch)}` });
+  const before = refusedCommits.get(ctx);
+  if (ctx.halt && ctx.halt !== before?.halt) return;
+  const refused = [...(before?.refused ?? []), { said, command: kept.command }];
+  const message = [...refused.map((r) => r.said), refused.length === 1 ? still('It is', branch) : still('They are', "the tasks' branches")].join(' ');
+  ctx.halt = stop('failed', message, [...refused.map((r) => `${r.command}   # commit it yourself once what git said is fixed`), `agentboard run ${ctx.changeId}   # then go on (it commits what is left there itself, once git can)`]);
+  refusedCommits.set(ctx, { halt: ctx.halt, refused });
 }
 
 /**

@@ -151,6 +151,36 @@ describe('a board that cannot be read', () => {
     const { inputs } = await ok(dir, ['inputs', '--status', 'all']);
     expect(inputs.find((i: any) => i.input_id === 'input-1').resolution).toMatchObject({ value: 'GraphQL', by: 'human:tester' });
   });
+
+  it('closes a question open while the board\'s folder is gone with Esc, and quits with q', async () => {
+    const { dir, c } = await watchedBoard();
+    const footer = () => c.frame().trimEnd().split('\n').at(-1)!;
+    const board = join(dir, 'agentd');
+    const away = async () => {
+      renameSync(board, join(dir, 'agentd-moved'));
+      await until('the warning', () => c.frame().includes("The board's folder is gone"));
+    };
+    await ok(dir, ['ask', '--as', 'kimi', '--question', 'REST or GraphQL?', '--option', 'REST', '--option', 'GraphQL', '--default-action', 'REST']);
+    await until('the question', () => c.frame().includes('Waiting on you (4)'));
+    await c.keys('3', KEY.enter);
+    expect(c.frame()).toContain('kimi asks (input-1');
+    await away();
+    expect(footer()).toBe('Esc back · q quit');
+    await c.keys(KEY.esc);
+    expect(c.frame()).not.toContain('kimi asks (input-1');
+    expect(footer()).toBe('q quit');
+    // Back, the question is still there to open; gone again, q quits from its prompt.
+    renameSync(join(dir, 'agentd-moved'), board);
+    await until('the board back', () => c.frame().includes('Waiting on you (4)'));
+    await c.keys(KEY.enter);
+    expect(c.frame()).toContain('kimi asks (input-1');
+    await away();
+    await c.keys('q');
+    expect(c.quits()).toBe(1);
+    // Nothing was answered on the way.
+    renameSync(join(dir, 'agentd-moved'), board);
+    expect((await ok(dir, ['inputs'])).inputs.map((i: any) => i.status)).toEqual(['open']);
+  });
 });
 
 describe('reading again', () => {

@@ -398,13 +398,14 @@ describe('keys that serve every pane', () => {
     const c = open({ width: 60, height: 20 });
     await c.keys('?');
     // Each key's text wraps under itself: no row is drawn over another, and none is cut.
-    expect(lines(c.frame()).slice(2, 9)).toEqual([
+    expect(lines(c.frame()).slice(2, 10)).toEqual([
       'Keys',
       'Tab / Shift-Tab, 1-4  next / previous pane; Board, Agents,',
       '                      Waiting on you, Changes',
       '←↓↑→ or h j k l       move between columns and cards, down',
       '                      and up a list',
-      'PgUp PgDn, g G        a page up or down; the first or last',
+      'PgUp PgDn             a page up or down',
+      'Home End, g G         the first or last',
       'Enter                 open: a task, a change, a decision, a',
     ]);
     expect(c.frame()).toContain('a                     approve the document or task in review');
@@ -429,8 +430,8 @@ describe('keys that serve every pane', () => {
         '←↓↑→ or h j k l',
         '  move between columns and cards, down',
         '  and up a list',
-        'PgUp PgDn, g G',
-        '  a page up or down; the first or last',
+        'PgUp PgDn',
+        '  a page up or down',
       ]);
       expect(lines(narrow.frame())).toHaveLength(11);
     } finally {

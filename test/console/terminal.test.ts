@@ -510,11 +510,11 @@ describe('the console in a terminal', () => {
       '                      Waiting on you, Changes',
       '←↓↑→ or h j k l       move between columns and cards, down',
       '                      and up a list',
-      'PgUp PgDn, g G        a page up or down; the first or last',
+      'PgUp PgDn             a page up or down',
+      'Home End, g G         the first or last',
       'Enter                 open: a task, a change, a decision, a',
       '                      question',
       'a                     approve the document or task in review',
-      'r                     reject it, with the feedback you type',
     ]);
     expect(lines(screen('help'))[18]).toBe('j/k scroll · other keys close');
 
@@ -528,7 +528,7 @@ describe('the console in a terminal', () => {
       '←↓↑→ or h j k l',
       '  move between columns and cards, down',
       '  and up a list',
-      'PgUp PgDn, g G',
+      'PgUp PgDn',
     ]);
     expect(widest(screen('help'))).toBeLessThanOrEqual(40);
     tmux('send-keys', '-t', 'help', 'G');

@@ -2,12 +2,12 @@
  * `agentboard run` on the git setups people have: each ends with the tasks' work on their branches,
  * or stops with what git said and the commands that go on, losing nothing.
  */
-import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks } from '../helpers.js';
-import { fakeBoard, git, run } from './helpers.js';
+import { changeWithTasks, cliProcess } from '../helpers.js';
+import { fakeBoard, git, jsonLines, run, runIds, shellSteps, startRun, until } from './helpers.js';
 
 const BRANCH = 'agentboard/add-search/T1';
 
@@ -65,6 +65,37 @@ describe('agentboard run on the git setups people have', () => {
     const again = run(board.dir, ['add-search', '--until', 'implementation']);
     expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
     expect(git(board.dir, ['show', `${BRANCH}:work/T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('names every commit git refused in one run, each with its own command, when workers of several tasks left work git will not commit', async () => {
+    // Both workers wait until both have started, so that both turns end with work that git refuses to commit.
+    const board = await fakeBoard({ scenario: { implementation: { '*': ['work_on_go'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    git(board.dir, ['config', 'commit.gpgsign', 'true']);
+    git(board.dir, ['config', 'gpg.program', join(board.dir, '..', 'no-gpg')]);
+    const live = startRun(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
+    await until('both workers to start', () => ['fake-w1', 'fake-w2'].every((w) => existsSync(join(board.state, `waiting-${w}.json`))));
+    writeFileSync(join(board.state, 'go'), '');
+    expect(await live.done, live.stderr()).toBe(1);
+    const end = live.events.at(-1);
+    expect(end).toMatchObject({ type: 'run.finished', outcome: 'failed' });
+    const worked = Object.fromEntries(live.events.filter((e) => e.type === 'task.claimed').map((e) => [e.task_id, e.agent_id]));
+    const gitSaid = `git said "fatal: cannot run ${join(board.dir, '..', 'no-gpg')}: No such file or directory error: gpg failed to sign the data fatal: failed to write commit object".`;
+    const [first, second] = live.events.filter((e) => e.type === 'notice' && e.message.includes('could not be committed')).map((e) => e.message.match(/worktree of (\S+) /)[1]);
+    expect([first, second].sort()).toEqual(['add-search/T1', 'add-search/T2']);
+    const said = (ref: string) => `What ${worked[ref]} left uncommitted in its worktree of ${ref} could not be committed on agentboard/${ref}: ${gitSaid}`;
+    expect(end.message).toBe(`${said(first)} ${said(second)} They are still there, uncommitted; the run reviews and merges the tasks' branches only, so it starts no other agent and stops for a person.`);
+    const commit = (ref: string, title: string) => {
+      const worktree = join(board.dir, '..', 'repo.agentboard-worktrees', ref);
+      return `git -C ${worktree} add -A && git -C ${worktree} commit --no-verify -m '${ref}: ${title}' --author '${worked[ref]} <${worked[ref]}@agents.agentboard.invalid>'   # commit it yourself once what git said is fixed`;
+    };
+    const titles: Record<string, string> = { 'add-search/T1': 'Index the titles', 'add-search/T2': 'Rank the results' };
+    expect(end.next_steps).toEqual([commit(first, titles[first]), commit(second, titles[second]), 'agentboard run add-search   # then go on (it commits what is left there itself, once git can)']);
+    // As said: each command commits its task's work on its branch once git can.
+    git(board.dir, ['config', 'commit.gpgsign', 'false']);
+    expect(shellSteps(board.dir, end.next_steps.slice(0, 2))).toEqual([0, 0]);
+    expect(git(board.dir, ['show', 'agentboard/add-search/T1:work/T1.txt'])).toMatch(/^T1 done by /);
+    expect(git(board.dir, ['show', 'agentboard/add-search/T2:work/T2.txt'])).toMatch(/^T2 done by /);
   });
 
   it('commits, in a sparse checkout, what a worker wrote outside the folders checked out', async () => {
@@ -143,6 +174,36 @@ describe('agentboard run on the git setups people have', () => {
     }
     expect(existsSync(join(board.dir, 'pwned'))).toBe(false);
     expect(git(board.dir, ['show', `${BRANCH}:T1.txt`])).toBe('T1 done by fake-w1\n');
+  });
+
+  it('names paths in the words of its messages as a shell reads them back, where the repository\'s path holds spaces and quotes', async () => {
+    const name = `it's "our" repö`;
+    const quoted = (path: string) => `'${path.replace(/'/g, `'\\''`)}'`;
+    // A file where the folder of worktrees belongs: refused, naming it.
+    const board = await oneTask({ name, scenario: { implementation: { '*': ['work'] }, file: { T1: `../../../${name}/agentd/config.yaml` }, content: { T1: 'agents: {}' } } });
+    const folder = join(board.dir, '..', `${name}.agentboard-worktrees`);
+    writeFileSync(folder, 'not a folder\n');
+    const refused = JSON.parse(run(board.dir, ['add-search']).stdout.trim()).error;
+    expect(refused.message).toBe(`The tasks' worktrees go in ${quoted(folder)} (beside the repository, as run: worktrees: is not set), and it cannot be used: ${quoted(folder)} is a file, where a folder belongs.`);
+    expect(refused.next_step).toBe(`Move ${quoted(folder)} aside, or set run: worktrees: in agentd/config.yaml to a folder outside the repository that you can write in; then run again (or run with --no-worktrees to share the working tree).`);
+    rmSync(folder);
+    // A change not committed: --merge is refused, naming it.
+    writeFileSync(join(board.dir, 'notes of mine.txt'), 'mine\n');
+    git(board.dir, ['add', 'notes of mine.txt']);
+    const dirty = JSON.parse(run(board.dir, ['add-search', '--merge']).stdout.trim()).error;
+    expect(dirty.message).toContain("its working tree has changes not committed ('notes of mine.txt').");
+    git(board.dir, ['commit', '-q', '-m', 'notes']);
+    // Run from the folder above, the agent rewriting the person's config.yaml: the commands that undo it work as written there.
+    const above = join(board.dir, '..');
+    const config = readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8');
+    const r = cliProcess(above, ['run', 'add-search', '--until', 'implementation', '--json', '--root', board.dir]);
+    expect(r.code, r.stderr).toBe(1);
+    const end = jsonLines(r.stdout).at(-1);
+    const steps: string[] = end.next_steps;
+    const [runId] = runIds(board.dir);
+    expect(steps[1]).toBe(`cp ${quoted(`${name}/agentd/.runtime/runs/${runId}/config.yaml.before`)} ${quoted(`${name}/agentd/config.yaml`)}   # undo it`);
+    expect(shellSteps(above, steps.slice(0, 2))).toEqual([1, 0]);
+    expect(readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8')).toBe(config);
   });
 
   it('names a file an agent added to the board on its branch, whatever its name, in --merge\'s next steps that work as written', async () => {

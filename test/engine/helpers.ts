@@ -72,6 +72,11 @@ export function jsonLines(text: string): any[] {
     .map((l) => JSON.parse(l));
 }
 
+/** Runs next steps as a person would, in a shell at the repository root (the comment after `   #` left out): their exit codes. */
+export function shellSteps(dir: string, steps: string[]): (number | null)[] {
+  return steps.map((step) => spawnSync('sh', ['-c', step.split('   #')[0]!], { cwd: dir, encoding: 'utf8' }).status);
+}
+
 /** What the fake agent wrote about each of its invocations. */
 export function agentInvocations(board: TestBoard): any[] {
   const file = join(board.state, 'invocations.jsonl');

@@ -3,17 +3,11 @@
  * what the run does when an agent gets a document wrong, hangs, crashes, stops early, writes
  * files, and reports its usage.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliProcess, ok, processState } from '../helpers.js';
-import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord, setScenario, startRun, until } from './helpers.js';
-
-/** Runs next steps as a person would, in a shell at the repository root (the comment after `   #` left out): their exit codes. */
-function shellSteps(dir: string, steps: string[]): (number | null)[] {
-  return steps.map((step) => spawnSync('sh', ['-c', step.split('   #')[0]!], { cwd: dir, encoding: 'utf8' }).status);
-}
+import { agentInvocations, alive, fakeBoard, git, hangs, prompt, run, runIds, runRecord, setScenario, shellSteps, startRun, until } from './helpers.js';
 
 /** A run with --merge whose worker rewrites `file` in its worktree (its branch carries the change), the plan committed first; it merges nothing. */
 async function mergeOfBranchChanging(file: string, change: (text: string) => string) {

@@ -1,6 +1,7 @@
 /** The run as lines: plain text for logs and pipes (stdout is not a terminal), or JSON with --json. */
 import type { RunEvent, RunView } from '../events.js';
 import { duration, localId, withUsage } from './format.js';
+import { shellWord } from '../../shell.js';
 
 export function eventLine(e: RunEvent): string | null {
   const at = e.phase ? `[${e.phase}] ` : '';
@@ -32,7 +33,7 @@ export function eventLine(e: RunEvent): string | null {
     case 'merge.done':
       return `${at}merged ${e.branch}`;
     case 'merge.conflict':
-      return `${at}✗ merging ${e.branch} conflicts${e.files.length ? ` in ${e.files.join(', ')}` : `: ${e.message}`}`;
+      return `${at}✗ merging ${e.branch} conflicts${e.files.length ? ` in ${e.files.map(shellWord).join(', ')}` : `: ${e.message}`}`;
     case 'waiting_on_person':
       return [`${at}waiting on a person: ${e.subject} (${e.reason})`, ...e.commands.map((c) => `    ${c}`)].join('\n');
     case 'person.decided':

@@ -167,10 +167,16 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     const u = ui.current;
     const v = viewsRef.current;
     if (key.ctrl) return;
-    // With the board's folder gone, there is nothing to move to or act on: q quits, the other keys wait for it to be back.
-    if (snapshotRef.current.board_gone) return input === 'q' ? leave() : undefined;
+    const closePrompt = (p: Prompt) => set({ prompt: null, ...(p.kind === 'closed' ? { message: { ok: false, text: p.text } } : {}) });
+    // With the board's folder gone, there is nothing to move to or act on: q quits and Esc closes a
+    // prompt open (it is opened again once the folder is back); the other keys wait for it to be back.
+    if (snapshotRef.current.board_gone) {
+      if (input === 'q') return leave();
+      if (key.escape && u.prompt) closePrompt(u.prompt);
+      return;
+    }
     if (u.prompt?.kind === 'closed') {
-      if (key.escape || key.return) set({ prompt: null, message: { ok: false, text: u.prompt.text } });
+      if (key.escape || key.return) closePrompt(u.prompt);
       return;
     }
     // The confirmation is one line in the footer: y does it, anything else does not.
@@ -335,7 +341,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
   else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} />;
 
   const footer = () => {
-    if (snapshot.board_gone && !u.busy) return keyLine([['q', 'quit']]);
+    if (snapshot.board_gone && !u.busy) return keyLine(u.prompt ? [['Esc', 'back'], ['q', 'quit']] : [['q', 'quit']]);
     if (u.filtering) {
       return (
         <Text>

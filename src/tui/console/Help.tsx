@@ -5,7 +5,8 @@ import { detailLines } from './ScrollLines.js';
 const KEYS: [string, string][] = [
   ['Tab / Shift-Tab, 1-4', 'next / previous pane; Board, Agents, Waiting on you, Changes'],
   ['←↓↑→ or h j k l', 'move between columns and cards, down and up a list'],
-  ['PgUp PgDn, g G', 'a page up or down; the first or last'],
+  ['PgUp PgDn', 'a page up or down'],
+  ['Home End, g G', 'the first or last'],
   ['Enter', 'open: a task, a change, a decision, a question'],
   ['a', 'approve the document or task in review'],
   ['r', 'reject it, with the feedback you type'],
