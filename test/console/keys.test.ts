@@ -69,6 +69,26 @@ describe('keys that come while an act runs', () => {
   });
 });
 
+describe('Enter, again and again while an answer is saved', () => {
+  it('answers only the question chosen: the next one, come under the cursor by itself meanwhile, opens with no option selected', async () => {
+    const { dir, c } = await open();
+    await ok(dir, ['ask', '--as', 'lena', '--question', 'Keep the old endpoint?', '--option', 'yes', '--option', 'no', '--default-action', 'no']);
+    c.live.refresh();
+    await selectWaiting(c, 'from kimi');
+    await until('the second question', () => c.frame().includes('from lena'));
+    await c.keys(KEY.enter);
+    await until('the options', () => c.frame().includes('› 1 REST'));
+    // One Enter answers; the two after it come while the answer is saved, and the question leaves the list meanwhile.
+    await c.keys('\r\r\r');
+    expect(await acted(c)).toMatch(/^✓ Answered input-1/);
+    expect(selected(c)).toContain('from lena');
+    await c.keys(KEY.enter, KEY.enter);
+    expect(c.frame(), c.frame()).toContain('lena asks (input-2');
+    expect(c.frame()).not.toMatch(/› 1 yes/);
+    expect((await ok(dir, ['inputs', '--status', 'all'])).inputs.filter((i: any) => i.resolution).map((i: any) => i.input_id)).toEqual(['input-1']);
+  });
+});
+
 describe('a, on an item that changed under the cursor by itself', () => {
   it('approves nothing when the document was submitted again since the person chose it: Enter shows it again', async () => {
     const { dir, c } = await open();

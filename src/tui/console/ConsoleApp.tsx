@@ -296,7 +296,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     if (quitting.current) return false;
     const before = ui.current;
     onKey(input, key);
-    if (input !== 'a') slid.current = null;
+    // A key is the person's choice of what is under the cursor, except one typed while an act ran:
+    // it was typed before the item that came under the cursor meanwhile was on the screen.
+    if (input !== 'a' && !before.busy) slid.current = null;
     // A key that changed nothing of the screen's own, or only the filter being typed (a letter typed
     // into a line: the keys after it act on that line too, until Enter or Esc), needs no drawing first.
     return ui.current !== before && !(before.filtering && ui.current.filtering);
