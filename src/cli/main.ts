@@ -98,6 +98,30 @@ function readInputFileOnce(path: string, io: Io, command: string): unknown {
   return value;
 }
 
+/**
+ * The items of a list flag's values: each value a comma-separated list, or a JSON list of strings as
+ * the help writes its examples (--skills '["sql"]'), so that its brackets and quotes never become
+ * part of an item.
+ */
+function listItems(flag: string, values: string[]): string[] {
+  return values
+    .flatMap((v) => {
+      if (!v.trim().startsWith('[')) return v.split(',');
+      let items: unknown;
+      try {
+        items = JSON.parse(v);
+      } catch {
+        // refused below
+      }
+      if (!Array.isArray(items) || !items.every((i) => typeof i === 'string')) {
+        fail('USAGE', `--${flag} ${printable(v)} is neither a JSON list of strings nor a comma-separated list.`, `Write it as --${flag} '["a", "b"]', as --${flag} a,b, or give --${flag} once for each item; nothing was changed.`);
+      }
+      return items as string[];
+    })
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -144,7 +168,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     if (value === undefined) continue;
     let given: unknown = value;
     if (field.kind === 'number') given = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-    else if (field.kind === 'list') given = flag === field.name.replace(/_/g, '-') ? (value as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : value;
+    else if (field.kind === 'list') given = flag === field.name.replace(/_/g, '-') ? listItems(flag, value as string[]) : value;
     else if (field.kind === 'files') {
       given = (value as string[]).map((v) => {
         const m = new RegExp(`^(.*?)(?::(${FILE_ACTIONS.join('|')}))?$`).exec(v)!;
