@@ -233,6 +233,19 @@ describe('bad input changes nothing', () => {
     expect(snapshot(place)).toEqual(before);
   });
 
+  it.each([
+    ['human:two\nlines', "a person's name is a single line"],
+    ['human:a\ttab', "a person's name holds a tab; write spaces"],
+    ['human:a\u2028b', "a person's name holds U+2028, a line separator, at character 2; a one-line field is a single line"],
+    ['human:zero\u200Bwidth', "a person's name holds U+200B, an invisible zero-width space, at character 5; send the text without it"],
+  ])('refuses a person at a terminal whose --as name %j is not one line that reads, writing no author line with it', async (as, problem) => {
+    const before = snapshot(dir);
+    const r = await cli(dir, ['new', 'named-by-person', '--as', as, '--json'], { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } });
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.json.error.message).toBe(`Invalid input: --as: ${problem}.`);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('names the value an id check refused, in words that read', async () => {
     expect((await refused(['answer', 'nope', 'yes'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <input_id>: "nope" is not an input id like "input-3".');
     expect((await refused(['reviewer', 'add', ''], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <name>: a reviewer name has 1 to 64 characters.');
