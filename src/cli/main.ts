@@ -532,15 +532,17 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   // The process's streams, where the caller gives none of its own (assigned over, not spread: spreading would look at each stream).
   const io: Io = Object.defineProperties(processIo(), Object.getOwnPropertyDescriptors(given));
   inputFiles.clear();
-  const wantsJson = argv.includes('--json');
-  const debug = argv.includes('--debug');
+  // What follows -- is arguments, never options: a note reading "--json" asks for no JSON.
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const wantsJson = options.includes('--json');
+  const debug = options.includes('--debug');
   let run: Run | null = null;
   let special: (() => Promise<number>) | null = null;
   const operations = await catalog();
   // Only the command being run is built (building every command costs a quick command some
   // milliseconds); all of them for help, for a command not known, and for none.
   const word = commandWord(argv);
-  const only = word !== undefined && !argv.some((a) => a === '--help' || a === '-h') ? operations.filter((op) => op.cli.command.split(' ')[0] === word) : [];
+  const only = word !== undefined && !options.some((a) => a === '--help' || a === '-h') ? operations.filter((op) => op.cli.command.split(' ')[0] === word) : [];
   const program = build(
     only.length > 0 ? only : operations,
     io,

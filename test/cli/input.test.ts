@@ -246,6 +246,14 @@ describe('bad input changes nothing', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('reads what follows -- as arguments only: a note reading --json is written as text, and the answer is not JSON', async () => {
+    const r = await cli(dir, ['task', 'note', 'base/T2', '--', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toBeUndefined();
+    expect(r.stdout).toMatch(/^base\/T2 {2}\[todo\] Two/);
+    expect(read(dir, 'agentd/changes/base/tasks.md')).toContain('text: "--json"');
+  });
+
   it('names the value an id check refused, in words that read', async () => {
     expect((await refused(['answer', 'nope', 'yes'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <input_id>: "nope" is not an input id like "input-3".');
     expect((await refused(['reviewer', 'add', ''], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <name>: a reviewer name has 1 to 64 characters.');
