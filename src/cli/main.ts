@@ -147,6 +147,8 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     }
   };
   const command = `agentboard ${op.cli.command}`;
+  // Standard input is read once: both reading it, the second would find it empty.
+  if (globals.input === '-' && globals.from === '-') fail('USAGE', '--input - and --from - both read standard input, which is read only once.', `Give one of them a file (--input fields.json or --from document.md), then run \`${command}\` again; nothing was changed.`);
   if (globals.input !== undefined) {
     const raw = readInputFile(globals.input, io, command);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', objectStep(command));

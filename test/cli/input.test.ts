@@ -254,6 +254,11 @@ describe('bad input changes nothing', () => {
     expect(read(dir, 'agentd/changes/base/tasks.md')).toContain('text: "--json"');
   });
 
+  it('refuses --input - and --from - together: standard input is read once', async () => {
+    const error = await refused(['propose', 'from-stdin', '--as', 'codex', '--input', '-', '--from', '-'], 2, 'USAGE', '{"notes": "n"}');
+    expect(error.message).toBe('--input - and --from - both read standard input, which is read only once.');
+  });
+
   it('names the value an id check refused, in words that read', async () => {
     expect((await refused(['answer', 'nope', 'yes'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <input_id>: "nope" is not an input id like "input-3".');
     expect((await refused(['reviewer', 'add', ''], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <name>: a reviewer name has 1 to 64 characters.');
