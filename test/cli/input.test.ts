@@ -259,6 +259,11 @@ describe('bad input changes nothing', () => {
     expect(error.message).toBe('--input - and --from - both read standard input, which is read only once.');
   });
 
+  it('says why a file given to --input or --from cannot be read: a folder, or no path at all', async () => {
+    expect((await refused(['propose', 'unread', '--as', 'codex', '--from', dir], 2, 'USAGE')).message).toBe(`Cannot read ${dir}: it is a folder, not a file.`);
+    expect((await refused(['task', 'add', '--as', 'codex', '--input', ''], 2, 'USAGE')).message).toBe('--input is empty: it names no file.');
+  });
+
   it('names the value an id check refused, in words that read', async () => {
     expect((await refused(['answer', 'nope', 'yes'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <input_id>: "nope" is not an input id like "input-3".');
     expect((await refused(['reviewer', 'add', ''], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <name>: a reviewer name has 1 to 64 characters.');
