@@ -341,8 +341,19 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
   }
   for (const [key, group] of parents) group.description(`${GROUP_SUMMARIES[key] ?? key}: ${group.commands.map((c) => c.name()).join(', ')}`);
   extra(program);
-  for (const cmd of commandsUnder(program)) refuseTwice(cmd);
+  for (const cmd of commandsUnder(program)) {
+    refuseTwice(cmd);
+    refuseEmptyRoot(cmd);
+  }
   return program;
+}
+
+/** An empty --root (a script's unset variable) would silently mean this folder: it is refused. */
+function refuseEmptyRoot(cmd: Command): void {
+  if (!cmd.options.some((o) => o.long === '--root')) return;
+  cmd.on('option:root', (value: string) => {
+    if (value.trim() === '') fail('USAGE', '--root is empty: it names no folder.', 'Give --root the repository root that holds agentd/, or leave it out to use the nearest board above this folder.');
+  });
 }
 
 /** A command and every command under it. */

@@ -264,6 +264,11 @@ describe('bad input changes nothing', () => {
     expect((await refused(['task', 'add', '--as', 'codex', '--input', ''], 2, 'USAGE')).message).toBe('--input is empty: it names no file.');
   });
 
+  it('refuses an empty --root rather than reading it as this folder', async () => {
+    expect((await refused(['list', '--root', ''], 2, 'USAGE')).message).toBe('--root is empty: it names no folder.');
+    expect((await refused(['new', 'rooted', '--as', 'codex', '--root', ' '], 2, 'USAGE')).message).toBe('--root is empty: it names no folder.');
+  });
+
   it('names the value an id check refused, in words that read', async () => {
     expect((await refused(['answer', 'nope', 'yes'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <input_id>: "nope" is not an input id like "input-3".');
     expect((await refused(['reviewer', 'add', ''], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <name>: a reviewer name has 1 to 64 characters.');
