@@ -53,7 +53,8 @@ export const initBoard = defineOp({
     // A Config.yaml is a person's settings under the wrong name: a config.yaml made beside it would silently take their place.
     board.refuseMisnamedConfig();
     const server = serverCommand(ctx.env.PATH);
-    const mcp = wireClients(root, input.mcp, server, input.profile);
+    // A client named twice (--mcp claude --mcp claude) is wired, and reported, once.
+    const mcp = wireClients(root, [...new Set(input.mcp)], server, input.profile);
     const wanted: [string, string | null][] = [
       [board.dir, null],
       [board.changesDir, null],
