@@ -98,6 +98,30 @@ function readInputFileOnce(path: string, io: Io, command: string): unknown {
   return value;
 }
 
+/**
+ * The items of a list flag's values: each value a comma-separated list, or a JSON list of strings as
+ * the help writes its examples (--skills '["sql"]'), so that its brackets and quotes never become
+ * part of an item.
+ */
+function listItems(flag: string, values: string[]): string[] {
+  return values
+    .flatMap((v) => {
+      if (!v.trim().startsWith('[')) return v.split(',');
+      let items: unknown;
+      try {
+        items = JSON.parse(v);
+      } catch {
+        // refused below
+      }
+      if (!Array.isArray(items) || !items.every((i) => typeof i === 'string')) {
+        fail('USAGE', `--${flag} ${printable(v)} is neither a JSON list of strings nor a comma-separated list.`, `Write it as --${flag} '["a", "b"]', as --${flag} a,b, or give --${flag} once for each item; nothing was changed.`);
+      }
+      return items as string[];
+    })
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
@@ -123,6 +147,8 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     }
   };
   const command = `agentboard ${op.cli.command}`;
+  // Standard input is read once: both reading it, the second would find it empty.
+  if (globals.input === '-' && globals.from === '-') fail('USAGE', '--input - and --from - both read standard input, which is read only once.', `Give one of them a file (--input fields.json or --from document.md), then run \`${command}\` again; nothing was changed.`);
   if (globals.input !== undefined) {
     const raw = readInputFile(globals.input, io, command);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', objectStep(command));
@@ -144,7 +170,7 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     if (value === undefined) continue;
     let given: unknown = value;
     if (field.kind === 'number') given = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
-    else if (field.kind === 'list') given = flag === field.name.replace(/_/g, '-') ? (value as string[]).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean) : value;
+    else if (field.kind === 'list') given = flag === field.name.replace(/_/g, '-') ? listItems(flag, value as string[]) : value;
     else if (field.kind === 'files') {
       given = (value as string[]).map((v) => {
         const m = new RegExp(`^(.*?)(?::(${FILE_ACTIONS.join('|')}))?$`).exec(v)!;
@@ -316,8 +342,19 @@ function build(operations: OpInfo[], io: Io, onRun: (run: Run) => void, extra: (
   }
   for (const [key, group] of parents) group.description(`${GROUP_SUMMARIES[key] ?? key}: ${group.commands.map((c) => c.name()).join(', ')}`);
   extra(program);
-  for (const cmd of commandsUnder(program)) refuseTwice(cmd);
+  for (const cmd of commandsUnder(program)) {
+    refuseTwice(cmd);
+    refuseEmptyRoot(cmd);
+  }
   return program;
+}
+
+/** An empty --root (a script's unset variable) would silently mean this folder: it is refused. */
+function refuseEmptyRoot(cmd: Command): void {
+  if (!cmd.options.some((o) => o.long === '--root')) return;
+  cmd.on('option:root', (value: string) => {
+    if (value.trim() === '') fail('USAGE', '--root is empty: it names no folder.', 'Give --root the repository root that holds agentd/, or leave it out to use the nearest board above this folder.');
+  });
 }
 
 /** A command and every command under it. */
@@ -509,15 +546,17 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   // The process's streams, where the caller gives none of its own (assigned over, not spread: spreading would look at each stream).
   const io: Io = Object.defineProperties(processIo(), Object.getOwnPropertyDescriptors(given));
   inputFiles.clear();
-  const wantsJson = argv.includes('--json');
-  const debug = argv.includes('--debug');
+  // What follows -- is arguments, never options: a note reading "--json" asks for no JSON.
+  const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
+  const wantsJson = options.includes('--json');
+  const debug = options.includes('--debug');
   let run: Run | null = null;
   let special: (() => Promise<number>) | null = null;
   const operations = await catalog();
   // Only the command being run is built (building every command costs a quick command some
   // milliseconds); all of them for help, for a command not known, and for none.
   const word = commandWord(argv);
-  const only = word !== undefined && !argv.some((a) => a === '--help' || a === '-h') ? operations.filter((op) => op.cli.command.split(' ')[0] === word) : [];
+  const only = word !== undefined && !options.some((a) => a === '--help' || a === '-h') ? operations.filter((op) => op.cli.command.split(' ')[0] === word) : [];
   const program = build(
     only.length > 0 ? only : operations,
     io,

@@ -25,7 +25,9 @@ export function readUserFile(path: string, flag: string, io: Pick<Io, 'cwd' | 's
     bytes = typeof read === 'string' ? Buffer.from(read, 'utf8') : read;
   } catch (err) {
     if (err instanceof AgentboardError) throw err;
-    return fail('USAGE', `Cannot read ${shown}.`, `Check the path given to ${flag} (use - for standard input), then run \`${command}\` again.`);
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? ': it does not exist' : code === 'EISDIR' ? ': it is a folder, not a file' : code === 'EACCES' || code === 'EPERM' ? ': permission denied' : '';
+    return fail('USAGE', path === '' ? `${flag} is empty: it names no file.` : `Cannot read ${shown}${why}.`, `Check the path given to ${flag} (use - for standard input), then run \`${command}\` again.`);
   }
   if (bytes.length > LIMITS.inputBytesMax) fail('INPUT_TOO_LARGE', `${shown} is larger than 1 MB (${LIMITS.inputBytesMax} bytes).`, tooLarge);
   const fault = textFault(bytes);

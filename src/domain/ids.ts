@@ -1,6 +1,6 @@
 /** Identifier rules. Pure: each check returns a problem description, or null when the value is fine. */
 import { LIMITS } from './limits.js';
-import { charCount, printable, textProblem } from './text.js';
+import { charCount, lineProblem, printable, textProblem } from './text.js';
 
 export { printable };
 
@@ -56,7 +56,11 @@ export function humanActorProblem(actor: string): string | null {
   if (charCount(name) > LIMITS.personNameMax) return `a person's name has at most ${LIMITS.personNameMax} characters`;
   const problem = textProblem(name);
   if (problem) return `a person's name ${problem}`;
-  return null;
+  // The name is written into documents' author lines and the activity log, each on one line.
+  if (/[\r\n]/.test(name)) return "a person's name is a single line";
+  if (name.includes('\t')) return "a person's name holds a tab; write spaces";
+  const line = lineProblem(name);
+  return line ? `a person's name ${line}` : null;
 }
 
 /** An actor is an agent id or a person ("human:<name>"). */

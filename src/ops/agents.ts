@@ -187,7 +187,7 @@ export const addReviewer = defineOp({
       .string()
       .check((c) => {
         const p = agentIdProblem(c.value);
-        if (p) c.issues.push({ code: 'custom', message: p.replace('agent id', 'reviewer name'), input: c.value });
+        if (p) c.issues.push({ code: 'custom', message: p.replace('an agent id', 'a reviewer name').replace('agent id', 'reviewer name'), input: c.value });
       })
       .describe('A name for the reviewer, like "doc-reviewer".'),
     rotate: z.boolean().default(false).describe('Replace the key of an existing reviewer.'),

@@ -1,5 +1,5 @@
 /** The board and its changes: init, list, show, validate, archive. */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
@@ -53,7 +53,8 @@ export const initBoard = defineOp({
     // A Config.yaml is a person's settings under the wrong name: a config.yaml made beside it would silently take their place.
     board.refuseMisnamedConfig();
     const server = serverCommand(ctx.env.PATH);
-    const mcp = wireClients(root, input.mcp, server, input.profile);
+    // A client named twice (--mcp claude --mcp claude) is wired, and reported, once.
+    const mcp = wireClients(root, [...new Set(input.mcp)], server, input.profile);
     const wanted: [string, string | null][] = [
       [board.dir, null],
       [board.changesDir, null],
@@ -87,7 +88,14 @@ export const initBoard = defineOp({
  * from its own folder down, and init says so.
  */
 function placeOfBoard(ctx: Context, wiresClients: boolean): { root: string; warning: string | null } {
-  if (ctx.root !== undefined) return { root: findRoot(ctx.root) ?? ctx.root, warning: null };
+  if (ctx.root !== undefined) {
+    // The board goes into the folder --root names: init makes agentd/ there, never the folder itself.
+    const st = statSync(ctx.root, { throwIfNoEntry: false });
+    if (!st?.isDirectory()) {
+      fail('NOT_A_FOLDER', `--root ${ctx.root} ${st ? 'is a file, not a folder' : 'does not exist'}, so no board was made there; nothing was changed.`, st ? 'Give --root the folder (your repository root) to make the board in.' : `Make the folder first (\`mkdir -p ${ctx.root}\`), or give --root an existing folder.`);
+    }
+    return { root: findRoot(ctx.root) ?? ctx.root, warning: null };
+  }
   const here = resolve(ctx.cwd);
   const above = findRoot(undefined, here);
   const repository = repositoryRootOf(here);

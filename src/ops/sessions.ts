@@ -386,7 +386,9 @@ export const answerInput = defineOp({
   name: 'input.answer',
   summary: 'Answer an agent\'s question (people only); the agent goes back to work',
   access: 'human',
-  input: z.strictObject({ agent_id: Actor, input_id: z.string().regex(/^input-\d+$/, 'is not an input id like "input-3"').describe('The input id, like "input-3".'), answer: text(1, 4000).describe('The answer.') }),
+  input: z.strictObject({ agent_id: Actor, input_id: z.string().check((c) => {
+      if (!/^input-\d+$/.test(c.value)) c.issues.push({ code: 'custom', message: `"${printable(c.value)}" is not an input id like "input-3"`, input: c.value });
+    }).describe('The input id, like "input-3".'), answer: text(1, 4000).describe('The answer.') }),
   output: z.object({ request: InputOut }),
   cli: { command: 'answer', args: ['input_id', 'answer'] },
   run(ctx, input) {

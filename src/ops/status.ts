@@ -200,15 +200,16 @@ const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000
 
 /** Why a `since` value is not a time (null when it is one): an ISO date or time, or a duration back from now. */
 function sinceProblem(value: string): string | null {
-  if (value === '' || DURATION.test(value.trim()) || !Number.isNaN(Date.parse(value))) return null;
+  if (value === '' || sinceTime(value) !== null) return null;
+  if (DURATION.test(value.trim())) return `"${printable(value)}" reaches back further than a date can; give a shorter duration (30m, 2h, 7d) or an ISO date`;
   return `"${printable(value)}" is not a time: give an ISO date or time (2026-11-22, 2026-11-22T10:00:00Z) or a duration back from now (30m, 2h, 7d)`;
 }
 
-/** The time a `since` value names (sinceProblem found no problem in it). */
-function parseSince(value: string): string {
+/** The time a `since` value names, or null when it names none (a duration back past the earliest date there is). */
+function sinceTime(value: string): string | null {
   const d = DURATION.exec(value.trim());
-  if (d) return new Date(Date.parse(nowIso()) - Number(d[1]) * UNIT_MS[d[2]!]!).toISOString();
-  return new Date(Date.parse(value)).toISOString();
+  const time = new Date(d ? Date.parse(nowIso()) - Number(d[1]) * UNIT_MS[d[2]!]! : Date.parse(value));
+  return Number.isNaN(time.getTime()) ? null : time.toISOString();
 }
 
 export const activityLog = defineOp({
@@ -234,7 +235,7 @@ export const activityLog = defineOp({
     idempotent: true,
   },
   run(ctx, input) {
-    const since = input.since ? parseSince(input.since) : null;
+    const since = input.since ? sinceTime(input.since) : null;
     const entries = ctx
       .board()
       .readActivity()

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, newBoard, ok, read, snapshot, SPEC_MD, WHY, write } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, newBoard, ok, read, snapshot, SPEC_MD, tempDir, WHY, write } from '../helpers.js';
 import { connect } from '../mcp/helpers.js';
 
 describe('bad input changes nothing', () => {
@@ -202,6 +202,76 @@ describe('bad input changes nothing', () => {
   it('names the id that was not found', async () => {
     expect((await refused(['task', 'done', 'base/T99', '--as', 'codex'], 1, 'TASK_NOT_FOUND')).message).toContain('base/T99');
     expect((await refused(['task', 'rm', 'nope/T1', '--as', 'codex'], 1, 'CHANGE_NOT_FOUND')).message).toContain('nope');
+  });
+
+  it('refuses a --since that reaches back further than a date can as invalid input, not an internal error', async () => {
+    expect((await refused(['log', '--since', '999999999d'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: --since: "999999999d" reaches back further than a date can; give a shorter duration (30m, 2h, 7d) or an ISO date.');
+  });
+
+  it('reads a list flag written as a JSON list, as the help writes its examples, as its items; one that does not parse is refused', async () => {
+    const added = await ok(dir, ['task', 'add', 'base', '--as', 'codex', '--title', 'Listed', '--skills', '["sql", "go"]', '--requirements', '["R1"]']);
+    expect(read(dir, 'agentd/changes/base/tasks.md')).toContain(`## ${added.task.id}: Listed\n\n\`\`\`yaml\nstatus: todo\npriority: medium\nskills: [sql, go]\nrequirements: [R1]\n`);
+    await ok(dir, ['task', 'rm', added.task.task_id]);
+    const error = await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'Listed', '--skills', '["sql"'], 2, 'USAGE');
+    expect(error.message).toBe('--skills ["sql" is neither a JSON list of strings nor a comma-separated list.');
+    expect(error.next_step).toContain(`--skills a,b`);
+    await refused(['task', 'add', 'base', '--as', 'codex', '--title', 'Listed', '--depends', '[1]'], 2, 'USAGE');
+  });
+
+  it('refuses init --root at a file or a folder that does not exist, saying which, and writes nothing', async () => {
+    const place = tempDir();
+    const file = write(place, 'a-file', 'x');
+    const before = snapshot(place);
+    const onFile = await cli(place, ['init', '--root', file, '--json']);
+    expect(onFile.code).toBe(1);
+    expect(onFile.json.error).toEqual({ code: 'NOT_A_FOLDER', message: `--root ${file} is a file, not a folder, so no board was made there; nothing was changed.`, next_step: 'Give --root the folder (your repository root) to make the board in.' });
+    const missing = join(place, 'not-here');
+    const onNothing = await cli(place, ['init', '--root', missing, '--json']);
+    expect(onNothing.code).toBe(1);
+    expect(onNothing.json.error.code).toBe('NOT_A_FOLDER');
+    expect(onNothing.json.error.next_step).toContain(`mkdir -p ${missing}`);
+    expect(snapshot(place)).toEqual(before);
+  });
+
+  it.each([
+    ['human:two\nlines', "a person's name is a single line"],
+    ['human:a\ttab', "a person's name holds a tab; write spaces"],
+    ['human:a\u2028b', "a person's name holds U+2028, a line separator, at character 2; a one-line field is a single line"],
+    ['human:zero\u200Bwidth', "a person's name holds U+200B, an invisible zero-width space, at character 5; send the text without it"],
+  ])('refuses a person at a terminal whose --as name %j is not one line that reads, writing no author line with it', async (as, problem) => {
+    const before = snapshot(dir);
+    const r = await cli(dir, ['new', 'named-by-person', '--as', as, '--json'], { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } });
+    expect(r.code, r.stdout).toBe(2);
+    expect(r.json.error.message).toBe(`Invalid input: --as: ${problem}.`);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('reads what follows -- as arguments only: a note reading --json is written as text, and the answer is not JSON', async () => {
+    const r = await cli(dir, ['task', 'note', 'base/T2', '--', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json).toBeUndefined();
+    expect(r.stdout).toMatch(/^base\/T2 {2}\[todo\] Two/);
+    expect(read(dir, 'agentd/changes/base/tasks.md')).toContain('text: "--json"');
+  });
+
+  it('refuses --input - and --from - together: standard input is read once', async () => {
+    const error = await refused(['propose', 'from-stdin', '--as', 'codex', '--input', '-', '--from', '-'], 2, 'USAGE', '{"notes": "n"}');
+    expect(error.message).toBe('--input - and --from - both read standard input, which is read only once.');
+  });
+
+  it('says why a file given to --input or --from cannot be read: a folder, or no path at all', async () => {
+    expect((await refused(['propose', 'unread', '--as', 'codex', '--from', dir], 2, 'USAGE')).message).toBe(`Cannot read ${dir}: it is a folder, not a file.`);
+    expect((await refused(['task', 'add', '--as', 'codex', '--input', ''], 2, 'USAGE')).message).toBe('--input is empty: it names no file.');
+  });
+
+  it('refuses an empty --root rather than reading it as this folder', async () => {
+    expect((await refused(['list', '--root', ''], 2, 'USAGE')).message).toBe('--root is empty: it names no folder.');
+    expect((await refused(['new', 'rooted', '--as', 'codex', '--root', ' '], 2, 'USAGE')).message).toBe('--root is empty: it names no folder.');
+  });
+
+  it('names the value an id check refused, in words that read', async () => {
+    expect((await refused(['answer', 'nope', 'yes'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <input_id>: "nope" is not an input id like "input-3".');
+    expect((await refused(['reviewer', 'add', ''], 2, 'INVALID_INPUT')).message).toBe('Invalid input: <name>: a reviewer name has 1 to 64 characters.');
   });
 });
 

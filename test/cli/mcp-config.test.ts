@@ -51,6 +51,14 @@ describe('init --mcp', () => {
     expect(bad.json.error.code).toBe('USAGE');
   });
 
+  it('wires and reports a client named twice once', async () => {
+    const dir = tempDir();
+    const r = await cli(dir, ['init', '--mcp', 'claude', '--mcp', 'claude,codex'], { env: ON_PATH() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.match(/^claude: /gm)).toHaveLength(1);
+    expect((await ok(dir, ['init', '--mcp', 'claude', '--mcp', 'claude'], { env: ON_PATH() })).mcp).toEqual([{ client: 'claude', file: '.mcp.json', result: 'unchanged' }]);
+  });
+
   it('writes node and the installed bin when agentboard is not on the PATH, and says so', async () => {
     const dir = tempDir();
     const r = await cli(dir, ['init', '--mcp', 'claude,codex'], { env: { PATH: BARE_PATH } });

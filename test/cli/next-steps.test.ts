@@ -29,7 +29,7 @@ describe('next steps on the command line', () => {
   it('of an --input file that cannot be read, is not JSON or not an object name the command to run again', async () => {
     expect(await refused(['new', 'abc-def', '--as', 'claude', '--input', 'missing.json'])).toEqual({
       code: 'USAGE',
-      message: 'Cannot read missing.json.',
+      message: 'Cannot read missing.json: it does not exist.',
       next_step: 'Check the path given to --input (use - for standard input), then run `agentboard new` again.',
     });
     write(dir, 'broken.json', '{"change_id": ');
