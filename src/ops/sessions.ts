@@ -232,6 +232,15 @@ export const submitForReview = defineOp({
           `Name what a person should check in ${refTo('session.submit')}: the tasks this work completes, or its pull request. With nothing to submit, go on with ${refTo('task.next')}.`,
         );
       }
+      const waiting = tx.runtime.sessions[input.agent_id];
+      if (waiting?.status === 'awaiting_review' && waiting.review) {
+        const { tasks, pr_url, submitted_at } = waiting.review;
+        fail(
+          'INVALID_TRANSITION',
+          `Your work is already submitted and awaiting review by a person (${tasks.length > 0 ? tasks.join(', ') : (pr_url ?? 'since ' + submitted_at)}); nothing was submitted again.`,
+          `Wait for their decision: ${refTo('task.next')} tells you when it is made. To submit other work meanwhile, report ${refTo('session.status', { status: 'working' })} first.`,
+        );
+      }
       const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_review', tx.now, 'submit work for review', input.summary);
       session.review = { summary: input.summary, tasks: input.tasks, submitted_at: tx.now };
       if (input.pr_url) session.review.pr_url = input.pr_url;
