@@ -148,7 +148,7 @@ export const TaskPlanFields = {
   depends: listOf(LocalTaskId).optional().describe('Task ids of this change to finish first.'),
   skills: distinct(listOf(line(50))).optional().describe('Skills it needs, like ["sql"]; agents with them get it first.'),
   files: listOf(TaskFileInput).optional().describe('Files it will touch.'),
-  requirements: listOf(line(LIMITS.requirementIdMax)).optional().describe('Spec requirement ids it implements, like ["R1"].'),
+  requirements: distinct(listOf(line(LIMITS.requirementIdMax))).optional().describe('Spec requirement ids it implements, like ["R1"].'),
 };
 
 export const TaskPlanInput = z.strictObject({

@@ -1,6 +1,7 @@
 /**
- * A list an agent gives (the options of a question, the blockers it names, its skills or a task's)
- * names each item once: the same item twice is refused with the item named, and nothing changes.
+ * A list an agent gives (the options of a question, the blockers it names, its skills, a task's
+ * skills and requirements) names each item once: the same item twice is refused with the item
+ * named, and nothing changes.
  */
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, newBoard, snapshot } from '../helpers.js';
@@ -20,6 +21,7 @@ describe('lists that name the same item twice', () => {
         ['agentboard_register_agent', { agent_id: 'lister', name: 'Lister', role: 'Developer', skills: ['sql', 'sql'] }, 'skills: names "sql" more than once'],
         ['agentboard_add_task', { agent_id: 'lister', change_id: 'lists', title: 'Second', skills: ['ts', 'ts'] }, 'skills: names "ts" more than once'],
         ['agentboard_update_task', { agent_id: 'lister', task_id: 'lists/T1', skills: ['go', 'go'] }, 'skills: names "go" more than once'],
+        ['agentboard_update_task', { agent_id: 'lister', task_id: 'lists/T1', requirements: ['R1', 'R2', 'R1'] }, 'requirements: names "R1" more than once'],
       ];
       for (const [tool, args, said] of calls) {
         const r = await mcp.call(tool, args);
