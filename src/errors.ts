@@ -131,8 +131,14 @@ const MENDED_BY_PEOPLE: ReadonlySet<ErrorCode> = new Set(['PARSE_ERROR', 'NOT_A_
  */
 export function forAgent(payload: ErrorPayload, ask: string): ErrorPayload {
   if (!MENDED_BY_PEOPLE.has(payload.code)) return payload;
-  return {
-    ...payload,
-    next_step: `Do not edit, restore or delete board files yourself. If a person is saving the file now, the same call works in a moment; if it fails again, ask a person to mend it with ${ask}, quoting this error, and go on with other work meanwhile.`,
-  };
+  const then = EVERY_CALL_READS.test(payload.message)
+    ? 'every call fails with it, asking a person through agentboard too: tell the person you work with, quoting this error, and make no more agentboard calls until it is mended.'
+    : `ask a person to mend it with ${ask}, quoting this error, and go on with other work meanwhile.`;
+  return { ...payload, next_step: `Do not edit, restore or delete board files yourself. If a person is saving the file now, the same call works in a moment; if it fails again, ${then}` };
 }
+
+/**
+ * The board's settings (config.yaml, or a file misnamed for it) and its runtime store, named first in
+ * the message of their errors: every call reads them, a question to a person included.
+ */
+const EVERY_CALL_READS = /^\S*?\/(?:\.runtime\/|config\.ya?ml\b)/i;

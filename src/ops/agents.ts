@@ -9,7 +9,7 @@ import type { Board } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { defineOp, requireHuman } from './registry.js';
 import { newReviewKey, hashKey } from './reviewer-keys.js';
-import { Actor, AgentId, chars, line } from './schemas.js';
+import { Actor, AgentId, chars, distinct, line } from './schemas.js';
 import { page, Page, pageInput } from './pages.js';
 import { tasksOf } from './view.js';
 import { refTo } from '../domain/refs.js';
@@ -97,7 +97,7 @@ export const registerAgent = defineOp({
     agent_id: AgentId,
     name: line(100).describe('Display name, like "Backend agent".'),
     role: line(100).describe('Role, like "Backend Developer".'),
-    skills: z.array(line(50)).max(100).optional().describe('Your skills, like ["sql"]: tasks needing them come to you first (left out: kept).'),
+    skills: distinct(z.array(line(50)).max(100)).optional().describe('Your skills, like ["sql"]: tasks needing them come to you first (left out: kept).'),
   }),
   output: z.object({ agent: AgentOut, updated: z.boolean().describe('True when the agent was already registered and its record was updated.') }),
   cli: { command: 'agent register' },

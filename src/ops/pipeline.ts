@@ -4,7 +4,7 @@ import { fail } from '../errors.js';
 import { isHuman, REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
 import { actorRole, DOCUMENT_MOVES, roleAllows, roleFor, TASK_MOVES } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
-import { DELTAS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
+import { DELTAS, DOC_WORDS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteOptions, type WriteResult } from './doc-write.js';
 import { defineOp, type Context } from './registry.js';
@@ -578,7 +578,7 @@ export const correctDocument = defineOp({
           refuseKeyOfRunOver(tx.board.runtimeDir, reviewer);
           const doc = change[input.document];
           if (!doc || doc.meta.status !== 'submitted') {
-            fail('DOCUMENT_NOT_SUBMITTED', `The ${input.document} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`);
+            fail('DOCUMENT_NOT_SUBMITTED', `The ${DOC_WORDS[input.document]} of ${input.change_id} is ${doc ? doc.meta.status : 'not written yet'}; only a submitted document is corrected.`, `Look for documents sent for review with ${refTo('document.list', { awaiting: 'review' })}.`);
           }
           correction = `${input.agent_id} (reviewer ${reviewer.name})`;
           return correction;

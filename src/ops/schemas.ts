@@ -46,6 +46,14 @@ export function checked<T extends z.ZodType<string>>(schema: T, problem: (v: str
   }) as T;
 }
 
+/** A list that names each item once: the same item twice is a slip to hear of, not a second entry to keep. */
+export function distinct<T extends z.ZodArray<z.ZodType<string>>>(list: T): T {
+  return list.check((ctx) => {
+    const twice = ctx.value.find((item, i) => ctx.value.indexOf(item) !== i);
+    if (twice !== undefined) ctx.issues.push({ code: 'custom', message: `names "${twice}" more than once; name each once`, input: ctx.value });
+  }) as T;
+}
+
 // Each id declares its form (the pattern of domain/ids.ts) for clients that check a call before
 // sending it; the check itself says in words what is wrong (its length, a path, a person's name).
 export const ChangeId = checked(z.string(), changeIdProblem).meta({ pattern: jsonPattern(CHANGE_ID_PATTERN) }).describe('The change id, like "add-review-tool".');
@@ -138,9 +146,9 @@ export const TaskPlanFields = {
   description: text(0, LIMITS.taskDescriptionMax).optional().describe('What to do and how to know it is done (markdown).'),
   priority: Priority.optional(),
   depends: listOf(LocalTaskId).optional().describe('Task ids of this change to finish first.'),
-  skills: listOf(line(50)).optional().describe('Skills it needs, like ["sql"]; agents with them get it first.'),
+  skills: distinct(listOf(line(50))).optional().describe('Skills it needs, like ["sql"]; agents with them get it first.'),
   files: listOf(TaskFileInput).optional().describe('Files it will touch.'),
-  requirements: listOf(line(LIMITS.requirementIdMax)).optional().describe('Spec requirement ids it implements, like ["R1"].'),
+  requirements: distinct(listOf(line(LIMITS.requirementIdMax))).optional().describe('Spec requirement ids it implements, like ["R1"].'),
 };
 
 export const TaskPlanInput = z.strictObject({

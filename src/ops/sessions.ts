@@ -13,7 +13,7 @@ import { moveForWork, moveSession, openInputOf, resolveInput, sessionOf } from '
 import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, AgentId, line, sized, TaskRef, text } from './schemas.js';
+import { Actor, AgentId, distinct, line, sized, TaskRef, text } from './schemas.js';
 import { Limit, page, Page, pageInput, pageOf } from './pages.js';
 import { takeForWork } from './claims.js';
 import { findTask, type FoundTask } from './view.js';
@@ -142,7 +142,7 @@ export const markBlocked = defineOp({
   input: z.strictObject({
     agent_id: AgentId,
     reason: text(1, 2000).describe('Why you cannot go on, clearly enough for a person to act on it.'),
-    blockers: z.array(line(300)).max(20).default([]).describe('The specific things in the way.'),
+    blockers: distinct(z.array(line(300)).max(20)).default([]).describe('The specific things in the way.'),
   }),
   output: SessionOut,
   cli: { command: 'session block', flags: { blockers: 'blocker' } },
@@ -232,6 +232,15 @@ export const submitForReview = defineOp({
           `Name what a person should check in ${refTo('session.submit')}: the tasks this work completes, or its pull request. With nothing to submit, go on with ${refTo('task.next')}.`,
         );
       }
+      const waiting = tx.runtime.sessions[input.agent_id];
+      if (waiting?.status === 'awaiting_review' && waiting.review) {
+        const { tasks, pr_url, submitted_at } = waiting.review;
+        fail(
+          'INVALID_TRANSITION',
+          `Your work is already submitted and awaiting review by a person (${tasks.length > 0 ? tasks.join(', ') : (pr_url ?? 'since ' + submitted_at)}); nothing was submitted again.`,
+          `Wait for their decision: ${refTo('task.next')} tells you when it is made. To submit other work meanwhile, report ${refTo('session.status', { status: 'working' })} first.`,
+        );
+      }
       const session = moveForWork(tx.runtime, input.agent_id, 'awaiting_review', tx.now, 'submit work for review', input.summary);
       session.review = { summary: input.summary, tasks: input.tasks, submitted_at: tx.now };
       if (input.pr_url) session.review.pr_url = input.pr_url;
@@ -306,7 +315,7 @@ export const requestInput = defineOp({
     agent_id: AgentId,
     question: text(1, 2000).describe('The question, with the context a person needs to answer.'),
     default_action: text(1, 2000).describe('What you will do if nobody answers in time.'),
-    options: z.array(line(200)).max(10).default([]).describe('Suggested answers.'),
+    options: distinct(z.array(line(200)).max(10)).default([]).describe('Suggested answers.'),
     timeout_minutes: z.number().int().min(1).max(LIMITS.inputTimeoutMax).optional().describe(`Minutes to wait; ${LIMITS.inputTimeoutDefault} when left out.`),
   }),
   output: z.object({ input_id: z.string(), expires_at: z.string(), request: InputOut }),
