@@ -126,7 +126,12 @@ async function endSessions(ctx: RunContext, outcome: RunOutcome): Promise<void> 
   for (const agent of [ctx.agents.planner, ctx.agents.reviewer, ...ctx.agents.workers]) {
     const session = await ctx.ops.run('session.show', { agent_id: agent.id });
     if (session.status !== 'working') continue;
-    await ctx.ops.run('session.status', { agent_id: agent.id, status: 'completed', message: `Run ${ctx.runId} ended (${outcome.replace(/_/g, ' ')}).` });
+    try {
+      await ctx.ops.run('session.status', { agent_id: agent.id, status: 'completed', message: `Run ${ctx.runId} ended (${outcome.replace(/_/g, ' ')}).` });
+    } catch (err) {
+      // An agent still holding a task in progress stays working: the next run takes its claim back.
+      if (!(err instanceof AgentboardError && err.code === 'TASK_IN_PROGRESS')) throw err;
+    }
   }
 }
 

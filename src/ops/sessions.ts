@@ -121,6 +121,14 @@ export const updateStatus = defineOp({
   run(ctx, input) {
     return ctx.board().mutate((tx) => {
       const session = moveSession(tx.runtime, input.agent_id, input.status, tx.now, input.message);
+      const stranded = input.status === 'completed' ? heldInProgress(tx, input.agent_id) : [];
+      if (stranded.length > 0) {
+        fail(
+          'TASK_IN_PROGRESS',
+          `You hold ${stranded.join(', ')} in progress; completing now would leave ${stranded.length === 1 ? 'it' : 'them'} in progress with nobody working on ${stranded.length === 1 ? 'it' : 'them'}.`,
+          `Finish first with ${refTo('task.done', { task_id: stranded[0] })}, or submit the work with ${refTo('session.submit', { tasks: stranded })}; if you cannot go on, say why with ${refTo('task.block', { task_id: stranded[0] })}.`,
+        );
+      }
       session.message = input.message;
       if (input.phase !== undefined) session.phase = input.phase;
       if (input.progress !== undefined) session.progress = input.progress;

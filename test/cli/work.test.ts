@@ -397,6 +397,23 @@ describe('work that would be stranded', () => {
     expect(both.tasks_in_review).toEqual(['sub/T1', 'sub/T2']);
   });
 
+  it('refuses completed while the agent holds a task in progress, naming it and the calls that finish it, and writes nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'fin', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    const before = snapshot(dir);
+    const r = await cli(dir, ['session', 'status', 'completed', '--as', 'codex', '--message', 'All done', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toEqual({
+      code: 'TASK_IN_PROGRESS',
+      message: 'You hold fin/T1 in progress; completing now would leave it in progress with nobody working on it.',
+      next_step: 'Finish first with `agentboard task done fin/T1 --as codex`, or submit the work with `agentboard session submit --task fin/T1 --as codex`; if you cannot go on, say why with `agentboard task block fin/T1 --as codex`.',
+    });
+    expect(snapshot(dir)).toEqual(before);
+    await ok(dir, ['task', 'done', 'fin/T1', '--as', 'codex']);
+    expect((await ok(dir, ['session', 'status', 'completed', '--as', 'codex', '--message', 'All done'])).status).toBe('completed');
+  });
+
   it('refuses a submission naming a task twice, or naming nothing to review, and changes nothing', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'sub', [{ title: 'One' }, { title: 'Two' }]);

@@ -102,6 +102,7 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
   TASK_IN_PROGRESS: [
     { tool: 'agentboard_submit_for_review', args: { agent_id: 'owner', summary: 'Done, without naming my task.' } },
     { tool: 'agentboard_delete_task', args: { agent_id: 'owner', task_id: 'alpha/T1' } },
+    { tool: 'agentboard_update_status', args: { agent_id: 'owner', status: 'completed', message: 'Done, my task still in progress.' } },
   ],
   TASK_NOT_YOURS: [{ tool: 'agentboard_delete_task', args: { agent_id: 'planner-2', task_id: 'alpha/T5' } }],
   INVALID_TRANSITION: [
@@ -240,7 +241,6 @@ const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profil
   },
   TASK_EXISTS: { reason: 'only agentboard_add_task takes a task id to create', profiles: ['worker', 'reviewer', 'agent'] },
   TASK_NOT_READY: { reason: 'no tool of the profile claims a task (agentboard_add_note touches tasks without taking them)', profiles: ['reviewer'] },
-  TASK_IN_PROGRESS: { reason: 'only agentboard_submit_for_review and agentboard_delete_task check the tasks an agent holds', profiles: ['reviewer'] },
   TASK_NOT_YOURS: { reason: 'only agentboard_delete_task (planners) refuses a task of a list another wrote', profiles: ['worker', 'reviewer', 'agent'] },
   REVIEW_KEY_INVALID: { reason: 'only agentboard_correct_document takes a review key', profiles: ['worker', 'planner', 'agent'] },
   AGENT_NOT_FOUND: { reason: 'only agentboard_get_agent_status looks an agent up', profiles: ['worker', 'agent'] },
