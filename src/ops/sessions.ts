@@ -192,12 +192,7 @@ export const submitForReview = defineOp({
     summary: text(1, 4000).describe('What you changed and why.'),
     pr_url: sized(z.url({ protocol: /^https?$/ }), 0, 2000).optional().describe('The pull request, if any.'),
     notes: text(1, LIMITS.noteMax).optional().describe('What the reviewer should look at first; decisions and trade-offs.'),
-    tasks: z
-      .array(TaskRef)
-      .max(100)
-      .refine((refs) => new Set(refs).size === refs.length, { message: 'names a task more than once; name each task once' })
-      .default([])
-      .describe('The tasks you hold that this work completes.'),
+    tasks: distinct(z.array(TaskRef).max(100)).default([]).describe('The tasks you hold that this work completes.'),
   }),
   output: SessionOut.extend({ tasks_in_review: z.array(z.string()) }),
   cli: { command: 'session submit', flags: { tasks: 'task' } },

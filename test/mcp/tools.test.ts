@@ -234,7 +234,7 @@ describe('the record of done work, over MCP', () => {
     const mcp = await connect(dir);
     const before = snapshot(dir);
     const twice = await mcp.call('agentboard_submit_for_review', { agent_id: 'alice-bot', summary: 'Done.', tasks: ['add-search/T1', 'add-search/T1'] });
-    expect(twice.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('tasks: names a task more than once; name each task once') });
+    expect(twice.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('tasks: names "add-search/T1" more than once; name each once') });
     const empty = await mcp.call('agentboard_submit_for_review', { agent_id: 'sub', summary: 's', tasks: [] });
     expect(empty.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^Nothing to review/) });
     expect(empty.error!.next_step).toContain('agentboard_submit_for_review');
