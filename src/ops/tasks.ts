@@ -13,7 +13,7 @@ import { isHeld, type Task } from '../domain/model.js';
 import { assertMayDelete, assertMayTouch, isPlanning, refuseDone } from '../domain/task-rules.js';
 import { ownTaskElsewhere, takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
-import { moveSession } from '../domain/sessions.js';
+import { moveSession, startWorking } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
 import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
@@ -448,6 +448,17 @@ export const reportBlocker = defineOp({
   },
 });
 
+/**
+ * An agent back at work on its task is working, whatever its session said: blocked, awaiting input,
+ * completed, or awaiting review (its submitted work still waits for the person, and approving it
+ * must not complete a session with this task in progress).
+ */
+function resumeSession(tx: Transaction, agentId: string, ref: string): void {
+  if (tx.runtime.sessions[agentId]?.status === 'awaiting_review') moveSession(tx.runtime, agentId, 'working', tx.now, `went on working while awaiting review (unblock ${ref})`);
+  else if (!startWorking(tx.runtime, agentId, tx.now, `unblock ${ref}`)) return;
+  tx.saveRuntime();
+}
+
 export const clearBlocker = defineOp({
   name: 'task.unblock',
   summary: 'Clear the blockers of a task and carry on working',
@@ -472,6 +483,7 @@ export const clearBlocker = defineOp({
       }
       moveTask(task, input.task_id, 'in_progress', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
+      if (!isHuman(input.agent_id)) resumeSession(tx, input.agent_id, input.task_id);
       return { result: result(found, task), log: [input.agent_id, 'task.unblock', `${input.task_id} unblocked`] };
     });
   },
@@ -537,8 +549,11 @@ function settleSession(tx: Transaction, agentId: string | undefined, approved: b
   if (!approved) {
     moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was sent back');
   } else {
-    const stillInReview = tx.changeIds().some((id) => tasksOf(tx.readDoc(id, 'tasks')).some((t) => t.status === 'in_review' && t.assignee === agentId));
-    if (!stillInReview) moveSession(tx.runtime, agentId, 'completed', tx.now, 'submitted work was approved');
+    const own = (status: Task['status']) => tx.changeIds().some((id) => tasksOf(tx.readDoc(id, 'tasks')).some((t) => t.status === status && t.assignee === agentId));
+    if (own('in_review')) return;
+    // An agent holding a task in progress (a person took its blocker away meanwhile) is not done: it works on.
+    if (own('in_progress')) moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was approved');
+    else moveSession(tx.runtime, agentId, 'completed', tx.now, 'submitted work was approved');
   }
   tx.saveRuntime();
 }
