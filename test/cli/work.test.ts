@@ -443,6 +443,28 @@ describe('work that would be stranded', () => {
     expect(await ok(dir, ['next', '--as', 'codex'])).toMatchObject({ status: 'resumed', task: { task_id: 'rev/T1' } });
   });
 
+  it('taking a blocked task back up with task update is unblocking it: one task in progress at a time, and the session follows', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'upd', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'upd/T1', '--reason', 'Needs a key', '--as', 'codex']);
+    await ok(dir, ['next', '--as', 'codex']);
+    const before = snapshot(dir);
+    const r = await cli(dir, ['task', 'update', 'upd/T1', '--status', 'in_progress', '--as', 'codex', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toEqual({
+      code: 'TASK_IN_PROGRESS',
+      message: 'You are working on upd/T2; an agent works on one task at a time, so upd/T1 stays blocked for now.',
+      next_step: 'Finish upd/T2 first with `agentboard task done upd/T2 --as codex` (or report it blocked with `agentboard task block upd/T2 --as codex`), then unblock upd/T1 with `agentboard task unblock upd/T1 --as codex`.',
+    });
+    expect(snapshot(dir)).toEqual(before);
+    await ok(dir, ['session', 'submit', '--task', 'upd/T2', '--summary', 'Did two', '--as', 'codex']);
+    await ok(dir, ['task', 'update', 'upd/T1', '--status', 'in_progress', '--as', 'codex']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+    await ok(dir, ['approve', 'upd/T2']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+  });
+
   it('approving the last submitted task of an agent whose blocked task a person cleared leaves it working, not completed', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'per', [{ title: 'One' }, { title: 'Two' }]);
