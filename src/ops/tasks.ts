@@ -13,7 +13,7 @@ import { isHeld, type Task } from '../domain/model.js';
 import { assertMayDelete, assertMayTouch, isPlanning, refuseDone } from '../domain/task-rules.js';
 import { ownTaskElsewhere, takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
-import { moveSession } from '../domain/sessions.js';
+import { moveSession, startWorking } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
 import type { DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
@@ -300,7 +300,11 @@ export const updateTask = defineOp({
         if (input[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = input[key];
       }
       if (input.branch !== undefined) task.branch = input.branch;
+      // Taking a blocked task back up this way is unblocking it, under the same rules.
+      const resumes = move === 'in_progress' && task.status === 'blocked' && !isHuman(input.agent_id);
+      if (resumes) assertFreeToResume(tx, input.agent_id, input.task_id);
       if (move !== undefined && move !== task.status) moveTask(task, input.task_id, move, input.agent_id, actorRole(input.agent_id), tx.now);
+      if (resumes) resumeSession(tx, input.agent_id, input.task_id);
       const changed = JSON.stringify(task) !== JSON.stringify(found.task);
       const ended = claimEnded(found.task, task, input.agent_id);
       return {
@@ -448,6 +452,25 @@ export const reportBlocker = defineOp({
   },
 });
 
+/** One task in progress at a time: an agent's blocked task comes back to work once the other is done or blocked. */
+function assertFreeToResume(tx: Transaction, agentId: string, ref: string): void {
+  const own = ownTaskElsewhere(tx, agentId, ref);
+  if (own !== null) {
+    fail('TASK_IN_PROGRESS', `You are working on ${own}; an agent works on one task at a time, so ${ref} stays blocked for now.`, `Finish ${own} first with ${refTo('task.done', { task_id: own })} (or report it blocked with ${refTo('task.block', { task_id: own })}), then unblock ${ref} with ${refTo('task.unblock', { task_id: ref })}.`);
+  }
+}
+
+/**
+ * An agent back at work on its task is working, whatever its session said: blocked, awaiting input,
+ * completed, or awaiting review (its submitted work still waits for the person, and approving it
+ * must not complete a session with this task in progress).
+ */
+function resumeSession(tx: Transaction, agentId: string, ref: string): void {
+  if (tx.runtime.sessions[agentId]?.status === 'awaiting_review') moveSession(tx.runtime, agentId, 'working', tx.now, `went on working while awaiting review (unblock ${ref})`);
+  else if (!startWorking(tx.runtime, agentId, tx.now, `unblock ${ref}`)) return;
+  tx.saveRuntime();
+}
+
 export const clearBlocker = defineOp({
   name: 'task.unblock',
   summary: 'Clear the blockers of a task and carry on working',
@@ -465,13 +488,10 @@ export const clearBlocker = defineOp({
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       assertMayTouch(found.task, input.task_id, input.agent_id, 'unblock');
       if (task.status !== 'blocked') return { result: result(found, task, false), unchanged: true };
-      // One task in progress at a time: a blocked task comes back to work once the other is done or blocked.
-      const own = isHuman(input.agent_id) ? null : ownTaskElsewhere(tx, input.agent_id, input.task_id);
-      if (own !== null) {
-        fail('TASK_IN_PROGRESS', `You are working on ${own}; an agent works on one task at a time, so ${input.task_id} stays blocked for now.`, `Finish ${own} first with ${refTo('task.done', { task_id: own })} (or report it blocked with ${refTo('task.block', { task_id: own })}), then unblock ${input.task_id} with ${refTo('task.unblock', { task_id: input.task_id })}.`);
-      }
+      if (!isHuman(input.agent_id)) assertFreeToResume(tx, input.agent_id, input.task_id);
       moveTask(task, input.task_id, 'in_progress', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
+      if (!isHuman(input.agent_id)) resumeSession(tx, input.agent_id, input.task_id);
       return { result: result(found, task), log: [input.agent_id, 'task.unblock', `${input.task_id} unblocked`] };
     });
   },
@@ -537,8 +557,11 @@ function settleSession(tx: Transaction, agentId: string | undefined, approved: b
   if (!approved) {
     moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was sent back');
   } else {
-    const stillInReview = tx.changeIds().some((id) => tasksOf(tx.readDoc(id, 'tasks')).some((t) => t.status === 'in_review' && t.assignee === agentId));
-    if (!stillInReview) moveSession(tx.runtime, agentId, 'completed', tx.now, 'submitted work was approved');
+    const own = (status: Task['status']) => tx.changeIds().some((id) => tasksOf(tx.readDoc(id, 'tasks')).some((t) => t.status === status && t.assignee === agentId));
+    if (own('in_review')) return;
+    // An agent holding a task in progress (a person took its blocker away meanwhile) is not done: it works on.
+    if (own('in_progress')) moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was approved');
+    else moveSession(tx.runtime, agentId, 'completed', tx.now, 'submitted work was approved');
   }
   tx.saveRuntime();
 }

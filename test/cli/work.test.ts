@@ -414,6 +414,71 @@ describe('work that would be stranded', () => {
     expect((await ok(dir, ['session', 'status', 'completed', '--as', 'codex', '--message', 'All done'])).status).toBe('completed');
   });
 
+  it('an agent that unblocks its task is working again, from a blocked or completed session alike', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'unb', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'unb/T1', '--reason', 'Needs a key', '--as', 'codex']);
+    await ok(dir, ['session', 'block', '--reason', 'Needs a key', '--as', 'codex']);
+    await ok(dir, ['task', 'unblock', 'unb/T1', '--as', 'codex']);
+    expect(await ok(dir, ['session', 'show', '--as', 'codex'])).toMatchObject({ status: 'working', session: 1 });
+    await ok(dir, ['task', 'block', 'unb/T1', '--reason', 'Needs a key', '--as', 'codex']);
+    await ok(dir, ['session', 'status', 'completed', '--message', 'Stopping here', '--as', 'codex']);
+    await ok(dir, ['task', 'unblock', 'unb/T1', '--as', 'codex']);
+    expect(await ok(dir, ['session', 'show', '--as', 'codex'])).toMatchObject({ status: 'working', session: 2 });
+    expect((await ok(dir, ['task', 'show', 'unb/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+  });
+
+  it('an agent that unblocks its task while its other work awaits review is working, and the approval does not complete it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'rev', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'rev/T1', '--reason', 'Needs a key', '--as', 'codex']);
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('rev/T2');
+    await ok(dir, ['session', 'submit', '--task', 'rev/T2', '--summary', 'Did two', '--as', 'codex']);
+    await ok(dir, ['task', 'unblock', 'rev/T1', '--as', 'codex']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+    await ok(dir, ['approve', 'rev/T2']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+    expect(await ok(dir, ['next', '--as', 'codex'])).toMatchObject({ status: 'resumed', task: { task_id: 'rev/T1' } });
+  });
+
+  it('taking a blocked task back up with task update is unblocking it: one task in progress at a time, and the session follows', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'upd', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'upd/T1', '--reason', 'Needs a key', '--as', 'codex']);
+    await ok(dir, ['next', '--as', 'codex']);
+    const before = snapshot(dir);
+    const r = await cli(dir, ['task', 'update', 'upd/T1', '--status', 'in_progress', '--as', 'codex', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toEqual({
+      code: 'TASK_IN_PROGRESS',
+      message: 'You are working on upd/T2; an agent works on one task at a time, so upd/T1 stays blocked for now.',
+      next_step: 'Finish upd/T2 first with `agentboard task done upd/T2 --as codex` (or report it blocked with `agentboard task block upd/T2 --as codex`), then unblock upd/T1 with `agentboard task unblock upd/T1 --as codex`.',
+    });
+    expect(snapshot(dir)).toEqual(before);
+    await ok(dir, ['session', 'submit', '--task', 'upd/T2', '--summary', 'Did two', '--as', 'codex']);
+    await ok(dir, ['task', 'update', 'upd/T1', '--status', 'in_progress', '--as', 'codex']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+    await ok(dir, ['approve', 'upd/T2']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+  });
+
+  it('approving the last submitted task of an agent whose blocked task a person cleared leaves it working, not completed', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'per', [{ title: 'One' }, { title: 'Two' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'per/T1', '--reason', 'Needs a key', '--as', 'codex']);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['session', 'submit', '--task', 'per/T2', '--summary', 'Did two', '--as', 'codex']);
+    await ok(dir, ['task', 'unblock', 'per/T1']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('awaiting_review');
+    await ok(dir, ['approve', 'per/T2']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
+    expect((await ok(dir, ['task', 'show', 'per/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
+  });
+
   it('refuses a submission naming a task twice, or naming nothing to review, and changes nothing', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'sub', [{ title: 'One' }, { title: 'Two' }]);
