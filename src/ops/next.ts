@@ -180,6 +180,8 @@ export const nextTask = defineOp({
       const own = ownTaskInProgress(agent, ownPools);
       const mine = own && confirm(tx, own.pool.changeId, own.task.id, (f) => f.task.assignee === agent && f.task.status === 'in_progress');
       if (mine) {
+        // Going on with its task is working: a session that had not started, or had completed, says so again.
+        if (startWorking(tx.runtime, agent, tx.now)) tx.saveRuntime();
         return {
           ...EMPTY,
           status: 'resumed',

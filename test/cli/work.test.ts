@@ -429,6 +429,18 @@ describe('work that would be stranded', () => {
     expect((await ok(dir, ['task', 'show', 'unb/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'codex' });
   });
 
+  it('an agent whose completed session holds a task a person unblocked is working again once next resumes it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'back', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'back/T1', '--reason', 'Needs a key', '--as', 'codex']);
+    await ok(dir, ['session', 'status', 'completed', '--message', 'Nothing more I can do', '--as', 'codex']);
+    await ok(dir, ['task', 'unblock', 'back/T1']);
+    expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('completed');
+    expect(await ok(dir, ['next', '--as', 'codex'])).toMatchObject({ status: 'resumed', task: { task_id: 'back/T1' } });
+    expect(await ok(dir, ['session', 'show', '--as', 'codex'])).toMatchObject({ status: 'working', session: 2 });
+  });
+
   it('an agent that unblocks its task while its other work awaits review is working, and the approval does not complete it', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'rev', [{ title: 'One' }, { title: 'Two' }]);
