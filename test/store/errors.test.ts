@@ -4,7 +4,7 @@
  * to do, and changes nothing.
  */
 import { execSync, spawnSync } from 'node:child_process';
-import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, snapshot, tempDir } from '../helpers.js';
@@ -48,6 +48,27 @@ describe('a write that cannot complete', () => {
     expect(r.json.error.next_step.length).toBeGreaterThan(20);
     expect(snapshot(dir)).toEqual(before);
     expect((await ok(dir, ['next', '--as', 'gemini'])).status).toBe('assigned');
+  });
+
+  it('a full disk after the commit point (the log entry): the error says the change was made, and the next write finishes it', async () => {
+    const dir = await bigBoard();
+    // The first write of the log is the check before the commit; the second is the append after it.
+    const r = await cli(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:activity.jsonl@2' } });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('DISK_FULL');
+    expect(r.json.error.message).toContain('agentd/.runtime/activity.jsonl');
+    expect(r.json.error.message).not.toContain('Nothing was changed');
+    expect(r.json.error.message).toContain('The change itself was made and is kept');
+    expect(r.json.error.next_step).toContain("do not run `agentboard task note big/T1 'a note' --as codex` again");
+    const notes = async () => (await ok(dir, ['task', 'show', 'big/T1'])).task.notes.map((n: any) => n.text);
+    expect(await notes()).toEqual(['a note']);
+    // once there is room, the next write finishes it: the log entry lands once, and the board is valid
+    await ok(dir, ['task', 'note', 'big/T1', 'another', '--as', 'codex']);
+    expect(await notes()).toEqual(['a note', 'another']);
+    const summaries = (await ok(dir, ['log'])).entries.map((e: any) => e.summary);
+    expect(summaries.filter((s: string) => s === 'note on big/T1: a note')).toHaveLength(1);
+    expect(existsSync(join(dir, 'agentd/.runtime/journal.json'))).toBe(false);
+    expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
   });
 });
 
