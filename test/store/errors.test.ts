@@ -70,6 +70,16 @@ describe('a write that cannot complete', () => {
     expect(existsSync(join(dir, 'agentd/.runtime/journal.json'))).toBe(false);
     expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
   });
+
+  it('init on a disk that fills after config.yaml: says what was made, and init again makes the rest', async () => {
+    const dir = tempDir();
+    const r = await cli(dir, ['init', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:.gitignore' } });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('DISK_FULL');
+    expect(r.json.error.message).toBe('There is no room to write agentd/.gitignore (the disk is full). agentd/, agentd/changes/, agentd/config.yaml were made already, and running init again makes the rest.');
+    expect((await ok(dir, ['init'])).created).toEqual(['agentd/.gitignore']);
+    expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
+  });
 });
 
 describe('files and folders that are not what they should be', () => {
