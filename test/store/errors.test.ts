@@ -71,6 +71,16 @@ describe('a write that cannot complete', () => {
     expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
   });
 
+  it('a full disk when taking the board lock (no inode left for its name): the lock named as agentd/.runtime/lock, nothing left behind', async () => {
+    const dir = await bigBoard();
+    const before = snapshot(dir);
+    const r = await cli(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:.runtime/lock' } });
+    expect(r.code).toBe(1);
+    expect(r.json.error.message).toBe('There is no room to write agentd/.runtime/lock (the disk is full). Nothing was changed.');
+    expect(snapshot(dir)).toEqual(before);
+    expect((await ok(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex'])).changed).toBe(true);
+  });
+
   it('init on a disk that fills after config.yaml: says what was made, and init again makes the rest', async () => {
     const dir = tempDir();
     const r = await cli(dir, ['init', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:.gitignore' } });
