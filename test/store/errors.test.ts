@@ -4,7 +4,7 @@
  * to do, and changes nothing.
  */
 import { execSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, snapshot, tempDir } from '../helpers.js';
@@ -68,6 +68,26 @@ describe('a write that cannot complete', () => {
     const summaries = (await ok(dir, ['log'])).entries.map((e: any) => e.summary);
     expect(summaries.filter((s: string) => s === 'note on big/T1: a note')).toHaveLength(1);
     expect(existsSync(join(dir, 'agentd/.runtime/journal.json'))).toBe(false);
+    expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
+  });
+
+  it('a log entry cut short by a file size limit leaves no torn line, and the next write finishes it', async () => {
+    const dir = await newBoard();
+    const log = join(dir, 'agentd/.runtime/activity.jsonl');
+    // An entry of its own padded so that the log ends 16 bytes short of a KiB boundary: the next entry crosses it.
+    const entry = (pad: number) => `${JSON.stringify({ at: '2026-01-01T00:00:00.000Z', actor: 'codex', action: 'task.note', target: 'x', summary: 'p'.repeat(pad) })}\n`;
+    const size = readFileSync(log).length;
+    const pad = (((1024 - 16 - ((size + entry(0).length) % 1024)) % 1024) + 1024) % 1024;
+    appendFileSync(log, entry(pad < 100 ? pad + 1024 : pad));
+    const before = readFileSync(log);
+    const limit = Math.ceil(before.length / 1024);
+    const r = spawnSync('bash', ['-c', `ulimit -f ${limit}; exec "${process.execPath}" ${NODE_ARGS.join(' ')} "${BIN}" session status working --message busy --as codex --json`], { cwd: dir, encoding: 'utf8', env: childEnv() });
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).error.message).toContain('There is no room to write agentd/.runtime/activity.jsonl (file size limit reached). The change itself was made');
+    expect(readFileSync(log).equals(before)).toBe(true);
+    await ok(dir, ['session', 'status', 'working', '--message', 'again', '--as', 'codex']);
+    const summaries = (await ok(dir, ['log'])).entries.map((e: any) => e.summary);
+    expect(summaries.filter((s: string) => s.includes('busy'))).toHaveLength(1);
     expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
   });
 
