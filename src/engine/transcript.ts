@@ -22,6 +22,8 @@ export class Transcript {
 
   constructor(path: string, secrets: readonly string[]) {
     this.stream = createWriteStream(path);
+    // A full disk stops the transcript where it is, not the run: the board's own writes say what failed.
+    this.stream.on('error', () => {});
     this.masker = new SecretMasker(secrets);
   }
 
@@ -60,6 +62,11 @@ export class Transcript {
       this.stream.write(`\n[agentboard: ${this.dropped} bytes of output left out here; this transcript keeps the first ${TRANSCRIPT_HEAD} and the last ${this.tailBytes} of ${total} bytes]\n`);
     }
     for (const buf of this.tail) this.stream.write(buf);
-    return new Promise((resolve) => this.stream.end(resolve));
+    // 'close' comes whether the stream ended or failed (its 'finish' never comes after an error).
+    return new Promise((resolve) => {
+      if (this.stream.closed) return resolve();
+      this.stream.once('close', () => resolve());
+      this.stream.end();
+    });
   }
 }

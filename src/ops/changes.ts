@@ -68,7 +68,7 @@ export const initBoard = defineOp({
         if (checkDirs(root, path, (p) => board.rel(p))) continue;
         ensureDir(root, path, (p) => board.rel(p));
       } else if (existsSync(path)) continue;
-      else writeFileAtomic(path, content);
+      else writeMade(path, content, board.rel(path), created);
       created.push(board.rel(path) + (content === null ? '/' : ''));
     }
     const wired = mcp.filter((m) => m.result === 'created' || m.result === 'added').map((m) => m.file);
@@ -79,6 +79,17 @@ export const initBoard = defineOp({
     return { root, created, already_initialized: created.length === 0, mcp, mcp_server: mcpServer, warning };
   },
 });
+
+/** Writes one of a new board's files; a failure says what of the board was made before it (init makes the rest when run again). */
+function writeMade(path: string, content: string, shown: string, created: readonly string[]): void {
+  try {
+    writeFileAtomic(path, content, shown);
+  } catch (err) {
+    if (!(err instanceof AgentboardError) || created.length === 0) throw err;
+    const made = `${created.join(', ')} ${created.length === 1 ? 'was' : 'were'} made already, and running init again makes the rest.`;
+    throw new AgentboardError(err.code, err.message.replace('Nothing was changed.', made), err.nextStep);
+  }
+}
 
 /**
  * Where init makes the board. --root names the place (a second board made on purpose, say; its

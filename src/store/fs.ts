@@ -398,6 +398,7 @@ export function writeNewFile(path: string, data: string | Buffer, shown: string,
 export function appendFile(path: string, data: string, shown: string, options: { truncateTo?: number; sync?: boolean } = {}): void {
   const { truncateTo } = options;
   let fd: number | undefined;
+  let start: number | undefined;
   try {
     faultPoint('write', path);
     // Non-blocking: a named pipe at the log's place must be refused, not waited on for a reader.
@@ -411,6 +412,7 @@ export function appendFile(path: string, data: string, shown: string, options: {
     const odd = kindOf(st);
     if (odd) throw unsafePath(shown, odd);
     if (truncateTo !== undefined && st.size > truncateTo) ftruncateSync(fd, truncateTo);
+    start = truncateTo !== undefined ? Math.min(st.size, truncateTo) : st.size;
     const buf = Buffer.from(data, 'utf8');
     let written = 0;
     while (written < buf.length) {
@@ -420,6 +422,14 @@ export function appendFile(path: string, data: string, shown: string, options: {
     }
     if (data !== '' && options.sync !== false) fsyncSync(fd);
   } catch (err) {
+    // A write cut short (a full disk) leaves no torn line at the end of the log.
+    if (fd !== undefined && start !== undefined) {
+      try {
+        ftruncateSync(fd, start);
+      } catch {
+        // reported below
+      }
+    }
     throw fsError(err, shown, 'write');
   } finally {
     if (fd !== undefined) closeSync(fd);

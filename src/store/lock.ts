@@ -18,7 +18,7 @@ import { setMaxListeners } from 'node:events';
 import { closeSync, constants, existsSync, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, statSync, unlinkSync, utimesSync, watch, writeSync, type Stats } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join, relative } from 'node:path';
-import { testHooks } from '../clock.js';
+import { faultPoint, testHooks } from '../clock.js';
 import { fail } from '../errors.js';
 import { ensureDir, fsError, newToken, unlinkQuietly, unsafePath } from './fs.js';
 import { sha1 } from './hash.js';
@@ -495,7 +495,7 @@ export class BoardLock {
         // A cancelled call takes not even a free lock: nothing of it is carried out.
         if (options.signal?.aborted) fail('BOARD_BUSY', `${CANCELLED.why}: it was not carried out, and nothing of it was written.`, CANCELLED.next);
         if (Date.now() >= lineAt) line.keep();
-        if (line.mayTry() && tryLink(holderPath, path)) {
+        if (line.mayTry() && tryLink(holderPath, path, shown)) {
           // Touching the lock stamps it with the file system's time: that is the board's time for this write.
           return { lock: new BoardLock(path, token, touch(fd, content), content), reaped };
         }
@@ -528,7 +528,7 @@ export class BoardLock {
           woken.cancel();
           return null;
         }
-        if (line.mayTry() && tryLink(holderPath, path)) {
+        if (line.mayTry() && tryLink(holderPath, path, shown)) {
           woken.cancel();
           return { lock: new BoardLock(path, token, touch(fd, content), content), reaped };
         }
@@ -558,13 +558,14 @@ function touch(fd: number, content: string): number {
   return fstatSync(fd).mtimeMs;
 }
 
-function tryLink(from: string, to: string): boolean {
+function tryLink(from: string, to: string, shown: string): boolean {
   try {
+    faultPoint('write', to);
     linkSync(from, to);
     return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw fsError(err, to, 'write');
+    throw fsError(err, shown, 'write');
   }
 }
 

@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { nowIso } from '../clock.js';
-import { fail } from '../errors.js';
+import { AgentboardError, fail } from '../errors.js';
 import { appendFile, ensureDir, writeFileAtomic } from './fs.js';
 import { processAlive, type ProcessIdentity } from './lock.js';
 import { printable } from '../domain/text.js';
@@ -172,11 +172,24 @@ export function invocationPaths(dir: string, n: number): { record: string; promp
 }
 
 export function writeJson(path: string, value: unknown): void {
-  writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`);
+  recording(() => writeFileAtomic(path, `${JSON.stringify(value, null, 2)}\n`));
 }
 
 export function appendJsonLine(path: string, value: unknown): void {
-  appendFile(path, `${JSON.stringify(value)}\n`, path);
+  recording(() => appendFile(path, `${JSON.stringify(value)}\n`, path));
+}
+
+/**
+ * A run's record that cannot be written (a full disk) stops the run, whose agents may have written
+ * to the board already: what they did is kept, and running the command again goes on from there.
+ */
+function recording(write: () => void): void {
+  try {
+    write();
+  } catch (err) {
+    if (!(err instanceof AgentboardError)) throw err;
+    throw new AgentboardError(err.code, err.message.replace('Nothing was changed.', 'The run stopped here; what its agents did on the board is kept, and the same command goes on from there.'), err.nextStep);
+  }
 }
 
 function readJson<T>(path: string): T | null {

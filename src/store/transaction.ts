@@ -88,6 +88,23 @@ interface Watched {
   type: DocType;
 }
 
+/**
+ * A commit that failed after its journal was made durable: what it changes is committed (readers
+ * see it already) and the next command's recovery finishes it. Said so, for a caller that would
+ * otherwise run it again and make its change twice (a second note, a second task).
+ */
+function madeButUnfinished(err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (!(err instanceof AgentboardError) && code === undefined) return err;
+  const e = fsError(err, 'a file of the board', 'write');
+  const fix = e.code === 'DISK_FULL' ? 'Free some disk space' : e.nextStep.replace(/,? then try .* again\.$/, '').replace(/\.$/, '');
+  return new AgentboardError(
+    e.code,
+    `${e.message.replace(' Nothing was changed.', '')} The change itself was made and is kept (the board shows it): the next command that writes to the board finishes writing it.`,
+    `${fix}; do not run ${SAME_CALL} again: its change is already made.`,
+  );
+}
+
 /** Gives a watched document a second name (a hard link beside it) right before the commit's rename replaces it. */
 function holdDocument(path: string, watched: Map<string, Watched>, held: Map<string, string>, token: string): void {
   if (!watched.has(path)) return;
@@ -1043,8 +1060,12 @@ export class Transaction implements Reader {
     // in the microseconds between the two is still replaced: no portable call swaps two files.)
     const held = new Map<string, string>();
     try {
-      applyJournal(board.root, journal, rel, { beforeReplace: (target) => holdDocument(target, watched, held, this.lock.token) });
-      markDone(board.runtimeDir);
+      try {
+        applyJournal(board.root, journal, rel, { beforeReplace: (target) => holdDocument(target, watched, held, this.lock.token) });
+        markDone(board.runtimeDir);
+      } catch (err) {
+        throw madeButUnfinished(err);
+      }
       board.applied(journal);
       // What the commit changed on disk is read from disk again (what it wrote is known by its text, see remember()).
       board.begin();

@@ -29,9 +29,11 @@ export function hooksFromEnv(env) {
       if (at === point) throw new Error(`injected failure at ${at}`);
     };
   } else if (fault?.startsWith('errno:')) {
-    const [, code, part] = fault.split(':');
+    const [, code, spec] = fault.split(':');
+    const [part, nth] = spec.split('@');
+    let seen = 0;
     hooks.fault = (point, path) => {
-      if (point === 'write' && path?.includes(part)) throw Object.assign(new Error(`injected ${code}`), { code });
+      if (point === 'write' && path?.includes(part) && ++seen >= Number(nth ?? 1)) throw Object.assign(new Error(`injected ${code}`), { code });
     };
   } else if (fault) {
     const [point, nth] = fault.split('@');

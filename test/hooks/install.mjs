@@ -4,7 +4,8 @@
 //   AGENTBOARD_TEST_SKEW_MS=<ms>         moves only this process's clock (a process whose clock is wrong)
 //   AGENTBOARD_TEST_FAULT=<point>[@<n>]  kills the process (SIGKILL) the n-th time (default 1st) it reaches a commit point;
 //                                        a trailing * matches every point that starts with what comes before it
-//   AGENTBOARD_TEST_FAULT=errno:<CODE>:<path part>  fails the write of a path containing <path part> with that errno
+//   AGENTBOARD_TEST_FAULT=errno:<CODE>:<path part>[@<n>]  fails the writes of a path containing <path part> with that errno,
+//                                        from the n-th (default 1st) on
 //   AGENTBOARD_TEST_FAULT=throw:<point>  throws an unexpected error at that commit point
 //   AGENTBOARD_TEST_FAULT=stop:<point>   stops the process (SIGSTOP) the first time it reaches that commit point, holding the lock
 //   AGENTBOARD_TEST_STALE_MS=<ms>        how old a lock whose holder cannot be checked must be to count as stale

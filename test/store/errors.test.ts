@@ -4,7 +4,7 @@
  * to do, and changes nothing.
  */
 import { execSync, spawnSync } from 'node:child_process';
-import { mkdirSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, snapshot, tempDir } from '../helpers.js';
@@ -48,6 +48,67 @@ describe('a write that cannot complete', () => {
     expect(r.json.error.next_step.length).toBeGreaterThan(20);
     expect(snapshot(dir)).toEqual(before);
     expect((await ok(dir, ['next', '--as', 'gemini'])).status).toBe('assigned');
+  });
+
+  it('a full disk after the commit point (the log entry): the error says the change was made, and the next write finishes it', async () => {
+    const dir = await bigBoard();
+    // The first write of the log is the check before the commit; the second is the append after it.
+    const r = await cli(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:activity.jsonl@2' } });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('DISK_FULL');
+    expect(r.json.error.message).toContain('agentd/.runtime/activity.jsonl');
+    expect(r.json.error.message).not.toContain('Nothing was changed');
+    expect(r.json.error.message).toContain('The change itself was made and is kept');
+    expect(r.json.error.next_step).toContain("do not run `agentboard task note big/T1 'a note' --as codex` again");
+    const notes = async () => (await ok(dir, ['task', 'show', 'big/T1'])).task.notes.map((n: any) => n.text);
+    expect(await notes()).toEqual(['a note']);
+    // once there is room, the next write finishes it: the log entry lands once, and the board is valid
+    await ok(dir, ['task', 'note', 'big/T1', 'another', '--as', 'codex']);
+    expect(await notes()).toEqual(['a note', 'another']);
+    const summaries = (await ok(dir, ['log'])).entries.map((e: any) => e.summary);
+    expect(summaries.filter((s: string) => s === 'note on big/T1: a note')).toHaveLength(1);
+    expect(existsSync(join(dir, 'agentd/.runtime/journal.json'))).toBe(false);
+    expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
+  });
+
+  it('a log entry cut short by a file size limit leaves no torn line, and the next write finishes it', async () => {
+    const dir = await newBoard();
+    const log = join(dir, 'agentd/.runtime/activity.jsonl');
+    // An entry of its own padded so that the log ends 16 bytes short of a KiB boundary: the next entry crosses it.
+    const entry = (pad: number) => `${JSON.stringify({ at: '2026-01-01T00:00:00.000Z', actor: 'codex', action: 'task.note', target: 'x', summary: 'p'.repeat(pad) })}\n`;
+    const size = readFileSync(log).length;
+    const pad = (((1024 - 16 - ((size + entry(0).length) % 1024)) % 1024) + 1024) % 1024;
+    appendFileSync(log, entry(pad < 100 ? pad + 1024 : pad));
+    const before = readFileSync(log);
+    const limit = Math.ceil(before.length / 1024);
+    const r = spawnSync('bash', ['-c', `ulimit -f ${limit}; exec "${process.execPath}" ${NODE_ARGS.join(' ')} "${BIN}" session status working --message busy --as codex --json`], { cwd: dir, encoding: 'utf8', env: childEnv() });
+    expect(r.status).toBe(1);
+    expect(JSON.parse(r.stdout).error.message).toContain('There is no room to write agentd/.runtime/activity.jsonl (file size limit reached). The change itself was made');
+    expect(readFileSync(log).equals(before)).toBe(true);
+    await ok(dir, ['session', 'status', 'working', '--message', 'again', '--as', 'codex']);
+    const summaries = (await ok(dir, ['log'])).entries.map((e: any) => e.summary);
+    expect(summaries.filter((s: string) => s.includes('busy'))).toHaveLength(1);
+    expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
+  });
+
+  it('a full disk when taking the board lock (no inode left for its name): the lock named as agentd/.runtime/lock, nothing left behind', async () => {
+    const dir = await bigBoard();
+    const before = snapshot(dir);
+    const r = await cli(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:.runtime/lock' } });
+    expect(r.code).toBe(1);
+    expect(r.json.error.message).toBe('There is no room to write agentd/.runtime/lock (the disk is full). Nothing was changed.');
+    expect(snapshot(dir)).toEqual(before);
+    expect((await ok(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex'])).changed).toBe(true);
+  });
+
+  it('init on a disk that fills after config.yaml: says what was made, and init again makes the rest', async () => {
+    const dir = tempDir();
+    const r = await cli(dir, ['init', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:.gitignore' } });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('DISK_FULL');
+    expect(r.json.error.message).toBe('There is no room to write agentd/.gitignore (the disk is full). agentd/, agentd/changes/, agentd/config.yaml were made already, and running init again makes the rest.');
+    expect((await ok(dir, ['init'])).created).toEqual(['agentd/.gitignore']);
+    expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
   });
 });
 
