@@ -120,4 +120,17 @@ describe('a document git deletes and writes anew (checkout, restore, stash) whil
     expect((await ok(dir, ['task', 'show', 'edited/T1'])).task.notes.map((n: any) => n.text)).toEqual(['Kept.']);
     expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
   });
+
+  it('is named by next among the lists a person must mend, not taken for a board whose tasks are all done', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'edited', [{ title: 'One' }]);
+    const path = join(dir, 'agentd/changes/edited/tasks.md');
+    renameSync(path, `${path}.aside`);
+    const next = await ok(dir, ['next', '--as', 'agent-1']);
+    expect(next.status).toBe('nothing_available');
+    expect(next.reasons.broken_task_lists).toEqual(['edited']);
+    expect(next.message).not.toContain('every task on the board is done');
+    renameSync(`${path}.aside`, path);
+    expect((await ok(dir, ['next', '--as', 'agent-1'])).task.task_id).toBe('edited/T1');
+  });
 });
