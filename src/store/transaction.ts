@@ -1025,7 +1025,14 @@ export class Transaction implements Reader {
       for (const s of writes) {
         const read = this.reads.get(s.path);
         if (!s.doc || !read?.identity) continue;
-        const fd = openSync(s.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+        let fd: number;
+        try {
+          fd = openSync(s.path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+        } catch (err) {
+          // Gone since the operation read it: git (checkout, restore, stash) replaces a file by deleting it and writing it anew.
+          if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new StaleRead(`${rel(s.path)} changed while the operation ran`);
+          throw err;
+        }
         watched.set(s.path, { fd, identity: read.identity, hash: hashText((read.bom ? BOM : '') + (read.text ?? '')), changeId: s.doc.changeId, type: s.doc.type });
       }
       if (!this.lock.confirm()) throw new LostLock('the board lock was taken over');
