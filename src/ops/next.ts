@@ -240,7 +240,9 @@ export const nextTask = defineOp({
       if (selection.kind === 'none' || !chosen) {
         const counted = selection.kind === 'none' ? selection.reasons : { waiting_on_dependencies: 0, held_by_others: 0, in_review: 0, blocked: 0, awaiting_approval: 0, waiting_on_documents: 0 };
         // A task list agentboard wrote and no command removed, gone (by hand, or for a moment while git writes it anew), is one a person must mend too.
-        const gone = tx.changeIds().filter((id) => tx.board.goneDocs(id).some((f) => f.rule === 'file.gone' && f.file === tx.board.rel(tx.board.docPath(id, 'tasks'))));
+        const listed = new Set([...found.docs.filter((d) => d.type === 'tasks').map((d) => d.changeId), ...found.unreadable]);
+        const unlisted = (input.change_id !== undefined ? [input.change_id] : tx.changeIds()).filter((id) => !listed.has(id));
+        const gone = unlisted.filter((id) => tx.board.goneTaskList(id) !== undefined);
         const reasons = { ...counted, broken_task_lists: [...new Set([...broken, ...gone])] };
         const blocked = ownPools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
         return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked), reasons };

@@ -238,7 +238,7 @@ export function findTask(reader: Reader, changeId: string, taskId: string, optio
   if (doc?.error) throw doc.error;
   if (!doc) {
     // A task list agentboard wrote and no command removed is gone by hand, or for a moment while git writes it anew: not one still to write.
-    const gone = reader.board.goneDocs(changeId).find((f) => f.rule === 'file.gone' && f.file === reader.board.rel(reader.board.docPath(changeId, 'tasks')));
+    const gone = reader.board.goneTaskList(changeId);
     if (gone) fail('TASK_NOT_FOUND', `Task ${ref} cannot be read: ${gone.message}`, `If git or an editor is writing the file now, the same call works in a moment; else ask a person to restore it (\`git checkout -- ${gone.file}\` when it is committed), quoting this error. Do not write the task list anew: that would replace it for good.`);
     const none = options.archived && !reader.hasChange(changeId) ? { why: '', next: `Read the change with ${refTo('change.show', { change_id: changeId })}.` } : noTaskList(reader, loadChange(reader, changeId, ['proposal', 'spec']));
     fail('TASK_NOT_FOUND', `Task ${ref} does not exist: change ${changeId} has no task list yet${none.why}.`, none.next);

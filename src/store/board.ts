@@ -1142,6 +1142,12 @@ export class Board implements Reader {
     return out;
   }
 
+  /** The finding on a change's task list when it is gone (agentboard wrote it, no command removed it), else undefined. */
+  goneTaskList(changeId: string): Finding | undefined {
+    const file = this.rel(this.docPath(changeId, 'tasks'));
+    return this.goneDocs(changeId).find((f) => f.rule === 'file.gone' && f.file === file);
+  }
+
   /**
    * Documents of a change that agentboard wrote (its ledger says so) and that are gone, removed
    * outside agentboard: no command removes a document of an open change, so what it held (tasks,
