@@ -28,6 +28,13 @@ export function identityOf(st: Stats): string {
   return `${st.ino}:${st.size}:${st.mtimeMs}`;
 }
 
+/** Why there is no room, by the code the system gave: a file system also runs out of files (inodes) with space left. */
+const NO_ROOM: Record<string, string> = {
+  ENOSPC: 'the disk is full, or can hold no more files: `df -h` and `df -i` say which',
+  EDQUOT: 'the disk quota is used up',
+  EFBIG: 'file size limit reached',
+};
+
 /** Turns a file system error into an agentboard error naming the file (as shown to the user). */
 export function fsError(err: unknown, shown: string, doing: 'read' | 'write'): AgentboardError {
   if (err instanceof AgentboardError) return err;
@@ -37,7 +44,7 @@ export function fsError(err: unknown, shown: string, doing: 'read' | 'write'): A
     case 'ENOSPC':
     case 'EDQUOT':
     case 'EFBIG':
-      return new AgentboardError('DISK_FULL', `There is no room to write ${shown} (${code === 'EFBIG' ? 'file size limit reached' : 'the disk is full'}).${nothing}`, `Free some disk space, then try ${SAME_CALL} again.`);
+      return new AgentboardError('DISK_FULL', `There is no room to write ${shown} (${NO_ROOM[code]}).${nothing}`, `Free some disk space, then try ${SAME_CALL} again.`);
     case 'EACCES':
     case 'EPERM':
       return new AgentboardError('PERMISSION_DENIED', `agentboard is not allowed to ${doing} ${shown} (permission denied).${nothing}`, `Check the owner and permissions of ${shown} and its folder (ls -l), then try ${SAME_CALL} again.`);

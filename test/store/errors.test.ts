@@ -96,7 +96,7 @@ describe('a write that cannot complete', () => {
     const before = snapshot(dir);
     const r = await cli(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:.runtime/lock' } });
     expect(r.code).toBe(1);
-    expect(r.json.error.message).toBe('There is no room to write agentd/.runtime/lock (the disk is full). Nothing was changed.');
+    expect(r.json.error.message).toBe('There is no room to write agentd/.runtime/lock (the disk is full, or can hold no more files: `df -h` and `df -i` say which). Nothing was changed.');
     expect(snapshot(dir)).toEqual(before);
     expect((await ok(dir, ['task', 'note', 'big/T1', 'a note', '--as', 'codex'])).changed).toBe(true);
   });
@@ -106,7 +106,7 @@ describe('a write that cannot complete', () => {
     const r = await cli(dir, ['init', '--json'], { env: { AGENTBOARD_TEST_FAULT: 'errno:ENOSPC:.gitignore' } });
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('DISK_FULL');
-    expect(r.json.error.message).toBe('There is no room to write agentd/.gitignore (the disk is full). agentd/, agentd/changes/, agentd/config.yaml were made already, and running init again makes the rest.');
+    expect(r.json.error.message).toBe('There is no room to write agentd/.gitignore (the disk is full, or can hold no more files: `df -h` and `df -i` say which). agentd/, agentd/changes/, agentd/config.yaml were made already, and running init again makes the rest.');
     expect((await ok(dir, ['init'])).created).toEqual(['agentd/.gitignore']);
     expect((await cli(dir, ['validate', '--all', '--json'])).code).toBe(0);
   });
