@@ -335,16 +335,26 @@ function takeUpQueued(dir: string, pid: number): void {
 describe('the stdio server stopping', () => {
   const note = (id: number, text: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'agentboard_add_note', arguments: { agent_id: 'stopper', task_id: 'stopping/T1', text } } });
 
-  it('at the end of stdin, carries out and answers the call already received (waiting for the board lock), and exits 0', async () => {
+  /**
+   * A board of change `stopping` (a task per title) whose lock this process holds, and a server on it
+   * that has received `call`: the call waits for the lock, queued.
+   */
+  async function queuedBehindLock(call: object, titles = ['Only']) {
     const dir = await newBoard();
-    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
-    // Another process holds the board lock: the server's call waits for it, queued.
+    await changeWithTasks(dir, 'stopping', titles.map((title) => ({ title })));
     const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
     const s = rawServer(dir);
     s.send(INIT);
     await s.waitFor(1);
-    s.send(note(2, 'Received before the stop.'));
+    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    s.send(call);
     await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+    return { dir, lock, s };
+  }
+
+  it('at the end of stdin, carries out and answers the call already received (waiting for the board lock), and exits 0', async () => {
+    // Another process holds the board lock: the server's call waits for it, queued.
+    const { dir, lock, s } = await queuedBehindLock(note(2, 'Received before the stop.'));
     s.child.stdin.end();
     lock.release();
     expect(await s.exited).toBe(0);
@@ -355,18 +365,11 @@ describe('the stdio server stopping', () => {
   });
 
   it.each(['SIGHUP', 'SIGTERM', 'SIGINT'] as const)('on %s, answers a call still waiting for the board lock another process holds with BOARD_BUSY at once, carries out nothing of it, reads nothing more, and exits 0', async (signal) => {
-    const dir = await newBoard();
-    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
+    // Another process (this one) holds the board lock, and keeps it until the server has exited.
+    const { dir, lock, s } = await queuedBehindLock(note(2, 'Received before the stop.'));
     const board = () => boardFiles(dir);
     const before = board();
-    // Another process (this one) holds the board lock, and keeps it until the server has exited.
-    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
     try {
-      const s = rawServer(dir);
-      s.send(INIT);
-      await s.waitFor(1);
-      s.send(note(2, 'Received before the stop.'));
-      await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
       s.child.kill(signal);
       await until('the server to say it stops', () => s.err().includes(`stopping on ${signal}: answering the calls already received, taking no more`));
       // Sent once the server stops: never read.
@@ -387,19 +390,11 @@ describe('the stdio server stopping', () => {
   });
 
   it('takes back a call the client cancels while it waits for the board lock another process holds: nothing of it is carried out or left, and the server goes on serving', async () => {
-    const dir = await newBoard();
-    await changeWithTasks(dir, 'stopping', [{ title: 'First' }, { title: 'Second' }]);
+    const claim = (id: number, agentId: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'agentboard_get_next_task', arguments: { agent_id: agentId, response_format: 'json' } } });
+    const { dir, lock, s } = await queuedBehindLock(claim(2, 'canceller'), ['First', 'Second']);
     const board = () => boardFiles(dir);
     const before = board();
-    const claim = (id: number, agentId: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'agentboard_get_next_task', arguments: { agent_id: agentId, response_format: 'json' } } });
-    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
-    const s = rawServer(dir);
     try {
-      s.send(INIT);
-      await s.waitFor(1);
-      s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-      s.send(claim(2, 'canceller'));
-      await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
       s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'no longer wanted' } });
       // Read after the cancellation: once it is answered, the server has seen the cancellation.
       s.send({ jsonrpc: '2.0', id: 3, method: 'ping' });
@@ -423,15 +418,7 @@ describe('the stdio server stopping', () => {
   });
 
   it('still carries out a call the client cancels once the holder of the board lock has taken it up', async () => {
-    const dir = await newBoard();
-    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
-    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
-    const s = rawServer(dir);
-    s.send(INIT);
-    await s.waitFor(1);
-    s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    s.send(note(2, 'Taken up before the cancellation.'));
-    await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+    const { dir, lock, s } = await queuedBehindLock(note(2, 'Taken up before the cancellation.'));
     // This process, holding the lock, takes the call up, then goes without committing: the server cannot take its call back.
     takeUpQueued(dir, s.child.pid!);
     s.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2 } });
@@ -447,14 +434,7 @@ describe('the stdio server stopping', () => {
   });
 
   it('on SIGTERM, still carries out a call of its own that the holder of the board lock had taken up, and answers it', async () => {
-    const dir = await newBoard();
-    await changeWithTasks(dir, 'stopping', [{ title: 'Only' }]);
-    const { lock } = await BoardLock.acquire(join(dir, 'agentd/.runtime'), {});
-    const s = rawServer(dir);
-    s.send(INIT);
-    await s.waitFor(1);
-    s.send(note(2, 'Taken up before the stop.'));
-    await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+    const { dir, lock, s } = await queuedBehindLock(note(2, 'Taken up before the stop.'));
     // This process, holding the lock, takes the call up, then goes without committing: the server
     // cannot take its call back, and carries it out itself.
     takeUpQueued(dir, s.child.pid!);
