@@ -8,12 +8,17 @@ import { workProblem, type FoundTask } from './view.js';
 
 /** A task of the agent's with this status anywhere on the board, other than `ref`, as "<change_id>/<task_id>"; null when none. */
 function ownTask(tx: Transaction, actor: string, status: Task['status'], ref?: string): string | null {
+  return ownTasks(tx, actor, status).find((own) => own !== ref) ?? null;
+}
+
+/** The tasks the agent holds in this state, anywhere on the board, as <change>/<task>. */
+export function ownTasks(tx: Transaction, actor: string, status: Task['status']): string[] {
+  const out: string[] = [];
   for (const changeId of tx.changeIds()) {
     if (!tx.mayHold(changeId, actor)) continue;
-    const own = tx.taskList(changeId)?.tasks.find((t) => t.assignee === actor && t.status === status && taskRef(changeId, t.id) !== ref);
-    if (own) return taskRef(changeId, own.id);
+    for (const t of tx.taskList(changeId)?.tasks ?? []) if (t.assignee === actor && t.status === status) out.push(taskRef(changeId, t.id));
   }
-  return null;
+  return out;
 }
 
 /** A task other than `ref` the agent holds in progress, anywhere on the board; null when none. */

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { nowIso } from '../clock.js';
 import { fail } from '../errors.js';
-import { parseTaskRef, taskRef } from '../domain/ids.js';
+import { parseTaskRef } from '../domain/ids.js';
 import { SESSION_STATUSES } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import type { InputRecord, RuntimeData, SessionRecord } from '../domain/records.js';
@@ -15,10 +15,9 @@ import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, AgentId, distinct, line, sized, TaskRef, text } from './schemas.js';
 import { Limit, page, Page, pageInput, pageOf } from './pages.js';
-import { takeForWork } from './claims.js';
+import { ownTasks, takeForWork } from './claims.js';
 import { findTask, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
-import type { Transaction } from '../store/transaction.js';
 import { printable } from '../domain/text.js';
 
 const InputOut = z.object({
@@ -121,7 +120,7 @@ export const updateStatus = defineOp({
   run(ctx, input) {
     return ctx.board().mutate((tx) => {
       const session = moveSession(tx.runtime, input.agent_id, input.status, tx.now, input.message);
-      const stranded = input.status === 'completed' ? heldInProgress(tx, input.agent_id) : [];
+      const stranded = input.status === 'completed' ? ownTasks(tx, input.agent_id, 'in_progress') : [];
       if (stranded.length > 0) {
         fail(
           'TASK_IN_PROGRESS',
@@ -174,15 +173,6 @@ export const markBlocked = defineOp({
   },
 });
 
-/** The tasks an agent holds in progress, board-wide, as <change>/<task>. */
-function heldInProgress(tx: Transaction, agentId: string): string[] {
-  const out: string[] = [];
-  for (const changeId of tx.changeIds()) {
-    for (const t of tx.taskList(changeId)?.tasks ?? []) if (t.assignee === agentId && t.status === 'in_progress') out.push(taskRef(changeId, t.id));
-  }
-  return out;
-}
-
 export const submitForReview = defineOp({
   name: 'session.submit',
   summary: 'Submit your work for a person\'s review (optionally naming tasks and a PR)',
@@ -219,7 +209,7 @@ export const submitForReview = defineOp({
         moveTask(task, ref, 'in_review', input.agent_id, 'agent', tx.now, { summary: input.summary, ...(input.pr_url ? { pr_url: input.pr_url } : {}) });
         found.push({ found: f, task, ref });
       }
-      const stranded = heldInProgress(tx, input.agent_id).filter((ref) => !input.tasks.includes(ref));
+      const stranded = ownTasks(tx, input.agent_id, 'in_progress').filter((ref) => !input.tasks.includes(ref));
       if (stranded.length > 0) {
         const all = [...input.tasks, ...stranded];
         fail(
@@ -353,7 +343,7 @@ export const requestInput = defineOp({
       };
       // Keyed by what the asker works on, so that `agentboard run` waits for the answer and puts it in the
       // next prompt of that work: the task it holds, or else the phase of the change the run started it for.
-      const [held] = heldInProgress(tx, input.agent_id);
+      const [held] = ownTasks(tx, input.agent_id, 'in_progress');
       const phase = ctx.runPhase?.agentId === input.agent_id ? ctx.runPhase : undefined;
       if (held) record.task_id = held;
       else if (phase) Object.assign(record, { change_id: phase.changeId, phase: phase.phase });

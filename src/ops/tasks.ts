@@ -11,7 +11,7 @@ import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, type Task } from '../domain/model.js';
 import { assertMayDelete, assertMayTouch, isPlanning, refuseDone } from '../domain/task-rules.js';
-import { ownTaskElsewhere, takeForWork } from './claims.js';
+import { ownTaskElsewhere, ownTasks, takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession, startWorking } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
@@ -557,10 +557,9 @@ function settleSession(tx: Transaction, agentId: string | undefined, approved: b
   if (!approved) {
     moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was sent back');
   } else {
-    const own = (status: Task['status']) => tx.changeIds().some((id) => tasksOf(tx.readDoc(id, 'tasks')).some((t) => t.status === status && t.assignee === agentId));
-    if (own('in_review')) return;
+    if (ownTasks(tx, agentId, 'in_review').length > 0) return;
     // An agent holding a task in progress (a person took its blocker away meanwhile) is not done: it works on.
-    if (own('in_progress')) moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was approved');
+    if (ownTasks(tx, agentId, 'in_progress').length > 0) moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was approved');
     else moveSession(tx.runtime, agentId, 'completed', tx.now, 'submitted work was approved');
   }
   tx.saveRuntime();
