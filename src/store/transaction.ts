@@ -1175,6 +1175,7 @@ export class Transaction implements Reader {
 
   /** The conflicts this write leaves for a person to look at: those its merges found, but those the write settles itself. */
   keptConflicts(): MergeConflict[] {
+    if (this.conflicts.length === 0) return [];
     const written = new Map([...this.staged.values()].flatMap((s) => (s.doc ? [[this.board.rel(s.path), docItems(s.doc.parsed)] as const] : [])));
     return this.conflicts.filter((c) => !settled(c, written.get(c.file)));
   }
