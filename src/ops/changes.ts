@@ -29,7 +29,7 @@ export const initBoard = defineOp({
   ownSync: true,
   input: z.strictObject({
     agent_id: Actor,
-    mcp: z.array(z.enum(MCP_CLIENTS)).max(4).default([]).describe('Also wire these MCP clients to agentboard mcp, each in its own configuration file.'),
+    mcp: z.array(z.enum(MCP_CLIENTS)).max(MCP_CLIENTS.length).default([]).describe('Also wire these MCP clients to agentboard mcp, each in its own configuration file.'),
     profile: z.enum(PROFILES).default('agent').describe('The tools the wired clients get (agentboard mcp --profile): agent (planning and work) unless given.'),
   }),
   output: z.object({

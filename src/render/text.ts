@@ -177,6 +177,7 @@ const TRUST: Record<string, string> = {
   codex: ' (Codex reads it only in a trusted project: trust the folder when asked)',
   // Folder trust is on unless a person turned it off: an untrusted folder's servers are not started.
   gemini: ' (Gemini CLI reads it only in a trusted folder: trust the folder when asked, or with /permissions)',
+  vscode: " (VS Code asks to trust a project's server before it first starts it: trust agentboard when asked)",
 };
 
 /** What a board-wide read says of the archived changes it leaves out (a line of its own). */

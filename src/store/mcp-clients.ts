@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fail } from '../errors.js';
 import { onPath, readTextFile, writeFileAtomic } from './fs.js';
 
-export const MCP_CLIENTS = ['claude', 'codex', 'cursor', 'gemini'] as const;
+export const MCP_CLIENTS = ['claude', 'codex', 'cursor', 'gemini', 'vscode'] as const;
 export type McpClient = (typeof MCP_CLIENTS)[number];
 
 /** How a client starts the server: `agentboard` when it is on the PATH, else node and the installed bin. */
@@ -34,11 +34,14 @@ export function serverCommand(path: string | undefined): ServerCommand {
 }
 
 /**
- * The entry of one client: the profile to serve, and for Cursor, which starts servers in the home
- * folder rather than the project, the project's root (Cursor fills in ${workspaceFolder}).
+ * The entry of one client: the profile to serve, and for the editors (Cursor starts servers in the
+ * home folder rather than the project; VS Code does not say where), the project's root, which they
+ * fill in for ${workspaceFolder}. VS Code's entries name their transport.
  */
-export function serverEntry(client: McpClient, server: ServerCommand, profile: string): { command: string; args: string[] } {
-  return { command: server.command, args: [...server.args, 'mcp', ...(client === 'cursor' ? ['--root', '${workspaceFolder}'] : []), '--profile', profile] };
+export function serverEntry(client: McpClient, server: ServerCommand, profile: string): { type?: 'stdio'; command: string; args: string[] } {
+  const editor = client === 'cursor' || client === 'vscode';
+  const args = [...server.args, 'mcp', ...(editor ? ['--root', '${workspaceFolder}'] : []), '--profile', profile];
+  return client === 'vscode' ? { type: 'stdio', command: server.command, args } : { command: server.command, args };
 }
 
 export const CLIENT_FILES: Record<McpClient, string> = {
@@ -46,7 +49,13 @@ export const CLIENT_FILES: Record<McpClient, string> = {
   codex: '.codex/config.toml',
   cursor: '.cursor/mcp.json',
   gemini: '.gemini/settings.json',
+  vscode: '.vscode/mcp.json',
 };
+
+/** The key of a JSON configuration's object of servers: VS Code's own, every other client's `mcpServers`. */
+function serversKey(client: McpClient): string {
+  return client === 'vscode' ? 'servers' : 'mcpServers';
+}
 
 export interface ClientResult {
   client: McpClient;
@@ -124,15 +133,15 @@ interface Brace {
 }
 
 /** The entry put into a JSON-with-comments file by inserting text, so that its comments and layout stay. */
-function insertJsonc(text: string, jsonc: ReturnType<typeof readJsonc>, hasServers: boolean, entry: Entry): string {
+function insertJsonc(text: string, jsonc: ReturnType<typeof readJsonc>, key: string, hasServers: boolean, entry: Entry): string {
   const at = (brace: Brace, insert: string) => text.slice(0, brace.after) + insert + (brace.empty ? '' : ',') + text.slice(brace.after);
   const value = (indent: string) => JSON.stringify(entry, null, 2).replace(/\n/g, `\n${indent}`);
-  if (hasServers) return at(jsonc.keys.get('mcpServers')!, `\n    "agentboard": ${value('    ')}`);
-  return at(jsonc.root!, `\n  "mcpServers": {\n    "agentboard": ${value('    ')}\n  }`);
+  if (hasServers) return at(jsonc.keys.get(key)!, `\n    "agentboard": ${value('    ')}`);
+  return at(jsonc.root!, `\n  ${JSON.stringify(key)}: {\n    "agentboard": ${value('    ')}\n  }`);
 }
 
-function planJson(text: string | null, file: string, entry: Entry): { text: string; result: ClientResult['result'] } {
-  if (text === null) return { text: `${JSON.stringify({ mcpServers: { agentboard: entry } }, null, 2)}\n`, result: 'created' };
+function planJson(text: string | null, file: string, key: string, entry: Entry): { text: string; result: ClientResult['result'] } {
+  if (text === null) return { text: `${JSON.stringify({ [key]: { agentboard: entry } }, null, 2)}\n`, result: 'created' };
   let config: unknown;
   let jsonc: ReturnType<typeof readJsonc> | null = null;
   try {
@@ -149,9 +158,9 @@ function planJson(text: string | null, file: string, entry: Entry): { text: stri
     fail('MCP_CONFIG_INVALID', `${file} does not hold a JSON object, so agentboard did not touch it.`, `Fix ${file}, or add the agentboard server to it by hand (see the README).`);
   }
   const root = config as Record<string, unknown>;
-  const servers = root.mcpServers;
+  const servers = root[key];
   if (servers !== undefined && (servers === null || typeof servers !== 'object' || Array.isArray(servers))) {
-    fail('MCP_CONFIG_INVALID', `"mcpServers" in ${file} is not an object, so agentboard did not touch it.`, `Fix ${file} by hand.`);
+    fail('MCP_CONFIG_INVALID', `"${key}" in ${file} is not an object, so agentboard did not touch it.`, `Fix ${file} by hand.`);
   }
   const existing = (servers as Record<string, unknown> | undefined)?.agentboard;
   if (existing !== undefined) {
@@ -159,19 +168,19 @@ function planJson(text: string | null, file: string, entry: Entry): { text: stri
   }
   if (jsonc) {
     // Its comments stay: the entry goes in as text, and the result must read back with it.
-    const inserted = insertJsonc(text, jsonc, servers !== undefined, entry);
+    const inserted = insertJsonc(text, jsonc, key, servers !== undefined, entry);
     let back: unknown;
     try {
       back = JSON.parse(readJsonc(inserted).plain);
     } catch {
       back = null;
     }
-    if (JSON.stringify((back as { mcpServers?: Record<string, unknown> } | null)?.mcpServers?.agentboard) !== JSON.stringify(entry)) {
+    if (JSON.stringify((back as Record<string, Record<string, unknown> | undefined> | null)?.[key]?.agentboard) !== JSON.stringify(entry)) {
       fail('MCP_CONFIG_INVALID', `${file} has comments agentboard could not write around, so it did not touch it.`, `Add the agentboard server to ${file} by hand (see the README).`);
     }
     return { text: inserted, result: 'added' };
   }
-  root.mcpServers = { ...(servers as Record<string, unknown> | undefined), agentboard: entry };
+  root[key] = { ...(servers as Record<string, unknown> | undefined), agentboard: entry };
   return { text: `${JSON.stringify(root, null, 2)}\n`, result: 'added' };
 }
 
@@ -322,7 +331,7 @@ export function wireClients(root: string, clients: readonly McpClient[], server:
     const path = join(root, file);
     const text = existsSync(path) ? readTextFile(path, file) : null;
     const entry = serverEntry(client, server, profile);
-    const plan = client === 'codex' ? planToml(text, file, entry) : planJson(text, file, entry);
+    const plan = client === 'codex' ? planToml(text, file, entry) : planJson(text, file, serversKey(client), entry);
     return { client, file, path, ...plan };
   });
   for (const p of plans) {

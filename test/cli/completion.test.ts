@@ -62,7 +62,7 @@ describe('what completion offers', () => {
   });
 
   it('the clients init --mcp wires and the tools import reads, as fixed values; a path after the tool', async () => {
-    expect(await offered('init', '--mcp', '')).toEqual(['claude', 'codex', 'cursor', 'gemini']);
+    expect(await offered('init', '--mcp', '')).toEqual(['claude', 'codex', 'cursor', 'gemini', 'vscode']);
     expect(await offered('init', '--mcp', 'claude', '--mcp', 'c')).toEqual(['claude', 'codex', 'cursor']);
     expect(await offered('import', '')).toEqual(['agentd', 'openspec', 'spec-kit']);
     expect(await offered('import', 'o')).toEqual(['openspec']);
@@ -109,7 +109,7 @@ describe('the scripts in real shells', () => {
     expect(run(`agentboard approve add-search/`)).toBe('compadd -Q -- add-search/T1 add-search/T2\n');
     expect(run(`agentboard task show ''`)).toBe('compadd -Q -S  -- add-search/ fix-login/\n');
     expect(run(`agentboard list --root ''`)).toBe('_files\n');
-    expect(run(`agentboard init --mcp ''`)).toBe('compadd -Q -- claude codex cursor gemini\n');
+    expect(run(`agentboard init --mcp ''`)).toBe('compadd -Q -- claude codex cursor gemini vscode\n');
     expect(run(`agentboard import openspec ''`)).toBe('_files\n');
   });
 

@@ -42,6 +42,22 @@ describe('init --mcp', () => {
     expect(again.mcp.map((m: any) => m.result)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
   });
 
+  it('writes VS Code its own shape: "servers", the transport named, the project named as for Cursor; comments in its file stay', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, '.vscode'));
+    write(dir, '.vscode/mcp.json', '{\n  // the team\'s servers\n  "inputs": [],\n  "servers": { "other": { "type": "stdio", "command": "x" }, },\n}\n');
+    const r = await cli(dir, ['init', '--mcp', 'vscode'], { env: ON_PATH() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(".vscode/mcp.json agentboard server added (VS Code asks to trust a project's server before it first starts it");
+    const text = read(dir, '.vscode/mcp.json');
+    expect(text).toContain("// the team's servers");
+    const config = JSON.parse(text.replace(/\/\/.*$/m, '').replace(/,(\s*[}\]])/g, '$1'));
+    expect(config.servers.agentboard).toEqual({ type: 'stdio', command: 'agentboard', args: ['mcp', '--root', '${workspaceFolder}', '--profile', 'agent'] });
+    expect(config.servers.other).toEqual({ type: 'stdio', command: 'x' });
+    expect(config.mcpServers).toBeUndefined();
+    expect((await ok(dir, ['init', '--mcp', 'vscode', '--mcp', 'claude,codex,cursor,gemini'], { env: ON_PATH() })).mcp.map((m: any) => m.result)).toEqual(['unchanged', 'created', 'created', 'created', 'created']);
+  });
+
   it('serves the profile --profile names', async () => {
     const dir = tempDir();
     await ok(dir, ['init', '--mcp', 'claude,codex', '--profile', 'worker'], { env: ON_PATH() });
@@ -185,11 +201,11 @@ describe('init --mcp', () => {
 });
 
 describe('a configuration init --mcp writes', () => {
-  it('starts the server as each client would: from the project, or from $HOME for Cursor, with agentboard not on the PATH', async () => {
+  it('starts the server as each client would: from the project, or from $HOME for Cursor and VS Code, with agentboard not on the PATH', async () => {
     const dir = tempDir();
     const home = tempDir('agentboard-home-');
     const env = { PATH: BARE_PATH, HOME: home };
-    expect(cliProcess(dir, ['init', '--mcp', 'claude,codex,cursor,gemini', '--json'], { env }).json.ok).toBe(true);
+    expect(cliProcess(dir, ['init', '--mcp', 'claude,codex,cursor,gemini,vscode', '--json'], { env }).json.ok).toBe(true);
     await ok(dir, ['propose', 'wired', '--as', 'planner', '--why', 'The board must be reachable from every client an agent may run in, however it starts its servers.', '--what-changes', 'x', '--impact', 'y', '--notes', 'None: a test.']);
     const toml = read(dir, '.codex/config.toml');
     const configs = {
@@ -198,10 +214,12 @@ describe('a configuration init --mcp writes', () => {
       gemini: JSON.parse(read(dir, '.gemini/settings.json')).mcpServers.agentboard,
       // Cursor fills in ${workspaceFolder} and starts the server in the home folder.
       cursor: JSON.parse(read(dir, '.cursor/mcp.json')).mcpServers.agentboard,
+      // VS Code fills it in too, wherever it starts the server.
+      vscode: JSON.parse(read(dir, '.vscode/mcp.json')).servers.agentboard,
     };
     for (const [client, config] of Object.entries(configs)) {
       const args = (config.args as string[]).map((a) => a.replace('${workspaceFolder}', dir));
-      const cwd = client === 'cursor' ? home : dir;
+      const cwd = client === 'cursor' || client === 'vscode' ? home : dir;
       const server = stdioServer(config.command, args, { cwd, env });
       expect((await server.initialize()).result.serverInfo.name, client).toBe('agentboard');
       expect((await server.request('tools/list')).result.tools.length, client).toBe(toolOperations('agent').length);
