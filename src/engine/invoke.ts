@@ -48,8 +48,10 @@ export interface InvokeResult {
 }
 
 const GRACE_MS = 3000;
-/** How long output is still read after the agent exited, from processes it left that hold its pipes. */
+/** After the agent exited, how long its pipes may stay quiet (held open by a process it left) before they are no longer read. */
 const PIPE_GRACE_MS = 1000;
+/** After the agent exited, the longest its pipes are still read while output keeps coming. */
+const PIPE_MAX_MS = 5000;
 const OUTPUT_TAIL = 4000;
 /** The most bytes Linux takes in one argument of a command line (MAX_ARG_STRLEN, with its final NUL). */
 const ARG_MAX_BYTES = 128 * 1024 - 1;
@@ -310,6 +312,9 @@ async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEn
   };
   stopper.signal.addEventListener('abort', stopAll, { once: true });
   if (pid !== undefined) onPid(pid);
+  let received = 0;
+  subprocess.stdout?.on('data', () => received++);
+  subprocess.stderr?.on('data', () => received++);
   subprocess.stdout?.setEncoding('utf8');
   subprocess.stdout?.on('data', (chunk: string) => usage.push(chunk));
   subprocess.all?.setEncoding('utf8');
@@ -319,15 +324,15 @@ async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEn
     output = (output + transcript.write(chunk)).slice(-OUTPUT_TAIL);
   });
   // The invocation ends when the agent exits: whatever it left running ends with it, and output
-  // still held open by a process that escaped is read for a moment, then no longer waited for.
+  // still held open by a process that escaped is read while it comes, then no longer waited for.
   await Promise.race([subprocess, new Promise((resolve) => subprocess.once('exit', resolve))]);
   stop('SIGKILL');
-  const stopReading = setTimeout(() => {
+  const stopReading = readUntilQuiet(() => received, () => {
     subprocess.stdout?.destroy();
     subprocess.stderr?.destroy();
-  }, PIPE_GRACE_MS);
+  });
   const result = await subprocess;
-  clearTimeout(stopReading);
+  stopReading();
   clearTimeout(timer);
   clearTimeout(forceKill);
   ctx.signal.removeEventListener('abort', onInterrupt);
@@ -343,5 +348,26 @@ async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEn
     reason,
     output,
     usage: usage.finish(),
+  };
+}
+
+/**
+ * Calls `stop` once the pipes stayed quiet for PIPE_GRACE_MS (`received` counts what they gave), or
+ * PIPE_MAX_MS after the agent exited. Quiet is judged after reading what is there: a run that did
+ * not get the CPU for a while finds its timer due before it has read the agent's last words.
+ */
+function readUntilQuiet(received: () => number, stop: () => void): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let check: NodeJS.Immediate | undefined;
+  const wait = () => {
+    const seen = received();
+    timer = setTimeout(() => (check = setImmediate(() => (received() === seen ? stop() : wait()))), PIPE_GRACE_MS);
+  };
+  wait();
+  const cap = setTimeout(stop, PIPE_MAX_MS);
+  return () => {
+    clearTimeout(timer);
+    clearImmediate(check);
+    clearTimeout(cap);
   };
 }

@@ -140,6 +140,16 @@ describe('agentboard run with a scripted agent', () => {
     expect(readFileSync(join(board.dir, 'agentd/.runtime/runs', runId!, '001.transcript.log'), 'utf8')).toContain('I leave something running.');
   });
 
+  it('reads what a process the agent left goes on printing after it exited, while it keeps coming', async () => {
+    const board = await fakeBoard({ scenario: { proposal: ['exit_talking'] } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--max-attempts', '1']);
+    expect(r.code).toBe(1);
+    const [runId] = runIds(board.dir);
+    const transcript = readFileSync(join(board.dir, 'agentd/.runtime/runs', runId!, '001.transcript.log'), 'utf8');
+    expect(transcript).toContain('I leave something talking.');
+    expect(transcript).toContain('still here 13\nthe one left behind is done\n');
+  });
+
   it('releases a task whose worker crashes on every attempt, with the reason noted', async () => {
     const board = await fakeBoard({ scenario: { implementation: { T1: ['crash'] } } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
