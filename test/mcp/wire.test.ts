@@ -1,4 +1,5 @@
 /** agentboard mcp as clients the SDK does not cover write to it: messages JSON-RPC and MCP allow or refuse, byte for byte on stdio. */
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, newBoard, read, snapshot, tempDir } from '../helpers.js';
 import { stdioServer } from './helpers.js';
@@ -13,6 +14,12 @@ function server(dir: string) {
 const linesOf = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 const initialize = (version: string) => ({ protocolVersion: version, capabilities: {}, clientInfo: { name: 'wire', version: '1' } });
+
+async function until(what: string, check: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+  }
+}
 
 describe('a batch under a version without batches', () => {
   it('has every item refused that is neither a notification nor a response, one without an id under a null id, and the others said on stderr', async () => {
@@ -80,5 +87,29 @@ describe('a request that is not what JSON-RPC or its method takes', () => {
     expect((await s.answer('both')).error.message).toContain('A message has "method" (a request or a notification) or "result" or "error" (a response), not both.');
     expect(await s.close()).toBe(0);
     expect(snapshot(dir)).toEqual(before);
+  });
+});
+
+describe('a server told to stop by a signal while its client does not read its answers', () => {
+  it('answers the calls it received, waits a while for the client to read, then exits 0 without the answers left unread, saying so', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'unread', [{ title: 'Only' }]);
+    const child = spawn(process.execPath, [BIN, 'mcp', '--root', dir], { env: ENV() });
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize('2025-06-18') })}\n`);
+    // The client reads nothing: some 40 KB per tools/list answer, far more than a pipe holds.
+    child.stdout.pause();
+    const list = Array.from({ length: 40 }, (_, k) => `${JSON.stringify({ jsonrpc: '2.0', id: 100 + k, method: 'tools/list' })}\n`).join('');
+    const note = { name: 'agentboard_add_note', arguments: { agent_id: 'unread', task_id: 'unread/T1', text: 'Carried out, never read.' } };
+    child.stdin.write(`${list}${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: note })}\n`);
+    await until('the note to be written', () => read(dir, 'agentd/changes/unread/tasks.md').includes('Carried out, never read.'));
+    child.kill('SIGTERM');
+    let exit: number | null | 'running' = 'running';
+    void exited.then((code) => (exit = code));
+    await until('the server to exit', () => exit !== 'running').finally(() => exit === 'running' && child.kill('SIGKILL'));
+    expect(exit).toBe(0);
+    expect(err).toMatch(/stopping on SIGTERM: answering the calls already received, taking no more\nagentboard mcp: the client has not read \d+ bytes of answers: exiting without them\n$/);
   });
 });
