@@ -265,6 +265,19 @@ function bindingFor(ctx: Context, options: ServeOptions): Binding | undefined {
   return { agentId: options.as, record: (entry) => appendJsonLine(calls, entry) };
 }
 
+/** How long a server stopping on a signal waits, once every call is answered, for the client to read its answers. */
+const UNREAD_WAIT_MS = 5_000;
+
+/** Exits, UNREAD_WAIT_MS from now, if answers are still waiting for the client to read them then. */
+function leaveUnreadAnswers(): void {
+  if (process.stdout.writableLength === 0) return;
+  // Not a reason to stay alive: the process exits as soon as the client has read them.
+  setTimeout(() => {
+    process.stderr.write(`agentboard mcp: the client has not read ${process.stdout.writableLength} bytes of answers: exiting without them\n`);
+    process.exit(0);
+  }, UNREAD_WAIT_MS).unref();
+}
+
 /** Serves MCP on stdin/stdout until stdin closes or the process is told to stop. */
 export async function serveStdio(root: string | undefined, profile: Profile, options: ServeOptions = {}): Promise<number> {
   // The server of an agent `agentboard run` started serves that agent only.
@@ -314,12 +327,15 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   // it, before it sends SIGTERM): it is answered at once with BOARD_BUSY, nothing of it carried out,
   // so that the client may make it again elsewhere. Nothing is ever half-written whatever happens
   // (every write is a rename, a commit is rolled forward by the next holder), but a client told
-  // nothing would not know whether to call again. The same signal a second time ends the process at
+  // nothing would not know whether to call again. Once every call is answered, a client that does
+  // not read its answers is waited for a while only (UNREAD_WAIT_MS): else they would keep the
+  // process alive for as long as the client lives. The same signal a second time ends the process at
   // once (the listener is gone).
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       stopWaiting(`This MCP server is stopping (${signal})`);
       stop(`stopping on ${signal}`);
+      void done.then(leaveUnreadAnswers);
     });
   }
   // stderr is for people: a terminal that hung up takes no more of it, and that stops nothing.

@@ -3,20 +3,24 @@
  * line, this one answers it and keeps serving: a line over the size limit is skipped as it streams
  * in (never buffered whole) and answered with an Invalid Request error naming the limit, under the
  * request's own top-level id; a line that is not UTF-8, not JSON, or not JSON-RPC gets a Parse
- * error or an Invalid Request error, and a request whose params its method does not take an Invalid
- * params error. A batch (an array) is answered with an array. Each refusal is
- * also said on stderr; stdout carries only protocol messages. Until the session is initialized (an
- * initialize request answered with a result), a request other than initialize and ping is answered
- * with the error "Server not initialized" (-32002) and goes no further; what comes while the
- * initialize request is being answered waits for that answer; once it is initialized, another
- * initialize request is refused (Invalid Request). When the client closes its end of
- * stdout, the server stops quietly; while it leaves too many answers unread (UNREAD_MAX), no request
- * is read. An integer id beyond 2^53 is answered with the digits the client wrote (EXACT); a tool
- * call with such an integer in its arguments is refused with an Invalid params error naming the field.
+ * error or an Invalid Request error saying what is wrong, and a request whose params its method
+ * does not take an Invalid params error. Members other than JSON-RPC's are let be. A response is
+ * never answered, not even a malformed one, nor a notification whose params only are wrong. A batch
+ * (an array) is answered with an array. Each refusal is also said on stderr; stdout carries only
+ * protocol messages. Until the session is initialized (an initialize request answered with a
+ * result), a request other than initialize and ping is answered with the error "Server not
+ * initialized" (-32002) and goes no further; what comes while the initialize request is being
+ * answered waits for that answer; once it is initialized, another initialize request is refused
+ * (Invalid Request). When the client closes its end of stdout, the server stops quietly; while it
+ * leaves too many answers unread (UNREAD_MAX), no request is read. An integer id beyond 2^53 is
+ * answered with the digits the client wrote (EXACT); a tool call with such an integer in its
+ * arguments is refused with an Invalid params error naming the field.
  */
 import {
   InitializeRequestSchema,
   JSONRPCMessageSchema,
+  JSONRPCNotificationSchema,
+  JSONRPCRequestSchema,
   LATEST_PROTOCOL_VERSION,
   ListToolsRequestSchema,
   PingRequestSchema,
@@ -243,6 +247,52 @@ class TopLevelId {
   }
 }
 
+/** The members of a JSON-RPC message: MCP's schema lets a message have others, which mean nothing to this server. */
+const MEMBERS = new Set(['jsonrpc', 'id', 'method', 'params', 'result', 'error']);
+
+/** The message without the members JSON-RPC does not define (the SDK's schema refuses any). */
+function withoutOtherMembers(json: unknown): unknown {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return json;
+  if (Object.keys(json).every((key) => MEMBERS.has(key))) return json;
+  return Object.fromEntries(Object.entries(json).filter(([key]) => MEMBERS.has(key)));
+}
+
+const LIKE = 'Send one JSON-RPC 2.0 message per line, like {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}.';
+
+function shown(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (value === null || typeof value !== 'object') return printable(JSON.stringify(value)).slice(0, 60);
+  return Array.isArray(value) ? 'an array' : 'an object';
+}
+
+/**
+ * Why a message is not one JSON-RPC takes, in words, and the error it gets: Invalid params when only
+ * its params are wrong, Invalid Request else; null for a response, and for a notification whose
+ * params only are wrong (neither is ever answered).
+ */
+function notJsonRpc(json: unknown): [number | null, string] {
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return [INVALID_REQUEST, `The message is ${shown(json)}, not a JSON-RPC 2.0 object. ${LIKE}`];
+  const message = json as Record<string, unknown>;
+  const response = !('method' in message) && ('result' in message || 'error' in message);
+  const problem = (why: string): [number | null, string] => (response ? [null, why] : [INVALID_REQUEST, `${why} ${LIKE}`]);
+  if (message.jsonrpc !== '2.0') return problem(`"jsonrpc" must be "2.0"; got ${shown(message.jsonrpc)}.`);
+  if ('id' in message && typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) return problem(`"id" must be a string or an integer; got ${shown(message.id)}.`);
+  if (response) return [null, 'The message is a response that is not one JSON-RPC defines (an "id", and "result" or an "error" with a code and a message), to a request this server never sent.'];
+  if (!('method' in message)) return problem('The message has no "method" (a request or a notification), and no "result" or "error" (a response).');
+  if (typeof message.method !== 'string') return problem(`"method" must be a string; got ${shown(message.method)}.`);
+  const method = printable(message.method);
+  if ('result' in message || 'error' in message) return problem(`A message has "method" (a request or a notification) or "result" or "error" (a response), not both.`);
+  if (message.params !== undefined && typeof message.params !== 'object') return problem(`"params" must be an object; got ${shown(message.params)}.`);
+  // A notification is never answered: one whose params are wrong is only said on stderr.
+  const invalidParams = 'id' in message ? INVALID_PARAMS : null;
+  // JSON-RPC also has params by position (an array), which no MCP method takes.
+  if (Array.isArray(message.params)) return [invalidParams, `Invalid params of ${method}: params is an array; MCP takes params by name, as an object.`];
+  const schema = 'id' in message ? JSONRPCRequestSchema : JSONRPCNotificationSchema;
+  const issues = schema.safeParse(withoutOtherMembers(message)).error?.issues ?? [];
+  const problems = issues.slice(0, 5).map((issue) => `${issue.path.map((p) => printable(String(p))).join('.')}: ${issue.code === 'invalid_union' ? `expected ${issue.errors.map((e) => (e[0] as { expected?: string } | undefined)?.expected).join(' or ')}` : issue.message.replace(/^Invalid input: /, '')}`);
+  return [invalidParams, `Invalid params of ${method}: ${problems.join('; ')}. See the MCP schema of ${method} for what its params hold.`];
+}
+
 /** The id of a parsed message, when it has one a response can carry. */
 function idOf(json: unknown): Id | null {
   const id = json !== null && typeof json === 'object' && 'id' in json ? json.id : null;
@@ -392,16 +442,17 @@ export class LineTransport implements Transport {
   private check(json: unknown, answers?: unknown[], exact?: unknown): JSONRPCMessage | null {
     // A client whose JSON writer puts null for a field it has no value for sends "params": null: no params.
     if (field(json, 'params') === null) delete (json as Record<string, unknown>).params;
-    const message = JSONRPCMessageSchema.safeParse(json);
+    const message = JSONRPCMessageSchema.safeParse(withoutOtherMembers(json));
     if (message.success) {
       const problem = exact === undefined ? null : roundedArguments(message.data, exact);
       if (problem) this.inexact.set(message.data, problem);
       return message.data;
     }
-    // JSON-RPC also has params by position (an array), which no MCP method takes.
-    const byPosition = idOf(json) !== null && typeof field(json, 'method') === 'string' && field(json, 'jsonrpc') === '2.0' && Array.isArray(field(json, 'params'));
-    if (byPosition) this.refuse(idOf(json), INVALID_PARAMS, `Invalid params of ${printable(String(field(json, 'method')))}: params is an array; MCP takes params by name, as an object.`, answers);
-    else this.refuse(idOf(json), INVALID_REQUEST, 'The message is not a JSON-RPC 2.0 request, notification or response.', answers);
+    const [code, why] = notJsonRpc(json);
+    // A response is never answered, nor a notification (JSON-RPC): two ends that each answered the
+    // other's malformed response would never stop.
+    if (code === null) this.log(`agentboard mcp: ignored a message: ${why}`);
+    else this.refuse(idOf(json), code, why, answers);
     return null;
   }
 
@@ -439,11 +490,13 @@ export class LineTransport implements Transport {
     const answers: unknown[] = [];
     if (this.protocolVersion !== BATCH_VERSION) {
       const version = this.protocolVersion ? `MCP ${this.protocolVersion}, the version this session agreed on,` : 'A session not yet initialized';
+      const why = `${version} takes no JSON-RPC batches (only MCP ${BATCH_VERSION} has them); send one message per line.`;
       for (const item of items) {
-        const id = idOf(item);
-        if (id !== null && !(item !== null && typeof item === 'object' && ('result' in item || 'error' in item))) {
-          this.refuse(id, INVALID_REQUEST, `${version} takes no JSON-RPC batches (only MCP ${BATCH_VERSION} has them); send one message per line.`, answers);
-        }
+        // A notification or a response is never answered: that it was not taken is said on stderr only.
+        const notification = idOf(item) === null && typeof field(item, 'method') === 'string';
+        const response = field(item, 'method') === undefined && (field(item, 'result') !== undefined || field(item, 'error') !== undefined);
+        if (notification || response) this.log(`agentboard mcp: ignored a message of a batch: ${why}`);
+        else this.refuse(idOf(item), INVALID_REQUEST, why, answers);
       }
       return this.flush(answers);
     }
