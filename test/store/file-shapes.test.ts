@@ -163,8 +163,8 @@ describe('ids and numbers in YAML as a person types them', () => {
     await ok(dir, ['task', 'note', '007/1.10', 'Noted.', '--as', 'human:tester']);
     const text = read(dir, path);
     expect(text).toContain('depends: [001]\n');
-    // The block written again: the id a person added is written as the text it is.
-    expect(text).toMatch(/## 1\.10: Ten\n\n```yaml\nstatus: todo\npriority: medium\ndepends: \["1\.1"\]\nnotes:\n[^`]*\nid: "1\.10"\n```/);
+    // The note is the one field written: the ids stay as the person typed them, and read as typed.
+    expect(text).toMatch(/## 1\.10: Ten\n\n```yaml\nstatus: todo\npriority: medium\ndepends: \[1\.1\]\nnotes:\n[^`]*\nid: 1\.10\n```/);
     expect((await ok(dir, ['task', 'list', '--change', '007'])).tasks.map((t: { depends: string[] }) => t.depends)).toEqual([[], ['001'], [], ['1.1']]);
   });
 
@@ -253,9 +253,32 @@ describe('YAML a person writes by hand, beyond the shapes agentboard writes', ()
     expect(text).toMatch(/Reviewed by: ana\n/);
     expect(text).toMatch(/<<:\n {2}owner: team\n/);
     expect(text).toMatch(/links:\n {2}docs:\n {4}main: x\n/);
-    expect(text).toMatch(/## T2: Two\n\n```yaml\nstatus: todo\npriority: medium\nnotes:\n[^`]*Noted\.\nextra info:\n {2}deep:\n {4}level: 2\n```/);
+    expect(text).toMatch(/## T2: Two\n\n```yaml\nstatus: todo\nextra info:\n {2}deep:\n {4}level: 2\npriority: medium\nnotes:\n[^`]*Noted\.\n```/);
     expect((await cli(dir, ['validate', 'rich'])).code).toBe(0);
     expect((await ok(dir, ['status'])).hand_edited).toEqual([]);
+  });
+
+  it("keeps a task's fields as a person wrote them (order, quotes, block lists, flow maps, comments) when a claim and a done write other fields of it", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'styled', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/styled/tasks.md';
+    const mine = "# owner: Bo\npriority: 'high'   # urgent\nstatus: \"todo\"\nskills:\n  - ts   # main\n  - sql\nestimate: 3\nlabels: {area: db, size: S}\n";
+    write(dir, path, read(dir, path).replace('## T1: One\n\n```yaml\nstatus: todo\npriority: medium\n', `## T1: One\n\n\`\`\`yaml\n${mine}`));
+    const two = read(dir, path).slice(read(dir, path).indexOf('## T2: Two'));
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('styled/T1');
+    await ok(dir, ['task', 'done', 'styled/T1', '--as', 'codex']);
+    const text = read(dir, path);
+    const stamp = String.raw`\d{4}-\d\d-\d\dT[\d:.]+Z`;
+    const expected = [
+      '## T1: One\n\n```yaml\n# owner: Bo\npriority: \'high\'   # urgent\nstatus: done\nskills:\n  - ts   # main\n  - sql\n',
+      `assignee: codex\nclaimed_at: ${stamp}\nprogress: 100\nprogress_at: ${stamp}\ncompleted_at: ${stamp}\n`,
+      'estimate: 3\nlabels: {area: db, size: S}\n```\n',
+    ];
+    expect(text).toMatch(new RegExp(expected.map((part, i) => (i === 1 ? part : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')));
+    expect(text.endsWith(two)).toBe(true);
+    const shown = (await ok(dir, ['task', 'show', 'styled/T1'])).task;
+    expect([shown.status, shown.priority, shown.skills]).toEqual(['done', 'high', ['ts', 'sql']]);
+    expect((await cli(dir, ['validate', 'styled'])).code).toBe(0);
   });
 
   it('says which key a duplicate line gives again, and that a tab indents a line', async () => {
