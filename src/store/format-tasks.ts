@@ -29,7 +29,7 @@ import {
 } from '../domain/model.js';
 import { readNotes } from './doc-meta.js';
 import { readBlock, writeBlock } from './blocks.js';
-import { outline, TextLines } from './markdown.js';
+import { fencedLines, outline, TextLines, type Heading } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { emitYaml, emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
@@ -270,7 +270,8 @@ export function tasksIntro(preamble: string): string {
  */
 export function parseTasksBody(body: string, sink: FindingSink, retired: readonly string[] = []): TasksBody {
   const lines = new TextLines(body);
-  const heads = outline(lines).filter((h) => h.level <= 2);
+  const all = outline(lines);
+  const heads = all.filter((h) => h.level <= 2);
   const taskHeads = heads.filter((h) => h.level === 2);
   const h1 = heads.find((h) => h.level === 1);
   const firstTask = taskHeads.length > 0 ? taskHeads[0]!.index : lines.length;
@@ -306,6 +307,16 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
     }
     block.task = parseTaskBlock(id, m[2]!.trim(), lines, head.index, end, sink);
   });
+  for (const lost of lostTaskHeadings(lines, all)) {
+    const within = taskHeads.findLast((h) => h.index < lost.index);
+    const where = within ? `part of the description of task ${printable(TASK_HEADING.exec(within.text)?.[1] ?? within.text)}` : "part of the list's intro";
+    const heading = `"## ${printable(lost.text)}"`;
+    if (lost.setext) {
+      sink.error('tasks.heading', `"${printable(lost.text)}", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is ${where}`, `write it ${heading} and take out the line under it`, lost.index + 1);
+    } else {
+      sink.error('tasks.heading', `"${'#'.repeat(lost.level)} ${printable(lost.text)}" reads as a task, but a task heading has two #: as it is, it is ${where}`, `write it ${heading}`, lost.index + 1);
+    }
+  }
   const gone = new Set(retired);
   for (const { id, line } of result.blocks) {
     if (!gone.has(id)) continue;
@@ -320,6 +331,33 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
   const tail = body.slice(after);
   if (tail !== TAIL) result.tail = tail;
   return result;
+}
+
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+
+/**
+ * Headings that read as a task's ("T2: Title" with a ```yaml block holding its status under it)
+ * but are not at level 2: "### T2: Title", or a heading underlined with --- or ===. Markdown and
+ * a person take them for tasks; read as text, each would land in the description of the task above.
+ */
+function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): { text: string; index: number; level: number; setext: boolean }[] {
+  const out: { text: string; index: number; level: number; setext: boolean }[] = [];
+  const opensTask = (from: number) => {
+    let open = from;
+    while (open < lines.length && lines.isBlank(open)) open++;
+    if (open >= lines.length || !META_OPEN.test(lines.line(open))) return false;
+    for (let i = open + 1; i < lines.length && !META_CLOSE.test(lines.line(i)); i++) if (/^status:[ \t]*\S/.test(lines.line(i))) return true;
+    return false;
+  };
+  for (const h of headings) if (h.level > 2 && TASK_HEADING.test(h.text) && opensTask(h.index + 1)) out.push({ text: h.text, index: h.index, level: h.level, setext: false });
+  let fenced: boolean[] | null = null;
+  for (let i = 1; i < lines.length; i++) {
+    const text = lines.line(i - 1).trim();
+    if (!SETEXT_UNDERLINE.test(lines.line(i)) || !TASK_HEADING.test(text) || lines.marker(i - 1) === 35 || !opensTask(i + 1)) continue;
+    fenced ??= fencedLines(lines);
+    if (!fenced[i]) out.push({ text, index: i - 1, level: lines.line(i).trim().startsWith('=') ? 1 : 2, setext: true });
+  }
+  return out.sort((a, b) => a.index - b.index);
 }
 
 /** Reads the task whose heading is on line `head`; its block runs to line `end` (exclusive). */
