@@ -33,7 +33,7 @@ import { fencedLines, outline, TextLines, type Heading } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { emitYaml, emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
-import { printable } from '../domain/text.js';
+import { describeChar, printable } from '../domain/text.js';
 import { nextTaskId } from '../domain/ids.js';
 import { sameValue } from './merge.js';
 
@@ -297,7 +297,11 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
     after = lines.starts[head.index]! + block.raw.length;
     result.blocks.push(block);
     if (!m) {
-      sink.error('tasks.heading', `"## ${printable(head.text)}" is not a task heading`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
+      // An id with a character ids cannot hold (an accent, an invisible space) says which: the heading may read right.
+      const named = /^([^\s:]+):\s/.exec(head.text)?.[1];
+      const odd = named && [...named].find((c) => !/[A-Za-z0-9._-]/.test(c));
+      const why = odd ? `: its id "${printable(named)}" holds ${describeChar(odd)}, and a task id holds only the letters a to z and A to Z, digits, ".", "_" and "-"` : '';
+      sink.error('tasks.heading', `"## ${printable(head.text)}" is not a task heading${why}`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
       return;
     }
     if (seen.has(id)) {
@@ -418,7 +422,9 @@ export function taskFromMeta(id: string, title: string, description: string, met
     status = TASK_STATUS_ALIASES[statusText]!;
     sink.warn('tasks.status.alias', `task ${printable(id)}: status "${printable(statusText)}" is read as "${status}"`, `write "status: ${status}"`, lineOf('status'));
   } else {
-    sink.error('tasks.status', `task ${printable(id)}: ${statusText ? `unknown status "${printable(statusText)}"` : 'no status'}`, `use one of: ${TASK_STATUSES.join(', ')}`, lineOf('status') ?? 1);
+    const odd = [...statusText].find((c) => !/[\x21-\x7e]/.test(c));
+    const holds = odd ? ` (it holds ${describeChar(odd)})` : '';
+    sink.error('tasks.status', `task ${printable(id)}: ${statusText ? `unknown status "${printable(statusText)}"${holds}` : 'no status'}`, `use one of: ${TASK_STATUSES.join(', ')}`, lineOf('status') ?? 1);
   }
   const priorityText = asString(meta.priority) ?? 'medium';
   let priority: Priority = 'medium';

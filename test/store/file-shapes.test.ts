@@ -435,6 +435,24 @@ describe('a task heading a person wrote at level 3, or underlined (markdown\'s s
   });
 });
 
+describe('a task id or status holding a character that reads like another, or shows nothing', () => {
+  it('is named in the error, invisible ones by their code point, so the person sees what to take out', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'chars', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const path = 'agentd/changes/chars/tasks.md';
+    const text = read(dir, path).replace('## T1: One', '## T\u200b1: One').replace('## T2: Two', '## Tö: Two').replace('## T3: Three\n\n```yaml\nstatus: todo', '## T3: Three\n\n```yaml\nstatus: todo\u200b');
+    write(dir, path, text);
+    const errors = (await cli(dir, ['validate', 'chars', '--json'])).json.data.changes[0].findings.filter((f: { level: string }) => f.level === 'error');
+    const ids = 'and a task id holds only the letters a to z and A to Z, digits, ".", "_" and "-"';
+    expect(errors.map((f: { message: string }) => f.message)).toEqual([
+      `"## T\u200b1: One" is not a task heading: its id "T\u200b1" holds U+200B, an invisible zero-width space, ${ids}`,
+      `"## Tö: Two" is not a task heading: its id "Tö" holds "ö" (U+00F6), ${ids}`,
+      'task T3: unknown status "todo\u200b" (it holds U+200B, an invisible zero-width space)',
+    ]);
+    expect(read(dir, path)).toBe(text);
+  });
+});
+
 describe('task titles that read as YAML or markdown', () => {
   it('are kept as written through the file; a title of only "#" is refused by name, and nothing is written', async () => {
     const dir = await newBoard();
