@@ -307,6 +307,18 @@ describe('a document file as other tools leave it', () => {
     expect(read(dir, path)).toBe('');
   });
 
+  it('a task list with its frontmatter and no tasks: the change waits for the file, never for a review of work it does not list', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bare', [{ title: 'One' }]);
+    const path = 'agentd/changes/bare/tasks.md';
+    const text = read(dir, path);
+    write(dir, path, text.slice(0, text.indexOf('\n---\n', 4) + 5));
+    const validate = await cli(dir, ['validate', 'bare']);
+    expect(validate.stdout).toContain('error tasks.missing: the task list has no tasks');
+    const change = (await ok(dir, ['list'])).changes.find((c: { change_id: string }) => c.change_id === 'bare');
+    expect([change.phase, change.waiting_on]).toEqual(['implementation', 'its task list file to be fixed: it has no tasks']);
+  });
+
   it('saved as UTF-16 (Windows PowerShell\'s >): says so and how to save it as UTF-8, and nothing is written', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'wide', [{ title: 'One' }]);
