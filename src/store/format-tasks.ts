@@ -29,7 +29,7 @@ import {
 } from '../domain/model.js';
 import { readNotes } from './doc-meta.js';
 import { readBlock, writeBlock } from './blocks.js';
-import { fencedLines, outline, TextLines, type Heading } from './markdown.js';
+import { outline, setextHeadings, TextLines, type Heading } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { emitYaml, emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
@@ -337,15 +337,12 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
   return result;
 }
 
-const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
-
 /**
  * Headings that read as a task's ("T2: Title" with a ```yaml block holding its status under it)
  * but are not at level 2: "### T2: Title", or a heading underlined with --- or ===. Markdown and
  * a person take them for tasks; read as text, each would land in the description of the task above.
  */
 function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): { text: string; index: number; level: number; setext: boolean }[] {
-  const out: { text: string; index: number; level: number; setext: boolean }[] = [];
   const opensTask = (from: number) => {
     let open = from;
     while (open < lines.length && lines.isBlank(open)) open++;
@@ -353,15 +350,9 @@ function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): { tex
     for (let i = open + 1; i < lines.length && !META_CLOSE.test(lines.line(i)); i++) if (/^status:[ \t]*\S/.test(lines.line(i))) return true;
     return false;
   };
-  for (const h of headings) if (h.level > 2 && TASK_HEADING.test(h.text) && opensTask(h.index + 1)) out.push({ text: h.text, index: h.index, level: h.level, setext: false });
-  let fenced: boolean[] | null = null;
-  for (let i = 1; i < lines.length; i++) {
-    const text = lines.line(i - 1).trim();
-    if (!SETEXT_UNDERLINE.test(lines.line(i)) || !TASK_HEADING.test(text) || lines.marker(i - 1) === 35 || !opensTask(i + 1)) continue;
-    fenced ??= fencedLines(lines);
-    if (!fenced[i]) out.push({ text, index: i - 1, level: lines.line(i).trim().startsWith('=') ? 1 : 2, setext: true });
-  }
-  return out.sort((a, b) => a.index - b.index);
+  const deeper = headings.filter((h) => h.level > 2 && TASK_HEADING.test(h.text) && opensTask(h.index + 1)).map((h) => ({ ...h, setext: false }));
+  const underlined = setextHeadings(lines).filter((h) => TASK_HEADING.test(h.text) && opensTask(h.index + 2)).map((h) => ({ ...h, setext: true }));
+  return [...deeper, ...underlined].sort((a, b) => a.index - b.index);
 }
 
 /** Reads the task whose heading is on line `head`; its block runs to line `end` (exclusive). */

@@ -268,6 +268,27 @@ export function outline(lines: TextLines): Heading[] {
   return out;
 }
 
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const DASH = 45;
+const EQUALS = 61;
+
+/**
+ * The headings written as a line underlined with === (level 1) or --- (level 2): markdown's
+ * setext headings. Documents are read by their # headings (outline); these are looked for only
+ * to tell a person who wrote one where agentboard expects a # heading.
+ */
+export function setextHeadings(lines: TextLines): Heading[] {
+  const out: Heading[] = [];
+  let fenced: boolean[] | null = null;
+  for (let i = 1; i < lines.length; i++) {
+    const m = lines.marker(i);
+    if ((m !== DASH && m !== EQUALS) || !SETEXT_UNDERLINE.test(lines.line(i)) || lines.isBlank(i - 1) || lines.marker(i - 1) === HASH) continue;
+    fenced ??= fencedLines(lines);
+    if (!fenced[i] && !fenced[i - 1]) out.push({ level: m === EQUALS ? 1 : 2, text: lines.line(i - 1).trim(), index: i - 1 });
+  }
+  return out;
+}
+
 export interface Section {
   heading: Heading;
   /** Lines between the heading and the next heading of the same or a higher level, trimmed of blank edges. */

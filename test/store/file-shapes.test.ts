@@ -465,6 +465,27 @@ describe('a task id or status holding a character that reads like another, or sh
   });
 });
 
+describe('a proposal section a person headed at level 3, or underlined', () => {
+  it('is an error at its line saying to write it with two #, beside the empty section it leaves', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'headed', [{ title: 'One' }]);
+    const path = 'agentd/changes/headed/proposal.md';
+    const written = read(dir, path);
+    for (const [edit, line, message, fix] of [
+      [written.replace('## Why\n', '### Why\n'), '### Why', '"### Why" is not read as the proposal\'s Why section: its sections are headings with two # ("## Why"), and as it is it is text of the part above it', 'write it "## Why"'],
+      [written.replace('## Impact\n', 'Impact\n------\n'), 'Impact', '"Impact", underlined, is not read as the proposal\'s Impact section: its sections are headings with two # ("## Impact"), and as it is it is text of the part above it', 'write it "## Impact" and take out the line under it'],
+    ]) {
+      write(dir, path, edit!);
+      const at = edit!.split('\n').indexOf(line!) + 1;
+      const errors = (await cli(dir, ['validate', 'headed', '--json'])).json.data.changes[0].findings.filter((f: { level: string }) => f.level === 'error');
+      expect(errors.map((f: { line: number; rule: string; message: string; fix: string }) => [f.line, f.rule, f.message, f.fix])).toEqual([
+        [at, 'proposal.section.level', message, fix],
+        [at, line!.endsWith('Why') ? 'proposal.why.missing' : 'proposal.impact.missing', expect.any(String), expect.any(String)],
+      ]);
+    }
+  });
+});
+
 describe('task titles that read as YAML or markdown', () => {
   it('are kept as written through the file; a title of only "#" is refused by name, and nothing is written', async () => {
     const dir = await newBoard();
