@@ -316,9 +316,9 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
     const where = within ? `part of the description of task ${printable(TASK_HEADING.exec(within.text)?.[1] ?? within.text)}` : "part of the list's intro";
     const heading = `"## ${printable(lost.text)}"`;
     if (lost.setext) {
-      sink.error('tasks.heading', `"${printable(lost.text)}", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is ${where}`, `write it ${heading} and take out the line under it`, lost.index + 1);
+      sink.warn('tasks.heading.level', `"${printable(lost.text)}", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is ${where}`, `write it ${heading} and take out the line under it`, lost.index + 1);
     } else {
-      sink.error('tasks.heading', `"${'#'.repeat(lost.level)} ${printable(lost.text)}" reads as a task, but a task heading has two #: as it is, it is ${where}`, `write it ${heading}`, lost.index + 1);
+      sink.warn('tasks.heading.level', `"${'#'.repeat(lost.level)} ${printable(lost.text)}" reads as a task, but a task heading has two #: as it is, it is ${where}`, `write it ${heading}`, lost.index + 1);
     }
   }
   const gone = new Set(retired);

@@ -426,23 +426,32 @@ describe('a task list whose frontmatter does not parse, given a task to add', ()
 });
 
 describe('a task heading a person wrote at level 3, or underlined (markdown\'s setext heading)', () => {
-  it('is an error naming its line and the heading to write, so no task is handed out with the next one inside its description, and nothing is written', async () => {
-    const dir = await newBoard();
-    await changeWithTasks(dir, 'levels', [{ title: 'One', description: 'Set it up:\n\n### Step1: Configure\n\n```yaml\nkey: value\n```' }, { title: 'Two' }, { title: 'Three' }]);
-    const path = 'agentd/changes/levels/tasks.md';
-    expect((await cli(dir, ['validate', 'levels'])).code).toBe(0); // a heading in a description with YAML that is no task's
-    const written = read(dir, path);
-    for (const [edit, line, message, fix] of [
-      [written.replace('## T2: Two\n', '### T2: Two\n'), '### T2: Two', '"### T2: Two" reads as a task, but a task heading has two #: as it is, it is part of the description of task T1', 'write it "## T2: Two"'],
-      [written.replace('## T2: Two\n', 'T2: Two\n-------\n'), 'T2: Two', '"T2: Two", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is part of the description of task T1', 'write it "## T2: Two" and take out the line under it'],
-      [written.replace('## T1: One\n', 'T1: One\n=======\n'), 'T1: One', '"T1: One", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is part of the list\'s intro', 'write it "## T1: One" and take out the line under it'],
-    ]) {
-      write(dir, path, edit!);
-      const errors = (await cli(dir, ['validate', 'levels', '--json'])).json.data.changes[0].findings.filter((f: { level: string }) => f.level === 'error');
-      expect(errors).toEqual([{ level: 'error', file: path, line: edit!.split('\n').indexOf(line!) + 1, rule: 'tasks.heading', message, fix }]);
-      const next = await ok(dir, ['next', '--as', 'codex']);
-      expect([next.status, next.reasons.broken_task_lists]).toEqual(['nothing_available', ['levels']]);
-      expect(read(dir, path)).toBe(edit);
+  it('is named at its line with the heading to write, and the next write puts the task back once, out of the description above it', async () => {
+    const description = 'Set it up:\n\n### Step1: Configure\n\n```yaml\nkey: value\n```';
+    for (const [edit, line, message, fix, taskId] of [
+      [(t: string) => t.replace('## T2: Two\n', '### T2: Two\n'), '### T2: Two', '"### T2: Two" reads as a task, but a task heading has two #: as it is, it is part of the description of task T1', 'write it "## T2: Two"', 'T2'],
+      [(t: string) => t.replace('## T2: Two\n', 'T2: Two\n-------\n'), 'T2: Two', '"T2: Two", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is part of the description of task T1', 'write it "## T2: Two" and take out the line under it', 'T2'],
+      [(t: string) => t.replace('## T1: One\n', 'T1: One\n=======\n'), 'T1: One', '"T1: One", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is part of the list\'s intro', 'write it "## T1: One" and take out the line under it', 'T1'],
+    ] as const) {
+      const dir = await newBoard();
+      await changeWithTasks(dir, 'levels', [{ title: 'One', description }, { title: 'Two' }, { title: 'Three' }]);
+      const path = 'agentd/changes/levels/tasks.md';
+      expect((await cli(dir, ['validate', 'levels', '--json'])).json.data.changes[0].findings).toEqual([]); // a heading in a description over YAML that is no task's
+      const written = read(dir, path);
+      write(dir, path, edit(written));
+      const validate = await cli(dir, ['validate', 'levels', '--json']);
+      expect(validate.code).toBe(0);
+      const found = validate.json.data.changes[0].findings.filter((f: { rule: string }) => f.rule === 'tasks.heading.level');
+      expect(found).toEqual([{ level: 'warning', file: path, line: edit(written).split('\n').indexOf(line) + 1, rule: 'tasks.heading.level', message, fix }]);
+      expect((await ok(dir, ['next', '--as', 'codex'])).task).toMatchObject({ id: 'T1', description });
+      const after = read(dir, path);
+      expect(after.match(new RegExp(`${taskId}: `, 'g'))).toHaveLength(1);
+      expect(after).toContain(`\n## ${taskId}: `);
+      expect(after.slice(after.indexOf('\n---\n', 4) + 5)).not.toMatch(/^(?:-+|=+)$/m);
+      expect((await ok(dir, ['task', 'show', 'levels/T1'])).task.description).toBe(description);
+      // What is left is the record of the task kept, as for any task a hand edit took out.
+      const left = (await cli(dir, ['validate', 'levels', '--json'])).json.data.changes[0].findings;
+      expect(left.map((f: { rule: string; message: string }) => [f.rule, f.message])).toEqual([['merge.conflict', `${taskId} is missing from the person's file but was kept (remove a task with \`agentboard task rm\`)`]]);
     }
   });
 });
