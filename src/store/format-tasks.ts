@@ -169,9 +169,10 @@ function readingOf(task: Task): string {
 /**
  * A task's block written by a person (`block`), with `task`'s values in place of the old ones: only
  * the lines of the fields that changed are written anew (a new field after the last of the block's
- * fields that agentboard writes before it), the heading and the description only when they changed. The person's order of
- * fields, quoting, list style, comments and spacing stay. A block as agentboard writes it, or one
- * whose edit would not read back as `task`, is written whole (renderTaskBlock).
+ * fields that agentboard writes before it), the heading and the description only when they
+ * changed. The person's order of fields, quoting, list style, comments and spacing stay. A block as
+ * agentboard writes it, or one whose edit would not read back as `task`, is written whole
+ * (renderTaskBlock).
  */
 export function updatedTaskBlock(block: Pick<TaskBlock, 'raw' | 'task'>, task: Task): string {
   const whole = renderTaskBlock(task);
