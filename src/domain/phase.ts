@@ -47,6 +47,8 @@ export function derivePhase(state: ChangeState, requireApproval: readonly string
   const tasks = state.tasks!.tasks;
   // A list with errors may hide tasks still to do: its work waits for the file to be fixed, not for a review.
   if (state.tasks!.broken) return { phase: 'implementation', waiting_on: 'its task list file to be fixed: it has errors' };
+  // No command leaves a list without tasks (the last one cannot be removed): a hand edit did, and there is no work to review.
+  if (tasks.length === 0) return { phase: 'implementation', waiting_on: 'its task list file to be fixed: it has no tasks' };
   const open = tasks.filter((t) => t.status !== 'done').length;
   if (open > 0) return { phase: 'implementation', waiting_on: `${open} of ${tasks.length} task${tasks.length === 1 ? '' : 's'} to be done` };
   if (!state.review || state.review.verdict === null) return { phase: 'review', waiting_on: 'a review of the work' };

@@ -66,6 +66,13 @@ const LINE_UNSAFE_NAMES: Record<string, string> = {
  */
 const SHOWS_NOTHING = /[\p{Z}\p{M}\p{Cf}\s\u115F\u1160\u3164\uFFA0\u2800\uFE00-\uFE0F]/gu;
 
+/** A character named so that a message shows it even when it shows nothing: "U+200B, an invisible zero-width space", or "ö" (U+00F6). */
+export function describeChar(char: string): string {
+  if (UNSAFE.test(char)) return describeUnsafe(char);
+  if (LINE_UNSAFE_NAMES[char]) return `${codePoint(char)}, ${LINE_UNSAFE_NAMES[char]}`;
+  return char.replace(SHOWS_NOTHING, '') === '' ? `${codePoint(char)}, a character that shows nothing` : `"${char}" (${codePoint(char)})`;
+}
+
 /** Why this one-line text cannot be stored, beyond textProblem (null when it can). */
 export function lineProblem(value: string): string | null {
   const found = LINE_UNSAFE.exec(value);

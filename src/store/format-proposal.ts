@@ -5,7 +5,7 @@
 import type { FindingSink } from '../domain/findings.js';
 import type { Proposal } from '../domain/model.js';
 import { extraSection, introSection, outlineDoc, readBlock, renderSections, sectionKey, writeBlock } from './blocks.js';
-import { outline, TextLines } from './markdown.js';
+import { outline, setextHeadings, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { printable } from '../domain/text.js';
@@ -46,7 +46,8 @@ export type ProposalLines = Partial<Record<'why' | 'what_changes' | 'impact', nu
 
 export function parseProposalBody(body: string, sink: FindingSink): { proposal: Proposal; lines: ProposalLines } {
   const lines = new TextLines(body);
-  const doc = outlineDoc(lines, outline(lines), sink, 'proposal');
+  const heads = outline(lines);
+  const doc = outlineDoc(lines, heads, sink, 'proposal');
   const title = doc.title ? doc.title.replace(/^(?:proposal|change)\s*:\s*/i, '') : '';
   const proposal: Proposal = { title, why: '', what_changes: '', impact: '' };
   const sections = introSection(doc.intro);
@@ -67,5 +68,14 @@ export function parseProposalBody(body: string, sink: FindingSink): { proposal: 
     after = field;
   }
   if (sections.length > 0) proposal.sections = sections;
+  // A section a person headed at another level, or underlined, is read as text: say where it is.
+  const astray = [...heads.filter((h) => h.level > 2).map((h) => ({ h, underlined: false })), ...setextHeadings(lines).map((h) => ({ h, underlined: true }))];
+  for (const { h, underlined } of astray.sort((a, b) => a.h.index - b.h.index)) {
+    const field = FIELDS[sectionKey(h.text)];
+    if (!field || where[field] !== undefined) continue;
+    const shown = underlined ? `"${printable(h.text)}", underlined,` : `"${'#'.repeat(h.level)} ${printable(h.text)}"`;
+    sink.error('proposal.section.level', `${shown} is not read as the proposal's ${printable(h.text)} section: its sections are headings with two # ("## ${printable(h.text)}"), and as it is it is text of the part above it`, `write it "## ${printable(h.text)}"${underlined ? ' and take out the line under it' : ''}`, h.index + 1);
+    where[field] = h.index + 1;
+  }
   return { proposal, lines: where };
 }

@@ -10,10 +10,11 @@
  *
  *     Description in markdown.
  *
- * Blocks are kept as raw text; an edit re-renders only the block it changes, so a diff shows
+ * Blocks are kept as raw text; an edit re-renders only the block it changes (in a block a person
+ * wrote in a shape of their own, only the fields it changes: updatedTaskBlock), so a diff shows
  * exactly what changed and a person's formatting elsewhere is left alone.
  */
-import type { FindingSink } from '../domain/findings.js';
+import { FindingSink, hasErrors } from '../domain/findings.js';
 import {
   BLOCKER_SEVERITIES,
   FILE_ACTIONS,
@@ -28,12 +29,13 @@ import {
 } from '../domain/model.js';
 import { readNotes } from './doc-meta.js';
 import { readBlock, writeBlock } from './blocks.js';
-import { outline, TextLines } from './markdown.js';
+import { outline, setextHeadings, TextLines, type Heading } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
-import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
-import { printable } from '../domain/text.js';
+import { emitYaml, emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+import { describeChar, printable } from '../domain/text.js';
 import { nextTaskId } from '../domain/ids.js';
+import { sameValue } from './merge.js';
 
 export interface TaskBlock {
   id: string;
@@ -122,6 +124,102 @@ export function renderTaskBlock(task: Task): string {
   }).replace(/\n+$/, '');
 }
 
+/** A top-level key of a YAML block as a person may spell it: plain, 'single' or "double" quoted. */
+const YAML_KEY = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:[{][^:#]*?))[ \t]*:(?:[ \t]|$)/;
+
+/** The part of a task's YAML one top-level key holds (its line and the lines under it), or comments and blank lines (`key` undefined). */
+interface MetaPart {
+  key?: string;
+  lines: string[];
+}
+
+/** A task's YAML cut into its keys' parts; null when a line does not read as one this can follow (a complex key, a key twice). */
+function metaParts(yaml: string[]): MetaPart[] | null {
+  const parts: MetaPart[] = [];
+  const seen = new Set<string>();
+  for (const line of yaml) {
+    const top = line !== '' && !/^[ \t#]|^-(?:[ \t]|$)/.test(line);
+    if (!top) {
+      const last = parts[parts.length - 1];
+      if (last) last.lines.push(line);
+      else parts.push({ lines: [line] });
+      continue;
+    }
+    const m = YAML_KEY.exec(line);
+    if (!m) return null;
+    const key = m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2] !== undefined ? m[2].replace(/''/g, "'") : m[3]!.trim();
+    if (seen.has(key)) return null;
+    seen.add(key);
+    parts.push({ key, lines: [line] });
+  }
+  // Comments and blank lines after a key's lines stand before the next key: they are not the key's.
+  return parts.flatMap((p) => {
+    if (p.key === undefined) return [p];
+    let end = p.lines.length;
+    while (end > 1 && (p.lines[end - 1]!.trim() === '' || p.lines[end - 1]!.startsWith('#'))) end--;
+    return end === p.lines.length ? [p] : [{ key: p.key, lines: p.lines.slice(0, end) }, { lines: p.lines.slice(end) }];
+  });
+}
+
+/** What a task reads as in the file, for telling whether two writings of it say the same. */
+function readingOf(task: Task): string {
+  return JSON.stringify({ id: task.id, title: task.title, description: task.description, meta: taskMeta(task), comments: task.comments ?? null });
+}
+
+/**
+ * A task's block written by a person (`block`), with `task`'s values in place of the old ones: only
+ * the lines of the fields that changed are written anew (a new field after the last of the block's
+ * fields that agentboard writes before it), the heading and the description only when they
+ * changed. The person's order of fields, quoting, list style, comments and spacing stay. A block as
+ * agentboard writes it, or one whose edit would not read back as `task`, is written whole
+ * (renderTaskBlock).
+ */
+export function updatedTaskBlock(block: Pick<TaskBlock, 'raw' | 'task'>, task: Task): string {
+  const whole = renderTaskBlock(task);
+  const before = block.task;
+  if (!before || before.id !== task.id || block.raw === renderTaskBlock(before)) return whole;
+  const lines = block.raw.split('\n');
+  const rendered = whole.split('\n');
+  const open = lines.findIndex((l, i) => i > 0 && l.trim() !== '');
+  const close = lines.findIndex((l, i) => i > open && META_CLOSE.test(l));
+  const wholeClose = rendered.findIndex((l, i) => i > 0 && META_CLOSE.test(l));
+  const parts = open > 0 && close > open && META_OPEN.test(lines[open]!) ? metaParts(lines.slice(open + 1, close)) : null;
+  if (!parts) return whole;
+
+  const old = taskMeta(before);
+  const now = taskMeta(task);
+  const order = Object.keys(now);
+  const kept: MetaPart[] = [];
+  for (const part of parts) {
+    if (part.key === undefined || sameValue(old[part.key], now[part.key])) kept.push(part);
+    else if (now[part.key] !== undefined) kept.push({ key: part.key, lines: metaLines(part, now[part.key]!, before.comments?.inline?.[part.key]) });
+  }
+  for (const key of order) {
+    if (now[key] === undefined || kept.some((p) => p.key === key)) continue;
+    // After the last of the block's fields that agentboard writes before this one; else first.
+    const rank = order.indexOf(key);
+    const at = kept.findLastIndex((p) => p.key !== undefined && order.includes(p.key) && order.indexOf(p.key) < rank);
+    const first = kept.findIndex((p) => p.key !== undefined);
+    kept.splice(at >= 0 ? at + 1 : first >= 0 ? first : kept.length, 0, { key, lines: emitYaml({ [key]: now[key] }).replace(/\n$/, '').split('\n') });
+  }
+
+  const heading = before.title === task.title ? lines[0]! : rendered[0]!;
+  const description = before.description === task.description ? lines.slice(close + 1) : rendered.slice(wholeClose + 1);
+  const raw = [heading, ...lines.slice(1, open + 1), ...kept.flatMap((p) => p.lines), lines[close]!, ...description].join('\n');
+  const sink = new FindingSink('tasks.md');
+  const read = parseTasksBody(raw, sink).blocks;
+  const same = read.length === 1 && read[0]!.task !== null && !hasErrors(sink.findings) && readingOf(read[0]!.task) === readingOf(task);
+  return same ? raw : whole;
+}
+
+/** The lines of a field written anew with `value`; the comment at the end of its line, when it is one line still, stays where it was. */
+function metaLines(part: MetaPart, value: Value, inline: string | undefined): string[] {
+  const lines = emitYaml({ [part.key!]: value }).replace(/\n$/, '').split('\n');
+  const line = part.lines[0]!;
+  if (inline === undefined || part.lines.length > 1 || lines.length > 1 || !line.endsWith(inline)) return lines;
+  return [`${lines[0]}${/[ \t]*$/.exec(line.slice(0, -inline.length))![0] || ' '}${inline}`];
+}
+
 /** The start of a task list: its title, and the text that goes with the list as a whole (kept as written). */
 export function renderTasksPreamble(title: string, intro = ''): string {
   return `\n${renderTemplate(TEMPLATES.tasks, { title, intro: intro.trim() ? writeBlock(intro, 2) : '' })}`.replace(/\n+$/, '');
@@ -173,7 +271,8 @@ export function tasksIntro(preamble: string): string {
  */
 export function parseTasksBody(body: string, sink: FindingSink, retired: readonly string[] = []): TasksBody {
   const lines = new TextLines(body);
-  const heads = outline(lines).filter((h) => h.level <= 2);
+  const all = outline(lines);
+  const heads = all.filter((h) => h.level <= 2);
   const taskHeads = heads.filter((h) => h.level === 2);
   const h1 = heads.find((h) => h.level === 1);
   const firstTask = taskHeads.length > 0 ? taskHeads[0]!.index : lines.length;
@@ -199,7 +298,11 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
     after = lines.starts[head.index]! + block.raw.length;
     result.blocks.push(block);
     if (!m) {
-      sink.error('tasks.heading', `"## ${printable(head.text)}" is not a task heading`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
+      // An id with a character ids cannot hold (an accent, an invisible space) says which: the heading may read right.
+      const named = /^([^\s:]+):\s/.exec(head.text)?.[1];
+      const odd = named && [...named].find((c) => !/[A-Za-z0-9._-]/.test(c));
+      const why = odd ? `: its id "${printable(named)}" holds ${describeChar(odd)}, and a task id holds only the letters a to z and A to Z, digits, ".", "_" and "-"` : '';
+      sink.error('tasks.heading', `"## ${printable(head.text)}" is not a task heading${why}`, 'write task headings as "## <id>: <title>", like "## T1: Add the parser"', head.index + 1);
       return;
     }
     if (seen.has(id)) {
@@ -209,6 +312,16 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
     }
     block.task = parseTaskBlock(id, m[2]!.trim(), lines, head.index, end, sink);
   });
+  for (const lost of lostTaskHeadings(lines, all)) {
+    const within = taskHeads.findLast((h) => h.index < lost.index);
+    const where = within ? `part of the description of task ${printable(TASK_HEADING.exec(within.text)?.[1] ?? within.text)}` : "part of the list's intro";
+    const heading = `"## ${printable(lost.text)}"`;
+    if (lost.setext) {
+      sink.warn('tasks.heading.level', `"${printable(lost.text)}", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is ${where}`, `write it ${heading} and take out the line under it`, lost.index + 1);
+    } else {
+      sink.warn('tasks.heading.level', `"${'#'.repeat(lost.level)} ${printable(lost.text)}" reads as a task, but a task heading has two #: as it is, it is ${where}`, `write it ${heading}`, lost.index + 1);
+    }
+  }
   const gone = new Set(retired);
   for (const { id, line } of result.blocks) {
     if (!gone.has(id)) continue;
@@ -223,6 +336,24 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
   const tail = body.slice(after);
   if (tail !== TAIL) result.tail = tail;
   return result;
+}
+
+/**
+ * Headings that read as a task's ("T2: Title" with a ```yaml block holding its status under it)
+ * but are not at level 2: "### T2: Title", or a heading underlined with --- or ===. Markdown and
+ * a person take them for tasks; read as text, each would land in the description of the task above.
+ */
+function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): { text: string; index: number; level: number; setext: boolean }[] {
+  const opensTask = (from: number) => {
+    let open = from;
+    while (open < lines.length && lines.isBlank(open)) open++;
+    if (open >= lines.length || !META_OPEN.test(lines.line(open))) return false;
+    for (let i = open + 1; i < lines.length && !META_CLOSE.test(lines.line(i)); i++) if (/^status:[ \t]*\S/.test(lines.line(i))) return true;
+    return false;
+  };
+  const deeper = headings.filter((h) => h.level > 2 && TASK_HEADING.test(h.text) && opensTask(h.index + 1)).map((h) => ({ ...h, setext: false }));
+  const underlined = setextHeadings(lines).filter((h) => TASK_HEADING.test(h.text) && opensTask(h.index + 2)).map((h) => ({ ...h, setext: true }));
+  return [...deeper, ...underlined].sort((a, b) => a.index - b.index);
 }
 
 /** Reads the task whose heading is on line `head`; its block runs to line `end` (exclusive). */
@@ -283,7 +414,9 @@ export function taskFromMeta(id: string, title: string, description: string, met
     status = TASK_STATUS_ALIASES[statusText]!;
     sink.warn('tasks.status.alias', `task ${printable(id)}: status "${printable(statusText)}" is read as "${status}"`, `write "status: ${status}"`, lineOf('status'));
   } else {
-    sink.error('tasks.status', `task ${printable(id)}: ${statusText ? `unknown status "${printable(statusText)}"` : 'no status'}`, `use one of: ${TASK_STATUSES.join(', ')}`, lineOf('status') ?? 1);
+    const odd = [...statusText].find((c) => !/[\x21-\x7e]/.test(c));
+    const holds = odd ? ` (it holds ${describeChar(odd)})` : '';
+    sink.error('tasks.status', `task ${printable(id)}: ${statusText ? `unknown status "${printable(statusText)}"${holds}` : 'no status'}`, `use one of: ${TASK_STATUSES.join(', ')}`, lineOf('status') ?? 1);
   }
   const priorityText = asString(meta.priority) ?? 'medium';
   let priority: Priority = 'medium';

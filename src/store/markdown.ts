@@ -4,6 +4,7 @@
  * changing the structure read back. A fence counts only when it is closed, both here and in the
  * escaping, so text with a stray ``` cannot swallow the headings after it.
  */
+import { diffLines } from './diff3.js';
 
 const FENCE_OPEN = /^ {0,3}(`{3,}|~{3,})/;
 const FENCE_CLOSE = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
@@ -77,9 +78,37 @@ export function withLf(text: string): string {
  * back with those, so that agentboard's writes do not turn every line of it into a change.
  */
 export function withLineEndsOf(like: string | null | undefined, text: string): string {
+  if (like?.includes('\r') && lineEnds(like).size > 1) return withMixedEndsOf(like, text);
   const end = like ? /\r*\n|\r/.exec(like)?.[0] : undefined;
   if (end === '\r') return text.replace(/\n/g, '\r');
   return end !== undefined && end !== '\n' ? text.replace(/\r?\n/g, '\r\n') : text;
+}
+
+/** The line ends of a text, CR CR LF counted as CRLF (as withLf reads it). */
+function lineEnds(text: string): Set<string> {
+  const kinds = new Set<string>();
+  for (const [end] of text.matchAll(/\r*\n|\r/g)) kinds.add(end.length > 1 ? '\r\n' : end);
+  return kinds;
+}
+
+/**
+ * `text` (written with LF) with the line ends of `like`, a file whose lines end in more than one
+ * way (CRLF lines a Windows editor or a paste added to an LF file, or the reverse): each line the
+ * write left as it was keeps its own line end, so that no other line of the file changes; a line
+ * the write changed or added takes the end of the line before it.
+ */
+function withMixedEndsOf(like: string, text: string): string {
+  const ends: string[] = [];
+  const before = like.replace(/\r*\n|\r/g, (end) => (ends.push(end.length > 1 ? '\r\n' : end), '\n')).split('\n');
+  const after = text.split('\n');
+  const endOf: string[] = [];
+  let i = 0;
+  for (const hunk of [...diffLines(before, after), { from: before.length, to: before.length, lines: [] }]) {
+    for (; i < hunk.from; i++) endOf.push(ends[Math.min(i, ends.length - 1)]!);
+    endOf.push(...hunk.lines.map(() => ends[Math.max(hunk.from - 1, 0)]!));
+    i = hunk.to;
+  }
+  return after.map((line, k) => (k < after.length - 1 ? line + endOf[k]! : line)).join('');
 }
 
 export function joinFrontmatter(frontmatter: string, body: string): string {
@@ -235,6 +264,27 @@ export function outline(lines: TextLines): Heading[] {
     const line = lines.line(i);
     const level = headingLevel(line);
     if (level > 0) out.push({ level, text: headingText(line), index: i });
+  }
+  return out;
+}
+
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*$/;
+const DASH = 45;
+const EQUALS = 61;
+
+/**
+ * The headings written as a line underlined with === (level 1) or --- (level 2): markdown's
+ * setext headings. Documents are read by their # headings (outline); these are looked for only
+ * to tell a person who wrote one where agentboard expects a # heading.
+ */
+export function setextHeadings(lines: TextLines): Heading[] {
+  const out: Heading[] = [];
+  let fenced: boolean[] | null = null;
+  for (let i = 1; i < lines.length; i++) {
+    const m = lines.marker(i);
+    if ((m !== DASH && m !== EQUALS) || !SETEXT_UNDERLINE.test(lines.line(i)) || lines.isBlank(i - 1) || lines.marker(i - 1) === HASH) continue;
+    fenced ??= fencedLines(lines);
+    if (!fenced[i] && !fenced[i - 1]) out.push({ level: m === EQUALS ? 1 : 2, text: lines.line(i - 1).trim(), index: i - 1 });
   }
   return out;
 }

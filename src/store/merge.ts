@@ -369,17 +369,21 @@ export function mergeItems(input: MergeInput): MergeResult {
     if (!addedAfterOrigin) conflicts.push({ file: input.file, item: key, part: 'removed', kept: 'agentboard', agentboard: b.plan, person: null });
   }
 
-  // A kept task whose heading the person's save moved a level down ("### T3: …") reads as the end of
-  // the task before it: that text is the kept task's, put back below, so it leaves the other's description.
+  // A kept task whose heading the person's save moved a level down ("### T3: …"), or underlined
+  // ("T3: …" over a line of - or =, markdown's other heading), reads as the end of the task before
+  // it: that text is the kept task's, put back below, so it leaves the other's description.
   for (const key of kept.keys()) {
-    const heading = new RegExp(`^#{1,6}[ \\t]+${key.replace(/[.]/g, '\\.')}:[ \\t]`, 'm');
+    const id = key.replace(/[.]/g, '\\.');
+    const heading = new RegExp(`^(?:#{1,6}[ \\t]+${id}:[ \\t]|${id}:[ \\t][^\\n]*\\n {0,3}(?:-+|=+)[ \\t]*$)`, 'm');
     for (const [other, m] of merged) {
-      const description = m.item.plan.description;
+      // The text that holds it: a task's description, or the list's intro (the preamble of its frontmatter's item).
+      const field = 'description' in m.item.plan ? 'description' : 'preamble';
+      const description = m.item.plan[field];
       const base = input.base.get(other);
       if (!(m.byPerson & PLAN_BY_PERSON) || typeof description !== 'string' || !base) continue;
       const at = description.search(heading);
-      if (at < 0 || heading.test(String(base.plan.description ?? ''))) continue;
-      const plan = { ...m.item.plan, description: description.slice(0, at).trimEnd() };
+      if (at < 0 || heading.test(String(base.plan[field] ?? ''))) continue;
+      const plan = { ...m.item.plan, [field]: description.slice(0, at).trimEnd() };
       const back = fingerprint(plan) === fingerprint(base.plan);
       merged.set(other, { ...m, item: { ...m.item, plan: back ? base.plan : plan }, same: false, byPerson: back ? m.byPerson & ~PLAN_BY_PERSON : m.byPerson });
     }

@@ -23,7 +23,7 @@ import { emitMeta } from './doc-meta.js';
 import { BOM, joinFrontmatter, withLineEndsOf } from './markdown.js';
 import { checkDoc, parseDocText, requirementIdsOf, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
-import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, type TaskBlock } from './format-tasks.js';
+import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, updatedTaskBlock, type TaskBlock } from './format-tasks.js';
 import { appendFile, checkDirs, currentIdentity, fileMode, fsError, hasBom, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
@@ -780,7 +780,7 @@ export class Transaction implements Reader {
         .filter((b) => !removed.has(b.id))
         .map((b) => {
           const t = tasks.get(b.id);
-          return t ? { ...b, task: t, raw: renderTaskBlock(t) } : b;
+          return t ? { ...b, task: t, raw: updatedTaskBlock(b, t) } : b;
         });
       for (const t of change.add ?? []) blocks.push({ id: t.id, task: t, raw: renderTaskBlock(t) });
       return blocks;

@@ -163,8 +163,8 @@ describe('ids and numbers in YAML as a person types them', () => {
     await ok(dir, ['task', 'note', '007/1.10', 'Noted.', '--as', 'human:tester']);
     const text = read(dir, path);
     expect(text).toContain('depends: [001]\n');
-    // The block written again: the id a person added is written as the text it is.
-    expect(text).toMatch(/## 1\.10: Ten\n\n```yaml\nstatus: todo\npriority: medium\ndepends: \["1\.1"\]\nnotes:\n[^`]*\nid: "1\.10"\n```/);
+    // The note is the one field written: the ids stay as the person typed them, and read as typed.
+    expect(text).toMatch(/## 1\.10: Ten\n\n```yaml\nstatus: todo\npriority: medium\ndepends: \[1\.1\]\nnotes:\n[^`]*\nid: 1\.10\n```/);
     expect((await ok(dir, ['task', 'list', '--change', '007'])).tasks.map((t: { depends: string[] }) => t.depends)).toEqual([[], ['001'], [], ['1.1']]);
   });
 
@@ -253,9 +253,32 @@ describe('YAML a person writes by hand, beyond the shapes agentboard writes', ()
     expect(text).toMatch(/Reviewed by: ana\n/);
     expect(text).toMatch(/<<:\n {2}owner: team\n/);
     expect(text).toMatch(/links:\n {2}docs:\n {4}main: x\n/);
-    expect(text).toMatch(/## T2: Two\n\n```yaml\nstatus: todo\npriority: medium\nnotes:\n[^`]*Noted\.\nextra info:\n {2}deep:\n {4}level: 2\n```/);
+    expect(text).toMatch(/## T2: Two\n\n```yaml\nstatus: todo\nextra info:\n {2}deep:\n {4}level: 2\npriority: medium\nnotes:\n[^`]*Noted\.\n```/);
     expect((await cli(dir, ['validate', 'rich'])).code).toBe(0);
     expect((await ok(dir, ['status'])).hand_edited).toEqual([]);
+  });
+
+  it("keeps a task's fields as a person wrote them (order, quotes, block lists, flow maps, comments) when a claim and a done write other fields of it", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'styled', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/styled/tasks.md';
+    const mine = "# owner: Bo\npriority: 'high'   # urgent\nstatus: \"todo\"\nskills:\n  - ts   # main\n  - sql\nestimate: 3\nlabels: {area: db, size: S}\n";
+    write(dir, path, read(dir, path).replace('## T1: One\n\n```yaml\nstatus: todo\npriority: medium\n', `## T1: One\n\n\`\`\`yaml\n${mine}`));
+    const two = read(dir, path).slice(read(dir, path).indexOf('## T2: Two'));
+    expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('styled/T1');
+    await ok(dir, ['task', 'done', 'styled/T1', '--as', 'codex']);
+    const text = read(dir, path);
+    const stamp = String.raw`\d{4}-\d\d-\d\dT[\d:.]+Z`;
+    const expected = [
+      '## T1: One\n\n```yaml\n# owner: Bo\npriority: \'high\'   # urgent\nstatus: done\nskills:\n  - ts   # main\n  - sql\n',
+      `assignee: codex\nclaimed_at: ${stamp}\nprogress: 100\nprogress_at: ${stamp}\ncompleted_at: ${stamp}\n`,
+      'estimate: 3\nlabels: {area: db, size: S}\n```\n',
+    ];
+    expect(text).toMatch(new RegExp(expected.map((part, i) => (i === 1 ? part : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('')));
+    expect(text.endsWith(two)).toBe(true);
+    const shown = (await ok(dir, ['task', 'show', 'styled/T1'])).task;
+    expect([shown.status, shown.priority, shown.skills]).toEqual(['done', 'high', ['ts', 'sql']]);
+    expect((await cli(dir, ['validate', 'styled'])).code).toBe(0);
   });
 
   it('says which key a duplicate line gives again, and that a tab indents a line', async () => {
@@ -282,6 +305,18 @@ describe('a document file as other tools leave it', () => {
     expect(findings).toEqual([expect.objectContaining({ line: 1, message: 'the file is empty', fix: `restore it from git (git checkout -- ${path}) or from your editor's history; writing the document anew would replace what it held` })]);
     expect((await cli(dir, ['task', 'note', 'emptied/T1', 'A note.', '--as', 'human:tester'])).code).toBe(1);
     expect(read(dir, path)).toBe('');
+  });
+
+  it('a task list with its frontmatter and no tasks: the change waits for the file, never for a review of work it does not list', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'bare', [{ title: 'One' }]);
+    const path = 'agentd/changes/bare/tasks.md';
+    const text = read(dir, path);
+    write(dir, path, text.slice(0, text.indexOf('\n---\n', 4) + 5));
+    const validate = await cli(dir, ['validate', 'bare']);
+    expect(validate.stdout).toContain('error tasks.missing: the task list has no tasks');
+    const change = (await ok(dir, ['list'])).changes.find((c: { change_id: string }) => c.change_id === 'bare');
+    expect([change.phase, change.waiting_on]).toEqual(['implementation', 'its task list file to be fixed: it has no tasks']);
   });
 
   it('saved as UTF-16 (Windows PowerShell\'s >): says so and how to save it as UTF-8, and nothing is written', async () => {
@@ -387,6 +422,76 @@ describe('a task list whose frontmatter does not parse, given a task to add', ()
     expect(text.stderr).toContain(`error: ${path}:6: frontmatter is not valid YAML: `);
     expect(text.stderr).toContain(`next: Finish or fix the edit of ${path} (fix the YAML between the two --- lines)`);
     expect(read(dir, path)).toBe(broken);
+  });
+});
+
+describe('a task heading a person wrote at level 3, or underlined (markdown\'s setext heading)', () => {
+  it('is named at its line with the heading to write, and the next write puts the task back once, out of the description above it', async () => {
+    const description = 'Set it up:\n\n### Step1: Configure\n\n```yaml\nkey: value\n```';
+    for (const [edit, line, message, fix, taskId] of [
+      [(t: string) => t.replace('## T2: Two\n', '### T2: Two\n'), '### T2: Two', '"### T2: Two" reads as a task, but a task heading has two #: as it is, it is part of the description of task T1', 'write it "## T2: Two"', 'T2'],
+      [(t: string) => t.replace('## T2: Two\n', 'T2: Two\n-------\n'), 'T2: Two', '"T2: Two", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is part of the description of task T1', 'write it "## T2: Two" and take out the line under it', 'T2'],
+      [(t: string) => t.replace('## T1: One\n', 'T1: One\n=======\n'), 'T1: One', '"T1: One", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is part of the list\'s intro', 'write it "## T1: One" and take out the line under it', 'T1'],
+    ] as const) {
+      const dir = await newBoard();
+      await changeWithTasks(dir, 'levels', [{ title: 'One', description }, { title: 'Two' }, { title: 'Three' }]);
+      const path = 'agentd/changes/levels/tasks.md';
+      expect((await cli(dir, ['validate', 'levels', '--json'])).json.data.changes[0].findings).toEqual([]); // a heading in a description over YAML that is no task's
+      const written = read(dir, path);
+      write(dir, path, edit(written));
+      const validate = await cli(dir, ['validate', 'levels', '--json']);
+      expect(validate.code).toBe(0);
+      const found = validate.json.data.changes[0].findings.filter((f: { rule: string }) => f.rule === 'tasks.heading.level');
+      expect(found).toEqual([{ level: 'warning', file: path, line: edit(written).split('\n').indexOf(line) + 1, rule: 'tasks.heading.level', message, fix }]);
+      expect((await ok(dir, ['next', '--as', 'codex'])).task).toMatchObject({ id: 'T1', description });
+      const after = read(dir, path);
+      expect(after.match(new RegExp(`${taskId}: `, 'g'))).toHaveLength(1);
+      expect(after).toContain(`\n## ${taskId}: `);
+      expect(after.slice(after.indexOf('\n---\n', 4) + 5)).not.toMatch(/^(?:-+|=+)$/m);
+      expect((await ok(dir, ['task', 'show', 'levels/T1'])).task.description).toBe(description);
+      // What is left is the record of the task kept, as for any task a hand edit took out.
+      const left = (await cli(dir, ['validate', 'levels', '--json'])).json.data.changes[0].findings;
+      expect(left.map((f: { rule: string; message: string }) => [f.rule, f.message])).toEqual([['merge.conflict', `${taskId} is missing from the person's file but was kept (remove a task with \`agentboard task rm\`)`]]);
+    }
+  });
+});
+
+describe('a task id or status holding a character that reads like another, or shows nothing', () => {
+  it('is named in the error, invisible ones by their code point, so the person sees what to take out', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'chars', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const path = 'agentd/changes/chars/tasks.md';
+    const text = read(dir, path).replace('## T1: One', '## T\u200b1: One').replace('## T2: Two', '## Tö: Two').replace('## T3: Three\n\n```yaml\nstatus: todo', '## T3: Three\n\n```yaml\nstatus: todo\u200b');
+    write(dir, path, text);
+    const errors = (await cli(dir, ['validate', 'chars', '--json'])).json.data.changes[0].findings.filter((f: { level: string }) => f.level === 'error');
+    const ids = 'and a task id holds only the letters a to z and A to Z, digits, ".", "_" and "-"';
+    expect(errors.map((f: { message: string }) => f.message)).toEqual([
+      `"## T\u200b1: One" is not a task heading: its id "T\u200b1" holds U+200B, an invisible zero-width space, ${ids}`,
+      `"## Tö: Two" is not a task heading: its id "Tö" holds "ö" (U+00F6), ${ids}`,
+      'task T3: unknown status "todo\u200b" (it holds U+200B, an invisible zero-width space)',
+    ]);
+    expect(read(dir, path)).toBe(text);
+  });
+});
+
+describe('a proposal section a person headed at level 3, or underlined', () => {
+  it('is an error at its line saying to write it with two #, beside the empty section it leaves', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'headed', [{ title: 'One' }]);
+    const path = 'agentd/changes/headed/proposal.md';
+    const written = read(dir, path);
+    for (const [edit, line, message, fix] of [
+      [written.replace('## Why\n', '### Why\n'), '### Why', '"### Why" is not read as the proposal\'s Why section: its sections are headings with two # ("## Why"), and as it is it is text of the part above it', 'write it "## Why"'],
+      [written.replace('## Impact\n', 'Impact\n------\n'), 'Impact', '"Impact", underlined, is not read as the proposal\'s Impact section: its sections are headings with two # ("## Impact"), and as it is it is text of the part above it', 'write it "## Impact" and take out the line under it'],
+    ]) {
+      write(dir, path, edit!);
+      const at = edit!.split('\n').indexOf(line!) + 1;
+      const errors = (await cli(dir, ['validate', 'headed', '--json'])).json.data.changes[0].findings.filter((f: { level: string }) => f.level === 'error');
+      expect(errors.map((f: { line: number; rule: string; message: string; fix: string }) => [f.line, f.rule, f.message, f.fix])).toEqual([
+        [at, 'proposal.section.level', message, fix],
+        [at, line!.endsWith('Why') ? 'proposal.why.missing' : 'proposal.impact.missing', expect.any(String), expect.any(String)],
+      ]);
+    }
   });
 });
 

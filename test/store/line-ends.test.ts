@@ -239,3 +239,29 @@ describe('a document saved with lone CR line ends (an old Mac\'s editor)', () =>
     expect((await ok(dir, ['task', 'show', 'classic/T2'])).task.title).toBe('Two, by hand');
   });
 });
+
+describe('a document whose lines end in more than one way (CRLF lines pasted into an LF file)', () => {
+  it('keeps every line end a write does not change: a task done changes only its own lines, in the line ends around them', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'mixed', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    const tasks = 'agentd/changes/mixed/tasks.md';
+    const lf = read(dir, tasks);
+    // T1 and T2 pasted from a Windows editor; the rest of the file LF as agentboard wrote it.
+    const from = lf.indexOf('## T1: One');
+    const to = lf.indexOf('## T3: Three');
+    write(dir, tasks, lf.slice(0, from) + crlf(lf.slice(from, to)) + lf.slice(to));
+    const edited = read(dir, tasks);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'done', 'mixed/T1', '--as', 'codex']);
+    const text = read(dir, tasks);
+    const t1 = text.slice(text.indexOf('## T1: One'), text.indexOf('## T2: Two'));
+    expect(allCrlf(t1)).toBe(true);
+    expect(t1).toContain('status: done\r\n');
+    // Everything after T1, and everything before it, is byte for byte as it was.
+    expect(text.slice(text.indexOf('## T2: Two'))).toBe(edited.slice(edited.indexOf('## T2: Two')));
+    expect(text.slice(0, text.indexOf('## T1: One'))).toBe(edited.slice(0, edited.indexOf('## T1: One')));
+    expect((await ok(dir, ['task', 'show', 'mixed/T2'])).task.description).toBe('');
+    expect((await cli(dir, ['validate', 'mixed'])).code).toBe(0);
+    expect(await handEdited(dir)).toEqual([]);
+  });
+});
