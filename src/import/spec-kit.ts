@@ -172,18 +172,18 @@ function phaseOrder(tasks: ChecklistTask[]): void {
 
 /*
  * spec-kit writes a spec in the language of the person who asks for it, its headings and labels
- * too: beside the English words, those of Chinese specs (simplified and traditional) are read, and
- * a section whose heading is not known is known by what it holds (see sectionKind).
+ * too: beside the English words, those of Chinese (simplified and traditional), Japanese and Korean
+ * specs are read, and a section whose heading is not known is known by what it holds (see sectionKind).
  */
 const INPUT = /^\*\*(?:Input|(?:输入|輸入|入力)[^*]{0,4})\*\*[:：][ \t]*(.+)$/i;
 const STORY = /^User Story (\d+)\s*[-–—:]\s*(.+?)(?:\s*\(Priority:\s*(P\d+)\))?\s*(?:🎯.*)?$/i;
-/** "用户故事 1 — Title（优先级：P1）": a story heading whose words are not English. */
-const LOCAL_STORY = /^[^\x00-\x7F]{1,12}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
+/** "用户故事 1 — Title（优先级：P1）", "사용자 스토리 1 - Title (우선순위: P1)": a story heading whose words are not English. */
+const LOCAL_STORY = /^[^\x00-\x7F](?:[^\x00-\x7F]| (?=[^\x00-\x7F])){0,15}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
 const STEP_WORDS = {
-  given: ['Given', '给定', '給定', '假设', '假設'],
-  when: ['When', '当', '當'],
-  then: ['Then', '那么', '那麼', '则', '則'],
-  and: ['And', '并且', '並且'],
+  given: ['Given', '给定', '給定', '假设', '假設', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진'],
+  when: ['When', '当', '當', '操作', '実行', '언제', '동작 시점', '동작'],
+  then: ['Then', '那么', '那麼', '则', '則', '期待結果', '結果', '그러면', '기대 결과', '결과'],
+  and: ['And', '并且', '並且', 'かつ', '그리고'],
   but: ['But', '但是'],
 };
 const STEP_NAME = new Map(Object.entries(STEP_WORDS).flatMap(([name, words]) => words.map((w) => [w.toLowerCase(), name])));
