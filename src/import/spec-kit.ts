@@ -175,7 +175,7 @@ function phaseOrder(tasks: ChecklistTask[]): void {
  * too: beside the English words, those of Chinese (simplified and traditional), Japanese and Korean
  * specs are read, and a section whose heading is not known is known by what it holds (see sectionKind).
  */
-const INPUT = /^\*\*(?:Input|(?:输入|輸入|入力)[^*]{0,4})\*\*[:：][ \t]*(.+)$/i;
+const INPUT = /^\*\*(?:Input|(?:输入|輸入|入力|입력)[^*]{0,4})\*\*[:：][ \t]*(.+)$/i;
 const STORY = /^User Story (\d+)\s*[-–—:]\s*(.+?)(?:\s*\(Priority:\s*(P\d+)\))?\s*(?:🎯.*)?$/i;
 /** "用户故事 1 — Title（优先级：P1）", "사용자 스토리 1 - Title (우선순위: P1)": a story heading whose words are not English. */
 const LOCAL_STORY = /^[^\x00-\x7F](?:[^\x00-\x7F]| (?=[^\x00-\x7F])){0,15}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;

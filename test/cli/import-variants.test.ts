@@ -241,10 +241,12 @@ describe('a spec-kit spec.md written in Chinese, headings and labels too', () =>
 });
 
 describe('a spec-kit spec.md written in Korean or Japanese', () => {
-  it('has its user stories ("사용자 스토리 1", words apart) and scenarios (주어진 상황 / 언제 / 그러면, 前提条件 / 操作 / 期待結果) read', async () => {
-    const spec = (story: string, steps: string, requirement: string) =>
+  it('has its request (입력), user stories ("사용자 스토리 1", words apart) and scenarios (주어진 상황 / 언제 / 그러면, 前提条件 / 操作 / 期待結果) read', async () => {
+    const spec = (input: string, story: string, steps: string, requirement: string) =>
       [
         '# Feature Specification: Rooms',
+        '',
+        input,
         '',
         '## User Scenarios & Testing *(mandatory)*',
         '',
@@ -259,15 +261,17 @@ describe('a spec-kit spec.md written in Korean or Japanese', () => {
         `- **FR-001**: ${requirement}`,
         '',
       ].join('\n');
-    const korean = spec('### 사용자 스토리 1 - 회의실 예약 (우선순위: P1)', '1. **주어진 상황** 회의실이 비어 있음, **언제** 직원이 예약함, **그러면** 예약이 완료됨', '시스템은 회의실 예약을 MUST 허용한다.');
-    const japanese = spec('### ユーザーストーリー 1 - 会議室の予約 (優先度: P1)', '1. **前提条件** 会議室が空いている、**操作** 社員が予約する、**期待結果** 予約が完了する', 'システムは会議室の予約を MUST 許可する。');
+    const korean = spec('**입력**: 사용자 설명: "직원이 안내 데스크 없이 회의실을 예약할 수 있게 한다"', '### 사용자 스토리 1 - 회의실 예약 (우선순위: P1)', '1. **주어진 상황** 회의실이 비어 있음, **언제** 직원이 예약함, **그러면** 예약이 완료됨', '시스템은 회의실 예약을 MUST 허용한다.');
+    const japanese = spec('**入力**: ユーザー説明: "社員が受付を通さずに会議室を予約できるようにする"', '### ユーザーストーリー 1 - 会議室の予約 (優先度: P1)', '1. **前提条件** 会議室が空いている、**操作** 社員が予約する、**期待結果** 予約が完了する', 'システムは会議室の予約を MUST 許可する。');
     const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': korean, 'specs/002-heya/spec.md': japanese }));
     expect(code).toBe(0);
     for (const id of ['rooms', 'heya']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
     const scenarios = async (id: string) => (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then]);
     expect(await scenarios('rooms')).toEqual([['User Story 1, scenario 1: 회의실 예약', '회의실이 비어 있음', '직원이 예약함', '예약이 완료됨']]);
     expect(await scenarios('heya')).toEqual([['User Story 1, scenario 1: 会議室の予約', '会議室が空いている', '社員が予約する', '予約が完了する']]);
-    expect((await showDocument(board, 'rooms', 'proposal')).content.what_changes).toBe('- User Story 1 - 회의실 예약 (P1)');
+    const proposal = (await showDocument(board, 'rooms', 'proposal')).content;
+    expect(proposal.why.split('\n')[0]).toBe('사용자 설명: "직원이 안내 데스크 없이 회의실을 예약할 수 있게 한다"');
+    expect(proposal.what_changes).toBe('- User Story 1 - 회의실 예약 (P1)');
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
