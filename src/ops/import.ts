@@ -224,13 +224,22 @@ function checkSource(root: string, tool: ImportTool, base: string, inPlace: bool
     return;
   }
   const folder = tool === 'openspec' ? 'openspec/changes' : 'specs';
+  // Early spec-kit projects keep their features in .specify/specs/: that .specify/ is the root to read.
+  if (tool === 'spec-kit' && !isDir(join(root, folder)) && holdsFeatures(join(root, '.specify', folder))) {
+    fail('IMPORT_REFUSED', `There is no ${folder}/ folder in ${where}: its features of spec-kit are in .specify/${folder}/.`, 'Give its .specify folder as PATH: `agentboard import spec-kit .specify` in the root of the repository.');
+  }
   if (!isDir(join(root, folder))) {
     fail('IMPORT_REFUSED', `There is no ${folder}/ folder in ${where}, so there is nothing of ${tool} to import.`, `Run it in the root of the repository that holds ${folder}/, or give that root as PATH.`);
   }
   // specs/ is a common name (tests, documents): it is spec-kit's when it holds a feature.
-  if (tool === 'spec-kit' && !entries(join(root, folder)).some((name) => isFeatureFolder(name) && isDir(join(root, folder, name)))) {
+  if (tool === 'spec-kit' && !holdsFeatures(join(root, folder))) {
     fail('IMPORT_REFUSED', `specs/ in ${where} holds no feature of spec-kit (a folder like specs/001-name/), so there is nothing of spec-kit to import.`, "Give as PATH the root of the repository whose specs/ holds spec-kit's features, or run it there.");
   }
+}
+
+/** Whether a specs/ folder holds a feature of spec-kit (a folder like 001-name/). */
+function holdsFeatures(specs: string): boolean {
+  return entries(specs).some((name) => isFeatureFolder(name) && isDir(join(specs, name)));
 }
 
 const FOLDERS_READ: Record<ImportTool, (base: string) => string[]> = { agentd: (base) => [base], openspec: () => ['openspec'], 'spec-kit': () => ['specs', '.specify'] };

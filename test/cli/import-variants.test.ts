@@ -188,6 +188,24 @@ describe('a specs/ folder that is not spec-kit\'s (no specs/001-name/ in it)', (
   });
 });
 
+describe("a spec-kit project that keeps its features in .specify/specs/ (as early ones do)", () => {
+  it('is refused with where its features are and the PATH to give, and imports from that PATH', async () => {
+    const src = source({ '.specify/memory/constitution.md': '# Constitution\n', '.specify/specs/001-rooms/spec.md': SK_SPEC, '.specify/specs/001-rooms/tasks.md': SK_TASKS });
+    const board = tempDir('agentboard-board-');
+    const r = await cli(board, ['import', 'spec-kit', src, '--json'], PERSON);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({
+      code: 'IMPORT_REFUSED',
+      message: 'There is no specs/ folder in the repository given: its features of spec-kit are in .specify/specs/.',
+      next_step: 'Give its .specify folder as PATH: `agentboard import spec-kit .specify` in the root of the repository.',
+    });
+    expect(readdirSync(board)).toEqual([]);
+    const { code, data } = await imported('spec-kit', join(src, '.specify'));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', source: 'specs/001-rooms', tasks: { total: 2, done: 1 } });
+  });
+});
+
 describe('a spec-kit spec.md written in Chinese, headings and labels too', () => {
   it('is read by what its sections hold: stories, scenarios (给定 / 當 / 則 …), FR requirements and SC criteria', async () => {
     const spec = [
