@@ -387,6 +387,10 @@ describe('the text report', () => {
     expect(os.stdout).toMatch(/\nadd-thing +refused +- +- +- +openspec\/changes\/archive\/2025-01-01-add-thing\n/);
     expect(os.stdout).toMatch(/\nui-fix-2 +imported +spec +- +- +openspec\/changes\/UI-FIX-2\n/);
     expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: error: the source holds change add-thing twice, and the board keeps one change per id (an archived change keeps its id): openspec/changes/add-thing is the one imported, so this one is not (fix: to import it too, give it another id: rename openspec/changes/archive/2025-01-01-add-thing to openspec/changes/archive/2025-01-01-add-thing-2 in the source, and import again)');
+    // Run again, it says that nothing is new, though one change is still refused.
+    const again = await cli(os.board, ['import', 'openspec', src], PERSON);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/^Nothing new from openspec \(.*\): 2 of its 3 changes are on the board already \(1 refused\)\.\n/);
     const sk = await imported('spec-kit', src, false);
     expect(sk.code).toBe(1);
     expect(sk.stdout).toMatch(new RegExp(`\\n${long} +imported +`));
