@@ -30,7 +30,7 @@ import { readOpenSpec } from '../import/openspec.js';
 import type { FileReport } from '../import/report.js';
 import { isFeatureFolder, readSpecKit } from '../import/spec-kit.js';
 import { readTree, type SourceTree } from '../import/source.js';
-import { loadChange, phaseOf } from './view.js';
+import { changeState, loadChange, phaseOf } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, chars } from './schemas.js';
 import { gitSync } from '../store/git-sync.js';
@@ -378,19 +378,20 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
     const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived): it was not imported`;
     findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again`, file: change.source });
   }
-  const tasks = change.tasks?.content.tasks ?? [];
+  // A change the board holds open already (left as it is, or refused for its id) is told as it is
+  // there: its phase, tasks and verdict, which may have moved on since it was imported.
+  const here = status !== 'imported' && !change.refused && existsSync(board.dir) && board.hasChange(change.id) ? loadChange(board, change.id) : null;
+  const hereState = here ? changeState(here) : null;
+  const tasks = hereState ? (hereState.tasks?.tasks ?? []) : (change.tasks?.content.tasks ?? []);
   const state = (type: (typeof STAGES)[number]) => {
     const d = docs.find((x) => x.type === type);
     return d ? { status: d.meta.status } : null;
   };
-  const verdict = change.review?.content[0]?.verdict ?? null;
-  // A refused change is told as it is on the board, if it is there.
-  const onBoard = status === 'refused' ? boardPhase(board, change) : undefined;
+  const verdict = hereState ? (hereState.review?.verdict ?? null) : (change.review?.content[0]?.verdict ?? null);
   let phase: Phase | '-' = 'archived';
-  if (onBoard !== undefined) phase = onBoard;
-  else if (!change.archived && status !== 'imported') {
-    phase = phaseOf(board, loadChange(board, change.id)).phase;
-  } else if (!change.archived) {
+  if (here) phase = phaseOf(board, here).phase;
+  else if (status === 'refused') phase = boardPhase(board, change);
+  else if (!change.archived) {
     phase = derivePhase(
       {
         proposal: state('proposal'),
@@ -417,10 +418,9 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   };
 }
 
-/** The phase of the board's own change of that id ("archived" when it is in the archive); "-" when the board has none. */
+/** The phase of a refused change the board does not hold open: "archived" when its archive holds that id, else "-". */
 function boardPhase(board: Board, change: ImportedChange): Phase | '-' {
   if (change.refused || !existsSync(board.dir)) return '-';
-  if (board.hasChange(change.id)) return phaseOf(board, loadChange(board, change.id)).phase;
   return board.archived().some((a) => a.change_id === change.id) ? 'archived' : '-';
 }
 

@@ -370,6 +370,17 @@ describe('a source that holds one change id both open and archived', () => {
   });
 });
 
+describe('a source imported again after work went on on the board', () => {
+  it('tells each change as the board holds it: its phase, and the tasks done since', async () => {
+    const src = source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/tasks.md': TASKS.replace('- [x] 1.1 Do it', '- [ ] 1.1 Do it\n- [ ] 1.2 Check it') }, false);
+    const first = await imported('openspec', src);
+    expect(row(first.data, 'keep-place')).toMatchObject({ status: 'imported', phase: 'implementation', tasks: { total: 2, done: 0 } });
+    await ok(first.board, ['task', 'done', 'keep-place/1.1', '--as', 'codex']);
+    const again = (await cli(first.board, ['import', 'openspec', src, '--json'], PERSON)).json.data;
+    expect(row(again, 'keep-place')).toMatchObject({ status: 'unchanged', phase: 'implementation', tasks: { total: 2, done: 1 } });
+  });
+});
+
 describe('the text report', () => {
   it('shows every change with its reason when refused, uppercase folders as their id, and judges a spec-kit name without its number', async () => {
     const long = 'a-feature-name-of-sixty-two-characters-that-fits-as-a-change-id';
