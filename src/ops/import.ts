@@ -10,7 +10,7 @@
  * place, its originals set aside under agentd/.imported/ in the same commit.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
@@ -86,7 +86,7 @@ export const importBoard = defineOp({
   async run(ctx, input) {
     requireHuman(input.agent_id, 'Importing a board');
     const target = ctx.root ?? findRoot(undefined, ctx.cwd) ?? resolve(ctx.cwd);
-    const source = input.path === undefined ? target : sourceRoot(resolve(ctx.cwd, input.path), input.tool);
+    const source = input.path === undefined ? target : sourceRoot(resolve(ctx.cwd, input.path), input.tool, input.path, ctx.cwd);
     const board = new Board(target);
     const unconverted = existsSync(board.dir) && isAgentdBoard(board.dir);
     const inPlace = input.tool === 'agentd' && source === target;
@@ -184,10 +184,23 @@ function anotherId(change: ImportedChange, changes: ImportedChange[], board: Boa
   return `to import it too, give it another id: rename ${renames.join(', then ')} in the source, and import again`;
 }
 
-/** The repository a PATH names: the folder itself, or the one above when PATH is the tool's own folder. */
-function sourceRoot(path: string, tool: ImportTool): string {
+/**
+ * The repository a PATH names: the folder itself, or the one above when PATH is the tool's own
+ * folder (or openspec/changes/). A folder inside that one (a change, a feature) is refused with the
+ * root to give: an import reads a whole repository.
+ */
+function sourceRoot(path: string, tool: ImportTool, given: string, cwd: string): string {
   const own = tool === 'agentd' ? BOARD_DIR : tool === 'openspec' ? 'openspec' : 'specs';
-  return basename(path) === own && !existsSync(join(path, own)) ? dirname(path) : path;
+  if (basename(path) === own && !existsSync(join(path, own))) return dirname(path);
+  if (tool === 'openspec' && basename(path) === 'changes' && basename(dirname(path)) === own && !existsSync(join(path, own))) return dirname(dirname(path));
+  if (!isDir(path) || existsSync(join(path, own))) return path;
+  for (let inner = path, above = dirname(path); above !== inner; inner = above, above = dirname(above)) {
+    const child = basename(inner);
+    if (basename(above) !== own || !(tool === 'spec-kit' ? isFeatureFolder(child) : ['changes', 'archive'].includes(child))) continue;
+    const root = relative(cwd, dirname(above)) || '.';
+    fail('IMPORT_REFUSED', `${given} is a folder inside ${own}/ of a repository, and an import reads a whole repository.`, `Give the root of that repository as PATH: \`agentboard import ${tool} ${root}\`.`);
+  }
+  return path;
 }
 
 function isDir(path: string): boolean {

@@ -317,6 +317,21 @@ describe('a PATH that is no folder, and links in the source', () => {
     expect(readdirSync(where)).toEqual(['afile']);
   });
 
+  it("a PATH that is the tool's board folder is read as its repository; one inside it (a change, a feature) is refused with the root to give", async () => {
+    const where = tempDir();
+    const repo = join(where, 'repo');
+    cpSync(source({ 'openspec/changes/add-thing/proposal.md': PROPOSAL, 'specs/001-rooms/spec.md': '# Feature Specification: Rooms\n\n## Requirements\n\n- **FR-001**: System MUST work.\n' }, false), repo, { recursive: true });
+    const board = join(where, 'board');
+    mkdirSync(board);
+    expect((await cli(board, ['import', 'openspec', '../repo/openspec/changes', '--dry-run', '--json'], PERSON)).json.data.changes.map((c: any) => c.change_id)).toEqual(['add-thing']);
+    for (const [tool, path, own] of [['openspec', '../repo/openspec/changes/add-thing', 'openspec'], ['spec-kit', '../repo/specs/001-rooms', 'specs']]) {
+      const r = await cli(board, ['import', tool!, path!, '--json'], PERSON);
+      expect(r.code, path).toBe(1);
+      expect(r.json.error, path).toMatchObject({ code: 'IMPORT_REFUSED', message: `${path} is a folder inside ${own}/ of a repository, and an import reads a whole repository.`, next_step: `Give the root of that repository as PATH: \`agentboard import ${tool} ../repo\`.` });
+    }
+    expect(readdirSync(board)).toEqual([]);
+  });
+
   it('a link out of the repository, to a folder or back into itself, is not followed and is named; a link to a file of the repository is read', async () => {
     const outside = tempDir();
     write(outside, 'secret.txt', 'a file of this machine\n');
