@@ -172,19 +172,21 @@ function phaseOrder(tasks: ChecklistTask[]): void {
 
 /*
  * spec-kit writes a spec in the language of the person who asks for it, its headings and labels
- * too: beside the English words, those of Chinese (simplified and traditional), Japanese and Korean
- * specs are read, and a section whose heading is not known is known by what it holds (see sectionKind).
+ * too: beside the English words, those of Spanish, Portuguese, French, German, Italian, Chinese
+ * (simplified and traditional), Japanese and Korean specs are read, and a section whose heading is
+ * not known is known by what it holds (see sectionKind).
  */
-const INPUT = /^\*\*(?:Input|(?:输入|輸入|入力|입력)[^*]{0,4})\*\*[:：][ \t]*(.+)$/i;
-const STORY = /^User Story (\d+)\s*[-–—:]\s*(.+?)(?:\s*\(Priority:\s*(P\d+)\))?\s*(?:🎯.*)?$/i;
+const INPUT = /^\*\*(?:Input|Entrada|Entrée|Eingabe|(?:输入|輸入|入力|입력)[^*]{0,4})\*\*[ \t]*[:：][ \t]*(.+)$/iu;
+/** "User Story 1 - Title (Priority: P1)", "Historia de Usuario 1 - …", "Récit utilisateur 1 – Title (Priorité : P1)". */
+const STORY = /^(?:User Story|Historia de usuario|História de usuário|Récit utilisateur|Storia utente) (\d+)\s*[-–—:]\s*(.+?)(?:\s*\([^)]*?(P\d+)\))?\s*(?:🎯.*)?$/iu;
 /** "用户故事 1 — Title（优先级：P1）", "사용자 스토리 1 - Title (우선순위: P1)": a story heading whose words are not English. */
 const LOCAL_STORY = /^[^\x00-\x7F](?:[^\x00-\x7F]| (?=[^\x00-\x7F])){0,15}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
 const STEP_WORDS = {
-  given: ['Given', '给定', '給定', '假设', '假設', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진'],
-  when: ['When', '当', '當', '操作', '実行', '언제', '동작 시점', '동작'],
-  then: ['Then', '那么', '那麼', '则', '則', '期待結果', '結果', '그러면', '기대 결과', '결과'],
-  and: ['And', '并且', '並且', 'かつ', '그리고'],
-  but: ['But', '但是'],
+  given: ['Given', 'Dado', 'Dada', 'Étant donné', 'Angenommen', 'Gegeben', 'Dato', '给定', '給定', '假设', '假設', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진'],
+  when: ['When', 'Cuando', 'Quando', 'Quand', 'Lorsque', 'Wenn', '当', '當', '操作', '実行', '언제', '동작 시점', '동작'],
+  then: ['Then', 'Entonces', 'Então', 'Alors', 'Dann', 'Allora', '那么', '那麼', '则', '則', '期待結果', '結果', '그러면', '기대 결과', '결과'],
+  and: ['And', 'Y', 'E', 'Et', 'Und', '并且', '並且', 'かつ', '그리고'],
+  but: ['But', 'Pero', 'Mas', 'Mais', 'Aber', 'Ma', '但是'],
 };
 const STEP_NAME = new Map(Object.entries(STEP_WORDS).flatMap(([name, words]) => words.map((w) => [w.toLowerCase(), name])));
 /** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */

@@ -294,6 +294,48 @@ describe('a spec-kit spec.md written in Korean or Japanese', () => {
   });
 });
 
+describe('a spec-kit spec.md written in Spanish, Portuguese or French', () => {
+  it('has its request (Entrada, Entrée), user stories (Historia de Usuario 1, Récit utilisateur 1 – … (Priorité : P1)) and scenarios (Dado / Cuando / Entonces …) read', async () => {
+    const spec = (input: string, story: string, steps: string) =>
+      [
+        '# Feature Specification: Rooms',
+        '',
+        input,
+        '',
+        '## User Scenarios & Testing *(mandatory)*',
+        '',
+        story,
+        '',
+        'People book a meeting room themselves, without asking the front desk, and see when each room is free.',
+        '',
+        steps,
+        '',
+        '## Requirements *(mandatory)*',
+        '',
+        '- **FR-001**: The system MUST let people book free rooms.',
+        '',
+      ].join('\n');
+    const { board, code, data } = await imported(
+      'spec-kit',
+      source({
+        'specs/001-salas/spec.md': spec('**Entrada**: Descripción del usuario: "Reservar salas sin pasar por recepción"', '### Historia de Usuario 1 - Reservar una sala (Prioridad: P1)', '1. **Dado** que la sala A está libre, **Cuando** la reservo, **Entonces** la reserva queda registrada.'),
+        'specs/002-salas-pt/spec.md': spec('**Entrada**: Descrição do usuário: "Reservar salas sem passar pela recepção"', '### História de Usuário 1 - Reservar uma sala (Prioridade: P1)', '1. **Dado** uma sala livre, **Quando** a equipe a reserva, **Então** a reserva fica registrada, **E** aparece na agenda.'),
+        'specs/003-salles/spec.md': spec("**Entrée** : Description utilisateur : « Réserver des salles sans passer par l'accueil »", '### Récit utilisateur 1 – Réserver une salle (Priorité : P1)', '1. **Étant donné** une salle libre, **quand** on la réserve, **alors** la réservation est enregistrée.'),
+      }),
+    );
+    expect(code).toBe(0);
+    for (const id of ['salas', 'salas-pt', 'salles']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    const scenarios = async (id: string) => (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then]);
+    expect(await scenarios('salas')).toEqual([['User Story 1, scenario 1: Reservar una sala', 'que la sala A está libre', 'la reservo', 'la reserva queda registrada.']]);
+    expect(await scenarios('salas-pt')).toEqual([['User Story 1, scenario 1: Reservar uma sala', 'uma sala livre', 'a equipe a reserva', 'a reserva fica registrada\nAND aparece na agenda.']]);
+    expect(await scenarios('salles')).toEqual([['User Story 1, scenario 1: Réserver une salle', 'une salle libre', 'on la réserve', 'la réservation est enregistrée.']]);
+    const proposal = (await showDocument(board, 'salles', 'proposal')).content;
+    expect(proposal.why.split('\n')[0]).toBe("Description utilisateur : « Réserver des salles sans passer par l'accueil »");
+    expect(proposal.what_changes).toBe('- User Story 1 - Réserver une salle (P1)');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('an agentd issue settled since, its severity struck ("- **Severity**: ~~High~~ → Resolved")', () => {
   it('keeps its severity and says it is settled: a review lands with it, a challenge lands without errors', async () => {
     const issue = '### Issue: Greeting is not imported\n- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.\n';
