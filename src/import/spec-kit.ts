@@ -192,6 +192,8 @@ const STEP_NAME = new Map(Object.entries(STEP_WORDS).flatMap(([name, words]) => 
 /** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */
 const SCENARIO_START = new RegExp(`^(?:(\\d+[a-z]?)[.)]|[-*+])[ \\t]+(?=\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when].join('|')})\\*\\*)`, 'i');
 const STEP_WORD = new RegExp(`\\*\\*(${[...STEP_NAME.keys()].join('|')})\\*\\*[:：]?`, 'gi');
+/** A step on a bullet of its own ("   - **When** …"), as a scenario whose steps are listed one a line has them. */
+const STEP_BULLET = new RegExp(`^[ \\t]*[-*+][ \\t]+(?=\\*\\*(?:${[...STEP_NAME.keys()].join('|')})\\*\\*)`, 'i');
 const STEP_MENTION = new RegExp(`\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when, ...STEP_WORDS.then].join('|')})\\*\\*`, 'i');
 /** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
 const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|[:：]\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*)[:：])[ \t]*(.+)$/;
@@ -352,8 +354,9 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       const line = lines.line(i).trim();
       if (inFence[i]) continue;
       const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? '';
-      if (id.startsWith('FR-')) kind = 'requirements';
-      else if (id.startsWith('SC-')) kind = 'success criteria';
+      // Requirements and success criteria by their ids in English, Spanish, Portuguese and French.
+      if (/^(?:FR|RF|EF)-/.test(id)) kind = 'requirements';
+      else if (/^(?:SC|CE|CS)-/.test(id)) kind = 'success criteria';
       else if (SCENARIO_START.test(line)) kind = 'user scenarios';
     }
     if (!kind) return key;
@@ -383,13 +386,20 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
           }
           k = 0;
         }
-        // An item and the indented lines that wrap it.
+        // An item and the indented lines that wrap it, or the steps that follow it one a bullet until its THEN (and the ANDs after it).
         let end = i + 1;
+        const itemText = () => joinWrapped(Array.from({ length: end - i }, (_, d) => (d > 0 ? lines.line(i + d).replace(STEP_BULLET, '') : lines.line(i + d))));
         if (!inFence[i] && SCENARIO_START.test(line.trim())) {
-          while (end < section.end && !inFence[end] && /^[ \t]+\S/.test(lines.line(end)) && !SCENARIO_START.test(lines.line(end).trim())) end++;
+          while (end < section.end && !inFence[end]) {
+            const next = lines.line(end);
+            const wraps = /^[ \t]+\S/.test(next) && !SCENARIO_START.test(next.trim());
+            const step = STEP_BULLET.test(next) ? STEP_NAME.get(/^\*\*([^*]+)\*\*/.exec(next.replace(STEP_BULLET, ''))?.[1]!.toLowerCase() ?? '') : undefined;
+            if (!wraps && !(step && (step === 'and' || step === 'but' || scenarioSteps(itemText()) === null))) break;
+            end++;
+          }
         }
         const item = Array.from({ length: end - i }, (_, d) => lines.line(i + d));
-        const sc = inFence[i] ? null : scenarioSteps(joinWrapped(item));
+        const sc = inFence[i] ? null : scenarioSteps(itemText());
         if (sc) {
           k++;
           const n = sc.n ?? k;

@@ -336,6 +336,55 @@ describe('a spec-kit spec.md written in Spanish, Portuguese or French', () => {
   });
 });
 
+describe('a spec-kit spec.md whose scenarios list their steps one a bullet, and whose requirements and criteria are RF-### and CE-###', () => {
+  it('has each scenario read with all its steps, and the sections read by the ids they hold', async () => {
+    const spec = [
+      '# Especificación de Funcionalidad: Consultar registros',
+      '',
+      '## Escenarios de Usuario y Pruebas *(obligatorio)*',
+      '',
+      '### Historia de Usuario 1 - Consultar el historial propio (Prioridad: P1)',
+      '',
+      'El propietario consulta el historial de cobros de sus embarcaciones, y solo el de las suyas.',
+      '',
+      '**Escenarios de Aceptación**:',
+      '',
+      '1. **Escenario**: Consulta exitosa del historial propio.',
+      '   - **Dado** que un propietario tiene reservas con cobros.',
+      '   - **Cuando** el propietario solicita su historial.',
+      '   - **Entonces** el sistema devuelve sus registros.',
+      '   - **Y** ningún registro de otro propietario.',
+      '2. **Escenario**: Sin registros.',
+      '   - **Dado** que un propietario no tiene reservas.',
+      '   - **Cuando** solicita su historial.',
+      '   - **Entonces** el sistema devuelve un historial vacío.',
+      '',
+      '## Requisitos *(obligatorio)*',
+      '',
+      '- **RF-001**: El sistema MUST devolver solo los registros del propietario.',
+      '',
+      '## Criterios de Éxito *(obligatorio)*',
+      '',
+      '- **CE-001**: El 100% de las consultas devuelven solo registros propios.',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/012-consultar/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'consultar')).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    expect(report(data, 'specs/012-consultar/spec.md').findings.filter((f: any) => f.level !== 'info')).toEqual([
+      expect.objectContaining({ message: "spec-kit's spec.md has no Why, which agentboard asks for; the proposal says it is not stated" }),
+    ]);
+    const content = (await showDocument(board, 'consultar', 'spec')).content;
+    expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['User Story 1, scenario 1: Consultar el historial propio', 'que un propietario tiene reservas con cobros.', 'el propietario solicita su historial.', 'el sistema devuelve sus registros.\nAND ningún registro de otro propietario.'],
+      ['User Story 1, scenario 2: Consultar el historial propio', 'que un propietario no tiene reservas.', 'solicita su historial.', 'el sistema devuelve un historial vacío.'],
+    ]);
+    expect(content.requirements.map((r: any) => r.id)).toEqual(['RF-001']);
+    expect((await showDocument(board, 'consultar', 'proposal')).content.impact).toBe('- **CE-001**: El 100% de las consultas devuelven solo registros propios.');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('an agentd issue settled since, its severity struck ("- **Severity**: ~~High~~ → Resolved")', () => {
   it('keeps its severity and says it is settled: a review lands with it, a challenge lands without errors', async () => {
     const issue = '### Issue: Greeting is not imported\n- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.\n';
