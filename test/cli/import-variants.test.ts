@@ -400,6 +400,31 @@ describe('an agentd issue settled since, its severity struck ("- **Severity**: ~
   });
 });
 
+describe("an agentd change whose latest challenge asks for a revision, and whose STATE.yaml says agentd went on since", () => {
+  it('lands with its spec as it was (the challenge a note) at the phase of its work; with STATE.yaml at drafting, the spec lands rejected', async () => {
+    const challenge = '\n<review iteration="2" reviewer="codex" status="needs_revision">\n## Summary\nThe spec misses the deletion of notes.\n\n## Verdict\nneeds_revision\n</review>\n';
+    const change = (id: string, phase: string) => ({
+      [`agentd/changes/${id}/proposal.md`]: AGENTD_PROPOSAL + challenge,
+      [`agentd/changes/${id}/specs/notes.md`]: AGENTD_SPEC,
+      [`agentd/changes/${id}/tasks.md`]: AGENTD_TASKS,
+      [`agentd/changes/${id}/STATE.yaml`]: `change_id: ${id}\nphase: ${phase}\niteration: 4\n`,
+    });
+    const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', ...change('went-on', 'implementing'), ...change('redrafting', 'drafting') }));
+    expect(code).toBe(0);
+    expect(row(data, 'went-on')).toMatchObject({ status: 'imported', phase: 'implementation' });
+    expect(row(data, 'redrafting')).toMatchObject({ status: 'imported', phase: 'spec' });
+    expect(report(data, 'agentd/changes/went-on/proposal.md').findings).toContainEqual({
+      level: 'warning',
+      message: 'the latest challenge (NEEDS_REVISION) asks for a revision, but agentd\'s STATE.yaml says the change went on to "implementing": the challenge is kept as a note, and nothing is rejected',
+      fix: 'nothing to do, or reject the spec on the board if the revision is still wanted',
+    });
+    expect((await showDocument(board, 'went-on', 'spec')).status).toBe('submitted');
+    const notes = (await showDocument(board, 'went-on', 'proposal')).notes.map((n: any) => n.text);
+    expect(notes).toContainEqual(expect.stringContaining('Challenge of iteration 2 by codex: NEEDS_REVISION'));
+    expect((await showDocument(board, 'redrafting', 'spec')).status).toBe('rejected');
+  });
+});
+
 describe('task ids in bold ("- [x] **T001** [P] Title")', () => {
   it('are the ids, and the markers after them are read: [P] runs beside the others', async () => {
     const tasks = '# Tasks\n\n## Phase 3.1: Setup\n\n- [x] **T001** Create the project\n- [x] **T002** [P] Configure the linter\n- [ ] **T003** Add the booking form\n';
