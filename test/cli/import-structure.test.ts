@@ -5,6 +5,7 @@
  * not followed out of the source, a PATH that is no folder refused, and no temp file outliving a
  * killed import. Sources are copied (test/fixtures/import/out-of-order/) or written in temp folders.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -382,6 +383,26 @@ describe('a source that holds one change id both open and archived', () => {
       ['zeta-thing', 'unchanged', null],
     ]);
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('an OpenSpec change archived by hand (openspec/changes/archive/<name>/, no date before the name)', () => {
+  it('lands archived on the day of the last commit that changed its folder, and the report says so', async () => {
+    const src = source({ 'openspec/changes/archive/add-thing/proposal.md': PROPOSAL, 'openspec/changes/archive/add-thing/specs/bookmarks/spec.md': DELTA, 'openspec/changes/archive/add-thing/tasks.md': TASKS, 'openspec/changes/keep-place/proposal.md': PROPOSAL }, false);
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: '2025-03-04T12:00:00Z', GIT_COMMITTER_DATE: '2025-03-04T12:00:00Z' };
+    for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'archive add-thing']]) spawnSync('git', args, { cwd: src, env });
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    expect(row(data, 'add-thing')).toMatchObject({ status: 'imported', phase: 'archived', archived_to: 'agentd/archive/2025-03-04-add-thing', documents: ['proposal.md', 'spec.md', 'tasks.md'], tasks: { total: 1, done: 1 } });
+    expect(row(data, 'add-thing').findings).toContainEqual({
+      level: 'warning',
+      file: 'openspec/changes/archive/add-thing',
+      message: "the archived change's folder has no date before its name (YYYY-MM-DD-add-thing, as `openspec archive` names it): it lands archived on 2025-03-04, the day of the last commit that changed the folder",
+      fix: 'nothing to do, or rename the folder to the day it was archived (YYYY-MM-DD-add-thing) in the source before importing',
+    });
+    expect(readdirSync(join(board, 'agentd/archive'))).toEqual(['2025-03-04-add-thing']);
+    const again = (await cli(board, ['import', 'openspec', src, '--json'], PERSON)).json.data;
+    expect(again.changes.map((c: any) => [c.change_id, c.status])).toEqual([['add-thing', 'unchanged'], ['keep-place', 'unchanged']]);
   });
 });
 
