@@ -55,7 +55,12 @@ export function readSpecKit(tree: SourceTree): ImportPlan {
   for (const file of tree.files) {
     if (inChange.has(file)) continue;
     const log = new FileLog(file);
-    log.finding('info', file.includes('constitution') ? "the project's constitution: agentboard has no document for it" : 'a file of the spec-kit project, not of one of its features: agentboard has no document for it', 'nothing to do; it stays where it is');
+    // A feature's document in a folder not named like one (specs/user-auth/, specs/api/001-auth/) is named, not passed over.
+    const misplaced = /^(specs\/(?:[^/]+\/)*([^/]+))\/(spec|plan|tasks)\.md$/i.exec(file);
+    if (misplaced) {
+      const name = misplaced[2]!.replace(/^\d+-/, '');
+      log.finding('warning', `${misplaced[1]}/ holds a feature's ${misplaced[3]!.toLowerCase()}.md but is not a folder spec-kit names for a feature (specs/NNN-name/), so it is not imported`, `to import it, make it specs/NNN-${name}/ (NNN a number no other feature has) in the source, and import again`);
+    } else log.finding('info', file.includes('constitution') ? "the project's constitution: agentboard has no document for it" : 'a file of the spec-kit project, not of one of its features: agentboard has no document for it', 'nothing to do; it stays where it is');
     plan.files.push(log.report);
   }
   plan.files.sort((a, b) => (a.file < b.file ? -1 : 1));

@@ -188,6 +188,20 @@ describe('a specs/ folder that is not spec-kit\'s (no specs/001-name/ in it)', (
   });
 });
 
+describe("a feature's documents in a folder of specs/ not named like a feature (specs/user-profile/, specs/api/002-auth/)", () => {
+  it('are named in the report with what to do, beside the features imported', async () => {
+    const { code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/user-profile/spec.md': SK_SPEC, 'specs/api/002-auth/tasks.md': SK_TASKS, 'specs/README.md': '# Specs\n' }));
+    expect(code).toBe(0);
+    expect(data.changes.map((c: any) => c.change_id)).toEqual(['rooms']);
+    expect(report(data, 'specs/user-profile/spec.md')).toMatchObject({
+      to: ['left where it is (specs/user-profile/spec.md)'],
+      findings: [{ level: 'warning', message: "specs/user-profile/ holds a feature's spec.md but is not a folder spec-kit names for a feature (specs/NNN-name/), so it is not imported", fix: 'to import it, make it specs/NNN-user-profile/ (NNN a number no other feature has) in the source, and import again' }],
+    });
+    expect(report(data, 'specs/api/002-auth/tasks.md').findings[0]).toMatchObject({ level: 'warning', fix: 'to import it, make it specs/NNN-auth/ (NNN a number no other feature has) in the source, and import again' });
+    expect(report(data, 'specs/README.md').findings[0].level).toBe('info');
+  });
+});
+
 describe("a spec-kit project that keeps its features in .specify/specs/ (as early ones do)", () => {
   it('is refused with where its features are and the PATH to give, and imports from that PATH', async () => {
     const src = source({ '.specify/memory/constitution.md': '# Constitution\n', '.specify/specs/001-rooms/spec.md': SK_SPEC, '.specify/specs/001-rooms/tasks.md': SK_TASKS });
