@@ -134,6 +134,15 @@ describe("a spec.md of spec-kit's first template (one \"### Primary User Story\"
   });
 });
 
+describe('a task list named in the singular (task.md)', () => {
+  it('is read as tasks.md when the change has no tasks.md, and the report says so', async () => {
+    const { code, data } = await imported('openspec', source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/task.md': TASKS }));
+    expect(code).toBe(0);
+    expect(row(data, 'keep-place')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], tasks: { total: 2, done: 1 } });
+    expect(report(data, 'openspec/changes/keep-place/task.md')).toMatchObject({ to: ['tasks.md'], findings: [{ level: 'info', message: 'read as tasks.md: its name is the singular of it', fix: 'nothing to do' }] });
+  });
+});
+
 describe('a change that lands with no document, its files kept in attachments/ only', () => {
   it('is on the board already when the import runs again: unchanged, exit 0, nothing written', async () => {
     const src = source({
