@@ -318,7 +318,7 @@ describe('a spec-kit spec.md written in Korean or Japanese', () => {
 });
 
 describe('a spec-kit spec.md written in Spanish, Portuguese or French', () => {
-  it('has its request (Entrada, Entrée), user stories (Historia de Usuario 1, Récit utilisateur 1 – … (Priorité : P1)) and scenarios (Dado / Cuando / Entonces …) read', async () => {
+  it('has its request (Entrada, Entrée), user stories (Historia de Usuario 1, Récit utilisateur 1 – … (Priorité : P1)), scenarios (Dado / Cuando / Entonces …) and story labels of tasks ([HU1]) read', async () => {
     const spec = (input: string, story: string, steps: string) =>
       [
         '# Feature Specification: Rooms',
@@ -342,12 +342,15 @@ describe('a spec-kit spec.md written in Spanish, Portuguese or French', () => {
       'spec-kit',
       source({
         'specs/001-salas/spec.md': spec('**Entrada**: Descripción del usuario: "Reservar salas sin pasar por recepción"', '### Historia de Usuario 1 - Reservar una sala (Prioridad: P1)', '1. **Dado** que la sala A está libre, **Cuando** la reservo, **Entonces** la reserva queda registrada.'),
+        'specs/001-salas/tasks.md': '# Tareas\n\n## Fase 1: Historia de Usuario 1\n\n- [X] T001 [P] [HU1] Crear el modelo de reserva\n- [ ] T002 [HU1] Crear el formulario de reserva\n',
         'specs/002-salas-pt/spec.md': spec('**Entrada**: Descrição do usuário: "Reservar salas sem passar pela recepção"', '### História de Usuário 1 - Reservar uma sala (Prioridade: P1)', '1. **Dado** uma sala livre, **Quando** a equipe a reserva, **Então** a reserva fica registrada, **E** aparece na agenda.'),
         'specs/003-salles/spec.md': spec("**Entrée** : Description utilisateur : « Réserver des salles sans passer par l'accueil »", '### Récit utilisateur 1 – Réserver une salle (Priorité : P1)', '1. **Étant donné** une salle libre, **quand** on la réserve, **alors** la réservation est enregistrée.'),
       }),
     );
     expect(code).toBe(0);
-    for (const id of ['salas', 'salas-pt', 'salles']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    expect(row(data, 'salas')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], tasks: { total: 2, done: 1 } });
+    for (const id of ['salas-pt', 'salles']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    expect((await ok(board, ['task', 'show', 'salas/T001'])).task).toMatchObject({ title: 'Crear el modelo de reserva', description: 'User story HU1: Reservar una sala' });
     const scenarios = async (id: string) => (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then]);
     expect(await scenarios('salas')).toEqual([['User Story 1, scenario 1: Reservar una sala', 'que la sala A está libre', 'la reservo', 'la reserva queda registrada.']]);
     expect(await scenarios('salas-pt')).toEqual([['User Story 1, scenario 1: Reservar uma sala', 'uma sala livre', 'a equipe a reserva', 'a reserva fica registrada\nAND aparece na agenda.']]);
