@@ -96,8 +96,8 @@ export const importBoard = defineOp({
     }
     checkSource(source, input.tool, base, inPlace);
     const { plan, tree } = readPlan(source, input.tool, base);
-    if (existsSync(board.dir) && !(inPlace && unconverted)) keepBoardIds(board, plan.changes, input.tool);
-    const commit = gitCommit(source);
+    const git = gitSource(source);
+    if (existsSync(board.dir) && !(inPlace && unconverted)) keepBoardIds(board, plan.changes, input.tool, git?.prefix ?? '');
     const now = new Date().toISOString();
     const kept = keptOfEachId(plan.changes);
     const outcomes = plan.changes.map((change): Outcome => {
@@ -118,7 +118,7 @@ export const importBoard = defineOp({
       changes: [],
       files: plan.files,
     };
-    const staged = plan.changes.map((change, i) => ({ change, status: outcomes[i]!, docs: outcomes[i] === 'imported' ? documentsOf(change, input.agent_id, now, input.tool, commit) : [] }));
+    const staged = plan.changes.map((change, i) => ({ change, status: outcomes[i]!, docs: outcomes[i] === 'imported' ? documentsOf(change, input.agent_id, now, input.tool, git) : [] }));
     for (const { change, status, docs } of staged) {
       result.changes.push(summarize(change, status, docs, plan.files, board));
       if (status === 'imported') continue;
@@ -277,11 +277,17 @@ function readPlan(root: string, tool: ImportTool, base: string): { plan: ImportP
   return { plan, tree };
 }
 
-/** The commit the source repository is at, when it is a git repository with one. */
-function gitCommit(root: string): string | undefined {
-  const git = gitSync(['-C', root, 'rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, env: process.env, timeoutMs: 5000 });
-  const out = git.stdout.toString('utf8').trim();
-  return git.code === 0 && /^[0-9a-f]{40}$/.test(out) ? out : undefined;
+/**
+ * The commit the source repository is at, when it is a git repository with one, and where the
+ * source is inside it ("docs/" for PATH docs): imported_from names each file as that commit holds it.
+ */
+function gitSource(root: string): { commit: string; prefix: string } | undefined {
+  const run = (args: string[]) => gitSync(['-C', root, ...args], { cwd: root, env: process.env, timeoutMs: 5000 });
+  const head = run(['rev-parse', '--verify', '-q', 'HEAD']);
+  const commit = head.stdout.toString('utf8').trim();
+  if (head.code !== 0 || !/^[0-9a-f]{40}$/.test(commit)) return undefined;
+  const prefix = run(['rev-parse', '--show-prefix']);
+  return { commit, prefix: prefix.code === 0 ? prefix.stdout.toString('utf8').trim() : '' };
 }
 
 const DOC_FILES = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'];
@@ -298,7 +304,7 @@ function importedFrom(path: string): ImportSource | undefined {
  * is another now (an earlier import made café-menu into caf-menu, this one makes it cafe-menu):
  * a change of the source is the board's change whose documents came from its files, by the same tool.
  */
-function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool): void {
+function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool, prefix: string): void {
   const key = (path: string) => path.normalize('NFC');
   const ids = new Map<string, string>();
   const folders = [...board.changeIds().map((id) => ({ id, folder: board.changeDir(id) })), ...board.archived().map((a) => ({ id: a.change_id, folder: join(board.archiveDir, a.folder) }))];
@@ -313,7 +319,7 @@ function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool)
   for (const change of changes) {
     if (change.refused) continue;
     const from = [change.proposal, change.spec, change.tasks, change.review, change.design].flatMap((d) => (d ? [d.from] : []));
-    const id = from.map((f) => ids.get(key(f))).find((i) => i !== undefined);
+    const id = from.map((f) => ids.get(key(prefix + f))).find((i) => i !== undefined);
     if (id === undefined || id === change.id || taken.has(id)) continue;
     taken.add(id);
     change.id = id;
@@ -348,12 +354,13 @@ interface Planned {
 }
 
 /** The documents of a change as they land: submitted by the person, saying where they came from. */
-function documentsOf(change: ImportedChange, person: string, now: string, tool: ImportTool, commit: string | undefined): Planned[] {
+function documentsOf(change: ImportedChange, person: string, now: string, tool: ImportTool, git: { commit: string; prefix: string } | undefined): Planned[] {
   const out: Planned[] = [];
   const add = <T extends DocType>(type: T, doc: ImportedDoc<unknown> | undefined, content: () => DocInput[T]) => {
     if (!doc) return;
-    const source: ImportSource = commit ? { tool, path: doc.from, commit } : { tool, path: doc.from };
-    const notes: Note[] = [{ author: person, at: now, text: `Imported from ${tool}: ${doc.from}.` }, ...(doc.notes ?? []).map((n) => ({ author: n.author, at: now, text: n.text }))];
+    const path = `${git?.prefix ?? ''}${doc.from}`;
+    const source: ImportSource = git ? { tool, path, commit: git.commit } : { tool, path };
+    const notes: Note[] = [{ author: person, at: now, text: `Imported from ${tool}: ${path}.` }, ...(doc.notes ?? []).map((n) => ({ author: n.author, at: now, text: n.text }))];
     const meta: DocMeta = { id: `${change.id}/${type}`, change_id: change.id, type, status: 'submitted', created: now, updated: now, author: person, revision: 1, imported_from: source, notes, feedback: [] };
     if (doc.rejected) {
       meta.status = 'rejected';

@@ -7,6 +7,7 @@
  * struck, task ids in bold, a file action that is none, a proposal whose parts have other names.
  * Sources are written in temp folders.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -223,9 +224,16 @@ describe("a spec-kit project that keeps its features in .specify/specs/ (as earl
       next_step: 'Give its .specify folder as PATH: `agentboard import spec-kit .specify` in the root of the repository.',
     });
     expect(readdirSync(board)).toEqual([]);
-    const { code, data } = await imported('spec-kit', join(src, '.specify'));
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'specs']]) spawnSync('git', args, { cwd: src, env });
+    const { board: imports, code, data } = await imported('spec-kit', join(src, '.specify'));
     expect(code).toBe(0);
     expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', source: 'specs/001-rooms', tasks: { total: 2, done: 1 } });
+    // Where the file is in the commit it names, so that `git show <commit>:<path>` finds it.
+    const from = (await showDocument(imports, 'rooms', 'spec')).markdown;
+    expect(from).toContain('  path: ".specify/specs/001-rooms/spec.md"\n');
+    const commit = /commit: ([0-9a-f]{40})/.exec(from)![1];
+    expect(spawnSync('git', ['show', `${commit}:.specify/specs/001-rooms/spec.md`], { cwd: src, encoding: 'utf8' }).stdout).toBe(SK_SPEC);
   });
 });
 
