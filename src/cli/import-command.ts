@@ -60,9 +60,11 @@ export function renderImport(data: Data): string {
   const from = `${data.tool} (${data.source === '.' ? 'this repository' : data.source})`;
   const some = (status: string) => changes.filter((c) => c.status === status).length;
   const also = [some('imported_with_errors') && `${some('imported_with_errors')} with errors`, some('refused') && `${some('refused')} refused`].filter(Boolean);
+  // Run again, a source whose changes are on the board says so, refused ones or not.
+  const unchanged = some('unchanged');
   let out =
-    changes.length > 0 && some('unchanged') === changes.length
-      ? `Nothing new from ${from}: its changes are on the board already.\n\n`
+    unchanged > 0 && count === 0
+      ? `Nothing new from ${from}: ${unchanged === changes.length ? 'its changes are' : `${unchanged} of its ${changes.length} changes are`} on the board already${also.length ? ` (${also.join(', ')})` : ''}.\n\n`
       : `${data.dry_run ? 'Would import' : 'Imported'} ${count} change${count === 1 ? '' : 's'} from ${from}${also.length ? ` (${also.join(', ')})` : ''}${data.originals ? `; agentd's originals ${data.dry_run ? 'would be' : 'are'} kept in ${data.originals}` : ''}:\n\n`;
   if (changes.length === 0) out += '  no changes found\n';
   out += table(

@@ -18,6 +18,17 @@ import type { SourceTree } from './source.js';
 const METADATA = "agentd's metadata of the file; agentboard writes its own frontmatter";
 /** STATE.yaml phases after which the work was done, whatever the checkboxes say (agentd never ticks them). */
 const FINISHED = new Set(['implemented', 'complete', 'merging', 'archived']);
+/** STATE.yaml phases past the plan: agentd went on from its challenges (a NEEDS_REVISION one sets `drafting`). */
+const PAST_PLAN = new Set(['planned', 'challenged', 'implementing', 'testing', 'code_reviewing', ...FINISHED]);
+
+/** A challenge of agentd's, and the report of the file it is written in. */
+interface Challenge {
+  reviewer: string;
+  status: string;
+  iteration: number;
+  text: string;
+  log: FileLog;
+}
 
 interface ChangeFolder {
   id: string;
@@ -96,7 +107,7 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
     attach(stateFile);
   }
 
-  const challenges: { reviewer: string; status: string; iteration: number; text: string }[] = [];
+  const challenges: Challenge[] = [];
   let depends = new Map<string, string[]>();
   let order: string[] = [];
   const proposalFile = path('proposal.md');
@@ -153,11 +164,11 @@ function readChange(tree: SourceTree, folder: ChangeFolder, files: string[], log
   const challengeFile = path('CHALLENGE.md');
   if (files.includes(challengeFile) && tree.text(challengeFile) !== null) {
     const read = readForeignReview(tree.text(challengeFile)!, 1, logs.get(challengeFile)!);
-    if (read.verdict) challenges.unshift({ reviewer: 'agentd challenge', status: read.verdict, iteration: 0, text: `CHALLENGE.md (kept in attachments/${challengeFile.slice(folder.dir.length + 1)}) says ${read.verdict}: ${read.summary}` });
+    if (read.verdict) challenges.unshift({ reviewer: 'agentd challenge', status: read.verdict, iteration: 0, text: `CHALLENGE.md (kept in attachments/${challengeFile.slice(folder.dir.length + 1)}) says ${read.verdict}: ${read.summary}`, log: logs.get(challengeFile)! });
     attach(challengeFile, `agentd's challenge of the plan, verdict ${read.verdict ?? 'none'}: kept as an attachment and noted on the documents it judged`);
   }
   keepInOrder(change, logs, used);
-  applyChallenges(change, challenges);
+  applyChallenges(change, challenges, phase);
 
   for (const file of files) if (!used.has(file)) attach(file);
   return change;
@@ -225,7 +236,7 @@ function specOrder(meta: Record<string, unknown> | null): string[] {
 const REVIEW_OPEN = /^<review\b([^>]*)>$/;
 
 /** Takes agentd's challenge blocks (<review iteration=… reviewer=… status=…>) out of a proposal, keeping their text. */
-function takeReviewBlocks(body: string, offset: number, log: FileLog, into: { reviewer: string; status: string; iteration: number; text: string }[]): string {
+function takeReviewBlocks(body: string, offset: number, log: FileLog, into: Challenge[]): string {
   const lines = body.split('\n');
   for (let i = 0; i < lines.length; i++) {
     const open = REVIEW_OPEN.exec(lines[i]!.trim());
@@ -235,7 +246,7 @@ function takeReviewBlocks(body: string, offset: number, log: FileLog, into: { re
     const attr = (name: string) => new RegExp(`${name}="([^"]*)"`).exec(open[1]!)?.[1] ?? '';
     const status = attr('status').toUpperCase().replace(/[\s-]+/g, '_');
     const text = lines.slice(i + 1, end).join('\n').trim();
-    into.push({ reviewer: attr('reviewer') || 'agentd challenge', status, iteration: Number(attr('iteration')) || 0, text });
+    into.push({ reviewer: attr('reviewer') || 'agentd challenge', status, iteration: Number(attr('iteration')) || 0, text, log });
     const where = `the challenge of iteration ${attr('iteration') || '?'} (${status}), kept as a note or feedback of the documents it judged`;
     log.mapped(offset + i + 1, lines[i]!, where);
     log.mapped(offset + end + 1, lines[end]!, where);
@@ -246,16 +257,21 @@ function takeReviewBlocks(body: string, offset: number, log: FileLog, into: { re
 
 /**
  * A challenge judges the plan: the latest one asking for a revision rejects the spec (or the
- * proposal, when there is no spec) with its text as feedback; every other one is a note.
+ * proposal, when there is no spec) with its text as feedback, unless STATE.yaml says agentd went on
+ * past the plan since; every other one is a note.
  */
-function applyChallenges(change: ImportedChange, challenges: { reviewer: string; status: string; iteration: number; text: string }[]): void {
+function applyChallenges(change: ImportedChange, challenges: Challenge[], phase: string | null): void {
   if (challenges.length === 0 || !change.proposal) return;
   const latest = challenges[challenges.length - 1]!;
   const target = change.spec ?? change.proposal;
   const notes: { author: string; text: string }[] = [];
   for (const c of challenges) {
     const text = c.iteration ? `Challenge of iteration ${c.iteration} by ${c.reviewer}: ${c.status}\n\n${c.text}` : c.text;
-    if (c === latest && (c.status === 'NEEDS_REVISION' || c.status === 'REJECTED')) rejectDoc(target, c.reviewer, text);
+    const rejects = c === latest && (c.status === 'NEEDS_REVISION' || c.status === 'REJECTED');
+    if (rejects && phase !== null && PAST_PLAN.has(phase)) {
+      c.log.finding('warning', `the latest challenge (${c.status}) asks for a revision, but agentd's STATE.yaml says the change went on to "${phase}": the challenge is kept as a note, and nothing is rejected`, `nothing to do, or reject the ${target === change.spec ? 'spec' : 'proposal'} on the board if the revision is still wanted`);
+      notes.push({ author: c.reviewer, text });
+    } else if (rejects) rejectDoc(target, c.reviewer, text);
     else notes.push({ author: c.reviewer, text });
   }
   if (notes.length > 0) change.proposal.notes = [...(change.proposal.notes ?? []), ...notes];

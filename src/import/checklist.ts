@@ -36,7 +36,7 @@ export interface ChecklistTask {
   group?: string;
   /** spec-kit's [P]: may run beside the tasks around it. */
   parallel: boolean;
-  /** spec-kit's [US1]: the user story the task belongs to, kept in its description (withStory). */
+  /** spec-kit's [US1] (or [HU1]): the user story the task belongs to, kept in its description (withStory). */
   story?: string;
   /** agentd's "Spec:" references (`specs/x.md#r1-title`), kept for the importer to link requirements. */
   specRefs: string[];
@@ -63,7 +63,8 @@ export interface Checklist {
 const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ \t]?([xX]|[^\]\sA-Za-z0-9]?)[ \t]?\][ \t]+(.*)$/;
 /** "1.1 Title", "T001: Title", and the id in bold: "**T001** Title", "**1.1:** Title". */
 const NUMBERED = /^(?:Task[ \t]+)?(\*\*)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*)(?:[:.]?\1[:.]?)[ \t]+(.+)$/;
-const MARKERS = /^((?:\[(?:P|US\d+)\][ \t]*)+)/;
+/** spec-kit's [P] and the label of a task's user story: [US1], or [HU1] in Spanish and Portuguese lists. */
+const MARKERS = /^((?:\[(?:P|US\d+|HU\d+)\][ \t]*)+)/;
 const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
 const ACTIONS: Record<string, FileAction> = {
@@ -250,7 +251,7 @@ function newTask(text: string, done: boolean, line: number, raw: string, out: Ch
   const markers = MARKERS.exec(text);
   if (markers) {
     parallel = /\[P\]/.test(markers[1]!);
-    story = /\[(US\d+)\]/.exec(markers[1]!)?.[1];
+    story = /\[((?:US|HU)\d+)\]/.exec(markers[1]!)?.[1];
     text = text.slice(markers[0].length).trim();
   }
   const depends: string[] = [];

@@ -281,6 +281,14 @@ export function documentFile(files: readonly string[], dir: string, name: string
     logs.get(variants[0]!)?.finding('info', `read as ${name}: its name differs from it in case alone`, 'nothing to do');
     return variants[0]!;
   }
+  // A task list named in the singular, as people name it, when the folder has none of the plural name.
+  if (name === 'tasks.md' && variants.length === 0) {
+    const singular = files.filter((f) => f.startsWith(`${dir}/`) && f.slice(dir.length + 1).toLowerCase() === 'task.md');
+    if (singular.length === 1) {
+      logs.get(singular[0]!)?.finding('info', 'read as tasks.md: its name is the singular of it', 'nothing to do');
+      return singular[0]!;
+    }
+  }
   for (const f of variants) logs.get(f)?.finding('warning', `${variants.length} files are named ${name} but for case, and none exactly: none of them is read as the document, each is kept as it is`, `rename the one that is the ${name} to ${name} in the source and import again`);
   return exact;
 }

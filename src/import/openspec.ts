@@ -19,10 +19,23 @@ const ROOT = 'openspec/changes';
 export function readOpenSpec(tree: SourceTree): ImportPlan {
   const plan: ImportPlan = { tool: 'openspec', changes: [], files: [] };
   const folders = new Map<string, { name: string; archived?: string }>();
+  /** Folders of the archive with no date in their name: whether their day is that of their last commit (else today's). */
+  const undated = new Map<string, boolean>();
   for (const file of tree.files) {
     const archived = /^openspec\/changes\/archive\/(\d{4}-\d\d-\d\d)-([^/]+)\//.exec(file);
     if (archived) {
       folders.set(`${ROOT}/archive/${archived[1]}-${archived[2]}`, { name: archived[2]!, archived: archived[1]! });
+      continue;
+    }
+    // A change archived by hand, its folder moved without the date `openspec archive` puts before its name.
+    const byHand = /^openspec\/changes\/archive\/([^/]+)\//.exec(file);
+    if (byHand) {
+      const dir = `${ROOT}/archive/${byHand[1]}`;
+      if (!folders.has(dir)) {
+        const day = tree.lastCommitDay(dir);
+        folders.set(dir, { name: byHand[1]!, archived: day ?? new Date().toISOString().slice(0, 10) });
+        undated.set(dir, day !== null);
+      }
       continue;
     }
     const open = /^openspec\/changes\/([^/]+)\//.exec(file);
@@ -38,6 +51,10 @@ export function readOpenSpec(tree: SourceTree): ImportPlan {
     else {
       const change = readChange(tree, dir, id, archived, files, logs);
       noteRenamed(change, name);
+      if (undated.has(dir)) {
+        const when = undated.get(dir) ? 'the day of the last commit that changed the folder' : 'today, as the repository has no commit of it';
+        (change.findings ??= []).push({ level: 'warning', message: `the archived change's folder has no date before its name (YYYY-MM-DD-${name}, as \`openspec archive\` names it): it lands archived on ${archived}, ${when}`, fix: `nothing to do, or rename the folder to the day it was archived (YYYY-MM-DD-${name}) in the source before importing` });
+      }
       plan.changes.push(change);
     }
     plan.files.push(...[...logs.values()].map((l) => l.report));

@@ -2,6 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { mergeConflict } from '../store/conflict-markers.js';
+import { gitSync } from '../store/git-sync.js';
 import { userLines, withoutBom } from '../store/markdown.js';
 
 export interface SourceTree {
@@ -14,6 +15,8 @@ export interface SourceTree {
   text(path: string): string | null;
   /** Why the file cannot be read as a document, at which line: bytes that are not UTF-8 text, or an unresolved merge conflict. */
   fault(path: string): { line: number; message: string; fix: string } | null;
+  /** The day (YYYY-MM-DD) of the last commit that changed the path, when the repository is in git and has one. */
+  lastCommitDay(path: string): string | null;
 }
 
 const SKIPPED = new Set(['.git', 'node_modules']);
@@ -93,6 +96,11 @@ export function readTree(root: string, folders: string[]): SourceTree {
       const text = decode(bytes(path));
       return typeof text === 'string' ? null : text;
     },
+    lastCommitDay(path) {
+      const git = gitSync(['-C', root, 'log', '-1', '--format=%cs', '--', path], { cwd: root, env: process.env, timeoutMs: 5000 });
+      const day = git.stdout.toString('utf8').trim();
+      return git.code === 0 && /^\d{4}-\d\d-\d\d$/.test(day) ? day : null;
+    },
   };
 }
 
@@ -115,5 +123,5 @@ function decode(bytes: Buffer): string | { line: number; message: string; fix: s
 /** A tree made of texts (for tests and for files already in memory). */
 export function memoryTree(texts: Record<string, string>): SourceTree {
   const files = Object.keys(texts).sort();
-  return { files, skipped: [], bytes: (p) => Buffer.from(texts[p] ?? '', 'utf8'), text: (p) => texts[p] ?? null, fault: () => null };
+  return { files, skipped: [], bytes: (p) => Buffer.from(texts[p] ?? '', 'utf8'), text: (p) => texts[p] ?? null, fault: () => null, lastCommitDay: () => null };
 }

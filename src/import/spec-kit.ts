@@ -55,7 +55,12 @@ export function readSpecKit(tree: SourceTree): ImportPlan {
   for (const file of tree.files) {
     if (inChange.has(file)) continue;
     const log = new FileLog(file);
-    log.finding('info', file.includes('constitution') ? "the project's constitution: agentboard has no document for it" : 'a file of the spec-kit project, not of one of its features: agentboard has no document for it', 'nothing to do; it stays where it is');
+    // A feature's document in a folder not named like one (specs/user-auth/, specs/api/001-auth/) is named, not passed over.
+    const misplaced = /^(specs\/(?:[^/]+\/)*([^/]+))\/(spec|plan|tasks)\.md$/i.exec(file);
+    if (misplaced) {
+      const name = misplaced[2]!.replace(/^\d+-/, '');
+      log.finding('warning', `${misplaced[1]}/ holds a feature's ${misplaced[3]!.toLowerCase()}.md but is not a folder spec-kit names for a feature (specs/NNN-name/), so it is not imported`, `to import it, make it specs/NNN-${name}/ (NNN a number no other feature has) in the source, and import again`);
+    } else log.finding('info', file.includes('constitution') ? "the project's constitution: agentboard has no document for it" : 'a file of the spec-kit project, not of one of its features: agentboard has no document for it', 'nothing to do; it stays where it is');
     plan.files.push(log.report);
   }
   plan.files.sort((a, b) => (a.file < b.file ? -1 : 1));
@@ -172,24 +177,28 @@ function phaseOrder(tasks: ChecklistTask[]): void {
 
 /*
  * spec-kit writes a spec in the language of the person who asks for it, its headings and labels
- * too: beside the English words, those of Chinese specs (simplified and traditional) are read, and
- * a section whose heading is not known is known by what it holds (see sectionKind).
+ * too: beside the English words, those of Spanish, Portuguese, French, German, Italian, Chinese
+ * (simplified and traditional), Japanese and Korean specs are read, and a section whose heading is
+ * not known is known by what it holds (see sectionKind).
  */
-const INPUT = /^\*\*(?:Input|(?:输入|輸入|入力)[^*]{0,4})\*\*[:：][ \t]*(.+)$/i;
-const STORY = /^User Story (\d+)\s*[-–—:]\s*(.+?)(?:\s*\(Priority:\s*(P\d+)\))?\s*(?:🎯.*)?$/i;
-/** "用户故事 1 — Title（优先级：P1）": a story heading whose words are not English. */
-const LOCAL_STORY = /^[^\x00-\x7F]{1,12}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
+const INPUT = /^\*\*(?:Input|Entrada|Entrée|Eingabe|(?:输入|輸入|入力|입력)[^*]{0,4})\*\*[ \t]*[:：][ \t]*(.+)$/iu;
+/** "User Story 1 - Title (Priority: P1)", "Historia de Usuario 1 - …", "Récit utilisateur 1 – Title (Priorité : P1)". */
+const STORY = /^(?:User Story|Historia de usuario|História de usuário|Récit utilisateur|Storia utente) (\d+)\s*[-–—:]\s*(.+?)(?:\s*\([^)]*?(P\d+)\))?\s*(?:🎯.*)?$/iu;
+/** "用户故事 1 — Title（优先级：P1）", "사용자 스토리 1 - Title (우선순위: P1)": a story heading whose words are not English. */
+const LOCAL_STORY = /^[^\x00-\x7F](?:[^\x00-\x7F]| (?=[^\x00-\x7F])){0,15}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
 const STEP_WORDS = {
-  given: ['Given', '给定', '給定', '假设', '假設'],
-  when: ['When', '当', '當'],
-  then: ['Then', '那么', '那麼', '则', '則'],
-  and: ['And', '并且', '並且'],
-  but: ['But', '但是'],
+  given: ['Given', 'Dado', 'Dada', 'Étant donné', 'Angenommen', 'Gegeben', 'Dato', '给定', '給定', '假设', '假設', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진'],
+  when: ['When', 'Cuando', 'Quando', 'Quand', 'Lorsque', 'Wenn', '当', '當', '操作', '実行', '언제', '동작 시점', '동작'],
+  then: ['Then', 'Entonces', 'Então', 'Alors', 'Dann', 'Allora', '那么', '那麼', '则', '則', '期待結果', '結果', '그러면', '기대 결과', '결과'],
+  and: ['And', 'Y', 'E', 'Et', 'Und', '并且', '並且', 'かつ', '그리고'],
+  but: ['But', 'Pero', 'Mas', 'Mais', 'Aber', 'Ma', '但是'],
 };
 const STEP_NAME = new Map(Object.entries(STEP_WORDS).flatMap(([name, words]) => words.map((w) => [w.toLowerCase(), name])));
 /** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */
 const SCENARIO_START = new RegExp(`^(?:(\\d+[a-z]?)[.)]|[-*+])[ \\t]+(?=\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when].join('|')})\\*\\*)`, 'i');
 const STEP_WORD = new RegExp(`\\*\\*(${[...STEP_NAME.keys()].join('|')})\\*\\*[:：]?`, 'gi');
+/** A step on a bullet of its own ("   - **When** …"), as a scenario whose steps are listed one a line has them. */
+const STEP_BULLET = new RegExp(`^[ \\t]*[-*+][ \\t]+(?=\\*\\*(?:${[...STEP_NAME.keys()].join('|')})\\*\\*)`, 'i');
 const STEP_MENTION = new RegExp(`\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when, ...STEP_WORDS.then].join('|')})\\*\\*`, 'i');
 /** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
 const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|[:：]\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*)[:：])[ \t]*(.+)$/;
@@ -259,7 +268,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   let input: string | null = null;
   let criteria: string | null = null;
   const stories: string[] = [];
-  /** The title of each user story by its label in tasks.md: US1 → "Book a room". */
+  /** The title of each user story by its label in tasks.md: US1 (HU1 in Spanish and Portuguese) → "Book a room". */
   const storyTitles = new Map<string, string>();
 
   const intro: string[] = [];
@@ -350,8 +359,9 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       const line = lines.line(i).trim();
       if (inFence[i]) continue;
       const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? '';
-      if (id.startsWith('FR-')) kind = 'requirements';
-      else if (id.startsWith('SC-')) kind = 'success criteria';
+      // Requirements and success criteria by their ids in English, Spanish, Portuguese and French.
+      if (/^(?:FR|RF|EF)-/.test(id)) kind = 'requirements';
+      else if (/^(?:SC|CE|CS)-/.test(id)) kind = 'success criteria';
       else if (SCENARIO_START.test(line)) kind = 'user scenarios';
     }
     if (!kind) return key;
@@ -377,17 +387,24 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
           under = story ? null : headingText(line);
           if (story) {
             stories.push(`User Story ${story.n} - ${story.title}${story.priority ? ` (${story.priority})` : ''}`);
-            if (!storyTitles.has(`US${story.n}`)) storyTitles.set(`US${story.n}`, story.title);
+            for (const label of [`US${story.n}`, `HU${story.n}`]) if (!storyTitles.has(label)) storyTitles.set(label, story.title);
           }
           k = 0;
         }
-        // An item and the indented lines that wrap it.
+        // An item and the indented lines that wrap it, or the steps that follow it one a bullet until its THEN (and the ANDs after it).
         let end = i + 1;
+        const itemText = () => joinWrapped(Array.from({ length: end - i }, (_, d) => (d > 0 ? lines.line(i + d).replace(STEP_BULLET, '') : lines.line(i + d))));
         if (!inFence[i] && SCENARIO_START.test(line.trim())) {
-          while (end < section.end && !inFence[end] && /^[ \t]+\S/.test(lines.line(end)) && !SCENARIO_START.test(lines.line(end).trim())) end++;
+          while (end < section.end && !inFence[end]) {
+            const next = lines.line(end);
+            const wraps = /^[ \t]+\S/.test(next) && !SCENARIO_START.test(next.trim());
+            const step = STEP_BULLET.test(next) ? STEP_NAME.get(/^\*\*([^*]+)\*\*/.exec(next.replace(STEP_BULLET, ''))?.[1]!.toLowerCase() ?? '') : undefined;
+            if (!wraps && !(step && (step === 'and' || step === 'but' || scenarioSteps(itemText()) === null))) break;
+            end++;
+          }
         }
         const item = Array.from({ length: end - i }, (_, d) => lines.line(i + d));
-        const sc = inFence[i] ? null : scenarioSteps(joinWrapped(item));
+        const sc = inFence[i] ? null : scenarioSteps(itemText());
         if (sc) {
           k++;
           const n = sc.n ?? k;

@@ -10,7 +10,7 @@
  * place, its originals set aside under agentd/.imported/ in the same commit.
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
@@ -30,7 +30,7 @@ import { readOpenSpec } from '../import/openspec.js';
 import type { FileReport } from '../import/report.js';
 import { isFeatureFolder, readSpecKit } from '../import/spec-kit.js';
 import { readTree, type SourceTree } from '../import/source.js';
-import { loadChange, phaseOf } from './view.js';
+import { changeState, loadChange, phaseOf } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, chars } from './schemas.js';
 import { gitSync } from '../store/git-sync.js';
@@ -86,7 +86,7 @@ export const importBoard = defineOp({
   async run(ctx, input) {
     requireHuman(input.agent_id, 'Importing a board');
     const target = ctx.root ?? findRoot(undefined, ctx.cwd) ?? resolve(ctx.cwd);
-    const source = input.path === undefined ? target : sourceRoot(resolve(ctx.cwd, input.path), input.tool);
+    const source = input.path === undefined ? target : sourceRoot(resolve(ctx.cwd, input.path), input.tool, input.path, ctx.cwd);
     const board = new Board(target);
     const unconverted = existsSync(board.dir) && isAgentdBoard(board.dir);
     const inPlace = input.tool === 'agentd' && source === target;
@@ -96,8 +96,8 @@ export const importBoard = defineOp({
     }
     checkSource(source, input.tool, base, inPlace);
     const { plan, tree } = readPlan(source, input.tool, base);
-    if (existsSync(board.dir) && !(inPlace && unconverted)) keepBoardIds(board, plan.changes, input.tool);
-    const commit = gitCommit(source);
+    const git = gitSource(source);
+    if (existsSync(board.dir) && !(inPlace && unconverted)) keepBoardIds(board, plan.changes, input.tool, git?.prefix ?? '');
     const now = new Date().toISOString();
     const kept = keptOfEachId(plan.changes);
     const outcomes = plan.changes.map((change): Outcome => {
@@ -118,7 +118,7 @@ export const importBoard = defineOp({
       changes: [],
       files: plan.files,
     };
-    const staged = plan.changes.map((change, i) => ({ change, status: outcomes[i]!, docs: outcomes[i] === 'imported' ? documentsOf(change, input.agent_id, now, input.tool, commit) : [] }));
+    const staged = plan.changes.map((change, i) => ({ change, status: outcomes[i]!, docs: outcomes[i] === 'imported' ? documentsOf(change, input.agent_id, now, input.tool, git) : [] }));
     for (const { change, status, docs } of staged) {
       result.changes.push(summarize(change, status, docs, plan.files, board));
       if (status === 'imported') continue;
@@ -184,10 +184,23 @@ function anotherId(change: ImportedChange, changes: ImportedChange[], board: Boa
   return `to import it too, give it another id: rename ${renames.join(', then ')} in the source, and import again`;
 }
 
-/** The repository a PATH names: the folder itself, or the one above when PATH is the tool's own folder. */
-function sourceRoot(path: string, tool: ImportTool): string {
+/**
+ * The repository a PATH names: the folder itself, or the one above when PATH is the tool's own
+ * folder (or openspec/changes/). A folder inside that one (a change, a feature) is refused with the
+ * root to give: an import reads a whole repository.
+ */
+function sourceRoot(path: string, tool: ImportTool, given: string, cwd: string): string {
   const own = tool === 'agentd' ? BOARD_DIR : tool === 'openspec' ? 'openspec' : 'specs';
-  return basename(path) === own && !existsSync(join(path, own)) ? dirname(path) : path;
+  if (basename(path) === own && !existsSync(join(path, own))) return dirname(path);
+  if (tool === 'openspec' && basename(path) === 'changes' && basename(dirname(path)) === own && !existsSync(join(path, own))) return dirname(dirname(path));
+  if (!isDir(path) || existsSync(join(path, own))) return path;
+  for (let inner = path, above = dirname(path); above !== inner; inner = above, above = dirname(above)) {
+    const child = basename(inner);
+    if (basename(above) !== own || !(tool === 'spec-kit' ? isFeatureFolder(child) : ['changes', 'archive'].includes(child))) continue;
+    const root = relative(cwd, dirname(above)) || '.';
+    fail('IMPORT_REFUSED', `${given} is a folder inside ${own}/ of a repository, and an import reads a whole repository.`, `Give the root of that repository as PATH: \`agentboard import ${tool} ${root}\`.`);
+  }
+  return path;
 }
 
 function isDir(path: string): boolean {
@@ -224,13 +237,22 @@ function checkSource(root: string, tool: ImportTool, base: string, inPlace: bool
     return;
   }
   const folder = tool === 'openspec' ? 'openspec/changes' : 'specs';
+  // Early spec-kit projects keep their features in .specify/specs/: that .specify/ is the root to read.
+  if (tool === 'spec-kit' && !isDir(join(root, folder)) && holdsFeatures(join(root, '.specify', folder))) {
+    fail('IMPORT_REFUSED', `There is no ${folder}/ folder in ${where}: its features of spec-kit are in .specify/${folder}/.`, 'Give its .specify folder as PATH: `agentboard import spec-kit .specify` in the root of the repository.');
+  }
   if (!isDir(join(root, folder))) {
     fail('IMPORT_REFUSED', `There is no ${folder}/ folder in ${where}, so there is nothing of ${tool} to import.`, `Run it in the root of the repository that holds ${folder}/, or give that root as PATH.`);
   }
   // specs/ is a common name (tests, documents): it is spec-kit's when it holds a feature.
-  if (tool === 'spec-kit' && !entries(join(root, folder)).some((name) => isFeatureFolder(name) && isDir(join(root, folder, name)))) {
+  if (tool === 'spec-kit' && !holdsFeatures(join(root, folder))) {
     fail('IMPORT_REFUSED', `specs/ in ${where} holds no feature of spec-kit (a folder like specs/001-name/), so there is nothing of spec-kit to import.`, "Give as PATH the root of the repository whose specs/ holds spec-kit's features, or run it there.");
   }
+}
+
+/** Whether a specs/ folder holds a feature of spec-kit (a folder like 001-name/). */
+function holdsFeatures(specs: string): boolean {
+  return entries(specs).some((name) => isFeatureFolder(name) && isDir(join(specs, name)));
 }
 
 const FOLDERS_READ: Record<ImportTool, (base: string) => string[]> = { agentd: (base) => [base], openspec: () => ['openspec'], 'spec-kit': () => ['specs', '.specify'] };
@@ -255,11 +277,17 @@ function readPlan(root: string, tool: ImportTool, base: string): { plan: ImportP
   return { plan, tree };
 }
 
-/** The commit the source repository is at, when it is a git repository with one. */
-function gitCommit(root: string): string | undefined {
-  const git = gitSync(['-C', root, 'rev-parse', '--verify', '-q', 'HEAD'], { cwd: root, env: process.env, timeoutMs: 5000 });
-  const out = git.stdout.toString('utf8').trim();
-  return git.code === 0 && /^[0-9a-f]{40}$/.test(out) ? out : undefined;
+/**
+ * The commit the source repository is at, when it is a git repository with one, and where the
+ * source is inside it ("docs/" for PATH docs): imported_from names each file as that commit holds it.
+ */
+function gitSource(root: string): { commit: string; prefix: string } | undefined {
+  const run = (args: string[]) => gitSync(['-C', root, ...args], { cwd: root, env: process.env, timeoutMs: 5000 });
+  const head = run(['rev-parse', '--verify', '-q', 'HEAD']);
+  const commit = head.stdout.toString('utf8').trim();
+  if (head.code !== 0 || !/^[0-9a-f]{40}$/.test(commit)) return undefined;
+  const prefix = run(['rev-parse', '--show-prefix']);
+  return { commit, prefix: prefix.code === 0 ? prefix.stdout.toString('utf8').trim() : '' };
 }
 
 const DOC_FILES = ['proposal.md', 'spec.md', 'tasks.md', 'REVIEW.md', 'design.md'];
@@ -276,7 +304,7 @@ function importedFrom(path: string): ImportSource | undefined {
  * is another now (an earlier import made café-menu into caf-menu, this one makes it cafe-menu):
  * a change of the source is the board's change whose documents came from its files, by the same tool.
  */
-function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool): void {
+function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool, prefix: string): void {
   const key = (path: string) => path.normalize('NFC');
   const ids = new Map<string, string>();
   const folders = [...board.changeIds().map((id) => ({ id, folder: board.changeDir(id) })), ...board.archived().map((a) => ({ id: a.change_id, folder: join(board.archiveDir, a.folder) }))];
@@ -291,7 +319,7 @@ function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool)
   for (const change of changes) {
     if (change.refused) continue;
     const from = [change.proposal, change.spec, change.tasks, change.review, change.design].flatMap((d) => (d ? [d.from] : []));
-    const id = from.map((f) => ids.get(key(f))).find((i) => i !== undefined);
+    const id = from.map((f) => ids.get(key(prefix + f))).find((i) => i !== undefined);
     if (id === undefined || id === change.id || taken.has(id)) continue;
     taken.add(id);
     change.id = id;
@@ -326,12 +354,13 @@ interface Planned {
 }
 
 /** The documents of a change as they land: submitted by the person, saying where they came from. */
-function documentsOf(change: ImportedChange, person: string, now: string, tool: ImportTool, commit: string | undefined): Planned[] {
+function documentsOf(change: ImportedChange, person: string, now: string, tool: ImportTool, git: { commit: string; prefix: string } | undefined): Planned[] {
   const out: Planned[] = [];
   const add = <T extends DocType>(type: T, doc: ImportedDoc<unknown> | undefined, content: () => DocInput[T]) => {
     if (!doc) return;
-    const source: ImportSource = commit ? { tool, path: doc.from, commit } : { tool, path: doc.from };
-    const notes: Note[] = [{ author: person, at: now, text: `Imported from ${tool}: ${doc.from}.` }, ...(doc.notes ?? []).map((n) => ({ author: n.author, at: now, text: n.text }))];
+    const path = `${git?.prefix ?? ''}${doc.from}`;
+    const source: ImportSource = git ? { tool, path, commit: git.commit } : { tool, path };
+    const notes: Note[] = [{ author: person, at: now, text: `Imported from ${tool}: ${path}.` }, ...(doc.notes ?? []).map((n) => ({ author: n.author, at: now, text: n.text }))];
     const meta: DocMeta = { id: `${change.id}/${type}`, change_id: change.id, type, status: 'submitted', created: now, updated: now, author: person, revision: 1, imported_from: source, notes, feedback: [] };
     if (doc.rejected) {
       meta.status = 'rejected';
@@ -369,19 +398,20 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
     const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived): it was not imported`;
     findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again`, file: change.source });
   }
-  const tasks = change.tasks?.content.tasks ?? [];
+  // A change the board holds open already (left as it is, or refused for its id) is told as it is
+  // there: its phase, tasks and verdict, which may have moved on since it was imported.
+  const here = status !== 'imported' && !change.refused && existsSync(board.dir) && board.hasChange(change.id) ? loadChange(board, change.id) : null;
+  const hereState = here ? changeState(here) : null;
+  const tasks = hereState ? (hereState.tasks?.tasks ?? []) : (change.tasks?.content.tasks ?? []);
   const state = (type: (typeof STAGES)[number]) => {
     const d = docs.find((x) => x.type === type);
     return d ? { status: d.meta.status } : null;
   };
-  const verdict = change.review?.content[0]?.verdict ?? null;
-  // A refused change is told as it is on the board, if it is there.
-  const onBoard = status === 'refused' ? boardPhase(board, change) : undefined;
+  const verdict = hereState ? (hereState.review?.verdict ?? null) : (change.review?.content[0]?.verdict ?? null);
   let phase: Phase | '-' = 'archived';
-  if (onBoard !== undefined) phase = onBoard;
-  else if (!change.archived && status !== 'imported') {
-    phase = phaseOf(board, loadChange(board, change.id)).phase;
-  } else if (!change.archived) {
+  if (here) phase = phaseOf(board, here).phase;
+  else if (status === 'refused') phase = boardPhase(board, change);
+  else if (!change.archived) {
     phase = derivePhase(
       {
         proposal: state('proposal'),
@@ -408,10 +438,9 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   };
 }
 
-/** The phase of the board's own change of that id ("archived" when it is in the archive); "-" when the board has none. */
+/** The phase of a refused change the board does not hold open: "archived" when its archive holds that id, else "-". */
 function boardPhase(board: Board, change: ImportedChange): Phase | '-' {
   if (change.refused || !existsSync(board.dir)) return '-';
-  if (board.hasChange(change.id)) return phaseOf(board, loadChange(board, change.id)).phase;
   return board.archived().some((a) => a.change_id === change.id) ? 'archived' : '-';
 }
 

@@ -5,6 +5,7 @@
  * not followed out of the source, a PATH that is no folder refused, and no temp file outliving a
  * killed import. Sources are copied (test/fixtures/import/out-of-order/) or written in temp folders.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -317,6 +318,21 @@ describe('a PATH that is no folder, and links in the source', () => {
     expect(readdirSync(where)).toEqual(['afile']);
   });
 
+  it("a PATH that is the tool's board folder is read as its repository; one inside it (a change, a feature) is refused with the root to give", async () => {
+    const where = tempDir();
+    const repo = join(where, 'repo');
+    cpSync(source({ 'openspec/changes/add-thing/proposal.md': PROPOSAL, 'specs/001-rooms/spec.md': '# Feature Specification: Rooms\n\n## Requirements\n\n- **FR-001**: System MUST work.\n' }, false), repo, { recursive: true });
+    const board = join(where, 'board');
+    mkdirSync(board);
+    expect((await cli(board, ['import', 'openspec', '../repo/openspec/changes', '--dry-run', '--json'], PERSON)).json.data.changes.map((c: any) => c.change_id)).toEqual(['add-thing']);
+    for (const [tool, path, own] of [['openspec', '../repo/openspec/changes/add-thing', 'openspec'], ['spec-kit', '../repo/specs/001-rooms', 'specs']]) {
+      const r = await cli(board, ['import', tool!, path!, '--json'], PERSON);
+      expect(r.code, path).toBe(1);
+      expect(r.json.error, path).toMatchObject({ code: 'IMPORT_REFUSED', message: `${path} is a folder inside ${own}/ of a repository, and an import reads a whole repository.`, next_step: `Give the root of that repository as PATH: \`agentboard import ${tool} ../repo\`.` });
+    }
+    expect(readdirSync(board)).toEqual([]);
+  });
+
   it('a link out of the repository, to a folder or back into itself, is not followed and is named; a link to a file of the repository is read', async () => {
     const outside = tempDir();
     write(outside, 'secret.txt', 'a file of this machine\n');
@@ -370,6 +386,37 @@ describe('a source that holds one change id both open and archived', () => {
   });
 });
 
+describe('an OpenSpec change archived by hand (openspec/changes/archive/<name>/, no date before the name)', () => {
+  it('lands archived on the day of the last commit that changed its folder, and the report says so', async () => {
+    const src = source({ 'openspec/changes/archive/add-thing/proposal.md': PROPOSAL, 'openspec/changes/archive/add-thing/specs/bookmarks/spec.md': DELTA, 'openspec/changes/archive/add-thing/tasks.md': TASKS, 'openspec/changes/keep-place/proposal.md': PROPOSAL }, false);
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_DATE: '2025-03-04T12:00:00Z', GIT_COMMITTER_DATE: '2025-03-04T12:00:00Z' };
+    for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'archive add-thing']]) spawnSync('git', args, { cwd: src, env });
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    expect(row(data, 'add-thing')).toMatchObject({ status: 'imported', phase: 'archived', archived_to: 'agentd/archive/2025-03-04-add-thing', documents: ['proposal.md', 'spec.md', 'tasks.md'], tasks: { total: 1, done: 1 } });
+    expect(row(data, 'add-thing').findings).toContainEqual({
+      level: 'warning',
+      file: 'openspec/changes/archive/add-thing',
+      message: "the archived change's folder has no date before its name (YYYY-MM-DD-add-thing, as `openspec archive` names it): it lands archived on 2025-03-04, the day of the last commit that changed the folder",
+      fix: 'nothing to do, or rename the folder to the day it was archived (YYYY-MM-DD-add-thing) in the source before importing',
+    });
+    expect(readdirSync(join(board, 'agentd/archive'))).toEqual(['2025-03-04-add-thing']);
+    const again = (await cli(board, ['import', 'openspec', src, '--json'], PERSON)).json.data;
+    expect(again.changes.map((c: any) => [c.change_id, c.status])).toEqual([['add-thing', 'unchanged'], ['keep-place', 'unchanged']]);
+  });
+});
+
+describe('a source imported again after work went on on the board', () => {
+  it('tells each change as the board holds it: its phase, and the tasks done since', async () => {
+    const src = source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/tasks.md': TASKS.replace('- [x] 1.1 Do it', '- [ ] 1.1 Do it\n- [ ] 1.2 Check it') }, false);
+    const first = await imported('openspec', src);
+    expect(row(first.data, 'keep-place')).toMatchObject({ status: 'imported', phase: 'implementation', tasks: { total: 2, done: 0 } });
+    await ok(first.board, ['task', 'done', 'keep-place/1.1', '--as', 'codex']);
+    const again = (await cli(first.board, ['import', 'openspec', src, '--json'], PERSON)).json.data;
+    expect(row(again, 'keep-place')).toMatchObject({ status: 'unchanged', phase: 'implementation', tasks: { total: 2, done: 1 } });
+  });
+});
+
 describe('the text report', () => {
   it('shows every change with its reason when refused, uppercase folders as their id, and judges a spec-kit name without its number', async () => {
     const long = 'a-feature-name-of-sixty-two-characters-that-fits-as-a-change-id';
@@ -387,6 +434,10 @@ describe('the text report', () => {
     expect(os.stdout).toMatch(/\nadd-thing +refused +- +- +- +openspec\/changes\/archive\/2025-01-01-add-thing\n/);
     expect(os.stdout).toMatch(/\nui-fix-2 +imported +spec +- +- +openspec\/changes\/UI-FIX-2\n/);
     expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: error: the source holds change add-thing twice, and the board keeps one change per id (an archived change keeps its id): openspec/changes/add-thing is the one imported, so this one is not (fix: to import it too, give it another id: rename openspec/changes/archive/2025-01-01-add-thing to openspec/changes/archive/2025-01-01-add-thing-2 in the source, and import again)');
+    // Run again, it says that nothing is new, though one change is still refused.
+    const again = await cli(os.board, ['import', 'openspec', src], PERSON);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toMatch(/^Nothing new from openspec \(.*\): 2 of its 3 changes are on the board already \(1 refused\)\.\n/);
     const sk = await imported('spec-kit', src, false);
     expect(sk.code).toBe(1);
     expect(sk.stdout).toMatch(new RegExp(`\\n${long} +imported +`));

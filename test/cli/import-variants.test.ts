@@ -7,6 +7,7 @@
  * struck, task ids in bold, a file action that is none, a proposal whose parts have other names.
  * Sources are written in temp folders.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -134,6 +135,15 @@ describe("a spec.md of spec-kit's first template (one \"### Primary User Story\"
   });
 });
 
+describe('a task list named in the singular (task.md)', () => {
+  it('is read as tasks.md when the change has no tasks.md, and the report says so', async () => {
+    const { code, data } = await imported('openspec', source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/task.md': TASKS }));
+    expect(code).toBe(0);
+    expect(row(data, 'keep-place')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [], tasks: { total: 2, done: 1 } });
+    expect(report(data, 'openspec/changes/keep-place/task.md')).toMatchObject({ to: ['tasks.md'], findings: [{ level: 'info', message: 'read as tasks.md: its name is the singular of it', fix: 'nothing to do' }] });
+  });
+});
+
 describe('a change that lands with no document, its files kept in attachments/ only', () => {
   it('is on the board already when the import runs again: unchanged, exit 0, nothing written', async () => {
     const src = source({
@@ -185,6 +195,45 @@ describe('a specs/ folder that is not spec-kit\'s (no specs/001-name/ in it)', (
       next_step: "Give as PATH the root of the repository whose specs/ holds spec-kit's features, or run it there.",
     });
     expect(readdirSync(board)).toEqual([]);
+  });
+});
+
+describe("a feature's documents in a folder of specs/ not named like a feature (specs/user-profile/, specs/api/002-auth/)", () => {
+  it('are named in the report with what to do, beside the features imported', async () => {
+    const { code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/user-profile/spec.md': SK_SPEC, 'specs/api/002-auth/tasks.md': SK_TASKS, 'specs/README.md': '# Specs\n' }));
+    expect(code).toBe(0);
+    expect(data.changes.map((c: any) => c.change_id)).toEqual(['rooms']);
+    expect(report(data, 'specs/user-profile/spec.md')).toMatchObject({
+      to: ['left where it is (specs/user-profile/spec.md)'],
+      findings: [{ level: 'warning', message: "specs/user-profile/ holds a feature's spec.md but is not a folder spec-kit names for a feature (specs/NNN-name/), so it is not imported", fix: 'to import it, make it specs/NNN-user-profile/ (NNN a number no other feature has) in the source, and import again' }],
+    });
+    expect(report(data, 'specs/api/002-auth/tasks.md').findings[0]).toMatchObject({ level: 'warning', fix: 'to import it, make it specs/NNN-auth/ (NNN a number no other feature has) in the source, and import again' });
+    expect(report(data, 'specs/README.md').findings[0].level).toBe('info');
+  });
+});
+
+describe("a spec-kit project that keeps its features in .specify/specs/ (as early ones do)", () => {
+  it('is refused with where its features are and the PATH to give, and imports from that PATH', async () => {
+    const src = source({ '.specify/memory/constitution.md': '# Constitution\n', '.specify/specs/001-rooms/spec.md': SK_SPEC, '.specify/specs/001-rooms/tasks.md': SK_TASKS });
+    const board = tempDir('agentboard-board-');
+    const r = await cli(board, ['import', 'spec-kit', src, '--json'], PERSON);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({
+      code: 'IMPORT_REFUSED',
+      message: 'There is no specs/ folder in the repository given: its features of spec-kit are in .specify/specs/.',
+      next_step: 'Give its .specify folder as PATH: `agentboard import spec-kit .specify` in the root of the repository.',
+    });
+    expect(readdirSync(board)).toEqual([]);
+    const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+    for (const args of [['init', '-q'], ['add', '-A'], ['-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'specs']]) spawnSync('git', args, { cwd: src, env });
+    const { board: imports, code, data } = await imported('spec-kit', join(src, '.specify'));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', source: 'specs/001-rooms', tasks: { total: 2, done: 1 } });
+    // Where the file is in the commit it names, so that `git show <commit>:<path>` finds it.
+    const from = (await showDocument(imports, 'rooms', 'spec')).markdown;
+    expect(from).toContain('  path: ".specify/specs/001-rooms/spec.md"\n');
+    const commit = /commit: ([0-9a-f]{40})/.exec(from)![1];
+    expect(spawnSync('git', ['show', `${commit}:.specify/specs/001-rooms/spec.md`], { cwd: src, encoding: 'utf8' }).stdout).toBe(SK_SPEC);
   });
 });
 
@@ -240,6 +289,136 @@ describe('a spec-kit spec.md written in Chinese, headings and labels too', () =>
   });
 });
 
+describe('a spec-kit spec.md written in Korean or Japanese', () => {
+  it('has its request (입력), user stories ("사용자 스토리 1", words apart) and scenarios (주어진 상황 / 언제 / 그러면, 前提条件 / 操作 / 期待結果) read', async () => {
+    const spec = (input: string, story: string, steps: string, requirement: string) =>
+      [
+        '# Feature Specification: Rooms',
+        '',
+        input,
+        '',
+        '## User Scenarios & Testing *(mandatory)*',
+        '',
+        story,
+        '',
+        'People book a meeting room themselves, without asking the front desk, and see when each room is free.',
+        '',
+        steps,
+        '',
+        '## Requirements *(mandatory)*',
+        '',
+        `- **FR-001**: ${requirement}`,
+        '',
+      ].join('\n');
+    const korean = spec('**입력**: 사용자 설명: "직원이 안내 데스크 없이 회의실을 예약할 수 있게 한다"', '### 사용자 스토리 1 - 회의실 예약 (우선순위: P1)', '1. **주어진 상황** 회의실이 비어 있음, **언제** 직원이 예약함, **그러면** 예약이 완료됨', '시스템은 회의실 예약을 MUST 허용한다.');
+    const japanese = spec('**入力**: ユーザー説明: "社員が受付を通さずに会議室を予約できるようにする"', '### ユーザーストーリー 1 - 会議室の予約 (優先度: P1)', '1. **前提条件** 会議室が空いている、**操作** 社員が予約する、**期待結果** 予約が完了する', 'システムは会議室の予約を MUST 許可する。');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': korean, 'specs/002-heya/spec.md': japanese }));
+    expect(code).toBe(0);
+    for (const id of ['rooms', 'heya']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    const scenarios = async (id: string) => (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then]);
+    expect(await scenarios('rooms')).toEqual([['User Story 1, scenario 1: 회의실 예약', '회의실이 비어 있음', '직원이 예약함', '예약이 완료됨']]);
+    expect(await scenarios('heya')).toEqual([['User Story 1, scenario 1: 会議室の予約', '会議室が空いている', '社員が予約する', '予約が完了する']]);
+    const proposal = (await showDocument(board, 'rooms', 'proposal')).content;
+    expect(proposal.why.split('\n')[0]).toBe('사용자 설명: "직원이 안내 데스크 없이 회의실을 예약할 수 있게 한다"');
+    expect(proposal.what_changes).toBe('- User Story 1 - 회의실 예약 (P1)');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('a spec-kit spec.md written in Spanish, Portuguese or French', () => {
+  it('has its request (Entrada, Entrée), user stories (Historia de Usuario 1, Récit utilisateur 1 – … (Priorité : P1)), scenarios (Dado / Cuando / Entonces …) and story labels of tasks ([HU1]) read', async () => {
+    const spec = (input: string, story: string, steps: string) =>
+      [
+        '# Feature Specification: Rooms',
+        '',
+        input,
+        '',
+        '## User Scenarios & Testing *(mandatory)*',
+        '',
+        story,
+        '',
+        'People book a meeting room themselves, without asking the front desk, and see when each room is free.',
+        '',
+        steps,
+        '',
+        '## Requirements *(mandatory)*',
+        '',
+        '- **FR-001**: The system MUST let people book free rooms.',
+        '',
+      ].join('\n');
+    const { board, code, data } = await imported(
+      'spec-kit',
+      source({
+        'specs/001-salas/spec.md': spec('**Entrada**: Descripción del usuario: "Reservar salas sin pasar por recepción"', '### Historia de Usuario 1 - Reservar una sala (Prioridad: P1)', '1. **Dado** que la sala A está libre, **Cuando** la reservo, **Entonces** la reserva queda registrada.'),
+        'specs/001-salas/tasks.md': '# Tareas\n\n## Fase 1: Historia de Usuario 1\n\n- [X] T001 [P] [HU1] Crear el modelo de reserva\n- [ ] T002 [HU1] Crear el formulario de reserva\n',
+        'specs/002-salas-pt/spec.md': spec('**Entrada**: Descrição do usuário: "Reservar salas sem passar pela recepção"', '### História de Usuário 1 - Reservar uma sala (Prioridade: P1)', '1. **Dado** uma sala livre, **Quando** a equipe a reserva, **Então** a reserva fica registrada, **E** aparece na agenda.'),
+        'specs/003-salles/spec.md': spec("**Entrée** : Description utilisateur : « Réserver des salles sans passer par l'accueil »", '### Récit utilisateur 1 – Réserver une salle (Priorité : P1)', '1. **Étant donné** une salle libre, **quand** on la réserve, **alors** la réservation est enregistrée.'),
+      }),
+    );
+    expect(code).toBe(0);
+    expect(row(data, 'salas')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], tasks: { total: 2, done: 1 } });
+    for (const id of ['salas-pt', 'salles']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    expect((await ok(board, ['task', 'show', 'salas/T001'])).task).toMatchObject({ title: 'Crear el modelo de reserva', description: 'User story HU1: Reservar una sala' });
+    const scenarios = async (id: string) => (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then]);
+    expect(await scenarios('salas')).toEqual([['User Story 1, scenario 1: Reservar una sala', 'que la sala A está libre', 'la reservo', 'la reserva queda registrada.']]);
+    expect(await scenarios('salas-pt')).toEqual([['User Story 1, scenario 1: Reservar uma sala', 'uma sala livre', 'a equipe a reserva', 'a reserva fica registrada\nAND aparece na agenda.']]);
+    expect(await scenarios('salles')).toEqual([['User Story 1, scenario 1: Réserver une salle', 'une salle libre', 'on la réserve', 'la réservation est enregistrée.']]);
+    const proposal = (await showDocument(board, 'salles', 'proposal')).content;
+    expect(proposal.why.split('\n')[0]).toBe("Description utilisateur : « Réserver des salles sans passer par l'accueil »");
+    expect(proposal.what_changes).toBe('- User Story 1 - Réserver une salle (P1)');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('a spec-kit spec.md whose scenarios list their steps one a bullet, and whose requirements and criteria are RF-### and CE-###', () => {
+  it('has each scenario read with all its steps, and the sections read by the ids they hold', async () => {
+    const spec = [
+      '# Especificación de Funcionalidad: Consultar registros',
+      '',
+      '## Escenarios de Usuario y Pruebas *(obligatorio)*',
+      '',
+      '### Historia de Usuario 1 - Consultar el historial propio (Prioridad: P1)',
+      '',
+      'El propietario consulta el historial de cobros de sus embarcaciones, y solo el de las suyas.',
+      '',
+      '**Escenarios de Aceptación**:',
+      '',
+      '1. **Escenario**: Consulta exitosa del historial propio.',
+      '   - **Dado** que un propietario tiene reservas con cobros.',
+      '   - **Cuando** el propietario solicita su historial.',
+      '   - **Entonces** el sistema devuelve sus registros.',
+      '   - **Y** ningún registro de otro propietario.',
+      '2. **Escenario**: Sin registros.',
+      '   - **Dado** que un propietario no tiene reservas.',
+      '   - **Cuando** solicita su historial.',
+      '   - **Entonces** el sistema devuelve un historial vacío.',
+      '',
+      '## Requisitos *(obligatorio)*',
+      '',
+      '- **RF-001**: El sistema MUST devolver solo los registros del propietario.',
+      '',
+      '## Criterios de Éxito *(obligatorio)*',
+      '',
+      '- **CE-001**: El 100% de las consultas devuelven solo registros propios.',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/012-consultar/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'consultar')).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    expect(report(data, 'specs/012-consultar/spec.md').findings.filter((f: any) => f.level !== 'info')).toEqual([
+      expect.objectContaining({ message: "spec-kit's spec.md has no Why, which agentboard asks for; the proposal says it is not stated" }),
+    ]);
+    const content = (await showDocument(board, 'consultar', 'spec')).content;
+    expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['User Story 1, scenario 1: Consultar el historial propio', 'que un propietario tiene reservas con cobros.', 'el propietario solicita su historial.', 'el sistema devuelve sus registros.\nAND ningún registro de otro propietario.'],
+      ['User Story 1, scenario 2: Consultar el historial propio', 'que un propietario no tiene reservas.', 'solicita su historial.', 'el sistema devuelve un historial vacío.'],
+    ]);
+    expect(content.requirements.map((r: any) => r.id)).toEqual(['RF-001']);
+    expect((await showDocument(board, 'consultar', 'proposal')).content.impact).toBe('- **CE-001**: El 100% de las consultas devuelven solo registros propios.');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('an agentd issue settled since, its severity struck ("- **Severity**: ~~High~~ → Resolved")', () => {
   it('keeps its severity and says it is settled: a review lands with it, a challenge lands without errors', async () => {
     const issue = '### Issue: Greeting is not imported\n- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.\n';
@@ -252,6 +431,31 @@ describe('an agentd issue settled since, its severity struck ("- **Severity**: ~
     for (const file of ['REVIEW.md', 'CHALLENGE.md']) expect(report(data, `agentd/changes/notes/${file}`).findings.filter((f: any) => f.level === 'error')).toEqual([]);
     const issues = (await showDocument(board, 'notes', 'review')).content.rounds[0].issues;
     expect(issues).toEqual([{ title: 'Greeting is not imported', severity: 'High', description: '- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.' }]);
+  });
+});
+
+describe("an agentd change whose latest challenge asks for a revision, and whose STATE.yaml says agentd went on since", () => {
+  it('lands with its spec as it was (the challenge a note) at the phase of its work; with STATE.yaml at drafting, the spec lands rejected', async () => {
+    const challenge = '\n<review iteration="2" reviewer="codex" status="needs_revision">\n## Summary\nThe spec misses the deletion of notes.\n\n## Verdict\nneeds_revision\n</review>\n';
+    const change = (id: string, phase: string) => ({
+      [`agentd/changes/${id}/proposal.md`]: AGENTD_PROPOSAL + challenge,
+      [`agentd/changes/${id}/specs/notes.md`]: AGENTD_SPEC,
+      [`agentd/changes/${id}/tasks.md`]: AGENTD_TASKS,
+      [`agentd/changes/${id}/STATE.yaml`]: `change_id: ${id}\nphase: ${phase}\niteration: 4\n`,
+    });
+    const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', ...change('went-on', 'implementing'), ...change('redrafting', 'drafting') }));
+    expect(code).toBe(0);
+    expect(row(data, 'went-on')).toMatchObject({ status: 'imported', phase: 'implementation' });
+    expect(row(data, 'redrafting')).toMatchObject({ status: 'imported', phase: 'spec' });
+    expect(report(data, 'agentd/changes/went-on/proposal.md').findings).toContainEqual({
+      level: 'warning',
+      message: 'the latest challenge (NEEDS_REVISION) asks for a revision, but agentd\'s STATE.yaml says the change went on to "implementing": the challenge is kept as a note, and nothing is rejected',
+      fix: 'nothing to do, or reject the spec on the board if the revision is still wanted',
+    });
+    expect((await showDocument(board, 'went-on', 'spec')).status).toBe('submitted');
+    const notes = (await showDocument(board, 'went-on', 'proposal')).notes.map((n: any) => n.text);
+    expect(notes).toContainEqual(expect.stringContaining('Challenge of iteration 2 by codex: NEEDS_REVISION'));
+    expect((await showDocument(board, 'redrafting', 'spec')).status).toBe('rejected');
   });
 });
 
