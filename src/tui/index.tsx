@@ -9,6 +9,7 @@ import type { ConsoleSource } from '../console/source.js';
 import type { RunView } from '../engine/events.js';
 import { ConsoleApp } from './console/ConsoleApp.js';
 import { ScreenControl } from './console/screen.js';
+import { PASTE_MODE } from './keys.js';
 import { RunScreen } from './RunScreen.js';
 import { RunStore } from './store.js';
 
@@ -71,8 +72,8 @@ export function startConsole(options: { source: ConsoleSource; plain?: boolean; 
   let quit: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (quit = resolve));
   // The console takes the terminal's alternate screen, as full-screen programs do, and gives the person's screen back on exit.
-  stdout.write(ALT_SCREEN);
-  const restore = () => stdout.write(SHOW_CURSOR + MAIN_SCREEN);
+  stdout.write(ALT_SCREEN + PASTE_MODE.on);
+  const restore = () => stdout.write(PASTE_MODE.off + SHOW_CURSOR + MAIN_SCREEN);
   process.once('exit', restore);
   const app = render(<ConsoleApp source={options.source} screen={screen} plain={options.plain} onQuit={() => quit()} />, {
     stdout,
@@ -90,10 +91,10 @@ export function startConsole(options: { source: ConsoleSource; plain?: boolean; 
       // ink has stopped listening; stop reading too, or a read left pending takes the pager's keys
       // and, once the pager leaves the terminal blocking, holds up the whole process.
       stdin.pause();
-      stdout.write(SHOW_CURSOR + MAIN_SCREEN);
+      stdout.write(PASTE_MODE.off + SHOW_CURSOR + MAIN_SCREEN);
     },
     takeBack: () => {
-      stdout.write(ALT_SCREEN);
+      stdout.write(ALT_SCREEN + PASTE_MODE.on);
       screen.set(false);
     },
     close: () => {

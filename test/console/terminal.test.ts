@@ -326,6 +326,26 @@ describe('the console in a terminal', () => {
     await until('the exit', () => screen('modifiers').includes('BOARD EXITED 0'));
   });
 
+  it('takes a paste of several lines into the feedback whole: its line breaks send nothing, its letters act on nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    startConsole('paste', dir, {});
+    await until('the console', () => screen('paste').includes('Waiting on you (3)'));
+    tmux('send-keys', '-t', 'paste', '3', 'Home', 'r');
+    await until('the feedback prompt', () => screen('paste').includes('What must change?'));
+    // tmux pastes as a terminal does: bracketed when the program asked for it, line breaks as Enter.
+    tmux('set-buffer', '-b', 'feedback', 'Say why\njust add a paragraph\n');
+    tmux('paste-buffer', '-p', '-b', 'feedback', '-t', 'paste');
+    await until('the paste typed', () => screen('paste').includes('› Say why just add a paragraph'));
+    expect((await ok(dir, ['docs'])).documents.map((d: any) => d.status)).toEqual(['submitted', 'submitted', 'submitted']);
+    tmux('send-keys', '-t', 'paste', 'Enter');
+    await until('the rejection', () => screen('paste').includes('✓ Rejected the proposal of alpha'));
+    expect((await ok(dir, ['show', 'alpha', 'proposal'])).feedback).toEqual([expect.objectContaining({ text: 'Say why just add a paragraph' })]);
+    expect((await ok(dir, ['docs'])).documents.map((d: any) => d.status)).toEqual(['rejected', 'submitted', 'submitted']);
+    tmux('send-keys', '-t', 'paste', 'q');
+    await until('the exit', () => screen('paste').includes('BOARD EXITED 0'));
+  });
+
   it('shows a character that would drive the terminal, put in a file by a hand edit, as "?": no colour, no window title, no text shown out of order', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);

@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'reac
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
 import { decisionLines, decisionRows, DecisionPrompt, type Draft, type PromptKeys } from '../DecisionPrompt.js';
-import { useKeys } from '../keys.js';
+import { isPaste, useKeys } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
@@ -179,6 +179,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
       if (key.escape || key.return) closePrompt(u.prompt);
       return;
     }
+    // A paste is text for a line being typed (the filter, feedback, an answer); anywhere else it is
+    // no key at all: the letters of a text are not the person's choices.
+    if (isPaste(key) && !(u.filtering || (u.prompt && typing(u.prompt)))) return;
     // The confirmation is one line in the footer: y does it, anything else does not.
     if (u.prompt?.kind === 'confirm') {
       const action = u.prompt.action;
