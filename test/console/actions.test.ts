@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTestHooks } from '../../src/clock.js';
-import { ok, read } from '../helpers.js';
+import { changeWithTasks, newBoard, ok, read } from '../helpers.js';
 import { asAgent, busyBoard, drawConsole, KEY, selectWaiting, until, type Drawn } from './helpers.js';
 
 let dir: string;
@@ -221,6 +221,25 @@ describe('releasing claims and opening files', () => {
     expect((await ok(dir, ['task', 'show', 'add-search/T5'])).task).toMatchObject({ status: 'todo', assignee: null });
     const log = await ok(dir, ['log', '--change', 'add-search']);
     expect(log.entries[0]).toMatchObject({ actor: 'human:tester', action: 'task.release' });
+  });
+
+  it('releases nothing when the claim it asks about changed hands meanwhile: the question closes, saying so, and y is taken by it', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'search', [{ id: 'T1', title: 'Index the titles' }]);
+    await asAgent(own, 'codex', ['next']);
+    const c = (drawn = drawConsole(own));
+    await until('the claim', () => /IN PROGRESS 1/.test(c.frame()));
+    await c.keys('l', 'x');
+    expect(footer(c)).toContain('Release search/T1 from codex?');
+    // Released from a shell, and taken by another agent, while the person reads the question.
+    await ok(own, ['release', 'search/T1', '--as', 'human:tester']);
+    await asAgent(own, 'gemini', ['next']);
+    c.live.refresh();
+    await until('the question to close', () => c.frame().includes('search/T1 is held by gemini now, not codex.'));
+    await c.keys('y');
+    expect((await ok(own, ['task', 'show', 'search/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'gemini' });
+    await c.keys(KEY.esc);
+    expect(footer(c)).toBe('✗ search/T1 is held by gemini now, not codex.');
   });
 
   it('o and e hand a document or a task list to $PAGER and $EDITOR', async () => {

@@ -5,6 +5,7 @@
  */
 import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { ConsoleSnapshot } from '../../console/cards.js';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
 import { decisionLines, decisionRows, DecisionPrompt, type Draft, type PromptKeys } from '../DecisionPrompt.js';
@@ -19,7 +20,7 @@ import { FRAME_ROWS, PromptBox } from './PromptBox.js';
 import { QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
 import { ScrollLines } from './ScrollLines.js';
 import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
-import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
+import { claimGone, claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
@@ -33,7 +34,8 @@ type Prompt =
   | ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision)
   // `unchosen`: the question came under the cursor by itself (see slid): no option is selected until the person picks one.
   | { kind: 'question'; question: Question; unchosen: boolean }
-  | { kind: 'confirm'; text: string; action: ConsoleAction }
+  // `gone`: why what it asks about is no longer there to act on (see Decision's), or null while it is.
+  | { kind: 'confirm'; text: string; action: ConsoleAction; gone: (snapshot: ConsoleSnapshot) => string | null }
   | { kind: 'closed'; title: string; text: string };
 
 interface Ui extends Cursors {
@@ -257,7 +259,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
       return void run(decision.approve);
     }
     if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
-    if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
+    if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id }, gone: (s) => claimGone(s, claim) } });
     if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
     if (key.return) {
       if (question) return set({ prompt: { kind: 'question', question, unchosen: slid.current !== null } });
@@ -286,6 +288,11 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     if (p?.kind === 'decision') {
       const text = p.gone(snapshot);
       if (text) set({ prompt: { kind: 'closed', title: `Your decision: ${p.subject}`, text } });
+    }
+    // A claim done, released or taken by another agent meanwhile: y would release what the person was not asked about.
+    if (p?.kind === 'confirm') {
+      const text = p.gone(snapshot);
+      if (text) set({ prompt: { kind: 'closed', title: p.text, text } });
     }
     if (p?.kind !== 'question' || snapshot.waiting.some((w) => w.kind === 'question' && w.input_id === p.question.input_id)) return;
     const { input_id, agent_id, question, default_action, expires_at } = p.question;
