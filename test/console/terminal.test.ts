@@ -30,13 +30,15 @@ afterAll(() => {
   tmux('kill-server');
 });
 
+/** `command` run with only the given environment (and what a child of the tests gets). */
+const withEnv = (env: Record<string, string>, command: string) => `env -i ${Object.entries({ ...childEnv(), TERM: 'xterm-256color', ...env }).map(([k, v]) => `${k}=${quote(v)}`).join(' ')} ${command}`;
+
 /**
  * Starts `agentboard board` in a tmux session of its own (80×24 unless told), with only the given
  * environment; `before` is a shell command run first on the same terminal.
  */
 function startConsole(session: string, dir: string, env: Record<string, string>, options: { width?: number; height?: number; before?: string } = {}): void {
-  const vars = Object.entries({ ...childEnv(), TERM: 'xterm-256color', ...env }).map(([k, v]) => `${k}=${quote(v)}`);
-  const command = `${options.before ? `${options.before} && ` : ''}cd ${quote(dir)} && env -i ${vars.join(' ')} ${quote(process.execPath)} ${quote(BIN)} board; echo "BOARD EXITED $?"; sleep 60`;
+  const command = `${options.before ? `${options.before} && ` : ''}cd ${quote(dir)} && ${withEnv(env, `${quote(process.execPath)} ${quote(BIN)} board`)}; echo "BOARD EXITED $?"; sleep 60`;
   expect(tmux('new-session', '-d', '-s', session, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command).status).toBe(0);
 }
 
@@ -344,6 +346,34 @@ describe('the console in a terminal', () => {
     expect((await ok(dir, ['docs'])).documents.map((d: any) => d.status)).toEqual(['rejected', 'submitted', 'submitted']);
     tmux('send-keys', '-t', 'paste', 'q');
     await until('the exit', () => screen('paste').includes('BOARD EXITED 0'));
+  });
+
+  it('stops on Ctrl-Z, giving the shell its screen, its cursor and its terminal settings back, and comes back with fg, its keys working', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    // An interactive shell, which stops and resumes programs (job control).
+    expect(tmux('new-session', '-d', '-s', 'suspend', '-x', '80', '-y', '24', withEnv({ PS1: '$ ' }, 'bash --norc --noprofile -i')).status).toBe(0);
+    const shell = (line: string) => tmux('send-keys', '-t', 'suspend', '-l', line + '\r');
+    shell(`cd ${quote(dir)} && stty -a > before.txt && ${quote(process.execPath)} ${quote(BIN)} board`);
+    await until('the console', () => screen('suspend').includes('TODO 1'));
+    const state = () => tmux('display', '-p', '-t', 'suspend', '#{alternate_on} #{cursor_flag}').stdout.trim();
+    expect(state()).toBe('1 0');
+    tmux('send-keys', '-t', 'suspend', 'C-z');
+    await until('the shell', () => screen('suspend').includes('Stopped'));
+    expect(state()).toBe('0 1');
+    shell('stty -a > stopped.tmp && mv stopped.tmp stopped.txt');
+    await until('the settings read', () => existsSync(join(dir, 'stopped.txt')));
+    expect(readFileSync(join(dir, 'stopped.txt'), 'utf8')).toBe(readFileSync(join(dir, 'before.txt'), 'utf8'));
+    shell('fg');
+    await until('the console back', () => screen('suspend').includes('TODO 1'));
+    expect(state()).toBe('1 0');
+    tmux('send-keys', '-t', 'suspend', '4');
+    await until('the changes pane', () => /CHANGE +PHASE/.test(screen('suspend')));
+    tmux('send-keys', '-t', 'suspend', 'q');
+    await until('the shell', () => state() === '0 1');
+    // fg's status is the program's.
+    shell('echo "BOARD EXITED $?"');
+    await until('the exit', () => screen('suspend').includes('BOARD EXITED 0'));
   });
 
   it('shows a character that would drive the terminal, put in a file by a hand edit, as "?": no colour, no window title, no text shown out of order', async () => {

@@ -61,7 +61,7 @@ const DECISION_HINTS: [string, string][] = [['a', 'approve'], ['r', 'reject'], [
 const questionHints = (options: number): [string, string][] => [[`${options > 1 ? `1-${options}` : '1'} or ↑↓ Enter`, 'answer'], ['t', 'type'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
-export function ConsoleApp({ source, screen, onQuit, width, height, plain = false }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number; plain?: boolean }) {
+export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, plain = false }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; onSuspend?: () => void; width?: number; height?: number; plain?: boolean }) {
   const snapshot = useSyncExternalStore(source.subscribe, source.get);
   const lent = useSyncExternalStore(screen.subscribe, screen.get);
   const size = useSize({ width, height });
@@ -271,10 +271,11 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     }
   };
 
-  // Ctrl-C quits from anywhere, prompts included.
+  // Ctrl-C quits from anywhere, prompts included; Ctrl-Z hands the terminal back to the shell until `fg`.
   useInput(
     (input, key) => {
       if (key.ctrl && input === 'c') quit();
+      else if (key.ctrl && input === 'z') onSuspend?.();
       else if (small && input === 'q') leave();
     },
     { isActive: !lent },
