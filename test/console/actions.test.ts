@@ -94,6 +94,22 @@ describe('deciding on documents', () => {
     expect(await ok(dir, ['show', 'add-search', 'tasks'])).toMatchObject({ status: 'submitted' });
   });
 
+  it('Backspace takes away the last character as it is seen: an emoji whole, a letter with its accent', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'search', [{ id: 'T1', title: 'Index the titles' }]);
+    const c = (drawn = drawConsole(own));
+    await selectWaiting(c, 'the proposal of search');
+    await c.keys('r');
+    await c.type('Fix it 🚀');
+    await c.keys('\u007F');
+    await c.type('now, cafe\u0301');
+    await c.keys('\u007F');
+    await c.type('e');
+    await c.keys(KEY.enter);
+    await until('the rejection', () => footer(c).startsWith('✓ Rejected the proposal of search'));
+    expect((await ok(own, ['show', 'search', 'proposal'])).feedback).toEqual([expect.objectContaining({ text: 'Fix it now, cafe' })]);
+  });
+
   it('a refusal shows what happened and the next step; the file keeps the other decision', async () => {
     const c = open();
     await selectWaiting(c, 'the proposal of fix-login');

@@ -13,7 +13,7 @@ import { isPaste, useKeys } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
-import { clamp, wrapAtMost } from './format.js';
+import { clamp, dropLast, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { helpHints, helpLines } from './Help.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
@@ -204,7 +204,7 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
     if (u.filtering) {
       if (key.escape) set({ filtering: false, filter: '' });
       else if (key.return) set({ filtering: false });
-      else if (key.backspace || key.delete) set({ filter: u.filter.slice(0, -1) });
+      else if (key.backspace || key.delete) set({ filter: dropLast(u.filter) });
       else if (input && !key.ctrl && !key.meta) set({ filter: u.filter + input, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0 });
       return;
     }

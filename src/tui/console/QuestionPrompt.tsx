@@ -6,7 +6,7 @@
 import { Text, type Key } from 'ink';
 import { useRef, useState, type ReactNode } from 'react';
 import { SEND_KEYS, type Draft, type PromptKeys } from '../DecisionPrompt.js';
-import { left, wrapAtMost } from './format.js';
+import { dropLast, left, wrapAtMost } from './format.js';
 import { FRAME_ROWS, PromptBox, TypedLine } from './PromptBox.js';
 
 export interface Question {
@@ -71,7 +71,7 @@ export function QuestionPrompt(props: { question: Question; unchosen?: boolean; 
       if (key.escape) return options.length ? set({ typed: null }) : onCancel();
       if (key.return) {
         if (typed.trim()) onAnswer(typed.trim());
-      } else if (key.backspace || key.delete) set({ typed: typed.slice(0, -1) });
+      } else if (key.backspace || key.delete) set({ typed: dropLast(typed) });
       else if (input && !key.ctrl && !key.meta) set({ typed: typed + input });
       return;
     }

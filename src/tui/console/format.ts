@@ -88,6 +88,15 @@ export function typedTail(text: string, width: number): string {
   return textWidth(text) > width ? `…${fitEnd(text, width - 1)}` : text;
 }
 
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** `text` without the last character the person sees (an emoji is two UTF-16 units, an accent its own code point): what Backspace takes away. */
+export function dropLast(text: string): string {
+  let last = text.length;
+  for (const { index } of GRAPHEMES.segment(text)) last = index;
+  return text.slice(0, last);
+}
+
 /** The local id of a board-wide task id: "T2" of "add-search/T2". */
 export function localId(taskId: string): string {
   return taskId.slice(taskId.indexOf('/') + 1);
