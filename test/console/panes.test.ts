@@ -382,6 +382,26 @@ describe('keys that serve every pane', () => {
     expect(c.frame()).toMatch(/TODO 3 +IN PROGRESS 2/);
   });
 
+  it('says a list the filter left empty matches nothing, not that the board has none: nothing waits on the person only when nothing does', async () => {
+    const c = open();
+    await c.keys('/');
+    await c.type('zzz');
+    await c.keys(KEY.enter);
+    for (const pane of ['2', '3', '4']) {
+      await c.keys(pane);
+      expect(c.frame()).toContain('Nothing here matches "zzz"; Esc clears the filter.');
+      expect(c.frame()).not.toMatch(/Nothing waits on you|No agents yet|No changes yet/);
+    }
+    // On a terminal with room, under the columns too.
+    drawn!.close();
+    const wide = open({ width: 120, height: 40 });
+    await wide.keys('/');
+    await wide.type('zzz');
+    await wide.keys(KEY.enter);
+    expect(wide.frame()).not.toContain('Nothing waits on you');
+    expect(wide.frame().split('Nothing here matches "zzz"')).toHaveLength(3);
+  });
+
   it('shows the keys with ?, and any key closes them', async () => {
     const c = open();
     await c.keys('?');

@@ -348,10 +348,10 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
     body = change ? <ChangeDetail change={change} source={source} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} /> : <Text dimColor>{id} is no longer an open change.</Text>;
   } else if (u.pane === 'board') {
     body = <BoardPane views={views} focus={u.col} cursors={u.rows} wide={!single && snapshot.changes.length > 1} now={now} width={size.width} rows={paneRows} shown={shown} />;
-  } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active shown={shown} />;
-  else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active shown={shown} />;
+  } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
+  else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
   else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
-  else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} />;
+  else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
 
   const footer = () => {
     if (snapshot.board_gone && !u.busy) return keyLine(u.prompt ? [['Esc', 'back'], ['q', 'quit']] : [['q', 'quit']]);

@@ -97,6 +97,11 @@ export function dropLast(text: string): string {
   return text.slice(0, last);
 }
 
+/** What a list the filter left empty says, rather than that the board has none. */
+export function noMatch(filter: string): string {
+  return `Nothing here matches "${filter}"; Esc clears the filter.`;
+}
+
 /** The local id of a board-wide task id: "T2" of "add-search/T2". */
 export function localId(taskId: string): string {
   return taskId.slice(taskId.indexOf('/') + 1);
