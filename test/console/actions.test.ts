@@ -188,6 +188,22 @@ describe('answering questions', () => {
     expect(inputs.find((i: any) => i.input_id === 'input-1').resolution).toMatchObject({ type: 'human', value: 'GraphQL', by: 'human:tester' });
   });
 
+  it('with ten options, a digit selects and Enter answers: 1 then 0 is the tenth, not the first', async () => {
+    const own = await newBoard();
+    const options = Array.from({ length: 10 }, (_, i) => ['--option', `choice ${i + 1}`]).flat();
+    await asAgent(own, 'mistral', ['ask', '--question', 'Which of the ten?', ...options, '--default-action', 'choice 1']);
+    const c = (drawn = drawConsole(own));
+    await selectWaiting(c, 'from mistral');
+    await c.keys(KEY.enter, '1', '0');
+    expect(c.frame()).toContain('› 10 choice 10');
+    expect(footer(c)).toContain('1-10 or ↑↓ then Enter answer');
+    expect((await ok(own, ['inputs'])).inputs.map((i: any) => i.status)).toEqual(['open']);
+    await c.keys(KEY.enter);
+    await until('the result', () => footer(c).includes('✓ Answered input-1'));
+    const { inputs } = await ok(own, ['inputs', '--status', 'all']);
+    expect(inputs[0].resolution).toMatchObject({ type: 'human', value: 'choice 10', by: 'human:tester' });
+  });
+
   it('t types an answer of the person\'s own', async () => {
     await asAgent(dir, 'gemini', ['task', 'unblock', 'add-search/T4']);
     await asAgent(dir, 'gemini', ['ask', '--question', 'Which corpus for the benchmark?', '--option', 'Wikipedia', '--default-action', 'Wikipedia']);

@@ -17,7 +17,7 @@ import { clamp, dropLast, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { helpHints, helpLines } from './Help.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
-import { QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
+import { pickKeys, QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
 import { ScrollLines } from './ScrollLines.js';
 import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
 import { claimGone, claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
@@ -58,7 +58,7 @@ const LATER = 'later (Esc)';
 /** The footer's hints while a prompt takes the keys: at a line being typed, at a decision's choices, at a question's options. */
 const TYPING_HINTS: [string, string][] = [['Enter', 'send'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
 const DECISION_HINTS: [string, string][] = [['a', 'approve'], ['r', 'reject'], ['l/Esc', 'later'], ['Ctrl-C', 'quit']];
-const questionHints = (options: number): [string, string][] => [[`${options > 1 ? `1-${options}` : '1'} or ↑↓ Enter`, 'answer'], ['t', 'type'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
+const questionHints = (options: number): [string, string][] => [[pickKeys(options), 'answer'], ['t', 'type'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
 export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, plain = false }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; onSuspend?: () => void; width?: number; height?: number; plain?: boolean }) {
