@@ -402,6 +402,15 @@ describe('keys that serve every pane', () => {
     expect(wide.frame().split('Nothing here matches "zzz"')).toHaveLength(3);
   });
 
+  it('shows the end of a filter longer than the footer, where the person types', async () => {
+    const c = open({ width: 30, height: 8 });
+    await c.keys('/');
+    await c.type('a filter much longer than the line');
+    const footer = lines(c.frame()).at(-1)!;
+    expect(footer.startsWith('/…')).toBe(true);
+    expect(footer).toContain('longer than the line');
+  });
+
   it('shows the keys with ?, and any key closes them', async () => {
     const c = open();
     await c.keys('?');

@@ -13,7 +13,7 @@ import { isPaste, useKeys } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
-import { clamp, dropLast, wrapAtMost } from './format.js';
+import { clamp, dropLast, typedTail, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { helpHints, helpLines } from './Help.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
@@ -356,10 +356,11 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
   const footer = () => {
     if (snapshot.board_gone && !u.busy) return keyLine(u.prompt ? [['Esc', 'back'], ['q', 'quit']] : [['q', 'quit']]);
     if (u.filtering) {
+      // Where the person types is what shows: the end of a filter longer than the line, then what the keys do, as far as it fits.
       return (
-        <Text>
+        <Text wrap="truncate">
           <Text color="cyan">/</Text>
-          {u.filter}
+          {typedTail(u.filter, size.width - 3)}
           <Text inverse> </Text>
           <Text dimColor> Enter keeps the filter · Esc clears it</Text>
         </Text>
