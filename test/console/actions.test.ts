@@ -255,6 +255,15 @@ describe('releasing claims and opening files', () => {
     expect(log.entries[0]).toMatchObject({ actor: 'human:tester', action: 'task.release' });
   });
 
+  it('keeps y and n in view on a narrow terminal: the question gives way to them', async () => {
+    const c = open({ width: 30, height: 8 });
+    // The first card in progress.
+    await c.keys('l', 'x');
+    expect(footer(c)).toMatch(/^Release .*… y yes · n no$/);
+    await c.keys('n');
+    expect(footer(c)).toContain('x release');
+  });
+
   it('releases nothing when the claim it asks about changed hands meanwhile: the question closes, saying so, and y is taken by it', async () => {
     const own = await newBoard();
     await changeWithTasks(own, 'search', [{ id: 'T1', title: 'Index the titles' }]);

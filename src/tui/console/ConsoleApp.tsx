@@ -13,7 +13,7 @@ import { isPaste, useKeys } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
-import { clamp, dropLast, typedTail, wrapAtMost } from './format.js';
+import { clamp, cut, dropLast, typedTail, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { helpHints, helpLines } from './Help.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
@@ -383,9 +383,10 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
       );
     }
     if (u.prompt?.kind === 'confirm') {
+      // The question gives way to its keys on a narrow terminal: y and n are always in view.
       return (
         <Text wrap="truncate">
-          <Text color="yellow">{u.prompt.text}</Text> <Text bold>y</Text> yes · <Text bold>n</Text> no
+          <Text color="yellow">{cut(u.prompt.text, size.width - ' y yes · n no'.length)}</Text> <Text bold>y</Text> yes · <Text bold>n</Text> no
         </Text>
       );
     }
