@@ -376,6 +376,30 @@ describe('the console in a terminal', () => {
     await until('the exit', () => screen('suspend').includes('BOARD EXITED 0'));
   });
 
+  it('leaves Ctrl-C and Ctrl-\\ typed in the pager to the pager: the console neither quits nor takes the terminal back while it runs', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    // A pager that, as less does, takes both keys itself and ends on Enter.
+    const log = join(dir, 'pager.log');
+    const pager = write(dir, 'pager.sh', `#!/bin/sh\ntrap 'echo caught >> ${quote(log)}' INT QUIT\necho "PAGER OPEN"\nwhile :; do read line && break; done\necho "$1" > ${quote(join(dir, 'paged.txt'))}\n`);
+    chmodSync(pager, 0o755);
+    startConsole('pagerkeys', dir, { PAGER: pager });
+    await until('the console', () => screen('pagerkeys').includes('Waiting on you (3)'));
+    tmux('send-keys', '-t', 'pagerkeys', '3', 'Home', 'o');
+    await until('the pager', () => screen('pagerkeys').includes('PAGER OPEN'));
+    tmux('send-keys', '-t', 'pagerkeys', 'C-c');
+    await until('the pager to take Ctrl-C', () => existsSync(log) && readFileSync(log, 'utf8').split('\n').length > 1);
+    tmux('send-keys', '-t', 'pagerkeys', 'C-\\');
+    await until('the pager to take Ctrl-\\', () => readFileSync(log, 'utf8').split('\n').length > 2);
+    expect(screen('pagerkeys')).toContain('PAGER OPEN');
+    expect(screen('pagerkeys')).not.toContain('BOARD EXITED');
+    tmux('send-keys', '-t', 'pagerkeys', 'Enter');
+    await until('the console back', () => screen('pagerkeys').includes('◆ the proposal of alpha'));
+    expect(readFileSync(join(dir, 'paged.txt'), 'utf8').trim()).toBe(join(dir, 'agentd/changes/alpha/proposal.md'));
+    tmux('send-keys', '-t', 'pagerkeys', 'q');
+    await until('the exit', () => screen('pagerkeys').includes('BOARD EXITED 0'));
+  });
+
   it('shows a character that would drive the terminal, put in a file by a hand edit, as "?": no colour, no window title, no text shown out of order', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
