@@ -1,5 +1,5 @@
 /** The console's panes, drawn by ink-testing-library on a board in mid-flight: frames asserted, keys sent. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changeWithTasks, newBoard, ok } from '../helpers.js';
@@ -94,6 +94,17 @@ describe('the board pane', () => {
     await c.keys('4');
     await until('the review', () => c.frame().includes('Review round 1: NEEDS_FIX'));
     expect(c.frame()).toContain('fix-login');
+  });
+
+  it('says the change it follows is no longer open once it is gone, not that the board has no change yet', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'alpha', [{ id: 'T1', title: 'One' }]);
+    const c = (drawn = drawConsole(own, { scope: 'alpha' }));
+    renameSync(join(own, 'agentd', 'changes', 'alpha'), join(own, 'alpha-away'));
+    c.live.refresh();
+    await c.keys('4');
+    await until('the change gone', () => c.frame().includes('alpha is no longer an open change.'));
+    expect(c.frame()).not.toContain('No changes yet');
   });
 
   it('scrolls the Change pane of a console that follows one change with the keys that move, as a change opened in full', async () => {

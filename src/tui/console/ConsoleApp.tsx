@@ -351,6 +351,8 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
   } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
   else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
   else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
+  // The change followed was archived or removed: the board has changes still, this console follows none.
+  else if (single) body = <Text dimColor>{snapshot.scope} is no longer an open change.</Text>;
   else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
 
   const footer = () => {
