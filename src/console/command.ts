@@ -36,19 +36,27 @@ export async function boardCommand(io: Io, importModule: ImportModule | undefine
   const colors = colorLevel(io.env, true) > 0;
   const tui = await importTui(importModule, colors);
   const screen = tui.startConsole({ source: live, plain: !colors });
+  // While the pager or the editor has the terminal, the Ctrl-C and Ctrl-\ typed there are theirs:
+  // the console neither quits nor dies under them, leaving the program running on the shell's screen.
+  let lent = false;
+  const ignore = () => undefined;
   live.opener = async (file, tool) => {
     const command = tool === 'pager' ? io.env.PAGER || 'less' : io.env.VISUAL || io.env.EDITOR || 'vi';
     await screen.lend(command);
+    lent = true;
+    process.on('SIGQUIT', ignore);
     try {
       return await runOnTerminal(command, join(root, file));
     } finally {
+      lent = false;
+      process.off('SIGQUIT', ignore);
       screen.takeBack();
     }
   };
   live.start();
   // q and Ctrl-C end it from the screen; a signal from outside ends it the same way, the terminal restored.
-  let onSignal: () => void = () => undefined;
-  const signalled = new Promise<void>((resolve) => (onSignal = resolve));
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const signalled = new Promise<void>((resolve) => (onSignal = (signal) => (lent && signal === 'SIGINT' ? undefined : resolve())));
   for (const signal of SIGNALS) process.on(signal, onSignal);
   try {
     await Promise.race([screen.done, signalled]);
@@ -63,8 +71,10 @@ export async function boardCommand(io: Io, importModule: ImportModule | undefine
 /** Runs the person's pager or editor (a shell command, as git runs them) on a file, on the terminal. */
 async function runOnTerminal(command: string, path: string): Promise<ActionResult> {
   const { execa } = await import('execa');
-  // The path goes in as an argument of the shell, never into the command's text.
-  const r = await execa('sh', ['-c', `${command} "$1"`, 'sh', path], { stdio: 'inherit', reject: false });
+  // The path goes in as an argument of the shell, never into the command's text. The shell outlives
+  // a Ctrl-C or Ctrl-\ typed in the program (its own traps are not passed on to it): it would
+  // otherwise end at once and give the console the terminal while the program still runs there.
+  const r = await execa('sh', ['-c', `trap : INT QUIT; ${command} "$1"`, 'sh', path], { stdio: 'inherit', reject: false });
   if (r.exitCode === 0) return { ok: true, message: '' };
   return { ok: false, code: 'IO_ERROR', message: `${command} ended with ${r.exitCode ?? r.signal}.`, next_step: 'Check $PAGER and $EDITOR, or open the file from a shell.' };
 }

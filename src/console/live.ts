@@ -2,6 +2,7 @@
  * The board behind the console: a snapshot kept up to date from the file watcher, and the person's
  * acts run as operations of the registry with the person as the actor, exactly as the CLI runs them.
  */
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { now } from '../clock.js';
 import { AgentboardError, toPayload } from '../errors.js';
@@ -215,6 +216,13 @@ export class LiveBoard implements ConsoleSource {
 
   private folders(): string[] {
     const board = this.ctx.board();
+    // With the board's folder gone, its own watches went with it (one deleted and made again is a
+    // new folder): the folder it was in, or the nearest one above that is left, says when it is back.
+    if (this.snapshot.board_gone) {
+      let dir = dirname(board.dir);
+      while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+      return [dir];
+    }
     return boardFolders(board, this.snapshot.changes.map((c) => c.change_id), this.reader.running.map((r) => r.run_id));
   }
 

@@ -6,7 +6,7 @@
 import { Text, useInput, type Key } from 'ink';
 import { useRef, useState, type ReactNode } from 'react';
 import type { PersonAnswer, PersonQuestion } from '../engine/events.js';
-import { wrapAtMost } from './console/format.js';
+import { dropLast, wrapAtMost } from './console/format.js';
 import { FRAME_ROWS, PromptBox, TypedLine } from './console/PromptBox.js';
 import { eachKey, type OnKey } from './keys.js';
 
@@ -46,7 +46,7 @@ export function DecisionPrompt(props: { question: PersonQuestion; onAnswer: (ans
     if (key.escape) setFeedback(null);
     else if (key.return) {
       if (text.trim()) onAnswer({ decision: 'reject', feedback: text.trim() });
-    } else if (key.backspace || key.delete) setFeedback(text.slice(0, -1));
+    } else if (key.backspace || key.delete) setFeedback(dropLast(text));
     else if (input && !key.ctrl && !key.meta) setFeedback(text + input);
   };
   // In the console, the screen hands it its keys, one at a time; in a run, it reads them itself.

@@ -9,6 +9,7 @@ import type { ConsoleSource } from '../console/source.js';
 import type { RunView } from '../engine/events.js';
 import { ConsoleApp } from './console/ConsoleApp.js';
 import { ScreenControl } from './console/screen.js';
+import { PASTE_MODE } from './keys.js';
 import { RunScreen } from './RunScreen.js';
 import { RunStore } from './store.js';
 
@@ -62,6 +63,7 @@ export interface ConsoleHandle {
 const ALT_SCREEN = '\u001B[?1049h\u001B[2J\u001B[H';
 const MAIN_SCREEN = '\u001B[?1049l';
 const SHOW_CURSOR = '\u001B[?25h';
+const HIDE_CURSOR = '\u001B[?25l';
 
 /** `plain`: the terminal shows no colour (NO_COLOR, TERM=dumb), nor inverse or bold: what they mark is marked with text. */
 export function startConsole(options: { source: ConsoleSource; plain?: boolean; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): ConsoleHandle {
@@ -71,10 +73,38 @@ export function startConsole(options: { source: ConsoleSource; plain?: boolean; 
   let quit: () => void = () => undefined;
   const done = new Promise<void>((resolve) => (quit = resolve));
   // The console takes the terminal's alternate screen, as full-screen programs do, and gives the person's screen back on exit.
-  stdout.write(ALT_SCREEN);
-  const restore = () => stdout.write(SHOW_CURSOR + MAIN_SCREEN);
+  stdout.write(ALT_SCREEN + PASTE_MODE.on);
+  const restore = () => stdout.write(PASTE_MODE.off + SHOW_CURSOR + MAIN_SCREEN);
   process.once('exit', restore);
-  const app = render(<ConsoleApp source={options.source} screen={screen} plain={options.plain} onQuit={() => quit()} />, {
+  /** The terminal's own screen back: the console stops drawing and reading keys. */
+  const leaveScreen = async () => {
+    screen.set(true);
+    // ink draws at most every 33 ms: let the last frame out before the terminal changes hands.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    stdout.write(PASTE_MODE.off + SHOW_CURSOR + MAIN_SCREEN);
+  };
+  const lend = async () => {
+    await leaveScreen();
+    // ink has stopped listening; stop reading too, or a read left pending takes the pager's keys
+    // and, once the pager leaves the terminal blocking, holds up the whole process.
+    stdin.pause();
+  };
+  const takeBack = () => {
+    // The cursor hidden again, as ink hid it when it first drew: it would blink wherever the last frame ended.
+    stdout.write(ALT_SCREEN + PASTE_MODE.on + HIDE_CURSOR);
+    screen.set(false);
+  };
+  // Ctrl-Z, which the terminal sends as a key while the console reads keys: the shell's screen back
+  // and the program stopped (its whole process group, as the shell stops it), until `fg`. Reading is
+  // not paused as for a pager: a stopped process reads nothing, and one whose reading was paused has
+  // nothing left to keep it running once it goes on. Where nothing stops programs (no job control),
+  // the signal is dropped and the console is back at once.
+  const suspend = async () => {
+    await leaveScreen();
+    process.kill(0, 'SIGTSTP');
+    takeBack();
+  };
+  const app = render(<ConsoleApp source={options.source} screen={screen} plain={options.plain} onQuit={() => quit()} onSuspend={() => void suspend()} />, {
     stdout,
     stdin,
     exitOnCtrlC: false,
@@ -83,19 +113,8 @@ export function startConsole(options: { source: ConsoleSource; plain?: boolean; 
   let closed = false;
   return {
     done,
-    lend: async () => {
-      screen.set(true);
-      // ink draws at most every 33 ms: let the last frame out before the terminal changes hands.
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      // ink has stopped listening; stop reading too, or a read left pending takes the pager's keys
-      // and, once the pager leaves the terminal blocking, holds up the whole process.
-      stdin.pause();
-      stdout.write(SHOW_CURSOR + MAIN_SCREEN);
-    },
-    takeBack: () => {
-      stdout.write(ALT_SCREEN);
-      screen.set(false);
-    },
+    lend,
+    takeBack,
     close: () => {
       if (closed) return;
       closed = true;

@@ -8,6 +8,25 @@ import { useEffect, useRef, useState } from 'react';
 
 export type OnKey = (input: string, key: Key) => void;
 
+/**
+ * What a terminal in bracketed paste mode sends around a paste (ESC [200~ … ESC [201~), as ink
+ * hands them over; `startConsole` turns the mode on. Without it, the line breaks of a paste are
+ * Enter and its letters keys: pasted into a line being typed, it would send the first line and act
+ * on the board with the letters of the rest.
+ */
+export const PASTE_MODE = { on: '\u001B[?2004h', off: '\u001B[?2004l' };
+const PASTE_START = '[200~';
+const PASTE_END = '[201~';
+
+/** A paste, handed over as one key: its text on one line (line breaks and tabs are spaces), no key of its own pressed. */
+export type Pasted = Key & { paste: true };
+
+export function isPaste(key: Key): key is Pasted {
+  return (key as Partial<Pasted>).paste === true;
+}
+
+const plainKey = (key: Key) => Object.fromEntries(Object.entries(key).map(([k, v]) => [k, typeof v === 'boolean' ? false : v])) as Key;
+
 /** The keys that move, which a terminal sends with Alt as one sequence (Alt-Up: ESC [ 1 ; 3 A). */
 const MOVES = ['upArrow', 'downArrow', 'leftArrow', 'rightArrow', 'pageUp', 'pageDown', 'home', 'end'] as const;
 
@@ -19,8 +38,7 @@ export function eachKey(input: string, key: Key, onKey: OnKey): void {
   // A key right after Esc in the same read (Esc pressed twice fast, keys sent by a script) comes from
   // ink as that key with Alt (meta); the screens have no Alt keys: it is Esc, then the key.
   if (key.meta && !key.ctrl && !(key.escape && input === '')) {
-    const bare = Object.fromEntries(Object.entries(key).map(([k, v]) => [k, typeof v === 'boolean' ? false : v])) as Key;
-    const esc = { ...bare, escape: true };
+    const esc = { ...plainKey(key), escape: true };
     onKey('', esc);
     return input === '\u001B' ? onKey('', esc) : eachKey(input, { ...key, meta: false }, onKey);
   }
@@ -48,6 +66,8 @@ export function useKeys(onKey: (input: string, key: Key) => boolean, isActive: b
   // A key changed the screen and it is not drawn yet: the keys after it wait.
   const drawing = useRef(false);
   const taken = useRef<(() => void)[]>([]);
+  // The text of a paste under way, until the terminal says it ended.
+  const pasting = useRef<string | null>(null);
   const [drawn, setDrawn] = useState(0);
   const next = () => {
     drawing.current = false;
@@ -61,7 +81,15 @@ export function useKeys(onKey: (input: string, key: Key) => boolean, isActive: b
   };
   useInput(
     (input, key) => {
-      eachKey(input, key, (i, k) => void waiting.current.push([i, k]));
+      const plain = !key.ctrl && !key.meta;
+      if (plain && input === PASTE_START) pasting.current = '';
+      else if (pasting.current !== null && !(plain && input === PASTE_END)) pasting.current += key.return ? '\r' : key.tab ? '\t' : input;
+      else if (pasting.current !== null) {
+        // Control characters other than line breaks and tabs are left out: what is shown of a paste is text.
+        const text = pasting.current.replace(/[\r\n\t]+/g, ' ').replace(/[\u0000-\u001F\u007F-\u009F]/g, '');
+        pasting.current = null;
+        if (text) waiting.current.push([text, { ...plainKey(key), paste: true } as Pasted]);
+      } else eachKey(input, key, (i, k) => void waiting.current.push([i, k]));
       if (!drawing.current) next();
     },
     { isActive },
@@ -69,7 +97,10 @@ export function useKeys(onKey: (input: string, key: Key) => boolean, isActive: b
   // The screen the last key changed is drawn: the next key, once React is out of its drawing (a
   // key handed from in there would draw inside it, a long paste one drawing inside another).
   useEffect(() => {
-    if (!isActive) waiting.current.length = 0;
+    if (!isActive) {
+      waiting.current.length = 0;
+      pasting.current = null;
+    }
     queueMicrotask(next);
   }, [drawn]);
   return () => (drawing.current || waiting.current.length > 0 ? new Promise((resolve) => taken.current.push(resolve)) : Promise.resolve());

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTestHooks } from '../../src/clock.js';
-import { ok, read } from '../helpers.js';
+import { changeWithTasks, newBoard, ok, read } from '../helpers.js';
 import { asAgent, busyBoard, drawConsole, KEY, selectWaiting, until, type Drawn } from './helpers.js';
 
 let dir: string;
@@ -94,6 +94,22 @@ describe('deciding on documents', () => {
     expect(await ok(dir, ['show', 'add-search', 'tasks'])).toMatchObject({ status: 'submitted' });
   });
 
+  it('Backspace takes away the last character as it is seen: an emoji whole, a letter with its accent', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'search', [{ id: 'T1', title: 'Index the titles' }]);
+    const c = (drawn = drawConsole(own));
+    await selectWaiting(c, 'the proposal of search');
+    await c.keys('r');
+    await c.type('Fix it 🚀');
+    await c.keys('\u007F');
+    await c.type('now, cafe\u0301');
+    await c.keys('\u007F');
+    await c.type('e');
+    await c.keys(KEY.enter);
+    await until('the rejection', () => footer(c).startsWith('✓ Rejected the proposal of search'));
+    expect((await ok(own, ['show', 'search', 'proposal'])).feedback).toEqual([expect.objectContaining({ text: 'Fix it now, cafe' })]);
+  });
+
   it('a refusal shows what happened and the next step; the file keeps the other decision', async () => {
     const c = open();
     await selectWaiting(c, 'the proposal of fix-login');
@@ -172,6 +188,22 @@ describe('answering questions', () => {
     expect(inputs.find((i: any) => i.input_id === 'input-1').resolution).toMatchObject({ type: 'human', value: 'GraphQL', by: 'human:tester' });
   });
 
+  it('with ten options, a digit selects and Enter answers: 1 then 0 is the tenth, not the first', async () => {
+    const own = await newBoard();
+    const options = Array.from({ length: 10 }, (_, i) => ['--option', `choice ${i + 1}`]).flat();
+    await asAgent(own, 'mistral', ['ask', '--question', 'Which of the ten?', ...options, '--default-action', 'choice 1']);
+    const c = (drawn = drawConsole(own));
+    await selectWaiting(c, 'from mistral');
+    await c.keys(KEY.enter, '1', '0');
+    expect(c.frame()).toContain('› 10 choice 10');
+    expect(footer(c)).toContain('1-10 or ↑↓ then Enter answer');
+    expect((await ok(own, ['inputs'])).inputs.map((i: any) => i.status)).toEqual(['open']);
+    await c.keys(KEY.enter);
+    await until('the result', () => footer(c).includes('✓ Answered input-1'));
+    const { inputs } = await ok(own, ['inputs', '--status', 'all']);
+    expect(inputs[0].resolution).toMatchObject({ type: 'human', value: 'choice 10', by: 'human:tester' });
+  });
+
   it('t types an answer of the person\'s own', async () => {
     await asAgent(dir, 'gemini', ['task', 'unblock', 'add-search/T4']);
     await asAgent(dir, 'gemini', ['ask', '--question', 'Which corpus for the benchmark?', '--option', 'Wikipedia', '--default-action', 'Wikipedia']);
@@ -221,6 +253,34 @@ describe('releasing claims and opening files', () => {
     expect((await ok(dir, ['task', 'show', 'add-search/T5'])).task).toMatchObject({ status: 'todo', assignee: null });
     const log = await ok(dir, ['log', '--change', 'add-search']);
     expect(log.entries[0]).toMatchObject({ actor: 'human:tester', action: 'task.release' });
+  });
+
+  it('keeps y and n in view on a narrow terminal: the question gives way to them', async () => {
+    const c = open({ width: 30, height: 8 });
+    // The first card in progress.
+    await c.keys('l', 'x');
+    expect(footer(c)).toMatch(/^Release .*… y yes · n no$/);
+    await c.keys('n');
+    expect(footer(c)).toContain('x release');
+  });
+
+  it('releases nothing when the claim it asks about changed hands meanwhile: the question closes, saying so, and y is taken by it', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'search', [{ id: 'T1', title: 'Index the titles' }]);
+    await asAgent(own, 'codex', ['next']);
+    const c = (drawn = drawConsole(own));
+    await until('the claim', () => /IN PROGRESS 1/.test(c.frame()));
+    await c.keys('l', 'x');
+    expect(footer(c)).toContain('Release search/T1 from codex?');
+    // Released from a shell, and taken by another agent, while the person reads the question.
+    await ok(own, ['release', 'search/T1', '--as', 'human:tester']);
+    await asAgent(own, 'gemini', ['next']);
+    c.live.refresh();
+    await until('the question to close', () => c.frame().includes('search/T1 is held by gemini now, not codex.'));
+    await c.keys('y');
+    expect((await ok(own, ['task', 'show', 'search/T1'])).task).toMatchObject({ status: 'in_progress', assignee: 'gemini' });
+    await c.keys(KEY.esc);
+    expect(footer(c)).toBe('✗ search/T1 is held by gemini now, not codex.');
   });
 
   it('o and e hand a document or a task list to $PAGER and $EDITOR', async () => {

@@ -45,6 +45,16 @@ describe('console text', () => {
     expect(textWidth(typedTail('日本語日本語', 6))).toBeLessThanOrEqual(6);
   });
 
+  it('counts an emoji joined with ZWJ (a family) or a flag as the one emoji a terminal draws, two columns, and never cuts one in two', () => {
+    const family = '👨\u200D👩\u200D👧\u200D👦';
+    expect([textWidth(family), textWidth('🇯🇵'), textWidth('👍🏽'), textWidth(`a${family}b`)]).toEqual([2, 2, 4, 4]);
+    expect(padTo(`${family} fam`, 8)).toBe(`${family} fam  `);
+    expect(cut(`${family}${family} fam`, 4)).toBe(`${family}…`);
+    expect(cut(`${family}${family} fam`, 3)).toBe(`${family}…`);
+    expect(cut(`${family}${family} fam`, 2)).toBe('…');
+    expect(typedTail(`ok ${family}`, 3)).toBe(`…${family}`);
+  });
+
   it('wraps text drawn in several styles, keeping the spaces of a line and each style, with an indent for the lines after the first', () => {
     const text = (lines: ReturnType<typeof wrapSpans>) => lines.map((l) => l.map((s) => (typeof s === 'string' ? s : s.text)).join(''));
     const finding = wrapSpans([{ text: 'spec.md:24', underline: true }, ' ', { text: 'error', color: 'red' }, ' ', { text: 'spec.normative', dimColor: true }, ': requirement R1 has no MUST'], 30, 0, 2);

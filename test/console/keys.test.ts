@@ -164,3 +164,39 @@ describe('keys that come together with a key that closes a prompt', () => {
     expect(await status(dir, 'add-search', 'tasks')).toBe('approved');
   });
 });
+
+/** What a terminal in bracketed paste mode sends for a paste of `text`. */
+const paste = (text: string) => `\u001B[200~${text}\u001B[201~`;
+
+describe('a paste', () => {
+  it('is the feedback typed, whole: its line breaks send nothing and its letters act on nothing; Enter sends it', async () => {
+    const { dir, c } = await open();
+    await selectWaiting(c, 'the proposal of add-search');
+    await c.keys('r', paste('Say why it is needed\rjust add a paragraph\r'));
+    expect(footer(c)).toContain('Enter send');
+    expect(c.frame()).toContain('› Say why it is needed just add a paragraph');
+    expect(await status(dir, 'add-search', 'proposal')).toBe('submitted');
+    expect(await status(dir, 'add-search', 'spec')).toBe('submitted');
+    await c.keys(KEY.enter);
+    expect(await acted(c)).toContain('✓ Rejected the proposal of add-search');
+    expect((await ok(dir, ['show', 'add-search', 'proposal'])).feedback).toEqual([expect.objectContaining({ text: 'Say why it is needed just add a paragraph' })]);
+    expect(await status(dir, 'add-search', 'spec')).toBe('submitted');
+  });
+
+  it('is no key where nothing is typed: on the board it moves, opens and approves nothing', async () => {
+    const { dir, c } = await open();
+    await selectWaiting(c, 'the proposal of add-search');
+    const before = c.frame();
+    await c.keys(paste('2ja'));
+    await c.keys(paste('y\r'));
+    expect(c.frame()).toBe(before);
+    expect(await status(dir, 'add-search', 'proposal')).toBe('submitted');
+    expect(await status(dir, 'add-search', 'spec')).toBe('submitted');
+  });
+
+  it('filters with its text, on one line', async () => {
+    const { c } = await open();
+    await c.keys('3', '/', paste('fix-\rlogin'));
+    expect(footer(c)).toContain('/fix- login');
+  });
+});

@@ -106,6 +106,36 @@ describe('the prompts on a small terminal', () => {
   }
 });
 
+describe('a prompt whose lines change', () => {
+  it('keeps its size and the footer on the last line when t turns the options into a line to type, and r the choices into feedback', async () => {
+    const c = (drawn = drawConsole(dir, { width: 80, height: 24 }));
+    // The frame is the terminal's rows but its last: the footer is the frame's last line.
+    const lines = () => c.frame().split('\n');
+    const bottom = () => lines().findIndex((x) => x.startsWith('╰'));
+    await selectWaiting(c, 'from mistral');
+    await c.keys(KEY.enter);
+    await until('the question', () => c.frame().includes('› 1 stream'));
+    const at = bottom();
+    expect(lines()).toHaveLength(23);
+    await c.keys('t');
+    await until('the line to type', () => c.frame().includes('Your answer'));
+    expect(lines()).toHaveLength(23);
+    expect(bottom()).toBe(at);
+    expect(lines()[22]).toContain('Enter send');
+    await c.keys(KEY.esc, KEY.esc);
+
+    await selectWaiting(c, 'the tasks of add-search');
+    await c.keys(KEY.enter);
+    await until('the decision', () => c.frame().includes('Your decision: the tasks'));
+    const decision = bottom();
+    await c.keys('r');
+    await until('the feedback line', () => c.frame().includes('What must change?'));
+    expect(lines()).toHaveLength(23);
+    expect(bottom()).toBe(decision);
+    expect(lines()[22]).toContain('Enter send');
+  });
+});
+
 describe('a prompt on a terminal made too small for a moment', () => {
   it('comes back as the person left it: the option selected, the answer and the feedback typed', async () => {
     const c = (drawn = drawConsole(dir, { width: 60, height: 20 }));

@@ -3,7 +3,7 @@
  * change, all show without a key pressed (bounded polls; how fast is measured in bench/). Reading
  * again makes nothing again for a change whose files did not change.
  */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SnapshotReader } from '../../src/console/snapshot.js';
@@ -131,6 +131,20 @@ describe('a board that cannot be read', () => {
     expect(footer()).toContain('/ filter');
     await c.keys('q');
     expect(c.quits()).toBe(1);
+  });
+
+  it('shows the board again when its folder, deleted, is made again: a new folder, not the one it watched', async () => {
+    const { dir, c } = await watchedBoard();
+    await until('the board', () => /TODO 2 /.test(c.frame()));
+    const board = join(dir, 'agentd');
+    cpSync(board, join(dir, 'agentd-copy'), { recursive: true });
+    rmSync(board, { recursive: true });
+    await until('the warning', () => c.frame().includes("The board's folder is gone"));
+    cpSync(join(dir, 'agentd-copy'), board, { recursive: true });
+    await until('the board back', () => /TODO 2 /.test(c.frame()));
+    // Followed again: an agent's write shows.
+    await cliAsync(dir, ['next', '--as', 'kimi']);
+    await until('the claim', () => /TODO 1 +IN PROGRESS 1/.test(c.frame()));
   });
 
   it('keeps a question open while the board\'s folder is gone, not taking it for answered elsewhere: it is answered once the folder is back', async () => {

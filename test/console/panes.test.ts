@@ -1,5 +1,5 @@
 /** The console's panes, drawn by ink-testing-library on a board in mid-flight: frames asserted, keys sent. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changeWithTasks, newBoard, ok } from '../helpers.js';
@@ -94,6 +94,17 @@ describe('the board pane', () => {
     await c.keys('4');
     await until('the review', () => c.frame().includes('Review round 1: NEEDS_FIX'));
     expect(c.frame()).toContain('fix-login');
+  });
+
+  it('says the change it follows is no longer open once it is gone, not that the board has no change yet', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'alpha', [{ id: 'T1', title: 'One' }]);
+    const c = (drawn = drawConsole(own, { scope: 'alpha' }));
+    renameSync(join(own, 'agentd', 'changes', 'alpha'), join(own, 'alpha-away'));
+    c.live.refresh();
+    await c.keys('4');
+    await until('the change gone', () => c.frame().includes('alpha is no longer an open change.'));
+    expect(c.frame()).not.toContain('No changes yet');
   });
 
   it('scrolls the Change pane of a console that follows one change with the keys that move, as a change opened in full', async () => {
@@ -380,6 +391,35 @@ describe('keys that serve every pane', () => {
     expect(lines(c.frame())[1]).toContain('/gemini');
     await c.keys(KEY.esc, '1');
     expect(c.frame()).toMatch(/TODO 3 +IN PROGRESS 2/);
+  });
+
+  it('says a list the filter left empty matches nothing, not that the board has none: nothing waits on the person only when nothing does', async () => {
+    const c = open();
+    await c.keys('/');
+    await c.type('zzz');
+    await c.keys(KEY.enter);
+    for (const pane of ['2', '3', '4']) {
+      await c.keys(pane);
+      expect(c.frame()).toContain('Nothing here matches "zzz"; Esc clears the filter.');
+      expect(c.frame()).not.toMatch(/Nothing waits on you|No agents yet|No changes yet/);
+    }
+    // On a terminal with room, under the columns too.
+    drawn!.close();
+    const wide = open({ width: 120, height: 40 });
+    await wide.keys('/');
+    await wide.type('zzz');
+    await wide.keys(KEY.enter);
+    expect(wide.frame()).not.toContain('Nothing waits on you');
+    expect(wide.frame().split('Nothing here matches "zzz"')).toHaveLength(3);
+  });
+
+  it('shows the end of a filter longer than the footer, where the person types', async () => {
+    const c = open({ width: 30, height: 8 });
+    await c.keys('/');
+    await c.type('a filter much longer than the line');
+    const footer = lines(c.frame()).at(-1)!;
+    expect(footer.startsWith('/…')).toBe(true);
+    expect(footer).toContain('longer than the line');
   });
 
   it('shows the keys with ?, and any key closes them', async () => {

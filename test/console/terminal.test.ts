@@ -30,13 +30,15 @@ afterAll(() => {
   tmux('kill-server');
 });
 
+/** `command` run with only the given environment (and what a child of the tests gets). */
+const withEnv = (env: Record<string, string>, command: string) => `env -i ${Object.entries({ ...childEnv(), TERM: 'xterm-256color', ...env }).map(([k, v]) => `${k}=${quote(v)}`).join(' ')} ${command}`;
+
 /**
  * Starts `agentboard board` in a tmux session of its own (80×24 unless told), with only the given
  * environment; `before` is a shell command run first on the same terminal.
  */
 function startConsole(session: string, dir: string, env: Record<string, string>, options: { width?: number; height?: number; before?: string } = {}): void {
-  const vars = Object.entries({ ...childEnv(), TERM: 'xterm-256color', ...env }).map(([k, v]) => `${k}=${quote(v)}`);
-  const command = `${options.before ? `${options.before} && ` : ''}cd ${quote(dir)} && env -i ${vars.join(' ')} ${quote(process.execPath)} ${quote(BIN)} board; echo "BOARD EXITED $?"; sleep 60`;
+  const command = `${options.before ? `${options.before} && ` : ''}cd ${quote(dir)} && ${withEnv(env, `${quote(process.execPath)} ${quote(BIN)} board`)}; echo "BOARD EXITED $?"; sleep 60`;
   expect(tmux('new-session', '-d', '-s', session, '-x', String(options.width ?? 80), '-y', String(options.height ?? 24), command).status).toBe(0);
 }
 
@@ -324,6 +326,78 @@ describe('the console in a terminal', () => {
     expect(lines(screen('modifiers'))[1]).toContain('/beta');
     tmux('send-keys', '-t', 'modifiers', 'q');
     await until('the exit', () => screen('modifiers').includes('BOARD EXITED 0'));
+  });
+
+  it('takes a paste of several lines into the feedback whole: its line breaks send nothing, its letters act on nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    startConsole('paste', dir, {});
+    await until('the console', () => screen('paste').includes('Waiting on you (3)'));
+    tmux('send-keys', '-t', 'paste', '3', 'Home', 'r');
+    await until('the feedback prompt', () => screen('paste').includes('What must change?'));
+    // tmux pastes as a terminal does: bracketed when the program asked for it, line breaks as Enter.
+    tmux('set-buffer', '-b', 'feedback', 'Say why\njust add a paragraph\n');
+    tmux('paste-buffer', '-p', '-b', 'feedback', '-t', 'paste');
+    await until('the paste typed', () => screen('paste').includes('› Say why just add a paragraph'));
+    expect((await ok(dir, ['docs'])).documents.map((d: any) => d.status)).toEqual(['submitted', 'submitted', 'submitted']);
+    tmux('send-keys', '-t', 'paste', 'Enter');
+    await until('the rejection', () => screen('paste').includes('✓ Rejected the proposal of alpha'));
+    expect((await ok(dir, ['show', 'alpha', 'proposal'])).feedback).toEqual([expect.objectContaining({ text: 'Say why just add a paragraph' })]);
+    expect((await ok(dir, ['docs'])).documents.map((d: any) => d.status)).toEqual(['rejected', 'submitted', 'submitted']);
+    tmux('send-keys', '-t', 'paste', 'q');
+    await until('the exit', () => screen('paste').includes('BOARD EXITED 0'));
+  });
+
+  it('stops on Ctrl-Z, giving the shell its screen, its cursor and its terminal settings back, and comes back with fg, its keys working', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    // An interactive shell, which stops and resumes programs (job control).
+    expect(tmux('new-session', '-d', '-s', 'suspend', '-x', '80', '-y', '24', withEnv({ PS1: '$ ' }, 'bash --norc --noprofile -i')).status).toBe(0);
+    const shell = (line: string) => tmux('send-keys', '-t', 'suspend', '-l', line + '\r');
+    shell(`cd ${quote(dir)} && stty -a > before.txt && ${quote(process.execPath)} ${quote(BIN)} board`);
+    await until('the console', () => screen('suspend').includes('TODO 1'));
+    const state = () => tmux('display', '-p', '-t', 'suspend', '#{alternate_on} #{cursor_flag}').stdout.trim();
+    expect(state()).toBe('1 0');
+    tmux('send-keys', '-t', 'suspend', 'C-z');
+    await until('the shell', () => screen('suspend').includes('Stopped'));
+    expect(state()).toBe('0 1');
+    shell('stty -a > stopped.tmp && mv stopped.tmp stopped.txt');
+    await until('the settings read', () => existsSync(join(dir, 'stopped.txt')));
+    expect(readFileSync(join(dir, 'stopped.txt'), 'utf8')).toBe(readFileSync(join(dir, 'before.txt'), 'utf8'));
+    shell('fg');
+    await until('the console back', () => screen('suspend').includes('TODO 1'));
+    expect(state()).toBe('1 0');
+    tmux('send-keys', '-t', 'suspend', '4');
+    await until('the changes pane', () => /CHANGE +PHASE/.test(screen('suspend')));
+    tmux('send-keys', '-t', 'suspend', 'q');
+    await until('the shell', () => state() === '0 1');
+    // fg's status is the program's.
+    shell('echo "BOARD EXITED $?"');
+    await until('the exit', () => screen('suspend').includes('BOARD EXITED 0'));
+  });
+
+  it('leaves Ctrl-C and Ctrl-\\ typed in the pager to the pager: the console neither quits nor takes the terminal back while it runs', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'alpha', [{ id: 'T1', title: 'One' }]);
+    // A pager that, as less does, takes both keys itself and ends on Enter.
+    const log = join(dir, 'pager.log');
+    const pager = write(dir, 'pager.sh', `#!/bin/sh\ntrap 'echo caught >> ${quote(log)}' INT QUIT\necho "PAGER OPEN"\nwhile :; do read line && break; done\necho "$1" > ${quote(join(dir, 'paged.txt'))}\n`);
+    chmodSync(pager, 0o755);
+    startConsole('pagerkeys', dir, { PAGER: pager });
+    await until('the console', () => screen('pagerkeys').includes('Waiting on you (3)'));
+    tmux('send-keys', '-t', 'pagerkeys', '3', 'Home', 'o');
+    await until('the pager', () => screen('pagerkeys').includes('PAGER OPEN'));
+    tmux('send-keys', '-t', 'pagerkeys', 'C-c');
+    await until('the pager to take Ctrl-C', () => existsSync(log) && readFileSync(log, 'utf8').split('\n').length > 1);
+    tmux('send-keys', '-t', 'pagerkeys', 'C-\\');
+    await until('the pager to take Ctrl-\\', () => readFileSync(log, 'utf8').split('\n').length > 2);
+    expect(screen('pagerkeys')).toContain('PAGER OPEN');
+    expect(screen('pagerkeys')).not.toContain('BOARD EXITED');
+    tmux('send-keys', '-t', 'pagerkeys', 'Enter');
+    await until('the console back', () => screen('pagerkeys').includes('◆ the proposal of alpha'));
+    expect(readFileSync(join(dir, 'paged.txt'), 'utf8').trim()).toBe(join(dir, 'agentd/changes/alpha/proposal.md'));
+    tmux('send-keys', '-t', 'pagerkeys', 'q');
+    await until('the exit', () => screen('pagerkeys').includes('BOARD EXITED 0'));
   });
 
   it('shows a character that would drive the terminal, put in a file by a hand edit, as "?": no colour, no window title, no text shown out of order', async () => {

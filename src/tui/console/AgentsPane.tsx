@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import type { AgentCard } from '../../console/cards.js';
 import { SESSION_COLOR } from '../../render/colors.js';
-import { ago, cut, localId, padTo, textWidth, words } from './format.js';
+import { ago, cut, localId, noMatch, padTo, textWidth, words } from './format.js';
 import { useViewStart } from './list-view.js';
 
 const BADGE: Record<string, string> = { started: '○', working: '●', awaiting_input: '?', blocked: '■', awaiting_review: '◇', completed: '✓' };
@@ -26,7 +26,7 @@ function secondLine(a: AgentCard, now: number, tokens: ReadonlyMap<string, numbe
 const LAST_WORD = 'LAST WORD';
 
 /** `shown` learns how many agents the view holds (a page, for PgUp and PgDn). */
-export function AgentsPane(props: { agents: AgentCard[]; cursor: number; now: number; width: number; rows: number; active: boolean; tokens?: ReadonlyMap<string, number>; shown?: { current: number } }) {
+export function AgentsPane(props: { agents: AgentCard[]; cursor: number; now: number; width: number; rows: number; active: boolean; tokens?: ReadonlyMap<string, number>; shown?: { current: number }; filter?: string }) {
   const { agents, cursor, now, width, rows, active, tokens } = props;
   // Agents in a run take two lines; the view holds as many as fit under the heading.
   const lineCount = (a: AgentCard) => (secondLine(a, now, tokens) ? 2 : 1);
@@ -37,6 +37,7 @@ export function AgentsPane(props: { agents: AgentCard[]; cursor: number; now: nu
     return Math.max(1, i - from);
   };
   const start = useViewStart(cursor, agents.length, fits);
+  if (agents.length === 0 && props.filter) return <Text dimColor>{noMatch(props.filter)}</Text>;
   if (agents.length === 0) return <Text dimColor>No agents yet: an agent appears here when it registers, reports its status or claims a task.</Text>;
   const shown = agents.slice(start, start + fits(start));
   if (props.shown) props.shown.current = shown.length;

@@ -22,10 +22,10 @@ export function BoardPane(props: { views: Views; focus: number; cursors: number[
       {columns(top)}
       <Box marginTop={1}>
         <Box width={half} flexDirection="column" height={lower} overflow="hidden">
-          <AgentsPane agents={views.agents} cursor={0} now={now} width={half - 1} rows={lower} active={false} />
+          <AgentsPane agents={views.agents} cursor={0} now={now} width={half - 1} rows={lower} active={false} filter={views.filter} />
         </Box>
         <Box width={width - half} flexDirection="column" height={lower} overflow="hidden">
-          <WaitingPane items={views.waiting} cursor={0} now={now} width={width - half} rows={lower} active={false} />
+          <WaitingPane items={views.waiting} cursor={0} now={now} width={width - half} rows={lower} active={false} filter={views.filter} />
         </Box>
       </Box>
     </Box>

@@ -12,7 +12,7 @@ import { refTo } from '../../domain/refs.js';
 import { DOC_COLOR, LEVEL_COLOR, PHASE_COLOR, SEVERITY_COLOR, VERDICT_COLOR } from '../../render/colors.js';
 import { PhaseSteps } from '../PhaseSteps.js';
 import type { PhaseStep } from '../run-state.js';
-import { ago, bar, cut, type Span } from './format.js';
+import { ago, bar, cut, noMatch, type Span } from './format.js';
 import { useViewStart } from './list-view.js';
 import { detailLines, ScrollLines } from './ScrollLines.js';
 
@@ -29,13 +29,14 @@ function archivedNote(archived: number, spell: (text: string) => string): string
   return `${archived} archived change${archived === 1 ? '' : 's'}, read-only: ${spell(refTo('change.list', { archived: true }))} lists them.`;
 }
 
-export function ChangesPane(props: { changes: ChangeCard[]; archived: number; spell: (text: string) => string; cursor: number; width: number; rows: number; active: boolean; shown: { current: number } }) {
+export function ChangesPane(props: { changes: ChangeCard[]; archived: number; spell: (text: string) => string; cursor: number; width: number; rows: number; active: boolean; shown: { current: number }; filter?: string }) {
   const { changes, archived, spell, cursor, width, rows, active, shown } = props;
   const note = archived > 0 ? 1 : 0;
   const perPage = Math.max(1, rows - 1 - note);
   shown.current = perPage;
   const start = useViewStart(cursor, changes.length, () => perPage);
   if (changes.length === 0) {
+    if (props.filter) return <Text dimColor>{noMatch(props.filter)}</Text>;
     if (archived > 0) return <Text dimColor>No open changes. {archivedNote(archived, spell)}</Text>;
     return <Text dimColor>No changes yet: an agent creates one with {spell(refTo('change.create'))}, or run one with `agentboard run`.</Text>;
   }

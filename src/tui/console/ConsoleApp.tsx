@@ -5,21 +5,22 @@
  */
 import { Box, Text, useInput, type Key } from 'ink';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import type { ConsoleSnapshot } from '../../console/cards.js';
 import type { ConsoleAction, ConsoleSource } from '../../console/source.js';
 import { refTo } from '../../domain/refs.js';
 import { decisionLines, decisionRows, DecisionPrompt, type Draft, type PromptKeys } from '../DecisionPrompt.js';
-import { useKeys } from '../keys.js';
+import { isPaste, useKeys } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
-import { clamp, wrapAtMost } from './format.js';
+import { clamp, cut, dropLast, typedTail, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { helpHints, helpLines } from './Help.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
-import { QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
+import { pickKeys, QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
 import { ScrollLines } from './ScrollLines.js';
 import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
-import { claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
+import { claimGone, claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
@@ -33,7 +34,8 @@ type Prompt =
   | ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision)
   // `unchosen`: the question came under the cursor by itself (see slid): no option is selected until the person picks one.
   | { kind: 'question'; question: Question; unchosen: boolean }
-  | { kind: 'confirm'; text: string; action: ConsoleAction }
+  // `gone`: why what it asks about is no longer there to act on (see Decision's), or null while it is.
+  | { kind: 'confirm'; text: string; action: ConsoleAction; gone: (snapshot: ConsoleSnapshot) => string | null }
   | { kind: 'closed'; title: string; text: string };
 
 interface Ui extends Cursors {
@@ -56,10 +58,10 @@ const LATER = 'later (Esc)';
 /** The footer's hints while a prompt takes the keys: at a line being typed, at a decision's choices, at a question's options. */
 const TYPING_HINTS: [string, string][] = [['Enter', 'send'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
 const DECISION_HINTS: [string, string][] = [['a', 'approve'], ['r', 'reject'], ['l/Esc', 'later'], ['Ctrl-C', 'quit']];
-const questionHints = (options: number): [string, string][] => [[`${options > 1 ? `1-${options}` : '1'} or ↑↓ Enter`, 'answer'], ['t', 'type'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
+const questionHints = (options: number): [string, string][] => [[pickKeys(options), 'answer'], ['t', 'type'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
 const WORKING: Record<ConsoleAction['type'], string> = { approve_document: 'Approving', reject_document: 'Rejecting', approve_task: 'Approving', reject_task: 'Rejecting', answer: 'Answering', release_task: 'Releasing' };
 
-export function ConsoleApp({ source, screen, onQuit, width, height, plain = false }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; width?: number; height?: number; plain?: boolean }) {
+export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, plain = false }: { source: ConsoleSource; screen: ScreenControl; onQuit: () => void; onSuspend?: () => void; width?: number; height?: number; plain?: boolean }) {
   const snapshot = useSyncExternalStore(source.subscribe, source.get);
   const lent = useSyncExternalStore(screen.subscribe, screen.get);
   const size = useSize({ width, height });
@@ -179,6 +181,9 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
       if (key.escape || key.return) closePrompt(u.prompt);
       return;
     }
+    // A paste is text for a line being typed (the filter, feedback, an answer); anywhere else it is
+    // no key at all: the letters of a text are not the person's choices.
+    if (isPaste(key) && !(u.filtering || (u.prompt && typing(u.prompt)))) return;
     // The confirmation is one line in the footer: y does it, anything else does not.
     if (u.prompt?.kind === 'confirm') {
       const action = u.prompt.action;
@@ -199,7 +204,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     if (u.filtering) {
       if (key.escape) set({ filtering: false, filter: '' });
       else if (key.return) set({ filtering: false });
-      else if (key.backspace || key.delete) set({ filter: u.filter.slice(0, -1) });
+      else if (key.backspace || key.delete) set({ filter: dropLast(u.filter) });
       else if (input && !key.ctrl && !key.meta) set({ filter: u.filter + input, rows: COLUMNS.map(() => 0), agent: 0, waiting: 0, change: 0 });
       return;
     }
@@ -254,7 +259,7 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
       return void run(decision.approve);
     }
     if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
-    if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id } } });
+    if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id }, gone: (s) => claimGone(s, claim) } });
     if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
     if (key.return) {
       if (question) return set({ prompt: { kind: 'question', question, unchosen: slid.current !== null } });
@@ -266,10 +271,11 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     }
   };
 
-  // Ctrl-C quits from anywhere, prompts included.
+  // Ctrl-C quits from anywhere, prompts included; Ctrl-Z hands the terminal back to the shell until `fg`.
   useInput(
     (input, key) => {
       if (key.ctrl && input === 'c') quit();
+      else if (key.ctrl && input === 'z') onSuspend?.();
       else if (small && input === 'q') leave();
     },
     { isActive: !lent },
@@ -283,6 +289,11 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     if (p?.kind === 'decision') {
       const text = p.gone(snapshot);
       if (text) set({ prompt: { kind: 'closed', title: `Your decision: ${p.subject}`, text } });
+    }
+    // A claim done, released or taken by another agent meanwhile: y would release what the person was not asked about.
+    if (p?.kind === 'confirm') {
+      const text = p.gone(snapshot);
+      if (text) set({ prompt: { kind: 'closed', title: p.text, text } });
     }
     if (p?.kind !== 'question' || snapshot.waiting.some((w) => w.kind === 'question' && w.input_id === p.question.input_id)) return;
     const { input_id, agent_id, question, default_action, expires_at } = p.question;
@@ -337,18 +348,21 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
     body = change ? <ChangeDetail change={change} source={source} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} /> : <Text dimColor>{id} is no longer an open change.</Text>;
   } else if (u.pane === 'board') {
     body = <BoardPane views={views} focus={u.col} cursors={u.rows} wide={!single && snapshot.changes.length > 1} now={now} width={size.width} rows={paneRows} shown={shown} />;
-  } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active shown={shown} />;
-  else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active shown={shown} />;
+  } else if (u.pane === 'agents') body = <AgentsPane agents={views.agents} cursor={clamp(u.agent, views.agents.length)} now={now} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
+  else if (u.pane === 'waiting') body = <WaitingPane items={views.waiting} cursor={clamp(u.waiting, views.waiting.length)} now={now} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
   else if (single && snapshot.changes[0]) body = <ChangeDetail change={snapshot.changes[0]} source={source} now={now} width={size.width} rows={paneRows} scroll={u.scroll} bottom={bottom} shown={shown} />;
-  else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} />;
+  // The change followed was archived or removed: the board has changes still, this console follows none.
+  else if (single) body = <Text dimColor>{snapshot.scope} is no longer an open change.</Text>;
+  else body = <ChangesPane changes={views.changes} archived={snapshot.archived} spell={source.spell} cursor={clamp(u.change, views.changes.length)} width={size.width} rows={paneRows} active shown={shown} filter={views.filter} />;
 
   const footer = () => {
     if (snapshot.board_gone && !u.busy) return keyLine(u.prompt ? [['Esc', 'back'], ['q', 'quit']] : [['q', 'quit']]);
     if (u.filtering) {
+      // Where the person types is what shows: the end of a filter longer than the line, then what the keys do, as far as it fits.
       return (
-        <Text>
+        <Text wrap="truncate">
           <Text color="cyan">/</Text>
-          {u.filter}
+          {typedTail(u.filter, size.width - 3)}
           <Text inverse> </Text>
           <Text dimColor> Enter keeps the filter · Esc clears it</Text>
         </Text>
@@ -371,9 +385,10 @@ export function ConsoleApp({ source, screen, onQuit, width, height, plain = fals
       );
     }
     if (u.prompt?.kind === 'confirm') {
+      // The question gives way to its keys on a narrow terminal: y and n are always in view.
       return (
         <Text wrap="truncate">
-          <Text color="yellow">{u.prompt.text}</Text> <Text bold>y</Text> yes · <Text bold>n</Text> no
+          <Text color="yellow">{cut(u.prompt.text, size.width - ' y yes · n no'.length)}</Text> <Text bold>y</Text> yes · <Text bold>n</Text> no
         </Text>
       );
     }

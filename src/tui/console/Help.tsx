@@ -14,6 +14,7 @@ const KEYS: [string, string][] = [
   ['o / e', 'read the file in $PAGER / edit it in $EDITOR, then come back'],
   ['/', 'filter by id, title, agent or text; Esc clears it'],
   ['Esc', 'back'],
+  ['Ctrl-Z', 'stop it for the shell; fg comes back'],
   ['q, Ctrl-C', 'quit'],
 ];
 

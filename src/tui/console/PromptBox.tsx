@@ -50,18 +50,23 @@ export function promptWindow(lines: PromptLines, rows: number, focus: [number, n
 export function PromptBox(props: { head: ReactNode[]; rest: ReactNode[]; focus: [number, number] | null; foot: ReactNode[]; short?: ReactNode[]; rows?: number; color: string }) {
   const { head, rest, focus, foot, short, rows, color } = props;
   const w = rows === undefined ? { head: head.length, start: 0, count: rest.length, short: false } : promptWindow({ head: head.length, rest: rest.length, foot: foot.length, short: short?.length }, rows, focus);
-  const lines = [...head.slice(0, w.head), ...rest.slice(w.start, w.start + w.count), ...(w.short ? short! : foot)];
+  const top = [...head.slice(0, w.head), ...rest.slice(w.start, w.start + w.count)];
+  const bottom = w.short ? short! : foot;
+  const line = (l: ReactNode, key: string) =>
+    rows === undefined ? (
+      <Box key={key}>{l}</Box>
+    ) : (
+      <Box key={key} height={1} overflow="hidden">
+        {l}
+      </Box>
+    );
+  // Given its rows, it takes them all, the foot at the bottom: a prompt whose lines change (the
+  // options, then a line to type) keeps its place, and what is under it stays at the foot of the screen.
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor={color} paddingX={1} flexShrink={0}>
-      {lines.map((l, i) =>
-        rows === undefined ? (
-          <Box key={i}>{l}</Box>
-        ) : (
-          <Box key={i} height={1} overflow="hidden">
-            {l}
-          </Box>
-        ),
-      )}
+    <Box flexDirection="column" borderStyle="round" borderColor={color} paddingX={1} flexShrink={0} height={rows}>
+      {top.map((l, i) => line(l, `t${i}`))}
+      {rows !== undefined && <Box flexGrow={1} />}
+      {bottom.map((l, i) => line(l, `b${i}`))}
     </Box>
   );
 }

@@ -6,7 +6,7 @@
 import { Text, type Key } from 'ink';
 import { useRef, useState, type ReactNode } from 'react';
 import { SEND_KEYS, type Draft, type PromptKeys } from '../DecisionPrompt.js';
-import { left, wrapAtMost } from './format.js';
+import { dropLast, left, wrapAtMost } from './format.js';
 import { FRAME_ROWS, PromptBox, TypedLine } from './PromptBox.js';
 
 export interface Question {
@@ -18,8 +18,13 @@ export interface Question {
   expires_at: string;
 }
 
+/**
+ * The keys that pick one of `n` options. Up to nine, a digit answers at once; with ten, a digit
+ * selects (1 then 0 is the tenth) and Enter answers: the 1 of a 10 typed must not answer the first.
+ */
+export const pickKeys = (n: number) => (n > 9 ? `1-${n} or ↑↓ then Enter` : `${n > 1 ? `1-${n}` : '1'} or ↑↓ Enter`);
 /** The keys, under the options. */
-const CHOOSE = (n: number) => `1-${n} or ↑↓ Enter answer · t type an answer · Esc back`;
+const CHOOSE = (n: number) => `${pickKeys(n)} answer · t type an answer · Esc back`;
 const TYPE = 'Your answer (Enter sends, Esc goes back)';
 /** The keys under the options on a prompt with no room for the long form: one line even on the narrowest terminal. */
 const CHOOSE_SHORT = 'Enter · t type · Esc back';
@@ -71,7 +76,7 @@ export function QuestionPrompt(props: { question: Question; unchosen?: boolean; 
       if (key.escape) return options.length ? set({ typed: null }) : onCancel();
       if (key.return) {
         if (typed.trim()) onAnswer(typed.trim());
-      } else if (key.backspace || key.delete) set({ typed: typed.slice(0, -1) });
+      } else if (key.backspace || key.delete) set({ typed: dropLast(typed) });
       else if (input && !key.ctrl && !key.meta) set({ typed: typed + input });
       return;
     }
@@ -80,7 +85,12 @@ export function QuestionPrompt(props: { question: Question; unchosen?: boolean; 
     else if (key.upArrow || input === 'k') set({ choice: Math.max(0, c - 1) });
     else if (key.downArrow || input === 'j') set({ choice: Math.min(options.length - 1, c + 1) });
     else if (key.return && c >= 0) onAnswer(options[c]!);
-    else if (/^[1-9]$/.test(input) && Number(input) <= options.length) onAnswer(options[Number(input) - 1]!);
+    else if (/^[0-9]$/.test(input)) {
+      const n = input === '0' ? 10 : Number(input);
+      if (n > options.length) return;
+      if (options.length > 9) set({ choice: n - 1 });
+      else onAnswer(options[n - 1]!);
+    }
   };
   // The console hands it its keys, one at a time.
   keys.current = onKey;

@@ -6,7 +6,7 @@
 import { Box, Text } from 'ink';
 import type { WaitingItem } from '../../console/cards.js';
 import { SEVERITY_COLOR } from '../../render/colors.js';
-import { ago, cut, left } from './format.js';
+import { ago, cut, left, noMatch } from './format.js';
 import { useViewStart } from './list-view.js';
 
 const ITEM_LINES = 2;
@@ -36,11 +36,12 @@ function lines(w: WaitingItem, now: number): { mark: string; color: string; head
   }
 }
 
-export function WaitingPane(props: { items: WaitingItem[]; cursor: number; now: number; width: number; rows: number; active: boolean; shown?: { current: number } }) {
+export function WaitingPane(props: { items: WaitingItem[]; cursor: number; now: number; width: number; rows: number; active: boolean; shown?: { current: number }; filter?: string }) {
   const { items, cursor, now, width, rows, active } = props;
   const perPage = Math.max(1, Math.floor((rows - 1) / ITEM_LINES));
   if (props.shown) props.shown.current = perPage;
   const start = useViewStart(cursor, items.length, () => perPage);
+  if (items.length === 0 && props.filter) return <Text dimColor>{noMatch(props.filter)}</Text>;
   if (items.length === 0) return <Text color="green">Nothing waits on you.</Text>;
   const shown = items.slice(start, start + perPage);
   return (

@@ -43,31 +43,55 @@ function charWidth(ch: string): number {
   return ZERO.test(ch) ? 0 : WIDE.test(ch) ? 2 : 1;
 }
 
-/** How many columns of the terminal `text` takes: a Chinese character or an emoji takes two. */
-export function textWidth(text: string): number {
+const GRAPHEMES = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Text the terminal draws one column a character, as most text is: counted without looking closer. */
+const NARROW = /^[\x20-\x7E]*$/;
+
+/** The characters as the person sees them: a letter with its accents is one, and so is an emoji made of several (a family, a flag, a skin tone): a cut never splits one. */
+function clusters(text: string): string[] {
+  return NARROW.test(text) ? [...text] : Array.from(GRAPHEMES.segment(text), (s) => s.segment);
+}
+
+/**
+ * The columns of one character as seen: an emoji sequence joined with ZWJ (a family) and a flag's two
+ * letters are drawn as one emoji, two columns. A skin tone counts as the two emoji it is made of:
+ * some terminals draw it so, and a line counted narrower than the terminal draws it would run
+ * past the edge and wrap.
+ */
+function clusterWidth(c: string): number {
+  if (/^\p{Regional_Indicator}{2}$/u.test(c) || (/\p{Extended_Pictographic}/u.test(c) && c.includes('\u200D'))) return 2;
   let n = 0;
-  for (const ch of text) n += charWidth(ch);
+  for (const ch of c) n += charWidth(ch);
   return n;
 }
 
-/** The start of `text` that fits in `width` columns (a wide character that would straddle the edge is left out). */
+/** How many columns of the terminal `text` takes: a Chinese character or an emoji takes two. */
+export function textWidth(text: string): number {
+  if (NARROW.test(text)) return text.length;
+  let n = 0;
+  for (const c of clusters(text)) n += clusterWidth(c);
+  return n;
+}
+
+/** The start of `text` that fits in `width` columns (a wide character that would straddle the edge is left out, an emoji sequence is not cut). */
 function fitStart(text: string, width: number): string {
+  if (NARROW.test(text)) return text.slice(0, Math.max(0, width));
   let n = 0;
   let out = '';
-  for (const ch of text) {
-    n += charWidth(ch);
+  for (const c of clusters(text)) {
+    n += clusterWidth(c);
     if (n > width) break;
-    out += ch;
+    out += c;
   }
   return out;
 }
 
 /** The end of `text` that fits in `width` columns. */
 export function fitEnd(text: string, width: number): string {
-  const chars = [...text];
+  const chars = clusters(text);
   let n = 0;
   let i = chars.length;
-  while (i > 0 && n + charWidth(chars[i - 1]!) <= width) n += charWidth(chars[--i]!);
+  while (i > 0 && n + clusterWidth(chars[i - 1]!) <= width) n += clusterWidth(chars[--i]!);
   return chars.slice(i).join('');
 }
 
@@ -86,6 +110,18 @@ export function cut(text: string, width: number): string {
 /** The end of a line being typed, in `width` columns: where the person types is what shows, what it leaves out marked with "…". */
 export function typedTail(text: string, width: number): string {
   return textWidth(text) > width ? `…${fitEnd(text, width - 1)}` : text;
+}
+
+/** `text` without the last character the person sees (an emoji is two UTF-16 units, an accent its own code point): what Backspace takes away. */
+export function dropLast(text: string): string {
+  let last = text.length;
+  for (const { index } of GRAPHEMES.segment(text)) last = index;
+  return text.slice(0, last);
+}
+
+/** What a list the filter left empty says, rather than that the board has none. */
+export function noMatch(filter: string): string {
+  return `Nothing here matches "${filter}"; Esc clears the filter.`;
 }
 
 /** The local id of a board-wide task id: "T2" of "add-search/T2". */
@@ -118,7 +154,7 @@ function splitWord(word: Span[], n: number): [Span[], Span[]] {
     const width = textWidth(text);
     if (left >= width) head.push(s);
     else {
-      const fits = head.length ? fitStart(text, left) : fitStart(text, left) || [...text][0]!;
+      const fits = head.length ? fitStart(text, left) : fitStart(text, left) || clusters(text)[0]!;
       if (fits) head.push(withText(s, fits));
       if (fits.length < text.length) rest.push(withText(s, text.slice(fits.length)));
     }

@@ -135,6 +135,13 @@ export function claimOf(t: Target | null): { task_id: string; assignee: string }
   return null;
 }
 
+/** Why a claim the person was asked to release is no longer there to release (done, released, held by another agent now), or null while it is. */
+export function claimGone(snapshot: ConsoleSnapshot, claim: { task_id: string; assignee: string }): string | null {
+  const card = snapshot.tasks.find((t) => t.task_id === claim.task_id);
+  if (card && claimOf({ kind: 'task', card })?.assignee === claim.assignee) return null;
+  return card?.assignee && card.assignee !== claim.assignee ? `${claim.task_id} is held by ${card.assignee} now, not ${claim.assignee}.` : `${claim.task_id} is no longer held by ${claim.assignee}.`;
+}
+
 /** The file behind the selection: a document, or the task list a task is in. */
 export function fileOf(t: Target | null, snapshot: ConsoleSnapshot): string | null {
   if (!t) return null;

@@ -18,6 +18,8 @@ export interface Views {
   changes: ChangeCard[];
   /** Task ids whose claim is stale (no sign of life for a while, or their run died). */
   stale: Set<string>;
+  /** The filter the lists went through ('' for none). */
+  filter: string;
 }
 
 function matches(filter: string, ...texts: (string | null | undefined)[]): boolean {
@@ -52,6 +54,7 @@ export function makeViews(snapshot: ConsoleSnapshot, rawFilter: string, columns 
     waiting: filter ? snapshot.waiting.filter((w) => matches(filter, ...waitingText(w))) : snapshot.waiting,
     changes: filter ? snapshot.changes.filter((c) => matches(filter, c.change_id, c.title)) : snapshot.changes,
     stale: new Set(snapshot.waiting.flatMap((w) => (w.kind === 'stale' ? [w.task_id] : []))),
+    filter: rawFilter.trim(),
   };
 }
 
