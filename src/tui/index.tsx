@@ -81,7 +81,7 @@ export function startConsole(options: { source: ConsoleSource; plain?: boolean; 
     screen.set(true);
     // ink draws at most every 33 ms: let the last frame out before the terminal changes hands.
     await new Promise((resolve) => setTimeout(resolve, 50));
-    stdout.write(PASTE_MODE.off + SHOW_CURSOR + MAIN_SCREEN);
+    restore();
   };
   const lend = async () => {
     await leaveScreen();

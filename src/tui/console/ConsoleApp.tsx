@@ -286,14 +286,10 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
   useEffect(() => {
     if (snapshot.board_gone) return;
     const p = ui.current.prompt;
-    if (p?.kind === 'decision') {
+    // Of a confirmation: a claim done, released or taken by another agent meanwhile (y would release what the person was not asked about).
+    if (p?.kind === 'decision' || p?.kind === 'confirm') {
       const text = p.gone(snapshot);
-      if (text) set({ prompt: { kind: 'closed', title: `Your decision: ${p.subject}`, text } });
-    }
-    // A claim done, released or taken by another agent meanwhile: y would release what the person was not asked about.
-    if (p?.kind === 'confirm') {
-      const text = p.gone(snapshot);
-      if (text) set({ prompt: { kind: 'closed', title: p.text, text } });
+      if (text) set({ prompt: { kind: 'closed', title: p.kind === 'decision' ? `Your decision: ${p.subject}` : p.text, text } });
     }
     if (p?.kind !== 'question' || snapshot.waiting.some((w) => w.kind === 'question' && w.input_id === p.question.input_id)) return;
     const { input_id, agent_id, question, default_action, expires_at } = p.question;
