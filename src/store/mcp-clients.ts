@@ -33,28 +33,33 @@ export function serverCommand(path: string | undefined): ServerCommand {
   return agentboardOnPath(path) ? { command: 'agentboard', args: [] } : { command: process.execPath, args: [installedBin()] };
 }
 
-/**
- * The entry of one client: the profile to serve, and for the editors (Cursor starts servers in the
- * home folder rather than the project; VS Code does not say where), the project's root, which they
- * fill in for ${workspaceFolder}. VS Code's entries name their transport.
- */
-export function serverEntry(client: McpClient, server: ServerCommand, profile: string): { type?: 'stdio'; command: string; args: string[] } {
-  const editor = client === 'cursor' || client === 'vscode';
-  const args = [...server.args, 'mcp', ...(editor ? ['--root', '${workspaceFolder}'] : []), '--profile', profile];
-  return client === 'vscode' ? { type: 'stdio', command: server.command, args } : { command: server.command, args };
+/** How each client reads its project configuration. */
+interface ClientShape {
+  file: string;
+  /** The key of its object of servers (JSON files; Codex's TOML has mcp_servers). */
+  serversKey: string;
+  /**
+   * The editors start servers elsewhere than the project (Cursor in the home folder; VS Code does
+   * not say where): the entry names the project's root, which they fill in for ${workspaceFolder}.
+   */
+  namesRoot: boolean;
+  /** VS Code's entries name their transport. */
+  transport?: 'stdio';
 }
 
-export const CLIENT_FILES: Record<McpClient, string> = {
-  claude: '.mcp.json',
-  codex: '.codex/config.toml',
-  cursor: '.cursor/mcp.json',
-  gemini: '.gemini/settings.json',
-  vscode: '.vscode/mcp.json',
+const CLIENTS: Record<McpClient, ClientShape> = {
+  claude: { file: '.mcp.json', serversKey: 'mcpServers', namesRoot: false },
+  codex: { file: '.codex/config.toml', serversKey: 'mcp_servers', namesRoot: false },
+  cursor: { file: '.cursor/mcp.json', serversKey: 'mcpServers', namesRoot: true },
+  gemini: { file: '.gemini/settings.json', serversKey: 'mcpServers', namesRoot: false },
+  vscode: { file: '.vscode/mcp.json', serversKey: 'servers', namesRoot: true, transport: 'stdio' },
 };
 
-/** The key of a JSON configuration's object of servers: VS Code's own, every other client's `mcpServers`. */
-function serversKey(client: McpClient): string {
-  return client === 'vscode' ? 'servers' : 'mcpServers';
+/** The entry of one client: the profile to serve, the project's root where the client needs it named. */
+export function serverEntry(client: McpClient, server: ServerCommand, profile: string): { type?: 'stdio'; command: string; args: string[] } {
+  const { namesRoot, transport } = CLIENTS[client];
+  const args = [...server.args, 'mcp', ...(namesRoot ? ['--root', '${workspaceFolder}'] : []), '--profile', profile];
+  return transport ? { type: transport, command: server.command, args } : { command: server.command, args };
 }
 
 export interface ClientResult {
@@ -327,11 +332,11 @@ function planToml(text: string | null, file: string, entry: Entry): { text: stri
 /** Works out every file first, so that one broken file means nothing is written. */
 export function wireClients(root: string, clients: readonly McpClient[], server: ServerCommand, profile: string): ClientResult[] {
   const plans = clients.map((client) => {
-    const file = CLIENT_FILES[client];
+    const { file, serversKey } = CLIENTS[client];
     const path = join(root, file);
     const text = existsSync(path) ? readTextFile(path, file) : null;
     const entry = serverEntry(client, server, profile);
-    const plan = client === 'codex' ? planToml(text, file, entry) : planJson(text, file, serversKey(client), entry);
+    const plan = client === 'codex' ? planToml(text, file, entry) : planJson(text, file, serversKey, entry);
     return { client, file, path, ...plan };
   });
   for (const p of plans) {
