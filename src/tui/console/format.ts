@@ -59,6 +59,7 @@ function clusters(text: string): string[] {
  * past the edge and wrap.
  */
 function clusterWidth(c: string): number {
+  if (c.length === 1) return charWidth(c);
   if (/^\p{Regional_Indicator}{2}$/u.test(c) || (/\p{Extended_Pictographic}/u.test(c) && c.includes('\u200D'))) return 2;
   let n = 0;
   for (const ch of c) n += charWidth(ch);
@@ -114,6 +115,7 @@ export function typedTail(text: string, width: number): string {
 
 /** `text` without the last character the person sees (an emoji is two UTF-16 units, an accent its own code point): what Backspace takes away. */
 export function dropLast(text: string): string {
+  if (NARROW.test(text)) return text.slice(0, -1);
   let last = text.length;
   for (const { index } of GRAPHEMES.segment(text)) last = index;
   return text.slice(0, last);
