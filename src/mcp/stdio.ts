@@ -86,6 +86,11 @@ function field(value: unknown, key: string): unknown {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 }
 
+/** A message with a result or an error and no method: a response (well formed or not), which is never answered. */
+function responseLike(json: unknown): boolean {
+  return field(json, 'method') === undefined && (field(json, 'result') !== undefined || field(json, 'error') !== undefined);
+}
+
 const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
 
 /**
@@ -273,7 +278,7 @@ function shown(value: unknown): string {
 function notJsonRpc(json: unknown): [number | null, string] {
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return [INVALID_REQUEST, `The message is ${shown(json)}, not a JSON-RPC 2.0 object. ${LIKE}`];
   const message = json as Record<string, unknown>;
-  const response = !('method' in message) && ('result' in message || 'error' in message);
+  const response = responseLike(message);
   const problem = (why: string): [number | null, string] => (response ? [null, why] : [INVALID_REQUEST, `${why} ${LIKE}`]);
   if (message.jsonrpc !== '2.0') return problem(`"jsonrpc" must be "2.0"; got ${shown(message.jsonrpc)}.`);
   if ('id' in message && typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) return problem(`"id" must be a string or an integer; got ${shown(message.id)}.`);
@@ -494,8 +499,7 @@ export class LineTransport implements Transport {
       for (const item of items) {
         // A notification or a response is never answered: that it was not taken is said on stderr only.
         const notification = idOf(item) === null && typeof field(item, 'method') === 'string';
-        const response = field(item, 'method') === undefined && (field(item, 'result') !== undefined || field(item, 'error') !== undefined);
-        if (notification || response) this.log(`agentboard mcp: ignored a message of a batch: ${why}`);
+        if (notification || responseLike(item)) this.log(`agentboard mcp: ignored a message of a batch: ${why}`);
         else this.refuse(idOf(item), INVALID_REQUEST, why, answers);
       }
       return this.flush(answers);
