@@ -39,6 +39,11 @@ export interface MetaWithExtra {
 }
 
 export function emitMeta(meta: DocMeta, extra: YamlMap = {}, comments?: YamlComments): string {
+  return emitYamlCommented(metaFields(meta, extra), comments);
+}
+
+/** A document's frontmatter as the fields agentboard writes, in its order, a person's own keys (`extra`) after them. */
+export function metaFields(meta: DocMeta, extra: YamlMap = {}): Record<string, Value | undefined> {
   const ordered: Record<string, Value | undefined> = {};
   for (const key of KNOWN_KEYS) {
     const value = meta[key];
@@ -55,7 +60,7 @@ export function emitMeta(meta: DocMeta, extra: YamlMap = {}, comments?: YamlComm
     }
   }
   for (const [key, value] of Object.entries(extra)) if (!(key in ordered)) ordered[key] = value;
-  return emitYamlCommented(ordered, comments);
+  return ordered;
 }
 
 function str(map: YamlMap, key: string): string | undefined {

@@ -32,10 +32,10 @@ import { readBlock, writeBlock } from './blocks.js';
 import { outline, setextHeadings, TextLines, type Heading } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
-import { emitYaml, emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
+import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
 import { describeChar, printable } from '../domain/text.js';
 import { nextTaskId } from '../domain/ids.js';
-import { sameValue } from './merge.js';
+import { rewriteYamlFields } from './yaml-fields.js';
 
 export interface TaskBlock {
   id: string;
@@ -124,43 +124,6 @@ export function renderTaskBlock(task: Task): string {
   }).replace(/\n+$/, '');
 }
 
-/** A top-level key of a YAML block as a person may spell it: plain, 'single' or "double" quoted. */
-const YAML_KEY = /^(?:"((?:[^"\\]|\\.)*)"|'((?:[^']|'')*)'|([^\s#'"\-?:[{][^:#]*?))[ \t]*:(?:[ \t]|$)/;
-
-/** The part of a task's YAML one top-level key holds (its line and the lines under it), or comments and blank lines (`key` undefined). */
-interface MetaPart {
-  key?: string;
-  lines: string[];
-}
-
-/** A task's YAML cut into its keys' parts; null when a line does not read as one this can follow (a complex key, a key twice). */
-function metaParts(yaml: string[]): MetaPart[] | null {
-  const parts: MetaPart[] = [];
-  const seen = new Set<string>();
-  for (const line of yaml) {
-    const top = line !== '' && !/^[ \t#]|^-(?:[ \t]|$)/.test(line);
-    if (!top) {
-      const last = parts[parts.length - 1];
-      if (last) last.lines.push(line);
-      else parts.push({ lines: [line] });
-      continue;
-    }
-    const m = YAML_KEY.exec(line);
-    if (!m) return null;
-    const key = m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2] !== undefined ? m[2].replace(/''/g, "'") : m[3]!.trim();
-    if (seen.has(key)) return null;
-    seen.add(key);
-    parts.push({ key, lines: [line] });
-  }
-  // Comments and blank lines after a key's lines stand before the next key: they are not the key's.
-  return parts.flatMap((p) => {
-    if (p.key === undefined) return [p];
-    let end = p.lines.length;
-    while (end > 1 && (p.lines[end - 1]!.trim() === '' || p.lines[end - 1]!.startsWith('#'))) end--;
-    return end === p.lines.length ? [p] : [{ key: p.key, lines: p.lines.slice(0, end) }, { lines: p.lines.slice(end) }];
-  });
-}
-
 /** What a task reads as in the file, for telling whether two writings of it say the same. */
 function readingOf(task: Task): string {
   return JSON.stringify({ id: task.id, title: task.title, description: task.description, meta: taskMeta(task), comments: task.comments ?? null });
@@ -183,41 +146,16 @@ export function updatedTaskBlock(block: Pick<TaskBlock, 'raw' | 'task'>, task: T
   const open = lines.findIndex((l, i) => i > 0 && l.trim() !== '');
   const close = lines.findIndex((l, i) => i > open && META_CLOSE.test(l));
   const wholeClose = rendered.findIndex((l, i) => i > 0 && META_CLOSE.test(l));
-  const parts = open > 0 && close > open && META_OPEN.test(lines[open]!) ? metaParts(lines.slice(open + 1, close)) : null;
-  if (!parts) return whole;
-
-  const old = taskMeta(before);
-  const now = taskMeta(task);
-  const order = Object.keys(now);
-  const kept: MetaPart[] = [];
-  for (const part of parts) {
-    if (part.key === undefined || sameValue(old[part.key], now[part.key])) kept.push(part);
-    else if (now[part.key] !== undefined) kept.push({ key: part.key, lines: metaLines(part, now[part.key]!, before.comments?.inline?.[part.key]) });
-  }
-  for (const key of order) {
-    if (now[key] === undefined || kept.some((p) => p.key === key)) continue;
-    // After the last of the block's fields that agentboard writes before this one; else first.
-    const rank = order.indexOf(key);
-    const at = kept.findLastIndex((p) => p.key !== undefined && order.includes(p.key) && order.indexOf(p.key) < rank);
-    const first = kept.findIndex((p) => p.key !== undefined);
-    kept.splice(at >= 0 ? at + 1 : first >= 0 ? first : kept.length, 0, { key, lines: emitYaml({ [key]: now[key] }).replace(/\n$/, '').split('\n') });
-  }
+  const yaml = open > 0 && close > open && META_OPEN.test(lines[open]!) ? rewriteYamlFields(lines.slice(open + 1, close), taskMeta(before), taskMeta(task), before.comments?.inline) : null;
+  if (!yaml) return whole;
 
   const heading = before.title === task.title ? lines[0]! : rendered[0]!;
   const description = before.description === task.description ? lines.slice(close + 1) : rendered.slice(wholeClose + 1);
-  const raw = [heading, ...lines.slice(1, open + 1), ...kept.flatMap((p) => p.lines), lines[close]!, ...description].join('\n');
+  const raw = [heading, ...lines.slice(1, open + 1), ...yaml, lines[close]!, ...description].join('\n');
   const sink = new FindingSink('tasks.md');
   const read = parseTasksBody(raw, sink).blocks;
   const same = read.length === 1 && read[0]!.task !== null && !hasErrors(sink.findings) && readingOf(read[0]!.task) === readingOf(task);
   return same ? raw : whole;
-}
-
-/** The lines of a field written anew with `value`; the comment at the end of its line, when it is one line still, stays where it was. */
-function metaLines(part: MetaPart, value: Value, inline: string | undefined): string[] {
-  const lines = emitYaml({ [part.key!]: value }).replace(/\n$/, '').split('\n');
-  const line = part.lines[0]!;
-  if (inline === undefined || part.lines.length > 1 || lines.length > 1 || !line.endsWith(inline)) return lines;
-  return [`${lines[0]}${/[ \t]*$/.exec(line.slice(0, -inline.length))![0] || ' '}${inline}`];
 }
 
 /** The start of a task list: its title, and the text that goes with the list as a whole (kept as written). */
