@@ -19,7 +19,7 @@ import { expireInputs } from '../domain/sessions.js';
 import { activityEnd, formatEntries, type ActivityEntry } from './activity.js';
 import type { Board, HeadMeta, Loaded } from './board.js';
 import { listOf, type TaskList } from './task-scan.js';
-import { emitMeta } from './doc-meta.js';
+import { emitMeta, metaFields } from './doc-meta.js';
 import { BOM, joinFrontmatter, withLineEndsOf } from './markdown.js';
 import { checkDoc, parseDocText, requirementIdsOf, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
@@ -31,6 +31,7 @@ import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry
 import type { BoardLock } from './lock.js';
 import { fingerprints, mergeItems, PLAN_BY_PERSON, sameValue, STATE_BY_PERSON, tookState, type Item, type MergeConflict } from './merge.js';
 import { changedByPerson, editedParts, mergeBody, mergeTask, mergeTaskList, sameTask } from './write-merge.js';
+import { rewriteYamlFields } from './yaml-fields.js';
 import type { Finding } from '../domain/findings.js';
 import { asRecorded, latestVerdict, type HandDecision } from './decisions.js';
 import { openRuntime } from './runtime.js';
@@ -73,6 +74,21 @@ function keptLines(written: string, was: string, now: string): string {
   const [w, a, b] = [written.split('\n'), was.split('\n'), now.split('\n')];
   if (w.length !== a.length || a.length !== b.length) return now;
   return b.map((line, i) => (line === a[i] && w[i]!.trimEnd() === line ? w[i] : line)).join('\n');
+}
+
+/**
+ * A document whose frontmatter a person wrote in a shape of their own (keys in another order,
+ * quoted, commented), as read (`asRead`), written with that frontmatter as it is but for the lines
+ * of the fields the write changes (store/yaml-fields.ts); null for one in agentboard's own shape,
+ * or when the result would not read back as `whole` (the document as agentboard writes it) does.
+ */
+function keptFrontmatter(type: DocType, file: string, asRead: DocFile | null, meta: DocMeta, extra: DocFile['extra'], body: string, whole: string): string | null {
+  if (asRead?.frontmatter === undefined || asRead.content === null) return null;
+  const yaml = rewriteYamlFields(asRead.frontmatter.replace(/\n$/, '').split('\n'), metaFields(asRead.meta, asRead.extra), metaFields(meta, extra), asRead.comments?.inline);
+  if (!yaml) return null;
+  const text = joinFrontmatter(`${yaml.join('\n')}\n`, body);
+  const [kept, written] = [parseDocText(type, text, file), parseDocText(type, whole, file)];
+  return sameValue({ meta: kept.meta, extra: kept.extra }, { meta: written.meta, extra: written.extra }) ? text : null;
 }
 
 /** A file changed between this transaction's read and its commit: run the operation again on the new text. */
@@ -519,7 +535,10 @@ export class Transaction implements Reader {
           }),
       );
     } else {
-      const text = renderDocFile(itemMeta(meta), meta.plan.extra as DocFile['extra'], String(meta.plan.body ?? ''), meta.plan.comments as DocFile['comments']);
+      const [merge, extra, body] = [itemMeta(meta), meta.plan.extra as DocFile['extra'], String(meta.plan.body ?? '')];
+      const whole = renderDocFile(merge, extra, body, meta.plan.comments as DocFile['comments']);
+      // The person's frontmatter stays as they wrote it, but for the fields the merge changes.
+      const text = keptFrontmatter(type, shown, person, merge, extra, body, whole) ?? whole;
       merged = { doc: parseDocText(type, text, shown), text };
     }
     merged.text = withLineEndsOf(personText, merged.text);
@@ -629,7 +648,8 @@ export class Transaction implements Reader {
   private stageWhole<T extends DocType>(changeId: string, type: T, existing: DocFile | null, meta: DocMeta, body: string, merge?: { meta: DocMeta; body: string; conflicts: MergeConflict[]; edited: () => string[] }): { doc: DocFile<T>; text: string } {
     const file = this.board.rel(this.board.docPath(changeId, type));
     const render = (m: DocMeta, b: string) => renderDocFile(m, existing?.extra ?? {}, b, existing?.comments);
-    const text = render(meta, body);
+    const whole = render(meta, body);
+    const text = keptFrontmatter(type, file, existing, meta, existing?.extra ?? {}, body, whole) ?? whole;
     const doc = parseDocText(type, text, file);
     if (merge && body !== merge.body) this.refuseBrokenMerge(changeId, doc, parseDocText(type, render(merge.meta, merge.body), file), merge.edited);
     if (merge) this.conflicts.push(...merge.conflicts);

@@ -281,6 +281,23 @@ describe('YAML a person writes by hand, beyond the shapes agentboard writes', ()
     expect((await cli(dir, ['validate', 'styled'])).code).toBe(0);
   });
 
+  it("keeps a document's frontmatter as a person wrote it (order, quotes, comments) when an approval writes its status", async () => {
+    const dir = await newBoard();
+    await ok(dir, ['propose', 'styled', '--as', 'planner', '--why', 'Agents and people need one place to see who works on what, so that no work is done twice.', '--what-changes', 'Add.', '--impact', 'None.', '--notes', 'No additional notes.']);
+    const path = 'agentd/changes/styled/proposal.md';
+    const written = read(dir, path);
+    const head = written.slice(0, written.indexOf('created:'));
+    const mine = "---\n# the styled change\ntype: proposal\nid: 'styled/proposal'\nchange_id: styled\nstatus: submitted   # waiting on a person\n";
+    write(dir, path, written.replace(head, mine));
+    await ok(dir, ['approve', 'styled', 'proposal', '--as', 'human:tester']);
+    const text = read(dir, path);
+    expect(text.startsWith("---\n# the styled change\ntype: proposal\nid: 'styled/proposal'\nchange_id: styled\nstatus: approved   # waiting on a person\ncreated:")).toBe(true);
+    expect(text).toMatch(/\nrevision: 1\ndecided_by: "human:tester"\ndecided_at: \S+\nnotes:\n/);
+    expect(text.slice(text.indexOf('\n---\n'))).toBe(written.slice(written.indexOf('\n---\n')));
+    expect((await ok(dir, ['show', 'styled'])).documents.proposal).toBe('approved');
+    expect((await cli(dir, ['validate', 'styled'])).code).toBe(0);
+  });
+
   it('says which key a duplicate line gives again, and that a tab indents a line', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'typos', [{ title: 'One' }, { title: 'Two' }]);
