@@ -289,35 +289,42 @@ describe('a spec-kit spec.md written in Chinese, headings and labels too', () =>
   });
 });
 
+/** A spec-kit spec.md of one user story, in the language its request, story and steps are written in. */
+function roomsSpec(input: string, story: string, steps: string, requirement = 'The system MUST let people book free rooms.'): string {
+  return [
+    '# Feature Specification: Rooms',
+    '',
+    input,
+    '',
+    '## User Scenarios & Testing *(mandatory)*',
+    '',
+    story,
+    '',
+    'People book a meeting room themselves, without asking the front desk, and see when each room is free.',
+    '',
+    steps,
+    '',
+    '## Requirements *(mandatory)*',
+    '',
+    `- **FR-001**: ${requirement}`,
+    '',
+  ].join('\n');
+}
+
+/** The scenarios of a change's spec on the board: name, given, when, then. */
+async function scenarios(board: string, id: string): Promise<string[][]> {
+  return (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then]);
+}
+
 describe('a spec-kit spec.md written in Korean or Japanese', () => {
   it('has its request (입력), user stories ("사용자 스토리 1", words apart) and scenarios (주어진 상황 / 언제 / 그러면, 前提条件 / 操作 / 期待結果) read', async () => {
-    const spec = (input: string, story: string, steps: string, requirement: string) =>
-      [
-        '# Feature Specification: Rooms',
-        '',
-        input,
-        '',
-        '## User Scenarios & Testing *(mandatory)*',
-        '',
-        story,
-        '',
-        'People book a meeting room themselves, without asking the front desk, and see when each room is free.',
-        '',
-        steps,
-        '',
-        '## Requirements *(mandatory)*',
-        '',
-        `- **FR-001**: ${requirement}`,
-        '',
-      ].join('\n');
-    const korean = spec('**입력**: 사용자 설명: "직원이 안내 데스크 없이 회의실을 예약할 수 있게 한다"', '### 사용자 스토리 1 - 회의실 예약 (우선순위: P1)', '1. **주어진 상황** 회의실이 비어 있음, **언제** 직원이 예약함, **그러면** 예약이 완료됨', '시스템은 회의실 예약을 MUST 허용한다.');
-    const japanese = spec('**入力**: ユーザー説明: "社員が受付を通さずに会議室を予約できるようにする"', '### ユーザーストーリー 1 - 会議室の予約 (優先度: P1)', '1. **前提条件** 会議室が空いている、**操作** 社員が予約する、**期待結果** 予約が完了する', 'システムは会議室の予約を MUST 許可する。');
+    const korean = roomsSpec('**입력**: 사용자 설명: "직원이 안내 데스크 없이 회의실을 예약할 수 있게 한다"', '### 사용자 스토리 1 - 회의실 예약 (우선순위: P1)', '1. **주어진 상황** 회의실이 비어 있음, **언제** 직원이 예약함, **그러면** 예약이 완료됨', '시스템은 회의실 예약을 MUST 허용한다.');
+    const japanese = roomsSpec('**入力**: ユーザー説明: "社員が受付を通さずに会議室を予約できるようにする"', '### ユーザーストーリー 1 - 会議室の予約 (優先度: P1)', '1. **前提条件** 会議室が空いている、**操作** 社員が予約する、**期待結果** 予約が完了する', 'システムは会議室の予約を MUST 許可する。');
     const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': korean, 'specs/002-heya/spec.md': japanese }));
     expect(code).toBe(0);
     for (const id of ['rooms', 'heya']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
-    const scenarios = async (id: string) => (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then]);
-    expect(await scenarios('rooms')).toEqual([['User Story 1, scenario 1: 회의실 예약', '회의실이 비어 있음', '직원이 예약함', '예약이 완료됨']]);
-    expect(await scenarios('heya')).toEqual([['User Story 1, scenario 1: 会議室の予約', '会議室が空いている', '社員が予約する', '予約が完了する']]);
+    expect(await scenarios(board, 'rooms')).toEqual([['User Story 1, scenario 1: 회의실 예약', '회의실이 비어 있음', '직원이 예약함', '예약이 완료됨']]);
+    expect(await scenarios(board, 'heya')).toEqual([['User Story 1, scenario 1: 会議室の予約', '会議室が空いている', '社員が予約する', '予約が完了する']]);
     const proposal = (await showDocument(board, 'rooms', 'proposal')).content;
     expect(proposal.why.split('\n')[0]).toBe('사용자 설명: "직원이 안내 데스크 없이 회의실을 예약할 수 있게 한다"');
     expect(proposal.what_changes).toBe('- User Story 1 - 회의실 예약 (P1)');
@@ -327,42 +334,22 @@ describe('a spec-kit spec.md written in Korean or Japanese', () => {
 
 describe('a spec-kit spec.md written in Spanish, Portuguese or French', () => {
   it('has its request (Entrada, Entrée), user stories (Historia de Usuario 1, Récit utilisateur 1 – … (Priorité : P1)), scenarios (Dado / Cuando / Entonces …) and story labels of tasks ([HU1]) read', async () => {
-    const spec = (input: string, story: string, steps: string) =>
-      [
-        '# Feature Specification: Rooms',
-        '',
-        input,
-        '',
-        '## User Scenarios & Testing *(mandatory)*',
-        '',
-        story,
-        '',
-        'People book a meeting room themselves, without asking the front desk, and see when each room is free.',
-        '',
-        steps,
-        '',
-        '## Requirements *(mandatory)*',
-        '',
-        '- **FR-001**: The system MUST let people book free rooms.',
-        '',
-      ].join('\n');
     const { board, code, data } = await imported(
       'spec-kit',
       source({
-        'specs/001-salas/spec.md': spec('**Entrada**: Descripción del usuario: "Reservar salas sin pasar por recepción"', '### Historia de Usuario 1 - Reservar una sala (Prioridad: P1)', '1. **Dado** que la sala A está libre, **Cuando** la reservo, **Entonces** la reserva queda registrada.'),
+        'specs/001-salas/spec.md': roomsSpec('**Entrada**: Descripción del usuario: "Reservar salas sin pasar por recepción"', '### Historia de Usuario 1 - Reservar una sala (Prioridad: P1)', '1. **Dado** que la sala A está libre, **Cuando** la reservo, **Entonces** la reserva queda registrada.'),
         'specs/001-salas/tasks.md': '# Tareas\n\n## Fase 1: Historia de Usuario 1\n\n- [X] T001 [P] [HU1] Crear el modelo de reserva\n- [ ] T002 [HU1] Crear el formulario de reserva\n',
-        'specs/002-salas-pt/spec.md': spec('**Entrada**: Descrição do usuário: "Reservar salas sem passar pela recepção"', '### História de Usuário 1 - Reservar uma sala (Prioridade: P1)', '1. **Dado** uma sala livre, **Quando** a equipe a reserva, **Então** a reserva fica registrada, **E** aparece na agenda.'),
-        'specs/003-salles/spec.md': spec("**Entrée** : Description utilisateur : « Réserver des salles sans passer par l'accueil »", '### Récit utilisateur 1 – Réserver une salle (Priorité : P1)', '1. **Étant donné** une salle libre, **quand** on la réserve, **alors** la réservation est enregistrée.'),
+        'specs/002-salas-pt/spec.md': roomsSpec('**Entrada**: Descrição do usuário: "Reservar salas sem passar pela recepção"', '### História de Usuário 1 - Reservar uma sala (Prioridade: P1)', '1. **Dado** uma sala livre, **Quando** a equipe a reserva, **Então** a reserva fica registrada, **E** aparece na agenda.'),
+        'specs/003-salles/spec.md': roomsSpec("**Entrée** : Description utilisateur : « Réserver des salles sans passer par l'accueil »", '### Récit utilisateur 1 – Réserver une salle (Priorité : P1)', '1. **Étant donné** une salle libre, **quand** on la réserve, **alors** la réservation est enregistrée.'),
       }),
     );
     expect(code).toBe(0);
     expect(row(data, 'salas')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], tasks: { total: 2, done: 1 } });
     for (const id of ['salas-pt', 'salles']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
     expect((await ok(board, ['task', 'show', 'salas/T001'])).task).toMatchObject({ title: 'Crear el modelo de reserva', description: 'User story HU1: Reservar una sala' });
-    const scenarios = async (id: string) => (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then]);
-    expect(await scenarios('salas')).toEqual([['User Story 1, scenario 1: Reservar una sala', 'que la sala A está libre', 'la reservo', 'la reserva queda registrada.']]);
-    expect(await scenarios('salas-pt')).toEqual([['User Story 1, scenario 1: Reservar uma sala', 'uma sala livre', 'a equipe a reserva', 'a reserva fica registrada\nAND aparece na agenda.']]);
-    expect(await scenarios('salles')).toEqual([['User Story 1, scenario 1: Réserver une salle', 'une salle libre', 'on la réserve', 'la réservation est enregistrée.']]);
+    expect(await scenarios(board, 'salas')).toEqual([['User Story 1, scenario 1: Reservar una sala', 'que la sala A está libre', 'la reservo', 'la reserva queda registrada.']]);
+    expect(await scenarios(board, 'salas-pt')).toEqual([['User Story 1, scenario 1: Reservar uma sala', 'uma sala livre', 'a equipe a reserva', 'a reserva fica registrada\nAND aparece na agenda.']]);
+    expect(await scenarios(board, 'salles')).toEqual([['User Story 1, scenario 1: Réserver une salle', 'une salle libre', 'on la réserve', 'la réservation est enregistrée.']]);
     const proposal = (await showDocument(board, 'salles', 'proposal')).content;
     expect(proposal.why.split('\n')[0]).toBe("Description utilisateur : « Réserver des salles sans passer par l'accueil »");
     expect(proposal.what_changes).toBe('- User Story 1 - Réserver une salle (P1)');
