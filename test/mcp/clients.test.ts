@@ -1,17 +1,9 @@
 /** agentboard mcp as clients other than the SDK's speak to it: JSON-RPC lines written by hand, checked byte for byte. */
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, newBoard, read, tempDir } from '../helpers.js';
-import { stdioServer } from './helpers.js';
+import { changeWithTasks, newBoard, read } from '../helpers.js';
+import { handWrittenServer as server, linesOf } from './helpers.js';
 
-const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
-
-function server(dir: string) {
-  return stdioServer(process.execPath, [BIN, 'mcp', '--root', dir], { env: ENV() });
-}
-
-/** Every line the server wrote to stdout, parsed: each one must be JSON. */
-const linesOf = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 describe('requests whose params their method does not take', () => {
   it('are answered with invalid params (-32602) naming the field, not an internal error, and in a batch with the batch', async () => {

@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallQueue } from '../../src/store/calls.js';
 import { BIN, changeWithTasks, cli, cliAsync, newBoard, NODE_ARGS, read, tempDir } from '../helpers.js';
+import { until } from './helpers.js';
 
 const open: Client[] = [];
 afterEach(async () => {
@@ -36,12 +37,6 @@ async function serverWithClient(dir: string, env: Record<string, string> = {}) {
   return { call, client, pid: transport.pid };
 }
 
-/** Waits (polling) until `check` holds; fails after a minute. */
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 60_000; !check(); await new Promise((r) => setTimeout(r, 20))) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-  }
-}
 
 /** Who holds the board lock, by its file (null when nobody does). */
 function lockHolder(dir: string): number | null {
@@ -247,7 +242,7 @@ describe('a server holding the lock', () => {
     for (const agent of ['queued-b', 'queued-c']) {
       await new Promise((r) => setTimeout(r, 30));
       const id = queue(dir, 'task.next', { agent_id: agent });
-      await until(`the answer to ${agent}`, () => existsSync(join(callsDir(dir), `answer.${id}.json`)));
+      await until(`the answer to ${agent}`, () => existsSync(join(callsDir(dir), `answer.${id}.json`)), 60_000);
       const got = answer(dir, id);
       expect(got).toMatchObject({ ok: true, result: { status: 'assigned' } });
       claimed.push(got.result.task.task_id);
@@ -258,7 +253,7 @@ describe('a server holding the lock', () => {
     // Three commits, each stamped when it was made: the lock's time was renewed for each batch. (The
     // log file gets a commit's entries after its answers are in place: read through agentboard,
     // which shows a commit being applied whole, they are there at once; the file itself is waited for.)
-    await until('the four claims in the log file', () => activity(dir).filter((e) => e.action === 'task.claim').length === 4);
+    await until('the four claims in the log file', () => activity(dir).filter((e) => e.action === 'task.claim').length === 4, 60_000);
     const at = activity(dir)
       .filter((e) => e.action === 'task.claim')
       .map((e) => Date.parse(e.at));
@@ -269,7 +264,7 @@ describe('a server holding the lock', () => {
     expect(callFiles(dir)).toEqual([]);
 
     await client.close();
-    await until('the lock to be let go', () => lockHolder(dir) === null);
+    await until('the lock to be let go', () => lockHolder(dir) === null, 60_000);
     // Nobody holds it now: a call queued from here is the next holder's to carry out, and a command takes the lock at once.
     const next = await cli(dir, ['next', '--as', 'agent-d', '--json']);
     expect(next.json.data.status).toBe('assigned');
@@ -291,14 +286,14 @@ describe('a server holding the lock', () => {
     expect(existsSync(join(callsDir(dir), `answer.${c}.json`))).toBe(false);
     const d = queue(dir, 'task.next', { agent_id: 'queued-d' });
     const e = queue(dir, 'task.next', { agent_id: 'queued-e' });
-    await until('the answers to c, d and e', () => [c, d, e].every((id) => existsSync(join(callsDir(dir), `answer.${id}.json`))));
+    await until('the answers to c, d and e', () => [c, d, e].every((id) => existsSync(join(callsDir(dir), `answer.${id}.json`))), 60_000);
     const byAgent = (agent: string) => activity(dir).find((x) => x.action === 'task.claim' && x.actor === agent);
-    await until('the three claims in the log file', () => ['queued-c', 'queued-d', 'queued-e'].every((agent) => byAgent(agent) !== undefined));
+    await until('the three claims in the log file', () => ['queued-c', 'queued-d', 'queued-e'].every((agent) => byAgent(agent) !== undefined), 60_000);
     // One commit: one board time for the three.
     expect(new Set(['queued-c', 'queued-d', 'queued-e'].map((agent) => byAgent(agent).at)).size).toBe(1);
     // Fewer than expected: the one that came is carried out once the gathering time is up.
     const f = queue(dir, 'task.next', { agent_id: 'queued-f' });
-    await until('the answer to f', () => existsSync(join(callsDir(dir), `answer.${f}.json`)));
+    await until('the answer to f', () => existsSync(join(callsDir(dir), `answer.${f}.json`)), 60_000);
     expect(answer(dir, f).result.status).toBe('assigned');
     expect(Object.values(assignees(dir, 'gather')).sort()).toEqual(['agent-a', 'queued-a', 'queued-b', 'queued-c', 'queued-d', 'queued-e', 'queued-f']);
     expect(callFiles(dir)).toEqual([]);

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createServer, type Binding, type Profile } from '../../src/mcp/server.js';
 import { createContext } from '../../src/ops/registry.js';
+import { BIN, tempDir } from '../helpers.js';
 
 export interface ToolResult {
   isError: boolean;
@@ -74,4 +75,22 @@ export function stdioServer(command: string, args: string[], options: { cwd?: st
     return exited;
   };
   return { request, requestRaw, initialize, write, answer, close, stdout: () => out, stderr: () => err };
+}
+
+/** The environment of a server started as a client nobody configured would start it: the PATH, and a home of its own. */
+export const BARE_ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
+
+/** `agentboard mcp` on a board, spoken to with JSON-RPC lines written by hand. */
+export function handWrittenServer(dir: string) {
+  return stdioServer(process.execPath, [BIN, 'mcp', '--root', dir], { env: BARE_ENV() });
+}
+
+/** Every line the server wrote to stdout, parsed: each one must be JSON. */
+export const linesOf = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
+
+/** Waits (polling) until `check` holds; fails after `ms`. */
+export async function until(what: string, check: () => boolean, ms = 30_000): Promise<void> {
+  for (const deadline = Date.now() + ms; !check(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+  }
 }

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CallQueue } from '../../src/store/calls.js';
 import { BoardLock } from '../../src/store/lock.js';
 import { BIN, changeWithTasks, newBoard, ok, read, snapshot, tempDir } from '../helpers.js';
+import { until } from './helpers.js';
 
 const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
 
@@ -303,12 +304,6 @@ describe('the stdio server before initialize', () => {
   });
 });
 
-/** Waits (polling) until `check` holds; fails after half a minute. */
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 20))) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-  }
-}
 
 /** The calls and answers in the queue of the board. */
 function queued(dir: string): string[] {

@@ -1,25 +1,12 @@
 /** agentboard mcp as clients the SDK does not cover write to it: messages JSON-RPC and MCP allow or refuse, byte for byte on stdio. */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, newBoard, read, snapshot, tempDir } from '../helpers.js';
-import { stdioServer } from './helpers.js';
+import { BIN, changeWithTasks, newBoard, read, snapshot } from '../helpers.js';
+import { BARE_ENV, handWrittenServer as server, linesOf, until } from './helpers.js';
 
-const ENV = () => ({ PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') });
-
-function server(dir: string) {
-  return stdioServer(process.execPath, [BIN, 'mcp', '--root', dir], { env: ENV() });
-}
-
-/** Every line the server wrote to stdout, parsed: each one must be JSON. */
-const linesOf = (out: string) => out.split('\n').filter(Boolean).map((l) => JSON.parse(l));
 
 const initialize = (version: string) => ({ protocolVersion: version, capabilities: {}, clientInfo: { name: 'wire', version: '1' } });
 
-async function until(what: string, check: () => boolean): Promise<void> {
-  for (const deadline = Date.now() + 30_000; !check(); await new Promise((r) => setTimeout(r, 20))) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-  }
-}
 
 describe('a batch under a version without batches', () => {
   it('has every item refused that is neither a notification nor a response, one without an id under a null id, and the others said on stderr', async () => {
@@ -94,7 +81,7 @@ describe('a server told to stop by a signal while its client does not read its a
   it('answers the calls it received, waits a while for the client to read, then exits 0 without the answers left unread, saying so', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'unread', [{ title: 'Only' }]);
-    const child = spawn(process.execPath, [BIN, 'mcp', '--root', dir], { env: ENV() });
+    const child = spawn(process.execPath, [BIN, 'mcp', '--root', dir], { env: BARE_ENV() });
     let err = '';
     child.stderr.on('data', (d) => (err += d));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
