@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { mergeConflict } from '../store/conflict-markers.js';
-import { gitSync } from '../store/git-sync.js';
+import { gitSync, type GitSyncResult } from '../store/git-sync.js';
 import { userLines, withoutBom } from '../store/markdown.js';
 
 export interface SourceTree {
@@ -97,11 +97,16 @@ export function readTree(root: string, folders: string[]): SourceTree {
       return typeof text === 'string' ? null : text;
     },
     lastCommitDay(path) {
-      const git = gitSync(['-C', root, 'log', '-1', '--format=%cs', '--', path], { cwd: root, env: process.env, timeoutMs: 5000 });
+      const git = sourceGit(root, ['log', '-1', '--format=%cs', '--', path]);
       const day = git.stdout.toString('utf8').trim();
       return git.code === 0 && /^\d{4}-\d\d-\d\d$/.test(day) ? day : null;
     },
   };
+}
+
+/** git in the source repository, as import asks it what it holds: five seconds at most. */
+export function sourceGit(root: string, args: string[]): GitSyncResult {
+  return gitSync(['-C', root, ...args], { cwd: root, env: process.env, timeoutMs: 5000 });
 }
 
 function decode(bytes: Buffer): string | { line: number; message: string; fix: string } {

@@ -29,11 +29,10 @@ import { IMPORT_TOOLS, type ImportedChange, type ImportedDoc, type ImportPlan, t
 import { readOpenSpec } from '../import/openspec.js';
 import type { FileReport } from '../import/report.js';
 import { isFeatureFolder, readSpecKit } from '../import/spec-kit.js';
-import { readTree, type SourceTree } from '../import/source.js';
-import { changeState, loadChange, phaseOf } from './view.js';
+import { readTree, sourceGit, type SourceTree } from '../import/source.js';
+import { changeState, loadChange } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, chars } from './schemas.js';
-import { gitSync } from '../store/git-sync.js';
 
 /** Where converting agentd/ in place keeps agentd's originals, inside agentd/. */
 export const ASIDE = '.imported';
@@ -282,11 +281,10 @@ function readPlan(root: string, tool: ImportTool, base: string): { plan: ImportP
  * source is inside it ("docs/" for PATH docs): imported_from names each file as that commit holds it.
  */
 function gitSource(root: string): { commit: string; prefix: string } | undefined {
-  const run = (args: string[]) => gitSync(['-C', root, ...args], { cwd: root, env: process.env, timeoutMs: 5000 });
-  const head = run(['rev-parse', '--verify', '-q', 'HEAD']);
+  const head = sourceGit(root, ['rev-parse', '--verify', '-q', 'HEAD']);
   const commit = head.stdout.toString('utf8').trim();
   if (head.code !== 0 || !/^[0-9a-f]{40}$/.test(commit)) return undefined;
-  const prefix = run(['rev-parse', '--show-prefix']);
+  const prefix = sourceGit(root, ['rev-parse', '--show-prefix']);
   return { commit, prefix: prefix.code === 0 ? prefix.stdout.toString('utf8').trim() : '' };
 }
 
@@ -409,7 +407,7 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   };
   const verdict = hereState ? (hereState.review?.verdict ?? null) : (change.review?.content[0]?.verdict ?? null);
   let phase: Phase | '-' = 'archived';
-  if (here) phase = phaseOf(board, here).phase;
+  if (hereState) phase = derivePhase(hereState, board.config.require_approval).phase;
   else if (status === 'refused') phase = boardPhase(board, change);
   else if (!change.archived) {
     phase = derivePhase(
