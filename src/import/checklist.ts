@@ -135,10 +135,10 @@ function storyLine(story: string, title?: string): string {
   return title ? `User story ${story}: ${title}` : `User story ${story}`;
 }
 
-/** A task's description with its user story, if it has one, as its first line. */
+/** A task's description with its user story, if it has one, as its first line (`titles` by US label: HU1, as Spanish and Portuguese lists write it, is US1). */
 export function withStory(t: Pick<ChecklistTask, 'story' | 'description'>, titles?: ReadonlyMap<string, string>): string {
   if (!t.story) return t.description;
-  return [storyLine(t.story, titles?.get(t.story)), t.description].filter((d) => d.trim() !== '').join('\n\n');
+  return [storyLine(t.story, titles?.get(t.story.replace(/^HU/, 'US'))), t.description].filter((d) => d.trim() !== '').join('\n\n');
 }
 
 /** Reads a checklist; null when the text holds no checklist item at all. */

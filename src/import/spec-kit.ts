@@ -268,7 +268,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   let input: string | null = null;
   let criteria: string | null = null;
   const stories: string[] = [];
-  /** The title of each user story by its label in tasks.md: US1 (HU1 in Spanish and Portuguese) → "Book a room". */
+  /** The title of each user story by its label in tasks.md: US1 → "Book a room" (withStory reads HU1, the Spanish and Portuguese label, as US1). */
   const storyTitles = new Map<string, string>();
 
   const intro: string[] = [];
@@ -387,7 +387,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
           under = story ? null : headingText(line);
           if (story) {
             stories.push(`User Story ${story.n} - ${story.title}${story.priority ? ` (${story.priority})` : ''}`);
-            for (const label of [`US${story.n}`, `HU${story.n}`]) if (!storyTitles.has(label)) storyTitles.set(label, story.title);
+            if (!storyTitles.has(`US${story.n}`)) storyTitles.set(`US${story.n}`, story.title);
           }
           k = 0;
         }
