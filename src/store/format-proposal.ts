@@ -5,7 +5,7 @@
 import type { FindingSink } from '../domain/findings.js';
 import type { Proposal } from '../domain/model.js';
 import { extraSection, introSection, outlineDoc, readBlock, renderSections, sectionKey, writeBlock } from './blocks.js';
-import { outline, setextHeadings, TextLines } from './markdown.js';
+import { headingsOffLevel, outline, TextLines } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { printable } from '../domain/text.js';
@@ -69,8 +69,8 @@ export function parseProposalBody(body: string, sink: FindingSink): { proposal: 
   }
   if (sections.length > 0) proposal.sections = sections;
   // A section a person headed at another level, or underlined, is read as text: say where it is.
-  const astray = [...heads.filter((h) => h.level > 2).map((h) => ({ h, underlined: false })), ...setextHeadings(lines).map((h) => ({ h, underlined: true }))];
-  for (const { h, underlined } of astray.sort((a, b) => a.h.index - b.h.index)) {
+  for (const h of headingsOffLevel(lines, heads)) {
+    const { underlined } = h;
     const field = FIELDS[sectionKey(h.text)];
     if (!field || where[field] !== undefined) continue;
     const shown = underlined ? `"${printable(h.text)}", underlined,` : `"${'#'.repeat(h.level)} ${printable(h.text)}"`;

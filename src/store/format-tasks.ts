@@ -29,7 +29,7 @@ import {
 } from '../domain/model.js';
 import { readNotes } from './doc-meta.js';
 import { readBlock, writeBlock } from './blocks.js';
-import { outline, setextHeadings, TextLines, type Heading } from './markdown.js';
+import { headingsOffLevel, outline, TextLines, type Heading } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
@@ -254,7 +254,7 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
     const within = taskHeads.findLast((h) => h.index < lost.index);
     const where = within ? `part of the description of task ${printable(TASK_HEADING.exec(within.text)?.[1] ?? within.text)}` : "part of the list's intro";
     const heading = `"## ${printable(lost.text)}"`;
-    if (lost.setext) {
+    if (lost.underlined) {
       sink.warn('tasks.heading.level', `"${printable(lost.text)}", underlined, reads as a task, but agentboard reads only task headings that start with ##: as it is, it is ${where}`, `write it ${heading} and take out the line under it`, lost.index + 1);
     } else {
       sink.warn('tasks.heading.level', `"${'#'.repeat(lost.level)} ${printable(lost.text)}" reads as a task, but a task heading has two #: as it is, it is ${where}`, `write it ${heading}`, lost.index + 1);
@@ -281,7 +281,7 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
  * but are not at level 2: "### T2: Title", or a heading underlined with --- or ===. Markdown and
  * a person take them for tasks; read as text, each would land in the description of the task above.
  */
-function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): { text: string; index: number; level: number; setext: boolean }[] {
+function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): (Heading & { underlined: boolean })[] {
   const opensTask = (from: number) => {
     let open = from;
     while (open < lines.length && lines.isBlank(open)) open++;
@@ -289,9 +289,8 @@ function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): { tex
     for (let i = open + 1; i < lines.length && !META_CLOSE.test(lines.line(i)); i++) if (/^status:[ \t]*\S/.test(lines.line(i))) return true;
     return false;
   };
-  const deeper = headings.filter((h) => h.level > 2 && TASK_HEADING.test(h.text) && opensTask(h.index + 1)).map((h) => ({ ...h, setext: false }));
-  const underlined = setextHeadings(lines).filter((h) => TASK_HEADING.test(h.text) && opensTask(h.index + 2)).map((h) => ({ ...h, setext: true }));
-  return [...deeper, ...underlined].sort((a, b) => a.index - b.index);
+  // The yaml block starts under the heading's line, or under the line that underlines it.
+  return headingsOffLevel(lines, headings).filter((h) => TASK_HEADING.test(h.text) && opensTask(h.index + (h.underlined ? 2 : 1)));
 }
 
 /** Reads the task whose heading is on line `head`; its block runs to line `end` (exclusive). */

@@ -289,6 +289,17 @@ export function setextHeadings(lines: TextLines): Heading[] {
   return out;
 }
 
+/**
+ * The headings of a text below level 2 ("### Why") and those underlined with --- or === (which
+ * markdown reads as headings and agentboard's documents do not), in the order they stand: where
+ * a person meant a section or a task that is read as text of the part above it.
+ */
+export function headingsOffLevel(lines: TextLines, headings: readonly Heading[]): (Heading & { underlined: boolean })[] {
+  const deeper = headings.filter((h) => h.level > 2).map((h) => ({ ...h, underlined: false }));
+  const underlined = setextHeadings(lines).map((h) => ({ ...h, underlined: true }));
+  return [...deeper, ...underlined].sort((a, b) => a.index - b.index);
+}
+
 export interface Section {
   heading: Heading;
   /** Lines between the heading and the next heading of the same or a higher level, trimmed of blank edges. */
