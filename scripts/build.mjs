@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { readFile, rm } from 'node:fs/promises';
 import { build } from 'esbuild';
+import { asciiRegexes } from './ascii.mjs';
 
 const raw = {
   name: 'raw',
@@ -111,6 +112,11 @@ const tui = await build({
   banner: { js: "import { createRequire as __agentboardRequire } from 'node:module'; const require = __agentboardRequire(import.meta.url);" },
 });
 for (const [file, info] of Object.entries({ ...result.metafile.outputs, ...mcp.metafile.outputs, ...tui.metafile.outputs })) console.log(`${file}  ${(info.bytes / 1024).toFixed(0)} KiB`);
+
+for (const file of ['dist/cli.cjs', 'dist/mcp.cjs']) {
+  const left = asciiRegexes(file);
+  if (left > 0) console.log(`${file}: ${left} characters outside ASCII left (outside regular expressions): V8 reads it as two bytes per character`);
+}
 
 const cache = spawnSync(process.execPath, ['scripts/code-cache.mjs'], { encoding: 'utf8' });
 if (cache.status !== 0) throw new Error(`making the code cache failed:\n${cache.stderr}`);
