@@ -8,7 +8,8 @@ import { DELTAS, DOC_WORDS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK
 import type { DocInput, Transaction } from '../store/transaction.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteOptions, type WriteResult } from './doc-write.js';
 import { defineOp, type Context } from './registry.js';
-import { Actor, ChangeId, chars, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, TaskPlanFields, text, Verdict } from './schemas.js';
+import { Actor, ChangeId, chars, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, text, Verdict } from './schemas.js';
+import { TaskPlanFields } from './task-plan.js';
 import { loadChange, phaseOf, requireChange, tasksOf, type LoadedChange } from './view.js';
 import { verifyReviewKey, refuseKeyOfRunOver } from './reviewer-keys.js';
 import { markdownToInput, withFrontmatterNotTaken } from './from-markdown.js';

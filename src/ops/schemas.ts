@@ -133,29 +133,6 @@ export const Notes = text(1, LIMITS.noteMax).describe(
     'Bad: "Document submitted", "Updated content", the title again, the document pasted.',
 );
 
-export const TaskFileInput = z.strictObject({
-  path: line(500).describe('Path from the repository root.'),
-  action: z.enum(FILE_ACTIONS).describe('What the task does to it.'),
-});
-
-const listOf = <T extends z.ZodType>(item: T) => z.array(item).max(LIMITS.listMax);
-
-/** The plan fields of a task: what a planner writes and a reviewer corrects. */
-export const TaskPlanFields = {
-  title: line(LIMITS.titleMax).describe('What the task achieves.'),
-  description: text(0, LIMITS.taskDescriptionMax).optional().describe('What to do and how to know it is done (markdown).'),
-  priority: Priority.optional(),
-  depends: listOf(LocalTaskId).optional().describe('Task ids of this change to finish first.'),
-  skills: distinct(listOf(line(50))).optional().describe('Skills it needs, like ["sql"]; agents with them get it first.'),
-  files: listOf(TaskFileInput).optional().describe('Files it will touch.'),
-  requirements: distinct(listOf(line(LIMITS.requirementIdMax))).optional().describe('Spec requirement ids it implements, like ["R1"].'),
-};
-
-export const TaskPlanInput = z.strictObject({
-  id: LocalTaskId.optional().describe('Task id, like "T1"; the next free one when left out.'),
-  ...TaskPlanFields,
-});
-
 export const NoteOut = z.object({ author: z.string(), at: z.string(), text: z.string() });
 
 export const TaskOut = z.object({
