@@ -76,8 +76,8 @@ function checkedOut(headFile: string | null): string | null {
 }
 
 /** The first line of a file, handed to `parse`; null when the file cannot be read. */
-function readFirstLine<T>(path: string, parse: (line: string) => T | null): T | null {
-  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
+function readFirstLine<T>(path: string, parse: (line: string) => T | null, listed = false): T | null {
+  if (!listed && !lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number | undefined;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
@@ -374,6 +374,8 @@ export class Board implements Reader {
   private unsafeEntries: Finding[] = [];
   /** Change folders checked to be plain folders in this generation. */
   private readonly checkedDirs = new Set<string>();
+  /** The names in the folders of changes and of ledgers, listed in this generation (null: the folder could not be listed). */
+  private readonly listings = new Map<string, Set<string> | null>();
 
   /**
    * Starts a new generation: every operation and every write begins one, and whatever it reads is
@@ -384,6 +386,7 @@ export class Board implements Reader {
   begin(): void {
     this.generation++;
     this.checkedDirs.clear();
+    this.listings.clear();
     this.headerCache.clear();
     this.sharedFolders = undefined;
   }
@@ -414,7 +417,31 @@ export class Board implements Reader {
    * (pendingCommit: a process killed after committing, or applying its commit right now), else
    * from the file itself.
    */
-  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => this.asCommitted(path, (p) => readBoardFile(p, shown, previous));
+  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => {
+    const listed = this.listed(path);
+    return this.asCommitted(path, (p) => (p !== path ? readBoardFile(p, shown, previous) : listed === false ? null : readBoardFile(p, shown, previous, listed)));
+  };
+
+  /**
+   * Whether the folder of a document or a ledger holds its name, by the folder's listing, made once
+   * per generation: a scan of the board lists each change's folder once rather than look for each of
+   * its documents (most changes lack some). Undefined for other files, and for a folder that could
+   * not be listed: those are looked for one by one. What this process commits begins a generation.
+   */
+  private listed(path: string): boolean | undefined {
+    const dir = dirname(path);
+    if (dir !== this.ledgerDir && dirname(dir) !== this.changesDir) return undefined;
+    let names = this.listings.get(dir);
+    if (names === undefined) {
+      try {
+        names = new Set(readdirSync(dir));
+      } catch {
+        names = null; // not there, or not a folder: said where the file is read
+      }
+      this.listings.set(dir, names);
+    }
+    return names === null ? undefined : names.has(basename(path));
+  }
 
   /** `read` of the temp file a committed write not in place yet holds for `path`, when it is still there; else of `path`. */
   private asCommitted<T>(path: string, read: (p: string) => T | null): T | null {
@@ -567,8 +594,11 @@ export class Board implements Reader {
     return join(this.runtimeDir, 'conflicts.json');
   }
 
+  private get ledgerDir(): string {
+    return join(this.runtimeDir, 'ledger');
+  }
   ledgerPath(changeId: string): string {
-    return join(this.runtimeDir, 'ledger', `${changeId}.json`);
+    return join(this.ledgerDir, `${changeId}.json`);
   }
 
   changeDir(changeId: string): string {
@@ -608,7 +638,11 @@ export class Board implements Reader {
         continue;
       }
       if (shared && !shared.has(`changes/${e.name}`)) continue;
-      if (e.isDirectory()) ids.push(e.name);
+      if (e.isDirectory()) {
+        ids.push(e.name);
+        // A folder, not a link to one (the listing does not follow links): checked as plainDir would.
+        this.checkedDirs.add(join(this.changesDir, e.name));
+      }
       else {
         const what = e.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
         const err = e.isSymbolicLink() ? unsafePath(`${shown}/${e.name}`, what) : new AgentboardError('NOT_A_FOLDER', `${shown}/${e.name} is ${what}, so it is not read as a change.`, `Replace it with a change folder or remove it.`);
@@ -727,7 +761,9 @@ export class Board implements Reader {
     } else {
       try {
         const branch = this.branch();
-        if (this.plainDir(dirname(path))) header = this.asCommitted(path, (p) => readFirstLine(p, (line) => parseLedgerHeader(line, branch))) ?? {};
+        const parse = (line: string) => parseLedgerHeader(line, branch);
+        const listed = this.listed(path);
+        if (this.plainDir(dirname(path))) header = this.asCommitted(path, (p) => (p !== path ? readFirstLine(p, parse) : listed === false ? null : readFirstLine(p, parse, listed))) ?? {};
       } catch {
         // an unreadable ledger is a lost cache
       }

@@ -240,10 +240,11 @@ export function textFault(buf: Buffer): { line: number; binary: boolean } | null
  * file, files over the size limit, bytes that are not UTF-8 and NUL bytes, naming the line. Given
  * an earlier read of the file, bytes that are the same keep its text.
  */
-export function readBoardFile(path: string, shown: string, previous?: FileRead): FileRead | null {
+export function readBoardFile(path: string, shown: string, previous?: FileRead, listed = false): FileRead | null {
   faultPoint('read', path);
-  // Looked at first: a file that is not there is common (a change without a review), and a failed open costs an exception.
-  if (!lstatSync(path, { throwIfNoEntry: false })) return null;
+  // Looked at first, unless its folder's listing named it (`listed`): a file that is not there is
+  // common (a change without a review), and a failed open costs an exception.
+  if (!listed && !lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number;
   try {
     fd = openSync(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
