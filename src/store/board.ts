@@ -331,6 +331,7 @@ export class Board implements Reader {
   readonly changesDir: string;
   readonly archiveDir: string;
   readonly runtimeDir: string;
+  private readonly ledgerDir: string;
   readonly notices: Notice[] = [];
   /** The agent of `agentboard run` this process works for, if any: its writes refuse to merge a hand edit (the run shows it to a person). */
   agentOfRun: string | null = null;
@@ -476,6 +477,7 @@ export class Board implements Reader {
     this.changesDir = join(this.dir, 'changes');
     this.archiveDir = join(this.dir, 'archive');
     this.runtimeDir = join(this.dir, '.runtime');
+    this.ledgerDir = join(this.runtimeDir, 'ledger');
   }
 
   get board(): Board {
@@ -594,15 +596,15 @@ export class Board implements Reader {
     return join(this.runtimeDir, 'conflicts.json');
   }
 
-  private get ledgerDir(): string {
-    return join(this.runtimeDir, 'ledger');
-  }
   ledgerPath(changeId: string): string {
     return join(this.ledgerDir, `${changeId}.json`);
   }
 
   changeDir(changeId: string): string {
-    return join(this.changesDir, changeId);
+    const key = `${changeId}/`;
+    let path = this.paths.get(key);
+    if (path === undefined) this.paths.set(key, (path = join(this.changesDir, changeId)));
+    return path;
   }
 
   docPath(changeId: string, type: DocType): string {
@@ -641,7 +643,7 @@ export class Board implements Reader {
       if (e.isDirectory()) {
         ids.push(e.name);
         // A folder, not a link to one (the listing does not follow links): checked as plainDir would.
-        this.checkedDirs.add(join(this.changesDir, e.name));
+        this.checkedDirs.add(this.changeDir(e.name));
       }
       else {
         const what = e.isSymbolicLink() ? 'a symbolic link' : 'not a folder';
