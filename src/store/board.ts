@@ -359,6 +359,7 @@ export class Board implements Reader {
   /** HEAD of the git repository holding the board, found once (null: not in git). */
   private headFile: string | null | undefined;
   private branchSeen: { generation: number; branch: string | null } | undefined;
+  private commitSeen: { generation: number; commit: string | null } | undefined;
   /** Ledger headers read in this generation, whichever branch they were written on. */
   private readonly anyBranchHeaders = new Map<string, { generation: number; files: LedgerHeader }>();
   /** Ledger headers read in this generation. */
@@ -458,6 +459,12 @@ export class Board implements Reader {
     if (this.headFile === undefined) this.headFile = gitHeadFile(this.root);
     if (this.branchSeen?.generation !== this.generation) this.branchSeen = { generation: this.generation, branch: checkedOut(this.headFile) };
     return this.branchSeen.branch;
+  }
+
+  /** The commit HEAD names (git-head.ts headCommit), read once per generation; null outside git or when its files do not tell. */
+  private headCommit(): string | null {
+    if (this.commitSeen?.generation !== this.generation) this.commitSeen = { generation: this.generation, commit: this.branch() !== null && this.headFile ? headCommit(this.headFile) : null };
+    return this.commitSeen.commit;
   }
 
   /** The committed write not in place yet, looked for once per generation; null when there is none (always, holding the lock: recovery applied it). */
@@ -1107,7 +1114,7 @@ export class Board implements Reader {
       return null; // reported where the file is read
     }
     if (!read) return null;
-    const commit = this.headFile ? headCommit(this.headFile) : null;
+    const commit = this.headCommit();
     const kept = this.decisionCache.get(path);
     if (kept && kept.text === read.text && kept.written === `commit ${commit}` && (commit !== null || kept.generation === this.generation)) return kept.value;
     const blobs = committedBlobs(this.root, this.rel(this.changesDir), commit);
