@@ -21,32 +21,36 @@ const configSchema = once(() => {
   const whole = (n: z.ZodNumber) => z.preprocess(yamlInteger, n);
 
   /** An agent `agentboard run` can start: a built-in adapter, or any command (see the README's custom-agent contract). */
-  const AgentConfig = z
-    .strictObject({
-      adapter: z.enum(BUILT_IN_ADAPTERS).optional(),
-      command: z.array(z.string().min(1)).min(1).optional(),
-      model: z.string().min(1).max(200).optional(),
-      args: z.array(z.string()).default([]),
-      env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and "_", not starting with a digit'), z.string()).default({}),
-    })
-    .refine((a) => a.adapter !== undefined || a.command !== undefined, { message: 'an agent needs either adapter (claude, codex or gemini) or command (the program to start, as a list), and this one has neither' })
-    .refine((a) => a.adapter === undefined || a.command === undefined, { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
+  const AgentConfig = () =>
+    z
+      .strictObject({
+        adapter: z.enum(BUILT_IN_ADAPTERS).optional(),
+        command: z.array(z.string().min(1)).min(1).optional(),
+        model: z.string().min(1).max(200).optional(),
+        args: z.array(z.string()).default([]),
+        env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'environment variable names are letters, digits and "_", not starting with a digit'), z.string()).default({}),
+      })
+      .refine((a) => a.adapter !== undefined || a.command !== undefined, { message: 'an agent needs either adapter (claude, codex or gemini) or command (the program to start, as a list), and this one has neither' })
+      .refine((a) => a.adapter === undefined || a.command === undefined, { message: 'give an agent either adapter (claude, codex or gemini) or command, not both' });
 
   /** Agent names become the stem of per-role agent ids (claude-planner, codex-w2), so they follow the agent id rules. */
-  const AgentName = z
-    .string()
-    .max(48)
-    .regex(AGENT_ID_PATTERN, 'agent names are lowercase letters, digits, ".", "_" and "-"')
-    .refine((n) => !readsAsPerson(n), 'agent names "human" and those that start with "human-", "human." or "human_" are reserved (the agent ids made of them would read as a person\'s); name the agent after its tool, like "claude"');
+  const AgentName = once(() =>
+    z
+      .string()
+      .max(48)
+      .regex(AGENT_ID_PATTERN, 'agent names are lowercase letters, digits, ".", "_" and "-"')
+      .refine((n) => !readsAsPerson(n), 'agent names "human" and those that start with "human-", "human." or "human_" are reserved (the agent ids made of them would read as a person\'s); name the agent after its tool, like "claude"'),
+  );
 
-  const RunConfig = z.strictObject({
-    planner: AgentName.optional(),
-    reviewer: AgentName.optional(),
-    workers: z.array(AgentName).min(1).optional(),
-    /** Where task worktrees live, relative to the repository root; outside its working tree. */
-    worktrees: z.string().min(1).optional(),
-    max_review_rounds: whole(z.number().int().min(1).max(20)).default(3),
-  });
+  const RunConfig = () =>
+    z.strictObject({
+      planner: AgentName().optional(),
+      reviewer: AgentName().optional(),
+      workers: z.array(AgentName()).min(1).optional(),
+      /** Where task worktrees live, relative to the repository root; outside its working tree. */
+      worktrees: z.string().min(1).optional(),
+      max_review_rounds: whole(z.number().int().min(1).max(20)).default(3),
+    });
 
   return z.strictObject({
     project: z.string().min(1).max(100).optional(),
@@ -55,8 +59,9 @@ const configSchema = once(() => {
     require_approval: z.array(z.enum(APPROVABLE_PHASES)).default([]),
     stale_claim_minutes: whole(z.number().int().min(1).max(525600)).default(120),
     input_timeout_minutes: whole(z.number().int().min(1).max(LIMITS.inputTimeoutMax)).default(LIMITS.inputTimeoutDefault),
-    agents: z.record(AgentName, AgentConfig).default({}),
-    run: RunConfig.optional(),
+    // Built when a config.yaml has them (most have neither): building them costs a command a few milliseconds.
+    agents: z.lazy(once(() => z.record(AgentName(), AgentConfig()))).default({}),
+    run: z.lazy(once(RunConfig)).optional(),
     review: z.strictObject({ allow_self_review: z.boolean().default(false) }).default({ allow_self_review: false }),
   });
 });
@@ -121,7 +126,7 @@ export function parseConfig(text: string | null, shownAs: string): Config {
 
 /** The schema a value of config.yaml must have, its default or optional marks taken off. */
 function bare(schema: z.ZodType): z.ZodType {
-  return schema instanceof z.ZodDefault || schema instanceof z.ZodOptional ? bare(schema.unwrap() as z.ZodType) : schema;
+  return schema instanceof z.ZodDefault || schema instanceof z.ZodOptional || schema instanceof z.ZodLazy ? bare(schema.unwrap() as z.ZodType) : schema;
 }
 
 /** The schema of the value at `step` inside a value of this schema; undefined when there is none. */
