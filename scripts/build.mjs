@@ -93,6 +93,7 @@ const cliBundle = {
 };
 const result = await build({
   ...cliBundle,
+  define: { ...cliBundle.define, AGENTBOARD_ZOD_JIT: 'false' },
   entryPoints: { cli: 'src/cli/main.ts' },
   // The MCP SDK is loaded from node_modules, and only by the commands that speak MCP (demo, run's agents).
   external: ['@modelcontextprotocol/sdk', '@modelcontextprotocol/sdk/*'],
@@ -100,7 +101,7 @@ const result = await build({
 // `agentboard mcp` loads the same CLI with the MCP SDK bundled in, so that the code cache holds what
 // serving tools runs (the SDK's and agentboard's), compiled once at build time instead of in every
 // server's first calls.
-const mcp = await build({ ...cliBundle, entryPoints: { mcp: 'src/cli/main.ts' } });
+const mcp = await build({ ...cliBundle, define: { ...cliBundle.define, AGENTBOARD_ZOD_JIT: 'true' }, entryPoints: { mcp: 'src/cli/main.ts' } });
 const tui = await build({
   ...common,
   entryPoints: { tui: 'src/tui/index.tsx' },

@@ -3,6 +3,7 @@
  * command takes its input as flags, positional arguments, --input FILE (the JSON object an MCP
  * tool takes) and, for documents, --from FILE.md. --json prints exactly one JSON document.
  */
+import '../zod-setup.js';
 import { LIMITS } from '../domain/limits.js';
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
