@@ -84,6 +84,10 @@ const cliBundle = {
   define: { AGENTBOARD_CATALOG: JSON.stringify(JSON.stringify(catalog)) },
   outExtension: { '.js': '.cjs' },
   format: 'cjs',
+  // Without a call that names each function as it is made (esbuild's keepNames): thousands at
+  // load, and one per closure made at run time. Stack traces of this bundle name minified
+  // functions either way.
+  keepNames: false,
   // The bundle is the function bin/load.cjs compiles, wrapped as node wraps a CommonJS module: its
   // text is the source V8 compiles as it is, with no copy of it joined to a wrapper on every start.
   banner: { js: '(function (exports, require, module, __filename, __dirname) {' },
