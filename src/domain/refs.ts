@@ -49,14 +49,19 @@ export function resolveRefs(text: string, spell: (r: Ref) => string): string {
   return hasRefs(text) ? text.replace(MARKED, (_, body: string) => spell(JSON.parse(body) as Ref)) : text;
 }
 
-/** resolveRefs over every string of a value. */
+/**
+ * resolveRefs over every string of a value: a copy where a string had references, the same array
+ * or object where none of its strings had any (a status of a large board has thousands of values
+ * and few references).
+ */
 export function resolveRefsDeep<T>(value: T, spell: (r: Ref) => string): T {
   if (typeof value === 'string') return resolveRefs(value, spell) as T;
-  if (Array.isArray(value)) return value.map((v) => resolveRefsDeep(v, spell)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = resolveRefsDeep(v, spell);
-    return out as T;
+  if (value === null || typeof value !== 'object') return value;
+  const copy = () => (Array.isArray(value) ? [...value] : { ...value }) as Record<string, unknown>;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, v] of Object.entries(value)) {
+    const resolved = resolveRefsDeep(v, spell);
+    if (resolved !== v) (out ??= copy())[k] = resolved;
   }
-  return value;
+  return (out ?? value) as T;
 }

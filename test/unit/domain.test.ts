@@ -220,3 +220,20 @@ describe('rules', () => {
     expect(derivePhase({ proposal: sub, spec: sub, tasks, review: { status: 'submitted', verdict: 'APPROVED' } }, []).phase).toBe('done');
   });
 });
+
+describe('references to operations in a value', () => {
+  it('are spelled at any depth, in a copy of what holds them; the rest is the same value', async () => {
+    const { refTo, resolveRefsDeep } = await import('../../src/domain/refs.js');
+    const spell = (r: { ops: string[] }) => `<${r.ops[0]}>`;
+    const quiet = { title: 'no reference', tags: ['a', 'b'], n: 3, none: null };
+    const value = { message: `run ${refTo('task.next')}`, list: [quiet, { next: [refTo('task.done')] }], quiet };
+    const out = resolveRefsDeep(value, spell);
+    expect(out).toEqual({ message: 'run <task.next>', list: [quiet, { next: ['<task.done>'] }], quiet });
+    // What held a reference is a copy: the value given is as it was.
+    expect(value.message).toContain(refTo('task.next'));
+    expect(out.list).not.toBe(value.list);
+    expect(out.list[0]).toBe(quiet);
+    expect(out.quiet).toBe(quiet);
+    expect(resolveRefsDeep(quiet, spell)).toBe(quiet);
+  });
+});
