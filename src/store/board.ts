@@ -376,7 +376,7 @@ export class Board implements Reader {
   private unsafeEntries: Finding[] = [];
   /** Change folders checked to be plain folders in this generation. */
   private readonly checkedDirs = new Set<string>();
-  /** The names in the folders of changes and of ledgers, listed in this generation (null: the folder could not be listed). */
+  /** The names in folders of the board (those of changes and of ledgers), listed in this generation (null: the folder could not be listed). */
   private readonly listings = new Map<string, Set<string> | null>();
 
   /**
@@ -433,16 +433,21 @@ export class Board implements Reader {
   private listed(path: string): boolean | undefined {
     const dir = dirname(path);
     if (dir !== this.ledgerDir && dirname(dir) !== this.changesDir) return undefined;
+    return this.folderNames(dir)?.has(basename(path));
+  }
+
+  /** The names in a folder of the board, listed once per generation; null when it cannot be listed (not there, or not a folder: said where its files are read). */
+  private folderNames(dir: string): Set<string> | null {
     let names = this.listings.get(dir);
     if (names === undefined) {
       try {
         names = new Set(readdirSync(dir));
       } catch {
-        names = null; // not there, or not a folder: said where the file is read
+        names = null;
       }
       this.listings.set(dir, names);
     }
-    return names === null ? undefined : names.has(basename(path));
+    return names;
   }
 
   /** `read` of the temp file a committed write not in place yet holds for `path`, when it is still there; else of `path`. */
@@ -1168,9 +1173,9 @@ export class Board implements Reader {
    */
   misnamedDocs(changeId: string): { type: DocType; name: string }[] {
     const dir = this.changeDir(changeId);
-    let names: string[];
+    let names: Iterable<string>;
     try {
-      names = this.plainDir(dir) ? readdirSync(dir) : [];
+      names = (this.plainDir(dir) && this.folderNames(dir)) || [];
     } catch {
       return []; // an unreadable change folder is reported where its documents are read
     }
