@@ -574,7 +574,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         });
       takesGlobals(p.command('demo'), ['--debug'])
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
-        .option('--keep', 'keep the demo folder (a git repository with its board) and its task worktrees instead of removing them at the end')
+        .option('--keep', 'keep the demo folder (a git repository with its board and its tasks\' branches; archive removed their worktrees) instead of removing it at the end')
         .action((opts: { keep?: boolean }) => {
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
         });
