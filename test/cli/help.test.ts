@@ -94,6 +94,8 @@ describe('the command line', () => {
     expect(await flagLine(['init'], '--input')).toBe('--input <file> the input as a JSON object (its arguments and options above by name, with _ for -); - reads standard input');
     expect(await flagLine(['propose'], '--input')).toBe('--input <file> the input as a JSON object (the same object the MCP tool takes); - reads standard input');
     expect(await flagLine(['init'], '--mcp')).toBe('--mcp <value> Also wire these MCP clients to agentboard mcp, each in its own configuration file (repeatable) (choices: "claude", "codex", "cursor", "gemini", "vscode")');
+    // A boolean flag is described as what it does when given, not as the value of an input field.
+    expect(await flagLine(['task', 'list'], '--ready')).toBe('--ready Only tasks ready to start (todo, unheld, dependencies done)');
     expect(await flagLine(['demo'], '--keep')).toBe("--keep keep the demo folder (a git repository with its board and its tasks' branches; archive removed their worktrees) instead of removing it at the end");
     // A list with fixed values still collects every one given, each checked against them.
     const wired = await cli(dir, ['init', '--mcp', 'claude', '--mcp', 'codex', '--as', 'human:tester', '--json']);
