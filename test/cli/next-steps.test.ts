@@ -150,6 +150,17 @@ describe("a reviewer's correction given with --from", () => {
   });
 });
 
+describe('an agent that names itself in --input', () => {
+  it('is told the commands to go on with as itself, with --as, as when it gives --as', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ title: 'Build the index' }]);
+    const r = await cli(dir, ['next', '--input', write(dir, 'me.json', JSON.stringify({ agent_id: 'inputted' }))]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Report with `agentboard task progress add-search/T1 --as inputted`');
+    expect(r.stdout).toContain('finish with `agentboard task done add-search/T1 --as inputted`');
+  });
+});
+
 describe('an agent that asks a person from the command line', () => {
   it('is told how to read the answer as itself: with --as, whether it gave --as or was started by a run, and the command works as given', async () => {
     const dir = await newBoard();
