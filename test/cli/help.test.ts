@@ -192,6 +192,18 @@ describe('the command line', () => {
     for (const args of [['help'], ['help', 'new'], ['task', 'help', 'done'], ['new', '--help'], ['-h'], ['--version']]) expect((await cli(dir, args)).code, args.join(' ')).toBe(0);
   });
 
+  it('refuses --json as bad usage on the commands that have no JSON to print (demo, completion), with nothing made', async () => {
+    const dir = tempDir();
+    for (const args of [['demo', '--json'], ['--json', 'completion', 'bash']]) {
+      const r = cliProcess(dir, args, { env: { TMPDIR: dir } });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.json.ok).toBe(false);
+      expect(r.json.error.code).toBe('USAGE');
+      expect(r.json.error.message).toMatch(/has no --json\.$/);
+    }
+    expect(snapshot(dir)).toEqual({});
+  });
+
   it("names each group's subcommands in its summary", async () => {
     const top = (await cli(tempDir(), ['--help'])).stdout;
     for (const [group, summary] of [
