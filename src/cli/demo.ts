@@ -4,7 +4,7 @@
  * `agentboard mcp`, as an agent CLI would). The run shows its live view on a terminal and plain
  * lines elsewhere; the person's decisions are made by the demo, with the real CLI, and shown.
  */
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -79,6 +79,14 @@ export async function runDemo(io: Io, options: { keep: boolean }): Promise<numbe
     if (!options.keep) {
       rmSync(dir, { recursive: true, force: true });
       rmSync(`${dir}.agentboard-worktrees`, { recursive: true, force: true });
+    } else {
+      // archive removed the task worktrees (their branches stay in the kept repository): the empty
+      // folder that held them is not left beside it. rmdir removes no folder that still holds one.
+      try {
+        rmdirSync(`${dir}.agentboard-worktrees`);
+      } catch {
+        // not empty, or never made: nothing to tidy
+      }
     }
   }
 }

@@ -575,8 +575,9 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         });
       takesGlobals(p.command('demo'), ['--debug'])
         .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
-        .option('--keep', 'keep the demo folder (a git repository with its board) and its task worktrees instead of removing them at the end')
-        .action((opts: { keep?: boolean }) => {
+        .option('--keep', 'keep the demo folder (a git repository with its board and its tasks\' branches; archive removed their worktrees) instead of removing it at the end')
+        .action((opts: { keep?: boolean }, cmd: Command) => {
+          if ((cmd.optsWithGlobals() as GlobalOptions).json) fail('USAGE', '`agentboard demo` tells its run for people to read; it has no --json.', 'Run `agentboard demo` without --json; the runs of a board are JSON with `agentboard runs --json`.');
           special = async () => (await import('./demo.js')).runDemo(io, { keep: opts.keep === true });
         });
       takesGlobals(p.command('run'), ['--root', '--json', '--as', '--debug'], {
@@ -629,7 +630,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
       takesGlobals(p.command('completion'), ['--debug'])
         .description('Print the shell completion script: commands, flags, change and task ids (bash: source <(agentboard completion bash))')
         .argument('<shell>', 'bash, zsh or fish')
-        .action((shell: string) => {
+        .action((shell: string, _opts: unknown, cmd: Command) => {
+          if ((cmd.optsWithGlobals() as GlobalOptions).json) fail('USAGE', '`agentboard completion` prints a shell script; it has no --json.', 'Run it without --json: `agentboard completion bash` (or zsh, or fish).');
           special = async () => (io.out((await import('./complete.js')).completionScript(shell)), 0);
         });
       p.command('__complete', { hidden: true })

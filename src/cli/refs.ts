@@ -66,7 +66,9 @@ export function cliSpeller(operations: readonly Spelled[], actor?: string, same?
     const call = same?.call();
     const args = Object.entries(r.args);
     if (call?.op === op.name && args.length > 0 && args.every(([k, v]) => JSON.stringify(spelledValue(call.input[k])) === JSON.stringify(v))) return `\`${same!.command}\``;
-    return commandLine(op, r.args, actor);
+    // An agent that named itself in --input rather than with --as acts as itself in the next command too.
+    const named = call?.input.agent_id;
+    return commandLine(op, r.args, actor ?? (typeof named === 'string' ? named : undefined));
   };
 }
 

@@ -72,14 +72,15 @@ const FREE_WITH_CURSOR = new Set(['cursor', 'limit']);
 export function continueFrom(raw: Record<string, unknown>, parse: (fields: Record<string, unknown>, only?: string[]) => Record<string, unknown>, extra: readonly string[]): Record<string, unknown> {
   const cursor = parse({ cursor: raw.cursor }, ['cursor']).cursor as string;
   const body = decodeCursor(cursor)!;
-  if (raw.offset !== undefined) fail('INVALID_INPUT', 'Invalid input: give either offset or cursor, not both.', CURSOR_ALONE);
+  // Each problem starts with the field it names, which the command line spells as its flag.
+  if (raw.offset !== undefined) fail('INVALID_INPUT', 'Invalid input: offset cannot be given with a cursor, which says where its list goes on.', CURSOR_ALONE);
   const free = Object.fromEntries(Object.entries(raw).filter(([k]) => FREE_WITH_CURSOR.has(k) || extra.includes(k)));
   const merged = parse({ ...body.q, ...free, offset: body.o });
   for (const k of Object.keys(raw)) {
     if (k in free || JSON.stringify(parse({ [k]: raw[k] }, [k])[k]) === JSON.stringify(merged[k])) continue;
     fail(
       'INVALID_INPUT',
-      `Invalid input: the cursor continues a list with ${k} ${merged[k] === undefined ? 'not given' : JSON.stringify(merged[k])}, and this call gives ${JSON.stringify(raw[k])}.`,
+      `Invalid input: ${k} ${JSON.stringify(raw[k])} is not the list the cursor continues, which ${merged[k] === undefined ? 'gives none' : `gives ${JSON.stringify(merged[k])}`}.`,
       CURSOR_OR_NEW_LIST,
     );
   }

@@ -107,7 +107,7 @@ export const listTasks = defineOp({
     change_id: ChangeId.optional().describe('Only tasks of this change.'),
     status: TaskStatusInput.optional(),
     assignee: Actor.optional().describe('Only tasks held or finished by this agent.'),
-    ready: z.boolean().optional().describe('true: only tasks ready to start (todo, unheld, dependencies done).'),
+    ready: z.boolean().optional().describe('Only tasks ready to start (todo, unheld, dependencies done).'),
     ...pageInput('tasks'),
   }),
   output: z.object({ tasks: z.array(TaskSummaryOut), archived: z.boolean().describe('The listed change is archived: read-only.'), ...ArchivedLeftOut, ...Page }),

@@ -94,7 +94,9 @@ describe('the command line', () => {
     expect(await flagLine(['init'], '--input')).toBe('--input <file> the input as a JSON object (its arguments and options above by name, with _ for -); - reads standard input');
     expect(await flagLine(['propose'], '--input')).toBe('--input <file> the input as a JSON object (the same object the MCP tool takes); - reads standard input');
     expect(await flagLine(['init'], '--mcp')).toBe('--mcp <value> Also wire these MCP clients to agentboard mcp, each in its own configuration file (repeatable) (choices: "claude", "codex", "cursor", "gemini", "vscode")');
-    expect(await flagLine(['demo'], '--keep')).toBe('--keep keep the demo folder (a git repository with its board) and its task worktrees instead of removing them at the end');
+    // A boolean flag is described as what it does when given, not as the value of an input field.
+    expect(await flagLine(['task', 'list'], '--ready')).toBe('--ready Only tasks ready to start (todo, unheld, dependencies done)');
+    expect(await flagLine(['demo'], '--keep')).toBe("--keep keep the demo folder (a git repository with its board and its tasks' branches; archive removed their worktrees) instead of removing it at the end");
     // A list with fixed values still collects every one given, each checked against them.
     const wired = await cli(dir, ['init', '--mcp', 'claude', '--mcp', 'codex', '--as', 'human:tester', '--json']);
     expect(wired.json.data.mcp.map((m: any) => m.client)).toEqual(['claude', 'codex']);
@@ -188,6 +190,18 @@ describe('the command line', () => {
     expect(snapshot(dir)).toEqual(before);
     // Help and the version are answers, not errors.
     for (const args of [['help'], ['help', 'new'], ['task', 'help', 'done'], ['new', '--help'], ['-h'], ['--version']]) expect((await cli(dir, args)).code, args.join(' ')).toBe(0);
+  });
+
+  it('refuses --json as bad usage on the commands that have no JSON to print (demo, completion), with nothing made', async () => {
+    const dir = tempDir();
+    for (const args of [['demo', '--json'], ['--json', 'completion', 'bash']]) {
+      const r = cliProcess(dir, args, { env: { TMPDIR: dir } });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.json.ok).toBe(false);
+      expect(r.json.error.code).toBe('USAGE');
+      expect(r.json.error.message).toMatch(/has no --json\.$/);
+    }
+    expect(snapshot(dir)).toEqual({});
   });
 
   it("names each group's subcommands in its summary", async () => {

@@ -71,8 +71,12 @@ describe('next steps on the command line', () => {
   it('of a cursor given with more than it takes name the command and its options', async () => {
     await ok(dir, ['new', 'cursor-list', '--as', 'claude', '--title', 'T']);
     const cursor = (await ok(dir, ['log', '--limit', '1'])).next_cursor as string;
-    expect((await refused(['log', '--cursor', cursor, '--offset', '1'])).next_step).toBe('Run `agentboard log` again with --cursor alone (and --limit, for another page size).');
-    expect((await refused(['log', '--cursor', cursor, '--actor', 'claude'])).next_step).toBe('Run `agentboard log` again with --cursor alone to continue that list, or without --cursor to start another one.');
+    const withOffset = await refused(['log', '--cursor', cursor, '--offset', '1']);
+    expect(withOffset.message).toBe('Invalid input: --offset cannot be given with a cursor, which says where its list goes on.');
+    expect(withOffset.next_step).toBe('Run `agentboard log` again with --cursor alone (and --limit, for another page size).');
+    const withActor = await refused(['log', '--cursor', cursor, '--actor', 'claude']);
+    expect(withActor.message).toBe('Invalid input: --actor "claude" is not the list the cursor continues, which gives none.');
+    expect(withActor.next_step).toBe('Run `agentboard log` again with --cursor alone to continue that list, or without --cursor to start another one.');
   });
 
   it('keep the call wording for an MCP client', async () => {
@@ -82,7 +86,10 @@ describe('next steps on the command line', () => {
       expect(bad.error!.next_step).toBe('Correct the fields named above and send the call again; nothing was changed.');
       const first = await mcp.call('agentboard_get_activity_log', { limit: 1 });
       const both = await mcp.call('agentboard_get_activity_log', { cursor: first.data.next_cursor, offset: 1 });
+      expect(both.error!.message).toBe('Invalid input: offset cannot be given with a cursor, which says where its list goes on.');
       expect(both.error!.next_step).toBe('Call again with the cursor alone (and limit, for another page size).');
+      const other = await mcp.call('agentboard_get_activity_log', { cursor: first.data.next_cursor, actor: 'claude' });
+      expect(other.error!.message).toBe('Invalid input: actor "claude" is not the list the cursor continues, which gives none.');
     } finally {
       await mcp.close();
     }
@@ -147,6 +154,17 @@ describe("a reviewer's correction given with --from", () => {
     expect(r.code).toBe(2);
     expect(r.json.error.message).toMatch(/^not-tasks\.md: no tasks were found: /);
     expect(r.stdout).not.toContain(key);
+  });
+});
+
+describe('an agent that names itself in --input', () => {
+  it('is told the commands to go on with as itself, with --as, as when it gives --as', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ title: 'Build the index' }]);
+    const r = await cli(dir, ['next', '--input', write(dir, 'me.json', JSON.stringify({ agent_id: 'inputted' }))]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('Report with `agentboard task progress add-search/T1 --as inputted`');
+    expect(r.stdout).toContain('finish with `agentboard task done add-search/T1 --as inputted`');
   });
 });
 

@@ -131,7 +131,7 @@ describe('a change of 600 tasks, read through MCP in pages', () => {
     expect(clash.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('status') });
     expect(clash.error!.next_step).toContain('cursor alone');
     const both = await mcp.call('agentboard_list_tasks', { cursor: tasks.data.next_cursor, offset: 3 });
-    expect(both.error!.message).toContain('either offset or cursor');
+    expect(both.error!.message).toContain('offset cannot be given with a cursor');
     const same = await mcp.call('agentboard_list_tasks', { cursor: tasks.data.next_cursor, change_id: 'big', limit: 5, agent_id: 'reader' });
     expect(same.data.tasks.map((t: any) => t.id)).toEqual(['T11', 'T12', 'T13', 'T14', 'T15']);
   });

@@ -1,4 +1,7 @@
 /** npm run demo without a terminal, as in CI: agentboard run with the scripted agent, then the person's decisions. */
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { cliProcess, tempDir } from '../helpers.js';
 
@@ -18,5 +21,17 @@ describe('the demo', () => {
     expect(out).toContain('$ agentboard approve add-search review\n  Approved the review of add-search.');
     expect(out).toMatch(/\$ agentboard archive add-search\n {2}Archived add-search to agentd\/archive\/\d{4}-\d\d-\d\d-add-search\./);
     expect(out).toContain('Merge agentboard/add-search/T4: Fix: Empty query');
+  });
+
+  it('--keep keeps the repository with its board and the tasks\' branches, and leaves no empty worktrees folder beside it', async () => {
+    const tmp = tempDir();
+    const r = cliProcess(tempDir(), ['demo', '--keep'], { env: { TMPDIR: tmp } });
+    expect(r.code).toBe(0);
+    const [kept] = readdirSync(tmp);
+    expect(r.stdout).toContain(`The demo board is kept in ${join(tmp, kept!)}.`);
+    expect(readdirSync(tmp)).toEqual([kept]);
+    expect(existsSync(join(tmp, kept!, 'agentd', 'archive'))).toBe(true);
+    const branches = execFileSync('git', ['branch', '--list', 'agentboard/*', '--format=%(refname:short)'], { cwd: join(tmp, kept!), encoding: 'utf8' });
+    expect(branches.trim().split('\n')).toEqual(['agentboard/add-search/T1', 'agentboard/add-search/T2', 'agentboard/add-search/T3', 'agentboard/add-search/T4']);
   });
 });
