@@ -104,13 +104,23 @@ function whereWhole(opName: string, data: Data, path: string): { what: string; r
   return { what: `all of it in the ${document} of ${changeId}`, ref: { ops: ['document.get'], args: { change_id: changeId, document, format: 'markdown' } } };
 }
 
-/** The result shortened until both forms fit; the notice (added to the result) says what was cut. */
-function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string): Data {
-  const fits = (d: Data) => JSON.stringify(d).length <= CHARACTER_LIMIT - MARGIN && lengthOf(textsOf(opName, d, format, spell)) <= CHARACTER_LIMIT - MARGIN;
-  if (fits(data)) return data;
+/**
+ * The result shortened until both forms fit, with its text blocks; the notice (added to the result)
+ * says what was cut. The texts of a result that fits as it is are the ones measured: rendered once.
+ */
+function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string): { data: Data; texts: string[] } {
+  const budget = CHARACTER_LIMIT - MARGIN;
+  const fitting = (d: Data): string[] | null => {
+    const json = JSON.stringify(d);
+    if (json.length > budget) return null;
+    const texts = format === 'json' ? [json] : textsOf(opName, d, format, spell);
+    return lengthOf(texts) <= budget ? texts : null;
+  };
+  const whole = fitting(data);
+  if (whole) return { data, texts: whole };
   const out = structuredClone(data);
   const cuts = new Map<string, Cut>();
-  for (let cut = shortenOnce(out); cut; cut = fits(out) ? null : shortenOnce(out)) {
+  for (let cut = shortenOnce(out); cut; cut = fitting(out) ? null : shortenOnce(out)) {
     cuts.set(cut.path, { ...cut, of: cuts.get(cut.path)?.of ?? cut.of });
   }
   const rest = [...new Set([...cuts.keys()].map((path) => READ_IN_FULL[path]).filter((op): op is string => op !== undefined && op !== opName))];
@@ -121,7 +131,7 @@ function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: 
     (rest.length > 0 ? ` Page through them with ${rest.map((op) => spell({ ops: [op], args: {} })).join(', ')}.` : '') +
     read.join('');
   out.notice = typeof data.notice === 'string' ? `${data.notice} ${said}` : said;
-  return out;
+  return { data: out, texts: textsOf(opName, out, format, spell) };
 }
 
 /**
@@ -141,7 +151,7 @@ export function errorText(error: { code: string; message: string; next_step: str
 /** The tool result of an operation's output. */
 export function toolResult(opName: string, data: Data, format: ResponseFormat, spell: (r: Ref) => string, notes: string[]): CallToolResult {
   const fitted = shorten(opName, data, format, spell);
-  const content: CallToolResult['content'] = textsOf(opName, fitted, format, spell).map((text) => ({ type: 'text', text }));
+  const content: CallToolResult['content'] = fitted.texts.map((text) => ({ type: 'text', text }));
   for (const note of notes) content.push({ type: 'text', text: `Note: ${note}`.slice(0, 1_000) });
-  return { content, structuredContent: fitted };
+  return { content, structuredContent: fitted.data };
 }

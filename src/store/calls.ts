@@ -26,6 +26,13 @@ export const CALLS_DIR = 'calls';
 // shared file system may have callers on several machines; only this machine's can be looked at).
 const CALL = new RegExp(`^call\\.(${STAMP}-[0-9a-f]+)\\.json(\\.taken|\\.part)?$`);
 const ANSWER = new RegExp(`^answer\\.(${STAMP}-[0-9a-f]+)\\.json$`);
+/**
+ * The end of this process's call ids: a random tag drawn once (another machine's process may have
+ * the same pid and host tag), then a count of its calls, so that each id is unique without drawing
+ * random bytes for every call.
+ */
+const PROCESS_TAG = randomBytes(4).toString('hex');
+let posted = 0;
 /** A call or answer of another machine's process this old is abandoned (its caller gives up after two minutes). */
 const ABANDONED_MS = 10 * 60_000;
 
@@ -61,7 +68,7 @@ export class CallQueue {
 
   /** Puts a call in the queue; returns its id. Visible whole or not at all (written aside, then renamed). */
   post(body: unknown): string {
-    const id = `${waiterStamp()}-${randomBytes(4).toString('hex')}`;
+    const id = `${waiterStamp()}-${PROCESS_TAG}${(++posted).toString(16)}`;
     const path = this.callPath(id);
     const temp = `${path}.part`;
     const data = JSON.stringify(body);
