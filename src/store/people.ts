@@ -1,10 +1,10 @@
 /** agentd/people.yaml: the people who may act from scripts and CI, each with the SHA-256 of their key. */
 import * as z from 'zod';
-import { isMap, isSeq, parseDocument, type YAMLMap } from 'yaml';
+import type { YAMLMap } from 'yaml';
 import { fail } from '../errors.js';
 import { humanActorProblem } from '../domain/ids.js';
 import type { PersonRecord } from '../domain/people.js';
-import { emitYaml, lineOfPath, parseYaml, YamlError, type FlatMap } from './yaml-lite.js';
+import { emitYaml, lineOfPath, parseYaml, yaml, YamlError, type FlatMap } from './yaml-lite.js';
 import { once } from '../once.js';
 import { withLf } from './markdown.js';
 
@@ -58,6 +58,7 @@ export function renderPeople(people: PersonRecord[]): string {
  */
 export function withPerson(text: string | null, person: PersonRecord): string {
   if (text === null || text.trim() === '') return renderPeople([person]);
+  const { isMap, isSeq, parseDocument } = yaml();
   const doc = parseDocument(withLf(text));
   const entry = { name: person.name, key_sha256: person.key_sha256, added: person.added };
   const list = doc.get('people', true);

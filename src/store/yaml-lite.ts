@@ -5,9 +5,19 @@
  * meaning; the fast path exists because parsing 10,000 task blocks with the full parser takes a
  * second, and must agree with it on everything it accepts (see test/unit/yaml-lite.test.ts).
  */
-import { CST, isMap, isNode, isScalar, isSeq, Lexer, parseDocument, stringify, visit, type Document } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Document } from 'yaml';
 import type { YamlComments } from '../domain/model.js';
 import { withLf } from './markdown.js';
+
+let yamlLib: typeof Yaml | undefined;
+/**
+ * The `yaml` package, loaded when first needed: the fast reader takes what agentboard writes, so a
+ * command on a board nobody formatted by hand never evaluates the package (a few ms of every start).
+ */
+export function yaml(): typeof Yaml {
+  return (yamlLib ??= require('yaml') as typeof Yaml);
+}
 
 export type Scalar = string | number | boolean | null;
 export type FlatMap = { [key: string]: Scalar };
@@ -96,7 +106,7 @@ export function emitYaml(map: Record<string, Value | undefined>): string {
   for (const [key, value] of Object.entries(map)) {
     if (value === undefined) continue;
     if (!fitsLines(key, value)) {
-      out += stringify({ [key]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
+      out += yaml().stringify({ [key]: value }, { lineWidth: 0, aliasDuplicateObjects: false });
       continue;
     }
     if (Array.isArray(value)) {
@@ -310,7 +320,7 @@ export function parseYaml(text: string): YamlMap {
 export function slowParse(text: string): YamlMap {
   let doc: Document;
   try {
-    doc = parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
+    doc = yaml().parseDocument(text, { uniqueKeys: true, prettyErrors: false, strict: true });
   } catch (err) {
     throw new YamlError(`unreadable YAML (${(err as Error).message})`, 1);
   }
@@ -342,7 +352,7 @@ export function slowParse(text: string): YamlMap {
  * yamlInteger; one that wants text gets it as written, and agentboard writes it back quoted.
  */
 function keepNumbersAsWritten(doc: Document): void {
-  visit(doc, {
+  yaml().visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value === 'number' && node.type === 'PLAIN' && node.tag === undefined && node.source !== String(node.value)) node.value = node.source;
     },
@@ -376,6 +386,7 @@ export function lineOfKey(text: string, key: string): number | undefined {
  */
 export function lineOfPath(text: string, path: readonly PropertyKey[]): number | undefined {
   text = withLf(text);
+  const { isMap, isNode, isScalar, isSeq, parseDocument } = yaml();
   let node: unknown = parseDocument(text).contents;
   let offset: number | undefined;
   for (const step of path) {
@@ -408,6 +419,7 @@ export function yamlComments(text: string): YamlComments | undefined {
   if (!text.includes('#')) return undefined;
   const found: { offset: number; text: string }[] = [];
   let offset = 0;
+  const { CST, Lexer } = yaml();
   for (const token of new Lexer().lex(text)) {
     if (MARKERS.has(token)) continue;
     if (CST.tokenType(token) === 'comment') {
