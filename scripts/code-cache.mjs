@@ -9,14 +9,53 @@ import { PassThrough } from 'node:stream';
 import { compile } from '../bin/load.mjs';
 
 const quiet = { out: () => {}, err: () => {} };
-const COMMANDS = [['init', '--as', 'human:build'], ['status'], ['list'], ['validate'], ['next', '--as', 'build'], ['task', 'list'], ['--help']];
+
+/**
+ * What people and agents run most, on a board the run fills: a change planned, and its tasks
+ * claimed and worked, so that the code that reads, checks and writes documents and claims tasks is
+ * in the cache too, not only what an empty board runs.
+ */
+function commands(dir) {
+  const planner = ['--as', 'build-planner'];
+  const worker = ['--as', 'build'];
+  const spec = { overview: 'A change the build makes to run the commands once, before it saves the code cache.', requirements: [{ id: 'R1', title: 'Work', text: 'The system MUST do the work.' }], scenarios: [{ name: 'Work is done', when: 'an agent works', then: 'the work is done' }], notes: 'Made by the build.' };
+  const tasks = Array.from({ length: 4 }, (_, t) => ({ title: `Task ${t + 1}`, description: 'Do the work.', depends: t === 3 ? ['T3'] : [], files: [{ path: `src/t${t + 1}.ts`, action: 'create' }] }));
+  writeFileSync(join(dir, 'spec.json'), JSON.stringify(spec));
+  writeFileSync(join(dir, 'tasks.json'), JSON.stringify({ tasks, notes: 'Made by the build.' }));
+  return [
+    ['init', '--as', 'human:build'],
+    ['status'],
+    ['next', ...worker],
+    ['propose', 'build-warm-up', ...planner, '--title', 'Warm up', '--why', 'The code cache holds what commands run, compiled once at build time.', '--what-changes', 'Nothing.', '--impact', 'None.', '--notes', 'Made by the build.'],
+    ['spec', 'build-warm-up', ...planner, '--input', join(dir, 'spec.json')],
+    ['tasks', 'build-warm-up', ...planner, '--input', join(dir, 'tasks.json')],
+    ['next', ...worker],
+    ['task', 'progress', 'build-warm-up/T1', '--percent', '50', '--message', 'Half way.', ...worker],
+    ['task', 'note', 'build-warm-up/T1', 'A note.', ...worker],
+    ['task', 'done', 'build-warm-up/T1', ...worker],
+    ['next', ...worker],
+    ['status'],
+    ['list'],
+    ['validate', '--all'],
+    ['show', 'build-warm-up'],
+    ['show', 'build-warm-up', 'spec'],
+    ['task', 'list'],
+    ['task', 'show', 'build-warm-up/T2'],
+    ['log'],
+    ['--help'],
+  ];
+}
 
 for (const bundle of ['cli', 'mcp']) {
   const { script, module } = compile({ produce: true, bundle });
   const { main } = module.exports;
   const dir = mkdtempSync(join(tmpdir(), 'agentboard-cache-'));
   try {
-    for (const args of COMMANDS) await main([...args, '--root', dir], quiet);
+    for (const args of commands(dir)) {
+      const code = await main([...args, '--root', dir], quiet);
+      // A command refused here leaves its code out of the cache: the build says so.
+      if (code !== 0) process.stderr.write(`code cache: agentboard ${args.join(' ')} exited ${code}\n`);
+    }
     if (bundle === 'mcp') await mcpSession(main, dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
