@@ -75,8 +75,8 @@ function checkedOut(headFile: string | null): string | null {
   }
 }
 
-/** The first line of a file, handed to `parse`; null when the file cannot be read. */
-function readFirstLine<T>(path: string, parse: (line: string) => T | null, listed = false): T | null {
+/** The first line of a file; null when the file cannot be read. */
+function readFirstLine(path: string, listed = false): string | null {
   if (!listed && !lstatSync(path, { throwIfNoEntry: false })) return null;
   let fd: number | undefined;
   try {
@@ -87,11 +87,11 @@ function readFirstLine<T>(path: string, parse: (line: string) => T | null, liste
       const n = readSync(fd, buf, 0, buf.length, at);
       if (n === 0) break;
       const nl = buf.subarray(0, n).indexOf(10);
-      if (nl >= 0) return parse(Buffer.concat([start, buf.subarray(0, nl)]).toString('utf8'));
+      if (nl >= 0) return Buffer.concat([start, buf.subarray(0, nl)]).toString('utf8');
       start = Buffer.concat([start, buf.subarray(0, n)]);
       at += n;
     }
-    return parse(start.toString('utf8'));
+    return start.toString('utf8');
   } catch {
     return null;
   } finally {
@@ -360,8 +360,8 @@ export class Board implements Reader {
   private headFile: string | null | undefined;
   private branchSeen: { generation: number; branch: string | null } | undefined;
   private commitSeen: { generation: number; commit: string | null } | undefined;
-  /** Ledger headers read in this generation, whichever branch they were written on. */
-  private readonly anyBranchHeaders = new Map<string, { generation: number; files: LedgerHeader }>();
+  /** The first line of each ledger, read once per generation (null: no ledger, or none that can be read). */
+  private readonly ledgerLines = new Map<string, { generation: number; line: string | null }>();
   /** Ledger headers read in this generation. */
   private readonly headerCache = new Map<string, LedgerHeader>();
   private readonly paths = new Map<string, string>();
@@ -773,17 +773,28 @@ export class Board implements Reader {
     if (known?.generation === this.generation && known.read && full?.text === known.read.text && full.branch === this.branch()) {
       for (const [name, e] of Object.entries(full.ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
     } else {
-      try {
-        const branch = this.branch();
-        const parse = (line: string) => parseLedgerHeader(line, branch);
-        const listed = this.listed(path);
-        if (this.plainDir(dirname(path))) header = this.asCommitted(path, (p) => (p !== path ? readFirstLine(p, parse) : listed === false ? null : readFirstLine(p, parse, listed))) ?? {};
-      } catch {
-        // an unreadable ledger is a lost cache
-      }
+      const line = this.ledgerLine(changeId);
+      header = (line !== null && parseLedgerHeader(line, this.branch())) || {};
     }
     this.headerCache.set(changeId, header);
     return header;
+  }
+
+  /** The first line of a change's ledger (its header), read once per generation; null when there is none that can be read. */
+  private ledgerLine(changeId: string): string | null {
+    let kept = this.ledgerLines.get(changeId);
+    if (kept?.generation !== this.generation) {
+      let line: string | null = null;
+      const path = this.ledgerPath(changeId);
+      try {
+        const listed = this.listed(path);
+        if (this.plainDir(dirname(path))) line = this.asCommitted(path, (p) => (p !== path ? readFirstLine(p) : listed === false ? null : readFirstLine(p, listed)));
+      } catch {
+        // an unreadable ledger is a lost cache
+      }
+      this.ledgerLines.set(changeId, (kept = { generation: this.generation, line }));
+    }
+    return kept.line;
   }
 
   /** The hash of a document as agentboard last wrote it, by the ledger's header. */
@@ -1083,18 +1094,8 @@ export class Board implements Reader {
 
   /** The hash of a document in its change's ledger, whichever branch the ledger was written on (read once per generation). */
   private writtenOnAnyBranch(changeId: string, type: DocType): string | undefined {
-    let kept = this.anyBranchHeaders.get(changeId);
-    if (kept?.generation !== this.generation) {
-      let files: LedgerHeader = {};
-      const path = this.ledgerPath(changeId);
-      try {
-        if (this.plainDir(dirname(path))) files = this.asCommitted(path, (p) => readFirstLine(p, (line) => parseLedgerHeader(line, null))) ?? {};
-      } catch {
-        // an unreadable ledger is a lost cache
-      }
-      this.anyBranchHeaders.set(changeId, (kept = { generation: this.generation, files }));
-    }
-    return kept.files[DOC_FILES[type]]?.hash;
+    const line = this.ledgerLine(changeId);
+    return (line !== null ? parseLedgerHeader(line, null) : null)?.[DOC_FILES[type]]?.hash;
   }
 
   /** Whether a document holds what may be a decision made by hand: a status a person gives, a review's verdict, a done task. */
@@ -1331,6 +1332,7 @@ export class Board implements Reader {
   /** A ledger a commit wrote, as `text`. */
   rememberLedger(changeId: string, ledger: Ledger, text: string): void {
     this.headerCache.delete(changeId);
+    this.ledgerLines.delete(changeId);
     for (const type of DOC_TYPES) this.headsSeen.delete(this.docPath(changeId, type));
     this.ledgerCache.set(changeId, { text, branch: this.branch(), ledger });
   }
