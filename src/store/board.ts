@@ -419,10 +419,16 @@ export class Board implements Reader {
    * (pendingCommit: a process killed after committing, or applying its commit right now), else
    * from the file itself.
    */
-  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => {
+  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => this.readListed(path, (p, listed) => readBoardFile(p, shown, previous, listed));
+
+  /**
+   * `read` of a file as committed (asCommitted), told when its folder's listing names it (it is then
+   * not looked for first), and not made at all when the listing does not.
+   */
+  private readListed<T>(path: string, read: (p: string, listed: boolean) => T | null): T | null {
     const listed = this.listed(path);
-    return this.asCommitted(path, (p) => (p !== path ? readBoardFile(p, shown, previous) : listed === false ? null : readBoardFile(p, shown, previous, listed)));
-  };
+    return this.asCommitted(path, (p) => (p !== path ? read(p, false) : listed === false ? null : read(p, listed === true)));
+  }
 
   /**
    * Whether the folder of a document or a ledger holds its name, by the folder's listing, made once
@@ -787,8 +793,7 @@ export class Board implements Reader {
       let line: string | null = null;
       const path = this.ledgerPath(changeId);
       try {
-        const listed = this.listed(path);
-        if (this.plainDir(dirname(path))) line = this.asCommitted(path, (p) => (p !== path ? readFirstLine(p) : listed === false ? null : readFirstLine(p, listed)));
+        if (this.plainDir(dirname(path))) line = this.readListed(path, readFirstLine);
       } catch {
         // an unreadable ledger is a lost cache
       }
