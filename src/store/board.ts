@@ -331,6 +331,8 @@ export class Board implements Reader {
   readonly changesDir: string;
   readonly archiveDir: string;
   readonly runtimeDir: string;
+  /** agentd/config.yaml: read by nearly every step of an operation (`config`). */
+  readonly configPath: string;
   private readonly ledgerDir: string;
   readonly notices: Notice[] = [];
   /** The agent of `agentboard run` this process works for, if any: its writes refuse to merge a hand edit (the run shows it to a person). */
@@ -360,6 +362,7 @@ export class Board implements Reader {
   private headFile: string | null | undefined;
   private branchSeen: { generation: number; branch: string | null } | undefined;
   private commitSeen: { generation: number; commit: string | null } | undefined;
+  private idsSeen: { generation: number; ids: string[] } | undefined;
   /** The first line of each ledger, read once per generation (null: no ledger, or none that can be read). */
   private readonly ledgerLines = new Map<string, { generation: number; line: string | null }>();
   /** Ledger headers read in this generation. */
@@ -496,6 +499,7 @@ export class Board implements Reader {
     this.archiveDir = join(this.dir, 'archive');
     this.runtimeDir = join(this.dir, '.runtime');
     this.ledgerDir = join(this.runtimeDir, 'ledger');
+    this.configPath = join(this.dir, 'config.yaml');
   }
 
   get board(): Board {
@@ -522,9 +526,6 @@ export class Board implements Reader {
     return relativePath(this.root, path);
   }
 
-  get configPath(): string {
-    return join(this.dir, 'config.yaml');
-  }
 
   /** The settings, read again when config.yaml changed (checked once per operation: a long-lived MCP server follows a person's edit). */
   get config(): Config {
@@ -534,7 +535,7 @@ export class Board implements Reader {
   /** The settings with the text they were read from. */
   private settings(): { text: string | null; config: Config } {
     if (this.settingsKept) return this.configCache!;
-    const shown = this.rel(this.configPath);
+    const shown = `${BOARD_DIR}/config.yaml`;
     const text = this.current(this.configPath, shown)?.text ?? null;
     if (text === null) this.refuseMisnamed('config.yaml', 'its settings');
     if (this.configCache === null || this.configCache.text !== text) this.configCache = { text, config: parseConfig(text, shown) };
@@ -634,6 +635,8 @@ export class Board implements Reader {
 
   /** Open changes, sorted by id. Names that are not change ids are not changes; links and files posing as changes are reported. */
   changeIds(): string[] {
+    // Listed once per generation: a batch of calls asks for every one of them.
+    if (this.idsSeen?.generation === this.generation) return [...this.idsSeen.ids];
     const shown = this.rel(this.changesDir);
     if (!this.plainDir(this.changesDir)) return [];
     let entries: import('node:fs').Dirent[];
@@ -670,7 +673,8 @@ export class Board implements Reader {
         this.leftOut(`${shown}/${e.name} is ${what}`);
       }
     }
-    return ids.sort();
+    this.idsSeen = { generation: this.generation, ids: ids.sort() };
+    return [...ids];
   }
 
   /** Entries under agentd/changes/ that are not read because they are links or files (found by the last changeIds()). */
