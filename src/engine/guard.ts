@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../store/fs.js';
 import { parseConfig } from '../store/config.js';
 import { parsePeople, PEOPLE_FILE } from '../store/people.js';
-import { unparsable } from '../store/documents.js';
+import { renderDocFile, unparsable } from '../store/documents.js';
 import { textAsWritten } from '../store/board.js';
 import { BOM } from '../store/markdown.js';
 import { DOC_FILES, type DocType } from '../domain/model.js';
@@ -221,14 +221,16 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: Turn): Pr
   const now = docsNow(ctx);
   if (turn.phase === 'implementation' || turn.phase === 'review') said.push(...unparsableNow(ctx, seen, now, turn, steps));
   for (const [type, d] of now) {
-    if (!d.edited || !seen.kept.has(type) || seen.kept.get(type) === null || ctx.handEdited.has(type)) continue;
+    if (!d.edited || seen.kept.get(type) === null || ctx.handEdited.has(type)) continue;
+    // A document the turn wrote and then edited by hand before the run saw its call: what agentboard wrote, by its ledger.
+    const text = seen.kept.get(type) ?? lastWritten(ctx, type);
+    if (text === null) continue;
     if (await mergeTextEdit(ctx, type)) {
       merged.push(board.rel(board.docPath(ctx.changeId, type)));
       continue;
     }
     ctx.handEdited.add(type);
     const file = board.rel(board.docPath(ctx.changeId, type));
-    const text = seen.kept.get(type)!;
     const kept = keepCopy(ctx, type, text);
     // A write of the turn the run did not see before the edit: its copy is of the version before that write.
     const last = textAsWritten(text, board.ledgerHeader(ctx.changeId)[DOC_FILES[type]]?.hash) ? 'what agentboard last wrote' : 'a version agentboard wrote before its last write of the turn';
@@ -244,6 +246,18 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: Turn): Pr
   }
   if (said.length === 0) return;
   ctx.halt ??= stop('failed', said.join(' '), [...steps, `agentboard run ${ctx.changeId}   # then go on: an edit kept is taken as a person's`]);
+}
+
+/**
+ * The text agentboard last wrote of a document, rebuilt from its ledger entry (a document other
+ * than a task list keeps its whole parse there); null when the entry does not give it back exactly.
+ */
+function lastWritten(ctx: RunContext, type: DocType): string | null {
+  const entry = ctx.ops.board.ledgerOf(ctx.changeId).files[DOC_FILES[type]];
+  const doc = entry?.doc;
+  if (!doc || doc.body === undefined) return null;
+  const text = renderDocFile(doc.meta, doc.extra, doc.body, doc.comments);
+  return textAsWritten(text, entry.hash) ? text : null;
 }
 
 /** The commands that show and undo a hand edit of a document, against `kept`: the copy of a version agentboard wrote (`last` says which). */
