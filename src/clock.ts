@@ -24,6 +24,8 @@ export interface TestHooks {
   gatherMs?: number;
   /** The longest such a server goes on carrying out queued calls (ms). */
   tenureMs?: number;
+  /** `agentboard run` does not watch its agents' calls files, as where files cannot be watched: it reads their calls when each turn ends. */
+  unwatchedCalls?: boolean;
 }
 
 const HOOKS = Symbol.for('agentboard.test-hooks');

@@ -7,7 +7,7 @@
 import { closeSync, mkdirSync, openSync, readSync, statSync, watch, writeFileSync, type FSWatcher } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { execa } from 'execa';
-import { nowIso } from '../clock.js';
+import { nowIso, testHooks } from '../clock.js';
 import { unlinkQuietly } from '../store/fs.js';
 import { emptyUsage, invocationPaths, type CallRecord, type InvocationRecord, type Usage } from '../store/runs.js';
 import { adapterFor } from './adapters/index.js';
@@ -83,6 +83,7 @@ class CallsTail {
     private readonly onCall: (call: CallRecord) => void,
   ) {
     writeFileSync(path, '');
+    if (testHooks()?.unwatchedCalls) return;
     try {
       this.watcher = watch(path, () => this.read());
     } catch {

@@ -622,6 +622,21 @@ describe('agentboard run with a scripted agent', () => {
     expect(existsSync(join(board.dir, 'agentd/changes/add-search'))).toBe(true);
   });
 
+  it('stops the run when the reviewer writes its first review and sets the verdict by hand before the run has read its call (its calls read only when the turn ends)', async () => {
+    const reviewFile = 'agentd/changes/add-search/REVIEW.md';
+    const board = await fakeBoard({ scenario: { review: ['needs_fix'], by_hand: { review: [{ replace: reviewFile, from: '# Verdict: NEEDS_FIX', to: '# Verdict: APPROVED' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    // As where files cannot be watched: the run learns of the review written through the tool only after the edit.
+    const r = run(board.dir, ['add-search'], { AGENTBOARD_TEST_UNWATCHED_CALLS: '1' });
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'document.edited')).toEqual([expect.objectContaining({ role: 'reviewer', file: reviewFile })]);
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed' });
+    // The copy to compare with and put back is what agentboard wrote: the verdict recorded through the tool.
+    const kept = r.events.at(-1).next_steps.find((s: string) => s.startsWith('cp '))!.split(' ')[1]!;
+    expect(readFileSync(join(board.dir, kept), 'utf8')).toContain('# Verdict: NEEDS_FIX');
+    expect((await ok(board.dir, ['show', 'add-search'])).phase).not.toBe('done');
+  });
+
   it('stops the run when a worker edits the task list by hand: nothing of the edit is taken, validate and status show it, and the way back works', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     // Its first turn does nothing through agentboard: it marks the other tasks done in the file itself.
