@@ -637,6 +637,18 @@ describe('agentboard run with a scripted agent', () => {
     expect((await ok(board.dir, ['show', 'add-search'])).phase).not.toBe('done');
   });
 
+  it('stops the run when the planner writes the task list and marks a task done by hand before the run has read its call (its calls read only when the turn ends)', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    const board = await fakeBoard({ scenario: { by_hand: { tasks: [{ replace: tasksFile, from: 'status: todo', to: 'status: done' }] } } });
+    const r = run(board.dir, ['add-search', '--goal', 'Let people search the board', '--until', 'tasks'], { AGENTBOARD_TEST_UNWATCHED_CALLS: '1' });
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'document.edited')).toEqual([expect.objectContaining({ role: 'planner', file: tasksFile })]);
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'failed' });
+    // The copy is the list agentboard wrote, rendered again from its ledger: the edit is all that differs.
+    const kept = r.events.at(-1).next_steps.find((s: string) => s.startsWith('cp '))!.split(' ')[1]!;
+    expect(readFileSync(join(board.dir, kept), 'utf8').replaceAll('status: todo', 'status: done')).toBe(readFileSync(join(board.dir, tasksFile), 'utf8'));
+  });
+
   it('stops the run when a worker edits the task list by hand: nothing of the edit is taken, validate and status show it, and the way back works', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     // Its first turn does nothing through agentboard: it marks the other tasks done in the file itself.
