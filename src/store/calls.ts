@@ -22,16 +22,17 @@ import { unlinkQuietly, writeNewFile } from './fs.js';
 import { goneHere, STAMP, waiterStamp } from './lock.js';
 
 export const CALLS_DIR = 'calls';
-// <id> is <waiterStamp>-<random>: the caller's time, process and a tag of its host (a board on a
-// shared file system may have callers on several machines; only this machine's can be looked at).
+// <id> is <waiterStamp>-<process tag and count>: the stamp holds the caller's time, process and a
+// tag of its host (a board on a shared file system may have callers on several machines; only this
+// machine's can be looked at).
 const CALL = new RegExp(`^call\\.(${STAMP}-[0-9a-f]+)\\.json(\\.taken|\\.part)?$`);
 const ANSWER = new RegExp(`^answer\\.(${STAMP}-[0-9a-f]+)\\.json$`);
 /**
- * The end of this process's call ids: a random tag drawn once (another machine's process may have
- * the same pid and host tag), then a count of its calls, so that each id is unique without drawing
- * random bytes for every call.
+ * The end of this process's call ids: a random tag drawn once, at its first call (another machine's
+ * process may have the same pid and host tag), then a count of its calls, so that each id is unique
+ * without drawing random bytes for every call, nor at the start of every command.
  */
-const PROCESS_TAG = randomBytes(4).toString('hex');
+let processTag: string | undefined;
 let posted = 0;
 /** A call or answer of another machine's process this old is abandoned (its caller gives up after two minutes). */
 const ABANDONED_MS = 10 * 60_000;
@@ -68,7 +69,7 @@ export class CallQueue {
 
   /** Puts a call in the queue; returns its id. Visible whole or not at all (written aside, then renamed). */
   post(body: unknown): string {
-    const id = `${waiterStamp()}-${PROCESS_TAG}${(++posted).toString(16)}`;
+    const id = `${waiterStamp()}-${(processTag ??= randomBytes(4).toString('hex'))}${(++posted).toString(16)}`;
     const path = this.callPath(id);
     const temp = `${path}.part`;
     const data = JSON.stringify(body);
