@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { writeFileAtomic } from '../store/fs.js';
 import { parseConfig } from '../store/config.js';
 import { parsePeople, PEOPLE_FILE } from '../store/people.js';
-import { renderDocFile, unparsable } from '../store/documents.js';
-import { assembleTasksBody, renderTaskBlock } from '../store/format-tasks.js';
+import { unparsable } from '../store/documents.js';
+import { writtenText } from '../store/ledger.js';
 import { textAsWritten } from '../store/board.js';
 import { BOM } from '../store/markdown.js';
-import { DOC_FILES, type DocType, type Task } from '../domain/model.js';
+import { DOC_FILES, type DocType } from '../domain/model.js';
 import { shellWord } from '../shell.js';
 import { emit, fromCwd, stop, type RunContext } from './context.js';
 import type { Role } from './events.js';
@@ -249,24 +249,11 @@ export async function checkDocs(ctx: RunContext, seen: DocsSeen, turn: Turn): Pr
   ctx.halt ??= stop('failed', said.join(' '), [...steps, `agentboard run ${ctx.changeId}   # then go on: an edit kept is taken as a person's`]);
 }
 
-/**
- * The text agentboard last wrote of a document, rebuilt from its ledger entry (a document keeps its
- * whole parse there; a task list its preamble and tasks, rendered again as agentboard writes them);
- * null when the entry does not give it back exactly.
- */
+/** The text agentboard last wrote of a document, rebuilt from its ledger entry; null when the entry does not give it back exactly. */
 function lastWritten(ctx: RunContext, type: DocType): string | null {
   const entry = ctx.ops.board.ledgerOf(ctx.changeId).files[DOC_FILES[type]];
-  const doc = entry?.doc;
-  if (!doc) return null;
-  let body = doc.body;
-  if (body === undefined && doc.type === 'tasks' && doc.content) {
-    const { title, preamble, blocks } = doc.content as { title: string; preamble: string; blocks: { id: string; task: Task | null }[] };
-    if (blocks.some((b) => b.task === null)) return null;
-    body = assembleTasksBody(title, preamble, blocks.map((b) => ({ id: b.id, task: b.task, raw: renderTaskBlock(b.task!) }))).body;
-  }
-  if (body === undefined) return null;
-  const text = renderDocFile(doc.meta, doc.extra, body, doc.comments);
-  return textAsWritten(text, entry.hash) ? text : null;
+  const text = entry ? writtenText(entry) : null;
+  return text !== null && textAsWritten(text, entry!.hash) ? text : null;
 }
 
 /** The commands that show and undo a hand edit of a document, against `kept`: the copy of a version agentboard wrote (`last` says which). */

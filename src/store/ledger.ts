@@ -11,8 +11,8 @@
  * read is adopted (its ledger entry written alongside, as a cache that can be rebuilt).
  */
 import { DOC_FILES, DOC_LOG_FIELDS, DOC_STATE_FIELDS, TASK_LOG_FIELDS, TASK_PLAN_FIELDS, TASK_STATE_FIELDS, type DocMeta, type DocType, type Task, type YamlComments } from '../domain/model.js';
-import type { DocFile } from './documents.js';
-import { GAP, TAIL, type TaskBlock, type TasksBody } from './format-tasks.js';
+import { renderDocFile, type DocFile } from './documents.js';
+import { assembleTasksBody, GAP, renderTaskBlock, TAIL, type TaskBlock, type TasksBody } from './format-tasks.js';
 import { fingerprints, type Entry, type History, type Item } from './merge.js';
 import { sha1 } from './hash.js';
 import { withoutBom } from './markdown.js';
@@ -138,6 +138,22 @@ export function restoreDoc<T extends DocType>(entry: LedgerEntry, text: string):
       ...spacedBlocks(body, content.preamble.length, content.blocks),
     },
   } as unknown as DocFile<T>;
+}
+
+/**
+ * The text of the file a ledger entry was written as, rendered again from what the entry keeps (a
+ * document's whole parse; a task list's preamble and tasks, as agentboard writes them), without the
+ * file; null when the entry does not keep enough. The caller checks it against the entry's hash.
+ */
+export function writtenText(entry: LedgerEntry): string | null {
+  const stored = entry.doc;
+  let body = stored.body;
+  if (body === undefined && stored.type === 'tasks' && stored.content) {
+    const { title, preamble, blocks } = stored.content as { title: string; preamble: string; blocks: StoredBlock[] };
+    if (blocks.some((b) => b.task === null)) return null;
+    body = assembleTasksBody(title, preamble, blocks.map((b) => ({ id: b.id, task: b.task, raw: renderTaskBlock(b.task!) }))).body;
+  }
+  return body === undefined ? null : renderDocFile(stored.meta, stored.extra, body, stored.comments);
 }
 
 /** The blocks at their offsets in the body, with the text between them where it is not what agentboard writes. */
