@@ -526,7 +526,6 @@ export class Board implements Reader {
     return relativePath(this.root, path);
   }
 
-
   /** The settings, read again when config.yaml changed (checked once per operation: a long-lived MCP server follows a person's edit). */
   get config(): Config {
     return this.settings().config;
