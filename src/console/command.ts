@@ -29,13 +29,23 @@ export async function boardCommand(io: Io, importModule: ImportModule | undefine
   if (!process.stdout.isTTY || !process.stdin.isTTY || importModule === undefined) {
     fail('USAGE', '`agentboard board` needs a terminal, and its output is not one.', `Run ${refTo('board.status')} for the board as text (with --json, as JSON).`);
   }
-  const root = ctx.board().root;
-  // The person at this terminal, checked once: every act of the console is theirs.
-  const person = currentPerson(globals.as, 'Using the console', io, root);
-  const live = new LiveBoard(ctx, person, changeId ?? null);
-  const colors = colorLevel(io.env, true) > 0;
-  const tui = await importTui(importModule, colors);
-  const screen = tui.startConsole({ source: live, plain: !colors });
+  // Keys typed while the console starts are kept for it as it reads them: the terminal in raw mode
+  // from here, not holding them for its own line editing (which echoes them and makes Enter a line
+  // feed). The screen leaves raw mode when it closes; a start that fails, here.
+  process.stdin.setRawMode(true);
+  const start = async () => {
+    const root = ctx.board().root;
+    // The person at this terminal, checked once: every act of the console is theirs.
+    const person = currentPerson(globals.as, 'Using the console', io, root);
+    const live = new LiveBoard(ctx, person, changeId ?? null);
+    const colors = colorLevel(io.env, true) > 0;
+    const tui = await importTui(importModule, colors);
+    return { root, live, screen: tui.startConsole({ source: live, plain: !colors }) };
+  };
+  const { root, live, screen } = await start().catch((e: unknown) => {
+    process.stdin.setRawMode(false);
+    throw e;
+  });
   // While the pager or the editor has the terminal, the Ctrl-C and Ctrl-\ typed there are theirs:
   // the console neither quits nor dies under them, leaving the program running on the shell's screen.
   let lent = false;

@@ -42,9 +42,12 @@ export function eachKey(input: string, key: Key, onKey: OnKey): void {
     onKey('', esc);
     return input === '\u001B' ? onKey('', esc) : eachKey(input, { ...key, meta: false }, onKey);
   }
+  // A line feed is Enter, as Ctrl-J is in a shell: it is what a terminal still doing its own line
+  // editing makes of Enter (keys typed before the console had the terminal).
+  if (input === '\n') return onKey('', { ...key, return: true });
   if (input.length <= 1 || key.ctrl || key.meta) return onKey(input, key);
   for (const ch of input) {
-    const alone = { ...key, return: ch === '\r', tab: ch === '\t', backspace: ch === '\b', delete: ch === '\u007F', shift: /^[A-Z]$/.test(ch) };
+    const alone = { ...key, return: ch === '\r' || ch === '\n', tab: ch === '\t', backspace: ch === '\b', delete: ch === '\u007F', shift: /^[A-Z]$/.test(ch) };
     onKey(alone.return || alone.tab || alone.backspace || alone.delete ? '' : ch, alone);
   }
 }

@@ -419,6 +419,19 @@ describe('the console in a terminal', () => {
     await until('the exit', () => screen('unsafe').includes('BOARD EXITED 0'));
   });
 
+  it('takes the keys typed while it starts, Enter among them, as keys of the screen', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
+    startConsole('early', dir, {});
+    // Sent at once: they reach the terminal while node is still starting, before the console has drawn.
+    tmux('send-keys', '-t', 'early', '4', 'Enter');
+    // The Changes pane, and Enter there: the change open.
+    await until('the change', () => screen('early').includes('✓ proposal › ✓ spec › ✓ tasks › ▸ implementation'));
+    expect(screen('early')).toContain('waits on 1 of 1 task to be done');
+    tmux('send-keys', '-t', 'early', 'Escape', 'q');
+    await until('the exit', () => screen('early').includes('BOARD EXITED 0'));
+  });
+
   it('keeps the names of the panes whole on the second line when the board has unreadable files: the filter and what went wrong take the room left', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'add-search', [{ id: 'T1', title: 'Index the titles' }]);
