@@ -24,6 +24,9 @@ interface ImportGlobals {
 
 type Data = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+/** The person a dry run stands for when none is named: it appears nowhere, since nothing is written. */
+const DRY_RUN_PERSON = 'human:dry-run';
+
 /**
  * Exit 0 when every change of the source is on the board as the board's rules want it (imported,
  * or there already); 1 when one was refused or landed with errors: the report says which and why.
@@ -35,7 +38,8 @@ export async function runImport(io: Io, tool: string, path: string | undefined, 
   const data = await asCommand(async () => {
     // Bad usage exits 2 whoever runs it: the input is checked before the person is asked for.
     parseInput(importBoard.input, { ...given, agent_id: 'human:usage-check' });
-    const person = currentPerson(globals.as, 'Importing a board', io, root);
+    // A dry run writes nothing and makes no one the author of anything: it needs no person present.
+    const person = opts.dryRun ? (globals.as ?? DRY_RUN_PERSON) : currentPerson(globals.as, 'Importing a board', io, root);
     return resolveRefsDeep(await execute(importBoard, createContext(root, io.cwd), { ...given, agent_id: person }), spell) as Data;
   });
   if (globals.json) io.out(`${JSON.stringify({ ok: true, data })}\n`);

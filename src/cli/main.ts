@@ -549,14 +549,15 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   inputFiles.clear();
   // What follows -- is arguments, never options: a note reading "--json" asks for no JSON.
   const options = argv.includes('--') ? argv.slice(0, argv.indexOf('--')) : argv;
-  const wantsJson = options.includes('--json');
+  const word = commandWord(argv);
+  // `agentboard mcp`'s stdout is the protocol's: its errors go to stderr, --json or not.
+  const wantsJson = options.includes('--json') && word !== 'mcp';
   const debug = options.includes('--debug');
   let run: Run | null = null;
   let special: (() => Promise<number>) | null = null;
   const operations = await catalog();
   // Only the command being run is built (building every command costs a quick command some
   // milliseconds); all of them for help, for a command not known, and for none.
-  const word = commandWord(argv);
   const only = word !== undefined && !options.some((a) => a === '--help' || a === '-h') ? operations.filter((op) => op.cli.command.split(' ')[0] === word) : [];
   const program = build(
     only.length > 0 ? only : operations,
@@ -568,7 +569,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .description("Bring a board of agentd, OpenSpec or spec-kit over: its changes land at the phase their documents reach (a person's command)")
         .argument('<tool>', 'agentd, openspec or spec-kit')
         .argument('[path]', "the repository to read (default: this one; agentd's own agentd/ is converted in place, its originals kept in agentd/.imported/)")
-        .option('--dry-run', 'show the report and write nothing')
+        .option('--dry-run', 'show the report and write nothing (no person needed)')
         .action((tool: string, path: string | undefined, opts: { dryRun?: boolean }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
           special = async () => (await import('./import-command.js')).runImport(io, tool, path, opts, globals, spell);
@@ -659,6 +660,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         .addOption(new Option('--phase <phase>', 'the phase of that change it works in: its questions are that phase\'s').hideHelp())
         .action((opts: { profile: Profile; run?: string; invocation?: number; task?: string; change?: string; phase?: string }, cmd: Command) => {
           const globals = cmd.optsWithGlobals() as GlobalOptions;
+          if (globals.json) fail('USAGE', '`agentboard mcp` speaks the MCP protocol (JSON-RPC) on stdio; it has no --json.', 'Start it without --json: `agentboard mcp --profile agent`.');
           const root = globals.root === undefined ? undefined : resolve(io.cwd, globals.root);
           special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, task: opts.task, change: opts.change, phase: opts.phase, sync: globals.sync === true });
         });

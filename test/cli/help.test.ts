@@ -204,6 +204,19 @@ describe('the command line', () => {
     expect(snapshot(dir)).toEqual({});
   });
 
+  it('refuses --json on `agentboard mcp` on stderr, leaving its stdout to the protocol, with nothing made', async () => {
+    const dir = await newBoard();
+    const before = snapshot(dir);
+    for (const args of [['mcp', '--json'], ['--json', 'mcp', '--profile', 'worker'], ['mcp', '--json', '--profile', 'bogus']]) {
+      const r = cliProcess(dir, args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout, args.join(' ')).toBe('');
+      expect(r.stderr, args.join(' ')).toMatch(/^error: /);
+    }
+    expect(cliProcess(dir, ['mcp', '--json']).stderr).toContain('has no --json.');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it("names each group's subcommands in its summary", async () => {
     const top = (await cli(tempDir(), ['--help'])).stdout;
     for (const [group, summary] of [

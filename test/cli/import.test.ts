@@ -235,6 +235,18 @@ describe('import agentd', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('makes a dry run without a person present (no terminal, no key, an agent\'s environment), writing nothing; the import itself still wants one', async () => {
+    const before = snapshot(dir);
+    for (const env of [{ AGENTBOARD_PERSON_KEY: '' }, { AGENTBOARD_PERSON_KEY: '', CLAUDECODE: '1' }] as Record<string, string>[]) {
+      const dry = await ok(dir, ['import', 'agentd', '--dry-run'], { interactive: false, env });
+      expect(dry.changes.map((c: any) => c.status)).toEqual(['imported', 'imported', 'imported']);
+      expect(JSON.stringify(dry)).not.toContain('dry-run');
+    }
+    const real = await cli(dir, ['import', 'agentd', '--json'], { interactive: false, env: { AGENTBOARD_PERSON_KEY: '' } });
+    expect([real.code, real.json.error.code]).toEqual([1, 'PERSON_REQUIRED']);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('converts its agentd/ in place: the originals set aside, each change at its phase, verdicts and challenges kept', async () => {
     data = await ok(dir, ['import', 'agentd'], PERSON);
     expect(data.originals).toBe('agentd/.imported/');
