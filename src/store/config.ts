@@ -116,12 +116,67 @@ export function parseConfig(text: string | null, shownAs: string): Config {
     const line = lineOfPath(text, path);
     const where = line ? `${shownAs}:${line}` : shownAs;
     const named = (p: readonly PropertyKey[]) => `"${printable(p.map(String).join('.'))}"`;
-    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : inWords(issue, valueAt(raw, path));
     const what = unknown.length > 0 ? `unknown setting ${unknown.map(named).join(', ')}` : `${named(path)}: ${message}`;
     const next = issue.code === 'invalid_key' ? `rename ${named(path)} to follow that rule` : settingsHint(path);
     fail('CONFIG_INVALID', `${where}: ${what}.`, `Fix ${shownAs}; ${next}.`);
   }
   return parsed.data;
+}
+
+/** What YAML read at `path` of `raw` (undefined: nothing there). */
+export function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let at = raw;
+  for (const step of path) at = at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[step] : undefined;
+  return at;
+}
+
+/** A value of config.yaml as a person wrote it: its kind, and the value itself when short. */
+function given(value: unknown): string {
+  if (value === null || value === undefined) return 'empty';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a map of settings';
+  const text = printable(String(value));
+  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  return typeof value === 'string' ? `the text "${shown}"` : `${typeof value === 'number' ? 'the number' : ''} ${shown}`.trim();
+}
+
+/** What a kind of value zod expects is, in a person's words. */
+const EXPECTED: Record<string, string> = {
+  record: 'a map of names to settings (name: { … })',
+  object: 'a map of settings (key: value)',
+  array: 'a list ([a, b])',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+};
+
+const or = (words: string[]) => (words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? ''));
+
+/**
+ * A problem zod found, said as config.yaml's reader needs it: what the setting must be and what it
+ * is. zod's own wording ("Invalid input: expected record, received string") is replaced; a message
+ * the schema gives of its own (a rule of agent names) is kept.
+ */
+export function inWords(issue: z.core.$ZodIssue, value: unknown): string {
+  if (!/^(Invalid input|Invalid option|Too small|Too big)\b/.test(issue.message)) return issue.message;
+  switch (issue.code) {
+    case 'invalid_type':
+      return `must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${given(value)}`;
+    case 'invalid_value':
+      return `must be ${or(issue.values.map((v) => String(v)))}, not ${given(value)}`;
+    case 'too_small':
+    case 'too_big': {
+      const n = Number(issue.code === 'too_small' ? issue.minimum : issue.maximum);
+      const bound = `${issue.code === 'too_small' ? 'at least' : 'at most'} ${n}`;
+      if (issue.origin === 'array') return `must list ${bound} item${n === 1 ? '' : 's'}, not ${Array.isArray(value) ? value.length : given(value)}`;
+      if (issue.origin === 'string') return `must be ${bound} character${n === 1 ? '' : 's'} long, not ${given(value)}`;
+      return `must be ${bound}, not ${given(value)}`;
+    }
+    default:
+      return issue.message;
+  }
 }
 
 /** The schema a value of config.yaml must have, its default or optional marks taken off. */

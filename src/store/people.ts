@@ -7,6 +7,7 @@ import type { PersonRecord } from '../domain/people.js';
 import { emitYaml, lineOfPath, parseYaml, yaml, YamlError, type FlatMap } from './yaml-lite.js';
 import { once } from '../once.js';
 import { withLf } from './markdown.js';
+import { inWords, valueAt } from './config.js';
 
 export const PEOPLE_FILE = 'people.yaml';
 
@@ -42,7 +43,7 @@ export function parsePeople(text: string, shown: string): PersonRecord[] {
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const line = lineOfPath(text, issue.path);
-    fail('CONFIG_INVALID', `${shown}${line ? `:${line}` : ''}: ${issue.path.join('.')} ${issue.message}.`, `Fix ${shown}, or remove the broken entry and run \`agentboard person key\` again.`);
+    fail('CONFIG_INVALID', `${shown}${line ? `:${line}` : ''}: "${issue.path.join('.')}": ${inWords(issue, valueAt(raw, issue.path))}.`, `Fix ${shown}, or remove the broken entry and run \`agentboard person key\` again.`);
   }
   return parsed.data.people ?? [];
 }

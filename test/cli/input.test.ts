@@ -421,13 +421,18 @@ describe('config.yaml errors', () => {
   /** Each broken config.yaml, the line the error must name (the first line holding `at`), and what the error says. */
   const CASES: { config: string; at: string; message: string; next: string }[] = [
     { config: `${AGENTS}  gemini:\n    adapter: gemini\n    modle: x\nrun:\n  planner: claude\n`, at: '    modle: x', message: 'unknown setting "agents.gemini.modle"', next: 'known settings of agents.gemini: adapter, command, model, args and env' },
-    { config: `${AGENTS}  gemini:\n    adapter: gemini\n    model: ""\n`, at: '    model: ""', message: '"agents.gemini.model": Too small', next: 'known settings of agents.gemini:' },
+    { config: `${AGENTS}  gemini:\n    adapter: gemini\n    model: ""\n`, at: '    model: ""', message: '"agents.gemini.model": must be at least 1 character long, not the text "".', next: 'known settings of agents.gemini:' },
     { config: `${AGENTS}  Gem_Ini:\n    adapter: gemini\n`, at: '  Gem_Ini:', message: '"agents.Gem_Ini": agent names are lowercase letters', next: 'rename "agents.Gem_Ini" to follow that rule' },
     { config: `${AGENTS}  gemini:\n    adapter: gemini\n    command: [gemini]\n`, at: '  gemini:', message: '"agents.gemini": give an agent either adapter', next: 'known settings of agents.gemini:' },
     { config: `${AGENTS}  gemini:\n    adapter: gemini\n    env:\n      OK: a\n      bad-key: b\n`, at: '      bad-key: b', message: '"agents.gemini.env.bad-key": environment variable names are letters', next: 'rename "agents.gemini.env.bad-key"' },
     { config: `${AGENTS}run:\n  workers:\n    - claude\n    - Codex\n`, at: '    - Codex', message: '"run.workers.1": agent names are lowercase letters', next: 'known settings of run: planner, reviewer, workers, worktrees and max_review_rounds' },
-    { config: `${AGENTS}review:\n  allow_self_review: maybe\n`, at: '  allow_self_review: maybe', message: '"review.allow_self_review"', next: 'known settings of review: allow_self_review' },
-    { config: `${AGENTS}stale_claim_minutes: 0\n`, at: 'stale_claim_minutes: 0', message: '"stale_claim_minutes": Too small', next: 'known settings: project, remote, require_approval, stale_claim_minutes, input_timeout_minutes, agents, run and review' },
+    { config: `${AGENTS}review:\n  allow_self_review: maybe\n`, at: '  allow_self_review: maybe', message: '"review.allow_self_review": must be true or false, not the text "maybe".', next: 'known settings of review: allow_self_review' },
+    { config: `${AGENTS}stale_claim_minutes: 0\n`, at: 'stale_claim_minutes: 0', message: '"stale_claim_minutes": must be at least 1, not the number 0.', next: 'known settings: project, remote, require_approval, stale_claim_minutes, input_timeout_minutes, agents, run and review' },
+    { config: `${AGENTS}  gemini: { adapter: gemni }\n`, at: '  gemini: { adapter: gemni }', message: '"agents.gemini.adapter": must be claude, codex or gemini, not the text "gemni".', next: 'known settings of agents.gemini:' },
+    { config: `${AGENTS}run:\n  workers: claude\n`, at: '  workers: claude', message: '"run.workers": must be a list ([a, b]), not the text "claude".', next: 'known settings of run:' },
+    { config: `${AGENTS}run:\n  workers: []\n`, at: '  workers: []', message: '"run.workers": must list at least 1 item, not 0.', next: 'known settings of run:' },
+    { config: 'agents: claude\n', at: 'agents: claude', message: '"agents": must be a map of names to settings (name: { … }), not the text "claude".', next: 'known settings: project,' },
+    { config: `${AGENTS}run: [claude]\n`, at: 'run: [claude]', message: '"run": must be a map of settings (key: value), not a list.', next: 'known settings of run:' },
     { config: `${AGENTS}colour: red\n`, at: 'colour: red', message: 'unknown setting "colour"', next: 'known settings: project,' },
     { config: `${AGENTS}  fake: {}\n`, at: '  fake: {}', message: '"agents.fake": an agent needs either adapter (claude, codex or gemini) or command (the program to start, as a list), and this one has neither.', next: 'known settings of agents.fake: adapter, command,' },
     { config: `${AGENTS}---\nproject: y\n`, at: '---', message: 'a second YAML document starts at this --- line, and the file must hold one document only', next: 'Fix the YAML in agentd/config.yaml.' },
@@ -469,7 +474,10 @@ describe('config.yaml errors', () => {
     const line = read(dir, 'agentd/people.yaml').split('\n').indexOf('  - name: bob') + 1;
     const r = await cli(dir, ['approve', 'add-search', 'proposal', '--json']);
     expect(r.json.error.code).toBe('CONFIG_INVALID');
-    expect(r.json.error.message).toBe(`agentd/people.yaml:${line}: people.1.name must be human:<name>.`);
+    expect(r.json.error.message).toBe(`agentd/people.yaml:${line}: "people.1.name": must be human:<name>.`);
+    write(dir, 'agentd/people.yaml', `${people}  - name: human:bob\n    key_sha256: 12\n    added: 2026-11-22T00:00:00.000Z\n`);
+    const wrong = await cli(dir, ['approve', 'add-search', 'proposal', '--json']);
+    expect(wrong.json.error.message).toBe(`agentd/people.yaml:${line + 1}: "people.1.key_sha256": must be text, not the number 12.`);
   });
 });
 
