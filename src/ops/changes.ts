@@ -372,10 +372,16 @@ export const archiveChange = defineOp({
         fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: its review cannot be read (${broken.file}${broken.line ? `:${broken.line}` : ''}: ${broken.message}).`, `Fix ${broken.file} (${broken.fix}); run ${refTo('change.validate', { change_id: input.change_id })} to see every problem.`);
       }
       const verdict = change.review?.content?.[0]?.verdict;
-      if (verdict !== 'APPROVED') {
-        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${verdict ? `its latest review says ${verdict}` : 'it has no review yet'}.`, verdict ? `Fix the issues, then record a new review round with ${refTo('review.create')}.` : `Record a review with verdict APPROVED with ${refTo('review.create')}.`);
-      }
       const open = tasksOf(change.tasks).filter((t) => t.status !== 'done');
+      if (!verdict) {
+        // Said with where the change is, and what it waits on before a review can approve it.
+        const { phase, waiting_on } = phaseOf(tx, change);
+        const before = phase === 'review' ? '' : ` It is in its ${phase} phase, waiting on ${waiting_on ?? 'nothing'}, and a review comes once every task is done.`;
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: it has no review yet, and archiving takes a review whose verdict is APPROVED.${before}`, phase === 'review' ? `A reviewer records the review with ${refTo('review.create', { change_id: input.change_id })}.` : `See what it waits on with ${refTo('change.show', { change_id: input.change_id })}.`);
+      }
+      if (verdict !== 'APPROVED') {
+        fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: its latest review says ${verdict}.`, `Fix the issues, then a reviewer records a new review round with ${refTo('review.create', { change_id: input.change_id })}.`);
+      }
       if (open.length > 0) {
         fail('ARCHIVE_REFUSED', `Change ${input.change_id} cannot be archived: ${open.length} task${open.length === 1 ? ' is' : 's are'} not done (${open.slice(0, 5).map((t) => `${t.id} ${t.status}`).join(', ')}).`, `Finish or remove those tasks first (${refTo('task.list')}).`);
       }

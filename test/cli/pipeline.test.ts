@@ -145,6 +145,12 @@ describe('a change from proposal to archive', () => {
 
     const proposal = await ok(dir, ['propose', 'fix-workflow-bugs', '--as', 'claude', '--why', WHY, '--what-changes', 'Add create_review.', '--impact', 'Reviews become structured.', ...NOTES]);
     expect(proposal).toMatchObject({ document: 'proposal', status: 'submitted', revision: 1, author: 'claude', phase: 'spec' });
+    // Archiving this early says where the change is, and what it waits on.
+    expect((await cli(dir, ['archive', 'fix-workflow-bugs', '--json'])).json.error).toEqual({
+      code: 'ARCHIVE_REFUSED',
+      message: 'Change fix-workflow-bugs cannot be archived: it has no review yet, and archiving takes a review whose verdict is APPROVED. It is in its spec phase, waiting on the spec to be written, and a review comes once every task is done.',
+      next_step: 'See what it waits on with `agentboard show fix-workflow-bugs`.',
+    });
 
     const spec = await ok(dir, ['spec', 'fix-workflow-bugs', '--as', 'claude', '--from', write(dir, 'spec.md', SPEC_MD), ...NOTES]);
     expect(spec).toMatchObject({ document: 'spec', phase: 'tasks' });
@@ -165,7 +171,11 @@ describe('a change from proposal to archive', () => {
 
     const archiveEarly = await cli(dir, ['archive', 'fix-workflow-bugs', '--json']);
     expect(archiveEarly.code).toBe(1);
-    expect(archiveEarly.json.error.code).toBe('ARCHIVE_REFUSED');
+    expect(archiveEarly.json.error).toMatchObject({
+      code: 'ARCHIVE_REFUSED',
+      message: 'Change fix-workflow-bugs cannot be archived: it has no review yet, and archiving takes a review whose verdict is APPROVED.',
+      next_step: 'A reviewer records the review with `agentboard review fix-workflow-bugs`.',
+    });
 
     const review = await ok(dir, ['review', 'fix-workflow-bugs', '--as', 'gemini', '--input', write(dir, 'r.json', JSON.stringify({
       verdict: 'NEEDS_FIX',
@@ -178,6 +188,10 @@ describe('a change from proposal to archive', () => {
       notes: 'Reviewed against the spec.',
     }))]);
     expect(review).toMatchObject({ round: 1, verdict: 'NEEDS_FIX', phase: 'review' });
+    expect((await cli(dir, ['archive', 'fix-workflow-bugs', '--json'])).json.error).toMatchObject({
+      message: 'Change fix-workflow-bugs cannot be archived: its latest review says NEEDS_FIX.',
+      next_step: 'Fix the issues, then a reviewer records a new review round with `agentboard review fix-workflow-bugs`.',
+    });
     // seed 001: a REVIEW.md with a Verdict header and issues by severity
     const reviewFile = read(dir, 'agentd/changes/fix-workflow-bugs/REVIEW.md');
     expect(reviewFile).toContain('\n# Verdict: NEEDS_FIX\n');
