@@ -261,6 +261,8 @@ export class Transaction implements Reader {
   private readonly refused = new Map<string, MergeConflict[]>();
   private readonly seen = new Map<string, DocFile | null>();
   private readonly staged = new Map<string, Staged>();
+  /** The folders of the board ensureDir found plain (or made) in this commit. */
+  private readonly dirsChecked = new Set<string>();
   private readonly newChanges = new Set<string>();
   private readonly archives: { changeId: string; folder: string }[] = [];
   private readonly asides: { from: string; to: string }[] = [];
@@ -1117,14 +1119,25 @@ export class Transaction implements Reader {
     return out;
   }
 
+  /**
+   * Makes sure the folder a file of the commit goes in is a plain folder in plain folders, made when
+   * missing. Looked at once per commit (a batch puts many files in a few folders): below a folder
+   * looked at already, only the rest of the way.
+   */
   private ensureDir(dir: string): void {
-    if (checkDirs(this.board.root, dir, (p) => this.board.rel(p))) return;
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (err) {
-      throw fsError(err, this.board.rel(dir), 'write');
+    if (this.dirsChecked.has(dir)) return;
+    const show = (p: string) => this.board.rel(p);
+    const parent = dirname(dir);
+    const from = this.dirsChecked.has(parent) ? parent : this.board.root;
+    if (!checkDirs(from, dir, show)) {
+      try {
+        mkdirSync(dir, { recursive: true });
+      } catch (err) {
+        throw fsError(err, this.board.rel(dir), 'write');
+      }
+      checkDirs(from, dir, show);
     }
-    checkDirs(this.board.root, dir, (p) => this.board.rel(p));
+    for (let d = dir; d.length > this.board.root.length && !this.dirsChecked.has(d); d = dirname(d)) this.dirsChecked.add(d);
   }
 
   /** Every file this commit replaces must still be what the operation read; a person's save in between means: read again. */
