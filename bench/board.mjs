@@ -35,7 +35,7 @@ async function call(main, args) {
 }
 
 /** What a cached board was made as: one made by an older build (before the ledgers, say) is made again. */
-const MADE_AS = 'agentboard bench board 2 (with the ledgers of the commands that wrote it)';
+const MADE_AS = 'agentboard bench board 3 (with the ledgers of the commands that wrote it, their headers summing up proposals and specs)';
 
 /** A board of `changes` × `tasksPerChange` tasks, all ready to be worked on. */
 export async function benchBoard(changes, tasksPerChange, { fresh = false } = {}) {

@@ -17,7 +17,7 @@ import { conflictFindings } from './conflicts.js';
 import { defineOp, PROFILES, requireHuman, type Context } from './registry.js';
 import { Actor, ChangeId, DocStatus, FindingOut, Phase } from './schemas.js';
 import { LimitOrAll, page, Page, pageInput, pageOf } from './pages.js';
-import { changeTitle, changeToRead, loadChange, loadChangeToRead, loadSummed, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange } from './view.js';
+import { changeTitle, changeToRead, loadChange, loadChangeToRead, loadSummed, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange, type SummedChange } from './view.js';
 import type { TaskList } from '../store/task-scan.js';
 import { refTo } from '../domain/refs.js';
 
@@ -144,7 +144,7 @@ const ChangeSummary = z.object({
 });
 
 /** A change summed up; its tasks from `list` (a quick read of its task list) when given. */
-function summarize(reader: Reader, change: LoadedChange, archived: ArchivedChange | null = null, list: TaskList | null = null): z.input<typeof ChangeSummary> {
+function summarize(reader: Reader, change: SummedChange, archived: ArchivedChange | null = null, list: TaskList | null = null): z.input<typeof ChangeSummary> {
   const info = archived ? { phase: 'archived' as const, waiting_on: null } : phaseOf(reader, change, list);
   const tasks = list?.tasks ?? tasksOf(change.tasks);
   return {

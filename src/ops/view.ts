@@ -5,7 +5,7 @@ import { hasErrors, type Finding } from '../domain/findings.js';
 import { isReady } from '../domain/next-task.js';
 import { derivePhase, docComplete, waitingFor, type ChangeState, type DocState, type PhaseInfo } from '../domain/phase.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
-import type { ArchivedChange } from '../store/board.js';
+import type { ArchivedChange, HeadMeta } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import type { DocFile } from '../store/documents.js';
 import type { TaskBlock } from '../store/format-tasks.js';
@@ -23,6 +23,19 @@ export interface LoadedChange {
   review: DocFile<'review'> | null;
   design: DocFile<'design'> | null;
 }
+
+/**
+ * A proposal or a spec as a summing up of the board reads it: in full, or (as agentboard wrote it,
+ * Board.docGist) its frontmatter and title alone, without errors.
+ */
+export interface SummedDoc {
+  meta: HeadMeta;
+  findings: readonly Finding[];
+  content: { title: string } | null;
+}
+
+/** A change as status and list read it: its proposal and spec perhaps summed up (SummedDoc). */
+export type SummedChange = Omit<LoadedChange, 'proposal' | 'spec'> & { proposal: SummedDoc | null; spec: SummedDoc | null };
 
 export function requireChange(reader: Reader, changeId: string): void {
   if (reader.hasChange(changeId)) return;
@@ -91,9 +104,14 @@ export function loadChange(reader: Reader, changeId: string, types: readonly Doc
  * the other documents in full; the task list in full too only when the quick read could not take
  * it (for its findings). `list` is null when the change has no task list that could be read.
  */
-export function loadSummed(reader: Reader, changeId: string): { change: LoadedChange; list: TaskList | null } {
+export function loadSummed(reader: Reader, changeId: string): { change: SummedChange; list: TaskList | null } {
   const list = reader.taskList(changeId);
-  const change = loadChange(reader, changeId, list && !list.broken ? ['proposal', 'spec', 'review'] : ['proposal', 'spec', 'tasks', 'review']);
+  const change: SummedChange = loadChange(reader, changeId, list && !list.broken ? ['review'] : ['tasks', 'review']);
+  // A proposal and a spec as agentboard wrote them are summed up from their frontmatter and the ledger, not parsed.
+  for (const type of ['proposal', 'spec'] as const) {
+    const gist = reader.docGist(changeId, type);
+    change[type] = gist ? { meta: gist.meta, findings: [], content: { title: gist.title ?? '' } } : reader.readDoc(changeId, type);
+  }
   return { change, list };
 }
 
@@ -103,11 +121,11 @@ export function tasksOf(doc: DocFile<'tasks'> | null): Task[] {
 
 /** The state of a change, its tasks from its task list or (when given) from a quick read of it. */
 /** What the phase of a change needs of one of its documents. */
-function docState(doc: DocFile | null): DocState | null {
+function docState(doc: Pick<DocFile, 'meta' | 'content'> | SummedDoc | null): DocState | null {
   return doc ? { status: doc.meta.status, ...(doc.content === null ? { unreadable: true } : {}) } : null;
 }
 
-export function changeState(change: LoadedChange, list?: TaskList | null): ChangeState {
+export function changeState(change: SummedChange, list?: TaskList | null): ChangeState {
   const latest = change.review?.content?.[0];
   return {
     proposal: docState(change.proposal),
@@ -117,11 +135,11 @@ export function changeState(change: LoadedChange, list?: TaskList | null): Chang
   };
 }
 
-export function phaseOf(reader: Reader, change: LoadedChange, list?: TaskList | null): PhaseInfo {
+export function phaseOf(reader: Reader, change: SummedChange, list?: TaskList | null): PhaseInfo {
   return derivePhase(changeState(change, list), reader.board.config.require_approval);
 }
 
-export function changeTitle(change: LoadedChange): string {
+export function changeTitle(change: SummedChange): string {
   return change.proposal?.content?.title || change.proposal?.meta.title || change.changeId;
 }
 

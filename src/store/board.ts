@@ -25,7 +25,7 @@ import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missin
 import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
 import { gitSync } from './git-sync.js';
 import { STATE_BY_PERSON, type MergeConflict } from './merge.js';
-import { baseItems, emptyLedger, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
+import { baseItems, emptyLedger, headerEntry, META_ITEM, hashText, parseLedger, parseLedgerHeader, restoreDoc, type Ledger, type LedgerEntry, type LedgerHeader } from './ledger.js';
 import { BOM, splitFrontmatter, withLf, withoutBom } from './markdown.js';
 import { listOf, scanTaskList, SUMMARY_STATE, type TaskList } from './task-scan.js';
 import { quickMeta, type HeadMeta } from './quick-meta.js';
@@ -780,7 +780,7 @@ export class Board implements Reader {
     const full = this.ledgerCache.get(changeId);
     header = {};
     if (known?.generation === this.generation && known.read && full?.text === known.read.text && full.branch === this.branch()) {
-      for (const [name, e] of Object.entries(full.ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
+      for (const [name, e] of Object.entries(full.ledger.files)) header[name] = headerEntry(name, e);
     } else {
       const line = this.ledgerLine(changeId);
       header = (line !== null && parseLedgerHeader(line, this.branch())) || {};
@@ -880,6 +880,27 @@ export class Board implements Reader {
     const bytes = this.checkedDir(changeId) ? this.current(path, this.rel(path))?.bytes : undefined;
     // In the bytes: the same as in the text (UTF-8), without decoding it.
     return bytes !== undefined && (bytes.includes(word) || bytes.includes(BACKSLASH));
+  }
+
+  /**
+   * A proposal or a spec summed up without parsing its body (status, list): its frontmatter and its
+   * title, with no errors. Only of a file exactly as agentboard last wrote it, which the ledger's
+   * header sums up as reading whole; undefined for any other (absent, unreadable, edited by hand,
+   * written with errors, or by a version that kept no gist): read that one in full.
+   */
+  docGist(changeId: string, type: 'proposal' | 'spec'): { meta: HeadMeta; title: string | null } | undefined {
+    const written = this.ledgerHeader(changeId)[DOC_FILES[type]];
+    if (!written?.gist?.clean) return undefined;
+    const path = this.docPath(changeId, type);
+    try {
+      const read = this.checkedDir(changeId) ? this.docFile(path, this.rel(path)) : null;
+      const meta = read && asWritten(read, written.hash) ? quickMeta(read.head(), type)?.meta : undefined;
+      return meta && { meta, title: written.gist.title };
+    } catch (err) {
+      // Said by the full read, which the caller makes.
+      if (err instanceof AgentboardError) return undefined;
+      throw err;
+    }
   }
 
   /** Only the frontmatter of a document, as it is on disk; null when absent or unreadable (reported where the file is read). */

@@ -62,13 +62,34 @@ export function emptyLedger(): Ledger {
   return { v: VERSION, files: {} };
 }
 
+/**
+ * What a summing up of the board (status, list) needs of a proposal or a spec besides its
+ * frontmatter: its title, and whether it reads whole without errors. Kept in the header, so that a
+ * file as agentboard wrote it is summed up without parsing its body.
+ */
+export interface DocGist {
+  title: string | null;
+  clean: boolean;
+}
+
 /** What the first line of a ledger file says of each document file. */
-export type LedgerHeader = Record<string, Pick<LedgerEntry, 'hash' | 'identity' | 'version'>>;
+export type LedgerHeader = Record<string, Pick<LedgerEntry, 'hash' | 'identity' | 'version'> & { gist?: DocGist }>;
+
+const GIST_FILES = new Set<string>([DOC_FILES.proposal, DOC_FILES.spec]);
+
+/** What the header says of a document file (`name`, as in DOC_FILES) of this entry. */
+export function headerEntry(name: string, e: LedgerEntry): LedgerHeader[string] {
+  const head = { hash: e.hash, identity: e.identity, version: e.version };
+  if (!GIST_FILES.has(name)) return head;
+  const content = e.doc.content as { title?: unknown } | null;
+  const clean = content !== null && !e.doc.findings.some((f) => f.level === 'error');
+  return { ...head, gist: { title: typeof content?.title === 'string' ? content.title : null, clean } };
+}
 
 /** The ledger's text, written on `branch` (null outside git). */
 export function serializeLedger(ledger: Ledger, branch: string | null): string {
   const header: LedgerHeader = {};
-  for (const [name, e] of Object.entries(ledger.files)) header[name] = { hash: e.hash, identity: e.identity, version: e.version };
+  for (const [name, e] of Object.entries(ledger.files)) header[name] = headerEntry(name, e);
   const on = branch === null ? {} : { branch };
   return `${JSON.stringify({ v: VERSION, ...on, files: header })}\n${JSON.stringify({ ...ledger, branch: branch ?? undefined })}\n`;
 }

@@ -222,6 +222,8 @@ export interface Reader {
   taskList(changeId: string): TaskList | null;
   /** A document's frontmatter (without its logs); null when absent or unreadable. */
   docMeta(changeId: string, type: DocType): HeadMeta | null;
+  /** A proposal or a spec summed up without its body (Board.docGist); undefined: read it in full. */
+  docGist(changeId: string, type: 'proposal' | 'spec'): { meta: HeadMeta; title: string | null } | undefined;
 }
 
 /**
@@ -419,6 +421,12 @@ export class Transaction implements Reader {
   }
 
   /** A document's frontmatter; a file a person edited is read in full and merged first. */
+  docGist(changeId: string, type: 'proposal' | 'spec'): { meta: HeadMeta; title: string | null } | undefined {
+    // What this transaction read or wrote is its own: read in full.
+    if (this.seen.has(this.board.docPath(changeId, type)) || this.newChanges.has(changeId)) return undefined;
+    return this.board.docGist(changeId, type);
+  }
+
   docMeta(changeId: string, type: DocType): HeadMeta | null {
     const path = this.board.docPath(changeId, type);
     if (this.seen.has(path) || this.newChanges.has(changeId)) {
