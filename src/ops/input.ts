@@ -62,6 +62,28 @@ function listed(names: string[]): string {
   return names.length > 10 ? `${names.slice(0, 10).join(', ')} (and ${names.length - 10} more)` : names.join(', ');
 }
 
+/** A value a call gave, as a message names it: short text in quotes, or its kind. */
+function givenAs(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'an object';
+  if (typeof value !== 'string') return String(value);
+  const text = printable(value);
+  return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
+}
+
+/**
+ * The issues of a call, a number's bounds said once: a field over two maximums (a whole number's
+ * largest, and the field's own) is told the tighter.
+ */
+function tightest(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const bound = (i: z.core.$ZodIssue) => (i.code === 'too_big' ? Number(i.maximum) : i.code === 'too_small' ? -Number(i.minimum) : null);
+  return issues.filter((issue) => {
+    const b = bound(issue);
+    return b === null || !issues.some((other) => other !== issue && other.code === issue.code && where(other.path) === where(issue.path) && (bound(other)! < b || (bound(other) === b && issues.indexOf(other) < issues.indexOf(issue))));
+  });
+}
+
 function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
   const at = where(issue.path);
   switch (issue.code) {
@@ -76,7 +98,7 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
       const nested = issue.expected === 'object' || issue.expected === 'array';
       const kind = kindOf(nested ? expectedAt(schema, issue.path) : undefined, issue.expected);
       if (issue.input === undefined) return nested ? `${at} is required: ${kind}` : `${at} is required`;
-      return `${at} must be ${kind}`;
+      return `${at} must be ${kind}, not ${givenAs(issue.input)}`;
     }
     case 'invalid_value':
       if (issue.input === undefined) return `${at} is required: one of ${issue.values.map((v) => String(v)).join(', ')}`;
@@ -152,7 +174,7 @@ function parseFields<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: R
   unsafeText(raw, [], unsafe);
   const result = schema.safeParse(raw, { reportInput: true });
   if (result.success && unsafe.size === 0) return result.data;
-  const issues = result.success ? [] : result.error.issues.filter((issue) => !(issue.code === 'custom' && unsafe.has(where(issue.path))));
+  const issues = result.success ? [] : tightest(result.error.issues.filter((issue) => !(issue.code === 'custom' && unsafe.has(where(issue.path)))));
   const problems = [...unsafe.values(), ...issues.map((issue) => describe(issue, schema)), ...rulesOn(raw as Record<string, unknown>, moreRules)];
   const more = problems.length > PROBLEMS_SHOWN ? ` (and ${problems.length - PROBLEMS_SHOWN} more)` : '';
   return fail('INVALID_INPUT', `Invalid input: ${problems.slice(0, PROBLEMS_SHOWN).join('; ')}${more}.`, FIX_FIELDS);

@@ -322,7 +322,7 @@ function boardFiles(dir: string): Record<string, string> {
  */
 function takeUpQueued(dir: string, pid: number): void {
   const runtime = join(dir, 'agentd/.runtime');
-  const [name] = queued(dir);
+  const name = queued(dir).find((n) => /^call\..+\.json$/.test(n));
   const id = /^call\.(.+)\.json$/.exec(name!)![1]!;
   expect(new CallQueue(runtime).take({ id, pid, path: join(runtime, 'calls', name!) })).toBeTruthy();
 }
@@ -343,7 +343,8 @@ describe('the stdio server stopping', () => {
     await s.waitFor(1);
     s.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     s.send(call);
-    await until('the call to be queued', () => queued(dir).some((n) => n.startsWith('call.')));
+    // Queued once it is there whole: a call is written aside (call.<id>.json.part), then renamed.
+    await until('the call to be queued', () => queued(dir).some((n) => /^call\..+\.json$/.test(n)));
     return { dir, lock, s };
   }
 
