@@ -125,13 +125,23 @@ function madeButUnfinished(err: unknown): unknown {
 function holdDocument(path: string, watched: Map<string, Watched>, held: Map<string, string>, token: string): void {
   if (!watched.has(path)) return;
   const name = tempPath(`${path}.held`, token);
-  try {
-    linkSync(path, name);
-    held.set(path, name);
-  } catch {
-    // Not there (removed meanwhile), or links not supported: the check before the commit stands alone.
+  // A save renamed over the document while it is being linked fails the link (ENOENT: the file the
+  // name led to has no name left): the save is there now, and linked again it is held.
+  for (let attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
+    try {
+      faultPoint('commit:hold', path);
+      linkSync(path, name);
+      held.set(path, name);
+      return;
+    } catch (err) {
+      // Not there (removed meanwhile), or links not supported: the check before the commit stands alone.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !lstatSync(path, { throwIfNoEntry: false })) return;
+    }
   }
 }
+
+/** How many times a document is linked to its second name while saves keep replacing it. */
+const HOLD_ATTEMPTS = 100;
 
 /** Saves that replaced a document between the commit's last check and its rename, read back from their second name. */
 function replacedSaves(held: Map<string, string>, watched: Map<string, Watched>): Raced[] {
@@ -1093,8 +1103,9 @@ export class Transaction implements Reader {
     faultPoint('commit:journal');
     // An editor that saves by writing a new file and renaming it over the document, after the check
     // above, would lose its save to the commit's rename: right before that rename each document is
-    // held by a second name, and a save found there is merged next like one made in place. (A save
-    // in the microseconds between the two is still replaced: no portable call swaps two files.)
+    // held by a second name, and a save found there is merged next like one made in place (one that
+    // lands while that name is made is held by another try, holdDocument). A save in the microseconds
+    // between the second name and the rename is still replaced: no portable call swaps two files.
     const held = new Map<string, string>();
     try {
       try {

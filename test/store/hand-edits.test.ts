@@ -4,7 +4,7 @@
  * the person's own edits.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, snapshot, SPEC_MD, write } from '../helpers.js';
@@ -398,6 +398,37 @@ describe('a save in place that ends between an agent\'s read and its look for wr
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('## T2: Two, by hand');
     expect(text).toContain('Still going.');
+  });
+});
+
+describe('a save renamed over a document while the commit links it to its second name', () => {
+  it('is held all the same (the link, which fails as the file it named loses its name, is made again) and merged next', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'linked', [{ title: 'One' }, { title: 'Two' }]);
+    const file = join(dir, 'agentd/changes/linked/tasks.md');
+    let raced = 0;
+    // What the kernel does when an editor's rename lands during link(2): the save replaces the
+    // document, and the link of the name fails with ENOENT.
+    setTestHooks({
+      fault: (point, path) => {
+        if (point !== 'commit:hold' || path !== file || raced++ > 0) return;
+        writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace('## T2: Two', '## T2: Two, saved by hand'));
+        renameSync(`${file}.swp`, file);
+        throw Object.assign(new Error('ENOENT: no such file or directory, link'), { code: 'ENOENT' });
+      },
+    });
+    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
+    let out = '';
+    try {
+      const code = await main(['task', 'note', 'linked/T1', 'Noted while the person saved.', '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
+      expect(code, out).toBe(0);
+    } finally {
+      setTestHooks(undefined);
+    }
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('## T2: Two, saved by hand');
+    expect(text).toContain('Noted while the person saved.');
+    expect(raced).toBeGreaterThan(1);
   });
 });
 
