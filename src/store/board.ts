@@ -312,6 +312,9 @@ const MAX_ATTEMPTS = 8;
 
 /** What a merge conflict says happened, for whoever made the write. */
 function conflictWords(c: MergeConflict): string {
+  if (c.item === META_ITEM && c.agentboard === null && typeof c.person === 'string') {
+    return "a person's save could not be merged (it was half-written, or saved again at every try to merge it): the file keeps agentboard's text, and the save is recorded whole";
+  }
   if (c.part === 'removed') return `${c.item} is missing from the file and was kept (remove a task with \`agentboard task rm\`)`;
   if (c.part === 'added') return `${c.item} was added by hand to a task list a person approved, whose plan no longer changes: it was left out, and what it held is recorded (a person adds a task with \`agentboard task add\`)`;
   const what = `${c.item === META_ITEM ? 'the frontmatter' : c.item}: the ${c.part} of a person's hand edit and agentboard's differ; ${c.kept === 'person' ? "the person's was kept" : "agentboard's was kept"} and both are recorded`;
@@ -1623,6 +1626,12 @@ export class Board implements Reader {
         this.begin(); // saved yet again while merging: read the board again, and merge once more
       }
     }
+    if (waiting.length === 0) return;
+    // Saved again and again while merging: what is still to merge is kept whole among the conflicts.
+    const tx = new Transaction(this, lock);
+    for (const r of waiting) tx.keepSave(r);
+    tx.commit();
+    this.notice(tx);
   }
 
   /**

@@ -588,10 +588,15 @@ export class Transaction implements Reader {
     const person = parseDocText(raced.type, raced.text, this.board.rel(path));
     if (unparsable(person)) {
       // A half-written save: keep agentboard's text in place, and the person's bytes as a conflict to look at.
-      this.conflicts.push({ file: this.board.rel(path), item: META_ITEM, part: 'plan', kept: 'agentboard', agentboard: null, person: raced.text });
+      this.keepSave(raced);
       return;
     }
     this.seen.set(path, this.mergeEdited(raced.changeId, raced.type, person, raced.text, raced.bom, current.entry));
+  }
+
+  /** A person's save kept whole among the conflicts, for them to look at (agentboard's text stays in place). */
+  keepSave(raced: Raced): void {
+    this.conflicts.push({ file: this.board.rel(this.board.docPath(raced.changeId, raced.type)), item: META_ITEM, part: 'plan', kept: 'agentboard', agentboard: null, person: raced.text });
   }
 
   // ---- staging ------------------------------------------------------------------------------------
@@ -1119,9 +1124,14 @@ export class Transaction implements Reader {
       board.begin();
       for (const l of ledgers) board.rememberLedger(l.changeId, l.ledger, l.text);
       for (const s of writes) if (s.doc) board.remember(s.doc.changeId, s.doc.type, s.doc.parsed, s.text, identities.get(s.path)!, s.bom === true);
-      const raced = this.racedSaves(watched);
-      // A save in place shows among the raced ones (with the bytes it ended with); one that replaced the file, only here.
-      for (const l of [...replacedSaves(held, watched), ...(late ?? [])]) if (!raced.some((r) => r.changeId === l.changeId && r.type === l.type)) raced.push(l);
+      // Every save the commit wrote over, oldest first, to be merged in turn: the one the last try
+      // found and wrote over anyway (late), one made in place on the file it checked, and one renamed
+      // over that file after the check (held). Each newer one is the person's word after the older.
+      const raced: Raced[] = [];
+      for (const r of [...(late ?? []), ...this.racedSaves(watched), ...replacedSaves(held, watched)]) {
+        const before = raced.findLast((b) => b.changeId === r.changeId && b.type === r.type);
+        if (before?.text !== r.text || before.bom !== r.bom) raced.push(r);
+      }
       return raced;
     } finally {
       for (const w of watched.values()) closeSync(w.fd);

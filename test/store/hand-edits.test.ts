@@ -432,6 +432,78 @@ describe('a save renamed over a document while the commit links it to its second
   });
 });
 
+describe('a person who keeps saving through every try of a write, renaming each save over the file', () => {
+  it('keeps every save: the one the last try commits over, and a newer one renamed over it before the rename of the commit', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'saving', [{ title: 'One' }, { title: 'Two' }]);
+    const file = join(dir, 'agentd/changes/saving/tasks.md');
+    const save = (marker: string) => {
+      writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace('## T2: Two', `## T2: Two ${marker}`));
+      renameSync(`${file}.swp`, file);
+    };
+    // Each try of the note finds a save made since it read the file, up to the last, which writes
+    // over it (to merge it next); a newer save, made from that one, lands after its last check.
+    let tries = 0;
+    let last = false;
+    setTestHooks({
+      fault: (point) => {
+        if (point === 'commit:staged' && tries < 8) save(`(save ${++tries})`);
+        if (point !== 'commit:verified' || tries < 8 || last) return;
+        last = true;
+        save('(save 9)');
+      },
+    });
+    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
+    let out = '';
+    try {
+      const code = await main(['task', 'note', 'saving/T1', 'Noted while the person saved.', '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
+      expect(code, out).toBe(0);
+    } finally {
+      setTestHooks(undefined);
+    }
+    expect(last).toBe(true);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('## T2: Two (save 9) (save 8) (save 7) (save 6) (save 5) (save 4) (save 3) (save 2) (save 1)\n');
+    expect(text).toContain('Noted while the person saved.');
+  });
+});
+
+describe('a save that raced with a commit, while the person saves again at every try to merge it', () => {
+  it('is kept whole among the conflicts when the tries run out, and every later save is merged by the next write', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'restless', [{ title: 'One' }, { title: 'Two' }]);
+    const file = join(dir, 'agentd/changes/restless/tasks.md');
+    let saves = 0;
+    const save = () => {
+      writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace('## T2: Two', `## T2: Two (save ${++saves})`));
+      renameSync(`${file}.swp`, file);
+    };
+    // The first save lands as the note's commit holds the file (it is merged next); then a save
+    // lands in every try of that merge, each made from the file without the first.
+    setTestHooks({
+      fault: (point) => {
+        if ((point === 'commit:hold' && saves === 0) || (point === 'commit:staged' && saves > 0)) save();
+      },
+    });
+    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
+    let out = '';
+    try {
+      const code = await main(['task', 'note', 'restless/T1', 'Noted while the person saved.', '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
+      expect(code, out).toBe(0);
+    } finally {
+      setTestHooks(undefined);
+    }
+    expect(saves).toBeGreaterThan(8);
+    expect(JSON.parse(out).notices).toContain("agentd/changes/restless/tasks.md: a person's save could not be merged (it was half-written, or saved again at every try to merge it): the file keeps agentboard's text, and the save is recorded whole (see `agentboard status`).");
+    await ok(dir, ['task', 'note', 'restless/T2', 'And then.', '--as', 'codex']);
+    const conflicts = read(dir, 'agentd/.runtime/conflicts.json');
+    expect(conflicts).toContain('(save 1)');
+    const text = read(dir, 'agentd/changes/restless/tasks.md');
+    expect(text).toContain(`## T2: Two (save ${saves}) (save ${saves - 1})`);
+    for (const kept of ['Noted while the person saved.', 'And then.']) expect(text).toContain(kept);
+  });
+});
+
 describe('a document deleted by hand', () => {
   it('is reported by validate (exit 1) and status until it is restored, as what it held is lost to every reader', async () => {
     const dir = await newBoard();
