@@ -72,8 +72,8 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     ws = await workspaceFor(ctx, claimed);
   } catch (err) {
     const reason = (err as Error).message;
-    await giveUp(ctx, worker.id, ref, reason);
-    return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}`, ...(err instanceof AgentboardError ? { next: err.nextStep } : {}) };
+    const released = await giveUp(ctx, worker.id, ref, reason);
+    return { kind: 'given_up', reason: `Task ${ref} was ${released}: ${reason}`, ...(err instanceof AgentboardError ? { next: err.nextStep } : {}) };
   }
   emit(ctx, { type: 'task.claimed', ...base, task_id: ref, title: claimed.title, branch: ws.branch, workdir: ws.dir, resumed });
   if (ws.hookFailed) emit(ctx, { type: 'notice', ...base, message: `git made the worktree of ${ref}, and a hook of the repository failed after it: ${ws.hookFailed}. The task is worked there all the same.` });
@@ -151,21 +151,31 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
     lastReason = inv.failure ? `The agent ${inv.failure}; the task is ${now.status}.` : `The agent ended its turn without finishing the task; it is ${now.status}.`;
     emit(ctx, { type: 'task.attempt_failed', ...base, attempt, task_id: ref, reason: lastReason });
     if (inv.fatal) {
-      await giveUp(ctx, worker.id, ref, `${worker.id} could not be started. Last: ${lastReason}`, attempt);
-      return { kind: 'given_up', reason: `Task ${ref} was released: ${lastReason}`, next: inv.fatal };
+      const released = await giveUp(ctx, worker.id, ref, `${worker.id} could not be started. Last: ${lastReason}`, attempt);
+      return { kind: 'given_up', reason: `Task ${ref} was ${released}: ${lastReason}`, next: inv.fatal };
     }
     previous = findingsText(lastReason, refusals(inv.calls), inv.output);
   }
   const reason = `${worker.id} did not finish it in ${attempt} attempt${attempt === 1 ? '' : 's'}. Last: ${lastReason}`;
-  await giveUp(ctx, worker.id, ref, reason, attempt);
-  return { kind: 'given_up', reason: `Task ${ref} was released: ${reason}` };
+  const released = await giveUp(ctx, worker.id, ref, reason, attempt);
+  return { kind: 'given_up', reason: `Task ${ref} was ${released}: ${reason}` };
 }
 
 /** Releases a task the run's worker gave up, with the reason noted. */
-async function giveUp(ctx: RunContext, workerId: string, ref: string, reason: string, attempt?: number): Promise<void> {
-  await ctx.ops.release(ref, `agentboard run ${ctx.runId}: ${reason}`);
+async function giveUp(ctx: RunContext, workerId: string, ref: string, reason: string, attempt?: number): Promise<'released' | 'left claimed'> {
+  try {
+    await ctx.ops.release(ref, `agentboard run ${ctx.runId}: ${reason}`);
+  } catch (err) {
+    // Refused by the board (its task list edited by hand meanwhile, and no longer parsing): the claim
+    // stays, for the next run to take back; the other workers' turns end as they would, and what
+    // stops the run is said then (the turn that edited the list is named when it ends).
+    if (!(err instanceof AgentboardError)) throw err;
+    emit(ctx, { type: 'notice', agent_id: workerId, role: 'worker', phase: 'implementation', message: `${ref} could not be released (${err.message}); its claim stays, and the next run takes it back.` });
+    return 'left claimed';
+  }
   ctx.recorder.unclaim(ref);
   emit(ctx, { type: 'task.released', agent_id: workerId, role: 'worker', phase: 'implementation', ...(attempt !== undefined ? { attempt } : {}), task_id: ref, reason });
+  return 'released';
 }
 
 /** The blockers reported on the task and cleared, with how (the note of whoever cleared it), for the prompt of whoever works it next. */

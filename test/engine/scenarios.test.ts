@@ -842,6 +842,27 @@ describe('agentboard run with a scripted agent', () => {
     ]);
   });
 
+  it('stops for a person when the task list stops parsing while another task\'s worktree is made: that task\'s claim is left, not the run ended on an error', async () => {
+    const tasksFile = 'agentd/changes/add-search/tasks.md';
+    // T1's agent edits the list by hand and goes on for a while; T2's worktree is made meanwhile (a
+    // hook of the repository waits for the edit), so T2's branch cannot be recorded, nor T2 released.
+    const board = await fakeBoard({ scenario: { linger: { T1: 1500 }, implementation: { T1: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: '## T3: Show them\n', to: '## T3: Show them\n\nPerson: use ES modules here.\n' }] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }, { title: 'Show them' }]);
+    writeFileSync(join(board.dir, '.git/hooks/post-checkout'), `#!/bin/sh\ncase "$(git rev-parse --abbrev-ref HEAD)" in\n  */T2) for i in $(seq 1 200); do grep -q 'Person: use ES modules' '${join(board.dir, tasksFile)}' && exit 0; sleep 0.05; done ;;\nesac\nexit 0\n`, { mode: 0o755 });
+    const r = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'notice').map((e) => e.message)).toContainEqual(expect.stringMatching(/^add-search\/T2 could not be released \(.+\); its claim stays, and the next run takes it back\.$/));
+    const end = r.events.at(-1);
+    expect(end.message).toMatch(/^agentd\/changes\/add-search\/tasks\.md no longer parses \(.+\): it was edited by hand while fake-w1 worked on add-search\/T1\./);
+    // the edit shown, then undone: the claims are as the run left them
+    expect(shellSteps(board.dir, end.next_steps.slice(0, 2))).toEqual([1, 0]);
+    expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
+      ['add-search/T1', 'in_progress', 'fake-w1'],
+      ['add-search/T2', 'in_progress', 'fake-w2'],
+      ['add-search/T3', 'todo', null],
+    ]);
+  });
+
   it('gives next steps whose paths work from the subfolder the run was started in', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
     const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: 'status: todo', to: 'status: done' }] } } });
