@@ -819,10 +819,15 @@ describe('agentboard run with a scripted agent', () => {
 
   it('takes back, in the next run, the claims a stopped run left even for workers the next run does not have', async () => {
     const tasksFile = 'agentd/changes/add-search/tasks.md';
-    const board = await fakeBoard({ scenario: { implementation: { T1: ['idle', 'work'], T2: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: '## T3: Show them\n', to: '## T3: Show them\n\nPerson: use ES modules here.\n' }] } } });
+    const scenario = { implementation: { T1: ['idle', 'work'], T2: ['idle', 'work'], '*': ['work'] }, by_hand: { T1: [{ replace: tasksFile, from: '## T3: Show them\n', to: '## T3: Show them\n\nPerson: use ES modules here.\n' }] } };
+    // T2's first turn lasts until T1's has ended: no write of T2's races with the edit T1's agent
+    // makes in place (a save that does not parse, landing on the file while a commit replaces it, is
+    // kept among the conflicts with agentboard's text left in place, and the run has no edit to stop for).
+    const board = await fakeBoard({ scenario: { ...scenario, linger: { T2: 3000 } } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }, { title: 'Show them' }]);
     const r = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
     expect(r.code).toBe(1);
+    setScenario(board, scenario);
     // T3's block no longer parses (it is left out of reads); the two claims are left as they are
     expect((await ok(board.dir, ['task', 'list'])).tasks.map((t: any) => [t.task_id, t.status, t.assignee])).toEqual([
       ['add-search/T1', 'in_progress', 'fake-w1'],
