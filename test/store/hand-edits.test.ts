@@ -11,6 +11,29 @@ import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, snapshot, SPE
 import { handEditRace } from './hand-edit-race.js';
 import { setTestHooks } from '../../src/clock.js';
 
+/**
+ * `task note` as an agent, by the built CLI in this process with this test's fault hook (the cli()
+ * helper sets its own); exits 0. Its --json output.
+ */
+async function noteWithHook(dir: string, taskId: string, text: string, fault: (point: string, path?: string) => void): Promise<string> {
+  setTestHooks({ fault });
+  let out = '';
+  try {
+    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
+    const code = await main(['task', 'note', taskId, text, '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
+    expect(code, out).toBe(0);
+  } finally {
+    setTestHooks(undefined);
+  }
+  return out;
+}
+
+/** A person's save as editors make it: the file as it is now with `from` replaced, written aside and renamed over it. */
+function saveRenamedOver(file: string, from: string, to: string): void {
+  writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace(from, to));
+  renameSync(`${file}.swp`, file);
+}
+
 describe('a person saving stale and half-finished buffers while agents work', () => {
   it('loses no agent write, hands no task out twice, and keeps every edit of the person', async () => {
     const { merges } = await handEditRace({ tasks: 12, agents: 4, agentRounds: 3, notesPerTask: 4, personRounds: 16 });
@@ -378,22 +401,11 @@ describe('a save in place that ends between an agent\'s read and its look for wr
     const saved = readFileSync(file, 'utf8').replace('## T2: Two', '## T2: Two, by hand');
     let reads = 0;
     // The editor has truncated the file when the agent reads it, and has written it whole by the next read.
-    setTestHooks({
-      fault: (point, path) => {
-        if (point !== 'read' || !path?.endsWith('inplace/tasks.md')) return;
-        reads++;
-        writeFileSync(file, reads === 1 ? '' : saved);
-      },
+    await noteWithHook(dir, 'inplace/T1', 'Still going.', (point, path) => {
+      if (point !== 'read' || !path?.endsWith('inplace/tasks.md')) return;
+      reads++;
+      writeFileSync(file, reads === 1 ? '' : saved);
     });
-    // The built CLI in this process, with this test's hooks (the cli() helper sets its own).
-    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
-    let out = '';
-    try {
-      const code = await main(['task', 'note', 'inplace/T1', 'Still going.', '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
-      expect(code, out).toBe(0);
-    } finally {
-      setTestHooks(undefined);
-    }
     expect(reads).toBeGreaterThan(1);
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('## T2: Two, by hand');
@@ -409,22 +421,11 @@ describe('a save renamed over a document while the commit links it to its second
     let raced = 0;
     // What the kernel does when an editor's rename lands during link(2): the save replaces the
     // document, and the link of the name fails with ENOENT.
-    setTestHooks({
-      fault: (point, path) => {
-        if (point !== 'commit:hold' || path !== file || raced++ > 0) return;
-        writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace('## T2: Two', '## T2: Two, saved by hand'));
-        renameSync(`${file}.swp`, file);
-        throw Object.assign(new Error('ENOENT: no such file or directory, link'), { code: 'ENOENT' });
-      },
+    await noteWithHook(dir, 'linked/T1', 'Noted while the person saved.', (point, path) => {
+      if (point !== 'commit:hold' || path !== file || raced++ > 0) return;
+      saveRenamedOver(file, '## T2: Two', '## T2: Two, saved by hand');
+      throw Object.assign(new Error('ENOENT: no such file or directory, link'), { code: 'ENOENT' });
     });
-    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
-    let out = '';
-    try {
-      const code = await main(['task', 'note', 'linked/T1', 'Noted while the person saved.', '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
-      expect(code, out).toBe(0);
-    } finally {
-      setTestHooks(undefined);
-    }
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('## T2: Two, saved by hand');
     expect(text).toContain('Noted while the person saved.');
@@ -437,30 +438,17 @@ describe('a person who keeps saving through every try of a write, renaming each 
     const dir = await newBoard();
     await changeWithTasks(dir, 'saving', [{ title: 'One' }, { title: 'Two' }]);
     const file = join(dir, 'agentd/changes/saving/tasks.md');
-    const save = (marker: string) => {
-      writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace('## T2: Two', `## T2: Two ${marker}`));
-      renameSync(`${file}.swp`, file);
-    };
+    const save = (marker: string) => saveRenamedOver(file, '## T2: Two', `## T2: Two ${marker}`);
     // Each try of the note finds a save made since it read the file, up to the last, which writes
     // over it (to merge it next); a newer save, made from that one, lands after its last check.
     let tries = 0;
     let last = false;
-    setTestHooks({
-      fault: (point) => {
-        if (point === 'commit:staged' && tries < 8) save(`(save ${++tries})`);
-        if (point !== 'commit:verified' || tries < 8 || last) return;
-        last = true;
-        save('(save 9)');
-      },
+    await noteWithHook(dir, 'saving/T1', 'Noted while the person saved.', (point) => {
+      if (point === 'commit:staged' && tries < 8) save(`(save ${++tries})`);
+      if (point !== 'commit:verified' || tries < 8 || last) return;
+      last = true;
+      save('(save 9)');
     });
-    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
-    let out = '';
-    try {
-      const code = await main(['task', 'note', 'saving/T1', 'Noted while the person saved.', '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
-      expect(code, out).toBe(0);
-    } finally {
-      setTestHooks(undefined);
-    }
     expect(last).toBe(true);
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('## T2: Two (save 9) (save 8) (save 7) (save 6) (save 5) (save 4) (save 3) (save 2) (save 1)\n');
@@ -474,25 +462,12 @@ describe('a save that raced with a commit, while the person saves again at every
     await changeWithTasks(dir, 'restless', [{ title: 'One' }, { title: 'Two' }]);
     const file = join(dir, 'agentd/changes/restless/tasks.md');
     let saves = 0;
-    const save = () => {
-      writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace('## T2: Two', `## T2: Two (save ${++saves})`));
-      renameSync(`${file}.swp`, file);
-    };
+    const save = () => saveRenamedOver(file, '## T2: Two', `## T2: Two (save ${++saves})`);
     // The first save lands as the note's commit holds the file (it is merged next); then a save
     // lands in every try of that merge, each made from the file without the first.
-    setTestHooks({
-      fault: (point) => {
-        if ((point === 'commit:hold' && saves === 0) || (point === 'commit:staged' && saves > 0)) save();
-      },
+    const out = await noteWithHook(dir, 'restless/T1', 'Noted while the person saved.', (point) => {
+      if ((point === 'commit:hold' && saves === 0) || (point === 'commit:staged' && saves > 0)) save();
     });
-    const { main } = (await import(join(ROOT, 'bin', 'load.mjs'))).loadCli();
-    let out = '';
-    try {
-      const code = await main(['task', 'note', 'restless/T1', 'Noted while the person saved.', '--as', 'codex', '--root', dir, '--json'], { out: (t: string) => (out += t), err: () => undefined });
-      expect(code, out).toBe(0);
-    } finally {
-      setTestHooks(undefined);
-    }
     expect(saves).toBeGreaterThan(8);
     expect(JSON.parse(out).notices).toContain("agentd/changes/restless/tasks.md: a person's save could not be merged (it was half-written, or saved again at every try to merge it): the file keeps agentboard's text, and the save is recorded whole (see `agentboard status`).");
     await ok(dir, ['task', 'note', 'restless/T2', 'And then.', '--as', 'codex']);
