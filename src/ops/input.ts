@@ -68,8 +68,7 @@ function givenAs(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'an object';
   if (typeof value !== 'string') return String(value);
-  const text = printable(value);
-  return `"${text.length > 40 ? `${text.slice(0, 40)}…` : text}"`;
+  return `"${printable(value, 40)}"`;
 }
 
 /**

@@ -136,8 +136,7 @@ function given(value: unknown): string {
   if (value === null || value === undefined) return 'empty';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a map of settings';
-  const text = printable(String(value));
-  const shown = text.length > 40 ? `${text.slice(0, 40)}…` : text;
+  const shown = printable(String(value), 40);
   return typeof value === 'string' ? `the text "${shown}"` : `${typeof value === 'number' ? 'the number' : ''} ${shown}`.trim();
 }
 
