@@ -221,7 +221,8 @@ describe('queued calls', () => {
     expect(all).toHaveLength(24);
     expect(new Set(all).size).toBe(24);
     expect(read(dir, 'agentd/changes/race/tasks.md').match(/^status: done$/gm)).toHaveLength(24);
-    expect(callFiles(dir)).toEqual([]);
+    // A queued call's answer is put in place before the call is removed (the same commit, a moment apart).
+    await until('the calls carried out to be removed', () => callFiles(dir).length === 0, 60_000);
     expect(existsSync(callsDir(dir)) ? readdirSync(callsDir(dir)).filter((n) => n.startsWith('answer.')) : []).toEqual([]);
   });
 });
@@ -296,6 +297,9 @@ describe('a server holding the lock', () => {
     await until('the answer to f', () => existsSync(join(callsDir(dir), `answer.${f}.json`)), 60_000);
     expect(answer(dir, f).result.status).toBe('assigned');
     expect(Object.values(assignees(dir, 'gather')).sort()).toEqual(['agent-a', 'queued-a', 'queued-b', 'queued-c', 'queued-d', 'queued-e', 'queued-f']);
+    // A commit puts its answers in place, then removes the calls it carried out, then writes its log
+    // entries: the answer can be read before the call is gone, the log entry not.
+    await until('the claim of f in the log file', () => byAgent('queued-f') !== undefined, 60_000);
     expect(callFiles(dir)).toEqual([]);
   });
 
