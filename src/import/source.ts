@@ -2,6 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { mergeConflict } from '../store/conflict-markers.js';
+import { textFault } from '../store/fs.js';
 import { gitSync, type GitSyncResult } from '../store/git-sync.js';
 import { userLines, withoutBom } from '../store/markdown.js';
 
@@ -110,13 +111,14 @@ export function sourceGit(root: string, args: string[]): GitSyncResult {
 }
 
 function decode(bytes: Buffer): string | { line: number; message: string; fix: string } {
-  const decoded = bytes.toString('utf8');
-  const bad = decoded.search(/[\uFFFD\u0000]/);
-  if (bad >= 0) {
-    const line = decoded.slice(0, bad).split('\n').length;
-    return { line, message: `line ${line} holds bytes that are not UTF-8 text${decoded[bad] === '\u0000' ? ' (a NUL byte)' : ''}, so nothing of this file was read as a document`, fix: 'save the file as UTF-8 text and import again' };
+  // By the bytes, as the board's own files are judged: a replacement character (U+FFFD) the file
+  // holds as such is text, like any other.
+  const fault = textFault(bytes);
+  if (fault) {
+    const { line } = fault;
+    return { line, message: `line ${line} holds bytes that are not UTF-8 text${fault.binary ? ' (a NUL byte)' : ''}, so nothing of this file was read as a document`, fix: 'save the file as UTF-8 text and import again' };
   }
-  const text = userLines(withoutBom(decoded));
+  const text = userLines(withoutBom(bytes.toString('utf8')));
   // Both sides of a merge left unresolved are neither: the markers would read as tasks and text.
   const conflict = mergeConflict(text);
   if (conflict) {

@@ -397,6 +397,23 @@ describe('import refusals', () => {
     expect(r.json.data.changes.find((c: any) => c.source === 'specs/001-room-booking').status).toBe('imported');
   });
 
+  it('takes a replacement character (U+FFFD) a document holds as text, not as bytes that are not UTF-8', async () => {
+    // A file converted once with errors keeps its replacement characters as valid UTF-8 (EF BF BD).
+    const dir = copy('spec-kit');
+    const spec = join(dir, 'specs/002-room-search/spec.md');
+    const lines = readFileSync(spec, 'utf8').split('\n');
+    writeFileSync(spec, [...lines.slice(0, 4), 'A line with \uFFFD where a character was lost.', ...lines.slice(4)].join('\n'));
+    const r = await cli(dir, ['import', 'spec-kit', '--dry-run', '--json'], PERSON);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.json.data.changes.find((c: any) => c.source === 'specs/002-room-search').status).toBe('imported');
+    const report = r.json.data.files.find((f: any) => f.file === 'specs/002-room-search/spec.md');
+    expect(report.findings.filter((f: any) => f.level === 'error')).toEqual([]);
+    const board = await cli(dir, ['import', 'spec-kit', '--json'], PERSON);
+    expect(board.code, board.stdout).toBe(0);
+    const written = files(dir, 'agentd/changes/room-search').map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+    expect(written).toContain('A line with \uFFFD where a character was lost.');
+  });
+
   it('leaves a change of the board that was not imported from the source alone, and says so', async () => {
     const dir = copy('openspec');
     await ok(dir, ['init'], PERSON);
