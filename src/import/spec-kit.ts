@@ -187,7 +187,7 @@ const STORY = /^(?:User Story|Historia de usuario|História de usuário|Récit u
 /** "用户故事 1 — Title（优先级：P1）", "사용자 스토리 1 - Title (우선순위: P1)": a story heading whose words are not English. */
 const LOCAL_STORY = /^[^\x00-\x7F](?:[^\x00-\x7F]| (?=[^\x00-\x7F])){0,15}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
 const STEP_WORDS = {
-  given: ['Given', 'Dado', 'Dada', 'Étant donné', 'Angenommen', 'Gegeben', 'Dato', '给定', '給定', '假设', '假設', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진'],
+  given: ['Given', 'Dado', 'Dada', 'Étant donné', 'Angenommen', 'Gegeben', 'Dato', '给定', '給定', '假设', '假設', '假如', '如果', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진'],
   when: ['When', 'Cuando', 'Quando', 'Quand', 'Lorsque', 'Wenn', '当', '當', '操作', '実行', '언제', '동작 시점', '동작'],
   then: ['Then', 'Entonces', 'Então', 'Alors', 'Dann', 'Allora', '那么', '那麼', '则', '則', '期待結果', '結果', '그러면', '기대 결과', '결과'],
   and: ['And', 'Y', 'E', 'Et', 'Und', '并且', '並且', 'かつ', '그리고'],

@@ -238,7 +238,7 @@ describe("a spec-kit project that keeps its features in .specify/specs/ (as earl
 });
 
 describe('a spec-kit spec.md written in Chinese, headings and labels too', () => {
-  it('is read by what its sections hold: stories, scenarios (给定 / 當 / 則 …), FR requirements and SC criteria', async () => {
+  it('is read by what its sections hold: stories, scenarios (给定 / 當 / 則, 假如 …), FR requirements and SC criteria', async () => {
     const spec = [
       '# 功能规格说明：会议室预订',
       '',
@@ -255,6 +255,7 @@ describe('a spec-kit spec.md written in Chinese, headings and labels too', () =>
       '',
       '1. **给定** 会议室空闲，**当** 员工预订，**那么** 预订成功。',
       '2. **給定** 會議室已被預訂，**當** 員工預訂，**則** 提示已被佔用。',
+      '3. **假如** 员工已有一次预订，**当** 员工取消它，**那么** 房间重新空闲。',
       '',
       '## 需求 *(必填)*',
       '',
@@ -273,8 +274,8 @@ describe('a spec-kit spec.md written in Chinese, headings and labels too', () =>
     expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'] });
     expect(report(data, 'specs/001-rooms/spec.md').findings.map((f: any) => [f.level, f.line, f.message])).toEqual([
       ['info', 6, 'the section "用户场景与测试 *(必填)*" is read as spec-kit\'s User Scenarios, by what it holds'],
-      ['info', 17, 'the section "需求 *(必填)*" is read as spec-kit\'s Requirements, by what it holds'],
-      ['info', 23, 'the section "成功标准 *(必填)*" is read as spec-kit\'s Success Criteria, by what it holds'],
+      ['info', 18, 'the section "需求 *(必填)*" is read as spec-kit\'s Requirements, by what it holds'],
+      ['info', 24, 'the section "成功标准 *(必填)*" is read as spec-kit\'s Success Criteria, by what it holds'],
     ]);
     const proposal = (await showDocument(board, 'rooms', 'proposal')).content;
     expect([proposal.why, proposal.what_changes, proposal.impact]).toEqual(['用户描述 — 让员工无需前台即可自行预订会议室，并查看每个房间在本周每一天的空闲时间，以免两组人同时使用一个房间。', '- User Story 1 - 预订会议室 (P1)', '- **SC-001**：员工在 30 秒内完成一次预订。']);
@@ -283,6 +284,7 @@ describe('a spec-kit spec.md written in Chinese, headings and labels too', () =>
     expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
       ['User Story 1, scenario 1: 预订会议室', '会议室空闲', '员工预订', '预订成功。'],
       ['User Story 1, scenario 2: 预订会议室', '會議室已被預訂', '員工預訂', '提示已被佔用。'],
+      ['User Story 1, scenario 3: 预订会议室', '员工已有一次预订', '员工取消它', '房间重新空闲。'],
     ]);
     expect((await ok(board, ['task', 'show', 'rooms/T002'])).task.description).toBe('User story US1: 预订会议室');
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
