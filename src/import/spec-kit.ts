@@ -177,9 +177,9 @@ function phaseOrder(tasks: ChecklistTask[]): void {
 
 /*
  * spec-kit writes a spec in the language of the person who asks for it, its headings and labels
- * too: beside the English words, those of Spanish, Portuguese, French, German, Italian, Chinese
- * (simplified and traditional), Japanese and Korean specs are read, and a section whose heading is
- * not known is known by what it holds (see sectionKind).
+ * too: beside the English words, those of Spanish, Portuguese, French, German, Italian, Russian,
+ * Ukrainian, Chinese (simplified and traditional), Japanese and Korean specs are read, and a
+ * section whose heading is not known is known by what it holds (see sectionKind).
  */
 const INPUT = /^\*\*(?:Input|Entrada|Entrée|Eingabe|(?:输入|輸入|入力|입력)[^*]{0,4})\*\*[ \t]*[:：][ \t]*(.+)$/iu;
 /** "User Story 1 - Title (Priority: P1)", "Historia de Usuario 1 - …", "Récit utilisateur 1 – Title (Priorité : P1)". */
@@ -187,11 +187,11 @@ const STORY = /^(?:User Story|Historia de usuario|História de usuário|Récit u
 /** "用户故事 1 — Title（优先级：P1）", "사용자 스토리 1 - Title (우선순위: P1)": a story heading whose words are not English. */
 const LOCAL_STORY = /^[^\x00-\x7F](?:[^\x00-\x7F]| (?=[^\x00-\x7F])){0,15}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
 const STEP_WORDS = {
-  given: ['Given', 'Dado', 'Dada', 'Étant donné', 'Angenommen', 'Gegeben', 'Dato', '给定', '給定', '假设', '假設', '假如', '如果', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진'],
-  when: ['When', 'Cuando', 'Quando', 'Quand', 'Lorsque', 'Wenn', '当', '當', '操作', '実行', '언제', '동작 시점', '동작'],
-  then: ['Then', 'Entonces', 'Então', 'Alors', 'Dann', 'Allora', '那么', '那麼', '则', '則', '期待結果', '結果', '그러면', '기대 결과', '결과'],
-  and: ['And', 'Y', 'E', 'Et', 'Und', '并且', '並且', 'かつ', '그리고'],
-  but: ['But', 'Pero', 'Mas', 'Mais', 'Aber', 'Ma', '但是'],
+  given: ['Given', 'Dado', 'Dada', 'Étant donné', 'Angenommen', 'Gegeben', 'Dato', '给定', '給定', '假设', '假設', '假如', '如果', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진', 'Дано', 'Допустим', 'Пусть', 'Припустимо'],
+  when: ['When', 'Cuando', 'Quando', 'Quand', 'Lorsque', 'Wenn', '当', '當', '操作', '実行', '언제', '동작 시점', '동작', 'Когда', 'Если', 'Коли', 'Якщо'],
+  then: ['Then', 'Entonces', 'Então', 'Alors', 'Dann', 'Allora', '那么', '那麼', '则', '則', '期待結果', '結果', '그러면', '기대 결과', '결과', 'Тогда', 'Тоді'],
+  and: ['And', 'Y', 'E', 'Et', 'Und', '并且', '並且', 'かつ', '그리고', 'И', 'Также', 'І', 'Та'],
+  but: ['But', 'Pero', 'Mas', 'Mais', 'Aber', 'Ma', '但是', 'Но', 'Але'],
 };
 const STEP_NAME = new Map(Object.entries(STEP_WORDS).flatMap(([name, words]) => words.map((w) => [w.toLowerCase(), name])));
 /** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */
@@ -202,6 +202,46 @@ const STEP_BULLET = new RegExp(`^[ \\t]*[-*+][ \\t]+(?=\\*\\*(?:${[...STEP_NAME.
 const STEP_MENTION = new RegExp(`\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when, ...STEP_WORDS.then].join('|')})\\*\\*`, 'i');
 /** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
 const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|[:：]\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*)[:：])[ \t]*(.+)$/;
+
+/**
+ * Requirements as a table, as some spec-kit templates and their forks write them: a header row, a
+ * separator row, and one row per requirement whose first cell is its id ("| FR-001 | Title |
+ * The system MUST … | High | Open |"). The text is the cell under a header that says so
+ * (Requirement, Description, or the word of the spec's language), else the longest cell; the title
+ * is the cell under Title or Name; the other cells are kept at the end of the text, with their
+ * headers. A table with any other row, or a row with another number of cells, stays as text.
+ */
+const TABLE_TITLE = /^(?:title|name|название|назва|名称|标题|標題|名前|título|nombre|titre|nom|titolo|nome|titel|이름|제목)$/iu;
+const TABLE_TEXT = /^(?:requirement|description|требование|описание|вимога|опис|要求|需求|描述|説明|要件|requisito|descripción|descrição|exigence|requisito|anforderung|beschreibung|요구사항|설명)$/iu;
+const TABLE_ID = /^(?:\*\*)?([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*)?$/;
+
+function tableCells(line: string): string[] | null {
+  const t = line.trim();
+  if (!t.startsWith('|') || !t.endsWith('|') || t.length < 2) return null;
+  return t.slice(1, -1).split(/(?<!\\)\|/).map((c) => c.trim());
+}
+
+/** The requirements of the table whose header row is line `at` (null when it is no such table), and the line after it. */
+function requirementTable(lines: TextLines, at: number, end: number, inFence: boolean[]): { rows: { line: number; id: string; title: string; text: string }[]; end: number } | null {
+  const header = tableCells(lines.line(at));
+  const separator = at + 1 < end && !inFence[at + 1] ? tableCells(lines.line(at + 1)) : null;
+  if (!header || !separator || separator.length !== header.length || !separator.every((c) => /^:?-{3,}:?$/.test(c))) return null;
+  const titleAt = header.findIndex((h) => TABLE_TITLE.test(h.replace(/\*\*/g, '')));
+  const textAt = header.findIndex((h) => TABLE_TEXT.test(h.replace(/\*\*/g, '')));
+  const rows: { line: number; id: string; title: string; text: string }[] = [];
+  let i = at + 2;
+  for (; i < end && !inFence[i] && lines.line(i).trim().startsWith('|'); i++) {
+    const cells = tableCells(lines.line(i));
+    const id = cells && cells.length === header.length ? TABLE_ID.exec(cells[0]!)?.[1] : undefined;
+    if (!cells || !id) return null;
+    const others = cells.map((c, k) => ({ c, k })).filter(({ k }) => k !== 0 && k !== titleAt);
+    const main = textAt > 0 ? textAt : others.reduce((a, b) => (b.c.length > a.c.length ? b : a), { c: '', k: -1 }).k;
+    const extra = others.filter(({ k, c }) => k !== main && c !== '').map(({ k, c }) => `${header[k]}: ${c}`);
+    const text = [cells[main] ?? '', extra.length > 0 ? `(${extra.join('; ')})` : ''].filter(Boolean).join('\n');
+    rows.push({ line: i, id, title: titleAt > 0 ? cells[titleAt]! : '', text });
+  }
+  return rows.length > 0 ? { rows, end: i } : null;
+}
 
 /** spec-kit's mark of an open question, "[NEEDS CLARIFICATION: auth method?]" (its templates' own example excepted). */
 const CLARIFICATION = /\[NEEDS CLARIFICATION:(?![ \t]*specific question\])[ \t]*([^\]]+)\]/gi;
@@ -313,6 +353,21 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         entities.push(line);
         continue;
       }
+      const table = inFence[i] ? null : requirementTable(lines, i, section.end, inFence);
+      if (table && table.rows.every((r) => REQUIREMENT_ID_PATTERN.test(r.id))) {
+        log.mapped(i + 1, line, 'the requirements of spec.md (the header of their table)');
+        log.mapped(i + 2, lines.line(i + 1), 'the requirements of spec.md (the header of their table)');
+        for (const r of table.rows) {
+          const requirement: Requirement = { id: r.id, title: r.title, text: r.text };
+          if (group !== undefined) requirement.group = group;
+          spec.requirements.push(requirement);
+          log.mapped(r.line + 1, lines.line(r.line), `requirement ${r.id} of spec.md`);
+        }
+        current = null;
+        blank = false;
+        i = table.end - 1;
+        continue;
+      }
       const fr = inFence[i] ? null : FR.exec(line.trim());
       const id = fr ? (fr[1] ?? fr[2]!) : '';
       if (fr && !REQUIREMENT_ID_PATTERN.test(id)) {
@@ -358,7 +413,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     for (let i = section.heading.index + 1; i < section.end && !kind; i++) {
       const line = lines.line(i).trim();
       if (inFence[i]) continue;
-      const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? '';
+      const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? (tableCells(line) && TABLE_ID.exec(tableCells(line)![0]!)?.[1]) ?? '';
       // Requirements and success criteria by their ids in English, Spanish, Portuguese and French.
       if (/^(?:FR|RF|EF)-/.test(id)) kind = 'requirements';
       else if (/^(?:SC|CE|CS)-/.test(id)) kind = 'success criteria';

@@ -291,6 +291,58 @@ describe('a spec-kit spec.md written in Chinese, headings and labels too', () =>
   });
 });
 
+describe('a spec-kit spec.md in Russian, its requirements in a table', () => {
+  it('reads the steps (Дано / когда / тогда) and one requirement per row, the other cells kept with their headers', async () => {
+    const spec = [
+      '# Спецификация: восстановить проверки на Windows',
+      '',
+      '**Создано**: 2026-08-14',
+      '',
+      '## Пользовательские сценарии и проверка',
+      '',
+      '### Сценарий 1 — Проверки дают честный результат на Windows (P1)',
+      '',
+      'Сопровождающий запускает обязательные наборы тестов на Windows и получает честный результат.',
+      '',
+      '**Сценарии приёмки**:',
+      '',
+      '1. **Дано** Windows и Python 3.11+, **когда** запускается набор, **тогда** тесты не обращаются к `/dev/null`.',
+      '',
+      '## Требования',
+      '',
+      '| ID | Название | Требование | Приоритет |',
+      '|----|----------|------------|-----------|',
+      '| FR-001 | Платформенный null sink | Contract tests MUST use `os.devnull`. | High |',
+      '| FR-002 | Проверка EUID | Import MUST NOT call `os.geteuid`. | |',
+      '',
+      '| Термин | Значение |',
+      '|--------|----------|',
+      '| sink | куда пишется вывод |',
+      '',
+    ].join('\n');
+    const tasks = '# Tasks\n\n- [ ] T001 [US1] Заменить /dev/null\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-gates/spec.md': spec, 'specs/001-gates/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'gates')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'] });
+    const lines = report(data, 'specs/001-gates/spec.md').lines;
+    expect(lines.filter((l: any) => l.line >= 17 && l.line <= 20).map((l: any) => l.to)).toEqual([
+      'the requirements of spec.md (the header of their table)',
+      'the requirements of spec.md (the header of their table)',
+      'requirement FR-001 of spec.md',
+      'requirement FR-002 of spec.md',
+    ]);
+    const content = (await showDocument(board, 'gates', 'spec')).content;
+    expect(content.requirements.map((r: any) => [r.id, r.title, r.text])).toEqual([
+      ['FR-001', 'Платформенный null sink', 'Contract tests MUST use `os.devnull`.\n(Приоритет: High)'],
+      ['FR-002', 'Проверка EUID', 'Import MUST NOT call `os.geteuid`.'],
+    ]);
+    expect(content.scenarios.map((s: any) => [s.given, s.when, s.then])).toEqual([['Windows и Python 3.11+', 'запускается набор', 'тесты не обращаются к `/dev/null`.']]);
+    // A table whose rows are not requirements stays as it is written.
+    expect(JSON.stringify(content)).toContain('| sink | куда пишется вывод |');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 /** A spec-kit spec.md of one user story, in the language its request, story and steps are written in. */
 function roomsSpec(input: string, story: string, steps: string, requirement = 'The system MUST let people book free rooms.'): string {
   return [
