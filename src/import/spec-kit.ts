@@ -212,7 +212,7 @@ const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|
  * headers. A table with any other row, or a row with another number of cells, stays as text.
  */
 const TABLE_TITLE = /^(?:title|name|название|назва|名称|标题|標題|名前|título|nombre|titre|nom|titolo|nome|titel|이름|제목)$/iu;
-const TABLE_TEXT = /^(?:requirement|description|требование|описание|вимога|опис|要求|需求|描述|説明|要件|requisito|descripción|descrição|exigence|requisito|anforderung|beschreibung|요구사항|설명)$/iu;
+const TABLE_TEXT = /^(?:requirement|description|требование|описание|вимога|опис|要求|需求|描述|説明|要件|requisito|descripción|descrição|exigence|anforderung|beschreibung|요구사항|설명)$/iu;
 const TABLE_ID = /^(?:\*\*)?([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*)?$/;
 
 function tableCells(line: string): string[] | null {
@@ -336,6 +336,14 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     let groupHeading: string | null = null;
     let current: Requirement | null = null;
     let blank = false;
+    /** A requirement of line `at`, under the group it stands under. */
+    const add = (at: number, id: string, title: string, text: string): Requirement => {
+      const requirement: Requirement = { id, title, text };
+      if (group !== undefined) requirement.group = group;
+      spec.requirements.push(requirement);
+      log.mapped(at + 1, lines.line(at), `requirement ${id} of spec.md`);
+      return requirement;
+    };
     for (let i = section.heading.index + 1; i < section.end; i++) {
       const line = lines.line(i);
       const level = inFence[i] ? 0 : headingLevel(line);
@@ -357,12 +365,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       if (table && table.rows.every((r) => REQUIREMENT_ID_PATTERN.test(r.id))) {
         log.mapped(i + 1, line, 'the requirements of spec.md (the header of their table)');
         log.mapped(i + 2, lines.line(i + 1), 'the requirements of spec.md (the header of their table)');
-        for (const r of table.rows) {
-          const requirement: Requirement = { id: r.id, title: r.title, text: r.text };
-          if (group !== undefined) requirement.group = group;
-          spec.requirements.push(requirement);
-          log.mapped(r.line + 1, lines.line(r.line), `requirement ${r.id} of spec.md`);
-        }
+        for (const r of table.rows) add(r.line, r.id, r.title, r.text);
         current = null;
         blank = false;
         i = table.end - 1;
@@ -374,10 +377,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         log.finding('warning', `"${id}" cannot be the id of a requirement on the board (an id ends with its number), so this requirement stays as text in the section "${section.heading.text} (other text)" of spec.md`, 'give it an id that ends with a number (the next free one, say) in spec.md on the board', i + 1);
         current = null;
       } else if (fr) {
-        current = { id, title: '', text: fr[3]!.trim() };
-        if (group !== undefined) current.group = group;
-        spec.requirements.push(current);
-        log.mapped(i + 1, line, `requirement ${id} of spec.md`);
+        current = add(i, id, '', fr[3]!.trim());
         blank = false;
         continue;
       }
@@ -413,7 +413,8 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     for (let i = section.heading.index + 1; i < section.end && !kind; i++) {
       const line = lines.line(i).trim();
       if (inFence[i]) continue;
-      const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? (tableCells(line) && TABLE_ID.exec(tableCells(line)![0]!)?.[1]) ?? '';
+      const cells = tableCells(line);
+      const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? (cells ? TABLE_ID.exec(cells[0]!)?.[1] : undefined) ?? '';
       // Requirements and success criteria by their ids in English, Spanish, Portuguese and French.
       if (/^(?:FR|RF|EF)-/.test(id)) kind = 'requirements';
       else if (/^(?:SC|CE|CS)-/.test(id)) kind = 'success criteria';
