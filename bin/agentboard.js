@@ -1,7 +1,18 @@
-#!/usr/bin/env node
+#!/bin/sh
+':' //; [ -z "$NODE_EXTRA_CA_CERTS" ] || { AGENTBOARD_EXTRA_CA_CERTS=$NODE_EXTRA_CA_CERTS; export AGENTBOARD_EXTRA_CA_CERTS; unset NODE_EXTRA_CA_CERTS; }; exec node "$0" "$@"
+// The two lines above are read by sh, which runs this file when it is started as a command; node
+// reads the second as a string and a comment. Node loads every certificate NODE_EXTRA_CA_CERTS
+// names as it starts, before any code runs (tens of milliseconds for a system's whole bundle), and
+// agentboard makes no TLS connection of its own: so the command starts node without it, and this
+// file sets it back below for every program agentboard starts (agents, git, hooks).
+//
 // Loads the built CLI. `--version` is answered here, so that it costs no more than starting node.
 // A CommonJS file (bin/package.json): node starts one without setting up its ES module loader.
 'use strict';
+if (process.env.AGENTBOARD_EXTRA_CA_CERTS !== undefined) {
+  process.env.NODE_EXTRA_CA_CERTS ??= process.env.AGENTBOARD_EXTRA_CA_CERTS;
+  delete process.env.AGENTBOARD_EXTRA_CA_CERTS;
+}
 const { readFileSync } = require('node:fs');
 const { join } = require('node:path');
 

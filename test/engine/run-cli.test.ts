@@ -1,8 +1,9 @@
 /** The run command as people and scripts meet it: refusals, the --json stream, runs, status, the custom-agent contract. */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, processState, read, SPEC_MD, unreapedCli, write } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, newBoard, ok, processState, read, SPEC_MD, unreapedCli, write } from '../helpers.js';
 import { agentInvocations, alive, expectOneOfTwoRuns, FAKE_AGENT, fakeBoard, hangs, prompt, run, runIds, runRecord, startRun, until } from './helpers.js';
 
 describe('agentboard run', () => {
@@ -283,6 +284,23 @@ describe('agentboard run', () => {
     expect(mcp.mcpServers.agentboard.command).toBe(process.execPath);
     expect(mcp.mcpServers.agentboard.args.slice(1)).toEqual(['mcp', '--root', board.dir, '--as', 'fake-w1', '--profile', 'worker', '--run', runId, '--invocation', '1', '--task', 'add-search/T1']);
     // Shared working tree: the file is in the repository itself.
+    expect(existsSync(join(board.dir, 'work/T1.txt'))).toBe(true);
+  });
+
+  it('started as a command, runs node without the certificates NODE_EXTRA_CA_CERTS names, and gives the variable back to its agents', async () => {
+    const board = await fakeBoard({ git: false });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    // A file that is not there: node says so on stderr as it starts whenever it reads the variable.
+    const certs = join(board.dir, '..', 'no-such-bundle.pem');
+    const env = childEnv({ NODE_EXTRA_CA_CERTS: certs });
+    const warning = 'Ignoring extra certs from';
+    expect(spawnSync(process.execPath, [BIN, '--version'], { env, encoding: 'utf8' }).stderr).toContain(warning);
+    const r = spawnSync(BIN, ['run', 'add-search', '--until', 'implementation', '--json'], { cwd: board.dir, env, encoding: 'utf8' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain(warning);
+    const [worker] = agentInvocations(board);
+    expect(worker.env.NODE_EXTRA_CA_CERTS).toBe(certs);
+    expect(Object.keys(worker.env).filter((k) => !k.startsWith('AGENTBOARD_') || k.includes('CERTS'))).toEqual(['NODE_EXTRA_CA_CERTS']);
     expect(existsSync(join(board.dir, 'work/T1.txt'))).toBe(true);
   });
 
