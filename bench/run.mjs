@@ -114,6 +114,8 @@ if (!ONLY || ONLY === 'cli') {
     const total = changes * perChange;
     const status = measure('agentboard status', [BIN, 'status', '--root', board.dir], board.copy);
     const next = measure('agentboard next', [BIN, 'next', '--as', 'bench-agent', '--root', board.dir], board.copy);
+    const bareStatus = measure('agentboard status (no ledger)', [BIN, 'status', '--root', bare.dir], bare.copy);
+    const bareNext = measure('agentboard next (no ledger)', [BIN, 'next', '--as', 'bench-agent', '--root', bare.dir], bare.copy);
     const rows = runAll([
       node,
       measure('agentboard --version', [BIN, '--version']),
@@ -121,9 +123,9 @@ if (!ONLY || ONLY === 'cli') {
       status,
       measure('agentboard validate --all', [BIN, 'validate', '--all', '--root', board.dir], board.copy),
       next,
-      measure('agentboard status (no ledger)', [BIN, 'status', '--root', bare.dir], bare.copy),
-      measure('agentboard next (no ledger)', [BIN, 'next', '--as', 'bench-agent', '--root', bare.dir], bare.copy),
-      ...asCommand(status, next),
+      bareStatus,
+      bareNext,
+      ...asCommand(status, next, bareStatus, bareNext),
       ...withoutCerts(status, next),
     ]);
     report(`Board of ${changes} changes × ${perChange} tasks = ${total.toLocaleString('en')} tasks, each command on a fresh copy`, rows, rows[0].median);
