@@ -168,15 +168,76 @@ function parseFields<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: R
     fail('INVALID_INPUT', 'The input must be a JSON object.', 'Send the fields as one JSON object, like {"change_id": "add-review-tool"}.');
   }
   refuseDeepInput(raw);
+  let result = schema.safeParse(raw, { reportInput: true });
+  for (let round = 0; !result.success && round < REPAIR_ROUNDS; round++) {
+    const fixed = repaired(raw as Record<string, unknown>, result.error.issues);
+    if (fixed === null) break;
+    refuseDeepInput(fixed);
+    raw = fixed;
+    result = schema.safeParse(raw, { reportInput: true });
+  }
   // Every problem of the call in one answer: characters no field takes, the schema's, the rules'.
   const unsafe = new Map<string, string>();
   unsafeText(raw, [], unsafe);
-  const result = schema.safeParse(raw, { reportInput: true });
   if (result.success && unsafe.size === 0) return result.data;
   const issues = result.success ? [] : tightest(result.error.issues.filter((issue) => !(issue.code === 'custom' && unsafe.has(where(issue.path)))));
   const problems = [...unsafe.values(), ...issues.map((issue) => describe(issue, schema)), ...rulesOn(raw as Record<string, unknown>, moreRules)];
   const more = problems.length > PROBLEMS_SHOWN ? ` (and ${problems.length - PROBLEMS_SHOWN} more)` : '';
   return fail('INVALID_INPUT', `Invalid input: ${problems.slice(0, PROBLEMS_SHOWN).join('; ')}${more}.`, FIX_FIELDS);
+}
+
+/** How many times a call's values are repaired, one level of nesting each (a list sent as text, then its items' numbers). */
+const REPAIR_ROUNDS = 3;
+
+/**
+ * A call whose values the schema refused for their JSON type only, with the values that some MCP
+ * clients send for what the schema asks for, as meant: a number, true or false, a list or an
+ * object sent as text (clients that pass every argument on as a string), and null for a field left
+ * out (models told that every field is required send null for the ones they leave out; a field
+ * that is required is then reported missing). Only values the schema refused are touched, so text a
+ * field takes is never read as anything else. Null when there is nothing to repair.
+ */
+function repaired(raw: Record<string, unknown>, issues: z.core.$ZodIssue[]): Record<string, unknown> | null {
+  const copy = structuredClone(raw);
+  let changed = false;
+  for (const issue of issues) {
+    if (issue.path.length === 0) continue;
+    // null where a field takes one of some words, or one of some forms, is a field left out too
+    const left = (issue.code === 'invalid_value' || issue.code === 'invalid_union') && issue.input === null;
+    if (issue.code !== 'invalid_type' && !left) continue;
+    const value = left ? undefined : meant(issue.input, (issue as z.core.$ZodIssueInvalidType).expected);
+    if (value === NOT_MEANT) continue;
+    let parent: Record<PropertyKey, unknown> = copy;
+    for (const part of issue.path.slice(0, -1)) parent = parent[part] as Record<PropertyKey, unknown>;
+    const key = issue.path.at(-1)!;
+    if (value !== undefined) parent[key] = value;
+    else if (Array.isArray(parent)) continue; // a null item of a list is not a field left out
+    else delete parent[key];
+    changed = true;
+  }
+  return changed ? copy : null;
+}
+
+const NOT_MEANT = Symbol('not meant');
+const NUMBER = /^-?\d+(\.\d+)?$/;
+const WHOLE = /^-?\d+$/;
+
+/** What a value of the wrong JSON type stands for, given what the schema expected there (undefined: left out). */
+function meant(value: unknown, expected: string): unknown {
+  if (value === null) return expected === 'null' ? NOT_MEANT : undefined;
+  if (typeof value !== 'string') return NOT_MEANT;
+  const text = value.trim();
+  if ((expected === 'number' && NUMBER.test(text)) || (expected === 'int' && WHOLE.test(text))) return Number(text);
+  if (expected === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+  if (expected !== 'array' && expected !== 'object') return NOT_MEANT;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return NOT_MEANT;
+  }
+  const fits = expected === 'array' ? Array.isArray(parsed) : parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed);
+  return fits ? parsed : NOT_MEANT;
 }
 
 function rulesOn(raw: Record<string, unknown>, rules: Rules | undefined): string[] {

@@ -130,6 +130,43 @@ describe('agentboard mcp on the wire', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('takes the values clients send as text, or as null for a field left out, as the schema means them', async () => {
+    // Some clients pass every argument on as a string; models told that every field is required send null for the ones they leave out.
+    const list = await server.request('tools/call', { name: 'agentboard_list_changes', arguments: { limit: ' 1 ', offset: '0', archived: 'false', phase: null } });
+    expect(list.result.isError, list.result.content[0].text).toBeUndefined();
+    expect(list.result.structuredContent).toMatchObject({ total: 2, has_more: true, next_offset: 1 });
+    expect(list.result.structuredContent.changes).toHaveLength(1);
+
+    await ok(dir, ['propose', 'texty', '--as', 'planner', '--why', WHY, '--what-changes', 'x', '--impact', 'y', '--notes', NOTES]);
+    await ok(dir, ['spec', 'texty', '--as', 'planner', '--input', '-'], {
+      stdin: JSON.stringify({ overview: 'A change whose task list comes as text, the way some clients send a list.', requirements: [{ id: 'R1', title: 'Works', text: 'It MUST work.' }], scenarios: [{ name: 'Works', when: 'used', then: 'works' }], notes: NOTES }),
+    });
+    const tasks = JSON.stringify([{ title: '1984', description: null }, { title: 'Second', depends: '["T1"]', description: '[1, 2]' }]);
+    const created = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'texty', tasks, notes: NOTES } });
+    expect(created.result.isError, created.result.content[0].text).toBeUndefined();
+    const second = await server.request('tools/call', { name: 'agentboard_get_task', arguments: { task_id: 'texty/T2' } });
+    // Text a field takes stays text: only the values the schema refused are read again.
+    expect(second.result.structuredContent.task).toMatchObject({ title: 'Second', depends: ['T1'], description: '[1, 2]' });
+    expect((await server.request('tools/call', { name: 'agentboard_get_task', arguments: { task_id: 'texty/T1' } })).result.structuredContent.task.title).toBe('1984');
+
+    // What no reading makes right is refused as before, naming what the field takes; nothing is written.
+    const before = snapshot(dir);
+    const refused = [
+      [{ limit: 'ten' }, 'limit must be a number, not "ten"'],
+      [{ limit: '1.5' }, 'limit must be a whole number'],
+      [{ archived: 'yes' }, 'archived must be true or false, not "yes"'],
+    ] as const;
+    for (const [args, words] of refused) {
+      const r = await server.request('tools/call', { name: 'agentboard_list_changes', arguments: args });
+      expect(JSON.parse(r.result.content[0].text).error.message).toContain(words);
+    }
+    const required = await server.request('tools/call', { name: 'agentboard_get_change', arguments: { change_id: null } });
+    expect(JSON.parse(required.result.content[0].text).error.message).toBe('Invalid input: change_id is required.');
+    const deep = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks: `${'['.repeat(10_000)}${']'.repeat(10_000)}`, notes: NOTES } });
+    expect(JSON.parse(deep.result.content[0].text).error.message).toBe('Invalid input: objects and arrays are nested more than 32 deep; no field takes that.');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
   it('names every rule a valid input breaks in one answer', async () => {
     const tasks = Array.from({ length: 5 }, (_, i) => ({ title: `Task ${i + 1}`, depends: [`T${i + 10}`] }));
     const r = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks, notes: NOTES } });
