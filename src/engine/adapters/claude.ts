@@ -1,6 +1,6 @@
 /**
- * Claude Code in print mode. Every flag is in `claude --help` of 2.1.197 and 2.1.330 (the
- * versions the README names); sources: https://code.claude.com/docs/en/cli-reference,
+ * Claude Code in print mode. Every flag is in `claude --help` of 2.1.197, 2.1.330 and 2.1.331
+ * (the versions the README names); sources: https://code.claude.com/docs/en/cli-reference,
  * https://code.claude.com/docs/en/headless and https://code.claude.com/docs/en/permission-modes.
  */
 import type { Adapter } from './types.js';
