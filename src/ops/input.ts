@@ -57,6 +57,24 @@ function kindOf(node: JsonNode | undefined, expected: string): string {
   return `a ${expected}`;
 }
 
+/** Letters and digits alone, in lower case: taskId, task-id and TASK_ID are all taskid. */
+const bare = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+/** The field a name not taken was meant for: the same but for case and separators, or one typing slip off (names of four letters or more). */
+function nearField(name: string, fields: string[]): string | undefined {
+  const given = bare(name);
+  return fields.find((f) => bare(f) === given) ?? (given.length >= 4 ? fields.find((f) => oneEditApart(bare(f), given)) : undefined);
+}
+
+/** Whether two words differ by one letter left out, added or changed, or two next to each other swapped. */
+function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2));
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
 /** Names of a list, the first ten of them when there are more. */
 function listed(names: string[]): string {
   return names.length > 10 ? `${names.slice(0, 10).join(', ')} (and ${names.length - 10} more)` : names.join(', ');
@@ -87,10 +105,15 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
   const at = where(issue.path);
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const unknown = `unknown field${issue.keys.length > 1 ? 's' : ''} ${listed(issue.keys.map((k) => `"${printable(k)}"`))}`;
+      const fields = Object.keys(expectedAt(schema, issue.path)?.properties ?? {});
+      // A name that differs from a field's only in its case, its separators or one letter names the field.
+      const named = issue.keys.map((k) => {
+        const near = nearField(k, fields);
+        return `"${printable(k)}"${near ? ` (the field is ${near})` : ''}`;
+      });
+      const unknown = `unknown field${issue.keys.length > 1 ? 's' : ''} ${listed(named)}`;
       if (at === 'input') return unknown;
       // Inside the input (a task of a list, say), the fields it takes are named: the tool's description names only the top level.
-      const fields = Object.keys(expectedAt(schema, issue.path)?.properties ?? {});
       return `${at}: ${unknown}${fields.length > 0 ? `; it takes ${listed(fields)}` : ''}`;
     }
     case 'invalid_type': {

@@ -50,6 +50,14 @@ describe('bad input changes nothing', () => {
     expect(error.message).toContain('unknown field "colour"');
   });
 
+  it('names the field an unknown name was meant for: the same but for case and separators, or one typing slip off', async () => {
+    const error = await refused(['task', 'add', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify({ change_id: 'base', agent_id: 'codex', titel: 'x', colour: 'red', Review_Round: 1, priorty: 'high' }));
+    expect(error.message).toContain('unknown fields "titel" (the field is title), "colour", "Review_Round" (the field is review_round), "priorty" (the field is priority).');
+    const tasks = { tasks: [{ title: 'One' }, { title: 'Two', Depends: ['T1'] }], notes: 'n' };
+    const nested = await refused(['tasks', 'base', '--as', 'codex', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify(tasks));
+    expect(nested.message).toMatch(/tasks\[1\]: unknown field "Depends" \(the field is depends\); it takes /);
+  });
+
   it('names the fields a nested object takes when one of its fields is unknown', async () => {
     const tasks = { tasks: [{ title: 'One', description: 'Do one.' }, { title: 'Two', description: 'Do two.', depends_on: ['T1'] }], notes: 'n' };
     const error = await refused(['tasks', 'base', '--as', 'codex', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify(tasks));
