@@ -162,6 +162,9 @@ describe('agentboard mcp on the wire', () => {
     }
     const required = await server.request('tools/call', { name: 'agentboard_get_change', arguments: { change_id: null } });
     expect(JSON.parse(required.result.content[0].text).error.message).toBe('Invalid input: change_id is required.');
+    // An update whose title and description are both null changes nothing: refused, as one with neither (seed 003).
+    const nothing = await server.request('tools/call', { name: 'agentboard_update_task', arguments: { agent_id: 'planner', task_id: 'texty/T1', title: null, description: null } });
+    expect(JSON.parse(nothing.result.content[0].text).error.message).toContain('give at least one field to change');
     const deep = await server.request('tools/call', { name: 'agentboard_create_tasks', arguments: { agent_id: 'planner', change_id: 'specless', tasks: `${'['.repeat(10_000)}${']'.repeat(10_000)}`, notes: NOTES } });
     expect(JSON.parse(deep.result.content[0].text).error.message).toBe('Invalid input: objects and arrays are nested more than 32 deep; no field takes that.');
     expect(snapshot(dir)).toEqual(before);
