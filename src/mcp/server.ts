@@ -90,7 +90,8 @@ export function toolError(payload: ErrorPayload, spell: Spell): CallToolResult {
 function bindArgs(op: Operation, binding: Binding, args: unknown): unknown {
   if (!('agent_id' in op.input.shape) || args === null || typeof args !== 'object' || Array.isArray(args)) return args;
   const given = (args as Record<string, unknown>).agent_id;
-  if (given === undefined) return { ...args, agent_id: binding.agentId };
+  // null is agent_id left out, as for any field (ops/input.ts)
+  if (given === undefined || given === null) return { ...args, agent_id: binding.agentId };
   if (given !== binding.agentId && op.access !== 'read') {
     fail('AGENT_MISMATCH', `This MCP server acts for agent "${binding.agentId}"; a call as "${printable(String(given))}" is refused.`, `Call again with agent_id "${binding.agentId}", or leave agent_id out.`);
   }

@@ -44,6 +44,8 @@ describe('agentboard mcp --as', () => {
       });
       const same = await call('agentboard_report_progress', { agent_id: 'codex-w1', task_id: claimed.task.task_id, percent: 50, message: 'Half way' });
       expect(same.task.progress).toBe(50);
+      // null, as models told that every field is required send for one they leave out, is the bound agent too.
+      expect((await call('agentboard_report_progress', { agent_id: null, task_id: claimed.task.task_id, percent: 60, message: 'More' })).task.progress).toBe(60);
       // Reading another agent's state is not acting as it.
       expect((await call('agentboard_get_workflow_state', { agent_id: 'someone-else' })).error).toBeUndefined();
     } finally {
@@ -54,11 +56,12 @@ describe('agentboard mcp --as', () => {
       ['agentboard_get_next_task', true, null],
       ['agentboard_report_progress', false, 'AGENT_MISMATCH'],
       ['agentboard_report_progress', true, null],
+      ['agentboard_report_progress', true, null],
       ['agentboard_get_workflow_state', true, null],
     ]);
     expect(calls[2]).toMatchObject({ task_id: 'bound/T1', percent: 50, message: 'Half way' });
     // The board shows the bound agent as the one who worked.
-    expect((await ok(dir, ['task', 'show', 'bound/T1'])).task).toMatchObject({ assignee: 'codex-w1', progress: 50 });
+    expect((await ok(dir, ['task', 'show', 'bound/T1'])).task).toMatchObject({ assignee: 'codex-w1', progress: 60 });
   });
 
   it('keeps a key an agent puts in a call out of the run\'s record of its calls, where "***" stands for it', async () => {
