@@ -165,7 +165,8 @@ export interface ParseOptions {
  */
 export function parseInput<T extends z.ZodType>(schema: T, raw: unknown, options: ParseOptions = {}): z.output<T> {
   const shape = (schema as unknown as { shape?: Record<string, z.ZodType> }).shape;
-  if (!shape?.cursor || raw === null || typeof raw !== 'object' || (raw as Record<string, unknown>).cursor === undefined) return parseFields(schema, raw, options.rules);
+  // A cursor given as null is left out, as any field (see `repaired`).
+  if (!shape?.cursor || raw === null || typeof raw !== 'object' || (raw as Record<string, unknown>).cursor == null) return parseFields(schema, raw, options.rules);
   const object = schema as unknown as z.ZodObject;
   const parse = (fields: Record<string, unknown>, only?: string[]) =>
     parseFields(only ? object.pick(Object.fromEntries(only.filter((k) => k in shape).map((k) => [k, true])) as Record<string, true>) : object, fields, only ? undefined : options.rules) as Record<string, unknown>;

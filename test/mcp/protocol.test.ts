@@ -149,6 +149,13 @@ describe('agentboard mcp on the wire', () => {
     expect(second.result.structuredContent.task).toMatchObject({ title: 'Second', depends: ['T1'], description: '[1, 2]' });
     expect((await server.request('tools/call', { name: 'agentboard_get_task', arguments: { task_id: 'texty/T1' } })).result.structuredContent.task.title).toBe('1984');
 
+    // A cursor, an offset or a filter given as null is left out too: the first page, then the next one from its cursor.
+    const first = await server.request('tools/call', { name: 'agentboard_list_changes', arguments: { limit: 1, cursor: null, offset: null } });
+    expect(first.result.structuredContent).toMatchObject({ total: 3, has_more: true });
+    const next = await server.request('tools/call', { name: 'agentboard_list_changes', arguments: { cursor: first.result.structuredContent.next_cursor, offset: null, phase: null } });
+    expect(next.result.isError, next.result.content[0].text).toBeUndefined();
+    expect(next.result.structuredContent.changes[0].change_id).not.toBe(first.result.structuredContent.changes[0].change_id);
+
     // What no reading makes right is refused as before, naming what the field takes; nothing is written.
     const before = snapshot(dir);
     const refused = [
