@@ -153,7 +153,8 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
   if (globals.input !== undefined) {
     const raw = readInputFile(globals.input, io, command);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', objectStep(command));
-    give(raw as Record<string, unknown>, `--input ${globals.input}`);
+    // A field given as null is left out (no field takes null), as in a tool call: a flag may give it.
+    give(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null)), `--input ${globals.input}`);
   }
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');

@@ -58,6 +58,14 @@ describe('bad input changes nothing', () => {
     expect(nested.message).toMatch(/tasks\[1\]: unknown field "Depends" \(the field is depends\); it takes /);
   });
 
+  it('leaves out a field --input gives as null, so that a flag may give it', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'nulls', [{ title: 'One' }]);
+    const r = await ok(own, ['task', 'add', '--input', '-', '--as', 'codex', '--priority', 'high'], { stdin: JSON.stringify({ change_id: 'nulls', agent_id: null, title: 'Given by null', priority: null, description: null }) });
+    expect(r.task).toMatchObject({ task_id: 'nulls/T2', title: 'Given by null', priority: 'high' });
+    expect(read(own, 'agentd/changes/nulls/tasks.md')).toContain('## T2: Given by null');
+  });
+
   it('names the fields a nested object takes when one of its fields is unknown', async () => {
     const tasks = { tasks: [{ title: 'One', description: 'Do one.' }, { title: 'Two', description: 'Do two.', depends_on: ['T1'] }], notes: 'n' };
     const error = await refused(['tasks', 'base', '--as', 'codex', '--input', '-'], 2, 'INVALID_INPUT', JSON.stringify(tasks));
