@@ -12,7 +12,7 @@ import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
 import { createContext, PROFILES, type Context, type Operation, type Profile, type ToolProfile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
 import { combinable, runCombined } from '../ops/combine.js';
-import { parseInput, refuseDeepInput } from '../ops/input.js';
+import { parseInput, refuseDeepInput, withoutNulls } from '../ops/input.js';
 import { refTo, resolveRefs, resolveRefsDeep } from '../domain/refs.js';
 import { markdownToInput, withFrontmatterNotTaken, type InputLines, type Written } from '../ops/from-markdown.js';
 import type { Field } from './fields.js';
@@ -153,8 +153,8 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
   if (globals.input !== undefined) {
     const raw = readInputFile(globals.input, io, command);
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) fail('USAGE', 'The --input JSON must be an object.', objectStep(command));
-    // A field given as null is left out (no field takes null), as in a tool call: a flag may give it.
-    give(Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== null)), `--input ${globals.input}`);
+    // A field given as null is left out, as in a tool call: a flag may give it.
+    give(withoutNulls(raw as Record<string, unknown>), `--input ${globals.input}`);
   }
   if (globals.from !== undefined) {
     if (!op.cli.from && !op.cli.fromText) fail('USAGE', `--from is not an option of \`agentboard ${op.cli.command}\`.`, 'Use --from with propose, spec, tasks, review or correct.');

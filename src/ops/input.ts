@@ -170,7 +170,13 @@ export function parseInput<T extends z.ZodType>(schema: T, raw: unknown, options
   const object = schema as unknown as z.ZodObject;
   const parse = (fields: Record<string, unknown>, only?: string[]) =>
     parseFields(only ? object.pick(Object.fromEntries(only.filter((k) => k in shape).map((k) => [k, true])) as Record<string, true>) : object, fields, only ? undefined : options.rules) as Record<string, unknown>;
-  return continueFrom(raw as Record<string, unknown>, parse, options.extra ?? []) as z.output<T>;
+  // A field given as null beside the cursor says nothing against the cursor's query.
+  return continueFrom(withoutNulls(raw as Record<string, unknown>), parse, options.extra ?? []) as z.output<T>;
+}
+
+/** The fields given, without those given as null: no field takes null, and null is a field left out (see `repaired`). */
+export function withoutNulls(fields: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null));
 }
 
 /** How deep an input may nest objects and arrays: far more than any field takes, far less than a reader's stack. */

@@ -69,9 +69,7 @@ const FREE_WITH_CURSOR = new Set(['cursor', 'limit']);
  * limit given. A field given beside the cursor must say what the cursor says (offset not at all).
  * `parse` checks fields against the input schema: all of them, or those named.
  */
-export function continueFrom(given: Record<string, unknown>, parse: (fields: Record<string, unknown>, only?: string[]) => Record<string, unknown>, extra: readonly string[]): Record<string, unknown> {
-  // A field given as null is left out (ops/input.ts): it says nothing against the cursor's query.
-  const raw = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== null));
+export function continueFrom(raw: Record<string, unknown>, parse: (fields: Record<string, unknown>, only?: string[]) => Record<string, unknown>, extra: readonly string[]): Record<string, unknown> {
   const cursor = parse({ cursor: raw.cursor }, ['cursor']).cursor as string;
   const body = decodeCursor(cursor)!;
   // Each problem starts with the field it names, which the command line spells as its flag.
