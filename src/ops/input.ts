@@ -106,7 +106,7 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
   switch (issue.code) {
     case 'unrecognized_keys': {
       const fields = Object.keys(expectedAt(schema, issue.path)?.properties ?? {});
-      // A name that differs from a field's only in its case, its separators or one letter names the field.
+      // A name that differs from a field's only in its case, its separators or one typing slip names the field.
       const named = issue.keys.map((k) => {
         const near = nearField(k, fields);
         return `"${printable(k)}"${near ? ` (the field is ${near})` : ''}`;
@@ -231,11 +231,9 @@ function repaired(raw: Record<string, unknown>, issues: z.core.$ZodIssue[]): Rec
   const copy = structuredClone(raw);
   let changed = false;
   for (const issue of issues) {
-    if (issue.path.length === 0) continue;
-    // null where a field takes one of some words, or one of some forms, is a field left out too
-    const left = (issue.code === 'invalid_value' || issue.code === 'invalid_union') && issue.input === null;
-    if (issue.code !== 'invalid_type' && !left) continue;
-    const value = left ? undefined : meant(issue.input, (issue as z.core.$ZodIssueInvalidType).expected);
+    if (issue.path.length === 0 || !(issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union')) continue;
+    // null where a field takes a value of another type, one of some words or one of some forms is the field left out
+    const value = issue.input === null ? undefined : issue.code === 'invalid_type' ? meant(issue.input, issue.expected) : NOT_MEANT;
     if (value === NOT_MEANT) continue;
     let parent: Record<PropertyKey, unknown> = copy;
     for (const part of issue.path.slice(0, -1)) parent = parent[part] as Record<PropertyKey, unknown>;
@@ -252,9 +250,8 @@ const NOT_MEANT = Symbol('not meant');
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const WHOLE = /^-?\d+$/;
 
-/** What a value of the wrong JSON type stands for, given what the schema expected there (undefined: left out). */
+/** What a value of the wrong JSON type stands for, given what the schema expected there: text read as a number, true or false, a list or an object. */
 function meant(value: unknown, expected: string): unknown {
-  if (value === null) return expected === 'null' ? NOT_MEANT : undefined;
   if (typeof value !== 'string') return NOT_MEANT;
   const text = value.trim();
   if ((expected === 'number' && NUMBER.test(text)) || (expected === 'int' && WHOLE.test(text))) return Number(text);
