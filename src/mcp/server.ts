@@ -27,6 +27,7 @@ import { LineTransport } from './stdio.js';
 import { documentsWritten } from '../ops/doc-write.js';
 import { printable } from '../domain/text.js';
 import { stopWaiting } from '../store/lock.js';
+import { useSyncPool } from '../store/sync-pool.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
 
@@ -290,6 +291,8 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   // A server of a run's agent merges no hand edit, and a worker's writes stay on its task.
   const runAgent = options.run !== undefined && options.as !== undefined ? { agentId: options.as, task: options.task, change: options.change, phase: options.phase } : undefined;
   const ctx = createContext(root, process.cwd(), process.env, { sync: options.sync, syncHint, runAgent });
+  // A server commits call after call (its own and, on a busy board, other servers'): its fsyncs are made at once.
+  useSyncPool();
   const server = createServer(ctx, profile, bindingFor(ctx, options));
   const transport = new LineTransport(LIMITS.messageBytesMax);
   let finish: (code: number) => void = () => undefined;

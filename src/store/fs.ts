@@ -13,6 +13,7 @@ import { isUtf8 } from 'node:buffer';
 import { accessSync, closeSync, constants, fchmodSync, fstatSync, fsyncSync, ftruncateSync, lstatSync, mkdirSync, openSync, readdirSync, readSync, renameSync, statSync, unlinkSync, writeSync, type Dirent, type Stats } from 'node:fs';
 import { basename, delimiter, dirname, join, relative, sep } from 'node:path';
 import { faultPoint } from '../clock.js';
+import { fsyncEach } from './sync-pool.js';
 import { AgentboardError, fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { SAME_CALL } from '../domain/refs.js';
@@ -446,29 +447,30 @@ export function appendFile(path: string, data: string, shown: string, options: {
 
 /**
  * Makes files and folders durable, written first and synced after, all of them (the file system
- * commits most of them with the first). A file that cannot be synced is an error naming it; a
+ * commits most of them with the first; in a long-lived process, at once: store/sync-pool.ts). A file that cannot be synced is an error naming it; a
  * folder some file systems refuse to sync is let be (its renames are atomic all the same); what is
  * gone since has nothing left to make durable.
  */
 export function syncAll(files: readonly string[], dirs: readonly string[], shown: (p: string) => string): void {
-  const sync = (path: string, isDir: boolean) => {
-    let fd: number;
-    try {
-      fd = openSync(path, O_RDONLY);
-    } catch (err) {
-      if (isDir || (err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw fsError(err, shown(path), 'write');
+  const opened: { fd: number; path: string; isDir: boolean }[] = [];
+  try {
+    for (const [paths, isDir] of [[files, false], [dirs, true]] as const) {
+      for (const path of new Set(paths)) {
+        try {
+          opened.push({ fd: openSync(path, O_RDONLY), path, isDir });
+        } catch (err) {
+          if (isDir || (err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          throw fsError(err, shown(path), 'write');
+        }
+      }
     }
-    try {
-      fsyncSync(fd);
-    } catch (err) {
-      if (!isDir) throw fsError(err, shown(path), 'write');
-    } finally {
-      closeSync(fd);
-    }
-  };
-  for (const f of new Set(files)) sync(f, false);
-  for (const d of new Set(dirs)) sync(d, true);
+    // A folder's fsync may be refused (some file systems do): its renames are atomic all the same.
+    const errors = fsyncEach(opened.map((o) => o.fd), fsyncSync);
+    const failed = opened.findIndex((o, i) => errors[i] && !o.isDir);
+    if (failed >= 0) throw fsError(errors[failed], shown(opened[failed]!.path), 'write');
+  } finally {
+    for (const o of opened) closeSync(o.fd);
+  }
 }
 
 /** Makes a rename or a new name in `dir` durable. */
