@@ -447,9 +447,9 @@ export function appendFile(path: string, data: string, shown: string, options: {
 
 /**
  * Makes files and folders durable, written first and synced after, all of them (the file system
- * commits most of them with the first; in a long-lived process, at once: store/sync-pool.ts). A file that cannot be synced is an error naming it; a
- * folder some file systems refuse to sync is let be (its renames are atomic all the same); what is
- * gone since has nothing left to make durable.
+ * commits most of them with the first; a long-lived process makes them at once, store/sync-pool.ts).
+ * A file that cannot be synced is an error naming it; a folder some file systems refuse to sync is
+ * let be (its renames are atomic all the same); what is gone since has nothing left to make durable.
  */
 export function syncAll(files: readonly string[], dirs: readonly string[], shown: (p: string) => string): void {
   const opened: { fd: number; path: string; isDir: boolean }[] = [];
