@@ -1,6 +1,7 @@
 import { closeSync, fsyncSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { syncAll } from '../../src/store/fs.js';
 import { fsyncEach, useSyncPool } from '../../src/store/sync-pool.js';
 import { tempDir } from '../helpers.js';
 
@@ -44,5 +45,15 @@ describe('fsyncs made at once', () => {
     // The calling thread made its share, and the pool's threads the rest.
     expect(inThisThread).toBeGreaterThan(0);
     expect(inThisThread).toBeLessThan(made);
+  });
+
+  it('fails a commit whose file cannot be made durable, naming that file, once every other fsync is made', () => {
+    useSyncPool();
+    const dir = tempDir('agentboard-sync-');
+    const files = ['a', 'b', 'c', 'd'].map((name) => join(dir, name));
+    for (const f of files) writeFileSync(f, `${f}\n`);
+    expect(() => syncAll(files, [dir], (p) => p.replace(dir, 'board'))).not.toThrow();
+    // The device in a file's place: its fsync is refused, and the error says which file it was.
+    expect(() => syncAll([files[0]!, '/dev/null', ...files.slice(1)], [dir], (p) => p.replace(dir, 'board'))).toThrow(/Could not write \/dev\/null \(EINVAL\)/);
   });
 });
