@@ -38,6 +38,13 @@ export function setTestHooks(hooks: TestHooks | undefined): void {
   (globalThis as Record<symbol, TestHooks | undefined>)[HOOKS] = hooks;
 }
 
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+/** Blocks this thread for `ms` (the store's waits happen inside synchronous writes). */
+export function sleepSync(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
+
 /** This process's clock. */
 export function now(): Date {
   return new Date(testHooks()?.now?.() ?? Date.now());

@@ -5,6 +5,7 @@
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { sleepSync } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { textFault } from '../store/fs.js';
@@ -38,8 +39,6 @@ export function readUserFile(path: string, flag: string, io: Pick<Io, 'cwd' | 's
   return withoutBom(bytes.toString('utf8'));
 }
 
-const pause = new Int32Array(new SharedArrayBuffer(4));
-
 /**
  * Up to `max` bytes of a file descriptor, read to its end or until there are more: a device or a
  * pipe that never ends (/dev/zero, `yes |`) is cut there, and refused as too large by the caller.
@@ -55,7 +54,7 @@ export function readAtMost(fd: number, max: number): Buffer {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EAGAIN') {
-        Atomics.wait(pause, 0, 0, 5); // a non-blocking pipe with nothing in it yet
+        sleepSync(5); // a non-blocking pipe with nothing in it yet
         continue;
       }
       if (code === 'EOF') break;

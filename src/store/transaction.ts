@@ -11,7 +11,7 @@
  */
 import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { faultPoint } from '../clock.js';
+import { faultPoint, sleepSync } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
 import { DOC_FILES, DOC_WORDS, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import type { RuntimeData } from '../domain/records.js';
@@ -41,10 +41,6 @@ import { printable } from '../domain/text.js';
 import { compareTaskIds } from '../domain/ids.js';
 
 const WRITER_WAIT_MS = 10_000;
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function sleep(ms: number): void {
-  Atomics.wait(sleeper, 0, 0, ms);
-}
 
 /** What a document is written from: its content, or for a task list its title, tasks and the text that goes with the list. */
 export type DocInput = Omit<DocContent, 'tasks'> & { tasks: { title: string; tasks: Task[]; intro?: string } };
@@ -499,7 +495,7 @@ export class Transaction implements Reader {
       if (Date.now() > deadline) {
         fail('BOARD_CHANGED', `${this.board.rel(path)} is being written by another program (pid ${writers.join(', ')}); nothing was changed.`, `Let the editor finish saving, then try ${SAME_CALL} again.`);
       }
-      sleep(50);
+      sleepSync(50);
       this.board.rereadDoc(changeId, type);
       if (!this.board.load(changeId, type)?.edited) break;
     }
@@ -1213,7 +1209,7 @@ export class Transaction implements Reader {
       // Finished: nobody has it open for writing, and it has stopped changing.
       while (Date.now() < deadline && (openWriters(path, true).length > 0 || last !== identityOf(fstatSync(w.fd)))) {
         last = identityOf(fstatSync(w.fd));
-        sleep(50);
+        sleepSync(50);
       }
       raced.push(savedAs(w.changeId, w.type, readAll(w.fd)));
     }

@@ -19,7 +19,7 @@
  */
 import { lstatSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { faultPoint, now } from '../../clock.js';
+import { faultPoint, now, sleepSync } from '../../clock.js';
 import { AgentboardError, fail } from '../../errors.js';
 import type { Board } from '../board.js';
 import { filesUnder, identityOf, newToken, readBoardFile, tempPath, writeFileAtomic, writeNewFile } from '../fs.js';
@@ -57,11 +57,6 @@ const ASIDE_MARKER = 'AGENTBOARD_GIT_ASIDE';
 
 /** The remote's board moved since it was fetched: fetch, and run the operation again. */
 class RemoteMoved extends Error {}
-
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-function sleep(ms: number): void {
-  Atomics.wait(sleeper, 0, 0, ms);
-}
 
 /** Errors that say nothing about the write itself: the queue waits and tries again later. */
 export const TRANSIENT = new Set(['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_BUSY', 'REMOTE_REFUSED', 'BOARD_BUSY', 'BOARD_CHANGED', 'DISK_FULL', 'IO_ERROR', 'PERMISSION_DENIED', 'READ_ONLY', 'INTERNAL']);
@@ -153,7 +148,7 @@ export class SharedBoard {
     // tracking ref at this instant, or a ref the remote listed moving before it was asked for (a
     // clone taking its waiting ref back: "not our ref").
     for (let i = 0; i < 5 && r.code !== 0 && /cannot lock ref|not our ref/.test(r.stderr); i++) {
-      sleep(20 + Math.random() * 50);
+      sleepSync(20 + Math.random() * 50);
       r = this.git.run(args, { network: true });
     }
     this.fetchMs = Date.now() - t0;
@@ -246,7 +241,7 @@ export class SharedBoard {
     const deadline = Date.now() + YIELD_MS;
     while (this.waitingSaid === null && this.files.othersWaiting(WAITING_STALE_MS) && Date.now() < deadline) {
       // About as long as a write takes here: looking sooner only takes time from the clone that waits.
-      sleep(this.attemptMs * (0.5 + Math.random()));
+      sleepSync(this.attemptMs * (0.5 + Math.random()));
       head = this.current();
     }
     return head;
@@ -257,7 +252,7 @@ export class SharedBoard {
     const deadline = Date.now() + ORPHAN_WAIT_MS;
     while (processesWith({ [marker]: token }).length > 0) {
       if (Date.now() > deadline) return false;
-      sleep(100);
+      sleepSync(100);
     }
     return true;
   }
@@ -658,7 +653,7 @@ export class SharedBoard {
    */
   private again(head: string | null, attempt: number): string | null {
     if (attempt > WAIT_AFTER) this.sayWaiting(head);
-    sleep(Math.random() * 5);
+    sleepSync(Math.random() * 5);
     const next = this.giveWay(this.current());
     this.unmoved = next === head ? this.unmoved + 1 : 0;
     if (this.unmoved >= UNMOVED_MAX) {
