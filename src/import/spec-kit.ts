@@ -226,8 +226,9 @@ function requirementTable(lines: TextLines, at: number, end: number, inFence: bo
   const header = tableCells(lines.line(at));
   const separator = at + 1 < end && !inFence[at + 1] ? tableCells(lines.line(at + 1)) : null;
   if (!header || !separator || separator.length !== header.length || !separator.every((c) => /^:?-{3,}:?$/.test(c))) return null;
-  const titleAt = header.findIndex((h) => TABLE_TITLE.test(h.replace(/\*\*/g, '')));
-  const textAt = header.findIndex((h) => TABLE_TEXT.test(h.replace(/\*\*/g, '')));
+  const names = header.map((h) => h.replace(/\*\*/g, ''));
+  const titleAt = names.findIndex((h) => TABLE_TITLE.test(h));
+  const textAt = names.findIndex((h) => TABLE_TEXT.test(h));
   const rows: { line: number; id: string; title: string; text: string }[] = [];
   let i = at + 2;
   for (; i < end && !inFence[i] && lines.line(i).trim().startsWith('|'); i++) {
