@@ -76,6 +76,9 @@ export function readOpenSpec(tree: SourceTree): ImportPlan {
   return plan;
 }
 
+/** "Proposal:" or "Change Proposal:" before a proposal's own title. */
+const PROPOSAL_PREFIX = /^(?:change\s+)?proposal\s*[:：—–-]\s*(?=\S)/i;
+
 function readChange(tree: SourceTree, dir: string, id: string, archived: string | undefined, files: string[], logs: Map<string, FileLog>): ImportedChange {
   const change: ImportedChange = { id, source: dir, attachments: [] };
   if (archived) change.archived = archived;
@@ -90,9 +93,16 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
     const { body, offset } = withoutFrontmatter(proposalText, log, 'frontmatter of the file, not part of the proposal');
     const proposal = readProposal(body, offset, log);
     if (proposal) {
-      // OpenSpec titles every proposal "# Proposal": the change's name says more.
+      // OpenSpec titles every proposal "# Proposal": the change's name says more. A title of its
+      // own after "Proposal:" or "Change Proposal:" is the title (the board puts "Proposal:" before it).
+      let title = !proposal.title || /^proposal$/i.test(proposal.title) ? id : proposal.title;
+      if (PROPOSAL_PREFIX.test(title)) {
+        title = title.replace(PROPOSAL_PREFIX, '');
+        const at = body.split('\n').findIndex((l) => /^#\s/.test(l));
+        if (at >= 0) log.mapped(offset + at + 1, body.split('\n')[at]!, `the title of proposal.md ("Proposal: ${title}")`);
+      }
       // Impact is optional in OpenSpec, and its Why may be shorter than agentboard's.
-      const content = completeProposal({ ...proposal, title: !proposal.title || /^proposal$/i.test(proposal.title) ? id : proposal.title }, 'the OpenSpec proposal', log);
+      const content = completeProposal({ ...proposal, title }, 'the OpenSpec proposal', log);
       change.proposal = { content, from: proposalFile };
       log.went('proposal.md');
       used.add(proposalFile);

@@ -128,6 +128,11 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
   }
 
   keepInOrder(change, logs, used);
+  if (specText === null) {
+    // A feature without its spec lands with no document of its own: the row says so, and where its files went.
+    const kept = change.design ? 'plan.md is its design' : files.length > 0 ? `its files are kept in ${BOARD_DIR}/changes/${id}/attachments/` : 'its folder is empty';
+    (change.findings ??= []).push({ level: 'warning', message: `the feature has no spec.md, which its proposal and spec are made of, so neither was written (${kept})`, fix: `write its proposal with ${refTo('proposal.submit', { change_id: id })}, then its spec` });
+  }
   if (change.tasks && change.tasks.content.tasks.length > 0 && change.tasks.content.tasks.every((t) => t.status === 'done')) {
     logs.get(tasksFile)!.finding('info', 'every task is done and spec-kit records no review: the change waits for one', `review the work with ${refTo('review.create', { change_id: id })}`);
   }

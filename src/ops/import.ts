@@ -30,7 +30,7 @@ import { readOpenSpec } from '../import/openspec.js';
 import type { FileReport } from '../import/report.js';
 import { isFeatureFolder, readSpecKit } from '../import/spec-kit.js';
 import { readTree, sourceGit, type SourceTree } from '../import/source.js';
-import { changeState, loadChange } from './view.js';
+import { changeState, loadChange, loadChangeToRead } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, chars } from './schemas.js';
 
@@ -149,14 +149,18 @@ export const importBoard = defineOp({
 
 /**
  * Of the source's changes under one id (open and archived, say), the one that lands: the open one,
- * which is the work going on, else the one archived last; the first in the source among equals.
+ * which is the work going on, else the one archived last; among equals, one whose folder is named
+ * with the id over one whose name was made into it (`add-thing` over `Add_Thing`), then the first
+ * in the source.
  */
 function keptOfEachId(changes: ImportedChange[]): Map<string, ImportedChange> {
   const rank = (c: ImportedChange) => c.archived ?? '~'; // an open change ranks above every date
+  const named = (c: ImportedChange) => basename(c.source) === c.id || basename(c.source).endsWith(`-${c.id}`);
   const kept = new Map<string, ImportedChange>();
   for (const c of changes) {
     const other = kept.get(c.id);
-    if (!c.refused && (other === undefined || rank(c) > rank(other))) kept.set(c.id, c);
+    if (c.refused) continue;
+    if (other === undefined || rank(c) > rank(other) || (rank(c) === rank(other) && named(c) && !named(other))) kept.set(c.id, c);
   }
   return kept;
 }
@@ -327,21 +331,27 @@ function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool,
 /** What becomes of a change before its documents are judged: imported_with_errors is told of an imported one afterwards. */
 type Outcome = Exclude<ChangeOut['status'], 'imported_with_errors'>;
 
-/** Whether a change lands: not when it is on the board already (then from this tool: unchanged; else refused). */
+/**
+ * Whether a change lands: not when the board holds its id already, open or archived, whether or not
+ * the source archived it since (then from this tool: unchanged; else refused). The board's change
+ * stays as it is: work done on it since the import is the board's.
+ */
 function judge(board: Board, change: ImportedChange, tool: ImportTool, converting: boolean): Outcome {
   if (converting || !existsSync(board.dir)) return 'imported';
-  let folder: string | null = null;
-  if (change.archived) {
-    const found = board.archived().find((a) => a.change_id === change.id);
-    if (found) folder = join(board.archiveDir, found.folder);
-  } else if (board.hasChange(change.id)) folder = board.changeDir(change.id);
-  else if (board.archived().some((a) => a.change_id === change.id)) return 'refused';
+  const folder = boardFolder(board, change.id);
   if (folder === null) return 'imported';
-  const docs = DOC_FILES.map((f) => join(folder!, f)).filter((f) => existsSync(f));
+  const docs = DOC_FILES.map((f) => join(folder, f)).filter((f) => existsSync(f));
   // A change that landed with no document, its files kept as they were, is the one that holds them.
-  if (docs.length === 0) return change.attachments.length > 0 && change.attachments.every((a) => existsSync(join(folder!, a.path))) ? 'unchanged' : 'refused';
+  if (docs.length === 0) return change.attachments.length > 0 && change.attachments.every((a) => existsSync(join(folder, a.path))) ? 'unchanged' : 'refused';
   const from = docs.map((d) => importedFrom(d)?.tool).find((t) => t !== undefined);
   return from === tool ? 'unchanged' : 'refused';
+}
+
+/** The board's folder of a change id, open or archived; null when the board has no change of that id. */
+function boardFolder(board: Board, id: string): string | null {
+  if (board.hasChange(id)) return board.changeDir(id);
+  const found = board.archived().find((a) => a.change_id === id);
+  return found ? join(board.archiveDir, found.folder) : null;
 }
 
 interface Planned {
@@ -392,13 +402,13 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   }
   for (const f of change.findings ?? []) findings.push({ ...f, file: change.source });
   if (change.refused) findings.push({ level: 'error', ...change.refused, file: change.source });
-  else if (status !== 'imported') {
-    const message = status === 'unchanged' ? `change ${change.id} is on the board already, imported from here: left as it is` : `change ${change.id} is on the board already (open or archived): it was not imported`;
-    findings.push({ level: status === 'unchanged' ? 'info' : 'error', message, fix: status === 'unchanged' ? 'nothing to do' : `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again`, file: change.source });
-  }
-  // A change the board holds open already (left as it is, or refused for its id) is told as it is
-  // there: its phase, tasks and verdict, which may have moved on since it was imported.
-  const here = status !== 'imported' && !change.refused && existsSync(board.dir) && board.hasChange(change.id) ? loadChange(board, change.id) : null;
+  // A change the board holds already (left as it is, or refused for its id) is told as it is there,
+  // open or archived: its phase, tasks and verdict, which may have moved on since it was imported.
+  const onBoard = status !== 'imported' && !change.refused && existsSync(board.dir) ? boardFolder(board, change.id) : null;
+  const openHere = onBoard !== null && board.hasChange(change.id);
+  if (!change.refused && status !== 'imported') findings.push({ ...alreadyOnBoard(change, status, openHere), file: change.source });
+  const archivedHere = onBoard !== null && !openHere ? board.archived().find((a) => a.change_id === change.id) : undefined;
+  const here = onBoard === null ? null : archivedHere ? loadChangeToRead(board, { changeId: change.id, archived: archivedHere }) : loadChange(board, change.id);
   const hereState = here ? changeState(here) : null;
   const tasks = hereState ? (hereState.tasks?.tasks ?? []) : (change.tasks?.content.tasks ?? []);
   const state = (type: (typeof STAGES)[number]) => {
@@ -407,7 +417,8 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   };
   const verdict = hereState ? (hereState.review?.verdict ?? null) : (change.review?.content[0]?.verdict ?? null);
   let phase: Phase | '-' = 'archived';
-  if (hereState) phase = derivePhase(hereState, board.config.require_approval).phase;
+  if (archivedHere) phase = 'archived';
+  else if (hereState) phase = derivePhase(hereState, board.config.require_approval).phase;
   else if (status === 'refused') phase = boardPhase(board, change);
   else if (!change.archived) {
     phase = derivePhase(
@@ -427,13 +438,24 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
     source: change.source,
     status: errors ? 'imported_with_errors' : status,
     phase,
-    archived_to: change.archived && status !== 'refused' ? folder : null,
+    archived_to: onBoard !== null ? (archivedHere ? board.rel(onBoard) : null) : change.archived && status !== 'refused' ? folder : null,
     documents: (status === 'imported' ? docs.map((d) => fileName(d.type)) : []),
     attachments: change.attachments.map((a) => a.path),
     tasks: { total: tasks.length, done: tasks.filter((t) => t.status === 'done').length },
     verdict,
     findings,
   };
+}
+
+/** What the report says of a change the board holds already: left as it is (imported from this tool before), or refused. */
+function alreadyOnBoard(change: ImportedChange, status: Outcome, openHere: boolean): { level: 'info' | 'error'; message: string; fix: string } {
+  if (status !== 'unchanged') {
+    return { level: 'error', message: `change ${change.id} is on the board already (open or archived): it was not imported`, fix: `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again` };
+  }
+  if (change.archived && openHere) {
+    return { level: 'info', message: `change ${change.id} is on the board already, imported from here, and open there while the source archived it: left as it is, with the work done on the board`, fix: `archive it on the board once its review is approved and its tasks are done: \`agentboard archive ${change.id}\`` };
+  }
+  return { level: 'info', message: `change ${change.id} is on the board already, imported from here${openHere ? '' : ' (archived on the board)'}: left as it is`, fix: 'nothing to do' };
 }
 
 /** The phase of a refused change the board does not hold open: "archived" when its archive holds that id, else "-". */

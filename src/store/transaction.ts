@@ -798,6 +798,11 @@ export class Transaction implements Reader {
     if (archived) {
       fail('CHANGE_EXISTS', `Change ${changeId} was archived (${this.board.rel(join(this.board.archiveDir, archived.folder))}); its id stays taken.`, `Pick another change id, like ${changeId.length <= 62 ? `${changeId}-2` : 'a shorter one'}.`);
     }
+    // Made over a change open on the board (not set aside by this write), its documents would land beside the old ones' folder, not in it.
+    const folder = this.board.rel(this.board.changeDir(changeId));
+    if (!this.newChanges.has(changeId) && !this.asides.some((a) => a.from === folder) && this.board.hasChange(changeId)) {
+      fail('CHANGE_EXISTS', `Change ${changeId} exists already (${folder}).`, `Pick another change id, like ${changeId.length <= 62 ? `${changeId}-2` : 'a shorter one'}.`);
+    }
     this.newChanges.add(changeId);
     if (blank) this.putDoc(changeId, 'proposal', blank.meta, `\n${renderProposalBody({ title: blank.title, why: '', what_changes: '', impact: '' }, true)}`);
   }

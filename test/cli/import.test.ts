@@ -6,7 +6,7 @@
  * importing writes.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, FIXTURES, newBoard, ok, read, snapshot, tempDir, WHY, write, showDocument } from '../helpers.js';
@@ -567,5 +567,79 @@ describe('import reads the shapes the tools accept (test/fixtures/import/shapes/
     expect(report.lines.filter((l: any) => l.line >= 10 && l.line <= 14).map((l: any) => l.to)).toEqual(['What Changes of proposal.md', 'Impact of proposal.md', 'Impact of proposal.md', 'Impact of proposal.md', 'Impact of proposal.md']);
     expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
     expect(lost(source, dir, data)).toEqual([]);
+  });
+});
+
+describe('import again after the source or the board moved on', () => {
+  const board = async () => {
+    const dir = copy('openspec');
+    git(dir);
+    await ok(dir, ['import', 'openspec'], PERSON);
+    return dir;
+  };
+  const moveInSource = (dir: string, from: string, to: string) => renameSync(join(dir, 'openspec/changes', from), join(dir, 'openspec/changes', to));
+
+  it('leaves a change the board holds open, with its work, when the source archived it since, and says how to archive it here', async () => {
+    const dir = await board();
+    const claimed = await ok(dir, ['next', '--as', 'dev1']);
+    await ok(dir, ['task', 'done', claimed.task.task_id, '--as', 'dev1']);
+    moveInSource(dir, 'add-bookmark-import', 'archive/2026-12-01-add-bookmark-import');
+    const before = snapshot(join(dir, 'agentd'));
+    const run = await cli(dir, ['import', 'openspec', '--json'], PERSON);
+    expect(run.code, run.stdout).toBe(0);
+    const row = run.json.data.changes.find((c: any) => c.change_id === 'add-bookmark-import');
+    expect([row.status, row.phase, row.tasks, row.archived_to]).toEqual(['unchanged', 'implementation', { total: 9, done: 5 }, null]);
+    expect(row.findings.at(-1)).toMatchObject({ level: 'info', fix: expect.stringContaining('`agentboard archive add-bookmark-import`') });
+    // Nothing moved: the open change keeps its work, and no half-made folder is left beside it.
+    expect(snapshot(join(dir, 'agentd'))).toEqual(before);
+    expect(readdirSync(join(dir, 'agentd/changes'))).toEqual(['add-bookmark-import']);
+    expect((await tasksOf(dir, 'add-bookmark-import'))[claimed.task.task_id.split('/')[1]]!.status).toBe('done');
+  });
+
+  it('leaves a change the board archived alone when the source holds it open, and exits 0', async () => {
+    const dir = await board();
+    moveInSource(dir, 'archive/2026-11-22-add-bookmark-basics', 'add-bookmark-basics');
+    const before = snapshot(join(dir, 'agentd'));
+    const run = await cli(dir, ['import', 'openspec', '--json'], PERSON);
+    expect(run.code, run.stdout).toBe(0);
+    const row = run.json.data.changes.find((c: any) => c.change_id === 'add-bookmark-basics');
+    expect([row.status, row.phase, row.tasks, row.archived_to]).toEqual(['unchanged', 'archived', { total: 5, done: 5 }, 'agentd/archive/2026-11-22-add-bookmark-basics']);
+    expect(row.findings.map((f: any) => f.level)).toEqual(['info']);
+    expect(snapshot(join(dir, 'agentd'))).toEqual(before);
+  });
+
+  it('gives an id to the folder named with it, not to one whose name was made into it', async () => {
+    const dir = copy('openspec');
+    cpSync(join(dir, 'openspec/changes/add-bookmark-import'), join(dir, 'openspec/changes/Add_Bookmark_Import'), { recursive: true });
+    const run = await cli(dir, ['import', 'openspec', '--json'], PERSON);
+    const rows = run.json.data.changes.filter((c: any) => c.change_id === 'add-bookmark-import').map((c: any) => [c.source, c.status]);
+    expect(rows.sort()).toEqual([
+      ['openspec/changes/Add_Bookmark_Import', 'refused'],
+      ['openspec/changes/add-bookmark-import', 'imported'],
+    ]);
+    expect(read(dir, 'agentd/changes/add-bookmark-import/proposal.md')).toContain('path: openspec/changes/add-bookmark-import/proposal.md');
+  });
+});
+
+describe('import: what a title or a missing spec says', () => {
+  it('OpenSpec: a proposal titled "Change Proposal: …" keeps its own title, and the report names the line', async () => {
+    const dir = copy('openspec');
+    const source = copy('openspec');
+    const file = 'openspec/changes/add-bookmark-import/proposal.md';
+    for (const d of [dir, source]) write(d, file, read(d, file).replace(/^# Proposal\n/, '# Change Proposal: Import bookmarks from a browser\n'));
+    const data = await ok(dir, ['import', 'openspec'], PERSON);
+    expect((await showDocument(dir, 'add-bookmark-import', 'proposal')).markdown).toContain('\n# Proposal: Import bookmarks from a browser\n');
+    expect(data.files.find((f: any) => f.file === file).lines[0]).toMatchObject({ line: 1, text: '# Change Proposal: Import bookmarks from a browser' });
+    expect(lost(source, dir, data)).toEqual([]);
+  });
+
+  it('spec-kit: a feature without spec.md lands with a warning on its row that says what became of its files', async () => {
+    const dir = copy('spec-kit');
+    mkdirSync(join(dir, 'specs/003-frontend-design'));
+    write(dir, 'specs/003-frontend-design/frontend-design-notes.md', '# Notes\n\nColours and type.\n');
+    const data = await ok(dir, ['import', 'spec-kit'], PERSON);
+    const row = data.changes.find((c: any) => c.change_id === 'frontend-design');
+    expect(row.findings.map((f: any) => [f.level, f.message])).toEqual([['warning', 'the feature has no spec.md, which its proposal and spec are made of, so neither was written (its files are kept in agentd/changes/frontend-design/attachments/)']]);
+    expect(read(dir, 'agentd/changes/frontend-design/attachments/frontend-design-notes.md')).toContain('Colours and type.');
   });
 });
