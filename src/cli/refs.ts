@@ -15,7 +15,8 @@ export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;
  * The command line of an operation with the arguments known, in backticks. A required argument
  * that is not known is no placeholder but named in words after it ("`agentboard new` followed by
  * the change id"), so that the reader never copies a placeholder as a value. The agent it names
- * with --as is the reference's agent_id, else the actor of the command being answered.
+ * with --as is the reference's agent_id, else the actor of the command being answered; an actor
+ * given as '' is an agent whose id is not known (an MCP call without agent_id): said in words.
  */
 export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, actor?: string): string {
   const parts = ['agentboard', op.cli.command];
@@ -41,7 +42,8 @@ export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, acto
   const ownId = takes(op, 'agent_id') && !positional.includes('agent_id') && op.access !== 'human';
   const needsId = ownId && (op.access !== 'read' || op.fields.some((f) => f.name === 'agent_id' && f.required));
   const as = typeof args.agent_id === 'string' ? args.agent_id : actor;
-  if (needsId && as !== undefined && !isHuman(as)) parts.push('--as', as);
+  if (needsId && as === '') words.push('`--as` and your agent id');
+  else if (needsId && as !== undefined && !isHuman(as)) parts.push('--as', as);
   return `\`${parts.join(' ')}\`${words.length > 0 ? ` followed by ${words.join(' and ')}` : ''}`;
 }
 

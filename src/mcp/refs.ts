@@ -2,8 +2,8 @@
  * How an agent reads a reference in agentboard's messages (domain/refs.ts): the first of its
  * alternatives that the agent's profile serves, as the tool to call with the arguments known; an
  * operation no tool of the profile serves is named as the command a person (or the agent's own
- * shell) runs, never as a tool the agent does not have. The call being answered (SAME_CALL) is
- * the tool that was called, `calling`.
+ * shell) runs, with the agent's id (`caller`), never as a tool the agent does not have. The call
+ * being answered (SAME_CALL) is the tool that was called, `calling`.
  */
 import { refsIn, resolveRefs, type Ref } from '../domain/refs.js';
 import { commandLine } from '../cli/refs.js';
@@ -11,7 +11,7 @@ import { spelledOf } from '../ops/catalog.js';
 import { findOperation } from '../ops/index.js';
 import type { Operation } from '../ops/registry.js';
 
-export function toolSpeller(served: readonly Operation[], calling?: Operation): (r: Ref) => string {
+export function toolSpeller(served: readonly Operation[], calling?: Operation, caller?: string): (r: Ref) => string {
   const names = new Set(served.map((op) => op.name));
   return (r) => {
     // The call being answered (SAME_CALL): the tool that was called.
@@ -25,7 +25,9 @@ export function toolSpeller(served: readonly Operation[], calling?: Operation): 
     }
     const op = findOperation(r.ops[0]!);
     if (!op) return r.ops[0]!;
-    return `${commandLine(spelledOf(op), args)} (${op.access === 'human' ? "a person's command" : 'on the command line'})`;
+    // An agent's command names the agent (--as): run without it, it would act as a person.
+    const as = typeof r.args.agent_id === 'string' ? r.args.agent_id : (caller ?? '');
+    return `${commandLine(spelledOf(op), args, as)} (${op.access === 'human' ? "a person's command" : 'on the command line'})`;
   };
 }
 

@@ -174,9 +174,11 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
   for (const op of served) {
     const tool = op.tool!;
     const input = toolInput(op, binding);
-    // Its answers name this tool as the call to make again (SAME_CALL).
-    const spellCall = toolSpeller(served, op);
     const call = (args: unknown, signal: AbortSignal) => {
+      // Its answers name this tool as the call to make again (SAME_CALL), and a command the agent
+      // runs itself with its id (--as).
+      const given = (args as { agent_id?: unknown } | null)?.agent_id;
+      const spellCall = toolSpeller(served, op, typeof given === 'string' ? given : binding?.agentId);
       const running = callTool(toolCtx, op, input, args, spellCall, binding, signal);
       inFlight.add(running);
       void running.finally(() => inFlight.delete(running));
@@ -206,16 +208,20 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
     const params = request.params as { name: string; arguments?: Record<string, unknown> };
     const call = calls.get(params.name);
     if (!call) {
-      // A tool of another profile is refused for the role, saying whose it is.
+      // A tool of another profile is refused for the role, saying whose it is; a name no profile
+      // serves is a protocol error (MCP: unknown tool, invalid params). The run that started this
+      // server sees either call refused, as any other.
       const other = OPERATIONS.find((op) => op.tool?.name === params.name)?.tool;
-      const refused: ErrorPayload = other
-        ? {
-            code: 'ROLE_REFUSED',
-            message: `${other.name} is not a tool of the ${profile} profile (it is for ${[...other.profiles.map((p) => `${/^[aeiou]/.test(p) ? 'an' : 'a'} ${p}`), 'a person'].join(' or ')}): nothing was changed.`,
-            next_step: `List the tools of this profile (tools/list) and call one of them; for anything else, ask a person with ${refTo('input.ask')}.`,
-          }
-        : { code: 'USAGE', message: `There is no tool ${printable(params.name)}.`, next_step: 'List the tools (tools/list) and call one of them.' };
-      // The run that started this server sees the call refused, as any other.
+      if (!other) {
+        const unknown: ErrorPayload = { code: 'USAGE', message: `There is no tool ${printable(params.name)}.`, next_step: 'List the tools (tools/list) and call one of them.' };
+        recordCall(binding, printable(params.name), params.arguments, unknown, spell);
+        throw rpcError(ErrorCode.InvalidParams, `Unknown tool: ${printable(params.name)}. ${unknown.next_step}`);
+      }
+      const refused: ErrorPayload = {
+        code: 'ROLE_REFUSED',
+        message: `${other.name} is not a tool of the ${profile} profile (it is for ${[...other.profiles.map((p) => `${/^[aeiou]/.test(p) ? 'an' : 'a'} ${p}`), 'a person'].join(' or ')}): nothing was changed.`,
+        next_step: `List the tools of this profile (tools/list) and call one of them; for anything else, ask a person with ${refTo('input.ask')}.`,
+      };
       recordCall(binding, printable(params.name), params.arguments, refused, spell);
       return toolError(refused, spell);
     }

@@ -293,6 +293,9 @@ function copyOf(dir: string): string {
   return copy;
 }
 
+/** Commands that only read: an agent runs them without its id. */
+const READ_COMMANDS = /^agentboard (list|show|status|log|docs|inputs|validate|task (list|show)|agent (list|show))\b/;
+
 /** The arguments of a way, with the real review key. */
 function argsOf(way: Way): object {
   return 'review_key' in way.args && way.args.review_key === 'KEY' ? { ...way.args, review_key: key } : way.args;
@@ -362,6 +365,10 @@ describe.each(PROFILES)('the %s profile', (profile) => {
       const missing = toolNames(text).filter((name) => !served.has(name) && name !== 'agentboard_approve_document');
       expect(missing, `${profile}, ${what}: ${text.slice(0, 600)}`).toEqual([]);
       expect(text, `${profile}, ${what}: a reference was left unspelled`).not.toMatch(/[\uFDD0\uFDD1]/);
+      // A command an agent runs itself names the agent (--as): run without it, it would act as a person.
+      for (const [, cmd, after] of text.matchAll(/`(agentboard [^`]*)`([^(`]{0,120}(?:`--as`[^(`]{0,60})?)\(on the command line\)/g)) {
+        if (!READ_COMMANDS.test(cmd!)) expect(`${cmd}${after}`, `${profile}, ${what}: an agent's command without its id`).toMatch(/--as/);
+      }
       // An agent calls tools: it has no command to run again (a disk, a remote or markdown that refused the call).
       expect(text, `${profile}, ${what}: worded for the command line`).not.toMatch(/run the (same )?command|command again/i);
       if (process.env.DUMP) console.log(`${profile} | ${what} | ${text.slice(0, 700)}`);
@@ -396,7 +403,7 @@ describe('with no open change left', () => {
       const note = await mcp.call('agentboard_add_note', { agent_id: 'noter', task_id: 'old/T1', text: 'Too late.' });
       expect(note.error?.code).toBe('CHANGE_ARCHIVED');
       expect(note.error!.next_step).not.toMatch(PLACEHOLDER);
-      if (!served.has('agentboard_submit_proposal')) expect(note.error!.next_step).toContain('`agentboard new` followed by the change id (on the command line)');
+      if (!served.has('agentboard_submit_proposal')) expect(note.error!.next_step).toContain('`agentboard new --as noter` followed by the change id (on the command line)');
     }
     if (served.has('agentboard_get_project_status')) {
       const status = await mcp.call('agentboard_get_project_status', {});

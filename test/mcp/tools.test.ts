@@ -135,12 +135,11 @@ describe('every MCP tool, in memory', () => {
     }
   });
 
-  it('refuses unknown fields and unknown tools with the same error shape', async () => {
+  it('refuses unknown fields with a tool error, and an unknown tool as JSON-RPC invalid params', async () => {
     const r = await mcp.call('agentboard_get_task', { task_id: 'alpha/T1', colour: 'red' });
     expect(r.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('unknown field "colour"') });
-    const u = await mcp.call('agentboard_approve_document', { change_id: 'alpha' });
-    expect(u.isError).toBe(true);
-    expect(u.error!.message).toContain('There is no tool agentboard_approve_document');
+    // A name no profile serves is a protocol error: JSON-RPC invalid params, naming it.
+    await expect(mcp.client.callTool({ name: 'agentboard_approve_document', arguments: { change_id: 'alpha' } })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: agentboard_approve_document.') });
   });
 
   it('answers with a markdown summary holding the ids the agent needs next, and with the JSON when asked', async () => {
