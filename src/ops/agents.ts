@@ -150,7 +150,7 @@ export const listAgents = defineOp({
     // An agent with a workflow status (it asked a question, reported blocked…) is one too, though it holds no task yet.
     const ids = new Set([...Object.keys(view.runtime.agents), ...Object.values(view.runtime.sessions).map((s) => s.agent_id), ...view.work.keys()]);
     const agents = [...ids].sort().map((id) => agentOut(view, id));
-    return page(ctx, 'agents', agents, input);
+    return page(ctx, 'agents', agents, input, {}, (a) => a.agent_id);
   },
 });
 

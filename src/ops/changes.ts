@@ -197,7 +197,7 @@ export const listChanges = defineOp({
     const old = input.archived || input.phase === 'archived' ? archived.map((a) => summarize(board, loadChangeToRead(board, { changeId: a.change_id, archived: a }), a)) : [];
     const all = [...open, ...old];
     const filtered = input.phase ? all.filter((c) => c.phase === input.phase) : all;
-    const result = page(ctx, 'changes', filtered, input, { archived: input.archived ? archived : [], archived_count: archived.length });
+    const result = page(ctx, 'changes', filtered, input, { archived: input.archived ? archived : [], archived_count: archived.length }, (c) => c.change_id);
     // A filter that leaves nothing says so, rather than that there are no changes.
     if (input.phase && filtered.length === 0 && all.length > 0) result.notice ??= `No change is in phase ${input.phase}; ${all.length} ${all.length === 1 ? 'is' : 'are'} in other phases.`;
     return result;
@@ -234,7 +234,7 @@ export const showChange = defineOp({
       }),
     };
     const ids = tasksOf(change.tasks).map((t) => `${input.change_id}/${t.id}`);
-    return pageOf(ctx, 'task ids', ids, input, (task_ids, info) => ({ ...summary, task_ids, ...info }));
+    return pageOf(ctx, 'task ids', ids, input, (task_ids, info) => ({ ...summary, task_ids, ...info }), (id) => id);
   },
 });
 

@@ -46,6 +46,8 @@ function refuseUnreadable(doc: DocFile, changeId: string): void {
 
 /** The list of a document's fields that is read in pages, when it has one. */
 const LISTS: Partial<Record<DocType, string>> = { tasks: 'tasks', review: 'rounds', spec: 'requirements' };
+/** A document's list as its cursor names it: not the list of another tool (list_tasks' tasks). */
+const listOfDocument = (list: string) => `${list} of the document`;
 
 /** `open`: whether the change hands out its tasks now (view.ts openForWork). */
 function contentOf(changeId: string, doc: DocFile, open: boolean): Record<string, unknown> {
@@ -93,7 +95,7 @@ export const getDocument = defineOp({
     change_id: ChangeId,
     document: DocTypeSchema,
     format: z.enum(FORMATS).default('markdown').describe('"markdown": the file; "fields": its fields.'),
-    ...pageInput(['lines', 'items', ...Object.values(LISTS)], z.number().int().min(1).max(LIMITS.documentPageMax).optional().describe(`Lines (markdown; a line over ${LIMITS.linePartMax.toLocaleString('en-US')} characters counts once per ${LIMITS.linePartMax.toLocaleString('en-US')}) or items (fields); all that fit if left out.`)),
+    ...pageInput(['lines', 'items', ...Object.values(LISTS).map(listOfDocument)], z.number().int().min(1).max(LIMITS.documentPageMax).optional().describe(`Lines (markdown; a line over ${LIMITS.linePartMax.toLocaleString('en-US')} characters counts once per ${LIMITS.linePartMax.toLocaleString('en-US')}) or items (fields); all that fit if left out.`)),
   }),
   output: DocOut,
   cli: { command: 'show', args: ['change_id', 'document'] },
@@ -140,7 +142,7 @@ export const getDocument = defineOp({
     const content = contentOf(input.change_id, doc, doc.type === 'tasks' && change.archived === null && openForWork(board, input.change_id, doc));
     const list = LISTS[input.document];
     const items = list && Array.isArray(content[list]) ? (content[list] as unknown[]) : [];
-    return pageOf(ctx, list ?? 'items', items, input, (page, info) => ({ ...head, content: list ? { ...content, [list]: page } : content, markdown: null, ...info }));
+    return pageOf(ctx, list ? listOfDocument(list) : 'items', items, input, (page, info) => ({ ...head, content: list ? { ...content, [list]: page } : content, markdown: null, ...info }));
   },
 });
 
@@ -208,7 +210,7 @@ export const listDocuments = defineOp({
       }
     }
     const leftOut = archivedLeftOut(board, input.change_id, (id) => refTo('document.list', { change_id: id }));
-    return page(ctx, 'documents', docs, input, { archived: input.change_id !== undefined && changes[0]!.archived !== null, ...leftOut });
+    return page(ctx, 'documents', docs, input, { archived: input.change_id !== undefined && changes[0]!.archived !== null, ...leftOut }, (d) => `${d.change_id} ${d.document}`);
   },
 });
 

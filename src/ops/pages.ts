@@ -2,7 +2,14 @@
  * Pages of a list: limit and offset, and a cursor that carries the whole query, so that the next
  * page is asked for with the cursor alone. A result that would not fit the caller's size limit (an
  * MCP tool result) is cut to fewer items, and says so.
+ *
+ * A list whose items have an identity (tasks, agents, changes, log entries…) goes on, from a
+ * cursor, after the last item the page before showed, wherever the list has it now: an item
+ * added or taken out meanwhile (another agent claimed a task, wrote to the log) shifts no item
+ * into a page twice nor past it unseen. The cursor holds a short hash of that item and of the two
+ * after it; when none of them is in the list any more, the page starts at the cursor's offset.
  */
+import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
@@ -23,22 +30,34 @@ interface CursorBody {
   q: Record<string, unknown>;
   /** Where the next page starts. */
   o: number;
+  /** Anchors (lists whose items have an identity): the hashes of the last item shown and of the two after it. */
+  a?: string[];
 }
 
-function encodeCursor(list: string, query: Record<string, unknown>, offset: number): string {
+function encodeCursor(list: string, query: Record<string, unknown>, offset: number, anchors: string[] | undefined): string {
   const q: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(query)) if (k !== 'offset' && k !== 'cursor' && v !== undefined) q[k] = v;
-  return Buffer.from(JSON.stringify({ l: list, q, o: offset } satisfies CursorBody)).toString('base64url');
+  const body: CursorBody = anchors ? { l: list, q, o: offset, a: anchors } : { l: list, q, o: offset };
+  return Buffer.from(JSON.stringify(body)).toString('base64url');
 }
 
 function decodeCursor(cursor: string): CursorBody | null {
   try {
     const body = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as CursorBody;
-    const ok = typeof body.l === 'string' && body.q !== null && typeof body.q === 'object' && !Array.isArray(body.q) && Number.isInteger(body.o) && body.o >= 0;
+    const anchors = body.a === undefined || (Array.isArray(body.a) && body.a.length <= 3 && body.a.every((x) => typeof x === 'string'));
+    const ok = typeof body.l === 'string' && body.q !== null && typeof body.q === 'object' && !Array.isArray(body.q) && Number.isInteger(body.o) && body.o >= 0 && anchors;
     return ok ? body : null;
   } catch {
     return null;
   }
+}
+
+/** The anchors a continued list's query carries (continueFrom), read by pageOf. */
+const ANCHORS = Symbol('anchors');
+
+/** An item's identity as a cursor holds it: short, whatever the key. */
+function anchorOf(key: string): string {
+  return createHash('sha1').update(key).digest('base64url').slice(0, 12);
 }
 
 /** The cursor of a list: a next_cursor that list returned (a document's list is one of several). */
@@ -84,6 +103,7 @@ export function continueFrom(raw: Record<string, unknown>, parse: (fields: Recor
       CURSOR_OR_NEW_LIST,
     );
   }
+  if (body.a) Object.defineProperty(merged, ANCHORS, { value: body.a, enumerable: true });
   return merged;
 }
 
@@ -110,21 +130,43 @@ export interface PageQuery {
 }
 
 /**
- * One page of `items` built into a result by `build`. With a context that limits result sizes,
- * the page holds as many items as fit (at least one), and its notice says it was cut.
+ * Where a page starts: after the cursor's anchor item (or at the first of the items after it that
+ * is still there), else at the offset.
  */
-export function pageOf<T, R>(ctx: Pick<Context, 'fits'>, list: string, items: readonly T[], query: PageQuery, build: (slice: T[], page: PageInfo) => R): R {
-  const end = query.limit === undefined ? items.length : Math.min(items.length, query.offset + query.limit);
+function startOf<T>(items: readonly T[], query: PageQuery, keyOf: ((item: T) => string) | undefined): number {
+  const anchors = (query as { [ANCHORS]?: string[] })[ANCHORS];
+  if (!anchors || !keyOf) return query.offset;
+  const at = new Map<string, number>();
+  items.forEach((item, i) => {
+    const key = anchorOf(keyOf(item));
+    if (!at.has(key)) at.set(key, i);
+  });
+  for (const [n, anchor] of anchors.entries()) {
+    const i = at.get(anchor);
+    if (i !== undefined) return n === 0 ? i + 1 : i;
+  }
+  return query.offset;
+}
+
+/**
+ * One page of `items` built into a result by `build`. With a context that limits result sizes,
+ * the page holds as many items as fit (at least one), and its notice says it was cut. `keyOf`: the
+ * identity of an item, for lists whose items have one (see above).
+ */
+export function pageOf<T, R>(ctx: Pick<Context, 'fits'>, list: string, items: readonly T[], query: PageQuery, build: (slice: T[], page: PageInfo) => R, keyOf?: (item: T) => string): R {
+  const offset = startOf(items, query, keyOf);
+  const end = query.limit === undefined ? items.length : Math.min(items.length, offset + query.limit);
   const at = (stop: number, cut: boolean): R => {
     const hasMore = stop < items.length;
-    const info: PageInfo = { total: items.length, has_more: hasMore, next_offset: hasMore ? stop : null, next_cursor: hasMore ? encodeCursor(list, query as unknown as Record<string, unknown>, stop) : null };
-    if (cut) info.notice = `Cut to ${stop - query.offset} of ${end - query.offset} ${list} to keep the result small; continue with next_cursor.`;
-    else if (query.offset > 0 && query.offset >= items.length) info.notice = `Offset ${query.offset} is past the end: there ${items.length === 1 ? 'is 1' : `are ${items.length}`} in all (${list}). Ask again with a smaller offset.`;
-    return build(items.slice(query.offset, stop), info);
+    const anchors = keyOf && hasMore && stop > 0 ? items.slice(stop - 1, stop + 2).map((item) => anchorOf(keyOf(item))) : undefined;
+    const info: PageInfo = { total: items.length, has_more: hasMore, next_offset: hasMore ? stop : null, next_cursor: hasMore ? encodeCursor(list, query as unknown as Record<string, unknown>, stop, anchors) : null };
+    if (cut) info.notice = `Cut to ${stop - offset} of ${end - offset} ${list} to keep the result small; continue with next_cursor.`;
+    else if (offset > 0 && offset >= items.length && !(query as { [ANCHORS]?: string[] })[ANCHORS]) info.notice = `Offset ${offset} is past the end: there ${items.length === 1 ? 'is 1' : `are ${items.length}`} in all (${list}). Ask again with a smaller offset.`;
+    return build(items.slice(offset, stop), info);
   };
   const whole = at(end, false);
-  if (!ctx.fits || end - query.offset <= 1 || ctx.fits(whole)) return whole;
-  let lo = query.offset + 1;
+  if (!ctx.fits || end - offset <= 1 || ctx.fits(whole)) return whole;
+  let lo = offset + 1;
   let hi = end - 1;
   while (lo < hi) {
     const mid = Math.ceil((lo + hi) / 2);
@@ -138,6 +180,6 @@ export function pageOf<T, R>(ctx: Pick<Context, 'fits'>, list: string, items: re
  * One page of a list, under the name the list has in the output: page(ctx, 'tasks', all, input);
  * `besides`: the other fields of the result, which the page must leave room for.
  */
-export function page<K extends string, T, E extends object = object>(ctx: Pick<Context, 'fits'>, key: K, items: readonly T[], query: PageQuery, besides?: E): { [P in K]: T[] } & PageInfo & E {
-  return pageOf(ctx, key, items, query, (slice, info) => ({ [key]: slice, ...info, ...besides }) as { [P in K]: T[] } & PageInfo & E);
+export function page<K extends string, T, E extends object = object>(ctx: Pick<Context, 'fits'>, key: K, items: readonly T[], query: PageQuery, besides?: E, keyOf?: (item: T) => string): { [P in K]: T[] } & PageInfo & E {
+  return pageOf(ctx, key, items, query, (slice, info) => ({ [key]: slice, ...info, ...besides }) as { [P in K]: T[] } & PageInfo & E, keyOf);
 }

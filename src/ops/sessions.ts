@@ -380,7 +380,7 @@ export const listInputs = defineOp({
       .filter((i) => (input.status === 'all' || i.status === input.status) && (!input.agent_id || i.agent_id === input.agent_id))
       .sort((a, b) => (a.created_at < b.created_at ? -1 : 1))
       .map(inputOut);
-    return page(ctx, 'inputs', inputs, input);
+    return page(ctx, 'inputs', inputs, input, {}, (i) => i.input_id);
   },
 });
 

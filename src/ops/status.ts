@@ -241,7 +241,7 @@ export const activityLog = defineOp({
       .readActivity()
       .filter((e) => (!input.actor || e.actor === input.actor) && (!input.change_id || e.change_id === input.change_id) && (!since || e.at >= since))
       .reverse();
-    return page(ctx, 'entries', entries, input);
+    return page(ctx, 'entries', entries, input, {}, (e) => JSON.stringify([e.at, e.actor, e.action, e.target, e.summary]));
   },
 });
 

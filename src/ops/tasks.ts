@@ -138,7 +138,7 @@ export const listTasks = defineOp({
       }
     }
     const leftOut = archivedLeftOut(board, input.change_id, (id) => refTo('task.list', { change_id: id }));
-    return page(ctx, 'tasks', out, input, { archived: input.change_id !== undefined && changes[0]!.archived !== null, ...leftOut });
+    return page(ctx, 'tasks', out, input, { archived: input.change_id !== undefined && changes[0]!.archived !== null, ...leftOut }, (t) => t.task_id);
   },
 });
 

@@ -326,3 +326,48 @@ async function walkDocument(mcp: Awaited<ReturnType<typeof connect>>, args: obje
     r = await mcp.call('agentboard_get_document', { cursor: r.data.next_cursor, response_format: 'json' });
   }
 }
+
+describe('pages of a list that changes between them', () => {
+  it('continue after the last item shown: a task claimed meanwhile loses none, log entries written meanwhile repeat none', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'busy', Array.from({ length: 8 }, (_, i) => ({ title: `Task ${i + 1}` })));
+    const reader = await connect(dir, 'all');
+    const other = await connect(dir, 'all');
+    const first = await reader.call('agentboard_list_tasks', { change_id: 'busy', status: 'todo', limit: 3 });
+    expect(first.data.tasks.map((t: any) => t.task_id)).toEqual(['busy/T1', 'busy/T2', 'busy/T3']);
+    // Another agent claims a task of the first page: the todo list is one shorter before where the page ended.
+    expect((await other.call('agentboard_get_next_task', { agent_id: 'claimer' })).data.task.task_id).toBe('busy/T1');
+    const second = await reader.call('agentboard_list_tasks', { cursor: first.data.next_cursor });
+    expect(second.data.tasks.map((t: any) => t.task_id)).toEqual(['busy/T4', 'busy/T5', 'busy/T6']);
+
+    const log = await reader.call('agentboard_get_activity_log', { limit: 2 });
+    const shown = log.data.entries.map((e: any) => JSON.stringify(e));
+    const before = (await reader.call('agentboard_get_activity_log', { limit: 50 })).data.entries.map((e: any) => JSON.stringify(e));
+    // Two writes meanwhile put two entries before the first page (the log is newest first).
+    await other.call('agentboard_add_note', { agent_id: 'claimer', task_id: 'busy/T1', text: 'One.' });
+    await other.call('agentboard_add_note', { agent_id: 'claimer', task_id: 'busy/T1', text: 'Two.' });
+    const next = (await reader.call('agentboard_get_activity_log', { cursor: log.data.next_cursor })).data.entries.map((e: any) => JSON.stringify(e));
+    expect(next).toEqual(before.slice(2, 2 + next.length));
+    expect(next.filter((e: string) => shown.includes(e))).toEqual([]);
+
+    // The last item shown taken out of the list, and the one after it too: the page starts at the next one still there.
+    const page = await reader.call('agentboard_list_tasks', { change_id: 'busy', status: 'todo', limit: 2 });
+    expect(page.data.tasks.map((t: any) => t.task_id)).toEqual(['busy/T2', 'busy/T3']);
+    await other.call('agentboard_report_progress', { agent_id: 'p3', task_id: 'busy/T3', percent: 10, message: 'Started.' });
+    await other.call('agentboard_report_progress', { agent_id: 'p4', task_id: 'busy/T4', percent: 10, message: 'Started.' });
+    expect((await reader.call('agentboard_list_tasks', { cursor: page.data.next_cursor })).data.tasks.map((t: any) => t.task_id)).toEqual(['busy/T5', 'busy/T6']);
+    await reader.close();
+    await other.close();
+  });
+
+  it("a document's list and list_tasks take only their own cursors, and say so", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'busy', Array.from({ length: 4 }, (_, i) => ({ title: `Task ${i + 1}` })));
+    const mcp = await connect(dir, 'all');
+    const fields = await mcp.call('agentboard_get_document', { change_id: 'busy', document: 'tasks', format: 'fields', limit: 2 });
+    const tasks = await mcp.call('agentboard_list_tasks', { change_id: 'busy', limit: 2 });
+    expect((await mcp.call('agentboard_list_tasks', { cursor: fields.data.next_cursor })).error!.message).toContain('continues a list of tasks of the document, not of tasks');
+    expect((await mcp.call('agentboard_get_document', { cursor: tasks.data.next_cursor })).error!.message).toContain('continues a list of tasks, not of lines or items or tasks of the document');
+    await mcp.close();
+  });
+});
