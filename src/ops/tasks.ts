@@ -375,7 +375,8 @@ export const completeTask = defineOp({
       if (task.status === 'done') {
         // Safe to repeat for whoever completed it (a person too); another agent did not finish it.
         if (!isHuman(input.agent_id) && task.assignee !== input.agent_id) refuseDone(task, input.task_id, input.agent_id, 'complete');
-        if (!input.note) return { result: result(found, task, false), unchanged: true };
+        // A call made again (a client retrying one it saw no answer to) keeps its note once.
+        if (!input.note || task.notes.some((n) => n.author === input.agent_id && n.text === input.note)) return { result: result(found, task, false), unchanged: true };
         task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
         return { result: result(found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.note.slice(0, 120)}`] };
       }

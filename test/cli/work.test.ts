@@ -124,11 +124,19 @@ describe('task tools (seed 003)', () => {
     const before = read(dir, 'agentd/changes/crud/tasks.md');
     expect(await ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex'])).toMatchObject({ changed: false, task: { status: 'done' } });
     expect(read(dir, 'agentd/changes/crud/tasks.md')).toBe(before);
+    // A note comes once, however often the same call is made again (a client retrying it); another note is added.
+    for (let i = 0; i < 3; i++) await ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex', '--note', 'Renamed it as asked.']);
+    await ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex', '--note', 'One more thing.']);
+    expect((await ok(dir, ['task', 'show', 'crud/T2'])).task.notes.map((n: any) => n.text)).toEqual(['Renamed it as asked.', 'One more thing.']);
+    expect((await ok(dir, ['log', '--actor', 'codex'])).entries.filter((e: any) => e.action === 'task.note')).toHaveLength(2);
+    const noted = read(dir, 'agentd/changes/crud/tasks.md');
+    expect(await ok(dir, ['task', 'done', 'crud/T2', '--as', 'codex', '--note', 'One more thing.'])).toMatchObject({ changed: false });
+    expect(read(dir, 'agentd/changes/crud/tasks.md')).toBe(noted);
     expect((await ok(dir, ['task', 'list', '--status', 'completed'])).tasks.map((t: any) => t.task_id)).toEqual(['crud/T2']);
     // A done task is the record of the work: its agent does not delete it; a person may.
     const kept = await cli(dir, ['task', 'rm', 'crud/T2', '--as', 'codex', '--json']);
     expect(kept.json.error).toMatchObject({ code: 'TASK_NOT_READY', message: expect.stringMatching(/^Task crud\/T2 is done: you completed it at \S+\. A done task stays as it is, so you cannot delete it\.$/) });
-    expect(read(dir, 'agentd/changes/crud/tasks.md')).toBe(before);
+    expect(read(dir, 'agentd/changes/crud/tasks.md')).toBe(noted);
     await ok(dir, ['task', 'rm', 'crud/T2']);
     const gone = await cli(dir, ['task', 'show', 'crud/T2', '--json']);
     expect(gone.json.error).toMatchObject({ code: 'TASK_NOT_FOUND', message: 'Task crud/T2 does not exist.' });
