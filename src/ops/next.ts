@@ -214,9 +214,11 @@ export const nextTask = defineOp({
         };
       }
 
-      const rejected = found.docs.filter((d) => d.meta.status === 'rejected' && (ctx.writesDocuments ?? STAGES).includes(d.type));
-      const revising = rejected.find((d) => d.meta.assignee === agent);
+      // A document the agent took up to revise is its work, whichever profile it asks through now
+      // (it took it up through one that writes documents): one piece of work at a time.
+      const revising = found.docs.find((d) => d.meta.status === 'rejected' && d.meta.assignee === agent);
       if (revising) return revise(revising.changeId, revising.type, tx.readDoc(revising.changeId, revising.type)!, true);
+      const rejected = found.docs.filter((d) => d.meta.status === 'rejected' && (ctx.writesDocuments ?? STAGES).includes(d.type));
       const free = rejected.find((d) => !d.meta.assignee);
       if (free) {
         const doc = claimDocument(tx, free.changeId, free.type, agent);

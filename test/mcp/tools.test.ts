@@ -201,6 +201,25 @@ describe('a document read over MCP after a person rejected it', () => {
   });
 });
 
+describe('a rejected document an agent took up, asked for work through another profile', () => {
+  it('stays its work: a worker profile hands it no task, and names the command that resubmits it with the agent\'s id', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'sent-back', [{ title: 'One' }]);
+    await ok(dir, ['reject', 'sent-back', 'spec', '--feedback', 'Add an error scenario.']);
+    const planner = await connect(dir, 'agent');
+    expect((await planner.call('agentboard_get_next_task', { agent_id: 'rv1' })).data.status).toBe('revise_document');
+    await planner.close();
+    const tasks = read(dir, 'agentd/changes/sent-back/tasks.md');
+    const worker = await connect(dir, 'worker');
+    const r = await worker.call('agentboard_get_next_task', { agent_id: 'rv1' });
+    expect(r.data).toMatchObject({ status: 'revise_document', task: null, document: { change_id: 'sent-back', document: 'spec' } });
+    expect(r.data.message).toContain('You are revising the rejected spec of sent-back');
+    expect(r.data.message).toContain('`agentboard spec sent-back --as rv1`');
+    expect(read(dir, 'agentd/changes/sent-back/tasks.md'), 'no task claimed beside it').toBe(tasks);
+    await worker.close();
+  });
+});
+
 describe('the record of done work, over MCP', () => {
   it('keeps a completed task and its id: no agent deletes it, and no new task takes a deleted one\'s id', async () => {
     const dir = await newBoard();
