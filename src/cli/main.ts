@@ -554,6 +554,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   // `agentboard mcp`'s stdout is the protocol's: its errors go to stderr, --json or not.
   const wantsJson = options.includes('--json') && word !== 'mcp';
   const debug = options.includes('--debug');
+  /** Help commander wrote, held for one JSON document when --json is given. */
+  let helpText = '';
   let run: Run | null = null;
   let special: (() => Promise<number>) | null = null;
   const operations = await catalog();
@@ -666,7 +668,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           special = async () => (await import('../mcp/server.js')).serveStdio(root, opts.profile, { as: globals.as, run: opts.run, invocation: opts.invocation, task: opts.task, change: opts.change, phase: opts.phase, sync: globals.sync === true });
         });
     },
-    { writeOut: (t: string) => io.out(t), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
+    // With --json, help is one JSON document too ({"ok":true,"data":{"help":…}}), written once commander is done.
+    { writeOut: (t: string) => (wantsJson ? void (helpText += t) : io.out(t)), writeErr: (t: string) => (wantsJson ? undefined : io.err(t)), outputError: () => undefined },
   );
   // The command last dispatched to: when commander asks for a subcommand, the group that needs one.
   let group: Command = program;
@@ -708,7 +711,10 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
         const subcommands = group.createHelp().visibleCommands(group).map((c) => c.name()).filter((name) => name !== 'help');
         return failWith({ code: 'USAGE', message: `\`${commandLine(group)}\` needs a subcommand: ${subcommands.join(', ')}.`, next_step: `Run \`${commandLine(group)} <subcommand>\`; \`${commandLine(group)} --help\` says what each does.` }, 2);
       }
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') {
+        if (wantsJson) io.out(`${JSON.stringify({ ok: true, data: err.code === 'commander.version' ? { version: VERSION } : { help: helpText } })}\n`);
+        return 0;
+      }
       return failWith({ code: 'USAGE', message: usageMessage(err, group), next_step: helpStep(group) }, 2);
     }
     return failWith(toPayload(err), err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);

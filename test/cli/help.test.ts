@@ -21,6 +21,17 @@ describe('the command line', () => {
     }
   });
 
+  it('gives help as one JSON document with --json, the same text as without', async () => {
+    const dir = tempDir();
+    for (const args of [['help'], ['help', 'task'], ['--help'], ['task', '--help'], ['task', 'list', '--help']]) {
+      const plain = await cli(dir, args);
+      const json = await cli(dir, [...args, '--json']);
+      expect([json.code, json.stderr], args.join(' ')).toEqual([0, '']);
+      expect(JSON.parse(json.stdout), args.join(' ')).toEqual({ ok: true, data: { help: plain.stdout } });
+      expect(plain.stdout).toMatch(/^Usage: agentboard/);
+    }
+  });
+
   it("shows in each command's help the global flags that apply to it", async () => {
     const dir = tempDir();
     const help = async (...args: string[]) => {
