@@ -33,7 +33,7 @@ import { headingsOffLevel, outline, TextLines, type Heading } from './markdown.j
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
 import { emitYamlCommented, lineOfKey, parseYaml, yamlComments, YamlError, yamlInteger, type FlatMap, type Value, type YamlMap } from './yaml-lite.js';
-import { describeChar, printable } from '../domain/text.js';
+import { describeChar, lineProblem, printable } from '../domain/text.js';
 import { nextTaskId } from '../domain/ids.js';
 import { rewriteYamlFields } from './yaml-fields.js';
 
@@ -249,6 +249,9 @@ export function parseTasksBody(body: string, sink: FindingSink, retired: readonl
       seen.set(id, head.index + 1);
     }
     block.task = parseTaskBlock(id, m[2]!.trim(), lines, head.index, end, sink);
+    // A title a command would refuse (an invisible character in it), typed by hand: said, with its line.
+    const titleProblem = lineProblem(m[2]!.trim());
+    if (titleProblem) sink.warn('tasks.title.text', `the title of task ${printable(id)} ${titleProblem.replace(/; send the text without it$/, '')}`, 'take the character out of the title (an editor that shows invisible characters helps)', head.index + 1);
   });
   for (const lost of lostTaskHeadings(lines, all)) {
     const within = taskHeads.findLast((h) => h.index < lost.index);

@@ -178,6 +178,19 @@ describe('a hand-edited file', () => {
     }
   });
 
+  it('with an invisible character in a task title, which a command would refuse, is warned of with its line; its tasks still go out', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'edited', [{ title: 'One' }, { title: 'Two' }]);
+    const file = 'agentd/changes/edited/tasks.md';
+    const text = read(dir, file).replace('## T2: Two', '## T2: Do\u200Bcs');
+    write(dir, file, text);
+    const line = text.split('\n').findIndex((l) => l.includes('\u200B')) + 1;
+    const v = await cli(dir, ['validate', 'edited', '--json']);
+    expect(v.code).toBe(0);
+    expect(v.json.data.changes[0].findings).toContainEqual(expect.objectContaining({ level: 'warning', file, line, rule: 'tasks.title.text', message: 'the title of task T2 holds U+200B, an invisible zero-width space, at character 3' }));
+    expect((await ok(dir, ['next', '--as', 'w1'])).status).toBe('assigned');
+  });
+
   it('with bytes that are not UTF-8 in one task keeps every byte and refuses a note on another task', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'bytes', [{ title: 'One' }, { title: 'Two', description: 'Caf\u00e9 menu' }]);
