@@ -744,7 +744,11 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     refuseOutsideRole(op, input, ctx, operations);
     // Bad usage exits 2 whoever runs it: a person's command checks its input before asking who runs it.
     if (op.access === 'human') parseInput(operation.input, takes(op, 'agent_id') ? { ...input, agent_id: input.agent_id ?? 'human:usage-check' } : input, { rules: operation.inputRules });
-    if (takes(op, 'agent_id') && op.access !== 'read') input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
+    if (takes(op, 'agent_id') && op.access !== 'read') {
+      // --as as given is checked first (bad usage, exit 2), then who may act so (a person present).
+      if (typeof input.agent_id === 'string') parseInput(operation.input.pick({ agent_id: true }), { agent_id: input.agent_id });
+      input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
+    }
     const result = await runCommand(operation, ctx, input);
     // The frontmatter of a --from file, where the write did not take it, is told with the write's warnings.
     const written = markdown === undefined ? result : withFrontmatterNotTaken(result as Record<string, unknown> & Written, markdown, chosen.from!);

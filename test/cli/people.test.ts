@@ -66,8 +66,9 @@ describe("a person's command", () => {
       const wrong = await cli(dir, [...args, '--json'], { env: { AGENTBOARD_PERSON_KEY: 'abpk_not-a-key-of-this-board' } });
       expect(wrong.json.error?.code).toBe(args[0] === 'person' ? 'PERSON_REQUIRED' : 'PERSON_KEY_INVALID');
     }
-    // Bad usage exits 2 before the person is asked for, with or without a key of this board.
-    const usage = [['approve', 'decide', 'nodoc'], ['reject', 'decide', 'spec'], ['archive', 'BAD_ID'], ['answer', 'bogus', 'yes'], ['reviewer', 'add', 'Bad Name']];
+    // Bad usage exits 2 before the person is asked for, with or without a key of this board: a person's
+    // command, and an agent's command given a person that is no person (--as "human:").
+    const usage = [['approve', 'decide', 'nodoc'], ['reject', 'decide', 'spec'], ['archive', 'BAD_ID'], ['answer', 'bogus', 'yes'], ['reviewer', 'add', 'Bad Name'], ['task', 'note', 'decide/T1', 'A note.', '--as', 'human:'], ['approve', 'decide/T2', '--as', 'human:']];
     for (const args of usage) {
       for (const key of ['', 'abpk_not-a-key-of-this-board']) {
         const r = await cli(dir, [...args, '--json'], { env: { AGENTBOARD_PERSON_KEY: key } });
