@@ -4,6 +4,7 @@
  * tool takes) and, for documents, --from FILE.md. --json prints exactly one JSON document.
  */
 import '../zod-setup.js';
+import * as z from 'zod';
 import { LIMITS } from '../domain/limits.js';
 import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
@@ -746,7 +747,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     if (op.access === 'human') parseInput(operation.input, takes(op, 'agent_id') ? { ...input, agent_id: input.agent_id ?? 'human:usage-check' } : input, { rules: operation.inputRules });
     if (takes(op, 'agent_id') && op.access !== 'read') {
       // --as as given is checked first (bad usage, exit 2), then who may act so (a person present).
-      if (typeof input.agent_id === 'string') parseInput(operation.input.pick({ agent_id: true }), { agent_id: input.agent_id });
+      if (typeof input.agent_id === 'string') parseInput(z.object({ agent_id: operation.input.shape.agent_id as z.ZodType }), { agent_id: input.agent_id });
       input.agent_id = actorFor(op, input.agent_id as string | undefined, io, ctx);
     }
     const result = await runCommand(operation, ctx, input);

@@ -1100,6 +1100,11 @@ export class Transaction implements Reader {
       const before = done ? durableSet(board.root, done) : { files: [], dirs: [] };
       syncAll([...durable.files, join(board.runtimeDir, JOURNAL_FILE), ...before.files], [...durable.dirs, ...before.dirs], rel);
       if (done) board.settled(done);
+      // Checked again after the fsyncs, which take a while: a person's save in place meanwhile makes
+      // the operation run again on it (the journal goes, nothing was applied), rather than be written
+      // over and merged back afterwards, while the file shows the commit without it. (A commit
+      // already pushed to a shared board's remote goes on: its check is the one above.)
+      if (!publish) this.verify(writes, watched, late);
     } catch (err) {
       for (const w of watched.values()) closeSync(w.fd);
       if (journaled) removeJournal(board.runtimeDir, JOURNAL_FILE);

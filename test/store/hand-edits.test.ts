@@ -4,7 +4,7 @@
  * the person's own edits.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, snapshot, SPEC_MD, write } from '../helpers.js';
@@ -410,6 +410,33 @@ describe('a save in place that ends between an agent\'s read and its look for wr
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('## T2: Two, by hand');
     expect(text).toContain('Still going.');
+  });
+});
+
+describe('a save in place while a commit makes its files durable', () => {
+  it('is on disk from then on: the operation runs again on it, rather than write over it and merge it back', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'durable', [{ title: 'One' }, { title: 'Two' }]);
+    const file = join(dir, 'agentd/changes/durable/tasks.md');
+    let saved = false;
+    const seen: boolean[] = [];
+    // The person saves in place (the same file, truncated and written) once the commit has checked
+    // the file and before its fsyncs end; from then on, at every step of every commit, the file holds the save.
+    await noteWithHook(dir, 'durable/T1', 'Noted while the person saved.', (point) => {
+      if (saved) seen.push(readFileSync(file, 'utf8').includes('## T2: Two, saved in place'));
+      if (point !== 'commit:verified' || saved) return;
+      const fd = openSync(file, 'r+');
+      const text = readFileSync(file, 'utf8').replace('## T2: Two', '## T2: Two, saved in place');
+      ftruncateSync(fd, 0);
+      writeSync(fd, text, 0);
+      closeSync(fd);
+      saved = true;
+    });
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.every(Boolean), `the file without the save at step ${seen.indexOf(false)}`).toBe(true);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('## T2: Two, saved in place');
+    expect(text).toContain('Noted while the person saved.');
   });
 });
 
