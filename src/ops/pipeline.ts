@@ -209,7 +209,7 @@ function taskIds(items: { id?: string | undefined; title?: string }[], retired: 
 }
 
 /** The new task list; tasks that keep their id keep their state (claim, progress) and logs (notes, blockers, feedback). */
-function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string): DocInput['tasks'] {
+function tasksContent(tx: Transaction, change: LoadedChange, actor: string, title: string | undefined, items: TaskItemInput[], intro?: string, madeDone: string[] = []): DocInput['tasks'] {
   const previous = new Map(tasksOf(change.tasks).map((t) => [t.id, t]));
   const ids = taskIds(items, tx.retiredTaskIds(change.changeId), [...previous.values()]);
   const tasks: Task[] = items.map((item, i) => {
@@ -238,9 +238,12 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
         if (before[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = before[key];
       }
     } else if (item.status === 'done') {
+      // Work already finished when it is planned: recorded as done by whoever wrote the list, in the log too.
       task.status = 'done';
       task.assignee = actor;
       task.completed_at = tx.now;
+      tx.log(actor, 'task.done', `${change.changeId}/${task.id}`, `wrote ${change.changeId}/${task.id} done in its new task list (work already finished): ${task.title}`, change.changeId);
+      madeDone.push(task.id);
     }
     return task;
   });
@@ -256,6 +259,16 @@ function tasksContent(tx: Transaction, change: LoadedChange, actor: string, titl
     }
   }
   return { title: title ?? change.proposal?.content?.title ?? change.changeId, tasks, ...(intro ? { intro } : {}) };
+}
+
+/**
+ * The tasks an agent's new list made done as written (work already finished): said as a warning
+ * of the write, since they go to no agent and no review; a person's list says nothing of them.
+ */
+function madeDoneWarning(ids: string[], actor: string, file: string): Finding[] {
+  if (isHuman(actor) || ids.length === 0) return [];
+  const one = ids.length === 1;
+  return [{ level: 'warning', file, rule: 'tasks.status.done', message: `task${one ? '' : 's'} ${ids.join(', ')} ${one ? 'is' : 'are'} done as written, by you: no agent claims ${one ? 'it' : 'them'} and no review checks ${one ? 'it' : 'them'}`, fix: 'leave "status" out for work still to do; give "done" only to work already finished' }];
 }
 
 /**
@@ -481,10 +494,11 @@ export const createTasks = defineOp({
   },
   async run(ctx, input) {
     let written: DocInput['tasks'] | undefined;
-    const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => (written = tasksContent(tx, change, input.agent_id, input.title, input.tasks, input.intro)), {
+    let done: string[] = [];
+    const { result, after } = await submitStage(ctx, 'tasks', input, (tx, change) => (written = tasksContent(tx, change, input.agent_id, input.title, input.tasks, input.intro, (done = []))), {
       summary: (r) => `submitted ${input.tasks.length} tasks for ${r.change_id} (revision ${r.revision})`,
     });
-    const warnings = [...statusesNotTaken(input.tasks, written!, input.change_id, result.file, ctx.runPhase?.agentId !== input.agent_id), ...result.warnings];
+    const warnings = [...statusesNotTaken(input.tasks, written!, input.change_id, result.file, ctx.runPhase?.agentId !== input.agent_id), ...madeDoneWarning(done, input.agent_id, result.file), ...result.warnings];
     return { ...result, warnings, task_ids: tasksOf(after.tasks).map((t) => `${input.change_id}/${t.id}`) };
   },
 });

@@ -508,16 +508,20 @@ describe('a task list written again', () => {
     expect(r.warnings).toEqual([
       { level: 'warning', file: 'agentd/changes/again/tasks.md', rule: 'tasks.status.kept', message: 'tasks[0]: status done was not taken: task T1 keeps its state (todo) when its list is written again', fix: 'move the task itself with `agentboard task done again/T1 --as planner`' },
       { level: 'warning', file: 'agentd/changes/again/tasks.md', rule: 'tasks.status.kept', message: 'tasks[1]: status todo was not taken: task T2 keeps its state (done) when its list is written again', fix: 'move the task itself with `agentboard task update again/T2 --status todo --as planner`' },
+      // A new task written done (work already finished) goes to no agent and no review: said, and logged as the planner's.
+      { level: 'warning', file: 'agentd/changes/again/tasks.md', rule: 'tasks.status.done', message: 'task T3 is done as written, by you: no agent claims it and no review checks it', fix: 'leave "status" out for work still to do; give "done" only to work already finished' },
     ]);
     const tasks = (await ok(dir, ['task', 'list', '--change', 'again'])).tasks;
-    expect(tasks.map((t: any) => [t.id, t.status])).toEqual([['T1', 'todo'], ['T2', 'done'], ['T3', 'done']]);
+    expect(tasks.map((t: any) => [t.id, t.status, t.assignee])).toEqual([['T1', 'todo', null], ['T2', 'done', 'worker-1'], ['T3', 'done', 'planner']]);
+    expect((await ok(dir, ['log', '--actor', 'planner'])).entries.filter((e: any) => e.action === 'task.done').map((e: any) => e.target)).toEqual(['again/T3']);
 
     await ok(dir, ['reject', 'again', 'tasks', '--feedback', 'Once more.']);
     const mcp = await connect(dir);
     const over = await mcp.call('agentboard_create_tasks', { agent_id: 'planner', change_id: 'again', ...list });
     await mcp.close();
     expect(over.isError, over.text).toBe(false);
-    expect(over.data.warnings.map((w: any) => [w.rule, w.message])).toEqual(r.warnings.map((w: any) => [w.rule, w.message]));
+    // T3 is done already this time: the statuses not taken are the same, and no task is made done.
+    expect(over.data.warnings.map((w: any) => [w.rule, w.message])).toEqual(r.warnings.slice(0, 2).map((w: any) => [w.rule, w.message]));
     expect(over.data.warnings[0].fix).toBe('move the task itself with agentboard_complete_task {"task_id":"again/T1"}');
   });
 

@@ -43,7 +43,6 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
     // Markdown a correction cannot read: the call to make again is the tool's.
     { tool: 'agentboard_correct_document', args: { agent_id: 'rev-1', review_key: 'KEY', change_id: 'zeta', document: 'spec', markdown: '# x', notes: NOTES }, step: ['try agentboard_correct_document again'] },
   ],
-  USAGE: [{ tool: 'agentboard_approve_document', args: {} }],
   BOARD_NOT_FOUND: [{ tool: 'agentboard_get_task', args: { task_id: 'alpha/T1' }, board: (dir) => rmSync(join(dir, 'agentd'), { recursive: true }) }],
   AGENTD_BOARD: [{ tool: 'agentboard_get_task', args: { task_id: 'alpha/T1' }, board: (dir) => (rmSync(join(dir, 'agentd/config.yaml')), writeFileSync(join(dir, 'agentd/config.toml'), 'name = "x"\n')) }],
   CONFIG_INVALID: [
@@ -199,6 +198,7 @@ const ENGINE = 'raised only by `agentboard run`, which starts agents; no tool ru
 
 /** Codes a profile cannot reach, each with the reason; a profile not named reaches the code. */
 const UNREACHABLE: Partial<Record<ErrorCode, { reason: string; profiles?: Profile[] }>> = {
+  USAGE: { reason: 'a tool name no profile serves is a protocol error, JSON-RPC invalid params (test/mcp/tools.test.ts), not a tool result; the code is the CLI\'s, for bad usage' },
   INPUT_TOO_LARGE: { reason: 'over MCP an oversized message is refused by the transport with a JSON-RPC error (test/mcp/stdio.test.ts); the code is the CLI\'s, for input files' },
   IMPORT_REFUSED: { reason: HUMAN },
   BOARD_BUSY: { reason: 'needs the board lock held by a live process for the whole wait (120 s), or the server stopped by a signal while a call waits for it; test/store/lock.test.ts and test/mcp/stdio.test.ts provoke it' },
