@@ -1193,7 +1193,7 @@ export class Transaction implements Reader {
         }
       }
       // Compared by content too: a save in place within one tick of the file system's clock can keep size and mtime.
-      if (current !== null && read.text !== null && (now === null || now === atPath) && hashText(current.text) === hashText(read.text) && current.bom === read.bom) continue;
+      if (current !== null && read.text !== null && (now === null || now === atPath) && current.text === read.text && current.bom === read.bom) continue;
       if (late && s.doc && current !== null) {
         // The person keeps saving: commit, then merge their save (the newest) as one that raced with the rename.
         const doc = s.doc;
