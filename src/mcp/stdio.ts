@@ -335,6 +335,8 @@ export class LineTransport implements Transport {
   private initialized = false;
   /** Messages received while the initialize request is being answered, taken in order once it is. */
   private held: JSONRPCMessage[] = [];
+  /** Lines received while the initialize request is being answered, read in order once it is (a batch's refusal too comes after that answer). */
+  private heldLines: Buffer[] = [];
   /** Batches being answered. */
   private readonly batches: Batch[] = [];
   /** Why a tool call cannot be carried out as its client wrote it (roundedArguments). */
@@ -409,6 +411,12 @@ export class LineTransport implements Transport {
   }
 
   private endLine(): void {
+    if (this.initializing !== null && !this.skipped) {
+      this.heldLines.push(Buffer.concat(this.parts));
+      this.parts = [];
+      this.size = 0;
+      return;
+    }
     if (this.skipped) {
       const { bytes, id } = this.skipped;
       this.skipped = null;
@@ -547,6 +555,18 @@ export class LineTransport implements Transport {
     if ('result' in message) this.initialized = true;
     const sent = this.deliver(message, id);
     for (const held of this.held.splice(0)) this.receive(held);
+    // The line being read now, if any, is read on after them.
+    const [parts, size] = [this.parts, this.size];
+    for (const line of this.heldLines.splice(0)) {
+      if (this.initializing !== null) {
+        this.heldLines.push(line);
+        continue;
+      }
+      this.parts = [line];
+      this.size = line.length;
+      this.endLine();
+    }
+    [this.parts, this.size] = [parts, size];
     return sent;
   }
 
@@ -591,6 +611,7 @@ export class LineTransport implements Transport {
     this.stopReading();
     this.input.off('error', this.onError);
     this.held = [];
+    this.heldLines = [];
     this.onclose?.();
   }
 }

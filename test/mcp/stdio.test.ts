@@ -217,6 +217,21 @@ describe('the stdio transport at its edges', () => {
     expect(answers[0].error.message).toContain('MCP 2025-06-18, the version this session agreed on, takes no JSON-RPC batches');
   });
 
+  it('answers a batch sent right behind initialize after initialize\'s answer, under the version it agreed', async () => {
+    for (const version of ['2025-06-18', '2025-03-26']) {
+      const s = rawServer(await newBoard());
+      // One write: the batch is read while initialize is being answered.
+      s.child.stdin.write(`${JSON.stringify({ ...INIT, params: { ...INIT.params, protocolVersion: version } })}\n${JSON.stringify(batch)}\n`);
+      while (!s.out().split('\n')[1]) await new Promise((r) => setTimeout(r, 20));
+      s.child.stdin.end();
+      expect(await s.exited).toBe(0);
+      const [first, second] = s.out().split('\n').map((l) => (l ? JSON.parse(l) : null));
+      expect(first, version).toMatchObject({ id: 1, result: { protocolVersion: version } });
+      expect(second.map((a: any) => a.id).sort(), version).toEqual([2, 3, 4]);
+      if (version === '2025-06-18') expect(second[0].error.message).toContain('MCP 2025-06-18, the version this session agreed on, takes no JSON-RPC batches');
+    }
+  });
+
   it('stops quietly, exit 0, when the client stops reading its stdout', async () => {
     const s = rawServer(await newBoard());
     s.send(INIT);
