@@ -115,9 +115,22 @@ export function parseFiles(value: string): { files: TaskFile[]; problem: string 
 export function splitIds(value: string): string[] {
   if (/^\s*(?:none|-|n\/a|—)?\s*$/i.test(value)) return [];
   return value
+    .replace(/\s*[-–—]\s*/g, '-')
     .split(/[,\s]+|\band\b/)
     .map((d) => d.replace(/[`"'[\]]/g, '').trim())
-    .filter(Boolean);
+    .filter(Boolean)
+    .flatMap(idRange);
+}
+
+/** The ids a range names ("T001-T009", "1.2-1.4", "T3–T5"), each of them; any other id as it is. */
+function idRange(id: string): string[] {
+  const m = /^([A-Za-z]*(?:\d+\.)*)(\d+)-\1?(\d+)$/.exec(id);
+  if (!m) return [id];
+  const [, prefix, from, to] = m as unknown as [string, string, string, string];
+  const [a, b] = [Number(from), Number(to)];
+  if (!(a < b) || b - a > 200) return [id];
+  const width = from.length > 1 && from.startsWith('0') ? from.length : 0;
+  return Array.from({ length: b - a + 1 }, (_, i) => `${prefix}${String(a + i).padStart(width, '0')}`);
 }
 
 export function priorityOf(value: string): Priority | null {

@@ -73,6 +73,21 @@ describe('--from keeps what it reads', () => {
     expect(file).toContain('# Tasks: Marked');
   });
 
+  it('reads a range of ids a task depends on ("T001-T003", "1.1 – 1.2") as each of them', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'ranged', SPEC());
+    const md = '# Tasks: Ranged\n\n- [ ] T001 Set up\n- [ ] T002 Model\n- [ ] T003 Service\n- [ ] T004 Wire it (depends on T001-T003)\n- [ ] T005 Ship (depends on T002 – T004)\n';
+    await ok(dir, ['tasks', 'ranged', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    const tasks = (await ok(dir, ['task', 'list', '--change', 'ranged'])).tasks;
+    expect(tasks.map((t: any) => [t.id, t.depends])).toEqual([
+      ['T001', []],
+      ['T002', []],
+      ['T003', []],
+      ['T004', ['T001', 'T002', 'T003']],
+      ['T005', ['T002', 'T003', 'T004']],
+    ]);
+  });
+
   it('reads a file whose lines end in CRLF, CR CR LF (a CRLF file saved again by a tool that adds a CR) or a lone CR as the same document', async () => {
     const dir = await newBoard();
     const spec = SPEC();
