@@ -214,7 +214,12 @@ function fieldsOf(type: Stage, body: string, offset: number, kept: string | null
       lines.scenarios.forEach((line, i) => note(`scenarios[${i}]`, line));
       const heads = outline(new TextLines(body)).filter((h) => h.level === 2).map((h) => h.text);
       const delta = heads.some((h) => /^(ADDED|MODIFIED|REMOVED|RENAMED)\s+requirements/i.test(h));
-      const hint = delta ? 'This looks like an OpenSpec delta spec: bring the whole change over with `agentboard import openspec`, or add an "## Overview" (50 characters or more) above its requirements. ' : '';
+      const specKit = heads.some((h) => /\*\(mandatory\)\*|^user scenarios/i.test(h.trim())) || /^#[ \t]+feature specification/im.test(body);
+      const hint = delta
+        ? 'This looks like an OpenSpec delta spec: bring the whole change over with `agentboard import openspec`, or add an "## Overview" (50 characters or more) above its requirements. '
+        : specKit
+          ? "This looks like a spec-kit feature spec: bring the feature over with `agentboard import spec-kit` (it reads the user stories, FR requirements and acceptance scenarios), or write it in agentboard's sections. "
+          : '';
       if (lines.overview === undefined) refuseShape(shownAs, 'the spec has no overview', `${SPEC_HEADINGS.join(', ')} (or "## Purpose" for the overview)`, body, hint);
       if (spec.requirements.length === 0 && !heads.some((h) => /requirements/i.test(h))) refuseShape(shownAs, 'the spec has no requirements section', SPEC_HEADINGS.join(', '), body, hint);
       if (spec.scenarios.length === 0 && needsScenarios(spec) && !heads.some((h) => /^(acceptance criteria|scenarios)$/i.test(h.trim()))) {

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, read, WHY, write, showDocument } from '../helpers.js';
+import { changeWithTasks, cli, newBoard, ok, read, ROOT, WHY, write, showDocument } from '../helpers.js';
 import { connect } from '../mcp/helpers.js';
 
 const NOTES = ['--notes', 'No additional notes.'];
@@ -310,6 +310,17 @@ describe('--from keeps what it reads', () => {
     expect(t.priority).toBe('high');
     expect(t.requirements).toEqual(['A1', 'A2']);
     expect(t.description).toBe('- Do: Move the claim code.');
+  });
+
+  it('refuses a spec-kit feature spec with the headings found, and names the import that reads it', async () => {
+    const dir = await newBoard();
+    await proposed(dir, 'feature');
+    const spec = read(join(ROOT, 'test/fixtures/import/spec-kit/specs/001-room-booking'), 'spec.md');
+    const r = await cli(dir, ['spec', 'feature', '--as', 'planner', '--from', write(dir, 'spec.md', spec), ...NOTES, '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json.error.message).toContain('found # Feature Specification: Room Booking');
+    expect(r.json.error.next_step).toMatch(/^This looks like a spec-kit feature spec: bring the feature over with `agentboard import spec-kit`/);
+    expect(existsSync(join(dir, 'agentd/changes/feature/spec.md'))).toBe(false);
   });
 
   it('refuses an OpenSpec delta spec as a whole with the headings expected and found, and takes it once it has an overview', async () => {
