@@ -833,7 +833,7 @@ export class Board implements Reader {
       const hand = list && (list.edited || this.unrecorded(changeId, 'tasks')) ? this.handDecision(changeId, 'tasks') : null;
       if (list && hand) {
         const left = new Set(hand.added?.map((a) => a.id));
-        const recorded = new Map(hand.done?.map((d) => [d.id, d.recorded]));
+        const recorded = new Map([...(hand.done ?? []), ...(hand.released ?? [])].map((d) => [d.id, d.recorded]));
         const depends = new Map(hand.depends?.map((d) => [d.id, d.recorded]));
         const tasks = list.tasks
           .filter((t) => !left.has(t.id))

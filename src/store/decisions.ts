@@ -19,7 +19,7 @@
  */
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { isHuman } from '../domain/ids.js';
-import { DOC_WORDS, type DocStatus, type DocType, type ReviewRound, type Verdict } from '../domain/model.js';
+import { DOC_WORDS, isHeld, type DocStatus, type DocType, type ReviewRound, type TaskStatus, type Verdict } from '../domain/model.js';
 import type { DocFile } from './documents.js';
 import { parseReviewBody } from './format-review.js';
 import { baseItems, docItems, META_ITEM, type LedgerEntry } from './ledger.js';
@@ -40,6 +40,8 @@ export interface HandDecision {
   added?: { id: string; line: number }[];
   /** Tasks a hand edit made done, with the state agentboard recorded (a task new to it: to do). */
   done?: { id: string; line: number; recorded: Item['state']; earlier?: true }[];
+  /** Tasks a hand edit took from the agent holding them (back to todo, or to another holder), with the state agentboard recorded: only `agentboard release` does that. */
+  released?: { id: string; line: number; recorded: Item['state']; earlier?: true }[];
   /** Tasks of a task list agentboard recorded as approved whose dependencies a hand edit changed, with those it recorded and those the file has. */
   depends?: { id: string; line: number; recorded: string[]; file: string[]; earlier?: true }[];
   /** Tasks the commit checked out holds that a hand edit took out of a document agentboard never wrote here, without retiring their ids (`unrecorded` only: with a ledger entry, Board.missingByHand tells them). */
@@ -134,8 +136,18 @@ export function handDecision(doc: DocFile, text: string, entry: LedgerEntry, com
       });
       if (done.length > 0) out.done = done;
     }
+    const taken = takenFromHolder(doc, known);
+    if (taken.length > 0) {
+      // A claim a pull or checkout took out (the commit checked out has the task so) came with git: not a hand edit.
+      const freeInGit = new Set(blocksOf(inGit()).flatMap((b) => (b.task && brought(b.id, 2) && taken.some((t) => t.id === b.id && b.task!.status === t.file.status && b.task!.assignee === t.file.assignee) ? [b.id] : [])));
+      const released = taken.flatMap(({ file: _file, ...t }) => {
+        const stale = earlier(t.id, 2);
+        return !stale && freeInGit.has(t.id) ? [] : [stale ? { ...t, earlier: true as const } : t];
+      });
+      if (released.length > 0) out.released = released;
+    }
   }
-  return out.status || out.verdict || out.added || out.done || out.depends ? out : null;
+  return out.status || out.verdict || out.added || out.done || out.depends || out.released ? out : null;
 }
 
 type TaskBlocks = NonNullable<DocFile<'tasks'>['content']>['blocks'];
@@ -170,6 +182,20 @@ function madeDone(doc: DocFile, known: Map<string, Item>, added: { id: string }[
   if (finished.length === 0) return [];
   items ??= docItems(doc);
   return finished.map((b) => ({ id: b.id, line: taskLine(doc, b), recorded: known.get(b.id)?.state ?? newTaskState(items.get(b.id)!.state) }));
+}
+
+/**
+ * The tasks of a list that a hand edit took from the agent holding them where `known` (the list as
+ * agentboard recorded it) has them held: back to todo, or to another holder (made done is madeDone's).
+ */
+function takenFromHolder(doc: DocFile, known: Map<string, Item>): { id: string; line: number; recorded: Item['state']; file: { status: string; assignee: string | undefined } }[] {
+  return blocksOf(doc).flatMap((b) => {
+    const was = known.get(b.id)?.state;
+    if (!b.task || !was || b.task.status === 'done') return [];
+    const holder = typeof was.assignee === 'string' ? was.assignee : undefined;
+    if (!isHeld({ assignee: holder, status: was.status as TaskStatus }) || (b.task.status !== 'todo' && b.task.assignee === holder)) return [];
+    return [{ id: b.id, line: taskLine(doc, b), recorded: was, file: { status: b.task.status, assignee: b.task.assignee } }];
+  });
 }
 
 /** `task` with the state agentboard recorded (`state`, a field null when unset) in place of its own, in the fields named (all of them by default). */
@@ -232,9 +258,9 @@ export function asRecorded<T extends DocType>(doc: DocFile<T>, hand: HandDecisio
     // With no verdict recorded, the round holding the hand-made one is not a round of the board's.
     out.content = (hand.verdict.recorded ? [{ ...latest!, verdict: hand.verdict.recorded }, ...earlier] : earlier) as DocFile<T>['content'];
   }
-  if ((hand.added || hand.done || hand.depends) && doc.content) {
+  if ((hand.added || hand.done || hand.depends || hand.released) && doc.content) {
     const left = new Set(hand.added?.map((a) => a.id));
-    const recorded = new Map(hand.done?.map((d) => [d.id, d.recorded]));
+    const recorded = new Map([...(hand.done ?? []), ...(hand.released ?? [])].map((d) => [d.id, d.recorded]));
     const depends = new Map(hand.depends?.map((d) => [d.id, d.recorded]));
     const content = doc.content as NonNullable<DocFile<'tasks'>['content']>;
     const blocks = content.blocks
@@ -305,6 +331,20 @@ export function handDecisionFindings(file: string, changeId: string, type: DocTy
       rule: 'tasks.done.by_hand',
       message: `task ${task.id} was made done by a hand edit of the file, where agentboard recorded it ${was}${holder ? ` (held by ${holder})` : ''}: a hand edit decides nothing, so the board goes on with ${was} (the tasks that depend on it wait), and agentboard's next write of the list puts ${was} back`,
       fix: `${finishing(`${changeId}/${task.id}`, was, holder)}; otherwise set its line back to "status: ${was}"`,
+    });
+  }
+  for (const task of hand.released ?? []) {
+    if (task.earlier) continue;
+    const was = String(task.recorded.status);
+    const holder = String(task.recorded.assignee);
+    const ref = `${changeId}/${task.id}`;
+    out.push({
+      level: 'error',
+      file,
+      line: task.line,
+      rule: 'tasks.claim.by_hand',
+      message: `task ${task.id} was taken from ${holder}, which holds it (${was}), by a hand edit of the file: a hand edit decides nothing, so the board goes on with it held by ${holder} (it is not handed out), and agentboard's next write of the list puts ${holder} back`,
+      fix: `to put it back in the pool, a person runs \`agentboard release ${ref} --as human:<your name>\`; otherwise set its lines back to "status: ${was}" and "assignee: ${holder}"`,
     });
   }
   for (const task of hand.depends ?? []) {

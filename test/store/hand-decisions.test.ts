@@ -551,6 +551,34 @@ describe('a task made done by hand', () => {
   });
 });
 
+describe('a held task taken from its holder by hand', () => {
+  it('is read as agentboard recorded it (held, not ready), is an error naming release, and reads and writes agree', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'taken', [{ title: 'One', priority: 'high' }, { title: 'Two' }, { title: 'Three' }]);
+    expect((await ok(dir, ['next', '--as', 'a1'])).task.task_id).toBe('taken/T1');
+    expect((await ok(dir, ['next', '--as', 'a2'])).task.task_id).toBe('taken/T2');
+    const path = 'agentd/changes/taken/tasks.md';
+    // Back to todo for T1, and to another agent for T2.
+    write(dir, path, read(dir, path).replace('status: in_progress\npriority: high\nassignee: a1\n', 'status: todo\npriority: high\n').replace('assignee: a2', 'assignee: someone-else'));
+    const show = await ok(dir, ['task', 'show', 'taken/T1']);
+    expect([show.task.status, show.task.assignee, show.task.ready]).toEqual(['in_progress', 'a1', false]);
+    const list = (await ok(dir, ['task', 'list', '--change', 'taken'])).tasks;
+    expect(list.map((t: any) => [t.id, t.status, t.assignee])).toEqual([['T1', 'in_progress', 'a1'], ['T2', 'in_progress', 'a2'], ['T3', 'todo', null]]);
+    const { code, found } = await findings(dir, 'taken', 'tasks.claim.by_hand');
+    expect(code).toBe(1);
+    expect(found.map((f: any) => [f.level, f.line])).toEqual([
+      ['error', lineOf(dir, path, '## T1: One')],
+      ['error', lineOf(dir, path, '## T2: Two')],
+    ]);
+    expect(found[0].fix).toContain('`agentboard release taken/T1 --as human:<your name>`');
+    const status = await ok(dir, ['status']);
+    expect(status.agents.map((a: any) => [a.agent_id, a.current_tasks])).toEqual([['a1', ['taken/T1']], ['a2', ['taken/T2']]]);
+    // Reads and writes agree: the next claim is T3, and the write keeps the holders.
+    expect((await ok(dir, ['next', '--as', 'a3'])).task.task_id).toBe('taken/T3');
+    expect((await findings(dir, 'taken', 'tasks.claim.by_hand')).found).toEqual([]);
+  });
+});
+
 describe('the dependencies of a task changed by hand in an approved task list', () => {
   it('decide nothing: the task waits on those agentboard recorded, an error names the command, and the next write puts them back', async () => {
     const dir = await newBoard();
