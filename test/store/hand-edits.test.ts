@@ -169,8 +169,9 @@ describe('what a merge cannot reconcile', () => {
     await ok(dir, ['next', '--as', 'codex']);
     // from the stale buffer, the person hands T1 to gemini and renames T2
     write(dir, path, stale.replace('status: todo', 'status: in_progress\nassignee: gemini').replace('## T2: Two', '## T2: Two, by hand'));
-    // reads show the file as it is, and say it waits to be merged
-    expect((await ok(dir, ['task', 'show', 'contested/T1'])).task.assignee).toBe('gemini');
+    // reads take T1 as agentboard recorded it, as the next write will (a save decides no claim), and say the file waits to be merged
+    expect((await ok(dir, ['task', 'show', 'contested/T1'])).task.assignee).toBe('codex');
+    expect((await ok(dir, ['task', 'show', 'contested/T2'])).task.title).toBe('Two, by hand');
     expect((await ok(dir, ['status'])).hand_edited).toEqual([path]);
     // the next write merges: codex keeps its claim, the person's title is kept, the person's assignment is reported
     const r = await cli(dir, ['task', 'note', 'contested/T1', 'Still mine.', '--as', 'codex', '--json']);
