@@ -28,6 +28,7 @@ import { documentsWritten } from '../ops/doc-write.js';
 import { printable } from '../domain/text.js';
 import { stopWaiting } from '../store/lock.js';
 import { useSyncPool } from '../store/sync-pool.js';
+import { findRoot } from '../store/board.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
 
@@ -125,11 +126,16 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
       process.stderr.write(`agentboard mcp: ${op.tool!.name} failed: ${(err as Error).stack ?? String(err)}\n`);
       payload.next_step = "Call the tool again; if it fails again, the cause is in the MCP server's log (its standard error).";
     }
+    // An agent cannot pass --root or make a board: a person does either.
+    if (payload.code === 'BOARD_NOT_FOUND') payload.next_step = 'A person runs `agentboard init` in the repository, or starts this MCP server with --root and the repository (in the MCP settings of the client); tell them.';
     const shown = forAgent(payload, refTo('input.ask'));
     recordCall(binding, op.tool!.name, args, shown, spell);
     return toolError(shown, spell);
   }
 }
+
+/** What the server says on stderr when it starts where no board is. */
+const NO_BOARD_HERE = (dir: string) => `no board (an agentd/ folder) is at ${dir} or above it: every call is refused with BOARD_NOT_FOUND until a person runs \`agentboard init\` there, or starts this server with --root and the repository`;
 
 /** Calls under way, so that the server answers every one of them before it exits. */
 const inFlight = new Set<Promise<unknown>>();
@@ -352,5 +358,7 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   process.stderr.on('error', () => undefined);
   await server.connect(transport);
   process.stderr.write(`agentboard mcp ${VERSION}: serving ${toolOperations(profile).length} tools (profile ${profile}${options.as ? `, as ${options.as}` : ''})\n`);
+  // Started where no board is (yet): it serves all the same, and its calls work once one is made; the client's log says why they fail till then.
+  if (findRoot(root, process.cwd()) === null) process.stderr.write(`agentboard mcp: ${NO_BOARD_HERE(root ?? process.cwd())}\n`);
   return done;
 }

@@ -133,6 +133,25 @@ describe('the stdio server process', () => {
     expect(snapshot(dir)).toEqual(before);
   });
 
+  it('started where no board is, says so on stderr, and each call tells the agent what a person does; a board made meanwhile serves at once', async () => {
+    const dir = tempDir();
+    const s = rawServer(dir);
+    s.send(INIT);
+    await s.waitFor(1);
+    s.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'agentboard_list_changes', arguments: {} } });
+    await s.waitFor(2);
+    expect(s.err()).toContain(`agentboard mcp: no board (an agentd/ folder) is at ${dir} or above it: every call is refused with BOARD_NOT_FOUND until a person runs \`agentboard init\` there`);
+    const refused = JSON.parse(s.messages().find((m) => m.id === 2).result.content[0].text).error;
+    expect(refused).toMatchObject({ code: 'BOARD_NOT_FOUND', next_step: expect.stringContaining('starts this MCP server with --root and the repository') });
+    expect(refused.next_step).not.toContain('pass --root');
+    await ok(dir, ['init']);
+    s.send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'agentboard_list_changes', arguments: {} } });
+    await s.waitFor(3);
+    expect(s.messages().find((m) => m.id === 3).result.isError).toBeFalsy();
+    s.child.stdin.end();
+    expect(await s.exited).toBe(0);
+  });
+
   it.each(['SIGINT', 'SIGTERM', 'SIGHUP'] as const)('exits on %s', async (signal) => {
     const s = rawServer(await newBoard(), ['--profile', 'worker']);
     s.send(INIT);
