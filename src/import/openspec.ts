@@ -98,8 +98,9 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
       let title = !proposal.title || /^proposal$/i.test(proposal.title) ? id : proposal.title;
       if (PROPOSAL_PREFIX.test(title)) {
         title = title.replace(PROPOSAL_PREFIX, '');
-        const at = body.split('\n').findIndex((l) => /^#\s/.test(l));
-        if (at >= 0) log.mapped(offset + at + 1, body.split('\n')[at]!, `the title of proposal.md ("Proposal: ${title}")`);
+        const lines = body.split('\n');
+        const at = lines.findIndex((l) => /^#\s/.test(l));
+        if (at >= 0) log.mapped(offset + at + 1, lines[at]!, `the title of proposal.md ("Proposal: ${title}")`);
       }
       // Impact is optional in OpenSpec, and its Why may be shorter than agentboard's.
       const content = completeProposal({ ...proposal, title }, 'the OpenSpec proposal', log);

@@ -30,7 +30,7 @@ import { readOpenSpec } from '../import/openspec.js';
 import type { FileReport } from '../import/report.js';
 import { isFeatureFolder, readSpecKit } from '../import/spec-kit.js';
 import { readTree, sourceGit, type SourceTree } from '../import/source.js';
-import { changeState, loadChange, loadChangeToRead } from './view.js';
+import { changeState, loadChangeToRead, type ChangeToRead } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, chars } from './schemas.js';
 
@@ -338,8 +338,9 @@ type Outcome = Exclude<ChangeOut['status'], 'imported_with_errors'>;
  */
 function judge(board: Board, change: ImportedChange, tool: ImportTool, converting: boolean): Outcome {
   if (converting || !existsSync(board.dir)) return 'imported';
-  const folder = boardFolder(board, change.id);
-  if (folder === null) return 'imported';
+  const held = onTheBoard(board, change.id);
+  if (held === null) return 'imported';
+  const folder = folderOf(board, held);
   const docs = DOC_FILES.map((f) => join(folder, f)).filter((f) => existsSync(f));
   // A change that landed with no document, its files kept as they were, is the one that holds them.
   if (docs.length === 0) return change.attachments.length > 0 && change.attachments.every((a) => existsSync(join(folder, a.path))) ? 'unchanged' : 'refused';
@@ -347,11 +348,16 @@ function judge(board: Board, change: ImportedChange, tool: ImportTool, convertin
   return from === tool ? 'unchanged' : 'refused';
 }
 
-/** The board's folder of a change id, open or archived; null when the board has no change of that id. */
-function boardFolder(board: Board, id: string): string | null {
-  if (board.hasChange(id)) return board.changeDir(id);
-  const found = board.archived().find((a) => a.change_id === id);
-  return found ? join(board.archiveDir, found.folder) : null;
+/** The board's change of an id, open or archived (the latest archive of it); null when the board has none. */
+function onTheBoard(board: Board, id: string): ChangeToRead | null {
+  if (board.hasChange(id)) return { changeId: id, archived: null };
+  const archived = board.archived().findLast((a) => a.change_id === id);
+  return archived ? { changeId: id, archived } : null;
+}
+
+/** The folder of a change of the board, open or archived. */
+function folderOf(board: Board, change: ChangeToRead): string {
+  return change.archived ? join(board.archiveDir, change.archived.folder) : board.changeDir(change.changeId);
 }
 
 interface Planned {
@@ -404,12 +410,9 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   if (change.refused) findings.push({ level: 'error', ...change.refused, file: change.source });
   // A change the board holds already (left as it is, or refused for its id) is told as it is there,
   // open or archived: its phase, tasks and verdict, which may have moved on since it was imported.
-  const onBoard = status !== 'imported' && !change.refused && existsSync(board.dir) ? boardFolder(board, change.id) : null;
-  const openHere = onBoard !== null && board.hasChange(change.id);
-  if (!change.refused && status !== 'imported') findings.push({ ...alreadyOnBoard(change, status, openHere), file: change.source });
-  const archivedHere = onBoard !== null && !openHere ? board.archived().find((a) => a.change_id === change.id) : undefined;
-  const here = onBoard === null ? null : archivedHere ? loadChangeToRead(board, { changeId: change.id, archived: archivedHere }) : loadChange(board, change.id);
-  const hereState = here ? changeState(here) : null;
+  const onBoard = status !== 'imported' && !change.refused && existsSync(board.dir) ? onTheBoard(board, change.id) : null;
+  if (!change.refused && status !== 'imported') findings.push({ ...alreadyOnBoard(change, status, onBoard !== null && !onBoard.archived), file: change.source });
+  const hereState = onBoard ? changeState(loadChangeToRead(board, onBoard)) : null;
   const tasks = hereState ? (hereState.tasks?.tasks ?? []) : (change.tasks?.content.tasks ?? []);
   const state = (type: (typeof STAGES)[number]) => {
     const d = docs.find((x) => x.type === type);
@@ -417,7 +420,7 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   };
   const verdict = hereState ? (hereState.review?.verdict ?? null) : (change.review?.content[0]?.verdict ?? null);
   let phase: Phase | '-' = 'archived';
-  if (archivedHere) phase = 'archived';
+  if (onBoard?.archived) phase = 'archived';
   else if (hereState) phase = derivePhase(hereState, board.config.require_approval).phase;
   else if (status === 'refused') phase = boardPhase(board, change);
   else if (!change.archived) {
@@ -438,7 +441,7 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
     source: change.source,
     status: errors ? 'imported_with_errors' : status,
     phase,
-    archived_to: onBoard !== null ? (archivedHere ? board.rel(onBoard) : null) : change.archived && status !== 'refused' ? folder : null,
+    archived_to: onBoard !== null ? (onBoard.archived ? board.rel(folderOf(board, onBoard)) : null) : change.archived && status !== 'refused' ? folder : null,
     documents: (status === 'imported' ? docs.map((d) => fileName(d.type)) : []),
     attachments: change.attachments.map((a) => a.path),
     tasks: { total: tasks.length, done: tasks.filter((t) => t.status === 'done').length },

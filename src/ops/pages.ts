@@ -9,13 +9,13 @@
  * into a page twice nor past it unseen. The cursor holds a short hash of that item and of the two
  * after it; when none of them is in the list any more, the page starts at the cursor's offset.
  */
-import { createHash } from 'node:crypto';
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import type { Context } from './registry.js';
 import { printable } from '../domain/text.js';
 import { chars } from './schemas.js';
+import { sha1 } from '../store/hash.js';
 
 const PageSize = z.number().int().min(1).max(LIMITS.pageMax);
 export const Limit = PageSize.default(LIMITS.pageDefault).describe('Page size.');
@@ -57,7 +57,12 @@ const ANCHORS = Symbol('anchors');
 
 /** An item's identity as a cursor holds it: short, whatever the key. */
 function anchorOf(key: string): string {
-  return createHash('sha1').update(key).digest('base64url').slice(0, 12);
+  return sha1(key).slice(0, 16);
+}
+
+/** The anchors of a continued list's query; none for a first page, or a cursor without them. */
+function anchorsOf(query: PageQuery): string[] | undefined {
+  return (query as { [ANCHORS]?: string[] })[ANCHORS];
 }
 
 /** The cursor of a list: a next_cursor that list returned (a document's list is one of several). */
@@ -134,18 +139,16 @@ export interface PageQuery {
  * is still there), else at the offset.
  */
 function startOf<T>(items: readonly T[], query: PageQuery, keyOf: ((item: T) => string) | undefined): number {
-  const anchors = (query as { [ANCHORS]?: string[] })[ANCHORS];
+  const anchors = anchorsOf(query);
   if (!anchors || !keyOf) return query.offset;
-  const at = new Map<string, number>();
-  items.forEach((item, i) => {
-    const key = anchorOf(keyOf(item));
-    if (!at.has(key)) at.set(key, i);
-  });
-  for (const [n, anchor] of anchors.entries()) {
-    const i = at.get(anchor);
-    if (i !== undefined) return n === 0 ? i + 1 : i;
+  // The first place of each anchor, looked for until the last item shown (the first anchor) is found.
+  const at: (number | undefined)[] = anchors.map(() => undefined);
+  for (let i = 0; i < items.length && at[0] === undefined; i++) {
+    const n = anchors.indexOf(anchorOf(keyOf(items[i]!)));
+    if (n >= 0 && at[n] === undefined) at[n] = i;
   }
-  return query.offset;
+  const n = at.findIndex((i) => i !== undefined);
+  return n < 0 ? query.offset : n === 0 ? at[0]! + 1 : at[n]!;
 }
 
 /**
@@ -161,7 +164,7 @@ export function pageOf<T, R>(ctx: Pick<Context, 'fits'>, list: string, items: re
     const anchors = keyOf && hasMore && stop > 0 ? items.slice(stop - 1, stop + 2).map((item) => anchorOf(keyOf(item))) : undefined;
     const info: PageInfo = { total: items.length, has_more: hasMore, next_offset: hasMore ? stop : null, next_cursor: hasMore ? encodeCursor(list, query as unknown as Record<string, unknown>, stop, anchors) : null };
     if (cut) info.notice = `Cut to ${stop - offset} of ${end - offset} ${list} to keep the result small; continue with next_cursor.`;
-    else if (offset > 0 && offset >= items.length && !(query as { [ANCHORS]?: string[] })[ANCHORS]) info.notice = `Offset ${offset} is past the end: there ${items.length === 1 ? 'is 1' : `are ${items.length}`} in all (${list}). Ask again with a smaller offset.`;
+    else if (offset > 0 && offset >= items.length && !anchorsOf(query)) info.notice = `Offset ${offset} is past the end: there ${items.length === 1 ? 'is 1' : `are ${items.length}`} in all (${list}). Ask again with a smaller offset.`;
     return build(items.slice(offset, stop), info);
   };
   const whole = at(end, false);

@@ -794,15 +794,12 @@ export class Transaction implements Reader {
   /** A new change: its folder, and (given `blank`) a blank proposal to fill in. */
   createChange(changeId: string, blank?: { meta: DocMeta; title: string }): void {
     // An archived change keeps its id: history read by id has one meaning, and the archive one folder per id.
+    const another = `Pick another change id, like ${changeId.length <= 62 ? `${changeId}-2` : 'a shorter one'}.`;
     const archived = this.board.archived().find((a) => a.change_id === changeId);
-    if (archived) {
-      fail('CHANGE_EXISTS', `Change ${changeId} was archived (${this.board.rel(join(this.board.archiveDir, archived.folder))}); its id stays taken.`, `Pick another change id, like ${changeId.length <= 62 ? `${changeId}-2` : 'a shorter one'}.`);
-    }
+    if (archived) fail('CHANGE_EXISTS', `Change ${changeId} was archived (${this.board.rel(join(this.board.archiveDir, archived.folder))}); its id stays taken.`, another);
     // Made over a change open on the board (not set aside by this write), its documents would land beside the old ones' folder, not in it.
     const folder = this.board.rel(this.board.changeDir(changeId));
-    if (!this.newChanges.has(changeId) && !this.asides.some((a) => a.from === folder) && this.board.hasChange(changeId)) {
-      fail('CHANGE_EXISTS', `Change ${changeId} exists already (${folder}).`, `Pick another change id, like ${changeId.length <= 62 ? `${changeId}-2` : 'a shorter one'}.`);
-    }
+    if (!this.newChanges.has(changeId) && !this.asides.some((a) => a.from === folder) && this.board.hasChange(changeId)) fail('CHANGE_EXISTS', `Change ${changeId} exists already (${folder}).`, another);
     this.newChanges.add(changeId);
     if (blank) this.putDoc(changeId, 'proposal', blank.meta, `\n${renderProposalBody({ title: blank.title, why: '', what_changes: '', impact: '' }, true)}`);
   }
