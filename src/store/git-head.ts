@@ -55,7 +55,7 @@ export function committedBlobs(root: string, dir: string, commit: string | null)
   if (commit !== null && listed?.key === key) return listed.blobs;
   let blobs: Map<string, string> | null = new Map<string, string>();
   try {
-    const git = gitSync(['ls-tree', '-r', '-z', 'HEAD', '--', `${dir}/`], { cwd: root, env: { ...process.env, LC_ALL: 'C' }, timeoutMs: 10_000, direct: true });
+    const git = gitSync(['ls-tree', '-r', '-z', 'HEAD', '--', `${dir}/`], { cwd: root, env: { ...process.env, LC_ALL: 'C' }, timeoutMs: 10_000 });
     // No commit yet: HEAD holds nothing. Any other failure (git missing, a repository git will not
     // read, say one owned by another user) tells nothing.
     if (git.code !== 0) blobs = /Not a valid object name HEAD/.test(git.stderr) ? blobs : null;
