@@ -259,11 +259,14 @@ export function itemMeta(item: Item): DocMeta {
 }
 
 /** The items of a parsed document: its frontmatter, and each readable task of a task list. */
-export function docItems(doc: DocFile): Map<string, Item> {
+export function docItems(doc: DocFile): Map<string, Item>;
+/** The same keys, with the items `wanted` says no to left unmade (null). */
+export function docItems(doc: DocFile, wanted: (key: string) => boolean): Map<string, Item | null>;
+export function docItems(doc: DocFile, wanted: (key: string) => boolean = () => true): Map<string, Item | null> {
   if (doc.type === 'tasks') {
     const content = doc.content as DocFile<'tasks'>['content'];
-    const items = new Map<string, Item>([[META_ITEM, metaItem(doc.meta, doc.extra, { preamble: content?.preamble ?? '' }, doc.comments)]]);
-    for (const b of content?.blocks ?? []) if (b.task) items.set(b.id, taskItem(b.task));
+    const items = new Map<string, Item | null>([[META_ITEM, metaItem(doc.meta, doc.extra, { preamble: content?.preamble ?? '' }, doc.comments)]]);
+    for (const b of content?.blocks ?? []) if (b.task) items.set(b.id, wanted(b.id) ? taskItem(b.task) : null);
     return items;
   }
   return new Map([[META_ITEM, metaItem(doc.meta, doc.extra, { body: doc.body }, doc.comments)]]);
@@ -280,9 +283,9 @@ export function nextEntry(previous: LedgerEntry | undefined, doc: DocFile, text:
   const stored = storeDoc(doc, withoutBom(text));
   const version = (previous?.version ?? 0) + 1;
   const history: Record<string, History> = { ...(previous?.history ?? {}) };
-  const items = docItems(doc);
+  const items = docItems(doc, (key) => !(untouched?.has(key) && history[key] !== undefined));
   for (const [key, item] of items) {
-    if (untouched?.has(key) && history[key] !== undefined) continue;
+    if (item === null) continue;
     const h = history[key];
     const [p, s] = fingerprints(item);
     const last = h?.[h.length - 1];
