@@ -65,22 +65,31 @@ type Id = string | number;
 /**
  * An integer id beyond 2^53 (JSON-RPC sets no bound on a number id: a client with 64-bit integers
  * may use any) is kept as the client wrote it: JSON.parse rounds it, and the answer would carry an id
- * the client never sent (or two requests one id). It goes through the server as a string no client
- * can send, EXACT and its digits, and is written back as its digits, a number again. Such an integer
+ * the client never sent (or two requests one id). So is an integer written another way than its
+ * digits (`1e3`, `1.0`, `-0`), which JSON.parse reads as 1000, 1 and 0. Such an id goes through the
+ * server as a string no client can send, EXACT and its text, and is written back as that text, a
+ * number again. Such an integer
  * in the arguments of a tool call (a limit, a number in a task's fields) would act on another item
  * than the one the client named: the call is refused, naming the field (roundedArguments).
  */
 const EXACT = `agentboard-exact-id-${randomBytes(8).toString('hex')}:`;
-const EXACT_OUT = new RegExp(`"${EXACT}(-?\\d+)"`, 'g');
+const EXACT_OUT = new RegExp(`"${EXACT}(-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)"`, 'g');
 /**
- * An integer, or a whole string: strings are matched whole, so that digits inside one are never
- * taken for a number. An integer starts a value (after a bracket, a comma, a colon or a space: not
- * the fraction or exponent of another number) and ends one.
+ * A number, or a whole string: strings are matched whole, so that digits inside one are never
+ * taken for a number. A number starts a value (after a bracket, a comma, a colon or a space) and
+ * ends one.
  */
-const INTEGER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|(?<=^|[\s[,:])-?(?:0|[1-9]\d*)(?![\d.eE])/g;
+const NUMBER = /"[^"\\]*(?:\\[\s\S][^"\\]*)*"|(?<=^|[\s[,:])-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?(?![\d.eE])/g;
 
-/** Whether JSON.parse may have rounded a number it read (then its digits are read again). */
-const rounded = (value: unknown): boolean => typeof value === 'number' && !Number.isSafeInteger(value);
+/** Whether a number's JSON text is read back as another: an integer JSON.parse rounds, or one written otherwise than as its digits. */
+function notAsWritten(text: string): boolean {
+  const value = Number(text);
+  return /^-?\d+$/.test(text) ? !Number.isSafeInteger(value) || text !== String(value) : Number.isSafeInteger(value) && text !== String(value);
+}
+
+/** Whether a value read exactly is a number marked as not read as written, and JSON.parse rounds it. */
+const beyondExact = (value: unknown): boolean => typeof value === 'string' && value.startsWith(EXACT) && !Number.isSafeInteger(Number(value.slice(EXACT.length)));
+
 
 function field(value: unknown, key: string): unknown {
   return value !== null && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
@@ -111,16 +120,25 @@ function longDigitRun(line: string): boolean {
   return false;
 }
 
+/** Whether a message (or one of a batch) carries a number where an id goes: its id, a cancellation's requestId, a progressToken. */
+function numberIds(json: unknown): boolean {
+  return (Array.isArray(json) ? json : [json]).some((message) => {
+    const params = field(message, 'params');
+    return typeof field(message, 'id') === 'number' || typeof field(params, 'requestId') === 'number' || typeof field(field(params, '_meta'), 'progressToken') === 'number';
+  });
+}
+
 /**
- * The message (or the messages of a batch) of a line read again, every integer JSON.parse rounds
- * read as a string, EXACT and its digits; null when the line holds none. A line without a run of 16
- * digits costs one quick look for it.
+ * The message (or the messages of a batch) of a line read again, every number JSON.parse does not
+ * read as written (notAsWritten) read as a string, EXACT and its text; null when the line holds
+ * none. A line without a run of 16 digits, nor a number id beside a fraction, an exponent or a
+ * minus zero, costs a quick look or two.
  */
-function readExactly(line: string): unknown[] | null {
-  if (!longDigitRun(line)) return null;
+function readExactly(line: string, json: unknown): unknown[] | null {
+  if (!longDigitRun(line) && !(numberIds(json) && /\d[.eE]|-0/.test(line))) return null;
   let found = false;
-  const marked = line.replace(INTEGER, (text) => {
-    if (text.startsWith('"') || Number.isSafeInteger(Number(text))) return text;
+  const marked = line.replace(NUMBER, (text) => {
+    if (text.startsWith('"') || !notAsWritten(text)) return text;
     found = true;
     return `"${EXACT}${text}"`;
   });
@@ -130,19 +148,21 @@ function readExactly(line: string): unknown[] | null {
 }
 
 /**
- * Puts back exactly the ids JSON.parse rounded in the message (or the messages of a batch) it read,
- * from the same read exactly: a message's id, the requestId of a cancellation and the progressToken
- * of a request (an integer the SDK takes only when exact: rounded, the request would be refused as
- * not JSON-RPC).
+ * Puts back exactly the ids JSON.parse did not read as written in the message (or the messages of a
+ * batch) it read, from the same read exactly: a message's id, the requestId of a cancellation and
+ * the progressToken of a request (an integer the SDK takes only when exact: rounded, the request
+ * would be refused as not JSON-RPC).
  */
 function keepExactIds(json: unknown, exact: unknown[]): void {
   const messages = Array.isArray(json) ? json : [json];
+  const marked = (value: unknown, exactly: unknown) => typeof value === 'number' && typeof exactly === 'string' && exactly.startsWith(EXACT);
   messages.forEach((message: Record<string, unknown>, i) => {
-    if (rounded(field(message, 'id'))) message.id = field(exact[i], 'id');
+    const exactParams = field(exact[i], 'params');
+    if (marked(field(message, 'id'), field(exact[i], 'id'))) message.id = field(exact[i], 'id');
     const params = field(message, 'params') as Record<string, unknown> | undefined;
-    if (params && rounded(params.requestId)) params.requestId = field(field(exact[i], 'params'), 'requestId');
+    if (params && marked(params.requestId, field(exactParams, 'requestId'))) params.requestId = field(exactParams, 'requestId');
     const meta = field(params, '_meta') as Record<string, unknown> | undefined;
-    if (meta && rounded(meta.progressToken)) meta.progressToken = field(field(field(exact[i], 'params'), '_meta'), 'progressToken');
+    if (meta && marked(meta.progressToken, field(field(exactParams, '_meta'), 'progressToken'))) meta.progressToken = field(field(exactParams, '_meta'), 'progressToken');
   });
 }
 
@@ -157,7 +177,7 @@ function roundedArguments(message: JSONRPCMessage, exact: unknown): string | nul
   const stack: [unknown, string][] = [[field(field(exact, 'params'), 'arguments'), 'params.arguments']];
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [value, path] = next;
-    if (typeof value === 'string' && value.startsWith(EXACT)) found.push(`${path} (${value.slice(EXACT.length)})`);
+    if (beyondExact(value)) found.push(`${path} (${(value as string).slice(EXACT.length)})`);
     else if (Array.isArray(value)) value.forEach((v, i) => stack.push([v, `${path}[${i}]`]));
     else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) stack.push([v, `${path}.${printable(k)}`]);
   }
@@ -165,10 +185,10 @@ function roundedArguments(message: JSONRPCMessage, exact: unknown): string | nul
   return `Invalid params of tools/call: ${found.reverse().slice(0, 5).join(', ')} ${found.length > 1 ? 'are integers' : 'is an integer'} beyond ${Number.MAX_SAFE_INTEGER} in size, which agentboard cannot read exactly; nothing was done. Send numbers from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}.`;
 }
 
-/** An id read as JSON text on its own (the over-size line's), kept exactly when it is an integer JSON.parse rounds. */
+/** An id read as JSON text on its own (the over-size line's), kept exactly when JSON.parse does not read it as written. */
 function exactId(text: string): Id | null {
   const id: unknown = JSON.parse(text);
-  if (rounded(id) && /^\s*-?(?:0|[1-9]\d*)\s*$/.test(text)) return `${EXACT}${text.trim()}`;
+  if (typeof id === 'number' && notAsWritten(text.trim())) return `${EXACT}${text.trim()}`;
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
@@ -440,7 +460,7 @@ export class LineTransport implements Transport {
     let exact: unknown[] | null;
     try {
       json = JSON.parse(line);
-      exact = readExactly(line);
+      exact = readExactly(line, json);
       if (exact) keepExactIds(json, exact);
     } catch {
       this.refuse(null, PARSE_ERROR, 'The message is not valid JSON; send one JSON-RPC message per line.');

@@ -157,6 +157,43 @@ describe('request ids beyond 2^53', () => {
   });
 });
 
+describe('request ids written otherwise than as their digits', () => {
+  it('are answered as the client wrote them (1e3, 1.0, -0, 2E1), one by one and in a batch; a fraction is still refused, and such numbers in arguments are read as numbers', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'odd-ids', [{ title: 'Only' }, { title: 'Second' }]);
+    const s = server(dir);
+    await s.request('initialize', { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'exponents', version: '1' } });
+    s.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    const line = (id: string, method: string, params?: object) => `{"jsonrpc":"2.0","id":${id},"method":"${method}"${params ? `,"params":${JSON.stringify(params)}` : ''}}`;
+    s.write(`${line('1e3', 'ping')}\n`);
+    s.write(`${line('1.0', 'tools/call', { name: 'agentboard_get_task', arguments: { task_id: 'odd-ids/T1' } })}\n`);
+    s.write(`${line('-0', 'ping')}\n`);
+    s.write(`${line('1.5', 'ping')}\n`);
+    s.write(`[${line('2E1', 'ping')},${line('20', 'ping')}]\n`);
+    // A limit written 1.0 is the number 1: one task listed, not a refusal.
+    s.write(`{"jsonrpc":"2.0","id":"limit","method":"tools/call","params":{"name":"agentboard_list_tasks","arguments":{"change_id":"odd-ids","limit":1.0}}}\n`);
+    expect(await s.close()).toBe(0);
+    const out = s.stdout();
+    const one = (id: string) => {
+      const found = answersTo(out, id);
+      expect(found, `the answers to ${id}`).toHaveLength(1);
+      return JSON.parse(found[0]!);
+    };
+    expect(one('1e3').result).toEqual({});
+    expect(one('1.0').result.structuredContent.task.task_id).toBe('odd-ids/T1');
+    expect(one('-0').result).toEqual({});
+    expect(one('1.5').error.code).toBe(-32600);
+    const batch = out.split('\n').find((l) => l.startsWith('['))!;
+    expect(batch).toContain('"id":2E1}');
+    expect(batch).toContain('"id":20}');
+    const limited = one('"limit"').result;
+    expect(limited.isError).toBeFalsy();
+    expect(limited.structuredContent.tasks).toHaveLength(1);
+    expect(out).not.toContain('"id":1000');
+    expect(out).not.toContain('agentboard-exact-id');
+  });
+});
+
 describe('integers beyond 2^53 in the arguments of a tool call', () => {
   it('are refused with invalid params (-32602) naming each field, nothing done, where JSON.parse would round them; digits in strings, fractions and such integers elsewhere are let be', async () => {
     const dir = await newBoard();
