@@ -136,6 +136,9 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
       return `${at} must be at most ${String(issue.maximum)}`;
     case 'invalid_union':
       return `${at} is not in any accepted form`;
+    case 'custom':
+      // A rule's own words: a predicate ("cannot be empty", "holds a tab…") reads on from the field, as the built-in ones above do.
+      return /^(cannot|must|holds|needs|names)\b/.test(issue.message) ? `${at} ${issue.message}` : `${at}: ${issue.message}`;
     default:
       return `${at}: ${issue.message}`;
   }

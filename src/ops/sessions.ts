@@ -9,7 +9,7 @@ import { parseTaskRef } from '../domain/ids.js';
 import { SESSION_STATUSES } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import type { InputRecord, RuntimeData, SessionRecord } from '../domain/records.js';
-import { moveForWork, moveSession, openInputOf, resolveInput, sessionOf } from '../domain/sessions.js';
+import { moveForWork, moveSession, openInputOf, resolveInput } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
 import type { Task } from '../domain/model.js';
 import { defineOp, requireHuman } from './registry.js';
@@ -53,7 +53,7 @@ const Move = z.object({ from: z.string().nullable(), to: z.string(), at: z.strin
 /** An agent's session as a write answers it: its state and the ids to go on with, not its history. */
 const SessionOut = z.object({
   agent_id: z.string(),
-  session: z.number().int().describe('Which of the agent\'s sessions this is (a new one opens after completed).'),
+  session: z.number().int().describe('Which of the agent\'s sessions this is (a new one opens after completed); 0: none yet.'),
   status: z.enum(SESSION_STATUSES),
   message: z.string().nullable(),
   phase: z.string().nullable(),
@@ -74,9 +74,9 @@ const WorkflowOut = SessionOut.extend({
   ...Page,
 });
 
-/** The agent's session, or the one it would get (started) when it has none yet. */
+/** The agent's session; when it has none yet, session 0, started, with no move (a read invents none: its first call that does work opens session 1). */
 function sessionFor(data: RuntimeData, agentId: string, now: string): SessionRecord {
-  return data.sessions[agentId] ?? sessionOf(structuredClone(data), agentId, now);
+  return data.sessions[agentId] ?? { agent_id: agentId, number: 0, status: 'started', updated_at: now, history: [] };
 }
 
 export function sessionOut(data: RuntimeData, agentId: string, now: string): z.input<typeof SessionOut> {

@@ -92,6 +92,7 @@ function written(data: Data): string {
 }
 
 function workflow(data: Data): string {
+  if (data.session === 0) return `${data.agent_id}: no session yet (its first call that does work opens one)\n`;
   let out = `${data.agent_id}: ${data.status}${data.message ? ` · ${data.message}` : ''} (session ${data.session}, ${data.history_total} move${data.history_total === 1 ? '' : 's'})\n`;
   if (data.phase || data.progress) out += `  ${[data.phase, data.progress].filter(Boolean).join(' · ')}\n`;
   if (data.reason) out += `  blocked: ${data.reason}${data.blockers?.length ? ` (${data.blockers.join('; ')})` : ''}\n`;
@@ -281,6 +282,7 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'session.submit': workflow,
   'session.show': workflow,
   'session.history': (d) =>
+    d.session === 0 ? `${d.agent_id}: no session yet (its first call that does work opens one)\n` :
     `${d.agent_id}: ${d.status} (session ${d.session})\n` +
     (d.moves.map((m: Data) => `  ${m.at}  ${m.from ?? '-'} → ${m.to}${m.message ? `: ${m.message}` : ''}`).join('\n') || '  no moves') +
     '\n',

@@ -111,7 +111,7 @@ describe('through the CLI and MCP', () => {
     const notes = (await ok(dir, ['task', 'show', 'safe/T1'])).task.notes;
     expect(notes.at(-1).text).toBe('col\tumn\nsecond line \u05E9\u05DC\u05D5\u05DD\u200F.');
     const r = await cli(dir, ['task', 'add', 'safe', '--title', 'two\nlines', '--as', 'w1', '--json']);
-    expect(r.json.error.message).toContain('title: must be a single line');
+    expect(r.json.error.message).toContain('title must be a single line');
   });
 });
 
@@ -137,12 +137,12 @@ describe('one-line fields (titles, names)', () => {
     ]) {
       const r = await cli(dir, ['task', 'add', 'titles', '--title', title!, '--as', 'planner', '--json']);
       expect(r.code, JSON.stringify(title)).toBe(2);
-      expect(r.json.error.message).toBe(`Invalid input: --title: ${shown}.`);
+      expect(r.json.error.message).toBe(`Invalid input: --title ${shown}.`);
       const viaMcp = await mcp.call('agentboard_add_task', { agent_id: 'planner', change_id: 'titles', title });
-      expect(viaMcp.error!.message).toBe(`Invalid input: title: ${shown}.`);
+      expect(viaMcp.error!.message).toBe(`Invalid input: title ${shown}.`);
     }
     const list = await cli(dir, ['tasks', 'titles', '--as', 'planner', '--input', '-', '--json'], { stdin: JSON.stringify({ tasks: [{ title: 'One' }, { title: 'Tw\u200Bo' }], notes: 'n' }) });
-    expect(list.json.error.message).toContain('tasks[1].title: holds U+200B, an invisible zero-width space, at character 3');
+    expect(list.json.error.message).toContain('tasks[1].title holds U+200B, an invisible zero-width space, at character 3');
     expect(snapshot(dir)).toEqual(before);
     for (const title of ['\u{1F469}\u200D\u{1F4BB} Dev setup', '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645', '\u2764\uFE0F Fix', 'Cafe\u0301', '\u200F\u05E9\u05DC\u05D5\u05DD']) {
       const added = await mcp.call('agentboard_add_task', { agent_id: 'planner', change_id: 'titles', title });

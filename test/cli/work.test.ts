@@ -506,7 +506,7 @@ describe('work that would be stranded', () => {
     const before = snapshot(dir);
     const twice = await cli(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Done', '--task', 'sub/T1', '--task', 'sub/T1', '--json']);
     expect(twice.code).toBe(2);
-    expect(twice.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: --task: names "sub/T1" more than once; name each once.' });
+    expect(twice.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: --task names "sub/T1" more than once; name each once.' });
     const empty = await cli(dir, ['session', 'submit', '--as', 'idle', '--summary', 'Nothing much', '--json']);
     expect(empty.code).toBe(2);
     expect(empty.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Nothing to review: the submission names no task and no pull request, so a person would have nothing to check while you wait.' });

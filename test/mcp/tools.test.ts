@@ -252,12 +252,32 @@ describe('the record of done work, over MCP', () => {
     const mcp = await connect(dir);
     const before = snapshot(dir);
     const twice = await mcp.call('agentboard_submit_for_review', { agent_id: 'alice-bot', summary: 'Done.', tasks: ['add-search/T1', 'add-search/T1'] });
-    expect(twice.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('tasks: names "add-search/T1" more than once; name each once') });
+    expect(twice.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringContaining('tasks names "add-search/T1" more than once; name each once') });
     const empty = await mcp.call('agentboard_submit_for_review', { agent_id: 'sub', summary: 's', tasks: [] });
     expect(empty.error).toMatchObject({ code: 'INVALID_INPUT', message: expect.stringMatching(/^Nothing to review/) });
     expect(empty.error!.next_step).toContain('agentboard_submit_for_review');
     expect(snapshot(dir)).toEqual(before);
     expect((await mcp.call('agentboard_get_next_task', { agent_id: 'sub' })).data).toMatchObject({ status: 'assigned', task: { task_id: 'add-search/T2' } });
+    await mcp.close();
+  });
+
+  it('reads the session of an agent that has none as none yet (session 0, no move), without making one', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'quiet', [{ title: 'Only' }]);
+    const mcp = await connect(dir);
+    const before = snapshot(dir);
+    const state = await mcp.call('agentboard_get_workflow_state', { agent_id: 'ghost' });
+    expect(state.data).toMatchObject({ agent_id: 'ghost', session: 0, status: 'started', history: [], history_total: 0 });
+    expect(state.text).toContain('ghost: no session yet');
+    const history = await mcp.call('agentboard_get_session_history', { agent_id: 'ghost' });
+    expect(history.data).toMatchObject({ agent_id: 'ghost', session: 0, moves: [], total: 0 });
+    expect(history.text).toContain('ghost: no session yet');
+    expect(snapshot(dir)).toEqual(before);
+    // Its first work call opens session 1, started then working: both moves recorded.
+    await mcp.call('agentboard_get_next_task', { agent_id: 'ghost' });
+    const opened = await mcp.call('agentboard_get_session_history', { agent_id: 'ghost' });
+    expect(opened.data.session).toBe(1);
+    expect(opened.data.moves.map((m: { to: string }) => m.to)).toEqual(['working', 'started']);
     await mcp.close();
   });
 });

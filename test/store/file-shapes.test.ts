@@ -524,7 +524,7 @@ describe('task titles that read as YAML or markdown', () => {
     const before = read(dir, path);
     for (const title of ['#', '##']) {
       const r = await cli(dir, ['task', 'add', 'titled', '--title', title, '--as', 'human:tester', '--json']);
-      expect(r.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: --title: cannot be only "#" characters.' });
+      expect(r.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Invalid input: --title cannot be only "#" characters.' });
     }
     expect(read(dir, path)).toBe(before);
   });
