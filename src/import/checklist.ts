@@ -33,7 +33,10 @@ export interface ChecklistTask {
   depends: string[];
   requirements: string[];
   priority?: Priority;
+  /** The "## " heading above it. */
   group?: string;
+  /** The "### " heading above it (under that "## " heading, if any). */
+  subgroup?: string;
   /** spec-kit's [P]: may run beside the tasks around it. */
   parallel: boolean;
   /** spec-kit's [US1] (or [HU1]): the user story the task belongs to, kept in its description (withStory). */
@@ -164,6 +167,7 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
   /** Which lines a task took: its item line and the lines under it. */
   const taken = new Array<boolean>(lines.length).fill(false);
   let group: string | undefined;
+  let subgroup: string | undefined;
   let titleLine = -1;
   /** The items the next lines may be nested under, outermost first. */
   const open: { depth: number; id: string }[] = [];
@@ -179,12 +183,14 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
       out.mapped.push({ line: at(i), text: line.trim(), to: 'the title of the task list' });
       continue;
     }
-    if (level === 2) group = headingText(line);
+    if (level === 2) [group, subgroup] = [headingText(line), undefined];
+    if (level === 3) subgroup = headingText(line);
     const item = inFence[i] ? null : ITEM.exec(line);
     if (!item) continue;
     const [, indent, mark, rest] = item;
     const task = newTask(rest!.trim(), mark === 'x' || mark === 'X', at(i), line.trim(), out, used, open[open.length - 1]?.id);
     if (group !== undefined) task.group = group;
+    if (subgroup !== undefined) task.subgroup = subgroup;
     const depth = indent!.replace(/\t/g, '  ').length;
     open.push({ depth, id: task.id });
     taken[i] = true;
@@ -219,25 +225,52 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
   return out;
 }
 
+/** The group a task is shown in on the board: its "## " heading, and its "### " heading under it. */
+export function groupOf(t: Pick<ChecklistTask, 'group' | 'subgroup'>): string | undefined {
+  if (t.subgroup === undefined) return t.group;
+  const whole = t.group === undefined ? t.subgroup : `${t.group} / ${t.subgroup}`;
+  return [...whole].length <= LIMITS.titleMax ? whole : `${[...whole].slice(0, LIMITS.titleMax - 1).join('')}…`;
+}
+
 /**
- * What is not a task, in order, as written: the text that goes with the list. A group heading with
- * nothing but tasks under it is kept only as the group of those tasks (and reported so).
+ * What is not a task, in order, as written: the text that goes with the list. A group heading
+ * ("## ", or "### " under it) with nothing but tasks under it is kept only as the group of those
+ * tasks (and reported so).
  */
-export function leftover(lines: TextLines, inFence: boolean[], taken: boolean[], titleLine: number, tasks: { id: string; group?: string; line: number }[], firstLine: number, mapped: ReportLine[]): string {
+export function leftover(lines: TextLines, inFence: boolean[], taken: boolean[], titleLine: number, tasks: { id: string; group?: string; subgroup?: string; line: number }[], firstLine: number, mapped: ReportLine[]): string {
   const at = (i: number) => firstLine + i;
+  const level = (i: number) => (inFence[i] ? 0 : headingLevel(lines.line(i)));
+  /** A heading's section: its lines up to the next heading of its level or above. */
+  const sectionEnd = (i: number, top: number) => {
+    let end = i + 1;
+    while (end < lines.length && !(level(end) > 0 && level(end) <= top)) end++;
+    return end;
+  };
+  const hasText = (i: number, end: number, gone: boolean[]) => {
+    for (let j = i + 1; j < end; j++) if (!taken[j] && !gone[j] && lines.line(j).trim() !== '') return true;
+    return false;
+  };
+  // Sub-group headings first: one with only tasks under it is gone from the text, so that the heading above it may go too.
+  const gone = new Array<boolean>(lines.length).fill(false);
+  for (let i = 0; i < lines.length; i++) {
+    if (taken[i] || level(i) !== 3) continue;
+    const name = headingText(lines.line(i));
+    const end = sectionEnd(i, 3);
+    const members = tasks.filter((t) => t.subgroup === name && t.line > at(i) && t.line < at(end)).map((t) => t.id);
+    if (members.length === 0) continue;
+    mapped.push({ line: at(i), text: lines.line(i).trim(), to: `the group of tasks ${members.join(', ')}, under the heading above it` });
+    if (!hasText(i, end, gone)) gone[i] = true;
+  }
   const intro: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (taken[i] || i === titleLine) continue;
+    if (taken[i] || gone[i] || i === titleLine) continue;
     const line = lines.line(i);
-    if (!inFence[i] && headingLevel(line) === 2) {
+    if (level(i) === 2) {
       const name = headingText(line);
-      let end = i + 1;
-      while (end < lines.length && (inFence[end] || headingLevel(lines.line(end)) !== 2)) end++;
-      let text = false;
-      for (let j = i + 1; j < end; j++) if (!taken[j] && lines.line(j).trim() !== '') text = true;
+      const end = sectionEnd(i, 2);
       const members = tasks.filter((t) => t.group === name && t.line > at(i) && t.line < at(end)).map((t) => t.id);
       if (members.length > 0) mapped.push({ line: at(i), text: line.trim(), to: `the group of tasks ${members.join(', ')}` });
-      if (!text && members.length > 0) continue;
+      if (!hasText(i, end, gone) && members.length > 0) continue;
     }
     intro.push(line);
   }
@@ -330,12 +363,14 @@ export function groupOrder(tasks: ChecklistTask[]): void {
   let currentGroup: string | undefined;
   let members: string[] = [];
   for (const t of tasks) {
-    if (t.group !== currentGroup) {
+    // A list with "## " headings is ordered by them; one with only "### " headings, by those.
+    const group = t.group ?? t.subgroup;
+    if (group !== currentGroup) {
       if (members.length > 0) previous = members;
       members = [];
-      currentGroup = t.group;
+      currentGroup = group;
     }
-    if (t.group !== undefined) t.depends = previous.filter((d) => d !== t.id);
+    if (group !== undefined) t.depends = previous.filter((d) => d !== t.id);
     members.push(t.id);
   }
 }

@@ -17,7 +17,7 @@ import { parseProposalBody } from '../store/format-proposal.js';
 import { parseSpecBody, type SpecLines } from '../store/format-spec.js';
 import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml, type YamlMap } from '../store/yaml-lite.js';
-import { nestedOrder, withStory, type Checklist, type ChecklistTask } from './checklist.js';
+import { groupOf, nestedOrder, withStory, type Checklist, type ChecklistTask } from './checklist.js';
 import type { ImportedChange, ImportedDoc, ImportedTasks } from './model.js';
 import type { FileLog } from './report.js';
 
@@ -199,7 +199,8 @@ export function checklistTask(t: ChecklistTask, done: boolean, stories?: Readonl
     feedback: [],
     notes: [],
   };
-  if (t.group !== undefined) task.group = t.group;
+  const group = groupOf(t);
+  if (group !== undefined) task.group = group;
   return task;
 }
 

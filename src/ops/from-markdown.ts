@@ -11,7 +11,7 @@ import { fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_STATUSES, DOC_TYPES, VERDICTS, type ExtraSection, type Stage, type Verdict } from '../domain/model.js';
 import { needsScenarios, proposalRules, reviewRules, specRules } from '../domain/rules.js';
-import { groupOrder, nestedOrder, parseChecklist, withStory } from '../import/checklist.js';
+import { groupOf, groupOrder, nestedOrder, parseChecklist, withStory } from '../import/checklist.js';
 import { readForeignReview, reviewVerdict } from '../import/review.js';
 import { PROPOSAL_HEADINGS, parseProposalBody } from '../store/format-proposal.js';
 import { parseReviewBody } from '../store/format-review.js';
@@ -293,7 +293,8 @@ function tasksInput(body: string, offset: number, kept: string | null, sink: Fin
     if (t.depends.length) out.depends = t.depends;
     if (t.files.length) out.files = t.files;
     if (t.requirements.length) out.requirements = t.requirements;
-    if (t.group) out.group = t.group;
+    const group = groupOf(t);
+    if (group) out.group = group;
     if (t.done) out.status = 'done';
     return out;
   });

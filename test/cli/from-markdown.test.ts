@@ -54,6 +54,17 @@ async function withSpec(dir: string, id: string, spec: string): Promise<void> {
 }
 
 describe('--from keeps what it reads', () => {
+  it('gives a task under a "### " heading that heading as its group (after the "## " one above it), and orders a list of "### " headings alone by them', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'subgroups', SPEC());
+    const md = ['# Tasks', '', '### Storage', '', '- [ ] 1 Add the table', '', '### API', '', '- [ ] 2 Add the endpoint', '- [ ] 3 Document it', ''].join('\n');
+    await ok(dir, ['tasks', 'subgroups', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    const text = read(dir, 'agentd/changes/subgroups/tasks.md');
+    expect([...text.matchAll(/^group: "?(.*?)"?$/gm)].map((m) => m[1])).toEqual(['Storage', 'API', 'API']);
+    expect(text).not.toContain('###');
+    expect((await showDocument(dir, 'subgroups', 'tasks')).content.tasks.map((t: any) => t.depends)).toEqual([[], ['1'], ['1']]);
+  });
+
   it('reads a file with a byte order mark (a Windows editor\'s UTF-8) as the same document, and any one-character checkbox as a task', async () => {
     const dir = await newBoard();
     await withSpec(dir, 'marked', SPEC());

@@ -621,6 +621,52 @@ describe('import again after the source or the board moved on', () => {
   });
 });
 
+/** Each task of a change's tasks.md as the file has it: its id, title and group ("" when it has none). */
+function groupsIn(dir: string, change: string): [string, string, string][] {
+  return [...read(dir, `agentd/changes/${change}/tasks.md`).matchAll(/^## ([^:\n]+): (.*)\n\n```yaml\n([\s\S]*?)```/gm)].map((m) => [m[1]!, m[2]!, /^group: "?(.*?)"?$/m.exec(m[3]!)?.[1] ?? '']);
+}
+
+describe('import: sub-group headings of a task list', () => {
+  it('keep their tasks under them: each task\'s group names its "## " and "### " headings, a heading with text under it stays in the intro, and the order of work goes by the "## " groups', async () => {
+    const dir = copy('openspec');
+    const file = 'openspec/changes/add-bookmark-import/tasks.md';
+    write(dir, file, [
+      '# Tasks', '',
+      '## 1. Phase A', '',
+      '### A1. Catalog setup', '',
+      '- [ ] 1.1 Add the catalog',
+      '- [ ] 1.2 Wire the catalog', '',
+      '### A2. Migration', '',
+      '- [ ] 2.1 Move the packages', '',
+      '## 2. Phase B', '',
+      'Phase B waits until every task of Phase A is green.', '',
+      '### B1. Switch', '',
+      '- [ ] 3.1 Switch the CI over', '',
+    ].join('\n'));
+    const source = copy('openspec');
+    write(source, file, read(dir, file));
+    const data = await ok(dir, ['import', 'openspec'], PERSON);
+    const list = (await showDocument(dir, 'add-bookmark-import', 'tasks')).content;
+    expect(groupsIn(dir, 'add-bookmark-import')).toEqual([
+      ['1.1', 'Add the catalog', '1. Phase A / A1. Catalog setup'],
+      ['1.2', 'Wire the catalog', '1. Phase A / A1. Catalog setup'],
+      ['2.1', 'Move the packages', '1. Phase A / A2. Migration'],
+      ['3.1', 'Switch the CI over', '2. Phase B / B1. Switch'],
+    ]);
+    expect(list.tasks.map((t: any) => t.depends)).toEqual([[], [], [], ['1.1', '1.2', '2.1']]);
+    // The headings that only head tasks are gone from the intro; the note and the heading it stands under stay, in order.
+    const text = read(dir, 'agentd/changes/add-bookmark-import/tasks.md');
+    const intro = text.slice(text.indexOf('# Tasks'), text.indexOf('\n## 1.1: '));
+    expect(intro).not.toContain('###');
+    expect(intro).not.toContain('1. Phase A');
+    expect(intro).toContain('\\## 2. Phase B\n\nPhase B waits until every task of Phase A is green.');
+    const lines = data.files.find((f: any) => f.file === file).lines;
+    expect(lines.find((l: any) => l.text === '### A2. Migration').to).toMatch(/^the group of tasks \S+, under the heading above it$/);
+    expect(lost(source, dir, data)).toEqual([]);
+    expect((await ok(dir, ['validate', 'add-bookmark-import'])).valid).toBe(true);
+  });
+});
+
 describe('import: what a title or a missing spec says', () => {
   it('OpenSpec: a proposal titled "Change Proposal: …" keeps its own title, and the report names the line', async () => {
     const dir = copy('openspec');
