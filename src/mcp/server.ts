@@ -28,7 +28,7 @@ import { documentsWritten } from '../ops/doc-write.js';
 import { printable } from '../domain/text.js';
 import { stopWaiting } from '../store/lock.js';
 import { useSyncPool } from '../store/sync-pool.js';
-import { findRoot } from '../store/board.js';
+import { findRoot, mainWorktreeBoardOf, runBoardOf } from '../store/board.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
 
@@ -359,6 +359,10 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   await server.connect(transport);
   process.stderr.write(`agentboard mcp ${VERSION}: serving ${toolOperations(profile).length} tools (profile ${profile}${options.as ? `, as ${options.as}` : ''})\n`);
   // Started where no board is (yet): it serves all the same, and its calls work once one is made; the client's log says why they fail till then.
-  if (findRoot(root, process.cwd()) === null) process.stderr.write(`agentboard mcp: ${NO_BOARD_HERE(root ?? process.cwd())}\n`);
+  const found = findRoot(root, process.cwd());
+  if (found === null) process.stderr.write(`agentboard mcp: ${NO_BOARD_HERE(root ?? process.cwd())}\n`);
+  // Started in a linked worktree without --root: its board is that branch's copy, not the one the main worktree's agents claim from.
+  const main = root === undefined && found !== null && runBoardOf(process.cwd(), process.env) === null ? mainWorktreeBoardOf(found) : null;
+  if (main !== null) process.stderr.write(`agentboard mcp: serving the copy of agentd/ in the git worktree ${found}, not the board of the main worktree, ${main}; its agents' claims and these do not see each other. Give the server --root ${main} to serve that board.\n`);
   return done;
 }

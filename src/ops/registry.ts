@@ -69,6 +69,7 @@ export function createContext(root: string | undefined, cwd = process.cwd(), env
   const open = () => {
     const opened = Board.open(absolute, cwd);
     opened.agentOfRun = runAgent.agentId ?? null;
+    opened.foundByFolder = absolute === undefined;
     return opened;
   };
   return {

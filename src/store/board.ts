@@ -4,7 +4,7 @@
  * of any save a person made while agentboard wrote).
  */
 import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { now as processNow } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -152,6 +152,28 @@ export function runBoardOf(cwd: string, env: Readonly<Record<string, string | un
   const board = findRoot(root);
   const here = real(found);
   return board !== null && here === real(workdir) && here !== real(board) ? board : null;
+}
+
+/**
+ * The board of the repository's main worktree, when the board at `root` is the copy of agentd/ that
+ * a linked git worktree holds (the files of that worktree's branch) and the main worktree holds a
+ * board at the same place; else null. Read from the worktree's .git file and its commondir, with no
+ * git started.
+ */
+export function mainWorktreeBoardOf(root: string): string | null {
+  const top = repositoryRootOf(root);
+  if (top === null) return null;
+  try {
+    const gitdir = /^gitdir:[ \t]*(.+?)[ \t]*$/m.exec(readFileSync(join(top, '.git'), 'utf8'))?.[1];
+    if (gitdir === undefined) return null; // .git is a folder: the main worktree (or a repository of its own)
+    const worktreeGit = resolve(top, gitdir);
+    const common = resolve(worktreeGit, readFileSync(join(worktreeGit, 'commondir'), 'utf8').trim());
+    if (basename(common) !== '.git') return null; // a bare repository's worktrees have no main one
+    const main = join(dirname(common), relative(top, root));
+    return realpathSync(main) !== realpathSync(root) && findRoot(main) === main ? main : null;
+  } catch {
+    return null; // no commondir (a submodule's .git file), or a folder that cannot be read
+  }
 }
 
 /**
@@ -304,7 +326,7 @@ function misnamedFinding(shown: string, file: string, type: DocType, beside: boo
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
-  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote';
+  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote' | 'worktree';
   message: string;
 }
 
@@ -338,6 +360,9 @@ export class Board implements Reader {
   readonly configPath: string;
   private readonly ledgerDir: string;
   readonly notices: Notice[] = [];
+  /** Whether the board was found from the working folder (no --root, no run's board): then a linked worktree's copy is told apart at the first write. */
+  foundByFolder = false;
+  private worktreeTold = false;
   /** The agent of `agentboard run` this process works for, if any: its writes refuse to merge a hand edit (the run shows it to a person). */
   agentOfRun: string | null = null;
   private configCache: { text: string | null; config: Config } | null = null;
@@ -1465,10 +1490,27 @@ export class Board implements Reader {
    */
   async mutate<T>(fn: (tx: Transaction) => T): Promise<T> {
     // A call run as part of a batch (writeBatch) writes with the batch.
+    this.tellWorktreeCopy();
     const batch = batchScope.getStore();
     if (batch?.board === this) return fn(batch);
     const shared = await this.sharingToWrite();
     return this.locked((lock) => (shared ? shared.write(lock, fn) : this.write(lock, fn)));
+  }
+
+  /**
+   * Says once, at the first write, that the board found from the working folder is a linked
+   * worktree's copy of agentd/ while the main worktree has its own: the two hand out the same tasks
+   * without either seeing the other's claims.
+   */
+  private tellWorktreeCopy(): void {
+    if (!this.foundByFolder || this.worktreeTold) return;
+    this.worktreeTold = true;
+    const main = mainWorktreeBoardOf(this.root);
+    if (main === null) return;
+    this.notices.push({
+      kind: 'worktree',
+      message: `This board is the copy of agentd/ in the git worktree ${this.root} (its branch's files), and the repository's main worktree has its own, ${join(main, BOARD_DIR)}: what is written here (a claim, say) is not seen there, nor what is written there here, so one task can go to two agents. To work on the main board, pass --root ${main} (in an MCP client's settings too).`,
+    });
   }
 
   /**
