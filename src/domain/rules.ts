@@ -40,8 +40,15 @@ export function proposalRules(p: Proposal, sink: FindingSink, lines: Partial<Rec
   length(sink, 'proposal.impact', 'Impact', p.impact, 1, LIMITS.sectionMax, lines.impact);
 }
 
-/** MUST and SHALL in any case: "must" says what is required as much as "MUST" does. */
-const NORMATIVE = /\b(must|shall)\b/i;
+/**
+ * MUST and SHALL in any case ("must" says what is required as much as "MUST" does), and the words
+ * that say it in the other languages specs are written in (those spec-kit writes: Spanish,
+ * Portuguese, French, German, Italian, Russian, Ukrainian, Chinese, Japanese and Korean).
+ */
+const NORMATIVE = new RegExp(
+  `(?<![\\p{L}\\p{N}])(?:must|shall|debe|deben|deberá|deberán|deve|devem|deverá|deverão|devono|dovrà|dovranno|doit|doivent|devra|devront|muss|müssen|должен|должна|должно|должны|обязан|обязана|обязаны|повинен|повинна|повинно|повинні|мусить)(?![\\p{L}\\p{N}])|必须|必須|应当|應當|なければならない|해야 한다|해야 합니다|하여야 한다|하여야 합니다`,
+  'iu',
+);
 const WEAK = /\bshould\b/i;
 
 export interface SpecRuleOptions {

@@ -188,6 +188,11 @@ describe('rules', () => {
     expect(findings('It works.')).toEqual(['error:spec.requirement.normative']);
     expect(findings('It works.', { imported: true })).toEqual(['warning:spec.requirement.normative']);
     expect(findings('**Reason**: no longer needed.', {}, 'REMOVED')).toEqual([]);
+    // The same words in the languages specs are written in; a longer word that holds one is not it.
+    for (const text of ['Le système DOIT garder les notes.', 'El sistema DEBE guardar las notas.', 'O sistema DEVERÁ guardar.', 'Das System MUSS die Notizen halten.', 'Il sistema DEVE salvare.', 'Система ДОЛЖНА хранить заметки.', 'Система повинна зберігати.', '系统必须保存笔记。', '系統必須支援匯出。', 'システムはメモを保存しなければならない。', '시스템은 메모를 저장해야 한다.']) {
+      expect(findings(text), text).toEqual([]);
+    }
+    expect(findings('Mustard and debería are not it.')).toEqual(['error:spec.requirement.normative']);
   });
 
   it('asks a spec for a scenario unless every requirement of it is one the change removes or renames', async () => {
