@@ -174,8 +174,17 @@ export function listOf(doc: DocFile<'tasks'>, edited: boolean): TaskList | null 
   return { meta: doc.meta, tasks: doc.content.blocks.flatMap((b) => (b.task ? [summarize(b.task)] : [])), edited, broken: unparsable(doc) };
 }
 
+/** The summary of each task read in full, by the task: a task of a document is never changed in place (a write puts a new one), so its summary stands. */
+const summaries = new WeakMap<Task, TaskSummary>();
+
 /** The summary of a task read in full. */
 export function summarize(t: Task): TaskSummary {
+  let s = summaries.get(t);
+  if (!s) summaries.set(t, (s = summaryOf(t)));
+  return s;
+}
+
+function summaryOf(t: Task): TaskSummary {
   const noted: Record<string, string> = {};
   for (const n of t.notes) if (!(n.at <= (noted[n.author] ?? ''))) noted[n.author] = n.at;
   const s: TaskSummary = { id: t.id, title: t.title, status: t.status, priority: t.priority, depends: t.depends, skills: t.skills, noted };

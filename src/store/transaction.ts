@@ -819,8 +819,7 @@ export class Transaction implements Reader {
       if (b.task && (replace.has(b.id) || removed.has(b.id)) && !this.claims.has(ref)) this.claims.set(ref, { task_id: ref, assignee: b.task.assignee ?? null, claimed_at: b.task.claimed_at ?? null });
     }
     const blocksWith = (tasks: Map<string, Task>) => {
-      const blocks: Omit<TaskBlock, 'line'>[] = base.content!.blocks
-        .filter((b) => !removed.has(b.id))
+      const blocks: Omit<TaskBlock, 'line'>[] = (removed.size === 0 ? base.content!.blocks : base.content!.blocks.filter((b) => !removed.has(b.id)))
         .map((b) => {
           const t = tasks.get(b.id);
           return t ? { ...b, task: t, raw: updatedTaskBlock(b, t) } : b;
@@ -882,8 +881,11 @@ export class Transaction implements Reader {
    * the tasks of `base` that the list no longer has. A list that never lost a task has none.
    */
   private retiring(changeId: string, base: DocFile<'tasks'> | null, meta: DocMeta, tasks: { id: string }[]): DocMeta {
-    const now = new Set(tasks.map((t) => t.id));
-    const gone = (base?.content?.blocks ?? []).flatMap((b) => (now.has(b.id) ? [] : [b.id]));
+    const before = base?.content?.blocks ?? [];
+    // A list of the same tasks in the same order (a task changed, none taken out) lost none: no set of its ids is needed.
+    const same = before.length === tasks.length && before.every((b, i) => b.id === tasks[i]!.id);
+    const now = same ? null : new Set(tasks.map((t) => t.id));
+    const gone = now === null ? [] : before.flatMap((b) => (now.has(b.id) ? [] : [b.id]));
     const retired = [...new Set([...(meta.retired ?? []), ...(base?.meta.retired ?? []), ...taskIdsRemoved(this.board.ledgerOf(changeId)), ...gone])];
     const { retired: _before, ...rest } = meta;
     return retired.length > 0 ? { ...rest, retired: retired.sort(compareTaskIds) } : rest;
