@@ -173,27 +173,13 @@ function newlines(text: string): number {
   return n;
 }
 
-/**
- * The line ends of a block's text, kept by the text: a list written again keeps the text of every
- * block but the changed ones (the same strings, whose hash the engine keeps), so each is counted once.
- */
-const blockLines = new Map<string, number>();
-function newlinesOfBlock(raw: string): number {
-  let n = blockLines.get(raw);
-  if (n === undefined) {
-    if (blockLines.size >= 50_000) blockLines.clear();
-    blockLines.set(raw, (n = newlines(raw)));
-  }
-  return n;
-}
-
 /** The body text for these blocks, and the blocks with the lines they stand on in it (as parseTasksBody gives them). */
 export function assembleTasksBody(title: string, preamble: string, blocks: Omit<TaskBlock, 'line'>[], tail?: string): { body: string; content: TasksBody } {
   let line = newlines(preamble) + 1;
   const placed = blocks.map((b) => {
     line += b.gap === undefined ? 2 : newlines(b.gap);
     const block = { ...b, line };
-    line += newlinesOfBlock(b.raw);
+    line += newlines(b.raw);
     return block;
   });
   const content: TasksBody = { title, preamble, blocks: placed, ...(tail === undefined ? {} : { tail }) };
