@@ -82,6 +82,21 @@ const inputFiles = new Map<string, unknown>();
 /** The next step of --input that is not a JSON object: the command it was given to, run again. */
 const objectStep = (command: string) => `Give --input a JSON object, like {"change_id": "add-review-tool"}, then run \`${command}\` again.`;
 
+/**
+ * Where and why JSON.parse refused a text, in words: the line and column of the position its message
+ * names (the message without the text it quotes, which may be the whole input).
+ */
+export function jsonProblem(message: string, text: string): string {
+  if (text.trim() === '') return 'it is empty';
+  if (/^Unexpected end of JSON input/.test(message)) return 'it ends before the JSON does';
+  const at = /\bat position (\d+)/.exec(message);
+  const why = message.replace(/, ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '').replace(/^SyntaxError: /, '');
+  if (!at) return printable(why).slice(0, 120);
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  return `line ${line}, column ${before.length - before.lastIndexOf('\n')}: ${printable(why).slice(0, 120)}`;
+}
+
 /** Reads --input once (standard input can only be read once), however many times it is asked for. */
 function readInputFile(path: string, io: Io, command: string): unknown {
   if (!inputFiles.has(path)) inputFiles.set(path, readInputFileOnce(path, io, command));
@@ -93,8 +108,8 @@ function readInputFileOnce(path: string, io: Io, command: string): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    return fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} is not valid JSON.`, objectStep(command));
+  } catch (err) {
+    return fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} is not valid JSON (${jsonProblem((err as Error).message, text)}).`, objectStep(command));
   }
   refuseDeepInput(value, `Give --input the fields \`${command} --help\` lists (none takes that much nesting), then run \`${command}\` again; nothing was changed.`);
   return value;

@@ -30,6 +30,14 @@ describe('bad input changes nothing', () => {
     expect(error.message).toMatch(/change_id/);
   });
 
+  it('says where --input is not valid JSON: the line and column, why, or that it is empty or cut short', async () => {
+    const where = async (stdin: string) => (await refused(['task', 'add', 'base', '--as', 'planner', '--input', '-'], 2, 'USAGE', stdin)).message;
+    expect(await where('{\n  "title": "One",\n}')).toBe('The input on standard input is not valid JSON (line 3, column 1: Expected double-quoted property name).');
+    expect(await where('{"title": ')).toBe('The input on standard input is not valid JSON (it ends before the JSON does).');
+    expect(await where('  ')).toBe('The input on standard input is not valid JSON (it is empty).');
+    expect(await where(`{"title": "${'x'.repeat(500)}",}`)).toMatch(/^The input on standard input is not valid JSON \(line 1, column \d+: .{1,120}\)\.$/);
+  });
+
   it('points the errors of a task list sent as JSON at its tasks, not at lines of a file never written', async () => {
     const fresh = await newBoard();
     await ok(fresh, ['propose', 'dup', '--as', 'planner', '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'n']);
