@@ -40,11 +40,13 @@ export function gateProblem(reader: Reader, change: LoadedChange, type: Stage): 
   for (const up of UPSTREAM[type]) {
     const doc = change[up];
     const file = `agentd/changes/${changeId}/${DOC_FILES[up]}`;
+    // A reviewer is not sent to write the plan: the review waits for the planner's documents.
+    const planners = type === 'review' ? `A review comes after the planner's proposal, spec and task list; see where ${changeId} stands with ${refTo('change.show', { change_id: changeId })}, and review another change meanwhile (${refTo('change.list')}).` : null;
     if (!doc || doc.meta.status === 'template' || doc.meta.status === 'superseded') {
-      return { reason: `its ${DOC_WORDS[up]} has not been submitted`, next: `Submit the ${DOC_WORDS[up]} first with ${refTo(SUBMIT_OP[up], { change_id: changeId })}.` };
+      return { reason: `its ${DOC_WORDS[up]} has not been submitted`, next: planners ?? `Submit the ${DOC_WORDS[up]} first with ${refTo(SUBMIT_OP[up], { change_id: changeId })}.` };
     }
     if (doc.meta.status === 'rejected') {
-      return { reason: `its ${DOC_WORDS[up]} was rejected`, next: `Revise the ${DOC_WORDS[up]} (see its feedback with ${refTo('document.get', { change_id: changeId, document: up })}) and resubmit it with ${refTo(SUBMIT_OP[up], { change_id: changeId })}.` };
+      return { reason: `its ${DOC_WORDS[up]} was rejected`, next: planners ?? `Revise the ${DOC_WORDS[up]} (see its feedback with ${refTo('document.get', { change_id: changeId, document: up })}) and resubmit it with ${refTo(SUBMIT_OP[up], { change_id: changeId })}.` };
     }
     // Submitted or approved: an agent cannot submit it again, so the file itself is to be fixed.
     const broken = firstError(checkDoc(doc, changeId));

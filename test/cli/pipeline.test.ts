@@ -309,6 +309,8 @@ describe('the gates', () => {
     expect(tasks.json.error.next_step).toContain('agentboard spec');
     const review = await cli(dir, ['review', 'gated', '--as', 'claude', '--verdict', 'APPROVED', '--summary', 's', ...NOTES, '--json']);
     expect(review.json.error.code).toBe('PHASE_NOT_READY');
+    // The reviewer is not sent to write the plan itself: it is told where the change stands.
+    expect(review.json.error.next_step).toBe("A review comes after the planner's proposal, spec and task list; see where gated stands with `agentboard show gated`, and review another change meanwhile (`agentboard list`).");
   });
 
   it('wait for a person when config.yaml requires approval', async () => {
