@@ -113,8 +113,9 @@ export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: num
  * Rules over the tasks of one change; `requirementIds` is null when the change has no readable spec.
  * (A task with the id of a deleted one is found where the list is read: format-tasks.ts.)
  */
-export function tasksRules(tasks: { task: Task; line: number }[], requirementIds: Set<string> | null, sink: FindingSink): void {
-  const ids = new Set(tasks.map((t) => t.task.id));
+export function tasksRules(tasks: { task: Task; line: number }[], requirementIds: Set<string> | null, sink: FindingSink, unreadable: readonly string[] = []): void {
+  // A task whose block cannot be read is still a task of the list (its own error says why): depending on it is no error of its own.
+  const ids = new Set([...tasks.map((t) => t.task.id), ...unreadable]);
   for (const { task, line } of tasks) {
     const id = printable(task.id);
     const idProblem = taskIdProblem(task.id);

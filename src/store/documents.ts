@@ -148,7 +148,8 @@ export function checkDoc(doc: DocFile, changeId: string, context: { requirementI
       if (blocks.length === 0 && (doc.content as TasksBody).blocks.length === 0) {
         body.error('tasks.missing', 'the task list has no tasks', 'add at least one "## T1: Title" task', 1);
       }
-      tasksRules(blocks, context.requirementIds ?? null, body);
+      const unreadable = (doc.content as TasksBody).blocks.flatMap((b) => (b.task === null ? [b.id] : []));
+      tasksRules(blocks, context.requirementIds ?? null, body, unreadable);
       break;
     }
     case 'review':

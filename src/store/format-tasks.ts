@@ -61,8 +61,18 @@ export const GAP = '\n\n';
 export const TAIL = '\n';
 
 const TASK_HEADING = /^([A-Za-z0-9][A-Za-z0-9._-]*):\s+(.*)$/;
-const META_OPEN = /^```ya?ml\s*$/;
-const META_CLOSE = /^```\s*$/;
+/** A task's yaml block opens with a fence of three backticks or more (or tildes), as markdown has them, and yaml. */
+const META_OPEN = /^(`{3,}|~{3,})[ \t]*ya?ml[ \t]*$/;
+/** The fence a task's yaml block opens with on `line`; null when it opens none. */
+function metaFence(line: string): string | null {
+  return META_OPEN.exec(line)?.[1] ?? null;
+}
+/** Whether `line` closes the block `fence` opened: the same character, as many or more, and nothing else. */
+function closesMeta(line: string, fence: string): boolean {
+  const trimmed = line.trimEnd();
+  return trimmed.length >= fence.length && trimmed === fence[0]!.repeat(trimmed.length);
+}
+const OWN_FENCE = '```';
 const TASK_META_KEYS = new Set([
   'status',
   'priority',
@@ -144,9 +154,10 @@ export function updatedTaskBlock(block: Pick<TaskBlock, 'raw' | 'task'>, task: T
   const lines = block.raw.split('\n');
   const rendered = whole.split('\n');
   const open = lines.findIndex((l, i) => i > 0 && l.trim() !== '');
-  const close = lines.findIndex((l, i) => i > open && META_CLOSE.test(l));
-  const wholeClose = rendered.findIndex((l, i) => i > 0 && META_CLOSE.test(l));
-  const yaml = open > 0 && close > open && META_OPEN.test(lines[open]!) ? rewriteYamlFields(lines.slice(open + 1, close), taskMeta(before), taskMeta(task), before.comments?.inline) : null;
+  const fence = open > 0 ? metaFence(lines[open]!) : null;
+  const close = fence === null ? -1 : lines.findIndex((l, i) => i > open && closesMeta(l, fence));
+  const wholeClose = rendered.findIndex((l, i) => i > 0 && closesMeta(l, OWN_FENCE));
+  const yaml = fence !== null && close > open ? rewriteYamlFields(lines.slice(open + 1, close), taskMeta(before), taskMeta(task), before.comments?.inline) : null;
   if (!yaml) return whole;
 
   const heading = before.title === task.title ? lines[0]! : rendered[0]!;
@@ -288,8 +299,9 @@ function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): (Head
   const opensTask = (from: number) => {
     let open = from;
     while (open < lines.length && lines.isBlank(open)) open++;
-    if (open >= lines.length || !META_OPEN.test(lines.line(open))) return false;
-    for (let i = open + 1; i < lines.length && !META_CLOSE.test(lines.line(i)); i++) if (/^status:[ \t]*\S/.test(lines.line(i))) return true;
+    const fence = open < lines.length ? metaFence(lines.line(open)) : null;
+    if (fence === null) return false;
+    for (let i = open + 1; i < lines.length && !closesMeta(lines.line(i), fence); i++) if (/^status:[ \t]*\S/.test(lines.line(i))) return true;
     return false;
   };
   // The yaml block starts under the heading's line, or under the line that underlines it.
@@ -300,14 +312,15 @@ function lostTaskHeadings(lines: TextLines, headings: readonly Heading[]): (Head
 function parseTaskBlock(id: string, title: string, lines: TextLines, head: number, end: number, sink: FindingSink): Task | null {
   let open = head + 1;
   while (open < end && lines.isBlank(open)) open++;
-  if (open >= end || !META_OPEN.test(lines.line(open))) {
+  const fence = open < end ? metaFence(lines.line(open)) : null;
+  if (fence === null) {
     sink.error('tasks.meta.missing', `task ${printable(id)} has no \`\`\`yaml block under its heading`, 'put a ```yaml block with at least "status:" right under the heading', Math.min(open, end - 1) + 1);
     return null;
   }
   let close = open + 1;
-  while (close < end && !META_CLOSE.test(lines.line(close))) close++;
+  while (close < end && !closesMeta(lines.line(close), fence)) close++;
   if (close >= end) {
-    sink.error('tasks.meta.unclosed', `the \`\`\`yaml block of task ${printable(id)} is not closed`, 'end the block with a line holding only ```', open + 1);
+    sink.error('tasks.meta.unclosed', `the ${fence}yaml block of task ${printable(id)} is not closed`, `end the block with a line holding only ${fence}`, open + 1);
     return null;
   }
   const yamlText = lines.slice(open + 1, close);

@@ -529,3 +529,30 @@ describe('task titles that read as YAML or markdown', () => {
     expect(read(dir, path)).toBe(before);
   });
 });
+
+describe("a task's yaml block fenced as markdown allows: tildes, or more than three backticks", () => {
+  it('is read as the task\'s fields, written again with the fence the person chose, and a task without a block is still a task others depend on', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'fences', [{ title: 'One' }, { title: 'Two', depends: ['T1'] }, { title: 'Three' }]);
+    const path = 'agentd/changes/fences/tasks.md';
+    const text = read(dir, path);
+    const [t1, t2, t3] = ['## T1: One', '## T2: Two', '## T3: Three'].map((h) => text.indexOf(h));
+    write(dir, path, text.slice(0, t1!) + text.slice(t1!, t2!).replace('```yaml', '~~~yaml').replace('```\n', '~~~\n') + text.slice(t2!, t3!).replace('```yaml', '````yaml').replace('```\n', '````\n') + text.slice(t3!));
+    expect((await ok(dir, ['validate', 'fences'])).valid).toBe(true);
+    expect((await ok(dir, ['task', 'list', '--change', 'fences'])).tasks.map((t: any) => [t.task_id, t.status, t.depends])).toEqual([
+      ['fences/T1', 'todo', []],
+      ['fences/T2', 'todo', ['T1']],
+      ['fences/T3', 'todo', []],
+    ]);
+    expect((await ok(dir, ['next', '--as', 'w1'])).task.task_id).toBe('fences/T1');
+    const after = read(dir, path);
+    expect(after).toMatch(/## T1: One\n\n~~~yaml\nstatus: in_progress\n[\s\S]*?assignee: w1\n[\s\S]*?~~~\n\n## T2: Two\n\n````yaml\nstatus: todo\n/);
+    // T3 without its block: an error of its own, and T2 depending on T1 is no error.
+    write(dir, path, after.replace(/(## T3: Three\n\n)```yaml\n[\s\S]*?```\n/, '$1'));
+    const r = await cli(dir, ['validate', 'fences', '--json']);
+    expect(r.json.data.changes[0].findings.map((f: any) => f.rule)).toEqual(['tasks.meta.missing']);
+    write(dir, path, after.replace(/(## T1: One\n\n)~~~yaml\n[\s\S]*?~~~\n/, '$1'));
+    const missing = await cli(dir, ['validate', 'fences', '--json']);
+    expect(missing.json.data.changes[0].findings.map((f: any) => f.rule)).toEqual(['tasks.meta.missing']);
+  });
+});
