@@ -66,11 +66,11 @@ export function readAgentd(tree: SourceTree, base = 'agentd'): ImportPlan {
     const files = tree.files.filter((f) => f.startsWith(`${folder.dir}/`));
     files.forEach((f) => inChange.add(f));
     const logs = new Map(files.map((f) => [f, new FileLog(f)]));
-    const { id, problem } = changeIdFor(folder.id);
+    const { id, problem, why } = changeIdFor(folder.id);
     if (problem) plan.changes.push(refusedChange(folder.id, folder.dir, problem));
     else {
       const change = readChange(tree, { ...folder, id }, files, logs);
-      noteRenamed(change, folder.id);
+      noteRenamed(change, folder.id, why);
       plan.changes.push(change);
     }
     plan.files.push(...[...logs.values()].map((l) => l.report));

@@ -342,16 +342,26 @@ function withoutAccents(name: string): string {
 
 /**
  * The id a change of the source gets on the board: the name of its folder, made lowercase
- * kebab-case when it is not one (UI-FIX-2 is ui-fix-2, add_search is add-search, café is cafe);
- * `problem` says why there is none (a name too long, or with no letter a-z or digit).
+ * kebab-case when it is not one (UI-FIX-2 is ui-fix-2, add_search is add-search, café is cafe),
+ * and cut after its last whole word within the longest id when it is longer (`why` says so);
+ * `problem` says why there is none (a name with no letter a-z or digit).
  */
-export function changeIdFor(name: string): { id: string; problem: string | null } {
-  if (CHANGE_ID_PATTERN.test(name)) return { id: name, problem: changeIdProblem(name) };
-  const id = withoutAccents(name)
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  return { id, problem: id ? changeIdProblem(id) : `"${name}" has no letter a-z or digit to make a change id of` };
+export function changeIdFor(name: string): { id: string; problem: string | null; why?: string } {
+  const id = CHANGE_ID_PATTERN.test(name)
+    ? name
+    : withoutAccents(name)
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '');
+  if (!id) return { id, problem: `"${name}" has no letter a-z or digit to make a change id of` };
+  if (id.length > LIMITS.changeIdMax) {
+    const cut = id.slice(0, LIMITS.changeIdMax);
+    const dash = cut.lastIndexOf('-');
+    const word = id[LIMITS.changeIdMax] === '-' || dash < LIMITS.changeIdMin ? cut : cut.slice(0, dash);
+    const short = word.replace(/-+$/, '');
+    if (changeIdProblem(short) === null) return { id: short, problem: null, why: `a change id has at most ${LIMITS.changeIdMax} characters` };
+  }
+  return { id, problem: changeIdProblem(id) };
 }
 
 /** A change of the source that cannot land: nothing of it is read, and its row says why. */

@@ -46,11 +46,11 @@ export function readOpenSpec(tree: SourceTree): ImportPlan {
     const files = tree.files.filter((f) => f.startsWith(`${dir}/`));
     files.forEach((f) => inChange.add(f));
     const logs = new Map(files.map((f) => [f, new FileLog(f)]));
-    const { id, problem } = changeIdFor(name);
+    const { id, problem, why } = changeIdFor(name);
     if (problem) plan.changes.push(refusedChange(name, dir, problem));
     else {
       const change = readChange(tree, dir, id, archived, files, logs);
-      noteRenamed(change, name);
+      noteRenamed(change, name, why);
       if (undated.has(dir)) {
         const when = undated.get(dir) ? 'the day of the last commit that changed the folder' : 'today, as the repository has no commit of it';
         (change.findings ??= []).push({ level: 'warning', message: `the archived change's folder has no date before its name (YYYY-MM-DD-${name}, as \`openspec archive\` names it): it lands archived on ${archived}, ${when}`, fix: `nothing to do, or rename the folder to the day it was archived (YYYY-MM-DD-${name}) in the source before importing` });

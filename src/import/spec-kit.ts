@@ -42,12 +42,12 @@ export function readSpecKit(tree: SourceTree): ImportPlan {
     // The number orders features in spec-kit; on the board the name is enough, unless two features share it.
     const named = changeIdFor(name);
     const twice = !named.problem && taken.has(named.id);
-    const { id, problem } = twice ? changeIdFor(folder) : named;
+    const { id, problem, why } = twice ? changeIdFor(folder) : named;
     if (problem) plan.changes.push(refusedChange(folder, dir, problem, 'the folder so that its name after the number has'));
     else {
       taken.add(id);
       const change = readFeature(tree, dir, id, files, logs);
-      noteRenamed(change, name, twice ? `another feature is named ${named.id}` : undefined);
+      noteRenamed(change, name, twice ? `another feature is named ${named.id}` : why);
       plan.changes.push(change);
     }
     plan.files.push(...[...logs.values()].map((l) => l.report));

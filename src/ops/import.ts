@@ -99,15 +99,15 @@ export const importBoard = defineOp({
     if (existsSync(board.dir) && !(inPlace && unconverted)) keepBoardIds(board, plan.changes, input.tool, git?.prefix ?? '');
     const now = new Date().toISOString();
     const kept = keptOfEachId(plan.changes);
-    const outcomes = plan.changes.map((change): Outcome => {
-      if (change.refused) return 'refused';
-      const winner = kept.get(change.id)!;
-      if (winner !== change) {
-        change.refused = { message: `the source holds change ${change.id} twice, and the board keeps one change per id (an archived change keeps its id): ${winner.source} is the one imported, so this one is not`, fix: anotherId(change, plan.changes, board) };
-        return 'refused';
-      }
-      return judge(board, change, input.tool, inPlace && unconverted);
-    });
+    for (const change of plan.changes) {
+      const winner = kept.get(change.id);
+      if (change.refused || winner === change || winner === undefined) continue;
+      // The board keeps one change per id: the others under it land too, each under an id of its own.
+      const was = change.id;
+      change.id = freeId(was, plan.changes, board);
+      (change.findings ??= []).push({ level: 'warning', message: `the source holds change ${was} more than once, and the board keeps one change per id (an archived change keeps its id): ${winner.source} is ${was} on the board, this one ${change.id}`, fix: 'nothing to do; an import run again finds it under the same id' });
+    }
+    const outcomes = plan.changes.map((change): Outcome => (change.refused ? 'refused' : judge(board, change, input.tool, inPlace && unconverted)));
     const result: ImportResult = {
       tool: input.tool,
       source: input.path ?? '.',
@@ -148,7 +148,8 @@ export const importBoard = defineOp({
 });
 
 /**
- * Of the source's changes under one id (open and archived, say), the one that lands: the open one,
+ * Of the source's changes under one id (open and archived, say), the one that keeps it (the others
+ * land under ids of their own): the open one,
  * which is the work going on, else the one archived last; among equals, one whose folder is named
  * with the id over one whose name was made into it (`add-thing` over `Add_Thing`), then the first
  * in the source.
@@ -165,26 +166,15 @@ function keptOfEachId(changes: ImportedChange[]): Map<string, ImportedChange> {
   return kept;
 }
 
-/**
- * How to import a change whose id another change of the source holds: its folder renamed in the
- * source to give a free id (and agentd's folder of the same name inside an archive folder with it).
- */
-function anotherId(change: ImportedChange, changes: ImportedChange[], board: Board): string {
-  const taken = (id: string) => changes.some((c) => c.id === id) || (existsSync(board.dir) && (board.hasChange(id) || board.archived().some((a) => a.change_id === id)));
-  let n = 2;
-  while (taken(`${change.id}-${n}`)) n++;
-  const id = `${change.id}-${n}`;
-  const parts = change.source.split('/');
-  let named = parts.length;
-  while (named > 1 && (parts[named - 1] === change.id || parts[named - 1]!.endsWith(`-${change.id}`))) named--;
-  if (named === parts.length || id.length > LIMITS.changeIdMax) return 'give it another id: rename its folder in the source, then import again';
-  const renames: string[] = [];
-  for (let i = named; i < parts.length; i++) {
-    const from = parts.slice(0, i + 1).join('/');
-    parts[i] = `${parts[i]!.slice(0, -change.id.length)}${id}`;
-    renames.push(`${from} to ${parts.slice(0, i + 1).join('/')}`);
+/** A change id no change of the source or the board has: `id` with -2, -3… after it (cut to fit the longest id). */
+function freeId(id: string, changes: ImportedChange[], board: Board): string {
+  const onBoard = existsSync(board.dir);
+  const taken = (c: string) => changes.some((x) => x.id === c) || (onBoard && (board.hasChange(c) || board.archived().some((a) => a.change_id === c)));
+  for (let n = 2; ; n++) {
+    const tail = `-${n}`;
+    const next = `${id.slice(0, LIMITS.changeIdMax - tail.length).replace(/-+$/, '')}${tail}`;
+    if (!taken(next)) return next;
   }
-  return `to import it too, give it another id: rename ${renames.join(', then ')} in the source, and import again`;
 }
 
 /**

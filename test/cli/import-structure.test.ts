@@ -357,30 +357,31 @@ describe('a PATH that is no folder, and links in the source', () => {
 });
 
 describe('a source that holds one change id both open and archived', () => {
-  it('imports the open one, whatever the order of the folders, and the rename its refusal names lands the archived one too', async () => {
+  it('gives the open one the id, whatever the order of the folders, and lands the archived ones under ids of their own, found again by an import run again', async () => {
     const src = source({
       'openspec/changes/zeta-thing/proposal.md': PROPOSAL,
       'openspec/changes/archive/2025-01-01-zeta-thing/proposal.md': PROPOSAL,
       'openspec/changes/archive/2025-01-01-zeta-thing/tasks.md': TASKS,
+      'openspec/changes/archive/2025-02-01-zeta-thing/proposal.md': PROPOSAL,
     }, false);
     const board = tempDir('agentboard-board-');
-    const first = (await cli(board, ['import', 'openspec', src, '--json'], PERSON)).json.data;
+    const first = await cli(board, ['import', 'openspec', src, '--json'], PERSON);
+    expect(first.code).toBe(0);
     const from = 'openspec/changes/archive/2025-01-01-zeta-thing';
-    expect(first.changes.map((c: any) => [c.change_id, c.source, c.status])).toEqual([
-      ['zeta-thing', from, 'refused'],
-      ['zeta-thing', 'openspec/changes/zeta-thing', 'imported'],
+    expect(first.json.data.changes.map((c: any) => [c.change_id, c.source, c.status, c.archived_to])).toEqual([
+      ['zeta-thing-2', from, 'imported', 'agentd/archive/2025-01-01-zeta-thing-2'],
+      ['zeta-thing-3', 'openspec/changes/archive/2025-02-01-zeta-thing', 'imported', 'agentd/archive/2025-02-01-zeta-thing-3'],
+      ['zeta-thing', 'openspec/changes/zeta-thing', 'imported', null],
     ]);
-    const refused = first.changes[0];
-    expect(refused).toMatchObject({ archived_to: null, documents: [] });
-    expect(refused.findings).toEqual([{ level: 'error', file: from, message: 'the source holds change zeta-thing twice, and the board keeps one change per id (an archived change keeps its id): openspec/changes/zeta-thing is the one imported, so this one is not', fix: `to import it too, give it another id: rename ${from} to ${from}-2 in the source, and import again` }]);
+    expect(first.json.data.changes[0].findings).toContainEqual({ level: 'warning', file: from, message: 'the source holds change zeta-thing more than once, and the board keeps one change per id (an archived change keeps its id): openspec/changes/zeta-thing is zeta-thing on the board, this one zeta-thing-2', fix: 'nothing to do; an import run again finds it under the same id' });
     expect(readdirSync(join(board, 'agentd/changes'))).toEqual(['zeta-thing']);
-    expect(existsSync(join(board, 'agentd/archive'))).toBe(false);
-    renameSync(join(src, from), join(src, `${from}-2`));
+    expect(readdirSync(join(board, 'agentd/archive'))).toEqual(['2025-01-01-zeta-thing-2', '2025-02-01-zeta-thing-3']);
     const again = await cli(board, ['import', 'openspec', src, '--json'], PERSON);
     expect(again.code).toBe(0);
-    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status, c.archived_to])).toEqual([
-      ['zeta-thing-2', 'imported', 'agentd/archive/2025-01-01-zeta-thing-2'],
-      ['zeta-thing', 'unchanged', null],
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status])).toEqual([
+      ['zeta-thing-2', 'unchanged'],
+      ['zeta-thing-3', 'unchanged'],
+      ['zeta-thing', 'unchanged'],
     ]);
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
@@ -418,32 +419,36 @@ describe('a source imported again after work went on on the board', () => {
 });
 
 describe('the text report', () => {
-  it('shows every change with its reason when refused, uppercase folders as their id, and judges a spec-kit name without its number', async () => {
+  it('shows every change with its id and reason, uppercase folders as their id, a name too long cut after its last whole word, and judges a spec-kit name without its number', async () => {
     const long = 'a-feature-name-of-sixty-two-characters-that-fits-as-a-change-id';
-    const tooLong = `${long}-and-then-some`;
+    const tooLong = 'another-feature-whose-name-runs-on-well-past-the-sixty-four-characters-of-an-id';
     const src = source({
       'openspec/changes/add-thing/proposal.md': PROPOSAL,
       'openspec/changes/archive/2025-01-01-add-thing/proposal.md': PROPOSAL,
       'openspec/changes/UI-FIX-2/proposal.md': PROPOSAL,
+      'openspec/changes/!!!/proposal.md': PROPOSAL,
       [`specs/001-${long}/spec.md`]: '# Feature Specification: Long\n\n## Requirements\n\n- **FR-001**: System MUST work.\n',
       [`specs/002-${tooLong}/spec.md`]: '# Feature Specification: Longer\n\n## Requirements\n\n- **FR-001**: System MUST work.\n',
     }, false);
     const os = await imported('openspec', src, false);
     expect(os.code).toBe(1);
-    expect(os.stdout).toMatch(/^Imported 2 changes from openspec \(.*\) \(1 refused\):/);
-    expect(os.stdout).toMatch(/\nadd-thing +refused +- +- +- +openspec\/changes\/archive\/2025-01-01-add-thing\n/);
+    expect(os.stdout).toMatch(/^Imported 3 changes from openspec \(.*\) \(1 refused\):/);
+    expect(os.stdout).toMatch(/\nadd-thing-2 +imported +archived \(agentd\/archive\/2025-01-01-add-thing-2\) +- +- +openspec\/changes\/archive\/2025-01-01-add-thing\n/);
     expect(os.stdout).toMatch(/\nui-fix-2 +imported +spec +- +- +openspec\/changes\/UI-FIX-2\n/);
-    expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: error: the source holds change add-thing twice, and the board keeps one change per id (an archived change keeps its id): openspec/changes/add-thing is the one imported, so this one is not (fix: to import it too, give it another id: rename openspec/changes/archive/2025-01-01-add-thing to openspec/changes/archive/2025-01-01-add-thing-2 in the source, and import again)');
+    expect(os.stdout).toContain('\n  openspec/changes/archive/2025-01-01-add-thing: warning: the source holds change add-thing more than once, and the board keeps one change per id (an archived change keeps its id): openspec/changes/add-thing is add-thing on the board, this one add-thing-2');
+    expect(os.stdout).toContain('\n  openspec/changes/!!!: error: the change folder openspec/changes/!!! cannot be a change of agentboard: "!!!" has no letter a-z or digit to make a change id of');
     // Run again, it says that nothing is new, though one change is still refused.
     const again = await cli(os.board, ['import', 'openspec', src], PERSON);
     expect(again.code).toBe(1);
-    expect(again.stdout).toMatch(/^Nothing new from openspec \(.*\): 2 of its 3 changes are on the board already \(1 refused\)\.\n/);
-    const sk = await imported('spec-kit', src, false);
-    expect(sk.code).toBe(1);
-    expect(sk.stdout).toMatch(new RegExp(`\\n${long} +imported +`));
-    expect(sk.stdout).toContain(`\n  specs/002-${tooLong}: error: the change folder specs/002-${tooLong} cannot be a change of agentboard: a change id has 3 to 64 characters, "${tooLong}" has ${tooLong.length} (fix: rename the folder so that its name after the number has 3 to 64 characters`);
-    const json = (await imported('spec-kit', src)).data;
-    expect(row(json, `002-${tooLong}`)).toMatchObject({ status: 'refused', phase: '-', archived_to: null, documents: [] });
+    expect(again.stdout).toMatch(/^Nothing new from openspec \(.*\): 3 of its 4 changes are on the board already \(1 refused\)\.\n/);
+    const sk = await imported('spec-kit', src);
+    expect(sk.code).toBe(0);
+    expect(row(sk.data, long)).toMatchObject({ status: 'imported', source: `specs/001-${long}` });
+    // Cut after "sixty-four": the longest id is 64 characters.
+    const cut = 'another-feature-whose-name-runs-on-well-past-the-sixty-four';
+    expect(row(sk.data, cut)).toMatchObject({ status: 'imported', source: `specs/002-${tooLong}` });
+    expect(row(sk.data, cut).findings).toContainEqual({ level: 'info', file: `specs/002-${tooLong}`, message: `the change "${tooLong}" is ${cut} on the board: a change id has at most 64 characters`, fix: 'nothing to do' });
+    expect((await ok(sk.board, ['validate', '--all'])).valid).toBe(true);
   });
 });
 

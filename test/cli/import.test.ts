@@ -612,12 +612,13 @@ describe('import again after the source or the board moved on', () => {
     const dir = copy('openspec');
     cpSync(join(dir, 'openspec/changes/add-bookmark-import'), join(dir, 'openspec/changes/Add_Bookmark_Import'), { recursive: true });
     const run = await cli(dir, ['import', 'openspec', '--json'], PERSON);
-    const rows = run.json.data.changes.filter((c: any) => c.change_id === 'add-bookmark-import').map((c: any) => [c.source, c.status]);
+    const rows = run.json.data.changes.filter((c: any) => c.change_id.startsWith('add-bookmark-import')).map((c: any) => [c.change_id, c.source, c.status]);
     expect(rows.sort()).toEqual([
-      ['openspec/changes/Add_Bookmark_Import', 'refused'],
-      ['openspec/changes/add-bookmark-import', 'imported'],
+      ['add-bookmark-import', 'openspec/changes/add-bookmark-import', 'imported'],
+      ['add-bookmark-import-2', 'openspec/changes/Add_Bookmark_Import', 'imported'],
     ]);
     expect(read(dir, 'agentd/changes/add-bookmark-import/proposal.md')).toContain('path: openspec/changes/add-bookmark-import/proposal.md');
+    expect(read(dir, 'agentd/changes/add-bookmark-import-2/proposal.md')).toContain('path: openspec/changes/Add_Bookmark_Import/proposal.md');
   });
 });
 
