@@ -135,7 +135,7 @@ function numberIds(json: unknown): boolean {
  * minus zero, costs a quick look or two.
  */
 function readExactly(line: string, json: unknown): unknown[] | null {
-  if (!longDigitRun(line) && !(numberIds(json) && /\d[.eE]|-0/.test(line))) return null;
+  if (!longDigitRun(line) && !(numberIds(json) && /\d[.eE]|-0(?![\d.eE])/.test(line))) return null;
   let found = false;
   const marked = line.replace(NUMBER, (text) => {
     if (text.startsWith('"') || !notAsWritten(text)) return text;
