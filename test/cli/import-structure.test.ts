@@ -6,7 +6,7 @@
  * killed import. Sources are copied (test/fixtures/import/out-of-order/) or written in temp folders.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addPerson, cli, cliProcess, FIXTURES, newBoard, ok, read, showDocument, snapshot, tempDir, write } from '../helpers.js';
