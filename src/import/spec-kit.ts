@@ -5,6 +5,7 @@
  * named after the folder without its number; its proposal is taken from the spec (the user's
  * request, the success criteria) and the plan's summary; plan.md is its design.
  */
+import { STEP_NAME, STEP_WORDS } from '../store/step-words.js';
 import { refTo } from '../domain/refs.js';
 import { BOARD_DIR } from '../store/board.js';
 import { REQUIREMENT_ID_PATTERN } from '../domain/ids.js';
@@ -191,14 +192,6 @@ const INPUT = /^\*\*(?:Input|Entrada|Entrée|Eingabe|(?:输入|輸入|入力|입
 const STORY = /^(?:User Story|Historia de usuario|História de usuário|Récit utilisateur|Storia utente) (\d+)\s*[-–—:]\s*(.+?)(?:\s*\([^)]*?(P\d+)\))?\s*(?:🎯.*)?$/iu;
 /** "用户故事 1 — Title（优先级：P1）", "사용자 스토리 1 - Title (우선순위: P1)": a story heading whose words are not English. */
 const LOCAL_STORY = /^[^\x00-\x7F](?:[^\x00-\x7F]| (?=[^\x00-\x7F])){0,15}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
-const STEP_WORDS = {
-  given: ['Given', 'Dado', 'Dada', 'Étant donné', 'Angenommen', 'Gegeben', 'Dato', '给定', '給定', '假设', '假設', '假如', '如果', '前提条件', '前提', '주어진 상황', '주어진 조건', '주어진', 'Дано', 'Допустим', 'Пусть', 'Припустимо'],
-  when: ['When', 'Cuando', 'Quando', 'Quand', 'Lorsque', 'Wenn', '当', '當', '操作', '実行', '언제', '동작 시점', '동작', 'Когда', 'Если', 'Коли', 'Якщо'],
-  then: ['Then', 'Entonces', 'Então', 'Alors', 'Dann', 'Allora', '那么', '那麼', '则', '則', '期待結果', '結果', '그러면', '기대 결과', '결과', 'Тогда', 'Тоді'],
-  and: ['And', 'Y', 'E', 'Et', 'Und', '并且', '並且', 'かつ', '그리고', 'И', 'Также', 'І', 'Та'],
-  but: ['But', 'Pero', 'Mas', 'Mais', 'Aber', 'Ma', '但是', 'Но', 'Але'],
-};
-const STEP_NAME = new Map(Object.entries(STEP_WORDS).flatMap(([name, words]) => words.map((w) => [w.toLowerCase(), name])));
 /** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */
 const SCENARIO_START = new RegExp(`^(?:(\\d+[a-z]?)[.)]|[-*+])[ \\t]+(?=\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when].join('|')})\\*\\*)`, 'i');
 const STEP_WORD = new RegExp(`\\*\\*(${[...STEP_NAME.keys()].join('|')})\\*\\*[:：]?`, 'gi');

@@ -11,6 +11,7 @@ import { extraSection, introSection, outlineDoc, readBlock, renderSections, sect
 import { escapeText, fencedLines, normalizeText, outline, sectionsAt, TextLines, unescapeText, type Heading, type Section } from './markdown.js';
 import { renderTemplate } from './template.js';
 import { TEMPLATES } from './templates.js';
+import { SCENARIO_WORDS, STEP_NAME } from './step-words.js';
 import { printable } from '../domain/text.js';
 
 /** The headings a spec is read from, for messages that say what was expected. */
@@ -84,12 +85,18 @@ const BOLD_STEP = /^(?:\*\*|__)(GIVEN|WHEN|THEN|AND|BUT)(?::(?:\*\*|__)|(?:\*\*|
 const CAPS_STEP = /^(GIVEN|WHEN|THEN|AND|BUT):?(?:[ \t]+(.*))?$/;
 const REQUIREMENT_LINK = /^\*\*Requirement\*\*:[ \t]*(\S+)[ \t]*$/;
 
-function stepOf(line: string): { word: string; text: string } | null {
+/** Another tool's step in bold in any of the languages of step-words.ts ("- **QUAND** …", "**Cuando** …"), read as the English step it is. */
+const WORDS = [...STEP_NAME.keys()].sort((a, b) => b.length - a.length).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
+const LOOSE_STEP = new RegExp(`^(?:[-*+][ \\t]+)?(?:\\*\\*|__)(${WORDS})(?:[:：](?:\\*\\*|__)|(?:\\*\\*|__)[:：]?)(?:[ \\t]+(.*))?$`, 'iu');
+
+function stepOf(line: string, loose = false): { word: string; text: string } | null {
   const bullet = STEP.exec(line);
   if (bullet) return { word: bullet[1]!.toUpperCase(), text: bullet[2] ?? '' };
   const bare = BOLD_STEP.exec(line) ?? CAPS_STEP.exec(line);
   // A line break written as two trailing spaces or a backslash is no part of the step.
-  return bare ? { word: bare[1]!.toUpperCase(), text: (bare[2] ?? '').replace(/(?:[ \t]+|\\)$/, '') } : null;
+  if (bare) return { word: bare[1]!.toUpperCase(), text: (bare[2] ?? '').replace(/(?:[ \t]+|\\)$/, '') };
+  const other = loose ? LOOSE_STEP.exec(line) : null;
+  return other ? { word: STEP_NAME.get(other[1]!.toLowerCase())!.toUpperCase(), text: (other[2] ?? '').replace(/(?:[ \t]+|\\)$/, '') } : null;
 }
 
 /**
@@ -127,7 +134,7 @@ export function parseScenario(name: string, content: string, firstLine: number, 
       inStep = true;
       return;
     }
-    const step = stepOf(line);
+    const step = stepOf(line, loose);
     if (step) {
       steps.push({ word: step.word, lines: [step.text] });
       inStep = true;
@@ -180,6 +187,8 @@ const ID_DASH = /^(\S+)\s+[-–—]\s+(.*)$/;
 const RENAME = /^(?:[-*+][ \t]+)?(FROM|TO):[ \t]*`?(?:###[ \t]*)?(?:Requirement:[ \t]*)?(.+?)`?[ \t]*$/i;
 const REMOVAL = /^[-*+][ \t]+`?###[ \t]*Requirement:[ \t]*(.+?)`?[ \t]*$/i;
 const SCENARIO_HEADING = /^scenario\s*:\s*/i;
+/** "Scenario:" in the languages of step-words.ts, as another tool's scenario heading may start. */
+const ANY_SCENARIO_HEADING = new RegExp(`^(?:${SCENARIO_WORDS.join('|')})\\s*[:：]\\s*`, 'iu');
 const STRUCK = /^~~(.+)~~$/;
 
 function trimmed(lines: TextLines, from: number, to: number): { text: string; first: number } {
@@ -253,18 +262,21 @@ export function parseSpecBody(body: string, sink: FindingSink, loose = false): {
       }
       const id = openspec ? nextId() : m ? m[1]! : '';
       const nested = sectionsAt(lines, heads, 4, sub.heading.index + 1, sub.end);
-      const firstScenario = nested.findIndex((n) => SCENARIO_HEADING.test(n.heading.text));
+      // In OpenSpec every "#### " heading inside a requirement is a scenario, "Scenario:" before its name or not, in any language.
+      const anyHeading = loose && openspec !== null;
+      const scenarioHeading = anyHeading ? /(?:)/ : SCENARIO_HEADING;
+      const firstScenario = nested.findIndex((n) => scenarioHeading.test(n.heading.text));
       const text = trimmed(lines, sub.heading.index + 1, firstScenario >= 0 ? nested[firstScenario]!.heading.index : sub.end).text;
       const requirement: Requirement = { id, title: openspec ? openspec[1]!.trim() : m ? m[2]!.trim() : heading, text: readBlock(text, 3) };
       if (delta) requirement.delta = delta;
       if (group) requirement.group = group;
       addRequirement(requirement, line);
       for (const n of firstScenario >= 0 ? nested.slice(firstScenario) : []) {
-        if (!SCENARIO_HEADING.test(n.heading.text)) {
+        if (!scenarioHeading.test(n.heading.text)) {
           sink.error('spec.requirement.heading', `"#### ${printable(n.heading.text)}" follows the scenarios of requirement ${printable(id)}`, 'make it a scenario ("#### Scenario: …") or move it above the first scenario', n.heading.index + 1);
           continue;
         }
-        addScenario(n.heading.text.replace(SCENARIO_HEADING, ''), n, n.heading, id);
+        addScenario(n.heading.text.replace(anyHeading ? ANY_SCENARIO_HEADING : SCENARIO_HEADING, ''), n, n.heading, id);
       }
     }
   };

@@ -469,3 +469,25 @@ describe('an import killed while it writes', () => {
     expect(readFileSync(join(dir, 'agentd/.gitignore'), 'utf8')).toContain('.runtime/');
   });
 });
+
+describe('OpenSpec scenarios as OpenSpec reads them', () => {
+  it('takes any "#### " heading inside a requirement for a scenario, with "Scenario:" in another language or none, and steps in other languages', async () => {
+    const spec = (requirement: string, heading: string, steps: string[]) => `## ADDED Requirements\n\n### Requirement: Find by one word\n\n${requirement}\n\n#### ${heading}\n\n${steps.join('\n')}\n`;
+    const src = source({
+      'openspec/changes/plain-heading/proposal.md': PROPOSAL,
+      'openspec/changes/plain-heading/specs/search/spec.md': spec('The system SHALL find notes by one word.', 'One word found', ['- **WHEN** a person searches "apple"', '- **THEN** the note is found']),
+      'openspec/changes/en-francais/proposal.md': PROPOSAL,
+      'openspec/changes/en-francais/specs/search/spec.md': spec('Le système DOIT trouver les notes par un mot.', 'Scénario : Un mot trouvé', ['- **ÉTANT DONNÉ** une note « pomme »', '- **QUAND** on cherche « pomme »', '- **ALORS** la note est trouvée']),
+      'openspec/changes/en-espanol/proposal.md': PROPOSAL,
+      'openspec/changes/en-espanol/specs/search/spec.md': spec('El sistema DEBE encontrar las notas.', 'Escenario: Una palabra', ['- **CUANDO** se busca "manzana"', '- **ENTONCES** se encuentra la nota', '- **Y** nada más']),
+    }, false);
+    const { board, code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    for (const id of ['plain-heading', 'en-francais', 'en-espanol']) expect(row(data, id)).toMatchObject({ status: 'imported', phase: 'tasks' });
+    const scenarios = async (id: string) => (await showDocument(board, id, 'spec')).content.scenarios.map((s: any) => [s.name, s.given ?? '', s.when, s.then]);
+    expect(await scenarios('plain-heading')).toEqual([['One word found', '', 'a person searches "apple"', 'the note is found']]);
+    expect(await scenarios('en-francais')).toEqual([['Un mot trouvé', 'une note « pomme »', 'on cherche « pomme »', 'la note est trouvée']]);
+    expect(await scenarios('en-espanol')).toEqual([['Una palabra', '', 'se busca "manzana"', 'se encuentra la nota\nAND nada más']]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
