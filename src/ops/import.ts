@@ -107,7 +107,16 @@ export const importBoard = defineOp({
       change.id = freeId(was, plan.changes, board);
       (change.findings ??= []).push({ level: 'warning', message: `the source holds change ${was} more than once, and the board keeps one change per id (an archived change keeps its id): ${winner.source} is ${was} on the board, this one ${change.id}`, fix: 'nothing to do; an import run again finds it under the same id' });
     }
-    const outcomes = plan.changes.map((change): Outcome => (change.refused ? 'refused' : judge(board, change, input.tool, inPlace && unconverted)));
+    const outcomes = plan.changes.map((change): Outcome => {
+      if (change.refused) return 'refused';
+      const outcome = judge(board, change, input.tool, inPlace && unconverted);
+      if (outcome !== 'refused') return outcome;
+      // The board holds the id for a change of its own (not imported from here): this one lands beside it.
+      const was = change.id;
+      change.id = freeId(was, plan.changes, board);
+      (change.findings ??= []).push({ level: 'warning', message: `change ${was} is on the board already, not imported from here (open or archived), and the board keeps one change per id: this one is ${change.id} on the board`, fix: 'nothing to do; an import run again finds it under the same id' });
+      return judge(board, change, input.tool, inPlace && unconverted);
+    });
     const result: ImportResult = {
       tool: input.tool,
       source: input.path ?? '.',
@@ -121,8 +130,12 @@ export const importBoard = defineOp({
     for (const { change, status, docs } of staged) {
       result.changes.push(summarize(change, status, docs, plan.files, board));
       if (status === 'imported') continue;
+      // What the source's lines would have become, had the change landed: none of it is on the board from this run.
+      const why = status === 'unchanged' ? `not imported (${change.id} is on the board already, left as it is)` : 'not imported';
       for (const f of plan.files) {
-        if (f.file.startsWith(`${change.source}/`)) f.to = f.to.map((t) => `${status === 'unchanged' ? 'already on the board' : 'not imported'}: ${t} of ${change.id}`);
+        if (!f.file.startsWith(`${change.source}/`)) continue;
+        f.to = f.to.map((t) => `${status === 'unchanged' ? 'already on the board' : 'not imported'}: ${t} of ${change.id}`);
+        f.lines = f.lines.map((l) => ({ ...l, to: `${why}: read as ${l.to}` }));
       }
     }
     describeLeftFiles(plan.files, inPlace && unconverted);
@@ -323,8 +336,8 @@ type Outcome = Exclude<ChangeOut['status'], 'imported_with_errors'>;
 
 /**
  * Whether a change lands: not when the board holds its id already, open or archived, whether or not
- * the source archived it since (then from this tool: unchanged; else refused). The board's change
- * stays as it is: work done on it since the import is the board's.
+ * the source archived it since (then from this tool: unchanged; else refused, and the caller lands it
+ * under another id). The board's change stays as it is: work done on it since the import is the board's.
  */
 function judge(board: Board, change: ImportedChange, tool: ImportTool, converting: boolean): Outcome {
   if (converting || !existsSync(board.dir)) return 'imported';
@@ -401,9 +414,13 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   // A change the board holds already (left as it is, or refused for its id) is told as it is there,
   // open or archived: its phase, tasks and verdict, which may have moved on since it was imported.
   const onBoard = status !== 'imported' && !change.refused && existsSync(board.dir) ? onTheBoard(board, change.id) : null;
-  if (!change.refused && status !== 'imported') findings.push({ ...alreadyOnBoard(change, status, onBoard !== null && !onBoard.archived), file: change.source });
-  const hereState = onBoard ? changeState(loadChangeToRead(board, onBoard)) : null;
+  if (status === 'unchanged') findings.push({ ...alreadyOnBoard(change, onBoard !== null && !onBoard.archived), file: change.source });
+  const here = onBoard ? loadChangeToRead(board, onBoard) : null;
+  const hereState = here ? changeState(here) : null;
   const tasks = hereState ? (hereState.tasks?.tasks ?? []) : (change.tasks?.content.tasks ?? []);
+  const hereTasks = (here?.tasks?.content?.blocks ?? []).flatMap((b) => (b.task ? [b.task] : []));
+  const moved = here && status === 'unchanged' ? sourceMovedOn(change, hereTasks) : null;
+  if (moved) findings.push({ ...moved, file: change.tasks?.from ?? change.source });
   const state = (type: (typeof STAGES)[number]) => {
     const d = docs.find((x) => x.type === type);
     return d ? { status: d.meta.status } : null;
@@ -440,11 +457,28 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   };
 }
 
-/** What the report says of a change the board holds already: left as it is (imported from this tool before), or refused. */
-function alreadyOnBoard(change: ImportedChange, status: Outcome, openHere: boolean): { level: 'info' | 'error'; message: string; fix: string } {
-  if (status !== 'unchanged') {
-    return { level: 'error', message: `change ${change.id} is on the board already (open or archived): it was not imported`, fix: `rename ${change.id} in the source (an archived change keeps its id), or rename or archive the board's change, then import again` };
-  }
+/**
+ * What the source's task list holds that the board's copy does not, for a change left as it is:
+ * tasks the board does not have (added in the source since the import, or taken out on the board),
+ * and tasks done there but not on the board; null when none.
+ */
+function sourceMovedOn(change: ImportedChange, here: readonly { id: string; status: string }[]): { level: 'warning'; message: string; fix: string } | null {
+  const source = change.tasks?.content.tasks ?? [];
+  const onBoard = new Map(here.map((t) => [t.id, t]));
+  const added = source.filter((t) => !onBoard.has(t.id)).map((t) => t.id);
+  const done = source.filter((t) => t.status === 'done' && onBoard.has(t.id) && onBoard.get(t.id)!.status !== 'done').map((t) => t.id);
+  if (added.length === 0 && done.length === 0) return null;
+  const said = (ids: string[]) => `${ids.slice(0, 10).join(', ')}${ids.length > 10 ? ` and ${ids.length - 10} more` : ''}`;
+  const parts = [added.length > 0 ? `${said(added)} ${added.length === 1 ? 'is' : 'are'} not on the board` : '', done.length > 0 ? `${said(done)} ${done.length === 1 ? 'is' : 'are'} done there, not on the board` : ''].filter(Boolean);
+  return {
+    level: 'warning',
+    message: `the source's task list of ${change.id} differs from the board's: ${parts.join('; ')}; the board's change is left as it is, so none of that came over`,
+    fix: `bring over what still applies on the board: \`agentboard task add ${change.id}\` for a new task, \`agentboard task done\` for one finished`,
+  };
+}
+
+/** What the report says of a change the board holds already, imported from this tool before: left as it is. */
+function alreadyOnBoard(change: ImportedChange, openHere: boolean): { level: 'info'; message: string; fix: string } {
   if (change.archived && openHere) {
     return { level: 'info', message: `change ${change.id} is on the board already, imported from here, and open there while the source archived it: left as it is, with the work done on the board`, fix: `archive it on the board once its review is approved and its tasks are done: \`agentboard archive ${change.id}\`` };
   }

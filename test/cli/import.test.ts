@@ -414,16 +414,35 @@ describe('import refusals', () => {
     expect(written).toContain('A line with \uFFFD where a character was lost.');
   });
 
-  it('leaves a change of the board that was not imported from the source alone, and says so', async () => {
+  it('leaves a change of the board that was not imported from the source alone, lands the source\'s beside it under an id of its own, and finds it there again', async () => {
     const dir = copy('openspec');
     await ok(dir, ['init'], PERSON);
     await ok(dir, ['propose', 'add-bookmark-import', '--why', WHY, '--what-changes', 'Mine.', '--impact', 'Mine.', '--notes', 'n.'], PERSON);
     const run = await cli(dir, ['import', 'openspec', '--json'], PERSON);
-    expect(run.code, 'a change refused: exit 1').toBe(1);
+    expect(run.code).toBe(0);
     const r = run.json.data;
-    expect(r.changes.map((c: any) => c.status)).toEqual(['refused', 'imported']);
-    expect(r.changes[0].findings.at(-1).message).toContain('it was not imported');
+    expect(r.changes.every((c: any) => c.status === 'imported')).toBe(true);
+    const landed = r.changes.find((c: any) => c.source === 'openspec/changes/add-bookmark-import');
+    expect(landed).toMatchObject({ change_id: 'add-bookmark-import-2', status: 'imported' });
+    expect(landed.findings).toContainEqual({ level: 'warning', file: 'openspec/changes/add-bookmark-import', message: 'change add-bookmark-import is on the board already, not imported from here (open or archived), and the board keeps one change per id: this one is add-bookmark-import-2 on the board', fix: 'nothing to do; an import run again finds it under the same id' });
     expect(read(dir, 'agentd/changes/add-bookmark-import/proposal.md')).toContain('Mine.');
+    expect(read(dir, 'agentd/changes/add-bookmark-import-2/proposal.md')).toContain('path: openspec/changes/add-bookmark-import/proposal.md');
+    const again = (await cli(dir, ['import', 'openspec', '--json'], PERSON)).json.data;
+    expect(again.changes.find((c: any) => c.source === 'openspec/changes/add-bookmark-import')).toMatchObject({ change_id: 'add-bookmark-import-2', status: 'unchanged' });
+  });
+
+  it('run again after the source\'s task list moved on, says what did not come over, and its lines say they were not imported', async () => {
+    const dir = copy('openspec');
+    await ok(dir, ['import', 'openspec'], PERSON);
+    const file = 'openspec/changes/add-bookmark-import/tasks.md';
+    write(dir, file, read(dir, file).replace('- [ ] 2.2 ', '- [x] 2.2 ') + '- [ ] 3.4 A task added in the source later\n');
+    const again = (await cli(dir, ['import', 'openspec', '--json'], PERSON)).json.data;
+    const row = again.changes.find((c: any) => c.change_id === 'add-bookmark-import');
+    expect(row.status).toBe('unchanged');
+    expect(row.findings).toContainEqual({ level: 'warning', file, message: "the source's task list of add-bookmark-import differs from the board's: 3.4 is not on the board; 2.2 is done there, not on the board; the board's change is left as it is, so none of that came over", fix: 'bring over what still applies on the board: `agentboard task add add-bookmark-import` for a new task, `agentboard task done` for one finished' });
+    const lines = again.files.find((f: any) => f.file === file).lines;
+    expect(lines.find((l: any) => l.text.startsWith('- [ ] 3.4')).to).toBe('not imported (add-bookmark-import is on the board already, left as it is): read as task 3.4');
+    expect((await ok(dir, ['task', 'show', 'add-bookmark-import/2.2'])).task.status).not.toBe('done');
   });
 });
 
