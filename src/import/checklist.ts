@@ -354,11 +354,11 @@ function readField(task: ChecklistTask, key: string, value: string, line: number
 }
 
 /**
- * The dependencies a plan's order implies when it names none: every task of a group waits for the
- * tasks of the group before it. Tasks that name their own dependencies keep exactly those.
+ * The dependencies a plan's order implies: a task that names none waits for the tasks of the group
+ * before its own; one that names its own keeps exactly those. A note like "(depends on 2.1)" on one
+ * task so leaves the order of the groups to every other task.
  */
 export function groupOrder(tasks: ChecklistTask[]): void {
-  if (tasks.some((t) => t.depends.length > 0)) return;
   let previous: string[] = [];
   let currentGroup: string | undefined;
   let members: string[] = [];
@@ -370,7 +370,7 @@ export function groupOrder(tasks: ChecklistTask[]): void {
       members = [];
       currentGroup = group;
     }
-    if (group !== undefined) t.depends = previous.filter((d) => d !== t.id);
+    if (group !== undefined && t.depends.length === 0) t.depends = previous.filter((d) => d !== t.id);
     members.push(t.id);
   }
 }

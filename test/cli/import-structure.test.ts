@@ -491,3 +491,20 @@ describe('OpenSpec scenarios as OpenSpec reads them', () => {
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
+
+describe('the order of the groups of an OpenSpec task list', () => {
+  it('holds for every task that names no dependency of its own, when another task names one', async () => {
+    const src = source({
+      'openspec/changes/ordered/proposal.md': PROPOSAL,
+      'openspec/changes/ordered/specs/bookmarks/spec.md': DELTA,
+      'openspec/changes/ordered/tasks.md': '## 1. First\n\n- [ ] 1.1 One\n- [ ] 1.2 Two\n\n## 2. Second\n\n- [ ] 2.1 Three\n- [ ] 2.2 Four (depends on 2.1)\n\n## 3. Third\n\n- [ ] 3.1 Five\n',
+    }, false);
+    const { board, code } = await imported('openspec', src);
+    expect(code).toBe(0);
+    const tasks = (await ok(board, ['task', 'list', '--change', 'ordered'])).tasks;
+    expect(Object.fromEntries(tasks.map((t: any) => [t.task_id.split('/')[1], t.depends]))).toEqual({ '1.1': [], '1.2': [], '2.1': ['1.1', '1.2'], '2.2': ['2.1'], '3.1': ['2.1', '2.2'] });
+    expect((await ok(board, ['next', '--as', 'w1'])).task.task_id).toBe('ordered/1.1');
+    expect((await ok(board, ['next', '--as', 'w2'])).task.task_id).toBe('ordered/1.2');
+    expect((await ok(board, ['next', '--as', 'w3'])).status).toBe('nothing_available');
+  });
+});
