@@ -247,7 +247,7 @@ export const nextTask = defineOp({
         const gone = unlisted.filter((id) => tx.board.goneTaskList(id) !== undefined);
         const reasons = { ...counted, broken_task_lists: [...new Set([...broken, ...gone])] };
         const blocked = ownPools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
-        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked), reasons };
+        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked, input.change_id), reasons };
       }
       const task = structuredClone(chosen.task);
       const ref = taskRef(chosen.changeId, task.id);
@@ -282,7 +282,7 @@ function assigned(tx: Transaction, agent: string, ref: string): NextResult {
   return { ...EMPTY, status: 'nothing_available', message: `agentboard run gave you ${ref}, which is ${state}; it hands you no other task, so end your turn.`, reasons: null };
 }
 
-function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, ownBlocked: string[]): string {
+function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, ownBlocked: string[], changeId?: string): string {
   if (ownBlocked.length > 0) {
     const [first] = ownBlocked;
     return `No new task is available, and your task ${ownBlocked.join(', ')} is blocked. When the blocker is resolved, clear it with ${refTo('task.unblock', { task_id: first })} and carry on; if a person must decide, ask with ${refTo('input.ask')}.`;
@@ -296,8 +296,12 @@ function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, own
     r.waiting_on_documents && `${r.waiting_on_documents} in changes whose proposal, spec or task list must be revised, fixed or approved first`,
   ].filter(Boolean);
   const broken = r.broken_task_lists.length > 0 ? ` The task list of ${r.broken_task_lists.join(', ')} has errors, and none of its tasks is handed out until a person fixes it (they show with ${refTo('change.validate', { change_id: r.broken_task_lists[0] })}).` : '';
-  if (parts.length > 0) return `No task is available for you now (${parts.join(', ')}). Call this again later.${broken}`;
-  return broken ? `No task is available.${broken}` : 'No task is available: every task on the board is done or there are none yet.';
+  // Asked of one change, the answer speaks of that change: the board's others may have work.
+  const where = changeId === undefined ? '' : ` in ${changeId}`;
+  const elsewhere = changeId === undefined ? '' : ' The board\'s other changes may have work: ask again for any change.';
+  if (parts.length > 0) return `No task is available for you${where} now (${parts.join(', ')}). Call this again later.${broken}${elsewhere}`;
+  if (broken) return `No task is available${where}.${broken}${elsewhere}`;
+  return changeId === undefined ? 'No task is available: every task on the board is done or there are none yet.' : `No task is available in ${changeId}: every task of it is done, or it has no task list yet.${elsewhere}`;
 }
 
 export const NEXT_OPS = [nextTask];

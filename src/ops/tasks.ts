@@ -381,6 +381,8 @@ export const completeTask = defineOp({
         return { result: result(found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.note.slice(0, 120)}`] };
       }
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'complete');
+      // A blocked task is unblocked before it is done: not while the agent works on another one.
+      if (task.status === 'blocked' && !isHuman(input.agent_id)) assertFreeToResume(tx, input.agent_id, input.task_id);
       moveTask(task, input.task_id, 'done', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       const ended = claimEnded(found.task, task, input.agent_id);
@@ -415,6 +417,7 @@ export const reportProgress = defineOp({
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'report progress on');
+      if (task.status === 'blocked' && !isHuman(input.agent_id)) assertFreeToResume(tx, input.agent_id, input.task_id);
       if (task.status !== 'in_progress') {
         fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; progress is reported on a task in progress.`, task.status === 'blocked' ? `Clear the blocker with ${refTo('task.unblock', { task_id: input.task_id })} first.` : `Call ${refTo('task.next')} for work.`);
       }

@@ -280,4 +280,28 @@ describe('the record of done work, over MCP', () => {
     expect(opened.data.moves.map((m: { to: string }) => m.to)).toEqual(['working', 'started']);
     await mcp.close();
   });
+
+  it('says nothing is available in the change asked for, not on the board, and sends a worker holding another task to finish it before its blocked one', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'finished', [{ title: 'Only' }]);
+    await changeWithTasks(dir, 'open-work', [{ title: 'First' }, { title: 'Second' }]);
+    await ok(dir, ['next', '--change', 'finished', '--as', 'w0']);
+    await ok(dir, ['task', 'done', 'finished/T1', '--as', 'w0']);
+    const mcp = await connect(dir, 'worker');
+    const none = await mcp.call('agentboard_get_next_task', { agent_id: 'w1', change_id: 'finished' });
+    expect(none.data.status).toBe('nothing_available');
+    expect(none.data.message).toBe("No task is available in finished: every task of it is done, or it has no task list yet. The board's other changes may have work: ask again for any change.");
+    // A worker blocks its task, takes another, then tries to finish the blocked one.
+    expect((await mcp.call('agentboard_get_next_task', { agent_id: 'w1', change_id: 'open-work' })).data.task.task_id).toBe('open-work/T1');
+    await mcp.call('agentboard_report_blocker', { agent_id: 'w1', task_id: 'open-work/T1', reason: 'The API is down.' });
+    expect((await mcp.call('agentboard_get_next_task', { agent_id: 'w1' })).data.task.task_id).toBe('open-work/T2');
+    const before = snapshot(dir);
+    for (const [tool, args] of [['agentboard_complete_task', {}], ['agentboard_report_progress', { percent: 50, message: 'Half.' }]] as const) {
+      const refused = await mcp.call(tool, { agent_id: 'w1', task_id: 'open-work/T1', ...args });
+      expect(refused.error).toMatchObject({ code: 'TASK_IN_PROGRESS', message: 'You are working on open-work/T2; an agent works on one task at a time, so open-work/T1 stays blocked for now.' });
+      expect(refused.error!.next_step).toContain('agentboard_complete_task {"task_id":"open-work/T2"}');
+    }
+    expect(snapshot(dir)).toEqual(before);
+    await mcp.close();
+  });
 });
