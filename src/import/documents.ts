@@ -355,13 +355,18 @@ export function changeIdFor(name: string): { id: string; problem: string | null;
         .replace(/^-+|-+$/g, '');
   if (!id) return { id, problem: `"${name}" has no letter a-z or digit to make a change id of` };
   if (id.length > LIMITS.changeIdMax) {
-    const cut = id.slice(0, LIMITS.changeIdMax);
-    const dash = cut.lastIndexOf('-');
-    const word = id[LIMITS.changeIdMax] === '-' || dash < LIMITS.changeIdMin ? cut : cut.slice(0, dash);
-    const short = word.replace(/-+$/, '');
+    const short = cutToWord(id, LIMITS.changeIdMax);
     if (changeIdProblem(short) === null) return { id: short, problem: null, why: `a change id has at most ${LIMITS.changeIdMax} characters` };
   }
   return { id, problem: changeIdProblem(id) };
+}
+
+/** A kebab-case id of at most `max` characters: cut after its last whole word that fits (mid-word only when one word is longer). */
+export function cutToWord(id: string, max: number): string {
+  if (id.length <= max) return id;
+  const cut = id.slice(0, max);
+  const dash = cut.lastIndexOf('-');
+  return (id[max] === '-' || dash < LIMITS.changeIdMin ? cut : cut.slice(0, dash)).replace(/-+$/, '');
 }
 
 /** A change of the source that cannot land: nothing of it is read, and its row says why. */

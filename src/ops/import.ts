@@ -24,6 +24,7 @@ import { readBoardFile } from '../store/fs.js';
 import { splitFrontmatter } from '../store/markdown.js';
 import { renderInput, type DocInput, type Transaction } from '../store/transaction.js';
 import { FindingSink } from '../domain/findings.js';
+import { cutToWord } from '../import/documents.js';
 import { readAgentd } from '../import/agentd.js';
 import { IMPORT_TOOLS, type ImportedChange, type ImportedDoc, type ImportPlan, type ImportTool } from '../import/model.js';
 import { readOpenSpec } from '../import/openspec.js';
@@ -179,13 +180,13 @@ function keptOfEachId(changes: ImportedChange[]): Map<string, ImportedChange> {
   return kept;
 }
 
-/** A change id no change of the source or the board has: `id` with -2, -3… after it (cut to fit the longest id). */
+/** A change id no change of the source or the board has: `id` with -2, -3… after it (cut after a whole word to fit the longest id). */
 function freeId(id: string, changes: ImportedChange[], board: Board): string {
   const onBoard = existsSync(board.dir);
   const taken = (c: string) => changes.some((x) => x.id === c) || (onBoard && (board.hasChange(c) || board.archived().some((a) => a.change_id === c)));
   for (let n = 2; ; n++) {
     const tail = `-${n}`;
-    const next = `${id.slice(0, LIMITS.changeIdMax - tail.length).replace(/-+$/, '')}${tail}`;
+    const next = `${cutToWord(id, LIMITS.changeIdMax - tail.length)}${tail}`;
     if (!taken(next)) return next;
   }
 }

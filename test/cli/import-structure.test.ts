@@ -508,3 +508,16 @@ describe('the order of the groups of an OpenSpec task list', () => {
     expect((await ok(board, ['next', '--as', 'w3'])).status).toBe('nothing_available');
   });
 });
+
+describe('two long OpenSpec names that are cut to one id', () => {
+  it('give the second an id of its own, cut after a whole word too', async () => {
+    const long = 'a-feature-name-of-sixty-two-characters-that-fits-as-a-change-id';
+    const src = source({ [`openspec/changes/${long}-alpha/proposal.md`]: PROPOSAL, [`openspec/changes/${long}-beta/proposal.md`]: PROPOSAL }, false);
+    const { code, data } = await imported('openspec', src);
+    expect(code).toBe(0);
+    expect(data.changes.map((c: any) => [c.source, c.change_id]).sort()).toEqual([
+      [`openspec/changes/${long}-alpha`, long],
+      [`openspec/changes/${long}-beta`, 'a-feature-name-of-sixty-two-characters-that-fits-as-a-change-2'],
+    ]);
+  });
+});
