@@ -19,7 +19,7 @@ import { outline, splitFrontmatter, TextLines } from '../store/markdown.js';
 import { parseYaml, type YamlMap } from '../store/yaml-lite.js';
 import { groupOf, nestedOrder, withStory, type Checklist, type ChecklistTask } from './checklist.js';
 import type { ImportedChange, ImportedDoc, ImportedTasks } from './model.js';
-import type { FileLog } from './report.js';
+import type { FileLog, ReportLine } from './report.js';
 
 /** Takes the frontmatter off a file; each of its lines is reported with `what` it is. */
 export function withoutFrontmatter(text: string, log: FileLog, what: string): { body: string; offset: number; meta: YamlMap | null } {
@@ -239,6 +239,38 @@ function uniqueIds(tasks: ChecklistTask[], log: FileLog): Set<number> {
 }
 
 /**
+ * The report's lines with the ids the tasks landed under, where an id given to several items made
+ * the later ones T000-2, T000-3… (`given`: each task's id as the list gave it, in order): an item's
+ * line and the lines under it name its own id, and a group's line names each of its tasks.
+ */
+function withIdsAsLanded(mapped: readonly ReportLine[], given: readonly string[], tasks: readonly ChecklistTask[]): ReportLine[] {
+  const byLine = new Map(tasks.map((t, i) => [t.line, i]));
+  // The nth time a list of a group names an id given twice, it is the nth task given that id.
+  const landedAs = () => {
+    const seen = new Map<string, number>();
+    return (id: string) => {
+      const n = seen.get(id) ?? 0;
+      seen.set(id, n + 1);
+      const i = given.flatMap((g, k) => (g === id ? [k] : []))[n];
+      return i === undefined ? id : tasks[i]!.id;
+    };
+  };
+  const groups = landedAs();
+  const subgroups = landedAs();
+  let current = -1;
+  return [...mapped]
+    .sort((a, b) => a.line - b.line)
+    .map((m) => {
+      current = byLine.get(m.line) ?? current;
+      const group = /^the group of tasks (.+?)(, under the heading above it)?$/.exec(m.to);
+      if (group) return { ...m, to: `the group of tasks ${group[1]!.split(', ').map(group[2] ? subgroups : groups).join(', ')}${group[2] ?? ''}` };
+      const own = current >= 0 ? given[current]! : null;
+      const named = own !== null && (m.to === `task ${own}` || m.to.startsWith(`task ${own} `));
+      return named ? { ...m, to: `task ${tasks[current]!.id}${m.to.slice(`task ${own}`.length)}` } : m;
+    });
+}
+
+/**
  * A checklist read from a tool's tasks.md, as the change's task list: its lines and findings
  * reported, its tasks put in the tool's order, made agentboard tasks, their dependencies checked.
  */
@@ -248,8 +280,9 @@ export function checklistTasks(
   order: (tasks: ChecklistTask[]) => void,
   toTask: (t: ChecklistTask) => Task = (t) => checklistTask(t, t.done),
 ): ImportedTasks {
-  for (const m of list.mapped) log.mapped(m.line, m.text, m.to);
+  const given = list.tasks.map((t) => t.id);
   const renamed = uniqueIds(list.tasks, log);
+  for (const m of renamed.size > 0 ? withIdsAsLanded(list.mapped, given, list.tasks) : list.mapped) log.mapped(m.line, m.text, m.to);
   for (const f of list.findings) {
     // The checklist's "used twice" of an item given an id of its own here is answered by uniqueIds' warning.
     if (renamed.has(f.line!) && f.message.endsWith('is used twice')) continue;

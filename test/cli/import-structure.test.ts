@@ -521,3 +521,24 @@ describe('two long OpenSpec names that are cut to one id', () => {
     ]);
   });
 });
+
+describe('a task id given to two items of a list', () => {
+  it('is named in the report as each landed: the later one under its new id, on its line, the lines under it and its group', async () => {
+    const src = source({
+      'openspec/changes/dup-ids/proposal.md': PROPOSAL,
+      'openspec/changes/dup-ids/specs/bookmarks/spec.md': DELTA,
+      'openspec/changes/dup-ids/tasks.md': '## 1. One\n\n- [ ] 1.1 First\n- [ ] 1.1 Second with the same id\n  - Depends: 1.1\n- [ ] 1.10 Tenth\n\n## 2. Two\n\n- [ ] 2.1 Third\n',
+    }, false);
+    const { data } = await imported('openspec', src);
+    const lines = data.files.find((f: any) => f.file === 'openspec/changes/dup-ids/tasks.md').lines.map((l: any) => [l.line, l.to]);
+    expect(lines).toEqual([
+      [1, 'the group of tasks 1.1, 1.1-2, 1.10'],
+      [3, 'task 1.1'],
+      [4, 'task 1.1-2'],
+      [5, 'task 1.1-2 depends on 1.1'],
+      [6, 'task 1.10'],
+      [8, 'the group of tasks 2.1'],
+      [10, 'task 2.1'],
+    ]);
+  });
+});
