@@ -542,3 +542,20 @@ describe('a task id given to two items of a list', () => {
     ]);
   });
 });
+
+describe('an OpenSpec REMOVED section with a requirement block and removals as bullets after it', () => {
+  it('reads each bullet as a requirement of its own, as the same bullets are before the block', async () => {
+    const removed = '## REMOVED Requirements\n\n### Requirement: Tag colors\n**Reason**: Browser exports carry no colors.\n**Migration**: None.\n\n- `### Requirement: Tag listing old`\n- `### Requirement: Tag icons`\n';
+    const src = source({ 'openspec/changes/drop-tags/proposal.md': PROPOSAL, 'openspec/changes/drop-tags/specs/tags/spec.md': removed }, false);
+    const { board, code } = await imported('openspec', src);
+    expect(code).toBe(0);
+    const spec = (await showDocument(board, 'drop-tags', 'spec')).content;
+    expect(spec.requirements.map((r: any) => [r.id, r.title, r.delta])).toEqual([
+      ['TAGS-R1', 'Tag colors', 'REMOVED'],
+      ['TAGS-R2', 'Tag listing old', 'REMOVED'],
+      ['TAGS-R3', 'Tag icons', 'REMOVED'],
+    ]);
+    expect(spec.requirements[0].text).not.toContain('Tag icons');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
