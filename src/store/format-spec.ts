@@ -29,7 +29,10 @@ function renderSteps(s: Scenario): string {
   for (const part of ['given', 'when', 'then'] as const) {
     const text = s[part];
     if (text === undefined || (part === 'given' && text === '')) continue;
-    const [first, ...rest] = escapeText(normalizeText(text), 6, false).split('\n');
+    // A fenced block under the step stays one (its lines as they are), unless the step's own first line is in it.
+    const normal = normalizeText(text);
+    const fences = !fencedLines(new TextLines(normal))[0];
+    const [first, ...rest] = escapeText(normal, 6, fences).split('\n');
     out.push(`- **${BUCKET_WORD[part]}**${first ? ` ${first}` : ''}`);
     for (const line of rest) {
       const m = KEYWORD_LINE.exec(line);
@@ -174,7 +177,7 @@ export function parseScenario(name: string, content: string, firstLine: number, 
       sink.error('spec.scenario.step', `scenario "${printable(name)}": ${list[0]!.word} has no step before it`, 'start with a GIVEN or WHEN bullet', firstLine);
     }
     const text = list.map((s, k) => (k === 0 ? s.lines.join('\n') : `${s.word} ${s.lines.join('\n')}`)).join('\n');
-    scenario[part] = unescapeText(text, 6, false);
+    scenario[part] = unescapeText(text, 6, !fencedLines(new TextLines(text))[0]);
   }
   if (link !== undefined) scenario.requirement = link;
   return scenario;

@@ -54,6 +54,17 @@ async function withSpec(dir: string, id: string, spec: string): Promise<void> {
 }
 
 describe('--from keeps what it reads', () => {
+  it('writes a fenced block under a scenario step back as a fenced block, its lines as they are, and reads it back the same', async () => {
+    const dir = await newBoard();
+    await proposed(dir, 'fenced');
+    const spec = SPEC().replace(/- \*\*WHEN\*\* [^\n]*\n/, '- **WHEN** a person runs\n  ```bash\n  # prints a summary\n  echo "\\# kept"\n  ```\n');
+    await ok(dir, ['spec', 'fenced', '--as', 'planner', '--from', write(dir, 's.md', spec), ...NOTES]);
+    const file = read(dir, 'agentd/changes/fenced/spec.md');
+    expect(file).toContain('- **WHEN** a person runs\n  ```bash\n  # prints a summary\n  echo "\\# kept"\n  ```\n');
+    const when = (await showDocument(dir, 'fenced', 'spec')).content.scenarios[0].when;
+    expect(when).toBe('a person runs\n```bash\n# prints a summary\necho "\\# kept"\n```');
+  });
+
   it('gives a task under a "### " heading that heading as its group (after the "## " one above it), and orders a list of "### " headings alone by them', async () => {
     const dir = await newBoard();
     await withSpec(dir, 'subgroups', SPEC());
