@@ -65,7 +65,7 @@ export interface Checklist {
 // are not). A letter or digit other than x is not a checkbox (spec-kit's legend line "- [P] tasks…").
 const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ \t]?([xX]|[^\]\sA-Za-z0-9]?)[ \t]?\][ \t]+(.*)$/;
 /** "1.1 Title", "T001: Title", and the id in bold: "**T001** Title", "**1.1:** Title". */
-const NUMBERED = /^(?:Task[ \t]+)?(\*\*)?(\d+(?:\.\d+)*[a-z]?|[A-Z]{1,6}-?\d+(?:\.\d+)*)(?:[:.]?\1[:.]?)[ \t]+(.+)$/;
+const NUMBERED = /^(?:Task[ \t]+)?(\*\*)?(\d+[a-z]?(?:\.\d+[a-z]?)*|[A-Z]{1,6}-?\d+(?:\.\d+)*)(?:[:.]?\1[:.]?)[ \t]+(.+)$/;
 /** spec-kit's [P] and the label of a task's user story: [US1], or [HU1] in Spanish and Portuguese lists. */
 const MARKERS = /^((?:\[(?:P|US\d+|HU\d+)\][ \t]*)+)/;
 const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;

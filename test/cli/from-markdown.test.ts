@@ -54,6 +54,14 @@ async function withSpec(dir: string, id: string, spec: string): Promise<void> {
 }
 
 describe('--from keeps what it reads', () => {
+  it('keeps the ids of items numbered with a letter inside (1.2a.1 under 1.2a)', async () => {
+    const dir = await newBoard();
+    await withSpec(dir, 'lettered', SPEC());
+    const md = '# Tasks\n\n## 1. Core\n\n- [ ] 1.1 First\n- [ ] 1.2a Second\n  - [ ] 1.2a.1 A part of it\n  - [ ] 1.2a.2 Another part\n';
+    const r = await ok(dir, ['tasks', 'lettered', '--as', 'planner', '--from', write(dir, 't.md', md), ...NOTES]);
+    expect(r.task_ids).toEqual(['lettered/1.1', 'lettered/1.2a', 'lettered/1.2a.1', 'lettered/1.2a.2']);
+  });
+
   it('writes a fenced block under a scenario step back as a fenced block, its lines as they are, and reads it back the same', async () => {
     const dir = await newBoard();
     await proposed(dir, 'fenced');
