@@ -41,14 +41,16 @@ export function readSpecKit(tree: SourceTree): ImportPlan {
     files.forEach((f) => inChange.add(f));
     const logs = new Map(files.map((f) => [f, new FileLog(f)]));
     // The number orders features in spec-kit; on the board the name is enough, unless two features share it.
+    // A name with no letter a-z or digit (検索) is named by its number, as is one another feature has.
     const named = changeIdFor(name);
     const twice = !named.problem && taken.has(named.id);
-    const { id, problem, why } = twice ? changeIdFor(folder) : named;
+    const unnamed = named.problem !== null && !changeIdFor(folder).problem;
+    const { id, problem, why } = twice || unnamed ? changeIdFor(folder) : named;
     if (problem) plan.changes.push(refusedChange(folder, dir, problem, 'the folder so that its name after the number has'));
     else {
       taken.add(id);
       const change = readFeature(tree, dir, id, files, logs);
-      noteRenamed(change, name, twice ? `another feature is named ${named.id}` : why);
+      noteRenamed(change, name, twice ? `another feature is named ${named.id}` : unnamed ? `"${name}" has no letter a-z or digit to make a change id of, so the folder's number names it` : why);
       plan.changes.push(change);
     }
     plan.files.push(...[...logs.values()].map((l) => l.report));

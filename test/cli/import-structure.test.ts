@@ -559,3 +559,13 @@ describe('an OpenSpec REMOVED section with a requirement block and removals as b
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
+
+describe('a spec-kit feature whose name has no letter a-z or digit', () => {
+  it('is named by its number, and the report says why', async () => {
+    const src = source({ 'specs/004-検索/spec.md': '# Feature Specification: 検索\n\n## Requirements\n\n- **FR-001**: System MUST find notes.\n' }, false);
+    const { code, data } = await imported('spec-kit', src);
+    expect(code).toBe(0);
+    expect(row(data, '004')).toMatchObject({ status: 'imported', source: 'specs/004-検索' });
+    expect(row(data, '004').findings).toContainEqual({ level: 'info', file: 'specs/004-検索', message: 'the change "検索" is 004 on the board: "検索" has no letter a-z or digit to make a change id of, so the folder\'s number names it', fix: 'nothing to do' });
+  });
+});
