@@ -537,10 +537,13 @@ export class Board implements Reader {
   static open(explicitRoot?: string, cwd = process.cwd()): Board {
     const root = findRoot(explicitRoot, cwd);
     if (root === null) {
+      // In a linked worktree whose branch holds no board, the main worktree's is the one meant.
+      const top = explicitRoot === undefined ? repositoryRootOf(cwd) : null;
+      const main = top === null ? null : mainWorktreeBoardOf(top);
       fail(
         'BOARD_NOT_FOUND',
-        explicitRoot !== undefined ? `No board (an agentd/ folder) is at ${explicitRoot}.` : 'No board (an agentd/ folder) was found in this folder or any folder above it.',
-        'Run `agentboard init` in your repository root, or pass --root DIR.',
+        explicitRoot !== undefined ? `No board (an agentd/ folder) is at ${explicitRoot}.` : main !== null ? `No board (an agentd/ folder) was found in this folder or any folder above it: this git worktree's branch holds none, and the repository's main worktree has one, ${join(main, BOARD_DIR)}.` : 'No board (an agentd/ folder) was found in this folder or any folder above it.',
+        main !== null ? `Pass --root ${main} to work on that board.` : 'Run `agentboard init` in your repository root, or pass --root DIR.',
       );
     }
     refuseLinkedBoard(root);
@@ -1505,6 +1508,8 @@ export class Board implements Reader {
   private tellWorktreeCopy(): void {
     if (!this.foundByFolder || this.worktreeTold) return;
     this.worktreeTold = true;
+    // A shared board's writes go through its remote, whichever worktree makes them.
+    if (this.config.remote !== undefined) return;
     const main = mainWorktreeBoardOf(this.root);
     if (main === null) return;
     this.notices.push({

@@ -47,6 +47,25 @@ describe('a board found from a linked worktree', () => {
     expect((await ok(main, ['status'])).changes).toBeDefined();
   });
 
+  it('in a worktree whose branch holds no board, names the main worktree\'s board and --root', async () => {
+    const main = tempDir();
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: main, env, encoding: 'utf8' });
+    git('init', '-q');
+    git('commit', '-q', '--allow-empty', '-m', 'Before the board');
+    await ok(main, ['init']);
+    git('add', '-A');
+    git('commit', '-q', '-m', 'The board');
+    const tree = join(tempDir(), 'old');
+    git('worktree', 'add', '-q', '-b', 'old', tree, 'HEAD~1');
+    const r = await cli(tree, ['next', '--as', 'w1', '--json']);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toEqual({
+      code: 'BOARD_NOT_FOUND',
+      message: `No board (an agentd/ folder) was found in this folder or any folder above it: this git worktree's branch holds none, and the repository's main worktree has one, ${join(main, 'agentd')}.`,
+      next_step: `Pass --root ${main} to work on that board.`,
+    });
+  });
+
   it('started as an MCP server there without --root, says so on stderr, naming the main board', async () => {
     const { main, tree } = await repositoryWithWorktree();
     const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: tree, env: childEnv(), input: '', encoding: 'utf8' });

@@ -45,6 +45,11 @@ describe('a clone that cannot reach the remote', () => {
     // a note a rule refuses on the local copy is not queued at all
     const refused = await cli(a, ['task', 'note', 'trip/T1', 'Not mine', '--as', 'runner', '--json']);
     expect(refused.json.error.code).toBe('TASK_HELD');
+    // nor is a report that would claim a task nobody holds: a claim is made with the remote only
+    const claim = await cli(a, ['task', 'progress', 'trip/T2', '--percent', '5', '--message', 'Starting', '--as', 'runner', '--json']);
+    expect(claim.code).toBe(1);
+    expect(claim.json.error).toMatchObject({ code: 'REMOTE_UNREACHABLE', message: 'The remote "origin" could not be reached, and this write would make trip/T2 yours: on a shared board a task is claimed only with the remote, where another clone may hold it already. Nothing was written or queued.' });
+    expect(claim.json.error.next_step).toContain('agentboard remote status');
 
     const status = await ok(a, ['remote', 'status']);
     expect(status.waiting.map((e: any) => [e.id, e.actor, e.op])).toEqual([

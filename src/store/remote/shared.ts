@@ -76,6 +76,13 @@ function storeIn(listing: Listing, identities: Record<string, string>, data: Map
   };
 }
 
+/** Who holds a task (`<change_id>/<task_id>`) as the write has it; null when nobody or no such task. */
+function holderIn(tx: Transaction, ref: string): string | null {
+  const slash = ref.indexOf('/');
+  const list = tx.readDoc(ref.slice(0, slash), 'tasks');
+  return list?.content?.blocks.find((b) => b.id === ref.slice(slash + 1))?.task?.assignee ?? null;
+}
+
 function isCode(err: unknown, code: string): boolean {
   return err instanceof AgentboardError && err.code === code;
 }
@@ -687,6 +694,16 @@ export class SharedBoard {
   private queueLocally<T>(lock: BoardLock, fn: (tx: Transaction) => T, intent: WriteIntent): T {
     const tx = new Transaction(this.board, lock);
     const result = fn(tx);
+    // A claim is made with the remote only (another clone may hold the task): a report that would claim a task waits for it.
+    const actor = String(intent.queueable!.input.agent_id ?? '');
+    const taken = tx.touchedClaims().find((c) => c.assignee !== actor && holderIn(tx, c.task_id) === actor);
+    if (taken) {
+      fail(
+        'REMOTE_UNREACHABLE',
+        `The remote "${this.remote}" could not be reached, and this write would make ${taken.task_id} yours: on a shared board a task is claimed only with the remote, where another clone may hold it already. Nothing was written or queued.`,
+        `Try again once the remote can be reached (${refTo('remote.status')} says when this clone last reached it); a note or progress on a task you already hold is queued meanwhile.`,
+      );
+    }
     this.enqueue(tx, intent);
     return result;
   }
@@ -741,7 +758,7 @@ export class SharedBoard {
       this.unsettled = null;
     }
     const waiting = queue.entries.filter((e) => !e.refused).length;
-    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" could not be reached, so this write was queued (${waiting} waiting); it is pushed in order on the next sync, while your claim still holds (${refTo('remote.status')} shows the queue).` });
+    this.board.notices.push({ kind: 'remote', message: `The remote "${this.remote}" could not be reached, so this write was queued (${waiting} waiting); it is pushed in order on the next sync, and only while your claim of the task still holds then (${refTo('remote.status')} shows the queue).` });
   }
 
   private checkReplay(tx: Transaction, intent: WriteIntent): void {
