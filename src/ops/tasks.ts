@@ -126,6 +126,7 @@ export const listTasks = defineOp({
     for (const change of changes) {
       const id = change.changeId;
       const doc = readDocOf(board, change, 'tasks');
+      if (doc) board.tellUnreadableList(id, doc);
       const tasks = tasksOf(doc);
       const byId = new Map(tasks.map((t) => [t.id, t]));
       const open = openForWork(board, id, change.archived === null ? doc : null);

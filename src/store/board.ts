@@ -990,6 +990,14 @@ export class Board implements Reader {
     if (type === 'tasks' && doc.content !== null && unparsable(doc)) this.listWithErrors(changeId);
   }
 
+  /** A task list that cannot be read at all, read by a command that lists tasks: that its tasks are left out is said, with its first error. */
+  tellUnreadableList(changeId: string, doc: DocFile): void {
+    if (doc.content !== null) return;
+    const error = doc.findings.find((f) => f.level === 'error');
+    const why = error ? ` (${error.line !== undefined ? `line ${error.line}: ` : ''}${error.message.replace(/^\S+:\d+: /, '').replace(/\.$/, '')})` : '';
+    this.sayUnreadable(`${this.rel(this.docPath(changeId, 'tasks'))} cannot be read${why}, so none of its tasks is listed (\`agentboard validate ${changeId}\` lists every problem, with its line).`);
+  }
+
   /** A task list read with errors: the tasks it cannot read are left out of what the command shows, and that is said. */
   private listWithErrors(changeId: string): void {
     this.sayUnreadable(`${this.rel(this.docPath(changeId, 'tasks'))} has errors: what cannot be read of it is left out (\`agentboard validate ${changeId}\` lists every problem, with its line).`);

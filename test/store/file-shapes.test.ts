@@ -556,3 +556,19 @@ describe("a task's yaml block fenced as markdown allows: tildes, or more than th
     expect(missing.json.data.changes[0].findings.map((f: any) => f.rule)).toEqual(['tasks.meta.missing']);
   });
 });
+
+describe('a task list that cannot be read at all (a merge left unresolved in it)', () => {
+  it('is said by task list, with its line, not shown as no tasks', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'conflicted', [{ title: 'One' }, { title: 'Two' }]);
+    const path = 'agentd/changes/conflicted/tasks.md';
+    write(dir, path, read(dir, path).replace('status: todo', '<<<<<<< HEAD\nstatus: todo\n=======\nstatus: done\n>>>>>>> other'));
+    const r = await cli(dir, ['task', 'list', '--change', 'conflicted', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.json.data.tasks).toEqual([]);
+    expect(r.json.notices).toHaveLength(1);
+    expect(r.json.notices[0]).toMatch(/^agentd\/changes\/conflicted\/tasks\.md cannot be read \(line \d+: unresolved git merge conflict .*\), so none of its tasks is listed \(`agentboard validate conflicted` lists every problem, with its line\)\.$/);
+    const text = await cli(dir, ['task', 'list']);
+    expect(text.stderr).toContain('note: agentd/changes/conflicted/tasks.md cannot be read');
+  });
+});
