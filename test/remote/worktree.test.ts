@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli } from '../helpers.js';
+import { changeWithTasks, cli, cliAsync } from '../helpers.js';
 import { git, sharedBoard } from './helpers.js';
 
 describe('a linked worktree of a clone that shares its board', () => {
@@ -19,5 +19,25 @@ describe('a linked worktree of a clone that shares its board', () => {
     expect(JSON.stringify(here.json.notices ?? [])).not.toContain('git worktree');
     const there = await cli(clone, ['next', '--as', 'w-main', '--json']);
     expect(there.json.data.task.task_id).toBe('trip/T2');
+  });
+});
+
+describe('calls that change nothing shared, made at once in one clone', () => {
+  it('push no commit that records nothing', async () => {
+    const shared = await sharedBoard(1, async (first) => changeWithTasks(first, 'done-trip', [{ title: 'Pack' }]));
+    const [clone] = shared.clones as [string];
+    await cli(clone, ['next', '--as', 'w1']);
+    await cli(clone, ['task', 'done', 'done-trip/T1', '--as', 'w1']);
+    const agents = ['p1', 'p2', 'p3', 'p4'];
+    // Each agent's first call opens its session (that is shared); the calls after it change nothing.
+    for (const agent of agents) await cli(clone, ['next', '--as', agent]);
+    const before = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(agents.map((agent) => cliAsync(clone, ['next', '--as', agent, '--json'])));
+      for (const a of answers) expect(a.json.data.status).toBe('nothing_available');
+    }
+    const commits = git(shared.remote, ['rev-list', `${before}..refs/agentboard/board`]).split('\n').filter(Boolean);
+    const empty = commits.filter((c) => git(shared.remote, ['rev-parse', `${c}^{tree}`]) === git(shared.remote, ['rev-parse', `${c}^^{tree}`]));
+    expect(empty).toEqual([]);
   });
 });

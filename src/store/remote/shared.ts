@@ -76,6 +76,12 @@ function storeIn(listing: Listing, identities: Record<string, string>, data: Map
   };
 }
 
+/** Whether two listings of the shared tree name the same files with the same contents. */
+function sameListing(a: Listing, b: Listing): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => b[k] !== undefined && b[k]!.blob === a[k]!.blob);
+}
+
 /** Who holds a task (`<change_id>/<task_id>`) as the write has it; null when nobody or no such task. */
 function holderIn(tx: Transaction, ref: string): string | null {
   const slash = ref.indexOf('/');
@@ -844,6 +850,8 @@ export class SharedBoard {
       store(target.path, Buffer.concat([chunk, Buffer.from(journal.activity.text.replace(/^\n/, ''), 'utf8')]));
     }
 
+    // A write that changes nothing shared (a batch of calls that only answered, say) pushes nothing: a push is spent on no commit that records nothing.
+    if (base && !intent?.replay && sameListing(listing, base.listing)) return;
     // A batch of several agents' calls (ops/combine.ts) names each entry's actor.
     const several = new Set(tx.logged.map((e) => e.actor)).size > 1;
     const summaries = tx.logged.map((e) => (several ? `${e.actor}: ${e.summary}` : e.summary));
