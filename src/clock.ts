@@ -24,6 +24,8 @@ export interface TestHooks {
   gatherMs?: number;
   /** The longest such a server goes on carrying out queued calls (ms). */
   tenureMs?: number;
+  /** How long a git that talks to a shared board's remote may take (ms), so tests need not wait a minute. */
+  networkTimeoutMs?: number;
   /** `agentboard run` does not watch its agents' calls files, as where files cannot be watched: it reads their calls when each turn ends. */
   unwatchedCalls?: boolean;
 }

@@ -4,7 +4,9 @@
  * commit checked out holds). Like every process agentboard starts, it goes through execa (loaded on
  * first use, as most commands never start git).
  */
+import { randomBytes } from 'node:crypto';
 import { onPath } from './fs.js';
+import { processesWith } from './processes.js';
 
 export interface GitSyncResult {
   /** The exit code; -1 when git did not run to its end (timed out, killed, or missing). */
@@ -35,9 +37,12 @@ export function gitSync(args: string[], options: GitSyncOptions): GitSyncResult 
   // A session of its own: execa's synchronous mode takes no `detached`, so setsid(1) starts git in one,
   // where the system has it (util-linux, on Linux); elsewhere git runs in this process's session.
   const session = options.noTerminal === true && hasSetsid();
+  // A network git that times out is killed, but what it started (ssh) would go on: each such run is
+  // marked, and what carries its mark is killed with it.
+  const mark = options.noTerminal === true && options.timeoutMs !== undefined ? randomBytes(8).toString('hex') : null;
   const r = execaSync(session ? 'setsid' : 'git', session ? ['--wait', 'git', ...args] : args, {
     cwd: options.cwd,
-    env: options.env,
+    env: mark === null ? options.env : { ...options.env, [RUN_MARKER]: mark },
     extendEnv: false,
     input: options.input,
     timeout: options.timeoutMs,
@@ -50,6 +55,7 @@ export function gitSync(args: string[], options: GitSyncOptions): GitSyncResult 
   // setsid says it could not start git with exit 127 (command not found).
   const missing = (r as { code?: string }).code === 'ENOENT' || (session && r.exitCode === 127 && /failed to execute git/.test(stderr));
   const timedOut = r.timedOut || r.signal !== undefined;
+  if (timedOut && mark !== null) killMarked(mark);
   const ran = !missing && !timedOut && r.exitCode !== undefined;
   return {
     code: ran ? r.exitCode! : -1,
@@ -58,6 +64,20 @@ export function gitSync(args: string[], options: GitSyncOptions): GitSyncResult 
     missing,
     timedOut,
   };
+}
+
+/** The mark of a network git's run, in the environment of every process it starts. */
+const RUN_MARKER = 'AGENTBOARD_GIT_RUN';
+
+/** Kills what a timed-out git left running (its transport: ssh, a remote helper). */
+function killMarked(mark: string): void {
+  for (const pid of processesWith({ [RUN_MARKER]: mark })) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 
 let setsidFound: boolean | undefined;

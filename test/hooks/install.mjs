@@ -12,6 +12,7 @@
 //   AGENTBOARD_TEST_LINGER_MS=<ms>       how long an MCP server holding the lock waits for more queued calls after a commit
 //   AGENTBOARD_TEST_GATHER_MS=<ms>       once a queued call has come, how long that server waits for the others it expects
 //   AGENTBOARD_TEST_TENURE_MS=<ms>       the longest such a server goes on carrying out queued calls
+//   AGENTBOARD_TEST_NETWORK_TIMEOUT_MS=<ms> how long a git that talks to a shared board's remote may take
 //   AGENTBOARD_TEST_UNWATCHED_CALLS=1    `agentboard run` reads its agents' calls only when each turn ends, as where files cannot be watched
 import { hooksFromEnv } from './from-env.mjs';
 

@@ -313,3 +313,25 @@ describe('a remote that asks for a passphrase on the terminal (ssh)', () => {
     expect(snapshot(join(b, 'agentd'))).toEqual(before);
   });
 });
+
+describe('a remote that never answers (an ssh that hangs)', () => {
+  it('fails with REMOTE_UNREACHABLE once git times out, and leaves nothing git started running', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'hangs', [{ title: 'One' }]));
+    const [, b] = shared.clones as [string, string];
+    await ok(b, ['status', '--sync']);
+    const ssh = join(b, '..', 'hanging-ssh');
+    // an ssh that waits on a sleep of its own, each found by its command line
+    const sleep = `sleep 300.${process.pid}${Date.now() % 1000}`;
+    writeFileSync(ssh, `#!/bin/sh\n${sleep}\nexit 255\n`);
+    chmodSync(ssh, 0o755);
+    git(b, ['remote', 'set-url', 'origin', 'ssh://git@example.invalid/board.git']);
+    git(b, ['config', 'core.sshCommand', ssh]);
+    const before = snapshot(join(b, 'agentd'));
+    const r = await cli(b, ['next', '--as', 'walker', '--json'], { env: { AGENTBOARD_TEST_NETWORK_TIMEOUT_MS: '1500' } });
+    expect(r.code).toBe(1);
+    expect(r.json.error.code).toBe('REMOTE_UNREACHABLE');
+    expect(snapshot(join(b, 'agentd'))).toEqual(before);
+    // the ssh each timed-out git started is gone with it
+    for (const pattern of [ssh, sleep]) expect(spawnSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).stdout.trim(), pattern).toBe('');
+  });
+});

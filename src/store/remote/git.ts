@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { testHooks } from '../../clock.js';
 import { fail } from '../../errors.js';
 import { refTo } from '../../domain/refs.js';
 import { alikeHashes } from '../board.js';
@@ -44,7 +45,7 @@ export class Git {
       cwd: this.cwd,
       input: options.input,
       env: { ...process.env, LC_ALL: 'C', GIT_TERMINAL_PROMPT: '0', ...options.env },
-      timeoutMs: options.network ? NETWORK_TIMEOUT_MS : undefined,
+      timeoutMs: options.network ? (testHooks()?.networkTimeoutMs ?? NETWORK_TIMEOUT_MS) : undefined,
       noTerminal: options.network,
     });
     if (r.missing) {
