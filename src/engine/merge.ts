@@ -67,6 +67,18 @@ export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
         emit(ctx, { type: 'notice', message: 'HEAD is detached: the task branches are merged onto no branch, and a checkout of another commit leaves those merges behind. To keep them on a branch: git switch -c <branch>' });
       }
     }
+    // A file the branch brings that the working tree has untracked, or ignored (a person's local
+    // secrets, say), would be replaced by the merge without a word: it is moved aside by a person first.
+    const incoming = (await git.run(['diff', '--name-only', '-z', '--no-renames', '--diff-filter=ACMRT', `HEAD...${t.branch}`])).stdout.split('\0').filter(Boolean);
+    const inTheWay = incoming.length === 0 ? [] : (await git.run(['ls-files', '--others', '-z', '--', ...incoming.map((f) => `:(literal)${f}`)])).stdout.split('\0').filter(Boolean);
+    if (inTheWay.length > 0) {
+      const shown = inTheWay.map((f) => shellWord(fromCwd(join(git.top, f))));
+      return stop('failed', `${t.branch} (${t.task_id}) brings ${inTheWay.join(', ')}, which ${inTheWay.length === 1 ? 'is' : 'are'} in the working tree but not in git (untracked or ignored): the merge would replace ${inTheWay.length === 1 ? 'it' : 'them'}, so nothing of the branch, and no branch after it, was merged.`, [
+        `mv ${shown[0]} ${shown[0]}.mine   # move ${inTheWay.length === 1 ? 'it' : 'each'} aside (or delete ${inTheWay.length === 1 ? 'it' : 'them'} if the branch's version is to be kept)`,
+        `git diff HEAD...${t.branch} -- ${shown.join(' ')}   # what the branch puts there`,
+        `agentboard run ${ctx.changeId} --merge   # then merge`,
+      ]);
+    }
     const merged = await git.merge(t.branch, `Merge ${t.branch}: ${t.title}`);
     if (merged.ok) {
       emit(ctx, { type: 'merge.done', phase: 'review', task_id: t.task_id, branch: t.branch });

@@ -224,4 +224,24 @@ describe('agentboard run on the git setups people have', () => {
     // As advised: the branch no longer adds the file, the rest of its work stays.
     expect(git(board.dir, ['diff', '--name-only', `HEAD...${BRANCH}`])).toBe('');
   });
+
+  it('merges no branch that brings a file the working tree holds untracked or ignored (a person\'s own), naming it and how to go on', async () => {
+    const board = await oneTask();
+    // The person's own file where the worker writes its work, ignored in this checkout only.
+    writeFileSync(join(board.dir, '.gitignore'), 'work/\n');
+    mkdirSync(join(board.dir, 'work'), { recursive: true });
+    writeFileSync(join(board.dir, 'work/T1.txt'), 'MY OWN NOTES\n');
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end.message).toBe(`${BRANCH} (add-search/T1) brings work/T1.txt, which is in the working tree but not in git (untracked or ignored): the merge would replace it, so nothing of the branch, and no branch after it, was merged.`);
+    expect(readFileSync(join(board.dir, 'work/T1.txt'), 'utf8')).toBe('MY OWN NOTES\n');
+    expect(git(board.dir, ['branch', '--merged', 'HEAD', '--list', BRANCH]).trim()).toBe('');
+    // As advised: moved aside, the next --merge merges the branch.
+    expect(shellSteps(board.dir, [end.next_steps[0]])).toEqual([0]);
+    expect(readFileSync(join(board.dir, 'work/T1.txt.mine'), 'utf8')).toBe('MY OWN NOTES\n');
+    const again = run(board.dir, ['add-search', '--merge']);
+    expect(again.events.some((e: any) => e.type === 'merge.done' && e.task_id === 'add-search/T1')).toBe(true);
+    expect(readFileSync(join(board.dir, 'work/T1.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
+  });
 });
