@@ -51,9 +51,12 @@ function underWay(ctx: RunContext, ref: string): () => void {
   };
 }
 
-async function workspaceFor(ctx: RunContext, task: Data): Promise<Workspace> {
+/** The task's workspace; null when the run stopped while it waited for its dependencies' turns to end (one left its work off its branch, say): no worktree is made without that work. */
+async function workspaceFor(ctx: RunContext, task: Data): Promise<Workspace | null> {
   if (!ctx.git) return { dir: ctx.root, worktree: null, branch: null, merged: [], conflicts: [] };
-  const ws = await ctx.git.prepare(ctx.changeId, task.id, await baseBranches(ctx, task));
+  const bases = await baseBranches(ctx, task);
+  if (ctx.halt) return null;
+  const ws = await ctx.git.prepare(ctx.changeId, task.id, bases);
   if (task.branch !== ws.branch) await ctx.ops.recordBranch(task.task_id, ws.branch!);
   return ws;
 }
@@ -69,7 +72,13 @@ async function runTask(ctx: RunContext, worker: AgentInstance, claimed: Data, co
   ctx.recorder.claim(ref);
   let ws: Workspace;
   try {
-    ws = await workspaceFor(ctx, claimed);
+    const made = await workspaceFor(ctx, claimed);
+    if (made === null) {
+      // The run stopped meanwhile (a dependency's turn ended so): the task goes back, no agent starts on it.
+      await giveUp(ctx, worker.id, ref, `the run stopped before ${worker.id} started on it: ${ctx.halt!.message}`);
+      return { kind: 'stopped' };
+    }
+    ws = made;
   } catch (err) {
     const reason = (err as Error).message;
     const released = await giveUp(ctx, worker.id, ref, reason);

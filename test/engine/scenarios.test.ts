@@ -443,6 +443,22 @@ describe('agentboard run with a scripted agent', () => {
     expect((await cli(board.dir, ['next', '--json'], { env: { ...env, AGENTBOARD_AGENT_ID: 'fake-planner', AGENTBOARD_ROLE: 'planner' } })).json.error.code).toBe('ROLE_REFUSED');
   });
 
+  it('starts no agent on a task whose dependency\'s turn ended by stopping the run (its work left off its branch): the task goes back, its worktree not made', async () => {
+    // T1's worker finishes on the board, then goes on a while on a branch of its own; T2's is quick, and T3 waits on both.
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['work_elsewhere'], '*': ['work'] }, linger: { T1: 2000 } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank them' }, { title: 'Show them', depends: ['T1', 'T2'] }]);
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const r = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
+    expect(r.code).toBe(1);
+    expect(r.events.filter((e) => e.type === 'worktree.off_branch').map((e) => e.task_id)).toEqual(['add-search/T1']);
+    expect(r.events.filter((e) => e.type === 'task.claimed').map((e) => e.task_id).sort()).toEqual(['add-search/T1', 'add-search/T2']);
+    expect(r.events.filter((e) => e.type === 'invocation.started').map((e) => e.task_id).sort()).toEqual(['add-search/T1', 'add-search/T2']);
+    const t3 = (await ok(board.dir, ['task', 'show', 'add-search/T3'])).task;
+    expect([t3.status, t3.assignee]).toEqual(['todo', null]);
+    expect(existsSync(join(board.dir, '..', 'repo.agentboard-worktrees', 'add-search', 'T3'))).toBe(false);
+  });
+
   it('stops the run when a worker leaves its worktree on a branch of its own: its commits kept there, said on the task, and the steps given take them onto the task\'s branch', async () => {
     const board = await fakeBoard({ scenario: { implementation: { T1: ['work_elsewhere'] }, review: ['approved'] } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
