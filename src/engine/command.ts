@@ -88,14 +88,24 @@ export async function runCommand(io: Io, importModule: ImportModule | undefined,
   const interactive = !globals.json && process.stdout.isTTY === true && process.stdin.isTTY === true && importModule !== undefined;
   let view: RunView | null = null;
   const makeView = async () => (view = globals.json ? jsonView(io.out) : interactive ? await liveView(importModule!, colorLevel(io.env, true) > 0, onSignal, root, changeId) : plainView(io.out));
+  // A terminal closed (SIGHUP), or a reader of the output gone (EPIPE: `| head` has read enough), stops the run as Ctrl-C does.
+  const onOutputGone = () => {
+    if (!controller.signal.aborted) controller.abort();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  process.on('SIGHUP', onSignal);
+  process.stdout.on('error', onOutputGone);
   try {
     return await runChange({ options, root, person, bin, view: makeView, signal: controller.signal });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    process.off('SIGHUP', onSignal);
     await (view as RunView | null)?.close();
+    // Writes that failed before the run ended are not said again.
+    process.stdout.off('error', onOutputGone);
+    process.stdout.on('error', () => undefined);
   }
 }
 

@@ -368,6 +368,26 @@ describe('agentboard run', () => {
     expect((await ok(board.dir, ['status'])).runs).toEqual([]);
   });
 
+  it('stops as on Ctrl-C when its terminal closes (SIGHUP), and writing to a reader that is gone (EPIPE) does not break its stop: agents stopped, claims released, no stack trace', async () => {
+    for (const end of ['SIGHUP', 'EPIPE'] as const) {
+      const board = await fakeBoard({ scenario: { implementation: { '*': ['hang'] } } });
+      await changeWithTasks(board.dir, 'add-search', [{ title: 'One' }]);
+      const live = startRun(board.dir, ['add-search']);
+      await until('the worker to hang', () => hangs(board).length === 1);
+      if (end === 'SIGHUP') live.child.kill('SIGHUP');
+      else {
+        // The reader is gone; the run's next lines (as Ctrl-C stops it) meet a closed pipe.
+        live.child.stdout!.destroy();
+        live.child.kill('SIGINT');
+      }
+      expect(await live.done, end).toBe(130);
+      expect(live.stderr()).not.toMatch(/EPIPE|at .*\.c?js:\d+/);
+      for (const h of hangs(board)) expect(alive(h.agent), end).toBe(false);
+      expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task, end).toMatchObject({ status: 'todo', assignee: null });
+      expect(runRecord(board.dir, runIds(board.dir)[0]!), end).toMatchObject({ outcome: 'interrupted', claims: [] });
+    }
+  });
+
   it('runs one of two runs of a change started at the same instant; the other is refused and starts no agent', async () => {
     const board = await fakeBoard();
     for (let i = 1; i <= 3; i++) await expectOneOfTwoRuns(board, `at-once-${i}`);
