@@ -100,6 +100,18 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
   ],
   TASK_IN_PROGRESS: [
     { tool: 'agentboard_submit_for_review', args: { agent_id: 'owner', summary: 'Done, without naming my task.' } },
+    {
+      // Its blocked task, while it works on another one: that one is finished first.
+      tool: 'agentboard_complete_task',
+      args: { agent_id: 'blk-2', task_id: 'alpha/T5' },
+      board: () => undefined,
+      before: [
+        ['agentboard_get_next_task', { agent_id: 'blk-2' }],
+        ['agentboard_report_blocker', { agent_id: 'blk-2', task_id: 'alpha/T5', reason: 'No key.' }],
+        ['agentboard_get_next_task', { agent_id: 'blk-2' }],
+      ],
+      step: ['then unblock alpha/T5 with agentboard_clear_blocker {"task_id":"alpha/T5"}'],
+    },
     { tool: 'agentboard_delete_task', args: { agent_id: 'owner', task_id: 'alpha/T1' } },
     { tool: 'agentboard_update_status', args: { agent_id: 'owner', status: 'completed', message: 'Done, my task still in progress.' } },
   ],
@@ -121,6 +133,8 @@ const WAYS: Partial<Record<ErrorCode, Way[]>> = {
     {
       tool: 'agentboard_complete_task',
       args: { agent_id: 'blk', task_id: 'alpha/T5' },
+      // On a board of its own: the agent holds no other task, so clearing the blocker is its way on.
+      board: () => undefined,
       before: [
         ['agentboard_get_next_task', { agent_id: 'blk' }],
         ['agentboard_report_blocker', { agent_id: 'blk', task_id: 'alpha/T5', reason: 'No key.' }],
