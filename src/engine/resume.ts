@@ -72,7 +72,10 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
   // Runs that ended leaving claims for a person to look at (a task list edited by hand during a turn): going on takes them back.
   const left = runs.filter((r) => r.change_id === changeId && runState(r) === 'ended' && r.claims.length > 0);
   const earlier = [...dead, ...left];
-  const workers = new Set([...ownWorkers, ...earlier.flatMap((r) => r.agents.workers)]);
+  // A worker of a run of the change that ended holds nothing with no run going: a task it still
+  // holds in progress (a blocker a person cleared since, say) is taken back, whoever this run's workers are.
+  const ended = runs.filter((r) => r.change_id === changeId && runState(r) === 'ended');
+  const workers = new Set([...ownWorkers, ...earlier.flatMap((r) => r.agents.workers), ...ended.flatMap((r) => r.agents.workers)]);
   const claimed = new Set(earlier.flatMap((r) => r.claims));
   const tasks = await ops.fullTasks(changeId);
   // What the dead run's agents left uncommitted in their worktrees (agents it started may have
@@ -97,7 +100,7 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
     // A task its worker reported blocked waits for a person to clear the blocker or release it: no stray claim, unless a dead run held it.
     const held = t.assignee && (t.status === 'in_progress' || (t.status === 'blocked' && claimed.has(t.task_id)));
     if (!held || !(workers.has(t.assignee) || claimed.has(t.task_id))) continue;
-    const from = earlier.find((r) => r.claims.includes(t.task_id) || r.agents.workers.includes(t.assignee));
+    const from = [...earlier, ...ended].find((r) => r.claims.includes(t.task_id) || r.agents.workers.includes(t.assignee));
     const gone = from && dead.includes(from) ? 'stopped before finishing it (its process is gone)' : 'ended and left it claimed';
     const reason = from ? `run ${from.run_id} ${gone}; released by run ${runId}` : `held by ${t.assignee}, a worker of this run, with no run going; released by run ${runId}`;
     await ops.release(t.task_id, reason);

@@ -147,6 +147,21 @@ describe('approval gates', () => {
     expect(agentInvocations(board).map((i) => i.action)).toEqual(['block', 'work']);
   });
 
+  it('take back a task a worker of an earlier run still holds once a person cleared its blocker, though this run has fewer workers', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T2: ['block', 'work'], '*': ['work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }]);
+    const first = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '2']);
+    expect(first.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'waiting_on_person' });
+    expect((await ok(board.dir, ['task', 'show', 'add-search/T2'])).task).toMatchObject({ status: 'blocked', assignee: 'fake-w2' });
+    await ok(board.dir, ['task', 'unblock', 'add-search/T2', '--note', 'Added the key to .env.']);
+    // One worker now: fake-w2 is not of this run, and no run of the change is going.
+    const again = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '1']);
+    expect(again.events.find((e) => e.type === 'task.released' && e.task_id === 'add-search/T2')?.reason).toMatch(/^run \S+ ended and left it claimed; released by run /);
+    // This run's worker takes it up (the scripted agent then reports its own blocker: its first turn on the task).
+    expect(again.events.filter((e) => e.type === 'task.claimed').map((e) => [e.task_id, e.agent_id])).toEqual([['add-search/T2', 'fake-w1']]);
+    expect(again.events.some((e) => e.type === 'invocation.started' && e.task_id === 'add-search/T2' && e.agent_id === 'fake-w1')).toBe(true);
+  });
+
   it('tie a question to the task it was asked on: a task finished after it holds nothing up, and the next task is not waited on', async () => {
     const board = await fakeBoard({ scenario: { implementation: { T1: ['ask_then_work'] } } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index', depends: ['T1'] }]);
