@@ -30,7 +30,7 @@ import { FILE_ACTIONS } from '../domain/model.js';
 import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { appendJsonLine, callRecord, findRun, RUN_ID_PATTERN, startedInvocationCalls, type RunRecord } from '../store/runs.js';
 import { readAtMost, readUserFile } from './user-file.js';
-import { printable } from '../domain/text.js';
+import { printable, shownSafely } from '../domain/text.js';
 
 interface GlobalOptions {
   root?: string;
@@ -773,8 +773,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const notices = ctx.takeNotices().map((n) => resolveRefs(n.message, spell));
     if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: true, data, notices } : { ok: true, data })}\n`);
     else {
-      io.out(resolveRefs(renderResult(op.name, data, painter(colorLevel(io.env, io.tty?.out ?? false))), spell));
-      const aside = renderAside(op.name, data);
+      io.out(resolveRefs(renderResult(op.name, shownSafely(data), painter(colorLevel(io.env, io.tty?.out ?? false))), spell));
+      const aside = renderAside(op.name, shownSafely(data));
       if (aside) io.err(resolveRefs(aside, spell));
       for (const n of notices) io.err(`${errPaint.color('yellow', 'note:')} ${n}\n`);
     }

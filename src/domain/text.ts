@@ -120,6 +120,14 @@ export function firstChars(value: string, n: number): string {
  * unsafe character shown as "?" instead of acting on a terminal. Every message that repeats what
  * it was given goes through here, so that no message is ever longer than what it says needs.
  */
+/** A value with every unsafe character of its strings shown as "?" (what a file edited by hand holds, shown on a terminal: an escape there could drive it). */
+export function shownSafely<T>(value: T): T {
+  if (typeof value === 'string') return (UNSAFE.test(value) ? value.replace(UNSAFE_ALL, '?') : value) as T;
+  if (Array.isArray(value)) return value.map(shownSafely) as T;
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shownSafely(v)])) as T;
+  return value;
+}
+
 export function printable(value: string, max = 80): string {
   const cleaned = value.replace(UNSAFE_ALL, '?');
   return charCount(cleaned) > max ? `${firstChars(cleaned, max)}…` : cleaned;

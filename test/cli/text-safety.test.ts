@@ -213,3 +213,17 @@ describe('a hand-edited file', () => {
     expect(readFileSync(path).equals(broken)).toBe(true);
   });
 });
+
+describe('a title edited by hand with a terminal escape in it', () => {
+  it('is shown on the terminal with the escape as "?", and in --json as it is, escaped by JSON', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'escapes', [{ title: 'One' }]);
+    const path = 'agentd/changes/escapes/tasks.md';
+    write(dir, path, read(dir, path).replace('## T1: One', '## T1: One \u001b]0;pwned\u0007 more'));
+    const text = await cli(dir, ['task', 'list', '--change', 'escapes']);
+    expect(text.stdout).not.toMatch(/[\u001b\u0007]/);
+    expect(text.stdout).toContain('One ?]0;pwned? more');
+    const json = await cli(dir, ['task', 'list', '--change', 'escapes', '--json']);
+    expect(json.json.data.tasks[0].title).toBe('One \u001b]0;pwned\u0007 more');
+  });
+});
