@@ -20,16 +20,20 @@ export async function runShared(op: Operation, ctx: Context, input: Record<strin
     return runWithIntent(op.queueable ? { queueable: { op: op.name, input } } : {}, () => op.run(ctx, input as never));
   }
   await shared.settleForRead();
-  if (ctx.sync) await syncForRead(ctx, shared);
+  const synced = ctx.sync ? await syncForRead(ctx, shared) : true;
   const result = await op.run(ctx, input as never);
-  board.notices.push({ kind: 'remote', message: freshness(shared, ctx.sync ? undefined : ctx.syncHint) });
+  board.notices.push({ kind: 'remote', message: freshness(shared, ctx.sync ? undefined : ctx.syncHint, !synced) });
   return result;
 }
 
-/** How fresh this clone's copy is, for a read; `hint`: how the reader has a read fetch first, when it did not. */
-export function freshness(shared: SharedBoard, hint?: string): string {
+/**
+ * How fresh this clone's copy is, for a read; `hint`: how the reader has a read fetch first, when it
+ * did not; `failed`: a sync was tried and failed (the remote answered, with no board, say: that is
+ * no sync of the copy).
+ */
+export function freshness(shared: SharedBoard, hint?: string, failed = false): string {
   const at = shared.files.fetchedAt();
-  const when = at === null ? 'never synced yet' : `last synced ${ago(Date.now() - at)}`;
+  const when = failed ? 'as this clone last synced it: it could not be synced now' : at === null ? 'never synced yet' : `last synced ${ago(Date.now() - at)}`;
   const unsettled = shared.files.pending() ? '; an interrupted write is not settled yet' : '';
   return `Read from this clone's copy of the shared board (remote "${shared.remote}"), ${when}${unsettled}${hint ? `; ${hint}` : ''}.`;
 }
@@ -54,15 +58,17 @@ export async function syncCopy(ctx: Context): Promise<void> {
   await ctx.board().mutate(() => undefined);
 }
 
-/** A read with --sync: fetch first; when the remote cannot be reached (or holds no board), answer from the local copy and say so. */
-async function syncForRead(ctx: Context, shared: SharedBoard): Promise<void> {
+/** A read with --sync: fetch first; when the remote cannot be reached (or holds no board), answer from the local copy and say so (false). */
+async function syncForRead(ctx: Context, shared: SharedBoard): Promise<boolean> {
   try {
     await syncCopy(ctx);
+    return true;
   } catch (err) {
     if (!(err instanceof AgentboardError) || !['REMOTE_UNREACHABLE', 'REMOTE_NO_BOARD', 'REMOTE_NOT_FOUND'].includes(err.code)) throw err;
     // Unreachable, the remote may be back by itself; otherwise someone has to act, and the step says who and how.
     const step = err.code === 'REMOTE_UNREACHABLE' ? '' : ` ${err.nextStep}`;
     ctx.board().notices.push({ kind: 'remote', message: `Could not sync with "${shared.remote}": ${err.message.split(' (')[0].replace(/\.$/, '')}.${step}` });
+    return false;
   }
 }
 

@@ -53,6 +53,9 @@ describe('a read on a shared board', () => {
     expect(r.code).toBe(0);
     expect(r.json.data.tasks).toHaveLength(1);
     expect(r.json.notices.join(' ')).toMatch(/Could not sync with "origin": The shared board's remote "origin" could not be reached/);
+    // The copy read is not said to be fresh: the sync was tried and failed.
+    expect(r.json.notices).toContain('Read from this clone\'s copy of the shared board (remote "origin"), as this clone last synced it: it could not be synced now.');
+    expect(r.json.notices.join(' ')).not.toMatch(/last synced \d+ s ago/);
     const write = await cli(a, ['next', '--as', 'claude', '--json']);
     expect(write.json.error.code).toBe('REMOTE_UNREACHABLE');
     const status = await ok(a, ['remote', 'status']);
