@@ -5,7 +5,7 @@ import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
 import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
-import { Board, BOARD_DIR, findRoot, refuseAgentdBoard, refuseLinkedBoard, repositoryRootOf, type ArchivedChange } from '../store/board.js';
+import { Board, BOARD_DIR, findRoot, mainWorktreeBoardOf, refuseAgentdBoard, refuseLinkedBoard, repositoryRootOf, type ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
 import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { MCP_CLIENTS, serverCommand, wireClients } from '../store/mcp-clients.js';
@@ -76,7 +76,10 @@ export const initBoard = defineOp({
       await board.mutate((tx) => tx.log(input.agent_id, 'board.init', BOARD_DIR, [created.length ? `created the board (${created.join(', ')})` : '', wired.length ? `wired MCP clients (${wired.join(', ')})` : ''].filter(Boolean).join('; ')));
     }
     const mcpServer = input.mcp.length > 0 ? { command: server.command, args: [...server.args, 'mcp'], on_path: server.args.length === 0 } : null;
-    return { root, created, already_initialized: created.length === 0, mcp, mcp_server: mcpServer, warning };
+    // Made in a linked worktree while the main worktree has a board: two boards that do not see each other's claims.
+    const main = ctx.root === undefined && created.length > 0 ? mainWorktreeBoardOf(root) : null;
+    const beside = main === null ? null : `This is a linked git worktree, and the repository's main worktree has a board, ${join(main, BOARD_DIR)}/: the board made here is this branch's own, and its tasks and claims are not that board's. To work on the main board from here, pass --root ${main} (and remove ${join(root, BOARD_DIR)}/ if it was made by mistake).`;
+    return { root, created, already_initialized: created.length === 0, mcp, mcp_server: mcpServer, warning: [warning, beside].filter(Boolean).join(' ') || null };
   },
 });
 

@@ -64,6 +64,10 @@ describe('a board found from a linked worktree', () => {
       message: `No board (an agentd/ folder) was found in this folder or any folder above it: this git worktree's branch holds none, and the repository's main worktree has one, ${join(main, 'agentd')}.`,
       next_step: `Pass --root ${main} to work on that board.`,
     });
+    // init there makes the branch's own board, and says what it is beside the main one.
+    const made = await ok(tree, ['init']);
+    expect(made.created.length).toBeGreaterThan(0);
+    expect(made.warning).toBe(`This is a linked git worktree, and the repository's main worktree has a board, ${join(main, 'agentd')}/: the board made here is this branch's own, and its tasks and claims are not that board's. To work on the main board from here, pass --root ${main} (and remove ${join(tree, 'agentd')}/ if it was made by mistake).`);
   });
 
   it('started as an MCP server there without --root, says so on stderr, naming the main board', async () => {
