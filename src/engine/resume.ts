@@ -75,7 +75,7 @@ export async function cleanUpDeadRuns(ops: BoardOps, runtimeDir: string, runs: R
   // A worker of a run of the change that ended holds nothing with no run going: a task it still
   // holds in progress (a blocker a person cleared since, say) is taken back, whoever this run's workers are.
   const ended = runs.filter((r) => r.change_id === changeId && runState(r) === 'ended');
-  const workers = new Set([...ownWorkers, ...earlier.flatMap((r) => r.agents.workers), ...ended.flatMap((r) => r.agents.workers)]);
+  const workers = new Set([...ownWorkers, ...[...dead, ...ended].flatMap((r) => r.agents.workers)]);
   const claimed = new Set(earlier.flatMap((r) => r.claims));
   const tasks = await ops.fullTasks(changeId);
   // What the dead run's agents left uncommitted in their worktrees (agents it started may have

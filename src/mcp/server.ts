@@ -28,7 +28,7 @@ import { documentsWritten } from '../ops/doc-write.js';
 import { printable } from '../domain/text.js';
 import { stopWaiting } from '../store/lock.js';
 import { useSyncPool } from '../store/sync-pool.js';
-import { Board, findRoot, mainWorktreeBoardOf, runBoardOf } from '../store/board.js';
+import { Board, findRoot, runBoardOf } from '../store/board.js';
 
 export { PROFILES, type Profile } from '../ops/registry.js';
 
@@ -134,16 +134,16 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
   }
 }
 
-/** What the server says on stderr when it starts where no board is. */
-/** Whether the board at `root` is shared through a git remote (its writes then go through it, from any worktree). */
-function sharedBoardAt(root: string): boolean {
+/** The main worktree's board, when the board at `root` is a linked worktree's copy apart from it (Board.mainBoardApart); null else, or when it cannot be read. */
+function mainBoardApartFrom(root: string): string | null {
   try {
-    return Board.open(root).config.remote !== undefined;
+    return Board.open(root).mainBoardApart();
   } catch {
-    return false;
+    return null;
   }
 }
 
+/** What the server says on stderr when it starts where no board is. */
 const NO_BOARD_HERE = (dir: string) => `no board (an agentd/ folder) is at ${dir} or above it: every call is refused with BOARD_NOT_FOUND until a person runs \`agentboard init\` there, or starts this server with --root and the repository`;
 
 /** Calls under way, so that the server answers every one of them before it exits. */
@@ -371,7 +371,7 @@ export async function serveStdio(root: string | undefined, profile: Profile, opt
   const found = findRoot(root, process.cwd());
   if (found === null) process.stderr.write(`agentboard mcp: ${NO_BOARD_HERE(root ?? process.cwd())}\n`);
   // Started in a linked worktree without --root: its board is that branch's copy, not the one the main worktree's agents claim from.
-  const main = root === undefined && found !== null && runBoardOf(process.cwd(), process.env) === null && !sharedBoardAt(found) ? mainWorktreeBoardOf(found) : null;
+  const main = root === undefined && found !== null && runBoardOf(process.cwd(), process.env) === null ? mainBoardApartFrom(found) : null;
   if (main !== null) process.stderr.write(`agentboard mcp: serving the copy of agentd/ in the git worktree ${found}, not the board of the main worktree, ${main}; its agents' claims and these do not see each other. Give the server --root ${main} to serve that board.\n`);
   return done;
 }

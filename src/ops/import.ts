@@ -104,18 +104,14 @@ export const importBoard = defineOp({
       const winner = kept.get(change.id);
       if (change.refused || winner === change || winner === undefined) continue;
       // The board keeps one change per id: the others under it land too, each under an id of its own.
-      const was = change.id;
-      change.id = freeId(was, plan.changes, board);
-      (change.findings ??= []).push({ level: 'warning', message: `the source holds change ${was} more than once, and the board keeps one change per id (an archived change keeps its id): ${winner.source} is ${was} on the board, this one ${change.id}`, fix: 'nothing to do; an import run again finds it under the same id' });
+      landBeside(change, plan.changes, board, (was) => `the source holds change ${was} more than once, and the board keeps one change per id (an archived change keeps its id): ${winner.source} is ${was} on the board, this one ${change.id}`);
     }
     const outcomes = plan.changes.map((change): Outcome => {
       if (change.refused) return 'refused';
       const outcome = judge(board, change, input.tool, inPlace && unconverted);
       if (outcome !== 'refused') return outcome;
       // The board holds the id for a change of its own (not imported from here): this one lands beside it.
-      const was = change.id;
-      change.id = freeId(was, plan.changes, board);
-      (change.findings ??= []).push({ level: 'warning', message: `change ${was} is on the board already, not imported from here (open or archived), and the board keeps one change per id: this one is ${change.id} on the board`, fix: 'nothing to do; an import run again finds it under the same id' });
+      landBeside(change, plan.changes, board, (was) => `change ${was} is on the board already, not imported from here (open or archived), and the board keeps one change per id: this one is ${change.id} on the board`);
       return judge(board, change, input.tool, inPlace && unconverted);
     });
     const result: ImportResult = {
@@ -178,6 +174,13 @@ function keptOfEachId(changes: ImportedChange[]): Map<string, ImportedChange> {
     if (other === undefined || rank(c) > rank(other) || (rank(c) === rank(other) && named(c) && !named(other))) kept.set(c.id, c);
   }
   return kept;
+}
+
+/** Gives a change of the source whose id is taken a free one, with a warning saying why (`said`, given its id before). */
+function landBeside(change: ImportedChange, changes: ImportedChange[], board: Board, said: (was: string) => string): void {
+  const was = change.id;
+  change.id = freeId(was, changes, board);
+  (change.findings ??= []).push({ level: 'warning', message: said(was), fix: 'nothing to do; an import run again finds it under the same id' });
 }
 
 /** A change id no change of the source or the board has: `id` with -2, -3… after it (cut after a whole word to fit the longest id). */
@@ -412,7 +415,7 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   }
   for (const f of change.findings ?? []) findings.push({ ...f, file: change.source });
   if (change.refused) findings.push({ level: 'error', ...change.refused, file: change.source });
-  // A change the board holds already (left as it is, or refused for its id) is told as it is there,
+  // A change the board holds already (left as it is) is told as it is there,
   // open or archived: its phase, tasks and verdict, which may have moved on since it was imported.
   const onBoard = status !== 'imported' && !change.refused && existsSync(board.dir) ? onTheBoard(board, change.id) : null;
   if (status === 'unchanged') findings.push({ ...alreadyOnBoard(change, onBoard !== null && !onBoard.archived), file: change.source });
@@ -430,7 +433,7 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   let phase: Phase | '-' = 'archived';
   if (onBoard?.archived) phase = 'archived';
   else if (hereState) phase = derivePhase(hereState, board.config.require_approval).phase;
-  else if (status === 'refused') phase = boardPhase(board, change);
+  else if (status === 'refused') phase = '-';
   else if (!change.archived) {
     phase = derivePhase(
       {
@@ -484,12 +487,6 @@ function alreadyOnBoard(change: ImportedChange, openHere: boolean): { level: 'in
     return { level: 'info', message: `change ${change.id} is on the board already, imported from here, and open there while the source archived it: left as it is, with the work done on the board`, fix: `archive it on the board once its review is approved and its tasks are done: \`agentboard archive ${change.id}\`` };
   }
   return { level: 'info', message: `change ${change.id} is on the board already, imported from here${openHere ? '' : ' (archived on the board)'}: left as it is`, fix: 'nothing to do' };
-}
-
-/** The phase of a refused change the board does not hold open: "archived" when its archive holds that id, else "-". */
-function boardPhase(board: Board, change: ImportedChange): Phase | '-' {
-  if (change.refused || !existsSync(board.dir)) return '-';
-  return board.archived().some((a) => a.change_id === change.id) ? 'archived' : '-';
 }
 
 /** The source file a finding about a landed document is about: for a spec made of several files, the file of the requirement it is on. */

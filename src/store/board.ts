@@ -1509,6 +1509,14 @@ export class Board implements Reader {
   }
 
   /**
+   * The main worktree's board, when this one is a linked worktree's copy of agentd/ apart from it;
+   * null else, and for a shared board, whose writes go through its remote whichever worktree makes them.
+   */
+  mainBoardApart(): string | null {
+    return this.config.remote !== undefined ? null : mainWorktreeBoardOf(this.root);
+  }
+
+  /**
    * Says once, at the first write, that the board found from the working folder is a linked
    * worktree's copy of agentd/ while the main worktree has its own: the two hand out the same tasks
    * without either seeing the other's claims.
@@ -1516,9 +1524,7 @@ export class Board implements Reader {
   private tellWorktreeCopy(): void {
     if (!this.foundByFolder || this.worktreeTold) return;
     this.worktreeTold = true;
-    // A shared board's writes go through its remote, whichever worktree makes them.
-    if (this.config.remote !== undefined) return;
-    const main = mainWorktreeBoardOf(this.root);
+    const main = this.mainBoardApart();
     if (main === null) return;
     this.notices.push({
       kind: 'worktree',

@@ -270,14 +270,12 @@ export function parseSpecBody(body: string, sink: FindingSink, loose = false): {
       const scenarioHeading = anyHeading ? /(?:)/ : SCENARIO_HEADING;
       const firstScenario = nested.findIndex((n) => scenarioHeading.test(n.heading.text));
       const body = trimmed(lines, sub.heading.index + 1, firstScenario >= 0 ? nested[firstScenario]!.heading.index : sub.end);
-      // Removals listed as bullets after a removed requirement's own block are requirements of their own, as they are before it.
-      const removals = delta === 'REMOVED' && openspec ? body.text.split('\n').flatMap((l, k) => (REMOVAL.test(l.trim()) ? [k] : [])) : [];
-      const text = removals.length > 0 ? body.text.split('\n').filter((_, k) => !removals.includes(k)).join('\n').trim() : body.text;
-      const requirement: Requirement = { id, title: openspec ? openspec[1]!.trim() : m ? m[2]!.trim() : heading, text: readBlock(text, 3) };
+      const requirement: Requirement = { id, title: openspec ? openspec[1]!.trim() : m ? m[2]!.trim() : heading, text: readBlock(body.text, 3) };
       if (delta) requirement.delta = delta;
       if (group) requirement.group = group;
       addRequirement(requirement, line);
-      if (removals.length > 0) readRemovals({ text: removals.map((k) => body.text.split('\n')[k]!).join('\n'), first: body.first }, group, removals.map((k) => body.first + k));
+      // Removals listed as bullets after a removed requirement's own block are requirements of their own (after it), as they are before it.
+      if (delta === 'REMOVED' && openspec) requirement.text = readBlock(readRemovals(body, group).text, 3);
       for (const n of firstScenario >= 0 ? nested.slice(firstScenario) : []) {
         if (!scenarioHeading.test(n.heading.text)) {
           sink.error('spec.requirement.heading', `"#### ${printable(n.heading.text)}" follows the scenarios of requirement ${printable(id)}`, 'make it a scenario ("#### Scenario: …") or move it above the first scenario', n.heading.index + 1);
@@ -292,7 +290,7 @@ export function parseSpecBody(body: string, sink: FindingSink, loose = false): {
    * OpenSpec's removals written as bullets ("- `### Requirement: Old`"): one requirement each, the
    * line kept as its text. Returns the text left (and where it starts), read as before.
    */
-  const readRemovals = (pre: { text: string; first: number }, group: string | undefined, at?: number[]): { text: string; first: number } => {
+  const readRemovals = (pre: { text: string; first: number }, group: string | undefined): { text: string; first: number } => {
     const rest: { line: string; at: number }[] = [];
     pre.text.split('\n').forEach((line, i) => {
       const m = REMOVAL.exec(line.trim());
@@ -302,7 +300,7 @@ export function parseSpecBody(body: string, sink: FindingSink, loose = false): {
       }
       const r: Requirement = { id: nextId(), title: m[1]!.trim(), text: line.trim(), delta: 'REMOVED' };
       if (group) r.group = group;
-      addRequirement(r, (at?.[i] ?? pre.first + i) + 1);
+      addRequirement(r, pre.first + i + 1);
     });
     while (rest.length > 0 && rest[0]!.line.trim() === '') rest.shift();
     while (rest.length > 0 && rest[rest.length - 1]!.line.trim() === '') rest.pop();

@@ -88,6 +88,13 @@ describe('a last message that stdin ends without a newline', () => {
  */
 const answersTo = (out: string, id: string) => out.split('\n').filter((l) => l.includes(`"id":${id},`) || l.endsWith(`"id":${id}}`));
 
+/** The one answer in stdout that carries exactly `id` (answersTo), read: there must be exactly one. */
+function oneAnswer(out: string, id: string): any {
+  const found = answersTo(out, id);
+  expect(found, `the answers to ${id}`).toHaveLength(1);
+  return JSON.parse(found[0]!);
+}
+
 describe('request ids beyond 2^53', () => {
   it('are answered with the digits the client wrote, as numbers: one by one, in a batch, refused, and two that round to one number each under its own', async () => {
     const dir = await newBoard();
@@ -111,11 +118,7 @@ describe('request ids beyond 2^53', () => {
     s.write(Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":98765432109876543211,"method":"ping","params":{"_meta":{"x":"`), Buffer.from([0xff, 0xfe]), Buffer.from('"}}}\n')]));
     expect(await s.close()).toBe(0);
     const out = s.stdout();
-    const one = (id: string) => {
-      const found = answersTo(out, id);
-      expect(found, `the answers to ${id}`).toHaveLength(1);
-      return JSON.parse(found[0]!);
-    };
+    const one = (id: string) => oneAnswer(out, id);
     expect(one('9007199254740995').error.code).toBe(-32002);
     expect(one('9007199254740993').result.serverInfo.name).toBe('agentboard');
     expect(one('12345678901234567890').result).toEqual({});
@@ -174,11 +177,7 @@ describe('request ids written otherwise than as their digits', () => {
     s.write(`{"jsonrpc":"2.0","id":"limit","method":"tools/call","params":{"name":"agentboard_list_tasks","arguments":{"change_id":"odd-ids","limit":1.0}}}\n`);
     expect(await s.close()).toBe(0);
     const out = s.stdout();
-    const one = (id: string) => {
-      const found = answersTo(out, id);
-      expect(found, `the answers to ${id}`).toHaveLength(1);
-      return JSON.parse(found[0]!);
-    };
+    const one = (id: string) => oneAnswer(out, id);
     expect(one('1e3').result).toEqual({});
     expect(one('1.0').result.structuredContent.task.task_id).toBe('odd-ids/T1');
     expect(one('-0').result).toEqual({});

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot, tempDir } from '../helpers.js';
 import { addClone, boardWithRemote, cloneTree, commitCode, git, gitTry, remoteFile, sharedBoard } from './helpers.js';
 
 function hook(dir: string, name: string, script: string): void {
@@ -289,18 +289,24 @@ describe('the remote renamed in one clone (git remote rename)', () => {
   });
 });
 
+/** A synced clone of a shared board whose remote is reached through an ssh of the test's (`script`, a shell script's body); its path. */
+async function cloneOverSsh(change: string, name: string, script: string): Promise<{ b: string; ssh: string }> {
+  const shared = await sharedBoard(2, async (first) => changeWithTasks(first, change, [{ title: 'One' }]));
+  const [, b] = shared.clones as [string, string];
+  await ok(b, ['status', '--sync']);
+  const ssh = join(b, '..', name);
+  writeFileSync(ssh, `#!/bin/sh\n${script}`);
+  chmodSync(ssh, 0o755);
+  git(b, ['remote', 'set-url', 'origin', 'ssh://git@example.invalid/board.git']);
+  git(b, ['config', 'core.sshCommand', ssh]);
+  return { b, ssh };
+}
+
 describe('a remote that asks for a passphrase on the terminal (ssh)', () => {
   it('fails at once with REMOTE_UNREACHABLE, changing nothing: nothing git starts can ask on the terminal, though there is one', async () => {
-    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'keys', [{ title: 'One' }]));
-    const [, b] = shared.clones as [string, string];
-    await ok(b, ['status', '--sync']);
-    const asked = join(b, '..', 'asked');
-    const ssh = join(b, '..', 'fake-ssh');
+    const asked = join(tempDir(), 'asked');
     // an ssh whose key needs a passphrase: it asks on the terminal when it has one
-    writeFileSync(ssh, `#!/bin/sh\nif (exec 3</dev/tty) 2>/dev/null; then printf 'Enter passphrase: ' >/dev/tty; touch '${asked}'; fi\necho 'git@example.invalid: Permission denied (publickey).' >&2\nexit 255\n`);
-    chmodSync(ssh, 0o755);
-    git(b, ['remote', 'set-url', 'origin', 'ssh://git@example.invalid/board.git']);
-    git(b, ['config', 'core.sshCommand', ssh]);
+    const { b } = await cloneOverSsh('keys', 'fake-ssh', `if (exec 3</dev/tty) 2>/dev/null; then printf 'Enter passphrase: ' >/dev/tty; touch '${asked}'; fi\necho 'git@example.invalid: Permission denied (publickey).' >&2\nexit 255\n`);
     const before = snapshot(join(b, 'agentd'));
 
     // at a terminal (script gives the command one)
@@ -316,16 +322,9 @@ describe('a remote that asks for a passphrase on the terminal (ssh)', () => {
 
 describe('a remote that never answers (an ssh that hangs)', () => {
   it('fails with REMOTE_UNREACHABLE once git times out, and leaves nothing git started running', async () => {
-    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'hangs', [{ title: 'One' }]));
-    const [, b] = shared.clones as [string, string];
-    await ok(b, ['status', '--sync']);
-    const ssh = join(b, '..', 'hanging-ssh');
     // an ssh that waits on a sleep of its own, each found by its command line
     const sleep = `sleep 300.${process.pid}${Date.now() % 1000}`;
-    writeFileSync(ssh, `#!/bin/sh\n${sleep}\nexit 255\n`);
-    chmodSync(ssh, 0o755);
-    git(b, ['remote', 'set-url', 'origin', 'ssh://git@example.invalid/board.git']);
-    git(b, ['config', 'core.sshCommand', ssh]);
+    const { b, ssh } = await cloneOverSsh('hangs', 'hanging-ssh', `${sleep}\nexit 255\n`);
     const before = snapshot(join(b, 'agentd'));
     const r = await cli(b, ['next', '--as', 'walker', '--json'], { env: { AGENTBOARD_TEST_NETWORK_TIMEOUT_MS: '1500' } });
     expect(r.code).toBe(1);

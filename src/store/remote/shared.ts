@@ -34,6 +34,7 @@ import { readRange, Reconciler, targetOf } from './reconcile.js';
 import { RemoteFiles, type Aside, type Pending, type Synced } from './state.js';
 import { activitySize, activityTarget, BOARD_REF, cutActivity, readBlobs, sharedBytes, STATE_PATH, treePathOf, writeCommit, type Listing } from './tree.js';
 import { refTo, SAME_CALL } from '../../domain/refs.js';
+import { parseTaskRef } from '../../domain/ids.js';
 
 /** Where a clone that keeps losing the race says so, one ref per clone (see giveWay). */
 const WAITING_REFS = 'refs/agentboard/waiting/';
@@ -84,9 +85,9 @@ function sameListing(a: Listing, b: Listing): boolean {
 
 /** Who holds a task (`<change_id>/<task_id>`) as the write has it; null when nobody or no such task. */
 function holderIn(tx: Transaction, ref: string): string | null {
-  const slash = ref.indexOf('/');
-  const list = tx.readDoc(ref.slice(0, slash), 'tasks');
-  return list?.content?.blocks.find((b) => b.id === ref.slice(slash + 1))?.task?.assignee ?? null;
+  const task = parseTaskRef(ref);
+  if (typeof task === 'string') return null;
+  return tx.readDoc(task.changeId, 'tasks')?.content?.blocks.find((b) => b.id === task.taskId)?.task?.assignee ?? null;
 }
 
 function isCode(err: unknown, code: string): boolean {
