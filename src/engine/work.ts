@@ -379,6 +379,11 @@ function workedLately(t: Data, staleMs: number, now: number): boolean {
   return now - Date.parse(lastActivity(t.claimed_at ?? undefined, t.progress_at ?? undefined, own)) < staleMs;
 }
 
+/** Whether the worker holds a task of the change in progress (a next call would give it back). */
+async function holdsTask(ctx: RunContext, agentId: string): Promise<boolean> {
+  return (await ctx.ops.fullTasks(ctx.changeId)).some((t) => t.assignee === agentId && t.status === 'in_progress');
+}
+
 /** Why no task of the change can go on, in a few words. */
 function stuck(tasks: Data[], ours: Set<string>): string {
   const open = tasks.filter((t) => t.status !== 'done');
@@ -417,13 +422,16 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
   for (;;) {
     const claiming = !ctx.signal.aborted && !ctx.halt && failure === null && !budgetReached(ctx);
     if (claiming) {
+      // Every free worker asks: one that finds nothing new may still leave another its own task (one a person unblocked).
+      let nothingNew = false;
       for (const worker of ctx.agents.workers) {
         if (running.has(worker.id) || waiting.has(worker.id) || asking.has(worker.id)) continue;
+        if (nothingNew && !(await holdsTask(ctx, worker.id))) continue;
         const next = await ctx.ops.next(worker.id, ctx.changeId);
         if (next.status === 'assigned' || next.status === 'resumed') {
           running.set(worker.id, runTask(ctx, worker, next.task, next.context, next.status === 'resumed').then((end) => ({ worker: worker.id, end })));
         } else if (next.status === 'awaiting_review') waiting.add(worker.id);
-        else break;
+        else nothingNew = true;
       }
     }
     if (running.size === 0) {

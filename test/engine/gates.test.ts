@@ -162,6 +162,17 @@ describe('approval gates', () => {
     expect(again.events.some((e) => e.type === 'invocation.started' && e.task_id === 'add-search/T2' && e.agent_id === 'fake-w1')).toBe(true);
   });
 
+  it('hand a task back to its own worker once a person cleared its blocker during a --wait run, though another worker found nothing to do', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T2: ['block', 'work'], '*': ['work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }, { title: 'Show the results', depends: ['T1', 'T2'] }]);
+    const live = startRun(board.dir, ['add-search', '--until', 'implementation', '--workers', '2', '--wait']);
+    await until('the run to wait for the blocker', () => live.events.some((e) => e.type === 'waiting_on_person'));
+    await ok(board.dir, ['task', 'unblock', 'add-search/T2', '--note', 'Added the key to .env.']);
+    expect(await live.done).toBe(0);
+    expect(live.events.filter((e) => e.type === 'task.done').map((e) => [e.task_id, e.agent_id])).toEqual([['add-search/T1', 'fake-w1'], ['add-search/T2', 'fake-w2'], ['add-search/T3', expect.any(String)]]);
+    expect(live.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished' });
+  });
+
   it('tie a question to the task it was asked on: a task finished after it holds nothing up, and the next task is not waited on', async () => {
     const board = await fakeBoard({ scenario: { implementation: { T1: ['ask_then_work'] } } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index', depends: ['T1'] }]);
