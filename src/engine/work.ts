@@ -469,7 +469,9 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
       const others = heldByOthers.filter((t) => workedLately(t, staleMs, Date.now()));
       if (others.length > 0 && !ctx.signal.aborted) {
         const said = others.map((t) => `${t.task_id} (${t.assignee})`).join(', ');
-        if (said !== waitingOn) emit(ctx, { type: 'notice', message: `Waiting for tasks other agents hold: ${said}.` });
+        const minutes = ctx.ops.board.config.stale_claim_minutes;
+        const back = others.map((t) => `agentboard release ${t.task_id}`).join('; ');
+        if (said !== waitingOn) emit(ctx, { type: 'notice', message: `Waiting for tasks other agents hold: ${said}. The run goes on when they finish them, and stops once a claim is left idle for ${minutes} minute${minutes === 1 ? '' : 's'} (stale_claim_minutes). If one is gone, take its task back: ${back}` });
         waitingOn = said;
         await sleep(OTHERS_POLL_MS, ctx.signal);
         continue;

@@ -173,6 +173,19 @@ describe('approval gates', () => {
     expect(live.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished' });
   });
 
+  it('say how to take back a task an agent outside the run holds while the run waits for it, and go on when that agent finishes it', async () => {
+    const board = await fakeBoard();
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }]);
+    expect((await ok(board.dir, ['next', '--change', 'add-search', '--as', 'outsider'])).task.task_id).toBe('add-search/T1');
+    const live = startRun(board.dir, ['add-search', '--until', 'implementation', '--workers', '1']);
+    await until('the run to wait for the outside claim', () => live.events.some((e) => e.type === 'notice' && e.message.startsWith('Waiting for tasks')));
+    expect(live.events.find((e) => e.type === 'notice' && e.message.startsWith('Waiting for tasks')).message).toBe('Waiting for tasks other agents hold: add-search/T1 (outsider). The run goes on when they finish them, and stops once a claim is left idle for 120 minutes (stale_claim_minutes). If one is gone, take its task back: agentboard release add-search/T1');
+    await ok(board.dir, ['task', 'done', 'add-search/T1', '--as', 'outsider']);
+    expect(await live.done).toBe(0);
+    expect(live.events.filter((e) => e.type === 'task.done').map((e) => e.task_id)).toEqual(['add-search/T2']);
+    expect(live.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'finished' });
+  });
+
   it('tie a question to the task it was asked on: a task finished after it holds nothing up, and the next task is not waited on', async () => {
     const board = await fakeBoard({ scenario: { implementation: { T1: ['ask_then_work'] } } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index', depends: ['T1'] }]);
