@@ -99,7 +99,9 @@ export type WaitingItem =
   | ({ kind: 'document'; key: string; change_id: string } & DocumentRow)
   | { kind: 'review'; key: string; task_id: string; title: string; assignee: string; submitted_at: string | null; submission: string | null; file: string }
   | { kind: 'blocked'; key: string; task_id: string; title: string; assignee: string | null; blocker: Blocking | null; file: string }
-  | { kind: 'stale'; key: string; task_id: string; title: string; assignee: string; idle_minutes: number; run_id: string | null; file: string };
+  | { kind: 'stale'; key: string; task_id: string; title: string; assignee: string; idle_minutes: number; run_id: string | null; file: string }
+  /** A task list with errors: none of its tasks is handed out until a person fixes the file (its first error, with line). */
+  | { kind: 'broken'; key: string; change_id: string; file: string; line: number | null; message: string };
 
 export interface ConsoleSnapshot {
   project: string;

@@ -124,7 +124,7 @@ export class SnapshotReader {
     const list = heads.tasks ? board.taskList(changeId) : null;
     const proposal = heads.proposal ? board.readDoc(changeId, 'proposal') : null;
     const review = heads.review ? board.readDoc(changeId, 'review') : null;
-    const fullNeeded = heads.tasks !== null && (list === null || list.tasks.some((t) => t.status === 'blocked' || t.status === 'in_progress'));
+    const fullNeeded = heads.tasks !== null && (list === null || list.broken || list.tasks.some((t) => t.status === 'blocked' || t.status === 'in_progress'));
     const full = fullNeeded ? board.readDoc(changeId, 'tasks') : null;
     const summaries = list?.tasks ?? [];
     const byId = new Map(summaries.map((t) => [t.id, t]));
@@ -145,7 +145,7 @@ export class SnapshotReader {
         proposal: state('proposal'),
         spec: state('spec'),
         // Without a readable head there is no quick read of the list either: its tasks are none.
-        tasks: tasks && { ...tasks, tasks: summaries },
+        tasks: tasks && { ...tasks, tasks: summaries, broken: list?.broken ?? false },
         review: heads.review ? { status: heads.review.meta.status, verdict: latest?.verdict ?? null } : null,
       },
       approval,
@@ -246,8 +246,12 @@ export class SnapshotReader {
       waiting.push({ kind: 'question', key: `question:${i.id}`, input_id: i.id, agent_id: i.agent_id, question: i.question, options: i.options, default_action: i.default_action, expires_at: i.expires_at, created_at: i.created_at });
     }
     waiting.sort((a, b) => ((a as { expires_at: string }).expires_at < (b as { expires_at: string }).expires_at ? -1 : 1));
+    const broken: WaitingItem[] = [];
     for (const c of changes) {
       for (const d of c.documents) if (d.status === 'submitted') waiting.push({ kind: 'document', key: `document:${c.change_id}/${d.document}`, change_id: c.change_id, ...d });
+      const list = c.documents.find((d) => d.document === 'tasks')?.file;
+      const first = list ? c.problems.find((p) => p.file === list) : undefined;
+      if (list && first && c.phase === 'implementation') broken.push({ kind: 'broken', key: `broken:${c.change_id}`, change_id: c.change_id, file: list, line: first.line ?? null, message: first.message });
     }
     const tasksFile = (changeId: string) => this.made.get(changeId)?.change.documents.find((d) => d.document === 'tasks')?.file ?? '';
     const later: WaitingItem[] = [];
@@ -261,7 +265,7 @@ export class SnapshotReader {
       }
     }
     const rank = (w: WaitingItem) => (w.kind === 'blocked' ? SEVERITY_RANK[w.blocker?.severity ?? 'low'] : 3);
-    waiting.push(...later.sort((a, b) => rank(a) - rank(b)));
+    waiting.push(...later.sort((a, b) => rank(a) - rank(b)), ...broken);
 
     return {
       project: board.config.project ?? basename(board.root),

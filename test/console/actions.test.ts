@@ -7,12 +7,11 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTestHooks } from '../../src/clock.js';
 import { changeWithTasks, newBoard, ok, read } from '../helpers.js';
-import { asAgent, busyBoard, drawConsole, KEY, selectWaiting, until, type Drawn } from './helpers.js';
+import { asAgent, busyBoard, drawConsole, type Drawn, footer, KEY, selectWaiting, until } from './helpers.js';
 
 let dir: string;
 let drawn: Drawn | null = null;
 const open = (options: Parameters<typeof drawConsole>[1] = {}) => (drawn = drawConsole(dir, options));
-const footer = (c: Drawn) => c.frame().trimEnd().split('\n').at(-1)!;
 
 beforeAll(async () => {
   dir = await busyBoard();
@@ -301,5 +300,34 @@ describe('releasing claims and opening files', () => {
     await selectWaiting(c, 'the spec of fix-login');
     await c.keys('o');
     await until('the refusal', () => footer(c).includes('✗ nope ended with 127. next: Check $PAGER'));
+  });
+});
+
+describe('a task list with errors', () => {
+  it('waits on the person: the Changes pane and Waiting on you name its file and line, Enter shows the change, and a long refusal keeps its next step', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'search', [{ title: 'Index the titles' }, { title: 'Query the index' }]);
+    const file = 'agentd/changes/search/tasks.md';
+    const text = read(own, file);
+    const at = text.lastIndexOf('priority: medium');
+    writeFileSync(join(own, file), `${text.slice(0, at)}priority: [medium${text.slice(at + 'priority: medium'.length)}`);
+    const line = text.slice(0, at).split('\n').length;
+    const c = (drawn = drawConsole(own, { width: 120, height: 30 }));
+    await c.keys('4');
+    expect(c.frame()).toMatch(/› search +implementation +▱▱▱▱▱ 0\/1 +its task list file to be fixed: it has errors/);
+    await selectWaiting(c, 'the tasks of search have errors');
+    expect(c.frame()).toContain(`✗ the tasks of search have errors · ${file}:${line} · no task is handed out until it is fixed`);
+    await c.keys(KEY.enter);
+    expect(c.frame()).toContain(`${file}:${line}`);
+    await c.keys(KEY.esc);
+    // The tasks document waits on a decision too; approving it is refused, and the refusal is too long for one line.
+    await selectWaiting(c, 'the tasks of search ·');
+    await c.keys('a');
+    await until('the refusal', () => c.frame().includes('✗ '));
+    const said = c.frame().trimEnd().split('\n').slice(-4);
+    expect(said[0]).toMatch(/^✗ /);
+    expect(said.join('\n')).toMatch(/next: /);
+    expect(said.every((l) => l.length <= 120)).toBe(true);
+    expect(read(own, file)).toContain('priority: [medium');
   });
 });

@@ -151,6 +151,13 @@ export function drawConsole(dir: string, options: { scope?: string; width?: numb
   };
 }
 
+/** The footer: its last line, or a result there whole, its lines joined (a long one takes up to four). */
+export function footer(c: Drawn): string {
+  const lines = c.frame().trimEnd().split('\n');
+  const start = lines.findLastIndex((l, i) => i >= lines.length - 4 && /^[✓✗] /.test(l));
+  return start === -1 ? lines.at(-1)! : lines.slice(start).join(' ');
+}
+
 /** Moves the Waiting cursor to the item whose first line contains `text`. */
 export async function selectWaiting(c: Drawn, text: string): Promise<void> {
   await c.keys('3', 'g');

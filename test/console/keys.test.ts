@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok, WHY } from '../helpers.js';
-import { busyBoard, drawConsole, KEY, selectWaiting, until, type Drawn } from './helpers.js';
+import { busyBoard, drawConsole, type Drawn, footer, KEY, selectWaiting, until } from './helpers.js';
 
 let drawn: Drawn | null = null;
 /** The console on a board of its own: each test decides on its documents. */
@@ -13,7 +13,6 @@ const open = async (options: Parameters<typeof drawConsole>[1] = {}) => {
   const dir = await busyBoard();
   return { dir, c: (drawn = drawConsole(dir, options)) };
 };
-const footer = (c: Drawn) => c.frame().split('\n').at(-1)!;
 const selected = (c: Drawn) => c.frame().split('\n').find((l) => l.startsWith('› ')) ?? '';
 /** Waits for the footer to say how an act went, and gives what it says. */
 const acted = async (c: Drawn) => {

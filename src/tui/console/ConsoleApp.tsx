@@ -13,14 +13,14 @@ import { isPaste, useKeys } from '../keys.js';
 import { AgentsPane } from './AgentsPane.js';
 import { BoardPane } from './BoardPane.js';
 import { ChangeDetail, ChangesPane } from './ChangesPane.js';
-import { clamp, cut, dropLast, typedTail, wrapAtMost } from './format.js';
+import { clamp, cut, dropLast, textWidth, typedTail, wrapAtMost } from './format.js';
 import { Header, TabBar } from './Header.js';
 import { helpHints, helpLines } from './Help.js';
 import { FRAME_ROWS, PromptBox } from './PromptBox.js';
 import { pickKeys, QuestionPrompt, questionLines, questionRows, type Question } from './QuestionPrompt.js';
 import { ScrollLines } from './ScrollLines.js';
 import { shareRows, tooSmall, useSize, type ScreenControl } from './screen.js';
-import { claimGone, claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
+import { changeOf, claimGone, claimOf, decisionOf, fileOf, fitHints, hints, questionOf, seenOf, selectedTarget, taskOf, type Cursors, type Decision, type Seen } from './targets.js';
 import { TaskDetail } from './TaskDetail.js';
 import { WaitingPane } from './WaitingPane.js';
 import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
@@ -55,6 +55,14 @@ const START: Ui = { pane: 'board', col: 0, rows: COLUMNS.map(() => 0), agent: 0,
 const CLOSED_LINES = 3;
 /** What l (or Esc) does in the console's decision prompt. */
 const LATER = 'later (Esc)';
+/** The lines of a result in the footer: one when it fits, else its text and its next step each on up to two lines of their own. */
+function messageLines(m: { ok: boolean; text: string; next?: string }, width: number): { text: string; next?: string }[] {
+  const text = `${m.ok ? '✓' : '✗'} ${m.text}`;
+  const next = m.next ? `next: ${m.next}` : '';
+  if (textWidth(text) + (next ? 1 + textWidth(next) : 0) <= width) return [{ text, ...(next ? { next } : {}) }];
+  return [...wrapAtMost(text, width, 2).map((l) => ({ text: l })), ...(next ? wrapAtMost(next, width, 2).map((l) => ({ text: '', next: l })) : [])];
+}
+
 /** The footer's hints while a prompt takes the keys: at a line being typed, at a decision's choices, at a question's options. */
 const TYPING_HINTS: [string, string][] = [['Enter', 'send'], ['Esc', 'back'], ['Ctrl-C', 'quit']];
 const DECISION_HINTS: [string, string][] = [['a', 'approve'], ['r', 'reject'], ['l/Esc', 'later'], ['Ctrl-C', 'quit']];
@@ -135,7 +143,9 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
     closed = { title: wrapAtMost(u.prompt.title, size.width - 4, room), text: [...wrapAtMost(u.prompt.text, size.width - 4, Math.max(room, CLOSED_LINES)), 'Nothing was sent.'] };
     wants = FRAME_ROWS + closed.title.length + closed.text.length;
   }
-  const rows = shareRows(size.height, wants);
+  // A result shown in the footer takes the lines it needs there (up to four), taken from the pane: its next step always shows.
+  const said = u.message && !u.busy && !u.filtering && !u.prompt && !snapshot.board_gone ? messageLines(u.message, size.width) : null;
+  const rows = shareRows(size.height - (said ? said.length - 1 : 0), wants);
   const paneRows = rows.pane;
 
   const run = async (action: ConsoleAction) => {
@@ -267,7 +277,8 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
       if (u.overlay) return;
       const task = taskOf(target);
       if (task) return set({ overlay: { kind: 'task', task_id: task }, scroll: 0 });
-      if (target?.kind === 'change') return set({ overlay: { kind: 'change', change_id: target.change.change_id }, scroll: 0 });
+      const change = changeOf(target);
+      if (change) return set({ overlay: { kind: 'change', change_id: change }, scroll: 0 });
     }
   };
 
@@ -390,13 +401,16 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
     }
     // A decision or a question takes every key: the footer lists those it takes, not the board's.
     if (u.prompt) return keyLine(typing(u.prompt) ? TYPING_HINTS : u.prompt.kind === 'decision' ? DECISION_HINTS : questionHints(u.prompt.question.options.length));
-    if (u.message) {
+    if (said) {
       return (
-        <Text wrap="truncate" color={u.message.ok ? 'green' : 'red'}>
-          {u.message.ok ? '✓ ' : '✗ '}
-          {u.message.text}
-          {u.message.next ? <Text dimColor> next: {u.message.next}</Text> : null}
-        </Text>
+        <Box flexDirection="column">
+          {said.map((l, i) => (
+            <Text key={i} wrap="truncate" color={u.message!.ok ? 'green' : 'red'}>
+              {l.text}
+              {l.next ? <Text dimColor>{l.text ? ' ' : ''}{l.next}</Text> : null}
+            </Text>
+          ))}
+        </Box>
       );
     }
     // The board could not be read: what is on screen is the last read that could.
@@ -488,7 +502,7 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
           color="red"
         />
       )}
-      <Box height={1}>{footer()}</Box>
+      <Box height={said ? said.length : 1}>{footer()}</Box>
     </Box>
   );
 }

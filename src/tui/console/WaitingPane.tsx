@@ -33,6 +33,8 @@ function lines(w: WaitingItem, now: number): { mark: string; color: string; head
       };
     case 'stale':
       return { mark: '⚠', color: 'red', head: `${w.task_id} held by ${w.assignee} · ${w.run_id ? `its run ${w.run_id} died` : `no sign of life for ${w.idle_minutes} min`}`, body: `${w.title} — stale claim` };
+    case 'broken':
+      return { mark: '✗', color: 'red', head: `the tasks of ${w.change_id} have errors · ${w.file}${w.line ? `:${w.line}` : ''} · no task is handed out until it is fixed`, body: w.message };
   }
 }
 

@@ -150,12 +150,18 @@ export function fileOf(t: Target | null, snapshot: ConsoleSnapshot): string | nu
   return snapshot.changes.find((c) => c.change_id === changeId)?.documents.find((d) => d.document === 'tasks')?.file ?? null;
 }
 
+/** The change to show in full for the selection, if any: a change, or one whose task list has errors (its detail lists them). */
+export function changeOf(t: Target | null): string | null {
+  if (t?.kind === 'change') return t.change.change_id;
+  return t?.kind === 'waiting' && t.item.kind === 'broken' ? t.item.change_id : null;
+}
+
 /** The task to show in full for the selection, if any. */
 export function taskOf(t: Target | null): string | null {
   if (!t) return null;
   if (t.kind === 'task') return t.card.task_id;
   if (t.kind === 'agent') return t.agent.task?.task_id ?? null;
-  if (t.kind === 'waiting' && t.item.kind !== 'question' && t.item.kind !== 'document') return t.item.task_id;
+  if (t.kind === 'waiting' && t.item.kind !== 'question' && t.item.kind !== 'document' && t.item.kind !== 'broken') return t.item.task_id;
   return null;
 }
 
@@ -166,7 +172,7 @@ export function hints(t: Target | null, snapshot: ConsoleSnapshot, inDetail: boo
   const decision = decisionOf(t);
   if (decision) out.push(['Enter', 'decide'], ['a', 'approve'], ['r', 'reject']);
   if (claimOf(t)) out.push(['x', 'release']);
-  if (!inDetail && !decision && !questionOf(t) && (taskOf(t) || t?.kind === 'change')) out.push(['Enter', 'open']);
+  if (!inDetail && !decision && !questionOf(t) && (taskOf(t) || changeOf(t))) out.push(['Enter', 'open']);
   if (fileOf(t, snapshot)) out.push(['o', 'read'], ['e', 'edit']);
   if (inDetail) out.push(['j/k', 'scroll'], ['Esc', 'back']);
   else out.push(['/', 'filter']);

@@ -32,6 +32,8 @@ function waitingText(w: WaitingItem): string[] {
       return [w.input_id, w.agent_id, w.question, ...w.options];
     case 'document':
       return [w.change_id, w.document, w.author];
+    case 'broken':
+      return [w.change_id, w.file, w.message];
     default:
       return [w.task_id, w.title, 'assignee' in w ? (w.assignee ?? '') : ''];
   }
