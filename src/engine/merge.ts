@@ -16,6 +16,9 @@ const BOARD_FOLDERS: [string, string][] = [
   ['archive', "what the board's archived changes say"],
 ];
 
+/** The board's folder of the run's own prompts (agentd/prompts/), which a person may keep a branch's change of, as of the governing files. */
+const PROMPTS: [string, string] = ['prompts', "what the run tells each phase's agents (the board's own prompts)"];
+
 export function dependencyOrder(tasks: Data[]): Data[] {
   const byId = new Map(tasks.map((t) => [t.id as string, t]));
   const placed = new Set<string>();
@@ -44,7 +47,7 @@ export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
     if (t.status !== 'done' || !t.branch) continue;
     if (!(await git.branchExists(t.branch)) || (await git.isMerged(t.branch))) continue;
     // The board's documents too: they change only through agentboard, in the repository's own board, never on a branch.
-    const guarded = [...governingFiles(), ...BOARD_FOLDERS];
+    const guarded = [...governingFiles(), PROMPTS, ...BOARD_FOLDERS];
     const touched = await git.branchChanges(t.branch, guarded.map(([name]) => name));
     if (touched.length > 0) {
       const touches = (names: [string, string][]) => names.filter(([name]) => touched.some((f) => f.endsWith(`agentd/${name}`) || f.includes(`agentd/${name}/`)));

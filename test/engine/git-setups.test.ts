@@ -225,6 +225,19 @@ describe('agentboard run on the git setups people have', () => {
     expect(git(board.dir, ['diff', '--name-only', `HEAD...${BRANCH}`])).toBe('');
   });
 
+  it('merges no branch that changes the board\'s own prompts, which steer later runs: a person keeps the change or takes it out', async () => {
+    const file = 'agentd/prompts/implementation.md';
+    const board = await oneTask({ scenario: { implementation: { '*': ['work'] }, file: { T1: file } } });
+    git(board.dir, ['add', '-A']);
+    git(board.dir, ['commit', '-q', '-m', 'the plan']);
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    const end = r.events.at(-1);
+    expect(end.message).toBe(`${BRANCH} (add-search/T1) changes ${file}, which decides what the run tells each phase's agents (the board's own prompts); no agent may change it, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`);
+    expect(end.next_steps[1]).toBe(`git merge ${BRANCH}   # if you keep its change`);
+    expect(existsSync(join(board.dir, file))).toBe(false);
+  });
+
   it('merges no branch that brings a file the working tree holds untracked or ignored (a person\'s own), naming it and how to go on', async () => {
     const board = await oneTask();
     // The person's own file where the worker writes its work, ignored in this checkout only.
