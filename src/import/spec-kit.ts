@@ -313,7 +313,11 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   const storyTitles = new Map<string, string>();
 
   const intro: string[] = [];
-  for (let i = 0; i < (sectionsList[0]?.heading.index ?? lines.length); i++) {
+  const introEnd = sectionsList[0]?.heading.index ?? lines.length;
+  // User stories written under the title, with no "## User Scenarios" section of their own, are read as one.
+  let storiesFrom: number | null = null;
+  for (let i = 0; i < introEnd && storiesFrom === null; i++) if (!inFence[i] && headingLevel(lines.line(i)) === 3 && storyOf(headingText(lines.line(i)))) storiesFrom = i;
+  for (let i = 0; i < (storiesFrom ?? introEnd); i++) {
     if (i === h1?.index) continue;
     const m = INPUT.exec(lines.line(i).trim());
     if (m) {
@@ -426,58 +430,83 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     return kind;
   };
 
+  /**
+   * The user stories and their acceptance scenarios of lines from..to: the scenarios go to the spec,
+   * each story's title to What Changes (the first template's "### Primary User Story" by its text);
+   * the other lines are kept, for the overview.
+   */
+  const readUserScenarios = (from: number, to: number): string[] => {
+    const kept: string[] = [];
+    let story: ReturnType<typeof storyOf> = null;
+    // spec-kit's first template has one "### Primary User Story" and its "### Acceptance Scenarios".
+    let under: string | null = null;
+    // The first template's one story, told in a paragraph: its text is what the change does.
+    let primary: string[] | null = null;
+    const tellPrimary = () => {
+      const told = joinWrapped(primary ?? []).replace(/\s+/g, ' ').trim();
+      if (told) stories.push(`Primary User Story: ${told}`);
+      primary = null;
+    };
+    let k = 0;
+    for (let i = from; i < to; i++) {
+      const line = lines.line(i);
+      if (!inFence[i] && headingLevel(line) === 3) {
+        tellPrimary();
+        if (/^primary user story$/i.test(headingText(line).trim())) primary = [];
+        story = storyOf(headingText(line));
+        under = story ? null : headingText(line);
+        if (story) {
+          stories.push(`User Story ${story.n} - ${story.title}${story.priority ? ` (${story.priority})` : ''}`);
+          if (!storyTitles.has(`US${story.n}`)) storyTitles.set(`US${story.n}`, story.title);
+        }
+        k = 0;
+      }
+      // An item and the indented lines that wrap it, or the steps that follow it one a bullet until its THEN (and the ANDs after it).
+      let end = i + 1;
+      const itemText = () => joinWrapped(Array.from({ length: end - i }, (_, d) => (d > 0 ? lines.line(i + d).replace(STEP_BULLET, '') : lines.line(i + d))));
+      if (!inFence[i] && SCENARIO_START.test(line.trim())) {
+        while (end < to && !inFence[end]) {
+          const next = lines.line(end);
+          const wraps = /^[ \t]+\S/.test(next) && !SCENARIO_START.test(next.trim());
+          const step = STEP_BULLET.test(next) ? STEP_NAME.get(/^\*\*([^*]+)\*\*/.exec(next.replace(STEP_BULLET, ''))?.[1]!.toLowerCase() ?? '') : undefined;
+          if (!wraps && !(step && (step === 'and' || step === 'but' || scenarioSteps(itemText()) === null))) break;
+          end++;
+        }
+      }
+      const item = Array.from({ length: end - i }, (_, d) => lines.line(i + d));
+      const sc = inFence[i] ? null : scenarioSteps(itemText());
+      if (sc) {
+        k++;
+        const n = sc.n ?? k;
+        const name = story ? `User Story ${story.n}, scenario ${n}: ${story.title}` : under && !/^acceptance scenarios?$/i.test(under) ? `${under}, scenario ${n}` : `Acceptance scenario ${n}`;
+        const scenario: Scenario = { name, given: sc.given, when: sc.when, then: sc.then };
+        spec.scenarios.push(scenario);
+        item.forEach((l, d) => log.mapped(i + d + 1, l, `scenario "${scenario.name}" of spec.md (Given, When, Then)`));
+        i = end - 1;
+        continue;
+      }
+      if (!inFence[i] && STEP_MENTION.test(line)) {
+        log.finding('warning', 'this line reads like an acceptance scenario but is not one agentboard reads (a numbered or bulleted line with **When** and **Then**); it stays in the overview of spec.md', 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
+      }
+      if (primary && headingLevel(line) !== 3 && !inFence[i]) primary.push(line);
+      kept.push(line);
+    }
+    tellPrimary();
+    return kept;
+  };
+
   let after = 'title';
   const overview: string[] = [];
+  if (storiesFrom !== null) {
+    overview.push(readBlock(readUserScenarios(storiesFrom, introEnd).join('\n').trim(), 2));
+    log.finding('info', "the user stories under the title, with no section of their own, are read as spec-kit's User Scenarios", 'nothing to do', storiesFrom + 1);
+    after = 'overview';
+  }
   for (const section of sectionsList) {
     const heading = `## ${section.heading.text}`;
     const key = sectionKind(section, sectionKey(section.heading.text));
     if (key.startsWith('user scenarios')) {
-      const kept: string[] = [];
-      let story: ReturnType<typeof storyOf> = null;
-      // spec-kit's first template has one "### Primary User Story" and its "### Acceptance Scenarios".
-      let under: string | null = null;
-      let k = 0;
-      for (let i = section.heading.index + 1; i < section.end; i++) {
-        const line = lines.line(i);
-        if (!inFence[i] && headingLevel(line) === 3) {
-          story = storyOf(headingText(line));
-          under = story ? null : headingText(line);
-          if (story) {
-            stories.push(`User Story ${story.n} - ${story.title}${story.priority ? ` (${story.priority})` : ''}`);
-            if (!storyTitles.has(`US${story.n}`)) storyTitles.set(`US${story.n}`, story.title);
-          }
-          k = 0;
-        }
-        // An item and the indented lines that wrap it, or the steps that follow it one a bullet until its THEN (and the ANDs after it).
-        let end = i + 1;
-        const itemText = () => joinWrapped(Array.from({ length: end - i }, (_, d) => (d > 0 ? lines.line(i + d).replace(STEP_BULLET, '') : lines.line(i + d))));
-        if (!inFence[i] && SCENARIO_START.test(line.trim())) {
-          while (end < section.end && !inFence[end]) {
-            const next = lines.line(end);
-            const wraps = /^[ \t]+\S/.test(next) && !SCENARIO_START.test(next.trim());
-            const step = STEP_BULLET.test(next) ? STEP_NAME.get(/^\*\*([^*]+)\*\*/.exec(next.replace(STEP_BULLET, ''))?.[1]!.toLowerCase() ?? '') : undefined;
-            if (!wraps && !(step && (step === 'and' || step === 'but' || scenarioSteps(itemText()) === null))) break;
-            end++;
-          }
-        }
-        const item = Array.from({ length: end - i }, (_, d) => lines.line(i + d));
-        const sc = inFence[i] ? null : scenarioSteps(itemText());
-        if (sc) {
-          k++;
-          const n = sc.n ?? k;
-          const name = story ? `User Story ${story.n}, scenario ${n}: ${story.title}` : under && !/^acceptance scenarios?$/i.test(under) ? `${under}, scenario ${n}` : `Acceptance scenario ${n}`;
-          const scenario: Scenario = { name, given: sc.given, when: sc.when, then: sc.then };
-          spec.scenarios.push(scenario);
-          item.forEach((l, d) => log.mapped(i + d + 1, l, `scenario "${scenario.name}" of spec.md (Given, When, Then)`));
-          i = end - 1;
-          continue;
-        }
-        if (!inFence[i] && STEP_MENTION.test(line)) {
-          log.finding('warning', 'this line reads like an acceptance scenario but is not one agentboard reads (a numbered or bulleted line with **When** and **Then**); it stays in the overview of spec.md', 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
-        }
-        kept.push(line);
-      }
-      overview.push(readBlock(kept.join('\n').trim(), 2));
+      overview.push(readBlock(readUserScenarios(section.heading.index + 1, section.end).join('\n').trim(), 2));
       log.mapped(section.heading.index + 1, heading, 'Overview of spec.md (its acceptance scenarios under Acceptance Criteria)');
       after = 'overview';
       continue;

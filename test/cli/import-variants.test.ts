@@ -93,7 +93,7 @@ describe('a spec-kit spec.md with sections named as parts of the board\'s spec (
 });
 
 describe("a spec.md of spec-kit's first template (one \"### Primary User Story\", then \"### Acceptance Scenarios\")", () => {
-  it('reads its acceptance scenarios, wrapped or not, so the spec lands valid', async () => {
+  it('reads its acceptance scenarios, wrapped or not, so the spec lands valid, and its primary user story as what the change does', async () => {
     const spec = [
       '# Feature Specification: Rooms',
       '',
@@ -122,15 +122,42 @@ describe("a spec.md of spec-kit's first template (one \"### Primary User Story\"
     expect(code).toBe(0);
     expect(row(data, 'rooms')).toMatchObject({ status: 'imported', documents: ['proposal.md', 'spec.md'] });
     expect(report(data, 'specs/001-rooms/spec.md').findings.filter((f: any) => f.level !== 'info').map((f: any) => f.message)).toEqual([
-      "spec-kit's spec.md has no What Changes, which agentboard asks for; the proposal says \"Not stated in spec-kit's spec.md.\"",
       'spec-kit\'s spec.md has no Impact, which agentboard asks for; the proposal says "Not stated in spec-kit\'s spec.md."',
     ]);
+    expect((await showDocument(board, 'rooms', 'proposal')).content.what_changes).toBe('- Primary User Story: A person books a free room for a meeting.');
     const content = (await showDocument(board, 'rooms', 'spec')).content;
     expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
       ['Acceptance scenario 1', 'a free room', 'a person books it', 'it is booked.'],
       ['Acceptance scenario 2', 'a booked room', 'a person books it', 'they are told it is taken.'],
     ]);
     expect(content.overview).toBe('### Primary User Story\nA person books a free room for a meeting.\n\n### Acceptance Scenarios\n\n### Edge Cases\n- What happens when two people book at once?');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('a spec.md whose user stories stand under its title, with no "## User Scenarios" section', () => {
+  it('reads them as its user scenarios: the stories make What Changes, their scenarios the spec\'s, and the spec lands valid', async () => {
+    const spec = [
+      '# Feature Specification: Rooms',
+      '',
+      '### User Story 1 - Book a room (Priority: P1)',
+      '',
+      'A person books a free room.',
+      '',
+      '1. **Given** a free room, **When** a person books it, **Then** it is booked.',
+      '',
+      '## Requirements',
+      '',
+      '- **FR-001**: System MUST let people book rooms.',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/20250101-120000-rooms/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(report(data, 'specs/20250101-120000-rooms/spec.md').findings.filter((f: any) => f.level === 'error')).toEqual([]);
+    expect(report(data, 'specs/20250101-120000-rooms/spec.md').findings).toContainEqual(expect.objectContaining({ level: 'info', line: 3, message: "the user stories under the title, with no section of their own, are read as spec-kit's User Scenarios" }));
+    const changeId = row(data, 'rooms').change_id;
+    expect((await showDocument(board, changeId, 'proposal')).content.what_changes).toBe('- User Story 1 - Book a room (P1)');
+    expect((await showDocument(board, changeId, 'spec')).content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([['User Story 1, scenario 1: Book a room', 'a free room', 'a person books it', 'it is booked.']]);
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
