@@ -248,10 +248,13 @@ export const syncRemote = defineOp({
     await runWithIntent({ publish: 'copy' }, () => board.mutate(() => undefined));
     const { replayQueue } = await import('./shared-run.js');
     const { replayed, refused } = await replayQueue(ctx, shared);
+    // The person who syncs shares the hand edits: the shared board's commit and its activity name them.
     const merged = await board.mutate((tx) =>
       board.handEditedDocs().map((d) => {
         tx.readDoc(d.changeId, d.type);
-        return board.rel(board.docPath(d.changeId, d.type));
+        const file = board.rel(board.docPath(d.changeId, d.type));
+        tx.log(input.agent_id, 'file.share', file, `shared the hand edit of ${file}`, d.changeId);
+        return file;
       }),
     );
     return { commit: shared.synced()?.commit ?? null, replayed, refused, merged };

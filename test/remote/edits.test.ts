@@ -58,6 +58,15 @@ describe("a person's edit on a shared board", () => {
     expect(readFileSync(tasksOf(a), 'utf8').trimEnd()).toBe(merged);
   });
 
+  it('is shared by `remote sync` in the name of the person who syncs: the shared board\'s commit and its activity name them', async () => {
+    const shared = await twoClones();
+    const [a] = shared.clones as [string, string];
+    writeFileSync(tasksOf(a), readFileSync(tasksOf(a), 'utf8').replace('## T2: Query', '## T2: Query in under 50 ms'));
+    expect((await ok(a, ['remote', 'sync'])).merged).toEqual(['agentd/changes/search/tasks.md']);
+    expect(git(shared.remote, ['log', '-1', '--format=%an|%s', 'refs/agentboard/board'])).toBe('human:tester|human:tester: shared the hand edit of agentd/changes/search/tasks.md');
+    expect(activityOf(a).at(-1)).toMatchObject({ actor: 'human:tester', action: 'file.share', target: 'agentd/changes/search/tasks.md' });
+  });
+
   it('keeps the ids another clone retired meanwhile when the next write merges it: a deleted task\'s id is not given again', async () => {
     const shared = await twoClones();
     const [a, b] = shared.clones as [string, string];
