@@ -695,11 +695,16 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
   const spell = cliSpeller(operations, actorIn(argv), { call: () => answering, command: sameCommand(argv) });
   // Colour never goes into --json, and goes to a stream only when it is a terminal (or FORCE_COLOR says so).
   const errPaint = wantsJson ? PLAIN : painter(colorLevel(io.env, io.tty?.err ?? false));
-  const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string) => {
+  // What the command did before it was refused (a sync that merged, a queued write replayed or refused) is told with the refusal: notices.
+  const failWith = (payload: ReturnType<typeof toPayload>, exit: number, stack?: string, notices: string[] = []) => {
     const message = resolveRefs(payload.message, spell);
     const next = resolveRefs(payload.next_step, spell);
-    if (wantsJson) io.out(`${JSON.stringify({ ok: false, error: { ...payload, message, next_step: next } })}\n`);
-    else io.err(`${errPaint.color('red', errPaint.bold('error:'))} ${message}\n  ${errPaint.dim('next:')} ${next}\n${debug && stack ? `${stack}\n` : ''}`);
+    const error = { ...payload, message, next_step: next };
+    if (wantsJson) io.out(`${JSON.stringify(notices.length > 0 ? { ok: false, error, notices } : { ok: false, error })}\n`);
+    else {
+      io.err(`${errPaint.color('red', errPaint.bold('error:'))} ${message}\n  ${errPaint.dim('next:')} ${next}\n${debug && stack ? `${stack}\n` : ''}`);
+      for (const n of notices) io.err(`${errPaint.color('yellow', 'note:')} ${n}\n`);
+    }
     return exit;
   };
   try {
@@ -786,7 +791,8 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
     const refused = call ?? (await unreadCall(chosen, io));
     if (refused) recordForRun(refused, { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) });
     // The input's fields are named as this command's flags and arguments, as the person typed them.
-    return failWith(running ? spellFromMarkdown(spellFromFile(running, spellInputError(running, payload), chosen.from), read, chosen.from) : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack);
+    const notices = call ? call.ctx.takeNotices().map((n) => resolveRefs(n.message, spell)) : [];
+    return failWith(running ? spellFromMarkdown(spellFromFile(running, spellInputError(running, payload), chosen.from), read, chosen.from) : payload, err instanceof AgentboardError ? exitCodeFor(err.code) : 1, (err as Error).stack, notices);
   }
 }
 

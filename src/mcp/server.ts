@@ -83,9 +83,9 @@ function text(value: string): CallToolResult['content'][number] {
 
 type Spell = (r: Ref) => string;
 
-export function toolError(payload: ErrorPayload, spell: Spell): CallToolResult {
+export function toolError(payload: ErrorPayload, spell: Spell, notes: string[] = []): CallToolResult {
   const error = { code: payload.code, message: resolveRefs(payload.message, spell), next_step: resolveRefs(payload.next_step, spell) };
-  return { content: [text(errorText(error))], isError: true };
+  return { content: [text(errorText(error)), ...notes.map((n) => text(`Note: ${n}`.slice(0, 1_000)))], isError: true };
 }
 
 /** The arguments of a call to a bound server, with the bound agent id filled in, or the refusal of another one. */
@@ -130,7 +130,8 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
     if (payload.code === 'BOARD_NOT_FOUND') payload.next_step = 'A person runs `agentboard init` in the repository, or starts this MCP server with --root and the repository (in the MCP settings of the client); tell them.';
     const shown = forAgent(payload, refTo('input.ask'));
     recordCall(binding, op.tool!.name, args, shown, spell);
-    return toolError(shown, spell);
+    // What the call did before it was refused (a sync that merged, say) is told with the refusal, not with the next call.
+    return toolError(shown, spell, ctx.takeNotices().map((n) => resolveRefs(n.message, spell)));
   }
 }
 

@@ -5,8 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, ok, snapshot } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok, snapshot } from '../helpers.js';
 import { git, remoteFile, sharedBoard, stoppedAt } from './helpers.js';
 
 function offline(dir: string, remote: string): () => void {
@@ -110,6 +112,40 @@ describe('a clone that cannot reach the remote', () => {
     expect((await cli(a, ['remote', 'drop', '1', '--json'])).json.error.code).toBe('QUEUED_WRITE_NOT_FOUND');
     const disable = JSON.parse(readFileSync(join(a, 'agentd/.runtime/remote/queue.json'), 'utf8'));
     expect(disable.entries).toEqual([]);
+  });
+
+  it('says which agent\'s queued write the board refuses now, to whoever synced, even when the command that synced is refused itself', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['next', '--as', 'walker']);
+    const back = offline(a, shared.remote);
+    await ok(a, ['task', 'progress', 'trip/T1', '--percent', '80', '--message', 'Nearly packed', '--as', 'walker']);
+    // On the other clone a person releases the task, and another agent takes it.
+    await ok(b, ['release', 'trip/T1', '--reason', 'Walker is away']);
+    await ok(b, ['next', '--as', 'taker']);
+    back();
+    const r = await cli(a, ['task', 'note', 'trip/T1', 'Hello', '--as', 'helper', '--json']);
+    expect(r.json.error.code).toBe('TASK_HELD');
+    expect(r.json.notices).toEqual([expect.stringMatching(/^The write #1 that walker queued offline \(trip\/T1 at 80%: Nearly packed\) is not applied: the board refuses it now \(TASK_HELD: Task trip\/T1 is held by taker \(since [^)]+\); you cannot report progress on it\)\. It stays in this clone's queue: `agentboard remote status` shows it, `agentboard remote drop 1` removes it\.$/)]);
+    expect((await ok(a, ['remote', 'status'])).refused).toEqual([expect.objectContaining({ id: 1, actor: 'walker', code: 'TASK_HELD' })]);
+
+    // So does an MCP call refused after its sync replayed the queue: the note comes with its error, not with the next call.
+    await ok(a, ['task', 'add', 'trip', '--as', 'planner', '--title', 'Go']);
+    await ok(a, ['next', '--as', 'walker2']);
+    const back3 = offline(a, shared.remote);
+    await ok(a, ['task', 'progress', 'trip/T2', '--percent', '10', '--message', 'Started', '--as', 'walker2']);
+    await ok(b, ['release', 'trip/T2', '--reason', 'Away', '--sync']);
+    await ok(b, ['next', '--as', 'taker2']);
+    back3();
+    const client = new Client({ name: 'helper', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, BIN, 'mcp', '--root', a], env: childEnv(), stderr: 'ignore' }));
+    try {
+      const refused = (await client.callTool({ name: 'agentboard_add_note', arguments: { agent_id: 'helper', task_id: 'trip/T2', text: 'Hello' } })) as { isError: boolean; content: { text: string }[] };
+      expect(refused.isError).toBe(true);
+      expect(refused.content.map((c) => c.text).slice(1)).toEqual([expect.stringMatching(/^Note: The write #2 that walker2 queued offline \(trip\/T2 at 10%: Started\) is not applied/)]);
+    } finally {
+      await client.close();
+    }
   });
 
   it('pushes a queued write once when two processes replay the queue at the same time', async () => {
