@@ -251,9 +251,13 @@ export const approveDocument = defineOp({
   cli: { command: 'approve', args: ['change_id', 'document'] },
   run(ctx, input) {
     requireHuman(input.agent_id, 'Approving a document');
-    return ctx.board().mutate((tx) => {
+    const board = ctx.board();
+    return board.mutate((tx) => {
       const doc = loadForDecision(tx, input.change_id, input.document);
       requireSubmitted(doc, 'approved');
+      // A verdict written by hand is no reviewer's: approving the review would archive the change on it.
+      const forged = input.document === 'review' ? board.decisionsByHand(input.change_id).find((f) => f.rule === 'review.verdict.by_hand') : undefined;
+      if (forged) fail('VALIDATION_FAILED', `${forged.file}${forged.line ? `:${forged.line}` : ''}: ${forged.message}.`, `Nothing was approved: ${forged.fix}; then approve the review.`);
       const meta: DocMeta = { ...doc.meta, status: 'approved', decided_by: input.agent_id, decided_at: tx.now, notes: [...doc.meta.notes] };
       delete meta.review_requested_by;
       delete meta.review_requested_at;

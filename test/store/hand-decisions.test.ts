@@ -235,6 +235,13 @@ describe('a document agentboard never wrote here', () => {
     expect(archive.json.error.message).toContain('recorded no review round');
     expect(existsSync(join(dir, 'agentd/changes/made'))).toBe(true);
     expect(existsSync(join(dir, 'agentd/archive'))).toBe(false);
+    // nor does a person's approval of the review make it one: there is no reviewer's round to approve
+    const before = read(dir, path);
+    const approve = await cli(dir, ['approve', 'made', 'review', '--json'], { interactive: true });
+    expect(approve.json.error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining(`${path}:${lineOf(dir, path, '# Verdict: APPROVED')}: the latest verdict of the review says APPROVED, but agentboard never wrote this review here`) });
+    expect(approve.json.error.next_step).toMatch(/^Nothing was approved: a reviewer records a new round with `agentboard review made/);
+    expect(read(dir, path)).toBe(before);
+    expect((await cli(dir, ['archive', 'made', '--json'])).json.error.code).toBe('ARCHIVE_REFUSED');
 
     // a reviewer's round: the hand-made one is left out of the file and recorded
     await ok(dir, ['review', 'made', '--as', 'rv', '--verdict', 'NEEDS_FIX', '--summary', 'One gap left.', '--notes', 'No additional notes.']);
