@@ -18,6 +18,12 @@ export function metaRules(meta: DocMeta, changeId: string, type: DocType, sink: 
   if (meta.status !== 'template' && !meta.author) {
     sink.error('frontmatter.author', 'the document does not say who wrote it', 'add "author: <agent id or human:name>"', 1);
   }
+  // A decision is a person's, and agentboard's approve and reject record whose: one written into the file (and committed) records no one.
+  if ((meta.status === 'approved' || meta.status === 'rejected') && (!meta.decided_by || !meta.decided_by.startsWith('human:'))) {
+    const who = meta.decided_by ? `names ${printable(meta.decided_by)}, who is no person, as deciding it` : 'names no person who decided it';
+    const verb = meta.status === 'approved' ? 'approve' : 'reject';
+    sink.warn('frontmatter.decided_by', `this ${type === 'review' ? 'review' : type} says "${meta.status}" but ${who} (decided_by): \`agentboard ${verb}\` records the person who decides; a status written into the file records no one`, `if no person decided it, set "status: submitted" back and have a person run \`agentboard ${verb} ${changeId} ${type}\``, 1);
+  }
 }
 
 function length(sink: FindingSink, rule: string, what: string, text: string, min: number, max: number, line?: number): void {

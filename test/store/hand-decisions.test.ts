@@ -165,6 +165,23 @@ describe('a task added by hand to an approved task list', () => {
   });
 });
 
+describe('a decision committed with git that no command made', () => {
+  it('is a warning of validate and status: the file names no person who decided it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'signed', [{ title: 'One' }]);
+    commitBoard(dir);
+    const spec = 'agentd/changes/signed/spec.md';
+    write(dir, spec, read(dir, spec).replace(/^status: submitted$/m, 'status: approved'));
+    git(dir, 'commit', '-qam', 'approve the spec by hand');
+    const v = await cli(dir, ['validate', 'signed', '--json']);
+    expect(v.json.data.changes[0].findings).toEqual([expect.objectContaining({ level: 'warning', rule: 'frontmatter.decided_by', file: spec, message: expect.stringContaining('this spec says "approved" but names no person who decided it (decided_by)') })]);
+    expect((await cli(dir, ['validate', 'signed', '--strict', '--json'])).code).toBe(1);
+    // one a person made with the command names them: no warning
+    await ok(dir, ['approve', 'signed', 'tasks']);
+    expect((await cli(dir, ['validate', 'signed', '--json'])).json.data.changes[0].findings.map((f: any) => f.file)).toEqual([spec]);
+  });
+});
+
 describe("another clone's approval pulled with git", () => {
   it('is taken as it is: no finding, its tasks are handed out, and a hand edit in the same clone is still one', async () => {
     const origin = tempDir('agentboard-origin-');
