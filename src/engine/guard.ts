@@ -302,15 +302,21 @@ function unparsableNow(ctx: RunContext, seen: DocsSeen, now: Map<DocType, unknow
   return said;
 }
 
+/** The tasks an agent holds blocked: before its turn, those it reported blocked in an earlier one, which wait for a person. */
+export async function blockedBy(ctx: RunContext, agentId: string): Promise<Set<string>> {
+  return new Set(((await ctx.ops.run('task.list', { assignee: agentId, status: 'blocked' })).tasks as { task_id: string }[]).map((t) => t.task_id));
+}
+
 /**
  * After an agent's turn: tasks it took that the run did not give it (by `next`, or by working on
  * another task) are released, with the reason noted and said: an agent of a run works on its
- * assignment only, and no claim of its outlives the turn unseen.
+ * assignment only, and no claim of its outlives the turn unseen. Tasks it held blocked before the
+ * turn (`waiting`) are no such tasks: they wait for a person to clear the blocker.
  */
-export async function releaseStrays(ctx: RunContext, agent: { id: string; role: Role }, phase: string, assignment: string | null): Promise<void> {
+export async function releaseStrays(ctx: RunContext, agent: { id: string; role: Role }, phase: string, assignment: string | null, waiting: Set<string>): Promise<void> {
   for (const status of ['in_progress', 'blocked']) {
     const held = (await ctx.ops.run('task.list', { assignee: agent.id, status })).tasks as { task_id: string }[];
-    for (const { task_id } of held.filter((t) => t.task_id !== assignment)) {
+    for (const { task_id } of held.filter((t) => t.task_id !== assignment && !(status === 'blocked' && waiting.has(t.task_id)))) {
       const reason = `${agent.id} took it during its turn ${assignment ? `on ${assignment}` : `(${phase})`} of run ${ctx.runId}, which did not give it that task; released at the end of the turn`;
       await ctx.ops.release(task_id, reason);
       emit(ctx, { type: 'task.released', agent_id: agent.id, role: agent.role, phase, task_id, reason });

@@ -14,7 +14,7 @@ import { adapterFor } from './adapters/index.js';
 import type { Launch } from './adapters/types.js';
 import { agentEnv, contractEnv } from './agent-env.js';
 import { emit, type RunContext } from './context.js';
-import { checkDocs, checkGoverning, docsBeforeTurn, docsWritten, releaseStrays } from './guard.js';
+import { blockedBy, checkDocs, checkGoverning, docsBeforeTurn, docsWritten, releaseStrays } from './guard.js';
 import type { RunPhase } from './events.js';
 import { killGroup, stopProcessesOfRun } from './processes.js';
 import { mask, runSecrets } from './secrets.js';
@@ -205,6 +205,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   };
   const base = { agent_id: agent.id, role: agent.role, phase: req.phase, attempt: req.attempt };
   const docs = await docsBeforeTurn(ctx);
+  const waiting = await blockedBy(ctx, agent.id);
   emit(ctx, { type: 'invocation.started', ...base, invocation: n, task_id: req.taskId, argv, cwd: req.workdir });
   const tail = new CallsTail(paths.calls, (call) => {
     if (call.ok) docsWritten(ctx, docs);
@@ -253,7 +254,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   // The documents first: a note the settings' check writes would merge an edit by hand.
   await checkDocs(ctx, docs, { ...base, task_id: req.taskId });
   await checkGoverning(ctx, { ...base, task_id: req.taskId });
-  if (!ctx.handEdited.has('tasks')) await releaseStrays(ctx, agent, req.phase, req.taskId);
+  if (!ctx.handEdited.has('tasks')) await releaseStrays(ctx, agent, req.phase, req.taskId, waiting);
   const fatal = ran.startError && !reason ? startAdvice(agent, ctx.changeId, ran.code) : null;
   return { record, failure, fatal, interrupted: reason === 'interrupted', output: ran.output.trim(), calls };
 }

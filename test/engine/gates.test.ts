@@ -147,6 +147,18 @@ describe('approval gates', () => {
     expect(agentInvocations(board).map((i) => i.action)).toEqual(['block', 'work']);
   });
 
+  it('keep a task its worker reported blocked waiting for a person while that worker goes on with another task', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['block', 'work'], '*': ['work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation', '--workers', '1']);
+    expect(r.code).toBe(0);
+    expect(r.events.filter((e) => e.type === 'task.released')).toEqual([]);
+    expect(r.events.filter((e) => e.type === 'task.done').map((e) => e.task_id)).toEqual(['add-search/T2']);
+    expect(r.events.at(-1)).toMatchObject({ type: 'run.finished', outcome: 'waiting_on_person' });
+    expect(r.events.at(-1).next_steps[0]).toBe('agentboard task unblock add-search/T1 --note "<how the blocker was resolved>"');
+    expect((await ok(board.dir, ['task', 'show', 'add-search/T1'])).task).toMatchObject({ status: 'blocked', assignee: 'fake-w1' });
+  });
+
   it('take back a task a worker of an earlier run still holds once a person cleared its blocker, though this run has fewer workers', async () => {
     const board = await fakeBoard({ scenario: { implementation: { T2: ['block', 'work'], '*': ['work'] } } });
     await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Query the index' }]);
