@@ -75,11 +75,11 @@ describe('the built-in adapters', () => {
 
   it('gemini: the server in a home of its own, agentboard-only policy for planners, auto_edit for workers', async () => {
     const planner = adapterFor({ adapter: 'gemini', args: [], env: {} })(request('gemini', 'planner'));
-    expect(line(request('gemini', 'planner'))).toMatchInlineSnapshot(`"gemini | -p | Do what the instructions above say. | -o | stream-json | --skip-trust | --allowed-mcp-server-names | agentboard | --policy | /repo/agentd/.runtime/runs/R/001.gemini-policy.toml"`);
-    expect(line(request('gemini', 'worker'))).toMatchInlineSnapshot(`"gemini | -p | Do what the instructions above say. | -o | stream-json | --skip-trust | --allowed-mcp-server-names | agentboard | --policy | /repo/agentd/.runtime/runs/R/001.gemini-policy.toml | --approval-mode | auto_edit"`);
+    expect(line(request('gemini', 'planner'))).toMatchInlineSnapshot(`"gemini | -p | Do what the instructions above say. | -o | stream-json | --skip-trust | --allowed-mcp-server-names | agentboardrun | --policy | /repo/agentd/.runtime/runs/R/001.gemini-policy.toml"`);
+    expect(line(request('gemini', 'worker'))).toMatchInlineSnapshot(`"gemini | -p | Do what the instructions above say. | -o | stream-json | --skip-trust | --allowed-mcp-server-names | agentboardrun | --policy | /repo/agentd/.runtime/runs/R/001.gemini-policy.toml | --approval-mode | auto_edit"`);
     expect(planner.env).toEqual({ GEMINI_CLI_HOME: '/repo/agentd/.runtime/runs/R/001.gemini-home' });
     expect(planner.files.map((f) => f.path)).toEqual(['/repo/agentd/.runtime/runs/R/001.gemini-home/.gemini/settings.json', '/repo/agentd/.runtime/runs/R/001.gemini-policy.toml']);
-    expect(JSON.parse(planner.files[0]!.content)).toEqual({ mcpServers: { agentboard: { command: '/usr/bin/node', args: ['/opt/agentboard/bin/agentboard.js', 'mcp', '--root', '/repo', '--as', 'gemini-planner', '--profile', 'planner'] } } });
+    expect(JSON.parse(planner.files[0]!.content)).toEqual({ mcpServers: { agentboardrun: { command: '/usr/bin/node', args: ['/opt/agentboard/bin/agentboard.js', 'mcp', '--root', '/repo', '--as', 'gemini-planner', '--profile', 'planner'] } } });
     expect(planner.files[1]!.content).toMatchInlineSnapshot(`
       "[[rule]]
       toolName = "*"
@@ -87,7 +87,7 @@ describe('the built-in adapters', () => {
       priority = 100
 
       [[rule]]
-      mcpName = "agentboard"
+      mcpName = "agentboardrun"
       toolName = "*"
       decision = "allow"
       priority = 200

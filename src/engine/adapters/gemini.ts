@@ -6,8 +6,17 @@
  */
 import type { Adapter } from './types.js';
 
+/**
+ * The name of the run's server: one no project names its own. A repository's .gemini/settings.json
+ * (as `agentboard init --mcp gemini` writes it) names its server `agentboard`, and a workspace's
+ * settings win over the user's, where the run's server is: under the same name, the project's
+ * server (no agent id, no run, no task) would be the one the agent gets. Letters only: Gemini
+ * names an MCP tool `mcp_<server>_<tool>`.
+ */
+const GEMINI_SERVER = 'agentboardrun';
+
 // The policy engine decides which tools run; in headless mode anything that would ask is denied.
-// Rule 1 denies every tool, rule 2 (higher priority) allows every tool of the agentboard server.
+// Rule 1 denies every tool, rule 2 (higher priority) allows every tool of the run's server.
 // mcpName goes with toolName = "*": a rule without toolName makes the CLI reject the whole file.
 const AGENTBOARD_ONLY = `[[rule]]
 toolName = "*"
@@ -15,7 +24,7 @@ decision = "deny"
 priority = 100
 
 [[rule]]
-mcpName = "agentboard"
+mcpName = "${GEMINI_SERVER}"
 toolName = "*"
 decision = "allow"
 priority = 200
@@ -23,7 +32,7 @@ priority = 200
 
 // Workers keep the built-in tools (edits are approved by --approval-mode auto_edit) and may run the tests.
 const WORKER = `[[rule]]
-mcpName = "agentboard"
+mcpName = "${GEMINI_SERVER}"
 toolName = "*"
 decision = "allow"
 priority = 200
@@ -56,12 +65,12 @@ export const gemini: Adapter = ({ agent, prompt, mcpServer, filesBase }) => {
   // -m: the model (without it, "auto" routes between models).
   if (agent.config.model) args.push('-m', agent.config.model);
   args.push(
-    // --skip-trust: a stdio MCP server needs a trusted folder (else exit 55); unlike trusting the
-    // workspace, it does not let the repository's .gemini/settings.json replace our server.
+    // --skip-trust: a stdio MCP server needs a trusted folder (else exit 55); the repository's
+    // .gemini/settings.json is read too, and its servers are left out by the next flag.
     '--skip-trust',
     // Only our server, of every server the settings scopes merge.
     '--allowed-mcp-server-names',
-    'agentboard',
+    GEMINI_SERVER,
     '--policy',
     policy,
   );
@@ -72,7 +81,7 @@ export const gemini: Adapter = ({ agent, prompt, mcpServer, filesBase }) => {
     args: [...args, ...agent.config.args],
     env: { GEMINI_CLI_HOME: home },
     files: [
-      { path: `${home}/.gemini/settings.json`, content: `${JSON.stringify({ mcpServers: { agentboard: mcpServer } }, null, 2)}\n` },
+      { path: `${home}/.gemini/settings.json`, content: `${JSON.stringify({ mcpServers: { [GEMINI_SERVER]: mcpServer } }, null, 2)}\n` },
       { path: policy, content: worker ? WORKER : AGENTBOARD_ONLY },
     ],
     stdin: prompt,
