@@ -26,6 +26,8 @@ export interface TestHooks {
   tenureMs?: number;
   /** How long a git that talks to a shared board's remote may take (ms), so tests need not wait a minute. */
   networkTimeoutMs?: number;
+  /** How long `agentboard run` waits before trying again an agent its model's API turned away (a rate limit), in ms. */
+  rateLimitWaitMs?: number;
   /** `agentboard run` does not watch its agents' calls files, as where files cannot be watched: it reads their calls when each turn ends. */
   unwatchedCalls?: boolean;
 }

@@ -14,6 +14,7 @@ import { adapterFor } from './adapters/index.js';
 import type { Launch } from './adapters/types.js';
 import { agentEnv, contractEnv } from './agent-env.js';
 import { emit, type RunContext } from './context.js';
+import { sleep } from './gates.js';
 import { blockedBy, checkDocs, checkGoverning, docsBeforeTurn, docsWritten, releaseStrays } from './guard.js';
 import type { RunPhase } from './events.js';
 import { killGroup, stopProcessesOfRun } from './processes.js';
@@ -216,7 +217,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   const long = tooLong(launch.args, launch.command);
   // An argument too long is not even tried (the spawn would fail with E2BIG): it is said why.
   if (long) writeFileSync(paths.transcript, '');
-  const ran: Ran = long ? { exitCode: undefined, signal: undefined, startError: long, code: 'E2BIG', reason: null, output: '', usage: emptyUsage() } : await spawnAgent(ctx, launch, env, req.workdir, n, (pid) => {
+  const ran: Ran = long ? { exitCode: undefined, signal: undefined, startError: long, code: 'E2BIG', reason: null, output: '', usage: emptyUsage(), error: null } : await spawnAgent(ctx, launch, env, req.workdir, n, (pid) => {
     record.pid = pid;
     ctx.recorder.saveInvocation(paths.record, record);
   }, paths.transcript, secrets);
@@ -237,7 +238,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   if (reason === 'timeout') failure = `timed out after ${ctx.options.timeoutMinutes} min; its processes were stopped`;
   else if (reason === 'interrupted') failure = 'stopped: the run was interrupted';
   else if (ran.startError) failure = ran.startError;
-  else if (ran.exitCode !== 0) failure = ran.signal ? `was killed by ${ran.signal}` : `exited with code ${ran.exitCode}`;
+  else if (ran.exitCode !== 0) failure = `${ran.signal ? `was killed by ${ran.signal}` : `exited with code ${ran.exitCode}`}${ran.error ? `; it said: ${ran.error}` : ''}`;
   emit(ctx, {
     type: 'invocation.finished',
     ...base,
@@ -256,6 +257,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   await checkGoverning(ctx, { ...base, task_id: req.taskId });
   if (!ctx.handEdited.has('tasks')) await releaseStrays(ctx, agent, req.phase, req.taskId, waiting);
   const fatal = ran.startError && !reason ? startAdvice(agent, ctx.changeId, ran.code) : null;
+  await waitWhenTurnedAway(ctx, agent.id, req.attempt, failure !== null && !reason ? ran.error : null);
   return { record, failure, fatal, interrupted: reason === 'interrupted', output: ran.output.trim(), calls };
 }
 
@@ -270,6 +272,23 @@ interface Ran {
   /** The end of what it printed. */
   output: string;
   usage: Usage;
+  /** The last error the CLI reported in its events (an API error, a rate limit), in its own words. */
+  error: string | null;
+}
+
+/** What a model's API says when it turns a client away for a while: too many requests, overloaded, out of quota. */
+const TURNED_AWAY = /\b(?:429|529)\b|rate[ _-]?limit|too many requests|overloaded|resource[ _]exhausted|quota/i;
+
+/**
+ * After a turn its model's API turned away (a rate limit, say), the next attempt waits a while
+ * (30 s, then 60 s…), saying so: tried again at once, it would be turned away again, and every
+ * attempt spent in a second. Ctrl-C ends the wait.
+ */
+async function waitWhenTurnedAway(ctx: RunContext, agentId: string, attempt: number, error: string | null): Promise<void> {
+  if (error === null || !TURNED_AWAY.test(error) || attempt >= ctx.options.maxAttempts || ctx.signal.aborted) return;
+  const ms = testHooks()?.rateLimitWaitMs ?? 30_000 * attempt;
+  emit(ctx, { type: 'notice', message: `${agentId}'s model API turned it away (${error}); the next attempt waits ${Math.round(ms / 1000)} s.` });
+  await sleep(ms, ctx.signal);
 }
 
 /**
@@ -350,6 +369,7 @@ async function spawnAgent(ctx: RunContext, launch: Launch, env: NodeJS.ProcessEn
     reason,
     output,
     usage: usage.finish(),
+    error: usage.error,
   };
 }
 

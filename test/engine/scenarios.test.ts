@@ -168,6 +168,20 @@ describe('agentboard run with a scripted agent', () => {
     expect(task.notes.at(-1).author).toBe('human:tester');
   });
 
+  it('says what the agent CLI said when its model\'s API turned it away, and waits before the next attempt', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { T1: ['rate_limited', 'work'] } } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }]);
+    const r = run(board.dir, ['add-search', '--until', 'implementation'], { AGENTBOARD_TEST_RATE_LIMIT_WAIT_MS: '20' });
+    expect(r.code, r.stderr).toBe(0);
+    const said = 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"Number of requests has exceeded your rate limit"}}';
+    expect(r.events.find((e) => e.type === 'invocation.finished' && e.failure)?.failure).toBe(`exited with code 1; it said: ${said}`);
+    expect(r.events.filter((e) => e.type === 'task.attempt_failed').map((e) => e.reason)).toEqual([`The agent exited with code 1; it said: ${said}; the task is in_progress.`]);
+    const waited = r.events.findIndex((e) => e.type === 'notice' && e.message === `fake-w1's model API turned it away (${said}); the next attempt waits 0 s.`);
+    expect(waited).toBeGreaterThan(-1);
+    expect(r.events.slice(waited).find((e) => e.type === 'invocation.started')).toMatchObject({ attempt: 2 });
+    expect(r.events.filter((e) => e.type === 'task.done').map((e) => e.task_id)).toEqual(['add-search/T1']);
+  });
+
   it('says which files of the repository itself changed while a worker worked in its worktree, once each', async () => {
     // The agent writes its file into the person's working tree (a path out of its worktree) instead of its own.
     const board = await fakeBoard({ scenario: { implementation: { '*': ['work'] }, file: { T1: '../../../repo/stray.txt' } } });

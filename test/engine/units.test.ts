@@ -36,13 +36,13 @@ describe('usage', () => {
     expect(usage).toEqual({ input_tokens: 350, cached_input_tokens: 30, output_tokens: 60, cost_usd: 0.003 });
   });
 
-  it('sums Codex turns, reasoning included, with no cost', async () => {
+  it('sums Codex turns (their reasoning is a part of output_tokens, not counted again), with no cost', async () => {
     const usage = read([
       '{"type":"thread.started","thread_id":"t"}',
       '{"type":"turn.completed","usage":{"input_tokens":300,"cached_input_tokens":30,"output_tokens":60,"reasoning_output_tokens":15}}',
       '{"type":"turn.completed","usage":{"input_tokens":100,"cached_input_tokens":0,"output_tokens":10}}',
     ]);
-    expect(usage).toEqual({ input_tokens: 400, cached_input_tokens: 30, output_tokens: 85, cost_usd: null });
+    expect(usage).toEqual({ input_tokens: 400, cached_input_tokens: 30, output_tokens: 70, cost_usd: null });
   });
 
   it('reads Gemini CLI\'s result stats, with no cost', async () => {
@@ -52,6 +52,19 @@ describe('usage', () => {
 
   it('counts tokens as whole numbers of zero or more, and takes no negative cost', async () => {
     expect(read(['{"type":"result","subtype":"success","total_cost_usd":-100,"usage":{"input_tokens":10.5,"output_tokens":1e300,"cache_read_input_tokens":-4}}'])).toEqual({ input_tokens: 11, cached_input_tokens: 0, output_tokens: Number.MAX_SAFE_INTEGER, cost_usd: null });
+  });
+
+  it('keeps the last error each CLI reports in its own words, on one line: Claude Code\'s result, Codex\'s turn.failed, Gemini CLI\'s error event', async () => {
+    const errorOf = (lines: string[]) => {
+      const reader = new UsageReader();
+      reader.push(lines.map((l) => `${l}\n`).join(''));
+      reader.finish();
+      return reader.error;
+    };
+    expect(errorOf(['{"type":"result","subtype":"success","is_error":true,"result":"API Error: 429\\nrate_limit_error"}'])).toBe('API Error: 429 rate_limit_error');
+    expect(errorOf(['{"type":"turn.started"}', '{"type":"turn.failed","error":{"message":"429 Too Many Requests"}}'])).toBe('429 Too Many Requests');
+    expect(errorOf(['{"type":"error","severity":"error","message":"Quota exceeded"}', '{"type":"result","status":"error","error":{"type":"api","message":"[API Error: 429] Resource exhausted"}}'])).toBe('[API Error: 429] Resource exhausted');
+    expect(errorOf(['{"type":"result","subtype":"success","is_error":false,"result":"Done."}', 'error: not json'])).toBeNull();
   });
 
   it('ignores text, broken JSON and look-alikes', async () => {

@@ -14,6 +14,7 @@ export function hooksFromEnv(env) {
   if (env.AGENTBOARD_TEST_GATHER_MS) hooks.gatherMs = Number(env.AGENTBOARD_TEST_GATHER_MS);
   if (env.AGENTBOARD_TEST_TENURE_MS) hooks.tenureMs = Number(env.AGENTBOARD_TEST_TENURE_MS);
   if (env.AGENTBOARD_TEST_NETWORK_TIMEOUT_MS) hooks.networkTimeoutMs = Number(env.AGENTBOARD_TEST_NETWORK_TIMEOUT_MS);
+  if (env.AGENTBOARD_TEST_RATE_LIMIT_WAIT_MS) hooks.rateLimitWaitMs = Number(env.AGENTBOARD_TEST_RATE_LIMIT_WAIT_MS);
   if (env.AGENTBOARD_TEST_UNWATCHED_CALLS === '1') hooks.unwatchedCalls = true;
   const fault = env.AGENTBOARD_TEST_FAULT;
   if (fault?.startsWith('stop:')) {
