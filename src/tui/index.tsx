@@ -20,11 +20,35 @@ export { Spinner } from './Spinner.js';
 export { RunStore } from './store.js';
 export { initialState, reduce, runCards } from './run-state.js';
 
+/**
+ * The terminal as ink writes to it, noting whether what it wrote last left a line open: a frame as
+ * tall as the terminal is written without its last newline, and the shell's prompt would follow it
+ * on the same line.
+ */
+function endTracked(stdout: NodeJS.WriteStream): { stream: NodeJS.WriteStream; lineOpen: () => boolean } {
+  let open = false;
+  const write = (chunk: unknown, ...rest: unknown[]) => {
+    const text = (typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '').replace(/(?:\u001B\[[0-9;?]*[A-Za-z])+$/, '');
+    if (text !== '') open = !text.endsWith('\n');
+    return (stdout.write as (...args: unknown[]) => boolean).call(stdout, chunk, ...rest);
+  };
+  const stream = new Proxy(stdout, {
+    get: (target, key) => {
+      if (key === 'write') return write;
+      const value = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { stream, lineOpen: () => open };
+}
+
 /** `agents`: the board's agents as the console reads them, for the agents pane. */
 export function startRunView(options: { onInterrupt: () => void; agents?: () => AgentCard[]; stdout?: NodeJS.WriteStream; stdin?: NodeJS.ReadStream }): RunView {
   const store = new RunStore(options.agents);
+  const stdout = options.stdout ?? process.stdout;
+  const tracked = endTracked(stdout);
   const app = render(<RunScreen store={store} onInterrupt={options.onInterrupt} />, {
-    stdout: options.stdout ?? process.stdout,
+    stdout: tracked.stream,
     stdin: options.stdin ?? process.stdin,
     // Ctrl-C is the run's to handle: it stops the agents and releases the claims first.
     exitOnCtrlC: false,
@@ -41,6 +65,7 @@ export function startRunView(options: { onInterrupt: () => void; agents?: () => 
       // Let the last events reach the screen, then give the terminal back with the last frame on it.
       await new Promise((resolve) => setTimeout(resolve, 50));
       app.unmount();
+      if (tracked.lineOpen()) stdout.write('\n');
     },
   };
 }

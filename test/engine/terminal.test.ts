@@ -18,6 +18,20 @@ afterAll(() => {
 });
 
 describe('the live view in a terminal', () => {
+  it('ends its last frame\'s line on a terminal it fills (80×24): the shell\'s next line starts on its own', async () => {
+    const board = await fakeBoard({ scenario: { review: ['approved'] } });
+    const env = Object.entries({ ...childEnv(), TERM: 'xterm-256color' }).map(([k, v]) => `${k}=${quote(String(v))}`);
+    const command = `cd ${quote(board.dir)} && env -i ${env.join(' ')} ${quote(process.execPath)} ${quote(BIN)} run add-search --goal 'Let people search the board' --workers 2; echo "RUN EXITED $?"; sleep 60`;
+    expect(tmux('new-session', '-d', '-s', 'run', '-x', '80', '-y', '24', command).status).toBe(0);
+    try {
+      await until('the run to end', () => screen().includes('RUN EXITED'));
+      const last = screen();
+      expect(last).toMatch(/\n {2}next: agentboard archive add-search\nRUN EXITED 0/);
+    } finally {
+      tmux('kill-session', '-t', 'run');
+    }
+  });
+
   it('takes the person\'s rejection with feedback and then their approval, in place', async () => {
     const board = await fakeBoard({ config: 'require_approval: [proposal]' });
     const env = Object.entries({ ...childEnv(), TERM: 'xterm-256color' }).map(([k, v]) => `${k}=${quote(String(v))}`);
@@ -51,6 +65,8 @@ describe('the live view in a terminal', () => {
     expect(proposal.feedback).toEqual([expect.objectContaining({ author: 'human:tester', text: 'Say who searches' })]);
     const [runId] = runIds(board.dir);
     expect(prompt(board.dir, runId!, 2)).toContain('Say who searches');
+    // The last frame ends its line: what the shell prints next starts a line of its own.
+    expect(last).toMatch(/\nRUN EXITED 0/);
     const decided = (await ok(board.dir, ['log', '--change', 'add-search'])).entries.filter((e: any) => e.action.startsWith('document.'));
     expect(decided.map((e: any) => [e.action, e.actor])).toEqual([
       ['document.approve', 'human:tester'],
