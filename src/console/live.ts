@@ -14,6 +14,7 @@ import { syncCopy } from '../ops/shared-run.js';
 import type { Context } from '../ops/registry.js';
 import { renderResult } from '../render/text.js';
 import { forPerson } from '../render/person-refs.js';
+import { previewLines } from '../render/preview.js';
 import type { ConsoleSnapshot } from './cards.js';
 import { EVERYTHING, SnapshotReader, type Dirty } from './snapshot.js';
 import type { ActionResult, ConsoleAction, ConsoleSource, Read, TaskDetail } from './source.js';
@@ -311,6 +312,15 @@ export class LiveBoard implements ConsoleSource {
     try {
       const data = (await execute(findOperation('change.validate')!, this.ctx, { change_id: changeId })) as { changes: { findings: Finding[] }[] };
       return { ok: true, data: shown(data.changes.flatMap((c) => c.findings)) };
+    } catch (err) {
+      return refusal(err);
+    }
+  };
+
+  preview = async (changeId: string, document: string): Promise<Read<string[]>> => {
+    try {
+      const data = (await execute(findOperation('document.get')!, this.ctx, { change_id: changeId, document })) as { markdown?: string };
+      return { ok: true, data: shown(previewLines(data)) };
     } catch (err) {
       return refusal(err);
     }

@@ -32,6 +32,8 @@ export interface ConsoleSource {
   subscribe(listener: () => void): () => void;
   act(action: ConsoleAction): Promise<ActionResult>;
   task(taskId: string): Promise<Read<TaskDetail>>;
+  /** The first lines of a document's text (its frontmatter left out), as a decision on it shows them. */
+  preview(changeId: string, document: string): Promise<Read<string[]>>;
   /** `agentboard validate <change_id>`'s findings, with file and line. */
   findings(changeId: string): Promise<Read<Finding[]>>;
   /** Hands the terminal to $PAGER or $EDITOR on a board file (relative to the repository root) and takes it back. */

@@ -14,6 +14,7 @@ import { invoke } from './invoke.js';
 import { answersText, documentsText, feedbackList, findingsText, renderPrompt } from './prompts.js';
 import type { CallRecord } from '../store/runs.js';
 import { forPerson } from '../render/person-refs.js';
+import { previewLines } from '../render/preview.js';
 import { docWord } from '../ops/doc-write.js';
 
 export type PlanningPhase = 'proposal' | 'spec' | 'tasks';
@@ -71,19 +72,6 @@ async function unreadable(ctx: RunContext, type: PlanningPhase, doc: Data | null
     restore ? `${restore}   # restore the committed ${word}` : st.isFile() ? `Fix ${where.replace(file, here)}, or delete ${here} ${anew}` : `Remove ${here} (rm ${st.isDirectory() ? '-r ' : ''}${here}) ${anew}`,
     `agentboard run ${ctx.changeId}   # then go on`,
   ]);
-}
-
-/**
- * The first lines of a document's body, as the person's decision shows them: blank lines left out,
- * each line's indentation kept (the YAML of a task block reads as another structure without it).
- */
-export function previewLines(doc: Data): string[] {
-  const body = String(doc.markdown).replace(/^---\n[\s\S]*?\n---\n/, '');
-  return body
-    .split('\n')
-    .map((l) => l.trimEnd().replace(/\t/g, '    '))
-    .filter(Boolean)
-    .slice(0, 12);
 }
 
 export function documentGate(ctx: RunContext, type: PlanningPhase | 'review', doc: Data, reason: string): Gate {

@@ -88,6 +88,9 @@ describe('deciding on documents', () => {
     expect(c.frame()).toContain('Your decision: the tasks of add-search');
     expect(c.frame()).toContain('a approve · r reject with feedback · l later (Esc)');
     expect(c.frame()).toContain('agentd/changes/add-search/tasks.md · revision 1 · by planner');
+    // The document's first lines show under its details, as the run's own prompt shows them.
+    await until('the tasks\' first lines', () => c.frame().includes('# Tasks: '));
+    expect(c.frame().split('\n').filter((l) => l.startsWith('│')).join('\n')).toMatch(/# Tasks: [\s\S]*## T1: /);
     await c.keys('l');
     expect(c.frame()).not.toContain('Your decision');
     expect(await ok(dir, ['show', 'add-search', 'tasks'])).toMatchObject({ status: 'submitted' });

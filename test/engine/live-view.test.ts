@@ -10,7 +10,7 @@ import { Board } from '../../src/store/board.js';
 import { busyBoard, RUN_ID, until } from '../console/helpers.js';
 import { changeWithTasks, newBoard } from '../helpers.js';
 import { BoardOps } from '../../src/engine/board-ops.js';
-import { previewLines } from '../../src/engine/planning.js';
+import { previewLines } from '../../src/render/preview.js';
 
 const usage = (n: number, cost: number | null = null) => ({ input_tokens: n, output_tokens: 0, cached_input_tokens: 0, cost_usd: cost });
 const base = { run_id: '20261122-080000000-abcd', at: '2026-11-22T08:00:00.000Z' };

@@ -31,7 +31,8 @@ import { COLUMNS, follow, makeColumns, makeViews, PANES } from './views.js';
  * every key until Esc or Enter: the keys the person was typing into it never reach the board.
  */
 type Prompt =
-  | ({ kind: 'decision'; start: 'choice' | 'feedback' } & Decision)
+  // `lines`: the first lines of the document decided on, once read.
+  | ({ kind: 'decision'; start: 'choice' | 'feedback'; lines?: string[] } & Decision)
   // `unchosen`: the question came under the cursor by itself (see slid): no option is selected until the person picks one.
   | { kind: 'question'; question: Question; unchosen: boolean }
   // `gone`: why what it asks about is no longer there to act on (see Decision's), or null while it is.
@@ -136,7 +137,11 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
   let wants = 0;
   if (u.prompt?.kind === 'decision') {
     details = u.prompt.details.flatMap((d) => wrapAtMost(d, size.width - 4, room));
-    wants = decisionRows(decisionLines(u.prompt.subject, LATER, size.width, room), details.length);
+    const asked = decisionLines(u.prompt.subject, LATER, size.width, room);
+    // The document's lines, each on one line, as many as leave the pane behind three rows of its own (or what it has).
+    const spare = shareRows(size.height, decisionRows(asked, details.length)).pane - 3;
+    details.push(...(u.prompt.lines ?? []).slice(0, Math.max(0, Math.min(room - 1, spare))).map((l) => cut(l, size.width - 4)));
+    wants = decisionRows(asked, details.length);
   } else if (u.prompt?.kind === 'question') {
     wants = questionRows(questionLines(u.prompt.question, now, size.width, room));
   } else if (u.prompt?.kind === 'closed') {
@@ -156,6 +161,17 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
     await keysTaken();
     set({ busy: null, message: result.ok ? { ok: true, text: result.message } : { ok: false, text: result.message, next: result.next_step } });
     done(result.ok);
+  };
+
+  // A decision on a document shows its first lines under its details once they are read, as the run's own prompt does.
+  const decide = (prompt: Extract<Prompt, { kind: 'decision' }>) => {
+    set({ prompt });
+    const { preview } = prompt;
+    if (!preview) return;
+    void source.preview(preview.change_id, preview.document).then((read) => {
+      const now = ui.current.prompt;
+      if (read.ok && read.data.length > 0 && now?.kind === 'decision' && now.subject === prompt.subject && now.details === prompt.details) set({ prompt: { ...now, lines: read.data } });
+    });
   };
 
   const open = async (file: string, tool: 'pager' | 'editor') => {
@@ -268,12 +284,12 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
       if (slid.current && chosen?.version !== is?.version) return set({ message: { ok: false, text: `Not approved: ${decision.subject} changed since you chose it.`, next: 'Enter shows it again to decide on.' } });
       return void run(decision.approve);
     }
-    if (input === 'r' && decision) return set({ prompt: { kind: 'decision', start: 'feedback', ...decision } });
+    if (input === 'r' && decision) return decide({ kind: 'decision', start: 'feedback', ...decision });
     if (input === 'x' && claim) return set({ prompt: { kind: 'confirm', text: `Release ${claim.task_id} from ${claim.assignee}? It goes back to the pool.`, action: { type: 'release_task', task_id: claim.task_id }, gone: (s) => claimGone(s, claim) } });
     if ((input === 'o' || input === 'e') && file) return void open(file, input === 'o' ? 'pager' : 'editor');
     if (key.return) {
       if (question) return set({ prompt: { kind: 'question', question, unchosen: slid.current !== null } });
-      if (decision) return set({ prompt: { kind: 'decision', start: 'choice', ...decision } });
+      if (decision) return decide({ kind: 'decision', start: 'choice', ...decision });
       if (u.overlay) return;
       const task = taskOf(target);
       if (task) return set({ overlay: { kind: 'task', task_id: task }, scroll: 0 });

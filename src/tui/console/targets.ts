@@ -17,6 +17,8 @@ export interface Decision {
   reject: (feedback: string) => ConsoleAction;
   /** Why the board no longer waits for this decision (decided elsewhere, submitted again), or null while it does. */
   gone: (snapshot: ConsoleSnapshot) => string | null;
+  /** The document decided on, whose first lines the decision shows under its details. */
+  preview?: { change_id: string; document: string };
 }
 
 function taskDecision(taskId: string, title: string, assignee: string | null, submission: string | null, submittedAt: string | null): Decision {
@@ -115,6 +117,7 @@ export function decisionOf(t: Target | null): Decision | null {
     subject: `the ${w.document} of ${w.change_id}`,
     details: [`${w.file} · revision ${w.revision} · by ${w.author}`],
     approve: { type: 'approve_document', change_id: w.change_id, document: w.document },
+    preview: { change_id: w.change_id, document: w.document },
     reject: (feedback) => ({ type: 'reject_document', change_id: w.change_id, document: w.document, feedback }),
     gone: (snapshot) => {
       const now = snapshot.waiting.find((o) => o.key === w.key);
