@@ -105,7 +105,7 @@ export const registerAgent = defineOp({
     name: 'agentboard_register_agent',
     title: 'Register yourself',
     description:
-      `Optional: register once, with your agent_id; your skills help match tasks to you. Next, call ${refTo('task.next')}.`,
+      `Optional: register once; your skills help match tasks to you. Next, call ${refTo('task.next')}.`,
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },

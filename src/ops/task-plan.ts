@@ -20,7 +20,7 @@ export const TaskPlanFields = {
   description: text(0, LIMITS.taskDescriptionMax).optional().describe('What to do and how to know it is done (markdown).'),
   priority: Priority.optional(),
   depends: listOf(LocalTaskId).optional().describe('Task ids of this change to finish first.'),
-  skills: distinct(listOf(line(50))).optional().describe('Skills it needs, like ["sql"]; agents with them get it first.'),
+  skills: distinct(listOf(line(50))).optional().describe('Skills it needs, like ["sql"]; at one priority, agents with them get it first.'),
   files: listOf(TaskFileInput).optional().describe('Files it will touch.'),
   requirements: distinct(listOf(line(LIMITS.requirementIdMax))).optional().describe('Spec requirement ids it implements, like ["R1"].'),
 };
