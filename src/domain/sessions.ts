@@ -12,6 +12,11 @@ function record(session: SessionRecord, to: SessionStatus, now: string, message?
   if (message !== undefined) entry.message = message;
   session.history.push(entry);
   if (session.history.length > HISTORY_MAX) session.history.splice(0, session.history.length - HISTORY_MAX);
+  // What blocked the agent goes with the blocked state, however it is left (reported working, or a work action on the way).
+  if (session.status === 'blocked' && to !== 'blocked') {
+    delete session.reason;
+    delete session.blockers;
+  }
   session.status = to;
   session.updated_at = now;
 }

@@ -131,10 +131,6 @@ export const updateStatus = defineOp({
       session.message = input.message;
       if (input.phase !== undefined) session.phase = input.phase;
       if (input.progress !== undefined) session.progress = input.progress;
-      if (input.status === 'working') {
-        delete session.reason;
-        delete session.blockers;
-      }
       tx.saveRuntime();
       tx.log(input.agent_id, 'session.status', input.agent_id, `${input.status}: ${input.message.slice(0, 120)}`);
       return sessionOut(tx.runtime, input.agent_id, tx.now);

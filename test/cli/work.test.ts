@@ -267,6 +267,10 @@ describe('sessions and input requests (seed 002)', () => {
     expect(state).toMatchObject({ status: 'blocked', reason: 'No database', blockers: ['DATABASE_URL unset'] });
     const human = await cli(dir, ['session', 'status', 'working', '--message', 'm', '--json']);
     expect(human.json.error.message).toContain('names a person');
+    // Submitting goes by way of working: what blocked the agent goes with the blocked state.
+    const submitted = await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Done anyway', '--pr-url', 'https://example.com/pr/1']);
+    expect(submitted).toMatchObject({ status: 'awaiting_review', reason: null, blockers: [] });
+    expect(await ok(dir, ['session', 'show', '--as', 'codex'])).toMatchObject({ status: 'awaiting_review', reason: null, blockers: [] });
   });
 });
 
