@@ -97,6 +97,39 @@ export function jsonProblem(message: string, text: string): string {
   return `line ${line}, column ${before.length - before.lastIndexOf('\n')}: ${printable(why).slice(0, 120)}`;
 }
 
+/**
+ * The first key that an object of the valid JSON `text` gives twice, with its line and column; null
+ * when none does. JSON.parse keeps the last one without a word; the board's YAML refuses the same.
+ */
+export function duplicateKey(text: string): { key: string; line: number; column: number } | null {
+  const objects: (Set<string> | null)[] = [];
+  let keyNext = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      objects.push(c === '{' ? new Set() : null);
+      keyNext = c === '{';
+    } else if (c === '}' || c === ']') objects.pop();
+    else if (c === ',') keyNext = objects.at(-1) instanceof Set;
+    else if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      if (keyNext) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        const keys = objects.at(-1)!;
+        if (keys.has(key)) {
+          const before = text.slice(0, i);
+          return { key, line: before.split('\n').length, column: i - before.lastIndexOf('\n') };
+        }
+        keys.add(key);
+        keyNext = false;
+      }
+      i = end;
+    }
+  }
+  return null;
+}
+
 /** Reads --input once (standard input can only be read once), however many times it is asked for. */
 function readInputFile(path: string, io: Io, command: string): unknown {
   if (!inputFiles.has(path)) inputFiles.set(path, readInputFileOnce(path, io, command));
@@ -110,6 +143,10 @@ function readInputFileOnce(path: string, io: Io, command: string): unknown {
     value = JSON.parse(text);
   } catch (err) {
     return fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} is not valid JSON (${jsonProblem((err as Error).message, text)}).`, objectStep(command));
+  }
+  const twice = duplicateKey(text);
+  if (twice) {
+    fail('USAGE', `The input ${path === '-' ? 'on standard input' : `in ${path}`} gives "${printable(twice.key).slice(0, 60)}" twice in one object (line ${twice.line}, column ${twice.column}): JSON keeps only the last, so which you meant is not clear.`, `Keep one "${printable(twice.key).slice(0, 60)}" in that object, then run \`${command}\` again; nothing was changed.`);
   }
   refuseDeepInput(value, `Give --input the fields \`${command} --help\` lists (none takes that much nesting), then run \`${command}\` again; nothing was changed.`);
   return value;

@@ -38,6 +38,14 @@ describe('bad input changes nothing', () => {
     expect(await where(`{"title": "${'x'.repeat(500)}",}`)).toMatch(/^The input on standard input is not valid JSON \(line 1, column \d+: .{1,120}\)\.$/);
   });
 
+  it('refuses --input that gives a key twice in one object (JSON keeps the last without a word), where it is, and writes nothing', async () => {
+    const before = snapshot(join(dir, 'agentd'));
+    const error = await refused(['task', 'add', 'base', '--as', 'planner', '--input', '-'], 2, 'USAGE', '{\n  "title": "x",\n  "notes": {"a": 1, "a\\u0062": [{"title": 2}, {"title": 3}]},\n  "title": "y"\n}');
+    expect(error.message).toBe('The input on standard input gives "title" twice in one object (line 4, column 3): JSON keeps only the last, so which you meant is not clear.');
+    expect(error.next_step).toBe('Keep one "title" in that object, then run `agentboard task add` again; nothing was changed.');
+    expect(snapshot(join(dir, 'agentd'))).toEqual(before);
+  });
+
   it('points the errors of a task list sent as JSON at its tasks, not at lines of a file never written', async () => {
     const fresh = await newBoard();
     await ok(fresh, ['propose', 'dup', '--as', 'planner', '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'n']);
