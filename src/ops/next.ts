@@ -118,7 +118,8 @@ function context(tx: Transaction, found: BoardScan, task: FoundTask): NonNullabl
   const requirements = (spec?.requirements ?? []).filter((r) => task.task.requirements.length === 0 || task.task.requirements.includes(r.id));
   return {
     change_id: changeId,
-    change_title: proposal?.title ?? spec?.title ?? changeId,
+    // As `show` names the change (changeTitle): the proposal's title, or the change's id.
+    change_title: proposal?.title ?? changeId,
     dependencies: task.task.depends.map((d) => ({ task_id: taskRef(changeId, d), title: byId.get(d)?.title ?? '(missing)', status: byId.get(d)?.status ?? 'missing' })),
     requirements: requirements.map((r) => ({ id: r.id, title: r.title, text: r.text })),
     feedback: task.task.feedback,

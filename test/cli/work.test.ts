@@ -41,6 +41,8 @@ describe('next', () => {
     const first = await ok(dir, ['next', '--as', 'codex']);
     expect(first).toMatchObject({ status: 'assigned', task: { task_id: 'flow/T1', status: 'in_progress', assignee: 'codex' } });
     expect(first.context.requirements.map((r: any) => r.id)).toEqual(['R1', 'R2']);
+    // The change is named as `show` names it, not by its spec's heading.
+    expect(first.context.change_title).toBe((await ok(dir, ['show', 'flow'])).title);
     expect(await ok(dir, ['next', '--as', 'codex'])).toMatchObject({ status: 'resumed', task: { task_id: 'flow/T1' } });
 
     const submitted = await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Built it', '--task', 'flow/T1', '--pr-url', 'https://example.com/pr/1']);
