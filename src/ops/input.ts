@@ -136,13 +136,14 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType): string {
       return `${at} must be at most ${String(issue.maximum)}`;
     case 'invalid_union':
       return `${at} is not in any accepted form`;
-    case 'custom':
-      // A rule's own words: a predicate ("cannot be empty", "holds a tab…") reads on from the field, as the built-in ones above do.
-      return /^(cannot|must|holds|needs|names)\b/.test(issue.message) ? `${at} ${issue.message}` : `${at}: ${issue.message}`;
     default:
-      return `${at}: ${issue.message}`;
+      // A rule's own words: a predicate ("cannot be empty", "holds a tab…", "must be a web address…") reads on from the field, as the built-in ones above do.
+      return PREDICATE.test(issue.message) ? `${at} ${issue.message}` : `${at}: ${issue.message}`;
   }
 }
+
+/** How a rule's message starts when it says what the field is or must be. */
+const PREDICATE = /^(cannot|must|holds|needs|names|is|continues)\b/;
 
 /** The next step of an input the schema refuses (the command line says it in its own words). */
 export const FIX_FIELDS = 'Correct the fields named above and send the call again; nothing was changed.';

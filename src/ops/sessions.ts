@@ -176,7 +176,7 @@ export const submitForReview = defineOp({
   input: z.strictObject({
     agent_id: AgentId,
     summary: text(1, 4000).describe('What you changed and why.'),
-    pr_url: sized(z.url({ protocol: /^https?$/ }), 0, 2000).optional().describe('The pull request, if any.'),
+    pr_url: sized(z.url({ protocol: /^https?$/, error: 'must be a web address (http or https), like https://github.com/owner/repo/pull/12' }), 0, 2000).optional().describe('The pull request, if any.'),
     notes: text(1, LIMITS.noteMax).optional().describe('What the reviewer should look at first; decisions and trade-offs.'),
     tasks: distinct(z.array(TaskRef).max(100)).default([]).describe('The tasks you hold that this work completes.'),
   }),

@@ -38,6 +38,11 @@ describe('bad input changes nothing', () => {
     expect(await where(`{"title": "${'x'.repeat(500)}",}`)).toMatch(/^The input on standard input is not valid JSON \(line 1, column \d+: .{1,120}\)\.$/);
   });
 
+  it('says what a field must be, reading on from its name: a pull request that is no web address, a cursor agentboard never returned', async () => {
+    expect((await refused(['session', 'submit', '--as', 'codex', '--summary', 'Done', '--pr-url', 'ftp://example.com/pr/1'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: --pr-url must be a web address (http or https), like https://github.com/owner/repo/pull/12.');
+    expect((await refused(['task', 'list', '--cursor', 'garbage'], 2, 'INVALID_INPUT')).message).toBe('Invalid input: --cursor is not a cursor agentboard returned.');
+  });
+
   it('refuses --input that gives a key twice in one object (JSON keeps the last without a word), where it is, and writes nothing', async () => {
     const before = snapshot(join(dir, 'agentd'));
     const error = await refused(['task', 'add', 'base', '--as', 'planner', '--input', '-'], 2, 'USAGE', '{\n  "title": "x",\n  "notes": {"a": 1, "a\\u0062": [{"title": 2}, {"title": 3}]},\n  "title": "y"\n}');

@@ -24,7 +24,8 @@ export async function connect(root: string, profile: Profile = 'all', binding?: 
     const r = (await client.callTool({ name, arguments: args as Record<string, unknown> })) as { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: unknown };
     const text = r.content.map((c) => c.text).join('\n');
     let error;
-    if (r.isError) error = JSON.parse(text).error;
+    // An error's first block is the error; notes of what the call did before it was refused may follow.
+    if (r.isError) error = JSON.parse(r.content[0]!.text).error;
     return { isError: r.isError === true, text, data: r.structuredContent, error };
   };
   return { client, call, close: async () => (await client.close(), await server.close()) };
