@@ -14,7 +14,8 @@ export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;
 /**
  * The command line of an operation with the arguments known, in backticks. A required argument
  * that is not known is no placeholder but named in words after it ("`agentboard new` followed by
- * the change id"), so that the reader never copies a placeholder as a value. The agent it names
+ * the change id"), and so is a required option ("giving `--summary`"), so that the reader never
+ * copies a placeholder as a value, nor a command that is refused for what it lacks. The agent it names
  * with --as is the reference's agent_id, else the actor of the command being answered; an actor
  * given as '' is an agent whose id is not known (an MCP call without agent_id): said in words.
  */
@@ -44,7 +45,8 @@ export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, acto
   const as = typeof args.agent_id === 'string' ? args.agent_id : actor;
   if (needsId && as === '') words.push('`--as` and your agent id');
   else if (needsId && as !== undefined && !isHuman(as)) parts.push('--as', as);
-  return `\`${parts.join(' ')}\`${words.length > 0 ? ` followed by ${words.join(' and ')}` : ''}`;
+  const lacking = op.fields.filter((f) => f.required && f.name !== 'agent_id' && !positional.includes(f.name) && args[f.name] === undefined).map((f) => `\`--${flagOf(op, f.name)}\``);
+  return `\`${parts.join(' ')}\`${words.length > 0 ? ` followed by ${words.join(' and ')}` : ''}${lacking.length > 0 ? ` giving ${lacking.length === 1 ? lacking[0] : `${lacking.slice(0, -1).join(', ')} and ${lacking.at(-1)}`}` : ''}`;
 }
 
 /** The call a command is answering, once its input is known, and its command line as given. */

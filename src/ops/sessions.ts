@@ -211,7 +211,8 @@ export const submitForReview = defineOp({
         fail(
           'TASK_IN_PROGRESS',
           `You hold ${stranded.join(', ')} in progress; submitting without ${stranded.length === 1 ? 'it' : 'them'} would leave ${stranded.length === 1 ? 'it' : 'them'} in progress while you wait for review.`,
-          `Submit ${stranded.length === 1 ? 'it' : 'them'} with the work: ${refTo('session.submit', { tasks: all })}; or finish first with ${refTo('task.done', { task_id: stranded[0] })}.`,
+          // The call to make: this one with the tasks it left out (its summary too, when it is short enough to repeat).
+          `Submit ${stranded.length === 1 ? 'it' : 'them'} with the work: ${refTo('session.submit', { tasks: all, summary: input.summary.length <= 300 ? input.summary : undefined, pr_url: input.pr_url })}; or finish first with ${refTo('task.done', { task_id: stranded[0] })}.`,
         );
       }
       if (input.tasks.length === 0 && !input.pr_url) {

@@ -10,7 +10,7 @@ describe('a proposal submitted without a title', () => {
   it('keeps the title the change was created with', async () => {
     const dir = await newBoard();
     // The next step names the change (and the agent).
-    expect((await cli(dir, ['new', 'titled', '--as', 'claude', '--title', 'Full-text search'])).stdout).toContain('Next: write its proposal with `agentboard propose titled --as claude`.');
+    expect((await cli(dir, ['new', 'titled', '--as', 'claude', '--title', 'Full-text search'])).stdout).toContain('Next: write its proposal with `agentboard propose titled --as claude` giving `--why`, `--what-changes`, `--impact` and `--notes`.');
     await ok(dir, ['propose', 'titled', '--as', 'claude', '--why', WHY, '--what-changes', 'Add a search.', '--impact', 'People find tasks.', ...NOTES]);
     expect(read(dir, 'agentd/changes/titled/proposal.md')).toContain('# Proposal: Full-text search');
     expect((await ok(dir, ['show', 'titled'])).title).toBe('Full-text search');
@@ -174,7 +174,7 @@ describe('a change from proposal to archive', () => {
     expect(archiveEarly.json.error).toMatchObject({
       code: 'ARCHIVE_REFUSED',
       message: 'Change fix-workflow-bugs cannot be archived: it has no review yet, and archiving takes a review whose verdict is APPROVED.',
-      next_step: 'A reviewer records the review with `agentboard review fix-workflow-bugs`.',
+      next_step: 'A reviewer records the review with `agentboard review fix-workflow-bugs` giving `--verdict`, `--summary` and `--notes`.',
     });
 
     const review = await ok(dir, ['review', 'fix-workflow-bugs', '--as', 'gemini', '--input', write(dir, 'r.json', JSON.stringify({
@@ -190,7 +190,7 @@ describe('a change from proposal to archive', () => {
     expect(review).toMatchObject({ round: 1, verdict: 'NEEDS_FIX', phase: 'review' });
     expect((await cli(dir, ['archive', 'fix-workflow-bugs', '--json'])).json.error).toMatchObject({
       message: 'Change fix-workflow-bugs cannot be archived: its latest review says NEEDS_FIX.',
-      next_step: 'Fix the issues, then a reviewer records a new review round with `agentboard review fix-workflow-bugs`.',
+      next_step: 'Fix the issues, then a reviewer records a new review round with `agentboard review fix-workflow-bugs` giving `--verdict`, `--summary` and `--notes`.',
     });
     // seed 001: a REVIEW.md with a Verdict header and issues by severity
     const reviewFile = read(dir, 'agentd/changes/fix-workflow-bugs/REVIEW.md');
@@ -333,7 +333,7 @@ describe('the gates', () => {
     expect((await cli(dir, ['new', 'gated', '--as', 'claude', '--json'])).json.error.next_step).toBe('Read it with `agentboard show gated`, or pick another change id.');
     expect(snapshot(dir)).toEqual(before);
     await ok(dir, ['new', 'blank', '--as', 'claude']);
-    expect((await cli(dir, ['new', 'blank', '--as', 'claude', '--json'])).json.error.next_step).toBe('Submit its proposal with `agentboard propose blank --as claude`, or pick another change id.');
+    expect((await cli(dir, ['new', 'blank', '--as', 'claude', '--json'])).json.error.next_step).toBe('Submit its proposal with `agentboard propose blank --as claude` giving `--why`, `--what-changes`, `--impact` and `--notes`, or pick another change id.');
     // status names the commands that decide, with the change and the document.
     expect((await cli(dir, ['status'])).stdout).toContain('(`agentboard approve gated proposal` / `agentboard reject gated proposal');
     expect((await ok(dir, ['approve', 'gated', 'proposal'])).status).toBe('approved');

@@ -607,7 +607,7 @@ describe('a task the agent completed', () => {
       const r = await cli(dir, [...path.cli('open/T1'), '--as', 'w1', '--json']);
       expect(r.code, path.name).toBe(1);
       expect(r.json.error.message, path.name).toMatch(/^Task open\/T1 is done: you completed it at \S+\. A done task stays as it is, so you cannot [a-z ]+ it\.$/);
-      expect(r.json.error.next_step, path.name).toBe('Nothing is left to do on it: leave it out, and take your next work with `agentboard next --as w1`. If it must be worked again, ask a person to reopen it (`agentboard ask --as w1`).');
+      expect(r.json.error.next_step, path.name).toBe('Nothing is left to do on it: leave it out, and take your next work with `agentboard next --as w1`. If it must be worked again, ask a person to reopen it (`agentboard ask --as w1` giving `--question` and `--default-action`).');
     }
     expect(snapshot(dir)).toEqual(before);
   });

@@ -151,7 +151,7 @@ describe('task tools (seed 003)', () => {
     const r = await cli(dir, ['task', 'update', 'moves/T1', '--as', 'codex', '--status', 'todo', '--json']);
     expect(r.json.error.code).toBe('INVALID_TRANSITION');
     expect(r.json.error.next_step).toBe(
-      'A person moves it to todo with `agentboard release moves/T1`; you can move it to done with `agentboard task done moves/T1 --as codex`, or blocked with `agentboard task block moves/T1 --as codex`, or in_review with `agentboard session submit --task moves/T1 --as codex`.',
+      'A person moves it to todo with `agentboard release moves/T1`; you can move it to done with `agentboard task done moves/T1 --as codex`, or blocked with `agentboard task block moves/T1 --as codex` giving `--reason`, or in_review with `agentboard session submit --task moves/T1 --as codex` giving `--summary`.',
     );
     // A blocked task is completed after its blocker is cleared: the step names both commands.
     await ok(dir, ['task', 'block', 'moves/T1', '--as', 'codex', '--reason', 'No data']);
@@ -264,7 +264,7 @@ describe('sessions and input requests (seed 002)', () => {
     await ok(dir, ['session', 'block', '--as', 'codex', '--reason', 'No database', '--blocker', 'DATABASE_URL unset']);
     const r = await cli(dir, ['session', 'status', 'completed', '--as', 'codex', '--message', 'done', '--json']);
     expect(r.json.error.code).toBe('INVALID_TRANSITION');
-    expect(r.json.error.next_step).toContain('From blocked you can go to working (`agentboard session status working --as codex`)');
+    expect(r.json.error.next_step).toContain('From blocked you can go to working (`agentboard session status working --as codex` giving `--message`)');
     const state = await ok(dir, ['session', 'show', '--as', 'codex']);
     expect(state).toMatchObject({ status: 'blocked', reason: 'No database', blockers: ['DATABASE_URL unset'] });
     const human = await cli(dir, ['session', 'status', 'working', '--message', 'm', '--json']);
@@ -404,7 +404,8 @@ describe('work that would be stranded', () => {
     expect(r.code).toBe(1);
     expect(r.json.error.code).toBe('TASK_IN_PROGRESS');
     expect(r.json.error.message).toContain('You hold sub/T2 in progress');
-    expect(r.json.error.next_step).toContain('`agentboard session submit --task sub/T1 --task sub/T2 --as codex`');
+    // The exact call: this one with the task it left out, its summary repeated.
+    expect(r.json.error.next_step).toContain('`agentboard session submit --task sub/T1 --task sub/T2 --summary Half --as codex`');
     expect(r.json.error.next_step).toContain('`agentboard task done sub/T2 --as codex`');
     expect(snapshot(dir)).toEqual(before);
     const both = await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'All', '--task', 'sub/T1', '--task', 'sub/T2']);
@@ -421,7 +422,7 @@ describe('work that would be stranded', () => {
     expect(r.json.error).toEqual({
       code: 'TASK_IN_PROGRESS',
       message: 'You hold fin/T1 in progress; completing now would leave it in progress with nobody working on it.',
-      next_step: 'Finish first with `agentboard task done fin/T1 --as codex`, or submit the work with `agentboard session submit --task fin/T1 --as codex`; if you cannot go on, say why with `agentboard task block fin/T1 --as codex`.',
+      next_step: 'Finish first with `agentboard task done fin/T1 --as codex`, or submit the work with `agentboard session submit --task fin/T1 --as codex` giving `--summary`; if you cannot go on, say why with `agentboard task block fin/T1 --as codex` giving `--reason`.',
     });
     expect(snapshot(dir)).toEqual(before);
     await ok(dir, ['task', 'done', 'fin/T1', '--as', 'codex']);
@@ -481,7 +482,7 @@ describe('work that would be stranded', () => {
     expect(r.json.error).toEqual({
       code: 'TASK_IN_PROGRESS',
       message: 'You are working on upd/T2; an agent works on one task at a time, so upd/T1 stays blocked for now.',
-      next_step: 'Finish upd/T2 first with `agentboard task done upd/T2 --as codex` (or report it blocked with `agentboard task block upd/T2 --as codex`), then unblock upd/T1 with `agentboard task unblock upd/T1 --as codex`.',
+      next_step: 'Finish upd/T2 first with `agentboard task done upd/T2 --as codex` (or report it blocked with `agentboard task block upd/T2 --as codex` giving `--reason`), then unblock upd/T1 with `agentboard task unblock upd/T1 --as codex`.',
     });
     expect(snapshot(dir)).toEqual(before);
     await ok(dir, ['session', 'submit', '--task', 'upd/T2', '--summary', 'Did two', '--as', 'codex']);
@@ -516,7 +517,7 @@ describe('work that would be stranded', () => {
     const empty = await cli(dir, ['session', 'submit', '--as', 'idle', '--summary', 'Nothing much', '--json']);
     expect(empty.code).toBe(2);
     expect(empty.json.error).toMatchObject({ code: 'INVALID_INPUT', message: 'Nothing to review: the submission names no task and no pull request, so a person would have nothing to check while you wait.' });
-    expect(empty.json.error.next_step).toBe('Name what a person should check in `agentboard session submit --as idle`: the tasks this work completes, or its pull request. With nothing to submit, go on with `agentboard next --as idle`.');
+    expect(empty.json.error.next_step).toBe('Name what a person should check in `agentboard session submit --as idle` giving `--summary`: the tasks this work completes, or its pull request. With nothing to submit, go on with `agentboard next --as idle`.');
     expect(snapshot(dir)).toEqual(before);
     // The agent was not put to wait for a review: it still gets work.
     expect(await ok(dir, ['next', '--as', 'idle'])).toMatchObject({ status: 'assigned', task: { task_id: 'sub/T2' } });

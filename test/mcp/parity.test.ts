@@ -12,7 +12,7 @@ const NOTES = 'No additional notes: straightforward, nothing unexpected.';
 /** Messages name the next call in each adapter's own words (a command, a tool): compare them as <call>. */
 function neutral(value: unknown): unknown {
   const text = JSON.stringify(value)
-    .replace(/`agentboard [^`]*`( followed by the [a-z ]+)?( \((a person's command|on the command line)\))?/g, '<call>')
+    .replace(/`agentboard [^`]*`( followed by the [a-z ]+)?( giving `--[a-z-]+`((, | and )`--[a-z-]+`)*)?( \((a person's command|on the command line)\))?/g, '<call>')
     .replace(/agentboard_[a-z_]+( \{(\\"[^\\]*\\":(\\"[^\\]*\\"|\[[^\]]*\]|true|false),?)*\})?/g, '<call>');
   return JSON.parse(text);
 }

@@ -287,7 +287,7 @@ describe('a status agentboard does not know, typed by hand', () => {
     expect(again.code).toBe(1);
     expect(again.json.error.message).toContain(`agentd/changes/typed/spec.md:${line}: unknown document status "Submitted"`);
     // an agent mends no board file (a person may be saving it): it tries again or asks a person
-    expect(again.json.error.next_step).toBe('Do not edit, restore or delete board files yourself. If a person is saving the file now, the same call works in a moment; if it fails again, ask a person to mend it with `agentboard ask --as planner`, quoting this error, and go on with other work meanwhile.');
+    expect(again.json.error.next_step).toBe('Do not edit, restore or delete board files yourself. If a person is saving the file now, the same call works in a moment; if it fails again, ask a person to mend it with `agentboard ask --as planner` giving `--question` and `--default-action`, quoting this error, and go on with other work meanwhile.');
     // a person is told how: git restores only a committed file, so the way out of one never committed is said too
     const byPerson = await cli(dir, ['spec', 'typed', '--from', write(dir, 'again-spec.md', SPEC_MD), '--notes', 'No additional notes.', '--json']);
     expect(byPerson.json.error.next_step).toBe('Fix agentd/changes/typed/spec.md by hand (use one of: template, submitted, approved, rejected, superseded), or restore it with git checkout -- agentd/changes/typed/spec.md if it is committed; one never committed can be deleted, and the spec written anew.');
