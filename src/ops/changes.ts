@@ -277,7 +277,7 @@ export const validateChanges = defineOp({
     errors: z.number().int(),
     warnings: z.number().int(),
     checked: z.number().int().describe('How many changes were checked.'),
-    changes: z.array(z.object({ change_id: z.string(), archived: z.boolean().describe('Archived: read-only.'), valid: z.boolean(), findings: z.array(FindingOut) })).describe('The changes checked, those with findings first.'),
+    changes: z.array(z.object({ change_id: z.string(), archived: z.boolean().describe('Archived: read-only.'), valid: z.boolean(), findings: z.array(FindingOut) })).describe('The changes checked, those with findings first; a page holds those of its findings, and of the changes with none, its share.'),
     findings: z.array(FindingOut).describe('Findings about the board itself (config.yaml).'),
     hand_edited: z.array(z.string()).describe('Documents of the changes checked edited by hand since agentboard last wrote them; the next write merges them.'),
     ...Page,
@@ -318,20 +318,22 @@ export const validateChanges = defineOp({
     });
     // Those with findings first: a page holds them.
     const ordered = [...changes.filter((c) => c.findings.length > 0), ...changes.filter((c) => c.findings.length === 0)];
-    const every = [...boardFindings.map((f) => ({ change: null, f })), ...ordered.flatMap((c) => c.findings.map((f) => ({ change: c.change_id, f })))];
+    // The rows paged: each finding, and each change with none (so that every change checked is on some page, however many there are).
+    type Row = { change: string | null; f: Finding | null };
+    const every: Row[] = [...boardFindings.map((f): Row => ({ change: null, f })), ...ordered.flatMap((c): Row[] => (c.findings.length > 0 ? c.findings.map((f) => ({ change: c.change_id, f })) : [{ change: c.change_id, f: null }]))];
     const summary = {
-      valid: !every.some(({ f }) => failing(f)),
+      valid: !every.some(({ f }) => f !== null && failing(f)),
       hand_edited: board.handEditedDocs(toRead.filter((c) => c.archived === null).map((c) => c.changeId)).map((d) => board.rel(board.docPath(d.changeId, d.type))),
       strict: input.strict,
-      errors: every.filter(({ f }) => f.level === 'error').length,
-      warnings: every.filter(({ f }) => f.level === 'warning').length,
+      errors: every.filter(({ f }) => f?.level === 'error').length,
+      warnings: every.filter(({ f }) => f?.level === 'warning').length,
       checked: changes.length,
     };
-    // A page of the findings, the board's then each change's; every change checked is listed.
+    // A page of the findings, the board's then each change's, and of the changes with none.
     return pageOf(ctx, 'findings', every, input, (slice, info) => ({
       ...summary,
-      changes: ordered.map((c) => ({ ...c, findings: slice.filter((x) => x.change === c.change_id).map((x) => x.f) })),
-      findings: slice.filter((x) => x.change === null).map((x) => x.f),
+      changes: ordered.filter((c) => slice.some((x) => x.change === c.change_id)).map((c) => ({ ...c, findings: slice.filter((x) => x.change === c.change_id && x.f !== null).map((x) => x.f!) })),
+      findings: slice.filter((x) => x.change === null).map((x) => x.f!),
       ...info,
     }));
   },

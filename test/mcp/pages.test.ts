@@ -209,6 +209,18 @@ describe('write tools answer with the item changed and the ids to go on with', (
     const text = (await mcp.call('agentboard_validate_change', { all: true })).text;
     expect(text).toContain('agentd/changes/change-249/proposal.md:');
     expect(text).toContain('invalid: 1 error');
+    // Every change checked is on one page, followed by the cursor alone: none is cut with no way on.
+    const seen: string[] = [];
+    let page = r;
+    for (let n = 1; ; n++) {
+      expectFits(page, `validate_change page ${n}`);
+      expect(String(page.data.notice ?? ''), `page ${n}`).not.toContain('Shortened');
+      seen.push(...page.data.changes.map((c: any) => c.change_id));
+      if (!page.data.has_more) break;
+      page = await mcp.call('agentboard_validate_change', { all: true, response_format: 'json', cursor: page.data.next_cursor });
+    }
+    expect(seen.length).toBe(250);
+    expect(new Set(seen).size).toBe(250);
     await mcp.close();
   });
 
