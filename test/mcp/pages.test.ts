@@ -195,19 +195,19 @@ describe('write tools answer with the item changed and the ids to go on with', (
     const dir = await newBoard();
     await ok(dir, ['new', 'change-000', '--as', 'planner', '--title', 'A change among many']);
     const proposal = read(dir, 'agentd/changes/change-000/proposal.md');
-    for (let i = 1; i < 250; i++) {
+    for (let i = 1; i < 450; i++) {
       const id = `change-${String(i).padStart(3, '0')}`;
       mkdirSync(join(dir, 'agentd/changes', id));
       write(dir, `agentd/changes/${id}/proposal.md`, proposal.replaceAll('change-000', id));
     }
-    write(dir, 'agentd/changes/change-249/proposal.md', proposal.replaceAll('change-000', 'change-249').replace('status: template', 'status: Templat'));
+    write(dir, 'agentd/changes/change-449/proposal.md', proposal.replaceAll('change-000', 'change-449').replace('status: template', 'status: Templat'));
     const mcp = await connect(dir, 'planner');
     const r = await mcp.call('agentboard_validate_change', { all: true, response_format: 'json' });
     expectFits(r, 'validate_change');
-    expect(r.data).toMatchObject({ valid: false, errors: 1, checked: 250 });
-    expect(r.data.changes[0]).toMatchObject({ change_id: 'change-249', valid: false, findings: [expect.objectContaining({ rule: 'frontmatter.status' })] });
+    expect(r.data).toMatchObject({ valid: false, errors: 1, checked: 450 });
+    expect(r.data.changes[0]).toMatchObject({ change_id: 'change-449', valid: false, findings: [expect.objectContaining({ rule: 'frontmatter.status' })] });
     const text = (await mcp.call('agentboard_validate_change', { all: true })).text;
-    expect(text).toContain('agentd/changes/change-249/proposal.md:');
+    expect(text).toContain('agentd/changes/change-449/proposal.md:');
     expect(text).toContain('invalid: 1 error');
     // Every change checked is on one page, followed by the cursor alone: none is cut with no way on.
     const seen: string[] = [];
@@ -219,8 +219,8 @@ describe('write tools answer with the item changed and the ids to go on with', (
       if (!page.data.has_more) break;
       page = await mcp.call('agentboard_validate_change', { all: true, response_format: 'json', cursor: page.data.next_cursor });
     }
-    expect(seen.length).toBe(250);
-    expect(new Set(seen).size).toBe(250);
+    expect(seen.length).toBe(450);
+    expect(new Set(seen).size).toBe(450);
     await mcp.close();
   });
 
