@@ -237,6 +237,9 @@ function assembleInput(op: OpInfo, positionals: (string | string[] | undefined)[
     give({ [field.name]: given }, `--${flag}`);
   }
   if (takes(op, 'agent_id') && !(op.cli.args ?? []).some((a) => a.startsWith('agent_id')) && globals.as !== undefined) give({ agent_id: globals.as }, '--as');
+  // A field of its own spelled --as (`inputs --as codex`: the questions codex asked) takes the global option's value.
+  const asField = op.fields.find((f) => f.name !== 'agent_id' && op.cli.flags?.[f.name] === 'as');
+  if (asField && globals.as !== undefined) give({ [asField.name]: globals.as }, '--as');
   return markdown === undefined ? { input, lines } : { input, markdown, lines };
 }
 

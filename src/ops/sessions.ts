@@ -358,12 +358,13 @@ export const listInputs = defineOp({
   summary: 'List input requests (open ones by default)',
   access: 'read',
   input: z.strictObject({
-    agent_id: AgentId.optional().describe('Only this agent\'s requests.'),
+    // Not agent_id: an agent that names itself on every call (as it is told to) still sees every question.
+    asked_by: AgentId.optional().describe('Only the questions this agent asked.'),
     status: z.enum(['open', 'resolved', 'all']).default('open').describe('open (default): unanswered; resolved: answered or timed out; all: both.'),
     ...pageInput('inputs'),
   }),
   output: z.object({ inputs: z.array(InputOut), ...Page }),
-  cli: { command: 'inputs' },
+  cli: { command: 'inputs', flags: { asked_by: 'as' } },
   tool: {
     name: 'agentboard_list_inputs',
     title: 'List questions to people',
@@ -374,7 +375,7 @@ export const listInputs = defineOp({
   run(ctx, input) {
     const data = ctx.board().readRuntime();
     const inputs = Object.values(data.inputs)
-      .filter((i) => (input.status === 'all' || i.status === input.status) && (!input.agent_id || i.agent_id === input.agent_id))
+      .filter((i) => (input.status === 'all' || i.status === input.status) && (!input.asked_by || i.agent_id === input.asked_by))
       .sort((a, b) => (a.created_at < b.created_at ? -1 : 1))
       .map(inputOut);
     return page(ctx, 'inputs', inputs, input, {}, (i) => i.input_id);

@@ -36,7 +36,7 @@ const solvers: ((call: Call) => Promise<string>)[] = [
   async (call) => {
     const tasks = await every(call, 'agentboard_list_tasks', { limit: 500 }, 'tasks');
     const holder = tasks.find((t: any) => t.title === 'Inverted index storage').assignee;
-    const { inputs } = await call('agentboard_list_inputs', { agent_id: holder, status: 'all' });
+    const { inputs } = await call('agentboard_list_inputs', { asked_by: holder, status: 'all' });
     return inputs[0].resolution.value;
   },
   async (call) => {

@@ -261,6 +261,24 @@ describe('the record of done work, over MCP', () => {
     await mcp.close();
   });
 
+  it('lists every question to a planner that names itself, as it is told to on every call, and one agent\'s with asked_by, on a bound server too', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'asks', [{ title: 'Only' }]);
+    const worker = await connect(dir, 'worker');
+    await worker.call('agentboard_request_input', { agent_id: 'codex', question: 'REST or GraphQL?', default_action: 'REST.', timeout_minutes: 60 });
+    await worker.close();
+    const planner = await connect(dir, 'planner', { agentId: 'planner-1' });
+    const ids = async (args: object) => (await planner.call('agentboard_list_inputs', args)).data.inputs.map((i: { agent_id: string }) => i.agent_id);
+    expect(await ids({ agent_id: 'planner-1' })).toEqual(['codex']);
+    expect(await ids({})).toEqual(['codex']);
+    expect(await ids({ asked_by: 'codex' })).toEqual(['codex']);
+    expect(await ids({ asked_by: 'planner-1' })).toEqual([]);
+    await planner.close();
+    // The command line filters with --as, as before.
+    expect((await ok(dir, ['inputs', '--as', 'codex'])).inputs).toHaveLength(1);
+    expect((await ok(dir, ['inputs', '--as', 'someone-else'])).inputs).toHaveLength(0);
+  });
+
   it('reads the session of an agent that has none as none yet (session 0, no move), without making one', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'quiet', [{ title: 'Only' }]);
