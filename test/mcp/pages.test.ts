@@ -143,6 +143,14 @@ describe('a change of 600 tasks, read through MCP in pages', () => {
     expect(next, first.stdout).not.toBeNull();
     const second = await ok(dir, [...next![1]!.split(' ').slice(1), '--json']);
     expect(second.tasks.map((t: any) => t.id)).toEqual(['T4', 'T5', 'T6']);
+    // A change's and a document's next page are named whole, their ids filled in: run as written, they go on.
+    for (const [args, lines] of [[['show', 'big', '--limit', '2'], 'task_ids'], [['show', 'big', 'tasks', '--limit', '3'], 'markdown']] as const) {
+      const page = await cli(dir, [...args]);
+      const named = /next page: `agentboard ([^`]+)`/.exec(page.stdout);
+      expect(named?.[1], page.stdout).toMatch(/^show big (tasks --format markdown )?--cursor [\w-]+$/);
+      const then = await ok(dir, [...named![1]!.split(' '), '--json']);
+      expect(then[lines], args.join(' ')).toBeTruthy();
+    }
   });
 });
 
