@@ -135,6 +135,8 @@ export const getDocument = defineOp({
       findings: checkDoc(doc, input.change_id),
       archived: change.archived !== null,
     };
+    // The file as it is, and beside it (a note, never in its text) that it no longer changes.
+    if (change.archived !== null) board.notices.push({ kind: 'archived', message: `${input.change_id} is archived (${doc.file}): read-only.` });
     if (input.format === 'markdown') {
       const lines = linesOf(renderDocFile(m, doc.extra, doc.body, doc.comments));
       return pageOf(ctx, 'lines', lines, input, (page, info) => ({ ...head, content: null, markdown: page.join(''), ...info }));

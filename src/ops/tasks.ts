@@ -167,6 +167,7 @@ export const showTask = defineOp({
     const board = ctx.board();
     const found = findTask(board, changeId, taskId, { archived: true });
     const archived = !board.hasChange(changeId);
+    if (archived) board.notices.push({ kind: 'archived', message: `${changeId} is archived: ${input.task_id} is read-only.` });
     return {
       archived,
       task: taskOut(changeId, found.task, found.byId, openForWork(board, changeId, archived ? null : found.doc)),

@@ -326,7 +326,7 @@ function misnamedFinding(shown: string, file: string, type: DocType, beside: boo
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
-  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote' | 'worktree';
+  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote' | 'worktree' | 'archived';
   message: string;
 }
 

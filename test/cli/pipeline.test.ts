@@ -251,6 +251,11 @@ describe('a change from proposal to archive', () => {
     expect(archivedSpec.markdown).toBe(read(dir, `${archived.archived_to}/spec.md`));
     const task = await ok(dir, ['task', 'show', 'fix-workflow-bugs/T1']);
     expect(task).toMatchObject({ task: { task_id: 'fix-workflow-bugs/T1', status: 'done' }, archived: true });
+    // The text a reader sees says so too, beside it: the document's own text stays the file as it is.
+    expect((await cli(dir, ['task', 'show', 'fix-workflow-bugs/T1'])).stderr).toContain('note: fix-workflow-bugs is archived: fix-workflow-bugs/T1 is read-only.');
+    const specText = await cli(dir, ['show', 'fix-workflow-bugs', 'spec']);
+    expect(specText.stdout).toBe(read(dir, `${archived.archived_to}/spec.md`));
+    expect(specText.stderr).toContain(`note: fix-workflow-bugs is archived (${archived.archived_to}/spec.md): read-only.`);
     const archivedTasks = await ok(dir, ['task', 'list', '--change', 'fix-workflow-bugs']);
     expect(archivedTasks.tasks.length).toBeGreaterThan(0);
     expect(archivedTasks.archived).toBe(true);
