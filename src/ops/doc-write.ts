@@ -178,9 +178,12 @@ export function checkBeforeWrite(type: Stage, text: string, file: string, change
   const errors = findings.filter((f) => f.level === 'error').map((f) => (typeof input === 'object' ? inInput(f, text, input) : inFields(f, doc, input === 'tasks')));
   if (errors.length > 0) {
     const shown = errors.slice(0, 20).map((f) => `${f.message} [${f.rule}]`);
+    // Its warnings come in the same round: fixed with the errors, they cost no revision after the write.
+    const warned = findings.filter((f) => f.level === 'warning').map((f) => (typeof input === 'object' ? inInput(f, text, input) : inFields(f, doc, input === 'tasks')));
+    const also = warned.length > 0 ? ` Its warnings, which alone would not stop the write: ${warned.slice(0, 10).map((f) => `${f.message} [${f.rule}]`).join('; ')}${warned.length > 10 ? ` (and ${warned.length - 10} more)` : ''}.` : '';
     throw new AgentboardError(
       'VALIDATION_FAILED',
-      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 20 ? ` (and ${errors.length - 20} more)` : ''}.`,
+      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 20 ? ` (and ${errors.length - 20} more)` : ''}.${also}`,
       `Fix ${errors.length === 1 ? 'this' : 'these'} and call ${refTo(retryOp, retryArgs)} again.`,
       { findings: errors },
     );

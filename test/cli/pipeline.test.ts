@@ -358,6 +358,16 @@ describe('seed 001 acceptance', () => {
     expect(existsSync(join(dir, 'agentd/changes/short/spec.md'))).toBe(false);
   });
 
+  it('refuses a spec with an error in one round with its warnings, which would otherwise come only once it is written', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['propose', 'rounds', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
+    const input = { overview: 'The board keeps the tasks of a change and hands each one to exactly one agent at a time.', requirements: [{ id: 'R1', title: 'Claims', text: 'The board MUST hand a task to one agent.' }, { id: 'R2', title: 'Attribution', text: 'Every change records who made it.' }], scenarios: [{ name: 'Two agents ask at once', requirement: 'R7', given: 'one ready task', when: 'two agents ask', then: 'one gets it' }], notes: 'n' };
+    const r = await cli(dir, ['spec', 'rounds', '--as', 'claude', '--input', '-', '--json'], { stdin: JSON.stringify(input) });
+    expect(r.json.error.code).toBe('VALIDATION_FAILED');
+    expect(r.json.error.message).toMatch(/^The spec is not valid, so nothing was written: .*\[spec\.requirement\.normative\]\. Its warnings, which alone would not stop the write: .*requirement R7, which the spec does not have \[spec\.scenario\.requirement\]\.$/);
+    expect(existsSync(join(dir, 'agentd/changes/rounds/spec.md'))).toBe(false);
+  });
+
   it('accepts seed 001 itself as a spec', async () => {
     const dir = await newBoard();
     await ok(dir, ['propose', 'mcp-spec-tooling', '--as', 'claude', '--why', WHY, '--what-changes', 'x', '--impact', 'y', ...NOTES]);
