@@ -163,8 +163,8 @@ export const nextTask = defineOp({
     name: 'agentboard_get_next_task',
     title: 'Get your next task',
     description:
-      'Your next task, yours alone (or the one in progress), with its dependencies, requirements and earlier feedback; ' +
-      "nothing new while your submitted work awaits a person's review; else why nothing is available. " +
+      'Your next task, yours alone (or the one you hold), with its dependencies, requirements and feedback; ' +
+      'nothing new while your submitted work awaits review; else why none is available. ' +
       `Report with ${refTo('task.progress')}, finish with ${refTo('task.done')} or ${refTo('session.submit')}.`,
     profiles: ['worker', 'agent'],
   },
