@@ -40,6 +40,7 @@ export function sessionOf(data: RuntimeData, agentId: string, now: string): Sess
  * session is over: reporting working opens the agent's next session.
  */
 export function moveSession(data: RuntimeData, agentId: string, to: SessionStatus, now: string, message?: string): SessionRecord {
+  const none = data.sessions[agentId] === undefined;
   let session = sessionOf(data, agentId, now);
   if (session.status === 'completed' && to === 'working') {
     session = newSession(agentId, session.number + 1, now);
@@ -54,7 +55,7 @@ export function moveSession(data: RuntimeData, agentId: string, to: SessionStatu
     const allowed = SESSION_MOVES[session.status];
     fail(
       'INVALID_TRANSITION',
-      `Your workflow status is ${session.status}; it cannot change to ${to}.`,
+      none ? `You have no session yet: it opens as started, which cannot change to ${to}.` : `Your workflow status is ${session.status}; it cannot change to ${to}.`,
       allowed.length > 0
         ? `From ${session.status} you can go to ${allowed.map((a) => `${a} (${MOVE_CALLS[a]})`).join(' or ')}.${session.status === 'awaiting_input' ? ` Meanwhile read the answer with ${refTo('session.show', { agent_id: agentId })}.` : ''}`
         : `Your session is completed; report working with ${MOVE_CALLS.working} to start a new one.`,

@@ -113,6 +113,9 @@ export const registerAgent = defineOp({
     const board = ctx.board();
     return board.mutate((tx) => {
       const previous = tx.runtime.agents[input.agent_id];
+      // Registered again as it is: nothing to write (the tool says it is idempotent, and so it is).
+      const same = previous && previous.name === input.name && previous.role === input.role && (input.skills === undefined || JSON.stringify(input.skills) === JSON.stringify(previous.skills));
+      if (same && tx.runtime.sessions[input.agent_id]) return { agent: agentOut({ runtime: tx.runtime, work: agentWork(tx), seen: new Map([[input.agent_id, previous.updated_at]]) }, input.agent_id), updated: true };
       tx.runtime.agents[input.agent_id] = {
         id: input.agent_id,
         name: input.name,

@@ -220,7 +220,8 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'document.correct': written,
   'change.list': (d, p) => {
     const listed = d.changes.filter((c: Data) => c.archived).length;
-    const more = d.archived_count > listed ? `${d.archived_count} archived change${d.archived_count === 1 ? '' : 's'} (${refTo('change.list', { archived: true })} lists them)\n` : '';
+    // A list that holds archived changes was asked for them: the rest come in its next pages, not by another call.
+    const more = listed === 0 && d.archived_count > 0 ? `${d.archived_count} archived change${d.archived_count === 1 ? '' : 's'} (${refTo('change.list', { archived: true })} lists them)\n` : '';
     if (d.changes.length === 0 && d.notice) return ''; // the notice says it, after the page
     if (d.changes.length === 0) return d.archived_count > 0 ? `No open changes.\n${more}` : `No changes yet: create one with ${refTo(['change.create', 'proposal.submit'])}.\n`;
     return (

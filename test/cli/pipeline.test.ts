@@ -243,6 +243,8 @@ describe('a change from proposal to archive', () => {
     expect(list.archived_count).toBe(1);
     expect((await cli(dir, ['list'])).stdout).toContain('1 archived change (`agentboard list --archived` lists them)');
     const all = await ok(dir, ['list', '--archived']);
+    // Asked for the archived changes, the list does not send the reader to ask for them again.
+    expect((await cli(dir, ['list', '--archived'])).stdout).not.toContain('lists them');
     expect(all.changes.map((c: any) => [c.change_id, c.phase, c.archived])).toEqual([['fix-workflow-bugs', 'archived', archived.archived_to]]);
     const shown = await ok(dir, ['show', 'fix-workflow-bugs']);
     expect(shown).toMatchObject({ change_id: 'fix-workflow-bugs', phase: 'archived', archived: archived.archived_to });

@@ -94,6 +94,10 @@ describe('next', () => {
     await ok(dir, ['agent', 'register', '--as', 'dba', '--name', 'DBA', '--role', 'Database', '--skills', 'sql']);
     // Registering again without skills keeps those registered before.
     expect((await ok(dir, ['agent', 'register', '--as', 'dba', '--name', 'DBA', '--role', 'Database administrator'])).agent).toMatchObject({ role: 'Database administrator', skills: ['sql'] });
+    // Registering again as it is writes nothing: the call is idempotent.
+    const before = snapshot(dir);
+    expect((await ok(dir, ['agent', 'register', '--as', 'dba', '--name', 'DBA', '--role', 'Database administrator', '--skills', 'sql'])).agent).toMatchObject({ role: 'Database administrator', skills: ['sql'] });
+    expect(snapshot(dir)).toEqual(before);
     expect((await ok(dir, ['next', '--as', 'dba'])).task.title).toBe('Schema');
   });
 

@@ -290,6 +290,9 @@ describe('the record of done work, over MCP', () => {
     const history = await mcp.call('agentboard_get_session_history', { agent_id: 'ghost' });
     expect(history.data).toMatchObject({ agent_id: 'ghost', session: 0, moves: [], total: 0 });
     expect(history.text).toContain('ghost: no session yet');
+    // Nor is it told a status it does not have when it reports one it cannot reach yet.
+    const early = await mcp.call('agentboard_update_status', { agent_id: 'ghost', status: 'completed', message: 'Done.' });
+    expect(early.error).toMatchObject({ code: 'INVALID_TRANSITION', message: 'You have no session yet: it opens as started, which cannot change to completed.' });
     expect(snapshot(dir)).toEqual(before);
     // Its first work call opens session 1, started then working: both moves recorded.
     await mcp.call('agentboard_get_next_task', { agent_id: 'ghost' });
