@@ -85,6 +85,14 @@ describe('a document that differs from what agentboard wrote only in its line en
     write(dir, spec, BOM + read(dir, spec));
     expect(await handEdited(dir)).toEqual([]);
     // read as the task list it is (not from offsets into the text agentboard wrote)
+    // show prints the file as it is, its line ends too, and so reads the markdown in pages
+    expect((await cli(dir, ['show', 'ends', 'tasks'])).stdout).toBe(read(dir, tasks));
+    const paged: string[] = [];
+    for (let page = await ok(dir, ['show', 'ends', 'tasks', '--limit', '7']); ; page = await ok(dir, ['show', 'ends', 'tasks', '--format', 'markdown', '--cursor', page.next_cursor])) {
+      paged.push(page.markdown);
+      if (!page.has_more) break;
+    }
+    expect(paged.join('')).toBe(read(dir, tasks));
     const listed = (await ok(dir, ['task', 'list', '--change', 'ends'])).tasks.map((t: any) => [t.task_id, t.title, t.status, t.assignee]);
     expect(listed).toEqual([
       ['ends/T1', 'One', 'in_progress', 'codex'],
