@@ -309,7 +309,7 @@ export const validateChanges = defineOp({
       if (!(err instanceof AgentboardError)) throw err;
       boardFindings.push({ level: 'error', file: board.rel(board.changesDir), rule: 'board.unreadable', message: err.message, fix: err.nextStep });
     }
-    boardFindings.push(...board.problems);
+    boardFindings.push(...board.problems, ...board.gatesOpened());
     if (!one || input.all) boardFindings.push(...board.goneChanges());
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = toRead.map((change) => {

@@ -172,7 +172,7 @@ export const boardStatus = defineOp({
       open_inputs: openInputs,
       awaiting_decision: awaiting,
       tasks_in_review: inReview,
-      problems: [...board.problems, ...board.goneChanges(), ...problems],
+      problems: [...board.problems, ...board.goneChanges(), ...board.gatesOpened(), ...problems],
       hand_edited: board.handEdited(),
       conflicts: board.readConflicts(),
       runs: openRuns,

@@ -562,6 +562,32 @@ export class Board implements Reader {
     return this.settings().config;
   }
 
+  /**
+   * The gates a person keeps that config.yaml opens against the commit checked out, as warnings:
+   * an approval require_approval no longer asks for, self-review allowed. An edit not committed
+   * takes effect for every agent at once, reviewed by no one: a person sees it here. Nothing
+   * outside git, or where the file is as committed.
+   */
+  gatesOpened(): Finding[] {
+    if (this.branch() === null) return [];
+    const shown = `${BOARD_DIR}/config.yaml`;
+    let before: Config;
+    try {
+      const committed = committedFile(this.root, this.rel(this.configPath));
+      if (!('text' in committed) || committed.text === null || committed.text === this.settings().text) return [];
+      before = parseConfig(committed.text, shown);
+    } catch {
+      return []; // no committed settings to compare with, or ones that do not read: nothing to say
+    }
+    const now = this.config;
+    const out: Finding[] = [];
+    const fix = 'commit the change if a person made it on purpose, or put the committed settings back with `git checkout -- agentd/config.yaml`';
+    const dropped = before.require_approval.filter((p) => !now.require_approval.includes(p));
+    if (dropped.length > 0) out.push({ level: 'warning', file: shown, rule: 'config.gates.opened', message: `require_approval no longer names ${dropped.join(', ')}, which the commit checked out does: this edit, not committed, lets the board go on without a person's approval of ${dropped.length === 1 ? 'it' : 'them'}, for every agent at once`, fix });
+    if (!before.review.allow_self_review && now.review.allow_self_review) out.push({ level: 'warning', file: shown, rule: 'config.gates.opened', message: 'review: allow_self_review is true, where the commit checked out has it false: this edit, not committed, lets an agent review work it did itself', fix });
+    return out;
+  }
+
   /** The settings with the text they were read from. */
   private settings(): { text: string | null; config: Config } {
     if (this.settingsKept) return this.configCache!;

@@ -182,6 +182,28 @@ describe('a decision committed with git that no command made', () => {
   });
 });
 
+describe('settings that open a gate, not committed', () => {
+  it('are a warning of validate and status until committed or put back: an approval no longer asked for, self-review allowed', async () => {
+    const dir = await newBoard();
+    requireApproval(dir, 'spec, tasks');
+    commitBoard(dir);
+    const config = 'agentd/config.yaml';
+    const committed = read(dir, config);
+    const gates = async () => (await cli(dir, ['validate', '--json'])).json.data.findings.filter((f: any) => f.rule === 'config.gates.opened').map((f: any) => f.message);
+    expect(await gates()).toEqual([]);
+    write(dir, config, `${committed.replace('require_approval: [spec, tasks]', 'require_approval: [tasks]')}\nreview:\n  allow_self_review: true\n`);
+    const said = await gates();
+    expect(said).toEqual([
+      "require_approval no longer names spec, which the commit checked out does: this edit, not committed, lets the board go on without a person's approval of it, for every agent at once",
+      'review: allow_self_review is true, where the commit checked out has it false: this edit, not committed, lets an agent review work it did itself',
+    ]);
+    expect((await ok(dir, ['status'])).problems.filter((p: any) => p.rule === 'config.gates.opened')).toHaveLength(2);
+    // Committed, it is the board's setting, reviewed like any other change.
+    git(dir, 'commit', '-qam', 'open the gates');
+    expect(await gates()).toEqual([]);
+  });
+});
+
 describe("another clone's approval pulled with git", () => {
   it('is taken as it is: no finding, its tasks are handed out, and a hand edit in the same clone is still one', async () => {
     const origin = tempDir('agentboard-origin-');
