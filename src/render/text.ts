@@ -208,7 +208,8 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
         return `${m.client}: ${m.file} ${what}${TRUST[m.client as string] ?? ''}\n`;
       })
       .join('') +
-    (d.mcp_server && !d.mcp_server.on_path
+    // Said when this run wrote an entry: one kept or already there says how it starts itself.
+    (d.mcp_server && !d.mcp_server.on_path && d.mcp.some((m: Data) => m.result === 'created' || m.result === 'added')
       ? `agentboard is not on the PATH, so the clients start it as ${[d.mcp_server.command, ...d.mcp_server.args].join(' ')} (\`npm link\` in the agentboard folder puts it on the PATH).\n`
       : '') +
     (d.warning ? `Warning: ${d.warning}\n` : ''),

@@ -84,6 +84,10 @@ describe('init --mcp', () => {
     expect(JSON.parse(read(dir, '.mcp.json')).mcpServers.agentboard).toEqual({ command: process.execPath, args: [bin, 'mcp', '--profile', 'agent'] });
     expect(read(dir, '.codex/config.toml')).toBe(`[mcp_servers.agentboard]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(bin)}, "mcp", "--profile", "agent"]\n`);
     expect(r.stdout).toContain('Codex reads it only in a trusted project');
+    // Run again, it writes nothing, and says nothing of how the clients start what it did not write.
+    const again = await cli(dir, ['init', '--mcp', 'claude,codex'], { env: { PATH: BARE_PATH } });
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('is not on the PATH');
   });
 
   it('says what each client needs before it starts the server: approval, or a trusted folder (Gemini CLI trusts none by default)', async () => {
