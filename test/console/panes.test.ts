@@ -1,5 +1,6 @@
 /** The console's panes, drawn by ink-testing-library on a board in mid-flight: frames asserted, keys sent. */
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { changeWithTasks, newBoard, ok } from '../helpers.js';
@@ -134,6 +135,19 @@ describe('the agents pane', () => {
     expect(lineWith(frame, 'old-agent')).toMatch(/T5 Fold accents +Looking at accents +5h/);
     expect(lineWith(frame, 'fake-planner')).toContain('no status');
     expect(frame).toContain(`run ${RUN_ID} · planner · between invocations`);
+  });
+
+  it('counts a run\'s agent as working while one of its invocations runs, not between them', async () => {
+    const own = await newBoard();
+    await changeWithTasks(own, 'solo', [{ title: 'Only' }]);
+    const run = join(own, 'agentd', '.runtime', 'runs', RUN_ID);
+    mkdirSync(run, { recursive: true });
+    const usage = { input_tokens: 0, output_tokens: 0, cached_input_tokens: 0, cost_usd: null };
+    writeFileSync(join(run, 'run.json'), JSON.stringify({ run_id: RUN_ID, change_id: 'solo', person: 'human:tester', pid: process.pid, host: hostname(), started_at: new Date().toISOString(), ended_at: null, outcome: null, message: null, goal: null, phase: 'implementation', agents: { planner: 'fake-planner', reviewer: 'fake-reviewer', workers: ['fake-w1'] }, options: {}, claims: [], invocations: 2, usage }));
+    // fake-w1 said it works, and its turn ended: between invocations it is idle.
+    await asAgent(own, 'fake-w1', ['session', 'status', 'working', '--message', 'Done with my turn']);
+    const c = (drawn = drawConsole(own));
+    expect(lines(c.frame())[0]).toMatch(/ · 0 working\b/);
   });
 
   it('opens the task an agent holds', async () => {

@@ -357,7 +357,8 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
 
   const target = selectedTarget(snapshot, views, u);
   const totals = snapshot.changes.reduce((a, c) => ({ done: a.done + c.tasks.done, total: a.total + c.tasks.total }), { done: 0, total: 0 });
-  const working = snapshot.agents.filter((a) => a.status === 'working').length;
+  // An agent of a run works while one of its invocations runs (between them it is idle, whatever it last reported); any other, while it says so.
+  const working = snapshot.agents.filter((a) => (a.run ? a.run.invocation > 0 : a.status === 'working')).length;
   const problems = snapshot.problems.length;
 
   const help = u.overlay?.kind === 'help' ? helpLines(source.person, size.width) : null;
