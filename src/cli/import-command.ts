@@ -76,9 +76,11 @@ export function renderImport(data: Data): string {
     changes.map((c) => [c.change_id, c.status.replace(/_/g, ' '), c.archived_to ? `archived (${c.archived_to})` : c.phase, c.tasks.total ? `${c.tasks.done}/${c.tasks.total} done` : '-', c.verdict ?? '-', c.source]),
   );
   const said = (x: Data) => x.level !== 'info';
-  // What is said of a change as a whole (why it was refused) is on its row; what is said of its documents, on their source files.
-  const ofChanges = changes.flatMap((c) => (c.findings as Data[]).filter((x) => said(x) && x.file === c.source));
+  // What is said of a change's documents is on their source files; what is said of a change as a
+  // whole (why it was refused, a source that moved on since it was imported) only on the change.
   const ofFiles = (data.files as Data[]).flatMap((f) => (f.findings as Data[]).filter(said).map((x): Data => ({ ...x, file: f.file })));
+  const onFiles = new Set(ofFiles.map((x) => `${x.file}\0${x.line ?? ''}\0${x.message}`));
+  const ofChanges = changes.flatMap((c) => (c.findings as Data[]).filter((x) => said(x) && !onFiles.has(`${x.file}\0${x.line ?? ''}\0${x.message}`)));
   out += `\nEvery source file and where it went (${(data.files as Data[]).length} files):\n`;
   for (const f of data.files as Data[]) out += `  ${f.file} → ${f.to.join(', ')}\n`;
   if (ofChanges.length + ofFiles.length > 0) {

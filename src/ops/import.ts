@@ -21,7 +21,7 @@ import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { checkDoc, parseDocText, renderDocFile, requirementIdsOf } from '../store/documents.js';
 import { readMeta } from '../store/doc-meta.js';
 import { readBoardFile } from '../store/fs.js';
-import { splitFrontmatter } from '../store/markdown.js';
+import { splitFrontmatter, withLf } from '../store/markdown.js';
 import { renderInput, type DocInput, type Transaction } from '../store/transaction.js';
 import { FindingSink } from '../domain/findings.js';
 import { cutToWord } from '../import/documents.js';
@@ -425,6 +425,18 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
   const hereTasks = (here?.tasks?.content?.blocks ?? []).flatMap((b) => (b.task ? [b.task] : []));
   const moved = here && status === 'unchanged' ? sourceMovedOn(change, hereTasks) : null;
   if (moved) findings.push({ ...moved, file: change.tasks?.from ?? change.source });
+  // A document the board holds as it was imported (never revised there) that the source has since changed.
+  for (const type of here && status === 'unchanged' ? (['proposal', 'spec', 'design'] as const) : []) {
+    const source = change[type];
+    const there = here![type];
+    if (!source || !there?.content || there.meta.revision !== 1 || withLf(there.body).trim() === withLf(renderInput(type, source.content as never)).trim()) continue;
+    findings.push({
+      level: 'warning',
+      file: source.from,
+      message: `the source's ${fileName(type)} of ${change.id} differs from what was imported, and the board's change is left as it is, so none of that came over`,
+      fix: type === 'design' ? `bring over what still applies by hand: the board's is ${board.rel(board.docPath(change.id, 'design'))}` : `bring over what still applies on the board: \`agentboard show ${change.id} ${type}\` shows the board's, and a planner writes the new one with \`agentboard ${type === 'proposal' ? 'propose' : 'spec'} ${change.id} --from\` and the file`,
+    });
+  }
   const state = (type: (typeof STAGES)[number]) => {
     const d = docs.find((x) => x.type === type);
     return d ? { status: d.meta.status } : null;

@@ -443,6 +443,13 @@ describe('import refusals', () => {
     const lines = again.files.find((f: any) => f.file === file).lines;
     expect(lines.find((l: any) => l.text.startsWith('- [ ] 3.4')).to).toBe('not imported (add-bookmark-import is on the board already, left as it is): read as task 3.4');
     expect((await ok(dir, ['task', 'show', 'add-bookmark-import/2.2'])).task.status).not.toBe('done');
+    // So does a document the source changed since, and the report a person reads says both.
+    const proposal = 'openspec/changes/add-bookmark-import/proposal.md';
+    write(dir, proposal, `${read(dir, proposal)}\nOne more line written in the source later.\n`);
+    const text = await cli(dir, ["import", "openspec"], PERSON);
+    expect(text.stdout).toContain(`${file}: warning: the source's task list of add-bookmark-import differs from the board's`);
+    expect(text.stdout).toContain(`${proposal}: warning: the source's proposal.md of add-bookmark-import differs from what was imported, and the board's change is left as it is, so none of that came over`);
+    expect(text.stdout).not.toMatch(/design\.md: warning|spec\.md: warning: the source's/);
   });
 });
 
