@@ -68,7 +68,8 @@ const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ \t]?([xX]|[^\]\sA-Za-z0-9]
 const NUMBERED = /^(?:Task[ \t]+)?(\*\*)?(\d+[a-z]?(?:\.\d+[a-z]?)*|[A-Z]{1,6}-?\d+(?:\.\d+)*)(?:[:.]?\1[:.]?)[ \t]+(.+)$/;
 /** spec-kit's [P] and the label of a task's user story: [US1], or [HU1] in Spanish and Portuguese lists. */
 const MARKERS = /^((?:\[(?:P|US\d+|HU\d+)\][ \t]*)+)/;
-const DEPENDS_PROSE = /\(depends on ([^)]+)\)/gi;
+/** "(depends on T004)", in the languages spec-kit writes task lists in too (Spanish, Portuguese, French, German, Italian). */
+const DEPENDS_PROSE = /\((?:depends on|depende de|depende do|depende da|dépend de|hängt ab von|dipende da) ([^)]+)\)/gi;
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
 const ACTIONS: Record<string, FileAction> = {
   create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete',

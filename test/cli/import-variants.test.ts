@@ -162,6 +162,17 @@ describe('a spec.md whose user stories stand under its title, with no "## User S
   });
 });
 
+describe('a spec-kit task list in Spanish that names a dependency', () => {
+  it('reads "(depende de T002)" as "(depends on T002)"', async () => {
+    const spec = '# Especificación: Búsqueda\n\n**Entrada**: Descripción del usuario: "buscar mis reservas por fecha para encontrarlas sin recorrer la lista entera"\n\n## Escenarios de Usuario\n\n### Historia de Usuario 1 - Buscar (Prioridad: P1)\n\n1. **Dado** una reserva, **Cuando** la busco por su fecha, **Entonces** la veo.\n\n## Requisitos\n\n- **RF-001**: El sistema DEBE buscar reservas.\n';
+    const tasks = '# Tareas: Búsqueda\n\n## Fase 1: Base\n\n- [ ] T001 Modelo\n- [ ] T002 [P] Índice\n- [ ] T003 [P] Vista de resultados (depende de T002)\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/003-busqueda/spec.md': spec, 'specs/003-busqueda/tasks.md': tasks }));
+    expect(code).toBe(0);
+    const changeId = row(data, 'busqueda').change_id;
+    expect((await ok(board, ['task', 'show', `${changeId}/T003`])).task.depends).toContain('T002');
+  });
+});
+
 describe('a task list named in the singular (task.md)', () => {
   it('is read as tasks.md when the change has no tasks.md, and the report says so', async () => {
     const { code, data } = await imported('openspec', source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/task.md': TASKS }));
