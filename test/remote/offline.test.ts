@@ -128,6 +128,10 @@ describe('a clone that cannot reach the remote', () => {
     expect(r.json.error.code).toBe('TASK_HELD');
     expect(r.json.notices).toEqual([expect.stringMatching(/^The write #1 that walker queued offline \(trip\/T1 at 80%: Nearly packed\) is not applied: the board refuses it now \(TASK_HELD: Task trip\/T1 is held by taker \(since [^)]+\); you cannot report progress on it\)\. It stays in this clone's queue: `agentboard remote status` shows it, `agentboard remote drop 1` removes it\.$/)]);
     expect((await ok(a, ['remote', 'status'])).refused).toEqual([expect.objectContaining({ id: 1, actor: 'walker', code: 'TASK_HELD' })]);
+    // The shared board's log names the write and its agent too (written with the clone's next write).
+    await ok(a, ['task', 'note', 'trip/T1', 'Still on it', '--as', 'taker']);
+    const logged = remoteFile(shared, 'runtime/activity/000001.jsonl').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((e) => e.action === 'remote.queued_refused');
+    expect(logged.at(-1).summary).toMatch(/^The write #1 that walker queued offline \(trip\/T1 at 80%: Nearly packed\) is not applied: the board refuses it now \(TASK_HELD: /);
 
     // So does an MCP call refused after its sync replayed the queue: the note comes with its error, not with the next call.
     await ok(a, ['task', 'add', 'trip', '--as', 'planner', '--title', 'Go']);

@@ -734,7 +734,9 @@ export class SharedBoard {
     entry.refused = { code: err.code, message: err.message, at: new Date().toISOString() };
     this.files.writeQueue(queue);
     const task = entry.claims[0]?.task_id ?? String(entry.input.task_id ?? entry.actor);
-    const summary = `${err.message} It stays in the queue of the clone that made it offline.`;
+    // The shared log names the write and its agent; what the agent was told is quoted, not said to whoever reads the log.
+    const what = err.code === 'QUEUED_WRITE_REFUSED' ? err.message : `The write #${entry.id} that ${entry.actor} queued offline (${entry.summary}) is not applied: the board refuses it now (${err.code}: ${err.message.replace(/\.$/, '')}).`;
+    const summary = `${what} It stays in the queue of the clone that made it offline.`;
     this.files.writeDropped([...this.files.dropped(), { action: 'remote.queued_refused', target: task, ...(task.includes('/') ? { change_id: task.split('/')[0]! } : {}), summary }]);
     // Told to whoever synced, not to the agent that queued it: the write is named with its agent, and what it was told is quoted.
     const said =
