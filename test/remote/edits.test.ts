@@ -26,7 +26,7 @@ describe("a person's edit on a shared board", () => {
 
     const claim = await cli(a, ['next', '--as', 'alice-agent', '--json']);
     expect(claim.code, claim.stdout).toBe(0);
-    expect(claim.json.notices.join(' ')).toMatch(/tasks\.md: you edited it and the shared board changed it too; your edit stays in the file and the next write merges it/);
+    expect(claim.json.notices.join(' ')).toMatch(/tasks\.md: edited by hand in this clone, and the shared board changed it too: the hand edit is kept, and the next write of the file merges it/);
     expect(claim.json.data.task).toMatchObject({ task_id: 'search/T2', title: 'Query in under 50 ms' });
     const shared_ = remoteFile(shared, 'changes/search/tasks.md');
     expect(shared_).toContain('## T2: Query in under 50 ms');
@@ -47,7 +47,7 @@ describe("a person's edit on a shared board", () => {
     expect(code, stdout).toBe(0);
     const r = JSON.parse(stdout);
     expect(r.data.task.task_id).toBe('search/T1');
-    expect(r.notices.join(' ')).toMatch(/tasks\.md: you edited it and the shared board changed it too; your edit stays in the file/);
+    expect(r.notices.join(' ')).toMatch(/tasks\.md: edited by hand in this clone, and the shared board changed it too: the hand edit is kept/);
     expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: alice-agent[\s\S]*## T3: Rank\n/);
     expect(readFileSync(tasksOf(a), 'utf8')).toBe(saved);
     expect(existsSync(join(a, 'agentd/.runtime/remote/pending.json'))).toBe(false);

@@ -97,7 +97,7 @@ describe('agentboard remote enable', () => {
     expect(r.code, r.stdout).toBe(0);
     const said = r.json.notices.join('\n');
     expect(said).toContain("agentd/changes/search/tasks.md: this clone's version differs from the shared board's (written while this clone did not share the board, or edited by hand); it stays in the file and the next write merges it onto the shared version as a person's edit is, so that no claim or status the shared board holds is undone (`agentboard remote sync` does it now). This clone's version is kept in agentd/.runtime/remote/kept/");
-    expect(said).not.toContain('you edited it');
+    expect(said).not.toContain('edited by hand in this clone');
     expect((await ok(b, ['remote', 'sync'])).merged).toEqual(['agentd/changes/search/tasks.md']);
     expect((await ok(b, ['task', 'show', 'search/T1'])).task.assignee).toBe('shared-agent');
     expect(remoteFile(shared, 'changes/search/tasks.md')).toMatch(/## T1: Index[\s\S]*assignee: shared-agent[\s\S]*## T2: Query\n/);

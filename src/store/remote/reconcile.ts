@@ -242,7 +242,7 @@ export class Reconciler {
       if (baseBlob !== targetBlob) {
         const shared = this.advanceLedger(p, targetBlob);
         if (this.base) {
-          this.notices.push({ kind: 'remote', message: `${this.shown(p)}: you edited it and the shared board changed it too; your edit stays in the file and the next write merges it onto the shared version (${refTo('remote.sync')} does it now).` });
+          this.notices.push({ kind: 'remote', message: `${this.shown(p)}: edited by hand in this clone, and the shared board changed it too: the hand edit is kept, and the next write of the file merges it onto the shared version (${refTo('remote.sync')} merges it now).` });
         } else {
           // Without a base, this clone joins the board (remote enable): what it holds may be its own board's work, no person's edit.
           const kept = this.copyToKept(p, local.bytes);
