@@ -274,7 +274,12 @@ export const publishRemote = defineOp({
     const board = ctx.board();
     const shared = await sharedBoard(board);
     await board.mutate(() => undefined);
-    return board.locked(() => publishIntoBranch(board, shared, input.message));
+    return board.locked(() => {
+      // A commit cannot be made while git waits for a merge or a rebase to be finished: the steps that finish it come first.
+      const midway = shared.git.midway();
+      if (midway) fail('GIT_FAILED', `git is in the middle of a ${midway} that stopped half-way (on a conflict, say), so no commit can be made; nothing was changed.`, finishStep(shared, midway));
+      return publishIntoBranch(board, shared, input.message);
+    });
   },
 });
 

@@ -85,6 +85,9 @@ describe('`agentboard remote pull` stopped by a conflict', () => {
       // Pulling again while git waits is refused, and says how to finish instead.
       const again = await cli(b, ['remote', 'pull', '--json']);
       expect(again.json.error).toMatchObject({ code: 'GIT_FAILED', message: `git is in the middle of a ${rebase ? 'rebase' : 'merge'} that stopped half-way (on a conflict, say); nothing was changed.`, next_step: r.json.error.next_step });
+      // So is publishing, with the same steps: no commit can be made meanwhile.
+      const publish = await cli(b, ['remote', 'publish', '--json']);
+      expect(publish.json.error).toMatchObject({ code: 'GIT_FAILED', message: `git is in the middle of a ${rebase ? 'rebase' : 'merge'} that stopped half-way (on a conflict, say), so no commit can be made; nothing was changed.`, next_step: r.json.error.next_step });
 
       const ran = runSteps(b, r.json.error.next_step);
       expect(ran.at(-1)).toBe(rebase ? 'git rebase --continue' : 'git commit');
