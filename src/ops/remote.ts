@@ -407,11 +407,14 @@ function finishStep(shared: SharedBoard, midway: 'merge' | 'rebase'): string {
  * git succeeded, stopped on a conflict, or the command was killed. Nothing of the board is lost:
  * those copies are on the remote. A person's work in the way stops it before anything changes.
  */
-async function asideForGit(ctx: Context, agentId: string, gitArgs: string[], check: (shared: SharedBoard) => void = () => undefined): Promise<z.input<typeof AsideOut>> {
+async function asideForGit(ctx: Context, agentId: string, gitArgs: string[], check: (shared: SharedBoard) => void = () => undefined, lastShared = false): Promise<z.input<typeof AsideOut>> {
   requireHuman(agentId, `Running git ${gitArgs[0]} with the shared board's files out of its way`);
   const board = ctx.board();
-  const shared = await sharedBoard(board);
-  await board.mutate(() => undefined);
+  // On a branch from before the board was shared, a switch goes by the remote this clone last shared through: it is the way back.
+  const named = board.config.remote;
+  const shared = await sharedBoard(board, lastShared ? (named ?? new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).synced()?.remote) : undefined);
+  // What waits to be pushed goes first; a branch that names no remote has no write to make.
+  if (named !== undefined) await board.mutate(() => undefined);
   return board.locked(() => {
     const midway = shared.git.midway();
     if (midway) fail('GIT_FAILED', `git is in the middle of a ${midway} that stopped half-way (on a conflict, say); nothing was changed.`, finishStep(shared, midway));
@@ -468,7 +471,7 @@ export const switchBeside = defineOp({
       if (!local && shared.git.must(['for-each-ref', '--format=%(refname)', `refs/remotes/*/${input.branch}`]) === '') {
         fail('INVALID_INPUT', `This repository has no branch "${printable(input.branch)}"; nothing was changed.`, `\`git branch -a\` lists the branches (\`git fetch\` brings new ones); then run ${refTo('remote.switch')} again.`);
       }
-    }),
+    }, true),
 });
 
 export const dropQueued = defineOp({

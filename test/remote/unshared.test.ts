@@ -36,12 +36,20 @@ describe('a clone that shares the board, on a branch whose config.yaml names no 
       expect(r.json.error.code).toBe('REMOTE_NOT_CONFIGURED');
       expect(r.json.error.message).toContain('the git remote "origin"');
       expect(r.json.error.message).toContain('(old)');
-      expect(r.json.error.next_step).toContain(`git switch ${main}`);
+      expect(r.json.error.next_step).toContain(`\`agentboard remote switch ${main}\``);
       expect(r.json.error.next_step).toContain('agentboard remote disable');
     }
     expect(snapshot(join(a, 'agentd'))).toEqual(before);
     expect(git(remote, ['rev-parse', 'refs/agentboard/board'])).toBe(head);
     expect(remoteFile({ remote, clones: [] }, 'changes/chg/tasks.md')).toMatch(/## T1: First[\s\S]*assignee: other/);
+  });
+
+  it('goes back with remote switch, as the refusal says, and writes again', async () => {
+    const { a, main } = await onOldBranch();
+    const r = await cli(a, ['remote', 'switch', main, '--json'], { interactive: true });
+    expect(r.code, r.stdout).toBe(0);
+    expect(git(a, ['symbolic-ref', '--short', 'HEAD'])).toBe(main);
+    expect((await ok(a, ['next', '--as', 'back-again'])).task.task_id).toBe('chg/T2');
   });
 
   it('still reads, and says why writes are refused', async () => {

@@ -59,8 +59,8 @@ export function refuseUnshared(board: Board): never {
   }
   const back =
     branches.length > 0
-      ? `Switch back to a branch that shares the board (\`git switch ${branches[0]}\`${branches.length > 1 ? `; ${branches.slice(1, 4).join(', ')} share it too` : ''})`
-      : `Switch back to a branch whose agentd/config.yaml shares the board through ${through} (\`git switch\` followed by its name)`;
+      ? `Switch back to a branch that shares the board with ${refTo('remote.switch', { branch: branches[0] })} (it moves the shared board's files out of git's way${branches.length > 1 ? `; ${branches.slice(1, 4).join(', ')} share it too` : ''})`
+      : `Switch back to a branch whose agentd/config.yaml shares the board through ${through} with ${refTo('remote.switch')} (it moves the shared board's files out of git's way)`;
   fail(
     'REMOTE_NOT_CONFIGURED',
     `This clone shares its board through ${through}, but agentd/config.yaml ${current ? `on the branch checked out (${current}) ` : ''}names no remote: a write here would miss the shared board, so nothing was written.`,
