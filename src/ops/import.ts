@@ -100,11 +100,16 @@ export const importBoard = defineOp({
     if (existsSync(board.dir) && !(inPlace && unconverted)) keepBoardIds(board, plan.changes, input.tool, git?.prefix ?? '');
     const now = new Date().toISOString();
     const kept = keptOfEachId(plan.changes);
+    const twice: (() => void)[] = [];
     for (const change of plan.changes) {
       const winner = kept.get(change.id);
       if (change.refused || winner === change || winner === undefined) continue;
       // The board keeps one change per id: the others under it land too, each under an id of its own.
-      landBeside(change, plan.changes, board, (was) => `the source holds change ${was} more than once, and the board keeps one change per id (an archived change keeps its id): ${winner.source} is ${was} on the board, this one ${change.id}`);
+      const id = change.id;
+      const said = () => `the source holds change ${id} more than once, and the board keeps one change per id (an archived change keeps its id): ${winner.source} is ${winner.id} on the board, this one ${change.id}`;
+      const finding = landBeside(change, plan.changes, board, said);
+      // Said again once every id is given: the one kept may itself land beside a change of the board's own.
+      twice.push(() => (finding.message = said()));
     }
     const outcomes = plan.changes.map((change): Outcome => {
       if (change.refused) return 'refused';
@@ -114,6 +119,7 @@ export const importBoard = defineOp({
       landBeside(change, plan.changes, board, (was) => `change ${was} is on the board already, not imported from here (open or archived), and the board keeps one change per id: this one is ${change.id} on the board`);
       return judge(board, change, input.tool, inPlace && unconverted);
     });
+    for (const again of twice) again();
     const result: ImportResult = {
       tool: input.tool,
       source: input.path ?? '.',
@@ -177,10 +183,12 @@ function keptOfEachId(changes: ImportedChange[]): Map<string, ImportedChange> {
 }
 
 /** Gives a change of the source whose id is taken a free one, with a warning saying why (`said`, given its id before). */
-function landBeside(change: ImportedChange, changes: ImportedChange[], board: Board, said: (was: string) => string): void {
+function landBeside(change: ImportedChange, changes: ImportedChange[], board: Board, said: (was: string) => string): { message: string } {
   const was = change.id;
   change.id = freeId(was, changes, board);
-  (change.findings ??= []).push({ level: 'warning', message: said(was), fix: 'nothing to do; an import run again finds it under the same id' });
+  const finding = { level: 'warning' as const, message: said(was), fix: 'nothing to do; an import run again finds it under the same id' };
+  (change.findings ??= []).push(finding);
+  return finding;
 }
 
 /** A change id no change of the source or the board has: `id` with -2, -3… after it (cut after a whole word to fit the longest id). */

@@ -431,6 +431,21 @@ describe('import refusals', () => {
     expect(again.changes.find((c: any) => c.source === 'openspec/changes/add-bookmark-import')).toMatchObject({ change_id: 'add-bookmark-import-2', status: 'unchanged' });
   });
 
+  it('names where each of the source\'s changes under one id landed, when the board holds that id for a change of its own', async () => {
+    const dir = copy('openspec');
+    const open = 'openspec/changes/add-bookmark-import';
+    const archived = 'openspec/changes/archive/2025-01-01-add-bookmark-import';
+    mkdirSync(join(dir, archived), { recursive: true });
+    write(dir, `${archived}/proposal.md`, read(dir, `${open}/proposal.md`));
+    await ok(dir, ['init'], PERSON);
+    await ok(dir, ['propose', 'add-bookmark-import', '--why', WHY, '--what-changes', 'Mine.', '--impact', 'Mine.', '--notes', 'n.'], PERSON);
+    const r = (await cli(dir, ['import', 'openspec', '--json'], PERSON)).json.data;
+    const idOf = (source: string) => r.changes.find((c: any) => c.source === source).change_id;
+    expect(idOf(open)).not.toBe('add-bookmark-import');
+    const said = r.changes.find((c: any) => c.source === archived).findings.map((f: any) => f.message).join('\n');
+    expect(said).toContain(`${open} is ${idOf(open)} on the board, this one ${idOf(archived)}`);
+  });
+
   it('run again after the source\'s task list moved on, says what did not come over, and its lines say they were not imported', async () => {
     const dir = copy('openspec');
     await ok(dir, ['import', 'openspec'], PERSON);
