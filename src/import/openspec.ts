@@ -13,6 +13,8 @@ import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
 import { parseSpecBody } from '../store/format-spec.js';
 import { FindingSink } from '../domain/findings.js';
+import { refTo } from '../domain/refs.js';
+import { BOARD_DIR } from '../store/board.js';
 
 const ROOT = 'openspec/changes';
 
@@ -92,7 +94,12 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
     const log = logs.get(proposalFile)!;
     const { body, offset } = withoutFrontmatter(proposalText, log, 'frontmatter of the file, not part of the proposal');
     const proposal = readProposal(body, offset, log);
-    if (proposal) {
+    // A proposal that states nothing (an empty file) is no proposal: the import writes no text of its own in its place.
+    const says = proposal && [proposal.why, proposal.what_changes, proposal.impact, ...(proposal.sections ?? []).map((x) => x.text)].some((t) => t.trim() !== '');
+    if (proposal && !says) {
+      log.finding('warning', `${body.trim() === '' ? 'proposal.md is empty: it states' : 'proposal.md states'} no Why, What Changes or Impact, so no proposal.md was written: this file is kept as ${BOARD_DIR}/changes/${id}/attachments/proposal.md`, `write the proposal of the change (why it is needed, what changes, its impact) with ${refTo('proposal.submit', { change_id: id })}`);
+    }
+    if (proposal && says) {
       // OpenSpec titles every proposal "# Proposal": the change's name says more. A title of its
       // own after "Proposal:" or "Change Proposal:" is the title (the board puts "Proposal:" before it).
       let title = !proposal.title || /^proposal$/i.test(proposal.title) ? id : proposal.title;

@@ -161,6 +161,17 @@ describe('an OpenSpec change that only removes or renames requirements', () => {
   });
 });
 
+describe('an OpenSpec proposal.md that states nothing', () => {
+  it('lands no proposal of placeholders: the file is kept in attachments/, a warning says what to write, and the change waits in its proposal phase', async () => {
+    const { code, data } = await imported('openspec', source({ 'openspec/changes/empty-docs/proposal.md': '' }, false));
+    expect(code).toBe(0);
+    expect(row(data, 'empty-docs')).toMatchObject({ status: 'imported', phase: 'proposal', documents: [], attachments: ['attachments/proposal.md'] });
+    expect(report(data, 'openspec/changes/empty-docs/proposal.md').findings).toEqual([
+      expect.objectContaining({ level: 'warning', message: 'proposal.md is empty: it states no Why, What Changes or Impact, so no proposal.md was written: this file is kept as agentd/changes/empty-docs/attachments/proposal.md' }),
+    ]);
+  });
+});
+
 describe('a spec-kit spec.md that states nothing a proposal is made of', () => {
   const STORY = '## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n';
   const FRS = '## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
