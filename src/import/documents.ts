@@ -449,7 +449,7 @@ const SUBMIT: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec
  * attachments/ as they are, and each says why and what to do next. Every importer ends with this,
  * so a change lands the same from any of them.
  */
-export function keepInOrder(change: ImportedChange, logs: Map<string, FileLog>, used: Set<string>): void {
+export function keepInOrder(change: ImportedChange, logs: Map<string, FileLog>, used: Set<string>, specKit = false): void {
   const folder = change.archived ? `${BOARD_DIR}/archive/${change.archived}-${change.id}` : `${BOARD_DIR}/changes/${change.id}`;
   const submit = (stage: Stage) => refTo(SUBMIT[stage], { change_id: change.id });
   const drop = (stage: Stage, why: string, first: string) => {
@@ -465,12 +465,13 @@ export function keepInOrder(change: ImportedChange, logs: Map<string, FileLog>, 
       log.finding(
         'warning',
         `${why}, so no ${name} was written: this file is kept as ${kept}`,
-        change.archived ? 'nothing to do: the archived change keeps it as it was' : `${first}; then submit the ${stage} with ${submit(stage)}, its --from reading ${kept}`,
+        // A spec-kit file is no document the board's --from reads (it is told to import it): the spec is written on the board.
+        change.archived ? 'nothing to do: the archived change keeps it as it was' : specKit && /spec\.md$/.test(report.file) ? `${first}; then submit the ${stage} with ${submit(stage)}, from what ${kept} says` : `${first}; then submit the ${stage} with ${submit(stage)}, its --from reading ${kept}`,
       );
     }
   };
   if (change.spec && change.spec.content.requirements.length === 0) {
-    drop('spec', 'no requirement agentboard reads is in the spec ("### Requirement: Name" or "### R1: Title" headings, each saying what MUST or SHALL be)', 'write its requirements in that form');
+    drop('spec', specKit ? 'no requirement agentboard reads is in the spec (spec-kit\'s "- **FR-001**: The system MUST …" lines, under a "## Requirements" or "## Functional Requirements" heading)' : 'no requirement agentboard reads is in the spec ("### Requirement: Name" or "### R1: Title" headings, each saying what MUST or SHALL be)', 'write its requirements, each saying what MUST or SHALL be');
   }
   const missing: Stage[] = [];
   for (const stage of STAGES) {

@@ -130,7 +130,7 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
     }
   }
 
-  keepInOrder(change, logs, used);
+  keepInOrder(change, logs, used, true);
   if (specText === null) {
     // A feature without its spec lands with no document of its own: the row says so, and where its files went.
     const kept = change.design ? 'plan.md is its design' : files.length > 0 ? `its files are kept in ${BOARD_DIR}/changes/${id}/attachments/` : 'its folder is empty';
