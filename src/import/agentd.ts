@@ -6,6 +6,8 @@
  * block) and the ones agents wrote from its skeletons (checklists, "### R1: Title").
  */
 import type { Proposal, Requirement, ReviewRound, Spec, Task } from '../domain/model.js';
+import { LIMITS } from '../domain/limits.js';
+import { charCount } from '../domain/text.js';
 import { sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
 import { groupOrder, leftover, parseChecklist, parseFiles, splitIds, type Checklist, type ChecklistTask } from './checklist.js';
@@ -337,6 +339,12 @@ function readSpecs(
     used.add(file);
   }
   merged.overview = overviews.join('\n\n');
+  // agentd asks for an Overview, not for its length: one shorter than the board asks for gets a sentence saying the source gives no more, as a short Why does.
+  const short = charCount(merged.overview.trim());
+  if (read.length > 0 && short < LIMITS.overviewMin) {
+    merged.overview = short > 0 ? `${merged.overview.trim()}\n\nagentd's spec says no more of what the change is.` : "agentd's spec gives no overview of what the change is.";
+    logs.get(read[0]!.file)?.finding('warning', short > 0 ? `the Overview has ${short} characters, fewer than the ${LIMITS.overviewMin} agentboard asks for; a sentence saying the source gives no more was added` : "agentd's spec has no Overview, which agentboard asks for; the spec says it gives none", 'write the overview of the change in its spec.md on the board');
+  }
   if (dataModels.length) merged.data_model = dataModels.join('\n\n');
   if (interfaces.length) merged.interfaces = interfaces.join('\n\n');
   change.spec = { content: merged, from: several ? `${change.source}/specs` : read[0]!.file };

@@ -173,6 +173,18 @@ describe('a spec-kit task list in Spanish that names a dependency', () => {
   });
 });
 
+describe('an agentd spec whose Overview is shorter than the board asks for (agentd asks for none)', () => {
+  it('lands valid, a sentence saying the source gives no more added, with a warning', async () => {
+    const spec = AGENTD_SPEC.replace('People keep notes in the app, so that no note written there is ever lost.', 'Notes kept.');
+    const { board, code, data } = await imported('agentd', source({ 'agentd/config.toml': '', 'agentd/changes/notes/proposal.md': AGENTD_PROPOSAL, 'agentd/changes/notes/specs/notes.md': spec, 'agentd/changes/notes/tasks.md': AGENTD_TASKS }));
+    expect(code).toBe(0);
+    expect(row(data, 'notes').status).toBe('imported');
+    expect(report(data, 'agentd/changes/notes/specs/notes.md').findings).toContainEqual(expect.objectContaining({ level: 'warning', message: 'the Overview has 11 characters, fewer than the 50 agentboard asks for; a sentence saying the source gives no more was added' }));
+    expect((await showDocument(board, 'notes', 'spec')).content.overview).toBe("Notes kept.\n\nagentd's spec says no more of what the change is.");
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('a task list named in the singular (task.md)', () => {
   it('is read as tasks.md when the change has no tasks.md, and the report says so', async () => {
     const { code, data } = await imported('openspec', source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/task.md': TASKS }));
