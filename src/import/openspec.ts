@@ -144,6 +144,11 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
 
   keepInOrder(change, logs, used);
   for (const file of files) if (!used.has(file)) attachFile(change, dir, file, logs.get(file)!);
+  // A change folder with no document (a .gitkeep, say) lands with none: the row says so, and what to write.
+  if (!change.proposal && !change.spec && !change.tasks && !change.design && !change.archived && proposalText === null) {
+    const kept = files.length > 0 ? `its files are kept in ${BOARD_DIR}/changes/${id}/attachments/` : 'its folder is empty';
+    (change.findings ??= []).push({ level: 'warning', message: `the change has no proposal.md, spec or tasks.md, so none was written (${kept})`, fix: `write its proposal with ${refTo('proposal.submit', { change_id: id })}, then its spec` });
+  }
   return change;
 }
 

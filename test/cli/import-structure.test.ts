@@ -172,6 +172,15 @@ describe('a spec-kit spec.md whose FR lines stand under no Requirements heading'
   });
 });
 
+describe('an OpenSpec change folder with no document (a .gitkeep alone)', () => {
+  it('lands with none, and its row says so and what to write, as a spec-kit feature with no spec.md does', async () => {
+    const { code, data } = await imported('openspec', source({ 'openspec/changes/ghost-change/.gitkeep': '', 'openspec/changes/real/proposal.md': PROPOSAL }, false));
+    expect(code).toBe(0);
+    expect(row(data, 'ghost-change')).toMatchObject({ status: 'imported', phase: 'proposal', documents: [] });
+    expect(row(data, 'ghost-change').findings).toContainEqual(expect.objectContaining({ level: 'warning', message: 'the change has no proposal.md, spec or tasks.md, so none was written (its files are kept in agentd/changes/ghost-change/attachments/)' }));
+  });
+});
+
 describe('an OpenSpec proposal.md that states nothing', () => {
   it('lands no proposal of placeholders: the file is kept in attachments/, a warning says what to write, and the change waits in its proposal phase', async () => {
     const { code, data } = await imported('openspec', source({ 'openspec/changes/empty-docs/proposal.md': '' }, false));
