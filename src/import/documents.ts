@@ -102,10 +102,15 @@ export function completeProposal(p: Proposal, source: string, log: FileLog): Pro
   return out;
 }
 
-/** The names proposals give a part the board asks for, when they do not call it so (OpenSpec's early changes, say). */
-const PART_NAMES: { field: 'why' | 'what_changes'; part: string; names: RegExp }[] = [
-  { field: 'why', part: 'Why', names: /^(?:motivation|problem(?: statement| context)?|background|rationale)$/ },
-  { field: 'what_changes', part: 'What Changes', names: /^(?:summary|proposal|proposed (?:changes?|solution)|solution|changes)$/ },
+/**
+ * The names proposals give a part the board asks for, when they do not call it so (OpenSpec's early
+ * changes, say), or call it in another language (French, Spanish, Portuguese, German, Italian).
+ */
+const PART_NAMES: { field: 'why' | 'what_changes' | 'impact'; part: string; names: RegExp }[] = [
+  // Matched against the heading without its accents (sectionKey keeps a-z and digits only).
+  { field: 'why', part: 'Why', names: /^(?:motivation|problem(?: statement| context)?|background|rationale|pourquoi|por que|porque|motivacion|motivacao|warum|perche|motivazione)$/ },
+  { field: 'what_changes', part: 'What Changes', names: /^(?:summary|proposal|proposed (?:changes?|solution)|solution|changes|changements|ce qui change|cambios|que cambia|mudancas|o que muda|anderungen|was sich andert|modifiche|cosa cambia)$/ },
+  { field: 'impact', part: 'Impact', names: /^(?:impacto|impatto|auswirkungen)$/ },
 ];
 
 /**
@@ -118,7 +123,7 @@ function takeNamedParts(p: Proposal, source: string, log: FileLog): Proposal {
   const sections = (p.sections ?? []).map((x) => ({ ...x }));
   for (const { field, part, names } of PART_NAMES) {
     if (out[field].trim()) continue;
-    const i = sections.findIndex((x) => names.test(sectionKey(x.heading)) && x.text.trim());
+    const i = sections.findIndex((x) => names.test(sectionKey(withoutAccents(x.heading))) && x.text.trim());
     if (i < 0) continue;
     const [section] = sections.splice(i, 1);
     out[field] = section!.text;

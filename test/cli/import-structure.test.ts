@@ -181,6 +181,20 @@ describe('an OpenSpec change folder with no document (a .gitkeep alone)', () => 
   });
 });
 
+describe('an OpenSpec proposal written in French', () => {
+  it('takes its Pourquoi and Changements as its Why and What Changes, with no placeholder saying it states none', async () => {
+    const why = 'Les gens cherchent leurs notes par mots-clés et ne les trouvent pas quand les mots diffèrent.';
+    const { board, code, data } = await imported('openspec', source({ 'openspec/changes/recherche-fr/proposal.md': `# Proposal\n\n## Pourquoi\n\n${why}\n\n## Changements\n\n- Ajouter une recherche plein texte\n\n## Impact\n\n- notes\n` }, false));
+    expect(code).toBe(0);
+    const proposal = (await showDocument(board, 'recherche-fr', 'proposal')).content;
+    expect([proposal.why, proposal.what_changes]).toEqual([why, '- Ajouter une recherche plein texte']);
+    expect(report(data, 'openspec/changes/recherche-fr/proposal.md').findings.filter((f: any) => f.level === 'warning')).toEqual([]);
+    // German, with its umlaut: Änderungen is What Changes.
+    const de = await imported('openspec', source({ 'openspec/changes/suche/proposal.md': `# Proposal\n\n## Warum\n\n${why}\n\n## Änderungen\n\n- Volltextsuche\n\n## Auswirkungen\n\n- Notizen\n` }, false));
+    expect((await showDocument(de.board, 'suche', 'proposal')).content).toMatchObject({ why, what_changes: '- Volltextsuche', impact: '- Notizen' });
+  });
+});
+
 describe('an OpenSpec proposal.md that states nothing', () => {
   it('lands no proposal of placeholders: the file is kept in attachments/, a warning says what to write, and the change waits in its proposal phase', async () => {
     const { code, data } = await imported('openspec', source({ 'openspec/changes/empty-docs/proposal.md': '' }, false));
