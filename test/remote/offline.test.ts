@@ -44,6 +44,8 @@ describe('a clone that cannot reach the remote', () => {
     await ok(a, ['task', 'progress', 'trip/T1', '--percent', '50', '--message', 'Half packed', '--as', 'walker']);
     await ok(a, ['task', 'note', 'trip/T1', 'Packed the stove', '--as', 'walker']);
     expect(shownBoard(a)).toEqual(before);
+    // an exclusive write refused meanwhile says how many writes wait to be pushed
+    expect((await cli(a, ['next', '--as', 'runner', '--json'])).json.error.message).toMatch(/nothing was written\. 3 writes made offline wait to be pushed\.$/);
     // a note a rule refuses on the local copy is not queued at all
     const refused = await cli(a, ['task', 'note', 'trip/T1', 'Not mine', '--as', 'runner', '--json']);
     expect(refused.json.error.code).toBe('TASK_HELD');

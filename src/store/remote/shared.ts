@@ -142,9 +142,11 @@ export class SharedBoard {
     }
     const named = [`'${url}'`, `'${shownUrl(url)}'`, url, shownUrl(url)].reduce((text, u) => text.split(u).join(`"${this.remote}"`), stderr);
     const reason = gitReason(named);
+    const waiting = this.files.queue().entries.filter((e) => !e.refused).length;
+    const queued = waiting > 0 ? ` ${waiting} write${waiting === 1 ? ' made offline waits' : 's made offline wait'} to be pushed.` : '';
     fail(
       'REMOTE_UNREACHABLE',
-      `The shared board's remote "${this.remote}" could not be reached (${reason}); a claim, a release or any other exclusive write must be agreed with the remote, so nothing was written.`,
+      `The shared board's remote "${this.remote}" could not be reached (${reason}); a claim, a release or any other exclusive write must be agreed with the remote, so nothing was written.${queued}`,
       `Check the connection and your access with \`git fetch ${this.remote}\` (agentboard never waits for a passphrase or a password to be typed: load the key into ssh-agent, or use a credential helper), then try ${SAME_CALL} again. Notes and progress are queued meanwhile and pushed in order on the next sync (${refTo('remote.status')} shows them).`,
     );
   }
