@@ -79,8 +79,9 @@ export function renderImport(data: Data): string {
   // What is said of a change's documents is on their source files; what is said of a change as a
   // whole (why it was refused, a source that moved on since it was imported) only on the change.
   const ofFiles = (data.files as Data[]).flatMap((f) => (f.findings as Data[]).filter(said).map((x): Data => ({ ...x, file: f.file })));
-  const onFiles = new Set(ofFiles.map((x) => `${x.file}\0${x.line ?? ''}\0${x.message}`));
-  const ofChanges = changes.flatMap((c) => (c.findings as Data[]).filter((x) => said(x) && !onFiles.has(`${x.file}\0${x.line ?? ''}\0${x.message}`)));
+  const keyOf = (x: Data) => `${x.file}\0${x.line ?? ''}\0${x.message}`;
+  const onFiles = new Set(ofFiles.map(keyOf));
+  const ofChanges = changes.flatMap((c) => (c.findings as Data[]).filter((x) => said(x) && !onFiles.has(keyOf(x))));
   out += `\nEvery source file and where it went (${(data.files as Data[]).length} files):\n`;
   for (const f of data.files as Data[]) out += `  ${f.file} → ${f.to.join(', ')}\n`;
   if (ofChanges.length + ofFiles.length > 0) {

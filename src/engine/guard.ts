@@ -302,9 +302,9 @@ function unparsableNow(ctx: RunContext, seen: DocsSeen, now: Map<DocType, unknow
   return said;
 }
 
-/** The tasks an agent holds blocked: before its turn, those it reported blocked in an earlier one, which wait for a person. */
-export async function blockedBy(ctx: RunContext, agentId: string): Promise<Set<string>> {
-  return new Set(((await ctx.ops.run('task.list', { assignee: agentId, status: 'blocked' })).tasks as { task_id: string }[]).map((t) => t.task_id));
+/** The tasks an agent holds in a state (before its turn, blocked: those it reported blocked in an earlier one, which wait for a person). */
+export async function heldBy(ctx: RunContext, agentId: string, status: 'in_progress' | 'blocked'): Promise<Set<string>> {
+  return new Set(((await ctx.ops.run('task.list', { assignee: agentId, status })).tasks as { task_id: string }[]).map((t) => t.task_id));
 }
 
 /**
@@ -314,9 +314,8 @@ export async function blockedBy(ctx: RunContext, agentId: string): Promise<Set<s
  * turn (`waiting`) are no such tasks: they wait for a person to clear the blocker.
  */
 export async function releaseStrays(ctx: RunContext, agent: { id: string; role: Role }, phase: string, assignment: string | null, waiting: Set<string>): Promise<void> {
-  for (const status of ['in_progress', 'blocked']) {
-    const held = (await ctx.ops.run('task.list', { assignee: agent.id, status })).tasks as { task_id: string }[];
-    for (const { task_id } of held.filter((t) => t.task_id !== assignment && !(status === 'blocked' && waiting.has(t.task_id)))) {
+  for (const status of ['in_progress', 'blocked'] as const) {
+    for (const task_id of [...(await heldBy(ctx, agent.id, status))].filter((id) => id !== assignment && !(status === 'blocked' && waiting.has(id)))) {
       const reason = `${agent.id} took it during its turn ${assignment ? `on ${assignment}` : `(${phase})`} of run ${ctx.runId}, which did not give it that task; released at the end of the turn`;
       await ctx.ops.release(task_id, reason);
       emit(ctx, { type: 'task.released', agent_id: agent.id, role: agent.role, phase, task_id, reason });

@@ -15,7 +15,7 @@ import type { Launch } from './adapters/types.js';
 import { agentEnv, contractEnv } from './agent-env.js';
 import { emit, type RunContext } from './context.js';
 import { sleep } from './gates.js';
-import { blockedBy, checkDocs, checkGoverning, docsBeforeTurn, docsWritten, releaseStrays } from './guard.js';
+import { checkDocs, checkGoverning, docsBeforeTurn, docsWritten, heldBy, releaseStrays } from './guard.js';
 import type { RunPhase } from './events.js';
 import { killGroup, stopProcessesOfRun } from './processes.js';
 import { mask, runSecrets } from './secrets.js';
@@ -206,7 +206,7 @@ export async function invoke(ctx: RunContext, req: InvokeRequest): Promise<Invok
   };
   const base = { agent_id: agent.id, role: agent.role, phase: req.phase, attempt: req.attempt };
   const docs = await docsBeforeTurn(ctx);
-  const waiting = await blockedBy(ctx, agent.id);
+  const waiting = await heldBy(ctx, agent.id, 'blocked');
   emit(ctx, { type: 'invocation.started', ...base, invocation: n, task_id: req.taskId, argv, cwd: req.workdir });
   const tail = new CallsTail(paths.calls, (call) => {
     if (call.ok) docsWritten(ctx, docs);

@@ -19,12 +19,6 @@ function eventOf(line: string): Event | null {
   }
 }
 
-/** Reads one line of an agent's stdout into the usage so far; returns true when it was a usage report. */
-export function readUsageLine(line: string, usage: Usage): boolean {
-  const event = eventOf(line);
-  return event !== null && usageOf(event, usage);
-}
-
 /**
  * The error an agent CLI reported in an event (an API error, a rate limit), in its own words, on
  * one line; null when the event reports none. Claude Code: the result with is_error; Codex:
@@ -42,7 +36,9 @@ export function errorOf(event: Event): string | null {
   return null;
 }
 
-function usageOf(event: Event, usage: Usage): boolean {  if (event.type === 'result' && event.usage && typeof event.usage === 'object') {
+/** Reads an event into the usage so far; returns true when it was a usage report. */
+function usageOf(event: Event, usage: Usage): boolean {
+  if (event.type === 'result' && event.usage && typeof event.usage === 'object') {
     // Claude Code: the final event holds the whole session's usage and its cost.
     const u = event.usage;
     usage.input_tokens = num(u.input_tokens) + num(u.cache_creation_input_tokens) + num(u.cache_read_input_tokens);

@@ -379,9 +379,9 @@ function workedLately(t: Data, staleMs: number, now: number): boolean {
   return now - Date.parse(lastActivity(t.claimed_at ?? undefined, t.progress_at ?? undefined, own)) < staleMs;
 }
 
-/** Whether the worker holds a task of the change in progress (a next call would give it back). */
-async function holdsTask(ctx: RunContext, agentId: string): Promise<boolean> {
-  return (await ctx.ops.fullTasks(ctx.changeId)).some((t) => t.assignee === agentId && t.status === 'in_progress');
+/** The workers holding a task of the change in progress (a next call would give it back). */
+async function holding(ctx: RunContext): Promise<Set<string>> {
+  return new Set((await ctx.ops.fullTasks(ctx.changeId)).filter((t) => t.status === 'in_progress' && t.assignee).map((t) => t.assignee as string));
 }
 
 /** Why no task of the change can go on, in a few words. */
@@ -424,9 +424,10 @@ export async function workPhase(ctx: RunContext): Promise<Stop | null> {
     if (claiming) {
       // Every free worker asks: one that finds nothing new may still leave another its own task (one a person unblocked).
       let nothingNew = false;
+      let holders: Set<string> | null = null;
       for (const worker of ctx.agents.workers) {
         if (running.has(worker.id) || waiting.has(worker.id) || asking.has(worker.id)) continue;
-        if (nothingNew && !(await holdsTask(ctx, worker.id))) continue;
+        if (nothingNew && !(holders ??= await holding(ctx)).has(worker.id)) continue;
         const next = await ctx.ops.next(worker.id, ctx.changeId);
         if (next.status === 'assigned' || next.status === 'resumed') {
           running.set(worker.id, runTask(ctx, worker, next.task, next.context, next.status === 'resumed').then((end) => ({ worker: worker.id, end })));

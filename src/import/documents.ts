@@ -337,6 +337,12 @@ function attachmentName(dir: string, file: string): string {
   return `attachments/${file.slice(dir.length + 1)}`;
 }
 
+/** Where a file of a change that lands in no document is kept on the board: the change's attachments/, open or archived. */
+export function keptAs(change: ImportedChange, file: string): string {
+  const folder = change.archived ? `${BOARD_DIR}/archive/${change.archived}-${change.id}` : `${BOARD_DIR}/changes/${change.id}`;
+  return `${folder}/${attachmentName(change.source, file)}`;
+}
+
 /** The author of what the import itself says of a document (the feedback of a spec it could not read whole). */
 const IMPORT_AUTHOR = 'agentboard import';
 
@@ -455,7 +461,6 @@ const SUBMIT: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec
  * so a change lands the same from any of them.
  */
 export function keepInOrder(change: ImportedChange, logs: Map<string, FileLog>, used: Set<string>, specKit = false): void {
-  const folder = change.archived ? `${BOARD_DIR}/archive/${change.archived}-${change.id}` : `${BOARD_DIR}/changes/${change.id}`;
   const submit = (stage: Stage) => refTo(SUBMIT[stage], { change_id: change.id });
   const drop = (stage: Stage, why: string, first: string) => {
     const name = DOC_FILES[stage];
@@ -466,7 +471,7 @@ export function keepInOrder(change: ImportedChange, logs: Map<string, FileLog>, 
       report.to = report.to.filter((t) => t !== name);
       report.lines = report.to.length === 0 ? [] : report.lines.filter((l) => !l.to.includes(name));
       used.delete(report.file);
-      const kept = `${folder}/${attachmentName(change.source, report.file)}`;
+      const kept = keptAs(change, report.file);
       log.finding(
         'warning',
         `${why}, so no ${name} was written: this file is kept as ${kept}`,

@@ -7,7 +7,7 @@
  */
 import type { Requirement, Spec } from '../domain/model.js';
 import { groupOrder, parseChecklist } from './checklist.js';
-import { attachFile, changeIdFor, checklistTasks, completeProposal, documentFile, keepInOrder, noteRenamed, readDesign, readProposal, readSpec, refusedChange, rejectIncompleteSpec, requirementPrefix, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTasks, completeProposal, documentFile, keepInOrder, keptAs, noteRenamed, readDesign, readProposal, readSpec, refusedChange, rejectIncompleteSpec, requirementPrefix, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -97,7 +97,7 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
     // A proposal that states nothing (an empty file) is no proposal: the import writes no text of its own in its place.
     const says = proposal && [proposal.why, proposal.what_changes, proposal.impact, ...(proposal.sections ?? []).map((x) => x.text)].some((t) => t.trim() !== '');
     if (proposal && !says) {
-      log.finding('warning', `${body.trim() === '' ? 'proposal.md is empty: it states' : 'proposal.md states'} no Why, What Changes or Impact, so no proposal.md was written: this file is kept as ${BOARD_DIR}/changes/${id}/attachments/proposal.md`, `write the proposal of the change (why it is needed, what changes, its impact) with ${refTo('proposal.submit', { change_id: id })}`);
+      log.finding('warning', `${body.trim() === '' ? 'proposal.md is empty: it states' : 'proposal.md states'} no Why, What Changes or Impact, so no proposal.md was written: this file is kept as ${keptAs(change, proposalFile)}`, `write the proposal of the change (why it is needed, what changes, its impact) with ${refTo('proposal.submit', { change_id: id })}`);
     }
     if (proposal && says) {
       // OpenSpec titles every proposal "# Proposal": the change's name says more. A title of its

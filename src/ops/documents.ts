@@ -1,11 +1,11 @@
 /** Reading documents, and the human decisions on them: approve, reject, send to reviewers, release. */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { DOC_TYPES, type DocMeta, type DocType, type Task } from '../domain/model.js';
 import { checkDoc, renderDocFile, type DocFile } from '../store/documents.js';
+import { readTextFile } from '../store/fs.js';
 import { withLineEndsOf } from '../store/markdown.js';
 import type { Transaction } from '../store/transaction.js';
 import { docWord } from './doc-write.js';
@@ -74,15 +74,6 @@ function contentOf(changeId: string, doc: DocFile, open: boolean): Record<string
  * of a surrogate pair), so that a page of one line always fits a tool result and the cursor goes on
  * inside the line. Joined, the lines are the text.
  */
-/** The text of a board file as it is on disk; null when it cannot be read. */
-function onDisk(root: string, file: string): string | null {
-  try {
-    return readFileSync(join(root, file), 'utf8');
-  } catch {
-    return null;
-  }
-}
-
 function linesOf(text: string): string[] {
   const lines = text.match(/[^\n]*\n|[^\n]+$/g) ?? [];
   const max = LIMITS.linePartMax;
@@ -150,8 +141,9 @@ export const getDocument = defineOp({
     // The file as it is, and beside it (a note, never in its text) that it no longer changes.
     if (change.archived !== null) board.notices.push({ kind: 'archived', message: `${input.change_id} is archived (${doc.file}): read-only.` });
     if (input.format === 'markdown') {
-      // The file as it is: with its own line ends (CRLF, say), which the board reads past.
-      const lines = linesOf(withLineEndsOf(onDisk(board.root, doc.file), renderDocFile(m, doc.extra, doc.body, doc.comments)));
+      // The file as it is: with its own line ends (CRLF, say), which the board reads past (an open change's text is the board's read of it already).
+      const asRead = change.archived === null ? board.load(input.change_id, input.document)?.text : readTextFile(join(board.root, doc.file), doc.file);
+      const lines = linesOf(withLineEndsOf(asRead, renderDocFile(m, doc.extra, doc.body, doc.comments)));
       return pageOf(ctx, 'lines', lines, input, (page, info) => ({ ...head, content: null, markdown: page.join(''), ...info }));
     }
     const content = contentOf(input.change_id, doc, doc.type === 'tasks' && change.archived === null && openForWork(board, input.change_id, doc));

@@ -33,18 +33,17 @@ function kv(data: unknown, indent = ''): string {
   return out;
 }
 
-/** What the next page of a change or a document is read by besides its cursor: the change, the document and the format, as this page was. */
-function pageOf(opName: string, data: Data): Record<string, string> {
-  if (opName !== 'change.show' && opName !== 'document.get') return {};
-  const out: Record<string, string> = {};
-  for (const key of ['change_id', 'document', 'format'] as const) if (typeof data[key] === 'string' && (key === 'change_id' || opName === 'document.get')) out[key] = data[key];
-  return out;
+/** What the next page of a change or a document is read by besides its cursor: the change (and the document and its format), as this page was. */
+const PAGE_ARGS: Record<string, string[]> = { 'change.show': ['change_id'], 'document.get': ['change_id', 'document', 'format'] };
+
+function pageArgs(opName: string, data: Data): Record<string, string> {
+  return Object.fromEntries((PAGE_ARGS[opName] ?? []).filter((key) => typeof data[key] === 'string').map((key) => [key, data[key] as string]));
 }
 
 /** What a paged result says after its items: how many in all, and the call for the next page. */
 function pageEnd(opName: string, data: Data): string {
   let out = data.notice ? `\n${data.notice}\n` : '';
-  if (data.has_more && data.next_cursor) out += `(${data.total} in all; next page: ${refTo(opName, { ...pageOf(opName, data), cursor: data.next_cursor })})\n`;
+  if (data.has_more && data.next_cursor) out += `(${data.total} in all; next page: ${refTo(opName, { ...pageArgs(opName, data), cursor: data.next_cursor })})\n`;
   return out;
 }
 

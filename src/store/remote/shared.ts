@@ -741,10 +741,7 @@ export class SharedBoard {
     const summary = `${what} It stays in the queue of the clone that made it offline.`;
     this.files.writeDropped([...this.files.dropped(), { action: 'remote.queued_refused', target: task, ...(task.includes('/') ? { change_id: task.split('/')[0]! } : {}), summary }]);
     // Told to whoever synced, not to the agent that queued it: the write is named with its agent, and what it was told is quoted.
-    const said =
-      err.code === 'QUEUED_WRITE_REFUSED'
-        ? `${err.message} ${err.nextStep}`
-        : `The write #${entry.id} that ${entry.actor} queued offline (${entry.summary}) is not applied: the board refuses it now (${err.code}: ${err.message.replace(/\.$/, '')}). It stays in this clone's queue: ${refTo('remote.status')} shows it, ${refTo('remote.drop', { queue_id: entry.id })} removes it.`;
+    const said = err.code === 'QUEUED_WRITE_REFUSED' ? `${err.message} ${err.nextStep}` : `${what} It stays in this clone's queue: ${refTo('remote.status')} shows it, ${refTo('remote.drop', { queue_id: entry.id })} removes it.`;
     this.board.notices.push({ kind: 'remote', message: said });
   }
 
