@@ -206,14 +206,19 @@ describe('agentboard run on the git setups people have', () => {
     expect(readFileSync(join(board.dir, 'agentd/config.yaml'), 'utf8')).toBe(config);
   });
 
-  it('names a file an agent added to the board on its branch, whatever its name, in --merge\'s next steps that work as written', async () => {
-    const file = `agentd/changes/add-search/it's; touch pwned ü.md`;
+  /** A run with --merge whose worker's branch adds `file`: refused (exit 1), with its last event. */
+  async function mergeRefused(file: string) {
     const board = await oneTask({ scenario: { implementation: { '*': ['work'] }, file: { T1: file } } });
     git(board.dir, ['add', '-A']);
     git(board.dir, ['commit', '-q', '-m', 'the plan']);
     const r = run(board.dir, ['add-search', '--merge']);
     expect(r.code).toBe(1);
-    const end = r.events.at(-1);
+    return { board, end: r.events.at(-1) };
+  }
+
+  it('names a file an agent added to the board on its branch, whatever its name, in --merge\'s next steps that work as written', async () => {
+    const file = `agentd/changes/add-search/it's; touch pwned ü.md`;
+    const { board, end } = await mergeRefused(file);
     expect(end.message).toMatch(new RegExp(`^${BRANCH} \\(add-search/T1\\) changes ${file.replace(/[.$]/g, '\\$&')}, which decides`));
     const identity = { GIT_AUTHOR_NAME: 'tester', GIT_AUTHOR_EMAIL: 'tester@example.com', GIT_COMMITTER_NAME: 'tester', GIT_COMMITTER_EMAIL: 'tester@example.com' };
     for (const step of end.next_steps.slice(0, 2) as string[]) {
@@ -227,12 +232,7 @@ describe('agentboard run on the git setups people have', () => {
 
   it('merges no branch that changes the board\'s own prompts, which steer later runs: a person keeps the change or takes it out', async () => {
     const file = 'agentd/prompts/implementation.md';
-    const board = await oneTask({ scenario: { implementation: { '*': ['work'] }, file: { T1: file } } });
-    git(board.dir, ['add', '-A']);
-    git(board.dir, ['commit', '-q', '-m', 'the plan']);
-    const r = run(board.dir, ['add-search', '--merge']);
-    expect(r.code).toBe(1);
-    const end = r.events.at(-1);
+    const { board, end } = await mergeRefused(file);
     expect(end.message).toBe(`${BRANCH} (add-search/T1) changes ${file}, which decides what the run tells each phase's agents (the board's own prompts); no agent may change it, so the run merges the branch only once a person has: nothing of it, and no branch after it, was merged.`);
     expect(end.next_steps[1]).toBe(`git merge ${BRANCH}   # if you keep its change`);
     expect(existsSync(join(board.dir, file))).toBe(false);

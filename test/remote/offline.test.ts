@@ -21,6 +21,17 @@ const shownBoard = (dir: string) => {
   return Object.fromEntries(Object.entries(all).filter(([p]) => !p.startsWith('.runtime/remote/') && p !== '.runtime/lock'));
 };
 
+/** walker claims trip/T1 on clone a, which goes offline and queues its progress (80%: Nearly packed); a person releases the task on clone b. */
+async function queuedThenReleased() {
+  const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
+  const [a, b] = shared.clones as [string, string];
+  await ok(a, ['next', '--as', 'walker']);
+  const back = offline(a, shared.remote);
+  await ok(a, ['task', 'progress', 'trip/T1', '--percent', '80', '--message', 'Nearly packed', '--as', 'walker']);
+  await ok(b, ['release', 'trip/T1', '--reason', 'Walker is away']);
+  return { shared, a, b, back };
+}
+
 describe('a clone that cannot reach the remote', () => {
   it('refuses exclusive writes with a clear error and changes nothing; queues notes and progress, and pushes them in order when it is back', async () => {
     const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }, { title: 'Go' }]));
@@ -81,13 +92,7 @@ describe('a clone that cannot reach the remote', () => {
   });
 
   it('keeps a queued write whose claim was released meanwhile, reports it, and never applies it', async () => {
-    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
-    const [a, b] = shared.clones as [string, string];
-    await ok(a, ['next', '--as', 'walker']);
-    const back = offline(a, shared.remote);
-    await ok(a, ['task', 'progress', 'trip/T1', '--percent', '80', '--message', 'Nearly packed', '--as', 'walker']);
-    // a person releases the claim on another clone
-    await ok(b, ['release', 'trip/T1', '--reason', 'Walker is away']);
+    const { shared, a, b, back } = await queuedThenReleased();
     back();
     const r = await cli(a, ['task', 'note', 'trip/T1', 'Anyone may take it', '--as', 'helper', '--json']);
     expect(r.code, r.stdout).toBe(0);
@@ -117,13 +122,8 @@ describe('a clone that cannot reach the remote', () => {
   });
 
   it('says which agent\'s queued write the board refuses now, to whoever synced, even when the command that synced is refused itself', async () => {
-    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'trip', [{ title: 'Pack' }]));
-    const [a, b] = shared.clones as [string, string];
-    await ok(a, ['next', '--as', 'walker']);
-    const back = offline(a, shared.remote);
-    await ok(a, ['task', 'progress', 'trip/T1', '--percent', '80', '--message', 'Nearly packed', '--as', 'walker']);
-    // On the other clone a person releases the task, and another agent takes it.
-    await ok(b, ['release', 'trip/T1', '--reason', 'Walker is away']);
+    const { shared, a, b, back } = await queuedThenReleased();
+    // and another agent takes it
     await ok(b, ['next', '--as', 'taker']);
     back();
     const r = await cli(a, ['task', 'note', 'trip/T1', 'Hello', '--as', 'helper', '--json']);
