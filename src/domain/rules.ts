@@ -26,14 +26,43 @@ export function metaRules(meta: DocMeta, changeId: string, type: DocType, sink: 
   }
 }
 
-function length(sink: FindingSink, rule: string, what: string, text: string, min: number, max: number, line?: number): void {
+function length(sink: FindingSink, rule: string, what: string, text: string, min: number, max: number, line?: number, section?: Section): void {
   const n = charCount(text.trim());
   if (n < min) {
     const fix = min > 1 ? `write at least ${min} characters` : `write the ${what}`;
+    if (n === 0 && line === undefined && section) {
+      // No heading of the section at all: say which heading is read, and which of the document's own headings may have been meant.
+      const meant = section.others.find((h) => nearly(h, section.heading));
+      const also = meant === undefined ? '' : ` (the heading "## ${printable(meant)}" is not read as it: it would be "## ${section.heading}")`;
+      sink.error(`${rule}.missing`, `the ${section.doc} has no "## ${section.heading}" section${also}`, `add a "## ${section.heading}" section and ${fix}`);
+      return;
+    }
     sink.error(`${rule}.${n === 0 ? 'missing' : 'too_short'}`, n === 0 ? `${what} is empty` : `${what} has ${n} characters; it needs at least ${min}`, fix, line);
   } else if (n > max) {
     sink.error(`${rule}.too_long`, `${what} has ${n} characters; at most ${max} are allowed`, `shorten it to ${max} characters`, line);
   }
+}
+
+/** A section a document reads by its heading: the heading, and the document's other headings (kept as written). */
+interface Section {
+  doc: string;
+  heading: string;
+  others: string[];
+}
+
+/** Whether a heading is one letter or two away from another (a typo), in any case. */
+function nearly(a: string, b: string): boolean {
+  const x = a.trim().toLowerCase();
+  const y = b.toLowerCase();
+  if (x === '' || Math.abs(x.length - y.length) > 2) return false;
+  // Edit distance, cut off above 2.
+  let row = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= y.length; j++) next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[y.length]! <= 2;
 }
 
 export function proposalRules(p: Proposal, sink: FindingSink, lines: Partial<Record<keyof Proposal, number>> = {}): void {
@@ -41,9 +70,11 @@ export function proposalRules(p: Proposal, sink: FindingSink, lines: Partial<Rec
   if (title > LIMITS.titleMax) {
     sink.error('proposal.title.too_long', `the title has ${title} characters; at most ${LIMITS.titleMax} are allowed`, 'shorten the title', 1);
   }
-  length(sink, 'proposal.why', 'Why', p.why, LIMITS.whyMin, LIMITS.whyMax, lines.why);
-  length(sink, 'proposal.what_changes', 'What Changes', p.what_changes, 1, LIMITS.sectionMax, lines.what_changes);
-  length(sink, 'proposal.impact', 'Impact', p.impact, 1, LIMITS.sectionMax, lines.impact);
+  const others = (p.sections ?? []).map((s) => s.heading);
+  const section = (heading: string): Section => ({ doc: 'proposal', heading, others });
+  length(sink, 'proposal.why', 'Why', p.why, LIMITS.whyMin, LIMITS.whyMax, lines.why, section('Why'));
+  length(sink, 'proposal.what_changes', 'What Changes', p.what_changes, 1, LIMITS.sectionMax, lines.what_changes, section('What Changes'));
+  length(sink, 'proposal.impact', 'Impact', p.impact, 1, LIMITS.sectionMax, lines.impact, section('Impact'));
 }
 
 /**
@@ -72,7 +103,7 @@ export function needsScenarios(spec: Pick<Spec, 'requirements'>): boolean {
 }
 
 export function specRules(spec: Spec, sink: FindingSink, lines: { overview?: number; requirements?: number[]; scenarios?: number[] } = {}, options: SpecRuleOptions = {}): void {
-  length(sink, 'spec.overview', 'the overview', spec.overview, LIMITS.overviewMin, LIMITS.sectionMax, lines.overview);
+  length(sink, 'spec.overview', 'the overview', spec.overview, LIMITS.overviewMin, LIMITS.sectionMax, lines.overview, { doc: 'spec', heading: 'Overview', others: (spec.sections ?? []).map((s) => s.heading) });
   if (spec.requirements.length === 0) {
     sink.error('spec.requirements.missing', 'the spec has no requirements', 'add at least one "### R1: Title" requirement with MUST or SHALL', lines.overview);
   }

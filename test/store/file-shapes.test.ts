@@ -512,6 +512,26 @@ describe('a proposal section a person headed at level 3, or underlined', () => {
   });
 });
 
+describe('a section heading a person renamed or took out', () => {
+  it('is named as the heading that is missing, with the heading of a typo beside it, and nothing is written', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'renamed', [{ title: 'One' }]);
+    const path = 'agentd/changes/renamed/proposal.md';
+    const edited = read(dir, path).replace('## Why\n', '## Wh\n').replace('## Impact\n', '## Consequences\n');
+    write(dir, path, edited);
+    const errors = (await cli(dir, ['validate', 'renamed', '--json'])).json.data.changes[0].findings.filter((f: { level: string }) => f.level === 'error');
+    expect(errors.map((f: { rule: string; message: string; fix: string }) => [f.rule, f.message, f.fix])).toEqual([
+      ['proposal.why.missing', 'the proposal has no "## Why" section (the heading "## Wh" is not read as it: it would be "## Why")', 'add a "## Why" section and write at least 50 characters'],
+      ['proposal.impact.missing', 'the proposal has no "## Impact" section', 'add a "## Impact" section and write the Impact'],
+    ]);
+    const spec = 'agentd/changes/renamed/spec.md';
+    write(dir, spec, read(dir, spec).replace('## Overview\n', '## Overveiw\n'));
+    const specErrors = (await cli(dir, ['validate', 'renamed', '--json'])).json.data.changes[0].findings.filter((f: { file: string; level: string }) => f.file === spec && f.level === 'error');
+    expect(specErrors.map((f: { message: string }) => f.message)).toContain('the spec has no "## Overview" section (the heading "## Overveiw" is not read as it: it would be "## Overview")');
+    expect(read(dir, path)).toBe(edited);
+  });
+});
+
 describe('task titles that read as YAML or markdown', () => {
   it('are kept as written through the file; a title of only "#" is refused by name, and nothing is written', async () => {
     const dir = await newBoard();
