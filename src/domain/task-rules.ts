@@ -25,15 +25,19 @@ export function claimProblem(task: Task, byId: Map<string, Task>, listProblem: s
   return null;
 }
 
+/** The verb of adding a note, for assertMayTouch. */
+export const NOTE = 'add a note to';
+
 /** Refuses to let an agent touch a task another agent holds, or one a person is reviewing; people may. */
 export function assertMayTouch(task: Task, ref: string, actor: string, verb: string): void {
   if (isHuman(actor)) return;
   if (isHeld(task) && task.assignee !== actor) {
-    fail(
-      'TASK_HELD',
-      `Task ${ref} is held by ${task.assignee} (since ${task.claimed_at ?? 'earlier'}); you cannot ${verb} it.`,
-      `Find a task of your own with ${refTo(['task.next', 'task.list'], { status: 'pending' })}. If the holder is gone, a person can release the task with ${refTo('task.release', { task_id: ref })}.`,
-    );
+    // A note is for those after the holder (a reviewer's, say): it waits until the task is done, as finding other work does not help it.
+    const instead =
+      verb === NOTE
+        ? `Add your note once ${task.assignee} has finished it (${refTo('task.show', { task_id: ref })} says when), or, if it cannot wait, ask a person with ${refTo('input.ask')}.`
+        : `Find a task of your own with ${refTo(['task.next', 'task.list'], { status: 'pending' })}.`;
+    fail('TASK_HELD', `Task ${ref} is held by ${task.assignee} (since ${task.claimed_at ?? 'earlier'}); you cannot ${verb} it.`, `${instead} If the holder is gone, a person can release the task with ${refTo('task.release', { task_id: ref })}.`);
   }
   if (task.status === 'in_review') {
     fail('TASK_IN_REVIEW', `Task ${ref} was submitted and is awaiting review by a person; it cannot change until they decide.`, `Wait for the person's decision; ${refTo(['task.next', 'task.show'], { task_id: ref })} tells you when it is made.`);

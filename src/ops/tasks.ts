@@ -10,7 +10,7 @@ import { isHuman, nextTaskId, parseTaskRef, taskRef, type TaskRef as TaskAddress
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, type Task } from '../domain/model.js';
-import { assertMayDelete, assertMayTouch, isPlanning, refuseDone } from '../domain/task-rules.js';
+import { assertMayDelete, assertMayTouch, isPlanning, NOTE, refuseDone } from '../domain/task-rules.js';
 import { ownTaskElsewhere, ownTasks, takeForWork } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession, startWorking } from '../domain/sessions.js';
@@ -525,7 +525,7 @@ export const addNote = defineOp({
   },
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
-      assertMayTouch(found.task, input.task_id, input.agent_id, 'add a note to');
+      assertMayTouch(found.task, input.task_id, input.agent_id, NOTE);
       task.notes.push({ author: input.agent_id, at: writtenAt(tx.now), text: input.text });
       return { result: result(found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.text.slice(0, 120)}`] };
     });

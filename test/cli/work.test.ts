@@ -24,7 +24,9 @@ describe('isolation', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.json.error.code, args.join(' ')).toBe('TASK_HELD');
       expect(r.json.error.message).toContain('held by agent-a');
-      expect(r.json.error.next_step).toContain('agentboard next');
+      // A note waits for the holder to finish, and says how to see when; the rest send the agent to work of its own.
+      if (args[1] === 'note') expect(r.json.error.next_step).toBe('Add your note once agent-a has finished it (`agentboard task show iso/T1` says when), or, if it cannot wait, ask a person with `agentboard ask --as agent-b` giving `--question` and `--default-action`. If the holder is gone, a person can release the task with `agentboard release iso/T1`.');
+      else expect(r.json.error.next_step).toContain('agentboard next');
     }
     expect(read(dir, 'agentd/changes/iso/tasks.md')).toBe(before);
     expect(snapshot(dir)).toEqual(snap);
