@@ -15,7 +15,7 @@ import { latestVerdict } from '../store/decisions.js';
 import { docWord } from './doc-write.js';
 import { conflictFindings } from './conflicts.js';
 import { defineOp, PROFILES, requireHuman, type Context } from './registry.js';
-import { Actor, ChangeId, DocStatus, FindingOut, Phase } from './schemas.js';
+import { Actor, ChangeId, DocState, FindingOut, Phase, stateOf } from './schemas.js';
 import { LimitOrAll, page, Page, pageInput, pageOf } from './pages.js';
 import { changeTitle, changeToRead, loadChange, loadChangeToRead, loadSummed, phaseOf, requireChange, tasksOf, type ChangeToRead, type LoadedChange, type SummedChange } from './view.js';
 import type { TaskList } from '../store/task-scan.js';
@@ -140,7 +140,7 @@ const ChangeSummary = z.object({
   title: z.string(),
   phase: Phase,
   waiting_on: z.string().nullable(),
-  documents: z.object({ proposal: DocStatus.nullable(), spec: DocStatus.nullable(), tasks: DocStatus.nullable(), review: DocStatus.nullable() }),
+  documents: z.object({ proposal: DocState, spec: DocState, tasks: DocState, review: DocState }),
   tasks: z.object({ total: z.number().int(), done: z.number().int() }),
   verdict: z.string().nullable(),
   archived: z.string().nullable().describe('Where an archived change is (read-only); null for an open one.'),
@@ -157,10 +157,10 @@ function summarize(reader: Reader, change: SummedChange, archived: ArchivedChang
     waiting_on: info.waiting_on,
     archived: archived ? `${BOARD_DIR}/archive/${archived.folder}` : null,
     documents: {
-      proposal: change.proposal?.meta.status ?? null,
-      spec: change.spec?.meta.status ?? null,
-      tasks: (list ?? change.tasks)?.meta.status ?? null,
-      review: change.review?.meta.status ?? null,
+      proposal: stateOf(change.proposal),
+      spec: stateOf(change.spec),
+      tasks: list ? list.meta.status : stateOf(change.tasks),
+      review: stateOf(change.review),
     },
     tasks: { total: tasks.length, done: tasks.filter((t) => t.status === 'done').length },
     verdict: change.review?.content?.[0]?.verdict ?? null,
@@ -213,7 +213,7 @@ export const showChange = defineOp({
   access: 'read',
   input: z.strictObject({ change_id: ChangeId, ...pageInput('task ids') }),
   output: ChangeSummary.extend({
-    document_files: z.array(z.object({ document: z.string(), file: z.string(), status: DocStatus, author: z.string(), updated: z.string(), revision: z.number().int(), unreadable: z.boolean().describe('The file cannot be read: status and author are not known.') })),
+    document_files: z.array(z.object({ document: z.string(), file: z.string(), status: DocState.unwrap(), author: z.string(), updated: z.string(), revision: z.number().int(), unreadable: z.boolean().describe('The file cannot be read: status and author are not known.') })),
     task_ids: z.array(z.string()).describe('One page of the task ids.'),
     ...Page,
   }),
@@ -233,7 +233,7 @@ export const showChange = defineOp({
       ...summarize(board, change, toRead.archived),
       document_files: DOC_TYPES.flatMap((type) => {
         const doc = change[type];
-        return doc ? [{ document: type, file: doc.file, status: doc.meta.status, author: doc.meta.author, updated: doc.meta.updated, revision: doc.meta.revision, unreadable: doc.content === null }] : [];
+        return doc ? [{ document: type, file: doc.file, status: stateOf(doc)!, author: doc.meta.author, updated: doc.meta.updated, revision: doc.meta.revision, unreadable: doc.content === null }] : [];
       }),
     };
     const ids = tasksOf(change.tasks).map((t) => `${input.change_id}/${t.id}`);

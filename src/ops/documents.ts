@@ -10,7 +10,7 @@ import { withLineEndsOf } from '../store/markdown.js';
 import type { Transaction } from '../store/transaction.js';
 import { docWord } from './doc-write.js';
 import { defineOp, requireHuman } from './registry.js';
-import { Actor, ArchivedLeftOut, ChangeId, DocStatus, DocType as DocTypeSchema, FindingOut, NoteOut, text } from './schemas.js';
+import { Actor, ArchivedLeftOut, ChangeId, DocState, DocStatus, DocType as DocTypeSchema, FindingOut, NoteOut, stateOf, text } from './schemas.js';
 import { page, Page, pageInput, pageOf } from './pages.js';
 import { archivedLeftOut, changeToRead, loadChangeToRead, openForWork, readDocOf, requireChange, taskOut, tasksOf } from './view.js';
 import { refTo } from '../domain/refs.js';
@@ -157,7 +157,7 @@ const DocSummary = z.object({
   change_id: z.string(),
   document: DocTypeSchema,
   file: z.string(),
-  status: DocStatus,
+  status: DocState.unwrap(),
   author: z.string(),
   updated: z.string(),
   revision: z.number().int(),
@@ -202,7 +202,7 @@ export const listDocuments = defineOp({
           change_id: id,
           document: type,
           file: doc.file,
-          status: m.status,
+          status: stateOf(doc)!,
           author: m.author,
           updated: m.updated,
           revision: m.revision,

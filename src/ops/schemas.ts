@@ -106,6 +106,9 @@ export function line(max: number, min = 1) {
 export const DocType = z.enum(DOC_TYPES).describe('Which document.');
 export const StageType = z.enum(STAGES).describe('Which document.');
 export const DocStatus = z.enum(DOC_STATUSES);
+/** A document's status, "unreadable" when its file cannot be read (validate says why), null when the change has none. */
+export const DocState = z.union([DocStatus, z.literal('unreadable')]).nullable();
+export const stateOf = (doc: { meta: { status: z.infer<typeof DocStatus> }; content: unknown } | null | undefined) => (doc ? (doc.content === null ? ('unreadable' as const) : doc.meta.status) : null);
 export const Phase = z.enum(PHASES);
 export const Priority = z.enum(PRIORITIES).describe('Priority; medium when left out.');
 export const TaskStatus = z.enum(TASK_STATUSES);

@@ -127,6 +127,11 @@ describe('files and folders that are not what they should be', () => {
     // the rest of the board still works
     expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('good/T1');
     expect((await ok(dir, ['list'])).changes).toHaveLength(2);
+    // its status is not known: said so, never shown as a blank template
+    const shown = await ok(dir, ['show', 'odd']);
+    expect(shown.documents).toEqual({ proposal: 'submitted', spec: 'submitted', tasks: 'unreadable', review: null });
+    expect(shown.document_files.find((d: { document: string }) => d.document === 'tasks')).toMatchObject({ status: 'unreadable', unreadable: true });
+    expect((await ok(dir, ['list'])).changes.find((c: { change_id: string }) => c.change_id === 'odd').documents.tasks).toBe('unreadable');
   });
 
   it('changes/ as a file: list says so instead of showing no changes', async () => {
