@@ -4,7 +4,8 @@
  * the changes land: documents submitted by the person importing (rejected where the source says
  * so), with where they came from in their frontmatter, the other files kept with their change,
  * finished changes in the archive. A change already on the board is left as it is, so a second
- * run changes nothing; a dry run reads and reports only.
+ * run changes nothing (but for one that landed short and was not worked on since, which lands again
+ * once its source is fixed: landsAgain); a dry run reads and reports only.
  *
  * agentd keeps its board in agentd/ as agentboard does: without PATH its folder is converted in
  * place, its originals set aside under agentd/.imported/ in the same commit.
@@ -15,7 +16,7 @@ import * as z from 'zod';
 import { fail } from '../errors.js';
 import { LIMITS } from '../domain/limits.js';
 import { derivePhase } from '../domain/phase.js';
-import { STAGES, type DocMeta, type DocType, type ImportSource, type Note, type Phase } from '../domain/model.js';
+import { DOC_TYPES, STAGES, type DocMeta, type DocType, type ImportSource, type Note, type Phase } from '../domain/model.js';
 import { BOARD_DIR, Board, findRoot, isAgentdBoard } from '../store/board.js';
 import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
 import { checkDoc, parseDocText, renderDocFile, requirementIdsOf } from '../store/documents.js';
@@ -31,6 +32,7 @@ import { readOpenSpec } from '../import/openspec.js';
 import type { FileReport } from '../import/report.js';
 import { isFeatureFolder, readSpecKit } from '../import/spec-kit.js';
 import { readTree, sourceGit, type SourceTree } from '../import/source.js';
+import { changeFindings } from './changes.js';
 import { changeState, loadChangeToRead, type ChangeToRead } from './view.js';
 import { defineOp, requireHuman } from './registry.js';
 import { Actor, chars } from './schemas.js';
@@ -111,13 +113,15 @@ export const importBoard = defineOp({
       // Said again once every id is given: the one kept may itself land beside a change of the board's own.
       twice.push(() => (finding.message = said()));
     }
+    // Changes the board holds from an earlier import that land again (landsAgain): written over, not made.
+    const again = new Set<ImportedChange>();
     const outcomes = plan.changes.map((change): Outcome => {
       if (change.refused) return 'refused';
-      const outcome = judge(board, change, input.tool, inPlace && unconverted);
+      const outcome = judge(board, change, input.tool, inPlace && unconverted, again);
       if (outcome !== 'refused') return outcome;
       // The board holds the id for a change of its own (not imported from here): this one lands beside it.
       landBeside(change, plan.changes, board, (was) => `change ${was} is on the board already, not imported from here (open or archived), and the board keeps one change per id: this one is ${change.id} on the board`);
-      return judge(board, change, input.tool, inPlace && unconverted);
+      return judge(board, change, input.tool, inPlace && unconverted, again);
     });
     for (const again of twice) again();
     const result: ImportResult = {
@@ -151,7 +155,8 @@ export const importBoard = defineOp({
       let count = 0;
       for (const { change, status, docs } of staged) {
         if (status !== 'imported') continue;
-        tx.createChange(change.id);
+        if (again.has(change)) dropAttachments(tx, board, change);
+        else tx.createChange(change.id);
         for (const d of docs) tx.putDocument(change.id, d.type, d.meta, d.content as DocInput[typeof d.type]);
         for (const a of change.attachments) tx.putAttachment(change.id, a.path, tree.bytes(a.from));
         if (change.archived) tx.archiveChange(change.id, `${change.archived}-${change.id}`);
@@ -351,16 +356,53 @@ type Outcome = Exclude<ChangeOut['status'], 'imported_with_errors'>;
  * the source archived it since (then from this tool: unchanged; else refused, and the caller lands it
  * under another id). The board's change stays as it is: work done on it since the import is the board's.
  */
-function judge(board: Board, change: ImportedChange, tool: ImportTool, converting: boolean): Outcome {
+function judge(board: Board, change: ImportedChange, tool: ImportTool, converting: boolean, again: Set<ImportedChange>): Outcome {
   if (converting || !existsSync(board.dir)) return 'imported';
   const held = onTheBoard(board, change.id);
   if (held === null) return 'imported';
   const folder = folderOf(board, held);
   const docs = DOC_FILES.map((f) => join(folder, f)).filter((f) => existsSync(f));
   // A change that landed with no document, its files kept as they were, is the one that holds them.
-  if (docs.length === 0) return change.attachments.length > 0 && change.attachments.every((a) => existsSync(join(folder, a.path))) ? 'unchanged' : 'refused';
-  const from = docs.map((d) => importedFrom(d)?.tool).find((t) => t !== undefined);
-  return from === tool ? 'unchanged' : 'refused';
+  const fromHere = docs.length === 0 ? change.attachments.length > 0 && change.attachments.every((a) => existsSync(join(folder, a.path))) : docs.map((d) => importedFrom(d)?.tool).find((t) => t !== undefined) === tool;
+  if (!fromHere) return 'refused';
+  const why = held.archived ? null : landsAgain(board, change, tool);
+  if (why === null) return 'unchanged';
+  again.add(change);
+  (change.findings ??= []).push({ level: 'info', message: `change ${change.id} is on the board already, imported from here, and ${why}: it lands again from the source as it is now, in place of what landed before`, fix: 'nothing to do' });
+  return 'imported';
+}
+
+/**
+ * Why a change the board holds from an earlier import lands again (null: it is left as it is): it
+ * landed short (with errors, or without a document the source now gives), its source has changed
+ * since, and nothing was done on it on the board (no document revised, decided or edited by hand,
+ * no task worked on, nothing in the activity log). Work done on the board is never written over.
+ */
+function landsAgain(board: Board, change: ImportedChange, tool: ImportTool): string | null {
+  const here = loadChangeToRead(board, { changeId: change.id, archived: null });
+  const planned = documentsOf(change, '', '', tool, undefined);
+  const present = DOC_TYPES.filter((type) => here[type] !== null);
+  // What landed before is replaced whole: every document of it has one in the source now.
+  if (present.some((type) => !planned.some((d) => d.type === type))) return null;
+  const docs = present.map((type) => here[type]!);
+  if (docs.some((d) => d.content === null || d.meta.imported_from?.tool !== tool || d.meta.revision !== 1 || d.meta.status === 'approved')) return null;
+  if (board.handEditedDocs([change.id]).length > 0) return null;
+  const tasks = (here.tasks?.content?.blocks ?? []).flatMap((b) => (b.task ? [b.task] : []));
+  if (tasks.some((t) => (t.status !== 'todo' && t.status !== 'done') || t.assignee || t.claimed_at || t.progress !== undefined || t.blockers.length > 0 || t.feedback.length > 0)) return null;
+  if (board.readActivity().some((e) => e.change_id === change.id || e.target === change.id || e.target.startsWith(`${change.id}/`))) return null;
+  const missing = planned.filter((d) => here[d.type] === null).map((d) => fileName(d.type));
+  const rejected = docs.filter((d) => d.meta.status === 'rejected').map((d) => fileName(d.meta.type));
+  const errors = changeFindings(here).filter((f) => f.level === 'error').length;
+  if (missing.length === 0 && rejected.length === 0 && errors === 0) return null;
+  // The source as it is now differs from what landed (a review's time is the import's own: not compared).
+  const differs = missing.length > 0 || planned.some((d) => d.type !== 'review' && withLf(here[d.type]!.body).trim() !== withLf(renderInput(d.type, d.content as never)).trim());
+  if (!differs) return null;
+  const short = [
+    ...(errors > 0 ? [`it landed with ${errors} error${errors === 1 ? '' : 's'}`] : []),
+    ...(missing.length > 0 ? [`it landed without ${missing.join(', ')}`] : []),
+    ...(rejected.length > 0 ? [`its ${rejected.join(', ')} landed rejected`] : []),
+  ];
+  return `${short.join(' and ')}, nothing was done on it on the board since, and the source has changed`;
 }
 
 /** The board's change of an id, open or archived (the latest archive of it); null when the board has none. */
@@ -368,6 +410,22 @@ function onTheBoard(board: Board, id: string): ChangeToRead | null {
   if (board.hasChange(id)) return { changeId: id, archived: null };
   const archived = board.archived().findLast((a) => a.change_id === id);
   return archived ? { changeId: id, archived } : null;
+}
+
+/** Of a change landing again, the files kept with it before that the source no longer gives: they go with the commit. */
+function dropAttachments(tx: Transaction, board: Board, change: ImportedChange): void {
+  const folder = board.changeDir(change.id);
+  const kept = new Set(change.attachments.map((a) => join(folder, ...a.path.split('/'))));
+  const walk = (dir: string): string[] => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return [];
+    }
+    return entries.flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : []));
+  };
+  for (const path of walk(join(folder, 'attachments'))) if (!kept.has(path)) tx.removeWith(path);
 }
 
 /** The folder of a change of the board, open or archived. */

@@ -397,6 +397,50 @@ describe('import refusals', () => {
     expect(r.json.data.changes.find((c: any) => c.source === 'specs/001-room-booking').status).toBe('imported');
   });
 
+  it('lands a change that landed short again once its source is fixed, unless work was done on it on the board', async () => {
+    const dir = copy('spec-kit');
+    git(dir);
+    const spec = join(dir, 'specs/002-room-search/spec.md');
+    const good = readFileSync(spec);
+    const lines = good.toString('utf8').split('\n');
+    writeFileSync(spec, Buffer.concat([Buffer.from(`${lines.slice(0, 4).join('\n')}\nA line `), Buffer.from([0xff, 0xfe]), Buffer.from(`\n${lines.slice(4).join('\n')}`)]));
+    const first = await cli(dir, ['import', 'spec-kit', '--json'], PERSON);
+    expect(first.code).toBe(1);
+    const search = () => first.json.data.changes.find((c: any) => c.source === 'specs/002-room-search').change_id;
+    const id = search();
+    expect(existsSync(join(dir, `agentd/changes/${id}/spec.md`))).toBe(false);
+    expect(existsSync(join(dir, `agentd/changes/${id}/attachments/spec.md`))).toBe(true);
+    // The same broken source again: nothing changes.
+    const board = snapshot(join(dir, 'agentd'));
+    expect((await cli(dir, ['import', 'spec-kit', '--json'], PERSON)).json.data.changes.find((c: any) => c.change_id === id).status).toBe('unchanged');
+    expect(snapshot(join(dir, 'agentd'))).toEqual(board);
+
+    // Fixed: it lands again, whole, and says why; the file kept in its stead goes.
+    writeFileSync(spec, good);
+    const second = await cli(dir, ['import', 'spec-kit', '--json'], PERSON);
+    expect(second.code).toBe(0);
+    const again = second.json.data.changes.find((c: any) => c.change_id === id);
+    expect(again.status).toBe('imported');
+    expect(again.findings).toContainEqual(expect.objectContaining({ level: 'info', message: `change ${id} is on the board already, imported from here, and it landed without proposal.md, spec.md, tasks.md, nothing was done on it on the board since, and the source has changed: it lands again from the source as it is now, in place of what landed before` }));
+    expect(existsSync(join(dir, `agentd/changes/${id}/spec.md`))).toBe(true);
+    expect(existsSync(join(dir, `agentd/changes/${id}/attachments/spec.md`))).toBe(false);
+    expect((await ok(dir, ['validate', id])).valid).toBe(true);
+    // Landed whole, a third run leaves it.
+    expect((await cli(dir, ['import', 'spec-kit', '--json'], PERSON)).json.data.changes.find((c: any) => c.change_id === id).status).toBe('unchanged');
+
+    // Work done on the board is never written over: a change broken in the source again, and fixed, stays as the board has it.
+    const other = copy('spec-kit');
+    git(other);
+    const otherSpec = join(other, 'specs/002-room-search/spec.md');
+    writeFileSync(otherSpec, Buffer.concat([Buffer.from(`${lines.slice(0, 4).join('\n')}\nA line `), Buffer.from([0xff, 0xfe]), Buffer.from(`\n${lines.slice(4).join('\n')}`)]));
+    await cli(other, ['import', 'spec-kit', '--json'], PERSON);
+    await ok(other, ['propose', id, '--as', 'planner', '--why', WHY, '--what-changes', 'Search.', '--impact', 'Rooms.', '--notes', 'Written on the board.']);
+    writeFileSync(otherSpec, good);
+    const kept = await cli(other, ['import', 'spec-kit', '--json'], PERSON);
+    expect(kept.json.data.changes.find((c: any) => c.change_id === id).status).toBe('unchanged');
+    expect(existsSync(join(other, `agentd/changes/${id}/spec.md`))).toBe(false);
+  });
+
   it('takes a replacement character (U+FFFD) a document holds as text, not as bytes that are not UTF-8', async () => {
     // A file converted once with errors keeps its replacement characters as valid UTF-8 (EF BF BD).
     const dir = copy('spec-kit');
