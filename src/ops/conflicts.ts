@@ -96,17 +96,25 @@ export function gitConflicts(board: Board, env: Readonly<Record<string, string |
 
 /** What a person (or an agent that may) does about the files a git merge left in conflict. */
 function gitNextStep(operation: GitOperation | null, files: GitConflict[]): string | null {
-  const first = files[0];
-  if (!first) return null;
-  const one = files.length === 1;
-  const resolve = `Resolve ${one ? first.file : 'each file listed'}: keep one side or both and remove the <<<<<<<, ======= and >>>>>>> lines${files.some((f) => f.line === null) ? ' (a file deleted on one side: git add keeps it, git rm deletes it)' : ''}, then git add ${one ? first.file : 'each file'}`;
+  if (files.length === 0) return null;
+  const named = (fs: GitConflict[], many: string) => (fs.length === 1 ? fs[0]!.file : many);
+  // A file git still holds unmerged may hold no markers: a sync of a shared board wrote the board over git's mix, a person resolved it, or one side deleted it.
+  const marked = files.filter((f) => f.line !== null);
+  const unmarked = files.filter((f) => f.line === null);
+  const steps = [
+    ...(marked.length > 0 ? [`Resolve ${named(marked, 'each file with markers')}: keep one side or both and remove the <<<<<<<, ======= and >>>>>>> lines, then git add ${named(marked, 'each')}`] : []),
+    ...(unmarked.length > 0
+      ? [`${named(unmarked, 'the files listed without a line')} ${unmarked.length === 1 ? 'holds' : 'hold'} no conflict markers (a sync of the shared board settles a board file so, or one side deleted it): once ${unmarked.length === 1 ? 'it is' : 'they are'} as ${unmarked.length === 1 ? 'it' : 'they'} should be, mark ${unmarked.length === 1 ? 'it' : 'each'} settled with git add ${named(unmarked, '<file>')} (git rm to delete it)`]
+      : []),
+  ];
   const finish =
     operation === 'merge'
       ? '; then finish the merge with git commit (or drop it with git merge --abort)'
       : operation === null
         ? ''
         : `; then go on with git ${operation} --continue (or drop it with git ${operation} --abort)`;
-  return `${resolve}${finish}. Until then agentboard neither reads nor writes ${one ? 'it' : 'them'}, and hands out no task of a task list in conflict.`;
+  const until = marked.length > 0 ? ` Until then agentboard neither reads nor writes ${marked.length === 1 ? 'it' : 'those with markers'}, and hands out no task of a task list in conflict.` : '';
+  return `${steps.join('; ')}${finish}.${until}`;
 }
 
 export function describeConflict(c: RecordedConflict): string {

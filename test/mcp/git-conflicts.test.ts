@@ -95,6 +95,16 @@ describe('a git merge stopped on a conflict in a task list', () => {
     }
   });
 
+  it('once the file holds no markers (a sync settled it, or a person) but git has it unmerged, says only to mark it settled', async () => {
+    const copy = await mergeStoppedOnTasks();
+    writeFileSync(join(copy, TASKS), must(copy, 'show', `HEAD:${TASKS}`));
+    const r = await cli(copy, ['conflicts', 'list', '--json']);
+    expect(r.json.data.git_conflicts).toEqual([{ file: TASKS, unmerged: true, line: null, end_line: null }]);
+    expect(r.json.data.next_step).toBe(
+      `${TASKS} holds no conflict markers (a sync of the shared board settles a board file so, or one side deleted it): once it is as it should be, mark it settled with git add ${TASKS} (git rm to delete it); then finish the merge with git commit (or drop it with git merge --abort).`,
+    );
+  }, 60_000);
+
   it('is still listed once git add took the file with its markers, and no longer once they are resolved and committed', async () => {
     const copy = await mergeStoppedOnTasks();
     must(copy, 'add', TASKS);
