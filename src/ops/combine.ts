@@ -64,6 +64,8 @@ interface CallBody {
   run_agent?: string;
   /** The phase the run started the caller's agent for (Context.runPhase): its question is that phase's. */
   run_phase?: RunPhase;
+  /** The task the run gave the caller's agent (Context.assignment): its `next` answers with that task, whoever carries it out. */
+  assignment?: string;
 }
 
 /** What the holder of the lock leaves for a caller. */
@@ -93,7 +95,7 @@ export async function runCombined(op: Operation, ctx: Context, input: Record<str
   // On a shared board, a call the batch could not push goes alone: as a write of its own, queued offline when the remote is out of reach.
   const alone = (err: unknown) => err instanceof GoAlone || (board.config.remote !== undefined && err instanceof AgentboardError && err.code === 'REMOTE_UNREACHABLE');
   const queue = new CallQueue(board.runtimeDir);
-  const body: CallBody = { op: op.name, input, format, ...(ctx.writesDocuments ? { writes: [...ctx.writesDocuments] } : {}), ...(board.agentOfRun ? { run_agent: board.agentOfRun } : {}), ...(ctx.runPhase ? { run_phase: ctx.runPhase } : {}) };
+  const body: CallBody = { op: op.name, input, format, ...(ctx.writesDocuments ? { writes: [...ctx.writesDocuments] } : {}), ...(board.agentOfRun ? { run_agent: board.agentOfRun } : {}), ...(ctx.runPhase ? { run_phase: ctx.runPhase } : {}), ...(ctx.assignment ? { assignment: ctx.assignment } : {}) };
   const done = (outcome: BatchOutcome<unknown>) => {
     if (!outcome.ok) throw outcome.error;
     return op.output.parse(outcome.value) as Record<string, unknown>;
@@ -372,7 +374,8 @@ async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promis
   const own = board.agentOfRun;
   board.agentOfRun = typeof body.run_agent === 'string' ? body.run_agent : null;
   try {
-    return await op!.run({ ...ctx, writesDocuments: body.writes, fits, runPhase: runPhaseOf(body.run_phase) }, input as never);
+    const assignment = typeof body.assignment === 'string' ? body.assignment : undefined;
+    return await op!.run({ ...ctx, writesDocuments: body.writes, fits, runPhase: runPhaseOf(body.run_phase), assignment }, input as never);
   } finally {
     board.agentOfRun = own;
   }

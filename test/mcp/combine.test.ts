@@ -5,13 +5,13 @@
  * whatever process dies when. The waiting callers are played here by the test process itself,
  * queueing calls the way a server does (its pid is alive, so they are not swept as abandoned).
  */
-import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CallQueue } from '../../src/store/calls.js';
-import { BIN, changeWithTasks, cli, cliAsync, newBoard, NODE_ARGS, read, tempDir } from '../helpers.js';
+import { BIN, changeWithTasks, cli, cliAsync, newBoard, NODE_ARGS, ok, read, tempDir } from '../helpers.js';
 import { until } from './helpers.js';
 
 const open: Client[] = [];
@@ -19,14 +19,14 @@ afterEach(async () => {
   for (const c of open.splice(0)) await c.close().catch(() => undefined);
 });
 
-async function server(dir: string, env: Record<string, string> = {}) {
-  return (await serverWithClient(dir, env)).call;
+async function server(dir: string, env: Record<string, string> = {}, args: string[] = []) {
+  return (await serverWithClient(dir, env, args)).call;
 }
 
-async function serverWithClient(dir: string, env: Record<string, string> = {}) {
+async function serverWithClient(dir: string, env: Record<string, string> = {}, args: string[] = []) {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, '--profile', 'worker'],
+    args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, '--profile', 'worker', ...args],
     env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-'), ...env },
     stderr: 'pipe',
   });
@@ -357,6 +357,20 @@ describe('a server holding the lock', () => {
     expect((await call('agentboard_update_status', { agent_id: 'agent-a', status: 'working', message: 'Carrying the queued question.' })).isError).toBeFalsy();
     expect(answer(dir, id)).toMatchObject({ ok: true, result: { input_id: 'input-1' } });
     expect(JSON.parse(read(dir, 'agentd/.runtime/state.json')).inputs['input-1']).toMatchObject({ agent_id: 'fake-planner', change_id: 'add-search', phase: 'spec' });
+  });
+
+  it("answer a run worker's next with the task the run gave it, whichever process carries it out, and the carrier's own next with its own", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'given', [{ title: 'First' }, { title: 'Second' }, { title: 'Third' }]);
+    await ok(dir, ['next', '--as', 'codex-w2', '--change', 'given']);
+    // codex-w2 holds T1, as a run gave it; its `next`, queued, is carried out by a server bound to another task of another worker.
+    const id = new CallQueue(runtime(dir)).post({ op: 'task.next', input: { agent_id: 'codex-w2' }, format: 'json', writes: [], run_agent: 'codex-w2', assignment: 'given/T1' });
+    const runId = '20261122-080000000-abcd';
+    mkdirSync(join(dir, 'agentd/.runtime/runs', runId), { recursive: true });
+    await ok(dir, ['next', '--as', 'claude-w1', '--change', 'given']);
+    const call = await server(dir, {}, ['--as', 'claude-w1', '--run', runId, '--invocation', '1', '--task', 'given/T2']);
+    expect((await call('agentboard_get_next_task', {})).structuredContent).toMatchObject({ status: 'resumed', task: { task_id: 'given/T2' } });
+    expect(answer(dir, id)).toMatchObject({ ok: true, result: { status: 'resumed', task: { task_id: 'given/T1', assignee: 'codex-w2' } } });
   });
 
   it('lets the lock go at once after a write when no other process called', async () => {
