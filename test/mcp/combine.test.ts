@@ -363,12 +363,12 @@ describe('a server holding the lock', () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'given', [{ title: 'First' }, { title: 'Second' }, { title: 'Third' }]);
     await ok(dir, ['next', '--as', 'codex-w2', '--change', 'given']);
-    // codex-w2 holds T1, as a run gave it; its `next`, queued, is carried out by a server bound to another task of another worker.
-    const id = new CallQueue(runtime(dir)).post({ op: 'task.next', input: { agent_id: 'codex-w2' }, format: 'json', writes: [], run_agent: 'codex-w2', assignment: 'given/T1' });
+    await ok(dir, ['next', '--as', 'claude-w1', '--change', 'given']);
     const runId = '20261122-080000000-abcd';
     mkdirSync(join(dir, 'agentd/.runtime/runs', runId), { recursive: true });
-    await ok(dir, ['next', '--as', 'claude-w1', '--change', 'given']);
     const call = await server(dir, {}, ['--as', 'claude-w1', '--run', runId, '--invocation', '1', '--task', 'given/T2']);
+    // codex-w2 holds T1, as a run gave it; its `next`, queued, is carried out by the server bound to claude-w1's T2.
+    const id = new CallQueue(runtime(dir)).post({ op: 'task.next', input: { agent_id: 'codex-w2' }, format: 'json', writes: [], run_agent: 'codex-w2', assignment: 'given/T1' });
     expect((await call('agentboard_get_next_task', {})).structuredContent).toMatchObject({ status: 'resumed', task: { task_id: 'given/T2' } });
     expect(answer(dir, id)).toMatchObject({ ok: true, result: { status: 'resumed', task: { task_id: 'given/T1', assignee: 'codex-w2' } } });
   });
