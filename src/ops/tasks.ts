@@ -404,8 +404,8 @@ export const reportProgress = defineOp({
   input: z.strictObject({
     agent_id: Actor,
     task_id: TaskRef,
-    percent: z.number().int().min(0).max(100).describe('Percent done.'),
-    message: text(1, 2000).describe('What you did since the last report and what is next.'),
+    percent: z.number().int().min(0).max(100).optional().describe('Percent done; else the last reported.'),
+    message: text(1, 2000).optional().describe('What you did since the last report and what is next.'),
   }),
   output: TaskResult,
   cli: { command: 'task progress', args: ['task_id'] },
@@ -423,10 +423,13 @@ export const reportProgress = defineOp({
       if (task.status !== 'in_progress') {
         fail('INVALID_TRANSITION', `Task ${input.task_id} is ${task.status}; progress is reported on a task in progress.`, task.status === 'blocked' ? `Clear the blocker with ${refTo('task.unblock', { task_id: input.task_id })} first.` : `Call ${refTo('task.next')} for work.`);
       }
-      task.progress = input.percent;
-      task.progress_message = input.message;
+      // Seed 004: both are optional. A report without a percent keeps the last one (a message alone does not take the task back to 0); one without a message has none.
+      const percent = input.percent ?? task.progress ?? 0;
+      task.progress = percent;
+      if (input.message !== undefined) task.progress_message = input.message;
+      else delete task.progress_message;
       task.progress_at = writtenAt(tx.now);
-      return { result: result(found, task), log: [input.agent_id, 'task.progress', `${input.task_id} at ${input.percent}%: ${input.message.slice(0, 120)}`] };
+      return { result: result(found, task), log: [input.agent_id, 'task.progress', `${input.task_id} at ${percent}%${input.message ? `: ${input.message.slice(0, 120)}` : ''}`] };
     });
   },
 });

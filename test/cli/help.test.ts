@@ -173,7 +173,7 @@ describe('the command line', () => {
     const before = snapshot(dir);
     for (const [args, message, next] of [
       [['new'], "Missing required argument 'change_id'.", 'Run `agentboard new --help` to see its arguments.'],
-      [['task', 'progress', 'add-x/T1', '--as', 'claude', '--message', 'm'], 'Invalid input: --percent is required.', '`agentboard task progress --help`'],
+      [['task', 'block', 'add-x/T1', '--as', 'claude'], 'Invalid input: --reason is required.', '`agentboard task block --help`'],
       [['task', 'progress', 'add-x/T1', '--as', 'claude', '--message', 'm', '--percent', 'half'], 'Invalid input: --percent must be a number, not "half".', '`agentboard task progress --help`'],
       [['review', 'add-x', '--as', 'claude', '--verdict', 'GREAT'], "Option '--verdict <value>' argument 'GREAT' is invalid. Allowed choices are APPROVED, NEEDS_FIX, MAJOR_ISSUES.", 'Run `agentboard review --help` to see its arguments and options.'],
       [['review', 'add-x', '--as', 'claude', '--summary', 's', '--notes', 'n'], 'Invalid input: --verdict is required: one of APPROVED, NEEDS_FIX, MAJOR_ISSUES.', '`agentboard review --help`'],

@@ -36,6 +36,25 @@ describe('isolation', () => {
   });
 });
 
+describe('task progress', () => {
+  it('takes a percent, a message, both or neither (seed 004): a message alone keeps the last percent, and each report is stamped', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'prog', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    const progress = async (...args: string[]) => {
+      await ok(dir, ['task', 'progress', 'prog/T1', '--as', 'codex', ...args]);
+      const task = (await ok(dir, ['task', 'show', 'prog/T1'])).task;
+      return [task.progress, task.progress_message];
+    };
+    expect(await progress('--percent', '40')).toEqual([40, null]);
+    expect(await progress('--message', 'Parser done; the writer is next.')).toEqual([40, 'Parser done; the writer is next.']);
+    expect(await progress()).toEqual([40, null]);
+    expect(read(dir, 'agentd/changes/prog/tasks.md')).toContain('progress: 40');
+    const log = read(dir, 'agentd/.runtime/activity.jsonl').trim().split('\n').map((l) => JSON.parse(l)).filter((e) => e.action === 'task.progress').map((e) => e.summary);
+    expect(log).toEqual(['prog/T1 at 40%', 'prog/T1 at 40%: Parser done; the writer is next.', 'prog/T1 at 40%']);
+  });
+});
+
 describe('next', () => {
   it('resumes, reports work awaiting review, and carries rejection feedback to the next agent', async () => {
     const dir = await newBoard();
