@@ -11,7 +11,7 @@ import { spelledOf } from '../ops/catalog.js';
 import { findOperation } from '../ops/index.js';
 import type { Operation } from '../ops/registry.js';
 
-export function toolSpeller(served: readonly Operation[], calling?: Operation, caller?: string): (r: Ref) => string {
+export function toolSpeller(served: readonly Operation[], calling?: Operation, caller?: string, withCaller = false): (r: Ref) => string {
   const names = new Set(served.map((op) => op.name));
   return (r) => {
     // The call being answered (SAME_CALL): the tool that was called.
@@ -20,7 +20,9 @@ export function toolSpeller(served: readonly Operation[], calling?: Operation, c
     const args = Object.fromEntries(Object.entries(r.args).filter(([k]) => k !== 'agent_id'));
     if (name) {
       const op = findOperation(name)!;
-      const given = Object.fromEntries(Object.entries(args).filter(([k]) => k in op.input.shape));
+      // A server not bound to an agent (no --as) takes agent_id on every call: the call named is the caller's, whole.
+      const own = withCaller && caller !== undefined && 'agent_id' in op.input.shape ? { agent_id: caller } : {};
+      const given = { ...own, ...Object.fromEntries(Object.entries(args).filter(([k]) => k in op.input.shape)) };
       return Object.keys(given).length > 0 ? `${op.tool!.name} ${JSON.stringify(given)}` : op.tool!.name;
     }
     const op = findOperation(r.ops[0]!);

@@ -194,7 +194,7 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
       // Its answers name this tool as the call to make again (SAME_CALL), and a command the agent
       // runs itself with its id (--as).
       const given = (args as { agent_id?: unknown } | null)?.agent_id;
-      const spellCall = toolSpeller(served, op, typeof given === 'string' ? given : binding?.agentId);
+      const spellCall = toolSpeller(served, op, typeof given === 'string' ? given : binding?.agentId, binding?.agentId === undefined);
       const running = callTool(toolCtx, op, input, args, spellCall, binding, signal);
       inFlight.add(running);
       void running.finally(() => inFlight.delete(running));

@@ -46,7 +46,7 @@ describe('a proposal submitted again', () => {
     expect(error).toEqual({
       code: 'DOCUMENT_SUBMITTED',
       message: "This proposal has already been submitted. This board requires no person's approval of it, so nothing waits on it: moved has moved on to its spec phase (waiting on the spec to be written).",
-      next_step: 'Write its spec with agentboard_create_spec {"change_id":"moved"}, or find other work with agentboard_get_next_task. Should a person reject the proposal, it comes back to be revised.',
+      next_step: 'Write its spec with agentboard_create_spec {"agent_id":"planner-2","change_id":"moved"}, or find other work with agentboard_get_next_task {"agent_id":"planner-2"}. Should a person reject the proposal, it comes back to be revised.',
     });
     expect(`${error!.message} ${error!.next_step}`).not.toMatch(/awaiting review|person decides|approves or rejects/);
     const spec = await mcp.call('agentboard_create_spec', { change_id: 'moved', ...SPEC });
@@ -64,7 +64,7 @@ describe('a proposal submitted again', () => {
     expect(error).toEqual({
       code: 'DOCUMENT_SUBMITTED',
       message: "This proposal has already been submitted and is awaiting review: this board requires a person's approval of it.",
-      next_step: 'A person approves or rejects it now; meanwhile find other work with agentboard_get_next_task.',
+      next_step: 'A person approves or rejects it now; meanwhile find other work with agentboard_get_next_task {"agent_id":"planner-2"}.',
     });
     expect(await mcp.close()).toBe(0);
   });
@@ -79,7 +79,7 @@ describe('a proposal submitted again', () => {
     expect(proposal.error).toEqual({
       code: 'DOCUMENT_SUBMITTED',
       message: "This proposal has already been submitted. This board requires no person's approval of it, so nothing waits on it: specs has moved on to its spec phase (waiting on a person to approve the spec).",
-      next_step: 'See where it stands with agentboard_list_changes, or find other work with agentboard_get_next_task. Should a person reject the proposal, it comes back to be revised.',
+      next_step: 'See where it stands with agentboard_list_changes, or find other work with agentboard_get_next_task {"agent_id":"planner-2"}. Should a person reject the proposal, it comes back to be revised.',
     });
     const spec = await mcp.call('agentboard_create_spec', { change_id: 'specs', ...SPEC });
     expect(spec.error).toMatchObject({ code: 'DOCUMENT_SUBMITTED', message: "This spec has already been submitted and is awaiting review: this board requires a person's approval of it." });
@@ -96,7 +96,7 @@ describe('a task list submitted again on a board that requires no approval', () 
     expect(error).toEqual({
       code: 'DOCUMENT_SUBMITTED',
       message: "This task list has already been submitted. This board requires no person's approval of it, so nothing waits on it: working has moved on to its implementation phase (waiting on 2 of 2 tasks to be done).",
-      next_step: 'Work on its tasks with agentboard_get_next_task {"change_id":"working"}. Should a person reject the task list, it comes back to be revised.',
+      next_step: 'Work on its tasks with agentboard_get_next_task {"agent_id":"planner-2","change_id":"working"}. Should a person reject the task list, it comes back to be revised.',
     });
     expect(await mcp.close()).toBe(0);
   });

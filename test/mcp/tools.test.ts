@@ -158,7 +158,7 @@ describe('every MCP tool, in memory', () => {
     expect(r.error).toMatchObject({
       code: 'DOCUMENT_SUBMITTED',
       message: expect.stringMatching(/^This proposal has already been submitted\. This board requires no person's approval of it, so nothing waits on it: alpha has moved on to its implementation phase \(waiting on \d+ of \d+ tasks to be done\)\.$/),
-      next_step: 'Work on its tasks with agentboard_get_next_task {"change_id":"alpha"}. Should a person reject the proposal, it comes back to be revised.',
+      next_step: 'Work on its tasks with agentboard_get_next_task {"agent_id":"planner","change_id":"alpha"}. Should a person reject the proposal, it comes back to be revised.',
     });
   });
 });
@@ -320,7 +320,7 @@ describe('the record of done work, over MCP', () => {
     for (const [tool, args] of [['agentboard_complete_task', {}], ['agentboard_report_progress', { percent: 50, message: 'Half.' }]] as const) {
       const refused = await mcp.call(tool, { agent_id: 'w1', task_id: 'open-work/T1', ...args });
       expect(refused.error).toMatchObject({ code: 'TASK_IN_PROGRESS', message: 'You are working on open-work/T2; an agent works on one task at a time, so open-work/T1 stays blocked for now.' });
-      expect(refused.error!.next_step).toContain('agentboard_complete_task {"task_id":"open-work/T2"}');
+      expect(refused.error!.next_step).toContain('agentboard_complete_task {"agent_id":"w1","task_id":"open-work/T2"}');
     }
     expect(snapshot(dir)).toEqual(before);
     await mcp.close();
