@@ -186,7 +186,7 @@ export const nextTask = defineOp({
         return {
           ...EMPTY,
           status: 'resumed',
-          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with ${refTo('task.progress', { task_id: taskRef(mine.changeId, mine.task.id) })}, and finish with ${refTo('task.done', { task_id: taskRef(mine.changeId, mine.task.id) })}.`,
+          message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with ${refTo('task.progress', { task_id: taskRef(mine.changeId, mine.task.id) })}, and finish with ${refTo('task.done', { task_id: taskRef(mine.changeId, mine.task.id) })}.${alsoBlocked(ownPools, agent)}`,
           task: taskOut(mine.changeId, mine.task, mine.byId),
           context: context(tx, found, mine),
         };
@@ -247,7 +247,7 @@ export const nextTask = defineOp({
         const unlisted = (input.change_id !== undefined ? [input.change_id] : tx.changeIds()).filter((id) => !listed.has(id));
         const gone = unlisted.filter((id) => tx.board.goneTaskList(id) !== undefined);
         const reasons = { ...counted, broken_task_lists: [...new Set([...broken, ...gone])] };
-        const blocked = ownPools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
+        const blocked = blockedOf(ownPools, agent);
         return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked, input.change_id), reasons };
       }
       const task = structuredClone(chosen.task);
@@ -261,13 +261,30 @@ export const nextTask = defineOp({
       return {
         ...EMPTY,
         status: 'assigned',
-        message: `${ref} is yours: ${task.title}. Report with ${refTo('task.progress', { task_id: ref })}, note decisions with ${refTo('task.note', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })} (or ${refTo('session.submit', { tasks: [ref] })} when a person must check it).`,
+        message: `${ref} is yours: ${task.title}. Report with ${refTo('task.progress', { task_id: ref })}, note decisions with ${refTo('task.note', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })} (or ${refTo('session.submit', { tasks: [ref] })} when a person must check it).${alsoBlocked(ownPools, agent)}`,
         task: taskOut(chosen.changeId, task, claimed.byId),
         context: context(tx, found, claimed),
       };
     });
   },
 });
+
+/** The tasks an agent holds blocked, by their board-wide ids. */
+function blockedOf(pools: readonly WorkPool<TaskSummary>[], agent: string): string[] {
+  return pools.flatMap((p) => p.tasks.filter((t) => t.assignee === agent && t.status === 'blocked').map((t) => taskRef(p.changeId, t.id)));
+}
+
+/**
+ * An agent works on one task at a time, and a task of its it reported blocked waits while it works
+ * on another: said with each task it is given, with the way back to the blocked one, which it can
+ * take up only between two tasks (once this one is done, before it asks for more).
+ */
+function alsoBlocked(pools: readonly WorkPool<TaskSummary>[], agent: string): string {
+  const blocked = blockedOf(pools, agent);
+  if (blocked.length === 0) return '';
+  const [first] = blocked;
+  return ` You also hold ${blocked.join(', ')}, blocked: once its blocker is resolved, finish this task, then clear it with ${refTo('task.unblock', { task_id: first })} before you ask for more work.`;
+}
 
 /**
  * `next` for an agent of `agentboard run`, which claimed one task for it: that task while the agent

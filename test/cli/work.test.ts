@@ -36,6 +36,24 @@ describe('isolation', () => {
   });
 });
 
+describe('a task its agent reported blocked', () => {
+  it('is named with every task the agent is given or holds meanwhile, with the way back to it', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'held', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'block', 'held/T1', '--as', 'codex', '--reason', 'No key for the API.']);
+    const also = ' You also hold held/T1, blocked: once its blocker is resolved, finish this task, then clear it with `agentboard task unblock held/T1 --as codex` before you ask for more work.';
+    const given = await ok(dir, ['next', '--as', 'codex']);
+    expect(given.task.task_id).toBe('held/T2');
+    expect(given.message.endsWith(also)).toBe(true);
+    expect((await ok(dir, ['next', '--as', 'codex'])).message.endsWith(also)).toBe(true);
+    // Between two tasks, the way back is open.
+    await ok(dir, ['task', 'done', 'held/T2', '--as', 'codex']);
+    expect((await ok(dir, ['task', 'unblock', 'held/T1', '--as', 'codex'])).task.status).toBe('in_progress');
+    expect((await ok(dir, ['next', '--as', 'codex'])).message).not.toContain('You also hold');
+  });
+});
+
 describe('task progress', () => {
   it('takes a percent, a message, both or neither (seed 004): a message alone keeps the last percent, and each report is stamped', async () => {
     const dir = await newBoard();
