@@ -1,4 +1,4 @@
-/** Taking a task for work on any path that changes its state: the claim rules, the log and the session, as `next` does. */
+/** Taking a task for work on any path that changes its state: the claim rules, the log and the session, as `next` does; and the session of other work. */
 import { isHuman, taskRef } from '../domain/ids.js';
 import { pendingSubmission, startWorking } from '../domain/sessions.js';
 import { holdOrClaim } from '../domain/task-rules.js';
@@ -41,4 +41,12 @@ export function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: 
   }
   // Working on a task is working: a session still started (or completed), awaiting input or blocked moves on the way.
   if (!isHuman(actor) && startWorking(tx.runtime, actor, tx.now, `${verb} ${ref}`)) tx.saveRuntime();
+}
+
+/**
+ * Writing a document or planning tasks is work too: an agent's session still started (or completed)
+ * moves to working on the way, as a claim moves it (seed 002's machine: the move is recorded).
+ */
+export function workedOn(tx: Transaction, actor: string, doing: string): void {
+  if (!isHuman(actor) && startWorking(tx.runtime, actor, tx.now, doing)) tx.saveRuntime();
 }

@@ -7,6 +7,7 @@ import { LIMITS } from '../domain/limits.js';
 import { DELTAS, DOC_WORDS, isHeld, type Delta, PROPOSAL_PARTS, SPEC_PARTS, TASK_LOG_FIELDS, TASK_STATE_FIELDS, type DocMeta, type ExtraSection, type Stage as DocKind, type Proposal, type ReviewRound, type Spec, type Task } from '../domain/model.js';
 import type { DocInput, Transaction } from '../store/transaction.js';
 import { assertCanSubmit, assertGate, writeDocument, type WriteOptions, type WriteResult } from './doc-write.js';
+import { workedOn } from './claims.js';
 import { defineOp, type Context } from './registry.js';
 import { Actor, ChangeId, chars, DocType, FindingOut, line, LocalTaskId, Notes, NoteOut, Phase, Severity, StageType, text, Verdict } from './schemas.js';
 import { TaskPlanFields } from './task-plan.js';
@@ -56,6 +57,7 @@ function submitStage<T extends DocKind>(
     const importedFrom = input.imported_from && { tool: input.imported_from.tool, path: input.imported_from.path, ...(input.imported_from.commit ? { commit: input.imported_from.commit } : {}) };
     const result = writeDocument(tx, change, type, input.agent_id, content(tx, change), correction ? { notes: input.notes, correction, ...options.corrected } : { notes: input.notes, importedFrom });
     tx.log(input.agent_id, options.action ?? 'document.submit', `${result.change_id}/${result.document}`, options.summary(result), result.change_id);
+    workedOn(tx, input.agent_id, `${correction ? 'correct' : 'submit'} ${result.change_id}/${result.document}`);
     const after = loadChange(tx, input.change_id);
     return { result: { ...result, phase: phaseOf(tx, after).phase }, after };
   });
@@ -426,6 +428,7 @@ export const createChange = defineOp({
       tx.createChange(input.change_id, { meta, title: input.title ?? input.change_id });
       const path = board.docPath(input.change_id, 'proposal');
       tx.log(input.agent_id, 'change.create', input.change_id, `created change ${input.change_id}`, input.change_id);
+      workedOn(tx, input.agent_id, `create ${input.change_id}`);
       return { change_id: input.change_id, phase: 'proposal' as const, file: board.rel(path), created: true };
     });
   },

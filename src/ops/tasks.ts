@@ -11,7 +11,7 @@ import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
 import { isHeld, type Task } from '../domain/model.js';
 import { assertMayDelete, assertMayTouch, isPlanning, NOTE, refuseDone } from '../domain/task-rules.js';
-import { ownTaskElsewhere, ownTasks, takeForWork } from './claims.js';
+import { ownTaskElsewhere, ownTasks, takeForWork, workedOn } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession, startWorking } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
@@ -237,6 +237,7 @@ export const addTask = defineOp({
       saveTasks(tx, input.change_id, doc, { add: [task] }, 'task.add');
       const ref = taskRef(input.change_id, id);
       tx.log(input.agent_id, 'task.add', ref, `added task ${ref}: ${task.title}`, input.change_id);
+      workedOn(tx, input.agent_id, `add ${ref}`);
       const byId = new Map(tasksOf(doc).map((t) => [t.id, t]));
       byId.set(id, task);
       return { task: taskSummary(input.change_id, task, byId), changed: true };
@@ -299,6 +300,7 @@ export const updateTask = defineOp({
       // the planner `agentboard run` started for the change (Context.runPhase), without moving it, is not.
       const planning = isPlanning(task, input.agent_id, found.doc.meta.author) || (task.status === 'todo' && ctx.runPhase?.agentId === input.agent_id && ctx.runPhase.changeId === found.changeId);
       if (move !== undefined || !planning) takeForWork(tx, found, task, input.task_id, input.agent_id, 'update');
+      else workedOn(tx, input.agent_id, `plan ${input.task_id}`);
       for (const key of planKeys) {
         if (input[key] !== undefined) (task as unknown as Record<string, unknown>)[key] = input[key];
       }
@@ -350,6 +352,7 @@ export const removeTask = defineOp({
       // Work deleted while in review is not approved: its agent's session goes back to work.
       if (found.task.status === 'in_review') settleSession(tx, found.task.assignee, false);
       tx.log(input.agent_id, 'task.rm', input.task_id, `deleted task ${input.task_id}: ${found.task.title}`, changeId);
+      workedOn(tx, input.agent_id, `delete ${input.task_id}`);
       return { task_id: input.task_id, deleted: true };
     });
   },

@@ -56,7 +56,7 @@ describe('what completion offers', () => {
     expect(await offered('list', '--phase', 'impl')).toEqual(['implementation']);
     expect(await offered('task', 'list', '--status', 'in_')).toEqual(['in_progress', 'in_review']);
     expect(await offered('task', 'list', '--change', '')).toEqual(['add-search', 'fix-login']);
-    expect(await offered('next', '--as', '')).toEqual(['codex']);
+    expect(await offered('next', '--as', '')).toEqual(['codex', 'planner']);
     expect(await offered('completion', '')).toEqual(['bash', 'zsh', 'fish']);
     expect(await offered('list', '--root', '')).toEqual(['__files__']);
   });

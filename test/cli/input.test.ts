@@ -543,7 +543,7 @@ describe('a task list written again', () => {
     expect(over.isError, over.text).toBe(false);
     // T3 is done already this time: the statuses not taken are the same, and no task is made done.
     expect(over.data.warnings.map((w: any) => [w.rule, w.message])).toEqual(r.warnings.slice(0, 2).map((w: any) => [w.rule, w.message]));
-    expect(over.data.warnings[0].fix).toBe('move the task itself with agentboard_complete_task {"task_id":"again/T1"}');
+    expect(over.data.warnings[0].fix).toBe('move the task itself with agentboard_complete_task {"agent_id":"planner","task_id":"again/T1"}');
   });
 
   it("tells a run's planner, which moves no task, who moves it", async () => {

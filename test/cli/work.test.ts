@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, read, snapshot, write } from '../helpers.js';
+import { changeWithTasks, cli, newBoard, ok, read, snapshot, WHY, write } from '../helpers.js';
 
 describe('isolation', () => {
   it('agent B cannot change, complete, note or delete agent A\'s claimed task', async () => {
@@ -51,6 +51,22 @@ describe('a task its agent reported blocked', () => {
     await ok(dir, ['task', 'done', 'held/T2', '--as', 'codex']);
     expect((await ok(dir, ['task', 'unblock', 'held/T1', '--as', 'codex'])).task.status).toBe('in_progress');
     expect((await ok(dir, ['next', '--as', 'codex'])).message).not.toContain('You also hold');
+  });
+});
+
+describe('writing documents and planning', () => {
+  it('is work: a registered planner or reviewer moves from started to working on the way, both moves recorded, and may then complete', async () => {
+    const dir = await newBoard();
+    for (const agent of ['pl', 'rv']) await ok(dir, ['agent', 'register', '--as', agent, '--name', agent, '--role', 'planning']);
+    await ok(dir, ['propose', 'planned', '--as', 'pl', '--why', WHY, '--what-changes', 'x', '--impact', 'y', '--notes', 'n']);
+    const planner = await ok(dir, ['session', 'show', '--as', 'pl']);
+    expect([planner.status, planner.history.map((h: { from: string | null; to: string }) => [h.from, h.to])]).toEqual(['working', [[null, 'started'], ['started', 'working']]]);
+    expect((await ok(dir, ['session', 'status', 'completed', '--as', 'pl', '--message', 'Planned.'])).status).toBe('completed');
+    await changeWithTasks(dir, 'reviewed', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['task', 'done', 'reviewed/T1', '--as', 'codex']);
+    await ok(dir, ['review', 'reviewed', '--as', 'rv', '--verdict', 'APPROVED', '--summary', 'Fine.', '--notes', 'n']);
+    expect((await ok(dir, ['session', 'show', '--as', 'rv'])).status).toBe('working');
   });
 });
 
@@ -363,7 +379,7 @@ describe('agents (seed 004) and the log', () => {
     expect(me).toMatchObject({ agent_id: 'backend-1', registered: true, role: 'Backend Developer', skills: ['python', 'sql'], completed_tasks: 1, current_task: { task_id: 'team/T2' }, workflow_status: 'working' });
     expect(me.last_seen).toEqual(expect.any(String));
     const all = await ok(dir, ['agent', 'list']);
-    expect(all.agents.map((a: any) => [a.agent_id, a.registered, a.workflow_status])).toEqual([['asker', false, 'awaiting_input'], ['backend-1', true, 'working'], ['drifter', false, 'working']]);
+    expect(all.agents.map((a: any) => [a.agent_id, a.registered, a.workflow_status])).toEqual([['asker', false, 'awaiting_input'], ['backend-1', true, 'working'], ['drifter', false, 'working'], ['planner', false, 'working']]);
     expect((await cli(dir, ['agent', 'show', 'nobody', '--json'])).json.error.code).toBe('AGENT_NOT_FOUND');
     const log = await ok(dir, ['log', '--actor', 'backend-1']);
     expect(log.entries.map((e: any) => e.action)).toEqual(['task.claim', 'task.done', 'task.claim', 'agent.register']);
