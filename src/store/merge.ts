@@ -150,17 +150,30 @@ function judge(history: History, part: 1 | 2, fp: string, current: string): 'sam
   return agentChangedSince(history, part, history[last]![0]) ? 'stale' : 'new';
 }
 
-function logKey(entry: Entry): string {
-  return `${String(entry.author ?? entry.by ?? '')}|${String(entry.at ?? '')}`;
+/**
+ * Each entry of a log by its author and time, and by how many entries of that author and time come
+ * before it: several calls of one agent carried out in one commit share both (one board time per
+ * commit), and only their order tells them apart. A log only grows at its end, so the order holds.
+ */
+function logKeys(entries: Entry[]): string[] {
+  const seen = new Map<string, number>();
+  return entries.map((entry) => {
+    const key = `${String(entry.author ?? entry.by ?? '')}|${String(entry.at ?? '')}`;
+    const n = seen.get(key) ?? 0;
+    seen.set(key, n + 1);
+    return `${key}|${n}`;
+  });
 }
 
 /** Both sides' entries, the person's wording of a shared one, and a resolution recorded on either side. */
 function unionLog(base: Entry[], person: Entry[]): Entry[] {
-  const mine = new Map(person.map((e) => [logKey(e), e]));
-  const out = base.map((b) => {
-    const p = mine.get(logKey(b));
+  const personKeys = logKeys(person);
+  const mine = new Map(person.map((e, i) => [personKeys[i]!, e]));
+  const baseKeys = logKeys(base);
+  const out = base.map((b, i) => {
+    const p = mine.get(baseKeys[i]!);
     if (!p) return b;
-    mine.delete(logKey(b));
+    mine.delete(baseKeys[i]!);
     const merged = { ...b, ...p };
     if (b.resolved_at !== undefined && p.resolved_at === undefined) {
       merged.resolved_at = b.resolved_at;
@@ -168,15 +181,20 @@ function unionLog(base: Entry[], person: Entry[]): Entry[] {
     }
     return merged;
   });
-  for (const p of person) if (mine.has(logKey(p))) out.push(p);
+  person.forEach((p, i) => {
+    if (mine.has(personKeys[i]!)) out.push(p);
+  });
   return out;
 }
 
 /** Whether the person's logs have an entry of their own: one agentboard's lack, or their wording of one. */
 function logsEdited(base: Item['logs'], person: Item['logs']): boolean {
   return Object.entries(person).some(([name, entries]) => {
-    const known = new Map((base[name] ?? []).map((e) => [logKey(e), JSON.stringify(e)]));
-    return entries.some((e) => known.get(logKey(e)) !== JSON.stringify(e));
+    const log = base[name] ?? [];
+    const keys = logKeys(log);
+    const known = new Map(log.map((e, i) => [keys[i]!, JSON.stringify(e)]));
+    const mine = logKeys(entries);
+    return entries.some((e, i) => known.get(mine[i]!) !== JSON.stringify(e));
   });
 }
 

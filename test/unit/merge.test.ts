@@ -47,6 +47,19 @@ describe('merging a person\'s edit with what agentboard wrote', () => {
     expect(r.conflicts).toEqual([]);
   });
 
+  it('keeps each of several notes of one author at one time (calls carried out in one commit) word for word, the person\'s rewording of one in its place', () => {
+    const at = '2026-11-22T10:05:00.000Z';
+    const notes = ['batch 0', 'batch 1', 'batch 2'].map((text) => ({ author: 'codex', at, text }));
+    const ledger = written([[task('T1'), task('T2')], [claimed('T1', 'codex', { notes }), task('T2')]]);
+    // The person edits another task; their file holds the three notes as written.
+    const other = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex', { notes }), task('T2', { description: 'Do it well.' })]) });
+    expect(other.items.find((i) => i.key === 'T1')!.item.logs.notes!.map((n) => n.text)).toEqual(['batch 0', 'batch 1', 'batch 2']);
+    // The person rewords the second: theirs is kept there, and the others stay.
+    const reworded = notes.map((n, i) => (i === 1 ? { ...n, text: 'batch 1, reworded' } : n));
+    const mine = mergeItems({ file: 'tasks.md', ...ledger, person: person([claimed('T1', 'codex', { notes: reworded }), task('T2')]) });
+    expect(mine.items.find((i) => i.key === 'T1')!.item.logs.notes!.map((n) => n.text)).toEqual(['batch 0', 'batch 1, reworded', 'batch 2']);
+  });
+
   it('keeps a claim a person undid by hand, and reports it: a save that only sets states back is no stale buffer', () => {
     const v1 = [task('T1'), task('T2')];
     const v2 = [claimed('T1', 'codex'), task('T2')];
