@@ -24,7 +24,7 @@ import { BOM, joinFrontmatter, withLineEndsOf } from './markdown.js';
 import { checkDoc, parseDocText, requirementIdsOf, renderBody, renderDocFile, unparsable, unreadableDoc, type DocContent, type DocFile } from './documents.js';
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, updatedTaskBlock, type TaskBlock } from './format-tasks.js';
-import { appendFile, checkDirs, currentIdentity, fileMode, fsError, hasBom, identityOf, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile, type FileRead } from './fs.js';
+import { appendFile, checkDirs, currentIdentity, fileMode, fsError, hasBom, identityOf, newToken, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, taskItem, type Ledger } from './ledger.js';
@@ -980,7 +980,11 @@ export class Transaction implements Reader {
     const writes = [...this.staged.values()];
     if (writes.length === 0 && this.entries.length === 0 && this.newChanges.size === 0 && this.archives.length === 0 && this.asides.length === 0 && this.removals.length === 0) return [];
 
-    const journal: Journal = { v: 1, token: this.lock.token, dirs: [], files: [], moves: [], removes: [], activity: null };
+    // Each commit's temp files carry a token of its own, not the lock's: a holder commits batch after
+    // batch under one lock, and a temp file of its next commit under the last one's name would be put
+    // in place by the replay of that commit's done journal, should the holder die before its journal.
+    const token = newToken();
+    const journal: Journal = { v: 1, token, dirs: [], files: [], moves: [], removes: [], activity: null };
     if (this.asides.length > 0) {
       journal.aside = this.asides;
       for (const a of this.asides) this.ensureDir(dirname(join(board.root, a.to)));
@@ -1005,7 +1009,7 @@ export class Transaction implements Reader {
       for (const changeId of this.newChanges) {
         this.ensureDir(board.changesDir);
         const target = board.changeDir(changeId);
-        const temp = tempPath(target, this.lock.token);
+        const temp = tempPath(target, token);
         try {
           mkdirSync(temp);
         } catch (err) {
@@ -1031,7 +1035,7 @@ export class Transaction implements Reader {
           newDir.hashes![inside] = sha1(data);
         } else {
           this.ensureDir(dirname(s.path));
-          const temp = tempPath(s.path, this.lock.token);
+          const temp = tempPath(s.path, token);
           identities.set(s.path, writeTemp(temp, data, s.path, s.volatile));
           // A volatile file has no hash: a power cut that lost its bytes does not undo the commit.
           journal.files.push(s.volatile ? { target: rel(s.path), temp: rel(temp) } : { target: rel(s.path), temp: rel(temp), hash: sha1(data) });
@@ -1047,7 +1051,7 @@ export class Transaction implements Reader {
         }
         const path = board.ledgerPath(changeId);
         this.ensureDir(dirname(path));
-        const temp = tempPath(path, this.lock.token);
+        const temp = tempPath(path, token);
         const text = serializeLedger(ledger, board.branch());
         writeTemp(temp, text, path);
         journal.files.push({ target: rel(path), temp: rel(temp), hash: sha1(text) });
@@ -1119,7 +1123,7 @@ export class Transaction implements Reader {
     const held = new Map<string, string>();
     try {
       try {
-        applyJournal(board.root, journal, rel, { beforeReplace: (target) => holdDocument(target, watched, held, this.lock.token) });
+        applyJournal(board.root, journal, rel, { beforeReplace: (target) => holdDocument(target, watched, held, token) });
         markDone(board.runtimeDir);
       } catch (err) {
         throw madeButUnfinished(err);

@@ -271,6 +271,27 @@ describe('a server holding the lock', () => {
     expect(next.json.data.status).toBe('assigned');
   });
 
+  it('killed while it writes its second batch leaves the board of the first: the next holder carries the second out once, logged', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'twice', SIX);
+    await ok(dir, ['next', '--as', 'queued-a']);
+    // The second commit of the holder's tenure dies once its files are written, before its journal.
+    const { call, pid } = await serverWithClient(dir, { ...HOLDING, AGENTBOARD_TEST_FAULT: 'commit:staged@2' });
+    const first = queue(dir, 'task.note', { agent_id: 'queued-a', task_id: 'twice/T1', text: 'First note.' });
+    expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).structuredContent.status).toBe('assigned');
+    expect(answer(dir, first).ok).toBe(true);
+    expect(lockHolder(dir)).toBe(pid);
+    queue(dir, 'task.note', { agent_id: 'queued-a', task_id: 'twice/T1', text: 'Second note.' });
+    await until('the holder to die', () => !existsSync(`/proc/${pid}`) || readFileSync(`/proc/${pid}/stat`, 'utf8').split(' ')[2] === 'Z', 60_000);
+    // The next write takes the lock over, and carries out the call the dead holder never committed.
+    await ok(dir, ['next', '--as', 'agent-b']);
+    const tasks = read(dir, 'agentd/changes/twice/tasks.md');
+    expect(tasks.split('Second note.').length - 1).toBe(1);
+    expect(tasks.split('First note.').length - 1).toBe(1);
+    expect(activity(dir).filter((e) => e.action === 'task.note').map((e) => e.summary)).toEqual(['note on twice/T1: First note.', 'note on twice/T1: Second note.']);
+    expect((await ok(dir, ['validate', '--all'])).valid).toBe(true);
+  });
+
   it('gather the calls of the callers a batch answered into one commit, and go with fewer once the gathering time is up', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'gather', [...SIX, { title: 'Seven' }]);
