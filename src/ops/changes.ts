@@ -1,5 +1,5 @@
 /** The board and its changes: init, list, show, validate, archive. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import * as z from 'zod';
 import { AgentboardError, fail } from '../errors.js';
@@ -7,7 +7,7 @@ import { FindingSink, type Finding } from '../domain/findings.js';
 import { DOC_TYPES, STAGES, type Stage } from '../domain/model.js';
 import { Board, BOARD_DIR, findRoot, mainWorktreeBoardOf, refuseAgentdBoard, refuseLinkedBoard, repositoryRootOf, type ArchivedChange } from '../store/board.js';
 import type { Reader } from '../store/transaction.js';
-import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT } from '../store/config.js';
+import { BOARD_GITIGNORE, DEFAULT_CONFIG_TEXT, OLD_BOARD_GITIGNORE } from '../store/config.js';
 import { MCP_CLIENTS, serverCommand, wireClients } from '../store/mcp-clients.js';
 import { checkDirs, ensureDir, writeFileAtomic } from '../store/fs.js';
 import { checkDoc, requirementIdsOf } from '../store/documents.js';
@@ -35,6 +35,7 @@ export const initBoard = defineOp({
   output: z.object({
     root: z.string(),
     created: z.array(z.string()),
+    updated: z.array(z.string()).describe('Files of the board brought up to date (a .gitignore an older init wrote).'),
     already_initialized: z.boolean(),
     mcp: z.array(z.object({ client: z.enum(MCP_CLIENTS), file: z.string(), result: z.enum(['created', 'added', 'unchanged', 'kept']) })),
     mcp_server: z
@@ -62,13 +63,20 @@ export const initBoard = defineOp({
       [join(board.dir, '.gitignore'), BOARD_GITIGNORE],
     ];
     const created: string[] = [];
+    const updated: string[] = [];
     for (const [path, content] of wanted) {
       if (content === null) {
         // Made one folder at a time, never through a link (a cloned repository's agentd/ may be one).
         if (checkDirs(root, path, (p) => board.rel(p))) continue;
         ensureDir(root, path, (p) => board.rel(p));
-      } else if (existsSync(path)) continue;
-      else writeMade(path, content, board.rel(path), created);
+      } else if (existsSync(path)) {
+        // A board's .gitignore as an older init wrote it, untouched since, lacks the line that keeps agentboard's files being written out of commits.
+        if (content === BOARD_GITIGNORE && readFileSync(path, 'utf8') === OLD_BOARD_GITIGNORE) {
+          writeMade(path, content, board.rel(path), created);
+          updated.push(board.rel(path));
+        }
+        continue;
+      } else writeMade(path, content, board.rel(path), created);
       created.push(board.rel(path) + (content === null ? '/' : ''));
     }
     const wired = mcp.filter((m) => m.result === 'created' || m.result === 'added').map((m) => m.file);
@@ -79,7 +87,7 @@ export const initBoard = defineOp({
     // Made in a linked worktree while the main worktree has a board: two boards that do not see each other's claims.
     const main = ctx.root === undefined && created.length > 0 ? mainWorktreeBoardOf(root) : null;
     const beside = main === null ? null : `This is a linked git worktree, and the repository's main worktree has a board, ${join(main, BOARD_DIR)}/: the board made here is this branch's own, and its tasks and claims are not that board's. To work on the main board from here, pass --root ${main} (and remove ${join(root, BOARD_DIR)}/ if it was made by mistake).`;
-    return { root, created, already_initialized: created.length === 0, mcp, mcp_server: mcpServer, warning: [warning, beside].filter(Boolean).join(' ') || null };
+    return { root, created, updated, already_initialized: created.length === 0, mcp, mcp_server: mcpServer, warning: [warning, beside].filter(Boolean).join(' ') || null };
   },
 });
 

@@ -200,7 +200,7 @@ function readOnly(archived: boolean, changeId: string | undefined): string {
 
 const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'board.init': (d) =>
-    (d.already_initialized ? `A board already exists in ${d.root}; nothing changed.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`) +
+    (d.already_initialized ? `A board already exists in ${d.root}; ${d.updated.length > 0 ? `brought up to date: ${d.updated.join(', ')}` : 'nothing changed'}.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`) +
     d.mcp
       .map((m: Data) => {
         const what = { created: 'created, with the agentboard server', added: 'agentboard server added', unchanged: 'already has the agentboard server', kept: 'has its own agentboard entry, kept as it is' }[m.result as string];

@@ -71,7 +71,12 @@ export type AgentSettings = Config['agents'][string];
 export type RunSettings = NonNullable<Config['run']>;
 
 /** agentd/.gitignore: the runtime state stays out of git. */
-export const BOARD_GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
+export const BOARD_GITIGNORE =
+  '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n' +
+  "# agentboard's files while it writes them (each renamed into place at once): never the board's own\n.*.tmp\n";
+
+/** agentd/.gitignore as boards made before it ignored agentboard's files being written: init brings it up to date. */
+export const OLD_BOARD_GITIGNORE = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
 
 export const DEFAULT_CONFIG_TEXT = `# agentboard settings for this repository.
 # Every key is optional; the values below are the defaults.

@@ -32,6 +32,31 @@ describe('init', () => {
     expect(readFileSync(join(dir, 'agentd/config.yaml'))).toEqual(before);
   });
 
+  it("keeps agentboard's files being written out of git, and brings the .gitignore an older init wrote up to date, a person's own left as it is", async () => {
+    const dir = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    await ok(dir, ['init']);
+    await changeWithTasks(dir, 'kept', [{ title: 'One' }]);
+    for (const temp of ['agentd/changes/kept/.tasks.md.4242-0123456789ab.tmp', 'agentd/changes/kept/.tasks.md.held.4242-0123456789ab.tmp', 'agentd/.config.yaml.4242-0123456789ab.tmp']) write(dir, temp, 'half written');
+    const added = () => {
+      execFileSync('git', ['add', '-A', 'agentd'], { cwd: dir });
+      return execFileSync('git', ['diff', '--cached', '--name-only'], { cwd: dir, encoding: 'utf8' }).trim().split('\n');
+    };
+    expect(added().filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    expect(added()).toContain('agentd/changes/kept/tasks.md');
+    // An older board's .gitignore, as its init wrote it: brought up to date by init, and said so.
+    const old = '# agentboard runtime state (agents, sessions, input requests, activity log, lock)\n.runtime/\n';
+    execFileSync('git', ['rm', '-q', '--cached', '-r', 'agentd'], { cwd: dir });
+    writeFileSync(join(dir, 'agentd/.gitignore'), old);
+    const again = await ok(dir, ['init']);
+    expect([again.already_initialized, again.updated]).toEqual([true, ['agentd/.gitignore']]);
+    expect(added().filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // A person's own is theirs.
+    writeFileSync(join(dir, 'agentd/.gitignore'), `${old}notes/\n`);
+    expect((await ok(dir, ['init'])).updated).toEqual([]);
+    expect(read(dir, 'agentd/.gitignore')).toBe(`${old}notes/\n`);
+  });
+
   it('is found from a subfolder, like git', async () => {
     const dir = await newBoard();
     write(dir, 'placeholder', '');

@@ -37,7 +37,7 @@ describe('MCP servers killed with -9 at random while they serve each other', () 
         for (let n = buffer.indexOf('\n'); n >= 0; n = buffer.indexOf('\n')) {
           const line = buffer.slice(0, n);
           buffer = buffer.slice(n + 1);
-          const m = JSON.parse(line) as { id?: number };
+          const m = JSON.parse(line) as { id?: number; result?: { isError?: boolean } };
           if (m.id !== undefined) pending.get(m.id)?.(m);
           if (m.id !== undefined) pending.delete(m.id);
         }
