@@ -194,11 +194,14 @@ const INPUT = /^\*\*(?:Input|Entrada|Entrée|Eingabe|(?:输入|輸入|入力|입
 const STORY = /^(?:User Story|Historia de usuario|História de usuário|Récit utilisateur|Storia utente) (\d+)\s*[-–—:]\s*(.+?)(?:\s*\([^)]*?(P\d+)\))?\s*(?:🎯.*)?$/iu;
 /** "用户故事 1 — Title（优先级：P1）", "사용자 스토리 1 - Title (우선순위: P1)": a story heading whose words are not English. */
 const LOCAL_STORY = /^[^\x00-\x7F](?:[^\x00-\x7F]| (?=[^\x00-\x7F])){0,15}\s*(\d+)\s*[-–—:：]\s*(.+?)(?:\s*[(（][^)）]*?(P\d+)[)）])?\s*(?:🎯.*)?$/u;
+const OPENING_STEP = `(?=\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when].join('|')})\\*\\*)`;
 /** An acceptance scenario: "1. **Given** …, **When** …, **Then** …" (or a bullet), its steps parted by any comma (、，；) or none. */
-const SCENARIO_START = new RegExp(`^(?:(\\d+[a-z]?)[.)]|[-*+])[ \\t]+(?=\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when].join('|')})\\*\\*)`, 'i');
+const SCENARIO_ITEM = new RegExp(`^(?:(\\d+[a-z]?)[.)]|[-*+])[ \\t]+${OPENING_STEP}`, 'i');
+/** The first line of a scenario: an item as above, or its first step on a line of its own ("**Given** …,"), the next steps on the lines under it. */
+const SCENARIO_START = new RegExp(`^(?:(?:(\\d+[a-z]?)[.)]|[-*+])[ \\t]+)?${OPENING_STEP}`, 'i');
 const STEP_WORD = new RegExp(`\\*\\*(${[...STEP_NAME.keys()].join('|')})\\*\\*[:：]?`, 'gi');
-/** A step on a bullet of its own ("   - **When** …"), as a scenario whose steps are listed one a line has them. */
-const STEP_BULLET = new RegExp(`^[ \\t]*[-*+][ \\t]+(?=\\*\\*(?:${[...STEP_NAME.keys()].join('|')})\\*\\*)`, 'i');
+/** A step on a line of its own, bulleted ("   - **When** …") or not ("**When** …"), as a scenario whose steps are listed one a line has them. */
+const STEP_LINE = new RegExp(`^[ \\t]*(?:[-*+][ \\t]+)?(?=\\*\\*(?:${[...STEP_NAME.keys()].join('|')})\\*\\*)`, 'i');
 const STEP_MENTION = new RegExp(`\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when, ...STEP_WORDS.then].join('|')})\\*\\*`, 'i');
 /** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
 const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|[:：]\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*)[:：])[ \t]*(.+)$/;
@@ -423,7 +426,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       // Requirements and success criteria by their ids in English, Spanish, Portuguese and French.
       if (/^(?:FR|RF|EF)-/.test(id)) kind = 'requirements';
       else if (/^(?:SC|CE|CS)-/.test(id)) kind = 'success criteria';
-      else if (SCENARIO_START.test(line)) kind = 'user scenarios';
+      else if (SCENARIO_ITEM.test(line)) kind = 'user scenarios';
     }
     if (!kind) return key;
     log.finding('info', `the section "${section.heading.text}" is read as spec-kit's ${kind === 'user scenarios' ? 'User Scenarios' : kind === 'requirements' ? 'Requirements' : 'Success Criteria'}, by what it holds`, 'nothing to do', section.heading.index + 1);
@@ -448,6 +451,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       primary = null;
     };
     let k = 0;
+    let unread = -2;
     for (let i = from; i < to; i++) {
       const line = lines.line(i);
       if (!inFence[i] && headingLevel(line) === 3) {
@@ -461,14 +465,14 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         }
         k = 0;
       }
-      // An item and the indented lines that wrap it, or the steps that follow it one a bullet until its THEN (and the ANDs after it).
+      // An item and the indented lines that wrap it, or the steps that follow it one a line (a bullet or not) until its THEN (and the ANDs after it).
       let end = i + 1;
-      const itemText = () => joinWrapped(Array.from({ length: end - i }, (_, d) => (d > 0 ? lines.line(i + d).replace(STEP_BULLET, '') : lines.line(i + d))));
+      const itemText = () => joinWrapped(Array.from({ length: end - i }, (_, d) => (d > 0 ? lines.line(i + d).replace(STEP_LINE, '') : lines.line(i + d))));
       if (!inFence[i] && SCENARIO_START.test(line.trim())) {
         while (end < to && !inFence[end]) {
           const next = lines.line(end);
           const wraps = /^[ \t]+\S/.test(next) && !SCENARIO_START.test(next.trim());
-          const step = STEP_BULLET.test(next) ? STEP_NAME.get(/^\*\*([^*]+)\*\*/.exec(next.replace(STEP_BULLET, ''))?.[1]!.toLowerCase() ?? '') : undefined;
+          const step = STEP_LINE.test(next) ? STEP_NAME.get(/^\*\*([^*]+)\*\*/.exec(next.replace(STEP_LINE, ''))?.[1]!.toLowerCase() ?? '') : undefined;
           if (!wraps && !(step && (step === 'and' || step === 'but' || scenarioSteps(itemText()) === null))) break;
           end++;
         }
@@ -485,8 +489,10 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         i = end - 1;
         continue;
       }
+      // A scenario not read is said once, at its first line: the lines of its steps follow one another.
       if (!inFence[i] && STEP_MENTION.test(line)) {
-        log.finding('warning', 'this line reads like an acceptance scenario but is not one agentboard reads (a numbered or bulleted line with **When** and **Then**); it stays in the overview of spec.md', 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
+        if (unread !== i - 1) log.finding('warning', 'this reads like an acceptance scenario, but agentboard reads one only with a **When** and a **Then**, its steps on one numbered or bulleted line or one a line; its lines stay in the overview of spec.md', 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
+        unread = i;
       }
       if (primary && headingLevel(line) !== 3 && !inFence[i]) primary.push(line);
       kept.push(line);

@@ -510,6 +510,58 @@ describe('a spec-kit spec.md whose scenarios list their steps one a bullet, and 
   });
 });
 
+describe('a spec-kit spec.md whose scenarios write each step on a line of its own ("**Given** …," then "**When** …," then "**Then** …")', () => {
+  it('has each scenario read, numbered or not, CRLF lines too, and one warning for a scenario it cannot read, not one a line', async () => {
+    const spec = [
+      '# Feature Spec 001: Event Discovery',
+      '',
+      '**Input**: Let visitors find the events near them and see who goes, without making an account first.',
+      '',
+      '## User Scenarios & Testing',
+      '',
+      '### US-1: Browse Events Without Account (P0)',
+      '',
+      '**As** a visitor, **I want** to browse events, **So that** I can decide whether to attend.',
+      '',
+      '**Given** I open the events page with no session,',
+      '**When** the page loads,',
+      '**Then** I see a list of upcoming events sorted by date.',
+      '',
+      '**Given** my browser provides geolocation consent,',
+      '**When** the page loads,',
+      '**Then** events are filtered to my nearest city,',
+      '**And** I can change the location.',
+      '',
+      '### US-2: Filter Events (P0)',
+      '',
+      '1. **Given** I am on the events page,',
+      '**When** I select the category "Workshop",',
+      '**Then** only workshops are shown.',
+      '2. **Given** I select a date range,',
+      '**Then** only events in that range appear.',
+      '',
+      '## Requirements',
+      '',
+      '- **FR-001**: The system MUST list upcoming events without a session.',
+      '',
+    ].join('\r\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-event-discovery/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'event-discovery')).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    const content = (await showDocument(board, 'event-discovery', 'spec')).content;
+    expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['US-1: Browse Events Without Account (P0), scenario 1', 'I open the events page with no session', 'the page loads', 'I see a list of upcoming events sorted by date.'],
+      ['US-1: Browse Events Without Account (P0), scenario 2', 'my browser provides geolocation consent', 'the page loads', 'events are filtered to my nearest city\nAND I can change the location.'],
+      ['US-2: Filter Events (P0), scenario 1', 'I am on the events page', 'I select the category "Workshop"', 'only workshops are shown.'],
+    ]);
+    // The steps read are out of the overview; the scenario with no When stays there, said once at its first line.
+    expect(content.overview).not.toContain('the page loads');
+    expect(content.overview).toContain('2. **Given** I select a date range,\n**Then** only events in that range appear.');
+    expect(report(data, 'specs/001-event-discovery/spec.md').findings.filter((f: any) => f.message.includes('acceptance scenario')).map((f: any) => [f.level, f.line])).toEqual([['warning', 25]]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('an agentd issue settled since, its severity struck ("- **Severity**: ~~High~~ → Resolved")', () => {
   it('keeps its severity and says it is settled: a review lands with it, a challenge lands without errors', async () => {
     const issue = '### Issue: Greeting is not imported\n- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.\n';
