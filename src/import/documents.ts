@@ -481,7 +481,7 @@ export function keepInOrder(change: ImportedChange, logs: Map<string, FileLog>, 
     }
   };
   if (change.spec && change.spec.content.requirements.length === 0) {
-    drop('spec', specKit ? 'no requirement agentboard reads is in the spec (spec-kit\'s "- **FR-001**: The system MUST …" lines, under a "## Requirements" or "## Functional Requirements" heading)' : 'no requirement agentboard reads is in the spec ("### Requirement: Name" or "### R1: Title" headings, each saying what MUST or SHALL be)', 'write its requirements, each saying what MUST or SHALL be');
+    drop('spec', specKit ? 'no requirement agentboard reads is in the spec (spec-kit\'s "- **FR-001**: The system MUST …" lines or "### FR-001: Title" headings, under a "## Requirements" or "## Functional Requirements" heading)' : 'no requirement agentboard reads is in the spec ("### Requirement: Name" or "### R1: Title" headings, each saying what MUST or SHALL be)', 'write its requirements, each saying what MUST or SHALL be');
   }
   const missing: Stage[] = [];
   for (const stage of STAGES) {

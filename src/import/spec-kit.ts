@@ -203,8 +203,22 @@ const STEP_WORD = new RegExp(`\\*\\*(${[...STEP_NAME.keys()].join('|')})\\*\\*[:
 /** A step on a line of its own, bulleted ("   - **When** …") or not ("**When** …"), as a scenario whose steps are listed one a line has them. */
 const STEP_LINE = new RegExp(`^[ \\t]*(?:[-*+][ \\t]+)?(?=\\*\\*(?:${[...STEP_NAME.keys()].join('|')})\\*\\*)`, 'i');
 const STEP_MENTION = new RegExp(`\\*\\*(?:${[...STEP_WORDS.given, ...STEP_WORDS.when, ...STEP_WORDS.then].join('|')})\\*\\*`, 'i');
-/** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …". */
-const FR = /^(?:[-*+][ \t]+)?(?:\*\*([A-Z]+-\d+[A-Za-z0-9]*)(?:\*\*[ \t]*[:：]|[:：]\*\*|\*\*)|([A-Z]+-\d+[A-Za-z0-9]*)[:：])[ \t]*(.+)$/;
+/** A requirement's id: "FR-001", "FR-CLASS-001" (a prefix of more than one part); "FR-002b" and "FR-1.1" too, which the board takes for none. */
+const FR_ID = '[A-Z]+(?:-[A-Z]+)*-\\d+(?:\\.\\d+)*[A-Za-z0-9]*';
+/** A title in parentheses after the id, inside the bold or after it: "**FR-023 (Expand Audio)**:", "**FR-029** (Conform):". */
+const FR_TITLE = '(?:[ \\t]+\\(([^)]+)\\))';
+/** A requirement, bold or not, with or without a bullet: "- **FR-001**: …", "**FR-001:** …", "- **FR-001** …", "FR-001: …", "- **FR-023 (Expand Audio)**: …". */
+const FR = new RegExp(`^(?:[-*+][ \\t]+)?(?:\\*\\*(${FR_ID})${FR_TITLE}?(?:\\*\\*${FR_TITLE}?[ \\t]*[:：]|[:：]\\*\\*|\\*\\*)|(${FR_ID})${FR_TITLE}?[:：])[ \\t]*(.+)$`);
+/** A requirement as a heading, the lines under it its text: "### FR-CLASS-001: Title", "### FR-001 - Title". */
+const FR_HEADING = new RegExp(`^(${FR_ID})(?:(?:[ \\t]*[:：]|[ \\t]+[-–—])[ \\t]*(.*))?$`);
+/** A line that starts with a requirement's id, read or not: said when it is not. */
+const FR_LIKE = new RegExp(`^(?:[-*+][ \\t]+)?(?:\\*\\*)?(${FR_ID})(?![A-Za-z0-9])`);
+
+/** The requirement a line states: its id, its title where it gives one, and its text; null when it states none. */
+function requirementOf(line: string): { id: string; title: string; text: string } | null {
+  const m = FR.exec(line);
+  return m ? { id: m[1] ?? m[4]!, title: (m[2] ?? m[3] ?? m[5] ?? '').trim(), text: m[6]!.trim() } : null;
+}
 
 /**
  * Requirements as a table, as some spec-kit templates and their forks write them: a header row, a
@@ -343,7 +357,11 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     let group: string | undefined;
     let groupHeading: string | null = null;
     let current: Requirement | null = null;
+    // Whether the requirement is written as a heading, its text the lines under it.
+    let headed = false;
     let blank = false;
+    const badId = (id: string, at: number) =>
+      log.finding('warning', `"${id}" cannot be the id of a requirement on the board (an id is a prefix and a number, parted by hyphens, that ends with the number: FR-001, FR-CLASS-001), so this requirement stays as text in the section "${section.heading.text} (other text)" of spec.md`, 'give it such an id (the next free one, say) in spec.md on the board', at + 1);
     /** A requirement of line `at`, under the group it stands under. */
     const add = (at: number, id: string, title: string, text: string): Requirement => {
       const requirement: Requirement = { id, title, text };
@@ -357,6 +375,18 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       const level = inFence[i] ? 0 : headingLevel(line);
       if (level >= 3) {
         current = null;
+        headed = false;
+        const asHeading = FR_HEADING.exec(headingText(line).trim());
+        if (asHeading && !REQUIREMENT_ID_PATTERN.test(asHeading[1]!)) badId(asHeading[1]!, i);
+        else if (asHeading) {
+          // A requirement's heading at the level of the groups' ends the group above it.
+          if (level === 3) group = undefined;
+          groupHeading = null;
+          inEntities = false;
+          current = add(i, asHeading[1]!, asHeading[2]?.trim() ?? '', '');
+          headed = true;
+          continue;
+        }
         const sub = sectionKey(headingText(line));
         inEntities = sub.startsWith('key entities');
         group = inEntities || sub.startsWith('functional requirements') ? undefined : headingText(line);
@@ -379,13 +409,18 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         i = table.end - 1;
         continue;
       }
-      const fr = inFence[i] ? null : FR.exec(line.trim());
-      const id = fr ? (fr[1] ?? fr[2]!) : '';
-      if (fr && !REQUIREMENT_ID_PATTERN.test(id)) {
-        log.finding('warning', `"${id}" cannot be the id of a requirement on the board (an id ends with its number), so this requirement stays as text in the section "${section.heading.text} (other text)" of spec.md`, 'give it an id that ends with a number (the next free one, say) in spec.md on the board', i + 1);
+      // A requirement written as a heading holds every line up to the next heading.
+      if (current && headed) {
+        if (current.text || line.trim()) current.text += `${current.text ? '\n' : ''}${line}`;
+        if (line.trim()) log.mapped(i + 1, line, `requirement ${current.id} of spec.md`);
+        continue;
+      }
+      const fr = inFence[i] ? null : requirementOf(line.trim());
+      if (fr && !REQUIREMENT_ID_PATTERN.test(fr.id)) {
+        badId(fr.id, i);
         current = null;
       } else if (fr) {
-        current = add(i, id, '', fr[3]!.trim());
+        current = add(i, fr.id, fr.title, fr.text);
         blank = false;
         continue;
       }
@@ -398,13 +433,20 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       }
       if (line.trim() === '') blank = true;
       else current = null;
+      const like = fr || inFence[i] ? null : FR_LIKE.exec(line.trim());
+      if (like) {
+        log.finding('warning', `this line starts with the id ${like[1]} but is no requirement agentboard reads ("- **FR-001**: …", "- **FR-001 (Title)**: …" or a "### FR-001: Title" heading), so it stays as text in the section "${section.heading.text} (other text)" of spec.md`, 'write it as a requirement in one of those forms in the source and import again, or add the requirement to spec.md on the board', i + 1);
+      }
       if (line.trim() !== '' && groupHeading) {
         rest.push(groupHeading, '');
         groupHeading = null;
       }
       rest.push(line);
     }
-    for (const r of spec.requirements) r.title ||= titleOf(joinWrapped(r.text.split('\n')).replace(/\s+/g, ' '));
+    for (const r of spec.requirements) {
+      r.text = r.text.trimEnd();
+      r.title ||= titleOf(joinWrapped(r.text.split('\n')).replace(/\s+/g, ' '));
+    }
     if (entities.length > 0) spec.data_model = [spec.data_model, readBlock(entities.join('\n').trim(), 2)].filter(Boolean).join('\n\n');
     if (rest.join('').trim()) sections.push({ heading: `${section.heading.text} (other text)`, text: readBlock(rest.join('\n').trim(), 2), after: 'requirements' });
   };
@@ -422,7 +464,8 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       const line = lines.line(i).trim();
       if (inFence[i]) continue;
       const cells = tableCells(line);
-      const id = FR.exec(line)?.slice(1, 3).find(Boolean) ?? (cells ? TABLE_ID.exec(cells[0]!)?.[1] : undefined) ?? '';
+      const heading = headingLevel(line) >= 3 ? FR_HEADING.exec(headingText(line).trim())?.[1] : undefined;
+      const id = requirementOf(line)?.id ?? heading ?? (cells ? TABLE_ID.exec(cells[0]!)?.[1] : undefined) ?? '';
       // Requirements and success criteria by their ids in English, Spanish, Portuguese and French.
       if (/^(?:FR|RF|EF)-/.test(id)) kind = 'requirements';
       else if (/^(?:SC|CE|CS)-/.test(id)) kind = 'success criteria';

@@ -562,6 +562,58 @@ describe('a spec-kit spec.md whose scenarios write each step on a line of its ow
   });
 });
 
+describe('a spec-kit spec.md whose requirements are headings ("### FR-CLASS-001: Title"), or give their title in parentheses ("- **FR-023 (Expand Audio)**: …")', () => {
+  it('has each read with its id and title, and names each line that starts with an id but is no requirement it reads', async () => {
+    const spec = [
+      '# Feature Specification: Classes',
+      '',
+      '**Input**: User description: "Let principals organise classes by educational level, and editors expand audio clips."',
+      '',
+      '## User Scenarios & Testing',
+      '',
+      '### User Story 1 - Create a class (Priority: P1)',
+      '',
+      'A principal sets up the classes of the school year, one for each grade.',
+      '',
+      '1. **Given** a principal, **When** they create a class for grade 3, **Then** it is listed under elementary school.',
+      '',
+      '## Functional Requirements',
+      '',
+      '### FR-CLASS-001: Educational Level Classification',
+      'The system shall categorize classes into four educational levels:',
+      '- Kindergarten',
+      '- Elementary school',
+      '',
+      '### FR-CLASS-002 - Class Creation',
+      '',
+      'The system shall let principals create classes.',
+      '',
+      '### Audio',
+      '',
+      '- **FR-023 (Expand Audio)**: The editor MUST provide a command that expands a composite audio clip.',
+      '- **FR-029** (`ConformSequence`): The system MUST provide a command that conforms a sequence.',
+      '- **FR-1.1**: The system MUST probe media files natively.',
+      '- FR-030 The system MUST keep the audio in sync.',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/003-classes/spec.md': spec }));
+    expect(code).toBe(0);
+    expect(row(data, 'classes')).toMatchObject({ status: 'imported', phase: 'tasks', documents: ['proposal.md', 'spec.md'] });
+    const content = (await showDocument(board, 'classes', 'spec')).content;
+    expect(content.requirements.map((r: any) => [r.id, r.title, r.text, r.group ?? null])).toEqual([
+      ['FR-CLASS-001', 'Educational Level Classification', 'The system shall categorize classes into four educational levels:\n- Kindergarten\n- Elementary school', null],
+      ['FR-CLASS-002', 'Class Creation', 'The system shall let principals create classes.', null],
+      ['FR-023', 'Expand Audio', 'The editor MUST provide a command that expands a composite audio clip.', 'Audio'],
+      ['FR-029', '`ConformSequence`', 'The system MUST provide a command that conforms a sequence.', 'Audio'],
+    ]);
+    expect(report(data, 'specs/003-classes/spec.md').findings.filter((f: any) => f.level === 'warning' && f.line).map((f: any) => [f.line, f.message])).toEqual([
+      [28, expect.stringMatching(/^"FR-1\.1" cannot be the id of a requirement on the board .*, so this requirement stays as text in the section "Functional Requirements \(other text\)" of spec\.md$/)],
+      [29, 'this line starts with the id FR-030 but is no requirement agentboard reads ("- **FR-001**: …", "- **FR-001 (Title)**: …" or a "### FR-001: Title" heading), so it stays as text in the section "Functional Requirements (other text)" of spec.md'],
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('an agentd issue settled since, its severity struck ("- **Severity**: ~~High~~ → Resolved")', () => {
   it('keeps its severity and says it is settled: a review lands with it, a challenge lands without errors', async () => {
     const issue = '### Issue: Greeting is not imported\n- **Severity**: ~~High~~ → Resolved\n- **Description**: The example did not import `greet`.\n';
