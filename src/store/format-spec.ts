@@ -82,7 +82,8 @@ export interface SpecLines {
   scenarios: number[];
 }
 
-const STEP = /^[-*+][ \t]+(?:\*\*|__)?(GIVEN|WHEN|THEN|AND|BUT)(?::(?:\*\*|__)|(?:\*\*|__):?|:)?(?:[ \t]+(.*))?$/i;
+/** A step on a bullet: "- **WHEN** …", "- WHEN: …". Bold closes right after the word: "- **AND IF** …" is no step (its bold would be cut). */
+const STEP = /^[-*+][ \t]+(?:(?:\*\*|__)(GIVEN|WHEN|THEN|AND|BUT)(?::(?:\*\*|__)|(?:\*\*|__):?)|(GIVEN|WHEN|THEN|AND|BUT):?)(?:[ \t]+(.*))?$/i;
 /** A step on a line of its own, as OpenSpec and agentd write them too: "**Given** …" in any case, or "WHEN …" in capitals. */
 const BOLD_STEP = /^(?:\*\*|__)(GIVEN|WHEN|THEN|AND|BUT)(?::(?:\*\*|__)|(?:\*\*|__):?)(?:[ \t]+(.*))?$/i;
 const CAPS_STEP = /^(GIVEN|WHEN|THEN|AND|BUT):?(?:[ \t]+(.*))?$/;
@@ -94,7 +95,7 @@ const LOOSE_STEP = new RegExp(`^(?:[-*+][ \\t]+)?(?:\\*\\*|__)(${WORDS})(?:[:：
 
 function stepOf(line: string, loose = false): { word: string; text: string } | null {
   const bullet = STEP.exec(line);
-  if (bullet) return { word: bullet[1]!.toUpperCase(), text: bullet[2] ?? '' };
+  if (bullet) return { word: (bullet[1] ?? bullet[2])!.toUpperCase(), text: bullet[3] ?? '' };
   const bare = BOLD_STEP.exec(line) ?? CAPS_STEP.exec(line);
   // A line break written as two trailing spaces or a backslash is no part of the step.
   if (bare) return { word: bare[1]!.toUpperCase(), text: (bare[2] ?? '').replace(/(?:[ \t]+|\\)$/, '') };

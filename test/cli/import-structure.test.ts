@@ -537,6 +537,21 @@ describe('OpenSpec scenarios as OpenSpec reads them', () => {
   });
 });
 
+describe('an OpenSpec step whose bold holds more than its word ("- **AND IF** `openspec/project.md` exists")', () => {
+  it('lands as written, its bold whole, under the step above it: not cut into "- **AND** IF** …"', async () => {
+    const delta = '## ADDED Requirements\n\n### Requirement: Legacy cleanup\n\nThe system SHALL show what it cleaned up.\n\n#### Scenario: Displaying cleanup summary\n\n- **WHEN** legacy cleanup completes\n- **THEN** the system SHALL display a summary section\n- **AND IF** `openspec/project.md` exists\n- **THEN** the system SHALL display a migration section\n';
+    const { board, code, data } = await imported('openspec', source({ 'openspec/changes/merge-init/proposal.md': PROPOSAL, 'openspec/changes/merge-init/specs/legacy-cleanup/spec.md': delta }, false));
+    expect(code).toBe(0);
+    expect(row(data, 'merge-init')).toMatchObject({ status: 'imported', phase: 'tasks' });
+    const landed = read(board, 'agentd/changes/merge-init/spec.md');
+    expect(landed).toContain('- **THEN** the system SHALL display a summary section\n  - **AND IF** `openspec/project.md` exists\n- **THEN** the system SHALL display a migration section\n');
+    expect(landed).not.toContain('**AND** IF');
+    const [scenario] = (await showDocument(board, 'merge-init', 'spec')).content.scenarios;
+    expect(scenario.then).toBe('the system SHALL display a summary section\n- **AND IF** `openspec/project.md` exists\nTHEN the system SHALL display a migration section');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('the order of the groups of an OpenSpec task list', () => {
   it('holds for every task that names no dependency of its own, when another task names one', async () => {
     const src = source({
