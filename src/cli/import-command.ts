@@ -7,7 +7,7 @@ import { AgentboardError } from '../errors.js';
 import { resolveRefsDeep, type Ref } from '../domain/refs.js';
 import { spelledOf } from '../ops/catalog.js';
 import { execute } from '../ops/execute.js';
-import { importBoard } from '../ops/import.js';
+import { importBoard, onBoardFile } from '../ops/import.js';
 import { parseInput } from '../ops/input.js';
 import { createContext } from '../ops/registry.js';
 import { table } from '../render/text.js';
@@ -81,7 +81,9 @@ export function renderImport(data: Data): string {
   const ofFiles = (data.files as Data[]).flatMap((f) => (f.findings as Data[]).filter(said).map((x): Data => ({ ...x, file: f.file })));
   const keyOf = (x: Data) => `${x.file}\0${x.line ?? ''}\0${x.message}`;
   const onFiles = new Set(ofFiles.map(keyOf));
-  const ofChanges = changes.flatMap((c) => (c.findings as Data[]).filter((x) => said(x) && !onFiles.has(keyOf(x))));
+  // A finding on a document as it landed is on its source file too, the board's file and line first.
+  const copied = new Set(ofFiles.map((x) => x.message));
+  const ofChanges = changes.flatMap((c) => (c.findings as Data[]).filter((x) => said(x) && !onFiles.has(keyOf(x)) && !copied.has(onBoardFile(x as never))));
   out += `\nEvery source file and where it went (${(data.files as Data[]).length} files):\n`;
   for (const f of data.files as Data[]) out += `  ${f.file} → ${f.to.join(', ')}\n`;
   if (ofChanges.length + ofFiles.length > 0) {

@@ -476,7 +476,7 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
       const finding = { level: f.level, message: `${f.message} (${f.rule})`, fix: f.fix, file: f.file, ...(f.line !== undefined ? { line: f.line } : {}) };
       findings.push(finding);
       const report = reportOf(change, type, doc, f.line, docs, files);
-      report?.findings.push({ level: f.level, message: `${f.file}${f.line ? `:${f.line}` : ''}: ${f.message}`, fix: f.fix });
+      report?.findings.push({ level: f.level, message: onBoardFile(finding), fix: f.fix });
     }
   }
   for (const f of change.findings ?? []) findings.push({ ...f, file: change.source });
@@ -557,6 +557,14 @@ function sourceMovedOn(change: ImportedChange, here: readonly { id: string; stat
     message: `the source's task list of ${change.id} differs from the board's: ${parts.join('; ')}; the board's change is left as it is, so none of that came over`,
     fix: `bring over what still applies on the board: \`agentboard task add ${change.id}\` for a new task, \`agentboard task done\` for one finished`,
   };
+}
+
+/**
+ * A finding on a file of the board as the source file it came from says it: the board's file and
+ * line first. The text report tells it there, once (not again among the change's findings).
+ */
+export function onBoardFile(finding: { file: string; line?: number; message: string }): string {
+  return `${finding.file}${finding.line ? `:${finding.line}` : ''}: ${finding.message}`;
 }
 
 /** What the report says of a change the board holds already, imported from this tool before: left as it is. */

@@ -497,6 +497,17 @@ describe('the text report', () => {
   });
 });
 
+describe('the text report, on a finding it could say twice', () => {
+  it('says a board rule a landed document breaks once, at the source file it came from', async () => {
+    const spec = '# Feature Specification: Rooms\n\n**Input**: User description: "Let people book meeting rooms without asking the front desk."\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room from the list of free rooms.\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: People book rooms themselves.\n';
+    const { code, stdout } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec }, false), false);
+    expect(code).toBe(0);
+    expect(stdout.split('\n').filter((l) => l.includes('requirement FR-001 has no MUST or SHALL'))).toEqual([
+      expect.stringMatching(/^ {2}specs\/001-rooms\/spec\.md: warning: agentd\/changes\/rooms\/spec\.md:\d+: requirement FR-001 has no MUST or SHALL \(as it was imported\) \(spec\.requirement\.normative\) \(fix: state the requirement with MUST or SHALL\)$/),
+    ]);
+  });
+});
+
 describe('an import killed while it writes', () => {
   it('leaves no temp file in agentd/ once the next command has run', async () => {
     const dir = await newBoard();
