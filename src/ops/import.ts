@@ -135,6 +135,7 @@ export const importBoard = defineOp({
     };
     const staged = plan.changes.map((change, i) => ({ change, status: outcomes[i]!, docs: outcomes[i] === 'imported' ? documentsOf(change, input.agent_id, now, input.tool, git) : [] }));
     for (const { change, status, docs } of staged) {
+      if (status === 'unchanged') saidWhenLanded(change, plan.files);
       result.changes.push(summarize(change, status, docs, plan.files, board));
       if (status === 'imported') continue;
       // What the source's lines would have become, had the change landed: none of it is on the board from this run.
@@ -565,6 +566,15 @@ function sourceMovedOn(change: ImportedChange, here: readonly { id: string; stat
  */
 export function onBoardFile(finding: { file: string; line?: number; message: string }): string {
   return `${finding.file}${finding.line ? `:${finding.line}` : ''}: ${finding.message}`;
+}
+
+/**
+ * A change on the board already: what reading it said, of it and of its files, was said when it
+ * landed, and is not said again on every run; what differs since is (see summarize).
+ */
+function saidWhenLanded(change: ImportedChange, files: FileReport[]): void {
+  delete change.findings;
+  for (const f of files) if (f.file.startsWith(`${change.source}/`)) f.findings = [];
 }
 
 /** What the report says of a change the board holds already, imported from this tool before: left as it is. */

@@ -506,6 +506,26 @@ describe('the text report, on a finding it could say twice', () => {
       expect.stringMatching(/^ {2}specs\/001-rooms\/spec\.md: warning: agentd\/changes\/rooms\/spec\.md:\d+: requirement FR-001 has no MUST or SHALL \(as it was imported\) \(spec\.requirement\.normative\) \(fix: state the requirement with MUST or SHALL\)$/),
     ]);
   });
+
+  it('run again, does not say again what it said when the changes landed, and says what differs since', async () => {
+    const src = source({ 'openspec/changes/keep-place/proposal.md': PROPOSAL, 'openspec/changes/keep-place/specs/bookmarks/spec.md': DELTA, 'openspec/changes/keep-place/tasks.md': TASKS });
+    const first = await imported('openspec', src, false);
+    expect(first.code).toBe(0);
+    const kept = 'this file is kept as agentd/archive/2025-01-11-add-update-command/';
+    expect(first.stdout).toContain(kept);
+    write(src, 'openspec/changes/keep-place/tasks.md', `${TASKS}- [ ] 1.2 Check it\n`);
+    const again = await cli(first.board, ['import', 'openspec', src], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain(kept);
+    expect(again.stdout.slice(again.stdout.indexOf('\nFindings:\n')).trim().split('\n')).toEqual([
+      'Findings:',
+      "  openspec/changes/keep-place/tasks.md: warning: the source's task list of keep-place differs from the board's: 1.2 is not on the board; the board's change is left as it is, so none of that came over (fix: bring over what still applies on the board: `agentboard task add keep-place` for a new task, `agentboard task done` for one finished)",
+      '',
+      'Where every line of every file went: --json (files[].lines).',
+    ]);
+    const data = (await cli(first.board, ['import', 'openspec', src, '--json'], PERSON)).json.data;
+    expect(data.files.flatMap((f: any) => f.findings)).toEqual([]);
+  });
 });
 
 describe('an import killed while it writes', () => {
