@@ -8,12 +8,12 @@
  *     - [X] T012 [P] [US1] Implement the service in src/x.py (depends on T011)
  *     - [ ] Add the middleware
  *
- * Every item becomes a task: its number is its id (items without one get T1, T2…), [x] means done,
- * the "## " heading above it is its group, and the sub-lines that name files, dependencies, a
- * priority or requirements fill those fields; every other sub-line stays in the description as
- * written. A checkbox nested under another is a task of its own, the part of the outer one
- * (`parent`). Whatever is not a task (text under the title, around the groups, after the tasks) is
- * kept, in order, as the text that goes with the list.
+ * Every item becomes a task: its number is its id (items without one get T1, T2…, numbers no item
+ * gives), [x] means done, the "## " heading above it is its group, and the sub-lines that name
+ * files, dependencies, a priority or requirements fill those fields; every other sub-line stays in
+ * the description as written. A checkbox nested under another is a task of its own, the part of
+ * the outer one (`parent`). Whatever is not a task (text under the title, around the groups, after
+ * the tasks) is kept, in order, as the text that goes with the list.
  */
 import { PRIORITIES, type FileAction, type Priority, type TaskFile } from '../domain/model.js';
 import { fencedLines, headingLevel, headingText, TextLines } from '../store/markdown.js';
@@ -64,10 +64,19 @@ export interface Checklist {
 // A checkbox with any one-character mark, as OpenSpec reads them: only x or X is done ([~], [-], []
 // are not). A letter or digit other than x is not a checkbox (spec-kit's legend line "- [P] tasks…").
 const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ \t]?([xX]|[^\]\sA-Za-z0-9]?)[ \t]?\][ \t]+(.*)$/;
-/** "1.1 Title", "T001: Title", and the id in bold: "**T001** Title", "**1.1:** Title". */
-const NUMBERED = /^(?:Task[ \t]+)?(\*\*)?(\d+[a-z]?(?:\.\d+[a-z]?)*|[A-Z]{1,6}-?\d+(?:\.\d+)*)(?:[:.]?\1[:.]?)[ \t]+(.+)$/;
+/** A task's id: "1.1", "3.6a", "T001", "FR-2", "T105a" (a task put in between T105 and T106 later). */
+const ID = String.raw`\d+[a-z]?(?:\.\d+[a-z]?)*|[A-Z]{1,6}-?\d+[a-z]?(?:\.\d+[a-z]?)*`;
+/** An id of capitals and dashes ("T-NEW-A"): an id only in bold, where it cannot be a word of the title ("CI-CD setup"). */
+const WORD_ID = String.raw`[A-Z]{1,6}(?:-[A-Z0-9]{1,8})+`;
 /** spec-kit's [P] and the label of a task's user story: [US1], or [HU1] in Spanish and Portuguese lists. */
-const MARKERS = /^((?:\[(?:P|US\d+|HU\d+)\][ \t]*)+)/;
+const LABEL = String.raw`\[(?:P|US\d+|HU\d+)\]`;
+/**
+ * "1.1 Title", "T001: Title", and the id in bold: "**T001** Title", "**1.1:** Title", with the labels
+ * after it inside the bold too: "**T033 [P]** Title". Groups: the id in bold and its labels; the id
+ * not in bold, which is not one letter, one digit and a letter ("K8s" is a word of the title, T105a an id); the title.
+ */
+const NUMBERED = new RegExp(String.raw`^(?:Task[ \t]+)?(?:\*\*(${ID}|${WORD_ID})((?:[ \t]*${LABEL})*)[:.]?\*\*[:.]?|(${ID})(?<![A-Za-z]\d[a-z])[:.]?)[ \t]+(.+)$`);
+const MARKERS = new RegExp(String.raw`^((?:${LABEL}[ \t]*)+)`);
 /** "(depends on T004)", in the languages spec-kit writes task lists in too (Spanish, Portuguese, French, German, Italian). */
 const DEPENDS_PROSE = /\((?:depends on|depende de|depende do|depende da|dépend de|hängt ab von|dipende da) ([^)]+)\)/gi;
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
@@ -120,7 +129,8 @@ export function splitIds(value: string): string[] {
   if (/^\s*(?:none|-|n\/a|—)?\s*$/i.test(value)) return [];
   return value
     .replace(/\s*[-–—]\s*/g, '-')
-    .split(/[,\s]+|\band\b/)
+    // "T1, T2", "T1 and T2", "T1 + T2", "T1 & T2".
+    .split(/[,;+&\s]+|\band\b/)
     .map((d) => d.replace(/[`"'[\]]/g, '').trim())
     .filter(Boolean)
     .flatMap(idRange);
@@ -165,6 +175,7 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
   const out: Checklist = { title: '', tasks: [], intro: '', mapped: [], findings: [] };
   const at = (i: number) => firstLine + i;
   const used = new Set<string>();
+  const own = ownIds(lines, inFence);
   /** Which lines a task took: its item line and the lines under it. */
   const taken = new Array<boolean>(lines.length).fill(false);
   let group: string | undefined;
@@ -189,7 +200,7 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
     const item = inFence[i] ? null : ITEM.exec(line);
     if (!item) continue;
     const [, indent, mark, rest] = item;
-    const task = newTask(rest!.trim(), mark === 'x' || mark === 'X', at(i), line.trim(), out, used, open[open.length - 1]?.id);
+    const task = newTask(rest!.trim(), mark === 'x' || mark === 'X', at(i), line.trim(), out, used, own, open[open.length - 1]?.id);
     if (group !== undefined) task.group = group;
     if (subgroup !== undefined) task.subgroup = subgroup;
     const depth = indent!.replace(/\t/g, '  ').length;
@@ -220,6 +231,7 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
     i = last;
   }
   if (out.tasks.length === 0) return null;
+  warnGiven(out);
 
   out.intro = leftover(lines, inFence, taken, titleLine, out.tasks, firstLine, out.mapped);
   out.mapped.sort((a, b) => a.line - b.line);
@@ -278,16 +290,55 @@ export function leftover(lines: TextLines, inFence: boolean[], taken: boolean[],
   return intro.join('\n').replace(/\n[ \t]*(?:\n[ \t]*)+\n/g, '\n\n').trim();
 }
 
-function newTask(text: string, done: boolean, line: number, raw: string, out: Checklist, used: Set<string>, parent: string | undefined): ChecklistTask {
+/** An item's own id and the rest of its text (the labels in the bold with the id first: "[P] Title"); null when it gives none. */
+function ownId(text: string): { id: string; text: string } | null {
+  const m = NUMBERED.exec(text);
+  if (!m) return null;
+  return m[1] ? { id: m[1], text: `${m[2]!.trim()} ${m[4]!}`.trim() } : { id: m[3]!, text: m[4]!.trim() };
+}
+
+/** An id as a number reads: T037 and T37 are one. */
+function idKey(id: string): string {
+  return id.replace(/\d+/g, (d) => String(Number(d)));
+}
+
+/** The ids the items of a list give themselves, as idKey reads them: an id given to an item without one must be none of them. */
+function ownIds(lines: TextLines, inFence: boolean[]): Set<string> {
+  const ids = new Set<string>();
+  for (let i = 0; i < lines.length; i++) {
+    const item = inFence[i] ? null : ITEM.exec(lines.line(i));
+    const own = item ? ownId(item[3]!.trim()) : null;
+    if (own) ids.add(idKey(own.id));
+  }
+  return ids;
+}
+
+/**
+ * In a list whose items give their ids, one that gives none gets T<n>, a number no item gives (so
+ * that T37 is not told from T037 by its zero alone): a warning says which items and why.
+ */
+function warnGiven(out: Checklist): void {
+  const given = out.tasks.filter((t) => t.generated);
+  if (given.length === 0 || given.length === out.tasks.length) return;
+  const said = given.map((t) => `${t.id} (line ${t.line})`).join(', ');
+  out.findings.push({
+    level: 'warning',
+    line: given[0]!.line,
+    message: `${given.length === 1 ? 'an item' : `${given.length} items`} of the list give${given.length === 1 ? 's' : ''} no id agentboard reads, unlike the others: ${given.length === 1 ? 'it is' : 'they are'} ${said} on the board, ${given.length === 1 ? 'a number' : 'numbers'} no item of the list gives`,
+    fix: 'nothing to do, or give each item an id of its own (T012, 1.2, T012a) in the source and import again',
+  });
+}
+
+function newTask(text: string, done: boolean, line: number, raw: string, out: Checklist, used: Set<string>, own: Set<string>, parent: string | undefined): ChecklistTask {
   let id: string;
   let generated = false;
-  const numbered = NUMBERED.exec(text);
+  const numbered = ownId(text);
   if (numbered) {
-    id = numbered[2]!;
-    text = numbered[3]!.trim();
+    id = numbered.id;
+    text = numbered.text;
   } else {
     let n = out.tasks.length + 1;
-    while (used.has(`T${n}`)) n++;
+    while (used.has(`T${n}`) || own.has(idKey(`T${n}`))) n++;
     id = `T${n}`;
     generated = true;
   }

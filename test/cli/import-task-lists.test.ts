@@ -1,0 +1,82 @@
+/**
+ * `agentboard import` on task lists as real repositories write them: ids with a letter after their
+ * number (T105a), labels inside the bold with the id (**T033 [P]**), ids of capitals and dashes
+ * (**T-NEW-A**), dependencies joined by "+" or "&".
+ * Sources are written in temp folders.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, ok, tempDir, write } from '../helpers.js';
+
+/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
+const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
+
+function source(files: Record<string, string>): string {
+  const dir = tempDir('agentboard-source-');
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    write(dir, name, text);
+  }
+  return dir;
+}
+
+/** Imports `src` into a new folder: the run (exit code, data) and the folder. */
+async function imported(tool: string, src: string): Promise<{ board: string; code: number; data: any }> {
+  const board = tempDir('agentboard-board-');
+  const r = await cli(board, ['import', tool, src, '--json'], PERSON);
+  return { board, code: r.code, data: r.json?.data };
+}
+
+const row = (data: any, id: string) => data.changes.find((c: any) => c.change_id === id);
+const report = (data: any, file: string) => data.files.find((f: any) => f.file === file);
+const warnings = (data: any, file: string) => report(data, file).findings.filter((f: any) => f.level !== 'info');
+const taskList = async (board: string, change: string) => (await ok(board, ['task', 'list', '--change', change])).tasks;
+
+const SK_SPEC = '# Feature Specification: Rooms\n\n**Input**: User description: "Let people book meeting rooms without asking the front desk."\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
+
+describe('spec-kit task ids with a letter after the number (T105a), labels inside the bold (**T033 [P]**), or of capitals and dashes (**T-NEW-A**)', () => {
+  it('are the ids, the labels are read, dependencies joined by "+", "&" and "and" name them, and an item with no id gets a number no item gives', async () => {
+    const tasks = [
+      '# Tasks: Rooms',
+      '',
+      '## Phase 1: Setup',
+      '',
+      '- [x] T001 Create the project',
+      '- [x] T001a Add the fixtures',
+      '- [ ] Write the readme',
+      '- [ ] **T002 [P]** Configure the linter',
+      '- [ ] **T003 [P] [US1]** Add the booking form',
+      '- [ ] **T-NEW-A** Check the form by hand',
+      '- [ ] **T004** Wire the form (depends on T002 + T003 & T001a and T-NEW-A)',
+      '- [ ] T3 Set up K8s',
+      '- [ ] K8s manifests for the service',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', tasks: { total: 9, done: 2 }, findings: [] });
+    // The items with no id are numbered past every id the list gives (T3 and T003 are both there, T004 too): no id is given twice, nothing depends on a task that is not there.
+    expect(warnings(data, 'specs/001-rooms/tasks.md')).toEqual([
+      {
+        level: 'warning',
+        line: 7,
+        message: '2 items of the list give no id agentboard reads, unlike the others: they are T5 (line 7), T9 (line 13) on the board, numbers no item of the list gives',
+        fix: 'nothing to do, or give each item an id of its own (T012, 1.2, T012a) in the source and import again',
+      },
+    ]);
+    expect((await taskList(board, 'rooms')).map((t: any) => [t.id, t.title, t.depends])).toEqual([
+      ['T001', 'Create the project', []],
+      ['T001a', 'Add the fixtures', ['T001']],
+      ['T5', 'Write the readme', ['T001a']],
+      ['T002', 'Configure the linter', []],
+      ['T003', 'Add the booking form', []],
+      ['T-NEW-A', 'Check the form by hand', ['T5']],
+      ['T004', 'Wire the form (depends on T002 + T003 & T001a and T-NEW-A)', ['T-NEW-A', 'T002', 'T003', 'T001a']],
+      ['T3', 'Set up K8s', ['T004']],
+      ['T9', 'K8s manifests for the service', ['T3']],
+    ]);
+    expect((await ok(board, ['task', 'show', 'rooms/T003'])).task.description).toBe('User story US1: Book');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
