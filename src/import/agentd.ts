@@ -376,7 +376,7 @@ function readTasks(text: string, log: FileLog, allDone: boolean, ids: Map<string
   const { body, offset } = withoutFrontmatter(text, log, `${METADATA} (its counts are never updated)`);
   const unwrapped = unwrap(body, ['tasks', 'meta'], offset, log);
   // The blocks agentd's tool writes; else a checklist; else blocks headed by their number.
-  const list = body.split('\n').some((l) => TASK_B.test(l)) ? readTaskBlocks(unwrapped, offset + 1) : (parseChecklist(unwrapped, offset + 1) ?? readTaskBlocks(unwrapped, offset + 1));
+  const list = body.split('\n').some((l) => TASK_B.test(l)) ? readTaskBlocks(unwrapped, offset + 1) : (parseChecklist(unwrapped, offset + 1, { marks: true }) ?? readTaskBlocks(unwrapped, offset + 1));
   if (!list) return null;
   return checklistTasks(list, log, groupOrder, (t) => {
     const task = checklistTask(t, allDone || t.done);

@@ -47,6 +47,8 @@ export interface ChecklistTask {
   line: number;
   /** The item it is nested under, when it is a checkbox under another one. */
   parent?: string;
+  /** Its checkbox's mark when that is neither blank, x nor NOT_TO_DO ("~"): the task is to do, and its description says so. */
+  mark?: string;
 }
 
 export interface Checklist {
@@ -59,11 +61,16 @@ export interface Checklist {
   mapped: ReportLine[];
   /** `kept`: a sub-line whose field could not be read, kept in the task's description as written. */
   findings: (SourceFinding & { kept?: true })[];
+  /** The items marked not to be done ([-]), kept in the intro as written: their ids (when they give one) and lines. */
+  left: { id?: string | undefined; line: number; nested?: true }[];
 }
 
 // A checkbox with any one-character mark, as OpenSpec reads them: only x or X is done ([~], [-], []
 // are not). A letter or digit other than x is not a checkbox (spec-kit's legend line "- [P] tasks…").
+// [-] is a task cancelled or put off (NOT_TO_DO); any other mark ([~] partly done, [/] begun) is not
+// one agentboard can tell done, so the task is to do, the mark named in its description.
 const ITEM = /^([ \t]*)(?:[-*+]|\d{1,9}[.)])[ \t]+\[[ \t]?([xX]|[^\]\sA-Za-z0-9]?)[ \t]?\][ \t]+(.*)$/;
+const NOT_TO_DO = '-';
 /** A task's id: "1.1", "3.6a", "T001", "FR-2", "T105a" (a task put in between T105 and T106 later). */
 const ID = String.raw`\d+[a-z]?(?:\.\d+[a-z]?)*|[A-Z]{1,6}-?\d+[a-z]?(?:\.\d+[a-z]?)*`;
 /** An id of capitals and dashes ("T-NEW-A"): an id only in bold, where it cannot be a word of the title ("CI-CD setup"). */
@@ -168,11 +175,15 @@ export function withStory(t: Pick<ChecklistTask, 'story' | 'description'>, title
   return [storyLine(t.story, titles?.get(t.story.replace(/^HU/, 'US'))), t.description].filter((d) => d.trim() !== '').join('\n\n');
 }
 
-/** Reads a checklist; null when the text holds no checklist item at all. */
-export function parseChecklist(body: string, firstLine = 1): Checklist | null {
+/**
+ * Reads a checklist; null when the text holds no checklist item at all. With `marks` (an import of
+ * another tool's list), [-] and the other marks are read as ITEM's comment says; without (a list
+ * written with --from), every checkbox but x is a task to do, as written.
+ */
+export function parseChecklist(body: string, firstLine = 1, { marks = false } = {}): Checklist | null {
   const lines = new TextLines(body);
   const inFence = fencedLines(lines);
-  const out: Checklist = { title: '', tasks: [], intro: '', mapped: [], findings: [] };
+  const out: Checklist = { title: '', tasks: [], intro: '', mapped: [], findings: [], left: [] };
   const at = (i: number) => firstLine + i;
   const used = new Set<string>();
   const own = ownIds(lines, inFence);
@@ -200,22 +211,20 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
     const item = inFence[i] ? null : ITEM.exec(line);
     if (!item) continue;
     const [, indent, mark, rest] = item;
-    const task = newTask(rest!.trim(), mark === 'x' || mark === 'X', at(i), line.trim(), out, used, own, open[open.length - 1]?.id);
+    const depth = indent!.replace(/\t/g, '  ').length;
+    if (marks && mark === NOT_TO_DO) {
+      i = leaveOut(lines, inFence, i, depth, out, at);
+      continue;
+    }
+    // Without marks, a checkbox is done or to do, and nothing else.
+    const read = marks || mark === 'x' || mark === 'X' ? mark! : '';
+    const task = newTask(rest!.trim(), read, at(i), line.trim(), out, used, own, open[open.length - 1]?.id);
     if (group !== undefined) task.group = group;
     if (subgroup !== undefined) task.subgroup = subgroup;
-    const depth = indent!.replace(/\t/g, '  ').length;
     open.push({ depth, id: task.id });
     taken[i] = true;
-    // The lines under the item: blank, or indented deeper than it (nested checkboxes are tasks of their own).
     const sub: string[] = [];
-    let last = i;
-    for (let j = i + 1; j < lines.length; j++) {
-      const l = lines.line(j);
-      if (l.trim() === '') continue;
-      const lead = l.length - l.trimStart().length;
-      if (lead <= depth || (!inFence[j] && ITEM.test(l))) break;
-      last = j;
-    }
+    const last = lastUnder(lines, inFence, i, depth, false);
     for (let j = i + 1; j <= last; j++) {
       taken[j] = true;
       const l = lines.line(j);
@@ -232,10 +241,44 @@ export function parseChecklist(body: string, firstLine = 1): Checklist | null {
   }
   if (out.tasks.length === 0) return null;
   warnGiven(out);
+  warnMarked(out);
 
   out.intro = leftover(lines, inFence, taken, titleLine, out.tasks, firstLine, out.mapped);
   out.mapped.sort((a, b) => a.line - b.line);
   return out;
+}
+
+/**
+ * The last line under the item on line `i`: the lines after it that are blank or indented deeper
+ * than it, up to the next checkbox (a task of its own), or past the checkboxes nested under it too
+ * when `withNested`.
+ */
+function lastUnder(lines: TextLines, inFence: boolean[], i: number, depth: number, withNested: boolean): number {
+  let last = i;
+  for (let j = i + 1; j < lines.length; j++) {
+    const l = lines.line(j);
+    if (l.trim() === '') continue;
+    const lead = l.length - l.trimStart().length;
+    if (lead <= depth || (!withNested && !inFence[j] && ITEM.test(l))) break;
+    last = j;
+  }
+  return last;
+}
+
+/**
+ * An item marked not to be done, and the items nested under it, are not tasks: their lines stay in
+ * the list's text as written. Returns the last of its lines.
+ */
+function leaveOut(lines: TextLines, inFence: boolean[], i: number, depth: number, out: Checklist, at: (i: number) => number): number {
+  const last = lastUnder(lines, inFence, i, depth, true);
+  for (let j = i; j <= last; j++) {
+    const item = inFence[j] ? null : ITEM.exec(lines.line(j));
+    if (!item) continue;
+    out.left.push({ id: ownId(item[3]!.trim())?.id, line: at(j), ...(j === i ? {} : { nested: true as const }) });
+    const why = j === i ? `marked [${NOT_TO_DO}], not to be done` : `part of an item marked [${NOT_TO_DO}]`;
+    out.mapped.push({ line: at(j), text: lines.line(j).trim(), to: `the text of the task list, not a task (${why})` });
+  }
+  return last;
 }
 
 /** The group a task is shown in on the board: its "## " heading, and its "### " heading under it. */
@@ -329,7 +372,39 @@ function warnGiven(out: Checklist): void {
   });
 }
 
-function newTask(text: string, done: boolean, line: number, raw: string, out: Checklist, used: Set<string>, own: Set<string>, parent: string | undefined): ChecklistTask {
+/**
+ * The items marked not to be done ([-]) are not tasks: no agent is handed them. Those of other marks
+ * ([~]) are to do. A warning for each says which items, so that a person can tell what they meant.
+ */
+function warnMarked(out: Checklist): void {
+  const named = (items: { id?: string | undefined; line: number }[]) => items.map((t) => (t.id ? `${t.id} (line ${t.line})` : `the item on line ${t.line}`)).join(', ');
+  if (out.left.length > 0) {
+    out.findings.push({
+      level: 'warning',
+      line: out.left[0]!.line,
+      message: `${named(out.left)} ${out.left.length === 1 ? 'is' : 'are'} marked [${NOT_TO_DO}]${out.left.some((t) => t.nested) ? ' (or nested under an item so marked)' : ''}, not to be done (cancelled or put off), so ${out.left.length === 1 ? 'it is not a task' : 'they are not tasks'} on the board and no agent is handed ${out.left.length === 1 ? 'it' : 'them'}: ${out.left.length === 1 ? 'its lines stay' : 'their lines stay'} in the text of the task list, as written`,
+      fix: 'nothing to do; to do one of them after all, add it to the list on the board (`agentboard task add`)',
+    });
+  }
+  for (const mark of new Set(out.tasks.flatMap((t) => (t.mark ? [t.mark] : [])))) {
+    const marked = out.tasks.filter((t) => t.mark === mark);
+    out.findings.push({
+      level: 'warning',
+      line: marked[0]!.line,
+      message: `${named(marked)} ${marked.length === 1 ? 'is' : 'are'} marked [${mark}], which agentboard does not read as done: ${marked.length === 1 ? 'it is' : 'they are'} to do on the board, the mark named at the top of ${marked.length === 1 ? 'its description' : 'their descriptions'}`,
+      fix: 'check what of each is done: `agentboard task done` for one finished, `agentboard task rm` for one not to be done',
+    });
+  }
+}
+
+/** The line a task's description opens with when its checkbox has a mark agentboard cannot read as done or not. */
+function markLine(mark: string): string {
+  return `The source marks this task [${mark}], which agentboard does not read as done: see what of it is done before working on it.`;
+}
+
+function newTask(text: string, mark: string, line: number, raw: string, out: Checklist, used: Set<string>, own: Set<string>, parent: string | undefined): ChecklistTask {
+  const done = mark === 'x' || mark === 'X';
+  const otherMark = !done && mark !== '' ? mark : undefined;
   let id: string;
   let generated = false;
   const numbered = ownId(text);
@@ -355,10 +430,12 @@ function newTask(text: string, done: boolean, line: number, raw: string, out: Ch
   const depends: string[] = [];
   for (const m of text.matchAll(DEPENDS_PROSE)) depends.push(...splitIds(m[1]!));
   const { title, overflow } = fitTitle(text);
-  const task: ChecklistTask = { id, generated, title, description: overflow ? text : '', done, files: [], depends, requirements: [], parallel, specRefs: [], line };
+  const description = [otherMark ? markLine(otherMark) : '', overflow ? text : ''].filter(Boolean).join('\n\n');
+  const task: ChecklistTask = { id, generated, title, description, done, files: [], depends, requirements: [], parallel, specRefs: [], line };
   if (story) task.story = story;
   if (parent !== undefined) task.parent = parent;
-  const marks = [done ? 'done' : '', parallel ? 'parallel' : '', story ? `user story ${story}, named in its description` : '', depends.length ? `depends on ${depends.join(', ')}` : '', generated ? `id ${id} given` : '', parent ? `part of ${parent}, which waits for it` : ''].filter(Boolean);
+  if (otherMark) task.mark = otherMark;
+  const marks = [done ? 'done' : '', otherMark ? `marked [${otherMark}], to do` : '', parallel ? 'parallel' : '', story ? `user story ${story}, named in its description` : '', depends.length ? `depends on ${depends.join(', ')}` : '', generated ? `id ${id} given` : '', parent ? `part of ${parent}, which waits for it` : ''].filter(Boolean);
   out.mapped.push({ line, text: raw, to: `task ${id}${marks.length ? ` (${marks.join(', ')})` : ''}` });
   return task;
 }

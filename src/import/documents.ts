@@ -209,14 +209,15 @@ export function checklistTask(t: ChecklistTask, done: boolean, stories?: Readonl
   return task;
 }
 
-/** Leaves out dependencies on tasks the list does not have, and says so. */
-export function checkDepends(tasks: Task[], log: FileLog, lineOf: (id: string) => number | undefined): void {
+/** Leaves out dependencies on tasks the list does not have (`left`: the items it marks not to be done), and says so. */
+export function checkDepends(tasks: Task[], log: FileLog, lineOf: (id: string) => number | undefined, left: ReadonlySet<string> = new Set()): void {
   const ids = new Set(tasks.map((t) => t.id));
   for (const t of tasks) {
-    const unknown = t.depends.filter((d) => !ids.has(d) || d === t.id);
-    if (unknown.length === 0) continue;
-    t.depends = t.depends.filter((d) => !unknown.includes(d));
-    log.finding('warning', `task ${t.id} depends on ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not another task of the list; left out of its dependencies`, 'add the dependency by hand if it is another change\'s task', lineOf(t.id));
+    const gone = t.depends.filter((d) => left.has(d) && !ids.has(d));
+    const unknown = t.depends.filter((d) => (!ids.has(d) || d === t.id) && !gone.includes(d));
+    t.depends = t.depends.filter((d) => !unknown.includes(d) && !gone.includes(d));
+    if (gone.length > 0) log.finding('warning', `task ${t.id} depends on ${gone.join(', ')}, which the list marks not to be done; left out of its dependencies`, 'nothing to do, or add the dependency back on the board if the task is added after all', lineOf(t.id));
+    if (unknown.length > 0) log.finding('warning', `task ${t.id} depends on ${unknown.join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not another task of the list; left out of its dependencies`, 'add the dependency by hand if it is another change\'s task', lineOf(t.id));
   }
 }
 
@@ -280,7 +281,7 @@ function withIdsAsLanded(mapped: readonly ReportLine[], given: readonly string[]
  * reported, its tasks put in the tool's order, made agentboard tasks, their dependencies checked.
  */
 export function checklistTasks(
-  list: Pick<Checklist, 'title' | 'intro' | 'tasks' | 'mapped' | 'findings'>,
+  list: Pick<Checklist, 'title' | 'intro' | 'tasks' | 'mapped' | 'findings'> & Partial<Pick<Checklist, 'left'>>,
   log: FileLog,
   order: (tasks: ChecklistTask[]) => void,
   toTask: (t: ChecklistTask) => Task = (t) => checklistTask(t, t.done),
@@ -298,7 +299,7 @@ export function checklistTasks(
   order(list.tasks);
   nestedOrder(list.tasks);
   const tasks = list.tasks.map(toTask);
-  checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line);
+  checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line, new Set((list.left ?? []).flatMap((t) => (t.id ? [t.id] : []))));
   return { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks };
 }
 

@@ -134,7 +134,7 @@ function readChange(tree: SourceTree, dir: string, id: string, archived: string 
   if (tasksText !== null) {
     const log = logs.get(tasksFile)!;
     const { body, offset } = withoutFrontmatter(tasksText, log, 'frontmatter of the file, not part of the task list');
-    const list = parseChecklist(body, offset + 1);
+    const list = parseChecklist(body, offset + 1, { marks: true });
     if (list) {
       change.tasks = { content: checklistTasks(list, log, groupOrder), from: tasksFile };
       log.went('tasks.md');

@@ -121,7 +121,7 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
   if (tasksText !== null) {
     const log = logs.get(tasksFile)!;
     const { body, offset } = withoutFrontmatter(tasksText, log, "the template's note about the file, not part of the task list");
-    const list = parseChecklist(body, offset + 1);
+    const list = parseChecklist(body, offset + 1, { marks: true });
     if (list) {
       const content = checklistTasks(list, log, phaseOrder, (t) => checklistTask(t, t.done, stories));
       change.tasks = { content, from: tasksFile };

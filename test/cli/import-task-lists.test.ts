@@ -7,7 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ok, tempDir, write } from '../helpers.js';
+import { cli, ok, read, tempDir, write } from '../helpers.js';
 
 /** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
 const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
@@ -77,6 +77,59 @@ describe('spec-kit task ids with a letter after the number (T105a), labels insid
       ['T9', 'K8s manifests for the service', ['T3']],
     ]);
     expect((await ok(board, ['task', 'show', 'rooms/T003'])).task.description).toBe('User story US1: Book');
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('items marked [-] (cancelled or put off) or with another mark ([~], partly done)', () => {
+  it('[-] items are not tasks, their lines kept with the list; a [~] item is to do, its mark named; a warning names each', async () => {
+    const tasks = [
+      '# Tasks: Rooms',
+      '',
+      '## Phase 1: Web',
+      '',
+      '- [x] T001 Create the project',
+      '- [~] T002 Run the quickstart by hand',
+      '- [ ] T003 Wire the form (depends on T002, T004)',
+      '',
+      '## Phase 2: Mobile',
+      '',
+      '- [-] T004 Scaffold the mobile app',
+      '  - File: `apps/mobile/app.json` (CREATE)',
+      '  - [ ] T004a Configure the bundle id',
+      '- [-] Ship the mobile app',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', tasks: { total: 3, done: 1 }, findings: [] });
+    expect(warnings(data, 'specs/001-rooms/tasks.md')).toEqual([
+      {
+        level: 'warning',
+        line: 11,
+        message: 'T004 (line 11), T004a (line 13), the item on line 14 are marked [-] (or nested under an item so marked), not to be done (cancelled or put off), so they are not tasks on the board and no agent is handed them: their lines stay in the text of the task list, as written',
+        fix: 'nothing to do; to do one of them after all, add it to the list on the board (`agentboard task add`)',
+      },
+      {
+        level: 'warning',
+        line: 6,
+        message: 'T002 (line 6) is marked [~], which agentboard does not read as done: it is to do on the board, the mark named at the top of its description',
+        fix: 'check what of each is done: `agentboard task done` for one finished, `agentboard task rm` for one not to be done',
+      },
+      {
+        level: 'warning',
+        line: 7,
+        message: 'task T003 depends on T004, which the list marks not to be done; left out of its dependencies',
+        fix: 'nothing to do, or add the dependency back on the board if the task is added after all',
+      },
+    ]);
+    expect((await taskList(board, 'rooms')).map((t: any) => [t.id, t.status, t.depends])).toEqual([
+      ['T001', 'done', []],
+      ['T002', 'todo', ['T001']],
+      ['T003', 'todo', ['T002']],
+    ]);
+    expect((await ok(board, ['task', 'show', 'rooms/T002'])).task.description).toBe('The source marks this task [~], which agentboard does not read as done: see what of it is done before working on it.');
+    expect(read(board, 'agentd/changes/rooms/tasks.md')).toContain('\n\\## Phase 2: Mobile\n\n- [-] T004 Scaffold the mobile app\n  - File: `apps/mobile/app.json` (CREATE)\n  - [ ] T004a Configure the bundle id\n- [-] Ship the mobile app\n');
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
