@@ -209,6 +209,21 @@ export function checklistTask(t: ChecklistTask, done: boolean, stories?: Readonl
   return task;
 }
 
+/**
+ * A task whose description is longer than the board allows: its start, cut where a paragraph, a
+ * sentence or a word ends, is the description, and the rest the task's first note, whole (the board
+ * keeps a note of any length). The note is the import's: its author and time are set where it lands.
+ */
+function fitDescription(t: Task, log: FileLog, line: number | undefined): void {
+  const length = charCount(t.description);
+  if (length <= LIMITS.taskDescriptionMax) return;
+  const said = "\n\n(Continued in the task's first note.)";
+  const head = cutAt(t.description, LIMITS.taskDescriptionMax - charCount(said));
+  t.notes = [{ author: '', at: '', text: t.description.slice(head.length).trim() }, ...t.notes];
+  t.description = `${head}${said}`;
+  log.finding('warning', `the description of task ${t.id} has ${length} characters, more than the ${LIMITS.taskDescriptionMax} agentboard allows; its first ${charCount(head)} are the description and the rest is the task's first note`, 'nothing to do, or shorten the description on the board', line);
+}
+
 /** Leaves out dependencies on tasks the list does not have (`left`: the items it marks not to be done), and says so. */
 export function checkDepends(tasks: Task[], log: FileLog, lineOf: (id: string) => number | undefined, left: ReadonlySet<string> = new Set()): void {
   const ids = new Set(tasks.map((t) => t.id));
@@ -299,7 +314,9 @@ export function checklistTasks(
   order(list.tasks);
   nestedOrder(list.tasks);
   const tasks = list.tasks.map(toTask);
-  checkDepends(tasks, log, (id) => list.tasks.find((t) => t.id === id)?.line, new Set((list.left ?? []).flatMap((t) => (t.id ? [t.id] : []))));
+  const lineOf = (id: string) => list.tasks.find((t) => t.id === id)?.line;
+  for (const t of tasks) fitDescription(t, log, lineOf(t.id));
+  checkDepends(tasks, log, lineOf, new Set((list.left ?? []).flatMap((t) => (t.id ? [t.id] : []))));
   return { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks };
 }
 

@@ -460,7 +460,12 @@ function documentsOf(change: ImportedChange, person: string, now: string, tool: 
   };
   add('proposal', change.proposal, () => change.proposal!.content);
   add('spec', change.spec, () => change.spec!.content);
-  add('tasks', change.tasks, () => ({ ...change.tasks!.content, title: change.tasks!.content.title || change.proposal?.content.title || change.id }));
+  add('tasks', change.tasks, () => {
+    const { content } = change.tasks!;
+    // A note the import wrote (a long description's rest) is the person's, made now.
+    const tasks = content.tasks.map((t) => ({ ...t, notes: t.notes.map((n) => ({ ...n, author: n.author || person, at: n.at || now })) }));
+    return { ...content, title: content.title || change.proposal?.content.title || change.id, tasks };
+  });
   add('review', change.review, () => change.review!.content.map((r) => ({ ...r, reviewer: r.reviewer || person, at: r.at || now })));
   add('design', change.design, () => change.design!.content);
   return out;

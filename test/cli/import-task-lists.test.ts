@@ -133,3 +133,29 @@ describe('items marked [-] (cancelled or put off) or with another mark ([~], par
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
+
+describe('a task whose description is longer than the 2,000 characters the board allows', () => {
+  it('lands valid: the description keeps its start, cut after a sentence, and the rest is the task\'s first note, whole, with a warning', async () => {
+    const steps = Array.from({ length: 30 }, (_, i) => `- Step ${i + 1}: move the booking rules of part ${i + 1} into the service, and check that the old path is gone.`);
+    const tasks = `# Tasks: Rooms\n\n## Phase 1: Setup\n\n- [x] T001 Create the project\n- [ ] T002 Move the booking rules\n${steps.map((s) => `  ${s}`).join('\n')}\n`;
+    const whole = steps.join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', tasks: { total: 2, done: 1 }, findings: [] });
+    const task = (await ok(board, ['task', 'show', 'rooms/T002'])).task;
+    expect(task.description.length).toBeLessThanOrEqual(2000);
+    expect(task.description).toMatch(/old path is gone\.\n\n\(Continued in the task's first note\.\)$/);
+    const head = task.description.replace(/\n\n\(Continued in the task's first note\.\)$/, '');
+    expect(task.notes).toEqual([{ author: 'human:tester', at: expect.any(String), text: whole.slice(head.length + 1) }]);
+    expect(`${head}\n${task.notes[0].text}`).toBe(whole);
+    expect(warnings(data, 'specs/001-rooms/tasks.md')).toEqual([
+      {
+        level: 'warning',
+        line: 6,
+        message: `the description of task T002 has ${whole.length} characters, more than the 2000 agentboard allows; its first ${head.length} are the description and the rest is the task's first note`,
+        fix: 'nothing to do, or shorten the description on the board',
+      },
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
