@@ -52,7 +52,7 @@ export interface ChecklistTask {
 }
 
 export interface Checklist {
-  /** The "# " title, without a leading "Tasks:"; empty when the list has none or it says only "Tasks". */
+  /** The "# " title, without a leading "Tasks:"; empty when the list has none, it says only "Tasks", or more than a title (listTitle). */
   title: string;
   tasks: ChecklistTask[];
   /** Every line that is not part of a task, in order, as written. */
@@ -93,7 +93,22 @@ const ACTIONS: Record<string, FileAction> = {
   created: 'create', modified: 'modify', deleted: 'delete', renamed: 'rename', updated: 'modify', added: 'create', removed: 'delete',
 };
 /** "Tasks" before the title of a task list ("# Tasks: X"), or the word in the language the list is written in ("# 任务：X"). */
-const TASKS_TITLE_PREFIX = /^(?:(?:implementation[ \t]+)?tasks?\b|(?:tâches|tareas|tarefas|aufgaben|задачи|任务|任務|タスク|작업)(?=[\s:：]|$))\s*[:：]?\s*/iu;
+const TASKS_WORD = /^(?:(?:implementation[ \t]+)?tasks?\b|(?:tâches|tareas|tarefas|aufgaben|задачи|任务|任務|タスク|작업)(?=[\s:：]|$))/iu;
+/** What parts that word from the title: a colon, a dash between spaces, or nothing more ("# Tasks"). */
+const TITLE_SEPARATOR = /^\s*(?:[:：]|[-–—](?=\s)|$)\s*/u;
+
+/**
+ * The title of a task list from its "# " heading: the heading, or what follows "Tasks:" in it ("" for
+ * "# Tasks" alone); null when the heading says more after "Tasks" than a title ("# Implementation
+ * Tasks (Phase 2: Builds on add-auth)"), which then stays in the list's text as written.
+ */
+function listTitle(heading: string): string | null {
+  const word = TASKS_WORD.exec(heading);
+  if (!word) return heading;
+  const rest = heading.slice(word[0].length);
+  const separator = TITLE_SEPARATOR.exec(rest);
+  return separator ? rest.slice(separator[0].length) : null;
+}
 /** A task title of at most LIMITS.titleMax characters: a longer item keeps its whole text in the description. */
 function fitTitle(text: string): { title: string; overflow: boolean } {
   const title = cutTitle(text, LIMITS.titleMax);
@@ -192,6 +207,7 @@ export function parseChecklist(body: string, firstLine = 1, { marks = false } = 
   let group: string | undefined;
   let subgroup: string | undefined;
   let titleLine = -1;
+  let titleKept = false;
   /** The items the next lines may be nested under, outermost first. */
   const open: { depth: number; id: string }[] = [];
 
@@ -202,8 +218,10 @@ export function parseChecklist(body: string, firstLine = 1, { marks = false } = 
     while (line.trim() !== '' && open.length > 0 && (level > 0 || open[open.length - 1]!.depth >= lead)) open.pop();
     if (level === 1 && titleLine < 0 && out.tasks.length === 0) {
       titleLine = i;
-      out.title = headingText(line).replace(TASKS_TITLE_PREFIX, '');
-      out.mapped.push({ line: at(i), text: line.trim(), to: 'the title of the task list' });
+      const title = listTitle(headingText(line));
+      titleKept = title === null;
+      out.title = title ?? '';
+      out.mapped.push({ line: at(i), text: line.trim(), to: titleKept ? 'the text of the task list, as written: it says more than a title' : 'the title of the task list' });
       continue;
     }
     if (level === 2) [group, subgroup] = [headingText(line), undefined];
@@ -243,7 +261,7 @@ export function parseChecklist(body: string, firstLine = 1, { marks = false } = 
   warnGiven(out);
   warnMarked(out);
 
-  out.intro = leftover(lines, inFence, taken, titleLine, out.tasks, firstLine, out.mapped);
+  out.intro = leftover(lines, inFence, taken, titleKept ? -1 : titleLine, out.tasks, firstLine, out.mapped);
   out.mapped.sort((a, b) => a.line - b.line);
   return out;
 }

@@ -1,7 +1,8 @@
 /**
  * `agentboard import` on task lists as real repositories write them: ids with a letter after their
  * number (T105a), labels inside the bold with the id (**T033 [P]**), ids of capitals and dashes
- * (**T-NEW-A**), dependencies joined by "+" or "&".
+ * (**T-NEW-A**), dependencies joined by "+" or "&"; items marked [-] or [~]; a task description
+ * longer than the board allows; a title that says more than the list's name.
  * Sources are written in temp folders.
  */
 import { mkdirSync } from 'node:fs';
@@ -156,6 +157,22 @@ describe('a task whose description is longer than the 2,000 characters the board
         fix: 'nothing to do, or shorten the description on the board',
       },
     ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
+describe('a task list whose "# " title says more than its name ("# Implementation Tasks (Phase 2: Builds on add-zod-validation)")', () => {
+  it('keeps the title line in the text of the list, as written; a title after "Tasks:" or "Tasks —" is the list\'s title', async () => {
+    const PROPOSAL = '# Proposal\n\n## Why\n\nPeople lose their place in long lists of bookmarks, so the list should remember it.\n\n## What Changes\n\n- Keep the place.\n\n## Impact\n\n- Web client.\n';
+    const DELTA = '## ADDED Requirements\n\n### Requirement: Export bookmarks\nThe system SHALL export every bookmark.\n\n#### Scenario: Export\n- **WHEN** they export them\n- **THEN** the file holds them\n';
+    const TASKS = '\n\n## 1. Work\n- [x] 1.1 Do it\n- [ ] 1.2 Check it\n';
+    const change = (id: string, title: string) => ({ [`openspec/changes/${id}/proposal.md`]: PROPOSAL, [`openspec/changes/${id}/specs/bookmarks/spec.md`]: DELTA, [`openspec/changes/${id}/tasks.md`]: `${title}${TASKS}` });
+    const { board, code, data } = await imported('openspec', source({ ...change('phase-two', '# Implementation Tasks (Phase 2: Builds on add-zod-validation)'), ...change('show-cmd', '# Implementation Tasks — Add Interactive Show Command') }));
+    expect(code).toBe(0);
+    expect(row(data, 'phase-two')).toMatchObject({ status: 'imported', tasks: { total: 2, done: 1 }, findings: [] });
+    expect(read(board, 'agentd/changes/phase-two/tasks.md')).toContain('\n# Tasks: phase-two\n\n\\# Implementation Tasks (Phase 2: Builds on add-zod-validation)\n\n## 1.1: Do it\n');
+    expect(report(data, 'openspec/changes/phase-two/tasks.md').lines[0]).toEqual({ line: 1, text: '# Implementation Tasks (Phase 2: Builds on add-zod-validation)', to: 'the text of the task list, as written: it says more than a title' });
+    expect(read(board, 'agentd/changes/show-cmd/tasks.md')).toContain('\n# Tasks: Add Interactive Show Command\n\n## 1.1: Do it\n');
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
