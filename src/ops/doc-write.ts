@@ -88,7 +88,7 @@ export interface SubmitContext {
  * a person's decision where the board requires their approval of it; else nothing waits on it, and
  * the change has moved on to its next phase.
  */
-function alreadySubmitted(type: Stage, board: SubmitContext): never {
+function alreadySubmitted(type: Stage, actor: string, board: SubmitContext): never {
   const word = DOC_WORDS[type];
   const changeId = board.change.changeId;
   const elsewhere = refTo(['task.next', 'change.list']);
@@ -103,10 +103,12 @@ function alreadySubmitted(type: Stage, board: SubmitContext): never {
     : phase === 'implementation'
       ? `Work on its tasks with ${refTo('task.next', { change_id: changeId })}`
       : `See where it stands with ${refTo(['change.show', 'change.list'], { change_id: changeId })}, or find other work with ${elsewhere}`;
+  // A task list is changed task by task once submitted: its writer adds, changes and deletes the tasks nobody works on yet.
+  const plan = type === 'tasks' && board.change.tasks?.meta.author === actor ? `To change the plan, add a task with ${refTo('task.add', { change_id: changeId })}, change one with ${refTo('task.update')} or delete one with ${refTo('task.rm')} (tasks nobody works on yet)` : null;
   fail(
     'DOCUMENT_SUBMITTED',
     `This ${word} has already been submitted. This board requires no person's approval of it, so nothing waits on it: ${changeId} has moved on to its ${phase} phase${waiting ? ` (waiting on ${waiting})` : ''}.`,
-    `${step}. Should a person reject the ${word}, it comes back to be revised.`,
+    `${plan ?? step}. Should a person reject the ${word}, it comes back to be revised.`,
   );
 }
 
@@ -125,7 +127,7 @@ export function assertCanSubmit(doc: DocFile | null, type: Stage, actor: string,
   if (from === 'approved') {
     fail('DOCUMENT_APPROVED', `This ${DOC_WORDS[type]} has already been approved.`, `Nothing to do; find other work with ${refTo(['task.next', 'change.list'])}.`);
   }
-  if (from === 'submitted' && !roleAllows(role, 'reviewer')) alreadySubmitted(type, board);
+  if (from === 'submitted' && !roleAllows(role, 'reviewer')) alreadySubmitted(type, actor, board);
   const needed = roleFor(DOCUMENT_MOVES, from, 'submitted');
   if (needed === null || !roleAllows(role, needed)) {
     const allowed = movesFrom(DOCUMENT_MOVES, from, role);

@@ -490,7 +490,7 @@ export const createTasks = defineOp({
     name: 'agentboard_create_tasks',
     title: 'Write the task list',
     description:
-      "Write and submit a change's task list once its spec is submitted. Writing it again replaces it: a task left out is dropped (refused if another agent holds it). " +
+      "Write and submit a change's task list once its spec is submitted. Rewritten after a rejection, a task left out is dropped (refused if another agent holds it). " +
       `Agents get them with ${refTo('task.next')}.`,
     profiles: ['planner', 'agent'],
     destructive: true,

@@ -18,13 +18,13 @@ const SPEC = {
   notes: NOTES,
 };
 
-/** A real `agentboard mcp` (profile agent) on the board, initialized. */
-async function server(dir: string) {
-  const s = stdioServer(process.execPath, [BIN, 'mcp', '--profile', 'agent', '--root', dir], { env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') } });
+/** A real `agentboard mcp` (profile agent unless given) on the board, initialized, its calls made as `agent`. */
+async function server(dir: string, profile = 'agent', agent = 'planner-2') {
+  const s = stdioServer(process.execPath, [BIN, 'mcp', '--profile', profile, '--root', dir], { env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') } });
   await s.initialize();
   /** A tool call's answer on the wire: its error (parsed from its text), or its structuredContent. */
   const call = async (name: string, args: object): Promise<{ error?: { code: string; message: string; next_step: string }; data?: any }> => {
-    const r = await s.request('tools/call', { name, arguments: { agent_id: 'planner-2', ...args } });
+    const r = await s.request('tools/call', { name, arguments: { agent_id: agent, ...args } });
     expect(r.error, JSON.stringify(r)).toBeUndefined();
     return r.result.isError ? { error: JSON.parse(r.result.content[0].text).error } : { data: r.result.structuredContent };
   };
@@ -98,6 +98,17 @@ describe('a task list submitted again on a board that requires no approval', () 
       message: "This task list has already been submitted. This board requires no person's approval of it, so nothing waits on it: working has moved on to its implementation phase (waiting on 2 of 2 tasks to be done).",
       next_step: 'Work on its tasks with agentboard_get_next_task {"agent_id":"planner-2","change_id":"working"}. Should a person reject the task list, it comes back to be revised.',
     });
+    expect(await mcp.close()).toBe(0);
+  });
+
+  it("sends the list's writer to change it task by task, with the tools of a planner", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'planned', [{ title: 'One' }, { title: 'Two' }]);
+    const mcp = await server(dir, 'planner', 'planner');
+    const { error } = await mcp.call('agentboard_create_tasks', { change_id: 'planned', tasks: [{ title: 'One' }], notes: NOTES });
+    expect(error!.next_step).toBe(
+      'To change the plan, add a task with agentboard_add_task {"agent_id":"planner","change_id":"planned"}, change one with agentboard_update_task {"agent_id":"planner"} or delete one with agentboard_delete_task {"agent_id":"planner"} (tasks nobody works on yet). Should a person reject the task list, it comes back to be revised.',
+    );
     expect(await mcp.close()).toBe(0);
   });
 });
