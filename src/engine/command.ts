@@ -18,6 +18,7 @@ import { DEFAULT_MAX_ATTEMPTS, DEFAULT_TIMEOUT_MINUTES, type RunOptions } from '
 import { duration, tokens } from './views/format.js';
 import { jsonView, plainView } from './views/lines.js';
 import { printable } from '../domain/text.js';
+import { changeIdProblem } from '../domain/ids.js';
 
 export interface RunFlags {
   goal?: string;
@@ -44,6 +45,8 @@ function number(flag: string, value: string | undefined, check: (n: number) => b
 
 /** The options of a run; `io` reads --goal-file. */
 export function runOptions(changeId: string, flags: RunFlags, io: Pick<Io, 'cwd' | 'stdin'>): RunOptions {
+  const badId = changeIdProblem(changeId);
+  if (badId) fail('USAGE', `Invalid input: <change_id>: ${badId}.`, 'Correct the change id and run the command again (`agentboard run --help` says what it takes); nothing was changed.');
   if (flags.goal !== undefined && flags.goalFile !== undefined) fail('USAGE', 'Give --goal or --goal-file, not both.', 'Keep one of them.');
   const goal = flags.goalFile !== undefined ? readUserFile(flags.goalFile, '--goal-file', io, 'agentboard run') : flags.goal;
   if (goal !== undefined && goal.trim() === '') fail('USAGE', 'The goal is empty.', 'Say what the change should achieve with --goal "…".');

@@ -145,6 +145,15 @@ describe('run options and agents', () => {
     expect(runOptions('a-b', { timeout: '0.5' }, NO_IO).timeoutMinutes).toBe(0.5);
     expect(() => runOptions('a-b', { timeout: 'soon' }, NO_IO)).toThrow('--timeout soon is not a number of minutes above 0');
     expect(() => runOptions('a-b', { until: 'archive' }, NO_IO)).toThrow('--until archive is not a phase.');
+    // A change id that cannot be one is the command's usage, said as the command line says it (not as a tool call's fields).
+    const badId = (() => {
+      try {
+        runOptions('sr', {}, NO_IO);
+      } catch (err) {
+        return err as AgentboardError;
+      }
+    })();
+    expect([badId?.code, badId?.message, badId?.nextStep]).toEqual(['USAGE', 'Invalid input: <change_id>: a change id has 3 to 64 characters, "sr" has 2.', 'Correct the change id and run the command again (`agentboard run --help` says what it takes); nothing was changed.']);
     expect(runOptions('a-b', {}, NO_IO)).toMatchObject({ maxAttempts: 3, timeoutMinutes: 30, wait: false, merge: false, worktrees: true });
   });
 
