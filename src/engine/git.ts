@@ -169,7 +169,7 @@ export async function letGoOfWorktrees(root: string, changeId: string): Promise<
       out.removed.push(path);
       folders.add(dirname(path));
     } else {
-      out.kept.push({ path, reason: removed.stderr.trim().split('\n').pop()?.replace(/^fatal: /, '') || 'git could not remove it' });
+      out.kept.push({ path, reason: keptBecause(path, removed.stderr) });
     }
   }
   for (const folder of folders) {
@@ -180,6 +180,17 @@ export async function letGoOfWorktrees(root: string, changeId: string): Promise<
     }
   }
   return out;
+}
+
+/**
+ * Why a task's worktree was kept, and what the person does with it: never git's own advice for work
+ * left in it (`use --force`), which would delete that work.
+ */
+function keptBecause(path: string, stderr: string): string {
+  if (/modified or untracked files/.test(stderr)) {
+    return `it holds changes not committed; look at them with \`git -C ${path} status\`, commit what is worth keeping (or copy it elsewhere), then remove it with \`git worktree remove ${path}\``;
+  }
+  return stderr.trim().split('\n').pop()?.replace(/^fatal: /, '') || 'git could not remove it';
 }
 
 /**

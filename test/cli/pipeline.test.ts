@@ -251,7 +251,7 @@ describe('a change from proposal to archive', () => {
     expect(done((await ok(dir, ['agent', 'list'])).agents)).toEqual(doneBefore);
     expect(archived.archived_to).toMatch(/^agentd\/archive\/\d{4}-\d\d-\d\d-fix-workflow-bugs$/);
     expect(archived.worktrees_removed).toEqual([join(trees, 'fix-workflow-bugs/T1')]);
-    expect(archived.worktrees_kept).toEqual([{ path: join(trees, 'fix-workflow-bugs/T2'), reason: expect.stringContaining('untracked') }]);
+    expect(archived.worktrees_kept).toEqual([{ path: join(trees, 'fix-workflow-bugs/T2'), reason: `it holds changes not committed; look at them with \`git -C ${join(trees, 'fix-workflow-bugs/T2')} status\`, commit what is worth keeping (or copy it elsewhere), then remove it with \`git worktree remove ${join(trees, 'fix-workflow-bugs/T2')}\`` }]);
     expect(existsSync(join(trees, 'fix-workflow-bugs/T1'))).toBe(false);
     expect(readFileSync(join(trees, 'fix-workflow-bugs/T2/left.txt'), 'utf8')).toBe('Work left behind.\n');
     expect(existsSync(join(trees, 'other-change/T1'))).toBe(true);
