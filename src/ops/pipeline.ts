@@ -511,7 +511,7 @@ export const createReview = defineOp({
   summary: 'Write a review round of a change (REVIEW.md; earlier rounds are kept)',
   access: 'agent',
   input: z.strictObject({ agent_id: Actor, change_id: ChangeId, ...ReviewFields, notes: Notes }),
-  output: DocWriteOut.extend({ round: z.number().int(), verdict: Verdict }),
+  output: DocWriteOut.extend({ round: z.number().int(), verdict: Verdict, next_step: z.string().nullable().describe('What comes of a verdict other than APPROVED: its issues fixed as tasks, then a new round.') }),
   cli: { command: 'review', args: ['change_id'], from: 'review' },
   tool: {
     name: 'agentboard_create_review',
@@ -528,7 +528,13 @@ export const createReview = defineOp({
       summary: (r) => `reviewed ${r.change_id}: ${input.verdict} (${input.issues.length} issues)`,
       action: 'review.create',
     });
-    return { ...result, round: after.review!.content![0]!.round, verdict: input.verdict };
+    const round = after.review!.content![0]!.round;
+    // Fixes are tasks of the change, each naming the round whose issue it fixes (`agentboard run` makes them itself).
+    const next_step =
+      input.verdict === 'APPROVED'
+        ? null
+        : `Its issues are fixed as tasks of ${input.change_id}: add one per issue with ${refTo('task.add', { change_id: input.change_id, review_round: round })}; once workers have done them, a new round is recorded the same way as this one.`;
+    return { ...result, round, verdict: input.verdict, next_step };
   },
 });
 

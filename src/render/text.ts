@@ -95,6 +95,7 @@ function written(data: Data): string {
   if (data.round) out += `Review round ${data.round}: ${data.verdict}\n`;
   if (data.task_ids) out += `Tasks: ${data.task_ids.join(', ')}\n`;
   out += `Phase: ${data.phase}\n`;
+  if (data.next_step) out += `Next: ${data.next_step}\n`;
   return out + warnings(data);
 }
 

@@ -223,6 +223,8 @@ describe('--from keeps what it reads', () => {
     const md = '# Verdict: NEEDS_FIX\n\n## Summary\n\nTwo problems.\n\n## Issues\n\n### High\n\n- The claim is not atomic: two agents got T1.\n- **Missing log entry**: the winner is not logged.\n\n### Low\n\n- Typo in the help text.\n';
     const r = await ok(dir, ['review', 'rev', '--as', 'reviewer', '--from', write(dir, 'r.md', md), ...NOTES]);
     expect(r.verdict).toBe('NEEDS_FIX');
+    // How its issues are fixed, by hand: tasks naming the round, then a new round.
+    expect(r.next_step).toBe('Its issues are fixed as tasks of rev: add one per issue with `agentboard task add rev --review-round 1 --as reviewer` giving `--title`; once workers have done them, a new round is recorded the same way as this one.');
     const round = (await showDocument(dir, 'rev', 'review')).content.rounds[0];
     expect(round.issues).toEqual([
       { title: 'The claim is not atomic', severity: 'High', description: 'The claim is not atomic: two agents got T1.' },
