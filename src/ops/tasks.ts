@@ -23,7 +23,7 @@ import { defineOp, requireHuman } from './registry.js';
 import { Actor, ArchivedLeftOut, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
 import { TaskPlanFields } from './task-plan.js';
 import { page, Page, pageInput } from './pages.js';
-import { archivedLeftOut, changeToRead, findTask, listProblem, loadChange, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, type FoundTask } from './view.js';
+import { archivedLeftOut, changeToRead, findTask, listProblem, loadChange, openForWork, readDocOf, requireChange, taskOut, taskSummary, tasksOf, workProblem, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 function address(ref: string): TaskAddress {
@@ -78,6 +78,9 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
     if (!out.unchanged) saveTasks(tx, changeId, found.doc, { replace: [task] }, out.plan ?? null);
     out.after?.(tx);
     if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId, writtenAt(tx.now));
+    // Ready only where the change hands out work now (not while its proposal is rejected, say), as lists say.
+    const answered = out.result as { task?: { ready?: boolean } };
+    if (answered.task?.ready && workProblem(tx, changeId, found.doc) !== null) answered.task.ready = false;
     return out.result;
   });
 }

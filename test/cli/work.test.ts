@@ -54,6 +54,18 @@ describe('a task its agent reported blocked', () => {
   });
 });
 
+describe('a task a person releases', () => {
+  it('is ready only when its change hands out work: not while the change\'s proposal is rejected', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'held-back', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['reject', 'held-back', 'proposal', '--feedback', 'Not now: the why is not clear enough.']);
+    const released = await ok(dir, ['release', 'held-back/T1']);
+    expect([released.task.status, released.task.ready]).toEqual(['todo', false]);
+    expect((await ok(dir, ['task', 'list', '--change', 'held-back'])).tasks[0].ready).toBe(false);
+  });
+});
+
 describe('writing documents and planning', () => {
   it('is work: a registered planner or reviewer moves from started to working on the way, both moves recorded, and may then complete', async () => {
     const dir = await newBoard();
