@@ -389,7 +389,7 @@ export const answerInput = defineOp({
   input: z.strictObject({ agent_id: Actor, input_id: z.string().check((c) => {
       if (!/^input-\d+$/.test(c.value)) c.issues.push({ code: 'custom', message: `"${printable(c.value)}" is not an input id like "input-3"`, input: c.value });
     }).describe('The input id, like "input-3".'), answer: text(1, 4000).describe('The answer.') }),
-  output: z.object({ request: InputOut }),
+  output: z.object({ request: InputOut, agent_status: z.string().nullable().describe("The asking agent's workflow status once answered (working again, unless it had moved on); null when it has no session.") }),
   cli: { command: 'answer', args: ['input_id', 'answer'] },
   run(ctx, input) {
     requireHuman(input.agent_id, 'Answering an input request');
@@ -403,7 +403,7 @@ export const answerInput = defineOp({
       resolveInput(tx.runtime, record, { type: 'human', value: input.answer, by: input.agent_id, at: tx.now });
       tx.saveRuntime();
       tx.log(input.agent_id, 'input.answer', input.input_id, `answered ${record.agent_id}: ${input.answer.slice(0, 120)}`);
-      return { request: inputOut(record) };
+      return { request: inputOut(record), agent_status: tx.runtime.sessions[record.agent_id]?.status ?? null };
     });
   },
 });

@@ -308,7 +308,10 @@ const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
             (i.resolution ? `  → ${i.resolution.type === 'timeout' ? `timed out; default action: ${i.resolution.value}` : `${i.resolution.by}: ${i.resolution.value}`}\n` : `  default at ${i.expires_at}: ${i.default_action}\n  answer with ${refTo('input.answer', { input_id: i.input_id })}\n`),
           )
           .join(''),
-  'input.answer': (d) => `Answered ${d.request.input_id}; ${d.request.agent_id} is working again.\n`,
+  'input.answer': (d) =>
+    d.agent_status === 'working'
+      ? `Answered ${d.request.input_id}; ${d.request.agent_id} is working again.\n`
+      : `Answered ${d.request.input_id}; ${d.request.agent_id} is ${d.agent_status === null ? 'not at work' : String(d.agent_status).replace(/_/g, ' ')}, and reads the answer with ${refTo('session.show', { agent_id: d.request.agent_id })}.\n`,
   'input.expire': (d) => (d.expired.length ? d.expired.map((i: Data) => `${i.input_id} of ${i.agent_id} timed out; default action: ${i.default_action}\n`).join('') : 'No input request is past its deadline.\n'),
   'board.status': statusBoard,
   'conflict.list': (d) =>

@@ -276,6 +276,16 @@ describe('sessions and input requests (seed 002)', () => {
     expect((await cli(dir, ['answer', 'input-1', 'again', '--json'])).json.error.code).toBe('INPUT_RESOLVED');
   });
 
+  it("the person's answer says where the agent stands: working again, or, having moved on, where it reads the answer", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'asked', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'gemini']);
+    await ok(dir, ['ask', '--as', 'gemini', '--question', 'REST or RPC?', '--default-action', 'REST']);
+    await ok(dir, ['session', 'submit', '--as', 'gemini', '--summary', 'Done.', '--task', 'asked/T1']);
+    const answered = await cli(dir, ['answer', 'input-1', 'Use REST']);
+    expect(answered.stdout).toBe('Answered input-1; gemini is awaiting review, and reads the answer with `agentboard session show --as gemini`.\n');
+  });
+
   it('an agent that goes on working while its question is open, or while blocked, is working again; the question stays open for the person', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'onward', [{ title: 'One' }, { title: 'Two' }]);
@@ -293,7 +303,7 @@ describe('sessions and input requests (seed 002)', () => {
     expect(state.awaiting_input).toMatchObject({ input_id: 'input-1', question: 'Tabs or spaces?' });
     expect((await ok(dir, ['inputs'])).inputs.map((i: any) => i.input_id)).toEqual(['input-1']);
     // the answer still reaches the agent, and its session stays working
-    await ok(dir, ['answer', 'input-1', 'tabs']);
+    expect((await ok(dir, ['answer', 'input-1', 'tabs'])).agent_status).toBe('working');
     state = await ok(dir, ['session', 'show', '--as', 'codex']);
     expect(state.status).toBe('working');
     expect(state.awaiting_input).toBeNull();
