@@ -69,7 +69,12 @@ interface Cut {
   kept: number;
   of: number;
   unit: string;
+  /** Which end was kept: the first items, or the last of a log (newest last). */
+  end: 'first' | 'last';
 }
+
+/** Logs that grow at their end (notes, feedback, blockers): cut, their newest entries are the ones kept. */
+const NEWEST_LAST = /(?:^|\.)(?:notes|feedback|blockers)$/;
 
 /** Shortens the biggest part of `data` (in place) by half; what was cut, or null when nothing is left to cut. */
 function shortenOnce(data: Data): Cut | null {
@@ -78,12 +83,13 @@ function shortenOnce(data: Data): Cut | null {
   const value = part.holder[part.key] as unknown[] | string;
   if (Array.isArray(value)) {
     const kept = Math.ceil(value.length / 2);
-    part.holder[part.key] = value.slice(0, kept);
-    return { path: part.path, kept, of: value.length, unit: '' };
+    const end = NEWEST_LAST.test(part.path) ? 'last' : 'first';
+    part.holder[part.key] = end === 'last' ? value.slice(value.length - kept) : value.slice(0, kept);
+    return { path: part.path, kept, of: value.length, unit: '', end };
   }
   const kept = Math.floor(value.length / 2);
   part.holder[part.key] = `${value.slice(0, kept)}… [${value.length - kept} characters cut]`;
-  return { path: part.path, kept, of: value.length, unit: ' characters' };
+  return { path: part.path, kept, of: value.length, unit: ' characters', end: 'first' };
 }
 
 /**
@@ -127,7 +133,7 @@ function shorten(opName: string, data: Data, format: ResponseFormat, spell: (r: 
   const wholes = [...cuts.keys()].filter((path) => READ_IN_FULL[path] === undefined).map((path) => whereWhole(opName, data, path));
   const read = [...new Set(wholes.filter((w) => w !== null).map((w) => ` Read ${w.what}, a page at a time: ${spell(w.ref)}.`))];
   const said =
-    `Shortened to fit ${CHARACTER_LIMIT.toLocaleString('en-US')} characters: ${[...cuts.values()].map((c) => `${c.path}, the first ${c.kept} of ${c.of}${c.unit}`).join('; ')}.` +
+    `Shortened to fit ${CHARACTER_LIMIT.toLocaleString('en-US')} characters: ${[...cuts.values()].map((c) => `${c.path}, the ${c.end} ${c.kept} of ${c.of}${c.unit}`).join('; ')}.` +
     (rest.length > 0 ? ` Page through them with ${rest.map((op) => spell({ ops: [op], args: {} })).join(', ')}.` : '') +
     read.join('');
   out.notice = typeof data.notice === 'string' ? `${data.notice} ${said}` : said;

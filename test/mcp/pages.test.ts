@@ -260,9 +260,10 @@ describe('write tools answer with the item changed and the ids to go on with', (
     }
     const r = await mcp.call('agentboard_get_task', { task_id: 'notes/T1', response_format: 'json' });
     expectFits(r, 'get_task');
-    expect(r.data.notice).toMatch(/^Shortened to fit 25,000 characters: task\.notes/);
-    expect(r.data.task.notes[0].text).toMatch(/^Note 1: /);
-    expect(r.data.task.notes.map((n: any) => n.text)).not.toContainEqual(expect.stringMatching(/^Note 12: /));
+    // The newest notes are the ones kept: those most likely to matter to the task's holder.
+    expect(r.data.notice).toMatch(/^Shortened to fit 25,000 characters: task\.notes, the last \d+ of 12\./);
+    expect(r.data.task.notes.at(-1).text).toMatch(/^Note 12: /);
+    expect(r.data.task.notes.map((n: any) => n.text)).not.toContainEqual(expect.stringMatching(/^Note 1: /));
     // A worker has no tool that reads documents: it is pointed to the command; a profile with get_document to the tool.
     expect(r.data.notice).toContain('Read all of it in the tasks of notes, a page at a time: `agentboard show notes tasks --format markdown` (on the command line).');
     const planner = await connect(dir, 'planner');
