@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { fail } from '../errors.js';
+import { printable } from '../domain/text.js';
 import { isHuman, nextTaskId, parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
@@ -566,12 +567,12 @@ export const releaseTask = defineOp({
 });
 
 /** After a person decides on an agent's submitted task, that agent's session follows. */
-function settleSession(tx: Transaction, agentId: string | undefined, approved: boolean): void {
+function settleSession(tx: Transaction, agentId: string | undefined, approved: boolean, sentBack = 'submitted work was sent back'): void {
   if (!agentId) return;
   const session = tx.runtime.sessions[agentId];
   if (!session || session.status !== 'awaiting_review') return;
   if (!approved) {
-    moveSession(tx.runtime, agentId, 'working', tx.now, 'submitted work was sent back');
+    moveSession(tx.runtime, agentId, 'working', tx.now, sentBack);
   } else {
     if (ownTasks(tx, agentId, 'in_review').length > 0) return;
     // An agent holding a task in progress (a person took its blocker away meanwhile) is not done: it works on.
@@ -627,7 +628,8 @@ export const rejectTask = defineOp({
       task.feedback.push({ author: input.agent_id, at: tx.now, text: input.feedback });
       return {
         result: result(found, task),
-        after: (t) => settleSession(t, holder, false),
+        // The agent reads which task came back, and why, in its workflow state: the task is in the pool again, its feedback on it.
+        after: (t) => settleSession(t, holder, false, `${input.task_id} was sent back to the pool: ${printable(input.feedback, 200)}`),
         log: [input.agent_id, 'task.reject', `sent ${input.task_id} back to the pool (work of ${holder}): ${input.feedback.slice(0, 120)}`],
       };
     });

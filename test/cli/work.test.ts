@@ -437,6 +437,15 @@ describe("a person's move of a submitted task", () => {
     expect((await ok(dir, ['next', '--as', 'codex'])).task.task_id).toBe('rev/T2');
   });
 
+  it('rejected by a person, tells its agent which task came back and why, in its workflow state', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'back', [{ title: 'One' }]);
+    await ok(dir, ['next', '--as', 'codex']);
+    await ok(dir, ['session', 'submit', '--as', 'codex', '--summary', 'Built it', '--task', 'back/T1']);
+    await ok(dir, ['reject', 'back/T1', '--feedback', 'The error table misses TASK_NOT_FOUND: add it.']);
+    expect(await ok(dir, ['session', 'show', '--as', 'codex'])).toMatchObject({ status: 'working', message: 'back/T1 was sent back to the pool: The error table misses TASK_NOT_FOUND: add it.' });
+  });
+
   it('released or deleted while in review, sends the agent back to work: next hands it work again', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'gone', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
