@@ -248,7 +248,9 @@ export const nextTask = defineOp({
         const gone = unlisted.filter((id) => tx.board.goneTaskList(id) !== undefined);
         const reasons = { ...counted, broken_task_lists: [...new Set([...broken, ...gone])] };
         const blocked = blockedOf(ownPools, agent);
-        return { ...EMPTY, status: 'nothing_available', message: nothingMessage(reasons, blocked, input.change_id), reasons };
+        // A board another history just replaced holds none of the work this agent knew of: not "all done", but a person's decision.
+        const replaced = board.notices.some((n) => n.kind === 'replaced');
+        return { ...EMPTY, status: 'nothing_available', message: replaced ? REPLACED : nothingMessage(reasons, blocked, input.change_id), reasons };
       }
       const task = structuredClone(chosen.task);
       const ref = taskRef(chosen.changeId, task.id);
@@ -299,6 +301,9 @@ function assigned(tx: Transaction, agent: string, ref: string): NextResult {
   const state = given ? `${given.task.status}${given.task.assignee ? ` (${given.task.assignee})` : ''}` : 'not on the board';
   return { ...EMPTY, status: 'nothing_available', message: `agentboard run gave you ${ref}, which is ${state}; it hands you no other task, so end your turn.`, reasons: null };
 }
+
+const REPLACED =
+  'No task is available: the shared board was just replaced by another history (force-pushed), and this clone now shows that board; the work on the board it replaced is not over. A person must decide whether to put the old board back or keep this one (this call\'s notice says how): tell a person, and call this again once they have.';
 
 function nothingMessage(r: NothingReasons & { broken_task_lists: string[] }, ownBlocked: string[], changeId?: string): string {
   if (ownBlocked.length > 0) {

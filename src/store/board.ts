@@ -326,7 +326,8 @@ function misnamedFinding(shown: string, file: string, type: DocType, beside: boo
 
 /** Something a command should tell its caller besides its result: a merged edit, a recovered write. */
 export interface Notice {
-  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote' | 'worktree' | 'archived';
+  /** 'replaced': a sync took a shared board that another history replaced (store/remote/shared.ts). */
+  kind: 'merge_conflict' | 'recovered' | 'unreadable' | 'remote' | 'replaced' | 'worktree' | 'archived';
   message: string;
 }
 

@@ -3,6 +3,8 @@
  * rewrote on the remote. Every refusal changes nothing, and nothing agreed on the remote is lost.
  */
 import { spawnSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { appendFileSync, chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -122,6 +124,64 @@ describe('a board ref rewritten on the remote', () => {
     expect(r.json.notices.join(' ')).toContain('was rewritten (force-pushed)');
     expect(git(a, ['rev-parse', 'refs/agentboard/rewritten/origin'])).toBe(mine);
     expect(git(a, ['show', 'refs/agentboard/rewritten/origin:changes/rewrite/tasks.md'])).toContain('First note');
+  });
+});
+
+/** An agent's next task through its MCP server: the result, and the notices said beside it. */
+async function mcpNext(dir: string, agent: string): Promise<{ result: any; notes: string[] }> {
+  const client = new Client({ name: agent, version: '1' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, '--as', agent], env: childEnv(), stderr: 'ignore' }));
+  try {
+    const r = (await client.callTool({ name: 'agentboard_get_next_task', arguments: {} })) as { content: { text: string }[]; structuredContent: any };
+    return { result: r.structuredContent, notes: r.content.slice(1).map((c) => c.text) };
+  } finally {
+    await client.close();
+  }
+}
+
+describe('a board ref force-pushed with another history', () => {
+  it('is not "every task done" to an agent; the notice gives the commands that put the board back, and the board put back is said to be back', async () => {
+    const shared = await sharedBoard(3, async (first) => changeWithTasks(first, 'notes', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]));
+    const [a, b, c] = shared.clones as [string, string, string];
+    expect((await ok(a, ['next', '--as', 'alice'])).task.task_id).toBe('notes/T1');
+    await ok(c, ['status', '--sync']);
+    const before = git(shared.remote, ['rev-parse', 'refs/agentboard/board']);
+    // Unrelated history: an empty commit of its own, force-pushed over the board.
+    const empty = git(b, ['hash-object', '-t', 'tree', '-w', '/dev/null']);
+    const other = git(b, ['commit-tree', empty, '-m', 'unrelated']);
+    git(b, ['push', '-q', '--force', 'origin', `${other}:refs/agentboard/board`]);
+
+    // The agent whose sync took the empty board is not told its work is over.
+    const told = await mcpNext(c, 'carol');
+    expect(told.result.status).toBe('nothing_available');
+    expect(told.result.message).toMatch(/the shared board was just replaced by another history \(force-pushed\).* A person must decide whether to put the old board back or keep this one/);
+    expect(told.result.message).not.toContain('every task');
+    const restore = 'git push --force origin refs/agentboard/rewritten/origin:refs/agentboard/board && agentboard remote sync';
+    expect(told.notes.join(' ')).toContain(restore);
+
+    // The person follows the notice, in a clone that synced the board.
+    const r = await cli(a, ['status', '--sync', '--json']);
+    expect(r.json.notices.join(' ')).toContain(`A person decides which board is the shared one: to put this clone's back, run \`${restore}\``);
+    const [push, sync] = restore.split(' && ');
+    git(a, push!.split(' ').slice(1));
+    expect(git(shared.remote, ['rev-parse', 'refs/agentboard/board'])).toBe(before);
+    const back = await cli(a, sync!.split(' ').slice(1).concat('--json'));
+    expect(back.code, back.stdout).toBe(0);
+    expect(back.json.notices.join(' ')).toContain('was put back to the one this clone kept when it was rewritten');
+    expect(back.json.notices.join(' ')).not.toContain('force-pushed');
+
+    // Every clone takes the board back at its next sync, and the work goes on where it was.
+    const next = await cli(c, ['next', '--as', 'carol', '--json']);
+    expect(next.json.data.task.task_id).toBe('notes/T2');
+    expect(next.json.notices.join(' ')).toContain('was put back');
+    // What the remote held meanwhile is what is kept now, not offered as a board to put back.
+    expect(git(c, ['rev-parse', 'refs/agentboard/rewritten/origin'])).toBe(other);
+    const list = await ok(b, ['task', 'list', '--sync']);
+    expect(list.tasks.map((t: any) => [t.task_id, t.assignee ?? null])).toEqual([
+      ['notes/T1', 'alice'],
+      ['notes/T2', 'carol'],
+      ['notes/T3', null],
+    ]);
   });
 });
 

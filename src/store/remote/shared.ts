@@ -350,7 +350,7 @@ export class SharedBoard {
    * not synced the last writes put its copy back), the writes this clone has and it lacks are merged
    * onto it (store/remote/fork.ts), with both histories as parents. Rewritten otherwise (another
    * history altogether), the remote's board is taken and this clone's last commit kept under a ref
-   * a person can look at. Returns the remote's commit.
+   * a person can look at and push back (replaced). Returns the remote's commit.
    */
   private rewound(head: string | null): string | null {
     const mine = this.synced()?.commit;
@@ -358,19 +358,39 @@ export class SharedBoard {
     const missing = this.git.run(['rev-list', '--count', `${head}..${mine}`]).stdout.toString('utf8').trim();
     if (!this.isAncestor(head, mine)) {
       const base = this.git.run(['merge-base', head, mine]).stdout.toString('utf8').trim();
-      if (base !== '') return this.mergeOnto(head, mine, base);
-      const kept = `refs/agentboard/rewritten/${this.remote}`;
-      this.git.run(['update-ref', kept, mine]);
-      this.board.notices.push({
-        kind: 'remote',
-        message: `The shared board on "${this.remote}" was rewritten (force-pushed): it no longer holds the commit this clone last synced (${mine.slice(0, 12)}), and ${missing} of its writes are not on it; this clone now shows the remote's board. Its last commit is kept as ${kept}: \`git log -p ${head.slice(0, 12)}..${kept}\` shows what the remote lost.`,
-      });
-      return head;
+      return base !== '' ? this.mergeOnto(head, mine, base) : this.replaced(head, mine, missing);
     }
     if (this.push(mine, head, newToken()) === 'moved') return this.rewound(this.fetch());
     this.git.run(['update-ref', this.tracking, mine]);
     this.board.notices.push({ kind: 'remote', message: `The shared board on "${this.remote}" had been moved back to an older commit (${head.slice(0, 12)}: a force-push, or a remote restored from a backup) and was missing ${missing} write${missing === '1' ? '' : 's'}; this clone had them and put them back.` });
     return mine;
+  }
+
+  /**
+   * The remote's board is another history altogether: it is taken, and this clone's last commit is
+   * kept under a ref. Which of the two is the shared board is a person's decision (putting the old
+   * one back loses what was written on the new one since), so the notice gives the commands that put
+   * it back, and `next` does not tell an agent its work is over (kind 'replaced'). A board put back
+   * so, the one this clone kept, is said to be back, not taken as another rewrite (which would keep
+   * the board that replaced it in its stead, and offer to push that back).
+   */
+  private replaced(head: string, mine: string, missing: string): string {
+    const kept = `refs/agentboard/rewritten/${this.remote}`;
+    const before = this.git.run(['rev-parse', '--verify', '--quiet', `${kept}^{commit}`]).stdout.toString('utf8').trim();
+    this.git.run(['update-ref', kept, mine]);
+    const look = `\`git log -p ${head.slice(0, 12)}..${kept}\``;
+    if (before !== '' && this.isAncestor(before, head)) {
+      this.board.notices.push({
+        kind: 'remote',
+        message: `The shared board on "${this.remote}" was put back to the one this clone kept when it was rewritten; this clone shows it again. The board it replaced meanwhile is kept as ${kept} now: ${look} shows its ${missing} write${missing === '1' ? '' : 's'} that the shared board does not have.`,
+      });
+      return head;
+    }
+    this.board.notices.push({
+      kind: 'replaced',
+      message: `The shared board on "${this.remote}" was rewritten (force-pushed) with another history: it no longer holds the commit this clone last synced (${mine.slice(0, 12)}), and ${missing} of its writes are not on it; this clone now shows the remote's board. Its last commit is kept as ${kept}: ${look} shows what the remote lost. A person decides which board is the shared one: to put this clone's back, run \`git push --force ${this.remote} ${kept}:${BOARD_REF} && agentboard remote sync\` here (what was written on the remote's board since is lost then, kept under the same ref in each clone that synced it; the other clones take the board back at their next sync); to keep the remote's, nothing is to be done.`,
+    });
+    return head;
   }
 
   /**
