@@ -4,13 +4,13 @@
  * from this clone's copy and says how fresh it is (--sync fetches first). The store does the rest:
  * every write is agreed with the remote (store/remote/shared.ts).
  */
-import { AgentboardError } from '../errors.js';
+import { AgentboardError, type ErrorCode } from '../errors.js';
 import { runWithIntent } from '../store/remote/intent.js';
 import { ReplayedElsewhere, TRANSIENT, type SharedBoard } from '../store/remote/shared.js';
 import { faultPoint } from '../clock.js';
 import { findOperation } from './index.js';
 import type { Context, Operation } from './registry.js';
-import { refTo } from '../domain/refs.js';
+import { refTo, SAME_CALL } from '../domain/refs.js';
 
 export async function runShared(op: Operation, ctx: Context, input: Record<string, unknown>): Promise<unknown> {
   const board = ctx.board();
@@ -21,9 +21,29 @@ export async function runShared(op: Operation, ctx: Context, input: Record<strin
   }
   await shared.settleForRead();
   const synced = ctx.sync ? await syncForRead(ctx, shared) : true;
-  const result = await op.run(ctx, input as never);
-  board.notices.push({ kind: 'remote', message: freshness(shared, ctx.sync ? undefined : ctx.syncHint, !synced) });
+  const fresh = freshness(shared, ctx.sync ? undefined : ctx.syncHint, !synced);
+  let result: unknown;
+  try {
+    result = await op.run(ctx, input as never);
+  } catch (err) {
+    throw ctx.sync && synced ? err : notInCopy(err, fresh);
+  }
+  board.notices.push({ kind: 'remote', message: fresh });
   return result;
+}
+
+/** What another clone may have written on the shared board: absent from a copy that was not fetched, it may be there. */
+const SHARED_THINGS: ReadonlySet<ErrorCode> = new Set(['CHANGE_NOT_FOUND', 'TASK_NOT_FOUND', 'DOCUMENT_NOT_FOUND', 'AGENT_NOT_FOUND', 'INPUT_NOT_FOUND']);
+
+/**
+ * A read that finds nothing in this clone's copy (one that never synced, or not since another clone
+ * wrote) says how fresh the copy is, and that the shared board is fetched before anything else: its
+ * usual next step (create the change, register the agent) would make again what the board may hold.
+ * Asked again after a sync, the board answers for itself.
+ */
+function notInCopy(err: unknown, fresh: string): unknown {
+  if (!(err instanceof AgentboardError) || !SHARED_THINGS.has(err.code)) return err;
+  return new AgentboardError(err.code, `${err.message} ${fresh}`, `The shared board may hold it: fetch it first with ${refTo('remote.sync')}, then try ${SAME_CALL} again.`, err.details);
 }
 
 /**

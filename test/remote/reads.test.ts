@@ -4,16 +4,18 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, childEnv, cli, NODE_ARGS, ok } from '../helpers.js';
-import { git, sharedBoard } from './helpers.js';
+import { addClone, git, sharedBoard } from './helpers.js';
 
-async function mcpRead(dir: string, args: string[]): Promise<{ task: any; notes: string[] }> {
+/** A task read through an agent's MCP server: the task (none when refused), the notes said beside it, and the refusal's text. */
+async function mcpRead(dir: string, args: string[], taskId = 'search/T1'): Promise<{ task: any; notes: string[]; error: string | null }> {
   const client = new Client({ name: 'reader', version: '1' });
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [...NODE_ARGS, BIN, 'mcp', '--root', dir, ...args], env: childEnv(), stderr: 'ignore' }));
   try {
-    const r = (await client.callTool({ name: 'agentboard_get_task', arguments: { task_id: 'search/T1' } })) as { content: { text: string }[]; structuredContent: any };
-    return { task: r.structuredContent.task, notes: r.content.slice(1).map((c) => c.text) };
+    const r = (await client.callTool({ name: 'agentboard_get_task', arguments: { task_id: taskId } })) as { content: { text: string }[]; structuredContent?: any; isError?: boolean };
+    return { task: r.structuredContent?.task, notes: r.content.slice(1).map((c) => c.text), error: r.isError ? r.content[0]!.text : null };
   } finally {
     await client.close();
   }
@@ -43,6 +45,37 @@ describe('a read on a shared board', () => {
     const fresh = await cli(b, ['task', 'show', 'search/T1', '--sync', '--json']);
     expect(fresh.json.data.task).toMatchObject({ status: 'in_progress', assignee: 'claude' });
     expect(fresh.json.notices.join(' ')).not.toContain('--sync');
+  });
+
+  it('that finds nothing in a copy it did not fetch says how fresh the copy is and fetches first, never suggesting to make what the shared board may hold', async () => {
+    const shared = await sharedBoard(2, async (first) => changeWithTasks(first, 'notes', [{ title: 'One' }]));
+    const [a, b] = shared.clones as [string, string];
+    await ok(a, ['propose', 'later', '--as', 'planner', '--why', 'Because a board shared by many clones needs a later change too.', '--what-changes', 'More.', '--impact', 'Some.', '--notes', 'No additional notes.']);
+    await ok(b, ['status', '--sync']);
+    await ok(a, ['task', 'add', 'notes', '--title', 'Two', '--as', 'planner']);
+    await ok(a, ['spec', 'later', '--as', 'planner', '--from', join(a, 'notes-spec.md'), '--notes', 'No additional notes.']);
+
+    // A clone that never synced: the change is on the shared board, not in its copy yet.
+    const fresh = addClone(shared);
+    const missing = await cli(fresh, ['task', 'list', '--change', 'notes', '--json']);
+    expect(missing.json.error).toMatchObject({ code: 'CHANGE_NOT_FOUND', message: 'There is no change "notes" on this board. Read from this clone\'s copy of the shared board (remote "origin"), never synced yet; --sync fetches first.' });
+    expect(missing.json.error.next_step).toBe('The shared board may hold it: fetch it first with `agentboard remote sync`, then try `agentboard task list --change notes` again.');
+    // A clone that synced before another wrote: a task, a document it does not have yet.
+    for (const [args, code] of [[['task', 'show', 'notes/T2'], 'TASK_NOT_FOUND'], [['show', 'later', 'spec'], 'DOCUMENT_NOT_FOUND']] as const) {
+      const stale = await cli(b, [...args, '--json']);
+      expect(stale.json.error.code).toBe(code);
+      expect(stale.json.error.message).toMatch(/ Read from this clone's copy of the shared board \(remote "origin"\), last synced \d+ s ago; --sync fetches first\.$/);
+      expect(stale.json.error.next_step).toContain('fetch it first with `agentboard remote sync`');
+    }
+    // An agent is told the same; it cannot pass --sync, and is told what its server does instead.
+    expect((await mcpRead(b, [], 'notes/T2')).error).toMatch(/TASK_NOT_FOUND[\s\S]*this MCP server was started without --sync[\s\S]*fetch it first with `agentboard remote sync` \(a person's command\), then try agentboard_get_task again/);
+
+    // Fetched, the shared board answers for itself: what it holds is there, and what it does not hold is told as ever.
+    expect((await ok(fresh, ['task', 'list', '--change', 'notes', '--sync'])).tasks).toHaveLength(2);
+    expect((await ok(b, ['task', 'show', 'notes/T2', '--sync'])).task.title).toBe('Two');
+    const absent = await cli(fresh, ['task', 'list', '--change', 'nope', '--sync', '--json']);
+    expect(absent.json.error).toMatchObject({ code: 'CHANGE_NOT_FOUND', message: 'There is no change "nope" on this board.' });
+    expect(absent.json.error.next_step).toContain('create this one with `agentboard new nope`');
   });
 
   it('with --sync and no remote answers from the local copy and says so, never showing a credential', async () => {
