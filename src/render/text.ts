@@ -79,14 +79,26 @@ function taskBlock(t: Data, p: Paint = PLAIN): string {
 }
 
 /** A document read as fields, in short: what it is, and each item of its page with its id. */
+/** A text, each line indented under the line that names it. */
+function indented(text: unknown): string {
+  return typeof text === 'string' && text !== '' ? `${text.replace(/^/gm, '    ')}\n` : '';
+}
+
 function documentFields(d: Data): string {
   const c = d.content ?? {};
   let out = `The ${d.document} of ${d.change_id}${d.archived ? ' (archived, read-only)' : ''}: ${d.status}, revision ${d.revision}, by ${d.author} · ${d.file}\n`;
   if (c.title) out += `Title: ${c.title}\n`;
   if (c.tasks) out += `\n${c.tasks.map(taskLine).join('')}`;
   for (const r of c.rounds ?? []) out += `\nRound ${r.round}: ${r.verdict} by ${r.reviewer} (${r.at}): ${r.summary}\n${r.issues.map((i: Data) => `  - [${i.severity}] ${i.title}: ${i.description}\n`).join('')}`;
-  if (c.requirements) out += `\nRequirements:\n${c.requirements.map((r: Data) => `  ${r.id}: ${r.title}\n`).join('')}`;
   for (const key of ['why', 'what_changes', 'impact', 'overview', 'text']) if (typeof c[key] === 'string') out += `\n${key}: ${c[key]}\n`;
+  // Every field a spec is written with, so that a reader of this text alone can write it again (a rejected spec, say).
+  if (c.requirements) out += `\nRequirements:\n${c.requirements.map((r: Data) => `  ${r.id}: ${r.title}${r.delta ? ` (${r.delta})` : ''}${r.group ? ` [${r.group}]` : ''}\n${indented(r.text)}`).join('')}`;
+  if (c.scenarios?.length) {
+    const step = (word: string, v: unknown) => (v === undefined || v === '' ? '' : `    ${word} ${Array.isArray(v) ? v.join('; ') : String(v)}\n`);
+    out += `\nScenarios:\n${c.scenarios.map((sc: Data) => `  ${sc.name}${sc.requirement ? ` (${sc.requirement})` : ''}\n${step('GIVEN', sc.given)}${step('WHEN', sc.when)}${step('THEN', sc.then)}`).join('')}`;
+  }
+  for (const key of ['data_model', 'interfaces']) if (typeof c[key] === 'string') out += `\n${key}:\n${indented(c[key])}`;
+  for (const section of c.sections ?? []) out += `\n${section.heading ? `## ${section.heading}` : '(text under the title)'}:\n${indented(section.text)}`;
   return out;
 }
 

@@ -153,6 +153,18 @@ describe('every MCP tool, in memory', () => {
     expect(json.data).toEqual(r.data);
   });
 
+  it('gives a spec read as fields every field in its text too: a reader of the text alone can write it again', async () => {
+    const r = await mcp.call('agentboard_get_document', { change_id: 'alpha', document: 'spec', format: 'fields' });
+    const content = r.data.content;
+    for (const req of content.requirements) expect(r.text).toContain(`  ${req.id}: ${req.title}`);
+    for (const line of content.requirements[0].text.split('\n')) expect(r.text).toContain(`    ${line}`);
+    for (const scenario of content.scenarios) {
+      expect(r.text).toContain(`  ${scenario.name}`);
+      expect(r.text).toContain(`    WHEN ${[scenario.when].flat().join('; ')}`);
+      expect(r.text).toContain(`    THEN ${[scenario.then].flat().join('; ')}`);
+    }
+  });
+
   it('names the next call as a tool, and human steps as commands for a person', async () => {
     const r = await mcp.call('agentboard_submit_proposal', { agent_id: 'planner', change_id: 'alpha', why: WHY, what_changes: 'x', impact: 'y', notes: NOTES });
     expect(r.error).toMatchObject({
