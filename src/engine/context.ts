@@ -30,6 +30,8 @@ export interface RunContext {
   bin: string;
   /** Worktrees and branches per task; null with --no-worktrees or without git. */
   git: Git | null;
+  /** On a shared board, this clone's tag, which ends the ids of its runs' agents (`claude-w1.3fa2`); null on a board not shared. */
+  clone: string | null;
   goal: string | null;
   /** The review key made for this run's reviewer, revoked when the run ends. */
   reviewKey: { name: string; key: string } | null;

@@ -364,9 +364,23 @@ export class Git {
     return new Map(r.stdout.split('\n').filter(Boolean).map((l) => [l.slice(l.indexOf(' ') + 1), l.slice(0, l.indexOf(' '))] as [string, string]));
   }
 
-  /** Whether a run of this repository started the task (its start is recorded here; a task another clone worked on has none). */
+  /**
+   * Whether the task's start is recorded here: a run of this repository started it, or its branch,
+   * made by another clone's run, was here before a merge (keepStart). A task another clone worked on
+   * whose branch never came here has none.
+   */
   async startedHere(changeId: string, localTaskId: string): Promise<boolean> {
     return (await this.run(['rev-parse', '--verify', '--quiet', startRef(changeId, localTaskId)])).ok;
+  }
+
+  /**
+   * Records where a branch made in another clone leaves the current branch as the start of the
+   * task's own work, before --merge merges it: its diff then stays that work once it is merged
+   * (from the current branch, it would be empty).
+   */
+  async keepStart(changeId: string, localTaskId: string): Promise<void> {
+    const base = await this.run(['merge-base', 'HEAD', `refs/heads/${taskBranch(changeId, localTaskId)}`]);
+    if (base.ok) await this.run(['update-ref', startRef(changeId, localTaskId), base.stdout.trim()]);
   }
 
   async branchExists(branch: string): Promise<boolean> {

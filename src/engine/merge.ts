@@ -6,6 +6,7 @@
  */
 import type { Data } from './board-ops.js';
 import { join } from 'node:path';
+import { missingBranches } from './branches.js';
 import { emit, fromCwd, stop, type RunContext, type Stop } from './context.js';
 import { governingFiles } from './guard.js';
 import { shellWord } from '../shell.js';
@@ -42,6 +43,9 @@ export function dependencyOrder(tasks: Data[]): Data[] {
 export async function mergeFinished(ctx: RunContext): Promise<Stop | null> {
   const git = ctx.git;
   if (!ctx.options.merge || !git) return null;
+  // A done task's work this repository lacks would be left out of the merge without a word.
+  const missing = await missingBranches(ctx);
+  if (missing) return missing;
   let looked = false;
   for (const t of dependencyOrder(await ctx.ops.fullTasks(ctx.changeId))) {
     if (t.status !== 'done' || !t.branch) continue;

@@ -6,6 +6,7 @@
  */
 import { reviewKeyName } from '../ops/reviewer-keys.js';
 import type { Data } from './board-ops.js';
+import { missingBranches } from './branches.js';
 import { budgetReached, budgetStop, emit, interrupted, stop, type RunContext, type Stop } from './context.js';
 import { invoke } from './invoke.js';
 import { answerFirst, phaseQuestions, refusals, ruleFindings, saidLeftOpen } from './planning.js';
@@ -35,6 +36,13 @@ export async function addFixTasks(ctx: RunContext, round: Data): Promise<string[
   return created;
 }
 
+/** Why a task's branch shows no diff: the reviewer is told, never left to take the task for one with no work to show. */
+async function noDiff(ctx: RunContext, branch: string): Promise<string> {
+  if (!ctx.git) return '(Its work is not shown: this run works without worktrees, so it reads no branch.)';
+  if (!(await ctx.git.branchExists(branch))) return '(Its work is not shown: its branch is not in this repository.)';
+  return '(Its branch holds no change of its own.)';
+}
+
 async function workText(ctx: RunContext, tasks: Data[]): Promise<string> {
   const parts: string[] = [];
   let budget = DIFF_TOTAL;
@@ -43,7 +51,7 @@ async function workText(ctx: RunContext, tasks: Data[]): Promise<string> {
     const notes = (t.notes as Data[]).map((n) => `- ${n.author}: ${n.text}`).join('\n');
     const diff = ctx.git && t.branch ? await ctx.git.diff(ctx.changeId, t.id, Math.max(500, Math.min(DIFF_PER_TASK, budget))) : '';
     budget -= diff.length;
-    parts.push([head, notes ? `Notes:\n${notes}` : '', diff ? `\`\`\`diff\n${diff}\n\`\`\`` : ''].filter(Boolean).join('\n\n'));
+    parts.push([head, notes ? `Notes:\n${notes}` : '', diff ? `\`\`\`diff\n${diff}\n\`\`\`` : t.branch ? await noDiff(ctx, t.branch) : ''].filter(Boolean).join('\n\n'));
   }
   return parts.join('\n\n') || '(no tasks)';
 }
@@ -65,6 +73,9 @@ async function reviewKey(ctx: RunContext): Promise<string> {
 
 /** One review round by the reviewer, with attempts; null when a valid round was written (and its fix tasks made). */
 export async function reviewRound(ctx: RunContext): Promise<Stop | null> {
+  // A done task's work this repository lacks would be left out of the review without a word.
+  const missing = await missingBranches(ctx);
+  if (missing) return missing;
   const reviewer = ctx.agents.reviewer;
   const before = await ctx.ops.document(ctx.changeId, 'review', 'fields');
   const rounds: Data[] = before?.content?.rounds ?? [];

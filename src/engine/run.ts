@@ -21,7 +21,7 @@ import { besideLiveRuns, cleanUpDeadRuns, distinctWorkers, lastGoal, refuseIfRun
 import { reviewPhase, reviewRound } from './review.js';
 import { maskDeep, runSecrets } from './secrets.js';
 import { refuseMissingPrograms, resolveAgents, type RunOptions } from './settings.js';
-import { goneBranches, sayCommitRefused, sayOffBranches, workPhase } from './work.js';
+import { sayCommitRefused, sayOffBranches, workPhase } from './work.js';
 
 export const EXIT_CODES: Record<RunOutcome, number> = { finished: 0, waiting_on_person: 0, failed: 1, budget_exceeded: 1, interrupted: 130 };
 
@@ -43,10 +43,6 @@ async function step(ctx: RunContext): Promise<Stop | null> {
   const change = await ctx.ops.change(ctx.changeId);
   const phase: string = change?.phase ?? 'proposal';
   ctx.recorder.reached(phase);
-  if (phase === 'review' || (phase === 'done' && ctx.options.merge)) {
-    const gone = await goneBranches(ctx);
-    if (gone) return gone;
-  }
   if (phase === 'review' || phase === 'done') {
     const conflict = await mergeFinished(ctx);
     if (conflict) return conflict;
@@ -154,7 +150,8 @@ export async function runChange(params: RunParams): Promise<number> {
   const { options } = params;
   const ops = new BoardOps(params.root, params.person);
   const board = ops.board;
-  const agents = resolveAgents(board.config, options, board.config.remote === undefined ? undefined : new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).cloneId().slice(0, 4), (path) => board.settingAt(path));
+  const clone = board.config.remote === undefined ? null : new RemoteFiles(board.runtimeDir, (p) => board.rel(p)).cloneId().slice(0, 4);
+  const agents = resolveAgents(board.config, options, clone ?? undefined, (path) => board.settingAt(path));
   refuseMissingPrograms(agents, process.env, board.root);
   // On a shared board the run starts from the board as the remote has it: another clone may have planned or worked the change.
   if (board.config.remote !== undefined) await syncFirst(ops);
@@ -216,6 +213,7 @@ export async function runChange(params: RunParams): Promise<number> {
     signal: params.signal,
     bin: params.bin,
     git,
+    clone,
     goal,
     reviewKey: null,
     governing: readGoverning(board.dir),

@@ -315,27 +315,6 @@ export async function sayOffBranches(ctx: RunContext): Promise<void> {
   }
 }
 
-/**
- * A done task whose branch is gone (deleted, renamed) has no work to review or merge: the run stops
- * for a person to give it its branch back rather than review the change without it. Null when every
- * done task's branch is there (of the tasks a run of this repository started).
- */
-export async function goneBranches(ctx: RunContext): Promise<Stop | null> {
-  if (!ctx.git) return null;
-  const gone: Data[] = [];
-  for (const t of await ctx.ops.fullTasks(ctx.changeId)) {
-    // Only a task a run of this repository worked on: another clone's (a shared board) has its branch there.
-    if (t.status === 'done' && t.branch && (await ctx.git.startedHere(ctx.changeId, t.id)) && !(await ctx.git.branchExists(t.branch))) gone.push(t);
-  }
-  if (gone.length === 0) return null;
-  const names = gone.map((t) => `${t.task_id} (${t.branch})`).join(', ');
-  return stop(
-    'failed',
-    `The branch of ${names} is gone: the run reviews and merges a task's work from its branch, so it does not go on without it.`,
-    [...gone.map((t) => `git branch ${t.branch} <commit>   # the commit with the work of ${t.task_id} (\`git reflog\` shows where it was)`), `agentboard run ${ctx.changeId}   # then go on`],
-  );
-}
-
 function taskGate(ctx: RunContext, task: Data): Gate {
   return {
     subject: `task ${task.task_id}`,

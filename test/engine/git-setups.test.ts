@@ -6,8 +6,8 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync }
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cliProcess } from '../helpers.js';
-import { fakeBoard, git, jsonLines, run, runIds, shellSteps, startRun, until } from './helpers.js';
+import { changeWithTasks, cliProcess, ok } from '../helpers.js';
+import { agentInvocations, fakeBoard, git, jsonLines, prompt, run, runIds, shellSteps, startRun, until } from './helpers.js';
 
 const BRANCH = 'agentboard/add-search/T1';
 
@@ -256,5 +256,56 @@ describe('agentboard run on the git setups people have', () => {
     const again = run(board.dir, ['add-search', '--merge']);
     expect(again.events.some((e: any) => e.type === 'merge.done' && e.task_id === 'add-search/T1')).toBe(true);
     expect(readFileSync(join(board.dir, 'work/T1.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
+  });
+  it('neither merges nor reviews while a done task\'s branch is not in the repository (the task was worked in another clone), naming it, who did it and the commands that bring it; a task done without a branch is no matter', async () => {
+    const board = await fakeBoard({ scenario: { implementation: { '*': ['work'] }, review: ['approved'] } });
+    await changeWithTasks(board.dir, 'add-search', [{ title: 'Index the titles' }, { title: 'Rank the results' }]);
+    // Done by hand: no branch recorded, no work to look for.
+    await ok(board.dir, ['task', 'done', 'add-search/T2', '--as', 'outsider']);
+    const origin = join(board.dir, '..', 'origin.git');
+    git(board.dir, ['init', '-q', '--bare', origin]);
+    git(board.dir, ['remote', 'add', 'origin', origin]);
+    expect(run(board.dir, ['add-search', '--until', 'implementation']).code).toBe(0);
+    // As a clone that did not do T1 has it: its branch on the remote, not here, where the board records its name all the same.
+    git(board.dir, ['push', '-q', 'origin', BRANCH]);
+    git(board.dir, ['worktree', 'remove', '--force', worktreeOf(board)]);
+    git(board.dir, ['branch', '-D', BRANCH]);
+    git(board.dir, ['update-ref', '-d', 'refs/agentboard/start/add-search/T1']);
+    const head = git(board.dir, ['rev-parse', 'HEAD']);
+    const r = run(board.dir, ['add-search', '--merge']);
+    expect(r.code).toBe(1);
+    expect(r.events.at(-1)).toMatchObject({
+      outcome: 'failed',
+      message: `add-search/T1 (${BRANCH}, done by fake-w1) was done in another clone, and its branch is not in this repository: a run pushes no task branch. The run merges and reviews a task's work from its branch, so it merges nothing and starts no reviewer without it.`,
+      next_steps: [
+        "git push origin 'refs/heads/agentboard/add-search/*:refs/heads/agentboard/add-search/*'   # in each clone where fake-w1 ran: it puts the change's task branches on origin",
+        `git fetch origin ${BRANCH}:${BRANCH}   # then here`,
+        'agentboard run add-search --merge   # then go on',
+      ],
+    });
+    expect(r.events.some((e) => e.type === 'invocation.started' || e.type === 'merge.done')).toBe(false);
+    expect(git(board.dir, ['rev-parse', 'HEAD'])).toBe(head);
+
+    // As advised (pushed already): fetched here, the branch is merged and its work reviewed.
+    expect(shellSteps(board.dir, [r.events.at(-1).next_steps[1]])).toEqual([0]);
+    const again = run(board.dir, ['add-search', '--merge']);
+    expect(again.code, JSON.stringify(again.events.at(-1))).toBe(0);
+    expect(again.events.filter((e) => e.type === 'merge.done').map((e) => e.branch)).toEqual([BRANCH]);
+    expect(readFileSync(join(board.dir, 'work/T1.txt'), 'utf8')).toBe('T1 done by fake-w1\n');
+    expect(agentInvocations(board).map((i) => i.env.AGENTBOARD_PHASE)).toEqual(['implementation', 'review']);
+    const review = prompt(board.dir, runIds(board.dir).at(-1)!, 1);
+    // The diff is the task's own work, though it is merged by then; T2 is shown with no diff and no word of a branch.
+    expect(review).toContain('+T1 done by fake-w1');
+    expect(review).toMatch(/### add-search\/T2: Rank the results \(done, by outsider\)\n\n(?!```diff)/);
+  });
+  it('tells the reviewer of a run without worktrees that a task\'s work on its branch is not shown, rather than show the task as if it had none', async () => {
+    const board = await oneTask({ scenario: { implementation: { '*': ['work'] }, review: ['approved'] } });
+    expect(run(board.dir, ['add-search', '--until', 'implementation']).code).toBe(0);
+    const r = run(board.dir, ['add-search', '--no-worktrees']);
+    expect(r.code, JSON.stringify(r.events.at(-1))).toBe(0);
+    const review = prompt(board.dir, runIds(board.dir).at(-1)!, 1);
+    const t1 = review.slice(review.indexOf('### add-search/T1'), review.indexOf('## What to do'));
+    expect(t1).toMatch(new RegExp(`^### add-search/T1: Index the titles \\(done, by fake-w1, branch ${BRANCH}\\)\n`));
+    expect(t1.trim().split('\n').at(-1)).toBe('(Its work is not shown: this run works without worktrees, so it reads no branch.)');
   });
 });

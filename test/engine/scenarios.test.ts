@@ -597,7 +597,7 @@ describe('agentboard run with a scripted agent', () => {
     expect(r.code).toBe(1);
     expect(r.events.at(-1)).toMatchObject({
       outcome: 'failed',
-      message: `The branch of add-search/T1 (${branch}) is gone: the run reviews and merges a task's work from its branch, so it does not go on without it.`,
+      message: `The branch of add-search/T1 (${branch}, done by fake-w1) is gone. The run merges and reviews a task's work from its branch, so it merges nothing and starts no reviewer without it.`,
       next_steps: [`git branch ${branch} <commit>   # the commit with the work of add-search/T1 (\`git reflog\` shows where it was)`, 'agentboard run add-search   # then go on'],
     });
     expect(r.events.some((e) => e.type === 'invocation.started')).toBe(false);
