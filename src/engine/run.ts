@@ -116,9 +116,12 @@ async function releaseClaims(ctx: RunContext, outcome: RunOutcome): Promise<void
 /**
  * The run's agents still working when it ends are done: no process of theirs is left. Their
  * sessions are completed (the board and the console stop showing them at work); a session waiting
- * on a person (a question, a review, a blocker) stays as it is.
+ * on a person (a question, a review, a blocker) stays as it is, and so does every session of a run
+ * stopped for a document edited by hand (the next run ends them).
  */
 async function endSessions(ctx: RunContext, outcome: RunOutcome): Promise<void> {
+  // A document an agent edited by hand is left as it is for the person: completing a session reads its agent's tasks, which would merge the edit.
+  if (ctx.handEdited.size > 0) return;
   for (const agent of [ctx.agents.planner, ctx.agents.reviewer, ...ctx.agents.workers]) {
     const session = await ctx.ops.run('session.show', { agent_id: agent.id });
     if (session.status !== 'working') continue;
