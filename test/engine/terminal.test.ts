@@ -43,7 +43,8 @@ describe('the live view in a terminal', () => {
     expect(screen()).toMatch(/\? proposal/);
     // The agents as the console's agents pane draws them, each with its seat in the run.
     expect(screen()).toMatch(/STATE +AGENT +TASK +LAST WORD +AGO/);
-    expect(screen()).toMatch(/· no status +fake-planner +- +turn ended/);
+    // Its session is working since it wrote the proposal (a document write is work); its turn is over.
+    expect(screen()).toMatch(/● working +fake-planner +- +turn ended/);
     expect(screen()).toMatch(/run \S+ · planner · between invocations/);
     tmux('send-keys', '-t', 'run', 'r');
     await until('the feedback prompt', () => screen().includes('What must change?'));
