@@ -357,8 +357,9 @@ export function ConsoleApp({ source, screen, onQuit, onSuspend, width, height, p
 
   const target = selectedTarget(snapshot, views, u);
   const totals = snapshot.changes.reduce((a, c) => ({ done: a.done + c.tasks.done, total: a.total + c.tasks.total }), { done: 0, total: 0 });
-  // An agent of a run works while one of its invocations runs (between them it is idle, whatever it last reported); any other, while it says so.
-  const working = snapshot.agents.filter((a) => (a.run ? a.run.invocation > 0 : a.status === 'working')).length;
+  // An agent of a run works while one of its invocations runs (between them it is idle, whatever it last reported); any
+  // other while it holds a task in progress: a session's "working" is what the agent last said, kept after it went away.
+  const working = snapshot.agents.filter((a) => (a.run ? a.run.invocation > 0 : a.task?.status === 'in_progress')).length;
   const problems = snapshot.problems.length;
 
   const help = u.overlay?.kind === 'help' ? helpLines(source.person, size.width) : null;
