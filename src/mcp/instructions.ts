@@ -18,7 +18,7 @@ const ROLE: Record<Profile, string> = {
 
 /** `revises`: the profile writes documents, so `next` may hand out a rejected one to revise. */
 const ways = (revises: boolean): string[] => [
-  `Register once with ${refTo('agent.register')}; your skills help match tasks to you.`,
+  `Register once with ${refTo('agent.register')}. Your skills help ${refTo('task.next')} match tasks to you.`,
   `Get work with ${refTo('task.next')}: one task, already yours${revises ? ' (or a rejected document to revise, with its feedback)' : ''}. ` +
     `Report with ${refTo('task.progress')} and record decisions with ${refTo('task.note')}. ` +
     `Finish with ${refTo('task.done')}, or with ${refTo('session.submit')} when a person must check the work; then get the next task. ` +

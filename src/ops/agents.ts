@@ -105,7 +105,7 @@ export const registerAgent = defineOp({
     name: 'agentboard_register_agent',
     title: 'Register yourself',
     description:
-      `Optional: register once; your skills help match tasks to you. Next, call ${refTo('task.next')}.`,
+      `Optional: register once. Your skills help ${refTo('task.next')} match tasks to you.`,
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
   },

@@ -457,4 +457,17 @@ describe('the instructions, per profile', () => {
     expect(said.worker).not.toContain('rejected document');
     for (const profile of ['agent', 'all']) expect(said[profile]).toContain('one task, already yours (or a rejected document to revise, with its feedback).');
   });
+
+  it('say that skills match tasks only to profiles that are handed tasks', async () => {
+    const dir = await newBoard();
+    for (const [profile, told] of [['worker', true], ['reviewer', false], ['planner', false]] as const) {
+      const mcp = await connect(dir, profile);
+      const said = mcp.client.getInstructions() ?? '';
+      const register = (await mcp.client.listTools()).tools.find((t) => t.name === 'agentboard_register_agent')!.description!;
+      await mcp.close();
+      expect(said).toContain('Register once with agentboard_register_agent.');
+      expect(said.includes('match tasks to you'), profile).toBe(told);
+      expect(register.includes('match tasks to you'), profile).toBe(told);
+    }
+  });
 });
