@@ -111,15 +111,17 @@ function* poolsOf(tx: Transaction, lists: string[], broken: string[] = []): Gene
 }
 
 /** What an agent needs to start on a task: its change, its dependencies, the requirements it serves, feedback to address. */
-function context(tx: Transaction, found: BoardScan, task: FoundTask): NonNullable<NextResult['context']> {
+function context(tx: Transaction, task: FoundTask): NonNullable<NextResult['context']> {
   const { changeId, byId } = task;
   const spec = tx.readDoc(changeId, 'spec')?.content;
-  const proposal = found.docs.find((d) => d.changeId === changeId && d.type === 'proposal')?.meta;
+  // The proposal's title is in its body ("# Proposal: …"): its gist has it, else it is read in full.
+  const gist = tx.docGist(changeId, 'proposal');
+  const title = gist !== undefined ? gist.title : ((tx.readDoc(changeId, 'proposal')?.content as { title?: string } | null | undefined)?.title ?? null);
   const requirements = (spec?.requirements ?? []).filter((r) => task.task.requirements.length === 0 || task.task.requirements.includes(r.id));
   return {
     change_id: changeId,
     // As `show` names the change (changeTitle): the proposal's title, or the change's id.
-    change_title: proposal?.title ?? changeId,
+    change_title: title || changeId,
     dependencies: task.task.depends.map((d) => ({ task_id: taskRef(changeId, d), title: byId.get(d)?.title ?? '(missing)', status: byId.get(d)?.status ?? 'missing' })),
     requirements: requirements.map((r) => ({ id: r.id, title: r.title, text: r.text })),
     feedback: task.task.feedback,
@@ -188,7 +190,7 @@ export const nextTask = defineOp({
           status: 'resumed',
           message: `You already hold ${taskRef(mine.changeId, mine.task.id)}; carry on with it, report with ${refTo('task.progress', { task_id: taskRef(mine.changeId, mine.task.id) })}, and finish with ${refTo('task.done', { task_id: taskRef(mine.changeId, mine.task.id) })}.${alsoBlocked(ownPools, agent)}`,
           task: taskOut(mine.changeId, mine.task, mine.byId),
-          context: context(tx, found, mine),
+          context: context(tx, mine),
         };
       }
 
@@ -265,7 +267,7 @@ export const nextTask = defineOp({
         status: 'assigned',
         message: `${ref} is yours: ${task.title}. Report with ${refTo('task.progress', { task_id: ref })}, note decisions with ${refTo('task.note', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })} (or ${refTo('session.submit', { tasks: [ref] })} when a person must check it).${alsoBlocked(ownPools, agent)}`,
         task: taskOut(chosen.changeId, task, claimed.byId),
-        context: context(tx, found, claimed),
+        context: context(tx, claimed),
       };
     });
   },
@@ -296,7 +298,7 @@ function assigned(tx: Transaction, agent: string, ref: string): NextResult {
   const parsed = parseTaskRef(ref);
   const given = typeof parsed === 'string' ? null : confirm(tx, parsed.changeId, parsed.taskId, () => true);
   if (given && given.task.assignee === agent && given.task.status === 'in_progress') {
-    return { ...EMPTY, status: 'resumed', message: `agentboard run gave you ${ref}: carry on with it, report with ${refTo('task.progress', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })}. It hands you no other task.`, task: taskOut(given.changeId, given.task, given.byId), context: context(tx, scan(tx, given.changeId), given) };
+    return { ...EMPTY, status: 'resumed', message: `agentboard run gave you ${ref}: carry on with it, report with ${refTo('task.progress', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })}. It hands you no other task.`, task: taskOut(given.changeId, given.task, given.byId), context: context(tx, given) };
   }
   const state = given ? `${given.task.status}${given.task.assignee ? ` (${given.task.assignee})` : ''}` : 'not on the board';
   return { ...EMPTY, status: 'nothing_available', message: `agentboard run gave you ${ref}, which is ${state}; it hands you no other task, so end your turn.`, reasons: null };

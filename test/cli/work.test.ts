@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, newBoard, ok, read, snapshot, WHY, write } from '../helpers.js';
+import { changeWithTasks, cli, newBoard, ok, read, snapshot, SPEC_MD, WHY, write } from '../helpers.js';
 
 describe('isolation', () => {
   it('agent B cannot change, complete, note or delete agent A\'s claimed task', async () => {
@@ -102,6 +102,16 @@ describe('task progress', () => {
 });
 
 describe('next', () => {
+  it("names the task's change by its proposal's title, as show does, when the proposal has one", async () => {
+    const dir = await newBoard();
+    await ok(dir, ['propose', 'titled', '--as', 'planner', '--title', 'MCP task tools — five tools with user isolation ✓', '--why', WHY, '--what-changes', 'x', '--impact', 'y', '--notes', 'n']);
+    await ok(dir, ['spec', 'titled', '--as', 'planner', '--from', write(dir, 'titled-spec.md', SPEC_MD), '--notes', 'n']);
+    await ok(dir, ['tasks', 'titled', '--as', 'planner', '--input', write(dir, 'titled-tasks.json', JSON.stringify({ tasks: [{ title: 'One' }], notes: 'n' }))]);
+    const given = await ok(dir, ['next', '--as', 'codex']);
+    expect(given.context.change_title).toBe('MCP task tools — five tools with user isolation ✓');
+    expect((await ok(dir, ['next', '--as', 'codex'])).context.change_title).toBe((await ok(dir, ['show', 'titled'])).title);
+  });
+
   it('resumes, reports work awaiting review, and carries rejection feedback to the next agent', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'flow', [{ title: 'Build', priority: 'high' }, { title: 'Test', depends: ['T1'] }]);
