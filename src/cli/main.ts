@@ -634,7 +634,7 @@ export async function main(argv: string[], given: Partial<Io> = {}, loader: Load
           special = async () => (await import('./import-command.js')).runImport(io, tool, path, opts, globals, spell);
         });
       takesGlobals(p.command('demo'), ['--debug'])
-        .description('Create a demo board in a temporary folder, drive one change through every phase, and print the board')
+        .description('Create a demo board in a temporary folder and let agentboard run drive one change through every phase, then show the run and the git log')
         .option('--keep', 'keep the demo folder (a git repository with its board and its tasks\' branches; archive removed their worktrees) instead of removing it at the end')
         .action((opts: { keep?: boolean }, cmd: Command) => {
           if ((cmd.optsWithGlobals() as GlobalOptions).json) fail('USAGE', '`agentboard demo` tells its run for people to read; it has no --json.', 'Run `agentboard demo` without --json; the runs of a board are JSON with `agentboard runs --json`.');

@@ -19,6 +19,11 @@ export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;
  * with --as is the reference's agent_id, else the actor of the command being answered; an actor
  * given as '' is an agent whose id is not known (an MCP call without agent_id): said in words.
  */
+/** "a", "a and b", "a, b and c". */
+function and(items: string[]): string {
+  return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
 export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, actor?: string): string {
   const parts = ['agentboard', op.cli.command];
   const positional = (op.cli.args ?? []).map((a) => a.replace(/\?$/, ''));
@@ -45,8 +50,12 @@ export function commandLine(op: Spelled, args: Record<string, RefArg> = {}, acto
   const as = typeof args.agent_id === 'string' ? args.agent_id : actor;
   if (needsId && as === '') words.push('`--as` and your agent id');
   else if (needsId && as !== undefined && !isHuman(as)) parts.push('--as', as);
-  const lacking = op.fields.filter((f) => f.required && f.name !== 'agent_id' && !positional.includes(f.name) && args[f.name] === undefined).map((f) => `\`--${flagOf(op, f.name)}\``);
-  return `\`${parts.join(' ')}\`${words.length > 0 ? ` followed by ${words.join(' and ')}` : ''}${lacking.length > 0 ? ` giving ${lacking.length === 1 ? lacking[0] : `${lacking.slice(0, -1).join(', ')} and ${lacking.at(-1)}`}` : ''}`;
+  const needed = op.fields.filter((f) => f.required && f.name !== 'agent_id' && !positional.includes(f.name) && args[f.name] === undefined);
+  const lacking = needed.filter((f) => f.kind !== 'object').map((f) => `\`--${flagOf(op, f.name)}\``);
+  // A list of objects has no flag: it comes in --input.
+  const lists = needed.filter((f) => f.kind === 'object').map((f) => f.name.replace(/_/g, ' '));
+  const inFile = lists.length > 0 ? `, with the ${and(lists)} in \`--input\` FILE.json` : '';
+  return `\`${parts.join(' ')}\`${words.length > 0 ? ` followed by ${words.join(' and ')}` : ''}${lacking.length > 0 ? ` giving ${and(lacking)}` : ''}${inFile}`;
 }
 
 /** The call a command is answering, once its input is known, and its command line as given. */

@@ -102,12 +102,20 @@ function documentFields(d: Data): string {
   return out;
 }
 
+/** What a change's phase asks for next, after a write of its documents: the next document, or its work. */
+const PHASE_NEXT: Record<string, (changeId: string) => string> = {
+  spec: (changeId) => `write its spec with ${refTo('spec.create', { change_id: changeId })}`,
+  tasks: (changeId) => `write its task list with ${refTo('tasks.create', { change_id: changeId })}`,
+  implementation: (changeId) => `agents take its tasks with ${refTo('task.next', { change_id: changeId })}`,
+};
+
 function written(data: Data): string {
   let out = `${data.corrected_by ? 'Corrected' : 'Submitted'} the ${data.document} of ${data.change_id} (revision ${data.revision}): ${data.file}\n`;
   if (data.round) out += `Review round ${data.round}: ${data.verdict}\n`;
   if (data.task_ids) out += `Tasks: ${data.task_ids.join(', ')}\n`;
   out += `Phase: ${data.phase}\n`;
-  if (data.next_step) out += `Next: ${data.next_step}\n`;
+  const next = data.next_step ?? (data.document !== 'review' ? PHASE_NEXT[data.phase]?.(data.change_id) : undefined);
+  if (next) out += `Next: ${next}\n`;
   return out + warnings(data);
 }
 
@@ -213,7 +221,9 @@ function readOnly(archived: boolean, changeId: string | undefined): string {
 
 const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'board.init': (d) =>
-    (d.already_initialized ? `A board already exists in ${d.root}; ${d.updated.length > 0 ? `brought up to date: ${d.updated.join(', ')}` : 'nothing changed'}.\n` : `Created a board in ${d.root}: ${d.created.join(', ')}\n`) +
+    (d.already_initialized
+      ? `A board already exists in ${d.root}; ${d.updated.length > 0 ? `brought up to date: ${d.updated.join(', ')}` : 'nothing changed'}.\n`
+      : `Created a board in ${d.root}: ${d.created.join(', ')}\nNext: plan a change with ${refTo('proposal.submit')} (or have agents do it with \`agentboard run\` and the change id, \`--goal\` saying what it is for).\n`) +
     d.mcp
       .map((m: Data) => {
         const what = { created: 'created, with the agentboard server', added: 'agentboard server added', unchanged: 'already has the agentboard server', kept: 'has its own agentboard entry, kept as it is' }[m.result as string];

@@ -232,7 +232,7 @@ describe('a spec-kit spec.md that states nothing a proposal is made of', () => {
       {
         level: 'warning',
         message: 'spec.md is empty: it states no user request (an "**Input**:" line), user story, requirement or success criteria, which the proposal and the spec are made of, so neither proposal.md nor spec.md was written: this file is kept as agentd/changes/empty/attachments/spec.md',
-        fix: 'write the proposal of the change (why it is needed, what changes, its impact) with `agentboard propose empty` giving `--why`, `--what-changes`, `--impact` and `--notes`, then its spec with `agentboard spec empty` giving `--overview`, `--requirements`, `--scenarios` and `--notes`',
+        fix: 'write the proposal of the change (why it is needed, what changes, its impact) with `agentboard propose empty` giving `--why`, `--what-changes`, `--impact` and `--notes`, then its spec with `agentboard spec empty` giving `--overview` and `--notes`, with the requirements and scenarios in `--input` FILE.json',
       },
     ]);
     expect(report(data, 'specs/002-template/spec.md').findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^spec\.md states no user request .*, so neither proposal\.md nor spec\.md was written: this file is kept as agentd\/changes\/template\/attachments\/spec\.md$/) })]);
@@ -240,7 +240,7 @@ describe('a spec-kit spec.md that states nothing a proposal is made of', () => {
       {
         level: 'warning',
         message: 'spec.md states no user request (an "**Input**:" line), user story or success criteria, which the proposal is made of, so no proposal.md was written, nor the spec.md of its requirements, which comes after the proposal: this file is kept as agentd/changes/only-requirements/attachments/spec.md',
-        fix: 'write the proposal of the change (why it is needed, what changes, its impact) with `agentboard propose only-requirements` giving `--why`, `--what-changes`, `--impact` and `--notes`, then its spec, with the requirements of agentd/changes/only-requirements/attachments/spec.md, with `agentboard spec only-requirements` giving `--overview`, `--requirements`, `--scenarios` and `--notes`',
+        fix: 'write the proposal of the change (why it is needed, what changes, its impact) with `agentboard propose only-requirements` giving `--why`, `--what-changes`, `--impact` and `--notes`, then its spec, with the requirements of agentd/changes/only-requirements/attachments/spec.md, with `agentboard spec only-requirements` giving `--overview` and `--notes`, with the requirements and scenarios in `--input` FILE.json',
       },
     ]);
     expect(report(data, 'specs/002-template/tasks.md').findings).toEqual([expect.objectContaining({ level: 'warning', message: expect.stringMatching(/^the change has no proposal and no spec, which come before its tasks, so no tasks\.md was written/) })]);
