@@ -136,7 +136,7 @@ export const importBoard = defineOp({
     const staged = plan.changes.map((change, i) => ({ change, status: outcomes[i]!, docs: outcomes[i] === 'imported' ? documentsOf(change, input.agent_id, now, input.tool, git) : [] }));
     for (const { change, status, docs } of staged) {
       if (status === 'unchanged') saidWhenLanded(change, plan.files);
-      result.changes.push(summarize(change, status, docs, plan.files, board));
+      result.changes.push(summarize(change, status, docs, plan.files, board, input.tool));
       if (status === 'imported') continue;
       // What the source's lines would have become, had the change landed: none of it is on the board from this run.
       const why = status === 'unchanged' ? `not imported (${change.id} is on the board already, left as it is)` : 'not imported';
@@ -369,7 +369,8 @@ function judge(board: Board, change: ImportedChange, tool: ImportTool, convertin
   const why = held.archived ? null : landsAgain(board, change, tool);
   if (why === null) return 'unchanged';
   again.add(change);
-  (change.findings ??= []).push({ level: 'info', message: `change ${change.id} is on the board already, imported from here, and ${why}: it lands again from the source as it is now, in place of what landed before`, fix: 'nothing to do' });
+  // Said as a warning: the text report shows it, as what landed before is replaced.
+  (change.findings ??= []).push({ level: 'warning', message: `change ${change.id} is on the board already, imported from here, and ${why}: it lands again from the source as it is now, in place of what landed before`, fix: 'nothing to do' });
   return 'imported';
 }
 
@@ -472,7 +473,7 @@ function documentsOf(change: ImportedChange, person: string, now: string, tool: 
 }
 
 /** The change as it lands (or would): its phase, and what the board's rules say of its documents. */
-function summarize(change: ImportedChange, status: Outcome, docs: Planned[], files: FileReport[], board: Board): ChangeOut {
+function summarize(change: ImportedChange, status: Outcome, docs: Planned[], files: FileReport[], board: Board, tool: ImportTool): ChangeOut {
   const findings: ChangeOut['findings'] = [];
   const folder = change.archived ? `${BOARD_DIR}/archive/${change.archived}-${change.id}` : `${BOARD_DIR}/changes/${change.id}`;
   const parsed = new Map(docs.map((d) => [d.type, parseDocText(d.type, renderDocFile(d.meta, {}, renderInput(d.type, d.content)), `${folder}/${fileName(d.type)}`)]));
@@ -506,7 +507,11 @@ function summarize(change: ImportedChange, status: Outcome, docs: Planned[], fil
       level: 'warning',
       file: source.from,
       message: `the source's ${fileName(type)} of ${change.id} differs from what was imported, and the board's change is left as it is, so none of that came over`,
-      fix: type === 'design' ? `bring over what still applies by hand: the board's is ${board.rel(board.docPath(change.id, 'design'))}` : `bring over what still applies on the board: \`agentboard show ${change.id} ${type}\` shows the board's, and a planner writes the new one with \`agentboard ${type === 'proposal' ? 'propose' : 'spec'} ${change.id} --from\` and the file`,
+      fix:
+        type === 'design'
+          ? `bring over what still applies by hand: the board's is ${board.rel(board.docPath(change.id, 'design'))}`
+          : // --from reads agentboard's own layout (and agentd's): another tool's file is written anew on the board from what it says.
+            `bring over what still applies on the board (an import leaves a change of the board as it is, but for one that landed short and was not worked on since): \`agentboard show ${change.id} ${type}\` shows the board's, and a planner writes the new one with \`agentboard ${type === 'proposal' ? 'propose' : 'spec'} ${change.id}\`${tool === 'agentd' ? ' --from and the file' : ', from what the source now says'}`,
     });
   }
   const state = (type: (typeof STAGES)[number]) => {

@@ -421,7 +421,7 @@ describe('import refusals', () => {
     expect(second.code).toBe(0);
     const again = second.json.data.changes.find((c: any) => c.change_id === id);
     expect(again.status).toBe('imported');
-    expect(again.findings).toContainEqual(expect.objectContaining({ level: 'info', message: `change ${id} is on the board already, imported from here, and it landed without proposal.md, spec.md, tasks.md, nothing was done on it on the board since, and the source has changed: it lands again from the source as it is now, in place of what landed before` }));
+    expect(again.findings).toContainEqual(expect.objectContaining({ level: 'warning', message: `change ${id} is on the board already, imported from here, and it landed without proposal.md, spec.md, tasks.md, nothing was done on it on the board since, and the source has changed: it lands again from the source as it is now, in place of what landed before` }));
     expect(existsSync(join(dir, `agentd/changes/${id}/spec.md`))).toBe(true);
     expect(existsSync(join(dir, `agentd/changes/${id}/attachments/spec.md`))).toBe(false);
     expect((await ok(dir, ['validate', id])).valid).toBe(true);
@@ -508,6 +508,8 @@ describe('import refusals', () => {
     const text = await cli(dir, ["import", "openspec"], PERSON);
     expect(text.stdout).toContain(`${file}: warning: the source's task list of add-bookmark-import differs from the board's`);
     expect(text.stdout).toContain(`${proposal}: warning: the source's proposal.md of add-bookmark-import differs from what was imported, and the board's change is left as it is, so none of that came over`);
+    // Its fix sends no OpenSpec file to --from, which reads agentboard's own layout and would send it back to import.
+    expect(text.stdout).toContain('a planner writes the new one with `agentboard propose add-bookmark-import`, from what the source now says)');
     expect(text.stdout).not.toMatch(/design\.md: warning|spec\.md: warning: the source's/);
   });
 });
