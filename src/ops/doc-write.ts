@@ -104,7 +104,13 @@ function alreadySubmitted(type: Stage, actor: string, board: SubmitContext): nev
       ? `Work on its tasks with ${refTo('task.next', { change_id: changeId })}`
       : `See where it stands with ${refTo(['change.show', 'change.list'], { change_id: changeId })}, or find other work with ${elsewhere}`;
   // A task list is changed task by task once submitted: its writer adds, changes and deletes the tasks nobody works on yet.
-  const plan = type === 'tasks' && board.change.tasks?.meta.author === actor ? `To change the plan, add a task with ${refTo('task.add', { change_id: changeId })}, change one with ${refTo('task.update')} or delete one with ${refTo('task.rm')} (tasks nobody works on yet)` : null;
+  // Named with a task of the list nobody works on yet (its first), so that each call can be made as written.
+  const open = type === 'tasks' ? board.change.tasks?.content?.blocks.find((b) => b.task?.status === 'todo' && !b.task.assignee)?.task : undefined;
+  const one = open ? { task_id: `${changeId}/${open.id}` } : {};
+  const plan =
+    type === 'tasks' && board.change.tasks?.meta.author === actor
+      ? `To change the plan, add a task with ${refTo('task.add', { change_id: changeId })}, change one with ${refTo('task.update', one)} or delete one with ${refTo('task.rm', one)} (tasks nobody works on yet)`
+      : null;
   fail(
     'DOCUMENT_SUBMITTED',
     `This ${word} has already been submitted. This board requires no person's approval of it, so nothing waits on it: ${changeId} has moved on to its ${phase} phase${waiting ? ` (waiting on ${waiting})` : ''}.`,

@@ -107,7 +107,7 @@ describe('a task list submitted again on a board that requires no approval', () 
     const mcp = await server(dir, 'planner', 'planner');
     const { error } = await mcp.call('agentboard_create_tasks', { change_id: 'planned', tasks: [{ title: 'One' }], notes: NOTES });
     expect(error!.next_step).toBe(
-      'To change the plan, add a task with agentboard_add_task {"agent_id":"planner","change_id":"planned"}, change one with agentboard_update_task {"agent_id":"planner"} or delete one with agentboard_delete_task {"agent_id":"planner"} (tasks nobody works on yet). Should a person reject the task list, it comes back to be revised.',
+      'To change the plan, add a task with agentboard_add_task {"agent_id":"planner","change_id":"planned"}, change one with agentboard_update_task {"agent_id":"planner","task_id":"planned/T1"} or delete one with agentboard_delete_task {"agent_id":"planner","task_id":"planned/T1"} (tasks nobody works on yet). Should a person reject the task list, it comes back to be revised.',
     );
     expect(await mcp.close()).toBe(0);
   });
