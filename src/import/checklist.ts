@@ -79,10 +79,11 @@ const WORD_ID = String.raw`[A-Z]{1,6}(?:-[A-Z0-9]{1,8})+`;
 const LABEL = String.raw`\[(?:P|US\d+|HU\d+)\]`;
 /**
  * "1.1 Title", "T001: Title", and the id in bold: "**T001** Title", "**1.1:** Title", with the labels
- * after it inside the bold too: "**T033 [P]** Title". Groups: the id in bold and its labels; the id
+ * or words after it inside the bold too: "**T033 [P]** Title", "**T015 (partial) [P]** Title". Groups: the id in bold and what follows it there; the id
  * not in bold, which is not one letter, one digit and a letter ("K8s" is a word of the title, T105a an id); the title.
  */
-const NUMBERED = new RegExp(String.raw`^(?:Task[ \t]+)?(?:\*\*(${ID}|${WORD_ID})((?:[ \t]*${LABEL})*)[:.]?\*\*[:.]?|(${ID})(?<![A-Za-z]\d[a-z])[:.]?)[ \t]+(.+)$`);
+const NUMBERED = new RegExp(String.raw`^(?:Task[ \t]+)?(?:\*\*(${ID}|${WORD_ID})((?:(?:[ \t]*(?=\[)|[ \t]+)[^*\s][^*]*?)?)[:.]?\*\*[:.]?|(${ID})(?<![A-Za-z]\d[a-z])[:.]?)[ \t]+(.+)$`);
+const LABELS = new RegExp(LABEL, 'g');
 const MARKERS = new RegExp(String.raw`^((?:${LABEL}[ \t]*)+)`);
 /** "(depends on T004)", in the languages spec-kit writes task lists in too (Spanish, Portuguese, French, German, Italian). */
 const DEPENDS_PROSE = /\((?:depends on|depende de|depende do|depende da|dépend de|hängt ab von|dipende da) ([^)]+)\)/gi;
@@ -355,7 +356,12 @@ export function leftover(lines: TextLines, inFence: boolean[], taken: boolean[],
 function ownId(text: string): { id: string; text: string } | null {
   const m = NUMBERED.exec(text);
   if (!m) return null;
-  return m[1] ? { id: m[1], text: `${m[2]!.trim()} ${m[4]!}`.trim() } : { id: m[3]!, text: m[4]!.trim() };
+  if (!m[1]) return { id: m[3]!, text: m[4]!.trim() };
+  // What the bold holds after the id: its labels open the text, as they do outside the bold; other words ("(partial)") go on before the title.
+  const inBold = m[2]!;
+  const labels = inBold.match(LABELS) ?? [];
+  const words = inBold.replace(LABELS, ' ').replace(/\s+/g, ' ').trim();
+  return { id: m[1], text: [...labels, words, m[4]!].filter(Boolean).join(' ').trim() };
 }
 
 /** An id as a number reads: T037 and T37 are one. */

@@ -36,6 +36,23 @@ const taskList = async (board: string, change: string) => (await ok(board, ['tas
 
 const SK_SPEC = '# Feature Specification: Rooms\n\n**Input**: User description: "Let people book meeting rooms without asking the front desk."\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
 
+describe('spec-kit task ids in bold with words after them (**T015 (partial) [P]**)', () => {
+  it('are the ids, the labels are read and the words go on before the title, so no id is given that the list uses', async () => {
+    const tasks = '# Tasks: Rooms\n\n## Phase 1\n\n- [ ] **T014 [P]** Build the index\n- [ ] **T015 (partial) [P]** Start the search box\n- [ ] **T060 partial [P]** Later piece (depends on T015)\n- [x] **T033[P]** Labels tight\n';
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms').status).toBe('imported');
+    const landed = await taskList(board, 'rooms');
+    expect(landed.map((t: any) => [t.id, t.title, t.status, t.depends])).toEqual([
+      ['T014', 'Build the index', 'todo', []],
+      ['T015', '(partial) Start the search box', 'todo', []],
+      ['T060', 'partial Later piece (depends on T015)', 'todo', ['T015']],
+      ['T033', 'Labels tight', 'done', []],
+    ]);
+    expect(warnings(data, 'specs/001-rooms/tasks.md')).toEqual([]);
+  });
+});
+
 describe('spec-kit task ids with a letter after the number (T105a), labels inside the bold (**T033 [P]**), or of capitals and dashes (**T-NEW-A**)', () => {
   it('are the ids, the labels are read, dependencies joined by "+", "&" and "and" name them, and an item with no id gets a number no item gives', async () => {
     const tasks = [
