@@ -113,6 +113,15 @@ const PART_NAMES: { field: 'why' | 'what_changes' | 'impact'; part: string; name
   { field: 'impact', part: 'Impact', names: /^(?:impacto|impatto|auswirkungen)$/ },
 ];
 
+/** A section that says why a change is made ("## Why", "## Why this spec exists", "## Problem Statement", "## Motivation"…), by its heading; undefined when none does. */
+export function whySection<T extends { heading: string; text: string }>(sections: readonly T[]): T | undefined {
+  const names = PART_NAMES.find((p) => p.field === 'why')!.names;
+  return sections.find((x) => {
+    const key = sectionKey(withoutAccents(x.heading));
+    return x.text.trim() !== '' && (names.test(key) || /^why\b/.test(key));
+  });
+}
+
 /**
  * A proposal with no Why (or no What Changes) whose section of another name says it ("##
  * Motivation", "## Problem Statement"; "## Summary", "## Proposal") takes that section as the part,

@@ -13,7 +13,7 @@ import type { ExtraSection, Proposal, Requirement, Scenario, Spec } from '../dom
 import { readBlock, sectionKey } from '../store/blocks.js';
 import { fencedLines, headingLevel, headingText, outline, sectionsAt, TextLines } from '../store/markdown.js';
 import { parseChecklist, type ChecklistTask } from './checklist.js';
-import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposal, documentFile, keepInOrder, noteRenamed, readDesign, refusedChange, withoutFrontmatter } from './documents.js';
+import { attachFile, changeIdFor, checklistTask, checklistTasks, completeProposal, documentFile, keepInOrder, noteRenamed, readDesign, refusedChange, whySection, withoutFrontmatter } from './documents.js';
 import type { ImportedChange, ImportPlan } from './model.js';
 import { FileLog } from './report.js';
 import type { SourceTree } from './source.js';
@@ -96,13 +96,17 @@ function readFeature(tree: SourceTree, dir: string, id: string, files: string[],
     const log = logs.get(specFile)!;
     const read = readFeatureSpec(specText, log, id);
     stories = read.storyTitles;
-    // The proposal is made of what the feature's documents say of it, and of nothing else.
-    if (read.input === null && read.criteria === null && read.stories.length === 0 && summary === null) {
+    // The proposal is made of what the feature's documents say of it, and of nothing else: its Why
+    // the user's request (the **Input** line), else a section of the spec that says why ("## Why").
+    const whyPart = read.input === null ? whySection(read.spec.sections ?? []) : undefined;
+    if (whyPart) log.finding('info', `spec.md has no **Input** line (the user's request); its section "${whyPart.heading}" is the Why of proposal.md`, 'nothing to do');
+    const why = read.input ?? whyPart?.text ?? null;
+    if (why === null && read.criteria === null && read.stories.length === 0 && summary === null) {
       noProposal(specText, read.spec.requirements.length > 0, planText !== null, log, `${BOARD_DIR}/changes/${id}/attachments/${specFile.slice(dir.length + 1)}`, id);
     } else {
       const proposal: Proposal = {
         title: read.spec.title,
-        why: read.input ?? '',
+        why: why ?? '',
         what_changes: summary?.text ?? read.stories.map((s) => `- ${s}`).join('\n'),
         impact: read.criteria ?? '',
       };

@@ -822,3 +822,18 @@ describe('folder names with accented letters, in either unicode form (NFC, or NF
     expect(snapshot(join(board, 'agentd'))).toEqual(before);
   });
 });
+
+describe('a spec-kit spec with no **Input** line but a section that says why', () => {
+  it('takes that section as the Why of the proposal, and says so', async () => {
+    const spec = SK_SPEC.replace(
+      '**Input**: User description: "Let people book meeting rooms without asking the front desk."\n',
+      '## Why this spec exists\n\nPeople walk to the front desk to book a room and find it taken when they get there.\n',
+    );
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec, 'specs/001-rooms/tasks.md': SK_TASKS }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms').status).toBe('imported');
+    const proposal = (await ok(board, ['show', 'rooms', 'proposal', '--format', 'fields'])).content;
+    expect(proposal.why).toBe('People walk to the front desk to book a room and find it taken when they get there.');
+    expect(report(data, 'specs/001-rooms/spec.md').findings).toContainEqual(expect.objectContaining({ level: 'info', message: 'spec.md has no **Input** line (the user\'s request); its section "Why this spec exists" is the Why of proposal.md' }));
+  });
+});
