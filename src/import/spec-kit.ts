@@ -460,7 +460,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
    * the language of the spec), what it holds: FR-### requirements, SC-### success criteria, or
    * acceptance scenarios (the user scenarios). The report says when it is known so.
    */
-  const KNOWN = ['user scenarios', 'requirements', 'functional requirements', 'key entities', 'success criteria', 'overview', 'purpose', 'interfaces', 'data model', 'acceptance criteria', 'scenarios'];
+  const KNOWN = ['user scenarios', 'user stories', 'requirements', 'functional requirements', 'key entities', 'success criteria', 'overview', 'purpose', 'interfaces', 'data model', 'acceptance criteria', 'scenarios'];
   const sectionKind = (section: (typeof sectionsList)[number], key: string): string => {
     if (KNOWN.some((k) => key.startsWith(k))) return key;
     let kind: string | null = null;
@@ -558,7 +558,8 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   for (const section of sectionsList) {
     const heading = `## ${section.heading.text}`;
     const key = sectionKind(section, sectionKey(section.heading.text));
-    if (key.startsWith('user scenarios')) {
+    // "## User Scenarios & Testing" as the template names it, or "## User Stories": the stories, with their scenarios when they have any.
+    if (key.startsWith('user scenarios') || key.startsWith('user stories')) {
       overview.push(readBlock(readUserScenarios(section.heading.index + 1, section.end).join('\n').trim(), 2));
       log.mapped(section.heading.index + 1, heading, 'Overview of spec.md (its acceptance scenarios under Acceptance Criteria)');
       after = 'overview';

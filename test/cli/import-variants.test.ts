@@ -837,3 +837,15 @@ describe('a spec-kit spec with no **Input** line but a section that says why', (
     expect(report(data, 'specs/001-rooms/spec.md').findings).toContainEqual(expect.objectContaining({ level: 'info', message: 'spec.md has no **Input** line (the user\'s request); its section "Why this spec exists" is the Why of proposal.md' }));
   });
 });
+
+describe('a spec-kit spec whose stories are under "## User Stories", with no scenario', () => {
+  it('has its stories as the overview of its spec: the missing scenarios are its one error', async () => {
+    const spec = SK_SPEC.replace('## User Scenarios & Testing\n', '## User Stories\n').replace('\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n', '');
+    const { board, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec, 'specs/001-rooms/tasks.md': SK_TASKS }));
+    expect(row(data, 'rooms').status).toBe('imported_with_errors');
+    const shown = (await ok(board, ['show', 'rooms', 'spec', '--format', 'fields'])).content;
+    expect(shown.overview).toContain('A person books a room.');
+    const errors = (await cli(board, ['validate', 'rooms', '--json'])).json.data.changes[0].findings.filter((f: any) => f.level === 'error');
+    expect(errors.map((f: any) => f.rule)).toEqual(['spec.scenarios.missing']);
+  });
+});
