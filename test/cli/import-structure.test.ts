@@ -10,9 +10,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symli
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addPerson, cli, cliProcess, FIXTURES, newBoard, ok, read, showDocument, snapshot, tempDir, write } from '../helpers.js';
-
-/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
-const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
+import { PERSON, report, row } from './import-helpers.js';
 
 /** A copy of the out-of-order fixture, or an empty source, with `files` written into it. */
 function source(files: Record<string, string> = {}, fixture = true): string {
@@ -32,8 +30,6 @@ async function imported(tool: string, src: string, json = true): Promise<{ board
   return { board, code: r.code, data: r.json?.data, stdout: r.stdout };
 }
 
-const row = (data: any, id: string) => data.changes.find((c: any) => c.change_id === id);
-const report = (data: any, file: string) => data.files.find((f: any) => f.file === file);
 
 const PROPOSAL = '# Proposal\n\n## Why\n\nPeople lose their place in long lists of bookmarks, so the list should remember it.\n\n## What Changes\n\n- Keep the place.\n\n## Impact\n\n- Web client.\n';
 const DELTA = '## ADDED Requirements\n\n### Requirement: Export bookmarks\nThe system SHALL export every bookmark.\n\n#### Scenario: Export\n- **GIVEN** a person with bookmarks\n- **WHEN** they export them\n- **THEN** the file holds them\n';

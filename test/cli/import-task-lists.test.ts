@@ -5,36 +5,12 @@
  * longer than the board allows; a title that says more than the list's name.
  * Sources are written in temp folders.
  */
-import { mkdirSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ok, read, tempDir, write } from '../helpers.js';
+import { ok, read } from '../helpers.js';
+import { imported, report, row, SK_SPEC, source } from './import-helpers.js';
 
-/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
-const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
-
-function source(files: Record<string, string>): string {
-  const dir = tempDir('agentboard-source-');
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    write(dir, name, text);
-  }
-  return dir;
-}
-
-/** Imports `src` into a new folder: the run (exit code, data) and the folder. */
-async function imported(tool: string, src: string): Promise<{ board: string; code: number; data: any }> {
-  const board = tempDir('agentboard-board-');
-  const r = await cli(board, ['import', tool, src, '--json'], PERSON);
-  return { board, code: r.code, data: r.json?.data };
-}
-
-const row = (data: any, id: string) => data.changes.find((c: any) => c.change_id === id);
-const report = (data: any, file: string) => data.files.find((f: any) => f.file === file);
 const warnings = (data: any, file: string) => report(data, file).findings.filter((f: any) => f.level !== 'info');
 const taskList = async (board: string, change: string) => (await ok(board, ['task', 'list', '--change', change])).tasks;
-
-const SK_SPEC = '# Feature Specification: Rooms\n\n**Input**: User description: "Let people book meeting rooms without asking the front desk."\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
 
 describe('spec-kit task ids in bold with words after them (**T015 (partial) [P]**)', () => {
   it('are the ids, the labels are read and the words go on before the title, so no id is given that the list uses', async () => {

@@ -8,38 +8,15 @@
  * Sources are written in temp folders.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ok, read, showDocument, snapshot, tempDir, write } from '../helpers.js';
-
-/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
-const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
-
-function source(files: Record<string, string>): string {
-  const dir = tempDir('agentboard-source-');
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, name)), { recursive: true });
-    write(dir, name, text);
-  }
-  return dir;
-}
-
-/** Imports `src` into a new folder: the run (exit code, data) and the folder. */
-async function imported(tool: string, src: string): Promise<{ board: string; code: number; data: any }> {
-  const board = tempDir('agentboard-board-');
-  const r = await cli(board, ['import', tool, src, '--json'], PERSON);
-  return { board, code: r.code, data: r.json?.data };
-}
-
-const row = (data: any, id: string) => data.changes.find((c: any) => c.change_id === id);
-const report = (data: any, file: string) => data.files.find((f: any) => f.file === file);
+import { cli, ok, read, showDocument, snapshot, tempDir } from '../helpers.js';
+import { imported, PERSON, report, row, SK_SPEC, SK_TASKS, source } from './import-helpers.js';
 
 const PROPOSAL = '# Proposal\n\n## Why\n\nPeople lose their place in long lists of bookmarks, so the list should remember it.\n\n## What Changes\n\n- Keep the place.\n\n## Impact\n\n- Web client.\n';
 const DELTA = '## ADDED Requirements\n\n### Requirement: Export bookmarks\nThe system SHALL export every bookmark.\n\n#### Scenario: Export\n- **WHEN** they export them\n- **THEN** the file holds them\n';
 const TASKS = '# Tasks\n\n## 1. Work\n- [x] 1.1 Do it\n- [ ] 1.2 Check it\n';
-const SK_SPEC = '# Feature Specification: Rooms\n\n**Input**: User description: "Let people book meeting rooms without asking the front desk."\n\n## User Scenarios & Testing\n\n### User Story 1 - Book (Priority: P1)\n\nA person books a room.\n\n**Acceptance Scenarios**:\n\n1. **Given** a free room, **When** a person books it, **Then** it is booked.\n\n## Requirements\n\n- **FR-001**: System MUST let people book rooms.\n';
-const SK_TASKS = '# Tasks\n\n## Phase 1: Setup\n\n- [X] T001 Create the project\n- [ ] T002 Add the booking form\n';
 const AGENTD_PROPOSAL = '# Change: notes\n\n## Summary\n\nKeep notes.\n\n## Why\n\nPeople write notes on paper and lose them, so the app should keep their notes for them.\n\n## What Changes\n\n- Notes.\n\n## Impact\n\n- Storage.\n';
 const AGENTD_SPEC = '# Specification: Notes\n\n## Overview\n\nPeople keep notes in the app, so that no note written there is ever lost.\n\n## Requirements\n\n### R1: Keep notes\n\nThe app MUST keep notes.\n\n## Acceptance Criteria\n\n### Scenario: Keep\n\n- **WHEN** a person writes a note\n- **THEN** it is kept\n';
 const AGENTD_TASKS = '# Tasks\n\n## 1. Data Layer\n\n- [ ] 1.1 Store notes\n  - File: `src/notes.rs` (CREATE)\n';

@@ -10,9 +10,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, s
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, FIXTURES, newBoard, ok, read, snapshot, tempDir, WHY, write, showDocument } from '../helpers.js';
-
-/** A person at a terminal: the import runs where no board (and so no person's key) exists yet. */
-const PERSON = { interactive: true, env: { AGENTBOARD_PERSON_KEY: '' } };
+import { PERSON } from './import-helpers.js';
 
 function copy(name: string): string {
   const dir = tempDir('agentboard-import-');
