@@ -391,7 +391,6 @@ function landsAgain(board: Board, change: ImportedChange, tool: ImportTool): str
   if (board.handEditedDocs([change.id]).length > 0) return null;
   const tasks = (here.tasks?.content?.blocks ?? []).flatMap((b) => (b.task ? [b.task] : []));
   if (tasks.some((t) => (t.status !== 'todo' && t.status !== 'done') || t.assignee || t.claimed_at || t.progress !== undefined || t.blockers.length > 0 || t.feedback.length > 0)) return null;
-  if (board.readActivity().some((e) => e.change_id === change.id || e.target === change.id || e.target.startsWith(`${change.id}/`))) return null;
   const missing = planned.filter((d) => here[d.type] === null).map((d) => fileName(d.type));
   const rejected = docs.filter((d) => d.meta.status === 'rejected').map((d) => fileName(d.meta.type));
   const errors = changeFindings(here).filter((f) => f.level === 'error').length;
@@ -399,6 +398,8 @@ function landsAgain(board: Board, change: ImportedChange, tool: ImportTool): str
   // The source as it is now differs from what landed (a review's time is the import's own: not compared).
   const differs = missing.length > 0 || planned.some((d) => d.type !== 'review' && withLf(here[d.type]!.body).trim() !== withLf(renderInput(d.type, d.content as never)).trim());
   if (!differs) return null;
+  // Last, as it reads the whole log: only for a change that would otherwise land again.
+  if (board.readActivity().some((e) => e.change_id === change.id || e.target === change.id || e.target.startsWith(`${change.id}/`))) return null;
   const short = [
     ...(errors > 0 ? [`it landed with ${errors} error${errors === 1 ? '' : 's'}`] : []),
     ...(missing.length > 0 ? [`it landed without ${missing.join(', ')}`] : []),
