@@ -7,6 +7,7 @@
 import * as z from 'zod';
 import { fail } from '../errors.js';
 import { printable } from '../domain/text.js';
+import { isReady } from '../domain/next-task.js';
 import { isHuman, nextTaskId, parseTaskRef, taskRef, type TaskRef as TaskAddress } from '../domain/ids.js';
 import { actorRole } from '../domain/lifecycle.js';
 import { LIMITS } from '../domain/limits.js';
@@ -79,9 +80,6 @@ function mutateTask<T>(board: Board, ref: string, fn: (tx: Transaction, found: F
     if (!out.unchanged) saveTasks(tx, changeId, found.doc, { replace: [task] }, out.plan ?? null);
     out.after?.(tx);
     if (out.log) tx.log(out.log[0], out.log[1], ref, out.log[2], changeId, writtenAt(tx.now));
-    // Ready only where the change hands out work now (not while its proposal is rejected, say), as lists say.
-    const answered = out.result as { task?: { ready?: boolean } };
-    if (answered.task?.ready && workProblem(tx, changeId, found.doc) !== null) answered.task.ready = false;
     return out.result;
   });
 }
@@ -95,10 +93,13 @@ function claimEnded(before: Task, after: Task, actor: string): string | null {
 const TaskResult = z.object({ task: TaskSummaryOut, changed: z.boolean().describe('False when the call changed nothing (the task already was so).') });
 type TaskResultIn = z.input<typeof TaskResult>;
 
-function result(found: FoundTask, task: Task, changed = true): TaskResultIn {
+/** Ready only where the change hands out work now (not while its proposal is rejected, say), as lists say. */
+function result(tx: Transaction, found: FoundTask, task: Task, changed = true): TaskResultIn {
   const byId = new Map(found.byId);
   byId.set(task.id, task);
-  return { task: taskSummary(found.changeId, task, byId), changed };
+  // The change is asked only of a task that is ready by itself: most writes answer with one in progress or done.
+  const open = !isReady(task, byId) || workProblem(tx, found.changeId, found.doc) === null;
+  return { task: taskSummary(found.changeId, task, byId, open), changed };
 }
 
 // ---- reading --------------------------------------------------------------------------------------
@@ -298,7 +299,7 @@ export const updateTask = defineOp({
         fail('INVALID_TRANSITION', `Task ${input.task_id} is blocked with the reason it is blocked.`, `Report it with ${refTo('task.block', { task_id: input.task_id })}.`);
       }
       // Asking a task nobody works on to be "todo" changes nothing: nothing to claim it for.
-      if (!plan && input.branch === undefined && move === undefined && task.status === 'todo') return { result: result(found, task, false), plan: null, unchanged: true };
+      if (!plan && input.branch === undefined && move === undefined && task.status === 'todo') return { result: result(tx, found, task, false), plan: null, unchanged: true };
       // Updating a task is working on it, under the claim rules of every other path (claimed first when
       // nobody holds it); planning a task of the list the agent wrote, or a task nobody works on by
       // the planner `agentboard run` started for the change (Context.runPhase), without moving it, is not.
@@ -317,7 +318,7 @@ export const updateTask = defineOp({
       const changed = JSON.stringify(task) !== JSON.stringify(found.task);
       const ended = claimEnded(found.task, task, input.agent_id);
       return {
-        result: result(found, task, changed),
+        result: result(tx, found, task, changed),
         plan: plan ? 'task.update' : null,
         unchanged: !changed,
         after: (t) => settleReviewed(t, found.task, task),
@@ -385,9 +386,9 @@ export const completeTask = defineOp({
         // Safe to repeat for whoever completed it (a person too); another agent did not finish it.
         if (!isHuman(input.agent_id) && task.assignee !== input.agent_id) refuseDone(task, input.task_id, input.agent_id, 'complete');
         // A call made again (a client retrying one it saw no answer to) keeps its note once.
-        if (!input.note || task.notes.some((n) => n.author === input.agent_id && n.text === input.note)) return { result: result(found, task, false), unchanged: true };
+        if (!input.note || task.notes.some((n) => n.author === input.agent_id && n.text === input.note)) return { result: result(tx, found, task, false), unchanged: true };
         task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
-        return { result: result(found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.note.slice(0, 120)}`] };
+        return { result: result(tx, found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.note.slice(0, 120)}`] };
       }
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'complete');
       // A blocked task is unblocked before it is done: not while the agent works on another one.
@@ -396,7 +397,7 @@ export const completeTask = defineOp({
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       const ended = claimEnded(found.task, task, input.agent_id);
       return {
-        result: result(found, task),
+        result: result(tx, found, task),
         after: (t) => settleReviewed(t, found.task, task),
         log: [input.agent_id, 'task.done', `completed ${input.task_id}${ended ? ` (${ended} held it)` : ''}`],
       };
@@ -436,7 +437,7 @@ export const reportProgress = defineOp({
       if (input.message !== undefined) task.progress_message = input.message;
       else delete task.progress_message;
       task.progress_at = writtenAt(tx.now);
-      return { result: result(found, task), log: [input.agent_id, 'task.progress', `${input.task_id} at ${percent}%${input.message ? `: ${input.message.slice(0, 120)}` : ''}`] };
+      return { result: result(tx, found, task), log: [input.agent_id, 'task.progress', `${input.task_id} at ${percent}%${input.message ? `: ${input.message.slice(0, 120)}` : ''}`] };
     });
   },
 });
@@ -464,7 +465,7 @@ export const reportBlocker = defineOp({
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'block');
       if (task.status === 'blocked') task.blockers.push({ reason: input.reason, severity: input.severity, by: input.agent_id, at: tx.now });
       else moveTask(task, input.task_id, 'blocked', input.agent_id, actorRole(input.agent_id), tx.now, { reason: input.reason, severity: input.severity });
-      return { result: result(found, task), log: [input.agent_id, 'task.block', `${input.task_id} blocked (${input.severity}): ${input.reason.slice(0, 120)}`] };
+      return { result: result(tx, found, task), log: [input.agent_id, 'task.block', `${input.task_id} blocked (${input.severity}): ${input.reason.slice(0, 120)}`] };
     });
   },
 });
@@ -504,12 +505,12 @@ export const clearBlocker = defineOp({
   run(ctx, input) {
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       assertMayTouch(found.task, input.task_id, input.agent_id, 'unblock');
-      if (task.status !== 'blocked') return { result: result(found, task, false), unchanged: true };
+      if (task.status !== 'blocked') return { result: result(tx, found, task, false), unchanged: true };
       if (!isHuman(input.agent_id)) assertFreeToResume(tx, input.agent_id, input.task_id);
       moveTask(task, input.task_id, 'in_progress', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       if (!isHuman(input.agent_id)) resumeSession(tx, input.agent_id, input.task_id);
-      return { result: result(found, task), log: [input.agent_id, 'task.unblock', `${input.task_id} unblocked`] };
+      return { result: result(tx, found, task), log: [input.agent_id, 'task.unblock', `${input.task_id} unblocked`] };
     });
   },
 });
@@ -537,7 +538,7 @@ export const addNote = defineOp({
     return mutateTask(ctx.board(), input.task_id, (tx, found, task) => {
       assertMayTouch(found.task, input.task_id, input.agent_id, NOTE);
       task.notes.push({ author: input.agent_id, at: writtenAt(tx.now), text: input.text });
-      return { result: result(found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.text.slice(0, 120)}`] };
+      return { result: result(tx, found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.text.slice(0, 120)}`] };
     });
   },
 });
@@ -557,11 +558,11 @@ export const releaseTask = defineOp({
     requireHuman(input.agent_id, 'Releasing a task');
     return mutateTask<TaskResultIn & { released_from: string | null }>(ctx.board(), input.task_id, (tx, found, task) => {
       const holder = isHeld(task) ? task.assignee! : null;
-      if (!holder) return { result: { ...result(found, task, false), released_from: null }, unchanged: true };
+      if (!holder) return { result: { ...result(tx, found, task, false), released_from: null }, unchanged: true };
       moveTask(task, input.task_id, 'todo', input.agent_id, 'human', tx.now);
       if (input.reason) task.notes.push({ author: input.agent_id, at: tx.now, text: `Released from ${holder}: ${input.reason}` });
       // A task released from review goes back to the pool as a rejected one does: its agent's session follows.
-      return { result: { ...result(found, task), released_from: holder }, after: (t) => settleReviewed(t, found.task, task), log: [input.agent_id, 'task.release', `released ${input.task_id} from ${holder}`] };
+      return { result: { ...result(tx, found, task), released_from: holder }, after: (t) => settleReviewed(t, found.task, task), log: [input.agent_id, 'task.release', `released ${input.task_id} from ${holder}`] };
     });
   },
 });
@@ -603,7 +604,7 @@ export const approveTask = defineOp({
       moveTask(task, input.task_id, 'done', input.agent_id, 'human', tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       return {
-        result: result(found, task),
+        result: result(tx, found, task),
         after: (t) => settleSession(t, holder, true),
         log: [input.agent_id, 'task.approve', `approved ${input.task_id} (work of ${holder})`],
       };
@@ -627,7 +628,7 @@ export const rejectTask = defineOp({
       moveTask(task, input.task_id, 'todo', input.agent_id, 'human', tx.now);
       task.feedback.push({ author: input.agent_id, at: tx.now, text: input.feedback });
       return {
-        result: result(found, task),
+        result: result(tx, found, task),
         // The agent reads which task came back, and why, in its workflow state: the task is in the pool again, its feedback on it.
         after: (t) => settleSession(t, holder, false, `${input.task_id} was sent back to the pool: ${printable(input.feedback, 200)}`),
         log: [input.agent_id, 'task.reject', `sent ${input.task_id} back to the pool (work of ${holder}): ${input.feedback.slice(0, 120)}`],
