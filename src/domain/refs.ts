@@ -5,6 +5,10 @@
  * Unicode noncharacters that no input and no board file may hold (domain/text.ts), so text that
  * people or agents wrote is never taken for one, and never rewritten.
  */
+import type { Stage } from './model.js';
+
+/** The operation that writes (or submits) each pipeline document. */
+export const SUBMIT_OP: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
 
 const OPEN = '\uFDD0';
 const CLOSE = '\uFDD1';

@@ -12,9 +12,9 @@ import { checkDoc, parseDocText, requirementIdsOf, type DocFile } from '../store
 import type { DocInput, Reader, Transaction } from '../store/transaction.js';
 import { userLines } from '../store/markdown.js';
 import type { LoadedChange } from './view.js';
-import { refTo } from '../domain/refs.js';
+import { refTo, SUBMIT_OP } from '../domain/refs.js';
 
-export const SUBMIT_OP: Record<Stage, string> = { proposal: 'proposal.submit', spec: 'spec.create', tasks: 'tasks.create', review: 'review.create' };
+export { SUBMIT_OP };
 
 /** The kinds of document whose writing operation is among `served`: `next` hands out rejected ones of these only. */
 export function documentsWritten(served: readonly { name: string }[]): Stage[] {

@@ -4,7 +4,7 @@
  * indented key: value lines. The renderers of what people read most (status, list, show, validate,
  * log) colour states, verdicts, severities and levels when given a Paint that does.
  */
-import { refTo } from '../domain/refs.js';
+import { refTo, SUBMIT_OP } from '../domain/refs.js';
 import { DOC_COLOR, LEVEL_COLOR, PHASE_COLOR, SESSION_COLOR, SEVERITY_COLOR, TASK_COLOR, VERDICT_COLOR } from './colors.js';
 import { PLAIN, visibleLength, type Paint } from './paint.js';
 
@@ -104,8 +104,8 @@ function documentFields(d: Data): string {
 
 /** What a change's phase asks for next, after a write of its documents: the next document, or its work. */
 const PHASE_NEXT: Record<string, (changeId: string) => string> = {
-  spec: (changeId) => `write its spec with ${refTo('spec.create', { change_id: changeId })}`,
-  tasks: (changeId) => `write its task list with ${refTo('tasks.create', { change_id: changeId })}`,
+  spec: (changeId) => `write its spec with ${refTo(SUBMIT_OP.spec, { change_id: changeId })}`,
+  tasks: (changeId) => `write its task list with ${refTo(SUBMIT_OP.tasks, { change_id: changeId })}`,
   implementation: (changeId) => `agents take its tasks with ${refTo('task.next', { change_id: changeId })}`,
 };
 
