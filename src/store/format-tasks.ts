@@ -197,11 +197,16 @@ export function assembleTasksBody(title: string, preamble: string, blocks: Omit<
   return { body: serializeTasksBody(content), content };
 }
 
+/** The last preamble tasksTitle read, and its title: every write of a task list asks it of the same preamble again. */
+let titled: { preamble: string; title: string } | undefined;
+
 /** The title a task list's preamble gives it ("# Tasks: <title>"). */
 export function tasksTitle(preamble: string): string {
-  const lines = new TextLines(preamble);
-  const h1 = outline(lines).find((h) => h.level === 1);
-  return h1 ? h1.text.replace(/^tasks\s*:\s*/i, '') : '';
+  if (titled?.preamble !== preamble) {
+    const h1 = outline(new TextLines(preamble)).find((h) => h.level === 1);
+    titled = { preamble, title: h1 ? h1.text.replace(/^tasks\s*:\s*/i, '') : '' };
+  }
+  return titled.title;
 }
 
 /** The text of a task list's preamble besides its title. */

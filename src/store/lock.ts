@@ -132,10 +132,19 @@ type Watched = { dir: string; names: readonly string[] | ((file: string) => bool
  * the process alive; one that fails is dropped, and the next wait sets up another (meanwhile the
  * timer wakes it).
  */
-const folderWatchers = new Map<string, { listeners: Set<(file: string | null) => void>; watcher: ReturnType<typeof watch> }>();
+const folderWatchers = new Map<string, { listeners: Set<(file: string | null) => void>; watcher: ReturnType<typeof watch>; closing?: NodeJS.Timeout }>();
+/**
+ * How long a folder's watcher outlives its last wait: the holder of the lock serving calls waits on
+ * the calls folder again at once after each batch, and would otherwise set up a watcher per batch.
+ */
+const WATCHER_LINGER_MS = 250;
 
 function listen(dir: string, listener: (file: string | null) => void): (() => void) | null {
   let entry = folderWatchers.get(dir);
+  if (entry?.closing) {
+    clearTimeout(entry.closing);
+    entry.closing = undefined;
+  }
   if (!entry) {
     const listeners = new Set<(file: string | null) => void>();
     let watcher: ReturnType<typeof watch>;
@@ -157,13 +166,17 @@ function listen(dir: string, listener: (file: string | null) => void): (() => vo
     watcher.on('error', drop);
     folderWatchers.set(dir, (entry = made));
   }
-  const { listeners, watcher } = entry;
-  listeners.add(listener);
+  const kept = entry;
+  kept.listeners.add(listener);
   return () => {
-    listeners.delete(listener);
-    if (listeners.size > 0 || folderWatchers.get(dir) !== entry) return;
-    folderWatchers.delete(dir);
-    watcher.close();
+    kept.listeners.delete(listener);
+    if (kept.listeners.size > 0 || folderWatchers.get(dir) !== kept || kept.closing) return;
+    kept.closing = setTimeout(() => {
+      if (kept.listeners.size > 0 || folderWatchers.get(dir) !== kept) return;
+      folderWatchers.delete(dir);
+      kept.watcher.close();
+    }, WATCHER_LINGER_MS);
+    kept.closing.unref();
   };
 }
 
@@ -406,10 +419,30 @@ export const STAMP = '[0-9a-z]+-(\\d+)-([0-9a-f]{8})';
 /** A place in line: <waiterStamp>-<token>. */
 const PLACE = new RegExp(`^${STAMP}-`);
 
-/** Whether the process of a waiterStamp is provably gone: it ran on this machine and runs no more. Another machine's cannot be looked at (null). */
+/** Processes of this machine found running, and when (ms): see goneHere. */
+const seenRunning = new Map<number, number>();
+/** How long a process found running is taken to run still, unlooked at. */
+const SEEN_RUNNING_MS = 1_000;
+
+/**
+ * Whether the process of a waiterStamp is provably gone: it ran on this machine and runs no more.
+ * Another machine's cannot be looked at (null). A holder serving batch after batch asks this of
+ * every caller of every batch: one found running is not looked at again for SEEN_RUNNING_MS (a
+ * caller gone meanwhile has its call carried out, as one that goes just after its call is taken).
+ */
 export function goneHere(pid: number, hostTag: string): boolean | null {
   if (hostTag !== HOST_TAG) return null;
-  return pid !== process.pid && !processRuns(pid);
+  if (pid === process.pid) return false;
+  const now = Date.now();
+  const seen = seenRunning.get(pid);
+  if (seen !== undefined && now - seen < SEEN_RUNNING_MS) return false;
+  if (!processRuns(pid)) {
+    seenRunning.delete(pid);
+    return true;
+  }
+  if (seenRunning.size > 1_000) seenRunning.clear();
+  seenRunning.set(pid, now);
+  return false;
 }
 
 export class BoardLock {

@@ -67,7 +67,13 @@ const runtimeSchema = once(() => {
   }) satisfies z.ZodType<RuntimeData, unknown>;
 });
 
+/** The text of the last runtime file read that was valid, and its data (as JSON). */
+let lastValid: { text: string; data: string } | undefined;
+
 class RuntimeFile implements SyncAdapter<RuntimeData> {
+  /** The text read (null: no file), so that data written back unchanged is not written again. */
+  private text: string | null = null;
+
   constructor(
     private readonly path: string,
     private readonly shown: string,
@@ -77,7 +83,11 @@ class RuntimeFile implements SyncAdapter<RuntimeData> {
 
   read(): RuntimeData | null {
     const file = this.readFile(this.path, this.shown);
+    this.text = file?.text ?? null;
     if (file === null) return null;
+    // The same bytes as the last file read valid: their data again, without checking them again (a
+    // copy: whoever reads it may change it).
+    if (lastValid?.text === file.text) return JSON.parse(lastValid.data) as RuntimeData;
     let raw: unknown;
     try {
       raw = JSON.parse(file.text);
@@ -90,16 +100,18 @@ class RuntimeFile implements SyncAdapter<RuntimeData> {
       const where = issue && issue.path.length > 0 ? ` (at ${issue.path.join('.')}: ${issue.message})` : '';
       fail('PARSE_ERROR', `${this.shown} is not a valid runtime store${where}.`, `Move ${this.shown} aside; agentboard starts a fresh one (agents re-register, open input requests are lost).`);
     }
+    lastValid = { text: file.text, data: JSON.stringify(parsed.data) };
     return parsed.data as RuntimeData;
   }
 
   write(data: RuntimeData): void {
     if (!this.stage) throw new Error('the runtime store is written only inside a transaction');
-    this.stage(`${JSON.stringify(data, null, 2)}\n`);
+    const text = `${JSON.stringify(data, null, 2)}\n`;
+    if (text !== this.text) this.stage(text);
   }
 }
 
-/** The runtime data as stored; `stage` receives the new text when a transaction writes it; `readFile` reads the file (a reader's sees a pending commit). */
+/** The runtime data as stored; `stage` receives the new text when a transaction writes it (not when it is the text read); `readFile` reads the file (a reader's sees a pending commit). */
 export function openRuntime(path: string, shown: string, stage: ((text: string) => void) | null = null, readFile = readBoardFile): LowSync<RuntimeData> {
   const db = new LowSync<RuntimeData>(new RuntimeFile(path, shown, stage, readFile), emptyRuntime());
   db.read();

@@ -969,7 +969,7 @@ export class Transaction implements Reader {
     const rel = (p: string) => board.rel(p);
     if (this.runtimeDirty && this.runtimeDb) {
       this.runtimeDb.write();
-      this.staged.set(board.runtimePath, { path: board.runtimePath, text: this.runtimeText! });
+      if (this.runtimeText !== null) this.staged.set(board.runtimePath, { path: board.runtimePath, text: this.runtimeText });
     }
     if (this.conflicts.length > 0) {
       // A merge's line counts the conflicts that stay: the rest of this write may settle some (settled).
