@@ -743,11 +743,13 @@ export class Board implements Reader {
     const dir = this.changeDir(changeId);
     const shared = this.sharedFolderSet();
     if (shared && !shared.has(`changes/${changeId}`)) return false;
+    if (this.checkedDirs.has(dir)) return true;
     try {
       if (!checkDirs(this.root, this.changesDir, (p) => this.rel(p))) return false;
       const st = lstatSync(dir);
       if (st.isSymbolicLink()) throw unsafePath(this.rel(dir), 'a symbolic link');
       if (!st.isDirectory()) throw new AgentboardError('NOT_A_FOLDER', `${this.rel(dir)} is a file, not a change folder.`, `Move ${this.rel(dir)} aside or restore the change from git.`);
+      this.checkedDirs.add(dir);
       return true;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;

@@ -126,13 +126,22 @@ export function taskMeta(task: Task): Record<string, Value | undefined> {
 }
 
 export function renderTaskBlock(task: Task): string {
-  return renderTemplate(TEMPLATES.task, {
+  const raw = renderTemplate(TEMPLATES.task, {
     id: task.id,
     title: task.title,
     meta: emitYamlCommented(taskMeta(task), task.comments),
     description: task.description ? writeBlock(task.description, 2) : '',
   }).replace(/\n+$/, '');
+  writtenFor.set(task, raw);
+  return raw;
 }
+
+/**
+ * What renderTaskBlock last wrote for each task: a block holding that text is agentboard's own
+ * writing (updatedTaskBlock), known without writing the task again (a task written again and
+ * again in one batch of calls, say).
+ */
+const writtenFor = new WeakMap<Task, string>();
 
 /** What a task reads as in the file, for telling whether two writings of it say the same. */
 function readingOf(task: Task): string {
@@ -150,7 +159,7 @@ function readingOf(task: Task): string {
 export function updatedTaskBlock(block: Pick<TaskBlock, 'raw' | 'task'>, task: Task): string {
   const whole = renderTaskBlock(task);
   const before = block.task;
-  if (!before || before.id !== task.id || block.raw === renderTaskBlock(before)) return whole;
+  if (!before || before.id !== task.id || writtenFor.get(before) === block.raw || block.raw === renderTaskBlock(before)) return whole;
   const lines = block.raw.split('\n');
   const rendered = whole.split('\n');
   const open = lines.findIndex((l, i) => i > 0 && l.trim() !== '');
