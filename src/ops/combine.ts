@@ -332,6 +332,9 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
         // With the notices of this batch's merges, which the board says only once the commit is done.
         if (call !== mine) tx.putVolatile(queue.answerPath(call.id), JSON.stringify(answerOf(results[i]!, [...board.notices, ...conflictNotices(tx)])));
       });
+      // The callers waiting on the lock look for their answers as soon as they are in place (they
+      // watch the lock, not the calls folder), and go on while this holder finishes its commit.
+      if (calls.some(({ call }) => call !== mine)) tx.whenApplied(() => lock.renew());
     });
   } catch (err) {
     // Nothing was committed: the others' calls wait for the next holder; this one ends with the error.
@@ -341,8 +344,6 @@ async function carryOut(ctx: Context, board: Board, lock: BoardLock, queue: Call
   }
   const index = calls.findIndex(({ call }) => call === mine);
   const others = calls.length - (index < 0 ? 0 : 1);
-  // The callers waiting on the lock look for their answers now (they watch the lock, not the calls folder).
-  if (others > 0) lock.renew();
   return { outcome: index < 0 ? { ok: true, value: undefined } : outcomes[index]!, others };
 }
 

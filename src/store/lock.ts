@@ -180,21 +180,64 @@ function listen(dir: string, listener: (file: string | null) => void): (() => vo
   };
 }
 
+/** The watcher of a file (the lock), kept a while after its last wait like a folder's; `ino` is the file it was set up on. */
+const fileWatchers = new Map<string, { ino: number; listeners: Set<() => void>; watcher: ReturnType<typeof watch>; closing?: NodeJS.Timeout }>();
+
 /**
  * Watches one file (the lock: the file itself, not its folder, where every commit writes its
- * journal): `changed` is called when it is written or removed, or, while it is not there, made.
+ * journal): `changed` is called when it is written or removed, or, while it is not there, made. A
+ * watcher kept from an earlier wait serves only while the file is the one it was set up on (a lock
+ * taken anew is another file).
  */
 function listenFile(path: string, changed: () => void): (() => void) | null {
-  let watcher: ReturnType<typeof watch>;
-  try {
-    watcher = watch(path, { persistent: false }, () => changed());
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null; // no file watching here: the timer alone wakes us
-    const name = basename(path);
-    return listen(dirname(path), (file) => (file === null || file === name) && changed());
+  let entry = fileWatchers.get(path);
+  if (entry && lstatSync(path, { throwIfNoEntry: false })?.ino !== entry.ino) {
+    dropFileWatcher(path, entry);
+    entry = undefined;
   }
-  watcher.on('error', () => changed());
-  return () => watcher.close();
+  if (entry?.closing) {
+    clearTimeout(entry.closing);
+    entry.closing = undefined;
+  }
+  if (!entry) {
+    // The file looked at before its watcher is set up: replaced in between, the watcher is made anew at the next wait.
+    const ino = lstatSync(path, { throwIfNoEntry: false })?.ino;
+    let watcher: ReturnType<typeof watch>;
+    try {
+      if (ino === undefined) throw Object.assign(new Error('no file'), { code: 'ENOENT' });
+      watcher = watch(path, { persistent: false }, (event) => {
+        for (const l of [...made.listeners]) l();
+        // Removed or renamed: this watcher sees that file no more.
+        if (event === 'rename') dropFileWatcher(path, made);
+      });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null; // no file watching here: the timer alone wakes us
+      const name = basename(path);
+      return listen(dirname(path), (file) => (file === null || file === name) && changed());
+    }
+    const made = { ino, listeners: new Set<() => void>(), watcher };
+    watcher.on('error', () => {
+      for (const l of [...made.listeners]) l();
+      dropFileWatcher(path, made);
+    });
+    fileWatchers.set(path, (entry = made));
+  }
+  const kept = entry;
+  kept.listeners.add(changed);
+  return () => {
+    kept.listeners.delete(changed);
+    if (kept.listeners.size > 0 || fileWatchers.get(path) !== kept || kept.closing) return;
+    kept.closing = setTimeout(() => {
+      if (kept.listeners.size === 0) dropFileWatcher(path, kept);
+    }, WATCHER_LINGER_MS);
+    kept.closing.unref();
+  };
+}
+
+function dropFileWatcher(path: string, entry: { watcher: ReturnType<typeof watch>; closing?: NodeJS.Timeout }): void {
+  if (fileWatchers.get(path) === entry) fileWatchers.delete(path);
+  if (entry.closing) clearTimeout(entry.closing);
+  entry.watcher.close();
 }
 
 /** A wait that ends when something of `watched` changes ('changed'), after `ms` ('timeout'), or when cancelled. */
@@ -269,7 +312,7 @@ async function waitFor(woken: ReturnType<typeof changeIn>, stoppable = true, sig
 /**
  * Another process may answer for this one (a call it queued, see store/calls.ts): `check` tells
  * whether it has. The holder that answers writes the lock again once its answers are in place
- * (BoardLock.renew after the commit, ops/combine.ts), so the waiter watches the lock alone.
+ * (BoardLock.renew once the commit's files are in place, ops/combine.ts), so the waiter watches the lock alone.
  */
 export interface Answered {
   check: () => boolean;

@@ -279,6 +279,8 @@ export class Transaction implements Reader {
   private readonly merges: { entry: ActivityEntry; conflicts: MergeConflict[] }[] = [];
   private readonly claims = new Map<string, TouchedClaim>();
   private readonly removals: string[] = [];
+  /** Called once the commit's files are in place (whenApplied). */
+  private appliedHooks: (() => void)[] = [];
 
   constructor(
     readonly board: Board,
@@ -923,6 +925,15 @@ export class Transaction implements Reader {
     this.staged.set(path, { path, text, volatile: true });
   }
 
+  /**
+   * Calls `hook` as soon as the commit's files are in place, before the commit's own reads and
+   * checks after them: the holder of the lock wakes the callers whose answers the commit put in
+   * place (ops/combine.ts), which then go on while it finishes.
+   */
+  whenApplied(hook: () => void): void {
+    this.appliedHooks.push(hook);
+  }
+
   /** Removes a file of the runtime folder with the commit (a queued call it carried out). */
   removeWith(path: string): void {
     this.removals.push(path);
@@ -1128,6 +1139,7 @@ export class Transaction implements Reader {
       } catch (err) {
         throw madeButUnfinished(err);
       }
+      for (const hook of this.appliedHooks) hook();
       board.applied(journal);
       // What the commit changed on disk is read from disk again (what it wrote is known by its text, see remember()).
       board.begin();
