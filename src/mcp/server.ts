@@ -185,7 +185,7 @@ export function createServer(ctx: Context, profile: Profile = 'all', binding?: B
   const server = new TasklessServer({ name: 'agentboard', version: VERSION }, { capabilities: { tools: { listChanged: false } }, instructions: instructionsFor(profile, served, binding?.agentId) });
   const calls = new Map<string, (args: unknown, signal: AbortSignal) => Promise<CallToolResult>>();
   const listing: (Omit<Tool, 'inputSchema'> & { fullInput: JsonSchema })[] = [];
-  const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served) };
+  const toolCtx: Context = { ...ctx, writesDocuments: documentsWritten(served), callable: new Set(served.map((op) => op.name)) };
   const spell = toolSpeller(served);
   for (const op of served) {
     const tool = op.tool!;

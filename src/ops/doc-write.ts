@@ -81,6 +81,8 @@ export interface SubmitContext {
   approvalRequired: boolean;
   change: LoadedChange;
   phase: () => PhaseInfo;
+  /** The operations the caller can call, when not all (Context.callable). */
+  callable?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -98,17 +100,26 @@ function alreadySubmitted(type: Stage, actor: string, board: SubmitContext): nev
   const { phase, waiting_on: waiting } = board.phase();
   const next = phase === 'spec' || phase === 'tasks' ? board.change[phase] : null;
   const writable = (phase === 'spec' || phase === 'tasks') && (!next || ['template', 'superseded', 'rejected'].includes(next.meta.status));
+  // The caller's own calls only: an agent whose profile is not handed tasks (a planner's) is not sent to take them on the command line.
+  const can = (op: string) => board.callable?.has(op) ?? true;
+  const list = board.change.tasks;
+  const planOpen = list?.meta.status === 'submitted' && can('task.add');
+  const toWorkers = () =>
+    `${list?.meta.author && list.meta.author !== actor ? `${list.meta.author} wrote the task list of ${changeId}, and its` : 'Its'} tasks go to workers now: see them with ${refTo(['task.list', 'change.show'], { change_id: changeId })}` +
+    `${planOpen ? `, add one the plan lacks with ${refTo('task.add', { change_id: changeId })}` : ''}, or find other work with ${elsewhere}`;
   const step = writable
     ? `Write its ${DOC_WORDS[phase]} with ${refTo(SUBMIT_OP[phase], { change_id: changeId })}, or find other work with ${elsewhere}`
     : phase === 'implementation'
-      ? `Work on its tasks with ${refTo('task.next', { change_id: changeId })}`
+      ? can('task.next')
+        ? `Work on its tasks with ${refTo('task.next', { change_id: changeId })}`
+        : toWorkers()
       : `See where it stands with ${refTo(['change.show', 'change.list'], { change_id: changeId })}, or find other work with ${elsewhere}`;
   // A task list is changed task by task once submitted: its writer adds, changes and deletes the tasks nobody works on yet.
   // Named with a task of the list nobody works on yet (its first), so that each call can be made as written.
-  const open = type === 'tasks' ? board.change.tasks?.content?.blocks.find((b) => b.task?.status === 'todo' && !b.task.assignee)?.task : undefined;
+  const open = type === 'tasks' ? list?.content?.blocks.find((b) => b.task?.status === 'todo' && !b.task.assignee)?.task : undefined;
   const one = open ? { task_id: `${changeId}/${open.id}` } : {};
   const plan =
-    type === 'tasks' && board.change.tasks?.meta.author === actor
+    type === 'tasks' && list?.meta.author === actor && planOpen
       ? `To change the plan, add a task with ${refTo('task.add', { change_id: changeId })}, change one with ${refTo('task.update', one)} or delete one with ${refTo('task.rm', one)} (tasks nobody works on yet)`
       : null;
   fail(

@@ -51,7 +51,7 @@ function submitStage<T extends DocKind>(
     const correction = options.correction?.(tx, change);
     if (!correction) {
       assertGate(tx, change, type);
-      assertCanSubmit(change[type], type, input.agent_id, actorRole(input.agent_id), { approvalRequired: (tx.board.config.require_approval as readonly string[]).includes(type), change, phase: () => phaseOf(tx, change) });
+      assertCanSubmit(change[type], type, input.agent_id, actorRole(input.agent_id), { approvalRequired: (tx.board.config.require_approval as readonly string[]).includes(type), change, phase: () => phaseOf(tx, change), callable: ctx.callable });
     }
     if (!tx.hasChange(input.change_id)) tx.createChange(input.change_id);
     const importedFrom = input.imported_from && { tool: input.imported_from.tool, path: input.imported_from.path, ...(input.imported_from.commit ? { commit: input.imported_from.commit } : {}) };

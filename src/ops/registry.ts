@@ -24,6 +24,8 @@ export interface Context {
   board(): Board;
   /** The documents the caller can write (an MCP profile's tools), when not all: `next` hands out rejected ones of these kinds only. */
   readonly writesDocuments?: readonly Stage[];
+  /** The operations the caller can call (an MCP profile's tools), when not all: a next step that would name another is worded for these. */
+  readonly callable?: ReadonlySet<string>;
   /** What the commands run so far had to say besides their results (merged edits, recovered writes); taken once. */
   takeNotices(): Notice[];
   /** Called as each operation starts: the board checks afresh what it checks once per operation. */

@@ -1,0 +1,61 @@
+/**
+ * What an agent hears after a call, through a real `agentboard mcp` on stdio: the step that follows
+ * names tools of its own profile with real ids (never a command line, never a tool it lacks), and
+ * one answer says everything the call needs to hear.
+ */
+import { describe, expect, it } from 'vitest';
+import { BIN, changeWithTasks, newBoard, snapshot, tempDir } from '../helpers.js';
+import { stdioServer } from './helpers.js';
+
+const NOTES = 'No additional notes: straightforward, nothing unexpected.';
+
+/** A real `agentboard mcp --profile <profile>` on the board, its calls made as `agent`; `tools` are the names its tools/list gives. */
+async function server(dir: string, profile: string, agent: string) {
+  const s = stdioServer(process.execPath, [BIN, 'mcp', '--profile', profile, '--root', dir], { env: { PATH: process.env.PATH ?? '', HOME: tempDir('agentboard-home-') } });
+  await s.initialize();
+  const tools: string[] = (await s.request('tools/list')).result.tools.map((t: { name: string }) => t.name);
+  /** A tool call's answer on the wire: its error (parsed from its text), or its structuredContent and text. */
+  const call = async (name: string, args: object): Promise<{ error?: { code: string; message: string; next_step: string }; data?: any; text?: string }> => {
+    const r = await s.request('tools/call', { name, arguments: { agent_id: agent, ...args } });
+    expect(r.error, JSON.stringify(r)).toBeUndefined();
+    if (r.result.isError) return { error: JSON.parse(r.result.content[0].text).error };
+    return { data: r.result.structuredContent, text: r.result.content.map((c: { text: string }) => c.text).join('\n') };
+  };
+  return { call, tools, close: s.close };
+}
+
+/** The tools a text names. */
+const named = (text: string) => [...text.matchAll(/agentboard_[a-z_]+/g)].map((m) => m[0]);
+
+describe('a task list submitted again by a planner that did not write it', () => {
+  it('on the planner profile: names the tools of a planner with the change, never a command line', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'theirs', [{ title: 'One' }, { title: 'Two' }], 'writer');
+    const mcp = await server(dir, 'planner', 'other');
+    const before = snapshot(dir);
+    const { error } = await mcp.call('agentboard_create_tasks', { change_id: 'theirs', tasks: [{ title: 'One' }], notes: NOTES });
+    expect(snapshot(dir)).toEqual(before);
+    expect(error!.code).toBe('DOCUMENT_SUBMITTED');
+    expect(error!.next_step).not.toContain('command line');
+    expect(named(error!.next_step).filter((t) => !mcp.tools.includes(t))).toEqual([]);
+    expect(error!.next_step).toBe(
+      'writer wrote the task list of theirs, and its tasks go to workers now: see them with agentboard_list_tasks {"change_id":"theirs"}, add one the plan lacks with agentboard_add_task {"agent_id":"other","change_id":"theirs"}, or find other work with agentboard_list_changes. Should a person reject the task list, it comes back to be revised.',
+    );
+    // The step, followed, is taken.
+    const added = await mcp.call('agentboard_add_task', { change_id: 'theirs', title: 'Three' });
+    expect(added.data).toMatchObject({ task: { task_id: 'theirs/T3', status: 'todo' } });
+    expect(await mcp.close()).toBe(0);
+  });
+
+  it("on the agent profile: the list's writer, without a planner's task tools, is sent to work on the tasks, not to a command line", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'mine', [{ title: 'One' }, { title: 'Two' }], 'writer');
+    const mcp = await server(dir, 'agent', 'writer');
+    const { error } = await mcp.call('agentboard_create_tasks', { change_id: 'mine', tasks: [{ title: 'One' }], notes: NOTES });
+    expect(error!.code).toBe('DOCUMENT_SUBMITTED');
+    expect(error!.next_step).not.toContain('command line');
+    expect(named(error!.next_step).filter((t) => !mcp.tools.includes(t))).toEqual([]);
+    expect(error!.next_step).toBe('Work on its tasks with agentboard_get_next_task {"agent_id":"writer","change_id":"mine"}. Should a person reject the task list, it comes back to be revised.');
+    expect(await mcp.close()).toBe(0);
+  });
+});
