@@ -106,7 +106,7 @@ export const getDocument = defineOp({
     name: 'agentboard_get_document',
     title: 'Read a document',
     description:
-      "Read a change's document a page at a time: status, author, markdown or fields, and people's feedback on a rejection (read it before revising).",
+      "Read a change's document a page at a time: status, author, markdown or fields, and the feedback of a rejection (read it before revising).",
     profiles: ['planner', 'reviewer', 'agent'],
     idempotent: true,
   },

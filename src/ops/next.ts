@@ -166,7 +166,7 @@ export const nextTask = defineOp({
     title: 'Get your next task',
     description:
       'Your next task, yours alone (or the one you hold), with its dependencies, requirements and feedback; ' +
-      'nothing new while your submitted work awaits review; else why none is available. ' +
+      'nothing new while your submitted work awaits review; else why there is none. ' +
       `Report with ${refTo('task.progress')}, finish with ${refTo('task.done')} or ${refTo('session.submit')}.`,
     profiles: ['worker', 'agent'],
   },

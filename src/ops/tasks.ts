@@ -365,18 +365,29 @@ export const removeTask = defineOp({
 
 // ---- work on a task ----------------------------------------------------------------------------------
 
+/**
+ * What an agent that finished a task hears of a task it still holds blocked (as `next` tells it):
+ * the task, and the way back to it once its blocker is resolved; nothing when it holds none.
+ */
+function stillBlocked(tx: Transaction, agentId: string, done: string): { next_step?: string } {
+  if (isHuman(agentId)) return {};
+  const blocked = ownTasks(tx, agentId, 'blocked').filter((ref) => ref !== done);
+  if (blocked.length === 0) return {};
+  return { next_step: `You still hold ${blocked.join(', ')}, blocked: once its blocker is resolved, clear it with ${refTo('task.unblock', { task_id: blocked[0] })} and carry on with it; until then, get other work with ${refTo('task.next')}.` };
+}
+
 export const completeTask = defineOp({
   name: 'task.done',
   summary: 'Mark a task done (calling it again on a done task changes nothing)',
   access: 'agent',
   input: z.strictObject({ agent_id: Actor, task_id: TaskRef, note: text(1, LIMITS.noteMax).optional().describe('What was done: decisions, surprises.') }),
-  output: TaskResult,
+  output: TaskResult.extend({ next_step: z.string().optional().describe('What to do next, when there is more than asking for work: a task you still hold blocked.') }),
   cli: { command: 'task done', args: ['task_id'] },
   tool: {
     name: 'agentboard_complete_task',
     title: 'Complete a task',
     description:
-      `Mark your task done (safe to repeat); work a person must check goes to ${refTo('session.submit')} instead. Then call ${refTo('task.next')}.`,
+      `Mark your task done (safe to repeat); work a person must check goes to ${refTo('session.submit')}. Then call ${refTo('task.next')}.`,
     profiles: ['worker', 'agent'],
     idempotent: true,
   },
@@ -386,9 +397,9 @@ export const completeTask = defineOp({
         // Safe to repeat for whoever completed it (a person too); another agent did not finish it.
         if (!isHuman(input.agent_id) && task.assignee !== input.agent_id) refuseDone(task, input.task_id, input.agent_id, 'complete');
         // A call made again (a client retrying one it saw no answer to) keeps its note once.
-        if (!input.note || task.notes.some((n) => n.author === input.agent_id && n.text === input.note)) return { result: result(tx, found, task, false), unchanged: true };
+        if (!input.note || task.notes.some((n) => n.author === input.agent_id && n.text === input.note)) return { result: { ...result(tx, found, task, false), ...stillBlocked(tx, input.agent_id, input.task_id) }, unchanged: true };
         task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
-        return { result: result(tx, found, task), log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.note.slice(0, 120)}`] };
+        return { result: { ...result(tx, found, task), ...stillBlocked(tx, input.agent_id, input.task_id) }, log: [input.agent_id, 'task.note', `note on ${input.task_id}: ${input.note.slice(0, 120)}`] };
       }
       takeForWork(tx, found, task, input.task_id, input.agent_id, 'complete');
       // A blocked task is unblocked before it is done: not while the agent works on another one.
@@ -397,7 +408,7 @@ export const completeTask = defineOp({
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
       const ended = claimEnded(found.task, task, input.agent_id);
       return {
-        result: result(tx, found, task),
+        result: { ...result(tx, found, task), ...stillBlocked(tx, input.agent_id, input.task_id) },
         after: (t) => settleReviewed(t, found.task, task),
         log: [input.agent_id, 'task.done', `completed ${input.task_id}${ended ? ` (${ended} held it)` : ''}`],
       };

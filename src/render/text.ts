@@ -382,7 +382,7 @@ function taskLine(t: Data): string {
   return `${t.task_id}  [${t.status}] ${t.title}${taskState(t)}\n`;
 }
 
-const TASK_RESULT = (d: Data) => `${d.changed ? '' : '(unchanged) '}${taskLine(d.task)}${d.released_from ? `Released from ${d.released_from}.\n` : ''}`;
+const TASK_RESULT = (d: Data) => `${d.changed ? '' : '(unchanged) '}${taskLine(d.task)}${d.released_from ? `Released from ${d.released_from}.\n` : ''}${d.next_step ? `Next: ${d.next_step}\n` : ''}`;
 for (const name of ['task.add', 'task.update', 'task.done', 'task.progress', 'task.block', 'task.unblock', 'task.note', 'task.release', 'task.approve', 'task.reject']) RENDERERS[name] = TASK_RESULT;
 
 export function renderResult(opName: string, data: Data, paint: Paint = PLAIN): string {

@@ -59,3 +59,28 @@ describe('a task list submitted again by a planner that did not write it', () =>
     expect(await mcp.close()).toBe(0);
   });
 });
+
+describe('complete_task while the agent still holds a blocked task', () => {
+  it('reminds it of the blocked task by its id, and how to take it up again', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'two', [{ title: 'One', priority: 'high' }, { title: 'Two' }]);
+    const mcp = await server(dir, 'worker', 'w1');
+    expect((await mcp.call('agentboard_get_next_task', {})).data.task.task_id).toBe('two/T1');
+    await mcp.call('agentboard_report_blocker', { task_id: 'two/T1', reason: 'Waiting on the schema from a person.' });
+    const next = await mcp.call('agentboard_get_next_task', {});
+    expect(next.data.task.task_id).toBe('two/T2');
+    expect(next.data.message).toContain('two/T1, blocked');
+    const done = await mcp.call('agentboard_complete_task', { task_id: 'two/T2' });
+    expect(done.data.task).toMatchObject({ task_id: 'two/T2', status: 'done' });
+    expect(done.data.next_step).toBe(
+      'You still hold two/T1, blocked: once its blocker is resolved, clear it with agentboard_clear_blocker {"agent_id":"w1","task_id":"two/T1"} and carry on with it; until then, get other work with agentboard_get_next_task {"agent_id":"w1"}.',
+    );
+    expect(done.text).toContain(done.data.next_step);
+    // Without a blocked task, nothing more is said.
+    await mcp.call('agentboard_clear_blocker', { task_id: 'two/T1' });
+    const last = await mcp.call('agentboard_complete_task', { task_id: 'two/T1' });
+    expect(last.data.task.status).toBe('done');
+    expect(last.data.next_step).toBeUndefined();
+    expect(await mcp.close()).toBe(0);
+  });
+});
