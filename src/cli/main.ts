@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { Command, CommanderError, Option, type OutputConfiguration } from 'commander';
 import { AgentboardError, fail, forAgent, toPayload } from '../errors.js';
 import { catalog, loadOperation, takes, type OpInfo } from '../ops/catalog.js';
-import { createContext, PROFILES, type Context, type Operation, type Profile, type ToolProfile } from '../ops/registry.js';
+import { createContext, inputRulesOf, PROFILES, type Context, type Operation, type Profile, type ToolProfile } from '../ops/registry.js';
 import { runParsed } from '../ops/execute.js';
 import { combinable, runCombined } from '../ops/combine.js';
 import { parseInput, refuseDeepInput, withoutNulls } from '../ops/input.js';
@@ -878,6 +878,6 @@ function recordForRun(call: RunCall, error: { code: string; message: string; nex
  * serving others' calls once it has its answer: it exits.
  */
 async function runCommand(op: Operation, ctx: Context, raw: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const input = parseInput(op.input, raw, { rules: op.inputRules }) as Record<string, unknown>;
+  const input = parseInput(op.input, raw, { rules: inputRulesOf(op, ctx) }) as Record<string, unknown>;
   return combinable(op, input) ? runCombined(op, ctx, input, 'cli', { serve: false }) : runParsed(op, ctx, input);
 }

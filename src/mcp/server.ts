@@ -13,7 +13,7 @@ import { refuseOtherAgent, startedAgent } from '../domain/agent-markers.js';
 import { appendJsonLine, callRecord, invocationPaths, runDir, type CallRecord } from '../store/runs.js';
 import { OPERATIONS } from '../ops/index.js';
 import { parseInput } from '../ops/input.js';
-import { createContext, type Context, type Operation, type Profile } from '../ops/registry.js';
+import { createContext, inputRulesOf, type Context, type Operation, type Profile } from '../ops/registry.js';
 import { endTenures, runCombined } from '../ops/combine.js';
 import { refTo, resolveRefs, resolveRefsDeep, type Ref } from '../domain/refs.js';
 import { fitGuidance, toolSpeller } from './refs.js';
@@ -114,7 +114,7 @@ async function callTool(ctx: Context, op: Operation, input: z.ZodObject, args: u
   try {
     if (binding) args = bindArgs(op, binding, args);
     const ownAgentId = 'agent_id' in op.input.shape;
-    const parsed = parseInput(input, args, { rules: op.inputRules, extra: ownAgentId ? ['response_format'] : ['response_format', 'agent_id'] }) as Record<string, unknown>;
+    const parsed = parseInput(input, args, { rules: inputRulesOf(op, ctx), extra: ownAgentId ? ['response_format'] : ['response_format', 'agent_id'] }) as Record<string, unknown>;
     const { response_format: format = 'markdown', ...rest } = parsed as { response_format?: ResponseFormat };
     if (!ownAgentId) delete (rest as Record<string, unknown>).agent_id;
     const data = resolveRefsDeep(await runCombined(op, { ...ctx, fits: fitsFor(op.name, format) }, rest, format, { signal }), spell);

@@ -33,7 +33,7 @@ import { awaitTurn, changeIn, someoneInLine, type Answered, type BoardLock, type
 import { refuseOutsideAssignment, runParsed } from './execute.js';
 import { catalog, loadOperation } from './catalog.js';
 import { CALL_LOST, parseInput } from './input.js';
-import type { Context, Operation, RunPhase } from './registry.js';
+import { inputRulesOf, type Context, type Operation, type RunPhase } from './registry.js';
 import { fitsFor, type ResponseFormat } from '../mcp/result.js';
 import { printable } from '../domain/text.js';
 
@@ -365,7 +365,7 @@ async function runQueued(ctx: Context, body: CallBody, ownCall: boolean): Promis
   if (!ownCall) {
     if (!op || !combinable(op, {})) fail('USAGE', `"${printable(String(body.op))}" is not a write an agent may queue.`, `Try ${SAME_CALL} again.`);
     const { imported_from: _set, ...fields } = (body.input ?? {}) as Record<string, unknown>;
-    input = parseInput(op.input, fields, { rules: op.inputRules }) as Record<string, unknown>;
+    input = parseInput(op.input, fields, { rules: inputRulesOf(op, ctx) }) as Record<string, unknown>;
     if (!combinable(op, input)) fail('HUMAN_ONLY', 'A person acts from the agentboard CLI, not through an MCP server.', 'Call the tool with your agent id.');
   }
   // A command line shows a result whole; an MCP client gets it cut to fit its cap, in its format.

@@ -2,7 +2,7 @@
  * Running an operation the same way for every adapter: check the input, run, shape the output.
  * What an adapter adds is only how input arrives and how the result is shown.
  */
-import type { Context, Operation } from './registry.js';
+import { inputRulesOf, type Context, type Operation } from './registry.js';
 import { parseInput } from './input.js';
 import { fail } from '../errors.js';
 import { printable } from '../domain/text.js';
@@ -23,7 +23,7 @@ export function refuseOutsideAssignment(op: Operation, ctx: Context, input: Reco
 }
 
 export async function execute(op: Operation, ctx: Context, raw: unknown): Promise<Record<string, unknown>> {
-  return runParsed(op, ctx, parseInput(op.input, raw, { rules: op.inputRules }));
+  return runParsed(op, ctx, parseInput(op.input, raw, { rules: inputRulesOf(op, ctx) }));
 }
 
 /**

@@ -136,9 +136,10 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodO
   /**
    * The document rules the input schema cannot express (a requirement without MUST, a dependency
    * on a task that is not there), as messages, run on an input that failed its schema so that one
-   * answer names every problem.
+   * answer names every problem. Given the call's context, a rule may read the board (a task's
+   * dependencies are checked against its change's list).
    */
-  inputRules?: (raw: Record<string, unknown>) => string[];
+  inputRules?: (raw: Record<string, unknown>, ctx?: Context) => string[];
   /**
    * On a shared board whose remote cannot be reached, the write is checked against the local copy
    * and queued, to be pushed in order on the next sync (notes and progress); other writes fail.
@@ -157,6 +158,12 @@ export function defineOp<I extends z.ZodObject, O extends z.ZodObject>(op: Opera
   if (op.access === 'human' && op.tool) throw new Error(`${op.name}: human-only operations are not tools`);
   if (op.access !== 'human' && !op.tool) throw new Error(`${op.name}: operations an agent may call need a tool`);
   return op;
+}
+
+/** The operation's input rules for a call made in `ctx`: those that read the board read it there. */
+export function inputRulesOf(op: Operation, ctx: Context): ((raw: Record<string, unknown>) => string[]) | undefined {
+  const rules = op.inputRules;
+  return rules && ((raw) => rules(raw, ctx));
 }
 
 /** Refuses a human-only operation for anyone but a person. */

@@ -17,11 +17,11 @@ import { ownTaskElsewhere, ownTasks, takeForWork, workedOn } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
 import { moveSession, startWorking } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
-import type { DocFile } from '../store/documents.js';
+import { unparsable, type DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
 import { writtenAt } from '../store/remote/intent.js';
 import { checkBeforeWrite, noTaskList } from './doc-write.js';
-import { defineOp, requireHuman } from './registry.js';
+import { defineOp, requireHuman, type Context } from './registry.js';
 import { Actor, ArchivedLeftOut, BlockerSeverity, ChangeId, chars, LocalTaskId, TaskOut, TaskRef, TaskStatusInput, TaskSummaryOut, text } from './schemas.js';
 import { TaskPlanFields } from './task-plan.js';
 import { page, Page, pageInput } from './pages.js';
@@ -187,6 +187,29 @@ export const showTask = defineOp({
 
 // ---- the plan -------------------------------------------------------------------------------------
 
+/**
+ * What the dependencies of a task to add break against its change's list as it stands (a task it
+ * does not have, one named twice, the task itself), said with the input's other problems so that
+ * one answer names them all. Read outside the board lock: the write checks the list again.
+ */
+function addTaskRules(raw: Record<string, unknown>, ctx?: Context): string[] {
+  const depends = Array.isArray(raw.depends) ? raw.depends.filter((d): d is string => typeof d === 'string') : [];
+  if (!ctx || depends.length === 0 || !ChangeId.safeParse(raw.change_id).success) return [];
+  const changeId = raw.change_id as string;
+  const board = ctx.board();
+  const doc = board.hasChange(changeId) ? board.readDoc(changeId, 'tasks') : null;
+  if (!doc || unparsable(doc)) return [];
+  const ids = new Set(tasksOf(doc).map((t) => t.id));
+  const twice = [...new Set(depends.filter((d, i) => depends.indexOf(d) !== i))];
+  const self = typeof raw.id === 'string' && depends.includes(raw.id) ? raw.id : null;
+  const missing = [...new Set(depends.filter((d) => !ids.has(d) && d !== self))];
+  return [
+    ...twice.map((d) => `depends names ${printable(d)} more than once`),
+    ...(self !== null ? [`depends names ${printable(self)}, the task itself`] : []),
+    ...(missing.length > 0 ? [`depends names ${missing.map((d) => printable(d)).join(', ')}, which ${missing.length === 1 ? 'is not a task' : 'are not tasks'} of ${changeId}`] : []),
+  ];
+}
+
 export const addTask = defineOp({
   name: 'task.add',
   summary: 'Add a task to a change\'s task list',
@@ -200,6 +223,7 @@ export const addTask = defineOp({
   }),
   output: TaskResult,
   cli: { command: 'task add', args: ['change_id'], flags: { files: 'file' } },
+  inputRules: addTaskRules,
   tool: {
     name: 'agentboard_add_task',
     title: 'Add a task',

@@ -84,3 +84,20 @@ describe('complete_task while the agent still holds a blocked task', () => {
     expect(await mcp.close()).toBe(0);
   });
 });
+
+describe('add_task with a bad field and a missing dependency', () => {
+  it('says both in one answer, and writes nothing', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'deps', [{ title: 'One' }]);
+    const mcp = await server(dir, 'planner', 'planner');
+    const before = snapshot(dir);
+    const { error } = await mcp.call('agentboard_add_task', { change_id: 'deps', title: 'x'.repeat(201), depends: ['T1', 'T9'] });
+    expect(snapshot(dir)).toEqual(before);
+    expect(error!.code).toBe('INVALID_INPUT');
+    expect(error!.message).toBe('Invalid input: title has 201 characters; at most 200 are allowed; depends names T9, which is not a task of deps.');
+    // Fixed as told, the call is taken.
+    const fixed = await mcp.call('agentboard_add_task', { change_id: 'deps', title: 'Two', depends: ['T1'] });
+    expect(fixed.data).toMatchObject({ task: { task_id: 'deps/T2', depends: ['T1'] } });
+    expect(await mcp.close()).toBe(0);
+  });
+});
