@@ -3,6 +3,7 @@ import { fail } from '../errors.js';
 import { canMoveSession, SESSION_MOVES, type SessionStatus } from './lifecycle.js';
 import type { InputRecord, RuntimeData, SessionRecord } from './records.js';
 import { refTo } from './refs.js';
+import { printable } from './text.js';
 
 const HISTORY_MAX = 50;
 const RESOLVED_INPUTS_MAX = 500;
@@ -145,6 +146,28 @@ function pruneResolvedInputs(data: RuntimeData): void {
 
 export function openInputOf(data: RuntimeData, agentId: string): InputRecord | undefined {
   return Object.values(data.inputs).find((i) => i.agent_id === agentId && i.status === 'open');
+}
+
+/** What an agent's session says when a person sent a task it submitted back to the pool (`task.reject`), with why. */
+export function sentBackMessage(ref: string, feedback: string): string {
+  return `${ref} was sent back to the pool: ${printable(feedback, 200)}`;
+}
+
+/** What it says when a person moved its submitted work out of review otherwise (released or deleted it). */
+export const SENT_BACK = 'submitted work was sent back';
+
+/**
+ * Ends the word of an agent's session that its work was sent back, once the agent took the task
+ * again (`ref`) or finished other work (no `ref`): it no longer tells the agent what to do. Whether
+ * the session changed.
+ */
+export function clearSentBack(data: RuntimeData, agentId: string, ref?: string): boolean {
+  const session = data.sessions[agentId];
+  const message = session?.message;
+  if (message === undefined) return false;
+  const said = message === SENT_BACK || (ref === undefined ? / was sent back to the pool: /.test(message) : message.startsWith(sentBackMessage(ref, '')));
+  if (said) delete session!.message;
+  return said;
 }
 
 /** Work an agent submitted without naming tasks that still awaits review: its pull request, or the start of its summary; null when none. */

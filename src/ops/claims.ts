@@ -1,6 +1,6 @@
 /** Taking a task for work on any path that changes its state: the claim rules, the log and the session, as `next` does; and the session of other work. */
 import { isHuman, taskRef } from '../domain/ids.js';
-import { pendingSubmission, startWorking } from '../domain/sessions.js';
+import { clearSentBack, pendingSubmission, startWorking } from '../domain/sessions.js';
 import { holdOrClaim } from '../domain/task-rules.js';
 import type { Task } from '../domain/model.js';
 import type { Transaction } from '../store/transaction.js';
@@ -38,6 +38,8 @@ function awaitingReview(tx: Transaction, actor: string): string | null {
 export function takeForWork(tx: Transaction, found: FoundTask, task: Task, ref: string, actor: string, verb: string): void {
   if (holdOrClaim(task, ref, actor, tx.now, { byId: found.byId, listProblem: workProblem(tx, found.changeId, found.doc), ownInProgress: () => ownTaskElsewhere(tx, actor, ref), awaitingReview: () => awaitingReview(tx, actor) }, verb)) {
     tx.log(actor, 'task.claim', ref, `claimed ${ref}: ${task.title}`, found.changeId);
+    // Taken again, a task that was sent back is no longer news to its agent.
+    if (clearSentBack(tx.runtime, actor, ref)) tx.saveRuntime();
   }
   // Working on a task is working: a session still started (or completed), awaiting input or blocked moves on the way.
   if (!isHuman(actor) && startWorking(tx.runtime, actor, tx.now, `${verb} ${ref}`)) tx.saveRuntime();

@@ -1,14 +1,15 @@
 /**
  * `next`: one critical section that selects and claims. In order: the agent's own task in
  * progress (resume); else, when the agent's work awaits a person's review, say so and hand out
- * nothing new; else a rejected document to revise; else the best ready task, claimed; else
- * "nothing available" with the reasons counted.
+ * nothing new; else the document it revises; else a task of its own a person sent back; else a
+ * rejected document to revise; else the best ready task, claimed; else "nothing available" with
+ * the reasons counted.
  */
 import * as z from 'zod';
 import { parseTaskRef, taskRef } from '../domain/ids.js';
 import { isReady, ownTaskInProgress, selectTask, type NothingReasons, type Selection, type WorkPool } from '../domain/next-task.js';
 import { STAGES, type Stage, type TaskState } from '../domain/model.js';
-import { pendingSubmission, startWorking } from '../domain/sessions.js';
+import { clearSentBack, pendingSubmission, startWorking } from '../domain/sessions.js';
 import { moveTask } from '../domain/task-moves.js';
 import { renderDocFile, unparsable, type DocFile } from '../store/documents.js';
 import type { HeadMeta } from '../store/board.js';
@@ -17,7 +18,7 @@ import type { Transaction } from '../store/transaction.js';
 import { docWord, SUBMIT_OP } from './doc-write.js';
 import { defineOp } from './registry.js';
 import { Actor, ChangeId, NoteOut, TaskOut } from './schemas.js';
-import { earlierProblem, listProblem, requireChange, taskOut, tasksOf, type FoundTask } from './view.js';
+import { earlierProblem, listProblem, requireChange, taskOut, tasksOf, workProblem, type FoundTask } from './view.js';
 import { refTo } from '../domain/refs.js';
 
 /** A task list only if it parses whole: agentboard hands out no task of a list it could not write. */
@@ -221,6 +222,10 @@ export const nextTask = defineOp({
       // (it took it up through one that writes documents): one piece of work at a time.
       const revising = found.docs.find((d) => d.meta.status === 'rejected' && d.meta.assignee === agent);
       if (revising) return revise(revising.changeId, revising.type, tx.readDoc(revising.changeId, revising.type)!, true);
+      // A task of its own that a person sent back comes to the agent before any other work when it
+      // asks again: it did the work, and the feedback is for it. Others take it until then.
+      const returned = sentBack(tx, agent, input.change_id);
+      if (returned) return claim(tx, agent, returned, ownPools, true);
       const rejected = found.docs.filter((d) => d.meta.status === 'rejected' && (ctx.writesDocuments ?? STAGES).includes(d.type));
       const free = rejected.find((d) => !d.meta.assignee);
       if (free) {
@@ -254,24 +259,47 @@ export const nextTask = defineOp({
         const replaced = board.notices.some((n) => n.kind === 'replaced');
         return { ...EMPTY, status: 'nothing_available', message: replaced ? REPLACED : nothingMessage(reasons, blocked, input.change_id), reasons };
       }
-      const task = structuredClone(chosen.task);
-      const ref = taskRef(chosen.changeId, task.id);
-      moveTask(task, ref, 'in_progress', agent, 'agent', tx.now);
-      tx.putTasks(chosen.changeId, { replace: [task] });
-      startWorking(tx.runtime, agent, tx.now, `claim ${ref}`);
-      tx.saveRuntime();
-      tx.log(agent, 'task.claim', ref, `claimed ${ref}: ${task.title}`, chosen.changeId);
-      const claimed: FoundTask = { ...chosen, task, byId: new Map(chosen.byId).set(task.id, task) };
-      return {
-        ...EMPTY,
-        status: 'assigned',
-        message: `${ref} is yours: ${task.title}. Report with ${refTo('task.progress', { task_id: ref })}, note decisions with ${refTo('task.note', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })} (or ${refTo('session.submit', { tasks: [ref] })} when a person must check it).${alsoBlocked(ownPools, agent)}`,
-        task: taskOut(chosen.changeId, task, claimed.byId),
-        context: context(tx, claimed),
-      };
+      return claim(tx, agent, chosen, ownPools, false);
     });
   },
 });
+
+/** Claims the task chosen for the agent: in progress, its session working, logged. `again`: a task of its own a person sent back. */
+function claim(tx: Transaction, agent: string, chosen: FoundTask, ownPools: readonly WorkPool<TaskSummary>[], again: boolean): NextResult {
+  const task = structuredClone(chosen.task);
+  const ref = taskRef(chosen.changeId, task.id);
+  moveTask(task, ref, 'in_progress', agent, 'agent', tx.now);
+  tx.putTasks(chosen.changeId, { replace: [task] });
+  startWorking(tx.runtime, agent, tx.now, `claim ${ref}`);
+  // Taken again, the task its session said was sent back is no longer news.
+  clearSentBack(tx.runtime, agent, ref);
+  tx.saveRuntime();
+  tx.log(agent, 'task.claim', ref, `claimed ${ref}${again ? ' again, sent back to it' : ''}: ${task.title}`, chosen.changeId);
+  const claimed: FoundTask = { ...chosen, task, byId: new Map(chosen.byId).set(task.id, task) };
+  const given = again ? `${ref} is yours again: a person sent your work on it back (${task.title}); address their feedback.` : `${ref} is yours: ${task.title}.`;
+  return {
+    ...EMPTY,
+    status: 'assigned',
+    message: `${given} Report with ${refTo('task.progress', { task_id: ref })}, note decisions with ${refTo('task.note', { task_id: ref })}, and finish with ${refTo('task.done', { task_id: ref })} (or ${refTo('session.submit', { tasks: [ref] })} when a person must check it).${alsoBlocked(ownPools, agent)}`,
+    task: taskOut(chosen.changeId, task, claimed.byId),
+    context: context(tx, claimed),
+  };
+}
+
+/**
+ * A task the agent submitted last that a person has sent back since (with feedback) and nobody has
+ * taken meanwhile: ready, in a change that hands out work (of `only`, when given); null when none.
+ */
+function sentBack(tx: Transaction, agent: string, only?: string): FoundTask | null {
+  const review = tx.runtime.sessions[agent]?.review;
+  for (const ref of review?.tasks ?? []) {
+    const parsed = parseTaskRef(ref);
+    if (typeof parsed === 'string' || (only !== undefined && parsed.changeId !== only) || !tx.hasChange(parsed.changeId)) continue;
+    const back = confirm(tx, parsed.changeId, parsed.taskId, (f) => isReady(f.task, f.byId) && f.task.feedback.some((n) => n.at >= review!.submitted_at) && workProblem(tx, f.changeId, f.doc) === null);
+    if (back) return back;
+  }
+  return null;
+}
 
 /** The tasks an agent holds blocked, by their board-wide ids. */
 function blockedOf(pools: readonly WorkPool<TaskSummary>[], agent: string): string[] {

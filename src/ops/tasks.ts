@@ -15,7 +15,7 @@ import { isHeld, type Task } from '../domain/model.js';
 import { assertMayDelete, assertMayTouch, isPlanning, NOTE, refuseDone } from '../domain/task-rules.js';
 import { ownTaskElsewhere, ownTasks, takeForWork, workedOn } from './claims.js';
 import { moveTask } from '../domain/task-moves.js';
-import { moveSession, startWorking } from '../domain/sessions.js';
+import { clearSentBack, moveSession, SENT_BACK, sentBackMessage, startWorking } from '../domain/sessions.js';
 import type { Board } from '../store/board.js';
 import { unparsable, type DocFile } from '../store/documents.js';
 import type { Transaction } from '../store/transaction.js';
@@ -430,6 +430,8 @@ export const completeTask = defineOp({
       if (task.status === 'blocked' && !isHuman(input.agent_id)) assertFreeToResume(tx, input.agent_id, input.task_id);
       moveTask(task, input.task_id, 'done', input.agent_id, actorRole(input.agent_id), tx.now);
       if (input.note) task.notes.push({ author: input.agent_id, at: tx.now, text: input.note });
+      // Work finished: the word that earlier work was sent back has been acted on, or work went on without it.
+      if (clearSentBack(tx.runtime, input.agent_id)) tx.saveRuntime();
       const ended = claimEnded(found.task, task, input.agent_id);
       return {
         result: { ...result(tx, found, task), ...stillBlocked(tx, input.agent_id, input.task_id) },
@@ -603,7 +605,7 @@ export const releaseTask = defineOp({
 });
 
 /** After a person decides on an agent's submitted task, that agent's session follows. */
-function settleSession(tx: Transaction, agentId: string | undefined, approved: boolean, sentBack = 'submitted work was sent back'): void {
+function settleSession(tx: Transaction, agentId: string | undefined, approved: boolean, sentBack = SENT_BACK): void {
   if (!agentId) return;
   const session = tx.runtime.sessions[agentId];
   if (!session || session.status !== 'awaiting_review') return;
@@ -665,7 +667,7 @@ export const rejectTask = defineOp({
       return {
         result: result(tx, found, task),
         // The agent reads which task came back, and why, in its workflow state: the task is in the pool again, its feedback on it.
-        after: (t) => settleSession(t, holder, false, `${input.task_id} was sent back to the pool: ${printable(input.feedback, 200)}`),
+        after: (t) => settleSession(t, holder, false, sentBackMessage(input.task_id, input.feedback)),
         log: [input.agent_id, 'task.reject', `sent ${input.task_id} back to the pool (work of ${holder}): ${input.feedback.slice(0, 120)}`],
       };
     });

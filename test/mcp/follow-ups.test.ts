@@ -3,8 +3,10 @@
  * names tools of its own profile with real ids (never a command line, never a tool it lacks), and
  * one answer says everything the call needs to hear.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, newBoard, snapshot, tempDir } from '../helpers.js';
+import { BIN, changeWithTasks, newBoard, ok, snapshot, tempDir } from '../helpers.js';
 import { stdioServer } from './helpers.js';
 
 const NOTES = 'No additional notes: straightforward, nothing unexpected.';
@@ -99,5 +101,61 @@ describe('add_task with a bad field and a missing dependency', () => {
     const fixed = await mcp.call('agentboard_add_task', { change_id: 'deps', title: 'Two', depends: ['T1'] });
     expect(fixed.data).toMatchObject({ task: { task_id: 'deps/T2', depends: ['T1'] } });
     expect(await mcp.close()).toBe(0);
+  });
+});
+
+describe('a task a person rejected', () => {
+  async function rejected() {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'back', [{ title: 'Urgent one', priority: 'urgent' }, { title: 'Rejected one', priority: 'low' }]);
+    const author = await server(dir, 'worker', 'author');
+    const other = await server(dir, 'worker', 'other');
+    // other takes the urgent task; author takes the other one, submits it, and a person sends it back.
+    expect((await other.call('agentboard_get_next_task', {})).data.task.task_id).toBe('back/T1');
+    expect((await author.call('agentboard_get_next_task', {})).data.task.task_id).toBe('back/T2');
+    await author.call('agentboard_submit_for_review', { summary: 'Done.', tasks: ['back/T2'] });
+    await ok(dir, ['reject', 'back/T2', '--feedback', 'Handle the empty list.']);
+    // A ready task better than the rejected one, for whoever asks.
+    await ok(dir, ['task', 'add', 'back', '--as', 'writer', '--title', 'High one', '--priority', 'high']);
+    return { dir, author, other };
+  }
+
+  it('goes to its author first when it asks, with the feedback; its "sent back" message is then cleared', async () => {
+    const { dir, author, other } = await rejected();
+    expect((await author.call('agentboard_get_workflow_state', {})).data.message).toBe('back/T2 was sent back to the pool: Handle the empty list.');
+    const again = await author.call('agentboard_get_next_task', {});
+    expect(again.data).toMatchObject({ status: 'assigned', task: { task_id: 'back/T2', assignee: 'author' } });
+    expect(again.data.context.feedback).toEqual([{ author: 'human:tester', at: expect.any(String), text: 'Handle the empty list.' }]);
+    expect(again.data.message).toContain('back/T2');
+    const state = await author.call('agentboard_get_workflow_state', {});
+    expect(state.data.status).toBe('working');
+    expect(state.data.message).toBeNull();
+    expect(JSON.parse(readFileSync(join(dir, 'agentd/.runtime/state.json'), 'utf8')).sessions.author.message ?? '').not.toContain('sent back');
+    await author.close();
+    await other.close();
+  });
+
+  it('goes to another agent when its author does not come back', async () => {
+    const { author, other } = await rejected();
+    await other.call('agentboard_complete_task', { task_id: 'back/T1' });
+    expect((await other.call('agentboard_get_next_task', {})).data.task.task_id).toBe('back/T3');
+    await other.call('agentboard_complete_task', { task_id: 'back/T3' });
+    const taken = await other.call('agentboard_get_next_task', {});
+    expect(taken.data).toMatchObject({ status: 'assigned', task: { task_id: 'back/T2', assignee: 'other' } });
+    // Its author, asking now, is not given it: another holds it.
+    expect((await author.call('agentboard_get_next_task', {})).data.status).toBe('nothing_available');
+    await author.close();
+    await other.close();
+  });
+
+  it("clears its author's \"sent back\" message once the author completes other work", async () => {
+    const { dir, author, other } = await rejected();
+    // The author finishes the task the other agent let go of (a person released it) instead.
+    await ok(dir, ['release', 'back/T1']);
+    await author.call('agentboard_complete_task', { task_id: 'back/T1' });
+    const state = await author.call('agentboard_get_workflow_state', {});
+    expect(state.data.message ?? '').not.toContain('sent back');
+    await author.close();
+    await other.close();
   });
 });
