@@ -120,7 +120,7 @@ function written(data: Data): string {
 }
 
 function workflow(data: Data): string {
-  if (data.session === 0) return `${data.agent_id}: no session yet (its first call that does work opens one)\n`;
+  if (data.session === 0) return `${data.message ?? `${data.agent_id}: no session yet (its first call that does work opens one)`}\n`;
   let out = `${data.agent_id}: ${data.status}${data.message ? ` · ${data.message}` : ''} (session ${data.session}, ${data.history_total} move${data.history_total === 1 ? '' : 's'})\n`;
   if (data.phase || data.progress) out += `  ${[data.phase, data.progress].filter(Boolean).join(' · ')}\n`;
   if (data.reason) out += `  blocked: ${data.reason}${data.blockers?.length ? ` (${data.blockers.join('; ')})` : ''}\n`;

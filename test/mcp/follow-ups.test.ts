@@ -3,7 +3,7 @@
  * names tools of its own profile with real ids (never a command line, never a tool it lacks), and
  * one answer says everything the call needs to hear.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, changeWithTasks, newBoard, ok, snapshot, tempDir } from '../helpers.js';
@@ -157,5 +157,26 @@ describe('a task a person rejected', () => {
     expect(state.data.message ?? '').not.toContain('sent back');
     await author.close();
     await other.close();
+  });
+});
+
+describe('get_workflow_state for an agent with no session', () => {
+  it('says it has no session yet, and the tool of its profile that starts one', async () => {
+    const dir = await newBoard();
+    for (const profile of ['worker', 'planner', 'reviewer', 'agent']) {
+      const agent = `new-${profile}`;
+      const mcp = await server(dir, profile, agent);
+      const { data, text } = await mcp.call('agentboard_get_workflow_state', {});
+      expect(data.session).toBe(0);
+      expect(data.message).toBe(`${agent} has no session yet: it starts one by registering with agentboard_register_agent {"agent_id":"${agent}"} (its name and role), or with its first call that does work.`);
+      expect(text).toBe(`${data.message}\n`);
+      expect(named(`${data.message} ${text}`).filter((t) => !mcp.tools.includes(t))).toEqual([]);
+      // Read only: the read opened no session. Followed, the step starts one.
+      const state = join(dir, 'agentd/.runtime/state.json');
+      expect(existsSync(state) ? JSON.parse(readFileSync(state, 'utf8')).sessions[agent] : undefined).toBeUndefined();
+      await mcp.call('agentboard_register_agent', { name: 'Newcomer', role: 'Developer' });
+      expect((await mcp.call('agentboard_get_workflow_state', {})).data).toMatchObject({ session: 1, status: 'started', message: null });
+      expect(await mcp.close()).toBe(0);
+    }
   });
 });

@@ -298,7 +298,7 @@ describe('the record of done work, over MCP', () => {
     const before = snapshot(dir);
     const state = await mcp.call('agentboard_get_workflow_state', { agent_id: 'ghost' });
     expect(state.data).toMatchObject({ agent_id: 'ghost', session: 0, status: 'started', history: [], history_total: 0 });
-    expect(state.text).toContain('ghost: no session yet');
+    expect(state.text).toContain('ghost has no session yet: it starts one by registering with agentboard_register_agent {"agent_id":"ghost"}');
     const history = await mcp.call('agentboard_get_session_history', { agent_id: 'ghost' });
     expect(history.data).toMatchObject({ agent_id: 'ghost', session: 0, moves: [], total: 0 });
     expect(history.text).toContain('ghost: no session yet');
