@@ -246,6 +246,9 @@ function refuseHandEdit(shown: string): never {
   );
 }
 
+/** The task lists a transaction read or staged, summed up (Transaction.taskList). */
+const listsSeen = new WeakMap<DocFile<'tasks'>, TaskList | null>();
+
 export class Transaction implements Reader {
   /** The board's time of this write (the file system's clock, via the lock), as ISO 8601. */
   readonly now: string;
@@ -397,8 +400,12 @@ export class Transaction implements Reader {
   taskList(changeId: string): TaskList | null {
     const path = this.board.docPath(changeId, 'tasks');
     if (this.seen.has(path) || this.newChanges.has(changeId)) {
-      const doc = this.seen.get(path);
-      return doc ? listOf(doc as DocFile<'tasks'>, false) : null;
+      const doc = this.seen.get(path) as DocFile<'tasks'> | undefined;
+      if (!doc) return null;
+      // Summed up once per version of the list: a write stages a new one, and each call of a batch asks again.
+      let list = listsSeen.get(doc);
+      if (list === undefined) listsSeen.set(doc, (list = listOf(doc, false)));
+      return list;
     }
     let list: TaskList | null;
     try {
