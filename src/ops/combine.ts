@@ -268,8 +268,9 @@ async function callsQueued(board: Board, queue: CallQueue, want: number, until: 
   while (!closed && !someoneInLine(board.runtimeDir)) {
     // Watched before the queue is counted, so that no call comes unseen.
     let come = 0;
+    let seen = false;
     const arrived = new Set<string>();
-    const enough = (file: string) => isCallName(file) && (arrived.add(file), come + arrived.size >= want);
+    const enough = (file: string) => isCallName(file) && (arrived.add(file), (seen ||= come + arrived.size >= want));
     // The line is looked at again at least every LINE_LOOK_MS while this holder waits.
     const woken = changeIn([{ dir: queue.dir, names: enough }], Math.max(0, Math.min(until - Date.now(), LINE_LOOK_MS)));
     closing = woken.cancel;
@@ -279,6 +280,8 @@ async function callsQueued(board: Board, queue: CallQueue, want: number, until: 
       return come >= want;
     }
     await woken.done;
+    // Woken by as many calls as wanted coming (their names seen): not counted again, the batch takes them up.
+    if (seen) return true;
   }
   return false;
 }
