@@ -292,6 +292,21 @@ function scenarioSteps(line: string): { n: string | null; given: string; when: s
   return { n: start[1] ?? null, given: parts.given.join('\n'), when: parts.when.join('\n'), then: parts.then.join('\n') };
 }
 
+/**
+ * Lines with each heading left with nothing under it taken out ("### Acceptance Scenarios" once its
+ * scenarios were read out of the text): a heading stays when text follows it before the next
+ * heading of its level or above.
+ */
+function withoutEmptyHeadings(lines: string[]): string[] {
+  const inFence = fencedLines(lines);
+  const level = (i: number) => (inFence[i] ? 0 : headingLevel(lines[i]!));
+  return lines.filter((_, i) => {
+    if (level(i) === 0) return true;
+    for (let j = i + 1; j < lines.length && !(level(j) > 0 && level(j) <= level(i)); j++) if (lines[j]!.trim() !== '') return true;
+    return false;
+  });
+}
+
 /** A requirement's title: the start of its text, up to a clause. */
 function titleOf(text: string): string {
   return cutTitle(text.replace(/\*\*/g, '').replace(/\.$/, ''), 80);
@@ -483,9 +498,9 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   /**
    * The user stories and their acceptance scenarios of lines from..to: the scenarios go to the spec,
    * each story's title to What Changes (the first template's "### Primary User Story" by its text);
-   * the other lines are kept, for the overview.
+   * the other lines are kept, for the overview (or for where `keptIn` says).
    */
-  const readUserScenarios = (from: number, to: number): string[] => {
+  const readUserScenarios = (from: number, to: number, keptIn = 'the overview of spec.md'): string[] => {
     const kept: string[] = [];
     let story: ReturnType<typeof storyOf> = null;
     // spec-kit's first template has one "### Primary User Story" and its "### Acceptance Scenarios".
@@ -538,7 +553,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       }
       // A scenario not read is said once, at its first line: the lines of its steps follow one another.
       if (!inFence[i] && STEP_MENTION.test(line)) {
-        if (unread !== i - 1) log.finding('warning', 'this reads like an acceptance scenario, but agentboard reads one only with a **When** and a **Then**, its steps on one numbered or bulleted line or one a line; its lines stay in the overview of spec.md', 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
+        if (unread !== i - 1) log.finding('warning', `this reads like an acceptance scenario, but agentboard reads one only with a **When** and a **Then**, its steps on one numbered or bulleted line or one a line; its lines stay in ${keptIn}`, 'write it as "1. **Given** …, **When** …, **Then** …" under its user story, or add the scenario on the board', i + 1);
         unread = i;
       }
       if (primary && headingLevel(line) !== 3 && !inFence[i]) primary.push(line);
@@ -594,10 +609,23 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
       log.mapped(section.heading.index + 1, heading, said.trim() ? 'Impact of proposal.md' : 'nothing: the section is empty');
       continue;
     }
-    // The board's spec reads its scenarios under these headings, and spec-kit's are taken from the user stories.
-    const kept = key === 'acceptance criteria' || key === 'scenarios' ? `${section.heading.text} (as written in spec-kit)` : section.heading.text;
-    sections.push({ heading: kept, text: readBlock(section.content, 2), after });
-    log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${kept}"`);
+    // The board's spec reads its scenarios under these headings, and spec-kit's are taken from the
+    // user stories; those written here are read as the stories' are, the rest kept as written.
+    if (key.startsWith('acceptance criteria') || key.startsWith('scenarios')) {
+      const kept = `${section.heading.text} (as written in spec-kit)`;
+      const before = spec.scenarios.length;
+      const rest = readBlock(withoutEmptyHeadings(readUserScenarios(section.heading.index + 1, section.end, `the section "${kept}" of spec.md`)).join('\n').trim(), 2);
+      if (spec.scenarios.length === before) {
+        sections.push({ heading: kept, text: readBlock(section.content, 2), after });
+        log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${kept}"`);
+      } else {
+        if (rest.trim()) sections.push({ heading: kept, text: rest, after });
+        log.mapped(section.heading.index + 1, heading, `spec.md: its scenarios under Acceptance Criteria${rest.trim() ? `, the rest kept as the section "${kept}"` : ''}`);
+      }
+      continue;
+    }
+    sections.push({ heading: section.heading.text, text: readBlock(section.content, 2), after });
+    log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${section.heading.text}"`);
   }
   if (sections.length > 0) spec.sections = sections;
   spec.overview = overview.filter((t) => t.trim()).join('\n\n');

@@ -826,3 +826,51 @@ describe('a spec-kit spec whose stories are under "## User Stories", with no sce
     expect(errors.map((f: any) => f.rule)).toEqual(['spec.scenarios.missing']);
   });
 });
+
+describe('a spec-kit spec.md whose Given/When/Then scenarios stand under its own "## Acceptance Criteria" section, not under a user story', () => {
+  it('reads them as the scenarios of its spec, the other lines of the section kept under its heading: the spec lands valid', async () => {
+    const spec = [
+      '# Feature Specification: Rooms',
+      '',
+      '**Input**: User description: "Let people book meeting rooms without asking the front desk."',
+      '',
+      '## User Scenarios & Testing',
+      '',
+      '### User Story 1 - Book (Priority: P1)',
+      '',
+      'A person books a room.',
+      '',
+      '## Requirements',
+      '',
+      '- **FR-001**: System MUST let people book rooms.',
+      '',
+      '## Acceptance Criteria',
+      '',
+      '1. **Given** a free room, **When** a person books it, **Then** it is booked.',
+      '2. **Given** a booked room, **When** another person books it,',
+      '   **Then** they are told it is taken.',
+      '',
+      "Bookings show on the room's page within a minute.",
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec, 'specs/001-rooms/tasks.md': SK_TASKS }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], findings: [] });
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.scenarios.map((s: any) => [s.name, s.given, s.when, s.then])).toEqual([
+      ['Acceptance scenario 1', 'a free room', 'a person books it', 'it is booked.'],
+      ['Acceptance scenario 2', 'a booked room', 'another person books it', 'they are told it is taken.'],
+    ]);
+    expect(content.sections.map((s: any) => [s.heading, s.text])).toEqual([
+      ['', '**Input**: User description: "Let people book meeting rooms without asking the front desk."'],
+      ['Acceptance Criteria (as written in spec-kit)', "Bookings show on the room's page within a minute."],
+    ]);
+    expect(report(data, 'specs/001-rooms/spec.md').lines.filter((l: any) => l.line >= 15).sort((a: any, b: any) => a.line - b.line)).toEqual([
+      { line: 15, text: '## Acceptance Criteria', to: 'spec.md: its scenarios under Acceptance Criteria, the rest kept as the section "Acceptance Criteria (as written in spec-kit)"' },
+      { line: 17, text: '1. **Given** a free room, **When** a person books it, **Then** it is booked.', to: 'scenario "Acceptance scenario 1" of spec.md (Given, When, Then)' },
+      { line: 18, text: '2. **Given** a booked room, **When** another person books it,', to: 'scenario "Acceptance scenario 2" of spec.md (Given, When, Then)' },
+      { line: 19, text: '**Then** they are told it is taken.', to: 'scenario "Acceptance scenario 2" of spec.md (Given, When, Then)' },
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
