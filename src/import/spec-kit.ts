@@ -215,6 +215,8 @@ const FR_TITLE = '(?:[ \\t]+\\(([^)]+)\\))';
 const FR = new RegExp(`^(?:[-*+][ \\t]+)?(?:\\*\\*(${FR_ID})${FR_TITLE}?(?:\\*\\*${FR_TITLE}?[ \\t]*[:：]|[:：]\\*\\*|\\*\\*)|(${FR_ID})${FR_TITLE}?[:：])[ \\t]*(.+)$`);
 /** A requirement as a heading, the lines under it its text: "### FR-CLASS-001: Title", "### FR-001 - Title". */
 const FR_HEADING = new RegExp(`^(${FR_ID})(?:(?:[ \\t]*[:：]|[ \\t]+[-–—])[ \\t]*(.*))?$`);
+/** The prefix of a requirement's id in English (FR), Spanish and Portuguese (RF) and French (EF). */
+const REQUIREMENT_PREFIX = /^(?:FR|RF|EF)-/;
 /** A line that starts with a requirement's id, read or not: said when it is not. */
 const FR_LIKE = new RegExp(`^(?:[-*+][ \\t]+)?(?:\\*\\*)?(${FR_ID})(?![A-Za-z0-9])`);
 
@@ -364,6 +366,9 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   }
   if (intro.join('').trim()) sections.push({ heading: '', text: readBlock(intro.join('\n').trim(), 2), after: 'title' });
 
+  const badRequirementId = (id: string, kept: string, at: number) =>
+    log.finding('warning', `"${id}" cannot be the id of a requirement on the board (an id is a prefix and a number, parted by hyphens, that ends with the number: FR-001, FR-CLASS-001), so this requirement stays as text in the section "${kept}" of spec.md`, 'give it such an id (the next free one, say) in spec.md on the board', at + 1);
+
   /**
    * A requirements section: FR-### lines (with the lines that continue them) are the requirements,
    * each under the "### " heading it stands under as its group; "### Key Entities" is the data
@@ -379,8 +384,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     // Whether the requirement is written as a heading, its text the lines under it.
     let headed = false;
     let blank = false;
-    const badId = (id: string, at: number) =>
-      log.finding('warning', `"${id}" cannot be the id of a requirement on the board (an id is a prefix and a number, parted by hyphens, that ends with the number: FR-001, FR-CLASS-001), so this requirement stays as text in the section "${section.heading.text} (other text)" of spec.md`, 'give it such an id (the next free one, say) in spec.md on the board', at + 1);
+    const badId = (id: string, at: number) => badRequirementId(id, `${section.heading.text} (other text)`, at);
     /** A requirement of line `at`, under the group it stands under. */
     const add = (at: number, id: string, title: string, text: string): Requirement => {
       const requirement: Requirement = { id, title, text };
@@ -498,9 +502,10 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   /**
    * The user stories and their acceptance scenarios of lines from..to: the scenarios go to the spec,
    * each story's title to What Changes (the first template's "### Primary User Story" by its text);
-   * the other lines are kept, for the overview (or for where `keptIn` says).
+   * the other lines are kept, for the overview (or for where `keptIn` says). The scenarios of a
+   * `requirement` are linked to it, and named after it.
    */
-  const readUserScenarios = (from: number, to: number, keptIn = 'the overview of spec.md'): string[] => {
+  const readUserScenarios = (from: number, to: number, { keptIn = 'the overview of spec.md', requirement }: { keptIn?: string; requirement?: string } = {}): string[] => {
     const kept: string[] = [];
     let story: ReturnType<typeof storyOf> = null;
     // spec-kit's first template has one "### Primary User Story" and its "### Acceptance Scenarios".
@@ -545,7 +550,8 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         k++;
         const n = sc.n ?? k;
         const name = story ? `User Story ${story.n}, scenario ${n}: ${story.title}` : under && !/^acceptance scenarios?$/i.test(under) ? `${under}, scenario ${n}` : `Acceptance scenario ${n}`;
-        const scenario: Scenario = { name, given: sc.given, when: sc.when, then: sc.then };
+        const scenario: Scenario = { name: requirement ? `${requirement}, ${name}` : name, given: sc.given, when: sc.when, then: sc.then };
+        if (requirement) scenario.requirement = requirement;
         spec.scenarios.push(scenario);
         item.forEach((l, d) => log.mapped(i + d + 1, l, `scenario "${scenario.name}" of spec.md (Given, When, Then)`));
         i = end - 1;
@@ -563,6 +569,18 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     return kept;
   };
 
+  /**
+   * A section whose heading states a requirement ("## FR-001: Title"): its acceptance scenarios
+   * (under "### Acceptance Scenarios", say) are read as the user stories' are, each linked to the
+   * requirement and named after it; every other line under the heading is its text.
+   */
+  const readRequirementSection = (section: (typeof sectionsList)[number], id: string, title: string) => {
+    const before = spec.scenarios.length;
+    const text = readBlock(withoutEmptyHeadings(readUserScenarios(section.heading.index + 1, section.end, { keptIn: `the text of requirement ${id} of spec.md`, requirement: id })).join('\n').trim(), 2);
+    spec.requirements.push({ id, title: title || titleOf(joinWrapped(text.split('\n')).replace(/\s+/g, ' ')), text });
+    log.mapped(section.heading.index + 1, `## ${section.heading.text}`, `requirement ${id} of spec.md, the lines under it its text${spec.scenarios.length > before ? ', its acceptance scenarios linked to it' : ''}`);
+  };
+
   let after = 'title';
   const overview: string[] = [];
   if (storiesFrom !== null) {
@@ -572,6 +590,16 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
   }
   for (const section of sectionsList) {
     const heading = `## ${section.heading.text}`;
+    // A requirement written as a heading of the level of the sections ("## FR-001: Title"): the lines under it are its text.
+    const stated = FR_HEADING.exec(section.heading.text.trim());
+    if (stated && REQUIREMENT_PREFIX.test(stated[1]!)) {
+      if (REQUIREMENT_ID_PATTERN.test(stated[1]!)) {
+        readRequirementSection(section, stated[1]!, stated[2]?.trim() ?? '');
+        after = 'requirements';
+        continue;
+      }
+      badRequirementId(stated[1]!, section.heading.text, section.heading.index);
+    }
     const key = sectionKind(section, sectionKey(section.heading.text));
     // "## User Scenarios & Testing" as the template names it, or "## User Stories": the stories, with their scenarios when they have any.
     if (key.startsWith('user scenarios') || key.startsWith('user stories')) {
@@ -614,7 +642,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     if (key.startsWith('acceptance criteria') || key.startsWith('scenarios')) {
       const kept = `${section.heading.text} (as written in spec-kit)`;
       const before = spec.scenarios.length;
-      const rest = readBlock(withoutEmptyHeadings(readUserScenarios(section.heading.index + 1, section.end, `the section "${kept}" of spec.md`)).join('\n').trim(), 2);
+      const rest = readBlock(withoutEmptyHeadings(readUserScenarios(section.heading.index + 1, section.end, { keptIn: `the section "${kept}" of spec.md` })).join('\n').trim(), 2);
       if (spec.scenarios.length === before) {
         sections.push({ heading: kept, text: readBlock(section.content, 2), after });
         log.mapped(section.heading.index + 1, heading, `spec.md: kept as the section "${kept}"`);

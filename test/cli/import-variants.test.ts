@@ -874,3 +874,62 @@ describe('a spec-kit spec.md whose Given/When/Then scenarios stand under its own
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
+
+describe('a spec-kit spec.md whose requirements are headings of the level of its sections ("## FR-001: Title")', () => {
+  it('has each read as a requirement, its text the lines under it and its scenarios linked to it; an id the board cannot take stays as a section, with a warning', async () => {
+    const spec = [
+      '# Feature Specification: Rooms',
+      '',
+      '**Input**: User description: "Let people book meeting rooms without asking the front desk."',
+      '',
+      '## User Scenarios & Testing',
+      '',
+      '### User Story 1 - Book (Priority: P1)',
+      '',
+      'A person books a room.',
+      '',
+      '1. **Given** a free room, **When** a person books it, **Then** it is booked.',
+      '',
+      '## FR-001: Book a room',
+      '',
+      'People MUST be able to book a free room.',
+      '',
+      '### Acceptance Scenarios',
+      '',
+      '1. **Given** a room booked by someone else, **When** a person books it, **Then** they are told it is taken.',
+      '',
+      '## FR-002 - Cancel a booking',
+      'A person MUST be able to cancel a booking they made:',
+      "- from the room's page",
+      '',
+      '## FR-1.1: Probe rooms',
+      '',
+      'The system MUST probe rooms.',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec, 'specs/001-rooms/tasks.md': SK_TASKS }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation', documents: ['proposal.md', 'spec.md', 'tasks.md'], attachments: [] });
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.requirements.map((r: any) => [r.id, r.title, r.text])).toEqual([
+      ['FR-001', 'Book a room', 'People MUST be able to book a free room.'],
+      ['FR-002', 'Cancel a booking', "A person MUST be able to cancel a booking they made:\n- from the room's page"],
+    ]);
+    expect(content.scenarios.map((s: any) => [s.name, s.requirement ?? null])).toEqual([
+      ['User Story 1, scenario 1: Book', null],
+      ['FR-001, Acceptance scenario 1', 'FR-001'],
+    ]);
+    expect(content.sections.map((s: any) => s.heading)).toEqual(['', 'FR-1.1: Probe rooms']);
+    const log = report(data, 'specs/001-rooms/spec.md');
+    expect(log.lines.filter((l: any) => l.line >= 13 && l.line <= 25).sort((a: any, b: any) => a.line - b.line).map((l: any) => [l.line, l.to])).toEqual([
+      [13, 'requirement FR-001 of spec.md, the lines under it its text, its acceptance scenarios linked to it'],
+      [19, 'scenario "FR-001, Acceptance scenario 1" of spec.md (Given, When, Then)'],
+      [21, 'requirement FR-002 of spec.md, the lines under it its text'],
+      [25, 'spec.md: kept as the section "FR-1.1: Probe rooms"'],
+    ]);
+    expect(log.findings.filter((f: any) => f.level === 'warning' && f.line).map((f: any) => [f.line, f.message])).toEqual([
+      [25, expect.stringMatching(/^"FR-1\.1" cannot be the id of a requirement on the board .*, so this requirement stays as text in the section "FR-1\.1: Probe rooms" of spec\.md$/)],
+    ]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
