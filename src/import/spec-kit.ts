@@ -215,8 +215,8 @@ const FR_TITLE = '(?:[ \\t]+\\(([^)]+)\\))';
 const FR = new RegExp(`^(?:[-*+][ \\t]+)?(?:\\*\\*(${FR_ID})${FR_TITLE}?(?:\\*\\*${FR_TITLE}?[ \\t]*[:：]|[:：]\\*\\*|\\*\\*)|(${FR_ID})${FR_TITLE}?[:：])[ \\t]*(.+)$`);
 /** A requirement as a heading, the lines under it its text: "### FR-CLASS-001: Title", "### FR-001 - Title". */
 const FR_HEADING = new RegExp(`^(${FR_ID})(?:(?:[ \\t]*[:：]|[ \\t]+[-–—])[ \\t]*(.*))?$`);
-/** The prefix of a requirement's id in English (FR), Spanish and Portuguese (RF) and French (EF). */
-const REQUIREMENT_PREFIX = /^(?:FR|RF|EF)-/;
+/** The prefix of a requirement's id, functional or not, in English (FR, NFR), Spanish and Portuguese (RF, RNF) and French (EF, ENF). */
+const REQUIREMENT_PREFIX = /^(?:N?FR|RN?F|EN?F)-/;
 /** A line that starts with a requirement's id, read or not: said when it is not. */
 const FR_LIKE = new RegExp(`^(?:[-*+][ \\t]+)?(?:\\*\\*)?(${FR_ID})(?![A-Za-z0-9])`);
 
@@ -371,14 +371,15 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
 
   /**
    * A requirements section: FR-### lines (with the lines that continue them) are the requirements,
-   * each under the "### " heading it stands under as its group; "### Key Entities" is the data
-   * model; any other text stays, with its heading, as a section after the requirements.
+   * each under the "### " heading it stands under as its group (else the section's own `group`:
+   * "## Non-Functional Requirements"); "### Key Entities" is the data model; any other text stays,
+   * with its heading, as a section after the requirements.
    */
-  const readRequirements = (section: (typeof sectionsList)[number]) => {
+  const readRequirements = (section: (typeof sectionsList)[number], own?: string) => {
     const rest: string[] = [];
     const entities: string[] = [];
     let inEntities = false;
-    let group: string | undefined;
+    let group = own;
     let groupHeading: string | null = null;
     let current: Requirement | null = null;
     // Whether the requirement is written as a heading, its text the lines under it.
@@ -403,7 +404,7 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         if (asHeading && !REQUIREMENT_ID_PATTERN.test(asHeading[1]!)) badId(asHeading[1]!, i);
         else if (asHeading) {
           // A requirement's heading at the level of the groups' ends the group above it.
-          if (level === 3) group = undefined;
+          if (level === 3) group = own;
           groupHeading = null;
           inEntities = false;
           current = add(i, asHeading[1]!, asHeading[2]?.trim() ?? '', '');
@@ -474,9 +475,23 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     if (rest.join('').trim()) sections.push({ heading: `${section.heading.text} (other text)`, text: readBlock(rest.join('\n').trim(), 2), after: 'requirements' });
   };
 
+  /** The id of the requirement line `i` states, if any: "- **FR-001**: …", "### FR-001: Title" or a table's row "| FR-001 | … |". */
+  const requirementIdAt = (i: number): string | undefined => {
+    if (inFence[i]) return undefined;
+    const line = lines.line(i).trim();
+    const cells = tableCells(line);
+    const heading = headingLevel(line) >= 3 ? FR_HEADING.exec(headingText(line).trim())?.[1] : undefined;
+    return requirementOf(line)?.id ?? heading ?? (cells ? TABLE_ID.exec(cells[0]!)?.[1] : undefined);
+  };
+  /** Whether a section states a requirement with an id (FR-001, NFR-001). */
+  const holdsRequirement = (section: (typeof sectionsList)[number]): boolean => {
+    for (let i = section.heading.index + 1; i < section.end; i++) if (REQUIREMENT_PREFIX.test(requirementIdAt(i) ?? '')) return true;
+    return false;
+  };
+
   /**
    * What a section is: its heading's key, or, for a heading spec-kit's template has not (one in
-   * the language of the spec), what it holds: FR-### requirements, SC-### success criteria, or
+   * the language of the spec), what it holds: FR-### (or NFR-###) requirements, SC-### success criteria, or
    * acceptance scenarios (the user scenarios). The report says when it is known so.
    */
   const KNOWN = ['user scenarios', 'user stories', 'requirements', 'functional requirements', 'key entities', 'success criteria', 'overview', 'purpose', 'interfaces', 'data model', 'acceptance criteria', 'scenarios'];
@@ -486,11 +501,9 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
     for (let i = section.heading.index + 1; i < section.end && !kind; i++) {
       const line = lines.line(i).trim();
       if (inFence[i]) continue;
-      const cells = tableCells(line);
-      const heading = headingLevel(line) >= 3 ? FR_HEADING.exec(headingText(line).trim())?.[1] : undefined;
-      const id = requirementOf(line)?.id ?? heading ?? (cells ? TABLE_ID.exec(cells[0]!)?.[1] : undefined) ?? '';
+      const id = requirementIdAt(i) ?? '';
       // Requirements and success criteria by their ids in English, Spanish, Portuguese and French.
-      if (/^(?:FR|RF|EF)-/.test(id)) kind = 'requirements';
+      if (REQUIREMENT_PREFIX.test(id)) kind = 'requirements';
       else if (/^(?:SC|CE|CS)-/.test(id)) kind = 'success criteria';
       else if (SCENARIO_ITEM.test(line)) kind = 'user scenarios';
     }
@@ -599,6 +612,13 @@ function readFeatureSpec(text: string, log: FileLog, id: string): { spec: Spec; 
         continue;
       }
       badRequirementId(stated[1]!, section.heading.text, section.heading.index);
+    }
+    // Non-functional requirements (NFR-001) are requirements too, in the group of their section's heading.
+    if (/^non ?functional requirements/.test(sectionKey(section.heading.text)) && holdsRequirement(section)) {
+      readRequirements(section, section.heading.text);
+      log.mapped(section.heading.index + 1, heading, 'the requirements of spec.md (their group)');
+      after = 'requirements';
+      continue;
     }
     const key = sectionKind(section, sectionKey(section.heading.text));
     // "## User Scenarios & Testing" as the template names it, or "## User Stories": the stories, with their scenarios when they have any.

@@ -933,3 +933,54 @@ describe('a spec-kit spec.md whose requirements are headings of the level of its
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
+
+describe('a spec-kit spec.md with non-functional requirements in a section of their own ("## Non-Functional Requirements", NFR-001 ids)', () => {
+  it('has them read as requirements, in the group of their heading, as under "## Requirements"', async () => {
+    const spec = [
+      '# Feature Specification: Rooms',
+      '',
+      '**Input**: User description: "Let people book meeting rooms without asking the front desk."',
+      '',
+      '## User Scenarios & Testing',
+      '',
+      '### User Story 1 - Book (Priority: P1)',
+      '',
+      'A person books a room.',
+      '',
+      '1. **Given** a free room, **When** a person books it, **Then** it is booked.',
+      '',
+      '## Requirements',
+      '',
+      '### Functional Requirements',
+      '',
+      '- **FR-001**: System MUST let people book rooms.',
+      '',
+      '### Non-Functional Requirements',
+      '',
+      '- **NFR-001**: Booking MUST answer within 200 ms.',
+      '',
+      '## Non-Functional Requirements *(optional)*',
+      '',
+      '- **NFR-002**: The page MUST load within one second.',
+      '',
+      '### NFR-3: Safety',
+      '- No booking MUST ever be lost.',
+      '',
+      'Measured on the office network.',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': spec, 'specs/001-rooms/tasks.md': SK_TASKS }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', phase: 'implementation' });
+    const content = (await showDocument(board, 'rooms', 'spec')).content;
+    expect(content.requirements.map((r: any) => [r.id, r.title, r.text, r.group ?? null])).toEqual([
+      ['FR-001', 'System MUST let people book rooms', 'System MUST let people book rooms.', null],
+      ['NFR-001', 'Booking MUST answer within 200 ms', 'Booking MUST answer within 200 ms.', 'Non-Functional Requirements'],
+      ['NFR-002', 'The page MUST load within one second', 'The page MUST load within one second.', 'Non-Functional Requirements *(optional)*'],
+      ['NFR-3', 'Safety', '- No booking MUST ever be lost.\n\nMeasured on the office network.', 'Non-Functional Requirements *(optional)*'],
+    ]);
+    expect(content.sections.map((s: any) => s.heading)).toEqual(['']);
+    expect(report(data, 'specs/001-rooms/spec.md').lines).toContainEqual({ line: 23, text: '## Non-Functional Requirements *(optional)*', to: 'the requirements of spec.md (their group)' });
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
