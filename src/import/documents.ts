@@ -310,6 +310,8 @@ export function checklistTasks(
   order: (tasks: ChecklistTask[]) => void,
   toTask: (t: ChecklistTask) => Task = (t) => checklistTask(t, t.done),
 ): ImportedTasks {
+  // What is found here is of the tasks as they land: not said if the list is kept in attachments/ instead (keepInOrder).
+  const from = log.report.findings.length;
   const given = list.tasks.map((t) => t.id);
   const renamed = uniqueIds(list.tasks, log);
   for (const m of renamed.size > 0 ? withIdsAsLanded(list.mapped, given, list.tasks) : list.mapped) log.mapped(m.line, m.text, m.to);
@@ -326,6 +328,7 @@ export function checklistTasks(
   const lineOf = (id: string) => list.tasks.find((t) => t.id === id)?.line;
   for (const t of tasks) fitDescription(t, log, lineOf(t.id));
   checkDepends(tasks, log, lineOf, new Set((list.left ?? []).flatMap((t) => (t.id ? [t.id] : []))));
+  log.saidOf('tasks.md', from);
   return { title: list.title, ...(list.intro ? { intro: list.intro } : {}), tasks };
 }
 
@@ -497,6 +500,7 @@ export function keepInOrder(change: ImportedChange, logs: Map<string, FileLog>, 
       if (!report.to.includes(name)) continue;
       report.to = report.to.filter((t) => t !== name);
       report.lines = report.to.length === 0 ? [] : report.lines.filter((l) => !l.to.includes(name));
+      log.unsay(name);
       used.delete(report.file);
       const kept = keptAs(change, report.file);
       log.finding(

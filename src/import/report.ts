@@ -30,6 +30,8 @@ export interface FileReport {
 /** Collects the report of one source file while it is read. */
 export class FileLog {
   readonly report: FileReport;
+  /** What was found of each document this file is read into ("tasks.md"), as it lands: taken back when it does not (unsay). */
+  private readonly ofDocument = new Map<string, SourceFinding[]>();
 
   constructor(file: string) {
     this.report = { file, to: [], lines: [], findings: [] };
@@ -48,5 +50,17 @@ export class FileLog {
     const f: SourceFinding = { level, message, fix };
     if (line !== undefined) f.line = line;
     this.report.findings.push(f);
+  }
+
+  /** The findings made since the report had `from` of them are of the document `doc` as it lands (a task renumbered on the board). */
+  saidOf(doc: string, from: number): void {
+    this.ofDocument.set(doc, [...(this.ofDocument.get(doc) ?? []), ...this.report.findings.slice(from)]);
+  }
+
+  /** The document `doc` does not land from this file after all: what was found of it as it would have landed is not said. */
+  unsay(doc: string): void {
+    const said = new Set(this.ofDocument.get(doc) ?? []);
+    this.report.findings = this.report.findings.filter((f) => !said.has(f));
+    this.ofDocument.delete(doc);
   }
 }

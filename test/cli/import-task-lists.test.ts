@@ -169,3 +169,33 @@ describe('a task list whose "# " title says more than its name ("# Implementatio
     expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
   });
 });
+
+describe('a task list kept in attachments/ because it cannot land (no proposal and spec before it)', () => {
+  it('is not said to give ids on the board, rename a task or leave out a dependency: only why it is kept, and where', async () => {
+    const tasks = [
+      '# Tasks: Rooms',
+      '',
+      '## Phase 1: Setup',
+      '',
+      '- [ ] T006 Make the schema',
+      '- [ ] T006 Make the API',
+      '- [ ] Write the readme',
+      '- [ ] T007 Wire it (depends on T099)',
+      '',
+    ].join('\n');
+    const sk = await imported('spec-kit', source({ 'specs/001-rooms/tasks.md': tasks }));
+    expect(sk.code).toBe(0);
+    expect(row(sk.data, 'rooms')).toMatchObject({ status: 'imported', documents: [], attachments: ['attachments/tasks.md'], tasks: { total: 0, done: 0 } });
+    expect(report(sk.data, 'specs/001-rooms/tasks.md')).toMatchObject({ to: ['attachments/tasks.md'], lines: [] });
+    expect(report(sk.data, 'specs/001-rooms/tasks.md').findings.map((f: any) => f.message)).toEqual([
+      'the change has no proposal and no spec, which come before its tasks, so no tasks.md was written: this file is kept as agentd/changes/rooms/attachments/tasks.md',
+    ]);
+    expect(read(sk.board, 'agentd/changes/rooms/attachments/tasks.md')).toBe(tasks);
+
+    const os = await imported('openspec', source({ 'openspec/changes/rooms/tasks.md': tasks }));
+    expect(os.code).toBe(0);
+    expect(report(os.data, 'openspec/changes/rooms/tasks.md').findings.map((f: any) => f.message)).toEqual([
+      'the change has no proposal and no spec, which come before its tasks, so no tasks.md was written: this file is kept as agentd/changes/rooms/attachments/tasks.md',
+    ]);
+  });
+});
