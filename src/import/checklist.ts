@@ -85,8 +85,12 @@ const LABEL = String.raw`\[(?:P|US\d+|HU\d+)\]`;
 const NUMBERED = new RegExp(String.raw`^(?:Task[ \t]+)?(?:\*\*(${ID}|${WORD_ID})((?:(?:[ \t]*(?=\[)|[ \t]+)[^*\s][^*]*?)?)[:.]?\*\*[:.]?|(${ID})(?<![A-Za-z]\d[a-z])[:.]?)[ \t]+(.+)$`);
 const LABELS = new RegExp(LABEL, 'g');
 const MARKERS = new RegExp(String.raw`^((?:${LABEL}[ \t]*)+)`);
-/** "(depends on T004)", in the languages spec-kit writes task lists in too (Spanish, Portuguese, French, German, Italian). */
-const DEPENDS_PROSE = /\((?:depends on|depende de|depende do|depende da|dépend de|hängt ab von|dipende da) ([^)]+)\)/gi;
+/** The opening of "(depends on T004)", in the languages spec-kit writes task lists in too (Spanish, Portuguese, French, German, Italian). */
+const DEPENDS_PROSE = /\((?:depends on|depende de|depende do|depende da|dépend de|hängt ab von|dipende da)[ \t]+/gi;
+/** An HTML comment: what it says is no part of the text as read ("<!-- was T009 -->"). */
+const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
+/** A task id a dependency names, or a range of them ("T001-T009", "1.2–1.4", "T3 – T5"), up to a space or a mark after it. */
+const DEPENDENCY = new RegExp(String.raw`^(?:tasks?[ \t]+)?((?:${ID}|${WORD_ID})(?:[ \t]*[-–—][ \t]*(?:${ID}))?)(?![\w-]|\.\w)`, 'i');
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
 const ACTIONS: Record<string, FileAction> = {
   create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete',
@@ -157,6 +161,50 @@ export function splitIds(value: string): string[] {
     .map((d) => d.replace(/[`"'[\]]/g, '').trim())
     .filter(Boolean)
     .flatMap(idRange);
+}
+
+/**
+ * What each "(depends on …)" phrase of a task's text says, to its closing parenthesis: a remark in
+ * parentheses inside it is part of it ("(depends on T010 (partly), T011)"), and a phrase inside an
+ * HTML comment is none ("<!-- (depends on T009) -->").
+ */
+function dependsPhrases(text: string): string[] {
+  const plain = text.replace(COMMENT, ' ');
+  const out: string[] = [];
+  for (const m of plain.matchAll(DEPENDS_PROSE)) {
+    const start = m.index + m[0].length;
+    let depth = 1;
+    let end = start;
+    for (; end < plain.length && depth > 0; end++) {
+      if (plain[end] === '(') depth++;
+      else if (plain[end] === ')') depth--;
+    }
+    if (depth === 0) out.push(plain.slice(start, end - 1));
+  }
+  return out;
+}
+
+/**
+ * The tasks a dependency names, in "(depends on …)" or a "Depends:" line: the ids it opens with,
+ * joined by commas, "+", "&" or "and", each range's ids ("T001-T009"). What follows them is no id
+ * ("T010 for the schema", "T024 below", "all previous tasks"), nor what a remark in parentheses or
+ * an HTML comment says ("T010 (was T009)"). `more`: whether it says more than its ids.
+ */
+export function dependencyIds(value: string): { ids: string[]; more: boolean } {
+  const bare = value.replace(/[`"'*[\]]/g, '').trim();
+  let plain = bare.replace(COMMENT, ' ');
+  // Remarks in parentheses, the innermost first: "T010 (see (1))".
+  while (/\([^()]*\)/.test(plain)) plain = plain.replace(/[ \t]*\([^()]*\)/g, '');
+  plain = plain.trim();
+  const ids: string[] = [];
+  const more = plain !== bare;
+  if (/^(?:none|n\/a|-|—)?\.?$/i.test(plain)) return { ids, more };
+  let rest = plain;
+  for (let m = DEPENDENCY.exec(rest); m; m = DEPENDENCY.exec(rest)) {
+    ids.push(...idRange(m[1]!.replace(/[ \t]+/g, '').replace(/[–—]/g, '-')));
+    rest = rest.slice(m[0].length).replace(/^[ \t]*(?:(?:[,;+&]|and\b)[ \t]*)*/i, '');
+  }
+  return { ids, more: more || rest.trim() !== '' };
 }
 
 /** The ids a range names ("T001-T009", "1.2-1.4", "T3–T5"), each of them; any other id as it is. */
@@ -452,7 +500,7 @@ function newTask(text: string, mark: string, line: number, raw: string, out: Che
     text = text.slice(markers[0].length).trim();
   }
   const depends: string[] = [];
-  for (const m of text.matchAll(DEPENDS_PROSE)) depends.push(...splitIds(m[1]!));
+  for (const phrase of dependsPhrases(text)) depends.push(...dependencyIds(phrase).ids.filter((d) => !depends.includes(d)));
   const { title, overflow } = fitTitle(text);
   const description = [otherMark ? markLine(otherMark) : '', overflow ? text : ''].filter(Boolean).join('\n\n');
   const task: ChecklistTask = { id, generated, title, description, done, files: [], depends, requirements: [], parallel, specRefs: [], line };
@@ -479,10 +527,19 @@ function readField(task: ChecklistTask, key: string, value: string, line: number
     return true;
   }
   if (key.startsWith('depend')) {
-    const ids = splitIds(value);
+    const { ids, more } = dependencyIds(value);
     task.depends.push(...ids.filter((d) => !task.depends.includes(d)));
-    to(ids.length ? `depends on ${ids.join(', ')}` : 'depends on nothing');
-    return true;
+    if (!more) {
+      to(ids.length ? `depends on ${ids.join(', ')}` : 'depends on nothing');
+      return true;
+    }
+    // A line that says more than its ids (a remark, a comment, words) stays in the description as written.
+    if (ids.length > 0) to(`depends on ${ids.join(', ')} (the line kept in its description: it says more)`);
+    else {
+      const label = `${key.charAt(0).toUpperCase()}${key.slice(1)}`;
+      out.findings.push({ level: 'warning', line, message: `task ${task.id}: its "${label}" line names no task by its id (T012, 1.2), so no dependency was read from it`, fix: 'add the dependencies it means on the board (`agentboard task update`), or name the tasks by their ids in the source and import again', kept: true });
+    }
+    return false;
   }
   if (key === 'priority') {
     const p = priorityOf(value);

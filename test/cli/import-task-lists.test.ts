@@ -170,6 +170,62 @@ describe('a task list whose "# " title says more than its name ("# Implementatio
   });
 });
 
+describe('what a task line says of its dependencies beside their ids: a remark in parentheses, words after the ids, an HTML comment', () => {
+  it('only the ids of a dependency phrase are dependencies; a "Depends" line that says more stays in the description, and one that names no task is said', async () => {
+    const tasks = [
+      '# Tasks: Rooms',
+      '',
+      '## Phase 1: Setup',
+      '',
+      '- [ ] T009 [P] Draft the schema',
+      '- [ ] T010 [P] Make the schema',
+      '- [ ] T011 [P] Make the API',
+      '- [ ] T012 [P] Do x (depends on T010) <!-- was T009 -->',
+      '- [ ] T013 [P] Do y <!-- (depends on T009) -->',
+      '- [ ] T014 [P] Do z (depends on T010 for the schema)',
+      '- [ ] T015 [P] Do w (depends on T010 (partly), T011)',
+      '- [ ] T016 [P] Do v (depends on T011 — see the note)',
+      '- [ ] T017 [P] Do u',
+      '  - **Depends on**: T011 (understanding the API)',
+      '- [ ] T018 [P] Do t',
+      '  - Depends: T010 <!-- T009 -->',
+      '- [ ] T019 [P] Check it all',
+      '  - **Depends on**: all previous tasks',
+      '',
+    ].join('\n');
+    const { board, code, data } = await imported('spec-kit', source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': tasks }));
+    expect(code).toBe(0);
+    expect(row(data, 'rooms')).toMatchObject({ status: 'imported', tasks: { total: 11, done: 0 }, findings: [] });
+    expect((await taskList(board, 'rooms')).map((t: any) => [t.id, t.depends])).toEqual([
+      ['T009', []],
+      ['T010', []],
+      ['T011', []],
+      ['T012', ['T010']],
+      ['T013', []],
+      ['T014', ['T010']],
+      ['T015', ['T010', 'T011']],
+      ['T016', ['T011']],
+      ['T017', ['T011']],
+      ['T018', ['T010']],
+      ['T019', []],
+    ]);
+    expect((await ok(board, ['task', 'show', 'rooms/T017'])).task.description).toBe('- **Depends on**: T011 (understanding the API)');
+    expect((await ok(board, ['task', 'show', 'rooms/T018'])).task.description).toBe('- Depends: T010 <!-- T009 -->');
+    expect((await ok(board, ['task', 'show', 'rooms/T019'])).task.description).toBe('- **Depends on**: all previous tasks');
+    expect(warnings(data, 'specs/001-rooms/tasks.md')).toEqual([
+      {
+        level: 'warning',
+        line: 18,
+        message: 'task T019: its "Depends on" line names no task by its id (T012, 1.2), so no dependency was read from it; the line stays in the task\'s description',
+        fix: 'add the dependencies it means on the board (`agentboard task update`), or name the tasks by their ids in the source and import again',
+      },
+    ]);
+    const to = (line: number) => report(data, 'specs/001-rooms/tasks.md').lines.find((l: any) => l.line === line).to;
+    expect([to(9), to(14), to(16)]).toEqual(['task T013 (parallel)', "task T017 depends on T011 (the line kept in its description: it says more)", "task T018 depends on T010 (the line kept in its description: it says more)"]);
+    expect((await ok(board, ['validate', '--all'])).valid).toBe(true);
+  });
+});
+
 describe('a task list kept in attachments/ because it cannot land (no proposal and spec before it)', () => {
   it('is not said to give ids on the board, rename a task or leave out a dependency: only why it is kept, and where', async () => {
     const tasks = [
