@@ -63,12 +63,13 @@ export function renderImport(data: Data): string {
   const count = changes.filter((c) => c.status === 'imported' || c.status === 'imported_with_errors').length;
   const from = `${data.tool} (${data.source === '.' ? 'this repository' : data.source})`;
   const some = (status: string) => changes.filter((c) => c.status === status).length;
-  const also = [some('imported_with_errors') && `${some('imported_with_errors')} with errors`, some('refused') && `${some('refused')} refused`].filter(Boolean);
+  const also = [some('imported_with_errors') && `${some('imported_with_errors')} with errors`, some('refused') && `${some('refused')} refused`, some('not_in_source') && `${some('not_in_source')} on the board no longer in it`].filter(Boolean);
   // Run again, a source whose changes are on the board says so, refused ones or not.
   const unchanged = some('unchanged');
+  const ofSource = changes.length - some('not_in_source');
   let out =
     unchanged > 0 && count === 0
-      ? `Nothing new from ${from}: ${unchanged === changes.length ? 'its changes are' : `${unchanged} of its ${changes.length} changes are`} on the board already${also.length ? ` (${also.join(', ')})` : ''}.\n\n`
+      ? `Nothing new from ${from}: ${unchanged === ofSource ? 'its changes are' : `${unchanged} of its ${ofSource} changes are`} on the board already${also.length ? ` (${also.join(', ')})` : ''}.\n\n`
       : `${data.dry_run ? 'Would import' : 'Imported'} ${count} change${count === 1 ? '' : 's'} from ${from}${also.length ? ` (${also.join(', ')})` : ''}${data.originals ? `; agentd's originals ${data.dry_run ? 'would be' : 'are'} kept in ${data.originals}` : ''}:\n\n`;
   if (changes.length === 0) out += '  no changes found\n';
   out += table(

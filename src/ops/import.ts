@@ -5,7 +5,8 @@
  * so), with where they came from in their frontmatter, the other files kept with their change,
  * finished changes in the archive. A change already on the board is left as it is, so a second
  * run changes nothing (but for one that landed short and was not worked on since, which lands again
- * once its source is fixed: landsAgain); a dry run reads and reports only.
+ * once its source is fixed: landsAgain); one the source no longer holds is named in the report, and
+ * left as it is too: the board is the record of its work. A dry run reads and reports only.
  *
  * agentd keeps its board in agentd/ as agentboard does: without PATH its folder is converted in
  * place, its originals set aside under agentd/.imported/ in the same commit.
@@ -26,6 +27,7 @@ import { splitFrontmatter, withLf } from '../store/markdown.js';
 import { renderInput, type DocInput, type Transaction } from '../store/transaction.js';
 import { FindingSink } from '../domain/findings.js';
 import { cutToWord } from '../import/documents.js';
+import { refTo } from '../domain/refs.js';
 import { readAgentd } from '../import/agentd.js';
 import { IMPORT_TOOLS, type ImportedChange, type ImportedDoc, type ImportPlan, type ImportTool } from '../import/model.js';
 import { readOpenSpec } from '../import/openspec.js';
@@ -54,8 +56,8 @@ const ImportOut = z.object({
       change_id: z.string(),
       source: z.string(),
       status: z
-        .enum(['imported', 'imported_with_errors', 'unchanged', 'refused'])
-        .describe("imported (or would be, in a dry run); imported_with_errors: it landed, but a file of it could not be read as its document (it is kept in attachments/) or what landed breaks the board's rules: the findings of the change and of its files say what to fix; unchanged: already on the board from this source; refused: not imported, see its findings."),
+        .enum(['imported', 'imported_with_errors', 'unchanged', 'refused', 'not_in_source'])
+        .describe("imported (or would be, in a dry run); imported_with_errors: it landed, but a file of it could not be read as its document (it is kept in attachments/) or what landed breaks the board's rules: the findings of the change and of its files say what to fix; unchanged: already on the board from this source; refused: not imported, see its findings; not_in_source: on the board from an earlier import of this source, which no longer holds it (removed or renamed there): left on the board as it is."),
       phase: z.string().describe('The phase it lands at (or is at, when on the board already); "-" for a change refused that is not on the board.'),
       archived_to: z.string().nullable().describe('The archive folder it lands in (or is in); null for an open change or one refused.'),
       documents: z.array(z.string()),
@@ -99,7 +101,8 @@ export const importBoard = defineOp({
     checkSource(source, input.tool, base, inPlace);
     const { plan, tree } = readPlan(source, input.tool, base);
     const git = gitSource(source);
-    if (existsSync(board.dir) && !(inPlace && unconverted)) keepBoardIds(board, plan.changes, input.tool, git?.prefix ?? '');
+    const earlier = existsSync(board.dir) && !(inPlace && unconverted) ? boardImports(board, input.tool) : [];
+    keepBoardIds(earlier, plan.changes, git?.prefix ?? '');
     const now = new Date().toISOString();
     const kept = keptOfEachId(plan.changes);
     const twice: (() => void)[] = [];
@@ -124,6 +127,7 @@ export const importBoard = defineOp({
       return judge(board, change, input.tool, inPlace && unconverted, again);
     });
     for (const again of twice) again();
+    const gone = goneFromSource(earlier, plan.changes, source, git);
     const result: ImportResult = {
       tool: input.tool,
       source: input.path ?? '.',
@@ -146,6 +150,7 @@ export const importBoard = defineOp({
         f.lines = f.lines.map((l) => ({ ...l, to: `${why}: read as ${l.to}` }));
       }
     }
+    for (const g of gone) result.changes.push(goneRow(board, g));
     describeLeftFiles(plan.files, inPlace && unconverted);
     if (input.dry_run || (!staged.some((s) => s.status === 'imported') && !(inPlace && unconverted))) return result;
 
@@ -322,21 +327,36 @@ function importedFrom(path: string): ImportSource | undefined {
   return split ? readMeta(split.frontmatter, new FindingSink(''))?.meta.imported_from : undefined;
 }
 
+/** A change of the board imported before from a tool: where each of its documents came from. */
+interface BoardImport {
+  change: ChangeToRead;
+  from: ImportSource[];
+}
+
+/** The changes of the board, open and archived, with a document imported from `tool`. */
+function boardImports(board: Board, tool: ImportTool): BoardImport[] {
+  const folders: ChangeToRead[] = [...board.changeIds().map((id) => ({ changeId: id, archived: null })), ...board.archived().map((a) => ({ changeId: a.change_id, archived: a }))];
+  const out: BoardImport[] = [];
+  for (const change of folders) {
+    const folder = folderOf(board, change);
+    const from = DOC_FILES.flatMap((f) => {
+      const source = existsSync(join(folder, f)) ? importedFrom(join(folder, f)) : undefined;
+      return source?.tool === tool ? [source] : [];
+    });
+    if (from.length > 0) out.push({ change, from });
+  }
+  return out;
+}
+
 /**
  * A change imported before keeps its id on the board when the id its source folder's name gives
  * is another now (an earlier import made café-menu into caf-menu, this one makes it cafe-menu):
  * a change of the source is the board's change whose documents came from its files, by the same tool.
  */
-function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool, prefix: string): void {
+function keepBoardIds(earlier: BoardImport[], changes: ImportedChange[], prefix: string): void {
   const key = (path: string) => path.normalize('NFC');
   const ids = new Map<string, string>();
-  const folders = [...board.changeIds().map((id) => ({ id, folder: board.changeDir(id) })), ...board.archived().map((a) => ({ id: a.change_id, folder: join(board.archiveDir, a.folder) }))];
-  for (const { id, folder } of folders) {
-    for (const f of DOC_FILES) {
-      const from = existsSync(join(folder, f)) ? importedFrom(join(folder, f)) : undefined;
-      if (from?.tool === tool) ids.set(key(from.path), id);
-    }
-  }
+  for (const { change, from } of earlier) for (const f of from) ids.set(key(f.path), change.changeId);
   if (ids.size === 0) return;
   const taken = new Set(changes.map((c) => c.id));
   for (const change of changes) {
@@ -349,8 +369,70 @@ function keepBoardIds(board: Board, changes: ImportedChange[], tool: ImportTool,
   }
 }
 
+/** A change of the board imported before from this source, which no change of the source is now: the folder it came from. */
+interface Gone {
+  change: ChangeToRead;
+  source: string;
+}
+
+/**
+ * The changes of the board imported before from this source that no change of the source is now
+ * (removed or renamed there since). One whose documents name a commit the source repository does
+ * not hold came from another repository (or from outside the folder given), and is none of them.
+ */
+function goneFromSource(earlier: BoardImport[], changes: ImportedChange[], root: string, git: { commit: string; prefix: string } | undefined): Gone[] {
+  const here = new Set(changes.filter((c) => !c.refused).map((c) => c.id));
+  const held = new Map<string, boolean>();
+  const holds = (commit: string) => {
+    if (!held.has(commit)) held.set(commit, sourceGit(root, ['cat-file', '-e', `${commit}^{commit}`]).code === 0);
+    return held.get(commit)!;
+  };
+  const prefix = git?.prefix ?? '';
+  const out: Gone[] = [];
+  for (const { change, from } of earlier) {
+    if (here.has(change.changeId)) continue;
+    if (from.some((f) => !f.path.startsWith(prefix) || (git && f.commit && !holds(f.commit)))) continue;
+    out.push({ change, source: commonFolder(from.map((f) => f.path.slice(prefix.length))) });
+  }
+  return out;
+}
+
+/** The folder files stand in together (a spec of OpenSpec is named by its specs/ folder: the change's folder holds it). */
+function commonFolder(paths: string[]): string {
+  const parts = paths.map((p) => dirname(p).split('/'));
+  let n = 0;
+  while (parts.every((p) => n < p.length && p[n] === parts[0]![n])) n++;
+  return parts[0]!.slice(0, n).join('/') || '.';
+}
+
+/** The row of a change the board holds from an earlier import of this source, which no longer holds it: as the board holds it. */
+function goneRow(board: Board, gone: Gone): ChangeOut {
+  const id = gone.change.changeId;
+  const state = changeState(loadChangeToRead(board, gone.change));
+  const tasks = state.tasks?.tasks ?? [];
+  const archivedTo = gone.change.archived ? board.rel(folderOf(board, gone.change)) : null;
+  const said = `change ${id} is on the board${archivedTo ? ` (archived in ${archivedTo})` : ''}, imported from ${gone.source}, which the source no longer holds (removed or renamed since): the board keeps it as it is`;
+  return {
+    change_id: id,
+    source: gone.source,
+    status: 'not_in_source',
+    phase: archivedTo ? 'archived' : derivePhase(state, board.config.require_approval).phase,
+    archived_to: archivedTo,
+    documents: [],
+    attachments: [],
+    tasks: { total: tasks.length, done: tasks.filter((t) => t.status === 'done').length },
+    verdict: state.review?.verdict ?? null,
+    // An archived change is finished work: nothing is to be done of it.
+    findings: [
+      archivedTo
+        ? { level: 'info', file: gone.source, message: said, fix: 'nothing to do' }
+        : { level: 'warning', file: gone.source, message: said, fix: `nothing to do if its work goes on; if it was given up, see what is left of it with ${refTo('change.show', { change_id: id })}, and take out the tasks no one is to do with ${refTo('task.rm')}` },
+    ],
+  };
+}
+
 /** What becomes of a change before its documents are judged: imported_with_errors is told of an imported one afterwards. */
-type Outcome = Exclude<ChangeOut['status'], 'imported_with_errors'>;
+type Outcome = Exclude<ChangeOut['status'], 'imported_with_errors' | 'not_in_source'>;
 
 /**
  * Whether a change lands: not when the board holds its id already, open or archived, whether or not

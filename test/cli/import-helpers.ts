@@ -1,4 +1,5 @@
 /** What the import tests share: a person at a terminal, a source written in a temp folder, an import of it, and the parts of its report. */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cli, tempDir, write } from '../helpers.js';
@@ -21,6 +22,15 @@ export async function imported(tool: string, src: string): Promise<{ board: stri
   const board = tempDir('agentboard-board-');
   const r = await cli(board, ['import', tool, src, '--json'], PERSON);
   return { board, code: r.code, data: r.json?.data };
+}
+
+/** Makes `dir` a git repository holding its files in one commit; returns the commit. */
+export function commitAll(dir: string): string {
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } });
+  git('init', '-q');
+  git('add', '-A');
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.com', 'commit', '-qm', 'source');
+  return git('rev-parse', 'HEAD').stdout.trim();
 }
 
 export const row = (data: any, id: string) => data.changes.find((c: any) => c.change_id === id);

@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symli
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addPerson, cli, cliProcess, FIXTURES, newBoard, ok, read, showDocument, snapshot, tempDir, write } from '../helpers.js';
-import { PERSON, report, row } from './import-helpers.js';
+import { commitAll, PERSON, report, row, SK_SPEC, SK_TASKS } from './import-helpers.js';
 
 /** A copy of the out-of-order fixture, or an empty source, with `files` written into it. */
 function source(files: Record<string, string> = {}, fixture = true): string {
@@ -654,5 +654,52 @@ describe('a spec-kit feature whose name has no letter a-z or digit', () => {
     expect(code).toBe(0);
     expect(row(data, '004')).toMatchObject({ status: 'imported', source: 'specs/004-検索' });
     expect(row(data, '004').findings).toContainEqual({ level: 'info', file: 'specs/004-検索', message: 'the change "検索" is 004 on the board: "検索" has no letter a-z or digit to make a change id of, so the folder\'s number names it', fix: 'nothing to do' });
+  });
+});
+
+describe('a change removed from the source since it was imported', () => {
+  it('is named on the next import as no longer in the source, and stays on the board as it is', async () => {
+    const src = source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': SK_TASKS, 'specs/002-desks/spec.md': SK_SPEC.replace('Rooms', 'Desks'), 'specs/002-desks/tasks.md': SK_TASKS }, false);
+    const first = await imported('spec-kit', src);
+    expect(first.code).toBe(0);
+    expect(first.data.changes.map((c: any) => c.change_id)).toEqual(['rooms', 'desks']);
+    rmSync(join(src, 'specs/002-desks'), { recursive: true });
+    const before = snapshot(join(first.board, 'agentd'));
+    const again = await cli(first.board, ['import', 'spec-kit', src, '--json'], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status])).toEqual([['rooms', 'unchanged'], ['desks', 'not_in_source']]);
+    expect(row(again.json.data, 'desks')).toMatchObject({
+      source: 'specs/002-desks',
+      phase: 'implementation',
+      documents: [],
+      tasks: { total: 2, done: 1 },
+      findings: [
+        {
+          level: 'warning',
+          file: 'specs/002-desks',
+          message: 'change desks is on the board, imported from specs/002-desks, which the source no longer holds (removed or renamed since): the board keeps it as it is',
+          fix: 'nothing to do if its work goes on; if it was given up, see what is left of it with `agentboard show desks`, and take out the tasks no one is to do with `agentboard task rm` followed by the task id',
+        },
+      ],
+    });
+    // The board is the record: nothing of the change is taken off it.
+    expect(snapshot(join(first.board, 'agentd'))).toEqual(before);
+    const text = await cli(first.board, ['import', 'spec-kit', src], PERSON);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^Nothing new from spec-kit \(.*\): its changes are on the board already \(1 on the board no longer in it\)\.\n/);
+    expect(text.stdout).toMatch(/\ndesks +not in source +implementation +1\/2 done +- +specs\/002-desks\n/);
+    expect(text.stdout).toContain('\n  specs/002-desks: warning: change desks is on the board, imported from specs/002-desks, which the source no longer holds (removed or renamed since): the board keeps it as it is (fix: ');
+  });
+
+  it('is not said of a change the board holds from another repository', async () => {
+    const one = source({ 'specs/001-rooms/spec.md': SK_SPEC, 'specs/001-rooms/tasks.md': SK_TASKS }, false);
+    const other = source({ 'specs/001-desks/spec.md': SK_SPEC.replace('Rooms', 'Desks'), 'specs/001-desks/tasks.md': SK_TASKS }, false);
+    commitAll(one);
+    commitAll(other);
+    const first = await imported('spec-kit', one);
+    expect(first.code).toBe(0);
+    const again = await cli(first.board, ['import', 'spec-kit', other, '--json'], PERSON);
+    expect(again.code).toBe(0);
+    expect(again.json.data.changes.map((c: any) => [c.change_id, c.status])).toEqual([['desks', 'imported']]);
   });
 });
