@@ -90,7 +90,7 @@ const DEPENDS_PROSE = /\((?:depends on|depende de|depende do|depende da|dépend 
 /** An HTML comment: what it says is no part of the text as read ("<!-- was T009 -->"). */
 const COMMENT = /<!--[\s\S]*?(?:-->|$)/g;
 /** A task id a dependency names, or a range of them ("T001-T009", "1.2–1.4", "T3 – T5"), up to a space or a mark after it. */
-const DEPENDENCY = new RegExp(String.raw`^(?:tasks?[ \t]+)?((?:${ID}|${WORD_ID})(?:[ \t]*[-–—][ \t]*(?:${ID}))?)(?![\w-]|\.\w)`, 'i');
+const DEPENDENCY = new RegExp(String.raw`^(?:tasks?[ \t]+)?((?:${ID}|${WORD_ID})(?:[ \t]*[-\u2013\u2014][ \t]*(?:${ID}))?)(?![\w-]|\.\w)`, 'i');
 const FIELD = /^[-*+][ \t]+(?:\*\*)?(Files?|Depends(?: on)?|Dependencies|Priority|Requirements?|Spec)(?:\*\*)?:(?:\*\*)?[ \t]*(.*)$/i;
 const ACTIONS: Record<string, FileAction> = {
   create: 'create', modify: 'modify', delete: 'delete', rename: 'rename', update: 'modify', add: 'create', remove: 'delete',
@@ -204,7 +204,8 @@ export function dependencyIds(value: string): { ids: string[]; more: boolean } {
     ids.push(...idRange(m[1]!.replace(/[ \t]+/g, '').replace(/[–—]/g, '-')));
     rest = rest.slice(m[0].length).replace(/^[ \t]*(?:(?:[,;+&]|and\b)[ \t]*)*/i, '');
   }
-  return { ids, more: more || rest.trim() !== '' };
+  // A full stop after the last id ends the sentence: it says nothing more.
+  return { ids, more: more || rest.trim().replace(/^\.$/, '') !== '' };
 }
 
 /** The ids a range names ("T001-T009", "1.2-1.4", "T3–T5"), each of them; any other id as it is. */
