@@ -283,7 +283,7 @@ export class Transaction implements Reader {
   private readonly claims = new Map<string, TouchedClaim>();
   private readonly removals: string[] = [];
   /** Called once the commit's files are in place (whenApplied). */
-  private appliedHooks: (() => void)[] = [];
+  private readonly appliedHooks: (() => void)[] = [];
 
   constructor(
     readonly board: Board,
