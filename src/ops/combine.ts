@@ -221,6 +221,9 @@ async function serveOn(ctx: Context, board: Board, lock: BoardLock, queue: CallQ
   let expect = answered;
   let renewed = 0;
   while (Date.now() < until) {
+    // A turn of the event loop between batches: this server's own client is read and answered too
+    // (with calls waiting batch after batch, nothing here waits on input, and its stdin went unread).
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const waiting = await callsCome(board, queue, until);
     if (!waiting) return;
     // The lock is written again before a batch (its time is the batch's), unless the last commit just did.

@@ -271,6 +271,25 @@ describe('a server holding the lock', () => {
     expect(next.json.data.status).toBe('assigned');
   });
 
+  it("answers its own client between batches while other processes' calls keep it busy", async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'busy', SIX);
+    const { call, client, pid } = await serverWithClient(dir, HOLDING);
+    // Calls enough for many batches, waiting before the server takes the lock: once it has it, it
+    // carries them out batch after batch, never waiting for a call to come.
+    const queued = Array.from({ length: 600 }, (_, i) => queue(dir, 'task.next', { agent_id: `queued-${i}` }));
+    expect((await call('agentboard_get_next_task', { agent_id: 'agent-a' })).structuredContent.status).toBe('assigned');
+    expect(lockHolder(dir)).toBe(pid);
+    // Its own client asks again meanwhile: answered between two batches, while most of the others'
+    // calls still wait (a batch takes 16 at most; a server that read its input only once the queue
+    // ran dry answered with one batch or none left).
+    await client.ping();
+    expect(callFiles(dir).length).toBeGreaterThan(32);
+    await until('every queued call answered', () => queued.every((id) => existsSync(join(callsDir(dir), `answer.${id}.json`))), 120_000);
+    expect(callFiles(dir)).toEqual([]);
+    expect(Object.values(assignees(dir, 'busy'))).toHaveLength(6);
+  }, 180_000);
+
   it('killed while it writes its second batch leaves the board of the first: the next holder carries the second out once, logged', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'twice', SIX);
