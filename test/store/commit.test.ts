@@ -2,7 +2,7 @@
  * One operation, one commit: a process killed at every step of a commit leaves the operation wholly
  * on disk or wholly absent, and the next command finishes what was committed.
  */
-import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliProcess, newBoard, ok, read, snapshot } from '../helpers.js';
@@ -127,5 +127,26 @@ describe('a process killed at each step of a commit', () => {
       expect((await ok(dir, ['session', 'show', '--as', 'codex'])).status).toBe('working');
       expect((await ok(dir, ['log'])).entries.filter((e: any) => e.action === 'task.claim')).toHaveLength(1);
     }
+  });
+});
+
+describe('a write that leaves the runtime store as it was', () => {
+  it('does not write state.json again: a claim and a completion by an agent already at work', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'steady', [{ title: 'One' }, { title: 'Two' }, { title: 'Three' }]);
+    // The agent's first claim opens its session: state.json is written.
+    await ok(dir, ['next', '--as', 'steady-agent']);
+    await ok(dir, ['task', 'done', 'steady/T1', '--as', 'steady-agent']);
+    const path = join(dir, 'agentd/.runtime/state.json');
+    const before = { ino: statSync(path).ino, text: read(dir, 'agentd/.runtime/state.json') };
+    // Working on: nothing of its session changes, and the file stays the one written (a write puts a new file in place).
+    expect((await ok(dir, ['next', '--as', 'steady-agent'])).status).toBe('assigned');
+    await ok(dir, ['task', 'done', 'steady/T2', '--as', 'steady-agent']);
+    expect(statSync(path).ino).toBe(before.ino);
+    expect(read(dir, 'agentd/.runtime/state.json')).toBe(before.text);
+    // A write that changes the session writes it: the agent reports what it is doing.
+    await ok(dir, ['session', 'status', 'working', '--as', 'steady-agent', '--message', 'On the third task now.']);
+    expect(statSync(path).ino).not.toBe(before.ino);
+    expect(JSON.parse(read(dir, 'agentd/.runtime/state.json')).sessions['steady-agent'].message).toBe('On the third task now.');
   });
 });
