@@ -125,6 +125,13 @@ function parseHolder(text: string | undefined): Holder | null {
 /** Names to watch for in a folder (these, or those a test accepts), or one file (its changes, its removal). */
 type Watched = { dir: string; names: readonly string[] | ((file: string) => boolean) } | { file: string };
 
+/** A watcher shared by the waits on one folder or file, kept WATCHER_LINGER_MS after the last of them. */
+interface KeptWatcher<L> {
+  listeners: Set<L>;
+  watcher: ReturnType<typeof watch>;
+  closing?: NodeJS.Timeout;
+}
+
 /**
  * One watcher per folder, shared by the waits on it while there are any: it goes with the last of
  * them, so that a process that waits for nothing is not woken by every file the others make there
@@ -132,19 +139,40 @@ type Watched = { dir: string; names: readonly string[] | ((file: string) => bool
  * the process alive; one that fails is dropped, and the next wait sets up another (meanwhile the
  * timer wakes it).
  */
-const folderWatchers = new Map<string, { listeners: Set<(file: string | null) => void>; watcher: ReturnType<typeof watch>; closing?: NodeJS.Timeout }>();
+const folderWatchers = new Map<string, KeptWatcher<(file: string | null) => void>>();
 /**
- * How long a folder's watcher outlives its last wait: the holder of the lock serving calls waits on
- * the calls folder again at once after each batch, and would otherwise set up a watcher per batch.
+ * How long a watcher outlives its last wait: the holder of the lock serving calls waits on the
+ * calls folder again at once after each batch (and a caller on the lock at its next call), and
+ * would otherwise set up a watcher per batch.
  */
 const WATCHER_LINGER_MS = 250;
 
+/** A wait's listener added to a kept watcher; the stop it returns lets the watcher go WATCHER_LINGER_MS after its last wait. */
+function joinWatcher<L>(watchers: Map<string, KeptWatcher<L>>, key: string, kept: KeptWatcher<L>, listener: L): () => void {
+  if (kept.closing) {
+    clearTimeout(kept.closing);
+    kept.closing = undefined;
+  }
+  kept.listeners.add(listener);
+  return () => {
+    kept.listeners.delete(listener);
+    if (kept.listeners.size > 0 || watchers.get(key) !== kept || kept.closing) return;
+    kept.closing = setTimeout(() => {
+      if (kept.listeners.size === 0) dropWatcher(watchers, key, kept);
+    }, WATCHER_LINGER_MS);
+    kept.closing.unref();
+  };
+}
+
+/** Closes a kept watcher, and forgets it unless another took its place. */
+function dropWatcher<L>(watchers: Map<string, KeptWatcher<L>>, key: string, kept: KeptWatcher<L>): void {
+  if (watchers.get(key) === kept) watchers.delete(key);
+  if (kept.closing) clearTimeout(kept.closing);
+  kept.watcher.close();
+}
+
 function listen(dir: string, listener: (file: string | null) => void): (() => void) | null {
   let entry = folderWatchers.get(dir);
-  if (entry?.closing) {
-    clearTimeout(entry.closing);
-    entry.closing = undefined;
-  }
   if (!entry) {
     const listeners = new Set<(file: string | null) => void>();
     let watcher: ReturnType<typeof watch>;
@@ -157,31 +185,19 @@ function listen(dir: string, listener: (file: string | null) => void): (() => vo
     } catch {
       return null; // no file watching here: the timer alone wakes us
     }
-    const made = { listeners, watcher };
+    const made: KeptWatcher<(file: string | null) => void> = { listeners, watcher };
     const drop = () => {
-      if (folderWatchers.get(dir) === made) folderWatchers.delete(dir);
-      watcher.close();
+      dropWatcher(folderWatchers, dir, made);
       for (const l of [...listeners]) l(null);
     };
     watcher.on('error', drop);
     folderWatchers.set(dir, (entry = made));
   }
-  const kept = entry;
-  kept.listeners.add(listener);
-  return () => {
-    kept.listeners.delete(listener);
-    if (kept.listeners.size > 0 || folderWatchers.get(dir) !== kept || kept.closing) return;
-    kept.closing = setTimeout(() => {
-      if (kept.listeners.size > 0 || folderWatchers.get(dir) !== kept) return;
-      folderWatchers.delete(dir);
-      kept.watcher.close();
-    }, WATCHER_LINGER_MS);
-    kept.closing.unref();
-  };
+  return joinWatcher(folderWatchers, dir, entry, listener);
 }
 
-/** The watcher of a file (the lock), kept a while after its last wait like a folder's; `ino` is the file it was set up on. */
-const fileWatchers = new Map<string, { ino: number; listeners: Set<() => void>; watcher: ReturnType<typeof watch>; closing?: NodeJS.Timeout }>();
+/** The watcher of a file (the lock), kept like a folder's; `ino` is the file it was set up on. */
+const fileWatchers = new Map<string, KeptWatcher<() => void> & { ino: number }>();
 
 /**
  * Watches one file (the lock: the file itself, not its folder, where every commit writes its
@@ -192,12 +208,8 @@ const fileWatchers = new Map<string, { ino: number; listeners: Set<() => void>; 
 function listenFile(path: string, changed: () => void): (() => void) | null {
   let entry = fileWatchers.get(path);
   if (entry && lstatSync(path, { throwIfNoEntry: false })?.ino !== entry.ino) {
-    dropFileWatcher(path, entry);
+    dropWatcher(fileWatchers, path, entry);
     entry = undefined;
-  }
-  if (entry?.closing) {
-    clearTimeout(entry.closing);
-    entry.closing = undefined;
   }
   if (!entry) {
     // The file looked at before its watcher is set up: replaced in between, the watcher is made anew at the next wait.
@@ -208,7 +220,7 @@ function listenFile(path: string, changed: () => void): (() => void) | null {
       watcher = watch(path, { persistent: false }, (event) => {
         for (const l of [...made.listeners]) l();
         // Removed or renamed: this watcher sees that file no more.
-        if (event === 'rename') dropFileWatcher(path, made);
+        if (event === 'rename') dropWatcher(fileWatchers, path, made);
       });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return null; // no file watching here: the timer alone wakes us
@@ -218,26 +230,11 @@ function listenFile(path: string, changed: () => void): (() => void) | null {
     const made = { ino, listeners: new Set<() => void>(), watcher };
     watcher.on('error', () => {
       for (const l of [...made.listeners]) l();
-      dropFileWatcher(path, made);
+      dropWatcher(fileWatchers, path, made);
     });
     fileWatchers.set(path, (entry = made));
   }
-  const kept = entry;
-  kept.listeners.add(changed);
-  return () => {
-    kept.listeners.delete(changed);
-    if (kept.listeners.size > 0 || fileWatchers.get(path) !== kept || kept.closing) return;
-    kept.closing = setTimeout(() => {
-      if (kept.listeners.size === 0) dropFileWatcher(path, kept);
-    }, WATCHER_LINGER_MS);
-    kept.closing.unref();
-  };
-}
-
-function dropFileWatcher(path: string, entry: { watcher: ReturnType<typeof watch>; closing?: NodeJS.Timeout }): void {
-  if (fileWatchers.get(path) === entry) fileWatchers.delete(path);
-  if (entry.closing) clearTimeout(entry.closing);
-  entry.watcher.close();
+  return joinWatcher(fileWatchers, path, entry, changed);
 }
 
 /** A wait that ends when something of `watched` changes ('changed'), after `ms` ('timeout'), or when cancelled. */
