@@ -459,7 +459,24 @@ export class Board implements Reader {
    */
   private readListed<T>(path: string, read: (p: string, listed: boolean) => T | null): T | null {
     const listed = this.listed(path);
-    return this.asCommitted(path, (p) => (p !== path ? read(p, false) : listed === false ? null : read(p, listed === true)));
+    const found = this.asCommitted(path, (p) => (p !== path ? read(p, false) : listed === false ? null : read(p, listed === true)));
+    if (found !== null || !this.beingReplaced(path, listed)) return found;
+    // A commit is putting its file in place of this one (Transaction's replaceHeld), whose name is
+    // missing for an instant: read as the commit leaves it, from the temp file its journal names
+    // (linked in, it has the name back).
+    const temp = pendingCommit(this.root, this.runtimeDir, (p) => this.rel(p))?.files.get(path);
+    return (temp !== undefined ? read(temp, false) : null) ?? read(path, false);
+  }
+
+  /**
+   * Whether a file found missing may be in the middle of a commit's replacing it: its folder's
+   * listing named it (it went since), or holds it moved aside (`.<name>.held…`, replaceHeld).
+   */
+  private beingReplaced(path: string, listed: boolean | undefined): boolean {
+    if (listed !== false) return listed === true;
+    const aside = `.${basename(path)}.held`;
+    for (const name of this.folderNames(dirname(path)) ?? []) if (name.startsWith(aside)) return true;
+    return false;
   }
 
   /**

@@ -185,7 +185,7 @@ function activityLanded(path: string, activity: NonNullable<Journal['activity']>
  * ends exactly where they began: what a power cut that lost them leaves, and nothing else; and
  * nothing is removed again.
  */
-export function applyJournal(root: string, journal: Journal, shown: (p: string) => string, options: { done?: boolean; beforeReplace?: (target: string) => void } = {}): void {
+export function applyJournal(root: string, journal: Journal, shown: (p: string) => string, options: { done?: boolean; replace?: (temp: string, target: string) => boolean } = {}): void {
   const abs = (p: string) => join(root, p);
   let step = 0;
   const rename = (from: string, to: string) => {
@@ -204,8 +204,8 @@ export function applyJournal(root: string, journal: Journal, shown: (p: string) 
   }
   for (const f of journal.files) {
     if (!exists(abs(f.temp))) continue;
-    options.beforeReplace?.(abs(f.target));
-    rename(abs(f.temp), abs(f.target));
+    if (!options.replace?.(abs(f.temp), abs(f.target))) rename(abs(f.temp), abs(f.target));
+    else faultPoint(`commit:apply:${++step}`, abs(f.target));
   }
   for (const m of journal.moves) {
     if (exists(abs(m.from)) && !exists(abs(m.to))) rename(abs(m.from), abs(m.to));

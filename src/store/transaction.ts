@@ -9,7 +9,7 @@
  * sends the operation round again on the new text), writes the journal, and applies it. Either all
  * of an operation is on disk afterwards, or none of it, whatever happens to the process.
  */
-import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint, sleepSync } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -117,39 +117,61 @@ function madeButUnfinished(err: unknown): unknown {
   );
 }
 
-/** Gives a watched document a second name (a hard link beside it) right before the commit's rename replaces it. */
-function holdDocument(path: string, watched: Map<string, Watched>, held: Map<string, string>, token: string): void {
-  if (!watched.has(path)) return;
-  const name = tempPath(`${path}.held`, token);
-  // A save renamed over the document while it is being linked fails the link (ENOENT: the file the
-  // name led to has no name left): the save is there now, and linked again it is held.
+/**
+ * Puts a commit's temp file in place of a watched document without ever destroying a save an editor
+ * renames over it: the file in place is first moved aside to a second name (a rename to a new name
+ * replaces nothing), then the temp file is linked in (a link replaces nothing either: a save renamed
+ * in meanwhile makes it fail, and is moved aside in turn). What was moved aside is looked at after
+ * the commit (replacedSaves): any file but the one the commit checked is a save, merged next. Between
+ * the two steps the document's name is missing for an instant; readers then read the commit's temp
+ * file, which its journal names (Board.readListed). False when the document is not watched: the
+ * journal's plain rename puts it in place.
+ */
+function replaceHeld(temp: string, target: string, watched: Map<string, Watched>, held: Map<string, string[]>, token: string): boolean {
+  if (!watched.has(target)) return false;
+  const aside = held.get(target) ?? [];
+  held.set(target, aside);
   for (let attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
+    const name = tempPath(`${target}.held${attempt}`, token);
     try {
-      faultPoint('commit:hold', path);
-      linkSync(path, name);
-      held.set(path, name);
-      return;
+      faultPoint('commit:hold', target);
+      renameSync(target, name);
+      aside.push(name);
     } catch (err) {
-      // Not there (removed meanwhile), or links not supported: the check before the commit stands alone.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT' || !lstatSync(path, { throwIfNoEntry: false })) return;
+      // Not there (a person removed it): nothing to hold.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
+    faultPoint('commit:held', target);
+    try {
+      linkSync(temp, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue; // a save landed in the instant the name was free
+      break; // links not supported here: the plain rename
+    }
+    unlinkQuietly(temp);
+    return true;
   }
+  // Saves landing at every try, or no links: the rename, which replaces a save landing in the same instant.
+  renameSync(temp, target);
+  return true;
 }
 
-/** How many times a document is linked to its second name while saves keep replacing it. */
+/** How many times a document is moved aside while saves keep landing in its place. */
 const HOLD_ATTEMPTS = 100;
 
-/** Saves that replaced a document between the commit's last check and its rename, read back from their second name. */
-function replacedSaves(held: Map<string, string>, watched: Map<string, Watched>): Raced[] {
+/** Saves that replaced a document between the commit's last check and its rename, read back from where they were moved aside, oldest first. */
+function replacedSaves(held: Map<string, string[]>, watched: Map<string, Watched>): Raced[] {
   const out: Raced[] = [];
-  for (const [path, name] of held) {
+  for (const [path, names] of held) {
     const w = watched.get(path)!;
-    try {
-      const st = lstatSync(name);
-      if (st.ino === fstatSync(w.fd).ino) continue;
-      out.push(savedAs(w.changeId, w.type, readFileSync(name)));
-    } catch {
-      // gone: nothing to merge
+    for (const name of names) {
+      try {
+        const st = lstatSync(name);
+        if (st.ino === fstatSync(w.fd).ino) continue;
+        out.push(savedAs(w.changeId, w.type, readFileSync(name)));
+      } catch {
+        // gone: nothing to merge
+      }
     }
   }
   return out;
@@ -1134,14 +1156,13 @@ export class Transaction implements Reader {
     }
     faultPoint('commit:journal');
     // An editor that saves by writing a new file and renaming it over the document, after the check
-    // above, would lose its save to the commit's rename: right before that rename each document is
-    // held by a second name, and a save found there is merged next like one made in place (one that
-    // lands while that name is made is held by another try, holdDocument). A save in the microseconds
-    // between the second name and the rename is still replaced: no portable call swaps two files.
-    const held = new Map<string, string>();
+    // above, would lose its save to a rename of the commit's file over it: each document is moved
+    // aside and the commit's file linked in instead (replaceHeld), and a save found aside is merged
+    // next like one made in place.
+    const held = new Map<string, string[]>();
     try {
       try {
-        applyJournal(board.root, journal, rel, { beforeReplace: (target) => holdDocument(target, watched, held, token) });
+        applyJournal(board.root, journal, rel, { replace: (temp, target) => replaceHeld(temp, target, watched, held, token) });
         markDone(board.runtimeDir);
       } catch (err) {
         throw madeButUnfinished(err);
@@ -1163,7 +1184,7 @@ export class Transaction implements Reader {
       return raced;
     } finally {
       for (const w of watched.values()) closeSync(w.fd);
-      for (const h of held.values()) unlinkQuietly(h);
+      for (const names of held.values()) for (const name of names) unlinkQuietly(name);
     }
   }
 

@@ -4,12 +4,13 @@
  * the person's own edits.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, snapshot, SPEC_MD, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
 import { setTestHooks } from '../../src/clock.js';
+import { Board } from '../../src/store/board.js';
 
 /**
  * `task note` as an agent, by the built CLI in this process with this test's fault hook (the cli()
@@ -422,9 +423,10 @@ describe('a save in place while a commit makes its files durable', () => {
     let saved = false;
     const seen: boolean[] = [];
     // The person saves in place (the same file, truncated and written) once the commit has checked
-    // the file and before its fsyncs end; from then on, at every step of every commit, the file holds the save.
+    // the file and before its fsyncs end; from then on, at every step of every commit, the file holds
+    // the save (but for the instant a commit has moved it aside to link its own file in).
     await noteWithHook(dir, 'durable/T1', 'Noted while the person saved.', (point) => {
-      if (saved) seen.push(readFileSync(file, 'utf8').includes('## T2: Two, saved in place'));
+      if (saved && point !== 'commit:held') seen.push(readFileSync(file, 'utf8').includes('## T2: Two, saved in place'));
       if (point !== 'commit:verified' || saved) return;
       const fd = openSync(file, 'r+');
       const text = readFileSync(file, 'utf8').replace('## T2: Two', '## T2: Two, saved in place');
@@ -441,23 +443,52 @@ describe('a save in place while a commit makes its files durable', () => {
   });
 });
 
-describe('a save renamed over a document while the commit links it to its second name', () => {
-  it('is held all the same (the link, which fails as the file it named loses its name, is made again) and merged next', async () => {
+describe('a save renamed over a document in the instant the commit has moved it aside', () => {
+  it('is not replaced by the commit\'s file (the link that puts that file in place fails), nor is a newer save landing there again, and both are merged next', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'linked', [{ title: 'One' }, { title: 'Two' }]);
     const file = join(dir, 'agentd/changes/linked/tasks.md');
-    let raced = 0;
-    // What the kernel does when an editor's rename lands during link(2): the save replaces the
-    // document, and the link of the name fails with ENOENT.
+    const before = readFileSync(file, 'utf8');
+    const marks = ['## T2: Two, saved by hand', '## T2: Two, saved by hand, and again'];
+    let saves = 0;
+    // Between the commit's moving the document aside and its linking its own file in, the name is
+    // free: an editor's rename lands there (the person's buffer, read before the commit), and lands
+    // there again at the next try. A rename of the commit's file over the name would destroy both.
     await noteWithHook(dir, 'linked/T1', 'Noted while the person saved.', (point, path) => {
-      if (point !== 'commit:hold' || path !== file || raced++ > 0) return;
-      saveRenamedOver(file, '## T2: Two', '## T2: Two, saved by hand');
-      throw Object.assign(new Error('ENOENT: no such file or directory, link'), { code: 'ENOENT' });
+      if (point !== 'commit:held' || path !== file || saves === marks.length) return;
+      writeFileSync(`${file}.swp`, before.replace('## T2: Two', marks[saves++]));
+      renameSync(`${file}.swp`, file);
     });
+    expect(saves).toBe(2);
     const text = readFileSync(file, 'utf8');
-    expect(text).toContain('## T2: Two, saved by hand');
+    expect(text).toContain(`${marks[1]}\n`);
     expect(text).toContain('Noted while the person saved.');
-    expect(raced).toBeGreaterThan(1);
+    expect(readdirSync(join(dir, 'agentd/changes/linked')).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+});
+
+describe('a read in the instant a commit has moved a document aside', () => {
+  it('reads the document as the commit leaves it, from the temp file its journal names, whether its folder was listed before or during that instant', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'aside', [{ title: 'One' }, { title: 'Two' }]);
+    await changeWithTasks(dir, 'other', [{ title: 'Elsewhere' }]);
+    const file = join(dir, 'agentd/changes/aside/tasks.md');
+    // Readers without the lock, as a person's board or an agent's read tool: one has listed the
+    // change's folder already; the other has looked for a commit in progress (there was none) and
+    // lists that folder only in the instant the name is missing. Neither may find the list gone.
+    const listedBefore = new Board(dir);
+    expect(listedBefore.readDoc('aside', 'tasks')?.content).not.toBeNull();
+    const listedDuring = new Board(dir);
+    expect(listedDuring.readDoc('other', 'tasks')?.content).not.toBeNull();
+    const seen: string[] = [];
+    await noteWithHook(dir, 'aside/T1', 'Noted as they read.', (point, path) => {
+      if (point !== 'commit:held' || path !== file) return;
+      expect(existsSync(file)).toBe(false);
+      listedBefore.rereadDoc('aside', 'tasks');
+      for (const reader of [listedBefore, listedDuring]) seen.push(JSON.stringify(reader.readDoc('aside', 'tasks')?.content ?? null));
+    });
+    expect(seen).toHaveLength(2);
+    for (const read of seen) expect(read).toContain('Noted as they read.');
   });
 });
 
