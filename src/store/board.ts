@@ -18,7 +18,7 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
+import { checkDirs, fsError, isHardLinked, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missingTaskFinding, unrecordedDecision, withState, type HandDecision } from './decisions.js';
@@ -451,21 +451,28 @@ export class Board implements Reader {
    * (pendingCommit: a process killed after committing, or applying its commit right now), else
    * from the file itself.
    */
-  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => this.readListed(path, (p, listed) => readBoardFile(p, shown, previous, listed));
+  private readFile = (path: string, shown: string, previous?: FileRead): FileRead | null => this.readListed(path, (p, listed, twin) => readBoardFile(p, shown, previous, listed, twin));
 
   /**
    * `read` of a file as committed (asCommitted), told when its folder's listing names it (it is then
    * not looked for first), and not made at all when the listing does not.
    */
-  private readListed<T>(path: string, read: (p: string, listed: boolean) => T | null): T | null {
+  private readListed<T>(path: string, read: (p: string, listed: boolean, twin?: string) => T | null): T | null {
     const listed = this.listed(path);
-    const found = this.asCommitted(path, (p) => (p !== path ? read(p, false) : listed === false ? null : read(p, listed === true)));
-    if (found !== null || !this.beingReplaced(path, listed)) return found;
-    // A commit is putting its file in place of this one (Transaction's replaceHeld), whose name is
-    // missing for an instant: read as the commit leaves it, from the temp file its journal names
-    // (linked in, it has the name back).
+    let found: T | null = null;
+    let linked = false;
+    try {
+      found = this.asCommitted(path, (p) => (p !== path ? read(p, false) : listed === false ? null : read(p, listed === true)));
+    } catch (err) {
+      if (!isHardLinked(err)) throw err;
+      linked = true; // the commit's temp file linked in, and not yet unlinked: read below, with that name allowed
+    }
+    if (found !== null || !(linked || this.beingReplaced(path, listed))) return found;
+    // A commit is putting its file in place of this one (Transaction's replaceHeld): the name is
+    // missing for an instant, then the commit's temp file, which its journal names, is linked in
+    // (the file has two names until that temp name goes). Read as the commit leaves it.
     const temp = pendingCommit(this.root, this.runtimeDir, (p) => this.rel(p))?.files.get(path);
-    return (temp !== undefined ? read(temp, false) : null) ?? read(path, false);
+    return (temp !== undefined ? read(temp, false, path) : null) ?? read(path, false, temp);
   }
 
   /**

@@ -241,7 +241,11 @@ export function textFault(buf: Buffer): { line: number; binary: boolean } | null
  * file, files over the size limit, bytes that are not UTF-8 and NUL bytes, naming the line. Given
  * an earlier read of the file, bytes that are the same keep its text.
  */
-export function readBoardFile(path: string, shown: string, previous?: FileRead, listed = false): FileRead | null {
+/**
+ * `twin`: the one other name the file may have, the temp file a commit links in its place
+ * (Transaction's replaceHeld), for the instant before that name goes.
+ */
+export function readBoardFile(path: string, shown: string, previous?: FileRead, listed = false, twin?: string): FileRead | null {
   faultPoint('read', path);
   // Looked at first, unless its folder's listing named it (`listed`): a file that is not there is
   // common (a change without a review), and a failed open costs an exception.
@@ -256,10 +260,23 @@ export function readBoardFile(path: string, shown: string, previous?: FileRead, 
     throw fsError(err, shown, 'read');
   }
   try {
-    return readOpenFile(fd, fstatSync(fd), shown, previous);
+    const st = fstatSync(fd);
+    return readOpenFile(fd, twin !== undefined && isTwin(st, twin) ? Object.assign(st, { nlink: 1 }) : st, shown, previous);
   } finally {
     closeSync(fd);
   }
+}
+
+/** Whether a file with two names has `twin` as its other one. */
+function isTwin(st: Stats, twin: string): boolean {
+  if (!st.isFile() || st.nlink !== 2) return false;
+  const other = lstatSync(twin, { throwIfNoEntry: false });
+  return other !== undefined && other.ino === st.ino && other.dev === st.dev;
+}
+
+/** Whether an error is the refusal of a file with more than one name. */
+export function isHardLinked(err: unknown): boolean {
+  return err instanceof AgentboardError && err.code === 'UNSAFE_PATH' && err.message.includes(HARD_LINKED);
 }
 
 /** The rest of readBoardFile, on a file already open (`st` is its fstat). */

@@ -204,8 +204,10 @@ export function applyJournal(root: string, journal: Journal, shown: (p: string) 
   }
   for (const f of journal.files) {
     if (!exists(abs(f.temp))) continue;
-    if (!options.replace?.(abs(f.temp), abs(f.target))) rename(abs(f.temp), abs(f.target));
-    else faultPoint(`commit:apply:${++step}`, abs(f.target));
+    if (options.replace?.(abs(f.temp), abs(f.target))) faultPoint(`commit:apply:${++step}`, abs(f.target));
+    // Linked in already by a process killed before it unlinked the temp name (a rename would leave both names).
+    else if (!options.replace && sameFile(abs(f.temp), abs(f.target))) unlinkSync(abs(f.temp));
+    else rename(abs(f.temp), abs(f.target));
   }
   for (const m of journal.moves) {
     if (exists(abs(m.from)) && !exists(abs(m.to))) rename(abs(m.from), abs(m.to));
@@ -239,6 +241,13 @@ export function applyJournal(root: string, journal: Journal, shown: (p: string) 
     appendFile(abs(activity.file), activity.text, shown(abs(activity.file)), { truncateTo: activity.offset, sync: false });
     faultPoint('commit:activity');
   }
+}
+
+/** Whether two names lead to one file. */
+function sameFile(a: string, b: string): boolean {
+  const x = lstatSync(a, { throwIfNoEntry: false });
+  const y = x && lstatSync(b, { throwIfNoEntry: false });
+  return y !== undefined && x!.ino === y.ino && x!.dev === y.dev;
 }
 
 /** What must be fsynced for a journal's renames and appends to be durable: the folders they changed, and the log. */

@@ -148,6 +148,7 @@ function replaceHeld(temp: string, target: string, watched: Map<string, Watched>
       if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue; // a save landed in the instant the name was free
       break; // links not supported here: the plain rename
     }
+    faultPoint('commit:linked', target);
     unlinkQuietly(temp);
     return true;
   }
@@ -589,7 +590,8 @@ export class Transaction implements Reader {
       merged = { doc: parseDocText(type, text, shown), text };
     }
     merged.text = withLineEndsOf(personText, merged.text);
-    if (merged.text === personText) {
+    // Taken as it is when the file holds it: a save that raced with a commit is not in the file (the commit's text is), and is written.
+    if (merged.text === personText && this.reads.get(path)?.text === personText) {
       this.adopt(path, changeId, type, person, personText, bom);
       this.handEdits.set(path, { base, read: person, pending: true });
       return person;

@@ -467,8 +467,40 @@ describe('a save renamed over a document in the instant the commit has moved it 
   });
 });
 
+describe('a save that raced with a commit, merged to exactly its own text', () => {
+  it('is written, not only recorded: the file holds it after the merge (it kept the commit\'s text, and the save was lost)', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'exact', [{ title: 'One' }, { title: 'Two' }]);
+    const file = join(dir, 'agentd/changes/exact/tasks.md');
+    // At each of the first two commits, the person saves from the file as it was before that commit,
+    // renamed in the instant the commit moved the file aside: the second save lacks the first (the
+    // person takes it back) and so merges to exactly its own text.
+    const marks = ['## T2: Two (A)', '## T2: Two (B)'];
+    let before = '';
+    let saved = 0;
+    let thisCommit = false;
+    await noteWithHook(dir, 'exact/T1', 'Noted while the person saved.', (point, path) => {
+      if (point === 'commit:journal') thisCommit = false;
+      if (path !== file) return;
+      if (point === 'commit:hold' && !thisCommit) before = readFileSync(file, 'utf8');
+      if (point !== 'commit:held' || thisCommit || saved === marks.length) return;
+      thisCommit = true;
+      writeFileSync(`${file}.swp`, before.replace('## T2: Two', marks[saved++]!));
+      renameSync(`${file}.swp`, file);
+    });
+    expect(saved).toBe(2);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain(`${marks[1]}\n`);
+    expect(text).not.toContain(marks[0]);
+    expect(text).toContain('Noted while the person saved.');
+    // The next write reads the file as the ledger has it: no edit of the person's left to merge, nothing lost.
+    await ok(dir, ['task', 'note', 'exact/T2', 'And then.', '--as', 'codex']);
+    expect(read(dir, 'agentd/changes/exact/tasks.md')).toContain(`${marks[1]}\n`);
+  });
+});
+
 describe('a read in the instant a commit has moved a document aside', () => {
-  it('reads the document as the commit leaves it, from the temp file its journal names, whether its folder was listed before or during that instant', async () => {
+  it('reads the document as the commit leaves it, from the temp file its journal names, whether its folder was listed before or during that instant, and as its temp file is linked in', async () => {
     const dir = await newBoard();
     await changeWithTasks(dir, 'aside', [{ title: 'One' }, { title: 'Two' }]);
     await changeWithTasks(dir, 'other', [{ title: 'Elsewhere' }]);
@@ -481,13 +513,22 @@ describe('a read in the instant a commit has moved a document aside', () => {
     const listedDuring = new Board(dir);
     expect(listedDuring.readDoc('other', 'tasks')?.content).not.toBeNull();
     const seen: string[] = [];
+    // Then, the commit's temp file linked in and its temp name not gone yet, the file has two names:
+    // read all the same (a file of two names is otherwise refused).
+    const listedThen = new Board(dir);
+    expect(listedThen.readDoc('other', 'tasks')?.content).not.toBeNull();
     await noteWithHook(dir, 'aside/T1', 'Noted as they read.', (point, path) => {
-      if (point !== 'commit:held' || path !== file) return;
-      expect(existsSync(file)).toBe(false);
-      listedBefore.rereadDoc('aside', 'tasks');
-      for (const reader of [listedBefore, listedDuring]) seen.push(JSON.stringify(reader.readDoc('aside', 'tasks')?.content ?? null));
+      if (path !== file) return;
+      if (point === 'commit:held') {
+        expect(existsSync(file)).toBe(false);
+        listedBefore.rereadDoc('aside', 'tasks');
+        for (const reader of [listedBefore, listedDuring]) seen.push(JSON.stringify(reader.readDoc('aside', 'tasks')?.content ?? null));
+      } else if (point === 'commit:linked') {
+        expect(statSync(file).nlink).toBe(2);
+        seen.push(JSON.stringify(listedThen.readDoc('aside', 'tasks')?.content ?? null));
+      }
     });
-    expect(seen).toHaveLength(2);
+    expect(seen).toHaveLength(3);
     for (const read of seen) expect(read).toContain('Noted as they read.');
   });
 });
