@@ -20,7 +20,7 @@ export type Spelled = Pick<OpInfo, 'name' | 'cli' | 'access' | 'fields'>;
  * given as '' is an agent whose id is not known (an MCP call without agent_id): said in words.
  */
 /** "a", "a and b", "a, b and c". */
-function and(items: string[]): string {
+export function and(items: string[]): string {
   return items.length === 1 ? items[0]! : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 

@@ -108,6 +108,21 @@ export function charCount(value: string): number {
   return value.length - (value.match(SURROGATE_PAIR)?.length ?? 0);
 }
 
+/**
+ * The most characters of problems one refusal lists: every problem of a call comes back in one
+ * answer, and this many characters keep that answer well within an MCP result's cap (25,000).
+ */
+export const PROBLEMS_CHARS = 16_000;
+
+/** Problems joined with "; ", as many as fit in `budget` characters (at least one), and how many more there are when not all do. */
+export function problemList(problems: readonly string[], budget = PROBLEMS_CHARS): string {
+  let shown = 0;
+  let length = 0;
+  while (shown < problems.length && length + problems[shown]!.length + 2 <= budget) length += problems[shown++]!.length + 2;
+  const kept = problems.slice(0, Math.max(shown, 1)).join('; ');
+  return problems.length > Math.max(shown, 1) ? `${kept} (and ${problems.length - Math.max(shown, 1)} more, said once these are fixed)` : kept;
+}
+
 /** The first `n` characters (code points) of a text: a character is never cut in half. */
 export function firstChars(value: string, n: number): string {
   let end = 0;

@@ -6,7 +6,7 @@
  * being answered (SAME_CALL) is the tool that was called, `calling`.
  */
 import { refsIn, resolveRefs, type Ref } from '../domain/refs.js';
-import { commandLine } from '../cli/refs.js';
+import { and, commandLine } from '../cli/refs.js';
 import { spelledOf } from '../ops/catalog.js';
 import { findOperation } from '../ops/index.js';
 import type { Operation } from '../ops/registry.js';
@@ -23,7 +23,10 @@ export function toolSpeller(served: readonly Operation[], calling?: Operation, c
       // A server not bound to an agent (no --as) takes agent_id on every call: the call named is the caller's, whole.
       const own = withCaller && caller !== undefined && 'agent_id' in op.input.shape ? { agent_id: caller } : {};
       const given = { ...own, ...Object.fromEntries(Object.entries(args).filter(([k]) => k in op.input.shape)) };
-      return Object.keys(given).length > 0 ? `${op.tool!.name} ${JSON.stringify(given)}` : op.tool!.name;
+      if (Object.keys(given).length === 0) return op.tool!.name;
+      // A call with its arguments is one to make as it is: the fields it still needs are named, as the command line's are ("giving --message").
+      const lacking = spelledOf(op).fields.filter((f) => f.required && f.name !== 'agent_id' && !(f.name in given)).map((f) => f.name);
+      return `${op.tool!.name} ${JSON.stringify(given)}${lacking.length > 0 ? ` giving ${and(lacking)}` : ''}`;
     }
     const op = findOperation(r.ops[0]!);
     if (!op) return r.ops[0]!;

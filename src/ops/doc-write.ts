@@ -13,6 +13,7 @@ import type { DocInput, Reader, Transaction } from '../store/transaction.js';
 import { userLines } from '../store/markdown.js';
 import type { LoadedChange } from './view.js';
 import { refTo, SUBMIT_OP } from '../domain/refs.js';
+import { problemList, PROBLEMS_CHARS } from '../domain/text.js';
 
 export { SUBMIT_OP };
 
@@ -196,13 +197,13 @@ export function checkBeforeWrite(type: Stage, text: string, file: string, change
   const findings = checkDoc(doc, changeId, { requirementIds: type === 'tasks' ? requirementIdsOf(spec) : null });
   const errors = findings.filter((f) => f.level === 'error').map((f) => (typeof input === 'object' ? inInput(f, text, input) : inFields(f, doc, input === 'tasks')));
   if (errors.length > 0) {
-    const shown = errors.slice(0, 20).map((f) => `${f.message} [${f.rule}]`);
+    const shown = problemList(errors.map((f) => `${f.message} [${f.rule}]`));
     // Its warnings come in the same round: fixed with the errors, they cost no revision after the write.
     const warned = findings.filter((f) => f.level === 'warning').map((f) => (typeof input === 'object' ? inInput(f, text, input) : inFields(f, doc, input === 'tasks')));
-    const also = warned.length > 0 ? ` Its warnings, which alone would not stop the write: ${warned.slice(0, 10).map((f) => `${f.message} [${f.rule}]`).join('; ')}${warned.length > 10 ? ` (and ${warned.length - 10} more)` : ''}.` : '';
+    const also = warned.length > 0 ? ` Its warnings, which alone would not stop the write: ${problemList(warned.map((f) => `${f.message} [${f.rule}]`), Math.max(2_000, PROBLEMS_CHARS - shown.length))}.` : '';
     throw new AgentboardError(
       'VALIDATION_FAILED',
-      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown.join('; ')}${errors.length > 20 ? ` (and ${errors.length - 20} more)` : ''}.${also}`,
+      `The ${DOC_WORDS[type]} is not valid, so nothing was written: ${shown}.${also}`,
       `Fix ${errors.length === 1 ? 'this' : 'these'} and call ${refTo(retryOp, retryArgs)} again.`,
       { findings: errors },
     );

@@ -1,7 +1,7 @@
 /** Checks an operation's input against its schema and turns every problem into one clear line, the expected shape included. */
 import { toJSONSchema, type z } from 'zod';
 import { fail } from '../errors.js';
-import { charCount, printable, textProblem } from '../domain/text.js';
+import { charCount, printable, problemList, textProblem } from '../domain/text.js';
 import { continueFrom } from './pages.js';
 
 function where(path: PropertyKey[]): string {
@@ -151,8 +151,8 @@ export const FIX_FIELDS = 'Correct the fields named above and send the call agai
 /** The next step of a call lost from the board's queue (ops/combine.ts; the command line says it in its own words). */
 export const CALL_LOST = 'See where things stand (get_task or get_workflow_state), then call again if it is still needed.';
 
-/** The most problems one answer names; a call with more is rare and hears of the rest once these are fixed. */
-const PROBLEMS_SHOWN = 20;
+/** The most characters with a problem one answer names: a call with more is rare and hears of the rest once these are fixed. */
+const PROBLEMS_SHOWN = 200;
 
 type Rules = (raw: Record<string, unknown>) => string[];
 
@@ -216,8 +216,7 @@ function parseFields<T extends z.ZodType>(schema: T, raw: unknown, moreRules?: R
   if (result.success && unsafe.size === 0) return result.data;
   const issues = result.success ? [] : tightest(result.error.issues.filter((issue) => !(issue.code === 'custom' && unsafe.has(where(issue.path)))));
   const problems = [...unsafe.values(), ...issues.map((issue) => describe(issue, schema)), ...rulesOn(raw as Record<string, unknown>, moreRules)];
-  const more = problems.length > PROBLEMS_SHOWN ? ` (and ${problems.length - PROBLEMS_SHOWN} more)` : '';
-  return fail('INVALID_INPUT', `Invalid input: ${problems.slice(0, PROBLEMS_SHOWN).join('; ')}${more}.`, FIX_FIELDS);
+  return fail('INVALID_INPUT', `Invalid input: ${problemList(problems)}.`, FIX_FIELDS);
 }
 
 /** How many times a call's values are repaired, one level of nesting each (a list sent as text, then its items' numbers). */

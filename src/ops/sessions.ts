@@ -270,7 +270,7 @@ export const getWorkflowState = defineOp({
     const state = { ...sessionOut(data, input.agent_id, now), history: sessionFor(data, input.agent_id, now).history.slice(-RECENT_MOVES) };
     // None yet is not a session that started: said so, with the call that starts one.
     if (!data.sessions[input.agent_id]) {
-      state.message = `${input.agent_id} has no session yet: it starts one by registering with ${refTo('agent.register', { agent_id: input.agent_id })} (its name and role), or with its first call that does work.`;
+      state.message = `${input.agent_id} has no session yet: it starts one by registering with ${refTo('agent.register', { agent_id: input.agent_id })}, or with its first call that does work.`;
     }
     const resolved = Object.values(data.inputs)
       .filter((i) => i.agent_id === input.agent_id && i.status === 'resolved')

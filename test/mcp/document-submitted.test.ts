@@ -46,7 +46,7 @@ describe('a proposal submitted again', () => {
     expect(error).toEqual({
       code: 'DOCUMENT_SUBMITTED',
       message: "This proposal has already been submitted. This board requires no person's approval of it, so nothing waits on it: moved has moved on to its spec phase (waiting on the spec to be written).",
-      next_step: 'Write its spec with agentboard_create_spec {"agent_id":"planner-2","change_id":"moved"}, or find other work with agentboard_get_next_task {"agent_id":"planner-2"}. Should a person reject the proposal, it comes back to be revised.',
+      next_step: 'Write its spec with agentboard_create_spec {"agent_id":"planner-2","change_id":"moved"} giving overview, requirements, scenarios and notes, or find other work with agentboard_get_next_task {"agent_id":"planner-2"}. Should a person reject the proposal, it comes back to be revised.',
     });
     expect(`${error!.message} ${error!.next_step}`).not.toMatch(/awaiting review|person decides|approves or rejects/);
     const spec = await mcp.call('agentboard_create_spec', { change_id: 'moved', ...SPEC });
@@ -107,7 +107,7 @@ describe('a task list submitted again on a board that requires no approval', () 
     const mcp = await server(dir, 'planner', 'planner');
     const { error } = await mcp.call('agentboard_create_tasks', { change_id: 'planned', tasks: [{ title: 'One' }], notes: NOTES });
     expect(error!.next_step).toBe(
-      'To change the plan, add a task with agentboard_add_task {"agent_id":"planner","change_id":"planned"}, change one with agentboard_update_task {"agent_id":"planner","task_id":"planned/T1"} or delete one with agentboard_delete_task {"agent_id":"planner","task_id":"planned/T1"} (tasks nobody works on yet). Should a person reject the task list, it comes back to be revised.',
+      'To change the plan, add a task with agentboard_add_task {"agent_id":"planner","change_id":"planned"} giving title, change one with agentboard_update_task {"agent_id":"planner","task_id":"planned/T1"} or delete one with agentboard_delete_task {"agent_id":"planner","task_id":"planned/T1"} (tasks nobody works on yet). Should a person reject the task list, it comes back to be revised.',
     );
     expect(await mcp.close()).toBe(0);
   });

@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, newBoard, ok, snapshot, tempDir } from '../helpers.js';
+import { BIN, changeWithTasks, newBoard, ok, snapshot, SPEC_MD, tempDir, WHY, write } from '../helpers.js';
 import { stdioServer } from './helpers.js';
 
 const NOTES = 'No additional notes: straightforward, nothing unexpected.';
@@ -41,7 +41,7 @@ describe('a task list submitted again by a planner that did not write it', () =>
     expect(error!.next_step).not.toContain('command line');
     expect(named(error!.next_step).filter((t) => !mcp.tools.includes(t))).toEqual([]);
     expect(error!.next_step).toBe(
-      'writer wrote the task list of theirs, and its tasks go to workers now: see them with agentboard_list_tasks {"change_id":"theirs"}, add one the plan lacks with agentboard_add_task {"agent_id":"other","change_id":"theirs"}, or find other work with agentboard_list_changes. Should a person reject the task list, it comes back to be revised.',
+      'writer wrote the task list of theirs, and its tasks go to workers now: see them with agentboard_list_tasks {"change_id":"theirs"}, add one the plan lacks with agentboard_add_task {"agent_id":"other","change_id":"theirs"} giving title, or find other work with agentboard_list_changes. Should a person reject the task list, it comes back to be revised.',
     );
     // The step, followed, is taken.
     const added = await mcp.call('agentboard_add_task', { change_id: 'theirs', title: 'Three' });
@@ -168,7 +168,7 @@ describe('get_workflow_state for an agent with no session', () => {
       const mcp = await server(dir, profile, agent);
       const { data, text } = await mcp.call('agentboard_get_workflow_state', {});
       expect(data.session).toBe(0);
-      expect(data.message).toBe(`${agent} has no session yet: it starts one by registering with agentboard_register_agent {"agent_id":"${agent}"} (its name and role), or with its first call that does work.`);
+      expect(data.message).toBe(`${agent} has no session yet: it starts one by registering with agentboard_register_agent {"agent_id":"${agent}"} giving name and role, or with its first call that does work.`);
       expect(text).toBe(`${data.message}\n`);
       expect(named(`${data.message} ${text}`).filter((t) => !mcp.tools.includes(t))).toEqual([]);
       // Read only: the read opened no session. Followed, the step starts one.
@@ -178,5 +178,49 @@ describe('get_workflow_state for an agent with no session', () => {
       expect((await mcp.call('agentboard_get_workflow_state', {})).data).toMatchObject({ session: 1, status: 'started', message: null });
       expect(await mcp.close()).toBe(0);
     }
+  });
+});
+
+describe('a call with many problems', () => {
+  it('hears of every one in one answer, those of the document rules (a circle of dependencies) with the rest', async () => {
+    const dir = await newBoard();
+    await ok(dir, ['propose', 'many', '--as', 'planner', '--why', WHY, '--what-changes', 'Add a board.', '--impact', 'Agents stop colliding.', '--notes', 'No additional notes.']);
+    await ok(dir, ['spec', 'many', '--as', 'planner', '--from', write(dir, 'many-spec.md', SPEC_MD), '--notes', 'No additional notes.']);
+    const mcp = await server(dir, 'planner', 'planner');
+    const before = snapshot(dir);
+    // Thirty tasks that depend on tasks the list lacks, then two that depend on each other.
+    const tasks = [
+      ...Array.from({ length: 30 }, (_, i) => ({ id: `T${i + 1}`, title: `Task ${i + 1}`, depends: [`X${i}`] })),
+      { id: 'T40', title: 'Forty', depends: ['T41'] },
+      { id: 'T41', title: 'Forty-one', depends: ['T40'] },
+    ];
+    const { error } = await mcp.call('agentboard_create_tasks', { change_id: 'many', tasks, notes: NOTES });
+    expect(snapshot(dir)).toEqual(before);
+    expect(error!.code).toBe('VALIDATION_FAILED');
+    for (let i = 0; i < 30; i++) expect(error!.message).toContain(`task T${i + 1} depends on X${i}`);
+    expect(error!.message).toContain('T40 → T41 → T40 [tasks.depends.cycle]');
+    expect(error!.message).not.toContain('more');
+    // Schema problems too: every one of forty tasks without a title.
+    const untitled = await mcp.call('agentboard_create_tasks', { change_id: 'many', tasks: Array.from({ length: 40 }, (_, i) => ({ id: `T${i + 1}` })), notes: NOTES });
+    expect(untitled.error!.code).toBe('INVALID_INPUT');
+    expect(untitled.error!.message).toContain('tasks[39].title');
+    expect(untitled.error!.message).not.toContain('more');
+    expect(await mcp.close()).toBe(0);
+  });
+});
+
+describe('a step that names a call the agent makes next', () => {
+  it('names the fields that call still needs, so that the call made as given, with them, is taken', async () => {
+    const dir = await newBoard();
+    const mcp = await server(dir, 'planner', 'b3');
+    await mcp.call('agentboard_register_agent', { name: 'B3', role: 'Developer' });
+    const { error } = await mcp.call('agentboard_mark_blocked', { reason: 'Stuck.' });
+    expect(error!.code, JSON.stringify(error)).toBe('INVALID_TRANSITION');
+    expect(error!.next_step).toBe('From started you can go to working (agentboard_update_status {"agent_id":"b3","status":"working"} giving message).');
+    const step = /(agentboard_[a-z_]+) (\{[^}]*\}) giving ([a-z_]+)/.exec(error!.next_step)!;
+    const followed = await mcp.call(step[1]!, { ...JSON.parse(step[2]!), [step[3]!]: 'Starting.' });
+    expect(followed.error).toBeUndefined();
+    expect(followed.data).toMatchObject({ status: 'working' });
+    expect(await mcp.close()).toBe(0);
   });
 });

@@ -13,7 +13,7 @@ const NOTES = 'No additional notes: straightforward, nothing unexpected.';
 function neutral(value: unknown): unknown {
   const text = JSON.stringify(value)
     .replace(/`agentboard [^`]*`( followed by the [a-z ]+)?( giving `--[a-z-]+`((, | and )`--[a-z-]+`)*)?( \((a person's command|on the command line)\))?/g, '<call>')
-    .replace(/agentboard_[a-z_]+( \{(\\"[^\\]*\\":(\\"[^\\]*\\"|\[[^\]]*\]|true|false),?)*\})?/g, '<call>');
+    .replace(/agentboard_[a-z_]+( \{(\\"[^\\]*\\":(\\"[^\\]*\\"|\[[^\]]*\]|true|false),?)*\}( giving [a-z_]+((, (?!and )| and )[a-z_]+)*)?)?/g, '<call>');
   return JSON.parse(text);
 }
 

@@ -117,7 +117,7 @@ describe('agentboard mcp on the wire', () => {
     const error = JSON.parse(text).error;
     expect(error.code).toBe('VALIDATION_FAILED');
     expect(error.message).toMatch(new RegExp(`^The task list is not valid, so nothing was written: tasks\\[0\\]: tasks depend on each other in a circle: ${id(0)} → ${id(1)} → .*…$`));
-    expect(error.next_step).toBe('Fix this and call agentboard_create_tasks {"agent_id":"planner","change_id":"specless"} again.');
+    expect(error.next_step).toBe('Fix this and call agentboard_create_tasks {"agent_id":"planner","change_id":"specless"} giving tasks and notes again.');
     expect(snapshot(dir)).toEqual(before);
   });
 
