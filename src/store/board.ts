@@ -18,8 +18,8 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, isHardLinked, readBoardFile, relativePath, syncAll, TEMP_FILE, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
-import { applyJournal, discardTemps, DONE_FILE, durableSet, journalComplete, JOURNAL_FILE, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
+import { checkDirs, fsError, hasBom, isHardLinked, newToken, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unlinkIfThere, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
+import { applyJournal, discardTemps, DONE_FILE, durableSet, heldBy, journalComplete, JOURNAL_FILE, linkInPlace, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missingTaskFinding, unrecordedDecision, withState, type HandDecision } from './decisions.js';
 import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
@@ -1612,7 +1612,7 @@ export class Board implements Reader {
       const { lock, reaped } = acquired;
       this.begin();
       try {
-        this.recover(reaped !== null);
+        this.recover(reaped !== null, lock);
         if (answered?.check()) return null;
         return await fn(lock);
       } catch (err) {
@@ -1766,15 +1766,31 @@ export class Board implements Reader {
    * or sweeps what an uncommitted one left behind; takes up the done journal of the last commit,
    * redoing whatever of it a power cut undid, for the next commit to make durable.
    */
-  private recover(reaped: boolean): void {
+  private recover(reaped: boolean, lock: BoardLock): void {
     const rel = (p: string) => this.rel(p);
+    const raced: Raced[] = [];
     const done = readJournal(this.runtimeDir, rel, DONE_FILE);
-    if (done) applyJournal(this.root, done, rel, { done: true });
+    if (done) {
+      applyJournal(this.root, done, rel, { done: true });
+      // A holder killed after its commit, before it merged the saves it had moved aside, left them there.
+      if (reaped) raced.push(...this.savesAside(done, new Map()));
+    }
     this.done = done;
     const journal = readJournal(this.runtimeDir, rel);
     if (journal) {
       if (journalComplete(this.root, journal)) {
-        applyJournal(this.root, journal, rel);
+        // Each document is put in place as the commit would have (never renamed over: a person may have
+        // saved since its process was killed), and whatever differs from the file it checked is merged.
+        const token = newToken();
+        const aside = new Map<string, string[]>();
+        applyJournal(this.root, journal, rel, {
+          replace: (temp, target, file) => {
+            if (file.replaces === undefined) return false;
+            aside.set(target, linkInPlace(temp, target, token));
+            return true;
+          },
+        });
+        raced.push(...this.savesAside(journal, aside));
         const sets = [journal, ...(done ? [done] : [])].map((j) => durableSet(this.root, j));
         syncAll(sets.flatMap((d) => d.files), sets.flatMap((d) => d.dirs), rel);
         removeJournal(this.runtimeDir, JOURNAL_FILE);
@@ -1786,6 +1802,33 @@ export class Board implements Reader {
       }
     }
     if (reaped || journal) this.sweep();
+    if (raced.length > 0) this.mergeRaced(lock, raced);
+  }
+
+  /**
+   * The saves found in place of a commit's documents, oldest first: the files its process moved
+   * aside and left there (killed), then those its recovery moved aside (`recovered`, by target), but
+   * for the file the commit checked and the commit's own. Every one of them is removed.
+   */
+  private savesAside(journal: Journal, recovered: Map<string, string[]>): Raced[] {
+    const out: Raced[] = [];
+    for (const file of journal.files) {
+      if (file.replaces === undefined) continue;
+      const target = join(this.root, file.target);
+      const changeId = basename(dirname(target));
+      const type = DOC_TYPES.find((t) => DOC_FILES[t] === basename(target));
+      for (const name of [...heldBy(target, journal.token), ...(recovered.get(target) ?? [])]) {
+        try {
+          const bytes = readBoardFile(name, this.rel(name))?.bytes;
+          const hash = bytes && hashText(bytes);
+          if (bytes && type && dirname(dirname(target)) === this.changesDir && hash !== file.replaces && hash !== file.hash) out.push({ changeId, type, text: textOf(bytes), bom: hasBom(bytes) });
+        } catch {
+          // not a file agentboard can read: left to the sweep
+        }
+        unlinkIfThere(name);
+      }
+    }
+    return out;
   }
 
   /** The done journal of the last commit, whose renames and log entries the next commit makes durable (null: none). */

@@ -19,8 +19,8 @@
  * dropped with its temp files (roll back). Temp files without a journal belong to a transaction
  * that never committed and are removed.
  */
-import { closeSync, constants, lstatSync, openSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
-import { dirname, isAbsolute, join } from 'node:path';
+import { closeSync, constants, linkSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
 import { faultPoint } from '../clock.js';
 import { appendFile, fsError, readAll, readBoardFile, syncAll, unlinkIfThere, writeNewFile } from './fs.js';
 import { sha1 } from './hash.js';
@@ -30,8 +30,12 @@ export interface Journal {
   token: string;
   /** New folders, built under a temp name; paths relative to the repository root, with the SHA-1 of each file in them. */
   dirs: { target: string; temp: string; hashes?: Record<string, string> }[];
-  /** Files to rename into place, with the SHA-1 of the temp file's bytes (absent in journals of older versions). */
-  files: { target: string; temp: string; hash?: string }[];
+  /**
+   * Files to rename into place, with the SHA-1 of the temp file's bytes (absent in journals of older
+   * versions); for a document, `replaces`: the SHA-1 of the file the commit checked, which it puts
+   * its own in place of without renaming over it (linkInPlace): anything else found there is a save.
+   */
+  files: { target: string; temp: string; hash?: string; replaces?: string }[];
   moves: { from: string; to: string }[];
   /** Moved out of the way before anything else is put in place (the originals of a folder converted in place). */
   aside?: { from: string; to: string }[];
@@ -185,7 +189,7 @@ function activityLanded(path: string, activity: NonNullable<Journal['activity']>
  * ends exactly where they began: what a power cut that lost them leaves, and nothing else; and
  * nothing is removed again.
  */
-export function applyJournal(root: string, journal: Journal, shown: (p: string) => string, options: { done?: boolean; replace?: (temp: string, target: string) => boolean } = {}): void {
+export function applyJournal(root: string, journal: Journal, shown: (p: string) => string, options: { done?: boolean; replace?: (temp: string, target: string, file: Journal['files'][number]) => boolean } = {}): void {
   const abs = (p: string) => join(root, p);
   let step = 0;
   const rename = (from: string, to: string) => {
@@ -204,7 +208,7 @@ export function applyJournal(root: string, journal: Journal, shown: (p: string) 
   }
   for (const f of journal.files) {
     if (!exists(abs(f.temp))) continue;
-    if (options.replace?.(abs(f.temp), abs(f.target))) faultPoint(`commit:apply:${++step}`, abs(f.target));
+    if (options.replace?.(abs(f.temp), abs(f.target), f)) faultPoint(`commit:apply:${++step}`, abs(f.target));
     // Linked in already by a process killed before it unlinked the temp name (a rename would leave both names).
     else if (!options.replace && sameFile(abs(f.temp), abs(f.target))) unlinkSync(abs(f.temp));
     else rename(abs(f.temp), abs(f.target));
@@ -241,6 +245,67 @@ export function applyJournal(root: string, journal: Journal, shown: (p: string) 
     appendFile(abs(activity.file), activity.text, shown(abs(activity.file)), { truncateTo: activity.offset, sync: false });
     faultPoint('commit:activity');
   }
+}
+
+/**
+ * Puts a commit's temp file in place of a document without ever destroying a save an editor renames
+ * over it: the file in place is first moved aside to a second name (a rename to a new name replaces
+ * nothing), then the temp file is linked in (a link replaces nothing either: a save renamed in
+ * meanwhile makes it fail, and is moved aside in turn). Gives the names moved aside, oldest first:
+ * any of them but the file the commit checked is a save, to merge. Between the two steps the
+ * document's name is missing for an instant; readers then read the temp file, which the journal
+ * names (Board.readListed), and for the instant after the link the file has both names.
+ */
+export function linkInPlace(temp: string, target: string, token: string): string[] {
+  const aside: string[] = [];
+  for (let attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
+    const name = heldName(target, attempt, token);
+    try {
+      faultPoint('commit:hold', target);
+      renameSync(target, name);
+      aside.push(name);
+    } catch (err) {
+      // Not there (a person removed it): nothing to hold.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    faultPoint('commit:held', target);
+    try {
+      linkSync(temp, target);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue; // a save landed in the instant the name was free
+      break; // links not supported here: the plain rename
+    }
+    faultPoint('commit:linked', target);
+    unlinkIfThere(temp);
+    return aside;
+  }
+  // Saves landing at every try, or no links: the rename, which replaces a save landing in the same instant.
+  renameSync(temp, target);
+  return aside;
+}
+
+/** How many times a document is moved aside while saves keep landing in its place. */
+const HOLD_ATTEMPTS = 100;
+
+/** The name a document's file is moved aside to, at a commit's `attempt` (a temp file's name: swept if left behind). */
+function heldName(target: string, attempt: number, token: string): string {
+  return join(dirname(target), `.${basename(target)}.held${attempt}.${token}.tmp`);
+}
+
+/** The files a commit of `token` moved aside from `target` and left there (its process was killed), oldest first. */
+export function heldBy(target: string, token: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return [];
+  }
+  const pattern = new RegExp(`^\\.${basename(target).replace(/[.]/g, '\\.')}\\.held(\\d+)\\.${token}\\.tmp$`);
+  return names
+    .map((n) => ({ n, at: pattern.exec(n) }))
+    .filter((h) => h.at !== null)
+    .sort((a, b) => Number(a.at![1]) - Number(b.at![1]))
+    .map((h) => join(dirname(target), h.n));
 }
 
 /** Whether two names lead to one file. */

@@ -9,7 +9,7 @@
  * sends the operation round again on the new text), writes the journal, and applies it. Either all
  * of an operation is on disk afterwards, or none of it, whatever happens to the process.
  */
-import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint, sleepSync } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -25,7 +25,7 @@ import { checkDoc, parseDocText, requirementIdsOf, renderBody, renderDocFile, un
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, updatedTaskBlock, type TaskBlock } from './format-tasks.js';
 import { appendFile, checkDirs, currentIdentity, fileMode, fsError, hasBom, identityOf, newToken, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile, type FileRead } from './fs.js';
-import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
+import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, linkInPlace, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, taskItem, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
@@ -117,48 +117,12 @@ function madeButUnfinished(err: unknown): unknown {
   );
 }
 
-/**
- * Puts a commit's temp file in place of a watched document without ever destroying a save an editor
- * renames over it: the file in place is first moved aside to a second name (a rename to a new name
- * replaces nothing), then the temp file is linked in (a link replaces nothing either: a save renamed
- * in meanwhile makes it fail, and is moved aside in turn). What was moved aside is looked at after
- * the commit (replacedSaves): any file but the one the commit checked is a save, merged next. Between
- * the two steps the document's name is missing for an instant; readers then read the commit's temp
- * file, which its journal names (Board.readListed). False when the document is not watched: the
- * journal's plain rename puts it in place.
- */
+/** Puts a commit's temp file in place of a watched document, never over it (journal.ts linkInPlace): what was moved aside is looked at after the commit (replacedSaves). */
 function replaceHeld(temp: string, target: string, watched: Map<string, Watched>, held: Map<string, string[]>, token: string): boolean {
   if (!watched.has(target)) return false;
-  const aside = held.get(target) ?? [];
-  held.set(target, aside);
-  for (let attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
-    const name = tempPath(`${target}.held${attempt}`, token);
-    try {
-      faultPoint('commit:hold', target);
-      renameSync(target, name);
-      aside.push(name);
-    } catch (err) {
-      // Not there (a person removed it): nothing to hold.
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    faultPoint('commit:held', target);
-    try {
-      linkSync(temp, target);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') continue; // a save landed in the instant the name was free
-      break; // links not supported here: the plain rename
-    }
-    faultPoint('commit:linked', target);
-    unlinkQuietly(temp);
-    return true;
-  }
-  // Saves landing at every try, or no links: the rename, which replaces a save landing in the same instant.
-  renameSync(temp, target);
+  held.set(target, [...(held.get(target) ?? []), ...linkInPlace(temp, target, token)]);
   return true;
 }
-
-/** How many times a document is moved aside while saves keep landing in its place. */
-const HOLD_ATTEMPTS = 100;
 
 /** Saves that replaced a document between the commit's last check and its rename, read back from where they were moved aside, oldest first. */
 function replacedSaves(held: Map<string, string[]>, watched: Map<string, Watched>): Raced[] {
@@ -1125,6 +1089,9 @@ export class Transaction implements Reader {
           throw err;
         }
         watched.set(s.path, { fd, identity: read.identity, hash: hashText((read.bom ? BOM : '') + (read.text ?? '')), changeId: s.doc.changeId, type: s.doc.type });
+        // Recovery of this commit by another process puts the file in place as this one would, and merges what differs from it.
+        const entry = journal.files.find((f) => f.target === rel(s.path));
+        if (entry) entry.replaces = watched.get(s.path)!.hash;
       }
       if (!this.lock.confirm()) throw new LostLock('the board lock was taken over');
       this.verify(writes, watched, late);

@@ -2,10 +2,11 @@
  * One operation, one commit: a process killed at every step of a commit leaves the operation wholly
  * on disk or wholly absent, and the next command finishes what was committed.
  */
-import { existsSync, readdirSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, cliProcess, newBoard, ok, read, snapshot } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, cliProcess, newBoard, NODE_ARGS, ok, processState, read, snapshot } from '../helpers.js';
 
 /** Every place a commit can be stopped, in the order it reaches them. */
 const BEFORE_COMMIT = ['commit:temp', 'commit:staged', 'commit:verified'];
@@ -148,5 +149,48 @@ describe('a write that leaves the runtime store as it was', () => {
     await ok(dir, ['session', 'status', 'working', '--as', 'steady-agent', '--message', 'On the third task now.']);
     expect(statSync(path).ino).not.toBe(before.ino);
     expect(JSON.parse(read(dir, 'agentd/.runtime/state.json')).sessions['steady-agent'].message).toBe('On the third task now.');
+  });
+});
+
+describe('a person saving a document while a commit that replaces it waits to be finished', () => {
+  /** A person's save as editors make it: the file as it is now with `from` replaced, written aside and renamed over it. */
+  const saveRenamedOver = (file: string, from: string, to: string) => {
+    writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace(from, to));
+    renameSync(`${file}.swp`, file);
+  };
+
+  it('killed once its journal is durable: the next write puts the commit in place without renaming over the save, and merges it', async () => {
+    const dir = await board();
+    const file = join(dir, 'agentd/changes/crash/tasks.md');
+    const killed = cliProcess(dir, ['task', 'note', 'crash/T1', 'A note worth keeping', '--as', 'victim'], { env: { AGENTBOARD_TEST_FAULT: 'commit:journal' } });
+    expect(killed.code).toBe(-1);
+    // Long after, a person saves the list as it is on disk (without the note: the commit is not in place yet).
+    saveRenamedOver(file, '## T2: Two', '## T2: Two, saved after the crash');
+    await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the crash.', '--as', 'victim']);
+    const text = read(dir, 'agentd/changes/crash/tasks.md');
+    for (const kept of ['A note worth keeping', '## T2: Two, saved after the crash\n', 'After the crash.']) expect(text).toContain(kept);
+    expect(temps(dir)).toEqual([]);
+    expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
+  });
+
+  it('killed with the document moved aside: a save in its place since is moved aside by the next write in turn, and merged', async () => {
+    const dir = await board();
+    const file = join(dir, 'agentd/changes/crash/tasks.md');
+    // The writer stops with the list moved aside, its own file not linked in yet; a person saves; the writer is killed.
+    const writer = spawn(process.execPath, [...NODE_ARGS, BIN, 'task', 'note', 'crash/T1', 'A note worth keeping', '--as', 'victim', '--json'], { cwd: dir, env: { ...childEnv(), AGENTBOARD_TEST_FAULT: 'stop:commit:held' } });
+    const exited = new Promise((r) => writer.on('exit', r));
+    for (let i = 0; i < 600 && processState(writer.pid!) !== 'T'; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(processState(writer.pid!)).toBe('T');
+    expect(existsSync(file)).toBe(false);
+    const aside = readdirSync(join(dir, 'agentd/changes/crash')).find((n) => n.startsWith('.tasks.md.held0.'))!;
+    writeFileSync(`${file}.swp`, readFileSync(join(dir, 'agentd/changes/crash', aside), 'utf8').replace('## T2: Two', '## T2: Two, saved meanwhile'));
+    renameSync(`${file}.swp`, file);
+    process.kill(writer.pid!, 'SIGKILL');
+    await exited;
+    await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the crash.', '--as', 'victim']);
+    const text = read(dir, 'agentd/changes/crash/tasks.md');
+    for (const kept of ['A note worth keeping', '## T2: Two, saved meanwhile\n', 'After the crash.']) expect(text).toContain(kept);
+    expect(temps(dir)).toEqual([]);
+    expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
   });
 });
