@@ -31,6 +31,8 @@ export interface SessionRecord {
   input_id?: string;
   updated_at: string;
   history: Transition[];
+  /** How many of the session's oldest moves are no longer kept in `history` (the activity log has every one). */
+  history_dropped?: number;
 }
 
 export interface InputResolution {

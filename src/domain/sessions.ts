@@ -12,7 +12,7 @@ function record(session: SessionRecord, to: SessionStatus, now: string, message?
   const entry: SessionRecord['history'][number] = { from: session.status, to, at: now };
   if (message !== undefined) entry.message = message;
   session.history.push(entry);
-  if (session.history.length > HISTORY_MAX) session.history.splice(0, session.history.length - HISTORY_MAX);
+  if (session.history.length > HISTORY_MAX) session.history_dropped = (session.history_dropped ?? 0) + session.history.splice(0, session.history.length - HISTORY_MAX).length;
   // What blocked the agent goes with the blocked state, however it is left (reported working, or a work action on the way).
   if (session.status === 'blocked' && to !== 'blocked') {
     delete session.reason;

@@ -108,6 +108,8 @@ export const registerAgent = defineOp({
       `Optional: register once. Your skills help ${refTo('task.next')} match tasks to you.`,
     profiles: ['worker', 'planner', 'reviewer', 'agent'],
     idempotent: true,
+    // Registering again replaces the name, role and skills given before.
+    destructive: true,
   },
   run(ctx, input) {
     const board = ctx.board();

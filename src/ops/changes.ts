@@ -208,7 +208,7 @@ export const listChanges = defineOp({
     const old = input.archived || input.phase === 'archived' ? archived.map((a) => summarize(board, loadChangeToRead(board, { changeId: a.change_id, archived: a }), a)) : [];
     const all = [...open, ...old];
     const filtered = input.phase ? all.filter((c) => c.phase === input.phase) : all;
-    const result = page(ctx, 'changes', filtered, input, { archived: input.archived ? archived : [], archived_count: archived.length }, (c) => c.change_id);
+    const result = page(ctx, 'changes', filtered, input, { archived: input.archived || input.phase === 'archived' ? archived : [], archived_count: archived.length }, (c) => c.change_id);
     // A filter that leaves nothing says so, rather than that there are no changes.
     if (input.phase && filtered.length === 0 && all.length > 0) result.notice ??= `No change is in phase ${input.phase}; ${all.length} ${all.length === 1 ? 'is' : 'are'} in other phases.`;
     return result;
@@ -319,6 +319,12 @@ export const validateChanges = defineOp({
     }
     boardFindings.push(...board.problems, ...board.gatesOpened());
     if (!one || input.all) boardFindings.push(...board.goneChanges());
+    // Archived changes are read-only, and checked one at a time: a board-wide check says it leaves them out.
+    const archived = !one || input.all ? board.archived() : [];
+    if (archived.length > 0) {
+      const n = archived.length;
+      board.notices.push({ kind: 'archived', message: `${n === 1 ? '1 archived change was' : `${n} archived changes were`} not checked (archived changes are read-only): check ${n === 1 ? 'it' : 'one'} with ${refTo('change.validate', { change_id: archived.at(-1)!.change_id })}.` });
+    }
     const failing = (f: Finding) => f.level === 'error' || input.strict;
     const changes = toRead.map((change) => {
       const findings = [...changeFindings(loadChangeToRead(board, change)), ...(change.archived ? [] : [...board.goneDocs(change.changeId), ...board.decisionsByHand(change.changeId), ...board.doneByHand(change.changeId), ...board.missingByHand(change.changeId), ...conflictFindings(board, change.changeId)])];

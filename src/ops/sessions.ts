@@ -297,7 +297,12 @@ export const sessionHistory = defineOp({
   run(ctx, input) {
     const session = sessionFor(ctx.board().readRuntime(), input.agent_id, nowIso());
     const moves = [...session.history].reverse();
-    return { agent_id: input.agent_id, session: session.number, status: session.status, ...page(ctx, 'moves', moves, input) };
+    const result = { agent_id: input.agent_id, session: session.number, status: session.status, ...page(ctx, 'moves', moves, input) };
+    // The oldest moves of a long session are not kept here: said at the end of the list, with where to read them.
+    const dropped = session.history_dropped ?? 0;
+    if (dropped === 0 || result.has_more) return result;
+    const said = `The ${dropped} oldest ${dropped === 1 ? 'move' : 'moves'} of this session ${dropped === 1 ? 'is' : 'are'} no longer kept here (the newest ${session.history.length} are); the activity log has every move: ${refTo('log.list', { actor: input.agent_id })}.`;
+    return { ...result, notice: result.notice ? `${result.notice} ${said}` : said };
   },
 });
 

@@ -222,7 +222,7 @@ function readOnly(archived: boolean, changeId: string | undefined): string {
 const RENDERERS: Record<string, (d: Data, p: Paint) => string> = {
   'board.init': (d) =>
     (d.already_initialized
-      ? `A board already exists in ${d.root}; ${d.updated.length > 0 ? `brought up to date: ${d.updated.join(', ')}` : 'nothing changed'}.\n`
+      ? `A board already exists in ${d.root}; ${d.updated.length > 0 ? `brought up to date: ${d.updated.join(', ')}` : d.mcp.some((m: Data) => m.result === 'created' || m.result === 'added') ? 'the board is unchanged' : 'nothing changed'}.\n`
       : `Created a board in ${d.root}: ${d.created.join(', ')}\nNext: plan a change with ${refTo('proposal.submit')} (or have agents do it with \`agentboard run\` and the change id, \`--goal\` saying what it is for).\n`) +
     d.mcp
       .map((m: Data) => {

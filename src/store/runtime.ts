@@ -37,6 +37,7 @@ const runtimeSchema = once(() => {
     input_id: z.string().optional(),
     updated_at: z.string(),
     history: z.array(z.object({ from: z.enum(SESSION_STATUSES).nullable(), to: z.enum(SESSION_STATUSES), at: z.string(), message: z.string().optional() })),
+    history_dropped: z.number().int().nonnegative().optional(),
   });
 
   const Input = z.object({

@@ -40,6 +40,10 @@ describe('init --mcp', () => {
     expect(read(dir, '.codex/config.toml')).toBe('[mcp_servers.agentboard]\ncommand = "agentboard"\nargs = ["mcp", "--profile", "agent"]\n');
     const again = await ok(dir, ['init', '--mcp', 'claude,codex,cursor,gemini'], { env });
     expect(again.mcp.map((m: any) => m.result)).toEqual(['unchanged', 'unchanged', 'unchanged', 'unchanged']);
+    expect((await cli(dir, ['init', '--mcp', 'claude'], { env })).stdout).toContain('; nothing changed.\n');
+    // On a board already there, a client's file written now is no "nothing changed".
+    const added = await cli(dir, ['init', '--mcp', 'vscode'], { env });
+    expect(added.stdout).toContain(`A board already exists in ${dir}; the board is unchanged.\nvscode: .vscode/mcp.json created`);
   });
 
   it('writes VS Code its own shape: "servers", the transport named, the project named as for Cursor; comments in its file stay', async () => {

@@ -145,7 +145,7 @@ describe("a reviewer's correction given with --from", () => {
     expect(snapshot(dir)).toEqual(before);
     // The same text sent to the tool is named by its field, and the call to make again is the tool's.
     const viaTool = await mcp.call('agentboard_correct_document', { agent_id: 'rv', review_key: key, change_id: 'ids', document: 'tasks', markdown: readFileSync(join(dir, 'again.md'), 'utf8'), notes: 'Put T3 back.' });
-    expect(viaTool.error!.next_step).toBe('Fix this and call agentboard_correct_document {"agent_id":"rv","change_id":"ids","document":"tasks"} again.');
+    expect(viaTool.error!.next_step).toBe('Fix this and call agentboard_correct_document {"agent_id":"rv","change_id":"ids","document":"tasks"} giving review_key, markdown and notes again.');
   });
 
   it('names the file given where the markdown cannot be read at all', async () => {

@@ -271,6 +271,14 @@ describe('a change from proposal to archive', () => {
     // Asked for the archived changes, the list does not send the reader to ask for them again.
     expect((await cli(dir, ['list', '--archived'])).stdout).not.toContain('lists them');
     expect(all.changes.map((c: any) => [c.change_id, c.phase, c.archived])).toEqual([['fix-workflow-bugs', 'archived', archived.archived_to]]);
+    // Asked by phase, the list gives the archived changes' folders as asking for them does.
+    expect(await ok(dir, ['list', '--phase', 'archived'])).toMatchObject({ changes: [{ change_id: 'fix-workflow-bugs' }], archived: all.archived, archived_count: 1 });
+    expect(all.archived).toHaveLength(1);
+    // A board-wide check says it left the archived change out, and how to check it.
+    const checked = await cli(dir, ['validate', '--all', '--json']);
+    expect(checked.code).toBe(0);
+    expect(checked.json.data.checked).toBe(0);
+    expect(checked.json.notices).toContain('1 archived change was not checked (archived changes are read-only): check it with `agentboard validate fix-workflow-bugs`.');
     const shown = await ok(dir, ['show', 'fix-workflow-bugs']);
     expect(shown).toMatchObject({ change_id: 'fix-workflow-bugs', phase: 'archived', archived: archived.archived_to });
     const archivedSpec = await showDocument(dir, 'fix-workflow-bugs', 'spec');

@@ -224,3 +224,26 @@ describe('a step that names a call the agent makes next', () => {
     expect(await mcp.close()).toBe(0);
   });
 });
+
+describe('the history of a long session', () => {
+  it('says at its end how many of the oldest moves are no longer kept, and where every move is read', async () => {
+    const dir = await newBoard();
+    const mcp = await server(dir, 'planner', 'long');
+    await mcp.call('agentboard_register_agent', { name: 'Long', role: 'Planner' });
+    await mcp.call('agentboard_update_status', { status: 'working', message: 'Starting.' });
+    for (let i = 0; i < 30; i++) {
+      await mcp.call('agentboard_mark_blocked', { reason: `Blocked ${i}.` });
+      await mcp.call('agentboard_update_status', { status: 'working', message: `Going on ${i}.` });
+    }
+    // 62 moves: started, working, then thirty times blocked and working again.
+    const { data } = await mcp.call('agentboard_get_session_history', { limit: 100 });
+    expect(data.moves).toHaveLength(50);
+    expect(data.has_more).toBe(false);
+    expect(data.notice).toBe('The 12 oldest moves of this session are no longer kept here (the newest 50 are); the activity log has every move: agentboard_get_activity_log {"actor":"long"}.');
+    const log = await mcp.call('agentboard_get_activity_log', { actor: 'long', limit: 100 });
+    expect(log.data.entries.length).toBeGreaterThanOrEqual(62);
+    // A page that is not the last says nothing of it.
+    expect((await mcp.call('agentboard_get_session_history', { limit: 10 })).data.notice).toBeUndefined();
+    expect(await mcp.close()).toBe(0);
+  });
+});

@@ -5,7 +5,7 @@ import { stdioServer } from './helpers.js';
 const NOTES = 'No additional notes: straightforward, nothing unexpected.';
 
 /** The tools that can drop what is on the board: a task, a list, a document's text. */
-const DESTRUCTIVE = ['agentboard_correct_document', 'agentboard_create_spec', 'agentboard_create_tasks', 'agentboard_delete_task', 'agentboard_submit_proposal', 'agentboard_update_task'];
+const DESTRUCTIVE = ['agentboard_correct_document', 'agentboard_create_spec', 'agentboard_create_tasks', 'agentboard_delete_task', 'agentboard_register_agent', 'agentboard_submit_proposal', 'agentboard_update_task'];
 
 describe('agentboard mcp on the wire', () => {
   let dir: string;
