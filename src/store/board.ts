@@ -18,8 +18,8 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, hasBom, isHardLinked, newToken, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unlinkIfThere, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
-import { applyJournal, discardTemps, DONE_FILE, durableSet, heldBy, journalComplete, JOURNAL_FILE, linkInPlace, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
+import { checkDirs, fsError, hasBom, isHardLinked, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unlinkIfThere, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
+import { applyJournal, discardTemps, DONE_FILE, durableSet, heldBy, journalComplete, JOURNAL_FILE, linkInPlace, nextHeld, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missingTaskFinding, unrecordedDecision, withState, type HandDecision } from './decisions.js';
 import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
@@ -1773,7 +1773,7 @@ export class Board implements Reader {
     if (done) {
       applyJournal(this.root, done, rel, { done: true });
       // A holder killed after its commit, before it merged the saves it had moved aside, left them there.
-      if (reaped) raced.push(...this.savesAside(done, new Map()));
+      if (reaped) raced.push(...this.savesAside(done));
     }
     this.done = done;
     const journal = readJournal(this.runtimeDir, rel);
@@ -1781,16 +1781,16 @@ export class Board implements Reader {
       if (journalComplete(this.root, journal)) {
         // Each document is put in place as the commit would have (never renamed over: a person may have
         // saved since its process was killed), and whatever differs from the file it checked is merged.
-        const token = newToken();
-        const aside = new Map<string, string[]>();
+        // What is moved aside is named with the commit's token, after what its process left there: a
+        // recovery killed in turn leaves them for the next one.
         applyJournal(this.root, journal, rel, {
           replace: (temp, target, file) => {
             if (file.replaces === undefined) return false;
-            aside.set(target, linkInPlace(temp, target, token));
+            linkInPlace(temp, target, journal.token, nextHeld(target, journal.token));
             return true;
           },
         });
-        raced.push(...this.savesAside(journal, aside));
+        raced.push(...this.savesAside(journal));
         const sets = [journal, ...(done ? [done] : [])].map((j) => durableSet(this.root, j));
         syncAll(sets.flatMap((d) => d.files), sets.flatMap((d) => d.dirs), rel);
         removeJournal(this.runtimeDir, JOURNAL_FILE);
@@ -1806,18 +1806,18 @@ export class Board implements Reader {
   }
 
   /**
-   * The saves found in place of a commit's documents, oldest first: the files its process moved
-   * aside and left there (killed), then those its recovery moved aside (`recovered`, by target), but
-   * for the file the commit checked and the commit's own. Every one of them is removed.
+   * The saves found in place of a commit's documents, oldest first: the files its process, and its
+   * recoveries, moved aside and left there, but for the file the commit checked and the commit's
+   * own. Every one of them is removed.
    */
-  private savesAside(journal: Journal, recovered: Map<string, string[]>): Raced[] {
+  private savesAside(journal: Journal): Raced[] {
     const out: Raced[] = [];
     for (const file of journal.files) {
       if (file.replaces === undefined) continue;
       const target = join(this.root, file.target);
       const changeId = basename(dirname(target));
       const type = DOC_TYPES.find((t) => DOC_FILES[t] === basename(target));
-      for (const name of [...heldBy(target, journal.token), ...(recovered.get(target) ?? [])]) {
+      for (const name of heldBy(target, journal.token)) {
         try {
           const bytes = readBoardFile(name, this.rel(name))?.bytes;
           const hash = bytes && hashText(bytes);

@@ -163,8 +163,11 @@ export function journalComplete(root: string, journal: Journal): boolean {
     return bytes !== null && sha1(bytes) === hash;
   };
   const where = (temp: string, target: string) => (exists(join(root, temp)) ? join(root, temp) : join(root, target));
+  // A document whose temp file is gone was put in place (temp files are durable before anything is):
+  // a person may have saved over it since, a hand edit the next write merges, not a sign of a lost file.
+  const placed = (f: Journal['files'][number]) => f.replaces !== undefined && !exists(join(root, f.temp));
   return (
-    journal.files.every((f) => f.hash === undefined || holds(where(f.temp, f.target), f.hash)) &&
+    journal.files.every((f) => f.hash === undefined || placed(f) || holds(where(f.temp, f.target), f.hash)) &&
     journal.dirs.every((d) => Object.entries(d.hashes ?? {}).every(([file, hash]) => holds(join(where(d.temp, d.target), file), hash)))
   );
 }
@@ -256,9 +259,9 @@ export function applyJournal(root: string, journal: Journal, shown: (p: string) 
  * document's name is missing for an instant; readers then read the temp file, which the journal
  * names (Board.readListed), and for the instant after the link the file has both names.
  */
-export function linkInPlace(temp: string, target: string, token: string): string[] {
+export function linkInPlace(temp: string, target: string, token: string, first = 0): string[] {
   const aside: string[] = [];
-  for (let attempt = 0; attempt < HOLD_ATTEMPTS; attempt++) {
+  for (let attempt = first; attempt < first + HOLD_ATTEMPTS; attempt++) {
     const name = heldName(target, attempt, token);
     try {
       faultPoint('commit:hold', target);
@@ -292,7 +295,13 @@ function heldName(target: string, attempt: number, token: string): string {
   return join(dirname(target), `.${basename(target)}.held${attempt}.${token}.tmp`);
 }
 
-/** The files a commit of `token` moved aside from `target` and left there (its process was killed), oldest first. */
+/** The number after every file a commit of `token` moved aside from `target` and left there: where a recovery's own go on. */
+export function nextHeld(target: string, token: string): number {
+  const last = heldBy(target, token).at(-1);
+  return last === undefined ? 0 : Number(/\.held(\d+)\.[^.]+\.tmp$/.exec(last)![1]) + 1;
+}
+
+/** The files a commit of `token`, or its recovery, moved aside from `target` and left there (its process was killed), oldest first. */
 export function heldBy(target: string, token: string): string[] {
   let names: string[];
   try {

@@ -173,6 +173,38 @@ describe('a person saving a document while a commit that replaces it waits to be
     expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
   });
 
+  it('killed once the document is in place: a save over it since is the person\'s edit, and the rest of the commit (its log entry) is finished, not undone', async () => {
+    const dir = await board();
+    const file = join(dir, 'agentd/changes/crash/tasks.md');
+    const killed = cliProcess(dir, ['task', 'note', 'crash/T1', 'A note worth keeping', '--as', 'victim'], { env: { AGENTBOARD_TEST_FAULT: 'commit:apply:1' } });
+    expect(killed.code).toBe(-1);
+    expect(read(dir, 'agentd/changes/crash/tasks.md')).toContain('A note worth keeping');
+    saveRenamedOver(file, '## T2: Two', '## T2: Two, saved after the crash');
+    await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the crash.', '--as', 'victim']);
+    const text = read(dir, 'agentd/changes/crash/tasks.md');
+    expect(text.split('A note worth keeping').length).toBe(2);
+    for (const kept of ['## T2: Two, saved after the crash\n', 'After the crash.']) expect(text).toContain(kept);
+    const log = (await ok(dir, ['log', '--limit', '500'])).entries.filter((e: any) => e.action === 'task.note');
+    expect(log).toHaveLength(1);
+    expect(temps(dir)).toEqual([]);
+    expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
+  });
+
+  it('killed once its journal is durable, and the write that finishes it killed in turn with the save moved aside: the next write merges the save', async () => {
+    const dir = await board();
+    const file = join(dir, 'agentd/changes/crash/tasks.md');
+    expect(cliProcess(dir, ['task', 'note', 'crash/T1', 'A note worth keeping', '--as', 'victim'], { env: { AGENTBOARD_TEST_FAULT: 'commit:journal' } }).code).toBe(-1);
+    saveRenamedOver(file, '## T2: Two', '## T2: Two, saved after the crash');
+    // The next write is killed as its recovery has moved the save aside.
+    expect(cliProcess(dir, ['task', 'note', 'crash/T2', 'Lost with its process', '--as', 'victim'], { env: { AGENTBOARD_TEST_FAULT: 'commit:held' } }).code).toBe(-1);
+    expect(readdirSync(join(dir, 'agentd/changes/crash')).filter((n) => n.includes('.held'))).toHaveLength(1);
+    await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the crashes.', '--as', 'victim']);
+    const text = read(dir, 'agentd/changes/crash/tasks.md');
+    for (const kept of ['A note worth keeping', '## T2: Two, saved after the crash\n', 'After the crashes.']) expect(text).toContain(kept);
+    expect(temps(dir)).toEqual([]);
+    expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
+  });
+
   it('killed with the document moved aside: a save in its place since is moved aside by the next write in turn, and merged', async () => {
     const dir = await board();
     const file = join(dir, 'agentd/changes/crash/tasks.md');
