@@ -3,7 +3,7 @@
  * (mutate: the board lock, recovery of an interrupted commit, a transaction, commit, and the merge
  * of any save a person made while agentboard wrote).
  */
-import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, openSync, readdirSync, readFileSync, readSync, realpathSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { now as processNow } from '../clock.js';
@@ -19,7 +19,7 @@ import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
 import { checkDirs, fsError, hasBom, isHardLinked, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unlinkIfThere, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
-import { applyJournal, discardTemps, DONE_FILE, durableSet, heldBy, journalComplete, JOURNAL_FILE, linkInPlace, nextHeld, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
+import { applyJournal, discardTemps, DONE_FILE, durableSet, heldBy, journalComplete, JOURNAL_FILE, keptSaveName, KEPT_SAVE, linkInPlace, nextHeld, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missingTaskFinding, unrecordedDecision, withState, type HandDecision } from './decisions.js';
 import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
@@ -1756,6 +1756,7 @@ export class Board implements Reader {
     for (const r of raced) {
       const path = this.docPath(r.changeId, r.type);
       writeFileAtomic(path, (r.bom ? BOM : '') + r.text, this.rel(path));
+      if (r.kept) unlinkIfThere(r.kept);
       this.notices.push({ kind: 'merge_conflict', message: `${this.rel(path)}: your save landed while agentboard wrote it; it is kept as your edit, and the next write merges it.` });
     }
     this.reread();
@@ -1768,12 +1769,11 @@ export class Board implements Reader {
    */
   private recover(reaped: boolean, lock: BoardLock): void {
     const rel = (p: string) => this.rel(p);
-    const raced: Raced[] = [];
     const done = readJournal(this.runtimeDir, rel, DONE_FILE);
     if (done) {
       applyJournal(this.root, done, rel, { done: true });
-      // A holder killed after its commit, before it merged the saves it had moved aside, left them there.
-      if (reaped) raced.push(...this.savesAside(done));
+      // A holder killed after its commit, before it looked at what it had moved aside, left it there.
+      if (reaped) this.keepSavesAside(done);
     }
     this.done = done;
     const journal = readJournal(this.runtimeDir, rel);
@@ -1790,7 +1790,7 @@ export class Board implements Reader {
             return true;
           },
         });
-        raced.push(...this.savesAside(journal));
+        this.keepSavesAside(journal);
         const sets = [journal, ...(done ? [done] : [])].map((j) => durableSet(this.root, j));
         syncAll(sets.flatMap((d) => d.files), sets.flatMap((d) => d.dirs), rel);
         removeJournal(this.runtimeDir, JOURNAL_FILE);
@@ -1801,34 +1801,43 @@ export class Board implements Reader {
         removeJournal(this.runtimeDir, JOURNAL_FILE);
       }
     }
-    if (reaped || journal) this.sweep();
+    // The saves kept aside (by this recovery, by a killed process's commit or recovery) are merged.
+    const raced = reaped || journal ? this.sweep() : [];
     if (raced.length > 0) this.mergeRaced(lock, raced);
   }
 
   /**
-   * The saves found in place of a commit's documents, oldest first: the files its process, and its
-   * recoveries, moved aside and left there, but for the file the commit checked and the commit's
-   * own. Every one of them is removed.
+   * Of the files a commit's process, and its recoveries, moved aside from its documents and left
+   * there, those that are a person's save are kept under a name of their own (keptSaveName) for the
+   * sweep to merge; the file the commit checked and the commit's own are removed.
    */
-  private savesAside(journal: Journal): Raced[] {
-    const out: Raced[] = [];
+  private keepSavesAside(journal: Journal): void {
     for (const file of journal.files) {
       if (file.replaces === undefined) continue;
       const target = join(this.root, file.target);
-      const changeId = basename(dirname(target));
-      const type = DOC_TYPES.find((t) => DOC_FILES[t] === basename(target));
       for (const name of heldBy(target, journal.token)) {
         try {
           const bytes = readBoardFile(name, this.rel(name))?.bytes;
           const hash = bytes && hashText(bytes);
-          if (bytes && type && dirname(dirname(target)) === this.changesDir && hash !== file.replaces && hash !== file.hash) out.push({ changeId, type, text: textOf(bytes), bom: hasBom(bytes) });
+          if (bytes && hash !== file.replaces && hash !== file.hash) {
+            renameSync(name, keptSaveName(name));
+            continue;
+          }
         } catch {
           // not a file agentboard can read: left to the sweep
         }
         unlinkIfThere(name);
       }
     }
-    return out;
+  }
+
+  /** A person's save kept in a change's folder (`name`, KEPT_SAVE) until a commit merges it. */
+  private keptSave(dir: string, name: string): (Raced & { at: number }) | null {
+    const type = DOC_TYPES.find((t) => DOC_FILES[t] === KEPT_SAVE.exec(name)?.[1]);
+    const path = join(dir, name);
+    const read = type ? readBoardFile(path, this.rel(path)) : null;
+    if (!type || !read) return null;
+    return { changeId: basename(dir), type, text: textOf(read.bytes), bom: hasBom(read.bytes), kept: path, at: lstatSync(path).mtimeMs };
   }
 
   /** The done journal of the last commit, whose renames and log entries the next commit makes durable (null: none). */
@@ -1860,7 +1869,8 @@ export class Board implements Reader {
    * Removes temp files and folders (only the lock holder writes them, and this process holds the
    * lock) and the holder files of waiters that died.
    */
-  private sweep(): void {
+  private sweep(): Raced[] {
+    const kept: (Raced & { at: number })[] = [];
     // agentd/ itself too: config.yaml, people.yaml and .gitignore are written there.
     const dirs = [this.dir, this.runtimeDir, dirname(this.ledgerPath('x')), join(this.runtimeDir, 'remote'), join(this.runtimeDir, CALLS_DIR), this.changesDir, this.archiveDir];
     try {
@@ -1879,7 +1889,17 @@ export class Board implements Reader {
       for (const name of names) {
         const holder = HOLDER_FILE.exec(name);
         if (TEMP_FILE.test(name) || (holder && dir === this.runtimeDir && !processRuns(Number(holder[1])))) rmSync(join(dir, name), { recursive: true, force: true });
+        else if (KEPT_SAVE.test(name) && dirname(dir) === this.changesDir) {
+          try {
+            const save = this.keptSave(dir, name);
+            if (save) kept.push(save);
+          } catch {
+            // one that cannot be read stays where it is, for a person to look at
+          }
+        }
       }
     }
+    // Oldest first: each newer save is the person's word after the older.
+    return kept.sort((a, b) => a.at - b.at).map(({ at: _at, ...save }) => save);
   }
 }

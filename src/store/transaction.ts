@@ -9,7 +9,7 @@
  * sends the operation round again on the new text), writes the journal, and applies it. Either all
  * of an operation is on disk afterwards, or none of it, whatever happens to the process.
  */
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { faultPoint, sleepSync } from '../clock.js';
 import { AgentboardError, fail } from '../errors.js';
@@ -25,7 +25,7 @@ import { checkDoc, parseDocText, requirementIdsOf, renderBody, renderDocFile, un
 import { renderProposalBody } from './format-proposal.js';
 import { assembleTasksBody, renderTaskBlock, renderTasksPreamble, tasksTitle, updatedTaskBlock, type TaskBlock } from './format-tasks.js';
 import { appendFile, checkDirs, currentIdentity, fileMode, fsError, hasBom, identityOf, newToken, readAll, readBoardFile, syncAll, tempPath, textOf, unlinkQuietly, writeNewFile, type FileRead } from './fs.js';
-import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, linkInPlace, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
+import { applyJournal, discardTemps, durableSet, JOURNAL_FILE, keptSaveName, linkInPlace, markDone, removeJournal, writeJournal, type Journal } from './journal.js';
 import { sha1 } from './hash.js';
 import { baseItems, docItems, hashText, itemMeta, itemTask, META_ITEM, nextEntry, serializeLedger, taskIdsRemoved, taskItem, type Ledger } from './ledger.js';
 import type { BoardLock } from './lock.js';
@@ -133,7 +133,11 @@ function replacedSaves(held: Map<string, string[]>, watched: Map<string, Watched
       try {
         const st = lstatSync(name);
         if (st.ino === fstatSync(w.fd).ino) continue;
-        out.push(savedAs(w.changeId, w.type, readFileSync(name)));
+        const saved = savedAs(w.changeId, w.type, readFileSync(name));
+        // Kept on disk under a name of its own until the merge is committed.
+        const kept = keptSaveName(name);
+        renameSync(name, kept);
+        out.push({ ...saved, kept });
       } catch {
         // gone: nothing to merge
       }
@@ -193,6 +197,8 @@ export interface Raced {
   text: string;
   /** The save starts with a byte order mark (not in `text`). */
   bom: boolean;
+  /** The file that keeps the save until the commit that merges it removes it (journal.ts keptSaveName): a process killed before then leaves it to the next write. */
+  kept?: string;
 }
 
 /** A person's save, from its bytes. */
@@ -577,6 +583,7 @@ export class Transaction implements Reader {
     const path = this.board.docPath(raced.changeId, raced.type);
     const current = this.board.load(raced.changeId, raced.type);
     if (!current?.entry) return;
+    this.dropKept(raced);
     this.reads.set(path, { identity: current.identity, text: current.text, bom: current.bom });
     const person = parseDocText(raced.type, raced.text, this.board.rel(path));
     if (unparsable(person)) {
@@ -589,7 +596,13 @@ export class Transaction implements Reader {
 
   /** A person's save kept whole among the conflicts, for them to look at (agentboard's text stays in place). */
   keepSave(raced: Raced): void {
+    this.dropKept(raced);
     this.conflicts.push({ file: this.board.rel(this.board.docPath(raced.changeId, raced.type)), item: META_ITEM, part: 'plan', kept: 'agentboard', agentboard: null, person: raced.text });
+  }
+
+  /** The file that kept a save goes with the commit that merges it (or keeps it among the conflicts). */
+  private dropKept(raced: Raced): void {
+    if (raced.kept && !this.removals.includes(raced.kept)) this.removals.push(raced.kept);
   }
 
   // ---- staging ------------------------------------------------------------------------------------
@@ -1149,6 +1162,7 @@ export class Transaction implements Reader {
       for (const r of [...(late ?? []), ...this.racedSaves(watched), ...replacedSaves(held, watched)]) {
         const before = raced.findLast((b) => b.changeId === r.changeId && b.type === r.type);
         if (before?.text !== r.text || before.bom !== r.bom) raced.push(r);
+        else if (r.kept) unlinkQuietly(r.kept);
       }
       return raced;
     } finally {

@@ -17,7 +17,13 @@ export function hooksFromEnv(env) {
   if (env.AGENTBOARD_TEST_RATE_LIMIT_WAIT_MS) hooks.rateLimitWaitMs = Number(env.AGENTBOARD_TEST_RATE_LIMIT_WAIT_MS);
   if (env.AGENTBOARD_TEST_UNWATCHED_CALLS === '1') hooks.unwatchedCalls = true;
   const fault = env.AGENTBOARD_TEST_FAULT;
-  if (fault?.startsWith('stop:')) {
+  // Several faults, separated by spaces ("stop:commit:held commit:staged@2"): each as if it were alone.
+  if (fault?.includes(' ')) {
+    const each = fault.split(' ').map((one) => hooksFromEnv({ AGENTBOARD_TEST_FAULT: one }).fault);
+    hooks.fault = (at, path) => {
+      for (const f of each) f(at, path);
+    };
+  } else if (fault?.startsWith('stop:')) {
     const point = fault.slice('stop:'.length);
     let stopped = false;
     hooks.fault = (at) => {

@@ -205,6 +205,30 @@ describe('a person saving a document while a commit that replaces it waits to be
     expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
   });
 
+  it('killed after its commit, before the commit that merges the save it found aside: the save is kept on disk, and the next write merges it', async () => {
+    const dir = await board();
+    const file = join(dir, 'agentd/changes/crash/tasks.md');
+    const folder = join(dir, 'agentd/changes/crash');
+    // Stopped with the list moved aside, a person's save lands in its place; let go, the writer
+    // commits (the save moved aside in turn) and is killed as it stages the merge of that save.
+    const writer = spawn(process.execPath, [...NODE_ARGS, BIN, 'task', 'note', 'crash/T1', 'A note worth keeping', '--as', 'victim', '--json'], { cwd: dir, env: { ...childEnv(), AGENTBOARD_TEST_FAULT: 'stop:commit:held commit:staged@2' } });
+    const exited = new Promise((r) => writer.on('exit', (_code, signal) => r(signal)));
+    for (let i = 0; i < 600 && processState(writer.pid!) !== 'T'; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(processState(writer.pid!)).toBe('T');
+    const aside = readdirSync(folder).find((n) => n.startsWith('.tasks.md.held0.'))!;
+    writeFileSync(`${file}.swp`, readFileSync(join(folder, aside), 'utf8').replace('## T2: Two', '## T2: Two, saved as it committed'));
+    renameSync(`${file}.swp`, file);
+    process.kill(writer.pid!, 'SIGCONT');
+    expect(await exited).toBe('SIGKILL');
+    expect(read(dir, 'agentd/changes/crash/tasks.md')).toContain('A note worth keeping');
+    expect(readdirSync(folder).filter((n) => n.includes('.saved'))).toHaveLength(1);
+    await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the crash.', '--as', 'victim']);
+    const text = read(dir, 'agentd/changes/crash/tasks.md');
+    for (const kept of ['A note worth keeping', '## T2: Two, saved as it committed\n', 'After the crash.']) expect(text).toContain(kept);
+    expect(readdirSync(folder).filter((n) => n.startsWith('.'))).toEqual([]);
+    expect((await cli(dir, ['validate', '--all'])).code).toBe(0);
+  });
+
   it('killed with the document moved aside: a save in its place since is moved aside by the next write in turn, and merged', async () => {
     const dir = await board();
     const file = join(dir, 'agentd/changes/crash/tasks.md');
