@@ -18,7 +18,7 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, hasBom, isHardLinked, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unlinkIfThere, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
+import { checkDirs, fsError, hasBom, isHardLinked, newToken, readBoardFile, tempPath, relativePath, syncAll, TEMP_FILE, textOf, unlinkIfThere, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
 import { applyJournal, discardTemps, DONE_FILE, durableSet, heldBy, journalComplete, JOURNAL_FILE, keptSaveName, KEPT_SAVE, linkInPlace, nextHeld, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missingTaskFinding, unrecordedDecision, withState, type HandDecision } from './decisions.js';
@@ -1718,18 +1718,17 @@ export class Board implements Reader {
 
   /** A person saved in place while a commit replaced the file: merge their bytes onto what was committed. */
   private mergeRaced(lock: BoardLock, raced: Raced[]): void {
-    // One save at a time (two saves of one document merged in one transaction would keep only the
-    // second). The person may have saved again meanwhile, from the file as agentboard's commit left
-    // it, so without the raced save: that newer save, on disk, is merged first, then the raced one
-    // onto it. Saves that race with these commits wait their turn; a few rounds at most.
+    // One save at a time, oldest first (two saves of one document merged in one transaction would
+    // keep only the second). The person may have saved again meanwhile, from the file as
+    // agentboard's commit left it, so without the raced save: that newer save, on disk, is kept
+    // aside and merged after the raced one, as the person's later word (it takes the raced save
+    // back where it lacks it). Saves that race with these commits wait their turn; a few rounds at most.
     const waiting = [...raced];
     for (let round = 0; round < MAX_ATTEMPTS + raced.length && waiting.length > 0; round++) {
       const r = waiting[0]!;
       try {
-        const onDisk = new Transaction(this, lock);
-        onDisk.readDoc(r.changeId, r.type);
-        waiting.push(...onDisk.commit());
-        this.notice(onDisk);
+        const newer = this.keepNewerSave(r);
+        if (newer) waiting.push(newer);
         const tx = new Transaction(this, lock);
         tx.mergeRaced(r);
         waiting.push(...tx.commit());
@@ -1746,6 +1745,20 @@ export class Board implements Reader {
     for (const r of waiting) tx.keepSave(r);
     tx.commit();
     this.notice(tx);
+  }
+
+  /**
+   * The person's edit of a raced save's document on disk, made after the raced save: kept under a
+   * name of its own (a kept save, which the sweep merges should this process be killed) to be merged
+   * after it; null when the file is as agentboard wrote it.
+   */
+  private keepNewerSave(r: Raced): Raced | null {
+    const loaded = this.load(r.changeId, r.type);
+    if (!loaded?.edited) return null;
+    const path = this.docPath(r.changeId, r.type);
+    const kept = keptSaveName(tempPath(`${path}.held0`, newToken()));
+    writeFileAtomic(kept, (loaded.bom ? BOM : '') + loaded.text, this.rel(kept));
+    return { changeId: r.changeId, type: r.type, text: loaded.text, bom: loaded.bom, kept };
   }
 
   /**

@@ -499,6 +499,36 @@ describe('a save that raced with a commit, merged to exactly its own text', () =
   });
 });
 
+describe('a save made from the file a raced commit left, before that commit merges the raced save', () => {
+  it('is the person\'s later word: merged after the raced save, its own edit is kept (the raced save undid it)', async () => {
+    const dir = await newBoard();
+    await changeWithTasks(dir, 'later', [{ title: 'One' }, { title: 'Two' }]);
+    const file = join(dir, 'agentd/changes/later/tasks.md');
+    let before = '';
+    let step = 0;
+    // The first save lands as the commit has moved the list aside (made from the list before the
+    // commit); the second, once the commit's list is linked in, is made from that list (without the first).
+    await noteWithHook(dir, 'later/T1', 'Noted while the person saved.', (point, path) => {
+      if (path !== file) return;
+      if (point === 'commit:hold' && step === 0) before = readFileSync(file, 'utf8');
+      if (point === 'commit:held' && step === 0) {
+        step = 1;
+        writeFileSync(`${file}.swp`, before.replace('## T2: Two', '## T2: Two (first save)'));
+        renameSync(`${file}.swp`, file);
+      } else if (point === 'commit:linked' && step === 1) {
+        step = 2;
+        writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace('## T1: One', '## T1: One (second save)'));
+        renameSync(`${file}.swp`, file);
+      }
+    });
+    expect(step).toBe(2);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('## T1: One (second save)\n');
+    expect(text).toContain('Noted while the person saved.');
+    expect(readdirSync(join(dir, 'agentd/changes/later')).filter((n) => n.startsWith('.'))).toEqual([]);
+  });
+});
+
 describe('a read in the instant a commit has moved a document aside', () => {
   it('reads the document as the commit leaves it, from the temp file its journal names, whether its folder was listed before or during that instant, and as its temp file is linked in', async () => {
     const dir = await newBoard();
