@@ -298,14 +298,15 @@ function heldName(target: string, attempt: number, token: string): string {
 /**
  * The name a person's save found aside is kept under until the commit that merges it removes it: a
  * name no sweep of temp files takes (KEPT_SAVE), so that a process killed before that commit leaves
- * it for the next write to merge.
+ * it for the next write to merge, and one git ignores as it ignores temp files (`.*.tmp`), so that
+ * it is never committed to another clone.
  */
 export function keptSaveName(held: string): string {
-  return held.replace(/\.held(\d+)\.([^.]+)\.tmp$/, '.saved$1.$2');
+  return held.replace(/\.held(\d+)\.([^.]+)\.tmp$/, '.saved$1.$2.kept.tmp');
 }
 
 /** A kept save's name: the document's file name, then the place and token of the commit that found it. */
-export const KEPT_SAVE = /^\.(.+)\.saved\d+\.\d+-[0-9a-f]{12}$/;
+export const KEPT_SAVE = /^\.(.+)\.saved\d+\.\d+-[0-9a-f]{12}\.kept\.tmp$/;
 
 /** The number after every file a commit of `token` moved aside from `target` and left there: where a recovery's own go on. */
 export function nextHeld(target: string, token: string): number {

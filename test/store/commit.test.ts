@@ -2,11 +2,11 @@
  * One operation, one commit: a process killed at every step of a commit leaves the operation wholly
  * on disk or wholly absent, and the next command finishes what was committed.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, cliProcess, newBoard, NODE_ARGS, ok, processState, read, snapshot } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, cliProcess, newBoard, NODE_ARGS, ok, processState, read, snapshot, tempDir } from '../helpers.js';
 
 /** Every place a commit can be stopped, in the order it reaches them. */
 const BEFORE_COMMIT = ['commit:temp', 'commit:staged', 'commit:verified'];
@@ -221,7 +221,15 @@ describe('a person saving a document while a commit that replaces it waits to be
     process.kill(writer.pid!, 'SIGCONT');
     expect(await exited).toBe('SIGKILL');
     expect(read(dir, 'agentd/changes/crash/tasks.md')).toContain('A note worth keeping');
-    expect(readdirSync(folder).filter((n) => n.includes('.saved'))).toHaveLength(1);
+    // Kept under a name no sweep takes and git ignores: never committed to another clone.
+    const kept = readdirSync(folder).filter((n) => n.includes('.saved'));
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatch(/^\.tasks\.md\.saved1\.\d+-[0-9a-f]{12}\.kept\.tmp$/);
+    const repo = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+    mkdirSync(join(repo, 'agentd'));
+    copyFileSync(join(dir, 'agentd/.gitignore'), join(repo, 'agentd/.gitignore'));
+    expect(execFileSync('git', ['check-ignore', '--no-index', `agentd/changes/crash/${kept[0]}`], { cwd: repo, encoding: 'utf8' }).trim()).toBe(`agentd/changes/crash/${kept[0]}`);
     await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the crash.', '--as', 'victim']);
     const text = read(dir, 'agentd/changes/crash/tasks.md');
     for (const kept of ['A note worth keeping', '## T2: Two, saved as it committed\n', 'After the crash.']) expect(text).toContain(kept);
