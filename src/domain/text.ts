@@ -119,8 +119,9 @@ export function problemList(problems: readonly string[], budget = PROBLEMS_CHARS
   let shown = 0;
   let length = 0;
   while (shown < problems.length && length + problems[shown]!.length + 2 <= budget) length += problems[shown++]!.length + 2;
-  const kept = problems.slice(0, Math.max(shown, 1)).join('; ');
-  return problems.length > Math.max(shown, 1) ? `${kept} (and ${problems.length - Math.max(shown, 1)} more, said once these are fixed)` : kept;
+  const listed = Math.max(shown, 1);
+  const kept = problems.slice(0, listed).join('; ');
+  return problems.length > listed ? `${kept} (and ${problems.length - listed} more, said once these are fixed)` : kept;
 }
 
 /** The first `n` characters (code points) of a text: a character is never cut in half. */

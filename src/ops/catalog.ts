@@ -47,10 +47,17 @@ function operationsOf(exports: Record<string, unknown>): Operation[] {
   return Object.values(exports).flatMap((v) => (Array.isArray(v) && v.every(isOperation) ? v : []));
 }
 
-/** An operation as the command line spells it (see cli/refs.ts), from the operation itself. */
+const SPELLED = new WeakMap<Operation, Omit<OpInfo, 'module'>>();
+
+/** An operation as the command line spells it (see cli/refs.ts), from the operation itself; made once per operation (next steps spell one at every call). */
 export function spelledOf(op: Operation): Omit<OpInfo, 'module'> {
-  const { exitCode: _exitCode, ...cli } = op.cli;
-  return { name: op.name, summary: op.summary, access: op.access, cli, fields: fieldsOf(op.input.shape as Record<string, never>), ...(op.tool ? { profiles: op.tool.profiles } : {}) };
+  let spelled = SPELLED.get(op);
+  if (spelled === undefined) {
+    const { exitCode: _exitCode, ...cli } = op.cli;
+    spelled = { name: op.name, summary: op.summary, access: op.access, cli, fields: fieldsOf(op.input.shape as Record<string, never>), ...(op.tool ? { profiles: op.tool.profiles } : {}) };
+    SPELLED.set(op, spelled);
+  }
+  return spelled;
 }
 
 /** The catalog of every operation, read from the registry itself (the build embeds its result). */

@@ -18,8 +18,8 @@ import { expireInputs } from '../domain/sessions.js';
 import { readActivity, type ActivityEntry } from './activity.js';
 import { parseConfig, type Config } from './config.js';
 import { parseDocText, unparsable, unreadableDoc, type DocFile } from './documents.js';
-import { checkDirs, fsError, hasBom, isHardLinked, newToken, readBoardFile, tempPath, relativePath, syncAll, TEMP_FILE, textOf, unlinkIfThere, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
-import { applyJournal, discardTemps, DONE_FILE, durableSet, heldBy, journalComplete, JOURNAL_FILE, keptSaveName, KEPT_SAVE, linkInPlace, nextHeld, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
+import { checkDirs, fsError, hasBom, isHardLinked, newToken, readBoardFile, relativePath, syncAll, TEMP_FILE, textOf, unlinkIfThere, unsafePath, writeFileAtomic, type FileRead } from './fs.js';
+import { applyJournal, discardTemps, DONE_FILE, durableSet, heldBy, journalComplete, JOURNAL_FILE, keptSaveName, keptSavePath, KEPT_SAVE, linkInPlace, nextHeld, pendingCommit, readJournal, removeJournal, type Journal, type Pending } from './journal.js';
 import { readMeta } from './doc-meta.js';
 import { asRecorded, handDecision, handDecisionFindings, mayHoldDecision, missingTaskFinding, unrecordedDecision, withState, type HandDecision } from './decisions.js';
 import { blobId, committedBlobs, committedFile, headCommit } from './git-head.js';
@@ -1756,7 +1756,7 @@ export class Board implements Reader {
     const loaded = this.load(r.changeId, r.type);
     if (!loaded?.edited) return null;
     const path = this.docPath(r.changeId, r.type);
-    const kept = keptSaveName(tempPath(`${path}.held0`, newToken()));
+    const kept = keptSavePath(path, newToken());
     writeFileAtomic(kept, (loaded.bom ? BOM : '') + loaded.text, this.rel(kept));
     return { changeId: r.changeId, type: r.type, text: loaded.text, bom: loaded.bom, kept };
   }

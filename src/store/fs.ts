@@ -269,8 +269,12 @@ export function readBoardFile(path: string, shown: string, previous?: FileRead, 
 
 /** Whether a file with two names has `twin` as its other one. */
 function isTwin(st: Stats, twin: string): boolean {
-  if (!st.isFile() || st.nlink !== 2) return false;
-  const other = lstatSync(twin, { throwIfNoEntry: false });
+  return st.isFile() && st.nlink === 2 && isNamed(st, twin);
+}
+
+/** Whether the file of `st` is the one `path` names (not through a link). */
+export function isNamed(st: Stats, path: string): boolean {
+  const other = lstatSync(path, { throwIfNoEntry: false });
   return other !== undefined && other.ino === st.ino && other.dev === st.dev;
 }
 

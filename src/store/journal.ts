@@ -22,7 +22,7 @@
 import { closeSync, constants, linkSync, lstatSync, openSync, readdirSync, readSync, renameSync, rmdirSync, rmSync, unlinkSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { faultPoint } from '../clock.js';
-import { appendFile, fsError, readAll, readBoardFile, syncAll, unlinkIfThere, writeNewFile } from './fs.js';
+import { appendFile, fsError, isNamed, readAll, readBoardFile, syncAll, unlinkIfThere, writeNewFile } from './fs.js';
 import { sha1 } from './hash.js';
 
 export interface Journal {
@@ -213,7 +213,7 @@ export function applyJournal(root: string, journal: Journal, shown: (p: string) 
     if (!exists(abs(f.temp))) continue;
     if (options.replace?.(abs(f.temp), abs(f.target), f)) faultPoint(`commit:apply:${++step}`, abs(f.target));
     // Linked in already by a process killed before it unlinked the temp name (a rename would leave both names).
-    else if (!options.replace && sameFile(abs(f.temp), abs(f.target))) unlinkSync(abs(f.temp));
+    else if (!options.replace && isNamed(lstatSync(abs(f.temp)), abs(f.target))) unlinkSync(abs(f.temp));
     else rename(abs(f.temp), abs(f.target));
   }
   for (const m of journal.moves) {
@@ -305,6 +305,11 @@ export function keptSaveName(held: string): string {
   return held.replace(/\.held(\d+)\.([^.]+)\.tmp$/, '.saved$1.$2.kept.tmp');
 }
 
+/** The name of a save of `target` kept by a commit of `token` (what keptSaveName gives of its first name aside). */
+export function keptSavePath(target: string, token: string): string {
+  return keptSaveName(heldName(target, 0, token));
+}
+
 /** A kept save's name: the document's file name, then the place and token of the commit that found it. */
 export const KEPT_SAVE = /^\.(.+)\.saved\d+\.\d+-[0-9a-f]{12}\.kept\.tmp$/;
 
@@ -328,13 +333,6 @@ export function heldBy(target: string, token: string): string[] {
     .filter((h) => h.at !== null)
     .sort((a, b) => Number(a.at![1]) - Number(b.at![1]))
     .map((h) => join(dirname(target), h.n));
-}
-
-/** Whether two names lead to one file. */
-function sameFile(a: string, b: string): boolean {
-  const x = lstatSync(a, { throwIfNoEntry: false });
-  const y = x && lstatSync(b, { throwIfNoEntry: false });
-  return y !== undefined && x!.ino === y.ino && x!.dev === y.dev;
 }
 
 /** What must be fsynced for a journal's renames and appends to be durable: the folders they changed, and the log. */
