@@ -4,7 +4,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { hooksFromEnv } from './hooks/from-env.mjs';
@@ -139,6 +139,23 @@ export function processState(pid: number): string | null {
   } catch {
     return null;
   }
+}
+
+/** A person's save as editors make it: `text` written beside `file` and renamed over it. */
+export function saveByRename(file: string, text: string): void {
+  writeFileSync(`${file}.swp`, text);
+  renameSync(`${file}.swp`, file);
+}
+
+/** A person's save as editors make it: the file as it is now with `from` replaced, written beside it and renamed over it. */
+export function saveRenamedOver(file: string, from: string, to: string): void {
+  saveByRename(file, readFileSync(file, 'utf8').replace(from, to));
+}
+
+/** Waits, up to 15 s, for a process to stop (SIGSTOP at a fault point); its state then. */
+export async function untilStopped(pid: number): Promise<string | null> {
+  for (let i = 0; i < 600 && processState(pid) !== 'T'; i++) await new Promise((r) => setTimeout(r, 25));
+  return processState(pid);
 }
 
 /** Runs a --json command and returns its data, failing loudly when it did not succeed. */

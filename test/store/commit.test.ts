@@ -3,10 +3,10 @@
  * on disk or wholly absent, and the next command finishes what was committed.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, cliProcess, newBoard, NODE_ARGS, ok, processState, read, snapshot, tempDir } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, cliProcess, newBoard, NODE_ARGS, ok, read, saveByRename, saveRenamedOver, snapshot, tempDir, untilStopped } from '../helpers.js';
 
 /** Every place a commit can be stopped, in the order it reaches them. */
 const BEFORE_COMMIT = ['commit:temp', 'commit:staged', 'commit:verified'];
@@ -153,12 +153,6 @@ describe('a write that leaves the runtime store as it was', () => {
 });
 
 describe('a person saving a document while a commit that replaces it waits to be finished', () => {
-  /** A person's save as editors make it: the file as it is now with `from` replaced, written aside and renamed over it. */
-  const saveRenamedOver = (file: string, from: string, to: string) => {
-    writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace(from, to));
-    renameSync(`${file}.swp`, file);
-  };
-
   it('killed once its journal is durable: the next write puts the commit in place without renaming over the save, and merges it', async () => {
     const dir = await board();
     const file = join(dir, 'agentd/changes/crash/tasks.md');
@@ -213,11 +207,9 @@ describe('a person saving a document while a commit that replaces it waits to be
     // commits (the save moved aside in turn) and is killed as it stages the merge of that save.
     const writer = spawn(process.execPath, [...NODE_ARGS, BIN, 'task', 'note', 'crash/T1', 'A note worth keeping', '--as', 'victim', '--json'], { cwd: dir, env: { ...childEnv(), AGENTBOARD_TEST_FAULT: 'stop:commit:held commit:staged@2' } });
     const exited = new Promise((r) => writer.on('exit', (_code, signal) => r(signal)));
-    for (let i = 0; i < 600 && processState(writer.pid!) !== 'T'; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(processState(writer.pid!)).toBe('T');
+    expect(await untilStopped(writer.pid!)).toBe('T');
     const aside = readdirSync(folder).find((n) => n.startsWith('.tasks.md.held0.'))!;
-    writeFileSync(`${file}.swp`, readFileSync(join(folder, aside), 'utf8').replace('## T2: Two', '## T2: Two, saved as it committed'));
-    renameSync(`${file}.swp`, file);
+    saveByRename(file, readFileSync(join(folder, aside), 'utf8').replace('## T2: Two', '## T2: Two, saved as it committed'));
     process.kill(writer.pid!, 'SIGCONT');
     expect(await exited).toBe('SIGKILL');
     expect(read(dir, 'agentd/changes/crash/tasks.md')).toContain('A note worth keeping');
@@ -243,12 +235,10 @@ describe('a person saving a document while a commit that replaces it waits to be
     // The writer stops with the list moved aside, its own file not linked in yet; a person saves; the writer is killed.
     const writer = spawn(process.execPath, [...NODE_ARGS, BIN, 'task', 'note', 'crash/T1', 'A note worth keeping', '--as', 'victim', '--json'], { cwd: dir, env: { ...childEnv(), AGENTBOARD_TEST_FAULT: 'stop:commit:held' } });
     const exited = new Promise((r) => writer.on('exit', r));
-    for (let i = 0; i < 600 && processState(writer.pid!) !== 'T'; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(processState(writer.pid!)).toBe('T');
+    expect(await untilStopped(writer.pid!)).toBe('T');
     expect(existsSync(file)).toBe(false);
     const aside = readdirSync(join(dir, 'agentd/changes/crash')).find((n) => n.startsWith('.tasks.md.held0.'))!;
-    writeFileSync(`${file}.swp`, readFileSync(join(dir, 'agentd/changes/crash', aside), 'utf8').replace('## T2: Two', '## T2: Two, saved meanwhile'));
-    renameSync(`${file}.swp`, file);
+    saveByRename(file, readFileSync(join(dir, 'agentd/changes/crash', aside), 'utf8').replace('## T2: Two', '## T2: Two, saved meanwhile'));
     process.kill(writer.pid!, 'SIGKILL');
     await exited;
     await ok(dir, ['task', 'progress', 'crash/T1', '--percent', '10', '--message', 'After the crash.', '--as', 'victim']);

@@ -7,7 +7,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync, readlinkSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, processState, read, ROOT } from '../helpers.js';
+import { BIN, changeWithTasks, childEnv, cli, newBoard, NODE_ARGS, ok, read, ROOT, untilStopped } from '../helpers.js';
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=tester', '-c', 'user.email=t@example.com', ...args], { cwd: dir, encoding: 'utf8' });
 
@@ -108,8 +108,7 @@ describe('a document git deletes and writes anew (checkout, restore, stash) whil
     let out = '';
     writer.stdout.on('data', (d) => (out += d));
     const exited = new Promise<number | null>((r) => writer.on('exit', (code) => r(code)));
-    for (let i = 0; i < 600 && processState(writer.pid!) !== 'T'; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(processState(writer.pid!)).toBe('T');
+    expect(await untilStopped(writer.pid!)).toBe('T');
     // git's checkout: the file is gone, then written again
     renameSync(path, `${path}.aside`);
     process.kill(writer.pid!, 'SIGCONT');

@@ -4,10 +4,10 @@
  * the person's own edits.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, snapshot, SPEC_MD, write } from '../helpers.js';
+import { changeWithTasks, cli, cliAsync, newBoard, ok, read, ROOT, saveByRename, saveRenamedOver, snapshot, SPEC_MD, write } from '../helpers.js';
 import { handEditRace } from './hand-edit-race.js';
 import { setTestHooks } from '../../src/clock.js';
 import { Board } from '../../src/store/board.js';
@@ -29,11 +29,6 @@ async function noteWithHook(dir: string, taskId: string, text: string, fault: (p
   return out;
 }
 
-/** A person's save as editors make it: the file as it is now with `from` replaced, written aside and renamed over it. */
-function saveRenamedOver(file: string, from: string, to: string): void {
-  writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace(from, to));
-  renameSync(`${file}.swp`, file);
-}
 
 describe('a person saving stale and half-finished buffers while agents work', () => {
   it('loses no agent write, hands no task out twice, and keeps every edit of the person', async () => {
@@ -456,8 +451,7 @@ describe('a save renamed over a document in the instant the commit has moved it 
     // there again at the next try. A rename of the commit's file over the name would destroy both.
     await noteWithHook(dir, 'linked/T1', 'Noted while the person saved.', (point, path) => {
       if (point !== 'commit:held' || path !== file || saves === marks.length) return;
-      writeFileSync(`${file}.swp`, before.replace('## T2: Two', marks[saves++]));
-      renameSync(`${file}.swp`, file);
+      saveByRename(file, before.replace('## T2: Two', marks[saves++]));
     });
     expect(saves).toBe(2);
     const text = readFileSync(file, 'utf8');
@@ -485,8 +479,7 @@ describe('a save that raced with a commit, merged to exactly its own text', () =
       if (point === 'commit:hold' && !thisCommit) before = readFileSync(file, 'utf8');
       if (point !== 'commit:held' || thisCommit || saved === marks.length) return;
       thisCommit = true;
-      writeFileSync(`${file}.swp`, before.replace('## T2: Two', marks[saved++]!));
-      renameSync(`${file}.swp`, file);
+      saveByRename(file, before.replace('## T2: Two', marks[saved++]!));
     });
     expect(saved).toBe(2);
     const text = readFileSync(file, 'utf8');
@@ -513,12 +506,10 @@ describe('a save made from the file a raced commit left, before that commit merg
       if (point === 'commit:hold' && step === 0) before = readFileSync(file, 'utf8');
       if (point === 'commit:held' && step === 0) {
         step = 1;
-        writeFileSync(`${file}.swp`, before.replace('## T2: Two', '## T2: Two (first save)'));
-        renameSync(`${file}.swp`, file);
+        saveByRename(file, before.replace('## T2: Two', '## T2: Two (first save)'));
       } else if (point === 'commit:linked' && step === 1) {
         step = 2;
-        writeFileSync(`${file}.swp`, readFileSync(file, 'utf8').replace('## T1: One', '## T1: One (second save)'));
-        renameSync(`${file}.swp`, file);
+        saveByRename(file, readFileSync(file, 'utf8').replace('## T1: One', '## T1: One (second save)'));
       }
     });
     expect(step).toBe(2);
